@@ -1,0 +1,5 @@
+// Subcommands of the nettwin CLI. Each returns the process exit status: 0 ok, 1 the run failed (mismatch,
+// hang, conservation), 2 bad usage or bad input.
+#pragma once
+
+int LbCommand(int argc, char** argv);

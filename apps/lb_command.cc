@@ -1,0 +1,166 @@
+// `nettwin lb`: golden output, RTL run or lockstep run of the EJFAT load balancer on a pcap.
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <string>
+
+#include "apps/commands.h"
+#include "model/common/pcap.h"
+#include "tb/lb/lb_run.h"
+
+namespace nettwin::lb {
+namespace {
+
+constexpr const char* kHelp =
+    "usage: nettwin lb --tables runsim.txt --in packets_in.pcap --out packets_out.pcap\n"
+    "                  [--engine model|fast|rtl|lockstep] [--stats stats.json] [--trace wave.fst]\n"
+    "                  [--backpressure P] [--gaps P] [--seed N] [--timed] [--clock-mhz F]\n"
+    "  --engine      lockstep (default): RTL and cycle-accurate model, every output compared every cycle;\n"
+    "                model: cycle-accurate C++ model; fast: packet-at-a-time C++ model (no cycle figures);\n"
+    "                rtl: Verilated RTL only\n"
+    "  --trace       FST of the whole run (RTL engines); without it a lockstep divergence writes\n"
+    "                <out>.mismatch.fst with the cycles around it\n"
+    "  --backpressure P  output not ready in a random fraction P of cycles; --gaps P: input idle likewise\n"
+    "  --timed       offer each frame at its pcap timestamp (clock --clock-mhz, default 250)\n";
+
+struct Args {
+  std::string tables, in, out, stats, trace;
+  LbRunConfig cfg;
+};
+
+double ParseDouble(const std::string& opt, const std::string& v, double lo, double hi) {
+  char* end = nullptr;
+  const double d = std::strtod(v.c_str(), &end);
+  if (v.empty() || *end != '\0' || !(d >= lo && d <= hi)) {
+    throw std::invalid_argument(opt + " wants a number in [" + std::to_string(lo) + ", " + std::to_string(hi) +
+                                "], got '" + v + "'");
+  }
+  return d;
+}
+
+Args ParseArgs(int argc, char** argv) {
+  Args a;
+  for (int i = 1; i < argc; ++i) {
+    const std::string o = argv[i];
+    auto val = [&]() -> std::string {
+      if (i + 1 >= argc) throw std::invalid_argument(o + " needs a value");
+      return argv[++i];
+    };
+    if (o == "--tables") a.tables = val();
+    else if (o == "--in") a.in = val();
+    else if (o == "--out") a.out = val();
+    else if (o == "--stats") a.stats = val();
+    else if (o == "--trace") a.trace = val();
+    else if (o == "--engine") {
+      const std::string e = val();
+      auto eng = ParseEngine(e);
+      if (!eng) throw std::invalid_argument("--engine must be model, fast, rtl or lockstep, got '" + e + "'");
+      a.cfg.engine = *eng;
+    } else if (o == "--backpressure") a.cfg.opt.backpressure = ParseDouble(o, val(), 0, 0.99);
+    else if (o == "--gaps") a.cfg.opt.gaps = ParseDouble(o, val(), 0, 0.99);
+    else if (o == "--seed") a.cfg.opt.seed = static_cast<uint64_t>(ParseDouble(o, val(), 0, 1e18));
+    else if (o == "--timed") a.cfg.opt.timed = true;
+    else if (o == "--clock-mhz") a.cfg.opt.clock_mhz = ParseDouble(o, val(), 1, 100000);
+    else throw std::invalid_argument("unknown option '" + o + "'");
+  }
+  if (a.tables.empty() || a.in.empty() || a.out.empty()) {
+    throw std::invalid_argument("--tables, --in and --out are required");
+  }
+  if (!a.trace.empty() && (a.cfg.engine == Engine::kModel || a.cfg.engine == Engine::kFast)) {
+    throw std::invalid_argument("--trace needs an RTL engine (rtl or lockstep)");
+  }
+  return a;
+}
+
+std::string StatsJson(const Args& a, const LbRunReport& r, size_t packets) {
+  std::ostringstream j;
+  const auto& c = r.counters;
+  j << "{\n  \"engine\": \"" << EngineName(a.cfg.engine) << "\",\n";
+  j << "  \"packets_in\": " << c.packets_in << ",\n  \"packets_out\": " << c.packets_out << ",\n";
+  j << "  \"drops\": {";
+  bool first = true;
+  for (int i = 1; i < kNumReasons; ++i) {
+    j << (first ? "" : ", ") << "\"" << ReasonName(i) << "\": " << c.drops[i];
+    first = false;
+  }
+  j << "},\n";
+  j << "  \"cycles\": " << r.run.cycles << ",\n  \"in_beats\": " << r.run.in_beats << ",\n";
+  j << "  \"out_beats\": " << r.run.out_beats << ",\n";
+  j << "  \"input_stall_cycles\": " << r.run.input_stall_cycles << ",\n";
+  j << "  \"latency_cycles\": {\"min\": " << r.latency_min << ", \"max\": " << r.latency_max
+    << ", \"mean\": " << r.latency_mean << "},\n";
+  j << "  \"packets_offered\": " << packets << ",\n";
+  j << "  \"mismatches\": " << (r.mismatch_text.empty() ? 0 : 1) << ",\n";
+  j << "  \"hang\": " << (r.run.hang ? "true" : "false") << ",\n";
+  j << "  \"conservation_ok\": " << (r.conservation_ok ? "true" : "false") << "\n}\n";
+  return j.str();
+}
+
+}  // namespace
+}  // namespace nettwin::lb
+
+int LbCommand(int argc, char** argv) {
+  using namespace nettwin;
+  using namespace nettwin::lb;
+  for (int i = 1; i < argc; ++i) {
+    if (std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h") {
+      std::cout << kHelp;
+      return 0;
+    }
+  }
+  Args a;
+  std::vector<Segment> script;
+  std::vector<Packet> packets;
+  try {
+    a = ParseArgs(argc, argv);
+    script = LoadScript(a.tables);
+    packets = ReadPcap(a.in);
+  } catch (const std::exception& e) {
+    std::cerr << "nettwin lb: " << e.what() << "\n";
+    if (dynamic_cast<const std::invalid_argument*>(&e)) std::cerr << kHelp;
+    return 2;
+  }
+  a.cfg.opt.trace_path = a.trace;
+  a.cfg.mismatch_trace = a.trace.empty() ? a.out + ".mismatch.fst" : "";
+  const LbRunReport r = RunLb(script, packets, a.cfg);
+  try {
+    WritePcap(a.out, r.run.out);
+    if (!a.stats.empty()) {
+      std::ofstream s(a.stats);
+      s << StatsJson(a, r, packets.size());
+      if (!s) throw std::runtime_error(a.stats + ": write failed");
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "nettwin lb: " << e.what() << "\n";
+    return 2;
+  }
+  uint64_t dropped = 0;
+  for (int i = 1; i < kNumReasons; ++i) dropped += r.counters.drops[i];
+  std::printf("lb %s: %zu packets in, %u out, %llu dropped, %llu cycles\n", EngineName(a.cfg.engine), packets.size(),
+              r.counters.packets_out, static_cast<unsigned long long>(dropped),
+              static_cast<unsigned long long>(r.run.cycles));
+  if (!r.mismatch_text.empty()) {
+    std::cerr << r.mismatch_text << "  replay: nettwin";
+    for (int i = 0; i < argc; ++i) std::cerr << " " << argv[i];
+    std::cerr << "\n";
+    return 1;
+  }
+  if (!r.fast_mismatch.empty()) {
+    std::cerr << "nettwin lb: MODEL INCONSISTENCY: " << r.fast_mismatch << "\n";
+    return 1;
+  }
+  if (r.run.hang) {
+    std::cerr << "nettwin lb: HANG: no progress for " << a.cfg.opt.idle_limit << " cycles at cycle " << r.run.cycles
+              << "\n";
+    return 1;
+  }
+  if (!r.conservation_ok) {
+    std::cerr << "nettwin lb: CONSERVATION FAILED: packets_in " << r.counters.packets_in << " (offered "
+              << packets.size() << ") != packets_out " << r.counters.packets_out << " + drops " << dropped << "\n";
+    return 1;
+  }
+  return 0;
+}

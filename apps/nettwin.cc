@@ -1,0 +1,30 @@
+// nettwin: one CLI, one subcommand per block.
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "apps/commands.h"
+
+namespace {
+
+void Usage() {
+  std::fprintf(stderr,
+               "usage: nettwin <command> [options]\n"
+               "commands:\n"
+               "  lb    EJFAT load balancer: --tables runsim.txt --in packets_in.pcap --out packets_out.pcap\n"
+               "        (nettwin lb --help for all options)\n");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
+    Usage();
+    return argc < 2 ? 2 : 0;
+  }
+  const std::string cmd = argv[1];
+  if (cmd == "lb") return LbCommand(argc - 1, argv + 1);
+  std::fprintf(stderr, "nettwin: unknown command '%s'\n", cmd.c_str());
+  Usage();
+  return 2;
+}

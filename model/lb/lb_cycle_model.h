@@ -1,0 +1,77 @@
+// Cycle-accurate model of rtl/lb/lb_top.sv. Same ports (LbIn/LbOut), same stages, same ready/valid
+// behaviour; the harness steps it in lockstep with the Verilated RTL.
+//
+// Pipeline (docs/lb-microarchitecture.md):
+//   H  lookahead: holds a beat until the next beat of its packet is offered (or it is the last), so every
+//      beat leaves H together with the 12 bytes of its successor that the LB-header removal pulls in, and a
+//      first beat leaves with the 128-byte window the parser needs
+//   S1 parse   S2 filter CAM + epoch TCAM per group   S3 epoch reduce + calendar epoch row
+//   S4 calendar RAM   S5 member RAM   S6 rewrite fields and checksums
+//   O  output register (beat formed from S6: realigned, fields overwritten) with a skid register behind it
+// All stages advance together while the skid register is empty; s_ready = skid empty (a register).
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "model/common/clocked_block.h"
+#include "model/lb/lb_parse.h"
+#include "model/lb/lb_rewrite.h"
+#include "model/lb/lb_tables.h"
+#include "model/lb/lb_types.h"
+
+namespace nettwin::lb {
+
+class LbCycleModel : public ClockedBlock<LbIn, LbOut> {
+ public:
+  void Reset() override;
+  const LbOut& Eval(const LbIn& in) override;
+  void Tick() override;
+
+  const LbTables& tables() const { return tables_; }
+
+ private:
+  struct PipeBeat {
+    bool valid = false;
+    Beat beat;
+    bool sop = false;
+    uint8_t idx = 0;  // beat number within the packet, saturating at 2 (only beats 0 and 1 hold headers)
+    std::array<uint8_t, kLbHdr> next12{};
+    uint8_t next_n = 0;  // valid bytes of the successor beat
+    bool fold = false;   // successor is the last beat and fits in the 12 bytes this beat pulls in
+  };
+  struct Stage {
+    PipeBeat b;
+    ParseInfo p;
+    std::array<EpochHit, kEpochGroups> groups{};
+    EpochHit epoch;
+    int row = -1;
+    CalendarEntry cal;
+    MemberEntry member;
+    Rewrite rw;
+  };
+  struct HeldBeat {
+    bool valid = false;
+    Beat beat;
+    uint8_t idx = 0;
+  };
+
+  Stage FromLookahead() const;
+  Stage Step2(Stage s) const;
+  Stage Step3(Stage s) const;
+  Stage Step4(Stage s) const;
+  Stage Step5(Stage s) const;
+  static StreamPort Form(const PipeBeat& b, const Rewrite& rw);
+
+  LbIn in_;
+  LbOut out_;
+  LbTables tables_;
+  uint8_t in_idx_ = 0;
+  HeldBeat h_;
+  Stage s1_, s2_, s3_, s4_, s5_, s6_;
+  Rewrite ctx_;  // rewrite of the packet whose non-first beats are leaving S6
+  StreamPort o_, skid_;
+  LbCounters counters_;
+};
+
+}  // namespace nettwin::lb

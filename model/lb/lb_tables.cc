@@ -1,0 +1,68 @@
+#include "model/lb/lb_tables.h"
+
+namespace nettwin::lb {
+
+void LbTables::Apply(const CfgWrite& w) {
+  if (!w.valid) return;
+  switch (w.table) {
+    case params::kLbTblFilter:
+      if (w.index < kFilterEntries) filter_[w.index] = DecodeFilter(w.data);
+      break;
+    case params::kLbTblEpoch:
+      if (w.index < kEpochEntries) epoch_[w.index] = DecodeEpoch(w.data);
+      break;
+    case params::kLbTblEpochMap:
+      if (w.index < kCalendarEpochs) epoch_map_[w.index] = DecodeEpochMap(w.data);
+      break;
+    case params::kLbTblCalendar:
+      if (w.index < kCalendarEntries) calendar_[w.index] = DecodeCalendar(w.data);
+      break;
+    case params::kLbTblMember:
+      if (w.index < kMemberEntries) member_[w.index] = DecodeMember(w.data);
+      break;
+    default:
+      break;
+  }
+}
+
+void LbTables::LookupFilter(const FilterKey& k, bool* hit, bool* drop) const {
+  *hit = false;
+  *drop = false;
+  for (const FilterEntry& e : filter_) {
+    if (e.valid && e.mac == k.mac && e.ethertype == k.ethertype && e.ip == k.ip && e.port == k.port) {
+      *hit = true;
+      *drop = e.drop;
+      return;
+    }
+  }
+}
+
+std::array<EpochHit, kEpochGroups> LbTables::EpochGroups(uint64_t tick) const {
+  std::array<EpochHit, kEpochGroups> out{};
+  for (int g = 0; g < kEpochGroups; ++g) {
+    EpochHit& best = out[g];
+    for (int i = g * kEpochGroup; i < (g + 1) * kEpochGroup; ++i) {
+      const EpochEntry& e = epoch_[i];
+      if (!e.valid || ((tick ^ e.value) & e.mask) != 0) continue;
+      if (!best.hit || e.prio < best.prio) best = EpochHit{true, e.drop, e.prio, e.epoch};
+    }
+  }
+  return out;
+}
+
+EpochHit LbTables::ReduceEpoch(const std::array<EpochHit, kEpochGroups>& groups) {
+  EpochHit best;
+  for (const EpochHit& h : groups) {
+    if (h.hit && (!best.hit || h.prio < best.prio)) best = h;
+  }
+  return best;
+}
+
+int LbTables::EpochRow(uint32_t epoch) const {
+  for (int i = 0; i < kCalendarEpochs; ++i) {
+    if (epoch_map_[i].valid && epoch_map_[i].epoch == epoch) return i;
+  }
+  return -1;
+}
+
+}  // namespace nettwin::lb

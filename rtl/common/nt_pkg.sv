@@ -1,0 +1,60 @@
+// Parameters shared by every nettwin block. This file is the single source of truth: CMake turns each
+// `localparam int unsigned Name = <literal>;` line below into `constexpr uint32_t kName` in the generated
+// C++ header nt_params.h, which the C++ models include. Keep values literal so that stays possible.
+package nt_pkg;
+
+  // ---- Stream interface (all blocks) ----
+  localparam int unsigned StreamBytes = 64;
+  localparam int unsigned StreamBits = 512;
+
+  // ---- Table-programming port (all blocks): one whole table entry per write ----
+  localparam int unsigned CfgTableBits = 3;
+  localparam int unsigned CfgIndexBits = 11;
+  localparam int unsigned CfgDataBits = 256;
+
+  // ---- EJFAT load balancer ----
+  localparam int unsigned LbFilterEntries = 32;
+  localparam int unsigned LbEpochEntries = 128;
+  localparam int unsigned LbEpochGroup = 16;  // entries reduced per group in the first TCAM stage
+  localparam int unsigned LbEpochPrioBits = 16;
+  localparam int unsigned LbCalendarSlots = 512;
+  localparam int unsigned LbCalendarEpochs = 4;
+  localparam int unsigned LbCalendarEntries = 2048;
+  localparam int unsigned LbMemberEntries = 1024;
+  localparam int unsigned LbHeaderBytes = 12;
+  localparam int unsigned LbUdpPort = 19522;  // 0x4C42 "LB"
+  localparam int unsigned LbMagic = 19522;
+  localparam int unsigned LbVersion = 1;
+
+  // Table ids on the programming port.
+  localparam int unsigned LbTblFilter = 0;
+  localparam int unsigned LbTblEpoch = 1;
+  localparam int unsigned LbTblEpochMap = 2;
+  localparam int unsigned LbTblCalendar = 3;
+  localparam int unsigned LbTblMember = 4;
+
+  // Drop reasons (0 = forwarded). Order = order of checks; see docs/lb.md.
+  localparam int unsigned LbDropNone = 0;
+  localparam int unsigned LbDropRunt = 1;
+  localparam int unsigned LbDropNotIp = 2;
+  localparam int unsigned LbDropTruncated = 3;
+  localparam int unsigned LbDropBadIp = 4;
+  localparam int unsigned LbDropIpFragment = 5;
+  localparam int unsigned LbDropNotUdp = 6;
+  localparam int unsigned LbDropNotLbPort = 7;
+  localparam int unsigned LbDropBadLength = 8;
+  localparam int unsigned LbDropBadMagic = 9;
+  localparam int unsigned LbDropBadVersion = 10;
+  localparam int unsigned LbDropUdp6ZeroCsum = 11;
+  localparam int unsigned LbDropFilterMiss = 12;
+  localparam int unsigned LbDropFilterDrop = 13;
+  localparam int unsigned LbDropEpochMiss = 14;
+  localparam int unsigned LbDropEpochDrop = 15;
+  localparam int unsigned LbDropCalendarMiss = 16;
+  localparam int unsigned LbDropCalendarDrop = 17;
+  localparam int unsigned LbDropMemberMiss = 18;
+  localparam int unsigned LbDropMemberDrop = 19;
+  localparam int unsigned LbDropReasons = 20;  // including "none"
+  localparam int unsigned LbCounterBits = 32;
+
+endpackage

@@ -1,0 +1,41 @@
+// Output register with a skid register behind it. in_ready_o is a flop (skid empty), so no combinational
+// path runs from out_ready_i back into the pipeline that feeds this buffer.
+module nt_skid_buffer #(
+  parameter int unsigned Width = 8
+) (
+  input  logic             clk_i,
+  input  logic             rst_ni,
+  input  logic             in_valid_i,
+  input  logic [Width-1:0] in_data_i,
+  output logic             in_ready_o,
+  output logic             out_valid_o,
+  output logic [Width-1:0] out_data_o,
+  input  logic             out_ready_i
+);
+  logic             out_valid_q, skid_valid_q;
+  logic [Width-1:0] out_data_q, skid_data_q;
+
+  assign in_ready_o  = ~skid_valid_q;
+  assign out_valid_o = out_valid_q;
+  assign out_data_o  = out_data_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      out_valid_q  <= 1'b0;
+      skid_valid_q <= 1'b0;
+      out_data_q   <= '0;
+      skid_data_q  <= '0;
+    end else if (!skid_valid_q) begin
+      if (out_valid_q && !out_ready_i) begin
+        skid_valid_q <= in_valid_i;
+        skid_data_q  <= in_data_i;
+      end else begin
+        out_valid_q <= in_valid_i;
+        out_data_q  <= in_data_i;
+      end
+    end else if (out_ready_i) begin
+      out_data_q   <= skid_data_q;
+      skid_valid_q <= 1'b0;
+    end
+  end
+endmodule

@@ -1,0 +1,162 @@
+// The load balancer's tables and their programming port. Lookups are combinational reads of registered
+// state; the pipeline registers their results, so a write is seen by lookups from the next cycle on.
+//   filter  32 x exact CAM (MAC DA, EtherType, IP dst, UDP dst port), lowest index wins
+//   epoch   128 x ternary with 16-bit priority; first stage reduces groups of LbEpochGroup entries
+//   map     4 x epoch -> calendar row
+//   cal     2048 x (drop, member id) RAM; valid bits in flops so reset clears the table
+//   member  1024 x rewrite RAM, direct-mapped by {IPv6, member id[8:0]} with id[15:9] as tag
+module lb_tables
+  import nt_pkg::*;
+  import lb_pkg::*;
+(
+  input  logic                    clk_i,
+  input  logic                    rst_ni,
+  // Programming port: one whole entry per write.
+  input  logic                    cfg_valid_i,
+  input  logic [CfgTableBits-1:0] cfg_table_i,
+  input  logic [CfgIndexBits-1:0] cfg_index_i,
+  input  logic [CfgDataBits-1:0]  cfg_data_i,
+  // Filter CAM.
+  input  logic [47:0]             flt_mac_i,
+  input  logic [15:0]             flt_ethertype_i,
+  input  logic [127:0]            flt_ip_i,
+  input  logic [15:0]             flt_port_i,
+  output logic                    flt_hit_o,
+  output logic                    flt_drop_o,
+  // Epoch TCAM, first stage: best entry of each group.
+  input  logic [63:0]             ep_tick_i,
+  output epoch_hit_t [EpochGroups-1:0] ep_group_o,
+  // Calendar epoch map.
+  input  logic [31:0]             map_epoch_i,
+  output logic                    map_hit_o,
+  output logic [1:0]              map_row_o,
+  // Calendar RAM.
+  input  logic [CfgIndexBits-1:0] cal_addr_i,
+  output cal_entry_t              cal_entry_o,
+  // Member RAM.
+  input  logic [9:0]              mem_addr_i,
+  output member_entry_t           mem_entry_o
+);
+  typedef struct packed {
+    logic         drop;
+    logic [47:0]  mac;
+    logic [15:0]  ethertype;
+    logic [127:0] ip;
+    logic [15:0]  port;
+  } filter_t;
+  typedef struct packed {
+    logic        drop;
+    logic [63:0] value;
+    logic [63:0] mask;
+    logic [LbEpochPrioBits-1:0] prio;
+    logic [31:0] epoch;
+  } tcam_t;
+
+  logic [LbFilterEntries-1:0]   flt_valid_q;
+  filter_t                      flt_q [LbFilterEntries];
+  logic [LbEpochEntries-1:0]    ep_valid_q;
+  tcam_t                        ep_q [LbEpochEntries];
+  logic [LbCalendarEpochs-1:0]  map_valid_q;
+  logic [31:0]                  map_epoch_q [LbCalendarEpochs];
+  logic [LbCalendarEntries-1:0] cal_valid_q;
+  logic [16:0]                  cal_mem_q [LbCalendarEntries];
+  logic [LbMemberEntries-1:0]   mem_valid_q;
+  logic [199:0]                 mem_mem_q [LbMemberEntries];  // cfg_data_i[200:1]
+
+  logic wr_flt, wr_ep, wr_map, wr_cal, wr_mem;
+  assign wr_flt = cfg_valid_i && cfg_table_i == CfgTableBits'(LbTblFilter) &&
+                  32'(cfg_index_i) < LbFilterEntries;
+  assign wr_ep  = cfg_valid_i && cfg_table_i == CfgTableBits'(LbTblEpoch) &&
+                  32'(cfg_index_i) < LbEpochEntries;
+  assign wr_map = cfg_valid_i && cfg_table_i == CfgTableBits'(LbTblEpochMap) &&
+                  32'(cfg_index_i) < LbCalendarEpochs;
+  assign wr_cal = cfg_valid_i && cfg_table_i == CfgTableBits'(LbTblCalendar) &&
+                  32'(cfg_index_i) < LbCalendarEntries;
+  assign wr_mem = cfg_valid_i && cfg_table_i == CfgTableBits'(LbTblMember) &&
+                  32'(cfg_index_i) < LbMemberEntries;
+
+  // Flop-based tables and valid bits (reset clears every table).
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      flt_valid_q <= '0;
+      ep_valid_q  <= '0;
+      map_valid_q <= '0;
+      cal_valid_q <= '0;
+      mem_valid_q <= '0;
+    end else begin
+      if (wr_flt) flt_valid_q[cfg_index_i[4:0]] <= cfg_data_i[0];
+      if (wr_ep) ep_valid_q[cfg_index_i[6:0]] <= cfg_data_i[0];
+      if (wr_map) map_valid_q[cfg_index_i[1:0]] <= cfg_data_i[0];
+      if (wr_cal) cal_valid_q[cfg_index_i] <= cfg_data_i[0];
+      if (wr_mem) mem_valid_q[cfg_index_i[9:0]] <= cfg_data_i[0];
+    end
+  end
+
+  // Entry payloads: no reset, only ever read behind the valid flops above.
+  always_ff @(posedge clk_i) begin
+    if (wr_flt) begin
+      flt_q[cfg_index_i[4:0]] <= {cfg_data_i[1], cfg_data_i[49:2], cfg_data_i[65:50],
+                                  cfg_data_i[193:66], cfg_data_i[209:194]};
+    end
+    if (wr_ep) begin
+      ep_q[cfg_index_i[6:0]] <= {cfg_data_i[1], cfg_data_i[65:2], cfg_data_i[129:66],
+                                 cfg_data_i[145:130], cfg_data_i[177:146]};
+    end
+    if (wr_map) map_epoch_q[cfg_index_i[1:0]] <= cfg_data_i[32:1];
+    if (wr_cal) cal_mem_q[cfg_index_i] <= {cfg_data_i[1], cfg_data_i[17:2]};
+    if (wr_mem) mem_mem_q[cfg_index_i[9:0]] <= cfg_data_i[200:1];
+  end
+
+  // Filter: lowest-index exact match.
+  always_comb begin
+    flt_hit_o  = 1'b0;
+    flt_drop_o = 1'b0;
+    for (int i = 0; i < LbFilterEntries; i++) begin
+      if (!flt_hit_o && flt_valid_q[i] && flt_q[i].mac == flt_mac_i &&
+          flt_q[i].ethertype == flt_ethertype_i && flt_q[i].ip == flt_ip_i &&
+          flt_q[i].port == flt_port_i) begin
+        flt_hit_o  = 1'b1;
+        flt_drop_o = flt_q[i].drop;
+      end
+    end
+  end
+
+  // Epoch TCAM: per group, the lowest priority among matching entries; ties to the lower index.
+  always_comb begin
+    for (int g = 0; g < EpochGroups; g++) begin
+      ep_group_o[g] = '0;
+      for (int j = 0; j < LbEpochGroup; j++) begin
+        if (ep_valid_q[g*LbEpochGroup+j] &&
+            ((ep_tick_i ^ ep_q[g*LbEpochGroup+j].value) & ep_q[g*LbEpochGroup+j].mask) == '0 &&
+            (!ep_group_o[g].hit || ep_q[g*LbEpochGroup+j].prio < ep_group_o[g].prio)) begin
+          ep_group_o[g] = '{hit:   1'b1,
+                            drop:  ep_q[g*LbEpochGroup+j].drop,
+                            prio:  ep_q[g*LbEpochGroup+j].prio,
+                            epoch: ep_q[g*LbEpochGroup+j].epoch};
+        end
+      end
+    end
+  end
+
+  // Calendar epoch map: lowest matching row.
+  always_comb begin
+    map_hit_o = 1'b0;
+    map_row_o = '0;
+    for (int i = LbCalendarEpochs - 1; i >= 0; i--) begin
+      if (map_valid_q[i] && map_epoch_q[i] == map_epoch_i) begin
+        map_hit_o = 1'b1;
+        map_row_o = 2'(i);
+      end
+    end
+  end
+
+  logic unused_cfg;
+  assign unused_cfg = ^cfg_data_i[CfgDataBits-1:210];
+
+  assign cal_entry_o = '{valid: cal_valid_q[cal_addr_i], drop: cal_mem_q[cal_addr_i][16],
+                         member: cal_mem_q[cal_addr_i][15:0]};
+  logic [199:0] mem_word;
+  assign mem_word    = mem_mem_q[mem_addr_i];
+  assign mem_entry_o = '{valid: mem_valid_q[mem_addr_i], drop: mem_word[0], tag: mem_word[7:1],
+                         mac: mem_word[55:8], ip: mem_word[183:56], port: mem_word[199:184]};
+endmodule

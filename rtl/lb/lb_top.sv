@@ -1,0 +1,284 @@
+// EJFAT load balancer: parse -> dst filter -> epoch assign -> calendar -> member info -> rewrite.
+// One beat per cycle in and out with no bubbles for any packet mix; LbLatency cycles from a packet's last
+// beat in to the corresponding beat out. Stage by stage as model/lb/lb_cycle_model.h; see
+// docs/lb-microarchitecture.md.
+module lb_top
+  import nt_pkg::*;
+  import lb_pkg::*;
+(
+  input  logic                                clk_i,
+  input  logic                                rst_ni,
+  // Ingress stream.
+  input  logic                                s_valid_i,
+  input  logic [StreamBits-1:0]               s_data_i,
+  input  logic [StreamBytes-1:0]              s_keep_i,
+  input  logic                                s_last_i,
+  output logic                                s_ready_o,
+  // Egress stream.
+  output logic                                m_valid_o,
+  output logic [StreamBits-1:0]               m_data_o,
+  output logic [StreamBytes-1:0]              m_keep_o,
+  output logic                                m_last_o,
+  input  logic                                m_ready_i,
+  // Table programming.
+  input  logic                                cfg_valid_i,
+  input  logic [CfgTableBits-1:0]             cfg_table_i,
+  input  logic [CfgIndexBits-1:0]             cfg_index_i,
+  input  logic [CfgDataBits-1:0]              cfg_data_i,
+  // Counters: packets in, packets out, drops by reason (reason r in bits 32r+31:32r; r = 0 unused).
+  output logic [LbCounterBits-1:0]            pkts_in_o,
+  output logic [LbCounterBits-1:0]            pkts_out_o,
+  output logic [LbDropReasons*LbCounterBits-1:0] drops_o
+);
+  // Per-stage state: the beat plus what the stage has learned about its packet (first beats only).
+  typedef struct packed {
+    pipe_beat_t    b;
+    parse_t        p;
+  } stage_t;
+
+  logic adv;  // all stages advance together while the output skid register is empty
+
+  // ---- H: lookahead register ----
+  logic                   h_valid_q;
+  logic [StreamBits-1:0]  h_data_q;
+  logic [StreamBytes-1:0] h_keep_q;
+  logic                   h_last_q;
+  logic [1:0]             h_idx_q, in_idx_q;
+  logic                   h_emit;
+
+  assign s_ready_o = adv;
+  assign h_emit    = h_valid_q && (h_last_q || s_valid_i);
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      h_valid_q <= 1'b0;
+      h_data_q  <= '0;
+      h_keep_q  <= '0;
+      h_last_q  <= 1'b0;
+      h_idx_q   <= '0;
+      in_idx_q  <= '0;
+    end else if (adv) begin
+      if (s_valid_i) begin
+        h_valid_q <= 1'b1;
+        h_data_q  <= s_data_i;
+        h_keep_q  <= s_keep_i;
+        h_last_q  <= s_last_i;
+        h_idx_q   <= in_idx_q;
+        in_idx_q  <= s_last_i ? 2'd0 : (in_idx_q == 2'd2 ? 2'd2 : in_idx_q + 2'd1);
+      end else if (h_emit) begin
+        h_valid_q <= 1'b0;
+      end
+    end
+  end
+
+  // ---- S1: parse ----
+  stage_t s1_d, s1_q;
+  logic [8*WindowBytes-1:0] window;
+  logic [7:0]               window_len;
+  parse_t                   parsed;
+
+  assign window     = h_last_q ? {{StreamBits{1'b0}}, h_data_q} : {s_data_i, h_data_q};
+  assign window_len = h_last_q ? 8'($countones(h_keep_q)) : 8'(StreamBytes + $countones(s_keep_i));
+
+  lb_parser u_parser (
+    .window_i (window),
+    .len_i    (window_len),
+    .info_o   (parsed)
+  );
+
+  always_comb begin
+    s1_d = '0;
+    if (h_emit) begin
+      s1_d.b.valid = 1'b1;
+      s1_d.b.data  = h_data_q;
+      s1_d.b.keep  = h_keep_q;
+      s1_d.b.last  = h_last_q;
+      s1_d.b.idx   = h_idx_q;
+      s1_d.b.sop   = h_idx_q == 2'd0;
+      if (!h_last_q) begin
+        s1_d.b.next12 = s_data_i[8*LbHeaderBytes-1:0];
+        s1_d.b.next_n = 7'($countones(s_keep_i));
+        s1_d.b.fold   = s_last_i && $countones(s_keep_i) <= LbHeaderBytes;
+      end
+      if (s1_d.b.sop) s1_d.p = parsed;
+    end
+  end
+
+  // ---- Table lookups ----
+  logic          flt_hit, flt_drop, map_hit;
+  logic [1:0]    map_row;
+  epoch_hit_t [EpochGroups-1:0] ep_group;
+  cal_entry_t    cal_entry;
+  member_entry_t mem_entry;
+  logic [CfgIndexBits-1:0] cal_addr;
+  logic [9:0]    mem_addr;
+
+  // S2 holds the group winners, S3 the final epoch and row, S4 the calendar entry, S5 the member.
+  stage_t        s2_q, s3_q, s4_q, s5_q;
+  pipe_beat_t    s6_q;
+  epoch_hit_t [EpochGroups-1:0] s2_group_q;
+  epoch_hit_t    ep_best;
+  logic          s3_row_hit_q;
+  logic [1:0]    s3_row_q;
+  logic [15:0]   s4_member_q;
+  member_entry_t s5_mem_q;
+  rewrite_t      s6_rw_q, rw_calc, ctx_q, rw_use;
+
+  lb_tables u_tables (
+    .clk_i,
+    .rst_ni,
+    .cfg_valid_i,
+    .cfg_table_i,
+    .cfg_index_i,
+    .cfg_data_i,
+    .flt_mac_i       (s1_q.p.mac),
+    .flt_ethertype_i (s1_q.p.ethertype),
+    .flt_ip_i        (s1_q.p.ip),
+    .flt_port_i      (s1_q.p.port),
+    .flt_hit_o       (flt_hit),
+    .flt_drop_o      (flt_drop),
+    .ep_tick_i       (s1_q.p.tick),
+    .ep_group_o      (ep_group),
+    .map_epoch_i     (ep_best.epoch),
+    .map_hit_o       (map_hit),
+    .map_row_o       (map_row),
+    .cal_addr_i      (cal_addr),
+    .cal_entry_o     (cal_entry),
+    .mem_addr_i      (mem_addr),
+    .mem_entry_o     (mem_entry)
+  );
+
+  // Second TCAM stage: lowest priority wins, ties to the lower group.
+  always_comb begin
+    ep_best = '0;
+    for (int g = 0; g < EpochGroups; g++) begin
+      if (s2_group_q[g].hit && (!ep_best.hit || s2_group_q[g].prio < ep_best.prio)) begin
+        ep_best = s2_group_q[g];
+      end
+    end
+  end
+
+  assign cal_addr = {s3_row_q, s3_q.p.tick[$clog2(LbCalendarSlots)-1:0]};
+  assign mem_addr = {s4_q.p.is_v6, s4_member_q[8:0]};
+
+  function automatic logic first_ok(stage_t s);
+    return s.b.valid && s.b.sop && s.p.reason == reason_t'(LbDropNone);
+  endfunction
+
+  // Each stage sets the drop reason of its lookup if the packet is still clean.
+  stage_t s2_d, s3_d, s4_d, s5_d;
+  always_comb begin
+    s2_d = s1_q;
+    if (first_ok(s1_q)) begin
+      if (!flt_hit) s2_d.p.reason = reason_t'(LbDropFilterMiss);
+      else if (flt_drop) s2_d.p.reason = reason_t'(LbDropFilterDrop);
+    end
+    s3_d = s2_q;
+    if (first_ok(s2_q)) begin
+      if (!ep_best.hit) s3_d.p.reason = reason_t'(LbDropEpochMiss);
+      else if (ep_best.drop) s3_d.p.reason = reason_t'(LbDropEpochDrop);
+    end
+    s4_d = s3_q;
+    if (first_ok(s3_q)) begin
+      if (!s3_row_hit_q || !cal_entry.valid) s4_d.p.reason = reason_t'(LbDropCalendarMiss);
+      else if (cal_entry.drop) s4_d.p.reason = reason_t'(LbDropCalendarDrop);
+    end
+    s5_d = s4_q;
+    if (first_ok(s4_q)) begin
+      if (!mem_entry.valid || mem_entry.tag != s4_member_q[15:9]) begin
+        s5_d.p.reason = reason_t'(LbDropMemberMiss);
+      end else if (mem_entry.drop) begin
+        s5_d.p.reason = reason_t'(LbDropMemberDrop);
+      end
+    end
+  end
+
+  lb_rewrite_calc u_rewrite (
+    .info_i   (s5_q.p),
+    .member_i (s5_mem_q),
+    .rw_o     (rw_calc)
+  );
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      s1_q         <= '0;
+      s2_q         <= '0;
+      s3_q         <= '0;
+      s4_q         <= '0;
+      s5_q         <= '0;
+      s6_q         <= '0;
+      s2_group_q   <= '0;
+      s3_row_hit_q <= 1'b0;
+      s3_row_q     <= '0;
+      s4_member_q  <= '0;
+      s5_mem_q     <= '0;
+      s6_rw_q      <= '0;
+      ctx_q        <= '0;
+    end else if (adv) begin
+      s1_q         <= s1_d;
+      s2_q         <= s2_d;
+      s2_group_q   <= ep_group;
+      s3_q         <= s3_d;
+      s3_row_hit_q <= map_hit;
+      s3_row_q     <= map_row;
+      s4_q         <= s4_d;
+      s4_member_q  <= cal_entry.member;
+      s5_q         <= s5_d;
+      s5_mem_q     <= mem_entry;
+      s6_q         <= s5_q.b;
+      s6_rw_q      <= rw_calc;
+      if (s6_q.valid && s6_q.sop) ctx_q <= s6_rw_q;
+    end
+  end
+
+  // ---- O: output register + skid ----
+  assign rw_use = s6_q.sop ? s6_rw_q : ctx_q;
+
+  logic                   form_valid, form_last;
+  logic [StreamBits-1:0]  form_data;
+  logic [StreamBytes-1:0] form_keep;
+
+  lb_beat_former u_former (
+    .beat_i  (s6_q),
+    .rw_i    (rw_use),
+    .valid_o (form_valid),
+    .data_o  (form_data),
+    .keep_o  (form_keep),
+    .last_o  (form_last)
+  );
+
+  nt_skid_buffer #(
+    .Width (StreamBits + StreamBytes + 1)
+  ) u_out (
+    .clk_i,
+    .rst_ni,
+    .in_valid_i  (form_valid),
+    .in_data_i   ({form_last, form_keep, form_data}),
+    .in_ready_o  (adv),
+    .out_valid_o (m_valid_o),
+    .out_data_o  ({m_last_o, m_keep_o, m_data_o}),
+    .out_ready_i (m_ready_i)
+  );
+
+  // ---- Counters ----
+  logic [LbCounterBits-1:0] pkts_in_q, pkts_out_q;
+  logic [LbDropReasons-1:0][LbCounterBits-1:0] drops_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      pkts_in_q  <= '0;
+      pkts_out_q <= '0;
+      drops_q    <= '0;
+    end else begin
+      if (adv && s_valid_i && in_idx_q == 2'd0) pkts_in_q <= pkts_in_q + 1'b1;
+      if (m_valid_o && m_ready_i && m_last_o) pkts_out_q <= pkts_out_q + 1'b1;
+      if (adv && s6_q.valid && s6_q.sop && !s6_rw_q.forward) begin
+        drops_q[s6_rw_q.reason] <= drops_q[s6_rw_q.reason] + 1'b1;
+      end
+    end
+  end
+
+  assign pkts_in_o  = pkts_in_q;
+  assign pkts_out_o = pkts_out_q;
+  assign drops_o    = drops_q;
+endmodule

@@ -1,0 +1,167 @@
+// The generic lockstep harness. A block plugs in through a Binding (which fields of its port structs are
+// the stream ports, how to compare outputs, how to read its packet accounting) and a SideChannel (its
+// table writes, DMA, timers). The harness drives the RTL and the model with identical inputs every cycle,
+// compares every output every cycle, and stops at the first divergence.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/common/clocked_block.h"
+#include "model/common/packet.h"
+#include "tb/common/stream_sink.h"
+#include "tb/common/stream_source.h"
+
+namespace nettwin::tb {
+
+// A Verilated block: a ClockedBlock that can also dump an FST and show the model's outputs beside its own.
+template <class In, class Out>
+class RtlBlock : public ClockedBlock<In, Out> {
+ public:
+  virtual void OpenTrace(const std::string& path) = 0;
+  virtual void SetTracing(bool on) = 0;
+  virtual void ShowModel(const Out& model_out) = 0;
+};
+
+struct Accounting {
+  uint64_t in = 0, out = 0, dropped = 0;
+  bool Drained() const { return in == out + dropped; }
+};
+
+// Block-specific inputs other than the stream (table writes, ...).
+template <class In>
+class SideChannel {
+ public:
+  virtual ~SideChannel() = default;
+  // Fills this cycle's side inputs. `next_packet` is the index of the frame the source offers next (or is
+  // offering); `acc` is the block's packet accounting as of the previous cycle. Returns whether the source
+  // may start that frame.
+  virtual bool Drive(uint64_t cycle, size_t next_packet, const Accounting& acc, In* in) = 0;
+  virtual bool Busy() const = 0;
+};
+
+struct SignalDiff {
+  std::string signal, rtl, model;
+};
+
+struct Mismatch {
+  uint64_t cycle = 0;
+  SignalDiff diff;
+  size_t in_packet = 0;   // frame the source was offering (or about to offer)
+  size_t out_packet = 0;  // frame the sink was receiving
+  size_t out_beat = 0;    // beat within that frame
+};
+
+struct RunOptions {
+  double gaps = 0, backpressure = 0;
+  uint64_t seed = 1;
+  bool timed = false;
+  double clock_mhz = 250;
+  std::string trace_path;  // FST file; empty: no trace
+  uint64_t trace_from = 0, trace_to = std::numeric_limits<uint64_t>::max();
+  uint64_t stop_after = std::numeric_limits<uint64_t>::max();  // cycle count at which to stop (replays)
+  uint64_t idle_limit = 200000;                                 // cycles without progress = hang
+};
+
+struct RunResult {
+  std::vector<Packet> out;              // departure time = cycle of the first beat
+  std::vector<uint64_t> out_first_cycle;
+  std::vector<uint64_t> in_first_cycle, in_last_cycle;
+  uint64_t cycles = 0, in_beats = 0, out_beats = 0, input_stall_cycles = 0;
+  std::optional<Mismatch> mismatch;
+  bool hang = false;
+  Accounting accounting;
+};
+
+template <class Binding>
+class Harness {
+ public:
+  using In = typename Binding::In;
+  using Out = typename Binding::Out;
+
+  // Either engine may be null (model-only or RTL-only runs); with both, they run in lockstep.
+  Harness(RtlBlock<In, Out>* rtl, ClockedBlock<In, Out>* model) : rtl_(rtl), model_(model) {}
+
+  RunResult Run(const std::vector<Packet>& packets, SideChannel<In>* side, const RunOptions& opt) {
+    RunResult r;
+    StreamSource source(&packets, opt.gaps, opt.seed * 2 + 1, opt.timed, opt.clock_mhz);
+    StreamSink sink(opt.backpressure, opt.seed * 2 + 2);
+    ClockedBlock<In, Out>* primary = rtl_ ? static_cast<ClockedBlock<In, Out>*>(rtl_) : model_;
+    if (rtl_) rtl_->Reset();
+    if (model_) model_->Reset();
+    const bool tracing = rtl_ && !opt.trace_path.empty();
+    if (tracing) rtl_->OpenTrace(opt.trace_path);
+    uint64_t last_progress = 0;
+    Accounting prev{};
+    for (uint64_t cycle = 0; cycle < opt.stop_after; ++cycle) {
+      if (tracing) rtl_->SetTracing(cycle >= opt.trace_from && cycle <= opt.trace_to);
+      In in{};
+      const bool may_start = side == nullptr || side->Drive(cycle, source.current(), prev, &in);
+      source.Drive(cycle, may_start, Binding::Source(&in));
+      Binding::SetSinkReady(&in, sink.Ready());
+      const Out& out = primary->Eval(in);
+      last_out_ = out;
+      if (rtl_ && model_) {
+        const Out& mout = model_->Eval(in);
+        rtl_->ShowModel(mout);
+        if (auto d = Binding::Compare(out, mout)) {
+          r.mismatch = Mismatch{cycle, *d, source.current(), sink.frames_done(), sink.beat_in_frame()};
+          primary->Tick();  // so the wave shows the diverging cycle
+          r.cycles = cycle + 1;
+          break;
+        }
+      }
+      const Accounting acc = Binding::Account(out);
+      const bool handshake = (Binding::Source(&in)->valid && Binding::SourceReady(out)) ||
+                             (Binding::Sink(out).valid && Binding::SinkReady(in));
+      if (handshake || acc.out != prev.out || acc.dropped != prev.dropped) last_progress = cycle;
+      prev = acc;
+      source.Observe(cycle, Binding::SourceReady(out));
+      sink.Observe(cycle, Binding::Sink(out));
+      primary->Tick();
+      if (rtl_ && model_) model_->Tick();
+      r.cycles = cycle + 1;
+      r.accounting = acc;
+      const bool quiet = source.Done() && (side == nullptr || !side->Busy());
+      if (quiet && acc.in == packets.size() && acc.in == acc.out + acc.dropped && !Binding::Sink(out).valid) break;
+      if (!source.Done() && packets.size() > 0 && opt.timed &&
+          source.ArrivalCycle(source.current()) > cycle) {
+        last_progress = cycle;  // waiting for an arrival time is not a hang
+      }
+      if (cycle - last_progress > opt.idle_limit) {
+        r.hang = true;
+        break;
+      }
+    }
+    if (tracing) rtl_->SetTracing(false);
+    r.out = std::move(sink.frames());
+    r.out_first_cycle = sink.first_beat_cycles();
+    r.in_first_cycle = source.first_beat_cycles();
+    r.in_last_cycle = source.last_beat_cycles();
+    for (size_t i = 0; i < r.out.size(); ++i) {
+      r.out[i].time_ns = static_cast<uint64_t>(static_cast<double>(r.out_first_cycle[i]) * 1000.0 / opt.clock_mhz);
+    }
+    if (opt.timed && !packets.empty()) {
+      for (auto& p : r.out) p.time_ns += packets[0].time_ns;
+    }
+    last_out_ = primary->Eval(In{});  // settle the final register state (counters) for the report
+    r.in_beats = source.in_beats();
+    r.out_beats = sink.out_beats();
+    r.input_stall_cycles = source.stall_cycles();
+    return r;
+  }
+
+ private:
+  RtlBlock<In, Out>* rtl_;
+  ClockedBlock<In, Out>* model_;
+  Out last_out_{};
+
+ public:
+  // Outputs of the last cycle run (counters etc.).
+  const Out& last_out() const { return last_out_; }
+};
+
+}  // namespace nettwin::tb

@@ -1,0 +1,148 @@
+#include "tb/lb/lb_run.h"
+
+#include <algorithm>
+#include <memory>
+#include <sstream>
+
+#include "model/lb/lb_cycle_model.h"
+#include "model/lb/lb_packet_model.h"
+#include "tb/lb/lb_binding.h"
+#include "tb/lb/lb_rtl.h"
+
+namespace nettwin::lb {
+
+std::optional<Engine> ParseEngine(const std::string& s) {
+  if (s == "model") return Engine::kModel;
+  if (s == "fast") return Engine::kFast;
+  if (s == "rtl") return Engine::kRtl;
+  if (s == "lockstep") return Engine::kLockstep;
+  return std::nullopt;
+}
+
+const char* EngineName(Engine e) {
+  switch (e) {
+    case Engine::kModel: return "model";
+    case Engine::kFast: return "fast";
+    case Engine::kRtl: return "rtl";
+    case Engine::kLockstep: return "lockstep";
+  }
+  return "?";
+}
+
+namespace {
+
+LbRunReport RunFast(const std::vector<Segment>& script, const std::vector<Packet>& packets) {
+  LbRunReport rep;
+  LbTables tables;
+  size_t next = 0;
+  auto run_until = [&](size_t end) {
+    for (; next < end; ++next) {
+      Verdict v = ProcessPacket(tables, packets[next].bytes);
+      ++rep.counters.packets_in;
+      rep.out_reason.push_back(static_cast<int>(v.rewrite.reason));
+      if (v.rewrite.forward) {
+        ++rep.counters.packets_out;
+        rep.run.out.push_back(Packet{std::move(v.out), packets[next].time_ns});
+      } else {
+        ++rep.counters.drops[static_cast<int>(v.rewrite.reason)];
+      }
+    }
+  };
+  for (const Segment& seg : script) {
+    for (const CfgWrite& w : seg.writes) tables.Apply(w);
+    run_until(seg.run_count < 0 ? packets.size()
+                                : std::min(packets.size(), next + static_cast<size_t>(seg.run_count)));
+  }
+  run_until(packets.size());  // ParseScript always ends in a run-the-rest segment; this is a safety net
+  for (const Packet& p : packets) rep.run.in_beats += ToBeats(p.bytes).size();
+  for (const Packet& p : rep.run.out) rep.run.out_beats += ToBeats(p.bytes).size();
+  return rep;
+}
+
+// Compares the cycle engine's frames with the packet model's and fills the latency figures.
+void CrossCheck(const LbRunReport& fast, LbRunReport* rep) {
+  rep->out_reason = fast.out_reason;
+  if (fast.run.out.size() != rep->run.out.size()) {
+    rep->fast_mismatch = "packet model forwards " + std::to_string(fast.run.out.size()) + " frames, cycle engine " +
+                         std::to_string(rep->run.out.size());
+    return;
+  }
+  for (size_t k = 0; k < fast.run.out.size(); ++k) {
+    if (fast.run.out[k].bytes != rep->run.out[k].bytes) {
+      rep->fast_mismatch = "output frame #" + std::to_string(k) + " differs between packet model and cycle engine";
+      return;
+    }
+  }
+  std::vector<size_t> fwd;  // frames leave in input order: the k-th output is the k-th forwarded input
+  for (size_t i = 0; i < fast.out_reason.size(); ++i) {
+    if (fast.out_reason[i] == 0) fwd.push_back(i);
+  }
+  if (fwd.size() != rep->run.out_first_cycle.size()) return;
+  double sum = 0;
+  for (size_t k = 0; k < fwd.size(); ++k) {
+    const uint64_t l = rep->run.out_first_cycle[k] - rep->run.in_first_cycle[fwd[k]];
+    rep->latency_min = k == 0 ? l : std::min(rep->latency_min, l);
+    rep->latency_max = std::max(rep->latency_max, l);
+    sum += static_cast<double>(l);
+  }
+  rep->latency_mean = fwd.empty() ? 0 : sum / static_cast<double>(fwd.size());
+}
+
+std::string DescribeMismatch(const std::vector<Segment>& script, const std::vector<Packet>& packets,
+                             const LbRunConfig& cfg, const tb::Mismatch& m) {
+  std::ostringstream os;
+  os << "LOCKSTEP MISMATCH at cycle " << m.cycle << ": signal " << m.diff.signal << "\n"
+     << "  rtl   = " << m.diff.rtl << "\n"
+     << "  model = " << m.diff.model << "\n"
+     << "  input packet #" << m.in_packet << " being offered; output packet #" << m.out_packet << ", beat "
+     << m.out_beat << "\n";
+  if (!cfg.opt.trace_path.empty()) {
+    os << "  waveform of the whole run up to it: " << cfg.opt.trace_path << "\n";
+  } else if (!cfg.mismatch_trace.empty()) {
+    // Replay the identical, seeded run with tracing on only for the cycles around the divergence.
+    LbRtl rtl;
+    LbCycleModel model;
+    tb::Harness<LbBinding> replay(&rtl, &model);
+    LbTableFeeder feeder(script, packets.size());
+    tb::RunOptions o = cfg.opt;
+    o.trace_path = cfg.mismatch_trace;
+    o.trace_from = m.cycle > cfg.trace_window ? m.cycle - cfg.trace_window : 0;
+    o.trace_to = m.cycle + 1;
+    o.stop_after = m.cycle + 2;
+    replay.Run(packets, &feeder, o);
+    os << "  waveform of cycles " << o.trace_from << ".." << m.cycle
+       << " (RTL; model_* inputs = the model's outputs): " << cfg.mismatch_trace << "\n";
+  }
+  return os.str();
+}
+
+}  // namespace
+
+LbRunReport RunLb(const std::vector<Segment>& script, const std::vector<Packet>& packets, const LbRunConfig& cfg) {
+  LbRunReport rep;
+  if (cfg.engine == Engine::kFast) {
+    rep = RunFast(script, packets);
+  } else {
+    std::unique_ptr<LbRtl> rtl;
+    std::unique_ptr<LbCycleModel> model;
+    if (cfg.engine != Engine::kModel) rtl = std::make_unique<LbRtl>();
+    if (cfg.engine != Engine::kRtl) model = std::make_unique<LbCycleModel>();
+    tb::Harness<LbBinding> h(rtl.get(), model.get());
+    LbTableFeeder feeder(script, packets.size());
+    rep.run = h.Run(packets, &feeder, cfg.opt);
+    rep.counters = h.last_out().counters;
+    if (rep.run.mismatch) {
+      rep.mismatch_text = DescribeMismatch(script, packets, cfg, *rep.run.mismatch);
+    } else if (!rep.run.hang) {
+      CrossCheck(RunFast(script, packets), &rep);
+    }
+  }
+  uint64_t dropped = 0;
+  for (int r = 1; r < kNumReasons; ++r) dropped += rep.counters.drops[r];
+  rep.conservation_ok = !rep.run.hang && !rep.run.mismatch && rep.counters.packets_in == packets.size() &&
+                        rep.counters.packets_in == rep.counters.packets_out + dropped &&
+                        rep.counters.packets_out == rep.run.out.size();
+  return rep;
+}
+
+}  // namespace nettwin::lb

@@ -1,0 +1,41 @@
+// Runs the load balancer on a script and a list of frames with a chosen engine; shared by the CLI, the
+// tests and the benchmarks.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/common/packet.h"
+#include "model/lb/lb_script.h"
+#include "model/lb/lb_types.h"
+#include "tb/common/harness.h"
+
+namespace nettwin::lb {
+
+enum class Engine { kModel, kFast, kRtl, kLockstep };
+std::optional<Engine> ParseEngine(const std::string& s);
+const char* EngineName(Engine e);
+
+struct LbRunConfig {
+  Engine engine = Engine::kLockstep;
+  tb::RunOptions opt;
+  std::string mismatch_trace = "lb_mismatch.fst";  // FST written around a divergence
+  uint64_t trace_window = 64;                      // cycles before the divergence kept in it
+};
+
+struct LbRunReport {
+  tb::RunResult run;
+  LbCounters counters;
+  std::vector<int> out_reason;  // fast engine: per input frame, 0 = forwarded, else the drop reason
+  std::string mismatch_text;    // empty when RTL and model agreed
+  std::string fast_mismatch;    // non-empty if the packet-at-a-time model disagrees with the cycle engine
+  bool conservation_ok = false;
+  // Cycle engines: cycles from each forwarded frame's first beat in to its first beat out.
+  uint64_t latency_min = 0, latency_max = 0;
+  double latency_mean = 0;
+};
+
+LbRunReport RunLb(const std::vector<Segment>& script, const std::vector<Packet>& packets, const LbRunConfig& cfg);
+
+}  // namespace nettwin::lb
