@@ -14,7 +14,7 @@ Rewrite Decide(const LbTables& t, const uint8_t* frame, int len) {
     else if (drop) p.reason = DropReason::kFilterDrop;
   }
   if (p.reason == DropReason::kNone) {
-    const EpochHit e = LbTables::ReduceEpoch(t.EpochGroups(p.tick));
+    const EpochHit e = t.LookupEpoch(p.tick);
     const int row = e.hit && !e.drop ? t.EpochRow(e.epoch) : -1;
     const int slot = static_cast<int>(p.tick % kCalendarSlots);
     if (!e.hit) p.reason = DropReason::kEpochMiss;

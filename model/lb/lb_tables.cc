@@ -2,14 +2,28 @@
 
 namespace nettwin::lb {
 
+namespace {
+
+template <class Table>
+void Relist(const Table& t, std::vector<int>* live) {
+  live->clear();
+  for (size_t i = 0; i < t.size(); ++i) {
+    if (t[i].valid) live->push_back(static_cast<int>(i));
+  }
+}
+
+}  // namespace
+
 void LbTables::Apply(const CfgWrite& w) {
   if (!w.valid) return;
   switch (w.table) {
     case params::kLbTblFilter:
       if (w.index < kFilterEntries) filter_[w.index] = DecodeFilter(w.data);
+      Relist(filter_, &filter_live_);
       break;
     case params::kLbTblEpoch:
       if (w.index < kEpochEntries) epoch_[w.index] = DecodeEpoch(w.data);
+      Relist(epoch_, &epoch_live_);
       break;
     case params::kLbTblEpochMap:
       if (w.index < kCalendarEpochs) epoch_map_[w.index] = DecodeEpochMap(w.data);
@@ -28,8 +42,9 @@ void LbTables::Apply(const CfgWrite& w) {
 void LbTables::LookupFilter(const FilterKey& k, bool* hit, bool* drop) const {
   *hit = false;
   *drop = false;
-  for (const FilterEntry& e : filter_) {
-    if (e.valid && e.mac == k.mac && e.ethertype == k.ethertype && e.ip == k.ip && e.port == k.port) {
+  for (int i : filter_live_) {
+    const FilterEntry& e = filter_[i];
+    if (e.mac == k.mac && e.ethertype == k.ethertype && e.ip == k.ip && e.port == k.port) {
       *hit = true;
       *drop = e.drop;
       return;
@@ -39,15 +54,23 @@ void LbTables::LookupFilter(const FilterKey& k, bool* hit, bool* drop) const {
 
 std::array<EpochHit, kEpochGroups> LbTables::EpochGroups(uint64_t tick) const {
   std::array<EpochHit, kEpochGroups> out{};
-  for (int g = 0; g < kEpochGroups; ++g) {
-    EpochHit& best = out[g];
-    for (int i = g * kEpochGroup; i < (g + 1) * kEpochGroup; ++i) {
-      const EpochEntry& e = epoch_[i];
-      if (!e.valid || ((tick ^ e.value) & e.mask) != 0) continue;
-      if (!best.hit || e.prio < best.prio) best = EpochHit{true, e.drop, e.prio, e.epoch};
-    }
+  for (int i : epoch_live_) {
+    const EpochEntry& e = epoch_[i];
+    EpochHit& best = out[i / kEpochGroup];
+    if (((tick ^ e.value) & e.mask) != 0) continue;
+    if (!best.hit || e.prio < best.prio) best = EpochHit{true, e.drop, e.prio, e.epoch};
   }
   return out;
+}
+
+EpochHit LbTables::LookupEpoch(uint64_t tick) const {
+  EpochHit best;
+  for (int i : epoch_live_) {
+    const EpochEntry& e = epoch_[i];
+    if (((tick ^ e.value) & e.mask) != 0) continue;
+    if (!best.hit || e.prio < best.prio) best = EpochHit{true, e.drop, e.prio, e.epoch};
+  }
+  return best;
 }
 
 EpochHit LbTables::ReduceEpoch(const std::array<EpochHit, kEpochGroups>& groups) {

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <vector>
 
 #include "model/lb/lb_types.h"
 
@@ -46,6 +47,8 @@ class LbTables {
   std::array<EpochHit, kEpochGroups> EpochGroups(uint64_t tick) const;
   // Second stage: lowest priority wins, ties to the lower group (and so the lower index).
   static EpochHit ReduceEpoch(const std::array<EpochHit, kEpochGroups>& groups);
+  // Both stages at once (the same winner: lowest priority, ties to the lowest index), for the packet model.
+  EpochHit LookupEpoch(uint64_t tick) const;
   // Which of the calendar's epoch rows holds `epoch`; -1 if none.
   int EpochRow(uint32_t epoch) const;
   const CalendarEntry& Calendar(int row, int slot) const { return calendar_[row * kCalendarSlots + slot]; }
@@ -61,6 +64,8 @@ class LbTables {
   std::array<EpochMapEntry, kCalendarEpochs> epoch_map_{};
   std::array<CalendarEntry, kCalendarEntries> calendar_{};
   std::array<MemberEntry, kMemberEntries> member_{};
+  // Valid slots in ascending order, so lookups in software skip the empty ones; same result as a full scan.
+  std::vector<int> filter_live_, epoch_live_;
 };
 
 }  // namespace nettwin::lb
