@@ -102,7 +102,7 @@ int main(int argc, char** argv) {
   EngineRate(script, Engine::kLockstep, "60 B IPv4 frames", min_frames);
   EngineRate(script, Engine::kLockstep, "mixed sizes", mixed);
   std::printf("\n| traffic | input | output | stalls, latency |\n|---|---|---|---|\n");
-  Throughput(script, "64 B frames back to back", min_frames);
+  Throughput(script, "60 B IPv4 frames back to back", min_frames);
   Throughput(script, "mixed sizes back to back", mixed);
   return 0;
 }
