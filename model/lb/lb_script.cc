@@ -319,8 +319,9 @@ std::vector<Segment> Parser::Run() {
       int64_t count = -1;
       if (AtArgument()) {
         const Token& arg = toks_[pos_++];
-        const bool numeric = !arg.text.empty() &&
-                             arg.text.find_first_not_of("0123456789") == std::string::npos;
+        // A number (decimal or 0x hex) is a count; anything else names the traffic (all that remains).
+        const bool hex = arg.text.size() > 2 && arg.text[0] == '0' && (arg.text[1] == 'x' || arg.text[1] == 'X');
+        const bool numeric = !arg.text.empty() && (hex || arg.text.find_first_not_of("0123456789") == std::string::npos);
         if (numeric) count = static_cast<int64_t>(Small(arg, 40, "packet count"));
       }
       segs_.back().run_count = count;

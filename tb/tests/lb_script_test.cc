@@ -112,7 +112,7 @@ TEST(LbScript, DeletingTheLastCalendarEntryOfAnEpochFreesItsRow) {
 
 TEST(LbScript, RunTrafficSplitsSegments) {
   const auto segs = ParseScript(
-      "table_add epoch_assign_table do_assign_epoch 0/0 => 1\nrun_traffic 5\n"
+      "table_add epoch_assign_table do_assign_epoch 0/0 => 1\nrun_traffic 0x5\n"
       "table_delete epoch_assign_table 0/0\nrun_traffic 3\ntable_clear epoch_assign_table\nrun_traffic packets\n",
       "t");
   ASSERT_EQ(segs.size(), 4u);
