@@ -3,3 +3,5 @@
 #pragma once
 
 int LbCommand(int argc, char** argv);
+int RdmaCommand(int argc, char** argv);
+int RdmaLatencyCommand(int argc, char** argv);

@@ -12,7 +12,9 @@ void Usage() {
                "usage: nettwin <command> [options]\n"
                "commands:\n"
                "  lb    EJFAT load balancer: --tables runsim.txt --in packets_in.pcap --out packets_out.pcap\n"
-               "        (nettwin lb --help for all options)\n");
+               "        (nettwin lb --help for all options)\n"
+               "  rdma  RoCEv2 responder: --config responder.txt --in requests.pcap --out responses.pcap\n"
+               "  rdma-latency  the atomic retransmit latency scenario (--clock-mhz 900 --json)\n");
 }
 
 }  // namespace
@@ -24,6 +26,8 @@ int main(int argc, char** argv) {
   }
   const std::string cmd = argv[1];
   if (cmd == "lb") return LbCommand(argc - 1, argv + 1);
+  if (cmd == "rdma") return RdmaCommand(argc - 1, argv + 1);
+  if (cmd == "rdma-latency") return RdmaLatencyCommand(argc - 1, argv + 1);
   std::fprintf(stderr, "nettwin: unknown command '%s'\n", cmd.c_str());
   Usage();
   return 2;

@@ -57,4 +57,17 @@ package nt_pkg;
   localparam int unsigned LbDropReasons = 20;  // including "none"
   localparam int unsigned LbCounterBits = 32;
 
+  // ---- RoCEv2 responder ----
+  localparam int unsigned RdmaQps = 16;           // QP contexts on chip
+  localparam int unsigned RdmaMrs = 16;           // memory regions
+  localparam int unsigned RdmaBufBeats = 72;      // request buffer: 4096 B payload + headers + ICRC
+  localparam int unsigned RdmaRspBeats = 64;      // read-response payload buffer (MTU 4096)
+  localparam int unsigned RdmaAqGroup = 64;       // AQEs per AQ group (the paper's AQ_grp_div)
+  localparam int unsigned RdmaAqMaxGroups = 8;    // AQ depth up to 512 entries per QP
+  localparam int unsigned RdmaAqeBytes = 16;
+  localparam int unsigned RdmaUdpPort = 4791;
+  localparam int unsigned RdmaTblResponder = 0;
+  localparam int unsigned RdmaTblQp = 1;
+  localparam int unsigned RdmaTblMr = 2;
+
 endpackage

@@ -31,8 +31,8 @@ struct Accounting {
   bool Drained() const { return in == out + dropped; }
 };
 
-// Block-specific inputs other than the stream (table writes, ...).
-template <class In>
+// Block-specific inputs other than the stream (table writes, host memory, ...).
+template <class In, class Out>
 class SideChannel {
  public:
   virtual ~SideChannel() = default;
@@ -40,6 +40,8 @@ class SideChannel {
   // offering); `acc` is the block's packet accounting as of the previous cycle. Returns whether the source
   // may start that frame.
   virtual bool Drive(uint64_t cycle, size_t next_packet, const Accounting& acc, In* in) = 0;
+  // Sees the cycle's inputs and the outputs they produced (e.g. to accept a DMA request), before the edge.
+  virtual void Observe(uint64_t /*cycle*/, const In& /*in*/, const Out& /*out*/) {}
   virtual bool Busy() const = 0;
 };
 
@@ -85,7 +87,7 @@ class Harness {
   // Either engine may be null (model-only or RTL-only runs); with both, they run in lockstep.
   Harness(RtlBlock<In, Out>* rtl, ClockedBlock<In, Out>* model) : rtl_(rtl), model_(model) {}
 
-  RunResult Run(const std::vector<Packet>& packets, SideChannel<In>* side, const RunOptions& opt) {
+  RunResult Run(const std::vector<Packet>& packets, SideChannel<In, Out>* side, const RunOptions& opt) {
     RunResult r;
     StreamSource source(&packets, opt.gaps, opt.seed * 2 + 1, opt.timed, opt.clock_mhz);
     StreamSink sink(opt.backpressure, opt.seed * 2 + 2);
@@ -119,6 +121,7 @@ class Harness {
                              (Binding::Sink(out).valid && Binding::SinkReady(in));
       if (handshake || acc.out != prev.out || acc.dropped != prev.dropped) last_progress = cycle;
       prev = acc;
+      if (side != nullptr) side->Observe(cycle, in, out);
       source.Observe(cycle, Binding::SourceReady(out));
       sink.Observe(cycle, Binding::Sink(out));
       primary->Tick();

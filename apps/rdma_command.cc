@@ -1,0 +1,294 @@
+// `nettwin rdma` (responses and final memory for a request pcap) and `nettwin rdma-latency` (the spec's
+// atomic retransmit scenario, measured in cycles on the RTL with the model in lockstep).
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+
+#include "apps/commands.h"
+#include "model/common/pcap.h"
+#include "tb/rdma/rdma_requests.h"
+#include "tb/rdma/rdma_run.h"
+
+namespace nettwin::rdma {
+namespace {
+
+constexpr const char* kHelp =
+    "usage: nettwin rdma --config responder.txt --in requests.pcap --out responses.pcap\n"
+    "                    [--engine model|rtl|lockstep] [--mem-out memory.json] [--stats stats.json]\n"
+    "                    [--trace wave.fst] [--mem-read-cycles N] [--mem-write-cycles N]\n"
+    "                    [--mem-outstanding N] [--clock-mhz F] [--aq-linear] [--backpressure P] [--seed N]\n";
+constexpr const char* kLatencyHelp =
+    "usage: nettwin rdma-latency [--clock-mhz 900] [--mem-read-cycles N] [--mem-write-cycles N] [--json]\n"
+    "  Runs one Fetch-and-Add after 255 earlier atomics (so the AQ holds 4 groups), loses its ACK and\n"
+    "  retransmits it; RTL and model in lockstep. Latency = cycles from the request's last beat in to the\n"
+    "  response's first beat out. Default host read: 1 us at the clock.\n";
+
+double Number(const std::string& opt, const std::string& v, double lo, double hi) {
+  char* end = nullptr;
+  const double d = std::strtod(v.c_str(), &end);
+  if (v.empty() || *end != '\0' || !(d >= lo && d <= hi)) {
+    throw std::invalid_argument(opt + " wants a number in [" + std::to_string(lo) + ", " + std::to_string(hi) +
+                                "], got '" + v + "'");
+  }
+  return d;
+}
+
+std::string HexBytes(const std::vector<uint8_t>& b) {
+  static const char* kDigits = "0123456789abcdef";
+  std::string s;
+  for (uint8_t x : b) {
+    s += kDigits[x >> 4];
+    s += kDigits[x & 15];
+  }
+  return s;
+}
+
+void WriteMemJson(const std::string& path, const RdmaConfig& c, const tb::HostMemory& mem) {
+  std::ofstream o(path);
+  o << "{";
+  for (size_t i = 0; i < c.mrs.size(); ++i) {
+    std::vector<uint8_t> bytes(c.mrs[i].len);
+    if (!bytes.empty()) mem.Read(c.mrs[i].pa, bytes.data(), bytes.size());
+    o << (i ? ",\n " : "\n ") << "\"" << c.mrs[i].rkey << "\": \"" << HexBytes(bytes) << "\"";
+  }
+  o << "\n}\n";
+  if (!o) throw std::runtime_error(path + ": write failed");
+}
+
+std::string StatsJson(const RdmaRunReport& r) {
+  const RdmaCounters& c = r.counters;
+  std::ostringstream j;
+  j << "{\n  \"packets_in\": " << c.packets_in << ",\n  \"processed\": " << c.processed
+    << ",\n  \"packets_out\": " << c.responses << ",\n  \"drops\": {";
+  for (int i = 1; i < kNumDrops; ++i) j << (i > 1 ? ", " : "") << "\"" << DropName(i) << "\": " << c.drops[i];
+  j << "},\n  \"acks\": " << c.acks << ",\n  \"naks\": " << c.naks << ",\n  \"atomics\": " << c.atomics
+    << ",\n  \"atomic_replays\": " << c.atomic_replays << ",\n  \"dma_reads\": " << c.dma_reads
+    << ",\n  \"dma_writes\": " << c.dma_writes << ",\n  \"cycles\": " << r.run.cycles
+    << ",\n  \"mismatches\": " << (r.mismatch_text.empty() ? 0 : 1)
+    << ",\n  \"conservation_ok\": " << (r.conservation_ok ? "true" : "false") << "\n}\n";
+  return j.str();
+}
+
+}  // namespace
+}  // namespace nettwin::rdma
+
+int RdmaCommand(int argc, char** argv) {
+  using namespace nettwin;
+  using namespace nettwin::rdma;
+  std::string config_path, in, out, mem_out, stats, trace;
+  RdmaRunConfig cfg;
+  RdmaConfig config;
+  std::vector<Packet> packets;
+  try {
+    for (int i = 1; i < argc; ++i) {
+      const std::string o = argv[i];
+      auto val = [&]() -> std::string {
+        if (i + 1 >= argc) throw std::invalid_argument(o + " needs a value");
+        return argv[++i];
+      };
+      if (o == "--help" || o == "-h") {
+        std::cout << kHelp;
+        return 0;
+      }
+      if (o == "--config") config_path = val();
+      else if (o == "--in") in = val();
+      else if (o == "--out") out = val();
+      else if (o == "--mem-out") mem_out = val();
+      else if (o == "--stats") stats = val();
+      else if (o == "--trace") trace = val();
+      else if (o == "--engine") {
+        const std::string e = val();
+        if (e == "model") cfg.engine = Engine::kModel;
+        else if (e == "rtl") cfg.engine = Engine::kRtl;
+        else if (e == "lockstep") cfg.engine = Engine::kLockstep;
+        else throw std::invalid_argument("--engine must be model, rtl or lockstep, got '" + e + "'");
+      } else if (o == "--mem-read-cycles") cfg.mem_read_cycles = static_cast<uint32_t>(Number(o, val(), 1, 1e7));
+      else if (o == "--mem-write-cycles") cfg.mem_write_cycles = static_cast<uint32_t>(Number(o, val(), 0, 1e7));
+      else if (o == "--mem-outstanding") cfg.mem_outstanding = static_cast<uint32_t>(Number(o, val(), 1, 1024));
+      else if (o == "--clock-mhz") cfg.opt.clock_mhz = Number(o, val(), 1, 100000);
+      else if (o == "--aq-linear") cfg.aq_linear = true;
+      else if (o == "--backpressure") cfg.opt.backpressure = Number(o, val(), 0, 0.99);
+      else if (o == "--seed") cfg.opt.seed = static_cast<uint64_t>(Number(o, val(), 0, 1e18));
+      else throw std::invalid_argument("unknown option '" + o + "'");
+    }
+    if (config_path.empty() || in.empty() || out.empty()) {
+      throw std::invalid_argument("--config, --in and --out are required");
+    }
+    config = LoadConfig(config_path);
+    packets = ReadPcap(in);
+  } catch (const std::exception& e) {
+    std::cerr << "nettwin rdma: " << e.what() << "\n";
+    if (dynamic_cast<const std::invalid_argument*>(&e)) std::cerr << kHelp;
+    return 2;
+  }
+  cfg.opt.trace_path = trace;
+  cfg.mismatch_trace = trace.empty() ? out + ".mismatch.fst" : "";
+  const RdmaRunReport r = RunRdma(config, packets, cfg);
+  try {
+    WritePcap(out, r.run.out);
+    if (!mem_out.empty()) WriteMemJson(mem_out, config, *r.memory);
+    if (!stats.empty()) std::ofstream(stats) << StatsJson(r);
+  } catch (const std::exception& e) {
+    std::cerr << "nettwin rdma: " << e.what() << "\n";
+    return 2;
+  }
+  std::printf("rdma: %zu requests, %u responses, %u dropped, %llu cycles\n", packets.size(), r.counters.responses,
+              r.counters.packets_in - r.counters.processed, static_cast<unsigned long long>(r.run.cycles));
+  if (!r.mismatch_text.empty()) {
+    std::cerr << r.mismatch_text << "  replay: nettwin";
+    for (int i = 0; i < argc; ++i) std::cerr << " " << argv[i];
+    std::cerr << "\n";
+    return 1;
+  }
+  if (!r.conservation_ok) {
+    std::cerr << "nettwin rdma: " << (r.run.hang ? "HANG" : "CONSERVATION FAILED") << ": packets_in "
+              << r.counters.packets_in << ", processed " << r.counters.processed << "\n";
+    return 1;
+  }
+  return 0;
+}
+
+namespace nettwin::rdma {
+namespace {
+
+struct LatencyResult {
+  uint64_t first_cycles = 0, retransmit_cycles = 0, first_reads = 0, retransmit_reads = 0;
+  uint64_t orig_first = 0, orig_retransmit = 0, final_value = 0;
+  std::string error;
+};
+
+// The paper's section 5 values: va 0x1_0001_f270, add 0x0363_28fe_883a_1230, memory 0x7776_7574_7372_7170.
+constexpr uint64_t kVa = 0x10001f270ull, kAdd = 0x036328fe883a1230ull, kMem = 0x7776757473727170ull;
+constexpr uint64_t kMrVa = 0x10001f000ull, kMrPa = 0x5188000000000000ull;
+constexpr uint32_t kRkey = 0x1234;
+
+LatencyResult MeasureLatency(double clock_mhz, uint32_t read_cycles, uint32_t write_cycles, bool linear) {
+  RdmaConfig c = ParseConfig(
+      "responder mac 02:00:00:00:00:01 ip 10.0.0.1\n"
+      "qp 0x11 dest_qp 0x22 epsn 0 mtu 1024 max_rd_atomic 256 aq 0x200000000\n"
+      "mr 0x1234 va 0x10001f000 len 0x1000 pa 0x5188000000000000 access rwa\n",
+      "rdma-latency");
+  uint8_t init[8];
+  StoreBe(init, 8, kMem);
+  c.memory.push_back(MemInit{kMrPa + (kVa - kMrVa), std::vector<uint8_t>(init, init + 8)});
+  std::vector<Packet> pkts;
+  RequestSpec s;
+  s.rkey = kRkey;
+  // 255 earlier atomics on another word fill AQ groups 0..3, so the lookup has real history to search.
+  for (uint32_t psn = 0; psn < 255; ++psn) {
+    s.psn = psn;
+    s.va = kMrVa + 8 * (psn % 16);
+    s.swap = 1;
+    pkts.push_back(Packet{BuildRequest(s), 0});
+  }
+  s.psn = 255;
+  s.va = kVa;
+  s.swap = kAdd;
+  pkts.push_back(Packet{BuildRequest(s), 0});
+  pkts.push_back(pkts.back());  // its ACK is lost: the requester sends the same request again
+  RdmaRunConfig cfg;
+  cfg.engine = Engine::kLockstep;
+  cfg.opt.clock_mhz = clock_mhz;
+  cfg.mem_read_cycles = read_cycles;
+  cfg.mem_write_cycles = write_cycles;
+  cfg.aq_linear = linear;
+  const RdmaRunReport r = RunRdma(c, pkts, cfg);
+  LatencyResult out;
+  if (!r.mismatch_text.empty() || !r.conservation_ok || r.run.out.size() != pkts.size()) {
+    out.error = r.mismatch_text.empty() ? "run failed (conservation or response count)" : r.mismatch_text;
+    return out;
+  }
+  auto latency = [&](size_t i) { return r.run.out_first_cycle[i] - r.run.in_last_cycle[i]; };
+  auto reads = [&](size_t i) {
+    uint64_t n = 0;
+    for (const auto& [cycle, req] : r.memory->log()) {
+      if (!req.write && cycle >= r.run.in_last_cycle[i] && cycle <= r.run.out_first_cycle[i]) ++n;
+    }
+    return n;
+  };
+  out.first_cycles = latency(255);
+  out.retransmit_cycles = latency(256);
+  out.first_reads = reads(255);
+  out.retransmit_reads = reads(256);
+  out.orig_first = Load64(&r.run.out[255].bytes[58]);
+  out.orig_retransmit = Load64(&r.run.out[256].bytes[58]);
+  uint8_t fin[8];
+  r.memory->Read(kMrPa + (kVa - kMrVa), fin, 8);
+  out.final_value = Load64(fin);
+  return out;
+}
+
+}  // namespace
+}  // namespace nettwin::rdma
+
+int RdmaLatencyCommand(int argc, char** argv) {
+  using namespace nettwin::rdma;
+  double clock_mhz = 900;
+  long read_cycles = -1, write_cycles = -1;
+  bool json = false;
+  try {
+    for (int i = 1; i < argc; ++i) {
+      const std::string o = argv[i];
+      auto val = [&]() -> std::string {
+        if (i + 1 >= argc) throw std::invalid_argument(o + " needs a value");
+        return argv[++i];
+      };
+      if (o == "--help" || o == "-h") {
+        std::cout << kLatencyHelp;
+        return 0;
+      }
+      if (o == "--clock-mhz") clock_mhz = Number(o, val(), 1, 100000);
+      else if (o == "--mem-read-cycles") read_cycles = static_cast<long>(Number(o, val(), 1, 1e7));
+      else if (o == "--mem-write-cycles") write_cycles = static_cast<long>(Number(o, val(), 0, 1e7));
+      else if (o == "--json") json = true;
+      else throw std::invalid_argument("unknown option '" + o + "'");
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "nettwin rdma-latency: " << e.what() << "\n" << kLatencyHelp;
+    return 2;
+  }
+  // A host read of about 1 us, as in the paper; posted writes complete in a tenth of that.
+  const uint32_t rd = read_cycles > 0 ? static_cast<uint32_t>(read_cycles) : static_cast<uint32_t>(clock_mhz);
+  const uint32_t wr = write_cycles >= 0 ? static_cast<uint32_t>(write_cycles) : rd / 10;
+  const LatencyResult g = MeasureLatency(clock_mhz, rd, wr, false);
+  const LatencyResult l = MeasureLatency(clock_mhz, rd, wr, true);
+  if (!g.error.empty() || !l.error.empty()) {
+    std::cerr << "nettwin rdma-latency: " << (g.error.empty() ? l.error : g.error) << "\n";
+    return 1;
+  }
+  const bool once = g.orig_first == kMem && g.orig_retransmit == kMem && g.final_value == kMem + kAdd &&
+                    l.final_value == kMem + kAdd && l.orig_retransmit == kMem;
+  auto us = [clock_mhz](uint64_t c) { return static_cast<double>(c) / clock_mhz; };
+  if (json) {
+    std::printf(
+        "{\"clock_mhz\": %g, \"mem_read_cycles\": %u, \"mem_write_cycles\": %u, \"first_atomic_cycles\": %llu, "
+        "\"first_atomic_us\": %.3f, \"first_atomic_host_reads\": %llu, \"retransmit_cycles\": %llu, "
+        "\"retransmit_us\": %.3f, \"retransmit_host_reads\": %llu, \"linear_retransmit_cycles\": %llu, "
+        "\"linear_retransmit_us\": %.3f, \"linear_retransmit_host_reads\": %llu, \"at_most_once\": %s, "
+        "\"spec_first_atomic_us\": 3.19, \"spec_retransmit_us\": 1.0}\n",
+        clock_mhz, rd, wr, static_cast<unsigned long long>(g.first_cycles), us(g.first_cycles),
+        static_cast<unsigned long long>(g.first_reads), static_cast<unsigned long long>(g.retransmit_cycles),
+        us(g.retransmit_cycles), static_cast<unsigned long long>(g.retransmit_reads),
+        static_cast<unsigned long long>(l.retransmit_cycles), us(l.retransmit_cycles),
+        static_cast<unsigned long long>(l.retransmit_reads), once ? "true" : "false");
+  } else {
+    std::printf("RDMA atomic latency, RTL with the model in lockstep, clock %g MHz, host read %u cycles (%.3f us), "
+                "write %u cycles\n",
+                clock_mhz, rd, us(rd), wr);
+    std::printf("  first FAA:            %6llu cycles = %.3f us, %llu host read(s)   (paper: ~3.19 us)\n",
+                static_cast<unsigned long long>(g.first_cycles), us(g.first_cycles),
+                static_cast<unsigned long long>(g.first_reads));
+    std::printf("  retransmitted FAA:    %6llu cycles = %.3f us, %llu host read(s)   (paper: ~1 us)\n",
+                static_cast<unsigned long long>(g.retransmit_cycles), us(g.retransmit_cycles),
+                static_cast<unsigned long long>(g.retransmit_reads));
+    std::printf("  same, AQ scanned linearly: %llu cycles = %.3f us, %llu host read(s)\n",
+                static_cast<unsigned long long>(l.retransmit_cycles), us(l.retransmit_cycles),
+                static_cast<unsigned long long>(l.retransmit_reads));
+    std::printf("  at most once: %s (returned 0x%016llx twice, memory now 0x%016llx)\n", once ? "yes" : "NO",
+                static_cast<unsigned long long>(g.orig_retransmit), static_cast<unsigned long long>(g.final_value));
+  }
+  return once ? 0 : 1;
+}

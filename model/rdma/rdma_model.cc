@@ -1,0 +1,486 @@
+#include "model/rdma/rdma_model.h"
+
+#include <algorithm>
+
+#include "model/common/bytes.h"
+
+namespace nettwin::rdma {
+namespace {
+
+constexpr uint32_t kHalfPsn = 1u << 23;
+
+bool IsWrite(uint8_t o) { return o >= op::kWriteFirst && o <= op::kWriteOnlyImm; }
+bool IsResponse(uint8_t o) { return o >= op::kReadRspFirst && o <= op::kAtomicAck; }
+bool IsAtomic(uint8_t o) { return o == op::kCompareSwap || o == op::kFetchAdd; }
+
+}  // namespace
+
+void RdmaModel::Reset() { *this = RdmaModel(); }
+
+int RdmaModel::MrLookup(uint32_t rkey) const {
+  for (int i = 0; i < kMrs; ++i) {
+    if (mrs_[i].valid && mrs_[i].rkey == rkey) return i;
+  }
+  return -1;
+}
+
+ResponseDesc RdmaModel::BaseDesc(const QpState& q) const {
+  ResponseDesc d;
+  d.v6 = req_.v6;
+  d.dst_mac = req_.src_mac;
+  d.src_mac = resp_.mac;
+  d.dst_ip4 = req_.src_ip4;
+  d.src_ip4 = resp_.ip4;
+  d.dst_ip6 = req_.src_ip6;
+  d.src_ip6 = resp_.ip6;
+  d.sport = req_.sport;
+  d.dqpn = q.cfg.dest_qp;
+  d.psn = req_.psn;
+  d.opcode = op::kAck;
+  d.syndrome = syndrome::kAck;
+  d.msn = q.msn;
+  return d;
+}
+
+void RdmaModel::StartAqLookup(const QpState& q, uint32_t psn) {
+  const int n = q.cfg.aq_groups;
+  const uint32_t dp = (q.epsn - psn) & kPsnMask;
+  int best = -1, valid = 0;
+  uint32_t best_ds = 0;
+  for (int g = 0; g < n; ++g) {
+    if (!q.grp_valid[g]) continue;
+    ++valid;
+    const uint32_t ds = (q.epsn - q.grp_psn[g]) & kPsnMask;
+    if (ds >= dp && (best < 0 || ds < best_ds)) {
+      best = g;
+      best_ds = ds;
+    }
+  }
+  if (resp_.aq_linear && valid > 0) {
+    // Oldest group first: the one the write pointer will overwrite next.
+    int g = (q.aq_wr % kAqGroup == 0) ? q.aq_wr / kAqGroup : (q.aq_wr / kAqGroup + 1) % n;
+    while (!q.grp_valid[g]) g = (g + 1) % n;
+    job_.grp = static_cast<uint8_t>(g);
+    job_.grps_left = static_cast<uint8_t>(valid);
+    return;
+  }
+  job_.grp = static_cast<uint8_t>(best < 0 ? 0 : best);
+  job_.grps_left = best < 0 ? 0 : 1;
+}
+
+void RdmaModel::Check() {
+  const Request& r = req_;
+  auto drop = [this](Drop d) {
+    ++counters_.drops[static_cast<int>(d)];
+    job_ = Job{};
+    job_.kind = JobKind::kDrop;
+    job_.drop = d;
+  };
+  uint32_t icrc_rx = 0;
+  for (int i = 3; i >= 0; --i) icrc_rx = (icrc_rx << 8) | icrc_rx_[i];
+  if (~crc_ != icrc_rx) return drop(Drop::kBadIcrc);
+  int qi = -1;
+  for (int i = kQps - 1; i >= 0; --i) {
+    if (qps_[i].cfg.valid && qps_[i].cfg.qpn == r.dqpn) qi = i;
+  }
+  if (qi < 0) return drop(Drop::kUnknownQp);
+  if (IsResponse(r.opcode)) return drop(Drop::kNotRequest);
+  QpState& q = qps_[qi];
+  const uint32_t d = (r.psn - q.epsn) & kPsnMask;
+  const bool ahead = d != 0 && d < kHalfPsn, is_new = d == 0;
+  if (ahead && q.nak_sent) return drop(Drop::kPsnAheadSilent);
+
+  ++counters_.processed;
+  job_ = Job{};
+  job_.qp = qi;
+  job_.psn = r.psn;
+  job_.mtu = 1u << q.cfg.mtu_log2;
+  desc_ = BaseDesc(q);
+  rbeats_ = 0;
+  auto respond = [this](uint8_t syn, uint32_t psn) {
+    job_.kind = JobKind::kRespond;
+    desc_.opcode = op::kAck;
+    desc_.syndrome = syn;
+    desc_.psn = psn;
+    desc_.plen = 0;
+    if (syn == syndrome::kAck) ++counters_.acks; else ++counters_.naks;
+  };
+  auto nak_new = [&](uint8_t syn) {
+    respond(syn, r.psn);
+    q.nak_sent = true;
+  };
+  if (ahead) {
+    respond(syndrome::kPsnSeqErr, q.epsn);
+    q.nak_sent = true;
+    return;
+  }
+  if (is_new) q.nak_sent = false;
+
+  // Memory-region check: 0 if fine, else the NAK syndrome.
+  auto mr_check = [&](uint32_t rkey, char right, uint64_t va, uint64_t len, uint64_t* pa) -> uint8_t {
+    const int m = MrLookup(rkey);
+    if (m < 0) return syndrome::kRemoteAccess;
+    const MrCfg& mr = mrs_[m];
+    const bool ok_right = (right == 'r' && mr.r) || (right == 'w' && mr.w) || (right == 'a' && mr.a);
+    if (!ok_right) return syndrome::kRemoteAccess;
+    if (len > 0 && (va < mr.va || len > mr.len || va - mr.va > mr.len - len)) return syndrome::kRemoteAccess;
+    *pa = mr.pa + (va - mr.va);
+    return 0;
+  };
+
+  if (IsWrite(r.opcode)) {
+    if (!is_new) return respond(syndrome::kAck, r.psn);  // duplicate: acknowledge, never re-execute
+    const bool first = r.opcode == op::kWriteFirst, middle = r.opcode == op::kWriteMiddle;
+    const bool last = r.opcode == op::kWriteLast || r.opcode == op::kWriteLastImm;
+    const uint32_t plen = static_cast<uint32_t>(r.plen);
+    uint64_t pa = 0;
+    if (first || !(middle || last)) {  // first or only
+      if (q.w_open) return nak_new(syndrome::kInvalidRequest);
+      if (first ? plen != job_.mtu : (plen > job_.mtu || plen != r.dmalen)) return nak_new(syndrome::kInvalidRequest);
+      if (uint8_t s = mr_check(r.rkey, 'w', r.va, r.dmalen, &pa)) return nak_new(s);
+      if (first && r.dmalen <= plen) return nak_new(syndrome::kInvalidRequest);
+    } else {
+      if (!q.w_open) return nak_new(syndrome::kInvalidRequest);
+      if (middle ? (plen != job_.mtu || plen >= q.w_remaining) : plen != q.w_remaining) {
+        return nak_new(syndrome::kInvalidRequest);
+      }
+      pa = q.w_pa;
+    }
+    job_.pa = pa;
+    q.epsn = (q.epsn + 1) & kPsnMask;
+    if (first || middle) {
+      q.w_open = true;
+      q.w_pa = pa + plen;
+      q.w_remaining = (first ? r.dmalen : q.w_remaining) - plen;
+    } else {
+      q.w_open = false;
+      q.msn = (q.msn + 1) & kPsnMask;
+    }
+    job_.ack = r.ackreq || !(first || middle);
+    desc_.msn = q.msn;
+    if (job_.ack) ++counters_.acks;
+    job_.kind = plen > 0 ? JobKind::kWrite : (job_.ack ? JobKind::kRespond : JobKind::kNone);
+    wbeat_ = r.hdr_len / kBeatBytes;
+    return;
+  }
+  if (r.opcode == op::kReadRequest) {
+    uint64_t pa = 0;
+    if (r.dmalen > 0x80000000u) return is_new ? nak_new(syndrome::kInvalidRequest) : respond(syndrome::kInvalidRequest, r.psn);
+    if (uint8_t s = mr_check(r.rkey, 'r', r.va, r.dmalen, &pa)) return is_new ? nak_new(s) : respond(s, r.psn);
+    job_.kind = JobKind::kRead;
+    job_.pa = pa;
+    job_.len = r.dmalen;
+    job_.npkts = std::max<uint32_t>(1, (r.dmalen + job_.mtu - 1) / job_.mtu);
+    if (is_new) {
+      q.epsn = (q.epsn + job_.npkts) & kPsnMask;
+      q.msn = (q.msn + 1) & kPsnMask;
+    }
+    desc_.msn = q.msn;
+    desc_.opcode = job_.npkts == 1 ? op::kReadRspOnly : op::kReadRspFirst;
+    desc_.plen = static_cast<uint16_t>(std::min(job_.len, job_.mtu));
+    return;
+  }
+  if (IsAtomic(r.opcode)) {
+    if (!is_new) {
+      desc_.opcode = op::kAtomicAck;
+      StartAqLookup(q, r.psn);
+      if (job_.grps_left == 0) return respond(syndrome::kInvalidRequest, r.psn);
+      job_.kind = JobKind::kAtomicDup;
+      return;
+    }
+    uint64_t pa = 0;
+    if (q.cfg.aq_groups == 0) return nak_new(syndrome::kInvalidRequest);
+    if (uint8_t s = mr_check(r.rkey, 'a', r.va, 8, &pa)) return nak_new(s);
+    if (r.va % 8 != 0) return nak_new(syndrome::kInvalidRequest);
+    job_.kind = JobKind::kAtomic;
+    job_.pa = pa;
+    job_.opcode = r.opcode;
+    job_.swap = r.swap;
+    job_.compare = r.compare;
+    q.epsn = (q.epsn + 1) & kPsnMask;
+    q.msn = (q.msn + 1) & kPsnMask;
+    desc_.opcode = op::kAtomicAck;
+    desc_.msn = q.msn;
+    return;
+  }
+  // SEND (phase 2) and opcodes this responder does not implement.
+  return is_new ? nak_new(syndrome::kInvalidRequest) : respond(syndrome::kInvalidRequest, r.psn);
+}
+
+DmaRequest RdmaModel::CurrentDma() const {
+  DmaRequest d;
+  const QpState& q = qps_[job_.qp];
+  switch (state_) {
+    case State::kWrDma: {
+      const int base = wbeat_ * kBeatBytes;
+      const int lo = std::max<int>(req_.hdr_len, base);
+      const int hi = std::min<int>(req_.hdr_len + req_.plen, base + kBeatBytes);
+      d.valid = true;
+      d.write = true;
+      d.off = static_cast<uint8_t>(lo - base);
+      d.len = static_cast<uint16_t>(hi - lo);
+      d.addr = job_.pa + static_cast<uint64_t>(lo - req_.hdr_len);
+      d.data = buf_[wbeat_].data;
+      break;
+    }
+    case State::kRdIssue:
+      d.valid = true;
+      d.addr = job_.pa;
+      d.len = static_cast<uint16_t>(std::min(job_.len, job_.mtu));
+      break;
+    case State::kAtRead:
+      d.valid = true;
+      d.addr = job_.pa;
+      d.len = 8;
+      break;
+    case State::kAtWrite:
+      d.valid = true;
+      d.write = true;
+      d.addr = job_.pa;
+      d.len = 8;
+      StoreBe(d.data.data(), 8, job_.swap);  // the new value, computed in AtWait
+      break;
+    case State::kAqWrite:
+      d.valid = true;
+      d.write = true;
+      d.addr = q.cfg.aq + uint64_t{q.aq_wr} * kAqeBytes;
+      d.len = kAqeBytes;
+      Store32(d.data.data(), 0x80000000u | job_.psn);
+      StoreBe(d.data.data() + 8, 8, desc_.atomic_value);
+      break;
+    case State::kAqIssue:
+      d.valid = true;
+      d.addr = q.cfg.aq + uint64_t{job_.grp} * kAqGroup * kAqeBytes;
+      d.len = kAqGroup * kAqeBytes;
+      break;
+    default:
+      break;
+  }
+  return d;
+}
+
+StreamPort RdmaModel::ResponseBeat() const {
+  StreamPort p;
+  const ResponseShape s = Compose(desc_);
+  const int base = k_ * kBeatBytes;
+  const int data_end = s.len - 4;
+  for (int i = 0; i < kBeatBytes && base + i < s.len; ++i) {
+    const int pos = base + i;
+    uint8_t b = 0;
+    if (pos < s.hdr_len) b = s.hdr[pos];
+    else if (pos < s.hdr_len + desc_.plen) b = rbuf_[(pos - s.hdr_len) / kBeatBytes].data[(pos - s.hdr_len) % kBeatBytes];
+    p.beat.data[i] = b;
+  }
+  const uint32_t icrc = ~IcrcBeat(rcrc_, p.beat.data.data(), base, 14, data_end, desc_.v6);
+  for (int j = 0; j < 4; ++j) {
+    const int pos = data_end + j;
+    if (pos >= base && pos < base + kBeatBytes) p.beat.data[pos - base] = static_cast<uint8_t>(icrc >> (8 * j));
+  }
+  const int n = std::min(kBeatBytes, s.len - base);
+  p.valid = true;
+  p.beat.keep = KeepMask(n);
+  p.beat.last = base + kBeatBytes >= s.len;
+  return p;
+}
+
+const RdmaOut& RdmaModel::Eval(const RdmaIn& in) {
+  in_ = in;
+  out_.s_ready = state_ == State::kRx;
+  out_.m = state_ == State::kResp ? ResponseBeat() : StreamPort{};
+  out_.dma_req = CurrentDma();
+  out_.counters = counters_;
+  return out_;
+}
+
+void RdmaModel::Tick() {
+  const DmaRequest dma = out_.dma_req;
+  const bool dma_fire = dma.valid && in_.dma_ready;
+  if (dma_fire) ++(dma.write ? counters_.dma_writes : counters_.dma_reads);
+  const DmaResponse& rsp = in_.dma_rsp;
+  QpState& q = qps_[job_.qp];
+  auto finish = [this]() {
+    nb_ = 0;
+    frame_len_ = 0;
+    state_ = State::kRx;
+  };
+  switch (state_) {
+    case State::kRx:
+      if (in_.s.valid) {
+        if (nb_ == 0) ++counters_.packets_in;
+        if (nb_ < kBufBeats) buf_[nb_] = in_.s.beat;
+        ++nb_;
+        frame_len_ += in_.s.beat.Bytes();
+        if (in_.s.beat.last) {
+          if (nb_ > kBufBeats) {
+            ++counters_.drops[static_cast<int>(Drop::kOverflow)];
+            finish();
+          } else {
+            state_ = State::kParse;
+          }
+        }
+      }
+      break;
+    case State::kParse: {
+      uint8_t hdr[kHdrWindow] = {};
+      std::copy(buf_[0].data.begin(), buf_[0].data.end(), hdr);
+      if (nb_ > 1) std::copy(buf_[1].data.begin(), buf_[1].data.end(), hdr + kBeatBytes);
+      req_ = ParseRequest(hdr, frame_len_, resp_);
+      if (req_.drop != Drop::kNone) {
+        ++counters_.drops[static_cast<int>(req_.drop)];
+        finish();
+      } else {
+        ci_ = 0;
+        crc_ = IcrcSeed();
+        state_ = State::kCrc;
+      }
+      break;
+    }
+    case State::kCrc: {
+      const int base = ci_ * kBeatBytes;
+      crc_ = IcrcBeat(crc_, buf_[ci_].data.data(), base, 14, req_.end - 4, req_.v6);
+      for (int j = 0; j < 4; ++j) {
+        const int pos = req_.end - 4 + j;
+        if (pos >= base && pos < base + kBeatBytes) icrc_rx_[j] = buf_[ci_].data[pos - base];
+      }
+      ++ci_;
+      if (ci_ * kBeatBytes >= req_.end) state_ = State::kCheck;
+      break;
+    }
+    case State::kCheck:
+      Check();
+      k_ = 0;
+      rcrc_ = IcrcSeed();
+      switch (job_.kind) {
+        case JobKind::kDrop:
+        case JobKind::kNone: finish(); break;
+        case JobKind::kRespond: state_ = State::kResp; break;
+        case JobKind::kWrite: state_ = State::kWrDma; break;
+        case JobKind::kRead: state_ = job_.len == 0 ? State::kResp : State::kRdIssue; break;
+        case JobKind::kAtomic: state_ = State::kAtRead; break;
+        case JobKind::kAtomicDup: state_ = State::kAqIssue; break;
+      }
+      break;
+    case State::kWrDma:
+      if (dma_fire) {
+        ++wbeat_;
+        if (wbeat_ * kBeatBytes >= req_.hdr_len + req_.plen) state_ = job_.ack ? State::kResp : State::kRx;
+        if (state_ == State::kRx) finish();
+      }
+      break;
+    case State::kRdIssue:
+      if (dma_fire) {
+        rbeats_ = 0;
+        state_ = State::kRdWait;
+      }
+      break;
+    case State::kRdWait:
+      if (rsp.valid) {
+        if (rbeats_ < kRspBeats) rbuf_[rbeats_] = Beat{rsp.data, ~uint64_t{0}, rsp.last};
+        ++rbeats_;
+        if (rsp.last) state_ = State::kResp;
+      }
+      break;
+    case State::kAtRead:
+      if (dma_fire) state_ = State::kAtWait;
+      break;
+    case State::kAtWait:
+      if (rsp.valid) {
+        const uint64_t old = Load64(rsp.data.data());
+        desc_.atomic_value = old;
+        const bool write = job_.opcode == op::kFetchAdd || old == job_.compare;
+        job_.swap = job_.opcode == op::kFetchAdd ? old + job_.swap : job_.swap;
+        state_ = write ? State::kAtWrite : State::kAqWrite;
+      }
+      break;
+    case State::kAtWrite:
+      if (dma_fire) state_ = State::kAqWrite;
+      break;
+    case State::kAqWrite:
+      if (dma_fire) {
+        const int g = q.aq_wr / kAqGroup;
+        if (q.aq_wr % kAqGroup == 0) {
+          q.grp_psn[g] = job_.psn;
+          q.grp_valid[g] = true;
+        }
+        q.aq_wr = static_cast<uint16_t>((q.aq_wr + 1) % (q.cfg.aq_groups * kAqGroup));
+        ++counters_.atomics;
+        ++counters_.acks;
+        state_ = State::kResp;
+      }
+      break;
+    case State::kAqIssue:
+      if (dma_fire) {
+        found_ = false;
+        state_ = State::kAqWait;
+      }
+      break;
+    case State::kAqWait:
+      if (rsp.valid) {
+        for (int e = 0; e < kBeatBytes / kAqeBytes && !found_; ++e) {
+          const uint32_t w = Load32(rsp.data.data() + e * kAqeBytes);
+          if ((w >> 31) && (w & kPsnMask) == job_.psn) {
+            found_ = true;
+            desc_.atomic_value = Load64(rsp.data.data() + e * kAqeBytes + 8);
+          }
+        }
+        if (rsp.last) {
+          if (found_) {
+            ++counters_.atomic_replays;
+            ++counters_.acks;
+            state_ = State::kResp;
+          } else if (job_.grps_left > 1) {
+            --job_.grps_left;
+            int g = (job_.grp + 1) % q.cfg.aq_groups;
+            while (!q.grp_valid[g]) g = (g + 1) % q.cfg.aq_groups;
+            job_.grp = static_cast<uint8_t>(g);
+            state_ = State::kAqIssue;
+          } else {
+            desc_.opcode = op::kAck;
+            desc_.syndrome = syndrome::kInvalidRequest;
+            ++counters_.naks;
+            state_ = State::kResp;
+          }
+        }
+      }
+      break;
+    case State::kResp:
+      if (in_.m_ready) {
+        const ResponseShape s = Compose(desc_);
+        const StreamPort& beat = out_.m;
+        rcrc_ = IcrcBeat(rcrc_, beat.beat.data.data(), k_ * kBeatBytes, 14, s.len - 4, desc_.v6);
+        ++k_;
+        if (beat.beat.last) {
+          ++counters_.responses;
+          k_ = 0;
+          rcrc_ = IcrcSeed();
+          if (job_.kind == JobKind::kRead && job_.pkt + 1 < job_.npkts) {
+            const uint32_t seg = std::min(job_.len, job_.mtu);
+            ++job_.pkt;
+            job_.pa += seg;
+            job_.len -= seg;
+            desc_.psn = (desc_.psn + 1) & kPsnMask;
+            desc_.opcode = job_.pkt + 1 == job_.npkts ? op::kReadRspLast : op::kReadRspMiddle;
+            desc_.plen = static_cast<uint16_t>(std::min(job_.len, job_.mtu));
+            state_ = State::kRdIssue;
+          } else {
+            finish();
+          }
+        }
+      }
+      break;
+    default:
+      break;
+  }
+  if (in_.cfg.valid) {
+    const CfgWrite& w = in_.cfg;
+    if (w.table == params::kRdmaTblResponder && w.index == 0) resp_ = DecodeResponder(w.data);
+    if (w.table == params::kRdmaTblQp && w.index < kQps) {
+      qps_[w.index] = QpState{};
+      qps_[w.index].cfg = DecodeQp(w.data);
+      qps_[w.index].epsn = qps_[w.index].cfg.epsn;
+    }
+    if (w.table == params::kRdmaTblMr && w.index < kMrs) mrs_[w.index] = DecodeMr(w.data);
+  }
+}
+
+}  // namespace nettwin::rdma

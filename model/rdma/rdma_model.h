@@ -1,0 +1,91 @@
+// Cycle-accurate model of rtl/rdma/rdma_top.sv: a store-and-forward responder that takes one request at a
+// time through the same states as the RTL (docs/rdma-microarchitecture.md):
+//   Rx -> Parse -> Crc (one beat per cycle) -> Check -> { WrDma | RdIssue/RdWait | AtRead/AtWait/AtWrite/
+//   AqWrite | AqIssue/AqWait } -> Resp (one beat per cycle) -> Rx
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "model/common/clocked_block.h"
+#include "model/rdma/rdma_packet.h"
+#include "model/rdma/rdma_types.h"
+
+namespace nettwin::rdma {
+
+enum class State : uint8_t {
+  kRx, kDiscard, kParse, kCrc, kCheck, kWrDma, kRdIssue, kRdWait, kAtRead, kAtWait, kAtWrite, kAqWrite,
+  kAqIssue, kAqWait, kResp
+};
+
+// Per-QP state the responder keeps (configuration plus what the traffic changes).
+struct QpState {
+  QpCfg cfg;
+  uint32_t epsn = 0, msn = 0;
+  bool nak_sent = false;
+  bool w_open = false;
+  uint64_t w_pa = 0;
+  uint32_t w_remaining = 0;
+  uint16_t aq_wr = 0;  // next AQ entry
+  std::array<uint32_t, kAqMaxGroups> grp_psn{};
+  std::array<bool, kAqMaxGroups> grp_valid{};
+};
+
+// What Check decided for the buffered request.
+enum class JobKind : uint8_t { kDrop, kRespond, kNone, kWrite, kRead, kAtomic, kAtomicDup };
+struct Job {
+  JobKind kind = JobKind::kDrop;
+  Drop drop = Drop::kNone;
+  int qp = 0;
+  bool ack = false;  // a WRITE answered with an ACK after its DMA
+  uint64_t pa = 0;   // WRITE: host address of payload byte 0; READ: of the next segment; ATOMIC: the word
+  uint32_t len = 0;  // READ: bytes still to read
+  uint32_t mtu = 0;
+  uint32_t npkts = 0, pkt = 0;  // READ: responses in all, the current one
+  uint8_t opcode = 0;
+  uint64_t swap = 0, compare = 0;
+  uint32_t psn = 0;
+  uint8_t grp = 0, grps_left = 0;  // AQ lookup: group being read, groups left to try (linear mode)
+};
+
+class RdmaModel : public ClockedBlock<RdmaIn, RdmaOut> {
+ public:
+  void Reset() override;
+  const RdmaOut& Eval(const RdmaIn& in) override;
+  void Tick() override;
+  State state() const { return state_; }
+
+ private:
+  void Check();
+  void StartAqLookup(const QpState& q, uint32_t psn);
+  ResponseDesc BaseDesc(const QpState& q) const;
+  DmaRequest CurrentDma() const;
+  StreamPort ResponseBeat() const;
+  int MrLookup(uint32_t rkey) const;
+
+  RdmaIn in_;
+  RdmaOut out_;
+  State state_ = State::kRx;
+  ResponderCfg resp_;
+  std::array<QpState, kQps> qps_{};
+  std::array<MrCfg, kMrs> mrs_{};
+  // Request buffer and its parse.
+  std::array<Beat, kBufBeats> buf_{};
+  int nb_ = 0, frame_len_ = 0;
+  Request req_;
+  int ci_ = 0;
+  uint32_t crc_ = 0;
+  std::array<uint8_t, 4> icrc_rx_{};
+  // The job and its response.
+  Job job_;
+  int wbeat_ = 0;  // WRITE: buffer beat of the next DMA write
+  std::array<Beat, kRspBeats> rbuf_{};
+  int rbeats_ = 0;
+  bool found_ = false;
+  ResponseDesc desc_;
+  int k_ = 0;          // response beat being sent
+  uint32_t rcrc_ = 0;  // ICRC register over the response beats sent so far
+  RdmaCounters counters_;
+};
+
+}  // namespace nettwin::rdma

@@ -1,0 +1,180 @@
+#include "model/rdma/rdma_packet.h"
+
+#include <algorithm>
+
+#include "model/common/bytes.h"
+#include "model/common/checksum.h"
+#include "model/common/crc32.h"
+
+namespace nettwin::rdma {
+
+const char* DropName(int d) {
+  static const char* kNames[] = {"none",        "runt",        "malformed",        "not_for_us", "bad_icrc",
+                                 "unknown_qp",  "not_request", "psn_ahead_silent", "overflow"};
+  return d >= 0 && d < kNumDrops ? kNames[d] : "unknown";
+}
+
+namespace {
+
+int ExtLen(uint8_t opcode) {
+  switch (opcode) {
+    case op::kWriteFirst:
+    case op::kWriteOnly:
+    case op::kReadRequest: return 16;
+    case op::kWriteOnlyImm: return 20;
+    case 0x03:  // SEND last with immediate
+    case op::kSendOnlyImm:
+    case op::kWriteLastImm: return 4;
+    case op::kCompareSwap:
+    case op::kFetchAdd: return 28;
+    case op::kReadRspFirst:
+    case op::kReadRspLast:
+    case op::kReadRspOnly:
+    case op::kAck: return 4;
+    case op::kAtomicAck: return 12;
+    default: return 0;
+  }
+}
+
+}  // namespace
+
+Request ParseRequest(const uint8_t* h, int frame_len, const ResponderCfg& r) {
+  Request q;
+  auto fail = [&q](Drop d) {
+    q.drop = d;
+    return q;
+  };
+  if (frame_len < kMinFrame) return fail(Drop::kRunt);
+  if (LoadBe(h, 6) != r.mac) return fail(Drop::kNotForUs);
+  const uint16_t et = Load16(h + 12);
+  if (et != 0x0800 && et != 0x86DD) return fail(Drop::kMalformed);
+  q.v6 = et == 0x86DD;
+  if ((q.v6 && !r.has_ip6) || (!q.v6 && !r.has_ip4)) return fail(Drop::kNotForUs);
+  q.src_mac = LoadBe(h + 6, 6);
+  const uint8_t* ip = h + 14;
+  int udp_off, ip_payload;
+  if (!q.v6) {
+    if (ip[0] != 0x45 || ip[9] != 17 || (Load16(ip + 6) & 0x3FFF) != 0) return fail(Drop::kMalformed);
+    if (Load32(ip + 16) != r.ip4) return fail(Drop::kNotForUs);
+    q.src_ip4 = Load32(ip + 12);
+    udp_off = 34;
+    ip_payload = Load16(ip + 2) - 20;
+    q.end = static_cast<uint16_t>(14 + Load16(ip + 2));
+  } else {
+    if ((ip[0] >> 4) != 6 || ip[6] != 17) return fail(Drop::kMalformed);
+    if (!(U128{Load64(ip + 24), Load64(ip + 32)} == r.ip6)) return fail(Drop::kNotForUs);
+    q.src_ip6 = U128{Load64(ip + 8), Load64(ip + 16)};
+    udp_off = 54;
+    ip_payload = Load16(ip + 4);
+    q.end = static_cast<uint16_t>(54 + Load16(ip + 4));
+  }
+  const uint8_t* udp = h + udp_off;
+  if (Load16(udp + 2) != params::kRdmaUdpPort) return fail(Drop::kMalformed);
+  if (q.end > frame_len || Load16(udp + 4) != ip_payload || ip_payload < 8 + 12 + 4) return fail(Drop::kMalformed);
+  q.sport = Load16(udp);
+  const uint8_t* bth = udp + 8;
+  q.opcode = bth[0];
+  if ((q.opcode >> 5) != 0) return fail(Drop::kMalformed);  // not the RC transport
+  q.pad = (bth[1] >> 4) & 3;
+  q.dqpn = Load32(bth + 4) & kPsnMask;
+  q.ackreq = bth[8] >> 7;
+  q.psn = Load32(bth + 8) & kPsnMask;
+  q.hdr_len = static_cast<uint16_t>(udp_off + 8 + 12 + ExtLen(q.opcode));
+  q.plen = q.end - 4 - q.hdr_len - q.pad;
+  if (q.plen < 0) return fail(Drop::kMalformed);
+  const uint8_t* ext = bth + 12;
+  switch (q.opcode) {
+    case op::kWriteFirst:
+    case op::kWriteOnly:
+    case op::kWriteOnlyImm:
+    case op::kReadRequest:
+      q.va = Load64(ext);
+      q.rkey = Load32(ext + 8);
+      q.dmalen = Load32(ext + 12);
+      break;
+    case op::kCompareSwap:
+    case op::kFetchAdd:
+      q.va = Load64(ext);
+      q.rkey = Load32(ext + 8);
+      q.swap = Load64(ext + 12);
+      q.compare = Load64(ext + 20);
+      q.dmalen = 8;
+      break;
+    default:
+      break;
+  }
+  return q;
+}
+
+uint8_t IcrcMasked(int pos, uint8_t b, bool v6) {
+  if (!v6) {
+    if (pos == 15 || pos == 22 || pos == 24 || pos == 25 || pos == 40 || pos == 41 || pos == 46) return 0xFF;
+  } else {
+    if (pos == 14) return b | 0x0F;
+    if ((pos >= 15 && pos <= 17) || pos == 21 || pos == 60 || pos == 61 || pos == 66) return 0xFF;
+  }
+  return b;
+}
+
+uint32_t IcrcBeat(uint32_t crc, const uint8_t* beat, int base, int lo, int hi, bool v6) {
+  const int from = std::max(base, lo), to = std::min(base + kBeatBytes, hi);
+  for (int pos = from; pos < to; ++pos) crc = Crc32Byte(crc, IcrcMasked(pos, beat[pos - base], v6));
+  return crc;
+}
+
+uint32_t IcrcSeed() {
+  uint32_t crc = 0xFFFFFFFFu;
+  for (int i = 0; i < 8; ++i) crc = Crc32Byte(crc, 0xFF);
+  return crc;
+}
+
+ResponseShape Compose(const ResponseDesc& d) {
+  ResponseShape s;
+  uint8_t* h = s.hdr.data();
+  const bool aeth = d.opcode != op::kReadRspMiddle;
+  const bool atomic = d.opcode == op::kAtomicAck;
+  const int ip_len = d.v6 ? 40 : 20;
+  const int bth_off = 14 + ip_len + 8;
+  s.hdr_len = bth_off + 12 + (aeth ? 4 : 0) + (atomic ? 8 : 0);
+  s.pad = (4 - d.plen % 4) % 4;
+  s.len = s.hdr_len + d.plen + s.pad + 4;
+  StoreBe(h, 6, d.dst_mac);
+  StoreBe(h + 6, 6, d.src_mac);
+  Store16(h + 12, d.v6 ? 0x86DD : 0x0800);
+  uint8_t* ip = h + 14;
+  const int udp_len = s.len - 14 - ip_len;
+  if (!d.v6) {
+    ip[0] = 0x45;
+    Store16(ip + 2, static_cast<uint16_t>(20 + udp_len));
+    Store16(ip + 6, 0x4000);
+    ip[8] = 64;
+    ip[9] = 17;
+    Store32(ip + 12, d.src_ip4);
+    Store32(ip + 16, d.dst_ip4);
+    Store16(ip + 10, static_cast<uint16_t>(~OnesSum(ip, 20)));
+  } else {
+    ip[0] = 0x60;
+    Store16(ip + 4, static_cast<uint16_t>(udp_len));
+    ip[6] = 17;
+    ip[7] = 64;
+    StoreBe(ip + 8, 8, d.src_ip6.hi);
+    StoreBe(ip + 16, 8, d.src_ip6.lo);
+    StoreBe(ip + 24, 8, d.dst_ip6.hi);
+    StoreBe(ip + 32, 8, d.dst_ip6.lo);
+  }
+  uint8_t* udp = ip + ip_len;
+  Store16(udp, d.sport);
+  Store16(udp + 2, static_cast<uint16_t>(params::kRdmaUdpPort));
+  Store16(udp + 4, static_cast<uint16_t>(udp_len));
+  uint8_t* bth = udp + 8;
+  bth[0] = d.opcode;
+  bth[1] = static_cast<uint8_t>(s.pad << 4);
+  Store16(bth + 2, 0xFFFF);
+  Store32(bth + 4, d.dqpn & kPsnMask);
+  Store32(bth + 8, d.psn & kPsnMask);
+  if (aeth) Store32(bth + 12, (uint32_t{d.syndrome} << 24) | (d.msn & kPsnMask));
+  if (atomic) StoreBe(bth + 16, 8, d.atomic_value);
+  return s;
+}
+
+}  // namespace nettwin::rdma

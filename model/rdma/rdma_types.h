@@ -1,0 +1,116 @@
+// Ports, configuration entries, opcodes and counters of the RoCEv2 responder (docs/rdma.md).
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "model/common/bits.h"
+#include "model/common/dma.h"
+#include "model/common/stream.h"
+#include "nt_params.h"
+
+namespace nettwin::rdma {
+
+constexpr int kQps = static_cast<int>(params::kRdmaQps);
+constexpr int kMrs = static_cast<int>(params::kRdmaMrs);
+constexpr int kBufBeats = static_cast<int>(params::kRdmaBufBeats);
+constexpr int kRspBeats = static_cast<int>(params::kRdmaRspBeats);
+constexpr int kAqGroup = static_cast<int>(params::kRdmaAqGroup);
+constexpr int kAqMaxGroups = static_cast<int>(params::kRdmaAqMaxGroups);
+constexpr int kAqeBytes = static_cast<int>(params::kRdmaAqeBytes);
+constexpr uint32_t kPsnMask = 0xFFFFFF;
+
+namespace op {
+constexpr uint8_t kSendFirst = 0x00, kSendOnlyImm = 0x05;
+constexpr uint8_t kWriteFirst = 0x06, kWriteMiddle = 0x07, kWriteLast = 0x08, kWriteLastImm = 0x09,
+                  kWriteOnly = 0x0A, kWriteOnlyImm = 0x0B;
+constexpr uint8_t kReadRequest = 0x0C, kReadRspFirst = 0x0D, kReadRspMiddle = 0x0E, kReadRspLast = 0x0F,
+                  kReadRspOnly = 0x10;
+constexpr uint8_t kAck = 0x11, kAtomicAck = 0x12, kCompareSwap = 0x13, kFetchAdd = 0x14;
+}  // namespace op
+
+namespace syndrome {
+constexpr uint8_t kAck = 0x1F, kPsnSeqErr = 0x60, kInvalidRequest = 0x61, kRemoteAccess = 0x62,
+                  kRemoteOp = 0x63;
+}  // namespace syndrome
+
+// Drop reasons: packets that get no response and have no effect.
+enum class Drop : uint8_t {
+  kNone = 0,
+  kRunt,
+  kMalformed,
+  kNotForUs,
+  kBadIcrc,
+  kUnknownQp,
+  kNotRequest,
+  kPsnAheadSilent,
+  kOverflow,  // frame longer than the request buffer
+  kCount,
+};
+constexpr int kNumDrops = static_cast<int>(Drop::kCount);
+const char* DropName(int d);
+
+using CfgData = Bits<static_cast<int>(params::kCfgDataBits)>;
+struct CfgWrite {
+  bool valid = false;
+  uint8_t table = 0;
+  uint16_t index = 0;
+  CfgData data;
+};
+
+struct ResponderCfg {
+  uint64_t mac = 0;
+  bool has_ip4 = false, has_ip6 = false, aq_linear = false;
+  uint32_t ip4 = 0;
+  U128 ip6;
+};
+struct QpCfg {
+  bool valid = false;
+  uint32_t qpn = 0, dest_qp = 0, epsn = 0;
+  uint8_t mtu_log2 = 10;  // 8..12
+  uint16_t max_rd_atomic = 0;
+  uint64_t aq = 0;
+  uint8_t aq_groups = 0;  // AQ depth = aq_groups * 64
+};
+struct MrCfg {
+  bool valid = false;
+  uint32_t rkey = 0;
+  uint64_t va = 0, len = 0, pa = 0;
+  bool r = false, w = false, a = false;
+};
+
+// Layouts on the programming port (rtl/rdma decodes the same bits).
+CfgData Encode(const ResponderCfg& c);
+CfgData Encode(const QpCfg& c);
+CfgData Encode(const MrCfg& c);
+ResponderCfg DecodeResponder(const CfgData& d);
+QpCfg DecodeQp(const CfgData& d);
+MrCfg DecodeMr(const CfgData& d);
+
+struct RdmaIn {
+  StreamPort s;
+  bool m_ready = true;
+  bool dma_ready = true;
+  DmaResponse dma_rsp;
+  CfgWrite cfg;
+};
+
+struct RdmaCounters {
+  uint32_t packets_in = 0, processed = 0, responses = 0;
+  std::array<uint32_t, kNumDrops> drops{};
+  uint32_t acks = 0, naks = 0, atomics = 0, atomic_replays = 0, dma_reads = 0, dma_writes = 0;
+  bool operator==(const RdmaCounters& o) const {
+    return packets_in == o.packets_in && processed == o.processed && responses == o.responses &&
+           drops == o.drops && acks == o.acks && naks == o.naks && atomics == o.atomics &&
+           atomic_replays == o.atomic_replays && dma_reads == o.dma_reads && dma_writes == o.dma_writes;
+  }
+};
+
+struct RdmaOut {
+  bool s_ready = false;
+  StreamPort m;
+  DmaRequest dma_req;
+  RdmaCounters counters;
+};
+
+}  // namespace nettwin::rdma

@@ -1,0 +1,276 @@
+// The responder's decision for one buffered request: drop, or the job to run, its response and the QP's
+// new state (docs/rdma.md "Request processing"). Combinational; mirrors RdmaModel::Check().
+module rdma_check
+  import nt_pkg::*;
+  import rdma_pkg::*;
+(
+  input  request_t   req_i,
+  input  logic [31:0] crc_i,
+  input  logic [31:0] icrc_rx_i,
+  input  responder_t resp_i,
+  input  qp_state_t  qps_i [RdmaQps],
+  input  mr_t        mrs_i [RdmaMrs],
+  output job_t       job_o,
+  output desc_t      desc_o,
+  output qp_state_t  qp_o,
+  output logic       processed_o,
+  output logic       ack_o,
+  output logic       nak_o
+);
+  localparam logic [7:0] SynAck = 8'h1f, SynSeq = 8'h60, SynInv = 8'h61, SynAcc = 8'h62;
+  localparam logic [23:0] PsnHalf = 24'h800000;
+
+  job_t      job;
+  desc_t     desc;
+  qp_state_t q;
+  logic      processed, ack, nak, done, found_qp, ahead, is_new, first, middle, last, only;
+  int        qi;
+  logic [23:0] d;
+  logic [31:0] plen, mtu;
+  logic [7:0]  syn;
+  logic [63:0] pa;
+
+  // 0 if the access is allowed (and *pa set), else the NAK syndrome.
+  function automatic logic [7:0] mr_check(mr_t mrs [RdmaMrs], logic [31:0] rkey, logic [1:0] right,
+                                          logic [63:0] va, logic [63:0] len, output logic [63:0] pa_o);
+    int m;
+    logic ok;
+    m    = -1;
+    pa_o = '0;
+    for (int i = RdmaMrs - 1; i >= 0; i--) if (mrs[i].valid && mrs[i].rkey == rkey) m = i;
+    if (m < 0) return SynAcc;
+    ok = (right == 2'd0 && mrs[m].r) || (right == 2'd1 && mrs[m].w) || (right == 2'd2 && mrs[m].a);
+    if (!ok) return SynAcc;
+    if (len != 0 && (va < mrs[m].va || len > 64'(mrs[m].len) || va - mrs[m].va > 64'(mrs[m].len) - len)) begin
+      return SynAcc;
+    end
+    pa_o = mrs[m].pa + (va - mrs[m].va);
+    return 8'h00;
+  endfunction
+
+  always_comb begin
+    job       = '0;
+    job.kind  = JobDrop;
+    desc      = '0;
+    q         = '0;
+    processed = 1'b0;
+    ack       = 1'b0;
+    nak       = 1'b0;
+    done      = 1'b0;
+    found_qp  = 1'b0;
+    qi        = 0;
+    d         = '0;
+    ahead     = 1'b0;
+    is_new    = 1'b0;
+    plen      = req_i.plen;
+    mtu       = '0;
+    syn       = '0;
+    pa        = '0;
+    first     = req_i.opcode == 8'h06;
+    middle    = req_i.opcode == 8'h07;
+    last      = req_i.opcode == 8'h08 || req_i.opcode == 8'h09;
+    only      = req_i.opcode == 8'h0a || req_i.opcode == 8'h0b;
+    for (int i = RdmaQps - 1; i >= 0; i--) begin
+      if (qps_i[i].cfg.valid && qps_i[i].cfg.qpn == req_i.dqpn) begin
+        qi       = i;
+        found_qp = 1'b1;
+      end
+    end
+    q = qps_i[qi];
+    if (~crc_i != icrc_rx_i) begin
+      job.drop = 4'(DropBadIcrc);
+      done     = 1'b1;
+    end else if (!found_qp) begin
+      job.drop = 4'(DropUnknownQp);
+      done     = 1'b1;
+    end else if (req_i.opcode >= 8'h0d && req_i.opcode <= 8'h12) begin
+      job.drop = 4'(DropNotRequest);
+      done     = 1'b1;
+    end else begin
+      d      = req_i.psn - q.epsn;
+      ahead  = d != 0 && d < PsnHalf;
+      is_new = d == 0;
+      if (ahead && q.nak_sent) begin
+        job.drop = 4'(DropPsnAhead);
+        done     = 1'b1;
+      end
+    end
+    if (!done) begin
+      processed    = 1'b1;
+      job.qp       = 4'(qi);
+      job.psn      = req_i.psn;
+      mtu          = 32'd1 << q.cfg.mtu_log2;
+      job.mtu      = mtu;
+      desc.v6      = req_i.v6;
+      desc.dst_mac = req_i.src_mac;
+      desc.src_mac = resp_i.mac;
+      desc.dst_ip4 = req_i.src_ip4;
+      desc.src_ip4 = resp_i.ip4;
+      desc.dst_ip6 = req_i.src_ip6;
+      desc.src_ip6 = resp_i.ip6;
+      desc.sport   = req_i.sport;
+      desc.dqpn    = q.cfg.dest_qp;
+      desc.psn     = req_i.psn;
+      desc.opcode  = 8'h11;
+      desc.syndrome = SynAck;
+      desc.msn     = q.msn;
+      if (ahead) begin
+        // Go-Back-N: one PSN sequence error NAK carrying the ePSN, then silence until it arrives.
+        job.kind      = JobRespond;
+        desc.syndrome = SynSeq;
+        desc.psn      = q.epsn;
+        q.nak_sent    = 1'b1;
+        nak           = 1'b1;
+      end else begin
+        if (is_new) q.nak_sent = 1'b0;
+        if (req_i.opcode >= 8'h06 && req_i.opcode <= 8'h0b) begin
+          if (!is_new) begin
+            job.kind = JobRespond;  // duplicate WRITE: acknowledge, never re-execute
+            ack      = 1'b1;
+          end else begin
+            syn = 8'h00;
+            if (first || only) begin
+              if (q.w_open) syn = SynInv;
+              else if (first ? plen != mtu : (plen > mtu || plen != req_i.dmalen)) syn = SynInv;
+              else begin
+                syn = mr_check(mrs_i, req_i.rkey, 2'd1, req_i.va, 64'(req_i.dmalen), pa);
+                if (syn == 8'h00 && first && req_i.dmalen <= plen) syn = SynInv;
+              end
+            end else begin
+              if (!q.w_open) syn = SynInv;
+              else if (middle ? (plen != mtu || plen >= q.w_remaining) : plen != q.w_remaining) syn = SynInv;
+              pa = q.w_pa;
+            end
+            if (syn != 8'h00) begin
+              job.kind      = JobRespond;
+              desc.syndrome = syn;
+              q.nak_sent    = 1'b1;
+              nak           = 1'b1;
+            end else begin
+              job.pa = pa;
+              q.epsn = q.epsn + 1;
+              if (first || middle) begin
+                q.w_remaining = (first ? req_i.dmalen : q.w_remaining) - plen;
+                q.w_open      = 1'b1;
+                q.w_pa        = pa + 64'(plen);
+              end else begin
+                q.w_open = 1'b0;
+                q.msn    = q.msn + 1;
+              end
+              job.ack   = req_i.ackreq || !(first || middle);
+              desc.msn  = q.msn;
+              ack       = job.ack;
+              job.kind  = plen > 0 ? JobWrite : (job.ack ? JobRespond : JobNone);
+            end
+          end
+        end else if (req_i.opcode == 8'h0c) begin
+          syn = 8'h00;
+          if (req_i.dmalen > 32'h80000000) syn = SynInv;
+          else syn = mr_check(mrs_i, req_i.rkey, 2'd0, req_i.va, 64'(req_i.dmalen), pa);
+          if (syn != 8'h00) begin
+            job.kind      = JobRespond;
+            desc.syndrome = syn;
+            nak           = 1'b1;
+            if (is_new) q.nak_sent = 1'b1;
+          end else begin
+            job.kind  = JobRead;
+            job.pa    = pa;
+            job.len   = req_i.dmalen;
+            job.npkts = (req_i.dmalen == 0) ? 32'd1 : 32'((64'(req_i.dmalen) + 64'(mtu) - 1) >> q.cfg.mtu_log2);
+            if (is_new) begin
+              q.epsn = q.epsn + 24'(job.npkts);
+              q.msn  = q.msn + 1;
+            end
+            desc.msn    = q.msn;
+            desc.opcode = (job.npkts == 1) ? 8'h10 : 8'h0d;
+            desc.plen   = 16'((req_i.dmalen < mtu) ? req_i.dmalen : mtu);
+          end
+        end else if (req_i.opcode == 8'h13 || req_i.opcode == 8'h14) begin
+          if (!is_new) begin
+            desc.opcode = 8'h12;
+            job.kind    = JobAtomicDup;
+            aq_select(q, req_i.psn, resp_i.aq_linear, job.grp, job.grps_left);
+            if (job.grps_left == 0) begin
+              job.kind      = JobRespond;
+              desc.opcode   = 8'h11;
+              desc.syndrome = SynInv;
+              nak           = 1'b1;
+            end
+          end else begin
+            syn = 8'h00;
+            if (q.cfg.aq_groups == 0) syn = SynInv;
+            else begin
+              syn = mr_check(mrs_i, req_i.rkey, 2'd2, req_i.va, 64'd8, pa);
+              if (syn == 8'h00 && req_i.va[2:0] != 3'd0) syn = SynInv;
+            end
+            if (syn != 8'h00) begin
+              job.kind      = JobRespond;
+              desc.syndrome = syn;
+              q.nak_sent    = 1'b1;
+              nak           = 1'b1;
+            end else begin
+              job.kind    = JobAtomic;
+              job.pa      = pa;
+              job.opcode  = req_i.opcode;
+              job.swap    = req_i.swap;
+              job.compare = req_i.compare;
+              q.epsn      = q.epsn + 1;
+              q.msn       = q.msn + 1;
+              desc.opcode = 8'h12;
+              desc.msn    = q.msn;
+            end
+          end
+        end else begin
+          // SEND (phase 2) and opcodes this responder does not implement.
+          job.kind      = JobRespond;
+          desc.syndrome = SynInv;
+          nak           = 1'b1;
+          if (is_new) q.nak_sent = 1'b1;
+        end
+      end
+    end
+  end
+
+  // AQ group to read for a duplicate atomic (grouped: the newest group starting at or before psn;
+  // linear: the oldest valid group, with the number of valid groups to try).
+  task automatic aq_select(input qp_state_t qs, input logic [23:0] psn, input logic linear,
+                           output logic [2:0] grp, output logic [3:0] left);
+    logic [23:0] dp, ds, best_ds;
+    int best, valid, n, g;
+    dp      = qs.epsn - psn;
+    best    = -1;
+    best_ds = '0;
+    valid   = 0;
+    n       = int'(qs.cfg.aq_groups);
+    grp     = '0;
+    left    = '0;
+    for (int i = 0; i < RdmaAqMaxGroups; i++) begin
+      if (i < n && qs.grp_valid[i]) begin
+        valid++;
+        ds = qs.epsn - qs.grp_psn[i];
+        if (ds >= dp && (best < 0 || ds < best_ds)) begin
+          best    = i;
+          best_ds = ds;
+        end
+      end
+    end
+    if (linear && valid > 0) begin
+      g = (int'(qs.aq_wr) % RdmaAqGroup == 0) ? int'(qs.aq_wr) / RdmaAqGroup
+                                              : (int'(qs.aq_wr) / RdmaAqGroup + 1) % n;
+      for (int s = RdmaAqMaxGroups - 1; s >= 0; s--) begin
+        if (s < n && qs.grp_valid[(g + s) % n]) grp = 3'((g + s) % n);
+      end
+      left = 4'(valid);
+    end else begin
+      grp  = 3'(best < 0 ? 0 : best);
+      left = best < 0 ? 4'd0 : 4'd1;
+    end
+  endtask
+
+  assign job_o       = job;
+  assign desc_o      = desc;
+  assign qp_o        = q;
+  assign processed_o = processed;
+  assign ack_o       = ack;
+  assign nak_o       = nak;
+endmodule

@@ -1,0 +1,162 @@
+// Types and helpers of the RoCEv2 responder (docs/rdma.md, docs/rdma-microarchitecture.md).
+package rdma_pkg;
+  import nt_pkg::*;
+
+  localparam int unsigned HdrWindow = 128;
+  localparam int unsigned MinFrame = 58;
+  localparam int unsigned AqGroupBytes = RdmaAqGroup * RdmaAqeBytes;
+
+  typedef enum logic [3:0] {
+    StRx, StParse, StCrc, StCheck, StWrDma, StRdIssue, StRdWait, StAtRead, StAtWait, StAtWrite,
+    StAqWrite, StAqIssue, StAqWait, StResp
+  } state_e;
+
+  // Drop reasons (model/rdma/rdma_types.h Drop).
+  localparam int unsigned DropNone = 0, DropRunt = 1, DropMalformed = 2, DropNotForUs = 3, DropBadIcrc = 4,
+                          DropUnknownQp = 5, DropNotRequest = 6, DropPsnAhead = 7, DropOverflow = 8,
+                          NumDrops = 9;
+
+  typedef enum logic [2:0] {
+    JobDrop, JobRespond, JobNone, JobWrite, JobRead, JobAtomic, JobAtomicDup
+  } job_e;
+
+  typedef struct packed {
+    logic         has_ip4;
+    logic         has_ip6;
+    logic         aq_linear;
+    logic [47:0]  mac;
+    logic [31:0]  ip4;
+    logic [127:0] ip6;
+  } responder_t;
+
+  typedef struct packed {
+    logic         valid;
+    logic [23:0]  qpn;
+    logic [23:0]  dest_qp;
+    logic [23:0]  epsn;
+    logic [3:0]   mtu_log2;
+    logic [15:0]  max_rd_atomic;
+    logic [63:0]  aq;
+    logic [3:0]   aq_groups;
+  } qp_cfg_t;
+
+  typedef struct packed {
+    qp_cfg_t                        cfg;
+    logic [23:0]                    epsn;
+    logic [23:0]                    msn;
+    logic                           nak_sent;
+    logic                           w_open;
+    logic [63:0]                    w_pa;
+    logic [31:0]                    w_remaining;
+    logic [8:0]                     aq_wr;
+    logic [RdmaAqMaxGroups-1:0][23:0] grp_psn;
+    logic [RdmaAqMaxGroups-1:0]     grp_valid;
+  } qp_state_t;
+
+  typedef struct packed {
+    logic        valid;
+    logic [31:0] rkey;
+    logic [63:0] va;
+    logic [39:0] len;
+    logic [63:0] pa;
+    logic        r;
+    logic        w;
+    logic        a;
+  } mr_t;
+
+  typedef struct packed {
+    logic [3:0]   drop;
+    logic         v6;
+    logic [47:0]  src_mac;
+    logic [31:0]  src_ip4;
+    logic [127:0] src_ip6;
+    logic [15:0]  sport;
+    logic [7:0]   opcode;
+    logic [1:0]   pad;
+    logic         ackreq;
+    logic [23:0]  dqpn;
+    logic [23:0]  psn;
+    logic [63:0]  va;
+    logic [63:0]  swap;
+    logic [63:0]  compare;
+    logic [31:0]  rkey;
+    logic [31:0]  dmalen;
+    logic [15:0]  hdr_len;
+    logic [15:0]  frame_end;
+    logic [31:0]  plen;  // signed
+  } request_t;
+
+  typedef struct packed {
+    logic         v6;
+    logic [47:0]  dst_mac;
+    logic [47:0]  src_mac;
+    logic [31:0]  dst_ip4;
+    logic [31:0]  src_ip4;
+    logic [127:0] dst_ip6;
+    logic [127:0] src_ip6;
+    logic [15:0]  sport;
+    logic [7:0]   opcode;
+    logic [23:0]  dqpn;
+    logic [23:0]  psn;
+    logic [7:0]   syndrome;
+    logic [23:0]  msn;
+    logic [63:0]  atomic_value;
+    logic [15:0]  plen;
+  } desc_t;
+
+  typedef struct packed {
+    job_e        kind;
+    logic [3:0]  drop;
+    logic [3:0]  qp;
+    logic        ack;
+    logic [63:0] pa;
+    logic [31:0] len;
+    logic [31:0] mtu;
+    logic [31:0] npkts;
+    logic [31:0] pkt;
+    logic [7:0]  opcode;
+    logic [63:0] swap;
+    logic [63:0] compare;
+    logic [23:0] psn;
+    logic [2:0]  grp;
+    logic [3:0]  grps_left;
+  } job_t;
+
+  function automatic logic [31:0] crc32_byte(logic [31:0] crc_in, logic [7:0] b);
+    logic [31:0] crc;
+    crc = crc_in ^ {24'd0, b};
+    for (int i = 0; i < 8; i++) crc = (crc >> 1) ^ (32'hedb88320 & {32{crc[0]}});
+    return crc;
+  endfunction
+
+  // The byte at frame offset pos as the ICRC sees it (masked fields read as ones).
+  function automatic logic [7:0] icrc_masked(int unsigned pos, logic [7:0] b, logic v6);
+    if (!v6) begin
+      if (pos == 15 || pos == 22 || pos == 24 || pos == 25 || pos == 40 || pos == 41 || pos == 46) return 8'hff;
+    end else begin
+      if (pos == 14) return b | 8'h0f;
+      if ((pos >= 15 && pos <= 17) || pos == 21 || pos == 60 || pos == 61 || pos == 66) return 8'hff;
+    end
+    return b;
+  endfunction
+
+  // CRC over the bytes of one beat (first byte at frame offset base) that lie in [lo, hi).
+  function automatic logic [31:0] icrc_beat(logic [31:0] crc_in, logic [StreamBits-1:0] data,
+                                            int unsigned base, int unsigned lo, int unsigned hi, logic v6);
+    logic [31:0] crc;
+    crc = crc_in;
+    for (int unsigned i = 0; i < StreamBytes; i++) begin
+      if (base + i >= lo && base + i < hi) crc = crc32_byte(crc, icrc_masked(base + i, data[8*i+:8], v6));
+    end
+    return crc;
+  endfunction
+
+  // CRC register after the 8 bytes of ones that stand in for the LRH.
+  function automatic logic [31:0] icrc_seed();
+    logic [31:0] crc;
+    crc = 32'hffffffff;
+    for (int i = 0; i < 8; i++) crc = crc32_byte(crc, 8'hff);
+    return crc;
+  endfunction
+
+endpackage

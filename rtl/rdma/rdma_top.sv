@@ -1,0 +1,498 @@
+// RoCEv2 responder with an atomic ACK queue in host memory. Store-and-forward, one request at a time:
+//   Rx -> Parse -> Crc -> Check -> {WrDma | RdIssue/RdWait | AtRead/AtWait/AtWrite/AqWrite | AqIssue/AqWait}
+//   -> Resp -> Rx
+// State for state as model/rdma/rdma_model.cc; see docs/rdma-microarchitecture.md.
+module rdma_top
+  import nt_pkg::*;
+  import rdma_pkg::*;
+(
+  input  logic                         clk_i,
+  input  logic                         rst_ni,
+  // Requests in.
+  input  logic                         s_valid_i,
+  input  logic [StreamBits-1:0]        s_data_i,
+  input  logic [StreamBytes-1:0]       s_keep_i,
+  input  logic                         s_last_i,
+  output logic                         s_ready_o,
+  // Responses out.
+  output logic                         m_valid_o,
+  output logic [StreamBits-1:0]        m_data_o,
+  output logic [StreamBytes-1:0]       m_keep_o,
+  output logic                         m_last_o,
+  input  logic                         m_ready_i,
+  // Host memory: requests and in-order read data (always accepted).
+  output logic                         dma_req_valid_o,
+  input  logic                         dma_req_ready_i,
+  output logic                         dma_req_write_o,
+  output logic [63:0]                  dma_req_addr_o,
+  output logic [15:0]                  dma_req_len_o,
+  output logic [5:0]                   dma_req_off_o,
+  output logic [StreamBits-1:0]        dma_req_data_o,
+  input  logic                         dma_rsp_valid_i,
+  input  logic                         dma_rsp_last_i,
+  input  logic [StreamBits-1:0]        dma_rsp_data_i,
+  // Configuration.
+  input  logic                         cfg_valid_i,
+  input  logic [CfgTableBits-1:0]      cfg_table_i,
+  input  logic [CfgIndexBits-1:0]      cfg_index_i,
+  input  logic [CfgDataBits-1:0]       cfg_data_i,
+  // Counters.
+  output logic [31:0]                  cnt_packets_in_o,
+  output logic [31:0]                  cnt_processed_o,
+  output logic [31:0]                  cnt_responses_o,
+  output logic [NumDrops*32-1:0]       cnt_drops_o,
+  output logic [31:0]                  cnt_acks_o,
+  output logic [31:0]                  cnt_naks_o,
+  output logic [31:0]                  cnt_atomics_o,
+  output logic [31:0]                  cnt_replays_o,
+  output logic [31:0]                  cnt_dma_reads_o,
+  output logic [31:0]                  cnt_dma_writes_o
+);
+  localparam logic [23:0] PsnHalf = 24'h800000;
+
+  state_e     state_q;
+  responder_t resp_q;
+  qp_state_t  qps_q [RdmaQps];
+  mr_t        mrs_q [RdmaMrs];
+  logic [StreamBits-1:0] buf_q [RdmaBufBeats];
+  logic [7:0]  nb_q;
+  logic [15:0] frame_len_q;
+  request_t    req_q, parsed;
+  logic [6:0]  ci_q;
+  logic [31:0] crc_q;
+  logic [31:0] icrc_rx_q;
+  job_t        job_q;
+  logic [6:0]  wbeat_q;
+  logic [StreamBits-1:0] rbuf_q [RdmaRspBeats];
+  logic [6:0]  rbeats_q;
+  logic        found_q;
+  desc_t       desc_q;
+  logic [6:0]  k_q;
+  logic [31:0] rcrc_q;
+  logic [31:0] c_in_q, c_proc_q, c_resp_q, c_acks_q, c_naks_q, c_atom_q, c_repl_q, c_dmar_q, c_dmaw_q;
+  logic [NumDrops-1:0][31:0] c_drops_q;
+
+  // ---- Parse (from the first two buffered beats) ----
+  rdma_parser u_parser (
+    .hdr_i       ({buf_q[1], buf_q[0]}),
+    .frame_len_i (frame_len_q),
+    .resp_i      (resp_q),
+    .req_o       (parsed)
+  );
+
+  // ---- Response composition and the beat being sent ----
+  logic [8*HdrWindow-1:0] rsp_hdr;
+  logic [15:0]            rsp_hdr_len, rsp_len;
+  rdma_compose u_compose (
+    .d_i       (desc_q),
+    .hdr_o     (rsp_hdr),
+    .hdr_len_o (rsp_hdr_len),
+    .len_o     (rsp_len)
+  );
+
+  logic [StreamBits-1:0]  rsp_data;
+  logic [StreamBytes-1:0] rsp_keep;
+  logic                   rsp_last;
+  logic [31:0]            rsp_icrc;
+  int                     p0, jlo;
+  logic [2*StreamBits-1:0] pwin;
+  int unsigned            base, pos, data_end, widx;
+
+  function automatic logic [StreamBits-1:0] rbeat(logic [StreamBits-1:0] rb [RdmaRspBeats], int j);
+    if (j < 0 || j >= RdmaRspBeats) return '0;
+    return rb[j];
+  endfunction
+
+  always_comb begin
+    base     = StreamBytes * int'(k_q);
+    data_end = int'(rsp_len) - 4;
+    p0       = int'(base) - int'(rsp_hdr_len);
+    jlo      = p0 >>> 6;
+    pwin     = {rbeat(rbuf_q, jlo + 1), rbeat(rbuf_q, jlo)};
+    rsp_data = '0;
+    pos      = 0;
+    widx     = 0;
+    for (int unsigned i = 0; i < StreamBytes; i++) begin
+      pos = base + i;
+      if (pos < int'(rsp_len)) begin
+        if (pos < int'(rsp_hdr_len)) begin
+          rsp_data[8*i+:8] = rsp_hdr[8*pos[6:0]+:8];
+        end else if (pos < int'(rsp_hdr_len) + int'(desc_q.plen)) begin
+          widx = unsigned'(p0 - 64 * jlo) + i;
+          rsp_data[8*i+:8] = pwin[8*widx[6:0]+:8];
+        end
+      end
+    end
+    rsp_icrc = ~icrc_beat(rcrc_q, rsp_data, base, 14, data_end, desc_q.v6);
+    for (int unsigned j = 0; j < 4; j++) begin
+      if (data_end + j >= base && data_end + j < base + StreamBytes) begin
+        rsp_data[8*(data_end+j-base)+:8] = rsp_icrc[8*j+:8];
+      end
+    end
+    rsp_keep = (int'(rsp_len) - int'(base) >= StreamBytes) ? '1
+             : StreamBytes'((65'd1 << (int'(rsp_len) - int'(base))) - 65'd1);
+    rsp_last = base + StreamBytes >= int'(rsp_len);
+  end
+
+  assign s_ready_o = state_q == StRx;
+  assign m_valid_o = state_q == StResp;
+  assign m_data_o  = m_valid_o ? rsp_data : '0;
+  assign m_keep_o  = m_valid_o ? rsp_keep : '0;
+  assign m_last_o  = m_valid_o && rsp_last;
+
+  // ---- DMA request of the current state ----
+  qp_state_t jq;
+  assign jq = qps_q[job_q.qp];
+  int unsigned wb_base, wlo, whi;
+  always_comb begin
+    dma_req_valid_o = 1'b0;
+    dma_req_write_o = 1'b0;
+    dma_req_addr_o  = '0;
+    dma_req_len_o   = '0;
+    dma_req_off_o   = '0;
+    dma_req_data_o  = '0;
+    wb_base = StreamBytes * int'(wbeat_q);
+    wlo = (int'(req_q.hdr_len) > int'(wb_base)) ? int'(req_q.hdr_len) : wb_base;
+    whi = (int'(req_q.hdr_len) + int'(req_q.plen) < int'(wb_base) + StreamBytes)
+        ? int'(req_q.hdr_len) + int'(req_q.plen) : wb_base + StreamBytes;
+    unique case (state_q)
+      StWrDma: begin
+        dma_req_valid_o = 1'b1;
+        dma_req_write_o = 1'b1;
+        dma_req_off_o   = 6'(wlo - wb_base);
+        dma_req_len_o   = 16'(whi - wlo);
+        dma_req_addr_o  = job_q.pa + 64'(wlo - int'(req_q.hdr_len));
+        dma_req_data_o  = buf_q[wbeat_q];
+      end
+      StRdIssue: begin
+        dma_req_valid_o = 1'b1;
+        dma_req_addr_o  = job_q.pa;
+        dma_req_len_o   = 16'((job_q.len < job_q.mtu) ? job_q.len : job_q.mtu);
+      end
+      StAtRead: begin
+        dma_req_valid_o = 1'b1;
+        dma_req_addr_o  = job_q.pa;
+        dma_req_len_o   = 16'd8;
+      end
+      StAtWrite: begin
+        dma_req_valid_o = 1'b1;
+        dma_req_write_o = 1'b1;
+        dma_req_addr_o  = job_q.pa;
+        dma_req_len_o   = 16'd8;
+        dma_req_data_o[63:0] = {<<8{job_q.swap}};
+      end
+      StAqWrite: begin
+        dma_req_valid_o = 1'b1;
+        dma_req_write_o = 1'b1;
+        dma_req_addr_o  = jq.cfg.aq + 64'(jq.aq_wr) * 64'(RdmaAqeBytes);
+        dma_req_len_o   = 16'(RdmaAqeBytes);
+        dma_req_data_o[31:0]   = {<<8{8'h80, job_q.psn}};  // valid bit, then the 24-bit PSN
+        dma_req_data_o[127:64] = {<<8{desc_q.atomic_value}};
+      end
+      StAqIssue: begin
+        dma_req_valid_o = 1'b1;
+        dma_req_addr_o  = jq.cfg.aq + 64'(job_q.grp) * 64'(AqGroupBytes);
+        dma_req_len_o   = 16'(AqGroupBytes);
+      end
+      default: ;
+    endcase
+  end
+
+  logic dma_fire;
+  assign dma_fire = dma_req_valid_o && dma_req_ready_i;
+
+  // ---- Check: the decision for a buffered, ICRC-checked request ----
+  rdma_check u_check (
+    .req_i       (req_q),
+    .crc_i       (crc_q),
+    .icrc_rx_i   (icrc_rx_q),
+    .resp_i      (resp_q),
+    .qps_i       (qps_q),
+    .mrs_i       (mrs_q),
+    .job_o       (chk_job),
+    .desc_o      (chk_desc),
+    .qp_o        (chk_qp),
+    .processed_o (chk_processed),
+    .ack_o       (chk_ack),
+    .nak_o       (chk_nak)
+  );
+  job_t      chk_job;
+  desc_t     chk_desc;
+  qp_state_t chk_qp;
+  logic      chk_processed, chk_ack, chk_nak;
+
+  // ---- AQ scan of a read-back group beat ----
+  logic        aq_hit;
+  logic [63:0] aq_val;
+  always_comb begin
+    aq_hit = 1'b0;
+    aq_val = '0;
+    for (int e = 0; e < StreamBytes / RdmaAqeBytes; e++) begin
+      if (!aq_hit && dma_rsp_data_i[8*e*RdmaAqeBytes+7] &&
+          {dma_rsp_data_i[8*e*RdmaAqeBytes+8+:8], dma_rsp_data_i[8*e*RdmaAqeBytes+16+:8],
+           dma_rsp_data_i[8*e*RdmaAqeBytes+24+:8]} == job_q.psn) begin
+        aq_hit = 1'b1;
+        aq_val = {<<8{dma_rsp_data_i[8*(e*RdmaAqeBytes+8)+:64]}};
+      end
+    end
+  end
+
+  logic [63:0] at_old;
+  assign at_old = {<<8{dma_rsp_data_i[63:0]}};
+
+  // Next group to try in linear AQ mode.
+  logic [2:0] next_grp;
+  always_comb begin
+    next_grp = job_q.grp;
+    for (int s = RdmaAqMaxGroups; s >= 1; s--) begin
+      if (s <= int'(jq.cfg.aq_groups) &&
+          jq.grp_valid[(int'(job_q.grp) + s) % int'(jq.cfg.aq_groups)] && s < int'(jq.cfg.aq_groups) + 1) begin
+        next_grp = 3'((int'(job_q.grp) + s) % int'(jq.cfg.aq_groups));
+      end
+    end
+  end
+
+  logic [31:0] seg;
+  assign seg = (job_q.len < job_q.mtu) ? job_q.len : job_q.mtu;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      state_q     <= StRx;
+      resp_q      <= '0;
+      nb_q        <= '0;
+      frame_len_q <= '0;
+      req_q       <= '0;
+      ci_q        <= '0;
+      crc_q       <= '0;
+      icrc_rx_q   <= '0;
+      job_q       <= '0;
+      wbeat_q     <= '0;
+      rbeats_q    <= '0;
+      found_q     <= 1'b0;
+      desc_q      <= '0;
+      k_q         <= '0;
+      rcrc_q      <= '0;
+      {c_in_q, c_proc_q, c_resp_q, c_acks_q, c_naks_q, c_atom_q, c_repl_q, c_dmar_q, c_dmaw_q} <= '0;
+      c_drops_q   <= '0;
+    end else begin
+      if (dma_fire) begin
+        if (dma_req_write_o) c_dmaw_q <= c_dmaw_q + 1;
+        else c_dmar_q <= c_dmar_q + 1;
+      end
+      unique case (state_q)
+        StRx: begin
+          if (s_valid_i) begin
+            if (nb_q == 0) c_in_q <= c_in_q + 1;
+            nb_q        <= (nb_q == 8'hff) ? nb_q : nb_q + 1;
+            frame_len_q <= frame_len_q + 16'($countones(s_keep_i));
+            if (s_last_i) begin
+              if (int'(nb_q) + 1 > RdmaBufBeats) begin
+                c_drops_q[DropOverflow] <= c_drops_q[DropOverflow] + 1;
+                nb_q        <= '0;
+                frame_len_q <= '0;
+              end else begin
+                state_q <= StParse;
+              end
+            end
+          end
+        end
+        StParse: begin
+          req_q <= parsed;
+          if (parsed.drop != 4'(DropNone)) begin
+            c_drops_q[parsed.drop] <= c_drops_q[parsed.drop] + 1;
+            nb_q        <= '0;
+            frame_len_q <= '0;
+            state_q     <= StRx;
+          end else begin
+            ci_q    <= '0;
+            crc_q   <= icrc_seed();
+            state_q <= StCrc;
+          end
+        end
+        StCrc: begin
+          crc_q <= icrc_beat(crc_q, buf_q[ci_q], StreamBytes * int'(ci_q), 14, int'(req_q.frame_end) - 4, req_q.v6);
+          for (int unsigned j = 0; j < 4; j++) begin
+            if (int'(req_q.frame_end) - 4 + j >= StreamBytes * int'(ci_q) &&
+                int'(req_q.frame_end) - 4 + j < StreamBytes * (int'(ci_q) + 1)) begin
+              icrc_rx_q[8*j+:8] <= buf_q[ci_q][8*(int'(req_q.frame_end) - 4 + j - StreamBytes * int'(ci_q))+:8];
+            end
+          end
+          ci_q <= ci_q + 1;
+          if (StreamBytes * (int'(ci_q) + 1) >= int'(req_q.frame_end)) state_q <= StCheck;
+        end
+        StCheck: begin
+          job_q    <= chk_job;
+          desc_q   <= chk_desc;
+          rbeats_q <= '0;
+          wbeat_q  <= 7'(int'(req_q.hdr_len) / StreamBytes);
+          k_q      <= '0;
+          rcrc_q   <= icrc_seed();
+          if (chk_job.kind == JobDrop) c_drops_q[chk_job.drop] <= c_drops_q[chk_job.drop] + 1;
+          if (chk_processed) c_proc_q <= c_proc_q + 1;
+          if (chk_ack) c_acks_q <= c_acks_q + 1;
+          if (chk_nak) c_naks_q <= c_naks_q + 1;
+          unique case (chk_job.kind)
+            JobDrop, JobNone: begin
+              nb_q        <= '0;
+              frame_len_q <= '0;
+              state_q     <= StRx;
+            end
+            JobRespond:   state_q <= StResp;
+            JobWrite:     state_q <= StWrDma;
+            JobRead:      state_q <= (chk_job.len == 0) ? StResp : StRdIssue;
+            JobAtomic:    state_q <= StAtRead;
+            JobAtomicDup: state_q <= StAqIssue;
+            default:      state_q <= StRx;
+          endcase
+        end
+        StWrDma: begin
+          if (dma_fire) begin
+            wbeat_q <= wbeat_q + 1;
+            if (StreamBytes * (int'(wbeat_q) + 1) >= int'(req_q.hdr_len) + int'(req_q.plen)) begin
+              if (job_q.ack) begin
+                state_q <= StResp;
+              end else begin
+                nb_q        <= '0;
+                frame_len_q <= '0;
+                state_q     <= StRx;
+              end
+            end
+          end
+        end
+        StRdIssue: begin
+          if (dma_fire) begin
+            rbeats_q <= '0;
+            state_q  <= StRdWait;
+          end
+        end
+        StRdWait: begin
+          if (dma_rsp_valid_i) begin
+            rbeats_q <= rbeats_q + 1;
+            if (dma_rsp_last_i) state_q <= StResp;
+          end
+        end
+        StAtRead: if (dma_fire) state_q <= StAtWait;
+        StAtWait: begin
+          if (dma_rsp_valid_i) begin
+            desc_q.atomic_value <= at_old;
+            job_q.swap <= (job_q.opcode == 8'h14) ? at_old + job_q.swap : job_q.swap;
+            state_q <= (job_q.opcode == 8'h14 || at_old == job_q.compare) ? StAtWrite : StAqWrite;
+          end
+        end
+        StAtWrite: if (dma_fire) state_q <= StAqWrite;
+        StAqWrite: begin
+          if (dma_fire) begin
+            c_atom_q <= c_atom_q + 1;
+            c_acks_q <= c_acks_q + 1;
+            state_q  <= StResp;
+          end
+        end
+        StAqIssue: begin
+          if (dma_fire) begin
+            found_q <= 1'b0;
+            state_q <= StAqWait;
+          end
+        end
+        StAqWait: begin
+          if (dma_rsp_valid_i) begin
+            if (!found_q && aq_hit) begin
+              found_q <= 1'b1;
+              desc_q.atomic_value <= aq_val;
+            end
+            if (dma_rsp_last_i) begin
+              if (found_q || aq_hit) begin
+                c_repl_q <= c_repl_q + 1;
+                c_acks_q <= c_acks_q + 1;
+                state_q  <= StResp;
+              end else if (job_q.grps_left > 1) begin
+                job_q.grps_left <= job_q.grps_left - 1;
+                job_q.grp       <= next_grp;
+                state_q         <= StAqIssue;
+              end else begin
+                desc_q.opcode   <= 8'h11;
+                desc_q.syndrome <= 8'h61;
+                c_naks_q        <= c_naks_q + 1;
+                state_q         <= StResp;
+              end
+            end
+          end
+        end
+        StResp: begin
+          if (m_ready_i) begin
+            rcrc_q <= icrc_beat(rcrc_q, rsp_data, base, 14, data_end, desc_q.v6);
+            k_q    <= k_q + 1;
+            if (rsp_last) begin
+              c_resp_q <= c_resp_q + 1;
+              k_q      <= '0;
+              rcrc_q   <= icrc_seed();
+              if (job_q.kind == JobRead && job_q.pkt + 1 < job_q.npkts) begin
+                job_q.pkt   <= job_q.pkt + 1;
+                job_q.pa    <= job_q.pa + 64'(seg);
+                job_q.len   <= job_q.len - seg;
+                desc_q.psn  <= desc_q.psn + 1;
+                desc_q.opcode <= (job_q.pkt + 2 == job_q.npkts) ? 8'h0f : 8'h0e;
+                desc_q.plen <= 16'(((job_q.len - seg) < job_q.mtu) ? (job_q.len - seg) : job_q.mtu);
+                state_q     <= StRdIssue;
+              end else begin
+                nb_q        <= '0;
+                frame_len_q <= '0;
+                state_q     <= StRx;
+              end
+            end
+          end
+        end
+        default: state_q <= StRx;
+      endcase
+      if (cfg_valid_i && cfg_table_i == CfgTableBits'(RdmaTblResponder) && cfg_index_i == '0) begin
+        resp_q <= '{has_ip4: cfg_data_i[0], has_ip6: cfg_data_i[1], aq_linear: cfg_data_i[2],
+                    mac: cfg_data_i[50:3], ip4: cfg_data_i[82:51], ip6: cfg_data_i[210:83]};
+      end
+    end
+  end
+
+  // Buffers (no reset: only read behind nb_q / rbeats_q).
+  always_ff @(posedge clk_i) begin
+    if (state_q == StRx && s_valid_i && int'(nb_q) < RdmaBufBeats) buf_q[nb_q[6:0]] <= s_data_i;
+    if (state_q == StRdWait && dma_rsp_valid_i && int'(rbeats_q) < RdmaRspBeats) rbuf_q[rbeats_q[5:0]] <= dma_rsp_data_i;
+  end
+
+  // QP contexts: configuration writes, Check's update, the AQC update when an AQE is written.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      for (int i = 0; i < RdmaQps; i++) qps_q[i] <= '0;
+      for (int i = 0; i < RdmaMrs; i++) mrs_q[i] <= '0;
+    end else begin
+      if (state_q == StCheck && chk_processed) qps_q[chk_job.qp] <= chk_qp;
+      if (state_q == StAqWrite && dma_fire) begin
+        if (jq.aq_wr % RdmaAqGroup == 0) begin
+          qps_q[job_q.qp].grp_psn[jq.aq_wr / RdmaAqGroup] <= job_q.psn;
+          qps_q[job_q.qp].grp_valid[jq.aq_wr / RdmaAqGroup] <= 1'b1;
+        end
+        qps_q[job_q.qp].aq_wr <= 9'((int'(jq.aq_wr) + 1) % (int'(jq.cfg.aq_groups) * RdmaAqGroup));
+      end
+      if (cfg_valid_i && cfg_table_i == CfgTableBits'(RdmaTblQp) && int'(cfg_index_i) < RdmaQps) begin
+        qps_q[cfg_index_i[3:0]] <= '{cfg: '{valid: cfg_data_i[0], qpn: cfg_data_i[24:1], dest_qp: cfg_data_i[48:25],
+                                            epsn: cfg_data_i[72:49], mtu_log2: cfg_data_i[76:73],
+                                            max_rd_atomic: cfg_data_i[92:77], aq: cfg_data_i[156:93],
+                                            aq_groups: cfg_data_i[160:157]},
+                                     epsn: cfg_data_i[72:49], default: '0};
+      end
+      if (cfg_valid_i && cfg_table_i == CfgTableBits'(RdmaTblMr) && int'(cfg_index_i) < RdmaMrs) begin
+        mrs_q[cfg_index_i[3:0]] <= '{valid: cfg_data_i[0], rkey: cfg_data_i[32:1], va: cfg_data_i[96:33],
+                                     len: cfg_data_i[136:97], pa: cfg_data_i[200:137], r: cfg_data_i[201],
+                                     w: cfg_data_i[202], a: cfg_data_i[203]};
+      end
+    end
+  end
+
+  assign cnt_packets_in_o = c_in_q;
+  assign cnt_processed_o  = c_proc_q;
+  assign cnt_responses_o  = c_resp_q;
+  assign cnt_drops_o      = c_drops_q;
+  assign cnt_acks_o       = c_acks_q;
+  assign cnt_naks_o       = c_naks_q;
+  assign cnt_atomics_o    = c_atom_q;
+  assign cnt_replays_o    = c_repl_q;
+  assign cnt_dma_reads_o  = c_dmar_q;
+  assign cnt_dma_writes_o = c_dmaw_q;
+endmodule

@@ -1,0 +1,42 @@
+// How rdma plugs into the generic harness: stream ports, output comparison (packets, DMA requests,
+// counters), accounting, and the side channel that programs the block and is its host memory.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "model/rdma/rdma_config.h"
+#include "model/rdma/rdma_types.h"
+#include "tb/common/harness.h"
+#include "tb/common/host_memory.h"
+
+namespace nettwin::rdma {
+
+struct RdmaBinding {
+  using In = RdmaIn;
+  using Out = RdmaOut;
+  static StreamPort* Source(In* in) { return &in->s; }
+  static bool SourceReady(const Out& o) { return o.s_ready; }
+  static void SetSinkReady(In* in, bool r) { in->m_ready = r; }
+  static bool SinkReady(const In& in) { return in.m_ready; }
+  static const StreamPort& Sink(const Out& o) { return o.m; }
+  static std::optional<tb::SignalDiff> Compare(const Out& rtl, const Out& model);
+  static tb::Accounting Account(const Out& o);
+};
+
+// Writes the configuration (one entry per cycle) before the first request and serves DMA from host memory.
+class RdmaSide : public tb::SideChannel<RdmaIn, RdmaOut> {
+ public:
+  RdmaSide(std::vector<CfgWrite> writes, tb::HostMemory* memory) : writes_(std::move(writes)), mem_(memory) {}
+  bool Drive(uint64_t cycle, size_t next_packet, const tb::Accounting& acc, RdmaIn* in) override;
+  void Observe(uint64_t cycle, const RdmaIn& in, const RdmaOut& out) override;
+  bool Busy() const override;
+
+ private:
+  std::vector<CfgWrite> writes_;
+  size_t next_ = 0;
+  tb::HostMemory* mem_;
+  uint64_t last_cycle_ = 0;
+};
+
+}  // namespace nettwin::rdma

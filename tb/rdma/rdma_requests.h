@@ -1,0 +1,78 @@
+// Builds RoCEv2 request frames (with a correct ICRC) for the latency scenario and the C++ tests.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "model/common/bytes.h"
+#include "model/common/checksum.h"
+#include "model/rdma/rdma_packet.h"
+
+namespace nettwin::rdma {
+
+struct RequestSpec {
+  uint64_t dst_mac = 0x020000000001, src_mac = 0x020000000002;
+  uint32_t dst_ip4 = 0x0a000001, src_ip4 = 0x0a000002;
+  uint16_t sport = 49152;
+  uint8_t opcode = op::kFetchAdd;
+  uint32_t dqpn = 0x11, psn = 0;
+  bool ackreq = true;
+  uint64_t va = 0, swap = 0, compare = 0;
+  uint32_t rkey = 0, dmalen = 0;
+  std::vector<uint8_t> payload;
+};
+
+inline std::vector<uint8_t> BuildRequest(const RequestSpec& s) {
+  int ext = 0;
+  if (s.opcode == op::kWriteFirst || s.opcode == op::kWriteOnly || s.opcode == op::kReadRequest) ext = 16;
+  if (s.opcode == op::kCompareSwap || s.opcode == op::kFetchAdd) ext = 28;
+  const int pad = static_cast<int>((4 - s.payload.size() % 4) % 4);
+  const int len = 14 + 20 + 8 + 12 + ext + static_cast<int>(s.payload.size()) + pad + 4;
+  std::vector<uint8_t> f(static_cast<size_t>(std::max(len, 60)), 0);
+  uint8_t* h = f.data();
+  StoreBe(h, 6, s.dst_mac);
+  StoreBe(h + 6, 6, s.src_mac);
+  Store16(h + 12, 0x0800);
+  uint8_t* ip = h + 14;
+  ip[0] = 0x45;
+  Store16(ip + 2, static_cast<uint16_t>(len - 14));
+  Store16(ip + 6, 0x4000);
+  ip[8] = 64;
+  ip[9] = 17;
+  Store32(ip + 12, s.src_ip4);
+  Store32(ip + 16, s.dst_ip4);
+  Store16(ip + 10, static_cast<uint16_t>(~OnesSum(ip, 20)));
+  uint8_t* udp = ip + 20;
+  Store16(udp, s.sport);
+  Store16(udp + 2, 4791);
+  Store16(udp + 4, static_cast<uint16_t>(len - 34));
+  uint8_t* bth = udp + 8;
+  bth[0] = s.opcode;
+  bth[1] = static_cast<uint8_t>(pad << 4);
+  Store16(bth + 2, 0xFFFF);
+  Store32(bth + 4, s.dqpn);
+  Store32(bth + 8, (s.ackreq ? 0x80000000u : 0) | (s.psn & kPsnMask));
+  uint8_t* e = bth + 12;
+  if (ext == 16) {
+    StoreBe(e, 8, s.va);
+    Store32(e + 8, s.rkey);
+    Store32(e + 12, s.dmalen);
+  } else if (ext == 28) {
+    StoreBe(e, 8, s.va);
+    Store32(e + 8, s.rkey);
+    StoreBe(e + 12, 8, s.swap);
+    StoreBe(e + 20, 8, s.compare);
+  }
+  std::copy(s.payload.begin(), s.payload.end(), e + ext);
+  uint32_t crc = IcrcSeed();
+  for (int b = 0; b * kBeatBytes < len - 4; ++b) {
+    uint8_t beat[kBeatBytes] = {};
+    for (int i = 0; i < kBeatBytes && b * kBeatBytes + i < static_cast<int>(f.size()); ++i) beat[i] = f[b * kBeatBytes + i];
+    crc = IcrcBeat(crc, beat, b * kBeatBytes, 14, len - 4, false);
+  }
+  crc = ~crc;
+  for (int j = 0; j < 4; ++j) f[len - 4 + j] = static_cast<uint8_t>(crc >> (8 * j));
+  return f;
+}
+
+}  // namespace nettwin::rdma

@@ -1,0 +1,69 @@
+#include "tb/rdma/rdma_run.h"
+
+#include <sstream>
+
+#include "model/rdma/rdma_model.h"
+#include "tb/rdma/rdma_binding.h"
+#include "tb/rdma/rdma_rtl.h"
+
+namespace nettwin::rdma {
+namespace {
+
+std::unique_ptr<tb::HostMemory> MakeMemory(const RdmaConfig& config, const RdmaRunConfig& cfg) {
+  auto mem = std::make_unique<tb::HostMemory>(cfg.mem_read_cycles, cfg.mem_write_cycles, cfg.mem_outstanding,
+                                              cfg.opt.clock_mhz);
+  for (const MemInit& m : config.memory) mem->Write(m.pa, m.bytes.data(), m.bytes.size());
+  return mem;
+}
+
+std::vector<CfgWrite> Writes(RdmaConfig config, const RdmaRunConfig& cfg) {
+  if (cfg.aq_linear) config.responder.aq_linear = true;
+  return config.Writes();
+}
+
+}  // namespace
+
+RdmaRunReport RunRdma(const RdmaConfig& config, const std::vector<Packet>& packets, const RdmaRunConfig& cfg) {
+  RdmaRunReport rep;
+  rep.memory = MakeMemory(config, cfg);
+  std::unique_ptr<RdmaRtl> rtl;
+  std::unique_ptr<RdmaModel> model;
+  if (cfg.engine != Engine::kModel) rtl = std::make_unique<RdmaRtl>();
+  if (cfg.engine != Engine::kRtl) model = std::make_unique<RdmaModel>();
+  tb::Harness<RdmaBinding> h(rtl.get(), model.get());
+  RdmaSide side(Writes(config, cfg), rep.memory.get());
+  rep.run = h.Run(packets, &side, cfg.opt);
+  rep.counters = h.last_out().counters;
+  if (rep.run.mismatch) {
+    const tb::Mismatch& m = *rep.run.mismatch;
+    std::ostringstream os;
+    os << "LOCKSTEP MISMATCH at cycle " << m.cycle << ": signal " << m.diff.signal << "\n"
+       << "  rtl   = " << m.diff.rtl << "\n"
+       << "  model = " << m.diff.model << "\n"
+       << "  request #" << m.in_packet << " being offered; response #" << m.out_packet << ", beat " << m.out_beat
+       << "\n";
+    if (!cfg.mismatch_trace.empty() && cfg.opt.trace_path.empty()) {
+      RdmaRtl rtl2;
+      RdmaModel model2;
+      tb::Harness<RdmaBinding> replay(&rtl2, &model2);
+      auto mem2 = MakeMemory(config, cfg);
+      RdmaSide side2(Writes(config, cfg), mem2.get());
+      tb::RunOptions o = cfg.opt;
+      o.trace_path = cfg.mismatch_trace;
+      o.trace_from = m.cycle > 64 ? m.cycle - 64 : 0;
+      o.trace_to = m.cycle + 1;
+      o.stop_after = m.cycle + 2;
+      replay.Run(packets, &side2, o);
+      os << "  waveform of cycles " << o.trace_from << ".." << m.cycle << ": " << cfg.mismatch_trace << "\n";
+    }
+    rep.mismatch_text = os.str();
+  }
+  uint64_t dropped = 0;
+  for (uint32_t d : rep.counters.drops) dropped += d;
+  rep.conservation_ok = !rep.run.hang && !rep.run.mismatch && rep.counters.packets_in == packets.size() &&
+                        rep.counters.packets_in == rep.counters.processed + dropped &&
+                        rep.counters.responses == rep.run.out.size();
+  return rep;
+}
+
+}  // namespace nettwin::rdma

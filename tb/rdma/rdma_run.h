@@ -1,0 +1,36 @@
+// Runs the RoCEv2 responder on a configuration and a list of request frames with a chosen engine.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "model/common/packet.h"
+#include "model/rdma/rdma_config.h"
+#include "model/rdma/rdma_types.h"
+#include "tb/common/harness.h"
+#include "tb/common/host_memory.h"
+
+namespace nettwin::rdma {
+
+enum class Engine { kModel, kRtl, kLockstep };
+
+struct RdmaRunConfig {
+  Engine engine = Engine::kLockstep;
+  tb::RunOptions opt;
+  uint32_t mem_read_cycles = 200, mem_write_cycles = 100, mem_outstanding = 16;
+  bool aq_linear = false;
+  std::string mismatch_trace;  // FST of the cycles around a divergence (empty: none)
+};
+
+struct RdmaRunReport {
+  tb::RunResult run;
+  RdmaCounters counters;
+  std::unique_ptr<tb::HostMemory> memory;  // final host memory (MR contents, AQ)
+  std::string mismatch_text;
+  bool conservation_ok = false;
+};
+
+RdmaRunReport RunRdma(const RdmaConfig& config, const std::vector<Packet>& packets, const RdmaRunConfig& cfg);
+
+}  // namespace nettwin::rdma
