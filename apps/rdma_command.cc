@@ -9,7 +9,7 @@
 
 #include "apps/commands.h"
 #include "model/common/pcap.h"
-#include "tb/rdma/rdma_requests.h"
+#include "tb/rdma/rdma_latency.h"
 #include "tb/rdma/rdma_run.h"
 
 namespace nettwin::rdma {
@@ -150,79 +150,6 @@ int RdmaCommand(int argc, char** argv) {
   }
   return 0;
 }
-
-namespace nettwin::rdma {
-namespace {
-
-struct LatencyResult {
-  uint64_t first_cycles = 0, retransmit_cycles = 0, first_reads = 0, retransmit_reads = 0;
-  uint64_t orig_first = 0, orig_retransmit = 0, final_value = 0;
-  std::string error;
-};
-
-// The paper's section 5 values: va 0x1_0001_f270, add 0x0363_28fe_883a_1230, memory 0x7776_7574_7372_7170.
-constexpr uint64_t kVa = 0x10001f270ull, kAdd = 0x036328fe883a1230ull, kMem = 0x7776757473727170ull;
-constexpr uint64_t kMrVa = 0x10001f000ull, kMrPa = 0x5188000000000000ull;
-constexpr uint32_t kRkey = 0x1234;
-
-LatencyResult MeasureLatency(double clock_mhz, uint32_t read_cycles, uint32_t write_cycles, bool linear) {
-  RdmaConfig c = ParseConfig(
-      "responder mac 02:00:00:00:00:01 ip 10.0.0.1\n"
-      "qp 0x11 dest_qp 0x22 epsn 0 mtu 1024 max_rd_atomic 256 aq 0x200000000\n"
-      "mr 0x1234 va 0x10001f000 len 0x1000 pa 0x5188000000000000 access rwa\n",
-      "rdma-latency");
-  uint8_t init[8];
-  StoreBe(init, 8, kMem);
-  c.memory.push_back(MemInit{kMrPa + (kVa - kMrVa), std::vector<uint8_t>(init, init + 8)});
-  std::vector<Packet> pkts;
-  RequestSpec s;
-  s.rkey = kRkey;
-  // 255 earlier atomics on another word fill AQ groups 0..3, so the lookup has real history to search.
-  for (uint32_t psn = 0; psn < 255; ++psn) {
-    s.psn = psn;
-    s.va = kMrVa + 8 * (psn % 16);
-    s.swap = 1;
-    pkts.push_back(Packet{BuildRequest(s), 0});
-  }
-  s.psn = 255;
-  s.va = kVa;
-  s.swap = kAdd;
-  pkts.push_back(Packet{BuildRequest(s), 0});
-  pkts.push_back(pkts.back());  // its ACK is lost: the requester sends the same request again
-  RdmaRunConfig cfg;
-  cfg.engine = Engine::kLockstep;
-  cfg.opt.clock_mhz = clock_mhz;
-  cfg.mem_read_cycles = read_cycles;
-  cfg.mem_write_cycles = write_cycles;
-  cfg.aq_linear = linear;
-  const RdmaRunReport r = RunRdma(c, pkts, cfg);
-  LatencyResult out;
-  if (!r.mismatch_text.empty() || !r.conservation_ok || r.run.out.size() != pkts.size()) {
-    out.error = r.mismatch_text.empty() ? "run failed (conservation or response count)" : r.mismatch_text;
-    return out;
-  }
-  auto latency = [&](size_t i) { return r.run.out_first_cycle[i] - r.run.in_last_cycle[i]; };
-  auto reads = [&](size_t i) {
-    uint64_t n = 0;
-    for (const auto& [cycle, req] : r.memory->log()) {
-      if (!req.write && cycle >= r.run.in_last_cycle[i] && cycle <= r.run.out_first_cycle[i]) ++n;
-    }
-    return n;
-  };
-  out.first_cycles = latency(255);
-  out.retransmit_cycles = latency(256);
-  out.first_reads = reads(255);
-  out.retransmit_reads = reads(256);
-  out.orig_first = Load64(&r.run.out[255].bytes[58]);
-  out.orig_retransmit = Load64(&r.run.out[256].bytes[58]);
-  uint8_t fin[8];
-  r.memory->Read(kMrPa + (kVa - kMrVa), fin, 8);
-  out.final_value = Load64(fin);
-  return out;
-}
-
-}  // namespace
-}  // namespace nettwin::rdma
 
 int RdmaLatencyCommand(int argc, char** argv) {
   using namespace nettwin::rdma;

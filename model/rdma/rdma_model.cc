@@ -56,6 +56,9 @@ void RdmaModel::StartAqLookup(const QpState& q, uint32_t psn) {
       best_ds = ds;
     }
   }
+  // Older than every group start: after the AQ wrapped, the oldest results still kept are the tail of the
+  // group being overwritten now.
+  if (best < 0 && q.grp_valid[q.aq_wr / kAqGroup]) best = q.aq_wr / kAqGroup;
   if (resp_.aq_linear && valid > 0) {
     // Oldest group first: the one the write pointer will overwrite next.
     int g = (q.aq_wr % kAqGroup == 0) ? q.aq_wr / kAqGroup : (q.aq_wr / kAqGroup + 1) % n;

@@ -254,6 +254,9 @@ module rdma_check
         end
       end
     end
+    // Older than every group start: after the AQ wrapped, the oldest results still kept are the tail of
+    // the group being overwritten now.
+    if (best < 0 && qs.grp_valid[int'(qs.aq_wr) / RdmaAqGroup]) best = int'(qs.aq_wr) / RdmaAqGroup;
     if (linear && valid > 0) begin
       g = (int'(qs.aq_wr) % RdmaAqGroup == 0) ? int'(qs.aq_wr) / RdmaAqGroup
                                               : (int'(qs.aq_wr) / RdmaAqGroup + 1) % n;

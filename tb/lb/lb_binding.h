@@ -26,7 +26,7 @@ struct LbBinding {
 // Applies each script segment's writes (one per cycle) once every packet of the previous segment has left
 // the block or been dropped, holding the source meanwhile: so each packet sees exactly the tables of its
 // segment and golden outputs do not depend on pipeline timing (docs/lb.md).
-class LbTableFeeder : public tb::SideChannel<LbIn> {
+class LbTableFeeder : public tb::SideChannel<LbIn, LbOut> {
  public:
   LbTableFeeder(std::vector<Segment> segments, size_t packet_count);
   bool Drive(uint64_t cycle, size_t next_packet, const tb::Accounting& acc, LbIn* in) override;

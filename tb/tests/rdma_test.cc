@@ -1,0 +1,270 @@
+// The RoCEv2 responder, RTL and model in lockstep: NAKs, Go-Back-N, WRITE/READ, the AQ, PSN wrap, latency.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <random>
+
+#include "model/common/bytes.h"
+#include "model/rdma/rdma_packet.h"
+#include "tb/rdma/rdma_latency.h"
+#include "tb/rdma/rdma_requests.h"
+#include "tb/rdma/rdma_run.h"
+
+namespace nettwin::rdma {
+namespace {
+
+constexpr uint64_t kMrVa = 0x7000000000ull, kMrPa = 0x1000000ull;
+
+RdmaConfig Config(const std::string& qp_extra = "epsn 100", int max_rd_atomic = 128) {
+  return ParseConfig("responder mac 02:00:00:00:00:01 ip 10.0.0.1\n"
+                     "qp 0x11 dest_qp 0x22 mtu 1024 aq 0x900000 max_rd_atomic " +
+                         std::to_string(max_rd_atomic) + " " + qp_extra +
+                         "\n"
+                         "mr 0x1234 va 0x7000000000 len 0x10000 pa 0x1000000 access rwa\n"
+                         "mr 0x99 va 0x8000000000 len 0x100 pa 0x2000000 access r\n",
+                     "test");
+}
+
+struct Rsp {
+  uint8_t opcode, syndrome;
+  uint32_t psn, msn;
+  uint64_t orig;
+  std::vector<uint8_t> payload;
+};
+
+// Decodes a response and checks its ICRC from scratch.
+Rsp Decode(const Packet& p) {
+  const auto& f = p.bytes;
+  Rsp r{};
+  r.opcode = f[42];
+  r.psn = Load32(&f[50]) & kPsnMask;
+  const int end = 14 + Load16(&f[16]);
+  int hdr = 54;
+  if (r.opcode != op::kReadRspMiddle) {
+    r.syndrome = f[54];
+    r.msn = Load32(&f[54]) & kPsnMask;
+    hdr = 58;
+  }
+  if (r.opcode == op::kAtomicAck) {
+    r.orig = Load64(&f[58]);
+    hdr = 66;
+  }
+  r.payload.assign(f.begin() + hdr, f.begin() + end - 4 - ((f[43] >> 4) & 3));
+  uint32_t crc = IcrcSeed();
+  for (int b = 0; b * kBeatBytes < end - 4; ++b) {
+    uint8_t beat[kBeatBytes] = {};
+    for (int i = 0; i < kBeatBytes && b * kBeatBytes + i < static_cast<int>(f.size()); ++i) beat[i] = f[b * kBeatBytes + i];
+    crc = IcrcBeat(crc, beat, b * kBeatBytes, 14, end - 4, false);
+  }
+  crc = ~crc;
+  EXPECT_EQ(f[end - 4] | (f[end - 3] << 8) | (f[end - 2] << 16) | (uint32_t{f[end - 1]} << 24), crc) << "ICRC";
+  return r;
+}
+
+RdmaRunReport RunLockstep(const RdmaConfig& c, const std::vector<RequestSpec>& reqs, double bp = 0, bool linear = false) {
+  std::vector<Packet> pkts;
+  for (const auto& r : reqs) pkts.push_back(Packet{BuildRequest(r), 0});
+  RdmaRunConfig cfg;
+  cfg.engine = Engine::kLockstep;
+  cfg.mem_read_cycles = 20;
+  cfg.mem_write_cycles = 5;
+  cfg.opt.backpressure = bp;
+  cfg.aq_linear = linear;
+  RdmaRunReport r = RunRdma(c, pkts, cfg);
+  EXPECT_TRUE(r.mismatch_text.empty()) << r.mismatch_text;
+  EXPECT_TRUE(r.conservation_ok);
+  return r;
+}
+
+RequestSpec Faa(uint32_t psn, uint64_t va, uint64_t add, uint32_t rkey = 0x1234) {
+  RequestSpec s;
+  s.opcode = op::kFetchAdd;
+  s.psn = psn;
+  s.va = va;
+  s.swap = add;
+  s.rkey = rkey;
+  return s;
+}
+
+TEST(Rdma, RetransmittedAtomicReadsTheHostOnceAndIsNotReExecuted) {
+  const LatencyResult g = MeasureLatency(900, 900, 90, false);
+  ASSERT_TRUE(g.error.empty()) << g.error;
+  EXPECT_EQ(g.retransmit_reads, 1u);
+  EXPECT_EQ(g.first_reads, 1u);
+  EXPECT_EQ(g.orig_first, kMem);
+  EXPECT_EQ(g.orig_retransmit, kMem);
+  EXPECT_EQ(g.final_value, kMem + kAdd);
+  // Parse 1 + ICRC 2 beats + check 1 + read issue 1 + 900 + write 1 + AQE write 1 + first response beat.
+  EXPECT_EQ(g.first_cycles, 908u);
+  EXPECT_EQ(g.retransmit_cycles, 921u);  // ... + the 16 beats of the AQ group
+  const LatencyResult l = MeasureLatency(900, 900, 90, true);
+  ASSERT_TRUE(l.error.empty()) << l.error;
+  EXPECT_EQ(l.retransmit_reads, 4u);
+  EXPECT_EQ(l.final_value, kMem + kAdd);
+}
+
+TEST(Rdma, EachNakAndDrop) {
+  RdmaConfig c = Config();
+  std::vector<RequestSpec> q;
+  q.push_back(Faa(100, kMrVa, 1, 0x777));       // unknown rkey -> remote access error
+  q.push_back(Faa(100, kMrVa + 4, 1));          // misaligned -> invalid request
+  q.push_back(Faa(100, 0x8000000000ull, 1, 0x99));  // region without atomic right -> remote access
+  q.push_back(Faa(100, kMrVa + 0x10000, 1));    // out of bounds -> remote access
+  q.push_back(Faa(103, kMrVa, 1));              // ahead, but a NAK is outstanding -> silent
+  q.push_back(Faa(100, kMrVa, 5));              // the expected PSN: executed
+  q.push_back(Faa(103, kMrVa, 1));              // ahead -> one PSN sequence error NAK with ePSN 101
+  q.push_back(Faa(104, kMrVa, 1));              // ... then silence
+  RequestSpec send;
+  send.opcode = 0x04;  // SEND ONLY: phase 2
+  send.psn = 101;
+  q.push_back(send);
+  RequestSpec bad = Faa(101, kMrVa, 1);
+  bad.dqpn = 0x55;  // unknown QP: dropped
+  q.push_back(bad);
+  const RdmaRunReport r = RunLockstep(c, q);
+  ASSERT_EQ(r.run.out.size(), 7u);
+  const uint8_t want[] = {syndrome::kRemoteAccess, syndrome::kInvalidRequest, syndrome::kRemoteAccess,
+                          syndrome::kRemoteAccess, syndrome::kAck, syndrome::kPsnSeqErr, syndrome::kInvalidRequest};
+  for (size_t i = 0; i < 7; ++i) EXPECT_EQ(Decode(r.run.out[i]).syndrome, want[i]) << "response " << i;
+  EXPECT_EQ(Decode(r.run.out[4]).opcode, op::kAtomicAck);
+  EXPECT_EQ(Decode(r.run.out[5]).psn, 101u);
+  EXPECT_EQ(r.counters.drops[static_cast<int>(Drop::kPsnAheadSilent)], 2u);
+  EXPECT_EQ(r.counters.drops[static_cast<int>(Drop::kUnknownQp)], 1u);
+}
+
+TEST(Rdma, BadIcrcIsDroppedWithoutEffect) {
+  RdmaConfig c = Config();
+  std::vector<Packet> pkts = {Packet{BuildRequest(Faa(100, kMrVa, 9)), 0}};
+  pkts[0].bytes[pkts[0].bytes.size() - 2] ^= 1;  // inside the ICRC
+  RdmaRunConfig cfg;
+  cfg.mem_read_cycles = 10;
+  const RdmaRunReport r = RunRdma(c, pkts, cfg);
+  EXPECT_TRUE(r.mismatch_text.empty()) << r.mismatch_text;
+  EXPECT_TRUE(r.conservation_ok);
+  EXPECT_EQ(r.run.out.size(), 0u);
+  EXPECT_EQ(r.counters.drops[static_cast<int>(Drop::kBadIcrc)], 1u);
+  EXPECT_EQ(r.counters.dma_reads + r.counters.dma_writes, 0u);
+}
+
+TEST(Rdma, WriteThenReadAcrossMtuSplits) {
+  std::mt19937_64 rng(3);
+  std::vector<uint8_t> data(2500);
+  for (auto& b : data) b = static_cast<uint8_t>(rng());
+  RdmaConfig c = Config();
+  std::vector<RequestSpec> q;
+  RequestSpec w;
+  w.opcode = op::kWriteFirst;
+  w.psn = 100;
+  w.va = kMrVa + 3;  // unaligned on purpose
+  w.rkey = 0x1234;
+  w.dmalen = 2500;
+  w.ackreq = false;
+  w.payload.assign(data.begin(), data.begin() + 1024);
+  q.push_back(w);
+  RequestSpec m;
+  m.opcode = op::kWriteMiddle;
+  m.psn = 101;
+  m.ackreq = false;
+  m.payload.assign(data.begin() + 1024, data.begin() + 2048);
+  q.push_back(m);
+  RequestSpec l = m;
+  l.opcode = op::kWriteLast;
+  l.psn = 102;
+  l.payload.assign(data.begin() + 2048, data.end());
+  q.push_back(l);
+  q.push_back(l);  // duplicate (its ACK lost): ACKed again, memory untouched
+  RequestSpec rd;
+  rd.opcode = op::kReadRequest;
+  rd.psn = 103;
+  rd.va = kMrVa + 3;
+  rd.rkey = 0x1234;
+  rd.dmalen = 2500;
+  q.push_back(rd);
+  const RdmaRunReport r = RunLockstep(c, q, 0.3);
+  ASSERT_EQ(r.run.out.size(), 5u);  // ACK, ACK (dup), READ first, middle, last
+  EXPECT_EQ(Decode(r.run.out[0]).psn, 102u);
+  EXPECT_EQ(Decode(r.run.out[1]).psn, 102u);
+  std::vector<uint8_t> back;
+  const uint8_t ops[] = {op::kReadRspFirst, op::kReadRspMiddle, op::kReadRspLast};
+  for (int i = 0; i < 3; ++i) {
+    const Rsp x = Decode(r.run.out[2 + i]);
+    EXPECT_EQ(x.opcode, ops[i]);
+    EXPECT_EQ(x.psn, 103u + i);
+    back.insert(back.end(), x.payload.begin(), x.payload.end());
+  }
+  EXPECT_EQ(back, data);
+  std::vector<uint8_t> mem(2500);
+  r.memory->Read(kMrPa + 3, mem.data(), mem.size());
+  EXPECT_EQ(mem, data);
+}
+
+// Atomics far past the AQ depth (so it wraps several times), each retransmitted at every distance back
+// up to the depth: every retransmission gets the stored value, none is executed twice.
+TEST(Rdma, AqWrapsAndRetransmissionsAtEveryDistance) {
+  const int depth = 128;
+  RdmaConfig c = Config("epsn 0", depth);
+  std::vector<RequestSpec> q;
+  std::map<uint32_t, uint64_t> expect_orig;
+  uint64_t value = 0;
+  uint32_t psn = 0;
+  for (int i = 0; i < 300; ++i) {
+    q.push_back(Faa(psn, kMrVa + 64, 1 + static_cast<uint64_t>(i)));
+    expect_orig[psn] = value;
+    value += 1 + static_cast<uint64_t>(i);
+    ++psn;
+  }
+  for (int dist = 1; dist <= depth; dist += 9) q.push_back(Faa(psn - dist, kMrVa + 64, 1000));
+  const RdmaRunReport r = RunLockstep(c, q);
+  ASSERT_EQ(r.run.out.size(), q.size());
+  for (size_t i = 0; i < q.size(); ++i) {
+    const Rsp x = Decode(r.run.out[i]);
+    EXPECT_EQ(x.opcode, op::kAtomicAck) << i;
+    EXPECT_EQ(x.orig, expect_orig[q[i].psn]) << "request " << i << " psn " << q[i].psn;
+  }
+  uint8_t fin[8];
+  r.memory->Read(kMrPa + 64, fin, 8);
+  EXPECT_EQ(Load64(fin), value);
+  EXPECT_EQ(r.counters.atomic_replays, q.size() - 300);
+  EXPECT_EQ(r.counters.dma_reads, 300u + (q.size() - 300));  // one read per replay
+}
+
+TEST(Rdma, PsnWrapsAt24Bits) {
+  RdmaConfig c = Config("epsn 0xfffff8", 64);
+  std::vector<RequestSpec> q;
+  uint32_t psn = 0xfffff8;
+  for (int i = 0; i < 20; ++i) {
+    q.push_back(Faa(psn, kMrVa, 2));
+    psn = (psn + 1) & kPsnMask;
+  }
+  q.push_back(Faa(0xfffffa, kMrVa, 2));  // duplicate from before the wrap
+  q.push_back(Faa(0x000003, kMrVa, 2));  // duplicate from after it
+  const RdmaRunReport r = RunLockstep(c, q, 0.2);
+  ASSERT_EQ(r.run.out.size(), q.size());
+  EXPECT_EQ(Decode(r.run.out[20]).orig, 2u * 2);
+  EXPECT_EQ(Decode(r.run.out[21]).orig, 2u * 11);
+  uint8_t fin[8];
+  r.memory->Read(kMrPa, fin, 8);
+  EXPECT_EQ(Load64(fin), 40u);
+}
+
+TEST(Rdma, CompareAndSwap) {
+  RdmaConfig c = Config();
+  RequestSpec s = Faa(100, kMrVa + 8, 0);
+  s.opcode = op::kCompareSwap;
+  s.compare = 0;
+  s.swap = 0xABCD;  // memory is 0: swaps
+  RequestSpec t = s;
+  t.psn = 101;
+  t.compare = 5;
+  t.swap = 0x1111;  // memory is 0xABCD: no swap
+  const RdmaRunReport r = RunLockstep(c, {s, t});
+  EXPECT_EQ(Decode(r.run.out[0]).orig, 0u);
+  EXPECT_EQ(Decode(r.run.out[1]).orig, 0xABCDu);
+  uint8_t fin[8];
+  r.memory->Read(kMrPa + 8, fin, 8);
+  EXPECT_EQ(Load64(fin), 0xABCDu);
+  EXPECT_EQ(r.counters.dma_writes, 3u);  // one data write + two AQEs
+}
+
+}  // namespace
+}  // namespace nettwin::rdma
