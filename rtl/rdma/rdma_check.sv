@@ -23,8 +23,8 @@ module rdma_check
   job_t      job;
   desc_t     desc;
   qp_state_t q;
-  logic      processed, ack, nak, done, found_qp, ahead, is_new, first, middle, last, only;
-  int        qi;
+  logic      processed, ack, nak, done, found_qp, ahead, is_new, first, middle, only;
+  logic [3:0] qi;
   logic [23:0] d;
   logic [31:0] plen, mtu;
   logic [7:0]  syn;
@@ -58,7 +58,7 @@ module rdma_check
     nak       = 1'b0;
     done      = 1'b0;
     found_qp  = 1'b0;
-    qi        = 0;
+    qi        = '0;
     d         = '0;
     ahead     = 1'b0;
     is_new    = 1'b0;
@@ -68,11 +68,10 @@ module rdma_check
     pa        = '0;
     first     = req_i.opcode == 8'h06;
     middle    = req_i.opcode == 8'h07;
-    last      = req_i.opcode == 8'h08 || req_i.opcode == 8'h09;
     only      = req_i.opcode == 8'h0a || req_i.opcode == 8'h0b;
     for (int i = RdmaQps - 1; i >= 0; i--) begin
       if (qps_i[i].cfg.valid && qps_i[i].cfg.qpn == req_i.dqpn) begin
-        qi       = i;
+        qi       = 4'(i);
         found_qp = 1'b1;
       end
     end
@@ -97,7 +96,7 @@ module rdma_check
     end
     if (!done) begin
       processed    = 1'b1;
-      job.qp       = 4'(qi);
+      job.qp       = qi;
       job.psn      = req_i.psn;
       mtu          = 32'd1 << q.cfg.mtu_log2;
       job.mtu      = mtu;
@@ -233,6 +232,8 @@ module rdma_check
 
   // AQ group to read for a duplicate atomic (grouped: the newest group starting at or before psn;
   // linear: the oldest valid group, with the number of valid groups to try).
+  // verilator lint_off UNUSEDSIGNAL
+  // (the task takes a whole QP state and reads only the AQ fields)
   task automatic aq_select(input qp_state_t qs, input logic [23:0] psn, input logic linear,
                            output logic [2:0] grp, output logic [3:0] left);
     logic [23:0] dp, ds, best_ds;
@@ -269,6 +270,12 @@ module rdma_check
       left = best < 0 ? 4'd0 : 4'd1;
     end
   endtask
+  // verilator lint_on UNUSEDSIGNAL
+
+  // Used by the parser or the execution stages instead.
+  logic unused_in;
+  assign unused_in = ^{req_i.drop, req_i.pad, req_i.frame_end, resp_i.has_ip4,
+                       resp_i.has_ip6, req_i.hdr_len};
 
   assign job_o       = job;
   assign desc_o      = desc;

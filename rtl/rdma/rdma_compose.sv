@@ -12,7 +12,8 @@ module rdma_compose
   int unsigned ip_len, bth_off, udp_len, hlen, pad, len;
   logic        aeth, atomic;
   logic [16:0] sum;
-  logic [15:0] csum;
+  logic [15:0] csum, csum_n, ip_total, udp_len16;
+  logic [7:0]  bth_flags;
 
   function automatic logic [8*HdrWindow-1:0] put(logic [8*HdrWindow-1:0] w, int unsigned off,
                                                  int unsigned n, logic [127:0] v);
@@ -34,12 +35,16 @@ module rdma_compose
     udp_len = len - 14 - ip_len;
     sum     = '0;
     csum    = '0;
+    csum_n  = '0;
+    ip_total  = 16'(20 + udp_len);
+    udp_len16 = 16'(udp_len);
+    bth_flags = {2'b00, 2'(pad), 4'b0000};
     h = put(h, 0, 6, 128'(d_i.dst_mac));
     h = put(h, 6, 6, 128'(d_i.src_mac));
     h = put(h, 12, 2, d_i.v6 ? 128'h86dd : 128'h0800);
     if (!d_i.v6) begin
       h = put(h, 14, 1, 128'h45);
-      h = put(h, 16, 2, 128'(20 + udp_len));
+      h = put(h, 16, 2, 128'(ip_total));
       h = put(h, 20, 2, 128'h4000);
       h = put(h, 22, 1, 128'd64);
       h = put(h, 23, 1, 128'd17);
@@ -49,10 +54,11 @@ module rdma_compose
         sum  = {1'b0, csum} + {1'b0, h[8*(14+2*i)+:8], h[8*(15+2*i)+:8]};
         csum = sum[15:0] + {15'd0, sum[16]};
       end
-      h = put(h, 24, 2, 128'(~csum));
+      csum_n = ~csum;
+      h = put(h, 24, 2, 128'(csum_n));
     end else begin
       h = put(h, 14, 1, 128'h60);
-      h = put(h, 18, 2, 128'(udp_len));
+      h = put(h, 18, 2, 128'(udp_len16));
       h = put(h, 20, 1, 128'd17);
       h = put(h, 21, 1, 128'd64);
       h = put(h, 22, 16, d_i.src_ip6);
@@ -60,9 +66,9 @@ module rdma_compose
     end
     h = put(h, 14 + ip_len, 2, 128'(d_i.sport));
     h = put(h, 16 + ip_len, 2, 128'(RdmaUdpPort));
-    h = put(h, 18 + ip_len, 2, 128'(udp_len));
+    h = put(h, 18 + ip_len, 2, 128'(udp_len16));
     h = put(h, bth_off, 1, 128'(d_i.opcode));
-    h = put(h, bth_off + 1, 1, 128'(pad << 4));
+    h = put(h, bth_off + 1, 1, 128'(bth_flags));
     h = put(h, bth_off + 2, 2, 128'hffff);
     h = put(h, bth_off + 5, 3, 128'(d_i.dqpn));
     h = put(h, bth_off + 9, 3, 128'(d_i.psn));

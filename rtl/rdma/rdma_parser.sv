@@ -143,5 +143,10 @@ module rdma_parser
     end
   end
 
+  // Header bytes read whole and used in part.
+  logic unused_bits;
+  assign unused_bits = ^{resp_i.aq_linear, frag[15:14], v6_ver[3:0], bth_op[4:0], bth_flags[7:6],
+                         bth_flags[3:0], bth_qp[31:24], bth_psn[30:24]};
+
   assign req_o = q;
 endmodule

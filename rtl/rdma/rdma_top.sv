@@ -48,8 +48,6 @@ module rdma_top
   output logic [31:0]                  cnt_dma_reads_o,
   output logic [31:0]                  cnt_dma_writes_o
 );
-  localparam logic [23:0] PsnHalf = 24'h800000;
-
   state_e     state_q;
   responder_t resp_q;
   qp_state_t  qps_q [RdmaQps];
@@ -144,6 +142,7 @@ module rdma_top
   qp_state_t jq;
   assign jq = qps_q[job_q.qp];
   int unsigned wb_base, wlo, whi;
+  logic [63:0] woff;
   always_comb begin
     dma_req_valid_o = 1'b0;
     dma_req_write_o = 1'b0;
@@ -152,6 +151,7 @@ module rdma_top
     dma_req_off_o   = '0;
     dma_req_data_o  = '0;
     wb_base = StreamBytes * int'(wbeat_q);
+    woff    = '0;
     wlo = (int'(req_q.hdr_len) > int'(wb_base)) ? int'(req_q.hdr_len) : wb_base;
     whi = (int'(req_q.hdr_len) + int'(req_q.plen) < int'(wb_base) + StreamBytes)
         ? int'(req_q.hdr_len) + int'(req_q.plen) : wb_base + StreamBytes;
@@ -161,7 +161,8 @@ module rdma_top
         dma_req_write_o = 1'b1;
         dma_req_off_o   = 6'(wlo - wb_base);
         dma_req_len_o   = 16'(whi - wlo);
-        dma_req_addr_o  = job_q.pa + 64'(wlo - int'(req_q.hdr_len));
+        woff            = 64'(wlo) - 64'(req_q.hdr_len);
+        dma_req_addr_o  = job_q.pa + woff;
         dma_req_data_o  = buf_q[wbeat_q];
       end
       StRdIssue: begin
@@ -464,9 +465,9 @@ module rdma_top
     end else begin
       if (state_q == StCheck && chk_processed) qps_q[chk_job.qp] <= chk_qp;
       if (state_q == StAqWrite && dma_fire) begin
-        if (jq.aq_wr % RdmaAqGroup == 0) begin
-          qps_q[job_q.qp].grp_psn[jq.aq_wr / RdmaAqGroup] <= job_q.psn;
-          qps_q[job_q.qp].grp_valid[jq.aq_wr / RdmaAqGroup] <= 1'b1;
+        if (int'(jq.aq_wr) % RdmaAqGroup == 0) begin
+          qps_q[job_q.qp].grp_psn[int'(jq.aq_wr) / RdmaAqGroup] <= job_q.psn;
+          qps_q[job_q.qp].grp_valid[int'(jq.aq_wr) / RdmaAqGroup] <= 1'b1;
         end
         qps_q[job_q.qp].aq_wr <= 9'((int'(jq.aq_wr) + 1) % (int'(jq.cfg.aq_groups) * RdmaAqGroup));
       end
@@ -484,6 +485,12 @@ module rdma_top
       end
     end
   end
+
+  // Fields other stages consume, and the configuration word's spare bits.
+  logic unused_bits;
+  assign unused_bits = ^{cfg_data_i[CfgDataBits-1:211], job_q.drop, widx[31:7], jq.cfg.valid, jq.cfg.qpn,
+                         jq.cfg.dest_qp, jq.cfg.epsn, jq.cfg.mtu_log2, jq.cfg.max_rd_atomic, jq.epsn, jq.msn,
+                         jq.nak_sent, jq.w_open, jq.w_pa, jq.w_remaining, jq.grp_psn};
 
   assign cnt_packets_in_o = c_in_q;
   assign cnt_processed_o  = c_proc_q;
