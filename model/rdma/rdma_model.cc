@@ -119,36 +119,59 @@ void RdmaModel::Check() {
   }
   if (is_new) q.nak_sent = false;
 
-  // Memory-region check: 0 if fine, else the NAK syndrome.
+  // Memory-region check: 0 if fine, else the NAK syndrome. Bounds apply to zero-length accesses too.
   auto mr_check = [&](uint32_t rkey, char right, uint64_t va, uint64_t len, uint64_t* pa) -> uint8_t {
     const int m = MrLookup(rkey);
     if (m < 0) return syndrome::kRemoteAccess;
     const MrCfg& mr = mrs_[m];
     const bool ok_right = (right == 'r' && mr.r) || (right == 'w' && mr.w) || (right == 'a' && mr.a);
     if (!ok_right) return syndrome::kRemoteAccess;
-    if (len > 0 && (va < mr.va || len > mr.len || va - mr.va > mr.len - len)) return syndrome::kRemoteAccess;
+    if (va < mr.va || len > mr.len || va - mr.va > mr.len - len) return syndrome::kRemoteAccess;
     *pa = mr.pa + (va - mr.va);
     return 0;
   };
+  const bool write = IsWrite(r.opcode), read = r.opcode == op::kReadRequest, atomic = IsAtomic(r.opcode);
+  const bool first = r.opcode == op::kWriteFirst, middle = r.opcode == op::kWriteMiddle;
+  const bool last = r.opcode == op::kWriteLast || r.opcode == op::kWriteLastImm;
+  const uint32_t plen = static_cast<uint32_t>(r.plen);
 
-  if (IsWrite(r.opcode)) {
-    if (!is_new) return respond(syndrome::kAck, r.psn);  // duplicate: acknowledge, never re-execute
-    const bool first = r.opcode == op::kWriteFirst, middle = r.opcode == op::kWriteMiddle;
-    const bool last = r.opcode == op::kWriteLast || r.opcode == op::kWriteLastImm;
-    const uint32_t plen = static_cast<uint32_t>(r.plen);
-    uint64_t pa = 0;
-    if (first || !(middle || last)) {  // first or only
-      if (q.w_open) return nak_new(syndrome::kInvalidRequest);
-      if (first ? plen != job_.mtu : (plen > job_.mtu || plen != r.dmalen)) return nak_new(syndrome::kInvalidRequest);
-      if (uint8_t s = mr_check(r.rkey, 'w', r.va, r.dmalen, &pa)) return nak_new(s);
-      if (first && r.dmalen <= plen) return nak_new(syndrome::kInvalidRequest);
-    } else {
-      if (!q.w_open) return nak_new(syndrome::kInvalidRequest);
-      if (middle ? (plen != job_.mtu || plen >= q.w_remaining) : plen != q.w_remaining) {
-        return nak_new(syndrome::kInvalidRequest);
-      }
-      pa = q.w_pa;
+  if (!is_new) {  // duplicates: never re-executed
+    if (write) return respond(syndrome::kAck, r.psn);
+    if (atomic) {
+      desc_.opcode = op::kAtomicAck;
+      StartAqLookup(q, r.psn);
+      if (job_.grps_left == 0) return respond(syndrome::kInvalidRequest, r.psn);
+      job_.kind = JobKind::kAtomicDup;
+      return;
     }
+    if (!read) return respond(syndrome::kInvalidRequest, r.psn);  // SEND: phase 2
+  } else if (!write && !read && !atomic) {
+    return nak_new(syndrome::kInvalidRequest);  // SEND: phase 2
+  }
+  // Validation (docs/rdma.md), first failure wins: 1 opcode sequence, 2 lengths, 3 memory region,
+  // 4 atomic alignment, 5 responder resources. A duplicate READ is checked again from step 2.
+  uint8_t syn = 0;
+  uint64_t pa = 0;
+  if (is_new && (middle || last) != q.w_open) syn = syndrome::kInvalidRequest;
+  if (!syn && is_new) {
+    if (plen > job_.mtu || (middle && plen != job_.mtu) || (first && plen != job_.mtu)) syn = syndrome::kInvalidRequest;
+    else if (first && plen > r.dmalen) syn = syndrome::kInvalidRequest;
+    else if ((r.opcode == op::kWriteOnly || r.opcode == op::kWriteOnlyImm) && plen != r.dmalen) syn = syndrome::kInvalidRequest;
+    else if (middle && plen > q.w_remaining) syn = syndrome::kInvalidRequest;
+    else if (last && plen != q.w_remaining) syn = syndrome::kInvalidRequest;
+    else if ((read || atomic) && plen != 0) syn = syndrome::kInvalidRequest;
+  }
+  if (!syn && read && r.dmalen > 0x80000000u) syn = syndrome::kInvalidRequest;
+  if (!syn && (read || (write && !(middle || last)))) syn = mr_check(r.rkey, read ? 'r' : 'w', r.va, r.dmalen, &pa);
+  if (!syn && atomic) {
+    syn = mr_check(r.rkey, 'a', r.va, 8, &pa);
+    if (!syn && r.va % 8 != 0) syn = syndrome::kInvalidRequest;
+  }
+  if (!syn && is_new && (read || atomic) && q.cfg.max_rd_atomic == 0) syn = syndrome::kInvalidRequest;
+  if (syn) return is_new ? nak_new(syn) : respond(syn, r.psn);
+
+  if (write) {
+    if (middle || last) pa = q.w_pa;
     job_.pa = pa;
     q.epsn = (q.epsn + 1) & kPsnMask;
     if (first || middle) {
@@ -166,10 +189,7 @@ void RdmaModel::Check() {
     wbeat_ = r.hdr_len / kBeatBytes;
     return;
   }
-  if (r.opcode == op::kReadRequest) {
-    uint64_t pa = 0;
-    if (r.dmalen > 0x80000000u) return is_new ? nak_new(syndrome::kInvalidRequest) : respond(syndrome::kInvalidRequest, r.psn);
-    if (uint8_t s = mr_check(r.rkey, 'r', r.va, r.dmalen, &pa)) return is_new ? nak_new(s) : respond(s, r.psn);
+  if (read) {
     job_.kind = JobKind::kRead;
     job_.pa = pa;
     job_.len = r.dmalen;
@@ -183,31 +203,15 @@ void RdmaModel::Check() {
     desc_.plen = static_cast<uint16_t>(std::min(job_.len, job_.mtu));
     return;
   }
-  if (IsAtomic(r.opcode)) {
-    if (!is_new) {
-      desc_.opcode = op::kAtomicAck;
-      StartAqLookup(q, r.psn);
-      if (job_.grps_left == 0) return respond(syndrome::kInvalidRequest, r.psn);
-      job_.kind = JobKind::kAtomicDup;
-      return;
-    }
-    uint64_t pa = 0;
-    if (q.cfg.aq_groups == 0) return nak_new(syndrome::kInvalidRequest);
-    if (uint8_t s = mr_check(r.rkey, 'a', r.va, 8, &pa)) return nak_new(s);
-    if (r.va % 8 != 0) return nak_new(syndrome::kInvalidRequest);
-    job_.kind = JobKind::kAtomic;
-    job_.pa = pa;
-    job_.opcode = r.opcode;
-    job_.swap = r.swap;
-    job_.compare = r.compare;
-    q.epsn = (q.epsn + 1) & kPsnMask;
-    q.msn = (q.msn + 1) & kPsnMask;
-    desc_.opcode = op::kAtomicAck;
-    desc_.msn = q.msn;
-    return;
-  }
-  // SEND (phase 2) and opcodes this responder does not implement.
-  return is_new ? nak_new(syndrome::kInvalidRequest) : respond(syndrome::kInvalidRequest, r.psn);
+  job_.kind = JobKind::kAtomic;
+  job_.pa = pa;
+  job_.opcode = r.opcode;
+  job_.swap = r.swap;
+  job_.compare = r.compare;
+  q.epsn = (q.epsn + 1) & kPsnMask;
+  q.msn = (q.msn + 1) & kPsnMask;
+  desc_.opcode = op::kAtomicAck;
+  desc_.msn = q.msn;
 }
 
 DmaRequest RdmaModel::CurrentDma() const {
@@ -241,7 +245,7 @@ DmaRequest RdmaModel::CurrentDma() const {
       d.write = true;
       d.addr = job_.pa;
       d.len = 8;
-      StoreBe(d.data.data(), 8, job_.swap);  // the new value, computed in AtWait
+      StoreLe64(d.data.data(), job_.swap);  // the new value (computed in AtWait), little-endian in host memory
       break;
     case State::kAqWrite:
       d.valid = true;
@@ -388,7 +392,7 @@ void RdmaModel::Tick() {
       break;
     case State::kAtWait:
       if (rsp.valid) {
-        const uint64_t old = Load64(rsp.data.data());
+        const uint64_t old = LoadLe64(rsp.data.data());
         desc_.atomic_value = old;
         const bool write = job_.opcode == op::kFetchAdd || old == job_.compare;
         job_.swap = job_.opcode == op::kFetchAdd ? old + job_.swap : job_.swap;

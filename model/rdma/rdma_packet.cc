@@ -44,44 +44,54 @@ Request ParseRequest(const uint8_t* h, int frame_len, const ResponderCfg& r) {
     q.drop = d;
     return q;
   };
-  if (frame_len < kMinFrame) return fail(Drop::kRunt);
-  if (LoadBe(h, 6) != r.mac) return fail(Drop::kNotForUs);
+  // Structure first (runt / malformed), then whether it is addressed to this responder.
+  if (frame_len < 14) return fail(Drop::kRunt);
   const uint16_t et = Load16(h + 12);
-  if (et != 0x0800 && et != 0x86DD) return fail(Drop::kMalformed);
-  q.v6 = et == 0x86DD;
-  if ((q.v6 && !r.has_ip6) || (!q.v6 && !r.has_ip4)) return fail(Drop::kNotForUs);
-  q.src_mac = LoadBe(h + 6, 6);
   const uint8_t* ip = h + 14;
-  int udp_off, ip_payload;
-  if (!q.v6) {
-    if (ip[0] != 0x45 || ip[9] != 17 || (Load16(ip + 6) & 0x3FFF) != 0) return fail(Drop::kMalformed);
-    if (Load32(ip + 16) != r.ip4) return fail(Drop::kNotForUs);
-    q.src_ip4 = Load32(ip + 12);
-    udp_off = 34;
-    ip_payload = Load16(ip + 2) - 20;
-    q.end = static_cast<uint16_t>(14 + Load16(ip + 2));
+  int l4;
+  if (et == 0x0800) {
+    if (frame_len < 34) return fail(Drop::kRunt);
+    if (ip[0] != 0x45) return fail(Drop::kMalformed);  // IPv4 without options
+    const int tot = Load16(ip + 2);
+    if (frame_len < 14 + tot) return fail(Drop::kRunt);
+    if (tot < 20 + 8 + 12 + 4 || (Load16(ip + 6) & 0x3FFF) != 0 || ip[9] != 17) return fail(Drop::kMalformed);
+    l4 = 34;
+    q.end = static_cast<uint16_t>(14 + tot);
+  } else if (et == 0x86DD) {
+    q.v6 = true;
+    if (frame_len < 54) return fail(Drop::kRunt);
+    if ((ip[0] >> 4) != 6) return fail(Drop::kMalformed);
+    const int plen = Load16(ip + 4);
+    if (frame_len < 54 + plen) return fail(Drop::kRunt);
+    if (ip[6] != 17 || plen < 8 + 12 + 4) return fail(Drop::kMalformed);
+    l4 = 54;
+    q.end = static_cast<uint16_t>(54 + plen);
   } else {
-    if ((ip[0] >> 4) != 6 || ip[6] != 17) return fail(Drop::kMalformed);
-    if (!(U128{Load64(ip + 24), Load64(ip + 32)} == r.ip6)) return fail(Drop::kNotForUs);
-    q.src_ip6 = U128{Load64(ip + 8), Load64(ip + 16)};
-    udp_off = 54;
-    ip_payload = Load16(ip + 4);
-    q.end = static_cast<uint16_t>(54 + Load16(ip + 4));
+    return fail(Drop::kMalformed);
   }
-  const uint8_t* udp = h + udp_off;
-  if (Load16(udp + 2) != params::kRdmaUdpPort) return fail(Drop::kMalformed);
-  if (q.end > frame_len || Load16(udp + 4) != ip_payload || ip_payload < 8 + 12 + 4) return fail(Drop::kMalformed);
-  q.sport = Load16(udp);
+  const uint8_t* udp = h + l4;
   const uint8_t* bth = udp + 8;
+  if (Load16(udp + 2) != params::kRdmaUdpPort || Load16(udp + 4) != q.end - l4) return fail(Drop::kMalformed);
+  if ((bth[1] & 0x0F) != 0) return fail(Drop::kMalformed);  // transport version 0 only
   q.opcode = bth[0];
-  if ((q.opcode >> 5) != 0) return fail(Drop::kMalformed);  // not the RC transport
+  if (q.opcode > op::kFetchAdd) return fail(Drop::kMalformed);  // not an RC opcode
   q.pad = (bth[1] >> 4) & 3;
+  q.hdr_len = static_cast<uint16_t>(l4 + 8 + 12 + ExtLen(q.opcode));
+  const int data_len = q.end - 4 - q.hdr_len;
+  if (data_len < 0 || q.pad > data_len) return fail(Drop::kMalformed);
+  q.plen = data_len - q.pad;
+  if (LoadBe(h, 6) != r.mac) return fail(Drop::kNotForUs);
+  if (q.v6 ? (!r.has_ip6 || !(U128{Load64(ip + 24), Load64(ip + 32)} == r.ip6))
+           : (!r.has_ip4 || Load32(ip + 16) != r.ip4)) {
+    return fail(Drop::kNotForUs);
+  }
+  q.src_mac = LoadBe(h + 6, 6);
+  q.src_ip4 = q.v6 ? 0 : Load32(ip + 12);
+  q.src_ip6 = q.v6 ? U128{Load64(ip + 8), Load64(ip + 16)} : U128{};
+  q.sport = Load16(udp);
   q.dqpn = Load32(bth + 4) & kPsnMask;
   q.ackreq = bth[8] >> 7;
   q.psn = Load32(bth + 8) & kPsnMask;
-  q.hdr_len = static_cast<uint16_t>(udp_off + 8 + 12 + ExtLen(q.opcode));
-  q.plen = q.end - 4 - q.hdr_len - q.pad;
-  if (q.plen < 0) return fail(Drop::kMalformed);
   const uint8_t* ext = bth + 12;
   switch (q.opcode) {
     case op::kWriteFirst:

@@ -9,7 +9,6 @@
 namespace nettwin::rdma {
 
 constexpr int kHdrWindow = 128;  // every request header ends by byte 102 (IPv6 + AtomicETH)
-constexpr int kMinFrame = 58;    // Ethernet + IPv4 + UDP + BTH + ICRC
 
 struct Request {
   Drop drop = Drop::kNone;  // runt, malformed or not_for_us

@@ -23,7 +23,8 @@ module rdma_check
   job_t      job;
   desc_t     desc;
   qp_state_t q;
-  logic      processed, ack, nak, done, found_qp, ahead, is_new, first, middle, only;
+  logic      processed, ack, nak, done, found_qp, ahead, is_new, first, middle, last, only, stop;
+  logic      write, read, atomic;
   logic [3:0] qi;
   logic [23:0] d;
   logic [31:0] plen, mtu;
@@ -41,7 +42,7 @@ module rdma_check
     if (m < 0) return SynAcc;
     ok = (right == 2'd0 && mrs[m].r) || (right == 2'd1 && mrs[m].w) || (right == 2'd2 && mrs[m].a);
     if (!ok) return SynAcc;
-    if (len != 0 && (va < mrs[m].va || len > 64'(mrs[m].len) || va - mrs[m].va > 64'(mrs[m].len) - len)) begin
+    if (va < mrs[m].va || len > 64'(mrs[m].len) || va - mrs[m].va > 64'(mrs[m].len) - len) begin
       return SynAcc;
     end
     pa_o = mrs[m].pa + (va - mrs[m].va);
@@ -69,6 +70,11 @@ module rdma_check
     first     = req_i.opcode == 8'h06;
     middle    = req_i.opcode == 8'h07;
     only      = req_i.opcode == 8'h0a || req_i.opcode == 8'h0b;
+    last      = req_i.opcode == 8'h08 || req_i.opcode == 8'h09;
+    write     = req_i.opcode >= 8'h06 && req_i.opcode <= 8'h0b;
+    read      = req_i.opcode == 8'h0c;
+    atomic    = req_i.opcode == 8'h13 || req_i.opcode == 8'h14;
+    stop      = 1'b0;
     for (int i = RdmaQps - 1; i >= 0; i--) begin
       if (qps_i[i].cfg.valid && qps_i[i].cfg.qpn == req_i.dqpn) begin
         qi       = 4'(i);
@@ -122,56 +128,79 @@ module rdma_check
         nak           = 1'b1;
       end else begin
         if (is_new) q.nak_sent = 1'b0;
-        if (req_i.opcode >= 8'h06 && req_i.opcode <= 8'h0b) begin
-          if (!is_new) begin
-            job.kind = JobRespond;  // duplicate WRITE: acknowledge, never re-execute
+        stop = 1'b0;
+        if (!is_new) begin  // duplicates: never re-executed
+          if (write) begin
+            job.kind = JobRespond;
             ack      = 1'b1;
-          end else begin
-            syn = 8'h00;
-            if (first || only) begin
-              if (q.w_open) syn = SynInv;
-              else if (first ? plen != mtu : (plen > mtu || plen != req_i.dmalen)) syn = SynInv;
-              else begin
-                syn = mr_check(mrs_i, req_i.rkey, 2'd1, req_i.va, 64'(req_i.dmalen), pa);
-                if (syn == 8'h00 && first && req_i.dmalen <= plen) syn = SynInv;
-              end
-            end else begin
-              if (!q.w_open) syn = SynInv;
-              else if (middle ? (plen != mtu || plen >= q.w_remaining) : plen != q.w_remaining) syn = SynInv;
-              pa = q.w_pa;
-            end
-            if (syn != 8'h00) begin
+            stop     = 1'b1;
+          end else if (atomic) begin
+            desc.opcode = 8'h12;
+            job.kind    = JobAtomicDup;
+            aq_select(q, req_i.psn, resp_i.aq_linear, job.grp, job.grps_left);
+            if (job.grps_left == 0) begin
               job.kind      = JobRespond;
-              desc.syndrome = syn;
-              q.nak_sent    = 1'b1;
+              desc.opcode   = 8'h11;
+              desc.syndrome = SynInv;
               nak           = 1'b1;
-            end else begin
-              job.pa = pa;
-              q.epsn = q.epsn + 1;
-              if (first || middle) begin
-                q.w_remaining = (first ? req_i.dmalen : q.w_remaining) - plen;
-                q.w_open      = 1'b1;
-                q.w_pa        = pa + 64'(plen);
-              end else begin
-                q.w_open = 1'b0;
-                q.msn    = q.msn + 1;
-              end
-              job.ack   = req_i.ackreq || !(first || middle);
-              desc.msn  = q.msn;
-              ack       = job.ack;
-              job.kind  = plen > 0 ? JobWrite : (job.ack ? JobRespond : JobNone);
             end
+            stop = 1'b1;
+          end else if (!read) begin  // SEND: phase 2
+            job.kind      = JobRespond;
+            desc.syndrome = SynInv;
+            nak           = 1'b1;
+            stop          = 1'b1;
           end
-        end else if (req_i.opcode == 8'h0c) begin
+        end else if (!write && !read && !atomic) begin  // SEND: phase 2
+          job.kind      = JobRespond;
+          desc.syndrome = SynInv;
+          q.nak_sent    = 1'b1;
+          nak           = 1'b1;
+          stop          = 1'b1;
+        end
+        if (!stop) begin
+          // Validation: 1 opcode sequence, 2 lengths, 3 memory region, 4 alignment, 5 resources.
           syn = 8'h00;
-          if (req_i.dmalen > 32'h80000000) syn = SynInv;
-          else syn = mr_check(mrs_i, req_i.rkey, 2'd0, req_i.va, 64'(req_i.dmalen), pa);
+          if (is_new && ((middle || last) != q.w_open)) syn = SynInv;
+          if (syn == 8'h00 && is_new) begin
+            if (plen > mtu || (middle && plen != mtu) || (first && plen != mtu)) syn = SynInv;
+            else if (first && plen > req_i.dmalen) syn = SynInv;
+            else if (only && plen != req_i.dmalen) syn = SynInv;
+            else if (middle && plen > q.w_remaining) syn = SynInv;
+            else if (last && plen != q.w_remaining) syn = SynInv;
+            else if ((read || atomic) && plen != 0) syn = SynInv;
+          end
+          if (syn == 8'h00 && read && req_i.dmalen > 32'h80000000) syn = SynInv;
+          if (syn == 8'h00 && (read || (write && !(middle || last)))) begin
+            syn = mr_check(mrs_i, req_i.rkey, read ? 2'd0 : 2'd1, req_i.va, 64'(req_i.dmalen), pa);
+          end
+          if (syn == 8'h00 && atomic) begin
+            syn = mr_check(mrs_i, req_i.rkey, 2'd2, req_i.va, 64'd8, pa);
+            if (syn == 8'h00 && req_i.va[2:0] != 3'd0) syn = SynInv;
+          end
+          if (syn == 8'h00 && is_new && (read || atomic) && q.cfg.max_rd_atomic == 0) syn = SynInv;
           if (syn != 8'h00) begin
             job.kind      = JobRespond;
             desc.syndrome = syn;
             nak           = 1'b1;
             if (is_new) q.nak_sent = 1'b1;
-          end else begin
+          end else if (write) begin
+            if (middle || last) pa = q.w_pa;
+            job.pa = pa;
+            q.epsn = q.epsn + 1;
+            if (first || middle) begin
+              q.w_remaining = (first ? req_i.dmalen : q.w_remaining) - plen;
+              q.w_open      = 1'b1;
+              q.w_pa        = pa + 64'(plen);
+            end else begin
+              q.w_open = 1'b0;
+              q.msn    = q.msn + 1;
+            end
+            job.ack  = req_i.ackreq || !(first || middle);
+            desc.msn = q.msn;
+            ack      = job.ack;
+            job.kind = plen > 0 ? JobWrite : (job.ack ? JobRespond : JobNone);
+          end else if (read) begin
             job.kind  = JobRead;
             job.pa    = pa;
             job.len   = req_i.dmalen;
@@ -183,48 +212,17 @@ module rdma_check
             desc.msn    = q.msn;
             desc.opcode = (job.npkts == 1) ? 8'h10 : 8'h0d;
             desc.plen   = 16'((req_i.dmalen < mtu) ? req_i.dmalen : mtu);
-          end
-        end else if (req_i.opcode == 8'h13 || req_i.opcode == 8'h14) begin
-          if (!is_new) begin
-            desc.opcode = 8'h12;
-            job.kind    = JobAtomicDup;
-            aq_select(q, req_i.psn, resp_i.aq_linear, job.grp, job.grps_left);
-            if (job.grps_left == 0) begin
-              job.kind      = JobRespond;
-              desc.opcode   = 8'h11;
-              desc.syndrome = SynInv;
-              nak           = 1'b1;
-            end
           end else begin
-            syn = 8'h00;
-            if (q.cfg.aq_groups == 0) syn = SynInv;
-            else begin
-              syn = mr_check(mrs_i, req_i.rkey, 2'd2, req_i.va, 64'd8, pa);
-              if (syn == 8'h00 && req_i.va[2:0] != 3'd0) syn = SynInv;
-            end
-            if (syn != 8'h00) begin
-              job.kind      = JobRespond;
-              desc.syndrome = syn;
-              q.nak_sent    = 1'b1;
-              nak           = 1'b1;
-            end else begin
-              job.kind    = JobAtomic;
-              job.pa      = pa;
-              job.opcode  = req_i.opcode;
-              job.swap    = req_i.swap;
-              job.compare = req_i.compare;
-              q.epsn      = q.epsn + 1;
-              q.msn       = q.msn + 1;
-              desc.opcode = 8'h12;
-              desc.msn    = q.msn;
-            end
+            job.kind    = JobAtomic;
+            job.pa      = pa;
+            job.opcode  = req_i.opcode;
+            job.swap    = req_i.swap;
+            job.compare = req_i.compare;
+            q.epsn      = q.epsn + 1;
+            q.msn       = q.msn + 1;
+            desc.opcode = 8'h12;
+            desc.msn    = q.msn;
           end
-        end else begin
-          // SEND (phase 2) and opcodes this responder does not implement.
-          job.kind      = JobRespond;
-          desc.syndrome = SynInv;
-          nak           = 1'b1;
-          if (is_new) q.nak_sent = 1'b1;
         end
       end
     end

@@ -3,7 +3,6 @@ package rdma_pkg;
   import nt_pkg::*;
 
   localparam int unsigned HdrWindow = 128;
-  localparam int unsigned MinFrame = 58;
   localparam int unsigned AqGroupBytes = RdmaAqGroup * RdmaAqeBytes;
 
   typedef enum logic [3:0] {

@@ -180,7 +180,7 @@ module rdma_top
         dma_req_write_o = 1'b1;
         dma_req_addr_o  = job_q.pa;
         dma_req_len_o   = 16'd8;
-        dma_req_data_o[63:0] = {<<8{job_q.swap}};
+        dma_req_data_o[63:0] = job_q.swap;  // host memory is little-endian
       end
       StAqWrite: begin
         dma_req_valid_o = 1'b1;
@@ -239,7 +239,7 @@ module rdma_top
   end
 
   logic [63:0] at_old;
-  assign at_old = {<<8{dma_rsp_data_i[63:0]}};
+  assign at_old = dma_rsp_data_i[63:0];  // host memory is little-endian
 
   // Next group to try in linear AQ mode.
   logic [2:0] next_grp;
