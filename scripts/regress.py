@@ -20,6 +20,11 @@ ROOT = os.path.dirname(HERE)
 PY = "/usr/bin/python3"  # the interpreter that has Scapy
 
 MODES = [("b2b", []), ("gaps+bp", ["--gaps", "0.3", "--backpressure", "0.4"])]
+RDMA_SCENARIOS = ["traffic", "atomic", "lostack", "reorder", "badreq", "psnwrap", "icrc", "malformed", "send",
+                  "edge", "mixed"]
+RDMA_MODES = [("mem50", ["--mem-read-cycles", "50", "--mem-write-cycles", "10"]),
+              ("mem900+bp", ["--mem-read-cycles", "900", "--mem-write-cycles", "90", "--backpressure", "0.4",
+                             "--clock-mhz", "900"])]
 
 
 def run(cmd, log):
@@ -49,6 +54,57 @@ def make_vectors(args, log):
     return vecs
 
 
+def print_table(title, hdr, rows):
+    widths = [max(len(str(r[i])) for r in rows + [hdr]) for i in range(len(hdr))]
+    line = "  ".join("%-*s" % (w, h) for w, h in zip(widths, hdr))
+    print("\n" + title)
+    print(line)
+    print("-" * len(line))
+    for r in rows:
+        print("  ".join("%-*s" % (w, str(c)) for w, c in zip(widths, r)))
+
+
+def rdma_runs(args, nettwin, log, failures):
+    """Every RDMA scenario through RTL and model in lockstep, checked by rdma_check.py."""
+    rows = []
+    for sc in args.rdma_scenarios:
+        for seed in args.rdma_seeds:
+            d = os.path.join(args.work, "rdma_%s_%d" % (sc, seed))
+            gen = [PY, os.path.join(HERE, "rdma_gen.py"), "--seed", str(seed), "--out-dir", d, "--scenario", sc]
+            rc, out, _ = run(gen, log)
+            if rc != 0:
+                failures.append(("rdma %s.%d generation" % (sc, seed), out.strip().splitlines()[-3:],
+                                 " ".join(gen)))
+                continue
+            for mode, flags in RDMA_MODES:
+                rsp = os.path.join(d, "rsp_%s.pcap" % mode.replace("+", "_"))
+                mem = os.path.join(d, "mem_%s.json" % mode.replace("+", "_"))
+                stats = os.path.join(d, "stats_%s.json" % mode.replace("+", "_"))
+                cmd = [nettwin, "rdma", "--config", os.path.join(d, "responder.txt"),
+                       "--in", os.path.join(d, "requests.pcap"), "--out", rsp, "--mem-out", mem,
+                       "--stats", stats, "--engine", "lockstep"] + flags
+                rc, out, secs = run(cmd, log)
+                st = {}
+                if os.path.exists(stats):
+                    with open(stats) as f:
+                        st = json.load(f)
+                if rc != 0:
+                    failures.append(("rdma %s.%d %s lockstep" % (sc, seed, mode), out.strip().splitlines()[-8:],
+                                     " ".join(shlex.quote(c) for c in cmd)))
+                chk = [PY, os.path.join(HERE, "rdma_check.py"), "--config", os.path.join(d, "responder.txt"),
+                       "--in", os.path.join(d, "requests.pcap"), "--out", rsp, "--mem-out", mem, "--stats", stats]
+                crc, cout, _ = run(chk, log) if rc == 0 else (1, "skipped", 0)
+                if rc == 0 and crc != 0:
+                    failures.append(("rdma %s.%d %s check" % (sc, seed, mode), cout.strip().splitlines()[-6:],
+                                     " ".join(shlex.quote(c) for c in chk)))
+                rows.append(["%s.%d" % (sc, seed), mode, st.get("packets_in", "-"), st.get("packets_out", "-"),
+                             sum(st.get("drops", {}).values()) if st else "-", st.get("naks", "-"),
+                             st.get("atomics", "-"), st.get("atomic_replays", "-"), st.get("dma_reads", "-"),
+                             st.get("cycles", "-"), st.get("mismatches", "ERR") if st else "ERR",
+                             "ok" if crc == 0 else "FAIL", "%.1fs" % secs])
+    return rows
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
@@ -56,11 +112,16 @@ def main():
     ap.add_argument("--seeds", type=int, nargs="*", default=None, help="random vector seeds")
     ap.add_argument("--packets", type=int, default=None, help="packets per random vector")
     ap.add_argument("--quick", action="store_true", help="small run for the test suite")
+    ap.add_argument("--rdma-seeds", type=int, nargs="*", default=None)
+    ap.add_argument("--rdma-scenarios", nargs="*", default=RDMA_SCENARIOS)
+    ap.add_argument("--no-rdma", action="store_true")
     args = ap.parse_args()
     if args.seeds is None:
         args.seeds = [1, 2] if args.quick else list(range(1, 11))
     if args.packets is None:
         args.packets = 150 if args.quick else 600
+    if args.rdma_seeds is None:
+        args.rdma_seeds = [1] if args.quick else [1, 2, 3]
     os.makedirs(args.work, exist_ok=True)
     nettwin = os.path.join(args.build, "nettwin")
     log_path = os.path.join(args.work, "regress.log")
@@ -106,17 +167,19 @@ def main():
                              st.get("mismatches", "-") if ok or st else "ERR",
                              "ok" if crc == 0 else "FAIL", "%.1fs" % secs])
 
-    hdr = ["vector", "mode", "pkts_in", "pkts_out", "drops", "cycles", "in_beats", "in_stalls",
-           "lat min/max", "mismatch", "check", "time"]
-    widths = [max(len(str(r[i])) for r in rows + [hdr]) for i in range(len(hdr))]
-    line = "  ".join("%-*s" % (w, h) for w, h in zip(widths, hdr))
-    print("\nEJFAT load balancer regression (RTL and model in lockstep; checked by lb_check.py + tshark)")
-    print(line)
-    print("-" * len(line))
-    for r in rows:
-        print("  ".join("%-*s" % (w, str(c)) for w, c in zip(widths, r)))
+        rdma_rows = [] if args.no_rdma else rdma_runs(args, nettwin, log, failures)
+
+    print_table("EJFAT load balancer regression (RTL and model in lockstep; checked by lb_check.py + tshark)",
+                ["vector", "mode", "pkts_in", "pkts_out", "drops", "cycles", "in_beats", "in_stalls",
+                 "lat min/max", "mismatch", "check", "time"], rows)
     print("\ndrops by reason over all vectors (back-to-back runs):")
     print("  " + ", ".join("%s=%d" % (k, v) for k, v in sorted(drops_total.items()) if v) or "  none")
+    if rdma_rows:
+        print_table("RoCEv2 responder regression (RTL and model in lockstep, SystemC host memory; "
+                    "checked by rdma_check.py)",
+                    ["scenario", "mode", "req_in", "rsp_out", "drops", "naks", "atomics", "replays", "dma_rd",
+                     "cycles", "mismatch", "check", "time"], rdma_rows)
+    rows = rows + rdma_rows
     tot_in = sum(r[2] for r in rows if isinstance(r[2], int))
     print("\n%d runs, %d packets, %d failures; log: %s" % (len(rows), tot_in, len(failures), log_path))
     for what, lines, cmd in failures:
