@@ -18,7 +18,7 @@ LatencyResult MeasureLatency(double clock_mhz, uint32_t read_cycles, uint32_t wr
       "mr 0x1234 va 0x10001f000 len 0x1000 pa 0x5188000000000000 access rwa\n",
       "rdma-latency");
   uint8_t init[8];
-  StoreBe(init, 8, kMem);
+  StoreLe64(init, kMem);
   c.memory.push_back(MemInit{kMrPa + (kVa - kMrVa), std::vector<uint8_t>(init, init + 8)});
   std::vector<Packet> pkts;
   RequestSpec s;
@@ -63,7 +63,7 @@ LatencyResult MeasureLatency(double clock_mhz, uint32_t read_cycles, uint32_t wr
   out.orig_retransmit = Load64(&r.run.out[256].bytes[58]);
   uint8_t fin[8];
   r.memory->Read(kMrPa + (kVa - kMrVa), fin, 8);
-  out.final_value = Load64(fin);
+  out.final_value = LoadLe64(fin);
   return out;
 }
 

@@ -1,36 +1,19 @@
-// The Verilated rdma_top behind the ClockedBlock interface.
+// The Verilated rdma_top behind ClockedBlock.
 #pragma once
 
-#include <memory>
-#include <string>
-
+#include "Vrdma_top.h"
 #include "model/rdma/rdma_types.h"
-#include "tb/common/harness.h"
-
-class Vrdma_top;
-class VerilatedContext;
-class VerilatedFstC;
+#include "tb/common/verilated_block.h"
 
 namespace nettwin::rdma {
 
-class RdmaRtl : public tb::RtlBlock<RdmaIn, RdmaOut> {
+class RdmaRtl : public tb::VerilatedBlock<Vrdma_top, RdmaIn, RdmaOut> {
  public:
-  RdmaRtl();
-  ~RdmaRtl() override;
-  void Reset() override;
+  RdmaRtl() : VerilatedBlock("rdma_top") {}
   const RdmaOut& Eval(const RdmaIn& in) override;
-  void Tick() override;
-  void OpenTrace(const std::string& path) override;
-  void SetTracing(bool on) override { tracing_ = on; }
-  void ShowModel(const RdmaOut&) override {}
 
  private:
-  void Dump();
-  std::unique_ptr<VerilatedContext> ctx_;
-  std::unique_ptr<Vrdma_top> top_;
-  std::unique_ptr<VerilatedFstC> fst_;
-  bool tracing_ = false;
-  uint64_t half_cycles_ = 0;
+  void IdleInputs() override;
   RdmaOut out_;
 };
 

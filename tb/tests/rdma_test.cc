@@ -223,7 +223,7 @@ TEST(Rdma, AqWrapsAndRetransmissionsAtEveryDistance) {
   }
   uint8_t fin[8];
   r.memory->Read(kMrPa + 64, fin, 8);
-  EXPECT_EQ(Load64(fin), value);
+  EXPECT_EQ(LoadLe64(fin), value);
   EXPECT_EQ(r.counters.atomic_replays, q.size() - 300);
   EXPECT_EQ(r.counters.dma_reads, 300u + (q.size() - 300));  // one read per replay
 }
@@ -244,7 +244,7 @@ TEST(Rdma, PsnWrapsAt24Bits) {
   EXPECT_EQ(Decode(r.run.out[21]).orig, 2u * 11);
   uint8_t fin[8];
   r.memory->Read(kMrPa, fin, 8);
-  EXPECT_EQ(Load64(fin), 40u);
+  EXPECT_EQ(LoadLe64(fin), 40u);
 }
 
 TEST(Rdma, CompareAndSwap) {
@@ -262,7 +262,7 @@ TEST(Rdma, CompareAndSwap) {
   EXPECT_EQ(Decode(r.run.out[1]).orig, 0xABCDu);
   uint8_t fin[8];
   r.memory->Read(kMrPa + 8, fin, 8);
-  EXPECT_EQ(Load64(fin), 0xABCDu);
+  EXPECT_EQ(LoadLe64(fin), 0xABCDu);
   EXPECT_EQ(r.counters.dma_writes, 3u);  // one data write + two AQEs
 }
 

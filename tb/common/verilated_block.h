@@ -1,0 +1,85 @@
+// What every Verilated block adapter shares: the model's context and FST, reset, the clock edge, and the
+// byte <-> wide-port packing. A block's adapter derives from it and only maps its ports in Eval().
+#pragma once
+
+#include <verilated.h>
+#include <verilated_fst_c.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "tb/common/harness.h"
+
+namespace nettwin::tb {
+
+// Byte i of a frame or word sits in bits 8i+7:8i of the SystemVerilog vector (AXI lane order).
+template <size_t N>
+void PutBytes(VlWide<N>& w, const uint8_t* bytes, size_t n) {
+  for (size_t i = 0; i < N; ++i) w[i] = 0;
+  for (size_t i = 0; i < n; ++i) w[i / 4] |= static_cast<uint32_t>(bytes[i]) << (8 * (i % 4));
+}
+template <size_t N>
+void GetBytes(const VlWide<N>& w, uint8_t* bytes, size_t n) {
+  for (size_t i = 0; i < n; ++i) bytes[i] = static_cast<uint8_t>(w[i / 4] >> (8 * (i % 4)));
+}
+
+// VTop: the Verilated class (ports clk_i, rst_ni, ...). Derived classes drive their inputs in Eval() and
+// set the inputs that must be idle during reset in IdleInputs().
+template <class VTop, class In, class Out>
+class VerilatedBlock : public RtlBlock<In, Out> {
+ public:
+  explicit VerilatedBlock(const char* name) : ctx_(std::make_unique<VerilatedContext>()) {
+    ctx_->traceEverOn(true);
+    top_ = std::make_unique<VTop>(ctx_.get(), name);
+  }
+  ~VerilatedBlock() override {
+    if (fst_) fst_->close();
+    top_->final();
+  }
+
+  void Reset() override {
+    top_->rst_ni = 0;
+    IdleInputs();
+    for (int i = 0; i < 3; ++i) {
+      top_->clk_i = 0;
+      top_->eval();
+      top_->clk_i = 1;
+      top_->eval();
+    }
+    top_->clk_i = 0;
+    top_->eval();
+    top_->rst_ni = 1;
+    top_->eval();
+  }
+  void Tick() override {
+    Dump();
+    top_->clk_i = 1;
+    top_->eval();
+    Dump();
+  }
+  void OpenTrace(const std::string& path) override {
+    fst_ = std::make_unique<VerilatedFstC>();
+    top_->trace(fst_.get(), 99);
+    fst_->open(path.c_str());
+  }
+  void SetTracing(bool on) override { tracing_ = on; }
+  void ShowModel(const Out&) override {}
+
+ protected:
+  virtual void IdleInputs() = 0;
+  VTop& top() { return *top_; }
+
+ private:
+  void Dump() {
+    if (fst_ && tracing_) fst_->dump(half_cycles_);
+    ++half_cycles_;
+  }
+  std::unique_ptr<VerilatedContext> ctx_;
+  std::unique_ptr<VTop> top_;
+  std::unique_ptr<VerilatedFstC> fst_;
+  bool tracing_ = false;
+  uint64_t half_cycles_ = 0;
+};
+
+}  // namespace nettwin::tb
