@@ -57,6 +57,9 @@ std::vector<CfgWrite> RdmaConfig::Writes() const {
   };
   add(params::kRdmaTblResponder, 0, Encode(responder));
   for (size_t i = 0; i < qps.size(); ++i) add(params::kRdmaTblQp, i, Encode(qps[i]));
+  for (size_t i = 0; i < queues.size(); ++i) {
+    if (queues[i].valid) add(params::kRdmaTblQpQueues, i, Encode(queues[i]));
+  }
   for (size_t i = 0; i < mrs.size(); ++i) add(params::kRdmaTblMr, i, Encode(mrs[i]));
   return w;
 }
@@ -116,7 +119,16 @@ RdmaConfig ParseConfig(const std::string& text, const std::string& file) {
       q.qpn = static_cast<uint32_t>(Num(l, l.words[1], 24));
       q.max_rd_atomic = 0;
       bool have_aq = false;
-      for (auto& [k, v] : pairs(2, {"dest_qp", "epsn", "mtu", "max_rd_atomic", "aq"})) {
+      QpQueuesCfg qq;
+      int queue_fields = 0;
+      for (auto& [k, v] : pairs(2, {"dest_qp", "epsn", "mtu", "max_rd_atomic", "aq", "rq", "rq_entries", "rq_posted",
+                                    "cq", "cq_entries", "rnr_timer"})) {
+        if (k == "rq") qq.rq = Num(l, v, 64), ++queue_fields;
+        if (k == "rq_entries") qq.rq_entries = static_cast<uint16_t>(Num(l, v, 16)), ++queue_fields;
+        if (k == "rq_posted") qq.rq_posted = static_cast<uint16_t>(Num(l, v, 16)), ++queue_fields;
+        if (k == "cq") qq.cq = Num(l, v, 64), ++queue_fields;
+        if (k == "cq_entries") qq.cq_entries = static_cast<uint16_t>(Num(l, v, 16)), ++queue_fields;
+        if (k == "rnr_timer") qq.rnr_timer = static_cast<uint8_t>(Num(l, v, 5));
         if (k == "dest_qp") q.dest_qp = static_cast<uint32_t>(Num(l, v, 24));
         if (k == "epsn") q.epsn = static_cast<uint32_t>(Num(l, v, 24));
         if (k == "mtu") {
@@ -140,6 +152,15 @@ RdmaConfig ParseConfig(const std::string& text, const std::string& file) {
         }
       }
       if (q.aq_groups > 0 && !have_aq) l.Fail(l.words[1], "a QP with max_rd_atomic > 0 needs 'aq <host address>'");
+      if (queue_fields != 0 && queue_fields != 5) {
+        l.Fail(l.words[1], "rq, rq_entries, rq_posted, cq and cq_entries go together");
+      }
+      if (queue_fields == 5) {
+        if (qq.rq_entries == 0 || qq.cq_entries == 0) l.Fail(l.words[1], "rq_entries and cq_entries must be > 0");
+        if (qq.rq_posted > qq.rq_entries) l.Fail(l.words[1], "rq_posted exceeds rq_entries");
+        qq.valid = true;
+      }
+      c.queues.push_back(qq);
       for (const QpCfg& o : c.qps) {
         if (o.qpn == q.qpn) l.Fail(l.words[1], "duplicate QP number");
       }

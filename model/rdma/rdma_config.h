@@ -24,6 +24,7 @@ struct MemInit {
 struct RdmaConfig {
   ResponderCfg responder;
   std::vector<QpCfg> qps;
+  std::vector<QpQueuesCfg> queues;  // one per QP, same order
   std::vector<MrCfg> mrs;
   std::vector<MemInit> memory;
   std::vector<CfgWrite> Writes() const;  // responder, then QPs and MRs by slot

@@ -12,6 +12,7 @@ constexpr uint32_t kHalfPsn = 1u << 23;
 bool IsWrite(uint8_t o) { return o >= op::kWriteFirst && o <= op::kWriteOnlyImm; }
 bool IsResponse(uint8_t o) { return o >= op::kReadRspFirst && o <= op::kAtomicAck; }
 bool IsAtomic(uint8_t o) { return o == op::kCompareSwap || o == op::kFetchAdd; }
+bool IsSend(uint8_t o) { return o <= op::kSendOnlyImm; }
 
 }  // namespace
 
@@ -131,12 +132,17 @@ void RdmaModel::Check() {
     return 0;
   };
   const bool write = IsWrite(r.opcode), read = r.opcode == op::kReadRequest, atomic = IsAtomic(r.opcode);
+  const bool send = IsSend(r.opcode);
   const bool first = r.opcode == op::kWriteFirst, middle = r.opcode == op::kWriteMiddle;
   const bool last = r.opcode == op::kWriteLast || r.opcode == op::kWriteLastImm;
+  const bool write_imm = r.opcode == op::kWriteLastImm || r.opcode == op::kWriteOnlyImm;
+  const bool s_first = r.opcode == op::kSendFirst, s_middle = r.opcode == op::kSendMiddle;
+  const bool s_last = r.opcode == op::kSendLast || r.opcode == op::kSendLastImm;
+  const bool s_imm = r.opcode == op::kSendLastImm || r.opcode == op::kSendOnlyImm;
   const uint32_t plen = static_cast<uint32_t>(r.plen);
 
   if (!is_new) {  // duplicates: never re-executed
-    if (write) return respond(syndrome::kAck, r.psn);
+    if (write || send) return respond(syndrome::kAck, r.psn);
     if (atomic) {
       desc_.opcode = op::kAtomicAck;
       StartAqLookup(q, r.psn);
@@ -144,17 +150,18 @@ void RdmaModel::Check() {
       job_.kind = JobKind::kAtomicDup;
       return;
     }
-    if (!read) return respond(syndrome::kInvalidRequest, r.psn);  // SEND: phase 2
-  } else if (!write && !read && !atomic) {
-    return nak_new(syndrome::kInvalidRequest);  // SEND: phase 2
   }
   // Validation (docs/rdma.md), first failure wins: 1 opcode sequence, 2 lengths, 3 memory region,
   // 4 atomic alignment, 5 responder resources. A duplicate READ is checked again from step 2.
   uint8_t syn = 0;
   uint64_t pa = 0;
-  if (is_new && (middle || last) != q.w_open) syn = syndrome::kInvalidRequest;
+  if (is_new) {
+    const bool seq_ok = (middle || last) ? q.w_open : (s_middle || s_last) ? q.s_open : !(q.w_open || q.s_open);
+    if (!seq_ok) syn = syndrome::kInvalidRequest;
+  }
   if (!syn && is_new) {
-    if (plen > job_.mtu || (middle && plen != job_.mtu) || (first && plen != job_.mtu)) syn = syndrome::kInvalidRequest;
+    const bool full = first || middle || s_first || s_middle;  // all packets but the last carry one MTU
+    if (plen > job_.mtu || (full && plen != job_.mtu)) syn = syndrome::kInvalidRequest;
     else if (first && plen > r.dmalen) syn = syndrome::kInvalidRequest;
     else if ((r.opcode == op::kWriteOnly || r.opcode == op::kWriteOnlyImm) && plen != r.dmalen) syn = syndrome::kInvalidRequest;
     else if (middle && plen > q.w_remaining) syn = syndrome::kInvalidRequest;
@@ -168,12 +175,50 @@ void RdmaModel::Check() {
     if (!syn && r.va % 8 != 0) syn = syndrome::kInvalidRequest;
   }
   if (!syn && is_new && (read || atomic) && q.cfg.max_rd_atomic == 0) syn = syndrome::kInvalidRequest;
+  // Requests that consume a receive WQE need a receive queue, and a posted WQE (else RNR).
+  if (!syn && (s_first || r.opcode == op::kSendOnly || r.opcode == op::kSendOnlyImm || write_imm)) {
+    if (!q.queues.valid) syn = syndrome::kInvalidRequest;
+    else if (q.rq_head == q.queues.rq_posted) syn = static_cast<uint8_t>(syndrome::kRnr | q.queues.rnr_timer);
+  }
+  if (!syn && (s_middle || s_last) && plen > q.s_room) syn = syndrome::kInvalidRequest;
   if (syn) return is_new ? nak_new(syn) : respond(syn, r.psn);
+
+  job_.imm = r.imm;
+  job_.wqe = q.rq_head;
+  if (send) {
+    job_.cqe_opcode = 0;
+    job_.cqe_imm = s_imm;
+    job_.ack = r.ackreq || !(s_first || s_middle);
+    if (!(s_middle || s_last)) {  // first or only: the WQE decides (RqWait)
+      job_.cqe = !s_first;
+      job_.kind = JobKind::kSendFetch;
+      return;
+    }
+    job_.pa = q.s_addr;
+    q.epsn = (q.epsn + 1) & kPsnMask;
+    q.s_addr += plen;
+    q.s_room -= plen;
+    q.s_total += plen;
+    if (s_last) {
+      q.s_open = false;
+      q.msn = (q.msn + 1) & kPsnMask;
+      ++q.rq_head;
+      job_.cqe = true;
+      job_.cqe_wr_id = q.s_wr_id;
+      job_.cqe_len = q.s_total;
+    }
+    desc_.msn = q.msn;
+    if (job_.ack) ++counters_.acks;
+    job_.kind = JobKind::kWrite;
+    wbeat_ = r.hdr_len / kBeatBytes;
+    return;
+  }
 
   if (write) {
     if (middle || last) pa = q.w_pa;
     job_.pa = pa;
     q.epsn = (q.epsn + 1) & kPsnMask;
+    if (first) q.w_dmalen = r.dmalen;
     if (first || middle) {
       q.w_open = true;
       q.w_pa = pa + plen;
@@ -182,10 +227,18 @@ void RdmaModel::Check() {
       q.w_open = false;
       q.msn = (q.msn + 1) & kPsnMask;
     }
+    if (write_imm) {  // consumes a receive WQE (read after the payload for its wr_id) and completes
+      ++q.rq_head;
+      job_.fetch_after = true;
+      job_.cqe = true;
+      job_.cqe_opcode = 1;
+      job_.cqe_imm = true;
+      job_.cqe_len = r.opcode == op::kWriteOnlyImm ? r.dmalen : q.w_dmalen;
+    }
     job_.ack = r.ackreq || !(first || middle);
     desc_.msn = q.msn;
     if (job_.ack) ++counters_.acks;
-    job_.kind = plen > 0 ? JobKind::kWrite : (job_.ack ? JobKind::kRespond : JobKind::kNone);
+    job_.kind = JobKind::kWrite;
     wbeat_ = r.hdr_len / kBeatBytes;
     return;
   }
@@ -260,10 +313,39 @@ DmaRequest RdmaModel::CurrentDma() const {
       d.addr = q.cfg.aq + uint64_t{job_.grp} * kAqGroup * kAqeBytes;
       d.len = kAqGroup * kAqeBytes;
       break;
+    case State::kRqRead:
+      d.valid = true;
+      d.addr = q.queues.rq + uint64_t{params::kRdmaWqeBytes} * (job_.wqe % q.queues.rq_entries);
+      d.len = params::kRdmaWqeBytes;
+      break;
+    case State::kCqWrite: {
+      d.valid = true;
+      d.write = true;
+      d.addr = q.queues.cq + uint64_t{params::kRdmaCqeBytes} * (q.cq_tail % q.queues.cq_entries);
+      d.len = params::kRdmaCqeBytes;
+      uint8_t* c = d.data.data();
+      for (int i = 0; i < 4; ++i) {
+        c[i] = static_cast<uint8_t>(job_.cqe_wr_id >> (8 * i));
+        c[4 + i] = static_cast<uint8_t>(job_.cqe_len >> (8 * i));
+        c[12 + i] = static_cast<uint8_t>(q.cfg.qpn >> (8 * i));
+        c[20 + i] = static_cast<uint8_t>(job_.psn >> (8 * i));
+      }
+      if (job_.cqe_imm) Store32(c + 8, job_.imm);
+      c[16] = job_.cqe_opcode;
+      c[17] = job_.cqe_imm ? 1 : 0;
+      break;
+    }
     default:
       break;
   }
   return d;
+}
+
+// What follows a request's payload writes: the WQE fetch (WRITE with immediate), the CQE, the ACK.
+State RdmaModel::AfterPayload() const {
+  if (job_.fetch_after) return State::kRqRead;
+  if (job_.cqe) return State::kCqWrite;
+  return job_.ack ? State::kResp : State::kRx;
 }
 
 StreamPort RdmaModel::ResponseBeat() const {
@@ -365,12 +447,15 @@ void RdmaModel::Tick() {
         case JobKind::kRead: state_ = job_.len == 0 ? State::kResp : State::kRdIssue; break;
         case JobKind::kAtomic: state_ = State::kAtRead; break;
         case JobKind::kAtomicDup: state_ = State::kAqIssue; break;
+        case JobKind::kSendFetch: state_ = State::kRqRead; break;
       }
+      if (job_.kind == JobKind::kWrite && req_.plen == 0) state_ = AfterPayload();
+      if (state_ == State::kRx) finish();
       break;
     case State::kWrDma:
       if (dma_fire) {
         ++wbeat_;
-        if (wbeat_ * kBeatBytes >= req_.hdr_len + req_.plen) state_ = job_.ack ? State::kResp : State::kRx;
+        if (wbeat_ * kBeatBytes >= req_.hdr_len + req_.plen) state_ = AfterPayload();
         if (state_ == State::kRx) finish();
       }
       break;
@@ -450,6 +535,53 @@ void RdmaModel::Tick() {
         }
       }
       break;
+    case State::kRqRead:
+      if (dma_fire) state_ = State::kRqWait;
+      break;
+    case State::kRqWait:
+      if (rsp.valid) {
+        const uint64_t addr = LoadLe64(rsp.data.data());
+        const uint32_t len = static_cast<uint32_t>(LoadLe64(rsp.data.data() + 8));
+        const uint32_t wr_id = static_cast<uint32_t>(LoadLe64(rsp.data.data() + 8) >> 32);
+        const uint32_t plen = static_cast<uint32_t>(req_.plen);
+        job_.cqe_wr_id = wr_id;
+        if (job_.kind != JobKind::kSendFetch) {
+          state_ = State::kCqWrite;
+        } else if (plen > len) {  // the receive buffer is too small: NAK, WQE not consumed
+          q.nak_sent = true;
+          desc_.syndrome = syndrome::kInvalidRequest;
+          ++counters_.naks;
+          state_ = State::kResp;
+        } else {
+          q.epsn = (q.epsn + 1) & kPsnMask;
+          if (job_.cqe) {  // SEND only
+            q.msn = (q.msn + 1) & kPsnMask;
+            ++q.rq_head;
+            job_.cqe_len = plen;
+          } else {  // SEND first: the message stays open on this WQE
+            q.s_open = true;
+            q.s_addr = addr + plen;
+            q.s_room = len - plen;
+            q.s_total = plen;
+            q.s_wr_id = wr_id;
+          }
+          desc_.msn = q.msn;
+          if (job_.ack) ++counters_.acks;
+          job_.pa = addr;
+          wbeat_ = req_.hdr_len / kBeatBytes;
+          state_ = plen > 0 ? State::kWrDma : AfterPayload();
+          if (state_ == State::kRx) finish();
+        }
+      }
+      break;
+    case State::kCqWrite:
+      if (dma_fire) {
+        ++q.cq_tail;
+        ++counters_.cqes;
+        state_ = job_.ack ? State::kResp : State::kRx;
+        if (state_ == State::kRx) finish();
+      }
+      break;
     case State::kResp:
       if (in_.m_ready) {
         const ResponseShape s = Compose(desc_);
@@ -487,6 +619,7 @@ void RdmaModel::Tick() {
       qps_[w.index].epsn = qps_[w.index].cfg.epsn;
     }
     if (w.table == params::kRdmaTblMr && w.index < kMrs) mrs_[w.index] = DecodeMr(w.data);
+    if (w.table == params::kRdmaTblQpQueues && w.index < kQps) qps_[w.index].queues = DecodeQpQueues(w.data);
   }
 }
 

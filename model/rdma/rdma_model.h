@@ -14,13 +14,14 @@
 namespace nettwin::rdma {
 
 enum class State : uint8_t {
-  kRx, kDiscard, kParse, kCrc, kCheck, kWrDma, kRdIssue, kRdWait, kAtRead, kAtWait, kAtWrite, kAqWrite,
-  kAqIssue, kAqWait, kResp
+  kRx, kParse, kCrc, kCheck, kWrDma, kRdIssue, kRdWait, kAtRead, kAtWait, kAtWrite, kAqWrite,
+  kAqIssue, kAqWait, kResp, kRqRead, kRqWait, kCqWrite
 };
 
 // Per-QP state the responder keeps (configuration plus what the traffic changes).
 struct QpState {
   QpCfg cfg;
+  QpQueuesCfg queues;
   uint32_t epsn = 0, msn = 0;
   bool nak_sent = false;
   bool w_open = false;
@@ -29,10 +30,15 @@ struct QpState {
   uint16_t aq_wr = 0;  // next AQ entry
   std::array<uint32_t, kAqMaxGroups> grp_psn{};
   std::array<bool, kAqMaxGroups> grp_valid{};
+  uint16_t rq_head = 0, cq_tail = 0;  // WQEs consumed, CQEs written
+  bool s_open = false;                // a multi-packet SEND is being received
+  uint64_t s_addr = 0;                // where its next byte goes
+  uint32_t w_dmalen = 0;              // DMA length of the open WRITE (its CQE byte count)
+  uint32_t s_room = 0, s_total = 0, s_wr_id = 0;
 };
 
 // What Check decided for the buffered request.
-enum class JobKind : uint8_t { kDrop, kRespond, kNone, kWrite, kRead, kAtomic, kAtomicDup };
+enum class JobKind : uint8_t { kDrop, kRespond, kNone, kWrite, kRead, kAtomic, kAtomicDup, kSendFetch };
 struct Job {
   JobKind kind = JobKind::kDrop;
   Drop drop = Drop::kNone;
@@ -46,6 +52,12 @@ struct Job {
   uint64_t swap = 0, compare = 0;
   uint32_t psn = 0;
   uint8_t grp = 0, grps_left = 0;  // AQ lookup: group being read, groups left to try (linear mode)
+  // SEND / WRITE with immediate: fetch a receive WQE after the payload, then write a CQE.
+  bool fetch_after = false, cqe = false;
+  uint32_t cqe_wr_id = 0, cqe_len = 0, imm = 0;
+  uint8_t cqe_opcode = 0;
+  uint16_t wqe = 0;  // index of the receive WQE this request consumes
+  bool cqe_imm = false;
 };
 
 class RdmaModel : public ClockedBlock<RdmaIn, RdmaOut> {
@@ -60,6 +72,7 @@ class RdmaModel : public ClockedBlock<RdmaIn, RdmaOut> {
   void StartAqLookup(const QpState& q, uint32_t psn);
   ResponseDesc BaseDesc(const QpState& q) const;
   DmaRequest CurrentDma() const;
+  State AfterPayload() const;
   StreamPort ResponseBeat() const;
   int MrLookup(uint32_t rkey) const;
 

@@ -113,6 +113,8 @@ Request ParseRequest(const uint8_t* h, int frame_len, const ResponderCfg& r) {
     default:
       break;
   }
+  if (q.opcode == op::kSendLastImm || q.opcode == op::kSendOnlyImm || q.opcode == op::kWriteLastImm) q.imm = Load32(ext);
+  if (q.opcode == op::kWriteOnlyImm) q.imm = Load32(ext + 16);
   return q;
 }
 

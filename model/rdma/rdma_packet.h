@@ -22,6 +22,7 @@ struct Request {
   uint32_t dqpn = 0, psn = 0;
   uint64_t va = 0, swap = 0, compare = 0;
   uint32_t rkey = 0, dmalen = 0;
+  uint32_t imm = 0;  // ImmDt, as the 4 wire bytes read big-endian
   uint16_t hdr_len = 0;  // frame offset of the payload
   uint16_t end = 0;      // frame offset just past the ICRC
   int32_t plen = 0;      // payload bytes (pad excluded)

@@ -72,4 +72,27 @@ MrCfg DecodeMr(const CfgData& d) {
   return c;
 }
 
+CfgData Encode(const QpQueuesCfg& c) {
+  CfgData d;
+  d.SetBit(0, c.valid);
+  d.Set(1, 64, c.rq);
+  d.Set(65, 16, c.rq_entries);
+  d.Set(81, 16, c.rq_posted);
+  d.Set(97, 64, c.cq);
+  d.Set(161, 16, c.cq_entries);
+  d.Set(177, 5, c.rnr_timer);
+  return d;
+}
+QpQueuesCfg DecodeQpQueues(const CfgData& d) {
+  QpQueuesCfg c;
+  c.valid = d.Bit(0);
+  c.rq = d.Get(1, 64);
+  c.rq_entries = static_cast<uint16_t>(d.Get(65, 16));
+  c.rq_posted = static_cast<uint16_t>(d.Get(81, 16));
+  c.cq = d.Get(97, 64);
+  c.cq_entries = static_cast<uint16_t>(d.Get(161, 16));
+  c.rnr_timer = static_cast<uint8_t>(d.Get(177, 5));
+  return c;
+}
+
 }  // namespace nettwin::rdma

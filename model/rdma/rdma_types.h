@@ -21,7 +21,8 @@ constexpr int kAqeBytes = static_cast<int>(params::kRdmaAqeBytes);
 constexpr uint32_t kPsnMask = 0xFFFFFF;
 
 namespace op {
-constexpr uint8_t kSendFirst = 0x00, kSendOnlyImm = 0x05;
+constexpr uint8_t kSendFirst = 0x00, kSendMiddle = 0x01, kSendLast = 0x02, kSendLastImm = 0x03,
+                  kSendOnly = 0x04, kSendOnlyImm = 0x05;
 constexpr uint8_t kWriteFirst = 0x06, kWriteMiddle = 0x07, kWriteLast = 0x08, kWriteLastImm = 0x09,
                   kWriteOnly = 0x0A, kWriteOnlyImm = 0x0B;
 constexpr uint8_t kReadRequest = 0x0C, kReadRspFirst = 0x0D, kReadRspMiddle = 0x0E, kReadRspLast = 0x0F,
@@ -30,7 +31,7 @@ constexpr uint8_t kAck = 0x11, kAtomicAck = 0x12, kCompareSwap = 0x13, kFetchAdd
 }  // namespace op
 
 namespace syndrome {
-constexpr uint8_t kAck = 0x1F, kPsnSeqErr = 0x60, kInvalidRequest = 0x61, kRemoteAccess = 0x62,
+constexpr uint8_t kAck = 0x1F, kRnr = 0x20, kPsnSeqErr = 0x60, kInvalidRequest = 0x61, kRemoteAccess = 0x62,
                   kRemoteOp = 0x63;
 }  // namespace syndrome
 
@@ -72,6 +73,13 @@ struct QpCfg {
   uint64_t aq = 0;
   uint8_t aq_groups = 0;  // AQ depth = aq_groups * 64
 };
+// Receive queue (host-posted WQEs) and completion queue of a QP (docs/rdma.md).
+struct QpQueuesCfg {
+  bool valid = false;  // the QP has an RQ and a CQ
+  uint64_t rq = 0, cq = 0;
+  uint16_t rq_entries = 0, rq_posted = 0, cq_entries = 0;
+  uint8_t rnr_timer = 1;
+};
 struct MrCfg {
   bool valid = false;
   uint32_t rkey = 0;
@@ -83,6 +91,8 @@ struct MrCfg {
 CfgData Encode(const ResponderCfg& c);
 CfgData Encode(const QpCfg& c);
 CfgData Encode(const MrCfg& c);
+CfgData Encode(const QpQueuesCfg& c);
+QpQueuesCfg DecodeQpQueues(const CfgData& d);
 ResponderCfg DecodeResponder(const CfgData& d);
 QpCfg DecodeQp(const CfgData& d);
 MrCfg DecodeMr(const CfgData& d);
@@ -98,11 +108,12 @@ struct RdmaIn {
 struct RdmaCounters {
   uint32_t packets_in = 0, processed = 0, responses = 0;
   std::array<uint32_t, kNumDrops> drops{};
-  uint32_t acks = 0, naks = 0, atomics = 0, atomic_replays = 0, dma_reads = 0, dma_writes = 0;
+  uint32_t acks = 0, naks = 0, atomics = 0, atomic_replays = 0, dma_reads = 0, dma_writes = 0, cqes = 0;
   bool operator==(const RdmaCounters& o) const {
     return packets_in == o.packets_in && processed == o.processed && responses == o.responses &&
            drops == o.drops && acks == o.acks && naks == o.naks && atomics == o.atomics &&
-           atomic_replays == o.atomic_replays && dma_reads == o.dma_reads && dma_writes == o.dma_writes;
+           atomic_replays == o.atomic_replays && dma_reads == o.dma_reads && dma_writes == o.dma_writes &&
+           cqes == o.cqes;
   }
 };
 

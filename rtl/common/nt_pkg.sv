@@ -69,5 +69,8 @@ package nt_pkg;
   localparam int unsigned RdmaTblResponder = 0;
   localparam int unsigned RdmaTblQp = 1;
   localparam int unsigned RdmaTblMr = 2;
+  localparam int unsigned RdmaTblQpQueues = 3;  // a QP's receive and completion queues
+  localparam int unsigned RdmaWqeBytes = 16;
+  localparam int unsigned RdmaCqeBytes = 32;
 
 endpackage

@@ -24,7 +24,7 @@ module rdma_check
   desc_t     desc;
   qp_state_t q;
   logic      processed, ack, nak, done, found_qp, ahead, is_new, first, middle, last, only, stop;
-  logic      write, read, atomic;
+  logic      write, read, atomic, send, write_imm, s_first, s_middle, s_last, s_only, s_imm;
   logic [3:0] qi;
   logic [23:0] d;
   logic [31:0] plen, mtu;
@@ -74,6 +74,13 @@ module rdma_check
     write     = req_i.opcode >= 8'h06 && req_i.opcode <= 8'h0b;
     read      = req_i.opcode == 8'h0c;
     atomic    = req_i.opcode == 8'h13 || req_i.opcode == 8'h14;
+    send      = req_i.opcode <= 8'h05;
+    write_imm = req_i.opcode == 8'h09 || req_i.opcode == 8'h0b;
+    s_first   = req_i.opcode == 8'h00;
+    s_middle  = req_i.opcode == 8'h01;
+    s_last    = req_i.opcode == 8'h02 || req_i.opcode == 8'h03;
+    s_only    = req_i.opcode == 8'h04 || req_i.opcode == 8'h05;
+    s_imm     = req_i.opcode == 8'h03 || req_i.opcode == 8'h05;
     stop      = 1'b0;
     for (int i = RdmaQps - 1; i >= 0; i--) begin
       if (qps_i[i].cfg.valid && qps_i[i].cfg.qpn == req_i.dqpn) begin
@@ -130,7 +137,7 @@ module rdma_check
         if (is_new) q.nak_sent = 1'b0;
         stop = 1'b0;
         if (!is_new) begin  // duplicates: never re-executed
-          if (write) begin
+          if (write || send) begin
             job.kind = JobRespond;
             ack      = 1'b1;
             stop     = 1'b1;
@@ -145,25 +152,19 @@ module rdma_check
               nak           = 1'b1;
             end
             stop = 1'b1;
-          end else if (!read) begin  // SEND: phase 2
-            job.kind      = JobRespond;
-            desc.syndrome = SynInv;
-            nak           = 1'b1;
-            stop          = 1'b1;
           end
-        end else if (!write && !read && !atomic) begin  // SEND: phase 2
-          job.kind      = JobRespond;
-          desc.syndrome = SynInv;
-          q.nak_sent    = 1'b1;
-          nak           = 1'b1;
-          stop          = 1'b1;
         end
         if (!stop) begin
-          // Validation: 1 opcode sequence, 2 lengths, 3 memory region, 4 alignment, 5 resources.
+          // Validation: 1 opcode sequence, 2 lengths, 3 memory region, 4 alignment, 5 resources,
+          // then the receive queue for requests that consume a WQE.
           syn = 8'h00;
-          if (is_new && ((middle || last) != q.w_open)) syn = SynInv;
+          if (is_new) begin
+            if ((middle || last) ? !q.w_open : (s_middle || s_last) ? !q.s_open : (q.w_open || q.s_open)) begin
+              syn = SynInv;
+            end
+          end
           if (syn == 8'h00 && is_new) begin
-            if (plen > mtu || (middle && plen != mtu) || (first && plen != mtu)) syn = SynInv;
+            if (plen > mtu || ((first || middle || s_first || s_middle) && plen != mtu)) syn = SynInv;
             else if (first && plen > req_i.dmalen) syn = SynInv;
             else if (only && plen != req_i.dmalen) syn = SynInv;
             else if (middle && plen > q.w_remaining) syn = SynInv;
@@ -179,15 +180,48 @@ module rdma_check
             if (syn == 8'h00 && req_i.va[2:0] != 3'd0) syn = SynInv;
           end
           if (syn == 8'h00 && is_new && (read || atomic) && q.cfg.max_rd_atomic == 0) syn = SynInv;
+          if (syn == 8'h00 && (s_first || s_only || write_imm)) begin
+            if (!q.queues.valid) syn = SynInv;
+            else if (q.rq_head == q.queues.rq_posted) syn = {3'b001, q.queues.rnr_timer};
+          end
+          if (syn == 8'h00 && (s_middle || s_last) && plen > q.s_room) syn = SynInv;
+          job.imm = req_i.imm;
+          job.wqe = q.rq_head;
           if (syn != 8'h00) begin
             job.kind      = JobRespond;
             desc.syndrome = syn;
             nak           = 1'b1;
             if (is_new) q.nak_sent = 1'b1;
+          end else if (send) begin
+            job.cqe_opcode = 8'd0;
+            job.cqe_imm    = s_imm;
+            job.ack        = req_i.ackreq || !(s_first || s_middle);
+            if (!(s_middle || s_last)) begin  // first or only: the WQE decides (RqWait)
+              job.cqe  = !s_first;
+              job.kind = JobSendFetch;
+            end else begin
+              job.pa    = q.s_addr;
+              q.epsn    = q.epsn + 1;
+              q.s_addr  = q.s_addr + 64'(plen);
+              q.s_room  = q.s_room - plen;
+              q.s_total = q.s_total + plen;
+              if (s_last) begin
+                q.s_open      = 1'b0;
+                q.msn         = q.msn + 1;
+                q.rq_head     = q.rq_head + 1;
+                job.cqe       = 1'b1;
+                job.cqe_wr_id = q.s_wr_id;
+                job.cqe_len   = q.s_total;
+              end
+              desc.msn = q.msn;
+              ack      = job.ack;
+              job.kind = JobWrite;
+            end
           end else if (write) begin
             if (middle || last) pa = q.w_pa;
             job.pa = pa;
             q.epsn = q.epsn + 1;
+            if (first) q.w_dmalen = req_i.dmalen;
             if (first || middle) begin
               q.w_remaining = (first ? req_i.dmalen : q.w_remaining) - plen;
               q.w_open      = 1'b1;
@@ -196,10 +230,18 @@ module rdma_check
               q.w_open = 1'b0;
               q.msn    = q.msn + 1;
             end
+            if (write_imm) begin
+              q.rq_head       = q.rq_head + 1;
+              job.fetch_after = 1'b1;
+              job.cqe         = 1'b1;
+              job.cqe_opcode  = 8'd1;
+              job.cqe_imm     = 1'b1;
+              job.cqe_len     = only ? req_i.dmalen : q.w_dmalen;
+            end
             job.ack  = req_i.ackreq || !(first || middle);
             desc.msn = q.msn;
             ack      = job.ack;
-            job.kind = plen > 0 ? JobWrite : (job.ack ? JobRespond : JobNone);
+            job.kind = JobWrite;
           end else if (read) begin
             job.kind  = JobRead;
             job.pa    = pa;

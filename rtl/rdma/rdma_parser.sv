@@ -146,6 +146,8 @@ module rdma_parser
         end
         default: ;
       endcase
+      if (q.opcode == 8'h03 || q.opcode == 8'h05 || q.opcode == 8'h09) q.imm = b32(hdr_i, l4 + 20);
+      if (q.opcode == 8'h0b) q.imm = b32(hdr_i, l4 + 36);
     end
   end
 

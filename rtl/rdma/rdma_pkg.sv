@@ -5,9 +5,9 @@ package rdma_pkg;
   localparam int unsigned HdrWindow = 128;
   localparam int unsigned AqGroupBytes = RdmaAqGroup * RdmaAqeBytes;
 
-  typedef enum logic [3:0] {
+  typedef enum logic [4:0] {
     StRx, StParse, StCrc, StCheck, StWrDma, StRdIssue, StRdWait, StAtRead, StAtWait, StAtWrite,
-    StAqWrite, StAqIssue, StAqWait, StResp
+    StAqWrite, StAqIssue, StAqWait, StResp, StRqRead, StRqWait, StCqWrite
   } state_e;
 
   // Drop reasons (model/rdma/rdma_types.h Drop).
@@ -16,7 +16,7 @@ package rdma_pkg;
                           NumDrops = 9;
 
   typedef enum logic [2:0] {
-    JobDrop, JobRespond, JobNone, JobWrite, JobRead, JobAtomic, JobAtomicDup
+    JobDrop, JobRespond, JobNone, JobWrite, JobRead, JobAtomic, JobAtomicDup, JobSendFetch
   } job_e;
 
   typedef struct packed {
@@ -40,7 +40,18 @@ package rdma_pkg;
   } qp_cfg_t;
 
   typedef struct packed {
+    logic         valid;
+    logic [63:0]  rq;
+    logic [15:0]  rq_entries;
+    logic [15:0]  rq_posted;
+    logic [63:0]  cq;
+    logic [15:0]  cq_entries;
+    logic [4:0]   rnr_timer;
+  } qp_queues_t;
+
+  typedef struct packed {
     qp_cfg_t                        cfg;
+    qp_queues_t                     queues;
     logic [23:0]                    epsn;
     logic [23:0]                    msn;
     logic                           nak_sent;
@@ -50,6 +61,14 @@ package rdma_pkg;
     logic [8:0]                     aq_wr;
     logic [RdmaAqMaxGroups-1:0][23:0] grp_psn;
     logic [RdmaAqMaxGroups-1:0]     grp_valid;
+    logic [15:0]                    rq_head;
+    logic [15:0]                    cq_tail;
+    logic                           s_open;
+    logic [63:0]                    s_addr;
+    logic [31:0]                    s_room;
+    logic [31:0]                    s_total;
+    logic [31:0]                    s_wr_id;
+    logic [31:0]                    w_dmalen;
   } qp_state_t;
 
   typedef struct packed {
@@ -80,6 +99,7 @@ package rdma_pkg;
     logic [63:0]  compare;
     logic [31:0]  rkey;
     logic [31:0]  dmalen;
+    logic [31:0]  imm;
     logic [15:0]  hdr_len;
     logic [15:0]  frame_end;
     logic [31:0]  plen;  // signed
@@ -119,6 +139,14 @@ package rdma_pkg;
     logic [23:0] psn;
     logic [2:0]  grp;
     logic [3:0]  grps_left;
+    logic        fetch_after;
+    logic        cqe;
+    logic [31:0] cqe_wr_id;
+    logic [31:0] cqe_len;
+    logic [31:0] imm;
+    logic [7:0]  cqe_opcode;
+    logic        cqe_imm;
+    logic [15:0] wqe;
   } job_t;
 
   function automatic logic [31:0] crc32_byte(logic [31:0] crc_in, logic [7:0] b);

@@ -46,7 +46,8 @@ module rdma_top
   output logic [31:0]                  cnt_atomics_o,
   output logic [31:0]                  cnt_replays_o,
   output logic [31:0]                  cnt_dma_reads_o,
-  output logic [31:0]                  cnt_dma_writes_o
+  output logic [31:0]                  cnt_dma_writes_o,
+  output logic [31:0]                  cnt_cqes_o
 );
   state_e     state_q;
   responder_t resp_q;
@@ -67,7 +68,7 @@ module rdma_top
   desc_t       desc_q;
   logic [6:0]  k_q;
   logic [31:0] rcrc_q;
-  logic [31:0] c_in_q, c_proc_q, c_resp_q, c_acks_q, c_naks_q, c_atom_q, c_repl_q, c_dmar_q, c_dmaw_q;
+  logic [31:0] c_in_q, c_proc_q, c_resp_q, c_acks_q, c_naks_q, c_atom_q, c_repl_q, c_dmar_q, c_dmaw_q, c_cqes_q;
   logic [NumDrops-1:0][31:0] c_drops_q;
 
   // ---- Parse (from the first two buffered beats) ----
@@ -142,6 +143,9 @@ module rdma_top
   qp_state_t jq;
   assign jq = qps_q[job_q.qp];
   int unsigned wb_base, wlo, whi;
+  logic [15:0] wqe_slot, cqe_slot;
+  assign wqe_slot = job_q.wqe % jq.queues.rq_entries;
+  assign cqe_slot = jq.cq_tail % jq.queues.cq_entries;
   logic [63:0] woff;
   always_comb begin
     dma_req_valid_o = 1'b0;
@@ -194,6 +198,24 @@ module rdma_top
         dma_req_valid_o = 1'b1;
         dma_req_addr_o  = jq.cfg.aq + 64'(job_q.grp) * 64'(AqGroupBytes);
         dma_req_len_o   = 16'(AqGroupBytes);
+      end
+      StRqRead: begin
+        dma_req_valid_o = 1'b1;
+        dma_req_addr_o  = jq.queues.rq + 64'(RdmaWqeBytes) * 64'(wqe_slot);
+        dma_req_len_o   = 16'(RdmaWqeBytes);
+      end
+      StCqWrite: begin
+        dma_req_valid_o = 1'b1;
+        dma_req_write_o = 1'b1;
+        dma_req_addr_o  = jq.queues.cq + 64'(RdmaCqeBytes) * 64'(cqe_slot);
+        dma_req_len_o   = 16'(RdmaCqeBytes);
+        dma_req_data_o[31:0]    = job_q.cqe_wr_id;  // little-endian fields, as host software reads them
+        dma_req_data_o[63:32]   = job_q.cqe_len;
+        dma_req_data_o[95:64]   = job_q.cqe_imm ? {<<8{job_q.imm}} : 32'd0;  // the wire bytes in order
+        dma_req_data_o[127:96]  = {8'd0, jq.cfg.qpn};
+        dma_req_data_o[135:128] = job_q.cqe_opcode;
+        dma_req_data_o[143:136] = {7'd0, job_q.cqe_imm};
+        dma_req_data_o[191:160] = {8'd0, job_q.psn};
       end
       default: ;
     endcase
@@ -256,6 +278,38 @@ module rdma_top
   logic [31:0] seg;
   assign seg = (job_q.len < job_q.mtu) ? job_q.len : job_q.mtu;
 
+  // What follows a request's payload writes: the WQE fetch (WRITE with immediate), the CQE, the ACK.
+  // verilator lint_off UNUSEDSIGNAL
+  // (takes the whole job, reads three flags)
+  function automatic state_e after_payload(job_t j);
+    if (j.fetch_after) return StRqRead;
+    if (j.cqe) return StCqWrite;
+    return j.ack ? StResp : StRx;
+  endfunction
+  // verilator lint_on UNUSEDSIGNAL
+
+  // The receive WQE as it arrives (little-endian: buffer address, length, wr_id).
+  logic [63:0] wqe_addr;
+  logic [31:0] wqe_len, wqe_wr_id;
+  assign wqe_addr  = dma_rsp_data_i[63:0];
+  assign wqe_len   = dma_rsp_data_i[95:64];
+  assign wqe_wr_id = dma_rsp_data_i[127:96];
+  logic wqe_fits;
+  assign wqe_fits = req_q.plen <= wqe_len;
+  state_e check_next;
+  always_comb begin
+    unique case (chk_job.kind)
+      JobDrop, JobNone: check_next = StRx;
+      JobRespond:       check_next = StResp;
+      JobWrite:         check_next = (req_q.plen == 0) ? after_payload(chk_job) : StWrDma;
+      JobRead:          check_next = (chk_job.len == 0) ? StResp : StRdIssue;
+      JobAtomic:        check_next = StAtRead;
+      JobAtomicDup:     check_next = StAqIssue;
+      JobSendFetch:     check_next = StRqRead;
+      default:          check_next = StRx;
+    endcase
+  end
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       state_q     <= StRx;
@@ -273,7 +327,7 @@ module rdma_top
       desc_q      <= '0;
       k_q         <= '0;
       rcrc_q      <= '0;
-      {c_in_q, c_proc_q, c_resp_q, c_acks_q, c_naks_q, c_atom_q, c_repl_q, c_dmar_q, c_dmaw_q} <= '0;
+      {c_in_q, c_proc_q, c_resp_q, c_acks_q, c_naks_q, c_atom_q, c_repl_q, c_dmar_q, c_dmaw_q, c_cqes_q} <= '0;
       c_drops_q   <= '0;
     end else begin
       if (dma_fire) begin
@@ -332,30 +386,20 @@ module rdma_top
           if (chk_processed) c_proc_q <= c_proc_q + 1;
           if (chk_ack) c_acks_q <= c_acks_q + 1;
           if (chk_nak) c_naks_q <= c_naks_q + 1;
-          unique case (chk_job.kind)
-            JobDrop, JobNone: begin
-              nb_q        <= '0;
-              frame_len_q <= '0;
-              state_q     <= StRx;
-            end
-            JobRespond:   state_q <= StResp;
-            JobWrite:     state_q <= StWrDma;
-            JobRead:      state_q <= (chk_job.len == 0) ? StResp : StRdIssue;
-            JobAtomic:    state_q <= StAtRead;
-            JobAtomicDup: state_q <= StAqIssue;
-            default:      state_q <= StRx;
-          endcase
+          state_q <= check_next;
+          if (check_next == StRx) begin
+            nb_q        <= '0;
+            frame_len_q <= '0;
+          end
         end
         StWrDma: begin
           if (dma_fire) begin
             wbeat_q <= wbeat_q + 1;
             if (StreamBytes * (int'(wbeat_q) + 1) >= int'(req_q.hdr_len) + int'(req_q.plen)) begin
-              if (job_q.ack) begin
-                state_q <= StResp;
-              end else begin
+              state_q <= after_payload(job_q);
+              if (after_payload(job_q) == StRx) begin
                 nb_q        <= '0;
                 frame_len_q <= '0;
-                state_q     <= StRx;
               end
             end
           end
@@ -418,6 +462,44 @@ module rdma_top
             end
           end
         end
+        StRqRead: if (dma_fire) state_q <= StRqWait;
+        StRqWait: begin
+          if (dma_rsp_valid_i) begin
+            job_q.cqe_wr_id <= wqe_wr_id;
+            if (job_q.kind != JobSendFetch) begin
+              state_q <= StCqWrite;
+            end else if (!wqe_fits) begin  // receive buffer too small: NAK, WQE not consumed
+              desc_q.syndrome <= 8'h61;
+              c_naks_q        <= c_naks_q + 1;
+              state_q         <= StResp;
+            end else begin
+              if (job_q.cqe) begin
+                job_q.cqe_len <= req_q.plen;
+                desc_q.msn    <= jq.msn + 1;
+              end else begin
+                desc_q.msn    <= jq.msn;
+              end
+              if (job_q.ack) c_acks_q <= c_acks_q + 1;
+              job_q.pa <= wqe_addr;
+              wbeat_q  <= 7'(int'(req_q.hdr_len) / StreamBytes);
+              state_q  <= (req_q.plen > 0) ? StWrDma : after_payload(job_q);
+              if (req_q.plen == 0 && after_payload(job_q) == StRx) begin
+                nb_q        <= '0;
+                frame_len_q <= '0;
+              end
+            end
+          end
+        end
+        StCqWrite: begin
+          if (dma_fire) begin
+            c_cqes_q <= c_cqes_q + 1;
+            state_q  <= job_q.ack ? StResp : StRx;
+            if (!job_q.ack) begin
+              nb_q        <= '0;
+              frame_len_q <= '0;
+            end
+          end
+        end
         StResp: begin
           if (m_ready_i) begin
             rcrc_q <= icrc_beat(rcrc_q, rsp_data, base, 14, data_end, desc_q.v6);
@@ -471,6 +553,29 @@ module rdma_top
         end
         qps_q[job_q.qp].aq_wr <= 9'((int'(jq.aq_wr) + 1) % (int'(jq.cfg.aq_groups) * RdmaAqGroup));
       end
+      if (state_q == StRqWait && dma_rsp_valid_i && job_q.kind == JobSendFetch) begin
+        if (!wqe_fits) begin
+          qps_q[job_q.qp].nak_sent <= 1'b1;
+        end else begin
+          qps_q[job_q.qp].epsn <= jq.epsn + 1;
+          if (job_q.cqe) begin  // SEND only
+            qps_q[job_q.qp].msn     <= jq.msn + 1;
+            qps_q[job_q.qp].rq_head <= jq.rq_head + 1;
+          end else begin  // SEND first: the message stays open on this WQE
+            qps_q[job_q.qp].s_open  <= 1'b1;
+            qps_q[job_q.qp].s_addr  <= wqe_addr + 64'(req_q.plen);
+            qps_q[job_q.qp].s_room  <= wqe_len - req_q.plen;
+            qps_q[job_q.qp].s_total <= req_q.plen;
+            qps_q[job_q.qp].s_wr_id <= wqe_wr_id;
+          end
+        end
+      end
+      if (state_q == StCqWrite && dma_fire) qps_q[job_q.qp].cq_tail <= jq.cq_tail + 1;
+      if (cfg_valid_i && cfg_table_i == CfgTableBits'(RdmaTblQpQueues) && int'(cfg_index_i) < RdmaQps) begin
+        qps_q[cfg_index_i[3:0]].queues <= '{valid: cfg_data_i[0], rq: cfg_data_i[64:1], rq_entries: cfg_data_i[80:65],
+                                            rq_posted: cfg_data_i[96:81], cq: cfg_data_i[160:97],
+                                            cq_entries: cfg_data_i[176:161], rnr_timer: cfg_data_i[181:177]};
+      end
       if (cfg_valid_i && cfg_table_i == CfgTableBits'(RdmaTblQp) && int'(cfg_index_i) < RdmaQps) begin
         qps_q[cfg_index_i[3:0]] <= '{cfg: '{valid: cfg_data_i[0], qpn: cfg_data_i[24:1], dest_qp: cfg_data_i[48:25],
                                             epsn: cfg_data_i[72:49], mtu_log2: cfg_data_i[76:73],
@@ -489,8 +594,10 @@ module rdma_top
   // Fields other stages consume, and the configuration word's spare bits.
   logic unused_bits;
   assign unused_bits = ^{cfg_data_i[CfgDataBits-1:211], job_q.drop, widx[31:7], jq.cfg.valid, jq.cfg.qpn,
-                         jq.cfg.dest_qp, jq.cfg.epsn, jq.cfg.mtu_log2, jq.cfg.max_rd_atomic, jq.epsn, jq.msn,
-                         jq.nak_sent, jq.w_open, jq.w_pa, jq.w_remaining, jq.grp_psn};
+                         jq.cfg.dest_qp, jq.cfg.epsn, jq.cfg.mtu_log2, jq.cfg.max_rd_atomic, jq.nak_sent,
+                         jq.w_open, jq.w_pa, jq.w_remaining, jq.grp_psn, jq.queues.valid, jq.queues.rq_posted,
+                         jq.queues.rnr_timer, jq.s_open, jq.s_addr, jq.s_room, jq.s_total, jq.s_wr_id,
+                         jq.w_dmalen};
 
   assign cnt_packets_in_o = c_in_q;
   assign cnt_processed_o  = c_proc_q;
@@ -502,4 +609,5 @@ module rdma_top
   assign cnt_replays_o    = c_repl_q;
   assign cnt_dma_reads_o  = c_dmar_q;
   assign cnt_dma_writes_o = c_dmaw_q;
+  assign cnt_cqes_o       = c_cqes_q;
 endmodule

@@ -59,6 +59,7 @@ std::optional<tb::SignalDiff> RdmaBinding::Compare(const Out& r, const Out& m) {
   if (a.atomic_replays != b.atomic_replays) return diff("cnt_replays_o", a.atomic_replays, b.atomic_replays);
   if (a.dma_reads != b.dma_reads) return diff("cnt_dma_reads_o", a.dma_reads, b.dma_reads);
   if (a.dma_writes != b.dma_writes) return diff("cnt_dma_writes_o", a.dma_writes, b.dma_writes);
+  if (a.cqes != b.cqes) return diff("cnt_cqes_o", a.cqes, b.cqes);
   return std::nullopt;
 }
 

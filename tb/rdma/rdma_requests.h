@@ -19,12 +19,15 @@ struct RequestSpec {
   bool ackreq = true;
   uint64_t va = 0, swap = 0, compare = 0;
   uint32_t rkey = 0, dmalen = 0;
+  uint32_t imm = 0;  // ImmDt of the *_WITH_IMMEDIATE opcodes
   std::vector<uint8_t> payload;
 };
 
 inline std::vector<uint8_t> BuildRequest(const RequestSpec& s) {
   int ext = 0;
   if (s.opcode == op::kWriteFirst || s.opcode == op::kWriteOnly || s.opcode == op::kReadRequest) ext = 16;
+  if (s.opcode == op::kWriteOnlyImm) ext = 20;
+  if (s.opcode == op::kSendLastImm || s.opcode == op::kSendOnlyImm || s.opcode == op::kWriteLastImm) ext = 4;
   if (s.opcode == op::kCompareSwap || s.opcode == op::kFetchAdd) ext = 28;
   const int pad = static_cast<int>((4 - s.payload.size() % 4) % 4);
   const int len = 14 + 20 + 8 + 12 + ext + static_cast<int>(s.payload.size()) + pad + 4;
@@ -53,10 +56,13 @@ inline std::vector<uint8_t> BuildRequest(const RequestSpec& s) {
   Store32(bth + 4, s.dqpn);
   Store32(bth + 8, (s.ackreq ? 0x80000000u : 0) | (s.psn & kPsnMask));
   uint8_t* e = bth + 12;
-  if (ext == 16) {
+  if (ext == 16 || ext == 20) {
     StoreBe(e, 8, s.va);
     Store32(e + 8, s.rkey);
     Store32(e + 12, s.dmalen);
+    if (ext == 20) Store32(e + 16, s.imm);
+  } else if (ext == 4) {
+    Store32(e, s.imm);
   } else if (ext == 28) {
     StoreBe(e, 8, s.va);
     Store32(e + 8, s.rkey);

@@ -51,6 +51,7 @@ const RdmaOut& RdmaRtl::Eval(const RdmaIn& in) {
   c.atomic_replays = t.cnt_replays_o;
   c.dma_reads = t.cnt_dma_reads_o;
   c.dma_writes = t.cnt_dma_writes_o;
+  c.cqes = t.cnt_cqes_o;
   return out_;
 }
 

@@ -266,5 +266,92 @@ TEST(Rdma, CompareAndSwap) {
   EXPECT_EQ(r.counters.dma_writes, 3u);  // one data write + two AQEs
 }
 
+// A QP with a receive queue of 4 entries, 2 posted, and a CQ; WQE buffers of 3000 and 100 bytes.
+RdmaConfig SendConfig() {
+  RdmaConfig c = ParseConfig(
+      "responder mac 02:00:00:00:00:01 ip 10.0.0.1\n"
+      "qp 0x11 dest_qp 0x22 epsn 0 mtu 1024 max_rd_atomic 64 aq 0x900000 "
+      "rq 0x3000000 rq_entries 4 rq_posted 2 cq 0x3100000 cq_entries 8 rnr_timer 7\n"
+      "qp 0x12 dest_qp 0x23 epsn 0 mtu 1024 max_rd_atomic 64 aq 0x910000\n"
+      "mr 0x1234 va 0x7000000000 len 0x10000 pa 0x1000000 access rwa\n",
+      "send");
+  uint8_t wqe[32] = {};
+  StoreLe64(wqe, 0x3200000);  // WQE 0: 3000-byte buffer, wr_id 0xaa
+  for (int i = 0; i < 4; ++i) wqe[8 + i] = static_cast<uint8_t>(3000 >> (8 * i)), wqe[12 + i] = i == 0 ? 0xaa : 0;
+  StoreLe64(wqe + 16, 0x3300000);  // WQE 1: 100-byte buffer, wr_id 0xbb
+  wqe[24] = 100;
+  wqe[28] = 0xbb;
+  c.memory.push_back(MemInit{0x3000000, std::vector<uint8_t>(wqe, wqe + 32)});
+  return c;
+}
+
+RequestSpec Send(uint8_t opcode, uint32_t psn, size_t n, uint8_t fill, uint32_t qpn = 0x11) {
+  RequestSpec s;
+  s.opcode = opcode;
+  s.psn = psn;
+  s.dqpn = qpn;
+  s.payload.assign(n, fill);
+  s.ackreq = !(opcode == op::kSendFirst || opcode == op::kSendMiddle);
+  return s;
+}
+
+TEST(Rdma, SendIntoPostedReceivesWithCompletions) {
+  std::vector<RequestSpec> q;
+  q.push_back(Send(op::kSendFirst, 0, 1024, 1));
+  q.push_back(Send(op::kSendMiddle, 1, 1024, 2));
+  q.push_back(Send(op::kSendLastImm, 2, 500, 3));  // 2548 bytes into WQE 0 (3000 bytes)
+  q.back().imm = 0x11223344;
+  q.push_back(q.back());                           // duplicate (ACK lost): ACK, no effect
+  q.push_back(Send(op::kSendOnly, 3, 101, 4));     // WQE 1 holds 100 bytes: NAK invalid, not consumed
+  q.push_back(Send(op::kSendOnly, 3, 100, 5));     // fits: WQE 1
+  q.push_back(Send(op::kSendOnly, 4, 10, 6));      // no WQE left: RNR NAK 0x20 | 7
+  q.push_back(Send(op::kSendOnly, 0, 10, 7, 0x12));  // QP without a receive queue: NAK invalid
+  const RdmaRunReport r = RunLockstep(SendConfig(), q, 0.3);
+  ASSERT_EQ(r.run.out.size(), 6u);  // ACK (last), ACK (dup), NAK, ACK, RNR NAK, NAK
+  const uint8_t want[] = {syndrome::kAck, syndrome::kAck, syndrome::kInvalidRequest, syndrome::kAck, 0x27,
+                          syndrome::kInvalidRequest};
+  for (size_t i = 0; i < 6; ++i) EXPECT_EQ(Decode(r.run.out[i]).syndrome, want[i]) << "response " << i;
+  std::vector<uint8_t> buf(2548);
+  r.memory->Read(0x3200000, buf.data(), buf.size());
+  for (size_t i = 0; i < buf.size(); ++i) ASSERT_EQ(buf[i], i < 1024 ? 1 : i < 2048 ? 2 : 3) << i;
+  uint8_t cqe[64];
+  r.memory->Read(0x3100000, cqe, 64);
+  EXPECT_EQ(cqe[0], 0xaa);                  // wr_id
+  EXPECT_EQ(cqe[4] | (cqe[5] << 8), 2548);  // byte count
+  EXPECT_EQ(Load32(cqe + 8), 0x11223344u);  // immediate, in wire order
+  EXPECT_EQ(cqe[12], 0x11);                 // QPN
+  EXPECT_EQ(cqe[16], 0);                    // SEND
+  EXPECT_EQ(cqe[17], 1);                    // immediate present
+  EXPECT_EQ(cqe[20], 2);                    // PSN of the last packet
+  EXPECT_EQ(cqe[32], 0xbb);                 // second completion: WQE 1
+  EXPECT_EQ(cqe[36], 100);
+  EXPECT_EQ(cqe[49], 0);
+  EXPECT_EQ(r.counters.cqes, 2u);
+}
+
+TEST(Rdma, WriteWithImmediateConsumesAWqeAndCompletes) {
+  RequestSpec w;
+  w.opcode = op::kWriteOnlyImm;
+  w.psn = 0;
+  w.va = kMrVa;
+  w.rkey = 0x1234;
+  w.dmalen = 40;
+  w.imm = 0xdeadbeef;
+  w.payload.assign(40, 9);
+  const RdmaRunReport r = RunLockstep(SendConfig(), {w});
+  ASSERT_EQ(r.run.out.size(), 1u);
+  EXPECT_EQ(Decode(r.run.out[0]).syndrome, syndrome::kAck);
+  uint8_t data[40];
+  r.memory->Read(kMrPa, data, 40);
+  for (uint8_t b : data) EXPECT_EQ(b, 9);
+  uint8_t cqe[32];
+  r.memory->Read(0x3100000, cqe, 32);
+  EXPECT_EQ(cqe[0], 0xaa);
+  EXPECT_EQ(cqe[4], 40);
+  EXPECT_EQ(Load32(cqe + 8), 0xdeadbeefu);
+  EXPECT_EQ(cqe[16], 1);  // RDMA WRITE with immediate
+  EXPECT_EQ(r.counters.dma_reads, 1u);  // the WQE
+}
+
 }  // namespace
 }  // namespace nettwin::rdma
