@@ -14,13 +14,19 @@ reported separately (first mismatch in full, then a count):
   decode        every response decoded with Scapy and checked against its request and the config
                 alone: MACs, addresses, UDP ports, TTL/hop limit 64, DF, IPv4 header checksum,
                 UDP checksum 0, P_Key, destination QP, AckReq 0, pad count, response opcodes
-  memory        the memory JSON: every MR's final bytes (first differing byte, its pa, and the
-                request that last wrote it in the reference)
+  memory        the memory JSON: every MR's final bytes (first differing byte, its pa, what lives
+                there - a CQE field, an RQ slot, a receive buffer - and the request that last
+                wrote it in the reference)
+  cqe           every CQ slot the reference wrote last (docs/rdma.md "Receive and completion
+                queues"), decoded from the memory JSON where an MR covers it: the first differing
+                field (wr_id, byte_count, imm_data, qpn, opcode, flags, psn, zero bytes) with the
+                completion it should hold (QP, CQE number, the request and PSN that completed it)
   at-most-once  for every FAA target no WRITE/CAS touches: the final value equals its initial
                 value plus the adds of the DISTINCT (QP, PSN) FAAs answered by an ATOMIC ACK, and
                 each ATOMIC ACK's original value equals the initial value plus the adds of the
                 distinct FAAs acknowledged before it (a replay returns the same value) - computed
-                from the requests and the responses under test, not from the reference
+                from the requests and the responses under test, not from the reference (targets
+                that a WRITE, CAS, receive buffer or CQ may overlap are left out)
   stats         (--stats) packets_in, packets_out, drops by reason
 Exit 0 when everything matches, 1 on any mismatch, 2 on unusable input.
 """
@@ -136,7 +142,8 @@ def brief(frame):
         if b.opcode == 0x11:
             from roce_layers import AETH
             syn = p[AETH].syndrome
-            what = "ACK" if syn == 0x1F else f"NAK 0x{syn:02x}"
+            what = ("ACK" if syn == 0x1F else f"RNR NAK 0x{syn:02x} (timer {syn & 0x1F})" if syn >> 5 == 1
+                    else f"NAK 0x{syn:02x}")
         return f"{what} dest QP 0x{b.dqpn:06x} PSN 0x{b.psn:06x}"
     except Exception:
         return f"{len(frame)} bytes, not decodable as RoCEv2"
@@ -251,6 +258,9 @@ def faa_targets(cfg, frames_in, endian):
         pa = mr_pa(a.rkey, a.va, 8)
         if pa is not None:
             faa.setdefault((b.dqpn, b.psn), set()).add((pa, a.swap_add))
+    # SEND payloads land in the posted receive buffers, CQEs in the CQs (no MR check on either)
+    for lo, hi in rq_footprints(cfg):
+        footprints.append((lo, hi))
     init = {}
     for pa0, data in cfg.mem:
         for k, byte in enumerate(data):
@@ -266,6 +276,101 @@ def faa_targets(cfg, frames_in, endian):
         if len(s) > 1:
             targets -= {pa for pa, _ in s}
     return faa, targets, initial
+
+
+def initial_memory(cfg):
+    m = rdma_ref.Memory()
+    for pa, data in cfg.mem:
+        m.write(pa, data)
+    return m
+
+
+def posted_wqes(cfg, mem=None):
+    """{qpn: [(buffer address, buffer length, wr_id)]} of the WQEs posted before traffic."""
+    mem = mem or initial_memory(cfg)
+    return {q.qpn: [rdma_ref.parse_wqe(mem.read(q.wqe_pa(i), rdma_ref.WQE_BYTES)) for i in range(q.rq_posted)]
+            for q in cfg.qps.values() if q.has_rq}
+
+
+def rq_footprints(cfg):
+    """Host ranges the receive path may write: posted buffers and CQs."""
+    out = []
+    for qpn, wqes in posted_wqes(cfg).items():
+        q = cfg.qps[qpn]
+        out.append((q.cq, q.cq + rdma_ref.CQE_BYTES * q.cq_entries))
+        out += [(buf, buf + n) for buf, n, _ in wqes]
+    return out
+
+
+def cqe_field(off):
+    return next(name for name, lo, hi in rdma_ref.CQE_FIELDS if lo <= off < hi)
+
+
+def cqe_value(name, b):
+    lo, hi = next((lo, hi) for n, lo, hi in rdma_ref.CQE_FIELDS if n == name)
+    v = b[lo:hi]
+    if name == "imm_data" or name.startswith("zero"):
+        return v.hex()
+    return f"0x{int.from_bytes(v, 'little'):x}"
+
+
+class Regions:
+    """What a host address holds on the receive path (for CQE-aware memory messages)."""
+
+    def __init__(self, cfg, resp):
+        self.cfg = cfg
+        self.final = {}                       # (qpn, slot) -> the reference's last CQE there
+        for c in resp.cqes:
+            self.final[(c.qpn, c.index % cfg.qps[c.qpn].cq_entries)] = c
+        self.wqes = posted_wqes(cfg)
+
+    def describe(self, pa):
+        for q in self.cfg.qps.values():
+            if not q.has_rq:
+                continue
+            if q.cq <= pa < q.cq + rdma_ref.CQE_BYTES * q.cq_entries:
+                slot, off = divmod(pa - q.cq, rdma_ref.CQE_BYTES)
+                c = self.final.get((q.qpn, slot))
+                return (f"CQ of QP 0x{q.qpn:06x} slot {slot} byte {off} ({cqe_field(off)})"
+                        + (f", CQE {c.index} of request {c.request} PSN 0x{c.psn:06x}" if c else ""))
+            if q.rq <= pa < q.rq + rdma_ref.WQE_BYTES * q.rq_entries:
+                return f"RQ of QP 0x{q.qpn:06x} slot {(pa - q.rq) // rdma_ref.WQE_BYTES}"
+            for i, (buf, n, wr_id) in enumerate(self.wqes.get(q.qpn, [])):
+                if buf <= pa < buf + n:
+                    return (f"receive buffer of QP 0x{q.qpn:06x} WQE {i} (wr_id 0x{wr_id:08x}) byte "
+                            f"{pa - buf}")
+        return None
+
+
+def check_cqes(cfg, resp, verdicts, mem_dut, rep):
+    """Every CQ slot the reference wrote last, field by field, where an MR covers it."""
+    checked = 0
+    reg = Regions(cfg, resp)
+    for (qpn, slot), c in sorted(reg.final.items()):
+        got = None
+        for m in cfg.mrs.values():
+            if m.pa <= c.pa and c.pa + rdma_ref.CQE_BYTES <= m.pa + m.length:
+                h = mem_dut.get(str(m.rkey))
+                o = c.pa - m.pa
+                if isinstance(h, str) and len(h) >= 2 * (o + rdma_ref.CQE_BYTES):
+                    try:
+                        got = bytes.fromhex(h[2 * o:2 * (o + rdma_ref.CQE_BYTES)])
+                    except ValueError:
+                        got = None
+                break
+        if got is None:
+            continue
+        checked += 1
+        exp = c.to_bytes()
+        if got == exp:
+            continue
+        off = next(k for k in range(len(exp)) if exp[k] != got[k])
+        name = cqe_field(off)
+        v = verdicts[c.request] if c.request is not None else None
+        what = (f"request {c.request} {opname(v.opcode)} PSN 0x{c.psn:06x}" if v else f"PSN 0x{c.psn:06x}")
+        rep.fail("cqe", f"QP 0x{qpn:06x} CQ slot {slot} (pa 0x{c.pa:x}), CQE {c.index} completing {what}: "
+                 f"{name} expected {cqe_value(name, exp)} got {cqe_value(name, got)}")
+    return checked
 
 
 def at_most_once(cfg, frames_in, frames_out, mem_dut, endian, rep):
@@ -464,6 +569,7 @@ def main(argv=None):
             rep.fail("decode", f"response {j} ({who(k)}): {err}")
 
     # memory
+    regions = Regions(cfg, resp)
     mem_ref = resp.memory_json()
     for key, hexref in mem_ref.items():
         mr = cfg.mrs[int(key)]
@@ -484,13 +590,18 @@ def main(argv=None):
                 rep.fail("memory", f"rkey {key} (0x{int(key):08x}): {len(gb)} bytes, the MR has {len(eb)}")
             else:
                 w = resp.mem.writer.get(mr.pa + off)
+                where = regions.describe(mr.pa + off)
                 rep.fail("memory", f"rkey {key} (0x{int(key):08x}) byte {off} (va 0x{mr.va + off:x} pa "
-                         f"0x{mr.pa + off:x}): expected 0x{eb[off]:02x} got 0x{gb[off]:02x} "
+                         f"0x{mr.pa + off:x}{', ' + where if where else ''}): expected 0x{eb[off]:02x} "
+                         f"got 0x{gb[off]:02x} "
                          + (f"(last written by request {w}: {opname(verdicts[w].opcode)} PSN 0x{verdicts[w].psn:06x})"
                             if w is not None else "(never written: initial value)"))
     for key in mem_dut:
         if key not in mem_ref:
             rep.fail("memory", f"key {key!r} is not the rkey of an MR")
+
+    # CQEs
+    n_cqe = check_cqes(cfg, resp, verdicts, mem_dut, rep)
 
     # at-most-once
     n_amo = at_most_once(cfg, frames_in, frames_out, mem_dut, a.atomic_endian, rep)
@@ -509,8 +620,7 @@ def main(argv=None):
                 e, g = exp_stats["drops"].get(r, 0), gd.get(r, 0)
                 if e != g:
                     first = next((i for i, v in enumerate(verdicts) if v.reason == r), None)
-                    note = (" (unsupported_opcode is not a drop)" if r == "unsupported_opcode"
-                            else " (unknown reason)" if r not in rdma_ref.DROP_REASONS else "")
+                    note = " (not a drop reason of docs/rdma.md)" if r not in rdma_ref.DROP_REASONS else ""
                     rep.fail("stats", f"drops.{r}: expected {e} got {g}{note}"
                              + (f" (first request with this reason: {first})" if first is not None else ""))
 
@@ -520,7 +630,7 @@ def main(argv=None):
               f"({', '.join(f'{k}: {n}' for k, n in rep.counts.items())})")
         return 1
     print(f"rdma_check: PASS: {len(frames_in)} requests, {len(exp)} responses byte-exact, ICRC and "
-          f"decode ok, {len(mem_ref)} MRs match, at-most-once holds on {n_amo} FAA targets"
+          f"decode ok, {len(mem_ref)} MRs match, {n_cqe} CQEs match, at-most-once holds on {n_amo} FAA targets"
           + (", stats match" if stats_dut is not None else ""))
     return 0
 

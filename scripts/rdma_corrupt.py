@@ -20,8 +20,11 @@ Copies RSP.pcap / MEM.json / S.json to DIR/rsp.pcap, DIR/mem.json, DIR/stats.jso
   mem-byte      one byte of MR N's final memory (default: the first MR written)
   faa-double    one FAA target's final value gets that FAA's add a second time (as if it had
                 been executed again)
+  rnr           the RNR timer bits of RNR NAK number N flipped (syndrome 0x20|t -> 0x20|(t^1)), ICRC redone
+  cqe           the byte count of CQE number N (of those the reference leaves in a CQ covered by an
+                MR) + 1 in the memory JSON
   stats         packets_out + 1
-  stats-drop    drops.unsupported_opcode = 1 (it is not a drop)
+  stats-drop    drops.rnr_nak = 1 (an RNR NAK is an answer, not a drop)
 Prints what it changed.
 """
 import argparse
@@ -35,7 +38,7 @@ import rdma_ref  # noqa: E402
 from roce_layers import set_icrc, fix_ipv4_checksum  # noqa: E402
 
 MODES = ("atomic-orig", "replay", "msn", "psn", "syndrome", "ttl", "payload", "icrc", "drop", "dup", "swap",
-         "mem-byte", "faa-double", "stats", "stats-drop")
+         "mem-byte", "faa-double", "stats", "stats-drop", "rnr", "cqe")
 
 
 def bth_off(f):
@@ -71,7 +74,7 @@ def main(argv=None):
     cfg = rdma_ref.load_config(a.config)
     m, n = a.mode, a.index
     msg = ""
-    if m in ("atomic-orig", "replay", "msn", "psn", "syndrome", "ttl", "payload", "icrc"):
+    if m in ("atomic-orig", "replay", "msn", "psn", "syndrome", "ttl", "payload", "icrc", "rnr"):
         ops = [(j, f[bth_off(f)]) for j, (f, _) in enumerate(frames)]
         if m == "atomic-orig":
             j = pick([j for j, o in ops if o == 0x12], n, "ATOMIC ACK")
@@ -99,6 +102,9 @@ def main(argv=None):
             j = pick(reps, 0 if n is None else n, "replayed ATOMIC ACK")
         elif m in ("msn", "syndrome"):
             j = pick([j for j, o in ops if o == 0x11], n, "ACK")
+        elif m == "rnr":
+            j = pick([j for j, o in ops if o == 0x11 and frames[j][0][bth_off(frames[j][0]) + 12] >> 5 == 1],
+                     n, "RNR NAK")
         elif m == "ttl":
             j = pick([j for j, (f, _) in enumerate(frames) if f[12:14] == b"\x08\x00"], n, "IPv4 response")
         elif m == "payload":
@@ -118,6 +124,8 @@ def main(argv=None):
             f[b + 9:b + 12] = ((int.from_bytes(f[b + 9:b + 12], "big") + 1) % (1 << 24)).to_bytes(3, "big")
         elif m == "syndrome":
             f[b + 12] = 0x63
+        elif m == "rnr":
+            f[b + 12] ^= 0x01
         elif m == "ttl":
             f[22] = (f[22] - 1) % 256
         elif m == "payload":
@@ -169,13 +177,29 @@ def main(argv=None):
                 mem[str(r)] = b.hex()
                 break
         msg = f"FAA target pa 0x{pa:x} + 0x{add:x}"
+    elif m == "cqe":
+        import rdma_check
+        resp, verdicts = rdma_ref.run(cfg, rdma_ref.read_pcap(a.inp))
+        final = rdma_check.Regions(cfg, resp).final
+        cands = []
+        for (qpn, slot), c in sorted(final.items()):
+            for r, mr in cfg.mrs.items():
+                if mr.pa <= c.pa and c.pa + 32 <= mr.pa + mr.length:
+                    cands.append((str(r), c.pa - mr.pa, c))
+                    break
+        key, o, c = pick(cands, n, "CQE in an MR")
+        b = bytearray.fromhex(mem[key])
+        v = (int.from_bytes(b[o + 4:o + 8], "little") + 1) % (1 << 32)
+        b[o + 4:o + 8] = v.to_bytes(4, "little")
+        mem[key] = b.hex()
+        msg = f"QP 0x{c.qpn:06x} CQE {c.index} byte count -> {v}"
     elif m in ("stats", "stats-drop"):
         if stats is None:
             sys.exit("rdma_corrupt: error: --stats needed")
         if m == "stats":
             stats["packets_out"] += 1
         else:
-            stats.setdefault("drops", {})["unsupported_opcode"] = 1
+            stats.setdefault("drops", {})["rnr_nak"] = 1
         msg = "stats"
     rdma_ref.write_pcap(os.path.join(a.dest, "rsp.pcap"), frames)
     rdma_ref.write_json(os.path.join(a.dest, "mem.json"), mem)

@@ -5,11 +5,13 @@
       [--aq-mode grouped|linear] [--no-check]
 
 Writes D/responder.txt (config), D/requests.pcap and D/expect_memory.json.  The same seed always
-gives the same bytes.  Scenarios (each on its own QPs and memory regions; at most 16 QPs in any
-config, including mixed, which the C++ tool requires):
+gives the same bytes.  Scenarios (each on its own QPs and memory regions but the two shared RQ/CQ
+and receive-buffer MRs; at most 16 QPs and 16 MRs in any config, including mixed, which the C++
+tool requires):
 
-  traffic    WRITE (only / first-middle-last, with immediate, AckReq) and READ (0 .. several MTUs,
-             unaligned lengths) on 4 QPs: IPv4, IPv6, both families on one QP, MTU 256..4096
+  traffic    WRITE (only / first-middle-last, with immediate, AckReq), SEND and READ (0 .. several
+             MTUs, unaligned lengths) on 4 QPs with receive queues: IPv4, IPv6, both families on
+             one QP, MTU 256..4096; receive buffers and a CQ read back
   atomic     CAS (success and failure) and FAA on one QP with an AQ of 128 entries (2 groups),
              more atomics than the AQ holds (it wraps), each executed atomic retransmitted
              again at a random later point with every distance 1 .. depth+4 (in atomics) back
@@ -21,19 +23,34 @@ config, including mixed, which the C++ tool requires):
              Go-Back-N from the ePSN, a lost WRITE MIDDLE, ahead READ/ATOMIC
   badreq     unknown rkey, missing access right, out of bounds (incl. va + len past 2^64),
              misaligned ATOMIC, WRITE length errors, opcode sequence errors, READ length 2^31
-             vs 2^31+1; the first failing check wins; each NAK is followed by
-             silently dropped later packets and the corrected retransmission
+             vs 2^31+1, SEND / WRITE with immediate on a QP without a receive queue, SEND
+             sequence and length errors; the first failing check wins; each NAK is followed by
+             silently dropped later packets and the corrected retransmission (one QP, IPv4 and
+             IPv6)
   psnwrap    ePSN near 0xFFFFF0: multi-packet WRITE and READ and atomics across 2^24,
              duplicates and AQ replays across the wrap, ahead window edges 2^23-1 / 2^23
   icrc       bad ICRC (ICRC, payload, unmasked header fields, ATOMIC operand) -> dropped with
              no effect; masked fields (TOS, TTL, flow label, hop limit, UDP checksum, FECN/BECN)
-             changed after the ICRC was computed -> still accepted
+             changed after the ICRC was computed -> still accepted; a SEND with a bad ICRC
+             consumes no WQE (one QP, IPv4 and IPv6)
   malformed  runt and malformed frames, not_for_us, unknown_qp, not_request (response opcodes),
              drop-reason priorities
-  send       SEND first/middle/only/imm -> NAK invalid request (unsupported_opcode)
+  send       SEND first/middle/last/only with and without immediate and WRITE with immediate on
+             three QPs: one with a WQE per message (CQEs, exact-fit buffers, AckReq, lost ACKs and
+             Go-Back-N over SENDs, a first/only and a middle packet overflowing its buffer, an
+             ahead SEND, opcode-sequence errors around open SEND/WRITE messages), one with three
+             posted WQEs and a 2-entry CQ (wraps; then RNR NAKs for SEND and WRITE with immediate,
+             check priorities, a WRITE LAST IMM refused while its WRITE stays open), one without
+             a receive queue (NAK invalid request)
   mixed      (default) all of the above, interleaved at random (each QP's order preserved)
   edge       (not in mixed) cases where docs/rdma.md is silent, with the reference's reading:
              see the RDMA section of scripts/README.md
+
+lostack, reorder, psnwrap and icrc also send SENDs and WRITEs with immediate (their QPs have
+receive queues that never run out: a WQE is posted for every message built); badreq's QP has none.
+Every QP with an RQ keeps its RQ ring and CQ in one shared read-only MR and its receive buffers in
+one shared read/write MR (also the send scenario's WRITE targets), so expect_memory.json holds every
+CQE and receive-buffer byte.
 
 The generator is a requester plus its own small model of the responder: it knows by construction
 what each request should do (executed, duplicate, NAK, drop and why) and what host memory must
@@ -87,19 +104,31 @@ class GMR:
         self.init = bytes(data)
         self.note = note
         self.aq_of = None          # Flow whose AQ this read-only MR shows
+        self.room = length         # PA space reserved (shared regions grow into it)
 
     def va_at(self, off):
         return self.va + off
+
+    def grow(self, init, align=64):
+        """Append a sub-region (shared RQ/CQ and receive-buffer MRs); returns its offset."""
+        off = -(-self.length // align) * align
+        self.data[self.length:off] = bytes(off - self.length)
+        self.data += init
+        self.init = bytes(self.init) + bytes(off - self.length) + bytes(init)
+        self.length = off + len(init)
+        assert self.length <= self.room, "shared MR full"
+        return off
 
 
 class PReq:
     """One request packet of a flow (kept for retransmission)."""
 
     def __init__(self, flow, psn, op, frame=None, adv=1, effect=None, kind="write", note="",
-                 build=None):
+                 build=None, decide=None):
         self.flow, self.psn, self.op = flow, psn, op
         self._frame, self.build = frame, build
         self.adv, self.effect, self.kind, self.note = adv, effect, kind, note
+        self.decide = decide        # new request at the ePSN: () -> intent, applies its own effect
 
     @property
     def frame(self):
@@ -132,6 +161,15 @@ class Flow:
         self.atomics = []               # [(psn, orig)] in execution order (index = AQ sequence number)
         self.aq_index = {}              # psn -> sequence number of the atomic executed with it
         self.features = set()
+        # receive / completion queue (docs/rdma.md "Receive and completion queues"); None: no RQ
+        self.rq_entries = None
+        self.rnr_timer = None           # None: not in the config (default 1)
+        self.wqes = []                  # posted WQEs: dict(off, len, wr_id) (off in the buffer MR)
+        self.rq_head = 0                # model: next WQE the responder consumes
+        self.cq_index = 0               # model: CQEs written
+        self.open_send = None           # model: [wqe index, bytes received] of an open SEND
+        self.reserved = 0               # WQEs promised to messages built so far
+        self.lazy = True                # post a WQE per message built (never RNR) / all posted up front
 
     # ------------------------------------------------------------------ frames
     def fam(self):
@@ -153,10 +191,14 @@ class Flow:
         return p
 
     # ------------------------------------------------------------------ requests
-    def write(self, mr, off, length, imm=False, ackreq=None, fam=None, note=""):
-        """PReqs of one WRITE message (only, or first/middle.../last), executed in order."""
+    def write(self, mr, off, length, imm=False, ackreq=None, fam=None, note="", reserve=True):
+        """PReqs of one WRITE message (only, or first/middle.../last), executed in order.  With
+        immediate the last packet consumes a receive WQE (reserved now unless reserve=False, for a
+        WRITE meant to be NAKed: no RQ, or RNR) and writes a CQE."""
         rng, mtu = self.g.rng, self.mtu
         fam = fam or self.fam()
+        if imm and reserve:
+            self.reserve(0)
         data = rng.randbytes(length)
         sizes = []
         while sum(sizes) < length or not sizes:
@@ -184,8 +226,22 @@ class Flow:
 
             def eff(mr=mr, o=o, chunk=chunk):
                 mr.data[o:o + len(chunk)] = chunk
+            dec = None
+            if imm and last:
+                immb = bytes(ext[-1])
+
+                def dec(eff=eff, psn=psn, immb=immb):
+                    why = self.rq_refuses()
+                    if why:
+                        self.features.add("write_imm_" + why)
+                        return why
+                    eff()
+                    self.complete(self.wqes[self.rq_head]["wr_id"], length, immb, 1, psn)
+                    self.features.add("write_imm_cqe")
+                    return "exec"
             out.append(PReq(self, psn, op, self.frame(op, psn, ext, chunk, ar, fam), 1, eff, "write",
-                            note or f"WRITE {length} bytes part {i + 1}/{len(sizes)}"))
+                            note or f"WRITE {length} bytes part {i + 1}/{len(sizes)}"
+                            + (" with immediate" if imm and last else ""), decide=dec))
             pos += n
         if len(sizes) > 1:
             self.features.add("multi_write")
@@ -243,11 +299,152 @@ class Flow:
         req.note = note or f"{OPN[op]} at +0x{off:x}"
         return req
 
-    def send(self, op, payload=b"", note=""):
-        psn = self.take()
-        ext = [ImmDt(imm=self.g.rng.getrandbits(32))] if op in (OP["SEND_LAST_IMM"], OP["SEND_ONLY_IMM"]) else []
-        return PReq(self, psn, op, self.frame(op, psn, ext, payload), 1, None, "send",
-                    note or OPN[op])
+    # ------------------------------------------------------------------ receive queue
+    def add_rq(self, entries, cq_entries, posted=None, rnr_timer=None, lazy=True):
+        """Give the QP an RQ of `entries` slots and a CQ in the generator's shared read-only MR.
+        lazy: a WQE is posted for every message built (up to `entries`), so the QP never runs
+        out; otherwise `posted` buffers (lengths) are posted now and the scenario may exhaust them."""
+        g, rng = self.g, self.g.rng
+        rings, _ = g.shared()
+        self.rq_entries, self.cq_entries, self.rnr_timer, self.lazy = entries, cq_entries, rnr_timer, lazy
+        # slots not posted hold garbage: the responder must never read them
+        self.rq_off = rings.grow(rng.randbytes(16 * entries))
+        self.cq_off = rings.grow(rng.randbytes(32 * cq_entries))   # stale CQEs: every byte is rewritten
+        for n in (posted or []):
+            self.post(n)
+
+    def has_rq(self):
+        return bool(self.rq_entries)
+
+    def post(self, buf_len):
+        """Post one receive WQE with a fresh buffer of buf_len bytes (before traffic: it is initial
+        memory); returns its index."""
+        g, rng = self.g, self.g.rng
+        assert len(self.wqes) < self.rq_entries, "RQ full"
+        rings, bufs = g.shared()
+        off = bufs.grow(bytes(buf_len), 8)
+        w = dict(off=off, len=buf_len, wr_id=rng.getrandbits(32))
+        i = len(self.wqes)
+        self.wqes.append(w)
+        e = self.rq_off + 16 * i
+        b = (bufs.pa + off).to_bytes(8, "little") + buf_len.to_bytes(4, "little") + w["wr_id"].to_bytes(4, "little")
+        rings.data[e:e + 16] = b
+        init = bytearray(rings.init)
+        init[e:e + 16] = b
+        rings.init = bytes(init)
+        return i
+
+    def can_reserve(self):
+        """Is there a WQE for one more consuming message (SEND or WRITE with immediate)?"""
+        return self.has_rq() and (len(self.wqes) < self.rq_entries if self.lazy else self.reserved < len(self.wqes))
+
+    def reserve(self, length):
+        """The WQE the next consuming message will use (posting one with room for `length` bytes
+        on a lazy QP); the messages of a QP execute in PSN order, so in the order they are built."""
+        assert self.can_reserve(), "no WQE left to reserve"
+        if self.lazy:
+            rng = self.g.rng
+            slack = rng.choice((0, 0, rng.randrange(1, 64), rng.randrange(1, 2 * self.mtu)))
+            self.post(length + slack)
+        k = self.reserved
+        self.reserved += 1
+        return self.wqes[k]
+
+    def rq_refuses(self):
+        """docs/rdma.md: no RQ -> NAK invalid request; no posted WQE left -> RNR NAK."""
+        if not self.has_rq():
+            return "nak-inv"
+        if self.rq_head == len(self.wqes):
+            assert not self.lazy, "a lazy QP ran out of WQEs"
+            return "nak-rnr"
+        return None
+
+    def complete(self, wr_id, nbytes, imm, opcode, psn):
+        """The model's CQE (32 bytes little-endian; immediate as on the wire) and the RQ head."""
+        rings, _ = self.g.shared()
+        e = self.cq_off + 32 * (self.cq_index % self.cq_entries)
+        rings.data[e:e + 32] = (wr_id.to_bytes(4, "little") + nbytes.to_bytes(4, "little")
+                                + (imm if imm is not None else bytes(4)) + self.qpn.to_bytes(4, "little")
+                                + bytes([opcode, 1 if imm is not None else 0, 0, 0])
+                                + psn.to_bytes(4, "little") + bytes(8))
+        if self.cq_index >= self.cq_entries:
+            self.features.add("cq_wrap")
+        self.cq_index += 1
+        self.rq_head += 1
+
+    def send_pkt(self, op, payload, psn=None, ackreq=False, fam=None, note="", imm=None):
+        """One SEND packet (takes the next PSN unless psn is given); its intent follows from the
+        model's RQ state when it arrives at the ePSN."""
+        if psn is None:
+            psn = self.take()
+        has_imm = op in (OP["SEND_LAST_IMM"], OP["SEND_ONLY_IMM"])
+        if has_imm and imm is None:
+            imm = self.g.rng.getrandbits(32)
+        ext = [ImmDt(imm=imm)] if has_imm else []
+        immb = imm.to_bytes(4, "big") if has_imm else None
+        first = op in (OP["SEND_FIRST"], OP["SEND_ONLY"], OP["SEND_ONLY_IMM"])
+        last = op in (OP["SEND_LAST"], OP["SEND_LAST_IMM"], OP["SEND_ONLY"], OP["SEND_ONLY_IMM"])
+        _, bufs = self.g.shared() if self.has_rq() else (None, None)
+
+        def dec():
+            if first:
+                why = self.rq_refuses()
+                if why:
+                    self.features.add("send_" + why)
+                    return why
+                k = self.rq_head
+                if len(payload) > self.wqes[k]["len"]:
+                    self.features.add("send_overflow")
+                    return "nak-inv"
+                self.open_send = [k, 0]
+            elif self.open_send is None:
+                return "nak-inv"
+            k, done = self.open_send
+            w = self.wqes[k]
+            if done + len(payload) > w["len"]:
+                self.features.add("send_overflow_later")
+                return "nak-inv"
+            bufs.data[w["off"] + done:w["off"] + done + len(payload)] = payload
+            self.open_send[1] += len(payload)
+            self.features.add(OPN[op].lower())
+            if last:
+                self.complete(w["wr_id"], self.open_send[1], immb, 0, psn)
+                self.open_send = None
+            return "exec"
+        return PReq(self, psn, op, self.frame(op, psn, ext, payload, ackreq, fam), 1, None, "send",
+                    note or f"{OPN[op]} {len(payload)} bytes", decide=dec)
+
+    def send(self, length, imm=False, ackreq=None, fam=None, note="", reserve=True, data=None):
+        """PReqs of one SEND message (ONLY, or FIRST/MIDDLE.../LAST), sized for the WQE it will
+        consume (reserved now unless reserve=False: a SEND meant to be refused)."""
+        rng, mtu = self.g.rng, self.mtu
+        fam = fam or self.fam()
+        if reserve:
+            self.reserve(length)
+        data = rng.randbytes(length) if data is None else data
+        sizes = []
+        while sum(sizes) < length or not sizes:
+            sizes.append(min(mtu, length - sum(sizes)))
+        out = []
+        pos = 0
+        for i, n in enumerate(sizes):
+            single, first, last = len(sizes) == 1, i == 0, i == len(sizes) - 1
+            if single:
+                op = OP["SEND_ONLY_IMM"] if imm else OP["SEND_ONLY"]
+            elif first:
+                op = OP["SEND_FIRST"]
+            elif last:
+                op = OP["SEND_LAST_IMM"] if imm else OP["SEND_LAST"]
+            else:
+                op = OP["SEND_MIDDLE"]
+            ar = (rng.random() < 0.3) if ackreq is None else ackreq
+            out.append(self.send_pkt(op, data[pos:pos + n], ackreq=ar, fam=fam,
+                                     note=note or f"SEND {length} bytes part {i + 1}/{len(sizes)}"
+                                     + (" with immediate" if imm and last else "")))
+            pos += n
+        if len(sizes) > 1:
+            self.features.add("multi_send")
+        return out
 
     def bad(self, frame, intent, note, psn=None):
         """A request at the ePSN that must be NAKed (intent nak-inv / nak-acc); takes no PSN."""
@@ -275,6 +472,7 @@ class Gen:
         self.rkeys = set()
         self.next_pa = 0x10_0000_0000 + rng.randrange(0, 0x1000) * 0x1000
         self.features = set()
+        self._shared = None
 
     def alloc_qpn(self):
         while True:
@@ -314,6 +512,18 @@ class Gen:
         self.mrs.append(m)
         return m
 
+    def shared(self):
+        """The two MRs every QP with an RQ shares (created on first use; they grow): a read-only
+        one holding the RQ rings and CQs (so the memory check covers every CQE) and a read/write
+        one holding the receive buffers (and WRITE targets of the send scenario)."""
+        if self._shared is None:
+            rings = self.mr(0, "r", "zero", "RQs and CQs (receive WQEs, completions)")
+            rings.pa, rings.room = self.alloc_pa(1 << 20), 1 << 20
+            bufs = self.mr(0, "rw", "zero", "receive buffers")
+            bufs.pa, bufs.room = self.alloc_pa(1 << 20), 1 << 20
+            self._shared = (rings, bufs)
+        return self._shared
+
     def aq_view(self, flow):
         m = self.mr(flow.depth * 16, "r", "zero", f"AQ of QP 0x{flow.qpn:06x}, read-only view")
         m.pa = flow.aq
@@ -335,21 +545,21 @@ class Gen:
             f.naked = True
         elif d == 0:
             f.naked = False
-            if req.kind == "send":
-                intent = "unsupported"
-                f.naked = True
+            if req.decide:
+                intent = req.decide()
             else:
                 intent = "exec"
                 if req.effect:
                     req.effect()
+            if intent == "exec":
                 f.epsn = (f.epsn + req.adv) % M24
+            else:
+                f.naked = True
         elif d < HALF:
             intent = "drop:psn_ahead_silent" if f.naked else "nak-seq"
             f.naked = True
         else:
-            if req.kind == "send":
-                intent = "unsupported"
-            elif req.kind == "atomic":
+            if req.kind == "atomic":
                 intent = "dup" if f.aq_findable(req.psn) else "dup-nak-inv"
             else:
                 intent = "dup"
@@ -369,8 +579,15 @@ class Gen:
         L = [f"# rdma_gen.py --seed {seed} --scenario {scenario}" + (f" --aq-mode {aq_mode}" if aq_mode else ""),
              f"responder mac {self.mac} ip {self.ip4} ip6 {self.ip6}" + (f" aq_mode {aq_mode}" if aq_mode else "")]
         for f in self.flows:
+            rq = ""
+            if f.rq_entries is not None:
+                rings, _ = self.shared()
+                rq = (f" rq 0x{rings.pa + f.rq_off:x} rq_entries {f.rq_entries} rq_posted {len(f.wqes)}"
+                      f" cq 0x{rings.pa + f.cq_off:x} cq_entries {f.cq_entries}")
+            if f.rnr_timer is not None:
+                rq += f" rnr_timer {f.rnr_timer}"
             L.append(f"qp 0x{f.qpn:06x} dest_qp 0x{f.dest_qp:06x} epsn 0x{f.conf_epsn:06x} mtu {f.mtu} "
-                     f"max_rd_atomic {f.mra} aq 0x{f.aq:x}   # {f.scenario}, "
+                     f"max_rd_atomic {f.mra} aq 0x{f.aq:x}{rq}   # {f.scenario}, "
                      + ("IPv4+IPv6" if f.family == "mixed" else f"IPv{f.family}"))
         for m in self.mrs:
             L.append(f"mr 0x{m.rkey:08x} va 0x{m.va:x} len {m.length} pa 0x{m.pa:x} access {m.access}"
@@ -436,6 +653,8 @@ def refresh(fr):
 def sc_traffic(g):
     rng = g.rng
     flows = [g.flow(4, 1024), g.flow(6, 256), g.flow("mixed", 4096), g.flow(4, 512)]
+    for f in flows:                      # SENDs and WRITEs with immediate; one CQ wraps
+        f.add_rq(24, 4 if f is flows[1] else 32)
     lane = 12288
     data = g.mr(lane * len(flows), "rw", "partial", "traffic: one 12 KiB lane per QP")
     ro = g.mr(6000, "r", "random", "traffic: read-only, shared")
@@ -450,9 +669,16 @@ def sc_traffic(g):
                 length = rng.choice([0, rng.randrange(1, mtu + 1), mtu, rng.randrange(mtu + 1, 4 * mtu + 1)])
                 length = min(length, lane)
                 off = rng.randrange(0, lane - length + 1)
-                g.emit_all(s, f.write(data, base + off, length, imm=rng.random() < 0.3))
+                g.emit_all(s, f.write(data, base + off, length, imm=rng.random() < 0.3 and f.can_reserve()))
                 if rng.random() < 0.3:           # read it back
                     g.emit(s, f.read(data, base + off, length))
+            elif r < 0.6 and f.can_reserve():
+                sd = f.send(send_length(f), imm=rng.random() < 0.4)
+                g.emit_all(s, sd)
+                if rng.random() < 0.3:           # read the receive buffer back
+                    _, bufs = g.shared()
+                    w = f.wqes[f.reserved - 1]
+                    g.emit(s, f.read(bufs, w["off"], w["len"], note="READ a receive buffer back"))
             elif r < 0.75:
                 length = min(rng.choice([0, rng.randrange(1, 64), rng.randrange(1, 3 * mtu + 7)]), lane)
                 off = rng.randrange(0, lane - length + 1)
@@ -464,6 +690,12 @@ def sc_traffic(g):
         # boundaries: the last byte of the lane, a zero-length READ at the very end of the MR
         g.emit_all(s, f.write(data, base + lane - 3, 3))
         g.emit(s, f.read(ro, 6000, 0, note="zero-length READ at the end of the MR"))
+        if f.can_reserve():                  # a SEND of several packets (one MTU 4096: one packet)
+            g.emit_all(s, f.send(min(2 * f.mtu + rng.randrange(1, f.mtu), 3072), imm=rng.random() < 0.5))
+        while f is flows[1] and f.cq_index <= f.cq_entries and f.can_reserve():   # its CQ wraps
+            g.emit_all(s, f.write(data, base, rng.randrange(0, 2 * mtu), imm=True))
+        rings, _ = g.shared()
+        g.emit(s, f.read(rings, f.cq_off, 32 * f.cq_entries, note="READ the CQ"))
         streams.append(s)
     return interleave(rng, streams)
 
@@ -511,14 +743,23 @@ def sc_atomic(g):
     return s
 
 
+def send_length(f):
+    """A random SEND message length: empty, one packet, exactly one MTU, several packets."""
+    rng, mtu = f.g.rng, f.mtu
+    return min(3072, rng.choice([0, rng.randrange(1, mtu + 1), mtu, rng.randrange(mtu + 1, 3 * mtu + 1)]))
+
+
 def random_op(f, mr, lo, hi, kinds=("w", "r", "a")):
-    """One random message on [lo, hi) of mr: list of PReqs."""
+    """One random message on [lo, hi) of mr: list of PReqs.  On a QP with a receive queue a "w"
+    may be a SEND instead, and a WRITE may carry an immediate (both consume a WQE)."""
     rng = f.g.rng
     k = rng.choice(kinds)
     if k == "w":
+        if f.can_reserve() and rng.random() < 0.35:
+            return f.send(send_length(f), imm=rng.random() < 0.4)
         length = rng.randrange(1, min(3 * f.mtu, hi - lo))
         off = rng.randrange(lo, hi - length + 1)
-        return f.write(mr, off, length, imm=rng.random() < 0.2)
+        return f.write(mr, off, length, imm=rng.random() < 0.2 and f.can_reserve())
     if k == "r":
         length = rng.randrange(0, min(3 * f.mtu, hi - lo))
         off = rng.randrange(lo, hi - length + 1)
@@ -531,6 +772,7 @@ def random_op(f, mr, lo, hi, kinds=("w", "r", "a")):
 
 def sc_lostack(g):
     f = g.flow(6, 512, mra=16)
+    f.add_rq(24, 32)
     m = g.mr(16384, "rwa", "random", "lostack")
     s = []
     msgs = []
@@ -556,6 +798,11 @@ def sc_lostack(g):
     g.emit_all(s, w)
     g.emit(s, w[1], note="WRITE MIDDLE retransmitted: ACK")
     g.emit(s, w[0], note="WRITE FIRST without AckReq retransmitted: ACK")
+    # multi-packet SEND: every packet retransmitted (no second completion, buffer unchanged)
+    sd = f.send(2 * f.mtu + 7, imm=True, ackreq=False)
+    g.emit_all(s, sd)
+    for r in sd:
+        g.emit(s, r, note="SEND retransmitted (lost ACK): ACK, no effect")
     # the ACK of an atomic lost three times
     a = f.atomic(m, 12000, OP["FAA"])
     g.emit(s, a)
@@ -578,6 +825,8 @@ def sc_lostack(g):
 def sc_reorder(g):
     rng = g.rng
     flows = [g.flow(4, 256, mra=8), g.flow(6, 1024, mra=8)]
+    for f in flows:
+        f.add_rq(12, 12)
     m = g.mr(16384, "rwa", "random", "reorder: one 8 KiB lane per QP")
     streams = []
     for i, f in enumerate(flows):
@@ -615,6 +864,11 @@ def sc_reorder(g):
         g.emit(s, w[2], note="WRITE MIDDLE lost")
         g.emit(s, w[3])
         g.emit_all(s, w[1:])
+        # a multi-packet SEND with a lost middle packet
+        sd = f.send(2 * f.mtu + 10, imm=rng.random() < 0.5, ackreq=False)
+        g.emit(s, sd[0])
+        g.emit(s, sd[2], note="SEND MIDDLE lost")
+        g.emit_all(s, sd[1:])
         # a READ and an ATOMIC arriving ahead
         rd, at = f.read(m, lo + 40, 2 * f.mtu), f.atomic(m, lo + 4096, OP["FAA"])
         g.emit(s, at, note="ATOMIC ahead")
@@ -626,8 +880,8 @@ def sc_reorder(g):
 
 def sc_badreq(g):
     rng = g.rng
-    f = g.flow(4, 512, mra=8)
-    f6 = g.flow(6, 256, mra=1)
+    f = g.flow(4, 512, mra=8)                # no receive queue
+    f6 = f                                   # the IPv6 cases run on the same QP
     rw = g.mr(8192, "rwa", "random", "badreq: rwa")
     ro = g.mr(1024, "r", "random", "badreq: read only")
     wo = g.mr(1024, "w", "random", "badreq: write only")
@@ -641,7 +895,10 @@ def sc_badreq(g):
         """bad at the ePSN -> NAK; later packets silent; then the good request and the
         followers in order."""
         good = good or random_op(flow, rw, 0, 4096)
-        fol = [r for _ in range(followers) for r in random_op(flow, rw, 4096, 8192, ("w",))]
+        fol = []
+        for _ in range(followers):           # short WRITEs (they keep the vector small)
+            n = rng.randrange(1, 160)
+            fol += flow.write(rw, rng.randrange(4096, 8192 - n), n)
         bad = flow.bad(bad_frame, intent, note, psn=good[0].psn)
         g.emit(s, bad)
         for r in fol[:2]:
@@ -691,8 +948,30 @@ def sc_badreq(g):
     case(f, f.frame(OP["W_MIDDLE"], nxt(f), [], bytes(512)), "nak-inv", "WRITE MIDDLE without FIRST")
     case(f, f.frame(OP["W_LAST"], nxt(f), [], bytes(20)), "nak-inv", "WRITE LAST without FIRST")
     case(f, f.frame(OP["W_LAST_IMM"], nxt(f), [ImmDt(imm=7)], bytes(20)), "nak-inv", "WRITE LAST IMM without FIRST")
+    # SEND and WRITE with immediate on a QP without a receive queue; SEND sequence / length errors
+    S = OP
+    case(f, f.frame(S["SEND_ONLY"], nxt(f), [], bytes(20)), "nak-inv", "SEND ONLY on a QP without an RQ")
+    case(f, f.frame(S["SEND_ONLY_IMM"], nxt(f), [ImmDt(imm=3)], b""), "nak-inv", "empty SEND ONLY IMM, no RQ")
+    case(f, f.frame(S["SEND_FIRST"], nxt(f), [], bytes(512)), "nak-inv", "SEND FIRST on a QP without an RQ")
+    case(f, f.frame(S["W_ONLY_IMM"], nxt(f), [RETH(va=rw.va, rkey=rw.rkey, dlen=8), ImmDt(imm=4)], bytes(8)),
+         "nak-inv", "WRITE ONLY with immediate on a QP without an RQ")
+    case(f, f.frame(S["W_ONLY_IMM"], nxt(f), [RETH(va=rw.va, rkey=unknown, dlen=8), ImmDt(imm=4)], bytes(8)),
+         "nak-acc", "WRITE ONLY IMM, unknown rkey and no RQ: remote access error first")
+    case(f, f.frame(S["SEND_MIDDLE"], nxt(f), [], bytes(512)), "nak-inv", "SEND MIDDLE without FIRST")
+    case(f, f.frame(S["SEND_LAST"], nxt(f), [], bytes(8)), "nak-inv", "SEND LAST without FIRST")
+    case(f, f.frame(S["SEND_LAST_IMM"], nxt(f), [ImmDt(imm=5)], b""), "nak-inv", "SEND LAST IMM without FIRST")
+    case(f, f.frame(S["SEND_ONLY"], nxt(f), [], bytes(513)), "nak-inv", "SEND ONLY payload 513 > MTU")
+    case(f, f.frame(S["SEND_FIRST"], nxt(f), [], bytes(500)), "nak-inv", "SEND FIRST of 500 bytes != MTU")
+    # a WRITE ending with an immediate, no RQ: NAK at the LAST; the message stays open and a plain
+    # LAST completes it
+    w = f.write(rw, 2000, 512 + 20, ackreq=False)
+    g.emit(s, w[0])
+    g.emit(s, f.bad(f.frame(OP["W_LAST_IMM"], w[1].psn, [ImmDt(imm=9)], w[1].frame[-24:-4]), "nak-inv",
+                    "WRITE LAST IMM on a QP without an RQ", psn=w[1].psn))
+    g.emit_all(s, w[1:])
     # errors inside an open multi-packet WRITE
-    for what in ("middle_short", "middle_long", "last_total", "first_again", "only_again"):
+    for what in ("middle_short", "middle_long", "last_total", "first_again", "only_again", "send_only",
+                 "send_middle", "send_last"):
         w = f.write(rw, 1000, 3 * 512 + 20, ackreq=False)
         g.emit(s, w[0])
         p = w[1].psn
@@ -704,8 +983,14 @@ def sc_badreq(g):
             bad, note = f.frame(OP["W_LAST"], p, [], bytes(20)), "WRITE LAST: total != DMA length"
         elif what == "first_again":
             bad, note = f.frame(OP["W_FIRST"], p, [RETH(va=rw.va, rkey=rw.rkey, dlen=1024)], bytes(512)), "WRITE FIRST while a WRITE is open"
-        else:
+        elif what == "only_again":
             bad, note = f.frame(W, p, [RETH(va=rw.va, rkey=rw.rkey, dlen=4)], bytes(4)), "WRITE ONLY while a WRITE is open"
+        elif what == "send_only":
+            bad, note = f.frame(OP["SEND_ONLY"], p, [], bytes(4)), "SEND ONLY while a WRITE is open"
+        elif what == "send_middle":
+            bad, note = f.frame(OP["SEND_MIDDLE"], p, [], bytes(512)), "SEND MIDDLE while a WRITE is open"
+        else:
+            bad, note = f.frame(OP["SEND_LAST"], p, [], bytes(20)), "SEND LAST while a WRITE is open"
         g.emit(s, f.bad(bad, "nak-inv", note, psn=p))
         g.emit(s, w[2], note="after a NAK: silent")
         g.emit_all(s, w[1:])
@@ -714,16 +999,20 @@ def sc_badreq(g):
     g.emit(s, f.atomic(rw, 8192 - 8, OP["FAA"], note="FAA on the last 8 bytes of the MR"))
     g.emit_all(s, f.write(rw, 64, 0, note="zero-length WRITE ONLY"))
     # the same over IPv6
+    f.family = 6
     case(f6, f6.frame(R, nxt(f6), [RETH(va=rw.va, rkey=unknown, dlen=16)]), "nak-acc", "READ, unknown rkey")
     case(f6, f6.frame(OP["CAS"], nxt(f6), [AtomicETH(va=wo.va, rkey=wo.rkey)]), "nak-acc", "CAS to a write-only MR")
     case(f6, f6.frame(OP["FAA"], nxt(f6), [AtomicETH(va=rw.va + 1, rkey=rw.rkey, swap_add=1)]),
          "nak-inv", "misaligned FAA")
-    case(f6, f6.frame(OP["W_MIDDLE"], nxt(f6), [], bytes(256)), "nak-inv", "WRITE MIDDLE without FIRST")
+    case(f6, f6.frame(OP["W_MIDDLE"], nxt(f6), [], bytes(512)), "nak-inv", "WRITE MIDDLE without FIRST")
+    case(f6, f6.frame(OP["SEND_ONLY"], nxt(f6), [], bytes(7)), "nak-inv", "SEND ONLY without an RQ")
+    f.family = 4
     # the same bad request retransmitted: NAKed again
     bad = f.frame(OP["FAA"], nxt(f), [AtomicETH(va=rw.va + 4, rkey=rw.rkey, swap_add=1)])
     g.emit(s, f.bad(bad, "nak-inv", "misaligned FAA"))
     g.emit(s, f.bad(bad, "nak-inv", "misaligned FAA retransmitted: NAKed again"))
     g.emit_all(s, random_op(f, rw, 0, 4096))
+    f.family = "mixed"
     return s
 
 
@@ -731,18 +1020,23 @@ def sc_psnwrap(g):
     rng = g.rng
     f = g.flow(4, 256, mra=4, epsn=0xFFFFF0 + rng.randrange(0, 6))
     f2 = g.flow(6, 512, mra=4, epsn=M24 - 1)
+    f.add_rq(12, 2)
     m = g.mr(16384, "rwa", "random", "psnwrap")
     s = []
     pre = []
-    for _ in range(5):
+    for _ in range(4):
         ops = random_op(f, m, 0, 4096, ("w", "a"))
         g.emit_all(s, ops)
         pre += ops
-    w = f.write(m, 4096, 5 * 256 - 3)        # 5 packets, likely across the wrap
+    sd = f.send(3 * 256 + 1, imm=True)       # 4 packets, likely across the wrap
+    g.emit_all(s, sd)
+    pre += sd
+    w = f.write(m, 4096, 5 * 256 - 3, imm=True)   # 5 packets, likely across the wrap
     g.emit_all(s, w)
     rd = f.read(m, 5000, 4 * 256 - 1)         # 4 responses
     g.emit(s, rd)
-    post = []
+    post = f.send(rng.randrange(0, 257), imm=True)   # a third completion: the 2-entry CQ wraps
+    g.emit_all(s, post)
     for _ in range(6):
         ops = random_op(f, m, 6000, 8192)
         g.emit_all(s, ops)
@@ -777,10 +1071,12 @@ def sc_psnwrap(g):
 
 def sc_icrc(g):
     rng = g.rng
-    f4, f6 = g.flow(4, 1024, mra=8), g.flow(6, 512, mra=8)
+    f = g.flow(4, 1024, mra=8)               # one QP (both families): SENDs as well
+    f.add_rq(16, 16)
     m = g.mr(8192, "rwa", "random", "icrc")
     s = []
-    for f, lo in ((f4, 0), (f6, 4096)):
+    for fam, lo in ((4, 0), (6, 4096)):
+        f.family = fam
         bth = l4_off(f.frame(OP["ACK"], 0)) + 8
         for k in range(7):
             ops = random_op(f, m, lo, lo + 4000, ("w", "a", "r"))
@@ -790,8 +1086,12 @@ def sc_icrc(g):
                 fr[-1] ^= 0x80
                 why = "ICRC bit flipped"
             elif k == 1:
-                fr[bth + 12 + rng.randrange(0, len(fr) - bth - 16)] ^= 0x01
-                why = "a header/payload byte after the BTH changed"
+                if len(fr) - bth > 16:
+                    fr[bth + 12 + rng.randrange(0, len(fr) - bth - 16)] ^= 0x01
+                    why = "a header/payload byte after the BTH changed"
+                else:
+                    fr[bth + 11] ^= 0x01
+                    why = "BTH PSN changed"
             elif k == 2:
                 fr[bth + 2] ^= 0x80            # P_Key
                 why = "BTH P_Key changed (not masked)"
@@ -849,6 +1149,13 @@ def sc_icrc(g):
         fr[-3] ^= 0x04
         g.emit_drop(s, bytes(fr), "bad_icrc", f, "duplicate ATOMIC with a bad ICRC", at.psn, at.op)
         g.emit(s, at)
+        # a SEND with a bad ICRC consumes no WQE; the good one does
+        sd = f.send(rng.randrange(0, f.mtu + 1), imm=True)
+        fr = bytearray(sd[0].frame)
+        fr[-4] ^= 0x02
+        g.emit_drop(s, bytes(fr), "bad_icrc", f, "SEND with a bad ICRC", sd[0].psn, sd[0].op)
+        g.emit_all(s, sd)
+    f.family = "mixed"
     return s
 
 
@@ -1016,32 +1323,184 @@ def sc_malformed(g):
     return s
 
 
+def at_psn(f, psn, build):
+    """A one-packet message built at PSN psn (the requester reusing a NAKed PSN for something
+    else); the requester's next PSN is kept."""
+    save = f.psn
+    f.psn = psn
+    out = build()
+    assert f.psn == (psn + 1) % M24, "a replacement must be one packet"
+    f.psn = save
+    return out
+
+
 def sc_send(g):
-    f = g.flow(4, 256, mra=8)
-    m = g.mr(4096, "rw", "random", "send")
+    """SEND (first/middle/last/only, with and without immediate) and WRITE with immediate on three
+    QPs: A has a WQE for every message, B only three (then RNR NAKs; its 2-entry CQ wraps), C has
+    no receive queue.  Receive buffers, RQs and CQs live in the shared MRs, so the final-memory
+    check covers every buffer byte and every CQE."""
+    rng = g.rng
+    rings, bufs = g.shared()
+    wt = bufs.grow(bytes(6144))              # WRITE (with immediate) targets: a 2 KiB lane per QP
+    a = g.flow(4, 256, mra=8)
+    a.add_rq(40, 48)
+    b = g.flow(6, 512, mra=8)
+    b.add_rq(4, 2, posted=[512, 1100, 64], rnr_timer=rng.randrange(32), lazy=False)
+    c = g.flow("mixed", 1024, mra=8)
+    unknown = rng.getrandbits(32)
+    while unknown in g.rkeys:
+        unknown = rng.getrandbits(32)
+    streams = []
+
+    def wr(f, lane, length, **kw):
+        return f.write(bufs, wt + 2048 * lane + rng.randrange(0, 2048 - length + 1), length, **kw)
+
+    def silent_write(f, lane):
+        """A plain one-packet WRITE sent while a NAK is outstanding (silent), re-sent later."""
+        return wr(f, lane, rng.randrange(1, min(f.mtu, 200)))[0]
+
+    # ---------------------------------------------------------------- A: everything that works
     s = []
-    for op in ("SEND_ONLY", "SEND_FIRST", "SEND_ONLY_IMM", "SEND_MIDDLE", "SEND_LAST", "SEND_LAST_IMM"):
-        sd = f.send(OP[op], f.g.rng.randbytes(f.g.rng.randrange(0, 200)))
-        f.psn = sd.psn                       # the requester gives up the SEND; PSN reused
-        fol = random_op(f, m, 0, 4096, ("w",)) + random_op(f, m, 0, 4096, ("w",))
-        g.emit(s, sd)
-        g.emit(s, fol[-1], note="after the NAK: silent")
-        g.emit_all(s, fol)
-    # SEND while a multi-packet WRITE is open: still the SEND NAK
-    w = f.write(m, 100, 600, ackreq=False)
+    streams.append(s)
+    for length, imm in ((rng.randrange(1, 257), False), (rng.randrange(1, 257), True), (0, False), (0, True),
+                        (256, False), (256 + rng.randrange(1, 257), False), (600, True), (512, True)):
+        g.emit_all(s, a.send(length, imm=imm))
+    sd = a.send(3 * 256 + 5, imm=False, ackreq=True, note="SEND with AckReq on every packet")
+    g.emit_all(s, sd)
+    w = a.wqes[a.reserved - 1]
+    g.emit(s, a.read(bufs, w["off"], w["len"], note="READ the receive buffer back"))
+    # WRITE with immediate: a WQE consumed, CQE opcode 1 with the DMA length, buffer unused
+    g.emit_all(s, wr(a, 0, rng.randrange(1, 257), imm=True))
+    g.emit_all(s, wr(a, 0, 0, imm=True))
+    g.emit_all(s, wr(a, 0, 2 * 256 + 9, imm=True, ackreq=True))
+    g.emit_all(s, wr(a, 0, 100))
+    # lost ACKs: a SEND ONLY again, then Go-Back-N over a SEND message and a WRITE with immediate
+    one = a.send(rng.randrange(1, 200), imm=True)
+    g.emit_all(s, one)
+    g.emit(s, one[0], note="SEND ONLY retransmitted: ACK, no second CQE")
+    gbn = a.send(2 * 256 + 1, imm=True, ackreq=False) + wr(a, 0, 300, imm=True, ackreq=False)
+    g.emit_all(s, gbn)
+    for r in gbn:
+        g.emit(s, r, note="Go-Back-N retransmission: ACK, no effect")
+    # first/only packet longer than the WQE's buffer: NAK invalid request, WQE not consumed
+    k = a.post(10)
+    a.reserved += 1
+    bad = a.send(11, reserve=False, note="SEND ONLY of 11 bytes into a 10-byte buffer")
+    fol = silent_write(a, 0)
+    g.emit(s, bad[0])
+    g.emit(s, fol, note="after the NAK: silent")
+    g.emit(s, bad[0], note="the same SEND again: NAKed again")
+    good = at_psn(a, bad[0].psn, lambda: a.send(10, reserve=False, imm=True, note="SEND ONLY of 10 bytes"))
+    g.emit_all(s, good)
+    g.emit(s, fol)
+    assert a.rq_head == k + 1
+    # a middle packet overflowing the buffer: NAK, the message stays open; a LAST completes it
+    a.post(600)
+    a.reserved += 1
+    data = rng.randbytes(700)
+    p0 = a.send_pkt(OP["SEND_FIRST"], data[:256])
+    p1 = a.send_pkt(OP["SEND_MIDDLE"], data[256:512])
+    p2 = a.send_pkt(OP["SEND_MIDDLE"], data[512:768], note="SEND MIDDLE: 768 bytes > the 600-byte buffer")
+    fol = silent_write(a, 0)
+    g.emit_all(s, [p0, p1, p2])
+    g.emit(s, fol, note="after the NAK: silent")
+    g.emit(s, at_psn(a, p2.psn, lambda: a.send_pkt(OP["SEND_LAST_IMM"], data[512:600])))
+    g.emit(s, fol)
+    # an ahead SEND: PSN sequence error, then in order
+    x, y = a.send(rng.randrange(0, 100)), a.send(rng.randrange(0, 100), imm=True)
+    g.emit(s, y[0], note="SEND ahead: PSN sequence error NAK")
+    g.emit_all(s, x + y)
+    # opcode sequence: an open SEND is like an open WRITE
+    d = rng.randbytes(300)
+    a.reserve(300)
+    p0 = a.send_pkt(OP["SEND_FIRST"], d[:256])
+    g.emit(s, p0)
+    for op, ext, pl, why in (
+            (OP["W_ONLY"], [RETH(va=bufs.va_at(wt), rkey=bufs.rkey, dlen=4)], bytes(4), "WRITE ONLY"),
+            (OP["READ"], [RETH(va=bufs.va_at(wt), rkey=bufs.rkey, dlen=4)], b"", "READ"),
+            (OP["SEND_ONLY"], [], bytes(4), "SEND ONLY"),
+            (OP["SEND_FIRST"], [], bytes(256), "SEND FIRST"),
+            (OP["W_MIDDLE"], [], bytes(256), "WRITE MIDDLE"),
+            (OP["SEND_MIDDLE"], [], bytes(44), "SEND MIDDLE shorter than the MTU")):
+        g.emit(s, a.bad(a.frame(op, a.psn, ext, pl), "nak-inv", f"{why} while a SEND is open"))
+    g.emit(s, a.send_pkt(OP["SEND_LAST"], d[256:]))
+    w = wr(a, 0, 300, ackreq=False)
     g.emit(s, w[0])
-    sd = PReq(f, w[1].psn, OP["SEND_ONLY"], f.frame(OP["SEND_ONLY"], w[1].psn, [], bytes(8)), 1, None, "send",
-              "SEND ONLY while a WRITE is open")
-    g.emit(s, sd)
-    g.emit(s, w[2], note="after the NAK: silent")
+    p = w[1].psn
+    g.emit(s, a.bad(a.frame(OP["SEND_ONLY"], p, [], bytes(4)), "nak-inv", "SEND ONLY while a WRITE is open", psn=p))
+    g.emit(s, a.bad(a.frame(OP["SEND_LAST"], p, [], bytes(44)), "nak-inv", "SEND LAST while a WRITE is open", psn=p))
     g.emit_all(s, w[1:])
-    # a SEND arriving ahead is an ahead packet like any other
-    a, b = random_op(f, m, 0, 4096, ("w",)), f.send(OP["SEND_ONLY"])
-    g.emit(s, b, note="SEND ahead: PSN sequence error NAK")
-    g.emit_all(s, a)
-    g.emit(s, b)
-    g.emit_all(s, random_op(f, m, 0, 4096, ("w",)))
-    return s
+    g.emit(s, a.bad(a.frame(OP["SEND_MIDDLE"], a.psn, [], bytes(256)), "nak-inv", "SEND MIDDLE without FIRST"))
+    g.emit(s, a.bad(a.frame(OP["SEND_FIRST"], a.psn, [], bytes(255)), "nak-inv", "SEND FIRST of 255 bytes"))
+    g.emit(s, a.bad(a.frame(OP["SEND_ONLY"], a.psn, [], bytes(257)), "nak-inv", "SEND ONLY of 257 bytes > MTU"))
+    g.emit_all(s, a.send(rng.randrange(0, 700), imm=True))
+    g.emit(s, a.read(rings, a.cq_off, 32 * a.cq_index, note="READ the CQ"))
+
+    # ---------------------------------------------------------------- B: three WQEs, then RNR
+    s = []
+    streams.append(s)
+    one = b.send(512, imm=True, note="SEND ONLY IMM filling its buffer exactly")
+    g.emit_all(s, one)
+    two = b.send(512 + 300, ackreq=False)
+    g.emit_all(s, two)
+    g.emit_all(s, wr(b, 1, rng.randrange(1, 400), imm=True))       # the third WQE; the CQ wraps
+    assert b.rq_head == 3
+    sd = b.send(10, reserve=False, note="SEND ONLY with no WQE left")
+    fol = silent_write(b, 1)
+    g.emit(s, sd[0])
+    g.emit(s, fol, note="after the RNR NAK: silent")
+    g.emit(s, sd[0], note="retransmitted: still no WQE, RNR NAK again")
+    p = sd[0].psn
+    g.emit(s, at_psn(b, p, lambda: wr(b, 1, 16, imm=True, reserve=False))[0])
+    g.emit(s, b.bad(b.frame(OP["W_ONLY_IMM"], p, [RETH(va=bufs.va_at(wt), rkey=unknown, dlen=8),
+                                                   ImmDt(imm=1)], bytes(8)),
+                    "nak-acc", "WRITE ONLY IMM with a bad rkey and no WQE: remote access error first", psn=p))
+    g.emit(s, b.bad(b.frame(OP["SEND_FIRST"], p, [], bytes(100)), "nak-inv",
+                    "short SEND FIRST with no WQE: invalid request first", psn=p))
+    g.emit(s, at_psn(b, p, lambda: b.send_pkt(OP["SEND_FIRST"], rng.randbytes(512), note="SEND FIRST, no WQE")))
+    g.emit(s, at_psn(b, p, lambda: wr(b, 1, 64, note="the requester gives up: a WRITE at that PSN"))[0])
+    g.emit(s, fol)
+    # a WRITE whose LAST carries an immediate: RNR NAK, nothing written, the WRITE stays open
+    w = wr(b, 1, 512 + 40, ackreq=False)
+    g.emit(s, w[0])
+    imm_last = PReq(b, w[1].psn, OP["W_LAST_IMM"],
+                    b.frame(OP["W_LAST_IMM"], w[1].psn, [ImmDt(imm=rng.getrandbits(32))], w[1].frame[-44:-4]),
+                    1, None, "write", "WRITE LAST IMM with no WQE: RNR NAK", decide=lambda: b.rq_refuses() or "exec")
+    g.emit(s, imm_last)
+    g.emit(s, w[1], note="the plain WRITE LAST at that PSN completes the open WRITE")
+    for r in one + two:
+        g.emit(s, r, note="duplicate SEND with no WQE left: ACK")
+    g.emit(s, b.read(bufs, b.wqes[1]["off"], 812, note="READ the second receive buffer back"))
+
+    # ---------------------------------------------------------------- C: no receive queue
+    s = []
+    streams.append(s)
+    g.emit_all(s, wr(c, 2, rng.randrange(1, 1025)))
+    for mk, why in ((lambda: c.send(rng.randrange(0, 1025), reserve=False), "SEND ONLY, no RQ"),
+                    (lambda: c.send(1024 + 5, reserve=False)[:1], "SEND FIRST, no RQ"),
+                    (lambda: c.send(rng.randrange(0, 1025), imm=True, reserve=False), "SEND ONLY IMM, no RQ"),
+                    (lambda: wr(c, 2, rng.randrange(0, 1025), imm=True, reserve=False), "WRITE ONLY IMM, no RQ")):
+        p = c.psn
+        bad = mk()
+        c.psn = (p + 1) % M24
+        fol = silent_write(c, 2)
+        g.emit(s, bad[0], note=why)
+        g.emit(s, fol, note="after the NAK: silent")
+        g.emit(s, at_psn(c, p, lambda: wr(c, 2, rng.randrange(1, 1025))[0]))
+        g.emit(s, fol)
+    w = wr(c, 2, 1024 + 17, ackreq=False)
+    g.emit(s, w[0])
+    g.emit(s, c.bad(c.frame(OP["W_LAST_IMM"], w[1].psn, [ImmDt(imm=7)], w[1].frame[-24:-4]), "nak-inv",
+                    "WRITE LAST IMM, no RQ: the WRITE stays open", psn=w[1].psn))
+    g.emit(s, w[1])
+    g.emit(s, PReq(c, w[1].psn, OP["SEND_ONLY"], c.frame(OP["SEND_ONLY"], w[1].psn, [], bytes(5)), 1, None, "send",
+                   "a duplicate SEND (at the PSN of a WRITE): ACK"))
+    x, y = wr(c, 2, 8), c.send(4, reserve=False)
+    g.emit(s, y[0], note="SEND ahead on a QP without an RQ: PSN sequence error first")
+    g.emit_all(s, x)
+    g.emit(s, y[0], note="now at the ePSN: invalid request (no RQ)")
+    g.emit(s, at_psn(c, y[0].psn, lambda: c.read(bufs, wt + 4096, 1000)))
+    return interleave(rng, streams)
 
 
 def sc_edge(g):
@@ -1049,7 +1508,7 @@ def sc_edge(g):
     runs on its own QP, so that a responder reading one of them differently disagrees on that
     probe only (one QP's PSN state cannot spill into the next probe)."""
     rng = g.rng
-    m = g.mr(16384, "rwa", "random", "edge")
+    m = g.mr(16384, "rwa", "zero", "edge")
     unknown = rng.getrandbits(32)
     while unknown in g.rkeys:
         unknown = rng.getrandbits(32)
@@ -1124,12 +1583,12 @@ def sc_edge(g):
         f, s, lo, fol = probe(title)
         g.emit(s, f.bad(f.frame(OP[op], f.psn, [RETH(va=0, rkey=unknown, dlen=0)]), "nak-acc", title))
         g.emit_all(s, fol())
-    # duplicates: SEND -> NAK invalid request; READ validated again; WRITE not validated
+    # duplicates: SEND -> ACK (even on a QP without an RQ); READ validated again; WRITE not validated
     f, s, lo, fol = probe("duplicate SEND")
     w = fol()
     g.emit_all(s, w)
     g.emit(s, PReq(f, w[0].psn, OP["SEND_ONLY"], f.frame(OP["SEND_ONLY"], w[0].psn, [], bytes(4)), 1, None, "send",
-                   "duplicate SEND"))
+                   "duplicate SEND on a QP without an RQ: ACK"))
     g.emit_all(s, fol())
     f, s, lo, fol = probe("duplicate READ with an unknown rkey")
     rd = f.read(m, lo, 300)
@@ -1198,21 +1657,27 @@ def generate(seed, scenario):
             e["scenario"] = name
         streams.append(ev)
     events = interleave(g.rng, streams) if len(streams) > 1 else streams[0]
+    assert len(g.flows) <= 16 and len(g.mrs) <= 16, \
+        f"{len(g.flows)} QPs / {len(g.mrs)} MRs: the C++ tool takes at most 16 of each"
     return g, events
 
 
 REQUIRED = {
-    "traffic": {"exec", "multi_write", "multi_read", "imm", "ipv4", "ipv6"},
+    "traffic": {"exec", "multi_write", "multi_read", "imm", "ipv4", "ipv6", "send_only", "multi_send",
+                "write_imm_cqe", "cq_wrap"},
     "atomic": {"exec", "dup", "dup-nak-inv", "faa", "cas_success", "cas_fail", "aq_wrap"},
-    "lostack": {"exec", "dup"},
-    "reorder": {"exec", "dup", "nak-seq", "drop:psn_ahead_silent"},
+    "lostack": {"exec", "dup", "multi_send"},
+    "reorder": {"exec", "dup", "nak-seq", "drop:psn_ahead_silent", "multi_send"},
     "badreq": {"exec", "nak-inv", "nak-acc", "drop:psn_ahead_silent"},
-    "psnwrap": {"exec", "dup", "nak-seq", "dup-nak-inv"},
+    "psnwrap": {"exec", "dup", "nak-seq", "dup-nak-inv", "multi_send", "write_imm_cqe", "cq_wrap"},
     "icrc": {"exec", "drop:bad_icrc", "nak-seq", "dup"},
     "malformed": {"exec", "drop:runt", "drop:malformed", "drop:not_for_us", "drop:unknown_qp",
                   "drop:not_request", "drop:bad_icrc"},
-    "send": {"exec", "unsupported", "nak-seq"},
-    "edge": {"exec", "nak-inv", "nak-acc", "dup-nak-acc", "dup-nak-inv", "unsupported"},
+    "send": {"exec", "dup", "nak-inv", "nak-rnr", "nak-seq", "nak-acc", "drop:psn_ahead_silent",
+             "send_first", "send_middle", "send_last", "send_last_imm", "send_only", "send_only_imm",
+             "multi_send", "write_imm_cqe", "write_imm_nak-inv", "write_imm_nak-rnr", "send_nak-inv",
+             "send_nak-rnr", "send_overflow", "send_overflow_later", "cq_wrap"},
+    "edge": {"exec", "dup", "nak-inv", "nak-acc", "dup-nak-acc", "dup-nak-inv"},
 }
 
 

@@ -21,7 +21,15 @@ Readings of docs/rdma.md where it is silent (see also the RDMA section of script
     exceeded, so it never NAKs; max_rd_atomic only sizes the AQ (0 is a config error);
   * ATOMIC operands are 64-bit little-endian in host memory (docs/rdma.md), the AQE and
     AtomicAckETH big-endian (--atomic-endian big switches host memory to big-endian, to compare);
-  * MSN is incremented when a READ request is executed; all its AETHs carry the new value.
+  * MSN is incremented when a READ request is executed; all its AETHs carry the new value;
+  * SEND / WRITE with immediate (docs/rdma.md "Receive and completion queues"): the five RQ/CQ
+    fields of a qp line come together or not at all (rnr_timer alone is allowed, default 1);
+    rq_entries 0 means no RQ (then rq_posted must be 0); rq_posted above rq_entries is a config
+    error (the host cannot have posted more WQEs than the ring holds before any was consumed);
+    an open SEND message keeps its WQE (read once, at the first packet); the WQE is consumed and
+    the RQ head advances only when the message completes; a NAK for a SEND MIDDLE/LAST or for a
+    WRITE LAST (with immediate) leaves the message open, like any NAK;
+  * the CQE's QPN is the responder's own QP number (the qp line's <qpn>), as ibverbs' wc.qp_num.
 """
 import argparse
 import ipaddress
@@ -49,9 +57,14 @@ DROP_REASONS = ("runt", "malformed", "not_for_us", "bad_icrc", "unknown_qp", "no
 
 SYN_ACK = 0x1F
 SYN_PSN_SEQ, SYN_INVALID, SYN_ACCESS, SYN_OPERATIONAL = 0x60, 0x61, 0x62, 0x63
+SYN_RNR = 0x20                # | rnr_timer
+WQE_BYTES, CQE_BYTES = 16, 32
+CQE_SEND, CQE_WRITE_IMM = 0, 1
+RQ_KEYS = ("rq", "rq_entries", "rq_posted", "cq", "cq_entries")
 
 # RC opcodes
-SEND_OPS = (0x00, 0x01, 0x02, 0x03, 0x04, 0x05)
+S_FIRST, S_MIDDLE, S_LAST, S_LAST_IMM, S_ONLY, S_ONLY_IMM = 0x00, 0x01, 0x02, 0x03, 0x04, 0x05
+SEND_OPS = (S_FIRST, S_MIDDLE, S_LAST, S_LAST_IMM, S_ONLY, S_ONLY_IMM)
 W_FIRST, W_MIDDLE, W_LAST, W_LAST_IMM, W_ONLY, W_ONLY_IMM = 0x06, 0x07, 0x08, 0x09, 0x0A, 0x0B
 WRITE_OPS = (W_FIRST, W_MIDDLE, W_LAST, W_LAST_IMM, W_ONLY, W_ONLY_IMM)
 READ_REQ = 0x0C
@@ -96,6 +109,22 @@ class QPConf:
     max_rd_atomic: int
     aq: int
     line: int = 0
+    rq: int = 0                  # receive queue (docs/rdma.md "Receive and completion queues")
+    rq_entries: int = 0          # 0: no RQ
+    rq_posted: int = 0
+    cq: int = 0
+    cq_entries: int = 0
+    rnr_timer: int = 1
+
+    @property
+    def has_rq(self):
+        return self.rq_entries > 0
+
+    def wqe_pa(self, i):
+        return self.rq + WQE_BYTES * (i % self.rq_entries)
+
+    def cqe_pa(self, j):
+        return self.cq + CQE_BYTES * (j % self.cq_entries)
 
     @property
     def depth(self):
@@ -200,10 +229,14 @@ def parse_config(text, path="config"):
             if qpn in cfg.qps:
                 raise err(toks[1], f"QP 0x{qpn:x} already defined on line {cfg.qps[qpn].line}")
             keys = ("dest_qp", "epsn", "mtu", "max_rd_atomic", "aq")
-            kv = pairs(2, keys)
+            kv = pairs(2, keys + RQ_KEYS + ("rnr_timer",))
             for k in keys:
                 if k not in kv:
                     raise err(d, f"missing '{k}'")
+            given = [k for k in RQ_KEYS if k in kv]
+            if given and len(given) != len(RQ_KEYS):
+                k = next(k for k in RQ_KEYS if k not in kv)
+                raise err(d, f"missing '{k}' ({', '.join(RQ_KEYS)} go together)")
             mtu = num(kv["mtu"], 16, "mtu")
             if mtu not in MTUS:
                 raise err(kv["mtu"], "mtu must be 256, 512, 1024, 2048 or 4096")
@@ -216,6 +249,25 @@ def parse_config(text, path="config"):
                        mra, num(kv["aq"], 64, "aq"), lineno)
             if q.aq + q.depth * AQE_BYTES > 1 << 64:
                 raise err(kv["aq"], "AQ runs past the end of the 64-bit address space")
+            if "rnr_timer" in kv:
+                q.rnr_timer = num(kv["rnr_timer"], 8, "rnr_timer")
+                if q.rnr_timer > 31:
+                    raise err(kv["rnr_timer"], "rnr_timer must be 0..31")
+            if given:
+                q.rq = num(kv["rq"], 64, "rq")
+                q.rq_entries = num(kv["rq_entries"], 32, "rq_entries")
+                q.rq_posted = num(kv["rq_posted"], 32, "rq_posted")
+                q.cq = num(kv["cq"], 64, "cq")
+                q.cq_entries = num(kv["cq_entries"], 32, "cq_entries")
+                if q.rq_posted > q.rq_entries:
+                    raise err(kv["rq_posted"], f"rq_posted above rq_entries {q.rq_entries} (the ring holds "
+                              "at most rq_entries posted WQEs)")
+                if q.rq_entries and not q.cq_entries:
+                    raise err(kv["cq_entries"], "cq_entries must be at least 1 when the QP has an RQ")
+                if q.rq + q.rq_entries * WQE_BYTES > 1 << 64:
+                    raise err(kv["rq"], "RQ runs past the end of the 64-bit address space")
+                if q.cq + q.cq_entries * CQE_BYTES > 1 << 64:
+                    raise err(kv["cq"], "CQ runs past the end of the 64-bit address space")
             cfg.qps[qpn] = q
         elif d == "mr":
             if len(toks) < 2:
@@ -354,7 +406,7 @@ class Req:
 @dataclass
 class Verdict:
     kind: str                         # exec / dup / dup-nak-inv / dup-nak-acc / nak-seq / nak-inv /
-    #                                   nak-acc / unsupported / drop:<reason>
+    #                                   nak-acc / nak-rnr / drop:<reason>
     reason: Optional[str] = None      # drop reason (None = answered)
     responses: List[bytes] = field(default_factory=list)
     detail: str = ""
@@ -371,6 +423,53 @@ class WriteCtx:
     done: int
 
 
+@dataclass
+class SendCtx:
+    """An open multi-packet SEND: the WQE it is being received into."""
+    wqe: int         # RQ index (head) of the WQE
+    buf: int         # buffer address
+    buf_len: int
+    wr_id: int
+    done: int        # bytes received so far
+
+
+@dataclass
+class CQE:
+    """A completion the reference wrote (for the checker's CQE-aware messages)."""
+    qpn: int
+    index: int       # j: the j-th CQE of the QP (slot j mod cq_entries)
+    pa: int
+    wr_id: int
+    byte_count: int
+    imm: Optional[bytes]
+    opcode: int
+    psn: int
+    request: Optional[int]
+
+    def to_bytes(self):
+        return cqe_bytes(self.wr_id, self.byte_count, self.imm, self.qpn, self.opcode, self.psn)
+
+
+def wqe_bytes(buf, buf_len, wr_id):
+    """A receive WQE as host software writes it (docs/rdma.md: 16 bytes, little-endian)."""
+    return struct.pack("<QII", buf, buf_len, wr_id)
+
+
+def parse_wqe(b):
+    return struct.unpack("<QII", b)
+
+
+def cqe_bytes(wr_id, byte_count, imm, qpn, opcode, psn):
+    """A CQE (docs/rdma.md: 32 bytes, little-endian; the immediate as it was on the wire)."""
+    return (struct.pack("<II", wr_id, byte_count) + (imm if imm is not None else bytes(4))
+            + struct.pack("<IBBHI", qpn, opcode, 1 if imm is not None else 0, 0, psn) + bytes(8))
+
+
+CQE_FIELDS = (("wr_id", 0, 4), ("byte_count", 4, 8), ("imm_data", 8, 12), ("qpn", 12, 16),
+              ("opcode", 16, 17), ("flags", 17, 18), ("zero 18..19", 18, 20), ("psn", 20, 24),
+              ("zero 24..31", 24, 32))
+
+
 class QPState:
     def __init__(self, conf):
         self.conf = conf
@@ -380,6 +479,9 @@ class QPState:
         self.write = None            # WriteCtx of an open multi-packet WRITE
         self.aq_w = 0                # AQ write index
         self.aqc = [None] * (conf.depth // AQ_GROUP)   # per group: start PSN, None = invalid
+        self.send = None             # SendCtx of an open multi-packet SEND
+        self.rq_head = 0             # next receive WQE to consume
+        self.cq_index = 0            # CQEs written
 
 
 class Responder:
@@ -393,7 +495,10 @@ class Responder:
         self.qps = {q: QPState(c) for q, c in cfg.qps.items()}
         self.st = {"acks": 0, "atomic_acks": 0, "read_responses": 0, "naks": {},
                    "atomics_executed": 0, "atomic_replays": 0, "read_replays": 0,
-                   "unsupported_opcode": 0, "writes_executed": 0, "reads_executed": 0}
+                   "writes_executed": 0, "reads_executed": 0, "sends_executed": 0,
+                   "wqes_consumed": 0, "cqes_written": 0}
+        self.cqes = []               # [CQE] in the order written
+        self._wqe = None             # the WQE a SEND FIRST/ONLY read (send_check -> exec_send)
 
     # ---------------------------------------------------------------- parsing
     def parse(self, f):
@@ -572,9 +677,8 @@ class Responder:
         op = r.opcode
         v.kind = "dup"
         if op in SEND_OPS:
-            self.st["unsupported_opcode"] += 1
-            v.kind, v.detail = "unsupported", "duplicate SEND (phase 1)"
-            v.responses.append(self.nak(r, q, SYN_INVALID, r.psn))
+            v.detail = "duplicate SEND: ACK, no effect"
+            v.responses.append(self.ack(r, q, r.psn))
         elif op in WRITE_OPS:
             v.detail = "duplicate WRITE: ACK, no memory access"
             v.responses.append(self.ack(r, q, r.psn))
@@ -633,15 +737,23 @@ class Responder:
     def validate(self, r, q):
         """(syndrome, detail) of the first failing check of a new request, or None."""
         op, mtu, plen = r.opcode, q.conf.mtu, len(r.payload)
-        # 1. opcode sequence
+        # 1. opcode sequence (an open SEND is treated like an open WRITE)
+        is_open = "WRITE" if q.write is not None else "SEND" if q.send is not None else None
         if op in (W_MIDDLE, W_LAST, W_LAST_IMM):
             if q.write is None:
-                return SYN_INVALID, f"{opname(op)} without a WRITE FIRST"
-        elif q.write is not None:
-            return SYN_INVALID, f"{opname(op)} while a multi-packet WRITE is open"
+                return SYN_INVALID, (f"{opname(op)} while a multi-packet SEND is open" if is_open
+                                     else f"{opname(op)} without a WRITE FIRST")
+        elif op in (S_MIDDLE, S_LAST, S_LAST_IMM):
+            if q.send is None:
+                return SYN_INVALID, (f"{opname(op)} while a multi-packet WRITE is open" if is_open
+                                     else f"{opname(op)} without a SEND FIRST")
+        elif is_open:
+            return SYN_INVALID, f"{opname(op)} while a multi-packet {is_open} is open"
         # 2. lengths
         if plen > mtu:
             return SYN_INVALID, f"payload {plen} > MTU {mtu}"
+        if op in (S_FIRST, S_MIDDLE) and plen != mtu:
+            return SYN_INVALID, f"{opname(op)} payload {plen} != MTU {mtu}"
         if op in (W_FIRST, W_MIDDLE) and plen != mtu:
             # the contract names MIDDLE; IBA (and a real responder) wants FIRST full too
             return SYN_INVALID, f"{opname(op)} payload {plen} != MTU {mtu}"
@@ -681,21 +793,22 @@ class Responder:
 
     def new_request(self, r, q, v, idx):
         op = r.opcode
-        if op in SEND_OPS:
-            self.st["unsupported_opcode"] += 1
-            q.nak_sent = True
-            v.kind, v.detail = "unsupported", "SEND (phase 1)"
-            v.responses.append(self.nak(r, q, SYN_INVALID, r.psn))
-            return
         bad = self.validate(r, q)
+        if bad is None and op in SEND_OPS:
+            bad = self.send_check(r, q)
+        if bad is None and op in (W_LAST_IMM, W_ONLY_IMM):
+            bad = self.rq_check(q, "WRITE with immediate")
         if bad:
             q.nak_sent = True
-            v.kind = "nak-inv" if bad[0] == SYN_INVALID else "nak-acc"
+            v.kind = ("nak-inv" if bad[0] == SYN_INVALID else "nak-acc" if bad[0] == SYN_ACCESS
+                      else "nak-rnr")
             v.detail = bad[1]
             v.responses.append(self.nak(r, q, bad[0], r.psn))
             return
         v.kind = "exec"
-        if op in WRITE_OPS:
+        if op in SEND_OPS:
+            self.exec_send(r, q, v, idx)
+        elif op in WRITE_OPS:
             self.st["writes_executed"] += 1
             if op in (W_FIRST, W_ONLY, W_ONLY_IMM):
                 va, rkey, dlen = struct.unpack(">QII", r.ext[:16])
@@ -709,12 +822,18 @@ class Responder:
             ctx.done += len(r.payload)
             last = op in (W_LAST, W_LAST_IMM, W_ONLY, W_ONLY_IMM)
             q.write = None if last else ctx
+            v.detail = f"{len(r.payload)} bytes at pa 0x{ctx.pa - len(r.payload):x}"
+            if op in (W_LAST_IMM, W_ONLY_IMM):
+                # the payload is written, then the WQE is consumed (read for its wr_id), CQE
+                wqe = q.rq_head
+                _, _, wr_id = parse_wqe(self.mem.read(q.conf.wqe_pa(wqe), WQE_BYTES))
+                c = self.complete(r, q, wr_id, ctx.dlen, CQE_WRITE_IMM, idx)
+                v.detail += f"; WQE {wqe} wr_id 0x{wr_id:08x} -> CQE {c.index} (byte count {ctx.dlen})"
             if last:
                 q.msn = (q.msn + 1) % PSN_MOD
             q.epsn = (q.epsn + 1) % PSN_MOD
             if last or r.ackreq:
                 v.responses.append(self.ack(r, q, r.psn))
-            v.detail = f"{len(r.payload)} bytes at pa 0x{ctx.pa - len(r.payload):x}"
         elif op == READ_REQ:
             self.st["reads_executed"] += 1
             va, rkey, dlen = struct.unpack(">QII", r.ext[:16])
@@ -745,6 +864,66 @@ class Responder:
             v.detail = f"pa 0x{pa:x} orig 0x{old:016x} -> AQE {i}"
             v.responses.append(self.response(r, q, ATOMIC_ACK_OP, r.psn, self.aeth(SYN_ACK, q.msn),
                                              old.to_bytes(8, "big")))
+
+    # ---------------------------------------------------------------- receive / completion queues
+    def rq_check(self, q, what):
+        """docs/rdma.md: the QP needs an RQ (else invalid request) and a posted WQE (else RNR NAK)."""
+        c = q.conf
+        if not c.has_rq:
+            return SYN_INVALID, f"{what} on a QP without a receive queue"
+        if q.rq_head == c.rq_posted:
+            return SYN_RNR | c.rnr_timer, (f"{what}: no posted receive WQE left ({c.rq_posted} posted, "
+                                           f"all consumed): RNR NAK")
+        return None
+
+    def send_check(self, r, q):
+        """The SEND checks after validation steps 1 and 2; a first/only packet reads its WQE."""
+        op, plen = r.opcode, len(r.payload)
+        if op in (S_FIRST, S_ONLY, S_ONLY_IMM):
+            bad = self.rq_check(q, opname(op))
+            if bad:
+                return bad
+            buf, blen, wr_id = parse_wqe(self.mem.read(q.conf.wqe_pa(q.rq_head), WQE_BYTES))
+            if plen > blen:
+                return SYN_INVALID, (f"{opname(op)} payload {plen} > the buffer of WQE {q.rq_head} "
+                                     f"({blen} bytes): WQE not consumed")
+            self._wqe = SendCtx(q.rq_head, buf, blen, wr_id, 0)
+            return None
+        s = q.send
+        if s.done + plen > s.buf_len:
+            return SYN_INVALID, (f"{opname(op)}: {s.done} + {plen} bytes > the buffer of WQE {s.wqe} "
+                                 f"({s.buf_len} bytes); the message stays open")
+        return None
+
+    def exec_send(self, r, q, v, idx):
+        op = r.opcode
+        self.st["sends_executed"] += 1
+        s = self._wqe if op in (S_FIRST, S_ONLY, S_ONLY_IMM) else q.send
+        if r.payload:
+            self.mem.write(s.buf + s.done, r.payload, idx)
+        v.detail = f"{len(r.payload)} bytes into WQE {s.wqe} at 0x{s.buf + s.done:x}"
+        s.done += len(r.payload)
+        last = op in (S_LAST, S_LAST_IMM, S_ONLY, S_ONLY_IMM)
+        q.send = None if last else s
+        if last:
+            c = self.complete(r, q, s.wr_id, s.done, CQE_SEND, idx)
+            v.detail += f"; wr_id 0x{s.wr_id:08x} -> CQE {c.index} (byte count {s.done})"
+            q.msn = (q.msn + 1) % PSN_MOD
+        q.epsn = (q.epsn + 1) % PSN_MOD
+        if last or r.ackreq:
+            v.responses.append(self.ack(r, q, r.psn))
+
+    def complete(self, r, q, wr_id, byte_count, opcode, idx):
+        """Consume the WQE at the RQ head and write the next CQE."""
+        imm = r.ext[-4:] if r.opcode in (S_LAST_IMM, S_ONLY_IMM, W_LAST_IMM, W_ONLY_IMM) else None
+        c = CQE(q.conf.qpn, q.cq_index, q.conf.cqe_pa(q.cq_index), wr_id, byte_count, imm, opcode, r.psn, idx)
+        self.mem.write(c.pa, c.to_bytes(), idx)
+        self.cqes.append(c)
+        q.rq_head += 1
+        q.cq_index += 1
+        self.st["wqes_consumed"] += 1
+        self.st["cqes_written"] += 1
+        return c
 
     # ---------------------------------------------------------------- results
     def memory_json(self):

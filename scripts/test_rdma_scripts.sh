@@ -4,7 +4,8 @@
 #   bash scripts/test_rdma_scripts.sh [SEED...]        (default seeds: 1 2 3)
 #
 # 1. unit tests (test_rdma_ref.py): ICRC helper = Scapy's BTH.compute_icrc for IPv4 and Scapy-field
-#    masking for IPv6, config errors, responses equal to Scapy-built ones, PSN, AQ groups;
+#    masking for IPv6, config errors, responses equal to Scapy-built ones, PSN, AQ groups, SEND /
+#    WRITE with immediate: receive WQEs, CQE bytes, RNR NAK, buffer overflow, duplicates;
 # 2. every scenario (seed 1) and "mixed" per seed: rdma_gen is deterministic and its own model agrees
 #    with rdma_ref (intent of every packet, final memory); rdma_ref's output passes rdma_check,
 #    also against the generator's expect_memory.json; the AQ grouping off gives the same output;
@@ -119,10 +120,13 @@ corrupt_check icrc "MISMATCH \[icrc\] (1 in total) first: response [0-9]* (.*): 
 corrupt_check drop "): missing, expected"
 corrupt_check dup "unexpected extra response"
 corrupt_check swap "MISMATCH \[bytes\]"
-corrupt_check mem-byte "MISMATCH \[memory\].*byte [0-9]* (va 0x[0-9a-f]* pa 0x[0-9a-f]*): expected 0x"
+corrupt_check mem-byte "MISMATCH \[memory\].*byte [0-9]* (va 0x[0-9a-f]* pa 0x[0-9a-f]*.*): expected 0x"
 corrupt_check faa-double "MISMATCH \[at-most-once\].*FAA target pa 0x[0-9a-f]*: final value"
 corrupt_check stats "MISMATCH \[stats\].*packets_out: expected"
-corrupt_check stats-drop "drops.unsupported_opcode: expected 0 got 1 (unsupported_opcode is not a drop)"
+corrupt_check stats-drop "drops.rnr_nak: expected 0 got 1 (not a drop reason of docs/rdma.md)"
+corrupt_check rnr "): AETH.syndrome expected 0x[23][0-9a-f] got 0x[23][0-9a-f]"
+corrupt_check cqe "MISMATCH \[cqe\].*QP 0x[0-9a-f]* CQ slot [0-9]* (pa 0x[0-9a-f]*), CQE [0-9]* completing request [0-9]* \(SEND_\|WRITE_\)[A-Z_]* PSN 0x[0-9a-f]*: byte_count expected 0x[0-9a-f]* got 0x"
+corrupt_check cqe "MISMATCH \[memory\].*(va 0x[0-9a-f]* pa 0x[0-9a-f]*, CQ of QP 0x[0-9a-f]* slot [0-9]* byte 4 (byte_count), CQE [0-9]* of request [0-9]* PSN 0x[0-9a-f]*): expected 0x"
 corrupt_check replay "MISMATCH \[at-most-once\].*replay returns 0x[0-9a-f]*, the first ATOMIC ACK for this PSN returned"
 # the atomic scenario: a replay with a fresh value
 A="$W/atomic"

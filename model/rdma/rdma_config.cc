@@ -156,9 +156,9 @@ RdmaConfig ParseConfig(const std::string& text, const std::string& file) {
         l.Fail(l.words[1], "rq, rq_entries, rq_posted, cq and cq_entries go together");
       }
       if (queue_fields == 5) {
-        if (qq.rq_entries == 0 || qq.cq_entries == 0) l.Fail(l.words[1], "rq_entries and cq_entries must be > 0");
         if (qq.rq_posted > qq.rq_entries) l.Fail(l.words[1], "rq_posted exceeds rq_entries");
-        qq.valid = true;
+        if (qq.rq_entries > 0 && qq.cq_entries == 0) l.Fail(l.words[1], "a QP with an RQ needs cq_entries > 0");
+        qq.valid = qq.rq_entries > 0;  // rq_entries 0: no receive queue
       }
       c.queues.push_back(qq);
       for (const QpCfg& o : c.qps) {
