@@ -30,6 +30,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from lb_ref import (DROP_REASONS, ETH_IPV4, ETH_IPV6, LB_HDR, InputError, expected_run,  # noqa: E402
                     read_pcap, stats_of)
+from nt_pcap import align  # noqa: E402
 from lb_tables import ScriptError  # noqa: E402
 
 # tshark checksum status values (tshark -G values: ip.checksum.status / udp.checksum.status)
@@ -306,38 +307,6 @@ def hint_for(fout, frames_in, verdicts, around):
             cands.append(f"{k} ({v.reason or 'forward'})")
     return f"; it looks like input {', '.join(cands[:5])}" if cands else ""
 
-
-def align(exp, got, window=64):
-    """Greedy alignment of expected and actual output frames.  Yields (kind, k, j): 'same' and
-    'diff' pair expected k with output j; 'missing' = expected k absent (j = where it belonged);
-    'extra' = output j not expected (k = the expected packet at that point)."""
-    k = j = 0
-    while k < len(exp) or j < len(got):
-        if k >= len(exp):
-            yield "extra", k, j
-            j += 1
-        elif j >= len(got):
-            yield "missing", k, j
-            k += 1
-        elif exp[k] == got[j]:
-            yield "same", k, j
-            k += 1
-            j += 1
-        else:
-            skip_exp = next((d for d in range(1, window) if k + d < len(exp) and exp[k + d] == got[j]), None)
-            skip_got = next((d for d in range(1, window) if j + d < len(got) and got[j + d] == exp[k]), None)
-            if skip_exp is not None and (skip_got is None or skip_exp <= skip_got):
-                for d in range(skip_exp):
-                    yield "missing", k + d, j
-                k += skip_exp
-            elif skip_got is not None:
-                for d in range(skip_got):
-                    yield "extra", k, j + d
-                j += skip_got
-            else:
-                yield "diff", k, j
-                k += 1
-                j += 1
 
 
 def main(argv=None):

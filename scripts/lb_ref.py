@@ -20,6 +20,7 @@ from typing import Optional
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+from nt_pcap import InputError, read_pcap, write_pcap  # noqa: E402,F401
 import lb_tables  # noqa: E402
 from lb_tables import ETH_IPV4, ETH_IPV6, LB_PORT, ScriptError  # noqa: E402
 
@@ -243,53 +244,6 @@ def rewrite(f, et, hl, ip_len, dst, dst_bytes, udp_len, csum, me):
 # ---------------------------------------------------------------------------------------------
 # pcap I/O and the whole-run driver (shared with lb_check.py and lb_gen.py)
 # ---------------------------------------------------------------------------------------------
-
-class InputError(Exception):
-    pass
-
-
-def read_pcap(path):
-    """[(frame bytes, timestamp)] of an Ethernet pcap/pcapng; InputError on anything else."""
-    from scapy.utils import RawPcapReader
-    try:
-        rd = RawPcapReader(path)
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such file") from None
-    except Exception as e:  # Scapy raises Scapy_Exception / OSError for non-pcap files
-        raise InputError(f"{path}: not a readable pcap file ({e})") from None
-    frames = []
-    try:
-        if getattr(rd, "linktype", 1) != 1:
-            raise InputError(f"{path}: link type {rd.linktype}, expected 1 (Ethernet)")
-        try:
-            for data, meta in rd:
-                wirelen = getattr(meta, "wirelen", None)
-                if wirelen is not None and wirelen != len(data):
-                    raise InputError(f"{path}: frame {len(frames) + 1} has only {len(data)} of its "
-                                     f"{wirelen} bytes (truncated file or snaplen-limited capture)")
-                if hasattr(meta, "sec"):
-                    ts = meta.sec + meta.usec / 1e6
-                else:
-                    ts = ((meta.tshigh << 32) | meta.tslow) / (meta.tsresol or 1e6)
-                frames.append((bytes(data), ts))
-        except InputError:
-            raise
-        except Exception as e:
-            raise InputError(f"{path}: corrupt pcap after {len(frames)} frames ({e})") from None
-    finally:
-        rd.close()
-    return frames
-
-
-def write_pcap(path, frames):
-    """Write [(bytes, ts)] as a classic little-endian Ethernet pcap."""
-    from scapy.utils import RawPcapWriter
-    with RawPcapWriter(path, linktype=1, sync=False) as w:
-        w.write_header(None)
-        for data, ts in frames:
-            sec = int(ts)
-            w.write_packet(data, sec=sec, usec=int(round((ts - sec) * 1e6)) % 1000000)
-
 
 def expected_run(tables_path, frames):
     """Verdicts for every input frame, honouring run_traffic segmentation.

@@ -39,6 +39,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import rdma_ref  # noqa: E402
+from nt_pcap import align  # noqa: E402
 from rdma_ref import ConfigError, InputError, opname  # noqa: E402
 
 RESPONSE_OPS = {0x0D, 0x0E, 0x0F, 0x10, 0x11, 0x12}
@@ -436,37 +437,6 @@ def at_most_once(cfg, frames_in, frames_out, mem_dut, endian, rep):
 # ---------------------------------------------------------------------------------------------
 # Driver
 # ---------------------------------------------------------------------------------------------
-
-def align(exp, got, window=64):
-    """Greedy alignment; yields (kind, k, j) with kind same / diff / missing / extra."""
-    k = j = 0
-    while k < len(exp) or j < len(got):
-        if k >= len(exp):
-            yield "extra", k, j
-            j += 1
-        elif j >= len(got):
-            yield "missing", k, j
-            k += 1
-        elif exp[k] == got[j]:
-            yield "same", k, j
-            k += 1
-            j += 1
-        else:
-            se = next((d for d in range(1, window) if k + d < len(exp) and exp[k + d] == got[j]), None)
-            sg = next((d for d in range(1, window) if j + d < len(got) and got[j + d] == exp[k]), None)
-            if se is not None and (sg is None or se <= sg):
-                for d in range(se):
-                    yield "missing", k + d, j
-                k += se
-            elif sg is not None:
-                for d in range(sg):
-                    yield "extra", k, j + d
-                j += sg
-            else:
-                yield "diff", k, j
-                k += 1
-                j += 1
-
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description="Check a RoCEv2 responder run against docs/rdma.md")

@@ -33,12 +33,16 @@ Readings of docs/rdma.md where it is silent (see also the RDMA section of script
 """
 import argparse
 import ipaddress
+import os
 import json
 import struct
 import sys
 import zlib
 from dataclasses import dataclass, field
 from typing import List, Optional
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from nt_pcap import InputError, read_pcap, write_pcap  # noqa: E402,F401
 
 PSN_MOD = 1 << 24
 HALF = 1 << 23
@@ -961,53 +965,6 @@ def run(cfg, frames, aq_linear=False, atomic_endian="little"):
 # =============================================================================================
 # pcap I/O
 # =============================================================================================
-
-class InputError(Exception):
-    pass
-
-
-def read_pcap(path):
-    """[(frame bytes, timestamp)] of an Ethernet pcap/pcapng; InputError on anything else."""
-    from scapy.utils import RawPcapReader
-    try:
-        rd = RawPcapReader(path)
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such file") from None
-    except Exception as e:
-        raise InputError(f"{path}: not a readable pcap file ({e})") from None
-    frames = []
-    try:
-        if getattr(rd, "linktype", 1) != 1:
-            raise InputError(f"{path}: link type {rd.linktype}, expected 1 (Ethernet)")
-        try:
-            for data, meta in rd:
-                wirelen = getattr(meta, "wirelen", None)
-                if wirelen is not None and wirelen != len(data):
-                    raise InputError(f"{path}: frame {len(frames)} has only {len(data)} of its "
-                                     f"{wirelen} bytes (snaplen-limited capture)")
-                if hasattr(meta, "sec"):
-                    ts = meta.sec + meta.usec / 1e6
-                else:
-                    ts = ((meta.tshigh << 32) | meta.tslow) / (meta.tsresol or 1e6)
-                frames.append((bytes(data), ts))
-        except InputError:
-            raise
-        except Exception as e:
-            raise InputError(f"{path}: corrupt pcap after {len(frames)} frames ({e})") from None
-    finally:
-        rd.close()
-    return frames
-
-
-def write_pcap(path, frames):
-    """Write [(bytes, ts)] as a classic little-endian Ethernet pcap (microsecond timestamps)."""
-    from scapy.utils import RawPcapWriter
-    with RawPcapWriter(path, linktype=1, sync=False, snaplen=65535) as w:
-        w.write_header(None)
-        for data, ts in frames:
-            us = int(round(ts * 1e6))
-            w.write_packet(data, sec=us // 1000000, usec=us % 1000000)
-
 
 def write_json(path, obj):
     with open(path, "w") as fh:

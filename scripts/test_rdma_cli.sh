@@ -8,22 +8,8 @@ N="$B/nettwin"
 HERE=$(cd "$(dirname "$0")" && pwd)
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-pass=0
-fail=0
-check() {  # name, expected exit code, expected text, command...
-  local name=$1 want=$2 text=$3
-  shift 3
-  local out rc
-  out=$("$@" 2>&1)
-  rc=$?
-  if [ "$rc" -ne "$want" ] || ! grep -qF -- "$text" <<<"$out"; then
-    echo "FAIL $name: exit $rc (want $want), output:"
-    echo "$out" | head -5
-    fail=$((fail + 1))
-  else
-    pass=$((pass + 1))
-  fi
-}
+# shellcheck source=cli_check.sh
+source "$HERE/cli_check.sh"
 
 /usr/bin/python3 "$HERE/rdma_gen.py" --seed 3 --out-dir "$T/v" --scenario atomic >/dev/null
 C="$T/v/responder.txt"

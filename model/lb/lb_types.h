@@ -7,6 +7,7 @@
 #include <string>
 
 #include "model/common/bits.h"
+#include "model/common/cfg_port.h"
 #include "model/common/stream.h"
 #include "nt_params.h"
 
@@ -45,15 +46,8 @@ constexpr uint16_t kEthIpv4 = 0x0800;
 constexpr uint16_t kEthIpv6 = 0x86DD;
 constexpr int kLbHdr = static_cast<int>(params::kLbHeaderBytes);
 
-using CfgData = Bits<static_cast<int>(params::kCfgDataBits)>;
-
-// One write on the table-programming port: a whole entry replaces table[index].
-struct CfgWrite {
-  bool valid = false;
-  uint8_t table = 0;
-  uint16_t index = 0;
-  CfgData data;
-};
+using nettwin::CfgData;
+using nettwin::CfgWrite;
 
 struct FilterEntry {
   bool valid = false, drop = false;

@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "model/common/bits.h"
+#include "model/common/cfg_port.h"
 #include "model/common/dma.h"
 #include "model/common/stream.h"
 #include "nt_params.h"
@@ -51,13 +52,8 @@ enum class Drop : uint8_t {
 constexpr int kNumDrops = static_cast<int>(Drop::kCount);
 const char* DropName(int d);
 
-using CfgData = Bits<static_cast<int>(params::kCfgDataBits)>;
-struct CfgWrite {
-  bool valid = false;
-  uint8_t table = 0;
-  uint16_t index = 0;
-  CfgData data;
-};
+using nettwin::CfgData;
+using nettwin::CfgWrite;
 
 struct ResponderCfg {
   uint64_t mac = 0;

@@ -73,4 +73,19 @@ package nt_pkg;
   localparam int unsigned RdmaWqeBytes = 16;
   localparam int unsigned RdmaCqeBytes = 32;
 
+  // ---- Big-endian header fields out of a two-beat parse window (byte 0 in bits 7:0) ----
+  localparam int unsigned WindowBits = 1024;  // two beats (literal: CMake reads this file)
+  function automatic logic [7:0] win_b8(logic [WindowBits-1:0] w, int unsigned off);
+    return w[8*off+:8];
+  endfunction
+  function automatic logic [15:0] win_b16(logic [WindowBits-1:0] w, int unsigned off);
+    return {win_b8(w, off), win_b8(w, off + 1)};
+  endfunction
+  function automatic logic [31:0] win_b32(logic [WindowBits-1:0] w, int unsigned off);
+    return {win_b16(w, off), win_b16(w, off + 2)};
+  endfunction
+  function automatic logic [63:0] win_b64(logic [WindowBits-1:0] w, int unsigned off);
+    return {win_b32(w, off), win_b32(w, off + 4)};
+  endfunction
+
 endpackage

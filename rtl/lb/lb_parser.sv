@@ -8,18 +8,6 @@ module lb_parser
   input  logic [7:0]               len_i,     // valid bytes in the window (the frame length if shorter)
   output parse_t                   info_o
 );
-  function automatic logic [7:0] byte_at(logic [8*WindowBytes-1:0] w, int unsigned off);
-    return w[8*off+:8];
-  endfunction
-  function automatic logic [15:0] be16(logic [8*WindowBytes-1:0] w, int unsigned off);
-    return {byte_at(w, off), byte_at(w, off + 1)};
-  endfunction
-  function automatic logic [31:0] be32(logic [8*WindowBytes-1:0] w, int unsigned off);
-    return {be16(w, off), be16(w, off + 2)};
-  endfunction
-  function automatic logic [63:0] be64(logic [8*WindowBytes-1:0] w, int unsigned off);
-    return {be32(w, off), be32(w, off + 4)};
-  endfunction
 
   parse_t      info;
   logic        done;
@@ -34,7 +22,7 @@ module lb_parser
     done       = 1'b0;
     len        = int'(len_i);
     ihl        = window_i[8*14+:4];
-    frag       = 14'(be16(window_i, 20));
+    frag       = 14'(win_b16(window_i, 20));
     ip_hdr     = 0;
     ip_payload = 0;
     proto      = '0;
@@ -43,8 +31,8 @@ module lb_parser
       info.reason = reason_t'(LbDropRunt);
       done = 1'b1;
     end else begin
-      info.mac       = {be32(window_i, 0), be16(window_i, 4)};
-      info.ethertype = be16(window_i, 12);
+      info.mac       = {win_b32(window_i, 0), win_b16(window_i, 4)};
+      info.ethertype = win_b16(window_i, 12);
       if (info.ethertype != 16'h0800 && info.ethertype != 16'h86dd) begin
         info.reason = reason_t'(LbDropNotIp);
         done = 1'b1;
@@ -68,10 +56,10 @@ module lb_parser
             info.reason = reason_t'(LbDropIpFragment);
             done = 1'b1;
           end else begin
-            proto        = byte_at(window_i, 23);
-            info.ip_len  = be16(window_i, 16);
-            info.ip_csum = be16(window_i, 24);
-            info.ip      = {96'd0, be32(window_i, 30)};
+            proto        = win_b8(window_i, 23);
+            info.ip_len  = win_b16(window_i, 16);
+            info.ip_csum = win_b16(window_i, 24);
+            info.ip      = {96'd0, win_b32(window_i, 30)};
             ip_payload   = int'(info.ip_len) - int'(ip_hdr);
           end
         end
@@ -84,9 +72,9 @@ module lb_parser
           done = 1'b1;
         end else begin
           ip_hdr      = 40;
-          proto       = byte_at(window_i, 20);
-          info.ip_len = be16(window_i, 18);
-          info.ip     = {be64(window_i, 38), be64(window_i, 46)};
+          proto       = win_b8(window_i, 20);
+          info.ip_len = win_b16(window_i, 18);
+          info.ip     = {win_b64(window_i, 38), win_b64(window_i, 46)};
           ip_payload  = int'(info.ip_len);
         end
       end
@@ -102,7 +90,7 @@ module lb_parser
           info.reason = reason_t'(LbDropTruncated);
           done = 1'b1;
         end else begin
-          info.port = be16(window_i, l4 + 2);
+          info.port = win_b16(window_i, l4 + 2);
           if (info.port != 16'(LbUdpPort)) begin
             info.reason = reason_t'(LbDropNotLbPort);
             done = 1'b1;
@@ -114,10 +102,10 @@ module lb_parser
       end
     end
     if (!done) begin
-      info.udp_len  = be16(window_i, l4 + 4);
-      info.udp_csum = be16(window_i, l4 + 6);
-      info.lb_hdr   = {be32(window_i, l4 + 8), be64(window_i, l4 + 12)};
-      info.tick     = be64(window_i, l4 + 12);
+      info.udp_len  = win_b16(window_i, l4 + 4);
+      info.udp_csum = win_b16(window_i, l4 + 6);
+      info.lb_hdr   = {win_b32(window_i, l4 + 8), win_b64(window_i, l4 + 12)};
+      info.tick     = win_b64(window_i, l4 + 12);
       if (ip_payload < 8 + int'(LbHeaderBytes) || int'(info.udp_len) < 8 + int'(LbHeaderBytes) ||
           int'(info.udp_len) > ip_payload) begin
         info.reason = reason_t'(LbDropBadLength);

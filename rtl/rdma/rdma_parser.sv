@@ -9,18 +9,6 @@ module rdma_parser
   input  responder_t             resp_i,
   output request_t               req_o
 );
-  function automatic logic [7:0] b8(logic [8*HdrWindow-1:0] w, int unsigned off);
-    return w[8*off+:8];
-  endfunction
-  function automatic logic [15:0] b16(logic [8*HdrWindow-1:0] w, int unsigned off);
-    return {b8(w, off), b8(w, off + 1)};
-  endfunction
-  function automatic logic [31:0] b32(logic [8*HdrWindow-1:0] w, int unsigned off);
-    return {b16(w, off), b16(w, off + 2)};
-  endfunction
-  function automatic logic [63:0] b64(logic [8*HdrWindow-1:0] w, int unsigned off);
-    return {b32(w, off), b32(w, off + 4)};
-  endfunction
 
   function automatic int unsigned ext_len(logic [7:0] opcode);
     unique case (opcode)
@@ -48,9 +36,9 @@ module rdma_parser
     ip_len    = 0;
     data_len  = 0;
     len       = int'(frame_len_i);
-    et        = b16(hdr_i, 12);
-    frag      = b16(hdr_i, 20);
-    ver       = b8(hdr_i, 14);
+    et        = win_b16(hdr_i, 12);
+    frag      = win_b16(hdr_i, 20);
+    ver       = win_b8(hdr_i, 14);
     bth_flags = '0;
     bth_qp    = '0;
     bth_psn   = '0;
@@ -58,7 +46,7 @@ module rdma_parser
       q.drop = 4'(DropRunt);
       done   = 1'b1;
     end else if (et == 16'h0800) begin
-      ip_len = int'(b16(hdr_i, 16));
+      ip_len = int'(win_b16(hdr_i, 16));
       if (len < 34) begin
         q.drop = 4'(DropRunt);
         done   = 1'b1;
@@ -68,7 +56,7 @@ module rdma_parser
       end else if (len < 14 + ip_len) begin
         q.drop = 4'(DropRunt);
         done   = 1'b1;
-      end else if (ip_len < 44 || frag[13:0] != '0 || b8(hdr_i, 23) != 8'd17) begin
+      end else if (ip_len < 44 || frag[13:0] != '0 || win_b8(hdr_i, 23) != 8'd17) begin
         q.drop = 4'(DropMalformed);
         done   = 1'b1;
       end else begin
@@ -77,7 +65,7 @@ module rdma_parser
       end
     end else if (et == 16'h86dd) begin
       q.v6   = 1'b1;
-      ip_len = int'(b16(hdr_i, 18));
+      ip_len = int'(win_b16(hdr_i, 18));
       if (len < 54) begin
         q.drop = 4'(DropRunt);
         done   = 1'b1;
@@ -87,7 +75,7 @@ module rdma_parser
       end else if (len < 54 + ip_len) begin
         q.drop = 4'(DropRunt);
         done   = 1'b1;
-      end else if (b8(hdr_i, 20) != 8'd17 || ip_len < 24) begin
+      end else if (win_b8(hdr_i, 20) != 8'd17 || ip_len < 24) begin
         q.drop = 4'(DropMalformed);
         done   = 1'b1;
       end else begin
@@ -99,12 +87,12 @@ module rdma_parser
       done   = 1'b1;
     end
     if (!done) begin
-      bth_flags = b8(hdr_i, l4 + 9);
-      q.opcode  = b8(hdr_i, l4 + 8);
+      bth_flags = win_b8(hdr_i, l4 + 9);
+      q.opcode  = win_b8(hdr_i, l4 + 8);
       q.pad     = bth_flags[5:4];
       q.hdr_len = 16'(l4 + 20 + int'(ext_len(q.opcode)));
       data_len  = int'(q.frame_end) - 4 - int'(q.hdr_len);
-      if (b16(hdr_i, l4 + 2) != 16'(RdmaUdpPort) || int'(b16(hdr_i, l4 + 4)) != int'(q.frame_end) - l4 ||
+      if (win_b16(hdr_i, l4 + 2) != 16'(RdmaUdpPort) || int'(win_b16(hdr_i, l4 + 4)) != int'(q.frame_end) - l4 ||
           bth_flags[3:0] != 4'd0 || q.opcode > 8'h14 || data_len < 0 || int'(q.pad) > data_len) begin
         q.drop = 4'(DropMalformed);
         done   = 1'b1;
@@ -112,42 +100,42 @@ module rdma_parser
     end
     if (!done) begin
       q.plen = 32'(data_len - int'(q.pad));
-      if ({b32(hdr_i, 0), b16(hdr_i, 4)} != resp_i.mac) begin
+      if ({win_b32(hdr_i, 0), win_b16(hdr_i, 4)} != resp_i.mac) begin
         q.drop = 4'(DropNotForUs);
         done   = 1'b1;
-      end else if (q.v6 ? (!resp_i.has_ip6 || {b64(hdr_i, 38), b64(hdr_i, 46)} != resp_i.ip6)
-                        : (!resp_i.has_ip4 || b32(hdr_i, 30) != resp_i.ip4)) begin
+      end else if (q.v6 ? (!resp_i.has_ip6 || {win_b64(hdr_i, 38), win_b64(hdr_i, 46)} != resp_i.ip6)
+                        : (!resp_i.has_ip4 || win_b32(hdr_i, 30) != resp_i.ip4)) begin
         q.drop = 4'(DropNotForUs);
         done   = 1'b1;
       end
     end
     if (!done) begin
-      bth_qp    = b32(hdr_i, l4 + 12);
-      bth_psn   = b32(hdr_i, l4 + 16);
-      q.src_mac = {b32(hdr_i, 6), b16(hdr_i, 10)};
-      q.src_ip4 = q.v6 ? 32'd0 : b32(hdr_i, 26);
-      q.src_ip6 = q.v6 ? {b64(hdr_i, 22), b64(hdr_i, 30)} : 128'd0;
-      q.sport   = b16(hdr_i, l4);
+      bth_qp    = win_b32(hdr_i, l4 + 12);
+      bth_psn   = win_b32(hdr_i, l4 + 16);
+      q.src_mac = {win_b32(hdr_i, 6), win_b16(hdr_i, 10)};
+      q.src_ip4 = q.v6 ? 32'd0 : win_b32(hdr_i, 26);
+      q.src_ip6 = q.v6 ? {win_b64(hdr_i, 22), win_b64(hdr_i, 30)} : 128'd0;
+      q.sport   = win_b16(hdr_i, l4);
       q.dqpn    = bth_qp[23:0];
       q.ackreq  = bth_psn[31];
       q.psn     = bth_psn[23:0];
       unique case (q.opcode)
         8'h06, 8'h0a, 8'h0b, 8'h0c: begin
-          q.va     = b64(hdr_i, l4 + 20);
-          q.rkey   = b32(hdr_i, l4 + 28);
-          q.dmalen = b32(hdr_i, l4 + 32);
+          q.va     = win_b64(hdr_i, l4 + 20);
+          q.rkey   = win_b32(hdr_i, l4 + 28);
+          q.dmalen = win_b32(hdr_i, l4 + 32);
         end
         8'h13, 8'h14: begin
-          q.va      = b64(hdr_i, l4 + 20);
-          q.rkey    = b32(hdr_i, l4 + 28);
-          q.swap    = b64(hdr_i, l4 + 32);
-          q.compare = b64(hdr_i, l4 + 40);
+          q.va      = win_b64(hdr_i, l4 + 20);
+          q.rkey    = win_b32(hdr_i, l4 + 28);
+          q.swap    = win_b64(hdr_i, l4 + 32);
+          q.compare = win_b64(hdr_i, l4 + 40);
           q.dmalen  = 32'd8;
         end
         default: ;
       endcase
-      if (q.opcode == 8'h03 || q.opcode == 8'h05 || q.opcode == 8'h09) q.imm = b32(hdr_i, l4 + 20);
-      if (q.opcode == 8'h0b) q.imm = b32(hdr_i, l4 + 36);
+      if (q.opcode == 8'h03 || q.opcode == 8'h05 || q.opcode == 8'h09) q.imm = win_b32(hdr_i, l4 + 20);
+      if (q.opcode == 8'h0b) q.imm = win_b32(hdr_i, l4 + 36);
     end
   end
 
