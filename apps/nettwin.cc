@@ -14,7 +14,9 @@ void Usage() {
                "  lb    EJFAT load balancer: --tables runsim.txt --in packets_in.pcap --out packets_out.pcap\n"
                "        (nettwin lb --help for all options)\n"
                "  rdma  RoCEv2 responder: --config responder.txt --in requests.pcap --out responses.pcap\n"
-               "  rdma-latency  the atomic retransmit latency scenario (--clock-mhz 900 --json)\n");
+               "  rdma-latency  the atomic retransmit latency scenario (--clock-mhz 900 --json)\n"
+               "  reorder  ConWeave destination-ToR reorder queue: --config reorder.txt --in arrivals.pcap\n"
+               "        --out delivered.pcap --ctrl-out control.pcap (nettwin reorder --help for all options)\n");
 }
 
 }  // namespace
@@ -28,6 +30,7 @@ int main(int argc, char** argv) {
   if (cmd == "lb") return LbCommand(argc - 1, argv + 1);
   if (cmd == "rdma") return RdmaCommand(argc - 1, argv + 1);
   if (cmd == "rdma-latency") return RdmaLatencyCommand(argc - 1, argv + 1);
+  if (cmd == "reorder") return ReorderCommand(argc - 1, argv + 1);
   std::fprintf(stderr, "nettwin: unknown command '%s'\n", cmd.c_str());
   Usage();
   return 2;

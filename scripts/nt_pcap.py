@@ -22,6 +22,7 @@ def read_pcap(path):
     try:
         if getattr(rd, "linktype", 1) != 1:
             raise InputError(f"{path}: link type {rd.linktype}, expected 1 (Ethernet)")
+        frac = 1e9 if getattr(rd, "nano", False) else 1e6   # nanosecond pcaps (magic a1b23c4d)
         try:
             for data, meta in rd:
                 wirelen = getattr(meta, "wirelen", None)
@@ -29,7 +30,7 @@ def read_pcap(path):
                     raise InputError(f"{path}: frame {len(frames) + 1} has only {len(data)} of its "
                                      f"{wirelen} bytes (truncated file or snaplen-limited capture)")
                 if hasattr(meta, "sec"):
-                    ts = meta.sec + meta.usec / 1e6
+                    ts = meta.sec + meta.usec / frac
                 else:
                     ts = ((meta.tshigh << 32) | meta.tslow) / (meta.tsresol or 1e6)
                 frames.append((bytes(data), ts))

@@ -73,6 +73,18 @@ package nt_pkg;
   localparam int unsigned RdmaWqeBytes = 16;
   localparam int unsigned RdmaCqeBytes = 32;
 
+  // ---- ConWeave destination-ToR reorder queue (docs/conweave.md) ----
+  localparam int unsigned ReorderFlows = 1024;     // flow-table entries (config `flows` = a power of two <= this)
+  localparam int unsigned ReorderQueues = 32;      // reorder queues (config `queues` = 4, 8, 16 or 32)
+  localparam int unsigned ReorderWays = 4;         // queue allocation: 4-way associative (spec 3.4.2)
+  localparam int unsigned ReorderCells = 4608;     // shared packet buffer in 64-byte cells (one beat each)
+  localparam int unsigned ReorderMaxCells = 72;    // longest frame: 72 cells = 4608 bytes
+  localparam int unsigned ReorderOutFifo = 256;    // packets and released queues waiting for the output
+  localparam int unsigned ReorderCtrlFifo = 8;     // control-packet requests waiting for the control port
+  localparam int unsigned ReorderHdrBytes = 80;    // fabric header kept per queue to mirror a CLEAR
+  localparam int unsigned ReorderKeyBytes = 36;    // flow key: family, IP source, IP destination, dest QP
+  localparam int unsigned ReorderUdpPort = 4791;
+
   // ---- Big-endian header fields out of a two-beat parse window (byte 0 in bits 7:0) ----
   localparam int unsigned WindowBits = 1024;  // two beats (literal: CMake reads this file)
   function automatic logic [7:0] win_b8(logic [WindowBits-1:0] w, int unsigned off);

@@ -1,0 +1,178 @@
+// `nettwin reorder`: the ConWeave destination-ToR reorder queue on timed fabric arrivals (pcap in ->
+// delivered pcap + control pcap out), with the RTL, the model, or both in lockstep.
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "apps/commands.h"
+#include "model/common/pcap.h"
+#include "model/reorder/reorder_config.h"
+#include "tb/reorder/reorder_run.h"
+
+namespace nettwin::reorder {
+namespace {
+
+constexpr const char* kHelp =
+    "usage: nettwin reorder --config reorder.txt --in arrivals.pcap --out delivered.pcap --ctrl-out control.pcap\n"
+    "                       [--engine model|rtl|lockstep] [--clock-mhz 250] [--stats stats.json]\n"
+    "                       [--trace wave.fst] [--backpressure P] [--ctrl-backpressure P] [--seed N]\n"
+    "                       [--back-to-back]\n"
+    "  Arrival times are the input pcap timestamps (--back-to-back offers frames at line rate instead; the\n"
+    "  microsecond clock still follows the cycles). Output timestamps are departure times.\n";
+
+double Number(const std::string& opt, const std::string& v, double lo, double hi) {
+  char* end = nullptr;
+  const double d = std::strtod(v.c_str(), &end);
+  if (v.empty() || *end != '\0' || !(d >= lo && d <= hi)) {
+    throw std::invalid_argument(opt + " wants a number in [" + std::to_string(lo) + ", " + std::to_string(hi) +
+                                "], got '" + v + "'");
+  }
+  return d;
+}
+
+std::string StatsJson(const ReorderRunReport& r, const char* engine) {
+  const ReorderCounters& c = r.counters;
+  std::vector<uint32_t> hs;
+  for (const HoldRecord& h : r.holds) {
+    if (h.held) hs.push_back(h.hold_us);
+  }
+  std::sort(hs.begin(), hs.end());
+  double mean = 0;
+  for (uint32_t h : hs) mean += h;
+  if (!hs.empty()) mean /= static_cast<double>(hs.size());
+  const size_t n = hs.size();
+  std::ostringstream j;
+  j << "{\n  \"engine\": \"" << engine << "\",\n  \"packets_in\": " << c.in << ",\n  \"delivered\": " << c.delivered
+    << ",\n  \"control_out\": " << c.ctrl_out << ",\n  \"held\": " << c.held << ",\n  \"held_now\": " << c.held_now
+    << ",\n  \"released_by_tail\": " << c.released_by_tail << ",\n  \"released_by_timeout\": "
+    << c.released_by_timeout << ",\n  \"fallback_unordered\": " << c.fallback_unordered
+    << ",\n  \"fallback_collision\": " << c.fallback_collision << ",\n  \"epoch_jump\": " << c.epoch_jump
+    << ",\n  \"drops\": {\"malformed\": " << c.drop_malformed << ", \"buffer_full\": " << c.drop_buffer_full
+    << "},\n  \"peak_queues\": " << c.peak_queues << ",\n  \"peak_buffer_bytes\": " << uint64_t{c.peak_held_cells} * 64
+    << ",\n  \"peak_cells_in_use\": " << c.peak_cells_used << ",\n  \"hold_us\": {\"count\": " << n
+    << ", \"min\": " << (n ? hs.front() : 0) << ", \"max\": " << (n ? hs.back() : 0) << ", \"mean\": ";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3f", mean);
+  j << buf << ", \"p50\": " << (n ? hs[n / 2] : 0) << ", \"p99\": " << (n ? hs[std::min(n - 1, n * 99 / 100)] : 0)
+    << ", \"histogram\": [";
+  // Power-of-two buckets: [upper bound in us (inclusive), count]; the first bucket is 0..1.
+  uint32_t lo = 0, hi = 1;
+  bool first = true;
+  size_t i = 0;
+  while (i < n) {
+    size_t k = 0;
+    while (i < n && hs[i] <= hi) ++i, ++k;
+    if (k > 0) {
+      j << (first ? "" : ", ") << "[" << hi << ", " << k << "]";
+      first = false;
+    }
+    lo = hi + 1;
+    hi = hi * 2 + 1;
+  }
+  (void)lo;
+  j << "]},\n  \"cycles\": " << r.run.cycles << ",\n  \"in_beats\": " << r.run.in_beats << ",\n  \"out_beats\": "
+    << r.run.out_beats << ",\n  \"input_stall_cycles\": " << r.run.input_stall_cycles
+    << ",\n  \"mismatches\": " << (r.mismatch_text.empty() ? 0 : 1)
+    << ",\n  \"conservation_ok\": " << (r.conservation_ok ? "true" : "false") << "\n}\n";
+  return j.str();
+}
+
+}  // namespace
+}  // namespace nettwin::reorder
+
+int ReorderCommand(int argc, char** argv) {
+  using namespace nettwin;
+  using namespace nettwin::reorder;
+  std::string config_path, in, out, ctrl_out, stats, trace;
+  const char* engine_name = "lockstep";
+  ReorderRunConfig rc;
+  ReorderCfg cfg;
+  std::vector<Packet> packets;
+  try {
+    for (int i = 1; i < argc; ++i) {
+      const std::string o = argv[i];
+      auto val = [&]() -> std::string {
+        if (i + 1 >= argc) throw std::invalid_argument(o + " needs a value");
+        return argv[++i];
+      };
+      if (o == "--help" || o == "-h") {
+        std::cout << kHelp;
+        return 0;
+      }
+      if (o == "--config") config_path = val();
+      else if (o == "--in") in = val();
+      else if (o == "--out") out = val();
+      else if (o == "--ctrl-out") ctrl_out = val();
+      else if (o == "--stats") stats = val();
+      else if (o == "--trace") trace = val();
+      else if (o == "--engine") {
+        const std::string e = val();
+        if (e == "model") rc.engine = Engine::kModel, engine_name = "model";
+        else if (e == "rtl") rc.engine = Engine::kRtl, engine_name = "rtl";
+        else if (e == "lockstep") rc.engine = Engine::kLockstep, engine_name = "lockstep";
+        else throw std::invalid_argument("--engine must be model, rtl or lockstep, got '" + e + "'");
+      } else if (o == "--clock-mhz") rc.opt.clock_mhz = Number(o, val(), 1, 100000);
+      else if (o == "--backpressure") rc.opt.backpressure = Number(o, val(), 0, 0.99);
+      else if (o == "--ctrl-backpressure") rc.ctrl_backpressure = Number(o, val(), 0, 0.99);
+      else if (o == "--seed") rc.opt.seed = static_cast<uint64_t>(Number(o, val(), 0, 1e18));
+      else if (o == "--back-to-back") rc.untimed = true;
+      else throw std::invalid_argument("unknown option '" + o + "'");
+    }
+    if (config_path.empty() || in.empty() || out.empty() || ctrl_out.empty()) {
+      throw std::invalid_argument("--config, --in, --out and --ctrl-out are required");
+    }
+    if (!trace.empty() && rc.engine == Engine::kModel) {
+      throw std::invalid_argument("--trace needs the RTL (--engine rtl or lockstep)");
+    }
+    cfg = LoadConfig(config_path);
+    packets = ReadPcap(in);
+    for (size_t i = 1; i < packets.size(); ++i) {
+      if (packets[i].time_ns < packets[i - 1].time_ns) {
+        throw std::runtime_error(in + ": frame " + std::to_string(i) +
+                                 " arrives before the frame ahead of it (arrivals must be in time order)");
+      }
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "nettwin reorder: " << e.what() << "\n";
+    if (dynamic_cast<const std::invalid_argument*>(&e)) std::cerr << kHelp;
+    return 2;
+  }
+  rc.opt.trace_path = trace;
+  rc.mismatch_trace = trace.empty() ? out + ".mismatch.fst" : "";
+  const ReorderRunReport r = RunReorder(cfg, packets, rc);
+  try {
+    WritePcap(out, r.run.out);
+    WritePcap(ctrl_out, r.ctrl);
+    if (!stats.empty()) {
+      std::ofstream s(stats);
+      s << StatsJson(r, engine_name);
+      if (!s) throw std::runtime_error(stats + ": write failed");
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "nettwin reorder: " << e.what() << "\n";
+    return 2;
+  }
+  const ReorderCounters& c = r.counters;
+  std::printf("reorder: %zu arrivals, %u delivered (%u held: %u released by TAIL, %u by timeout; %u fallback), "
+              "%u control, %u dropped, %llu cycles\n",
+              packets.size(), c.delivered, c.held, c.released_by_tail, c.released_by_timeout, c.fallback_unordered,
+              c.ctrl_out, c.drop_malformed + c.drop_buffer_full, static_cast<unsigned long long>(r.run.cycles));
+  if (!r.mismatch_text.empty()) {
+    std::cerr << r.mismatch_text << "  replay: nettwin";
+    for (int i = 0; i < argc; ++i) std::cerr << " " << argv[i];
+    std::cerr << "\n";
+    return 1;
+  }
+  if (!r.conservation_ok) {
+    std::cerr << "nettwin reorder: " << (r.run.hang ? "HANG" : "CONSERVATION FAILED") << ": in " << c.in
+              << ", delivered " << c.delivered << ", dropped " << c.drop_malformed + c.drop_buffer_full
+              << ", held now " << c.held_now << "\n";
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,92 @@
+#include "model/reorder/reorder_config.h"
+
+#include <cstdint>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <vector>
+
+namespace nettwin::reorder {
+
+namespace {
+
+struct Key {
+  const char* name;
+  uint64_t lo, hi;
+  const char* rule;
+};
+
+// Limits follow from the parameters: the held-buffer limit leaves room for the largest frame in flight,
+// and times stay below half the 16-bit microsecond clock so modular comparisons hold.
+const Key kKeys[] = {
+    {"flows", 1, kFlows, "a power of two, 1..ReorderFlows"},
+    {"queues", 4, kQueues, "4, 8, 16 or 32"},
+    {"buffer_bytes", 64, uint64_t{kCells - kMaxCells} * 64, "64..(ReorderCells - ReorderMaxCells) * 64"},
+    {"margin_us", 0, 32767, "0..32767"},
+    {"default_hold_us", 1, 32767, "1..32767"},
+    {"flow_idle_us", 1, 65535, "1..65535"},
+};
+
+bool PowerOfTwo(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
+
+}  // namespace
+
+ReorderCfg ParseConfig(const std::string& text, const std::string& file) {
+  std::map<std::string, uint64_t> got;
+  std::istringstream is(text);
+  std::string line;
+  int n = 0;
+  auto fail = [&](const std::string& tok, const std::string& msg) {
+    throw ConfigError(file + ":" + std::to_string(n) + ": token '" + tok + "': " + msg);
+  };
+  while (std::getline(is, line)) {
+    ++n;
+    line = line.substr(0, line.find('#'));
+    std::istringstream ls(line);
+    std::vector<std::string> tok;
+    for (std::string t; ls >> t;) tok.push_back(t);
+    if (tok.empty()) continue;
+    const Key* key = nullptr;
+    for (const Key& k : kKeys) {
+      if (tok[0] == k.name) key = &k;
+    }
+    if (key == nullptr) fail(tok[0], "unknown key (flows, queues, buffer_bytes, margin_us, default_hold_us, flow_idle_us)");
+    if (tok.size() != 2) fail(tok[0], "expected exactly one value");
+    if (got.count(tok[0])) fail(tok[0], "given twice");
+    uint64_t v = 0;
+    size_t used = 0;
+    try {
+      if (tok[1][0] == '-') throw std::invalid_argument("negative");
+      v = std::stoull(tok[1], &used, 0);
+    } catch (const std::exception&) {
+      fail(tok[1], "not a number");
+    }
+    if (used != tok[1].size()) fail(tok[1], "not a number");
+    if (v < key->lo || v > key->hi) fail(tok[1], std::string(key->name) + " must be " + key->rule);
+    if ((tok[0] == "flows" || tok[0] == "queues") && !PowerOfTwo(v)) {
+      fail(tok[1], std::string(key->name) + " must be " + key->rule);
+    }
+    got[tok[0]] = v;
+  }
+  for (const Key& k : kKeys) {
+    if (!got.count(k.name)) throw ConfigError(file + ": no '" + k.name + "' line");
+  }
+  ReorderCfg c;
+  c.flows_mask = static_cast<uint16_t>(got["flows"] - 1);
+  c.queues = static_cast<uint8_t>(got["queues"]);
+  c.buffer_cells = static_cast<uint16_t>((got["buffer_bytes"] + 63) / 64);
+  c.margin_us = static_cast<uint16_t>(got["margin_us"]);
+  c.default_hold_us = static_cast<uint16_t>(got["default_hold_us"]);
+  c.flow_idle_us = static_cast<uint16_t>(got["flow_idle_us"]);
+  return c;
+}
+
+ReorderCfg LoadConfig(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw ConfigError(path + ": cannot open");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ParseConfig(ss.str(), path);
+}
+
+}  // namespace nettwin::reorder

@@ -1,0 +1,21 @@
+// The reorder block's configuration file (`--config reorder.txt`, docs/conweave.md "Configuration"):
+// one `key value` per line, `#` comments. Every key must appear once.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+#include "model/reorder/reorder_types.h"
+
+namespace nettwin::reorder {
+
+class ConfigError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Throws ConfigError("file:line: token 'x': message") or ("file: no 'key' line").
+ReorderCfg ParseConfig(const std::string& text, const std::string& file_name);
+ReorderCfg LoadConfig(const std::string& path);
+
+}  // namespace nettwin::reorder

@@ -1,0 +1,563 @@
+#include "model/reorder/reorder_model.h"
+
+#include <algorithm>
+
+namespace nettwin::reorder {
+
+namespace {
+
+constexpr uint8_t kMaskReply = 1, kMaskNotify = 2, kMaskClear = 4;
+
+uint16_t Sub16(uint16_t a, uint16_t b) { return static_cast<uint16_t>(a - b); }
+// a is at or after b on the 16-bit microsecond clock (within half its range).
+bool Reached(uint16_t now, uint16_t t) { return Sub16(now, t) < 0x8000; }
+
+int LowestBit(uint8_t mask) { return mask & 1 ? 0 : mask & 2 ? 1 : 2; }
+
+}  // namespace
+
+bool ReorderCounters::operator==(const ReorderCounters& o) const {
+  return in == o.in && delivered == o.delivered && ctrl_out == o.ctrl_out && drop_malformed == o.drop_malformed &&
+         drop_buffer_full == o.drop_buffer_full && held == o.held && released_by_tail == o.released_by_tail &&
+         released_by_timeout == o.released_by_timeout && fallback_unordered == o.fallback_unordered &&
+         fallback_collision == o.fallback_collision && epoch_jump == o.epoch_jump && held_now == o.held_now &&
+         queues_now == o.queues_now && peak_queues == o.peak_queues && held_cells == o.held_cells &&
+         peak_held_cells == o.peak_held_cells && cells_used == o.cells_used && peak_cells_used == o.peak_cells_used;
+}
+
+ReorderModel::ReorderModel()
+    : cell_(kCells), next_(kCells), info_(kCells), free_(kCells), flow_(kFlows) {}
+
+void ReorderModel::Reset() {
+  in_ = ReorderIn{};
+  out_ = ReorderOut{};
+  h_valid_ = false;
+  h_beat_ = Beat{};
+  h_idx_ = in_idx_ = 0;
+  skip_ = false;
+  meta_ = CwMeta{};
+  ip_head_ = ip_prev_ = ip_cells_ = 0;
+  pend_ = Pending{};
+  std::fill(cell_.begin(), cell_.end(), Beat{});
+  std::fill(next_.begin(), next_.end(), 0);
+  std::fill(info_.begin(), info_.end(), Info{});
+  fresh_ = 0;
+  std::fill(free_.begin(), free_.end(), 0);
+  free_rd_ = free_count_ = 0;
+  std::fill(flow_.begin(), flow_.end(), Flow{});
+  q_.fill(Queue{});
+  of_ = {};
+  scan_q_ = 0;
+  rd_busy_ = rd_queue_ = rd_discard_ = rd_first_ = false;
+  rd_cell_ = 0;
+  rd_q_ = 0;
+  rd_held_ = false;
+  rd_hold_ = 0;
+  m_ = StreamPort{};
+  m_held_ = false;
+  m_hold_ = 0;
+  ca_ = {};
+  cb_ = {};
+  cg_busy_ = false;
+  cg_req_ = CtrlReq{};
+  cg_beat_ = 0;
+  cg_frame_ = CtrlFrame{};
+  c_ = StreamPort{};
+  cnt_ = ReorderCounters{};
+}
+
+const ReorderOut& ReorderModel::Eval(const ReorderIn& in) {
+  in_ = in;
+  const bool cell_avail = free_count_ > 0 || fresh_ < kCells;
+  const bool dec_fire = pend_.valid && of_.Free() >= 2 && ca_.Free() >= 1;
+  out_.s_ready = !h_valid_ || (cell_avail && (!pend_.valid || dec_fire));
+  out_.m = m_;
+  out_.m_held = m_held_;
+  out_.m_hold_us = m_hold_;
+  out_.c = c_;
+  out_.idle = !h_valid_ && !pend_.valid && of_.count == 0 && !rd_busy_ && !m_.valid && ca_.count == 0 &&
+              cb_.count == 0 && !cg_busy_ && !c_.valid;
+  out_.cnt = cnt_;
+  return out_;
+}
+
+ReorderModel::Decision ReorderModel::Decide() const {
+  Decision d;
+  if (!pend_.valid || of_.Free() < 2 || ca_.Free() < 1) return d;
+  d.fire = true;
+  const Pending& p = pend_;
+  const CwMeta& m = p.meta;
+  const ReorderCfg& cfg = in_.cfg;
+  const uint16_t now = in_.now_us;
+  if (p.bad) {
+    if (p.cells > 0) {
+      d.push = true;
+      d.entry = OutEntry{false, true, p.head};
+    }
+    return d;
+  }
+  d.req.hdr = m.hdr;
+  d.req.v6 = m.v6;
+  d.req.mask = static_cast<uint8_t>((m.op == kCwRttRequest ? kMaskReply : 0) | (m.ce ? kMaskNotify : 0));
+  const uint16_t idx = static_cast<uint16_t>(m.hash & cfg.flows_mask);
+  Flow e = flow_[idx];
+  const auto alive = [&](const Flow& f, QState want) {
+    const Queue& q = q_[f.hq];
+    return f.hq_valid && q.owner == idx && (want == QState::kFree ? q.state != QState::kFree : q.state == want);
+  };
+  d.entry = OutEntry{false, false, p.head};
+  if (e.valid && e.key != m.key) {
+    const bool idle = !alive(e, QState::kFree) && Sub16(now, e.last_us) >= cfg.flow_idle_us;
+    if (!idle) {  // collision: forwarded unordered
+      d.collision = true;
+      d.push = true;
+      d.req.clear_epoch = e.epoch;
+      if (m.tail) {  // untracked, so nothing was held: CLEAR at once, for the epoch the reroute went to
+        d.req.mask |= kMaskClear;
+        d.req.clear_epoch = (m.epoch + 1) & 3;
+      }
+      d.ctrl = d.req.mask != 0;
+      return d;
+    }
+    e.valid = false;
+  }
+  if (!e.valid) {
+    e = Flow{};
+    e.valid = true;
+    e.key = m.key;
+    e.epoch = m.epoch;
+  }
+  e.last_us = now;
+  const uint16_t owd = Sub16(now, m.tx_ts);
+  const uint8_t dd = (m.epoch - e.epoch) & 3;
+  const bool qh = alive(e, QState::kHolding);
+  const bool qr = alive(e, QState::kReleased);
+  e.tail_seen = e.tail_seen || (e.hq_valid && !qh);
+  bool want_hold = false, release = false;
+  if (dd == 1 || dd == 2) {
+    d.epoch_jump = dd == 2;
+    e.owd_old = e.owd_cur;
+    e.owd_old_valid = e.owd_cur_valid;
+    e.owd_cur = owd;
+    e.owd_cur_valid = true;
+    e.epoch = m.epoch;
+    if (m.rerouted) e.tail_seen = false;
+    want_hold = m.rerouted || qh;
+  } else if (dd == 0) {
+    e.owd_cur = e.owd_cur_valid ? std::max(e.owd_cur, owd) : owd;
+    e.owd_cur_valid = true;
+    want_hold = (m.rerouted && !e.tail_seen) || qh;
+  } else {
+    e.owd_old = e.owd_old_valid ? std::max(e.owd_old, owd) : owd;
+    e.owd_old_valid = true;
+    if (m.tail && !e.tail_seen) {
+      e.tail_seen = true;
+      release = true;
+    }
+  }
+  d.flow_write = true;
+  d.flow_idx = idx;
+  if (want_hold) {
+    if (cnt_.held_cells + p.cells > cfg.buffer_cells) {
+      d.entry.discard = true;
+      d.push = true;
+    } else if (qh) {
+      d.qop = Decision::QOp::kAppend;
+      d.q = e.hq;
+      d.held = true;
+    } else {
+      const int qw = cfg.queues / kWays;
+      int found = -1;
+      for (int w = 0; w < kWays && found < 0; ++w) {
+        const int c = w * qw + ((m.hash >> (4 + 3 * w)) & (qw - 1));
+        if (q_[c].state == QState::kFree) found = c;
+      }
+      if (found < 0) {
+        d.fallback = true;
+        e.hq_valid = false;
+        d.push = true;
+      } else {
+        d.qop = Decision::QOp::kAlloc;
+        d.q = static_cast<uint8_t>(found);
+        d.held = true;
+        e.hq = d.q;
+        e.hq_valid = true;
+        if (e.owd_old_valid) {
+          const uint16_t dl = static_cast<uint16_t>(m.tail_tx_ts + e.owd_old + cfg.margin_us);
+          d.deadline = Reached(now, dl) ? now : dl;
+        } else {
+          d.deadline = static_cast<uint16_t>(now + cfg.default_hold_us);
+        }
+      }
+    }
+  } else if (release && qh) {
+    d.qop = Decision::QOp::kTailRelease;
+    d.q = e.hq;
+    d.push = true;  // the queue, now led by the TAIL, joins the output FIFO
+    d.entry = OutEntry{true, false, e.hq};
+  } else {
+    if (release) d.req.mask |= kMaskClear;
+    if (qr && dd != 3) {
+      d.qop = Decision::QOp::kAppend;
+      d.q = e.hq;
+    } else {
+      d.push = true;
+    }
+  }
+  d.req.clear_epoch = e.epoch;
+  d.ctrl = d.req.mask != 0;
+  d.flow = e;
+  return d;
+}
+
+void ReorderModel::Tick() {
+  const ReorderIn& in = in_;
+  const uint16_t now = in.now_us;
+  ReorderCounters cnt = cnt_;
+  const Decision d = Decide();
+
+  // ---- T: one queue's deadline per cycle ----
+  const uint8_t t = scan_q_;
+  const bool dec_touches_t = d.fire && d.qop != Decision::QOp::kNone && d.q == t;
+  const bool timeout = q_[t].state == QState::kHolding && Reached(now, q_[t].deadline) && of_.Free() >= 2 &&
+                       !dec_touches_t;
+
+  // ---- R: reader (reads registered state only) ----
+  const bool adv = !m_.valid || in.m_ready;
+  bool r_emit = false, r_free = false, r_pop = false, r_qpop = false, r_qdone = false;
+  Beat r_beat;
+  bool r_held = rd_held_;
+  uint16_t r_hold = rd_hold_;
+  uint16_t r_free_cell = 0;
+  bool n_busy = rd_busy_, n_queue = rd_queue_, n_discard = rd_discard_, n_first = rd_first_;
+  uint16_t n_cell = rd_cell_;
+  uint8_t n_q = rd_q_;
+  auto load = [&](const OutEntry& e) {
+    r_pop = true;
+    n_busy = true;
+    n_queue = e.queue;
+    n_discard = e.discard;
+    n_q = e.queue ? static_cast<uint8_t>(e.ref) : rd_q_;
+    n_cell = e.queue ? q_[e.ref].head : e.ref;
+    n_first = true;
+  };
+  if (rd_busy_) {
+    if (!cb_.Full() && (rd_discard_ || adv)) {
+      const uint16_t c = rd_cell_;
+      const Beat& b = cell_[c];
+      if (!rd_discard_) {
+        r_emit = true;
+        r_beat = b;
+        if (rd_first_) {
+          r_held = info_[c].held;
+          r_hold = r_held ? Sub16(now, info_[c].t_us) : 0;
+        }
+      }
+      r_free = true;
+      r_free_cell = c;
+      if (!b.last) {
+        n_cell = next_[c];
+        n_first = false;
+      } else {
+        bool cont = false;
+        if (rd_queue_) {
+          r_qpop = true;
+          const bool app = d.fire && d.qop == Decision::QOp::kAppend && d.q == rd_q_;
+          if (q_[rd_q_].count >= 2) {
+            n_cell = next_[c];
+            cont = true;
+          } else if (app) {
+            n_cell = pend_.head;
+            cont = true;
+          } else {
+            r_qdone = true;
+          }
+        }
+        if (cont) {
+          n_first = true;
+        } else if (of_.count > 0) {
+          load(of_.Front());
+        } else {
+          n_busy = false;
+        }
+      }
+    }
+  } else if (of_.count > 0) {
+    load(of_.Front());
+  }
+
+  // ---- C: control generator ----
+  const bool cadv = !c_.valid || in.c_ready;
+  bool c_pop_a = false, c_pop_b = false;
+  StreamPort c_new;
+  bool n_cg_busy = cg_busy_;
+  CtrlReq n_cg_req = cg_req_;
+  uint8_t n_cg_beat = cg_beat_;
+  CtrlFrame n_cg_frame = cg_frame_;
+  auto build = [](const CtrlReq& r) {
+    const int bth8 = (r.v6 ? 54 : 34) + 8 + 8;
+    const int bit = LowestBit(r.mask);
+    const uint8_t op = bit == 0 ? kCwRttReply : bit == 1 ? kCwNotify : kCwClear;
+    const uint8_t ep = bit == 2 ? r.clear_epoch : static_cast<uint8_t>((r.hdr[bth8] >> 2) & 3);
+    return BuildControl(r.hdr, r.v6, op, ep);
+  };
+  if (cadv) {
+    if (cg_busy_) {
+      const int base = cg_beat_ * kBeatBytes;
+      const int n = std::min(kBeatBytes, cg_frame_.len - base);
+      c_new.valid = true;
+      for (int j = 0; j < n; ++j) c_new.beat.data[j] = cg_frame_.bytes[base + j];
+      c_new.beat.keep = KeepMask(n);
+      c_new.beat.last = base + n == cg_frame_.len;
+      if (c_new.beat.last) {
+        const uint8_t rem = cg_req_.mask & static_cast<uint8_t>(cg_req_.mask - 1);
+        if (rem != 0) {
+          n_cg_req.mask = rem;
+          n_cg_frame = build(n_cg_req);
+          n_cg_beat = 0;
+        } else {
+          n_cg_busy = false;
+        }
+      } else {
+        n_cg_beat = static_cast<uint8_t>(cg_beat_ + 1);
+      }
+    } else if (cb_.count > 0 || ca_.count > 0) {
+      c_pop_b = cb_.count > 0;
+      c_pop_a = !c_pop_b;
+      n_cg_req = c_pop_b ? cb_.Front() : ca_.Front();
+      n_cg_busy = true;
+      n_cg_beat = 0;
+      n_cg_frame = build(n_cg_req);
+    }
+  }
+
+  // ---- I: ingress (lookahead, parse, strip, cell writes) ----
+  const bool cell_avail = free_count_ > 0 || fresh_ < kCells;
+  const bool res_ok = cell_avail && (!pend_.valid || d.fire);
+  const bool in_fire = in.s.valid && out_.s_ready;
+  const bool process = h_valid_ && res_ok && (h_beat_.last || in.s.valid);
+  bool i_write = false, i_pend = false, i_from_fifo = false;
+  uint16_t i_cell = 0;
+  Beat i_beat;
+  Pending n_pend;
+  bool n_skip = skip_;
+  CwMeta n_meta = meta_;
+  uint16_t n_head = ip_head_, n_prev = ip_prev_, n_cells = ip_cells_;
+  bool i_link = false;
+  if (process) {
+    const bool first = h_idx_ == 0;
+    const Beat& nx = in.s.beat;  // valid whenever this beat is not the last
+    CwMeta m = meta_;
+    if (first) {
+      std::array<uint8_t, kWindowBytes> win{};
+      for (int j = 0; j < kBeatBytes; ++j) {
+        win[j] = h_beat_.data[j];
+        win[kBeatBytes + j] = h_beat_.last ? 0 : nx.data[j];
+      }
+      const int known = h_beat_.last ? h_beat_.Bytes() : nx.last ? kBeatBytes + nx.Bytes() : -1;
+      m = ParseCw(win.data(), known);
+      m.hash = FlowHash(m.key);
+      n_meta = m;
+      n_cells = 0;
+    }
+    const bool skip = first ? !m.ok : skip_;
+    if (first && !m.ok) {
+      i_pend = true;
+      n_pend = Pending{true, true, m, 0, 0, 0, 0};
+      n_skip = true;
+    } else if (!skip) {
+      const int k = h_idx_;
+      int out_n = kBeatBytes, len = 0;
+      bool last = false;
+      if (h_beat_.last) {
+        out_n = h_beat_.Bytes() - 4;
+        len = k * kBeatBytes + h_beat_.Bytes();
+        last = true;
+      } else if (nx.last && nx.Bytes() <= 4) {
+        out_n = kBeatBytes - 4 + nx.Bytes();
+        len = (k + 1) * kBeatBytes + nx.Bytes();
+        last = true;
+      }
+      const uint16_t cells_before = first ? 0 : ip_cells_;
+      const bool oversize = !last && cells_before == kMaxCells - 1;
+      i_write = true;
+      i_from_fifo = free_count_ > 0;
+      i_cell = i_from_fifo ? free_[free_rd_] : fresh_;
+      i_beat = StripBeat(h_beat_, nx, k, m, out_n, last || oversize);
+      i_link = cells_before > 0;
+      n_head = first ? i_cell : ip_head_;
+      n_prev = i_cell;
+      n_cells = static_cast<uint16_t>(cells_before + 1);
+      if (last || oversize) {
+        const int want = (m.v6 ? 54 : 14) + m.ip_len;
+        i_pend = true;
+        n_pend = Pending{true, oversize || want != len, m, n_head, i_cell, n_cells, static_cast<uint16_t>(len)};
+        n_skip = true;
+      } else {
+        n_skip = false;
+      }
+    }
+  }
+
+  // ================= apply (all stages read the state above; now it changes) =================
+  // D
+  if (d.fire) {
+    ++cnt.in;
+    const Pending& p = pend_;
+    if (p.bad) ++cnt.drop_malformed;
+    if (d.collision) ++cnt.fallback_collision;
+    if (d.fallback) ++cnt.fallback_unordered;
+    if (d.entry.discard && !p.bad) ++cnt.drop_buffer_full;
+    if (d.epoch_jump) ++cnt.epoch_jump;
+    if (d.flow_write) flow_[d.flow_idx] = d.flow;
+    if (p.cells > 0) info_[p.head] = Info{d.held, now};
+    Queue* q = d.qop == Decision::QOp::kNone ? nullptr : &q_[d.q];
+    switch (d.qop) {
+      case Decision::QOp::kAlloc:
+        q->state = QState::kHolding;
+        q->owner = d.flow_idx;
+        q->head = p.head;
+        q->tail = p.tail;
+        q->count = 1;
+        q->cells = p.cells;
+        q->deadline = d.deadline;
+        q->v6 = p.meta.v6;
+        q->clear_epoch = d.flow.epoch;
+        q->hdr = p.meta.hdr;
+        ++cnt.queues_now;
+        break;
+      case Decision::QOp::kAppend:
+        next_[q->tail] = p.head;
+        q->tail = p.tail;
+        ++q->count;
+        if (d.held) q->cells = static_cast<uint16_t>(q->cells + p.cells);
+        break;
+      case Decision::QOp::kTailRelease:
+        cnt.released_by_tail += q->count;
+        cnt.held_now -= q->count;
+        cnt.held_cells -= q->cells;
+        next_[p.tail] = q->head;
+        q->head = p.head;
+        ++q->count;
+        q->cells = 0;
+        q->state = QState::kReleased;
+        q->hdr = p.meta.hdr;
+        q->v6 = p.meta.v6;
+        q->clear_epoch = d.flow.epoch;
+        break;
+      case Decision::QOp::kNone:
+        break;
+    }
+    if (d.held) {
+      ++cnt.held;
+      ++cnt.held_now;
+      cnt.held_cells += p.cells;
+    }
+    if (d.push) {
+      of_.mem[(of_.rd + of_.count) % kOutFifo] = d.entry;
+      ++of_.count;
+    }
+    if (d.ctrl) {
+      ca_.mem[(ca_.rd + ca_.count) % kCtrlFifo] = d.req;
+      ++ca_.count;
+    }
+  }
+  // T
+  if (timeout) {
+    Queue& q = q_[t];
+    cnt.released_by_timeout += q.count;
+    cnt.held_now -= q.count;
+    cnt.held_cells -= q.cells;
+    q.cells = 0;
+    q.state = QState::kReleased;
+    of_.mem[(of_.rd + of_.count) % kOutFifo] = OutEntry{true, false, t};
+    ++of_.count;
+  }
+  scan_q_ = static_cast<uint8_t>(t + 1 >= in.cfg.queues ? 0 : t + 1);
+  // R
+  if (r_qpop) {
+    Queue& q = q_[rd_q_];
+    --q.count;
+    if (r_qdone) {
+      q.state = QState::kFree;
+      --cnt.queues_now;
+      cb_.mem[(cb_.rd + cb_.count) % kQueues] = CtrlReq{q.hdr, q.v6, kMaskClear, q.clear_epoch};
+      ++cb_.count;
+    }
+  }
+  if (r_pop) {
+    of_.rd = (of_.rd + 1) % kOutFifo;
+    --of_.count;
+  }
+  if (r_free) {
+    free_[(free_rd_ + free_count_) % kCells] = r_free_cell;
+    ++free_count_;
+    --cnt.cells_used;
+  }
+  if (m_.valid && in.m_ready && m_.beat.last) ++cnt.delivered;
+  if (adv) {
+    m_.valid = r_emit;
+    m_.beat = r_emit ? r_beat : Beat{};
+    m_held_ = r_emit && r_held;
+    m_hold_ = r_emit ? r_hold : 0;
+  }
+  if (r_emit) {
+    rd_held_ = r_held;
+    rd_hold_ = r_hold;
+  }
+  rd_busy_ = n_busy;
+  rd_queue_ = n_queue;
+  rd_discard_ = n_discard;
+  rd_first_ = n_first;
+  rd_cell_ = n_cell;
+  rd_q_ = n_q;
+  // C
+  if (c_.valid && in.c_ready && c_.beat.last) ++cnt.ctrl_out;
+  if (c_pop_a) {
+    ca_.rd = (ca_.rd + 1) % kCtrlFifo;
+    --ca_.count;
+  }
+  if (c_pop_b) {
+    cb_.rd = (cb_.rd + 1) % kQueues;
+    --cb_.count;
+  }
+  if (cadv) c_ = c_new;
+  cg_busy_ = n_cg_busy;
+  cg_req_ = n_cg_req;
+  cg_beat_ = n_cg_beat;
+  cg_frame_ = n_cg_frame;
+  // I
+  if (i_write) {
+    if (i_from_fifo) {
+      free_rd_ = (free_rd_ + 1) % kCells;
+      --free_count_;
+    } else {
+      ++fresh_;
+    }
+    cell_[i_cell] = i_beat;
+    if (i_link) next_[ip_prev_] = i_cell;
+    ++cnt.cells_used;
+  }
+  if (d.fire) pend_.valid = false;
+  if (i_pend) pend_ = n_pend;
+  skip_ = n_skip;
+  meta_ = n_meta;
+  ip_head_ = n_head;
+  ip_prev_ = n_prev;
+  ip_cells_ = n_cells;
+  if (in_fire) {
+    h_valid_ = true;
+    h_beat_ = in.s.beat;
+    h_idx_ = in_idx_;
+    in_idx_ = in.s.beat.last ? 0 : static_cast<uint8_t>(std::min(255, in_idx_ + 1));
+  } else if (process) {
+    h_valid_ = false;
+  }
+  // peaks
+  cnt.peak_queues = std::max(cnt.peak_queues, cnt.queues_now);
+  cnt.peak_held_cells = std::max(cnt.peak_held_cells, cnt.held_cells);
+  cnt.peak_cells_used = std::max(cnt.peak_cells_used, cnt.cells_used);
+  cnt_ = cnt;
+}
+
+}  // namespace nettwin::reorder

@@ -1,0 +1,147 @@
+// Cycle-accurate model of rtl/reorder/reorder_top.sv (docs/reorder-microarchitecture.md). Same ports
+// (ReorderIn/ReorderOut), same stages, same ready/valid behaviour; lockstep compares every output every
+// cycle. Stages:
+//   I  ingress: a one-beat lookahead register; a beat leaves it with the 4 bytes of its successor that
+//      the CW-header removal pulls in, and a first beat with the 128-byte window the parser needs; the
+//      NIC frame is written, one 64-byte cell per beat, into the shared buffer (cells linked in a list)
+//   D  decision, once per complete packet: flow table, epoch compare, hold / forward / release, queue
+//      allocation (4-way), buffer limit, control requests
+//   T  resume timer: one queue's deadline compared per cycle, round robin
+//   R  reader: walks the cells of the packet or released queue at the head of the output FIFO
+//   C  control generator: builds RTT_REPLY / NOTIFY / CLEAR from a mirrored header
+// Each stage reads only the state registered at the last edge; Tick() applies all updates at once.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "model/common/clocked_block.h"
+#include "model/reorder/reorder_frame.h"
+#include "model/reorder/reorder_types.h"
+
+namespace nettwin::reorder {
+
+class ReorderModel : public ClockedBlock<ReorderIn, ReorderOut> {
+ public:
+  ReorderModel();
+  void Reset() override;
+  const ReorderOut& Eval(const ReorderIn& in) override;
+  void Tick() override;
+
+ private:
+  enum class QState : uint8_t { kFree, kHolding, kReleased };
+  struct Flow {
+    bool valid = false;
+    std::array<uint8_t, kKeyBytes> key{};
+    uint8_t epoch = 0;
+    bool tail_seen = true;
+    bool hq_valid = false;
+    uint8_t hq = 0;
+    bool owd_cur_valid = false, owd_old_valid = false;
+    uint16_t owd_cur = 0, owd_old = 0;
+    uint16_t last_us = 0;
+  };
+  struct Queue {
+    QState state = QState::kFree;
+    uint16_t owner = 0;  // flow-table index
+    uint16_t head = 0, tail = 0;
+    uint16_t count = 0;  // packets in the queue
+    uint16_t cells = 0;  // cells of held packets (the buffer limit counts these)
+    uint16_t deadline = 0;
+    bool v6 = false;
+    uint8_t clear_epoch = 0;
+    std::array<uint8_t, kHdrBytes> hdr{};
+  };
+  struct Pending {  // a complete packet waiting for the decision
+    bool valid = false;
+    bool bad = false;  // malformed (headers, length or size)
+    CwMeta meta;
+    uint16_t head = 0, tail = 0, cells = 0;
+    uint16_t len = 0;  // fabric frame length
+  };
+  struct OutEntry {
+    bool queue = false;    // a released queue (else one packet)
+    bool discard = false;  // a dropped packet: free its cells, send nothing
+    uint16_t ref = 0;      // queue number or head cell
+  };
+  struct CtrlReq {
+    std::array<uint8_t, kHdrBytes> hdr{};
+    bool v6 = false;
+    uint8_t mask = 0;  // bit 0 RTT_REPLY, bit 1 NOTIFY, bit 2 CLEAR
+    uint8_t clear_epoch = 0;
+  };
+  struct Info {
+    bool held = false;
+    uint16_t t_us = 0;  // decision time
+  };
+  template <class T, int N>
+  struct Fifo {
+    std::array<T, N> mem{};
+    int rd = 0, count = 0;
+    bool Full() const { return count == N; }
+    int Free() const { return N - count; }
+    const T& Front() const { return mem[rd]; }
+  };
+  // What the decision stage does this cycle.
+  struct Decision {
+    bool fire = false;
+    bool flow_write = false;
+    uint16_t flow_idx = 0;
+    Flow flow;
+    enum class QOp { kNone, kAlloc, kAppend, kTailRelease } qop = QOp::kNone;
+    uint8_t q = 0;
+    bool held = false;  // the packet is held (alloc / append to a holding queue)
+    bool collision = false, fallback = false, epoch_jump = false;
+    bool push = false;
+    OutEntry entry;
+    bool ctrl = false;
+    CtrlReq req;
+    uint16_t deadline = 0;
+  };
+
+  Decision Decide() const;
+
+  ReorderIn in_;
+  ReorderOut out_;
+  // I
+  bool h_valid_ = false;
+  Beat h_beat_;
+  uint8_t h_idx_ = 0, in_idx_ = 0;
+  bool skip_ = false;  // the rest of this packet writes nothing
+  CwMeta meta_;
+  uint16_t ip_head_ = 0, ip_prev_ = 0, ip_cells_ = 0;
+  Pending pend_;
+  // buffer
+  std::vector<Beat> cell_;
+  std::vector<uint16_t> next_;
+  std::vector<Info> info_;
+  uint16_t fresh_ = 0;
+  std::vector<uint16_t> free_;
+  int free_rd_ = 0, free_count_ = 0;
+  // D / T
+  std::vector<Flow> flow_;
+  std::array<Queue, kQueues> q_{};
+  Fifo<OutEntry, kOutFifo> of_;
+  uint8_t scan_q_ = 0;
+  // R
+  bool rd_busy_ = false, rd_queue_ = false, rd_discard_ = false, rd_first_ = false;
+  uint16_t rd_cell_ = 0;
+  uint8_t rd_q_ = 0;
+  bool rd_held_ = false;
+  uint16_t rd_hold_ = 0;
+  StreamPort m_;
+  bool m_held_ = false;
+  uint16_t m_hold_ = 0;
+  // C
+  Fifo<CtrlReq, kCtrlFifo> ca_;  // from the decision
+  Fifo<CtrlReq, kQueues> cb_;    // CLEARs of drained queues
+  bool cg_busy_ = false;
+  CtrlReq cg_req_;
+  uint8_t cg_beat_ = 0;
+  CtrlFrame cg_frame_;
+  StreamPort c_;
+  ReorderCounters cnt_;
+};
+
+}  // namespace nettwin::reorder

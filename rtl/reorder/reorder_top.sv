@@ -1,0 +1,687 @@
+// ConWeave destination-ToR reorder queue (docs/conweave.md, docs/reorder-microarchitecture.md).
+// Fabric frames in (ConWeave fields in the BTH + 4-byte CW header); the NIC's frames out to the host, in
+// order per flow; control packets (RTT_REPLY, CLEAR, NOTIFY) out on a second stream.
+// Stages: I ingress (lookahead, parse, CW removal, cell writes), D decision (flow table, epochs, queues),
+// T resume timer (one queue per cycle), R reader (output FIFO of packets and released queues), C control.
+// model/reorder/reorder_model.cc is the cycle-accurate model of this module.
+module reorder_top
+  import nt_pkg::*;
+  import reorder_pkg::*;
+(
+  input  logic                   clk_i,
+  input  logic                   rst_ni,
+  // fabric side
+  input  logic                   s_valid_i,
+  input  logic [StreamBits-1:0]  s_data_i,
+  input  logic [StreamBytes-1:0] s_keep_i,
+  input  logic                   s_last_i,
+  output logic                   s_ready_o,
+  // host side
+  output logic                   m_valid_o,
+  output logic [StreamBits-1:0]  m_data_o,
+  output logic [StreamBytes-1:0] m_keep_o,
+  output logic                   m_last_o,
+  input  logic                   m_ready_i,
+  output logic                   m_held_o,
+  output logic [15:0]            m_hold_us_o,
+  // control packets toward the source ToR
+  output logic                   c_valid_o,
+  output logic [StreamBits-1:0]  c_data_o,
+  output logic [StreamBytes-1:0] c_keep_o,
+  output logic                   c_last_o,
+  input  logic                   c_ready_i,
+  // microsecond clock and quasi-static configuration
+  input  logic [15:0]            now_us_i,
+  input  logic [15:0]            cfg_flows_mask_i,
+  input  logic [7:0]             cfg_queues_i,
+  input  logic [15:0]            cfg_buffer_cells_i,
+  input  logic [15:0]            cfg_margin_us_i,
+  input  logic [15:0]            cfg_default_hold_us_i,
+  input  logic [15:0]            cfg_flow_idle_us_i,
+  output logic                   idle_o,
+  // counters
+  output logic [31:0]            cnt_in_o,
+  output logic [31:0]            cnt_delivered_o,
+  output logic [31:0]            cnt_ctrl_out_o,
+  output logic [31:0]            cnt_drop_malformed_o,
+  output logic [31:0]            cnt_drop_buffer_full_o,
+  output logic [31:0]            cnt_held_o,
+  output logic [31:0]            cnt_released_by_tail_o,
+  output logic [31:0]            cnt_released_by_timeout_o,
+  output logic [31:0]            cnt_fallback_unordered_o,
+  output logic [31:0]            cnt_fallback_collision_o,
+  output logic [31:0]            cnt_epoch_jump_o,
+  output logic [31:0]            cnt_held_now_o,
+  output logic [31:0]            cnt_queues_now_o,
+  output logic [31:0]            cnt_peak_queues_o,
+  output logic [31:0]            cnt_held_cells_o,
+  output logic [31:0]            cnt_peak_held_cells_o,
+  output logic [31:0]            cnt_cells_used_o,
+  output logic [31:0]            cnt_peak_cells_used_o
+);
+  localparam int unsigned NCnt = 18;
+  localparam int unsigned CIn = 0, CDelivered = 1, CCtrlOut = 2, CDropMalformed = 3, CDropBufferFull = 4,
+                          CHeld = 5, CRelTail = 6, CRelTimeout = 7, CFbUnordered = 8, CFbCollision = 9,
+                          CEpochJump = 10, CHeldNow = 11, CQueuesNow = 12, CPeakQueues = 13, CHeldCells = 14,
+                          CPeakHeldCells = 15, CCellsUsed = 16, CPeakCellsUsed = 17;
+  typedef enum logic [1:0] {OpNone = 2'd0, OpAlloc = 2'd1, OpAppend = 2'd2, OpTailRelease = 2'd3} qop_e;
+
+  // ---------------- state ----------------
+  // I
+  logic                   h_valid_q;
+  logic [StreamBits-1:0]  h_data_q;
+  logic [StreamBytes-1:0] h_keep_q;
+  logic                   h_last_q;
+  logic [7:0]             h_idx_q, in_idx_q;
+  logic                   skip_q;
+  meta_t                  meta_q;
+  logic [CellW-1:0]       ip_head_q, ip_prev_q;
+  logic [15:0]            ip_cells_q;
+  logic                   pend_valid_q, pend_bad_q;
+  meta_t                  pend_meta_q;
+  logic [CellW-1:0]       pend_head_q, pend_tail_q;
+  logic [15:0]            pend_cells_q;
+  // buffer
+  logic [StreamBits-1:0]  cell_data_q [ReorderCells];
+  logic [StreamBytes-1:0] cell_keep_q [ReorderCells];
+  logic                   cell_last_q [ReorderCells];
+  logic [CellW-1:0]       next_q [ReorderCells];
+  logic                   info_held_q [ReorderCells];
+  logic [15:0]            info_t_q [ReorderCells];
+  logic [CellW-1:0]       free_mem_q [ReorderCells];
+  logic [CellW-1:0]       free_rd_q;
+  logic [CellW:0]         free_cnt_q, fresh_q;
+  // D / T
+  logic [ReorderFlows-1:0] flow_valid_q;
+  flow_t                  flow_q [ReorderFlows];
+  qstate_e [ReorderQueues-1:0] q_state_q;
+  queue_t                 q_q [ReorderQueues];
+  out_entry_t             of_mem_q [ReorderOutFifo];
+  logic [OfW-1:0]         of_rd_q;
+  logic [OfW:0]           of_cnt_q;
+  logic [QW-1:0]          scan_q;
+  // R
+  logic                   rd_busy_q, rd_queue_q, rd_discard_q, rd_first_q, rd_held_q;
+  logic [CellW-1:0]       rd_cell_q;
+  logic [QW-1:0]          rd_q_q;
+  logic [15:0]            rd_hold_q;
+  logic                   m_valid_q, m_last_q, m_held_q;
+  logic [StreamBits-1:0]  m_data_q;
+  logic [StreamBytes-1:0] m_keep_q;
+  logic [15:0]            m_hold_q;
+  // counters
+  logic [NCnt-1:0][31:0]  cnt_q, cnt_d;
+
+  // ---------------- C: control generator ----------------
+  logic       ca_push, cb_push, cb_full, cg_busy, c_sent;
+  logic [3:0] ca_free;
+  ctrl_req_t  ca_req, cb_req;
+
+  reorder_ctrl_gen u_ctrl (
+    .clk_i     (clk_i),
+    .rst_ni    (rst_ni),
+    .push_a_i  (ca_push),
+    .req_a_i   (ca_req),
+    .push_b_i  (cb_push),
+    .req_b_i   (cb_req),
+    .free_a_o  (ca_free),
+    .full_b_o  (cb_full),
+    .busy_o    (cg_busy),
+    .c_valid_o (c_valid_o),
+    .c_data_o  (c_data_o),
+    .c_keep_o  (c_keep_o),
+    .c_last_o  (c_last_o),
+    .c_ready_i (c_ready_i),
+    .sent_o    (c_sent)
+  );
+
+  logic [OfW:0] of_free;
+  logic         cell_avail;
+  assign of_free = (OfW + 1)'(ReorderOutFifo) - of_cnt_q;
+  assign cell_avail = free_cnt_q != '0 || fresh_q < (CellW + 1)'(ReorderCells);
+
+  // ---------------- D: decision ----------------
+  logic             d_fire, d_flow_write, d_held, d_push, d_collision, d_fallback, d_epoch_jump, d_discard;
+  qop_e             d_qop;
+  logic [QW-1:0]    d_q;
+  logic [FlowW-1:0] d_idx;
+  flow_t            d_flow, e;
+  logic             e_valid, qh, qr, want_hold, release_tail, is_idle, found;
+  logic [15:0]      owd, dl, d_deadline;
+  logic [1:0]       dd;
+  logic [2:0]       d_mask;
+  logic [7:0]       qw;
+  logic [QW-1:0]    cand, found_q;
+
+  always_comb begin
+    d_fire = pend_valid_q && of_free >= (OfW + 1)'(2) && ca_free >= 4'd1;
+    d_flow_write = 1'b0;
+    d_held = 1'b0;
+    d_push = 1'b0;
+    d_collision = 1'b0;
+    d_fallback = 1'b0;
+    d_epoch_jump = 1'b0;
+    d_discard = 1'b0;
+    d_qop = OpNone;
+    d_q = '0;
+    d_deadline = '0;
+    d_mask = {1'b0, pend_meta_q.ce, pend_meta_q.op == CwRttRequest};
+    d_idx = FlowW'(pend_meta_q.hash & cfg_flows_mask_i);
+    e = flow_q[d_idx];
+    e_valid = flow_valid_q[d_idx];
+    qh = 1'b0;
+    qr = 1'b0;
+    want_hold = 1'b0;
+    release_tail = 1'b0;
+    is_idle = 1'b0;
+    found = 1'b0;
+    found_q = '0;
+    cand = '0;
+    owd = now_us_i - pend_meta_q.tx_ts;
+    dd = pend_meta_q.epoch - e.epoch;
+    dl = '0;
+    qw = cfg_queues_i >> 2;
+    if (d_fire && pend_bad_q) begin
+      d_push = pend_cells_q != '0;
+      d_discard = 1'b1;
+      d_mask = '0;
+    end else if (d_fire) begin
+      if (e_valid && e.key != pend_meta_q.key) begin
+        is_idle = !(e.hq_valid && q_q[e.hq].owner == d_idx && q_state_q[e.hq] != QFree) &&
+                  (now_us_i - e.last_us) >= cfg_flow_idle_us_i;
+        if (!is_idle) begin
+          d_collision = 1'b1;
+          d_push = 1'b1;
+          // untracked, so nothing was held: CLEAR at once, for the epoch the reroute went to
+          d_mask[MaskClear] = pend_meta_q.tail;
+        end
+        e_valid = 1'b0;
+      end
+      if (!d_collision) begin
+        if (!e_valid) begin
+          e = '0;
+          e.key = pend_meta_q.key;
+          e.epoch = pend_meta_q.epoch;
+          e.tail_seen = 1'b1;
+        end
+        e.last_us = now_us_i;
+        dd = pend_meta_q.epoch - e.epoch;
+        qh = e.hq_valid && q_q[e.hq].owner == d_idx && q_state_q[e.hq] == QHolding;
+        qr = e.hq_valid && q_q[e.hq].owner == d_idx && q_state_q[e.hq] == QReleased;
+        e.tail_seen = e.tail_seen || (e.hq_valid && !qh);
+        if (dd == 2'd1 || dd == 2'd2) begin
+          d_epoch_jump = dd == 2'd2;
+          e.owd_old = e.owd_cur;
+          e.owd_old_valid = e.owd_cur_valid;
+          e.owd_cur = owd;
+          e.owd_cur_valid = 1'b1;
+          e.epoch = pend_meta_q.epoch;
+          if (pend_meta_q.rerouted) e.tail_seen = 1'b0;
+          want_hold = pend_meta_q.rerouted || qh;
+        end else if (dd == 2'd0) begin
+          e.owd_cur = (e.owd_cur_valid && e.owd_cur > owd) ? e.owd_cur : owd;
+          e.owd_cur_valid = 1'b1;
+          want_hold = (pend_meta_q.rerouted && !e.tail_seen) || qh;
+        end else begin
+          e.owd_old = (e.owd_old_valid && e.owd_old > owd) ? e.owd_old : owd;
+          e.owd_old_valid = 1'b1;
+          if (pend_meta_q.tail && !e.tail_seen) begin
+            e.tail_seen = 1'b1;
+            release_tail = 1'b1;
+          end
+        end
+        d_flow_write = 1'b1;
+        if (want_hold) begin
+          if (cnt_q[CHeldCells] + 32'(pend_cells_q) > 32'(cfg_buffer_cells_i)) begin
+            d_discard = 1'b1;
+            d_push = 1'b1;
+          end else if (qh) begin
+            d_qop = OpAppend;
+            d_q = e.hq;
+            d_held = 1'b1;
+          end else begin
+            for (int unsigned w = 0; w < ReorderWays; w++) begin
+              cand = QW'(w * qw + ((32'(pend_meta_q.hash) >> (4 + 3 * w)) & (32'(qw) - 1)));
+              if (!found && q_state_q[cand] == QFree) begin
+                found = 1'b1;
+                found_q = cand;
+              end
+            end
+            if (!found) begin
+              d_fallback = 1'b1;
+              e.hq_valid = 1'b0;
+              d_push = 1'b1;
+            end else begin
+              d_qop = OpAlloc;
+              d_q = found_q;
+              d_held = 1'b1;
+              e.hq = found_q;
+              e.hq_valid = 1'b1;
+              if (e.owd_old_valid) begin
+                dl = pend_meta_q.tail_tx_ts + e.owd_old + cfg_margin_us_i;
+                d_deadline = (now_us_i - dl) < 16'h8000 ? now_us_i : dl;
+              end else begin
+                d_deadline = now_us_i + cfg_default_hold_us_i;
+              end
+            end
+          end
+        end else if (release_tail && qh) begin
+          d_qop = OpTailRelease;
+          d_q = e.hq;
+          d_push = 1'b1;  // the queue, now led by the TAIL, joins the output FIFO
+        end else begin
+          if (release_tail) d_mask[MaskClear] = 1'b1;
+          if (qr && dd != 2'd3) begin
+            d_qop = OpAppend;
+            d_q = e.hq;
+          end else begin
+            d_push = 1'b1;
+          end
+        end
+      end
+    end
+    d_flow = e;
+  end
+
+  assign ca_push = d_fire && d_mask != 3'd0;
+  assign ca_req = '{hdr: pend_meta_q.hdr, v6: pend_meta_q.v6, mask: d_mask,
+                    clear_epoch: d_collision && pend_meta_q.tail ? pend_meta_q.epoch + 2'd1 : e.epoch};
+
+  // ---------------- T: resume timer ----------------
+  logic timeout;
+  assign timeout = q_state_q[scan_q] == QHolding && (now_us_i - q_q[scan_q].deadline) < 16'h8000 &&
+                   of_free >= (OfW + 1)'(2) && !(d_fire && d_qop != OpNone && d_q == scan_q);
+
+  // ---------------- R: reader ----------------
+  logic             adv, r_emit, r_free, r_pop, r_qpop, r_qdone, r_held, r_app;
+  logic [15:0]      r_hold;
+  logic             n_busy, n_queue, n_discard, n_first;
+  logic [CellW-1:0] n_cell;
+  logic [QW-1:0]    n_q;
+  out_entry_t       of_front;
+
+  always_comb begin
+    adv = !m_valid_q || m_ready_i;
+    r_emit = 1'b0;
+    r_free = 1'b0;
+    r_pop = 1'b0;
+    r_qpop = 1'b0;
+    r_qdone = 1'b0;
+    r_held = rd_held_q;
+    r_hold = rd_hold_q;
+    r_app = d_fire && d_qop == OpAppend && d_q == rd_q_q;
+    n_busy = rd_busy_q;
+    n_queue = rd_queue_q;
+    n_discard = rd_discard_q;
+    n_first = rd_first_q;
+    n_cell = rd_cell_q;
+    n_q = rd_q_q;
+    of_front = of_mem_q[of_rd_q];
+    if (rd_busy_q) begin
+      if (!cb_full && (rd_discard_q || adv)) begin
+        if (!rd_discard_q) begin
+          r_emit = 1'b1;
+          if (rd_first_q) begin
+            r_held = info_held_q[rd_cell_q];
+            r_hold = r_held ? now_us_i - info_t_q[rd_cell_q] : 16'd0;
+          end
+        end
+        r_free = 1'b1;
+        if (!cell_last_q[rd_cell_q]) begin
+          n_cell = next_q[rd_cell_q];
+          n_first = 1'b0;
+        end else begin
+          n_first = 1'b1;
+          if (rd_queue_q) r_qpop = 1'b1;
+          if (rd_queue_q && q_q[rd_q_q].count >= 16'd2) begin
+            n_cell = next_q[rd_cell_q];
+          end else if (rd_queue_q && r_app) begin
+            n_cell = pend_head_q;
+          end else begin
+            r_qdone = rd_queue_q;
+            if (of_cnt_q != '0) begin
+              r_pop = 1'b1;
+              n_busy = 1'b1;
+              n_queue = of_front.is_queue;
+              n_discard = of_front.discard;
+              n_q = of_front.is_queue ? QW'(of_front.ref_idx) : rd_q_q;
+              n_cell = of_front.is_queue ? q_q[QW'(of_front.ref_idx)].head : of_front.ref_idx;
+            end else begin
+              n_busy = 1'b0;
+            end
+          end
+        end
+      end
+    end else if (of_cnt_q != '0) begin
+      r_pop = 1'b1;
+      n_busy = 1'b1;
+      n_queue = of_front.is_queue;
+      n_discard = of_front.discard;
+      n_q = of_front.is_queue ? QW'(of_front.ref_idx) : rd_q_q;
+      n_cell = of_front.is_queue ? q_q[QW'(of_front.ref_idx)].head : of_front.ref_idx;
+      n_first = 1'b1;
+    end
+  end
+
+  assign cb_push = r_qdone;
+  assign cb_req = '{hdr: q_q[rd_q_q].hdr, v6: q_q[rd_q_q].v6, mask: 3'b100,
+                    clear_epoch: q_q[rd_q_q].clear_epoch};
+
+  // ---------------- I: ingress ----------------
+  logic                   res_ok, in_fire, h_go, first, i_write, i_pend, i_from_fifo, i_link, i_last;
+  logic                   i_oversize, i_pend_bad, n_skip;
+  logic [CellW-1:0]       i_cell, n_head, n_prev;
+  logic [15:0]            n_cells, cells_before, i_len;
+  logic [StreamBits-1:0]  i_data;
+  logic [StreamBytes-1:0] i_keep;
+  logic [WindowBits-1:0]  win;
+  meta_t                  pm, n_meta;
+  int                     known, out_n, h_n, nx_n;
+
+  assign res_ok = cell_avail && (!pend_valid_q || d_fire);
+  assign s_ready_o = !h_valid_q || res_ok;
+  assign in_fire = s_valid_i && s_ready_o;
+  assign h_go = h_valid_q && res_ok && (h_last_q || s_valid_i);
+
+  always_comb begin
+    first = h_idx_q == 8'd0;
+    i_write = 1'b0;
+    i_pend = 1'b0;
+    i_from_fifo = 1'b0;
+    i_link = 1'b0;
+    i_last = 1'b0;
+    i_oversize = 1'b0;
+    i_pend_bad = 1'b0;
+    i_cell = '0;
+    i_data = '0;
+    i_keep = '0;
+    i_len = '0;
+    n_skip = skip_q;
+    n_meta = meta_q;
+    n_head = ip_head_q;
+    n_prev = ip_prev_q;
+    n_cells = ip_cells_q;
+    cells_before = '0;
+    pm = meta_q;
+    h_n = $countones(h_keep_q);
+    nx_n = $countones(s_keep_i);
+    win = {h_last_q ? {StreamBits{1'b0}} : s_data_i, h_data_q};
+    known = h_last_q ? h_n : (s_last_i ? int'(StreamBytes) + nx_n : -1);
+    out_n = StreamBytes;
+    if (h_go) begin
+      if (first) begin
+        pm = parse_cw(win, known);
+        pm.hash = flow_hash(pm.key);
+        n_meta = pm;
+        n_cells = '0;
+      end
+      if (first && !pm.ok) begin
+        i_pend = 1'b1;
+        i_pend_bad = 1'b1;
+        n_skip = 1'b1;
+      end else if (!(first ? 1'b0 : skip_q)) begin
+        i_len = '0;
+        if (h_last_q) begin
+          out_n = h_n - 4;
+          i_len = 16'(int'(h_idx_q) * StreamBytes + h_n);
+          i_last = 1'b1;
+        end else if (s_last_i && nx_n <= 4) begin
+          out_n = int'(StreamBytes) - 4 + nx_n;
+          i_len = 16'((int'(h_idx_q) + 1) * StreamBytes + nx_n);
+          i_last = 1'b1;
+        end
+        cells_before = first ? 16'd0 : ip_cells_q;
+        i_oversize = !i_last && cells_before == 16'(ReorderMaxCells - 1);
+        i_write = 1'b1;
+        i_from_fifo = free_cnt_q != '0;
+        i_cell = i_from_fifo ? free_mem_q[free_rd_q] : CellW'(fresh_q);
+        i_data = strip_beat(h_data_q, s_data_i, int'(h_idx_q), pm, unsigned'(out_n));
+        i_keep = keep_mask(unsigned'(out_n));
+        i_link = cells_before != '0;
+        n_head = first ? i_cell : ip_head_q;
+        n_prev = i_cell;
+        n_cells = cells_before + 16'd1;
+        if (i_last || i_oversize) begin
+          i_pend = 1'b1;
+          i_pend_bad = i_oversize || (pm.v6 ? 32'd54 : 32'd14) + 32'(pm.ip_len) != 32'(i_len);
+          n_skip = 1'b1;
+        end else begin
+          n_skip = 1'b0;
+        end
+      end
+    end
+  end
+
+  // ---------------- counters (applied in the order the model applies them) ----------------
+  always_comb begin
+    cnt_d = cnt_q;
+    if (d_fire) begin
+      cnt_d[CIn] = cnt_d[CIn] + 1;
+      if (pend_bad_q) cnt_d[CDropMalformed] = cnt_d[CDropMalformed] + 1;
+      if (d_collision) cnt_d[CFbCollision] = cnt_d[CFbCollision] + 1;
+      if (d_fallback) cnt_d[CFbUnordered] = cnt_d[CFbUnordered] + 1;
+      if (d_discard && !pend_bad_q) cnt_d[CDropBufferFull] = cnt_d[CDropBufferFull] + 1;
+      if (d_epoch_jump) cnt_d[CEpochJump] = cnt_d[CEpochJump] + 1;
+      if (d_qop == OpAlloc) cnt_d[CQueuesNow] = cnt_d[CQueuesNow] + 1;
+      if (d_qop == OpTailRelease) begin
+        cnt_d[CRelTail] = cnt_d[CRelTail] + 32'(q_q[d_q].count);
+        cnt_d[CHeldNow] = cnt_d[CHeldNow] - 32'(q_q[d_q].count);
+        cnt_d[CHeldCells] = cnt_d[CHeldCells] - 32'(q_q[d_q].cells);
+      end
+      if (d_held) begin
+        cnt_d[CHeld] = cnt_d[CHeld] + 1;
+        cnt_d[CHeldNow] = cnt_d[CHeldNow] + 1;
+        cnt_d[CHeldCells] = cnt_d[CHeldCells] + 32'(pend_cells_q);
+      end
+    end
+    if (timeout) begin
+      cnt_d[CRelTimeout] = cnt_d[CRelTimeout] + 32'(q_q[scan_q].count);
+      cnt_d[CHeldNow] = cnt_d[CHeldNow] - 32'(q_q[scan_q].count);
+      cnt_d[CHeldCells] = cnt_d[CHeldCells] - 32'(q_q[scan_q].cells);
+    end
+    if (r_qdone) cnt_d[CQueuesNow] = cnt_d[CQueuesNow] - 1;
+    if (r_free) cnt_d[CCellsUsed] = cnt_d[CCellsUsed] - 1;
+    if (m_valid_q && m_ready_i && m_last_q) cnt_d[CDelivered] = cnt_d[CDelivered] + 1;
+    if (c_sent) cnt_d[CCtrlOut] = cnt_d[CCtrlOut] + 1;
+    if (i_write) cnt_d[CCellsUsed] = cnt_d[CCellsUsed] + 1;
+    if (cnt_d[CQueuesNow] > cnt_d[CPeakQueues]) cnt_d[CPeakQueues] = cnt_d[CQueuesNow];
+    if (cnt_d[CHeldCells] > cnt_d[CPeakHeldCells]) cnt_d[CPeakHeldCells] = cnt_d[CHeldCells];
+    if (cnt_d[CCellsUsed] > cnt_d[CPeakCellsUsed]) cnt_d[CPeakCellsUsed] = cnt_d[CCellsUsed];
+  end
+
+  // ---------------- registers with reset ----------------
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      h_valid_q <= 1'b0;
+      h_data_q <= '0;
+      h_keep_q <= '0;
+      h_last_q <= 1'b0;
+      h_idx_q <= '0;
+      in_idx_q <= '0;
+      skip_q <= 1'b0;
+      meta_q <= '0;
+      ip_head_q <= '0;
+      ip_prev_q <= '0;
+      ip_cells_q <= '0;
+      pend_valid_q <= 1'b0;
+      pend_bad_q <= 1'b0;
+      pend_meta_q <= '0;
+      pend_head_q <= '0;
+      pend_tail_q <= '0;
+      pend_cells_q <= '0;
+      free_rd_q <= '0;
+      free_cnt_q <= '0;
+      fresh_q <= '0;
+      of_rd_q <= '0;
+      of_cnt_q <= '0;
+      scan_q <= '0;
+      rd_busy_q <= 1'b0;
+      rd_queue_q <= 1'b0;
+      rd_discard_q <= 1'b0;
+      rd_first_q <= 1'b0;
+      rd_held_q <= 1'b0;
+      rd_hold_q <= '0;
+      rd_cell_q <= '0;
+      rd_q_q <= '0;
+      m_valid_q <= 1'b0;
+      m_data_q <= '0;
+      m_keep_q <= '0;
+      m_last_q <= 1'b0;
+      m_held_q <= 1'b0;
+      m_hold_q <= '0;
+      cnt_q <= '0;
+      flow_valid_q <= '0;
+      q_state_q <= {ReorderQueues{QFree}};
+    end else begin
+      cnt_q <= cnt_d;
+      // D
+      if (d_fire && d_flow_write) flow_valid_q[d_idx] <= 1'b1;
+      if (d_fire && d_qop == OpAlloc) q_state_q[d_q] <= QHolding;
+      if (d_fire && d_qop == OpTailRelease) q_state_q[d_q] <= QReleased;
+      // T
+      if (timeout) q_state_q[scan_q] <= QReleased;
+      scan_q <= 32'(scan_q) + 1 >= 32'(cfg_queues_i) ? '0 : scan_q + 1'b1;
+      // R
+      if (r_qdone) q_state_q[rd_q_q] <= QFree;
+      // output FIFO: decision push, then timer push, then reader pop
+      of_cnt_q <= of_cnt_q + (OfW + 1)'(d_fire && d_push) + (OfW + 1)'(timeout) - (OfW + 1)'(r_pop);
+      if (r_pop) of_rd_q <= of_rd_q + 1'b1;
+      // free list: reader push, ingress pop
+      free_cnt_q <= free_cnt_q + (CellW + 1)'(r_free) - (CellW + 1)'(i_write && i_from_fifo);
+      if (i_write && i_from_fifo) free_rd_q <= free_rd_q == CellW'(ReorderCells - 1) ? '0 : free_rd_q + 1'b1;
+      if (i_write && !i_from_fifo) fresh_q <= fresh_q + 1'b1;
+      if (adv) begin
+        m_valid_q <= r_emit;
+        m_data_q <= r_emit ? cell_data_q[rd_cell_q] : '0;
+        m_keep_q <= r_emit ? cell_keep_q[rd_cell_q] : '0;
+        m_last_q <= r_emit ? cell_last_q[rd_cell_q] : 1'b0;
+        m_held_q <= r_emit && r_held;
+        m_hold_q <= r_emit ? r_hold : '0;
+      end
+      if (r_emit) begin
+        rd_held_q <= r_held;
+        rd_hold_q <= r_hold;
+      end
+      rd_busy_q <= n_busy;
+      rd_queue_q <= n_queue;
+      rd_discard_q <= n_discard;
+      rd_first_q <= n_first;
+      rd_cell_q <= n_cell;
+      rd_q_q <= n_q;
+      // I
+      if (i_pend) begin
+        pend_valid_q <= 1'b1;
+        pend_bad_q <= i_pend_bad;
+        pend_meta_q <= pm;
+        pend_head_q <= i_write ? n_head : '0;
+        pend_tail_q <= i_write ? i_cell : '0;
+        pend_cells_q <= i_write ? n_cells : '0;
+      end else if (d_fire) begin
+        pend_valid_q <= 1'b0;
+      end
+      skip_q <= n_skip;
+      meta_q <= n_meta;
+      ip_head_q <= n_head;
+      ip_prev_q <= n_prev;
+      ip_cells_q <= n_cells;
+      if (in_fire) begin
+        h_valid_q <= 1'b1;
+        h_data_q <= s_data_i;
+        h_keep_q <= s_keep_i;
+        h_last_q <= s_last_i;
+        h_idx_q <= in_idx_q;
+        in_idx_q <= s_last_i ? 8'd0 : (in_idx_q == 8'd255 ? 8'd255 : in_idx_q + 8'd1);
+      end else if (h_go) begin
+        h_valid_q <= 1'b0;
+      end
+    end
+  end
+
+  // ---------------- memories (no reset: never read before written) ----------------
+  logic [OfW-1:0] of_wr0;
+  assign of_wr0 = of_rd_q + OfW'(of_cnt_q);
+
+  always_ff @(posedge clk_i) begin
+    if (i_write) begin
+      cell_data_q[i_cell] <= i_data;
+      cell_keep_q[i_cell] <= i_keep;
+      cell_last_q[i_cell] <= i_last || i_oversize;
+      if (i_link) next_q[ip_prev_q] <= i_cell;
+    end
+    if (r_free) free_mem_q[CellW'((32'(free_rd_q) + 32'(free_cnt_q)) % ReorderCells)] <= rd_cell_q;
+    if (d_fire && d_flow_write) flow_q[d_idx] <= d_flow;
+    if (d_fire && pend_cells_q != '0) begin
+      info_held_q[pend_head_q] <= d_held;
+      info_t_q[pend_head_q] <= now_us_i;
+    end
+    if (d_fire && d_push) begin
+      of_mem_q[of_wr0] <= '{is_queue: d_qop == OpTailRelease, discard: d_discard,
+                            ref_idx: d_qop == OpTailRelease ? CellW'(d_q) : pend_head_q};
+    end
+    if (timeout) begin
+      of_mem_q[of_wr0 + OfW'(d_fire && d_push)] <= '{is_queue: 1'b1, discard: 1'b0, ref_idx: CellW'(scan_q)};
+    end
+    // queue fields: decision, then timer, then reader (the model's order)
+    if (d_fire) begin
+      unique case (d_qop)
+        OpAlloc: begin
+          q_q[d_q] <= '{owner: d_idx, head: pend_head_q, tail: pend_tail_q, count: 16'd1, cells: pend_cells_q,
+                        deadline: d_deadline, v6: pend_meta_q.v6, clear_epoch: d_flow.epoch,
+                        hdr: pend_meta_q.hdr};
+        end
+        OpAppend: begin
+          next_q[q_q[d_q].tail] <= pend_head_q;
+          q_q[d_q].tail <= pend_tail_q;
+          q_q[d_q].count <= q_q[d_q].count + 16'd1 - 16'(r_qpop && rd_q_q == d_q);
+          if (d_held) q_q[d_q].cells <= q_q[d_q].cells + pend_cells_q;
+        end
+        OpTailRelease: begin
+          next_q[pend_tail_q] <= q_q[d_q].head;
+          q_q[d_q].head <= pend_head_q;
+          q_q[d_q].count <= q_q[d_q].count + 16'd1;
+          q_q[d_q].cells <= '0;
+          q_q[d_q].hdr <= pend_meta_q.hdr;
+          q_q[d_q].v6 <= pend_meta_q.v6;
+          q_q[d_q].clear_epoch <= d_flow.epoch;
+        end
+        default: ;
+      endcase
+    end
+    if (timeout) q_q[scan_q].cells <= '0;
+    if (r_qpop && !(d_fire && d_qop == OpAppend && d_q == rd_q_q)) q_q[rd_q_q].count <= q_q[rd_q_q].count - 16'd1;
+  end
+
+  // Fields of the pending packet's meta that only the ingress stage needs.
+  logic unused_meta;
+  assign unused_meta = ^{pend_meta_q.ok, pend_meta_q.cw_off, pend_meta_q.ip_len, pend_meta_q.path_id,
+                         pend_meta_q.nic_ip_len, pend_meta_q.nic_csum, pend_meta_q.nic_udp_len,
+                         pend_meta_q.nic_b8};
+
+  // ---------------- outputs ----------------
+  assign m_valid_o = m_valid_q;
+  assign m_data_o = m_data_q;
+  assign m_keep_o = m_keep_q;
+  assign m_last_o = m_last_q;
+  assign m_held_o = m_held_q;
+  assign m_hold_us_o = m_hold_q;
+  assign idle_o = !h_valid_q && !pend_valid_q && of_cnt_q == '0 && !rd_busy_q && !m_valid_q && !cg_busy;
+  assign cnt_in_o = cnt_q[CIn];
+  assign cnt_delivered_o = cnt_q[CDelivered];
+  assign cnt_ctrl_out_o = cnt_q[CCtrlOut];
+  assign cnt_drop_malformed_o = cnt_q[CDropMalformed];
+  assign cnt_drop_buffer_full_o = cnt_q[CDropBufferFull];
+  assign cnt_held_o = cnt_q[CHeld];
+  assign cnt_released_by_tail_o = cnt_q[CRelTail];
+  assign cnt_released_by_timeout_o = cnt_q[CRelTimeout];
+  assign cnt_fallback_unordered_o = cnt_q[CFbUnordered];
+  assign cnt_fallback_collision_o = cnt_q[CFbCollision];
+  assign cnt_epoch_jump_o = cnt_q[CEpochJump];
+  assign cnt_held_now_o = cnt_q[CHeldNow];
+  assign cnt_queues_now_o = cnt_q[CQueuesNow];
+  assign cnt_peak_queues_o = cnt_q[CPeakQueues];
+  assign cnt_held_cells_o = cnt_q[CHeldCells];
+  assign cnt_peak_held_cells_o = cnt_q[CPeakHeldCells];
+  assign cnt_cells_used_o = cnt_q[CCellsUsed];
+  assign cnt_peak_cells_used_o = cnt_q[CPeakCellsUsed];
+
+endmodule
