@@ -126,6 +126,9 @@ ReorderModel::Decision ReorderModel::Decide() const {
     e.valid = true;
     e.key = m.key;
     e.epoch = m.epoch;
+    // Created by a rerouted packet: the old path may still carry packets we know nothing of, so hold
+    // (with the default deadline: there is no old-path delay to estimate from).
+    e.tail_seen = !m.rerouted;
   }
   e.last_us = now;
   const uint16_t owd = Sub16(now, m.tx_ts);

@@ -202,7 +202,8 @@ module reorder_top
           e = '0;
           e.key = pend_meta_q.key;
           e.epoch = pend_meta_q.epoch;
-          e.tail_seen = 1'b1;
+          // created by a rerouted packet: old-path packets may still be in flight, so hold
+          e.tail_seen = !pend_meta_q.rerouted;
         end
         e.last_us = now_us_i;
         dd = pend_meta_q.epoch - e.epoch;

@@ -1,0 +1,418 @@
+// ConWeave reorder block: behaviour tests (epochs, timestamp wrap, deadlines, queue allocation, fallback,
+// buffer limit, flow-table collisions, control packets) and robustness, all with the RTL and the model in
+// lockstep, so every test is also a lockstep test.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <vector>
+
+#include "model/common/bytes.h"
+#include "model/reorder/reorder_config.h"
+#include "model/reorder/reorder_frame.h"
+#include "tb/reorder/reorder_frames.h"
+#include "tb/reorder/reorder_run.h"
+
+namespace nettwin::reorder {
+namespace {
+
+constexpr uint32_t kHostA = 0x0a000002, kHostB = 0x0a000003;
+constexpr uint64_t kT0Us = 1000000;  // runs start at 1 s, like the generator's
+
+ReorderCfg Cfg() {
+  ReorderCfg c;
+  c.flows_mask = kFlows - 1;
+  c.queues = 32;
+  c.buffer_cells = 4096;
+  c.margin_us = 16;
+  c.default_hold_us = 200;
+  c.flow_idle_us = 2000;
+  return c;
+}
+
+uint16_t Us16(uint64_t us) { return static_cast<uint16_t>(us & 0xFFFF); }
+
+// One fabric frame of flow (src, qp) arriving at `at_us`.
+Packet Frame(uint32_t src, uint32_t qp, uint32_t psn, CwFields cw, uint64_t at_us, int payload = 64) {
+  return Packet{ToFabric(NicWrite(src, qp, psn, payload), cw), at_us * 1000};
+}
+
+uint32_t Psn(const Packet& p) { return Load32(&p.bytes[42 + 8]) & 0xFFFFFF; }
+
+ReorderRunReport RunLs(const std::vector<Packet>& pkts, const ReorderCfg& cfg = Cfg(), double bp = 0) {
+  ReorderRunConfig rc;
+  rc.engine = Engine::kLockstep;
+  rc.opt.backpressure = bp;
+  rc.ctrl_backpressure = bp;
+  ReorderRunReport r = RunReorder(cfg, pkts, rc);
+  EXPECT_TRUE(r.mismatch_text.empty()) << r.mismatch_text;
+  EXPECT_FALSE(r.run.hang);
+  EXPECT_TRUE(r.conservation_ok);
+  return r;
+}
+
+std::vector<uint32_t> Psns(const std::vector<Packet>& v) {
+  std::vector<uint32_t> out;
+  for (const Packet& p : v) out.push_back(Psn(p));
+  return out;
+}
+
+// A reroute of one flow: old path (delay d_old) carries PSNs 0..n_old-1, the last one the TAIL; the new path
+// (delay d_new < d_old) carries the rest, REROUTED, so they overtake the TAIL. One packet per `gap` us.
+std::vector<Packet> Reroute(uint8_t epoch_old, int n_old, int n_new, int d_old, int d_new, int gap = 1,
+                            uint64_t t0 = kT0Us, bool lose_tail = false) {
+  std::vector<Packet> v;
+  const uint8_t epoch_new = (epoch_old + 1) & 3;
+  const uint64_t tail_tx = t0 + static_cast<uint64_t>((n_old - 1) * gap);
+  for (int i = 0; i < n_old + n_new; ++i) {
+    const uint64_t tx = t0 + static_cast<uint64_t>(i * gap);
+    CwFields c;
+    c.tx_ts = Us16(tx);
+    if (i < n_old) {
+      c.epoch = epoch_old;
+      c.path_id = 1;
+      c.tail = i == n_old - 1;
+      if (c.tail && lose_tail) continue;
+      v.push_back(Frame(kHostA, 0x11, static_cast<uint32_t>(i), c, tx + static_cast<uint64_t>(d_old)));
+    } else {
+      c.epoch = epoch_new;
+      c.path_id = 2;
+      c.rerouted = true;
+      c.tail_tx_ts = Us16(tail_tx);
+      v.push_back(Frame(kHostA, 0x11, static_cast<uint32_t>(i), c, tx + static_cast<uint64_t>(d_new)));
+    }
+  }
+  std::stable_sort(v.begin(), v.end(), [](const Packet& a, const Packet& b) { return a.time_ns < b.time_ns; });
+  return v;
+}
+
+std::vector<uint32_t> Iota(int n) {
+  std::vector<uint32_t> v;
+  for (int i = 0; i < n; ++i) v.push_back(static_cast<uint32_t>(i));
+  return v;
+}
+
+TEST(ReorderFrame, StripRestoresTheNicFrameAndControlIsWellFormed) {
+  const std::vector<uint8_t> nic = NicWrite(kHostA, 0x123456, 77, 300);
+  CwFields c;
+  c.path_id = 9;
+  c.op = kCwRttRequest;
+  c.epoch = 2;
+  c.tail = true;
+  c.tx_ts = 0xFFFE;
+  c.tail_tx_ts = 0x0003;
+  const std::vector<uint8_t> fab = ToFabric(nic, c);
+  ASSERT_EQ(fab.size(), nic.size() + 4);
+  std::array<uint8_t, kWindowBytes> win{};
+  std::copy(fab.begin(), fab.begin() + kWindowBytes, win.begin());
+  CwMeta m = ParseCw(win.data(), -1);
+  ASSERT_TRUE(m.ok);
+  EXPECT_EQ(m.path_id, 9);
+  EXPECT_EQ(m.op, kCwRttRequest);
+  EXPECT_EQ(m.epoch, 2);
+  EXPECT_FALSE(m.rerouted);
+  EXPECT_TRUE(m.tail);
+  EXPECT_EQ(m.tx_ts, 0xFFFE);
+  EXPECT_EQ(m.tail_tx_ts, 3);
+  EXPECT_EQ(m.cw_off, 54);
+  // Through the block: the host gets exactly the NIC frame; the RTT_REPLY mirrors the header.
+  const ReorderRunReport r = RunLs({Packet{fab, kT0Us * 1000}});
+  ASSERT_EQ(r.run.out.size(), 1u);
+  EXPECT_EQ(r.run.out[0].bytes, nic);
+  ASSERT_EQ(r.ctrl.size(), 1u);
+  const std::vector<uint8_t>& rep = r.ctrl[0].bytes;
+  ASSERT_EQ(rep.size(), 62u);
+  EXPECT_EQ(Load32(&rep[26]), Load32(&fab[30]));  // addresses swapped
+  EXPECT_EQ(Load32(&rep[30]), Load32(&fab[26]));
+  EXPECT_EQ(rep[22], 64);                          // TTL
+  EXPECT_EQ((rep[50] >> 4) & 7, kCwRttReply);
+  EXPECT_EQ(Load16(&rep[54]), 0xFFFE);  // TX_TSTAMP echoed
+  const CtrlFrame again = BuildControl(m.hdr, false, kCwRttReply, 2);
+  EXPECT_TRUE(std::equal(rep.begin(), rep.end(), again.bytes.begin()));
+}
+
+TEST(ReorderFrame, FrameLengthsAroundTheBeatBoundaries) {
+  // Frames whose NIC length puts the CW removal on every side of a 64-byte boundary.
+  std::vector<Packet> pkts;
+  std::vector<std::vector<uint8_t>> nics;
+  for (int payload = 0; payload <= 200; ++payload) {
+    nics.push_back(NicWrite(kHostA, 0x22, static_cast<uint32_t>(payload), payload));
+    CwFields c;
+    c.tx_ts = Us16(kT0Us);
+    pkts.push_back(Packet{ToFabric(nics.back(), c), kT0Us * 1000});
+  }
+  ReorderRunConfig rc;
+  rc.untimed = true;
+  rc.opt.gaps = 0.2;
+  rc.opt.backpressure = 0.3;
+  const ReorderRunReport r = RunReorder(Cfg(), pkts, rc);
+  EXPECT_TRUE(r.mismatch_text.empty()) << r.mismatch_text;
+  ASSERT_EQ(r.run.out.size(), nics.size());
+  for (size_t i = 0; i < nics.size(); ++i) EXPECT_EQ(r.run.out[i].bytes, nics[i]) << "payload " << i;
+}
+
+TEST(Reorder, ReroutedPacketsWaitForTheTailThenLeaveInOrder) {
+  const auto pkts = Reroute(0, 30, 10, 40, 10, 2);
+  const ReorderRunReport r = RunLs(pkts);
+  EXPECT_EQ(Psns(r.run.out), Iota(40));
+  EXPECT_GT(r.counters.held, 0u);
+  EXPECT_EQ(r.counters.released_by_tail, r.counters.held);
+  EXPECT_EQ(r.counters.released_by_timeout, 0u);
+  // One CLEAR, carrying the new epoch, once the queue drained.
+  ASSERT_EQ(r.ctrl.size(), 1u);
+  EXPECT_EQ((r.ctrl[0].bytes[50] >> 4) & 7, kCwClear);
+  EXPECT_EQ((r.ctrl[0].bytes[50] >> 2) & 3, 1);
+}
+
+TEST(Reorder, EpochCompareIsModularAcrossTheWrap) {
+  // Epoch 3 -> 0: 0 is newer than 3, so the rerouted packets are held; old-path (3) packets pass.
+  const ReorderRunReport r = RunLs(Reroute(3, 30, 10, 40, 10, 2));
+  EXPECT_EQ(Psns(r.run.out), Iota(40));
+  EXPECT_GT(r.counters.held, 0u);
+  EXPECT_EQ(r.counters.epoch_jump, 0u);
+  ASSERT_EQ(r.ctrl.size(), 1u);
+  EXPECT_EQ((r.ctrl[0].bytes[50] >> 2) & 3, 0);
+}
+
+TEST(Reorder, EpochJumpOfTwoIsCountedAndTreatedAsNewer) {
+  std::vector<Packet> v;
+  CwFields c;
+  c.tx_ts = Us16(kT0Us);
+  v.push_back(Frame(kHostA, 0x11, 0, c, kT0Us));
+  c.epoch = 2;  // two ahead: impossible with at most two paths in flight
+  v.push_back(Frame(kHostA, 0x11, 1, c, kT0Us + 5));
+  const ReorderRunReport r = RunLs(v);
+  EXPECT_EQ(r.counters.epoch_jump, 1u);
+  EXPECT_EQ(Psns(r.run.out), Iota(2));
+}
+
+TEST(Reorder, LostTailReleasesAtTheDeadlineFromTheTimestamps) {
+  // Old path 60 us, new 10 us, gap 2: deadline = TAIL_TX + max old-path delay (60) + margin (16).
+  const auto pkts = Reroute(0, 40, 10, 60, 10, 2, kT0Us, /*lose_tail=*/true);
+  const ReorderRunReport r = RunLs(pkts);
+  EXPECT_EQ(r.counters.released_by_timeout, r.counters.held);
+  EXPECT_EQ(r.counters.held, 10u);
+  EXPECT_EQ(r.run.out.size(), 49u);
+  // The first held packet (PSN 40, sent at t0+80, arrived at t0+90) leaves at TAIL_TX (t0+78) + 60 + 16
+  // = t0+154, within the timer's scan (a few cycles) and the microsecond clock's resolution.
+  uint16_t first_hold = 0;
+  for (size_t i = 0; i < r.run.out.size(); ++i) {
+    if (Psn(r.run.out[i]) == 40) first_hold = r.holds[i].hold_us;
+  }
+  EXPECT_GE(first_hold, 63);
+  EXPECT_LE(first_hold, 65);
+  ASSERT_EQ(r.ctrl.size(), 1u);  // CLEAR after the timeout's drain
+  EXPECT_EQ((r.ctrl[0].bytes[50] >> 4) & 7, kCwClear);
+}
+
+TEST(Reorder, DefaultHoldWhenThereIsNoOldPathSample) {
+  // The block first sees a flow through rerouted packets (its state was lost, or it just started): the
+  // old path may still carry packets, but there is no old-path delay to estimate the deadline from.
+  ReorderCfg cfg = Cfg();
+  cfg.default_hold_us = 50;
+  std::vector<Packet> v;
+  CwFields c;
+  c.epoch = 1;
+  c.rerouted = true;
+  c.tail_tx_ts = Us16(kT0Us);
+  for (uint32_t i = 0; i < 3; ++i) {
+    c.tx_ts = Us16(kT0Us + i);
+    v.push_back(Frame(kHostB, 0x12, 10 + i, c, kT0Us + i));
+  }
+  const ReorderRunReport r = RunLs(v, cfg);
+  EXPECT_EQ(r.counters.held, 3u);
+  EXPECT_EQ(r.counters.released_by_timeout, 3u);
+  ASSERT_EQ(r.holds.size(), 3u);
+  EXPECT_GE(r.holds[0].hold_us, 49);
+  EXPECT_LE(r.holds[0].hold_us, 51);
+  // A late old-path TAIL (epoch 0) within the default hold releases them instead, TAIL first.
+  CwFields t;
+  t.tail = true;
+  t.tx_ts = Us16(kT0Us - 5);
+  v.push_back(Frame(kHostB, 0x12, 9, t, kT0Us + 20));
+  const ReorderRunReport r2 = RunLs(v, cfg);
+  EXPECT_EQ(r2.counters.released_by_tail, 3u);
+  EXPECT_EQ(Psns(r2.run.out), (std::vector<uint32_t>{9, 10, 11, 12}));
+}
+
+TEST(Reorder, TimestampWrapAt16Bits) {
+  // The reroute straddles the 16-bit microsecond wrap: TAIL_TX just below 65536, deadline after it.
+  const uint64_t t0 = 65536ull * 20 - 30;
+  const auto pkts = Reroute(1, 40, 10, 60, 10, 2, t0, /*lose_tail=*/true);
+  const ReorderRunReport r = RunLs(pkts);
+  EXPECT_EQ(r.counters.released_by_timeout, 10u);
+  uint16_t first_hold = 0;
+  for (size_t i = 0; i < r.run.out.size(); ++i) {
+    if (Psn(r.run.out[i]) == 40) first_hold = r.holds[i].hold_us;
+  }
+  EXPECT_GE(first_hold, 63);
+  EXPECT_LE(first_hold, 65);
+  // Same with the TAIL present: released by the TAIL, in order.
+  const ReorderRunReport r2 = RunLs(Reroute(1, 40, 10, 60, 10, 2, t0));
+  EXPECT_EQ(Psns(r2.run.out), Iota(50));
+  EXPECT_EQ(r2.counters.released_by_tail, r2.counters.held);
+}
+
+// n flows (QP 0x100 + i) reroute at once; returns the run.
+ReorderRunReport ManyReroutes(int n, const ReorderCfg& cfg, int n_new = 6) {
+  std::vector<Packet> v;
+  for (int f = 0; f < n; ++f) {
+    for (const Packet& p : Reroute(0, 30, n_new, 30, 5, 1, kT0Us + static_cast<uint64_t>(f))) {
+      std::vector<uint8_t> b = p.bytes;
+      Store32(&b[42 + 4], (Load32(&b[42 + 4]) & 0xFF000000u) | (0x100u + static_cast<uint32_t>(f)));
+      v.push_back(Packet{b, p.time_ns});
+    }
+  }
+  std::stable_sort(v.begin(), v.end(), [](const Packet& a, const Packet& b) { return a.time_ns < b.time_ns; });
+  return RunLs(v, cfg);
+}
+
+TEST(Reorder, QueuePoolExhaustionFallsBackAndCounts) {
+  ReorderCfg cfg = Cfg();
+  cfg.queues = 4;  // one queue per way: the 4-way lookup sees the whole pool
+  const ReorderRunReport r4 = ManyReroutes(4, cfg);
+  EXPECT_EQ(r4.counters.fallback_unordered, 0u);
+  EXPECT_EQ(r4.counters.peak_queues, 4u);
+  const ReorderRunReport r6 = ManyReroutes(6, cfg);
+  EXPECT_GT(r6.counters.fallback_unordered, 0u);
+  EXPECT_EQ(r6.counters.peak_queues, 4u);
+  EXPECT_EQ(r6.run.out.size(), 216u);  // nothing lost
+}
+
+TEST(Reorder, FourWayAllocationCanFallBackBeforeThePoolIsFull) {
+  // With 32 queues a flow probes only 4 of them (one per way), so some flow falls back before all 32
+  // are taken; every packet is still delivered.
+  ReorderCfg cfg = Cfg();
+  int first_fallback = 0;
+  for (int n = 4; n <= 32 && first_fallback == 0; n += 4) {
+    const ReorderRunReport r = ManyReroutes(n, cfg, 3);
+    if (r.counters.fallback_unordered > 0) first_fallback = n;
+    EXPECT_EQ(r.run.out.size(), static_cast<size_t>(n) * 33);
+  }
+  EXPECT_GT(first_fallback, 0);
+  EXPECT_LE(first_fallback, 32);
+}
+
+TEST(Reorder, BufferLimitDropsAndCounts) {
+  ReorderCfg cfg = Cfg();
+  cfg.buffer_cells = 8;  // 8 cells: about 4 held packets of 2 cells each
+  std::vector<Packet> v = Reroute(0, 40, 12, 40, 5, 1);
+  for (Packet& p : v) {
+    std::vector<uint8_t> nic = NicWrite(kHostA, 0x11, Psn(p), 50);  // 124 bytes: 2 cells
+    std::array<uint8_t, kWindowBytes> win{};
+    std::copy(p.bytes.begin(), p.bytes.begin() + 64, win.begin());
+    const CwMeta m = ParseCw(win.data(), -1);
+    CwFields c{m.path_id, m.op, m.epoch, m.rerouted, m.tail, m.tx_ts, m.tail_tx_ts, false};
+    p.bytes = ToFabric(nic, c);
+  }
+  const ReorderRunReport r = RunLs(v, cfg);
+  EXPECT_GT(r.counters.drop_buffer_full, 0u);
+  EXPECT_EQ(r.counters.peak_held_cells, 8u);
+  EXPECT_EQ(r.run.out.size() + r.counters.drop_buffer_full, v.size());
+}
+
+TEST(Reorder, FlowTableCollisionsAndIdleEviction) {
+  ReorderCfg cfg = Cfg();
+  cfg.flows_mask = 0;  // one entry: every second flow collides
+  cfg.flow_idle_us = 100;
+  std::vector<Packet> v;
+  CwFields c;
+  c.tx_ts = Us16(kT0Us);
+  v.push_back(Frame(kHostA, 0x11, 0, c, kT0Us));
+  v.push_back(Frame(kHostB, 0x12, 0, c, kT0Us + 10));   // collides: forwarded, counted
+  v.push_back(Frame(kHostB, 0x12, 1, c, kT0Us + 200));  // the first flow idled out: takes the entry
+  v.push_back(Frame(kHostA, 0x11, 1, c, kT0Us + 210));  // now A collides
+  const ReorderRunReport r = RunLs(v, cfg);
+  EXPECT_EQ(r.counters.fallback_collision, 2u);
+  EXPECT_EQ(r.run.out.size(), 4u);
+}
+
+TEST(Reorder, ControlPacketsForRttRequestsEcnAndClears) {
+  std::vector<Packet> v;
+  CwFields c;
+  c.tx_ts = Us16(kT0Us);
+  c.op = kCwRttRequest;
+  v.push_back(Frame(kHostA, 0x11, 0, c, kT0Us));
+  c.op = kCwNormal;
+  c.ce = true;
+  v.push_back(Frame(kHostA, 0x11, 1, c, kT0Us + 1));
+  c.op = kCwRttRequest;  // both at once
+  v.push_back(Frame(kHostA, 0x11, 2, c, kT0Us + 2));
+  const ReorderRunReport r = RunLs(v, Cfg(), 0.5);
+  ASSERT_EQ(r.ctrl.size(), 4u);
+  std::vector<int> ops;
+  for (const Packet& p : r.ctrl) ops.push_back((p.bytes[50] >> 4) & 7);
+  EXPECT_EQ(ops, (std::vector<int>{kCwRttReply, kCwNotify, kCwRttReply, kCwNotify}));
+  EXPECT_EQ(r.run.out.size(), 3u);
+}
+
+TEST(Reorder, MutatedFramesAreCountedNeverHang) {
+  std::mt19937_64 rng(23);
+  std::vector<Packet> pkts;
+  uint64_t t = kT0Us * 1000;
+  for (int i = 0; i < 600; ++i) {
+    CwFields c;
+    c.epoch = static_cast<uint8_t>(rng() % 4);
+    c.rerouted = rng() % 2;
+    c.tail = rng() % 5 == 0;
+    c.op = static_cast<uint8_t>(rng() % 3 == 0 ? rng() % 8 : 0);
+    c.tx_ts = Us16(t / 1000);
+    c.tail_tx_ts = Us16(t / 1000 - rng() % 50);
+    std::vector<uint8_t> f =
+        ToFabric(NicWrite(kHostA + static_cast<uint32_t>(rng() % 4), 0x11, static_cast<uint32_t>(i),
+                          static_cast<int>(rng() % 1500)),
+                 c);
+    switch (rng() % 8) {
+      case 0: f.resize(rng() % f.size()); break;                                  // truncated
+      case 1: f[rng() % f.size()] ^= static_cast<uint8_t>(1 + rng() % 255); break;  // bit flips
+      case 2: for (auto& b : f) b = static_cast<uint8_t>(rng()); break;           // garbage
+      case 3: f.resize(4700 + rng() % 1000, 0xAB); break;                         // longer than 72 cells
+      case 4: f.clear(); break;                                                   // empty frame
+      default: break;
+    }
+    t += rng() % 3000;
+    pkts.push_back(Packet{f, t});
+  }
+  for (bool b2b : {false, true}) {
+    ReorderRunConfig rc;
+    rc.untimed = b2b;
+    rc.opt.backpressure = 0.3;
+    rc.ctrl_backpressure = 0.3;
+    ReorderCfg cfg = Cfg();
+    cfg.queues = 4;
+    cfg.buffer_cells = 64;
+    cfg.default_hold_us = 20;
+    const ReorderRunReport r = RunReorder(cfg, pkts, rc);
+    EXPECT_TRUE(r.mismatch_text.empty()) << r.mismatch_text;
+    EXPECT_FALSE(r.run.hang);
+    EXPECT_TRUE(r.conservation_ok);
+    EXPECT_EQ(r.counters.in, pkts.size());
+    EXPECT_GT(r.counters.drop_malformed, 100u);
+  }
+}
+
+TEST(ReorderConfig, ParsesAndRejectsPrecisely) {
+  const ReorderCfg c = ParseConfig(
+      "flows 256\nqueues 8 # comment\nbuffer_bytes 65536\nmargin_us 5\ndefault_hold_us 100\nflow_idle_us 10\n",
+      "r.txt");
+  EXPECT_EQ(c.flows_mask, 255);
+  EXPECT_EQ(c.queues, 8);
+  EXPECT_EQ(c.buffer_cells, 1024);
+  auto err = [](const std::string& text) {
+    try {
+      ParseConfig(text, "r.txt");
+    } catch (const ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  const std::string ok = "queues 8\nbuffer_bytes 65536\nmargin_us 5\ndefault_hold_us 100\nflow_idle_us 10\n";
+  EXPECT_EQ(err("flows 300\n" + ok), "r.txt:1: token '300': flows must be a power of two, 1..ReorderFlows");
+  EXPECT_EQ(err(ok), "r.txt: no 'flows' line");
+  EXPECT_EQ(err("flows x\n" + ok), "r.txt:1: token 'x': not a number");
+  EXPECT_EQ(err("flows 4\nflows 4\n" + ok), "r.txt:2: token 'flows': given twice");
+  EXPECT_EQ(err("color 4\n"), "r.txt:1: token 'color': unknown key (flows, queues, buffer_bytes, margin_us, "
+                              "default_hold_us, flow_idle_us)");
+}
+
+}  // namespace
+}  // namespace nettwin::reorder
