@@ -150,6 +150,17 @@ TEST(ReorderFrame, FrameLengthsAroundTheBeatBoundaries) {
   for (size_t i = 0; i < nics.size(); ++i) EXPECT_EQ(r.run.out[i].bytes, nics[i]) << "payload " << i;
 }
 
+TEST(Reorder, ForwardLatencyIsFiveCyclesAfterTheLastBeat) {
+  // docs/reorder-microarchitecture.md: I, D, R load, R read, output register.
+  for (int payload : {8, 100, 1000}) {
+    CwFields c;
+    c.tx_ts = Us16(kT0Us);
+    const ReorderRunReport r = RunLs({Frame(kHostA, 0x11, 0, c, kT0Us, payload)});
+    ASSERT_EQ(r.run.out.size(), 1u);
+    EXPECT_EQ(r.run.out_first_cycle[0] - r.run.in_last_cycle[0], 5u) << "payload " << payload;
+  }
+}
+
 TEST(Reorder, ReroutedPacketsWaitForTheTailThenLeaveInOrder) {
   const auto pkts = Reroute(0, 30, 10, 40, 10, 2);
   const ReorderRunReport r = RunLs(pkts);
