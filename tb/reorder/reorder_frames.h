@@ -19,17 +19,20 @@ struct CwFields {
   bool ce = false;  // IPv4 ECN = CE
 };
 
-// The fabric frame for an IPv4 NIC frame (no options). CE marking is applied to the NIC frame first (the
-// fabric marks the packet; the host sees the mark), with the IPv4 checksum kept valid.
+// The fabric frame for a NIC frame (IPv4 without options, or IPv6). CE marking is applied to the NIC
+// frame first (the fabric marks the packet; the host sees the mark), with the IPv4 checksum kept valid.
 inline std::vector<uint8_t> ToFabric(std::vector<uint8_t> nic, const CwFields& c) {
-  if (c.ce) {
+  const bool v6 = Load16(&nic[12]) == 0x86DD;
+  if (c.ce && v6) nic[15] |= 0x30;
+  if (c.ce && !v6) {
     const uint16_t old = Load16(&nic[14]);
     nic[15] |= 3;
     ChecksumDelta d;
     d.Replace(old, Load16(&nic[14]));
     Store16(&nic[24], d.Apply(Load16(&nic[24])));
   }
-  const int bth = 14 + 20 + 8;
+  const int udp = v6 ? 14 + 40 : 14 + 20;
+  const int bth = udp + 8;
   std::vector<uint8_t> f(nic.begin(), nic.begin() + bth + 12);
   f[bth + 4] = c.path_id;
   f[bth + 8] = static_cast<uint8_t>((f[bth + 8] & 0x80) | ((c.op & 7) << 4) | ((c.epoch & 3) << 2) |
@@ -39,12 +42,43 @@ inline std::vector<uint8_t> ToFabric(std::vector<uint8_t> nic, const CwFields& c
   f.push_back(static_cast<uint8_t>(c.tail_tx_ts >> 8));
   f.push_back(static_cast<uint8_t>(c.tail_tx_ts));
   f.insert(f.end(), nic.begin() + bth + 12, nic.end());
-  const uint16_t old_len = Load16(&f[16]);
-  Store16(&f[16], static_cast<uint16_t>(old_len + 4));
-  ChecksumDelta d;
-  d.Replace(old_len, static_cast<uint16_t>(old_len + 4));
-  Store16(&f[24], d.Apply(Load16(&f[24])));
-  Store16(&f[38], static_cast<uint16_t>(Load16(&f[38]) + 4));
+  const int len_pos = v6 ? 18 : 16;
+  const uint16_t old_len = Load16(&f[len_pos]);
+  Store16(&f[len_pos], static_cast<uint16_t>(old_len + 4));
+  if (!v6) {
+    ChecksumDelta d;
+    d.Replace(old_len, static_cast<uint16_t>(old_len + 4));
+    Store16(&f[24], d.Apply(Load16(&f[24])));
+  }
+  Store16(&f[udp + 4], static_cast<uint16_t>(Load16(&f[udp + 4]) + 4));
+  return f;
+}
+
+// The same request over IPv6 (fd00::<src> to fd00::1): the IPv4 frame's UDP datagram behind an IPv6 header,
+// ICRC recomputed.
+inline std::vector<uint8_t> ToIpv6(const std::vector<uint8_t>& v4) {
+  std::vector<uint8_t> f(v4.begin(), v4.begin() + 14);
+  Store16(&f[12], 0x86DD);
+  std::vector<uint8_t> ip(40, 0);
+  ip[0] = 0x60;
+  Store16(&ip[4], static_cast<uint16_t>(v4.size() - 34));
+  ip[6] = 17;
+  ip[7] = 64;
+  ip[8] = 0xfd;
+  Store32(&ip[20], Load32(&v4[26]));
+  ip[24] = 0xfd;
+  Store32(&ip[36], Load32(&v4[30]));
+  f.insert(f.end(), ip.begin(), ip.end());
+  f.insert(f.end(), v4.begin() + 34, v4.end());
+  const int len = static_cast<int>(f.size());
+  uint32_t crc = rdma::IcrcSeed();
+  for (int b = 0; b * kBeatBytes < len - 4; ++b) {
+    uint8_t beat[kBeatBytes] = {};
+    for (int i = 0; i < kBeatBytes && b * kBeatBytes + i < len; ++i) beat[i] = f[static_cast<size_t>(b * kBeatBytes + i)];
+    crc = rdma::IcrcBeat(crc, beat, b * kBeatBytes, 14, len - 4, true);
+  }
+  crc = ~crc;
+  for (int j = 0; j < 4; ++j) f[static_cast<size_t>(len - 4 + j)] = static_cast<uint8_t>(crc >> (8 * j));
   return f;
 }
 

@@ -134,8 +134,9 @@ TEST(ReorderFrame, FrameLengthsAroundTheBeatBoundaries) {
   // Frames whose NIC length puts the CW removal on every side of a 64-byte boundary.
   std::vector<Packet> pkts;
   std::vector<std::vector<uint8_t>> nics;
-  for (int payload = 0; payload <= 200; ++payload) {
-    nics.push_back(NicWrite(kHostA, 0x22, static_cast<uint32_t>(payload), payload));
+  for (int payload = 0; payload <= 400; ++payload) {
+    nics.push_back(NicWrite(kHostA, 0x22, static_cast<uint32_t>(payload), payload % 201));
+    if (payload > 200) nics.back() = ToIpv6(nics.back());
     CwFields c;
     c.tx_ts = Us16(kT0Us);
     pkts.push_back(Packet{ToFabric(nics.back(), c), kT0Us * 1000});
