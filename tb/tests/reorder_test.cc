@@ -9,7 +9,10 @@
 #include "model/common/bytes.h"
 #include "model/reorder/reorder_config.h"
 #include "model/reorder/reorder_frame.h"
+#include "model/reorder/reorder_model.h"
+#include "tb/reorder/reorder_binding.h"
 #include "tb/reorder/reorder_frames.h"
+#include "tb/reorder/reorder_rtl.h"
 #include "tb/reorder/reorder_run.h"
 
 namespace nettwin::reorder {
@@ -400,6 +403,44 @@ TEST(Reorder, MutatedFramesAreCountedNeverHang) {
     EXPECT_EQ(r.counters.in, pkts.size());
     EXPECT_GT(r.counters.drop_malformed, 100u);
   }
+}
+
+// A model that corrupts its first control beat: lockstep must stop there, naming the control stream.
+class FaultyModel : public ReorderModel {
+ public:
+  const ReorderOut& Eval(const ReorderIn& in) override {
+    out_ = ReorderModel::Eval(in);
+    if (out_.c.valid && !flipped_) {
+      out_.c.beat.data[50] ^= 0x10;
+      flipped_ = true;
+    }
+    return out_;
+  }
+  bool flipped_ = false;
+
+ private:
+  ReorderOut out_;
+};
+
+TEST(ReorderLockstep, DivergenceOnTheControlStreamIsReported) {
+  std::vector<Packet> v;
+  CwFields c;
+  c.op = kCwRttRequest;
+  for (uint32_t i = 0; i < 5; ++i) {
+    c.tx_ts = Us16(kT0Us + i);
+    v.push_back(Frame(kHostA, 0x11, i, c, kT0Us + i));
+  }
+  ReorderRtl rtl;
+  FaultyModel model;
+  tb::Harness<ReorderBinding> h(&rtl, &model);
+  ReorderSide side(Cfg(), v[0].time_ns, 250, 0, 1);
+  tb::RunOptions opt;
+  opt.timed = true;
+  const tb::RunResult r = h.Run(v, &side, opt);
+  ASSERT_TRUE(r.mismatch.has_value());
+  EXPECT_TRUE(model.flipped_);
+  EXPECT_EQ(r.mismatch->diff.signal, "c (control stream)");
+  EXPECT_NE(r.mismatch->diff.rtl, r.mismatch->diff.model);
 }
 
 TEST(ReorderConfig, ParsesAndRejectsPrecisely) {
