@@ -144,7 +144,12 @@ ReorderModel::Decision ReorderModel::Decide() const {
     e.owd_cur = owd;
     e.owd_cur_valid = true;
     e.epoch = m.epoch;
-    if (m.rerouted) e.tail_seen = false;
+    if (m.rerouted) {
+      // A new reroute: a queue that is no longer holding belongs to the previous one (it is draining or
+      // free); forget it, or the next check would take this reroute's TAIL as seen.
+      e.tail_seen = false;
+      if (!qh) e.hq_valid = false;
+    }
     want_hold = m.rerouted || qh;
   } else if (dd == 0) {
     e.owd_cur = e.owd_cur_valid ? std::max(e.owd_cur, owd) : owd;

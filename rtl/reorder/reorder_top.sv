@@ -217,7 +217,11 @@ module reorder_top
           e.owd_cur = owd;
           e.owd_cur_valid = 1'b1;
           e.epoch = pend_meta_q.epoch;
-          if (pend_meta_q.rerouted) e.tail_seen = 1'b0;
+          if (pend_meta_q.rerouted) begin
+            // a new reroute: a queue no longer holding belongs to the previous one; forget it
+            e.tail_seen = 1'b0;
+            if (!qh) e.hq_valid = 1'b0;
+          end
           want_hold = pend_meta_q.rerouted || qh;
         end else if (dd == 2'd0) begin
           e.owd_cur = (e.owd_cur_valid && e.owd_cur > owd) ? e.owd_cur : owd;

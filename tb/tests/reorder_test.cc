@@ -325,6 +325,46 @@ TEST(Reorder, BufferLimitDropsAndCounts) {
   EXPECT_EQ(r.run.out.size() + r.counters.drop_buffer_full, v.size());
 }
 
+TEST(Reorder, ADroppedFirstPacketOfASecondRerouteStillHoldsTheRest) {
+  // Found by the benchmark: a flow's second reroute whose first rerouted packet is dropped (buffer_full)
+  // must still hold the rest until its TAIL, and get its CLEAR; the first reroute's queue is history.
+  std::vector<Packet> v;
+  uint64_t t = kT0Us;
+  auto add = [&](uint32_t psn, int payload, uint8_t ep, bool rr, bool tail, uint64_t tail_tx) {
+    CwFields c;
+    c.epoch = ep;
+    c.rerouted = rr;
+    c.tail = tail;
+    c.tx_ts = Us16(t - 20);
+    c.tail_tx_ts = Us16(tail_tx);
+    v.push_back(Frame(kHostA, 0x11, psn, c, t, payload));
+    ++t;
+  };
+  add(0, 64, 0, false, false, 0);
+  add(1, 64, 0, false, false, 0);
+  add(3, 64, 1, true, false, t + 2 - 20);  // reroute 1: held
+  add(4, 64, 1, true, false, t + 1 - 20);
+  add(2, 64, 0, false, true, 0);           // its TAIL
+  add(5, 64, 1, false, false, 0);
+  add(6, 64, 1, false, false, 0);
+  add(8, 1024, 2, true, false, t + 3 - 20);  // reroute 2: 19 cells > 10: dropped
+  add(9, 64, 2, true, false, t + 2 - 20);    // held
+  add(10, 64, 2, true, false, t + 1 - 20);   // held
+  add(7, 64, 1, false, true, 0);             // its TAIL
+  add(11, 64, 2, false, false, 0);
+  ReorderCfg cfg = Cfg();
+  cfg.buffer_cells = 10;
+  const ReorderRunReport r = RunLs(v, cfg);
+  EXPECT_EQ(r.counters.drop_buffer_full, 1u);
+  EXPECT_EQ(Psns(r.run.out), (std::vector<uint32_t>{0, 1, 2, 3, 4, 5, 6, 7, 9, 10, 11}));
+  EXPECT_EQ(r.counters.released_by_tail, 4u);
+  std::vector<int> clear_epochs;
+  for (const Packet& p : r.ctrl) {
+    if (((p.bytes[50] >> 4) & 7) == kCwClear) clear_epochs.push_back((p.bytes[50] >> 2) & 3);
+  }
+  EXPECT_EQ(clear_epochs, (std::vector<int>{1, 2}));
+}
+
 TEST(Reorder, FlowTableCollisionsAndIdleEviction) {
   ReorderCfg cfg = Cfg();
   cfg.flows_mask = 0;  // one entry: every second flow collides
