@@ -133,8 +133,8 @@ int ReorderCommand(int argc, char** argv) {
     packets = ReadPcap(in);
     for (size_t i = 1; i < packets.size(); ++i) {
       if (packets[i].time_ns < packets[i - 1].time_ns) {
-        throw std::runtime_error(in + ": frame " + std::to_string(i) +
-                                 " arrives before the frame ahead of it (arrivals must be in time order)");
+        throw std::runtime_error(in + ": packet " + std::to_string(i + 1) + " arrives before packet " +
+                                 std::to_string(i) + " (arrivals must be in time order; packets count from 1)");
       }
     }
   } catch (const std::exception& e) {

@@ -15,13 +15,15 @@ Checks
             frame (first differing byte and its field named), delivered at most once; per flow in
             PSN order (generator order, so PSN wrap is fine) - except flows where disorder is
             tolerated (below); frames never delivered only up to drops + held_now of the stats.
- tolerated  disorder: stats fallback_unordered > 0 -> flows with a reroute started while the queue
-            pool could have been exhausted, i.e. when at least `queues` other reroute windows were
-            open (window = arrival of the first rerouted packet .. the TAIL's arrival, or for a
-            lost TAIL the resume deadline TAIL_TX + max old-path one-way delay + margin, + margin
-            + 20 us slack for draining; generous on purpose).  fallback_collision > 0 -> any
-            rerouted flow (the CRC-16 of the flow table is not specified, so the checker cannot tell
-            which flows collided).  Disordered packets must still each arrive exactly once.
+ tolerated  disorder: stats fallback_unordered > 0 -> flows with a reroute started while the queues
+            open to that flow could have been taken, i.e. when at least `queues` other reroute windows
+            were open, or when each of the flow's 4 candidate queues (docs/conweave.md: 4 ways of
+            queues/4, way w offers w*queues/4 + (CRC-16/CCITT-FALSE(key) >> (4+3w)) mod queues/4,
+            computed here from the documented key layout) is a candidate of another open window
+            (window = arrival of the first rerouted packet .. the TAIL's arrival, or for a lost TAIL the resume deadline TAIL_TX + max old-path one-way delay + margin, + margin
+            + 20 us slack for draining; generous on purpose).  fallback_collision > 0 -> the flows
+            that share a flow-table entry with another flow (index = CRC-16 of the key mod `flows`,
+            as documented).  Disordered packets must still each arrive exactly once.
  control    each frame: RoCEv2 with the CW header and nothing else (IP/UDP lengths exact), valid
             ICRC, IPv4 header checksum valid, MAC and IP addresses the swap of a flow's, TTL/hop
             limit 64, UDP ports = the flow's, CW opcode RTT_REPLY/CLEAR/NOTIFY, REROUTED = TAIL = 0.
@@ -37,6 +39,7 @@ Checks
             (the generator sends no malformed frame).
 """
 import argparse
+import ipaddress
 import json
 import os
 import sys
@@ -61,6 +64,31 @@ def first_diff(exp, got):
         if exp[i] != got[i]:
             return i
     return min(len(exp), len(got))
+
+
+def crc16_ccitt_false(data):
+    crc = 0xFFFF
+    for b in data:
+        crc ^= b << 8
+        for _ in range(8):
+            crc = ((crc << 1) ^ 0x1021) & 0xFFFF if crc & 0x8000 else (crc << 1) & 0xFFFF
+    return crc
+
+
+def flow_hash(key):
+    """CRC-16/CCITT-FALSE of the flow key (docs/conweave.md "Per-flow state"): family, IP source, IP
+    destination (16 bytes each, IPv4 in the first 4), destination QP (3 bytes)."""
+    src, dst = ipaddress.ip_address(key[0]), ipaddress.ip_address(key[1])
+    kb = bytes([1 if src.version == 6 else 0]) + src.packed.ljust(16, b"\0") + dst.packed.ljust(16, b"\0") \
+        + key[2].to_bytes(3, "big")
+    return crc16_ccitt_false(kb)
+
+
+def candidate_queues(key, queues):
+    """The 4 queues a flow may take (docs/conweave.md "Holding")."""
+    h = flow_hash(key)
+    qw = queues // 4
+    return {w * qw + ((h >> (4 + 3 * w)) & (qw - 1)) for w in range(4)}
 
 
 class Unusable(Exception):
@@ -136,14 +164,21 @@ class Checker:
                 wins.append((start, end + margin + 20, key, r))
                 prev_first = r["first_psn"]
         self.exhausted = set()
+        slots = {}
+        for key in self.flows:
+            slots.setdefault(flow_hash(key) % self.conf.get("flows", 1 << 16), []).append(key)
+        self.shared_slot = {k for ks in slots.values() if len(ks) > 1 for k in ks}
         tol = set()
         for s, e, key, r in wins:
-            n = sum(1 for s2, e2, k2, r2 in wins if r2 is not r and s2 <= s < e2)
-            if n >= q:
+            others = [k2 for s2, e2, k2, r2 in wins if r2 is not r and k2 != key and s2 <= s < e2]
+            covered = set()
+            for k2 in others:
+                covered |= candidate_queues(k2, q)
+            if len(others) >= q or candidate_queues(key, q) <= covered:
                 self.exhausted.add((key, r["first_psn"]))
                 if st.get("fallback_unordered", 0) > 0:
                     tol.add(key)
-            if st.get("fallback_collision", 0) > 0:
+            if st.get("fallback_collision", 0) > 0 and key in self.shared_slot:
                 tol.add(key)
         return tol
 

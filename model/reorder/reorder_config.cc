@@ -13,15 +13,15 @@ namespace {
 struct Key {
   const char* name;
   uint64_t lo, hi;
-  const char* rule;
+  std::string rule;
 };
 
 // Limits follow from the parameters: the held-buffer limit leaves room for the largest frame in flight,
 // and times stay below half the 16-bit microsecond clock so modular comparisons hold.
-const Key kKeys[] = {
-    {"flows", 1, kFlows, "a power of two, 1..ReorderFlows"},
+const std::vector<Key> kKeys = {
+    {"flows", 1, kFlows, "a power of two, 1.." + std::to_string(kFlows)},
     {"queues", 4, kQueues, "4, 8, 16 or 32"},
-    {"buffer_bytes", 64, uint64_t{kCells - kMaxCells} * 64, "64..(ReorderCells - ReorderMaxCells) * 64"},
+    {"buffer_bytes", 64, uint64_t{kCells - kMaxCells} * 64, "64.." + std::to_string((kCells - kMaxCells) * 64)},
     {"margin_us", 0, 32767, "0..32767"},
     {"default_hold_us", 1, 32767, "1..32767"},
     {"flow_idle_us", 1, 65535, "1..65535"},
@@ -56,12 +56,13 @@ ReorderCfg ParseConfig(const std::string& text, const std::string& file) {
     uint64_t v = 0;
     size_t used = 0;
     try {
-      if (tok[1][0] == '-') throw std::invalid_argument("negative");
-      v = std::stoull(tok[1], &used, 0);
+      // Decimal only: a leading zero or 0x would read differently in other tools.
+      if (tok[1].find_first_not_of("0123456789") != std::string::npos) throw std::invalid_argument("digits");
+      v = std::stoull(tok[1], &used, 10);
     } catch (const std::exception&) {
-      fail(tok[1], "not a number");
+      fail(tok[1], "not a decimal number");
     }
-    if (used != tok[1].size()) fail(tok[1], "not a number");
+    if (used != tok[1].size()) fail(tok[1], "not a decimal number");
     if (v < key->lo || v > key->hi) fail(tok[1], std::string(key->name) + " must be " + key->rule);
     if ((tok[0] == "flows" || tok[0] == "queues") && !PowerOfTwo(v)) {
       fail(tok[1], std::string(key->name) + " must be " + key->rule);

@@ -499,9 +499,10 @@ TEST(ReorderConfig, ParsesAndRejectsPrecisely) {
     return std::string("no error");
   };
   const std::string ok = "queues 8\nbuffer_bytes 65536\nmargin_us 5\ndefault_hold_us 100\nflow_idle_us 10\n";
-  EXPECT_EQ(err("flows 300\n" + ok), "r.txt:1: token '300': flows must be a power of two, 1..ReorderFlows");
+  EXPECT_EQ(err("flows 300\n" + ok), "r.txt:1: token '300': flows must be a power of two, 1..1024");
   EXPECT_EQ(err(ok), "r.txt: no 'flows' line");
-  EXPECT_EQ(err("flows x\n" + ok), "r.txt:1: token 'x': not a number");
+  EXPECT_EQ(err("flows x\n" + ok), "r.txt:1: token 'x': not a decimal number");
+  EXPECT_EQ(err("flows 0x10\n" + ok), "r.txt:1: token '0x10': not a decimal number");
   EXPECT_EQ(err("flows 4\nflows 4\n" + ok), "r.txt:2: token 'flows': given twice");
   EXPECT_EQ(err("color 4\n"), "r.txt:1: token 'color': unknown key (flows, queues, buffer_bytes, margin_us, "
                               "default_hold_us, flow_idle_us)");
