@@ -34,7 +34,12 @@ REORDER_SCENARIOS = ["mixed", "tailloss", "epochwrap", "tswrap", "ecn", "exhaust
 # (mode, extra nettwin flags ("{seed}" is replaced by the vector's seed), checked by cw_check.py?)
 REORDER_MODES = [("timed", [], True),
                  ("timed+bp", ["--backpressure", "0.3", "--ctrl-backpressure", "0.3", "--seed", "{seed}"], True),
-                 ("b2b", ["--back-to-back", "--backpressure", "0.2", "--seed", "{seed}"], False)]
+                 ("b2b", ["--back-to-back", "--backpressure", "0.2", "--seed", "{seed}"], False),
+                 # stress: a tiny flow table, queue pool and hold limit, and an output that takes 1 beat in 7,
+                 # so collisions, fallbacks, buffer_full drops and a full cell buffer (input stalls) all occur
+                 ("b2b-tight", ["--back-to-back", "--backpressure", "0.85", "--ctrl-backpressure", "0.5",
+                                "--seed", "{seed}"], False)]
+REORDER_TIGHT = {"flows": 8, "queues": 4, "buffer_bytes": 4096}
 REORDER_QUICK_MODES = ["timed", "b2b"]
 REORDER_TIMEOUT = 600  # seconds per nettwin run; the tool has its own hang detection, this is a backstop
 BLOCKS = ["lb", "rdma", "reorder"]
@@ -135,6 +140,16 @@ def rdma_runs(args, nettwin, log, failures):
     return rows
 
 
+def tight_config(d):
+    """D/reorder_tight.txt: D/reorder.txt with REORDER_TIGHT's values."""
+    out = os.path.join(d, "reorder_tight.txt")
+    with open(os.path.join(d, "reorder.txt")) as f, open(out, "w") as o:
+        for ln in f:
+            t = ln.split()
+            o.write("%s %d\n" % (t[0], REORDER_TIGHT[t[0]]) if t and t[0] in REORDER_TIGHT else ln)
+    return out
+
+
 def reorder_runs(args, nettwin, log, failures):
     """Every ConWeave scenario through RTL and model in lockstep; timed runs checked by cw_check.py."""
     rows = []
@@ -153,7 +168,10 @@ def reorder_runs(args, nettwin, log, failures):
                 for f in (dl, ctrl, stats):  # never read a previous run's output
                     if os.path.exists(f):
                         os.remove(f)
-                cmd = [nettwin, "reorder", "--config", os.path.join(d, "reorder.txt"),
+                conf = os.path.join(d, "reorder.txt")
+                if mode == "b2b-tight":
+                    conf = tight_config(d)
+                cmd = [nettwin, "reorder", "--config", conf,
                        "--in", os.path.join(d, "arrivals.pcap"), "--out", dl, "--ctrl-out", ctrl,
                        "--stats", stats, "--engine", "lockstep"] + [f.format(seed=seed) for f in flags]
                 rc, out, secs = run(cmd, log, timeout=REORDER_TIMEOUT)
