@@ -12,7 +12,7 @@ void ReorderRtl::IdleInputs() {
 }
 
 const ReorderOut& ReorderRtl::Eval(const ReorderIn& in) {
-  Vreorder_top& t = top();
+  Vreorder_tb_top& t = top();
   t.clk_i = 0;
   t.s_valid_i = in.s.valid;
   PutBytes(t.s_data_i, in.s.beat.data.data(), kBeatBytes);
@@ -60,6 +60,27 @@ const ReorderOut& ReorderRtl::Eval(const ReorderIn& in) {
   c.cells_used = t.cnt_cells_used_o;
   c.peak_cells_used = t.cnt_peak_cells_used_o;
   return out_;
+}
+
+void ReorderRtl::ShowModel(const ReorderOut& m) {
+  Vreorder_tb_top& t = top();
+  t.model_s_ready_i = m.s_ready;
+  t.model_m_valid_i = m.m.valid;
+  PutBytes(t.model_m_data_i, m.m.beat.data.data(), kBeatBytes);
+  t.model_m_keep_i = m.m.beat.keep;
+  t.model_m_last_i = m.m.beat.last;
+  t.model_m_held_i = m.m_held;
+  t.model_m_hold_us_i = m.m_hold_us;
+  t.model_c_valid_i = m.c.valid;
+  PutBytes(t.model_c_data_i, m.c.beat.data.data(), kBeatBytes);
+  t.model_c_keep_i = m.c.beat.keep;
+  t.model_c_last_i = m.c.beat.last;
+  t.model_idle_i = m.idle;
+  t.model_cnt_in_i = m.cnt.in;
+  t.model_cnt_delivered_i = m.cnt.delivered;
+  t.model_cnt_held_now_i = m.cnt.held_now;
+  t.model_cnt_queues_now_i = m.cnt.queues_now;
+  t.eval();
 }
 
 }  // namespace nettwin::reorder

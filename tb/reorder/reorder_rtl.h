@@ -1,16 +1,18 @@
-// The Verilated reorder_top behind ClockedBlock.
+// The Verilated reorder_top (inside tb/reorder/reorder_tb_top.sv, which also traces the model's outputs)
+// behind ClockedBlock.
 #pragma once
 
-#include "Vreorder_top.h"
+#include "Vreorder_tb_top.h"
 #include "model/reorder/reorder_types.h"
 #include "tb/common/verilated_block.h"
 
 namespace nettwin::reorder {
 
-class ReorderRtl : public tb::VerilatedBlock<Vreorder_top, ReorderIn, ReorderOut> {
+class ReorderRtl : public tb::VerilatedBlock<Vreorder_tb_top, ReorderIn, ReorderOut> {
  public:
-  ReorderRtl() : VerilatedBlock("reorder_top") {}
+  ReorderRtl() : VerilatedBlock("reorder_tb_top") {}
   const ReorderOut& Eval(const ReorderIn& in) override;
+  void ShowModel(const ReorderOut& m) override;
 
  private:
   void IdleInputs() override;

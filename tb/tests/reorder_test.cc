@@ -3,7 +3,9 @@
 // lockstep, so every test is also a lockstep test.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "model/common/bytes.h"
@@ -502,6 +504,22 @@ TEST(ReorderLockstep, DivergenceOnTheControlStreamIsReported) {
   EXPECT_TRUE(model.flipped_);
   EXPECT_EQ(r.mismatch->diff.signal, "c (control stream)");
   EXPECT_NE(r.mismatch->diff.rtl, r.mismatch->diff.model);
+  // The replay a CLI run does: the same run traced around the divergence, RTL and model side by side.
+  const std::string fst = testing::TempDir() + "reorder_divergence.fst";
+  {
+    ReorderRtl rtl2;  // the FST is complete once the block is closed
+    FaultyModel model2;
+    tb::Harness<ReorderBinding> replay(&rtl2, &model2);
+    ReorderSide side2(Cfg(), v[0].time_ns, 250, 0, 1);
+    opt.trace_path = fst;
+    opt.trace_from = r.mismatch->cycle > 64 ? r.mismatch->cycle - 64 : 0;
+    opt.stop_after = r.mismatch->cycle + 2;
+    const tb::RunResult r2 = replay.Run(v, &side2, opt);
+    ASSERT_TRUE(r2.mismatch.has_value());
+    EXPECT_EQ(r2.mismatch->cycle, r.mismatch->cycle);
+  }
+  std::ifstream f(fst, std::ios::binary | std::ios::ate);
+  EXPECT_GT(static_cast<long>(f.tellg()), 1000L);
 }
 
 TEST(ReorderConfig, ParsesAndRejectsPrecisely) {
