@@ -79,14 +79,16 @@ CwMeta ParseCw(const uint8_t* w, int known_len) {
   return m;
 }
 
-uint16_t FlowHash(const std::array<uint8_t, kKeyBytes>& key) {
+uint16_t Crc16CcittFalse(const uint8_t* data, size_t n) {
   uint16_t crc = 0xFFFF;
-  for (uint8_t b : key) {
-    crc ^= static_cast<uint16_t>(b << 8);
+  for (size_t k = 0; k < n; ++k) {
+    crc ^= static_cast<uint16_t>(data[k] << 8);
     for (int i = 0; i < 8; ++i) crc = static_cast<uint16_t>((crc & 0x8000) ? (crc << 1) ^ 0x1021 : crc << 1);
   }
   return crc;
 }
+
+uint16_t FlowHash(const std::array<uint8_t, kKeyBytes>& key) { return Crc16CcittFalse(key.data(), key.size()); }
 
 Beat StripBeat(const Beat& cur, const Beat& next, int k, const CwMeta& m, int out_bytes, bool last) {
   Beat b;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -35,7 +36,9 @@ struct CwMeta {
 // the window, otherwise -1. The hash is left 0 (the RTL computes it a stage later, see FlowHash).
 CwMeta ParseCw(const uint8_t* win, int known_len);
 
-// CRC-16/CCITT-FALSE of the flow key: the flow-table index and the queue ways come from it.
+// CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF, no reflection, no final xor).
+uint16_t Crc16CcittFalse(const uint8_t* data, size_t n);
+// The flow key's CRC-16: the flow-table index and the queue ways come from it.
 uint16_t FlowHash(const std::array<uint8_t, kKeyBytes>& key);
 
 // Beat k of the NIC frame: fabric beat k (`cur`) with the 4 bytes from `cw_off` cut out, pulled in from

@@ -135,6 +135,33 @@ TEST(ReorderFrame, StripRestoresTheNicFrameAndControlIsWellFormed) {
   EXPECT_TRUE(std::equal(rep.begin(), rep.end(), again.bytes.begin()));
 }
 
+TEST(ReorderFrame, HashIsCrc16CcittFalseAndParseRejectsWhatIsNotADataPacket) {
+  // The catalogue check value of CRC-16/CCITT-FALSE.
+  const uint8_t check[] = {'1', '2', '3', '4', '5', '6', '7', '8', '9'};
+  EXPECT_EQ(Crc16CcittFalse(check, sizeof check), 0x29B1);
+  const std::vector<uint8_t> good = ToFabric(NicWrite(kHostA, 0x11, 1, 32), CwFields{});
+  auto parse = [](std::vector<uint8_t> f) {
+    std::array<uint8_t, kWindowBytes> win{};
+    std::copy(f.begin(), f.begin() + std::min<size_t>(f.size(), kWindowBytes), win.begin());
+    return ParseCw(win.data(), f.size() <= static_cast<size_t>(kWindowBytes) ? static_cast<int>(f.size()) : -1);
+  };
+  EXPECT_TRUE(parse(good).ok);
+  auto mutate = [&](int pos, uint8_t v) {
+    std::vector<uint8_t> f = good;
+    f[static_cast<size_t>(pos)] = v;
+    return parse(f).ok;
+  };
+  EXPECT_FALSE(mutate(12, 0x81));  // not IP
+  EXPECT_FALSE(mutate(14, 0x46));  // IPv4 options
+  EXPECT_FALSE(mutate(23, 6));     // TCP
+  EXPECT_FALSE(mutate(20, 0x20));  // more fragments
+  EXPECT_FALSE(mutate(37, 0xB8));  // UDP port 4792
+  for (uint8_t op = 2; op < 8; ++op) EXPECT_FALSE(mutate(50, static_cast<uint8_t>(op << 4))) << int{op};
+  EXPECT_TRUE(mutate(50, 1 << 4));  // RTT_REQUEST is data
+  std::vector<uint8_t> shortf(good.begin(), good.begin() + 61);  // one byte short of CW header + ICRC
+  EXPECT_FALSE(parse(shortf).ok);
+}
+
 TEST(ReorderFrame, FrameLengthsAroundTheBeatBoundaries) {
   // Frames whose NIC length puts the CW removal on every side of a 64-byte boundary.
   std::vector<Packet> pkts;
