@@ -10,7 +10,10 @@
 # 3. damaged copies (cw_corrupt.py) fail (exit 1) with the precise message expected: dropped,
 #    swapped, flipped and duplicated packets, removed NOTIFY / CLEAR / RTT_REPLY, no reordering at
 #    all, inconsistent stats;
-# 4. unusable input exits 2.
+# 4. (first scenario only) the tshark Lua dissector (test_cw_dissector.py) decodes the fabric frames and
+#    the control packets as cw_layers does, and not by default; first seed: also malformed variants and
+#    a broken copy of the dissector that must fail;
+# 5. unusable input exits 2.
 # Exits non-zero on the first failure.
 set -euo pipefail
 PY=/usr/bin/python3
@@ -57,6 +60,16 @@ print('  ok: %d fabric frames strip back to their NIC frames' % len(arr))
 "
     $PY "$S/cw_oracle.py" --dir "$D" --delivered "$D/dl.pcap" --ctrl "$D/ctrl.pcap" --stats "$D/stats.json"
     expect_rc 0 "PASS" $PY "$S/cw_check.py" --dir "$D" --delivered "$D/dl.pcap" --ctrl "$D/ctrl.pcap" --stats "$D/stats.json"
+    if [ "$sc" = "${SCENARIOS[0]}" ]; then   # tshark Lua dissector: first scenario only (~0.5 s per tshark run)
+        extra=(); [ "$seed" = "${SEEDS[0]}" ] && extra=(--malformed)
+        expect_rc 0 "PASS" $PY "$S/test_cw_dissector.py" "$D/arrivals.pcap" "$D/ctrl.pcap" "${extra[@]}"
+        if [ "$seed" = "${SEEDS[0]}" ]; then   # the dissector test catches a broken dissector
+            sed 's/ht:add(f.tx_tstamp, buf(BTH_LEN, 2))/ht:add(f.tx_tstamp, buf(BTH_LEN + 2, 2))/' \
+                "$S/dissectors/conweave.lua" > "$W/bad_conweave.lua"
+            ! cmp -s "$W/bad_conweave.lua" "$S/dissectors/conweave.lua" || fail "dissector mutation did not apply"
+            expect_rc 1 "conweave.tx_tstamp expected" $PY "$S/test_cw_dissector.py" --lua "$W/bad_conweave.lua" "$D/ctrl.pcap"
+        fi
+    fi
     corrupt() {   # corrupt MODE PATTERN
         $PY "$S/cw_corrupt.py" --dir "$D" --delivered "$D/dl.pcap" --ctrl "$D/ctrl.pcap" --stats "$D/stats.json" \
             --mode "$1" --out-delivered "$D/bad.pcap" --out-ctrl "$D/badc.pcap" --out-stats "$D/bads.json" | sed 's/^/  /'
@@ -80,4 +93,5 @@ expect_rc 2 "unusable input" $PY "$S/cw_check.py" --dir "$D" --delivered "$W/non
 echo "not json" > "$W/bad.json"
 expect_rc 2 "unusable input" $PY "$S/cw_check.py" --dir "$D" --delivered "$D/dl.pcap" --ctrl "$D/ctrl.pcap" --stats "$W/bad.json"
 expect_rc 2 "unusable input" $PY "$S/cw_check.py" --dir "$W" --delivered "$D/dl.pcap" --ctrl "$D/ctrl.pcap" --stats "$D/stats.json"
+expect_rc 2 "no such file" $PY "$S/test_cw_dissector.py" "$W/nonexistent.pcap"
 echo "test_cw_scripts: all passed"
