@@ -61,7 +61,7 @@ std::string StatsJson(const ReorderRunReport& r, const char* engine) {
   j << buf << ", \"p50\": " << (n ? hs[n / 2] : 0) << ", \"p99\": " << (n ? hs[std::min(n - 1, n * 99 / 100)] : 0)
     << ", \"histogram\": [";
   // Power-of-two buckets: [upper bound in us (inclusive), count]; the first bucket is 0..1.
-  uint32_t lo = 0, hi = 1;
+  uint32_t hi = 1;
   bool first = true;
   size_t i = 0;
   while (i < n) {
@@ -71,10 +71,8 @@ std::string StatsJson(const ReorderRunReport& r, const char* engine) {
       j << (first ? "" : ", ") << "[" << hi << ", " << k << "]";
       first = false;
     }
-    lo = hi + 1;
     hi = hi * 2 + 1;
   }
-  (void)lo;
   j << "]},\n  \"cycles\": " << r.run.cycles << ",\n  \"in_beats\": " << r.run.in_beats << ",\n  \"out_beats\": "
     << r.run.out_beats << ",\n  \"input_stall_cycles\": " << r.run.input_stall_cycles
     << ",\n  \"mismatches\": " << (r.mismatch_text.empty() ? 0 : 1)

@@ -50,7 +50,8 @@ ReorderCfg ParseConfig(const std::string& text, const std::string& file) {
     for (const Key& k : kKeys) {
       if (tok[0] == k.name) key = &k;
     }
-    if (key == nullptr) fail(tok[0], "unknown key (flows, queues, buffer_bytes, margin_us, default_hold_us, flow_idle_us)");
+    if (key == nullptr)
+      fail(tok[0], "unknown key (flows, queues, buffer_bytes, margin_us, default_hold_us, flow_idle_us)");
     if (tok.size() != 2) fail(tok[0], "expected exactly one value");
     if (got.count(tok[0])) fail(tok[0], "given twice");
     uint64_t v = 0;

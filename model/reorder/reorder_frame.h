@@ -19,8 +19,8 @@ constexpr int kWindowBytes = 2 * kBeatBytes;
 struct CwMeta {
   bool ok = false;  // a well-formed ConWeave data frame, as far as the headers show
   bool v6 = false;
-  uint16_t cw_off = 0;    // frame offset of the 4-byte CW header (= end of the BTH)
-  uint16_t ip_len = 0;    // IPv4 total length / IPv6 payload length as received
+  uint16_t cw_off = 0;  // frame offset of the 4-byte CW header (= end of the BTH)
+  uint16_t ip_len = 0;  // IPv4 total length / IPv6 payload length as received
   uint8_t path_id = 0, op = 0, epoch = 0;
   bool rerouted = false, tail = false, ce = false;
   uint16_t tx_ts = 0, tail_tx_ts = 0;

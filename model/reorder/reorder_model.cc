@@ -25,8 +25,7 @@ bool ReorderCounters::operator==(const ReorderCounters& o) const {
          peak_held_cells == o.peak_held_cells && cells_used == o.cells_used && peak_cells_used == o.peak_cells_used;
 }
 
-ReorderModel::ReorderModel()
-    : cell_(kCells), next_(kCells), info_(kCells), free_(kCells), flow_(kFlows) {}
+ReorderModel::ReorderModel() : cell_(kCells), next_(kCells), info_(kCells), free_(kCells), flow_(kFlows) {}
 
 void ReorderModel::Reset() {
   in_ = ReorderIn{};
@@ -227,8 +226,8 @@ void ReorderModel::Tick() {
   // ---- T: one queue's deadline per cycle ----
   const uint8_t t = scan_q_;
   const bool dec_touches_t = d.fire && d.qop != Decision::QOp::kNone && d.q == t;
-  const bool timeout = q_[t].state == QState::kHolding && Reached(now, q_[t].deadline) && of_.Free() >= 2 &&
-                       !dec_touches_t;
+  const bool timeout =
+      q_[t].state == QState::kHolding && Reached(now, q_[t].deadline) && of_.Free() >= 2 && !dec_touches_t;
 
   // ---- R: reader (reads registered state only) ----
   const bool adv = !m_.valid || in.m_ready;
@@ -453,8 +452,7 @@ void ReorderModel::Tick() {
         q->v6 = p.meta.v6;
         q->clear_epoch = d.flow.epoch;
         break;
-      case Decision::QOp::kNone:
-        break;
+      case Decision::QOp::kNone: break;
     }
     if (d.held) {
       ++cnt.held;

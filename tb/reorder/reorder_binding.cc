@@ -36,12 +36,13 @@ std::optional<tb::SignalDiff> ReorderBinding::Compare(const Out& r, const Out& m
   const ReorderCounters& b = m.cnt;
 #define NT_CNT(f) \
   if (auto d = diff("cnt_" #f "_o", a.f, b.f)) return d;
-  NT_CNT(in) NT_CNT(delivered) NT_CNT(ctrl_out) NT_CNT(drop_malformed) NT_CNT(drop_buffer_full) NT_CNT(held)
-  NT_CNT(released_by_tail) NT_CNT(released_by_timeout) NT_CNT(fallback_unordered) NT_CNT(fallback_collision)
-  NT_CNT(epoch_jump) NT_CNT(held_now) NT_CNT(queues_now) NT_CNT(peak_queues) NT_CNT(held_cells)
-  NT_CNT(peak_held_cells) NT_CNT(cells_used) NT_CNT(peak_cells_used)
+  NT_CNT(in)
+  NT_CNT(delivered) NT_CNT(ctrl_out) NT_CNT(drop_malformed) NT_CNT(drop_buffer_full) NT_CNT(held)
+      NT_CNT(released_by_tail) NT_CNT(released_by_timeout) NT_CNT(fallback_unordered) NT_CNT(fallback_collision)
+          NT_CNT(epoch_jump) NT_CNT(held_now) NT_CNT(queues_now) NT_CNT(peak_queues) NT_CNT(held_cells)
+              NT_CNT(peak_held_cells) NT_CNT(cells_used) NT_CNT(peak_cells_used)
 #undef NT_CNT
-  return std::nullopt;
+                  return std::nullopt;
 }
 
 tb::Accounting ReorderBinding::Account(const Out& o) {

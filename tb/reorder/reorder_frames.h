@@ -74,7 +74,8 @@ inline std::vector<uint8_t> ToIpv6(const std::vector<uint8_t>& v4) {
   uint32_t crc = rdma::IcrcSeed();
   for (int b = 0; b * kBeatBytes < len - 4; ++b) {
     uint8_t beat[kBeatBytes] = {};
-    for (int i = 0; i < kBeatBytes && b * kBeatBytes + i < len; ++i) beat[i] = f[static_cast<size_t>(b * kBeatBytes + i)];
+    for (int i = 0; i < kBeatBytes && b * kBeatBytes + i < len; ++i)
+      beat[i] = f[static_cast<size_t>(b * kBeatBytes + i)];
     crc = rdma::IcrcBeat(crc, beat, b * kBeatBytes, 14, len - 4, true);
   }
   crc = ~crc;

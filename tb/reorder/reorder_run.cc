@@ -42,8 +42,8 @@ ReorderRunReport RunReorder(const ReorderCfg& cfg, const std::vector<Packet>& pa
     os << "LOCKSTEP MISMATCH at cycle " << m.cycle << ": signal " << m.diff.signal << "\n"
        << "  rtl   = " << m.diff.rtl << "\n"
        << "  model = " << m.diff.model << "\n"
-       << "  arrival #" << m.in_packet << " being offered; delivered frame #" << m.out_packet << ", beat "
-       << m.out_beat << "\n";
+       << "  arrival #" << m.in_packet << " being offered; delivered frame #" << m.out_packet << ", beat " << m.out_beat
+       << "\n";
     if (!rc.mismatch_trace.empty() && opt.trace_path.empty()) {
       ReorderRtl rtl2;
       ReorderModel model2;

@@ -15,16 +15,16 @@ enum class Engine { kModel, kRtl, kLockstep };
 
 struct ReorderRunConfig {
   Engine engine = Engine::kLockstep;
-  tb::RunOptions opt;             // opt.timed is forced: arrivals come from the pcap timestamps
+  tb::RunOptions opt;            // opt.timed is forced: arrivals come from the pcap timestamps
   double ctrl_backpressure = 0;  // fraction of cycles the control port is not ready
   bool untimed = false;          // offer frames back to back (line-rate runs); the clock still runs
   std::string mismatch_trace;    // FST of the cycles around a divergence (empty: none)
 };
 
 struct ReorderRunReport {
-  tb::RunResult run;               // run.out: delivered frames, stamped with their departure time
-  std::vector<Packet> ctrl;        // control frames, stamped with their departure time
-  std::vector<HoldRecord> holds;   // per delivered frame
+  tb::RunResult run;              // run.out: delivered frames, stamped with their departure time
+  std::vector<Packet> ctrl;       // control frames, stamped with their departure time
+  std::vector<HoldRecord> holds;  // per delivered frame
   ReorderCounters counters;
   std::string mismatch_text;
   bool conservation_ok = false;

@@ -128,7 +128,7 @@ TEST(ReorderFrame, StripRestoresTheNicFrameAndControlIsWellFormed) {
   ASSERT_EQ(rep.size(), 62u);
   EXPECT_EQ(Load32(&rep[26]), Load32(&fab[30]));  // addresses swapped
   EXPECT_EQ(Load32(&rep[30]), Load32(&fab[26]));
-  EXPECT_EQ(rep[22], 64);                          // TTL
+  EXPECT_EQ(rep[22], 64);  // TTL
   EXPECT_EQ((rep[50] >> 4) & 7, kCwRttReply);
   EXPECT_EQ(Load16(&rep[54]), 0xFFFE);  // TX_TSTAMP echoed
   const CtrlFrame again = BuildControl(m.hdr, false, kCwRttReply, 2);
@@ -157,7 +157,7 @@ TEST(ReorderFrame, HashIsCrc16CcittFalseAndParseRejectsWhatIsNotADataPacket) {
   EXPECT_FALSE(mutate(20, 0x20));  // more fragments
   EXPECT_FALSE(mutate(37, 0xB8));  // UDP port 4792
   for (uint8_t op = 2; op < 8; ++op) EXPECT_FALSE(mutate(50, static_cast<uint8_t>(op << 4))) << int{op};
-  EXPECT_TRUE(mutate(50, 1 << 4));  // RTT_REQUEST is data
+  EXPECT_TRUE(mutate(50, 1 << 4));                               // RTT_REQUEST is data
   std::vector<uint8_t> shortf(good.begin(), good.begin() + 61);  // one byte short of CW header + ICRC
   EXPECT_FALSE(parse(shortf).ok);
 }
@@ -373,7 +373,7 @@ TEST(Reorder, ADroppedFirstPacketOfASecondRerouteStillHoldsTheRest) {
   add(1, 64, 0, false, false, 0);
   add(3, 64, 1, true, false, t + 2 - 20);  // reroute 1: held
   add(4, 64, 1, true, false, t + 1 - 20);
-  add(2, 64, 0, false, true, 0);           // its TAIL
+  add(2, 64, 0, false, true, 0);  // its TAIL
   add(5, 64, 1, false, false, 0);
   add(6, 64, 1, false, false, 0);
   add(8, 1024, 2, true, false, t + 3 - 20);  // reroute 2: 19 cells > 10: dropped
@@ -462,16 +462,17 @@ TEST(Reorder, MutatedFramesAreCountedNeverHang) {
     c.op = static_cast<uint8_t>(rng() % 3 == 0 ? rng() % 8 : 0);
     c.tx_ts = Us16(t / 1000);
     c.tail_tx_ts = Us16(t / 1000 - rng() % 50);
-    std::vector<uint8_t> f =
-        ToFabric(NicWrite(kHostA + static_cast<uint32_t>(rng() % 4), 0x11, static_cast<uint32_t>(i),
-                          static_cast<int>(rng() % 1500)),
-                 c);
+    std::vector<uint8_t> f = ToFabric(NicWrite(kHostA + static_cast<uint32_t>(rng() % 4), 0x11,
+                                               static_cast<uint32_t>(i), static_cast<int>(rng() % 1500)),
+                                      c);
     switch (rng() % 8) {
-      case 0: f.resize(rng() % f.size()); break;                                  // truncated
+      case 0: f.resize(rng() % f.size()); break;                                    // truncated
       case 1: f[rng() % f.size()] ^= static_cast<uint8_t>(1 + rng() % 255); break;  // bit flips
-      case 2: for (auto& b : f) b = static_cast<uint8_t>(rng()); break;           // garbage
-      case 3: f.resize(4700 + rng() % 1000, 0xAB); break;                         // longer than 72 cells
-      case 4: f.clear(); break;                                                   // empty frame
+      case 2:
+        for (auto& b : f) b = static_cast<uint8_t>(rng());
+        break;                                             // garbage
+      case 3: f.resize(4700 + rng() % 1000, 0xAB); break;  // longer than 72 cells
+      case 4: f.clear(); break;                            // empty frame
       default: break;
     }
     t += rng() % 3000;
@@ -570,8 +571,9 @@ TEST(ReorderConfig, ParsesAndRejectsPrecisely) {
   EXPECT_EQ(err("flows x\n" + ok), "r.txt:1: token 'x': not a decimal number");
   EXPECT_EQ(err("flows 0x10\n" + ok), "r.txt:1: token '0x10': not a decimal number");
   EXPECT_EQ(err("flows 4\nflows 4\n" + ok), "r.txt:2: token 'flows': given twice");
-  EXPECT_EQ(err("color 4\n"), "r.txt:1: token 'color': unknown key (flows, queues, buffer_bytes, margin_us, "
-                              "default_hold_us, flow_idle_us)");
+  EXPECT_EQ(err("color 4\n"),
+            "r.txt:1: token 'color': unknown key (flows, queues, buffer_bytes, margin_us, "
+            "default_hold_us, flow_idle_us)");
 }
 
 }  // namespace
