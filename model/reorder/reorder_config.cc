@@ -36,6 +36,7 @@ ReorderCfg ParseConfig(const std::string& text, const std::string& file) {
   std::istringstream is(text);
   std::string line;
   int n = 0;
+  std::string allocation;  // optional: "4way" (the spec's, default) or "any"
   auto fail = [&](const std::string& tok, const std::string& msg) {
     throw ConfigError(file + ":" + std::to_string(n) + ": token '" + tok + "': " + msg);
   };
@@ -46,12 +47,21 @@ ReorderCfg ParseConfig(const std::string& text, const std::string& file) {
     std::vector<std::string> tok;
     for (std::string t; ls >> t;) tok.push_back(t);
     if (tok.empty()) continue;
+    if (tok[0] == "queue_allocation") {
+      if (tok.size() != 2) fail(tok[0], "expected exactly one value");
+      if (!allocation.empty()) fail(tok[0], "given twice");
+      if (tok[1] != "4way" && tok[1] != "any") fail(tok[1], "queue_allocation must be 4way or any");
+      allocation = tok[1];
+      continue;
+    }
     const Key* key = nullptr;
     for (const Key& k : kKeys) {
       if (tok[0] == k.name) key = &k;
     }
     if (key == nullptr)
-      fail(tok[0], "unknown key (flows, queues, buffer_bytes, margin_us, default_hold_us, flow_idle_us)");
+      fail(tok[0],
+           "unknown key (flows, queues, buffer_bytes, margin_us, default_hold_us, flow_idle_us, "
+           "queue_allocation)");
     if (tok.size() != 2) fail(tok[0], "expected exactly one value");
     if (got.count(tok[0])) fail(tok[0], "given twice");
     uint64_t v = 0;
@@ -80,6 +90,7 @@ ReorderCfg ParseConfig(const std::string& text, const std::string& file) {
   c.margin_us = static_cast<uint16_t>(got["margin_us"]);
   c.default_hold_us = static_cast<uint16_t>(got["default_hold_us"]);
   c.flow_idle_us = static_cast<uint16_t>(got["flow_idle_us"]);
+  c.any_queue = allocation == "any";
   return c;
 }
 

@@ -1,5 +1,6 @@
 // The reorder block's configuration file (`--config reorder.txt`, docs/conweave.md "Configuration"):
-// one `key value` per line, `#` comments. Every key must appear once.
+// one `key value` per line, `#` comments. Every numeric key must appear once; `queue_allocation 4way|any`
+// is optional (default 4way, the spec's lookup).
 #pragma once
 
 #include <stdexcept>

@@ -175,9 +175,15 @@ ReorderModel::Decision ReorderModel::Decide() const {
     } else {
       const int qw = cfg.queues / kWays;
       int found = -1;
-      for (int w = 0; w < kWays && found < 0; ++w) {
-        const int c = w * qw + ((m.hash >> (4 + 3 * w)) & (qw - 1));
-        if (q_[c].state == QState::kFree) found = c;
+      if (cfg.any_queue) {
+        for (int c = 0; c < cfg.queues && found < 0; ++c) {
+          if (q_[c].state == QState::kFree) found = c;
+        }
+      } else {
+        for (int w = 0; w < kWays && found < 0; ++w) {
+          const int c = w * qw + ((m.hash >> (4 + 3 * w)) & (qw - 1));
+          if (q_[c].state == QState::kFree) found = c;
+        }
       }
       if (found < 0) {
         d.fallback = true;

@@ -31,6 +31,7 @@ struct ReorderCfg {
   uint16_t margin_us = 16;
   uint16_t default_hold_us = 200;
   uint16_t flow_idle_us = 2000;
+  bool any_queue = false;  // take the first free queue of the pool instead of the spec's 4-way lookup
 };
 
 struct ReorderIn {

@@ -38,6 +38,7 @@ module reorder_top
   input  logic [15:0]            cfg_margin_us_i,
   input  logic [15:0]            cfg_default_hold_us_i,
   input  logic [15:0]            cfg_flow_idle_us_i,
+  input  logic                   cfg_any_queue_i,     // first free queue instead of the 4-way lookup
   output logic                   idle_o,
   // counters
   output logic [31:0]            cnt_in_o,
@@ -245,11 +246,20 @@ module reorder_top
             d_q = e.hq;
             d_held = 1'b1;
           end else begin
-            for (int unsigned w = 0; w < ReorderWays; w++) begin
-              cand = QW'(w * qw + ((32'(pend_meta_q.hash) >> (4 + 3 * w)) & (32'(qw) - 1)));
-              if (!found && q_state_q[cand] == QFree) begin
-                found = 1'b1;
-                found_q = cand;
+            if (cfg_any_queue_i) begin
+              for (int unsigned c = 0; c < ReorderQueues; c++) begin
+                if (!found && c < 32'(cfg_queues_i) && q_state_q[c] == QFree) begin
+                  found = 1'b1;
+                  found_q = QW'(c);
+                end
+              end
+            end else begin
+              for (int unsigned w = 0; w < ReorderWays; w++) begin
+                cand = QW'(w * qw + ((32'(pend_meta_q.hash) >> (4 + 3 * w)) & (32'(qw) - 1)));
+                if (!found && q_state_q[cand] == QFree) begin
+                  found = 1'b1;
+                  found_q = cand;
+                end
               end
             end
             if (!found) begin

@@ -27,6 +27,7 @@ const ReorderOut& ReorderRtl::Eval(const ReorderIn& in) {
   t.cfg_margin_us_i = in.cfg.margin_us;
   t.cfg_default_hold_us_i = in.cfg.default_hold_us;
   t.cfg_flow_idle_us_i = in.cfg.flow_idle_us;
+  t.cfg_any_queue_i = in.cfg.any_queue;
   t.eval();
   out_.s_ready = t.s_ready_o;
   out_.m.valid = t.m_valid_o;

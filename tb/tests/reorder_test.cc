@@ -297,10 +297,10 @@ TEST(Reorder, TimestampWrapAt16Bits) {
 }
 
 // n flows (QP 0x100 + i) reroute at once; returns the run.
-ReorderRunReport ManyReroutes(int n, const ReorderCfg& cfg, int n_new = 6) {
+ReorderRunReport ManyReroutes(int n, const ReorderCfg& cfg, int n_new = 6, int stagger_us = 1) {
   std::vector<Packet> v;
   for (int f = 0; f < n; ++f) {
-    for (const Packet& p : Reroute(0, 30, n_new, 30, 5, 1, kT0Us + static_cast<uint64_t>(f))) {
+    for (const Packet& p : Reroute(0, 30, n_new, 30, 5, 1, kT0Us + static_cast<uint64_t>(f * stagger_us))) {
       std::vector<uint8_t> b = p.bytes;
       Store32(&b[42 + 4], (Load32(&b[42 + 4]) & 0xFF000000u) | (0x100u + static_cast<uint32_t>(f)));
       v.push_back(Packet{b, p.time_ns});
@@ -334,6 +334,17 @@ TEST(Reorder, FourWayAllocationCanFallBackBeforeThePoolIsFull) {
   }
   EXPECT_GT(first_fallback, 0);
   EXPECT_LE(first_fallback, 32);
+}
+
+TEST(Reorder, AnyQueueAllocationUsesTheWholePool) {
+  // The same 32 simultaneous reroutes that make the 4-way lookup fall back fit a fully associative pool.
+  ReorderCfg cfg = Cfg();
+  cfg.any_queue = true;
+  const ReorderRunReport r = ManyReroutes(32, cfg, 3, 0);  // all 32 windows open at once
+  EXPECT_EQ(r.counters.fallback_unordered, 0u);
+  EXPECT_EQ(r.counters.peak_queues, 32u);
+  const ReorderRunReport r2 = ManyReroutes(34, cfg, 3, 0);
+  EXPECT_GT(r2.counters.fallback_unordered, 0u);
 }
 
 TEST(Reorder, BufferLimitDropsAndCounts) {
@@ -573,7 +584,10 @@ TEST(ReorderConfig, ParsesAndRejectsPrecisely) {
   EXPECT_EQ(err("flows 4\nflows 4\n" + ok), "r.txt:2: token 'flows': given twice");
   EXPECT_EQ(err("color 4\n"),
             "r.txt:1: token 'color': unknown key (flows, queues, buffer_bytes, margin_us, "
-            "default_hold_us, flow_idle_us)");
+            "default_hold_us, flow_idle_us, queue_allocation)");
+  EXPECT_EQ(err("flows 4\nqueue_allocation lru\n" + ok), "r.txt:2: token 'lru': queue_allocation must be 4way or any");
+  EXPECT_FALSE(c.any_queue);
+  EXPECT_TRUE(ParseConfig("flows 4\nqueue_allocation any\n" + ok, "r.txt").any_queue);
 }
 
 }  // namespace
