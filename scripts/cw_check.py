@@ -104,7 +104,7 @@ def load_dir(d):
             for ln in f:
                 t = ln.split("#")[0].split()
                 if t:
-                    conf[t[0]] = int(t[1])
+                    conf[t[0]] = t[1] if t[0] == "queue_allocation" else int(t[1])
         orig = read_pcap(os.path.join(d, "originals.pcap"))
         arr = read_pcap(os.path.join(d, "arrivals.pcap"))
     except (OSError, ValueError, IndexError, InputError) as e:
@@ -174,7 +174,11 @@ class Checker:
             covered = set()
             for k2 in others:
                 covered |= candidate_queues(k2, q)
-            if len(others) >= q or candidate_queues(key, q) <= covered:
+            if self.conf.get("queue_allocation") == "any":  # any free queue: only a full pool falls back
+                exhausted = len(others) >= q
+            else:
+                exhausted = len(others) >= q or candidate_queues(key, q) <= covered
+            if exhausted:
                 self.exhausted.add((key, r["first_psn"]))
                 if st.get("fallback_unordered", 0) > 0:
                     tol.add(key)

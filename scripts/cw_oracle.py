@@ -30,7 +30,7 @@ def read_config(path):
         for ln in f:
             t = ln.split("#")[0].split()
             if t:
-                conf[t[0]] = int(t[1])
+                conf[t[0]] = t[1] if t[0] == "queue_allocation" else int(t[1])
     return conf
 
 
