@@ -1,8 +1,9 @@
 // ConWeave destination-ToR reorder queue (docs/conweave.md, docs/reorder-microarchitecture.md).
 // Fabric frames in (ConWeave fields in the BTH + 4-byte CW header); the NIC's frames out to the host, in
 // order per flow; control packets (RTT_REPLY, CLEAR, NOTIFY) out on a second stream.
-// Stages: I ingress (lookahead, parse, CW removal, cell writes), D decision (flow table, epochs, queues),
-// T resume timer (one queue per cycle), R reader (output FIFO of packets and released queues), C control.
+// Stages: I ingress (reorder_ingress: lookahead, parse, CW removal, cell writes), D decision (flow table,
+// epochs, queues), T resume timer (one queue per cycle), R reader (output FIFO of packets and released
+// queues), C control (reorder_ctrl_gen). D, T and R share the queue and buffer state, so they live here.
 // model/reorder/reorder_model.cc is the cycle-accurate model of this module.
 module reorder_top
   import nt_pkg::*;
@@ -68,20 +69,6 @@ module reorder_top
   typedef enum logic [1:0] {OpNone = 2'd0, OpAlloc = 2'd1, OpAppend = 2'd2, OpTailRelease = 2'd3} qop_e;
 
   // ---------------- state ----------------
-  // I
-  logic                   h_valid_q;
-  logic [StreamBits-1:0]  h_data_q;
-  logic [StreamBytes-1:0] h_keep_q;
-  logic                   h_last_q;
-  logic [7:0]             h_idx_q, in_idx_q;
-  logic                   skip_q;
-  meta_t                  meta_q;
-  logic [CellW-1:0]       ip_head_q, ip_prev_q;
-  logic [15:0]            ip_cells_q;
-  logic                   pend_valid_q, pend_bad_q;
-  meta_t                  pend_meta_q;
-  logic [CellW-1:0]       pend_head_q, pend_tail_q;
-  logic [15:0]            pend_cells_q;
   // buffer
   logic [StreamBits-1:0]  cell_data_q [ReorderCells];
   logic [StreamBytes-1:0] cell_keep_q [ReorderCells];
@@ -136,6 +123,12 @@ module reorder_top
     .sent_o    (c_sent)
   );
 
+  // the packet waiting for the decision (from the ingress)
+  logic             pend_valid, pend_bad;
+  meta_t            pend_meta;
+  logic [CellW-1:0] pend_head, pend_tail;
+  logic [15:0]      pend_cells;
+
   logic [OfW:0] of_free;
   logic         cell_avail;
   assign of_free = (OfW + 1)'(ReorderOutFifo) - of_cnt_q;
@@ -155,7 +148,7 @@ module reorder_top
   logic [QW-1:0]    cand, found_q;
 
   always_comb begin
-    d_fire = pend_valid_q && of_free >= (OfW + 1)'(2) && ca_free >= 4'd1;
+    d_fire = pend_valid && of_free >= (OfW + 1)'(2) && ca_free >= 4'd1;
     d_flow_write = 1'b0;
     d_held = 1'b0;
     d_push = 1'b0;
@@ -166,8 +159,8 @@ module reorder_top
     d_qop = OpNone;
     d_q = '0;
     d_deadline = '0;
-    d_mask = {1'b0, pend_meta_q.ce, pend_meta_q.op == CwRttRequest};
-    d_idx = FlowW'(pend_meta_q.hash & cfg_flows_mask_i);
+    d_mask = {1'b0, pend_meta.ce, pend_meta.op == CwRttRequest};
+    d_idx = FlowW'(pend_meta.hash & cfg_flows_mask_i);
     e = flow_q[d_idx];
     e_valid = flow_valid_q[d_idx];
     qh = 1'b0;
@@ -178,36 +171,36 @@ module reorder_top
     found = 1'b0;
     found_q = '0;
     cand = '0;
-    owd = now_us_i - pend_meta_q.tx_ts;
-    dd = pend_meta_q.epoch - e.epoch;
+    owd = now_us_i - pend_meta.tx_ts;
+    dd = pend_meta.epoch - e.epoch;
     dl = '0;
     qw = cfg_queues_i >> 2;
-    if (d_fire && pend_bad_q) begin
-      d_push = pend_cells_q != '0;
+    if (d_fire && pend_bad) begin
+      d_push = pend_cells != '0;
       d_discard = 1'b1;
       d_mask = '0;
     end else if (d_fire) begin
-      if (e_valid && e.key != pend_meta_q.key) begin
+      if (e_valid && e.key != pend_meta.key) begin
         is_idle = !(e.hq_valid && q_q[e.hq].owner == d_idx && q_state_q[e.hq] != QFree) &&
                   (now_us_i - e.last_us) >= cfg_flow_idle_us_i;
         if (!is_idle) begin
           d_collision = 1'b1;
           d_push = 1'b1;
           // untracked, so nothing was held: CLEAR at once, for the epoch the reroute went to
-          d_mask[MaskClear] = pend_meta_q.tail;
+          d_mask[MaskClear] = pend_meta.tail;
         end
         e_valid = 1'b0;
       end
       if (!d_collision) begin
         if (!e_valid) begin
           e = '0;
-          e.key = pend_meta_q.key;
-          e.epoch = pend_meta_q.epoch;
+          e.key = pend_meta.key;
+          e.epoch = pend_meta.epoch;
           // created by a rerouted packet: old-path packets may still be in flight, so hold
-          e.tail_seen = !pend_meta_q.rerouted;
+          e.tail_seen = !pend_meta.rerouted;
         end
         e.last_us = now_us_i;
-        dd = pend_meta_q.epoch - e.epoch;
+        dd = pend_meta.epoch - e.epoch;
         qh = e.hq_valid && q_q[e.hq].owner == d_idx && q_state_q[e.hq] == QHolding;
         qr = e.hq_valid && q_q[e.hq].owner == d_idx && q_state_q[e.hq] == QReleased;
         e.tail_seen = e.tail_seen || (e.hq_valid && !qh);
@@ -217,28 +210,28 @@ module reorder_top
           e.owd_old_valid = e.owd_cur_valid;
           e.owd_cur = owd;
           e.owd_cur_valid = 1'b1;
-          e.epoch = pend_meta_q.epoch;
-          if (pend_meta_q.rerouted) begin
+          e.epoch = pend_meta.epoch;
+          if (pend_meta.rerouted) begin
             // a new reroute: a queue no longer holding belongs to the previous one; forget it
             e.tail_seen = 1'b0;
             if (!qh) e.hq_valid = 1'b0;
           end
-          want_hold = pend_meta_q.rerouted || qh;
+          want_hold = pend_meta.rerouted || qh;
         end else if (dd == 2'd0) begin
           e.owd_cur = (e.owd_cur_valid && e.owd_cur > owd) ? e.owd_cur : owd;
           e.owd_cur_valid = 1'b1;
-          want_hold = (pend_meta_q.rerouted && !e.tail_seen) || qh;
+          want_hold = (pend_meta.rerouted && !e.tail_seen) || qh;
         end else begin
           e.owd_old = (e.owd_old_valid && e.owd_old > owd) ? e.owd_old : owd;
           e.owd_old_valid = 1'b1;
-          if (pend_meta_q.tail && !e.tail_seen) begin
+          if (pend_meta.tail && !e.tail_seen) begin
             e.tail_seen = 1'b1;
             release_tail = 1'b1;
           end
         end
         d_flow_write = 1'b1;
         if (want_hold) begin
-          if (cnt_q[CHeldCells] + 32'(pend_cells_q) > 32'(cfg_buffer_cells_i)) begin
+          if (cnt_q[CHeldCells] + 32'(pend_cells) > 32'(cfg_buffer_cells_i)) begin
             d_discard = 1'b1;
             d_push = 1'b1;
           end else if (qh) begin
@@ -255,7 +248,7 @@ module reorder_top
               end
             end else begin
               for (int unsigned w = 0; w < ReorderWays; w++) begin
-                cand = QW'(w * qw + ((32'(pend_meta_q.hash) >> (4 + 3 * w)) & (32'(qw) - 1)));
+                cand = QW'(w * qw + ((32'(pend_meta.hash) >> (4 + 3 * w)) & (32'(qw) - 1)));
                 if (!found && q_state_q[cand] == QFree) begin
                   found = 1'b1;
                   found_q = cand;
@@ -273,7 +266,7 @@ module reorder_top
               e.hq = found_q;
               e.hq_valid = 1'b1;
               if (e.owd_old_valid) begin
-                dl = pend_meta_q.tail_tx_ts + e.owd_old + cfg_margin_us_i;
+                dl = pend_meta.tail_tx_ts + e.owd_old + cfg_margin_us_i;
                 d_deadline = (now_us_i - dl) < 16'h8000 ? now_us_i : dl;
               end else begin
                 d_deadline = now_us_i + cfg_default_hold_us_i;
@@ -299,8 +292,8 @@ module reorder_top
   end
 
   assign ca_push = d_fire && d_mask != 3'd0;
-  assign ca_req = '{hdr: pend_meta_q.hdr, v6: pend_meta_q.v6, mask: d_mask,
-                    clear_epoch: d_collision && pend_meta_q.tail ? pend_meta_q.epoch + 2'd1 : e.epoch};
+  assign ca_req = '{hdr: pend_meta.hdr, v6: pend_meta.v6, mask: d_mask,
+                    clear_epoch: d_collision && pend_meta.tail ? pend_meta.epoch + 2'd1 : e.epoch};
 
   // ---------------- T: resume timer ----------------
   logic timeout;
@@ -351,7 +344,7 @@ module reorder_top
           if (rd_queue_q && q_q[rd_q_q].count >= 16'd2) begin
             n_cell = next_q[rd_cell_q];
           end else if (rd_queue_q && r_app) begin
-            n_cell = pend_head_q;
+            n_cell = pend_head;
           end else begin
             r_qdone = rd_queue_q;
             if (of_cnt_q != '0) begin
@@ -383,99 +376,50 @@ module reorder_top
                     clear_epoch: q_q[rd_q_q].clear_epoch};
 
   // ---------------- I: ingress ----------------
-  logic                   res_ok, in_fire, h_go, first, i_write, i_pend, i_from_fifo, i_link, i_last;
-  logic                   i_oversize, i_pend_bad, n_skip;
-  logic [CellW-1:0]       i_cell, n_head, n_prev;
-  logic [15:0]            n_cells, cells_before, i_len;
+  logic                   i_write, i_from_fifo, i_link, i_last, ing_busy;
+  logic [CellW-1:0]       i_cell, i_link_prev;
   logic [StreamBits-1:0]  i_data;
   logic [StreamBytes-1:0] i_keep;
-  logic [WindowBits-1:0]  win;
-  meta_t                  pm, n_meta;
-  int                     known, out_n, h_n, nx_n;
 
-  assign res_ok = cell_avail && (!pend_valid_q || d_fire);
-  assign s_ready_o = !h_valid_q || res_ok;
-  assign in_fire = s_valid_i && s_ready_o;
-  assign h_go = h_valid_q && res_ok && (h_last_q || s_valid_i);
+  // The next write takes a cell from the free FIFO, or else one never used since reset.
+  assign i_from_fifo = free_cnt_q != '0;
+  assign i_cell = i_from_fifo ? free_mem_q[free_rd_q] : CellW'(fresh_q);
 
-  always_comb begin
-    first = h_idx_q == 8'd0;
-    i_write = 1'b0;
-    i_pend = 1'b0;
-    i_from_fifo = 1'b0;
-    i_link = 1'b0;
-    i_last = 1'b0;
-    i_oversize = 1'b0;
-    i_pend_bad = 1'b0;
-    i_cell = '0;
-    i_data = '0;
-    i_keep = '0;
-    i_len = '0;
-    n_skip = skip_q;
-    n_meta = meta_q;
-    n_head = ip_head_q;
-    n_prev = ip_prev_q;
-    n_cells = ip_cells_q;
-    cells_before = '0;
-    pm = meta_q;
-    h_n = $countones(h_keep_q);
-    nx_n = $countones(s_keep_i);
-    win = {h_last_q ? {StreamBits{1'b0}} : s_data_i, h_data_q};
-    known = h_last_q ? h_n : (s_last_i ? int'(StreamBytes) + nx_n : -1);
-    out_n = StreamBytes;
-    if (h_go) begin
-      if (first) begin
-        pm = parse_cw(win, known);
-        pm.hash = flow_hash(pm.key);
-        n_meta = pm;
-        n_cells = '0;
-      end
-      if (first && !pm.ok) begin
-        i_pend = 1'b1;
-        i_pend_bad = 1'b1;
-        n_skip = 1'b1;
-      end else if (!(first ? 1'b0 : skip_q)) begin
-        i_len = '0;
-        if (h_last_q) begin
-          out_n = h_n - 4;
-          i_len = 16'(int'(h_idx_q) * StreamBytes + h_n);
-          i_last = 1'b1;
-        end else if (s_last_i && nx_n <= 4) begin
-          out_n = int'(StreamBytes) - 4 + nx_n;
-          i_len = 16'((int'(h_idx_q) + 1) * StreamBytes + nx_n);
-          i_last = 1'b1;
-        end
-        cells_before = first ? 16'd0 : ip_cells_q;
-        i_oversize = !i_last && cells_before == 16'(ReorderMaxCells - 1);
-        i_write = 1'b1;
-        i_from_fifo = free_cnt_q != '0;
-        i_cell = i_from_fifo ? free_mem_q[free_rd_q] : CellW'(fresh_q);
-        i_data = strip_beat(h_data_q, s_data_i, int'(h_idx_q), pm, unsigned'(out_n));
-        i_keep = keep_mask(unsigned'(out_n));
-        i_link = cells_before != '0;
-        n_head = first ? i_cell : ip_head_q;
-        n_prev = i_cell;
-        n_cells = cells_before + 16'd1;
-        if (i_last || i_oversize) begin
-          i_pend = 1'b1;
-          i_pend_bad = i_oversize || (pm.v6 ? 32'd54 : 32'd14) + 32'(pm.ip_len) != 32'(i_len);
-          n_skip = 1'b1;
-        end else begin
-          n_skip = 1'b0;
-        end
-      end
-    end
-  end
+  reorder_ingress u_ingress (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .s_valid_i    (s_valid_i),
+    .s_data_i     (s_data_i),
+    .s_keep_i     (s_keep_i),
+    .s_last_i     (s_last_i),
+    .s_ready_o    (s_ready_o),
+    .cell_avail_i (cell_avail),
+    .free_cell_i  (i_cell),
+    .wr_o         (i_write),
+    .wr_data_o    (i_data),
+    .wr_keep_o    (i_keep),
+    .wr_last_o    (i_last),
+    .link_o       (i_link),
+    .link_prev_o  (i_link_prev),
+    .pend_take_i  (d_fire),
+    .pend_valid_o (pend_valid),
+    .pend_bad_o   (pend_bad),
+    .pend_meta_o  (pend_meta),
+    .pend_head_o  (pend_head),
+    .pend_tail_o  (pend_tail),
+    .pend_cells_o (pend_cells),
+    .busy_o       (ing_busy)
+  );
 
   // ---------------- counters (applied in the order the model applies them) ----------------
   always_comb begin
     cnt_d = cnt_q;
     if (d_fire) begin
       cnt_d[CIn] = cnt_d[CIn] + 1;
-      if (pend_bad_q) cnt_d[CDropMalformed] = cnt_d[CDropMalformed] + 1;
+      if (pend_bad) cnt_d[CDropMalformed] = cnt_d[CDropMalformed] + 1;
       if (d_collision) cnt_d[CFbCollision] = cnt_d[CFbCollision] + 1;
       if (d_fallback) cnt_d[CFbUnordered] = cnt_d[CFbUnordered] + 1;
-      if (d_discard && !pend_bad_q) cnt_d[CDropBufferFull] = cnt_d[CDropBufferFull] + 1;
+      if (d_discard && !pend_bad) cnt_d[CDropBufferFull] = cnt_d[CDropBufferFull] + 1;
       if (d_epoch_jump) cnt_d[CEpochJump] = cnt_d[CEpochJump] + 1;
       if (d_qop == OpAlloc) cnt_d[CQueuesNow] = cnt_d[CQueuesNow] + 1;
       if (d_qop == OpTailRelease) begin
@@ -486,7 +430,7 @@ module reorder_top
       if (d_held) begin
         cnt_d[CHeld] = cnt_d[CHeld] + 1;
         cnt_d[CHeldNow] = cnt_d[CHeldNow] + 1;
-        cnt_d[CHeldCells] = cnt_d[CHeldCells] + 32'(pend_cells_q);
+        cnt_d[CHeldCells] = cnt_d[CHeldCells] + 32'(pend_cells);
       end
     end
     if (timeout) begin
@@ -507,23 +451,6 @@ module reorder_top
   // ---------------- registers with reset ----------------
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      h_valid_q <= 1'b0;
-      h_data_q <= '0;
-      h_keep_q <= '0;
-      h_last_q <= 1'b0;
-      h_idx_q <= '0;
-      in_idx_q <= '0;
-      skip_q <= 1'b0;
-      meta_q <= '0;
-      ip_head_q <= '0;
-      ip_prev_q <= '0;
-      ip_cells_q <= '0;
-      pend_valid_q <= 1'b0;
-      pend_bad_q <= 1'b0;
-      pend_meta_q <= '0;
-      pend_head_q <= '0;
-      pend_tail_q <= '0;
-      pend_cells_q <= '0;
       free_rd_q <= '0;
       free_cnt_q <= '0;
       fresh_q <= '0;
@@ -583,32 +510,6 @@ module reorder_top
       rd_first_q <= n_first;
       rd_cell_q <= n_cell;
       rd_q_q <= n_q;
-      // I
-      if (i_pend) begin
-        pend_valid_q <= 1'b1;
-        pend_bad_q <= i_pend_bad;
-        pend_meta_q <= pm;
-        pend_head_q <= i_write ? n_head : '0;
-        pend_tail_q <= i_write ? i_cell : '0;
-        pend_cells_q <= i_write ? n_cells : '0;
-      end else if (d_fire) begin
-        pend_valid_q <= 1'b0;
-      end
-      skip_q <= n_skip;
-      meta_q <= n_meta;
-      ip_head_q <= n_head;
-      ip_prev_q <= n_prev;
-      ip_cells_q <= n_cells;
-      if (in_fire) begin
-        h_valid_q <= 1'b1;
-        h_data_q <= s_data_i;
-        h_keep_q <= s_keep_i;
-        h_last_q <= s_last_i;
-        h_idx_q <= in_idx_q;
-        in_idx_q <= s_last_i ? 8'd0 : (in_idx_q == 8'd255 ? 8'd255 : in_idx_q + 8'd1);
-      end else if (h_go) begin
-        h_valid_q <= 1'b0;
-      end
     end
   end
 
@@ -620,18 +521,18 @@ module reorder_top
     if (i_write) begin
       cell_data_q[i_cell] <= i_data;
       cell_keep_q[i_cell] <= i_keep;
-      cell_last_q[i_cell] <= i_last || i_oversize;
-      if (i_link) next_q[ip_prev_q] <= i_cell;
+      cell_last_q[i_cell] <= i_last;
+      if (i_link) next_q[i_link_prev] <= i_cell;
     end
     if (r_free) free_mem_q[CellW'((32'(free_rd_q) + 32'(free_cnt_q)) % ReorderCells)] <= rd_cell_q;
     if (d_fire && d_flow_write) flow_q[d_idx] <= d_flow;
-    if (d_fire && pend_cells_q != '0) begin
-      info_held_q[pend_head_q] <= d_held;
-      info_t_q[pend_head_q] <= now_us_i;
+    if (d_fire && pend_cells != '0) begin
+      info_held_q[pend_head] <= d_held;
+      info_t_q[pend_head] <= now_us_i;
     end
     if (d_fire && d_push) begin
       of_mem_q[of_wr0] <= '{is_queue: d_qop == OpTailRelease, discard: d_discard,
-                            ref_idx: d_qop == OpTailRelease ? CellW'(d_q) : pend_head_q};
+                            ref_idx: d_qop == OpTailRelease ? CellW'(d_q) : pend_head};
     end
     if (timeout) begin
       of_mem_q[of_wr0 + OfW'(d_fire && d_push)] <= '{is_queue: 1'b1, discard: 1'b0, ref_idx: CellW'(scan_q)};
@@ -640,23 +541,23 @@ module reorder_top
     if (d_fire) begin
       unique case (d_qop)
         OpAlloc: begin
-          q_q[d_q] <= '{owner: d_idx, head: pend_head_q, tail: pend_tail_q, count: 16'd1, cells: pend_cells_q,
-                        deadline: d_deadline, v6: pend_meta_q.v6, clear_epoch: d_flow.epoch,
-                        hdr: pend_meta_q.hdr};
+          q_q[d_q] <= '{owner: d_idx, head: pend_head, tail: pend_tail, count: 16'd1, cells: pend_cells,
+                        deadline: d_deadline, v6: pend_meta.v6, clear_epoch: d_flow.epoch,
+                        hdr: pend_meta.hdr};
         end
         OpAppend: begin
-          next_q[q_q[d_q].tail] <= pend_head_q;
-          q_q[d_q].tail <= pend_tail_q;
+          next_q[q_q[d_q].tail] <= pend_head;
+          q_q[d_q].tail <= pend_tail;
           q_q[d_q].count <= q_q[d_q].count + 16'd1 - 16'(r_qpop && rd_q_q == d_q);
-          if (d_held) q_q[d_q].cells <= q_q[d_q].cells + pend_cells_q;
+          if (d_held) q_q[d_q].cells <= q_q[d_q].cells + pend_cells;
         end
         OpTailRelease: begin
-          next_q[pend_tail_q] <= q_q[d_q].head;
-          q_q[d_q].head <= pend_head_q;
+          next_q[pend_tail] <= q_q[d_q].head;
+          q_q[d_q].head <= pend_head;
           q_q[d_q].count <= q_q[d_q].count + 16'd1;
           q_q[d_q].cells <= '0;
-          q_q[d_q].hdr <= pend_meta_q.hdr;
-          q_q[d_q].v6 <= pend_meta_q.v6;
+          q_q[d_q].hdr <= pend_meta.hdr;
+          q_q[d_q].v6 <= pend_meta.v6;
           q_q[d_q].clear_epoch <= d_flow.epoch;
         end
         default: ;
@@ -668,9 +569,9 @@ module reorder_top
 
   // Fields of the pending packet's meta that only the ingress stage needs.
   logic unused_meta;
-  assign unused_meta = ^{pend_meta_q.ok, pend_meta_q.cw_off, pend_meta_q.ip_len, pend_meta_q.path_id,
-                         pend_meta_q.nic_ip_len, pend_meta_q.nic_csum, pend_meta_q.nic_udp_len,
-                         pend_meta_q.nic_b8};
+  assign unused_meta = ^{pend_meta.ok, pend_meta.cw_off, pend_meta.ip_len, pend_meta.path_id,
+                         pend_meta.nic_ip_len, pend_meta.nic_csum, pend_meta.nic_udp_len,
+                         pend_meta.nic_b8};
 
   // ---------------- outputs ----------------
   assign m_valid_o = m_valid_q;
@@ -679,7 +580,7 @@ module reorder_top
   assign m_last_o = m_last_q;
   assign m_held_o = m_held_q;
   assign m_hold_us_o = m_hold_q;
-  assign idle_o = !h_valid_q && !pend_valid_q && of_cnt_q == '0 && !rd_busy_q && !m_valid_q && !cg_busy;
+  assign idle_o = !ing_busy && !pend_valid && of_cnt_q == '0 && !rd_busy_q && !m_valid_q && !cg_busy;
   assign cnt_in_o = cnt_q[CIn];
   assign cnt_delivered_o = cnt_q[CDelivered];
   assign cnt_ctrl_out_o = cnt_q[CCtrlOut];

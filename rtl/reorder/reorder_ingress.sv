@@ -1,0 +1,186 @@
+// Ingress of the reorder block (stage I, docs/reorder-microarchitecture.md): a one-beat lookahead register,
+// so each fabric beat is handled together with its successor (the 4 bytes the CW-header removal pulls in;
+// for a first beat, the 128-byte window the parser reads). It writes the NIC frame one beat per cell into
+// the shared buffer, linking the cells of a packet, and hands each complete packet (or a header-malformed
+// one, at its first beat) to the decision stage through the pending register.
+module reorder_ingress
+  import nt_pkg::*;
+  import reorder_pkg::*;
+(
+  input  logic                   clk_i,
+  input  logic                   rst_ni,
+  // fabric side
+  input  logic                   s_valid_i,
+  input  logic [StreamBits-1:0]  s_data_i,
+  input  logic [StreamBytes-1:0] s_keep_i,
+  input  logic                   s_last_i,
+  output logic                   s_ready_o,
+  // the shared buffer: the cell the next write takes, if any
+  input  logic                   cell_avail_i,
+  input  logic [CellW-1:0]       free_cell_i,
+  output logic                   wr_o,          // write free_cell_i with the beat below
+  output logic [StreamBits-1:0]  wr_data_o,
+  output logic [StreamBytes-1:0] wr_keep_o,
+  output logic                   wr_last_o,
+  output logic                   link_o,        // and link it: next[link_prev_o] = free_cell_i
+  output logic [CellW-1:0]       link_prev_o,
+  // the pending packet, taken by the decision stage
+  input  logic                   pend_take_i,
+  output logic                   pend_valid_o,
+  output logic                   pend_bad_o,    // malformed: headers, IP length or size
+  output meta_t                  pend_meta_o,
+  output logic [CellW-1:0]       pend_head_o,
+  output logic [CellW-1:0]       pend_tail_o,
+  output logic [15:0]            pend_cells_o,
+  output logic                   busy_o         // a beat is in the lookahead register
+);
+  logic                   h_valid_q;
+  logic [StreamBits-1:0]  h_data_q;
+  logic [StreamBytes-1:0] h_keep_q;
+  logic                   h_last_q;
+  logic [7:0]             h_idx_q, in_idx_q;
+  logic                   skip_q;   // the rest of this packet writes nothing
+  meta_t                  meta_q;
+  logic [CellW-1:0]       ip_head_q, ip_prev_q;
+  logic [15:0]            ip_cells_q;
+  logic                   pend_valid_q, pend_bad_q;
+  meta_t                  pend_meta_q;
+  logic [CellW-1:0]       pend_head_q, pend_tail_q;
+  logic [15:0]            pend_cells_q;
+
+  logic                   res_ok, in_fire, h_go, first, i_pend, i_last, i_oversize, i_pend_bad, n_skip;
+  logic [CellW-1:0]       n_head, n_prev;
+  logic [15:0]            n_cells, cells_before, i_len;
+  logic [WindowBits-1:0]  win;
+  meta_t                  pm, n_meta;
+  int                     known, out_n, h_n, nx_n;
+
+  assign res_ok = cell_avail_i && (!pend_valid_q || pend_take_i);
+  assign s_ready_o = !h_valid_q || res_ok;
+  assign in_fire = s_valid_i && s_ready_o;
+  assign h_go = h_valid_q && res_ok && (h_last_q || s_valid_i);
+
+  always_comb begin
+    first = h_idx_q == 8'd0;
+    wr_o = 1'b0;
+    wr_data_o = '0;
+    wr_keep_o = '0;
+    link_o = 1'b0;
+    i_pend = 1'b0;
+    i_last = 1'b0;
+    i_oversize = 1'b0;
+    i_pend_bad = 1'b0;
+    i_len = '0;
+    n_skip = skip_q;
+    n_meta = meta_q;
+    n_head = ip_head_q;
+    n_prev = ip_prev_q;
+    n_cells = ip_cells_q;
+    cells_before = '0;
+    pm = meta_q;
+    h_n = $countones(h_keep_q);
+    nx_n = $countones(s_keep_i);
+    win = {h_last_q ? {StreamBits{1'b0}} : s_data_i, h_data_q};
+    known = h_last_q ? h_n : (s_last_i ? int'(StreamBytes) + nx_n : -1);
+    out_n = StreamBytes;
+    if (h_go) begin
+      if (first) begin
+        pm = parse_cw(win, known);
+        pm.hash = flow_hash(pm.key);
+        n_meta = pm;
+        n_cells = '0;
+      end
+      if (first && !pm.ok) begin
+        i_pend = 1'b1;
+        i_pend_bad = 1'b1;
+        n_skip = 1'b1;
+      end else if (!(first ? 1'b0 : skip_q)) begin
+        if (h_last_q) begin
+          out_n = h_n - 4;
+          i_len = 16'(int'(h_idx_q) * StreamBytes + h_n);
+          i_last = 1'b1;
+        end else if (s_last_i && nx_n <= 4) begin
+          // the successor holds only bytes the removal pulls in: this beat ends the NIC frame
+          out_n = int'(StreamBytes) - 4 + nx_n;
+          i_len = 16'((int'(h_idx_q) + 1) * StreamBytes + nx_n);
+          i_last = 1'b1;
+        end
+        cells_before = first ? 16'd0 : ip_cells_q;
+        i_oversize = !i_last && cells_before == 16'(ReorderMaxCells - 1);
+        wr_o = 1'b1;
+        wr_data_o = strip_beat(h_data_q, s_data_i, int'(h_idx_q), pm, unsigned'(out_n));
+        wr_keep_o = keep_mask(unsigned'(out_n));
+        link_o = cells_before != '0;
+        n_head = first ? free_cell_i : ip_head_q;
+        n_prev = free_cell_i;
+        n_cells = cells_before + 16'd1;
+        if (i_last || i_oversize) begin
+          i_pend = 1'b1;
+          i_pend_bad = i_oversize || (pm.v6 ? 32'd54 : 32'd14) + 32'(pm.ip_len) != 32'(i_len);
+          n_skip = 1'b1;
+        end else begin
+          n_skip = 1'b0;
+        end
+      end
+    end
+  end
+
+  assign wr_last_o = i_last || i_oversize;
+  assign link_prev_o = ip_prev_q;
+  assign pend_valid_o = pend_valid_q;
+  assign pend_bad_o = pend_bad_q;
+  assign pend_meta_o = pend_meta_q;
+  assign pend_head_o = pend_head_q;
+  assign pend_tail_o = pend_tail_q;
+  assign pend_cells_o = pend_cells_q;
+  assign busy_o = h_valid_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      h_valid_q <= 1'b0;
+      h_data_q <= '0;
+      h_keep_q <= '0;
+      h_last_q <= 1'b0;
+      h_idx_q <= '0;
+      in_idx_q <= '0;
+      skip_q <= 1'b0;
+      meta_q <= '0;
+      ip_head_q <= '0;
+      ip_prev_q <= '0;
+      ip_cells_q <= '0;
+      pend_valid_q <= 1'b0;
+      pend_bad_q <= 1'b0;
+      pend_meta_q <= '0;
+      pend_head_q <= '0;
+      pend_tail_q <= '0;
+      pend_cells_q <= '0;
+    end else begin
+      if (i_pend) begin
+        pend_valid_q <= 1'b1;
+        pend_bad_q <= i_pend_bad;
+        pend_meta_q <= pm;
+        pend_head_q <= wr_o ? n_head : '0;
+        pend_tail_q <= wr_o ? free_cell_i : '0;
+        pend_cells_q <= wr_o ? n_cells : '0;
+      end else if (pend_take_i) begin
+        pend_valid_q <= 1'b0;
+      end
+      skip_q <= n_skip;
+      meta_q <= n_meta;
+      ip_head_q <= n_head;
+      ip_prev_q <= n_prev;
+      ip_cells_q <= n_cells;
+      if (in_fire) begin
+        h_valid_q <= 1'b1;
+        h_data_q <= s_data_i;
+        h_keep_q <= s_keep_i;
+        h_last_q <= s_last_i;
+        h_idx_q <= in_idx_q;
+        in_idx_q <= s_last_i ? 8'd0 : (in_idx_q == 8'd255 ? 8'd255 : in_idx_q + 8'd1);
+      end else if (h_go) begin
+        h_valid_q <= 1'b0;
+      end
+    end
+  end
+
+endmodule
