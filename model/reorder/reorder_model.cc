@@ -223,6 +223,118 @@ ReorderModel::Decision ReorderModel::Decide() const {
   return d;
 }
 
+ReorderModel::CtrlStep ReorderModel::Control() const {
+  CtrlStep cs;
+  cs.adv = !c_.valid || in_.c_ready;
+  cs.busy = cg_busy_;
+  cs.req = cg_req_;
+  cs.beat = cg_beat_;
+  cs.frame = cg_frame_;
+  // The packet for the request's lowest bit: RTT_REPLY, NOTIFY, then CLEAR (with the flow's epoch).
+  auto build = [](const CtrlReq& r) {
+    const int bth8 = (r.v6 ? 54 : 34) + 8 + 8;
+    const int bit = LowestBit(r.mask);
+    const uint8_t op = bit == 0 ? kCwRttReply : bit == 1 ? kCwNotify : kCwClear;
+    const uint8_t ep = bit == 2 ? r.clear_epoch : static_cast<uint8_t>((r.hdr[bth8] >> 2) & 3);
+    return BuildControl(r.hdr, r.v6, op, ep);
+  };
+  if (!cs.adv) return cs;
+  if (cg_busy_) {
+    const int base = cg_beat_ * kBeatBytes;
+    const int n = std::min(kBeatBytes, cg_frame_.len - base);
+    cs.c.valid = true;
+    for (int j = 0; j < n; ++j) cs.c.beat.data[j] = cg_frame_.bytes[base + j];
+    cs.c.beat.keep = KeepMask(n);
+    cs.c.beat.last = base + n == cg_frame_.len;
+    if (cs.c.beat.last) {
+      const uint8_t rem = cg_req_.mask & static_cast<uint8_t>(cg_req_.mask - 1);
+      if (rem != 0) {
+        cs.req.mask = rem;
+        cs.frame = build(cs.req);
+        cs.beat = 0;
+      } else {
+        cs.busy = false;
+      }
+    } else {
+      cs.beat = static_cast<uint8_t>(cg_beat_ + 1);
+    }
+  } else if (cb_.count > 0 || ca_.count > 0) {  // drained-queue CLEARs first
+    cs.pop_b = cb_.count > 0;
+    cs.pop_a = !cs.pop_b;
+    cs.req = cs.pop_b ? cb_.Front() : ca_.Front();
+    cs.busy = true;
+    cs.beat = 0;
+    cs.frame = build(cs.req);
+  }
+  return cs;
+}
+
+ReorderModel::IngressStep ReorderModel::Ingest(bool dec_fire) const {
+  IngressStep is;
+  is.skip = skip_;
+  is.meta = meta_;
+  is.head = ip_head_;
+  is.prev = ip_prev_;
+  is.cells = ip_cells_;
+  const bool cell_avail = free_count_ > 0 || fresh_ < kCells;
+  const bool res_ok = cell_avail && (!pend_.valid || dec_fire);
+  is.go = h_valid_ && res_ok && (h_beat_.last || in_.s.valid);
+  if (!is.go) return is;
+  const bool first = h_idx_ == 0;
+  const Beat& nx = in_.s.beat;  // valid whenever this beat is not the last
+  CwMeta m = meta_;
+  if (first) {
+    std::array<uint8_t, kWindowBytes> win{};
+    for (int j = 0; j < kBeatBytes; ++j) {
+      win[j] = h_beat_.data[j];
+      win[kBeatBytes + j] = h_beat_.last ? 0 : nx.data[j];
+    }
+    const int known = h_beat_.last ? h_beat_.Bytes() : nx.last ? kBeatBytes + nx.Bytes() : -1;
+    m = ParseCw(win.data(), known);
+    m.hash = FlowHash(m.key);
+    is.meta = m;
+    is.cells = 0;
+  }
+  if (first && !m.ok) {
+    is.pend = true;
+    is.pend_rec = Pending{true, true, m, 0, 0, 0, 0};
+    is.skip = true;
+    return is;
+  }
+  if (!first && skip_) return is;
+  const int k = h_idx_;
+  int out_n = kBeatBytes, len = 0;
+  bool last = false;
+  if (h_beat_.last) {
+    out_n = h_beat_.Bytes() - 4;
+    len = k * kBeatBytes + h_beat_.Bytes();
+    last = true;
+  } else if (nx.last && nx.Bytes() <= 4) {  // the successor only holds bytes the removal pulls in
+    out_n = kBeatBytes - 4 + nx.Bytes();
+    len = (k + 1) * kBeatBytes + nx.Bytes();
+    last = true;
+  }
+  const uint16_t cells_before = first ? 0 : ip_cells_;
+  const bool oversize = !last && cells_before == kMaxCells - 1;
+  is.write = true;
+  is.from_fifo = free_count_ > 0;
+  is.cell = is.from_fifo ? free_[free_rd_] : fresh_;
+  is.beat = StripBeat(h_beat_, nx, k, m, out_n, last || oversize);
+  is.link = cells_before > 0;
+  is.head = first ? is.cell : ip_head_;
+  is.prev = is.cell;
+  is.cells = static_cast<uint16_t>(cells_before + 1);
+  if (last || oversize) {
+    const int want = (m.v6 ? 54 : 14) + m.ip_len;
+    is.pend = true;
+    is.pend_rec = Pending{true, oversize || want != len, m, is.head, is.cell, is.cells, static_cast<uint16_t>(len)};
+    is.skip = true;
+  } else {
+    is.skip = false;
+  }
+  return is;
+}
+
 void ReorderModel::Tick() {
   const ReorderIn& in = in_;
   const uint16_t now = in.now_us;
@@ -299,118 +411,8 @@ void ReorderModel::Tick() {
     load(of_.Front());
   }
 
-  // ---- C: control generator ----
-  const bool cadv = !c_.valid || in.c_ready;
-  bool c_pop_a = false, c_pop_b = false;
-  StreamPort c_new;
-  bool n_cg_busy = cg_busy_;
-  CtrlReq n_cg_req = cg_req_;
-  uint8_t n_cg_beat = cg_beat_;
-  CtrlFrame n_cg_frame = cg_frame_;
-  auto build = [](const CtrlReq& r) {
-    const int bth8 = (r.v6 ? 54 : 34) + 8 + 8;
-    const int bit = LowestBit(r.mask);
-    const uint8_t op = bit == 0 ? kCwRttReply : bit == 1 ? kCwNotify : kCwClear;
-    const uint8_t ep = bit == 2 ? r.clear_epoch : static_cast<uint8_t>((r.hdr[bth8] >> 2) & 3);
-    return BuildControl(r.hdr, r.v6, op, ep);
-  };
-  if (cadv) {
-    if (cg_busy_) {
-      const int base = cg_beat_ * kBeatBytes;
-      const int n = std::min(kBeatBytes, cg_frame_.len - base);
-      c_new.valid = true;
-      for (int j = 0; j < n; ++j) c_new.beat.data[j] = cg_frame_.bytes[base + j];
-      c_new.beat.keep = KeepMask(n);
-      c_new.beat.last = base + n == cg_frame_.len;
-      if (c_new.beat.last) {
-        const uint8_t rem = cg_req_.mask & static_cast<uint8_t>(cg_req_.mask - 1);
-        if (rem != 0) {
-          n_cg_req.mask = rem;
-          n_cg_frame = build(n_cg_req);
-          n_cg_beat = 0;
-        } else {
-          n_cg_busy = false;
-        }
-      } else {
-        n_cg_beat = static_cast<uint8_t>(cg_beat_ + 1);
-      }
-    } else if (cb_.count > 0 || ca_.count > 0) {
-      c_pop_b = cb_.count > 0;
-      c_pop_a = !c_pop_b;
-      n_cg_req = c_pop_b ? cb_.Front() : ca_.Front();
-      n_cg_busy = true;
-      n_cg_beat = 0;
-      n_cg_frame = build(n_cg_req);
-    }
-  }
-
-  // ---- I: ingress (lookahead, parse, strip, cell writes) ----
-  const bool cell_avail = free_count_ > 0 || fresh_ < kCells;
-  const bool res_ok = cell_avail && (!pend_.valid || d.fire);
-  const bool in_fire = in.s.valid && out_.s_ready;
-  const bool process = h_valid_ && res_ok && (h_beat_.last || in.s.valid);
-  bool i_write = false, i_pend = false, i_from_fifo = false;
-  uint16_t i_cell = 0;
-  Beat i_beat;
-  Pending n_pend;
-  bool n_skip = skip_;
-  CwMeta n_meta = meta_;
-  uint16_t n_head = ip_head_, n_prev = ip_prev_, n_cells = ip_cells_;
-  bool i_link = false;
-  if (process) {
-    const bool first = h_idx_ == 0;
-    const Beat& nx = in.s.beat;  // valid whenever this beat is not the last
-    CwMeta m = meta_;
-    if (first) {
-      std::array<uint8_t, kWindowBytes> win{};
-      for (int j = 0; j < kBeatBytes; ++j) {
-        win[j] = h_beat_.data[j];
-        win[kBeatBytes + j] = h_beat_.last ? 0 : nx.data[j];
-      }
-      const int known = h_beat_.last ? h_beat_.Bytes() : nx.last ? kBeatBytes + nx.Bytes() : -1;
-      m = ParseCw(win.data(), known);
-      m.hash = FlowHash(m.key);
-      n_meta = m;
-      n_cells = 0;
-    }
-    const bool skip = first ? !m.ok : skip_;
-    if (first && !m.ok) {
-      i_pend = true;
-      n_pend = Pending{true, true, m, 0, 0, 0, 0};
-      n_skip = true;
-    } else if (!skip) {
-      const int k = h_idx_;
-      int out_n = kBeatBytes, len = 0;
-      bool last = false;
-      if (h_beat_.last) {
-        out_n = h_beat_.Bytes() - 4;
-        len = k * kBeatBytes + h_beat_.Bytes();
-        last = true;
-      } else if (nx.last && nx.Bytes() <= 4) {
-        out_n = kBeatBytes - 4 + nx.Bytes();
-        len = (k + 1) * kBeatBytes + nx.Bytes();
-        last = true;
-      }
-      const uint16_t cells_before = first ? 0 : ip_cells_;
-      const bool oversize = !last && cells_before == kMaxCells - 1;
-      i_write = true;
-      i_from_fifo = free_count_ > 0;
-      i_cell = i_from_fifo ? free_[free_rd_] : fresh_;
-      i_beat = StripBeat(h_beat_, nx, k, m, out_n, last || oversize);
-      i_link = cells_before > 0;
-      n_head = first ? i_cell : ip_head_;
-      n_prev = i_cell;
-      n_cells = static_cast<uint16_t>(cells_before + 1);
-      if (last || oversize) {
-        const int want = (m.v6 ? 54 : 14) + m.ip_len;
-        i_pend = true;
-        n_pend = Pending{true, oversize || want != len, m, n_head, i_cell, n_cells, static_cast<uint16_t>(len)};
-        n_skip = true;
-      } else {
-        n_skip = false;
-      }
-    }
-  }
+  const CtrlStep cs = Control();
+  const IngressStep is = Ingest(d.fire);
 
   // ================= apply (all stages read the state above; now it changes) =================
   // D
@@ -525,44 +527,44 @@ void ReorderModel::Tick() {
   rd_q_ = n_q;
   // C
   if (c_.valid && in.c_ready && c_.beat.last) ++cnt.ctrl_out;
-  if (c_pop_a) {
+  if (cs.pop_a) {
     ca_.rd = (ca_.rd + 1) % kCtrlFifo;
     --ca_.count;
   }
-  if (c_pop_b) {
+  if (cs.pop_b) {
     cb_.rd = (cb_.rd + 1) % kQueues;
     --cb_.count;
   }
-  if (cadv) c_ = c_new;
-  cg_busy_ = n_cg_busy;
-  cg_req_ = n_cg_req;
-  cg_beat_ = n_cg_beat;
-  cg_frame_ = n_cg_frame;
+  if (cs.adv) c_ = cs.c;
+  cg_busy_ = cs.busy;
+  cg_req_ = cs.req;
+  cg_beat_ = cs.beat;
+  cg_frame_ = cs.frame;
   // I
-  if (i_write) {
-    if (i_from_fifo) {
+  if (is.write) {
+    if (is.from_fifo) {
       free_rd_ = (free_rd_ + 1) % kCells;
       --free_count_;
     } else {
       ++fresh_;
     }
-    cell_[i_cell] = i_beat;
-    if (i_link) next_[ip_prev_] = i_cell;
+    cell_[is.cell] = is.beat;
+    if (is.link) next_[ip_prev_] = is.cell;
     ++cnt.cells_used;
   }
   if (d.fire) pend_.valid = false;
-  if (i_pend) pend_ = n_pend;
-  skip_ = n_skip;
-  meta_ = n_meta;
-  ip_head_ = n_head;
-  ip_prev_ = n_prev;
-  ip_cells_ = n_cells;
-  if (in_fire) {
+  if (is.pend) pend_ = is.pend_rec;
+  skip_ = is.skip;
+  meta_ = is.meta;
+  ip_head_ = is.head;
+  ip_prev_ = is.prev;
+  ip_cells_ = is.cells;
+  if (in.s.valid && out_.s_ready) {
     h_valid_ = true;
     h_beat_ = in.s.beat;
     h_idx_ = in_idx_;
     in_idx_ = in.s.beat.last ? 0 : static_cast<uint8_t>(std::min(255, in_idx_ + 1));
-  } else if (process) {
+  } else if (is.go) {
     h_valid_ = false;
   }
   // peaks

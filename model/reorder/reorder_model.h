@@ -100,7 +100,30 @@ class ReorderModel : public ClockedBlock<ReorderIn, ReorderOut> {
     uint16_t deadline = 0;
   };
 
+  // What the control generator (C) does this cycle.
+  struct CtrlStep {
+    bool adv = false, pop_a = false, pop_b = false;
+    StreamPort c;  // the control port's next value (when adv)
+    bool busy = false;
+    CtrlReq req;
+    uint8_t beat = 0;
+    CtrlFrame frame;
+  };
+  // What the ingress (I) does this cycle.
+  struct IngressStep {
+    bool go = false;  // the lookahead beat is processed
+    bool write = false, from_fifo = false, link = false, pend = false;
+    uint16_t cell = 0;
+    Beat beat;
+    Pending pend_rec;
+    bool skip = false;
+    CwMeta meta;
+    uint16_t head = 0, prev = 0, cells = 0;
+  };
+
   Decision Decide() const;
+  CtrlStep Control() const;
+  IngressStep Ingest(bool dec_fire) const;
 
   ReorderIn in_;
   ReorderOut out_;
