@@ -223,6 +223,74 @@ ReorderModel::Decision ReorderModel::Decide() const {
   return d;
 }
 
+ReorderModel::ReaderStep ReorderModel::Read(const Decision& d) const {
+  ReaderStep rs;
+  const uint16_t now = in_.now_us;
+  rs.adv = !m_.valid || in_.m_ready;
+  rs.held = rd_held_;
+  rs.hold = rd_hold_;
+  rs.busy = rd_busy_;
+  rs.queue = rd_queue_;
+  rs.discard = rd_discard_;
+  rs.first = rd_first_;
+  rs.cell = rd_cell_;
+  rs.q = rd_q_;
+  auto load = [&](const OutEntry& e) {
+    rs.pop = true;
+    rs.busy = true;
+    rs.queue = e.queue;
+    rs.discard = e.discard;
+    rs.q = e.queue ? static_cast<uint8_t>(e.ref) : rd_q_;
+    rs.cell = e.queue ? q_[e.ref].head : e.ref;
+    rs.first = true;
+  };
+  if (!rd_busy_) {
+    if (of_.count > 0) load(of_.Front());
+    return rs;
+  }
+  if (cb_.Full() || !(rd_discard_ || rs.adv)) return rs;
+  const uint16_t c = rd_cell_;
+  const Beat& b = cell_[c];
+  if (!rd_discard_) {
+    rs.emit = true;
+    rs.beat = b;
+    if (rd_first_) {
+      rs.held = info_[c].held;
+      rs.hold = rs.held ? Sub16(now, info_[c].t_us) : 0;
+    }
+  }
+  rs.free = true;
+  rs.free_cell = c;
+  if (!b.last) {
+    rs.cell = next_[c];
+    rs.first = false;
+    return rs;
+  }
+  bool cont = false;
+  if (rd_queue_) {
+    rs.qpop = true;
+    // The decision may append to this queue in this very cycle: then its packet comes next.
+    const bool app = d.fire && d.qop == Decision::QOp::kAppend && d.q == rd_q_;
+    if (q_[rd_q_].count >= 2) {
+      rs.cell = next_[c];
+      cont = true;
+    } else if (app) {
+      rs.cell = pend_.head;
+      cont = true;
+    } else {
+      rs.qdone = true;
+    }
+  }
+  if (cont) {
+    rs.first = true;
+  } else if (of_.count > 0) {
+    load(of_.Front());  // no bubble between output entries
+  } else {
+    rs.busy = false;
+  }
+  return rs;
+}
+
 ReorderModel::CtrlStep ReorderModel::Control() const {
   CtrlStep cs;
   cs.adv = !c_.valid || in_.c_ready;
@@ -347,70 +415,7 @@ void ReorderModel::Tick() {
   const bool timeout =
       q_[t].state == QState::kHolding && Reached(now, q_[t].deadline) && of_.Free() >= 2 && !dec_touches_t;
 
-  // ---- R: reader (reads registered state only) ----
-  const bool adv = !m_.valid || in.m_ready;
-  bool r_emit = false, r_free = false, r_pop = false, r_qpop = false, r_qdone = false;
-  Beat r_beat;
-  bool r_held = rd_held_;
-  uint16_t r_hold = rd_hold_;
-  uint16_t r_free_cell = 0;
-  bool n_busy = rd_busy_, n_queue = rd_queue_, n_discard = rd_discard_, n_first = rd_first_;
-  uint16_t n_cell = rd_cell_;
-  uint8_t n_q = rd_q_;
-  auto load = [&](const OutEntry& e) {
-    r_pop = true;
-    n_busy = true;
-    n_queue = e.queue;
-    n_discard = e.discard;
-    n_q = e.queue ? static_cast<uint8_t>(e.ref) : rd_q_;
-    n_cell = e.queue ? q_[e.ref].head : e.ref;
-    n_first = true;
-  };
-  if (rd_busy_) {
-    if (!cb_.Full() && (rd_discard_ || adv)) {
-      const uint16_t c = rd_cell_;
-      const Beat& b = cell_[c];
-      if (!rd_discard_) {
-        r_emit = true;
-        r_beat = b;
-        if (rd_first_) {
-          r_held = info_[c].held;
-          r_hold = r_held ? Sub16(now, info_[c].t_us) : 0;
-        }
-      }
-      r_free = true;
-      r_free_cell = c;
-      if (!b.last) {
-        n_cell = next_[c];
-        n_first = false;
-      } else {
-        bool cont = false;
-        if (rd_queue_) {
-          r_qpop = true;
-          const bool app = d.fire && d.qop == Decision::QOp::kAppend && d.q == rd_q_;
-          if (q_[rd_q_].count >= 2) {
-            n_cell = next_[c];
-            cont = true;
-          } else if (app) {
-            n_cell = pend_.head;
-            cont = true;
-          } else {
-            r_qdone = true;
-          }
-        }
-        if (cont) {
-          n_first = true;
-        } else if (of_.count > 0) {
-          load(of_.Front());
-        } else {
-          n_busy = false;
-        }
-      }
-    }
-  } else if (of_.count > 0) {
-    load(of_.Front());
-  }
-
+  const ReaderStep rs = Read(d);
   const CtrlStep cs = Control();
   const IngressStep is = Ingest(d.fire);
 
@@ -489,42 +494,42 @@ void ReorderModel::Tick() {
   }
   scan_q_ = static_cast<uint8_t>(t + 1 >= in.cfg.queues ? 0 : t + 1);
   // R
-  if (r_qpop) {
+  if (rs.qpop) {
     Queue& q = q_[rd_q_];
     --q.count;
-    if (r_qdone) {
+    if (rs.qdone) {
       q.state = QState::kFree;
       --cnt.queues_now;
       cb_.mem[(cb_.rd + cb_.count) % kQueues] = CtrlReq{q.hdr, q.v6, kMaskClear, q.clear_epoch};
       ++cb_.count;
     }
   }
-  if (r_pop) {
+  if (rs.pop) {
     of_.rd = (of_.rd + 1) % kOutFifo;
     --of_.count;
   }
-  if (r_free) {
-    free_[(free_rd_ + free_count_) % kCells] = r_free_cell;
+  if (rs.free) {
+    free_[(free_rd_ + free_count_) % kCells] = rs.free_cell;
     ++free_count_;
     --cnt.cells_used;
   }
   if (m_.valid && in.m_ready && m_.beat.last) ++cnt.delivered;
-  if (adv) {
-    m_.valid = r_emit;
-    m_.beat = r_emit ? r_beat : Beat{};
-    m_held_ = r_emit && r_held;
-    m_hold_ = r_emit ? r_hold : 0;
+  if (rs.adv) {
+    m_.valid = rs.emit;
+    m_.beat = rs.emit ? rs.beat : Beat{};
+    m_held_ = rs.emit && rs.held;
+    m_hold_ = rs.emit ? rs.hold : 0;
   }
-  if (r_emit) {
-    rd_held_ = r_held;
-    rd_hold_ = r_hold;
+  if (rs.emit) {
+    rd_held_ = rs.held;
+    rd_hold_ = rs.hold;
   }
-  rd_busy_ = n_busy;
-  rd_queue_ = n_queue;
-  rd_discard_ = n_discard;
-  rd_first_ = n_first;
-  rd_cell_ = n_cell;
-  rd_q_ = n_q;
+  rd_busy_ = rs.busy;
+  rd_queue_ = rs.queue;
+  rd_discard_ = rs.discard;
+  rd_first_ = rs.first;
+  rd_cell_ = rs.cell;
+  rd_q_ = rs.q;
   // C
   if (c_.valid && in.c_ready && c_.beat.last) ++cnt.ctrl_out;
   if (cs.pop_a) {

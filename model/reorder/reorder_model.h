@@ -100,6 +100,17 @@ class ReorderModel : public ClockedBlock<ReorderIn, ReorderOut> {
     uint16_t deadline = 0;
   };
 
+  // What the reader (R) does this cycle, and its next registers.
+  struct ReaderStep {
+    bool adv = false;  // the host port's register takes a new value
+    bool emit = false, free = false, pop = false, qpop = false, qdone = false;
+    Beat beat;
+    bool held = false;
+    uint16_t hold = 0, free_cell = 0;
+    bool busy = false, queue = false, discard = false, first = false;
+    uint16_t cell = 0;
+    uint8_t q = 0;
+  };
   // What the control generator (C) does this cycle.
   struct CtrlStep {
     bool adv = false, pop_a = false, pop_b = false;
@@ -122,6 +133,7 @@ class ReorderModel : public ClockedBlock<ReorderIn, ReorderOut> {
   };
 
   Decision Decide() const;
+  ReaderStep Read(const Decision& d) const;
   CtrlStep Control() const;
   IngressStep Ingest(bool dec_fire) const;
 
