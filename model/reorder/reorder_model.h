@@ -9,7 +9,9 @@
 //   T  resume timer: one queue's deadline compared per cycle, round robin
 //   R  reader: walks the cells of the packet or released queue at the head of the output FIFO
 //   C  control generator: builds RTT_REPLY / NOTIFY / CLEAR from a mirrored header
-// Each stage reads only the state registered at the last edge; Tick() applies all updates at once.
+// Each stage reads only the state registered at the last edge (Decide, Read, Control, Ingest compute what
+// D, R, C and I do this cycle); Tick() then applies all updates at once, in the order the RTL's counters
+// document.
 #pragma once
 
 #include <array>
