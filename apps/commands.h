@@ -2,6 +2,11 @@
 // hang, conservation), 2 bad usage or bad input.
 #pragma once
 
+#include <string>
+
+// The value of a numeric option: a decimal number in [lo, hi], else std::invalid_argument naming the option.
+double ParseNumber(const std::string& opt, const std::string& v, double lo, double hi);
+
 int LbCommand(int argc, char** argv);
 int RdmaCommand(int argc, char** argv);
 int RdmaLatencyCommand(int argc, char** argv);

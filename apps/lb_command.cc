@@ -31,16 +31,6 @@ struct Args {
   LbRunConfig cfg;
 };
 
-double ParseDouble(const std::string& opt, const std::string& v, double lo, double hi) {
-  char* end = nullptr;
-  const double d = std::strtod(v.c_str(), &end);
-  if (v.empty() || *end != '\0' || !(d >= lo && d <= hi)) {
-    throw std::invalid_argument(opt + " wants a number in [" + std::to_string(lo) + ", " + std::to_string(hi) +
-                                "], got '" + v + "'");
-  }
-  return d;
-}
-
 Args ParseArgs(int argc, char** argv) {
   Args a;
   for (int i = 1; i < argc; ++i) {
@@ -59,11 +49,11 @@ Args ParseArgs(int argc, char** argv) {
       auto eng = ParseEngine(e);
       if (!eng) throw std::invalid_argument("--engine must be model, fast, rtl or lockstep, got '" + e + "'");
       a.cfg.engine = *eng;
-    } else if (o == "--backpressure") a.cfg.opt.backpressure = ParseDouble(o, val(), 0, 0.99);
-    else if (o == "--gaps") a.cfg.opt.gaps = ParseDouble(o, val(), 0, 0.99);
-    else if (o == "--seed") a.cfg.opt.seed = static_cast<uint64_t>(ParseDouble(o, val(), 0, 1e18));
+    } else if (o == "--backpressure") a.cfg.opt.backpressure = ParseNumber(o, val(), 0, 0.99);
+    else if (o == "--gaps") a.cfg.opt.gaps = ParseNumber(o, val(), 0, 0.99);
+    else if (o == "--seed") a.cfg.opt.seed = static_cast<uint64_t>(ParseNumber(o, val(), 0, 1e18));
     else if (o == "--timed") a.cfg.opt.timed = true;
-    else if (o == "--clock-mhz") a.cfg.opt.clock_mhz = ParseDouble(o, val(), 1, 100000);
+    else if (o == "--clock-mhz") a.cfg.opt.clock_mhz = ParseNumber(o, val(), 1, 100000);
     else throw std::invalid_argument("unknown option '" + o + "'");
   }
   if (a.tables.empty() || a.in.empty() || a.out.empty()) {

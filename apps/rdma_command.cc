@@ -26,16 +26,6 @@ constexpr const char* kLatencyHelp =
     "  retransmits it; RTL and model in lockstep. Latency = cycles from the request's last beat in to the\n"
     "  response's first beat out. Default host read: 1 us at the clock.\n";
 
-double Number(const std::string& opt, const std::string& v, double lo, double hi) {
-  char* end = nullptr;
-  const double d = std::strtod(v.c_str(), &end);
-  if (v.empty() || *end != '\0' || !(d >= lo && d <= hi)) {
-    throw std::invalid_argument(opt + " wants a number in [" + std::to_string(lo) + ", " + std::to_string(hi) +
-                                "], got '" + v + "'");
-  }
-  return d;
-}
-
 std::string HexBytes(const std::vector<uint8_t>& b) {
   static const char* kDigits = "0123456789abcdef";
   std::string s;
@@ -105,13 +95,13 @@ int RdmaCommand(int argc, char** argv) {
         else if (e == "rtl") cfg.engine = Engine::kRtl;
         else if (e == "lockstep") cfg.engine = Engine::kLockstep;
         else throw std::invalid_argument("--engine must be model, rtl or lockstep, got '" + e + "'");
-      } else if (o == "--mem-read-cycles") cfg.mem_read_cycles = static_cast<uint32_t>(Number(o, val(), 1, 1e7));
-      else if (o == "--mem-write-cycles") cfg.mem_write_cycles = static_cast<uint32_t>(Number(o, val(), 0, 1e7));
-      else if (o == "--mem-outstanding") cfg.mem_outstanding = static_cast<uint32_t>(Number(o, val(), 1, 1024));
-      else if (o == "--clock-mhz") cfg.opt.clock_mhz = Number(o, val(), 1, 100000);
+      } else if (o == "--mem-read-cycles") cfg.mem_read_cycles = static_cast<uint32_t>(ParseNumber(o, val(), 1, 1e7));
+      else if (o == "--mem-write-cycles") cfg.mem_write_cycles = static_cast<uint32_t>(ParseNumber(o, val(), 0, 1e7));
+      else if (o == "--mem-outstanding") cfg.mem_outstanding = static_cast<uint32_t>(ParseNumber(o, val(), 1, 1024));
+      else if (o == "--clock-mhz") cfg.opt.clock_mhz = ParseNumber(o, val(), 1, 100000);
       else if (o == "--aq-linear") cfg.aq_linear = true;
-      else if (o == "--backpressure") cfg.opt.backpressure = Number(o, val(), 0, 0.99);
-      else if (o == "--seed") cfg.opt.seed = static_cast<uint64_t>(Number(o, val(), 0, 1e18));
+      else if (o == "--backpressure") cfg.opt.backpressure = ParseNumber(o, val(), 0, 0.99);
+      else if (o == "--seed") cfg.opt.seed = static_cast<uint64_t>(ParseNumber(o, val(), 0, 1e18));
       else throw std::invalid_argument("unknown option '" + o + "'");
     }
     if (config_path.empty() || in.empty() || out.empty()) {
@@ -167,9 +157,9 @@ int RdmaLatencyCommand(int argc, char** argv) {
         std::cout << kLatencyHelp;
         return 0;
       }
-      if (o == "--clock-mhz") clock_mhz = Number(o, val(), 1, 100000);
-      else if (o == "--mem-read-cycles") read_cycles = static_cast<long>(Number(o, val(), 1, 1e7));
-      else if (o == "--mem-write-cycles") write_cycles = static_cast<long>(Number(o, val(), 0, 1e7));
+      if (o == "--clock-mhz") clock_mhz = ParseNumber(o, val(), 1, 100000);
+      else if (o == "--mem-read-cycles") read_cycles = static_cast<long>(ParseNumber(o, val(), 1, 1e7));
+      else if (o == "--mem-write-cycles") write_cycles = static_cast<long>(ParseNumber(o, val(), 0, 1e7));
       else if (o == "--json") json = true;
       else throw std::invalid_argument("unknown option '" + o + "'");
     }

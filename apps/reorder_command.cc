@@ -25,16 +25,6 @@ constexpr const char* kHelp =
     "  Arrival times are the input pcap timestamps (--back-to-back offers frames at line rate instead; the\n"
     "  microsecond clock still follows the cycles). Output timestamps are departure times.\n";
 
-double Number(const std::string& opt, const std::string& v, double lo, double hi) {
-  char* end = nullptr;
-  const double d = std::strtod(v.c_str(), &end);
-  if (v.empty() || *end != '\0' || !(d >= lo && d <= hi)) {
-    throw std::invalid_argument(opt + " wants a number in [" + std::to_string(lo) + ", " + std::to_string(hi) +
-                                "], got '" + v + "'");
-  }
-  return d;
-}
-
 std::string StatsJson(const ReorderRunReport& r, const char* engine) {
   const ReorderCounters& c = r.counters;
   std::vector<uint32_t> hs;
@@ -114,10 +104,10 @@ int ReorderCommand(int argc, char** argv) {
         else if (e == "rtl") rc.engine = Engine::kRtl, engine_name = "rtl";
         else if (e == "lockstep") rc.engine = Engine::kLockstep, engine_name = "lockstep";
         else throw std::invalid_argument("--engine must be model, rtl or lockstep, got '" + e + "'");
-      } else if (o == "--clock-mhz") rc.opt.clock_mhz = Number(o, val(), 1, 100000);
-      else if (o == "--backpressure") rc.opt.backpressure = Number(o, val(), 0, 0.99);
-      else if (o == "--ctrl-backpressure") rc.ctrl_backpressure = Number(o, val(), 0, 0.99);
-      else if (o == "--seed") rc.opt.seed = static_cast<uint64_t>(Number(o, val(), 0, 1e18));
+      } else if (o == "--clock-mhz") rc.opt.clock_mhz = ParseNumber(o, val(), 1, 100000);
+      else if (o == "--backpressure") rc.opt.backpressure = ParseNumber(o, val(), 0, 0.99);
+      else if (o == "--ctrl-backpressure") rc.ctrl_backpressure = ParseNumber(o, val(), 0, 0.99);
+      else if (o == "--seed") rc.opt.seed = static_cast<uint64_t>(ParseNumber(o, val(), 0, 1e18));
       else if (o == "--back-to-back") rc.untimed = true;
       else throw std::invalid_argument("unknown option '" + o + "'");
     }

@@ -78,6 +78,24 @@ struct RunResult {
   Accounting accounting;
 };
 
+// The first lines of a divergence report; `in_name` / `out_name` say what the block's frames are.
+inline std::string MismatchReport(const Mismatch& m, const std::string& in_name, const std::string& out_name) {
+  return "LOCKSTEP MISMATCH at cycle " + std::to_string(m.cycle) + ": signal " + m.diff.signal + "\n" +
+         "  rtl   = " + m.diff.rtl + "\n" + "  model = " + m.diff.model + "\n" + "  " + in_name + " #" +
+         std::to_string(m.in_packet) + " being offered; " + out_name + " #" + std::to_string(m.out_packet) +
+         ", beat " + std::to_string(m.out_beat) + "\n";
+}
+
+// The same seeded run again, traced into `fst` only for the `window` cycles before the divergence, so the
+// waveform stays small however long the run was.
+inline RunOptions ReplayAround(RunOptions o, const Mismatch& m, const std::string& fst, uint64_t window = 64) {
+  o.trace_path = fst;
+  o.trace_from = m.cycle > window ? m.cycle - window : 0;
+  o.trace_to = m.cycle + 1;
+  o.stop_after = m.cycle + 2;
+  return o;
+}
+
 template <class Binding>
 class Harness {
  public:

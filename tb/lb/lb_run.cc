@@ -91,11 +91,7 @@ void CrossCheck(const LbRunReport& fast, LbRunReport* rep) {
 std::string DescribeMismatch(const std::vector<Segment>& script, const std::vector<Packet>& packets,
                              const LbRunConfig& cfg, const tb::Mismatch& m) {
   std::ostringstream os;
-  os << "LOCKSTEP MISMATCH at cycle " << m.cycle << ": signal " << m.diff.signal << "\n"
-     << "  rtl   = " << m.diff.rtl << "\n"
-     << "  model = " << m.diff.model << "\n"
-     << "  input packet #" << m.in_packet << " being offered; output packet #" << m.out_packet << ", beat "
-     << m.out_beat << "\n";
+  os << tb::MismatchReport(m, "input packet", "output packet");
   if (!cfg.opt.trace_path.empty()) {
     os << "  waveform of the whole run up to it: " << cfg.opt.trace_path << "\n";
   } else if (!cfg.mismatch_trace.empty()) {
@@ -104,11 +100,7 @@ std::string DescribeMismatch(const std::vector<Segment>& script, const std::vect
     LbCycleModel model;
     tb::Harness<LbBinding> replay(&rtl, &model);
     LbTableFeeder feeder(script, packets.size());
-    tb::RunOptions o = cfg.opt;
-    o.trace_path = cfg.mismatch_trace;
-    o.trace_from = m.cycle > cfg.trace_window ? m.cycle - cfg.trace_window : 0;
-    o.trace_to = m.cycle + 1;
-    o.stop_after = m.cycle + 2;
+    const tb::RunOptions o = tb::ReplayAround(cfg.opt, m, cfg.mismatch_trace, cfg.trace_window);
     replay.Run(packets, &feeder, o);
     os << "  waveform of cycles " << o.trace_from << ".." << m.cycle
        << " (RTL; model_* inputs = the model's outputs): " << cfg.mismatch_trace << "\n";

@@ -37,22 +37,14 @@ RdmaRunReport RunRdma(const RdmaConfig& config, const std::vector<Packet>& packe
   if (rep.run.mismatch) {
     const tb::Mismatch& m = *rep.run.mismatch;
     std::ostringstream os;
-    os << "LOCKSTEP MISMATCH at cycle " << m.cycle << ": signal " << m.diff.signal << "\n"
-       << "  rtl   = " << m.diff.rtl << "\n"
-       << "  model = " << m.diff.model << "\n"
-       << "  request #" << m.in_packet << " being offered; response #" << m.out_packet << ", beat " << m.out_beat
-       << "\n";
+    os << tb::MismatchReport(m, "request", "response");
     if (!cfg.mismatch_trace.empty() && cfg.opt.trace_path.empty()) {
       RdmaRtl rtl2;
       RdmaModel model2;
       tb::Harness<RdmaBinding> replay(&rtl2, &model2);
       auto mem2 = MakeMemory(config, cfg);
       RdmaSide side2(Writes(config, cfg), mem2.get());
-      tb::RunOptions o = cfg.opt;
-      o.trace_path = cfg.mismatch_trace;
-      o.trace_from = m.cycle > 64 ? m.cycle - 64 : 0;
-      o.trace_to = m.cycle + 1;
-      o.stop_after = m.cycle + 2;
+      const tb::RunOptions o = tb::ReplayAround(cfg.opt, m, cfg.mismatch_trace);
       replay.Run(packets, &side2, o);
       os << "  waveform of cycles " << o.trace_from << ".." << m.cycle << ": " << cfg.mismatch_trace << "\n";
     }

@@ -9,12 +9,11 @@
 namespace nettwin::reorder {
 namespace {
 
-tb::RunOptions Options(const std::vector<Packet>& packets, const ReorderRunConfig& rc) {
+tb::RunOptions Options(const ReorderRunConfig& rc) {
   tb::RunOptions o = rc.opt;
   o.timed = !rc.untimed;
   // The longest legitimate wait: a resume deadline half the 16-bit microsecond clock away.
   o.idle_limit = std::max<uint64_t>(o.idle_limit, static_cast<uint64_t>(33000.0 * o.clock_mhz));
-  (void)packets;
   return o;
 }
 
@@ -24,7 +23,7 @@ uint64_t T0(const std::vector<Packet>& packets) { return packets.empty() ? 0 : p
 
 ReorderRunReport RunReorder(const ReorderCfg& cfg, const std::vector<Packet>& packets, const ReorderRunConfig& rc) {
   ReorderRunReport rep;
-  const tb::RunOptions opt = Options(packets, rc);
+  const tb::RunOptions opt = Options(rc);
   std::unique_ptr<ReorderRtl> rtl;
   std::unique_ptr<ReorderModel> model;
   if (rc.engine != Engine::kModel) rtl = std::make_unique<ReorderRtl>();
@@ -39,23 +38,16 @@ ReorderRunReport RunReorder(const ReorderCfg& cfg, const std::vector<Packet>& pa
   if (rep.run.mismatch) {
     const tb::Mismatch& m = *rep.run.mismatch;
     std::ostringstream os;
-    os << "LOCKSTEP MISMATCH at cycle " << m.cycle << ": signal " << m.diff.signal << "\n"
-       << "  rtl   = " << m.diff.rtl << "\n"
-       << "  model = " << m.diff.model << "\n"
-       << "  arrival #" << m.in_packet << " being offered; delivered frame #" << m.out_packet << ", beat " << m.out_beat
-       << "\n";
+    os << tb::MismatchReport(m, "arrival", "delivered frame");
     if (!rc.mismatch_trace.empty() && opt.trace_path.empty()) {
       ReorderRtl rtl2;
       ReorderModel model2;
       tb::Harness<ReorderBinding> replay(&rtl2, &model2);
       ReorderSide side2(cfg, T0(packets), opt.clock_mhz, rc.ctrl_backpressure, opt.seed * 2 + 3);
-      tb::RunOptions o = opt;
-      o.trace_path = rc.mismatch_trace;
-      o.trace_from = m.cycle > 64 ? m.cycle - 64 : 0;
-      o.trace_to = m.cycle + 1;
-      o.stop_after = m.cycle + 2;
+      const tb::RunOptions o = tb::ReplayAround(opt, m, rc.mismatch_trace);
       replay.Run(packets, &side2, o);
-      os << "  waveform of cycles " << o.trace_from << ".." << m.cycle << ": " << rc.mismatch_trace << "\n";
+      os << "  waveform of cycles " << o.trace_from << ".." << m.cycle
+         << " (RTL; model_* inputs = the model's outputs): " << rc.mismatch_trace << "\n";
     }
     rep.mismatch_text = os.str();
   }

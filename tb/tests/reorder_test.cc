@@ -550,10 +550,7 @@ TEST(ReorderLockstep, DivergenceOnTheControlStreamIsReported) {
     FaultyModel model2;
     tb::Harness<ReorderBinding> replay(&rtl2, &model2);
     ReorderSide side2(Cfg(), v[0].time_ns, 250, 0, 1);
-    opt.trace_path = fst;
-    opt.trace_from = r.mismatch->cycle > 64 ? r.mismatch->cycle - 64 : 0;
-    opt.stop_after = r.mismatch->cycle + 2;
-    const tb::RunResult r2 = replay.Run(v, &side2, opt);
+    const tb::RunResult r2 = replay.Run(v, &side2, tb::ReplayAround(opt, *r.mismatch, fst));
     ASSERT_TRUE(r2.mismatch.has_value());
     EXPECT_EQ(r2.mismatch->cycle, r.mismatch->cycle);
   }
