@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Installs what nettwin needs from Debian's archive, only what is missing. Safe to re-run.
+# Works as root (no sudo needed, and none on a minimal Debian) and as a user with sudo.
+# The commands it runs are checked by scripts/tests/test_setup.sh with stub dpkg-query/apt-get/sudo.
 set -euo pipefail
-pkgs=(g++ cmake make verilator libsystemc-dev python3-scapy tshark libpcap-dev libgtest-dev libgmock-dev
-      zlib1g-dev yosys)
+pkgs=(g++ cmake make verilator libsystemc-dev python3-scapy python3-matplotlib tshark libpcap-dev
+      libgtest-dev libgmock-dev zlib1g-dev yosys shellcheck clang libclang-rt-14-dev lcov)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -12,8 +14,12 @@ if [ ${#missing[@]} -eq 0 ]; then
   exit 0
 fi
 echo "setup: installing ${missing[*]}"
-sudo=""
-[ "$(id -u)" -eq 0 ] || sudo="sudo"
+# As root the command runs as is; otherwise through sudo, which must keep DEBIAN_FRONTEND.
+as_root=()
+if [ "$(id -u)" -ne 0 ]; then
+  as_root=(sudo DEBIAN_FRONTEND=noninteractive)
+fi
 # tshark's package asks whether non-root users may capture; noninteractive takes the default (no).
-$sudo apt-get update -q
-DEBIAN_FRONTEND=noninteractive $sudo -E apt-get install -y -q --no-install-recommends "${missing[@]}"
+export DEBIAN_FRONTEND=noninteractive
+"${as_root[@]}" apt-get update -q
+"${as_root[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
