@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shared by the CLI tests: `check NAME EXIT TEXT CMD...` runs CMD and passes if it exits with EXIT and its
 # output contains TEXT; counts into $pass / $fail.
 pass=0

@@ -8,7 +8,7 @@ N="$B/nettwin"
 HERE=$(cd "$(dirname "$0")/.." && pwd)   # scripts/
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-# shellcheck source=cli_check.sh
+# shellcheck source=SCRIPTDIR/cli_check.sh
 source "$HERE/tests/cli_check.sh"
 
 /usr/bin/python3 "$HERE/ejfat_spec_gen.py" --out "$T/in.pcap" >/dev/null
@@ -39,7 +39,7 @@ check "empty tables: everything counted as filter_miss" 0 "22 packets in, 0 out,
   "$N" lb --tables "$T/empty.txt" --in "$T/in.pcap" --out "$T/o.pcap"
 
 check "whole-run trace" 0 "22 out" "$N" lb --tables "$TABLES" --in "$T/in.pcap" --out "$T/o.pcap" --trace "$T/w.fst"
-[ -s "$T/w.fst" ] && pass=$((pass + 1)) || { echo "FAIL trace file missing"; fail=$((fail + 1)); }
+if [ -s "$T/w.fst" ]; then pass=$((pass + 1)); else echo "FAIL trace file missing"; fail=$((fail + 1)); fi
 check "trace needs an RTL engine" 2 "--trace needs an RTL engine" \
   "$N" lb --tables "$TABLES" --in "$T/in.pcap" --out "$T/o.pcap" --trace "$T/w.fst" --engine model
 check "timed" 0 "22 out" "$N" lb --tables "$TABLES" --in "$T/in.pcap" --out "$T/o.pcap" --timed --clock-mhz 322

@@ -8,7 +8,7 @@ N="$B/nettwin"
 HERE=$(cd "$(dirname "$0")/.." && pwd)   # scripts/
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-# shellcheck source=cli_check.sh
+# shellcheck source=SCRIPTDIR/cli_check.sh
 source "$HERE/tests/cli_check.sh"
 
 /usr/bin/python3 "$HERE/rdma_gen.py" --seed 3 --out-dir "$T/v" --scenario atomic >/dev/null
@@ -47,7 +47,7 @@ done
 check "mem-out is JSON of rkeys" 0 "ok" /usr/bin/python3 -c "
 import json,sys; d=json.load(open('$T/m_lockstep.json')); assert d and all(k.isdigit() for k in d); print('ok')"
 check "trace" 0 "responses" "$N" rdma --config "$C" --in "$R" --out "$T/o.pcap" --trace "$T/w.fst" --mem-read-cycles 40
-[ -s "$T/w.fst" ] && pass=$((pass + 1)) || { echo "FAIL no trace"; fail=$((fail + 1)); }
+if [ -s "$T/w.fst" ]; then pass=$((pass + 1)); else echo "FAIL no trace"; fail=$((fail + 1)); fi
 
 check "latency json" 0 '"retransmit_host_reads": 1' "$N" rdma-latency --json
 check "latency text" 0 "at most once: yes" "$N" rdma-latency --clock-mhz 500 --mem-read-cycles 300

@@ -50,8 +50,9 @@ for seed in "${SEEDS[@]}"; do
     D="$W/s$seed"
     $PY "$S/lb_gen.py" --seed "$seed" --out-dir "$D"
     $PY "$S/lb_gen.py" --seed "$seed" --out-dir "$D.again" >/dev/null
-    cmp "$D/packets_in.pcap" "$D.again/packets_in.pcap" && cmp "$D/runsim.txt" "$D.again/runsim.txt" \
-        || fail "lb_gen --seed $seed is not deterministic"
+    if ! cmp "$D/packets_in.pcap" "$D.again/packets_in.pcap" || ! cmp "$D/runsim.txt" "$D.again/runsim.txt"; then
+        fail "lb_gen --seed $seed is not deterministic"
+    fi
     $PY "$S/lb_ref.py" --tables "$D/runsim.txt" --in "$D/packets_in.pcap" --out "$D/exp.pcap" --stats "$D/exp.json"
     $PY "$S/lb_check.py" --tables "$D/runsim.txt" --in "$D/packets_in.pcap" --out "$D/exp.pcap" \
         --stats "$D/exp.json" --tshark

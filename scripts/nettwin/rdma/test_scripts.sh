@@ -70,7 +70,9 @@ echo "-- atomic with the AQ grouping off (--aq-linear, aq_mode linear): the same
 D="$W/atomic"
 $PY "$S/rdma_ref.py" --config "$D/responder.txt" --in "$D/requests.pcap" --out "$D/lin.pcap" \
     --mem-out "$D/lin.json" --aq-linear >/dev/null
-cmp "$D/lin.pcap" "$D/exp.pcap" && cmp "$D/lin.json" "$D/mem.json" || fail "--aq-linear changes the result"
+if ! cmp "$D/lin.pcap" "$D/exp.pcap" || ! cmp "$D/lin.json" "$D/mem.json"; then
+    fail "--aq-linear changes the result"
+fi
 $PY "$S/rdma_gen.py" --seed 1 --scenario atomic --out-dir "$D.lin" --aq-mode linear | tail -1
 grep -q "aq_mode linear" "$D.lin/responder.txt" || fail "rdma_gen --aq-mode linear"
 cmp "$D.lin/requests.pcap" "$D/requests.pcap" || fail "rdma_gen --aq-mode changes the requests"
