@@ -3,7 +3,7 @@
 #
 #   bash scripts/nettwin/rdma/test_scripts.sh [SEED...]        (default seeds: 1 2 3)
 #
-# 1. unit tests (nettwin/rdma/test_ref.py): ICRC helper = Scapy's BTH.compute_icrc for IPv4 and Scapy-field
+# 1. unit tests (nettwin/rdma/test_ref.py, test_ref_rq.py): ICRC helper = Scapy's BTH.compute_icrc for IPv4 and Scapy-field
 #    masking for IPv6, config errors, responses equal to Scapy-built ones, PSN, AQ groups, SEND /
 #    WRITE with immediate: receive WQEs, CQE bytes, RNR NAK, buffer overflow, duplicates;
 # 2. every scenario (seed 1) and "mixed" per seed: rdma_gen is deterministic and its own model agrees
@@ -55,7 +55,7 @@ gen_twice() {     # gen_twice SEED SCENARIO DIR
 }
 
 echo "== unit tests"
-"${PYM[@]}" nettwin.rdma.test_ref
+"${PYM[@]}" unittest nettwin.rdma.test_ref nettwin.rdma.test_ref_rq
 
 echo "== scenarios (seed 1)"
 for sc in "${SCENARIOS[@]}"; do
