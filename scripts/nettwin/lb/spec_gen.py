@@ -7,7 +7,7 @@ rocid 0xabc) then IPv6 (tick 20, rocid 0x123).  22 packets in total.
 
 Differences from the spec script, none of which changes a packet byte:
   * the output path comes from --out instead of being hard-wired to packets_in.pcap;
-  * the layers come from ejfat_layers (identical field lists);
+  * the layers come from lb/layers.py (identical field lists);
   * packet timestamps are fixed (1 us apart) instead of the wall clock, so that the pcap file
     itself is reproducible and can be checked in.
 

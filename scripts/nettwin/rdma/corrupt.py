@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Write deliberately damaged copies of a responder run, to prove rdma_check.py notices
-(self-test helper for test_rdma_scripts.sh).
+(self-test helper for rdma/test_scripts.sh).
 
   /usr/bin/python3 scripts/rdma_corrupt.py --mode MODE --config C --in REQ.pcap \
       --out RSP.pcap --mem-out MEM.json [--stats S.json] --dest DIR [--index N]

@@ -1,15 +1,15 @@
 #!/usr/bin/python3
-"""Unit tests of roce_layers.py and the RoCEv2 reference (rdma_ref.py) on hand-worked cases.
+"""Unit tests of rdma/layers.py and the RoCEv2 reference (rdma/ref.py) on hand-worked cases.
 
   PYTHONPATH=scripts /usr/bin/python3 -m nettwin.rdma.test_ref [-v]
 
 ICRC against Scapy (IPv4: BTH.compute_icrc; IPv6: the same masking done with Scapy fields), the
 config grammar and its errors (incl. the optional rq/rq_entries/rq_posted/cq/cq_entries/rnr_timer
 fields), response bytes against responses built field by field with Scapy, PSN / Go-Back-N, the AQ
-group lookup (and --aq-linear), memory byte order, the stats, and docs/rdma.md "Receive and
-completion queues" (test_ref_rq.py): SEND first/middle/last/only (+ immediate) into receive WQEs, CQE bytes written out
-by hand, RNR NAK (0x20 | rnr_timer), buffer overflow (WQE not consumed / message left open),
-duplicates, open-message rules, WRITE with immediate, the CQ wrapping, DMA order.
+group lookup (and --aq-linear), memory byte order, the stats.  docs/rdma.md "Receive and completion
+queues" is in test_ref_rq.py: SEND first/middle/last/only (+ immediate) into receive WQEs, CQE bytes
+written out by hand, RNR NAK (0x20 | rnr_timer), buffer overflow (WQE not consumed / message left
+open), duplicates, open-message rules, WRITE with immediate, the CQ wrapping, DMA order.
 """
 import os
 import random
