@@ -60,6 +60,17 @@ def runs(opts):
     return out
 
 
+def summary(results):
+    """Drops by reason over the back-to-back runs (each vector once)."""
+    drops = {}
+    for res in results:
+        if res.run.mode == "b2b":
+            for k, v in res.stats.get("drops", {}).items():
+                drops[k] = drops.get(k, 0) + v
+    return "drops by reason over all vectors (back-to-back runs): " + (
+        ", ".join("%s=%d" % (k, v) for k, v in sorted(drops.items()) if v) or "none")
+
+
 def plots(results, out_dir):
     """Latency histogram per stimulus mode (all passed runs of the mode together)."""
     from nettwin.regress.plot import finish, plt

@@ -102,6 +102,7 @@ def main(argv=None):
     blocks, runs = select(args, ap)
     if not runs:
         ap.error("no runs selected")
+    blocks = [b for b in blocks if any(r.block == b for r in runs)]
     if args.list:
         for r in runs:
             print("%-40s %s" % (r.name, quote(r.command)))
@@ -127,6 +128,8 @@ def main(argv=None):
         if rs:
             mod = block_module(b)
             print(format_table(mod.TITLE, mod.HEADER, table_rows(rs)))
+            if hasattr(mod, "summary"):
+                print(mod.summary(rs))
     t = totals(results)
     meta = {"wall_seconds": round(wall, 1), "jobs": jobs, "shard": "%d/%d" % args.shard if args.shard else "1/1"}
     if args.junit:

@@ -26,7 +26,7 @@ def pad_rows(header, rows):
 def format_table(title, header, rows):
     rows = pad_rows(header, rows)
     widths = [max(len(str(r[i])) for r in rows + [header]) for i in range(len(header))]
-    line = "  ".join("%-*s" % (w, h) for w, h in zip(widths, header))
+    line = "  ".join("%-*s" % (w, h) for w, h in zip(widths, header)).rstrip()
     out = ["", title, line, "-" * len(line)]
     out += ["  ".join("%-*s" % (w, str(c)) for w, c in zip(widths, r)).rstrip() for r in rows]
     return "\n".join(out)

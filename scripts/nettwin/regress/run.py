@@ -3,7 +3,9 @@
 A block module `nettwin.<block>.runs` exposes
     TITLE: str                       heading of its summary table
     runs(opts) -> list[Run]          its runs in a fixed order (pure declaration: nothing is generated or run)
+    HEADER: list[str]                its table's columns (scenario, seed, mode, columns(stats)..., result, time)
     plots(results, out_dir) -> list[Figure]   (optional) PNGs for the HTML report
+    summary(results) -> str          (optional) a line under its table
 and is listed once in nettwin/regress/registry.py.
 """
 import json
