@@ -120,6 +120,9 @@ def main(argv=None):
     log = Log(log_path)
     try:
         results = execute_all(runs, jobs, log, Progress(len(runs)), want_data=bool(args.report))
+    except KeyboardInterrupt:
+        print("\ninterrupted; log: %s" % log_path)
+        return 130
     finally:
         log.close()
     wall = time.time() - t0

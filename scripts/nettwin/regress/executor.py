@@ -156,5 +156,10 @@ def execute_all(runs, jobs, log, on_done, want_data=False):
 
     if jobs <= 1:
         return [one(r) for r in runs]
-    with ThreadPoolExecutor(max_workers=jobs) as pool:
-        return list(pool.map(one, runs))
+    pool = ThreadPoolExecutor(max_workers=jobs)
+    try:
+        futures = [pool.submit(one, r) for r in runs]
+        return [f.result() for f in futures]
+    finally:
+        # normally all done; on Ctrl-C, start nothing new (the running commands got the SIGINT too)
+        pool.shutdown(wait=False, cancel_futures=True)
