@@ -6,10 +6,12 @@ import subprocess
 import sys
 import threading
 import time
+import traceback
 from concurrent.futures import ThreadPoolExecutor
 
 from nettwin.regress.run import Result, quote, read_json
 
+GENERATOR_TIMEOUT = 600  # seconds per vector generator command
 TAIL_LINES = 14  # of a failing command's output, in the progress stream and the reports
 
 
@@ -68,7 +70,7 @@ class Vectors:
             if vec.key not in self._done:
                 err = None
                 for cmd in vec.commands:
-                    rc, out, _ = run_command(cmd, self._log)
+                    rc, out, _ = run_command(cmd, self._log, GENERATOR_TIMEOUT)
                     if rc != 0:
                         err = "generator exit %d: %s\n%s" % (rc, quote(cmd), tail(out))
                         break
@@ -150,7 +152,10 @@ def execute_all(runs, jobs, log, on_done, want_data=False):
     vectors = Vectors(log)
 
     def one(run):
-        res = execute(run, vectors, log, want_data)
+        try:
+            res = execute(run, vectors, log, want_data)
+        except Exception:  # a bug of the runner or a block's runs.py: this run fails, the others go on
+            res = Result(run, False, 0.0, "runner", traceback.format_exc(), run.replay())
         on_done(res)
         return res
 
