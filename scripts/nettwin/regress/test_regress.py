@@ -28,6 +28,8 @@ SMALL = ["--quick", "--match", "lb.spec.", "--match", "rdma.atomic-latency.read5
          "reorder.ecn.s1.timed"]
 sys.path.insert(0, SCRIPTS)
 from nettwin.regress import cli  # noqa: E402
+from nettwin.regress.executor import execute_all  # noqa: E402
+from nettwin.regress.run import Run, quote  # noqa: E402
 
 FAKE = """#!/bin/sh
 case " $* " in
@@ -95,6 +97,33 @@ class RunList(unittest.TestCase):
         self.assertEqual(len(listed("--only", "lb", "--seeds", "3")), 2 * (1 + 3))
         self.assertIn("lb.rand.s7.b2b", listed("--only", "lb", "--seeds", "2", "--first-seed", "6"))
         self.assertEqual(len(listed("--only", "rdma", "--seeds", "2", "--match", "rdma.mixed.")), 4)
+
+
+class Executor(unittest.TestCase):
+    """The executor alone, on shell commands instead of nettwin."""
+
+    class Log:
+        def write(self, text):
+            pass
+
+    @staticmethod
+    def make(i, delay, rc=0):
+        js = '{"packets_in": %d, "cycles": %d}' % (i, 10 * i)
+        return Run("t", "s%d" % i, i, "m", ["sh", "-c", "sleep %s; echo '%s'; exit %d" % (delay, js, rc)])
+
+    def test_order_and_failures(self):
+        runs = [self.make(i, d, rc) for i, (d, rc) in enumerate([(0.4, 0), (0, 1), (0.2, 0), (0, 0), (0.1, 3)])]
+        runs.append(Run("t", "broken", None, "m", ["true"], outputs=[None]))  # os.path.exists(None) raises
+        done = []
+        res = execute_all(runs, 3, self.Log(), lambda r: done.append(r.run.name))
+        self.assertEqual([r.run.name for r in res], [r.name for r in runs])  # list order, not finishing order
+        self.assertNotEqual(done, [r.name for r in runs])
+        self.assertEqual([r.ok for r in res], [True, False, True, True, False, False])
+        self.assertEqual([r.stats.get("cycles") for r in res[:5]], [0, 10, 20, 30, 40])
+        self.assertEqual((res[1].stage, res[5].stage), ("run", "runner"))
+        self.assertIn("exit 1", res[1].report)
+        self.assertIn("TypeError", res[5].report)
+        self.assertEqual(res[4].replay, "sh -c " + runs[4].command[2].replace("'", "'\"'\"'").join("''"))
 
 
 class Usage(unittest.TestCase):
