@@ -123,7 +123,7 @@ class Executor(unittest.TestCase):
         self.assertEqual((res[1].stage, res[5].stage), ("run", "runner"))
         self.assertIn("exit 1", res[1].report)
         self.assertIn("TypeError", res[5].report)
-        self.assertEqual(res[4].replay, "sh -c " + runs[4].command[2].replace("'", "'\"'\"'").join("''"))
+        self.assertEqual(res[4].replay, quote(runs[4].command))
 
 
 class Usage(unittest.TestCase):
