@@ -10,12 +10,11 @@ import re
 import sys
 import time
 
+from nettwin.common.paths import ROOT_DIR as ROOT
 from nettwin.regress.executor import Log, Progress, execute_all
 from nettwin.regress.registry import BLOCKS, block_module
 from nettwin.regress.results import format_table, table_rows, totals, write_json, write_junit
 from nettwin.regress.run import Options, quote
-
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
 
 def parse_shard(text):

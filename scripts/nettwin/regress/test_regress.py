@@ -1,5 +1,5 @@
-#!/usr/bin/python3
-"""Tests of the regression runner (ctest `regress_runner`): /usr/bin/python3 test_regress.py BUILD_DIR
+"""Tests of the regression runner (ctest `regress_runner`), from scripts/:
+/usr/bin/python3 -m nettwin.regress.test_regress BUILD_DIR
 
 The run list, --list and --shard over the real list; usage errors exit 2; a forced failure (a fake nettwin that
 reports a divergence for one stimulus mode) exits 1 with the divergence report and replay command in the
@@ -18,19 +18,17 @@ import tempfile
 import unittest
 import xml.etree.ElementTree as ET
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-SCRIPTS = os.path.dirname(os.path.dirname(HERE))
+from nettwin.common.paths import SCRIPTS_DIR as SCRIPTS
+from nettwin.regress import cli
+from nettwin.regress.executor import execute_all
+from nettwin.regress.run import Run, quote
+
 REGRESS = os.path.join(SCRIPTS, "regress.py")
 BUILD = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(SCRIPTS, "..", "build"))
 # a few seconds of real runs that reach every block's plot: the LB spec vector in both modes, the shortest
 # RDMA latency run and one timed reorder scenario
 SMALL = ["--quick", "--match", "lb.spec.", "--match", "rdma.atomic-latency.read50", "--match",
          "reorder.ecn.s1.timed"]
-sys.path.insert(0, SCRIPTS)
-from nettwin.regress import cli  # noqa: E402
-from nettwin.regress.executor import execute_all  # noqa: E402
-from nettwin.regress.run import Run, quote  # noqa: E402
-
 FAKE = """#!/bin/sh
 case " $* " in
   *" --gaps "*) echo "lb lockstep: divergence at cycle 42, signal out_data: RTL 0x1 model 0x2 (output packet 3)"

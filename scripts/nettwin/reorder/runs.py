@@ -6,7 +6,6 @@ arrival times) and timed+bp (30 % backpressure on both outputs), both checked by
 so collisions, fallbacks, buffer_full drops and input stalls all occur): time is compressed there, so only
 lockstep-clean + conservation are required.
 """
-import importlib
 import json
 import os
 
@@ -31,16 +30,6 @@ TIGHT_SCRIPT = ("import sys; src, dst = sys.argv[1:3]; tight = %r; "
                 "else ' '.join(t) + '\\n' for t in lines))" % TIGHT)
 
 
-def _lib(*names):
-    """The first importable of `names` (the package path, then the flat scripts/ module it replaces)."""
-    for n in names:
-        try:
-            return importlib.import_module(n)
-        except ImportError:
-            continue
-    raise ImportError(" / ".join(names))
-
-
 def _columns(st):
     return [st.get("packets_in", "-"), st.get("delivered", "-"), st.get("held", "-"),
             st.get("released_by_tail", "-"), st.get("released_by_timeout", "-"),
@@ -52,8 +41,8 @@ def _hold_points(d, delivered):
     """(path-delay difference, hold time of the reroute's first new-path packet, TAIL lost?) per reroute, in us.
     The difference is the old path's delay at the TAIL (base + congestion) minus the new path's base delay;
     the hold time is the packet's departure (delivered pcap) minus its arrival (arrivals pcap)."""
-    layers = _lib("nettwin.reorder.layers", "cw_layers")
-    pcap = _lib("nettwin.common.pcap", "nt_pcap")
+    from nettwin.common import pcap  # Scapy: only when a report is written, so --list stays fast
+    from nettwin.reorder import layers
 
     def times(path):
         t = {}
