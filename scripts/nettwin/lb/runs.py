@@ -89,6 +89,7 @@ def plots(results, out_dir):
         ax.bar([x - 0.4 + width * (k + 0.5) for x in xs], [hist[mode][x] for x in xs], width=width,
                label="%s (%d frames)" % (mode, sum(hist[mode].values())))
     ax.set_yscale("log")
+    ax.xaxis.get_major_locator().set_params(integer=True)  # latencies are whole cycles
     return finish(fig, ax, "latency, cycles (first beat in to first beat out)", "forwarded frames", out_dir,
                   "lb_latency.png", "LB latency per stimulus mode",
                   "Every forwarded frame of every passed LB run; b2b stays at the pipeline's fixed latency, "

@@ -42,12 +42,12 @@ def _throughput(results, out_dir):
                     color=color, label=b)
     ax1.set_ylabel("input beats / cycle")
     ax1.set_ylim(bottom=0)
-    ax1.legend(loc="upper right")
+    ax1.legend(loc="center left", bbox_to_anchor=(1.0, 0.5))
     ax2.set_ylabel("simulated kcycles / s\n(lockstep + checks)")
     ax2.set_xlabel("run (in list order: the tables below)")
     ax2.set_yscale("log")
     ax2.set_ylim(min(speeds) / 2, max(speeds) * 2)  # scatter's autoscale misses points on a log axis
-    ax2.legend(loc="upper right")
+    ax2.legend(loc="center left", bbox_to_anchor=(1.0, 0.5))
     path = os.path.join(out_dir, "throughput.png")
     save(fig, path)
     return [Figure("Throughput per run", path,
