@@ -16,8 +16,9 @@ build: setup $(BUILD)/Makefile
 	cmake --build $(BUILD) -j $(JOBS)
 
 # The main job: every vector through RTL and model in lockstep, independently checked, with a summary.
+# ARGS passes options, e.g. make regress ARGS="--only lb -j 2 --report build/report".
 regress: build
-	/usr/bin/python3 scripts/regress.py --build $(BUILD)
+	/usr/bin/python3 scripts/regress.py --build $(BUILD) $(ARGS)
 
 # The test suite (what CI runs).
 test: build
