@@ -60,7 +60,8 @@ PcapReader::PcapReader(const std::string& path) : name_(path) {
   f_ = std::fopen(path.c_str(), "rb");
   if (f_ == nullptr) throw PcapError(path + ": cannot open");
   owned_ = true;
-  std::setvbuf(f_, nullptr, _IOFBF, kIoBuffer);
+  buffer_ = std::make_unique<char[]>(kIoBuffer);
+  std::setvbuf(f_, buffer_.get(), _IOFBF, kIoBuffer);
   try {
     Open();
   } catch (...) {
@@ -338,7 +339,8 @@ bool PcapReader::NextPcapng(Packet* p) {
 PcapWriter::PcapWriter(const std::string& path, CaptureFormat format) : path_(path), format_(format) {
   f_ = std::fopen(path.c_str(), "wb");
   if (f_ == nullptr) throw PcapError(path + ": cannot create");
-  std::setvbuf(f_, nullptr, _IOFBF, kIoBuffer);
+  buffer_ = std::make_unique<char[]>(kIoBuffer);
+  std::setvbuf(f_, buffer_.get(), _IOFBF, kIoBuffer);
   if (format_.container == PcapFormat::kPcap) {
     const uint32_t hdr[6] = {format_.nanos ? kMagicNanos : kMagicMicros, 0x00040002u, 0, 0, 65535u * 4,
                              kLinkEthernet};

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -76,6 +77,7 @@ class PcapReader {
 
   std::FILE* f_ = nullptr;
   bool owned_ = false;
+  std::unique_ptr<char[]> buffer_;  // glibc ignores setvbuf's size without a caller's buffer
   std::string name_;
   CaptureFormat format_;
   bool swapped_ = false;
@@ -105,6 +107,7 @@ class PcapWriter {
  private:
   void Put(const void* p, size_t n);
   std::FILE* f_ = nullptr;
+  std::unique_ptr<char[]> buffer_;
   std::string path_;
   CaptureFormat format_;
   bool failed_ = false;
