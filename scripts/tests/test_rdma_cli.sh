@@ -49,6 +49,18 @@ import json,sys; d=json.load(open('$T/m_lockstep.json')); assert d and all(k.isd
 check "trace" 0 "responses" "$N" rdma --config "$C" --in "$R" --out "$T/o.pcap" --trace "$T/w.fst" --mem-read-cycles 40
 if [ -s "$T/w.fst" ]; then pass=$((pass + 1)); else echo "FAIL no trace"; fail=$((fail + 1)); fi
 
+# pcapng in and out: the same responses as from the pcap.
+editcap -F pcapng "$R" "$T/r.pcapng"
+check "pcapng in, pcapng out" 0 "responses" "$N" rdma --config "$C" --in "$T/r.pcapng" --out "$T/o.pcapng" \
+  --out-format pcapng --mem-read-cycles 40
+if capinfos -t "$T/o.pcapng" | grep -q pcapng &&
+   cmp -s <(tshark -r "$T/o.pcapng" -T fields -e frame.len -e data.data 2>/dev/null) \
+          <(tshark -r "$T/o_lockstep.pcap" -T fields -e frame.len -e data.data 2>/dev/null); then
+  pass=$((pass + 1))
+else
+  echo "FAIL pcapng run differs from the pcap run"; fail=$((fail + 1))
+fi
+
 check "latency json" 0 '"retransmit_host_reads": 1' "$N" rdma-latency --json
 check "latency text" 0 "at most once: yes" "$N" rdma-latency --clock-mhz 500 --mem-read-cycles 300
 check "latency bad option" 2 "unknown option" "$N" rdma-latency --frob
