@@ -2,7 +2,7 @@
 BUILD ?= build
 JOBS ?= $(shell nproc)
 
-.PHONY: all setup build regress test lint bench clean
+.PHONY: all setup build regress test test-asan fuzz lint bench clean
 
 all: build
 
@@ -22,6 +22,20 @@ regress: build
 # The test suite (what CI runs).
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+# The whole test suite again, with the models, the Verilated RTL, the harness, the CLI and the tests built
+# with AddressSanitizer + UndefinedBehaviorSanitizer (gcc) in a second build directory.
+ASAN_BUILD ?= build-asan
+test-asan: setup
+	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Release -DNT_SANITIZE=ON
+	cmake --build $(ASAN_BUILD) -j $(JOBS)
+	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  ctest --output-on-failure -j $(JOBS)
+
+# Every libFuzzer target (tb/fuzz, clang + ASan + UBSan) for FUZZ_SECONDS each, corpora in build-fuzz/corpus.
+FUZZ_SECONDS ?= 60
+fuzz: setup
+	bash scripts/fuzz.sh --seconds $(FUZZ_SECONDS) --jobs $(JOBS)
 
 lint:
 	bash scripts/lint_rtl.sh
