@@ -2,7 +2,7 @@
 BUILD ?= build
 JOBS ?= $(shell nproc)
 
-.PHONY: all setup build regress test test-asan fuzz lint bench clean
+.PHONY: all setup build regress test test-asan fuzz coverage soak lint bench clean
 
 all: build
 
@@ -36,6 +36,17 @@ test-asan: setup
 FUZZ_SECONDS ?= 60
 fuzz: setup
 	bash scripts/fuzz.sh --seconds $(FUZZ_SECONDS) --jobs $(JOBS)
+
+# RTL line + toggle coverage from the tests (and the regression with COVERAGE_REGRESS=1): HTML report in
+# build-cov/coverage/html, per-block summary printed.
+coverage: setup
+	bash scripts/coverage.sh --jobs $(JOBS) $(if $(COVERAGE_REGRESS),--regress)
+
+# Random configurations and traffic per block in lockstep, checked by the independent checkers, until
+# every block has seen SOAK_PACKETS packets (progress per run; a failing run prints its replay).
+SOAK_PACKETS ?= 200000
+soak: build
+	/usr/bin/python3 scripts/soak.py --build $(BUILD) --packets $(SOAK_PACKETS)
 
 lint:
 	bash scripts/lint_rtl.sh

@@ -28,7 +28,9 @@ LAUNCHER=()
 command -v ccache >/dev/null && LAUNCHER=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++ -DNT_FUZZ=ON \
   "${LAUNCHER[@]}" >/dev/null
-cmake --build "$BUILD" -j "$JOBS" -- $(printf '%s_fuzz ' "${TARGETS[@]}") >/dev/null
+BINS=()
+for t in "${TARGETS[@]}"; do BINS+=("${t}_fuzz"); done
+cmake --build "$BUILD" -j "$JOBS" -- "${BINS[@]}" >/dev/null
 
 # ---- seed corpora (regenerated when missing; small, from the generators and the vectors) ----
 C="$BUILD/corpus"
@@ -75,7 +77,7 @@ for t in "${TARGETS[@]}"; do
   log="$BUILD/logs/$t.log"
   rc=0
   mkdir -p "$BUILD/crashes/$t"
-  "$BUILD/tb/fuzz/${t}_fuzz" "$C/$t" "${dict[@]}" -max_total_time="$SECONDS_EACH" -max_len=20000 -timeout=10 \
+  "$BUILD/tb/fuzz/${t}_fuzz" "$C/$t" "${dict[@]}" -max_total_time="$SECONDS_EACH" -max_len=20000 -timeout=60 \
     -rss_limit_mb=2048 -artifact_prefix="$BUILD/crashes/$t/" -print_final_stats=1 >"$log" 2>&1 || rc=$?
   execs=$(grep -m1 'stat::number_of_executed_units' "$log" | awk '{print $2}' || true)
   rate=$(grep -m1 'stat::average_exec_per_sec' "$log" | awk '{print $2}' || true)

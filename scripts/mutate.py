@@ -16,6 +16,7 @@ import argparse
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -30,23 +31,23 @@ MUTATIONS = [
     ("rdma-atomic-msn-model", "rdma", "an atomic does not advance the MSN (model)",
      [("model/rdma/rdma_model.cc", "  job_.compare = r.compare;\n  q.epsn = (q.epsn + 1) & kPsnMask;\n"
        "  q.msn = (q.msn + 1) & kPsnMask;\n", "  job_.compare = r.compare;\n  q.epsn = (q.epsn + 1) & kPsnMask;\n")]),
-    ("rdma-ahead-rtl", "rdma", "a PSN one ahead taken as a duplicate (RTL)",
-     [("rtl/rdma/rdma_check.sv", "ahead  = d != 0 && d < PsnHalf;", "ahead  = d > 1 && d < PsnHalf;")]),
-    ("lb-lb-words-both", "lb", "UDP checksum not adjusted for the removed LB header (model and RTL)",
-     [("model/lb/lb_rewrite.cc", "    for (uint16_t w : p.lb_words) udp.Remove(w);\n", ""),
-      ("rtl/lb/lb_rewrite_calc.sv", "        for (int i = 0; i < 6; i++) udp_d = ones_add(udp_d, ~info_i.lb_hdr[95-16*i-:16]);\n", "")]),
-    ("lb-rfc768-both", "lb", "a computed UDP checksum of 0 sent as 0, not ffff (model and RTL)",
-     [("model/lb/lb_rewrite.cc", "    if (rw.udp_csum == 0) rw.udp_csum = 0xFFFF;", ""),
-      ("rtl/lb/lb_rewrite_calc.sv", "        if (rw.udp_csum == '0) rw.udp_csum = 16'hffff;  // RFC 768", "")]),
     ("lb-ip-len-model", "lb", "IPv4 header checksum not updated for the new length (model)",
      [("model/lb/lb_rewrite.cc", "    ip.Replace(p.ip_len, rw.ip_len);\n", "")]),
     ("common-ones-odd-model", "common", "ones' sum pads an odd byte on the wrong side (model)",
      [("model/common/checksum.h", "OnesAdd(s, static_cast<uint16_t>(p[n - 1] << 8))", "OnesAdd(s, static_cast<uint16_t>(p[n - 1]))")]),
     ("reorder-crc-init-model", "reorder", "flow hash CRC-16 starts from 0 instead of ffff (model)",
      [("model/reorder/reorder_frame.cc", "uint16_t crc = 0xFFFF;", "uint16_t crc = 0;")]),
+    ("lb-lb-words-both", "lb", "UDP checksum not adjusted for the removed LB header (model and RTL)",
+     [("model/lb/lb_rewrite.cc", "    for (uint16_t w : p.lb_words) udp.Remove(w);\n", ""),
+      ("rtl/lb/lb_rewrite_calc.sv", "        for (int i = 0; i < 6; i++) udp_d = ones_add(udp_d, ~info_i.lb_hdr[95-16*i-:16]);\n", "")]),
+    ("lb-rfc768-both", "lb", "a computed UDP checksum of 0 sent as 0, not ffff (model and RTL)",
+     [("model/lb/lb_rewrite.cc", "    if (rw.udp_csum == 0) rw.udp_csum = 0xFFFF;", ""),
+      ("rtl/lb/lb_rewrite_calc.sv", "        if (rw.udp_csum == '0) rw.udp_csum = 16'hffff;  // RFC 768", "")]),
     ("reorder-margin-both", "reorder", "release deadline without the margin (model and RTL)",
      [("model/reorder/reorder_model.cc", "m.tail_tx_ts + e.owd_old + cfg.margin_us", "m.tail_tx_ts + e.owd_old"),
       ("rtl/reorder/reorder_top.sv", "pend_meta.tail_tx_ts + e.owd_old + cfg_margin_us_i", "pend_meta.tail_tx_ts + e.owd_old")]),
+    ("rdma-ahead-rtl", "rdma", "a PSN one ahead taken as a duplicate (RTL)",
+     [("rtl/rdma/rdma_check.sv", "ahead  = d != 0 && d < PsnHalf;", "ahead  = d > 1 && d < PsnHalf;")]),
     ("reorder-default-hold-rtl", "reorder", "default hold one microsecond longer (RTL)",
      [("rtl/reorder/reorder_top.sv", "d_deadline = now_us_i + cfg_default_hold_us_i;",
        "d_deadline = now_us_i + cfg_default_hold_us_i + 16'd1;")]),
@@ -83,6 +84,14 @@ def main():
     if not os.path.isdir(src):
         os.makedirs(src)
         subprocess.run(f"git -C {root} archive HEAD | tar -x -C {src}", shell=True, check=True)
+    # A run that was killed mid-mutation leaves its edit behind: put back HEAD's text (with a new mtime, so
+    # it is rebuilt) wherever a mutated file differs from it.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit("mutate: terminated"))
+    for f in {f for m in MUTATIONS for f, _, _ in m[3]}:
+        head = subprocess.run(["git", "-C", root, "show", f"HEAD:{f}"], capture_output=True, text=True,
+                              check=True).stdout
+        if open(os.path.join(src, f)).read() != head:
+            open(os.path.join(src, f), "w").write(head)
     # Every planted edit must apply to this tree, exactly once, before anything is built.
     for name, _, _, edits in muts:
         for f, old, _ in edits:

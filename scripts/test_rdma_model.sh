@@ -38,5 +38,7 @@ $PY "$S/rdma_corrupt.py" --mode atomic-orig --config "$D/responder.txt" --in "$D
 rc=0
 $PY "$S/rdma_check.py" --config "$D/responder.txt" --in "$D/requests.pcap" --out "$W/bad/rsp.pcap" \
     --mem-out "$W/bad/mem.json" --stats "$W/bad/stats.json" >"$W/bad.txt" 2>&1 || rc=$?
-[ "$rc" -eq 1 ] && grep -q "MISMATCH" "$W/bad.txt" || { cat "$W/bad.txt"; fail "a damaged response passed rdma_check"; }
+if [ "$rc" -ne 1 ] || ! grep -q "MISMATCH" "$W/bad.txt"; then
+    cat "$W/bad.txt"; fail "a damaged response passed rdma_check"
+fi
 echo "test_rdma_model: PASS"
