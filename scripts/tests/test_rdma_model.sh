@@ -9,7 +9,7 @@ B=${1:?usage: test_rdma_model.sh BUILD_DIR [ENGINE] [MIXED_SEED]}
 ENGINE=${2:-model}
 MIXED_SEED=${3:-2}
 PY=/usr/bin/python3
-S="$(cd "$(dirname "$0")" && pwd)"
+S="$(cd "$(dirname "$0")/.." && pwd)"   # scripts/
 W="$(mktemp -d)"
 trap 'rm -rf "$W"' EXIT
 fail() { echo "test_rdma_model: FAIL: $*" >&2; exit 1; }
