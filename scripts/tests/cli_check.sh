@@ -40,3 +40,14 @@ PY
     fail=$((fail + 1))
   fi
 }
+# `holds NAME CMD...`: passes if CMD exits 0 (a condition, e.g. `test` or a pipeline in `bash -c`).
+holds() {
+  local name=$1
+  shift
+  if "$@"; then
+    pass=$((pass + 1))
+  else
+    echo "FAIL $name"
+    fail=$((fail + 1))
+  fi
+}
