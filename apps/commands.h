@@ -8,6 +8,7 @@
 double ParseNumber(const std::string& opt, const std::string& v, double lo, double hi);
 
 int LbCommand(int argc, char** argv);
+int LbPlanCommand(int argc, char** argv);
 int RdmaCommand(int argc, char** argv);
 int RdmaLatencyCommand(int argc, char** argv);
 int ReorderCommand(int argc, char** argv);
