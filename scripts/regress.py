@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """nettwin regression: every vector through RTL and model in lockstep, cross-checked independently.
 
-lb: for each vector (the spec's own example and seeded random vectors made by lb_gen.py) and each stimulus
+lb: the epoch switch of `nettwin lb-plan` applied mid-run, per seed (see lb_plan_runs); and for each
+vector (the spec's own example and seeded random vectors made by lb_gen.py) and each stimulus
 mode (back to back; input gaps + output backpressure), it runs `nettwin lb --engine lockstep`, then checks
 the output with lb_check.py (an independent Python/Scapy reference plus tshark checksum validation), and
 decodes the inputs with the spec's tshark dissectors.
@@ -137,6 +138,71 @@ def rdma_runs(args, nettwin, log, failures):
                              st.get("atomics", "-"), st.get("atomic_replays", "-"), st.get("dma_reads", "-"),
                              st.get("cycles", "-"), st.get("mismatches", "ERR") if st else "ERR",
                              "ok" if crc == 0 else "FAIL", "%.1fs" % secs])
+    return rows
+
+
+def lb_plan_runs(args, nettwin, log, failures):
+    """The hitless epoch switch: lb_plan_gen.py scenario, `nettwin lb-plan` (initial, then switch + cleanup),
+    `nettwin lb` in lockstep with the switch applied mid-run, checked by lb_plan_check.py and lb_check.py."""
+    rows = []
+    seeds = args.seeds[:1] if args.quick else args.seeds
+    for seed in seeds:
+        d = os.path.join(args.work, "lbplan%d" % seed)
+        gen = [PY, os.path.join(HERE, "lb_plan_gen.py"), "gen", "--seed", str(seed), "--out-dir", d]
+        if not generate(gen, "lb-plan %d" % seed, log, failures):
+            continue
+        with open(os.path.join(d, "scenario.json")) as f:
+            sc = json.load(f)
+        init = [nettwin, "lb-plan", "--tables", os.path.join(d, "filter.txt"), "--members",
+                os.path.join(d, "members0.txt"), "--out", os.path.join(d, "init.txt")]
+        plan = [nettwin, "lb-plan", "--tables", os.path.join(d, "current.txt"), "--members",
+                os.path.join(d, "members1.txt"), "--boundary", str(sc["boundary"]), "--current-start",
+                str(sc["start"]), "--now", str(sc["now"]), "--out", os.path.join(d, "switch.txt"),
+                "--cleanup-out", os.path.join(d, "cleanup.txt"), "--json", os.path.join(d, "plan.json")]
+        asm = [PY, os.path.join(HERE, "lb_plan_gen.py"), "assemble", "--dir", d]
+        rc, out, _ = run(init, log)
+        if rc == 0:
+            with open(os.path.join(d, "current.txt"), "w") as o:
+                for name in ("filter.txt", "init.txt"):
+                    with open(os.path.join(d, name)) as f:
+                        o.write(f.read())
+            rc, out, _ = run(plan, log)
+        if rc == 0:
+            rc, out, _ = run(asm, log)
+        if rc != 0:
+            failures.append(("lb-plan %d planning" % seed, out.strip().splitlines()[-4:], quote(plan)))
+            continue
+        with open(os.path.join(d, "plan.json")) as f:
+            pj = json.load(f)
+        for mode, flags in MODES:
+            tag = mode.replace("+", "_")
+            outp, stats = os.path.join(d, "out_%s.pcap" % tag), os.path.join(d, "stats_%s.json" % tag)
+            cmd = [nettwin, "lb", "--tables", os.path.join(d, "run.txt"), "--in", os.path.join(d, "packets_in.pcap"),
+                   "--out", outp, "--stats", stats, "--engine", "lockstep", "--seed", str(seed)] + flags
+            rc, out, secs = run(cmd, log)
+            checks = [[PY, os.path.join(HERE, "lb_plan_check.py"), "--dir", d, "--out", outp, "--stats", stats],
+                      [PY, os.path.join(HERE, "lb_check.py"), "--tables", os.path.join(d, "run.txt"), "--in",
+                       os.path.join(d, "packets_in.pcap"), "--out", outp, "--stats", stats]]
+            replay = " && ".join(quote(c) for c in [gen, init, plan, asm, cmd] + checks)
+            result = "ok"
+            if rc != 0:
+                failures.append(("lb-plan %d %s lockstep" % (seed, mode), out.strip().splitlines()[-8:], replay))
+                result = "FAIL"
+            else:
+                for chk in checks:
+                    crc, cout, _ = run(chk, log)
+                    if crc != 0:
+                        failures.append(("lb-plan %d %s %s" % (seed, mode, os.path.basename(chk[1])),
+                                         cout.strip().splitlines()[-6:], replay))
+                        result = "FAIL"
+            st = {}
+            if os.path.exists(stats):
+                with open(stats) as f:
+                    st = json.load(f)
+            rows.append([seed, mode, "%#x" % sc["start"], "%#x" % sc["boundary"], len(pj["cover"]),
+                         st.get("packets_in", "-"), st.get("packets_out", "-"),
+                         sum(st.get("drops", {}).values()) if st else "-", st.get("cycles", "-"), result,
+                         "%.1fs" % secs])
     return rows
 
 
@@ -285,6 +351,7 @@ def main():
                              st.get("mismatches", "-") if ok or st else "ERR",
                              "ok" if crc == 0 else "FAIL", "%.1fs" % secs])
 
+        plan_rows = lb_plan_runs(args, nettwin, log, failures) if "lb" in blocks else []
         rdma_rows = rdma_runs(args, nettwin, log, failures) if "rdma" in blocks else []
         reorder_rows = reorder_runs(args, nettwin, log, failures) if "reorder" in blocks else []
 
@@ -294,6 +361,11 @@ def main():
                      "lat min/max", "mismatch", "check", "time"], rows)
         print("\ndrops by reason over all vectors (back-to-back runs):")
         print("  " + ", ".join("%s=%d" % (k, v) for k, v in sorted(drops_total.items()) if v) or "  none")
+    if plan_rows:
+        print_table("EJFAT epoch switch (lb-plan's script applied mid-run, RTL and model in lockstep; checked by "
+                    "lb_plan_check.py + lb_check.py)",
+                    ["seed", "mode", "start", "boundary", "prefixes", "pkts_in", "pkts_out", "drops", "cycles",
+                     "check", "time"], plan_rows)
     if rdma_rows:
         print_table("RoCEv2 responder regression (RTL and model in lockstep, SystemC host memory; "
                     "checked by rdma_check.py)",
@@ -305,7 +377,7 @@ def main():
                     ["scenario", "seed", "mode", "arrivals", "delivered", "held", "by TAIL", "by timeout",
                      "fallback", "control", "result", "seconds"], reorder_rows)
     # (rows, column of packets in, column of the check result) per block
-    blocks_rows = [(rows, 2, 10), (rdma_rows, 2, 11), (reorder_rows, 3, 10)]
+    blocks_rows = [(rows, 2, 10), (plan_rows, 5, 9), (rdma_rows, 2, 11), (reorder_rows, 3, 10)]
     n_runs = sum(len(r) for r, _, _ in blocks_rows)
     tot_in = sum(r[i] for rr, i, _ in blocks_rows for r in rr if isinstance(r[i], int))
     n_ok = sum(1 for rr, _, k in blocks_rows for r in rr if r[k] == "ok")
