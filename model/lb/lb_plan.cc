@@ -38,6 +38,7 @@ struct State {
   std::set<uint16_t> present_ids;                                       // every id with an entry
   std::set<int> occupied_slots;                                         // member table slots in use
   std::map<uint32_t, std::set<uint16_t>> calendar_ids;                  // epoch -> member ids its calendar uses
+  bool accepts_v4 = false, accepts_v6 = false;  // a passing dst_filter_table entry exists for the family
 };
 
 State Read(const LbTables& t) {
@@ -47,6 +48,12 @@ State Read(const LbTables& t) {
     if (!e.valid) continue;
     s.entries.emplace_back(i, e);
     if (!e.drop) s.reachable.insert(e.epoch);
+  }
+  for (int i = 0; i < kFilterEntries; ++i) {
+    const FilterEntry& f = t.filter(i);
+    if (!f.valid || f.drop) continue;
+    s.accepts_v4 |= f.ethertype == kEthIpv4;
+    s.accepts_v6 |= f.ethertype == kEthIpv6;
   }
   for (int r = 0; r < kCalendarEpochs; ++r) {
     const EpochMapEntry& m = t.epoch_map(r);
@@ -241,7 +248,18 @@ Plan MakePlan(const LbTables& current, const std::vector<PlanMember>& members, c
   }
 
   std::vector<uint64_t> weights;
-  for (const PlanMember& m : members) weights.push_back(m.weight);
+  for (const PlanMember& m : members) {
+    weights.push_back(m.weight);
+    const char* missing = m.weight == 0                     ? nullptr
+                          : (s.accepts_v4 && !m.v4.present) ? "ipv4"
+                          : (s.accepts_v6 && !m.v6.present) ? "ipv6"
+                                                            : nullptr;
+    if (missing) {
+      throw PlanError("member '" + m.name + "' (line " + std::to_string(m.line) + ") has no " + missing +
+                      " rewrite but dst_filter_table accepts " + missing +
+                      ": its packets would be dropped (member_miss); give it one or weight 0");
+    }
+  }
   p.counts = ApportionSlots(weights, kCalendarSlots);
   AssignIds(s, members, &p);
   const std::vector<int> spread = SpreadSlots(p.counts);

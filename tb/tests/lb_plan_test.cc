@@ -241,7 +241,7 @@ const char* kTwo =
     "member n1 weight 3 ipv4 0x112233445567 10.0.0.2 0x4557 ipv6 0x112233445567 fe80::11 0x4557\n";
 const char* kThree =
     "member n1 weight 1 ipv4 0x112233445567 10.0.0.2 0x4557 ipv6 0x112233445567 fe80::11 0x4557\n"
-    "member n2 fill 0.5 ipv4 0x112233445568 10.0.0.3 0x4558\n"
+    "member n2 fill 0.5 ipv4 0x112233445568 10.0.0.3 0x4558 ipv6 0x112233445568 fe80::12 0x4558\n"
     "member n3 weight 0 ipv4 0x112233445569 10.0.0.4 0x4559\n";
 
 TEST(LbPlan, InitialThenInServiceSwitchIsHitlessAndCleansUp) {
@@ -291,6 +291,35 @@ std::string Refusal(const std::string& current, const std::string& members, cons
     return e.what();
   }
   return "";
+}
+
+TEST(LbPlan, PropertyRandomStartsAndBoundariesIncludingNearTheTop) {
+  const std::string init =
+      std::string(kFilter) + MakePlan(TablesFromScript(kFilter, "f"), Members(kTwo), {}).switch_script;
+  const LbTables before = TablesFromScript(init, "init.txt");
+  std::mt19937_64 rng(7);
+  const uint64_t kMax = ~uint64_t{0};
+  for (int i = 0; i < 40; ++i) {
+    uint64_t a = rng() >> (rng() % 64), b = rng() >> (rng() % 64);
+    if (i % 2) a = kMax - a, b = kMax - b;  // near 2^64 - 1
+    if (i % 5 == 0) b = kMax;
+    if (a > b) std::swap(a, b);
+    if (a == b) continue;
+    PlanOptions o;
+    o.current_start = a;
+    o.boundary = b;
+    const Applied sw = Apply(init, kThree, o);
+    EXPECT_EQ(sw.plan.cover.size(), PrefixCover(a, b).size());
+    for (uint64_t tick : {a, b - 1, a + (b - a) / 2, a + rng() % (b - a)}) {
+      EXPECT_EQ(MemberOf(sw.after_switch, tick), MemberOf(before, tick))
+          << "tick " << tick << " in [" << a << ", " << b << ")";
+    }
+    for (uint64_t tick : {b, b + (kMax - b) / 2, kMax}) {
+      EXPECT_EQ(MemberOf(sw.after_switch, tick), sw.plan.calendar[tick & 0x1FF]) << "tick " << tick;
+      EXPECT_EQ(MemberOf(sw.after_cleanup, tick), sw.plan.calendar[tick & 0x1FF]) << "tick " << tick;
+    }
+    EXPECT_EQ(sw.after_cleanup.EpochRow(0), -1);
+  }
 }
 
 TEST(LbPlan, RefusesWhatTheSpecForbids) {
