@@ -4,8 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <map>
 #include <random>
+#include <sstream>
 
 #include "model/lb/lb_script.h"
 
@@ -244,6 +246,15 @@ const char* kThree =
     "member n2 fill 0.5 ipv4 0x112233445568 10.0.0.3 0x4558 ipv6 0x112233445568 fe80::12 0x4558\n"
     "member n3 weight 0 ipv4 0x112233445569 10.0.0.4 0x4559\n";
 
+std::string Refusal(const std::string& current, const std::string& members, const PlanOptions& opt) {
+  try {
+    MakePlan(TablesFromScript(current, "cur.txt"), Members(members), opt);
+  } catch (const PlanError& e) {
+    return e.what();
+  }
+  return "";
+}
+
 TEST(LbPlan, InitialThenInServiceSwitchIsHitlessAndCleansUp) {
   const Applied init = Apply(kFilter, kTwo, {});
   EXPECT_TRUE(init.plan.initial);
@@ -284,15 +295,6 @@ TEST(LbPlan, InitialThenInServiceSwitchIsHitlessAndCleansUp) {
   EXPECT_EQ(p2.new_epoch, 2u);
 }
 
-std::string Refusal(const std::string& current, const std::string& members, const PlanOptions& opt) {
-  try {
-    MakePlan(TablesFromScript(current, "cur.txt"), Members(members), opt);
-  } catch (const PlanError& e) {
-    return e.what();
-  }
-  return "";
-}
-
 TEST(LbPlan, PropertyRandomStartsAndBoundariesIncludingNearTheTop) {
   const std::string init =
       std::string(kFilter) + MakePlan(TablesFromScript(kFilter, "f"), Members(kTwo), {}).switch_script;
@@ -320,6 +322,36 @@ TEST(LbPlan, PropertyRandomStartsAndBoundariesIncludingNearTheTop) {
     }
     EXPECT_EQ(sw.after_cleanup.EpochRow(0), -1);
   }
+}
+
+TEST(LbPlan, SpecExampleTablesAndAnEntryToTheCurrentEpoch) {
+  // The spec's own control script: wildcard -> epoch 0 (priority 64), 0x10/60 -> epoch 1 (priority 5).
+  std::ifstream in(std::string(NT_SOURCE_DIR) + "/vectors/lb/spec/runsim.txt");
+  std::stringstream spec;
+  spec << in.rdbuf();
+  PlanOptions o;
+  o.boundary = 0x1000;
+  const Applied sw = Apply(spec.str(), kTwo, o);
+  EXPECT_EQ(sw.plan.old_epoch, 0u);
+  EXPECT_EQ(sw.plan.new_epoch, 2u);  // one more than the highest epoch in use
+  EXPECT_EQ(sw.plan.start, 0x20u);   // where epoch 1's ticks end
+  EXPECT_EQ(sw.after_switch.LookupEpoch(0x15).epoch, 1u);
+  EXPECT_EQ(sw.after_switch.LookupEpoch(0x20).epoch, 0u);
+  EXPECT_EQ(sw.after_switch.LookupEpoch(0xFFF).epoch, 0u);
+  EXPECT_EQ(sw.after_switch.LookupEpoch(0x1000).epoch, 2u);
+  EXPECT_EQ(sw.after_cleanup.EpochRow(0), -1);
+  EXPECT_EQ(sw.after_cleanup.LookupEpoch(0x15).epoch, 1u);  // epoch 1 is not the planner's to retire
+  // An entry that sends ticks to the current epoch itself is removed by the cleanup too (`&&&` form).
+  const std::string cur = std::string(kFilter) +
+                          MakePlan(TablesFromScript(kFilter, "f"), Members(kTwo), {}).switch_script +
+                          "table_add epoch_assign_table do_assign_epoch 0x10&&&0xfffffffffffffff0 => 0 5\n";
+  o.boundary = 0x100;
+  EXPECT_NE(Refusal(cur, kThree, o).find("already matches ticks"), std::string::npos);
+  o.current_start = 0x20;
+  const Applied sw2 = Apply(cur, kThree, o);
+  EXPECT_NE(sw2.plan.cleanup_script.find("table_delete epoch_assign_table 0x0000000000000010&&&0xfffffffffffffff0 5"),
+            std::string::npos);
+  EXPECT_EQ(sw2.after_cleanup.LookupEpoch(0x15).epoch, 1u);
 }
 
 TEST(LbPlan, RefusesWhatTheSpecForbids) {
