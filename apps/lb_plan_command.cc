@@ -74,16 +74,7 @@ int LbPlanCommand(int argc, char** argv) {
   std::string tables, members_path, out, cleanup, json;
   PlanOptions opt;
   try {
-    for (int i = 1; i < argc; ++i) {
-      const std::string o = argv[i];
-      if (o == "--help" || o == "-h") {
-        std::cout << kHelp;
-        return 0;
-      }
-      auto val = [&]() -> std::string {
-        if (i + 1 >= argc) throw std::invalid_argument(o + " needs a value");
-        return argv[++i];
-      };
+    const bool run = ForEachOption(argc, argv, kHelp, [&](const std::string& o, const auto& val) {
       if (o == "--tables")
         tables = val();
       else if (o == "--members")
@@ -104,7 +95,8 @@ int LbPlanCommand(int argc, char** argv) {
         opt.epoch = static_cast<uint32_t>(Tick(o, val(), 32));
       else
         throw std::invalid_argument("unknown option '" + o + "'");
-    }
+    });
+    if (!run) return 0;
     if (tables.empty() || members_path.empty() || out.empty()) {
       throw std::invalid_argument("--tables, --members and --out are required");
     }

@@ -14,16 +14,8 @@ W="$(mktemp -d)"
 trap 'rm -rf "$W"' EXIT
 SEEDS=("$@")
 [ ${#SEEDS[@]} -eq 0 ] && SEEDS=(1 2 3 4)
-fail() { echo "test_lb_plan: FAIL: $*" >&2; exit 1; }
-# expect RC PATTERN CMD...: CMD must exit RC and print PATTERN
-expect() {
-    local want="$1" pat="$2"; shift 2
-    local rc=0
-    "$@" >"$W/o.txt" 2>&1 || rc=$?
-    [ "$rc" -eq "$want" ] || { cat "$W/o.txt"; fail "expected exit $want from: $*  (got $rc)"; }
-    grep -q -- "$pat" "$W/o.txt" || { cat "$W/o.txt"; fail "expected '$pat' from: $*"; }
-    echo "  ok (exit $want): $(grep -m1 -- "$pat" "$W/o.txt" | cut -c1-150)"
-}
+# shellcheck source=expect_exit.sh
+source "$S/expect_exit.sh"
 
 $PY "$S/lb_plan_check.py" --self-test
 
