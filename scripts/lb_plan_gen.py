@@ -64,18 +64,19 @@ def boundaries(rng, seed):
     return start, boundary
 
 
+def packet_of(tick, data_id, offset, data, first, last, v6):
+    """An LB input packet carrying one EVIO6 segment; UDP source port = tick[15:0] (spec)."""
+    ev = EVIO6Seg(rocid=data_id, offset=offset, flags=(2 if first else 0) | (1 if last else 0))
+    l3 = IPv6(src="fe80::1", dst=LB_IP6) if v6 else IP(src="10.1.2.2", dst=LB_IP4)
+    return bytes(Ether(dst=LB_MAC, src="00:11:22:33:44:55") / l3 / UDP(sport=tick & 0xFFFF, dport=LB_PORT) /
+                 UDPLB(tick=tick, proto=1) / ev / Raw(load=data))
+
+
 def packet(rng, tick, idx):
-    ev = EVIO6Seg(rocid=rng.randrange(0, 1 << 16), offset=rng.randrange(0, 1 << 20) * 64,
-                  flags=rng.choice([0, 1, 2, 3]))
-    payload = Raw(load=bytes(rng.randrange(256) for _ in range(rng.choice([0, 8, 60, 200, 1400]))))
-    lb = UDPLB(tick=tick, proto=1)
-    if idx % 3 == 2:
-        p = (Ether(dst=LB_MAC, src="00:11:22:33:44:55") / IPv6(src="fe80::1", dst=LB_IP6) /
-             UDP(sport=tick & 0xFFFF, dport=LB_PORT) / lb / ev / payload)
-    else:
-        p = (Ether(dst=LB_MAC, src="00:11:22:33:44:55") / IP(src="10.1.2.2", dst=LB_IP4) /
-             UDP(sport=tick & 0xFFFF, dport=LB_PORT) / lb / ev / payload)
-    return bytes(p)
+    flags = rng.choice([0, 1, 2, 3])
+    data = bytes(rng.randrange(256) for _ in range(rng.choice([0, 8, 60, 200, 1400])))
+    return packet_of(tick, rng.randrange(0, 1 << 16), rng.randrange(0, 1 << 20) * 64, data, flags & 2, flags & 1,
+                     idx % 3 == 2)
 
 
 def gen(a):

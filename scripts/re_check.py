@@ -169,7 +169,9 @@ def check(d, events_path, report_path, config_path=None):
         length = int.from_bytes(fr[18:22], "big")
         if hk != key or length != len(fr) - 26:
             raise Fail("event frame %d: header %s length %d" % (i, hk, length))
-        if fr[26:] != src.get(key):
+        if key not in src:
+            raise Fail("event %d (tick16 %d, data_id %d) is not one the source sent here" % (i, *key))
+        if fr[26:] != src[key]:
             raise Fail("event %d (tick16 %d, data_id %d) is not byte-identical to the source's event" % (i, *key))
         if fr[26:] != data:
             raise Fail("event %d differs from the reference's reassembly" % i)

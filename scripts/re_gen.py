@@ -38,11 +38,12 @@ def segment(tick, data_id, offset, data, first, last, v6):
                  UDP(sport=tick & 0xFFFF, dport=20001) / re_hdr / Raw(load=data))
 
 
-def split(rng, size):
-    """Cut points of an event of `size` bytes: mixed segment sizes, some of 1 byte."""
+def split(rng, size, sizes=(1, 7, 100, 333, 1000, 1400)):
+    """(offset, length) of the segments of an event of `size` bytes: lengths drawn from `sizes` (the last
+    one shorter), one zero-length segment for an empty event."""
     cuts, pos = [], 0
     while pos < size:
-        n = min(size - pos, rng.choice([1, 7, 100, 333, 1000, 1400]))
+        n = min(size - pos, rng.choice(sizes))
         cuts.append((pos, n))
         pos += n
     return cuts or [(0, 0)]

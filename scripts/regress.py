@@ -206,6 +206,25 @@ def lb_plan_runs(args, nettwin, log, failures):
     return rows
 
 
+def ejfat_loop_runs(args, log, failures):
+    """The closed loop (source -> LB with an epoch switch, lockstep -> per-member RE golden model), per seed
+    and stimulus mode, by scripts/test_ejfat_loop.sh; its last line is the verdict."""
+    rows = []
+    for seed in ([] if args.quick else args.seeds):
+        for mode, flags in MODES:
+            work = os.path.join(args.work, "loop_%s" % mode.replace("+", "_"))
+            os.makedirs(work, exist_ok=True)
+            cmd = ["env", "EJFAT_LOOP_WORK=" + work, "bash", os.path.join(HERE, "test_ejfat_loop.sh"),
+                   args.build, str(seed), "--"] + flags
+            rc, out, secs = run(cmd, log)
+            if rc != 0:
+                failures.append(("ejfat loop %d %s" % (seed, mode), out.strip().splitlines()[-6:], quote(cmd)))
+            verdict = [l for l in out.splitlines() if l.startswith("ejfat_loop: ok")]
+            rows.append([seed, mode, verdict[0].split(":", 2)[2].strip()[:70] if verdict else "-",
+                         "ok" if rc == 0 else "FAIL", "%.1fs" % secs])
+    return rows
+
+
 def tight_config(d):
     """D/reorder_tight.txt: D/reorder.txt with REORDER_TIGHT's values."""
     out = os.path.join(d, "reorder_tight.txt")
@@ -352,6 +371,7 @@ def main():
                              "ok" if crc == 0 else "FAIL", "%.1fs" % secs])
 
         plan_rows = lb_plan_runs(args, nettwin, log, failures) if "lb" in blocks else []
+        loop_rows = ejfat_loop_runs(args, log, failures) if "lb" in blocks else []
         rdma_rows = rdma_runs(args, nettwin, log, failures) if "rdma" in blocks else []
         reorder_rows = reorder_runs(args, nettwin, log, failures) if "reorder" in blocks else []
 
@@ -366,6 +386,10 @@ def main():
                     "lb_plan_check.py + lb_check.py)",
                     ["seed", "mode", "start", "boundary", "prefixes", "pkts_in", "pkts_out", "drops", "cycles",
                      "check", "time"], plan_rows)
+    if loop_rows:
+        print_table("EJFAT closed loop (source -> LB in lockstep with an epoch switch -> per-member RE golden "
+                    "model; every event exactly once at its member)", ["seed", "mode", "result", "check", "time"],
+                    loop_rows)
     if rdma_rows:
         print_table("RoCEv2 responder regression (RTL and model in lockstep, SystemC host memory; "
                     "checked by rdma_check.py)",
@@ -377,7 +401,7 @@ def main():
                     ["scenario", "seed", "mode", "arrivals", "delivered", "held", "by TAIL", "by timeout",
                      "fallback", "control", "result", "seconds"], reorder_rows)
     # (rows, column of packets in, column of the check result) per block
-    blocks_rows = [(rows, 2, 10), (plan_rows, 5, 9), (rdma_rows, 2, 11), (reorder_rows, 3, 10)]
+    blocks_rows = [(rows, 2, 10), (plan_rows, 5, 9), (loop_rows, 2, 3), (rdma_rows, 2, 11), (reorder_rows, 3, 10)]
     n_runs = sum(len(r) for r, _, _ in blocks_rows)
     tot_in = sum(r[i] for rr, i, _ in blocks_rows for r in rr if isinstance(r[i], int))
     n_ok = sum(1 for rr, _, k in blocks_rows for r in rr if r[k] == "ok")
