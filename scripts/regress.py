@@ -208,13 +208,13 @@ def lb_plan_runs(args, nettwin, log, failures):
 
 def ejfat_loop_runs(args, log, failures):
     """The closed loop (source -> LB with an epoch switch, lockstep -> per-member RE golden model), per seed
-    and stimulus mode, by scripts/test_ejfat_loop.sh; its last line is the verdict."""
+    and stimulus mode, by scripts/nettwin/re/test_loop.sh; its last line is the verdict."""
     rows = []
     for seed in ([] if args.quick else args.seeds):
         for mode, flags in MODES:
             work = os.path.join(args.work, "loop_%s" % mode.replace("+", "_"))
             os.makedirs(work, exist_ok=True)
-            cmd = ["env", "EJFAT_LOOP_WORK=" + work, "bash", os.path.join(HERE, "test_ejfat_loop.sh"),
+            cmd = ["env", "EJFAT_LOOP_WORK=" + work, "bash", os.path.join(HERE, "nettwin", "re", "test_loop.sh"),
                    args.build, str(seed), "--"] + flags
             rc, out, secs = run(cmd, log)
             if rc != 0:

@@ -4,18 +4,18 @@
 # interleaving) -> lb_plan_check.py (independent: tables, prefixes, every packet's member) and
 # lb_check.py (byte-exact output). Then the planner's refusals, and a tampered plan the checker must reject.
 #
-#   bash scripts/test_lb_plan.sh BUILD_DIR [SEED...]      (default seeds: 1 2 3 4)
+#   bash scripts/nettwin/lb/test_plan.sh BUILD_DIR [SEED...]      (default seeds: 1 2 3 4)
 set -euo pipefail
 PY=/usr/bin/python3
-S="$(cd "$(dirname "$0")" && pwd)"
+S="$(cd "$(dirname "$0")/../.." && pwd)"   # scripts/ (the entry points)
 B="$(cd "$1" && pwd)"; shift
 NT="$B/nettwin"
 W="$(mktemp -d)"
 trap 'rm -rf "$W"' EXIT
 SEEDS=("$@")
 [ ${#SEEDS[@]} -eq 0 ] && SEEDS=(1 2 3 4)
-# shellcheck source=expect_exit.sh
-source "$S/expect_exit.sh"
+# shellcheck source=../../tests/expect_exit.sh
+source "$S/tests/expect_exit.sh"
 
 $PY "$S/lb_plan_check.py" --self-test
 

@@ -3,17 +3,17 @@
 # `nettwin re` with the generated configuration and a tight one (2 contexts, so segments find none),
 # each checked by re_check.py; then a corrupted event and a bad config must be caught.
 #
-#   bash scripts/test_re.sh BUILD_DIR [SEED...]      (default seeds: 1 2)
+#   bash scripts/nettwin/re/test_scripts.sh BUILD_DIR [SEED...]      (default seeds: 1 2)
 set -euo pipefail
 PY=/usr/bin/python3
-S="$(cd "$(dirname "$0")" && pwd)"
+S="$(cd "$(dirname "$0")/../.." && pwd)"   # scripts/ (the entry points)
 NT="$(cd "$1" && pwd)/nettwin"; shift
 W="$(mktemp -d)"
 trap 'rm -rf "$W"' EXIT
 SEEDS=("$@")
 [ ${#SEEDS[@]} -eq 0 ] && SEEDS=(1 2)
-# shellcheck source=expect_exit.sh
-source "$S/expect_exit.sh"
+# shellcheck source=../../tests/expect_exit.sh
+source "$S/tests/expect_exit.sh"
 for seed in "${SEEDS[@]}"; do
     d="$W/s$seed"
     $PY "$S/re_gen.py" --seed "$seed" --out-dir "$d" >/dev/null

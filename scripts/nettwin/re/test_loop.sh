@@ -4,10 +4,10 @@
 # ejfat_loop.py check that every event was reassembled exactly once at the member its tick maps to.
 # The RE is its golden model (the RE RTL is not written, docs/re.md).
 #
-#   bash scripts/test_ejfat_loop.sh BUILD_DIR [SEED...] [-- nettwin lb flags]      (default seed: 1)
+#   bash scripts/nettwin/re/test_loop.sh BUILD_DIR [SEED...] [-- nettwin lb flags]      (default seed: 1)
 set -euo pipefail
 PY=/usr/bin/python3
-S="$(cd "$(dirname "$0")" && pwd)"
+S="$(cd "$(dirname "$0")/../.." && pwd)"   # scripts/ (the entry points)
 NT="$(cd "$1" && pwd)/nettwin"; shift
 SEEDS=()
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do SEEDS+=("$1"); shift; done
