@@ -30,3 +30,9 @@ bool ForEachOption(int argc, char** argv, const char* help,
   }
   return true;
 }
+
+nettwin::PcapFormat ParseOutFormat(const std::string& opt, const std::string& v) {
+  const auto f = nettwin::ParsePcapFormat(v);
+  if (!f) throw std::invalid_argument(opt + " must be pcap or pcapng, got '" + v + "'");
+  return *f;
+}

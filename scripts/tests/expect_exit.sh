@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shared by nettwin/lb/test_plan.sh, nettwin/re/test_scripts.sh and test_loop.sh: `expect RC PATTERN CMD...` runs CMD, which must exit RC and print
 # PATTERN (a grep regex); anything else stops the test with `fail`. Needs $W, a scratch directory.
 fail() { echo "$(basename "$0"): FAIL: $*" >&2; exit 1; }

@@ -14,7 +14,7 @@ W="$(mktemp -d)"
 trap 'rm -rf "$W"' EXIT
 SEEDS=("$@")
 [ ${#SEEDS[@]} -eq 0 ] && SEEDS=(1 2 3 4)
-# shellcheck source=../../tests/expect_exit.sh
+# shellcheck source=SCRIPTDIR/../../tests/expect_exit.sh
 source "$S/tests/expect_exit.sh"
 
 $PY "$S/lb_plan_check.py" --self-test

@@ -4,7 +4,7 @@
   /usr/bin/python3 scripts/ejfat_loop.py gen --seed N --out-dir D [--events K]
   (nettwin lb-plan x2, lb_plan_gen.py assemble, nettwin lb --tables D/run.txt ... --out D/out.pcap)
   /usr/bin/python3 scripts/ejfat_loop.py split --dir D --out D/out.pcap
-  (per member M listed in D/members.json: nettwin re --config D/re.txt --in D/M/segments.pcap ...)
+  /usr/bin/python3 scripts/ejfat_loop.py reassemble --dir D --nettwin build/nettwin   (nettwin re per member)
   /usr/bin/python3 scripts/ejfat_loop.py check --dir D
 
 gen: lb_plan_gen.py's scenario (members, boundary, filter), but the traffic is events: each (tick,
@@ -132,6 +132,24 @@ def split(a):
     return 0
 
 
+def reassemble(a):
+    """`nettwin re` on every member's input (the members split wrote)."""
+    import subprocess
+    with open(os.path.join(a.dir, "members.json")) as f:
+        members = json.load(f)
+    for m in members:
+        md = os.path.join(a.dir, m)
+        r = subprocess.run([a.nettwin, "re", "--config", os.path.join(a.dir, "re.txt"), "--in",
+                            os.path.join(md, "segments.pcap"), "--out", os.path.join(md, "events.pcap"),
+                            "--report", os.path.join(md, "report.json")], stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True)
+        if r.returncode != 0:
+            print("ejfat_loop: FAIL: nettwin re for %s: %s" % (m, r.stdout.strip()))
+            return 1
+    print("ejfat_loop: reassembled %d members' inputs" % len(members))
+    return 0
+
+
 def check(a):
     with open(os.path.join(a.dir, "members.json")) as f:
         members = json.load(f)
@@ -174,10 +192,13 @@ def main(argv=None):
     s = sub.add_parser("split")
     s.add_argument("--dir", required=True)
     s.add_argument("--out", required=True)
+    r = sub.add_parser("reassemble")
+    r.add_argument("--dir", required=True)
+    r.add_argument("--nettwin", required=True)
     c = sub.add_parser("check")
     c.add_argument("--dir", required=True)
     a = ap.parse_args(argv)
-    return {"gen": gen, "split": split, "check": check}[a.cmd](a)
+    return {"gen": gen, "split": split, "reassemble": reassemble, "check": check}[a.cmd](a)
 
 
 if __name__ == "__main__":

@@ -47,7 +47,9 @@ if [ -z "${EJFAT_LOOP_WORK:-}" ]; then
     done
     rc=0
     $PY "$S/ejfat_loop.py" check --dir "$d" >"$W/late.txt" || rc=$?
-    [ "$rc" -eq 1 ] && grep -q "FAIL: member .*not one the source sent here" "$W/late.txt" || { cat "$W/late.txt"; echo "test_ejfat_loop: FAIL: a late switch was not caught" >&2; exit 1; }
+    if [ "$rc" -ne 1 ] || ! grep -q "FAIL: member .*not one the source sent here" "$W/late.txt"; then
+        cat "$W/late.txt"; echo "test_ejfat_loop: FAIL: a late switch was not caught" >&2; exit 1
+    fi
     echo "  ok (fails as it must): $(head -c 150 "$W/late.txt")"
 fi
 echo "test_ejfat_loop: ok (${#SEEDS[@]} seeds)"

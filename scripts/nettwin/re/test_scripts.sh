@@ -12,7 +12,7 @@ W="$(mktemp -d)"
 trap 'rm -rf "$W"' EXIT
 SEEDS=("$@")
 [ ${#SEEDS[@]} -eq 0 ] && SEEDS=(1 2)
-# shellcheck source=../../tests/expect_exit.sh
+# shellcheck source=SCRIPTDIR/../../tests/expect_exit.sh
 source "$S/tests/expect_exit.sh"
 for seed in "${SEEDS[@]}"; do
     d="$W/s$seed"
