@@ -1,4 +1,5 @@
 #include <cstdlib>
+#include <iostream>
 #include <stdexcept>
 #include <string>
 
@@ -12,6 +13,22 @@ double ParseNumber(const std::string& opt, const std::string& v, double lo, doub
                                 "], got '" + v + "'");
   }
   return d;
+}
+
+bool ForEachOption(int argc, char** argv, const char* help,
+                   const std::function<void(const std::string&, const std::function<std::string()>&)>& on) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string o = argv[i];
+    if (o == "--help" || o == "-h") {
+      std::cout << help;
+      return false;
+    }
+    on(o, [&]() -> std::string {
+      if (i + 1 >= argc) throw std::invalid_argument(o + " needs a value");
+      return argv[++i];
+    });
+  }
+  return true;
 }
 
 nettwin::PcapFormat ParseOutFormat(const std::string& opt, const std::string& v) {

@@ -2,12 +2,18 @@
 // hang, conservation), 2 bad usage or bad input.
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include "model/common/pcap.h"
 
 // The value of a numeric option: a decimal number in [lo, hi], else std::invalid_argument naming the option.
 double ParseNumber(const std::string& opt, const std::string& v, double lo, double hi);
+
+// Walks argv[1..]: --help or -h prints `help` to stdout and returns false; every other argument is an option
+// passed to on(option, value), where value() takes the next argument (std::invalid_argument if none is left).
+bool ForEachOption(int argc, char** argv, const char* help,
+                   const std::function<void(const std::string&, const std::function<std::string()>&)>& on);
 
 // --out-format: "pcap" (default) or "pcapng", else std::invalid_argument.
 nettwin::PcapFormat ParseOutFormat(const std::string& opt, const std::string& v);
@@ -20,6 +26,8 @@ constexpr const char* kOutFormatHelp =
     "                Input may be pcap (us/ns, either byte order) or pcapng (Ethernet interfaces).\n";
 
 int LbCommand(int argc, char** argv);
+int LbPlanCommand(int argc, char** argv);
 int RdmaCommand(int argc, char** argv);
 int RdmaLatencyCommand(int argc, char** argv);
 int ReorderCommand(int argc, char** argv);
+int ReCommand(int argc, char** argv);

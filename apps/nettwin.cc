@@ -13,10 +13,14 @@ void Usage() {
                "commands:\n"
                "  lb    EJFAT load balancer: --tables runsim.txt --in packets_in.pcap --out packets_out.pcap\n"
                "        (nettwin lb --help for all options)\n"
+               "  lb-plan  EJFAT epoch planner: --tables current.txt --members members.txt --boundary TICK\n"
+               "        --out switch.txt --cleanup-out cleanup.txt (nettwin lb-plan --help)\n"
                "  rdma  RoCEv2 responder: --config responder.txt --in requests.pcap --out responses.pcap\n"
                "  rdma-latency  the atomic retransmit latency scenario (--clock-mhz 900 --json)\n"
                "  reorder  ConWeave destination-ToR reorder queue: --config reorder.txt --in arrivals.pcap\n"
-               "        --out delivered.pcap --ctrl-out control.pcap (nettwin reorder --help for all options)\n");
+               "        --out delivered.pcap --ctrl-out control.pcap (nettwin reorder --help for all options)\n"
+               "  re    EJFAT reassembly engine (golden model only): --config re.txt --in segments.pcap\n"
+               "        --out events.pcap --report report.json (nettwin re --help)\n");
 }
 
 }  // namespace
@@ -28,9 +32,11 @@ int main(int argc, char** argv) {
   }
   const std::string cmd = argv[1];
   if (cmd == "lb") return LbCommand(argc - 1, argv + 1);
+  if (cmd == "lb-plan") return LbPlanCommand(argc - 1, argv + 1);
   if (cmd == "rdma") return RdmaCommand(argc - 1, argv + 1);
   if (cmd == "rdma-latency") return RdmaLatencyCommand(argc - 1, argv + 1);
   if (cmd == "reorder") return ReorderCommand(argc - 1, argv + 1);
+  if (cmd == "re") return ReCommand(argc - 1, argv + 1);
   std::fprintf(stderr, "nettwin: unknown command '%s'\n", cmd.c_str());
   Usage();
   return 2;

@@ -335,6 +335,8 @@ std::vector<Segment> Parser::Run() {
 
 }  // namespace
 
+std::optional<U128> ParseScriptValue(const std::string& text) { return ParseNumber(text); }
+
 std::vector<Segment> ParseScript(const std::string& text, const std::string& file_name) {
   return Parser(Tokenize(text), file_name).Run();
 }

@@ -48,6 +48,10 @@ class LbDriver {
   std::array<std::optional<uint16_t>, kMemberEntries> member_id_;
 };
 
+// A key or parameter value as the script writes it: 0x hex, decimal, dotted IPv4, colon MAC or IPv6 text;
+// nullopt if it is none of these or does not fit in 128 bits.
+std::optional<U128> ParseScriptValue(const std::string& text);
+
 // Parses and validates a whole script; throws ScriptError("file:line: token 'x': message").
 std::vector<Segment> ParseScript(const std::string& text, const std::string& file_name);
 std::vector<Segment> LoadScript(const std::string& path);

@@ -6,6 +6,7 @@ BLOCKS = {
     "lb": "nettwin.lb.runs",
     "rdma": "nettwin.rdma.runs",
     "reorder": "nettwin.reorder.runs",
+    "lb-plan": "nettwin.re.runs",
 }
 
 

@@ -1,0 +1,137 @@
+// `nettwin lb-plan`: the EJFAT control plane's epoch planner (model/lb/lb_plan.h, docs/lb.md).
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+
+#include "apps/commands.h"
+#include "model/lb/lb_plan.h"
+#include "model/lb/lb_script.h"
+
+namespace nettwin::lb {
+namespace {
+
+constexpr const char* kHelp =
+    "usage: nettwin lb-plan --tables current.txt --members members.txt --out switch.txt\n"
+    "                       [--boundary TICK] [--current-start TICK] [--now TICK] [--epoch N]\n"
+    "                       [--cleanup-out cleanup.txt] [--json plan.json]\n"
+    "  --tables        the tables as they are now (the `nettwin lb --tables` script that built them)\n"
+    "  --members       one line per member: member NAME weight W|fill F [ipv4 MAC IP PORT] [ipv6 MAC IP PORT]\n"
+    "  --boundary      first tick of the new epoch (required once an epoch is in service)\n"
+    "  --current-start first tick of the current epoch (default: where the older epochs' prefixes end, else 0)\n"
+    "  --now           newest tick already sent: the boundary must be after it\n"
+    "  --epoch         the new epoch id (default: the next free one)\n"
+    "  --out           the switch script: member rewrites, the new calendar, the prefixes, the wildcard\n"
+    "  --cleanup-out   the script that retires the old epoch once its events have quiesced\n"
+    "Tick values are decimal or 0x hex (64 bits). Exit 0 planned, 2 refused or bad input.\n";
+
+uint64_t Tick(const std::string& opt, const std::string& v, int bits) {
+  const auto n = ParseScriptValue(v);
+  if (!n || n->hi != 0 || (bits < 64 && (n->lo >> bits) != 0) || v.find_first_of(".:") != std::string::npos) {
+    throw std::invalid_argument(opt + " wants a " + std::to_string(bits) + "-bit number (decimal or 0x hex), got '" +
+                                v + "'");
+  }
+  return n->lo;
+}
+
+std::string Slurp(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw PlanError(path + ": cannot open");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+void Spit(const std::string& path, const std::string& text) {
+  std::ofstream o(path);
+  o << text;
+  if (!o) throw PlanError(path + ": write failed");
+}
+
+std::string Json(const Plan& p, const std::vector<PlanMember>& members) {
+  std::ostringstream j;
+  j << "{\n  \"initial\": " << (p.initial ? "true" : "false") << ",\n  \"old_epoch\": " << p.old_epoch
+    << ",\n  \"new_epoch\": " << p.new_epoch << ",\n  \"start\": " << p.start << ",\n  \"boundary\": " << p.boundary
+    << ",\n  \"cover\": [";
+  for (size_t i = 0; i < p.cover.size(); ++i) {
+    j << (i ? ", " : "") << "{\"value\": " << p.cover[i].value << ", \"len\": " << p.cover[i].len << "}";
+  }
+  j << "],\n  \"members\": [";
+  for (size_t i = 0; i < members.size(); ++i) {
+    j << (i ? ", " : "") << "{\"name\": \"" << members[i].name << "\", \"slots\": " << p.counts[i]
+      << ", \"id\": " << (p.counts[i] ? std::to_string(p.member_ids[i]) : "null")
+      << ", \"new_rewrite\": " << (p.member_inserted[i] ? "true" : "false") << "}";
+  }
+  j << "]\n}\n";
+  return j.str();
+}
+
+}  // namespace
+}  // namespace nettwin::lb
+
+int LbPlanCommand(int argc, char** argv) {
+  using namespace nettwin::lb;
+  std::string tables, members_path, out, cleanup, json;
+  PlanOptions opt;
+  try {
+    const bool run = ForEachOption(argc, argv, kHelp, [&](const std::string& o, const auto& val) {
+      if (o == "--tables")
+        tables = val();
+      else if (o == "--members")
+        members_path = val();
+      else if (o == "--out")
+        out = val();
+      else if (o == "--cleanup-out")
+        cleanup = val();
+      else if (o == "--json")
+        json = val();
+      else if (o == "--boundary")
+        opt.boundary = Tick(o, val(), 64);
+      else if (o == "--current-start")
+        opt.current_start = Tick(o, val(), 64);
+      else if (o == "--now")
+        opt.now = Tick(o, val(), 64);
+      else if (o == "--epoch")
+        opt.epoch = static_cast<uint32_t>(Tick(o, val(), 32));
+      else
+        throw std::invalid_argument("unknown option '" + o + "'");
+    });
+    if (!run) return 0;
+    if (tables.empty() || members_path.empty() || out.empty()) {
+      throw std::invalid_argument("--tables, --members and --out are required");
+    }
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "nettwin lb-plan: " << e.what() << "\n" << kHelp;
+    return 2;
+  }
+  try {
+    const std::string current_text = Slurp(tables);
+    const LbTables current = TablesFromScript(current_text, tables);
+    const std::vector<PlanMember> members = ParseMembers(Slurp(members_path), members_path);
+    const Plan p = MakePlan(current, members, opt);
+    // The plan must apply on top of the current tables, and its cleanup after it, under the same driver
+    // rules `nettwin lb` enforces.
+    try {
+      ParseScript(current_text + "\n" + p.switch_script + "\n" + p.cleanup_script, "planned script");
+    } catch (const ScriptError& e) {
+      throw PlanError(std::string("internal error: the planned script does not apply: ") + e.what());
+    }
+    Spit(out, p.switch_script);
+    if (!cleanup.empty())
+      Spit(cleanup, p.initial ? "# nettwin lb-plan: initial configuration, nothing to clean up\n" : p.cleanup_script);
+    if (!json.empty()) Spit(json, Json(p, members));
+    if (p.initial) {
+      std::cout << "lb-plan: initial epoch " << p.new_epoch;
+    } else {
+      std::cout << "lb-plan: epoch " << p.old_epoch << " -> " << p.new_epoch << " at tick " << p.boundary << ", ["
+                << p.start << ", " << p.boundary << ") kept by " << p.cover.size() << " prefixes";
+    }
+    std::cout << "; calendar:";
+    for (size_t i = 0; i < members.size(); ++i) std::cout << " " << members[i].name << "=" << p.counts[i];
+    std::cout << "\n";
+  } catch (const std::exception& e) {  // ScriptError, PlanError: bad input or a refusal
+    std::cerr << "nettwin lb-plan: " << e.what() << "\n";
+    return 2;
+  }
+  return 0;
+}

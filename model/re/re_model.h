@@ -1,0 +1,101 @@
+// EJFAT reassembly engine (RE), packet-at-a-time golden model (docs/re.md). It takes the LB's output for one
+// compute node and rebuilds each event (tick[15:0] from the UDP source port, data_id) from segments that
+// arrive in any order, duplicated or lost. There is no RTL or cycle model yet (docs/re.md, "Status").
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "model/common/packet.h"
+
+namespace nettwin::re {
+
+// Why a segment was not used; the order is the order of the checks (docs/re.md).
+enum class Drop : uint8_t {
+  kRunt,          // shorter than Ethernet
+  kNotIp,         // EtherType not IPv4/IPv6
+  kTruncated,     // ends inside a header, or before the UDP length says
+  kNotUdp,        // IP protocol / next header not UDP, or an IPv4 fragment
+  kEmpty,         // no data and not a last segment
+  kTooBig,        // offset + length beyond the context buffer
+  kInconsistent,  // a second, different end of the event, or data past its end
+  kDuplicate,     // every byte already received, or the event already completed
+  kOverlap,       // some bytes already received
+  kNoContext,     // every context busy with another event
+};
+constexpr int kNumDrops = 10;
+const char* DropName(int d);
+
+struct ReConfig {
+  int contexts = 16;              // events reassembled at once
+  uint32_t buffer_bytes = 65536;  // largest event
+  double timeout_us = 1000;       // an event still incomplete this long after its first segment is dropped
+};
+
+// Parses `name value` lines (contexts, buffer_bytes, timeout_us); throws std::runtime_error("file:line: ...").
+ReConfig ParseReConfig(const std::string& text, const std::string& file_name);
+
+struct ReEvent {
+  uint16_t tick16 = 0, data_id = 0;
+  uint64_t mac_dst = 0, mac_src = 0;  // of the segment that opened the event
+  uint32_t segments = 0;
+  uint64_t first_ns = 0, done_ns = 0;  // arrival times (pcap timestamps)
+  std::vector<uint8_t> data;
+};
+
+struct ReTimeout {
+  uint16_t tick16 = 0, data_id = 0;
+  uint32_t received_bytes = 0, segments = 0;
+  bool end_known = false;
+  uint32_t length = 0;  // when end_known
+  bool at_end_of_input = false;
+};
+
+struct ReCounters {
+  uint64_t segments_in = 0, segments_used = 0, events_completed = 0, events_timed_out = 0;
+  std::array<uint64_t, kNumDrops> drops{};
+};
+
+class ReModel {
+ public:
+  explicit ReModel(const ReConfig& cfg) : cfg_(cfg) {}
+  // One segment at its pcap time: expires old contexts first, then places the segment.
+  void Push(const Packet& p);
+  // End of input: every open context is reported as incomplete.
+  void Finish();
+
+  const std::vector<ReEvent>& events() const { return events_; }
+  const std::vector<ReTimeout>& timeouts() const { return timeouts_; }
+  const ReCounters& counters() const { return counters_; }
+
+ private:
+  struct Context {
+    uint16_t tick16 = 0, data_id = 0;
+    uint64_t mac_dst = 0, mac_src = 0;
+    uint64_t first_ns = 0;
+    uint32_t segments = 0, received = 0;
+    bool end_known = false;
+    bool done = false;  // completed: kept until its timeout so late duplicates are not a second event
+    uint32_t length = 0;
+    std::map<uint32_t, uint32_t> ranges;  // received [begin, end), disjoint
+    std::vector<uint8_t> data;
+  };
+  void Expire(uint64_t now_ns);
+  void CountDrop(Drop d) { ++counters_.drops[static_cast<int>(d)]; }
+
+  ReConfig cfg_;
+  std::map<uint32_t, Context> open_;  // key (tick16 << 16 | data_id)
+  std::vector<ReEvent> events_;
+  std::vector<ReTimeout> timeouts_;
+  ReCounters counters_;
+};
+
+// The output stream record of an event: an Ethernet frame to the opening segment's MAC addresses with
+// EtherType 0x88B5 (local experimental), a 12-byte header (tick16, data_id, length, segments; big endian)
+// and the event's bytes; its time is the completion time.
+Packet EventFrame(const ReEvent& e);
+
+}  // namespace nettwin::re

@@ -1,0 +1,69 @@
+"""Regression runs of the EJFAT control plane and the closed loop (API: nettwin/regress/run.py).
+
+lb-plan: per seed, lb_plan_gen.py's scenario; `nettwin lb-plan` plans the initial epoch and then the switch and
+its cleanup; `nettwin lb` runs them mid-run (run_traffic interleaving) in lockstep, back to back and with gaps
++ backpressure; checked by lb_plan_check.py (the switch, every packet's member) and lb_check.py (bytes).
+ejfat-loop: the same with events as traffic, then one `nettwin re` (golden model) per member; ejfat_loop.py
+checks every event was reassembled exactly once at the member its tick maps to.
+The test suite runs the same pipelines (ctests lb_plan, ejfat_loop), so --quick declares none.
+"""
+import os
+
+from nettwin.regress.run import PY, Run, Vector, stats_ok, sum_drops, tag
+
+MODES = [("b2b", []), ("gaps+bp", ["--gaps", "0.3", "--backpressure", "0.4"])]
+
+
+def _prepare(opts, d, gen):
+    """The vector: the scenario, the initial plan, the switch and its cleanup, the run script."""
+    nt = opts.nettwin
+    plan = ("%s lb-plan --tables {d}/current.txt --members {d}/members1.txt --boundary $(%s -c \"import json; "
+            "print(json.load(open('{d}/scenario.json'))['boundary'])\") --current-start $(%s -c \"import json; "
+            "print(json.load(open('{d}/scenario.json'))['start'])\") --now $(%s -c \"import json; "
+            "print(json.load(open('{d}/scenario.json'))['now'])\") --out {d}/switch.txt --cleanup-out "
+            "{d}/cleanup.txt --json {d}/plan.json" % (nt, PY, PY, PY)).format(d=d)
+    return [gen,
+            [nt, "lb-plan", "--tables", os.path.join(d, "filter.txt"), "--members", os.path.join(d, "members0.txt"),
+             "--out", os.path.join(d, "init.txt")],
+            ["bash", "-c", "cat %s/filter.txt %s/init.txt > %s/current.txt" % (d, d, d)],
+            ["bash", "-c", plan],
+            [PY, opts.script("lb_plan_gen.py"), "assemble", "--dir", d]]
+
+
+def _plan_columns(st):
+    return [st.get("packets_in", "-"), st.get("packets_out", "-"), sum_drops(st), st.get("cycles", "-")]
+
+
+def runs(opts):
+    if opts.quick:
+        return []
+    out = []
+    for seed in opts.seeds(8):
+        for kind, gen_script in (("switch", "lb_plan_gen.py"), ("loop", "ejfat_loop.py")):
+            d = os.path.join(opts.work, "lbplan_%s%d" % (kind, seed))
+            gen = [PY, opts.script(gen_script), "gen", "--seed", str(seed), "--out-dir", d]
+            vec = Vector("lb-plan/%s%d" % (kind, seed), _prepare(opts, d, gen))
+            for mode, flags in MODES:
+                outp, stats = os.path.join(d, "out_%s.pcap" % tag(mode)), os.path.join(d, "stats_%s.json" % tag(mode))
+                cmd = [opts.nettwin, "lb", "--tables", os.path.join(d, "run.txt"), "--in",
+                       os.path.join(d, "packets_in.pcap"), "--out", outp, "--stats", stats, "--engine", "lockstep",
+                       "--seed", str(seed)] + flags
+                checks = [("lb_plan_check", [PY, opts.script("lb_plan_check.py"), "--dir", d, "--out", outp,
+                                             "--stats", stats])]
+                if kind == "switch":
+                    checks.append(("lb_check", [PY, opts.script("lb_check.py"), "--tables", os.path.join(d, "run.txt"),
+                                                "--in", os.path.join(d, "packets_in.pcap"), "--out", outp,
+                                                "--stats", stats]))
+                else:
+                    loop = [PY, opts.script("ejfat_loop.py")]
+                    checks += [("split", loop + ["split", "--dir", d, "--out", outp]),
+                               ("reassemble", loop + ["reassemble", "--dir", d, "--nettwin", opts.nettwin]),
+                               ("exactly_once", loop + ["check", "--dir", d])]
+                out.append(Run("lb-plan", kind, seed, mode, cmd, vector=vec, checks=checks, stats=stats,
+                               outputs=[outp], accept=stats_ok, columns=_plan_columns))
+    return out
+
+
+TITLE = ("EJFAT epoch switch (lb-plan's script applied mid-run, lockstep; lb_plan_check.py + lb_check.py) and "
+         "closed loop (+ one RE golden model per member, every event exactly once at its member)")
+HEADER = ["scenario", "seed", "mode", "pkts_in", "pkts_out", "drops", "cycles", "result", "time"]

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# The reassembly engine's golden model against the independent checker: re_gen.py vectors through
+# `nettwin re` with the generated configuration and a tight one (2 contexts, so segments find none),
+# each checked by re_check.py; then a corrupted event and a bad config must be caught.
+#
+#   bash scripts/nettwin/re/test_scripts.sh BUILD_DIR [SEED...]      (default seeds: 1 2)
+set -euo pipefail
+PY=/usr/bin/python3
+S="$(cd "$(dirname "$0")/../.." && pwd)"   # scripts/ (the entry points)
+NT="$(cd "$1" && pwd)/nettwin"; shift
+W="$(mktemp -d)"
+trap 'rm -rf "$W"' EXIT
+SEEDS=("$@")
+[ ${#SEEDS[@]} -eq 0 ] && SEEDS=(1 2)
+# shellcheck source=SCRIPTDIR/../../tests/expect_exit.sh
+source "$S/tests/expect_exit.sh"
+for seed in "${SEEDS[@]}"; do
+    d="$W/s$seed"
+    $PY "$S/re_gen.py" --seed "$seed" --out-dir "$d" >/dev/null
+    sed 's/^contexts .*/contexts 2/' "$d/re.txt" >"$d/re_tight.txt"
+    for conf in re re_tight; do
+        "$NT" re --config "$d/$conf.txt" --in "$d/segments.pcap" --out "$d/ev_$conf.pcap" --report "$d/rep_$conf.json"
+        $PY "$S/re_check.py" --dir "$d" --events "$d/ev_$conf.pcap" --report "$d/rep_$conf.json" --config "$d/$conf.txt"
+    done
+    grep -q '"no_context": [1-9]' "$d/rep_re_tight.json" || fail "the tight configuration found a context for every segment"
+done
+d="$W/s${SEEDS[0]}"
+$PY - "$d/ev_re.pcap" "$W/bad.pcap" <<'PYEOF'
+import sys
+from scapy.utils import RawPcapReader, RawPcapWriter
+frames = [bytes(f) for f, _ in RawPcapReader(sys.argv[1])]
+i = next(k for k, f in enumerate(frames) if len(f) > 30)
+frames[i] = frames[i][:-1] + bytes([frames[i][-1] ^ 1])
+with RawPcapWriter(sys.argv[2], linktype=1) as w:
+    for f in frames:
+        w.write(f)
+PYEOF
+expect 1 "not byte-identical to the source" $PY "$S/re_check.py" --dir "$d" --events "$W/bad.pcap" --report "$d/rep_re.json"
+printf 'contexts 4\ntimeout_us -1\n' >"$W/bad.txt"
+expect 2 "bad.txt:2: token '-1': timeout_us must be in" "$NT" re --config "$W/bad.txt" --in "$d/segments.pcap" --out "$W/x.pcap"
+echo "test_re: ok (${#SEEDS[@]} seeds)"
