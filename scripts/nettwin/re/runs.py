@@ -42,7 +42,7 @@ def runs(opts):
         for kind, gen_script in (("switch", "lb_plan_gen.py"), ("loop", "ejfat_loop.py")):
             d = os.path.join(opts.work, "lbplan_%s%d" % (kind, seed))
             gen = [PY, opts.script(gen_script), "gen", "--seed", str(seed), "--out-dir", d]
-            vec = Vector("lb-plan/%s%d" % (kind, seed), _prepare(opts, d, gen))
+            vec = Vector("ejfat/%s%d" % (kind, seed), _prepare(opts, d, gen))
             for mode, flags in MODES:
                 outp, stats = os.path.join(d, "out_%s.pcap" % tag(mode)), os.path.join(d, "stats_%s.json" % tag(mode))
                 cmd = [opts.nettwin, "lb", "--tables", os.path.join(d, "run.txt"), "--in",
@@ -59,7 +59,7 @@ def runs(opts):
                     checks += [("split", loop + ["split", "--dir", d, "--out", outp]),
                                ("reassemble", loop + ["reassemble", "--dir", d, "--nettwin", opts.nettwin]),
                                ("exactly_once", loop + ["check", "--dir", d])]
-                out.append(Run("lb-plan", kind, seed, mode, cmd, vector=vec, checks=checks, stats=stats,
+                out.append(Run("ejfat", kind, seed, mode, cmd, vector=vec, checks=checks, stats=stats,
                                outputs=[outp], accept=stats_ok, columns=_plan_columns))
     return out
 

@@ -6,7 +6,7 @@ BLOCKS = {
     "lb": "nettwin.lb.runs",
     "rdma": "nettwin.rdma.runs",
     "reorder": "nettwin.reorder.runs",
-    "lb-plan": "nettwin.re.runs",
+    "ejfat": "nettwin.re.runs",  # end to end: the lb-plan epoch switch and the closed loop through the RE
 }
 
 
