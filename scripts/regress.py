@@ -5,7 +5,8 @@ lb: for each vector (the spec's own example and seeded random vectors made by lb
 mode (back to back; input gaps + output backpressure), it runs `nettwin lb --engine lockstep`, then checks
 the output with lb_check.py (an independent Python/Scapy reference plus tshark checksum validation), and
 decodes the inputs with the spec's tshark dissectors.
-rdma: every rdma_gen.py scenario x seed at two host-memory latencies, checked by rdma_check.py.
+rdma: every rdma_gen.py scenario (and the rdma_hazard_gen.py hazard pairs) x seed at two host-memory latencies,
+checked by rdma_check.py.
 reorder: every cw_gen.py scenario x seed through `nettwin reorder --engine lockstep`, timed (pcap arrival
 times) with and without output backpressure, each checked by cw_check.py, and back to back with
 backpressure (time compressed, so only lockstep-clean + conservation are required).
@@ -26,7 +27,7 @@ PY = "/usr/bin/python3"  # the interpreter that has Scapy
 
 MODES = [("b2b", []), ("gaps+bp", ["--gaps", "0.3", "--backpressure", "0.4"])]
 RDMA_SCENARIOS = ["traffic", "atomic", "lostack", "reorder", "badreq", "psnwrap", "icrc", "malformed", "send",
-                  "edge", "mixed"]
+                  "edge", "mixed", "hazard"]
 RDMA_MODES = [("mem50", ["--mem-read-cycles", "50", "--mem-write-cycles", "10"]),
               ("mem900+bp", ["--mem-read-cycles", "900", "--mem-write-cycles", "90", "--backpressure", "0.4",
                              "--clock-mhz", "900"])]
@@ -109,6 +110,8 @@ def rdma_runs(args, nettwin, log, failures):
         for seed in args.rdma_seeds:
             d = os.path.join(args.work, "rdma_%s_%d" % (sc, seed))
             gen = [PY, os.path.join(HERE, "rdma_gen.py"), "--seed", str(seed), "--out-dir", d, "--scenario", sc]
+            if sc == "hazard":  # hazard pairs (docs/rdma.md "Hazards") have their own generator
+                gen = [PY, os.path.join(HERE, "rdma_hazard_gen.py"), "--seed", str(seed), "--out-dir", d]
             if not generate(gen, "rdma %s.%d" % (sc, seed), log, failures):
                 continue
             for mode, flags in RDMA_MODES:
