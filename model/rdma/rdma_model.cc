@@ -80,9 +80,8 @@ void RdmaModel::Check() {
     job_.kind = JobKind::kDrop;
     job_.drop = d;
   };
-  uint32_t icrc_rx = 0;
-  for (int i = 3; i >= 0; --i) icrc_rx = (icrc_rx << 8) | icrc_rx_[i];
-  if (~crc_ != icrc_rx) return drop(Drop::kBadIcrc);
+  const RxSlot& slot = ring_[Slot(rx_rd_)];
+  if (~slot.crc != slot.icrc) return drop(Drop::kBadIcrc);
   int qi = -1;
   for (int i = kQps - 1; i >= 0; --i) {
     if (qps_[i].cfg.valid && qps_[i].cfg.qpn == r.dqpn) qi = i;
@@ -280,7 +279,7 @@ DmaRequest RdmaModel::CurrentDma() const {
       d.off = static_cast<uint8_t>(lo - base);
       d.len = static_cast<uint16_t>(hi - lo);
       d.addr = job_.pa + static_cast<uint64_t>(lo - req_.hdr_len);
-      d.data = buf_[wbeat_].data;
+      d.data = ring_[Slot(rx_rd_)].beats[wbeat_].data;
       break;
     }
     case State::kRdIssue:
@@ -372,9 +371,49 @@ StreamPort RdmaModel::ResponseBeat() const {
   return p;
 }
 
+// One beat into the ring, its ICRC computed now: beat 0 gives the IP family and the frame end (from the
+// IP length) that the masks and the received-ICRC position need. Runs after the back end's step, which
+// only reads slots that are complete.
+void RdmaModel::Receive() {
+  if (!(in_.s.valid && out_.s_ready)) return;
+  const Beat& b = in_.s.beat;
+  RxSlot& slot = ring_[Slot(rx_wr_)];
+  const bool first = rx_nb_ == 0;
+  if (first) {
+    ++counters_.packets_in;
+    rx_v6_ = Load16(b.data.data() + 12) == 0x86DD;
+    rx_end_ = rx_v6_ ? 54 + Load16(b.data.data() + 18) : 14 + Load16(b.data.data() + 16);
+    rx_crc_ = IcrcSeed();
+    rx_icrc_ = 0;
+  }
+  const int base = rx_nb_ * kBeatBytes;
+  rx_crc_ = IcrcBeat(rx_crc_, b.data.data(), base, 14, rx_end_ - 4, rx_v6_);
+  for (int j = 0; j < 4; ++j) {
+    const int pos = rx_end_ - 4 + j;
+    if (pos >= base && pos < base + kBeatBytes) {
+      rx_icrc_ = (rx_icrc_ & ~(0xFFu << (8 * j))) | (uint32_t{b.data[pos - base]} << (8 * j));
+    }
+  }
+  if (rx_nb_ < kBufBeats) slot.beats[rx_nb_] = b;
+  rx_nb_ = std::min(rx_nb_ + 1, 255);  // the RTL's 8-bit beat count saturates
+  rx_len_ += b.Bytes();
+  if (!b.last) return;
+  if (rx_nb_ > kBufBeats) {
+    ++counters_.drops[static_cast<int>(Drop::kOverflow)];
+  } else {
+    slot.len = rx_len_;
+    slot.crc = rx_crc_;
+    slot.icrc = rx_icrc_;
+    ++rx_wr_;
+  }
+  rx_nb_ = 0;
+  rx_len_ = 0;
+}
+
 const RdmaOut& RdmaModel::Eval(const RdmaIn& in) {
   in_ = in;
-  out_.s_ready = state_ == State::kRx;
+  out_.s_ready = static_cast<uint8_t>(rx_wr_ - rx_rd_) != kRxFrames;
+  out_.busy = state_ != State::kRx;
   out_.m = state_ == State::kResp ? ResponseBeat() : StreamPort{};
   out_.dma_req = CurrentDma();
   out_.counters = counters_;
@@ -388,60 +427,32 @@ void RdmaModel::Tick() {
   const DmaResponse& rsp = in_.dma_rsp;
   QpState& q = qps_[job_.qp];
   auto finish = [this]() {
-    nb_ = 0;
-    frame_len_ = 0;
+    Release();
     state_ = State::kRx;
   };
   switch (state_) {
-    case State::kRx:
-      if (in_.s.valid) {
-        if (nb_ == 0) ++counters_.packets_in;
-        if (nb_ < kBufBeats) buf_[nb_] = in_.s.beat;
-        ++nb_;
-        frame_len_ += in_.s.beat.Bytes();
-        if (in_.s.beat.last) {
-          if (nb_ > kBufBeats) {
-            ++counters_.drops[static_cast<int>(Drop::kOverflow)];
-            finish();
-          } else {
-            state_ = State::kParse;
-          }
+    case State::kRx:  // parse the oldest frame in the ring
+      if (rx_wr_ != rx_rd_) {
+        const RxSlot& slot = ring_[Slot(rx_rd_)];
+        uint8_t hdr[kHdrWindow] = {};
+        std::copy(slot.beats[0].data.begin(), slot.beats[0].data.end(), hdr);
+        std::copy(slot.beats[1].data.begin(), slot.beats[1].data.end(), hdr + kBeatBytes);
+        req_ = ParseRequest(hdr, slot.len, resp_);
+        if (req_.drop != Drop::kNone) {
+          ++counters_.drops[static_cast<int>(req_.drop)];
+          Release();
+        } else {
+          state_ = State::kCheck;
         }
       }
       break;
-    case State::kParse: {
-      uint8_t hdr[kHdrWindow] = {};
-      std::copy(buf_[0].data.begin(), buf_[0].data.end(), hdr);
-      if (nb_ > 1) std::copy(buf_[1].data.begin(), buf_[1].data.end(), hdr + kBeatBytes);
-      req_ = ParseRequest(hdr, frame_len_, resp_);
-      if (req_.drop != Drop::kNone) {
-        ++counters_.drops[static_cast<int>(req_.drop)];
-        finish();
-      } else {
-        ci_ = 0;
-        crc_ = IcrcSeed();
-        state_ = State::kCrc;
-      }
-      break;
-    }
-    case State::kCrc: {
-      const int base = ci_ * kBeatBytes;
-      crc_ = IcrcBeat(crc_, buf_[ci_].data.data(), base, 14, req_.end - 4, req_.v6);
-      for (int j = 0; j < 4; ++j) {
-        const int pos = req_.end - 4 + j;
-        if (pos >= base && pos < base + kBeatBytes) icrc_rx_[j] = buf_[ci_].data[pos - base];
-      }
-      ++ci_;
-      if (ci_ * kBeatBytes >= req_.end) state_ = State::kCheck;
-      break;
-    }
     case State::kCheck:
       Check();
       k_ = 0;
       rcrc_ = IcrcSeed();
       switch (job_.kind) {
         case JobKind::kDrop:
-        case JobKind::kNone: finish(); break;
+        case JobKind::kNone: state_ = State::kRx; break;
         case JobKind::kRespond: state_ = State::kResp; break;
         case JobKind::kWrite: state_ = State::kWrDma; break;
         case JobKind::kRead: state_ = job_.len == 0 ? State::kResp : State::kRdIssue; break;
@@ -610,6 +621,7 @@ void RdmaModel::Tick() {
     default:
       break;
   }
+  Receive();
   if (in_.cfg.valid) {
     const CfgWrite& w = in_.cfg;
     if (w.table == params::kRdmaTblResponder && w.index == 0) resp_ = DecodeResponder(w.data);

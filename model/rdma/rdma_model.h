@@ -1,7 +1,8 @@
-// Cycle-accurate model of rtl/rdma/rdma_top.sv: a store-and-forward responder that takes one request at a
-// time through the same states as the RTL (docs/rdma-microarchitecture.md):
-//   Rx -> Parse -> Crc (one beat per cycle) -> Check -> { WrDma | RdIssue/RdWait | AtRead/AtWait/AtWrite/
-//   AqWrite | AqIssue/AqWait } -> Resp (one beat per cycle) -> Rx
+// Cycle-accurate model of rtl/rdma/rdma_top.sv (docs/rdma-microarchitecture.md). Requests are received
+// at one beat per cycle into a ring of kRxFrames frame buffers, the ICRC computed as the beats arrive; the
+// back end takes one request at a time from the ring through the same states as the RTL:
+//   Rx (parse) -> Check -> { WrDma | RdIssue/RdWait | AtRead/AtWait/AtWrite/AqWrite | AqIssue/AqWait }
+//   -> Resp (one beat per cycle) -> Rx
 #pragma once
 
 #include <array>
@@ -14,8 +15,21 @@
 namespace nettwin::rdma {
 
 enum class State : uint8_t {
-  kRx, kParse, kCrc, kCheck, kWrDma, kRdIssue, kRdWait, kAtRead, kAtWait, kAtWrite, kAqWrite,
-  kAqIssue, kAqWait, kResp, kRqRead, kRqWait, kCqWrite
+  kRx,
+  kCheck,
+  kWrDma,
+  kRdIssue,
+  kRdWait,
+  kAtRead,
+  kAtWait,
+  kAtWrite,
+  kAqWrite,
+  kAqIssue,
+  kAqWait,
+  kResp,
+  kRqRead,
+  kRqWait,
+  kCqWrite
 };
 
 // Per-QP state the responder keeps (configuration plus what the traffic changes).
@@ -69,6 +83,9 @@ class RdmaModel : public ClockedBlock<RdmaIn, RdmaOut> {
 
  private:
   void Check();
+  void Receive();
+  int Slot(uint8_t count) const { return count % kRxFrames; }
+  void Release() { ++rx_rd_; }
   void StartAqLookup(const QpState& q, uint32_t psn);
   ResponseDesc BaseDesc(const QpState& q) const;
   DmaRequest CurrentDma() const;
@@ -82,13 +99,21 @@ class RdmaModel : public ClockedBlock<RdmaIn, RdmaOut> {
   ResponderCfg resp_;
   std::array<QpState, kQps> qps_{};
   std::array<MrCfg, kMrs> mrs_{};
-  // Request buffer and its parse.
-  std::array<Beat, kBufBeats> buf_{};
-  int nb_ = 0, frame_len_ = 0;
+  // Receive ring: frames received / released (wrapping 8-bit counts; a frame's slot is its count mod
+  // kRxFrames); per slot the beats, the frame length, the ICRC register and the received ICRC.
+  struct RxSlot {
+    std::array<Beat, kBufBeats> beats{};
+    int len = 0;
+    uint32_t crc = 0, icrc = 0;
+  };
+  std::array<RxSlot, kRxFrames> ring_{};
+  uint8_t rx_wr_ = 0, rx_rd_ = 0;
+  // The frame being received: beats, bytes, running ICRC, received ICRC, and from beat 0 where its ICRC
+  // field starts and its IP family.
+  int rx_nb_ = 0, rx_len_ = 0, rx_end_ = 0;
+  uint32_t rx_crc_ = 0, rx_icrc_ = 0;
+  bool rx_v6_ = false;
   Request req_;
-  int ci_ = 0;
-  uint32_t crc_ = 0;
-  std::array<uint8_t, 4> icrc_rx_{};
   // The job and its response.
   Job job_;
   int wbeat_ = 0;  // WRITE: buffer beat of the next DMA write

@@ -15,6 +15,9 @@ namespace nettwin::rdma {
 constexpr int kQps = static_cast<int>(params::kRdmaQps);
 constexpr int kMrs = static_cast<int>(params::kRdmaMrs);
 constexpr int kBufBeats = static_cast<int>(params::kRdmaBufBeats);
+constexpr int kRxFrames = static_cast<int>(params::kRdmaRxFrames);
+static_assert(kRxFrames >= 2 && kRxFrames <= 128 && (kRxFrames & (kRxFrames - 1)) == 0,
+              "RdmaRxFrames: a power of two in 2..128 (the ring counts are 8 bits)");
 constexpr int kRspBeats = static_cast<int>(params::kRdmaRspBeats);
 constexpr int kAqGroup = static_cast<int>(params::kRdmaAqGroup);
 constexpr int kAqMaxGroups = static_cast<int>(params::kRdmaAqMaxGroups);
@@ -115,6 +118,7 @@ struct RdmaCounters {
 
 struct RdmaOut {
   bool s_ready = false;
+  bool busy = false;  // the back end holds a request (busy_o)
   StreamPort m;
   DmaRequest dma_req;
   RdmaCounters counters;

@@ -6,7 +6,7 @@ package rdma_pkg;
   localparam int unsigned AqGroupBytes = RdmaAqGroup * RdmaAqeBytes;
 
   typedef enum logic [4:0] {
-    StRx, StParse, StCrc, StCheck, StWrDma, StRdIssue, StRdWait, StAtRead, StAtWait, StAtWrite,
+    StRx, StCheck, StWrDma, StRdIssue, StRdWait, StAtRead, StAtWait, StAtWrite,
     StAqWrite, StAqIssue, StAqWait, StResp, StRqRead, StRqWait, StCqWrite
   } state_e;
 

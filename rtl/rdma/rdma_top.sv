@@ -1,5 +1,9 @@
-// RoCEv2 responder with an atomic ACK queue in host memory. Store-and-forward, one request at a time:
-//   Rx -> Parse -> Crc -> Check -> {WrDma | RdIssue/RdWait | AtRead/AtWait/AtWrite/AqWrite | AqIssue/AqWait}
+// RoCEv2 responder with an atomic ACK queue in host memory. Two stages:
+//   receive: frames enter a ring of RdmaRxFrames frame buffers at one beat per cycle, the ICRC computed on
+//            the fly, so the check is known with the last beat;
+//   back end: one request at a time from the ring, store-and-forward (nothing touches host memory before
+//            its ICRC has been checked):
+//   Rx (parse) -> Check -> {WrDma | RdIssue/RdWait | AtRead/AtWait/AtWrite/AqWrite | AqIssue/AqWait}
 //   -> Resp -> Rx
 // State for state as model/rdma/rdma_model.cc; see docs/rdma-microarchitecture.md.
 module rdma_top
@@ -47,19 +51,38 @@ module rdma_top
   output logic [31:0]                  cnt_replays_o,
   output logic [31:0]                  cnt_dma_reads_o,
   output logic [31:0]                  cnt_dma_writes_o,
-  output logic [31:0]                  cnt_cqes_o
+  output logic [31:0]                  cnt_cqes_o,
+  // The back end holds a request (checked or being checked); for the testbench's accounting.
+  output logic                         busy_o
 );
+  if ((RdmaRxFrames & (RdmaRxFrames - 1)) != 0 || RdmaRxFrames < 2 || RdmaRxFrames > 128) begin : g_bad_ring
+    $error("RdmaRxFrames must be a power of two in 2..128");
+  end
+
   state_e     state_q;
   responder_t resp_q;
   qp_state_t  qps_q [RdmaQps];
   mr_t        mrs_q [RdmaMrs];
-  logic [StreamBits-1:0] buf_q [RdmaBufBeats];
-  logic [7:0]  nb_q;
-  logic [15:0] frame_len_q;
+  // Receive ring. rx_wr_q / rx_rd_q count frames received / released (8-bit, wrapping); a frame's slot is
+  // its count mod RdmaRxFrames. Per slot: the beats, the frame length, the ICRC register and the received
+  // ICRC, both final at the last beat.
+  localparam int unsigned SlotBits = $clog2(RdmaRxFrames);
+  logic [StreamBits-1:0] buf_q [RdmaRxFrames][RdmaBufBeats];
+  logic [15:0] slot_len_q [RdmaRxFrames];
+  logic [31:0] slot_crc_q [RdmaRxFrames];
+  logic [31:0] slot_icrc_q [RdmaRxFrames];
+  logic [7:0]  rx_wr_q, rx_rd_q;
+  logic [SlotBits-1:0] wslot, rslot;
+  assign wslot = rx_wr_q[SlotBits-1:0];
+  assign rslot = rx_rd_q[SlotBits-1:0];
+  // The frame being received: beats so far, bytes, running ICRC, received ICRC bytes, and where its ICRC
+  // field starts and which IP family it is (both from beat 0, used for the beats after it).
+  logic [7:0]  rx_nb_q;
+  logic [15:0] rx_len_q;
+  logic [31:0] rx_crc_q, rx_icrc_q;
+  logic [16:0] rx_end_q;
+  logic        rx_v6_q;
   request_t    req_q, parsed;
-  logic [6:0]  ci_q;
-  logic [31:0] crc_q;
-  logic [31:0] icrc_rx_q;
   job_t        job_q;
   logic [6:0]  wbeat_q;
   logic [StreamBits-1:0] rbuf_q [RdmaRspBeats];
@@ -73,8 +96,8 @@ module rdma_top
 
   // ---- Parse (from the first two buffered beats) ----
   rdma_parser u_parser (
-    .hdr_i       ({buf_q[1], buf_q[0]}),
-    .frame_len_i (frame_len_q),
+    .hdr_i       ({buf_q[rslot][1], buf_q[rslot][0]}),
+    .frame_len_i (slot_len_q[rslot]),
     .resp_i      (resp_q),
     .req_o       (parsed)
   );
@@ -133,7 +156,31 @@ module rdma_top
     rsp_last = base + StreamBytes >= int'(rsp_len);
   end
 
-  assign s_ready_o = state_q == StRx;
+  // ---- Receive: ICRC of the beat being accepted (the masks need the IP family and the frame end; beat 0
+  // carries both, later beats use them from registers) ----
+  logic        rx_fire, rx_first, v6_now;
+  logic [16:0] end_now;
+  logic [31:0] crc_now, icrc_now;
+  int unsigned rx_base, rx_pos;
+  always_comb begin
+    rx_first = rx_nb_q == '0;
+    v6_now   = rx_first ? {s_data_i[8*12+:8], s_data_i[8*13+:8]} == 16'h86dd : rx_v6_q;
+    end_now  = !rx_first ? rx_end_q
+             : v6_now ? 17'd54 + 17'({s_data_i[8*18+:8], s_data_i[8*19+:8]})
+                      : 17'd14 + 17'({s_data_i[8*16+:8], s_data_i[8*17+:8]});
+    rx_base  = StreamBytes * int'(rx_nb_q);
+    crc_now  = icrc_beat(rx_first ? icrc_seed() : rx_crc_q, s_data_i, rx_base, 14, int'(end_now) - 4, v6_now);
+    icrc_now = rx_first ? '0 : rx_icrc_q;
+    rx_pos   = 0;
+    for (int unsigned j = 0; j < 4; j++) begin
+      rx_pos = int'(end_now) - 4 + j;
+      if (rx_pos >= rx_base && rx_pos < rx_base + StreamBytes) icrc_now[8*j+:8] = s_data_i[8*(rx_pos-rx_base)+:8];
+    end
+  end
+
+  assign s_ready_o = (rx_wr_q - rx_rd_q) != 8'(RdmaRxFrames);
+  assign rx_fire   = s_valid_i && s_ready_o;
+  assign busy_o    = state_q != StRx;
   assign m_valid_o = state_q == StResp;
   assign m_data_o  = m_valid_o ? rsp_data : '0;
   assign m_keep_o  = m_valid_o ? rsp_keep : '0;
@@ -167,7 +214,7 @@ module rdma_top
         dma_req_len_o   = 16'(whi - wlo);
         woff            = 64'(wlo) - 64'(req_q.hdr_len);
         dma_req_addr_o  = job_q.pa + woff;
-        dma_req_data_o  = buf_q[wbeat_q];
+        dma_req_data_o  = buf_q[rslot][wbeat_q];
       end
       StRdIssue: begin
         dma_req_valid_o = 1'b1;
@@ -227,8 +274,8 @@ module rdma_top
   // ---- Check: the decision for a buffered, ICRC-checked request ----
   rdma_check u_check (
     .req_i       (req_q),
-    .crc_i       (crc_q),
-    .icrc_rx_i   (icrc_rx_q),
+    .crc_i       (slot_crc_q[rslot]),
+    .icrc_rx_i   (slot_icrc_q[rslot]),
     .resp_i      (resp_q),
     .qps_i       (qps_q),
     .mrs_i       (mrs_q),
@@ -314,12 +361,15 @@ module rdma_top
     if (!rst_ni) begin
       state_q     <= StRx;
       resp_q      <= '0;
-      nb_q        <= '0;
-      frame_len_q <= '0;
+      rx_wr_q     <= '0;
+      rx_rd_q     <= '0;
+      rx_nb_q     <= '0;
+      rx_len_q    <= '0;
+      rx_crc_q    <= '0;
+      rx_icrc_q   <= '0;
+      rx_end_q    <= '0;
+      rx_v6_q     <= 1'b0;
       req_q       <= '0;
-      ci_q        <= '0;
-      crc_q       <= '0;
-      icrc_rx_q   <= '0;
       job_q       <= '0;
       wbeat_q     <= '0;
       rbeats_q    <= '0;
@@ -334,46 +384,36 @@ module rdma_top
         if (dma_req_write_o) c_dmaw_q <= c_dmaw_q + 1;
         else c_dmar_q <= c_dmar_q + 1;
       end
-      unique case (state_q)
-        StRx: begin
-          if (s_valid_i) begin
-            if (nb_q == 0) c_in_q <= c_in_q + 1;
-            nb_q        <= (nb_q == 8'hff) ? nb_q : nb_q + 1;
-            frame_len_q <= frame_len_q + 16'($countones(s_keep_i));
-            if (s_last_i) begin
-              if (int'(nb_q) + 1 > RdmaBufBeats) begin
-                c_drops_q[DropOverflow] <= c_drops_q[DropOverflow] + 1;
-                nb_q        <= '0;
-                frame_len_q <= '0;
-              end else begin
-                state_q <= StParse;
-              end
-            end
-          end
-        end
-        StParse: begin
-          req_q <= parsed;
-          if (parsed.drop != 4'(DropNone)) begin
-            c_drops_q[parsed.drop] <= c_drops_q[parsed.drop] + 1;
-            nb_q        <= '0;
-            frame_len_q <= '0;
-            state_q     <= StRx;
+      // Receive (independent of the back end, which frees ring slots).
+      if (rx_fire) begin
+        if (rx_first) c_in_q <= c_in_q + 1;
+        rx_nb_q   <= (rx_nb_q == 8'hff) ? rx_nb_q : rx_nb_q + 1;
+        rx_len_q  <= rx_len_q + 16'($countones(s_keep_i));
+        rx_crc_q  <= crc_now;
+        rx_icrc_q <= icrc_now;
+        rx_end_q  <= end_now;
+        rx_v6_q   <= v6_now;
+        if (s_last_i) begin
+          rx_nb_q  <= '0;
+          rx_len_q <= '0;
+          if (int'(rx_nb_q) + 1 > RdmaBufBeats) begin
+            c_drops_q[DropOverflow] <= c_drops_q[DropOverflow] + 1;
           end else begin
-            ci_q    <= '0;
-            crc_q   <= icrc_seed();
-            state_q <= StCrc;
+            rx_wr_q <= rx_wr_q + 1;
           end
         end
-        StCrc: begin
-          crc_q <= icrc_beat(crc_q, buf_q[ci_q], StreamBytes * int'(ci_q), 14, int'(req_q.frame_end) - 4, req_q.v6);
-          for (int unsigned j = 0; j < 4; j++) begin
-            if (int'(req_q.frame_end) - 4 + j >= StreamBytes * int'(ci_q) &&
-                int'(req_q.frame_end) - 4 + j < StreamBytes * (int'(ci_q) + 1)) begin
-              icrc_rx_q[8*j+:8] <= buf_q[ci_q][8*(int'(req_q.frame_end) - 4 + j - StreamBytes * int'(ci_q))+:8];
+      end
+      unique case (state_q)
+        StRx: begin  // parse the oldest frame in the ring
+          if (rx_wr_q != rx_rd_q) begin
+            req_q <= parsed;
+            if (parsed.drop != 4'(DropNone)) begin
+              c_drops_q[parsed.drop] <= c_drops_q[parsed.drop] + 1;
+              rx_rd_q <= rx_rd_q + 1;
+            end else begin
+              state_q <= StCheck;
             end
           end
-          ci_q <= ci_q + 1;
-          if (StreamBytes * (int'(ci_q) + 1) >= int'(req_q.frame_end)) state_q <= StCheck;
         end
         StCheck: begin
           job_q    <= chk_job;
@@ -387,10 +427,7 @@ module rdma_top
           if (chk_ack) c_acks_q <= c_acks_q + 1;
           if (chk_nak) c_naks_q <= c_naks_q + 1;
           state_q <= check_next;
-          if (check_next == StRx) begin
-            nb_q        <= '0;
-            frame_len_q <= '0;
-          end
+          if (check_next == StRx) rx_rd_q <= rx_rd_q + 1;
         end
         StWrDma: begin
           if (dma_fire) begin
@@ -398,8 +435,7 @@ module rdma_top
             if (StreamBytes * (int'(wbeat_q) + 1) >= int'(req_q.hdr_len) + int'(req_q.plen)) begin
               state_q <= after_payload(job_q);
               if (after_payload(job_q) == StRx) begin
-                nb_q        <= '0;
-                frame_len_q <= '0;
+                rx_rd_q <= rx_rd_q + 1;
               end
             end
           end
@@ -484,8 +520,7 @@ module rdma_top
               wbeat_q  <= 7'(int'(req_q.hdr_len) / StreamBytes);
               state_q  <= (req_q.plen > 0) ? StWrDma : after_payload(job_q);
               if (req_q.plen == 0 && after_payload(job_q) == StRx) begin
-                nb_q        <= '0;
-                frame_len_q <= '0;
+                rx_rd_q <= rx_rd_q + 1;
               end
             end
           end
@@ -495,8 +530,7 @@ module rdma_top
             c_cqes_q <= c_cqes_q + 1;
             state_q  <= job_q.ack ? StResp : StRx;
             if (!job_q.ack) begin
-              nb_q        <= '0;
-              frame_len_q <= '0;
+              rx_rd_q <= rx_rd_q + 1;
             end
           end
         end
@@ -517,8 +551,7 @@ module rdma_top
                 desc_q.plen <= 16'(((job_q.len - seg) < job_q.mtu) ? (job_q.len - seg) : job_q.mtu);
                 state_q     <= StRdIssue;
               end else begin
-                nb_q        <= '0;
-                frame_len_q <= '0;
+                rx_rd_q <= rx_rd_q + 1;
                 state_q     <= StRx;
               end
             end
@@ -533,9 +566,14 @@ module rdma_top
     end
   end
 
-  // Buffers (no reset: only read behind nb_q / rbeats_q).
+  // Buffers (no reset: only read behind rx_wr_q / rbeats_q).
   always_ff @(posedge clk_i) begin
-    if (state_q == StRx && s_valid_i && int'(nb_q) < RdmaBufBeats) buf_q[nb_q[6:0]] <= s_data_i;
+    if (rx_fire && int'(rx_nb_q) < RdmaBufBeats) buf_q[wslot][rx_nb_q[6:0]] <= s_data_i;
+    if (rx_fire && s_last_i) begin
+      slot_len_q[wslot]  <= rx_len_q + 16'($countones(s_keep_i));
+      slot_crc_q[wslot]  <= crc_now;
+      slot_icrc_q[wslot] <= icrc_now;
+    end
     if (state_q == StRdWait && dma_rsp_valid_i && int'(rbeats_q) < RdmaRspBeats) rbuf_q[rbeats_q[5:0]] <= dma_rsp_data_i;
   end
 

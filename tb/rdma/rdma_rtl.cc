@@ -29,6 +29,7 @@ const RdmaOut& RdmaRtl::Eval(const RdmaIn& in) {
   for (int i = 0; i < CfgData::kWords * 2; ++i) t.cfg_data_i[i] = in.cfg.data.Word32(i);
   t.eval();
   out_.s_ready = t.s_ready_o;
+  out_.busy = t.busy_o;
   out_.m.valid = t.m_valid_o;
   GetBytes(t.m_data_o, out_.m.beat.data.data(), kBeatBytes);
   out_.m.beat.keep = t.m_keep_o;

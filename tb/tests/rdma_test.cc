@@ -80,9 +80,10 @@ TEST(Rdma, RetransmittedAtomicReadsTheHostOnceAndIsNotReExecuted) {
   EXPECT_EQ(g.orig_first, kMem);
   EXPECT_EQ(g.orig_retransmit, kMem);
   EXPECT_EQ(g.final_value, kMem + kAdd);
-  // Parse 1 + ICRC 2 beats + check 1 + read issue 1 + 900 + write 1 + AQE write 1 + first response beat.
-  EXPECT_EQ(g.first_cycles, 908u);
-  EXPECT_EQ(g.retransmit_cycles, 921u);  // ... + the 16 beats of the AQ group
+  // ICRC done with the last beat; parse 1 + check 1 + read issue 1 + 900 + write 1 + AQE write 1 + first
+  // response beat (docs/rdma-microarchitecture.md).
+  EXPECT_EQ(g.first_cycles, 906u);
+  EXPECT_EQ(g.retransmit_cycles, 919u);  // ... + the 16 beats of the AQ group
   const LatencyResult l = MeasureLatency(900, 900, 90, true);
   ASSERT_TRUE(l.error.empty()) << l.error;
   EXPECT_EQ(l.retransmit_reads, 4u);
@@ -130,6 +131,51 @@ TEST(Rdma, BadIcrcIsDroppedWithoutEffect) {
   EXPECT_EQ(r.run.out.size(), 0u);
   EXPECT_EQ(r.counters.drops[static_cast<int>(Drop::kBadIcrc)], 1u);
   EXPECT_EQ(r.counters.dma_reads + r.counters.dma_writes, 0u);
+}
+
+// The receive ring takes the next request while the back end writes the previous one to host memory; a
+// request whose ICRC fails, waiting in the ring between good ones, still has no effect. With output
+// backpressure the ring fills and the input stalls; nothing is lost.
+TEST(Rdma, ReceiveRingOverlapsRequestsAndKeepsTheIcrcRule) {
+  for (const double bp : {0.0, 0.7}) {
+    RdmaConfig c = Config();
+    std::mt19937_64 rng(11);
+    std::vector<Packet> pkts;
+    std::vector<std::vector<uint8_t>> data;
+    for (uint32_t i = 0; i < 7; ++i) {
+      RequestSpec w;
+      w.opcode = op::kWriteOnly;
+      w.psn = 100 + (i < 3 ? i : i - 1);  // request 3 has a bad ICRC; its PSN comes again with request 4
+      w.va = kMrVa + 0x1000 * i + i;
+      w.rkey = 0x1234;
+      w.dmalen = 1024 - i;
+      w.payload.resize(w.dmalen);
+      for (auto& x : w.payload) x = static_cast<uint8_t>(rng());
+      data.push_back(w.payload);
+      pkts.push_back(Packet{BuildRequest(w), 0});
+    }
+    pkts[3].bytes[pkts[3].bytes.size() - 1] ^= 0x80;  // inside the ICRC
+    RdmaRunConfig cfg;
+    cfg.mem_read_cycles = 20;
+    cfg.mem_write_cycles = 5;
+    cfg.opt.backpressure = bp;
+    const RdmaRunReport r = RunRdma(c, pkts, cfg);
+    ASSERT_TRUE(r.mismatch_text.empty()) << r.mismatch_text;
+    EXPECT_TRUE(r.conservation_ok);
+    ASSERT_EQ(r.run.out.size(), 6u);
+    for (size_t i = 0; i < 6; ++i) EXPECT_EQ(Decode(r.run.out[i]).psn, 100u + i) << "bp " << bp;
+    EXPECT_EQ(r.counters.drops[static_cast<int>(Drop::kBadIcrc)], 1u);
+    for (uint32_t i = 0; i < 7; ++i) {
+      std::vector<uint8_t> mem(data[i].size());
+      r.memory->Read(kMrPa + 0x1000 * i + i, mem.data(), mem.size());
+      if (i == 3)
+        EXPECT_EQ(mem, std::vector<uint8_t>(mem.size(), 0)) << "bad ICRC wrote memory";
+      else
+        EXPECT_EQ(mem, data[i]) << "request " << i << " bp " << bp;
+    }
+    // Overlap: the second request was in before the first one's ACK went out.
+    if (bp == 0.0) EXPECT_LT(r.run.in_last_cycle[1], r.run.out_first_cycle[0]);
+  }
 }
 
 TEST(Rdma, WriteThenReadAcrossMtuSplits) {

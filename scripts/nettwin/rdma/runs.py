@@ -1,7 +1,7 @@
 """The RoCEv2 responder's regression runs (API: nettwin/regress/run.py).
 
-Every rdma_gen.py scenario x seed at two host-memory latencies (50-cycle reads; 900-cycle reads at 900 MHz with
-output backpressure), RTL and model in lockstep with the SystemC host memory, each checked by rdma_check.py (an
+Every rdma_gen.py scenario (and the rdma_hazard_gen.py hazard pairs, scenario "hazard") x seed at two
+host-memory latencies (50-cycle reads; 900-cycle reads at 900 MHz with output backpressure), RTL and model in lockstep with the SystemC host memory, each checked by rdma_check.py (an
 independent reference). Plus the atomic-retransmit latency (`nettwin rdma-latency`, lockstep) swept over the
 host read time: one host read per atomic, at-most-once, and the latencies for the report.
 """
@@ -13,7 +13,7 @@ TITLE = "RoCEv2 responder (RTL and model in lockstep, SystemC host memory; check
 HEADER = ["scenario", "seed", "mode", "req_in", "rsp_out", "drops", "naks", "atomics", "replays", "dma_rd",
           "cycles", "result", "time"]
 SCENARIOS = ["traffic", "atomic", "lostack", "reorder", "badreq", "psnwrap", "icrc", "malformed", "send", "edge",
-             "mixed"]
+             "mixed", "hazard"]
 MODES = [("mem50", ["--mem-read-cycles", "50", "--mem-write-cycles", "10"]),
          ("mem900+bp", ["--mem-read-cycles", "900", "--mem-write-cycles", "90", "--backpressure", "0.4",
                         "--clock-mhz", "900"])]
@@ -62,8 +62,9 @@ def runs(opts):
     for sc in SCENARIOS:
         for seed in opts.seeds(1 if opts.quick else 3):
             d = os.path.join(opts.work, "rdma_%s_%d" % (sc, seed))
-            vec = Vector("rdma/%s/%d" % (sc, seed), [[PY, opts.script("rdma_gen.py"), "--seed", str(seed),
-                                                      "--out-dir", d, "--scenario", sc]])
+            gen = ([PY, opts.script("rdma_hazard_gen.py"), "--seed", str(seed), "--out-dir", d] if sc == "hazard"
+                   else [PY, opts.script("rdma_gen.py"), "--seed", str(seed), "--out-dir", d, "--scenario", sc])
+            vec = Vector("rdma/%s/%d" % (sc, seed), [gen])
             conf, req = os.path.join(d, "responder.txt"), os.path.join(d, "requests.pcap")
             for mode, flags in MODES:
                 rsp = os.path.join(d, "rsp_%s.pcap" % tag(mode))
