@@ -11,3 +11,4 @@ int LbCommand(int argc, char** argv);
 int RdmaCommand(int argc, char** argv);
 int RdmaLatencyCommand(int argc, char** argv);
 int ReorderCommand(int argc, char** argv);
+int VnicCommand(int argc, char** argv);

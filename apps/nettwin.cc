@@ -16,7 +16,9 @@ void Usage() {
                "  rdma  RoCEv2 responder: --config responder.txt --in requests.pcap --out responses.pcap\n"
                "  rdma-latency  the atomic retransmit latency scenario (--clock-mhz 900 --json)\n"
                "  reorder  ConWeave destination-ToR reorder queue: --config reorder.txt --in arrivals.pcap\n"
-               "        --out delivered.pcap --ctrl-out control.pcap (nettwin reorder --help for all options)\n");
+               "        --out delivered.pcap --ctrl-out control.pcap (nettwin reorder --help for all options)\n"
+               "  vnic  OPA VNIC Ethernet over 16B: --config vnic.txt --direction encap|decap --in X.pcap\n"
+               "        --out Y.pcap (nettwin vnic --help for all options)\n");
 }
 
 }  // namespace
@@ -31,6 +33,7 @@ int main(int argc, char** argv) {
   if (cmd == "rdma") return RdmaCommand(argc - 1, argv + 1);
   if (cmd == "rdma-latency") return RdmaLatencyCommand(argc - 1, argv + 1);
   if (cmd == "reorder") return ReorderCommand(argc - 1, argv + 1);
+  if (cmd == "vnic") return VnicCommand(argc - 1, argv + 1);
   std::fprintf(stderr, "nettwin: unknown command '%s'\n", cmd.c_str());
   Usage();
   return 2;

@@ -7,7 +7,6 @@ namespace {
 
 constexpr uint32_t kMagicMicros = 0xA1B2C3D4;
 constexpr uint32_t kMagicNanos = 0xA1B23C4D;
-constexpr uint32_t kLinkEthernet = 1;
 // Larger than any jumbo frame we model; a bigger record length means a corrupt file.
 constexpr uint32_t kMaxRecord = 256 * 1024;
 
@@ -15,7 +14,7 @@ uint32_t Swap32(uint32_t v) { return __builtin_bswap32(v); }
 
 }  // namespace
 
-PcapReader::PcapReader(const std::string& path) : in_(path, std::ios::binary), path_(path) {
+PcapReader::PcapReader(const std::string& path, uint32_t link_type) : in_(path, std::ios::binary), path_(path) {
   if (!in_) throw PcapError(path + ": cannot open");
   uint8_t hdr[24];
   if (!in_.read(reinterpret_cast<char*>(hdr), sizeof hdr)) {
@@ -35,8 +34,10 @@ PcapReader::PcapReader(const std::string& path) : in_(path, std::ios::binary), p
   uint32_t lt;
   std::memcpy(&lt, hdr + 20, 4);
   link_type_ = Fix32(lt) & 0x0FFFFFFF;
-  if (link_type_ != kLinkEthernet) {
-    throw PcapError(path + ": link type " + std::to_string(link_type_) + " is not Ethernet (1)");
+  if (link_type_ != link_type) {
+    throw PcapError(path + ": link type " + std::to_string(link_type_) + " is not " +
+                    (link_type == kLinkEthernet ? "Ethernet" : link_type == kLinkUser0 ? "DLT_USER0" : "expected") +
+                    " (" + std::to_string(link_type) + ")");
   }
 }
 
@@ -67,11 +68,11 @@ std::optional<Packet> PcapReader::Next() {
   return p;
 }
 
-PcapWriter::PcapWriter(const std::string& path, bool nanos)
+PcapWriter::PcapWriter(const std::string& path, bool nanos, uint32_t link_type)
     : out_(path, std::ios::binary | std::ios::trunc), path_(path), nanos_(nanos) {
   if (!out_) throw PcapError(path + ": cannot create");
   const uint32_t hdr[6] = {nanos ? kMagicNanos : kMagicMicros, 0x00040002u, 0, 0, 65535u * 4,
-                           kLinkEthernet};
+                           link_type};
   out_.write(reinterpret_cast<const char*>(hdr), sizeof hdr);
 }
 
@@ -84,15 +85,15 @@ void PcapWriter::Write(const Packet& p) {
   if (!out_) throw PcapError(path_ + ": write failed");
 }
 
-std::vector<Packet> ReadPcap(const std::string& path) {
-  PcapReader r(path);
+std::vector<Packet> ReadPcap(const std::string& path, uint32_t link_type) {
+  PcapReader r(path, link_type);
   std::vector<Packet> v;
   while (auto p = r.Next()) v.push_back(std::move(*p));
   return v;
 }
 
-void WritePcap(const std::string& path, const std::vector<Packet>& packets) {
-  PcapWriter w(path);
+void WritePcap(const std::string& path, const std::vector<Packet>& packets, uint32_t link_type) {
+  PcapWriter w(path, true, link_type);
   for (const auto& p : packets) w.Write(p);
 }
 

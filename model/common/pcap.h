@@ -1,4 +1,5 @@
-// Classic libpcap file I/O (Ethernet link type), micro- and nanosecond, either byte order.
+// Classic libpcap file I/O (Ethernet link type, or another expected one such as DLT_USER0 for OPA 16B
+// packets), micro- and nanosecond, either byte order.
 // Written by hand rather than via libpcap so that a truncated or corrupt file yields a precise error.
 #pragma once
 
@@ -13,6 +14,9 @@
 
 namespace nettwin {
 
+constexpr uint32_t kLinkEthernet = 1;
+constexpr uint32_t kLinkUser0 = 147;  // DLT_USER0: nettwin writes OPA 16B VNIC packets with it
+
 class PcapError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
@@ -20,7 +24,7 @@ class PcapError : public std::runtime_error {
 
 class PcapReader {
  public:
-  explicit PcapReader(const std::string& path);
+  explicit PcapReader(const std::string& path, uint32_t link_type = kLinkEthernet);
   // Next packet, or nullopt at a clean end of file. Throws PcapError on truncation or corruption.
   std::optional<Packet> Next();
   uint32_t link_type() const { return link_type_; }
@@ -37,7 +41,7 @@ class PcapReader {
 
 class PcapWriter {
  public:
-  explicit PcapWriter(const std::string& path, bool nanos = true);
+  explicit PcapWriter(const std::string& path, bool nanos = true, uint32_t link_type = kLinkEthernet);
   void Write(const Packet& p);
 
  private:
@@ -46,8 +50,8 @@ class PcapWriter {
   bool nanos_;
 };
 
-// Reads a whole file; throws PcapError if it is not Ethernet or is malformed.
-std::vector<Packet> ReadPcap(const std::string& path);
-void WritePcap(const std::string& path, const std::vector<Packet>& packets);
+// Reads a whole file; throws PcapError if its link type is not `link_type` or it is malformed.
+std::vector<Packet> ReadPcap(const std::string& path, uint32_t link_type = kLinkEthernet);
+void WritePcap(const std::string& path, const std::vector<Packet>& packets, uint32_t link_type = kLinkEthernet);
 
 }  // namespace nettwin
