@@ -28,7 +28,8 @@ def make_config(rng):
     lines = ["# nettwin vnic config (scripts/vnic_gen.py)"]
     vesw = rng.sample(range(1, 0xFFFF), nports)
     for i, p in enumerate(ports):
-        pkey = rng.choice([0x8001, 0xFFFF, 0x7FFF, 0x8000 | rng.randint(1, 0x7FFF), rng.randint(1, 0x7FFF)])
+        # full members: a port talks to its own partition (two limited members could not, IBTA 10.9.3)
+        pkey = rng.choice([0x8001, 0xFFFF, 0x8000 | rng.randint(1, 0x7FFF)])
         lines.append(f"port {p} veswid {vesw[i]} pkey {pkey:#06x} slid {rng.randint(1, 0xFFFFFF):#x} "
                      f"sc {rng.randint(0, 31)} rc {rng.randint(0, 7)} ucast_dlid {rng.randint(1, 0xFFFFFF):#x} "
                      f"mcast_dlid {rng.randint(1, 0xFFFFFF):#x} entropy {rng.randint(0, 0xFFFF)}")
