@@ -9,6 +9,9 @@ rdma: every rdma_gen.py scenario x seed at two host-memory latencies, checked by
 reorder: every cw_gen.py scenario x seed through `nettwin reorder --engine lockstep`, timed (pcap arrival
 times) with and without output backpressure, each checked by cw_check.py, and back to back with
 backpressure (time compressed, so only lockstep-clean + conservation are required).
+vnic: vnic_gen.py vectors x {back to back, gaps+backpressure}: encapsulation, decapsulation and the round
+trip (decapsulation of the encapsulation output) in lockstep, each checked by vnic_check.py
+(scripts/nettwin/vnic/runs.py).
 It ends with a summary table per block and exits non-zero if anything failed. Every failure prints the
 exact command to replay it.
 """
@@ -19,6 +22,8 @@ import shlex
 import subprocess
 import sys
 import time
+
+from nettwin.vnic import runs as vnic_runs
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -42,7 +47,7 @@ REORDER_MODES = [("timed", [], True),
 REORDER_TIGHT = {"flows": 8, "queues": 4, "buffer_bytes": 4096}
 REORDER_QUICK_MODES = ["timed", "b2b"]
 REORDER_TIMEOUT = 600  # seconds per nettwin run; the tool has its own hang detection, this is a backstop
-BLOCKS = ["lb", "rdma", "reorder"]
+BLOCKS = ["lb", "rdma", "reorder", "vnic"]
 
 
 def run(cmd, log, timeout=None):
@@ -223,6 +228,8 @@ def main():
     ap.add_argument("--reorder-seeds", type=int, nargs="*", default=None,
                     help="cw_gen.py seeds (default: --seeds; the first one only with --quick)")
     ap.add_argument("--reorder-scenarios", nargs="*", default=REORDER_SCENARIOS)
+    ap.add_argument("--vnic-seeds", type=int, nargs="*", default=None,
+                    help="vnic_gen.py seeds (default: --seeds; the first one only with --quick)")
     ap.add_argument("--blocks", default=",".join(BLOCKS),
                     help="comma-separated blocks to run (default: %(default)s)")
     args = ap.parse_args()
@@ -240,6 +247,8 @@ def main():
         args.rdma_seeds = [1] if args.quick else [1, 2, 3]
     if args.reorder_seeds is None:
         args.reorder_seeds = args.seeds[:1] if args.quick else args.seeds
+    if args.vnic_seeds is None:
+        args.vnic_seeds = args.seeds[:1] if args.quick else args.seeds
     os.makedirs(args.work, exist_ok=True)
     nettwin = os.path.abspath(os.path.join(args.build, "nettwin"))  # replay commands work from anywhere
     log_path = os.path.join(args.work, "regress.log")
@@ -287,6 +296,8 @@ def main():
 
         rdma_rows = rdma_runs(args, nettwin, log, failures) if "rdma" in blocks else []
         reorder_rows = reorder_runs(args, nettwin, log, failures) if "reorder" in blocks else []
+        vnic_rows = vnic_runs.vnic_runs(args.vnic_seeds, 240 if args.quick else 600, args.work, nettwin, PY, HERE,
+                                        run, log, failures) if "vnic" in blocks else []
 
     if "lb" in blocks:
         print_table("EJFAT load balancer regression (RTL and model in lockstep; checked by lb_check.py + tshark)",
@@ -304,8 +315,12 @@ def main():
                     "b2b: lockstep + conservation only; fallback = unordered/collision)",
                     ["scenario", "seed", "mode", "arrivals", "delivered", "held", "by TAIL", "by timeout",
                      "fallback", "control", "result", "seconds"], reorder_rows)
+    if vnic_rows:
+        print_table("OPA VNIC regression (RTL and model in lockstep; checked by vnic_check.py: reference, "
+                    "field-by-field decode, round trip)", vnic_runs.HEADER, vnic_rows)
     # (rows, column of packets in, column of the check result) per block
-    blocks_rows = [(rows, 2, 10), (rdma_rows, 2, 11), (reorder_rows, 3, 10)]
+    blocks_rows = [(rows, 2, 10), (rdma_rows, 2, 11), (reorder_rows, 3, 10),
+                   (vnic_rows, vnic_runs.IN_COL, vnic_runs.CHECK_COL)]
     n_runs = sum(len(r) for r, _, _ in blocks_rows)
     tot_in = sum(r[i] for rr, i, _ in blocks_rows for r in rr if isinstance(r[i], int))
     n_ok = sum(1 for rr, _, k in blocks_rows for r in rr if r[k] == "ok")
