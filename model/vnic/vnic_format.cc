@@ -1,6 +1,7 @@
 #include "model/vnic/vnic_format.h"
 
 #include <algorithm>
+#include <array>
 
 #include "model/common/crc32.h"
 
@@ -14,6 +15,17 @@ uint64_t LoadLe(const uint8_t* p, int n) {
 }
 void StoreLe(uint8_t* p, int n, uint64_t v) {
   for (int i = 0; i < n; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
+}
+
+// Byte-at-a-time table for the reflected CRC-32 (same results as Crc32Byte, 8x fewer steps: the model's
+// throughput is bound by the ICRC).
+const std::array<uint32_t, 256>& CrcTable() {
+  static const std::array<uint32_t, 256> table = [] {
+    std::array<uint32_t, 256> t{};
+    for (uint32_t i = 0; i < 256; ++i) t[i] = Crc32Byte(i, 0) ;
+    return t;
+  }();
+  return table;
 }
 
 uint32_t DlidFor(const std::vector<uint8_t>& frame, uint8_t port, const Tables& t) {
@@ -69,7 +81,7 @@ uint32_t Icrc(const uint8_t* pkt, size_t n) {
       if (i == 6) b |= 0xF0;  // SC[3:0]
       if (i == 7) b |= 0x11;  // FECN, SC[4]
     }
-    crc = Crc32Byte(crc, b);
+    crc = (crc >> 8) ^ CrcTable()[(crc ^ b) & 0xFF];
   }
   return ~crc;
 }
