@@ -34,7 +34,6 @@ module vnic_decap_top
 
   typedef struct packed {
     logic [13:0]            len;        // Ethernet bytes
-    logic [BeatBits-1:0]    in_beats;   // buffer beats of the packet
     logic [BeatBits-1:0]    out_beats;
     logic [PortIdxBits-1:0] port;
   } desc_t;
@@ -54,11 +53,9 @@ module vnic_decap_top
   );
 
   // ---------------- write side ----------------
-  logic                   sop_q, over_q;
-  logic [BeatBits-1:0]    beats_q;
+  logic                   sop, over_now, drop, found, m_fire, last_beat;
   logic [HdrBits-1:0]     hdr_q, hdr;
   logic [31:0]            crc_q, crc_last;
-  logic                   s_fire, store, over_now, frame_end, drop, found;
   logic [6:0]             nl, crc_n;
   logic [15:0]            n, eth_len;
   logic [63:0]            qw0, qw1;
@@ -66,22 +63,46 @@ module vnic_decap_top
   logic [7:0]             tail;
   logic [PortIdxBits-1:0] port;
   desc_t                  wdesc, head;
-  logic                   buf_full, fifo_full, fifo_empty;
+  logic [BeatBits-1:0]    k_q;
+  logic [StreamBits-1:0]  cur_beat, next_beat;
 
-  assign s_fire    = s_valid_i & s_ready_o;
-  assign store     = s_fire & (beats_q < BeatBits'(VnicMaxBeats));
-  assign over_now  = over_q | (beats_q == BeatBits'(VnicMaxBeats));
-  assign nl        = popcount64(s_keep_i);
-  assign n         = 16'({beats_q[BeatBits-2:0], 6'd0}) + 16'(nl);
-  assign frame_end = s_fire & s_last_i;
-  assign hdr       = sop_q ? s_data_i[HdrBits-1:0] : hdr_q;
-  assign qw0       = hdr[63:0];
-  assign qw1       = hdr[127:64];
-  assign s_ready_o = ~buf_full & ~fifo_full;
+  vnic_store_forward #(
+    .DescBits($bits(desc_t)),
+    .RdOff   (0)
+  ) u_sf (
+    .clk_i,
+    .rst_ni,
+    .s_valid_i,
+    .s_data_i,
+    .s_keep_i,
+    .s_last_i,
+    .s_ready_o,
+    .sop_o       (sop),
+    .over_o      (over_now),
+    .bytes_o     (n),
+    .drop_i      (drop),
+    .reason_i    (reason[3:0]),
+    .desc_i      (wdesc),
+    .head_valid_o(m_valid_o),
+    .head_o      (head),
+    .k_o         (k_q),
+    .rd_a_o      (cur_beat),
+    .rd_b_o      (next_beat),
+    .out_fire_i  (m_fire),
+    .out_last_i  (last_beat),
+    .cnt_in_o,
+    .cnt_out_o,
+    .cnt_drops_o
+  );
+
+  assign nl  = popcount64(s_keep_i);
+  assign hdr = sop ? s_data_i[HdrBits-1:0] : hdr_q;
+  assign qw0 = hdr[63:0];
+  assign qw1 = hdr[127:64];
 
   // The ICRC covers every byte before it: the earlier beats (crc_q) and the last beat up to its last 5.
   assign crc_n    = nl >= 7'd5 ? nl - 7'd5 : 7'd0;
-  assign crc_last = ~crc32_beat(crc_q, s_data_i, crc_n, sop_q);
+  assign crc_last = ~crc32_beat(crc_q, s_data_i, crc_n, sop);
   always_comb begin
     icrc_rx = '0;
     tail    = '0;
@@ -122,35 +143,24 @@ module vnic_decap_top
 
   always_comb begin
     wdesc.len       = eth_len[13:0];
-    wdesc.in_beats  = beats_q + 1'b1;
     wdesc.out_beats = BeatBits'((eth_len + 16'd63) >> 6);
     wdesc.port      = port;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      sop_q   <= 1'b1;
-      over_q  <= 1'b0;
-      beats_q <= '0;
-      hdr_q   <= '0;
-      crc_q   <= '1;
-    end else if (s_fire) begin
-      sop_q   <= s_last_i;
-      over_q  <= s_last_i ? 1'b0 : over_now;
-      beats_q <= s_last_i ? '0 : beats_q + BeatBits'(store);
-      hdr_q   <= hdr;
-      crc_q   <= s_last_i ? '1 : crc32_beat(crc_q, s_data_i, 7'(StreamBytes), sop_q);
+      hdr_q <= '0;
+      crc_q <= '1;
+    end else if (s_valid_i && s_ready_o) begin
+      hdr_q <= hdr;
+      crc_q <= s_last_i ? '1 : crc32_beat(crc_q, s_data_i, 7'(StreamBytes), sop);
     end
   end
 
   // ---------------- read side ----------------
-  logic                  m_fire, last_beat;
-  logic [BeatBits-1:0]   k_q;
-  logic [StreamBits-1:0] cur_beat, next_beat;
   logic [15:0]           b0, keep_room;
   logic [6:0]            keep_n;
 
-  assign m_valid_o = ~fifo_empty;
   assign m_fire    = m_valid_o & m_ready_i;
   assign last_beat = k_q == head.out_beats - 1'b1;
   assign b0        = 16'({k_q[BeatBits-2:0], 6'd0});
@@ -171,54 +181,6 @@ module vnic_decap_top
   assign m_keep_o = keep_mask(keep_n);
   assign m_last_o = last_beat;
   assign m_port_o = head.port;
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) k_q <= '0;
-    else if (m_fire) k_q <= last_beat ? '0 : k_q + 1'b1;
-  end
-
-  vnic_frame_buffer #(
-    .RdOff(0)
-  ) u_buf (
-    .clk_i,
-    .rst_ni,
-    .wr_valid_i     (store),
-    .wr_data_i      (s_data_i & byte_mask(s_keep_i)),
-    .frame_end_i    (frame_end),
-    .frame_drop_i   (drop),
-    .rd_beat_i      (k_q),
-    .rd_a_o         (cur_beat),
-    .rd_b_o         (next_beat),
-    .release_i      (m_fire & last_beat),
-    .release_beats_i(head.in_beats),
-    .full_o         (buf_full)
-  );
-
-  vnic_desc_fifo #(
-    .Width($bits(desc_t)),
-    .Depth(VnicDescFifo)
-  ) u_desc (
-    .clk_i,
-    .rst_ni,
-    .push_i (frame_end & ~drop),
-    .data_i (wdesc),
-    .pop_i  (m_fire & last_beat),
-    .head_o (head),
-    .empty_o(fifo_empty),
-    .full_o (fifo_full)
-  );
-
-  vnic_counters u_cnt (
-    .clk_i,
-    .rst_ni,
-    .in_i      (frame_end),
-    .drop_i    (frame_end & drop),
-    .reason_i  (reason[3:0]),
-    .out_i     (m_fire & last_beat),
-    .cnt_in_o,
-    .cnt_out_o,
-    .cnt_drops_o
-  );
 
   logic unused;
   assign unused = ^{s_port_i, macs, qw0[19:0], qw0[31], qw0[60:32], qw1[63:32], qw1[15:8], hdr[143:128]};

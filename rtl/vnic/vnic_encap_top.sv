@@ -36,7 +36,6 @@ module vnic_encap_top
     logic [13:0]            len;        // Ethernet bytes
     logic [2:0]             pad;
     logic [10:0]            len_qw;
-    logic [BeatBits-1:0]    in_beats;   // buffer beats of the frame
     logic [BeatBits-1:0]    out_beats;
     logic [PortIdxBits-1:0] port;
   } desc_t;
@@ -56,14 +55,10 @@ module vnic_encap_top
   );
 
   // ---------------- write side ----------------
-  logic                   sop_q, over_q;
-  logic [BeatBits-1:0]    beats_q;
-  logic [PortIdxBits-1:0] port_q;
-  logic [47:0]            dmac_q;
-  logic                   s_fire, store, over_now, frame_end, drop;
+  logic                   sop, over_now, drop, m_fire, last_beat;
+  logic [PortIdxBits-1:0] port_q, port;
+  logic [47:0]            dmac_q, dmac;
   logic [15:0]            len;
-  logic [PortIdxBits-1:0] port;
-  logic [47:0]            dmac;
   logic [31:0]            reason;
   port_cfg_t              pc;
   logic [23:0]            dlid;
@@ -71,20 +66,44 @@ module vnic_encap_top
   logic [2:0]             pad;
   logic [63:0]            qw0, qw1;
   desc_t                  wdesc, head;
-  logic                   buf_full, fifo_full, fifo_empty;
+  logic [BeatBits-1:0]    k_q;
+  logic [StreamBits-1:0]  prev_beat, cur_beat;
 
-  assign s_fire    = s_valid_i & s_ready_o;
-  assign store     = s_fire & (beats_q < BeatBits'(VnicMaxBeats));
-  assign over_now  = over_q | (beats_q == BeatBits'(VnicMaxBeats));
-  assign len       = 16'({beats_q[BeatBits-2:0], 6'd0}) + 16'(popcount64(s_keep_i));
-  assign port      = sop_q ? s_port_i : port_q;
-  assign frame_end = s_fire & s_last_i;
-  assign pc        = ports[port];
-  assign s_ready_o = ~buf_full & ~fifo_full;
+  vnic_store_forward #(
+    .DescBits($bits(desc_t)),
+    .RdOff   (-1)
+  ) u_sf (
+    .clk_i,
+    .rst_ni,
+    .s_valid_i,
+    .s_data_i,
+    .s_keep_i,
+    .s_last_i,
+    .s_ready_o,
+    .sop_o       (sop),
+    .over_o      (over_now),
+    .bytes_o     (len),
+    .drop_i      (drop),
+    .reason_i    (reason[3:0]),
+    .desc_i      (wdesc),
+    .head_valid_o(m_valid_o),
+    .head_o      (head),
+    .k_o         (k_q),
+    .rd_a_o      (prev_beat),
+    .rd_b_o      (cur_beat),
+    .out_fire_i  (m_fire),
+    .out_last_i  (last_beat),
+    .cnt_in_o,
+    .cnt_out_o,
+    .cnt_drops_o
+  );
+
+  assign port = sop ? s_port_i : port_q;
+  assign pc   = ports[port];
 
   always_comb begin
     for (int i = 0; i < 6; i++) dmac[47-8*i-:8] = s_data_i[8*i+:8];
-    if (!sop_q) dmac = dmac_q;
+    if (!sop) dmac = dmac_q;
   end
 
   always_comb begin
@@ -116,36 +135,26 @@ module vnic_encap_top
     wdesc.len       = len[13:0];
     wdesc.pad       = pad;
     wdesc.len_qw    = len_qw;
-    wdesc.in_beats  = beats_q + 1'b1;
     wdesc.out_beats = BeatBits'((12'(len_qw) + 12'd7) >> 3);
     wdesc.port      = port;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      sop_q   <= 1'b1;
-      over_q  <= 1'b0;
-      beats_q <= '0;
-      port_q  <= '0;
-      dmac_q  <= '0;
-    end else if (s_fire) begin
-      sop_q   <= s_last_i;
-      over_q  <= s_last_i ? 1'b0 : over_now;
-      beats_q <= s_last_i ? '0 : beats_q + BeatBits'(store);
-      port_q  <= port;
-      dmac_q  <= dmac;
+      port_q <= '0;
+      dmac_q <= '0;
+    end else if (s_valid_i && s_ready_o && sop) begin  // the first beat's port and destination MAC
+      port_q <= port;
+      dmac_q <= dmac;
     end
   end
 
   // ---------------- read side ----------------
-  logic                   m_fire, last_beat;
-  logic [BeatBits-1:0]    k_q;
   logic [31:0]            crc_q, crc_next, icrc;
-  logic [StreamBits-1:0]  prev_beat, cur_beat, raw;
+  logic [StreamBits-1:0]  raw;
   logic [15:0]            b0, icrc_pos, total, crc_room, keep_room;
   logic [6:0]             crc_n, keep_n;
 
-  assign m_valid_o = ~fifo_empty;
   assign m_fire    = m_valid_o & m_ready_i;
   assign last_beat = k_q == head.out_beats - 1'b1;
   assign b0        = 16'({k_q[BeatBits-2:0], 6'd0});
@@ -189,55 +198,8 @@ module vnic_encap_top
   assign m_port_o = head.port;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      k_q   <= '0;
-      crc_q <= '1;
-    end else if (m_fire) begin
-      k_q   <= last_beat ? '0 : k_q + 1'b1;
-      crc_q <= last_beat ? '1 : crc_next;
-    end
+    if (!rst_ni) crc_q <= '1;
+    else if (m_fire) crc_q <= last_beat ? '1 : crc_next;
   end
 
-  vnic_frame_buffer #(
-    .RdOff(-1)
-  ) u_buf (
-    .clk_i,
-    .rst_ni,
-    .wr_valid_i     (store),
-    .wr_data_i      (s_data_i & byte_mask(s_keep_i)),
-    .frame_end_i    (frame_end),
-    .frame_drop_i   (drop),
-    .rd_beat_i      (k_q),
-    .rd_a_o         (prev_beat),
-    .rd_b_o         (cur_beat),
-    .release_i      (m_fire & last_beat),
-    .release_beats_i(head.in_beats),
-    .full_o         (buf_full)
-  );
-
-  vnic_desc_fifo #(
-    .Width($bits(desc_t)),
-    .Depth(VnicDescFifo)
-  ) u_desc (
-    .clk_i,
-    .rst_ni,
-    .push_i (frame_end & ~drop),
-    .data_i (wdesc),
-    .pop_i  (m_fire & last_beat),
-    .head_o (head),
-    .empty_o(fifo_empty),
-    .full_o (fifo_full)
-  );
-
-  vnic_counters u_cnt (
-    .clk_i,
-    .rst_ni,
-    .in_i      (frame_end),
-    .drop_i    (frame_end & drop),
-    .reason_i  (reason[3:0]),
-    .out_i     (m_fire & last_beat),
-    .cnt_in_o,
-    .cnt_out_o,
-    .cnt_drops_o
-  );
 endmodule
