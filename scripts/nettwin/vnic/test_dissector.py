@@ -10,11 +10,13 @@ import unittest
 
 from scapy.layers.l2 import Ether
 
+from nettwin.common.paths import DISSECTORS_DIR
+
 from . import gen
 from .layers import OPA16B
 from .pcapio import read_pcap
 
-LUA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "dissectors", "opa16b_vnic.lua")
+LUA = os.path.join(DISSECTORS_DIR, "opa16b_vnic.lua")
 FIELDS = ["slid", "length", "becn", "dlid", "sc", "rc", "fecn", "l2", "lt", "l4", "pkey", "entropy", "veswid",
           "pad", "tail_lt", "icrc"]
 

@@ -5,7 +5,7 @@ The field layouts are copied verbatim from the spec's "Data Source PCAP Generato
 ones that script produces.  The spec script itself never binds UDP to UDPLB (it sets dport by hand);
 we add that binding so that Scapy also *decodes* LB packets (dport 0x4C42) when reading a pcap.
 
-Importable by the other scripts:  from ejfat_layers import UDPLB, EVIO6Seg, LB_PORT
+Importable:  from nettwin.layers import UDPLB, EVIO6Seg, LB_PORT   (or from nettwin.lb.layers)
 """
 from scapy.packet import Packet, bind_layers
 from scapy.fields import (BitField, FlagsField, XByteField, XIntField, XLongField,

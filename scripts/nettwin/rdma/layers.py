@@ -17,14 +17,14 @@ ICRC (docs/rdma.md "ICRC", IBA 17.3.3 / Annex A17), for IPv4 and IPv6:
   IPv4 TOS/TTL/header checksum, IPv6 traffic class/flow label/hop limit, the UDP checksum and BTH
   byte 4 (FECN/BECN/resv6) replaced by ones; sent least significant byte first.  The datagram is
   delimited by the IP length field (bytes after it, e.g. Ethernet padding, are not covered).
-  For IPv4 this equals Scapy's BTH.compute_icrc (tested in test_rdma_ref.py).
+  For IPv4 this equals Scapy's BTH.compute_icrc (tested in nettwin/rdma/test_ref.py).
 
 Builder:
   build_request(family, src_mac, dst_mac, src_ip, dst_ip, sport, opcode, dqpn, psn, ...) -> bytes
   Ether / IPv4 or IPv6 / UDP 4791 / BTH / ext headers / payload / pad / ICRC, built with Scapy, ICRC
   from icrc() (corrupt_icrc=True flips one bit of it).
 
-  from roce_layers import BTH, AETH, RETH, ImmDt, AtomicETH, AtomicAckETH, icrc, check_icrc
+  from nettwin.rdma.layers import BTH, AETH, RETH, ImmDt, AtomicETH, AtomicAckETH, icrc, check_icrc
 """
 import struct
 import zlib

@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # CLI behaviour of `nettwin lb`: bad input gets a clear error and exit 2, never a crash; --trace and
 # --timed work; the spec vector's golden output is the same from every engine.
-#   scripts/test_cli.sh BUILD_DIR
+#   scripts/tests/test_cli.sh BUILD_DIR
 set -uo pipefail
 B=${1:?usage: test_cli.sh BUILD_DIR}
 N="$B/nettwin"
-HERE=$(cd "$(dirname "$0")" && pwd)
+HERE=$(cd "$(dirname "$0")/.." && pwd)   # scripts/
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 # shellcheck source=cli_check.sh
-source "$HERE/cli_check.sh"
+source "$HERE/tests/cli_check.sh"
 
 /usr/bin/python3 "$HERE/ejfat_spec_gen.py" --out "$T/in.pcap" >/dev/null
 TABLES="$HERE/../vectors/lb/spec/runsim.txt"

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Unit tests of roce_layers.py and the RoCEv2 reference (rdma_ref.py) on hand-worked cases.
 
-  /usr/bin/python3 scripts/test_rdma_ref.py [-v]
+  PYTHONPATH=scripts /usr/bin/python3 -m nettwin.rdma.test_ref [-v]
 
 ICRC against Scapy (IPv4: BTH.compute_icrc; IPv6: the same masking done with Scapy fields), the
 config grammar and its errors (incl. the optional rq/rq_entries/rq_posted/cq/cq_entries/rnr_timer
@@ -15,24 +15,22 @@ import os
 import random
 import struct
 import subprocess
-import sys
 import tempfile
 import unittest
 import zlib
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from scapy.compat import raw
+from scapy.layers.inet import IP, UDP
+from scapy.layers.inet6 import IPv6
+from scapy.layers.l2 import Ether
+from scapy.packet import Raw
 
-from scapy.compat import raw  # noqa: E402
-from scapy.layers.inet import IP, UDP  # noqa: E402
-from scapy.layers.inet6 import IPv6  # noqa: E402
-from scapy.layers.l2 import Ether  # noqa: E402
-from scapy.packet import Raw  # noqa: E402
+from nettwin.common.paths import SCRIPTS_DIR
+from nettwin.rdma import ref as R
+from nettwin.rdma.layers import (AETH, BTH, RETH, AtomicAckETH, AtomicETH, ImmDt, build_request,
+                                 check_icrc, icrc)
 
-import rdma_ref as R  # noqa: E402
-from roce_layers import (AETH, BTH, RETH, AtomicAckETH, AtomicETH, ImmDt, build_request,  # noqa: E402
-                         check_icrc, icrc)
-
-S = os.path.dirname(os.path.abspath(__file__))
+S = SCRIPTS_DIR
 PY = "/usr/bin/python3"
 RMAC, RIP4, RIP6 = "02:00:00:00:00:01", "10.0.0.1", "fd00::1"
 QMAC, QIP4, QIP6 = "02:00:00:00:00:02", "10.0.0.2", "fd00::2"

@@ -2,16 +2,16 @@
 # `nettwin vnic`: both directions on a generated vector with every engine (identical outputs), each output
 # accepted by the independent checker (scripts/vnic_check.py), the round trip exact, and clear errors
 # (exit 2, file:line: token 'x') for bad usage, bad configs, bad port files and bad pcaps.
-#   scripts/test_vnic_cli.sh BUILD_DIR
+#   scripts/tests/test_vnic_cli.sh BUILD_DIR
 set -uo pipefail
 B=${1:?usage: test_vnic_cli.sh BUILD_DIR}
 N="$B/nettwin"
 PY=/usr/bin/python3
-HERE=$(cd "$(dirname "$0")" && pwd)
+HERE=$(cd "$(dirname "$0")/.." && pwd)   # scripts/
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 # shellcheck source=cli_check.sh
-source "$HERE/cli_check.sh"
+source "$HERE/tests/cli_check.sh"
 
 if ! $PY "$HERE/vnic_gen.py" --seed 3 --frames 260 --out-dir "$T/v" >/dev/null; then
   echo "FAIL vnic_gen.py did not make the vector"; exit 1

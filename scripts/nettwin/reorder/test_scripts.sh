@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Self-test of the ConWeave test tooling (no C++ needed, about a minute).
 #
-#   bash scripts/test_cw_scripts.sh [SEED...]        (default seeds: 1 2)
+#   bash scripts/nettwin/reorder/test_scripts.sh [SEED...]        (default seeds: 1 2)
 #
 # Per seed and scenario (mixed tailloss epochwrap tswrap ecn exhaust):
 # 1. cw_gen.py is deterministic (two runs, identical bytes) and its fabric frames strip back to the
@@ -10,14 +10,15 @@
 # 3. damaged copies (cw_corrupt.py) fail (exit 1) with the precise message expected: dropped,
 #    swapped, flipped and duplicated packets, removed NOTIFY / CLEAR / RTT_REPLY, no reordering at
 #    all, inconsistent stats;
-# 4. (first scenario only) the tshark Lua dissector (test_cw_dissector.py) decodes the fabric frames and
+# 4. (first scenario only) the tshark Lua dissector (nettwin/reorder/test_dissector.py) decodes the fabric frames and
 #    the control packets as cw_layers does, and not by default; first seed: also malformed variants and
 #    a broken copy of the dissector that must fail;
 # 5. unusable input exits 2.
 # Exits non-zero on the first failure.
 set -euo pipefail
 PY=/usr/bin/python3
-S="$(cd "$(dirname "$0")" && pwd)"
+S="$(cd "$(dirname "$0")/../.." && pwd)"   # scripts/ (the entry points)
+PYM=(env PYTHONPATH="$S" "$PY" -m)   # a module of the nettwin package
 W="$(mktemp -d)"
 trap 'rm -rf "$W"' EXIT
 SEEDS=("$@")
@@ -46,9 +47,9 @@ for seed in "${SEEDS[@]}"; do
     echo "  ok: deterministic"
     $PY -c "
 import sys; sys.path.insert(0, '$S')
-from nt_pcap import read_pcap
-from cw_layers import to_nic, decode_cw, flow_key, parse
-from roce_layers import check_icrc
+from nettwin.common.pcap import read_pcap
+from nettwin.reorder.layers import to_nic, decode_cw, flow_key, parse
+from nettwin.rdma.layers import check_icrc
 orig = {(flow_key(f), parse(f).psn): f for f, _ in read_pcap('$D/originals.pcap')}
 arr = read_pcap('$D/arrivals.pcap')
 assert len(arr) == len(orig) and all(check_icrc(f) for f in orig.values())
@@ -62,12 +63,12 @@ print('  ok: %d fabric frames strip back to their NIC frames' % len(arr))
     expect_rc 0 "PASS" $PY "$S/cw_check.py" --dir "$D" --delivered "$D/dl.pcap" --ctrl "$D/ctrl.pcap" --stats "$D/stats.json"
     if [ "$sc" = "${SCENARIOS[0]}" ]; then   # tshark Lua dissector: first scenario only (~0.5 s per tshark run)
         extra=(); [ "$seed" = "${SEEDS[0]}" ] && extra=(--malformed)
-        expect_rc 0 "PASS" $PY "$S/test_cw_dissector.py" "$D/arrivals.pcap" "$D/ctrl.pcap" "${extra[@]}"
+        expect_rc 0 "PASS" "${PYM[@]}" nettwin.reorder.test_dissector "$D/arrivals.pcap" "$D/ctrl.pcap" "${extra[@]}"
         if [ "$seed" = "${SEEDS[0]}" ]; then   # the dissector test catches a broken dissector
             sed 's/ht:add(f.tx_tstamp, buf(BTH_LEN, 2))/ht:add(f.tx_tstamp, buf(BTH_LEN + 2, 2))/' \
                 "$S/dissectors/conweave.lua" > "$W/bad_conweave.lua"
             ! cmp -s "$W/bad_conweave.lua" "$S/dissectors/conweave.lua" || fail "dissector mutation did not apply"
-            expect_rc 1 "conweave.tx_tstamp expected" $PY "$S/test_cw_dissector.py" --lua "$W/bad_conweave.lua" "$D/ctrl.pcap"
+            expect_rc 1 "conweave.tx_tstamp expected" "${PYM[@]}" nettwin.reorder.test_dissector --lua "$W/bad_conweave.lua" "$D/ctrl.pcap"
         fi
     fi
     corrupt() {   # corrupt MODE PATTERN
@@ -93,5 +94,5 @@ expect_rc 2 "unusable input" $PY "$S/cw_check.py" --dir "$D" --delivered "$W/non
 echo "not json" > "$W/bad.json"
 expect_rc 2 "unusable input" $PY "$S/cw_check.py" --dir "$D" --delivered "$D/dl.pcap" --ctrl "$D/ctrl.pcap" --stats "$W/bad.json"
 expect_rc 2 "unusable input" $PY "$S/cw_check.py" --dir "$W" --delivered "$D/dl.pcap" --ctrl "$D/ctrl.pcap" --stats "$D/stats.json"
-expect_rc 2 "no such file" $PY "$S/test_cw_dissector.py" "$W/nonexistent.pcap"
+expect_rc 2 "no such file" "${PYM[@]}" nettwin.reorder.test_dissector "$W/nonexistent.pcap"
 echo "test_cw_scripts: all passed"

@@ -2,16 +2,16 @@
 # CLI behaviour of `nettwin reorder`: the documented outputs on good input (every engine, identical results,
 # stats JSON with every key, an FST trace, output accepted by cw_check.py), and clear errors with exit 2 on
 # bad usage, bad configs and bad pcaps.
-#   scripts/test_reorder_cli.sh BUILD_DIR
+#   scripts/tests/test_reorder_cli.sh BUILD_DIR
 set -uo pipefail
 B=${1:?usage: test_reorder_cli.sh BUILD_DIR}
 N="$B/nettwin"
 PY=/usr/bin/python3
-HERE=$(cd "$(dirname "$0")" && pwd)
+HERE=$(cd "$(dirname "$0")/.." && pwd)   # scripts/
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 # shellcheck source=cli_check.sh
-source "$HERE/cli_check.sh"
+source "$HERE/tests/cli_check.sh"
 ok() { pass=$((pass + 1)); }
 bad() { echo "FAIL $*"; fail=$((fail + 1)); }
 

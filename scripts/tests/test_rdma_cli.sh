@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # CLI behaviour of `nettwin rdma` and `nettwin rdma-latency`: clear errors and exit 2 on bad input, the
 # documented outputs on good input, and the latency scenario's invariants.
-#   scripts/test_rdma_cli.sh BUILD_DIR
+#   scripts/tests/test_rdma_cli.sh BUILD_DIR
 set -uo pipefail
 B=${1:?usage: test_rdma_cli.sh BUILD_DIR}
 N="$B/nettwin"
-HERE=$(cd "$(dirname "$0")" && pwd)
+HERE=$(cd "$(dirname "$0")/.." && pwd)   # scripts/
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 # shellcheck source=cli_check.sh
-source "$HERE/cli_check.sh"
+source "$HERE/tests/cli_check.sh"
 
 /usr/bin/python3 "$HERE/rdma_gen.py" --seed 3 --out-dir "$T/v" --scenario atomic >/dev/null
 C="$T/v/responder.txt"

@@ -1,27 +1,25 @@
 #!/usr/bin/python3
 """Unit tests of the Python reference (lb_tables.py, lb_ref.py) against hand-worked docs/lb.md cases.
 
-  /usr/bin/python3 scripts/test_lb_ref.py [-v]
+  PYTHONPATH=scripts /usr/bin/python3 -m nettwin.lb.test_ref [-v]
 
 These pin the reference itself down (grammar, errors, priorities, drop order, checksums), so that
 a disagreement with the C++ model can be blamed on the right side.
 """
 import os
-import sys
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from scapy.layers.l2 import Ether
+from scapy.layers.inet import IP, UDP
+from scapy.layers.inet6 import IPv6
+from scapy.packet import Raw
 
-from scapy.layers.l2 import Ether  # noqa: E402
-from scapy.layers.inet import IP, UDP  # noqa: E402
-from scapy.layers.inet6 import IPv6  # noqa: E402
-from scapy.packet import Raw  # noqa: E402
+from nettwin.common.paths import ROOT_DIR
+from nettwin.lb import ref as lb_ref
+from nettwin.lb import tables as T
+from nettwin.lb.layers import UDPLB, EVIO6Seg
 
-import lb_ref  # noqa: E402
-import lb_tables as T  # noqa: E402
-from ejfat_layers import UDPLB, EVIO6Seg  # noqa: E402
-
-SPEC_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "vectors", "lb", "spec")
+SPEC_DIR = os.path.join(ROOT_DIR, "vectors", "lb", "spec")
 
 BASE = """
 table_add dst_filter_table NoAction 00:aa:bb:cc:dd:ee 0x0800 10.1.2.3 =>

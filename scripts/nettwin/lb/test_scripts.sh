@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Self-test of the LB vector / reference / checker scripts (no C++ needed).
 #
-#   bash scripts/test_lb_scripts.sh [SEED...]        (default seeds: 1 2 3)
+#   bash scripts/nettwin/lb/test_scripts.sh [SEED...]        (default seeds: 1 2 3)
 #
-# 1. unit tests of the Python reference (test_lb_ref.py);
+# 1. unit tests of the Python reference (nettwin/lb/test_ref.py);
 # 2. the spec vector regenerates byte-identically to vectors/lb/spec/packets_in.pcap and the
 #    reference's output for it equals vectors/lb/spec/expected_out.pcap / expected_stats.json;
 # 3. per seed: lb_gen is deterministic, lb_ref's own output passes lb_check (with --stats and
@@ -12,7 +12,8 @@
 # Exits non-zero on the first failure.
 set -euo pipefail
 PY=/usr/bin/python3
-S="$(cd "$(dirname "$0")" && pwd)"
+S="$(cd "$(dirname "$0")/../.." && pwd)"   # scripts/ (the entry points)
+PYM=(env PYTHONPATH="$S" "$PY" -m)   # a module of the nettwin package
 V="$S/../vectors/lb/spec"
 W="$(mktemp -d)"
 trap 'rm -rf "$W"' EXIT
@@ -31,7 +32,7 @@ expect_fail() {
 }
 
 echo "== unit tests"
-$PY "$S/test_lb_ref.py"
+"${PYM[@]}" nettwin.lb.test_ref
 
 echo "== spec vector"
 $PY "$S/ejfat_spec_gen.py" --out "$W/spec_in.pcap"
@@ -41,8 +42,8 @@ cmp "$W/spec_out.pcap" "$V/expected_out.pcap" || fail "reference output differs 
 cmp "$W/spec_stats.json" "$V/expected_stats.json" || fail "reference stats differ from expected_stats.json"
 $PY "$S/lb_check.py" --tables "$V/runsim.txt" --in "$V/packets_in.pcap" --out "$V/expected_out.pcap" \
     --stats "$V/expected_stats.json" --tshark
-$PY "$S/test_dissectors.py" "$V/packets_in.pcap" --spec
-$PY "$S/test_dissectors.py" "$V/expected_out.pcap" --spec
+"${PYM[@]}" nettwin.lb.test_dissectors "$V/packets_in.pcap" --spec
+"${PYM[@]}" nettwin.lb.test_dissectors "$V/expected_out.pcap" --spec
 
 for seed in "${SEEDS[@]}"; do
     echo "== seed $seed"
@@ -54,7 +55,7 @@ for seed in "${SEEDS[@]}"; do
     $PY "$S/lb_ref.py" --tables "$D/runsim.txt" --in "$D/packets_in.pcap" --out "$D/exp.pcap" --stats "$D/exp.json"
     $PY "$S/lb_check.py" --tables "$D/runsim.txt" --in "$D/packets_in.pcap" --out "$D/exp.pcap" \
         --stats "$D/exp.json" --tshark
-    $PY "$S/test_dissectors.py" "$D/packets_in.pcap"
+    "${PYM[@]}" nettwin.lb.test_dissectors "$D/packets_in.pcap"
     for mode in flip-byte ip-dst drop dup swap; do
         $PY "$S/corrupt_pcap.py" --in "$D/exp.pcap" --out "$D/bad.pcap" --mode "$mode" >/dev/null
         expect_fail "MISMATCH \[" $PY "$S/lb_check.py" --tables "$D/runsim.txt" --in "$D/packets_in.pcap" \

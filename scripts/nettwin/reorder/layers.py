@@ -2,7 +2,7 @@
 """ConWeave fabric-format helpers (docs/conweave.md "Exact formats") - library, no command line.
 
 Raw-byte helpers on Ethernet / IPv4 (no options) | IPv6 / UDP 4791 / BTH frames; ICRC from
-roce_layers (not duplicated here).
+nettwin.rdma.layers (not duplicated here).
 
   to_fabric(nic, path_id, op, epoch, rerouted, tail, tx_ts, tail_tx_ts) -> fabric frame
       BTH byte 4 = PathID, BTH byte 8 = AckReq | op(3) | epoch(2) | REROUTED | TAIL (bit 7..0),
@@ -21,7 +21,7 @@ import ipaddress
 import struct
 from collections import namedtuple
 
-from roce_layers import ROCE_PORT, check_icrc, fix_ipv4_checksum, set_icrc  # noqa: F401
+from nettwin.rdma.layers import ROCE_PORT, check_icrc, fix_ipv4_checksum, set_icrc  # noqa: F401
 
 CW_NORMAL, CW_RTT_REQUEST, CW_RTT_REPLY, CW_CLEAR, CW_NOTIFY = 0, 1, 2, 3, 4
 CW_NAME = {0: "NORMAL", 1: "RTT_REQUEST", 2: "RTT_REPLY", 3: "CLEAR", 4: "NOTIFY"}

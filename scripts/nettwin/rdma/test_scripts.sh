@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Self-test of the RoCEv2 responder scripts (no C++ needed, about a minute).
 #
-#   bash scripts/test_rdma_scripts.sh [SEED...]        (default seeds: 1 2 3)
+#   bash scripts/nettwin/rdma/test_scripts.sh [SEED...]        (default seeds: 1 2 3)
 #
-# 1. unit tests (test_rdma_ref.py): ICRC helper = Scapy's BTH.compute_icrc for IPv4 and Scapy-field
+# 1. unit tests (nettwin/rdma/test_ref.py): ICRC helper = Scapy's BTH.compute_icrc for IPv4 and Scapy-field
 #    masking for IPv6, config errors, responses equal to Scapy-built ones, PSN, AQ groups, SEND /
 #    WRITE with immediate: receive WQEs, CQE bytes, RNR NAK, buffer overflow, duplicates;
 # 2. every scenario (seed 1) and "mixed" per seed: rdma_gen is deterministic and its own model agrees
@@ -18,7 +18,8 @@
 # Exits non-zero on the first failure.
 set -euo pipefail
 PY=/usr/bin/python3
-S="$(cd "$(dirname "$0")" && pwd)"
+S="$(cd "$(dirname "$0")/../.." && pwd)"   # scripts/ (the entry points)
+PYM=(env PYTHONPATH="$S" "$PY" -m)   # a module of the nettwin package
 V="$S/../vectors/rdma"
 W="$(mktemp -d)"
 trap 'rm -rf "$W"' EXIT
@@ -54,7 +55,7 @@ gen_twice() {     # gen_twice SEED SCENARIO DIR
 }
 
 echo "== unit tests"
-$PY "$S/test_rdma_ref.py"
+"${PYM[@]}" nettwin.rdma.test_ref
 
 echo "== scenarios (seed 1)"
 for sc in "${SCENARIOS[@]}"; do
