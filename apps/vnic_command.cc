@@ -127,7 +127,7 @@ int VnicCommand(int argc, char** argv) {
       throw std::invalid_argument("--trace needs the RTL (--engine rtl or lockstep)");
     }
     tables = LoadConfig(config_path);
-    packets = ReadPcap(in, rc.dir == Direction::kEncap ? kLinkEthernet : kLinkUser0);
+    packets = ReadPcap(in, nullptr, rc.dir == Direction::kEncap ? kLinkEthernet : kLinkUser0);
     if (!ports_in.empty()) in_ports = LoadPorts(ports_in, packets.size());
     else in_ports.assign(packets.size(), static_cast<uint8_t>(port < 0 ? 0 : port));
   } catch (const std::exception& e) {
@@ -139,7 +139,9 @@ int VnicCommand(int argc, char** argv) {
   rc.mismatch_trace = trace.empty() ? out + ".mismatch.fst" : "";
   const VnicRunReport r = RunVnic(tables, packets, in_ports, rc);
   try {
-    WritePcap(out, r.run.out, rc.dir == Direction::kEncap ? kLinkUser0 : kLinkEthernet);
+    CaptureFormat fmt;
+    fmt.link_type = rc.dir == Direction::kEncap ? kLinkUser0 : kLinkEthernet;
+    WritePcap(out, r.run.out, fmt);
     if (!ports_out.empty()) {
       std::ofstream p(ports_out);
       for (uint8_t v : r.out_ports) p << int{v} << "\n";
