@@ -31,3 +31,4 @@ int RdmaCommand(int argc, char** argv);
 int RdmaLatencyCommand(int argc, char** argv);
 int ReorderCommand(int argc, char** argv);
 int ReCommand(int argc, char** argv);
+int VnicCommand(int argc, char** argv);

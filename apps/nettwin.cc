@@ -20,7 +20,9 @@ void Usage() {
                "  reorder  ConWeave destination-ToR reorder queue: --config reorder.txt --in arrivals.pcap\n"
                "        --out delivered.pcap --ctrl-out control.pcap (nettwin reorder --help for all options)\n"
                "  re    EJFAT reassembly engine (golden model only): --config re.txt --in segments.pcap\n"
-               "        --out events.pcap --report report.json (nettwin re --help)\n");
+               "        --out events.pcap --report report.json (nettwin re --help)\n"
+               "  vnic  OPA VNIC Ethernet over 16B: --config vnic.txt --direction encap|decap --in X.pcap\n"
+               "        --out Y.pcap (nettwin vnic --help for all options)\n");
 }
 
 }  // namespace
@@ -37,6 +39,7 @@ int main(int argc, char** argv) {
   if (cmd == "rdma-latency") return RdmaLatencyCommand(argc - 1, argv + 1);
   if (cmd == "reorder") return ReorderCommand(argc - 1, argv + 1);
   if (cmd == "re") return ReCommand(argc - 1, argv + 1);
+  if (cmd == "vnic") return VnicCommand(argc - 1, argv + 1);
   std::fprintf(stderr, "nettwin: unknown command '%s'\n", cmd.c_str());
   Usage();
   return 2;

@@ -7,7 +7,10 @@ namespace {
 
 constexpr uint32_t kMagicMicros = 0xA1B2C3D4;
 constexpr uint32_t kMagicNanos = 0xA1B23C4D;
-constexpr uint32_t kLinkEthernet = 1;
+std::string LinkName(uint32_t t) {
+  return std::string(t == kLinkEthernet ? "Ethernet" : t == kLinkUser0 ? "DLT_USER0" : "the expected") + " (" +
+         std::to_string(t) + ")";
+}
 // Larger than any jumbo frame we model; a bigger record length means a corrupt file.
 constexpr uint32_t kMaxRecord = 256 * 1024;
 
@@ -56,7 +59,8 @@ std::optional<PcapFormat> ParsePcapFormat(const std::string& s) {
 
 // ---------------------------------------------------------------------------------------------- reading
 
-PcapReader::PcapReader(const std::string& path) : name_(path) {
+PcapReader::PcapReader(const std::string& path, uint32_t link_type) : name_(path) {
+  format_.link_type = link_type;
   f_ = std::fopen(path.c_str(), "rb");
   if (f_ == nullptr) throw PcapError(path + ": cannot open");
   owned_ = true;
@@ -70,7 +74,10 @@ PcapReader::PcapReader(const std::string& path) : name_(path) {
   }
 }
 
-PcapReader::PcapReader(std::FILE* f, std::string name) : f_(f), name_(std::move(name)) { Open(); }
+PcapReader::PcapReader(std::FILE* f, std::string name, uint32_t link_type) : f_(f), name_(std::move(name)) {
+  format_.link_type = link_type;
+  Open();
+}
 
 PcapReader::~PcapReader() {
   if (owned_) std::fclose(f_);
@@ -113,7 +120,9 @@ void PcapReader::Open() {
   format_.container = PcapFormat::kPcap;
   format_.nanos = Fix32(magic) == kMagicNanos;
   const uint32_t link = Fix32(Load32(hdr + 20)) & 0x0FFFFFFF;
-  if (link != kLinkEthernet) Fail("", "link type " + std::to_string(link) + " is not Ethernet (1)");
+  if (link != format_.link_type) {
+    Fail("", "link type " + std::to_string(link) + " is not " + LinkName(format_.link_type));
+  }
   offset_ = 24;
 }
 
@@ -303,9 +312,9 @@ bool PcapReader::NextPcapng(Packet* p) {
                           " bytes (snaplen-truncated capture; the frame is incomplete)");
       }
       const Interface& i = ifaces_[iface];
-      if (i.link_type != kLinkEthernet) {
+      if (i.link_type != format_.link_type) {
         Fail(where(), "interface " + std::to_string(iface) + " has link type " + std::to_string(i.link_type) +
-                          ", not Ethernet (1)");
+                          ", not " + LinkName(format_.link_type));
       }
       p->bytes.resize(caplen);
       const size_t data = Read(p->bytes.data(), caplen);
@@ -343,13 +352,13 @@ PcapWriter::PcapWriter(const std::string& path, CaptureFormat format) : path_(pa
   std::setvbuf(f_, buffer_.get(), _IOFBF, kIoBuffer);
   if (format_.container == PcapFormat::kPcap) {
     const uint32_t hdr[6] = {format_.nanos ? kMagicNanos : kMagicMicros, 0x00040002u, 0, 0, 65535u * 4,
-                             kLinkEthernet};
+                             format_.link_type};
     Put(hdr, sizeof hdr);
   } else {
     const uint32_t shb[7] = {kShb, 28, kByteOrderMagic, 0x00000001u, 0xFFFFFFFFu, 0xFFFFFFFFu, 28};
     Put(shb, sizeof shb);
     // One Ethernet interface; if_tsresol says micro- or nanoseconds.
-    const uint32_t idb[8] = {kIdb, 32, kLinkEthernet, kMaxRecord,
+    const uint32_t idb[8] = {kIdb, 32, format_.link_type, kMaxRecord,
                              uint32_t{kOptTsresol} | (1u << 16), format_.nanos ? 9u : 6u, kOptEnd, 32};
     Put(idb, sizeof idb);
   }
@@ -398,8 +407,8 @@ void PcapWriter::Close() {
   if (bad) throw PcapError(path_ + ": write failed");
 }
 
-std::vector<Packet> ReadPcap(const std::string& path, CaptureFormat* format) {
-  PcapReader r(path);
+std::vector<Packet> ReadPcap(const std::string& path, CaptureFormat* format, uint32_t link_type) {
+  PcapReader r(path, link_type);
   std::vector<Packet> v;
   while (auto p = r.Next()) v.push_back(std::move(*p));
   if (format != nullptr) *format = r.format();

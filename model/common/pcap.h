@@ -1,5 +1,6 @@
 // Capture file I/O shared by every command: classic pcap (micro- or nanosecond, either byte order) and pcapng
-// (any number of sections and interfaces, either byte order), Ethernet link type only.
+// (any number of sections and interfaces, either byte order), of one expected link type: Ethernet by default,
+// DLT_USER0 for the OPA 16B packets of `nettwin vnic`.
 //
 // Written by hand rather than on libpcap so that a truncated or corrupt file yields a precise error naming the
 // file, the packet (counted from 1) and, for pcapng, the block and its byte offset. Both readers stream: one
@@ -28,11 +29,15 @@ class PcapError : public std::runtime_error {
 
 enum class PcapFormat { kPcap, kPcapng };
 
+constexpr uint32_t kLinkEthernet = 1;
+constexpr uint32_t kLinkUser0 = 147;  // DLT_USER0: nettwin writes OPA 16B VNIC packets with it
+
 // What a capture was read as, and how an output capture is written. `nanos`: timestamps with nanosecond
 // resolution (pcap magic a1b23c4d, pcapng if_tsresol 9); otherwise microseconds.
 struct CaptureFormat {
   PcapFormat container = PcapFormat::kPcap;
   bool nanos = true;
+  uint32_t link_type = kLinkEthernet;  // read: the one expected (another is an error); write: the one written
 };
 
 // "pcap" or "pcapng"; nullopt otherwise.
@@ -41,9 +46,9 @@ std::optional<PcapFormat> ParsePcapFormat(const std::string& s);
 class PcapReader {
  public:
   // Opens `path`; throws PcapError if it cannot be opened or its file header is bad.
-  explicit PcapReader(const std::string& path);
+  explicit PcapReader(const std::string& path, uint32_t link_type = kLinkEthernet);
   // Reads from `f` (not closed by the reader); `name` stands for the file in error messages.
-  PcapReader(std::FILE* f, std::string name);
+  PcapReader(std::FILE* f, std::string name, uint32_t link_type = kLinkEthernet);
   ~PcapReader();
   PcapReader(const PcapReader&) = delete;
   PcapReader& operator=(const PcapReader&) = delete;
@@ -115,7 +120,8 @@ class PcapWriter {
 
 // Reads a whole file (the cycle-accurate engines keep the frames they offer); `format` receives the input's
 // format so an output can keep its timestamp resolution.
-std::vector<Packet> ReadPcap(const std::string& path, CaptureFormat* format = nullptr);
+std::vector<Packet> ReadPcap(const std::string& path, CaptureFormat* format = nullptr,
+                             uint32_t link_type = kLinkEthernet);
 void WritePcap(const std::string& path, const std::vector<Packet>& packets, CaptureFormat format = {});
 
 }  // namespace nettwin

@@ -86,6 +86,36 @@ package nt_pkg;
   localparam int unsigned ReorderKeyBytes = 36;    // flow key: family, IP source, IP destination, dest QP
   localparam int unsigned ReorderUdpPort = 4791;
 
+  // ---- OPA VNIC: Ethernet over Omni-Path 16B (docs/vnic.md) ----
+  localparam int unsigned VnicPorts = 16;          // VNIC ports (port table entries; sideband 4 bits)
+  localparam int unsigned VnicMacEntries = 64;     // MAC -> DLID table entries (shared by all ports)
+  localparam int unsigned VnicBufBeats = 1024;     // store-and-forward buffer per direction (64 KiB)
+  localparam int unsigned VnicMaxBeats = 256;      // longest packet: 2047 quadwords = 16376 bytes
+  localparam int unsigned VnicDescFifo = 32;       // complete frames waiting for the output
+  localparam int unsigned VnicHdrBytes = 20;       // 16B header (QW0, QW1) + QW2 up to the Ethernet frame
+  localparam int unsigned VnicTrailerBytes = 5;    // ICRC (4) + tail byte
+  localparam int unsigned VnicL4Eth = 120;         // L4 type 0x78: Ethernet
+  localparam int unsigned VnicMaxEthBytes = 16351; // 16376 - 25: the length field's limit
+  localparam int unsigned VnicMinPktBytes = 40;    // 20 + 14 (Ethernet header) + 5, quadword aligned
+  localparam int unsigned VnicIcrcMaskVariant = 1; // ICRC treats BECN, FECN, SC as ones (0: covers them as sent)
+  localparam int unsigned VnicTblPort = 0;         // programming-port table ids
+  localparam int unsigned VnicTblMac = 1;
+  // Encapsulation drop reasons (counter index; 0 = none).
+  localparam int unsigned VnicEncDropRunt = 1;          // shorter than an Ethernet header (14 bytes)
+  localparam int unsigned VnicEncDropTooLong = 2;       // longer than VnicMaxEthBytes
+  localparam int unsigned VnicEncDropPortDisabled = 3;  // the frame's VNIC port is not configured
+  localparam int unsigned VnicEncDropReasons = 4;
+  // Decapsulation drop reasons, in the order they are checked.
+  localparam int unsigned VnicDecDropRunt = 1;
+  localparam int unsigned VnicDecDropBadL2 = 2;
+  localparam int unsigned VnicDecDropBadL4 = 3;
+  localparam int unsigned VnicDecDropLength = 4;
+  localparam int unsigned VnicDecDropIcrc = 5;
+  localparam int unsigned VnicDecDropPad = 6;
+  localparam int unsigned VnicDecDropVeswid = 7;
+  localparam int unsigned VnicDecDropPkey = 8;
+  localparam int unsigned VnicDecDropReasons = 9;
+
   // ---- Big-endian header fields out of a two-beat parse window (byte 0 in bits 7:0) ----
   localparam int unsigned WindowBits = 1024;  // two beats (literal: CMake reads this file)
   function automatic logic [7:0] win_b8(logic [WindowBits-1:0] w, int unsigned off);

@@ -4,7 +4,7 @@
     from nettwin.layers import UDPLB, EVIO6Seg, RETH, AtomicETH, AtomicAckETH, ImmDt, to_fabric
 
 Importing this module also binds the layers, so Scapy decodes LB (UDP 0x4C42) and RoCEv2 (UDP 4791)
-frames it reads from a pcap.  The definitions stay in each block's folder (lb/, rdma/, reorder/).
+frames it reads from a pcap.  The definitions stay in each block's folder (lb/, rdma/, reorder/, vnic/).
 """
 # EJFAT load balancer: UDPLB / EVIO6 segment headers (docs/lb.md).
 from nettwin.lb.layers import (EVIO6_PROTO, LB_HDR_LEN, LB_MAGIC, LB_PORT, LB_VERSION,  # noqa: F401
@@ -18,3 +18,6 @@ from nettwin.rdma.layers import (AETH, BTH, OP, OP_NAME, ROCE_PORT, AtomicAckETH
 from nettwin.reorder.layers import (CW, CW_CLEAR, CW_HDR_LEN, CW_NAME, CW_NORMAL, CW_NOTIFY,  # noqa: F401
                                     CW_RTT_REPLY, CW_RTT_REQUEST, ECN_CE, cw_byte8, decode_cw,
                                     field_at, flow_key, key_str, make_control, parse, to_fabric, to_nic)
+# OPA VNIC: the 16B packet carrying Ethernet (docs/vnic.md "Packet format"), header field table and ICRC.
+from nettwin.vnic.layers import (HEADER_FIELDS, L4_ETH, OPA16B, decode_header, encode_header,  # noqa: F401
+                                 icrc16b, pad_for)

@@ -7,6 +7,7 @@ BLOCKS = {
     "rdma": "nettwin.rdma.runs",
     "reorder": "nettwin.reorder.runs",
     "ejfat": "nettwin.re.runs",  # end to end: the lb-plan epoch switch and the closed loop through the RE
+    "vnic": "nettwin.vnic.runs",
 }
 
 

@@ -1,0 +1,179 @@
+// `nettwin vnic`: OPA VNIC encapsulation (Ethernet pcap -> 16B pcap on DLT_USER0) or decapsulation (16B pcap
+// -> Ethernet pcap), with the RTL, the cycle model, or both in lockstep.
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "apps/commands.h"
+#include "model/common/pcap.h"
+#include "model/vnic/vnic_config.h"
+#include "tb/vnic/vnic_run.h"
+
+namespace nettwin::vnic {
+namespace {
+
+constexpr const char* kHelp =
+    "usage: nettwin vnic --config vnic.txt --direction encap|decap --in X.pcap --out Y.pcap\n"
+    "                    [--engine model|rtl|lockstep] [--stats stats.json] [--trace wave.fst]\n"
+    "                    [--port N | --ports in_ports.txt] [--ports-out out_ports.txt]\n"
+    "                    [--gaps P] [--backpressure P] [--seed N] [--clock-mhz 250]\n"
+    "  encap: --in is Ethernet (link type 1), --out is OPA 16B packets on DLT_USER0 (147); each frame's VNIC\n"
+    "         port is --port (default 0) or the matching line of --ports (one port number per frame).\n"
+    "  decap: --in is DLT_USER0 16B packets, --out Ethernet; --ports-out gets each delivered frame's port.\n"
+    "  Exit status: 0 ok, 1 lockstep mismatch / hang / accounting failure, 2 bad usage or input.\n";
+
+std::vector<uint8_t> LoadPorts(const std::string& path, size_t frames) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error(path + ": cannot open");
+  std::vector<uint8_t> ports;
+  std::string line;
+  int n = 0;
+  while (std::getline(in, line)) {
+    ++n;
+    line = line.substr(0, line.find('#'));
+    std::istringstream ls(line);
+    std::string tok, extra;
+    if (!(ls >> tok)) continue;
+    if (ls >> extra) throw std::runtime_error(path + ":" + std::to_string(n) + ": token '" + extra + "': one port per line");
+    if (tok.find_first_not_of("0123456789") != std::string::npos || tok.size() > 3 || std::stoi(tok) >= kPorts) {
+      throw std::runtime_error(path + ":" + std::to_string(n) + ": token '" + tok + "': port must be 0.." +
+                               std::to_string(kPorts - 1));
+    }
+    ports.push_back(static_cast<uint8_t>(std::stoi(tok)));
+  }
+  if (ports.size() != frames) {
+    throw std::runtime_error(path + ": " + std::to_string(ports.size()) + " ports for " + std::to_string(frames) +
+                             " frames");
+  }
+  return ports;
+}
+
+std::string StatsJson(const VnicRunReport& r, Direction dir, const char* engine) {
+  const Counters& c = r.counters;
+  std::ostringstream j;
+  j << "{\n  \"engine\": \"" << engine << "\",\n  \"direction\": \""
+    << (dir == Direction::kEncap ? "encap" : "decap") << "\",\n  \"packets_in\": " << c.in
+    << ",\n  \"packets_out\": " << c.out << ",\n  \"drops\": {";
+  const int reasons = dir == Direction::kEncap ? static_cast<int>(params::kVnicEncDropReasons) : kNumReasons;
+  for (int i = 1; i < reasons; ++i) {
+    j << (i > 1 ? ", " : "") << "\"" << ReasonName(dir, i) << "\": " << c.drops[static_cast<size_t>(i)];
+  }
+  j << "},\n  \"cycles\": " << r.run.cycles << ",\n  \"in_beats\": " << r.run.in_beats << ",\n  \"out_beats\": "
+    << r.run.out_beats << ",\n  \"input_stall_cycles\": " << r.run.input_stall_cycles
+    << ",\n  \"mismatches\": " << (r.mismatch_text.empty() ? 0 : 1)
+    << ",\n  \"conservation_ok\": " << (r.conservation_ok ? "true" : "false") << "\n}\n";
+  return j.str();
+}
+
+}  // namespace
+}  // namespace nettwin::vnic
+
+int VnicCommand(int argc, char** argv) {
+  using namespace nettwin;
+  using namespace nettwin::vnic;
+  std::string config_path, in, out, stats, trace, ports_in, ports_out, direction;
+  const char* engine_name = "lockstep";
+  int port = -1;
+  VnicRunConfig rc;
+  Tables tables;
+  std::vector<Packet> packets;
+  std::vector<uint8_t> in_ports;
+  try {
+    for (int i = 1; i < argc; ++i) {
+      const std::string o = argv[i];
+      auto val = [&]() -> std::string {
+        if (i + 1 >= argc) throw std::invalid_argument(o + " needs a value");
+        return argv[++i];
+      };
+      if (o == "--help" || o == "-h") {
+        std::cout << kHelp;
+        return 0;
+      }
+      if (o == "--config") config_path = val();
+      else if (o == "--direction") direction = val();
+      else if (o == "--in") in = val();
+      else if (o == "--out") out = val();
+      else if (o == "--stats") stats = val();
+      else if (o == "--trace") trace = val();
+      else if (o == "--ports") ports_in = val();
+      else if (o == "--ports-out") ports_out = val();
+      else if (o == "--port") port = static_cast<int>(ParseNumber(o, val(), 0, kPorts - 1));
+      else if (o == "--engine") {
+        const std::string e = val();
+        if (e == "model") rc.engine = Engine::kModel, engine_name = "model";
+        else if (e == "rtl") rc.engine = Engine::kRtl, engine_name = "rtl";
+        else if (e == "lockstep") rc.engine = Engine::kLockstep, engine_name = "lockstep";
+        else throw std::invalid_argument("--engine must be model, rtl or lockstep, got '" + e + "'");
+      } else if (o == "--clock-mhz") rc.opt.clock_mhz = ParseNumber(o, val(), 1, 100000);
+      else if (o == "--gaps") rc.opt.gaps = ParseNumber(o, val(), 0, 0.99);
+      else if (o == "--backpressure") rc.opt.backpressure = ParseNumber(o, val(), 0, 0.99);
+      else if (o == "--seed") rc.opt.seed = static_cast<uint64_t>(ParseNumber(o, val(), 0, 1e18));
+      else throw std::invalid_argument("unknown option '" + o + "'");
+    }
+    if (config_path.empty() || direction.empty() || in.empty() || out.empty()) {
+      throw std::invalid_argument("--config, --direction, --in and --out are required");
+    }
+    if (direction == "encap") rc.dir = Direction::kEncap;
+    else if (direction == "decap") rc.dir = Direction::kDecap;
+    else throw std::invalid_argument("--direction must be encap or decap, got '" + direction + "'");
+    if (rc.dir == Direction::kDecap && (port >= 0 || !ports_in.empty())) {
+      throw std::invalid_argument("--port and --ports are for encap (decap takes the port from the veswid)");
+    }
+    if (port >= 0 && !ports_in.empty()) throw std::invalid_argument("--port and --ports exclude each other");
+    if (!trace.empty() && rc.engine == Engine::kModel) {
+      throw std::invalid_argument("--trace needs the RTL (--engine rtl or lockstep)");
+    }
+    tables = LoadConfig(config_path);
+    packets = ReadPcap(in, nullptr, rc.dir == Direction::kEncap ? kLinkEthernet : kLinkUser0);
+    if (!ports_in.empty()) in_ports = LoadPorts(ports_in, packets.size());
+    else in_ports.assign(packets.size(), static_cast<uint8_t>(port < 0 ? 0 : port));
+  } catch (const std::exception& e) {
+    std::cerr << "nettwin vnic: " << e.what() << "\n";
+    if (dynamic_cast<const std::invalid_argument*>(&e)) std::cerr << kHelp;
+    return 2;
+  }
+  rc.opt.trace_path = trace;
+  rc.mismatch_trace = trace.empty() ? out + ".mismatch.fst" : "";
+  const VnicRunReport r = RunVnic(tables, packets, in_ports, rc);
+  try {
+    CaptureFormat fmt;
+    fmt.link_type = rc.dir == Direction::kEncap ? kLinkUser0 : kLinkEthernet;
+    WritePcap(out, r.run.out, fmt);
+    if (!ports_out.empty()) {
+      std::ofstream p(ports_out);
+      for (uint8_t v : r.out_ports) p << int{v} << "\n";
+      if (!p) throw std::runtime_error(ports_out + ": write failed");
+    }
+    if (!stats.empty()) {
+      std::ofstream s(stats);
+      s << StatsJson(r, rc.dir, engine_name);
+      if (!s) throw std::runtime_error(stats + ": write failed");
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "nettwin vnic: " << e.what() << "\n";
+    return 2;
+  }
+  const Counters& c = r.counters;
+  std::printf("vnic %s: %zu in, %u out, %llu dropped", direction.c_str(), packets.size(), c.out,
+              static_cast<unsigned long long>(c.Dropped()));
+  const int reasons = rc.dir == Direction::kEncap ? static_cast<int>(params::kVnicEncDropReasons) : kNumReasons;
+  for (int i = 1; i < reasons; ++i) {
+    if (c.drops[static_cast<size_t>(i)]) std::printf(" %s=%u", ReasonName(rc.dir, i), c.drops[static_cast<size_t>(i)]);
+  }
+  std::printf(", %llu cycles\n", static_cast<unsigned long long>(r.run.cycles));
+  if (!r.mismatch_text.empty()) {
+    std::cerr << r.mismatch_text << "  replay: nettwin";
+    for (int i = 0; i < argc; ++i) std::cerr << " " << argv[i];
+    std::cerr << "\n";
+    return 1;
+  }
+  if (!r.conservation_ok) {
+    std::cerr << "nettwin vnic: " << (r.run.hang ? "HANG" : "CONSERVATION FAILED") << ": in " << c.in << ", out "
+              << c.out << ", dropped " << c.Dropped() << "\n";
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,205 @@
+// OPA VNIC encapsulation: Ethernet frames from VNIC ports (port number as input sideband) become OPA 16B
+// packets (docs/vnic.md). Store and forward, because the 16B header carries the packet length: the write
+// side stores the frame and, at its last beat, checks it and builds the 20 header bytes; the read side
+// sends header + frame (realigned 20 bytes later) + pad + ICRC + tail at one beat per cycle.
+module vnic_encap_top
+  import nt_pkg::*;
+  import vnic_pkg::*;
+(
+  input  logic                               clk_i,
+  input  logic                               rst_ni,
+  input  logic                               s_valid_i,
+  input  logic [StreamBits-1:0]              s_data_i,
+  input  logic [StreamBytes-1:0]             s_keep_i,
+  input  logic                               s_last_i,
+  input  logic [PortIdxBits-1:0]             s_port_i,
+  output logic                               s_ready_o,
+  output logic                               m_valid_o,
+  output logic [StreamBits-1:0]              m_data_o,
+  output logic [StreamBytes-1:0]             m_keep_o,
+  output logic                               m_last_o,
+  output logic [PortIdxBits-1:0]             m_port_o,
+  input  logic                               m_ready_i,
+  input  logic                               cfg_valid_i,
+  input  logic [CfgTableBits-1:0]            cfg_table_i,
+  input  logic [CfgIndexBits-1:0]            cfg_index_i,
+  input  logic [CfgDataBits-1:0]             cfg_data_i,
+  output logic [31:0]                        cnt_in_o,
+  output logic [31:0]                        cnt_out_o,
+  output logic [NumReasons*32-1:0]   cnt_drops_o
+);
+  localparam int unsigned BeatBits = $clog2(VnicMaxBeats) + 1;
+  localparam int unsigned HdrBits = 8 * VnicHdrBytes;
+
+  typedef struct packed {
+    logic [HdrBits-1:0]     hdr;
+    logic [13:0]            len;        // Ethernet bytes
+    logic [2:0]             pad;
+    logic [10:0]            len_qw;
+    logic [BeatBits-1:0]    out_beats;
+    logic [PortIdxBits-1:0] port;
+  } desc_t;
+
+  port_cfg_t  [VnicPorts-1:0]      ports;
+  mac_entry_t [VnicMacEntries-1:0] macs;
+
+  vnic_tables u_tables (
+    .clk_i,
+    .rst_ni,
+    .cfg_valid_i,
+    .cfg_table_i,
+    .cfg_index_i,
+    .cfg_data_i,
+    .ports_o(ports),
+    .macs_o (macs)
+  );
+
+  // ---------------- write side ----------------
+  logic                   sop, over_now, drop, m_fire, last_beat;
+  logic [PortIdxBits-1:0] port_q, port;
+  logic [47:0]            dmac_q, dmac;
+  logic [15:0]            len;
+  logic [31:0]            reason;
+  port_cfg_t              pc;
+  logic [23:0]            dlid;
+  logic [10:0]            len_qw;
+  logic [2:0]             pad;
+  logic [63:0]            qw0, qw1;
+  desc_t                  wdesc, head;
+  logic [BeatBits-1:0]    k_q;
+  logic [StreamBits-1:0]  prev_beat, cur_beat;
+
+  vnic_store_forward #(
+    .DescBits($bits(desc_t)),
+    .RdOff   (-1)
+  ) u_sf (
+    .clk_i,
+    .rst_ni,
+    .s_valid_i,
+    .s_data_i,
+    .s_keep_i,
+    .s_last_i,
+    .s_ready_o,
+    .sop_o       (sop),
+    .over_o      (over_now),
+    .bytes_o     (len),
+    .drop_i      (drop),
+    .reason_i    (reason[3:0]),
+    .desc_i      (wdesc),
+    .head_valid_o(m_valid_o),
+    .head_o      (head),
+    .k_o         (k_q),
+    .rd_a_o      (prev_beat),
+    .rd_b_o      (cur_beat),
+    .out_fire_i  (m_fire),
+    .out_last_i  (last_beat),
+    .cnt_in_o,
+    .cnt_out_o,
+    .cnt_drops_o
+  );
+
+  assign port = sop ? s_port_i : port_q;
+  assign pc   = ports[port];
+
+  always_comb begin
+    for (int i = 0; i < 6; i++) dmac[47-8*i-:8] = s_data_i[8*i+:8];
+    if (!sop) dmac = dmac_q;
+  end
+
+  always_comb begin
+    reason = 0;
+    if (!over_now && len < 16'(14)) reason = VnicEncDropRunt;
+    else if (over_now || len > 16'(VnicMaxEthBytes)) reason = VnicEncDropTooLong;
+    else if (!pc.valid) reason = VnicEncDropPortDisabled;
+  end
+  assign drop = reason != 0;
+
+  // Destination LID: group MACs take the port's multicast DLID, known unicast MACs their table entry (the
+  // lowest matching index), other unicast MACs the port's default.
+  always_comb begin
+    dlid = pc.ucast_dlid;
+    for (int i = VnicMacEntries - 1; i >= 0; i--) begin
+      if (macs[i].valid && macs[i].port == port && macs[i].mac == dmac) dlid = macs[i].dlid;
+    end
+    if (dmac[40]) dlid = pc.mcast_dlid;
+  end
+
+  assign len_qw = 11'((len + 16'(VnicHdrBytes + VnicTrailerBytes + 7)) >> 3);
+  assign pad    = 3'({len_qw, 3'd0} - 14'(VnicHdrBytes + VnicTrailerBytes) - len[13:0]);
+  //              LT    L2     FECN  RC     SC     DLID        BECN  length  SLID
+  assign qw0    = {1'b1, 2'b10, 1'b0, pc.rc, pc.sc, dlid[19:0], 1'b0, len_qw, pc.slid[19:0]};
+  assign qw1    = {16'd0, pc.entropy, pc.pkey, dlid[23:20], pc.slid[23:20], 8'(VnicL4Eth)};
+
+  always_comb begin
+    wdesc.hdr       = {pc.veswid, 16'd0, qw1, qw0};
+    wdesc.len       = len[13:0];
+    wdesc.pad       = pad;
+    wdesc.len_qw    = len_qw;
+    wdesc.out_beats = BeatBits'((12'(len_qw) + 12'd7) >> 3);
+    wdesc.port      = port;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      port_q <= '0;
+      dmac_q <= '0;
+    end else if (s_valid_i && s_ready_o && sop) begin  // the first beat's port and destination MAC
+      port_q <= port;
+      dmac_q <= dmac;
+    end
+  end
+
+  // ---------------- read side ----------------
+  logic [31:0]            crc_q, crc_next, icrc;
+  logic [StreamBits-1:0]  raw;
+  logic [15:0]            b0, icrc_pos, total, crc_room, keep_room;
+  logic [6:0]             crc_n, keep_n;
+
+  assign m_fire    = m_valid_o & m_ready_i;
+  assign last_beat = k_q == head.out_beats - 1'b1;
+  assign b0        = 16'({k_q[BeatBits-2:0], 6'd0});
+  assign icrc_pos  = 16'(VnicHdrBytes) + 16'(head.len) + 16'(head.pad);
+  assign total     = {2'd0, head.len_qw, 3'd0};
+  assign crc_room  = icrc_pos > b0 ? icrc_pos - b0 : '0;
+  assign crc_n     = crc_room > 16'(StreamBytes) ? 7'(StreamBytes) : crc_room[6:0];
+  assign keep_room = total - b0;
+  assign keep_n    = keep_room > 16'(StreamBytes) ? 7'(StreamBytes) : keep_room[6:0];
+
+  // Output byte b = 64k + i: header byte b, or frame byte e = b - 20 (from beat k-1 for i < 20, else beat
+  // k), or pad (0) up to the ICRC.
+  always_comb begin
+    for (int i = 0; i < StreamBytes; i++) begin
+      logic [15:0] b, e;
+      b = b0 + 16'(i);
+      e = b - 16'(VnicHdrBytes);
+      if (b < 16'(VnicHdrBytes)) raw[8*i+:8] = head.hdr[8*i+:8];
+      else if (e < 16'(head.len)) raw[8*i+:8] = i < VnicHdrBytes ? prev_beat[8*(i+StreamBytes-VnicHdrBytes)+:8]
+                                                                 : cur_beat[8*(i-VnicHdrBytes)+:8];
+      else raw[8*i+:8] = 8'd0;
+    end
+  end
+
+  assign crc_next = crc32_beat(crc_q, raw, crc_n, k_q == '0);
+  assign icrc     = ~crc_next;
+
+  always_comb begin
+    for (int i = 0; i < StreamBytes; i++) begin
+      logic [15:0] b;
+      b = b0 + 16'(i);
+      m_data_o[8*i+:8] = raw[8*i+:8];
+      for (int j = 0; j < 4; j++) begin
+        if (b == icrc_pos + 16'(j)) m_data_o[8*i+:8] = icrc[8*j+:8];
+      end
+      if (b == icrc_pos + 16'd4) m_data_o[8*i+:8] = {2'b01, 3'd0, head.pad};  // LT = tail, Tail = pad
+    end
+  end
+  assign m_keep_o = keep_mask(keep_n);
+  assign m_last_o = last_beat;
+  assign m_port_o = head.port;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) crc_q <= '1;
+    else if (m_fire) crc_q <= last_beat ? '1 : crc_next;
+  end
+
+endmodule

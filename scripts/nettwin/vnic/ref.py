@@ -1,0 +1,153 @@
+"""Independent Python reference of the OPA VNIC block (docs/vnic.md), written from the spec's field table,
+not from the C++ model: the configuration file, encapsulation and decapsulation packet by packet, with the
+drop reason of every rejected packet.
+
+  cfg = load_config(path)                       # InputError "file:line: token 'x': message"
+  encap(frame, port, cfg) -> (packet | None, reason)
+  decap(packet, cfg)      -> (frame | None, port, reason)
+"""
+from .layers import HDR_LEN, L4_ETH, TRAILER_LEN, decode_header, encode_header, icrc16b, pad_for
+
+PORTS = 16
+MAC_ENTRIES = 64
+MAX_ETH = 16351          # 2047 quadwords - 25
+MIN_PKT = 40             # 20 + 14 + 5, quadword aligned
+ENCAP_REASONS = ["runt", "too_long", "port_disabled"]
+DECAP_REASONS = ["runt", "bad_l2", "bad_l4", "length_mismatch", "bad_icrc", "bad_pad", "unknown_veswid",
+                 "pkey_mismatch"]
+PORT_KEYS = {"veswid": 0xFFFF, "pkey": 0xFFFF, "slid": 0xFFFFFF, "sc": 31, "rc": 7, "ucast_dlid": 0xFFFFFF,
+             "mcast_dlid": 0xFFFFFF, "entropy": 0xFFFF}
+
+
+class InputError(Exception):
+    pass
+
+
+def _num(tok, mx, what, where):
+    t = tok.lower()
+    try:
+        if t.startswith("0x") and len(t) > 2:
+            v = int(t[2:], 16)
+        elif t.isdigit() and (len(t) == 1 or t[0] != "0"):
+            v = int(t)
+        else:
+            raise ValueError
+    except ValueError:
+        raise InputError(f"{where}: token '{tok}': {what} is not a number (decimal or 0x-hex)") from None
+    if v > mx:
+        raise InputError(f"{where}: token '{tok}': {what} must be at most {mx}")
+    return v
+
+
+def parse_config(text, name="config"):
+    """{'ports': {n: {key: value}}, 'macs': [(port, mac_int, dlid)]} (MAC entries in file order)."""
+    ports, macs = {}, []
+    for n, line in enumerate(text.splitlines(), 1):
+        where = f"{name}:{n}"
+        tok = line.split("#", 1)[0].split()
+        if not tok:
+            continue
+        if tok[0] == "port":
+            if len(tok) < 2 or len(tok) % 2:
+                raise InputError(f"{where}: token '{tok[-1]}': expected port <n> key value ...")
+            p = _num(tok[1], PORTS - 1, "port number", where)
+            if p in ports:
+                raise InputError(f"{where}: token '{tok[1]}': port {p} is configured twice")
+            kv = {}
+            for k, v in zip(tok[2::2], tok[3::2]):
+                if k not in PORT_KEYS or k in kv:
+                    raise InputError(f"{where}: token '{k}': unknown or repeated key")
+                kv[k] = _num(v, PORT_KEYS[k], k, where)
+            for req in ("veswid", "pkey", "slid"):
+                if req not in kv:
+                    raise InputError(f"{where}: token 'port': port needs '{req}'")
+            if any(q["veswid"] == kv["veswid"] for q in ports.values()):
+                raise InputError(f"{where}: token 'port': veswid {kv['veswid']} is already used")
+            kv.setdefault("ucast_dlid", 0xFFFFFF)
+            kv.setdefault("mcast_dlid", 0xFFFFFF)
+            for k in ("sc", "rc", "entropy"):
+                kv.setdefault(k, 0)
+            ports[p] = kv
+        elif tok[0] == "mac":
+            if len(tok) != 4:
+                raise InputError(f"{where}: token 'mac': expected mac <port> <aa:bb:cc:dd:ee:ff> <dlid>")
+            p = _num(tok[1], PORTS - 1, "port number", where)
+            if p not in ports:
+                raise InputError(f"{where}: token '{tok[1]}': port {p} is not configured")
+            parts = tok[2].split(":")
+            if len(parts) != 6 or any(len(x) != 2 for x in parts):
+                raise InputError(f"{where}: token '{tok[2]}': MAC address must be aa:bb:cc:dd:ee:ff")
+            mac = int("".join(parts), 16)
+            macs.append((p, mac, _num(tok[3], 0xFFFFFF, "dlid", where)))
+        else:
+            raise InputError(f"{where}: token '{tok[0]}': unknown line (port, mac)")
+    if len(macs) > MAC_ENTRIES:
+        raise InputError(f"{name}: more than {MAC_ENTRIES} MAC entries")
+    return {"ports": ports, "macs": macs}
+
+
+def load_config(path):
+    try:
+        with open(path) as f:
+            return parse_config(f.read(), path)
+    except OSError as e:
+        raise InputError(f"{path}: cannot open ({e.strerror})") from None
+
+
+def dlid_for(frame, port, cfg):
+    pc = cfg["ports"][port]
+    if frame[0] & 1:  # group address: broadcast / multicast
+        return pc["mcast_dlid"]
+    dmac = int.from_bytes(frame[:6], "big")
+    for p, mac, dlid in cfg["macs"]:
+        if p == port and mac == dmac:
+            return dlid
+    return pc["ucast_dlid"]
+
+
+def encap(frame, port, cfg):
+    frame = bytes(frame)
+    if len(frame) < 14:
+        return None, "runt"
+    if len(frame) > MAX_ETH:
+        return None, "too_long"
+    if port not in cfg["ports"]:
+        return None, "port_disabled"
+    pc = cfg["ports"][port]
+    pad = pad_for(len(frame))
+    total = HDR_LEN + len(frame) + pad + TRAILER_LEN
+    hdr = encode_header({"slid": pc["slid"], "dlid": dlid_for(frame, port, cfg), "length": total // 8,
+                         "sc": pc["sc"], "rc": pc["rc"], "l2": 0b10, "lt": 1, "l4": L4_ETH, "pkey": pc["pkey"],
+                         "entropy": pc["entropy"], "veswid": pc["veswid"]})
+    body = hdr + frame + bytes(pad)
+    return body + icrc16b(body).to_bytes(4, "little") + bytes([0x40 | pad]), None
+
+
+def pkey_match(a, b):
+    return (a & 0x7FFF) != 0 and (a & 0x7FFF) == (b & 0x7FFF) and bool((a | b) & 0x8000)
+
+
+def decap(pkt, cfg):
+    pkt = bytes(pkt)
+    n = len(pkt)
+    if n < MIN_PKT:
+        return None, None, "runt"
+    h = decode_header(pkt)
+    if h["l2"] != 0b10 or h["lt"] != 1:
+        return None, None, "bad_l2"
+    if h["l4"] != L4_ETH:
+        return None, None, "bad_l4"
+    if n != 8 * h["length"]:
+        return None, None, "length_mismatch"
+    if icrc16b(pkt[:n - 5]) != int.from_bytes(pkt[n - 5:n - 1], "little"):
+        return None, None, "bad_icrc"
+    tail = pkt[-1]
+    pad = tail & 0x3F
+    if tail >> 6 != 1 or pad > 7 or n - HDR_LEN - TRAILER_LEN - pad < 14:
+        return None, None, "bad_pad"
+    port = min((p for p, c in cfg["ports"].items() if c["veswid"] == h["veswid"]), default=None)
+    if port is None:
+        return None, None, "unknown_veswid"
+    if not pkey_match(h["pkey"], cfg["ports"][port]["pkey"]):
+        return None, None, "pkey_mismatch"
+    return pkt[HDR_LEN:n - TRAILER_LEN - pad], port, None

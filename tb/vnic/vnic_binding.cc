@@ -1,0 +1,70 @@
+#include "tb/vnic/vnic_binding.h"
+
+#include <cstdio>
+#include <string>
+
+namespace nettwin::vnic {
+namespace {
+
+std::string Bytes(const Beat& b, int from) {
+  std::string s;
+  for (int i = from; i < from + 8 && i < kBeatBytes; ++i) {
+    char buf[4];
+    std::snprintf(buf, sizeof buf, "%02x", b.data[i]);
+    s += buf;
+  }
+  return s;
+}
+
+}  // namespace
+
+std::optional<tb::SignalDiff> VnicBinding::Compare(const Out& r, const Out& m) {
+  auto diff = [](std::string sig, uint64_t a, uint64_t b) -> std::optional<tb::SignalDiff> {
+    if (a == b) return std::nullopt;
+    return tb::SignalDiff{std::move(sig), std::to_string(a), std::to_string(b)};
+  };
+  if (auto d = diff("s_ready_o", r.s_ready, m.s_ready)) return d;
+  if (auto d = diff("m_valid_o", r.m.valid, m.m.valid)) return d;
+  if (r.m.valid) {
+    if (auto d = diff("m_last_o", r.m.beat.last, m.m.beat.last)) return d;
+    if (auto d = diff("m_keep_o", r.m.beat.keep, m.m.beat.keep)) return d;
+    if (auto d = diff("m_port_o", r.m_port, m.m_port)) return d;
+    for (int i = 0; i < kBeatBytes; ++i) {
+      if (r.m.beat.data[i] != m.m.beat.data[i]) {
+        const int from = i & ~7;
+        return tb::SignalDiff{"m_data_o byte " + std::to_string(i) + " (bytes " + std::to_string(from) + ".." +
+                                  std::to_string(from + 7) + " shown)",
+                              Bytes(r.m.beat, from), Bytes(m.m.beat, from)};
+      }
+    }
+  }
+  if (auto d = diff("cnt_in_o", r.cnt.in, m.cnt.in)) return d;
+  if (auto d = diff("cnt_out_o", r.cnt.out, m.cnt.out)) return d;
+  for (int i = 1; i < kNumReasons; ++i) {
+    if (auto d = diff("cnt_drops_o[" + std::to_string(i) + "]", r.cnt.drops[static_cast<size_t>(i)],
+                      m.cnt.drops[static_cast<size_t>(i)])) {
+      return d;
+    }
+  }
+  return std::nullopt;
+}
+
+tb::Accounting VnicBinding::Account(const Out& o) { return tb::Accounting{o.cnt.in, o.cnt.out, o.cnt.Dropped()}; }
+
+bool VnicSide::Drive(uint64_t, size_t next_packet, const tb::Accounting&, VnicIn* in) {
+  if (next_write_ < writes_.size()) {
+    in->cfg = writes_[next_write_++];
+    return false;  // the tables are loaded before the first frame
+  }
+  in->s_port = next_packet < in_ports_.size() ? in_ports_[next_packet] : 0;
+  return true;
+}
+
+void VnicSide::Observe(uint64_t, const VnicIn& in, const VnicOut& out) {
+  if (out.m.valid && in.m_ready) {
+    if (!m_in_frame_) out_ports_.push_back(out.m_port);
+    m_in_frame_ = !out.m.beat.last;
+  }
+}
+
+}  // namespace nettwin::vnic
