@@ -10,7 +10,7 @@ PY=/usr/bin/python3
 HERE=$(cd "$(dirname "$0")/.." && pwd)   # scripts/
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-# shellcheck source=cli_check.sh
+# shellcheck source=SCRIPTDIR/cli_check.sh
 source "$HERE/tests/cli_check.sh"
 ok() { pass=$((pass + 1)); }
 bad() { echo "FAIL $*"; fail=$((fail + 1)); }
@@ -186,6 +186,23 @@ for e in lockstep rtl; do
   check "trace $e" 0 "433 arrivals" "$N" reorder --config "$C" --in "$A" "${O[@]}" --engine $e --trace "$T/w_$e.fst"
   if [ -s "$T/w_$e.fst" ]; then ok; else bad "--trace with --engine $e wrote no FST"; fi
 done
+
+# pcapng in (Wireshark's default format) and out: the same delivered and control frames as from the pcap.
+editcap -F pcapng "$A" "$T/a.pcapng"
+check "pcapng in and out" 0 "" "$N" reorder --config "$C" --in "$T/a.pcapng" --out "$T/ng.pcapng" \
+  --ctrl-out "$T/ngc.pcapng" --out-format pcapng --engine model
+check "same run from pcap" 0 "" "$N" reorder --config "$C" --in "$A" --out "$T/pc.pcap" --ctrl-out "$T/pcc.pcap" \
+  --engine model
+same_frames() {
+  if cmp -s <(tshark -r "$T/$1" -T fields -e frame.time_epoch -e frame.len -e data.data 2>/dev/null) \
+            <(tshark -r "$T/$2" -T fields -e frame.time_epoch -e frame.len -e data.data 2>/dev/null); then
+    ok
+  else
+    bad "pcapng run: $1 differs from $2"
+  fi
+}
+same_frames ng.pcapng pc.pcap
+same_frames ngc.pcapng pcc.pcap
 
 echo "reorder cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "model/common/packet.h"
+#include "model/common/pcap.h"
 #include "model/lb/lb_script.h"
 #include "model/lb/lb_types.h"
 #include "tb/common/harness.h"
@@ -40,5 +41,10 @@ struct LbRunReport {
 };
 
 LbRunReport RunLb(const std::vector<Segment>& script, const std::vector<Packet>& packets, const LbRunConfig& cfg);
+
+// The fast engine on a capture of any size: reads, decides and writes one frame at a time, so memory does not
+// grow with the capture. Fills counters, in/out beats and conservation_ok (no cycle figures, no out frames).
+// Throws PcapError on a bad input record or a failed write.
+LbRunReport RunLbStream(const std::vector<Segment>& script, PcapReader* in, PcapWriter* out);
 
 }  // namespace nettwin::lb
