@@ -93,7 +93,13 @@ std::string StatsJson(const Args& a, const LbRunReport& r, uint64_t packets) {
   j << "  \"out_beats\": " << r.run.out_beats << ",\n";
   j << "  \"input_stall_cycles\": " << r.run.input_stall_cycles << ",\n";
   j << "  \"latency_cycles\": {\"min\": " << r.latency_min << ", \"max\": " << r.latency_max
-    << ", \"mean\": " << r.latency_mean << "},\n";
+    << ", \"mean\": " << r.latency_mean << ", \"histogram\": [";
+  first = true;
+  for (const auto& [cycles, frames] : r.latency_histogram) {
+    j << (first ? "" : ", ") << "[" << cycles << ", " << frames << "]";
+    first = false;
+  }
+  j << "]},\n";
   j << "  \"packets_offered\": " << packets << ",\n";
   j << "  \"mismatches\": " << (r.mismatch_text.empty() ? 0 : 1) << ",\n";
   j << "  \"hang\": " << (r.run.hang ? "true" : "false") << ",\n";

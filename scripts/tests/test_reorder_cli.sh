@@ -10,7 +10,7 @@ PY=/usr/bin/python3
 HERE=$(cd "$(dirname "$0")/.." && pwd)   # scripts/
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-# shellcheck source=cli_check.sh
+# shellcheck source=SCRIPTDIR/cli_check.sh
 source "$HERE/tests/cli_check.sh"
 ok() { pass=$((pass + 1)); }
 bad() { echo "FAIL $*"; fail=$((fail + 1)); }

@@ -2,11 +2,17 @@
 // byte <-> wide-port packing. A block's adapter derives from it and only maps its ports in Eval().
 #pragma once
 
+#include <unistd.h>
 #include <verilated.h>
 #include <verilated_fst_c.h>
+#ifdef NT_COVERAGE
+#include <verilated_cov.h>
+#endif
 
+#include <atomic>
 #include <cstdint>
 #include <cstring>
+#include <cstdlib>
 #include <memory>
 #include <string>
 
@@ -34,13 +40,22 @@ void GetBytes(const VlWide<N>& w, uint8_t* bytes, size_t n) {
 template <class VTop, class In, class Out>
 class VerilatedBlock : public RtlBlock<In, Out> {
  public:
-  explicit VerilatedBlock(const char* name) : ctx_(std::make_unique<VerilatedContext>()) {
+  explicit VerilatedBlock(const char* name) : ctx_(std::make_unique<VerilatedContext>()), name_(name) {
     ctx_->traceEverOn(true);
     top_ = std::make_unique<VTop>(ctx_.get(), name);
   }
   ~VerilatedBlock() override {
     if (fst_) fst_->close();
     top_->final();
+#ifdef NT_COVERAGE
+    // `make coverage`: every RTL instance leaves its counts in NT_COVERAGE_DIR for verilator_coverage.
+    if (const char* dir = std::getenv("NT_COVERAGE_DIR")) {
+      static std::atomic<int> serial{0};
+      const std::string f = std::string(dir) + "/" + name_ + "_" + std::to_string(getpid()) + "_" +
+                            std::to_string(serial++) + ".dat";
+      ctx_->coveragep()->write(f.c_str());
+    }
+#endif
   }
 
   void Reset() override {
@@ -81,6 +96,7 @@ class VerilatedBlock : public RtlBlock<In, Out> {
     ++half_cycles_;
   }
   std::unique_ptr<VerilatedContext> ctx_;
+  std::string name_;
   std::unique_ptr<VTop> top_;
   std::unique_ptr<VerilatedFstC> fst_;
   bool tracing_ = false;

@@ -73,6 +73,7 @@ void CrossCheck(const LbRunReport& fast, LbRunReport* rep) {
     const uint64_t l = rep->run.out_first_cycle[k] - rep->run.in_first_cycle[fwd[k]];
     rep->latency_min = k == 0 ? l : std::min(rep->latency_min, l);
     rep->latency_max = std::max(rep->latency_max, l);
+    ++rep->latency_histogram[l];
     sum += static_cast<double>(l);
   }
   rep->latency_mean = fwd.empty() ? 0 : sum / static_cast<double>(fwd.size());

@@ -2,6 +2,7 @@
 // tests and the benchmarks.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -35,6 +36,8 @@ struct LbRunReport {
   // Cycle engines: cycles from each forwarded frame's first beat in to its first beat out.
   uint64_t latency_min = 0, latency_max = 0;
   double latency_mean = 0;
+  // Frames per latency in cycles; bounded by the latency range, not by the capture (the regression plots it).
+  std::map<uint64_t, uint64_t> latency_histogram;
 };
 
 LbRunReport RunLb(const std::vector<Segment>& script, const std::vector<Packet>& packets, const LbRunConfig& cfg);

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Write deliberately damaged copies of a responder run, to prove rdma_check.py notices
-(self-test helper for test_rdma_scripts.sh).
+(self-test helper for rdma/test_scripts.sh).
 
   /usr/bin/python3 scripts/rdma_corrupt.py --mode MODE --config C --in REQ.pcap \
       --out RSP.pcap --mem-out MEM.json [--stats S.json] --dest DIR [--index N]
@@ -77,7 +77,7 @@ def main(argv=None):
         if m == "atomic-orig":
             j = pick([j for j, o in ops if o == 0x12], n, "ATOMIC ACK")
         elif m == "replay":               # prefer replays of FAAs on targets only FAAs touch
-            from nettwin.rdma import check as rdma_check
+            from nettwin.rdma import check_memory as rdma_check
             faa, targets, _ = rdma_check.faa_targets(cfg, rdma_ref.read_pcap(a.inp), a.atomic_endian)
             dest = {}
             for q in cfg.qps.values():
@@ -159,7 +159,7 @@ def main(argv=None):
         mem[key] = b.hex()
         msg = f"rkey {key} byte {off}"
     elif m == "faa-double":
-        from nettwin.rdma import check as rdma_check
+        from nettwin.rdma import check_memory as rdma_check
         frames_in = rdma_ref.read_pcap(a.inp)
         faa, targets, _ = rdma_check.faa_targets(cfg, frames_in, a.atomic_endian)
         cands = sorted((pa, add) for s in faa.values() for pa, add in s if pa in targets and add)
@@ -176,7 +176,7 @@ def main(argv=None):
                 break
         msg = f"FAA target pa 0x{pa:x} + 0x{add:x}"
     elif m == "cqe":
-        from nettwin.rdma import check as rdma_check
+        from nettwin.rdma import check_memory as rdma_check
         resp, verdicts = rdma_ref.run(cfg, rdma_ref.read_pcap(a.inp))
         final = rdma_check.Regions(cfg, resp).final
         cands = []

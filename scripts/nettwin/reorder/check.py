@@ -10,7 +10,7 @@ Exit 0 with a one-line PASS summary; 1 on the first mismatch (printed with flow,
 what differs; --show N prints up to N); 2 on unusable input (missing/unreadable files, bad JSON).
 
 Checks
- delivered  every frame is a RoCEv2 frame with a valid ICRC (roce_layers.check_icrc), of a known
+ delivered  every frame is a RoCEv2 frame with a valid ICRC (nettwin.rdma.layers.check_icrc), of a known
             flow (IP src, IP dst, dest QP), with a PSN the generator sent and byte-equal to that NIC
             frame (first differing byte and its field named), delivered at most once; per flow in
             PSN order (generator order, so PSN wrap is fine) - except flows where disorder is

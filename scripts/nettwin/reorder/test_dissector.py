@@ -8,8 +8,8 @@ oracle's / the block's ctrl.pcap) runs
 
   tshark -X lua_script:conweave.lua -o conweave.enabled:TRUE -r PCAP -T fields -E separator=/t -e ...
 
-and compares every frame's conweave.* fields and Info column with the raw bytes (read with nt_pcap,
-decoded with cw_layers.parse / decode_cw):
+and compares every frame's conweave.* fields and Info column with the raw bytes (read with common.pcap,
+decoded with reorder.layers.parse / decode_cw):
   * a frame to UDP port 4791 whose IP and UDP lengths agree and fit the frame must show the
     dissector: with >= 12 UDP payload bytes conweave.bth.opcode / dqpn / psn / ackreq, conweave.path_id,
     op, epoch, rerouted, tail; with >= 16 also conweave.tx_tstamp, tail_tx_tstamp; with >= 20 also
@@ -214,7 +214,7 @@ def check_file(exe, lua, pcap, nic_view=False, label=None):
                           f" ({udp_view(f)[3]} UDP payload bytes)")
         short += is_short
         checked += 1
-    summary = (f"{label}: {checked} of {len(frames)} frames match cw_layers field by field"
+    summary = (f"{label}: {checked} of {len(frames)} frames match reorder.layers field by field"
                + (f" ({short} short/malformed)" if short else "")
                + (f", {empty} with an empty UDP payload (not dissected by Wireshark)" if empty else "")
                + (f", {uncompared} length-inconsistent port-{ROCE_PORT} frames decoded without Lua error"
@@ -297,7 +297,7 @@ def main(argv=None):
     for _, summ, _ in results:
         print(f"  ok: {summ}")
     print(f"test_cw_dissector: PASS: {sum(r[2][0] for r in results)} of {sum(r[2][1] for r in results)} frames "
-          f"in {len(results)} runs match cw_layers, no Lua error, default run leaves RoCEv2 alone")
+          f"in {len(results)} runs match reorder.layers, no Lua error, default run leaves RoCEv2 alone")
     return 0
 
 

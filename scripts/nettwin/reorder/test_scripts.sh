@@ -5,13 +5,13 @@
 #
 # Per seed and scenario (mixed tailloss epochwrap tswrap ecn exhaust):
 # 1. cw_gen.py is deterministic (two runs, identical bytes) and its fabric frames strip back to the
-#    originals (cw_layers round trip);
+#    originals (reorder/layers.py round trip);
 # 2. the ideal oracle (cw_oracle.py) output passes cw_check.py;
 # 3. damaged copies (cw_corrupt.py) fail (exit 1) with the precise message expected: dropped,
 #    swapped, flipped and duplicated packets, removed NOTIFY / CLEAR / RTT_REPLY, no reordering at
 #    all, inconsistent stats;
 # 4. (first scenario only) the tshark Lua dissector (nettwin/reorder/test_dissector.py) decodes the fabric frames and
-#    the control packets as cw_layers does, and not by default; first seed: also malformed variants and
+#    the control packets as reorder/layers.py does, and not by default; first seed: also malformed variants and
 #    a broken copy of the dissector that must fail;
 # 5. unusable input exits 2.
 # Exits non-zero on the first failure.
