@@ -54,6 +54,8 @@ lint:
 
 bench: build
 	$(BUILD)/lb_bench
+	$(BUILD)/golden_bench
+	/usr/bin/python3 bench/lockstep_bench.py --build $(BUILD)
 
 clean:
 	rm -rf $(BUILD)

@@ -161,30 +161,31 @@ module lb_top
   assign cal_addr = {s3_row_q, s3_q.p.tick[$clog2(LbCalendarSlots)-1:0]};
   assign mem_addr = {s4_q.p.is_v6, s4_member_q[8:0]};
 
-  function automatic logic first_ok(stage_t s);
-    return s.b.valid && s.b.sop && s.p.reason == reason_t'(LbDropNone);
+  // Takes the three fields, not the whole 1,131-bit stage: a simulator copies a struct argument per call.
+  function automatic logic first_ok(logic valid, logic sop, reason_t reason);
+    return valid && sop && reason == reason_t'(LbDropNone);
   endfunction
 
   // Each stage sets the drop reason of its lookup if the packet is still clean.
   stage_t s2_d, s3_d, s4_d, s5_d;
   always_comb begin
     s2_d = s1_q;
-    if (first_ok(s1_q)) begin
+    if (first_ok(s1_q.b.valid, s1_q.b.sop, s1_q.p.reason)) begin
       if (!flt_hit) s2_d.p.reason = reason_t'(LbDropFilterMiss);
       else if (flt_drop) s2_d.p.reason = reason_t'(LbDropFilterDrop);
     end
     s3_d = s2_q;
-    if (first_ok(s2_q)) begin
+    if (first_ok(s2_q.b.valid, s2_q.b.sop, s2_q.p.reason)) begin
       if (!ep_best.hit) s3_d.p.reason = reason_t'(LbDropEpochMiss);
       else if (ep_best.drop) s3_d.p.reason = reason_t'(LbDropEpochDrop);
     end
     s4_d = s3_q;
-    if (first_ok(s3_q)) begin
+    if (first_ok(s3_q.b.valid, s3_q.b.sop, s3_q.p.reason)) begin
       if (!s3_row_hit_q || !cal_entry.valid) s4_d.p.reason = reason_t'(LbDropCalendarMiss);
       else if (cal_entry.drop) s4_d.p.reason = reason_t'(LbDropCalendarDrop);
     end
     s5_d = s4_q;
-    if (first_ok(s4_q)) begin
+    if (first_ok(s4_q.b.valid, s4_q.b.sop, s4_q.p.reason)) begin
       if (!mem_entry.valid || mem_entry.tag != s4_member_q[15:9]) begin
         s5_d.p.reason = reason_t'(LbDropMemberMiss);
       end else if (mem_entry.drop) begin
