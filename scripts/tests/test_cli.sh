@@ -71,16 +71,18 @@ for f in ng_fast.pcap ng_lockstep.pcap o_fast.pcapng o_lockstep.pcapng; do
   if cmp -s <(frames "$T/$f") <(frames "$T/o_lockstep.pcap"); then pass=$((pass + 1)); else
     echo "FAIL $f: frames differ from the pcap run"; fail=$((fail + 1)); fi
 done
-capinfos -t "$T/o_fast.pcapng" | grep -q "pcapng" && pass=$((pass + 1)) || { echo "FAIL --out-format pcapng"; fail=$((fail + 1)); }
+if capinfos -t "$T/o_fast.pcapng" | grep -q "pcapng"; then pass=$((pass + 1)); else
+  echo "FAIL --out-format pcapng"; fail=$((fail + 1)); fi
 # Output keeps the input's resolution: microsecond magic d4c3b2a1 for a us input, 4d3cb2a1 for a ns input.
-[ "$(od -An -tx1 -N4 "$T/o_fast.pcap" | tr -d ' ')" = d4c3b2a1 ] && pass=$((pass + 1)) ||
-  { echo "FAIL us input did not give a us output"; fail=$((fail + 1)); }
-[ "$(od -An -tx1 -N4 "$T/ns.pcap" | tr -d ' ')" = 4d3cb2a1 ] && pass=$((pass + 1)) ||
-  { echo "FAIL ns input did not give a ns output"; fail=$((fail + 1)); }
+if [ "$(od -An -tx1 -N4 "$T/o_fast.pcap" | tr -d ' ')" = d4c3b2a1 ]; then pass=$((pass + 1)); else
+  echo "FAIL us input did not give a us output"; fail=$((fail + 1)); fi
+if [ "$(od -An -tx1 -N4 "$T/ns.pcap" | tr -d ' ')" = 4d3cb2a1 ]; then pass=$((pass + 1)); else
+  echo "FAIL ns input did not give a ns output"; fail=$((fail + 1)); fi
 head -c $(($(stat -c %s "$T/in.pcapng") - 10)) "$T/in.pcapng" > "$T/trunc.pcapng"
 check "truncated pcapng" 2 "(Enhanced Packet Block, packet 22): truncated block" \
   "$N" lb --tables "$TABLES" --in "$T/trunc.pcapng" --out "$T/o.pcap" --engine fast
-[ ! -e "$T/o.pcap" ] && pass=$((pass + 1)) || { echo "FAIL a cut-short fast run left its output"; fail=$((fail + 1)); }
+if [ ! -e "$T/o.pcap" ]; then pass=$((pass + 1)); else
+  echo "FAIL a cut-short fast run left its output"; fail=$((fail + 1)); fi
 check "bad --out-format" 2 "--out-format must be pcap or pcapng, got 'erf'" \
   "$N" lb --tables "$TABLES" --in "$T/in.pcap" --out "$T/o.pcap" --out-format erf
 
