@@ -7,8 +7,9 @@ the output with lb_check.py (an independent Python/Scapy reference plus tshark c
 decodes the inputs with the spec's tshark dissectors.
 rdma: every rdma_gen.py scenario x seed at two host-memory latencies, checked by rdma_check.py.
 reorder: every cw_gen.py scenario x seed through `nettwin reorder --engine lockstep`, timed (pcap arrival
-times) with and without output backpressure, each checked by cw_check.py, and back to back with
-backpressure (time compressed, so only lockstep-clean + conservation are required).
+times) with and without output backpressure, each checked by cw_check.py (hold and release timing too),
+and back to back with backpressure, checked by cw_check.py --b2b (time compressed: conservation,
+exactly-once, bytes, ICRC, control packets and the drop rule, not order or timing).
 It ends with a summary table per block and exits non-zero if anything failed. Every failure prints the
 exact command to replay it.
 """
@@ -31,7 +32,8 @@ RDMA_MODES = [("mem50", ["--mem-read-cycles", "50", "--mem-write-cycles", "10"])
               ("mem900+bp", ["--mem-read-cycles", "900", "--mem-write-cycles", "90", "--backpressure", "0.4",
                              "--clock-mhz", "900"])]
 REORDER_SCENARIOS = ["mixed", "tailloss", "epochwrap", "tswrap", "ecn", "exhaust"]
-# (mode, extra nettwin flags ("{seed}" is replaced by the vector's seed), checked by cw_check.py?)
+# (mode, extra nettwin flags ("{seed}" is replaced by the vector's seed), timed?). cw_check.py gets the same
+# --backpressure / --ctrl-backpressure values, and --b2b for the back-to-back modes.
 REORDER_MODES = [("timed", [], True),
                  ("timed+bp", ["--backpressure", "0.3", "--ctrl-backpressure", "0.3", "--seed", "{seed}"], True),
                  ("b2b", ["--back-to-back", "--backpressure", "0.2", "--seed", "{seed}"], False),
@@ -176,8 +178,11 @@ def reorder_runs(args, nettwin, log, failures):
                        "--stats", stats, "--engine", "lockstep"] + [f.format(seed=seed) for f in flags]
                 rc, out, secs = run(cmd, log, timeout=REORDER_TIMEOUT)
                 chk = [PY, os.path.join(HERE, "cw_check.py"), "--dir", d, "--delivered", dl, "--ctrl", ctrl,
-                       "--stats", stats]
-                replay = " && ".join(quote(c) for c in ([gen, cmd, chk] if timed else [gen, cmd]))
+                       "--stats", stats] + [f for f in flags if f in ("--backpressure", "--ctrl-backpressure")
+                                            or flags[flags.index(f) - 1] in ("--backpressure", "--ctrl-backpressure")]
+                if not timed:
+                    chk.append("--b2b")
+                replay = " && ".join(quote(c) for c in [gen, cmd, chk])
                 st = {}
                 try:
                     with open(stats) as f:
@@ -195,13 +200,11 @@ def reorder_runs(args, nettwin, log, failures):
                     failures.append((what + " stats", ["mismatches %s, conservation_ok %s" %
                                                        (st.get("mismatches"), st.get("conservation_ok"))], replay))
                     result = "FAIL"
-                elif timed:
+                else:
                     crc, cout, _ = run(chk, log)
                     if crc != 0:
                         failures.append((what + " check (exit %d)" % crc, cout.strip().splitlines()[-6:], replay))
                     result = "ok" if crc == 0 else "FAIL"
-                else:
-                    result = "ok"
                 rows.append([sc, seed, mode, st.get("packets_in", "-"), st.get("delivered", "-"),
                              st.get("held", "-"), st.get("released_by_tail", "-"),
                              st.get("released_by_timeout", "-"),
