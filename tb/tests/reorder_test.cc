@@ -474,11 +474,20 @@ TEST(Reorder, LostTailReleasesAtTheDeadlineFromTheTimestamps) {
   // The first held packet (PSN 40, sent at t0+80, arrived at t0+90) leaves at TAIL_TX (t0+78) + 60 + 16
   // = t0+154, within the timer's scan (a few cycles) and the microsecond clock's resolution.
   uint16_t first_hold = 0;
+  uint64_t left = 0;
   for (size_t i = 0; i < r.run.out.size(); ++i) {
-    if (Psn(r.run.out[i]) == 40) first_hold = r.holds[i].hold_us;
+    if (Psn(r.run.out[i]) == 40) {
+      first_hold = r.holds[i].hold_us;
+      left = r.run.out_first_cycle[i];
+    }
   }
   EXPECT_GE(first_hold, 63);
   EXPECT_LE(first_hold, 65);
+  // In cycles: cycle 0 is the first arrival (t0+60), so the clock reads the deadline t0+154 from cycle
+  // 94 x 250; the scan reaches the queue within `queues` cycles, then R loads, reads, registers (3).
+  const uint64_t deadline_cycle = (154 - 60) * 250;
+  EXPECT_GE(left, deadline_cycle);
+  EXPECT_LE(left, deadline_cycle + 32 + 3);
   ASSERT_EQ(r.ctrl.size(), 1u);  // CLEAR after the timeout's drain
   EXPECT_EQ((r.ctrl[0].bytes[50] >> 4) & 7, kCwClear);
 }
