@@ -2,7 +2,7 @@
 BUILD ?= build
 JOBS ?= $(shell nproc)
 
-.PHONY: all setup build regress test lint bench clean
+.PHONY: all setup build regress test test-asan fuzz coverage soak lint bench clean
 
 all: build
 
@@ -16,12 +16,38 @@ build: setup $(BUILD)/Makefile
 	cmake --build $(BUILD) -j $(JOBS)
 
 # The main job: every vector through RTL and model in lockstep, independently checked, with a summary.
+# ARGS passes options, e.g. make regress ARGS="--only lb -j 2 --report build/report".
 regress: build
-	/usr/bin/python3 scripts/regress.py --build $(BUILD)
+	/usr/bin/python3 scripts/regress.py --build $(BUILD) $(ARGS)
 
 # The test suite (what CI runs).
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+# The whole test suite again, with the models, the Verilated RTL, the harness, the CLI and the tests built
+# with AddressSanitizer + UndefinedBehaviorSanitizer (gcc) in a second build directory.
+ASAN_BUILD ?= build-asan
+test-asan: setup
+	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Release -DNT_SANITIZE=ON
+	cmake --build $(ASAN_BUILD) -j $(JOBS)
+	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  ctest --output-on-failure -j $(JOBS)
+
+# Every libFuzzer target (tb/fuzz, clang + ASan + UBSan) for FUZZ_SECONDS each, corpora in build-fuzz/corpus.
+FUZZ_SECONDS ?= 60
+fuzz: setup
+	bash scripts/fuzz.sh --seconds $(FUZZ_SECONDS) --jobs $(JOBS)
+
+# RTL line + toggle coverage from the tests (and the regression with COVERAGE_REGRESS=1): HTML report in
+# build-cov/coverage/html, per-block summary printed.
+coverage: setup
+	bash scripts/coverage.sh --jobs $(JOBS) $(if $(COVERAGE_REGRESS),--regress)
+
+# Random configurations and traffic per block in lockstep, checked by the independent checkers, until
+# every block has seen SOAK_PACKETS packets (progress per run; a failing run prints its replay).
+SOAK_PACKETS ?= 200000
+soak: build
+	/usr/bin/python3 scripts/soak.py --build $(BUILD) --packets $(SOAK_PACKETS)
 
 lint:
 	bash scripts/lint_rtl.sh

@@ -13,3 +13,9 @@ double ParseNumber(const std::string& opt, const std::string& v, double lo, doub
   }
   return d;
 }
+
+nettwin::PcapFormat ParseOutFormat(const std::string& opt, const std::string& v) {
+  const auto f = nettwin::ParsePcapFormat(v);
+  if (!f) throw std::invalid_argument(opt + " must be pcap or pcapng, got '" + v + "'");
+  return *f;
+}

@@ -4,8 +4,20 @@
 
 #include <string>
 
+#include "model/common/pcap.h"
+
 // The value of a numeric option: a decimal number in [lo, hi], else std::invalid_argument naming the option.
 double ParseNumber(const std::string& opt, const std::string& v, double lo, double hi);
+
+// --out-format: "pcap" (default) or "pcapng", else std::invalid_argument.
+nettwin::PcapFormat ParseOutFormat(const std::string& opt, const std::string& v);
+// How a command writes its captures: the chosen container, with the input's timestamp resolution.
+inline nettwin::CaptureFormat OutputFormat(nettwin::PcapFormat container, const nettwin::CaptureFormat& input) {
+  return {container, input.nanos};
+}
+constexpr const char* kOutFormatHelp =
+    "  --out-format  pcap (default) or pcapng; either keeps the input's timestamp resolution (us or ns).\n"
+    "                Input may be pcap (us/ns, either byte order) or pcapng (Ethernet interfaces).\n";
 
 int LbCommand(int argc, char** argv);
 int RdmaCommand(int argc, char** argv);

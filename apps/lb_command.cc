@@ -4,6 +4,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <string>
 
@@ -18,18 +19,28 @@ constexpr const char* kHelp =
     "usage: nettwin lb --tables runsim.txt --in packets_in.pcap --out packets_out.pcap\n"
     "                  [--engine model|fast|rtl|lockstep] [--stats stats.json] [--trace wave.fst]\n"
     "                  [--backpressure P] [--gaps P] [--seed N] [--timed] [--clock-mhz F]\n"
+    "                  [--out-format pcap|pcapng]\n"
     "  --engine      lockstep (default): RTL and cycle-accurate model, every output compared every cycle;\n"
-    "                model: cycle-accurate C++ model; fast: packet-at-a-time C++ model (no cycle figures);\n"
+    "                model: cycle-accurate C++ model; fast: packet-at-a-time C++ model (no cycle figures;\n"
+    "                streams the capture frame by frame, so memory does not grow with its size);\n"
     "                rtl: Verilated RTL only\n"
     "  --trace       FST of the whole run (RTL engines); without it a lockstep divergence writes\n"
     "                <out>.mismatch.fst with the cycles around it\n"
     "  --backpressure P  output not ready in a random fraction P of cycles; --gaps P: input idle likewise\n"
-    "  --timed       offer each frame at its pcap timestamp (clock --clock-mhz, default 250)\n";
+    "  --timed       offer each frame at its pcap timestamp (clock --clock-mhz, default 250)\n"
+    "%s";
 
 struct Args {
   std::string tables, in, out, stats, trace;
+  PcapFormat out_format = PcapFormat::kPcap;
   LbRunConfig cfg;
 };
+
+void PrintHelp(std::ostream& os) {
+  char buf[4096];
+  std::snprintf(buf, sizeof buf, kHelp, kOutFormatHelp);
+  os << buf;
+}
 
 Args ParseArgs(int argc, char** argv) {
   Args a;
@@ -54,6 +65,7 @@ Args ParseArgs(int argc, char** argv) {
     else if (o == "--seed") a.cfg.opt.seed = static_cast<uint64_t>(ParseNumber(o, val(), 0, 1e18));
     else if (o == "--timed") a.cfg.opt.timed = true;
     else if (o == "--clock-mhz") a.cfg.opt.clock_mhz = ParseNumber(o, val(), 1, 100000);
+    else if (o == "--out-format") a.out_format = ParseOutFormat(o, val());
     else throw std::invalid_argument("unknown option '" + o + "'");
   }
   if (a.tables.empty() || a.in.empty() || a.out.empty()) {
@@ -65,7 +77,7 @@ Args ParseArgs(int argc, char** argv) {
   return a;
 }
 
-std::string StatsJson(const Args& a, const LbRunReport& r, size_t packets) {
+std::string StatsJson(const Args& a, const LbRunReport& r, uint64_t packets) {
   std::ostringstream j;
   const auto& c = r.counters;
   j << "{\n  \"engine\": \"" << EngineName(a.cfg.engine) << "\",\n";
@@ -81,7 +93,13 @@ std::string StatsJson(const Args& a, const LbRunReport& r, size_t packets) {
   j << "  \"out_beats\": " << r.run.out_beats << ",\n";
   j << "  \"input_stall_cycles\": " << r.run.input_stall_cycles << ",\n";
   j << "  \"latency_cycles\": {\"min\": " << r.latency_min << ", \"max\": " << r.latency_max
-    << ", \"mean\": " << r.latency_mean << "},\n";
+    << ", \"mean\": " << r.latency_mean << ", \"histogram\": [";
+  first = true;
+  for (const auto& [cycles, frames] : r.latency_histogram) {
+    j << (first ? "" : ", ") << "[" << cycles << ", " << frames << "]";
+    first = false;
+  }
+  j << "]},\n";
   j << "  \"packets_offered\": " << packets << ",\n";
   j << "  \"mismatches\": " << (r.mismatch_text.empty() ? 0 : 1) << ",\n";
   j << "  \"hang\": " << (r.run.hang ? "true" : "false") << ",\n";
@@ -97,39 +115,55 @@ int LbCommand(int argc, char** argv) {
   using namespace nettwin::lb;
   for (int i = 1; i < argc; ++i) {
     if (std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h") {
-      std::cout << kHelp;
+      PrintHelp(std::cout);
       return 0;
     }
   }
   Args a;
   std::vector<Segment> script;
   std::vector<Packet> packets;
+  CaptureFormat in_format;
+  std::optional<PcapReader> reader;  // the fast engine streams from it
   try {
     a = ParseArgs(argc, argv);
     script = LoadScript(a.tables);
-    packets = ReadPcap(a.in);
+    if (a.cfg.engine == Engine::kFast) reader.emplace(a.in);
+    else packets = ReadPcap(a.in, &in_format);
+    if (reader) in_format = reader->format();
   } catch (const std::exception& e) {
     std::cerr << "nettwin lb: " << e.what() << "\n";
-    if (dynamic_cast<const std::invalid_argument*>(&e)) std::cerr << kHelp;
+    if (dynamic_cast<const std::invalid_argument*>(&e)) PrintHelp(std::cerr);
     return 2;
   }
-  a.cfg.opt.trace_path = a.trace;
-  a.cfg.mismatch_trace = a.trace.empty() ? a.out + ".mismatch.fst" : "";
-  const LbRunReport r = RunLb(script, packets, a.cfg);
+  const CaptureFormat out_format = OutputFormat(a.out_format, in_format);
+  LbRunReport r;
+  uint64_t offered = packets.size();
   try {
-    WritePcap(a.out, r.run.out);
+    if (reader) {
+      PcapWriter w(a.out, out_format);
+      r = RunLbStream(script, &*reader, &w);
+      w.Close();
+      offered = reader->packets_read();
+    } else {
+      a.cfg.opt.trace_path = a.trace;
+      a.cfg.mismatch_trace = a.trace.empty() ? a.out + ".mismatch.fst" : "";
+      r = RunLb(script, packets, a.cfg);
+      WritePcap(a.out, r.run.out, out_format);
+    }
     if (!a.stats.empty()) {
       std::ofstream s(a.stats);
-      s << StatsJson(a, r, packets.size());
+      s << StatsJson(a, r, offered);
       if (!s) throw std::runtime_error(a.stats + ": write failed");
     }
   } catch (const std::exception& e) {
     std::cerr << "nettwin lb: " << e.what() << "\n";
+    if (reader) std::remove(a.out.c_str());  // a golden output cut short must not look complete
     return 2;
   }
   uint64_t dropped = 0;
   for (int i = 1; i < kNumReasons; ++i) dropped += r.counters.drops[i];
-  std::printf("lb %s: %zu packets in, %u out, %llu dropped, %llu cycles\n", EngineName(a.cfg.engine), packets.size(),
+  std::printf("lb %s: %llu packets in, %u out, %llu dropped, %llu cycles\n", EngineName(a.cfg.engine),
+              static_cast<unsigned long long>(offered),
               r.counters.packets_out, static_cast<unsigned long long>(dropped),
               static_cast<unsigned long long>(r.run.cycles));
   if (!r.mismatch_text.empty()) {
@@ -149,7 +183,7 @@ int LbCommand(int argc, char** argv) {
   }
   if (!r.conservation_ok) {
     std::cerr << "nettwin lb: CONSERVATION FAILED: packets_in " << r.counters.packets_in << " (offered "
-              << packets.size() << ") != packets_out " << r.counters.packets_out << " + drops " << dropped << "\n";
+              << offered << ") != packets_out " << r.counters.packets_out << " + drops " << dropped << "\n";
     return 1;
   }
   return 0;

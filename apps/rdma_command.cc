@@ -19,7 +19,8 @@ constexpr const char* kHelp =
     "usage: nettwin rdma --config responder.txt --in requests.pcap --out responses.pcap\n"
     "                    [--engine model|rtl|lockstep] [--mem-out memory.json] [--stats stats.json]\n"
     "                    [--trace wave.fst] [--mem-read-cycles N] [--mem-write-cycles N]\n"
-    "                    [--mem-outstanding N] [--clock-mhz F] [--aq-linear] [--backpressure P] [--seed N]\n";
+    "                    [--mem-outstanding N] [--clock-mhz F] [--aq-linear] [--backpressure P] [--seed N]\n"
+    "                    [--out-format pcap|pcapng]\n";
 constexpr const char* kLatencyHelp =
     "usage: nettwin rdma-latency [--clock-mhz 900] [--mem-read-cycles N] [--mem-write-cycles N] [--json]\n"
     "  Runs one Fetch-and-Add after 255 earlier atomics (so the AQ holds 4 groups), loses its ACK and\n"
@@ -69,6 +70,8 @@ int RdmaCommand(int argc, char** argv) {
   using namespace nettwin;
   using namespace nettwin::rdma;
   std::string config_path, in, out, mem_out, stats, trace;
+  CaptureFormat in_format;
+  PcapFormat out_container = PcapFormat::kPcap;
   RdmaRunConfig cfg;
   RdmaConfig config;
   std::vector<Packet> packets;
@@ -80,7 +83,7 @@ int RdmaCommand(int argc, char** argv) {
         return argv[++i];
       };
       if (o == "--help" || o == "-h") {
-        std::cout << kHelp;
+        std::cout << kHelp << kOutFormatHelp;
         return 0;
       }
       if (o == "--config") config_path = val();
@@ -101,6 +104,7 @@ int RdmaCommand(int argc, char** argv) {
       else if (o == "--clock-mhz") cfg.opt.clock_mhz = ParseNumber(o, val(), 1, 100000);
       else if (o == "--aq-linear") cfg.aq_linear = true;
       else if (o == "--backpressure") cfg.opt.backpressure = ParseNumber(o, val(), 0, 0.99);
+      else if (o == "--out-format") out_container = ParseOutFormat(o, val());
       else if (o == "--seed") cfg.opt.seed = static_cast<uint64_t>(ParseNumber(o, val(), 0, 1e18));
       else throw std::invalid_argument("unknown option '" + o + "'");
     }
@@ -108,17 +112,17 @@ int RdmaCommand(int argc, char** argv) {
       throw std::invalid_argument("--config, --in and --out are required");
     }
     config = LoadConfig(config_path);
-    packets = ReadPcap(in);
+    packets = ReadPcap(in, &in_format);
   } catch (const std::exception& e) {
     std::cerr << "nettwin rdma: " << e.what() << "\n";
-    if (dynamic_cast<const std::invalid_argument*>(&e)) std::cerr << kHelp;
+    if (dynamic_cast<const std::invalid_argument*>(&e)) std::cerr << kHelp << kOutFormatHelp;
     return 2;
   }
   cfg.opt.trace_path = trace;
   cfg.mismatch_trace = trace.empty() ? out + ".mismatch.fst" : "";
   const RdmaRunReport r = RunRdma(config, packets, cfg);
   try {
-    WritePcap(out, r.run.out);
+    WritePcap(out, r.run.out, OutputFormat(out_container, in_format));
     if (!mem_out.empty()) WriteMemJson(mem_out, config, *r.memory);
     if (!stats.empty()) std::ofstream(stats) << StatsJson(r);
   } catch (const std::exception& e) {

@@ -21,7 +21,7 @@ constexpr const char* kHelp =
     "usage: nettwin reorder --config reorder.txt --in arrivals.pcap --out delivered.pcap --ctrl-out control.pcap\n"
     "                       [--engine model|rtl|lockstep] [--clock-mhz 250] [--stats stats.json]\n"
     "                       [--trace wave.fst] [--backpressure P] [--ctrl-backpressure P] [--seed N]\n"
-    "                       [--back-to-back]\n"
+    "                       [--back-to-back] [--out-format pcap|pcapng]\n"
     "  Arrival times are the input pcap timestamps (--back-to-back offers frames at line rate instead; the\n"
     "  microsecond clock still follows the cycles). Output timestamps are departure times.\n";
 
@@ -77,6 +77,8 @@ int ReorderCommand(int argc, char** argv) {
   using namespace nettwin;
   using namespace nettwin::reorder;
   std::string config_path, in, out, ctrl_out, stats, trace;
+  CaptureFormat in_format;
+  PcapFormat out_container = PcapFormat::kPcap;
   const char* engine_name = "lockstep";
   ReorderRunConfig rc;
   ReorderCfg cfg;
@@ -89,7 +91,7 @@ int ReorderCommand(int argc, char** argv) {
         return argv[++i];
       };
       if (o == "--help" || o == "-h") {
-        std::cout << kHelp;
+        std::cout << kHelp << kOutFormatHelp;
         return 0;
       }
       if (o == "--config") config_path = val();
@@ -107,6 +109,7 @@ int ReorderCommand(int argc, char** argv) {
       } else if (o == "--clock-mhz") rc.opt.clock_mhz = ParseNumber(o, val(), 1, 100000);
       else if (o == "--backpressure") rc.opt.backpressure = ParseNumber(o, val(), 0, 0.99);
       else if (o == "--ctrl-backpressure") rc.ctrl_backpressure = ParseNumber(o, val(), 0, 0.99);
+      else if (o == "--out-format") out_container = ParseOutFormat(o, val());
       else if (o == "--seed") rc.opt.seed = static_cast<uint64_t>(ParseNumber(o, val(), 0, 1e18));
       else if (o == "--back-to-back") rc.untimed = true;
       else throw std::invalid_argument("unknown option '" + o + "'");
@@ -118,7 +121,7 @@ int ReorderCommand(int argc, char** argv) {
       throw std::invalid_argument("--trace needs the RTL (--engine rtl or lockstep)");
     }
     cfg = LoadConfig(config_path);
-    packets = ReadPcap(in);
+    packets = ReadPcap(in, &in_format);
     for (size_t i = 1; i < packets.size(); ++i) {
       if (packets[i].time_ns < packets[i - 1].time_ns) {
         throw std::runtime_error(in + ": packet " + std::to_string(i + 1) + " arrives before packet " +
@@ -127,15 +130,15 @@ int ReorderCommand(int argc, char** argv) {
     }
   } catch (const std::exception& e) {
     std::cerr << "nettwin reorder: " << e.what() << "\n";
-    if (dynamic_cast<const std::invalid_argument*>(&e)) std::cerr << kHelp;
+    if (dynamic_cast<const std::invalid_argument*>(&e)) std::cerr << kHelp << kOutFormatHelp;
     return 2;
   }
   rc.opt.trace_path = trace;
   rc.mismatch_trace = trace.empty() ? out + ".mismatch.fst" : "";
   const ReorderRunReport r = RunReorder(cfg, packets, rc);
   try {
-    WritePcap(out, r.run.out);
-    WritePcap(ctrl_out, r.ctrl);
+    WritePcap(out, r.run.out, OutputFormat(out_container, in_format));
+    WritePcap(ctrl_out, r.ctrl, OutputFormat(out_container, in_format));
     if (!stats.empty()) {
       std::ofstream s(stats);
       s << StatsJson(r, engine_name);

@@ -38,4 +38,18 @@ Verdict ProcessPacket(const LbTables& t, const std::vector<uint8_t>& frame) {
   return v;
 }
 
+Rewrite LbPacketEngine::Process(const uint8_t* frame, int len) {
+  while (left_ == 0 && seg_ < script_.size()) {
+    for (const CfgWrite& w : script_[seg_].writes) tables_.Apply(w);
+    left_ = script_[seg_].run_count;
+    ++seg_;
+  }
+  if (left_ > 0) --left_;  // past the script's end (it always ends in a run-the-rest segment): keep the tables
+  const Rewrite rw = Decide(tables_, frame, len);
+  ++counters_.packets_in;
+  if (rw.forward) ++counters_.packets_out;
+  else ++counters_.drops[static_cast<int>(rw.reason)];
+  return rw;
+}
+
 }  // namespace nettwin::lb

@@ -37,25 +37,21 @@ module lb_tables
   input  logic [9:0]              mem_addr_i,
   output member_entry_t           mem_entry_o
 );
-  typedef struct packed {
-    logic         drop;
-    logic [47:0]  mac;
-    logic [15:0]  ethertype;
-    logic [127:0] ip;
-    logic [15:0]  port;
-  } filter_t;
-  typedef struct packed {
-    logic        drop;
-    logic [63:0] value;
-    logic [63:0] mask;
-    logic [LbEpochPrioBits-1:0] prio;
-    logic [31:0] epoch;
-  } tcam_t;
-
+  // One array per field rather than arrays of packed structs: the same flops, but a simulator then reads
+  // each field as a native word instead of shifting it out of a wide vector, for every entry every cycle
+  // (the CAM and TCAM searches dominated Verilator's time per cycle; docs/PERF.md).
   logic [LbFilterEntries-1:0]   flt_valid_q;
-  filter_t                      flt_q [LbFilterEntries];
+  logic                         flt_drop_q [LbFilterEntries];
+  logic [47:0]                  flt_mac_q [LbFilterEntries];
+  logic [15:0]                  flt_type_q [LbFilterEntries];
+  logic [127:0]                 flt_ip_q [LbFilterEntries];
+  logic [15:0]                  flt_port_q [LbFilterEntries];
   logic [LbEpochEntries-1:0]    ep_valid_q;
-  tcam_t                        ep_q [LbEpochEntries];
+  logic                         ep_drop_q [LbEpochEntries];
+  logic [63:0]                  ep_value_q [LbEpochEntries];
+  logic [63:0]                  ep_mask_q [LbEpochEntries];
+  logic [LbEpochPrioBits-1:0]   ep_prio_q [LbEpochEntries];
+  logic [31:0]                  ep_epoch_q [LbEpochEntries];
   logic [LbCalendarEpochs-1:0]  map_valid_q;
   logic [31:0]                  map_epoch_q [LbCalendarEpochs];
   logic [LbCalendarEntries-1:0] cal_valid_q;
@@ -95,12 +91,18 @@ module lb_tables
   // Entry payloads: no reset, only ever read behind the valid flops above.
   always_ff @(posedge clk_i) begin
     if (wr_flt) begin
-      flt_q[cfg_index_i[4:0]] <= {cfg_data_i[1], cfg_data_i[49:2], cfg_data_i[65:50],
-                                  cfg_data_i[193:66], cfg_data_i[209:194]};
+      flt_drop_q[cfg_index_i[4:0]] <= cfg_data_i[1];
+      flt_mac_q[cfg_index_i[4:0]]  <= cfg_data_i[49:2];
+      flt_type_q[cfg_index_i[4:0]] <= cfg_data_i[65:50];
+      flt_ip_q[cfg_index_i[4:0]]   <= cfg_data_i[193:66];
+      flt_port_q[cfg_index_i[4:0]] <= cfg_data_i[209:194];
     end
     if (wr_ep) begin
-      ep_q[cfg_index_i[6:0]] <= {cfg_data_i[1], cfg_data_i[65:2], cfg_data_i[129:66],
-                                 cfg_data_i[145:130], cfg_data_i[177:146]};
+      ep_drop_q[cfg_index_i[6:0]]  <= cfg_data_i[1];
+      ep_value_q[cfg_index_i[6:0]] <= cfg_data_i[65:2];
+      ep_mask_q[cfg_index_i[6:0]]  <= cfg_data_i[129:66];
+      ep_prio_q[cfg_index_i[6:0]]  <= cfg_data_i[145:130];
+      ep_epoch_q[cfg_index_i[6:0]] <= cfg_data_i[177:146];
     end
     if (wr_map) map_epoch_q[cfg_index_i[1:0]] <= cfg_data_i[32:1];
     if (wr_cal) cal_mem_q[cfg_index_i] <= {cfg_data_i[1], cfg_data_i[17:2]};
@@ -112,11 +114,10 @@ module lb_tables
     flt_hit_o  = 1'b0;
     flt_drop_o = 1'b0;
     for (int i = 0; i < LbFilterEntries; i++) begin
-      if (!flt_hit_o && flt_valid_q[i] && flt_q[i].mac == flt_mac_i &&
-          flt_q[i].ethertype == flt_ethertype_i && flt_q[i].ip == flt_ip_i &&
-          flt_q[i].port == flt_port_i) begin
+      if (!flt_hit_o && flt_valid_q[i] && flt_mac_q[i] == flt_mac_i && flt_type_q[i] == flt_ethertype_i &&
+          flt_ip_q[i] == flt_ip_i && flt_port_q[i] == flt_port_i) begin
         flt_hit_o  = 1'b1;
-        flt_drop_o = flt_q[i].drop;
+        flt_drop_o = flt_drop_q[i];
       end
     end
   end
@@ -127,12 +128,12 @@ module lb_tables
       ep_group_o[g] = '0;
       for (int j = 0; j < LbEpochGroup; j++) begin
         if (ep_valid_q[g*LbEpochGroup+j] &&
-            ((ep_tick_i ^ ep_q[g*LbEpochGroup+j].value) & ep_q[g*LbEpochGroup+j].mask) == '0 &&
-            (!ep_group_o[g].hit || ep_q[g*LbEpochGroup+j].prio < ep_group_o[g].prio)) begin
+            ((ep_tick_i ^ ep_value_q[g*LbEpochGroup+j]) & ep_mask_q[g*LbEpochGroup+j]) == '0 &&
+            (!ep_group_o[g].hit || ep_prio_q[g*LbEpochGroup+j] < ep_group_o[g].prio)) begin
           ep_group_o[g] = '{hit:   1'b1,
-                            drop:  ep_q[g*LbEpochGroup+j].drop,
-                            prio:  ep_q[g*LbEpochGroup+j].prio,
-                            epoch: ep_q[g*LbEpochGroup+j].epoch};
+                            drop:  ep_drop_q[g*LbEpochGroup+j],
+                            prio:  ep_prio_q[g*LbEpochGroup+j],
+                            epoch: ep_epoch_q[g*LbEpochGroup+j]};
         end
       end
     end

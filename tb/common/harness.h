@@ -126,7 +126,8 @@ class Harness {
       last_out_ = out;
       if (rtl_ && model_) {
         const Out& mout = model_->Eval(in);
-        rtl_->ShowModel(mout);
+        // The model's outputs only matter in a waveform: setting them costs a second RTL evaluation.
+        if (tracing && cycle >= opt.trace_from && cycle <= opt.trace_to) rtl_->ShowModel(mout);
         if (auto d = Binding::Compare(out, mout)) {
           r.mismatch = Mismatch{cycle, *d, source.current(), sink.frames_done(), sink.beat_in_frame()};
           primary->Tick();  // so the wave shows the diverging cycle

@@ -31,31 +31,21 @@ const char* EngineName(Engine e) {
 
 namespace {
 
+uint64_t BeatCount(size_t bytes) { return bytes == 0 ? 1 : (bytes + kBeatBytes - 1) / kBeatBytes; }
+
 LbRunReport RunFast(const std::vector<Segment>& script, const std::vector<Packet>& packets) {
   LbRunReport rep;
-  LbTables tables;
-  size_t next = 0;
-  auto run_until = [&](size_t end) {
-    for (; next < end; ++next) {
-      Verdict v = ProcessPacket(tables, packets[next].bytes);
-      ++rep.counters.packets_in;
-      rep.out_reason.push_back(static_cast<int>(v.rewrite.reason));
-      if (v.rewrite.forward) {
-        ++rep.counters.packets_out;
-        rep.run.out.push_back(Packet{std::move(v.out), packets[next].time_ns});
-      } else {
-        ++rep.counters.drops[static_cast<int>(v.rewrite.reason)];
-      }
+  LbPacketEngine engine(script);
+  for (const Packet& p : packets) {
+    const Rewrite rw = engine.Process(p.bytes.data(), static_cast<int>(p.bytes.size()));
+    rep.out_reason.push_back(static_cast<int>(rw.reason));
+    rep.run.in_beats += BeatCount(p.bytes.size());
+    if (rw.forward) {
+      rep.run.out.push_back(Packet{ApplyRewrite(rw, p.bytes), p.time_ns});
+      rep.run.out_beats += BeatCount(rep.run.out.back().bytes.size());
     }
-  };
-  for (const Segment& seg : script) {
-    for (const CfgWrite& w : seg.writes) tables.Apply(w);
-    run_until(seg.run_count < 0 ? packets.size()
-                                : std::min(packets.size(), next + static_cast<size_t>(seg.run_count)));
   }
-  run_until(packets.size());  // ParseScript always ends in a run-the-rest segment; this is a safety net
-  for (const Packet& p : packets) rep.run.in_beats += ToBeats(p.bytes).size();
-  for (const Packet& p : rep.run.out) rep.run.out_beats += ToBeats(p.bytes).size();
+  rep.counters = engine.counters();
   return rep;
 }
 
@@ -83,6 +73,7 @@ void CrossCheck(const LbRunReport& fast, LbRunReport* rep) {
     const uint64_t l = rep->run.out_first_cycle[k] - rep->run.in_first_cycle[fwd[k]];
     rep->latency_min = k == 0 ? l : std::min(rep->latency_min, l);
     rep->latency_max = std::max(rep->latency_max, l);
+    ++rep->latency_histogram[l];
     sum += static_cast<double>(l);
   }
   rep->latency_mean = fwd.empty() ? 0 : sum / static_cast<double>(fwd.size());
@@ -109,6 +100,30 @@ std::string DescribeMismatch(const std::vector<Segment>& script, const std::vect
 }
 
 }  // namespace
+
+LbRunReport RunLbStream(const std::vector<Segment>& script, PcapReader* in, PcapWriter* out) {
+  LbRunReport rep;
+  LbPacketEngine engine(script);
+  Packet p;  // one buffer for the whole capture
+  while (in->Next(&p)) {
+    const int len = static_cast<int>(p.bytes.size());
+    const Rewrite rw = engine.Process(p.bytes.data(), len);
+    rep.run.in_beats += BeatCount(p.bytes.size());
+    if (!rw.forward) continue;
+    // The rewrite in place, then the frame written around the removed LB header: no copy of the payload.
+    const int head = rw.lb_off(), tail = head + static_cast<int>(kLbHdr);
+    OverwriteFields(rw, 0, p.bytes.data(), head);
+    out->Write(p.time_ns, p.bytes.data(), static_cast<size_t>(head), p.bytes.data() + tail,
+               static_cast<size_t>(len - tail));
+    rep.run.out_beats += BeatCount(static_cast<size_t>(len - static_cast<int>(kLbHdr)));
+  }
+  rep.counters = engine.counters();
+  uint64_t dropped = 0;
+  for (int r = 1; r < kNumReasons; ++r) dropped += rep.counters.drops[r];
+  rep.conservation_ok = rep.counters.packets_in == in->packets_read() &&
+                        rep.counters.packets_in == rep.counters.packets_out + dropped;
+  return rep;
+}
 
 LbRunReport RunLb(const std::vector<Segment>& script, const std::vector<Packet>& packets, const LbRunConfig& cfg) {
   LbRunReport rep;

@@ -1,6 +1,6 @@
-// C++ builders of ConWeave fabric frames for tests and benchmarks (the same format scripts/cw_layers.py
-// writes, docs/conweave.md "Exact formats"): a NIC frame from rdma::BuildRequest with the ConWeave
-// fields placed in the BTH and the 4-byte CW header inserted.
+// C++ builders of ConWeave fabric frames for tests and benchmarks (the same format
+// scripts/nettwin/reorder/layers.py writes, docs/conweave.md "Exact formats"): a NIC frame from
+// rdma::BuildRequest with the ConWeave fields placed in the BTH and the 4-byte CW header inserted.
 #pragma once
 
 #include <cstdint>

@@ -9,6 +9,7 @@
 #include "tb/rdma/rdma_latency.h"
 #include "tb/rdma/rdma_requests.h"
 #include "tb/rdma/rdma_run.h"
+#include "tb/tests/rdma_lockstep.h"
 
 namespace nettwin::rdma {
 namespace {
@@ -58,21 +59,6 @@ Rsp Decode(const Packet& p) {
   }
   crc = ~crc;
   EXPECT_EQ(f[end - 4] | (f[end - 3] << 8) | (f[end - 2] << 16) | (uint32_t{f[end - 1]} << 24), crc) << "ICRC";
-  return r;
-}
-
-RdmaRunReport RunLockstep(const RdmaConfig& c, const std::vector<RequestSpec>& reqs, double bp = 0, bool linear = false) {
-  std::vector<Packet> pkts;
-  for (const auto& r : reqs) pkts.push_back(Packet{BuildRequest(r), 0});
-  RdmaRunConfig cfg;
-  cfg.engine = Engine::kLockstep;
-  cfg.mem_read_cycles = 20;
-  cfg.mem_write_cycles = 5;
-  cfg.opt.backpressure = bp;
-  cfg.aq_linear = linear;
-  RdmaRunReport r = RunRdma(c, pkts, cfg);
-  EXPECT_TRUE(r.mismatch_text.empty()) << r.mismatch_text;
-  EXPECT_TRUE(r.conservation_ok);
   return r;
 }
 
@@ -258,6 +244,7 @@ TEST(Rdma, CompareAndSwap) {
   t.compare = 5;
   t.swap = 0x1111;  // memory is 0xABCD: no swap
   const RdmaRunReport r = RunLockstep(c, {s, t});
+  ASSERT_EQ(r.run.out.size(), 2u);
   EXPECT_EQ(Decode(r.run.out[0]).orig, 0u);
   EXPECT_EQ(Decode(r.run.out[1]).orig, 0xABCDu);
   uint8_t fin[8];

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets of tb/fuzz with clang (ASan + UBSan), seeds their corpora from the
+# generators and the checked-in vectors, and runs each for SECONDS. Prints one line per target: runs,
+# executions, coverage, crashes. Exits 1 if any target crashed (its reproducer is kept in BUILD/crashes).
+#   scripts/fuzz.sh [--build DIR] [--seconds N] [--only TARGET] [--jobs N]
+#   make fuzz FUZZ_SECONDS=N
+set -euo pipefail
+S="$(cd "$(dirname "$0")" && pwd)"
+ROOT="$(cd "$S/.." && pwd)"
+BUILD="$ROOT/build-fuzz"
+SECONDS_EACH=60
+ONLY=""
+JOBS=$(nproc)
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --build) BUILD=$2; shift 2 ;;
+    --seconds) SECONDS_EACH=$2; shift 2 ;;
+    --only) ONLY=$2; shift 2 ;;
+    --jobs) JOBS=$2; shift 2 ;;
+    *) echo "fuzz.sh: unknown option '$1'" >&2; exit 2 ;;
+  esac
+done
+TARGETS=(pcap lb_script rdma_config reorder_config lb_frame rdma_frame reorder_frame)
+[ -n "$ONLY" ] && TARGETS=("$ONLY")
+PY=/usr/bin/python3
+
+LAUNCHER=()
+command -v ccache >/dev/null && LAUNCHER=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++ -DNT_FUZZ=ON \
+  "${LAUNCHER[@]}" >/dev/null
+BINS=()
+for t in "${TARGETS[@]}"; do BINS+=("${t}_fuzz"); done
+cmake --build "$BUILD" -j "$JOBS" -- "${BINS[@]}" >/dev/null
+
+# ---- seed corpora (regenerated when missing; small, from the generators and the vectors) ----
+C="$BUILD/corpus"
+if [ ! -f "$C/.seeded" ]; then
+  rm -rf "$C" && mkdir -p "$C"/{pcap,lb_script,rdma_config,reorder_config,lb_frame,rdma_frame,reorder_frame}
+  G="$BUILD/gen"
+  rm -rf "$G" && mkdir -p "$G"
+  $PY "$S/lb_gen.py" --seed 1 --out-dir "$G/lb" --packets 120 >/dev/null
+  $PY "$S/rdma_gen.py" --seed 1 --scenario mixed --out-dir "$G/rdma" --no-check >/dev/null
+  $PY "$S/cw_gen.py" --seed 1 --scenario mixed --out-dir "$G/cw" >/dev/null
+  cp "$G/lb/runsim.txt" "$C/lb_script/gen1.txt"
+  cp "$ROOT/vectors/lb/spec/runsim.txt" "$C/lb_script/spec.txt"
+  cp "$G/rdma/responder.txt" "$C/rdma_config/mixed1.txt"
+  for d in "$ROOT"/vectors/rdma/*/; do cp "$d/responder.txt" "$C/rdma_config/$(basename "$d").txt"; done
+  cp "$G/cw/reorder.txt" "$C/reorder_config/mixed1.txt"
+  cp "$ROOT/vectors/lb/spec/packets_in.pcap" "$C/pcap/lb_spec.pcap"
+  cp "$ROOT/vectors/rdma/atomic/requests.pcap" "$C/pcap/rdma_atomic.pcap"
+  $PY - "$C" "$G/lb/packets_in.pcap" "$ROOT/vectors/lb/spec/packets_in.pcap" "$G/rdma/requests.pcap" \
+      "$G/cw/arrivals.pcap" <<'PY'
+# Frame targets read [2-byte big-endian length, bytes]...; a few frames per seed, up to 40 seeds each.
+import struct, sys
+from scapy.utils import RawPcapReader
+out, lb_gen, lb_spec, rdma, cw = sys.argv[1:]
+def frames(p):
+    return [bytes(d) for d, _ in RawPcapReader(p)]
+def write(target, fs, per):
+    for i in range(0, min(len(fs), 40 * per), per):
+        blob = b"".join(struct.pack(">H", len(f)) + f for f in fs[i:i + per])
+        open(f"{out}/{target}/seed{i // per:03d}", "wb").write(blob)
+write("lb_frame", frames(lb_gen) + frames(lb_spec), 2)
+write("rdma_frame", frames(rdma), 3)
+write("reorder_frame", frames(cw), 3)
+PY
+  touch "$C/.seeded"
+fi
+
+# ---- run ----
+mkdir -p "$BUILD/crashes" "$BUILD/logs"
+crashed=0
+printf '%-16s %8s %12s %10s %8s %8s\n' target seconds execs exec/s cov crashes
+for t in "${TARGETS[@]}"; do
+  dict=()
+  [ -f "$ROOT/tb/fuzz/$t.dict" ] && dict=(-dict="$ROOT/tb/fuzz/$t.dict")
+  log="$BUILD/logs/$t.log"
+  rc=0
+  mkdir -p "$BUILD/crashes/$t"
+  "$BUILD/tb/fuzz/${t}_fuzz" "$C/$t" "${dict[@]}" -max_total_time="$SECONDS_EACH" -max_len=20000 -timeout=60 \
+    -rss_limit_mb=2048 -artifact_prefix="$BUILD/crashes/$t/" -print_final_stats=1 >"$log" 2>&1 || rc=$?
+  execs=$(grep -m1 'stat::number_of_executed_units' "$log" | awk '{print $2}' || true)
+  rate=$(grep -m1 'stat::average_exec_per_sec' "$log" | awk '{print $2}' || true)
+  cov=$(grep -E '#[0-9]+.*cov:' "$log" | tail -1 | sed -E 's/.*cov: ([0-9]+).*/\1/' || true)
+  n=$(find "$BUILD/crashes/$t" -type f | wc -l)
+  printf '%-16s %8s %12s %10s %8s %8s\n' "$t" "$SECONDS_EACH" "${execs:-?}" "${rate:-?}" "${cov:-?}" "$n"
+  if [ "$rc" -ne 0 ] || [ "$n" -gt 0 ]; then
+    crashed=1
+    echo "  $t: FAILED (exit $rc); log $log; reproduce: $BUILD/tb/fuzz/${t}_fuzz $BUILD/crashes/$t/<file>"
+    grep -m3 -E 'ERROR|runtime error|deadly signal' "$log" | sed 's/^/    /'
+  fi
+done
+exit $crashed

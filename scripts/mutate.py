@@ -1,0 +1,145 @@
+#!/usr/bin/python3
+"""Mutation testing: plants known bugs in the models and the RTL, one at a time, in a scratch copy of the
+tree, and records which ctest tests catch each. Every mutation must be caught by the ctest suite.
+
+  /usr/bin/python3 scripts/mutate.py [--work DIR] [--only NAME] [--jobs N] [--report FILE] [--list]
+
+The scratch copy is `git archive HEAD` in WORK/src with its build in WORK/src/build (the first build is a
+full one; each mutation then rebuilds what it touched). Per mutation: tier 1 runs the GoogleTests and the
+C++-driven ctest tests (everything but the pure-Python script suites and the fuzz smoke test, which do not
+use the build) in two tiers: the GoogleTests first, and only if none of them fails, the CLI tests with the
+Python checkers; the table lists every test that failed in the first tier that caught it. A mutation no test catches is reported as
+SURVIVED and the script exits 1. "both" mutations plant the same bug in the model and the RTL, so lockstep
+cannot see it and only an independent check can.
+"""
+import argparse
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+# name, block, what it plants, [(file, old, new)]
+MUTATIONS = [
+    ("rdma-window-edge-both", "rdma", "PSN exactly 2^23 ahead taken as ahead (model and RTL)",
+     [("model/rdma/rdma_model.cc", "d != 0 && d < kHalfPsn", "d != 0 && d <= kHalfPsn"),
+      ("rtl/rdma/rdma_check.sv", "ahead  = d != 0 && d < PsnHalf;", "ahead  = d != 0 && d <= PsnHalf;")]),
+    ("rdma-icrc-ttl-model", "rdma", "ICRC: IPv4 TTL not masked (model)",
+     [("model/rdma/rdma_packet.cc", "pos == 15 || pos == 22 || pos == 24", "pos == 15 || pos == 24")]),
+    ("rdma-atomic-msn-model", "rdma", "an atomic does not advance the MSN (model)",
+     [("model/rdma/rdma_model.cc", "  job_.compare = r.compare;\n  q.epsn = (q.epsn + 1) & kPsnMask;\n"
+       "  q.msn = (q.msn + 1) & kPsnMask;\n", "  job_.compare = r.compare;\n  q.epsn = (q.epsn + 1) & kPsnMask;\n")]),
+    ("lb-ip-len-model", "lb", "IPv4 header checksum not updated for the new length (model)",
+     [("model/lb/lb_rewrite.cc", "    ip.Replace(p.ip_len, rw.ip_len);\n", "")]),
+    ("common-ones-odd-model", "common", "ones' sum pads an odd byte on the wrong side (model)",
+     [("model/common/checksum.h", "OnesAdd(s, static_cast<uint16_t>(p[n - 1] << 8))", "OnesAdd(s, static_cast<uint16_t>(p[n - 1]))")]),
+    ("reorder-crc-init-model", "reorder", "flow hash CRC-16 starts from 0 instead of ffff (model)",
+     [("model/reorder/reorder_frame.cc", "uint16_t crc = 0xFFFF;", "uint16_t crc = 0;")]),
+    ("lb-lb-words-both", "lb", "UDP checksum not adjusted for the removed LB header (model and RTL)",
+     [("model/lb/lb_rewrite.cc", "    for (uint16_t w : p.lb_words) udp.Remove(w);\n", ""),
+      ("rtl/lb/lb_rewrite_calc.sv", "        for (int i = 0; i < 6; i++) udp_d = ones_add(udp_d, ~info_i.lb_hdr[95-16*i-:16]);\n", "")]),
+    ("lb-rfc768-both", "lb", "a computed UDP checksum of 0 sent as 0, not ffff (model and RTL)",
+     [("model/lb/lb_rewrite.cc", "    if (rw.udp_csum == 0) rw.udp_csum = 0xFFFF;", ""),
+      ("rtl/lb/lb_rewrite_calc.sv", "        if (rw.udp_csum == '0) rw.udp_csum = 16'hffff;  // RFC 768", "")]),
+    ("reorder-margin-both", "reorder", "release deadline without the margin (model and RTL)",
+     [("model/reorder/reorder_model.cc", "m.tail_tx_ts + e.owd_old + cfg.margin_us", "m.tail_tx_ts + e.owd_old"),
+      ("rtl/reorder/reorder_top.sv", "pend_meta.tail_tx_ts + e.owd_old + cfg_margin_us_i", "pend_meta.tail_tx_ts + e.owd_old")]),
+    ("rdma-ahead-rtl", "rdma", "a PSN one ahead taken as a duplicate (RTL)",
+     [("rtl/rdma/rdma_check.sv", "ahead  = d != 0 && d < PsnHalf;", "ahead  = d > 1 && d < PsnHalf;")]),
+    ("reorder-default-hold-rtl", "reorder", "default hold one microsecond longer (RTL)",
+     [("rtl/reorder/reorder_top.sv", "d_deadline = now_us_i + cfg_default_hold_us_i;",
+       "d_deadline = now_us_i + cfg_default_hold_us_i + 16'd1;")]),
+    ("lb-csum-rtl", "lb", "RFC 768 zero sent as fffe (RTL)",
+     [("rtl/lb/lb_rewrite_calc.sv", "rw.udp_csum = 16'hffff;  // RFC 768", "rw.udp_csum = 16'hfffe;  // RFC 768")]),
+]
+
+# Pure-Python self-tests (they never run the C++ build) and the clang fuzz build are not run per mutation.
+EXCLUDE = "^(lb_scripts|rdma_scripts|cw_scripts|fuzz_smoke)$"
+# Tier 1: the GoogleTests and the lint (seconds); tier 2, only if tier 1 caught nothing: the ctest tests
+# that run the CLI with the Python checkers (minutes).
+SCRIPT_TESTS = "^(lb_vectors|cli|rdma_model_check|rdma_cli|reorder_cli)$"
+
+
+def sh(cmd, **kw):
+    return subprocess.run(cmd, shell=isinstance(cmd, str), text=True, capture_output=True, **kw)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--work", default="/tmp/nettwin-mutants")
+    ap.add_argument("--only", action="append", help="mutation name (repeatable)")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count())
+    ap.add_argument("--report", help="also write the markdown table here")
+    ap.add_argument("--list", action="store_true")
+    a = ap.parse_args()
+    muts = [m for m in MUTATIONS if not a.only or m[0] in a.only]
+    if a.list:
+        for m in muts:
+            print(f"{m[0]:26} {m[1]:8} {m[2]}")
+        return 0
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    src, build = os.path.join(a.work, "src"), os.path.join(a.work, "src", "build")
+    if not os.path.isdir(src):
+        os.makedirs(src)
+        subprocess.run(f"git -C {root} archive HEAD | tar -x -C {src}", shell=True, check=True)
+    # A run that was killed mid-mutation leaves its edit behind: put back HEAD's text (with a new mtime, so
+    # it is rebuilt) wherever a mutated file differs from it.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit("mutate: terminated"))
+    for f in {f for m in MUTATIONS for f, _, _ in m[3]}:
+        head = subprocess.run(["git", "-C", root, "show", f"HEAD:{f}"], capture_output=True, text=True,
+                              check=True).stdout
+        if open(os.path.join(src, f)).read() != head:
+            open(os.path.join(src, f), "w").write(head)
+    # Every planted edit must apply to this tree, exactly once, before anything is built.
+    for name, _, _, edits in muts:
+        for f, old, _ in edits:
+            n = open(os.path.join(src, f)).read().count(old)
+            if n != 1:
+                sys.exit(f"mutate: {name}: {f}: the text to replace occurs {n} times (want 1)")
+    launcher = ["-DCMAKE_CXX_COMPILER_LAUNCHER=ccache"] if shutil.which("ccache") else []
+    subprocess.run(["cmake", "-S", src, "-B", build, "-DCMAKE_BUILD_TYPE=Release"] + launcher, check=True,
+                   stdout=subprocess.DEVNULL)
+    print(f"mutate: building the scratch copy in {build} ...", flush=True)
+    subprocess.run(["cmake", "--build", build, "-j", str(a.jobs)], check=True, stdout=subprocess.DEVNULL)
+    rows, survived = [], 0
+    for i, (name, block, what, edits) in enumerate(muts, 1):
+        t0 = time.time()
+        saved = {}
+        for f, old, new in edits:
+            p = os.path.join(src, f)
+            saved.setdefault(p, open(p).read())
+            text = open(p).read()
+            open(p, "w").write(text.replace(old, new, 1))
+        try:
+            b = sh(["cmake", "--build", build, "-j", str(a.jobs)])
+            if b.returncode != 0:
+                caught = ["(build fails)"]
+            else:
+                caught = []
+                for tier in (["-E", EXCLUDE[:-2] + "|" + SCRIPT_TESTS[2:]], ["-R", SCRIPT_TESTS]):
+                    r = sh(["ctest", "-j", str(a.jobs), "--timeout", "900"] + tier, cwd=build)
+                    caught = re.findall(r"^\s*\d+ - (\S+) \(", r.stdout, re.M)
+                    if caught:
+                        break
+        finally:
+            for p, text in saved.items():
+                open(p, "w").write(text)
+        if not caught:
+            survived += 1
+        shown = ", ".join(caught[:8]) + (f" (+{len(caught) - 8} more)" if len(caught) > 8 else "")
+        rows.append(f"| {name} | {block} | {what} | {len(caught)} | {shown or '**SURVIVED**'} |")
+        print(f"[{i}/{len(muts)}] {name}: {'caught by ' + str(len(caught)) + ' tests' if caught else 'SURVIVED'}"
+              f" ({time.time() - t0:.0f} s)", flush=True)
+    sh(["cmake", "--build", build, "-j", str(a.jobs)])  # leave the scratch build unmutated
+    table = "\n".join(["| mutation | block | planted bug | tests failing | which |", "|---|---|---|---|---|"] + rows)
+    print(table)
+    if a.report:
+        open(a.report, "w").write(table + "\n")
+    print(f"mutate: {len(muts) - survived} of {len(muts)} mutations caught by ctest")
+    return 1 if survived else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

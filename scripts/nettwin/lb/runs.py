@@ -1,0 +1,96 @@
+"""The EJFAT load balancer's regression runs (API: nettwin/regress/run.py).
+
+Vectors: the spec's own example (ejfat_spec_gen.py + vectors/lb/spec/runsim.txt) and lb_gen.py seeds. Each is
+run back to back and with input gaps + output backpressure, RTL and model in lockstep; every output is checked
+by lb_check.py (independent Scapy reference + tshark checksum validation) and the back-to-back run also decodes
+the input with the spec's tshark dissectors (test_dissectors.py).
+"""
+import os
+
+from nettwin.regress.run import PY, Run, Vector, stats_ok, sum_drops, tag
+
+TITLE = "EJFAT load balancer (RTL and model in lockstep; checked by lb_check.py + tshark)"
+HEADER = ["vector", "seed", "mode", "pkts_in", "pkts_out", "drops", "cycles", "in_beats", "in_stalls",
+          "lat min/max", "result", "time"]
+MODES = [("b2b", []), ("gaps+bp", ["--gaps", "0.3", "--backpressure", "0.4"])]
+
+
+def _columns(st):
+    lat = st.get("latency_cycles", {})
+    return [st.get("packets_in", "-"), st.get("packets_out", "-"), sum_drops(st), st.get("cycles", "-"),
+            st.get("in_beats", "-"), st.get("input_stall_cycles", "-"),
+            "%s/%s" % (lat.get("min", "-"), lat.get("max", "-"))]
+
+
+def _extract(run, st):
+    return {"latency_histogram": st.get("latency_cycles", {}).get("histogram", []),
+            "in_beats": st.get("in_beats"), "cycles": st.get("cycles")}
+
+
+def _vectors(opts):
+    spec_dir = os.path.join(opts.work, "lb_spec")
+    pcap = os.path.join(spec_dir, "packets_in.pcap")
+    yield ("spec", None, Vector("lb/spec", [["mkdir", "-p", spec_dir],
+                                                [PY, opts.script("ejfat_spec_gen.py"), "--out", pcap]]),
+           os.path.join(opts.root, "vectors/lb/spec/runsim.txt"), pcap)
+    packets = opts.packets or (150 if opts.quick else 600)
+    for seed in opts.seeds(2 if opts.quick else 10):
+        d = os.path.join(opts.work, "lb_rand%d_%dp" % (seed, packets))
+        gen = [PY, opts.script("lb_gen.py"), "--seed", str(seed), "--out-dir", d, "--packets", str(packets)]
+        yield ("rand", seed, Vector("lb/rand%d/%d" % (seed, packets), [gen]), os.path.join(d, "runsim.txt"),
+               os.path.join(d, "packets_in.pcap"))
+
+
+def runs(opts):
+    out = []
+    for scenario, seed, vec, tables, pcap in _vectors(opts):
+        d = os.path.dirname(pcap)
+        for mode, flags in MODES:
+            outp = os.path.join(d, "out_%s.pcap" % tag(mode))
+            stats = os.path.join(d, "stats_%s.json" % tag(mode))
+            cmd = [opts.nettwin, "lb", "--tables", tables, "--in", pcap, "--out", outp, "--stats", stats,
+                   "--engine", "lockstep", "--seed", "1"] + flags
+            checks = [("lb_check", [PY, opts.script("lb_check.py"), "--tables", tables, "--in", pcap,
+                                    "--out", outp, "--stats", stats, "--tshark"])]
+            if mode == "b2b":
+                checks.append(("dissectors", [PY, opts.script("test_dissectors.py"), pcap] +
+                               (["--spec"] if scenario == "spec" else [])))
+            out.append(Run("lb", scenario, seed, mode, cmd, vector=vec, checks=checks, stats=stats,
+                           outputs=[outp], accept=stats_ok, columns=_columns, extract=_extract))
+    return out
+
+
+def summary(results):
+    """Drops by reason over the back-to-back runs (each vector once)."""
+    drops = {}
+    for res in results:
+        if res.run.mode == "b2b":
+            for k, v in res.stats.get("drops", {}).items():
+                drops[k] = drops.get(k, 0) + v
+    return "drops by reason over all vectors (back-to-back runs): " + (
+        ", ".join("%s=%d" % (k, v) for k, v in sorted(drops.items()) if v) or "none")
+
+
+def plots(results, out_dir):
+    """Latency histogram per stimulus mode (all passed runs of the mode together)."""
+    from nettwin.regress.plot import finish, plt
+    hist = {}
+    for res in results:
+        for cycles, frames in res.data.get("latency_histogram", []):
+            h = hist.setdefault(res.run.mode, {})
+            h[cycles] = h.get(cycles, 0) + frames
+    if not hist:
+        return []
+    fig, ax = plt.subplots(figsize=(9, 4))
+    modes = sorted(hist)
+    width = 0.8 / len(modes)
+    for k, mode in enumerate(modes):
+        xs = sorted(hist[mode])
+        ax.bar([x - 0.4 + width * (k + 0.5) for x in xs], [hist[mode][x] for x in xs], width=width,
+               label="%s (%d frames)" % (mode, sum(hist[mode].values())))
+    ax.set_yscale("log")
+    ax.xaxis.get_major_locator().set_params(integer=True)  # latencies are whole cycles
+    return finish(fig, ax, "latency, cycles (first beat in to first beat out)", "forwarded frames", out_dir,
+                  "lb_latency.png", "LB latency per stimulus mode",
+                  "Every forwarded frame of every passed LB run; b2b stays at the pipeline's fixed latency, "
+                  "gaps+bp adds the output backpressure's wait.")

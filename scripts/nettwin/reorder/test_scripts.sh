@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# Self-test of the ConWeave test tooling (no C++ needed, about a minute).
+#
+#   bash scripts/nettwin/reorder/test_scripts.sh [SEED...]        (default seeds: 1 2)
+#
+# Per seed and scenario (mixed tailloss epochwrap tswrap ecn exhaust):
+# 1. cw_gen.py is deterministic (two runs, identical bytes) and its fabric frames strip back to the
+#    originals (reorder/layers.py round trip);
+# 2. the ideal oracle (cw_oracle.py) output passes cw_check.py;
+# 3. damaged copies (cw_corrupt.py) fail (exit 1) with the precise message expected: dropped,
+#    swapped, flipped and duplicated packets, removed NOTIFY / CLEAR / RTT_REPLY, no reordering at
+#    all, inconsistent stats, stats that claim drops or collisions the traffic cannot cause, a packet
+#    held with no rule holding it (issue 13), a CLEAR before its trigger;
+# 4. (first scenario only) the tshark Lua dissector (nettwin/reorder/test_dissector.py) decodes the fabric frames and
+#    the control packets as reorder/layers.py does, and not by default; first seed: also malformed variants and
+#    a broken copy of the dissector that must fail;
+# 5. unusable input exits 2.
+# Exits non-zero on the first failure.
+set -euo pipefail
+PY=/usr/bin/python3
+S="$(cd "$(dirname "$0")/../.." && pwd)"   # scripts/ (the entry points)
+PYM=(env PYTHONPATH="$S" "$PY" -m)   # a module of the nettwin package
+W="$(mktemp -d)"
+trap 'rm -rf "$W"' EXIT
+SEEDS=("$@")
+[ ${#SEEDS[@]} -eq 0 ] && SEEDS=(1 2)
+SCENARIOS=(mixed tailloss epochwrap tswrap ecn exhaust)
+
+fail() { echo "test_cw_scripts: FAIL: $*" >&2; exit 1; }
+expect_rc() {   # expect_rc RC PATTERN CMD...
+    local want="$1" pat="$2"; shift 2
+    local rc=0
+    "$@" >"$W/out.txt" 2>&1 || rc=$?
+    [ "$rc" -eq "$want" ] || { cat "$W/out.txt"; fail "expected exit $want from: $*  (got $rc)"; }
+    grep -q -- "$pat" "$W/out.txt" || { cat "$W/out.txt"; fail "expected '$pat' from: $*"; }
+    echo "  ok (exit $want): $(grep -m1 -- "$pat" "$W/out.txt" | cut -c1-200)"
+}
+
+for seed in "${SEEDS[@]}"; do
+  for sc in "${SCENARIOS[@]}"; do
+    D="$W/$sc.$seed"
+    echo "== seed $seed scenario $sc"
+    $PY "$S/cw_gen.py" --seed "$seed" --scenario "$sc" --out-dir "$D"
+    $PY "$S/cw_gen.py" --seed "$seed" --scenario "$sc" --out-dir "$D.again" >/dev/null
+    for f in reorder.txt arrivals.pcap originals.pcap flows.json; do
+        cmp -s "$D/$f" "$D.again/$f" || fail "cw_gen not deterministic: $sc seed $seed $f"
+    done
+    echo "  ok: deterministic"
+    $PY -c "
+import sys; sys.path.insert(0, '$S')
+from nettwin.common.pcap import read_pcap
+from nettwin.reorder.layers import to_nic, decode_cw, flow_key, parse
+from nettwin.rdma.layers import check_icrc
+orig = {(flow_key(f), parse(f).psn): f for f, _ in read_pcap('$D/originals.pcap')}
+arr = read_pcap('$D/arrivals.pcap')
+assert len(arr) == len(orig) and all(check_icrc(f) for f in orig.values())
+ts = [t for _, t in arr]; assert ts == sorted(ts), 'arrivals not sorted'
+for f, _ in arr:
+    n = to_nic(f); assert n == orig[(flow_key(n), parse(n).psn)], 'round trip'
+    assert not check_icrc(f) and decode_cw(f).op in (0, 1)
+print('  ok: %d fabric frames strip back to their NIC frames' % len(arr))
+"
+    $PY "$S/cw_oracle.py" --dir "$D" --delivered "$D/dl.pcap" --ctrl "$D/ctrl.pcap" --stats "$D/stats.json"
+    expect_rc 0 "PASS" $PY "$S/cw_check.py" --dir "$D" --delivered "$D/dl.pcap" --ctrl "$D/ctrl.pcap" --stats "$D/stats.json"
+    if [ "$sc" = "${SCENARIOS[0]}" ]; then   # tshark Lua dissector: first scenario only (~0.5 s per tshark run)
+        extra=(); [ "$seed" = "${SEEDS[0]}" ] && extra=(--malformed)
+        expect_rc 0 "PASS" "${PYM[@]}" nettwin.reorder.test_dissector "$D/arrivals.pcap" "$D/ctrl.pcap" "${extra[@]}"
+        if [ "$seed" = "${SEEDS[0]}" ]; then   # the dissector test catches a broken dissector
+            sed 's/ht:add(f.tx_tstamp, buf(BTH_LEN, 2))/ht:add(f.tx_tstamp, buf(BTH_LEN + 2, 2))/' \
+                "$S/dissectors/conweave.lua" > "$W/bad_conweave.lua"
+            ! cmp -s "$W/bad_conweave.lua" "$S/dissectors/conweave.lua" || fail "dissector mutation did not apply"
+            expect_rc 1 "conweave.tx_tstamp expected" "${PYM[@]}" nettwin.reorder.test_dissector --lua "$W/bad_conweave.lua" "$D/ctrl.pcap"
+        fi
+    fi
+    corrupt() {   # corrupt MODE PATTERN
+        $PY "$S/cw_corrupt.py" --dir "$D" --delivered "$D/dl.pcap" --ctrl "$D/ctrl.pcap" --stats "$D/stats.json" \
+            --mode "$1" --out-delivered "$D/bad.pcap" --out-ctrl "$D/badc.pcap" --out-stats "$D/bads.json" | sed 's/^/  /'
+        expect_rc 1 "$2" $PY "$S/cw_check.py" --dir "$D" --delivered "$D/bad.pcap" --ctrl "$D/badc.pcap" --stats "$D/bads.json"
+    }
+    corrupt drop "never delivered"
+    corrupt swap "out of PSN order"
+    corrupt flip "ICRC invalid"
+    corrupt dup "delivered twice"
+    corrupt rm-clear "no CLEAR mirroring"
+    corrupt stats "stats: packets_in"
+    corrupt lie-buffer-full "cannot be a buffer_full drop"
+    corrupt lie-collision "out of PSN order"
+    corrupt late "but no rule holds it"
+    corrupt early-clear "CLEAR (control frame"
+    if [ "$sc" != exhaust ]; then corrupt noreorder "out of PSN order"; fi
+    case "$sc" in mixed|tswrap|ecn|exhaust) corrupt rm-notify "no NOTIFY";; esac
+    if [ "$sc" != tailloss ] && [ "$sc" != exhaust ]; then corrupt rm-reply "no RTT_REPLY"; fi
+  done
+done
+
+echo "== unusable input"
+D="$W/mixed.${SEEDS[0]}"
+expect_rc 2 "unusable input" $PY "$S/cw_check.py" --dir "$D" --delivered "$W/nonexistent.pcap" --ctrl "$D/ctrl.pcap" --stats "$D/stats.json"
+echo "not json" > "$W/bad.json"
+expect_rc 2 "unusable input" $PY "$S/cw_check.py" --dir "$D" --delivered "$D/dl.pcap" --ctrl "$D/ctrl.pcap" --stats "$W/bad.json"
+expect_rc 2 "unusable input" $PY "$S/cw_check.py" --dir "$W" --delivered "$D/dl.pcap" --ctrl "$D/ctrl.pcap" --stats "$D/stats.json"
+expect_rc 2 "no such file" "${PYM[@]}" nettwin.reorder.test_dissector "$W/nonexistent.pcap"
+echo "test_cw_scripts: all passed"

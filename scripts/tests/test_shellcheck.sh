@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Runs ShellCheck (all its checks, following sourced files) on every shell script of the repository: the
+# ones git tracks, or every *.sh below the root when this is not a git checkout.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+  mapfile -t files < <(git ls-files '*.sh')
+else
+  mapfile -t files < <(find . -name '*.sh' -not -path './build*' | sort)
+fi
+[ ${#files[@]} -gt 0 ] || { echo "shellcheck: no shell scripts found" >&2; exit 1; }
+shellcheck -x "${files[@]}"
+echo "shellcheck: ${#files[@]} scripts clean"

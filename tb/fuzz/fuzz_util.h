@@ -1,0 +1,67 @@
+// Shared by the libFuzzer targets: input as text or as a temporary file, and a clocked block driven with
+// frames until it drains.
+#pragma once
+
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "model/common/stream.h"
+
+namespace nettwin::fuzz {
+
+inline std::string Text(const uint8_t* data, size_t size) { return std::string(reinterpret_cast<const char*>(data), size); }
+
+// A file per process holding the input, for readers that take a path.
+inline std::string ToFile(const uint8_t* data, size_t size, const char* ext) {
+  const std::string path = "/tmp/nettwin_fuzz_" + std::to_string(getpid()) + ext;
+  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
+  return path;
+}
+
+// Splits the input into frames: each frame is a 2-byte big-endian length then that many bytes (clipped to
+// what is left), so the fuzzer controls frame boundaries, sizes (up to 9000) and contents.
+inline std::vector<std::vector<uint8_t>> Frames(const uint8_t* data, size_t size, size_t max_frames = 8) {
+  std::vector<std::vector<uint8_t>> frames;
+  size_t i = 0;
+  while (i + 2 <= size && frames.size() < max_frames) {
+    size_t n = ((size_t{data[i]} << 8) | data[i + 1]) % 9001;
+    i += 2;
+    if (n > size - i) n = size - i;
+    frames.emplace_back(data + i, data + i + n);
+    i += n;
+  }
+  return frames;
+}
+
+// Offers the frames' beats back to back (In::s, honouring Out::s_ready), calls `each(in, out)` every cycle
+// before the edge so the target can set the other inputs and collect outputs, and then runs `drain` more
+// cycles. Returns the number of cycles run.
+template <class Block, class In, class Each>
+uint64_t Drive(Block* block, In in, const std::vector<std::vector<uint8_t>>& frames, uint64_t drain, Each each) {
+  std::vector<Beat> beats;
+  for (const auto& f : frames) {
+    const auto b = ToBeats(f);
+    beats.insert(beats.end(), b.begin(), b.end());
+  }
+  size_t next = 0;
+  uint64_t cycle = 0, idle = 0;
+  while (idle < drain) {
+    in.s.valid = next < beats.size();
+    if (in.s.valid) in.s.beat = beats[next];
+    const auto& out = block->Eval(in);
+    const bool taken = in.s.valid && out.s_ready;
+    each(&in, out);
+    block->Tick();
+    if (taken) ++next;
+    if (next >= beats.size()) ++idle;
+    ++cycle;
+  }
+  return cycle;
+}
+
+}  // namespace nettwin::fuzz
