@@ -3,13 +3,16 @@
 //      beats per cycle, and output bubbles while anything is waiting (expected: none);
 //   2. how many flows can reorder at once for a given buffer, and where the 4-way queue allocation makes
 //      the first flow fall back to unordered forwarding;
-//   3. hold time against the old/new path delay difference, with its lower bound.
+//   3. hold time against the old/new path delay difference, with its lower bound; with a new path that is
+//      slower or equal (the TAIL first) nothing may be held and the CLEAR leaves at the TAIL.
 // Prints Markdown tables and one JSON line per experiment.
 //   build/reorder_bench [--engine model|rtl|lockstep] [--quick]
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <random>
@@ -716,8 +719,8 @@ void Allocation(Engine engine, bool quick) {
     any_max = std::max(any_max, any_first ? any_first : n + 1);
     firsts.push_back(first ? first : n + 1);
     const ReorderCounters& c = o.rep.counters;
-    std::printf("| %d | %s | %u | %d | %u | %s |\n", set, first ? std::to_string(first).c_str() : "none",
-                c.peak_queues, fell, c.fallback_unordered, any_first ? std::to_string(any_first).c_str() : "none");
+    std::printf("| %d | %s | %u | %d | %u | %s |\n", set, first ? std::to_string(first).c_str() : "none", c.peak_queues,
+                fell, c.fallback_unordered, any_first ? std::to_string(any_first).c_str() : "none");
     json << (set ? "," : "") << "{\"set\":" << set << ",\"first_fallback_n\":" << first << ",\"fell_back\":" << fell
          << ",\"ok\":" << (o.ok ? "true" : "false") << ",\"counters\":" << CountersJson(c) << "}";
   }
@@ -739,27 +742,31 @@ void Allocation(Engine engine, bool quick) {
 void HoldTime(Engine engine, bool quick) {
   std::printf("\n### 3. Hold time vs path delay difference (%s engine, timed, 250 MHz)\n\n", EngineName(engine));
   std::printf(
-      "One flow, 1024 B payloads (%d-beat frames), gap g = 1 us, new path 10 us, old path 10 us + delta; "
-      "delta + 5 old-path packets, the TAIL, delta + 5 rerouted packets. Nominal lower bound for the first "
-      "held packet: TAIL arrival - its arrival = delta - g. Exact times from cycles (4 ns).\n\n",
+      "One flow, 1024 B payloads (%d-beat frames), gap g = 1 us, old path 10 us + max(delta, 0), new path "
+      "10 us + max(-delta, 0) (delta <= 0: the new path is slower or equal, the TAIL comes first); |delta| + 5 "
+      "old-path packets, the TAIL, |delta| + 5 rerouted packets. Nominal lower bound for the first held packet: "
+      "TAIL arrival - its arrival = delta - g (none when delta <= 0). Exact times from cycles (4 ns). CLEAR: "
+      "its first beat out - the TAIL's last beat in, in cycles (the fixed latency is 5).\n\n",
       FabricBeats(1024));
   std::printf(
       "| delta (us) | held | first held: hold_us (block) | first held: exact (us) | lower bound delta - g "
-      "(us) | max hold_us | max wait beyond TAIL + drain at 1 beat/cycle (cycles) | released by |\n"
-      "|---|---|---|---|---|---|---|---|\n");
+      "(us) | max hold_us | max wait beyond TAIL + drain at 1 beat/cycle (cycles) | released by | timer "
+      "releases | CLEAR after the TAIL (cycles) |\n"
+      "|---|---|---|---|---|---|---|---|---|---|\n");
   std::ostringstream json;
   json << "{\"experiment\":\"hold_time\",\"engine\":\"" << EngineName(engine) << "\",\"gap_us\":1,\"points\":[";
   ReorderCfg cfg;
-  std::vector<int> deltas = {2, 5, 10, 20, 50, 100};
-  if (quick) deltas = {2, 10, 50};
+  std::vector<int> deltas = {-50, -20, -5, -1, 0, 2, 5, 10, 20, 50, 100};
+  if (quick) deltas = {-20, 0, 2, 10, 50};
   bool first_json = true;
   for (int delta : deltas) {
     Scenario s;
     FlowAddr f{0x0a000002, 0x11, 0};
     f.hash = HashOf(f);
     s.flows = {f};
-    const int warm = delta + 5;
-    AddReroutedFlow(&s, 0, kT0Ns, 1000, warm, delta + 5, 10'000 + static_cast<uint64_t>(delta) * 1000, 10'000, 1024);
+    const int warm = std::abs(delta) + 5;
+    AddReroutedFlow(&s, 0, kT0Ns, 1000, warm, warm, 10'000 + static_cast<uint64_t>(std::max(delta, 0)) * 1000,
+                    10'000 + static_cast<uint64_t>(std::max(-delta, 0)) * 1000, 1024);
     Finish(&s);
     const Outcome o = Run(engine, cfg, s, false);
     if (!o.ok) Fail("hold time", o);
@@ -792,13 +799,27 @@ void HoldTime(Engine engine, bool quick) {
       }
     }
     const ReorderCounters& c = o.rep.counters;
-    const char* by = c.released_by_timeout ? (c.released_by_tail ? "TAIL + timeout" : "timeout") : "TAIL";
-    std::printf("| %d | %d | %d | %.3f | %d | %d | %lld | %s |\n", delta, held, first_us,
-                static_cast<double>(first_exact) / kClockMhz, delta - 1, max_us, static_cast<long long>(max_excess),
-                by);
+    const char* by = c.released_by_timeout ? (c.released_by_tail ? "TAIL + timeout" : "timeout") : held ? "TAIL" : "-";
+    // The CLEAR against the TAIL's last beat in (the run's cycle 0 is the first arrival).
+    int64_t clear_after = -1;
+    int tail_in = -1;
+    for (size_t j = 0; j < s.pkts.size(); ++j) {
+      if (s.pkts[j].cw.tail) tail_in = static_cast<int>(j);
+    }
+    if (o.rep.ctrl.size() == 1 && tail_in >= 0) {
+      const double cyc = static_cast<double>(o.rep.ctrl[0].time_ns - s.pkts[0].arrive_ns) * kClockMhz / 1000;
+      clear_after = std::llround(cyc) - static_cast<int64_t>(r.in_last_cycle[static_cast<size_t>(tail_in)]);
+    }
+    const std::string bound = delta > 0 ? std::to_string(delta - 1) : "-";
+    char first[64] = "- | -";
+    if (held > 0)
+      std::snprintf(first, sizeof first, "%d | %.3f", first_us, static_cast<double>(first_exact) / kClockMhz);
+    std::printf("| %d | %d | %s | %s | %d | %lld | %s | %u | %lld |\n", delta, held, first, bound.c_str(), max_us,
+                static_cast<long long>(max_excess), by, c.released_by_timeout, static_cast<long long>(clear_after));
     json << (first_json ? "" : ",") << "{\"delta_us\":" << delta << ",\"held\":" << held
          << ",\"first_hold_us\":" << first_us << ",\"first_hold_exact_cycles\":" << first_exact
-         << ",\"lower_bound_us\":" << delta - 1 << ",\"max_hold_us\":" << max_us
+         << ",\"lower_bound_us\":" << std::max(delta - 1, 0) << ",\"max_hold_us\":" << max_us
+         << ",\"clear_after_tail_cycles\":" << clear_after << ",\"controls\":" << o.rep.ctrl.size()
          << ",\"max_wait_beyond_drain_cycles\":" << max_excess << ",\"latency_cycles\":" << lat
          << ",\"ok\":" << (o.ok ? "true" : "false") << ",\"order_violations\":" << o.order_violations
          << ",\"counters\":" << CountersJson(c) << "}";

@@ -138,18 +138,22 @@ ReorderModel::Decision ReorderModel::Decide() const {
   bool want_hold = false, release = false;
   if (dd == 1 || dd == 2) {
     d.epoch_jump = dd == 2;
+    // After a jump the old path is the skipped epoch's, whose delay was never sampled.
     e.owd_old = e.owd_cur;
-    e.owd_old_valid = e.owd_cur_valid;
+    e.owd_old_valid = dd == 1 && e.owd_cur_valid;
     e.owd_cur = owd;
     e.owd_cur_valid = true;
     e.epoch = m.epoch;
     if (m.rerouted) {
-      // A new reroute: a queue that is no longer holding belongs to the previous one (it is draining or
-      // free); forget it, or the next check would take this reroute's TAIL as seen.
-      e.tail_seen = false;
+      // A new reroute. Its old path is done only if that path's TAIL already came (TAIL first: the new
+      // path was slower); after a jump (d = 2) the TAIL we wait for is of the epoch skipped, not yet seen.
+      // A queue that is no longer holding belongs to the previous reroute (draining or free); forget it,
+      // or the next check would take this reroute's TAIL as seen.
+      e.tail_seen = dd == 1 && e.tail_next;
       if (!qh) e.hq_valid = false;
     }
-    want_hold = m.rerouted || qh;
+    e.tail_next = false;
+    want_hold = (m.rerouted && !e.tail_seen) || qh;
   } else if (dd == 0) {
     e.owd_cur = e.owd_cur_valid ? std::max(e.owd_cur, owd) : owd;
     e.owd_cur_valid = true;
@@ -161,6 +165,14 @@ ReorderModel::Decision ReorderModel::Decide() const {
       e.tail_seen = true;
       release = true;
     }
+  }
+  // The TAIL of the (now) current epoch, before any packet of the next one: remember it, so the next
+  // reroute's packets are forwarded at once, and CLEAR now (it mirrors the TAIL). A duplicate does not
+  // CLEAR again.
+  const bool tail_first = m.tail && dd != 3 && !e.tail_next;
+  if (tail_first) {
+    e.tail_next = true;
+    d.req.mask |= kMaskClear;
   }
   d.flow_write = true;
   d.flow_idx = idx;
@@ -217,7 +229,7 @@ ReorderModel::Decision ReorderModel::Decide() const {
       d.push = true;
     }
   }
-  d.req.clear_epoch = e.epoch;
+  d.req.clear_epoch = tail_first ? static_cast<uint8_t>((e.epoch + 1) & 3) : e.epoch;
   d.ctrl = d.req.mask != 0;
   d.flow = e;
   return d;

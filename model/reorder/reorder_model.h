@@ -37,7 +37,8 @@ class ReorderModel : public ClockedBlock<ReorderIn, ReorderOut> {
     bool valid = false;
     std::array<uint8_t, kKeyBytes> key{};
     uint8_t epoch = 0;
-    bool tail_seen = true;
+    bool tail_seen = true;   // the TAIL of epoch - 1 has arrived: this epoch's rerouted packets need not wait
+    bool tail_next = false;  // the TAIL of epoch itself has arrived (before any packet of epoch + 1)
     bool hq_valid = false;
     uint8_t hq = 0;
     bool owd_cur_valid = false, owd_old_valid = false;

@@ -43,7 +43,8 @@ package reorder_pkg;
   typedef struct packed {
     logic [KeyBits-1:0] key;
     logic [1:0]         epoch;
-    logic               tail_seen;
+    logic               tail_seen;  // the TAIL of epoch - 1 has arrived
+    logic               tail_next;  // the TAIL of epoch itself has arrived (TAIL first)
     logic               hq_valid;
     logic [QW-1:0]      hq;
     logic               owd_cur_valid;

@@ -140,7 +140,7 @@ module reorder_top
   logic [QW-1:0]    d_q;
   logic [FlowW-1:0] d_idx;
   flow_t            d_flow, e;
-  logic             e_valid, qh, qr, want_hold, release_tail, is_idle, found;
+  logic             e_valid, qh, qr, want_hold, release_tail, tail_first, is_idle, found;
   logic [15:0]      owd, dl, d_deadline;
   logic [1:0]       dd;
   logic [2:0]       d_mask;
@@ -167,6 +167,7 @@ module reorder_top
     qr = 1'b0;
     want_hold = 1'b0;
     release_tail = 1'b0;
+    tail_first = 1'b0;
     is_idle = 1'b0;
     found = 1'b0;
     found_q = '0;
@@ -207,16 +208,18 @@ module reorder_top
         if (dd == 2'd1 || dd == 2'd2) begin
           d_epoch_jump = dd == 2'd2;
           e.owd_old = e.owd_cur;
-          e.owd_old_valid = e.owd_cur_valid;
+          e.owd_old_valid = dd == 2'd1 && e.owd_cur_valid;  // after a jump: the skipped path's, unknown
           e.owd_cur = owd;
           e.owd_cur_valid = 1'b1;
           e.epoch = pend_meta.epoch;
           if (pend_meta.rerouted) begin
-            // a new reroute: a queue no longer holding belongs to the previous one; forget it
-            e.tail_seen = 1'b0;
+            // a new reroute: its old path is done only if that path's TAIL came first (after a jump the
+            // TAIL awaited is the skipped epoch's); a queue no longer holding belongs to the previous one
+            e.tail_seen = dd == 2'd1 && e.tail_next;
             if (!qh) e.hq_valid = 1'b0;
           end
-          want_hold = pend_meta.rerouted || qh;
+          e.tail_next = 1'b0;
+          want_hold = (pend_meta.rerouted && !e.tail_seen) || qh;
         end else if (dd == 2'd0) begin
           e.owd_cur = (e.owd_cur_valid && e.owd_cur > owd) ? e.owd_cur : owd;
           e.owd_cur_valid = 1'b1;
@@ -228,6 +231,12 @@ module reorder_top
             e.tail_seen = 1'b1;
             release_tail = 1'b1;
           end
+        end
+        // the TAIL of the current epoch before any packet of the next: remember it and CLEAR now
+        tail_first = pend_meta.tail && dd != 2'd3 && !e.tail_next;
+        if (tail_first) begin
+          e.tail_next = 1'b1;
+          d_mask[MaskClear] = 1'b1;
         end
         d_flow_write = 1'b1;
         if (want_hold) begin
@@ -293,7 +302,7 @@ module reorder_top
 
   assign ca_push = d_fire && d_mask != 3'd0;
   assign ca_req = '{hdr: pend_meta.hdr, v6: pend_meta.v6, mask: d_mask,
-                    clear_epoch: d_collision && pend_meta.tail ? pend_meta.epoch + 2'd1 : e.epoch};
+                    clear_epoch: (d_collision && pend_meta.tail) || tail_first ? pend_meta.epoch + 2'd1 : e.epoch};
 
   // ---------------- T: resume timer ----------------
   logic timeout;

@@ -1,41 +1,51 @@
 #!/usr/bin/python3
 """Independent checker of the ConWeave reorder block's output (docs/conweave.md "What the
-independent checker verifies"); it does not model timing.
+independent checker verifies"). It believes nothing the block reports about itself except what it can
+recompute: every tolerance (missing frames, disorder, hold times) is justified from the traffic.
 
   /usr/bin/python3 scripts/cw_check.py --dir D --delivered DELIVERED.pcap --ctrl CONTROL.pcap
-      --stats STATS.json [--show N]
+      --stats STATS.json [--backpressure P] [--ctrl-backpressure P] [--b2b] [--show N]
 
-D is a cw_gen.py directory (reorder.txt, arrivals.pcap, originals.pcap, flows.json).
+D is a cw_gen.py directory (reorder.txt, arrivals.pcap, originals.pcap, flows.json). --backpressure /
+--ctrl-backpressure: the fractions given to `nettwin reorder` (they only widen the port-time bounds).
+--b2b: the run offered the frames back to back (`nettwin reorder --back-to-back`), so its time no
+longer matches the arrivals': order, hold and release timing and exact CLEAR counts are not checked
+(conservation, exactly-once, bytes, ICRC, control packets and the drop rule still are).
 Exit 0 with a one-line PASS summary; 1 on the first mismatch (printed with flow, PSN, frame index and
 what differs; --show N prints up to N); 2 on unusable input (missing/unreadable files, bad JSON).
 
-Checks
+Checks (nettwin/reorder/timing.py computes the hold windows: per reroute, from the first packet the documented rule
+holds to its TAIL's arrival or the resume deadline, with an unbounded table and queue pool)
  delivered  every frame is a RoCEv2 frame with a valid ICRC (nettwin.rdma.layers.check_icrc), of a known
-            flow (IP src, IP dst, dest QP), with a PSN the generator sent and byte-equal to that NIC
-            frame (first differing byte and its field named), delivered at most once; per flow in
-            PSN order (generator order, so PSN wrap is fine) - except flows where disorder is
-            tolerated (below); frames never delivered only up to drops + held_now of the stats.
- tolerated  disorder: stats fallback_unordered > 0 -> flows with a reroute started while the queues
-            open to that flow could have been taken, i.e. when at least `queues` other reroute windows
-            were open, or when each of the flow's 4 candidate queues (docs/conweave.md: 4 ways of
-            queues/4, way w offers w*queues/4 + (CRC-16/CCITT-FALSE(key) >> (4+3w)) mod queues/4,
-            computed here from the documented key layout) is a candidate of another open window
-            (window = arrival of the first rerouted packet .. the TAIL's arrival, or for a lost TAIL the resume deadline TAIL_TX + max old-path one-way delay + margin, + margin
-            + 20 us slack for draining; generous on purpose).  fallback_collision > 0 -> the flows
-            that share a flow-table entry with another flow (index = CRC-16 of the key mod `flows`,
-            as documented).  Disordered packets must still each arrive exactly once.
+            flow (IP src, IP dst, dest QP), with a PSN the generator sent, byte-equal to that NIC
+            frame (first differing byte and its field named), delivered once; per flow in PSN order
+            except where a fallback is possible (below). A frame may be missing only as a buffer_full
+            drop: it is one a hold window holds, while the held bytes of all windows could exceed
+            buffer_bytes (64-byte cells of the NIC frame), and no more are missing than the stats
+            count; stats claiming buffer_full drops the traffic cannot cause fail.
+ fallback   fallback_unordered: a reroute whose window opened while `queues` other windows were open,
+            or while each of its 4 candidate queues (4 ways of queues/4, way w offers w*queues/4 +
+            (CRC-16/CCITT-FALSE(key) >> (4+3w)) mod queues/4) was a candidate of another open
+            window (+20 us for draining); fallback_collision: flows whose flow-table entry (CRC-16
+            mod `flows`) another flow used while both were live (flow_idle_us). Only those flows
+            may be out of order, and only when the stats count such fallbacks.
+ timing     (not --b2b) a packet no window holds leaves within the port bound of its arrival (its
+            beats + 5 cycles + every beat the port sent meanwhile, + 1 us); a held packet leaves
+            after its window closed: behind its TAIL within the port bound of the TAIL's arrival,
+            or at or after the deadline (within the timer scan and the port bound); packets within
+            1 us of a window's edge and flows with a possible fallback are not timed.
  control    each frame: RoCEv2 with the CW header and nothing else (IP/UDP lengths exact), valid
             ICRC, IPv4 header checksum valid, MAC and IP addresses the swap of a flow's, TTL/hop
             limit 64, UDP ports = the flow's, CW opcode RTT_REPLY/CLEAR/NOTIFY, REROUTED = TAIL = 0.
-            RTT_REPLY / NOTIFY: exactly one per RTT_REQUEST / CE-marked packet that arrived (missing
-            only if that packet is itself missing from the delivered stream), matched by (flow, PSN),
-            BTH (PathID, epoch, AckReq, everything else) and CW header equal to the triggering
-            fabric packet's.  CLEAR: for each flow and epoch at least as many as reroutes into
-            that epoch, and none for an epoch no reroute went to (a CLEAR carries the flow's new
-            epoch); a lost-TAIL reroute of a flow that fell back for lack of queues needs none (the
-            contract gives such a flow no timer).
+            RTT_REPLY / NOTIFY: exactly one per RTT_REQUEST / CE-marked packet that arrived, matched
+            by (flow, PSN), BTH and CW header equal to the triggering fabric packet's. CLEAR: BTH and
+            CW header equal to the packet it mirrors with the reroute's epoch; exactly one per
+            reroute, mirroring its TAIL (sent within the control port's bound of the TAIL's arrival
+            when nothing was held, after the drain otherwise) or on a timeout the first held packet,
+            at or after the deadline. --b2b: every CLEAR mirrors a TAIL (epoch + 1) or a packet of
+            its own epoch, and every TAIL that arrived has a CLEAR.
  stats      required keys; packets_in = frames in arrivals.pcap, delivered / control_out = frames in
-            the two pcaps, packets_in = delivered + sum(drops) + held_now, drops.malformed = 0
+            the two pcaps, packets_in = delivered + sum(drops), held_now = 0, drops.malformed = 0
             (the generator sends no malformed frame).
 """
 import argparse
@@ -45,8 +55,10 @@ import os
 import sys
 
 from nettwin.reorder.layers import (BTH_LEN, CW_CLEAR, CW_HDR_LEN, CW_NAME, CW_NOTIFY, CW_RTT_REPLY,
-                                    check_icrc, decode_cw, field_at, key_str, make_control, parse)
+                       check_icrc, decode_cw, field_at, key_str, make_control, parse)
 from nettwin.common.pcap import InputError, read_pcap
+from nettwin.reorder.timing import (SCAN_CYCLES, CYCLE_US, PortBound, cells, held_bytes_bound,
+                       live_sharing, reference)
 from nettwin.rdma.layers import fix_ipv4_checksum, icrc
 
 STATS_KEYS = ("packets_in", "delivered", "control_out", "held_now", "released_by_tail",
@@ -56,6 +68,10 @@ STATS_KEYS = ("packets_in", "delivered", "control_out", "held_now", "released_by
 
 def us(ts):
     return int(round(ts * 1e6))
+
+
+def fus(ts):
+    return ts * 1e6
 
 
 def first_diff(exp, got):
@@ -115,61 +131,61 @@ def load_dir(d):
 
 
 class Checker:
-    def __init__(self, meta, conf, orig, arr, delivered, ctrl, stats):
+    def __init__(self, meta, conf, orig, arr, delivered, ctrl, stats, b2b=False, bp=0.0, cbp=0.0):
         self.meta, self.conf, self.orig, self.arr = meta, conf, orig, arr
         self.dl, self.ctrl, self.st = delivered, ctrl, stats
+        self.b2b, self.bp, self.cbp = b2b, bp, cbp
         self.bad = []
         self.flows = {}
         for fj in meta["flows"]:
             key = (fj["key"][0], fj["key"][1], fj["key"][2])
             fj["pos"] = {p: i for i, p in enumerate(fj["psns"])}
             self.flows[key] = fj
-        self.arrival = {}       # (key, psn) -> (fabric, t_us)
+        self.arrival = {}       # (key, psn) -> (fabric, t_us integer)
+        self.arr_t = {}         # (key, psn) -> t_us (float)
+        per_flow = {k: [] for k in self.flows}
+        self.first_last = {}
         for fab, ts in arr:
-            h = parse(fab)
-            if h is None:
-                raise Unusable("arrivals.pcap holds a non-RoCEv2 frame (not a cw_gen directory?)")
-            self.arrival[((h.src, h.dst, h.dqpn), h.psn)] = (fab, us(ts))
+            h, cw = parse(fab), decode_cw(fab)
+            if h is None or cw is None:
+                raise Unusable("arrivals.pcap holds a non-ConWeave frame (not a cw_gen directory?)")
+            key = (h.src, h.dst, h.dqpn)
+            self.arrival[(key, h.psn)] = (fab, us(ts))
+            self.arr_t[(key, h.psn)] = fus(ts)
+            per_flow.setdefault(key, []).append((fus(ts), cw, h.psn, len(fab) - CW_HDR_LEN))
+            fl = self.first_last.get(key)
+            self.first_last[key] = (fus(ts) if fl is None else fl[0], fus(ts))
+        self.windows = reference(conf, per_flow)
+        self.per_flow = per_flow
+        self.held_in = {}       # (key, psn) -> its window
+        for key, wins in self.windows.items():
+            for w in wins:
+                for psn, _, _ in w.held:
+                    self.held_in[(key, psn)] = w
+        limit = conf.get("buffer_bytes", 1 << 30) // 64
+        self.over = [t for t, c in held_bytes_bound(self.windows) if c > limit]
+        self.max_held = max([c for _, c in held_bytes_bound(self.windows)] or [0])
 
     def fail(self, msg):
         self.bad.append(msg)
+
+    def may_drop(self, key, psn):
+        """A buffer_full drop is possible: the packet is held while the held bytes could exceed the limit."""
+        w = self.held_in.get((key, psn))
+        return w is not None and any(w.open <= t <= w.close for t in self.over)
 
     # ------------------------------------------------------------------ tolerated disorder
     def tolerated_flows(self):
         st = self.st
         q, margin = self.conf["queues"], self.conf["margin_us"]
-        wins = []   # (start, end, key, reroute)
-        for key, fj in self.flows.items():
-            prev_first = fj["psns"][0] if fj["psns"] else None
-            for r in fj["reroutes"]:
-                a = self.arrival.get((key, r["first_psn"]))
-                if a is None:
-                    continue
-                start = a[1]
-                ta = self.arrival.get((key, r["tail_psn"]))
-                lo = fj["pos"].get(prev_first, 0)
-                hi = fj["pos"].get(r["tail_psn"], fj["pos"].get((r["tail_psn"] - 1) & 0xFFFFFF, lo))
-                owd = None
-                for p in fj["psns"][lo:hi + 1]:
-                    x = self.arrival.get((key, p))
-                    if x:
-                        c = decode_cw(x[0])
-                        o = (x[1] - c.tx_ts) & 0xFFFF
-                        owd = o if owd is None else max(owd, o)
-                end = start + self.conf["default_hold_us"] if owd is None else \
-                    start + ((r["tail_tx_us"] + owd - start) & 0xFFFF if ((r["tail_tx_us"] + owd - start) & 0xFFFF) < 0x8000 else 0)
-                if ta:
-                    end = max(end, ta[1])
-                wins.append((start, end + margin + 20, key, r))
-                prev_first = r["first_psn"]
-        self.exhausted = set()
-        slots = {}
-        for key in self.flows:
-            slots.setdefault(flow_hash(key) % self.conf.get("flows", 1 << 16), []).append(key)
-        self.shared_slot = {k for ks in slots.values() if len(ks) > 1 for k in ks}
+        wins = [(w.open, w.close, key, w) for key, ws in self.windows.items() for w in ws if w.open is not None]
+        self.exhausted = set()     # windows that may have found no queue
+        self.exhausted_keys = set()
+        self.shared_slot = live_sharing(self.first_last, {k: flow_hash(k) % self.conf.get("flows", 1 << 16)
+                                                          for k in self.first_last}, self.conf.get("flow_idle_us", 0))
         tol = set()
-        for s, e, key, r in wins:
-            others = [k2 for s2, e2, k2, r2 in wins if r2 is not r and k2 != key and s2 <= s < e2]
+        for s, e, key, w in wins:
+            others = [k2 for s2, e2, k2, w2 in wins if w2 is not w and k2 != key and s2 <= s < e2 + margin + 20]
             covered = set()
             for k2 in others:
                 covered |= candidate_queues(k2, q)
@@ -177,12 +193,13 @@ class Checker:
                 exhausted = len(others) >= q
             else:
                 exhausted = len(others) >= q or candidate_queues(key, q) <= covered
-            if exhausted:
-                self.exhausted.add((key, r["first_psn"]))
-                if st.get("fallback_unordered", 0) > 0:
-                    tol.add(key)
-            if st.get("fallback_collision", 0) > 0 and key in self.shared_slot:
+            if exhausted and st.get("fallback_unordered", 0) > 0:
+                self.exhausted.add(id(w))
+                self.exhausted_keys.add(key)
                 tol.add(key)
+        if st.get("fallback_collision", 0) > 0:
+            tol |= self.shared_slot
+        self.untimed = tol | self.shared_slot
         return tol
 
     # ------------------------------------------------------------------ delivered stream
@@ -230,7 +247,7 @@ class Checker:
             hi = None
             for pos, j in lst:
                 if hi is not None and pos < hi[0]:
-                    if key in tol:
+                    if key in tol or self.b2b:
                         self.ntol += 1
                         continue
                     fj = self.flows[key]
@@ -244,12 +261,31 @@ class Checker:
         missing = [(key, pos) for key, fj in self.flows.items() for pos in range(len(fj["psns"]))
                    if (key, pos) not in seen]
         self.missing = set(missing)
-        allowed = self.drops_total() + (self.st.get("held_now") or 0)
-        if len(missing) > allowed:
-            key, pos = missing[0]
+        bf = (self.st.get("drops") or {}).get("buffer_full", 0) if isinstance(self.st.get("drops"), dict) else 0
+        for key, pos in missing:
             fj = self.flows[key]
-            self.fail(f"flow {key_str(key)}: PSN 0x{fj['psns'][pos]:06x} (originals.pcap #{fj['frames'][pos]}) "
-                      f"never delivered ({len(missing)} missing in all, stats allow {allowed}: drops + held_now)")
+            psn = fj["psns"][pos]
+            ok = (self.b2b and self.rerouted_by(key, psn)) or (not self.b2b and self.may_drop(key, psn))
+            if not ok:
+                why = ("no REROUTED packet of its flow came before it" if self.b2b else
+                       "it is not a packet a hold window holds" if (key, psn) not in self.held_in else
+                       f"the held bytes never exceed buffer_bytes while it is held (at most "
+                       f"{self.max_held * 64} bytes can be held at once)")
+                self.fail(f"flow {key_str(key)}: PSN 0x{psn:06x} (originals.pcap #{fj['frames'][pos]}) never "
+                          f"delivered, and it cannot be a buffer_full drop: {why}")
+                break
+        if len(missing) > bf:
+            key, pos = missing[0]
+            self.fail(f"{len(missing)} frame(s) never delivered (first: flow {key_str(key)} PSN "
+                      f"0x{self.flows[key]['psns'][pos]:06x}) but drops.buffer_full is {bf}")
+        if bf and not self.b2b and not self.over:
+            self.fail(f"stats: drops.buffer_full {bf}, but the held bytes never exceed buffer_bytes "
+                      f"{self.conf.get('buffer_bytes')} (at most {self.max_held * 64} bytes can be held at once)")
+
+    def rerouted_by(self, key, psn):
+        """(--b2b) the packet came at or after its flow's first REROUTED packet, so a hold is possible."""
+        t = self.arr_t.get((key, psn))
+        return t is not None and any(cw.rerouted and t0 <= t for t0, cw, _, _ in self.per_flow[key])
 
     def drops_total(self):
         d = self.st.get("drops")
@@ -306,8 +342,18 @@ class Checker:
             if cw.rerouted or cw.tail:
                 self.fail(f"{tag}: REROUTED={cw.rerouted} TAIL={cw.tail}, both must be 0")
             if cw.op == CW_CLEAR:
-                clears[(key, cw.epoch)] = clears.get((key, cw.epoch), 0) + 1
+                clears.setdefault((key, cw.epoch), []).append((k, h.psn, fus(ts)))
                 self.counts[CW_CLEAR] += 1
+                trig = self.arrival.get((key, h.psn))
+                if trig is None:
+                    self.fail(f"{tag}: mirrors PSN 0x{h.psn:06x}, which never arrived")
+                    continue
+                exp = make_control(trig[0], CW_CLEAR, epoch=cw.epoch)
+                a, b = h.bth, h.bth + BTH_LEN + CW_HDR_LEN
+                if exp[a:b] != fr[a:b]:
+                    off = a + first_diff(exp[a:b], fr[a:b])
+                    self.fail(f"{tag}: BTH/CW header byte {off - a} 0x{fr[off]:02x}, the packet it mirrors "
+                              f"gives 0x{exp[off]:02x}")
                 continue
             self.counts[cw.op] += 1
             trig = want.get((cw.op, key, h.psn))
@@ -335,21 +381,121 @@ class Checker:
             what = "RTT_REPLY for the RTT_REQUEST" if op == CW_RTT_REPLY else "NOTIFY for the CE-marked packet"
             self.fail(f"flow {key_str(key)} PSN 0x{psn:06x}: no {what} (arrived at "
                       f"{self.arrival[(key, psn)][1]} us)")
-        need = {}
-        for key, fj in self.flows.items():
-            for r in fj["reroutes"]:
-                if r["tail_lost"] and (key, r["first_psn"]) in self.exhausted and self.st.get("fallback_unordered", 0):
+        self.check_clears(clears)
+
+    def check_clears(self, clears):
+        """clears: {(key, epoch): [(control frame index, mirrored PSN, time us)]}."""
+        if self.b2b:
+            for (key, e), lst in sorted(clears.items()):
+                for k, psn, _ in lst:
+                    cw = decode_cw(self.arrival[(key, psn)][0]) if (key, psn) in self.arrival else None
+                    if cw and not ((cw.tail and (cw.epoch + 1) & 3 == e) or cw.epoch == e):
+                        self.fail(f"control frame {k} (CLEAR epoch {e}, flow {key_str(key)}): mirrors PSN "
+                                  f"0x{psn:06x} of epoch {cw.epoch}, neither a TAIL of epoch {(e - 1) & 3} nor a "
+                                  f"packet of epoch {e}")
+            for key, pk in self.per_flow.items():
+                for _, cw, psn, _ in pk:
+                    if cw.tail and not clears.get((key, (cw.epoch + 1) & 3)):
+                        self.fail(f"flow {key_str(key)}: TAIL PSN 0x{psn:06x} arrived but no CLEAR for epoch "
+                                  f"{(cw.epoch + 1) & 3}")
+            return
+        port = PortBound([(fus(ts), len(fr)) for fr, ts in self.ctrl], self.cbp)
+        for key in self.flows:
+            left = {e: list(v) for (k2, e), v in clears.items() if k2 == key}
+            for w in self.windows.get(key, []):
+                lst = left.get(w.epoch, [])
+                tag = (f"flow {key_str(key)}: reroute to epoch {w.epoch}"
+                       + (f" (TAIL PSN 0x{w.tail_psn:06x} first)" if w.tail_first else
+                          f" (first held PSN 0x{w.held[0][0]:06x})" if w.held else ""))
+                fell = id(w) in self.exhausted or key in self.untimed
+                if w.by == "timeout" and w.held:
+                    want = next((p for p, _, _ in w.held if (key, self.flows[key]["pos"].get(p)) not in self.missing),
+                                w.clear_psn)
+                else:
+                    want = w.clear_psn
+                hit = next((x for x in lst if x[1] == want), None)
+                if hit is None and fell:
+                    hit = next((x for x in lst), None)
+                if hit is None:
+                    if fell or (w.by == "timeout" and not any((key, self.flows[key]["pos"].get(p)) not in self.missing
+                                                              for p, _, _ in w.held)):
+                        continue
+                    self.fail(f"{tag}: no CLEAR mirroring PSN 0x{want:06x} "
+                              f"({'at its TAIL' if w.by != 'timeout' else 'at the resume deadline'}; "
+                              f"CLEARs of that epoch: {[hex(x[1]) for x in lst] or 'none'})")
                     continue
-                need.setdefault((key, r["epoch"]), []).append(r)
-        for (key, e), rs in sorted(need.items()):
-            if clears.get((key, e), 0) < len(rs):
-                r = rs[clears.get((key, e), 0)]
-                self.fail(f"flow {key_str(key)}: {len(rs)} reroute(s) to epoch {e} but {clears.get((key, e), 0)} CLEAR(s); "
-                          f"uncleared reroute: first rerouted PSN 0x{r['first_psn']:06x}, TAIL PSN 0x{r['tail_psn']:06x}"
-                          f"{' (lost in the fabric)' if r['tail_lost'] else ''}")
-        for (key, e), n in sorted(clears.items()):
-            if not any(r["epoch"] == e for r in self.flows[key]["reroutes"]):
-                self.fail(f"flow {key_str(key)}: {n} CLEAR(s) with epoch {e}, but the flow was never rerouted to epoch {e}")
+                lst.remove(hit)
+                k, psn, t = hit
+                if fell:
+                    continue
+                if t < w.clear_at - 1e-3:
+                    self.fail(f"{tag}: CLEAR (control frame {k}) sent at {t:.3f} us, before "
+                              f"{'the TAIL arrived' if w.by != 'timeout' else 'the resume deadline'} ({w.clear_at:.3f} us)")
+                elif w.open is None and t > port.latest(w.clear_at, 1, t):
+                    self.fail(f"{tag}: nothing was to be held, but its CLEAR (control frame {k}) left at {t:.3f} us, "
+                              f"{t - w.clear_at:.3f} us after the TAIL arrived (at the TAIL: within "
+                              f"{port.latest(w.clear_at, 1, t) - w.clear_at:.3f} us)")
+            for e, lst in sorted(left.items()):
+                for k, psn, _ in lst:
+                    self.fail(f"flow {key_str(key)}: CLEAR (control frame {k}) epoch {e} mirroring PSN 0x{psn:06x} "
+                              f"is not the one CLEAR a reroute to epoch {e} owes")
+
+    # ------------------------------------------------------------------ timing
+    def check_timing(self):
+        if self.b2b:
+            return
+        port = PortBound([(fus(ts), len(fr)) for fr, ts in self.dl], self.bp)
+        dep = {}
+        for fr, ts in self.dl:
+            h = parse(fr)
+            if h is not None:
+                dep.setdefault(((h.src, h.dst, h.dqpn), h.psn), fus(ts))
+        self.nheld = self.nprompt = 0
+        for (key, psn), t_out in sorted(dep.items(), key=lambda x: x[1]):
+            if key in self.untimed or (key, psn) not in self.arr_t:
+                continue
+            t_in, fab = self.arr_t[(key, psn)], self.arrival[(key, psn)][0]
+            beats = cells(len(fab))
+            w = self.held_in.get((key, psn))
+            tag = f"flow {key_str(key)} PSN 0x{psn:06x} (arrived {t_in:.3f} us, left {t_out:.3f} us)"
+            if t_out < t_in:
+                self.fail(f"{tag}: left before it arrived")
+                continue
+            near = [x for ws in [self.windows.get(key, [])] for ww in ws for x in (ww.open, ww.close) if x is not None]
+            if any(abs(t_in - x) <= 1.0 for x in near):
+                continue
+            if w is None:
+                self.nprompt += 1
+                lim = port.latest(t_in, beats, t_out)
+                if t_out > lim:
+                    self.fail(f"{tag}: held {t_out - t_in:.3f} us, but no rule holds it (it is not a rerouted "
+                              f"packet before its TAIL: "
+                              + self.why_free(key, t_in) + f"); it had to leave by {lim:.3f} us")
+                continue
+            if id(w) in self.exhausted:
+                continue
+            self.nheld += 1
+            if w.by == "tail":
+                t_tail = dep.get((key, w.tail_psn))
+                lim = port.latest(w.close, beats, t_out)
+                if t_tail is not None and t_out < t_tail:
+                    self.fail(f"{tag}: held until the TAIL (PSN 0x{w.tail_psn:06x}), but left before it")
+                elif t_out > lim and abs(w.close - w.deadline) > 1.0:
+                    self.fail(f"{tag}: its TAIL arrived at {w.close:.3f} us (before the deadline {w.deadline} us), "
+                              f"so it had to leave by {lim:.3f} us")
+            else:
+                lim = port.latest(w.close + SCAN_CYCLES * CYCLE_US, beats, t_out)
+                if t_out < w.close - 1e-3:
+                    self.fail(f"{tag}: released before its resume deadline {w.close:.3f} us "
+                              f"({'TAIL lost' if w.tail_at is None else 'TAIL arrived at %.3f us' % w.tail_at})")
+                elif t_out > lim:
+                    self.fail(f"{tag}: its resume deadline was {w.close:.3f} us, it had to leave by {lim:.3f} us")
+
+    def why_free(self, key, t):
+        prev = [w for w in self.windows.get(key, []) if w.tail_at is not None and w.tail_at <= t]
+        if prev and prev[-1].tail_first:
+            return f"its flow's TAIL (PSN 0x{prev[-1].tail_psn:06x}) came first, at {prev[-1].tail_at:.3f} us"
+        return "no hold window of its flow covers its arrival"
 
     # ------------------------------------------------------------------ stats
     def check_stats(self):
@@ -365,10 +511,12 @@ class Checker:
         for k, n in (("packets_in", len(self.arr)), ("delivered", len(self.dl)), ("control_out", len(self.ctrl))):
             if st[k] != n:
                 self.fail(f"stats: {k} {st[k]}, but the pcap holds {n} frames")
-        tot = st["delivered"] + self.drops_total() + st["held_now"]
+        tot = st["delivered"] + self.drops_total()
         if st["packets_in"] != tot:
             self.fail(f"stats: packets_in {st['packets_in']} != delivered {st['delivered']} + drops "
-                      f"{self.drops_total()} + held_now {st['held_now']} = {tot}")
+                      f"{self.drops_total()} = {tot}")
+        if st["held_now"]:
+            self.fail(f"stats: held_now {st['held_now']} at the end of the run (a run ends with nothing held)")
         if d["malformed"]:
             self.fail(f"stats: drops.malformed {d['malformed']}, but arrivals.pcap holds no malformed frame")
 
@@ -380,6 +528,9 @@ def main():
     ap.add_argument("--ctrl", required=True)
     ap.add_argument("--stats", required=True)
     ap.add_argument("--show", type=int, default=1)
+    ap.add_argument("--b2b", action="store_true", help="the run was --back-to-back: no timing, order or exact CLEARs")
+    ap.add_argument("--backpressure", type=float, default=0.0)
+    ap.add_argument("--ctrl-backpressure", type=float, default=0.0)
     a = ap.parse_args()
     try:
         meta, conf, orig, arr = load_dir(a.dir)
@@ -392,9 +543,10 @@ def main():
             raise Unusable(f"{a.stats}: {e}")
         if not isinstance(st, dict):
             raise Unusable(f"{a.stats}: not a JSON object")
-        c = Checker(meta, conf, orig, arr, dl, ctrl, st)
+        c = Checker(meta, conf, orig, arr, dl, ctrl, st, a.b2b, a.backpressure, a.ctrl_backpressure)
         c.check_delivered()
         c.check_control()
+        c.check_timing()
         c.check_stats()
     except (Unusable, InputError) as e:
         print(f"cw_check: unusable input: {e}", file=sys.stderr)
@@ -409,8 +561,10 @@ def main():
             print(f"cw_check: ... {len(c.bad) - a.show} more mismatch(es)")
         return 1
     nrr = sum(len(fj["reroutes"]) for fj in meta["flows"])
+    timing = "order and timing not checked (--b2b)" if a.b2b else \
+        f"{c.nprompt} left at once and {c.nheld} after their window as the rules require"
     print(f"cw_check: PASS: {len(c.flows)} flows, {len(dl)} delivered ({len(c.missing)} missing = dropped, "
-          f"{nrr} reroutes, {c.ntol} out-of-order deliveries tolerated as fallback), {len(ctrl)} control "
+          f"{nrr} reroutes, {c.ntol} out-of-order deliveries tolerated as fallback; {timing}), {len(ctrl)} control "
           f"({c.counts[CW_RTT_REPLY]} RTT_REPLY, {c.counts[CW_NOTIFY]} NOTIFY, {c.counts[CW_CLEAR]} CLEAR), "
           f"stats conserved ({st['packets_in']} in)")
     return 0

@@ -8,7 +8,10 @@ Modes: drop (one delivered frame removed), swap (two consecutive frames of a nev
 exchanged), flip (one payload byte of a delivered frame flipped), dup (a delivered frame twice),
 rm-notify (first NOTIFY removed), rm-clear (first CLEAR removed), rm-reply (first RTT_REPLY removed),
 noreorder (the block's reordering disabled: arrivals stripped and delivered in arrival order),
-stats (packets_in off by one).  Prints what it damaged.
+stats (packets_in off by one), lie-buffer-full (5 frames of a never-rerouted flow removed and
+claimed as drops.buffer_full), lie-collision (20 frames of one flow reversed, fallback_collision
+claimed), late (a never-rerouted flow's last frame leaves 40 us late, as a wrongly held packet
+would), early-clear (the first CLEAR leaves 5 us before its trigger arrived).  Prints what it damaged.
 """
 import argparse
 import json
@@ -17,7 +20,8 @@ import os
 from nettwin.reorder.layers import CW_CLEAR, CW_NOTIFY, CW_RTT_REPLY, decode_cw, flow_key, key_str, parse, to_nic
 from nettwin.common.pcap import read_pcap, write_pcap
 
-MODES = ("drop", "swap", "flip", "dup", "rm-notify", "rm-clear", "rm-reply", "noreorder", "stats")
+MODES = ("drop", "swap", "flip", "dup", "rm-notify", "rm-clear", "rm-reply", "noreorder", "stats",
+         "lie-buffer-full", "lie-collision", "late", "early-clear")
 
 
 def main():
@@ -63,6 +67,32 @@ def main():
     elif m == "stats":
         st["packets_in"] += 1
         print("cw_corrupt: stats packets_in + 1")
+    elif m in ("lie-buffer-full", "lie-collision", "late"):
+        calm = [tuple(f["key"]) for f in meta["flows"] if not f["reroutes"]] or [tuple(meta["flows"][0]["key"])]
+        idx = [j for j, (fr, _) in enumerate(dl) if flow_key(fr) == calm[0]]
+        if m == "lie-buffer-full":
+            gone = set(idx[len(idx) // 2:len(idx) // 2 + 5])
+            dl = [x for j, x in enumerate(dl) if j not in gone]
+            st["delivered"] -= len(gone)
+            st["drops"]["buffer_full"] += len(gone)
+            print(f"cw_corrupt: removed {len(gone)} frames of flow {key_str(calm[0])}, stats claim buffer_full")
+        elif m == "lie-collision":
+            sel = idx[:20]
+            frames = [dl[j][0] for j in sel][::-1]
+            for j, fr in zip(sel, frames):
+                dl[j] = (fr, dl[j][1])
+            st["fallback_collision"] = max(1, st.get("fallback_collision", 0))
+            print(f"cw_corrupt: reversed {len(sel)} frames of flow {key_str(calm[0])}, stats claim fallback_collision")
+        else:
+            j = idx[-1]
+            dl[j] = (dl[j][0], dl[j][1] + 40e-6)
+            dl.sort(key=lambda x: x[1])
+            print(f"cw_corrupt: last frame of flow {key_str(calm[0])} (PSN 0x{parse(dl[-1][0]).psn:06x}...) 40 us late")
+    elif m == "early-clear":
+        k = next(k for k, (fr, _) in enumerate(ctrl) if decode_cw(fr).op == CW_CLEAR)
+        ctrl[k] = (ctrl[k][0], ctrl[k][1] - 5e-6)
+        ctrl.sort(key=lambda x: x[1])
+        print(f"cw_corrupt: CLEAR (control frame {k}) 5 us early")
     write_pcap(a.out_delivered, dl)
     write_pcap(a.out_ctrl, ctrl)
     with open(a.out_stats, "w") as f:

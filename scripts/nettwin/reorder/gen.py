@@ -19,9 +19,13 @@ TX_TSTAMP / TAIL_TX_TSTAMP = clock mod 2^16, so the destination's 16-bit microse
 pcap timestamp in us mod 2^16.  Each flow (one RC QP: WRITE first/middle/last/only with RETH, SEND,
 with immediate, IPv4 and IPv6, several QPs per host pair, PSNs also across 2^24) sends a packet
 every few us on its current path; one-way delay = the path's base delay (+ congestion C once the
-path is congested, a step some 160 us before the reroute) + 0..1 us jitter, FIFO per path.  A reroute
-moves the flow to a path faster than the congested one by more than a packet gap, so the first
-rerouted packets overtake the TAIL (the last old-path packet).  New-path packets carry the new epoch
+path is congested, a step some 160 us before the reroute) + 0..1 us jitter, FIFO per path.  ConWeave
+reroutes on a predicted RTT, so the new path is not always faster when the packets fly: reroutes take
+turns (over all flows) being faster (by more than a packet gap: the first rerouted packets overtake the
+TAIL, the last old-path packet; TAIL last), slower, faster, equal (same one-way delay as the congested
+old path; the new path of a slower / equal reroute carries that delay for the rest of its segment), so
+TAIL-first and TAIL-last reroutes occur in every scenario with 3 or more reroutes; flows.json records
+each reroute's "new_path" (faster/equal/slower) and "tail_first".  New-path packets carry the new epoch
 (2-bit, wraps) and REROUTED (until the CLEAR could be back at the source), TAIL_TX_TSTAMP = the
 TAIL's send time.  Condition iii: a flow's next reroute is at least guard_us after the previous one.
 
@@ -44,6 +48,7 @@ SCENARIOS = ("mixed", "tailloss", "epochwrap", "tswrap", "ecn", "exhaust")
 MTU = 256
 NPATHS = 8
 GUARD_US = 400          # condition iii: min time between two reroutes of a flow
+KINDS = ("faster", "slower", "faster", "equal")   # the new path against the congested old one, in turn
 STEP_BEFORE_US = 160    # the old path becomes congested this long before the reroute
 MAX_PACKETS = 2000
 
@@ -158,18 +163,31 @@ def gen(seed, scenario, nflows=None):
                 i += 1
     # paths, epochs, delays
     frames = []            # (arrival, tx, flow id, seq, fabric bytes, nic bytes or None if lost)
+    nkind = 0
     for fl in flows:
         nseg = len(fl.rr) + 1
         bounds = [0] + fl.rr + [len(fl.tx)]
         p = rng.randrange(NPATHS)
         fl.paths = [p]
         fl.cong = []
+        fl.base = [path_base[p]]   # one-way delay of each segment's path before its congestion step
+        fl.kinds = []
+        gap_max = c["gap"][1]
         for s in range(1, nseg):
-            faster = [q for q in range(NPATHS) if q != fl.paths[-1]]
-            q = rng.choice(faster)
+            q = rng.choice([q for q in range(NPATHS) if q != fl.paths[-1]])
             fl.paths.append(q)
-            gap_max = c["gap"][1]
-            fl.cong.append(max(25, path_base[q] - path_base[fl.paths[-2]] + gap_max + 12) + rng.randint(0, 20))
+            kind = KINDS[nkind % len(KINDS)]
+            nkind += 1
+            if kind == "faster":
+                fl.cong.append(max(25, path_base[q] - fl.base[-1] + gap_max + 12) + rng.randint(0, 20))
+                fl.base.append(path_base[q])
+            else:
+                fl.cong.append(rng.randint(25, 45))
+                old = fl.base[-1] + fl.cong[-1]
+                want = old if kind == "equal" else old + rng.randint(gap_max + 5, 60)
+                fl.base.append(max(path_base[q], want))
+                kind = "equal" if fl.base[-1] == old else "slower"
+            fl.kinds.append(kind)
         fl.reroutes = []
         fl.lost = set()
         for s in range(1, nseg):
@@ -178,6 +196,8 @@ def gen(seed, scenario, nflows=None):
             if lost:
                 fl.lost.add(ti)
             fl.reroutes.append(dict(epoch=s % 4, old_path=fl.paths[s - 1] + 1, new_path=fl.paths[s] + 1,
+                                    new_path_was=fl.kinds[s - 1], old_path_delay_us=fl.base[s - 1] + fl.cong[s - 1],
+                                    new_path_delay_us=fl.base[s],
                                     tail_psn=(fl.psn0 + ti) & 0xFFFFFF, tail_tx_us=fl.tx[ti],
                                     tail_lost=lost, first_psn=(fl.psn0 + bounds[s]) & 0xFFFFFF,
                                     time_us=fl.tx[bounds[s]], congestion_us=fl.cong[s - 1]))
@@ -188,8 +208,7 @@ def gen(seed, scenario, nflows=None):
         for s in range(nseg):
             path = fl.paths[s]
             seg_end = bounds[s + 1]
-            rer_until = (fl.tx[bounds[s]] + path_base[fl.paths[s - 1]] + fl.cong[s - 1]
-                         + path_base[path] + 30) if s else 0
+            rer_until = (fl.tx[bounds[s]] + fl.base[s - 1] + fl.cong[s - 1] + fl.base[s] + 30) if s else 0
             step_t = fl.tx[seg_end] - STEP_BEFORE_US if s < nseg - 1 else None
             if s:
                 tail_tx = fl.tx[bounds[s] - 1]
@@ -208,20 +227,19 @@ def gen(seed, scenario, nflows=None):
                 rerouted = bool(s) and tx < rer_until
                 tail = i == seg_end - 1 and s < nseg - 1
                 fab = to_fabric(nic, path + 1, cwop, s % 4, rerouted, tail, tx, tail_tx)
-                delay = path_base[path] + (fl.cong[s] if step_t is not None and tx >= step_t else 0)
+                delay = fl.base[s] + (fl.cong[s] if step_t is not None and tx >= step_t else 0)
                 arr = max(tx + delay + rng.randint(0, 1), prev_arr.get(s, 0))
                 prev_arr[s] = arr
                 fl.pk.append(dict(i=i, psn=(fl.psn0 + i) & 0xFFFFFF, nic=nic, fab=fab, tx=tx, arr=arr,
                                   rtt=cwop == CW_RTT_REQUEST, ce=ce, lost=i in fl.lost))
                 frames.append((arr, tx, fl.id, i, fab, None if i in fl.lost else nic))
-    # sanity: every non-lost reroute has its first new-path packet arrive before its TAIL
+    # sanity: a faster new path's first packet overtakes the TAIL; a slower or equal one's does not
     for fl in flows:
         for r in fl.reroutes:
-            if r["tail_lost"]:
-                continue
             ta = next(p["arr"] for p in fl.pk if p["psn"] == r["tail_psn"])
             fa = next(p["arr"] for p in fl.pk if p["psn"] == r["first_psn"])
-            assert fa < ta, (fl.id, r)
+            assert (fa < ta) == (r["new_path_was"] == "faster"), (fl.id, r)
+            r["tail_first"] = ta <= fa
     originals = sorted([(tx, fid, i, nic) for (arr, tx, fid, i, fab, nic) in frames if nic is not None])
     oidx = {(fid, i): k for k, (tx, fid, i, nic) in enumerate(originals)}
     arrivals = sorted((x for x in frames if x[5] is not None), key=lambda x: (x[0], x[1], x[2], x[3]))
@@ -264,8 +282,9 @@ def main():
         f.write("\n")
     nrr = sum(len(x["reroutes"]) for x in meta["flows"])
     nl = sum(len(x["lost"]) for x in meta["flows"])
+    ntf = sum(r["tail_first"] for x in meta["flows"] for r in x["reroutes"])
     print(f"cw_gen: {a.scenario} seed {a.seed}: {len(meta['flows'])} flows, {len(arrivals)} arrivals, "
-          f"{len(originals)} originals, {nrr} reroutes ({nl} TAILs lost), "
+          f"{len(originals)} originals, {nrr} reroutes ({ntf} TAIL first, {nl} TAILs lost), "
           f"{sum(len(x['rtt_requests']) for x in meta['flows'])} RTT_REQUESTs, "
           f"{sum(len(x['ce']) for x in meta['flows'])} CE -> {a.out_dir}")
 

@@ -5,7 +5,9 @@
 
 Reads D/reorder.txt and D/arrivals.pcap (cw_gen.py) and applies docs/conweave.md's per-flow rules
 with zero processing time: previous-epoch packets forwarded, REROUTED packets of the current epoch
-held until the TAIL (then drained at once, then CLEAR) or until the resume deadline
+held until the TAIL (then drained at once, then CLEAR) - unless that TAIL came first (TAIL of the
+current epoch: remembered, CLEAR for epoch + 1 at once, the next reroute's packets pass) - or until
+the resume deadline
 TAIL_TX_TSTAMP + owd_old + margin_us (16-bit modular; now + default_hold_us without an old-path
 sample).  A queue from the pool of `queues` is taken on the first held packet; none free ->
 forwarded at once, counted fallback_unordered (per packet).  No flow-table collisions (unbounded
@@ -18,7 +20,7 @@ import json
 import os
 
 from nettwin.reorder.layers import (CW_CLEAR, CW_NOTIFY, CW_RTT_REPLY, CW_RTT_REQUEST, ECN_CE, decode_cw,
-                                    flow_key, make_control, parse, to_nic)
+                       flow_key, make_control, parse, to_nic)
 from nettwin.common.pcap import read_pcap, write_pcap
 
 
@@ -36,6 +38,7 @@ class FS:
     def __init__(self, epoch):
         self.epoch = epoch
         self.tail_seen = True
+        self.tail_next = False
         self.queue = None          # [(fabric, arrival_us)]
         self.deadline = None
         self.owd_cur = None
@@ -98,16 +101,20 @@ def run(conf, arrivals):
         d = (cw.epoch - fs.epoch) & 3
         held = False
         if d in (1, 2):
-            fs.owd_old, fs.owd_cur = fs.owd_cur, owd
+            fs.owd_old, fs.owd_cur = (fs.owd_cur if d == 1 else None), owd
             fs.epoch = cw.epoch
             if cw.rerouted:
-                fs.tail_seen = False
-                held = True
+                fs.tail_seen = d == 1 and fs.tail_next
+                held = not fs.tail_seen
+            fs.tail_next = False
         elif d == 0:
             fs.owd_cur = owd if fs.owd_cur is None else max(fs.owd_cur, owd)
             held = bool(cw.rerouted) and not fs.tail_seen
         else:
             fs.owd_old = owd if fs.owd_old is None else max(fs.owd_old, owd)
+        if cw.tail and d != 3 and not fs.tail_next:
+            fs.tail_next = True
+            ctrl.append((make_control(fab, CW_CLEAR, epoch=(fs.epoch + 1) & 3), now))
         if held:
             if fs.queue is None:
                 if used[0] >= Q:

@@ -1,22 +1,24 @@
 """The ConWeave reorder queue's regression runs (API: nettwin/regress/run.py).
 
 Every cw_gen.py scenario x seed through `nettwin reorder --engine lockstep` in four stimulus modes: timed (pcap
-arrival times) and timed+bp (30 % backpressure on both outputs), both checked by cw_check.py; b2b (back to back,
-20 % backpressure) and b2b-tight (a tiny flow table, queue pool and hold limit, host output ready 1 cycle in 7,
-so collisions, fallbacks, buffer_full drops and input stalls all occur): time is compressed there, so only
-lockstep-clean + conservation are required.
+arrival times) and timed+bp (30 % backpressure on both outputs), both checked by cw_check.py (hold and release
+timing too); b2b (back to back, 20 % backpressure) and b2b-tight (a tiny flow table, queue pool and hold limit,
+host output ready 1 cycle in 7, so collisions, fallbacks, buffer_full drops and input stalls all occur): time
+is compressed there, so they are checked by cw_check.py --b2b (conservation, exactly-once, bytes, ICRC,
+control packets, the drop rule; not order or timing).
 """
 import json
 import os
 
 from nettwin.regress.run import PY, Run, Vector, stats_ok, tag
 
-TITLE = ("ConWeave reorder (RTL and model in lockstep; timed runs checked by cw_check.py, b2b: lockstep + "
-         "conservation only; fallback = unordered/collision)")
+TITLE = ("ConWeave reorder (RTL and model in lockstep; timed runs checked by cw_check.py, b2b by cw_check.py "
+         "--b2b; fallback = unordered/collision)")
 HEADER = ["scenario", "seed", "mode", "arrivals", "delivered", "held", "by TAIL", "by timeout", "fallback",
           "control", "cycles", "result", "time"]
 SCENARIOS = ["mixed", "tailloss", "epochwrap", "tswrap", "ecn", "exhaust"]
-# (mode, extra nettwin flags ("{seed}" = the vector's seed), checked by cw_check.py?)
+# (mode, extra nettwin flags ("{seed}" = the vector's seed), timed?); cw_check.py gets the same backpressure
+# values (they widen its port-time bounds) and --b2b for the back-to-back modes.
 MODES = [("timed", [], True),
          ("timed+bp", ["--backpressure", "0.3", "--ctrl-backpressure", "0.3", "--seed", "{seed}"], True),
          ("b2b", ["--back-to-back", "--backpressure", "0.2", "--seed", "{seed}"], False),
@@ -60,7 +62,8 @@ def _hold_points(d, delivered):
         for r in fl["reroutes"]:
             k = tuple(fl["key"]) + (r["first_psn"],)
             if k in arr and k in dep:
-                diff = base[r["old_path"]] + r["congestion_us"] - base[r["new_path"]]
+                diff = (base[r["old_path"]] + r["congestion_us"] if "old_path_delay_us" not in r
+                        else r["old_path_delay_us"]) - r.get("new_path_delay_us", base[r["new_path"]])
                 pts.append((diff, round((dep[k] - arr[k]) * 1e6, 3), bool(r["tail_lost"])))
     return pts
 
@@ -88,8 +91,10 @@ def runs(opts):
                 cmd = [opts.nettwin, "reorder", "--config", tight if mode == "b2b-tight" else conf,
                        "--in", os.path.join(d, "arrivals.pcap"), "--out", dl, "--ctrl-out", ctrl, "--stats", stats,
                        "--engine", "lockstep"] + [f.format(seed=seed) for f in flags]
+                bp = [f for i, f in enumerate(flags) if f in ("--backpressure", "--ctrl-backpressure")
+                      or (i and flags[i - 1] in ("--backpressure", "--ctrl-backpressure"))]
                 checks = [("cw_check", [PY, opts.script("cw_check.py"), "--dir", d, "--delivered", dl,
-                                        "--ctrl", ctrl, "--stats", stats])] if timed else []
+                                        "--ctrl", ctrl, "--stats", stats] + bp + ([] if timed else ["--b2b"]))]
                 out.append(Run("reorder", sc, seed, mode, cmd, vector=vec, checks=checks, stats=stats,
                                outputs=[dl, ctrl], accept=stats_ok, columns=_columns, extract=_extract))
     return out
@@ -110,6 +115,7 @@ def plots(results, out_dir):
                        label="%s: %d" % (label, len(sel)))
     hi = max(max(p[0] for p in pts), 1)
     ax.plot([0, hi], [0, hi], ":", color="grey", label="hold = difference")
+    ax.axvline(0, color="grey", lw=0.5)  # left of it the new path is slower or equal: the TAIL came first
     return finish(fig, ax, "path-delay difference at the reroute, us (old path + congestion - new path)",
                   "hold time of the first rerouted packet, us", out_dir, "reorder_hold.png",
                   "Reorder hold time against the path-delay difference",

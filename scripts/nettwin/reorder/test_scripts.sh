@@ -9,7 +9,8 @@
 # 2. the ideal oracle (cw_oracle.py) output passes cw_check.py;
 # 3. damaged copies (cw_corrupt.py) fail (exit 1) with the precise message expected: dropped,
 #    swapped, flipped and duplicated packets, removed NOTIFY / CLEAR / RTT_REPLY, no reordering at
-#    all, inconsistent stats;
+#    all, inconsistent stats, stats that claim drops or collisions the traffic cannot cause, a packet
+#    held with no rule holding it (issue 13), a CLEAR before its trigger;
 # 4. (first scenario only) the tshark Lua dissector (nettwin/reorder/test_dissector.py) decodes the fabric frames and
 #    the control packets as reorder/layers.py does, and not by default; first seed: also malformed variants and
 #    a broken copy of the dissector that must fail;
@@ -80,8 +81,12 @@ print('  ok: %d fabric frames strip back to their NIC frames' % len(arr))
     corrupt swap "out of PSN order"
     corrupt flip "ICRC invalid"
     corrupt dup "delivered twice"
-    corrupt rm-clear "uncleared reroute"
+    corrupt rm-clear "no CLEAR mirroring"
     corrupt stats "stats: packets_in"
+    corrupt lie-buffer-full "cannot be a buffer_full drop"
+    corrupt lie-collision "out of PSN order"
+    corrupt late "but no rule holds it"
+    corrupt early-clear "CLEAR (control frame"
     if [ "$sc" != exhaust ]; then corrupt noreorder "out of PSN order"; fi
     case "$sc" in mixed|tswrap|ecn|exhaust) corrupt rm-notify "no NOTIFY";; esac
     if [ "$sc" != tailloss ] && [ "$sc" != exhaust ]; then corrupt rm-reply "no RTT_REPLY"; fi
