@@ -131,7 +131,7 @@ def main():
         shown = ", ".join(caught[:8]) + (f" (+{len(caught) - 8} more)" if len(caught) > 8 else "")
         rows.append(f"| {name} | {block} | {what} | {len(caught)} | {shown or '**SURVIVED**'} |")
         print(f"[{i}/{len(muts)}] {name}: {'caught by ' + str(len(caught)) + ' tests' if caught else 'SURVIVED'}"
-              f" ({time.time() - t0:.0f} s)", flush=True)
+              f" ({time.time() - t0:.0f} s){': ' + shown if caught else ''}", flush=True)
     sh(["cmake", "--build", build, "-j", str(a.jobs)])  # leave the scratch build unmutated
     table = "\n".join(["| mutation | block | planted bug | tests failing | which |", "|---|---|---|---|---|"] + rows)
     print(table)
