@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <ostream>
 #include <string>
 
 #include "model/common/pcap.h"
@@ -24,6 +25,17 @@ inline nettwin::CaptureFormat OutputFormat(nettwin::PcapFormat container, const 
 constexpr const char* kOutFormatHelp =
     "  --out-format  pcap (default) or pcapng; either keeps the input's timestamp resolution (us or ns).\n"
     "                Input may be pcap (us/ns, either byte order) or pcapng (Ethernet interfaces).\n";
+
+// The end of a cycle-engine command's stats JSON (reorder, vnic): cycles, beats, input stalls, the lockstep
+// verdict and conservation, then the closing brace. `r` is the block's run result (its `run`, a
+// tb::RunResult, plus `mismatch_text` and `conservation_ok`).
+template <class RunOutcome>
+void AppendRunStatsTail(std::ostream& j, const RunOutcome& r) {
+  j << "  \"cycles\": " << r.run.cycles << ",\n  \"in_beats\": " << r.run.in_beats << ",\n  \"out_beats\": "
+    << r.run.out_beats << ",\n  \"input_stall_cycles\": " << r.run.input_stall_cycles
+    << ",\n  \"mismatches\": " << (r.mismatch_text.empty() ? 0 : 1)
+    << ",\n  \"conservation_ok\": " << (r.conservation_ok ? "true" : "false") << "\n}\n";
+}
 
 int LbCommand(int argc, char** argv);
 int LbPlanCommand(int argc, char** argv);

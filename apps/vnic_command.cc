@@ -61,10 +61,8 @@ std::string StatsJson(const VnicRunReport& r, Direction dir, const char* engine)
   for (int i = 1; i < reasons; ++i) {
     j << (i > 1 ? ", " : "") << "\"" << ReasonName(dir, i) << "\": " << c.drops[static_cast<size_t>(i)];
   }
-  j << "},\n  \"cycles\": " << r.run.cycles << ",\n  \"in_beats\": " << r.run.in_beats << ",\n  \"out_beats\": "
-    << r.run.out_beats << ",\n  \"input_stall_cycles\": " << r.run.input_stall_cycles
-    << ",\n  \"mismatches\": " << (r.mismatch_text.empty() ? 0 : 1)
-    << ",\n  \"conservation_ok\": " << (r.conservation_ok ? "true" : "false") << "\n}\n";
+  j << "},\n";
+  AppendRunStatsTail(j, r);
   return j.str();
 }
 
