@@ -20,7 +20,7 @@ while [ $# -gt 0 ]; do
     *) echo "fuzz.sh: unknown option '$1'" >&2; exit 2 ;;
   esac
 done
-TARGETS=(pcap lb_script rdma_config reorder_config lb_frame rdma_frame reorder_frame)
+TARGETS=(pcap lb_script lb_plan rdma_config reorder_config vnic_config re lb_frame rdma_frame reorder_frame vnic_frame)
 [ -n "$ONLY" ] && TARGETS=("$ONLY")
 PY=/usr/bin/python3
 
@@ -34,13 +34,29 @@ cmake --build "$BUILD" -j "$JOBS" -- "${BINS[@]}" >/dev/null
 
 # ---- seed corpora (regenerated when missing; small, from the generators and the vectors) ----
 C="$BUILD/corpus"
-if [ ! -f "$C/.seeded" ]; then
-  rm -rf "$C" && mkdir -p "$C"/{pcap,lb_script,rdma_config,reorder_config,lb_frame,rdma_frame,reorder_frame}
+if [ ! -f "$C/.seeded-v2" ]; then
+  rm -rf "$C"
+  for t in pcap lb_script lb_plan rdma_config reorder_config vnic_config re lb_frame rdma_frame reorder_frame \
+      vnic_frame; do mkdir -p "$C/$t"; done
   G="$BUILD/gen"
   rm -rf "$G" && mkdir -p "$G"
   $PY "$S/lb_gen.py" --seed 1 --out-dir "$G/lb" --packets 120 >/dev/null
   $PY "$S/rdma_gen.py" --seed 1 --scenario mixed --out-dir "$G/rdma" --no-check >/dev/null
   $PY "$S/cw_gen.py" --seed 1 --scenario mixed --out-dir "$G/cw" >/dev/null
+  $PY "$S/vnic_gen.py" --seed 1 --out-dir "$G/vnic" >/dev/null
+  $PY "$S/re_gen.py" --seed 1 --out-dir "$G/re" >/dev/null
+  $PY "$S/lb_plan_gen.py" gen --seed 1 --out-dir "$G/plan" --packets 20 >/dev/null
+  cp "$G/vnic/vnic.txt" "$C/vnic_config/gen1.txt"
+  # lb_plan: tables NUL members NUL boundary NUL current start NUL now (the CLI's options, decimal)
+  { cat "$G/plan/filter.txt"; printf '\0'; cat "$G/plan/members0.txt"; } >"$C/lb_plan/init"
+  $PY - "$G/plan" "$ROOT/vectors/lb/spec/runsim.txt" "$C/lb_plan/switch" <<'PY'
+# An in-service switch: the spec's tables (they hold an epoch) and the scenario's members and ticks.
+import json, sys
+d, spec, out = sys.argv[1:]
+s = json.load(open(f"{d}/scenario.json"))
+parts = [open(spec).read(), open(f"{d}/members1.txt").read(), str(s["boundary"]), str(s["start"]), str(s["now"])]
+open(out, "wb").write("\0".join(parts).encode())
+PY
   cp "$G/lb/runsim.txt" "$C/lb_script/gen1.txt"
   cp "$ROOT/vectors/lb/spec/runsim.txt" "$C/lb_script/spec.txt"
   cp "$G/rdma/responder.txt" "$C/rdma_config/mixed1.txt"
@@ -49,11 +65,13 @@ if [ ! -f "$C/.seeded" ]; then
   cp "$ROOT/vectors/lb/spec/packets_in.pcap" "$C/pcap/lb_spec.pcap"
   cp "$ROOT/vectors/rdma/atomic/requests.pcap" "$C/pcap/rdma_atomic.pcap"
   $PY - "$C" "$G/lb/packets_in.pcap" "$ROOT/vectors/lb/spec/packets_in.pcap" "$G/rdma/requests.pcap" \
-      "$G/cw/arrivals.pcap" <<'PY'
+      "$G/cw/arrivals.pcap" "$G/vnic" "$G/re" <<'PY'
 # Frame targets read [2-byte big-endian length, bytes]...; a few frames per seed, up to 40 seeds each.
+# vnic_frame starts with a byte (bit 0: encapsulate, bits 7:1 the first frame's port), re with the
+# configuration text and a NUL.
 import struct, sys
 from scapy.utils import RawPcapReader
-out, lb_gen, lb_spec, rdma, cw = sys.argv[1:]
+out, lb_gen, lb_spec, rdma, cw, vnic, re_dir = sys.argv[1:]
 def frames(p):
     return [bytes(d) for d, _ in RawPcapReader(p)]
 def write(target, fs, per):
@@ -63,8 +81,15 @@ def write(target, fs, per):
 write("lb_frame", frames(lb_gen) + frames(lb_spec), 2)
 write("rdma_frame", frames(rdma), 3)
 write("reorder_frame", frames(cw), 3)
+def write_prefixed(target, prefix, fs, per, name):
+    for i in range(0, min(len(fs), 20 * per), per):
+        blob = prefix + b"".join(struct.pack(">H", len(f)) + f for f in fs[i:i + per])
+        open(f"{out}/{target}/{name}{i // per:03d}", "wb").write(blob)
+write_prefixed("vnic_frame", b"\x01", frames(f"{vnic}/eth.pcap"), 3, "encap")
+write_prefixed("vnic_frame", b"\x00", frames(f"{vnic}/opa.pcap"), 3, "decap")
+write_prefixed("re", open(f"{re_dir}/re.txt", "rb").read() + b"\0", frames(f"{re_dir}/segments.pcap"), 8, "seg")
 PY
-  touch "$C/.seeded"
+  touch "$C/.seeded-v2"
 fi
 
 # ---- run ----
@@ -77,6 +102,12 @@ for t in "${TARGETS[@]}"; do
   log="$BUILD/logs/$t.log"
   rc=0
   mkdir -p "$BUILD/crashes/$t"
+  # Inputs that once crashed (tb/fuzz/regressions/TARGET, each a fixed bug) must now run clean.
+  reg="$ROOT/tb/fuzz/regressions/$t"
+  if [ -d "$reg" ] && ! "$BUILD/tb/fuzz/${t}_fuzz" "$reg"/* >"$BUILD/logs/$t.regressions.log" 2>&1; then
+    crashed=1
+    echo "  $t: a fixed crash is back: $BUILD/tb/fuzz/${t}_fuzz $reg/*; log $BUILD/logs/$t.regressions.log"
+  fi
   "$BUILD/tb/fuzz/${t}_fuzz" "$C/$t" "${dict[@]}" -max_total_time="$SECONDS_EACH" -max_len=20000 -timeout=60 \
     -rss_limit_mb=2048 -artifact_prefix="$BUILD/crashes/$t/" -print_final_stats=1 >"$log" 2>&1 || rc=$?
   execs=$(grep -m1 'stat::number_of_executed_units' "$log" | awk '{print $2}' || true)

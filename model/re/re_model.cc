@@ -47,11 +47,13 @@ ReConfig ParseReConfig(const std::string& text, const std::string& file_name) {
     char* end = nullptr;
     const double v = std::strtod(val.c_str(), &end);
     if (*end != '\0' || val.empty()) fail(val, "not a number");
+    // Range first, written so that NaN fails it too: converting NaN or an out-of-range double to an integer
+    // is undefined behaviour (found by tb/fuzz/re_fuzz: "contexts nan").
     if (key == "contexts") {
-      if (v < 1 || v > 4096 || v != static_cast<int>(v)) fail(val, "contexts must be an integer in 1..4096");
+      if (!(v >= 1 && v <= 4096) || v != static_cast<int>(v)) fail(val, "contexts must be an integer in 1..4096");
       c.contexts = static_cast<int>(v);
     } else if (key == "buffer_bytes") {
-      if (v < 1 || v > (1 << 24) || v != static_cast<uint32_t>(v))
+      if (!(v >= 1 && v <= (1 << 24)) || v != static_cast<uint32_t>(v))
         fail(val, "buffer_bytes must be an integer in 1..16777216");
       c.buffer_bytes = static_cast<uint32_t>(v);
     } else if (key == "timeout_us") {

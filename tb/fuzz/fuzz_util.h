@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "model/common/cfg_port.h"
 #include "model/common/stream.h"
 
 namespace nettwin::fuzz {
@@ -24,18 +25,31 @@ inline std::string ToFile(const uint8_t* data, size_t size, const char* ext) {
 }
 
 // Splits the input into frames: each frame is a 2-byte big-endian length then that many bytes (clipped to
-// what is left), so the fuzzer controls frame boundaries, sizes (up to 9000) and contents.
-inline std::vector<std::vector<uint8_t>> Frames(const uint8_t* data, size_t size, size_t max_frames = 8) {
+// what is left), so the fuzzer controls frame boundaries, sizes (up to max_len) and contents.
+inline std::vector<std::vector<uint8_t>> Frames(const uint8_t* data, size_t size, size_t max_frames = 8,
+                                                size_t max_len = 9000) {
   std::vector<std::vector<uint8_t>> frames;
   size_t i = 0;
   while (i + 2 <= size && frames.size() < max_frames) {
-    size_t n = ((size_t{data[i]} << 8) | data[i + 1]) % 9001;
+    size_t n = ((size_t{data[i]} << 8) | data[i + 1]) % (max_len + 1);
     i += 2;
     if (n > size - i) n = size - i;
     frames.emplace_back(data + i, data + i + n);
     i += n;
   }
   return frames;
+}
+
+// Drives the programming-port writes into a clocked block, one per cycle, the stream ports idle.
+template <class In, class Block>
+void Program(Block* block, const std::vector<CfgWrite>& writes) {
+  for (const CfgWrite& w : writes) {
+    In in;
+    in.cfg = w;
+    in.cfg.valid = true;
+    block->Eval(in);
+    block->Tick();
+  }
 }
 
 // Offers the frames' beats back to back (In::s, honouring Out::s_ready), calls `each(in, out)` every cycle

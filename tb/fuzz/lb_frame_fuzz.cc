@@ -32,14 +32,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   LbTables tables;
   LbCycleModel cyc;
   cyc.Reset();
-  for (const CfgWrite& w : SpecWrites()) {
-    tables.Apply(w);
-    LbIn in;
-    in.cfg = w;
-    in.cfg.valid = true;
-    cyc.Eval(in);
-    cyc.Tick();
-  }
+  for (const CfgWrite& w : SpecWrites()) tables.Apply(w);
+  fuzz::Program<LbIn>(&cyc, SpecWrites());
   std::vector<std::vector<uint8_t>> want;
   std::map<int, uint32_t> want_drops;
   for (const auto& f : frames) {
