@@ -43,8 +43,9 @@ fuzz: setup
 coverage: setup
 	bash scripts/coverage.sh --jobs $(JOBS) $(if $(COVERAGE_REGRESS),--regress)
 
-# Random configurations and traffic per block in lockstep, checked by the independent checkers, until
-# every block has seen SOAK_PACKETS packets (progress per run; a failing run prints its replay).
+# Random configurations and traffic per block (lb, rdma, reorder, vnic) in lockstep, every run checked by the
+# independent checkers, until every block has seen SOAK_PACKETS packets (progress per vector; a failing run
+# prints its replay; the summary gives the CPU seconds of generation, lockstep and checks).
 SOAK_PACKETS ?= 200000
 soak: build
 	/usr/bin/python3 scripts/soak.py --build $(BUILD) --packets $(SOAK_PACKETS)

@@ -1,0 +1,256 @@
+"""Random-configuration soak in lockstep (`make soak SOAK_PACKETS=N`, entry point scripts/soak.py).
+
+Per block and seed (S, S+1, ...), everything drawn from random.Random("<block>:<seed>"): the block's
+generator writes a random configuration and traffic once, then --timings K lockstep runs of
+`nettwin <block> --engine lockstep` (RTL and model compared every cycle) replay that vector under K
+different drawn stimuli (input gaps, output backpressure, host-memory latencies, reorder parameters), and
+EVERY run is checked by the block's independent checker. Generating the traffic (Scapy) costs several
+times more than a lockstep run plus its check, so K runs per vector make each packet cheaper without
+dropping any check (`--timings 1` is one run per vector).
+
+  lb       lb_gen.py --packets 500..3000: random tables (filter, epochs, calendars, members) with two mid-run
+           table changes; gaps 0..0.6, backpressure 0..0.8; lb_check.py (independent reference + tshark)
+  rdma     rdma_gen.py, scenario drawn from all but edge (QPs, MRs, MTUs 256..4096, PSN starts near the 2^24
+           wrap per seed); read latency 1..1200 cycles, write latency 1..300, 1..16 outstanding reads,
+           backpressure 0..0.7; rdma_check.py
+  reorder  cw_gen.py, scenario drawn from all six; per run queues 4/8/16/32, margin_us 0..64,
+           default_hold_us 20..400 written into reorder.txt, backpressure 0..0.5 on both outputs (given to
+           the checker too); cw_check.py
+  vnic     vnic_gen.py --frames 100..600: a random valid configuration (4..6 ports, pkeys, LIDs, MAC tables);
+           per run encapsulation (vnic_check encap), the output decapsulated again (vnic_check roundtrip)
+           and the corrupted 16B packets decapsulated (vnic_check decap), gaps 0..0.6, backpressure 0..0.8
+A failing run prints its one-line replay and the soak goes on. The summary gives, per block, packets,
+runs, seeds, divergences, checker failures and the CPU seconds spent generating, in lockstep and checking.
+Exit status 1 if any run failed.
+"""
+import argparse
+import json
+import os
+import random
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+
+from nettwin.regress.run import PY
+
+STAGES = ("gen", "lockstep", "check")
+RDMA_SCENARIOS = ["mixed", "traffic", "atomic", "lostack", "reorder", "badreq", "psnwrap", "icrc", "malformed",
+                  "send"]
+CW_SCENARIOS = ["mixed", "tailloss", "epochwrap", "tswrap", "ecn", "exhaust"]
+
+
+def _pct(rng, hi):
+    return "%.2f" % rng.uniform(0, hi)
+
+
+class Step:
+    """One lockstep command (its stats JSON counts the packets) and the checks of its output."""
+
+    def __init__(self, run, stats, checks, prepare=None):
+        self.run, self.stats, self.checks, self.prepare = run, stats, checks, prepare
+
+
+def lb_block(rng, seed, d, nt, script):
+    gen = [[PY, script("lb_gen.py"), "--seed", str(seed), "--out-dir", d, "--packets", str(rng.randint(500, 3000))]]
+
+    def runs(k, rng):
+        out, st = f"{d}/out{k}.pcap", f"{d}/stats{k}.json"
+        tables, inp = f"{d}/runsim.txt", f"{d}/packets_in.pcap"
+        run = [nt, "lb", "--tables", tables, "--in", inp, "--out", out, "--stats", st, "--engine", "lockstep",
+               "--seed", str(seed * 100 + k), "--gaps", _pct(rng, 0.6), "--backpressure", _pct(rng, 0.8)]
+        chk = [PY, script("lb_check.py"), "--tables", tables, "--in", inp, "--out", out, "--stats", st, "--tshark"]
+        return [Step(run, st, [chk])]
+    return gen, runs
+
+
+def rdma_block(rng, seed, d, nt, script):
+    gen = [[PY, script("rdma_gen.py"), "--seed", str(seed), "--scenario", rng.choice(RDMA_SCENARIOS), "--out-dir", d,
+            "--no-check"]]
+
+    def runs(k, rng):
+        out, mem, st = f"{d}/rsp{k}.pcap", f"{d}/mem{k}.json", f"{d}/stats{k}.json"
+        conf, inp = f"{d}/responder.txt", f"{d}/requests.pcap"
+        run = [nt, "rdma", "--config", conf, "--in", inp, "--out", out, "--mem-out", mem, "--stats", st,
+               "--engine", "lockstep", "--seed", str(seed * 100 + k),
+               "--mem-read-cycles", str(rng.randint(1, 1200)), "--mem-write-cycles", str(rng.randint(1, 300)),
+               "--mem-outstanding", str(rng.randint(1, 16)), "--backpressure", _pct(rng, 0.7)]
+        chk = [PY, script("rdma_check.py"), "--config", conf, "--in", inp, "--out", out, "--mem-out", mem,
+               "--stats", st]
+        return [Step(run, st, [chk])]
+    return gen, runs
+
+
+def reorder_block(rng, seed, d, nt, script):
+    gen = [[PY, script("cw_gen.py"), "--seed", str(seed), "--scenario", rng.choice(CW_SCENARIOS), "--out-dir", d]]
+
+    def runs(k, rng):
+        values = {"queues": rng.choice([4, 8, 16, 32]), "margin_us": rng.randint(0, 64),
+                  "default_hold_us": rng.randint(20, 400)}
+        conf = f"{d}/reorder.txt"
+
+        def prepare():  # the drawn values into D/reorder.txt, which the checker reads too
+            lines = open(conf).read().splitlines()
+            lines = [f"{ln.split()[0]} {values[ln.split()[0]]}" if ln.split() and ln.split()[0] in values else ln
+                     for ln in lines]
+            open(conf, "w").write("\n".join(lines) + "\n")
+        dl, ctrl, st = f"{d}/dl{k}.pcap", f"{d}/ctrl{k}.pcap", f"{d}/stats{k}.json"
+        bp = _pct(rng, 0.5)
+        run = [nt, "reorder", "--config", conf, "--in", f"{d}/arrivals.pcap", "--out", dl, "--ctrl-out", ctrl,
+               "--stats", st, "--engine", "lockstep", "--seed", str(seed * 100 + k),
+               "--backpressure", bp, "--ctrl-backpressure", bp]
+        chk = [PY, script("cw_check.py"), "--dir", d, "--delivered", dl, "--ctrl", ctrl, "--stats", st,
+               "--backpressure", bp, "--ctrl-backpressure", bp]
+        return [Step(run, st, [chk], prepare)]
+    return gen, runs
+
+
+def vnic_block(rng, seed, d, nt, script):
+    gen = [[PY, script("vnic_gen.py"), "--seed", str(seed), "--out-dir", d, "--frames", str(rng.randint(100, 600))]]
+    conf, eth, ports, opa = (f"{d}/{f}" for f in ("vnic.txt", "eth.pcap", "eth.ports", "opa.pcap"))
+    chk = [PY, script("vnic_check.py")]
+
+    def runs(k, rng):
+        def timing():
+            return ["--engine", "lockstep", "--seed", str(rng.randint(1, 1 << 30)), "--gaps", _pct(rng, 0.6),
+                    "--backpressure", _pct(rng, 0.8)]
+        enc, enc_st = f"{d}/enc{k}.pcap", f"{d}/enc{k}.json"
+        rt, rt_ports, rt_st = f"{d}/rt{k}.pcap", f"{d}/rt{k}.ports", f"{d}/rt{k}.json"
+        dec, dec_ports, dec_st = f"{d}/dec{k}.pcap", f"{d}/dec{k}.ports", f"{d}/dec{k}.json"
+        vnic = [nt, "vnic", "--config", conf]
+        return [
+            Step(vnic + ["--direction", "encap", "--in", eth, "--ports", ports, "--out", enc, "--stats", enc_st]
+                 + timing(), enc_st,
+                 [chk + ["encap", "--config", conf, "--in", eth, "--ports", ports, "--out", enc, "--stats", enc_st]]),
+            Step(vnic + ["--direction", "decap", "--in", enc, "--out", rt, "--ports-out", rt_ports, "--stats", rt_st]
+                 + timing(), rt_st,
+                 [chk + ["roundtrip", "--config", conf, "--in", eth, "--ports", ports, "--out", rt,
+                         "--ports-out", rt_ports]]),
+            Step(vnic + ["--direction", "decap", "--in", opa, "--out", dec, "--ports-out", dec_ports,
+                         "--stats", dec_st] + timing(), dec_st,
+                 [chk + ["decap", "--config", conf, "--in", opa, "--out", dec, "--ports-out", dec_ports,
+                         "--stats", dec_st]]),
+        ]
+    return gen, runs
+
+
+BLOCKS = {"lb": lb_block, "rdma": rdma_block, "reorder": reorder_block, "vnic": vnic_block}
+
+
+def execute(cmd, log):
+    """Runs cmd with its output appended to `log`; returns (exit status, CPU seconds of the child, its output)."""
+    with open(log, "ab") as f:
+        f.write(("$ " + shlex.join(cmd) + "\n").encode())
+        f.flush()
+        start = f.tell()
+        p = subprocess.Popen(cmd, stdout=f, stderr=f)
+        _, status, ru = os.wait4(p.pid, 0)  # wait4: the child's own CPU time
+    p.returncode = os.waitstatus_to_exitcode(status)
+    with open(log, "rb") as f:
+        f.seek(start)
+        text = f.read().decode(errors="replace")
+    return p.returncode, ru.ru_utime + ru.ru_stime, text
+
+
+class Tally:
+    def __init__(self):
+        self.packets = self.runs = self.vectors = self.div = self.chk = self.other = 0
+        self.cpu = dict.fromkeys(STAGES, 0.0)
+
+    def failed(self):
+        return self.div + self.chk + self.other
+
+
+def soak_vector(block, seed, a, nt, script, t):
+    """One generated vector and its K checked lockstep runs; adds to the tally t."""
+    d = os.path.join(a.work, f"{block}_{seed}")
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    log = os.path.join(d, "log.txt")
+    rng = random.Random(f"{block}:{seed}")
+    gen, runs = BLOCKS[block](rng, seed, d, nt, script)
+    t.vectors += 1
+    for c in gen:
+        rc, cpu, _ = execute(c, log)
+        t.cpu["gen"] += cpu
+        if rc != 0:
+            t.other += 1
+            return [f"generator failed: {shlex.join(c)}"], 0
+    failures, pkts = [], 0
+    for k in range(a.timings):
+        for s in runs(k, rng):
+            if s.prepare:
+                s.prepare()
+            t.runs += 1
+            rc, cpu, text = execute(s.run, log)
+            t.cpu["lockstep"] += cpu
+            try:
+                st = json.load(open(s.stats))
+            except (OSError, ValueError):
+                st = {}
+            pkts += int(st.get("packets_in", 0))
+            status = None
+            if st.get("mismatches", 0) != 0 or "diverge" in text.lower():
+                t.div, status = t.div + 1, "DIVERGENCE"
+            elif rc != 0 or st.get("conservation_ok") is not True:
+                t.other, status = t.other + 1, f"nettwin exit {rc}"
+            else:
+                for c in s.checks:
+                    crc, cpu, _ = execute(c, log)
+                    t.cpu["check"] += cpu
+                    if crc != 0:
+                        t.chk, status = t.chk + 1, "CHECKER FAILED"
+                        break
+            if status:
+                pre = [shlex.join(c) for c in gen] + (["(prepare: see soak.py)"] if s.prepare else [])
+                failures.append(f"{status}; replay: " + " && ".join(pre + [shlex.join(s.run)] +
+                                                                      [shlex.join(c) for c in s.checks]))
+    t.packets += pkts
+    if not failures and not a.keep:
+        shutil.rmtree(d, ignore_errors=True)
+    return failures, pkts
+
+
+def main(argv=None):
+    here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # scripts/
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--packets", type=int, default=20000, help="packets per block (default 20000)")
+    ap.add_argument("--blocks", default="lb,rdma,reorder,vnic")
+    ap.add_argument("--seed", type=int, default=1, help="first seed")
+    ap.add_argument("--timings", type=int, default=4, help="checked lockstep runs per generated vector (default 4)")
+    ap.add_argument("--build", default=os.path.join(os.path.dirname(here), "build"))
+    ap.add_argument("--work", default="/tmp/nettwin-soak")
+    ap.add_argument("--keep", action="store_true", help="keep the work directories of passing vectors")
+    a = ap.parse_args(argv)
+    nt = os.path.abspath(os.path.join(a.build, "nettwin"))
+    blocks = [b for b in a.blocks.split(",") if b]
+    for b in blocks:
+        if b not in BLOCKS:
+            print(f"soak: unknown block '{b}' ({', '.join(BLOCKS)})", file=sys.stderr)
+            return 2
+    if a.timings < 1 or not os.access(nt, os.X_OK):
+        print(f"soak: need --timings >= 1 and an executable {nt}", file=sys.stderr)
+        return 2
+
+    def script(name):
+        return os.path.join(here, name)
+    summary, t0 = {}, time.time()
+    for b in blocks:
+        t, seed = Tally(), a.seed
+        while t.packets < a.packets:
+            failures, pkts = soak_vector(b, seed, a, nt, script, t)
+            print(f"soak {b} seed {seed}: {pkts} packets, {'ok' if not failures else 'FAILED'}; {b} total "
+                  f"{t.packets}/{a.packets} ({time.time() - t0:.0f} s)", flush=True)
+            for f in failures:
+                print("  " + f, flush=True)
+            seed += 1
+        summary[b] = (t, a.seed, seed - 1)
+    print(f"\n{'block':8} {'packets':>10} {'vectors':>8} {'runs':>6} {'seeds':>12} {'divergences':>12} "
+          f"{'checker fails':>14} {'other':>6}   cpu s: {' / '.join(STAGES)}")
+    for b, (t, s0, s1) in summary.items():
+        cpu = " / ".join("%.0f" % t.cpu[s] for s in STAGES)
+        print(f"{b:8} {t.packets:>10} {t.vectors:>8} {t.runs:>6} {f'{s0}..{s1}':>12} {t.div:>12} {t.chk:>14} "
+              f"{t.other:>6}   {cpu}")
+    print(f"soak: {time.time() - t0:.0f} s wall")
+    return 1 if any(t.failed() for t, _, _ in summary.values()) else 0
