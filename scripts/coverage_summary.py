@@ -1,7 +1,10 @@
 #!/usr/bin/python3
 """Line and toggle coverage per block (rtl/<block>/ and rtl/common/) from a merged verilator_coverage file.
 
-  /usr/bin/python3 scripts/coverage_summary.py merged.dat [--root REPO] [--uncovered]
+  /usr/bin/python3 scripts/coverage_summary.py merged.dat [--root REPO] [--uncovered] [--ranges]
+
+--uncovered lists every uncovered line or branch point; --ranges groups them into ranges of neighbouring
+lines per file (the rows of docs/coverage-review.md).
 
 Each point of a Verilator .dat line `C '<\\001key\\002value...>' count` carries its file (f), line (l)
 and kind (page: v_line/..., v_branch/..., v_toggle/...). Line coverage counts the line and branch points.
@@ -21,11 +24,31 @@ def points(path):
         yield fields, int(m.group(2))
 
 
+def by_file(missed):
+    out = collections.defaultdict(list)
+    for path, line, _, _ in missed:
+        out[path].append(line)
+    return out
+
+
+def ranges(lines, gap=2):
+    """Sorted (first, last, points) of lines no more than `gap` apart."""
+    out = []
+    for ln in sorted(lines):
+        if out and ln - out[-1][1] <= gap:
+            out[-1][1] = ln
+            out[-1][2] += 1
+        else:
+            out.append([ln, ln, 1])
+    return [tuple(r) for r in out]
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("dat")
     ap.add_argument("--root", default=".")
     ap.add_argument("--uncovered", action="store_true", help="list the uncovered line points")
+    ap.add_argument("--ranges", action="store_true", help="the uncovered lines as ranges per file")
     a = ap.parse_args()
     root = os.path.abspath(a.root)
     tot = collections.defaultdict(lambda: [0, 0])
@@ -40,7 +63,7 @@ def main():
         tot[(block, kind)][0] += n > 0
         tot[(block, kind)][1] += 1
         if kind == "line" and n == 0:
-            missed.append(f"{path}:{f.get('l', '?')}: {page} {f.get('o', '')}")
+            missed.append((path, int(f.get("l", 0)), page.split("/")[0], f.get("o", "")))
     print(f"{'block':10} {'line':>18} {'toggle':>18}")
     for block in sorted({b for b, _ in tot}):
         cells = []
@@ -49,7 +72,13 @@ def main():
             cells.append(f"{c}/{t} {100.0 * c / t:5.1f}%" if t else "-")
         print(f"{block:10} {cells[0]:>18} {cells[1]:>18}")
     if a.uncovered:
-        print("\n".join(sorted(missed)))
+        for path, line, page, what in sorted(set(missed)):
+            print(f"{path}:{line}: {page} {what}")
+    if a.ranges:
+        print(f"\n{'uncovered lines':34} points")
+        for path, lines in sorted(by_file(missed).items()):
+            for lo, hi, n in ranges(lines):
+                print(f"{path + ':' + (str(lo) if lo == hi else f'{lo}-{hi}'):34} {n}")
 
 
 if __name__ == "__main__":
