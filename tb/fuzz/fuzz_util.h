@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "model/common/cfg_port.h"
@@ -53,8 +54,10 @@ void Program(Block* block, const std::vector<CfgWrite>& writes) {
 }
 
 // Offers the frames' beats back to back (In::s, honouring Out::s_ready), calls `each(in, out)` every cycle
-// before the edge so the target can set the other inputs and collect outputs, and then runs `drain` more
-// cycles. Returns the number of cycles run.
+// before the edge so the target can set the other inputs and collect outputs, and then runs up to `drain`
+// more cycles. If `each` returns bool, true means "the block is quiet" (nothing in flight) and ends the
+// drain early: the fixed drain is then only the hang bound, not the cost of every input. Returns the
+// number of cycles run.
 template <class Block, class In, class Each>
 uint64_t Drive(Block* block, In in, const std::vector<std::vector<uint8_t>>& frames, uint64_t drain, Each each) {
   std::vector<Beat> beats;
@@ -69,11 +72,19 @@ uint64_t Drive(Block* block, In in, const std::vector<std::vector<uint8_t>>& fra
     if (in.s.valid) in.s.beat = beats[next];
     const auto& out = block->Eval(in);
     const bool taken = in.s.valid && out.s_ready;
-    each(&in, out);
+    bool quiet = false;
+    if constexpr (std::is_same_v<decltype(each(&in, out)), bool>) {
+      quiet = each(&in, out);
+    } else {
+      each(&in, out);
+    }
     block->Tick();
     if (taken) ++next;
-    if (next >= beats.size()) ++idle;
     ++cycle;
+    if (next >= beats.size()) {
+      if (quiet) break;
+      ++idle;
+    }
   }
   return cycle;
 }
