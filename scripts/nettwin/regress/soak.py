@@ -46,10 +46,11 @@ def _pct(rng, hi):
 
 
 class Step:
-    """One lockstep command (its stats JSON counts the packets) and the checks of its output."""
+    """Commands that set the run up (`pre`, part of its replay), one lockstep command (its stats JSON counts
+    the packets) and the checks of its output."""
 
-    def __init__(self, run, stats, checks, prepare=None):
-        self.run, self.stats, self.checks, self.prepare = run, stats, checks, prepare
+    def __init__(self, run, stats, checks, pre=()):
+        self.run, self.stats, self.checks, self.pre = run, stats, checks, list(pre)
 
 
 def lb_block(rng, seed, d, nt, script):
@@ -89,12 +90,8 @@ def reorder_block(rng, seed, d, nt, script):
         values = {"queues": rng.choice([4, 8, 16, 32]), "margin_us": rng.randint(0, 64),
                   "default_hold_us": rng.randint(20, 400)}
         conf = f"{d}/reorder.txt"
-
-        def prepare():  # the drawn values into D/reorder.txt, which the checker reads too
-            lines = open(conf).read().splitlines()
-            lines = [f"{ln.split()[0]} {values[ln.split()[0]]}" if ln.split() and ln.split()[0] in values else ln
-                     for ln in lines]
-            open(conf, "w").write("\n".join(lines) + "\n")
+        # The drawn values into D/reorder.txt, which the checker reads too.
+        sed = ["sed", "-i"] + [a for k, v in values.items() for a in ("-e", f"s/^{k} .*/{k} {v}/")] + [conf]
         dl, ctrl, st = f"{d}/dl{k}.pcap", f"{d}/ctrl{k}.pcap", f"{d}/stats{k}.json"
         bp = _pct(rng, 0.5)
         run = [nt, "reorder", "--config", conf, "--in", f"{d}/arrivals.pcap", "--out", dl, "--ctrl-out", ctrl,
@@ -102,7 +99,7 @@ def reorder_block(rng, seed, d, nt, script):
                "--backpressure", bp, "--ctrl-backpressure", bp]
         chk = [PY, script("cw_check.py"), "--dir", d, "--delivered", dl, "--ctrl", ctrl, "--stats", st,
                "--backpressure", bp, "--ctrl-backpressure", bp]
-        return [Step(run, st, [chk], prepare)]
+        return [Step(run, st, [chk], [sed])]
     return gen, runs
 
 
@@ -180,9 +177,10 @@ def soak_vector(block, seed, a, nt, script, t):
     failures, pkts = [], 0
     for k in range(a.timings):
         for s in runs(k, rng):
-            if s.prepare:
-                s.prepare()
             t.runs += 1
+            for c in s.pre:
+                if execute(c, log)[0] != 0:
+                    raise RuntimeError(f"soak: {shlex.join(c)} failed")
             rc, cpu, text = execute(s.run, log)
             t.cpu["lockstep"] += cpu
             try:
@@ -203,9 +201,8 @@ def soak_vector(block, seed, a, nt, script, t):
                         t.chk, status = t.chk + 1, "CHECKER FAILED"
                         break
             if status:
-                pre = [shlex.join(c) for c in gen] + (["(prepare: see soak.py)"] if s.prepare else [])
-                failures.append(f"{status}; replay: " + " && ".join(pre + [shlex.join(s.run)] +
-                                                                      [shlex.join(c) for c in s.checks]))
+                failures.append(f"{status}; replay: " + " && ".join(shlex.join(c) for c in gen + s.pre + [s.run]
+                                                                      + s.checks))
     t.packets += pkts
     if not failures and not a.keep:
         shutil.rmtree(d, ignore_errors=True)

@@ -6,6 +6,7 @@ parameters where the checker reads them.
 """
 import os
 import random
+import subprocess
 import tempfile
 import unittest
 
@@ -46,7 +47,8 @@ class SoakTest(unittest.TestCase):
                 f.write("# cw_gen\nqueues 8\nmargin_us 4\ndefault_hold_us 100\nbuffer_bytes 65536\n")
             _, runs = soak.reorder_block(random.Random("reorder:1"), 1, d, "/nt", script)
             (step,) = runs(0, random.Random(5))
-            step.prepare()
+            for c in step.pre:  # part of the replay line: must be a plain command
+                subprocess.run(c, check=True)
             text = open(os.path.join(d, "reorder.txt")).read().split("\n")
             self.assertEqual(text[0], "# cw_gen")
             self.assertIn("buffer_bytes 65536", text)
