@@ -62,7 +62,8 @@ package nt_pkg;
   localparam int unsigned RdmaMrs = 16;           // memory regions
   localparam int unsigned RdmaBufBeats = 72;      // one request frame: 4096 B payload + headers + ICRC
   localparam int unsigned RdmaRxFrames = 2;       // receive ring: frames buffered (a power of two)
-  localparam int unsigned RdmaRspBeats = 64;      // read-response payload buffer (MTU 4096)
+  localparam int unsigned RdmaRspBeats = 64;      // read-response payload buffer per in-flight entry (MTU 4096)
+  localparam int unsigned RdmaInflight = 16;      // in-flight queue: responses waiting in PSN order (a power of two)
   localparam int unsigned RdmaAqGroup = 64;       // AQEs per AQ group (the paper's AQ_grp_div)
   localparam int unsigned RdmaAqMaxGroups = 8;    // AQ depth up to 512 entries per QP
   localparam int unsigned RdmaAqeBytes = 16;
