@@ -145,6 +145,14 @@ void RdmaModel::Check() {
       desc_.opcode = op::kAtomicAck;
       StartAqLookup(q, r.psn);
       if (job_.grps_left == 0) return respond(syndrome::kInvalidRequest, r.psn);
+      const int hit = recent_[qi].Find(r.psn);
+      if (hit >= 0) {  // a recent result: answered from the chip, no AQ read
+        job_.kind = JobKind::kRespond;
+        desc_.atomic_value = recent_[qi].value[hit];
+        ++counters_.atomic_replays;
+        ++counters_.acks;
+        return;
+      }
       job_.kind = JobKind::kAtomicDup;
       return;
     }
@@ -516,6 +524,11 @@ void RdmaModel::Back(bool dma_fire, int n, const std::array<bool, kInflight>& do
           q.grp_valid[g] = true;
         }
         q.aq_wr = static_cast<uint16_t>((q.aq_wr + 1) % (q.cfg.aq_groups * kAqGroup));
+        RecentAtomics& rec = recent_[e.qp];
+        rec.psn[rec.wr] = e.psn;
+        rec.value[rec.wr] = e.desc.atomic_value;
+        rec.valid[rec.wr] = true;
+        rec.wr = (rec.wr + 1) % kRecent;
         ++counters_.atomics;
         ++counters_.acks;
         back_ = BackState::kSend;
@@ -738,6 +751,7 @@ void RdmaModel::Tick() {
       qps_[w.index] = QpState{};
       qps_[w.index].cfg = DecodeQp(w.data);
       qps_[w.index].epsn = qps_[w.index].cfg.epsn;
+      recent_[w.index] = RecentAtomics{};
     }
     if (w.table == params::kRdmaTblMr && w.index < kMrs) mrs_[w.index] = DecodeMr(w.data);
     if (w.table == params::kRdmaTblQpQueues && w.index < kQps) qps_[w.index].queues = DecodeQpQueues(w.data);

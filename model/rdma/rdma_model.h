@@ -38,6 +38,21 @@ struct QpState {
   uint32_t s_room = 0, s_total = 0, s_wr_id = 0;
 };
 
+// The most recent atomic results of a QP, on chip (issue 10 part A): a duplicate found here is answered
+// without reading the AQ. Written with the AQE, in the same order; cleared when the QP is configured.
+struct RecentAtomics {
+  std::array<uint32_t, kRecent> psn{};
+  std::array<uint64_t, kRecent> value{};
+  std::array<bool, kRecent> valid{};
+  int wr = 0;
+  int Find(uint32_t p) const {
+    for (int i = 0; i < kRecent; ++i) {
+      if (valid[i] && psn[i] == p) return i;
+    }
+    return -1;
+  }
+};
+
 // What Check decided for the buffered request.
 enum class JobKind : uint8_t { kDrop, kRespond, kNone, kWrite, kRead, kAtomic, kAtomicDup, kSendFetch };
 struct Job {
@@ -110,6 +125,7 @@ class RdmaModel : public ClockedBlock<RdmaIn, RdmaOut> {
   ResponderCfg resp_;
   std::array<QpState, kQps> qps_{};
   std::array<MrCfg, kMrs> mrs_{};
+  std::array<RecentAtomics, kQps> recent_{};
   // Receive ring: frames received / released (wrapping 8-bit counts; a frame's slot is its count mod
   // kRxFrames); per slot the beats, the frame length, the ICRC register and the received ICRC.
   struct RxSlot {

@@ -62,6 +62,9 @@ module rdma_top
   if ((RdmaInflight & (RdmaInflight - 1)) != 0 || RdmaInflight < 2 || RdmaInflight > 128) begin : g_bad_ifq
     $error("RdmaInflight must be a power of two in 2..128");
   end
+  if ((RdmaRecent & (RdmaRecent - 1)) != 0 || RdmaRecent < 2 || RdmaRecent > 64) begin : g_bad_recent
+    $error("RdmaRecent must be a power of two in 2..64");
+  end
 
   state_e     state_q;
   responder_t resp_q;
@@ -111,6 +114,13 @@ module rdma_top
   assign he         = pq_q[head];
   logic [6:0]  k_q;
   logic [31:0] rcrc_q;
+  // The most recent atomic results per QP (issue 10 part A): PSN, original value, valid; written with the
+  // AQE, in the same order; a duplicate atomic found here is answered without reading the AQ.
+  localparam int unsigned RecBits = $clog2(RdmaRecent);
+  logic [23:0] rec_psn_q [RdmaQps][RdmaRecent];
+  logic [63:0] rec_val_q [RdmaQps][RdmaRecent];
+  logic [RdmaRecent-1:0] rec_valid_q [RdmaQps];
+  logic [RecBits-1:0] rec_wr_q [RdmaQps];
   logic [31:0] c_in_q, c_proc_q, c_resp_q, c_acks_q, c_naks_q, c_atom_q, c_repl_q, c_dmar_q, c_dmaw_q, c_cqes_q;
   logic [NumDrops-1:0][31:0] c_drops_q;
 
@@ -383,10 +393,25 @@ module rdma_top
       JobWrite:         check_next = (req_q.plen == 0) ? after_payload(chk_job) : StWrDma;
       JobRead:          check_next = (chk_job.len == 0) ? StRx : StRdIssue;
       JobAtomic:        check_next = StAtRead;
-      JobAtomicDup:     check_next = StAqIssue;
+      JobAtomicDup:     check_next = rec_hit ? StRx : StAqIssue;  // a recent result: no AQ read
       JobSendFetch:     check_next = StRqRead;
       default:          check_next = StRx;
     endcase
+  end
+
+  // The recent-results CAM of the checked request's QP (the lowest matching entry; PSNs in it are distinct).
+  logic        rec_hit, dup_hit;
+  logic [63:0] rec_val;
+  always_comb begin
+    rec_hit = 1'b0;
+    rec_val = '0;
+    for (int i = RdmaRecent - 1; i >= 0; i--) begin
+      if (rec_valid_q[chk_job.qp][i] && rec_psn_q[chk_job.qp][i] == req_q.psn) begin
+        rec_hit = 1'b1;
+        rec_val = rec_val_q[chk_job.qp][i];
+      end
+    end
+    dup_hit = chk_job.kind == JobAtomicDup && rec_hit;
   end
 
   // Whether the checked request may go on now, or waits in Check with no side effect: every response needs
@@ -439,7 +464,8 @@ module rdma_top
       StCheck: begin
         push_desc = chk_desc;
         push_job  = chk_job;
-        push = go && (chk_job.kind == JobRespond || (chk_job.kind == JobRead && chk_job.len == 0) ||
+        if (dup_hit) push_desc.atomic_value = rec_val;
+        push = go && (chk_job.kind == JobRespond || dup_hit || (chk_job.kind == JobRead && chk_job.len == 0) ||
                       (chk_job.kind == JobWrite && req_q.plen == 0 && !chk_job.fetch_after && !chk_job.cqe &&
                        chk_job.ack));
       end
@@ -482,7 +508,7 @@ module rdma_top
 
   // Acknowledgements counted this cycle: the front end's and the back end's (an atomic's AQE written).
   logic [1:0] ack_inc;
-  assign ack_inc = 2'((state_q == StCheck && go && chk_ack) ||
+  assign ack_inc = 2'((state_q == StCheck && go && (chk_ack || dup_hit)) ||
                       (state_q == StAqWait && rsp_front && dma_rsp_last_i && (found_q || aq_hit)) ||
                       (state_q == StRqWait && rsp_front && job_q.kind == JobSendFetch && wqe_fits && job_q.ack))
                  + 2'(back_q == BkAqWrite && back_fire);
@@ -565,6 +591,7 @@ module rdma_top
             if (chk_job.kind == JobDrop) c_drops_q[chk_job.drop] <= c_drops_q[chk_job.drop] + 1;
             if (chk_processed) c_proc_q <= c_proc_q + 1;
             if (chk_nak) c_naks_q <= c_naks_q + 1;
+            if (dup_hit) c_repl_q <= c_repl_q + 1;
             state_q <= check_next;
             if (check_next == StRx) rx_rd_q <= rx_rd_q + 1;
           end
@@ -731,8 +758,12 @@ module rdma_top
     end
   end
 
-  // Buffers (no reset: only read behind rx_wr_q / done_q).
+  // Buffers (no reset: only read behind rx_wr_q / done_q / rec_valid_q).
   always_ff @(posedge clk_i) begin
+    if (back_q == BkAqWrite && back_fire) begin
+      rec_psn_q[he.qp][rec_wr_q[he.qp]] <= he.psn;
+      rec_val_q[he.qp][rec_wr_q[he.qp]] <= he.desc.atomic_value;
+    end
     if (rx_fire && int'(rx_nb_q) < RdmaBufBeats) buf_q[wslot][rx_nb_q[6:0]] <= s_data_i;
     if (rx_fire && s_last_i) begin
       slot_len_q[wslot]  <= rx_len_q + 16'($countones(s_keep_i));
@@ -749,6 +780,10 @@ module rdma_top
     if (!rst_ni) begin
       for (int i = 0; i < RdmaQps; i++) qps_q[i] <= '0;
       for (int i = 0; i < RdmaMrs; i++) mrs_q[i] <= '0;
+      for (int i = 0; i < RdmaQps; i++) begin
+        rec_valid_q[i] <= '0;
+        rec_wr_q[i]    <= '0;
+      end
     end else begin
       if (state_q == StCheck && go && chk_processed) qps_q[chk_job.qp] <= chk_qp;
       // The back end's AQC update (after Check's: Check never changes the AQC fields of a QP).
@@ -758,6 +793,8 @@ module rdma_top
           qps_q[he.qp].grp_valid[int'(hq.aq_wr) / RdmaAqGroup] <= 1'b1;
         end
         qps_q[he.qp].aq_wr <= 9'((int'(hq.aq_wr) + 1) % (int'(hq.cfg.aq_groups) * RdmaAqGroup));
+        rec_valid_q[he.qp][rec_wr_q[he.qp]] <= 1'b1;
+        rec_wr_q[he.qp] <= rec_wr_q[he.qp] + 1;
       end
       if (state_q == StRqWait && rsp_front && job_q.kind == JobSendFetch) begin
         if (!wqe_fits) begin
@@ -783,6 +820,8 @@ module rdma_top
                                             cq_entries: cfg_data_i[176:161], rnr_timer: cfg_data_i[181:177]};
       end
       if (cfg_valid_i && cfg_table_i == CfgTableBits'(RdmaTblQp) && int'(cfg_index_i) < RdmaQps) begin
+        rec_valid_q[cfg_index_i[3:0]] <= '0;
+        rec_wr_q[cfg_index_i[3:0]]    <= '0;
         qps_q[cfg_index_i[3:0]] <= '{cfg: '{valid: cfg_data_i[0], qpn: cfg_data_i[24:1], dest_qp: cfg_data_i[48:25],
                                             epsn: cfg_data_i[72:49], mtu_log2: cfg_data_i[76:73],
                                             max_rd_atomic: cfg_data_i[92:77], aq: cfg_data_i[156:93],

@@ -1,6 +1,8 @@
 // The responder with several READs and atomics in flight (RTL and model in lockstep): host reads overlap,
 // responses leave in PSN order, the hazard CAM holds back a request on the word of a queued atomic,
-// max_rd_atomic bounds what is in flight, and a retransmission racing its original waits for it.
+// max_rd_atomic bounds what is in flight, and a retransmission racing its original waits for it. And the
+// on-chip store of recent atomic results (RdmaRecent per QP): a retransmission within it costs no host
+// read, one beyond it exactly one, across the PSN wrap and with QPs interleaved.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -46,7 +48,7 @@ RequestSpec Read(uint32_t psn, uint64_t va, uint32_t len) {
   return s;
 }
 
-RdmaRunReport RunSlowHost(const RdmaConfig& c, const std::vector<RequestSpec>& reqs) {
+RdmaRunReport RunSlowHost(const RdmaConfig& c, const std::vector<RequestSpec>& reqs, double bp = 0) {
   std::vector<Packet> pkts;
   for (const auto& r : reqs) pkts.push_back(Packet{BuildRequest(r), 0});
   RdmaRunConfig cfg;
@@ -54,6 +56,7 @@ RdmaRunReport RunSlowHost(const RdmaConfig& c, const std::vector<RequestSpec>& r
   cfg.mem_read_cycles = kR;
   cfg.mem_write_cycles = 8;
   cfg.mem_outstanding = 16;
+  cfg.opt.backpressure = bp;
   RdmaRunReport r = RunRdma(c, pkts, cfg);
   EXPECT_TRUE(r.mismatch_text.empty()) << r.mismatch_text;
   EXPECT_TRUE(r.conservation_ok);
@@ -135,9 +138,9 @@ TEST(RdmaInflight, ReadsOverlapAndAWriteAfterThemDoesNotChangeTheirData) {
   EXPECT_LT(r.run.cycles, 3 * kR) << "the READs were in flight together";
 }
 
-TEST(RdmaInflight, RetransmissionRacingItsOriginalIsAnsweredFromTheAqOnce) {
+TEST(RdmaInflight, RetransmissionRacingItsOriginalIsReplayedNotExecuted) {
   // The requester retransmits right behind the original (its timer fired early): the duplicate waits for
-  // the original's AQE, then replays it; the word is added to once.
+  // the original to be answered, then replays its result; the word is added to once.
   std::vector<RequestSpec> q = {Faa(0, kMrVa, 5), Faa(0, kMrVa, 5), Faa(1, kMrVa + 8, 7), Faa(1, kMrVa + 8, 7)};
   const RdmaRunReport r = RunSlowHost(Config(16), q);
   ASSERT_EQ(r.run.out.size(), 4u);
@@ -148,6 +151,73 @@ TEST(RdmaInflight, RetransmissionRacingItsOriginalIsAnsweredFromTheAqOnce) {
   EXPECT_EQ(Word(r, kMrVa + 8), 7u);
   EXPECT_EQ(r.counters.atomics, 2u);
   EXPECT_EQ(r.counters.atomic_replays, 2u);
+}
+
+TEST(RdmaRecent, RetransmissionsAtEveryDistanceAcrossTheStoreBoundaryThePsnWrapAndTwoQps) {
+  RdmaConfig c = ParseConfig(
+      "responder mac 02:00:00:00:00:01 ip 10.0.0.1\n"
+      "qp 0x11 dest_qp 0x22 epsn 0xffffe8 mtu 1024 aq 0x900000 max_rd_atomic 64\n"
+      "qp 0x12 dest_qp 0x23 epsn 0xfffff0 mtu 1024 aq 0xa00000 max_rd_atomic 64\n"
+      "mr 0x1234 va 0x7000000000 len 0x10000 pa 0x1000000 access rwa\n",
+      "recent");
+  const int kPerQp = kRecent + 8;
+  const uint32_t qpn[2] = {0x11, 0x12};
+  uint32_t psn[2] = {0xffffe8, 0xfffff0};
+  uint64_t value[2] = {0, 0};
+  std::vector<RequestSpec> q;
+  std::vector<uint64_t> expect;
+  for (int i = 0; i < kPerQp; ++i) {  // interleaved; both QPs' PSNs wrap past 0xffffff
+    for (int k = 0; k < 2; ++k) {
+      RequestSpec s = Faa(psn[k], kMrVa + 64 * k, static_cast<uint64_t>(i + 1) << (4 * k));
+      s.dqpn = qpn[k];
+      q.push_back(s);
+      expect.push_back(value[k]);
+      value[k] += s.swap;
+      psn[k] = (psn[k] + 1) & kPsnMask;
+    }
+  }
+  const size_t executed = q.size();
+  size_t from_aq = 0;
+  for (int dist = 1; dist <= kPerQp; ++dist) {  // each QP's atomics retransmitted, newest first
+    for (int k = 0; k < 2; ++k) {
+      RequestSpec s = q[2 * (kPerQp - dist) + k];
+      s.swap = 999;  // a retransmission must not be executed: its operand does not matter
+      q.push_back(s);
+      expect.push_back(expect[2 * (kPerQp - dist) + k]);
+      if (dist > kRecent) ++from_aq;
+    }
+  }
+  for (double bp : {0.0, 0.5}) {
+    const RdmaRunReport r = RunSlowHost(c, q, bp);
+    ASSERT_EQ(r.run.out.size(), q.size());
+    for (size_t i = 0; i < q.size(); ++i) {
+      EXPECT_EQ(r.run.out[i].bytes[42], op::kAtomicAck) << i;
+      EXPECT_EQ(Psn(r.run.out[i]), q[i].psn) << i;
+      EXPECT_EQ(Orig(r.run.out[i]), expect[i]) << "request " << i << " psn " << q[i].psn;
+    }
+    EXPECT_EQ(Word(r, kMrVa), value[0]);
+    EXPECT_EQ(Word(r, kMrVa + 64), value[1]);
+    EXPECT_EQ(r.counters.atomics, executed);
+    EXPECT_EQ(r.counters.atomic_replays, q.size() - executed);
+    // One read per executed atomic, one per retransmission beyond the store, none within it.
+    EXPECT_EQ(r.counters.dma_reads, executed + from_aq);
+  }
+}
+
+TEST(RdmaRecent, RetransmissionRacingItsOriginalAmongOthersIsFoundOnChip) {
+  // The duplicate arrives while its original (and others) are still reading the host: it waits for the
+  // queue to drain, then is found in the store: no AQ read, not executed again.
+  std::vector<RequestSpec> q;
+  for (uint32_t i = 0; i < 6; ++i) q.push_back(Faa(i, kMrVa + 8 * i, 10 + i));
+  q.push_back(Faa(3, kMrVa + 24, 10 + 3));
+  q.push_back(Faa(6, kMrVa + 24, 1));
+  const RdmaRunReport r = RunSlowHost(Config(16), q);
+  ASSERT_EQ(r.run.out.size(), q.size());
+  EXPECT_EQ(Orig(r.run.out[6]), 0u);
+  EXPECT_EQ(Orig(r.run.out[7]), 13u);
+  EXPECT_EQ(Word(r, kMrVa + 24), 14u);
+  EXPECT_EQ(r.counters.atomics, 7u);
+  EXPECT_EQ(r.counters.dma_reads, 7u);
 }
 
 }  // namespace
