@@ -34,16 +34,18 @@ const ReOut& ReCycleModel::Eval(const ReIn& in) {
   return out_;
 }
 
+bool ReCycleModel::Expired(const Context& c, uint64_t now) const {
+  return c.valid && static_cast<int64_t>(now - c.first_ns) > static_cast<int64_t>(in_.cfg_timeout_ns);
+}
+
 // The context the decide stage frees next: at the end of input the oldest open one, otherwise the oldest
-// one the time `now` expires that is not still being sent. Oldest = smallest (first arrival, key), the order
+// one the time `now` expires. Oldest = smallest (first arrival, key), the order
 // the golden model reports in.
 int ReCycleModel::Oldest(bool flush, uint64_t now) const {
   int best = -1;
   for (int i = 0; i < kContexts; ++i) {
     const Context& c = ctx_[static_cast<size_t>(i)];
-    const bool cand = flush ? c.valid && !c.done
-                            : c.valid && !c.out_pending &&
-                                  static_cast<int64_t>(now - c.first_ns) > static_cast<int64_t>(in_.cfg_timeout_ns);
+    const bool cand = flush ? c.valid && !c.done : Expired(c, now);
     if (!cand) continue;
     const Context& b = ctx_[static_cast<size_t>(best < 0 ? 0 : best)];
     if (best < 0 || c.first_ns < b.first_ns || (c.first_ns == b.first_ns && c.key < b.key)) best = i;
@@ -144,14 +146,17 @@ ReCycleModel::Step ReCycleModel::Decide(bool job_slot_free) {
     if (i >= 0) {
       report(i, true);
       ctx_[static_cast<size_t>(i)].valid = false;
-    } else {
-      for (Context& c : ctx_) c.valid = c.valid && c.out_pending;
+    } else if (std::none_of(ctx_.begin(), ctx_.end(), [](const Context& c) { return c.valid && c.out_pending; })) {
+      for (Context& c : ctx_) c.valid = false;
       st.flush_done = true;
     }
     return st;
   }
   if (desc_.empty() || !job_slot_free) return st;
   const Desc& d = desc_.front();
+  // An expired context whose event is still being sent keeps its buffer until the output is done with it.
+  if (std::any_of(ctx_.begin(), ctx_.end(), [&](const Context& c) { return c.out_pending && Expired(c, d.time_ns); }))
+    return st;
   if (const int i = Oldest(false, d.time_ns); i >= 0) {
     if (!ctx_[static_cast<size_t>(i)].done) report(i, false);
     ctx_[static_cast<size_t>(i)].valid = false;

@@ -99,6 +99,7 @@ class ReCycleModel : public ClockedBlock<ReIn, ReOut> {
     WriteJob job;  // to the write stage
   };
   Step Decide(bool job_slot_free);
+  bool Expired(const Context& c, uint64_t now) const;
   int Oldest(bool flush, uint64_t now) const;
   int Place(const Desc& d, int* slot, bool* completes);  // returns the drop code (0: used)
 

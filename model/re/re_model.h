@@ -12,12 +12,13 @@
 
 #include "model/common/packet.h"
 #include "model/re/re_segment.h"
+#include "nt_params.h"
 
 namespace nettwin::re {
 
 struct ReConfig {
   int contexts = 16;              // events reassembled at once
-  uint32_t buffer_bytes = 65536;  // largest event
+  uint32_t buffer_bytes = params::kReBufBytes;  // largest event (the RTL's buffer per context)
   double timeout_us = 1000;       // an event still incomplete this long after its first segment is dropped
 };
 

@@ -64,8 +64,7 @@ module re_decide
     flush_mode = flush_q && !desc_valid_i && frame_idle_i;
     for (int i = 0; i < N; i++) begin
       cand[i] = flush_mode ? (valid_q[i] && !done_q[i])
-                           : (valid_q[i] && !outp_q[i] &&
-                              $signed(desc_i.time_ns - first_q[i]) > $signed(cfg_timeout_ns_i));
+                           : (valid_q[i] && $signed(desc_i.time_ns - first_q[i]) > $signed(cfg_timeout_ns_i));
     end
     any_cand = |cand;
     old = '0;
@@ -77,12 +76,16 @@ module re_decide
     end
   end
 
-  logic act, expire, place, flush_rep, flush_done;
-  assign act        = !flush_mode && desc_valid_i && job_ready_i;
+  // An expired context whose event is still being sent keeps its buffer until the output stage is done
+  // with it: the decide stage waits rather than place the frame with a different set of contexts than
+  // docs/re.md's order of events gives (only under long output backpressure).
+  logic act, blocked, expire, place, flush_rep, flush_done;
+  assign blocked    = flush_mode ? (!any_cand && |(valid_q & outp_q)) : |(cand & outp_q);
+  assign act        = !flush_mode && desc_valid_i && job_ready_i && !blocked;
   assign expire     = act && any_cand;
   assign place      = act && !any_cand;
   assign flush_rep  = flush_mode && any_cand;
-  assign flush_done = flush_mode && !any_cand;
+  assign flush_done = flush_mode && !any_cand && !blocked;
 
   // ---- lookup and checks ----
   logic [31:0]     key;
@@ -233,7 +236,7 @@ module re_decide
         timed_out_q     <= timed_out_q + 1'b1;
       end
       if (expire || flush_rep) valid_q[freed] <= 1'b0;
-      if (flush_done) valid_q <= valid_q & outp_q;
+      if (flush_done) valid_q <= '0;
       if (ev_done_i) outp_q[ev_done_ctx_i] <= 1'b0;
       if (place && code != '0) drops_q[code] <= drops_q[code] + 1'b1;
       if (accept) begin

@@ -139,7 +139,7 @@ def reference(frames, cfg):
 
 
 def read_cfg(path):
-    cfg = {"contexts": 16, "buffer_bytes": 65536, "timeout_us": 1000.0}
+    cfg = {"contexts": 16, "buffer_bytes": _pkg_param("ReBufBytes"), "timeout_us": 1000.0}
     with open(path) as f:
         for ln in f:
             w = ln.split("#")[0].split()
