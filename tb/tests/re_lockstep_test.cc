@@ -7,7 +7,7 @@
 
 #include "model/re/re_model.h"
 #include "tb/re/re_run.h"
-#include "tb/tests/re_frames.h"
+#include "tb/re/re_frames.h"
 
 namespace nettwin::re {
 namespace {

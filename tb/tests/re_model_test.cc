@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "tb/tests/re_frames.h"
+#include "tb/re/re_frames.h"
 
 namespace nettwin::re {
 namespace {

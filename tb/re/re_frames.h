@@ -1,4 +1,4 @@
-// RE input frames for the tests: a segment as the LB delivers it (UDP source port = tick[15:0], the 8-byte
+// RE input frames for the tests and the benchmark: a segment as the LB delivers it (UDP source port = tick[15:0], the 8-byte
 // RE header, the data) over IPv4 (any IHL) or IPv6, and test event bytes.
 #pragma once
 
