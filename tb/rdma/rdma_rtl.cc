@@ -2,8 +2,10 @@
 
 namespace nettwin::rdma {
 
+using tb::DriveS;
 using tb::GetBytes;
 using tb::PutBytes;
+using tb::SampleM;
 
 void RdmaRtl::IdleInputs() {
   top().s_valid_i = 0;
@@ -14,10 +16,7 @@ void RdmaRtl::IdleInputs() {
 const RdmaOut& RdmaRtl::Eval(const RdmaIn& in) {
   Vrdma_top& t = top();
   t.clk_i = 0;
-  t.s_valid_i = in.s.valid;
-  PutBytes(t.s_data_i, in.s.beat.data.data(), kBeatBytes);
-  t.s_keep_i = in.s.beat.keep;
-  t.s_last_i = in.s.beat.last;
+  DriveS(t, in.s);
   t.m_ready_i = in.m_ready;
   t.dma_req_ready_i = in.dma_ready;
   t.dma_rsp_valid_i = in.dma_rsp.valid;
@@ -30,10 +29,7 @@ const RdmaOut& RdmaRtl::Eval(const RdmaIn& in) {
   t.eval();
   out_.s_ready = t.s_ready_o;
   out_.busy = t.busy_o;
-  out_.m.valid = t.m_valid_o;
-  GetBytes(t.m_data_o, out_.m.beat.data.data(), kBeatBytes);
-  out_.m.beat.keep = t.m_keep_o;
-  out_.m.beat.last = t.m_last_o;
+  SampleM(t, &out_.m);
   DmaRequest& d = out_.dma_req;
   d.valid = t.dma_req_valid_o;
   d.write = t.dma_req_write_o;
