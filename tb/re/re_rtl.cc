@@ -13,10 +13,7 @@ class ReRtl : public tb::VerilatedBlock<Vre_top, ReIn, ReOut> {
   const ReOut& Eval(const ReIn& in) override {
     Vre_top& t = top();
     t.clk_i = 0;
-    t.s_valid_i = in.s.valid;
-    tb::PutBytes(t.s_data_i, in.s.beat.data.data(), kBeatBytes);
-    t.s_keep_i = in.s.beat.keep;
-    t.s_last_i = in.s.beat.last;
+    tb::DriveS(t, in.s);
     t.s_time_i = in.s_time_ns;
     t.m_ready_i = in.m_ready;
     t.flush_i = in.flush;
@@ -25,10 +22,7 @@ class ReRtl : public tb::VerilatedBlock<Vre_top, ReIn, ReOut> {
     t.cfg_timeout_ns_i = in.cfg_timeout_ns;
     t.eval();
     out_.s_ready = t.s_ready_o;
-    out_.m.valid = t.m_valid_o;
-    tb::GetBytes(t.m_data_o, out_.m.beat.data.data(), kBeatBytes);
-    out_.m.beat.keep = t.m_keep_o;
-    out_.m.beat.last = t.m_last_o;
+    tb::SampleM(t, &out_.m);
     out_.report = ReReport{static_cast<bool>(t.rep_valid_o), t.rep_tick16_o, t.rep_data_id_o, t.rep_received_o,
                            t.rep_segments_o, t.rep_length_o, static_cast<bool>(t.rep_end_known_o),
                            static_cast<bool>(t.rep_at_end_o)};

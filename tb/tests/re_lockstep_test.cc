@@ -164,6 +164,21 @@ TEST(ReLockstep, BackpressureAndGapsKeepEveryEvent) {
   EXPECT_GT(rep.counters.completed, 15u);
 }
 
+TEST(ReLockstep, ExpiryWaitsForTheEventStillBeingSent) {
+  // One context: event 1 completes and is sent slowly (90% output backpressure); event 2's segment arrives
+  // (pcap time) after event 1's timeout, a few cycles later. The golden model frees event 1's context, so
+  // the RTL must wait for the output to finish with it rather than drop event 2 for no context.
+  Case c;
+  c.cfg.contexts = 1;
+  c.cfg.timeout_ns = 1000;
+  c.backpressure = 0.9;
+  std::vector<Packet> segs = Cut(1, 1, Bytes(9000), 1400, 0);
+  Append(&segs, Cut(2, 2, Bytes(3000, 2), 1400, 10));
+  const auto rep = Check(segs, c);
+  EXPECT_EQ(rep.counters.completed, 2u);
+  EXPECT_EQ(rep.counters.drops[params::kReDropNoContext], 0u);
+}
+
 TEST(ReLockstep, MalformedFramesAndTooBigAreCountedDrops) {
   Case c;
   c.cfg.buffer_bytes = 4000;
