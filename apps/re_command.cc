@@ -95,7 +95,8 @@ Outcome FromRun(const ReRunReport& r) {
     ReEvent e;
     auto be = [&f](size_t at, int n) {
       uint32_t v = 0;
-      for (int i = 0; i < n; ++i) v = (v << 8) | (at + static_cast<size_t>(i) < f.bytes.size() ? f.bytes[at + static_cast<size_t>(i)] : 0);
+      for (int i = 0; i < n; ++i)
+        v = (v << 8) | (at + static_cast<size_t>(i) < f.bytes.size() ? f.bytes[at + static_cast<size_t>(i)] : 0);
       return v;
     };
     e.tick16 = static_cast<uint16_t>(be(14, 2));
@@ -122,23 +123,37 @@ int ReCommand(int argc, char** argv) {
   std::vector<Packet> segs;
   try {
     const bool run = ForEachOption(argc, argv, kHelp, [&](const std::string& o, const auto& val) {
-      if (o == "--config") config = val();
-      else if (o == "--in") in = val();
-      else if (o == "--out") out = val();
-      else if (o == "--report") report = val();
-      else if (o == "--trace") trace = val();
-      else if (o == "--engine") engine = val();
-      else if (o == "--gaps") rc.opt.gaps = ParseNumber(o, val(), 0, 0.99);
-      else if (o == "--backpressure") rc.opt.backpressure = ParseNumber(o, val(), 0, 0.99);
-      else if (o == "--seed") rc.opt.seed = static_cast<uint64_t>(ParseNumber(o, val(), 0, 1e18));
-      else throw std::invalid_argument("unknown option '" + o + "'");
+      if (o == "--config")
+        config = val();
+      else if (o == "--in")
+        in = val();
+      else if (o == "--out")
+        out = val();
+      else if (o == "--report")
+        report = val();
+      else if (o == "--trace")
+        trace = val();
+      else if (o == "--engine")
+        engine = val();
+      else if (o == "--gaps")
+        rc.opt.gaps = ParseNumber(o, val(), 0, 0.99);
+      else if (o == "--backpressure")
+        rc.opt.backpressure = ParseNumber(o, val(), 0, 0.99);
+      else if (o == "--seed")
+        rc.opt.seed = static_cast<uint64_t>(ParseNumber(o, val(), 0, 1e18));
+      else
+        throw std::invalid_argument("unknown option '" + o + "'");
     });
     if (!run) return 0;
     if (in.empty() || out.empty()) throw std::invalid_argument("--in and --out are required");
-    if (engine == "lockstep") rc.engine = Engine::kLockstep;
-    else if (engine == "rtl") rc.engine = Engine::kRtl;
-    else if (engine == "model") rc.engine = Engine::kModel;
-    else if (engine != "fast") throw std::invalid_argument("--engine must be lockstep, rtl, model or fast, got '" + engine + "'");
+    if (engine == "lockstep")
+      rc.engine = Engine::kLockstep;
+    else if (engine == "rtl")
+      rc.engine = Engine::kRtl;
+    else if (engine == "model")
+      rc.engine = Engine::kModel;
+    else if (engine != "fast")
+      throw std::invalid_argument("--engine must be lockstep, rtl, model or fast, got '" + engine + "'");
     if (!trace.empty() && (engine == "fast" || engine == "model")) {
       throw std::invalid_argument("--trace needs the RTL (--engine rtl or lockstep)");
     }

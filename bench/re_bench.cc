@@ -74,7 +74,7 @@ int main(int argc, char** argv) {
       engine_name = argv[++i];
       engine = std::strcmp(engine_name, "lockstep") == 0 ? Engine::kLockstep
                : std::strcmp(engine_name, "model") == 0  ? Engine::kModel
-                                                          : Engine::kRtl;
+                                                         : Engine::kRtl;
     } else if (std::strcmp(argv[i], "--events") == 0 && i + 1 < argc) {
       events = std::atoi(argv[++i]);
     } else {
@@ -90,7 +90,9 @@ int main(int argc, char** argv) {
       {"4000 B events, 333 B segments, shuffled", {4000}, {333}, "shuffle"},
       {"1000 B events, 14 B segments (one-beat frames), interleaved", {1000}, {14}, "interleave"},
   };
-  std::printf("| mix | segments | in beats | cycles | in beats/cycle | input stalls | events | max latency (cycles) | sim kcycles/s |\n");
+  std::printf(
+      "| mix | segments | in beats | cycles | in beats/cycle | input stalls | events | max latency (cycles) | sim "
+      "kcycles/s |\n");
   std::printf("|---|---|---|---|---|---|---|---|---|\n");
   std::mt19937_64 rng(1);
   int failures = 0;
@@ -131,11 +133,12 @@ int main(int argc, char** argv) {
                 rate, static_cast<unsigned long long>(r.run.input_stall_cycles), r.counters.completed,
                 ok ? "" : " FAIL", static_cast<unsigned long long>(max_lat),
                 static_cast<double>(r.run.cycles) / secs / 1000.0);
-    std::printf("{\"bench\": \"re\", \"engine\": \"%s\", \"mix\": \"%s\", \"in_beats\": %llu, \"cycles\": %llu, "
-                "\"rate\": %.4f, \"stalls\": %llu, \"ok\": %s}\n",
-                engine_name, m.name, static_cast<unsigned long long>(r.run.in_beats),
-                static_cast<unsigned long long>(last - first + 1), rate,
-                static_cast<unsigned long long>(r.run.input_stall_cycles), ok ? "true" : "false");
+    std::printf(
+        "{\"bench\": \"re\", \"engine\": \"%s\", \"mix\": \"%s\", \"in_beats\": %llu, \"cycles\": %llu, "
+        "\"rate\": %.4f, \"stalls\": %llu, \"ok\": %s}\n",
+        engine_name, m.name, static_cast<unsigned long long>(r.run.in_beats),
+        static_cast<unsigned long long>(last - first + 1), rate,
+        static_cast<unsigned long long>(r.run.input_stall_cycles), ok ? "true" : "false");
   }
   // Memory by context count (the RTL's storage; bits): data buffer, range table, context state, input FIFO.
   const unsigned off_w = 15;  // $clog2(ReBufBytes + 1) for ReBufBytes = 16384

@@ -10,14 +10,14 @@ namespace {
 constexpr int kContexts = static_cast<int>(params::kReContexts);
 constexpr int kRanges = static_cast<int>(params::kReRanges);
 
-
 }  // namespace
 
 void ReCycleModel::Reset() { *this = ReCycleModel(); }
 
 const ReOut& ReCycleModel::Eval(const ReIn& in) {
   in_ = in;
-  out_.s_ready = desc_.size() < params::kReDescFifo && (fifo_used_ < params::kReFifoBeats || beat_idx_ >= params::kReSegBeats);
+  out_.s_ready =
+      desc_.size() < params::kReDescFifo && (fifo_used_ < params::kReFifoBeats || beat_idx_ >= params::kReSegBeats);
   out_.m = StreamPort{};
   if (o_active_) {
     const size_t off = size_t{o_beat_} * kBeatBytes;
@@ -137,8 +137,14 @@ ReCycleModel::Step ReCycleModel::Decide(bool job_slot_free) {
   Step st;
   auto report = [&](int i, bool at_end) {
     const Context& c = ctx_[static_cast<size_t>(i)];
-    st.report = ReReport{true, static_cast<uint16_t>(c.key >> 16), static_cast<uint16_t>(c.key), c.received,
-                         c.segments, c.length, c.end_known, at_end};
+    st.report = ReReport{true,
+                         static_cast<uint16_t>(c.key >> 16),
+                         static_cast<uint16_t>(c.key),
+                         c.received,
+                         c.segments,
+                         c.length,
+                         c.end_known,
+                         at_end};
     ++cnt_.timed_out;
   };
   if (flush_pending_ && desc_.empty() && beat_idx_ == 0) {
@@ -199,8 +205,14 @@ void ReCycleModel::Tick() {
     o_ctx_ = done_q_.front();
     done_q_.pop_front();
     const Context& c = ctx_[static_cast<size_t>(o_ctx_)];
-    ReEvent e{static_cast<uint16_t>(c.key >> 16), static_cast<uint16_t>(c.key), c.mac_dst, c.mac_src, c.segments,
-              0, 0, std::vector<uint8_t>(c.data.begin(), c.data.begin() + c.length)};
+    ReEvent e{static_cast<uint16_t>(c.key >> 16),
+              static_cast<uint16_t>(c.key),
+              c.mac_dst,
+              c.mac_src,
+              c.segments,
+              0,
+              0,
+              std::vector<uint8_t>(c.data.begin(), c.data.begin() + c.length)};
     o_frame_ = EventFrame(e).bytes;
     o_active_ = true;
     o_beat_ = 0;
@@ -248,8 +260,10 @@ void ReCycleModel::Tick() {
     }
   }
   fifo_used_ = fifo_used_ + added - rewound - released;
-  if (in.flush) flush_pending_ = true;
-  else if (st.flush_done) flush_pending_ = false;
+  if (in.flush)
+    flush_pending_ = true;
+  else if (st.flush_done)
+    flush_pending_ = false;
 }
 
 }  // namespace nettwin::re

@@ -29,7 +29,7 @@ struct ReIn {
   StreamPort s;
   uint64_t s_time_ns = 0;  // the frame's arrival time, sampled with its first beat
   bool m_ready = false;
-  bool flush = false;      // end of input: report every open event (pulse)
+  bool flush = false;                                    // end of input: report every open event (pulse)
   uint32_t cfg_contexts = 16, cfg_buffer_bytes = 65536;  // static during a run
   uint64_t cfg_timeout_ns = 1000000;
 };
@@ -41,9 +41,9 @@ struct ReReport {
   uint32_t received = 0, segments = 0, length = 0;
   bool end_known = false, at_end = false;
   bool operator==(const ReReport& o) const {
-    return valid == o.valid && (!valid || (tick16 == o.tick16 && data_id == o.data_id && received == o.received &&
-                                           segments == o.segments && length == o.length &&
-                                           end_known == o.end_known && at_end == o.at_end));
+    return valid == o.valid &&
+           (!valid || (tick16 == o.tick16 && data_id == o.data_id && received == o.received && segments == o.segments &&
+                       length == o.length && end_known == o.end_known && at_end == o.at_end));
   }
 };
 

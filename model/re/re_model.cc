@@ -112,8 +112,7 @@ void ReModel::Push(const Packet& p) {
   ++counters_.segments_used;
   ++c.segments;
   if (c.data.size() < end) c.data.resize(end);
-  std::copy(b.begin() + s.data_at, b.begin() + s.data_at + len,
-            c.data.begin() + static_cast<long>(offset));
+  std::copy(b.begin() + s.data_at, b.begin() + s.data_at + len, c.data.begin() + static_cast<long>(offset));
   if (len > 0) {
     auto& r = c.ranges;
     uint32_t lo = static_cast<uint32_t>(offset), hi = static_cast<uint32_t>(end);

@@ -17,9 +17,9 @@
 namespace nettwin::re {
 
 struct ReConfig {
-  int contexts = 16;              // events reassembled at once
+  int contexts = 16;                            // events reassembled at once
   uint32_t buffer_bytes = params::kReBufBytes;  // largest event (the RTL's buffer per context)
-  double timeout_us = 1000;       // an event still incomplete this long after its first segment is dropped
+  double timeout_us = 1000;  // an event still incomplete this long after its first segment is dropped
 };
 
 // Parses `name value` lines (contexts, buffer_bytes, timeout_us); throws std::runtime_error("file:line: ...").

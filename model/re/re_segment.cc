@@ -20,9 +20,9 @@ Segment Dropped(Drop d) {
 }  // namespace
 
 const char* DropName(int d) {
-  static const char* const kNames[kNumDrops] = {"runt",         "not_ip",    "truncated", "not_udp",
-                                                "empty",        "too_big",   "inconsistent",
-                                                "duplicate",    "overlap",   "no_context", "no_range"};
+  static const char* const kNames[kNumDrops] = {"runt",    "not_ip",     "truncated",    "not_udp",
+                                                "empty",   "too_big",    "inconsistent", "duplicate",
+                                                "overlap", "no_context", "no_range"};
   return d >= 0 && d < kNumDrops ? kNames[d] : "?";
 }
 

@@ -1,5 +1,5 @@
-// RE input frames for the tests and the benchmark: a segment as the LB delivers it (UDP source port = tick[15:0], the 8-byte
-// RE header, the data) over IPv4 (any IHL) or IPv6, and test event bytes.
+// RE input frames for the tests and the benchmark: a segment as the LB delivers it (UDP source port = tick[15:0], the
+// 8-byte RE header, the data) over IPv4 (any IHL) or IPv6, and test event bytes.
 #pragma once
 
 #include <cstdint>
@@ -19,7 +19,9 @@ inline Packet Seg(uint16_t tick16, uint16_t data_id, uint32_t offset, const std:
                   double t_us = 0, SegOpts o = {}) {
   const size_t l4 = o.v6 ? 54 : 14 + 4 * static_cast<size_t>(o.ihl);
   std::vector<uint8_t> f(l4 + 16, 0);
-  for (int i = 0; i < 6; ++i) f[static_cast<size_t>(i)] = static_cast<uint8_t>(0x02 + i), f[6 + static_cast<size_t>(i)] = static_cast<uint8_t>(0xA0 + i);
+  for (int i = 0; i < 6; ++i)
+    f[static_cast<size_t>(i)] = static_cast<uint8_t>(0x02 + i),
+    f[6 + static_cast<size_t>(i)] = static_cast<uint8_t>(0xA0 + i);
   if (o.v6) {
     f[12] = 0x86, f[13] = 0xDD, f[14] = 0x60, f[20] = 17;
   } else {
@@ -42,6 +44,8 @@ inline std::vector<uint8_t> Bytes(int n, int seed = 1) {
   return v;
 }
 
-inline std::vector<uint8_t> Slice(const std::vector<uint8_t>& v, int a, int b) { return {v.begin() + a, v.begin() + b}; }
+inline std::vector<uint8_t> Slice(const std::vector<uint8_t>& v, int a, int b) {
+  return {v.begin() + a, v.begin() + b};
+}
 
 }  // namespace nettwin::re

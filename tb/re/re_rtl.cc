@@ -23,8 +23,13 @@ class ReRtl : public tb::VerilatedBlock<Vre_top, ReIn, ReOut> {
     t.eval();
     out_.s_ready = t.s_ready_o;
     tb::SampleM(t, &out_.m);
-    out_.report = ReReport{static_cast<bool>(t.rep_valid_o), t.rep_tick16_o, t.rep_data_id_o, t.rep_received_o,
-                           t.rep_segments_o, t.rep_length_o, static_cast<bool>(t.rep_end_known_o),
+    out_.report = ReReport{static_cast<bool>(t.rep_valid_o),
+                           t.rep_tick16_o,
+                           t.rep_data_id_o,
+                           t.rep_received_o,
+                           t.rep_segments_o,
+                           t.rep_length_o,
+                           static_cast<bool>(t.rep_end_known_o),
                            static_cast<bool>(t.rep_at_end_o)};
     out_.busy = t.busy_o;
     out_.cnt.in = t.cnt_in_o;

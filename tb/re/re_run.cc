@@ -39,9 +39,8 @@ ReRunReport RunRe(const std::vector<Packet>& segments, const ReRunConfig& rc) {
     }
   }
   const ReCycleCounters& c = rep.counters;
-  rep.conservation_ok = !rep.run.mismatch && !rep.run.hang && c.in == segments.size() &&
-                        c.in == c.used + c.Dropped() && rep.run.out.size() == c.out &&
-                        c.out == c.completed && rep.reports.size() == c.timed_out;
+  rep.conservation_ok = !rep.run.mismatch && !rep.run.hang && c.in == segments.size() && c.in == c.used + c.Dropped() &&
+                        rep.run.out.size() == c.out && c.out == c.completed && rep.reports.size() == c.timed_out;
   return rep;
 }
 

@@ -22,7 +22,7 @@ struct ReRunConfig {
 };
 
 struct ReRunReport {
-  tb::RunResult run;             // run.out: one frame per completed event, stamped with its departure cycle
+  tb::RunResult run;              // run.out: one frame per completed event, stamped with its departure cycle
   std::vector<ReReport> reports;  // incomplete events, in report order
   ReCycleCounters counters;
   std::string mismatch_text;

@@ -6,8 +6,8 @@
 #include <random>
 
 #include "model/re/re_model.h"
-#include "tb/re/re_run.h"
 #include "tb/re/re_frames.h"
+#include "tb/re/re_run.h"
 
 namespace nettwin::re {
 namespace {
@@ -41,7 +41,8 @@ ReRunReport Check(const std::vector<Packet>& segs, const Case& c = {}) {
   EXPECT_EQ(rep.counters.used, gcnt.segments_used);
   EXPECT_EQ(rep.counters.completed, gcnt.events_completed);
   EXPECT_EQ(rep.counters.timed_out, gcnt.events_timed_out);
-  for (int d = 0; d < kNumDrops; ++d) EXPECT_EQ(rep.counters.drops[static_cast<size_t>(d + 1)], gcnt.drops[static_cast<size_t>(d)]) << DropName(d);
+  for (int d = 0; d < kNumDrops; ++d)
+    EXPECT_EQ(rep.counters.drops[static_cast<size_t>(d + 1)], gcnt.drops[static_cast<size_t>(d)]) << DropName(d);
   EXPECT_EQ(rep.run.out.size(), g.events().size());
   for (size_t i = 0; i < std::min(rep.run.out.size(), g.events().size()); ++i) {
     EXPECT_EQ(rep.run.out[i].bytes, EventFrame(g.events()[i]).bytes) << "event " << i;
@@ -106,15 +107,15 @@ TEST(ReLockstep, ReversedAndShuffledInterleavedEvents) {
 TEST(ReLockstep, DuplicatesOverlapsAndInconsistentEnds) {
   const auto d = Bytes(3000);
   std::vector<Packet> segs = Cut(1, 1, d, 700);
-  segs.insert(segs.begin() + 2, segs[0]);                           // duplicate
+  segs.insert(segs.begin() + 2, segs[0]);                                       // duplicate
   segs.insert(segs.begin() + 3, Seg(1, 1, 1350, Slice(d, 1350, 1500), false));  // overlap
-  segs.insert(segs.begin() + 1, Seg(1, 1, 100, {}, true));          // an end below received data
-  segs.push_back(segs.back());                                      // after completion: duplicate
+  segs.insert(segs.begin() + 1, Seg(1, 1, 100, {}, true));                      // an end below received data
+  segs.push_back(segs.back());                                                  // after completion: duplicate
   segs.push_back(Seg(2, 2, 0, Slice(d, 0, 100), false));
-  segs.push_back(Seg(2, 2, 50, {}, true));                          // end below received data
+  segs.push_back(Seg(2, 2, 50, {}, true));  // end below received data
   segs.push_back(Seg(2, 2, 100, Slice(d, 100, 200), true));
-  segs.push_back(Seg(2, 2, 150, Slice(d, 150, 250), false));        // past the known end
-  segs.push_back(Seg(2, 2, 200, {}, true));                         // a second, different end
+  segs.push_back(Seg(2, 2, 150, Slice(d, 150, 250), false));  // past the known end
+  segs.push_back(Seg(2, 2, 200, {}, true));                   // a second, different end
   segs.push_back(Seg(2, 2, 200, {}, true));
   const auto rep = Check(segs);
   EXPECT_GT(rep.counters.drops[params::kReDropDuplicate], 1u);
@@ -153,7 +154,8 @@ TEST(ReLockstep, ContextExhaustionAndZeroLengthEvents) {
 TEST(ReLockstep, BackpressureAndGapsKeepEveryEvent) {
   std::mt19937 rng(5);
   std::vector<Packet> segs;
-  for (uint16_t e = 0; e < 20; ++e) Append(&segs, Cut(e, e, Bytes(100 + 450 * e, e), 1 + static_cast<int>(rng() % 1400)));
+  for (uint16_t e = 0; e < 20; ++e)
+    Append(&segs, Cut(e, e, Bytes(100 + 450 * e, e), 1 + static_cast<int>(rng() % 1400)));
   std::shuffle(segs.begin(), segs.end(), rng);
   Case c;
   c.cfg.contexts = 64;
@@ -183,30 +185,30 @@ TEST(ReLockstep, MalformedFramesAndTooBigAreCountedDrops) {
   Case c;
   c.cfg.buffer_bytes = 4000;
   std::vector<Packet> segs;
-  segs.push_back(Packet{std::vector<uint8_t>(10, 0), 0});      // runt
-  segs.push_back(Packet{{}, 0});                                 // empty frame
+  segs.push_back(Packet{std::vector<uint8_t>(10, 0), 0});  // runt
+  segs.push_back(Packet{{}, 0});                           // empty frame
   auto t = Seg(1, 1, 0, Bytes(10), true);
-  t.bytes.resize(40);                                            // truncated
+  t.bytes.resize(40);  // truncated
   segs.push_back(t);
   auto u = Seg(1, 1, 0, Bytes(10), true);
-  u.bytes[23] = 6;                                               // not UDP
+  u.bytes[23] = 6;  // not UDP
   segs.push_back(u);
   auto f = Seg(1, 1, 0, Bytes(10), true);
-  f.bytes[20] = 0x20;                                            // IPv4 fragment
+  f.bytes[20] = 0x20;  // IPv4 fragment
   segs.push_back(f);
   auto v = Seg(1, 1, 0, Bytes(10), true);
-  v.bytes[12] = 0x12;                                            // not IP
+  v.bytes[12] = 0x12;  // not IP
   segs.push_back(v);
   auto w = Seg(1, 1, 0, Bytes(10), true);
-  w.bytes[14] = 0x44;                                            // IHL 4
+  w.bytes[14] = 0x44;  // IHL 4
   segs.push_back(w);
-  segs.push_back(Seg(1, 1, 5, {}, false));                       // empty
-  segs.push_back(Seg(1, 1, 3990, Bytes(11), true));              // too big
-  segs.push_back(Seg(1, 1, 0xFFFFFFF0u, Bytes(100), true));      // offset wraps 32 bits: too big
+  segs.push_back(Seg(1, 1, 5, {}, false));                   // empty
+  segs.push_back(Seg(1, 1, 3990, Bytes(11), true));          // too big
+  segs.push_back(Seg(1, 1, 0xFFFFFFF0u, Bytes(100), true));  // offset wraps 32 bits: too big
   auto pad = Seg(1, 1, 0, Bytes(10), true);
-  pad.bytes.resize(pad.bytes.size() + 30, 0xEE);                 // Ethernet padding is not data
+  pad.bytes.resize(pad.bytes.size() + 30, 0xEE);  // Ethernet padding is not data
   segs.push_back(pad);
-  std::vector<uint8_t> jumbo(20000, 1);                          // longer than the FIFO keeps per frame
+  std::vector<uint8_t> jumbo(20000, 1);  // longer than the FIFO keeps per frame
   segs.push_back(Packet{jumbo, 0});
   const auto rep = Check(segs, c);
   EXPECT_EQ(rep.counters.completed, 1u);
@@ -215,7 +217,8 @@ TEST(ReLockstep, MalformedFramesAndTooBigAreCountedDrops) {
 TEST(ReLockstep, RangeTableFullIsACountedDrop) {
   const auto d = Bytes(200);
   std::vector<Packet> segs;
-  for (uint32_t k = 0; k <= params::kReRanges + 2; ++k) segs.push_back(Seg(1, 1, 2 * k, Slice(d, 2 * k, 2 * k + 1), false));
+  for (uint32_t k = 0; k <= params::kReRanges + 2; ++k)
+    segs.push_back(Seg(1, 1, 2 * k, Slice(d, 2 * k, 2 * k + 1), false));
   segs.push_back(Seg(1, 1, 1, Slice(d, 1, 2), false));
   segs.push_back(Seg(1, 1, 2 * params::kReRanges, Slice(d, 2 * params::kReRanges, 2 * params::kReRanges + 1), false));
   const auto rep = Check(segs);
@@ -228,8 +231,9 @@ TEST(ReLockstep, RandomizedMixtures) {
     std::vector<Packet> segs;
     for (uint16_t e = 0; e < 25; ++e) {
       const int size = static_cast<int>(rng() % 6000);
-      auto v = Cut(static_cast<uint16_t>(rng()), static_cast<uint16_t>(rng() % 4), Bytes(size, e),
-                   1 + static_cast<int>(rng() % 1500), 3.0 * e, SegOpts{rng() % 3 == 0, 5 + static_cast<int>(rng() % 3)});
+      auto v =
+          Cut(static_cast<uint16_t>(rng()), static_cast<uint16_t>(rng() % 4), Bytes(size, e),
+              1 + static_cast<int>(rng() % 1500), 3.0 * e, SegOpts{rng() % 3 == 0, 5 + static_cast<int>(rng() % 3)});
       if (rng() % 5 == 0 && v.size() > 1) v.erase(v.begin() + static_cast<long>(rng() % v.size()));
       if (rng() % 4 == 0) v.push_back(v[rng() % v.size()]);
       Append(&segs, v);
