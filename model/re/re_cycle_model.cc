@@ -163,8 +163,12 @@ ReCycleModel::Step ReCycleModel::Decide(bool job_slot_free) {
   // An expired context whose event is still being sent keeps its buffer until the output is done with it.
   if (std::any_of(ctx_.begin(), ctx_.end(), [&](const Context& c) { return c.out_pending && Expired(c, d.time_ns); }))
     return st;
+  // Expired completed contexts go at once (nothing to report); incomplete ones one per cycle, reported.
+  for (Context& c : ctx_) {
+    if (c.done && Expired(c, d.time_ns)) c.valid = false;
+  }
   if (const int i = Oldest(false, d.time_ns); i >= 0) {
-    if (!ctx_[static_cast<size_t>(i)].done) report(i, false);
+    report(i, false);
     ctx_[static_cast<size_t>(i)].valid = false;
     return st;
   }

@@ -1,5 +1,6 @@
-// Decide stage: one frame per cycle. Before a frame is placed, every context its time expires is freed,
-// one per cycle, oldest (first arrival, key) first, an incomplete one reported on the report port. Then
+// Decide stage: one frame per cycle. Before a frame is placed, every context its time expires is freed:
+// the completed ones all at once in the cycle that places it, the incomplete ones one per cycle before
+// it, oldest (first arrival, key) first, each reported on the report port. Then
 // the frame's key is looked up among the contexts, the drop checks of docs/re.md run against the
 // context's range table, and the context is opened or updated. The write stage gets the frame's beats to
 // write or to skip. At the end of input (flush) every open event is reported, oldest first.
@@ -55,17 +56,19 @@ module re_decide
   logic [31:0]          used_cnt_q, completed_q, timed_out_q;
   logic [ReDropReasons-1:0][31:0] drops_q;
 
-  // ---- which context to free: the oldest candidate ----
+  // ---- which contexts to free: every expired completed one at once (nothing to report), the oldest
+  // expired incomplete one (reported; one per cycle) ----
   logic          flush_mode;
-  logic [N-1:0]  cand;
+  logic [N-1:0]  expired, silent, cand;
   logic          any_cand;
   logic [CtxW-1:0] old;
   always_comb begin
     flush_mode = flush_q && !desc_valid_i && frame_idle_i;
     for (int i = 0; i < N; i++) begin
-      cand[i] = flush_mode ? (valid_q[i] && !done_q[i])
-                           : (valid_q[i] && $signed(desc_i.time_ns - first_q[i]) > $signed(cfg_timeout_ns_i));
+      expired[i] = valid_q[i] && $signed(desc_i.time_ns - first_q[i]) > $signed(cfg_timeout_ns_i);
+      cand[i] = flush_mode ? (valid_q[i] && !done_q[i]) : (expired[i] && !done_q[i]);
     end
+    silent = flush_mode ? '0 : (expired & done_q);
     any_cand = |cand;
     old = '0;
     for (int i = 0; i < N; i++) begin
@@ -80,7 +83,7 @@ module re_decide
   // with it: the decide stage waits rather than place the frame with a different set of contexts than
   // docs/re.md's order of events gives (only under long output backpressure).
   logic act, blocked, expire, place, flush_rep, flush_done;
-  assign blocked    = flush_mode ? (!any_cand && |(valid_q & outp_q)) : |(cand & outp_q);
+  assign blocked    = flush_mode ? (!any_cand && |(valid_q & outp_q)) : |(expired & outp_q);
   assign act        = !flush_mode && desc_valid_i && job_ready_i && !blocked;
   assign expire     = act && any_cand;
   assign place      = act && !any_cand;
@@ -94,6 +97,8 @@ module re_decide
   logic            found;
   logic [CtxW-1:0] h, free_ctx, slot;
   logic [7:0]      nvalid;
+  logic [N-1:0]    valid_eff;  // the contexts as the frame meets them: expired completed ones gone
+  assign valid_eff = act ? (valid_q & ~silent) : valid_q;
   always_comb begin
     key = {desc_i.tick16, desc_i.data_id};
     // Past the header checks offset + len <= buffer_bytes <= ReBufBytes, so both fit in OffW bits.
@@ -105,15 +110,15 @@ module re_decide
     free_ctx = '0;
     nvalid = '0;
     for (int i = N - 1; i >= 0; i--) begin
-      hit[i] = valid_q[i] && key_q[i] == key;
+      hit[i] = valid_eff[i] && key_q[i] == key;
       if (hit[i]) begin
         found = 1'b1;
         h = CtxW'(i);
       end
-      if (!valid_q[i]) begin
+      if (!valid_eff[i]) begin
         free_ctx = CtxW'(i);
       end
-      nvalid = nvalid + 8'(valid_q[i]);
+      nvalid = nvalid + 8'(valid_eff[i]);
     end
     slot = found ? h : free_ctx;
   end
@@ -194,7 +199,7 @@ module re_decide
 
   logic rep_now;
   logic [CtxW-1:0] freed;
-  assign rep_now = flush_rep || (expire && !done_q[old]);
+  assign rep_now = flush_rep || expire;
   assign freed = old;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -235,6 +240,7 @@ module re_decide
         rep_at_end_q    <= flush_mode;
         timed_out_q     <= timed_out_q + 1'b1;
       end
+      if (act) valid_q <= valid_eff;
       if (expire || flush_rep) valid_q[freed] <= 1'b0;
       if (flush_done) valid_q <= '0;
       if (ev_done_i) outp_q[ev_done_ctx_i] <= 1'b0;
