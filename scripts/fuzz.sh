@@ -20,7 +20,8 @@ while [ $# -gt 0 ]; do
     *) echo "fuzz.sh: unknown option '$1'" >&2; exit 2 ;;
   esac
 done
-TARGETS=(pcap lb_script lb_plan rdma_config reorder_config vnic_config re lb_frame rdma_frame reorder_frame vnic_frame)
+TARGETS=(pcap lb_script lb_plan rdma_config reorder_config vnic_config re lb_frame rdma_frame reorder_frame vnic_frame
+  re_frame)
 [ -n "$ONLY" ] && TARGETS=("$ONLY")
 PY=/usr/bin/python3
 
@@ -34,17 +35,17 @@ cmake --build "$BUILD" -j "$JOBS" -- "${BINS[@]}" >/dev/null
 
 # ---- seed corpora (regenerated when missing; small, from the generators and the vectors) ----
 C="$BUILD/corpus"
-if [ ! -f "$C/.seeded-v2" ]; then
+if [ ! -f "$C/.seeded-v3" ]; then
   rm -rf "$C"
   for t in pcap lb_script lb_plan rdma_config reorder_config vnic_config re lb_frame rdma_frame reorder_frame \
-      vnic_frame; do mkdir -p "$C/$t"; done
+      vnic_frame re_frame; do mkdir -p "$C/$t"; done
   G="$BUILD/gen"
   rm -rf "$G" && mkdir -p "$G"
   $PY "$S/lb_gen.py" --seed 1 --out-dir "$G/lb" --packets 120 >/dev/null
   $PY "$S/rdma_gen.py" --seed 1 --scenario mixed --out-dir "$G/rdma" --no-check >/dev/null
   $PY "$S/cw_gen.py" --seed 1 --scenario mixed --out-dir "$G/cw" >/dev/null
   $PY "$S/vnic_gen.py" --seed 1 --out-dir "$G/vnic" >/dev/null
-  $PY "$S/re_gen.py" --seed 1 --out-dir "$G/re" >/dev/null
+  $PY "$S/re_gen.py" --seed 1 --out-dir "$G/re" --events 20 >/dev/null
   $PY "$S/lb_plan_gen.py" gen --seed 1 --out-dir "$G/plan" --packets 20 >/dev/null
   cp "$G/vnic/vnic.txt" "$C/vnic_config/gen1.txt"
   # lb_plan: tables NUL members NUL boundary NUL current start NUL now (the CLI's options, decimal)
@@ -88,8 +89,9 @@ def write_prefixed(target, prefix, fs, per, name):
 write_prefixed("vnic_frame", b"\x01", frames(f"{vnic}/eth.pcap"), 3, "encap")
 write_prefixed("vnic_frame", b"\x00", frames(f"{vnic}/opa.pcap"), 3, "decap")
 write_prefixed("re", open(f"{re_dir}/re.txt", "rb").read() + b"\0", frames(f"{re_dir}/segments.pcap"), 8, "seg")
+write("re_frame", frames(f"{re_dir}/segments.pcap"), 4)
 PY
-  touch "$C/.seeded-v2"
+  touch "$C/.seeded-v3"
 fi
 
 # ---- run ----
@@ -101,7 +103,7 @@ for t in "${TARGETS[@]}"; do
   [ -f "$ROOT/tb/fuzz/$t.dict" ] && dict=(-dict="$ROOT/tb/fuzz/$t.dict")
   log="$BUILD/logs/$t.log"
   rc=0
-  mkdir -p "$BUILD/crashes/$t"
+  mkdir -p "$BUILD/crashes/$t" "$C/$t"  # a target added after the corpora were seeded starts empty
   # Inputs that once crashed (tb/fuzz/regressions/TARGET, each a fixed bug) must now run clean.
   reg="$ROOT/tb/fuzz/regressions/$t"
   if [ -d "$reg" ] && ! "$BUILD/tb/fuzz/${t}_fuzz" "$reg"/* >"$BUILD/logs/$t.regressions.log" 2>&1; then
