@@ -38,8 +38,9 @@ FUZZ_SECONDS ?= 60
 fuzz: setup
 	bash scripts/fuzz.sh --seconds $(FUZZ_SECONDS) --jobs $(JOBS)
 
-# RTL line + toggle coverage from the tests (and the regression with COVERAGE_REGRESS=1): HTML report in
-# build-cov/coverage/html, per-block summary printed.
+# RTL line + toggle coverage from every test that drives the RTL, incl. the quick regression (the whole
+# regression with COVERAGE_REGRESS=1): HTML report in build-cov/coverage/html, per-block summary printed;
+# every uncovered line is reviewed in docs/coverage-review.md.
 coverage: setup
 	bash scripts/coverage.sh --jobs $(JOBS) $(if $(COVERAGE_REGRESS),--regress)
 

@@ -16,7 +16,7 @@ using namespace nettwin::re;
 
 namespace {
 
-std::vector<uint8_t> Segment(const std::vector<uint8_t>& f) {
+std::vector<uint8_t> WellFormedSegment(const std::vector<uint8_t>& f) {
   std::vector<uint8_t> g(f.begin() + 1, f.end());
   g.resize(std::max<size_t>(g.size(), 8));
   const uint8_t tick_lo = g[0] & 3, data_id = g[1] & 3, last = g[2] & 1;
@@ -58,7 +58,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::set<uint32_t> keys;
   for (const auto& f : fuzz::Frames(nul + 1, size - text_len - 1, 16, 2000)) {
     Packet p;
-    p.bytes = !f.empty() && (f[0] & 1) ? Segment(f) : f;
+    p.bytes = !f.empty() && (f[0] & 1) ? WellFormedSegment(f) : f;
     t += f.empty() ? 0 : uint64_t{f[0]} * 10000;  // 0 .. 2.55 ms between segments
     p.time_ns = t;
     m.Push(p);
