@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <ostream>
+#include <stdexcept>
 #include <string>
 
 #include "model/common/pcap.h"
@@ -15,6 +16,21 @@ double ParseNumber(const std::string& opt, const std::string& v, double lo, doub
 // passed to on(option, value), where value() takes the next argument (std::invalid_argument if none is left).
 bool ForEachOption(int argc, char** argv, const char* help,
                    const std::function<void(const std::string&, const std::function<std::string()>&)>& on);
+
+// --engine for the cycle engines: "model", "rtl" or "lockstep" into the block's own Engine enum (which has
+// those three members), and the chosen name into *name when given; else std::invalid_argument.
+template <class Engine>
+Engine ParseEngine(const std::string& opt, const std::string& v, const char** name = nullptr) {
+  static constexpr const char* kNames[] = {"model", "rtl", "lockstep"};
+  static constexpr Engine kEngines[] = {Engine::kModel, Engine::kRtl, Engine::kLockstep};
+  for (int i = 0; i < 3; ++i) {
+    if (v == kNames[i]) {
+      if (name) *name = kNames[i];
+      return kEngines[i];
+    }
+  }
+  throw std::invalid_argument(opt + " must be model, rtl or lockstep, got '" + v + "'");
+}
 
 // --out-format: "pcap" (default) or "pcapng", else std::invalid_argument.
 nettwin::PcapFormat ParseOutFormat(const std::string& opt, const std::string& v);

@@ -57,48 +57,25 @@ int NaaCommand(int argc, char** argv) {
   NaaRunConfig rc;
   NaaConfig config;
   std::vector<Packet> packets;
+  const std::string help = std::string(kHelp) + kOutFormatHelp;
   try {
-    const bool go =
-        ForEachOption(argc, argv, kHelp, [&](const std::string& o, const std::function<std::string()>& val) {
-          if (o == "--config")
-            config_path = val();
-          else if (o == "--in")
-            in = val();
-          else if (o == "--out")
-            out = val();
-          else if (o == "--stats")
-            stats = val();
-          else if (o == "--trace")
-            trace = val();
-          else if (o == "--engine") {
-            const std::string e = val();
-            if (e == "model")
-              rc.engine = Engine::kModel, engine_name = "model";
-            else if (e == "rtl")
-              rc.engine = Engine::kRtl, engine_name = "rtl";
-            else if (e == "lockstep")
-              rc.engine = Engine::kLockstep, engine_name = "lockstep";
-            else
-              throw std::invalid_argument("--engine must be model, rtl or lockstep, got '" + e + "'");
-          } else if (o == "--mem-read-cycles")
-            rc.mem_read_cycles = static_cast<uint32_t>(ParseNumber(o, val(), 1, 1e7));
-          else if (o == "--mem-write-cycles")
-            rc.mem_write_cycles = static_cast<uint32_t>(ParseNumber(o, val(), 0, 1e7));
-          else if (o == "--mem-outstanding")
-            rc.mem_outstanding = static_cast<uint32_t>(ParseNumber(o, val(), 1, 1024));
-          else if (o == "--clock-mhz")
-            rc.opt.clock_mhz = ParseNumber(o, val(), 1, 100000);
-          else if (o == "--gaps")
-            rc.opt.gaps = ParseNumber(o, val(), 0, 0.99);
-          else if (o == "--backpressure")
-            rc.opt.backpressure = ParseNumber(o, val(), 0, 0.99);
-          else if (o == "--seed")
-            rc.opt.seed = static_cast<uint64_t>(ParseNumber(o, val(), 0, 1e18));
-          else if (o == "--out-format")
-            out_container = ParseOutFormat(o, val());
-          else
-            throw std::invalid_argument("unknown option '" + o + "'");
-        });
+    const bool go = ForEachOption(argc, argv, help.c_str(), [&](const std::string& o, const auto& val) {
+      if (o == "--config") config_path = val();
+      else if (o == "--in") in = val();
+      else if (o == "--out") out = val();
+      else if (o == "--stats") stats = val();
+      else if (o == "--trace") trace = val();
+      else if (o == "--engine") rc.engine = ParseEngine<Engine>(o, val(), &engine_name);
+      else if (o == "--mem-read-cycles") rc.mem_read_cycles = static_cast<uint32_t>(ParseNumber(o, val(), 1, 1e7));
+      else if (o == "--mem-write-cycles") rc.mem_write_cycles = static_cast<uint32_t>(ParseNumber(o, val(), 0, 1e7));
+      else if (o == "--mem-outstanding") rc.mem_outstanding = static_cast<uint32_t>(ParseNumber(o, val(), 1, 1024));
+      else if (o == "--clock-mhz") rc.opt.clock_mhz = ParseNumber(o, val(), 1, 100000);
+      else if (o == "--gaps") rc.opt.gaps = ParseNumber(o, val(), 0, 0.99);
+      else if (o == "--backpressure") rc.opt.backpressure = ParseNumber(o, val(), 0, 0.99);
+      else if (o == "--seed") rc.opt.seed = static_cast<uint64_t>(ParseNumber(o, val(), 0, 1e18));
+      else if (o == "--out-format") out_container = ParseOutFormat(o, val());
+      else throw std::invalid_argument("unknown option '" + o + "'");
+    });
     if (!go) return 0;
     if (config_path.empty() || in.empty() || out.empty()) {
       throw std::invalid_argument("--config, --in and --out are required");
@@ -110,7 +87,7 @@ int NaaCommand(int argc, char** argv) {
     packets = ReadPcap(in, &in_format);
   } catch (const std::exception& e) {
     std::cerr << "nettwin naa: " << e.what() << "\n";
-    if (dynamic_cast<const std::invalid_argument*>(&e)) std::cerr << kHelp << kOutFormatHelp;
+    if (dynamic_cast<const std::invalid_argument*>(&e)) std::cerr << help;
     return 2;
   }
   rc.opt.trace_path = trace;

@@ -75,30 +75,17 @@ int RdmaCommand(int argc, char** argv) {
   RdmaRunConfig cfg;
   RdmaConfig config;
   std::vector<Packet> packets;
+  const std::string help = std::string(kHelp) + kOutFormatHelp;
   try {
-    for (int i = 1; i < argc; ++i) {
-      const std::string o = argv[i];
-      auto val = [&]() -> std::string {
-        if (i + 1 >= argc) throw std::invalid_argument(o + " needs a value");
-        return argv[++i];
-      };
-      if (o == "--help" || o == "-h") {
-        std::cout << kHelp << kOutFormatHelp;
-        return 0;
-      }
+    const bool run = ForEachOption(argc, argv, help.c_str(), [&](const std::string& o, const auto& val) {
       if (o == "--config") config_path = val();
       else if (o == "--in") in = val();
       else if (o == "--out") out = val();
       else if (o == "--mem-out") mem_out = val();
       else if (o == "--stats") stats = val();
       else if (o == "--trace") trace = val();
-      else if (o == "--engine") {
-        const std::string e = val();
-        if (e == "model") cfg.engine = Engine::kModel;
-        else if (e == "rtl") cfg.engine = Engine::kRtl;
-        else if (e == "lockstep") cfg.engine = Engine::kLockstep;
-        else throw std::invalid_argument("--engine must be model, rtl or lockstep, got '" + e + "'");
-      } else if (o == "--mem-read-cycles") cfg.mem_read_cycles = static_cast<uint32_t>(ParseNumber(o, val(), 1, 1e7));
+      else if (o == "--engine") cfg.engine = ParseEngine<Engine>(o, val());
+      else if (o == "--mem-read-cycles") cfg.mem_read_cycles = static_cast<uint32_t>(ParseNumber(o, val(), 1, 1e7));
       else if (o == "--mem-write-cycles") cfg.mem_write_cycles = static_cast<uint32_t>(ParseNumber(o, val(), 0, 1e7));
       else if (o == "--mem-outstanding") cfg.mem_outstanding = static_cast<uint32_t>(ParseNumber(o, val(), 1, 1024));
       else if (o == "--clock-mhz") cfg.opt.clock_mhz = ParseNumber(o, val(), 1, 100000);
@@ -107,7 +94,8 @@ int RdmaCommand(int argc, char** argv) {
       else if (o == "--out-format") out_container = ParseOutFormat(o, val());
       else if (o == "--seed") cfg.opt.seed = static_cast<uint64_t>(ParseNumber(o, val(), 0, 1e18));
       else throw std::invalid_argument("unknown option '" + o + "'");
-    }
+    });
+    if (!run) return 0;
     if (config_path.empty() || in.empty() || out.empty()) {
       throw std::invalid_argument("--config, --in and --out are required");
     }
@@ -151,22 +139,14 @@ int RdmaLatencyCommand(int argc, char** argv) {
   long read_cycles = -1, write_cycles = -1;
   bool json = false;
   try {
-    for (int i = 1; i < argc; ++i) {
-      const std::string o = argv[i];
-      auto val = [&]() -> std::string {
-        if (i + 1 >= argc) throw std::invalid_argument(o + " needs a value");
-        return argv[++i];
-      };
-      if (o == "--help" || o == "-h") {
-        std::cout << kLatencyHelp;
-        return 0;
-      }
+    const bool run = ForEachOption(argc, argv, kLatencyHelp, [&](const std::string& o, const auto& val) {
       if (o == "--clock-mhz") clock_mhz = ParseNumber(o, val(), 1, 100000);
       else if (o == "--mem-read-cycles") read_cycles = static_cast<long>(ParseNumber(o, val(), 1, 1e7));
       else if (o == "--mem-write-cycles") write_cycles = static_cast<long>(ParseNumber(o, val(), 0, 1e7));
       else if (o == "--json") json = true;
       else throw std::invalid_argument("unknown option '" + o + "'");
-    }
+    });
+    if (!run) return 0;
   } catch (const std::exception& e) {
     std::cerr << "nettwin rdma-latency: " << e.what() << "\n" << kLatencyHelp;
     return 2;

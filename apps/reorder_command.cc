@@ -81,37 +81,25 @@ int ReorderCommand(int argc, char** argv) {
   ReorderRunConfig rc;
   ReorderCfg cfg;
   std::vector<Packet> packets;
+  const std::string help = std::string(kHelp) + kOutFormatHelp;
   try {
-    for (int i = 1; i < argc; ++i) {
-      const std::string o = argv[i];
-      auto val = [&]() -> std::string {
-        if (i + 1 >= argc) throw std::invalid_argument(o + " needs a value");
-        return argv[++i];
-      };
-      if (o == "--help" || o == "-h") {
-        std::cout << kHelp << kOutFormatHelp;
-        return 0;
-      }
+    const bool run = ForEachOption(argc, argv, help.c_str(), [&](const std::string& o, const auto& val) {
       if (o == "--config") config_path = val();
       else if (o == "--in") in = val();
       else if (o == "--out") out = val();
       else if (o == "--ctrl-out") ctrl_out = val();
       else if (o == "--stats") stats = val();
       else if (o == "--trace") trace = val();
-      else if (o == "--engine") {
-        const std::string e = val();
-        if (e == "model") rc.engine = Engine::kModel, engine_name = "model";
-        else if (e == "rtl") rc.engine = Engine::kRtl, engine_name = "rtl";
-        else if (e == "lockstep") rc.engine = Engine::kLockstep, engine_name = "lockstep";
-        else throw std::invalid_argument("--engine must be model, rtl or lockstep, got '" + e + "'");
-      } else if (o == "--clock-mhz") rc.opt.clock_mhz = ParseNumber(o, val(), 1, 100000);
+      else if (o == "--engine") rc.engine = ParseEngine<Engine>(o, val(), &engine_name);
+      else if (o == "--clock-mhz") rc.opt.clock_mhz = ParseNumber(o, val(), 1, 100000);
       else if (o == "--backpressure") rc.opt.backpressure = ParseNumber(o, val(), 0, 0.99);
       else if (o == "--ctrl-backpressure") rc.ctrl_backpressure = ParseNumber(o, val(), 0, 0.99);
       else if (o == "--out-format") out_container = ParseOutFormat(o, val());
       else if (o == "--seed") rc.opt.seed = static_cast<uint64_t>(ParseNumber(o, val(), 0, 1e18));
       else if (o == "--back-to-back") rc.untimed = true;
       else throw std::invalid_argument("unknown option '" + o + "'");
-    }
+    });
+    if (!run) return 0;
     if (config_path.empty() || in.empty() || out.empty() || ctrl_out.empty()) {
       throw std::invalid_argument("--config, --in, --out and --ctrl-out are required");
     }

@@ -80,16 +80,7 @@ int VnicCommand(int argc, char** argv) {
   std::vector<Packet> packets;
   std::vector<uint8_t> in_ports;
   try {
-    for (int i = 1; i < argc; ++i) {
-      const std::string o = argv[i];
-      auto val = [&]() -> std::string {
-        if (i + 1 >= argc) throw std::invalid_argument(o + " needs a value");
-        return argv[++i];
-      };
-      if (o == "--help" || o == "-h") {
-        std::cout << kHelp;
-        return 0;
-      }
+    const bool run = ForEachOption(argc, argv, kHelp, [&](const std::string& o, const auto& val) {
       if (o == "--config") config_path = val();
       else if (o == "--direction") direction = val();
       else if (o == "--in") in = val();
@@ -99,18 +90,14 @@ int VnicCommand(int argc, char** argv) {
       else if (o == "--ports") ports_in = val();
       else if (o == "--ports-out") ports_out = val();
       else if (o == "--port") port = static_cast<int>(ParseNumber(o, val(), 0, kPorts - 1));
-      else if (o == "--engine") {
-        const std::string e = val();
-        if (e == "model") rc.engine = Engine::kModel, engine_name = "model";
-        else if (e == "rtl") rc.engine = Engine::kRtl, engine_name = "rtl";
-        else if (e == "lockstep") rc.engine = Engine::kLockstep, engine_name = "lockstep";
-        else throw std::invalid_argument("--engine must be model, rtl or lockstep, got '" + e + "'");
-      } else if (o == "--clock-mhz") rc.opt.clock_mhz = ParseNumber(o, val(), 1, 100000);
+      else if (o == "--engine") rc.engine = ParseEngine<Engine>(o, val(), &engine_name);
+      else if (o == "--clock-mhz") rc.opt.clock_mhz = ParseNumber(o, val(), 1, 100000);
       else if (o == "--gaps") rc.opt.gaps = ParseNumber(o, val(), 0, 0.99);
       else if (o == "--backpressure") rc.opt.backpressure = ParseNumber(o, val(), 0, 0.99);
       else if (o == "--seed") rc.opt.seed = static_cast<uint64_t>(ParseNumber(o, val(), 0, 1e18));
       else throw std::invalid_argument("unknown option '" + o + "'");
-    }
+    });
+    if (!run) return 0;
     if (config_path.empty() || direction.empty() || in.empty() || out.empty()) {
       throw std::invalid_argument("--config, --direction, --in and --out are required");
     }

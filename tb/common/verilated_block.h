@@ -35,6 +35,30 @@ void GetBytes(const VlWide<N>& w, uint8_t* bytes, size_t n) {
   std::memcpy(bytes, w.m_storage, n < 4 * N ? n : 4 * N);
 }
 
+// Every block's top has the stream ports s_* (input), m_* (output) and, on the lockstep wrapper, model_m_*
+// (the model's output shown to the SVA checks); these map one nettwin::StreamPort onto them.
+template <class VTop>
+void DriveS(VTop& t, const StreamPort& s) {
+  t.s_valid_i = s.valid;
+  PutBytes(t.s_data_i, s.beat.data.data(), kBeatBytes);
+  t.s_keep_i = s.beat.keep;
+  t.s_last_i = s.beat.last;
+}
+template <class VTop>
+void SampleM(const VTop& t, StreamPort* m) {
+  m->valid = t.m_valid_o;
+  GetBytes(t.m_data_o, m->beat.data.data(), kBeatBytes);
+  m->beat.keep = t.m_keep_o;
+  m->beat.last = t.m_last_o;
+}
+template <class VTop>
+void ShowModelM(VTop& t, const StreamPort& m) {
+  t.model_m_valid_i = m.valid;
+  PutBytes(t.model_m_data_i, m.beat.data.data(), kBeatBytes);
+  t.model_m_keep_i = m.beat.keep;
+  t.model_m_last_i = m.beat.last;
+}
+
 // VTop: the Verilated class (ports clk_i, rst_ni, ...). Derived classes drive their inputs in Eval() and
 // set the inputs that must be idle during reset in IdleInputs().
 template <class VTop, class In, class Out>

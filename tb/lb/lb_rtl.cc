@@ -2,8 +2,9 @@
 
 namespace nettwin::lb {
 
-using tb::GetBytes;
-using tb::PutBytes;
+using tb::DriveS;
+using tb::SampleM;
+using tb::ShowModelM;
 
 void LbRtl::IdleInputs() {
   top().s_valid_i = 0;
@@ -14,10 +15,7 @@ void LbRtl::IdleInputs() {
 const LbOut& LbRtl::Eval(const LbIn& in) {
   Vlb_tb_top& t = top();
   t.clk_i = 0;
-  t.s_valid_i = in.s.valid;
-  PutBytes(t.s_data_i, in.s.beat.data.data(), kBeatBytes);
-  t.s_keep_i = in.s.beat.keep;
-  t.s_last_i = in.s.beat.last;
+  DriveS(t, in.s);
   t.m_ready_i = in.m_ready;
   t.cfg_valid_i = in.cfg.valid;
   t.cfg_table_i = in.cfg.table;
@@ -25,10 +23,7 @@ const LbOut& LbRtl::Eval(const LbIn& in) {
   for (int i = 0; i < CfgData::kWords * 2; ++i) t.cfg_data_i[i] = in.cfg.data.Word32(i);
   t.eval();
   out_.s_ready = t.s_ready_o;
-  out_.m.valid = t.m_valid_o;
-  GetBytes(t.m_data_o, out_.m.beat.data.data(), kBeatBytes);
-  out_.m.beat.keep = t.m_keep_o;
-  out_.m.beat.last = t.m_last_o;
+  SampleM(t, &out_.m);
   out_.counters.packets_in = t.pkts_in_o;
   out_.counters.packets_out = t.pkts_out_o;
   for (int r = 0; r < kNumReasons; ++r) out_.counters.drops[r] = t.drops_o[r];
@@ -38,10 +33,7 @@ const LbOut& LbRtl::Eval(const LbIn& in) {
 void LbRtl::ShowModel(const LbOut& m) {
   Vlb_tb_top& t = top();
   t.model_s_ready_i = m.s_ready;
-  t.model_m_valid_i = m.m.valid;
-  PutBytes(t.model_m_data_i, m.m.beat.data.data(), kBeatBytes);
-  t.model_m_keep_i = m.m.beat.keep;
-  t.model_m_last_i = m.m.beat.last;
+  ShowModelM(t, m.m);
   t.eval();
 }
 

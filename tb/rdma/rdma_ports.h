@@ -10,10 +10,7 @@ namespace nettwin::rdma {
 template <class VTop>
 void DriveRdmaPorts(const RdmaIn& in, VTop* t) {
   t->clk_i = 0;
-  t->s_valid_i = in.s.valid;
-  tb::PutBytes(t->s_data_i, in.s.beat.data.data(), kBeatBytes);
-  t->s_keep_i = in.s.beat.keep;
-  t->s_last_i = in.s.beat.last;
+  tb::DriveS(*t, in.s);
   t->m_ready_i = in.m_ready;
   t->dma_req_ready_i = in.dma_ready;
   t->dma_rsp_valid_i = in.dma_rsp.valid;
@@ -29,10 +26,7 @@ template <class VTop>
 void ReadRdmaPorts(const VTop& t, RdmaOut* o) {
   o->s_ready = t.s_ready_o;
   o->busy = t.busy_o;
-  o->m.valid = t.m_valid_o;
-  tb::GetBytes(t.m_data_o, o->m.beat.data.data(), kBeatBytes);
-  o->m.beat.keep = t.m_keep_o;
-  o->m.beat.last = t.m_last_o;
+  tb::SampleM(t, &o->m);
   DmaRequest& d = o->dma_req;
   d.valid = t.dma_req_valid_o;
   d.write = t.dma_req_write_o;

@@ -2,8 +2,11 @@
 
 namespace nettwin::reorder {
 
+using tb::DriveS;
 using tb::GetBytes;
 using tb::PutBytes;
+using tb::SampleM;
+using tb::ShowModelM;
 
 void ReorderRtl::IdleInputs() {
   top().s_valid_i = 0;
@@ -14,10 +17,7 @@ void ReorderRtl::IdleInputs() {
 const ReorderOut& ReorderRtl::Eval(const ReorderIn& in) {
   Vreorder_tb_top& t = top();
   t.clk_i = 0;
-  t.s_valid_i = in.s.valid;
-  PutBytes(t.s_data_i, in.s.beat.data.data(), kBeatBytes);
-  t.s_keep_i = in.s.beat.keep;
-  t.s_last_i = in.s.beat.last;
+  DriveS(t, in.s);
   t.m_ready_i = in.m_ready;
   t.c_ready_i = in.c_ready;
   t.now_us_i = in.now_us;
@@ -30,10 +30,7 @@ const ReorderOut& ReorderRtl::Eval(const ReorderIn& in) {
   t.cfg_any_queue_i = in.cfg.any_queue;
   t.eval();
   out_.s_ready = t.s_ready_o;
-  out_.m.valid = t.m_valid_o;
-  GetBytes(t.m_data_o, out_.m.beat.data.data(), kBeatBytes);
-  out_.m.beat.keep = t.m_keep_o;
-  out_.m.beat.last = t.m_last_o;
+  SampleM(t, &out_.m);
   out_.m_held = t.m_held_o;
   out_.m_hold_us = t.m_hold_us_o;
   out_.c.valid = t.c_valid_o;
@@ -66,10 +63,7 @@ const ReorderOut& ReorderRtl::Eval(const ReorderIn& in) {
 void ReorderRtl::ShowModel(const ReorderOut& m) {
   Vreorder_tb_top& t = top();
   t.model_s_ready_i = m.s_ready;
-  t.model_m_valid_i = m.m.valid;
-  PutBytes(t.model_m_data_i, m.m.beat.data.data(), kBeatBytes);
-  t.model_m_keep_i = m.m.beat.keep;
-  t.model_m_last_i = m.m.beat.last;
+  ShowModelM(t, m.m);
   t.model_m_held_i = m.m_held;
   t.model_m_hold_us_i = m.m_hold_us;
   t.model_c_valid_i = m.c.valid;

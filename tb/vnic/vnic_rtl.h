@@ -16,10 +16,7 @@ class VnicRtl : public tb::VerilatedBlock<VTop, VnicIn, VnicOut> {
   const VnicOut& Eval(const VnicIn& in) override {
     VTop& t = this->top();
     t.clk_i = 0;
-    t.s_valid_i = in.s.valid;
-    tb::PutBytes(t.s_data_i, in.s.beat.data.data(), kBeatBytes);
-    t.s_keep_i = in.s.beat.keep;
-    t.s_last_i = in.s.beat.last;
+    tb::DriveS(t, in.s);
     t.s_port_i = in.s_port;
     t.m_ready_i = in.m_ready;
     t.cfg_valid_i = in.cfg.valid;
@@ -28,10 +25,7 @@ class VnicRtl : public tb::VerilatedBlock<VTop, VnicIn, VnicOut> {
     for (int i = 0; i < static_cast<int>(params::kCfgDataBits) / 32; ++i) t.cfg_data_i[i] = in.cfg.data.Word32(i);
     t.eval();
     out_.s_ready = t.s_ready_o;
-    out_.m.valid = t.m_valid_o;
-    tb::GetBytes(t.m_data_o, out_.m.beat.data.data(), kBeatBytes);
-    out_.m.beat.keep = t.m_keep_o;
-    out_.m.beat.last = t.m_last_o;
+    tb::SampleM(t, &out_.m);
     out_.m_port = t.m_port_o;
     out_.cnt.in = t.cnt_in_o;
     out_.cnt.out = t.cnt_out_o;
