@@ -4,12 +4,15 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include <deque>
 #include <vector>
 
+#include "model/common/dma.h"
 #include "model/common/stream.h"
 
 namespace nettwin::fuzz {
@@ -63,5 +66,27 @@ uint64_t Drive(Block* block, In in, const std::vector<std::vector<uint8_t>>& fra
   }
   return cycle;
 }
+
+// Host memory for a block with the DMA port: accepts every request and answers reads with zero beats, in
+// order, one per cycle. Each cycle: Serve(in) before the edge, then Observe(out.dma_req).
+class ZeroHost {
+ public:
+  template <class In>
+  void Serve(In* in) {
+    in->dma_ready = true;
+    in->dma_rsp = DmaResponse{};
+    if (!reads_.empty()) {
+      in->dma_rsp.valid = true;
+      in->dma_rsp.last = --reads_.front() == 0;
+      if (in->dma_rsp.last) reads_.pop_front();
+    }
+  }
+  void Observe(const DmaRequest& d) {
+    if (d.valid && !d.write) reads_.push_back(std::max(1, (d.len + kDmaBeatBytes - 1) / kDmaBeatBytes));
+  }
+
+ private:
+  std::deque<int> reads_;  // beats still owed to outstanding reads
+};
 
 }  // namespace nettwin::fuzz

@@ -1,8 +1,6 @@
 // RoCEv2 request frames, whole, through the responder's header parser (ParseRequest) and the cycle
 // model's ingress (beats on the stream port; DMA reads answered with zeros), configured from the atomic
 // vector's responder.txt. Besides the sanitizers: every frame is counted in and the model drains.
-#include <deque>
-
 #include "model/rdma/rdma_config.h"
 #include "model/rdma/rdma_model.h"
 #include "model/rdma/rdma_packet.h"
@@ -28,18 +26,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     m.Eval(in);
     m.Tick();
   }
-  std::deque<int> reads;  // beats still owed to outstanding DMA reads
+  fuzz::ZeroHost host;
   RdmaCounters last;
   fuzz::Drive(&m, RdmaIn{}, frames, 4000, [&](RdmaIn* in, const RdmaOut& out) {
     in->m_ready = true;
-    in->dma_ready = true;
-    in->dma_rsp = DmaResponse{};
-    if (!reads.empty()) {
-      in->dma_rsp.valid = true;
-      in->dma_rsp.last = --reads.front() == 0;
-      if (in->dma_rsp.last) reads.pop_front();
-    }
-    if (out.dma_req.valid && !out.dma_req.write) reads.push_back(std::max(1, (out.dma_req.len + kDmaBeatBytes - 1) / kDmaBeatBytes));
+    host.Serve(in);
+    host.Observe(out.dma_req);
     last = out.counters;
   });
   if (last.packets_in != frames.size()) __builtin_trap();  // a frame was lost at the ingress
