@@ -57,6 +57,14 @@ PYEOF
 check "checker catches a changed REP" 1 "differs from the reference at byte 98" $PY "$HERE/naa_check.py" \
   --config "$C" --in "$T/v/connect.pcap" --out "$T/mut.pcap"
 
+# ---- the checked-in vector is what the generator and the reference make today ----
+V="$HERE/../vectors/naa"
+$PY "$HERE/naa_gen.py" --seed 1 --out-dir "$T/s1" >/dev/null
+check "vectors/naa config regenerates" 0 "" cmp "$V/naa.txt" "$T/s1/naa.txt"
+same_frames "vectors/naa client regenerates" "$V/connect.pcap" "$T/s1/connect.pcap"
+$PY "$HERE/naa_ref.py" --config "$V/naa.txt" --in "$V/connect.pcap" --out "$T/s1/exp.pcap" >/dev/null
+same_frames "vectors/naa expected output regenerates" "$V/expected_server.pcap" "$T/s1/exp.pcap"
+
 # ---- usage and input errors ----
 check "no options" 2 "--config, --in and --out are required" "$N" naa
 check "bad engine" 2 "--engine must be model, rtl or lockstep, got 'fast'" "$N" naa --config "$C" \
