@@ -1,4 +1,6 @@
-// `nettwin re`: the EJFAT reassembly engine's golden model on a pcap of LB output for one compute node.
+// `nettwin re`: the EJFAT reassembly engine on a pcap of LB output for one compute node, with the RTL and its
+// cycle model in lockstep (default), either alone, or the packet-at-a-time golden model (fast).
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -8,41 +10,105 @@
 #include "apps/commands.h"
 #include "model/common/pcap.h"
 #include "model/re/re_model.h"
+#include "tb/re/re_run.h"
 
 namespace nettwin::re {
 namespace {
 
 constexpr const char* kHelp =
     "usage: nettwin re --config re.txt --in segments.pcap --out events.pcap [--report report.json]\n"
-    "  --config  `contexts N`, `buffer_bytes N`, `timeout_us T` lines (defaults 16, 65536, 1000)\n"
-    "  --in      the LB's output for one compute node (UDP + RE header segments, any order)\n"
+    "                  [--engine lockstep|rtl|model|fast] [--trace wave.fst]\n"
+    "                  [--gaps P] [--backpressure P] [--seed N]\n"
+    "  --config  `contexts N`, `buffer_bytes N`, `timeout_us T` lines (defaults 16, 16384, 1000)\n"
+    "  --in      the LB's output for one compute node (UDP + RE header segments, any order); each segment's\n"
+    "            pcap timestamp is its arrival time (timeouts)\n"
     "  --out     one frame per completed event (EtherType 0x88B5, 12-byte header, the event's bytes)\n"
-    "  --report  JSON: counters, drops by reason, every completed and every incomplete event\n"
-    "The engine is the packet-at-a-time golden model; the RTL is not written yet (docs/re.md).\n";
+    "  --report  JSON: counters, drops by reason, every completed and every incomplete event; with a cycle\n"
+    "            engine also cycles, beats, input stalls, mismatches, conservation_ok\n"
+    "  --engine  lockstep (default): rtl/re and its cycle model compared every cycle; rtl or model alone;\n"
+    "            fast: the packet-at-a-time golden model (no cycles; contexts up to 4096, buffer up to 16 MiB)\n"
+    "            The RTL's limits are its parameters: contexts <= ReContexts, buffer_bytes <= ReBufBytes.\n"
+    "  --trace   FST of the whole run (rtl, lockstep); without it a divergence writes OUT.mismatch.fst\n"
+    "  --gaps, --backpressure  idle input cycles / output not-ready cycles, probability 0..0.99 (seeded)\n"
+    "  Exit status: 0 ok, 1 lockstep mismatch / hang / accounting failure, 2 bad usage or input.\n";
 
-std::string Report(const ReModel& m) {
+// What every engine reports, in the order the golden model and the checker use.
+struct Outcome {
+  ReCounters counters;
+  std::vector<ReEvent> events;  // data only in the golden model; frames come from `frames`
+  std::vector<Packet> frames;
+  std::vector<ReTimeout> incomplete;
+};
+
+std::string Report(const Outcome& o, const char* engine, const ReRunReport* run) {
   std::ostringstream j;
-  const ReCounters& c = m.counters();
-  j << "{\n  \"engine\": \"fast\",\n  \"segments_in\": " << c.segments_in
+  const ReCounters& c = o.counters;
+  j << "{\n  \"engine\": \"" << engine << "\",\n  \"segments_in\": " << c.segments_in
     << ",\n  \"segments_used\": " << c.segments_used << ",\n  \"events_completed\": " << c.events_completed
     << ",\n  \"events_timed_out\": " << c.events_timed_out << ",\n  \"drops\": {";
   for (int d = 0; d < kNumDrops; ++d) j << (d ? ", " : "") << "\"" << DropName(d) << "\": " << c.drops[d];
   j << "},\n  \"events\": [";
-  for (size_t i = 0; i < m.events().size(); ++i) {
-    const ReEvent& e = m.events()[i];
+  for (size_t i = 0; i < o.events.size(); ++i) {
+    const ReEvent& e = o.events[i];
     j << (i ? ",\n    " : "\n    ") << "{\"tick16\": " << e.tick16 << ", \"data_id\": " << e.data_id
       << ", \"length\": " << e.data.size() << ", \"segments\": " << e.segments << "}";
   }
   j << "],\n  \"incomplete\": [";
-  for (size_t i = 0; i < m.timeouts().size(); ++i) {
-    const ReTimeout& t = m.timeouts()[i];
+  for (size_t i = 0; i < o.incomplete.size(); ++i) {
+    const ReTimeout& t = o.incomplete[i];
     j << (i ? ",\n    " : "\n    ") << "{\"tick16\": " << t.tick16 << ", \"data_id\": " << t.data_id
       << ", \"received_bytes\": " << t.received_bytes << ", \"segments\": " << t.segments
       << ", \"length\": " << (t.end_known ? std::to_string(t.length) : "null")
       << ", \"at_end_of_input\": " << (t.at_end_of_input ? "true" : "false") << "}";
   }
-  j << "]\n}\n";
+  j << "]";
+  if (run == nullptr) {
+    j << "\n}\n";
+  } else {
+    j << ",\n";
+    AppendRunStatsTail(j, *run);
+  }
   return j.str();
+}
+
+Outcome RunFast(const ReConfig& cfg, const std::vector<Packet>& segs) {
+  ReModel m(cfg);
+  for (const Packet& p : segs) m.Push(p);
+  m.Finish();
+  Outcome o{m.counters(), m.events(), {}, m.timeouts()};
+  for (const ReEvent& e : o.events) o.frames.push_back(EventFrame(e));
+  return o;
+}
+
+// A cycle engine's run in the golden model's terms: counters, event list (from the output frames' headers)
+// and the report port's records.
+Outcome FromRun(const ReRunReport& r) {
+  Outcome o;
+  const ReCycleCounters& c = r.counters;
+  o.counters.segments_in = c.in;
+  o.counters.segments_used = c.used;
+  o.counters.events_completed = c.completed;
+  o.counters.events_timed_out = c.timed_out;
+  for (int d = 0; d < kNumDrops; ++d) o.counters.drops[static_cast<size_t>(d)] = c.drops[static_cast<size_t>(d + 1)];
+  o.frames = r.run.out;
+  for (const Packet& f : o.frames) {
+    ReEvent e;
+    auto be = [&f](size_t at, int n) {
+      uint32_t v = 0;
+      for (int i = 0; i < n; ++i)
+        v = (v << 8) | (at + static_cast<size_t>(i) < f.bytes.size() ? f.bytes[at + static_cast<size_t>(i)] : 0);
+      return v;
+    };
+    e.tick16 = static_cast<uint16_t>(be(14, 2));
+    e.data_id = static_cast<uint16_t>(be(16, 2));
+    e.data.resize(f.bytes.size() > params::kReOutHdrBytes ? f.bytes.size() - params::kReOutHdrBytes : 0);
+    e.segments = be(22, 4);
+    o.events.push_back(std::move(e));
+  }
+  for (const ReReport& p : r.reports) {
+    o.incomplete.push_back(ReTimeout{p.tick16, p.data_id, p.received, p.segments, p.end_known, p.length, p.at_end});
+  }
+  return o;
 }
 
 }  // namespace
@@ -51,8 +117,9 @@ std::string Report(const ReModel& m) {
 int ReCommand(int argc, char** argv) {
   using namespace nettwin;
   using namespace nettwin::re;
-  std::string config, in, out, report;
+  std::string config, in, out, report, trace, engine = "lockstep";
   ReConfig cfg;
+  ReRunConfig rc;
   std::vector<Packet> segs;
   try {
     const bool run = ForEachOption(argc, argv, kHelp, [&](const std::string& o, const auto& val) {
@@ -64,11 +131,32 @@ int ReCommand(int argc, char** argv) {
         out = val();
       else if (o == "--report")
         report = val();
+      else if (o == "--trace")
+        trace = val();
+      else if (o == "--engine")
+        engine = val();
+      else if (o == "--gaps")
+        rc.opt.gaps = ParseNumber(o, val(), 0, 0.99);
+      else if (o == "--backpressure")
+        rc.opt.backpressure = ParseNumber(o, val(), 0, 0.99);
+      else if (o == "--seed")
+        rc.opt.seed = static_cast<uint64_t>(ParseNumber(o, val(), 0, 1e18));
       else
         throw std::invalid_argument("unknown option '" + o + "'");
     });
     if (!run) return 0;
     if (in.empty() || out.empty()) throw std::invalid_argument("--in and --out are required");
+    if (engine == "lockstep")
+      rc.engine = Engine::kLockstep;
+    else if (engine == "rtl")
+      rc.engine = Engine::kRtl;
+    else if (engine == "model")
+      rc.engine = Engine::kModel;
+    else if (engine != "fast")
+      throw std::invalid_argument("--engine must be lockstep, rtl, model or fast, got '" + engine + "'");
+    if (!trace.empty() && (engine == "fast" || engine == "model")) {
+      throw std::invalid_argument("--trace needs the RTL (--engine rtl or lockstep)");
+    }
   } catch (const std::invalid_argument& e) {
     std::cerr << "nettwin re: " << e.what() << "\n" << kHelp;
     return 2;
@@ -81,36 +169,57 @@ int ReCommand(int argc, char** argv) {
       ss << f.rdbuf();
       cfg = ParseReConfig(ss.str(), config);
     }
+    rc.cfg = ReStatic{static_cast<uint32_t>(cfg.contexts), cfg.buffer_bytes,
+                      static_cast<uint64_t>(std::llround(cfg.timeout_us * 1000))};
+    if (engine != "fast") {
+      if (const std::string e = ReStaticError(rc.cfg); !e.empty()) {
+        throw std::runtime_error((config.empty() ? std::string("defaults") : config) + ": " + e +
+                                 " (use --engine fast for larger configurations)");
+      }
+    }
     segs = ReadPcap(in);
   } catch (const std::exception& e) {
     std::cerr << "nettwin re: " << e.what() << "\n";
     return 2;
   }
-  ReModel m(cfg);
-  for (const Packet& p : segs) m.Push(p);
-  m.Finish();
-  std::vector<Packet> events;
-  for (const ReEvent& e : m.events()) events.push_back(EventFrame(e));
+  Outcome o;
+  ReRunReport r;
+  if (engine == "fast") {
+    o = RunFast(cfg, segs);
+  } else {
+    rc.opt.trace_path = trace;
+    rc.mismatch_trace = trace.empty() ? out + ".mismatch.fst" : "";
+    r = RunRe(segs, rc);
+    o = FromRun(r);
+  }
   try {
-    WritePcap(out, events);
+    WritePcap(out, o.frames);
     if (!report.empty()) {
-      std::ofstream r(report);
-      r << Report(m);
-      if (!r) throw std::runtime_error(report + ": write failed");
+      std::ofstream f(report);
+      f << Report(o, engine.c_str(), engine == "fast" ? nullptr : &r);
+      if (!f) throw std::runtime_error(report + ": write failed");
     }
   } catch (const std::exception& e) {
     std::cerr << "nettwin re: " << e.what() << "\n";
     return 2;
   }
-  const ReCounters& c = m.counters();
+  const ReCounters& c = o.counters;
   uint64_t dropped = 0;
   for (uint64_t d : c.drops) dropped += d;
-  std::printf("re fast: %llu segments in, %llu used, %llu dropped; %llu events completed, %llu incomplete\n",
-              static_cast<unsigned long long>(c.segments_in), static_cast<unsigned long long>(c.segments_used),
-              static_cast<unsigned long long>(dropped), static_cast<unsigned long long>(c.events_completed),
-              static_cast<unsigned long long>(c.events_timed_out));
-  if (c.segments_in != c.segments_used + dropped) {
-    std::cerr << "nettwin re: CONSERVATION FAILED\n";
+  std::printf("re %s: %llu segments in, %llu used, %llu dropped; %llu events completed, %llu incomplete",
+              engine.c_str(), static_cast<unsigned long long>(c.segments_in),
+              static_cast<unsigned long long>(c.segments_used), static_cast<unsigned long long>(dropped),
+              static_cast<unsigned long long>(c.events_completed), static_cast<unsigned long long>(c.events_timed_out));
+  if (engine != "fast") std::printf(", %llu cycles", static_cast<unsigned long long>(r.run.cycles));
+  std::printf("\n");
+  if (!r.mismatch_text.empty()) {
+    std::cerr << r.mismatch_text << "  replay: nettwin";
+    for (int i = 0; i < argc; ++i) std::cerr << " " << argv[i];
+    std::cerr << "\n";
+    return 1;
+  }
+  if (c.segments_in != c.segments_used + dropped || (engine != "fast" && !r.conservation_ok)) {
+    std::cerr << "nettwin re: " << (r.run.hang ? "HANG" : "CONSERVATION FAILED") << "\n";
     return 1;
   }
   return 0;

@@ -20,7 +20,7 @@ while [ $# -gt 0 ]; do
     *) echo "fuzz.sh: unknown option '$1'" >&2; exit 2 ;;
   esac
 done
-TARGETS=(pcap lb_script rdma_config reorder_config naa_config lb_frame rdma_frame reorder_frame naa_frame)
+TARGETS=(pcap lb_script rdma_config reorder_config naa_config lb_frame rdma_frame reorder_frame re_frame naa_frame)
 [ -n "$ONLY" ] && TARGETS=("$ONLY")
 PY=/usr/bin/python3
 
@@ -35,12 +35,13 @@ cmake --build "$BUILD" -j "$JOBS" -- "${BINS[@]}" >/dev/null
 # ---- seed corpora (regenerated when missing; small, from the generators and the vectors) ----
 C="$BUILD/corpus"
 if [ ! -f "$C/.seeded" ]; then
-  rm -rf "$C" && mkdir -p "$C"/{pcap,lb_script,rdma_config,reorder_config,naa_config,lb_frame,rdma_frame,reorder_frame,naa_frame}
+  rm -rf "$C" && mkdir -p "$C"/{pcap,lb_script,rdma_config,reorder_config,naa_config,lb_frame,rdma_frame,reorder_frame,re_frame,naa_frame}
   G="$BUILD/gen"
   rm -rf "$G" && mkdir -p "$G"
   $PY "$S/lb_gen.py" --seed 1 --out-dir "$G/lb" --packets 120 >/dev/null
   $PY "$S/rdma_gen.py" --seed 1 --scenario mixed --out-dir "$G/rdma" --no-check >/dev/null
   $PY "$S/cw_gen.py" --seed 1 --scenario mixed --out-dir "$G/cw" >/dev/null
+  $PY "$S/re_gen.py" --seed 1 --out-dir "$G/re" --events 20 >/dev/null
   cp "$G/lb/runsim.txt" "$C/lb_script/gen1.txt"
   cp "$ROOT/vectors/lb/spec/runsim.txt" "$C/lb_script/spec.txt"
   cp "$G/rdma/responder.txt" "$C/rdma_config/mixed1.txt"
@@ -50,11 +51,11 @@ if [ ! -f "$C/.seeded" ]; then
   cp "$ROOT/vectors/lb/spec/packets_in.pcap" "$C/pcap/lb_spec.pcap"
   cp "$ROOT/vectors/rdma/atomic/requests.pcap" "$C/pcap/rdma_atomic.pcap"
   $PY - "$C" "$G/lb/packets_in.pcap" "$ROOT/vectors/lb/spec/packets_in.pcap" "$G/rdma/requests.pcap" \
-      "$G/cw/arrivals.pcap" "$ROOT/vectors/naa/connect.pcap" <<'PY'
+      "$G/cw/arrivals.pcap" "$G/re/segments.pcap" "$ROOT/vectors/naa/connect.pcap" <<'PY'
 # Frame targets read [2-byte big-endian length, bytes]...; a few frames per seed, up to 40 seeds each.
 import struct, sys
 from scapy.utils import RawPcapReader
-out, lb_gen, lb_spec, rdma, cw, naa = sys.argv[1:]
+out, lb_gen, lb_spec, rdma, cw, re_segs, naa = sys.argv[1:]
 def frames(p):
     return [bytes(d) for d, _ in RawPcapReader(p)]
 def write(target, fs, per):
@@ -64,6 +65,7 @@ def write(target, fs, per):
 write("lb_frame", frames(lb_gen) + frames(lb_spec), 2)
 write("rdma_frame", frames(rdma), 3)
 write("reorder_frame", frames(cw), 3)
+write("re_frame", frames(re_segs), 4)
 write("naa_frame", frames(naa), 3)
 PY
   touch "$C/.seeded"
@@ -78,7 +80,7 @@ for t in "${TARGETS[@]}"; do
   [ -f "$ROOT/tb/fuzz/$t.dict" ] && dict=(-dict="$ROOT/tb/fuzz/$t.dict")
   log="$BUILD/logs/$t.log"
   rc=0
-  mkdir -p "$BUILD/crashes/$t" "$C/$t"   # a corpus seeded before this target existed starts empty
+  mkdir -p "$BUILD/crashes/$t" "$C/$t"  # a target added after the corpora were seeded starts empty
   "$BUILD/tb/fuzz/${t}_fuzz" "$C/$t" "${dict[@]}" -max_total_time="$SECONDS_EACH" -max_len=20000 -timeout=60 \
     -rss_limit_mb=2048 -artifact_prefix="$BUILD/crashes/$t/" -print_final_stats=1 >"$log" 2>&1 || rc=$?
   execs=$(grep -m1 'stat::number_of_executed_units' "$log" | awk '{print $2}' || true)

@@ -53,13 +53,20 @@ MUTATIONS = [
        "d_deadline = now_us_i + cfg_default_hold_us_i + 16'd1;")]),
     ("lb-csum-rtl", "lb", "RFC 768 zero sent as fffe (RTL)",
      [("rtl/lb/lb_rewrite_calc.sv", "rw.udp_csum = 16'hffff;  // RFC 768", "rw.udp_csum = 16'hfffe;  // RFC 768")]),
+    ("re-rotate-rtl", "re", "segment data written at its offset without subtracting the header length (RTL)",
+     [("rtl/re/re_event_buffer.sv", "delta = 6'(cur_q.offset) - 6'(cur_q.data_at);", "delta = 6'(cur_q.offset);")]),
+    ("re-overlap-both", "re", "a partly received segment is merged instead of dropped as overlap (model and RTL)",
+     [("model/re/re_cycle_model.cc", "    if (covered > 0) return static_cast<int>(Drop::kOverlap) + 1;\n", ""),
+      ("rtl/re/re_decide.sv", "        else if (covered != '0) code = CodeW'(ReDropOverlap);\n", "")]),
+    ("re-expiry-order-model", "re", "contexts that expire together reported newest key first (model)",
+     [("model/re/re_cycle_model.cc", "(c.first_ns == b.first_ns && c.key < b.key)", "(c.first_ns == b.first_ns && c.key > b.key)")]),
 ]
 
 # Pure-Python self-tests (they never run the C++ build) and the clang fuzz build are not run per mutation.
 EXCLUDE = "^(lb_scripts|rdma_scripts|cw_scripts|fuzz_smoke)$"
 # Tier 1: the GoogleTests and the lint (seconds); tier 2, only if tier 1 caught nothing: the ctest tests
 # that run the CLI with the Python checkers (minutes).
-SCRIPT_TESTS = "^(lb_vectors|cli|rdma_model_check|rdma_cli|reorder_cli)$"
+SCRIPT_TESTS = "^(lb_vectors|cli|rdma_model_check|rdma_cli|reorder_cli|re_model_scripts)$"
 
 
 def sh(cmd, **kw):

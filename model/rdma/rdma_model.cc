@@ -99,7 +99,6 @@ void RdmaModel::Check() {
   job_.psn = r.psn;
   job_.mtu = 1u << q.cfg.mtu_log2;
   desc_ = BaseDesc(q);
-  rbeats_ = 0;
   auto respond = [this](uint8_t syn, uint32_t psn) {
     job_.kind = JobKind::kRespond;
     desc_.opcode = op::kAck;
@@ -146,6 +145,14 @@ void RdmaModel::Check() {
       desc_.opcode = op::kAtomicAck;
       StartAqLookup(q, r.psn);
       if (job_.grps_left == 0) return respond(syndrome::kInvalidRequest, r.psn);
+      const int hit = recent_[qi].Find(r.psn);
+      if (hit >= 0) {  // a recent result: answered from the chip, no AQ read
+        job_.kind = JobKind::kRespond;
+        desc_.atomic_value = recent_[qi].value[hit];
+        ++counters_.atomic_replays;
+        ++counters_.acks;
+        return;
+      }
       job_.kind = JobKind::kAtomicDup;
       return;
     }
@@ -282,8 +289,8 @@ DmaRequest RdmaModel::CurrentDma() const {
       d.data = ring_[Slot(rx_rd_)].beats[wbeat_].data;
       break;
     }
-    case State::kRdIssue:
-      d.valid = true;
+    case State::kRdIssue:  // each segment needs an in-flight entry for its data
+      d.valid = Inflight() < kInflight;
       d.addr = job_.pa;
       d.len = static_cast<uint16_t>(std::min(job_.len, job_.mtu));
       break;
@@ -291,21 +298,6 @@ DmaRequest RdmaModel::CurrentDma() const {
       d.valid = true;
       d.addr = job_.pa;
       d.len = 8;
-      break;
-    case State::kAtWrite:
-      d.valid = true;
-      d.write = true;
-      d.addr = job_.pa;
-      d.len = 8;
-      StoreLe64(d.data.data(), job_.swap);  // the new value (computed in AtWait), little-endian in host memory
-      break;
-    case State::kAqWrite:
-      d.valid = true;
-      d.write = true;
-      d.addr = q.cfg.aq + uint64_t{q.aq_wr} * kAqeBytes;
-      d.len = kAqeBytes;
-      Store32(d.data.data(), 0x80000000u | job_.psn);
-      StoreBe(d.data.data() + 8, 8, desc_.atomic_value);
       break;
     case State::kAqIssue:
       d.valid = true;
@@ -340,26 +332,104 @@ DmaRequest RdmaModel::CurrentDma() const {
   return d;
 }
 
+// The back end's writes for the atomic at the head of the in-flight queue: the new value, then the AQE.
+DmaRequest RdmaModel::BackDma() const {
+  DmaRequest d;
+  const Pending& e = pq_[Head()];
+  const QpState& q = qps_[e.qp];
+  if (back_ == BackState::kAtWrite) {
+    d.valid = true;
+    d.write = true;
+    d.addr = e.pa;
+    d.len = 8;
+    StoreLe64(d.data.data(), e.swap);  // the new value, little-endian in host memory
+  } else if (back_ == BackState::kAqWrite) {
+    d.valid = true;
+    d.write = true;
+    d.addr = q.cfg.aq + uint64_t{q.aq_wr} * kAqeBytes;
+    d.len = kAqeBytes;
+    Store32(d.data.data(), 0x80000000u | e.psn);
+    StoreBe(d.data.data() + 8, 8, e.desc.atomic_value);
+  }
+  return d;
+}
+
 // What follows a request's payload writes: the WQE fetch (WRITE with immediate), the CQE, the ACK.
-State RdmaModel::AfterPayload() const {
-  if (job_.fetch_after) return State::kRqRead;
-  if (job_.cqe) return State::kCqWrite;
-  return job_.ack ? State::kResp : State::kRx;
+void RdmaModel::AfterPayload() {
+  if (job_.fetch_after) {
+    state_ = State::kRqRead;
+  } else if (job_.cqe) {
+    state_ = State::kCqWrite;
+  } else {
+    if (job_.ack) Push(PendKind::kRespond, 0);
+    Finish();
+  }
+}
+
+// Whether the checked request may go on now, or must wait in Check (with no side effect):
+//  - every response needs an in-flight entry;
+//  - requests whose steps read host memory outside the queue (the AQ lookup of a duplicate atomic, the
+//    receive WQE of SEND or WRITE with immediate) or complete a message with a CQE wait for the queue to
+//    drain, so their reads and the AQC they look up are not behind anything in flight;
+//  - a request touching bytes of an atomic still in the queue waits for it (its write may still be to come);
+//  - READs and atomics in the queue for the QP count against its max_rd_atomic.
+bool RdmaModel::MayProceed() const {
+  const JobKind k = job_.kind;
+  if (k == JobKind::kDrop || k == JobKind::kNone) return true;
+  const int n = Inflight();
+  if (n == kInflight) return false;
+  // An atomic that is not executed now (a duplicate's AQ lookup, or its NAK when the lookup already missed)
+  // is decided on an AQC that the atomics still in flight have not updated yet: it waits for them too.
+  const bool drain = (IsAtomic(req_.opcode) && k != JobKind::kAtomic) || k == JobKind::kSendFetch ||
+                     (k == JobKind::kWrite && (job_.fetch_after || job_.cqe));
+  if (drain && n > 0) return false;
+  uint64_t lo = job_.pa, len = 0;
+  if (k == JobKind::kWrite) len = static_cast<uint32_t>(req_.plen);
+  if (k == JobKind::kRead) len = job_.len;
+  if (k == JobKind::kAtomic) len = 8;
+  int resources = 0;
+  for (int i = 0; i < n; ++i) {
+    const Pending& e = pq_[static_cast<uint8_t>(pq_rd_ + i) % kInflight];
+    if (e.kind == PendKind::kAtomic && len > 0 && lo < e.pa + 8 && e.pa < lo + len) return false;
+    if (e.kind != PendKind::kRespond && e.qp == job_.qp) ++resources;
+  }
+  const bool rd_atomic = k == JobKind::kRead || k == JobKind::kAtomic;
+  return !(rd_atomic && resources > 0 && resources >= qps_[job_.qp].cfg.max_rd_atomic);
+}
+
+// Queues the front end's response (desc_) for the back end; an entry with a host read also takes the next
+// read-data tag.
+void RdmaModel::Push(PendKind kind, uint64_t pa) {
+  const int i = pq_wr_ % kInflight;
+  Pending& e = pq_[i];
+  e.kind = kind;
+  e.qp = job_.qp;
+  e.pa = pa;
+  e.opcode = job_.opcode;
+  e.swap = job_.swap;
+  e.compare = job_.compare;
+  e.psn = job_.psn;
+  e.desc = desc_;
+  done_[i] = false;
+  if (kind != PendKind::kRespond) rtag_[rt_wr_++ % kInflight] = static_cast<uint8_t>(i);
+  ++pq_wr_;
 }
 
 StreamPort RdmaModel::ResponseBeat() const {
   StreamPort p;
-  const ResponseShape s = Compose(desc_);
+  const ResponseDesc& d = pq_[Head()].desc;
+  const auto& rb = rbuf_[Head()];
+  const ResponseShape s = Compose(d);
   const int base = k_ * kBeatBytes;
   const int data_end = s.len - 4;
   for (int i = 0; i < kBeatBytes && base + i < s.len; ++i) {
     const int pos = base + i;
     uint8_t b = 0;
     if (pos < s.hdr_len) b = s.hdr[pos];
-    else if (pos < s.hdr_len + desc_.plen) b = rbuf_[(pos - s.hdr_len) / kBeatBytes].data[(pos - s.hdr_len) % kBeatBytes];
+    else if (pos < s.hdr_len + d.plen) b = rb[(pos - s.hdr_len) / kBeatBytes].data[(pos - s.hdr_len) % kBeatBytes];
     p.beat.data[i] = b;
   }
-  const uint32_t icrc = ~IcrcBeat(rcrc_, p.beat.data.data(), base, 14, data_end, desc_.v6);
+  const uint32_t icrc = ~IcrcBeat(rcrc_, p.beat.data.data(), base, 14, data_end, d.v6);
   for (int j = 0; j < 4; ++j) {
     const int pos = data_end + j;
     if (pos >= base && pos < base + kBeatBytes) p.beat.data[pos - base] = static_cast<uint8_t>(icrc >> (8 * j));
@@ -413,23 +483,102 @@ void RdmaModel::Receive() {
 const RdmaOut& RdmaModel::Eval(const RdmaIn& in) {
   in_ = in;
   out_.s_ready = static_cast<uint8_t>(rx_wr_ - rx_rd_) != kRxFrames;
-  out_.busy = state_ != State::kRx;
-  out_.m = state_ == State::kResp ? ResponseBeat() : StreamPort{};
-  out_.dma_req = CurrentDma();
+  out_.busy = state_ != State::kRx || Inflight() > 0;
+  out_.m = back_ == BackState::kSend ? ResponseBeat() : StreamPort{};
+  const DmaRequest back = BackDma();
+  out_.dma_req = back.valid ? back : CurrentDma();  // the back end's writes go first
   out_.counters = counters_;
   return out_;
+}
+
+// The back end: answers the head of the in-flight queue once its data is there (an atomic computes its
+// result, writes the new value and the AQE first). `n` and `done` are the queue as it was at the start of
+// the cycle: an entry the front end queues now is seen next cycle.
+void RdmaModel::Back(bool dma_fire, int n, const std::array<bool, kInflight>& done) {
+  const int h = Head();
+  Pending& e = pq_[h];
+  switch (back_) {
+    case BackState::kIdle:
+      if (n == 0) break;
+      if (e.kind == PendKind::kRespond) {
+        back_ = BackState::kSend;
+      } else if (done[h] && e.kind == PendKind::kRead) {
+        back_ = BackState::kSend;
+      } else if (done[h]) {
+        const uint64_t old = LoadLe64(rbuf_[h][0].data.data());
+        e.desc.atomic_value = old;
+        const bool write = e.opcode == op::kFetchAdd || old == e.compare;
+        e.swap = e.opcode == op::kFetchAdd ? old + e.swap : e.swap;
+        back_ = write ? BackState::kAtWrite : BackState::kAqWrite;
+      }
+      break;
+    case BackState::kAtWrite:
+      if (dma_fire) back_ = BackState::kAqWrite;
+      break;
+    case BackState::kAqWrite:
+      if (dma_fire) {
+        QpState& q = qps_[e.qp];
+        const int g = q.aq_wr / kAqGroup;
+        if (q.aq_wr % kAqGroup == 0) {
+          q.grp_psn[g] = e.psn;
+          q.grp_valid[g] = true;
+        }
+        q.aq_wr = static_cast<uint16_t>((q.aq_wr + 1) % (q.cfg.aq_groups * kAqGroup));
+        RecentAtomics& rec = recent_[e.qp];
+        rec.psn[rec.wr] = e.psn;
+        rec.value[rec.wr] = e.desc.atomic_value;
+        rec.valid[rec.wr] = true;
+        rec.wr = (rec.wr + 1) % kRecent;
+        ++counters_.atomics;
+        ++counters_.acks;
+        back_ = BackState::kSend;
+      }
+      break;
+    case BackState::kSend:
+      if (in_.m_ready) {
+        const ResponseShape s = Compose(e.desc);
+        const StreamPort& beat = out_.m;
+        rcrc_ = IcrcBeat(rcrc_, beat.beat.data.data(), k_ * kBeatBytes, 14, s.len - 4, e.desc.v6);
+        ++k_;
+        if (beat.beat.last) {
+          ++counters_.responses;
+          k_ = 0;
+          rcrc_ = IcrcSeed();
+          ++pq_rd_;
+          back_ = BackState::kIdle;
+        }
+      }
+      break;
+  }
+}
+
+// Read data comes back in the order the reads were issued: each beat goes to the buffer of the entry whose
+// tag is oldest.
+void RdmaModel::Fill() {
+  const DmaResponse& rsp = in_.dma_rsp;
+  if (!rsp.valid || rt_wr_ == rt_rd_) return;
+  const int i = rtag_[rt_rd_ % kInflight];
+  if (fill_beat_ < kRspBeats) rbuf_[i][fill_beat_] = Beat{rsp.data, ~uint64_t{0}, rsp.last};
+  ++fill_beat_;
+  if (rsp.last) {
+    done_[i] = true;
+    fill_beat_ = 0;
+    ++rt_rd_;
+  }
 }
 
 void RdmaModel::Tick() {
   const DmaRequest dma = out_.dma_req;
   const bool dma_fire = dma.valid && in_.dma_ready;
   if (dma_fire) ++(dma.write ? counters_.dma_writes : counters_.dma_reads);
+  const bool back_dma = back_ == BackState::kAtWrite || back_ == BackState::kAqWrite;
+  const bool fire = dma_fire && !back_dma;  // the front end's request was taken
+  // Read data is the front end's only while nothing in flight has a read outstanding (AQ group, WQE).
+  const bool rsp_front = in_.dma_rsp.valid && rt_wr_ == rt_rd_;
   const DmaResponse& rsp = in_.dma_rsp;
+  const int n0 = Inflight();
+  const std::array<bool, kInflight> done0 = done_;
   QpState& q = qps_[job_.qp];
-  auto finish = [this]() {
-    Release();
-    state_ = State::kRx;
-  };
   switch (state_) {
     case State::kRx:  // parse the oldest frame in the ring
       if (rx_wr_ != rx_rd_) {
@@ -446,79 +595,75 @@ void RdmaModel::Tick() {
         }
       }
       break;
-    case State::kCheck:
+    case State::kCheck: {
+      // Check decides on copies; a request that may not go on yet leaves no trace and is checked again.
+      const std::array<QpState, kQps> qps_before = qps_;
+      const RdmaCounters counters_before = counters_;
       Check();
-      k_ = 0;
-      rcrc_ = IcrcSeed();
+      if (!MayProceed()) {
+        qps_ = qps_before;
+        counters_ = counters_before;
+        break;
+      }
       switch (job_.kind) {
         case JobKind::kDrop:
-        case JobKind::kNone: state_ = State::kRx; break;
-        case JobKind::kRespond: state_ = State::kResp; break;
-        case JobKind::kWrite: state_ = State::kWrDma; break;
-        case JobKind::kRead: state_ = job_.len == 0 ? State::kResp : State::kRdIssue; break;
+        case JobKind::kNone: Finish(); break;
+        case JobKind::kRespond:
+          Push(PendKind::kRespond, 0);
+          Finish();
+          break;
+        case JobKind::kWrite:
+          if (req_.plen == 0) AfterPayload(); else state_ = State::kWrDma;
+          break;
+        case JobKind::kRead:
+          if (job_.len == 0) {
+            Push(PendKind::kRespond, 0);
+            Finish();
+          } else {
+            state_ = State::kRdIssue;
+          }
+          break;
         case JobKind::kAtomic: state_ = State::kAtRead; break;
         case JobKind::kAtomicDup: state_ = State::kAqIssue; break;
         case JobKind::kSendFetch: state_ = State::kRqRead; break;
       }
-      if (job_.kind == JobKind::kWrite && req_.plen == 0) state_ = AfterPayload();
-      if (state_ == State::kRx) finish();
       break;
+    }
     case State::kWrDma:
-      if (dma_fire) {
+      if (fire) {
         ++wbeat_;
-        if (wbeat_ * kBeatBytes >= req_.hdr_len + req_.plen) state_ = AfterPayload();
-        if (state_ == State::kRx) finish();
+        if (wbeat_ * kBeatBytes >= req_.hdr_len + req_.plen) AfterPayload();
       }
       break;
-    case State::kRdIssue:
-      if (dma_fire) {
-        rbeats_ = 0;
-        state_ = State::kRdWait;
-      }
-      break;
-    case State::kRdWait:
-      if (rsp.valid) {
-        if (rbeats_ < kRspBeats) rbuf_[rbeats_] = Beat{rsp.data, ~uint64_t{0}, rsp.last};
-        ++rbeats_;
-        if (rsp.last) state_ = State::kResp;
+    case State::kRdIssue:  // one read and one in-flight entry per response segment
+      if (fire) {
+        const uint32_t seg = std::min(job_.len, job_.mtu);
+        Push(PendKind::kRead, job_.pa);
+        if (++job_.pkt < job_.npkts) {
+          job_.pa += seg;
+          job_.len -= seg;
+          desc_.psn = (desc_.psn + 1) & kPsnMask;
+          desc_.opcode = job_.pkt + 1 == job_.npkts ? op::kReadRspLast : op::kReadRspMiddle;
+          desc_.plen = static_cast<uint16_t>(std::min(job_.len, job_.mtu));
+        } else {
+          Finish();
+        }
       }
       break;
     case State::kAtRead:
-      if (dma_fire) state_ = State::kAtWait;
-      break;
-    case State::kAtWait:
-      if (rsp.valid) {
-        const uint64_t old = LoadLe64(rsp.data.data());
-        desc_.atomic_value = old;
-        const bool write = job_.opcode == op::kFetchAdd || old == job_.compare;
-        job_.swap = job_.opcode == op::kFetchAdd ? old + job_.swap : job_.swap;
-        state_ = write ? State::kAtWrite : State::kAqWrite;
-      }
-      break;
-    case State::kAtWrite:
-      if (dma_fire) state_ = State::kAqWrite;
-      break;
-    case State::kAqWrite:
-      if (dma_fire) {
-        const int g = q.aq_wr / kAqGroup;
-        if (q.aq_wr % kAqGroup == 0) {
-          q.grp_psn[g] = job_.psn;
-          q.grp_valid[g] = true;
-        }
-        q.aq_wr = static_cast<uint16_t>((q.aq_wr + 1) % (q.cfg.aq_groups * kAqGroup));
-        ++counters_.atomics;
-        ++counters_.acks;
-        state_ = State::kResp;
+      if (fire) {
+        Push(PendKind::kAtomic, job_.pa);
+        Finish();
       }
       break;
     case State::kAqIssue:
-      if (dma_fire) {
+      if (fire) {
         found_ = false;
         state_ = State::kAqWait;
       }
       break;
     case State::kAqWait:
-      if (rsp.valid) {
+      if (rsp_front) {
         for (int e = 0; e < kBeatBytes / kAqeBytes && !found_; ++e) {
           const uint32_t w = Load32(rsp.data.data() + e * kAqeBytes);
           if ((w >> 31) && (w & kPsnMask) == job_.psn) {
@@ -530,7 +675,8 @@ void RdmaModel::Tick() {
           if (found_) {
             ++counters_.atomic_replays;
             ++counters_.acks;
-            state_ = State::kResp;
+            Push(PendKind::kRespond, 0);
+            Finish();
           } else if (job_.grps_left > 1) {
             --job_.grps_left;
             int g = (job_.grp + 1) % q.cfg.aq_groups;
@@ -541,16 +687,17 @@ void RdmaModel::Tick() {
             desc_.opcode = op::kAck;
             desc_.syndrome = syndrome::kInvalidRequest;
             ++counters_.naks;
-            state_ = State::kResp;
+            Push(PendKind::kRespond, 0);
+            Finish();
           }
         }
       }
       break;
     case State::kRqRead:
-      if (dma_fire) state_ = State::kRqWait;
+      if (fire) state_ = State::kRqWait;
       break;
     case State::kRqWait:
-      if (rsp.valid) {
+      if (rsp_front) {
         const uint64_t addr = LoadLe64(rsp.data.data());
         const uint32_t len = static_cast<uint32_t>(LoadLe64(rsp.data.data() + 8));
         const uint32_t wr_id = static_cast<uint32_t>(LoadLe64(rsp.data.data() + 8) >> 32);
@@ -562,7 +709,8 @@ void RdmaModel::Tick() {
           q.nak_sent = true;
           desc_.syndrome = syndrome::kInvalidRequest;
           ++counters_.naks;
-          state_ = State::kResp;
+          Push(PendKind::kRespond, 0);
+          Finish();
         } else {
           q.epsn = (q.epsn + 1) & kPsnMask;
           if (job_.cqe) {  // SEND only
@@ -580,47 +728,21 @@ void RdmaModel::Tick() {
           if (job_.ack) ++counters_.acks;
           job_.pa = addr;
           wbeat_ = req_.hdr_len / kBeatBytes;
-          state_ = plen > 0 ? State::kWrDma : AfterPayload();
-          if (state_ == State::kRx) finish();
+          if (plen > 0) state_ = State::kWrDma; else AfterPayload();
         }
       }
       break;
     case State::kCqWrite:
-      if (dma_fire) {
+      if (fire) {
         ++q.cq_tail;
         ++counters_.cqes;
-        state_ = job_.ack ? State::kResp : State::kRx;
-        if (state_ == State::kRx) finish();
+        if (job_.ack) Push(PendKind::kRespond, 0);
+        Finish();
       }
-      break;
-    case State::kResp:
-      if (in_.m_ready) {
-        const ResponseShape s = Compose(desc_);
-        const StreamPort& beat = out_.m;
-        rcrc_ = IcrcBeat(rcrc_, beat.beat.data.data(), k_ * kBeatBytes, 14, s.len - 4, desc_.v6);
-        ++k_;
-        if (beat.beat.last) {
-          ++counters_.responses;
-          k_ = 0;
-          rcrc_ = IcrcSeed();
-          if (job_.kind == JobKind::kRead && job_.pkt + 1 < job_.npkts) {
-            const uint32_t seg = std::min(job_.len, job_.mtu);
-            ++job_.pkt;
-            job_.pa += seg;
-            job_.len -= seg;
-            desc_.psn = (desc_.psn + 1) & kPsnMask;
-            desc_.opcode = job_.pkt + 1 == job_.npkts ? op::kReadRspLast : op::kReadRspMiddle;
-            desc_.plen = static_cast<uint16_t>(std::min(job_.len, job_.mtu));
-            state_ = State::kRdIssue;
-          } else {
-            finish();
-          }
-        }
-      }
-      break;
-    default:
       break;
   }
+  Back(dma_fire && back_dma, n0, done0);
+  Fill();
   Receive();
   if (in_.cfg.valid) {
     const CfgWrite& w = in_.cfg;
@@ -629,6 +751,7 @@ void RdmaModel::Tick() {
       qps_[w.index] = QpState{};
       qps_[w.index].cfg = DecodeQp(w.data);
       qps_[w.index].epsn = qps_[w.index].cfg.epsn;
+      recent_[w.index] = RecentAtomics{};
     }
     if (w.table == params::kRdmaTblMr && w.index < kMrs) mrs_[w.index] = DecodeMr(w.data);
     if (w.table == params::kRdmaTblQpQueues && w.index < kQps) qps_[w.index].queues = DecodeQpQueues(w.data);

@@ -1,8 +1,10 @@
 // Cycle-accurate model of rtl/rdma/rdma_top.sv (docs/rdma-microarchitecture.md). Requests are received
-// at one beat per cycle into a ring of kRxFrames frame buffers, the ICRC computed as the beats arrive; the
-// back end takes one request at a time from the ring through the same states as the RTL:
-//   Rx (parse) -> Check -> { WrDma | RdIssue/RdWait | AtRead/AtWait/AtWrite/AqWrite | AqIssue/AqWait }
-//   -> Resp (one beat per cycle) -> Rx
+// at one beat per cycle into a ring of kRxFrames frame buffers, the ICRC computed as the beats arrive. A
+// front end takes one request at a time from the ring, checks it and issues its host reads and payload
+// writes; every response goes through an in-flight queue of kInflight entries, which a back end answers in
+// PSN order, each as soon as its read data is back:
+//   front: Rx (parse) -> Check -> { WrDma | RdIssue | AtRead | AqIssue/AqWait | RqRead/RqWait | CqWrite } -> Rx
+//   back:  Idle -> [AtWrite] -> [AqWrite] -> Send (one beat per cycle) -> Idle
 #pragma once
 
 #include <array>
@@ -14,23 +16,8 @@
 
 namespace nettwin::rdma {
 
-enum class State : uint8_t {
-  kRx,
-  kCheck,
-  kWrDma,
-  kRdIssue,
-  kRdWait,
-  kAtRead,
-  kAtWait,
-  kAtWrite,
-  kAqWrite,
-  kAqIssue,
-  kAqWait,
-  kResp,
-  kRqRead,
-  kRqWait,
-  kCqWrite
-};
+enum class State : uint8_t { kRx, kCheck, kWrDma, kRdIssue, kAtRead, kAqIssue, kAqWait, kRqRead, kRqWait, kCqWrite };
+enum class BackState : uint8_t { kIdle, kAtWrite, kAqWrite, kSend };
 
 // Per-QP state the responder keeps (configuration plus what the traffic changes).
 struct QpState {
@@ -49,6 +36,21 @@ struct QpState {
   uint64_t s_addr = 0;                // where its next byte goes
   uint32_t w_dmalen = 0;              // DMA length of the open WRITE (its CQE byte count)
   uint32_t s_room = 0, s_total = 0, s_wr_id = 0;
+};
+
+// The most recent atomic results of a QP, on chip (issue 10 part A): a duplicate found here is answered
+// without reading the AQ. Written with the AQE, in the same order; cleared when the QP is configured.
+struct RecentAtomics {
+  std::array<uint32_t, kRecent> psn{};
+  std::array<uint64_t, kRecent> value{};
+  std::array<bool, kRecent> valid{};
+  int wr = 0;
+  int Find(uint32_t p) const {
+    for (int i = 0; i < kRecent; ++i) {
+      if (valid[i] && psn[i] == p) return i;
+    }
+    return -1;
+  }
 };
 
 // What Check decided for the buffered request.
@@ -74,22 +76,46 @@ struct Job {
   bool cqe_imm = false;
 };
 
+// An in-flight queue entry: a response waiting for its turn (and for its read data).
+enum class PendKind : uint8_t { kRespond, kRead, kAtomic };
+struct Pending {
+  PendKind kind = PendKind::kRespond;
+  int qp = 0;
+  uint64_t pa = 0;  // READ: the segment's host address; ATOMIC: the word
+  uint8_t opcode = 0;
+  uint64_t swap = 0, compare = 0;  // ATOMIC: operands; swap holds the new value once computed
+  uint32_t psn = 0;
+  ResponseDesc desc;
+};
+
 class RdmaModel : public ClockedBlock<RdmaIn, RdmaOut> {
  public:
   void Reset() override;
   const RdmaOut& Eval(const RdmaIn& in) override;
   void Tick() override;
   State state() const { return state_; }
+  BackState back_state() const { return back_; }
 
  private:
   void Check();
+  bool MayProceed() const;
+  void Push(PendKind kind, uint64_t pa);
+  void Back(bool dma_fire, int n, const std::array<bool, kInflight>& done);
+  void Fill();
+  int Inflight() const { return static_cast<uint8_t>(pq_wr_ - pq_rd_); }
+  int Head() const { return pq_rd_ % kInflight; }
   void Receive();
   int Slot(uint8_t count) const { return count % kRxFrames; }
   void Release() { ++rx_rd_; }
+  void Finish() {  // the front end is done with the request: free its ring slot
+    Release();
+    state_ = State::kRx;
+  }
   void StartAqLookup(const QpState& q, uint32_t psn);
   ResponseDesc BaseDesc(const QpState& q) const;
   DmaRequest CurrentDma() const;
-  State AfterPayload() const;
+  DmaRequest BackDma() const;
+  void AfterPayload();
   StreamPort ResponseBeat() const;
   int MrLookup(uint32_t rkey) const;
 
@@ -99,6 +125,7 @@ class RdmaModel : public ClockedBlock<RdmaIn, RdmaOut> {
   ResponderCfg resp_;
   std::array<QpState, kQps> qps_{};
   std::array<MrCfg, kMrs> mrs_{};
+  std::array<RecentAtomics, kQps> recent_{};
   // Receive ring: frames received / released (wrapping 8-bit counts; a frame's slot is its count mod
   // kRxFrames); per slot the beats, the frame length, the ICRC register and the received ICRC.
   struct RxSlot {
@@ -117,12 +144,20 @@ class RdmaModel : public ClockedBlock<RdmaIn, RdmaOut> {
   // The job and its response.
   Job job_;
   int wbeat_ = 0;  // WRITE: buffer beat of the next DMA write
-  std::array<Beat, kRspBeats> rbuf_{};
-  int rbeats_ = 0;
   bool found_ = false;
   ResponseDesc desc_;
+  // In-flight queue (written / answered counts, 8-bit wrapping; an entry's index is its count mod
+  // kInflight), each entry with its read-data buffer, whether that data is complete, and the order in
+  // which entries' host reads were issued (read data comes back in that order).
+  std::array<Pending, kInflight> pq_{};
+  std::array<std::array<Beat, kRspBeats>, kInflight> rbuf_{};
+  std::array<bool, kInflight> done_{};
+  std::array<uint8_t, kInflight> rtag_{};
+  uint8_t pq_wr_ = 0, pq_rd_ = 0, rt_wr_ = 0, rt_rd_ = 0;
+  int fill_beat_ = 0;
+  BackState back_ = BackState::kIdle;
   int k_ = 0;          // response beat being sent
-  uint32_t rcrc_ = 0;  // ICRC register over the response beats sent so far
+  uint32_t rcrc_ = IcrcSeed();  // ICRC register over the response beats sent so far
   RdmaCounters counters_;
 };
 

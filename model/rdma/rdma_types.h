@@ -19,6 +19,12 @@ constexpr int kRxFrames = static_cast<int>(params::kRdmaRxFrames);
 static_assert(kRxFrames >= 2 && kRxFrames <= 128 && (kRxFrames & (kRxFrames - 1)) == 0,
               "RdmaRxFrames: a power of two in 2..128 (the ring counts are 8 bits)");
 constexpr int kRspBeats = static_cast<int>(params::kRdmaRspBeats);
+constexpr int kInflight = static_cast<int>(params::kRdmaInflight);
+static_assert(kInflight >= 2 && kInflight <= 128 && (kInflight & (kInflight - 1)) == 0,
+              "RdmaInflight: a power of two in 2..128 (the queue counts are 8 bits)");
+constexpr int kRecent = static_cast<int>(params::kRdmaRecent);
+static_assert(kRecent >= 2 && kRecent <= 64 && (kRecent & (kRecent - 1)) == 0,
+              "RdmaRecent: a power of two in 2..64, and below the AQ group size");
 constexpr int kAqGroup = static_cast<int>(params::kRdmaAqGroup);
 constexpr int kAqMaxGroups = static_cast<int>(params::kRdmaAqMaxGroups);
 constexpr int kAqeBytes = static_cast<int>(params::kRdmaAqeBytes);

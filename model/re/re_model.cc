@@ -5,28 +5,9 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "nt_params.h"
+
 namespace nettwin::re {
-namespace {
-
-uint32_t Be(const std::vector<uint8_t>& b, size_t o, int n) {
-  uint32_t v = 0;
-  for (int i = 0; i < n; ++i) v = (v << 8) | b[o + i];
-  return v;
-}
-
-uint64_t Mac(const std::vector<uint8_t>& b, size_t o) {
-  uint64_t v = 0;
-  for (int i = 0; i < 6; ++i) v = (v << 8) | b[o + i];
-  return v;
-}
-
-}  // namespace
-
-const char* DropName(int d) {
-  static const char* const kNames[kNumDrops] = {"runt",    "not_ip",       "truncated", "not_udp", "empty",
-                                                "too_big", "inconsistent", "duplicate", "overlap", "no_context"};
-  return d >= 0 && d < kNumDrops ? kNames[d] : "?";
-}
 
 ReConfig ParseReConfig(const std::string& text, const std::string& file_name) {
   ReConfig c;
@@ -90,35 +71,12 @@ void ReModel::Push(const Packet& p) {
   const uint64_t ts = p.time_ns;
   Expire(ts);
   const std::vector<uint8_t>& b = p.bytes;
-  if (b.size() < 14) return CountDrop(Drop::kRunt);
-  const uint32_t et = Be(b, 12, 2);
-  size_t l4;
-  if (et == 0x0800) {
-    if (b.size() < 34) return CountDrop(Drop::kTruncated);
-    const size_t ihl = (b[14] & 0xF) * 4u;
-    if ((b[14] >> 4) != 4 || ihl < 20) return CountDrop(Drop::kNotIp);
-    if (b[23] != 17 || (Be(b, 20, 2) & 0x3FFF) != 0) return CountDrop(Drop::kNotUdp);  // not UDP, or a fragment
-    l4 = 14 + ihl;
-  } else if (et == 0x86DD) {
-    if (b.size() < 54) return CountDrop(Drop::kTruncated);
-    if ((b[14] >> 4) != 6) return CountDrop(Drop::kNotIp);
-    if (b[20] != 17) return CountDrop(Drop::kNotUdp);
-    l4 = 54;
-  } else {
-    return CountDrop(Drop::kNotIp);
-  }
-  if (b.size() < l4 + 16) return CountDrop(Drop::kTruncated);
-  const uint32_t udp_len = Be(b, l4 + 4, 2);
-  if (udp_len < 16 || l4 + udp_len > b.size()) return CountDrop(Drop::kTruncated);
-  const uint16_t tick16 = static_cast<uint16_t>(Be(b, l4, 2));
-  const uint32_t flags = Be(b, l4 + 8, 2);
-  const bool last = flags & 1;
-  const uint16_t data_id = static_cast<uint16_t>(Be(b, l4 + 10, 2));
-  const uint64_t offset = Be(b, l4 + 12, 4);
-  const uint32_t len = udp_len - 16;
-  const uint64_t end = offset + len;
-  if (len == 0 && !last) return CountDrop(Drop::kEmpty);
-  if (end > cfg_.buffer_bytes) return CountDrop(Drop::kTooBig);
+  const Segment s = ParseSegment(b, cfg_.buffer_bytes);
+  if (!s.ok) return CountDrop(s.drop);
+  const uint16_t tick16 = s.tick16, data_id = s.data_id;
+  const bool last = s.last;
+  const uint64_t offset = s.offset, end = s.End();
+  const uint32_t len = s.len;
   const uint32_t key = (uint32_t{tick16} << 16) | data_id;
   auto it = open_.find(key);
   if (it != open_.end()) {
@@ -136,13 +94,17 @@ void ReModel::Push(const Packet& p) {
     if (len > 0 && covered == len) return CountDrop(Drop::kDuplicate);
     if (len == 0 && c.end_known) return CountDrop(Drop::kDuplicate);
     if (covered > 0) return CountDrop(Drop::kOverlap);
+    // A range that joins no received one needs a free entry in the context's range table (nt_pkg ReRanges).
+    const bool joins = c.ranges.count(static_cast<uint32_t>(end)) > 0 ||
+                       std::any_of(c.ranges.begin(), c.ranges.end(), [&](const auto& r) { return r.second == offset; });
+    if (len > 0 && !joins && c.ranges.size() >= params::kReRanges) return CountDrop(Drop::kNoRange);
   } else {
     if (static_cast<int>(open_.size()) >= cfg_.contexts) return CountDrop(Drop::kNoContext);
     Context c;
     c.tick16 = tick16;
     c.data_id = data_id;
-    c.mac_dst = Mac(b, 0);
-    c.mac_src = Mac(b, 6);
+    c.mac_dst = s.mac_dst;
+    c.mac_src = s.mac_src;
     c.first_ns = ts;
     it = open_.emplace(key, std::move(c)).first;
   }
@@ -150,8 +112,7 @@ void ReModel::Push(const Packet& p) {
   ++counters_.segments_used;
   ++c.segments;
   if (c.data.size() < end) c.data.resize(end);
-  std::copy(b.begin() + static_cast<long>(l4 + 16), b.begin() + static_cast<long>(l4 + udp_len),
-            c.data.begin() + static_cast<long>(offset));
+  std::copy(b.begin() + s.data_at, b.begin() + s.data_at + len, c.data.begin() + static_cast<long>(offset));
   if (len > 0) {
     auto& r = c.ranges;
     uint32_t lo = static_cast<uint32_t>(offset), hi = static_cast<uint32_t>(end);

@@ -1,6 +1,7 @@
 // EJFAT reassembly engine (RE), packet-at-a-time golden model (docs/re.md). It takes the LB's output for one
 // compute node and rebuilds each event (tick[15:0] from the UDP source port, data_id) from segments that
-// arrive in any order, duplicated or lost. There is no RTL or cycle model yet (docs/re.md, "Status").
+// arrive in any order, duplicated or lost. It is the reference the cycle model (re_cycle_model.h) and the RTL
+// are compared with (docs/re-microarchitecture.md).
 #pragma once
 
 #include <array>
@@ -10,29 +11,15 @@
 #include <vector>
 
 #include "model/common/packet.h"
+#include "model/re/re_segment.h"
+#include "nt_params.h"
 
 namespace nettwin::re {
 
-// Why a segment was not used; the order is the order of the checks (docs/re.md).
-enum class Drop : uint8_t {
-  kRunt,          // shorter than Ethernet
-  kNotIp,         // EtherType not IPv4/IPv6
-  kTruncated,     // ends inside a header, or before the UDP length says
-  kNotUdp,        // IP protocol / next header not UDP, or an IPv4 fragment
-  kEmpty,         // no data and not a last segment
-  kTooBig,        // offset + length beyond the context buffer
-  kInconsistent,  // a second, different end of the event, or data past its end
-  kDuplicate,     // every byte already received, or the event already completed
-  kOverlap,       // some bytes already received
-  kNoContext,     // every context busy with another event
-};
-constexpr int kNumDrops = 10;
-const char* DropName(int d);
-
 struct ReConfig {
-  int contexts = 16;              // events reassembled at once
-  uint32_t buffer_bytes = 65536;  // largest event
-  double timeout_us = 1000;       // an event still incomplete this long after its first segment is dropped
+  int contexts = 16;                            // events reassembled at once
+  uint32_t buffer_bytes = params::kReBufBytes;  // largest event (the RTL's buffer per context)
+  double timeout_us = 1000;  // an event still incomplete this long after its first segment is dropped
 };
 
 // Parses `name value` lines (contexts, buffer_bytes, timeout_us); throws std::runtime_error("file:line: ...").

@@ -62,7 +62,9 @@ package nt_pkg;
   localparam int unsigned RdmaMrs = 16;           // memory regions
   localparam int unsigned RdmaBufBeats = 72;      // one request frame: 4096 B payload + headers + ICRC
   localparam int unsigned RdmaRxFrames = 2;       // receive ring: frames buffered (a power of two)
-  localparam int unsigned RdmaRspBeats = 64;      // read-response payload buffer (MTU 4096)
+  localparam int unsigned RdmaRspBeats = 64;      // read-response payload buffer per in-flight entry (MTU 4096)
+  localparam int unsigned RdmaInflight = 16;      // in-flight queue: responses waiting in PSN order (a power of two)
+  localparam int unsigned RdmaRecent = 16;        // recent atomic results kept on chip per QP (a power of two)
   localparam int unsigned RdmaAqGroup = 64;       // AQEs per AQ group (the paper's AQ_grp_div)
   localparam int unsigned RdmaAqMaxGroups = 8;    // AQ depth up to 512 entries per QP
   localparam int unsigned RdmaAqeBytes = 16;
@@ -115,6 +117,29 @@ package nt_pkg;
   localparam int unsigned VnicDecDropVeswid = 7;
   localparam int unsigned VnicDecDropPkey = 8;
   localparam int unsigned VnicDecDropReasons = 9;
+
+  // ---- EJFAT reassembly engine (docs/re.md, docs/re-microarchitecture.md) ----
+  localparam int unsigned ReContexts = 64;      // events in reassembly at once (config `contexts` <= this)
+  localparam int unsigned ReBufBytes = 16384;   // buffer per context (config `buffer_bytes` <= this)
+  localparam int unsigned ReRanges = 16;        // disjoint received byte ranges tracked per context
+  localparam int unsigned ReFifoBeats = 1024;   // input store-and-forward FIFO (>= 2 x ReSegBeats)
+  localparam int unsigned ReSegBeats = 258;     // beats kept per frame: ceil((90 + ReBufBytes) / 64)
+  localparam int unsigned ReDescFifo = 32;      // frames whose last beat arrived, waiting for a decision
+  localparam int unsigned ReOutHdrBytes = 26;   // output event header: MACs, EtherType, tick16, data_id, length, segments
+  localparam int unsigned ReEtherType = 34997;  // 0x88B5, IEEE local experimental
+  // Drop reasons (0 = used), in the order they are checked (docs/re.md).
+  localparam int unsigned ReDropRunt = 1;
+  localparam int unsigned ReDropNotIp = 2;
+  localparam int unsigned ReDropTruncated = 3;
+  localparam int unsigned ReDropNotUdp = 4;
+  localparam int unsigned ReDropEmpty = 5;
+  localparam int unsigned ReDropTooBig = 6;
+  localparam int unsigned ReDropInconsistent = 7;
+  localparam int unsigned ReDropDuplicate = 8;
+  localparam int unsigned ReDropOverlap = 9;
+  localparam int unsigned ReDropNoContext = 10;
+  localparam int unsigned ReDropNoRange = 11;
+  localparam int unsigned ReDropReasons = 12;   // including "used"
 
   // ---- NAAICE network-attached accelerator endpoint (naa): the CM in front of the RoCEv2 responder ----
   localparam int unsigned NaaCmBufBeats = 6;        // one CM MAD frame: 322 bytes (IPv4) = 6 beats

@@ -5,10 +5,12 @@ package rdma_pkg;
   localparam int unsigned HdrWindow = 128;
   localparam int unsigned AqGroupBytes = RdmaAqGroup * RdmaAqeBytes;
 
-  typedef enum logic [4:0] {
-    StRx, StCheck, StWrDma, StRdIssue, StRdWait, StAtRead, StAtWait, StAtWrite,
-    StAqWrite, StAqIssue, StAqWait, StResp, StRqRead, StRqWait, StCqWrite
+  // Front end (one request at a time from the receive ring) and back end (the in-flight queue's head).
+  typedef enum logic [3:0] {
+    StRx, StCheck, StWrDma, StRdIssue, StAtRead, StAqIssue, StAqWait, StRqRead, StRqWait, StCqWrite
   } state_e;
+  typedef enum logic [1:0] { BkIdle, BkAtWrite, BkAqWrite, BkSend } back_e;
+  typedef enum logic [1:0] { PendRespond, PendRead, PendAtomic } pend_e;
 
   // Drop reasons (model/rdma/rdma_types.h Drop).
   localparam int unsigned DropNone = 0, DropRunt = 1, DropMalformed = 2, DropNotForUs = 3, DropBadIcrc = 4,
@@ -148,6 +150,18 @@ package rdma_pkg;
     logic        cqe_imm;
     logic [15:0] wqe;
   } job_t;
+
+  // An in-flight queue entry: a response waiting for its turn (and for its read data).
+  typedef struct packed {
+    pend_e       kind;
+    logic [3:0]  qp;
+    logic [63:0] pa;       // READ: the segment's host address; ATOMIC: the word
+    logic [7:0]  opcode;
+    logic [63:0] swap;     // ATOMIC: the operand, then the new value once computed
+    logic [63:0] compare;
+    logic [23:0] psn;
+    desc_t       desc;
+  } pend_t;
 
   function automatic logic [31:0] crc32_byte(logic [31:0] crc_in, logic [7:0] b);
     logic [31:0] crc;

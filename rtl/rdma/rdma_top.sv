@@ -1,10 +1,11 @@
-// RoCEv2 responder with an atomic ACK queue in host memory. Two stages:
+// RoCEv2 responder with an atomic ACK queue in host memory. Three stages:
 //   receive: frames enter a ring of RdmaRxFrames frame buffers at one beat per cycle, the ICRC computed on
 //            the fly, so the check is known with the last beat;
-//   back end: one request at a time from the ring, store-and-forward (nothing touches host memory before
-//            its ICRC has been checked):
-//   Rx (parse) -> Check -> {WrDma | RdIssue/RdWait | AtRead/AtWait/AtWrite/AqWrite | AqIssue/AqWait}
-//   -> Resp -> Rx
+//   front end: one request at a time from the ring (nothing touches host memory before its ICRC has been
+//            checked); issues its host reads and payload writes and queues its response(s):
+//            Rx (parse) -> Check -> {WrDma | RdIssue | AtRead | AqIssue/AqWait | RqRead/RqWait | CqWrite} -> Rx
+//   back end: answers the in-flight queue (RdmaInflight entries) in PSN order, each entry once its read data
+//            is back; an atomic first writes its new value and its AQE: Idle -> [AtWrite] -> [AqWrite] -> Send
 // State for state as model/rdma/rdma_model.cc; see docs/rdma-microarchitecture.md.
 module rdma_top
   import nt_pkg::*;
@@ -58,6 +59,12 @@ module rdma_top
   if ((RdmaRxFrames & (RdmaRxFrames - 1)) != 0 || RdmaRxFrames < 2 || RdmaRxFrames > 128) begin : g_bad_ring
     $error("RdmaRxFrames must be a power of two in 2..128");
   end
+  if ((RdmaInflight & (RdmaInflight - 1)) != 0 || RdmaInflight < 2 || RdmaInflight > 128) begin : g_bad_ifq
+    $error("RdmaInflight must be a power of two in 2..128");
+  end
+  if ((RdmaRecent & (RdmaRecent - 1)) != 0 || RdmaRecent < 2 || RdmaRecent > 64) begin : g_bad_recent
+    $error("RdmaRecent must be a power of two in 2..64");
+  end
 
   state_e     state_q;
   responder_t resp_q;
@@ -85,12 +92,35 @@ module rdma_top
   request_t    req_q, parsed;
   job_t        job_q;
   logic [6:0]  wbeat_q;
-  logic [StreamBits-1:0] rbuf_q [RdmaRspBeats];
-  logic [6:0]  rbeats_q;
   logic        found_q;
   desc_t       desc_q;
+  // In-flight queue: written / answered counts (8-bit, wrapping; an entry's index is its count mod
+  // RdmaInflight), per entry its read-data buffer and whether that data is complete, and the order in which
+  // entries' host reads were issued (read data comes back in that order).
+  localparam int unsigned IfqBits = $clog2(RdmaInflight);
+  pend_t       pq_q [RdmaInflight];
+  logic [StreamBits-1:0] rbuf_q [RdmaInflight][RdmaRspBeats];
+  logic [RdmaInflight-1:0] done_q;
+  logic [IfqBits-1:0] rtag_q [RdmaInflight];
+  logic [7:0]  pq_wr_q, pq_rd_q, rt_wr_q, rt_rd_q, n_inflight;
+  logic [6:0]  fill_beat_q;
+  back_e       back_q;
+  logic [IfqBits-1:0] head, pq_widx, fill_idx;
+  pend_t       he;
+  assign n_inflight = pq_wr_q - pq_rd_q;
+  assign head       = pq_rd_q[IfqBits-1:0];
+  assign pq_widx    = pq_wr_q[IfqBits-1:0];
+  assign fill_idx   = rtag_q[rt_rd_q[IfqBits-1:0]];
+  assign he         = pq_q[head];
   logic [6:0]  k_q;
   logic [31:0] rcrc_q;
+  // The most recent atomic results per QP (issue 10 part A): PSN, original value, valid; written with the
+  // AQE, in the same order; a duplicate atomic found here is answered without reading the AQ.
+  localparam int unsigned RecBits = $clog2(RdmaRecent);
+  logic [23:0] rec_psn_q [RdmaQps][RdmaRecent];
+  logic [63:0] rec_val_q [RdmaQps][RdmaRecent];
+  logic [RdmaRecent-1:0] rec_valid_q [RdmaQps];
+  logic [RecBits-1:0] rec_wr_q [RdmaQps];
   logic [31:0] c_in_q, c_proc_q, c_resp_q, c_acks_q, c_naks_q, c_atom_q, c_repl_q, c_dmar_q, c_dmaw_q, c_cqes_q;
   logic [NumDrops-1:0][31:0] c_drops_q;
 
@@ -106,7 +136,7 @@ module rdma_top
   logic [8*HdrWindow-1:0] rsp_hdr;
   logic [15:0]            rsp_hdr_len, rsp_len;
   rdma_compose u_compose (
-    .d_i       (desc_q),
+    .d_i       (he.desc),
     .hdr_o     (rsp_hdr),
     .hdr_len_o (rsp_hdr_len),
     .len_o     (rsp_len)
@@ -120,9 +150,9 @@ module rdma_top
   logic [2*StreamBits-1:0] pwin;
   int unsigned            base, pos, data_end, widx;
 
-  function automatic logic [StreamBits-1:0] rbeat(logic [StreamBits-1:0] rb [RdmaRspBeats], int j);
+  function automatic logic [StreamBits-1:0] rbeat(int j);
     if (j < 0 || j >= RdmaRspBeats) return '0;
-    return rb[j];
+    return rbuf_q[head][j];
   endfunction
 
   always_comb begin
@@ -130,7 +160,7 @@ module rdma_top
     data_end = int'(rsp_len) - 4;
     p0       = int'(base) - int'(rsp_hdr_len);
     jlo      = p0 >>> 6;
-    pwin     = {rbeat(rbuf_q, jlo + 1), rbeat(rbuf_q, jlo)};
+    pwin     = {rbeat(jlo + 1), rbeat(jlo)};
     rsp_data = '0;
     pos      = 0;
     widx     = 0;
@@ -139,13 +169,13 @@ module rdma_top
       if (pos < int'(rsp_len)) begin
         if (pos < int'(rsp_hdr_len)) begin
           rsp_data[8*i+:8] = rsp_hdr[8*pos[6:0]+:8];
-        end else if (pos < int'(rsp_hdr_len) + int'(desc_q.plen)) begin
+        end else if (pos < int'(rsp_hdr_len) + int'(he.desc.plen)) begin
           widx = unsigned'(p0 - 64 * jlo) + i;
           rsp_data[8*i+:8] = pwin[8*widx[6:0]+:8];
         end
       end
     end
-    rsp_icrc = ~icrc_beat(rcrc_q, rsp_data, base, 14, data_end, desc_q.v6);
+    rsp_icrc = ~icrc_beat(rcrc_q, rsp_data, base, 14, data_end, he.desc.v6);
     for (int unsigned j = 0; j < 4; j++) begin
       if (data_end + j >= base && data_end + j < base + StreamBytes) begin
         rsp_data[8*(data_end+j-base)+:8] = rsp_icrc[8*j+:8];
@@ -180,8 +210,8 @@ module rdma_top
 
   assign s_ready_o = (rx_wr_q - rx_rd_q) != 8'(RdmaRxFrames);
   assign rx_fire   = s_valid_i && s_ready_o;
-  assign busy_o    = state_q != StRx;
-  assign m_valid_o = state_q == StResp;
+  assign busy_o    = state_q != StRx || pq_wr_q != pq_rd_q;
+  assign m_valid_o = back_q == BkSend;
   assign m_data_o  = m_valid_o ? rsp_data : '0;
   assign m_keep_o  = m_valid_o ? rsp_keep : '0;
   assign m_last_o  = m_valid_o && rsp_last;
@@ -194,6 +224,10 @@ module rdma_top
   assign wqe_slot = job_q.wqe % jq.queues.rq_entries;
   assign cqe_slot = jq.cq_tail % jq.queues.cq_entries;
   logic [63:0] woff;
+  logic        back_dma;
+  assign back_dma = back_q == BkAtWrite || back_q == BkAqWrite;
+  qp_state_t   hq;
+  assign hq = qps_q[he.qp];
   always_comb begin
     dma_req_valid_o = 1'b0;
     dma_req_write_o = 1'b0;
@@ -216,8 +250,8 @@ module rdma_top
         dma_req_addr_o  = job_q.pa + woff;
         dma_req_data_o  = buf_q[rslot][wbeat_q];
       end
-      StRdIssue: begin
-        dma_req_valid_o = 1'b1;
+      StRdIssue: begin  // each segment needs an in-flight entry for its data
+        dma_req_valid_o = n_inflight != 8'(RdmaInflight);
         dma_req_addr_o  = job_q.pa;
         dma_req_len_o   = 16'((job_q.len < job_q.mtu) ? job_q.len : job_q.mtu);
       end
@@ -225,21 +259,6 @@ module rdma_top
         dma_req_valid_o = 1'b1;
         dma_req_addr_o  = job_q.pa;
         dma_req_len_o   = 16'd8;
-      end
-      StAtWrite: begin
-        dma_req_valid_o = 1'b1;
-        dma_req_write_o = 1'b1;
-        dma_req_addr_o  = job_q.pa;
-        dma_req_len_o   = 16'd8;
-        dma_req_data_o[63:0] = job_q.swap;  // host memory is little-endian
-      end
-      StAqWrite: begin
-        dma_req_valid_o = 1'b1;
-        dma_req_write_o = 1'b1;
-        dma_req_addr_o  = jq.cfg.aq + 64'(jq.aq_wr) * 64'(RdmaAqeBytes);
-        dma_req_len_o   = 16'(RdmaAqeBytes);
-        dma_req_data_o[31:0]   = {<<8{8'h80, job_q.psn}};  // valid bit, then the 24-bit PSN
-        dma_req_data_o[127:64] = {<<8{desc_q.atomic_value}};
       end
       StAqIssue: begin
         dma_req_valid_o = 1'b1;
@@ -266,10 +285,33 @@ module rdma_top
       end
       default: ;
     endcase
+    // The back end's writes for the atomic at the queue head go first: the new value, then the AQE.
+    if (back_q == BkAtWrite) begin
+      dma_req_valid_o = 1'b1;
+      dma_req_write_o = 1'b1;
+      dma_req_addr_o  = he.pa;
+      dma_req_len_o   = 16'd8;
+      dma_req_off_o   = '0;
+      dma_req_data_o  = '0;
+      dma_req_data_o[63:0] = he.swap;  // host memory is little-endian
+    end else if (back_q == BkAqWrite) begin
+      dma_req_valid_o = 1'b1;
+      dma_req_write_o = 1'b1;
+      dma_req_addr_o  = hq.cfg.aq + 64'(hq.aq_wr) * 64'(RdmaAqeBytes);
+      dma_req_len_o   = 16'(RdmaAqeBytes);
+      dma_req_off_o   = '0;
+      dma_req_data_o  = '0;
+      dma_req_data_o[31:0]   = {<<8{8'h80, he.psn}};  // valid bit, then the 24-bit PSN
+      dma_req_data_o[127:64] = {<<8{he.desc.atomic_value}};
+    end
   end
 
-  logic dma_fire;
-  assign dma_fire = dma_req_valid_o && dma_req_ready_i;
+  logic dma_fire, fire, back_fire, rsp_front;
+  assign dma_fire  = dma_req_valid_o && dma_req_ready_i;
+  assign fire      = dma_fire && !back_dma;  // the front end's request was taken
+  assign back_fire = dma_fire && back_dma;
+  // Read data is the front end's only while no queued entry has a read outstanding (AQ group, WQE).
+  assign rsp_front = dma_rsp_valid_i && rt_wr_q == rt_rd_q;
 
   // ---- Check: the decision for a buffered, ICRC-checked request ----
   rdma_check u_check (
@@ -308,7 +350,7 @@ module rdma_top
   end
 
   logic [63:0] at_old;
-  assign at_old = dma_rsp_data_i[63:0];  // host memory is little-endian
+  assign at_old = rbuf_q[head][0][63:0];  // host memory is little-endian
 
   // Next group to try in linear AQ mode.
   logic [2:0] next_grp;
@@ -331,7 +373,7 @@ module rdma_top
   function automatic state_e after_payload(job_t j);
     if (j.fetch_after) return StRqRead;
     if (j.cqe) return StCqWrite;
-    return j.ack ? StResp : StRx;
+    return StRx;  // with the ACK queued if j.ack
   endfunction
   // verilator lint_on UNUSEDSIGNAL
 
@@ -347,19 +389,134 @@ module rdma_top
   always_comb begin
     unique case (chk_job.kind)
       JobDrop, JobNone: check_next = StRx;
-      JobRespond:       check_next = StResp;
+      JobRespond:       check_next = StRx;
       JobWrite:         check_next = (req_q.plen == 0) ? after_payload(chk_job) : StWrDma;
-      JobRead:          check_next = (chk_job.len == 0) ? StResp : StRdIssue;
+      JobRead:          check_next = (chk_job.len == 0) ? StRx : StRdIssue;
       JobAtomic:        check_next = StAtRead;
-      JobAtomicDup:     check_next = StAqIssue;
+      JobAtomicDup:     check_next = rec_hit ? StRx : StAqIssue;  // a recent result: no AQ read
       JobSendFetch:     check_next = StRqRead;
       default:          check_next = StRx;
     endcase
   end
 
+  // The recent-results CAM of the checked request's QP (the lowest matching entry; PSNs in it are distinct).
+  logic        rec_hit, dup_hit;
+  logic [63:0] rec_val;
+  always_comb begin
+    rec_hit = 1'b0;
+    rec_val = '0;
+    for (int i = RdmaRecent - 1; i >= 0; i--) begin
+      if (rec_valid_q[chk_job.qp][i] && rec_psn_q[chk_job.qp][i] == req_q.psn) begin
+        rec_hit = 1'b1;
+        rec_val = rec_val_q[chk_job.qp][i];
+      end
+    end
+    dup_hit = chk_job.kind == JobAtomicDup && rec_hit;
+  end
+
+  // Whether the checked request may go on now, or waits in Check with no side effect: every response needs
+  // an in-flight entry; the AQ lookup of a duplicate atomic, the receive-WQE reads (SEND, WRITE with
+  // immediate) and CQE writes wait for the queue to drain; a request touching bytes of an atomic still in the
+  // queue waits for it (a CAM on the queued atomics' words); READs and atomics in the queue count against
+  // the QP's max_rd_atomic.
+  logic        go, drain, hazard, rd_atomic;
+  logic [63:0] hz_len;
+  logic [7:0]  resources;
+  logic [IfqBits-1:0] cam_idx;
+  always_comb begin
+    // An atomic not executed now (a duplicate's AQ lookup, or its NAK when the lookup already missed) is
+    // decided on the AQC, which the queued atomics have not updated yet: it waits for them too.
+    drain  = ((req_q.opcode == 8'h13 || req_q.opcode == 8'h14) && chk_job.kind != JobAtomic) ||
+             chk_job.kind == JobSendFetch ||
+             (chk_job.kind == JobWrite && (chk_job.fetch_after || chk_job.cqe));
+    hz_len = (chk_job.kind == JobWrite) ? 64'(req_q.plen)
+           : (chk_job.kind == JobRead) ? 64'(chk_job.len)
+           : (chk_job.kind == JobAtomic) ? 64'd8 : 64'd0;
+    hazard    = 1'b0;
+    resources = '0;
+    cam_idx   = '0;
+    for (int i = 0; i < RdmaInflight; i++) begin
+      cam_idx = IfqBits'(int'(pq_rd_q) + i);
+      if (8'(i) < n_inflight) begin
+        if (pq_q[cam_idx].kind == PendAtomic && hz_len != 0 && chk_job.pa < pq_q[cam_idx].pa + 64'd8 &&
+            pq_q[cam_idx].pa < chk_job.pa + hz_len) hazard = 1'b1;
+        if (pq_q[cam_idx].kind != PendRespond && pq_q[cam_idx].qp == chk_job.qp) resources = resources + 1;
+      end
+    end
+    rd_atomic = chk_job.kind == JobRead || chk_job.kind == JobAtomic;
+    go = chk_job.kind == JobDrop || chk_job.kind == JobNone ||
+         !(n_inflight == 8'(RdmaInflight) || (drain && n_inflight != 0) || hazard ||
+           (rd_atomic && resources != 0 && 16'(resources) >= qps_q[chk_job.qp].cfg.max_rd_atomic));
+  end
+
+  // What the front end queues this cycle (docs: every response goes through the in-flight queue).
+  logic  push, wr_done;
+  pend_e push_kind;
+  desc_t push_desc;
+  job_t  push_job;
+  assign wr_done = StreamBytes * (int'(wbeat_q) + 1) >= int'(req_q.hdr_len) + int'(req_q.plen);
+  always_comb begin
+    push      = 1'b0;
+    push_kind = PendRespond;
+    push_desc = desc_q;
+    push_job  = job_q;
+    unique case (state_q)
+      StCheck: begin
+        push_desc = chk_desc;
+        push_job  = chk_job;
+        if (dup_hit) push_desc.atomic_value = rec_val;
+        push = go && (chk_job.kind == JobRespond || dup_hit || (chk_job.kind == JobRead && chk_job.len == 0) ||
+                      (chk_job.kind == JobWrite && req_q.plen == 0 && !chk_job.fetch_after && !chk_job.cqe &&
+                       chk_job.ack));
+      end
+      StWrDma: push = fire && wr_done && !job_q.fetch_after && !job_q.cqe && job_q.ack;
+      StRdIssue: begin
+        push      = fire;
+        push_kind = PendRead;
+      end
+      StAtRead: begin
+        push      = fire;
+        push_kind = PendAtomic;
+      end
+      StAqWait: begin
+        if (rsp_front && dma_rsp_last_i) begin
+          if (found_q || aq_hit) begin
+            push = 1'b1;
+            if (!found_q) push_desc.atomic_value = aq_val;
+          end else if (!(job_q.grps_left > 1)) begin
+            push = 1'b1;
+            push_desc.opcode   = 8'h11;
+            push_desc.syndrome = 8'h61;
+          end
+        end
+      end
+      StRqWait: begin
+        if (rsp_front && job_q.kind == JobSendFetch) begin
+          if (!wqe_fits) begin
+            push = 1'b1;
+            push_desc.syndrome = 8'h61;
+          end else if (req_q.plen == 0 && !job_q.fetch_after && !job_q.cqe && job_q.ack) begin
+            push = 1'b1;
+            push_desc.msn = jq.msn;
+          end
+        end
+      end
+      StCqWrite: push = fire && job_q.ack;
+      default: ;
+    endcase
+  end
+
+  // Acknowledgements counted this cycle: the front end's and the back end's (an atomic's AQE written).
+  logic [1:0] ack_inc;
+  assign ack_inc = 2'((state_q == StCheck && go && (chk_ack || dup_hit)) ||
+                      (state_q == StAqWait && rsp_front && dma_rsp_last_i && (found_q || aq_hit)) ||
+                      (state_q == StRqWait && rsp_front && job_q.kind == JobSendFetch && wqe_fits && job_q.ack))
+                 + 2'(back_q == BkAqWrite && back_fire);
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       state_q     <= StRx;
+      back_q      <= BkIdle;
       resp_q      <= '0;
       rx_wr_q     <= '0;
       rx_rd_q     <= '0;
@@ -372,11 +529,20 @@ module rdma_top
       req_q       <= '0;
       job_q       <= '0;
       wbeat_q     <= '0;
-      rbeats_q    <= '0;
       found_q     <= 1'b0;
       desc_q      <= '0;
       k_q         <= '0;
-      rcrc_q      <= '0;
+      rcrc_q      <= icrc_seed();
+      pq_wr_q     <= '0;
+      pq_rd_q     <= '0;
+      rt_wr_q     <= '0;
+      rt_rd_q     <= '0;
+      fill_beat_q <= '0;
+      done_q      <= '0;
+      for (int i = 0; i < RdmaInflight; i++) begin
+        pq_q[i]   <= '0;
+        rtag_q[i] <= '0;
+      end
       {c_in_q, c_proc_q, c_resp_q, c_acks_q, c_naks_q, c_atom_q, c_repl_q, c_dmar_q, c_dmaw_q, c_cqes_q} <= '0;
       c_drops_q   <= '0;
     end else begin
@@ -384,6 +550,7 @@ module rdma_top
         if (dma_req_write_o) c_dmaw_q <= c_dmaw_q + 1;
         else c_dmar_q <= c_dmar_q + 1;
       end
+      c_acks_q <= c_acks_q + 32'(ack_inc);
       // Receive (independent of the back end, which frees ring slots).
       if (rx_fire) begin
         if (rx_first) c_in_q <= c_in_q + 1;
@@ -403,6 +570,7 @@ module rdma_top
           end
         end
       end
+      // ---- Front end ----
       unique case (state_q)
         StRx: begin  // parse the oldest frame in the ring
           if (rx_wr_q != rx_rd_q) begin
@@ -416,23 +584,22 @@ module rdma_top
           end
         end
         StCheck: begin
-          job_q    <= chk_job;
-          desc_q   <= chk_desc;
-          rbeats_q <= '0;
-          wbeat_q  <= 7'(int'(req_q.hdr_len) / StreamBytes);
-          k_q      <= '0;
-          rcrc_q   <= icrc_seed();
-          if (chk_job.kind == JobDrop) c_drops_q[chk_job.drop] <= c_drops_q[chk_job.drop] + 1;
-          if (chk_processed) c_proc_q <= c_proc_q + 1;
-          if (chk_ack) c_acks_q <= c_acks_q + 1;
-          if (chk_nak) c_naks_q <= c_naks_q + 1;
-          state_q <= check_next;
-          if (check_next == StRx) rx_rd_q <= rx_rd_q + 1;
+          if (go) begin
+            job_q    <= chk_job;
+            desc_q   <= chk_desc;
+            wbeat_q  <= 7'(int'(req_q.hdr_len) / StreamBytes);
+            if (chk_job.kind == JobDrop) c_drops_q[chk_job.drop] <= c_drops_q[chk_job.drop] + 1;
+            if (chk_processed) c_proc_q <= c_proc_q + 1;
+            if (chk_nak) c_naks_q <= c_naks_q + 1;
+            if (dup_hit) c_repl_q <= c_repl_q + 1;
+            state_q <= check_next;
+            if (check_next == StRx) rx_rd_q <= rx_rd_q + 1;
+          end
         end
         StWrDma: begin
-          if (dma_fire) begin
+          if (fire) begin
             wbeat_q <= wbeat_q + 1;
-            if (StreamBytes * (int'(wbeat_q) + 1) >= int'(req_q.hdr_len) + int'(req_q.plen)) begin
+            if (wr_done) begin
               state_q <= after_payload(job_q);
               if (after_payload(job_q) == StRx) begin
                 rx_rd_q <= rx_rd_q + 1;
@@ -440,42 +607,35 @@ module rdma_top
             end
           end
         end
-        StRdIssue: begin
-          if (dma_fire) begin
-            rbeats_q <= '0;
-            state_q  <= StRdWait;
+        StRdIssue: begin  // one read and one in-flight entry per response segment
+          if (fire) begin
+            job_q.pkt <= job_q.pkt + 1;
+            if (job_q.pkt + 1 < job_q.npkts) begin
+              job_q.pa      <= job_q.pa + 64'(seg);
+              job_q.len     <= job_q.len - seg;
+              desc_q.psn    <= desc_q.psn + 1;
+              desc_q.opcode <= (job_q.pkt + 2 == job_q.npkts) ? 8'h0f : 8'h0e;
+              desc_q.plen   <= 16'(((job_q.len - seg) < job_q.mtu) ? (job_q.len - seg) : job_q.mtu);
+            end else begin
+              rx_rd_q <= rx_rd_q + 1;
+              state_q <= StRx;
+            end
           end
         end
-        StRdWait: begin
-          if (dma_rsp_valid_i) begin
-            rbeats_q <= rbeats_q + 1;
-            if (dma_rsp_last_i) state_q <= StResp;
-          end
-        end
-        StAtRead: if (dma_fire) state_q <= StAtWait;
-        StAtWait: begin
-          if (dma_rsp_valid_i) begin
-            desc_q.atomic_value <= at_old;
-            job_q.swap <= (job_q.opcode == 8'h14) ? at_old + job_q.swap : job_q.swap;
-            state_q <= (job_q.opcode == 8'h14 || at_old == job_q.compare) ? StAtWrite : StAqWrite;
-          end
-        end
-        StAtWrite: if (dma_fire) state_q <= StAqWrite;
-        StAqWrite: begin
-          if (dma_fire) begin
-            c_atom_q <= c_atom_q + 1;
-            c_acks_q <= c_acks_q + 1;
-            state_q  <= StResp;
+        StAtRead: begin
+          if (fire) begin
+            rx_rd_q <= rx_rd_q + 1;
+            state_q <= StRx;
           end
         end
         StAqIssue: begin
-          if (dma_fire) begin
+          if (fire) begin
             found_q <= 1'b0;
             state_q <= StAqWait;
           end
         end
         StAqWait: begin
-          if (dma_rsp_valid_i) begin
+          if (rsp_front) begin
             if (!found_q && aq_hit) begin
               found_q <= 1'b1;
               desc_q.atomic_value <= aq_val;
@@ -483,8 +643,8 @@ module rdma_top
             if (dma_rsp_last_i) begin
               if (found_q || aq_hit) begin
                 c_repl_q <= c_repl_q + 1;
-                c_acks_q <= c_acks_q + 1;
-                state_q  <= StResp;
+                rx_rd_q  <= rx_rd_q + 1;
+                state_q  <= StRx;
               end else if (job_q.grps_left > 1) begin
                 job_q.grps_left <= job_q.grps_left - 1;
                 job_q.grp       <= next_grp;
@@ -493,21 +653,23 @@ module rdma_top
                 desc_q.opcode   <= 8'h11;
                 desc_q.syndrome <= 8'h61;
                 c_naks_q        <= c_naks_q + 1;
-                state_q         <= StResp;
+                rx_rd_q         <= rx_rd_q + 1;
+                state_q         <= StRx;
               end
             end
           end
         end
-        StRqRead: if (dma_fire) state_q <= StRqWait;
+        StRqRead: if (fire) state_q <= StRqWait;
         StRqWait: begin
-          if (dma_rsp_valid_i) begin
+          if (rsp_front) begin
             job_q.cqe_wr_id <= wqe_wr_id;
             if (job_q.kind != JobSendFetch) begin
               state_q <= StCqWrite;
             end else if (!wqe_fits) begin  // receive buffer too small: NAK, WQE not consumed
               desc_q.syndrome <= 8'h61;
               c_naks_q        <= c_naks_q + 1;
-              state_q         <= StResp;
+              rx_rd_q         <= rx_rd_q + 1;
+              state_q         <= StRx;
             end else begin
               if (job_q.cqe) begin
                 job_q.cqe_len <= req_q.plen;
@@ -515,7 +677,6 @@ module rdma_top
               end else begin
                 desc_q.msn    <= jq.msn;
               end
-              if (job_q.ack) c_acks_q <= c_acks_q + 1;
               job_q.pa <= wqe_addr;
               wbeat_q  <= 7'(int'(req_q.hdr_len) / StreamBytes);
               state_q  <= (req_q.plen > 0) ? StWrDma : after_payload(job_q);
@@ -526,38 +687,69 @@ module rdma_top
           end
         end
         StCqWrite: begin
-          if (dma_fire) begin
+          if (fire) begin
             c_cqes_q <= c_cqes_q + 1;
-            state_q  <= job_q.ack ? StResp : StRx;
-            if (!job_q.ack) begin
-              rx_rd_q <= rx_rd_q + 1;
+            rx_rd_q  <= rx_rd_q + 1;
+            state_q  <= StRx;
+          end
+        end
+        default: state_q <= StRx;
+      endcase
+      // ---- The in-flight queue: the front end's entry, read data arriving in issue order ----
+      if (push) begin
+        pq_q[pq_widx] <= '{kind: push_kind, qp: push_job.qp, pa: push_job.pa, opcode: push_job.opcode,
+                           swap: push_job.swap, compare: push_job.compare, psn: push_job.psn, desc: push_desc};
+        done_q[pq_widx] <= 1'b0;
+        pq_wr_q <= pq_wr_q + 1;
+        if (push_kind != PendRespond) begin
+          rtag_q[rt_wr_q[IfqBits-1:0]] <= pq_widx;
+          rt_wr_q <= rt_wr_q + 1;
+        end
+      end
+      if (dma_rsp_valid_i && rt_wr_q != rt_rd_q) begin
+        fill_beat_q <= fill_beat_q + 1;
+        if (dma_rsp_last_i) begin
+          done_q[fill_idx] <= 1'b1;
+          fill_beat_q      <= '0;
+          rt_rd_q          <= rt_rd_q + 1;
+        end
+      end
+      // ---- Back end: the queue head, once its data is there ----
+      unique case (back_q)
+        BkIdle: begin
+          if (n_inflight != 0) begin
+            if (he.kind == PendRespond) begin
+              back_q <= BkSend;
+            end else if (done_q[head] && he.kind == PendRead) begin
+              back_q <= BkSend;
+            end else if (done_q[head]) begin
+              pq_q[head].desc.atomic_value <= at_old;
+              pq_q[head].swap <= (he.opcode == 8'h14) ? at_old + he.swap : he.swap;
+              back_q <= (he.opcode == 8'h14 || at_old == he.compare) ? BkAtWrite : BkAqWrite;
             end
           end
         end
-        StResp: begin
+        BkAtWrite: if (back_fire) back_q <= BkAqWrite;
+        BkAqWrite: begin
+          if (back_fire) begin
+            c_atom_q <= c_atom_q + 1;
+            back_q   <= BkSend;
+          end
+        end
+        BkSend: begin
           if (m_ready_i) begin
-            rcrc_q <= icrc_beat(rcrc_q, rsp_data, base, 14, data_end, desc_q.v6);
+            rcrc_q <= icrc_beat(rcrc_q, rsp_data, base, 14, data_end, he.desc.v6);
             k_q    <= k_q + 1;
             if (rsp_last) begin
               c_resp_q <= c_resp_q + 1;
               k_q      <= '0;
               rcrc_q   <= icrc_seed();
-              if (job_q.kind == JobRead && job_q.pkt + 1 < job_q.npkts) begin
-                job_q.pkt   <= job_q.pkt + 1;
-                job_q.pa    <= job_q.pa + 64'(seg);
-                job_q.len   <= job_q.len - seg;
-                desc_q.psn  <= desc_q.psn + 1;
-                desc_q.opcode <= (job_q.pkt + 2 == job_q.npkts) ? 8'h0f : 8'h0e;
-                desc_q.plen <= 16'(((job_q.len - seg) < job_q.mtu) ? (job_q.len - seg) : job_q.mtu);
-                state_q     <= StRdIssue;
-              end else begin
-                rx_rd_q <= rx_rd_q + 1;
-                state_q     <= StRx;
-              end
+              pq_rd_q  <= pq_rd_q + 1;
+              back_q   <= BkIdle;
             end
           end
         end
-        default: state_q <= StRx;
+        default: back_q <= BkIdle;
       endcase
       if (cfg_valid_i && cfg_table_i == CfgTableBits'(RdmaTblResponder) && cfg_index_i == '0) begin
         resp_q <= '{has_ip4: cfg_data_i[0], has_ip6: cfg_data_i[1], aq_linear: cfg_data_i[2],
@@ -566,15 +758,21 @@ module rdma_top
     end
   end
 
-  // Buffers (no reset: only read behind rx_wr_q / rbeats_q).
+  // Buffers (no reset: only read behind rx_wr_q / done_q / rec_valid_q).
   always_ff @(posedge clk_i) begin
+    if (back_q == BkAqWrite && back_fire) begin
+      rec_psn_q[he.qp][rec_wr_q[he.qp]] <= he.psn;
+      rec_val_q[he.qp][rec_wr_q[he.qp]] <= he.desc.atomic_value;
+    end
     if (rx_fire && int'(rx_nb_q) < RdmaBufBeats) buf_q[wslot][rx_nb_q[6:0]] <= s_data_i;
     if (rx_fire && s_last_i) begin
       slot_len_q[wslot]  <= rx_len_q + 16'($countones(s_keep_i));
       slot_crc_q[wslot]  <= crc_now;
       slot_icrc_q[wslot] <= icrc_now;
     end
-    if (state_q == StRdWait && dma_rsp_valid_i && int'(rbeats_q) < RdmaRspBeats) rbuf_q[rbeats_q[5:0]] <= dma_rsp_data_i;
+    if (dma_rsp_valid_i && rt_wr_q != rt_rd_q && int'(fill_beat_q) < RdmaRspBeats) begin
+      rbuf_q[fill_idx][fill_beat_q[5:0]] <= dma_rsp_data_i;
+    end
   end
 
   // QP contexts: configuration writes, Check's update, the AQC update when an AQE is written.
@@ -582,16 +780,23 @@ module rdma_top
     if (!rst_ni) begin
       for (int i = 0; i < RdmaQps; i++) qps_q[i] <= '0;
       for (int i = 0; i < RdmaMrs; i++) mrs_q[i] <= '0;
-    end else begin
-      if (state_q == StCheck && chk_processed) qps_q[chk_job.qp] <= chk_qp;
-      if (state_q == StAqWrite && dma_fire) begin
-        if (int'(jq.aq_wr) % RdmaAqGroup == 0) begin
-          qps_q[job_q.qp].grp_psn[int'(jq.aq_wr) / RdmaAqGroup] <= job_q.psn;
-          qps_q[job_q.qp].grp_valid[int'(jq.aq_wr) / RdmaAqGroup] <= 1'b1;
-        end
-        qps_q[job_q.qp].aq_wr <= 9'((int'(jq.aq_wr) + 1) % (int'(jq.cfg.aq_groups) * RdmaAqGroup));
+      for (int i = 0; i < RdmaQps; i++) begin
+        rec_valid_q[i] <= '0;
+        rec_wr_q[i]    <= '0;
       end
-      if (state_q == StRqWait && dma_rsp_valid_i && job_q.kind == JobSendFetch) begin
+    end else begin
+      if (state_q == StCheck && go && chk_processed) qps_q[chk_job.qp] <= chk_qp;
+      // The back end's AQC update (after Check's: Check never changes the AQC fields of a QP).
+      if (back_q == BkAqWrite && back_fire) begin
+        if (int'(hq.aq_wr) % RdmaAqGroup == 0) begin
+          qps_q[he.qp].grp_psn[int'(hq.aq_wr) / RdmaAqGroup] <= he.psn;
+          qps_q[he.qp].grp_valid[int'(hq.aq_wr) / RdmaAqGroup] <= 1'b1;
+        end
+        qps_q[he.qp].aq_wr <= 9'((int'(hq.aq_wr) + 1) % (int'(hq.cfg.aq_groups) * RdmaAqGroup));
+        rec_valid_q[he.qp][rec_wr_q[he.qp]] <= 1'b1;
+        rec_wr_q[he.qp] <= rec_wr_q[he.qp] + 1;
+      end
+      if (state_q == StRqWait && rsp_front && job_q.kind == JobSendFetch) begin
         if (!wqe_fits) begin
           qps_q[job_q.qp].nak_sent <= 1'b1;
         end else begin
@@ -615,6 +820,8 @@ module rdma_top
                                             cq_entries: cfg_data_i[176:161], rnr_timer: cfg_data_i[181:177]};
       end
       if (cfg_valid_i && cfg_table_i == CfgTableBits'(RdmaTblQp) && int'(cfg_index_i) < RdmaQps) begin
+        rec_valid_q[cfg_index_i[3:0]] <= '0;
+        rec_wr_q[cfg_index_i[3:0]]    <= '0;
         qps_q[cfg_index_i[3:0]] <= '{cfg: '{valid: cfg_data_i[0], qpn: cfg_data_i[24:1], dest_qp: cfg_data_i[48:25],
                                             epsn: cfg_data_i[72:49], mtu_log2: cfg_data_i[76:73],
                                             max_rd_atomic: cfg_data_i[92:77], aq: cfg_data_i[156:93],
@@ -635,7 +842,7 @@ module rdma_top
                          jq.cfg.dest_qp, jq.cfg.epsn, jq.cfg.mtu_log2, jq.cfg.max_rd_atomic, jq.nak_sent,
                          jq.w_open, jq.w_pa, jq.w_remaining, jq.grp_psn, jq.queues.valid, jq.queues.rq_posted,
                          jq.queues.rnr_timer, jq.s_open, jq.s_addr, jq.s_room, jq.s_total, jq.s_wr_id,
-                         jq.w_dmalen};
+                         jq.w_dmalen, jq.aq_wr, hq, push_job};  // hq, push_job: a few fields each used
 
   assign cnt_packets_in_o = c_in_q;
   assign cnt_processed_o  = c_proc_q;

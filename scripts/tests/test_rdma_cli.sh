@@ -60,6 +60,7 @@ else
 fi
 
 check "latency json" 0 '"retransmit_host_reads": 1' "$N" rdma-latency --json
+check "latency json recent" 0 '"recent_retransmit_host_reads": 0' "$N" rdma-latency --json --mem-read-cycles 100
 check "latency text" 0 "at most once: yes" "$N" rdma-latency --clock-mhz 500 --mem-read-cycles 300
 check "latency bad option" 2 "unknown option" "$N" rdma-latency --frob
 

@@ -49,6 +49,12 @@ struct SignalDiff {
   std::string signal, rtl, model;
 };
 
+// A Binding::Compare step: nothing when the two values agree, else the signal and both values (decimal).
+inline std::optional<SignalDiff> DiffValues(std::string signal, uint64_t rtl, uint64_t model) {
+  if (rtl == model) return std::nullopt;
+  return SignalDiff{std::move(signal), std::to_string(rtl), std::to_string(model)};
+}
+
 struct Mismatch {
   uint64_t cycle = 0;
   SignalDiff diff;

@@ -44,12 +44,23 @@ LatencyResult MeasureLatency(double clock_mhz, uint32_t read_cycles, uint32_t wr
   auto at_cycle = [&](uint64_t cycle) {
     return static_cast<uint64_t>(static_cast<double>(cycle) * 1000.0 / clock_mhz) + 1;
   };
-  const uint64_t first_at = history_cycles + 16, retransmit_at = first_at + 2 * uint64_t{read_cycles} + 256;
+  const uint64_t first_at = history_cycles + 16, recent_at = first_at + 2 * uint64_t{read_cycles} + 256;
   s.psn = 255;
   s.va = kVa;
   s.swap = kAdd;
-  pkts.push_back(Packet{BuildRequest(s), at_cycle(first_at)});
-  pkts.push_back(Packet{pkts.back().bytes, at_cycle(retransmit_at)});  // its ACK was lost: sent again
+  const std::vector<uint8_t> measured = BuildRequest(s);
+  pkts.push_back(Packet{measured, at_cycle(first_at)});
+  pkts.push_back(Packet{measured, at_cycle(recent_at)});  // its ACK was lost: sent again
+  // kRecent further atomics (other words) push it out of the on-chip store; then it is sent once more.
+  const uint64_t fill_at = recent_at + 64;
+  for (uint32_t i = 0; i < static_cast<uint32_t>(kRecent); ++i) {
+    s.psn = 256 + i;
+    s.va = kMrVa + 8 * (i % 16);
+    s.swap = 1;
+    pkts.push_back(Packet{BuildRequest(s), at_cycle(fill_at)});
+  }
+  const size_t old = pkts.size();
+  pkts.push_back(Packet{measured, at_cycle(fill_at + 3 * uint64_t{read_cycles} + 64 * kRecent)});
   cfg.engine = Engine::kLockstep;
   cfg.opt.timed = true;
   const RdmaRunReport r = RunRdma(c, pkts, cfg);
@@ -67,11 +78,14 @@ LatencyResult MeasureLatency(double clock_mhz, uint32_t read_cycles, uint32_t wr
     return n;
   };
   out.first_cycles = latency(255);
-  out.retransmit_cycles = latency(256);
+  out.recent_cycles = latency(256);
+  out.retransmit_cycles = latency(old);
   out.first_reads = reads(255);
-  out.retransmit_reads = reads(256);
+  out.recent_reads = reads(256);
+  out.retransmit_reads = reads(old);
   out.orig_first = Load64(&r.run.out[255].bytes[58]);
-  out.orig_retransmit = Load64(&r.run.out[256].bytes[58]);
+  out.orig_recent = Load64(&r.run.out[256].bytes[58]);
+  out.orig_retransmit = Load64(&r.run.out[old].bytes[58]);
   uint8_t fin[8];
   r.memory->Read(kMrPa + (kVa - kMrVa), fin, 8);
   out.final_value = LoadLe64(fin);

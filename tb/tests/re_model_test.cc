@@ -3,34 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include "tb/re/re_frames.h"
+
 namespace nettwin::re {
 namespace {
-
-// An IPv4/UDP segment as the LB delivers it: sport = tick[15:0], RE header, data.
-Packet Seg(uint16_t tick16, uint16_t data_id, uint32_t offset, const std::vector<uint8_t>& data, bool last,
-           double t_us = 0) {
-  std::vector<uint8_t> f(14 + 20 + 8 + 8, 0);
-  f[12] = 0x08;
-  f[14] = 0x45;
-  f[23] = 17;
-  const size_t l4 = 34, udp_len = 16 + data.size();
-  f[l4] = tick16 >> 8, f[l4 + 1] = tick16 & 0xFF;
-  f[l4 + 4] = udp_len >> 8, f[l4 + 5] = udp_len & 0xFF;
-  f[l4 + 8] = 0x10;  // version 1: not looked at
-  f[l4 + 9] = (offset == 0 ? 2 : 0) | (last ? 1 : 0);
-  f[l4 + 10] = data_id >> 8, f[l4 + 11] = data_id & 0xFF;
-  for (int i = 0; i < 4; ++i) f[l4 + 12 + i] = static_cast<uint8_t>(offset >> (24 - 8 * i));
-  f.insert(f.end(), data.begin(), data.end());
-  return Packet{f, static_cast<uint64_t>(t_us * 1000)};
-}
-
-std::vector<uint8_t> Bytes(int n, int seed = 1) {
-  std::vector<uint8_t> v(n);
-  for (int i = 0; i < n; ++i) v[i] = static_cast<uint8_t>(i * 7 + seed);
-  return v;
-}
-
-std::vector<uint8_t> Slice(const std::vector<uint8_t>& v, int a, int b) { return {v.begin() + a, v.begin() + b}; }
 
 TEST(ReModel, AnyOrderDuplicatesAfterCompletionAreNotASecondEvent) {
   ReModel m(ReConfig{});
@@ -107,6 +83,18 @@ TEST(ReModel, MalformedFramesAreCountedDrops) {
   EXPECT_EQ(c[static_cast<int>(Drop::kTruncated)], 1u);
   EXPECT_EQ(c[static_cast<int>(Drop::kNotUdp)], 1u);
   EXPECT_EQ(c[static_cast<int>(Drop::kNotIp)], 1u);
+}
+
+TEST(ReModel, RangeTableFullIsACountedDrop) {
+  ReModel m(ReConfig{});
+  const auto d = Bytes(200);
+  // Every other byte: each segment is a range of its own until the table (ReRanges) is full.
+  for (uint32_t k = 0; k <= params::kReRanges; ++k) m.Push(Seg(1, 1, 2 * k, Slice(d, 2 * k, 2 * k + 1), false));
+  EXPECT_EQ(m.counters().drops[static_cast<int>(Drop::kNoRange)], 1u);
+  m.Push(Seg(1, 1, 1, Slice(d, 1, 2), false));  // joins two ranges: frees an entry
+  m.Push(Seg(1, 1, 2 * params::kReRanges, Slice(d, 2 * params::kReRanges, 2 * params::kReRanges + 1), false));
+  EXPECT_EQ(m.counters().drops[static_cast<int>(Drop::kNoRange)], 1u);
+  EXPECT_EQ(m.counters().segments_used, params::kReRanges + 2);
 }
 
 TEST(ReModel, ConfigErrorsNameFileLineToken) {

@@ -19,10 +19,7 @@ std::string Bytes(const Beat& b, int from) {
 }  // namespace
 
 std::optional<tb::SignalDiff> VnicBinding::Compare(const Out& r, const Out& m) {
-  auto diff = [](std::string sig, uint64_t a, uint64_t b) -> std::optional<tb::SignalDiff> {
-    if (a == b) return std::nullopt;
-    return tb::SignalDiff{std::move(sig), std::to_string(a), std::to_string(b)};
-  };
+  const auto diff = tb::DiffValues;
   if (auto d = diff("s_ready_o", r.s_ready, m.s_ready)) return d;
   if (auto d = diff("m_valid_o", r.m.valid, m.m.valid)) return d;
   if (r.m.valid) {

@@ -12,12 +12,24 @@ or had every segment dropped.  Exit 0 ok, 1 check failed, 2 bad input.
 import argparse
 import json
 import os
+import re
 import sys
 
 from nettwin.common.pcap import InputError, read_pcap
 
 DROPS = ["runt", "not_ip", "truncated", "not_udp", "empty", "too_big", "inconsistent", "duplicate", "overlap",
-         "no_context"]
+         "no_context", "no_range"]
+
+
+def _pkg_param(name):
+    """A parameter of rtl/common/nt_pkg.sv, the one place the design's sizes are defined."""
+    pkg = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "rtl", "common", "nt_pkg.sv")
+    with open(pkg) as f:
+        m = re.search(r"localparam int unsigned %s = (\d+);" % name, f.read())
+    return int(m.group(1))
+
+
+RANGES = _pkg_param("ReRanges")  # disjoint received byte ranges a context can track
 
 
 class Fail(Exception):
@@ -98,6 +110,9 @@ def reference(frames, cfg):
                     reason = "duplicate"
                 elif have:
                     reason = "overlap"
+                elif data and off - 1 not in c["bytes"] and end not in c["bytes"] and \
+                        sum(1 for p in c["bytes"] if p - 1 not in c["bytes"]) >= RANGES:
+                    reason = "no_range"
             elif len(ctx) >= cfg["contexts"]:
                 reason = "no_context"
         if reason:
@@ -124,7 +139,7 @@ def reference(frames, cfg):
 
 
 def read_cfg(path):
-    cfg = {"contexts": 16, "buffer_bytes": 65536, "timeout_us": 1000.0}
+    cfg = {"contexts": 16, "buffer_bytes": _pkg_param("ReBufBytes"), "timeout_us": 1000.0}
     with open(path) as f:
         for ln in f:
             w = ln.split("#")[0].split()

@@ -4,7 +4,7 @@
   /usr/bin/python3 scripts/ejfat_loop.py gen --seed N --out-dir D [--events K]
   (nettwin lb-plan x2, lb_plan_gen.py assemble, nettwin lb --tables D/run.txt ... --out D/out.pcap)
   /usr/bin/python3 scripts/ejfat_loop.py split --dir D --out D/out.pcap
-  /usr/bin/python3 scripts/ejfat_loop.py reassemble --dir D --nettwin build/nettwin   (nettwin re per member)
+  /usr/bin/python3 scripts/ejfat_loop.py reassemble --dir D --nettwin build/nettwin   (nettwin re per member, lockstep)
   /usr/bin/python3 scripts/ejfat_loop.py check --dir D
 
 gen: lb_plan_gen.py's scenario (members, boundary, filter), but the traffic is events: each (tick,
@@ -139,7 +139,7 @@ def reassemble(a):
         members = json.load(f)
     for m in members:
         md = os.path.join(a.dir, m)
-        r = subprocess.run([a.nettwin, "re", "--config", os.path.join(a.dir, "re.txt"), "--in",
+        r = subprocess.run([a.nettwin, "re", "--engine", a.engine, "--config", os.path.join(a.dir, "re.txt"), "--in",
                             os.path.join(md, "segments.pcap"), "--out", os.path.join(md, "events.pcap"),
                             "--report", os.path.join(md, "report.json")], stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, text=True)
@@ -195,6 +195,7 @@ def main(argv=None):
     r = sub.add_parser("reassemble")
     r.add_argument("--dir", required=True)
     r.add_argument("--nettwin", required=True)
+    r.add_argument("--engine", default="lockstep", help="nettwin re's engine (default lockstep: RTL + cycle model)")
     c = sub.add_parser("check")
     c.add_argument("--dir", required=True)
     a = ap.parse_args(argv)

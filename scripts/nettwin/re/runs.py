@@ -3,8 +3,10 @@
 lb-plan: per seed, lb_plan_gen.py's scenario; `nettwin lb-plan` plans the initial epoch and then the switch and
 its cleanup; `nettwin lb` runs them mid-run (run_traffic interleaving) in lockstep, back to back and with gaps
 + backpressure; checked by lb_plan_check.py (the switch, every packet's member) and lb_check.py (bytes).
-ejfat-loop: the same with events as traffic, then one `nettwin re` (golden model) per member; ejfat_loop.py
-checks every event was reassembled exactly once at the member its tick maps to.
+ejfat-loop: the same with events as traffic, then one `nettwin re` (RTL + cycle model in lockstep) per member;
+ejfat_loop.py checks every event was reassembled exactly once at the member its tick maps to.
+re: per seed, re_gen.py's events (split, shuffled, duplicated, overlapped, lost, late, malformed frames) through
+`nettwin re` in lockstep, back to back and with gaps + output backpressure; checked by re_check.py.
 The test suite runs the same pipelines (ctests lb_plan, ejfat_loop), so --quick declares none.
 """
 import os
@@ -61,9 +63,24 @@ def runs(opts):
                                ("exactly_once", loop + ["check", "--dir", d])]
                 out.append(Run("ejfat", kind, seed, mode, cmd, vector=vec, checks=checks, stats=stats,
                                outputs=[outp], accept=stats_ok, columns=_plan_columns))
+        d = os.path.join(opts.work, "re%d" % seed)
+        vec = Vector("ejfat/re%d" % seed, [[PY, opts.script("re_gen.py"), "--seed", str(seed), "--out-dir", d]])
+        for mode, flags in MODES:
+            ev, rep = os.path.join(d, "events_%s.pcap" % tag(mode)), os.path.join(d, "report_%s.json" % tag(mode))
+            cmd = [opts.nettwin, "re", "--engine", "lockstep", "--config", os.path.join(d, "re.txt"), "--in",
+                   os.path.join(d, "segments.pcap"), "--out", ev, "--report", rep, "--seed", str(seed)] + flags
+            checks = [("re_check", [PY, opts.script("re_check.py"), "--dir", d, "--events", ev, "--report", rep])]
+            out.append(Run("ejfat", "re", seed, mode, cmd, vector=vec, checks=checks, stats=rep, outputs=[ev],
+                           accept=stats_ok, columns=_re_columns,
+                           measure=lambda st: (st.get("segments_in", "-"), st.get("cycles", "-"))))
     return out
 
 
-TITLE = ("EJFAT epoch switch (lb-plan's script applied mid-run, lockstep; lb_plan_check.py + lb_check.py) and "
-         "closed loop (+ one RE golden model per member, every event exactly once at its member)")
+def _re_columns(st):
+    return [st.get("segments_in", "-"), st.get("events_completed", "-"), sum_drops(st), st.get("cycles", "-")]
+
+
+TITLE = ("EJFAT epoch switch (lb-plan's script applied mid-run, lockstep; lb_plan_check.py + lb_check.py), "
+         "closed loop (+ one RE in lockstep per member, every event exactly once at its member), and the RE alone "
+         "in lockstep (re_check.py)")
 HEADER = ["scenario", "seed", "mode", "pkts_in", "pkts_out", "drops", "cycles", "result", "time"]

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The reassembly engine's golden model against the independent checker: re_gen.py vectors through
-# `nettwin re` with the generated configuration and a tight one (2 contexts, so segments find none),
-# each checked by re_check.py; then a corrupted event and a bad config must be caught.
+# The reassembly engine against the independent checker: re_gen.py vectors through `nettwin re` (RTL and
+# cycle model in lockstep; also with gaps + output backpressure, and the golden model alone) with the
+# generated configuration and a tight one (2 contexts, so segments find none), each checked by re_check.py;
+# then a corrupted event, a bad config and a config beyond the RTL's parameters must be caught.
 #
 #   bash scripts/nettwin/re/test_scripts.sh BUILD_DIR [SEED...]      (default seeds: 1 2)
 set -euo pipefail
@@ -18,9 +19,12 @@ for seed in "${SEEDS[@]}"; do
     d="$W/s$seed"
     $PY "$S/re_gen.py" --seed "$seed" --out-dir "$d" >/dev/null
     sed 's/^contexts .*/contexts 2/' "$d/re.txt" >"$d/re_tight.txt"
-    for conf in re re_tight; do
-        "$NT" re --config "$d/$conf.txt" --in "$d/segments.pcap" --out "$d/ev_$conf.pcap" --report "$d/rep_$conf.json"
-        $PY "$S/re_check.py" --dir "$d" --events "$d/ev_$conf.pcap" --report "$d/rep_$conf.json" --config "$d/$conf.txt"
+    for run in "re" "re_tight" "re --engine fast" "re --gaps 0.3 --backpressure 0.6 --seed $seed"; do
+        read -r conf flags <<<"$run"
+        name="$conf${flags:+_x}"
+        # shellcheck disable=SC2086 # flags are words
+        "$NT" re --config "$d/$conf.txt" --in "$d/segments.pcap" --out "$d/ev_$name.pcap" --report "$d/rep_$name.json" $flags
+        $PY "$S/re_check.py" --dir "$d" --events "$d/ev_$name.pcap" --report "$d/rep_$name.json" --config "$d/$conf.txt"
     done
     grep -q '"no_context": [1-9]' "$d/rep_re_tight.json" || fail "the tight configuration found a context for every segment"
 done
@@ -38,4 +42,7 @@ PYEOF
 expect 1 "not byte-identical to the source" $PY "$S/re_check.py" --dir "$d" --events "$W/bad.pcap" --report "$d/rep_re.json"
 printf 'contexts 4\ntimeout_us -1\n' >"$W/bad.txt"
 expect 2 "bad.txt:2: token '-1': timeout_us must be in" "$NT" re --config "$W/bad.txt" --in "$d/segments.pcap" --out "$W/x.pcap"
+printf 'contexts 100\n' >"$W/big.txt"
+expect 2 "exceeds the RTL's ReContexts" "$NT" re --config "$W/big.txt" --in "$d/segments.pcap" --out "$W/x.pcap"
+"$NT" re --engine fast --config "$W/big.txt" --in "$d/segments.pcap" --out "$W/x.pcap" >/dev/null
 echo "test_re: ok (${#SEEDS[@]} seeds)"

@@ -1,0 +1,127 @@
+// Cycle-accurate model of rtl/re/re_top.sv (docs/re-microarchitecture.md): same ports (ReIn/ReOut), same
+// ready/valid behaviour, latency and counters. The decisions are those of the golden ReModel (re_model.h),
+// restated per context slot as the RTL makes them; tests compare the two on every vector.
+//
+//   ingress   stores each frame's first ReSegBeats beats in the input FIFO, parses the header (ParseSegment)
+//             at the last beat and queues a descriptor; a frame dropped by its header is rewound at once
+//   decide    one descriptor per cycle: first the contexts its time expires (one per cycle, oldest first),
+//             then the key lookup, the range checks and the context update
+//   write     writes an accepted segment's beats into its context's buffer (one beat per cycle) or skips a
+//             dropped one (one cycle); at the end of a completing segment it queues the event
+//   output    sends each completed event as a frame (26-byte header + data), one beat per cycle
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+#include "model/common/clocked_block.h"
+#include "model/common/stream.h"
+#include "model/re/re_segment.h"
+#include "nt_params.h"
+
+namespace nettwin::re {
+
+constexpr int kReDropCodes = static_cast<int>(params::kReDropReasons);  // code = Drop + 1; 0 unused
+
+struct ReIn {
+  StreamPort s;
+  uint64_t s_time_ns = 0;  // the frame's arrival time, sampled with its first beat
+  bool m_ready = false;
+  bool flush = false;                                    // end of input: report every open event (pulse)
+  uint32_t cfg_contexts = 16, cfg_buffer_bytes = 65536;  // static during a run
+  uint64_t cfg_timeout_ns = 1000000;
+};
+
+// An incomplete event the engine gave up on (one per cycle on the report port).
+struct ReReport {
+  bool valid = false;
+  uint16_t tick16 = 0, data_id = 0;
+  uint32_t received = 0, segments = 0, length = 0;
+  bool end_known = false, at_end = false;
+  bool operator==(const ReReport& o) const {
+    return valid == o.valid &&
+           (!valid || (tick16 == o.tick16 && data_id == o.data_id && received == o.received && segments == o.segments &&
+                       length == o.length && end_known == o.end_known && at_end == o.at_end));
+  }
+};
+
+struct ReCycleCounters {
+  uint32_t in = 0, used = 0, completed = 0, timed_out = 0, out = 0;
+  std::array<uint32_t, kReDropCodes> drops{};
+  uint64_t Dropped() const {
+    uint64_t n = 0;
+    for (uint32_t d : drops) n += d;
+    return n;
+  }
+};
+
+struct ReOut {
+  bool s_ready = false;
+  StreamPort m;
+  ReReport report;
+  bool busy = false;
+  ReCycleCounters cnt;
+};
+
+class ReCycleModel : public ClockedBlock<ReIn, ReOut> {
+ public:
+  void Reset() override;
+  const ReOut& Eval(const ReIn& in) override;
+  void Tick() override;
+
+ private:
+  struct Context {
+    bool valid = false, done = false, out_pending = false, end_known = false;
+    uint32_t key = 0;
+    uint64_t mac_dst = 0, mac_src = 0, first_ns = 0;
+    uint32_t segments = 0, received = 0, length = 0, max_end = 0;
+    std::array<bool, params::kReRanges> rv{};
+    std::array<uint32_t, params::kReRanges> rb{}, re{};
+    std::vector<uint8_t> data;  // the context's buffer (written when the segment is decided)
+  };
+  struct Desc {
+    Segment seg;
+    std::vector<uint8_t> frame;
+    uint64_t time_ns = 0;
+    uint32_t stored = 0;  // beats in the input FIFO
+  };
+  struct WriteJob {
+    bool valid = false, skip = false, completes = false;
+    int ctx = 0;
+    uint32_t beats = 0, beat = 0;
+  };
+  // Combinational decisions of the cycle, applied by Tick().
+  struct Step {
+    bool pop = false, flush_done = false;
+    ReReport report;
+    WriteJob job;  // to the write stage
+  };
+  Step Decide(bool job_slot_free);
+  bool Expired(const Context& c, uint64_t now) const;
+  int Oldest(bool flush, uint64_t now) const;
+  int Place(const Desc& d, int* slot, bool* completes);  // returns the drop code (0: used)
+
+  ReIn in_;
+  ReOut out_;
+  std::array<Context, params::kReContexts> ctx_{};
+  // ingress
+  uint32_t beat_idx_ = 0, stored_ = 0, fifo_used_ = 0;
+  uint64_t time_ = 0;
+  std::vector<uint8_t> cur_;
+  std::deque<Desc> desc_;
+  // write stage: the job in progress and the next one
+  WriteJob cur_job_, next_job_;
+  // output
+  std::deque<int> done_q_;
+  bool o_active_ = false;
+  int o_ctx_ = 0;
+  uint32_t o_beat_ = 0;
+  std::vector<uint8_t> o_frame_;
+  bool flush_pending_ = false;
+  ReReport report_;
+  ReCycleCounters cnt_;
+};
+
+}  // namespace nettwin::re

@@ -1,0 +1,320 @@
+// Decide stage: one frame per cycle. Before a frame is placed, every context its time expires is freed:
+// the completed ones all at once in the cycle that places it, the incomplete ones one per cycle before
+// it, oldest (first arrival, key) first, each reported on the report port. Then
+// the frame's key is looked up among the contexts, the drop checks of docs/re.md run against the
+// context's range table, and the context is opened or updated. The write stage gets the frame's beats to
+// write or to skip. At the end of input (flush) every open event is reported, oldest first.
+module re_decide
+  import nt_pkg::*;
+  import re_pkg::*;
+(
+  input  logic                clk_i,
+  input  logic                rst_ni,
+  input  logic [7:0]          cfg_contexts_i,
+  input  logic [63:0]         cfg_timeout_ns_i,
+  input  logic                flush_i,
+  input  logic                frame_idle_i,
+  input  logic                desc_valid_i,
+  input  desc_t               desc_i,
+  output logic                desc_pop_o,
+  input  logic                job_ready_i,
+  output logic                job_valid_o,
+  output job_t                job_o,
+  // the output stage: which context it reads, and when it is done with it
+  input  logic [CtxW-1:0]     ev_ctx_i,
+  output event_t              ev_o,
+  input  logic                ev_done_i,
+  input  logic [CtxW-1:0]     ev_done_ctx_i,
+  output logic                rep_valid_o,
+  output logic [15:0]         rep_tick16_o,
+  output logic [15:0]         rep_data_id_o,
+  output logic [31:0]         rep_received_o,
+  output logic [31:0]         rep_segments_o,
+  output logic [31:0]         rep_length_o,
+  output logic                rep_end_known_o,
+  output logic                rep_at_end_o,
+  output logic                busy_o,
+  output logic [31:0]         cnt_used_o,
+  output logic [31:0]         cnt_completed_o,
+  output logic [31:0]         cnt_timed_out_o,
+  output logic [ReDropReasons*32-1:0] cnt_drops_o
+);
+  localparam int unsigned N = ReContexts;
+  localparam int unsigned R = ReRanges;
+
+  logic [N-1:0]         valid_q, done_q, outp_q, endk_q;
+  logic [N-1:0][31:0]   key_q;
+  logic [N-1:0][47:0]   mdst_q, msrc_q;
+  logic [N-1:0][63:0]   first_q;
+  logic [N-1:0][31:0]   segs_q;
+  logic [N-1:0][OffW-1:0] recv_q, len_q, maxe_q;
+  logic [N-1:0][R-1:0]  rv_q;
+  logic [N-1:0][R-1:0][OffW-1:0] rb_q, re_q;
+  logic                 flush_q;
+  logic                 rep_valid_q, rep_end_known_q, rep_at_end_q;
+  logic [31:0]          rep_key_q, rep_recv_q, rep_segs_q, rep_len_q;
+  logic [31:0]          used_cnt_q, completed_q, timed_out_q;
+  logic [ReDropReasons-1:0][31:0] drops_q;
+
+  // ---- which contexts to free: every expired completed one at once (nothing to report), the oldest
+  // expired incomplete one (reported; one per cycle) ----
+  logic          flush_mode;
+  logic [N-1:0]  expired, silent, cand;
+  logic          any_cand;
+  logic [CtxW-1:0] old;
+  always_comb begin
+    flush_mode = flush_q && !desc_valid_i && frame_idle_i;
+    for (int i = 0; i < N; i++) begin
+      expired[i] = valid_q[i] && $signed(desc_i.time_ns - first_q[i]) > $signed(cfg_timeout_ns_i);
+      cand[i] = flush_mode ? (valid_q[i] && !done_q[i]) : (expired[i] && !done_q[i]);
+    end
+    silent = flush_mode ? '0 : (expired & done_q);
+    any_cand = |cand;
+    old = '0;
+    for (int i = 0; i < N; i++) begin
+      if (cand[i] && (!cand[old] || first_q[i] < first_q[old] ||
+                      (first_q[i] == first_q[old] && key_q[i] < key_q[old]))) begin
+        old = CtxW'(i);
+      end
+    end
+  end
+
+  // An expired context whose event is still being sent keeps its buffer until the output stage is done
+  // with it: the decide stage waits rather than place the frame with a different set of contexts than
+  // docs/re.md's order of events gives (only under long output backpressure).
+  logic act, blocked, expire, place, flush_rep, flush_done;
+  assign blocked    = flush_mode ? (!any_cand && |(valid_q & outp_q)) : |(expired & outp_q);
+  assign act        = !flush_mode && desc_valid_i && job_ready_i && !blocked;
+  assign expire     = act && any_cand;
+  assign place      = act && !any_cand;
+  assign flush_rep  = flush_mode && any_cand;
+  assign flush_done = flush_mode && !any_cand && !blocked;
+
+  // ---- lookup and checks ----
+  logic [31:0]     key;
+  logic [OffW-1:0] off, seg_end, len;
+  logic [N-1:0]    hit;
+  logic            found;
+  logic [CtxW-1:0] h, free_ctx, slot;
+  logic [7:0]      nvalid;
+  logic [N-1:0]    valid_eff;  // the contexts as the frame meets them: expired completed ones gone
+  assign valid_eff = act ? (valid_q & ~silent) : valid_q;
+  always_comb begin
+    key = {desc_i.tick16, desc_i.data_id};
+    // Past the header checks offset + len <= buffer_bytes <= ReBufBytes, so both fit in OffW bits.
+    off = OffW'(desc_i.offset);
+    len = OffW'(desc_i.len);
+    seg_end = off + len;
+    found = 1'b0;
+    h = '0;
+    free_ctx = '0;
+    nvalid = '0;
+    for (int i = N - 1; i >= 0; i--) begin
+      hit[i] = valid_eff[i] && key_q[i] == key;
+      if (hit[i]) begin
+        found = 1'b1;
+        h = CtxW'(i);
+      end
+      if (!valid_eff[i]) begin
+        free_ctx = CtxW'(i);
+      end
+      nvalid = nvalid + 8'(valid_eff[i]);
+    end
+    slot = found ? h : free_ctx;
+  end
+
+  logic [OffW-1:0]   covered, lo, hi;
+  logic              has_left, has_right, has_free_range;
+  logic [RangeW-1:0] left, right, free_range;
+  always_comb begin
+    covered = '0;
+    has_left = 1'b0;
+    has_right = 1'b0;
+    has_free_range = 1'b0;
+    left = '0;
+    right = '0;
+    free_range = '0;
+    for (int k = R - 1; k >= 0; k--) begin
+      lo = rb_q[h][k] > off ? rb_q[h][k] : off;
+      hi = re_q[h][k] < seg_end ? re_q[h][k] : seg_end;
+      if (!rv_q[h][k]) begin
+        has_free_range = 1'b1;
+        free_range = RangeW'(k);
+      end else begin
+        if (lo < hi) covered = covered + (hi - lo);
+        if (re_q[h][k] == off) begin
+          has_left = 1'b1;
+          left = RangeW'(k);
+        end
+        if (rb_q[h][k] == seg_end) begin
+          has_right = 1'b1;
+          right = RangeW'(k);
+        end
+      end
+    end
+  end
+
+  logic [CodeW-1:0] code;
+  always_comb begin
+    code = desc_i.code;
+    if (code == '0) begin
+      if (found) begin
+        if (done_q[h]) code = CodeW'(ReDropDuplicate);
+        else if ((desc_i.last && ((endk_q[h] && seg_end != len_q[h]) || (!endk_q[h] && maxe_q[h] > seg_end))) ||
+                 (endk_q[h] && seg_end > len_q[h]))
+          code = CodeW'(ReDropInconsistent);
+        else if ((len != '0 && covered == len) || (len == '0 && endk_q[h])) code = CodeW'(ReDropDuplicate);
+        else if (covered != '0) code = CodeW'(ReDropOverlap);
+        else if (len != '0 && !has_left && !has_right && !has_free_range) code = CodeW'(ReDropNoRange);
+      end else if (nvalid >= cfg_contexts_i) begin
+        code = CodeW'(ReDropNoContext);
+      end
+    end
+  end
+
+  // The context as the accepted frame leaves it.
+  logic [OffW-1:0] recv_n, len_n;
+  logic            endk_n, completes;
+  always_comb begin
+    recv_n    = (found ? recv_q[h] : '0) + len;
+    endk_n    = (found && endk_q[h]) || desc_i.last;
+    len_n     = desc_i.last ? seg_end : (found ? len_q[h] : '0);
+    completes = endk_n && recv_n == len_n;
+  end
+
+  logic accept;
+  assign accept = place && code == '0;
+  assign desc_pop_o  = place;
+  assign job_valid_o = place && desc_i.stored != '0;
+  always_comb begin
+    job_o = '0;
+    job_o.skip      = code != '0;
+    job_o.completes = accept && completes;
+    job_o.ctx       = slot;
+    job_o.beats     = desc_i.stored;
+    job_o.offset    = off;
+    job_o.len       = desc_i.len;
+    job_o.data_at   = desc_i.data_at;
+  end
+
+  logic rep_now;
+  logic [CtxW-1:0] freed;
+  assign rep_now = flush_rep || expire;
+  assign freed = old;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      valid_q <= '0;
+      done_q  <= '0;
+      outp_q  <= '0;
+      endk_q  <= '0;
+      key_q   <= '0;
+      mdst_q  <= '0;
+      msrc_q  <= '0;
+      first_q <= '0;
+      segs_q  <= '0;
+      recv_q  <= '0;
+      len_q   <= '0;
+      maxe_q  <= '0;
+      rv_q    <= '0;
+      flush_q         <= 1'b0;
+      rep_valid_q     <= 1'b0;
+      rep_end_known_q <= 1'b0;
+      rep_at_end_q    <= 1'b0;
+      rep_key_q       <= '0;
+      rep_recv_q      <= '0;
+      rep_segs_q      <= '0;
+      rep_len_q       <= '0;
+      used_cnt_q      <= '0;
+      completed_q     <= '0;
+      timed_out_q     <= '0;
+      drops_q         <= '0;
+    end else begin
+      rep_valid_q <= rep_now;
+      if (rep_now) begin
+        rep_key_q       <= key_q[freed];
+        rep_recv_q      <= 32'(recv_q[freed]);
+        rep_segs_q      <= segs_q[freed];
+        rep_len_q       <= 32'(len_q[freed]);
+        rep_end_known_q <= endk_q[freed];
+        rep_at_end_q    <= flush_mode;
+        timed_out_q     <= timed_out_q + 1'b1;
+      end
+      if (act) valid_q <= valid_eff;
+      if (expire || flush_rep) valid_q[freed] <= 1'b0;
+      if (flush_done) valid_q <= '0;
+      if (ev_done_i) outp_q[ev_done_ctx_i] <= 1'b0;
+      if (place && code != '0) drops_q[code] <= drops_q[code] + 1'b1;
+      if (accept) begin
+        used_cnt_q <= used_cnt_q + 1'b1;
+        if (!found) begin
+          valid_q[slot] <= 1'b1;
+          key_q[slot]   <= key;
+          mdst_q[slot]  <= desc_i.mac_dst;
+          msrc_q[slot]  <= desc_i.mac_src;
+          first_q[slot] <= desc_i.time_ns;
+          rv_q[slot]    <= '0;
+        end
+        segs_q[slot] <= (found ? segs_q[slot] : '0) + 1'b1;
+        recv_q[slot] <= recv_n;
+        endk_q[slot] <= endk_n;
+        len_q[slot]  <= len_n;
+        done_q[slot] <= completes;
+        outp_q[slot] <= completes;
+        if (completes) completed_q <= completed_q + 1'b1;
+        if (len != '0) begin
+          if (!found || seg_end > maxe_q[slot]) maxe_q[slot] <= seg_end;
+          if (!found) rv_q[slot][0] <= 1'b1;
+          else if (has_left && has_right) rv_q[slot][right] <= 1'b0;
+          else if (!has_left && !has_right) rv_q[slot][free_range] <= 1'b1;
+        end else if (!found) begin
+          maxe_q[slot] <= '0;
+        end
+      end
+      if (flush_i) flush_q <= 1'b1;
+      else if (flush_done) flush_q <= 1'b0;
+    end
+  end
+
+  // Range bounds: only meaningful where rv_q is set, so not reset.
+  always_ff @(posedge clk_i) begin
+    if (accept && len != '0) begin
+      if (!found) begin
+        rb_q[slot][0] <= off;
+        re_q[slot][0] <= seg_end;
+      end else if (has_left && has_right) begin
+        re_q[slot][left] <= re_q[slot][right];
+      end else if (has_left) begin
+        re_q[slot][left] <= seg_end;
+      end else if (has_right) begin
+        rb_q[slot][right] <= off;
+      end else begin
+        rb_q[slot][free_range] <= off;
+        re_q[slot][free_range] <= seg_end;
+      end
+    end
+  end
+
+  always_comb begin
+    ev_o.mac_dst  = mdst_q[ev_ctx_i];
+    ev_o.mac_src  = msrc_q[ev_ctx_i];
+    ev_o.tick16   = key_q[ev_ctx_i][31:16];
+    ev_o.data_id  = key_q[ev_ctx_i][15:0];
+    ev_o.length   = 32'(len_q[ev_ctx_i]);
+    ev_o.segments = segs_q[ev_ctx_i];
+  end
+
+  assign rep_valid_o     = rep_valid_q;
+  assign rep_tick16_o    = rep_key_q[31:16];
+  assign rep_data_id_o   = rep_key_q[15:0];
+  assign rep_received_o  = rep_recv_q;
+  assign rep_segments_o  = rep_segs_q;
+  assign rep_length_o    = rep_len_q;
+  assign rep_end_known_o = rep_end_known_q;
+  assign rep_at_end_o    = rep_at_end_q;
+  assign busy_o          = flush_q || rep_valid_q;
+  assign cnt_used_o      = used_cnt_q;
+  assign cnt_completed_o = completed_q;
+  assign cnt_timed_out_o = timed_out_q;
+  assign cnt_drops_o     = drops_q;
+endmodule

@@ -1,0 +1,197 @@
+// Write stage, event buffer and output stage. The write stage takes decided frames in order: it writes an
+// accepted segment's data, one input beat per cycle, into its context's buffer (64 byte-wide lanes, each
+// with its own row address, so a beat rotated to any byte offset is one write), or releases a dropped
+// frame's beats in one cycle. When the segment that completes an event is written, the event is queued;
+// the output stage sends it as a frame: 26-byte header (docs/re.md "Output"), then the event's bytes.
+module re_event_buffer
+  import nt_pkg::*;
+  import re_pkg::*;
+(
+  input  logic                   clk_i,
+  input  logic                   rst_ni,
+  input  logic                   job_valid_i,
+  input  job_t                   job_i,
+  output logic                   job_ready_o,
+  output logic [FifoW-1:0]       fifo_raddr_o,
+  input  logic [StreamBits-1:0]  fifo_rdata_i,
+  output logic                   release_o,
+  output logic [BeatsW-1:0]      release_beats_o,
+  output logic [CtxW-1:0]        ev_ctx_o,
+  input  event_t                 ev_i,
+  output logic                   ev_done_o,
+  output logic                   m_valid_o,
+  output logic [StreamBits-1:0]  m_data_o,
+  output logic [StreamBytes-1:0] m_keep_o,
+  output logic                   m_last_o,
+  input  logic                   m_ready_i,
+  output logic                   busy_o,
+  output logic [31:0]            cnt_out_o
+);
+  localparam int unsigned QW = $clog2(ReContexts);
+  localparam int unsigned LaneRowW = $clog2(RowsPerCtx);
+
+  // ---- write stage: the job in progress and the next one ----
+  logic              cur_valid_q, next_valid_q;
+  job_t              cur_q, next_q;
+  logic [BeatsW-1:0] beat_q;
+  logic [FifoW-1:0]  rd_q;
+  logic              finish, take;
+  assign finish      = cur_valid_q && (cur_q.skip || beat_q + 1'b1 == cur_q.beats);
+  assign take        = next_valid_q && (!cur_valid_q || finish);
+  assign job_ready_o = !next_valid_q || take;
+  assign fifo_raddr_o    = rd_q + FifoW'(beat_q);
+  assign release_o       = finish;
+  assign release_beats_o = cur_q.beats;
+
+  // Lane j of the buffer takes input byte (j - delta) mod 64 of the beat: buffer address = offset + frame
+  // position - data_at.
+  logic [5:0]        delta;
+  logic [StreamBytes-1:0] we;
+  logic [7:0]        wbyte [StreamBytes];
+  logic [RowW-1:0]   wrow [StreamBytes];
+  always_comb begin
+    delta = 6'(cur_q.offset) - 6'(cur_q.data_at);
+    for (int j = 0; j < StreamBytes; j++) begin
+      automatic logic [5:0]  i = 6'(j) - delta;
+      automatic logic [31:0] pos = {17'd0, beat_q, 6'd0} + 32'(i);
+      // verilator lint_off UNUSEDSIGNAL
+      automatic logic [31:0] a = 32'(cur_q.offset) + pos - 32'(cur_q.data_at);  // < ReBufBytes when written
+      // verilator lint_on UNUSEDSIGNAL
+      we[j]    = cur_valid_q && !cur_q.skip && pos >= 32'(cur_q.data_at) &&
+                 pos < 32'(cur_q.data_at) + 32'(cur_q.len);
+      wbyte[j] = fifo_rdata_i[8*i+:8];
+      wrow[j]  = {cur_q.ctx, a[6+:LaneRowW]};
+    end
+  end
+
+  // ---- completed events, in completion order ----
+  logic [CtxW-1:0] q_mem [ReContexts];
+  logic [QW-1:0]   qwr_q, qrd_q;
+  logic [QW:0]     qcnt_q;
+  logic            push, pop;
+  assign push = finish && cur_q.completes && !cur_q.skip;
+
+  // ---- output stage ----
+  logic             o_active_q;
+  logic [CtxW-1:0]  o_ctx_q;
+  logic [BeatsW-1:0] o_beat_q;
+  logic [StreamBits-1:0] prev_q;
+  logic [StreamBits-1:0] rd_row;
+  logic [31:0]      total, beat_base;
+  logic             o_last, o_fire;
+  logic [StreamBits-1:0] beat_data;
+  logic [StreamBytes-1:0] keep;
+  logic [8*ReOutHdrBytes-1:0] hdr;
+  assign pop = !o_active_q && qcnt_q != '0;
+  assign ev_ctx_o = o_ctx_q;
+  always_comb begin
+    total     = 32'(ReOutHdrBytes) + ev_i.length;
+    beat_base = {17'd0, o_beat_q, 6'd0};
+    o_last    = total - beat_base <= 32'(StreamBytes);
+    keep      = o_last ? StreamBytes'((65'd1 << (total - beat_base)) - 65'd1) : '1;
+    // header bytes in frame order (byte 0 = bits 7:0)
+    hdr = '0;
+    for (int k = 0; k < 6; k++) begin
+      hdr[8*k+:8]       = ev_i.mac_dst[8*(5-k)+:8];
+      hdr[8*(6+k)+:8]   = ev_i.mac_src[8*(5-k)+:8];
+    end
+    hdr[8*12+:8] = 8'(ReEtherType >> 8);
+    hdr[8*13+:8] = 8'(ReEtherType);
+    for (int k = 0; k < 2; k++) begin
+      hdr[8*(14+k)+:8] = ev_i.tick16[8*(1-k)+:8];
+      hdr[8*(16+k)+:8] = ev_i.data_id[8*(1-k)+:8];
+    end
+    for (int k = 0; k < 4; k++) begin
+      hdr[8*(18+k)+:8] = ev_i.length[8*(3-k)+:8];
+      hdr[8*(22+k)+:8] = ev_i.segments[8*(3-k)+:8];
+    end
+    for (int k = 0; k < StreamBytes; k++) begin
+      if (k < ReOutHdrBytes) begin
+        beat_data[8*k+:8] = (o_beat_q == '0) ? hdr[8*k+:8] : prev_q[8*(k + StreamBytes - ReOutHdrBytes)+:8];
+      end else begin
+        beat_data[8*k+:8] = rd_row[8*(k - ReOutHdrBytes)+:8];
+      end
+      if (!keep[k]) beat_data[8*k+:8] = 8'd0;
+    end
+  end
+  assign o_fire = o_active_q && m_ready_i;
+
+  // ---- the buffer: one memory per byte lane ----
+  logic [RowW-1:0] o_row;
+  assign o_row = {o_ctx_q, o_beat_q[LaneRowW-1:0]};
+  for (genvar j = 0; j < StreamBytes; j++) begin : g_lane
+    logic [7:0] mem [ReContexts * RowsPerCtx];
+    always_ff @(posedge clk_i) begin
+      if (we[j]) mem[wrow[j]] <= wbyte[j];
+    end
+    assign rd_row[8*j+:8] = mem[o_row];
+  end
+
+  logic [31:0] out_q;
+  always_ff @(posedge clk_i) begin
+    if (push) q_mem[qwr_q] <= cur_q.ctx;
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      cur_valid_q  <= 1'b0;
+      next_valid_q <= 1'b0;
+      cur_q        <= '0;
+      next_q       <= '0;
+      beat_q       <= '0;
+      rd_q         <= '0;
+      qwr_q        <= '0;
+      qrd_q        <= '0;
+      qcnt_q       <= '0;
+      o_active_q   <= 1'b0;
+      o_ctx_q      <= '0;
+      o_beat_q     <= '0;
+      prev_q       <= '0;
+      out_q        <= '0;
+    end else begin
+      // output
+      if (o_fire) begin
+        prev_q <= rd_row;
+        if (o_last) begin
+          o_active_q <= 1'b0;
+          out_q      <= out_q + 1'b1;
+        end else begin
+          o_beat_q <= o_beat_q + 1'b1;
+        end
+      end
+      if (pop) begin
+        o_ctx_q    <= q_mem[qrd_q];
+        o_active_q <= 1'b1;
+        o_beat_q   <= '0;
+        qrd_q      <= qrd_q + 1'b1;
+      end
+      if (push) qwr_q <= qwr_q + 1'b1;
+      qcnt_q <= qcnt_q + (QW + 1)'(push) - (QW + 1)'(pop);
+      // write
+      if (finish) begin
+        rd_q   <= rd_q + FifoW'(cur_q.beats);
+        beat_q <= '0;
+      end else if (cur_valid_q) begin
+        beat_q <= beat_q + 1'b1;
+      end
+      if (take) begin
+        cur_q        <= next_q;
+        cur_valid_q  <= 1'b1;
+        next_valid_q <= 1'b0;
+      end else if (finish) begin
+        cur_valid_q <= 1'b0;
+      end
+      if (job_valid_i) begin
+        next_q       <= job_i;
+        next_valid_q <= 1'b1;
+      end
+    end
+  end
+
+  assign ev_done_o = o_fire && o_last;
+  assign m_valid_o = o_active_q;
+  assign m_data_o  = beat_data;
+  assign m_keep_o  = keep;
+  assign m_last_o  = o_last;
+  assign busy_o    = cur_valid_q || next_valid_q || qcnt_q != '0 || o_active_q;
+  assign cnt_out_o = out_q;
+endmodule

@@ -1,0 +1,162 @@
+// Ingress: stores each frame's first ReSegBeats beats in the input FIFO (one beat per cycle), checks its
+// headers at the last beat and queues a descriptor for the decide stage. A frame the header checks drop
+// is rewound out of the FIFO at once; its descriptor still goes to the decide stage, which counts it and
+// expires contexts by its time like any other frame (docs/re.md: expiry before each segment).
+module re_ingress
+  import nt_pkg::*;
+  import re_pkg::*;
+(
+  input  logic                      clk_i,
+  input  logic                      rst_ni,
+  input  logic                      s_valid_i,
+  input  logic [StreamBits-1:0]     s_data_i,
+  input  logic [StreamBytes-1:0]    s_keep_i,
+  input  logic                      s_last_i,
+  input  logic [63:0]               s_time_i,
+  output logic                      s_ready_o,
+  input  logic [31:0]               cfg_buffer_bytes_i,
+  // descriptor FIFO head
+  output logic                      desc_valid_o,
+  output desc_t                     desc_o,
+  input  logic                      desc_pop_i,
+  // input FIFO read port (write stage) and its releases
+  input  logic [FifoW-1:0]          fifo_raddr_i,
+  output logic [StreamBits-1:0]     fifo_rdata_o,
+  input  logic                      release_i,
+  input  logic [BeatsW-1:0]         release_beats_i,
+  output logic                      frame_idle_o,
+  output logic                      busy_o,
+  output logic [31:0]               cnt_in_o
+);
+  localparam int unsigned DescW = $clog2(ReDescFifo);
+  localparam int unsigned IdxW = 12;  // beats of the frame so far, saturating (longer frames only fail checks)
+
+  logic [StreamBits-1:0] fifo_mem [ReFifoBeats];
+  logic [FifoW-1:0]      wr_q;
+  logic [FifoW:0]        used_q;
+  logic [IdxW-1:0]       idx_q;
+  logic [BeatsW-1:0]     stored_q;
+  logic [StreamBits-1:0] hdr0_q, hdr1_q;
+  logic [63:0]           time_q;
+  desc_t                 desc_mem [ReDescFifo];
+  logic [DescW-1:0]      dwr_q, drd_q;
+  logic [DescW:0]        dcnt_q;
+  logic [31:0]           cnt_in_q;
+
+  logic fire, store, eof;
+  assign s_ready_o = (dcnt_q < (DescW + 1)'(ReDescFifo)) &&
+                     (used_q < (FifoW + 1)'(ReFifoBeats) || idx_q >= IdxW'(ReSegBeats));
+  assign fire  = s_valid_i && s_ready_o;
+  assign store = fire && idx_q < IdxW'(ReSegBeats);
+  assign eof   = fire && s_last_i;
+
+  // ---- header checks over the first two beats (docs/re.md "Drops", in order) ----
+  logic [WindowBits-1:0] win;
+  logic [18:0]           flen;
+  logic [6:0]            popc;
+  always_comb begin
+    popc = '0;
+    for (int i = 0; i < StreamBytes; i++) popc = popc + 7'(s_keep_i[i]);
+    flen = {idx_q, 6'd0} + 19'(popc);
+    if (idx_q == '0)      win = {{StreamBits{1'b0}}, s_data_i};
+    else if (idx_q == 1)  win = {s_data_i, hdr0_q};
+    else                  win = {hdr1_q, hdr0_q};
+  end
+
+  desc_t d;
+  logic [15:0] et, ulen;
+  logic [6:0]  l4;
+  logic [3:0]  ihl;
+  logic [32:0] seg_end;
+  always_comb begin
+    d = '0;
+    et = win_b16(win, 12);
+    ihl = win[8*14+:4];
+    l4 = 7'd54;
+    d.code = '0;
+    if (flen < 19'd14) begin
+      d.code = CodeW'(ReDropRunt);
+    end else if (et == 16'h0800) begin
+      l4 = 7'd14 + {1'b0, ihl, 2'b00};
+      if (flen < 19'd34) d.code = CodeW'(ReDropTruncated);
+      else if (win[8*14+4+:4] != 4'd4 || ihl < 4'd5) d.code = CodeW'(ReDropNotIp);
+      else if (win_b8(win, 23) != 8'd17 || (win_b16(win, 20) & 16'h3FFF) != 16'd0) d.code = CodeW'(ReDropNotUdp);
+    end else if (et == 16'h86DD) begin
+      if (flen < 19'd54) d.code = CodeW'(ReDropTruncated);
+      else if (win[8*14+4+:4] != 4'd6) d.code = CodeW'(ReDropNotIp);
+      else if (win_b8(win, 20) != 8'd17) d.code = CodeW'(ReDropNotUdp);
+    end else begin
+      d.code = CodeW'(ReDropNotIp);
+    end
+    ulen = win_b16(win, 32'(l4) + 4);
+    d.tick16  = win_b16(win, 32'(l4));
+    d.last    = win[8*(32'(l4) + 9)];
+    d.data_id = win_b16(win, 32'(l4) + 10);
+    d.offset  = win_b32(win, 32'(l4) + 12);
+    d.len     = ulen - 16'd16;
+    d.data_at = l4 + 7'd16;
+    seg_end   = {1'b0, d.offset} + 33'(d.len);
+    if (d.code == '0) begin
+      if (flen < 19'(l4) + 19'd16) d.code = CodeW'(ReDropTruncated);
+      else if (ulen < 16'd16 || 19'(l4) + 19'(ulen) > flen) d.code = CodeW'(ReDropTruncated);
+      else if (d.len == '0 && !d.last) d.code = CodeW'(ReDropEmpty);
+      else if (seg_end > {1'b0, cfg_buffer_bytes_i}) d.code = CodeW'(ReDropTooBig);
+    end
+    d.time_ns = (idx_q == '0) ? s_time_i : time_q;
+    d.mac_dst = {win_b32(win, 0), win_b16(win, 4)};
+    d.mac_src = {win_b16(win, 6), win_b32(win, 8)};
+    d.stored  = (d.code == '0) ? stored_q + BeatsW'(store) : '0;
+  end
+
+  // ---- FIFO occupancy: + the stored beat, - a rewound frame, - the write stage's releases ----
+  logic [FifoW:0] rewind;
+  assign rewind = (eof && d.code != '0) ? (FifoW + 1)'(stored_q) + (FifoW + 1)'(store) : '0;
+
+  always_ff @(posedge clk_i) begin
+    if (store) fifo_mem[wr_q] <= s_data_i;
+    if (eof) desc_mem[dwr_q] <= d;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      wr_q     <= '0;
+      used_q   <= '0;
+      idx_q    <= '0;
+      stored_q <= '0;
+      hdr0_q   <= '0;
+      hdr1_q   <= '0;
+      time_q   <= '0;
+      dwr_q    <= '0;
+      drd_q    <= '0;
+      dcnt_q   <= '0;
+      cnt_in_q <= '0;
+    end else begin
+      used_q <= used_q + (FifoW + 1)'(store) - rewind -
+                (release_i ? (FifoW + 1)'(release_beats_i) : '0);
+      wr_q   <= wr_q + FifoW'(store) - FifoW'(rewind);
+      if (fire) begin
+        if (idx_q == '0) time_q <= s_time_i;
+        if (idx_q == '0) hdr0_q <= s_data_i;
+        if (idx_q == 1) hdr1_q <= s_data_i;
+        if (s_last_i) begin
+          idx_q    <= '0;
+          stored_q <= '0;
+          cnt_in_q <= cnt_in_q + 1'b1;
+        end else begin
+          if (idx_q != '1) idx_q <= idx_q + 1'b1;
+          stored_q <= stored_q + BeatsW'(store);
+        end
+      end
+      if (eof) dwr_q <= dwr_q + 1'b1;
+      if (desc_pop_i) drd_q <= drd_q + 1'b1;
+      dcnt_q <= dcnt_q + (DescW + 1)'(eof) - (DescW + 1)'(desc_pop_i);
+    end
+  end
+
+  assign desc_valid_o = dcnt_q != '0;
+  assign desc_o       = desc_mem[drd_q];
+  assign fifo_rdata_o = fifo_mem[fifo_raddr_i];
+  assign frame_idle_o = idx_q == '0;
+  assign busy_o       = idx_q != '0 || used_q != '0 || dcnt_q != '0;
+  assign cnt_in_o     = cnt_in_q;
+endmodule

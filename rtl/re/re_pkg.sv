@@ -1,0 +1,49 @@
+// Types shared by the reassembly engine's stages (docs/re-microarchitecture.md).
+package re_pkg;
+  import nt_pkg::*;
+
+  localparam int unsigned CtxW = $clog2(ReContexts);
+  localparam int unsigned RangeW = $clog2(ReRanges);
+  localparam int unsigned OffW = $clog2(ReBufBytes + 1);  // an end offset within a context buffer
+  localparam int unsigned RowsPerCtx = ReBufBytes / StreamBytes;
+  localparam int unsigned RowW = $clog2(ReContexts * RowsPerCtx);
+  localparam int unsigned FifoW = $clog2(ReFifoBeats);
+  localparam int unsigned BeatsW = $clog2(ReSegBeats + 1);
+  localparam int unsigned CodeW = $clog2(ReDropReasons);
+
+  // A frame whose last beat arrived: its header fields and the header-level verdict.
+  typedef struct packed {
+    logic [CodeW-1:0]  code;     // 0: passed the header checks; else the drop reason
+    logic [15:0]       tick16;
+    logic [15:0]       data_id;
+    logic              last;
+    logic [31:0]       offset;
+    logic [15:0]       len;      // UDP length - 16
+    logic [6:0]        data_at;  // frame byte of the first data byte
+    logic [63:0]       time_ns;
+    logic [47:0]       mac_dst;
+    logic [47:0]       mac_src;
+    logic [BeatsW-1:0] stored;   // beats in the input FIFO (0 when rewound)
+  } desc_t;
+
+  // What the write stage does with a decided frame's beats.
+  typedef struct packed {
+    logic              skip;       // dropped: release the beats without writing
+    logic              completes;  // the event is complete once these beats are written
+    logic [CtxW-1:0]   ctx;
+    logic [BeatsW-1:0] beats;
+    logic [OffW-1:0]   offset;
+    logic [15:0]       len;
+    logic [6:0]        data_at;
+  } job_t;
+
+  // What the output stage needs of a completed context.
+  typedef struct packed {
+    logic [47:0] mac_dst;
+    logic [47:0] mac_src;
+    logic [15:0] tick16;
+    logic [15:0] data_id;
+    logic [31:0] length;
+    logic [31:0] segments;
+  } event_t;
+endpackage

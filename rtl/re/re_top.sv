@@ -1,0 +1,132 @@
+// EJFAT reassembly engine (docs/re.md, docs/re-microarchitecture.md): LB output segments for one compute
+// node in, one frame per reassembled event out, incomplete events on the report port, counters.
+module re_top
+  import nt_pkg::*;
+  import re_pkg::*;
+(
+  input  logic                   clk_i,
+  input  logic                   rst_ni,
+  // segments (Ethernet frames); s_time_i is the frame's arrival time in ns, sampled with its first beat
+  input  logic                   s_valid_i,
+  input  logic [StreamBits-1:0]  s_data_i,
+  input  logic [StreamBytes-1:0] s_keep_i,
+  input  logic                   s_last_i,
+  input  logic [63:0]            s_time_i,
+  output logic                   s_ready_o,
+  // reassembled events
+  output logic                   m_valid_o,
+  output logic [StreamBits-1:0]  m_data_o,
+  output logic [StreamBytes-1:0] m_keep_o,
+  output logic                   m_last_o,
+  input  logic                   m_ready_i,
+  // end of input: report every open event
+  input  logic                   flush_i,
+  // configuration (static during a run)
+  input  logic [7:0]             cfg_contexts_i,
+  input  logic [31:0]            cfg_buffer_bytes_i,
+  input  logic [63:0]            cfg_timeout_ns_i,
+  // incomplete events
+  output logic                   rep_valid_o,
+  output logic [15:0]            rep_tick16_o,
+  output logic [15:0]            rep_data_id_o,
+  output logic [31:0]            rep_received_o,
+  output logic [31:0]            rep_segments_o,
+  output logic [31:0]            rep_length_o,
+  output logic                   rep_end_known_o,
+  output logic                   rep_at_end_o,
+  output logic                   busy_o,
+  output logic [31:0]            cnt_in_o,
+  output logic [31:0]            cnt_used_o,
+  output logic [31:0]            cnt_completed_o,
+  output logic [31:0]            cnt_timed_out_o,
+  output logic [31:0]            cnt_out_o,
+  output logic [ReDropReasons*32-1:0] cnt_drops_o
+);
+  logic                  desc_valid, desc_pop, frame_idle, release_beats_v, ing_busy, dec_busy, buf_busy;
+  desc_t                 desc;
+  logic [FifoW-1:0]      fifo_raddr;
+  logic [StreamBits-1:0] fifo_rdata;
+  logic [BeatsW-1:0]     release_beats;
+  logic                  job_valid, job_ready, ev_done;
+  job_t                  job;
+  logic [CtxW-1:0]       ev_ctx;
+  event_t                ev;
+
+  re_ingress u_ingress (
+    .clk_i,
+    .rst_ni,
+    .s_valid_i,
+    .s_data_i,
+    .s_keep_i,
+    .s_last_i,
+    .s_time_i,
+    .s_ready_o,
+    .cfg_buffer_bytes_i,
+    .desc_valid_o    (desc_valid),
+    .desc_o          (desc),
+    .desc_pop_i      (desc_pop),
+    .fifo_raddr_i    (fifo_raddr),
+    .fifo_rdata_o    (fifo_rdata),
+    .release_i       (release_beats_v),
+    .release_beats_i (release_beats),
+    .frame_idle_o    (frame_idle),
+    .busy_o          (ing_busy),
+    .cnt_in_o
+  );
+
+  re_decide u_decide (
+    .clk_i,
+    .rst_ni,
+    .cfg_contexts_i,
+    .cfg_timeout_ns_i,
+    .flush_i,
+    .frame_idle_i  (frame_idle),
+    .desc_valid_i  (desc_valid),
+    .desc_i        (desc),
+    .desc_pop_o    (desc_pop),
+    .job_ready_i   (job_ready),
+    .job_valid_o   (job_valid),
+    .job_o         (job),
+    .ev_ctx_i      (ev_ctx),
+    .ev_o          (ev),
+    .ev_done_i     (ev_done),
+    .ev_done_ctx_i (ev_ctx),
+    .rep_valid_o,
+    .rep_tick16_o,
+    .rep_data_id_o,
+    .rep_received_o,
+    .rep_segments_o,
+    .rep_length_o,
+    .rep_end_known_o,
+    .rep_at_end_o,
+    .busy_o        (dec_busy),
+    .cnt_used_o,
+    .cnt_completed_o,
+    .cnt_timed_out_o,
+    .cnt_drops_o
+  );
+
+  re_event_buffer u_buffer (
+    .clk_i,
+    .rst_ni,
+    .job_valid_i     (job_valid),
+    .job_i           (job),
+    .job_ready_o     (job_ready),
+    .fifo_raddr_o    (fifo_raddr),
+    .fifo_rdata_i    (fifo_rdata),
+    .release_o       (release_beats_v),
+    .release_beats_o (release_beats),
+    .ev_ctx_o        (ev_ctx),
+    .ev_i            (ev),
+    .ev_done_o       (ev_done),
+    .m_valid_o,
+    .m_data_o,
+    .m_keep_o,
+    .m_last_o,
+    .m_ready_i,
+    .busy_o          (buf_busy),
+    .cnt_out_o
+  );
+
+  assign busy_o = ing_busy || dec_busy || buf_busy;
+endmodule

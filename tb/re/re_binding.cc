@@ -1,0 +1,70 @@
+#include "tb/re/re_binding.h"
+
+#include <cstdio>
+#include <string>
+
+namespace nettwin::re {
+
+std::optional<tb::SignalDiff> ReBinding::Compare(const Out& r, const Out& m) {
+  const auto diff = tb::DiffValues;
+  if (auto d = diff("s_ready_o", r.s_ready, m.s_ready)) return d;
+  if (auto d = diff("m_valid_o", r.m.valid, m.m.valid)) return d;
+  if (r.m.valid) {
+    if (auto d = diff("m_last_o", r.m.beat.last, m.m.beat.last)) return d;
+    if (auto d = diff("m_keep_o", r.m.beat.keep, m.m.beat.keep)) return d;
+    for (int i = 0; i < kBeatBytes; ++i) {
+      if (auto d = diff("m_data_o byte " + std::to_string(i), r.m.beat.data[i], m.m.beat.data[i])) return d;
+    }
+  }
+  if (auto d = diff("rep_valid_o", r.report.valid, m.report.valid)) return d;
+  if (r.report.valid && !(r.report == m.report)) {
+    auto show = [](const ReReport& p) {
+      char b[160];
+      std::snprintf(b, sizeof b, "tick16 %u data_id %u received %u segments %u length %u end_known %d at_end %d",
+                    p.tick16, p.data_id, p.received, p.segments, p.length, p.end_known, p.at_end);
+      return std::string(b);
+    };
+    return tb::SignalDiff{"rep_*_o", show(r.report), show(m.report)};
+  }
+  if (auto d = diff("busy_o", r.busy, m.busy)) return d;
+  if (auto d = diff("cnt_in_o", r.cnt.in, m.cnt.in)) return d;
+  if (auto d = diff("cnt_used_o", r.cnt.used, m.cnt.used)) return d;
+  if (auto d = diff("cnt_completed_o", r.cnt.completed, m.cnt.completed)) return d;
+  if (auto d = diff("cnt_timed_out_o", r.cnt.timed_out, m.cnt.timed_out)) return d;
+  if (auto d = diff("cnt_out_o", r.cnt.out, m.cnt.out)) return d;
+  for (int i = 1; i < kReDropCodes; ++i) {
+    const std::string sig = std::string("cnt_drops_o[") + DropName(i - 1) + "]";
+    if (auto d = diff(sig, r.cnt.drops[static_cast<size_t>(i)], m.cnt.drops[static_cast<size_t>(i)])) return d;
+  }
+  return std::nullopt;
+}
+
+std::string ReStaticError(const ReStatic& s) {
+  if (s.contexts < 1 || s.contexts > params::kReContexts)
+    return "contexts " + std::to_string(s.contexts) + " exceeds the RTL's ReContexts (" +
+           std::to_string(params::kReContexts) + ")";
+  if (s.buffer_bytes < 1 || s.buffer_bytes > params::kReBufBytes)
+    return "buffer_bytes " + std::to_string(s.buffer_bytes) + " exceeds the RTL's ReBufBytes (" +
+           std::to_string(params::kReBufBytes) + ")";
+  return "";
+}
+
+bool ReSide::Drive(uint64_t, size_t next_packet, const tb::Accounting& acc, ReIn* in) {
+  in->cfg_contexts = cfg_.contexts;
+  in->cfg_buffer_bytes = cfg_.buffer_bytes;
+  in->cfg_timeout_ns = cfg_.timeout_ns;
+  in->s_time_ns = next_packet < packets_->size() ? (*packets_)[next_packet].time_ns : 0;
+  // Every frame is in (its last beat accepted): tell the engine the input has ended, once.
+  if (!flushed_ && next_packet >= packets_->size() && acc.in == packets_->size()) {
+    in->flush = true;
+    flushed_ = true;
+  }
+  return true;
+}
+
+void ReSide::Observe(uint64_t, const ReIn& in, const ReOut& out) {
+  busy_ = out.busy || in.flush;
+  if (out.report.valid) reports_.push_back(out.report);
+}
+
+}  // namespace nettwin::re

@@ -1,0 +1,34 @@
+// Runs the reassembly engine on a list of segments with a chosen engine: the cycle model, the RTL, or both
+// in lockstep through the generic harness.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "model/common/packet.h"
+#include "model/re/re_cycle_model.h"
+#include "tb/common/harness.h"
+#include "tb/re/re_binding.h"
+
+namespace nettwin::re {
+
+enum class Engine { kModel, kRtl, kLockstep };
+
+struct ReRunConfig {
+  Engine engine = Engine::kLockstep;
+  ReStatic cfg;
+  tb::RunOptions opt;
+  std::string mismatch_trace;  // FST of the cycles around a divergence (empty: none)
+};
+
+struct ReRunReport {
+  tb::RunResult run;              // run.out: one frame per completed event, stamped with its departure cycle
+  std::vector<ReReport> reports;  // incomplete events, in report order
+  ReCycleCounters counters;
+  std::string mismatch_text;
+  bool conservation_ok = false;
+};
+
+ReRunReport RunRe(const std::vector<Packet>& segments, const ReRunConfig& rc);
+
+}  // namespace nettwin::re

@@ -1,0 +1,255 @@
+// The reassembly engine's RTL and cycle model in lockstep (tb/common harness), each run also compared with
+// the golden packet-at-a-time model: events byte for byte, incomplete reports, counters, drops by reason.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+
+#include "model/re/re_model.h"
+#include "tb/re/re_frames.h"
+#include "tb/re/re_run.h"
+
+namespace nettwin::re {
+namespace {
+
+struct Case {
+  ReStatic cfg;
+  double gaps = 0, backpressure = 0;
+  uint64_t seed = 1;
+};
+
+// Runs lockstep, requires no divergence and conservation, and the golden model's results.
+ReRunReport Check(const std::vector<Packet>& segs, const Case& c = {}) {
+  ReRunConfig rc;
+  rc.cfg = c.cfg;
+  rc.opt.gaps = c.gaps;
+  rc.opt.backpressure = c.backpressure;
+  rc.opt.seed = c.seed;
+  ReRunReport rep = RunRe(segs, rc);
+  EXPECT_FALSE(rep.run.mismatch) << rep.mismatch_text;
+  EXPECT_FALSE(rep.run.hang);
+  EXPECT_TRUE(rep.conservation_ok);
+  ReConfig gc;
+  gc.contexts = static_cast<int>(c.cfg.contexts);
+  gc.buffer_bytes = c.cfg.buffer_bytes;
+  gc.timeout_us = static_cast<double>(c.cfg.timeout_ns) / 1000.0;
+  ReModel g(gc);
+  for (const Packet& p : segs) g.Push(p);
+  g.Finish();
+  const ReCounters& gcnt = g.counters();
+  EXPECT_EQ(rep.counters.in, gcnt.segments_in);
+  EXPECT_EQ(rep.counters.used, gcnt.segments_used);
+  EXPECT_EQ(rep.counters.completed, gcnt.events_completed);
+  EXPECT_EQ(rep.counters.timed_out, gcnt.events_timed_out);
+  for (int d = 0; d < kNumDrops; ++d)
+    EXPECT_EQ(rep.counters.drops[static_cast<size_t>(d + 1)], gcnt.drops[static_cast<size_t>(d)]) << DropName(d);
+  EXPECT_EQ(rep.run.out.size(), g.events().size());
+  for (size_t i = 0; i < std::min(rep.run.out.size(), g.events().size()); ++i) {
+    EXPECT_EQ(rep.run.out[i].bytes, EventFrame(g.events()[i]).bytes) << "event " << i;
+  }
+  EXPECT_EQ(rep.reports.size(), g.timeouts().size());
+  for (size_t i = 0; i < std::min(rep.reports.size(), g.timeouts().size()); ++i) {
+    const ReReport& r = rep.reports[i];
+    const ReTimeout& t = g.timeouts()[i];
+    EXPECT_EQ(r.tick16, t.tick16) << i;
+    EXPECT_EQ(r.data_id, t.data_id) << i;
+    EXPECT_EQ(r.received, t.received_bytes) << i;
+    EXPECT_EQ(r.segments, t.segments) << i;
+    EXPECT_EQ(r.end_known, t.end_known) << i;
+    if (t.end_known) EXPECT_EQ(r.length, t.length) << i;
+    EXPECT_EQ(r.at_end, t.at_end_of_input) << i;
+  }
+  return rep;
+}
+
+// An event's segments: cuts of `seg` bytes, in order.
+std::vector<Packet> Cut(uint16_t tick, uint16_t id, const std::vector<uint8_t>& d, int seg, double t_us = 0,
+                        SegOpts o = {}) {
+  std::vector<Packet> v;
+  const int n = static_cast<int>(d.size());
+  for (int a = 0; a < n || (n == 0 && v.empty()); a += seg) {
+    const int b = std::min(n, a + seg);
+    v.push_back(Seg(tick, id, static_cast<uint32_t>(a), Slice(d, a, b), b == n, t_us, o));
+  }
+  return v;
+}
+
+void Append(std::vector<Packet>* to, const std::vector<Packet>& v) { to->insert(to->end(), v.begin(), v.end()); }
+
+TEST(ReLockstep, InOrderEventsOfEverySizeIpv4Ipv6AndIpOptions) {
+  std::vector<Packet> segs;
+  const int sizes[] = {0, 1, 25, 38, 39, 63, 64, 65, 127, 1000, 1400, 4097, 9000};
+  uint16_t tick = 1;
+  for (int s : sizes) {
+    Append(&segs, Cut(tick, 7, Bytes(s, tick), 1400));
+    Append(&segs, Cut(tick, 8, Bytes(s, tick + 1), 333, 0, SegOpts{true, 5}));
+    Append(&segs, Cut(tick, 9, Bytes(s, tick + 2), 64, 0, SegOpts{false, 15}));
+    ++tick;
+  }
+  Case c;
+  c.cfg.contexts = 64;  // every event's context is held until the timeout
+  const auto rep = Check(segs, c);
+  EXPECT_EQ(rep.counters.completed, 3 * std::size(sizes));
+}
+
+TEST(ReLockstep, ReversedAndShuffledInterleavedEvents) {
+  std::mt19937 rng(3);
+  std::vector<Packet> segs;
+  for (uint16_t e = 0; e < 12; ++e) {
+    auto v = Cut(static_cast<uint16_t>(100 + e), e, Bytes(500 + 731 * e, e), 1 + static_cast<int>(rng() % 900));
+    if (e % 2) std::reverse(v.begin(), v.end());
+    Append(&segs, v);
+  }
+  std::shuffle(segs.begin() + 40, segs.end(), rng);  // the rest interleaved across events
+  Check(segs);
+}
+
+TEST(ReLockstep, DuplicatesOverlapsAndInconsistentEnds) {
+  const auto d = Bytes(3000);
+  std::vector<Packet> segs = Cut(1, 1, d, 700);
+  segs.insert(segs.begin() + 2, segs[0]);                                       // duplicate
+  segs.insert(segs.begin() + 3, Seg(1, 1, 1350, Slice(d, 1350, 1500), false));  // overlap
+  segs.insert(segs.begin() + 1, Seg(1, 1, 100, {}, true));                      // an end below received data
+  segs.push_back(segs.back());                                                  // after completion: duplicate
+  segs.push_back(Seg(2, 2, 0, Slice(d, 0, 100), false));
+  segs.push_back(Seg(2, 2, 50, {}, true));  // end below received data
+  segs.push_back(Seg(2, 2, 100, Slice(d, 100, 200), true));
+  segs.push_back(Seg(2, 2, 150, Slice(d, 150, 250), false));  // past the known end
+  segs.push_back(Seg(2, 2, 200, {}, true));                   // a second, different end
+  segs.push_back(Seg(2, 2, 200, {}, true));
+  const auto rep = Check(segs);
+  EXPECT_GT(rep.counters.drops[params::kReDropDuplicate], 1u);
+  EXPECT_EQ(rep.counters.drops[params::kReDropOverlap], 1u);
+  EXPECT_GT(rep.counters.drops[params::kReDropInconsistent], 1u);
+}
+
+TEST(ReLockstep, LossesTimeOutAndTheRestIsReportedAtTheEnd) {
+  Case c;
+  c.cfg.timeout_ns = 50000;  // 50 us
+  std::vector<Packet> segs;
+  for (uint16_t e = 0; e < 10; ++e) {
+    auto v = Cut(e, 3, Bytes(2000, e), 300, 20.0 * e);
+    if (e % 3 == 0) v.erase(v.begin() + 1);  // lost
+    Append(&segs, v);
+  }
+  // late segment of a completed event (a duplicate while held), then of a timed-out one (a new context)
+  segs.push_back(Seg(1, 3, 0, Slice(Bytes(2000, 1), 0, 300), false, 60));
+  segs.push_back(Seg(0, 3, 300, Slice(Bytes(2000, 0), 300, 600), false, 400));
+  const auto rep = Check(segs, c);
+  EXPECT_GE(rep.counters.timed_out, 4u);
+}
+
+TEST(ReLockstep, ContextExhaustionAndZeroLengthEvents) {
+  Case c;
+  c.cfg.contexts = 3;
+  std::vector<Packet> segs;
+  for (uint16_t e = 0; e < 8; ++e) {
+    segs.push_back(Seg(e, 0, 0, Bytes(100), false));
+    segs.push_back(Seg(e, 1, 0, {}, true));  // zero-length event: completes at once, context held
+  }
+  const auto rep = Check(segs, c);
+  EXPECT_GT(rep.counters.drops[params::kReDropNoContext], 0u);
+}
+
+TEST(ReLockstep, BackpressureAndGapsKeepEveryEvent) {
+  std::mt19937 rng(5);
+  std::vector<Packet> segs;
+  for (uint16_t e = 0; e < 20; ++e)
+    Append(&segs, Cut(e, e, Bytes(100 + 450 * e, e), 1 + static_cast<int>(rng() % 1400)));
+  std::shuffle(segs.begin(), segs.end(), rng);
+  Case c;
+  c.cfg.contexts = 64;
+  c.gaps = 0.3;
+  c.backpressure = 0.8;
+  const auto rep = Check(segs, c);
+  EXPECT_EQ(rep.counters.completed + rep.counters.timed_out, 20u);
+  EXPECT_GT(rep.counters.completed, 15u);
+}
+
+TEST(ReLockstep, ExpiryWaitsForTheEventStillBeingSent) {
+  // One context: event 1 completes and is sent slowly (90% output backpressure); event 2's segment arrives
+  // (pcap time) after event 1's timeout, a few cycles later. The golden model frees event 1's context, so
+  // the RTL must wait for the output to finish with it rather than drop event 2 for no context.
+  Case c;
+  c.cfg.contexts = 1;
+  c.cfg.timeout_ns = 1000;
+  c.backpressure = 0.9;
+  std::vector<Packet> segs = Cut(1, 1, Bytes(9000), 1400, 0);
+  Append(&segs, Cut(2, 2, Bytes(3000, 2), 1400, 10));
+  const auto rep = Check(segs, c);
+  EXPECT_EQ(rep.counters.completed, 2u);
+  EXPECT_EQ(rep.counters.drops[params::kReDropNoContext], 0u);
+}
+
+TEST(ReLockstep, MalformedFramesAndTooBigAreCountedDrops) {
+  Case c;
+  c.cfg.buffer_bytes = 4000;
+  std::vector<Packet> segs;
+  segs.push_back(Packet{std::vector<uint8_t>(10, 0), 0});  // runt
+  segs.push_back(Packet{{}, 0});                           // empty frame
+  auto t = Seg(1, 1, 0, Bytes(10), true);
+  t.bytes.resize(40);  // truncated
+  segs.push_back(t);
+  auto u = Seg(1, 1, 0, Bytes(10), true);
+  u.bytes[23] = 6;  // not UDP
+  segs.push_back(u);
+  auto f = Seg(1, 1, 0, Bytes(10), true);
+  f.bytes[20] = 0x20;  // IPv4 fragment
+  segs.push_back(f);
+  auto v = Seg(1, 1, 0, Bytes(10), true);
+  v.bytes[12] = 0x12;  // not IP
+  segs.push_back(v);
+  auto w = Seg(1, 1, 0, Bytes(10), true);
+  w.bytes[14] = 0x44;  // IHL 4
+  segs.push_back(w);
+  segs.push_back(Seg(1, 1, 5, {}, false));                   // empty
+  segs.push_back(Seg(1, 1, 3990, Bytes(11), true));          // too big
+  segs.push_back(Seg(1, 1, 0xFFFFFFF0u, Bytes(100), true));  // offset wraps 32 bits: too big
+  auto pad = Seg(1, 1, 0, Bytes(10), true);
+  pad.bytes.resize(pad.bytes.size() + 30, 0xEE);  // Ethernet padding is not data
+  segs.push_back(pad);
+  std::vector<uint8_t> jumbo(20000, 1);  // longer than the FIFO keeps per frame
+  segs.push_back(Packet{jumbo, 0});
+  const auto rep = Check(segs, c);
+  EXPECT_EQ(rep.counters.completed, 1u);
+}
+
+TEST(ReLockstep, RangeTableFullIsACountedDrop) {
+  const auto d = Bytes(200);
+  std::vector<Packet> segs;
+  for (uint32_t k = 0; k <= params::kReRanges + 2; ++k)
+    segs.push_back(Seg(1, 1, 2 * k, Slice(d, 2 * k, 2 * k + 1), false));
+  segs.push_back(Seg(1, 1, 1, Slice(d, 1, 2), false));
+  segs.push_back(Seg(1, 1, 2 * params::kReRanges, Slice(d, 2 * params::kReRanges, 2 * params::kReRanges + 1), false));
+  const auto rep = Check(segs);
+  EXPECT_EQ(rep.counters.drops[params::kReDropNoRange], 3u);
+}
+
+TEST(ReLockstep, RandomizedMixtures) {
+  for (uint64_t seed = 1; seed <= 4; ++seed) {
+    std::mt19937 rng(static_cast<uint32_t>(seed));
+    std::vector<Packet> segs;
+    for (uint16_t e = 0; e < 25; ++e) {
+      const int size = static_cast<int>(rng() % 6000);
+      auto v =
+          Cut(static_cast<uint16_t>(rng()), static_cast<uint16_t>(rng() % 4), Bytes(size, e),
+              1 + static_cast<int>(rng() % 1500), 3.0 * e, SegOpts{rng() % 3 == 0, 5 + static_cast<int>(rng() % 3)});
+      if (rng() % 5 == 0 && v.size() > 1) v.erase(v.begin() + static_cast<long>(rng() % v.size()));
+      if (rng() % 4 == 0) v.push_back(v[rng() % v.size()]);
+      Append(&segs, v);
+    }
+    std::shuffle(segs.begin(), segs.end(), rng);
+    std::sort(segs.begin(), segs.end(), [](const Packet& a, const Packet& b) { return a.time_ns < b.time_ns; });
+    Case c;
+    c.cfg.contexts = 8;
+    c.cfg.buffer_bytes = 5000;
+    c.cfg.timeout_ns = 40000;
+    c.backpressure = seed % 2 ? 0.5 : 0;
+    c.seed = seed;
+    SCOPED_TRACE(seed);
+    Check(segs, c);
+  }
+}
+
+}  // namespace
+}  // namespace nettwin::re
