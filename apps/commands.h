@@ -60,3 +60,4 @@ int RdmaLatencyCommand(int argc, char** argv);
 int ReorderCommand(int argc, char** argv);
 int ReCommand(int argc, char** argv);
 int VnicCommand(int argc, char** argv);
+int NaaCommand(int argc, char** argv);

@@ -22,7 +22,9 @@ void Usage() {
                "  re    EJFAT reassembly engine (golden model only): --config re.txt --in segments.pcap\n"
                "        --out events.pcap --report report.json (nettwin re --help)\n"
                "  vnic  OPA VNIC Ethernet over 16B: --config vnic.txt --direction encap|decap --in X.pcap\n"
-               "        --out Y.pcap (nettwin vnic --help for all options)\n");
+               "        --out Y.pcap (nettwin vnic --help for all options)\n"
+               "  naa   NAAICE accelerator endpoint (CM + RoCEv2 responder): --config naa.txt --in client.pcap\n"
+               "        --out server.pcap (nettwin naa --help for all options)\n");
 }
 
 }  // namespace
@@ -40,6 +42,7 @@ int main(int argc, char** argv) {
   if (cmd == "reorder") return ReorderCommand(argc - 1, argv + 1);
   if (cmd == "re") return ReCommand(argc - 1, argv + 1);
   if (cmd == "vnic") return VnicCommand(argc - 1, argv + 1);
+  if (cmd == "naa") return NaaCommand(argc - 1, argv + 1);
   std::fprintf(stderr, "nettwin: unknown command '%s'\n", cmd.c_str());
   Usage();
   return 2;

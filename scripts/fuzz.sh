@@ -20,8 +20,8 @@ while [ $# -gt 0 ]; do
     *) echo "fuzz.sh: unknown option '$1'" >&2; exit 2 ;;
   esac
 done
-TARGETS=(pcap lb_script lb_plan rdma_config reorder_config vnic_config re lb_frame rdma_frame reorder_frame vnic_frame
-  re_frame)
+TARGETS=(pcap lb_script lb_plan rdma_config reorder_config vnic_config re naa_config lb_frame rdma_frame
+  reorder_frame vnic_frame re_frame naa_frame)
 [ -n "$ONLY" ] && TARGETS=("$ONLY")
 PY=/usr/bin/python3
 
@@ -35,10 +35,9 @@ cmake --build "$BUILD" -j "$JOBS" -- "${BINS[@]}" >/dev/null
 
 # ---- seed corpora (regenerated when missing; small, from the generators and the vectors) ----
 C="$BUILD/corpus"
-if [ ! -f "$C/.seeded-v3" ]; then
+if [ ! -f "$C/.seeded-v4" ]; then
   rm -rf "$C"
-  for t in pcap lb_script lb_plan rdma_config reorder_config vnic_config re lb_frame rdma_frame reorder_frame \
-      vnic_frame re_frame; do mkdir -p "$C/$t"; done
+  for t in "${TARGETS[@]}"; do mkdir -p "$C/$t"; done
   G="$BUILD/gen"
   rm -rf "$G" && mkdir -p "$G"
   $PY "$S/lb_gen.py" --seed 1 --out-dir "$G/lb" --packets 120 >/dev/null
@@ -63,16 +62,17 @@ PY
   cp "$G/rdma/responder.txt" "$C/rdma_config/mixed1.txt"
   for d in "$ROOT"/vectors/rdma/*/; do cp "$d/responder.txt" "$C/rdma_config/$(basename "$d").txt"; done
   cp "$G/cw/reorder.txt" "$C/reorder_config/mixed1.txt"
+  cp "$ROOT/vectors/naa/naa.txt" "$C/naa_config/seed1.txt"
   cp "$ROOT/vectors/lb/spec/packets_in.pcap" "$C/pcap/lb_spec.pcap"
   cp "$ROOT/vectors/rdma/atomic/requests.pcap" "$C/pcap/rdma_atomic.pcap"
   $PY - "$C" "$G/lb/packets_in.pcap" "$ROOT/vectors/lb/spec/packets_in.pcap" "$G/rdma/requests.pcap" \
-      "$G/cw/arrivals.pcap" "$G/vnic" "$G/re" <<'PY'
+      "$G/cw/arrivals.pcap" "$G/vnic" "$G/re" "$ROOT/vectors/naa/connect.pcap" <<'PY'
 # Frame targets read [2-byte big-endian length, bytes]...; a few frames per seed, up to 40 seeds each.
 # vnic_frame starts with a byte (bit 0: encapsulate, bits 7:1 the first frame's port), re with the
 # configuration text and a NUL.
 import struct, sys
 from scapy.utils import RawPcapReader
-out, lb_gen, lb_spec, rdma, cw, vnic, re_dir = sys.argv[1:]
+out, lb_gen, lb_spec, rdma, cw, vnic, re_dir, naa = sys.argv[1:]
 def frames(p):
     return [bytes(d) for d, _ in RawPcapReader(p)]
 def write(target, fs, per):
@@ -90,8 +90,9 @@ write_prefixed("vnic_frame", b"\x01", frames(f"{vnic}/eth.pcap"), 3, "encap")
 write_prefixed("vnic_frame", b"\x00", frames(f"{vnic}/opa.pcap"), 3, "decap")
 write_prefixed("re", open(f"{re_dir}/re.txt", "rb").read() + b"\0", frames(f"{re_dir}/segments.pcap"), 8, "seg")
 write("re_frame", frames(f"{re_dir}/segments.pcap"), 4)
+write("naa_frame", frames(naa), 3)
 PY
-  touch "$C/.seeded-v3"
+  touch "$C/.seeded-v4"
 fi
 
 # ---- run ----

@@ -141,6 +141,18 @@ package nt_pkg;
   localparam int unsigned ReDropNoRange = 11;
   localparam int unsigned ReDropReasons = 12;   // including "used"
 
+  // ---- NAAICE network-attached accelerator endpoint (naa): the CM in front of the RoCEv2 responder ----
+  localparam int unsigned NaaCmBufBeats = 6;        // one CM MAD frame: 322 bytes (IPv4) = 6 beats
+  localparam int unsigned NaaCmFrameBytes = 322;    // Ethernet 14 + IPv4 20 + UDP 8 + BTH 12 + DETH 8 + MAD 256 + ICRC 4
+  localparam int unsigned NaaTblCm = 4;             // programming-port table of the CM (index 0 cfg, 1 QP, 2 queues)
+  // CM drop reasons (counter index; 0 = none), in the order they are checked (docs/naa.md).
+  localparam int unsigned NaaCmDropMalformed = 1;
+  localparam int unsigned NaaCmDropNotForUs = 2;
+  localparam int unsigned NaaCmDropBadIcrc = 3;
+  localparam int unsigned NaaCmDropBadMad = 4;
+  localparam int unsigned NaaCmDropIgnored = 5;
+  localparam int unsigned NaaCmDrops = 6;
+
   // ---- Big-endian header fields out of a two-beat parse window (byte 0 in bits 7:0) ----
   localparam int unsigned WindowBits = 1024;  // two beats (literal: CMake reads this file)
   // Each reads its bytes straight from `w` rather than through the narrower helpers: a simulator copies the

@@ -21,3 +21,6 @@ from nettwin.reorder.layers import (CW, CW_CLEAR, CW_HDR_LEN, CW_NAME, CW_NORMAL
 # OPA VNIC: the 16B packet carrying Ethernet (docs/vnic.md "Packet format"), header field table and ICRC.
 from nettwin.vnic.layers import (HEADER_FIELDS, L4_ETH, OPA16B, decode_header, encode_header,  # noqa: F401
                                  icrc16b, pad_for)
+# NAAICE endpoint: the InfiniBand CM over RoCEv2 (docs/naa.md): DETH, the MAD header and the CM messages.
+from nettwin.naa.layers import (ATTR, DETH, MAD, CmDrep, CmDreq, CmRej, CmRep, CmReq, CmRtu,  # noqa: F401
+                                build_mad, decode_mad, rdma_cm_service_id)

@@ -4,14 +4,17 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include <deque>
 #include <type_traits>
 #include <vector>
 
 #include "model/common/cfg_port.h"
+#include "model/common/dma.h"
 #include "model/common/stream.h"
 
 namespace nettwin::fuzz {
@@ -88,5 +91,28 @@ uint64_t Drive(Block* block, In in, const std::vector<std::vector<uint8_t>>& fra
   }
   return cycle;
 }
+
+// Host memory for a block with the DMA port: accepts every request and answers reads with zero beats, in
+// order, one per cycle. Each cycle: Serve(in) before the edge, then Observe(out.dma_req).
+class ZeroHost {
+ public:
+  template <class In>
+  void Serve(In* in) {
+    in->dma_ready = true;
+    in->dma_rsp = DmaResponse{};
+    if (!reads_.empty()) {
+      in->dma_rsp.valid = true;
+      in->dma_rsp.last = --reads_.front() == 0;
+      if (in->dma_rsp.last) reads_.pop_front();
+    }
+  }
+  void Observe(const DmaRequest& d) {
+    if (d.valid && !d.write) reads_.push_back(std::max(1, (d.len + kDmaBeatBytes - 1) / kDmaBeatBytes));
+  }
+  bool Idle() const { return reads_.empty(); }
+
+ private:
+  std::deque<int> reads_;  // beats still owed to outstanding reads
+};
 
 }  // namespace nettwin::fuzz

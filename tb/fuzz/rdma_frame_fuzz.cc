@@ -1,8 +1,6 @@
 // RoCEv2 request frames, whole, through the responder's header parser (ParseRequest) and the cycle
 // model's ingress (beats on the stream port; DMA reads answered with zeros), configured from the atomic
 // vector's responder.txt. Besides the sanitizers: every frame is counted in and the model drains.
-#include <deque>
-
 #include "model/rdma/rdma_config.h"
 #include "model/rdma/rdma_model.h"
 #include "model/rdma/rdma_packet.h"
@@ -22,24 +20,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   RdmaModel m;
   m.Reset();
   fuzz::Program<RdmaIn>(&m, config.Writes());
-  std::deque<int> reads;  // beats still owed to outstanding DMA reads
+  fuzz::ZeroHost host;
   RdmaCounters last;
   uint64_t still = 0;  // cycles since a counter last changed
   // The drain (bound 4,000 cycles) ends when no read is owed, nothing is offered on either port and no
   // counter has moved for 200 cycles (longer than any step of the responder with a 1-cycle host).
   fuzz::Drive(&m, RdmaIn{}, frames, 4000, [&](RdmaIn* in, const RdmaOut& out) {
     in->m_ready = true;
-    in->dma_ready = true;
-    in->dma_rsp = DmaResponse{};
-    if (!reads.empty()) {
-      in->dma_rsp.valid = true;
-      in->dma_rsp.last = --reads.front() == 0;
-      if (in->dma_rsp.last) reads.pop_front();
-    }
-    if (out.dma_req.valid && !out.dma_req.write) reads.push_back(std::max(1, (out.dma_req.len + kDmaBeatBytes - 1) / kDmaBeatBytes));
+    host.Serve(in);
+    host.Observe(out.dma_req);
     still = out.counters == last ? still + 1 : 0;
     last = out.counters;
-    return reads.empty() && !out.dma_req.valid && !out.m.valid && still > 200 &&
+    return host.Idle() && !out.dma_req.valid && !out.m.valid && still > 200 &&
            last.packets_in == frames.size();
   });
   if (last.packets_in != frames.size()) __builtin_trap();  // a frame was lost at the ingress

@@ -75,21 +75,4 @@ tb::Accounting RdmaBinding::Account(const Out& o) {
   return a;
 }
 
-bool RdmaSide::Drive(uint64_t cycle, size_t, const tb::Accounting&, RdmaIn* in) {
-  last_cycle_ = cycle;
-  in->dma_ready = mem_->Ready(cycle);
-  in->dma_rsp = mem_->Response(cycle);
-  if (next_ < writes_.size()) {
-    in->cfg = writes_[next_++];
-    return false;
-  }
-  return true;
-}
-
-void RdmaSide::Observe(uint64_t cycle, const RdmaIn& in, const RdmaOut& out) {
-  if (out.dma_req.valid && in.dma_ready) mem_->Accept(cycle, out.dma_req);
-}
-
-bool RdmaSide::Busy() const { return next_ < writes_.size() || mem_->Outstanding(last_cycle_ + 1) > 0; }
-
 }  // namespace nettwin::rdma

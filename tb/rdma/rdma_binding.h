@@ -25,12 +25,25 @@ struct RdmaBinding {
 };
 
 // Writes the configuration (one entry per cycle) before the first request and serves DMA from host memory.
-class RdmaSide : public tb::SideChannel<RdmaIn, RdmaOut> {
+// A template over the block's outputs so that a block built around the responder (naa) uses it too.
+template <class Out>
+class HostSide : public tb::SideChannel<RdmaIn, Out> {
  public:
-  RdmaSide(std::vector<CfgWrite> writes, tb::HostMemory* memory) : writes_(std::move(writes)), mem_(memory) {}
-  bool Drive(uint64_t cycle, size_t next_packet, const tb::Accounting& acc, RdmaIn* in) override;
-  void Observe(uint64_t cycle, const RdmaIn& in, const RdmaOut& out) override;
-  bool Busy() const override;
+  HostSide(std::vector<CfgWrite> writes, tb::HostMemory* memory) : writes_(std::move(writes)), mem_(memory) {}
+  bool Drive(uint64_t cycle, size_t, const tb::Accounting&, RdmaIn* in) override {
+    last_cycle_ = cycle;
+    in->dma_ready = mem_->Ready(cycle);
+    in->dma_rsp = mem_->Response(cycle);
+    if (next_ < writes_.size()) {
+      in->cfg = writes_[next_++];
+      return false;
+    }
+    return true;
+  }
+  void Observe(uint64_t cycle, const RdmaIn& in, const Out& out) override {
+    if (out.dma_req.valid && in.dma_ready) mem_->Accept(cycle, out.dma_req);
+  }
+  bool Busy() const override { return next_ < writes_.size() || mem_->Outstanding(last_cycle_ + 1) > 0; }
 
  private:
   std::vector<CfgWrite> writes_;
@@ -38,5 +51,6 @@ class RdmaSide : public tb::SideChannel<RdmaIn, RdmaOut> {
   tb::HostMemory* mem_;
   uint64_t last_cycle_ = 0;
 };
+using RdmaSide = HostSide<RdmaOut>;
 
 }  // namespace nettwin::rdma

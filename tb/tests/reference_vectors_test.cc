@@ -1,5 +1,5 @@
 // The cycle models against the independent Python references: the checked-in vectors' expected outputs
-// were produced by scripts/lb_ref.py and scripts/rdma_ref.py (which share no code with the C++ models),
+// were produced by scripts/lb_ref.py, scripts/rdma_ref.py and scripts/naa_ref.py (which share no code with the C++ models),
 // and scripts/test_*_scripts.sh regenerate them, so these compare the models with something they cannot
 // agree with by construction.
 #include <gtest/gtest.h>
@@ -11,6 +11,7 @@
 #include "model/lb/lb_script.h"
 #include "model/rdma/rdma_config.h"
 #include "tb/lb/lb_run.h"
+#include "tb/naa/naa_run.h"
 #include "tb/rdma/rdma_run.h"
 
 namespace nettwin {
@@ -54,6 +55,17 @@ TEST_P(RdmaVector, CycleModelEqualsRdmaRef) {
 
 INSTANTIATE_TEST_SUITE_P(Vectors, RdmaVector,
                          ::testing::Values("atomic", "badreq", "edge", "icrc", "psnwrap", "reorder", "send"));
+
+TEST(ReferenceVectors, NaaRtlAndModelEqualNaaRefOnTheConnectVector) {
+  const std::string d = kVectors + "naa/";
+  naa::NaaRunConfig cfg;
+  cfg.mem_read_cycles = 37;
+  cfg.opt.backpressure = 0.2;
+  const naa::NaaRunReport r = naa::RunNaa(naa::LoadNaaConfig(d + "naa.txt"), ReadPcap(d + "connect.pcap"), cfg);
+  EXPECT_TRUE(r.mismatch_text.empty()) << r.mismatch_text;
+  EXPECT_TRUE(r.conservation_ok);
+  ExpectSameFrames(r.run.out, ReadPcap(d + "expected_server.pcap"));
+}
 
 }  // namespace
 }  // namespace nettwin

@@ -8,6 +8,7 @@ BLOCKS = {
     "reorder": "nettwin.reorder.runs",
     "ejfat": "nettwin.re.runs",  # end to end: the lb-plan epoch switch and the closed loop through the RE
     "vnic": "nettwin.vnic.runs",
+    "naa": "nettwin.naa.runs",
 }
 
 

@@ -1,0 +1,126 @@
+// `nettwin naa`: the NAAICE network-attached accelerator endpoint (server side). Client frames in (CM MADs on
+// QP1, RDMA requests), the endpoint's frames out (REP/REJ/DREP, ACKs, READ responses), with the RTL, the
+// cycle model, or both in lockstep against the SystemC host memory.
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "apps/commands.h"
+#include "model/common/pcap.h"
+#include "tb/naa/naa_run.h"
+
+namespace nettwin::naa {
+namespace {
+
+constexpr const char* kHelp =
+    "usage: nettwin naa --config naa.txt --in client.pcap --out server.pcap\n"
+    "                   [--engine model|rtl|lockstep] [--stats stats.json] [--trace wave.fst]\n"
+    "                   [--mem-read-cycles N] [--mem-write-cycles N] [--mem-outstanding N] [--clock-mhz F]\n"
+    "                   [--gaps P] [--backpressure P] [--seed N] [--out-format pcap|pcapng]\n"
+    "  The config holds the responder's directives (responder, one qp, mr, mem; docs/rdma.md) and one\n"
+    "  'cm port <tcp port>' line (docs/naa.md). Exit status: 0 ok, 1 lockstep mismatch / hang / accounting\n"
+    "  failure, 2 bad usage or input.\n";
+
+std::string StatsJson(const NaaRunReport& r, const char* engine) {
+  const rdma::RdmaCounters& d = r.last.rdma;
+  const CmCounters& c = r.last.cm;
+  std::ostringstream j;
+  j << "{\n  \"engine\": \"" << engine << "\",\n  \"packets_in\": " << d.packets_in + c.packets_in
+    << ",\n  \"packets_out\": " << d.responses + c.responses << ",\n  \"cm\": {\"packets_in\": " << c.packets_in
+    << ", \"processed\": " << c.processed << ", \"packets_out\": " << c.responses << ", \"drops\": {";
+  for (int i = 1; i < kNumCmDrops; ++i) j << (i > 1 ? ", " : "") << "\"" << CmDropName(i) << "\": " << c.drops[i];
+  j << "}, \"rejects\": " << c.rejects << ", \"connects\": " << c.connects << ", \"disconnects\": " << c.disconnects
+    << ", \"state\": \"" << ConnName(c.conn) << "\"},\n  \"rdma\": {\"packets_in\": " << d.packets_in
+    << ", \"processed\": " << d.processed << ", \"packets_out\": " << d.responses << ", \"drops\": {";
+  for (int i = 1; i < rdma::kNumDrops; ++i) {
+    j << (i > 1 ? ", " : "") << "\"" << rdma::DropName(i) << "\": " << d.drops[i];
+  }
+  j << "}, \"acks\": " << d.acks << ", \"naks\": " << d.naks << ", \"cqes\": " << d.cqes
+    << ", \"dma_writes\": " << d.dma_writes << ", \"dma_reads\": " << d.dma_reads << "},\n";
+  AppendRunStatsTail(j, r);
+  return j.str();
+}
+
+}  // namespace
+}  // namespace nettwin::naa
+
+int NaaCommand(int argc, char** argv) {
+  using namespace nettwin;
+  using namespace nettwin::naa;
+  std::string config_path, in, out, stats, trace;
+  const char* engine_name = "lockstep";
+  CaptureFormat in_format;
+  PcapFormat out_container = PcapFormat::kPcap;
+  NaaRunConfig rc;
+  NaaConfig config;
+  std::vector<Packet> packets;
+  const std::string help = std::string(kHelp) + kOutFormatHelp;
+  try {
+    const bool go = ForEachOption(argc, argv, help.c_str(), [&](const std::string& o, const auto& val) {
+      if (o == "--config") config_path = val();
+      else if (o == "--in") in = val();
+      else if (o == "--out") out = val();
+      else if (o == "--stats") stats = val();
+      else if (o == "--trace") trace = val();
+      else if (o == "--engine") rc.engine = ParseEngine<Engine>(o, val(), &engine_name);
+      else if (o == "--mem-read-cycles") rc.mem_read_cycles = static_cast<uint32_t>(ParseNumber(o, val(), 1, 1e7));
+      else if (o == "--mem-write-cycles") rc.mem_write_cycles = static_cast<uint32_t>(ParseNumber(o, val(), 0, 1e7));
+      else if (o == "--mem-outstanding") rc.mem_outstanding = static_cast<uint32_t>(ParseNumber(o, val(), 1, 1024));
+      else if (o == "--clock-mhz") rc.opt.clock_mhz = ParseNumber(o, val(), 1, 100000);
+      else if (o == "--gaps") rc.opt.gaps = ParseNumber(o, val(), 0, 0.99);
+      else if (o == "--backpressure") rc.opt.backpressure = ParseNumber(o, val(), 0, 0.99);
+      else if (o == "--seed") rc.opt.seed = static_cast<uint64_t>(ParseNumber(o, val(), 0, 1e18));
+      else if (o == "--out-format") out_container = ParseOutFormat(o, val());
+      else throw std::invalid_argument("unknown option '" + o + "'");
+    });
+    if (!go) return 0;
+    if (config_path.empty() || in.empty() || out.empty()) {
+      throw std::invalid_argument("--config, --in and --out are required");
+    }
+    if (!trace.empty() && rc.engine == Engine::kModel) {
+      throw std::invalid_argument("--trace needs the RTL (--engine rtl or lockstep)");
+    }
+    config = LoadNaaConfig(config_path);
+    packets = ReadPcap(in, &in_format);
+  } catch (const std::exception& e) {
+    std::cerr << "nettwin naa: " << e.what() << "\n";
+    if (dynamic_cast<const std::invalid_argument*>(&e)) std::cerr << help;
+    return 2;
+  }
+  rc.opt.trace_path = trace;
+  rc.mismatch_trace = trace.empty() ? out + ".mismatch.fst" : "";
+  const NaaRunReport r = RunNaa(config, packets, rc);
+  try {
+    WritePcap(out, r.run.out, OutputFormat(out_container, in_format));
+    if (!stats.empty()) {
+      std::ofstream s(stats);
+      s << StatsJson(r, engine_name);
+      if (!s) throw std::runtime_error(stats + ": write failed");
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "nettwin naa: " << e.what() << "\n";
+    return 2;
+  }
+  const CmCounters& c = r.last.cm;
+  std::printf(
+      "naa: %zu client frames, %zu endpoint frames (%u CM, %u responder), CM %u connects, %u rejects, "
+      "%u disconnects, state %s, %llu cycles\n",
+      packets.size(), r.run.out.size(), c.responses, r.last.rdma.responses, c.connects, c.rejects, c.disconnects,
+      ConnName(c.conn), static_cast<unsigned long long>(r.run.cycles));
+  if (!r.mismatch_text.empty()) {
+    std::cerr << r.mismatch_text << "  replay: nettwin";
+    for (int i = 0; i < argc; ++i) std::cerr << " " << argv[i];
+    std::cerr << "\n";
+    return 1;
+  }
+  if (!r.conservation_ok) {
+    std::cerr << "nettwin naa: " << (r.run.hang ? "HANG" : "CONSERVATION FAILED") << ": frames in "
+              << r.run.accounting.in << ", out " << r.run.accounting.out << ", dropped " << r.run.accounting.dropped
+              << "\n";
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,126 @@
+#include "model/naa/naa_config.h"
+
+#include <cerrno>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+namespace nettwin::naa {
+namespace {
+
+constexpr uint64_t kRdmaCmTcpService = 0x0000000001060000ull;  // rdma_cm: RDMA_PS_TCP (0x0106) << 16 | port
+
+[[noreturn]] void Fail(const std::string& file, int line, const std::string& tok, const std::string& msg) {
+  throw rdma::ConfigError(file + ":" + std::to_string(line) + ": token '" + tok + "': " + msg);
+}
+
+uint64_t Num(const std::string& file, int line, const std::string& s, int bits) {
+  char* end = nullptr;
+  errno = 0;
+  const bool hex = s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+  const unsigned long long v = std::strtoull(s.c_str(), &end, hex ? 16 : 10);
+  if (s.empty() || *end != '\0' || errno == ERANGE || s[0] == '-') Fail(file, line, s, "not a number");
+  if (bits < 64 && (v >> bits) != 0) Fail(file, line, s, "does not fit in " + std::to_string(bits) + " bits");
+  return v;
+}
+
+void ParseCmLine(const std::string& file, int n, const std::vector<std::string>& w, CmCfg* c) {
+  if (w.size() % 2 == 0) Fail(file, n, w.back(), "cm takes key value pairs");
+  bool have_service = false;
+  c->listen = true;
+  for (size_t i = 1; i + 1 < w.size(); i += 2) {
+    const std::string &k = w[i], &v = w[i + 1];
+    if (k == "port") {
+      c->service_id = kRdmaCmTcpService | Num(file, n, v, 16);
+      have_service = true;
+    } else if (k == "service") {
+      c->service_id = Num(file, n, v, 64);
+      have_service = true;
+    } else if (k == "guid") {
+      c->ca_guid = Num(file, n, v, 64);
+    } else if (k == "psn") {
+      c->start_psn = static_cast<uint32_t>(Num(file, n, v, 24));
+    } else if (k == "initiator_depth") {
+      c->initiator_depth = static_cast<uint8_t>(Num(file, n, v, 8));
+    } else if (k == "rnr_retry") {
+      c->rnr_retry = static_cast<uint8_t>(Num(file, n, v, 3));
+    } else if (k == "ack_delay") {
+      c->ack_delay = static_cast<uint8_t>(Num(file, n, v, 5));
+    } else if (k == "comm_id") {
+      c->comm_id = static_cast<uint32_t>(Num(file, n, v, 32));
+    } else if (k == "listen") {
+      c->listen = Num(file, n, v, 1) != 0;
+    } else {
+      Fail(file, n, k,
+           "unknown cm key (port, service, guid, psn, initiator_depth, rnr_retry, ack_delay, comm_id, listen)");
+    }
+  }
+  if (!have_service) Fail(file, n, "cm", "cm needs 'port <tcp port>' or 'service <service id>'");
+}
+
+}  // namespace
+
+std::vector<CfgWrite> NaaConfig::Writes() const {
+  std::vector<CfgWrite> w;
+  for (const CfgWrite& c : rdma.Writes()) {
+    // The QP and its queues become templates the CM writes when a connection is established.
+    if (c.table != params::kRdmaTblQp && c.table != params::kRdmaTblQpQueues) w.push_back(c);
+  }
+  auto add = [&w](uint16_t index, const CfgData& d) {
+    CfgWrite c;
+    c.valid = true;
+    c.table = params::kNaaTblCm;
+    c.index = index;
+    c.data = d;
+    w.push_back(c);
+  };
+  add(0, Encode(cm));
+  add(1, rdma::Encode(rdma.qps.at(0)));
+  add(2, rdma::Encode(rdma.queues.at(0)));
+  return w;
+}
+
+NaaConfig ParseNaaConfig(const std::string& text, const std::string& file) {
+  NaaConfig c;
+  std::istringstream in(text);
+  std::ostringstream rest;  // the responder's lines; cm lines become blank so line numbers stay right
+  std::string raw;
+  int n = 0, cm_line = 0, qp_line = 0;
+  while (std::getline(in, raw)) {
+    ++n;
+    std::string body = raw.substr(0, raw.find('#'));
+    std::istringstream ws(body);
+    std::vector<std::string> w;
+    for (std::string t; ws >> t;) w.push_back(t);
+    if (!w.empty() && w[0] == "cm") {
+      if (cm_line != 0) Fail(file, n, "cm", "a second cm line (the first is line " + std::to_string(cm_line) + ")");
+      cm_line = n;
+      ParseCmLine(file, n, w, &c.cm);
+      rest << "\n";
+      continue;
+    }
+    if (!w.empty() && w[0] == "qp") {
+      if (qp_line != 0)
+        Fail(file, n, "qp", "the endpoint has one QP (the first is line " + std::to_string(qp_line) + ")");
+      qp_line = n;
+      for (const std::string& t : w) {
+        if (t == "dest_qp" || t == "epsn") Fail(file, n, t, "set by the connection manager from the client's REQ");
+      }
+    }
+    rest << raw << "\n";
+  }
+  c.rdma = rdma::ParseConfig(rest.str(), file);
+  if (cm_line == 0) throw rdma::ConfigError(file + ": no 'cm' line");
+  if (qp_line == 0) throw rdma::ConfigError(file + ": no 'qp' line (the QP the connection manager connects)");
+  return c;
+}
+
+NaaConfig LoadNaaConfig(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw rdma::ConfigError(path + ": cannot open");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ParseNaaConfig(ss.str(), path);
+}
+
+}  // namespace nettwin::naa

@@ -1,0 +1,87 @@
+// Ports, configuration and counters of the NAAICE endpoint (docs/naa.md): the RoCEv2 responder's ports plus
+// the connection manager's (CM) counters. The programming port carries the responder's tables (0..3) and the
+// CM's table (NaaTblCm): index 0 the CM settings, 1 the QP the CM connects, 2 that QP's receive/completion queues.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "model/common/cfg_port.h"
+#include "model/rdma/rdma_types.h"
+#include "nt_params.h"
+
+namespace nettwin::naa {
+
+constexpr int kCmBufBeats = static_cast<int>(params::kNaaCmBufBeats);
+constexpr int kCmFrameBytes = static_cast<int>(params::kNaaCmFrameBytes);
+constexpr int kCmIcrcAt = kCmFrameBytes - 4;  // the ICRC covers [14, kCmIcrcAt)
+constexpr int kMadAt = 62;                    // Ethernet + IPv4 + UDP + BTH + DETH
+constexpr int kCmDataAt = kMadAt + 24;        // CM message fields follow the 24-byte MAD header
+constexpr uint32_t kQp1Qkey = 0x80010000u;    // IBA 13.4.6.1: the well-known GSI Q_Key
+constexpr uint8_t kUdSendOnly = 0x64;
+
+namespace attr {
+constexpr uint16_t kReq = 0x0010, kMra = 0x0011, kRej = 0x0012, kRep = 0x0013, kRtu = 0x0014, kDreq = 0x0015,
+                   kDrep = 0x0016;
+}  // namespace attr
+
+// IBA table 112 (REJ reason) values this endpoint sends.
+namespace rej {
+constexpr uint16_t kNoQp = 1, kInvalidServiceId = 8, kInvalidTransportType = 9, kInvalidMtu = 26;
+}  // namespace rej
+
+enum class CmDrop : uint8_t {
+  kNone = 0,
+  kMalformed = params::kNaaCmDropMalformed,
+  kNotForUs = params::kNaaCmDropNotForUs,
+  kBadIcrc = params::kNaaCmDropBadIcrc,
+  kBadMad = params::kNaaCmDropBadMad,
+  kIgnored = params::kNaaCmDropIgnored,
+};
+constexpr int kNumCmDrops = static_cast<int>(params::kNaaCmDrops);
+static_assert(static_cast<int>(CmDrop::kIgnored) + 1 == kNumCmDrops, "CmDrop list and NaaCmDrops agree");
+const char* CmDropName(int d);
+
+enum class Conn : uint8_t { kIdle = 0, kRepSent = 1, kEstablished = 2 };
+const char* ConnName(Conn c);
+
+// Table NaaTblCm, index 0.
+struct CmCfg {
+  bool listen = false;          // accept connection requests at all
+  uint64_t service_id = 0;      // the ServiceID a REQ must carry (rdma_cm: 0x0000000001060000 | TCP port)
+  uint64_t ca_guid = 0;         // REP Local CA GUID
+  uint32_t start_psn = 0;       // REP Starting PSN: the PSN this endpoint's requester starts at
+  uint8_t initiator_depth = 0;  // READ/atomics this endpoint would have outstanding as requester (REP caps it)
+  uint8_t rnr_retry = 7;        // REP RNR Retry Count (3 bits)
+  uint8_t ack_delay = 0;        // REP Target ACK Delay (5 bits)
+  uint8_t qp_slot = 0;          // responder QP table entry the connection programs
+  uint32_t comm_id = 0;         // Local Communication ID of the first connection (then +1 per accepted REQ)
+};
+CfgData Encode(const CmCfg& c);
+CmCfg DecodeCm(const CfgData& d);
+
+// The endpoint's inputs are exactly the responder's: stream, output ready, host memory, programming port.
+using NaaIn = rdma::RdmaIn;
+
+struct CmCounters {
+  uint32_t packets_in = 0, processed = 0, responses = 0;
+  std::array<uint32_t, kNumCmDrops> drops{};
+  uint32_t rejects = 0, connects = 0, disconnects = 0;
+  Conn conn = Conn::kIdle;
+  bool operator==(const CmCounters& o) const {
+    return packets_in == o.packets_in && processed == o.processed && responses == o.responses && drops == o.drops &&
+           rejects == o.rejects && connects == o.connects && disconnects == o.disconnects && conn == o.conn;
+  }
+};
+
+struct NaaOut {
+  bool s_ready = false;
+  bool busy = false;     // the responder's back end holds a request (rdma_top busy_o)
+  bool cm_busy = false;  // the CM is past receiving a frame (parsing, programming the QP, responding)
+  StreamPort m;
+  DmaRequest dma_req;
+  rdma::RdmaCounters rdma;
+  CmCounters cm;
+};
+
+}  // namespace nettwin::naa

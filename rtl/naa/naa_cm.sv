@@ -1,0 +1,405 @@
+// The connection manager on QP1 (IBA chapter 12 over RoCEv2): receives a CM MAD frame into a 6-beat buffer
+// with the ICRC computed as the beats arrive, decides in one cycle (Parse), programs the responder's QP
+// through its programming port on RTU (connect) and DREQ (tear down), and sends its REP / REJ / DREP one beat
+// per cycle with the ICRC appended on the fly. State for state as model/naa/naa_cm.cc.
+//   Rx -> Parse -> { Rx | Drain -> { Resp | CfgQp -> CfgQueues -> Rx | CfgQp -> Resp } } ; Resp -> Rx
+module naa_cm
+  import nt_pkg::*;
+  import rdma_pkg::*;
+  import naa_pkg::*;
+(
+  input  logic                    clk_i,
+  input  logic                    rst_ni,
+  input  logic                    s_valid_i,
+  input  logic [StreamBits-1:0]   s_data_i,
+  input  logic [StreamBytes-1:0]  s_keep_i,
+  input  logic                    s_last_i,
+  output logic                    s_ready_o,
+  output logic                    m_valid_o,
+  output logic [StreamBits-1:0]   m_data_o,
+  output logic [StreamBytes-1:0]  m_keep_o,
+  output logic                    m_last_o,
+  input  logic                    m_ready_i,
+  // The responder holds no request (none in its ring or back end): the CM acts only then, so its responses
+  // and QP writes keep the order of the client's frames.
+  input  logic                    rdma_idle_i,
+  // The CM is between a frame's last beat and its action (Parse, Drain, QP writes): the front end holds
+  // every input until then.
+  output logic                    hold_o,
+  // The external programming port (responder table 0 and the CM table are read here).
+  input  logic                    cfg_valid_i,
+  input  logic [CfgTableBits-1:0] cfg_table_i,
+  input  logic [CfgIndexBits-1:0] cfg_index_i,
+  input  logic [CfgDataBits-1:0]  cfg_data_i,
+  // Writes into the responder's QP tables.
+  output logic                    qcfg_valid_o,
+  output logic [CfgTableBits-1:0] qcfg_table_o,
+  output logic [CfgIndexBits-1:0] qcfg_index_o,
+  output logic [CfgDataBits-1:0]  qcfg_data_o,
+  output logic [31:0]             cnt_packets_in_o,
+  output logic [31:0]             cnt_processed_o,
+  output logic [31:0]             cnt_responses_o,
+  output logic [NaaCmDrops*32-1:0] cnt_drops_o,
+  output logic [31:0]             cnt_rejects_o,
+  output logic [31:0]             cnt_connects_o,
+  output logic [31:0]             cnt_disconnects_o,
+  output logic [1:0]              conn_o,
+  output logic                    busy_o
+);
+  cm_state_e             state_q, after_q;
+  logic [47:0]           mac_q;
+  logic [31:0]           ip4_q;
+  logic                  has_ip4_q;
+  cm_cfg_t               cfg_q;
+  logic [CfgDataBits-1:0] qp_tpl_q, queues_tpl_q;
+  logic [StreamBits-1:0] buf_q [NaaCmBufBeats];
+  logic [2:0]            nb_q;
+  logic [15:0]           len_q;
+  logic                  overflow_q;
+  logic [31:0]           crc_q;
+  conn_e                 conn_q;
+  logic [31:0]           local_comm_q, remote_comm_q, accepted_q;
+  logic [23:0]           client_qpn_q, client_psn_q;
+  logic [7:0]            resp_res_q, init_depth_q;
+  logic [3:0]            mtu_log2_q;
+  logic                  cfg_connect_q;
+  cm_desc_t              desc_q;
+  logic [2:0]            k_q;
+  logic [31:0]           rcrc_q;
+  logic [23:0]           mad_psn_q;
+  logic [31:0]           c_in_q, c_proc_q, c_resp_q, c_rej_q, c_conn_q, c_disc_q;
+  logic [NaaCmDrops-1:0][31:0] c_drops_q;
+
+  // ---- Parse: the buffered frame's fields and the checks (model/naa/naa_mad.cc ParseCm) ----
+  logic [CmBits-1:0] fr;
+  always_comb begin
+    for (int unsigned b = 0; b < NaaCmBufBeats; b++) fr[StreamBits*b+:StreamBits] = buf_q[b];
+  end
+
+  logic        malformed, not_for_us, bad_icrc, bad_mad;
+  logic [31:0] rx_icrc;
+  logic [15:0] m_attr;
+  logic [31:0] m_comm0, m_comm1;
+  logic [23:0] m_qpn, m_psn;
+  logic [7:0]  m_resp_res, m_init_depth;
+  logic [1:0]  m_transport;
+  logic [3:0]  m_mtu;
+  always_comb begin
+    malformed = overflow_q || len_q != 16'(NaaCmFrameBytes) || fbe(fr, 12, 2) != 64'h0800 ||
+                fbe(fr, 14, 1) != 64'h45 || fbe(fr, 16, 2) != 64'(CmIpLen) ||
+                (fbe(fr, 20, 2) & 64'h3fff) != 64'd0 || fbe(fr, 23, 1) != 64'd17 ||
+                fbe(fr, 36, 2) != 64'(RdmaUdpPort) || fbe(fr, 38, 2) != 64'(CmUdpLen) ||
+                fbe(fr, 42, 1) != 64'h64 || fbe(fr, 43, 1) != 64'd0 || fbe(fr, 47, 3) != 64'd1;
+    not_for_us = fbe(fr, 0, 6) != {16'd0, mac_q} || !has_ip4_q || fbe(fr, 30, 4) != {32'd0, ip4_q};
+    rx_icrc    = {fr[8*(CmIcrcAt+3)+:8], fr[8*(CmIcrcAt+2)+:8], fr[8*(CmIcrcAt+1)+:8], fr[8*CmIcrcAt+:8]};
+    bad_icrc   = rx_icrc != ~crc_q;
+    bad_mad    = fbe(fr, 54, 4) != {32'd0, Qp1Qkey} || fbe(fr, MadAt, 4) != 64'h0107_0203;
+    m_attr       = 16'(fbe(fr, MadAt + 16, 2));
+    m_comm0      = 32'(fbe(fr, CmDataAt, 4));
+    m_comm1      = 32'(fbe(fr, CmDataAt + 4, 4));
+    m_qpn        = 24'(fbe(fr, CmDataAt + 32, 3));
+    m_resp_res   = 8'(fbe(fr, CmDataAt + 35, 1));
+    m_init_depth = 8'(fbe(fr, CmDataAt + 39, 1));
+    m_transport  = fr[8*(CmDataAt+43)+1+:2];
+    m_psn        = 24'(fbe(fr, CmDataAt + 44, 3));
+    m_mtu        = fr[8*(CmDataAt+50)+4+:4];
+  end
+
+  // The QP template's fields the negotiation uses (rdma QP table layout).
+  logic [23:0] tpl_qpn;
+  logic [3:0]  tpl_mtu_log2;
+  logic [15:0] tpl_max_rd_atomic;
+  assign tpl_qpn           = qp_tpl_q[24:1];
+  assign tpl_mtu_log2      = qp_tpl_q[76:73];
+  assign tpl_max_rd_atomic = qp_tpl_q[92:77];
+
+  // ---- Response beat (header from cm_compose, ICRC on the fly as in rdma_top) ----
+  logic [CmBits-1:0]      rsp_frame;
+  logic [StreamBits-1:0]  rsp_data;
+  logic [StreamBytes-1:0] rsp_keep;
+  logic                   rsp_last;
+  logic [31:0]            rsp_icrc;
+  int unsigned            base;
+  always_comb begin
+    rsp_frame = cm_compose(desc_q, mac_q, ip4_q);
+    base      = StreamBytes * int'(k_q);
+    rsp_data  = rsp_frame[StreamBits*int'(k_q)+:StreamBits];
+    rsp_icrc  = ~icrc_beat(rcrc_q, rsp_data, base, 14, CmIcrcAt, 1'b0);
+    for (int unsigned j = 0; j < 4; j++) begin
+      if (CmIcrcAt + j >= base && CmIcrcAt + j < base + StreamBytes) begin
+        rsp_data[8*(CmIcrcAt+j-base)+:8] = rsp_icrc[8*j+:8];
+      end
+    end
+    rsp_keep = (NaaCmFrameBytes - base >= StreamBytes) ? '1
+             : StreamBytes'((65'd1 << (NaaCmFrameBytes - base)) - 65'd1);
+    rsp_last = base + StreamBytes >= NaaCmFrameBytes;
+  end
+
+  assign s_ready_o = state_q == CmRx;
+  assign busy_o    = state_q != CmRx;
+  assign hold_o    = state_q == CmParse || state_q == CmDrain || state_q == CmCfgQp || state_q == CmCfgQueues;
+  assign m_valid_o = state_q == CmResp;
+  assign m_data_o  = m_valid_o ? rsp_data : '0;
+  assign m_keep_o  = m_valid_o ? rsp_keep : '0;
+  assign m_last_o  = m_valid_o && rsp_last;
+
+  // ---- Writes into the responder: the connected QP (template with the negotiated fields), its queues, or
+  // the invalid entry that tears the connection down ----
+  always_comb begin
+    qcfg_valid_o = state_q == CmCfgQp || state_q == CmCfgQueues;
+    qcfg_index_o = CfgIndexBits'(cfg_q.qp_slot);
+    qcfg_table_o = CfgTableBits'(RdmaTblQp);
+    qcfg_data_o  = '0;
+    if (state_q == CmCfgQueues) begin
+      qcfg_table_o = CfgTableBits'(RdmaTblQpQueues);
+      qcfg_data_o  = queues_tpl_q;
+    end else if (cfg_connect_q) begin
+      qcfg_data_o        = qp_tpl_q;
+      qcfg_data_o[0]     = 1'b1;
+      qcfg_data_o[48:25] = client_qpn_q;
+      qcfg_data_o[72:49] = client_psn_q;
+      qcfg_data_o[76:73] = mtu_log2_q;
+      qcfg_data_o[92:77] = {8'd0, resp_res_q};
+    end
+    if (!qcfg_valid_o) qcfg_data_o = '0;
+  end
+
+  // Negotiated values of a new connection (IBA 12.7.29/12.7.30: ours never above what the client offers).
+  logic [7:0] resp_res_new, init_depth_new;
+  logic [3:0] mtu_new;
+  always_comb begin
+    resp_res_new   = (tpl_max_rd_atomic > 16'd255) ? 8'd255 : tpl_max_rd_atomic[7:0];
+    if (m_init_depth < resp_res_new) resp_res_new = m_init_depth;
+    init_depth_new = (m_resp_res < cfg_q.initiator_depth) ? m_resp_res : cfg_q.initiator_depth;
+    mtu_new        = (m_mtu + 4'd7 < tpl_mtu_log2) ? m_mtu + 4'd7 : tpl_mtu_log2;
+  end
+
+  // ---- The response descriptor: what every answer takes from the frame, and a REP's fields (a retried
+  // REQ gets the stored connection's, a new one the values it negotiates now) ----
+  logic     req_dup;
+  cm_desc_t base_d, rep_d;
+  always_comb begin
+    req_dup        = conn_q != ConnIdle && m_comm0 == remote_comm_q && m_qpn == client_qpn_q;
+    base_d         = '0;
+    base_d.tid     = fbe(fr, MadAt + 8, 8);
+    base_d.dst_mac = 48'(fbe(fr, 6, 6));
+    base_d.dst_ip  = 32'(fbe(fr, 26, 4));
+    base_d.sport   = 16'(fbe(fr, 34, 2));
+    base_d.psn     = mad_psn_q;
+    rep_d             = base_d;
+    rep_d.attr        = AttrRep;
+    rep_d.local_comm  = req_dup ? local_comm_q : cfg_q.comm_id + accepted_q;
+    rep_d.remote_comm = m_comm0;
+    rep_d.qpn         = tpl_qpn;
+    rep_d.start_psn   = cfg_q.start_psn;
+    rep_d.resp_res    = req_dup ? resp_res_q : resp_res_new;
+    rep_d.init_depth  = req_dup ? init_depth_q : init_depth_new;
+    rep_d.rnr_retry   = cfg_q.rnr_retry;
+    rep_d.ack_delay   = cfg_q.ack_delay;
+    rep_d.guid        = cfg_q.ca_guid;
+  end
+
+  // ---- Receive ----
+  logic rx_fire;
+  assign rx_fire = s_valid_i && s_ready_o;
+
+  logic ours;
+  assign ours = m_comm1 == local_comm_q && m_comm0 == remote_comm_q;
+
+  always_ff @(posedge clk_i) begin
+    if (rx_fire && int'(nb_q) < NaaCmBufBeats) buf_q[nb_q] <= s_data_i;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      state_q       <= CmRx;
+      after_q       <= CmRx;
+      mac_q         <= '0;
+      ip4_q         <= '0;
+      has_ip4_q     <= 1'b0;
+      cfg_q         <= '0;
+      qp_tpl_q      <= '0;
+      queues_tpl_q  <= '0;
+      nb_q          <= '0;
+      len_q         <= '0;
+      overflow_q    <= 1'b0;
+      crc_q         <= '0;
+      conn_q        <= ConnIdle;
+      local_comm_q  <= '0;
+      remote_comm_q <= '0;
+      accepted_q    <= '0;
+      client_qpn_q  <= '0;
+      client_psn_q  <= '0;
+      resp_res_q    <= '0;
+      init_depth_q  <= '0;
+      mtu_log2_q    <= '0;
+      cfg_connect_q <= 1'b0;
+      desc_q        <= '0;
+      k_q           <= '0;
+      rcrc_q        <= '0;
+      mad_psn_q     <= '0;
+      c_in_q        <= '0;
+      c_proc_q      <= '0;
+      c_resp_q      <= '0;
+      c_rej_q       <= '0;
+      c_conn_q      <= '0;
+      c_disc_q      <= '0;
+      c_drops_q     <= '0;
+    end else begin
+      if (cfg_valid_i && cfg_table_i == CfgTableBits'(RdmaTblResponder) && cfg_index_i == '0) begin
+        has_ip4_q <= cfg_data_i[0];
+        mac_q     <= cfg_data_i[50:3];
+        ip4_q     <= cfg_data_i[82:51];
+      end
+      if (cfg_valid_i && cfg_table_i == CfgTableBits'(NaaTblCm)) begin
+        if (cfg_index_i == 11'd0) begin
+          cfg_q <= '{listen: cfg_data_i[0], service_id: cfg_data_i[64:1], ca_guid: cfg_data_i[128:65],
+                     start_psn: cfg_data_i[152:129], initiator_depth: cfg_data_i[160:153],
+                     rnr_retry: cfg_data_i[163:161], ack_delay: cfg_data_i[168:164], qp_slot: cfg_data_i[172:169],
+                     comm_id: cfg_data_i[204:173]};
+        end
+        if (cfg_index_i == 11'd1) qp_tpl_q <= cfg_data_i;
+        if (cfg_index_i == 11'd2) queues_tpl_q <= cfg_data_i;
+      end
+      unique case (state_q)
+        CmRx: begin
+          if (rx_fire) begin
+            if (int'(nb_q) < NaaCmBufBeats) begin
+              crc_q <= icrc_beat((nb_q == '0) ? icrc_seed() : crc_q, s_data_i, StreamBytes * int'(nb_q), 14,
+                                 CmIcrcAt, 1'b0);
+              nb_q  <= nb_q + 1;
+            end else begin
+              overflow_q <= 1'b1;
+            end
+            len_q <= len_q + 16'($countones(s_keep_i));
+            if (s_last_i) begin
+              c_in_q  <= c_in_q + 1;
+              state_q <= CmParse;
+            end
+          end
+        end
+        CmParse: begin
+          nb_q       <= '0;
+          len_q      <= '0;
+          overflow_q <= 1'b0;
+          k_q        <= '0;
+          rcrc_q     <= icrc_seed();
+          state_q    <= CmRx;
+          desc_q     <= base_d;
+          if (malformed) begin
+            c_drops_q[NaaCmDropMalformed] <= c_drops_q[NaaCmDropMalformed] + 1;
+          end else if (not_for_us) begin
+            c_drops_q[NaaCmDropNotForUs] <= c_drops_q[NaaCmDropNotForUs] + 1;
+          end else if (bad_icrc) begin
+            c_drops_q[NaaCmDropBadIcrc] <= c_drops_q[NaaCmDropBadIcrc] + 1;
+          end else if (bad_mad) begin
+            c_drops_q[NaaCmDropBadMad] <= c_drops_q[NaaCmDropBadMad] + 1;
+          end else begin
+            unique case (m_attr)
+              AttrReq: begin
+                if (req_dup) begin
+                  // A retried REQ: its REP again while the RTU is outstanding, nothing once established.
+                  if (conn_q == ConnRepSent) begin
+                    desc_q             <= rep_d;
+                    after_q            <= CmResp;
+                  state_q            <= CmDrain;
+                  end else begin
+                    c_drops_q[NaaCmDropIgnored] <= c_drops_q[NaaCmDropIgnored] + 1;
+                  end
+                end else if (!cfg_q.listen || fbe(fr, CmDataAt + 8, 8) != cfg_q.service_id ||
+                             m_transport != 2'd0 || m_mtu < 4'd1 || m_mtu > 4'd5 || conn_q != ConnIdle) begin
+                  desc_q.attr        <= AttrRej;
+                  desc_q.remote_comm <= m_comm0;
+                  desc_q.reason      <= (!cfg_q.listen || fbe(fr, CmDataAt + 8, 8) != cfg_q.service_id)
+                                        ? RejInvalidServiceId
+                                      : (m_transport != 2'd0) ? RejInvalidTransport
+                                      : (m_mtu < 4'd1 || m_mtu > 4'd5) ? RejInvalidMtu : RejNoQp;
+                  c_rej_q            <= c_rej_q + 1;
+                  after_q            <= CmResp;
+                  state_q            <= CmDrain;
+                end else begin
+                  remote_comm_q      <= m_comm0;
+                  client_qpn_q       <= m_qpn;
+                  client_psn_q       <= m_psn;
+                  local_comm_q       <= cfg_q.comm_id + accepted_q;
+                  accepted_q         <= accepted_q + 1;
+                  resp_res_q         <= resp_res_new;
+                  init_depth_q       <= init_depth_new;
+                  mtu_log2_q         <= mtu_new;
+                  conn_q             <= ConnRepSent;
+                  desc_q             <= rep_d;
+                  after_q            <= CmResp;
+                  state_q            <= CmDrain;
+                end
+              end
+              AttrRtu: begin
+                if (conn_q == ConnRepSent && ours) begin
+                  conn_q        <= ConnEstablished;
+                  c_conn_q      <= c_conn_q + 1;
+                  cfg_connect_q <= 1'b1;
+                  after_q       <= CmCfgQp;
+                  state_q       <= CmDrain;
+                end else begin
+                  c_drops_q[NaaCmDropIgnored] <= c_drops_q[NaaCmDropIgnored] + 1;
+                end
+              end
+              AttrDreq: begin
+                desc_q.attr        <= AttrDrep;
+                desc_q.local_comm  <= m_comm1;
+                desc_q.remote_comm <= m_comm0;
+                after_q            <= CmResp;
+                state_q            <= CmDrain;
+                if (conn_q != ConnIdle && ours) begin
+                  conn_q        <= ConnIdle;
+                  c_disc_q      <= c_disc_q + 1;
+                  cfg_connect_q <= 1'b0;
+                  after_q       <= CmCfgQp;
+                end
+              end
+              AttrRej: begin
+                if (conn_q == ConnRepSent && ours) begin
+                  conn_q   <= ConnIdle;
+                  c_proc_q <= c_proc_q + 1;
+                end else begin
+                  c_drops_q[NaaCmDropIgnored] <= c_drops_q[NaaCmDropIgnored] + 1;
+                end
+              end
+              default: c_drops_q[NaaCmDropIgnored] <= c_drops_q[NaaCmDropIgnored] + 1;
+            endcase
+          end
+        end
+        CmDrain: if (rdma_idle_i) state_q <= after_q;
+        CmCfgQp: state_q <= cfg_connect_q ? CmCfgQueues : CmResp;
+        CmCfgQueues: begin
+          c_proc_q <= c_proc_q + 1;
+          state_q  <= CmRx;
+        end
+        CmResp: begin
+          if (m_ready_i) begin
+            rcrc_q <= icrc_beat(rcrc_q, rsp_data, base, 14, CmIcrcAt, 1'b0);
+            k_q    <= k_q + 1;
+            if (rsp_last) begin
+              c_resp_q  <= c_resp_q + 1;
+              c_proc_q  <= c_proc_q + 1;
+              mad_psn_q <= mad_psn_q + 1;
+              state_q   <= CmRx;
+            end
+          end
+        end
+        default: state_q <= CmRx;
+      endcase
+    end
+  end
+
+  assign cnt_packets_in_o  = c_in_q;
+  assign cnt_processed_o   = c_proc_q;
+  assign cnt_responses_o   = c_resp_q;
+  assign cnt_drops_o       = c_drops_q;
+  assign cnt_rejects_o     = c_rej_q;
+  assign cnt_connects_o    = c_conn_q;
+  assign cnt_disconnects_o = c_disc_q;
+  assign conn_o            = conn_q;
+
+  logic unused;
+  assign unused = ^{cfg_data_i[CfgDataBits-1:205], cfg_data_i[2:1], fr[CmBits-1:8*NaaCmFrameBytes]};
+endmodule

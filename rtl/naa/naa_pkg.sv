@@ -1,0 +1,121 @@
+// Types and helpers of the NAAICE endpoint's connection manager (docs/naa.md, docs/naa-microarchitecture.md).
+package naa_pkg;
+  import nt_pkg::*;
+
+  localparam int unsigned CmBits = NaaCmBufBeats * StreamBits;  // the CM frame buffer, byte i in bits 8i+7:8i
+  localparam int unsigned CmIcrcAt = NaaCmFrameBytes - 4;
+  localparam int unsigned CmIpLen = NaaCmFrameBytes - 14;   // IPv4 total length of a CM frame
+  localparam int unsigned CmUdpLen = NaaCmFrameBytes - 34;  // its UDP length
+  localparam int unsigned MadAt = 62;
+  localparam int unsigned CmDataAt = MadAt + 24;
+  localparam logic [15:0] AttrReq = 16'h0010, AttrRej = 16'h0012, AttrRep = 16'h0013, AttrRtu = 16'h0014,
+                          AttrDreq = 16'h0015, AttrDrep = 16'h0016;
+  localparam logic [15:0] RejNoQp = 16'd1, RejInvalidServiceId = 16'd8, RejInvalidTransport = 16'd9,
+                          RejInvalidMtu = 16'd26;
+  localparam logic [31:0] Qp1Qkey = 32'h8001_0000;
+
+  typedef enum logic [2:0] {CmRx, CmParse, CmDrain, CmCfgQp, CmCfgQueues, CmResp} cm_state_e;
+  typedef enum logic [1:0] {ConnIdle = 2'd0, ConnRepSent = 2'd1, ConnEstablished = 2'd2} conn_e;
+
+  // Table NaaTblCm, index 0 (model/naa/naa_types.cc Encode(CmCfg)).
+  typedef struct packed {
+    logic        listen;
+    logic [63:0] service_id;
+    logic [63:0] ca_guid;
+    logic [23:0] start_psn;
+    logic [7:0]  initiator_depth;
+    logic [2:0]  rnr_retry;
+    logic [4:0]  ack_delay;
+    logic [3:0]  qp_slot;
+    logic [31:0] comm_id;
+  } cm_cfg_t;
+
+  // A CM response (model/naa/naa_mad.h CmDesc).
+  typedef struct packed {
+    logic [15:0] attr;
+    logic [63:0] tid;
+    logic [31:0] local_comm;
+    logic [31:0] remote_comm;
+    logic [15:0] reason;
+    logic [47:0] dst_mac;
+    logic [31:0] dst_ip;
+    logic [15:0] sport;
+    logic [23:0] psn;
+    logic [23:0] qpn;
+    logic [23:0] start_psn;
+    logic [7:0]  resp_res;
+    logic [7:0]  init_depth;
+    logic [2:0]  rnr_retry;
+    logic [4:0]  ack_delay;
+    logic [63:0] guid;
+  } cm_desc_t;
+
+  // Big-endian fields of the frame buffer.
+  function automatic logic [63:0] fbe(logic [CmBits-1:0] f, int unsigned off, int unsigned n);
+    logic [63:0] v;
+    v = '0;
+    for (int unsigned i = 0; i < n; i++) v = {v[55:0], f[8*(off+i)+:8]};
+    return v;
+  endfunction
+
+  function automatic logic [CmBits-1:0] put_be(logic [CmBits-1:0] f, int unsigned off, int unsigned n,
+                                               logic [63:0] v);
+    logic [CmBits-1:0] r;
+    r = f;
+    for (int unsigned i = 0; i < n; i++) r[8*(off+i)+:8] = v[8*(n-1-i)+:8];
+    return r;
+  endfunction
+
+  function automatic logic [15:0] ip_csum(logic [31:0] src, logic [31:0] dst);
+    logic [31:0] s;
+    s = 32'h4500 + 32'(CmIpLen) + 32'h4000 + 32'h4011 + {16'd0, src[31:16]} + {16'd0, src[15:0]} +
+        {16'd0, dst[31:16]} + {16'd0, dst[15:0]};
+    s = {16'd0, s[15:0]} + {16'd0, s[31:16]};
+    s = {16'd0, s[15:0]} + {16'd0, s[31:16]};
+    return ~s[15:0];
+  endfunction
+
+  // Bytes [0, CmIcrcAt) of a REP, REJ or DREP frame (model/naa/naa_mad.cc ComposeCm).
+  function automatic logic [CmBits-1:0] cm_compose(cm_desc_t d, logic [47:0] mac, logic [31:0] ip4);
+    logic [CmBits-1:0] f;
+    f = '0;
+    f = put_be(f, 0, 6, {16'd0, d.dst_mac});
+    f = put_be(f, 6, 6, {16'd0, mac});
+    f = put_be(f, 12, 2, 64'h0800);
+    f = put_be(f, 14, 1, 64'h45);
+    f = put_be(f, 16, 2, 64'(CmIpLen));
+    f = put_be(f, 20, 2, 64'h4000);
+    f = put_be(f, 22, 1, 64'd64);
+    f = put_be(f, 23, 1, 64'd17);
+    f = put_be(f, 24, 2, {48'd0, ip_csum(ip4, d.dst_ip)});
+    f = put_be(f, 26, 4, {32'd0, ip4});
+    f = put_be(f, 30, 4, {32'd0, d.dst_ip});
+    f = put_be(f, 34, 2, {48'd0, d.sport});
+    f = put_be(f, 36, 2, 64'(RdmaUdpPort));
+    f = put_be(f, 38, 2, 64'(CmUdpLen));
+    f = put_be(f, 42, 1, 64'h64);
+    f = put_be(f, 44, 2, 64'hffff);
+    f = put_be(f, 47, 3, 64'd1);
+    f = put_be(f, 51, 3, {40'd0, d.psn});
+    f = put_be(f, 54, 4, {32'd0, Qp1Qkey});
+    f = put_be(f, 59, 3, 64'd1);
+    f = put_be(f, MadAt, 4, 64'h0107_0203);
+    f = put_be(f, MadAt + 8, 8, d.tid);
+    f = put_be(f, MadAt + 16, 2, {48'd0, d.attr});
+    f = put_be(f, CmDataAt, 4, {32'd0, d.local_comm});
+    f = put_be(f, CmDataAt + 4, 4, {32'd0, d.remote_comm});
+    if (d.attr == AttrRep) begin
+      f = put_be(f, CmDataAt + 12, 3, {40'd0, d.qpn});
+      f = put_be(f, CmDataAt + 20, 3, {40'd0, d.start_psn});
+      f = put_be(f, CmDataAt + 24, 1, {56'd0, d.resp_res});
+      f = put_be(f, CmDataAt + 25, 1, {56'd0, d.init_depth});
+      f = put_be(f, CmDataAt + 26, 1, {56'd0, d.ack_delay, 3'd0});
+      f = put_be(f, CmDataAt + 27, 1, {56'd0, d.rnr_retry, 5'd0});
+      f = put_be(f, CmDataAt + 28, 8, d.guid);
+    end else if (d.attr == AttrRej) begin
+      f = put_be(f, CmDataAt + 10, 2, {48'd0, d.reason});
+    end
+    return f;
+  endfunction
+
+endpackage

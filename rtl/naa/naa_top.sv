@@ -1,0 +1,197 @@
+// The NAAICE network-attached accelerator endpoint (docs/naa.md): the RoCEv2 responder (rdma_top, as it is)
+// with the InfiniBand connection manager (naa_cm) in front of it. A frame whose first beat is RoCEv2 over
+// IPv4 to destination QP 1 goes to the CM; every other frame goes to the responder. The CM programs the
+// responder's QP when a connection is established or torn down; their response frames share the output
+// (a source keeps it from its first offered beat to its last beat taken; the CM first when both start).
+// State for state as model/naa/naa_model.cc; see docs/naa-microarchitecture.md.
+module naa_top
+  import nt_pkg::*;
+  import rdma_pkg::*;
+  import naa_pkg::*;
+(
+  input  logic                         clk_i,
+  input  logic                         rst_ni,
+  input  logic                         s_valid_i,
+  input  logic [StreamBits-1:0]        s_data_i,
+  input  logic [StreamBytes-1:0]       s_keep_i,
+  input  logic                         s_last_i,
+  output logic                         s_ready_o,
+  output logic                         m_valid_o,
+  output logic [StreamBits-1:0]        m_data_o,
+  output logic [StreamBytes-1:0]       m_keep_o,
+  output logic                         m_last_o,
+  input  logic                         m_ready_i,
+  output logic                         dma_req_valid_o,
+  input  logic                         dma_req_ready_i,
+  output logic                         dma_req_write_o,
+  output logic [63:0]                  dma_req_addr_o,
+  output logic [15:0]                  dma_req_len_o,
+  output logic [5:0]                   dma_req_off_o,
+  output logic [StreamBits-1:0]        dma_req_data_o,
+  input  logic                         dma_rsp_valid_i,
+  input  logic                         dma_rsp_last_i,
+  input  logic [StreamBits-1:0]        dma_rsp_data_i,
+  input  logic                         cfg_valid_i,
+  input  logic [CfgTableBits-1:0]      cfg_table_i,
+  input  logic [CfgIndexBits-1:0]      cfg_index_i,
+  input  logic [CfgDataBits-1:0]       cfg_data_i,
+  // Responder counters (rdma_top).
+  output logic [31:0]                  cnt_packets_in_o,
+  output logic [31:0]                  cnt_processed_o,
+  output logic [31:0]                  cnt_responses_o,
+  output logic [NumDrops*32-1:0]       cnt_drops_o,
+  output logic [31:0]                  cnt_acks_o,
+  output logic [31:0]                  cnt_naks_o,
+  output logic [31:0]                  cnt_atomics_o,
+  output logic [31:0]                  cnt_replays_o,
+  output logic [31:0]                  cnt_dma_reads_o,
+  output logic [31:0]                  cnt_dma_writes_o,
+  output logic [31:0]                  cnt_cqes_o,
+  // Connection manager counters and state.
+  output logic [31:0]                  cm_packets_in_o,
+  output logic [31:0]                  cm_processed_o,
+  output logic [31:0]                  cm_responses_o,
+  output logic [NaaCmDrops*32-1:0]     cm_drops_o,
+  output logic [31:0]                  cm_rejects_o,
+  output logic [31:0]                  cm_connects_o,
+  output logic [31:0]                  cm_disconnects_o,
+  output logic [1:0]                   cm_conn_o,
+  output logic                         cm_busy_o,
+  // The responder's back end holds a request (for the testbench's accounting).
+  output logic                         busy_o
+);
+  // ---- Input: route each frame by its first beat ----
+  logic in_frame_q, route_cm_q, route_cm, is_cm;
+  always_comb begin
+    is_cm = s_keep_i[49] && s_data_i[8*12+:16] == 16'h0008 && s_data_i[8*14+:8] == 8'h45 &&
+            s_data_i[8*23+:8] == 8'd17 && {s_data_i[8*36+:8], s_data_i[8*37+:8]} == 16'(RdmaUdpPort) &&
+            s_data_i[8*47+:24] == 24'h01_0000;
+    route_cm = in_frame_q ? route_cm_q : is_cm;
+  end
+
+  logic cm_s_ready, rd_s_ready;
+  logic cm_hold;
+  assign s_ready_o = !cm_hold && (route_cm ? cm_s_ready : rd_s_ready);
+
+  // ---- Output: one source at a time ----
+  logic out_lock_q, out_cm_q, grant_cm;
+  logic cm_m_valid, cm_m_last, rd_m_valid, rd_m_last;
+  logic [StreamBits-1:0]  cm_m_data, rd_m_data;
+  logic [StreamBytes-1:0] cm_m_keep, rd_m_keep;
+  assign grant_cm  = out_lock_q ? out_cm_q : cm_m_valid;
+  assign m_valid_o = grant_cm ? cm_m_valid : rd_m_valid;
+  assign m_data_o  = grant_cm ? cm_m_data : rd_m_data;
+  assign m_keep_o  = grant_cm ? cm_m_keep : rd_m_keep;
+  assign m_last_o  = grant_cm ? cm_m_last : rd_m_last;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      in_frame_q <= 1'b0;
+      route_cm_q <= 1'b0;
+      out_lock_q <= 1'b0;
+      out_cm_q   <= 1'b0;
+    end else begin
+      if (s_valid_i && s_ready_o) begin
+        in_frame_q <= !s_last_i;
+        route_cm_q <= route_cm;
+      end
+      if (m_valid_o) begin
+        out_lock_q <= !(m_ready_i && m_last_o);
+        out_cm_q   <= grant_cm;
+      end
+    end
+  end
+
+  // ---- Programming port: the CM's QP writes win; the CM table is not the responder's ----
+  logic                    qcfg_valid;
+  logic [CfgTableBits-1:0] qcfg_table;
+  logic [CfgIndexBits-1:0] qcfg_index;
+  logic [CfgDataBits-1:0]  qcfg_data;
+  logic                    rd_cfg_valid;
+  assign rd_cfg_valid = qcfg_valid || (cfg_valid_i && cfg_table_i != CfgTableBits'(NaaTblCm));
+
+
+  // The responder is idle: its back end is free and every frame it took in is processed or dropped.
+  logic        rdma_idle;
+  logic [31:0] rd_done;
+  always_comb begin
+    rd_done = cnt_processed_o;
+    for (int unsigned i = 0; i < NumDrops; i++) rd_done = rd_done + cnt_drops_o[32*i+:32];
+    rdma_idle = !busy_o && rd_done == cnt_packets_in_o;
+  end
+
+  naa_cm u_cm (
+    .clk_i             (clk_i),
+    .rst_ni            (rst_ni),
+    .s_valid_i         (s_valid_i && route_cm && !cm_hold),
+    .s_data_i          (s_data_i),
+    .s_keep_i          (s_keep_i),
+    .s_last_i          (s_last_i),
+    .s_ready_o         (cm_s_ready),
+    .m_valid_o         (cm_m_valid),
+    .m_data_o          (cm_m_data),
+    .m_keep_o          (cm_m_keep),
+    .m_last_o          (cm_m_last),
+    .m_ready_i         (m_ready_i && grant_cm),
+    .rdma_idle_i       (rdma_idle),
+    .hold_o            (cm_hold),
+    .cfg_valid_i       (cfg_valid_i),
+    .cfg_table_i       (cfg_table_i),
+    .cfg_index_i       (cfg_index_i),
+    .cfg_data_i        (cfg_data_i),
+    .qcfg_valid_o      (qcfg_valid),
+    .qcfg_table_o      (qcfg_table),
+    .qcfg_index_o      (qcfg_index),
+    .qcfg_data_o       (qcfg_data),
+    .cnt_packets_in_o  (cm_packets_in_o),
+    .cnt_processed_o   (cm_processed_o),
+    .cnt_responses_o   (cm_responses_o),
+    .cnt_drops_o       (cm_drops_o),
+    .cnt_rejects_o     (cm_rejects_o),
+    .cnt_connects_o    (cm_connects_o),
+    .cnt_disconnects_o (cm_disconnects_o),
+    .conn_o            (cm_conn_o),
+    .busy_o            (cm_busy_o)
+  );
+
+  rdma_top u_rdma (
+    .clk_i            (clk_i),
+    .rst_ni           (rst_ni),
+    .s_valid_i        (s_valid_i && !route_cm && !cm_hold),
+    .s_data_i         (s_data_i),
+    .s_keep_i         (s_keep_i),
+    .s_last_i         (s_last_i),
+    .s_ready_o        (rd_s_ready),
+    .m_valid_o        (rd_m_valid),
+    .m_data_o         (rd_m_data),
+    .m_keep_o         (rd_m_keep),
+    .m_last_o         (rd_m_last),
+    .m_ready_i        (m_ready_i && !grant_cm),
+    .dma_req_valid_o  (dma_req_valid_o),
+    .dma_req_ready_i  (dma_req_ready_i),
+    .dma_req_write_o  (dma_req_write_o),
+    .dma_req_addr_o   (dma_req_addr_o),
+    .dma_req_len_o    (dma_req_len_o),
+    .dma_req_off_o    (dma_req_off_o),
+    .dma_req_data_o   (dma_req_data_o),
+    .dma_rsp_valid_i  (dma_rsp_valid_i),
+    .dma_rsp_last_i   (dma_rsp_last_i),
+    .dma_rsp_data_i   (dma_rsp_data_i),
+    .cfg_valid_i      (rd_cfg_valid),
+    .cfg_table_i      (qcfg_valid ? qcfg_table : cfg_table_i),
+    .cfg_index_i      (qcfg_valid ? qcfg_index : cfg_index_i),
+    .cfg_data_i       (qcfg_valid ? qcfg_data : cfg_data_i),
+    .cnt_packets_in_o (cnt_packets_in_o),
+    .cnt_processed_o  (cnt_processed_o),
+    .cnt_responses_o  (cnt_responses_o),
+    .cnt_drops_o      (cnt_drops_o),
+    .cnt_acks_o       (cnt_acks_o),
+    .cnt_naks_o       (cnt_naks_o),
+    .cnt_atomics_o    (cnt_atomics_o),
+    .cnt_replays_o    (cnt_replays_o),
+    .cnt_dma_reads_o  (cnt_dma_reads_o),
+    .cnt_dma_writes_o (cnt_dma_writes_o),
+    .cnt_cqes_o       (cnt_cqes_o),
+    .busy_o           (busy_o)
+  );
+endmodule

@@ -1,0 +1,134 @@
+#!/usr/bin/python3
+"""Checks `nettwin naa` output against the independent reference (docs/naa.md), byte for byte.
+
+  /usr/bin/python3 scripts/naa_check.py --config naa.txt --in client.pcap --out server.pcap --stats S.json
+
+1. nettwin.naa.ref (Python CM + the responder's Python reference) gives the expected server frames; every
+   frame of server.pcap must equal its expected frame byte for byte, in order, and none may be missing or extra.
+2. Every server frame carries a correct ICRC (nettwin.rdma.layers), and every CM frame decodes with the Scapy
+   CM layers (nettwin.naa.layers) as the message the reference meant.
+3. tshark's InfiniBand dissector decodes the CM frames the same way (attribute, transaction ID, REP QPN and
+   starting PSN, REJ reason): a third reading, from Wireshark's packet-infiniband.c.
+4. The stats JSON (CM and responder counters) equals the reference's, and frames in = processed + drops.
+Exit 0 when all hold, 1 with the first differences listed, 2 on unusable input.
+"""
+import argparse
+import json
+import shutil
+import subprocess
+import sys
+
+from nettwin.common.pcap import InputError, read_pcap
+from nettwin.naa.layers import ATTR_NAME, decode_mad
+from nettwin.naa.ref import CM_DROPS, Endpoint, parse_naa_config
+from nettwin.rdma.layers import check_icrc
+from nettwin.rdma.ref import ConfigError
+
+TSHARK_FIELDS = ("infiniband.mad.attributeid", "infiniband.mad.transactionid", "infiniband.cm.rep.localqpn",
+                 "infiniband.cm.rep.startpsn", "infiniband.cm.rej.reason")
+
+
+def _int(s):
+    return int(s, 0) if s else None
+
+
+def tshark_cm(path):
+    """[(attr, tid, rep qpn, rep psn, rej reason)] per frame (None for frames without a MAD), or None."""
+    if shutil.which("tshark") is None:
+        return None
+    cmd = ["tshark", "-r", path, "-T", "fields", "-E", "separator=|", "-E", "occurrence=f"]
+    for f in TSHARK_FIELDS:
+        cmd += ["-e", f]
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+    rows = []
+    for line in out.splitlines():
+        v = [_int(x) for x in line.split("|")]
+        rows.append(None if v[0] is None else tuple(v))
+    return rows
+
+
+def check(config_path, inp, outp, stats_path):
+    errors = []
+    with open(config_path) as fh:
+        cfg, cm = parse_naa_config(fh.read(), config_path)
+    ep = Endpoint(cfg, cm)
+    expected = []
+    for f, _ in read_pcap(inp):
+        expected.extend(ep.process(bytes(f)))
+    got = [f for f, _ in read_pcap(outp)]
+    for i in range(max(len(expected), len(got))):
+        if i >= len(got):
+            errors.append(f"frame {i}: missing (expected {len(expected)} frames, got {len(got)})")
+            break
+        if i >= len(expected):
+            errors.append(f"frame {i}: extra (expected {len(expected)} frames, got {len(got)})")
+            break
+        if got[i] != expected[i]:
+            at = next(k for k in range(min(len(got[i]), len(expected[i])) + 1)
+                      if k == min(len(got[i]), len(expected[i])) or got[i][k] != expected[i][k])
+            errors.append(f"frame {i}: differs from the reference at byte {at} (length {len(got[i])}, "
+                          f"expected {len(expected[i])})")
+    decoded = []
+    for i, f in enumerate(got):
+        if not check_icrc(f):
+            errors.append(f"frame {i}: bad ICRC")
+        d = decode_mad(f)
+        if d is not None:
+            bth, mad = d
+            if mad.attr_id not in ATTR_NAME:
+                errors.append(f"frame {i}: MAD attribute 0x{mad.attr_id:04x} is not a CM message")
+            decoded.append((i, mad))
+    ts = tshark_cm(outp)
+    if ts is not None:
+        for i, mad in decoded:
+            msg = mad.payload
+            want = (mad.attr_id, mad.tid,
+                    msg.local_qpn if ATTR_NAME[mad.attr_id] == "REP" else None,
+                    msg.starting_psn if ATTR_NAME[mad.attr_id] == "REP" else None,
+                    msg.reason if ATTR_NAME[mad.attr_id] == "REJ" else None)
+            if i >= len(ts) or ts[i] != want:
+                errors.append(f"frame {i}: tshark reads {ts[i] if i < len(ts) else 'nothing'}, Scapy {want}")
+    if stats_path:
+        with open(stats_path) as fh:
+            st = json.load(fh)
+        e, c, r = ep.st, st["cm"], st["rdma"]
+        pairs = [("cm packets_in", c["packets_in"], e["cm_in"]), ("cm packets_out", c["packets_out"], e["cm_out"]),
+                 ("cm rejects", c["rejects"], e["rejects"]), ("cm connects", c["connects"], e["connects"]),
+                 ("cm disconnects", c["disconnects"], e["disconnects"]),
+                 ("cm state", c["state"], {"idle": "idle", "rep_sent": "rep_sent",
+                                           "established": "established"}[ep.state]),
+                 ("rdma packets_in", r["packets_in"], e["rdma_in"]), ("rdma packets_out", r["packets_out"],
+                                                                       e["rdma_out"])]
+        pairs += [(f"cm drop {k}", c["drops"].get(k, 0), e["cm_drops"][k]) for k in CM_DROPS]
+        pairs += [(f"rdma drop {k}", v, e["rdma_drops"].get(k, 0)) for k, v in r["drops"].items()]
+        errors += [f"stats: {name} is {a}, the reference says {b}" for name, a, b in pairs if a != b]
+        for part in (c, r):
+            if part["packets_in"] != part["processed"] + sum(part["drops"].values()):
+                errors.append(f"stats: packets_in {part['packets_in']} != processed {part['processed']} + drops")
+        if st.get("mismatches", 0) or not st.get("conservation_ok", False):
+            errors.append("stats: lockstep mismatch or conservation failure")
+    return errors, len(expected), len(decoded)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description="check nettwin naa output against the independent reference")
+    ap.add_argument("--config", required=True)
+    ap.add_argument("--in", dest="inp", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--stats")
+    a = ap.parse_args(argv)
+    try:
+        errors, n, n_cm = check(a.config, a.inp, a.out, a.stats)
+    except (ConfigError, InputError, OSError, KeyError, ValueError) as e:
+        print(f"naa_check: {e}", file=sys.stderr)
+        return 2
+    if errors:
+        for e in errors[:20]:
+            print("naa_check: " + e)
+        return 1
+    print(f"naa_check: {n} server frames as the reference ({n_cm} CM messages, also decoded by tshark)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,206 @@
+#!/usr/bin/python3
+"""Independent Python reference of the NAAICE endpoint (docs/naa.md) - the expected server frames, in order.
+
+Written from docs/naa.md and IBA chapter 12, never from the C++ model or the RTL.  The connection manager
+(REQ -> REP or REJ, RTU -> QP ready, DREQ -> DREP and teardown) is implemented here; RDMA requests go to
+the responder's own independent reference (nettwin.rdma.ref Responder), whose QP exists only while a
+connection is established, with the values the CM negotiated.  Responses are composed with the Scapy layers
+of nettwin.naa.layers and their own ICRC.
+
+  /usr/bin/python3 scripts/naa_ref.py --config naa.txt --in client.pcap --out expected.pcap [--stats S.json]
+"""
+import argparse
+import copy
+import json
+import re
+import sys
+
+from scapy.contrib.roce import BTH
+from scapy.layers.l2 import Ether
+
+from nettwin.common.pcap import InputError, read_pcap, write_pcap
+from nettwin.naa.layers import (ATTR, MAD, QP1_QKEY, REJ_INVALID_MTU, REJ_INVALID_SERVICE_ID,
+                                REJ_INVALID_TRANSPORT, REJ_NO_QP, UD_SEND_ONLY, CmDrep, CmRej, CmRep,
+                                build_mad, rdma_cm_service_id)
+from nettwin.rdma.layers import check_icrc
+from nettwin.rdma.ref import ConfigError, Responder, parse_config
+
+CM_FRAME = 322
+CM_DROPS = ("malformed", "not_for_us", "bad_icrc", "bad_mad", "ignored")
+
+
+def parse_naa_config(text, path="config"):
+    """(rdma Config with the endpoint's QP, cm dict).  The cm line is docs/naa.md's; the qp line gets
+    dest_qp/epsn placeholders (the CM sets them) so the responder reference parses it."""
+    cm, rest, qpn = None, [], None
+    for n, line in enumerate(text.splitlines(), 1):
+        body = line.split("#", 1)[0].split()
+        if body and body[0] == "cm":
+            kv = dict(zip(body[1::2], body[2::2]))
+            cm = {"listen": int(kv.get("listen", "1"), 0) != 0, "guid": int(kv.get("guid", "0"), 0),
+                  "psn": int(kv.get("psn", "0"), 0), "initiator_depth": int(kv.get("initiator_depth", "0"), 0),
+                  "rnr_retry": int(kv.get("rnr_retry", "7"), 0), "ack_delay": int(kv.get("ack_delay", "0"), 0),
+                  "comm_id": int(kv.get("comm_id", "0"), 0)}
+            cm["service_id"] = (rdma_cm_service_id(int(kv["port"], 0)) if "port" in kv
+                                else int(kv["service"], 0))
+            rest.append("")
+            continue
+        if body and body[0] == "qp":
+            qpn = int(body[1], 0)
+            line = re.sub(r"#.*", "", line) + " dest_qp 0 epsn 0"
+        rest.append(line)
+    if cm is None or qpn is None:
+        raise ConfigError(path, 0, "cm" if cm is None else "qp", "missing line")
+    return parse_config("\n".join(rest), path), cm
+
+
+class Endpoint:
+    def __init__(self, cfg, cm):
+        self.cfg, self.cm = cfg, cm
+        self.rdma = Responder(cfg)
+        self.qpn = next(iter(cfg.qps))
+        self.template = cfg.qps[self.qpn]
+        del self.rdma.qps[self.qpn]         # no QP until a connection is established
+        self.state = "idle"
+        self.local_comm = self.remote_comm = self.client_qpn = self.client_psn = 0
+        self.resp_res = self.init_depth = self.mtu = 0
+        self.accepted = 0
+        self.mad_psn = 0
+        self.st = {"cm_in": 0, "cm_out": 0, "rejects": 0, "connects": 0, "disconnects": 0,
+                   "cm_drops": {r: 0 for r in CM_DROPS}, "rdma_in": 0, "rdma_out": 0, "rdma_drops": {}}
+
+    @staticmethod
+    def is_cm(f):
+        """docs/naa.md "Front end": RoCEv2 over IPv4 (no options) to destination QP 1, by the first 50 bytes."""
+        return (len(f) >= 50 and f[12:14] == b"\x08\x00" and f[14] == 0x45 and f[23] == 17
+                and int.from_bytes(f[36:38], "big") == 4791 and f[47:50] == b"\x00\x00\x01")
+
+    def process(self, f):
+        """The endpoint's frames for client frame f, in order."""
+        if not self.is_cm(f):
+            self.st["rdma_in"] += 1
+            v = self.rdma.process(f)
+            if v.reason:
+                self.st["rdma_drops"][v.reason] = self.st["rdma_drops"].get(v.reason, 0) + 1
+            self.st["rdma_out"] += len(v.responses)
+            return list(v.responses)
+        self.st["cm_in"] += 1
+        out = self.cm_frame(f)
+        if isinstance(out, str):
+            self.st["cm_drops"][out] += 1
+            return []
+        self.st["cm_out"] += len(out)
+        return out
+
+    def cm_frame(self, f):
+        srv = self.cfg
+        if (len(f) != CM_FRAME or f[14] != 0x45 or int.from_bytes(f[16:18], "big") != CM_FRAME - 14
+                or int.from_bytes(f[20:22], "big") & 0x3FFF or int.from_bytes(f[38:40], "big") != CM_FRAME - 34
+                or f[42] != UD_SEND_ONLY or f[43] != 0):
+            return "malformed"
+        if f[0:6] != srv.mac or srv.ip4 is None or f[30:34] != srv.ip4:
+            return "not_for_us"
+        if not check_icrc(f):
+            return "bad_icrc"
+        p = Ether(f)
+        mad = p[MAD]
+        if (int.from_bytes(f[54:58], "big") != QP1_QKEY or mad.base_version != 1 or mad.mgmt_class != 0x07
+                or mad.class_version != 2 or mad.method != 0x03):
+            return "bad_mad"
+        msg = mad.payload
+        body = bytes(msg)[:232]
+        comm0, comm1 = int.from_bytes(body[0:4], "big"), int.from_bytes(body[4:8], "big")
+        ours = comm1 == self.local_comm and comm0 == self.remote_comm
+        a = mad.attr_id
+        reply = lambda attr, m: self.reply(p, mad.tid, attr, m)  # noqa: E731
+        if a == ATTR["REQ"]:
+            dup = self.state != "idle" and comm0 == self.remote_comm and msg.local_qpn == self.client_qpn
+            if dup and self.state != "rep_sent":
+                return "ignored"
+            if not dup:
+                reason = None
+                if not self.cm["listen"] or msg.service_id != self.cm["service_id"]:
+                    reason = REJ_INVALID_SERVICE_ID
+                elif msg.transport_type != 0:       # RC
+                    reason = REJ_INVALID_TRANSPORT
+                elif not 1 <= msg.path_mtu <= 5:
+                    reason = REJ_INVALID_MTU
+                elif self.state != "idle":
+                    reason = REJ_NO_QP
+                if reason is not None:
+                    self.st["rejects"] += 1
+                    return [reply(ATTR["REJ"], CmRej(local_comm_id=0, remote_comm_id=comm0, reason=reason))]
+                self.state = "rep_sent"
+                self.remote_comm, self.client_qpn, self.client_psn = comm0, msg.local_qpn, msg.starting_psn
+                self.local_comm = (self.cm["comm_id"] + self.accepted) & 0xFFFFFFFF
+                self.accepted += 1
+                self.resp_res = min(msg.initiator_depth, self.template.max_rd_atomic, 255)
+                self.init_depth = min(msg.responder_resources, self.cm["initiator_depth"])
+                self.mtu = min(128 << msg.path_mtu, self.template.mtu)
+            return [reply(ATTR["REP"], CmRep(
+                local_comm_id=self.local_comm, remote_comm_id=self.remote_comm, local_qpn=self.qpn,
+                starting_psn=self.cm["psn"], responder_resources=self.resp_res, initiator_depth=self.init_depth,
+                target_ack_delay=self.cm["ack_delay"], rnr_retry=self.cm["rnr_retry"],
+                local_ca_guid=self.cm["guid"]))]
+        if a == ATTR["RTU"]:
+            if self.state != "rep_sent" or not ours:
+                return "ignored"
+            self.state = "established"
+            self.st["connects"] += 1
+            conf = copy.copy(self.template)
+            conf.dest_qp, conf.epsn, conf.mtu, conf.max_rd_atomic = (self.client_qpn, self.client_psn, self.mtu,
+                                                                     self.resp_res)
+            from nettwin.rdma.ref_state import QPState
+            self.rdma.qps[self.qpn] = QPState(conf)
+            return []
+        if a == ATTR["DREQ"]:
+            if self.state != "idle" and ours:
+                self.state = "idle"
+                self.st["disconnects"] += 1
+                self.rdma.qps.pop(self.qpn, None)
+            return [reply(ATTR["DREP"], CmDrep(local_comm_id=comm1, remote_comm_id=comm0))]
+        if a == ATTR["REJ"] and self.state == "rep_sent" and ours:
+            self.state = "idle"
+            return []
+        return "ignored"
+
+    def reply(self, req, tid, attr, msg):
+        me = {"mac": self.cfg.mac.hex(":"), "ip": ".".join(str(b) for b in self.cfg.ip4), "sport": req["UDP"].sport}
+        peer = {"mac": req[Ether].src, "ip": req["IP"].src}
+        f = build_mad(me, peer, attr, tid, msg, self.mad_psn)
+        self.mad_psn = (self.mad_psn + 1) & 0xFFFFFF
+        return f
+
+
+def run(config_text, frames, path="config"):
+    cfg, cm = parse_naa_config(config_text, path)
+    ep = Endpoint(cfg, cm)
+    out = []
+    for f, ts in frames:
+        out.extend((r, ts) for r in ep.process(bytes(f)))
+    return ep, out
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description="Python reference of the NAAICE endpoint (docs/naa.md)")
+    ap.add_argument("--config", required=True)
+    ap.add_argument("--in", dest="inp", required=True, help="client pcap")
+    ap.add_argument("--out", required=True, help="expected server pcap to write")
+    ap.add_argument("--stats", help="expected counters JSON to write")
+    a = ap.parse_args(argv)
+    try:
+        with open(a.config) as fh:
+            text = fh.read()
+        ep, out = run(text, read_pcap(a.inp), a.config)
+    except (ConfigError, InputError, OSError) as e:
+        print(f"naa_ref: {e}", file=sys.stderr)
+        return 2
+    write_pcap(a.out, out)
+    if a.stats:
+        with open(a.stats, "w") as fh:
+            json.dump(ep.st, fh, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,44 @@
+"""The NAAICE endpoint's regression runs (API: nettwin/regress/run.py).
+
+Per seed, naa_gen.py writes D/naa.txt and one client pcap per scenario (connect, lost, reject, bad); each
+scenario runs `nettwin naa --engine lockstep` (RTL and model in lockstep, SystemC host memory) back to back
+and with input gaps + output backpressure, and naa_check.py compares every server frame byte for byte with
+the independent reference (Python CM + the responder's Python reference), decodes the CM messages with Scapy
+and tshark, and checks the counters.
+"""
+import os
+
+from nettwin.naa.gen import SCENARIOS
+from nettwin.regress.run import PY, Run, Vector, stats_ok, tag
+
+TITLE = ("NAAICE endpoint: connection manager + RoCEv2 responder (RTL and model in lockstep; checked by "
+         "naa_check.py: independent reference, Scapy and tshark decode)")
+HEADER = ["scenario", "seed", "mode", "frames_in", "frames_out", "cm_drops", "connects", "rejects", "cycles",
+          "result", "time"]
+MODES = [("b2b", []), ("gaps+bp", ["--gaps", "0.3", "--backpressure", "0.4", "--seed", "{seed}"])]
+
+
+def _columns(st):
+    cm = st.get("cm", {})
+    return [st.get("packets_in", "-"), st.get("packets_out", "-"), sum(cm.get("drops", {}).values()),
+            cm.get("connects", "-"), cm.get("rejects", "-"), st.get("cycles", "-")]
+
+
+def runs(opts):
+    out = []
+    for seed in opts.seeds(1 if opts.quick else 8):
+        d = os.path.join(opts.work, "naa_%d" % seed)
+        vec = Vector("naa/%d" % seed, [[PY, opts.script("naa_gen.py"), "--seed", str(seed), "--out-dir", d]])
+        conf = os.path.join(d, "naa.txt")
+        for scen in SCENARIOS:
+            client = os.path.join(d, scen + ".pcap")
+            for mode, flags in MODES:
+                t = tag(mode)
+                server, st = os.path.join(d, "%s_%s.out.pcap" % (scen, t)), os.path.join(d, "%s_%s.json" % (scen, t))
+                cmd = [opts.nettwin, "naa", "--config", conf, "--in", client, "--out", server, "--stats", st,
+                       "--engine", "lockstep"] + [f.format(seed=seed) for f in flags]
+                checks = [("naa_check", [PY, opts.script("naa_check.py"), "--config", conf, "--in", client,
+                                         "--out", server, "--stats", st])]
+                out.append(Run("naa", scen, seed, mode, cmd, vector=vec, checks=checks, stats=st,
+                               outputs=[server, st], accept=stats_ok, columns=_columns))
+    return out

@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# `nettwin naa`: every client scenario through every engine (identical server frames), each run accepted by
+# the independent checker (scripts/naa_check.py) with and without gaps / backpressure, and clear errors
+# (exit 2, file:line: token 'x') for bad usage, bad configs and bad pcaps.
+#   scripts/nettwin/naa/test_naa.sh BUILD_DIR
+set -uo pipefail
+B=${1:?usage: test_naa.sh BUILD_DIR}
+N="$B/nettwin"
+PY=/usr/bin/python3
+HERE=$(cd "$(dirname "$0")/../.." && pwd)   # scripts/
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+# shellcheck source=SCRIPTDIR/../../tests/cli_check.sh
+source "$HERE/tests/cli_check.sh"
+
+if ! $PY "$HERE/naa_gen.py" --seed 3 --out-dir "$T/v" >/dev/null; then
+  echo "FAIL naa_gen.py did not make the vectors"; exit 1
+fi
+C="$T/v/naa.txt"
+
+# ---- every scenario in lockstep, the checker on each ----
+for s in connect lost reject bad; do
+  I=(--config "$C" --in "$T/v/$s.pcap")
+  check "$s lockstep" 0 "naa: " "$N" naa "${I[@]}" --out "$T/$s.pcap" --stats "$T/$s.json"
+  check "$s checker" 0 "as the reference" $PY "$HERE/naa_check.py" "${I[@]}" --out "$T/$s.pcap" --stats "$T/$s.json"
+done
+# With input gaps and output backpressure (the regression runs every scenario so; here the busiest two).
+for s in connect lost; do
+  I=(--config "$C" --in "$T/v/$s.pcap")
+  check "$s lockstep gaps+bp" 0 "naa: " "$N" naa "${I[@]}" --out "$T/${s}_bp.pcap" --stats "$T/${s}_bp.json" \
+    --gaps 0.4 --backpressure 0.5 --seed 7
+  check "$s checker gaps+bp" 0 "as the reference" $PY "$HERE/naa_check.py" "${I[@]}" --out "$T/${s}_bp.pcap" \
+    --stats "$T/${s}_bp.json"
+done
+# The engines alone give the lockstep run's frames (the scenarios with the most traffic).
+for s in connect lost; do
+  for eng in model rtl; do
+    check "$s $eng" 0 "naa: " "$N" naa --config "$C" --in "$T/v/$s.pcap" --out "$T/${s}_$eng.pcap" --engine "$eng"
+    same_frames "$s $eng = lockstep" "$T/$s.pcap" "$T/${s}_$eng.pcap"
+  done
+done
+check "bad: every CM drop reason counted" 0 '"malformed": 1, "not_for_us": 1, "bad_icrc": 1, "bad_mad": 1, "ignored": 2' \
+  cat "$T/bad.json"
+check "connect: QP torn down, WRITE after DREQ dropped" 0 '"unknown_qp": 1' cat "$T/connect.json"
+check "trace" 0 "naa: " "$N" naa --config "$C" --in "$T/v/connect.pcap" --out "$T/o.pcap" --trace "$T/w.fst"
+check "FST written" 0 "" test -s "$T/w.fst"
+check "pcapng out" 0 "naa: " "$N" naa --config "$C" --in "$T/v/connect.pcap" --out "$T/o.pcapng" --out-format pcapng
+check "tshark reads the REP" 0 "0x0013" tshark -r "$T/o.pcapng" -Y infiniband.mad.attributeid==0x13 -T fields \
+  -e infiniband.mad.attributeid
+
+# ---- a mutated server frame is caught ----
+$PY - "$T/connect.pcap" "$T/mut.pcap" <<'PYEOF'
+import sys
+from scapy.utils import RawPcapReader, RawPcapWriter
+frames = [bytes(d) for d, _ in RawPcapReader(sys.argv[1])]
+f = bytearray(frames[0]); f[86 + 12] ^= 1          # the REP's Local QPN
+with RawPcapWriter(sys.argv[2], linktype=1) as w:
+    for x in [bytes(f)] + frames[1:]:
+        w.write(x)
+PYEOF
+check "checker catches a changed REP" 1 "differs from the reference at byte 98" $PY "$HERE/naa_check.py" \
+  --config "$C" --in "$T/v/connect.pcap" --out "$T/mut.pcap"
+
+# ---- the checked-in vector is what the generator and the reference make today ----
+V="$HERE/../vectors/naa"
+$PY "$HERE/naa_gen.py" --seed 1 --out-dir "$T/s1" >/dev/null
+check "vectors/naa config regenerates" 0 "" cmp "$V/naa.txt" "$T/s1/naa.txt"
+same_frames "vectors/naa client regenerates" "$V/connect.pcap" "$T/s1/connect.pcap"
+$PY "$HERE/naa_ref.py" --config "$V/naa.txt" --in "$V/connect.pcap" --out "$T/s1/exp.pcap" >/dev/null
+same_frames "vectors/naa expected output regenerates" "$V/expected_server.pcap" "$T/s1/exp.pcap"
+
+# ---- usage and input errors ----
+check "no options" 2 "--config, --in and --out are required" "$N" naa
+check "bad engine" 2 "--engine must be model, rtl or lockstep, got 'fast'" "$N" naa --config "$C" \
+  --in "$T/v/connect.pcap" --out "$T/o.pcap" --engine fast
+check "unknown option" 2 "unknown option '--frob'" "$N" naa --config "$C" --in "$T/v/connect.pcap" \
+  --out "$T/o.pcap" --frob
+check "help" 0 "usage: nettwin naa" "$N" naa --help
+bad_config() {  # NAME TEXT EXPECTED-MESSAGE
+  printf '%s\n' "$2" >"$T/bad.txt"
+  check "config: $1" 2 "$3" "$N" naa --config "$T/bad.txt" --in "$T/v/connect.pcap" --out "$T/o.pcap"
+}
+R='responder mac 02:00:00:00:00:01 ip 10.0.0.1'
+Q='qp 0x11 mtu 1024 max_rd_atomic 16 aq 0x10000'
+bad_config "no cm line" "$R
+$Q" "bad.txt: no 'cm' line"
+bad_config "no qp line" "$R
+cm port 7471" "no 'qp' line"
+bad_config "cm key" "$R
+$Q
+cm port 7471 colour red" "bad.txt:3: token 'colour': unknown cm key"
+bad_config "cm number" "$R
+$Q
+cm port 70000" "bad.txt:3: token '70000': does not fit in 16 bits"
+bad_config "cm without service" "$R
+$Q
+cm guid 1" "bad.txt:3: token 'cm': cm needs 'port <tcp port>' or 'service <service id>'"
+bad_config "two cm lines" "$R
+$Q
+cm port 1
+cm port 2" "bad.txt:4: token 'cm': a second cm line"
+bad_config "dest_qp set" "$R
+qp 0x11 dest_qp 5 mtu 1024
+cm port 1" "bad.txt:2: token 'dest_qp': set by the connection manager"
+bad_config "two qps" "$R
+$Q
+qp 0x12 mtu 1024
+cm port 1" "bad.txt:3: token 'qp': the endpoint has one QP"
+bad_config "responder error passes through" "responder mac zz
+$Q
+cm port 1" "bad.txt:1: token 'zz'"
+printf 'not a pcap' >"$T/bad.pcap"
+check "bad pcap" 2 "nettwin naa: " "$N" naa --config "$C" --in "$T/bad.pcap" --out "$T/o.pcap"
+check "ref: bad config" 2 "naa_ref: " $PY "$HERE/naa_ref.py" --config "$T/bad.txt" --in "$T/v/connect.pcap" \
+  --out "$T/o.pcap"
+
+echo "naa: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,50 @@
+#include "tb/naa/naa_binding.h"
+
+#include <string>
+
+namespace nettwin::naa {
+namespace {
+
+rdma::RdmaOut AsRdma(const NaaOut& o) {
+  rdma::RdmaOut r;
+  r.s_ready = o.s_ready;
+  r.busy = o.busy;
+  r.m = o.m;
+  r.dma_req = o.dma_req;
+  r.counters = o.rdma;
+  return r;
+}
+
+}  // namespace
+
+std::optional<tb::SignalDiff> NaaBinding::Compare(const Out& r, const Out& m) {
+  if (auto d = rdma::RdmaBinding::Compare(AsRdma(r), AsRdma(m))) return d;
+  auto diff = [](const std::string& sig, uint64_t a, uint64_t b) {
+    return tb::SignalDiff{sig, std::to_string(a), std::to_string(b)};
+  };
+  if (r.cm_busy != m.cm_busy) return diff("cm_busy_o", r.cm_busy, m.cm_busy);
+  const CmCounters &a = r.cm, &b = m.cm;
+  if (a.conn != b.conn) return tb::SignalDiff{"cm_conn_o", ConnName(a.conn), ConnName(b.conn)};
+  if (a.packets_in != b.packets_in) return diff("cm_packets_in_o", a.packets_in, b.packets_in);
+  if (a.processed != b.processed) return diff("cm_processed_o", a.processed, b.processed);
+  if (a.responses != b.responses) return diff("cm_responses_o", a.responses, b.responses);
+  for (int i = 0; i < kNumCmDrops; ++i) {
+    if (a.drops[i] != b.drops[i]) return diff(std::string("cm_drops_o[") + CmDropName(i) + "]", a.drops[i], b.drops[i]);
+  }
+  if (a.rejects != b.rejects) return diff("cm_rejects_o", a.rejects, b.rejects);
+  if (a.connects != b.connects) return diff("cm_connects_o", a.connects, b.connects);
+  if (a.disconnects != b.disconnects) return diff("cm_disconnects_o", a.disconnects, b.disconnects);
+  return std::nullopt;
+}
+
+// The responder's accounting (a request in its back end is not yet out) plus the CM's: a CM frame is out
+// once it is processed (its response sent, its QP writes done) or counted as a drop.
+tb::Accounting NaaBinding::Account(const Out& o) {
+  tb::Accounting a = rdma::RdmaBinding::Account(AsRdma(o));
+  a.in += o.cm.packets_in;
+  a.out += o.cm.processed;
+  for (uint32_t d : o.cm.drops) a.dropped += d;
+  return a;
+}
+
+}  // namespace nettwin::naa

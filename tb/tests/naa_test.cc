@@ -1,0 +1,224 @@
+// NAAICE endpoint: the CM frame layout (compose, parse, ICRC), the front end's routing, the config parser's
+// errors, and whole connections (REQ, RTU, RDMA WRITE, DREQ; refusals; retries) through the RTL with the
+// model in lockstep, with and without backpressure.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "model/common/bytes.h"
+#include "model/naa/naa_config.h"
+#include "model/naa/naa_mad.h"
+#include "model/naa/naa_model.h"
+#include "model/rdma/rdma_packet.h"
+#include "tb/naa/naa_run.h"
+#include "tb/rdma/rdma_requests.h"
+
+namespace nettwin::naa {
+namespace {
+
+constexpr uint64_t kServerMac = 0x020000000001, kClientMac = 0x020000000002;
+constexpr uint32_t kServerIp = 0x0a000001, kClientIp = 0x0a000002;
+constexpr uint32_t kQpn = 0x11, kClientQpn = 0xabcde, kClientPsn = 0x123456;
+constexpr uint32_t kCommBase = 0x1000, kClientComm = 0x77;
+
+const char* kConfig =
+    "responder mac 02:00:00:00:00:01 ip 10.0.0.1\n"
+    "qp 0x11 mtu 4096 max_rd_atomic 16 aq 0x10000\n"
+    "mr 0x100 va 0x1000 len 4096 pa 0x200000 access rw\n"
+    "cm port 7471 guid 0x0102030405060708 psn 0x654321 initiator_depth 2 comm_id 0x1000\n";
+
+uint32_t Icrc(const std::vector<uint8_t>& f, int end) {
+  uint32_t crc = rdma::IcrcSeed();
+  for (int b = 0; b * kBeatBytes < end; ++b) {
+    uint8_t beat[kBeatBytes] = {};
+    for (int i = 0; i < kBeatBytes && b * kBeatBytes + i < static_cast<int>(f.size()); ++i)
+      beat[i] = f[b * kBeatBytes + i];
+    crc = rdma::IcrcBeat(crc, beat, b * kBeatBytes, 14, end, false);
+  }
+  return ~crc;
+}
+
+// A client CM frame: ComposeCm with the roles swapped gives the headers; the CM fields are patched in.
+std::vector<uint8_t> ClientMad(uint16_t attr, uint32_t comm0, uint32_t comm1, uint64_t tid = 0x42) {
+  CmDesc d;
+  d.attr = attr;
+  d.tid = tid;
+  d.dst_mac = kServerMac;
+  d.dst_ip = kServerIp;
+  d.sport = 50000;
+  rdma::ResponderCfg client;
+  client.mac = kClientMac;
+  client.ip4 = kClientIp;
+  client.has_ip4 = true;
+  const CmFrameBytes b = ComposeCm(d, client);
+  std::vector<uint8_t> f(b.begin(), b.begin() + kCmFrameBytes);
+  Store32(f.data() + kCmDataAt, comm0);
+  Store32(f.data() + kCmDataAt + 4, comm1);
+  return f;
+}
+
+std::vector<uint8_t> Seal(std::vector<uint8_t> f) {
+  const uint32_t c = Icrc(f, kCmIcrcAt);
+  for (int j = 0; j < 4; ++j) f[kCmIcrcAt + j] = static_cast<uint8_t>(c >> (8 * j));
+  return f;
+}
+
+std::vector<uint8_t> Req(uint32_t comm = kClientComm, uint16_t port = 7471, uint8_t transport = 0, uint8_t mtu = 5) {
+  std::vector<uint8_t> f = ClientMad(attr::kReq, comm, 0);
+  uint8_t* c = f.data() + kCmDataAt;
+  StoreBe(c + 8, 8, 0x0000000001060000ull | port);
+  StoreBe(c + 32, 3, kClientQpn);
+  c[35] = 8;  // responder resources
+  c[39] = 4;  // initiator depth
+  c[43] = static_cast<uint8_t>(transport << 1);
+  StoreBe(c + 44, 3, kClientPsn);
+  c[50] = static_cast<uint8_t>(mtu << 4);
+  return Seal(f);
+}
+
+std::vector<uint8_t> Write(uint32_t psn) {
+  rdma::RequestSpec s;
+  s.opcode = rdma::op::kWriteOnly;
+  s.dqpn = kQpn;
+  s.psn = psn;
+  s.va = 0x1000;
+  s.rkey = 0x100;
+  s.payload.assign(64, 0x5a);
+  s.dmalen = 64;
+  return rdma::BuildRequest(s);
+}
+
+std::vector<Packet> Frames(const std::vector<std::vector<uint8_t>>& fs) {
+  std::vector<Packet> p;
+  for (const auto& f : fs) {
+    Packet x;
+    x.bytes = f;
+    p.push_back(x);
+  }
+  return p;
+}
+
+NaaRunReport RunFrames(const std::vector<std::vector<uint8_t>>& fs, double bp = 0) {
+  NaaRunConfig rc;
+  rc.opt.backpressure = bp;
+  rc.opt.seed = 3;
+  return RunNaa(ParseNaaConfig(kConfig, "t"), Frames(fs), rc);
+}
+
+TEST(NaaMad, ComposedFramesParseBackWithAGoodIcrc) {
+  rdma::ResponderCfg server;
+  server.mac = kServerMac;
+  server.ip4 = kServerIp;
+  server.has_ip4 = true;
+  const std::vector<uint8_t> f = Req();
+  CmFrameBytes b{};
+  std::copy(f.begin(), f.end(), b.begin());
+  uint32_t crc = rdma::IcrcSeed();
+  for (int k = 0; k < kCmBufBeats; ++k)
+    crc = rdma::IcrcBeat(crc, b.data() + k * kBeatBytes, k * kBeatBytes, 14, kCmIcrcAt, false);
+  const CmMsg m = ParseCm(b, kCmFrameBytes, false, crc, server);
+  EXPECT_EQ(m.drop, CmDrop::kNone);
+  EXPECT_EQ(m.attr, attr::kReq);
+  EXPECT_EQ(m.qpn, kClientQpn);
+  EXPECT_EQ(m.psn, kClientPsn);
+  EXPECT_EQ(m.mtu, 5);
+  EXPECT_EQ(m.init_depth, 4);
+  EXPECT_EQ(m.resp_res, 8);
+  EXPECT_EQ(m.src_mac, kClientMac);
+  EXPECT_EQ(ParseCm(b, kCmFrameBytes, false, crc ^ 1, server).drop, CmDrop::kBadIcrc);
+  EXPECT_EQ(ParseCm(b, kCmFrameBytes - 1, false, crc, server).drop, CmDrop::kMalformed);
+  server.mac ^= 1;
+  EXPECT_EQ(ParseCm(b, kCmFrameBytes, false, crc, server).drop, CmDrop::kNotForUs);
+}
+
+TEST(NaaFrontEnd, OnlyRoceV4ToQp1GoesToTheCm) {
+  Beat b;
+  const std::vector<uint8_t> req = Req();
+  std::copy(req.begin(), req.begin() + kBeatBytes, b.data.begin());
+  b.keep = ~uint64_t{0};
+  EXPECT_TRUE(IsCmFrame(b));
+  Beat w = b;
+  w.data[49] = 2;  // QP 2
+  EXPECT_FALSE(IsCmFrame(w));
+  w = b;
+  w.keep = KeepMask(49);  // too short to hold the destination QP
+  EXPECT_FALSE(IsCmFrame(w));
+}
+
+TEST(NaaConfig, ErrorsNameTheLineAndToken) {
+  auto err = [](const std::string& text) {
+    try {
+      ParseNaaConfig(text, "c");
+    } catch (const rdma::ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(err("responder mac 02:00:00:00:00:01 ip 10.0.0.1\nqp 1 mtu 1024\ncm port 1 x 2\n"),
+            "c:3: token 'x': unknown cm key (port, service, guid, psn, initiator_depth, rnr_retry, ack_delay, "
+            "comm_id, listen)");
+  EXPECT_EQ(err("responder mac 02:00:00:00:00:01 ip 10.0.0.1\nqp 1 epsn 3\ncm port 1\n"),
+            "c:2: token 'epsn': set by the connection manager from the client's REQ");
+  const NaaConfig c = ParseNaaConfig(kConfig, "t");
+  EXPECT_EQ(c.cm.service_id, 0x0000000001061d2full);
+  EXPECT_EQ(c.cm.comm_id, kCommBase);
+}
+
+TEST(NaaLockstep, ConnectWriteDisconnect) {
+  for (double bp : {0.0, 0.5}) {
+    const NaaRunReport r =
+        RunFrames({Write(kClientPsn), Req(), Seal(ClientMad(attr::kRtu, kClientComm, kCommBase)), Write(kClientPsn),
+                   Write(kClientPsn + 1), Seal(ClientMad(attr::kDreq, kClientComm, kCommBase)), Write(kClientPsn + 2)},
+                  bp);
+    ASSERT_TRUE(r.mismatch_text.empty()) << r.mismatch_text;
+    ASSERT_TRUE(r.conservation_ok);
+    EXPECT_EQ(r.last.cm.connects, 1u);
+    EXPECT_EQ(r.last.cm.disconnects, 1u);
+    EXPECT_EQ(r.last.cm.conn, Conn::kIdle);
+    EXPECT_EQ(r.last.rdma.drops[static_cast<int>(rdma::Drop::kUnknownQp)], 2u);  // before RTU, after DREQ
+    ASSERT_EQ(r.run.out.size(), 4u);                                             // REP, 2 ACKs, DREP
+    const std::vector<uint8_t>& rep = r.run.out[0].bytes;
+    EXPECT_EQ(Load16(rep.data() + kMadAt + 16), attr::kRep);
+    EXPECT_EQ(Load32(rep.data() + kCmDataAt), kCommBase);
+    EXPECT_EQ(LoadBe(rep.data() + kCmDataAt + 12, 3), kQpn);
+    EXPECT_EQ(LoadBe(rep.data() + kCmDataAt + 20, 3), 0x654321u);
+    EXPECT_EQ(rep[kCmDataAt + 24], 4);  // responder resources: the client's initiator depth
+    EXPECT_EQ(rep[kCmDataAt + 25], 2);  // initiator depth: ours, below the client's responder resources
+    EXPECT_EQ(LoadBe(r.run.out[1].bytes.data() + 47, 3), kClientQpn);  // the ACK goes to the client's QP
+    EXPECT_EQ(Load16(r.run.out[3].bytes.data() + kMadAt + 16), attr::kDrep);
+  }
+}
+
+TEST(NaaLockstep, CycleCountsOfDocsMicroarchitecture) {
+  const NaaRunReport r = RunFrames({Req(), Seal(ClientMad(attr::kRtu, kClientComm, kCommBase)), Write(kClientPsn)});
+  ASSERT_TRUE(r.mismatch_text.empty()) << r.mismatch_text;
+  ASSERT_EQ(r.run.out.size(), 2u);
+  EXPECT_EQ(r.run.out_first_cycle[0] - r.run.in_last_cycle[0], 3u);  // REQ's last beat -> REP's first beat
+  EXPECT_EQ(r.run.in_first_cycle[2] - r.run.in_last_cycle[1], 5u);   // RTU held the input for 4 cycles
+}
+
+TEST(NaaLockstep, RefusalsAndRetries) {
+  const NaaRunReport r =
+      RunFrames({Req(kClientComm, 9), Req(kClientComm, 7471, 1), Req(kClientComm, 7471, 0, 0), Req(), Req(),
+                 Req(kClientComm + 5), Seal(ClientMad(attr::kRtu, kClientComm, kCommBase)),
+                 Seal(ClientMad(attr::kRtu, kClientComm, kCommBase)), Seal(ClientMad(attr::kDreq, 1, 2))});
+  ASSERT_TRUE(r.mismatch_text.empty()) << r.mismatch_text;
+  ASSERT_TRUE(r.conservation_ok);
+  ASSERT_EQ(r.run.out.size(), 7u);  // REJ 8, REJ 9, REJ 26, REP, REP again, REJ 1, DREP (unknown connection)
+  const uint16_t want[] = {8, 9, 26};
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(Load16(r.run.out[i].bytes.data() + kCmDataAt + 10), want[i]) << i;
+  // The retried REQ gets the same REP (only the BTH PSN of QP1, and so the ICRC, differ).
+  const auto& a = r.run.out[3].bytes;
+  const auto& b = r.run.out[4].bytes;
+  EXPECT_TRUE(std::equal(a.begin() + kMadAt, a.begin() + kCmIcrcAt, b.begin() + kMadAt));
+  EXPECT_EQ(LoadBe(b.data() + 51, 3), LoadBe(a.data() + 51, 3) + 1);
+  EXPECT_EQ(Load16(r.run.out[5].bytes.data() + kCmDataAt + 10), 1);
+  EXPECT_EQ(r.last.cm.drops[static_cast<int>(CmDrop::kIgnored)], 1u);  // the second RTU
+  EXPECT_EQ(r.last.cm.conn, Conn::kEstablished);
+  EXPECT_EQ(r.last.cm.rejects, 4u);
+}
+
+}  // namespace
+}  // namespace nettwin::naa
