@@ -19,7 +19,9 @@ holds to its TAIL's arrival or the resume deadline, with an unbounded table and 
  delivered  every frame is a RoCEv2 frame with a valid ICRC (nettwin.rdma.layers.check_icrc), of a known
             flow (IP src, IP dst, dest QP), with a PSN the generator sent, byte-equal to that NIC
             frame (first differing byte and its field named), delivered once; per flow in PSN order
-            except where a fallback is possible (below). A frame may be missing only as a buffer_full
+            except where a fallback is possible (below), and except an old-path packet that arrived at
+            or after a reroute's resume deadline (timing.late_after_timeout): it may come after that
+            reroute's own epoch only (docs/conweave.md "After a timeout"). A frame may be missing only as a buffer_full
             drop: it is one a hold window holds, while the held bytes of all windows could exceed
             buffer_bytes (64-byte cells of the NIC frame), and no more are missing than the stats
             count; stats claiming buffer_full drops the traffic cannot cause fail.
@@ -58,7 +60,7 @@ from nettwin.reorder.layers import (BTH_LEN, CW_CLEAR, CW_HDR_LEN, CW_NAME, CW_N
                        check_icrc, decode_cw, field_at, key_str, make_control, parse)
 from nettwin.common.pcap import InputError, read_pcap
 from nettwin.reorder.timing import (SCAN_CYCLES, CYCLE_US, PortBound, cells, held_bytes_bound,
-                       live_sharing, reference)
+                       late_after_timeout, live_sharing, reference)
 from nettwin.rdma.layers import fix_ipv4_checksum, icrc
 
 STATS_KEYS = ("packets_in", "delivered", "control_out", "held_now", "released_by_tail",
@@ -157,6 +159,8 @@ class Checker:
             self.first_last[key] = (fus(ts) if fl is None else fl[0], fus(ts))
         self.windows = reference(conf, per_flow)
         self.per_flow = per_flow
+        self.epoch_of = {(k, psn): cw.epoch for k, pk in per_flow.items() for _, cw, psn, _ in pk}
+        self.late = late_after_timeout(self.windows, per_flow)
         self.held_in = {}       # (key, psn) -> its window
         for key, wins in self.windows.items():
             for w in wins:
@@ -242,13 +246,21 @@ class Checker:
             order[key].append((pos, j))
         self.seen = seen
         tol = self.tolerated_flows()
-        self.ntol = 0
+        self.ntol = self.nlate = 0
         for key, lst in order.items():
             hi = None
+            hi_ep = {}      # epoch -> the highest position delivered so far
             for pos, j in lst:
+                psn = self.flows[key]["psns"][pos]
+                ep = self.epoch_of.get((key, psn))
                 if hi is not None and pos < hi[0]:
                     if key in tol or self.b2b:
                         self.ntol += 1
+                        continue
+                    # late after a timeout: only packets of the epoch the timed-out reroute went to are ahead
+                    if any(all(e == we or p < pos for e, p in hi_ep.items()) for we in self.late.get((key, psn), ())):
+                        self.nlate += 1
+                        hi_ep[ep] = max(hi_ep.get(ep, pos), pos)
                         continue
                     fj = self.flows[key]
                     self.fail(f"flow {key_str(key)}: PSN 0x{fj['psns'][pos]:06x} (delivered frame {j}) comes after "
@@ -258,6 +270,7 @@ class Checker:
                     break
                 if hi is None or pos > hi[0]:
                     hi = (pos, j)
+                hi_ep[ep] = max(hi_ep.get(ep, pos), pos)
         missing = [(key, pos) for key, fj in self.flows.items() for pos in range(len(fj["psns"]))
                    if (key, pos) not in seen]
         self.missing = set(missing)
@@ -564,7 +577,8 @@ def main():
     timing = "order and timing not checked (--b2b)" if a.b2b else \
         f"{c.nprompt} left at once and {c.nheld} after their window as the rules require"
     print(f"cw_check: PASS: {len(c.flows)} flows, {len(dl)} delivered ({len(c.missing)} missing = dropped, "
-          f"{nrr} reroutes, {c.ntol} out-of-order deliveries tolerated as fallback; {timing}), {len(ctrl)} control "
+          f"{nrr} reroutes, {c.ntol} out-of-order deliveries tolerated as fallback, {c.nlate} as late after a timeout; "
+          f"{timing}), {len(ctrl)} control "
           f"({c.counts[CW_RTT_REPLY]} RTT_REPLY, {c.counts[CW_NOTIFY]} NOTIFY, {c.counts[CW_CLEAR]} CLEAR), "
           f"stats conserved ({st['packets_in']} in)")
     return 0

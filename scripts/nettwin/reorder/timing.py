@@ -16,6 +16,8 @@ rules (docs/conweave.md), never from the block's stats - library, no command lin
   held_bytes_bound(windows) -> [(t, cells)] the most cells held at once if every hold window held all
       its packets; buffer_full drops are possible only where this exceeds the limit.
   live_sharing(flows, arrivals, conf) -> flows that shared a flow-table entry with another live flow.
+  late_after_timeout(windows, per_flow) -> {(key, psn): {epoch}}: old-path packets that arrived at or
+      after a reroute's resume deadline, which the epoch the reroute went to may legally overtake.
 
 Time is in microseconds (float, from the nanosecond pcaps); the block's clock is the arrival time in
 integer us mod 2^16, like TX_TSTAMP.
@@ -172,3 +174,25 @@ def live_sharing(first_last, slot, idle_us):
                         and first_last[b][0] <= first_last[a][1] + idle_us:
                     res.add(a)
     return res
+
+
+def late_after_timeout(all_windows, per_flow):
+    """Old-path packets (an epoch before the reroute's) that arrived at or after the deadline of a
+    reroute closed by timeout and before the flow's next reroute began: docs/conweave.md "After a
+    timeout" forwards them at once, behind the packets the timeout released, so packets of the epoch
+    the reroute went to (the window's) may be delivered before them. The same `t >= deadline` as
+    reference() (a TAIL arriving in the deadline's microsecond is late, like the block's timer)."""
+    late = {}
+    for key, wins in all_windows.items():
+        for w in wins:
+            if w.by != "timeout":
+                continue
+            for t, cw, psn, _ in per_flow[key]:
+                if t < w.close:
+                    continue
+                d = (w.epoch - cw.epoch) & 3
+                if d == 3:          # the next reroute began: nothing after it is this reroute's
+                    break
+                if d in (1, 2):
+                    late.setdefault((key, psn), set()).add(w.epoch)
+    return late

@@ -1,0 +1,90 @@
+"""cw_check's order rule at the resume deadline (issue 15, found by the random-configuration soak).
+
+At margin_us 0 the deadline is exactly when a TAIL with the old path's largest one-way delay arrives; the
+timer releases the held packets in that microsecond and the TAIL, late, follows them (docs/conweave.md
+"After a timeout" and "Decision (deadline edge)"). cw_check rejected that as out of PSN order. Here:
+- the soak's two vectors, released by the ideal oracle (cw_oracle.py, independent of the block), pass;
+- the tolerance is no wider than the rule: an old-path packet that arrived before the deadline, delivered
+  behind the late TAIL (so behind the released new-path packets), still fails;
+- with a built nettwin (NT_BUILD, default ../build), the two replays in lockstep pass (the soak's failures).
+
+  cd scripts && /usr/bin/python3 -m unittest nettwin.reorder.test_check
+"""
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+from nettwin.common.pcap import read_pcap, write_pcap
+from nettwin.reorder.layers import parse
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SCRIPTS = os.path.dirname(os.path.dirname(HERE))
+BUILD = os.environ.get("NT_BUILD", os.path.join(os.path.dirname(SCRIPTS), "build"))
+PY = "/usr/bin/python3"
+# (seed, scenario, queues, default_hold_us, backpressure, run seed, the flow's QP, the late TAIL's PSN)
+CASES = [(111, "tswrap", 8, 130, 0.0, 1, 0x538ad7, 0x000032),
+         (126, "mixed", 4, 147, 0.47, 12602, 0x1ecd25, 0xb96c50)]
+
+
+def run(*args):
+    return subprocess.run([str(a) for a in args], capture_output=True, text=True)
+
+
+class LateAfterTimeout(unittest.TestCase):
+    def vector(self, d, seed, scenario, queues, hold):
+        r = run(PY, f"{SCRIPTS}/cw_gen.py", "--seed", seed, "--scenario", scenario, "--out-dir", d)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        conf = os.path.join(d, "reorder.txt")
+        with open(conf) as f:
+            lines = f.read().splitlines()
+        over = {"queues": queues, "margin_us": 0, "default_hold_us": hold}
+        with open(conf, "w") as f:
+            for ln in lines:
+                k = ln.split()[0] if ln.split() else ""
+                f.write(f"{k} {over[k]}\n" if k in over else ln + "\n")
+
+    def check(self, d, dl, bp=0.0):
+        return run(PY, f"{SCRIPTS}/cw_check.py", "--dir", d, "--delivered", dl, "--ctrl", f"{d}/c.pcap",
+                   "--stats", f"{d}/s.json", "--backpressure", bp, "--ctrl-backpressure", bp)
+
+    def test_oracle_release_at_the_deadline_passes_and_real_disorder_fails(self):
+        for seed, sc, q, hold, _, _, qp, tail in CASES:
+            with self.subTest(seed=seed), tempfile.TemporaryDirectory() as d:
+                self.vector(d, seed, sc, q, hold)
+                r = run(PY, f"{SCRIPTS}/cw_oracle.py", "--dir", d, "--delivered", f"{d}/dl.pcap",
+                        "--ctrl", f"{d}/c.pcap", "--stats", f"{d}/s.json")
+                self.assertEqual(r.returncode, 0, r.stderr)
+                r = self.check(d, f"{d}/dl.pcap")
+                self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+                self.assertIn("1 as late after a timeout" if seed == 126 else "2 as late after a timeout", r.stdout)
+                frames = read_pcap(f"{d}/dl.pcap")
+                mine = [i for i, (fr, _) in enumerate(frames) if parse(fr).dqpn == qp]
+                ti = next(i for i in mine if parse(frames[i][0]).psn == tail)
+                # the old-path packet before the TAIL (PSN - 1) arrived before the deadline: delivered after
+                # the TAIL, behind the released new-path packets, it is out of order whatever the timer did
+                oi = next(i for i in mine if parse(frames[i][0]).psn == (tail - 1) & 0xFFFFFF)
+                order = [i for i in range(len(frames)) if i != oi]
+                order.insert(order.index(ti) + 1, oi)
+                write_pcap(f"{d}/bad.pcap", [frames[i] for i in order])
+                r = self.check(d, f"{d}/bad.pcap")
+                self.assertEqual(r.returncode, 1, r.stdout)
+                self.assertIn(f"PSN 0x{(tail - 1) & 0xFFFFFF:06x} (delivered frame {order.index(oi)}) comes after", r.stdout)
+
+    @unittest.skipUnless(os.access(os.path.join(BUILD, "nettwin"), os.X_OK), "no built nettwin")
+    def test_lockstep_replays_of_the_soak_pass(self):
+        for seed, sc, q, hold, bp, rseed, _, _ in CASES:
+            with self.subTest(seed=seed), tempfile.TemporaryDirectory() as d:
+                self.vector(d, seed, sc, q, hold)
+                r = run(f"{BUILD}/nettwin", "reorder", "--config", f"{d}/reorder.txt", "--in", f"{d}/arrivals.pcap",
+                        "--out", f"{d}/dl.pcap", "--ctrl-out", f"{d}/c.pcap", "--stats", f"{d}/s.json",
+                        "--engine", "lockstep", "--backpressure", bp, "--ctrl-backpressure", bp, "--seed", rseed)
+                self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+                r = self.check(d, f"{d}/dl.pcap", bp)
+                self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+                self.assertIn("as late after a timeout", r.stdout)
+
+
+if __name__ == "__main__":
+    sys.exit(unittest.main())
