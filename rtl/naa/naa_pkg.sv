@@ -1,6 +1,34 @@
-// Types and helpers of the NAAICE endpoint's connection manager (docs/naa.md, docs/naa-microarchitecture.md).
+// Types and helpers of the NAAICE endpoint (docs/naa.md, docs/naa-microarchitecture.md): the connection
+// manager's, and the interface between the controller (naa_ctl) and the requester (naa_req).
 package naa_pkg;
   import nt_pkg::*;
+
+  // ---- Controller <-> requester (model/naa/naa_types.h, the same fields) ----
+  typedef enum logic [1:0] { NaaOpSend = 2'd0, NaaOpWrite = 2'd1, NaaOpWriteImm = 2'd2 } naa_req_op_e;
+  typedef struct packed {          // one work request: one message (SEND ONLY, or a WRITE split by MTU)
+    naa_req_op_e  op;
+    logic [63:0]  laddr;           // payload address in the endpoint's (host-memory-model) memory
+    logic [31:0]  len;             // bytes; 0 allowed for SEND and WRITE_WITH_IMM
+    logic [63:0]  raddr;           // remote virtual address (WRITE, WRITE_WITH_IMM)
+    logic [31:0]  rkey;            // remote key (WRITE, WRITE_WITH_IMM)
+    logic [31:0]  imm;             // immediate (WRITE_WITH_IMM)
+    logic [7:0]   tag;             // returned in the completion
+  } naa_req_cmd_t;
+  typedef enum logic [1:0] { NaaCplOk = 2'd0, NaaCplRetryExceeded = 2'd1, NaaCplRemoteError = 2'd2,
+                             NaaCplFlushed = 2'd3 } naa_cpl_status_e;
+  typedef struct packed { logic [7:0] tag; naa_cpl_status_e status; } naa_req_cpl_t;
+
+  // The connection the CM established, as the requester and the controller see it (naa_cm conn_o).
+  typedef struct packed {
+    logic        connected;        // RTU received, not yet torn down
+    logic [47:0] mac;              // the client's MAC (the REQ's source)
+    logic [31:0] ip;               // the client's IPv4 (the REQ's source)
+    logic [15:0] sport;            // the REQ's UDP source port (this endpoint's frames go to it)
+    logic [23:0] qpn;              // the client's QPN (destination QP of this endpoint's requests)
+    logic [23:0] local_qpn;        // this endpoint's QPN (ACKs for the requester arrive on it)
+    logic [23:0] start_psn;        // the REP's Starting PSN: the requester's first PSN
+    logic [3:0]  mtu_log2;         // the negotiated path MTU (8..12)
+  } naa_conn_t;
 
   localparam int unsigned CmBits = NaaCmBufBeats * StreamBits;  // the CM frame buffer, byte i in bits 8i+7:8i
   localparam int unsigned CmIcrcAt = NaaCmFrameBytes - 4;
