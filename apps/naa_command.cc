@@ -29,8 +29,10 @@ std::string StatsJson(const NaaRunReport& r, const char* engine) {
   const rdma::RdmaCounters& d = r.last.rdma;
   const CmCounters& c = r.last.cm;
   std::ostringstream j;
-  j << "{\n  \"engine\": \"" << engine << "\",\n  \"packets_in\": " << d.packets_in + c.packets_in
-    << ",\n  \"packets_out\": " << d.responses + c.responses << ",\n  \"cm\": {\"packets_in\": " << c.packets_in
+  const ReqCounters& q = r.last.req;
+  j << "{\n  \"engine\": \"" << engine << "\",\n  \"packets_in\": " << d.packets_in + c.packets_in + q.packets_in
+    << ",\n  \"packets_out\": " << d.responses + c.responses + q[params::kNaaReqCntSent]
+    << ",\n  \"cm\": {\"packets_in\": " << c.packets_in
     << ", \"processed\": " << c.processed << ", \"packets_out\": " << c.responses << ", \"drops\": {";
   for (int i = 1; i < kNumCmDrops; ++i) j << (i > 1 ? ", " : "") << "\"" << CmDropName(i) << "\": " << c.drops[i];
   j << "}, \"rejects\": " << c.rejects << ", \"connects\": " << c.connects << ", \"disconnects\": " << c.disconnects
@@ -41,6 +43,11 @@ std::string StatsJson(const NaaRunReport& r, const char* engine) {
   }
   j << "}, \"acks\": " << d.acks << ", \"naks\": " << d.naks << ", \"cqes\": " << d.cqes
     << ", \"dma_writes\": " << d.dma_writes << ", \"dma_reads\": " << d.dma_reads << "},\n";
+  j << "  \"req\": {\"packets_in\": " << q.packets_in << ", \"processed\": " << q.processed << ", \"drops\": {";
+  for (int i = 1; i < kNumReqDrops; ++i) j << (i > 1 ? ", " : "") << "\"" << ReqDropName(i) << "\": " << q.drops[i];
+  j << "}";
+  for (int i = 0; i < kNumReqCnts; ++i) j << ", \"" << ReqCntName(i) << "\": " << q.cnt[i];
+  j << "},\n";
   AppendRunStatsTail(j, r);
   return j.str();
 }
@@ -109,10 +116,13 @@ int NaaCommand(int argc, char** argv) {
   }
   const CmCounters& c = r.last.cm;
   std::printf(
-      "naa: %zu client frames, %zu endpoint frames (%u CM, %u responder), CM %u connects, %u rejects, "
-      "%u disconnects, state %s, %llu cycles\n",
-      packets.size(), r.run.out.size(), c.responses, r.last.rdma.responses, c.connects, c.rejects, c.disconnects,
-      ConnName(c.conn), static_cast<unsigned long long>(r.run.cycles));
+      "naa: %zu client frames, %zu endpoint frames (%u CM, %u responder, %u requester), CM %u connects, %u rejects, "
+      "%u disconnects, state %s, requester %u completed ok / %u failed, %llu cycles\n",
+      packets.size(), r.run.out.size(), c.responses, r.last.rdma.responses, r.last.req[params::kNaaReqCntSent],
+      c.connects, c.rejects, c.disconnects, ConnName(c.conn), r.last.req[params::kNaaReqCntCplOk],
+      r.last.req[params::kNaaReqCntCplRetry] + r.last.req[params::kNaaReqCntCplRemote] +
+          r.last.req[params::kNaaReqCntCplFlushed],
+      static_cast<unsigned long long>(r.run.cycles));
   if (!r.mismatch_text.empty()) {
     std::cerr << r.mismatch_text << "  replay: nettwin";
     for (int i = 0; i < argc; ++i) std::cerr << " " << argv[i];

@@ -58,6 +58,71 @@ void ParseCmLine(const std::string& file, int n, const std::vector<std::string>&
   if (!have_service) Fail(file, n, "cm", "cm needs 'port <tcp port>' or 'service <service id>'");
 }
 
+void ParseReqLine(const std::string& file, int n, const std::vector<std::string>& w, ReqCfg* c) {
+  if (w.size() % 2 == 0) Fail(file, n, w.back(), "req takes key value pairs");
+  for (size_t i = 1; i + 1 < w.size(); i += 2) {
+    const std::string &k = w[i], &v = w[i + 1];
+    if (k == "timeout") {
+      c->timeout = static_cast<uint32_t>(Num(file, n, v, 32));
+    } else if (k == "retry") {
+      c->retry = static_cast<uint8_t>(Num(file, n, v, 3));
+    } else if (k == "rnr_retry") {
+      c->rnr_retry = static_cast<uint8_t>(Num(file, n, v, 3));
+    } else {
+      Fail(file, n, k, "unknown req key (timeout, retry, rnr_retry)");
+    }
+  }
+}
+
+// post send|write|write_imm laddr A len N [raddr V rkey K] [imm I] [tag T]
+ReqCmd ParsePostLine(const std::string& file, int n, const std::vector<std::string>& w) {
+  ReqCmd c;
+  if (w.size() < 2) Fail(file, n, "post", "post needs an operation (send, write, write_imm)");
+  if (w[1] == "send") {
+    c.op = ReqOp::kSend;
+  } else if (w[1] == "write") {
+    c.op = ReqOp::kWrite;
+  } else if (w[1] == "write_imm") {
+    c.op = ReqOp::kWriteImm;
+  } else {
+    Fail(file, n, w[1], "unknown post operation (send, write, write_imm)");
+  }
+  if (w.size() % 2 != 0) Fail(file, n, w.back(), "post takes key value pairs after the operation");
+  bool have_laddr = false, have_len = false, have_raddr = false, have_rkey = false, have_imm = false;
+  for (size_t i = 2; i + 1 < w.size(); i += 2) {
+    const std::string &k = w[i], &v = w[i + 1];
+    if (k == "laddr") {
+      c.laddr = Num(file, n, v, 64);
+      have_laddr = true;
+    } else if (k == "len") {
+      c.len = static_cast<uint32_t>(Num(file, n, v, 32));
+      have_len = true;
+    } else if (k == "raddr") {
+      c.raddr = Num(file, n, v, 64);
+      have_raddr = true;
+    } else if (k == "rkey") {
+      c.rkey = static_cast<uint32_t>(Num(file, n, v, 32));
+      have_rkey = true;
+    } else if (k == "imm") {
+      c.imm = static_cast<uint32_t>(Num(file, n, v, 32));
+      have_imm = true;
+    } else if (k == "tag") {
+      c.tag = static_cast<uint8_t>(Num(file, n, v, 8));
+    } else {
+      Fail(file, n, k, "unknown post key (laddr, len, raddr, rkey, imm, tag)");
+    }
+  }
+  if (!have_len || (!have_laddr && c.len != 0)) Fail(file, n, w[1], "post needs len (and laddr unless len is 0)");
+  if (c.op == ReqOp::kSend && (have_raddr || have_rkey || have_imm)) {
+    Fail(file, n, w[1], "a send has no raddr, rkey or imm");
+  }
+  if (c.op != ReqOp::kSend && (!have_raddr || !have_rkey)) Fail(file, n, w[1], "a write needs raddr and rkey");
+  if (c.op == ReqOp::kWrite && have_imm) Fail(file, n, "imm", "only write_imm carries an immediate");
+  if (c.op == ReqOp::kWriteImm && !have_imm) Fail(file, n, w[1], "write_imm needs imm");
+  if (c.len > 0x7FFFFFFFu) Fail(file, n, std::to_string(c.len), "a message is at most 2^31 - 1 bytes");
+  return c;
+}
+
 }  // namespace
 
 std::vector<CfgWrite> NaaConfig::Writes() const {
@@ -66,17 +131,19 @@ std::vector<CfgWrite> NaaConfig::Writes() const {
     // The QP and its queues become templates the CM writes when a connection is established.
     if (c.table != params::kRdmaTblQp && c.table != params::kRdmaTblQpQueues) w.push_back(c);
   }
-  auto add = [&w](uint16_t index, const CfgData& d) {
+  auto add = [&w](uint8_t table, uint16_t index, const CfgData& d) {
     CfgWrite c;
     c.valid = true;
-    c.table = params::kNaaTblCm;
+    c.table = table;
     c.index = index;
     c.data = d;
     w.push_back(c);
   };
-  add(0, Encode(cm));
-  add(1, rdma::Encode(rdma.qps.at(0)));
-  add(2, rdma::Encode(rdma.queues.at(0)));
+  add(params::kNaaTblCm, 0, Encode(cm));
+  add(params::kNaaTblCm, 1, rdma::Encode(rdma.qps.at(0)));
+  add(params::kNaaTblCm, 2, rdma::Encode(rdma.queues.at(0)));
+  add(params::kNaaTblReq, 0, Encode(req));
+  for (const ReqCmd& p : posts) add(params::kNaaTblReq, 1, Encode(p));
   return w;
 }
 
@@ -85,7 +152,7 @@ NaaConfig ParseNaaConfig(const std::string& text, const std::string& file) {
   std::istringstream in(text);
   std::ostringstream rest;  // the responder's lines; cm lines become blank so line numbers stay right
   std::string raw;
-  int n = 0, cm_line = 0, qp_line = 0;
+  int n = 0, cm_line = 0, qp_line = 0, req_line = 0;
   while (std::getline(in, raw)) {
     ++n;
     std::string body = raw.substr(0, raw.find('#'));
@@ -96,6 +163,21 @@ NaaConfig ParseNaaConfig(const std::string& text, const std::string& file) {
       if (cm_line != 0) Fail(file, n, "cm", "a second cm line (the first is line " + std::to_string(cm_line) + ")");
       cm_line = n;
       ParseCmLine(file, n, w, &c.cm);
+      rest << "\n";
+      continue;
+    }
+    if (!w.empty() && w[0] == "req") {
+      if (req_line != 0) Fail(file, n, "req", "a second req line (the first is line " + std::to_string(req_line) + ")");
+      req_line = n;
+      ParseReqLine(file, n, w, &c.req);
+      rest << "\n";
+      continue;
+    }
+    if (!w.empty() && w[0] == "post") {
+      if (c.posts.size() == static_cast<size_t>(params::kNaaReqHostCmds)) {
+        Fail(file, n, "post", "at most " + std::to_string(params::kNaaReqHostCmds) + " posted commands");
+      }
+      c.posts.push_back(ParsePostLine(file, n, w));
       rest << "\n";
       continue;
     }

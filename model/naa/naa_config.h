@@ -13,7 +13,10 @@ namespace nettwin::naa {
 struct NaaConfig {
   rdma::RdmaConfig rdma;  // exactly one QP: the one the CM connects (its dest_qp and epsn come from the REQ)
   CmCfg cm;
-  // Responder table, MRs (the QP stays invalid until a connection is established), then the CM table.
+  ReqCfg req;                 // the `req` line (defaults without one)
+  std::vector<ReqCmd> posts;  // `post` lines: commands the requester runs once connected, in order
+  // Responder table, MRs (the QP stays invalid until a connection is established), the CM table, then the
+  // requester's settings and posted commands.
   std::vector<CfgWrite> Writes() const;
 };
 

@@ -4,10 +4,24 @@
 
 namespace nettwin::naa {
 
-bool IsCmFrame(const Beat& b) {
+namespace {
+
+bool IsRoce4(const Beat& b) {
   const uint8_t* d = b.data.data();
   return (b.keep >> 49 & 1) && Load16(d + 12) == 0x0800 && d[14] == 0x45 && d[23] == 17 &&
-         Load16(d + 36) == params::kRdmaUdpPort && d[47] == 0 && d[48] == 0 && d[49] == 1;
+         Load16(d + 36) == params::kRdmaUdpPort;
+}
+
+}  // namespace
+
+bool IsCmFrame(const Beat& b) {
+  const uint8_t* d = b.data.data();
+  return IsRoce4(b) && d[47] == 0 && d[48] == 0 && d[49] == 1;
+}
+
+bool IsReqFrame(const Beat& b, const NaaConn& conn) {
+  const uint8_t* d = b.data.data();
+  return IsRoce4(b) && conn.connected && d[42] == 0x11 && LoadBe(d + 47, 3) == conn.local_qpn;
 }
 
 void NaaModel::Reset() { *this = NaaModel(); }
@@ -27,8 +41,19 @@ const NaaOut& NaaModel::Eval(const NaaIn& in) {
   ci.m_ready = in.m_ready && out_src_now_ == OutSrc::kCm;
   ci.cfg = in.cfg;
   const CmOut& co = cm_.Eval(ci);
+  // The connection is a register of the CM, so routing on it is not a loop.
+  route_rq_now_ = in_frame_ ? route_rq_ : IsReqFrame(in.s.beat, co.conn) && !IsCmFrame(in.s.beat);
+  ReqIn qi;
+  qi.s.valid = in.s.valid && route_rq_now_ && !route_cm_now_ && !hold;
+  qi.s.beat = in.s.beat;
+  qi.dma_rsp = dma_arb_.Response(1, in.dma_rsp);
+  qi.cmd_valid = ctl_out_.cmd_valid;
+  qi.cmd = ctl_out_.cmd;
+  qi.conn = co.conn;
+  qi.cfg = in.cfg;
+  const ReqOut& qo = req_.Eval(qi);
   rdma::RdmaIn ri;
-  ri.s.valid = in.s.valid && !route_cm_now_ && !hold;
+  ri.s.valid = in.s.valid && !route_cm_now_ && !route_rq_now_ && !hold;
   ri.s.beat = in.s.beat;
   ri.m_ready = in.m_ready && out_src_now_ == OutSrc::kRdma;
   ri.dma_ready = in.dma_ready;
@@ -43,11 +68,12 @@ const NaaOut& NaaModel::Eval(const NaaIn& in) {
     ri.cfg = in.cfg;
   }
   const rdma::RdmaOut* ro = &rdma_.Eval(ri);
-  const StreamPort rq_m;  // the requester: not yet
+  const StreamPort& rq_m = qo.m;
   if (!out_lock_ && !cm_first && !ro->m.valid && rq_m.valid) out_src_now_ = OutSrc::kReq;
   // The DMA arbiter decides from the masters' requests (a master's valid does not depend on its ready).
   std::array<DmaRequest, DmaArb::kMasters> reqs{};
   reqs[0] = ro->dma_req;
+  reqs[1] = qo.dma_req;
   reqs[2] = ctl_out_.dma_req;
   dma_arb_.Eval(reqs, in.dma_ready, in.dma_rsp);
   const bool rd_m_ready = in.m_ready && out_src_now_ == OutSrc::kRdma;
@@ -57,10 +83,11 @@ const NaaOut& NaaModel::Eval(const NaaIn& in) {
     ri.m_ready = rd_m_ready;
     ro = &rdma_.Eval(ri);
   }
+  req_.SetReadies(in.m_ready && out_src_now_ == OutSrc::kReq, dma_arb_.Ready(1));
   uint32_t done = ro->counters.processed;
   for (uint32_t d : ro->counters.drops) done += d;
   cm_.SetRdmaIdle(!ro->busy && done == ro->counters.packets_in);
-  out_.s_ready = !co.hold && (route_cm_now_ ? co.s_ready : ro->s_ready);
+  out_.s_ready = !co.hold && (route_cm_now_ ? co.s_ready : route_rq_now_ ? qo.s_ready : ro->s_ready);
   out_.busy = ro->busy;
   out_.cm_busy = co.busy;
   switch (out_src_now_) {
@@ -72,6 +99,9 @@ const NaaOut& NaaModel::Eval(const NaaIn& in) {
   out_.rdma = ro->counters;
   out_.cm = co.counters;
   out_.conn = co.conn;
+  out_.req = qo.counters;
+  out_.req_cpl = qo.cpl;
+  out_.req_busy = qo.busy;
   return out_;
 }
 
@@ -79,6 +109,7 @@ void NaaModel::Tick() {
   if (in_.s.valid && out_.s_ready) {
     in_frame_ = !in_.s.beat.last;
     route_cm_ = route_cm_now_;
+    route_rq_ = route_rq_now_;
   }
   // A source keeps the output from its first offered beat to its last beat taken (AXI-Stream: data is stable
   // while valid waits for ready).
@@ -88,6 +119,7 @@ void NaaModel::Tick() {
   }
   rdma_.Tick();
   cm_.Tick();
+  req_.Tick();
   dma_arb_.Tick();
 }
 

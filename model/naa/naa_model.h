@@ -7,6 +7,7 @@
 #include "model/common/clocked_block.h"
 #include "model/naa/naa_cm.h"
 #include "model/naa/naa_dma_arb.h"
+#include "model/naa/naa_req.h"
 #include "model/naa/naa_types.h"
 #include "model/rdma/rdma_model.h"
 
@@ -14,6 +15,8 @@ namespace nettwin::naa {
 
 // Whether a frame whose first beat is `b` goes to the CM (decided on the first beat alone).
 bool IsCmFrame(const Beat& b);
+// Whether it goes to the requester: an ACK/NAK (RoCEv2/IPv4, opcode 0x11) to this endpoint's QP while connected.
+bool IsReqFrame(const Beat& b, const NaaConn& conn);
 
 // Output sources, in the order the arbiter prefers them when the output is free.
 enum class OutSrc : uint8_t { kCm = 0, kRdma = 1, kReq = 2 };
@@ -27,14 +30,15 @@ class NaaModel : public ClockedBlock<NaaIn, NaaOut> {
  private:
   rdma::RdmaModel rdma_;
   CmEngine cm_;
+  ReqEngine req_;
   DmaArb dma_arb_;
   CtlOut ctl_out_;  // the controller port: tied off (no controller yet)
   NaaIn in_;
   NaaOut out_;
-  bool route_cm_now_ = false;
+  bool route_cm_now_ = false, route_rq_now_ = false;
   OutSrc out_src_now_ = OutSrc::kRdma;
   // Input: inside a frame, and where it goes. Output: a frame is being sent, and by whom.
-  bool in_frame_ = false, route_cm_ = false;
+  bool in_frame_ = false, route_cm_ = false, route_rq_ = false;
   bool out_lock_ = false;
   OutSrc out_src_ = OutSrc::kCm;
 };

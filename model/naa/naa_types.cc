@@ -56,4 +56,52 @@ const char* CplStatusName(CplStatus s) {
   return "?";
 }
 
+CfgData Encode(const ReqCfg& c) {
+  CfgData d;
+  d.Set(0, 32, c.timeout);
+  d.Set(32, 3, c.retry);
+  d.Set(35, 3, c.rnr_retry);
+  return d;
+}
+
+// The packed naa_req_cmd_t: op [233:232], laddr [231:168], len [167:136], raddr [135:72], rkey [71:40],
+// imm [39:8], tag [7:0].
+CfgData Encode(const ReqCmd& c) {
+  CfgData d;
+  d.Set(0, 8, c.tag);
+  d.Set(8, 32, c.imm);
+  d.Set(40, 32, c.rkey);
+  d.Set(72, 64, c.raddr);
+  d.Set(136, 32, c.len);
+  d.Set(168, 64, c.laddr);
+  d.Set(232, 2, static_cast<uint64_t>(c.op));
+  return d;
+}
+
+ReqCmd DecodeReqCmd(const CfgData& d) {
+  ReqCmd c;
+  c.tag = static_cast<uint8_t>(d.Get(0, 8));
+  c.imm = static_cast<uint32_t>(d.Get(8, 32));
+  c.rkey = static_cast<uint32_t>(d.Get(40, 32));
+  c.raddr = d.Get(72, 64);
+  c.len = static_cast<uint32_t>(d.Get(136, 32));
+  c.laddr = d.Get(168, 64);
+  c.op = static_cast<ReqOp>(d.Get(232, 2));
+  return c;
+}
+
+const char* ReqDropName(int d) {
+  static const char* const kNames[] = {"none", "malformed", "not_for_us", "bad_icrc", "not_connected", "ghost"};
+  static_assert(sizeof kNames / sizeof kNames[0] == kNumReqDrops, "a name per requester drop reason");
+  return d >= 0 && d < kNumReqDrops ? kNames[d] : "?";
+}
+
+const char* ReqCntName(int i) {
+  static const char* const kNames[] = {"sent",     "retransmits", "acks",        "stale",        "nak_seq",
+                                       "nak_rnr",  "nak_fatal",   "timeouts",    "cpl_ok",       "cpl_retry_exceeded",
+                                       "cpl_remote_error", "cpl_flushed"};
+  static_assert(sizeof kNames / sizeof kNames[0] == kNumReqCnts, "a name per requester counter");
+  return i >= 0 && i < kNumReqCnts ? kNames[i] : "?";
+}
+
 }  // namespace nettwin::naa

@@ -102,6 +102,40 @@ struct NaaConn {
   }
 };
 
+// Requester settings, table NaaTblReq index 0 ([31:0] timeout in cycles (0: none), [34:32] retry count,
+// [37:35] RNR retry count (7: unlimited)); index 1 posts a command (ReqCmd as the packed naa_req_cmd_t).
+struct ReqCfg {
+  uint32_t timeout = params::kNaaReqTimeout;
+  uint8_t retry = 7, rnr_retry = 7;
+};
+CfgData Encode(const ReqCfg& c);
+CfgData Encode(const ReqCmd& c);
+ReqCmd DecodeReqCmd(const CfgData& d);
+
+enum class ReqDrop : uint8_t {
+  kNone = 0,
+  kMalformed = params::kNaaReqDropMalformed,
+  kNotForUs = params::kNaaReqDropNotForUs,
+  kBadIcrc = params::kNaaReqDropBadIcrc,
+  kNotConnected = params::kNaaReqDropNotConnected,
+  kGhost = params::kNaaReqDropGhost,
+};
+constexpr int kNumReqDrops = static_cast<int>(params::kNaaReqDrops);
+static_assert(static_cast<int>(ReqDrop::kGhost) + 1 == kNumReqDrops, "ReqDrop list and NaaReqDrops agree");
+const char* ReqDropName(int d);
+
+// Requester event counters (index = params::kNaaReqCnt*).
+constexpr int kNumReqCnts = static_cast<int>(params::kNaaReqCnts);
+const char* ReqCntName(int i);
+
+struct ReqCounters {
+  uint32_t packets_in = 0, processed = 0;  // ACK/NAK frames
+  std::array<uint32_t, kNumReqDrops> drops{};
+  std::array<uint32_t, kNumReqCnts> cnt{};
+  uint32_t& operator[](uint32_t i) { return cnt[i]; }
+  uint32_t operator[](uint32_t i) const { return cnt[i]; }
+};
+
 // The controller port inside naa_top: what the controller (naa_ctl) drives ...
 struct CtlOut {
   bool cmd_valid = false;
@@ -143,6 +177,8 @@ struct NaaOut {
   rdma::RdmaCounters rdma;
   CmCounters cm;
   NaaConn conn;
+  ReqCounters req;
+  ReqCpl req_cpl;  // the requester's completion pulse (to the controller)
 };
 
 }  // namespace nettwin::naa

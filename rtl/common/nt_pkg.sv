@@ -156,6 +156,36 @@ package nt_pkg;
   // routed back through a FIFO of master ids (host memory answers reads in order).
   localparam int unsigned NaaDmaMasters = 3;
   localparam int unsigned NaaDmaIdDepth = 16;       // reads in flight through the arbiter (>= host memory's)
+  // The requester (naa_req, docs/naa.md "Requester").
+  localparam int unsigned NaaTblReq = 5;            // programming-port table: index 0 settings, 1 post a command
+  localparam int unsigned NaaReqMsgs = 8;           // messages outstanding (posted, not yet completed)
+  localparam int unsigned NaaReqHostCmds = 8;       // commands posted through the programming port, waiting
+  localparam int unsigned NaaReqWindow = 32;        // packets sent and not yet acknowledged
+  localparam int unsigned NaaReqAckEvery = 16;      // AckReq on every 16th packet of a message (and its last)
+  localparam int unsigned NaaReqRnrUnit = 64;       // cycles per unit of an RNR NAK's timer field (+1)
+  localparam int unsigned NaaReqBufBeats = 64;      // one packet's payload (MTU 4096)
+  localparam int unsigned NaaReqTimeout = 4096;     // default retransmission timeout (cycles)
+  // Requester drop reasons of ACK frames (counter index; 0 = none), in the order they are checked.
+  localparam int unsigned NaaReqDropMalformed = 1;
+  localparam int unsigned NaaReqDropNotForUs = 2;
+  localparam int unsigned NaaReqDropBadIcrc = 3;
+  localparam int unsigned NaaReqDropNotConnected = 4;
+  localparam int unsigned NaaReqDropGhost = 5;
+  localparam int unsigned NaaReqDrops = 6;
+  // Requester event counters (index into cnt_o).
+  localparam int unsigned NaaReqCntSent = 0;
+  localparam int unsigned NaaReqCntRetransmits = 1;
+  localparam int unsigned NaaReqCntAcks = 2;
+  localparam int unsigned NaaReqCntStale = 3;
+  localparam int unsigned NaaReqCntNakSeq = 4;
+  localparam int unsigned NaaReqCntNakRnr = 5;
+  localparam int unsigned NaaReqCntNakFatal = 6;
+  localparam int unsigned NaaReqCntTimeouts = 7;
+  localparam int unsigned NaaReqCntCplOk = 8;
+  localparam int unsigned NaaReqCntCplRetry = 9;
+  localparam int unsigned NaaReqCntCplRemote = 10;
+  localparam int unsigned NaaReqCntCplFlushed = 11;
+  localparam int unsigned NaaReqCnts = 12;
 
   // ---- Big-endian header fields out of a two-beat parse window (byte 0 in bits 7:0) ----
   localparam int unsigned WindowBits = 1024;  // two beats (literal: CMake reads this file)

@@ -78,6 +78,26 @@ package naa_pkg;
     logic [63:0] guid;
   } cm_desc_t;
 
+  // A requester frame's header (at most 74 bytes: Ethernet, IPv4, UDP, BTH, RETH, ImmDt), byte i in bits 8i+7:8i.
+  localparam int unsigned ReqHdrBits = 8 * 80;
+  function automatic logic [ReqHdrBits-1:0] put_hdr(logic [ReqHdrBits-1:0] f, int unsigned off, int unsigned n,
+                                                    logic [63:0] v);
+    logic [ReqHdrBits-1:0] r;
+    r = f;
+    for (int unsigned i = 0; i < n; i++) r[8*(off+i)+:8] = v[8*(n-1-i)+:8];
+    return r;
+  endfunction
+
+  // IPv4 header checksum of this endpoint's frames (TOS 0, ID 0, DF, TTL 64, UDP).
+  function automatic logic [15:0] ip4_csum(logic [15:0] len, logic [31:0] src, logic [31:0] dst);
+    logic [31:0] s;
+    s = 32'h4500 + {16'd0, len} + 32'h4000 + 32'h4011 + {16'd0, src[31:16]} + {16'd0, src[15:0]} +
+        {16'd0, dst[31:16]} + {16'd0, dst[15:0]};
+    s = {16'd0, s[15:0]} + {16'd0, s[31:16]};
+    s = {16'd0, s[15:0]} + {16'd0, s[31:16]};
+    return ~s[15:0];
+  endfunction
+
   // Big-endian fields of the frame buffer.
   function automatic logic [63:0] fbe(logic [CmBits-1:0] f, int unsigned off, int unsigned n);
     logic [63:0] v;
@@ -94,14 +114,6 @@ package naa_pkg;
     return r;
   endfunction
 
-  function automatic logic [15:0] ip_csum(logic [31:0] src, logic [31:0] dst);
-    logic [31:0] s;
-    s = 32'h4500 + 32'(CmIpLen) + 32'h4000 + 32'h4011 + {16'd0, src[31:16]} + {16'd0, src[15:0]} +
-        {16'd0, dst[31:16]} + {16'd0, dst[15:0]};
-    s = {16'd0, s[15:0]} + {16'd0, s[31:16]};
-    s = {16'd0, s[15:0]} + {16'd0, s[31:16]};
-    return ~s[15:0];
-  endfunction
 
   // Bytes [0, CmIcrcAt) of a REP, REJ or DREP frame (model/naa/naa_mad.cc ComposeCm).
   function automatic logic [CmBits-1:0] cm_compose(cm_desc_t d, logic [47:0] mac, logic [31:0] ip4);
@@ -115,7 +127,7 @@ package naa_pkg;
     f = put_be(f, 20, 2, 64'h4000);
     f = put_be(f, 22, 1, 64'd64);
     f = put_be(f, 23, 1, 64'd17);
-    f = put_be(f, 24, 2, {48'd0, ip_csum(ip4, d.dst_ip)});
+    f = put_be(f, 24, 2, {48'd0, ip4_csum(16'(CmIpLen), ip4, d.dst_ip)});
     f = put_be(f, 26, 4, {32'd0, ip4});
     f = put_be(f, 30, 4, {32'd0, d.dst_ip});
     f = put_be(f, 34, 2, {48'd0, d.sport});

@@ -60,21 +60,34 @@ module naa_top
   output logic                         cm_busy_o,
   // The connection the CM exports to the requester and the controller.
   output naa_conn_t                    conn_info_o,
+  // Requester counters, its completion pulse (to the controller) and state.
+  output logic [31:0]                  req_packets_in_o,
+  output logic [31:0]                  req_processed_o,
+  output logic [NaaReqDrops*32-1:0]    req_drops_o,
+  output logic [NaaReqCnts*32-1:0]     req_cnt_o,
+  output logic                         req_cpl_valid_o,
+  output naa_req_cpl_t                 req_cpl_o,
+  output logic                         req_busy_o,
   // The responder's back end holds a request (for the testbench's accounting).
   output logic                         busy_o
 );
-  // ---- Input: route each frame by its first beat ----
-  logic in_frame_q, route_cm_q, route_cm, is_cm;
+  // ---- Input: route each frame by its first beat (CM: RoCEv2/IPv4 to QP 1; requester: an ACK/NAK to this
+  // endpoint's QP while connected; responder: everything else) ----
+  naa_conn_t conn;
+  logic in_frame_q, route_cm_q, route_rq_q, route_cm, route_rq, is_roce4, is_cm, is_rq;
   always_comb begin
-    is_cm = s_keep_i[49] && s_data_i[8*12+:16] == 16'h0008 && s_data_i[8*14+:8] == 8'h45 &&
-            s_data_i[8*23+:8] == 8'd17 && {s_data_i[8*36+:8], s_data_i[8*37+:8]} == 16'(RdmaUdpPort) &&
-            s_data_i[8*47+:24] == 24'h01_0000;
+    is_roce4 = s_keep_i[49] && s_data_i[8*12+:16] == 16'h0008 && s_data_i[8*14+:8] == 8'h45 &&
+               s_data_i[8*23+:8] == 8'd17 && {s_data_i[8*36+:8], s_data_i[8*37+:8]} == 16'(RdmaUdpPort);
+    is_cm = is_roce4 && s_data_i[8*47+:24] == 24'h01_0000;
+    is_rq = is_roce4 && conn.connected && s_data_i[8*42+:8] == 8'h11 &&
+            {s_data_i[8*47+:8], s_data_i[8*48+:8], s_data_i[8*49+:8]} == conn.local_qpn;
     route_cm = in_frame_q ? route_cm_q : is_cm;
+    route_rq = in_frame_q ? route_rq_q : is_rq && !is_cm;
   end
 
-  logic cm_s_ready, rd_s_ready;
+  logic cm_s_ready, rd_s_ready, rq_s_ready;
   logic cm_hold;
-  assign s_ready_o = !cm_hold && (route_cm ? cm_s_ready : rd_s_ready);
+  assign s_ready_o = !cm_hold && (route_cm ? cm_s_ready : route_rq ? rq_s_ready : rd_s_ready);
 
   // ---- Output: one source at a time (0 the CM, 1 the responder, 2 the requester; in that order when free) ----
   localparam int unsigned OutSrcs = 3;
@@ -106,12 +119,14 @@ module naa_top
     if (!rst_ni) begin
       in_frame_q <= 1'b0;
       route_cm_q <= 1'b0;
+      route_rq_q <= 1'b0;
       out_lock_q <= 1'b0;
       out_src_q  <= 2'd0;
     end else begin
       if (s_valid_i && s_ready_o) begin
         in_frame_q <= !s_last_i;
         route_cm_q <= route_cm;
+        route_rq_q <= route_rq;
       end
       if (m_valid_o) begin
         out_lock_q <= !(m_ready_i && m_last_o);
@@ -123,7 +138,6 @@ module naa_top
   // ---- The controller port (docs/naa-microarchitecture.md "Controller port"): naa_ctl's commands to the
   // requester, its completions, its DMA master (arbiter master 2), the responder's completion events, the
   // connection, and its writes into the responder (after the CM's) ----
-  naa_conn_t               conn;
   logic                    ctl_cmd_valid, ctl_cmd_ready;
   naa_req_cmd_t            ctl_cmd;
   logic                    ctl_cpl_valid;
@@ -240,7 +254,7 @@ module naa_top
   rdma_top u_rdma (
     .clk_i            (clk_i),
     .rst_ni           (rst_ni),
-    .s_valid_i        (s_valid_i && !route_cm && !cm_hold),
+    .s_valid_i        (s_valid_i && !route_cm && !route_rq && !cm_hold),
     .s_data_i         (s_data_i),
     .s_keep_i         (s_keep_i),
     .s_last_i         (s_last_i),
@@ -278,20 +292,48 @@ module naa_top
     .busy_o           (busy_o)
   );
 
-  // ---- The requester (master 1 and output source 2): not yet ----
-  assign rq_m_valid = 1'b0;
-  assign rq_m_last  = 1'b0;
-  assign rq_m_data  = '0;
-  assign rq_m_keep  = '0;
-  assign ctl_cmd_ready = 1'b0;
-  assign ctl_cpl_valid = 1'b0;
-  assign ctl_cpl       = '0;
-  assign dv[1] = 1'b0;
-  assign dw[1] = 1'b0;
-  assign da[1] = '0;
-  assign dl[1] = '0;
+  // ---- The requester: DMA master 1, output source 2 ----
+  assign dw[1]   = 1'b0;
   assign doff[1] = '0;
-  assign dd[1] = '0;
+  assign dd[1]   = '0;
+  naa_req u_req (
+    .clk_i            (clk_i),
+    .rst_ni           (rst_ni),
+    .s_valid_i        (s_valid_i && route_rq && !route_cm && !cm_hold),
+    .s_data_i         (s_data_i),
+    .s_keep_i         (s_keep_i),
+    .s_last_i         (s_last_i),
+    .s_ready_o        (rq_s_ready),
+    .m_valid_o        (rq_m_valid),
+    .m_data_o         (rq_m_data),
+    .m_keep_o         (rq_m_keep),
+    .m_last_o         (rq_m_last),
+    .m_ready_i        (m_ready_i && out_src == 2'd2),
+    .dma_req_valid_o  (dv[1]),
+    .dma_req_ready_i  (dr[1]),
+    .dma_req_addr_o   (da[1]),
+    .dma_req_len_o    (dl[1]),
+    .dma_rsp_valid_i  (rsp_v[1]),
+    .dma_rsp_last_i   (rsp_last),
+    .dma_rsp_data_i   (rsp_data),
+    .cmd_valid_i      (ctl_cmd_valid),
+    .cmd_ready_o      (ctl_cmd_ready),
+    .cmd_i            (ctl_cmd),
+    .cpl_valid_o      (ctl_cpl_valid),
+    .cpl_o            (ctl_cpl),
+    .conn_i           (conn),
+    .cfg_valid_i      (cfg_valid_i),
+    .cfg_table_i      (cfg_table_i),
+    .cfg_index_i      (cfg_index_i),
+    .cfg_data_i       (cfg_data_i),
+    .cnt_packets_in_o (req_packets_in_o),
+    .cnt_processed_o  (req_processed_o),
+    .cnt_drops_o      (req_drops_o),
+    .cnt_o            (req_cnt_o),
+    .busy_o           (req_busy_o)
+  );
+  assign req_cpl_valid_o = ctl_cpl_valid;
+  assign req_cpl_o       = ctl_cpl;
 
   // ---- Host memory: one port for the responder, the requester and the controller ----
   assign dv[2]   = ctl_dma_req_valid;
@@ -328,6 +370,6 @@ module naa_top
   );
 
   logic unused_ctl;
-  assign unused_ctl = ^{ctl_cmd_valid, ctl_cmd, dr[1], rsp_v[1], ctl_cmd_ready, ctl_cpl_valid, ctl_cpl, ctl_dma_req_ready, ctl_dma_rsp_valid,
+  assign unused_ctl = ^{ctl_cmd_ready, ctl_dma_req_ready, ctl_dma_rsp_valid,
                         ctl_cfg_ready};
 endmodule

@@ -43,16 +43,35 @@ std::optional<tb::SignalDiff> NaaBinding::Compare(const Out& r, const Out& m) {
   if (x.local_qpn != y.local_qpn) return diff("conn_info_o.local_qpn", x.local_qpn, y.local_qpn);
   if (x.start_psn != y.start_psn) return diff("conn_info_o.start_psn", x.start_psn, y.start_psn);
   if (x.mtu_log2 != y.mtu_log2) return diff("conn_info_o.mtu_log2", x.mtu_log2, y.mtu_log2);
+  if (r.req_busy != m.req_busy) return diff("req_busy_o", r.req_busy, m.req_busy);
+  if (r.req_cpl.valid != m.req_cpl.valid) return diff("req_cpl_valid_o", r.req_cpl.valid, m.req_cpl.valid);
+  if (!(r.req_cpl == m.req_cpl)) {
+    return tb::SignalDiff{"req_cpl_o", std::to_string(r.req_cpl.tag) + "/" + CplStatusName(r.req_cpl.status),
+                          std::to_string(m.req_cpl.tag) + "/" + CplStatusName(m.req_cpl.status)};
+  }
+  const ReqCounters &p = r.req, &q = m.req;
+  if (p.packets_in != q.packets_in) return diff("req_packets_in_o", p.packets_in, q.packets_in);
+  if (p.processed != q.processed) return diff("req_processed_o", p.processed, q.processed);
+  for (int i = 0; i < kNumReqDrops; ++i) {
+    if (p.drops[i] != q.drops[i]) return diff(std::string("req_drops_o[") + ReqDropName(i) + "]", p.drops[i], q.drops[i]);
+  }
+  for (int i = 0; i < kNumReqCnts; ++i) {
+    if (p.cnt[i] != q.cnt[i]) return diff(std::string("req_cnt_o[") + ReqCntName(i) + "]", p.cnt[i], q.cnt[i]);
+  }
   return std::nullopt;
 }
 
 // The responder's accounting (a request in its back end is not yet out) plus the CM's: a CM frame is out
-// once it is processed (its response sent, its QP writes done) or counted as a drop.
+// once it is processed (its response sent, its QP writes done) or counted as a drop; and the requester's.
 tb::Accounting NaaBinding::Account(const Out& o) {
   tb::Accounting a = rdma::RdmaBinding::Account(AsRdma(o));
   a.in += o.cm.packets_in;
   a.out += o.cm.processed;
   for (uint32_t d : o.cm.drops) a.dropped += d;
+  // The requester's ACK/NAK frames: processed or dropped once taken in.
+  a.in += o.req.packets_in;
+  a.out += o.req.processed;
+  for (uint32_t d : o.req.drops) a.dropped += d;
   return a;
 }
 

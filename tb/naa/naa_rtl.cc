@@ -50,6 +50,15 @@ class NaaRtl : public tb::VerilatedBlock<Vnaa_top, NaaIn, NaaOut> {
     c.disconnects = t.cm_disconnects_o;
     c.conn = static_cast<Conn>(t.cm_conn_o);
     ReadConn(t.conn_info_o, &out_.conn);
+    ReqCounters& q = out_.req;
+    q.packets_in = t.req_packets_in_o;
+    q.processed = t.req_processed_o;
+    for (int i = 0; i < kNumReqDrops; ++i) q.drops[i] = t.req_drops_o[i];
+    for (int i = 0; i < kNumReqCnts; ++i) q.cnt[i] = t.req_cnt_o[i];
+    out_.req_cpl.valid = t.req_cpl_valid_o;
+    out_.req_cpl.tag = static_cast<uint8_t>(t.req_cpl_o >> 2);
+    out_.req_cpl.status = static_cast<CplStatus>(t.req_cpl_o & 3);
+    out_.req_busy = t.req_busy_o;
     return out_;
   }
 

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "model/common/bytes.h"
@@ -14,14 +15,12 @@
 #include "model/rdma/rdma_packet.h"
 #include "tb/naa/naa_run.h"
 #include "tb/rdma/rdma_requests.h"
+#include "tb/tests/naa_frames.h"
 
 namespace nettwin::naa {
 namespace {
 
-constexpr uint64_t kServerMac = 0x020000000001, kClientMac = 0x020000000002;
-constexpr uint32_t kServerIp = 0x0a000001, kClientIp = 0x0a000002;
-constexpr uint32_t kQpn = 0x11, kClientQpn = 0xabcde, kClientPsn = 0x123456;
-constexpr uint32_t kCommBase = 0x1000, kClientComm = 0x77;
+using namespace test;  // NOLINT: the shared client frames
 
 const char* kConfig =
     "responder mac 02:00:00:00:00:01 ip 10.0.0.1\n"
@@ -29,53 +28,10 @@ const char* kConfig =
     "mr 0x100 va 0x1000 len 4096 pa 0x200000 access rw\n"
     "cm port 7471 guid 0x0102030405060708 psn 0x654321 initiator_depth 2 comm_id 0x1000\n";
 
-uint32_t Icrc(const std::vector<uint8_t>& f, int end) {
-  uint32_t crc = rdma::IcrcSeed();
-  for (int b = 0; b * kBeatBytes < end; ++b) {
-    uint8_t beat[kBeatBytes] = {};
-    for (int i = 0; i < kBeatBytes && b * kBeatBytes + i < static_cast<int>(f.size()); ++i)
-      beat[i] = f[b * kBeatBytes + i];
-    crc = rdma::IcrcBeat(crc, beat, b * kBeatBytes, 14, end, false);
-  }
-  return ~crc;
-}
-
-// A client CM frame: ComposeCm with the roles swapped gives the headers; the CM fields are patched in.
-std::vector<uint8_t> ClientMad(uint16_t attr, uint32_t comm0, uint32_t comm1, uint64_t tid = 0x42) {
-  CmDesc d;
-  d.attr = attr;
-  d.tid = tid;
-  d.dst_mac = kServerMac;
-  d.dst_ip = kServerIp;
-  d.sport = 50000;
-  rdma::ResponderCfg client;
-  client.mac = kClientMac;
-  client.ip4 = kClientIp;
-  client.has_ip4 = true;
-  const CmFrameBytes b = ComposeCm(d, client);
-  std::vector<uint8_t> f(b.begin(), b.begin() + kCmFrameBytes);
-  Store32(f.data() + kCmDataAt, comm0);
-  Store32(f.data() + kCmDataAt + 4, comm1);
-  return f;
-}
-
-std::vector<uint8_t> Seal(std::vector<uint8_t> f) {
-  const uint32_t c = Icrc(f, kCmIcrcAt);
-  for (int j = 0; j < 4; ++j) f[kCmIcrcAt + j] = static_cast<uint8_t>(c >> (8 * j));
-  return f;
-}
+std::vector<uint8_t> Seal(std::vector<uint8_t> f) { return SealAt(std::move(f), kCmIcrcAt); }
 
 std::vector<uint8_t> Req(uint32_t comm = kClientComm, uint16_t port = 7471, uint8_t transport = 0, uint8_t mtu = 5) {
-  std::vector<uint8_t> f = ClientMad(attr::kReq, comm, 0);
-  uint8_t* c = f.data() + kCmDataAt;
-  StoreBe(c + 8, 8, 0x0000000001060000ull | port);
-  StoreBe(c + 32, 3, kClientQpn);
-  c[35] = 8;  // responder resources
-  c[39] = 4;  // initiator depth
-  c[43] = static_cast<uint8_t>(transport << 1);
-  StoreBe(c + 44, 3, kClientPsn);
-  c[50] = static_cast<uint8_t>(mtu << 4);
-  return Seal(f);
+  return ReqFrame(comm, port, transport, mtu);
 }
 
 std::vector<uint8_t> Write(uint32_t psn) {

@@ -1,0 +1,70 @@
+// Client frames for the naa tests: the addresses of the test configuration, CM MADs (REQ, RTU, DREQ) built by
+// ComposeCm with the roles swapped, and the ICRC that seals a frame.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "model/common/bytes.h"
+#include "model/naa/naa_mad.h"
+#include "model/rdma/rdma_packet.h"
+
+namespace nettwin::naa::test {
+
+constexpr uint64_t kServerMac = 0x020000000001, kClientMac = 0x020000000002;
+constexpr uint32_t kServerIp = 0x0a000001, kClientIp = 0x0a000002;
+constexpr uint32_t kQpn = 0x11, kClientQpn = 0xabcde, kClientPsn = 0x123456;
+constexpr uint32_t kCommBase = 0x1000, kClientComm = 0x77;
+
+// The RoCEv2 ICRC of bytes [14, end) of a frame (IPv4).
+inline uint32_t Icrc(const std::vector<uint8_t>& f, int end) {
+  uint32_t crc = rdma::IcrcSeed();
+  for (int b = 0; b * kBeatBytes < end; ++b) {
+    uint8_t beat[kBeatBytes] = {};
+    for (int i = 0; i < kBeatBytes && b * kBeatBytes + i < static_cast<int>(f.size()); ++i)
+      beat[i] = f[b * kBeatBytes + i];
+    crc = rdma::IcrcBeat(crc, beat, b * kBeatBytes, 14, end, false);
+  }
+  return ~crc;
+}
+
+inline std::vector<uint8_t> SealAt(std::vector<uint8_t> f, int icrc_at) {
+  const uint32_t c = Icrc(f, icrc_at);
+  for (int j = 0; j < 4; ++j) f[icrc_at + j] = static_cast<uint8_t>(c >> (8 * j));
+  return f;
+}
+
+// A client CM frame: ComposeCm with the roles swapped gives the headers; the CM fields are patched in.
+inline std::vector<uint8_t> ClientMad(uint16_t attr, uint32_t comm0, uint32_t comm1, uint64_t tid = 0x42) {
+  CmDesc d;
+  d.attr = attr;
+  d.tid = tid;
+  d.dst_mac = kServerMac;
+  d.dst_ip = kServerIp;
+  d.sport = 50000;
+  rdma::ResponderCfg client;
+  client.mac = kClientMac;
+  client.ip4 = kClientIp;
+  client.has_ip4 = true;
+  const CmFrameBytes b = ComposeCm(d, client);
+  std::vector<uint8_t> f(b.begin(), b.begin() + kCmFrameBytes);
+  Store32(f.data() + kCmDataAt, comm0);
+  Store32(f.data() + kCmDataAt + 4, comm1);
+  return f;
+}
+
+// A REQ for TCP port `port`, transport `transport` (0 RC), path MTU code `mtu` (1 = 256 .. 5 = 4096).
+inline std::vector<uint8_t> ReqFrame(uint32_t comm, uint16_t port, uint8_t transport, uint8_t mtu) {
+  std::vector<uint8_t> f = ClientMad(attr::kReq, comm, 0);
+  uint8_t* c = f.data() + kCmDataAt;
+  StoreBe(c + 8, 8, 0x0000000001060000ull | port);
+  StoreBe(c + 32, 3, kClientQpn);
+  c[35] = 8;  // responder resources
+  c[39] = 4;  // initiator depth
+  c[43] = static_cast<uint8_t>(transport << 1);
+  StoreBe(c + 44, 3, kClientPsn);
+  c[50] = static_cast<uint8_t>(mtu << 4);
+  return SealAt(f, kCmIcrcAt);
+}
+
+}  // namespace nettwin::naa::test
