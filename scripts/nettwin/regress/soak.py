@@ -19,6 +19,9 @@ dropping any check (`--timings 1` is one run per vector).
   vnic     vnic_gen.py --frames 100..600: a random valid configuration (4..6 ports, pkeys, LIDs, MAC tables);
            per run encapsulation (vnic_check encap), the output decapsulated again (vnic_check roundtrip)
            and the corrupted 16B packets decapsulated (vnic_check decap), gaps 0..0.6, backpressure 0..0.8
+  re       re_gen.py --events 20..150 (split, shuffled, duplicated, overlapping, lost, malformed segments); per
+           run contexts 1..64, buffer_bytes 1000..16384, timeout_us 5..2000 written into re.txt (which
+           re_check reads too), gaps 0..0.6, backpressure 0..0.8; re_check.py
 A failing run prints its one-line replay and the soak goes on. The summary gives, per block, packets,
 runs, seeds, divergences, checker failures and the CPU seconds spent generating, in lockstep and checking.
 Exit status 1 if any run failed.
@@ -133,7 +136,26 @@ def vnic_block(rng, seed, d, nt, script):
     return gen, runs
 
 
-BLOCKS = {"lb": lb_block, "rdma": rdma_block, "reorder": reorder_block, "vnic": vnic_block}
+def re_block(rng, seed, d, nt, script):
+    gen = [[PY, script("re_gen.py"), "--seed", str(seed), "--out-dir", d, "--events", str(rng.randint(20, 150))]]
+
+    def runs(k, rng):
+        # Drawn per run into D/re.txt, which re_check reads too: the RTL's limits are 64 contexts and 16 KiB.
+        values = {"contexts": rng.choice([1, 2, 4, 8, 16, 33, 64]),
+                  "buffer_bytes": rng.choice([1000, 2500, 9000, 9001, 16384]),
+                  "timeout_us": rng.randint(5, 2000)}
+        conf = f"{d}/re.txt"
+        sed = ["sed", "-i"] + [a for k, v in values.items() for a in ("-e", f"s/^{k} .*/{k} {v}/")] + [conf]
+        ev, rep = f"{d}/events{k}.pcap", f"{d}/report{k}.json"
+        run = [nt, "re", "--engine", "lockstep", "--config", conf, "--in", f"{d}/segments.pcap", "--out", ev,
+               "--report", rep, "--seed", str(seed * 100 + k), "--gaps", _pct(rng, 0.6),
+               "--backpressure", _pct(rng, 0.8)]
+        chk = [PY, script("re_check.py"), "--dir", d, "--events", ev, "--report", rep]
+        return [Step(run, rep, [chk], [sed])]
+    return gen, runs
+
+
+BLOCKS = {"lb": lb_block, "rdma": rdma_block, "reorder": reorder_block, "vnic": vnic_block, "re": re_block}
 
 
 def _preforkable(cmd):
@@ -198,8 +220,8 @@ def _preimport():
     import importlib
     import scapy.all  # noqa: F401
     for m in ("nettwin.layers", "nettwin.lb.check", "nettwin.rdma.check", "nettwin.reorder.check",
-              "nettwin.vnic.check", "nettwin.lb.gen", "nettwin.rdma.gen", "nettwin.reorder.gen",
-              "nettwin.vnic.gen"):
+              "nettwin.vnic.check", "nettwin.re.check", "nettwin.lb.gen", "nettwin.rdma.gen", "nettwin.reorder.gen",
+              "nettwin.vnic.gen", "nettwin.re.gen"):
         try:
             importlib.import_module(m)
         except ImportError:
@@ -243,7 +265,7 @@ def soak_vector(block, seed, a, nt, script, t):
                 st = json.load(open(s.stats))
             except (OSError, ValueError):
                 st = {}
-            pkts += int(st.get("packets_in", 0))
+            pkts += int(st.get("packets_in", st.get("segments_in", 0)))
             status = None
             if st.get("mismatches", 0) != 0 or "diverge" in text.lower():
                 t.div, status = t.div + 1, "DIVERGENCE"
@@ -269,7 +291,7 @@ def main(argv=None):
     here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # scripts/
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--packets", type=int, default=20000, help="packets per block (default 20000)")
-    ap.add_argument("--blocks", default="lb,rdma,reorder,vnic")
+    ap.add_argument("--blocks", default="lb,rdma,reorder,vnic,re")
     ap.add_argument("--seed", type=int, default=1, help="first seed")
     ap.add_argument("--timings", type=int, default=4, help="checked lockstep runs per generated vector (default 4)")
     ap.add_argument("--build", default=os.path.join(os.path.dirname(here), "build"))
