@@ -8,7 +8,8 @@
 2. Every server frame carries a correct ICRC (nettwin.rdma.layers), and every CM frame decodes with the Scapy
    CM layers (nettwin.naa.layers) as the message the reference meant.
 3. tshark's InfiniBand dissector decodes the CM frames the same way (attribute, transaction ID, REP QPN and
-   starting PSN, REJ reason): a third reading, from Wireshark's packet-infiniband.c.
+   starting PSN, REJ reason), and the requester's SEND / WRITE frames (opcode, destination QP, PSN, AckReq,
+   RETH VA and DMA length, ImmDt): a third reading, from Wireshark's packet-infiniband.c.
 4. The stats JSON (CM and responder counters) equals the reference's, and frames in = processed + drops.
 Exit 0 when all hold, 1 with the first differences listed, 2 on unusable input.
 """
@@ -20,7 +21,8 @@ import sys
 
 from nettwin.common.pcap import InputError, read_pcap
 from nettwin.naa.layers import ATTR_NAME, decode_mad
-from nettwin.naa.ref import CM_DROPS, Endpoint, parse_naa_config
+from nettwin.naa.ref import CM_DROPS, Endpoint, expected_frames, parse_naa_config, read_gates
+from nettwin.naa.ref_req import REQ_COUNTERS, REQ_DROPS
 from nettwin.rdma.layers import check_icrc
 from nettwin.rdma.ref import ConfigError
 
@@ -47,14 +49,39 @@ def tshark_cm(path):
     return rows
 
 
+REQ_FIELDS = ("infiniband.bth.opcode", "infiniband.bth.destqp", "infiniband.bth.psn", "infiniband.bth.a",
+              "infiniband.reth.va", "infiniband.reth.dmalen", "infiniband.immdt")
+REQUEST_OPCODES = range(0x00, 0x0C)     # RC SEND / RDMA WRITE first .. only with immediate
+
+
+def tshark_requests(path):
+    """[(opcode, dest QP, PSN, AckReq, RETH VA, RETH DMA length, ImmDt)] per frame, or None without tshark."""
+    if shutil.which("tshark") is None:
+        return None
+    cmd = ["tshark", "-r", path, "-T", "fields", "-E", "separator=|", "-E", "occurrence=f"]
+    for f in REQ_FIELDS:
+        cmd += ["-e", f]
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+    return [tuple(int(x, 16) if k == 6 and x else _int(x) for k, x in enumerate(line.split("|")))
+            for line in out.splitlines()]
+
+
+def request_fields(f):
+    """The same fields read from the frame's bytes (BTH at 42, RETH at 54, ImmDt after it)."""
+    op = f[42]
+    reth = op in (0x06, 0x0A, 0x0B)
+    imm_at = (70 if reth else 54) if op in (0x09, 0x0B) else None
+    return (op, int.from_bytes(f[47:50], "big"), int.from_bytes(f[51:54], "big"), f[50] >> 7,
+            int.from_bytes(f[54:62], "big") if reth else None, int.from_bytes(f[66:70], "big") if reth else None,
+            int.from_bytes(f[imm_at:imm_at + 4], "big") if imm_at else None)
+
+
 def check(config_path, inp, outp, stats_path):
     errors = []
     with open(config_path) as fh:
-        cfg, cm = parse_naa_config(fh.read(), config_path)
-    ep = Endpoint(cfg, cm)
-    expected = []
-    for f, _ in read_pcap(inp):
-        expected.extend(ep.process(bytes(f)))
+        cfg, cm, req = parse_naa_config(fh.read(), config_path)
+    ep = Endpoint(cfg, cm, req)
+    expected = [f for f, _ in expected_frames(ep, read_pcap(inp), read_gates(inp + ".gates"))]
     got = [f for f, _ in read_pcap(outp)]
     for i in range(max(len(expected), len(got))):
         if i >= len(got):
@@ -88,6 +115,12 @@ def check(config_path, inp, outp, stats_path):
                     msg.reason if ATTR_NAME[mad.attr_id] == "REJ" else None)
             if i >= len(ts) or ts[i] != want:
                 errors.append(f"frame {i}: tshark reads {ts[i] if i < len(ts) else 'nothing'}, Scapy {want}")
+    tr = tshark_requests(outp) if any(f[42] in REQUEST_OPCODES for f in got if len(f) > 54) else None
+    if tr is not None:
+        for i, f in enumerate(got):
+            if len(f) > 54 and f[42] in REQUEST_OPCODES and (i >= len(tr) or tr[i] != request_fields(f)):
+                errors.append(f"frame {i}: tshark reads the request as {tr[i] if i < len(tr) else 'nothing'}, "
+                              f"the bytes say {request_fields(f)}")
     if stats_path:
         with open(stats_path) as fh:
             st = json.load(fh)
@@ -101,8 +134,11 @@ def check(config_path, inp, outp, stats_path):
                                                                        e["rdma_out"])]
         pairs += [(f"cm drop {k}", c["drops"].get(k, 0), e["cm_drops"][k]) for k in CM_DROPS]
         pairs += [(f"rdma drop {k}", v, e["rdma_drops"].get(k, 0)) for k, v in r["drops"].items()]
+        q, eq = st.get("req", {}), ep.req.st
+        pairs += [(f"req {k}", q.get(k), eq[k]) for k in ("packets_in", "processed") + REQ_COUNTERS]
+        pairs += [(f"req drop {k}", q.get("drops", {}).get(k), eq["drops"][k]) for k in REQ_DROPS]
         errors += [f"stats: {name} is {a}, the reference says {b}" for name, a, b in pairs if a != b]
-        for part in (c, r):
+        for part in (c, r, q):
             if part["packets_in"] != part["processed"] + sum(part["drops"].values()):
                 errors.append(f"stats: packets_in {part['packets_in']} != processed {part['processed']} + drops")
         if st.get("mismatches", 0) or not st.get("conservation_ok", False):

@@ -12,6 +12,16 @@ Writes D/naa.txt (the endpoint's configuration) and one client pcap per scenario
               second client while connected (REJ 1)
   bad         counted drops: bad ICRC, another MAC, a MAD with class version 1, a truncated MAD, an MRA and an
               RTU for no connection (ignored), a WRITE before any connection (responder: unknown QP)
+The requester scenarios use D/naa_req.txt (the same endpoint plus a `req` line and four posted commands: a
+WRITE, a WRITE_WITH_IMM, a SEND, a WRITE, split at MTU 1024) and write D/<scenario>.pcap.gates: each of the
+client's ACKs/NAKs waits for the endpoint's frames it answers (docs/naa.md "Gates"):
+  requester   connect; a coalesced ACK for the first message; the ACK of the rest lost (the endpoint times
+              out and goes back); a PSN sequence error NAK at the third message (Go-Back-N from it); an RNR
+              NAK at the fourth (wait, then again); the last ACK; a duplicate ACK, an ACK for a PSN never sent
+              and one with a bad ICRC; disconnect
+  req_fatal   a remote access error NAK in the first message: it completes with an error, the rest are
+              flushed; an ACK after it (stale); disconnect
+  req_retry   the client never ACKs: the endpoint retransmits until its retry count runs out
 Random per seed: the client's MAC/IP/UDP port, QPN, starting PSN, Communication IDs, transaction IDs,
 the server's QPN, starting PSN, Communication ID base and TCP port, the WRITE payloads.
 """
@@ -24,7 +34,9 @@ from nettwin.common.pcap import write_pcap
 from nettwin.naa.layers import (ATTR, CmDreq, CmRej, CmReq, CmRtu, build_mad, rdma_cm_service_id)
 from nettwin.rdma.layers import OP, RETH, build_request
 
-SCENARIOS = ("connect", "lost", "reject", "bad")
+SCENARIOS = ("connect", "lost", "reject", "bad", "requester", "req_fatal", "req_retry")
+REQ_SCENARIOS = ("requester", "req_fatal", "req_retry")
+REQ_LADDR, REQ_MTU = 0x400000, 1024
 SERVER = {"mac": "02:00:00:00:00:01", "ip": "10.0.0.1"}
 MR_RKEY, MR_VA, MR_LEN, MR_PA = 0x1000, 0x7f0000000000, 65536, 0x100000
 
@@ -75,6 +87,12 @@ class Client:
                           ext=(RETH(va=MR_VA + off, rkey=MR_RKEY, dlen=len(data)),), payload=data)
         self.psn = (self.psn + 1) & 0xFFFFFF
         return f
+
+    def ack(self, server_qpn, psn, syndrome=0, corrupt_icrc=False):
+        """An ACK (syndrome 0), RNR NAK (0x20 | timer) or NAK (0x60 | code) of the endpoint's request PSN."""
+        return build_request(4, self.addr["mac"], SERVER["mac"], self.addr["ip"], SERVER["ip"], self.addr["sport"],
+                             OP["ACK"], server_qpn, psn & 0xFFFFFF, ext=(bytes([syndrome, 0, 0, 0]),),
+                             corrupt_icrc=corrupt_icrc)
 
     def read(self, server_qpn, off, length):
         f = build_request(4, self.addr["mac"], SERVER["mac"], self.addr["ip"], SERVER["ip"], self.addr["sport"],
@@ -146,9 +164,69 @@ def make(seed, out_dir):
          good[:200], c.mad(ATTR["MRA"], bytes(232)), c.rtu(0x12345678), c.write(qpn, 0, payload())]
     scen["bad"] = f
 
+    gates = make_requester(rng, out_dir, scen, sid, qpn, comm_base, port)
     for name, frames in scen.items():
         write_pcap(os.path.join(out_dir, name + ".pcap"), [(fr, 1.0 + i * 1e-6) for i, fr in enumerate(frames)])
+        if name in gates:
+            with open(os.path.join(out_dir, name + ".pcap.gates"), "w") as fh:
+                fh.write("# client frame -> endpoint frames it waits for (docs/naa.md \"Gates\")\n")
+                fh.writelines("%d after %d\n" % kv for kv in sorted(gates[name].items()))
     return scen
+
+
+def make_requester(rng, out_dir, scen, sid, qpn, comm_base, port):
+    """D/naa_req.txt and the requester scenarios; returns their gates {scenario: {frame: endpoint frames}}."""
+    with open(os.path.join(out_dir, "naa.txt")) as fh:
+        base = fh.read()
+    start = int(base.split(" psn 0x", 1)[1].split()[0], 16)
+    data = bytes(rng.randrange(256) for _ in range(12288))
+    lens = [rng.randrange(1500, 3001), rng.randrange(0, 1101), rng.randrange(1, 1025), rng.randrange(2049, 4001)]
+    ops = ["write", "write_imm", "send", "write"]
+    lines = ["req timeout 3000 retry 2 rnr_retry 7\n"]
+    psns, at = [], start
+    for i, (op, n) in enumerate(zip(ops, lens)):
+        post = "post %s laddr 0x%x len %d" % (op, REQ_LADDR + 3072 * i, n)
+        if op != "send":
+            post += " raddr 0x%x rkey 0x%x" % (rng.randrange(1 << 48), rng.randrange(1 << 32))
+        if op == "write_imm":
+            post += " imm 0x%x" % rng.randrange(1 << 32)
+        lines.append(post + " tag %d\n" % (i + 1))
+        k = max(1, -(-n // REQ_MTU))
+        psns.append((at, k))
+        at = (at + k) & 0xFFFFFF
+    lines.append("mem 0x%x %s\n" % (REQ_LADDR, data.hex()))
+    with open(os.path.join(out_dir, "naa_req.txt"), "w") as fh:
+        fh.write(base + "".join(lines))
+    total = sum(k for _, k in psns)
+    last = lambda m: (psns[m][0] + psns[m][1] - 1) & 0xFFFFFF  # noqa: E731
+    gates = {}
+
+    c = Client(rng, 0)
+    f, g = [c.req(sid), c.rtu(comm_base)], {1: 1}
+    sent = 1 + total
+    g[len(f)] = sent
+    f.append(c.ack(qpn, last(0)))                           # a coalesced ACK of the first message
+    sent += total - psns[0][1]                               # the rest's ACK is lost: timeout, Go-Back-N
+    g[len(f)] = sent
+    f.append(c.ack(qpn, psns[2][0], 0x60))                   # PSN sequence error at the third message
+    sent += psns[2][1] + psns[3][1]
+    g[len(f)] = sent
+    f.append(c.ack(qpn, psns[3][0], 0x20 | rng.randrange(4)))  # RNR NAK at the fourth
+    sent += psns[3][1]
+    g[len(f)] = sent
+    f += [c.ack(qpn, last(3)), c.ack(qpn, last(3)), c.ack(qpn, last(3) + 200),
+          c.ack(qpn, last(3), corrupt_icrc=True), c.dreq(comm_base, qpn)]
+    scen["requester"], gates["requester"] = f, g
+
+    c = Client(rng, 0)
+    f, g = [c.req(sid), c.rtu(comm_base)], {1: 1}
+    g[len(f)] = 1 + total
+    f += [c.ack(qpn, (psns[0][0] + 1) & 0xFFFFFF, 0x62), c.ack(qpn, last(3)), c.dreq(comm_base, qpn)]
+    scen["req_fatal"], gates["req_fatal"] = f, g
+
+    c = Client(rng, 0)
+    scen["req_retry"], gates["req_retry"] = [c.req(sid), c.rtu(comm_base)], {1: 1}
+    return gates
 
 
 def main(argv=None):

@@ -4,8 +4,11 @@
 Written from docs/naa.md and IBA chapter 12, never from the C++ model or the RTL.  The connection manager
 (REQ -> REP or REJ, RTU -> QP ready, DREQ -> DREP and teardown) is implemented here; RDMA requests go to
 the responder's own independent reference (nettwin.rdma.ref Responder), whose QP exists only while a
-connection is established, with the values the CM negotiated.  Responses are composed with the Scapy layers
-of nettwin.naa.layers and their own ICRC.
+connection is established, with the values the CM negotiated; the requester's frames (config-posted
+commands, ACK/NAK handling, Go-Back-N) come from its own reference (nettwin.naa.ref_req).  Responses are
+composed with the Scapy layers of nettwin.naa.layers and their own ICRC.  Client frames with a gate
+(`<pcap>.gates`, docs/naa.md "Gates") wait for the endpoint's frames; the requester's timers fire when a
+gate asks for frames the endpoint has not sent yet, and at the end of the input.
 
   /usr/bin/python3 scripts/naa_ref.py --config naa.txt --in client.pcap --out expected.pcap [--stats S.json]
 """
@@ -19,6 +22,7 @@ from scapy.contrib.roce import BTH
 from scapy.layers.l2 import Ether
 
 from nettwin.common.pcap import InputError, read_pcap, write_pcap
+from nettwin.naa.ref_req import Requester, parse_req_lines
 from nettwin.naa.layers import (ATTR, MAD, QP1_QKEY, REJ_INVALID_MTU, REJ_INVALID_SERVICE_ID,
                                 REJ_INVALID_TRANSPORT, REJ_NO_QP, UD_SEND_ONLY, CmDrep, CmRej, CmRep,
                                 build_mad, rdma_cm_service_id)
@@ -30,11 +34,16 @@ CM_DROPS = ("malformed", "not_for_us", "bad_icrc", "bad_mad", "ignored")
 
 
 def parse_naa_config(text, path="config"):
-    """(rdma Config with the endpoint's QP, cm dict).  The cm line is docs/naa.md's; the qp line gets
-    dest_qp/epsn placeholders (the CM sets them) so the responder reference parses it."""
-    cm, rest, qpn = None, [], None
+    """(rdma Config with the endpoint's QP, cm dict, requester (settings, posts)).  The cm, req and post
+    lines are docs/naa.md's; the qp line gets dest_qp/epsn placeholders (the CM sets them) so the responder
+    reference parses it."""
+    cm, rest, qpn, req_lines = None, [], None, []
     for n, line in enumerate(text.splitlines(), 1):
         body = line.split("#", 1)[0].split()
+        if body and body[0] in ("req", "post"):
+            req_lines.append((n, body))
+            rest.append("")
+            continue
         if body and body[0] == "cm":
             kv = dict(zip(body[1::2], body[2::2]))
             cm = {"listen": int(kv.get("listen", "1"), 0) != 0, "guid": int(kv.get("guid", "0"), 0),
@@ -51,13 +60,18 @@ def parse_naa_config(text, path="config"):
         rest.append(line)
     if cm is None or qpn is None:
         raise ConfigError(path, 0, "cm" if cm is None else "qp", "missing line")
-    return parse_config("\n".join(rest), path), cm
+    return parse_config("\n".join(rest), path), cm, parse_req_lines(req_lines)
 
 
 class Endpoint:
-    def __init__(self, cfg, cm):
+    def __init__(self, cfg, cm, req=({"timeout": 4096, "retry": 7, "rnr_retry": 7}, [])):
         self.cfg, self.cm = cfg, cm
         self.rdma = Responder(cfg)
+        server = {"mac": cfg.mac.hex(":"), "ip": ".".join(str(b) for b in cfg.ip4 or b"\0\0\0\0"),
+                  "mac_bytes": cfg.mac, "ip_bytes": cfg.ip4}
+        self.req = Requester(req[0], req[1], server, self.rdma.mem.read)
+        self.client_addr = None
+        self.req_out = []
         self.qpn = next(iter(cfg.qps))
         self.template = cfg.qps[self.qpn]
         del self.rdma.qps[self.qpn]         # no QP until a connection is established
@@ -77,6 +91,8 @@ class Endpoint:
 
     def process(self, f):
         """The endpoint's frames for client frame f, in order."""
+        if not self.is_cm(f) and self.req.for_me(f):
+            return self.req.ack(f)
         if not self.is_cm(f):
             self.st["rdma_in"] += 1
             v = self.rdma.process(f)
@@ -90,6 +106,7 @@ class Endpoint:
             self.st["cm_drops"][out] += 1
             return []
         self.st["cm_out"] += len(out)
+        out, self.req_out = out + self.req_out, []      # the requester starts on the RTU
         return out
 
     def cm_frame(self, f):
@@ -131,6 +148,7 @@ class Endpoint:
                     self.st["rejects"] += 1
                     return [reply(ATTR["REJ"], CmRej(local_comm_id=0, remote_comm_id=comm0, reason=reason))]
                 self.state = "rep_sent"
+                self.client_addr = (bytes.fromhex(p[Ether].src.replace(":", "")), p["IP"].src, p["UDP"].sport)
                 self.remote_comm, self.client_qpn, self.client_psn = comm0, msg.local_qpn, msg.starting_psn
                 self.local_comm = (self.cm["comm_id"] + self.accepted) & 0xFFFFFFFF
                 self.accepted += 1
@@ -152,12 +170,16 @@ class Endpoint:
                                                                      self.resp_res)
             from nettwin.rdma.ref_state import QPState
             self.rdma.qps[self.qpn] = QPState(conf)
+            mac, ip, sport = self.client_addr
+            self.req_out = self.req.connect({"mac": mac.hex(":"), "ip": ip, "sport": sport, "qpn": self.client_qpn,
+                                     "local_qpn": self.qpn, "psn": self.cm["psn"], "mtu": self.mtu})
             return []
         if a == ATTR["DREQ"]:
             if self.state != "idle" and ours:
                 self.state = "idle"
                 self.st["disconnects"] += 1
                 self.rdma.qps.pop(self.qpn, None)
+                self.req.disconnect()
             return [reply(ATTR["DREP"], CmDrep(local_comm_id=comm1, remote_comm_id=comm0))]
         if a == ATTR["REJ"] and self.state == "rep_sent" and ours:
             self.state = "idle"
@@ -172,13 +194,44 @@ class Endpoint:
         return f
 
 
-def run(config_text, frames, path="config"):
-    cfg, cm = parse_naa_config(config_text, path)
-    ep = Endpoint(cfg, cm)
+def read_gates(path):
+    """{frame index: endpoint frames it waits for} from `path` (docs/naa.md "Gates"); {} without the file."""
+    gates = {}
+    try:
+        with open(path) as fh:
+            for n, line in enumerate(fh, 1):
+                w = line.split("#", 1)[0].split()
+                if not w:
+                    continue
+                if len(w) != 3 or w[1] != "after":
+                    raise ValueError(f"{path}:{n}: expected '<frame index> after <endpoint frames>'")
+                gates[int(w[0])] = int(w[2])
+    except FileNotFoundError:
+        pass
+    return gates
+
+
+def expected_frames(ep, frames, gates):
+    """The endpoint's frames for the client frames, honouring the gates; the requester's timers fire when a
+    gate waits for more frames than the endpoint sent, and at the end while it has work outstanding."""
     out = []
-    for f, ts in frames:
+    for i, (f, ts) in enumerate(frames):
+        while len(out) < gates.get(i, 0):
+            if not ep.req.pending():
+                raise ValueError(f"client frame {i} waits for {gates[i]} endpoint frames; the reference sends "
+                                 f"only {len(out)}")
+            out.extend((r, ts) for r in ep.req.fire())
         out.extend((r, ts) for r in ep.process(bytes(f)))
-    return ep, out
+    ts = frames[-1][1] if frames else 0
+    while ep.req.pending():
+        out.extend((r, ts) for r in ep.req.fire())
+    return out
+
+
+def run(config_text, frames, path="config", gates=None):
+    cfg, cm, req = parse_naa_config(config_text, path)
+    ep = Endpoint(cfg, cm, req)
+    return ep, expected_frames(ep, frames, gates or {})
 
 
 def main(argv=None):
@@ -191,14 +244,14 @@ def main(argv=None):
     try:
         with open(a.config) as fh:
             text = fh.read()
-        ep, out = run(text, read_pcap(a.inp), a.config)
-    except (ConfigError, InputError, OSError) as e:
+        ep, out = run(text, read_pcap(a.inp), a.config, read_gates(a.inp + ".gates"))
+    except (ConfigError, InputError, OSError, ValueError) as e:
         print(f"naa_ref: {e}", file=sys.stderr)
         return 2
     write_pcap(a.out, out)
     if a.stats:
         with open(a.stats, "w") as fh:
-            json.dump(ep.st, fh, indent=1)
+            json.dump({**ep.st, "req": ep.req.st}, fh, indent=1)
     return 0
 
 

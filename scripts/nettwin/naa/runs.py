@@ -1,6 +1,7 @@
 """The NAAICE endpoint's regression runs (API: nettwin/regress/run.py).
 
-Per seed, naa_gen.py writes D/naa.txt and one client pcap per scenario (connect, lost, reject, bad); each
+Per seed, naa_gen.py writes D/naa.txt, D/naa_req.txt and one client pcap per scenario (connect, lost, reject,
+bad; requester, req_fatal, req_retry with their gates, on naa_req.txt); each
 scenario runs `nettwin naa --engine lockstep` (RTL and model in lockstep, SystemC host memory) back to back
 and with input gaps + output backpressure, and naa_check.py compares every server frame byte for byte with
 the independent reference (Python CM + the responder's Python reference), decodes the CM messages with Scapy
@@ -8,7 +9,7 @@ and tshark, and checks the counters.
 """
 import os
 
-from nettwin.naa.gen import SCENARIOS
+from nettwin.naa.gen import REQ_SCENARIOS, SCENARIOS
 from nettwin.regress.run import PY, Run, Vector, stats_ok, tag
 
 TITLE = ("NAAICE endpoint: connection manager + RoCEv2 responder (RTL and model in lockstep; checked by "
@@ -29,8 +30,8 @@ def runs(opts):
     for seed in opts.seeds(1 if opts.quick else 8):
         d = os.path.join(opts.work, "naa_%d" % seed)
         vec = Vector("naa/%d" % seed, [[PY, opts.script("naa_gen.py"), "--seed", str(seed), "--out-dir", d]])
-        conf = os.path.join(d, "naa.txt")
         for scen in SCENARIOS:
+            conf = os.path.join(d, "naa_req.txt" if scen in REQ_SCENARIOS else "naa.txt")
             client = os.path.join(d, scen + ".pcap")
             for mode, flags in MODES:
                 t = tag(mode)
