@@ -34,19 +34,23 @@ def _int(s):
     return int(s, 0) if s else None
 
 
-def tshark_cm(path):
-    """[(attr, tid, rep qpn, rep psn, rej reason)] per frame (None for frames without a MAD), or None."""
+def tshark_rows(path, fields):
+    """tshark's reading of `fields` in every frame of `path`: one list of strings per frame, or None."""
     if shutil.which("tshark") is None:
         return None
     cmd = ["tshark", "-r", path, "-T", "fields", "-E", "separator=|", "-E", "occurrence=f"]
-    for f in TSHARK_FIELDS:
+    for f in fields:
         cmd += ["-e", f]
     out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
-    rows = []
-    for line in out.splitlines():
-        v = [_int(x) for x in line.split("|")]
-        rows.append(None if v[0] is None else tuple(v))
-    return rows
+    return [line.split("|") for line in out.splitlines()]
+
+
+def tshark_cm(path):
+    """[(attr, tid, rep qpn, rep psn, rej reason)] per frame (None for frames without a MAD), or None."""
+    rows = tshark_rows(path, TSHARK_FIELDS)
+    if rows is None:
+        return None
+    return [None if _int(r[0]) is None else tuple(_int(x) for x in r) for r in rows]
 
 
 REQ_FIELDS = ("infiniband.bth.opcode", "infiniband.bth.destqp", "infiniband.bth.psn", "infiniband.bth.a",
@@ -56,14 +60,10 @@ REQUEST_OPCODES = range(0x00, 0x0C)     # RC SEND / RDMA WRITE first .. only wit
 
 def tshark_requests(path):
     """[(opcode, dest QP, PSN, AckReq, RETH VA, RETH DMA length, ImmDt)] per frame, or None without tshark."""
-    if shutil.which("tshark") is None:
+    rows = tshark_rows(path, REQ_FIELDS)
+    if rows is None:
         return None
-    cmd = ["tshark", "-r", path, "-T", "fields", "-E", "separator=|", "-E", "occurrence=f"]
-    for f in REQ_FIELDS:
-        cmd += ["-e", f]
-    out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
-    return [tuple(int(x, 16) if k == 6 and x else _int(x) for k, x in enumerate(line.split("|")))
-            for line in out.splitlines()]
+    return [tuple(int(x, 16) if k == 6 and x else _int(x) for k, x in enumerate(r)) for r in rows]
 
 
 def request_fields(f):
