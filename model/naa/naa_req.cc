@@ -110,7 +110,8 @@ StreamPort ReqEngine::TxBeat() const {
   }
   const uint32_t icrc = ~rdma::IcrcBeat(s.rcrc, d, static_cast<int>(base), kIcrcLo, static_cast<int>(icrc_at), false);
   for (uint32_t j = 0; j < 4; ++j) {
-    if (icrc_at + j >= base && icrc_at + j < base + kBeatBytes) d[icrc_at + j - base] = static_cast<uint8_t>(icrc >> (8 * j));
+    if (icrc_at + j >= base && icrc_at + j < base + kBeatBytes)
+      d[icrc_at + j - base] = static_cast<uint8_t>(icrc >> (8 * j));
   }
   p.beat.keep = KeepMask(static_cast<int>(std::min<uint32_t>(kBeatBytes, total - base)));
   p.beat.last = base + kBeatBytes >= total;

@@ -1,5 +1,5 @@
-// Client frames for the naa tests: the addresses of the test configuration, CM MADs (REQ, RTU, DREQ) built by
-// ComposeCm with the roles swapped, and the ICRC that seals a frame.
+// Client frames for the naa tests and bench: the addresses of the test configuration, CM MADs (REQ, RTU, DREQ)
+// built by ComposeCm with the roles swapped, the client's ACK/NAK frames, and the ICRC that seals a frame.
 #pragma once
 
 #include <cstdint>
@@ -65,6 +65,31 @@ inline std::vector<uint8_t> ReqFrame(uint32_t comm, uint16_t port, uint8_t trans
   StoreBe(c + 44, 3, kClientPsn);
   c[50] = static_cast<uint8_t>(mtu << 4);
   return SealAt(f, kCmIcrcAt);
+}
+
+// The client's ACK (syndrome 0), RNR NAK (0x20 | timer) or NAK (0x60 | code) for the endpoint's QP kQpn.
+inline std::vector<uint8_t> AckFrame(uint32_t psn, uint8_t syndrome = 0) {
+  std::vector<uint8_t> f(62, 0);
+  uint8_t* p = f.data();
+  StoreBe(p, 6, kServerMac);
+  StoreBe(p + 6, 6, kClientMac);
+  StoreBe(p + 12, 2, 0x0800);
+  p[14] = 0x45;
+  StoreBe(p + 16, 2, 48);
+  StoreBe(p + 20, 2, 0x4000);
+  p[22] = 64;
+  p[23] = 17;
+  StoreBe(p + 26, 4, kClientIp);
+  StoreBe(p + 30, 4, kServerIp);
+  StoreBe(p + 34, 2, 50000);
+  StoreBe(p + 36, 2, params::kRdmaUdpPort);
+  StoreBe(p + 38, 2, 28);
+  p[42] = 0x11;
+  StoreBe(p + 44, 2, 0xFFFF);
+  StoreBe(p + 47, 3, kQpn);
+  StoreBe(p + 51, 3, psn & 0xFFFFFF);
+  p[54] = syndrome;
+  return SealAt(f, 58);
 }
 
 }  // namespace nettwin::naa::test

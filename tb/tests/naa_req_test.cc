@@ -39,30 +39,7 @@ std::vector<uint8_t> Req(uint8_t mtu) { return ReqFrame(kClientComm, 7471, 0, mt
 std::vector<uint8_t> Rtu() { return Seal(ClientMad(attr::kRtu, kClientComm, kCommBase), kCmIcrcAt); }
 std::vector<uint8_t> Dreq() { return Seal(ClientMad(attr::kDreq, kClientComm, kCommBase), kCmIcrcAt); }
 
-// The client's ACK (syndrome 0), RNR NAK (0x20 | timer) or NAK (0x60 | code) for the endpoint's QP.
-std::vector<uint8_t> Ack(uint32_t psn, uint8_t syndrome = 0) {
-  std::vector<uint8_t> f(62, 0);
-  uint8_t* p = f.data();
-  StoreBe(p, 6, kServerMac);
-  StoreBe(p + 6, 6, kClientMac);
-  StoreBe(p + 12, 2, 0x0800);
-  p[14] = 0x45;
-  StoreBe(p + 16, 2, 48);
-  StoreBe(p + 20, 2, 0x4000);
-  p[22] = 64;
-  p[23] = 17;
-  StoreBe(p + 26, 4, kClientIp);
-  StoreBe(p + 30, 4, kServerIp);
-  StoreBe(p + 34, 2, 50000);
-  StoreBe(p + 36, 2, params::kRdmaUdpPort);
-  StoreBe(p + 38, 2, 28);
-  p[42] = 0x11;
-  StoreBe(p + 44, 2, 0xFFFF);
-  StoreBe(p + 47, 3, kQpn);
-  StoreBe(p + 51, 3, psn & 0xFFFFFF);
-  p[54] = syndrome;
-  return Seal(f, 58);
-}
+std::vector<uint8_t> Ack(uint32_t psn, uint8_t syndrome = 0) { return AckFrame(psn, syndrome); }
 
 std::vector<uint8_t> Pattern(size_t n, uint8_t seed) {
   std::vector<uint8_t> v(n);
@@ -76,7 +53,7 @@ struct ReqRun {
 };
 
 ReqRun Go(const std::string& extra, const std::vector<std::vector<uint8_t>>& fs, const Gates& g, double bp = 0,
-       uint32_t read_cycles = 20, uint32_t start_psn = kStart) {
+          uint32_t read_cycles = 20, uint32_t start_psn = kStart) {
   NaaConfig c = ParseNaaConfig(Config(extra, start_psn), "t");
   ReqRun run;
   run.mem = Pattern(70000, 3);
@@ -154,8 +131,8 @@ TEST(NaaReq, EveryMtuWithHostReadLatency) {
     const uint32_t m = 128u << mtu, len = 5000, n = (len + m - 1) / m;
     Gates g;
     g.after = {{1, 1}, {2, 1 + n}};
-    const ReqRun run = Go("post write laddr 0x300000 len 5000 raddr 0x9000 rkey 0x55\n", {Req(mtu), Rtu(), Ack(kStart + n - 1)},
-                       g, 0.3, 80);
+    const ReqRun run = Go("post write laddr 0x300000 len 5000 raddr 0x9000 rkey 0x55\n",
+                          {Req(mtu), Rtu(), Ack(kStart + n - 1)}, g, 0.3, 80);
     ExpectClean(run);
     ASSERT_EQ(run.r.run.out.size(), 1 + n) << "mtu " << m;
     for (uint32_t k = 0; k < n; ++k) {
@@ -174,8 +151,8 @@ TEST(NaaReq, SendAndZeroLengthWriteWithImmediateAcrossThePsnWrap) {
       "post write_imm laddr 0x300100 len 600 raddr 0xa000 rkey 0x56 imm 7 tag 3\n";
   Gates g;
   g.after = {{1, 1}, {2, 6}};
-  const ReqRun run = Go(std::string("req timeout 1000 retry 0\n") + posts, {Req(1), Rtu(), Ack(0x000001)}, g, 0, 20,
-                     0xFFFFFE);
+  const ReqRun run =
+      Go(std::string("req timeout 1000 retry 0\n") + posts, {Req(1), Rtu(), Ack(0x000001)}, g, 0, 20, 0xFFFFFE);
   ExpectClean(run);
   ASSERT_EQ(run.r.run.out.size(), 6u);
   ExpectRequest(run, 1, 0x04, 0xFFFFFE, 0x300010, 13, true);
@@ -233,13 +210,13 @@ TEST(NaaReq, FatalNakCompletesWithRemoteErrorAndFlushesTheRest) {
   Gates g;
   g.after = {{1, 1}, {2, 5}};
   const ReqRun run = Go(std::string(kPost3000) + "post send laddr 0x300000 len 8 tag 8\n",
-                     {Req(3), Rtu(), Ack(kStart + 1, 0x62), Ack(kStart + 3)}, g);
+                        {Req(3), Rtu(), Ack(kStart + 1, 0x62), Ack(kStart + 3)}, g);
   ExpectClean(run);
   EXPECT_EQ(Cnt(run, params::kNaaReqCntNakFatal), 1u);
   EXPECT_EQ(Cnt(run, params::kNaaReqCntCplRemote), 1u);
   EXPECT_EQ(Cnt(run, params::kNaaReqCntCplFlushed), 1u);
   EXPECT_EQ(Cnt(run, params::kNaaReqCntStale), 1u);  // an ACK after the error is ignored
-  EXPECT_EQ(run.r.run.out.size(), 5u);                // nothing sent after the NAK
+  EXPECT_EQ(run.r.run.out.size(), 5u);               // nothing sent after the NAK
 }
 
 TEST(NaaReq, RetryExceededAfterTheLastTimeout) {
@@ -255,9 +232,9 @@ TEST(NaaReq, RetryExceededAfterTheLastTimeout) {
 TEST(NaaReq, StaleDuplicateAndGhostAcks) {
   Gates g;
   g.after = {{1, 1}, {2, 4}};
-  const ReqRun run = Go(kPost3000,
-                     {Req(3), Rtu(), Ack(kStart - 1), Ack(kStart + 9), Ack(kStart + 2), Ack(kStart + 2), Ack(kStart + 1)},
-                     g);
+  const ReqRun run =
+      Go(kPost3000,
+         {Req(3), Rtu(), Ack(kStart - 1), Ack(kStart + 9), Ack(kStart + 2), Ack(kStart + 2), Ack(kStart + 1)}, g);
   ExpectClean(run);
   EXPECT_EQ(run.r.last.req.drops[static_cast<int>(ReqDrop::kGhost)], 1u);
   EXPECT_EQ(Cnt(run, params::kNaaReqCntStale), 3u);
