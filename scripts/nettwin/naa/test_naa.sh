@@ -32,6 +32,22 @@ for s in connect lost; do
   check "$s checker gaps+bp" 0 "as the reference" $PY "$HERE/naa_check.py" "${I[@]}" --out "$T/${s}_bp.pcap" \
     --stats "$T/${s}_bp.json"
 done
+# The requester (naa_req.txt, gated client ACKs/NAKs): lockstep and the checker; the model alone gives the
+# same frames. (req_retry and the gaps+bp mode run in the regression.)
+CR="$T/v/naa_req.txt"
+for s in requester req_fatal; do
+  I=(--config "$CR" --in "$T/v/$s.pcap")
+  check "$s lockstep" 0 "naa: " "$N" naa "${I[@]}" --out "$T/$s.pcap" --stats "$T/$s.json"
+  check "$s checker" 0 "as the reference" $PY "$HERE/naa_check.py" "${I[@]}" --out "$T/$s.pcap" --stats "$T/$s.json"
+done
+check "requester model" 0 "naa: " "$N" naa --config "$CR" --in "$T/v/requester.pcap" --out "$T/requester_m.pcap" \
+  --engine model
+same_frames "requester model = lockstep" "$T/requester.pcap" "$T/requester_m.pcap"
+cp "$T/v/requester.pcap" "$T/g.pcap"
+printf '# gates\n1 after 1\n2 after x\n' >"$T/g.pcap.gates"
+check "bad gate line" 2 "g.pcap.gates:3: token 'x': not a decimal number" "$N" naa --config "$CR" --in "$T/g.pcap" \
+  --out "$T/o.pcap"
+
 # The engines alone give the lockstep run's frames (the scenarios with the most traffic).
 for s in connect lost; do
   for eng in model rtl; do
@@ -109,6 +125,14 @@ cm port 1" "bad.txt:3: token 'qp': the endpoint has one QP"
 bad_config "responder error passes through" "responder mac zz
 $Q
 cm port 1" "bad.txt:1: token 'zz'"
+bad_config "post operation" "$R
+$Q
+cm port 1
+post read laddr 1 len 2" "bad.txt:4: token 'read': unknown post operation (send, write, write_imm)"
+bad_config "req key" "$R
+$Q
+cm port 1
+req timeout 10 colour 2" "bad.txt:4: token 'colour': unknown req key (timeout, retry, rnr_retry)"
 printf 'not a pcap' >"$T/bad.pcap"
 check "bad pcap" 2 "nettwin naa: " "$N" naa --config "$C" --in "$T/bad.pcap" --out "$T/o.pcap"
 check "ref: bad config" 2 "naa_ref: " $PY "$HERE/naa_ref.py" --config "$T/bad.txt" --in "$T/v/connect.pcap" \
