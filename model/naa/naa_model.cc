@@ -46,6 +46,7 @@ const NaaOut& NaaModel::Eval(const NaaIn& in) {
   out_.m = grant_cm_ ? co.m : ro.m;
   out_.dma_req = ro.dma_req;
   out_.rdma = ro.counters;
+  out_.cqe = ro.cqe;
   out_.cm = co.counters;
   return out_;
 }

@@ -82,6 +82,30 @@ struct NaaOut {
   DmaRequest dma_req;
   rdma::RdmaCounters rdma;
   CmCounters cm;
+  rdma::CqeEvent cqe;  // the responder's completion event (naa_top cqe_valid_o / cqe_o)
+};
+
+// The controller port between naa_ctl and the requester (rtl/naa/naa_pkg.sv naa_req_cmd_t / naa_req_cpl_t):
+// one work request = one message; commands are executed in order, each answered by one completion.
+enum class ReqOp : uint8_t { kSend = 0, kWrite = 1, kWriteImm = 2 };
+struct ReqCmd {
+  ReqOp op = ReqOp::kSend;
+  uint64_t laddr = 0;  // payload address in the endpoint's memory
+  uint32_t len = 0;    // bytes; 0 allowed for SEND and WRITE_WITH_IMM
+  uint64_t raddr = 0;  // remote virtual address (WRITE, WRITE_WITH_IMM)
+  uint32_t rkey = 0;
+  uint32_t imm = 0;  // WRITE_WITH_IMM
+  uint8_t tag = 0;   // returned in the completion
+  bool operator==(const ReqCmd& o) const {
+    return op == o.op && laddr == o.laddr && len == o.len && raddr == o.raddr && rkey == o.rkey && imm == o.imm &&
+           tag == o.tag;
+  }
+};
+enum class CplStatus : uint8_t { kOk = 0, kRetryExceeded = 1, kRemoteError = 2, kFlushed = 3 };
+struct ReqCpl {
+  bool valid = false;
+  uint8_t tag = 0;
+  CplStatus status = CplStatus::kOk;
 };
 
 }  // namespace nettwin::naa

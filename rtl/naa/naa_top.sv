@@ -57,6 +57,9 @@ module naa_top
   output logic [31:0]                  cm_disconnects_o,
   output logic [1:0]                   cm_conn_o,
   output logic                         cm_busy_o,
+  // The responder's completion events (docs/rdma.md "Completion events"), for the controller and lockstep.
+  output logic                         cqe_valid_o,
+  output rdma_pkg::cqe_t               cqe_o,
   // The responder's back end holds a request (for the testbench's accounting).
   output logic                         busy_o
 );
@@ -192,6 +195,8 @@ module naa_top
     .cnt_dma_reads_o  (cnt_dma_reads_o),
     .cnt_dma_writes_o (cnt_dma_writes_o),
     .cnt_cqes_o       (cnt_cqes_o),
+    .cqe_valid_o      (cqe_valid_o),
+    .cqe_o            (cqe_o),
     .busy_o           (busy_o)
   );
 endmodule
