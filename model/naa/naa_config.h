@@ -1,10 +1,11 @@
 // The endpoint's configuration file (`nettwin naa --config`, docs/naa.md "Configuration"): the responder's
-// directives (responder, one qp, mr, mem) plus `cm`, turned into programming-port writes.
+// directives (responder, one qp, mr, mem) plus `cm` and `ctl`, turned into programming-port writes.
 #pragma once
 
 #include <string>
 #include <vector>
 
+#include "model/naa/naa_ctl.h"
 #include "model/naa/naa_types.h"
 #include "model/rdma/rdma_config.h"
 
@@ -13,6 +14,7 @@ namespace nettwin::naa {
 struct NaaConfig {
   rdma::RdmaConfig rdma;  // exactly one QP: the one the CM connects (its dest_qp and epsn come from the REQ)
   CmCfg cm;
+  CtlCfg ctl;  // the `ctl` line (enable false without one): MRSP/RPC, docs/naa.md "MRSP and RPC"
   // Responder table, MRs (the QP stays invalid until a connection is established), then the CM table.
   std::vector<CfgWrite> Writes() const;
 };

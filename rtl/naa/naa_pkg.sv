@@ -14,6 +14,28 @@ package naa_pkg;
                           RejInvalidMtu = 16'd26;
   localparam logic [31:0] Qp1Qkey = 32'h8001_0000;
 
+  // The controller port between naa_ctl and the requester (model/naa/naa_types.h ReqCmd / ReqCpl).
+  typedef enum logic [1:0] { NaaOpSend = 2'd0, NaaOpWrite = 2'd1, NaaOpWriteImm = 2'd2 } naa_req_op_e;
+  typedef struct packed {          // one work request: one message (SEND ONLY, or a WRITE split by MTU)
+    naa_req_op_e  op;
+    logic [63:0]  laddr;           // payload address in the endpoint's (host-memory-model) memory
+    logic [31:0]  len;             // bytes; 0 allowed for SEND and WRITE_WITH_IMM
+    logic [63:0]  raddr;           // remote virtual address (WRITE, WRITE_WITH_IMM)
+    logic [31:0]  rkey;            // remote key (WRITE, WRITE_WITH_IMM)
+    logic [31:0]  imm;             // immediate (WRITE_WITH_IMM)
+    logic [7:0]   tag;             // returned in the completion
+  } naa_req_cmd_t;
+  typedef enum logic [1:0] { NaaCplOk = 2'd0, NaaCplRetryExceeded = 2'd1, NaaCplRemoteError = 2'd2,
+                             NaaCplFlushed = 2'd3 } naa_cpl_status_e;
+  typedef struct packed { logic [7:0] tag; naa_cpl_status_e status; } naa_req_cpl_t;
+
+  // The controller (model/naa/naa_ctl.h).
+  typedef enum logic [3:0] {CtlIdle, CtlRead, CtlReadWait, CtlHeader, CtlEntry, CtlGrant, CtlAnsWrite, CtlCmd,
+                            CtlCplWait, CtlRepost, CtlRevoke} ctl_state_e;
+  localparam logic [7:0] MrspError = 8'h00, MrspAdvReq = 8'h01, MrspAdv = 8'h02;
+  localparam logic [7:0] MrspNoMemory = 8'h01, MrspBadAddress = 8'h02, MrspTooMany = 8'h03, MrspMalformed = 8'h04;
+  localparam int unsigned AnsBeats = (4 + 16 * NaaRegions + StreamBytes - 1) / StreamBytes;
+
   typedef enum logic [2:0] {CmRx, CmParse, CmDrain, CmCfgQp, CmCfgQueues, CmResp} cm_state_e;
   typedef enum logic [1:0] {ConnIdle = 2'd0, ConnRepSent = 2'd1, ConnEstablished = 2'd2} conn_e;
 
