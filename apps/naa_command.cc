@@ -21,7 +21,8 @@ constexpr const char* kHelp =
     "                   [--mem-read-cycles N] [--mem-write-cycles N] [--mem-outstanding N] [--clock-mhz F]\n"
     "                   [--gaps P] [--backpressure P] [--seed N] [--out-format pcap|pcapng]\n"
     "  The config holds the responder's directives (responder, one qp, mr, mem; docs/rdma.md) and one\n"
-    "  'cm port <tcp port>' line (docs/naa.md). Exit status: 0 ok, 1 lockstep mismatch / hang / accounting\n"
+    "  'cm port <tcp port>' line (docs/naa.md). An optional sidecar client.pcap.gates holds lines\n"
+    "  '<frame index> after <n>': that client frame waits until the endpoint has sent n frames. Exit status: 0 ok, 1 lockstep mismatch / hang / accounting\n"
     "  failure, 2 bad usage or input.\n";
 
 std::string StatsJson(const NaaRunReport& r, const char* engine) {
@@ -57,6 +58,7 @@ int NaaCommand(int argc, char** argv) {
   NaaRunConfig rc;
   NaaConfig config;
   std::vector<Packet> packets;
+  Gates gates;
   const std::string help = std::string(kHelp) + kOutFormatHelp;
   try {
     const bool go = ForEachOption(argc, argv, help.c_str(), [&](const std::string& o, const auto& val) {
@@ -85,6 +87,7 @@ int NaaCommand(int argc, char** argv) {
     }
     config = LoadNaaConfig(config_path);
     packets = ReadPcap(in, &in_format);
+    gates = LoadGatesFor(in, packets.size());
   } catch (const std::exception& e) {
     std::cerr << "nettwin naa: " << e.what() << "\n";
     if (dynamic_cast<const std::invalid_argument*>(&e)) std::cerr << help;
@@ -92,7 +95,7 @@ int NaaCommand(int argc, char** argv) {
   }
   rc.opt.trace_path = trace;
   rc.mismatch_trace = trace.empty() ? out + ".mismatch.fst" : "";
-  const NaaRunReport r = RunNaa(config, packets, rc);
+  const NaaRunReport r = RunNaa(config, packets, rc, gates);
   try {
     WritePcap(out, r.run.out, OutputFormat(out_container, in_format));
     if (!stats.empty()) {

@@ -15,6 +15,8 @@ const CmOut& CmEngine::Eval(const CmIn& in) {
   out_.cfg = Configuring() ? QpWrite() : CfgWrite{};
   out_.counters = counters_;
   out_.counters.conn = conn_;
+  out_.conn = NaaConn{conn_ == Conn::kEstablished, client_mac_, client_ip_, static_cast<uint16_t>(client_sport_),
+                      client_qpn_, rdma::DecodeQp(qp_tpl_).qpn, start_psn_, mtu_log2_};
   return out_;
 }
 
@@ -108,6 +110,10 @@ void CmEngine::Parse() {
         remote_comm_ = m.comm0;
         client_qpn_ = m.qpn;
         client_psn_ = m.psn;
+        client_mac_ = m.src_mac;
+        client_ip_ = m.src_ip;
+        client_sport_ = m.sport;
+        start_psn_ = cfg_.start_psn;
         local_comm_ = cfg_.comm_id + accepted_;
         ++accepted_;
         resp_res_ = static_cast<uint8_t>(std::min<uint32_t>(m.init_depth, std::min<uint32_t>(tpl.max_rd_atomic, 255)));

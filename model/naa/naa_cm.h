@@ -31,6 +31,7 @@ struct CmOut {
   StreamPort m;
   CfgWrite cfg;  // to the responder's programming port
   CmCounters counters;
+  NaaConn conn;  // the connection, exported to the requester and the controller
 };
 
 class CmEngine {
@@ -62,6 +63,9 @@ class CmEngine {
   // The connection (one QP).
   Conn conn_ = Conn::kIdle;
   uint32_t local_comm_ = 0, remote_comm_ = 0, client_qpn_ = 0, client_psn_ = 0, accepted_ = 0;
+  uint64_t client_mac_ = 0;
+  uint32_t client_ip_ = 0, start_psn_ = 0;
+  uint16_t client_sport_ = 0;
   uint8_t resp_res_ = 0, init_depth_ = 0, mtu_log2_ = 0;
   bool cfg_connect_ = false;  // CfgQp writes the connected QP (else the invalid entry, then Resp)
   // The response.

@@ -65,9 +65,9 @@ uint8_t NaaCtl::AnsByte(int i) const {
   return static_cast<uint8_t>(r.size >> (8 * (15 - k)));
 }
 
-const CtlOut& NaaCtl::Eval(const CtlIn& in) {
+const NaaCtlOut& NaaCtl::Eval(const NaaCtlIn& in) {
   in_ = in;
-  out_ = CtlOut{};
+  out_ = NaaCtlOut{};
   rdma::MrCfg mr;  // an invalid MR unless granted below
   switch (state_) {
     case CtlState::kRead: {

@@ -85,7 +85,7 @@ struct CtlCounters {
   }
 };
 
-struct CtlIn {
+struct NaaCtlIn {
   bool connected = false;
   rdma::CqeEvent cqe;
   bool dma_ready = true;
@@ -96,7 +96,7 @@ struct CtlIn {
   CfgWrite cfg;  // the external programming port (table NaaTblCtl)
 };
 
-struct CtlOut {
+struct NaaCtlOut {
   DmaRequest dma_req;
   CfgWrite cfg;  // to the responder (MR table, QP queues)
   bool cmd_valid = false;
@@ -110,10 +110,10 @@ struct Region {
   uint32_t size = 0, host_rkey = 0;
 };
 
-class NaaCtl : public ClockedBlock<CtlIn, CtlOut> {
+class NaaCtl : public ClockedBlock<NaaCtlIn, NaaCtlOut> {
  public:
   void Reset() override { *this = NaaCtl(); }
-  const CtlOut& Eval(const CtlIn& in) override;
+  const NaaCtlOut& Eval(const NaaCtlIn& in) override;
   void Tick() override;
   const std::array<Region, kRegions>& regions() const { return regions_; }
 
@@ -124,8 +124,8 @@ class NaaCtl : public ClockedBlock<CtlIn, CtlOut> {
   int AnsLen() const { return err_ ? 4 : 4 + 16 * n_; }
   uint32_t EventCount() const { return static_cast<uint8_t>(ev_wr_ - ev_rd_); }
 
-  CtlIn in_;
-  CtlOut out_;
+  NaaCtlIn in_;
+  NaaCtlOut out_;
   CtlCfg cfg_;
   CtlState state_ = CtlState::kIdle;
   std::array<rdma::CqeEvent, kCqeFifo> ev_{};

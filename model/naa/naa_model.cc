@@ -15,39 +15,64 @@ void NaaModel::Reset() { *this = NaaModel(); }
 const NaaOut& NaaModel::Eval(const NaaIn& in) {
   in_ = in;
   route_cm_now_ = in_frame_ ? route_cm_ : IsCmFrame(in.s.beat);
-  grant_cm_ = out_lock_ ? out_cm_ : cm_.Sending();
+  // The output source: the locked one, else the CM if it sends, else the responder if it offers a beat,
+  // else the requester. The responder's offer does not depend on its ready, so it is shown the ready it
+  // would get if chosen and evaluated again if it is not.
+  const bool cm_first = out_lock_ ? out_src_ == OutSrc::kCm : cm_.Sending();
+  out_src_now_ = out_lock_ ? out_src_ : cm_first ? OutSrc::kCm : OutSrc::kRdma;
   CmIn ci;
   const bool hold = cm_.Holding();
   ci.s.valid = in.s.valid && route_cm_now_ && !hold;
   ci.s.beat = in.s.beat;
-  ci.m_ready = in.m_ready && grant_cm_;
+  ci.m_ready = in.m_ready && out_src_now_ == OutSrc::kCm;
   ci.cfg = in.cfg;
   const CmOut& co = cm_.Eval(ci);
   rdma::RdmaIn ri;
   ri.s.valid = in.s.valid && !route_cm_now_ && !hold;
   ri.s.beat = in.s.beat;
-  ri.m_ready = in.m_ready && !grant_cm_;
+  ri.m_ready = in.m_ready && out_src_now_ == OutSrc::kRdma;
   ri.dma_ready = in.dma_ready;
-  ri.dma_rsp = in.dma_rsp;
-  // The CM programs the responder's QP while it connects or disconnects; the external port only writes
-  // before traffic (docs/naa.md), so the two never meet.
+  ri.dma_rsp = dma_arb_.Response(0, in.dma_rsp);
+  // The CM programs the responder's QP while it connects or disconnects, then the controller writes; the
+  // external port only writes before traffic (docs/naa.md), so it never meets the other two.
   if (co.cfg.valid) {
     ri.cfg = co.cfg;
+  } else if (ctl_out_.cfg.valid) {
+    ri.cfg = ctl_out_.cfg;
   } else if (in.cfg.table != params::kNaaTblCm) {
     ri.cfg = in.cfg;
   }
-  const rdma::RdmaOut& ro = rdma_.Eval(ri);
-  uint32_t done = ro.counters.processed;
-  for (uint32_t d : ro.counters.drops) done += d;
-  cm_.SetRdmaIdle(!ro.busy && done == ro.counters.packets_in);
-  out_.s_ready = !co.hold && (route_cm_now_ ? co.s_ready : ro.s_ready);
-  out_.busy = ro.busy;
+  const rdma::RdmaOut* ro = &rdma_.Eval(ri);
+  const StreamPort rq_m;  // the requester: not yet
+  if (!out_lock_ && !cm_first && !ro->m.valid && rq_m.valid) out_src_now_ = OutSrc::kReq;
+  // The DMA arbiter decides from the masters' requests (a master's valid does not depend on its ready).
+  std::array<DmaRequest, DmaArb::kMasters> reqs{};
+  reqs[0] = ro->dma_req;
+  reqs[2] = ctl_out_.dma_req;
+  dma_arb_.Eval(reqs, in.dma_ready, in.dma_rsp);
+  const bool rd_m_ready = in.m_ready && out_src_now_ == OutSrc::kRdma;
+  // The responder reads its readies only for what it offers (RdmaModel::Tick), so only then do they matter.
+  if ((ro->dma_req.valid && dma_arb_.Ready(0) != ri.dma_ready) || (ro->m.valid && rd_m_ready != ri.m_ready)) {
+    ri.dma_ready = dma_arb_.Ready(0);
+    ri.m_ready = rd_m_ready;
+    ro = &rdma_.Eval(ri);
+  }
+  uint32_t done = ro->counters.processed;
+  for (uint32_t d : ro->counters.drops) done += d;
+  cm_.SetRdmaIdle(!ro->busy && done == ro->counters.packets_in);
+  out_.s_ready = !co.hold && (route_cm_now_ ? co.s_ready : ro->s_ready);
+  out_.busy = ro->busy;
   out_.cm_busy = co.busy;
-  out_.m = grant_cm_ ? co.m : ro.m;
-  out_.dma_req = ro.dma_req;
-  out_.rdma = ro.counters;
-  out_.cqe = ro.cqe;
+  switch (out_src_now_) {
+    case OutSrc::kCm: out_.m = co.m; break;
+    case OutSrc::kRdma: out_.m = ro->m; break;
+    case OutSrc::kReq: out_.m = rq_m; break;
+  }
+  out_.dma_req = dma_arb_.MemRequest();
+  out_.rdma = ro->counters;
+  out_.cqe = ro->cqe;
   out_.cm = co.counters;
+  out_.conn = co.conn;
   return out_;
 }
 
@@ -60,10 +85,11 @@ void NaaModel::Tick() {
   // while valid waits for ready).
   if (out_.m.valid) {
     out_lock_ = !(in_.m_ready && out_.m.beat.last);
-    out_cm_ = grant_cm_;
+    out_src_ = out_src_now_;
   }
   rdma_.Tick();
   cm_.Tick();
+  dma_arb_.Tick();
 }
 
 }  // namespace nettwin::naa

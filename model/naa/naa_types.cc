@@ -46,4 +46,14 @@ CmCfg DecodeCm(const CfgData& d) {
   return c;
 }
 
+const char* CplStatusName(CplStatus s) {
+  switch (s) {
+    case CplStatus::kOk: return "ok";
+    case CplStatus::kRetryExceeded: return "retry_exceeded";
+    case CplStatus::kRemoteError: return "remote_error";
+    case CplStatus::kFlushed: return "flushed";
+  }
+  return "?";
+}
+
 }  // namespace nettwin::naa

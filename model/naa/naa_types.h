@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "model/common/cfg_port.h"
+#include "model/common/dma.h"
 #include "model/rdma/rdma_types.h"
 #include "nt_params.h"
 
@@ -60,6 +61,64 @@ struct CmCfg {
 CfgData Encode(const CmCfg& c);
 CmCfg DecodeCm(const CfgData& d);
 
+// ---- Controller <-> requester (rtl/naa/naa_pkg.sv, the same fields) ----
+enum class ReqOp : uint8_t { kSend = 0, kWrite = 1, kWriteImm = 2 };
+// One work request: one message (SEND ONLY, or a WRITE split by MTU).
+struct ReqCmd {
+  ReqOp op = ReqOp::kSend;
+  uint64_t laddr = 0;  // payload address in the endpoint's (host-memory-model) memory
+  uint32_t len = 0;    // bytes; 0 allowed for SEND and WRITE_WITH_IMM
+  uint64_t raddr = 0;  // remote virtual address (WRITE, WRITE_WITH_IMM)
+  uint32_t rkey = 0;   // remote key (WRITE, WRITE_WITH_IMM)
+  uint32_t imm = 0;    // immediate (WRITE_WITH_IMM)
+  uint8_t tag = 0;     // returned in the completion
+  bool operator==(const ReqCmd& o) const {
+    return op == o.op && laddr == o.laddr && len == o.len && raddr == o.raddr && rkey == o.rkey && imm == o.imm &&
+           tag == o.tag;
+  }
+};
+enum class CplStatus : uint8_t { kOk = 0, kRetryExceeded = 1, kRemoteError = 2, kFlushed = 3 };
+const char* CplStatusName(CplStatus s);
+struct ReqCpl {
+  bool valid = false;  // a one-cycle pulse; the controller always takes it
+  uint8_t tag = 0;
+  CplStatus status = CplStatus::kOk;
+  bool operator==(const ReqCpl& o) const { return valid == o.valid && (!valid || (tag == o.tag && status == o.status)); }
+};
+
+// The connection the CM established, as the requester and the controller see it (naa_cm info_o).
+struct NaaConn {
+  bool connected = false;  // RTU received, not yet torn down
+  uint64_t mac = 0;        // the client's MAC (the REQ's source)
+  uint32_t ip = 0;         // the client's IPv4 (the REQ's source)
+  uint16_t sport = 0;      // the REQ's UDP source port
+  uint32_t qpn = 0;        // the client's QPN
+  uint32_t local_qpn = 0;  // this endpoint's QPN
+  uint32_t start_psn = 0;  // the REP's Starting PSN: the requester's first PSN
+  uint8_t mtu_log2 = 0;    // the negotiated path MTU
+  bool operator==(const NaaConn& o) const {
+    return connected == o.connected && mac == o.mac && ip == o.ip && sport == o.sport && qpn == o.qpn &&
+           local_qpn == o.local_qpn && start_psn == o.start_psn && mtu_log2 == o.mtu_log2;
+  }
+};
+
+// The controller port inside naa_top: what the controller (naa_ctl) drives ...
+struct CtlOut {
+  bool cmd_valid = false;
+  ReqCmd cmd;          // executed in order
+  DmaRequest dma_req;  // its DMA master (arbiter master 2)
+  CfgWrite cfg;        // into the responder's programming port (the CM's writes win: see cfg_ready)
+};
+// ... and what it sees.
+struct CtlIn {
+  bool cmd_ready = false;
+  ReqCpl cpl;
+  bool dma_ready = false;
+  DmaResponse dma_rsp;
+  bool cfg_ready = false;  // its configuration write is taken this cycle (the CM is not writing)
+  NaaConn conn;
+};
+
 // The endpoint's inputs are exactly the responder's: stream, output ready, host memory, programming port.
 using NaaIn = rdma::RdmaIn;
 
@@ -78,34 +137,13 @@ struct NaaOut {
   bool s_ready = false;
   bool busy = false;     // the responder's back end holds a request (rdma_top busy_o)
   bool cm_busy = false;  // the CM is past receiving a frame (parsing, programming the QP, responding)
+  bool req_busy = false;  // the requester holds a command (queued, being sent, or waiting for its ACK)
   StreamPort m;
   DmaRequest dma_req;
   rdma::RdmaCounters rdma;
   CmCounters cm;
   rdma::CqeEvent cqe;  // the responder's completion event (naa_top cqe_valid_o / cqe_o)
-};
-
-// The controller port between naa_ctl and the requester (rtl/naa/naa_pkg.sv naa_req_cmd_t / naa_req_cpl_t):
-// one work request = one message; commands are executed in order, each answered by one completion.
-enum class ReqOp : uint8_t { kSend = 0, kWrite = 1, kWriteImm = 2 };
-struct ReqCmd {
-  ReqOp op = ReqOp::kSend;
-  uint64_t laddr = 0;  // payload address in the endpoint's memory
-  uint32_t len = 0;    // bytes; 0 allowed for SEND and WRITE_WITH_IMM
-  uint64_t raddr = 0;  // remote virtual address (WRITE, WRITE_WITH_IMM)
-  uint32_t rkey = 0;
-  uint32_t imm = 0;  // WRITE_WITH_IMM
-  uint8_t tag = 0;   // returned in the completion
-  bool operator==(const ReqCmd& o) const {
-    return op == o.op && laddr == o.laddr && len == o.len && raddr == o.raddr && rkey == o.rkey && imm == o.imm &&
-           tag == o.tag;
-  }
-};
-enum class CplStatus : uint8_t { kOk = 0, kRetryExceeded = 1, kRemoteError = 2, kFlushed = 3 };
-struct ReqCpl {
-  bool valid = false;
-  uint8_t tag = 0;
-  CplStatus status = CplStatus::kOk;
+  NaaConn conn;
 };
 
 }  // namespace nettwin::naa

@@ -164,6 +164,10 @@ package nt_pkg;
   localparam int unsigned NaaCtlDropOverflow = 3;
   localparam int unsigned NaaCtlDropFlushed = 4;
   localparam int unsigned NaaCtlDrops = 5;
+  // The endpoint's DMA arbiter (naa_dma_arb): masters 0 rdma_top, 1 naa_req, 2 the controller; read data is
+  // routed back through a FIFO of master ids (host memory answers reads in order).
+  localparam int unsigned NaaDmaMasters = 3;
+  localparam int unsigned NaaDmaIdDepth = 16;       // reads in flight through the arbiter (>= host memory's)
 
   // ---- Big-endian header fields out of a two-beat parse window (byte 0 in bits 7:0) ----
   localparam int unsigned WindowBits = 1024;  // two beats (literal: CMake reads this file)

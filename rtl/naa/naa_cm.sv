@@ -44,6 +44,8 @@ module naa_cm
   output logic [31:0]             cnt_connects_o,
   output logic [31:0]             cnt_disconnects_o,
   output logic [1:0]              conn_o,
+  // The connection, exported to the requester and the controller (valid while info_o.connected).
+  output naa_conn_t               info_o,
   output logic                    busy_o
 );
   cm_state_e             state_q, after_q;
@@ -60,6 +62,10 @@ module naa_cm
   conn_e                 conn_q;
   logic [31:0]           local_comm_q, remote_comm_q, accepted_q;
   logic [23:0]           client_qpn_q, client_psn_q;
+  logic [47:0]           client_mac_q;
+  logic [31:0]           client_ip_q;
+  logic [15:0]           client_sport_q;
+  logic [23:0]           start_psn_q;
   logic [7:0]            resp_res_q, init_depth_q;
   logic [3:0]            mtu_log2_q;
   logic                  cfg_connect_q;
@@ -230,6 +236,10 @@ module naa_cm
       accepted_q    <= '0;
       client_qpn_q  <= '0;
       client_psn_q  <= '0;
+      client_mac_q  <= '0;
+      client_ip_q   <= '0;
+      client_sport_q <= '0;
+      start_psn_q   <= '0;
       resp_res_q    <= '0;
       init_depth_q  <= '0;
       mtu_log2_q    <= '0;
@@ -321,6 +331,10 @@ module naa_cm
                   remote_comm_q      <= m_comm0;
                   client_qpn_q       <= m_qpn;
                   client_psn_q       <= m_psn;
+                  client_mac_q       <= base_d.dst_mac;
+                  client_ip_q        <= base_d.dst_ip;
+                  client_sport_q     <= base_d.sport;
+                  start_psn_q        <= cfg_q.start_psn;
                   local_comm_q       <= cfg_q.comm_id + accepted_q;
                   accepted_q         <= accepted_q + 1;
                   resp_res_q         <= resp_res_new;
@@ -399,6 +413,9 @@ module naa_cm
   assign cnt_connects_o    = c_conn_q;
   assign cnt_disconnects_o = c_disc_q;
   assign conn_o            = conn_q;
+  assign info_o = '{connected: conn_q == ConnEstablished, mac: client_mac_q, ip: client_ip_q,
+                    sport: client_sport_q, qpn: client_qpn_q, local_qpn: tpl_qpn, start_psn: start_psn_q,
+                    mtu_log2: mtu_log2_q};
 
   logic unused;
   assign unused = ^{cfg_data_i[CfgDataBits-1:205], cfg_data_i[2:1], fr[CmBits-1:8*NaaCmFrameBytes]};

@@ -1,20 +1,9 @@
-// Types and helpers of the NAAICE endpoint's connection manager (docs/naa.md, docs/naa-microarchitecture.md).
+// Types and helpers of the NAAICE endpoint (docs/naa.md, docs/naa-microarchitecture.md): the connection
+// manager's, and the interface between the controller (naa_ctl) and the requester (naa_req).
 package naa_pkg;
   import nt_pkg::*;
 
-  localparam int unsigned CmBits = NaaCmBufBeats * StreamBits;  // the CM frame buffer, byte i in bits 8i+7:8i
-  localparam int unsigned CmIcrcAt = NaaCmFrameBytes - 4;
-  localparam int unsigned CmIpLen = NaaCmFrameBytes - 14;   // IPv4 total length of a CM frame
-  localparam int unsigned CmUdpLen = NaaCmFrameBytes - 34;  // its UDP length
-  localparam int unsigned MadAt = 62;
-  localparam int unsigned CmDataAt = MadAt + 24;
-  localparam logic [15:0] AttrReq = 16'h0010, AttrRej = 16'h0012, AttrRep = 16'h0013, AttrRtu = 16'h0014,
-                          AttrDreq = 16'h0015, AttrDrep = 16'h0016;
-  localparam logic [15:0] RejNoQp = 16'd1, RejInvalidServiceId = 16'd8, RejInvalidTransport = 16'd9,
-                          RejInvalidMtu = 16'd26;
-  localparam logic [31:0] Qp1Qkey = 32'h8001_0000;
-
-  // The controller port between naa_ctl and the requester (model/naa/naa_types.h ReqCmd / ReqCpl).
+  // ---- Controller <-> requester (model/naa/naa_types.h, the same fields) ----
   typedef enum logic [1:0] { NaaOpSend = 2'd0, NaaOpWrite = 2'd1, NaaOpWriteImm = 2'd2 } naa_req_op_e;
   typedef struct packed {          // one work request: one message (SEND ONLY, or a WRITE split by MTU)
     naa_req_op_e  op;
@@ -28,6 +17,30 @@ package naa_pkg;
   typedef enum logic [1:0] { NaaCplOk = 2'd0, NaaCplRetryExceeded = 2'd1, NaaCplRemoteError = 2'd2,
                              NaaCplFlushed = 2'd3 } naa_cpl_status_e;
   typedef struct packed { logic [7:0] tag; naa_cpl_status_e status; } naa_req_cpl_t;
+
+  // The connection the CM established, as the requester and the controller see it (naa_cm conn_o).
+  typedef struct packed {
+    logic        connected;        // RTU received, not yet torn down
+    logic [47:0] mac;              // the client's MAC (the REQ's source)
+    logic [31:0] ip;               // the client's IPv4 (the REQ's source)
+    logic [15:0] sport;            // the REQ's UDP source port (this endpoint's frames go to it)
+    logic [23:0] qpn;              // the client's QPN (destination QP of this endpoint's requests)
+    logic [23:0] local_qpn;        // this endpoint's QPN (ACKs for the requester arrive on it)
+    logic [23:0] start_psn;        // the REP's Starting PSN: the requester's first PSN
+    logic [3:0]  mtu_log2;         // the negotiated path MTU (8..12)
+  } naa_conn_t;
+
+  localparam int unsigned CmBits = NaaCmBufBeats * StreamBits;  // the CM frame buffer, byte i in bits 8i+7:8i
+  localparam int unsigned CmIcrcAt = NaaCmFrameBytes - 4;
+  localparam int unsigned CmIpLen = NaaCmFrameBytes - 14;   // IPv4 total length of a CM frame
+  localparam int unsigned CmUdpLen = NaaCmFrameBytes - 34;  // its UDP length
+  localparam int unsigned MadAt = 62;
+  localparam int unsigned CmDataAt = MadAt + 24;
+  localparam logic [15:0] AttrReq = 16'h0010, AttrRej = 16'h0012, AttrRep = 16'h0013, AttrRtu = 16'h0014,
+                          AttrDreq = 16'h0015, AttrDrep = 16'h0016;
+  localparam logic [15:0] RejNoQp = 16'd1, RejInvalidServiceId = 16'd8, RejInvalidTransport = 16'd9,
+                          RejInvalidMtu = 16'd26;
+  localparam logic [31:0] Qp1Qkey = 32'h8001_0000;
 
   // The controller (model/naa/naa_ctl.h).
   typedef enum logic [3:0] {CtlIdle, CtlRead, CtlReadWait, CtlHeader, CtlEntry, CtlGrant, CtlAnsWrite, CtlCmd,

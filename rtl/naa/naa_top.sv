@@ -1,5 +1,6 @@
 // The NAAICE network-attached accelerator endpoint (docs/naa.md): the RoCEv2 responder (rdma_top, as it is)
-// with the InfiniBand connection manager (naa_cm) in front of it. A frame whose first beat is RoCEv2 over
+// with the InfiniBand connection manager (naa_cm) in front of it, the requester (naa_req) and the controller
+// port, and a DMA arbiter (naa_dma_arb) in front of host memory. A frame whose first beat is RoCEv2 over
 // IPv4 to destination QP 1 goes to the CM; every other frame goes to the responder. The CM programs the
 // responder's QP when a connection is established or torn down; their response frames share the output
 // (a source keeps it from its first offered beat to its last beat taken; the CM first when both start).
@@ -60,6 +61,8 @@ module naa_top
   // The responder's completion events (docs/rdma.md "Completion events"), for the controller and lockstep.
   output logic                         cqe_valid_o,
   output rdma_pkg::cqe_t               cqe_o,
+  // The connection the CM exports to the requester and the controller.
+  output naa_conn_t                    conn_info_o,
   // The responder's back end holds a request (for the testbench's accounting).
   output logic                         busy_o
 );
@@ -76,23 +79,38 @@ module naa_top
   logic cm_hold;
   assign s_ready_o = !cm_hold && (route_cm ? cm_s_ready : rd_s_ready);
 
-  // ---- Output: one source at a time ----
-  logic out_lock_q, out_cm_q, grant_cm;
-  logic cm_m_valid, cm_m_last, rd_m_valid, rd_m_last;
-  logic [StreamBits-1:0]  cm_m_data, rd_m_data;
-  logic [StreamBytes-1:0] cm_m_keep, rd_m_keep;
-  assign grant_cm  = out_lock_q ? out_cm_q : cm_m_valid;
-  assign m_valid_o = grant_cm ? cm_m_valid : rd_m_valid;
-  assign m_data_o  = grant_cm ? cm_m_data : rd_m_data;
-  assign m_keep_o  = grant_cm ? cm_m_keep : rd_m_keep;
-  assign m_last_o  = grant_cm ? cm_m_last : rd_m_last;
+  // ---- Output: one source at a time (0 the CM, 1 the responder, 2 the requester; in that order when free) ----
+  localparam int unsigned OutSrcs = 3;
+  logic                                   out_lock_q;
+  logic [1:0]                             out_src_q, out_src;
+  logic [OutSrcs-1:0]                     src_valid, src_last;
+  logic [OutSrcs-1:0][StreamBits-1:0]     src_data;
+  logic [OutSrcs-1:0][StreamBytes-1:0]    src_keep;
+  logic cm_m_valid, cm_m_last, rd_m_valid, rd_m_last, rq_m_valid, rq_m_last;
+  logic [StreamBits-1:0]  cm_m_data, rd_m_data, rq_m_data;
+  logic [StreamBytes-1:0] cm_m_keep, rd_m_keep, rq_m_keep;
+  assign src_valid = {rq_m_valid, rd_m_valid, cm_m_valid};
+  assign src_last  = {rq_m_last, rd_m_last, cm_m_last};
+  assign src_data  = {rq_m_data, rd_m_data, cm_m_data};
+  assign src_keep  = {rq_m_keep, rd_m_keep, cm_m_keep};
+  always_comb begin
+    if (out_lock_q) out_src = out_src_q;
+    else if (cm_m_valid) out_src = 2'd0;
+    else if (rd_m_valid) out_src = 2'd1;
+    else if (rq_m_valid) out_src = 2'd2;
+    else out_src = 2'd1;
+  end
+  assign m_valid_o = src_valid[out_src];
+  assign m_data_o  = src_data[out_src];
+  assign m_keep_o  = src_keep[out_src];
+  assign m_last_o  = src_last[out_src];
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       in_frame_q <= 1'b0;
       route_cm_q <= 1'b0;
       out_lock_q <= 1'b0;
-      out_cm_q   <= 1'b0;
+      out_src_q  <= 2'd0;
     end else begin
       if (s_valid_i && s_ready_o) begin
         in_frame_q <= !s_last_i;
@@ -100,18 +118,82 @@ module naa_top
       end
       if (m_valid_o) begin
         out_lock_q <= !(m_ready_i && m_last_o);
-        out_cm_q   <= grant_cm;
+        out_src_q  <= out_src;
       end
     end
   end
 
-  // ---- Programming port: the CM's QP writes win; the CM table is not the responder's ----
+  // ---- The controller port (docs/naa-microarchitecture.md "Controller port"): naa_ctl's commands to the
+  // requester, its completions, its DMA master (arbiter master 2), the responder's completion events, the
+  // connection, and its writes into the responder (after the CM's) ----
+  naa_conn_t               conn;
+  logic                    ctl_cmd_valid, ctl_cmd_ready;
+  naa_req_cmd_t            ctl_cmd;
+  logic                    ctl_cpl_valid;
+  naa_req_cpl_t            ctl_cpl;
+  logic                    ctl_dma_req_valid, ctl_dma_req_ready, ctl_dma_req_write;
+  logic [63:0]             ctl_dma_req_addr;
+  logic [15:0]             ctl_dma_req_len;
+  logic [5:0]              ctl_dma_req_off;
+  logic [StreamBits-1:0]   ctl_dma_req_data;
+  logic                    ctl_dma_rsp_valid;
+  logic                    ctl_cfg_valid, ctl_cfg_ready;
+  logic [CfgTableBits-1:0] ctl_cfg_table;
+  logic [CfgIndexBits-1:0] ctl_cfg_index;
+  logic [CfgDataBits-1:0]  ctl_cfg_data;
+  // No controller yet: no commands, no DMA, no writes.
+  assign ctl_cmd_valid     = 1'b0;
+  assign ctl_cmd           = '0;
+  assign ctl_dma_req_valid = 1'b0;
+  assign ctl_dma_req_write = 1'b0;
+  assign ctl_dma_req_addr  = '0;
+  assign ctl_dma_req_len   = '0;
+  assign ctl_dma_req_off   = '0;
+  assign ctl_dma_req_data  = '0;
+  assign ctl_cfg_valid     = 1'b0;
+  assign ctl_cfg_table     = '0;
+  assign ctl_cfg_index     = '0;
+  assign ctl_cfg_data      = '0;
+  assign conn_info_o       = conn;
+
+  // DMA masters of the arbiter: 0 the responder, 1 the requester, 2 the controller.
+  logic [NaaDmaMasters-1:0]                 dv, dr, dw, rsp_v;
+  logic [NaaDmaMasters-1:0][63:0]           da;
+  logic [NaaDmaMasters-1:0][15:0]           dl;
+  logic [NaaDmaMasters-1:0][5:0]            doff;
+  logic [NaaDmaMasters-1:0][StreamBits-1:0] dd;
+  logic                                     rsp_last;
+  logic [StreamBits-1:0]                    rsp_data;
+
+  // ---- Programming port: the CM's QP writes win, then the controller's; the CM table is not the
+  // responder's ----
   logic                    qcfg_valid;
   logic [CfgTableBits-1:0] qcfg_table;
   logic [CfgIndexBits-1:0] qcfg_index;
   logic [CfgDataBits-1:0]  qcfg_data;
   logic                    rd_cfg_valid;
-  assign rd_cfg_valid = qcfg_valid || (cfg_valid_i && cfg_table_i != CfgTableBits'(NaaTblCm));
+  logic [CfgTableBits-1:0] rd_cfg_table;
+  logic [CfgIndexBits-1:0] rd_cfg_index;
+  logic [CfgDataBits-1:0]  rd_cfg_data;
+  always_comb begin
+    ctl_cfg_ready = !qcfg_valid;
+    if (qcfg_valid) begin
+      rd_cfg_valid = 1'b1;
+      rd_cfg_table = qcfg_table;
+      rd_cfg_index = qcfg_index;
+      rd_cfg_data  = qcfg_data;
+    end else if (ctl_cfg_valid) begin
+      rd_cfg_valid = 1'b1;
+      rd_cfg_table = ctl_cfg_table;
+      rd_cfg_index = ctl_cfg_index;
+      rd_cfg_data  = ctl_cfg_data;
+    end else begin
+      rd_cfg_valid = cfg_valid_i && cfg_table_i != CfgTableBits'(NaaTblCm);
+      rd_cfg_table = cfg_table_i;
+      rd_cfg_index = cfg_index_i;
+      rd_cfg_data  = cfg_data_i;
+    end
+  end
 
 
   // The responder is idle: its back end is free and every frame it took in is processed or dropped.
@@ -135,7 +217,7 @@ module naa_top
     .m_data_o          (cm_m_data),
     .m_keep_o          (cm_m_keep),
     .m_last_o          (cm_m_last),
-    .m_ready_i         (m_ready_i && grant_cm),
+    .m_ready_i         (m_ready_i && out_src == 2'd0),
     .rdma_idle_i       (rdma_idle),
     .hold_o            (cm_hold),
     .cfg_valid_i       (cfg_valid_i),
@@ -154,6 +236,7 @@ module naa_top
     .cnt_connects_o    (cm_connects_o),
     .cnt_disconnects_o (cm_disconnects_o),
     .conn_o            (cm_conn_o),
+    .info_o            (conn),
     .busy_o            (cm_busy_o)
   );
 
@@ -169,21 +252,21 @@ module naa_top
     .m_data_o         (rd_m_data),
     .m_keep_o         (rd_m_keep),
     .m_last_o         (rd_m_last),
-    .m_ready_i        (m_ready_i && !grant_cm),
-    .dma_req_valid_o  (dma_req_valid_o),
-    .dma_req_ready_i  (dma_req_ready_i),
-    .dma_req_write_o  (dma_req_write_o),
-    .dma_req_addr_o   (dma_req_addr_o),
-    .dma_req_len_o    (dma_req_len_o),
-    .dma_req_off_o    (dma_req_off_o),
-    .dma_req_data_o   (dma_req_data_o),
-    .dma_rsp_valid_i  (dma_rsp_valid_i),
-    .dma_rsp_last_i   (dma_rsp_last_i),
-    .dma_rsp_data_i   (dma_rsp_data_i),
+    .m_ready_i        (m_ready_i && out_src == 2'd1),
+    .dma_req_valid_o  (dv[0]),
+    .dma_req_ready_i  (dr[0]),
+    .dma_req_write_o  (dw[0]),
+    .dma_req_addr_o   (da[0]),
+    .dma_req_len_o    (dl[0]),
+    .dma_req_off_o    (doff[0]),
+    .dma_req_data_o   (dd[0]),
+    .dma_rsp_valid_i  (rsp_v[0]),
+    .dma_rsp_last_i   (rsp_last),
+    .dma_rsp_data_i   (rsp_data),
     .cfg_valid_i      (rd_cfg_valid),
-    .cfg_table_i      (qcfg_valid ? qcfg_table : cfg_table_i),
-    .cfg_index_i      (qcfg_valid ? qcfg_index : cfg_index_i),
-    .cfg_data_i       (qcfg_valid ? qcfg_data : cfg_data_i),
+    .cfg_table_i      (rd_cfg_table),
+    .cfg_index_i      (rd_cfg_index),
+    .cfg_data_i       (rd_cfg_data),
     .cnt_packets_in_o (cnt_packets_in_o),
     .cnt_processed_o  (cnt_processed_o),
     .cnt_responses_o  (cnt_responses_o),
@@ -199,4 +282,57 @@ module naa_top
     .cqe_o            (cqe_o),
     .busy_o           (busy_o)
   );
+
+  // ---- The requester (master 1 and output source 2): not yet ----
+  assign rq_m_valid = 1'b0;
+  assign rq_m_last  = 1'b0;
+  assign rq_m_data  = '0;
+  assign rq_m_keep  = '0;
+  assign ctl_cmd_ready = 1'b0;
+  assign ctl_cpl_valid = 1'b0;
+  assign ctl_cpl       = '0;
+  assign dv[1] = 1'b0;
+  assign dw[1] = 1'b0;
+  assign da[1] = '0;
+  assign dl[1] = '0;
+  assign doff[1] = '0;
+  assign dd[1] = '0;
+
+  // ---- Host memory: one port for the responder, the requester and the controller ----
+  assign dv[2]   = ctl_dma_req_valid;
+  assign dw[2]   = ctl_dma_req_write;
+  assign da[2]   = ctl_dma_req_addr;
+  assign dl[2]   = ctl_dma_req_len;
+  assign doff[2] = ctl_dma_req_off;
+  assign dd[2]   = ctl_dma_req_data;
+  assign ctl_dma_req_ready = dr[2];
+  assign ctl_dma_rsp_valid = rsp_v[2];
+  naa_dma_arb u_dma_arb (
+    .clk_i         (clk_i),
+    .rst_ni        (rst_ni),
+    .s_req_valid_i (dv),
+    .s_req_ready_o (dr),
+    .s_req_write_i (dw),
+    .s_req_addr_i  (da),
+    .s_req_len_i   (dl),
+    .s_req_off_i   (doff),
+    .s_req_data_i  (dd),
+    .s_rsp_valid_o (rsp_v),
+    .s_rsp_last_o  (rsp_last),
+    .s_rsp_data_o  (rsp_data),
+    .m_req_valid_o (dma_req_valid_o),
+    .m_req_ready_i (dma_req_ready_i),
+    .m_req_write_o (dma_req_write_o),
+    .m_req_addr_o  (dma_req_addr_o),
+    .m_req_len_o   (dma_req_len_o),
+    .m_req_off_o   (dma_req_off_o),
+    .m_req_data_o  (dma_req_data_o),
+    .m_rsp_valid_i (dma_rsp_valid_i),
+    .m_rsp_last_i  (dma_rsp_last_i),
+    .m_rsp_data_i  (dma_rsp_data_i)
+  );
+
+  logic unused_ctl;
+  assign unused_ctl = ^{ctl_cmd_valid, ctl_cmd, dr[1], rsp_v[1], ctl_cmd_ready, ctl_cpl_valid, ctl_cpl, ctl_dma_req_ready, ctl_dma_rsp_valid,
+                        ctl_cfg_ready};
 endmodule

@@ -35,6 +35,15 @@ std::optional<tb::SignalDiff> NaaBinding::Compare(const Out& r, const Out& m) {
   if (a.rejects != b.rejects) return diff("cm_rejects_o", a.rejects, b.rejects);
   if (a.connects != b.connects) return diff("cm_connects_o", a.connects, b.connects);
   if (a.disconnects != b.disconnects) return diff("cm_disconnects_o", a.disconnects, b.disconnects);
+  const NaaConn &x = r.conn, &y = m.conn;
+  if (x.connected != y.connected) return diff("conn_info_o.connected", x.connected, y.connected);
+  if (x.mac != y.mac) return diff("conn_info_o.mac", x.mac, y.mac);
+  if (x.ip != y.ip) return diff("conn_info_o.ip", x.ip, y.ip);
+  if (x.sport != y.sport) return diff("conn_info_o.sport", x.sport, y.sport);
+  if (x.qpn != y.qpn) return diff("conn_info_o.qpn", x.qpn, y.qpn);
+  if (x.local_qpn != y.local_qpn) return diff("conn_info_o.local_qpn", x.local_qpn, y.local_qpn);
+  if (x.start_psn != y.start_psn) return diff("conn_info_o.start_psn", x.start_psn, y.start_psn);
+  if (x.mtu_log2 != y.mtu_log2) return diff("conn_info_o.mtu_log2", x.mtu_log2, y.mtu_log2);
   return std::nullopt;
 }
 

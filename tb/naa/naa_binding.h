@@ -3,9 +3,12 @@
 #pragma once
 
 #include <optional>
+#include <utility>
+#include <vector>
 
 #include "model/naa/naa_types.h"
 #include "tb/common/harness.h"
+#include "tb/naa/naa_gates.h"
 #include "tb/rdma/rdma_binding.h"
 
 namespace nettwin::naa {
@@ -22,6 +25,29 @@ struct NaaBinding {
   static tb::Accounting Account(const Out& o);
 };
 
-using NaaSide = rdma::HostSide<NaaOut>;
+// The responder's side channel (configuration writes, SystemC host memory) plus the client's gates: a frame
+// is not offered before the endpoint has sent the frames it waits for (tb/naa/naa_gates.h). It stays busy
+// while the requester has work, so a run is not over while the endpoint still retransmits.
+class NaaSide : public rdma::HostSide<NaaOut> {
+ public:
+  NaaSide(std::vector<CfgWrite> writes, tb::HostMemory* memory, Gates gates = {})
+      : HostSide(std::move(writes), memory), gates_(std::move(gates)) {}
+  bool Drive(uint64_t cycle, size_t next_packet, const tb::Accounting& acc, rdma::RdmaIn* in) override {
+    const bool go = HostSide::Drive(cycle, next_packet, acc, in);
+    return go && sent_ >= gates_.For(next_packet);
+  }
+  void Observe(uint64_t cycle, const rdma::RdmaIn& in, const NaaOut& out) override {
+    HostSide::Observe(cycle, in, out);
+    if (out.m.valid && in.m_ready && out.m.beat.last) ++sent_;
+    req_busy_ = out.req_busy;
+  }
+  bool Busy() const override { return HostSide::Busy() || req_busy_; }
+  uint64_t sent() const { return sent_; }
+
+ private:
+  Gates gates_;
+  uint64_t sent_ = 0;
+  bool req_busy_ = false;
+};
 
 }  // namespace nettwin::naa

@@ -7,10 +7,10 @@
 namespace nettwin::naa {
 namespace {
 
-class NaaCtlRtl : public tb::VerilatedBlock<Vnaa_ctl, CtlIn, CtlOut> {
+class NaaCtlRtl : public tb::VerilatedBlock<Vnaa_ctl, NaaCtlIn, NaaCtlOut> {
  public:
   NaaCtlRtl() : VerilatedBlock("naa_ctl") {}
-  const CtlOut& Eval(const CtlIn& in) override {
+  const NaaCtlOut& Eval(const NaaCtlIn& in) override {
     Vnaa_ctl& t = top();
     t.clk_i = 0;
     t.connected_i = in.connected;
@@ -74,11 +74,11 @@ class NaaCtlRtl : public tb::VerilatedBlock<Vnaa_ctl, CtlIn, CtlOut> {
   }
 
  private:
-  CtlOut out_;
+  NaaCtlOut out_;
 };
 
 }  // namespace
 
-std::unique_ptr<tb::RtlBlock<CtlIn, CtlOut>> MakeNaaCtlRtl() { return std::make_unique<NaaCtlRtl>(); }
+std::unique_ptr<tb::RtlBlock<NaaCtlIn, NaaCtlOut>> MakeNaaCtlRtl() { return std::make_unique<NaaCtlRtl>(); }
 
 }  // namespace nettwin::naa

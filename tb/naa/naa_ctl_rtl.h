@@ -9,6 +9,6 @@
 namespace nettwin::naa {
 
 // tb/naa/naa_ctl_rtl.cc is the only file that sees the Verilated header.
-std::unique_ptr<tb::RtlBlock<CtlIn, CtlOut>> MakeNaaCtlRtl();
+std::unique_ptr<tb::RtlBlock<NaaCtlIn, NaaCtlOut>> MakeNaaCtlRtl();
 
 }  // namespace nettwin::naa

@@ -7,6 +7,24 @@
 namespace nettwin::naa {
 namespace {
 
+// naa_conn_t, packed MSB first: connected, mac, ip, sport, qpn, local_qpn, start_psn, mtu_log2 (181 bits).
+template <class Words>
+void ReadConn(const Words& w, NaaConn* c) {
+  auto bits = [&w](int lo, int n) {
+    uint64_t v = 0;
+    for (int i = 0; i < n; ++i) v |= static_cast<uint64_t>(w[(lo + i) / 32] >> ((lo + i) % 32) & 1) << i;
+    return v;
+  };
+  c->mtu_log2 = static_cast<uint8_t>(bits(0, 4));
+  c->start_psn = static_cast<uint32_t>(bits(4, 24));
+  c->local_qpn = static_cast<uint32_t>(bits(28, 24));
+  c->qpn = static_cast<uint32_t>(bits(52, 24));
+  c->sport = static_cast<uint16_t>(bits(76, 16));
+  c->ip = static_cast<uint32_t>(bits(92, 32));
+  c->mac = bits(124, 48);
+  c->connected = bits(172, 1) != 0;
+}
+
 class NaaRtl : public tb::VerilatedBlock<Vnaa_top, NaaIn, NaaOut> {
  public:
   NaaRtl() : VerilatedBlock("naa_top") {}
@@ -32,6 +50,7 @@ class NaaRtl : public tb::VerilatedBlock<Vnaa_top, NaaIn, NaaOut> {
     c.connects = t.cm_connects_o;
     c.disconnects = t.cm_disconnects_o;
     c.conn = static_cast<Conn>(t.cm_conn_o);
+    ReadConn(t.conn_info_o, &out_.conn);
     return out_;
   }
 

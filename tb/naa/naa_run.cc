@@ -18,7 +18,8 @@ std::unique_ptr<tb::HostMemory> MakeMemory(const NaaConfig& config, const NaaRun
 
 }  // namespace
 
-NaaRunReport RunNaa(const NaaConfig& config, const std::vector<Packet>& packets, const NaaRunConfig& cfg) {
+NaaRunReport RunNaa(const NaaConfig& config, const std::vector<Packet>& packets, const NaaRunConfig& cfg,
+                    const Gates& gates) {
   NaaRunReport rep;
   rep.memory = MakeMemory(config, cfg);
   std::unique_ptr<tb::RtlBlock<NaaIn, NaaOut>> rtl;
@@ -26,7 +27,7 @@ NaaRunReport RunNaa(const NaaConfig& config, const std::vector<Packet>& packets,
   if (cfg.engine != Engine::kModel) rtl = MakeNaaRtl();
   if (cfg.engine != Engine::kRtl) model = std::make_unique<NaaModel>();
   tb::Harness<NaaBinding> h(rtl.get(), model.get());
-  NaaSide side(config.Writes(), rep.memory.get());
+  NaaSide side(config.Writes(), rep.memory.get(), gates);
   rep.run = h.Run(packets, &side, cfg.opt);
   rep.last = h.last_out();
   if (rep.run.mismatch) {
@@ -38,7 +39,7 @@ NaaRunReport RunNaa(const NaaConfig& config, const std::vector<Packet>& packets,
       NaaModel model2;
       tb::Harness<NaaBinding> replay(rtl2.get(), &model2);
       auto mem2 = MakeMemory(config, cfg);
-      NaaSide side2(config.Writes(), mem2.get());
+      NaaSide side2(config.Writes(), mem2.get(), gates);
       const tb::RunOptions o = tb::ReplayAround(cfg.opt, m, cfg.mismatch_trace);
       replay.Run(packets, &side2, o);
       os << "  waveform of cycles " << o.trace_from << ".." << m.cycle << ": " << cfg.mismatch_trace << "\n";

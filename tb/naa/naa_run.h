@@ -10,6 +10,7 @@
 #include "model/naa/naa_types.h"
 #include "tb/common/harness.h"
 #include "tb/common/host_memory.h"
+#include "tb/naa/naa_gates.h"
 #include "tb/rdma/rdma_run.h"
 
 namespace nettwin::naa {
@@ -25,6 +26,8 @@ struct NaaRunReport {
   bool conservation_ok = false;
 };
 
-NaaRunReport RunNaa(const NaaConfig& config, const std::vector<Packet>& packets, const NaaRunConfig& cfg);
+// `gates`: when each client frame may be offered (tb/naa/naa_gates.h; none by default).
+NaaRunReport RunNaa(const NaaConfig& config, const std::vector<Packet>& packets, const NaaRunConfig& cfg,
+                    const Gates& gates = {});
 
 }  // namespace nettwin::naa

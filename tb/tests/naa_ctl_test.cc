@@ -73,7 +73,7 @@ struct Result {
   uint64_t first_cmd = 0;  // cycle of the first SEND command offered
 };
 
-std::string Diff(uint64_t cycle, const CtlOut& r, const CtlOut& m) {
+std::string Diff(uint64_t cycle, const NaaCtlOut& r, const NaaCtlOut& m) {
   auto say = [&](const char* what) { return "cycle " + std::to_string(cycle) + ": " + what + " differs"; };
   if (!(r.dma_req == m.dma_req)) return say("dma_req_*");
   if (r.cfg.valid != m.cfg.valid ||
@@ -120,7 +120,7 @@ Result RunCtl(const std::vector<Step>& steps, uint8_t mrs = kRegions, bool bp = 
   int cmd_wait = 0, cpl_in = -1;
   const uint64_t end = steps.empty() ? 100 : steps.back().cycle + 3000;
   for (uint64_t cyc = 0; cyc < end; ++cyc) {
-    CtlIn in;
+    NaaCtlIn in;
     if (cyc < cfg_words.size()) {
       in.cfg.valid = true;
       in.cfg.table = params::kNaaTblCtl;
@@ -152,8 +152,8 @@ Result RunCtl(const std::vector<Step>& steps, uint8_t mrs = kRegions, bool bp = 
       in.cpl.valid = true;
       in.cpl.status = CplStatus::kOk;
     }
-    const CtlOut r = rtl->Eval(in);
-    const CtlOut& m = model.Eval(in);
+    const NaaCtlOut r = rtl->Eval(in);
+    const NaaCtlOut& m = model.Eval(in);
     res.mismatch = Diff(cyc, r, m);
     if (!res.mismatch.empty()) return res;
     if (r.dma_req.valid && in.dma_ready) mem.Accept(cyc, r.dma_req);

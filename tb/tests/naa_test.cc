@@ -100,11 +100,11 @@ std::vector<Packet> Frames(const std::vector<std::vector<uint8_t>>& fs) {
   return p;
 }
 
-NaaRunReport RunFrames(const std::vector<std::vector<uint8_t>>& fs, double bp = 0) {
+NaaRunReport RunFrames(const std::vector<std::vector<uint8_t>>& fs, double bp = 0, const Gates& gates = {}) {
   NaaRunConfig rc;
   rc.opt.backpressure = bp;
   rc.opt.seed = 3;
-  return RunNaa(ParseNaaConfig(kConfig, "t"), Frames(fs), rc);
+  return RunNaa(ParseNaaConfig(kConfig, "t"), Frames(fs), rc, gates);
 }
 
 TEST(NaaMad, ComposedFramesParseBackWithAGoodIcrc) {
@@ -164,6 +164,45 @@ TEST(NaaConfig, ErrorsNameTheLineAndToken) {
   const NaaConfig c = ParseNaaConfig(kConfig, "t");
   EXPECT_EQ(c.cm.service_id, 0x0000000001061d2full);
   EXPECT_EQ(c.cm.comm_id, kCommBase);
+}
+
+TEST(NaaGates, ErrorsNameTheLineAndToken) {
+  auto err = [](const std::string& text) {
+    try {
+      ParseGates(text, "g", 4);
+    } catch (const rdma::ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(err("# c\n1 after 2  # the REP\n\n3 after 0\n"), "no error");
+  EXPECT_EQ(err("1 after\n"), "g:1: token 'after': expected '<frame index> after <endpoint frames>'");
+  EXPECT_EQ(err("\n1 before 2\n"), "g:2: token 'before': expected 'after'");
+  EXPECT_EQ(err("x after 2\n"), "g:1: token 'x': not a decimal number");
+  EXPECT_EQ(err("1 after -2\n"), "g:1: token '-2': not a decimal number");
+  EXPECT_EQ(err("4 after 2\n"), "g:1: token '4': no such frame (the pcap has 4)");
+  EXPECT_EQ(err("1 after 2\n1 after 3\n"), "g:2: token '1': frame gated twice");
+  const Gates g = ParseGates("2 after 5\n", "g", 4);
+  EXPECT_EQ(g.For(2), 5u);
+  EXPECT_EQ(g.For(1), 0u);
+}
+
+TEST(NaaGates, AGatedFrameWaitsForTheEndpointsFrames) {
+  const std::vector<std::vector<uint8_t>> fs = {Req(), Seal(ClientMad(attr::kRtu, kClientComm, kCommBase)),
+                                                Write(kClientPsn)};
+  Gates g;
+  g.after[1] = 1;  // the RTU waits for the REP (6 beats)
+  const NaaRunReport r = RunFrames(fs, 0, g);
+  ASSERT_TRUE(r.mismatch_text.empty()) << r.mismatch_text;
+  ASSERT_TRUE(r.conservation_ok);
+  ASSERT_EQ(r.run.out.size(), 2u);
+  EXPECT_GT(r.run.in_first_cycle[1], r.run.out_first_cycle[0] + 5);
+  g.after[2] = 3;  // never: the endpoint sends 2 frames
+  NaaRunConfig rc;
+  rc.opt.idle_limit = 2000;
+  const NaaRunReport h = RunNaa(ParseNaaConfig(kConfig, "t"), Frames(fs), rc, g);
+  EXPECT_TRUE(h.run.hang);
+  EXPECT_FALSE(h.conservation_ok);
 }
 
 TEST(NaaLockstep, ConnectWriteDisconnect) {

@@ -1,0 +1,95 @@
+// The endpoint's DMA arbiter: NaaDmaMasters masters (0 rdma_top, 1 naa_req, 2 the controller) share the one
+// host-memory port. One request per cycle is granted round robin, starting after the master granted last;
+// a master holds its request until it is taken. Host memory answers reads in order, so the id of every read
+// taken is pushed into a FIFO and the response beats go to the master at its head (popped on the last beat).
+// A read waits while the FIFO is full. State for state as model/naa/naa_dma_arb.cc.
+module naa_dma_arb
+  import nt_pkg::*;
+(
+  input  logic                                 clk_i,
+  input  logic                                 rst_ni,
+  // Masters.
+  input  logic [NaaDmaMasters-1:0]             s_req_valid_i,
+  output logic [NaaDmaMasters-1:0]             s_req_ready_o,
+  input  logic [NaaDmaMasters-1:0]             s_req_write_i,
+  input  logic [NaaDmaMasters-1:0][63:0]       s_req_addr_i,
+  input  logic [NaaDmaMasters-1:0][15:0]       s_req_len_i,
+  input  logic [NaaDmaMasters-1:0][5:0]        s_req_off_i,
+  input  logic [NaaDmaMasters-1:0][StreamBits-1:0] s_req_data_i,
+  output logic [NaaDmaMasters-1:0]             s_rsp_valid_o,
+  output logic                                 s_rsp_last_o,
+  output logic [StreamBits-1:0]                s_rsp_data_o,
+  // Host memory.
+  output logic                                 m_req_valid_o,
+  input  logic                                 m_req_ready_i,
+  output logic                                 m_req_write_o,
+  output logic [63:0]                          m_req_addr_o,
+  output logic [15:0]                          m_req_len_o,
+  output logic [5:0]                           m_req_off_o,
+  output logic [StreamBits-1:0]                m_req_data_o,
+  input  logic                                 m_rsp_valid_i,
+  input  logic                                 m_rsp_last_i,
+  input  logic [StreamBits-1:0]                m_rsp_data_i
+);
+  localparam int unsigned IdBits = $clog2(NaaDmaMasters);
+  localparam int unsigned PtrBits = $clog2(NaaDmaIdDepth);
+
+  logic [IdBits-1:0]  last_q, grant;
+  logic               any;
+  logic [IdBits-1:0]  ids_q [NaaDmaIdDepth];
+  logic [PtrBits:0]   wr_q, rd_q;
+  logic               full;
+
+  always_comb begin
+    any   = 1'b0;
+    grant = '0;
+    // The first requesting master after last_q, cyclically.
+    for (int unsigned k = 1; k <= NaaDmaMasters; k++) begin
+      logic [IdBits-1:0] m;
+      m = IdBits'((int'(last_q) + k) % NaaDmaMasters);
+      if (!any && s_req_valid_i[m]) begin
+        any   = 1'b1;
+        grant = IdBits'(m);
+      end
+    end
+  end
+
+  assign full          = (wr_q - rd_q) == (PtrBits + 1)'(NaaDmaIdDepth);
+  assign m_req_valid_o = any && (s_req_write_i[grant] || !full);
+  assign m_req_write_o = s_req_write_i[grant];
+  assign m_req_addr_o  = s_req_addr_i[grant];
+  assign m_req_len_o   = s_req_len_i[grant];
+  assign m_req_off_o   = s_req_off_i[grant];
+  assign m_req_data_o  = s_req_data_i[grant];
+  always_comb begin
+    s_req_ready_o = '0;
+    s_req_ready_o[grant] = m_req_valid_o && m_req_ready_i;
+  end
+
+  logic [IdBits-1:0] head;
+  assign head = ids_q[rd_q[PtrBits-1:0]];
+  always_comb begin
+    s_rsp_valid_o = '0;
+    s_rsp_valid_o[head] = m_rsp_valid_i && wr_q != rd_q;
+  end
+  assign s_rsp_last_o = m_rsp_last_i;
+  assign s_rsp_data_o = m_rsp_data_i;
+
+  always_ff @(posedge clk_i) begin
+    if (m_req_valid_o && m_req_ready_i && !m_req_write_o) ids_q[wr_q[PtrBits-1:0]] <= grant;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      last_q <= '0;
+      wr_q   <= '0;
+      rd_q   <= '0;
+    end else begin
+      if (m_req_valid_o && m_req_ready_i) begin
+        last_q <= grant;
+        if (!m_req_write_o) wr_q <= wr_q + 1;
+      end
+      if (m_rsp_valid_i && m_rsp_last_i && wr_q != rd_q) rd_q <= rd_q + 1;
+    end
+  end
+endmodule
