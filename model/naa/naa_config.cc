@@ -9,6 +9,9 @@
 namespace nettwin::naa {
 namespace {
 
+// A kernel's cycles before it answers 0x02 (timeout), unless the ctl line says `budget`: 4 ms at 250 MHz,
+// enough for a CRC over 32 MiB at half the port's 64 bytes per cycle; larger regions need a larger budget.
+constexpr uint32_t kDefaultKernelBudget = 1000000;
 constexpr uint64_t kRdmaCmTcpService = 0x0000000001060000ull;  // rdma_cm: RDMA_PS_TCP (0x0106) << 16 | port
 
 [[noreturn]] void Fail(const std::string& file, int line, const std::string& tok, const std::string& msg) {
@@ -65,6 +68,7 @@ void ParseCtlLine(const std::string& file, int n, const std::vector<std::string>
                   bool* have_first) {
   if (w.size() % 2 == 0) Fail(file, n, w.back(), "ctl takes key value pairs");
   c->enable = true;
+  c->budget = kDefaultKernelBudget;
   bool pool = false, size = false, rx = false, tx = false, rkey = false;
   for (size_t i = 1; i + 1 < w.size(); i += 2) {
     const std::string &k = w[i], &v = w[i + 1];
@@ -87,12 +91,15 @@ void ParseCtlLine(const std::string& file, int n, const std::vector<std::string>
     } else if (k == "mr_first") {
       c->mr_first = static_cast<uint8_t>(Num(file, n, v, 8));
       *have_first = true;
+    } else if (k == "budget") {
+      c->budget = static_cast<uint32_t>(Num(file, n, v, 32));
+      if (c->budget == 0) Fail(file, n, v, "budget must be at least 1 cycle");
     } else if (k == "mrs") {
       c->mrs = static_cast<uint8_t>(Num(file, n, v, 8));
       if (c->mrs == 0 || c->mrs > kRegions) Fail(file, n, v, "mrs must be 1.." + std::to_string(kRegions));
       *have_mrs = true;
     } else {
-      Fail(file, n, k, "unknown ctl key (pool, pool_size, rxbuf, txbuf, rkey_base, mr_first, mrs)");
+      Fail(file, n, k, "unknown ctl key (pool, pool_size, rxbuf, txbuf, rkey_base, mr_first, mrs, budget)");
     }
   }
   const char* missing = !pool ? "pool" : !size ? "pool_size" : !rx ? "rxbuf" : !tx ? "txbuf" : !rkey ? "rkey_base" : "";

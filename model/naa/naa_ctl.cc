@@ -5,7 +5,7 @@
 namespace nettwin::naa {
 
 const char* CtlDropName(int d) {
-  static const char* const kNames[] = {"none", "rpc_no_regions", "rpc_not_built", "event_overflow", "flushed"};
+  static const char* const kNames[] = {"none", "rpc_no_regions", "event_overflow", "flushed"};
   return d >= 0 && d < kNumCtlDrops ? kNames[d] : "?";
 }
 
@@ -26,6 +26,7 @@ CfgData EncodeCtl1(const CtlCfg& c) {
   CfgData d;
   d.Set(0, 64, c.rxbuf);
   d.Set(64, 64, c.txbuf);
+  d.Set(128, 32, c.budget);
   return d;
 }
 
@@ -44,6 +45,7 @@ void DecodeCtl(const CfgWrite& w, CtlCfg* c) {
   } else if (w.index == 1) {
     c->rxbuf = d.Get(0, 64);
     c->txbuf = d.Get(64, 64);
+    c->budget = static_cast<uint32_t>(d.Get(128, 32));
   } else if (w.index == 2) {
     c->queues = rdma::DecodeQpQueues(d);
   }
@@ -68,6 +70,7 @@ uint8_t NaaCtl::AnsByte(int i) const {
 const NaaCtlOut& NaaCtl::Eval(const NaaCtlIn& in) {
   in_ = in;
   out_ = NaaCtlOut{};
+  kout_ = kernel_.Eval();
   rdma::MrCfg mr;  // an invalid MR unless granted below
   switch (state_) {
     case CtlState::kRead: {
@@ -103,9 +106,23 @@ const NaaCtlOut& NaaCtl::Eval(const NaaCtlIn& in) {
     }
     case CtlState::kCmd:
       out_.cmd_valid = true;
-      out_.cmd.op = ReqOp::kSend;
-      out_.cmd.laddr = cfg_.txbuf;
-      out_.cmd.len = static_cast<uint32_t>(AnsLen());
+      if (!rpc_) {
+        out_.cmd.op = ReqOp::kSend;
+        out_.cmd.laddr = cfg_.txbuf;
+        out_.cmd.len = static_cast<uint32_t>(AnsLen());
+      } else {  // the result region to the client's region of the same index, or the error to region 0
+        const bool ok = rpc_status_ == rpc::kOk;
+        const Region& r = regions_[ok ? out_idx_ : 0];
+        out_.cmd.op = ReqOp::kWriteImm;
+        out_.cmd.laddr = ok ? r.fpga : 0;
+        out_.cmd.len = ok ? out_len_ : 0;
+        out_.cmd.raddr = r.host;
+        out_.cmd.rkey = r.host_rkey;
+        out_.cmd.imm = rpc_status_;
+      }
+      break;
+    case CtlState::kKWait:  // the kernel has the DMA port
+      out_.dma_req = kout_.dma_req;
       break;
     case CtlState::kRepost: {
       rdma::QpQueuesCfg q = cfg_.queues;
@@ -128,7 +145,21 @@ void NaaCtl::Tick() {
   const bool dma_fire = out_.dma_req.valid && in_.dma_ready;
   const bool cfg_fire = out_.cfg.valid && in_.cfg_ready;
   const uint32_t queued = EventCount();
+  KernelStart ks;
+  if (state_ == CtlState::kKStart) {
+    ks.valid = true;
+    ks.fn = cur_.imm;
+    ks.nreg = static_cast<uint8_t>(n_);
+    for (int j = 0; j < 3 && j < n_; ++j) {
+      ks.addr[j] = regions_[j].fpga;
+      ks.size[j] = regions_[j].size;
+    }
+    ks.budget = cfg_.budget;
+  }
+  const bool kwait = state_ == CtlState::kKWait;
+  kernel_.Tick(ks, kwait && in_.dma_ready, kwait ? in_.dma_rsp : DmaResponse{});
   auto error = [&](uint8_t code) {
+    rpc_ = false;
     err_ = code;
     ++counters_.errors[code];
     beat_ = 0;
@@ -151,11 +182,14 @@ void NaaCtl::Tick() {
           if (cur_.len < 4) {
             error(mrsp::kMalformed);
           } else {
+            rpc_ = false;
             state_ = CtlState::kRead;
           }
-        } else {
-          ++counters_.drops[static_cast<int>(n_ == 0 ? CtlDrop::kNoRegions : CtlDrop::kRpc)];
+        } else if (n_ == 0) {
+          ++counters_.drops[static_cast<int>(CtlDrop::kNoRegions)];
           state_ = CtlState::kRepost;
+        } else {
+          state_ = CtlState::kKStart;
         }
       }
       break;
@@ -239,6 +273,20 @@ void NaaCtl::Tick() {
         ++posted_;
         ++counters_.reposts;
         state_ = CtlState::kIdle;
+      }
+      break;
+    case CtlState::kKStart:
+      ++counters_.rpcs;
+      state_ = CtlState::kKWait;
+      break;
+    case CtlState::kKWait:
+      if (kout_.done) {
+        rpc_ = true;
+        rpc_status_ = kout_.status;
+        out_idx_ = kout_.out_idx;
+        out_len_ = kout_.out_len;
+        if (rpc_status_ != rpc::kOk) ++counters_.rpc_errors;
+        state_ = CtlState::kCmd;
       }
       break;
     case CtlState::kRevoke:

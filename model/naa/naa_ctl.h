@@ -2,14 +2,17 @@
 // "Controller"): it takes the responder's completion events for the connected QP, reads an MRSP 0x01 request
 // from the receive buffer, checks it, programs one responder MR per granted region, writes the 0x02 (or 0x00)
 // answer into its transmit buffer, posts one SEND command to the requester, and reposts the receive buffer.
-//   Idle -> {Read -> ReadWait -> Header -> Entry x N} -> [Grant x max(N, old)] -> AnsWrite -> Cmd -> CplWait
-//        -> Repost -> Idle;  Idle -> Revoke x n (disconnect) -> Idle
+//   MRSP: Idle -> {Read -> ReadWait -> Header -> Entry x N} -> [Grant x max(N, old)] -> AnsWrite -> Cmd
+//         -> CplWait -> Repost -> Idle
+//   RPC:  Idle -> KStart -> KWait (naa_kernel has the DMA port) -> Cmd (WRITE_WITH_IMM) -> CplWait -> Repost
+//   disconnect: Idle -> Revoke x n -> Idle
 #pragma once
 
 #include <array>
 #include <cstdint>
 
 #include "model/common/clocked_block.h"
+#include "model/naa/naa_kernel.h"
 #include "model/naa/naa_types.h"
 #include "model/rdma/rdma_types.h"
 #include "nt_params.h"
@@ -35,7 +38,6 @@ constexpr uint8_t kNoMemory = 0x01, kBadAddress = 0x02, kTooMany = 0x03, kMalfor
 enum class CtlDrop : uint8_t {
   kNone = 0,
   kNoRegions = params::kNaaCtlDropNoRegions,  // a WRITE with immediate before any grant: nowhere to answer
-  kRpc = params::kNaaCtlDropRpc,              // a WRITE with immediate: the kernels are not built yet
   kOverflow = params::kNaaCtlDropOverflow,    // a completion event with the event FIFO full
   kFlushed = params::kNaaCtlDropFlushed,      // queued events of a connection that went away
 };
@@ -52,6 +54,7 @@ struct CtlCfg {
   uint8_t qp_slot = 0;               // the responder QP entry of the connection
   uint32_t qpn = 0;                  // its QPN (completion events of other QPs are not ours)
   uint64_t rxbuf = 0, txbuf = 0;     // receive buffers (NaaRxBufBytes each, buffer j = WQE j), answer buffer
+  uint32_t budget = 0;               // a kernel's cycles before it gives up (immediate 0x02)
   rdma::QpQueuesCfg queues;          // what the CM writes on RTU; reposting rewrites it with rq_posted + 1
 };
 CfgData EncodeCtl0(const CtlCfg& c);
@@ -69,19 +72,22 @@ enum class CtlState : uint8_t {
   kCmd,
   kCplWait,
   kRepost,
-  kRevoke
+  kRevoke,
+  kKStart,
+  kKWait
 };
 
 struct CtlCounters {
   uint32_t events = 0, requests = 0, grants = 0, answers = 0, reposts = 0, send_failed = 0;
-  std::array<uint32_t, 5> errors{};  // by MRSP error code 0x00..0x04 (0 unused)
+  uint32_t rpcs = 0, rpc_errors = 0;  // kernels run, of which answered with a non-zero immediate
+  std::array<uint32_t, 5> errors{};   // by MRSP error code 0x00..0x04 (0 unused)
   std::array<uint32_t, kNumCtlDrops> drops{};
   uint8_t regions = 0;  // regions granted now
   CtlState state = CtlState::kIdle;
   bool operator==(const CtlCounters& o) const {
     return events == o.events && requests == o.requests && grants == o.grants && answers == o.answers &&
-           reposts == o.reposts && send_failed == o.send_failed && errors == o.errors && drops == o.drops &&
-           regions == o.regions && state == o.state;
+           reposts == o.reposts && send_failed == o.send_failed && rpcs == o.rpcs && rpc_errors == o.rpc_errors &&
+           errors == o.errors && drops == o.drops && regions == o.regions && state == o.state;
   }
 };
 
@@ -141,6 +147,11 @@ class NaaCtl : public ClockedBlock<NaaCtlIn, NaaCtlOut> {
   bool was_connected_ = false;
   std::array<Region, kRegions> regions_{};
   CtlCounters counters_;
+  NaaKernel kernel_;
+  KernelOut kout_;
+  bool rpc_ = false;  // the command to post answers an RPC (WRITE_WITH_IMM), not an MRSP request (SEND)
+  uint8_t rpc_status_ = 0, out_idx_ = 0;
+  uint32_t out_len_ = 0;
 };
 
 }  // namespace nettwin::naa

@@ -160,10 +160,10 @@ package nt_pkg;
   localparam int unsigned NaaRxBufBytes = 1024;     // one receive buffer (buffer j = receive WQE j)
   localparam int unsigned NaaCqeFifo = 4;           // completion events waiting for the controller
   localparam int unsigned NaaCtlDropNoRegions = 1;  // controller drop reasons (counter index; 0 = none)
-  localparam int unsigned NaaCtlDropRpc = 2;
-  localparam int unsigned NaaCtlDropOverflow = 3;
-  localparam int unsigned NaaCtlDropFlushed = 4;
-  localparam int unsigned NaaCtlDrops = 5;
+  localparam int unsigned NaaCtlDropOverflow = 2;
+  localparam int unsigned NaaCtlDropFlushed = 3;
+  localparam int unsigned NaaCtlDrops = 4;
+  localparam int unsigned NaaChunkBeats = 64;       // a kernel's chunk: 4 KiB, the host port's largest read
   // The endpoint's DMA arbiter (naa_dma_arb): masters 0 rdma_top, 1 naa_req, 2 the controller; read data is
   // routed back through a FIFO of master ids (host memory answers reads in order).
   localparam int unsigned NaaDmaMasters = 3;

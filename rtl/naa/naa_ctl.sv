@@ -3,8 +3,10 @@
 // (one DMA read), checks it one entry per cycle, programs one responder MR per granted region, writes the
 // 0x02 (or 0x00) answer into its transmit buffer, posts one SEND to the requester and reposts the receive
 // buffer. State for state as model/naa/naa_ctl.cc.
-//   Idle -> {Read -> ReadWait -> Header -> Entry x N} -> [Grant x max(N, old)] -> AnsWrite -> Cmd -> CplWait
-//        -> Repost -> Idle;  Idle -> Revoke x n (disconnect) -> Idle
+//   MRSP: Idle -> {Read -> ReadWait -> Header -> Entry x N} -> [Grant x max(N, old)] -> AnsWrite -> Cmd
+//         -> CplWait -> Repost -> Idle
+//   RPC:  Idle -> KStart -> KWait (naa_kernel has the DMA port) -> Cmd (WRITE_WITH_IMM) -> CplWait -> Repost
+//   disconnect: Idle -> Revoke x n -> Idle
 module naa_ctl
   import nt_pkg::*;
   import rdma_pkg::*;
@@ -49,6 +51,8 @@ module naa_ctl
   output logic [31:0]             cnt_answers_o,
   output logic [31:0]             cnt_reposts_o,
   output logic [31:0]             cnt_send_failed_o,
+  output logic [31:0]             cnt_rpcs_o,
+  output logic [31:0]             cnt_rpc_errors_o,
   output logic [5*32-1:0]         cnt_errors_o,
   output logic [NaaCtlDrops*32-1:0] cnt_drops_o,
   output logic [7:0]              regions_o,
@@ -61,6 +65,7 @@ module naa_ctl
   // Configuration (model/naa/naa_ctl.cc DecodeCtl).
   logic        enable_q;
   logic [63:0] pool_q, pool_size_q, rxbuf_q, txbuf_q;
+  logic [31:0] budget_q;
   logic [7:0]  mr_first_q, mrs_q;
   logic [31:0] rkey_base_q;
   logic [3:0]  qp_slot_q;
@@ -80,7 +85,11 @@ module naa_ctl
   logic [63:0] reg_host_q [NaaRegions];
   logic [31:0] reg_size_q [NaaRegions];
   logic [31:0] reg_rkey_q [NaaRegions];
-  logic [31:0] c_events_q, c_requests_q, c_grants_q, c_answers_q, c_reposts_q, c_failed_q;
+  logic [31:0] c_events_q, c_requests_q, c_grants_q, c_answers_q, c_reposts_q, c_failed_q, c_rpcs_q, c_rpc_err_q;
+  logic        rpc_q;
+  logic [7:0]  rpc_status_q;
+  logic [1:0]  out_idx_q;
+  logic [31:0] out_len_q;
   logic [4:0][31:0] c_errors_q;
   logic [NaaCtlDrops-1:0][31:0] c_drops_q;
   assign queued = ev_wr_q - ev_rd_q;
@@ -133,6 +142,46 @@ module naa_ctl
   logic [15:0] ans_left;
   assign grant_total = (req_n_q > n_q) ? req_n_q : n_q;
   assign ans_left    = ans_len - 16'd64 * {11'd0, beat_q};
+  // The kernels (naa_kernel), started from KStart on the grant's first three regions; they have the DMA port
+  // in KWait.
+  logic                  k_valid, k_write, k_done;
+  logic [63:0]           k_addr;
+  logic [15:0]           k_len;
+  logic [StreamBits-1:0] k_data;
+  logic [7:0]            k_status;
+  logic [1:0]            k_out_idx;
+  logic [31:0]           k_out_len;
+  logic [2:0][63:0]      k_addrs;
+  logic [2:0][31:0]      k_sizes;
+  always_comb begin
+    for (int j = 0; j < 3; j++) begin
+      k_addrs[j] = (6'(j) < n_q) ? reg_fpga_q[j] : 64'd0;
+      k_sizes[j] = (6'(j) < n_q) ? reg_size_q[j] : 32'd0;
+    end
+  end
+  naa_kernel u_kernel (
+    .clk_i           (clk_i),
+    .rst_ni          (rst_ni),
+    .start_i         (state_q == CtlKStart),
+    .fn_i            (cur_q.imm),
+    .nreg_i          ({2'd0, n_q}),
+    .addr_i          (k_addrs),
+    .size_i          (k_sizes),
+    .budget_i        (budget_q),
+    .dma_req_valid_o (k_valid),
+    .dma_req_ready_i (dma_req_ready_i && state_q == CtlKWait),
+    .dma_req_write_o (k_write),
+    .dma_req_addr_o  (k_addr),
+    .dma_req_len_o   (k_len),
+    .dma_req_data_o  (k_data),
+    .dma_rsp_valid_i (dma_rsp_valid_i && state_q == CtlKWait),
+    .dma_rsp_data_i  (dma_rsp_data_i),
+    .done_o          (k_done),
+    .status_o        (k_status),
+    .out_idx_o       (k_out_idx),
+    .out_len_o       (k_out_len)
+  );
+
   always_comb begin
     dma_req_valid_o = 1'b0;
     dma_req_write_o = 1'b0;
@@ -177,9 +226,25 @@ module naa_ctl
       end
       CtlCmd: begin
         cmd_valid_o = 1'b1;
-        cmd_o.op    = NaaOpSend;
-        cmd_o.laddr = txbuf_q;
-        cmd_o.len   = {16'd0, ans_len};
+        if (!rpc_q) begin
+          cmd_o.op    = NaaOpSend;
+          cmd_o.laddr = txbuf_q;
+          cmd_o.len   = {16'd0, ans_len};
+        end else begin  // the result region to the client's region of the same index, or the error to region 0
+          cmd_o.op    = NaaOpWriteImm;
+          cmd_o.laddr = (rpc_status_q == RpcOk) ? reg_fpga_q[{3'd0, out_idx_q}] : 64'd0;
+          cmd_o.len   = (rpc_status_q == RpcOk) ? out_len_q : 32'd0;
+          cmd_o.raddr = reg_host_q[(rpc_status_q == RpcOk) ? {3'd0, out_idx_q} : 5'd0];
+          cmd_o.rkey  = reg_rkey_q[(rpc_status_q == RpcOk) ? {3'd0, out_idx_q} : 5'd0];
+          cmd_o.imm   = {24'd0, rpc_status_q};
+        end
+      end
+      CtlKWait: begin  // the kernel has the DMA port
+        dma_req_valid_o = k_valid;
+        dma_req_write_o = k_write;
+        dma_req_addr_o  = k_addr;
+        dma_req_len_o   = k_len;
+        dma_req_data_o  = k_data;
       end
       CtlRepost: begin
         rcfg_valid_o             = 1'b1;
@@ -227,6 +292,11 @@ module naa_ctl
       n_q         <= '0;
       err_q       <= '0;
       posted_q    <= '0;
+      budget_q    <= '0;
+      rpc_q       <= 1'b0;
+      rpc_status_q <= '0;
+      out_idx_q   <= '0;
+      out_len_q   <= '0;
       for (int i = 0; i < NaaCqeFifo; i++) ev_q[i] <= '0;
       for (int i = 0; i < NaaRegions; i++) begin
         reg_fpga_q[i] <= '0;
@@ -234,7 +304,7 @@ module naa_ctl
         reg_size_q[i] <= '0;
         reg_rkey_q[i] <= '0;
       end
-      {c_events_q, c_requests_q, c_grants_q, c_answers_q, c_reposts_q, c_failed_q} <= '0;
+      {c_events_q, c_requests_q, c_grants_q, c_answers_q, c_reposts_q, c_failed_q, c_rpcs_q, c_rpc_err_q} <= '0;
       c_errors_q <= '0;
       c_drops_q  <= '0;
     end else begin
@@ -251,6 +321,7 @@ module naa_ctl
             ev_rd_q <= ev_rd_q + 8'd1;
             if (ev_q[ev_rd_q[EvBits-1:0]].opcode == 8'd0) begin
               c_requests_q <= c_requests_q + 32'd1;
+              rpc_q <= 1'b0;
               if (ev_q[ev_rd_q[EvBits-1:0]].len < 32'd4) begin
                 err_q                    <= MrspMalformed;
                 c_errors_q[MrspMalformed] <= c_errors_q[MrspMalformed] + 32'd1;
@@ -259,10 +330,11 @@ module naa_ctl
               end else begin
                 state_q <= CtlRead;
               end
-            end else begin
-              if (n_q == 6'd0) c_drops_q[NaaCtlDropNoRegions] <= c_drops_q[NaaCtlDropNoRegions] + 32'd1;
-              else c_drops_q[NaaCtlDropRpc] <= c_drops_q[NaaCtlDropRpc] + 32'd1;
+            end else if (n_q == 6'd0) begin
+              c_drops_q[NaaCtlDropNoRegions] <= c_drops_q[NaaCtlDropNoRegions] + 32'd1;
               state_q <= CtlRepost;
+            end else begin
+              state_q <= CtlKStart;
             end
           end
         end
@@ -355,6 +427,20 @@ module naa_ctl
             state_q     <= CtlIdle;
           end
         end
+        CtlKStart: begin
+          c_rpcs_q <= c_rpcs_q + 32'd1;
+          state_q  <= CtlKWait;
+        end
+        CtlKWait: begin
+          if (k_done) begin
+            rpc_q        <= 1'b1;
+            rpc_status_q <= k_status;
+            out_idx_q    <= k_out_idx;
+            out_len_q    <= k_out_len;
+            if (k_status != RpcOk) c_rpc_err_q <= c_rpc_err_q + 32'd1;
+            state_q      <= CtlCmd;
+          end
+        end
         CtlRevoke: begin
           if (rcfg_fire) begin
             idx_q <= idx_q + 6'd1;
@@ -391,8 +477,9 @@ module naa_ctl
           qp_slot_q   <= cfg_data_i[180:177];
           qpn_q       <= cfg_data_i[204:181];
         end else if (cfg_index_i == CfgIndexBits'(1)) begin
-          rxbuf_q <= cfg_data_i[63:0];
-          txbuf_q <= cfg_data_i[127:64];
+          rxbuf_q  <= cfg_data_i[63:0];
+          txbuf_q  <= cfg_data_i[127:64];
+          budget_q <= cfg_data_i[159:128];
         end else if (cfg_index_i == CfgIndexBits'(2)) begin
           queues_q <= cfg_data_i[181:0];
         end
@@ -406,12 +493,14 @@ module naa_ctl
   assign cnt_answers_o     = c_answers_q;
   assign cnt_reposts_o     = c_reposts_q;
   assign cnt_send_failed_o = c_failed_q;
+  assign cnt_rpcs_o        = c_rpcs_q;
+  assign cnt_rpc_errors_o  = c_rpc_err_q;
   assign cnt_errors_o      = c_errors_q;
   assign cnt_drops_o       = c_drops_q;
   assign regions_o         = {2'd0, n_q};
   assign state_o           = state_q;
 
   logic unused_bits;
-  assign unused_bits = ^{cfg_data_i[CfgDataBits-1:205], cpl_i.tag, cur_q.imm, cur_q.qpn, cur_q.psn, cur_q.opcode,
+  assign unused_bits = ^{cfg_data_i[CfgDataBits-1:205], cpl_i.tag, cur_q.qpn, cur_q.psn, cur_q.opcode,
                          reg_host_q[0], reg_rkey_q[0], ent_end[63:56]};
 endmodule

@@ -58,6 +58,8 @@ class NaaCtlRtl : public tb::VerilatedBlock<Vnaa_ctl, NaaCtlIn, NaaCtlOut> {
     k.answers = t.cnt_answers_o;
     k.reposts = t.cnt_reposts_o;
     k.send_failed = t.cnt_send_failed_o;
+    k.rpcs = t.cnt_rpcs_o;
+    k.rpc_errors = t.cnt_rpc_errors_o;
     for (int i = 0; i < 5; ++i) k.errors[i] = t.cnt_errors_o[i];
     for (int i = 0; i < kNumCtlDrops; ++i) k.drops[i] = t.cnt_drops_o[i];
     k.regions = t.regions_o;

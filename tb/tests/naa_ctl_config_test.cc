@@ -52,7 +52,7 @@ TEST(NaaCtlConfig, BadValuesNameLineAndToken) {
   const std::string ok = "ctl pool 0x40000000 pool_size 0x100000 rxbuf 0x30000 txbuf 0x31000 rkey_base 0x5000";
   EXPECT_EQ(Error(ok + " colour 1\n"),
             "naa.txt:5: token 'colour': unknown ctl key (pool, pool_size, rxbuf, txbuf, "
-            "rkey_base, mr_first, mrs)");
+            "rkey_base, mr_first, mrs, budget)");
   EXPECT_EQ(Error("ctl pool 0x40000000\n"), "naa.txt:5: token 'ctl': ctl needs 'pool_size <value>'");
   EXPECT_EQ(Error(ok + " mr_first 0\n"), "naa.txt:5: token 'mr_first': slot 0 holds a static mr");
   EXPECT_EQ(Error(ok + " mrs 33\n"), "naa.txt:5: token '33': mrs must be 1..32");

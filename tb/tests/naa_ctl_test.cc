@@ -63,6 +63,13 @@ struct Step {
   enum Kind { kSend, kWriteImm, kConnect, kDisconnect } kind;
   std::vector<uint8_t> msg;  // kSend
   uint32_t len = 0;          // the CQE byte count (default: the message's size)
+  uint32_t imm = 1;          // kWriteImm: the function code
+};
+
+// Memory contents before the run (the client's WRITEs of the parameters into the granted regions).
+struct Init {
+  uint64_t addr;
+  std::vector<uint8_t> bytes;
 };
 
 struct Result {
@@ -71,6 +78,8 @@ struct Result {
   CtlCounters counters;
   std::string mismatch;
   uint64_t first_cmd = 0;  // cycle of the first SEND command offered
+  std::vector<ReqCmd> cmds;
+  std::vector<uint64_t> cmd_cycles;  // when each command was taken
 };
 
 std::string Diff(uint64_t cycle, const NaaCtlOut& r, const NaaCtlOut& m) {
@@ -89,13 +98,15 @@ std::string Diff(uint64_t cycle, const NaaCtlOut& r, const NaaCtlOut& m) {
 }
 
 // bp: the programming port busy 1 cycle in 3 (the CM), the requester slow, the host memory slow.
-Result RunCtl(const std::vector<Step>& steps, uint8_t mrs = kRegions, bool bp = false) {
+Result RunCtl(const std::vector<Step>& steps, uint8_t mrs = kRegions, bool bp = false, uint32_t budget = 1000000,
+              const std::vector<Init>& init = {}, uint32_t read_latency = 0) {
   Result res;
   auto rtl = MakeNaaCtlRtl();
   NaaCtl model;
   rtl->Reset();
   model.Reset();
-  tb::HostMemory mem(bp ? 60 : 4, bp ? 20 : 2, 16);
+  tb::HostMemory mem(read_latency ? read_latency : bp ? 60 : 4, bp ? 20 : 2, 16);
+  for (const Init& i : init) mem.Write(i.addr, i.bytes.data(), i.bytes.size());
   CtlCfg c;
   c.enable = true;
   c.pool = kPool;
@@ -107,6 +118,7 @@ Result RunCtl(const std::vector<Step>& steps, uint8_t mrs = kRegions, bool bp = 
   c.qpn = kQpn;
   c.rxbuf = kRxBuf;
   c.txbuf = kTxBuf;
+  c.budget = budget;
   c.queues.valid = true;
   c.queues.rq = 0x100000;
   c.queues.rq_entries = 4;
@@ -118,8 +130,10 @@ Result RunCtl(const std::vector<Step>& steps, uint8_t mrs = kRegions, bool bp = 
   size_t next = 0;
   uint32_t wr_id = 0;
   int cmd_wait = 0, cpl_in = -1;
-  const uint64_t end = steps.empty() ? 100 : steps.back().cycle + 3000;
-  for (uint64_t cyc = 0; cyc < end; ++cyc) {
+  // Until every step is done and the controller has been idle for a while (the bound: a hang).
+  const uint64_t last = steps.empty() ? 0 : steps.back().cycle;
+  int idle = 0;
+  for (uint64_t cyc = 0; cyc < last + 200000 && idle < 200; ++cyc) {
     NaaCtlIn in;
     if (cyc < cfg_words.size()) {
       in.cfg.valid = true;
@@ -138,7 +152,7 @@ Result RunCtl(const std::vector<Step>& steps, uint8_t mrs = kRegions, bool bp = 
       in.cqe.qpn = kQpn;
       in.cqe.opcode = s.kind == Step::kSend ? 0 : 1;
       in.cqe.len = s.len ? s.len : static_cast<uint32_t>(s.msg.size());
-      in.cqe.imm = s.kind == Step::kWriteImm ? 1 : 0;
+      in.cqe.imm = s.kind == Step::kWriteImm ? s.imm : 0;
       in.cqe.psn = static_cast<uint32_t>(next);
       if (!s.msg.empty()) mem.Write(kRxBuf + uint64_t{kRxBufBytes} * wr_id, s.msg.data(), s.msg.size());
       wr_id = (wr_id + 1) % 4;
@@ -165,10 +179,13 @@ Result RunCtl(const std::vector<Step>& steps, uint8_t mrs = kRegions, bool bp = 
       std::vector<uint8_t> a(r.cmd.len);
       mem.Read(r.cmd.laddr, a.data(), a.size());
       res.answers.push_back(a);
+      res.cmds.push_back(r.cmd);
+      res.cmd_cycles.push_back(cyc);
       cpl_in = bp ? 40 : 3;
       cmd_wait = 0;
     }
     res.counters = r.counters;
+    idle = next == steps.size() && cyc > last && r.counters.state == CtlState::kIdle && cpl_in < 0 ? idle + 1 : 0;
     rtl->Tick();
     model.Tick();
   }
@@ -178,8 +195,8 @@ Result RunCtl(const std::vector<Step>& steps, uint8_t mrs = kRegions, bool bp = 
 std::vector<Entry> Regions(int n, uint32_t size = 4096) {
   std::vector<Entry> es;
   for (int i = 0; i < n; ++i) {
-    es.push_back(
-        Entry{kPool + uint64_t{size} * i, 0x7f0000000000ull + 0x10000ull * static_cast<uint64_t>(i), 0x100u + i, size, static_cast<uint8_t>(i)});
+    es.push_back(Entry{kPool + uint64_t{size} * i, 0x7f0000000000ull + 0x10000ull * static_cast<uint64_t>(i),
+                       0x100u + i, size, static_cast<uint8_t>(i)});
   }
   return es;
 }
@@ -250,19 +267,137 @@ TEST(NaaCtl, EachErrorCodeInCheckOrder) {
   EXPECT_EQ(one(Request(overlap)), Grant(overlap));  // overlapping regions are granted
 }
 
+// zlib's CRC-32, bit by bit (checked against the standard's check value below).
+uint32_t Crc32(const std::vector<uint8_t>& d) {
+  uint32_t c = 0xFFFFFFFFu;
+  for (uint8_t b : d) {
+    c ^= b;
+    for (int k = 0; k < 8; ++k) c = (c >> 1) ^ ((c & 1) ? 0xEDB88320u : 0);
+  }
+  return ~c;
+}
+
+std::vector<uint8_t> Random(size_t n, uint32_t seed) {
+  std::vector<uint8_t> v(n);
+  for (auto& b : v) {
+    seed = seed * 1103515245u + 12345u;
+    b = static_cast<uint8_t>(seed >> 16);
+  }
+  return v;
+}
+
+std::vector<uint8_t> Le(uint32_t v) { return {uint8_t(v), uint8_t(v >> 8), uint8_t(v >> 16), uint8_t(v >> 24)}; }
+
+TEST(NaaCtl, RpcKernelsWriteTheirResultBack) {
+  ASSERT_EQ(Crc32({'1', '2', '3', '4', '5', '6', '7', '8', '9'}), 0xCBF43926u);
+  for (uint32_t size : {64u, 8192u + 68}) {
+    for (bool bp : {false, true}) {
+      auto es = Regions(3, (size + 4095) / 4096 * 4096);
+      for (auto& e : es) e.size = size;
+      const auto a = Random(size, 1), b = Random(size, 2);
+      std::vector<uint8_t> sum(size);
+      for (uint32_t i = 0; i < size; i += 4) {
+        const auto w = Le((a[i] | a[i + 1] << 8 | a[i + 2] << 16 | uint32_t{a[i + 3]} << 24) +
+                          (b[i] | b[i + 1] << 8 | b[i + 2] << 16 | uint32_t{b[i + 3]} << 24));
+        std::copy(w.begin(), w.end(), sum.begin() + i);
+      }
+      const Result r = RunCtl({{5, Step::kConnect, {}},
+                               {10, Step::kSend, Request(es)},
+                               {400, Step::kWriteImm, {}, 0, 1},   // add: region 2 = 0 + 1
+                               {401, Step::kWriteImm, {}, 0, 2},   // CRC of region 0 into region 1
+                               {402, Step::kWriteImm, {}, 0, 3}},  // copy region 0 into region 1
+                              kRegions, bp, 1000000, {{es[0].fpga, a}, {es[1].fpga, b}});
+      ASSERT_EQ(r.mismatch, "") << size << (bp ? " bp" : "");
+      ASSERT_EQ(r.cmds.size(), 4u);
+      const uint32_t want_len[] = {size, 4, size};
+      const int want_idx[] = {2, 1, 1};
+      for (int k = 0; k < 3; ++k) {
+        const ReqCmd& c = r.cmds[k + 1];
+        EXPECT_EQ(c.op, ReqOp::kWriteImm);
+        EXPECT_EQ(c.imm, 0u);
+        EXPECT_EQ(c.len, want_len[k]);
+        EXPECT_EQ(c.laddr, es[want_idx[k]].fpga);
+        EXPECT_EQ(c.raddr, es[want_idx[k]].host);
+        EXPECT_EQ(c.rkey, es[want_idx[k]].rkey);
+      }
+      EXPECT_EQ(r.answers[1], sum);
+      EXPECT_EQ(r.answers[2], Le(Crc32(a)));
+      EXPECT_EQ(r.answers[3], a);
+      EXPECT_EQ(r.counters.rpcs, 3u);
+      EXPECT_EQ(r.counters.rpc_errors, 0u);
+      EXPECT_EQ(r.counters.reposts, 4u);
+    }
+  }
+}
+
+TEST(NaaCtl, RpcErrorsAnswerAZeroLengthWriteWithTheCode) {
+  auto es = Regions(3, 4096);
+  es[2].size = 64;  // add needs equal sizes
+  const auto two = Regions(2, 4096);
+  auto rpc = [&](const std::vector<Entry>& grant, uint32_t fn, uint32_t budget = 1000000) {
+    const Result r =
+        RunCtl({{5, Step::kConnect, {}}, {10, Step::kSend, Request(grant)}, {300, Step::kWriteImm, {}, 0, fn}},
+               kRegions, false, budget);
+    EXPECT_EQ(r.mismatch, "");
+    EXPECT_EQ(r.cmds.size(), 2u);
+    if (r.cmds.size() < 2) return uint32_t{0xFFFF};
+    const ReqCmd& c = r.cmds[1];
+    EXPECT_EQ(c.op, ReqOp::kWriteImm);
+    EXPECT_EQ(c.len, 0u);
+    EXPECT_EQ(c.raddr, grant[0].host);  // errors go to host region 0
+    EXPECT_EQ(c.rkey, grant[0].rkey);
+    EXPECT_EQ(r.counters.rpc_errors, 1u);
+    return c.imm;
+  };
+  EXPECT_EQ(rpc(es, 0), 0x10u);  // unknown function codes
+  EXPECT_EQ(rpc(es, 4), 0x10u);
+  EXPECT_EQ(rpc(es, 0x01000000), 0x10u);  // the code is the immediate as a big-endian number
+  EXPECT_EQ(rpc(two, 1), 0x11u);          // add needs three regions
+  EXPECT_EQ(rpc(es, 1), 0x12u);           // ... of equal sizes
+  auto small = Regions(2, 4096);
+  small[1].size = 3;
+  EXPECT_EQ(rpc(small, 2), 0x12u);    // CRC needs 4 bytes in region 1
+  EXPECT_EQ(rpc(small, 3), 0x12u);    // copy needs region 1 >= region 0
+  EXPECT_EQ(rpc(two, 2, 40), 0x02u);  // a 4 KiB CRC cannot finish in 40 cycles: kernel timeout
+}
+
+// The numbers of docs/PERF.md "NAAICE endpoint: controller": a 64 KiB region through each kernel at host read
+// latency R, from the completion event to the result's WRITE_WITH_IMM command (which then takes the
+// requester's time). Bounds from docs/naa-microarchitecture.md "Kernels".
+TEST(NaaCtl, KernelCyclesFor64KiB) {
+  constexpr uint32_t kSize = 65536;
+  auto es = Regions(3, kSize);
+  const auto a = Random(kSize, 3), b = Random(kSize, 4);
+  for (uint32_t lat : {4u, 200u}) {
+    for (uint32_t fn : {1u, 2u, 3u}) {
+      const Result r = RunCtl({{5, Step::kConnect, {}}, {10, Step::kSend, Request(es)}, {600, Step::kWriteImm, {}, 0, fn}},
+                              kRegions, false, 1000000, {{es[0].fpga, a}, {es[1].fpga, b}}, lat);
+      ASSERT_EQ(r.mismatch, "");
+      ASSERT_EQ(r.cmds.size(), 2u);
+      const uint64_t cycles = r.cmd_cycles[1] - 600;
+      std::printf("kernel %u, 64 KiB, R = %u: %llu cycles from the event to the command, %.1f bytes/cycle\n", fn, lat,
+                  static_cast<unsigned long long>(cycles), double{kSize} / static_cast<double>(cycles));
+      const uint64_t chunks = kSize / 4096;
+      const uint64_t bound = fn == 2 ? kSize / 64 + lat + 40 : chunks * (lat + (fn == 1 ? 200 : 135));
+      EXPECT_LE(cycles, bound) << "kernel " << fn << " R " << lat;
+    }
+  }
+}
+
 TEST(NaaCtl, SecondRequestReplacesTheGrantAndDisconnectRevokesIt) {
   const auto first = Regions(5), second = Regions(2, 64);
   const Result r = RunCtl({{5, Step::kConnect, {}},
-                        {10, Step::kWriteImm, {}},  // an RPC before any grant: nowhere to answer
-                        {200, Step::kSend, Request(first)},
-                        {600, Step::kSend, Request(second)},
-                        {1000, Step::kWriteImm, {}},  // an RPC: the kernels are not built yet
-                        {1400, Step::kDisconnect, {}}},
-                       kRegions, true);
+                           {10, Step::kWriteImm, {}},  // an RPC before any grant: nowhere to answer
+                           {200, Step::kSend, Request(first)},
+                           {600, Step::kSend, Request(second)},
+                           {1000, Step::kWriteImm, {}},  // an RPC add with two regions: answered 0x11
+                           {1400, Step::kDisconnect, {}}},
+                          kRegions, true);
   ASSERT_EQ(r.mismatch, "");
-  ASSERT_EQ(r.answers.size(), 2u);
+  ASSERT_EQ(r.answers.size(), 3u);
   EXPECT_EQ(r.answers[0], Grant(first));
   EXPECT_EQ(r.answers[1], Grant(second));
+  EXPECT_EQ(r.cmds[2].imm, 0x11u);
   // repost; 5 MRs, repost; 2 MRs + 3 invalidated, repost; repost; 2 revoked.
   ASSERT_EQ(r.cfg.size(), 1u + 6 + 6 + 1 + 2);
   for (int i = 9; i < 12; ++i) EXPECT_FALSE(rdma::DecodeMr(r.cfg[i].data).valid) << i;
@@ -272,7 +407,7 @@ TEST(NaaCtl, SecondRequestReplacesTheGrantAndDisconnectRevokesIt) {
   }
   EXPECT_EQ(r.counters.regions, 0);
   EXPECT_EQ(r.counters.drops[static_cast<int>(CtlDrop::kNoRegions)], 1u);
-  EXPECT_EQ(r.counters.drops[static_cast<int>(CtlDrop::kRpc)], 1u);
+  EXPECT_EQ(r.counters.rpc_errors, 1u);
   EXPECT_EQ(r.counters.events, 4u);
   EXPECT_EQ(r.counters.reposts, 4u);
   EXPECT_EQ(rdma::DecodeQpQueues(r.cfg[13].data).rq_posted, 8);

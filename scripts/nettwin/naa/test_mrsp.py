@@ -13,6 +13,7 @@ import unittest
 from scapy.utils import wrpcap
 from scapy.layers.l2 import Ether
 
+from nettwin.naa import kernels
 from nettwin.naa.mrsp import (ERR_BAD_ADDRESS, ERR_MALFORMED, ERR_NO_MEMORY, ERR_TOO_MANY, MrspHeader, MrspServer,
                               build_error, build_grant, build_request, decode)
 from nettwin.rdma.layers import build_request as roce_request
@@ -78,6 +79,21 @@ class Reference(unittest.TestCase):
         s.handle(build_request(regions(2)))
         s.handle(b"\x01\x00\x00\x00")
         self.assertEqual(len(s.regions), 2)
+
+
+class Kernels(unittest.TestCase):
+    def test_add_crc_copy_and_their_errors(self):
+        a, b = bytes(range(64)) * 2, bytes([0xff]) * 128
+        imm, idx, out = kernels.run(kernels.ADD, [a, b, bytes(128)])
+        self.assertEqual((imm, idx), (kernels.OK, 2))
+        self.assertEqual(out[:4], (int.from_bytes(a[:4], "little") + 0xffffffff & 0xffffffff).to_bytes(4, "little"))
+        self.assertEqual(kernels.run(kernels.CRC, [b"123456789", bytes(4)])[2], (0xCBF43926).to_bytes(4, "little"))
+        self.assertEqual(kernels.run(kernels.COPY, [a, bytes(200)])[2], a)
+        self.assertEqual(kernels.run(9, [a])[0], kernels.UNKNOWN_FN)
+        self.assertEqual(kernels.run(kernels.ADD, [a, b])[0], kernels.REGIONS)
+        self.assertEqual(kernels.run(kernels.ADD, [a, b, bytes(4)])[0], kernels.SIZE)
+        self.assertEqual(kernels.run(kernels.CRC, [a, bytes(3)])[0], kernels.SIZE)
+        self.assertEqual(kernels.run(kernels.COPY, [a, bytes(3)])[0], kernels.SIZE)
 
 
 @unittest.skipUnless(shutil.which("tshark"), "tshark not installed")
