@@ -1,5 +1,6 @@
 #include "model/naa/naa_config.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <fstream>
@@ -8,6 +9,9 @@
 namespace nettwin::naa {
 namespace {
 
+// A kernel's cycles before it answers 0x02 (timeout), unless the ctl line says `budget`: 4 ms at 250 MHz,
+// enough for a CRC over 32 MiB at half the port's 64 bytes per cycle; larger regions need a larger budget.
+constexpr uint32_t kDefaultKernelBudget = 1000000;
 constexpr uint64_t kRdmaCmTcpService = 0x0000000001060000ull;  // rdma_cm: RDMA_PS_TCP (0x0106) << 16 | port
 
 [[noreturn]] void Fail(const std::string& file, int line, const std::string& tok, const std::string& msg) {
@@ -123,6 +127,87 @@ ReqCmd ParsePostLine(const std::string& file, int n, const std::vector<std::stri
   return c;
 }
 
+// `ctl pool <a> pool_size <n> rxbuf <a> txbuf <a> rkey_base <k> [mr_first <slot>] [mrs <n>]`; checked
+// against the qp line and the static MRs once the whole file is read (CheckCtl).
+void ParseCtlLine(const std::string& file, int n, const std::vector<std::string>& w, CtlCfg* c, bool* have_mrs,
+                  bool* have_first) {
+  if (w.size() % 2 == 0) Fail(file, n, w.back(), "ctl takes key value pairs");
+  c->enable = true;
+  c->budget = kDefaultKernelBudget;
+  bool pool = false, size = false, rx = false, tx = false, rkey = false;
+  for (size_t i = 1; i + 1 < w.size(); i += 2) {
+    const std::string &k = w[i], &v = w[i + 1];
+    if (k == "pool") {
+      c->pool = Num(file, n, v, 56);  // the request's FPGA address field is 56 bits
+      pool = true;
+    } else if (k == "pool_size") {
+      c->pool_size = Num(file, n, v, 56);
+      if (c->pool_size == 0) Fail(file, n, v, "pool_size must be at least 1");
+      size = true;
+    } else if (k == "rxbuf") {
+      c->rxbuf = Num(file, n, v, 64);
+      rx = true;
+    } else if (k == "txbuf") {
+      c->txbuf = Num(file, n, v, 64);
+      tx = true;
+    } else if (k == "rkey_base") {
+      c->rkey_base = static_cast<uint32_t>(Num(file, n, v, 32));
+      rkey = true;
+    } else if (k == "mr_first") {
+      c->mr_first = static_cast<uint8_t>(Num(file, n, v, 8));
+      *have_first = true;
+    } else if (k == "budget") {
+      c->budget = static_cast<uint32_t>(Num(file, n, v, 32));
+      if (c->budget == 0) Fail(file, n, v, "budget must be at least 1 cycle");
+    } else if (k == "mrs") {
+      c->mrs = static_cast<uint8_t>(Num(file, n, v, 8));
+      if (c->mrs == 0 || c->mrs > kRegions) Fail(file, n, v, "mrs must be 1.." + std::to_string(kRegions));
+      *have_mrs = true;
+    } else {
+      Fail(file, n, k, "unknown ctl key (pool, pool_size, rxbuf, txbuf, rkey_base, mr_first, mrs, budget)");
+    }
+  }
+  const char* missing = !pool ? "pool" : !size ? "pool_size" : !rx ? "rxbuf" : !tx ? "txbuf" : !rkey ? "rkey_base" : "";
+  if (*missing) Fail(file, n, "ctl", std::string("ctl needs '") + missing + " <value>'");
+  if (c->pool + c->pool_size > (uint64_t{1} << 56)) Fail(file, n, "pool_size", "the pool ends beyond 2^56");
+}
+
+// The controller's MR slots follow the static `mr` lines; its receive buffers are the qp line's RQ.
+void CheckCtl(const std::string& file, int n, bool have_mrs, bool have_first, NaaConfig* c) {
+  CtlCfg& t = c->ctl;
+  const int statics = static_cast<int>(c->rdma.mrs.size());
+  if (!have_first) t.mr_first = static_cast<uint8_t>(statics);
+  if (t.mr_first < statics) Fail(file, n, "mr_first", "slot " + std::to_string(t.mr_first) + " holds a static mr");
+  const int left = rdma::kMrs - t.mr_first;
+  if (!have_mrs) t.mrs = static_cast<uint8_t>(std::min(left, kRegions));
+  if (left <= 0 || t.mrs > left) {
+    Fail(file, n, "mrs",
+         "the responder has " + std::to_string(rdma::kMrs) + " MR slots; " + std::to_string(t.mrs) + " from slot " +
+             std::to_string(t.mr_first) + " do not fit");
+  }
+  rdma::QpQueuesCfg& q = c->rdma.queues.at(0);
+  if (!q.valid || q.rq_entries == 0) Fail(file, n, "ctl", "the controller needs the qp line's rq and cq");
+  if (q.rq_entries > kCqeFifo) {
+    Fail(file, n, "ctl",
+         "rq_entries " + std::to_string(q.rq_entries) + " > " + std::to_string(kCqeFifo) +
+             " (NaaCqeFifo: every posted buffer's completion must fit the event FIFO)");
+  }
+  // Every receive buffer is posted from the start: WQE j names buffer j (address, NaaRxBufBytes, wr_id j).
+  q.rq_posted = q.rq_entries;
+  for (uint32_t j = 0; j < q.rq_entries; ++j) {
+    rdma::MemInit m;
+    m.pa = q.rq + 16ull * j;
+    const uint64_t addr = t.rxbuf + uint64_t{kRxBufBytes} * j;
+    for (int i = 0; i < 8; ++i) m.bytes.push_back(static_cast<uint8_t>(addr >> (8 * i)));
+    for (int i = 0; i < 4; ++i) m.bytes.push_back(static_cast<uint8_t>(kRxBufBytes >> (8 * i)));
+    for (int i = 0; i < 4; ++i) m.bytes.push_back(static_cast<uint8_t>(j >> (8 * i)));
+    c->rdma.memory.push_back(m);
+  }
+  t.qp_slot = 0;
+  t.qpn = c->rdma.qps.at(0).qpn;
+  t.queues = q;
+}
+
 }  // namespace
 
 std::vector<CfgWrite> NaaConfig::Writes() const {
@@ -144,6 +229,12 @@ std::vector<CfgWrite> NaaConfig::Writes() const {
   add(params::kNaaTblCm, 2, rdma::Encode(rdma.queues.at(0)));
   add(params::kNaaTblReq, 0, Encode(req));
   for (const ReqCmd& p : posts) add(params::kNaaTblReq, 1, Encode(p));
+  if (ctl.enable) {
+    const CfgData words[] = {EncodeCtl0(ctl), EncodeCtl1(ctl), rdma::Encode(ctl.queues)};
+    for (uint16_t i = 0; i < 3; ++i) {
+      add(params::kNaaTblCtl, i, words[i]);
+    }
+  }
   return w;
 }
 
@@ -152,7 +243,8 @@ NaaConfig ParseNaaConfig(const std::string& text, const std::string& file) {
   std::istringstream in(text);
   std::ostringstream rest;  // the responder's lines; cm lines become blank so line numbers stay right
   std::string raw;
-  int n = 0, cm_line = 0, qp_line = 0, req_line = 0;
+  int n = 0, cm_line = 0, qp_line = 0, req_line = 0, ctl_line = 0;
+  bool ctl_mrs = false, ctl_first = false;
   while (std::getline(in, raw)) {
     ++n;
     std::string body = raw.substr(0, raw.find('#'));
@@ -181,6 +273,15 @@ NaaConfig ParseNaaConfig(const std::string& text, const std::string& file) {
       rest << "\n";
       continue;
     }
+    if (!w.empty() && w[0] == "ctl") {
+      if (ctl_line != 0) {
+        Fail(file, n, "ctl", "a second ctl line (the first is line " + std::to_string(ctl_line) + ")");
+      }
+      ctl_line = n;
+      ParseCtlLine(file, n, w, &c.ctl, &ctl_mrs, &ctl_first);
+      rest << "\n";
+      continue;
+    }
     if (!w.empty() && w[0] == "qp") {
       if (qp_line != 0)
         Fail(file, n, "qp", "the endpoint has one QP (the first is line " + std::to_string(qp_line) + ")");
@@ -194,6 +295,7 @@ NaaConfig ParseNaaConfig(const std::string& text, const std::string& file) {
   c.rdma = rdma::ParseConfig(rest.str(), file);
   if (cm_line == 0) throw rdma::ConfigError(file + ": no 'cm' line");
   if (qp_line == 0) throw rdma::ConfigError(file + ": no 'qp' line (the QP the connection manager connects)");
+  if (ctl_line != 0) CheckCtl(file, ctl_line, ctl_mrs, ctl_first, &c);
   return c;
 }
 

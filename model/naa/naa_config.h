@@ -1,10 +1,11 @@
 // The endpoint's configuration file (`nettwin naa --config`, docs/naa.md "Configuration"): the responder's
-// directives (responder, one qp, mr, mem) plus `cm`, turned into programming-port writes.
+// directives (responder, one qp, mr, mem) plus `cm` and `ctl`, turned into programming-port writes.
 #pragma once
 
 #include <string>
 #include <vector>
 
+#include "model/naa/naa_ctl.h"
 #include "model/naa/naa_types.h"
 #include "model/rdma/rdma_config.h"
 
@@ -15,8 +16,9 @@ struct NaaConfig {
   CmCfg cm;
   ReqCfg req;                 // the `req` line (defaults without one)
   std::vector<ReqCmd> posts;  // `post` lines: commands the requester runs once connected, in order
-  // Responder table, MRs (the QP stays invalid until a connection is established), the CM table, then the
-  // requester's settings and posted commands.
+  CtlCfg ctl;  // the `ctl` line (enable false without one): MRSP/RPC, docs/naa.md "MRSP and RPC"
+  // Responder table, MRs (the QP stays invalid until a connection is established), the CM table, the
+  // requester's settings and posted commands, then the controller's table.
   std::vector<CfgWrite> Writes() const;
 };
 

@@ -97,6 +97,7 @@ const NaaOut& NaaModel::Eval(const NaaIn& in) {
   }
   out_.dma_req = dma_arb_.MemRequest();
   out_.rdma = ro->counters;
+  out_.cqe = ro->cqe;
   out_.cm = co.counters;
   out_.conn = co.conn;
   out_.req = qo.counters;

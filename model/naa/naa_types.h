@@ -176,6 +176,7 @@ struct NaaOut {
   DmaRequest dma_req;
   rdma::RdmaCounters rdma;
   CmCounters cm;
+  rdma::CqeEvent cqe;  // the responder's completion event (naa_top cqe_valid_o / cqe_o)
   NaaConn conn;
   ReqCounters req;
   ReqCpl req_cpl;  // the requester's completion pulse (to the controller)

@@ -488,6 +488,7 @@ const RdmaOut& RdmaModel::Eval(const RdmaIn& in) {
   const DmaRequest back = BackDma();
   out_.dma_req = back.valid ? back : CurrentDma();  // the back end's writes go first
   out_.counters = counters_;
+  out_.cqe = cqe_;
   return out_;
 }
 
@@ -579,6 +580,7 @@ void RdmaModel::Tick() {
   const int n0 = Inflight();
   const std::array<bool, kInflight> done0 = done_;
   QpState& q = qps_[job_.qp];
+  cqe_ = CqeEvent{};
   switch (state_) {
     case State::kRx:  // parse the oldest frame in the ring
       if (rx_wr_ != rx_rd_) {
@@ -734,6 +736,8 @@ void RdmaModel::Tick() {
       break;
     case State::kCqWrite:
       if (fire) {
+        cqe_ = CqeEvent{true, job_.cqe_wr_id, job_.cqe_len, job_.cqe_imm ? job_.imm : 0u, q.cfg.qpn,
+                        job_.cqe_opcode, job_.psn};
         ++q.cq_tail;
         ++counters_.cqes;
         if (job_.ack) Push(PendKind::kRespond, 0);

@@ -159,6 +159,7 @@ class RdmaModel : public ClockedBlock<RdmaIn, RdmaOut> {
   int k_ = 0;          // response beat being sent
   uint32_t rcrc_ = IcrcSeed();  // ICRC register over the response beats sent so far
   RdmaCounters counters_;
+  CqeEvent cqe_;  // registered: valid for the one cycle after the CQE write was accepted
 };
 
 }  // namespace nettwin::rdma

@@ -122,12 +122,26 @@ struct RdmaCounters {
   }
 };
 
+// The completion event (cqe_valid_o / cqe_o, docs/rdma.md "Completion events"): the CQE whose write was
+// accepted in the cycle before. imm is the immediate as a big-endian number; opcode 0 SEND, 1 WRITE with imm.
+struct CqeEvent {
+  bool valid = false;
+  uint32_t wr_id = 0, len = 0, imm = 0, qpn = 0;
+  uint8_t opcode = 0;
+  uint32_t psn = 0;
+  bool operator==(const CqeEvent& o) const {
+    return valid == o.valid && (!valid || (wr_id == o.wr_id && len == o.len && imm == o.imm && qpn == o.qpn &&
+                                           opcode == o.opcode && psn == o.psn));
+  }
+};
+
 struct RdmaOut {
   bool s_ready = false;
   bool busy = false;  // the back end holds a request (busy_o)
   StreamPort m;
   DmaRequest dma_req;
   RdmaCounters counters;
+  CqeEvent cqe;
 };
 
 }  // namespace nettwin::rdma

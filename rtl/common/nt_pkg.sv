@@ -152,6 +152,18 @@ package nt_pkg;
   localparam int unsigned NaaCmDropBadMad = 4;
   localparam int unsigned NaaCmDropIgnored = 5;
   localparam int unsigned NaaCmDrops = 6;
+  // The NAA controller (naa_ctl: MRSP, RPC; docs/naa.md "MRSP and RPC").
+  localparam int unsigned NaaTblCtl = 6;            // programming-port table (index 0 cfg, 1 buffers, 2 queues)
+  localparam int unsigned NaaRegions = 32;          // regions one MRSP request may ask for (the seed's FPGA: 32)
+  localparam int unsigned NaaMsgBytes = 772;        // a request for NaaRegions regions: 4 + 24 x 32
+  localparam int unsigned NaaMsgBeats = 13;         // its 64-byte beats
+  localparam int unsigned NaaRxBufBytes = 1024;     // one receive buffer (buffer j = receive WQE j)
+  localparam int unsigned NaaCqeFifo = 4;           // completion events waiting for the controller
+  localparam int unsigned NaaCtlDropNoRegions = 1;  // controller drop reasons (counter index; 0 = none)
+  localparam int unsigned NaaCtlDropOverflow = 2;
+  localparam int unsigned NaaCtlDropFlushed = 3;
+  localparam int unsigned NaaCtlDrops = 4;
+  localparam int unsigned NaaChunkBeats = 64;       // a kernel's chunk: 4 KiB, the host port's largest read
   // The endpoint's DMA arbiter (naa_dma_arb): masters 0 rdma_top, 1 naa_req, 2 the controller; read data is
   // routed back through a FIFO of master ids (host memory answers reads in order).
   localparam int unsigned NaaDmaMasters = 3;

@@ -42,6 +42,18 @@ package naa_pkg;
                           RejInvalidMtu = 16'd26;
   localparam logic [31:0] Qp1Qkey = 32'h8001_0000;
 
+  // The controller (model/naa/naa_ctl.h).
+  typedef enum logic [3:0] {CtlIdle, CtlRead, CtlReadWait, CtlHeader, CtlEntry, CtlGrant, CtlAnsWrite, CtlCmd,
+                            CtlCplWait, CtlRepost, CtlRevoke, CtlKStart, CtlKWait} ctl_state_e;
+  // The kernels (model/naa/naa_kernel.h): function codes, immediates, states.
+  localparam logic [31:0] KernelAdd = 32'd1, KernelCrc = 32'd2, KernelCopy = 32'd3;
+  localparam logic [7:0] RpcOk = 8'h00, RpcTimeout = 8'h02, RpcUnknownFn = 8'h10, RpcRegions = 8'h11,
+                         RpcSize = 8'h12;
+  typedef enum logic [3:0] {KIdle, KCheck, KRdA, KRdB, KWait, KWrite, KCrcWrite, KDrain, KDone} kernel_state_e;
+  localparam logic [7:0] MrspError = 8'h00, MrspAdvReq = 8'h01, MrspAdv = 8'h02;
+  localparam logic [7:0] MrspNoMemory = 8'h01, MrspBadAddress = 8'h02, MrspTooMany = 8'h03, MrspMalformed = 8'h04;
+  localparam int unsigned AnsBeats = (4 + 16 * NaaRegions + StreamBytes - 1) / StreamBytes;
+
   typedef enum logic [2:0] {CmRx, CmParse, CmDrain, CmCfgQp, CmCfgQueues, CmResp} cm_state_e;
   typedef enum logic [1:0] {ConnIdle = 2'd0, ConnRepSent = 2'd1, ConnEstablished = 2'd2} conn_e;
 

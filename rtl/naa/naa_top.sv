@@ -58,6 +58,9 @@ module naa_top
   output logic [31:0]                  cm_disconnects_o,
   output logic [1:0]                   cm_conn_o,
   output logic                         cm_busy_o,
+  // The responder's completion events (docs/rdma.md "Completion events"), for the controller and lockstep.
+  output logic                         cqe_valid_o,
+  output rdma_pkg::cqe_t               cqe_o,
   // The connection the CM exports to the requester and the controller.
   output naa_conn_t                    conn_info_o,
   // Requester counters, its completion pulse (to the controller) and state.
@@ -289,6 +292,8 @@ module naa_top
     .cnt_dma_reads_o  (cnt_dma_reads_o),
     .cnt_dma_writes_o (cnt_dma_writes_o),
     .cnt_cqes_o       (cnt_cqes_o),
+    .cqe_valid_o      (cqe_valid_o),
+    .cqe_o            (cqe_o),
     .busy_o           (busy_o)
   );
 

@@ -200,4 +200,15 @@ package rdma_pkg;
     return crc;
   endfunction
 
+  // Completion event (cqe_valid_o / cqe_o): the CQE the front end has just written, for a controller on chip
+  // (naa_ctl) that would otherwise have to poll the CQ in host memory. imm is the immediate as a big-endian
+  // number (the first wire byte in bits 31:24); opcode 0 SEND, 1 RDMA WRITE with immediate.
+  typedef struct packed {
+    logic [31:0] wr_id;
+    logic [31:0] len;
+    logic [31:0] imm;
+    logic [23:0] qpn;
+    logic [7:0]  opcode;
+    logic [23:0] psn;
+  } cqe_t;
 endpackage

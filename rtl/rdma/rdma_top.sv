@@ -53,6 +53,9 @@ module rdma_top
   output logic [31:0]                  cnt_dma_reads_o,
   output logic [31:0]                  cnt_dma_writes_o,
   output logic [31:0]                  cnt_cqes_o,
+  // One cycle after a CQE write was accepted: that CQE (docs/rdma.md "Completion events").
+  output logic                         cqe_valid_o,
+  output cqe_t                         cqe_o,
   // The back end holds a request (checked or being checked); for the testbench's accounting.
   output logic                         busy_o
 );
@@ -123,6 +126,8 @@ module rdma_top
   logic [RecBits-1:0] rec_wr_q [RdmaQps];
   logic [31:0] c_in_q, c_proc_q, c_resp_q, c_acks_q, c_naks_q, c_atom_q, c_repl_q, c_dmar_q, c_dmaw_q, c_cqes_q;
   logic [NumDrops-1:0][31:0] c_drops_q;
+  logic        cqe_valid_q;
+  cqe_t        cqe_q;
 
   // ---- Parse (from the first two buffered beats) ----
   rdma_parser u_parser (
@@ -545,7 +550,10 @@ module rdma_top
       end
       {c_in_q, c_proc_q, c_resp_q, c_acks_q, c_naks_q, c_atom_q, c_repl_q, c_dmar_q, c_dmaw_q, c_cqes_q} <= '0;
       c_drops_q   <= '0;
+      cqe_valid_q <= 1'b0;
+      cqe_q       <= '0;
     end else begin
+      cqe_valid_q <= state_q == StCqWrite && fire;
       if (dma_fire) begin
         if (dma_req_write_o) c_dmaw_q <= c_dmaw_q + 1;
         else c_dmar_q <= c_dmar_q + 1;
@@ -688,6 +696,8 @@ module rdma_top
         end
         StCqWrite: begin
           if (fire) begin
+            cqe_q    <= '{wr_id: job_q.cqe_wr_id, len: job_q.cqe_len, imm: job_q.cqe_imm ? job_q.imm : 32'd0,
+                          qpn: jq.cfg.qpn, opcode: job_q.cqe_opcode, psn: job_q.psn};
             c_cqes_q <= c_cqes_q + 1;
             rx_rd_q  <= rx_rd_q + 1;
             state_q  <= StRx;
@@ -855,4 +865,6 @@ module rdma_top
   assign cnt_dma_reads_o  = c_dmar_q;
   assign cnt_dma_writes_o = c_dmaw_q;
   assign cnt_cqes_o       = c_cqes_q;
+  assign cqe_valid_o      = cqe_valid_q;
+  assign cqe_o            = cqe_q;
 endmodule

@@ -34,6 +34,20 @@ template <size_t N>
 void GetBytes(const VlWide<N>& w, uint8_t* bytes, size_t n) {
   std::memcpy(bytes, w.m_storage, n < 4 * N ? n : 4 * N);
 }
+// Bits [lo, lo + n) (n <= 64) of a wide port, e.g. one field of a packed struct, and the other way.
+template <size_t N>
+uint64_t WideField(const VlWide<N>& w, int lo, int n) {
+  uint64_t v = 0;
+  for (int i = 0; i < n; ++i) v |= uint64_t{(w[(lo + i) / 32] >> ((lo + i) % 32)) & 1u} << i;
+  return v;
+}
+template <size_t N>
+void SetWideField(VlWide<N>& w, int lo, int n, uint64_t v) {
+  for (int i = 0; i < n; ++i) {
+    const uint32_t m = 1u << ((lo + i) % 32);
+    w[(lo + i) / 32] = ((v >> i) & 1) ? (w[(lo + i) / 32] | m) : (w[(lo + i) / 32] & ~m);
+  }
+}
 
 // Every block's top has the stream ports s_* (input), m_* (output) and, on the lockstep wrapper, model_m_*
 // (the model's output shown to the SVA checks); these map one nettwin::StreamPort onto them.

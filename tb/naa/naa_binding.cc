@@ -12,6 +12,7 @@ rdma::RdmaOut AsRdma(const NaaOut& o) {
   r.m = o.m;
   r.dma_req = o.dma_req;
   r.counters = o.rdma;
+  r.cqe = o.cqe;
   return r;
 }
 

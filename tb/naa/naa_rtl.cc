@@ -39,6 +39,7 @@ class NaaRtl : public tb::VerilatedBlock<Vnaa_top, NaaIn, NaaOut> {
     out_.m = r.m;
     out_.dma_req = r.dma_req;
     out_.rdma = r.counters;
+    out_.cqe = rdma::ReadCqe(t);
     out_.cm_busy = t.cm_busy_o;
     CmCounters& c = out_.cm;
     c.packets_in = t.cm_packets_in_o;

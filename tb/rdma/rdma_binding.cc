@@ -61,7 +61,17 @@ std::optional<tb::SignalDiff> RdmaBinding::Compare(const Out& r, const Out& m) {
   if (a.dma_reads != b.dma_reads) return diff("cnt_dma_reads_o", a.dma_reads, b.dma_reads);
   if (a.dma_writes != b.dma_writes) return diff("cnt_dma_writes_o", a.dma_writes, b.dma_writes);
   if (a.cqes != b.cqes) return diff("cnt_cqes_o", a.cqes, b.cqes);
-  return std::nullopt;
+  return CompareCqe(r.cqe, m.cqe);
+}
+
+std::optional<tb::SignalDiff> CompareCqe(const CqeEvent& r, const CqeEvent& m) {
+  if (r == m) return std::nullopt;
+  auto show = [](const CqeEvent& c) {
+    if (!c.valid) return std::string("none");
+    return "wr_id " + Hex(c.wr_id) + " len " + std::to_string(c.len) + " imm " + Hex(c.imm) + " qpn " + Hex(c.qpn) +
+           " opcode " + std::to_string(c.opcode) + " psn " + Hex(c.psn);
+  };
+  return tb::SignalDiff{"cqe_valid_o/cqe_o", show(r), show(m)};
 }
 
 // For the harness's end-of-run test a request is "out" once it has been processed and the back end is idle

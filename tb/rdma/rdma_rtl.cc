@@ -15,6 +15,7 @@ const RdmaOut& RdmaRtl::Eval(const RdmaIn& in) {
   DriveRdmaPorts(in, &t);
   t.eval();
   ReadRdmaPorts(t, &out_);
+  out_.cqe = ReadCqe(t);
   return out_;
 }
 

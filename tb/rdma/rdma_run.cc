@@ -21,6 +21,20 @@ std::vector<CfgWrite> Writes(RdmaConfig config, const RdmaRunConfig& cfg) {
   return config.Writes();
 }
 
+// The host side, also recording the completion events.
+class RecordingSide : public RdmaSide {
+ public:
+  RecordingSide(std::vector<CfgWrite> writes, tb::HostMemory* memory, std::vector<CqeEvent>* cqes)
+      : RdmaSide(std::move(writes), memory), cqes_(cqes) {}
+  void Observe(uint64_t cycle, const RdmaIn& in, const RdmaOut& out) override {
+    RdmaSide::Observe(cycle, in, out);
+    if (out.cqe.valid) cqes_->push_back(out.cqe);
+  }
+
+ private:
+  std::vector<CqeEvent>* cqes_;
+};
+
 }  // namespace
 
 RdmaRunReport RunRdma(const RdmaConfig& config, const std::vector<Packet>& packets, const RdmaRunConfig& cfg) {
@@ -31,7 +45,7 @@ RdmaRunReport RunRdma(const RdmaConfig& config, const std::vector<Packet>& packe
   if (cfg.engine != Engine::kModel) rtl = std::make_unique<RdmaRtl>();
   if (cfg.engine != Engine::kRtl) model = std::make_unique<RdmaModel>();
   tb::Harness<RdmaBinding> h(rtl.get(), model.get());
-  RdmaSide side(Writes(config, cfg), rep.memory.get());
+  RecordingSide side(Writes(config, cfg), rep.memory.get(), &rep.cqes);
   rep.run = h.Run(packets, &side, cfg.opt);
   rep.counters = h.last_out().counters;
   if (rep.run.mismatch) {

@@ -29,6 +29,7 @@ struct RdmaRunReport {
   std::unique_ptr<tb::HostMemory> memory;  // final host memory (MR contents, AQ)
   std::string mismatch_text;
   bool conservation_ok = false;
+  std::vector<CqeEvent> cqes;  // the completion events, in order
 };
 
 RdmaRunReport RunRdma(const RdmaConfig& config, const std::vector<Packet>& packets, const RdmaRunConfig& cfg);

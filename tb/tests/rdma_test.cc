@@ -368,6 +368,13 @@ TEST(Rdma, SendIntoPostedReceivesWithCompletions) {
   EXPECT_EQ(cqe[36], 100);
   EXPECT_EQ(cqe[49], 0);
   EXPECT_EQ(r.counters.cqes, 2u);
+  // The completion events carry the same CQEs (the immediate as a number, wire byte 0 in bits 31:24).
+  ASSERT_EQ(r.cqes.size(), 2u);
+  EXPECT_EQ(r.cqes[0], (CqeEvent{true, 0xaa, 2548, 0x11223344u, 0x11, 0, 2}));
+  EXPECT_EQ(r.cqes[1].wr_id, 0xbbu);
+  EXPECT_EQ(r.cqes[1].len, 100u);
+  EXPECT_EQ(r.cqes[1].imm, 0u);  // SEND ONLY: no immediate
+  EXPECT_EQ(r.cqes[1].psn, 3u);
 }
 
 TEST(Rdma, WriteWithImmediateConsumesAWqeAndCompletes) {
@@ -392,6 +399,8 @@ TEST(Rdma, WriteWithImmediateConsumesAWqeAndCompletes) {
   EXPECT_EQ(Load32(cqe + 8), 0xdeadbeefu);
   EXPECT_EQ(cqe[16], 1);  // RDMA WRITE with immediate
   EXPECT_EQ(r.counters.dma_reads, 1u);  // the WQE
+  ASSERT_EQ(r.cqes.size(), 1u);
+  EXPECT_EQ(r.cqes[0], (CqeEvent{true, 0xaa, 40, 0xdeadbeefu, 0x11, 1, 0}));
 }
 
 // Garbage, truncated and bit-flipped frames among valid ones: every frame is counted (processed or dropped

@@ -1,0 +1,506 @@
+// The NAA controller (docs/naa.md "MRSP and RPC", docs/naa-microarchitecture.md "Controller"): takes the
+// responder's completion events for the connected QP, reads an MRSP 0x01 request from the receive buffer
+// (one DMA read), checks it one entry per cycle, programs one responder MR per granted region, writes the
+// 0x02 (or 0x00) answer into its transmit buffer, posts one SEND to the requester and reposts the receive
+// buffer. State for state as model/naa/naa_ctl.cc.
+//   MRSP: Idle -> {Read -> ReadWait -> Header -> Entry x N} -> [Grant x max(N, old)] -> AnsWrite -> Cmd
+//         -> CplWait -> Repost -> Idle
+//   RPC:  Idle -> KStart -> KWait (naa_kernel has the DMA port) -> Cmd (WRITE_WITH_IMM) -> CplWait -> Repost
+//   disconnect: Idle -> Revoke x n -> Idle
+module naa_ctl
+  import nt_pkg::*;
+  import rdma_pkg::*;
+  import naa_pkg::*;
+(
+  input  logic                    clk_i,
+  input  logic                    rst_ni,
+  input  logic                    connected_i,
+  input  logic                    cqe_valid_i,
+  input  cqe_t                    cqe_i,
+  // DMA master (the responder's port shape).
+  output logic                    dma_req_valid_o,
+  input  logic                    dma_req_ready_i,
+  output logic                    dma_req_write_o,
+  output logic [63:0]             dma_req_addr_o,
+  output logic [15:0]             dma_req_len_o,
+  output logic [5:0]              dma_req_off_o,
+  output logic [StreamBits-1:0]   dma_req_data_o,
+  input  logic                    dma_rsp_valid_i,
+  input  logic                    dma_rsp_last_i,
+  input  logic [StreamBits-1:0]   dma_rsp_data_i,
+  // Writes into the responder's MR table and QP queues; taken when rcfg_ready_i (the CM goes first).
+  output logic                    rcfg_valid_o,
+  input  logic                    rcfg_ready_i,
+  output logic [CfgTableBits-1:0] rcfg_table_o,
+  output logic [CfgIndexBits-1:0] rcfg_index_o,
+  output logic [CfgDataBits-1:0]  rcfg_data_o,
+  // The requester's command port.
+  output logic                    cmd_valid_o,
+  input  logic                    cmd_ready_i,
+  output naa_req_cmd_t            cmd_o,
+  input  logic                    cpl_valid_i,
+  input  naa_req_cpl_t            cpl_i,
+  // The external programming port (table NaaTblCtl).
+  input  logic                    cfg_valid_i,
+  input  logic [CfgTableBits-1:0] cfg_table_i,
+  input  logic [CfgIndexBits-1:0] cfg_index_i,
+  input  logic [CfgDataBits-1:0]  cfg_data_i,
+  output logic [31:0]             cnt_events_o,
+  output logic [31:0]             cnt_requests_o,
+  output logic [31:0]             cnt_grants_o,
+  output logic [31:0]             cnt_answers_o,
+  output logic [31:0]             cnt_reposts_o,
+  output logic [31:0]             cnt_send_failed_o,
+  output logic [31:0]             cnt_rpcs_o,
+  output logic [31:0]             cnt_rpc_errors_o,
+  output logic [5*32-1:0]         cnt_errors_o,
+  output logic [NaaCtlDrops*32-1:0] cnt_drops_o,
+  output logic [7:0]              regions_o,
+  output logic [3:0]              state_o
+);
+  localparam int unsigned MsgBits = NaaMsgBeats * StreamBits;
+  localparam int unsigned AnsBits = AnsBeats * StreamBits;
+  localparam int unsigned EvBits = $clog2(NaaCqeFifo);
+
+  // Configuration (model/naa/naa_ctl.cc DecodeCtl).
+  logic        enable_q;
+  logic [63:0] pool_q, pool_size_q, rxbuf_q, txbuf_q;
+  logic [31:0] budget_q;
+  logic [7:0]  mr_first_q, mrs_q;
+  logic [31:0] rkey_base_q;
+  logic [3:0]  qp_slot_q;
+  logic [23:0] qpn_q;
+  logic [181:0] queues_q;  // the responder's QP-queues layout; [96:81] is rq_posted
+
+  ctl_state_e  state_q;
+  cqe_t        ev_q [NaaCqeFifo];
+  logic [7:0]  ev_wr_q, ev_rd_q, queued;
+  cqe_t        cur_q;
+  logic [MsgBits-1:0] msg_q;
+  logic [4:0]  beat_q;
+  logic [5:0]  idx_q, req_n_q, n_q;
+  logic [7:0]  err_q;
+  logic [15:0] posted_q;
+  logic [63:0] reg_fpga_q [NaaRegions];
+  logic [63:0] reg_host_q [NaaRegions];
+  logic [31:0] reg_size_q [NaaRegions];
+  logic [31:0] reg_rkey_q [NaaRegions];
+  logic [31:0] c_events_q, c_requests_q, c_grants_q, c_answers_q, c_reposts_q, c_failed_q, c_rpcs_q, c_rpc_err_q;
+  logic        rpc_q;
+  logic [7:0]  rpc_status_q;
+  logic [1:0]  out_idx_q;
+  logic [31:0] out_len_q;
+  logic [4:0][31:0] c_errors_q;
+  logic [NaaCtlDrops-1:0][31:0] c_drops_q;
+  assign queued = ev_wr_q - ev_rd_q;
+
+  // Big-endian field of the message: n bytes from byte `off`.
+  function automatic logic [63:0] msg_be(logic [MsgBits-1:0] m, int unsigned off, int unsigned n);
+    logic [63:0] v;
+    v = '0;
+    for (int unsigned i = 0; i < n; i++) v = {v[55:0], m[8*(off+i)+:8]};
+    return v;
+  endfunction
+
+  // The entry being checked or granted.
+  logic [191:0] ent;
+  logic [63:0]  ent_addr, ent_host, ent_end, pool_end;
+  logic [31:0]  ent_size, ent_rkey;
+  logic [7:0]   hdr_type, hdr_n;
+  assign ent      = msg_q[8 * (4 + 24 * int'(idx_q)) +: 192];
+  assign ent_addr = msg_be({{(MsgBits-192){1'b0}}, ent}, 1, 7);
+  assign ent_host = msg_be({{(MsgBits-192){1'b0}}, ent}, 8, 8);
+  assign ent_rkey = 32'(msg_be({{(MsgBits-192){1'b0}}, ent}, 16, 4));
+  assign ent_size = 32'(msg_be({{(MsgBits-192){1'b0}}, ent}, 20, 4));
+  assign ent_end  = ent_addr + {32'd0, ent_size};
+  assign pool_end = pool_q + pool_size_q;
+  assign hdr_type = msg_q[7:0];
+  assign hdr_n    = msg_q[15:8];
+
+  // The answer: 0x02 with the granted regions, or 0x00 with the error code.
+  logic [AnsBits-1:0] ans;
+  logic [15:0]        ans_len;
+  always_comb begin
+    ans = '0;
+    if (err_q != 8'd0) begin
+      ans[7:0]  = MrspError;
+      ans[15:8] = err_q;
+    end else begin
+      ans[7:0]  = MrspAdv;
+      ans[15:8] = {2'd0, n_q};
+      for (int j = 0; j < NaaRegions; j++) begin
+        for (int k = 0; k < 8; k++) ans[8*(4+16*j+k)+:8] = reg_fpga_q[j][8*(7-k)+:8];
+        for (int k = 0; k < 4; k++) ans[8*(12+16*j+k)+:8] = 8'((rkey_base_q + 32'(j)) >> (8*(3-k)));
+        for (int k = 0; k < 4; k++) ans[8*(16+16*j+k)+:8] = reg_size_q[j][8*(3-k)+:8];
+      end
+    end
+    ans_len = (err_q != 8'd0) ? 16'd4 : 16'd4 + 16'd16 * {10'd0, n_q};
+  end
+
+  // Outputs of the current state.
+  logic [5:0]  grant_total;
+  logic [15:0] ans_left;
+  assign grant_total = (req_n_q > n_q) ? req_n_q : n_q;
+  assign ans_left    = ans_len - 16'd64 * {11'd0, beat_q};
+  // The kernels (naa_kernel), started from KStart on the grant's first three regions; they have the DMA port
+  // in KWait.
+  logic                  k_valid, k_write, k_done;
+  logic [63:0]           k_addr;
+  logic [15:0]           k_len;
+  logic [StreamBits-1:0] k_data;
+  logic [7:0]            k_status;
+  logic [1:0]            k_out_idx;
+  logic [31:0]           k_out_len;
+  logic [2:0][63:0]      k_addrs;
+  logic [2:0][31:0]      k_sizes;
+  always_comb begin
+    for (int j = 0; j < 3; j++) begin
+      k_addrs[j] = (6'(j) < n_q) ? reg_fpga_q[j] : 64'd0;
+      k_sizes[j] = (6'(j) < n_q) ? reg_size_q[j] : 32'd0;
+    end
+  end
+  naa_kernel u_kernel (
+    .clk_i           (clk_i),
+    .rst_ni          (rst_ni),
+    .start_i         (state_q == CtlKStart),
+    .fn_i            (cur_q.imm),
+    .nreg_i          ({2'd0, n_q}),
+    .addr_i          (k_addrs),
+    .size_i          (k_sizes),
+    .budget_i        (budget_q),
+    .dma_req_valid_o (k_valid),
+    .dma_req_ready_i (dma_req_ready_i && state_q == CtlKWait),
+    .dma_req_write_o (k_write),
+    .dma_req_addr_o  (k_addr),
+    .dma_req_len_o   (k_len),
+    .dma_req_data_o  (k_data),
+    .dma_rsp_valid_i (dma_rsp_valid_i && state_q == CtlKWait),
+    .dma_rsp_data_i  (dma_rsp_data_i),
+    .done_o          (k_done),
+    .status_o        (k_status),
+    .out_idx_o       (k_out_idx),
+    .out_len_o       (k_out_len)
+  );
+
+  always_comb begin
+    dma_req_valid_o = 1'b0;
+    dma_req_write_o = 1'b0;
+    dma_req_addr_o  = '0;
+    dma_req_len_o   = '0;
+    dma_req_off_o   = '0;
+    dma_req_data_o  = '0;
+    rcfg_valid_o    = 1'b0;
+    rcfg_table_o    = '0;
+    rcfg_index_o    = '0;
+    rcfg_data_o     = '0;
+    cmd_valid_o     = 1'b0;
+    cmd_o           = '0;
+    unique case (state_q)
+      CtlRead: begin
+        dma_req_valid_o = 1'b1;
+        dma_req_addr_o  = rxbuf_q + 64'(NaaRxBufBytes) * {32'd0, cur_q.wr_id};
+        dma_req_len_o   = (cur_q.len < 32'(NaaMsgBytes)) ? cur_q.len[15:0] : 16'(NaaMsgBytes);
+      end
+      CtlGrant, CtlRevoke: begin
+        rcfg_valid_o = 1'b1;
+        rcfg_table_o = CfgTableBits'(RdmaTblMr);
+        rcfg_index_o = CfgIndexBits'(mr_first_q) + CfgIndexBits'(idx_q);
+        if (state_q == CtlGrant && idx_q < req_n_q) begin  // the MR layout of docs/rdma-microarchitecture.md
+          rcfg_data_o[0]       = 1'b1;
+          rcfg_data_o[32:1]    = rkey_base_q + 32'(idx_q);
+          rcfg_data_o[96:33]   = ent_addr;
+          rcfg_data_o[136:97]  = {8'd0, ent_size};
+          rcfg_data_o[200:137] = ent_addr;
+          rcfg_data_o[202:201] = 2'b11;  // remote read and write
+        end
+      end
+      CtlAnsWrite: begin
+        dma_req_valid_o = 1'b1;
+        dma_req_write_o = 1'b1;
+        dma_req_addr_o  = txbuf_q + 64'd64 * {59'd0, beat_q};
+        dma_req_len_o   = (ans_left < 16'd64) ? ans_left : 16'd64;
+        dma_req_data_o  = ans[StreamBits * int'(beat_q) +: StreamBits];
+        for (int i = 0; i < StreamBytes; i++) begin
+          if (16'(i) >= dma_req_len_o) dma_req_data_o[8*i+:8] = 8'd0;
+        end
+      end
+      CtlCmd: begin
+        cmd_valid_o = 1'b1;
+        if (!rpc_q) begin
+          cmd_o.op    = NaaOpSend;
+          cmd_o.laddr = txbuf_q;
+          cmd_o.len   = {16'd0, ans_len};
+        end else begin  // the result region to the client's region of the same index, or the error to region 0
+          cmd_o.op    = NaaOpWriteImm;
+          cmd_o.laddr = (rpc_status_q == RpcOk) ? reg_fpga_q[{3'd0, out_idx_q}] : 64'd0;
+          cmd_o.len   = (rpc_status_q == RpcOk) ? out_len_q : 32'd0;
+          cmd_o.raddr = reg_host_q[(rpc_status_q == RpcOk) ? {3'd0, out_idx_q} : 5'd0];
+          cmd_o.rkey  = reg_rkey_q[(rpc_status_q == RpcOk) ? {3'd0, out_idx_q} : 5'd0];
+          cmd_o.imm   = {24'd0, rpc_status_q};
+        end
+      end
+      CtlKWait: begin  // the kernel has the DMA port
+        dma_req_valid_o = k_valid;
+        dma_req_write_o = k_write;
+        dma_req_addr_o  = k_addr;
+        dma_req_len_o   = k_len;
+        dma_req_data_o  = k_data;
+      end
+      CtlRepost: begin
+        rcfg_valid_o             = 1'b1;
+        rcfg_table_o             = CfgTableBits'(RdmaTblQpQueues);
+        rcfg_index_o             = CfgIndexBits'(qp_slot_q);
+        rcfg_data_o[181:0]       = queues_q;
+        rcfg_data_o[96:81]       = posted_q + 16'd1;
+      end
+      default: ;
+    endcase
+  end
+
+  // Flushed events: those queued when Idle sees the connection gone, and one arriving without a connection.
+  logic        ev_ours;
+  logic [31:0] flush_inc;
+  assign ev_ours   = enable_q && cqe_valid_i && cqe_i.qpn == qpn_q;
+  assign flush_inc = ((state_q == CtlIdle && !connected_i) ? 32'(queued) : 32'd0) +
+                     ((ev_ours && !connected_i) ? 32'd1 : 32'd0);
+
+  logic dma_fire, rcfg_fire;
+  assign dma_fire  = dma_req_valid_o && dma_req_ready_i;
+  assign rcfg_fire = rcfg_valid_o && rcfg_ready_i;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      enable_q    <= 1'b0;
+      pool_q      <= '0;
+      pool_size_q <= '0;
+      rxbuf_q     <= '0;
+      txbuf_q     <= '0;
+      mr_first_q  <= '0;
+      mrs_q       <= '0;
+      rkey_base_q <= '0;
+      qp_slot_q   <= '0;
+      qpn_q       <= '0;
+      queues_q    <= '0;
+      state_q     <= CtlIdle;
+      ev_wr_q     <= '0;
+      ev_rd_q     <= '0;
+      cur_q       <= '0;
+      msg_q       <= '0;
+      beat_q      <= '0;
+      idx_q       <= '0;
+      req_n_q     <= '0;
+      n_q         <= '0;
+      err_q       <= '0;
+      posted_q    <= '0;
+      budget_q    <= '0;
+      rpc_q       <= 1'b0;
+      rpc_status_q <= '0;
+      out_idx_q   <= '0;
+      out_len_q   <= '0;
+      for (int i = 0; i < NaaCqeFifo; i++) ev_q[i] <= '0;
+      for (int i = 0; i < NaaRegions; i++) begin
+        reg_fpga_q[i] <= '0;
+        reg_host_q[i] <= '0;
+        reg_size_q[i] <= '0;
+        reg_rkey_q[i] <= '0;
+      end
+      {c_events_q, c_requests_q, c_grants_q, c_answers_q, c_reposts_q, c_failed_q, c_rpcs_q, c_rpc_err_q} <= '0;
+      c_errors_q <= '0;
+      c_drops_q  <= '0;
+    end else begin
+      unique case (state_q)
+        CtlIdle: begin
+          if (!connected_i) begin  // disconnect: forget the queued events, revoke the grant
+            ev_rd_q <= ev_wr_q;
+            if (n_q != 6'd0) begin
+              idx_q   <= '0;
+              state_q <= CtlRevoke;
+            end
+          end else if (queued != 8'd0) begin
+            cur_q   <= ev_q[ev_rd_q[EvBits-1:0]];
+            ev_rd_q <= ev_rd_q + 8'd1;
+            if (ev_q[ev_rd_q[EvBits-1:0]].opcode == 8'd0) begin
+              c_requests_q <= c_requests_q + 32'd1;
+              rpc_q <= 1'b0;
+              if (ev_q[ev_rd_q[EvBits-1:0]].len < 32'd4) begin
+                err_q                    <= MrspMalformed;
+                c_errors_q[MrspMalformed] <= c_errors_q[MrspMalformed] + 32'd1;
+                beat_q                   <= '0;
+                state_q                  <= CtlAnsWrite;
+              end else begin
+                state_q <= CtlRead;
+              end
+            end else if (n_q == 6'd0) begin
+              c_drops_q[NaaCtlDropNoRegions] <= c_drops_q[NaaCtlDropNoRegions] + 32'd1;
+              state_q <= CtlRepost;
+            end else begin
+              state_q <= CtlKStart;
+            end
+          end
+        end
+        CtlRead: begin
+          if (dma_fire) begin
+            beat_q  <= '0;
+            state_q <= CtlReadWait;
+          end
+        end
+        CtlReadWait: begin
+          if (dma_rsp_valid_i) begin
+            msg_q[StreamBits * int'(beat_q) +: StreamBits] <= dma_rsp_data_i;
+            beat_q <= beat_q + 5'd1;
+            if (dma_rsp_last_i) state_q <= CtlHeader;
+          end
+        end
+        CtlHeader: begin
+          if (hdr_type != MrspAdvReq || hdr_n == 8'd0 || cur_q.len < 32'd4 + 32'd24 * {24'd0, hdr_n}) begin
+            err_q                     <= MrspMalformed;
+            c_errors_q[MrspMalformed] <= c_errors_q[MrspMalformed] + 32'd1;
+            beat_q                    <= '0;
+            state_q                   <= CtlAnsWrite;
+          end else if (hdr_n > 8'(NaaRegions) || hdr_n > mrs_q) begin
+            err_q                   <= MrspTooMany;
+            c_errors_q[MrspTooMany] <= c_errors_q[MrspTooMany] + 32'd1;
+            beat_q                  <= '0;
+            state_q                 <= CtlAnsWrite;
+          end else begin
+            req_n_q <= hdr_n[5:0];
+            idx_q   <= '0;
+            state_q <= CtlEntry;
+          end
+        end
+        CtlEntry: begin
+          if (ent_addr < pool_q || ent_addr >= pool_end) begin
+            err_q                      <= MrspBadAddress;
+            c_errors_q[MrspBadAddress] <= c_errors_q[MrspBadAddress] + 32'd1;
+            beat_q                     <= '0;
+            state_q                    <= CtlAnsWrite;
+          end else if (ent_end > pool_end) begin
+            err_q                    <= MrspNoMemory;
+            c_errors_q[MrspNoMemory] <= c_errors_q[MrspNoMemory] + 32'd1;
+            beat_q                   <= '0;
+            state_q                  <= CtlAnsWrite;
+          end else if (idx_q + 6'd1 == req_n_q) begin
+            err_q   <= '0;
+            idx_q   <= '0;
+            state_q <= CtlGrant;
+          end else begin
+            idx_q <= idx_q + 6'd1;
+          end
+        end
+        CtlGrant: begin
+          if (rcfg_fire) begin
+            if (idx_q < req_n_q) begin
+              reg_fpga_q[idx_q[4:0]] <= ent_addr;
+              reg_host_q[idx_q[4:0]] <= ent_host;
+              reg_size_q[idx_q[4:0]] <= ent_size;
+              reg_rkey_q[idx_q[4:0]] <= ent_rkey;
+            end
+            idx_q <= idx_q + 6'd1;
+            if (idx_q + 6'd1 == grant_total) begin
+              n_q        <= req_n_q;
+              c_grants_q <= c_grants_q + 32'd1;
+              beat_q     <= '0;
+              state_q    <= CtlAnsWrite;
+            end
+          end
+        end
+        CtlAnsWrite: begin
+          if (dma_fire) begin
+            beat_q <= beat_q + 5'd1;
+            if (16'd64 * ({11'd0, beat_q} + 16'd1) >= ans_len) state_q <= CtlCmd;
+          end
+        end
+        CtlCmd: if (cmd_ready_i) state_q <= CtlCplWait;
+        CtlCplWait: begin
+          if (cpl_valid_i) begin
+            if (cpl_i.status == NaaCplOk) c_answers_q <= c_answers_q + 32'd1;
+            else c_failed_q <= c_failed_q + 32'd1;
+            state_q <= CtlRepost;
+          end
+        end
+        CtlRepost: begin
+          if (!connected_i) begin  // the connection went away: the CM rewrites the queues on the next RTU
+            state_q <= CtlIdle;
+          end else if (rcfg_fire) begin
+            posted_q    <= posted_q + 16'd1;
+            c_reposts_q <= c_reposts_q + 32'd1;
+            state_q     <= CtlIdle;
+          end
+        end
+        CtlKStart: begin
+          c_rpcs_q <= c_rpcs_q + 32'd1;
+          state_q  <= CtlKWait;
+        end
+        CtlKWait: begin
+          if (k_done) begin
+            rpc_q        <= 1'b1;
+            rpc_status_q <= k_status;
+            out_idx_q    <= k_out_idx;
+            out_len_q    <= k_out_len;
+            if (k_status != RpcOk) c_rpc_err_q <= c_rpc_err_q + 32'd1;
+            state_q      <= CtlCmd;
+          end
+        end
+        CtlRevoke: begin
+          if (rcfg_fire) begin
+            idx_q <= idx_q + 6'd1;
+            if (idx_q + 6'd1 == n_q) begin
+              n_q     <= '0;
+              state_q <= CtlIdle;
+            end
+          end
+        end
+        default: state_q <= CtlIdle;
+      endcase
+      // Completion events of the connected QP queue up; the state machine takes one per MRSP/RPC.
+      if (ev_ours) begin
+        c_events_q <= c_events_q + 32'd1;
+        if (!connected_i) begin
+          // flushed: counted below
+        end else if (queued == 8'(NaaCqeFifo)) begin
+          c_drops_q[NaaCtlDropOverflow] <= c_drops_q[NaaCtlDropOverflow] + 32'd1;
+        end else begin
+          ev_q[ev_wr_q[EvBits-1:0]] <= cqe_i;
+          ev_wr_q <= ev_wr_q + 8'd1;
+        end
+      end
+      c_drops_q[NaaCtlDropFlushed] <= c_drops_q[NaaCtlDropFlushed] + flush_inc;
+      if (!connected_i) posted_q <= queues_q[96:81];  // the CM writes the template on the next RTU
+      if (cfg_valid_i && cfg_table_i == CfgTableBits'(NaaTblCtl)) begin
+        if (cfg_index_i == CfgIndexBits'(0)) begin
+          enable_q    <= cfg_data_i[0];
+          pool_q      <= cfg_data_i[64:1];
+          pool_size_q <= cfg_data_i[128:65];
+          mr_first_q  <= cfg_data_i[136:129];
+          mrs_q       <= cfg_data_i[144:137];
+          rkey_base_q <= cfg_data_i[176:145];
+          qp_slot_q   <= cfg_data_i[180:177];
+          qpn_q       <= cfg_data_i[204:181];
+        end else if (cfg_index_i == CfgIndexBits'(1)) begin
+          rxbuf_q  <= cfg_data_i[63:0];
+          txbuf_q  <= cfg_data_i[127:64];
+          budget_q <= cfg_data_i[159:128];
+        end else if (cfg_index_i == CfgIndexBits'(2)) begin
+          queues_q <= cfg_data_i[181:0];
+        end
+      end
+    end
+  end
+
+  assign cnt_events_o      = c_events_q;
+  assign cnt_requests_o    = c_requests_q;
+  assign cnt_grants_o      = c_grants_q;
+  assign cnt_answers_o     = c_answers_q;
+  assign cnt_reposts_o     = c_reposts_q;
+  assign cnt_send_failed_o = c_failed_q;
+  assign cnt_rpcs_o        = c_rpcs_q;
+  assign cnt_rpc_errors_o  = c_rpc_err_q;
+  assign cnt_errors_o      = c_errors_q;
+  assign cnt_drops_o       = c_drops_q;
+  assign regions_o         = {2'd0, n_q};
+  assign state_o           = state_q;
+
+  logic unused_bits;
+  assign unused_bits = ^{cfg_data_i[CfgDataBits-1:205], cpl_i.tag, cur_q.qpn, cur_q.psn, cur_q.opcode,
+                         reg_host_q[0], reg_rkey_q[0], ent_end[63:56]};
+endmodule
