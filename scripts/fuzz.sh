@@ -5,6 +5,8 @@
 # coverage edges, corpus size, crashes) and a summary table at the end. Exits 1 if any target crashed (its
 # reproducer is kept in BUILD/crashes/TARGET) or an input of tb/fuzz/regressions crashes again.
 #   scripts/fuzz.sh [--build DIR] [--seconds N | --max-total-time N] [--runs N] [--only TARGET]... [--jobs N]
+#                   [--no-build]   (run the targets as already built in DIR: on a loaded machine at nice 19 the
+#                                   configure and up-to-date checks alone take minutes)
 #   make fuzz FUZZ_SECONDS=N
 # The long campaign (docs/PERF.md, "Fuzzing"): nice -n 19 bash scripts/fuzz.sh --runs 10000000 --seconds 1800
 # Seeds live in BUILD/seeds/TARGET (regenerated when missing, never written by the fuzzer); what the fuzzer
@@ -17,6 +19,7 @@ SECONDS_EACH=60
 RUNS=""
 ONLY=()
 JOBS=$(nproc)
+BUILD_TARGETS=1
 while [ $# -gt 0 ]; do
   case "$1" in
     --build) BUILD=$2; shift 2 ;;
@@ -24,6 +27,7 @@ while [ $# -gt 0 ]; do
     --runs) RUNS=$2; shift 2 ;;
     --only) ONLY+=("$2"); shift 2 ;;
     --jobs) JOBS=$2; shift 2 ;;
+    --no-build) BUILD_TARGETS=0; shift ;;
     *) echo "fuzz.sh: unknown option '$1'" >&2; exit 2 ;;
   esac
 done
@@ -47,13 +51,22 @@ ALL_TARGETS=("${TARGETS[@]}")
 [ ${#ONLY[@]} -gt 0 ] && TARGETS=("${ONLY[@]}")
 PY=/usr/bin/python3
 
-LAUNCHER=()
-command -v ccache >/dev/null && LAUNCHER=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++ -DNT_FUZZ=ON \
-  "${LAUNCHER[@]}" >/dev/null
-BINS=()
-for t in "${TARGETS[@]}"; do BINS+=("${t}_fuzz"); done
-cmake --build "$BUILD" -j "$JOBS" -- "${BINS[@]}" >/dev/null
+if [ "$BUILD_TARGETS" = 1 ]; then
+  LAUNCHER=()
+  command -v ccache >/dev/null && LAUNCHER=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++ -DNT_FUZZ=ON \
+    "${LAUNCHER[@]}" >/dev/null
+  BINS=()
+  for t in "${TARGETS[@]}"; do BINS+=("${t}_fuzz"); done
+  cmake --build "$BUILD" -j "$JOBS" -- "${BINS[@]}" >/dev/null
+else
+  for t in "${TARGETS[@]}"; do
+    if [ ! -x "$BUILD/tb/fuzz/${t}_fuzz" ]; then
+      echo "fuzz.sh: --no-build: $BUILD/tb/fuzz/${t}_fuzz is not built" >&2
+      exit 2
+    fi
+  done
+fi
 
 # ---- seed corpora (regenerated when missing; small, from the generators and the vectors) ----
 C="$BUILD/seeds"
