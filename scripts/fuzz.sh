@@ -1,43 +1,78 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets of tb/fuzz with clang (ASan + UBSan), seeds their corpora from the
-# generators and the checked-in vectors, and runs each for SECONDS. Prints one line per target: runs,
-# executions, coverage, crashes. Exits 1 if any target crashed (its reproducer is kept in BUILD/crashes).
-#   scripts/fuzz.sh [--build DIR] [--seconds N] [--only TARGET] [--jobs N]
+# generators and the checked-in vectors, and runs each target in turn until it has run SECONDS or N
+# executions, whichever comes first. Prints one line per target (wall and CPU seconds, executions, exec/s,
+# coverage edges, corpus size, crashes) and a summary table at the end. Exits 1 if any target crashed (its
+# reproducer is kept in BUILD/crashes/TARGET) or an input of tb/fuzz/regressions crashes again.
+#   scripts/fuzz.sh [--build DIR] [--seconds N | --max-total-time N] [--runs N] [--only TARGET]... [--jobs N]
+#                   [--no-build]   (run the targets as already built in DIR: on a loaded machine at nice 19 the
+#                                   configure and up-to-date checks alone take minutes)
 #   make fuzz FUZZ_SECONDS=N
+# The long campaign (docs/PERF.md, "Fuzzing"): nice -n 19 bash scripts/fuzz.sh --runs 10000000 --seconds 1800
+# Seeds live in BUILD/seeds/TARGET (regenerated when missing, never written by the fuzzer); what the fuzzer
+# finds goes to BUILD/corpus/TARGET, so later runs start from it.
 set -euo pipefail
 S="$(cd "$(dirname "$0")" && pwd)"
 ROOT="$(cd "$S/.." && pwd)"
 BUILD="$ROOT/build-fuzz"
 SECONDS_EACH=60
-ONLY=""
+RUNS=""
+ONLY=()
 JOBS=$(nproc)
+BUILD_TARGETS=1
 while [ $# -gt 0 ]; do
   case "$1" in
     --build) BUILD=$2; shift 2 ;;
-    --seconds) SECONDS_EACH=$2; shift 2 ;;
-    --only) ONLY=$2; shift 2 ;;
+    --seconds|--max-total-time) SECONDS_EACH=$2; shift 2 ;;
+    --runs) RUNS=$2; shift 2 ;;
+    --only) ONLY+=("$2"); shift 2 ;;
     --jobs) JOBS=$2; shift 2 ;;
+    --no-build) BUILD_TARGETS=0; shift ;;
     *) echo "fuzz.sh: unknown option '$1'" >&2; exit 2 ;;
   esac
 done
-TARGETS=(pcap lb_script lb_plan rdma_config reorder_config vnic_config re naa_config lb_frame rdma_frame
-  reorder_frame vnic_frame re_frame naa_frame)
-[ -n "$ONLY" ] && TARGETS=("$ONLY")
+for v in "$SECONDS_EACH" "$RUNS" "$JOBS"; do
+  if [ -n "$v" ] && ! [[ "$v" =~ ^[0-9]+$ ]]; then
+    echo "fuzz.sh: '$v' is not a whole number" >&2
+    exit 2
+  fi
+done
+# shellcheck source=scripts/fuzz_targets.sh
+. "$S/fuzz_targets.sh"
+if [ ${#ONLY[@]} -gt 0 ]; then
+  for t in "${ONLY[@]}"; do
+    if ! printf '%s\n' "${TARGETS[@]}" | grep -qx -- "$t"; then
+      echo "fuzz.sh: --only '$t': no such target (${TARGETS[*]})" >&2
+      exit 2
+    fi
+  done
+fi
+ALL_TARGETS=("${TARGETS[@]}")
+[ ${#ONLY[@]} -gt 0 ] && TARGETS=("${ONLY[@]}")
 PY=/usr/bin/python3
 
-LAUNCHER=()
-command -v ccache >/dev/null && LAUNCHER=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++ -DNT_FUZZ=ON \
-  "${LAUNCHER[@]}" >/dev/null
-BINS=()
-for t in "${TARGETS[@]}"; do BINS+=("${t}_fuzz"); done
-cmake --build "$BUILD" -j "$JOBS" -- "${BINS[@]}" >/dev/null
+if [ "$BUILD_TARGETS" = 1 ]; then
+  LAUNCHER=()
+  command -v ccache >/dev/null && LAUNCHER=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++ -DNT_FUZZ=ON \
+    "${LAUNCHER[@]}" >/dev/null
+  BINS=()
+  for t in "${TARGETS[@]}"; do BINS+=("${t}_fuzz"); done
+  cmake --build "$BUILD" -j "$JOBS" -- "${BINS[@]}" >/dev/null
+else
+  for t in "${TARGETS[@]}"; do
+    if [ ! -x "$BUILD/tb/fuzz/${t}_fuzz" ]; then
+      echo "fuzz.sh: --no-build: $BUILD/tb/fuzz/${t}_fuzz is not built" >&2
+      exit 2
+    fi
+  done
+fi
 
 # ---- seed corpora (regenerated when missing; small, from the generators and the vectors) ----
-C="$BUILD/corpus"
-if [ ! -f "$C/.seeded-v4" ]; then
+C="$BUILD/seeds"
+if [ ! -f "$C/.seeded-v5" ]; then
   rm -rf "$C"
-  for t in "${TARGETS[@]}"; do mkdir -p "$C/$t"; done
+  for t in "${ALL_TARGETS[@]}"; do mkdir -p "$C/$t"; done
   G="$BUILD/gen"
   rm -rf "$G" && mkdir -p "$G"
   $PY "$S/lb_gen.py" --seed 1 --out-dir "$G/lb" --packets 120 >/dev/null
@@ -92,39 +127,59 @@ write_prefixed("re", open(f"{re_dir}/re.txt", "rb").read() + b"\0", frames(f"{re
 write("re_frame", frames(f"{re_dir}/segments.pcap"), 4)
 write("naa_frame", frames(naa), 3)
 PY
-  touch "$C/.seeded-v4"
+  touch "$C/.seeded-v5"
 fi
 
 # ---- run ----
 mkdir -p "$BUILD/crashes" "$BUILD/logs"
 crashed=0
-printf '%-16s %8s %12s %10s %8s %8s\n' target seconds execs exec/s cov crashes
+limit=(-max_total_time="$SECONDS_EACH")
+[ -n "$RUNS" ] && limit+=(-runs="$RUNS")
+row() { printf '%-16s %8s %8s %12s %9s %7s %8s %8s\n' "$@"; }
+header=$(row target wall_s cpu_s execs exec/s edges corpus crashes)
+echo "$header"
+summary=()
+total_execs=0
 for t in "${TARGETS[@]}"; do
-  dict=()
-  [ -f "$ROOT/tb/fuzz/$t.dict" ] && dict=(-dict="$ROOT/tb/fuzz/$t.dict")
   log="$BUILD/logs/$t.log"
   rc=0
-  mkdir -p "$BUILD/crashes/$t" "$C/$t"  # a target added after the corpora were seeded starts empty
+  mkdir -p "$BUILD/crashes/$t" "$BUILD/corpus/$t" "$C/$t"  # a target added after seeding starts empty
   # Inputs that once crashed (tb/fuzz/regressions/TARGET, each a fixed bug) must now run clean.
   reg="$ROOT/tb/fuzz/regressions/$t"
   if [ -d "$reg" ] && ! "$BUILD/tb/fuzz/${t}_fuzz" "$reg"/* >"$BUILD/logs/$t.regressions.log" 2>&1; then
     crashed=1
     echo "  $t: a fixed crash is back: $BUILD/tb/fuzz/${t}_fuzz $reg/*; log $BUILD/logs/$t.regressions.log"
   fi
-  # Text inputs (scripts, configurations) stay under 4 KB: longer ones reach no new grammar, and copying and
-  # tokenizing 20 KB made lb_script 4x slower per execution (docs/PERF.md, "Fuzzing").
-  case "$t" in *_config|lb_script|lb_plan) max_len=4096 ;; *) max_len=20000 ;; esac
-  "$BUILD/tb/fuzz/${t}_fuzz" "$C/$t" "${dict[@]}" -max_total_time="$SECONDS_EACH" -max_len="$max_len" -timeout=60 \
-    -rss_limit_mb=2048 -artifact_prefix="$BUILD/crashes/$t/" -print_final_stats=1 >"$log" 2>&1 || rc=$?
+  args=()
+  while IFS= read -r a; do args+=("$a"); done < <(FuzzArgs "$t")
+  start=$(date +%s)
+  # New inputs go to BUILD/corpus/TARGET (first directory); the seeds are only read.
+  TIMEFORMAT='%U %S'
+  { time "$BUILD/tb/fuzz/${t}_fuzz" "$BUILD/corpus/$t" "$C/$t" "${args[@]}" "${limit[@]}" \
+      -artifact_prefix="$BUILD/crashes/$t/" -print_final_stats=1 >"$log" 2>&1 || rc=$?; } 2>"$log.cpu"
+  wall=$(($(date +%s) - start))
+  cpu=$(awk '{ printf "%.1f", $1 + $2 }' "$log.cpu")
   execs=$(grep -m1 'stat::number_of_executed_units' "$log" | awk '{print $2}' || true)
   rate=$(grep -m1 'stat::average_exec_per_sec' "$log" | awk '{print $2}' || true)
   cov=$(grep -E '#[0-9]+.*cov:' "$log" | tail -1 | sed -E 's/.*cov: ([0-9]+).*/\1/' || true)
+  corp=$(grep -E '#[0-9]+.*corp:' "$log" | tail -1 | sed -E 's/.*corp: ([0-9]+).*/\1/' || true)
   n=$(find "$BUILD/crashes/$t" -type f | wc -l)
-  printf '%-16s %8s %12s %10s %8s %8s\n' "$t" "$SECONDS_EACH" "${execs:-?}" "${rate:-?}" "${cov:-?}" "$n"
+  line=$(row "$t" "$wall" "$cpu" "${execs:-?}" "${rate:-?}" "${cov:-?}" "${corp:-?}" "$n")
+  echo "$line"
+  summary+=("$line")
+  total_execs=$((total_execs + ${execs:-0}))
   if [ "$rc" -ne 0 ] || [ "$n" -gt 0 ]; then
     crashed=1
     echo "  $t: FAILED (exit $rc); log $log; reproduce: $BUILD/tb/fuzz/${t}_fuzz $BUILD/crashes/$t/<file>"
     grep -m3 -E 'ERROR|runtime error|deadly signal' "$log" | sed 's/^/    /'
   fi
 done
+if [ ${#TARGETS[@]} -gt 1 ]; then
+  limits="${SECONDS_EACH} s"
+  [ -n "$RUNS" ] && limits="$limits or $RUNS executions"
+  echo
+  echo "summary: ${#TARGETS[@]} targets, each up to $limits; $total_execs executions in all"
+  echo "$header"
+  printf '%s\n' "${summary[@]}"
+fi
 exit $crashed

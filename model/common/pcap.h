@@ -71,6 +71,7 @@ class PcapReader {
   };
   void Open();
   size_t Read(void* dst, size_t n);
+  size_t ReadInto(std::vector<uint8_t>* v, size_t n);
   uint16_t Fix16(uint16_t v) const { return swapped_ ? __builtin_bswap16(v) : v; }
   uint32_t Fix32(uint32_t v) const { return swapped_ ? __builtin_bswap32(v) : v; }
   bool NextPcap(Packet* p);

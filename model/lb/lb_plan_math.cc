@@ -3,6 +3,7 @@
 #include <cctype>
 #include <sstream>
 
+#include "model/common/text_lines.h"
 #include "model/lb/lb_plan.h"
 #include "model/lb/lb_script.h"
 
@@ -138,16 +139,13 @@ class MembersParser {
 std::vector<PlanMember> ParseMembers(const std::string& text, const std::string& file_name) {
   MembersParser p(file_name);
   std::vector<PlanMember> out;
-  std::istringstream in(text);
-  std::string line;
+  TextLines lines(text);
   int n = 0;
   Tok last{"", 0};
-  while (std::getline(in, line)) {
-    ++n;
-    if (auto hash = line.find('#'); hash != std::string::npos) line.resize(hash);
-    std::istringstream words(line);
+  while (lines.Next()) {
+    n = lines.number();
     std::vector<Tok> t;
-    for (std::string w; words >> w;) t.push_back(Tok{w, n});
+    for (std::string& w : lines.words()) t.push_back(Tok{std::move(w), n});
     if (t.empty()) continue;
     last = t.back();
     if (t[0].text != "member")

@@ -7,6 +7,8 @@
 #include <functional>
 #include <sstream>
 
+#include "model/common/text_lines.h"
+
 namespace nettwin::lb {
 namespace {
 
@@ -17,15 +19,9 @@ struct Token {
 
 std::vector<Token> Tokenize(const std::string& text) {
   std::vector<Token> out;
-  std::istringstream in(text);
-  std::string line;
-  int n = 0;
-  while (std::getline(in, line)) {
-    ++n;
-    if (auto hash = line.find('#'); hash != std::string::npos) line.resize(hash);
-    std::istringstream words(line);
-    std::string w;
-    while (words >> w) out.push_back(Token{w, n});
+  TextLines lines(text);
+  while (lines.Next()) {
+    for (std::string& w : lines.words()) out.push_back(Token{std::move(w), lines.number()});
   }
   return out;
 }

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <fstream>
 #include <sstream>
+#include "model/common/text_lines.h"
 
 namespace nettwin::rdma {
 namespace {
@@ -67,15 +68,9 @@ std::vector<CfgWrite> RdmaConfig::Writes() const {
 RdmaConfig ParseConfig(const std::string& text, const std::string& file) {
   RdmaConfig c;
   bool have_responder = false;
-  std::istringstream in(text);
-  std::string raw;
-  int n = 0;
-  while (std::getline(in, raw)) {
-    ++n;
-    if (auto h = raw.find('#'); h != std::string::npos) raw.resize(h);
-    Line l{file, n, {}};
-    std::istringstream ws(raw);
-    for (std::string w; ws >> w;) l.words.push_back(w);
+  TextLines lines(text);
+  while (lines.Next()) {
+    Line l{file, lines.number(), std::move(lines.words())};
     if (l.words.empty()) continue;
     const std::string& kind = l.words[0];
     // key value pairs after the directive (and its first argument for qp/mr/mem)

@@ -5,26 +5,25 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "model/common/text_lines.h"
 #include "nt_params.h"
 
 namespace nettwin::re {
 
 ReConfig ParseReConfig(const std::string& text, const std::string& file_name) {
   ReConfig c;
-  std::istringstream in(text);
-  std::string line;
-  int n = 0;
-  while (std::getline(in, line)) {
-    ++n;
-    if (auto h = line.find('#'); h != std::string::npos) line.resize(h);
-    std::istringstream w(line);
-    std::string key, val, extra;
-    if (!(w >> key)) continue;
+  TextLines lines(text);
+  while (lines.Next()) {
+    const int n = lines.number();
+    const std::vector<std::string>& w = lines.words();
+    if (w.empty()) continue;
     auto fail = [&](const std::string& tok, const std::string& msg) {
       throw std::runtime_error(file_name + ":" + std::to_string(n) + ": token '" + tok + "': " + msg);
     };
-    if (!(w >> val)) fail(key, "expected a value");
-    if (w >> extra) fail(extra, "unexpected extra token");
+    const std::string& key = w[0];
+    if (w.size() < 2) fail(key, "expected a value");
+    if (w.size() > 2) fail(w[2], "unexpected extra token");
+    const std::string& val = w[1];
     char* end = nullptr;
     const double v = std::strtod(val.c_str(), &end);
     if (*end != '\0' || val.empty()) fail(val, "not a number");

@@ -5,6 +5,7 @@
 #include <map>
 #include <sstream>
 #include <vector>
+#include "model/common/text_lines.h"
 
 namespace nettwin::reorder {
 
@@ -33,19 +34,15 @@ bool PowerOfTwo(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
 
 ReorderCfg ParseConfig(const std::string& text, const std::string& file) {
   std::map<std::string, uint64_t> got;
-  std::istringstream is(text);
-  std::string line;
+  TextLines lines(text);
   int n = 0;
   std::string allocation;  // optional: "4way" (the spec's, default) or "any"
   auto fail = [&](const std::string& tok, const std::string& msg) {
     throw ConfigError(file + ":" + std::to_string(n) + ": token '" + tok + "': " + msg);
   };
-  while (std::getline(is, line)) {
-    ++n;
-    line = line.substr(0, line.find('#'));
-    std::istringstream ls(line);
-    std::vector<std::string> tok;
-    for (std::string t; ls >> t;) tok.push_back(t);
+  while (lines.Next()) {
+    n = lines.number();
+    const std::vector<std::string>& tok = lines.words();
     if (tok.empty()) continue;
     if (tok[0] == "queue_allocation") {
       if (tok.size() != 2) fail(tok[0], "expected exactly one value");

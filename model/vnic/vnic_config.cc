@@ -3,6 +3,7 @@
 #include <fstream>
 #include <map>
 #include <sstream>
+#include "model/common/text_lines.h"
 
 namespace nettwin::vnic {
 namespace {
@@ -48,16 +49,12 @@ uint64_t ParseMac(const Line& l, const std::string& tok) {
 
 Tables ParseConfig(const std::string& text, const std::string& file) {
   Tables t;
-  std::istringstream is(text);
-  std::string raw;
+  TextLines lines(text);
   Line l{file, 0};
   int macs = 0;
-  while (std::getline(is, raw)) {
-    ++l.n;
-    raw = raw.substr(0, raw.find('#'));
-    std::istringstream ls(raw);
-    std::vector<std::string> tok;
-    for (std::string s; ls >> s;) tok.push_back(s);
+  while (lines.Next()) {
+    l.n = lines.number();
+    const std::vector<std::string>& tok = lines.words();
     if (tok.empty()) continue;
     if (tok[0] == "port") {
       if (tok.size() < 2) l.Fail(tok[0], "expected: port <n> veswid <v> pkey <v> slid <v> [key value]...");

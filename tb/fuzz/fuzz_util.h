@@ -44,6 +44,18 @@ inline std::vector<std::vector<uint8_t>> Frames(const uint8_t* data, size_t size
   return frames;
 }
 
+// A block built (and programmed) once by `make` and copied into one working instance for every input: the
+// same state as building it anew, without allocating and zeroing its memories for each input (the reorder
+// block's constructor alone was 60 % of reorder_frame's time, docs/PERF.md "Fuzzing"). The statics belong
+// to the (Block, kVariant) pair: a target with two configurations of one block gives each its own kVariant.
+template <class Block, int kVariant = 0, class Make>
+Block& Pristine(Make make) {
+  static const Block pristine = make();
+  static Block work = pristine;
+  work = pristine;
+  return work;
+}
+
 // Drives the programming-port writes into a clocked block, one per cycle, the stream ports idle.
 template <class In, class Block>
 void Program(Block* block, const std::vector<CfgWrite>& writes) {

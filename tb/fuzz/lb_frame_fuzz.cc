@@ -29,11 +29,18 @@ const std::vector<CfgWrite>& SpecWrites() {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const auto frames = fuzz::Frames(data, size);
-  LbTables tables;
-  LbCycleModel cyc;
-  cyc.Reset();
-  for (const CfgWrite& w : SpecWrites()) tables.Apply(w);
-  fuzz::Program<LbIn>(&cyc, SpecWrites());
+  // The spec's tables, in the packet model's tables and programmed into the cycle model once, then copied.
+  const LbTables& tables = fuzz::Pristine<LbTables>([] {
+    LbTables t;
+    for (const CfgWrite& w : SpecWrites()) t.Apply(w);
+    return t;
+  });
+  LbCycleModel& cyc = fuzz::Pristine<LbCycleModel>([] {
+    LbCycleModel m;
+    m.Reset();
+    fuzz::Program<LbIn>(&m, SpecWrites());
+    return m;
+  });
   std::vector<std::vector<uint8_t>> want;
   std::map<int, uint32_t> want_drops;
   for (const auto& f : frames) {

@@ -17,9 +17,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::copy(f.begin(), f.begin() + std::min<size_t>(f.size(), kHdrWindow), hdr);
     (void)ParseRequest(hdr, static_cast<int>(f.size()), config.responder);
   }
-  RdmaModel m;
-  m.Reset();
-  fuzz::Program<RdmaIn>(&m, config.Writes());
+  RdmaModel& m = fuzz::Pristine<RdmaModel>([] {
+    RdmaModel fresh;
+    fresh.Reset();
+    fuzz::Program<RdmaIn>(&fresh, config.Writes());
+    return fresh;
+  });
   fuzz::ZeroHost host;
   RdmaCounters last;
   uint64_t still = 0;  // cycles since a counter last changed

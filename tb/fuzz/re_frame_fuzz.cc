@@ -21,22 +21,31 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (size_t i = 0; i < frames.size(); ++i) golden.Push(Packet{frames[i], i * kStepNs});
   golden.Finish();
 
-  ReCycleModel model;
-  model.Reset();
+  ReCycleModel& model = fuzz::Pristine<ReCycleModel>([] {
+    ReCycleModel fresh;
+    fresh.Reset();
+    return fresh;
+  });
   ReIn in0;
   in0.m_ready = true;
   in0.cfg_contexts = static_cast<uint32_t>(cfg.contexts);
   in0.cfg_buffer_bytes = cfg.buffer_bytes;
   in0.cfg_timeout_ns = 1000;
   size_t done_frames = 0;
-  bool flushed = false;
+  bool flushed = false, flush_taken = false;
   ReCycleCounters last;
+  // The drain (bound 3,000 cycles) ends once the flush has been taken and the engine is not busy (no frame,
+  // descriptor, write, event or report in flight): with no input and no free-running clock nothing can
+  // happen after that.
   fuzz::Drive(&model, in0, frames, 3000, [&](ReIn* in, const ReOut& out) {
+    const bool quiet = flush_taken && !out.busy && !out.m.valid && !out.report.valid;
+    flush_taken = flush_taken || in->flush;  // this cycle's edge takes the flush pulse
     if (in->s.valid && out.s_ready && in->s.beat.last) ++done_frames;
     in->s_time_ns = done_frames * kStepNs;  // the next frame's arrival
     in->flush = !flushed && done_frames == frames.size();
     flushed = flushed || in->flush;
     last = out.cnt;
+    return quiet;
   });
   const ReCounters& g = golden.counters();
   if (last.in != frames.size() || last.in != last.used + last.Dropped()) __builtin_trap();

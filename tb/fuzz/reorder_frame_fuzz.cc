@@ -18,8 +18,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const CwMeta m = ParseCw(win.data(), known);
     (void)FlowHash(m.key);
   }
-  ReorderModel model;
-  model.Reset();
+  ReorderModel& model = fuzz::Pristine<ReorderModel>([] {
+    ReorderModel fresh;
+    fresh.Reset();
+    return fresh;
+  });
   ReorderIn in0;
   in0.cfg = ReorderCfg{};
   uint64_t cycle = 0;

@@ -28,6 +28,13 @@ const Tables& Config() {
   return t;
 }
 
+VnicModel Programmed(Direction dir, const Tables& t) {
+  VnicModel m(dir);
+  m.Reset();
+  fuzz::Program<VnicIn>(&m, ConfigWrites(t));
+  return m;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -63,9 +70,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     if (drop) ++want_drops[drop];
   }
-  VnicModel model(encap ? Direction::kEncap : Direction::kDecap);
-  model.Reset();
-  fuzz::Program<VnicIn>(&model, ConfigWrites(t));
+  VnicModel& model = encap ? fuzz::Pristine<VnicModel, 1>([&t] { return Programmed(Direction::kEncap, t); })
+                            : fuzz::Pristine<VnicModel, 0>([&t] { return Programmed(Direction::kDecap, t); });
   std::vector<std::vector<uint8_t>> got;
   std::vector<uint8_t> got_ports, cur;
   Counters last;

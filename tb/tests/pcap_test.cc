@@ -56,6 +56,28 @@ TEST(Pcap, TruncatedPacketDataNamesThePacket) {
   }
 }
 
+// Records are read in 64 KB steps as the bytes arrive (not sized from the length field first): a record
+// spanning several steps reads back whole, and one cut short says how many of its bytes were there.
+TEST(Pcap, RecordsLongerThanOneReadStepReadWholeOrNameWhatIsMissing) {
+  const std::string p = TempPath("long.pcap");
+  std::vector<uint8_t> big(200000);
+  for (size_t i = 0; i < big.size(); ++i) big[i] = static_cast<uint8_t>(i * 7 + i / 251);
+  WritePcap(p, {{big, 5}, {std::vector<uint8_t>(70000, 3), 6}});
+  const auto out = ReadPcap(p);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0].bytes, big);
+  EXPECT_EQ(out[1].bytes, std::vector<uint8_t>(70000, 3));
+  const std::string s = ReadAll(p);
+  WriteAll(p, s.substr(0, s.size() - 4465));
+  try {
+    ReadPcap(p);
+    FAIL();
+  } catch (const PcapError& e) {
+    EXPECT_NE(std::string(e.what()).find("packet 2: truncated packet data (65535 of 70000 bytes)"), std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(Pcap, SnaplenTruncatedRecordIsRejected) {
   const std::string p = TempPath("snap.pcap");
   WritePcap(p, {{std::vector<uint8_t>(64, 1), 0}});
