@@ -19,6 +19,9 @@ dropping any check (`--timings 1` is one run per vector).
   vnic     vnic_gen.py --frames 100..600: a random valid configuration (4..6 ports, pkeys, LIDs, MAC tables);
            per run encapsulation (vnic_check encap), the output decapsulated again (vnic_check roundtrip)
            and the corrupted 16B packets decapsulated (vnic_check decap), gaps 0..0.6, backpressure 0..0.8
+  re       re_gen.py --events 20..150 (split, shuffled, duplicated, overlapping, lost, malformed segments); per
+           run contexts 1..64, buffer_bytes 1000..16384, timeout_us 5..2000 written into re.txt (which
+           re_check reads too), gaps 0..0.6, backpressure 0..0.8; re_check.py
 A failing run prints its one-line replay and the soak goes on. The summary gives, per block, packets,
 runs, seeds, divergences, checker failures and the CPU seconds spent generating, in lockstep and checking.
 Exit status 1 if any run failed.
@@ -36,6 +39,7 @@ import time
 from nettwin.regress.run import PY
 
 STAGES = ("gen", "lockstep", "check")
+PREFORK = True
 RDMA_SCENARIOS = ["mixed", "traffic", "atomic", "lostack", "reorder", "badreq", "psnwrap", "icrc", "malformed",
                   "send"]
 CW_SCENARIOS = ["mixed", "tailloss", "epochwrap", "tswrap", "ecn", "exhaust"]
@@ -132,22 +136,96 @@ def vnic_block(rng, seed, d, nt, script):
     return gen, runs
 
 
-BLOCKS = {"lb": lb_block, "rdma": rdma_block, "reorder": reorder_block, "vnic": vnic_block}
+def re_block(rng, seed, d, nt, script):
+    gen = [[PY, script("re_gen.py"), "--seed", str(seed), "--out-dir", d, "--events", str(rng.randint(20, 150))]]
+
+    def runs(k, rng):
+        # Drawn per run into D/re.txt, which re_check reads too: the RTL's limits are 64 contexts and 16 KiB.
+        values = {"contexts": rng.choice([1, 2, 4, 8, 16, 33, 64]),
+                  "buffer_bytes": rng.choice([1000, 2500, 9000, 9001, 16384]),
+                  "timeout_us": rng.randint(5, 2000)}
+        conf = f"{d}/re.txt"
+        sed = ["sed", "-i"] + [a for k, v in values.items() for a in ("-e", f"s/^{k} .*/{k} {v}/")] + [conf]
+        ev, rep = f"{d}/events{k}.pcap", f"{d}/report{k}.json"
+        run = [nt, "re", "--engine", "lockstep", "--config", conf, "--in", f"{d}/segments.pcap", "--out", ev,
+               "--report", rep, "--seed", str(seed * 100 + k), "--gaps", _pct(rng, 0.6),
+               "--backpressure", _pct(rng, 0.8)]
+        chk = [PY, script("re_check.py"), "--dir", d, "--events", ev, "--report", rep]
+        return [Step(run, rep, [chk], [sed])]
+    return gen, runs
+
+
+BLOCKS = {"lb": lb_block, "rdma": rdma_block, "reorder": reorder_block, "vnic": vnic_block, "re": re_block}
+
+
+def _preforkable(cmd):
+    return PREFORK and len(cmd) >= 2 and cmd[0] == PY and cmd[1].endswith(".py")
+
+
+def _run_forked(cmd, fd):
+    """The child of a fork of this process, which has Scapy and the nettwin modules imported already: runs
+    the Python entry point `cmd` as `python3 cmd[1:]` would, with stdout and stderr on fd. Saves the
+    interpreter start and the Scapy import (about 1.8 s of CPU per check, more than most checks cost)."""
+    import runpy
+    code = 1
+    try:
+        os.dup2(fd, 1)
+        os.dup2(fd, 2)
+        sys.argv = list(cmd[1:])
+        sys.path[0] = os.path.dirname(os.path.abspath(cmd[1]))
+        runpy.run_path(cmd[1], run_name="__main__")
+        code = 0
+    except SystemExit as e:
+        code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+        if not isinstance(e.code, (int, type(None))):
+            print(e.code, file=sys.stderr)
+    except BaseException:  # noqa: B036 -- a crash of the check is its failure, reported in the log
+        import traceback
+        traceback.print_exc()
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code & 0xFF)
 
 
 def execute(cmd, log):
-    """Runs cmd with its output appended to `log`; returns (exit status, CPU seconds of the child, its output)."""
+    """Runs cmd with its output appended to `log`; returns (exit status, CPU seconds of the child, its output).
+    A Python entry point runs in a fork of this process (same interpreter, Scapy already imported; the
+    child's CPU is still measured with wait4), anything else as a subprocess."""
     with open(log, "ab") as f:
         f.write(("$ " + shlex.join(cmd) + "\n").encode())
         f.flush()
         start = f.tell()
-        p = subprocess.Popen(cmd, stdout=f, stderr=f)
-        _, status, ru = os.wait4(p.pid, 0)  # wait4: the child's own CPU time
-    p.returncode = os.waitstatus_to_exitcode(status)
+        if _preforkable(cmd):
+            sys.stdout.flush()
+            sys.stderr.flush()
+            pid = os.fork()
+            if pid == 0:
+                _run_forked(cmd, f.fileno())
+        else:
+            child = subprocess.Popen(cmd, stdout=f, stderr=f)  # kept: a dropped Popen may reap the child itself
+            pid = child.pid
+        _, status, ru = os.wait4(pid, 0)  # wait4: the child's own CPU time
+    returncode = os.waitstatus_to_exitcode(status)
+    if not _preforkable(cmd):
+        child.returncode = returncode  # reaped here; tells Popen not to wait for it again
     with open(log, "rb") as f:
         f.seek(start)
         text = f.read().decode(errors="replace")
-    return p.returncode, ru.ru_utime + ru.ru_stime, text
+    return returncode, ru.ru_utime + ru.ru_stime, text
+
+
+def _preimport():
+    """Imports what every generator and checker imports, once, so forked children start warm."""
+    import importlib
+    import scapy.all  # noqa: F401
+    for m in ("nettwin.layers", "nettwin.lb.check", "nettwin.rdma.check", "nettwin.reorder.check",
+              "nettwin.vnic.check", "nettwin.re.check", "nettwin.lb.gen", "nettwin.rdma.gen", "nettwin.reorder.gen",
+              "nettwin.vnic.gen", "nettwin.re.gen"):
+        try:
+            importlib.import_module(m)
+        except ImportError:
+            pass  # a module that moved is imported by its child instead; only slower
 
 
 class Tally:
@@ -187,7 +265,7 @@ def soak_vector(block, seed, a, nt, script, t):
                 st = json.load(open(s.stats))
             except (OSError, ValueError):
                 st = {}
-            pkts += int(st.get("packets_in", 0))
+            pkts += int(st.get("packets_in", st.get("segments_in", 0)))
             status = None
             if st.get("mismatches", 0) != 0 or "diverge" in text.lower():
                 t.div, status = t.div + 1, "DIVERGENCE"
@@ -213,13 +291,19 @@ def main(argv=None):
     here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # scripts/
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--packets", type=int, default=20000, help="packets per block (default 20000)")
-    ap.add_argument("--blocks", default="lb,rdma,reorder,vnic")
+    ap.add_argument("--blocks", default="lb,rdma,reorder,vnic,re")
     ap.add_argument("--seed", type=int, default=1, help="first seed")
     ap.add_argument("--timings", type=int, default=4, help="checked lockstep runs per generated vector (default 4)")
     ap.add_argument("--build", default=os.path.join(os.path.dirname(here), "build"))
     ap.add_argument("--work", default="/tmp/nettwin-soak")
     ap.add_argument("--keep", action="store_true", help="keep the work directories of passing vectors")
+    ap.add_argument("--no-prefork", action="store_true",
+                    help="start every generator and checker as its own python3 process (slower; same checks)")
     a = ap.parse_args(argv)
+    global PREFORK
+    PREFORK = not a.no_prefork
+    if PREFORK:
+        _preimport()
     nt = os.path.abspath(os.path.join(a.build, "nettwin"))
     blocks = [b for b in a.blocks.split(",") if b]
     for b in blocks:

@@ -55,6 +55,28 @@ class SoakTest(unittest.TestCase):
             self.assertTrue(any(t.startswith("queues ") and t.split()[1] in ("4", "8", "16", "32") for t in text))
             self.assertTrue(any(c[1] == script("cw_check.py") and "--backpressure" in c for c in step.checks))
 
+    def test_forked_python_steps_report_exit_status_output_and_cpu(self):
+        """Generators and checkers run in a fork of the soak (Scapy imported once): a failing check must still
+        fail, its output must reach the log, and an uncaught exception counts as a failure."""
+        cases = {"import sys\nprint('ok')\n": (0, "ok"),
+                 "import sys\nprint('bad', file=sys.stderr)\nsys.exit(1)\n": (1, "bad"),
+                 "import sys\nsys.exit('usage: wrong')\n": (1, "usage: wrong"),
+                 "import sys\nsys.exit(2)\n": (2, ""),
+                 "raise ValueError('boom')\n": (1, "ValueError: boom")}
+        with tempfile.TemporaryDirectory() as d:
+            log = os.path.join(d, "log.txt")
+            for i, (body, (code, text)) in enumerate(cases.items()):
+                path = os.path.join(d, f"step{i}.py")
+                with open(path, "w") as f:
+                    f.write(body)
+                self.assertTrue(soak._preforkable([soak.PY, path]))
+                rc, cpu, out = soak.execute([soak.PY, path, "--x"], log)
+                self.assertEqual(rc, code, body)
+                self.assertIn(text, out, body)
+                self.assertGreaterEqual(cpu, 0.0)
+            rc, _, out = soak.execute(["sh", "-c", "echo plain; exit 3"], log)
+            self.assertEqual((rc, out.strip().splitlines()[-1]), (3, "plain"))
+
 
 if __name__ == "__main__":
     unittest.main()
