@@ -21,7 +21,9 @@ holds to its TAIL's arrival or the resume deadline, with an unbounded table and 
             frame (first differing byte and its field named), delivered once; per flow in PSN order
             except where a fallback is possible (below), and except an old-path packet that arrived at
             or after a reroute's resume deadline (timing.late_after_timeout): it may come after that
-            reroute's own epoch only (docs/conweave.md "After a timeout"). A frame may be missing only as a buffer_full
+            reroute's own epoch only (docs/conweave.md "After a timeout"). A TAIL in its deadline's own
+            microsecond races the timer (timing.tail_races): the block's CLEAR shows which won, and the
+            window is checked as that outcome. A frame may be missing only as a buffer_full
             drop: it is one a hold window holds, while the held bytes of all windows could exceed
             buffer_bytes (64-byte cells of the NIC frame), and no more are missing than the stats
             count; stats claiming buffer_full drops the traffic cannot cause fail.
@@ -60,7 +62,7 @@ from nettwin.reorder.layers import (BTH_LEN, CW_CLEAR, CW_HDR_LEN, CW_NAME, CW_N
                        check_icrc, decode_cw, field_at, key_str, make_control, parse)
 from nettwin.common.pcap import InputError, read_pcap
 from nettwin.reorder.timing import (SCAN_CYCLES, CYCLE_US, PortBound, cells, held_bytes_bound,
-                       late_after_timeout, live_sharing, reference)
+                       late_after_timeout, live_sharing, reference, tail_races)
 from nettwin.rdma.layers import fix_ipv4_checksum, icrc
 
 STATS_KEYS = ("packets_in", "delivered", "control_out", "held_now", "released_by_tail",
@@ -73,7 +75,9 @@ def us(ts):
 
 
 def fus(ts):
-    return ts * 1e6
+    # Rounded to the nanosecond: 1045629 us read back as 1045628.9999999999 once put a TAIL that arrived in
+    # its deadline's microsecond before the deadline (the block's clock is integer nanoseconds).
+    return round(ts * 1e9) / 1000
 
 
 def first_diff(exp, got):
@@ -158,6 +162,15 @@ class Checker:
             fl = self.first_last.get(key)
             self.first_last[key] = (fus(ts) if fl is None else fl[0], fus(ts))
         self.windows = reference(conf, per_flow)
+        # A TAIL in its deadline's microsecond races the timer: the CLEAR the block sent says which won,
+        # and the window is then checked as that outcome (released by the TAIL: CLEAR mirrors the TAIL,
+        # the held packets follow it, nothing is late), never as a mix of the two.
+        races = tail_races(self.windows, per_flow)
+        mirrored = self.clear_mirrors(ctrl)
+        self.tail_won = {w for w, psn in races.items()
+                         if (w[0], psn) in mirrored and mirrored[(w[0], psn)] == self.epoch_after(w)}
+        if self.tail_won:
+            self.windows = reference(conf, per_flow, frozenset(self.tail_won))
         self.per_flow = per_flow
         self.epoch_of = {(k, psn): cw.epoch for k, pk in per_flow.items() for _, cw, psn, _ in pk}
         self.late = late_after_timeout(self.windows, per_flow)
@@ -169,6 +182,20 @@ class Checker:
         limit = conf.get("buffer_bytes", 1 << 30) // 64
         self.over = [t for t, c in held_bytes_bound(self.windows) if c > limit]
         self.max_held = max([c for _, c in held_bytes_bound(self.windows)] or [0])
+
+    def epoch_after(self, win_id):
+        key, t_open = win_id
+        return next(w.epoch for w in self.windows[key] if w.open == t_open)
+
+    @staticmethod
+    def clear_mirrors(ctrl):
+        """{(flow key, mirrored PSN): epoch} of the CLEARs among the control frames (unchecked here)."""
+        out = {}
+        for fr, _ in ctrl:
+            h, cw = parse(fr), decode_cw(fr)
+            if h is not None and cw is not None and cw.op == CW_CLEAR:
+                out[((h.dst, h.src, h.dqpn), h.psn)] = cw.epoch
+        return out
 
     def fail(self, msg):
         self.bad.append(msg)

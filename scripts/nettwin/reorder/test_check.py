@@ -45,6 +45,17 @@ class LateAfterTimeout(unittest.TestCase):
                 k = ln.split()[0] if ln.split() else ""
                 f.write(f"{k} {over[k]}\n" if k in over else ln + "\n")
 
+    def replay(self, d, seed, scenario, queues, hold, bp, rseed):
+        """The soak's run: vector, lockstep, cw_check; returns the passing check's result."""
+        self.vector(d, seed, scenario, queues, hold)
+        r = run(f"{BUILD}/nettwin", "reorder", "--config", f"{d}/reorder.txt", "--in", f"{d}/arrivals.pcap",
+                "--out", f"{d}/dl.pcap", "--ctrl-out", f"{d}/c.pcap", "--stats", f"{d}/s.json",
+                "--engine", "lockstep", "--backpressure", bp, "--ctrl-backpressure", bp, "--seed", rseed)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        r = self.check(d, f"{d}/dl.pcap", bp)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        return r
+
     def check(self, d, dl, bp=0.0):
         return run(PY, f"{SCRIPTS}/cw_check.py", "--dir", d, "--delivered", dl, "--ctrl", f"{d}/c.pcap",
                    "--stats", f"{d}/s.json", "--backpressure", bp, "--ctrl-backpressure", bp)
@@ -76,14 +87,50 @@ class LateAfterTimeout(unittest.TestCase):
     def test_lockstep_replays_of_the_soak_pass(self):
         for seed, sc, q, hold, bp, rseed, _, _ in CASES:
             with self.subTest(seed=seed), tempfile.TemporaryDirectory() as d:
-                self.vector(d, seed, sc, q, hold)
-                r = run(f"{BUILD}/nettwin", "reorder", "--config", f"{d}/reorder.txt", "--in", f"{d}/arrivals.pcap",
-                        "--out", f"{d}/dl.pcap", "--ctrl-out", f"{d}/c.pcap", "--stats", f"{d}/s.json",
-                        "--engine", "lockstep", "--backpressure", bp, "--ctrl-backpressure", bp, "--seed", rseed)
-                self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
-                r = self.check(d, f"{d}/dl.pcap", bp)
-                self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+                r = self.replay(d, seed, sc, q, hold, bp, rseed)
                 self.assertIn("as late after a timeout", r.stdout)
+
+
+
+# Found by the soak at margin_us 0 (2026-11-23 session 5): (seed, scenario, queues, default_hold_us, backpressure,
+# run seed). 1018: a TAIL in its deadline's microsecond beat the timer scan (which waits for room in the output
+# FIFO under backpressure), so the TAIL released the queue; cw_check expected the timeout's CLEAR. 1086: a
+# TAIL at exactly 1045629 us was read as 1045628.9999999999 us, before its deadline.
+RACES = [(1018, "tailloss", 16, 326, 0.45, 101801), (1086, "exhaust", 8, 242, 0.35, 108603)]
+
+
+class DeadlineRace(unittest.TestCase):
+    vector, check, replay = LateAfterTimeout.vector, LateAfterTimeout.check, LateAfterTimeout.replay
+
+    def test_microseconds_are_exact(self):
+        from nettwin.reorder.check import fus
+        self.assertEqual(fus(1.045629), 1045629.0)
+        self.assertEqual(fus(1051614e-6), 1051614.0)
+
+    @unittest.skipUnless(os.access(os.path.join(BUILD, "nettwin"), os.X_OK), "no built nettwin")
+    def test_lockstep_replays_pass_and_a_held_packet_before_the_winning_tail_fails(self):
+        from nettwin.reorder.check import Checker, load_dir
+        import json
+        for seed, sc, q, hold, bp, rseed in RACES:
+            with self.subTest(seed=seed), tempfile.TemporaryDirectory() as d:
+                r = self.replay(d, seed, sc, q, hold, bp, rseed)
+                if seed != 1018:
+                    continue
+                frames = read_pcap(f"{d}/dl.pcap")
+                with open(f"{d}/s.json") as f:
+                    c = Checker(*load_dir(d), frames, read_pcap(f"{d}/c.pcap"), json.load(f))
+                self.assertTrue(c.tail_won, "the vector no longer has a TAIL that beats the timer")
+                key, t_open = sorted(c.tail_won)[0]
+                w = next(w for w in c.windows[key] if w.open == t_open)
+                self.assertEqual(w.by, "tail")
+                mine = [i for i, (fr, _) in enumerate(frames) if (parse(fr).src, parse(fr).dst, parse(fr).dqpn) == key]
+                ti = next(i for i in mine if parse(frames[i][0]).psn == w.tail_psn)
+                hi = next(i for i in mine if parse(frames[i][0]).psn == w.held[0][0])
+                order = [i for i in range(len(frames)) if i != hi]
+                order.insert(order.index(ti), hi)   # the first held packet moved in front of the TAIL that won
+                write_pcap(f"{d}/bad.pcap", [frames[i] for i in order])
+                r = self.check(d, f"{d}/bad.pcap", bp)
+                self.assertEqual(r.returncode, 1, r.stdout)
 
 
 if __name__ == "__main__":

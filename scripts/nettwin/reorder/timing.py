@@ -58,9 +58,12 @@ def _deadline(now, cw, owd_old, conf):
     return int(now) + (ahead if ahead < 0x8000 else 0)
 
 
-def reference(conf, per_flow):
+def reference(conf, per_flow, tail_won=frozenset()):
     """per_flow: {key: [(t_us, cw, psn, nic_len)] in arrival order} -> {key: [Window]}, one Window per
-    reroute (by the packet that starts it, or by a TAIL that came first), in arrival order."""
+    reroute (by the packet that starts it, or by a TAIL that came first), in arrival order.
+    tail_won: windows {(key, open time)} whose TAIL, arriving in the deadline's microsecond, won the race
+    with the timer (docs/conweave.md "Decision (deadline edge)"): they stay open through that microsecond
+    and their TAIL closes them; see tail_races()."""
     out = {}
     for key, pkts in per_flow.items():
         wins = []
@@ -69,7 +72,8 @@ def reference(conf, per_flow):
         win = None          # the current reroute's window
         told = None         # the reroute a TAIL-first CLEAR announced (epoch + 1)
         for t, cw, psn, nlen in pkts:
-            if win is not None and win.holding() and t >= win.deadline:
+            if win is not None and win.holding() and t >= win.deadline and \
+                    not ((key, win.open) in tail_won and t < win.deadline + 1):
                 win.close = win.clear_at = win.deadline
                 win.by = "timeout"
                 tail_seen = True    # after a timeout the flow stops waiting
@@ -174,6 +178,28 @@ def live_sharing(first_last, slot, idle_us):
                         and first_last[b][0] <= first_last[a][1] + idle_us:
                     res.add(a)
     return res
+
+
+def tail_races(all_windows, per_flow):
+    """Windows closed by timeout whose TAIL (the epoch before the window's, before the flow's next reroute)
+    arrived in the deadline's own microsecond: {(key, open time): TAIL PSN}. There the block's timer scan
+    (one queue per cycle, and only with room in the output FIFO) and the TAIL race, and either may release
+    the queue (docs/conweave.md "Decision (deadline edge)")."""
+    races = {}
+    for key, wins in all_windows.items():
+        for w in wins:
+            if w.by != "timeout" or w.open is None or w.deadline is None:
+                continue
+            for t, cw, psn, _ in per_flow[key]:
+                if t < w.open:
+                    continue
+                d = (w.epoch - cw.epoch) & 3
+                if d == 3 or t >= w.deadline + 1:
+                    break
+                if d == 1 and cw.tail and t >= w.deadline:
+                    races[(key, w.open)] = psn
+                    break
+    return races
 
 
 def late_after_timeout(all_windows, per_flow):
