@@ -2,12 +2,17 @@
 """Line and toggle coverage per block (rtl/<block>/ and rtl/common/) from a merged verilator_coverage file.
 
   /usr/bin/python3 scripts/coverage_summary.py merged.dat [--root REPO] [--uncovered] [--ranges]
+                                                         [--signals BLOCK]
 
 --uncovered lists every uncovered line or branch point; --ranges groups them into ranges of neighbouring
-lines per file (the rows of docs/coverage-review.md).
+lines per file (the rows of docs/coverage-review.md); --signals BLOCK lists the signals of rtl/BLOCK/ with
+bits that never toggled, most untoggled bits first (which buses the tests never drive).
 
 Each point of a Verilator .dat line `C '<\\001key\\002value...>' count` carries its file (f), line (l)
 and kind (page: v_line/..., v_branch/..., v_toggle/...). Line coverage counts the line and branch points.
+A module instantiated in more than one place (rdma_top alone and inside naa_top; the 64 byte lanes of the RE
+buffer) has one point per instance (hierarchy h); they are counted once, covered if any instance covered
+it, so a block's figure is the coverage of its source lines, as genhtml shows them.
 """
 import argparse
 import collections
@@ -43,17 +48,28 @@ def ranges(lines, gap=2):
     return [tuple(r) for r in out]
 
 
+def merged(path):
+    """{(file, line, column, page, point): count summed over the instances (every field but h)}."""
+    out = collections.Counter()
+    for f, n in points(path):
+        out[tuple(sorted((k, v) for k, v in f.items() if k != "h"))] += n
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("dat")
     ap.add_argument("--root", default=".")
     ap.add_argument("--uncovered", action="store_true", help="list the uncovered line points")
     ap.add_argument("--ranges", action="store_true", help="the uncovered lines as ranges per file")
+    ap.add_argument("--signals", metavar="BLOCK", help="signals of rtl/BLOCK/ with untoggled bits")
     a = ap.parse_args()
     root = os.path.abspath(a.root)
     tot = collections.defaultdict(lambda: [0, 0])
     missed = []
-    for f, n in points(a.dat):
+    sig = collections.defaultdict(lambda: [0, 0])  # (file, signal) -> [toggled bits, bits] of --signals
+    for key, n in merged(a.dat).items():
+        f = dict(key)
         path = os.path.relpath(os.path.abspath(f.get("f", "")), root)
         if not path.startswith("rtl/"):
             continue
@@ -62,6 +78,10 @@ def main():
         kind = "toggle" if page.startswith("v_toggle") else "line"
         tot[(block, kind)][0] += n > 0
         tot[(block, kind)][1] += 1
+        if kind == "toggle" and block == a.signals:
+            s = sig[(os.path.basename(path), re.sub(r"\[\d+\]$", "", f.get("o", "")))]
+            s[0] += n > 0
+            s[1] += 1
         if kind == "line" and n == 0:
             missed.append((path, int(f.get("l", 0)), page.split("/")[0], f.get("o", "")))
     print(f"{'block':10} {'line':>18} {'toggle':>18}")
@@ -74,6 +94,11 @@ def main():
     if a.uncovered:
         for path, line, page, what in sorted(set(missed)):
             print(f"{path}:{line}: {page} {what}")
+    if a.signals:
+        print(f"\n{'signals of rtl/' + a.signals + '/ with untoggled bits':60} {'untoggled':>9} {'bits':>6}")
+        for (fn, name), (c, t) in sorted(sig.items(), key=lambda kv: (kv[1][0] - kv[1][1], kv[0])):
+            if c < t:
+                print(f"{fn + ': ' + name:60} {t - c:9} {t:6}")
     if a.ranges:
         print(f"\n{'uncovered lines':34} points")
         for path, lines in sorted(by_file(missed).items()):

@@ -62,8 +62,9 @@ MUTATIONS = [
      [("model/re/re_cycle_model.cc", "(c.first_ns == b.first_ns && c.key < b.key)", "(c.first_ns == b.first_ns && c.key > b.key)")]),
 ]
 
-# Pure-Python self-tests (they never run the C++ build) and the clang fuzz build are not run per mutation.
-EXCLUDE = "^(lb_scripts|rdma_scripts|cw_scripts|fuzz_smoke)$"
+# Pure-Python self-tests (they never run the C++ build), the shell lint and the setup check (no C++ or SV
+# input) and the clang fuzz build are not run per mutation.
+EXCLUDE = "^(lb_scripts|rdma_scripts|cw_scripts|fuzz_smoke|shellcheck|setup)$"
 # Tier 1: the GoogleTests and the lint (seconds); tier 2, only if tier 1 caught nothing: the ctest tests
 # that run the CLI with the Python checkers (minutes).
 SCRIPT_TESTS = "^(lb_vectors|cli|rdma_model_check|rdma_cli|reorder_cli|re_model_scripts)$"

@@ -3,7 +3,9 @@
 # ones git tracks, or every *.sh below the root when this is not a git checkout.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+# (the root of a checkout itself: a copy unpacked inside another checkout, e.g. mutate.py's scratch tree
+# under an ignored build directory, is not one)
+if [ "$(git rev-parse --show-toplevel 2>/dev/null)" = "$(pwd -P)" ]; then
   mapfile -t files < <(git ls-files '*.sh')
 else
   mapfile -t files < <(find . -name '*.sh' -not -path './build*' | sort)

@@ -215,5 +215,35 @@ TEST(NaaLockstep, RefusalsAndRetries) {
   EXPECT_EQ(r.last.cm.rejects, 4u);
 }
 
+// The CM paths the scenarios leave out (docs/coverage-review.md): a REQ retried once the connection is
+// established (ignored), a DREQ while the REP is still unanswered (tears down without a QP write), a REJ
+// for another connection (ignored), a client's REJ of our REP, an unknown attribute, and a CM frame longer
+// than the CM's 6-beat buffer (malformed, its tail not stored).
+TEST(NaaLockstep, LateRetriesStrayMessagesAndAnOversizedFrame) {
+  std::vector<uint8_t> big = Req(kClientComm + 9);
+  big.resize(7 * kBeatBytes, 0);
+  const uint32_t next = kCommBase + 1;  // the second accepted REQ's local communication ID
+  for (double bp : {0.0, 0.5}) {
+    const NaaRunReport r = RunFrames(
+        {big, Req(), Seal(ClientMad(attr::kRtu, kClientComm, kCommBase)), Req(),
+         Seal(ClientMad(attr::kRej, kClientComm + 1, kCommBase)), Seal(ClientMad(attr::kMra, kClientComm, kCommBase)),
+         Seal(ClientMad(attr::kDreq, kClientComm, kCommBase)), Req(kClientComm + 2),
+         Seal(ClientMad(attr::kDreq, kClientComm + 2, next)), Req(kClientComm + 3),
+         Seal(ClientMad(attr::kRej, kClientComm + 3, next + 1)), Write(kClientPsn)},
+        bp);
+    ASSERT_TRUE(r.mismatch_text.empty()) << r.mismatch_text;
+    ASSERT_TRUE(r.conservation_ok);
+    EXPECT_EQ(r.last.cm.drops[static_cast<int>(CmDrop::kMalformed)], 1u);
+    EXPECT_EQ(r.last.cm.drops[static_cast<int>(CmDrop::kIgnored)], 3u);  // late REQ, stray REJ, MRA
+    EXPECT_EQ(r.last.cm.connects, 1u);
+    EXPECT_EQ(r.last.cm.disconnects, 2u);  // the established one, and the one whose RTU never came
+    EXPECT_EQ(r.last.cm.conn, Conn::kIdle);
+    ASSERT_EQ(r.run.out.size(), 5u);  // REP, DREP, REP, DREP, REP; the last WRITE: unknown QP
+    const uint16_t want[] = {attr::kRep, attr::kDrep, attr::kRep, attr::kDrep, attr::kRep};
+    for (size_t i = 0; i < 5; ++i) EXPECT_EQ(Load16(r.run.out[i].bytes.data() + kMadAt + 16), want[i]) << i;
+    EXPECT_EQ(r.last.rdma.drops[static_cast<int>(rdma::Drop::kUnknownQp)], 1u);
+  }
+}
+
 }  // namespace
 }  // namespace nettwin::naa

@@ -1,7 +1,8 @@
 // The responder against a host that takes one DMA request at a time and completes writes slowly: the DMA
-// request port is not ready while a write is in flight, so the atomic's result write (StAqWrite) waits
-// for the data write before it (docs/coverage-review.md: the branch no other test reached). Results,
-// memory and the RTL/model agreement must not depend on how slowly the host accepts requests.
+// request port is not ready while a write is in flight, so the atomic's result write waits for the data
+// write before it, and a duplicate atomic's AQ lookup waits for a payload write (docs/coverage-review.md:
+// branches no other test reached). Results, memory and the RTL/model agreement must not depend on how
+// slowly the host accepts requests.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -66,6 +67,28 @@ TEST(RdmaHostStall, AtomicsGiveTheSameResultsWhenTheHostTakesOneRequestAtATime) 
   EXPECT_EQ(Word(slow, kPa + 16), 0xABCEu);
   EXPECT_EQ(slow.counters.dma_writes, fast.counters.dma_writes);
   EXPECT_GT(slow.run.cycles, fast.run.cycles + 3 * 40);  // each result write waited for the write before it
+}
+
+// The AQ lookup of a duplicate atomic (StAqIssue) waits while the host is busy with the write before it:
+// after an atomic (so its AQ group is valid), a WRITE's payload write holds the only request slot for 40
+// cycles, then an atomic retransmission with the WRITE's PSN, which the recent-results store does not hold,
+// asks for the AQ group. The same responses (here a NAK: that PSN was never an atomic's) and memory as
+// with a host that takes requests at once.
+TEST(RdmaHostStall, DuplicateAtomicLookupWaitsForABusyHost) {
+  RequestSpec w = Atomic(op::kWriteOnly, 101, kVa + 64, 0);
+  w.payload.assign(64, 0x3c);
+  w.dmalen = 64;
+  const std::vector<RequestSpec> reqs = {Atomic(op::kFetchAdd, 100, kVa + 8, 5), w,
+                                         Atomic(op::kFetchAdd, 101, kVa + 8, 5)};
+  const RdmaRunReport fast = RunWithHost(reqs, 16, 1);
+  const RdmaRunReport slow = RunWithHost(reqs, 1, 40);
+  ASSERT_EQ(slow.run.out.size(), 3u);
+  ASSERT_EQ(fast.run.out.size(), 3u);
+  for (size_t i = 0; i < 3; ++i) EXPECT_EQ(slow.run.out[i].bytes, fast.run.out[i].bytes) << "response " << i;
+  EXPECT_EQ(slow.run.out[2].bytes[54], 0x61);  // NAK invalid request
+  EXPECT_EQ(Word(slow, kPa + 8), 5u);          // the retransmission was not executed
+  EXPECT_EQ(slow.counters.dma_reads, 2u);      // the FETCH_ADD's word, the AQ group
+  EXPECT_GT(slow.run.cycles, fast.run.cycles + 30);
 }
 
 }  // namespace

@@ -123,6 +123,32 @@ TEST(Rdma, EachNakAndDrop) {
   EXPECT_EQ(r.counters.drops[static_cast<int>(Drop::kUnknownQp)], 1u);
 }
 
+// A QP configured without max_rd_atomic (0: the default) takes no READ or atomic: NAK invalid request
+// (rdma_check.sv's resource check), while WRITEs go through.
+TEST(Rdma, ReadsAndAtomicsOnAQpWithoutMaxRdAtomicAreRefused) {
+  const RdmaConfig c = ParseConfig(
+      "responder mac 02:00:00:00:00:01 ip 10.0.0.1\n"
+      "qp 0x11 dest_qp 0x22 mtu 1024 aq 0x900000 epsn 100\n"
+      "mr 0x1234 va 0x7000000000 len 0x10000 pa 0x1000000 access rwa\n",
+      "no_rd_atomic");
+  RequestSpec read;
+  read.opcode = op::kReadRequest;
+  read.psn = 100;
+  read.va = kMrVa;
+  read.rkey = 0x1234;
+  read.dmalen = 64;
+  RequestSpec write = read;
+  write.opcode = op::kWriteOnly;
+  write.payload.assign(64, 7);
+  const RdmaRunReport r = RunLockstep(c, {read, Faa(100, kMrVa, 1), write});
+  ASSERT_EQ(r.run.out.size(), 3u);
+  EXPECT_EQ(Decode(r.run.out[0]).syndrome, syndrome::kInvalidRequest);
+  EXPECT_EQ(Decode(r.run.out[1]).syndrome, syndrome::kInvalidRequest);  // a retry after the NAK: same answer
+  EXPECT_EQ(Decode(r.run.out[2]).syndrome, syndrome::kAck);
+  EXPECT_EQ(r.counters.naks, 2u);
+  EXPECT_EQ(r.counters.dma_reads, 0u);
+}
+
 TEST(Rdma, BadIcrcIsDroppedWithoutEffect) {
   RdmaConfig c = Config();
   std::vector<Packet> pkts = {Packet{BuildRequest(Faa(100, kMrVa, 9)), 0}};

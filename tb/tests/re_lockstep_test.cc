@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 #include <random>
 
 #include "model/re/re_model.h"
@@ -249,6 +250,64 @@ TEST(ReLockstep, RandomizedMixtures) {
     SCOPED_TRACE(seed);
     Check(segs, c);
   }
+}
+
+// Every header check of docs/re.md "Drops" for IPv6 as well as IPv4 (the malformed test above is IPv4 only),
+// at each length boundary: the drop reason of each frame, RTL = cycle model = golden model.
+TEST(ReLockstep, HeaderChecksOfBothFamiliesAtEveryBoundary) {
+  std::vector<Packet> segs;
+  auto frame = [&](bool v6, const std::function<void(std::vector<uint8_t>*)>& edit) {
+    Packet p = Seg(1, 1, 0, Bytes(40), true, 0, SegOpts{v6, 5});
+    edit(&p.bytes);
+    segs.push_back(p);
+  };
+  // IPv4 cut inside its header; IPv6 cut inside its header, the UDP header and the RE header
+  for (size_t n : {14u, 20u, 33u}) frame(false, [n](auto* b) { b->resize(n); });
+  for (size_t n : {14u, 40u, 53u, 60u, 69u}) frame(true, [n](auto* b) { b->resize(n); });
+  // IPv6 EtherType with version 4; IPv6 next header TCP; hop-by-hop options (not UDP here)
+  frame(true, [](auto* b) { (*b)[14] = 0x40; });
+  frame(true, [](auto* b) { (*b)[20] = 6; });
+  frame(true, [](auto* b) { (*b)[20] = 0; });
+  // UDP length below the UDP + RE headers, past the frame end, and exactly them with no last flag (empty)
+  for (bool v6 : {false, true}) {
+    const size_t l4 = v6 ? 54 : 34;
+    frame(v6, [l4](auto* b) { (*b)[l4 + 4] = 0, (*b)[l4 + 5] = 15; });
+    frame(v6, [l4](auto* b) { (*b)[l4 + 4] = 0, (*b)[l4 + 5] = 100; });
+    frame(v6, [l4](auto* b) { (*b)[l4 + 4] = 0, (*b)[l4 + 5] = 16, (*b)[l4 + 9] = 0; });
+  }
+  frame(true, [](auto* b) { b->resize(b->size() + 7, 0); });  // padded IPv6 segment: accepted
+  const auto rep = Check(segs);
+  EXPECT_EQ(rep.counters.completed, 1u);
+  EXPECT_EQ(rep.counters.drops[params::kReDropTruncated], 12u);
+  EXPECT_EQ(rep.counters.drops[params::kReDropNotIp], 1u);
+  EXPECT_EQ(rep.counters.drops[params::kReDropNotUdp], 2u);
+  EXPECT_EQ(rep.counters.drops[params::kReDropEmpty], 2u);
+}
+
+// A zero-length last segment that closes an event whose data came before it (a sender that sends the end
+// of an event as its own segment): accepted, completes the event with the length of its data.
+TEST(ReLockstep, ZeroLengthLastSegmentClosesAnOpenEvent) {
+  const auto d = Bytes(1000, 4);
+  std::vector<Packet> segs = {Seg(3, 3, 0, Slice(d, 0, 600), false),
+                              Seg(3, 3, 600, Slice(d, 600, 1000), false),
+                              Seg(3, 3, 1000, {}, true),
+                              Seg(4, 4, 500, Slice(d, 500, 1000), false),
+                              Seg(4, 4, 1000, {}, true),
+                              Seg(4, 4, 0, Slice(d, 0, 500), false)};
+  const auto rep = Check(segs);
+  ASSERT_EQ(rep.counters.completed, 2u);
+  EXPECT_EQ(rep.counters.used, 6u);
+  EXPECT_EQ(rep.run.out[0].bytes.size(), params::kReOutHdrBytes + 1000);
+}
+
+// A valid segment followed by more than 4095 beats (262 KB) of Ethernet padding: the ingress beat index
+// saturates (frames that long only ever fail checks or carry padding), the beats past the first ReSegBeats
+// are not stored, and the segment is used like any other.
+TEST(ReLockstep, PaddingBeyondTheBeatIndexRange) {
+  Packet p = Seg(5, 5, 0, Bytes(300, 5), true);
+  p.bytes.resize(64 * 4100, 0xA5);
+  const auto rep = Check({p, Seg(6, 6, 0, Bytes(64, 6), true)});
+  EXPECT_EQ(rep.counters.completed, 2u);
 }
 
 }  // namespace
