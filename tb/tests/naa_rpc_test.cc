@@ -140,7 +140,7 @@ struct RpcRun {
   std::vector<std::vector<uint8_t>> out;
 };
 
-RpcRun Go(const Client& cl, const std::string& ctl_extra = "", double bp = 0, Engine engine = Engine::kModel) {
+RpcRun Go(const Client& cl, const std::string& ctl_extra = "", double bp = 0, Engine engine = Engine::kLockstep) {
   NaaConfig c = ParseNaaConfig(Config(ctl_extra), "naa_rpc.txt");
   NaaRunConfig rc;
   rc.engine = engine;
