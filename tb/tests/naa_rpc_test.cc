@@ -305,6 +305,27 @@ TEST(NaaRpc, KernelSizes) {
   }
 }
 
+// The seed's 32 regions fit the responder's MR table (RdmaMrs = 48) beside a static MR; every granted region
+// is writable by the client (a WRITE into each of the 32), and the RPC on regions 0 and 1 works.
+TEST(NaaRpc, GrantsThirtyTwoRegions) {
+  const auto es = Regions(std::vector<uint32_t>(kRegions, 256));
+  Client cl;
+  Mrsp(&cl, es, 4 + 16 * kRegions);
+  std::vector<std::vector<uint8_t>> ins;
+  for (int i = 0; i < kRegions; ++i) ins.push_back(Pattern(256, 40 + i));
+  Rpc(&cl, es, ins, rpc::kCopy, 256);
+  const RpcRun run = Go(cl, "", 0, "mr 0x100 va 0x1000 len 4096 pa 0x200000 access rw\n");
+  ExpectClean(run, cl);
+  const std::vector<Msg> ms = EndpointMessages(run);
+  ASSERT_EQ(ms.size(), 2u);
+  EXPECT_EQ(ms[0].data, MrspGrant(es, kRkeyBase));
+  EXPECT_EQ(run.r.last.ctl.regions, kRegions);
+  EXPECT_EQ(run.r.last.rdma.naks, 0u);
+  for (int i = 2; i < kRegions; ++i) EXPECT_EQ(Memory(run, es[i].fpga, 256), ins[i]) << "region " << i;
+  EXPECT_EQ(ms[1].data, ins[0]);  // the copy of region 0, to host region 1
+  EXPECT_EQ(ms[1].va, es[1].host);
+}
+
 TEST(NaaRpc, MrspErrorAnswers) {
   struct Case {
     std::vector<MrspEntry> es;
@@ -316,7 +337,7 @@ TEST(NaaRpc, MrspErrorAnswers) {
   bad_addr[1].fpga = kPool + kPoolSize;
   no_mem[1].fpga = kPool + kPoolSize - 100;
   const Case cases[] = {
-      {Regions(std::vector<uint32_t>(17, 64)), -1, 0x01, 0x03},  // more than the 16 MR slots it owns
+      {Regions(std::vector<uint32_t>(kRegions + 1, 64)), -1, 0x01, 0x03},  // more than NaaRegions
       {bad_addr, -1, 0x01, 0x02},
       {no_mem, -1, 0x01, 0x01},
       {es, 3, 0x01, 0x04},   // shorter than its count says
