@@ -84,6 +84,12 @@ check "vectors/naa config regenerates" 0 "" cmp "$V/naa.txt" "$T/s1/naa.txt"
 same_frames "vectors/naa client regenerates" "$V/connect.pcap" "$T/s1/connect.pcap"
 $PY "$HERE/naa_ref.py" --config "$V/naa.txt" --in "$V/connect.pcap" --out "$T/s1/exp.pcap" >/dev/null
 same_frames "vectors/naa expected output regenerates" "$V/expected_server.pcap" "$T/s1/exp.pcap"
+for f in naa_ctl.txt naa_rpc_err.txt rpc.pcap.gates; do
+  check "vectors/naa $f regenerates" 0 "" cmp "$V/$f" "$T/s1/$f"
+done
+same_frames "vectors/naa rpc client regenerates" "$V/rpc.pcap" "$T/s1/rpc.pcap"
+$PY "$HERE/naa_ref.py" --config "$V/naa_ctl.txt" --in "$V/rpc.pcap" --out "$T/s1/exp_rpc.pcap" >/dev/null
+same_frames "vectors/naa expected rpc output regenerates" "$V/expected_rpc_server.pcap" "$T/s1/exp_rpc.pcap"
 
 # ---- usage and input errors ----
 check "no options" 2 "--config, --in and --out are required" "$N" naa
