@@ -94,6 +94,8 @@ def compare_ctl(got, want):
         g = codes.get(str(code), codes.get(f"0x{code:02x}", 0)) if isinstance(codes, dict) else codes[code]
         if g != n:
             errors.append(f"stats: ctl MRSP errors 0x{code:02x}: {g}, the reference says {n}")
+    if got.get("balanced") is False:
+        errors.append("stats: ctl events != MRSP requests + RPCs + drops")
     drops = got.get("drops", {})
     errors += [f"stats: ctl drop {k} is {drops.get(k, 0)}, the reference says {n}" for k, n in want["drops"].items()
                if drops.get(k, 0) != n]
@@ -145,11 +147,16 @@ def check(config_path, inp, outp, stats_path):
             if len(f) > 54 and f[42] in REQUEST_OPCODES and (i >= len(tr) or tr[i] != request_fields(f)):
                 errors.append(f"frame {i}: tshark reads the request as {tr[i] if i < len(tr) else 'nothing'}, "
                               f"the bytes say {request_fields(f)}")
+    extra = ""
     if ep.ctl:
         rpc_errors, n_mrsp, n_rpc = check_rpc([f for f, _ in client], got, ep.ctl.ctl)
         errors += rpc_errors
+        n_dec = 0
         for path, frames, who in ((inp, [f for f, _ in client], "client"), (outp, got, "server")):
-            errors += check_decodes(path, frames, who)[0]
+            e, n = check_decodes(path, frames, who)
+            errors, n_dec = errors + e, n_dec + n
+        extra = (f"; {n_mrsp} MRSP answers fit their requests, {n_rpc} RPC results as the kernels compute them "
+                 f"from the client's parameters, {n_dec} MRSP messages read alike by Scapy and tshark + mrsp.lua")
     if stats_path:
         with open(stats_path) as fh:
             st = json.load(fh)
@@ -174,7 +181,7 @@ def check(config_path, inp, outp, stats_path):
             errors += compare_ctl(st.get("ctl"), ep.ctl.st)
         if st.get("mismatches", 0) or not st.get("conservation_ok", False):
             errors.append("stats: lockstep mismatch or conservation failure")
-    return errors, len(expected), len(decoded)
+    return errors, len(expected), len(decoded), extra
 
 
 def main(argv=None):
@@ -185,7 +192,7 @@ def main(argv=None):
     ap.add_argument("--stats")
     a = ap.parse_args(argv)
     try:
-        errors, n, n_cm = check(a.config, a.inp, a.out, a.stats)
+        errors, n, n_cm, extra = check(a.config, a.inp, a.out, a.stats)
     except (ConfigError, InputError, OSError, KeyError, ValueError) as e:
         print(f"naa_check: {e}", file=sys.stderr)
         return 2
@@ -193,7 +200,7 @@ def main(argv=None):
         for e in errors[:20]:
             print("naa_check: " + e)
         return 1
-    print(f"naa_check: {n} server frames as the reference ({n_cm} CM messages, also decoded by tshark)")
+    print(f"naa_check: {n} server frames as the reference ({n_cm} CM messages, also decoded by tshark){extra}")
     return 0
 
 

@@ -43,6 +43,19 @@ done
 check "requester model" 0 "naa: " "$N" naa --config "$CR" --in "$T/v/requester.pcap" --out "$T/requester_m.pcap" \
   --engine model
 same_frames "requester model = lockstep" "$T/requester.pcap" "$T/requester_m.pcap"
+# The controller (MRSP and RPC, naa_ctl.txt / naa_rpc_err.txt): lockstep and the checker (its RPC results from
+# the client's parameters, MRSP read by Scapy and tshark); the model alone gives the same frames.
+for s in rpc rpc_err; do
+  CC="$T/v/naa_ctl.txt"; [ "$s" = rpc_err ] && CC="$T/v/naa_rpc_err.txt"
+  I=(--config "$CC" --in "$T/v/$s.pcap")
+  check "$s lockstep" 0 "naa: " "$N" naa "${I[@]}" --out "$T/$s.pcap" --stats "$T/$s.json"
+  check "$s checker" 0 "RPC results as the kernels compute them" $PY "$HERE/naa_check.py" "${I[@]}" \
+    --out "$T/$s.pcap" --stats "$T/$s.json"
+done
+check "rpc_lost model" 0 "naa: " "$N" naa --config "$T/v/naa_ctl.txt" --in "$T/v/rpc_lost.pcap" --out "$T/rpc_lost_m.pcap" \
+  --stats "$T/rpc_lost_m.json" --engine model
+check "rpc_lost checker (model)" 0 "as the reference" $PY "$HERE/naa_check.py" --config "$T/v/naa_ctl.txt" \
+  --in "$T/v/rpc_lost.pcap" --out "$T/rpc_lost_m.pcap" --stats "$T/rpc_lost_m.json"
 cp "$T/v/requester.pcap" "$T/g.pcap"
 printf '# gates\n1 after 1\n2 after x\n' >"$T/g.pcap.gates"
 check "bad gate line" 2 "g.pcap.gates:3: token 'x': not a decimal number" "$N" naa --config "$CR" --in "$T/g.pcap" \
