@@ -29,9 +29,11 @@ constexpr uint64_t kPool = 0x40000000, kPoolSize = 0x100000;
 constexpr uint32_t kRkeyBase = 0x5000;
 constexpr uint32_t kMtu = 1024;  // REQ path MTU code 3
 
-std::string Config(const std::string& ctl_extra = "") {
+// `mr_lines`: static MRs before the controller's slots.
+std::string Config(const std::string& ctl_extra = "", const std::string& mr_lines = "") {
   return ServerConfig(
-      "qp 0x11 mtu 4096 max_rd_atomic 16 aq 0x10000 rq 0x20000 rq_entries 4 rq_posted 0 cq 0x21000 cq_entries 16\n",
+      "qp 0x11 mtu 4096 max_rd_atomic 16 aq 0x10000 rq 0x20000 rq_entries 4 rq_posted 0 cq 0x21000 cq_entries 16\n" +
+          mr_lines,
       kStart, "ctl pool 0x40000000 pool_size 0x100000 rxbuf 0x30000 txbuf 0x31000 rkey_base 0x5000" + ctl_extra + "\n");
 }
 
@@ -140,10 +142,9 @@ struct RpcRun {
   std::vector<std::vector<uint8_t>> out;
 };
 
-RpcRun Go(const Client& cl, const std::string& ctl_extra = "", double bp = 0, Engine engine = Engine::kLockstep) {
-  NaaConfig c = ParseNaaConfig(Config(ctl_extra), "naa_rpc.txt");
+RpcRun Go(const Client& cl, const std::string& ctl_extra = "", double bp = 0, const std::string& mr_lines = "") {
+  NaaConfig c = ParseNaaConfig(Config(ctl_extra, mr_lines), "naa_rpc.txt");
   NaaRunConfig rc;
-  rc.engine = engine;
   rc.opt.backpressure = bp;
   rc.opt.gaps = bp / 2;
   rc.opt.seed = 11;
@@ -390,7 +391,7 @@ TEST(NaaRpc, SecondMrspReplacesTheGrant) {
   Client cl;
   Mrsp(&cl, first, 4 + 16 * 3);
   Mrsp(&cl, second, 4 + 16 * 2);
-  // The new region 0 is writable; the old region 2 (its slot now invalid) is NAKed by the responder.
+  // The new grant is what the RPC uses (region 1 of the second request gets the copy).
   const auto a = Pattern(1024, 3);
   Rpc(&cl, second, {a}, rpc::kCopy, 1024);
   const RpcRun run = Go(cl);
@@ -427,6 +428,25 @@ TEST(NaaRpc, DisconnectFlushesAQueuedRpc) {
   EXPECT_GE(k.drops[static_cast<int>(CtlDrop::kFlushed)], 1u);
   EXPECT_EQ(k.regions, 0);  // revoked
   EXPECT_EQ(run.r.last.cm.disconnects, 1u);
+}
+
+// With a static MR a client can WRITE_WITH_IMM before any grant: nowhere to answer, a counted drop, its
+// buffer reposted; then an MRSP works as usual (in the slots after the static one).
+TEST(NaaRpc, RpcBeforeAnyGrantIsACountedDrop) {
+  Client cl;
+  cl.Message(rdma::op::kWriteFirst, 0x1000, 0x100, Pattern(64, 1), true, rpc::kCrc);
+  const auto es = Regions({64, 64});
+  Mrsp(&cl, es, 4 + 16 * 2);
+  const RpcRun run = Go(cl, "", 0, "mr 0x100 va 0x1000 len 4096 pa 0x200000 access rw\n");
+  ExpectClean(run, cl);
+  const CtlCounters& k = run.r.last.ctl;
+  EXPECT_EQ(k.events, 2u);
+  EXPECT_EQ(k.drops[static_cast<int>(CtlDrop::kNoRegions)], 1u);
+  EXPECT_EQ(k.reposts, 2u);
+  EXPECT_EQ(k.grants, 1u);
+  const std::vector<Msg> ms = EndpointMessages(run);
+  ASSERT_EQ(ms.size(), 1u);
+  EXPECT_EQ(ms[0].data, MrspGrant(es, kRkeyBase));
 }
 
 }  // namespace
