@@ -7,7 +7,9 @@ grants exactly the requested FPGA addresses and sizes with rkeys rkey_base + i; 
 the client's WRITEs into the grant give the FPGA regions' contents; each new WRITE_WITH_IMM after a grant is
 paired with the endpoint's next WRITE_WITH_IMM message, whose immediate, target (the client's region) and data
 must be what nettwin.naa.kernels computes from the client's own parameters.  Every MRSP message (both ways)
-decodes the same with the Scapy layers (nettwin.naa.mrsp) and with tshark running mrsp.lua.
+decodes the same with the Scapy layers (nettwin.naa.mrsp) and with tshark running mrsp.lua (tshark only where
+the message is one SEND ONLY: Wireshark does not reassemble RC messages; the Scapy layers also read every
+reassembled request).
 """
 import os
 import shutil
@@ -88,6 +90,11 @@ class Memory:
         return bytes(self.b.get(a + i, 0) for i in range(n))
 
 
+def scapy_entries(msg):
+    """A 0x01 request's entries as the Scapy layers read them: [(flags, fpga, addr, rkey, size)]."""
+    return [(e.flags, e.fpga_addr, e.addr, e.rkey, e.size) for e in MrspHeader(msg).entries]
+
+
 def check_rpc(client_frames, server_frames, ctl):
     """Errors (strings) of the MRSP answers and RPC results against the client's own messages."""
     errors = []
@@ -123,7 +130,12 @@ def check_rpc(client_frames, server_frames, ctl):
                 if not 1 <= ans["code"] <= 4 or len(a["data"]) != 4:
                     errors.append(f"{what}: error answer {a['data'].hex()} (codes 1..4, 4 bytes)")
                 continue
-            req = decode(m["data"]) if len(m["data"]) >= 4 and m["data"][0] == MSG_ADV_REQ else None
+            try:
+                req = decode(m["data"]) if len(m["data"]) >= 4 and m["data"][0] == MSG_ADV_REQ else None
+            except ValueError:      # a truncated request granted
+                req = None
+            if req is not None and scapy_entries(m["data"]) != [tuple(e.values()) for e in req["entries"]]:
+                errors.append(f"{what}: the Scapy layers read the (reassembled) request otherwise than its bytes")
             want = [{"addr": e["fpga"], "rkey": (ctl["rkey_base"] + i) & 0xFFFFFFFF, "size": e["size"]}
                     for i, e in enumerate(req["entries"])] if req else None
             if ans["type"] != MSG_ADV or ans["entries"] != want or len(a["data"]) != 4 + 16 * len(want):
@@ -154,7 +166,8 @@ def check_rpc(client_frames, server_frames, ctl):
             diff = ("immediate" if got[0] != want[0] else "target" if got[1:3] != want[1:3] else "result data")
             errors.append(f"RPC {rpcs} (function 0x{fn:x}): {diff}: the endpoint wrote imm 0x{got[0]:x} "
                           f"{len(got[3])} bytes to 0x{got[1]:x} rkey 0x{got[2]:x}; the kernel from the client's "
-                          f"parameters gives imm 0x{want[0]:x} {len(want[3])} bytes to 0x{want[1]:x} rkey 0x{want[2]:x}")
+                          f"parameters gives imm 0x{want[0]:x} {len(want[3])} bytes to 0x{want[1]:x} "
+                          f"rkey 0x{want[2]:x}")
         if not code:
             mem.write(grant[k]["fpga"], data)
     for a in answers:
