@@ -24,11 +24,13 @@ regress: build
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
-# The whole test suite again, with the models, the Verilated RTL, the harness, the CLI and the tests built
-# with AddressSanitizer + UndefinedBehaviorSanitizer (gcc) in a second build directory.
+# The whole test suite again, with the models, the harness, the CLI and the tests built with
+# AddressSanitizer + UndefinedBehaviorSanitizer (gcc) in a second build directory (the generated Verilated
+# RTL is compiled without them; with ccache installed its objects come from the plain build's cache).
 ASAN_BUILD ?= build-asan
+CCACHE_LAUNCHER := $(if $(shell command -v ccache),-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 test-asan: setup
-	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Release -DNT_SANITIZE=ON
+	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Release -DNT_SANITIZE=ON $(CCACHE_LAUNCHER)
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest --output-on-failure -j $(JOBS)

@@ -18,24 +18,14 @@
 #include "tb/rdma/rdma_requests.h"
 #include "tb/tests/naa_frames.h"
 #include "tb/tests/naa_mrsp.h"
+#include "tb/tests/naa_rpc_client.h"
 
 namespace nettwin::naa {
 namespace {
 
-using namespace test;  // NOLINT: the shared client frames and MRSP messages
+using namespace test;  // NOLINT: the shared client frames, MRSP messages and the RPC client
 
-constexpr uint32_t kStart = 0x654321;  // the REP's starting PSN: the endpoint requester's first
-constexpr uint64_t kPool = 0x40000000, kPoolSize = 0x100000;
-constexpr uint32_t kRkeyBase = 0x5000;
-constexpr uint32_t kMtu = 1024;  // REQ path MTU code 3
-
-// `mr_lines`: static MRs before the controller's slots.
-std::string Config(const std::string& ctl_extra = "", const std::string& mr_lines = "") {
-  return ServerConfig(
-      "qp 0x11 mtu 4096 max_rd_atomic 16 aq 0x10000 rq 0x20000 rq_entries 4 rq_posted 0 cq 0x21000 cq_entries 16\n" +
-          mr_lines,
-      kStart, "ctl pool 0x40000000 pool_size 0x100000 rxbuf 0x30000 txbuf 0x31000 rkey_base 0x5000" + ctl_extra + "\n");
-}
+constexpr uint32_t kMtu = 1024;  // the Client's default path MTU
 
 // Bitwise CRC-32 (IEEE 802.3, reflected, as zlib.crc32): the independent reference for kernel 2.
 uint32_t Crc32(const std::vector<uint8_t>& d) {
@@ -51,99 +41,13 @@ uint32_t Le32(const std::vector<uint8_t>& v, size_t i) {
   return v[i] | v[i + 1] << 8 | v[i + 2] << 16 | static_cast<uint32_t>(v[i + 3]) << 24;
 }
 
-std::vector<uint8_t> Pattern(size_t n, uint32_t seed) {
-  std::vector<uint8_t> v(n);
-  uint32_t x = seed * 2654435761u + 1;
-  for (size_t i = 0; i < n; ++i) {
-    x = x * 1103515245u + 12345u;
-    v[i] = static_cast<uint8_t>(x >> 16);
-  }
-  return v;
-}
-
-std::vector<MrspEntry> Regions(const std::vector<uint32_t>& sizes) {
-  std::vector<MrspEntry> es;
-  uint64_t at = kPool;
-  for (size_t i = 0; i < sizes.size(); ++i) {
-    es.push_back(MrspEntry{at, 0x7f0000000000ull + 0x100000ull * i, 0x700u + static_cast<uint32_t>(i), sizes[i]});
-    at += (sizes[i] + 4095) / 4096 * 4096;
-  }
-  return es;
-}
-
-// The client's side of a conversation: its frames, when each may go (gates), and the endpoint frames it
-// expects by then (every ACK-requesting packet of the client gets an ACK, every endpoint message its packets).
-class Client {
- public:
-  Client() {
-    Add(ReqFrame(kClientComm, 7471, 0, 3));
-    out_ = 1;  // the REP
-    Add(SealAt(ClientMad(attr::kRtu, kClientComm, kCommBase), kCmIcrcAt), out_);
-  }
-  // One RDMA message, split at the path MTU; `after` the endpoint frames it waits for.
-  void Message(uint8_t first_op, uint64_t va, uint32_t rkey, const std::vector<uint8_t>& data, bool imm,
-               uint32_t imm_value) {
-    const bool send = first_op == rdma::op::kSendOnly;
-    const size_t n = data.empty() ? 1 : (data.size() + kMtu - 1) / kMtu;
-    for (size_t i = 0; i < n; ++i) {
-      rdma::RequestSpec s;
-      s.sport = 50000;
-      s.dqpn = kQpn;
-      s.psn = psn_++;
-      s.ackreq = i + 1 == n;
-      const bool first = i == 0, last = i + 1 == n;
-      if (send) {
-        s.opcode = rdma::op::kSendOnly;
-      } else if (first && last) {
-        s.opcode = imm ? rdma::op::kWriteOnlyImm : rdma::op::kWriteOnly;
-      } else {
-        s.opcode = first  ? rdma::op::kWriteFirst
-                   : last ? (imm ? rdma::op::kWriteLastImm : rdma::op::kWriteLast)
-                          : rdma::op::kWriteMiddle;
-      }
-      s.va = va;
-      s.rkey = rkey;
-      s.dmalen = static_cast<uint32_t>(data.size());
-      s.imm = imm_value;
-      const size_t from = i * kMtu;
-      s.payload.assign(data.begin() + static_cast<long>(std::min(from, data.size())),
-                       data.begin() + static_cast<long>(std::min(from + kMtu, data.size())));
-      Add(rdma::BuildRequest(s), out_);
-    }
-    ++out_;  // the responder's ACK of the last packet
-  }
-  void Send(const std::vector<uint8_t>& msg) { Message(rdma::op::kSendOnly, 0, 0, msg, false, 0); }
-  // The endpoint sends a message of `bytes` (its packets), and the client ACKs it once all are out.
-  void ExpectEndpointMessage(uint32_t bytes) {
-    const uint32_t n = bytes == 0 ? 1 : (bytes + kMtu - 1) / kMtu;
-    out_ += n;
-    req_psn_ += n;
-    Add(AckFrame(req_psn_ - 1), out_);
-  }
-  void Dreq() { Add(SealAt(ClientMad(attr::kDreq, kClientComm, kCommBase), kCmIcrcAt), out_); }
-  uint64_t expected_out() const { return out_; }
-  const std::vector<std::vector<uint8_t>>& frames() const { return frames_; }
-  const Gates& gates() const { return gates_; }
-
- private:
-  void Add(std::vector<uint8_t> f, uint64_t after = 0) {
-    if (after) gates_.after[frames_.size()] = after;
-    frames_.push_back(std::move(f));
-  }
-  std::vector<std::vector<uint8_t>> frames_;
-  Gates gates_;
-  uint32_t psn_ = kClientPsn;
-  uint32_t req_psn_ = kStart;
-  uint64_t out_ = 0;
-};
-
 struct RpcRun {
   NaaRunReport r;
   std::vector<std::vector<uint8_t>> out;
 };
 
 RpcRun Go(const Client& cl, const std::string& ctl_extra = "", double bp = 0, const std::string& mr_lines = "") {
-  NaaConfig c = ParseNaaConfig(Config(ctl_extra, mr_lines), "naa_rpc.txt");
+  NaaConfig c = ParseNaaConfig(RpcConfig(ctl_extra, mr_lines), "naa_rpc.txt");
   NaaRunConfig rc;
   rc.opt.backpressure = bp;
   rc.opt.gaps = bp / 2;
@@ -210,20 +114,6 @@ std::vector<uint8_t> Memory(const RpcRun& run, uint64_t addr, size_t n) {
   std::vector<uint8_t> v(n);
   run.r.memory->Read(addr, v.data(), n);
   return v;
-}
-
-// Grant `es`, then the RPC: the client WRITEs `inputs[i]` into region i (the last WRITE with immediate fn).
-void Mrsp(Client* cl, const std::vector<MrspEntry>& es, uint32_t answer_bytes) {
-  cl->Send(MrspRequest(es));
-  cl->ExpectEndpointMessage(answer_bytes);
-}
-void Rpc(Client* cl, const std::vector<MrspEntry>& es, const std::vector<std::vector<uint8_t>>& inputs, uint32_t fn,
-         uint32_t result_bytes) {
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    const bool last = i + 1 == inputs.size();
-    cl->Message(rdma::op::kWriteFirst, es[i].fpga, kRkeyBase + static_cast<uint32_t>(i), inputs[i], last, fn);
-  }
-  cl->ExpectEndpointMessage(result_bytes);
 }
 
 TEST(NaaRpc, Crc32ReferenceKnownAnswer) {
@@ -305,6 +195,27 @@ TEST(NaaRpc, KernelSizes) {
   }
 }
 
+// The seed's 32 regions fit the responder's MR table (RdmaMrs = 48) beside a static MR; every granted region
+// is writable by the client (a WRITE into each of the 32), and the RPC on regions 0 and 1 works.
+TEST(NaaRpc, GrantsThirtyTwoRegions) {
+  const auto es = Regions(std::vector<uint32_t>(kRegions, 256));
+  Client cl;
+  Mrsp(&cl, es, 4 + 16 * kRegions);
+  std::vector<std::vector<uint8_t>> ins;
+  for (int i = 0; i < kRegions; ++i) ins.push_back(Pattern(256, 40 + i));
+  Rpc(&cl, es, ins, rpc::kCopy, 256);
+  const RpcRun run = Go(cl, "", 0, "mr 0x100 va 0x1000 len 4096 pa 0x200000 access rw\n");
+  ExpectClean(run, cl);
+  const std::vector<Msg> ms = EndpointMessages(run);
+  ASSERT_EQ(ms.size(), 2u);
+  EXPECT_EQ(ms[0].data, MrspGrant(es, kRkeyBase));
+  EXPECT_EQ(run.r.last.ctl.regions, kRegions);
+  EXPECT_EQ(run.r.last.rdma.naks, 0u);
+  for (int i = 2; i < kRegions; ++i) EXPECT_EQ(Memory(run, es[i].fpga, 256), ins[i]) << "region " << i;
+  EXPECT_EQ(ms[1].data, ins[0]);  // the copy of region 0, to host region 1
+  EXPECT_EQ(ms[1].va, es[1].host);
+}
+
 TEST(NaaRpc, MrspErrorAnswers) {
   struct Case {
     std::vector<MrspEntry> es;
@@ -316,7 +227,7 @@ TEST(NaaRpc, MrspErrorAnswers) {
   bad_addr[1].fpga = kPool + kPoolSize;
   no_mem[1].fpga = kPool + kPoolSize - 100;
   const Case cases[] = {
-      {Regions(std::vector<uint32_t>(17, 64)), -1, 0x01, 0x03},  // more than the 16 MR slots it owns
+      {Regions(std::vector<uint32_t>(kRegions + 1, 64)), -1, 0x01, 0x03},  // more than NaaRegions
       {bad_addr, -1, 0x01, 0x02},
       {no_mem, -1, 0x01, 0x01},
       {es, 3, 0x01, 0x04},   // shorter than its count says
