@@ -1,5 +1,6 @@
 // `nettwin naa`: the NAAICE network-attached accelerator endpoint (server side). Client frames in (CM MADs on
-// QP1, RDMA requests), the endpoint's frames out (REP/REJ/DREP, ACKs, READ responses), with the RTL, the
+// QP1, RDMA requests, MRSP SENDs and RPC WRITE_WITH_IMMs), the endpoint's frames out (REP/REJ/DREP, ACKs, READ
+// responses, the controller's MRSP answers and RPC results), with the RTL, the
 // cycle model, or both in lockstep against the SystemC host memory.
 #include <cstdio>
 #include <fstream>
@@ -21,9 +22,10 @@ constexpr const char* kHelp =
     "                   [--mem-read-cycles N] [--mem-write-cycles N] [--mem-outstanding N] [--clock-mhz F]\n"
     "                   [--gaps P] [--backpressure P] [--seed N] [--out-format pcap|pcapng]\n"
     "  The config holds the responder's directives (responder, one qp, mr, mem; docs/rdma.md) and one\n"
-    "  'cm port <tcp port>' line (docs/naa.md). An optional sidecar client.pcap.gates holds lines\n"
-    "  '<frame index> after <n>': that client frame waits until the endpoint has sent n frames. Exit status: 0 ok, 1 lockstep mismatch / hang / accounting\n"
-    "  failure, 2 bad usage or input.\n";
+    "  'cm port <tcp port>' line, optionally a 'ctl' line (MRSP and RPC; docs/naa.md). An optional\n"
+    "  sidecar client.pcap.gates holds lines '<frame index> after <n>': that client frame waits until the\n"
+    "  endpoint has sent n frames. Exit status: 0 ok, 1 lockstep mismatch / hang / accounting failure (frames,\n"
+    "  or controller events that are neither handled nor dropped), 2 bad usage or input.\n";
 
 std::string StatsJson(const NaaRunReport& r, const char* engine) {
   const rdma::RdmaCounters& d = r.last.rdma;
@@ -48,6 +50,16 @@ std::string StatsJson(const NaaRunReport& r, const char* engine) {
   j << "}";
   for (int i = 0; i < kNumReqCnts; ++i) j << ", \"" << ReqCntName(i) << "\": " << q.cnt[i];
   j << "},\n";
+  const CtlCounters& k = r.last.ctl;
+  j << "  \"ctl\": {\"events\": " << k.events << ", \"requests\": " << k.requests << ", \"rpcs\": " << k.rpcs
+    << ", \"drops\": {";
+  for (int i = 1; i < kNumCtlDrops; ++i) j << (i > 1 ? ", " : "") << "\"" << CtlDropName(i) << "\": " << k.drops[i];
+  j << "}, \"grants\": " << k.grants << ", \"errors\": {";
+  for (int i = 1; i < 5; ++i) j << (i > 1 ? ", " : "") << "\"0x0" << i << "\": " << k.errors[i];
+  j << "}, \"answers\": " << k.answers << ", \"send_failed\": " << k.send_failed << ", \"rpc_errors\": "
+    << k.rpc_errors << ", \"reposts\": " << k.reposts << ", \"regions\": " << static_cast<int>(k.regions)
+    << ", \"state\": \"" << CtlStateName(k.state) << "\", \"balanced\": " << (k.Balanced() ? "true" : "false")
+    << "},\n";
   AppendRunStatsTail(j, r);
   return j.str();
 }
@@ -117,11 +129,13 @@ int NaaCommand(int argc, char** argv) {
   const CmCounters& c = r.last.cm;
   std::printf(
       "naa: %zu client frames, %zu endpoint frames (%u CM, %u responder, %u requester), CM %u connects, %u rejects, "
-      "%u disconnects, state %s, requester %u completed ok / %u failed, %llu cycles\n",
+      "%u disconnects, state %s, requester %u completed ok / %u failed, controller %u events (%u MRSP, %u RPC, "
+      "%u dropped), %llu cycles\n",
       packets.size(), r.run.out.size(), c.responses, r.last.rdma.responses, r.last.req[params::kNaaReqCntSent],
       c.connects, c.rejects, c.disconnects, ConnName(c.conn), r.last.req[params::kNaaReqCntCplOk],
       r.last.req[params::kNaaReqCntCplRetry] + r.last.req[params::kNaaReqCntCplRemote] +
           r.last.req[params::kNaaReqCntCplFlushed],
+      r.last.ctl.events, r.last.ctl.requests, r.last.ctl.rpcs, r.last.ctl.Dropped(),
       static_cast<unsigned long long>(r.run.cycles));
   if (!r.mismatch_text.empty()) {
     std::cerr << r.mismatch_text << "  replay: nettwin";
@@ -132,7 +146,9 @@ int NaaCommand(int argc, char** argv) {
   if (!r.conservation_ok) {
     std::cerr << "nettwin naa: " << (r.run.hang ? "HANG" : "CONSERVATION FAILED") << ": frames in "
               << r.run.accounting.in << ", out " << r.run.accounting.out << ", dropped " << r.run.accounting.dropped
-              << "\n";
+              << "; controller events " << r.last.ctl.events << " = " << r.last.ctl.requests << " MRSP + "
+              << r.last.ctl.rpcs << " RPC + " << r.last.ctl.Dropped() << " dropped"
+              << (r.last.ctl.Balanced() ? "" : " (does not add up)") << "\n";
     return 1;
   }
   return 0;

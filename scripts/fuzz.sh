@@ -70,7 +70,7 @@ fi
 
 # ---- seed corpora (regenerated when missing; small, from the generators and the vectors) ----
 C="$BUILD/seeds"
-if [ ! -f "$C/.seeded-v5" ]; then
+if [ ! -f "$C/.seeded-v6" ]; then
   rm -rf "$C"
   for t in "${ALL_TARGETS[@]}"; do mkdir -p "$C/$t"; done
   G="$BUILD/gen"
@@ -125,9 +125,43 @@ write_prefixed("vnic_frame", b"\x01", frames(f"{vnic}/eth.pcap"), 3, "encap")
 write_prefixed("vnic_frame", b"\x00", frames(f"{vnic}/opa.pcap"), 3, "decap")
 write_prefixed("re", open(f"{re_dir}/re.txt", "rb").read() + b"\0", frames(f"{re_dir}/segments.pcap"), 8, "seg")
 write("re_frame", frames(f"{re_dir}/segments.pcap"), 4)
-write("naa_frame", frames(naa), 3)
+write_prefixed("naa_frame", b"\x00", frames(naa), 3, "seed")  # no waits (the first byte)
 PY
-  touch "$C/.seeded-v5"
+  # naa_frame starts connected (tb/fuzz/naa_frame_fuzz.cc, vectors/naa/naa_ctl.txt): MRSP SENDs and RPC
+  # WRITE_WITH_IMMs from the client of tb/tests/naa_frames.h, in PSN order from its starting PSN, each
+  # after the endpoint's answer to the one before.
+  PYTHONPATH="$S" $PY - "$C/naa_frame" <<'PY'
+import struct, sys
+from nettwin.naa.mrsp import build_request as mrsp
+from nettwin.rdma.layers import OP, RETH, ImmDt, build_request
+out = sys.argv[1]
+PSN, QPN, POOL = 0x123456, 0x11, 0x40000000
+def roce(i, op, ext=(), payload=b""):
+    return build_request(4, "02:00:00:00:00:02", "02:00:00:00:00:01", "10.0.0.2", "10.0.0.1", 50000, OP[op], QPN,
+                         PSN + i, ackreq=True, ext=ext, payload=payload)
+def regions(n, size):
+    return [{"fpga": POOL + 0x1000 * i, "addr": 0x7f0000000000 + 0x10000 * i, "rkey": 0x700 + i, "size": size}
+            for i in range(n)]
+def write(i, region, data, imm=None):
+    va, rkey = POOL + 0x1000 * region, 0x5000 + region
+    if imm is None:
+        return roce(i, "WRITE_ONLY", (RETH(va=va, rkey=rkey, dlen=len(data)),), data)
+    return roce(i, "WRITE_ONLY_IMM", (RETH(va=va, rkey=rkey, dlen=len(data)), ImmDt(imm=imm)), data)
+ack = build_request(4, "02:00:00:00:00:02", "02:00:00:00:00:01", "10.0.0.2", "10.0.0.1", 50000, OP["ACK"], QPN,
+                    0x654321, ext=(bytes(4),))
+data = bytes(range(256))
+seeds = {
+    "ctl_crc": [roce(0, "SEND_ONLY", payload=mrsp(regions(3, 256))), write(1, 0, data), write(2, 1, b"", 2)],
+    "ctl_add": [roce(0, "SEND_ONLY", payload=mrsp(regions(3, 256))), write(1, 0, data), write(2, 1, data, 1)],
+    "ctl_copy": [roce(0, "SEND_ONLY", payload=mrsp(regions(2, 128))), ack, write(1, 0, data[:128], 3)],
+    "ctl_errors": [roce(0, "SEND_ONLY", payload=mrsp(regions(33, 64))), roce(1, "SEND_ONLY", payload=b"\x02\x01"),
+                   roce(2, "SEND_ONLY", payload=mrsp(regions(2, 64))), write(3, 0, b"", 1), write(4, 0, b"", 9)],
+}
+for name, fs in seeds.items():
+    # The first byte: the client waits for the endpoint before every frame but the first.
+    open(f"{out}/{name}", "wb").write(b"\xff" + b"".join(struct.pack(">H", len(f)) + bytes(f) for f in fs))
+PY
+  touch "$C/.seeded-v6"
 fi
 
 # ---- run ----

@@ -4,11 +4,6 @@
 
 namespace nettwin::naa {
 
-const char* CtlDropName(int d) {
-  static const char* const kNames[] = {"none", "rpc_no_regions", "event_overflow", "flushed"};
-  return d >= 0 && d < kNumCtlDrops ? kNames[d] : "?";
-}
-
 CfgData EncodeCtl0(const CtlCfg& c) {
   CfgData d;
   d.SetBit(0, c.enable);
@@ -138,6 +133,7 @@ const NaaCtlOut& NaaCtl::Eval(const NaaCtlIn& in) {
   out_.counters = counters_;
   out_.counters.regions = static_cast<uint8_t>(n_);
   out_.counters.state = state_;
+  out_.busy = state_ != CtlState::kIdle || EventCount() > 0 || (!in.connected && n_ > 0);
   return out_;
 }
 
@@ -258,7 +254,12 @@ void NaaCtl::Tick() {
       }
       break;
     case CtlState::kCmd:
-      if (in_.cmd_ready) state_ = CtlState::kCplWait;
+      if (in_.cmd_ready) {
+        state_ = CtlState::kCplWait;
+      } else if (!in_.connected) {  // the connection went away: the answer has nowhere to go
+        ++counters_.send_failed;
+        state_ = CtlState::kRepost;
+      }
       break;
     case CtlState::kCplWait:
       if (in_.cpl.valid) {

@@ -35,16 +35,6 @@ constexpr uint8_t kError = 0x00, kAdvReq = 0x01, kAdv = 0x02;
 constexpr uint8_t kNoMemory = 0x01, kBadAddress = 0x02, kTooMany = 0x03, kMalformed = 0x04;
 }  // namespace mrsp
 
-enum class CtlDrop : uint8_t {
-  kNone = 0,
-  kNoRegions = params::kNaaCtlDropNoRegions,  // a WRITE with immediate before any grant: nowhere to answer
-  kOverflow = params::kNaaCtlDropOverflow,    // a completion event with the event FIFO full
-  kFlushed = params::kNaaCtlDropFlushed,      // queued events of a connection that went away
-};
-constexpr int kNumCtlDrops = static_cast<int>(params::kNaaCtlDrops);
-static_assert(static_cast<int>(CtlDrop::kFlushed) + 1 == kNumCtlDrops, "CtlDrop list and NaaCtlDrops agree");
-const char* CtlDropName(int d);
-
 // Table NaaTblCtl: index 0 the controller, 1 its buffers, 2 the QP's queue template (the responder's layout).
 struct CtlCfg {
   bool enable = false;
@@ -60,55 +50,6 @@ struct CtlCfg {
 CfgData EncodeCtl0(const CtlCfg& c);
 CfgData EncodeCtl1(const CtlCfg& c);
 void DecodeCtl(const CfgWrite& w, CtlCfg* c);
-
-enum class CtlState : uint8_t {
-  kIdle,
-  kRead,
-  kReadWait,
-  kHeader,
-  kEntry,
-  kGrant,
-  kAnsWrite,
-  kCmd,
-  kCplWait,
-  kRepost,
-  kRevoke,
-  kKStart,
-  kKWait
-};
-
-struct CtlCounters {
-  uint32_t events = 0, requests = 0, grants = 0, answers = 0, reposts = 0, send_failed = 0;
-  uint32_t rpcs = 0, rpc_errors = 0;  // kernels run, of which answered with a non-zero immediate
-  std::array<uint32_t, 5> errors{};   // by MRSP error code 0x00..0x04 (0 unused)
-  std::array<uint32_t, kNumCtlDrops> drops{};
-  uint8_t regions = 0;  // regions granted now
-  CtlState state = CtlState::kIdle;
-  bool operator==(const CtlCounters& o) const {
-    return events == o.events && requests == o.requests && grants == o.grants && answers == o.answers &&
-           reposts == o.reposts && send_failed == o.send_failed && rpcs == o.rpcs && rpc_errors == o.rpc_errors &&
-           errors == o.errors && drops == o.drops && regions == o.regions && state == o.state;
-  }
-};
-
-struct NaaCtlIn {
-  bool connected = false;
-  rdma::CqeEvent cqe;
-  bool dma_ready = true;
-  DmaResponse dma_rsp;
-  bool cfg_ready = true;  // the responder's programming port is free (the CM has priority)
-  bool cmd_ready = false;
-  ReqCpl cpl;
-  CfgWrite cfg;  // the external programming port (table NaaTblCtl)
-};
-
-struct NaaCtlOut {
-  DmaRequest dma_req;
-  CfgWrite cfg;  // to the responder (MR table, QP queues)
-  bool cmd_valid = false;
-  ReqCmd cmd;
-  CtlCounters counters;
-};
 
 // A granted region: the FPGA side (va = pa in the endpoint's memory) and the client's host region i.
 struct Region {

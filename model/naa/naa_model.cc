@@ -41,14 +41,19 @@ const NaaOut& NaaModel::Eval(const NaaIn& in) {
   ci.m_ready = in.m_ready && out_src_now_ == OutSrc::kCm;
   ci.cfg = in.cfg;
   const CmOut& co = cm_.Eval(ci);
+  // The controller's outputs come from its state alone; its inputs are completed below (ctl_.Eval again).
+  NaaCtlIn ki;
+  ki.connected = co.conn.connected;
+  ki.cfg = in.cfg;
+  const NaaCtlOut ko = ctl_.Eval(ki);
   // The connection is a register of the CM, so routing on it is not a loop.
   route_rq_now_ = in_frame_ ? route_rq_ : IsReqFrame(in.s.beat, co.conn) && !IsCmFrame(in.s.beat);
   ReqIn qi;
   qi.s.valid = in.s.valid && route_rq_now_ && !route_cm_now_ && !hold;
   qi.s.beat = in.s.beat;
   qi.dma_rsp = dma_arb_.Response(1, in.dma_rsp);
-  qi.cmd_valid = ctl_out_.cmd_valid;
-  qi.cmd = ctl_out_.cmd;
+  qi.cmd_valid = ko.cmd_valid;
+  qi.cmd = ko.cmd;
   qi.conn = co.conn;
   qi.cfg = in.cfg;
   const ReqOut& qo = req_.Eval(qi);
@@ -62,8 +67,8 @@ const NaaOut& NaaModel::Eval(const NaaIn& in) {
   // external port only writes before traffic (docs/naa.md), so it never meets the other two.
   if (co.cfg.valid) {
     ri.cfg = co.cfg;
-  } else if (ctl_out_.cfg.valid) {
-    ri.cfg = ctl_out_.cfg;
+  } else if (ko.cfg.valid) {
+    ri.cfg = ko.cfg;
   } else if (in.cfg.table != params::kNaaTblCm) {
     ri.cfg = in.cfg;
   }
@@ -74,7 +79,7 @@ const NaaOut& NaaModel::Eval(const NaaIn& in) {
   std::array<DmaRequest, DmaArb::kMasters> reqs{};
   reqs[0] = ro->dma_req;
   reqs[1] = qo.dma_req;
-  reqs[2] = ctl_out_.dma_req;
+  reqs[2] = ko.dma_req;
   dma_arb_.Eval(reqs, in.dma_ready, in.dma_rsp);
   const bool rd_m_ready = in.m_ready && out_src_now_ == OutSrc::kRdma;
   // The responder reads its readies only for what it offers (RdmaModel::Tick), so only then do they matter.
@@ -84,6 +89,13 @@ const NaaOut& NaaModel::Eval(const NaaIn& in) {
     ro = &rdma_.Eval(ri);
   }
   req_.SetReadies(in.m_ready && out_src_now_ == OutSrc::kReq, dma_arb_.Ready(1));
+  ki.cqe = ro->cqe;
+  ki.dma_ready = dma_arb_.Ready(2);
+  ki.dma_rsp = dma_arb_.Response(2, in.dma_rsp);
+  ki.cfg_ready = !co.cfg.valid;
+  ki.cmd_ready = qo.cmd_ready;
+  ki.cpl = qo.cpl;
+  const NaaCtlOut& ko2 = ctl_.Eval(ki);
   uint32_t done = ro->counters.processed;
   for (uint32_t d : ro->counters.drops) done += d;
   cm_.SetRdmaIdle(!ro->busy && done == ro->counters.packets_in);
@@ -103,6 +115,8 @@ const NaaOut& NaaModel::Eval(const NaaIn& in) {
   out_.req = qo.counters;
   out_.req_cpl = qo.cpl;
   out_.req_busy = qo.busy;
+  out_.ctl = ko2.counters;
+  out_.ctl_busy = ko2.busy;
   return out_;
 }
 
@@ -121,6 +135,7 @@ void NaaModel::Tick() {
   rdma_.Tick();
   cm_.Tick();
   req_.Tick();
+  ctl_.Tick();
   dma_arb_.Tick();
 }
 

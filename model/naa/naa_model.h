@@ -1,11 +1,14 @@
 // Cycle model of rtl/naa/naa_top.sv (docs/naa-microarchitecture.md): the RoCEv2 responder (rdma::RdmaModel,
 // unchanged) behind a front end that sends CM frames (RoCEv2, IPv4, destination QP 1) to the connection
 // manager and everything else to the responder, an output arbiter that interleaves their frames (and the
-// requester's), the controller port, and the DMA arbiter in front of host memory.
+// requester's), the controller (naa_ctl: completion events in, MR/queue writes into the responder after the
+// CM's, commands to the requester), and the DMA arbiter in front of host memory (responder, requester,
+// controller).
 #pragma once
 
 #include "model/common/clocked_block.h"
 #include "model/naa/naa_cm.h"
+#include "model/naa/naa_ctl.h"
 #include "model/naa/naa_dma_arb.h"
 #include "model/naa/naa_req.h"
 #include "model/naa/naa_types.h"
@@ -32,7 +35,7 @@ class NaaModel : public ClockedBlock<NaaIn, NaaOut> {
   CmEngine cm_;
   ReqEngine req_;
   DmaArb dma_arb_;
-  CtlOut ctl_out_;  // the controller port: tied off (no controller yet)
+  NaaCtl ctl_;
   NaaIn in_;
   NaaOut out_;
   bool route_cm_now_ = false, route_rq_now_ = false;

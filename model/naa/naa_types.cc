@@ -104,4 +104,16 @@ const char* ReqCntName(int i) {
   return i >= 0 && i < kNumReqCnts ? kNames[i] : "?";
 }
 
+const char* CtlDropName(int d) {
+  static const char* const kNames[] = {"none", "rpc_no_regions", "event_overflow", "flushed"};
+  return d >= 0 && d < kNumCtlDrops ? kNames[d] : "?";
+}
+
+const char* CtlStateName(CtlState s) {
+  static const char* const kNames[] = {"idle",  "read",     "read_wait", "header", "entry",  "grant",  "ans_write",
+                                       "cmd",   "cpl_wait", "repost",    "revoke", "kstart", "kwait"};
+  const auto i = static_cast<unsigned>(s);
+  return i < sizeof kNames / sizeof kNames[0] ? kNames[i] : "?";
+}
+
 }  // namespace nettwin::naa

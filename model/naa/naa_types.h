@@ -136,21 +136,76 @@ struct ReqCounters {
   uint32_t operator[](uint32_t i) const { return cnt[i]; }
 };
 
-// The controller port inside naa_top: what the controller (naa_ctl) drives ...
-struct CtlOut {
-  bool cmd_valid = false;
-  ReqCmd cmd;          // executed in order
-  DmaRequest dma_req;  // its DMA master (arbiter master 2)
-  CfgWrite cfg;        // into the responder's programming port (the CM's writes win: see cfg_ready)
+// ---- The controller port inside naa_top (naa_ctl, model/naa/naa_ctl.h) ----
+enum class CtlDrop : uint8_t {
+  kNone = 0,
+  kNoRegions = params::kNaaCtlDropNoRegions,  // a WRITE with immediate before any grant: nowhere to answer
+  kOverflow = params::kNaaCtlDropOverflow,    // a completion event with the event FIFO full
+  kFlushed = params::kNaaCtlDropFlushed,      // queued events of a connection that went away
 };
-// ... and what it sees.
-struct CtlIn {
-  bool cmd_ready = false;
-  ReqCpl cpl;
-  bool dma_ready = false;
+constexpr int kNumCtlDrops = static_cast<int>(params::kNaaCtlDrops);
+static_assert(static_cast<int>(CtlDrop::kFlushed) + 1 == kNumCtlDrops, "CtlDrop list and NaaCtlDrops agree");
+const char* CtlDropName(int d);
+
+enum class CtlState : uint8_t {
+  kIdle,
+  kRead,
+  kReadWait,
+  kHeader,
+  kEntry,
+  kGrant,
+  kAnsWrite,
+  kCmd,
+  kCplWait,
+  kRepost,
+  kRevoke,
+  kKStart,
+  kKWait
+};
+const char* CtlStateName(CtlState s);
+
+struct CtlCounters {
+  uint32_t events = 0, requests = 0, grants = 0, answers = 0, reposts = 0, send_failed = 0;
+  uint32_t rpcs = 0, rpc_errors = 0;  // kernels run, of which answered with a non-zero immediate
+  std::array<uint32_t, 5> errors{};   // by MRSP error code 0x00..0x04 (0 unused)
+  std::array<uint32_t, kNumCtlDrops> drops{};
+  uint8_t regions = 0;  // regions granted now
+  CtlState state = CtlState::kIdle;
+  bool operator==(const CtlCounters& o) const {
+    return events == o.events && requests == o.requests && grants == o.grants && answers == o.answers &&
+           reposts == o.reposts && send_failed == o.send_failed && rpcs == o.rpcs && rpc_errors == o.rpc_errors &&
+           errors == o.errors && drops == o.drops && regions == o.regions && state == o.state;
+  }
+  // Every completion event of the connection is handled (an MRSP request or a kernel run) or dropped with a
+  // reason, once none is queued.
+  uint32_t Dropped() const {
+    uint32_t n = 0;
+    for (uint32_t d : drops) n += d;
+    return n;
+  }
+  bool Balanced() const { return requests + rpcs + Dropped() == events; }
+};
+
+// What the controller sees ...
+struct NaaCtlIn {
+  bool connected = false;  // the CM's connection (naa_conn_t connected)
+  rdma::CqeEvent cqe;      // the responder's completion event
+  bool dma_ready = true;   // its DMA master (arbiter master 2)
   DmaResponse dma_rsp;
-  bool cfg_ready = false;  // its configuration write is taken this cycle (the CM is not writing)
-  NaaConn conn;
+  bool cfg_ready = true;  // the responder's programming port is free (the CM has priority)
+  bool cmd_ready = false;  // the requester takes the command
+  ReqCpl cpl;              // the requester's completion pulse
+  CfgWrite cfg;            // the external programming port (table NaaTblCtl)
+};
+
+// ... and what it drives.
+struct NaaCtlOut {
+  DmaRequest dma_req;
+  CfgWrite cfg;  // to the responder (MR table, QP queues)
+  bool cmd_valid = false;
+  ReqCmd cmd;  // executed in order
+  CtlCounters counters;
+  bool busy = false;  // an event is queued, being handled (a kernel runs, a command waits), or a grant revoked
 };
 
 // The endpoint's inputs are exactly the responder's: stream, output ready, host memory, programming port.
@@ -180,6 +235,8 @@ struct NaaOut {
   NaaConn conn;
   ReqCounters req;
   ReqCpl req_cpl;  // the requester's completion pulse (to the controller)
+  CtlCounters ctl;  // the controller's counters and state
+  bool ctl_busy = false;
 };
 
 }  // namespace nettwin::naa

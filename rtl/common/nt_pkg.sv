@@ -59,7 +59,7 @@ package nt_pkg;
 
   // ---- RoCEv2 responder ----
   localparam int unsigned RdmaQps = 16;           // QP contexts on chip
-  localparam int unsigned RdmaMrs = 16;           // memory regions
+  localparam int unsigned RdmaMrs = 48;           // memory regions (32 for the NAA controller's grants + static ones)
   localparam int unsigned RdmaBufBeats = 72;      // one request frame: 4096 B payload + headers + ICRC
   localparam int unsigned RdmaRxFrames = 2;       // receive ring: frames buffered (a power of two)
   localparam int unsigned RdmaRspBeats = 64;      // read-response payload buffer per in-flight entry (MTU 4096)

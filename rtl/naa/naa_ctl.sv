@@ -56,7 +56,9 @@ module naa_ctl
   output logic [5*32-1:0]         cnt_errors_o,
   output logic [NaaCtlDrops*32-1:0] cnt_drops_o,
   output logic [7:0]              regions_o,
-  output logic [3:0]              state_o
+  output logic [3:0]              state_o,
+  // An event is queued or being handled, or a grant waits to be revoked (the run is not over).
+  output logic                    busy_o
 );
   localparam int unsigned MsgBits = NaaMsgBeats * StreamBits;
   localparam int unsigned AnsBits = AnsBeats * StreamBits;
@@ -410,7 +412,14 @@ module naa_ctl
             if (16'd64 * ({11'd0, beat_q} + 16'd1) >= ans_len) state_q <= CtlCmd;
           end
         end
-        CtlCmd: if (cmd_ready_i) state_q <= CtlCplWait;
+        CtlCmd: begin
+          if (cmd_ready_i) begin
+            state_q <= CtlCplWait;
+          end else if (!connected_i) begin  // the connection went away: the answer has nowhere to go
+            c_failed_q <= c_failed_q + 32'd1;
+            state_q    <= CtlRepost;
+          end
+        end
         CtlCplWait: begin
           if (cpl_valid_i) begin
             if (cpl_i.status == NaaCplOk) c_answers_q <= c_answers_q + 32'd1;
@@ -499,6 +508,7 @@ module naa_ctl
   assign cnt_drops_o       = c_drops_q;
   assign regions_o         = {2'd0, n_q};
   assign state_o           = state_q;
+  assign busy_o            = state_q != CtlIdle || queued != 8'd0 || (!connected_i && n_q != '0);
 
   logic unused_bits;
   assign unused_bits = ^{cfg_data_i[CfgDataBits-1:205], cpl_i.tag, cur_q.qpn, cur_q.psn, cur_q.opcode,

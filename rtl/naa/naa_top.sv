@@ -1,6 +1,6 @@
 // The NAAICE network-attached accelerator endpoint (docs/naa.md): the RoCEv2 responder (rdma_top, as it is)
-// with the InfiniBand connection manager (naa_cm) in front of it, the requester (naa_req) and the controller
-// port, and a DMA arbiter (naa_dma_arb) in front of host memory. A frame whose first beat is RoCEv2 over
+// with the InfiniBand connection manager (naa_cm) in front of it, the requester (naa_req), the controller
+// (naa_ctl: MRSP and RPC), and a DMA arbiter (naa_dma_arb) in front of host memory. A frame whose first beat is RoCEv2 over
 // IPv4 to destination QP 1 goes to the CM; every other frame goes to the responder. The CM programs the
 // responder's QP when a connection is established or torn down; their response frames share the output
 // (a source keeps it from its first offered beat to its last beat taken; the CM first when both start).
@@ -71,6 +71,20 @@ module naa_top
   output logic                         req_cpl_valid_o,
   output naa_req_cpl_t                 req_cpl_o,
   output logic                         req_busy_o,
+  // Controller counters and state (naa_ctl).
+  output logic [31:0]                  ctl_events_o,
+  output logic [31:0]                  ctl_requests_o,
+  output logic [31:0]                  ctl_grants_o,
+  output logic [31:0]                  ctl_answers_o,
+  output logic [31:0]                  ctl_reposts_o,
+  output logic [31:0]                  ctl_send_failed_o,
+  output logic [31:0]                  ctl_rpcs_o,
+  output logic [31:0]                  ctl_rpc_errors_o,
+  output logic [5*32-1:0]              ctl_errors_o,
+  output logic [NaaCtlDrops*32-1:0]    ctl_drops_o,
+  output logic [7:0]                   ctl_regions_o,
+  output logic [3:0]                   ctl_state_o,
+  output logic                         ctl_busy_o,
   // The responder's back end holds a request (for the testbench's accounting).
   output logic                         busy_o
 );
@@ -155,20 +169,7 @@ module naa_top
   logic [CfgTableBits-1:0] ctl_cfg_table;
   logic [CfgIndexBits-1:0] ctl_cfg_index;
   logic [CfgDataBits-1:0]  ctl_cfg_data;
-  // No controller yet: no commands, no DMA, no writes.
-  assign ctl_cmd_valid     = 1'b0;
-  assign ctl_cmd           = '0;
-  assign ctl_dma_req_valid = 1'b0;
-  assign ctl_dma_req_write = 1'b0;
-  assign ctl_dma_req_addr  = '0;
-  assign ctl_dma_req_len   = '0;
-  assign ctl_dma_req_off   = '0;
-  assign ctl_dma_req_data  = '0;
-  assign ctl_cfg_valid     = 1'b0;
-  assign ctl_cfg_table     = '0;
-  assign ctl_cfg_index     = '0;
-  assign ctl_cfg_data      = '0;
-  assign conn_info_o       = conn;
+  assign conn_info_o = conn;
 
   // DMA masters of the arbiter: 0 the responder, 1 the requester, 2 the controller.
   logic [NaaDmaMasters-1:0]                 dv, dr, dw, rsp_v;
@@ -340,6 +341,53 @@ module naa_top
   assign req_cpl_valid_o = ctl_cpl_valid;
   assign req_cpl_o       = ctl_cpl;
 
+  // ---- The controller: completion events of the connected QP in, MR and queue writes into the responder
+  // (after the CM's), commands to the requester, DMA master 2 ----
+  naa_ctl u_ctl (
+    .clk_i             (clk_i),
+    .rst_ni            (rst_ni),
+    .connected_i       (conn.connected),
+    .cqe_valid_i       (cqe_valid_o),
+    .cqe_i             (cqe_o),
+    .dma_req_valid_o   (ctl_dma_req_valid),
+    .dma_req_ready_i   (ctl_dma_req_ready),
+    .dma_req_write_o   (ctl_dma_req_write),
+    .dma_req_addr_o    (ctl_dma_req_addr),
+    .dma_req_len_o     (ctl_dma_req_len),
+    .dma_req_off_o     (ctl_dma_req_off),
+    .dma_req_data_o    (ctl_dma_req_data),
+    .dma_rsp_valid_i   (ctl_dma_rsp_valid),
+    .dma_rsp_last_i    (rsp_last),
+    .dma_rsp_data_i    (rsp_data),
+    .rcfg_valid_o      (ctl_cfg_valid),
+    .rcfg_ready_i      (ctl_cfg_ready),
+    .rcfg_table_o      (ctl_cfg_table),
+    .rcfg_index_o      (ctl_cfg_index),
+    .rcfg_data_o       (ctl_cfg_data),
+    .cmd_valid_o       (ctl_cmd_valid),
+    .cmd_ready_i       (ctl_cmd_ready),
+    .cmd_o             (ctl_cmd),
+    .cpl_valid_i       (ctl_cpl_valid),
+    .cpl_i             (ctl_cpl),
+    .cfg_valid_i       (cfg_valid_i),
+    .cfg_table_i       (cfg_table_i),
+    .cfg_index_i       (cfg_index_i),
+    .cfg_data_i        (cfg_data_i),
+    .cnt_events_o      (ctl_events_o),
+    .cnt_requests_o    (ctl_requests_o),
+    .cnt_grants_o      (ctl_grants_o),
+    .cnt_answers_o     (ctl_answers_o),
+    .cnt_reposts_o     (ctl_reposts_o),
+    .cnt_send_failed_o (ctl_send_failed_o),
+    .cnt_rpcs_o        (ctl_rpcs_o),
+    .cnt_rpc_errors_o  (ctl_rpc_errors_o),
+    .cnt_errors_o      (ctl_errors_o),
+    .cnt_drops_o       (ctl_drops_o),
+    .regions_o         (ctl_regions_o),
+    .state_o           (ctl_state_o),
+    .busy_o            (ctl_busy_o)
+  );
+
   // ---- Host memory: one port for the responder, the requester and the controller ----
   assign dv[2]   = ctl_dma_req_valid;
   assign dw[2]   = ctl_dma_req_write;
@@ -374,7 +422,4 @@ module naa_top
     .m_rsp_data_i  (dma_rsp_data_i)
   );
 
-  logic unused_ctl;
-  assign unused_ctl = ^{ctl_cmd_ready, ctl_dma_req_ready, ctl_dma_rsp_valid,
-                        ctl_cfg_ready};
 endmodule

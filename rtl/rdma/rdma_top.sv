@@ -72,6 +72,7 @@ module rdma_top
   state_e     state_q;
   responder_t resp_q;
   qp_state_t  qps_q [RdmaQps];
+  localparam int unsigned MrIdxBits = $clog2(RdmaMrs);  // the MR slot of a programming-port write
   mr_t        mrs_q [RdmaMrs];
   // Receive ring. rx_wr_q / rx_rd_q count frames received / released (8-bit, wrapping); a frame's slot is
   // its count mod RdmaRxFrames. Per slot: the beats, the frame length, the ICRC register and the received
@@ -839,9 +840,10 @@ module rdma_top
                                      epsn: cfg_data_i[72:49], default: '0};
       end
       if (cfg_valid_i && cfg_table_i == CfgTableBits'(RdmaTblMr) && int'(cfg_index_i) < RdmaMrs) begin
-        mrs_q[cfg_index_i[3:0]] <= '{valid: cfg_data_i[0], rkey: cfg_data_i[32:1], va: cfg_data_i[96:33],
-                                     len: cfg_data_i[136:97], pa: cfg_data_i[200:137], r: cfg_data_i[201],
-                                     w: cfg_data_i[202], a: cfg_data_i[203]};
+        mrs_q[cfg_index_i[MrIdxBits-1:0]] <= '{valid: cfg_data_i[0], rkey: cfg_data_i[32:1],
+                                               va: cfg_data_i[96:33], len: cfg_data_i[136:97],
+                                               pa: cfg_data_i[200:137], r: cfg_data_i[201], w: cfg_data_i[202],
+                                               a: cfg_data_i[203]};
       end
     end
   end

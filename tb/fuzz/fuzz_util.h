@@ -11,6 +11,7 @@
 #include <string>
 #include <deque>
 #include <type_traits>
+#include <unordered_map>
 #include <vector>
 
 #include "model/common/cfg_port.h"
@@ -125,6 +126,50 @@ class ZeroHost {
 
  private:
   std::deque<int> reads_;  // beats still owed to outstanding reads
+};
+
+// Host memory that keeps what is written (sparse, by 64-byte line) and answers reads from it, in order, one
+// beat per cycle, for blocks that read back what they (or a neighbour) wrote: the NAA controller reads the
+// MRSP request the responder wrote. Each cycle: Serve(in) before the edge, then Observe(out.dma_req).
+class MemHost {
+ public:
+  void Write(uint64_t addr, const uint8_t* p, size_t n) {
+    for (size_t i = 0; i < n; ++i) Set(addr + i, p[i]);
+  }
+  template <class In>
+  void Serve(In* in) {
+    in->dma_ready = true;
+    in->dma_rsp = DmaResponse{};
+    if (reads_.empty()) return;
+    Pending& r = reads_.front();
+    in->dma_rsp.valid = true;
+    for (int i = 0; i < kDmaBeatBytes; ++i) in->dma_rsp.data[i] = Byte(r.addr + static_cast<uint64_t>(i));
+    r.addr += kDmaBeatBytes;
+    in->dma_rsp.last = --r.beats == 0;
+    if (in->dma_rsp.last) reads_.pop_front();
+  }
+  void Observe(const DmaRequest& d) {
+    if (!d.valid) return;
+    if (!d.write) {
+      reads_.push_back(Pending{d.addr, std::max(1, (d.len + kDmaBeatBytes - 1) / kDmaBeatBytes)});
+      return;
+    }
+    for (int i = 0; i < d.len && d.off + i < kDmaBeatBytes; ++i) Set(d.addr + static_cast<uint64_t>(i), d.data[d.off + i]);
+  }
+  bool Idle() const { return reads_.empty(); }
+
+ private:
+  struct Pending {
+    uint64_t addr;
+    int beats;
+  };
+  uint8_t Byte(uint64_t a) const {
+    auto it = lines_.find(a / kDmaBeatBytes);
+    return it == lines_.end() ? 0 : it->second[a % kDmaBeatBytes];
+  }
+  void Set(uint64_t a, uint8_t v) { lines_[a / kDmaBeatBytes][a % kDmaBeatBytes] = v; }
+  std::deque<Pending> reads_;
+  std::unordered_map<uint64_t, std::array<uint8_t, kDmaBeatBytes>> lines_;
 };
 
 }  // namespace nettwin::fuzz

@@ -59,6 +59,26 @@ std::optional<tb::SignalDiff> NaaBinding::Compare(const Out& r, const Out& m) {
   for (int i = 0; i < kNumReqCnts; ++i) {
     if (p.cnt[i] != q.cnt[i]) return diff(std::string("req_cnt_o[") + ReqCntName(i) + "]", p.cnt[i], q.cnt[i]);
   }
+  if (r.ctl_busy != m.ctl_busy) return diff("ctl_busy_o", r.ctl_busy, m.ctl_busy);
+  const CtlCounters &k = r.ctl, &l = m.ctl;
+  if (k.state != l.state) return tb::SignalDiff{"ctl_state_o", CtlStateName(k.state), CtlStateName(l.state)};
+  if (k.events != l.events) return diff("ctl_events_o", k.events, l.events);
+  if (k.requests != l.requests) return diff("ctl_requests_o", k.requests, l.requests);
+  if (k.grants != l.grants) return diff("ctl_grants_o", k.grants, l.grants);
+  if (k.answers != l.answers) return diff("ctl_answers_o", k.answers, l.answers);
+  if (k.reposts != l.reposts) return diff("ctl_reposts_o", k.reposts, l.reposts);
+  if (k.send_failed != l.send_failed) return diff("ctl_send_failed_o", k.send_failed, l.send_failed);
+  if (k.rpcs != l.rpcs) return diff("ctl_rpcs_o", k.rpcs, l.rpcs);
+  if (k.rpc_errors != l.rpc_errors) return diff("ctl_rpc_errors_o", k.rpc_errors, l.rpc_errors);
+  for (int i = 0; i < 5; ++i) {
+    if (k.errors[i] != l.errors[i]) return diff("ctl_errors_o[" + std::to_string(i) + "]", k.errors[i], l.errors[i]);
+  }
+  for (int i = 0; i < kNumCtlDrops; ++i) {
+    if (k.drops[i] != l.drops[i]) {
+      return diff(std::string("ctl_drops_o[") + CtlDropName(i) + "]", k.drops[i], l.drops[i]);
+    }
+  }
+  if (k.regions != l.regions) return diff("ctl_regions_o", k.regions, l.regions);
   return std::nullopt;
 }
 

@@ -27,7 +27,8 @@ struct NaaBinding {
 
 // The responder's side channel (configuration writes, SystemC host memory) plus the client's gates: a frame
 // is not offered before the endpoint has sent the frames it waits for (tb/naa/naa_gates.h). It stays busy
-// while the requester has work, so a run is not over while the endpoint still retransmits.
+// while the requester or the controller has work, so a run is not over while the endpoint still retransmits,
+// a kernel runs or a controller event is queued.
 class NaaSide : public rdma::HostSide<NaaOut> {
  public:
   NaaSide(std::vector<CfgWrite> writes, tb::HostMemory* memory, Gates gates = {})
@@ -39,15 +40,15 @@ class NaaSide : public rdma::HostSide<NaaOut> {
   void Observe(uint64_t cycle, const rdma::RdmaIn& in, const NaaOut& out) override {
     HostSide::Observe(cycle, in, out);
     if (out.m.valid && in.m_ready && out.m.beat.last) ++sent_;
-    req_busy_ = out.req_busy;
+    work_busy_ = out.req_busy || out.ctl_busy;
   }
-  bool Busy() const override { return HostSide::Busy() || req_busy_; }
+  bool Busy() const override { return HostSide::Busy() || work_busy_; }
   uint64_t sent() const { return sent_; }
 
  private:
   Gates gates_;
   uint64_t sent_ = 0;
-  bool req_busy_ = false;
+  bool work_busy_ = false;
 };
 
 }  // namespace nettwin::naa

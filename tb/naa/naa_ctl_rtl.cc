@@ -64,6 +64,7 @@ class NaaCtlRtl : public tb::VerilatedBlock<Vnaa_ctl, NaaCtlIn, NaaCtlOut> {
     for (int i = 0; i < kNumCtlDrops; ++i) k.drops[i] = t.cnt_drops_o[i];
     k.regions = t.regions_o;
     k.state = static_cast<CtlState>(t.state_o);
+    out_.busy = t.busy_o;
     return out_;
   }
 

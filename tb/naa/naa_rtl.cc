@@ -60,6 +60,20 @@ class NaaRtl : public tb::VerilatedBlock<Vnaa_top, NaaIn, NaaOut> {
     out_.req_cpl.tag = static_cast<uint8_t>(t.req_cpl_o >> 2);
     out_.req_cpl.status = static_cast<CplStatus>(t.req_cpl_o & 3);
     out_.req_busy = t.req_busy_o;
+    CtlCounters& k = out_.ctl;
+    k.events = t.ctl_events_o;
+    k.requests = t.ctl_requests_o;
+    k.grants = t.ctl_grants_o;
+    k.answers = t.ctl_answers_o;
+    k.reposts = t.ctl_reposts_o;
+    k.send_failed = t.ctl_send_failed_o;
+    k.rpcs = t.ctl_rpcs_o;
+    k.rpc_errors = t.ctl_rpc_errors_o;
+    for (int i = 0; i < 5; ++i) k.errors[i] = t.ctl_errors_o[i];
+    for (int i = 0; i < kNumCtlDrops; ++i) k.drops[i] = t.ctl_drops_o[i];
+    k.regions = t.ctl_regions_o;
+    k.state = static_cast<CtlState>(t.ctl_state_o);
+    out_.ctl_busy = t.ctl_busy_o;
     return out_;
   }
 

@@ -49,7 +49,8 @@ NaaRunReport RunNaa(const NaaConfig& config, const std::vector<Packet>& packets,
   const tb::Accounting acc = NaaBinding::Account(rep.last);
   rep.conservation_ok = !rep.run.hang && !rep.run.mismatch && acc.in == packets.size() && acc.Drained() &&
                         rep.last.rdma.responses + rep.last.cm.responses + rep.last.req[params::kNaaReqCntSent] ==
-                             rep.run.out.size();
+                             rep.run.out.size() &&
+                        rep.last.ctl.Balanced();
   return rep;
 }
 

@@ -2,6 +2,7 @@
 // writes, its receive WQEs in memory, and one clear error per bad value.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 
 #include "model/naa/naa_config.h"
@@ -29,7 +30,7 @@ TEST(NaaCtlConfig, CtlLineBecomesTableWritesAndPostedBuffers) {
       kBase + "ctl pool 0x40000000 pool_size 0x100000 rxbuf 0x30000 txbuf 0x31000 rkey_base 0x5000\n", "naa.txt");
   EXPECT_TRUE(c.ctl.enable);
   EXPECT_EQ(c.ctl.mr_first, 1);  // after the static mr
-  EXPECT_EQ(c.ctl.mrs, rdma::kMrs - 1);
+  EXPECT_EQ(c.ctl.mrs, std::min(rdma::kMrs - 1, kRegions));  // the slots left, at most NaaRegions
   EXPECT_EQ(c.ctl.qpn, 0x11u);
   EXPECT_EQ(c.ctl.queues.rq_posted, 4);  // every buffer posted
   EXPECT_EQ(c.rdma.queues[0].rq_posted, 4);
@@ -56,8 +57,9 @@ TEST(NaaCtlConfig, BadValuesNameLineAndToken) {
   EXPECT_EQ(Error("ctl pool 0x40000000\n"), "naa.txt:5: token 'ctl': ctl needs 'pool_size <value>'");
   EXPECT_EQ(Error(ok + " mr_first 0\n"), "naa.txt:5: token 'mr_first': slot 0 holds a static mr");
   EXPECT_EQ(Error(ok + " mrs 33\n"), "naa.txt:5: token '33': mrs must be 1..32");
-  EXPECT_EQ(Error(ok + " mrs 16\n"),
-            "naa.txt:5: token 'mrs': the responder has 16 MR slots; 16 from slot 1 do not fit");
+  const std::string first = std::to_string(rdma::kMrs - 16), slots = std::to_string(rdma::kMrs);
+  EXPECT_EQ(Error(ok + " mr_first " + first + " mrs 32\n"),
+            "naa.txt:5: token 'mrs': the responder has " + slots + " MR slots; 32 from slot " + first + " do not fit");
   EXPECT_EQ(Error(ok + "\n" + ok + "\n"), "naa.txt:6: token 'ctl': a second ctl line (the first is line 5)");
   EXPECT_EQ(Error("ctl pool 0xffffffffffffff pool_size 2 rxbuf 0 txbuf 0 rkey_base 0\n"),
             "naa.txt:5: token 'pool_size': the pool ends beyond 2^56");

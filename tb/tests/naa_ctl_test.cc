@@ -13,6 +13,7 @@
 #include "model/rdma/rdma_types.h"
 #include "tb/common/host_memory.h"
 #include "tb/naa/naa_ctl_rtl.h"
+#include "tb/tests/naa_mrsp.h"
 
 namespace nettwin::naa {
 namespace {
@@ -21,40 +22,12 @@ constexpr uint64_t kPool = 0x40000000, kPoolSize = 0x100000;
 constexpr uint64_t kRxBuf = 0x200000, kTxBuf = 0x300000;
 constexpr uint32_t kQpn = 0x11, kRkeyBase = 0x5000;
 
-struct Entry {
-  uint64_t fpga;
-  uint64_t host;
-  uint32_t rkey, size;
-  uint8_t flags = 0;
-};
+using Entry = test::MrspEntry;
 
 std::vector<uint8_t> Request(const std::vector<Entry>& es, int count = -1, uint8_t type = 0x01) {
-  std::vector<uint8_t> m = {type, static_cast<uint8_t>(count < 0 ? es.size() : count), 0, 0};
-  auto be = [&](uint64_t v, int n) {
-    for (int i = n - 1; i >= 0; --i) m.push_back(static_cast<uint8_t>(v >> (8 * i)));
-  };
-  for (const Entry& e : es) {
-    m.push_back(e.flags);
-    be(e.fpga, 7);
-    be(e.host, 8);
-    be(e.rkey, 4);
-    be(e.size, 4);
-  }
-  return m;
+  return test::MrspRequest(es, count, type);
 }
-
-std::vector<uint8_t> Grant(const std::vector<Entry>& es) {
-  std::vector<uint8_t> m = {0x02, static_cast<uint8_t>(es.size()), 0, 0};
-  auto be = [&](uint64_t v, int n) {
-    for (int i = n - 1; i >= 0; --i) m.push_back(static_cast<uint8_t>(v >> (8 * i)));
-  };
-  for (size_t i = 0; i < es.size(); ++i) {
-    be(es[i].fpga, 8);
-    be(kRkeyBase + i, 4);
-    be(es[i].size, 4);
-  }
-  return m;
-}
+std::vector<uint8_t> Grant(const std::vector<Entry>& es) { return test::MrspGrant(es, kRkeyBase); }
 
 // What the client does at a cycle: a completion event (its SEND's message already in the receive buffer
 // wr_id), or a change of the connection.
@@ -90,6 +63,7 @@ std::string Diff(uint64_t cycle, const NaaCtlOut& r, const NaaCtlOut& m) {
     return say("rcfg_*");
   }
   if (r.cmd_valid != m.cmd_valid || (r.cmd_valid && !(r.cmd == m.cmd))) return say("cmd_*");
+  if (r.busy != m.busy) return say("busy_o");
   if (!(r.counters == m.counters)) {
     return say("counters/state") + " (rtl state " + std::to_string(static_cast<int>(r.counters.state)) + ", model " +
            std::to_string(static_cast<int>(m.counters.state)) + ")";
@@ -201,7 +175,7 @@ std::vector<Entry> Regions(int n, uint32_t size = 4096) {
   return es;
 }
 
-std::vector<uint8_t> Error(uint8_t code) { return {0x00, code, 0, 0}; }
+std::vector<uint8_t> Error(uint8_t code) { return test::MrspError(code); }
 
 TEST(NaaCtl, GrantsOneToThirtyTwoRegions) {
   for (int n : {1, 2, 7, 31, 32}) {

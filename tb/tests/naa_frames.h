@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdio>
+#include <string>
 #include <vector>
 
 #include "model/common/bytes.h"
@@ -15,6 +17,14 @@ constexpr uint64_t kServerMac = 0x020000000001, kClientMac = 0x020000000002;
 constexpr uint32_t kServerIp = 0x0a000001, kClientIp = 0x0a000002;
 constexpr uint32_t kQpn = 0x11, kClientQpn = 0xabcde, kClientPsn = 0x123456;
 constexpr uint32_t kCommBase = 0x1000, kClientComm = 0x77;
+
+// The test configuration's `responder` and `cm` lines around the `qp` line (`psn`: the REP's starting PSN,
+// the endpoint requester's first).
+inline std::string ServerConfig(const std::string& qp_line, uint32_t psn, const std::string& extra) {
+  char cm[160];
+  std::snprintf(cm, sizeof cm, "cm port 7471 guid 0x0102030405060708 psn 0x%x initiator_depth 2 comm_id 0x1000\n", psn);
+  return "responder mac 02:00:00:00:00:01 ip 10.0.0.1\n" + qp_line + cm + extra;
+}
 
 // The RoCEv2 ICRC of bytes [14, end) of a frame (IPv4).
 inline uint32_t Icrc(const std::vector<uint8_t>& f, int end) {

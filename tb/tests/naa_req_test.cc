@@ -24,14 +24,9 @@ constexpr uint64_t kLaddr = 0x300000;
 constexpr uint32_t kStart = 0x654321;  // the REP's starting PSN: the requester's first
 
 std::string Config(const std::string& extra, uint32_t start_psn = kStart) {
-  char cm[160];
-  std::snprintf(cm, sizeof cm, "cm port 7471 guid 0x0102030405060708 psn 0x%x initiator_depth 2 comm_id 0x1000\n",
-                start_psn);
-  return std::string(
-             "responder mac 02:00:00:00:00:01 ip 10.0.0.1\n"
-             "qp 0x11 mtu 4096 max_rd_atomic 16 aq 0x10000\n"
-             "mr 0x100 va 0x1000 len 4096 pa 0x200000 access rw\n") +
-         cm + extra;
+  return ServerConfig(
+      "qp 0x11 mtu 4096 max_rd_atomic 16 aq 0x10000\nmr 0x100 va 0x1000 len 4096 pa 0x200000 access rw\n", start_psn,
+      extra);
 }
 
 std::vector<uint8_t> Seal(std::vector<uint8_t> f, int icrc_at) { return SealAt(std::move(f), icrc_at); }

@@ -64,6 +64,70 @@ check "pcapng out" 0 "naa: " "$N" naa --config "$C" --in "$T/v/connect.pcap" --o
 check "tshark reads the REP" 0 "0x0013" tshark -r "$T/o.pcapng" -Y infiniband.mad.attributeid==0x13 -T fields \
   -e infiniband.mad.attributeid
 
+# ---- MRSP and RPC through the controller (vectors/naa/naa_ctl.txt): connect, an MRSP request for two
+# regions (the 0x02 answer), a CRC-32 RPC (its result WRITE_WITH_IMM), disconnect; the client's frames gated
+# on the endpoint's. The answer is decoded by tshark with mrsp.lua and compared with the Python layout; the
+# result with zlib.crc32. ----
+CC="$HERE/../vectors/naa/naa_ctl.txt"
+if ! PYTHONPATH="$HERE" $PY - "$T/mrsp.pcap" <<'PYEOF'
+import random, sys
+from nettwin.common.pcap import write_pcap
+from nettwin.naa.gen import SERVER, Client
+from nettwin.naa.layers import rdma_cm_service_id
+from nettwin.naa.mrsp import build_request
+from nettwin.rdma.layers import OP, RETH, ImmDt, build_request as roce
+QPN, COMM, PSN = 0x11, 0x1000, 0x654321          # the qp line, cm comm_id and psn of naa_ctl.txt
+c = Client(random.Random(5), 0)
+def req(op, ext=(), payload=b""):
+    f = roce(4, c.addr["mac"], SERVER["mac"], c.addr["ip"], SERVER["ip"], c.addr["sport"], OP[op], QPN, c.psn,
+             ackreq=True, ext=ext, payload=payload)
+    c.psn = (c.psn + 1) & 0xFFFFFF
+    return f
+regions = [{"fpga": 0x40000000, "addr": 0x7f0000000000, "rkey": 0x1234, "size": 1000},
+           {"fpga": 0x40001000, "addr": 0x7f0000100000, "rkey": 0x1235, "size": 64}]
+data = bytes(random.Random(9).randrange(256) for _ in range(1000))
+frames = [(c.req(rdma_cm_service_id(7471)), None), (c.rtu(COMM), 1),
+          (req("SEND_ONLY", payload=build_request(regions)), 1),                      # -> ACK, 0x02 answer
+          (c.ack(QPN, PSN), 3),
+          (req("WRITE_ONLY_IMM", (RETH(va=0x40000000, rkey=0x5000, dlen=len(data)), ImmDt(imm=2)), data), 3),
+          (c.ack(QPN, PSN + 1), 5),                                                   # -> ACK, the result
+          (c.dreq(COMM, QPN), 5)]                                                     # -> DREP
+write_pcap(sys.argv[1], [(bytes(f), i * 1e-6) for i, (f, _) in enumerate(frames)])
+with open(sys.argv[1] + ".gates", "w") as g:
+    g.writelines("%d after %d\n" % (i, a) for i, (_, a) in enumerate(frames) if a)
+with open(sys.argv[1] + ".data", "wb") as d:
+    d.write(data)
+PYEOF
+then
+  echo "FAIL the MRSP client pcap was not made"; exit 1
+fi
+I=(--config "$CC" --in "$T/mrsp.pcap")
+check "mrsp lockstep" 0 "controller 2 events (1 MRSP, 1 RPC, 0 dropped)" "$N" naa "${I[@]}" --out "$T/mrsp_o.pcap" \
+  --stats "$T/mrsp.json"
+check "mrsp model" 0 "naa: 7 client frames, 6 endpoint frames" "$N" naa "${I[@]}" --out "$T/mrsp_m.pcap" \
+  --engine model
+same_frames "mrsp model = lockstep" "$T/mrsp_o.pcap" "$T/mrsp_m.pcap"
+check "mrsp stats" 0 '"ctl": {"events": 2, "requests": 1, "rpcs": 1' cat "$T/mrsp.json"
+# The DREQ revoked the grant (regions 0); events = MRSP + RPC + drops.
+check "mrsp stats balanced" 0 '"regions": 0, "state": "idle", "balanced": true' cat "$T/mrsp.json"
+check "tshark + mrsp.lua decode the 0x02 answer" 0 "0x02	2	0x0000000040000000,0x0000000040001000	0x00005000,0x00005001	1000,64" \
+  tshark -X "lua_script:$HERE/nettwin/naa/mrsp.lua" -r "$T/mrsp_o.pcap" -Y "mrsp.type == 2" -T fields \
+  -E occurrence=a -E aggregator=, -e mrsp.type -e mrsp.count -e mrsp.addr -e mrsp.rkey -e mrsp.size
+check "the CRC-32 result WRITE_WITH_IMM" 0 "crc ok" $PY - "$T/mrsp_o.pcap" "$T/mrsp.pcap.data" <<'PYEOF'
+import sys, zlib
+from scapy.utils import RawPcapReader
+data = open(sys.argv[2], "rb").read()
+out = [bytes(d) for d, _ in RawPcapReader(sys.argv[1])]
+res = [f for f in out if f[42] == 0x0B]                 # WRITE ONLY with immediate
+assert len(res) == 1, len(res)
+f = res[0]
+va, rkey, dlen, imm = (int.from_bytes(f[54:62], "big"), int.from_bytes(f[62:66], "big"),
+                       int.from_bytes(f[66:70], "big"), int.from_bytes(f[70:74], "big"))
+assert (va, rkey, dlen, imm) == (0x7f0000100000, 0x1235, 4, 0), (hex(va), hex(rkey), dlen, imm)
+assert f[74:78] == zlib.crc32(data).to_bytes(4, "little"), f[74:78].hex()
+print("crc ok")
+PYEOF
+
 # ---- a mutated server frame is caught ----
 $PY - "$T/connect.pcap" "$T/mut.pcap" <<'PYEOF'
 import sys
