@@ -10,7 +10,12 @@
 3. tshark's InfiniBand dissector decodes the CM frames the same way (attribute, transaction ID, REP QPN and
    starting PSN, REJ reason), and the requester's SEND / WRITE frames (opcode, destination QP, PSN, AckReq,
    RETH VA and DMA length, ImmDt): a third reading, from Wireshark's packet-infiniband.c.
-4. The stats JSON (CM and responder counters) equals the reference's, and frames in = processed + drops.
+4. With a ctl line (docs/naa.md "MRSP and RPC"), nettwin.naa.check_rpc, from the two pcaps alone: every MRSP
+   answer fits its request, every RPC result is what nettwin.naa.kernels computes from the client's own
+   parameters (immediate, target region, data), and every MRSP message (both ways) reads the same with the
+   Scapy layers and with tshark + mrsp.lua.
+5. The stats JSON (CM, responder, requester and controller counters) equals the reference's, and frames in =
+   processed + drops.
 Exit 0 when all hold, 1 with the first differences listed, 2 on unusable input.
 """
 import argparse
@@ -20,8 +25,10 @@ import subprocess
 import sys
 
 from nettwin.common.pcap import InputError, read_pcap
+from nettwin.naa.check_rpc import check_decodes, check_rpc
 from nettwin.naa.layers import ATTR_NAME, decode_mad
 from nettwin.naa.ref import CM_DROPS, Endpoint, expected_frames, parse_naa_config, read_gates
+from nettwin.naa.ref_ctl import CTL_COUNTERS
 from nettwin.naa.ref_req import REQ_COUNTERS, REQ_DROPS
 from nettwin.rdma.layers import check_icrc
 from nettwin.rdma.ref import ConfigError
@@ -76,12 +83,31 @@ def request_fields(f):
             int.from_bytes(f[imm_at:imm_at + 4], "big") if imm_at else None)
 
 
+def compare_ctl(got, want):
+    """The controller's counters (--stats "ctl") against the reference's."""
+    if got is None:
+        return ["stats: no controller counters ('ctl') although the config has a ctl line"]
+    errors = [f"stats: ctl {k} is {got.get(k)}, the reference says {want[k]}" for k in CTL_COUNTERS + ("regions",)
+              if got.get(k) != want[k]]
+    codes = got.get("errors", {})
+    for code, n in want["errors"].items():
+        g = codes.get(str(code), codes.get(f"0x{code:02x}", 0)) if isinstance(codes, dict) else codes[code]
+        if g != n:
+            errors.append(f"stats: ctl MRSP errors 0x{code:02x}: {g}, the reference says {n}")
+    if got.get("balanced") is False:
+        errors.append("stats: ctl events != MRSP requests + RPCs + drops")
+    drops = got.get("drops", {})
+    errors += [f"stats: ctl drop {k} is {drops.get(k, 0)}, the reference says {n}" for k, n in want["drops"].items()
+               if drops.get(k, 0) != n]
+    return errors
+
+
 def check(config_path, inp, outp, stats_path):
     errors = []
     with open(config_path) as fh:
-        cfg, cm, req = parse_naa_config(fh.read(), config_path)
-    ep = Endpoint(cfg, cm, req)
-    expected = [f for f, _ in expected_frames(ep, read_pcap(inp), read_gates(inp + ".gates"))]
+        ep = Endpoint(*parse_naa_config(fh.read(), config_path))
+    client = read_pcap(inp)
+    expected = [f for f, _ in expected_frames(ep, client, read_gates(inp + ".gates"))]
     got = [f for f, _ in read_pcap(outp)]
     for i in range(max(len(expected), len(got))):
         if i >= len(got):
@@ -121,6 +147,16 @@ def check(config_path, inp, outp, stats_path):
             if len(f) > 54 and f[42] in REQUEST_OPCODES and (i >= len(tr) or tr[i] != request_fields(f)):
                 errors.append(f"frame {i}: tshark reads the request as {tr[i] if i < len(tr) else 'nothing'}, "
                               f"the bytes say {request_fields(f)}")
+    extra = ""
+    if ep.ctl:
+        rpc_errors, n_mrsp, n_rpc = check_rpc([f for f, _ in client], got, ep.ctl.ctl)
+        errors += rpc_errors
+        n_dec = 0
+        for path, frames, who in ((inp, [f for f, _ in client], "client"), (outp, got, "server")):
+            e, n = check_decodes(path, frames, who)
+            errors, n_dec = errors + e, n_dec + n
+        extra = (f"; {n_mrsp} MRSP answers fit their requests, {n_rpc} RPC results as the kernels compute them "
+                 f"from the client's parameters, {n_dec} MRSP messages read alike by Scapy and tshark + mrsp.lua")
     if stats_path:
         with open(stats_path) as fh:
             st = json.load(fh)
@@ -141,9 +177,11 @@ def check(config_path, inp, outp, stats_path):
         for part in (c, r, q):
             if part["packets_in"] != part["processed"] + sum(part["drops"].values()):
                 errors.append(f"stats: packets_in {part['packets_in']} != processed {part['processed']} + drops")
+        if ep.ctl:
+            errors += compare_ctl(st.get("ctl"), ep.ctl.st)
         if st.get("mismatches", 0) or not st.get("conservation_ok", False):
             errors.append("stats: lockstep mismatch or conservation failure")
-    return errors, len(expected), len(decoded)
+    return errors, len(expected), len(decoded), extra
 
 
 def main(argv=None):
@@ -154,7 +192,7 @@ def main(argv=None):
     ap.add_argument("--stats")
     a = ap.parse_args(argv)
     try:
-        errors, n, n_cm = check(a.config, a.inp, a.out, a.stats)
+        errors, n, n_cm, extra = check(a.config, a.inp, a.out, a.stats)
     except (ConfigError, InputError, OSError, KeyError, ValueError) as e:
         print(f"naa_check: {e}", file=sys.stderr)
         return 2
@@ -162,7 +200,7 @@ def main(argv=None):
         for e in errors[:20]:
             print("naa_check: " + e)
         return 1
-    print(f"naa_check: {n} server frames as the reference ({n_cm} CM messages, also decoded by tshark)")
+    print(f"naa_check: {n} server frames as the reference ({n_cm} CM messages, also decoded by tshark){extra}")
     return 0
 
 

@@ -22,6 +22,8 @@ client's ACKs/NAKs waits for the endpoint's frames it answers (docs/naa.md "Gate
   req_fatal   a remote access error NAK in the first message: it completes with an error, the rest are
               flushed; an ACK after it (stale); disconnect
   req_retry   the client never ACKs: the endpoint retransmits until its retry count runs out
+The controller's scenarios (mrsp, rpc, rpc_err, rpc_lost: MRSP and RPC on D/naa_ctl.txt and
+D/naa_rpc_err.txt) are gen_rpc.py's; its docstring lists them.
 Random per seed: the client's MAC/IP/UDP port, QPN, starting PSN, Communication IDs, transaction IDs,
 the server's QPN, starting PSN, Communication ID base and TCP port, the WRITE payloads.
 """
@@ -31,10 +33,11 @@ import random
 import sys
 
 from nettwin.common.pcap import write_pcap
+from nettwin.naa.gen_rpc import CTL_SCENARIOS, make_ctl
 from nettwin.naa.layers import (ATTR, CmDreq, CmRej, CmReq, CmRtu, build_mad, rdma_cm_service_id)
 from nettwin.rdma.layers import OP, RETH, build_request
 
-SCENARIOS = ("connect", "lost", "reject", "bad", "requester", "req_fatal", "req_retry")
+SCENARIOS = ("connect", "lost", "reject", "bad", "requester", "req_fatal", "req_retry") + CTL_SCENARIOS
 REQ_SCENARIOS = ("requester", "req_fatal", "req_retry")
 REQ_LADDR, REQ_MTU = 0x400000, 1024
 SERVER = {"mac": "02:00:00:00:00:01", "ip": "10.0.0.1"}
@@ -165,12 +168,18 @@ def make(seed, out_dir):
     scen["bad"] = f
 
     gates = make_requester(rng, out_dir, scen, sid, qpn, comm_base, port)
+    totals = {}
+    for name, (frames, g, total) in make_ctl(rng, out_dir, lambda: Client(rng, 0), SERVER, sid, qpn, comm_base,
+                                             (MR_VA, MR_RKEY)).items():
+        scen[name], gates[name], totals[name] = frames, g, total
     for name, frames in scen.items():
         write_pcap(os.path.join(out_dir, name + ".pcap"), [(fr, 1.0 + i * 1e-6) for i, fr in enumerate(frames)])
         if name in gates:
             with open(os.path.join(out_dir, name + ".pcap.gates"), "w") as fh:
                 fh.write("# client frame -> endpoint frames it waits for (docs/naa.md \"Gates\")\n")
                 fh.writelines("%d after %d\n" % kv for kv in sorted(gates[name].items()))
+                if name in totals:
+                    fh.write("# the client expects %d endpoint frames in all\n" % totals[name])
     return scen
 
 

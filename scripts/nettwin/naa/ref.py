@@ -22,6 +22,7 @@ from scapy.contrib.roce import BTH
 from scapy.layers.l2 import Ether
 
 from nettwin.common.pcap import InputError, read_pcap, write_pcap
+from nettwin.naa.ref_ctl import Controller, parse_ctl_line, receive_buffers
 from nettwin.naa.ref_req import Requester, parse_req_lines
 from nettwin.naa.layers import (ATTR, MAD, QP1_QKEY, REJ_INVALID_MTU, REJ_INVALID_SERVICE_ID,
                                 REJ_INVALID_TRANSPORT, REJ_NO_QP, UD_SEND_ONLY, CmDrep, CmRej, CmRep,
@@ -34,14 +35,18 @@ CM_DROPS = ("malformed", "not_for_us", "bad_icrc", "bad_mad", "ignored")
 
 
 def parse_naa_config(text, path="config"):
-    """(rdma Config with the endpoint's QP, cm dict, requester (settings, posts)).  The cm, req and post
-    lines are docs/naa.md's; the qp line gets dest_qp/epsn placeholders (the CM sets them) so the responder
-    reference parses it."""
-    cm, rest, qpn, req_lines = None, [], None, []
+    """(rdma Config with the endpoint's QP, cm dict, requester (settings, posts), ctl dict or None).  The cm,
+    req, post and ctl lines are docs/naa.md's; the qp line gets dest_qp/epsn placeholders (the CM sets them) so
+    the responder reference parses it; the ctl line's receive WQEs go into the configured memory."""
+    cm, rest, qpn, req_lines, ctl_line = None, [], None, [], None
     for n, line in enumerate(text.splitlines(), 1):
         body = line.split("#", 1)[0].split()
         if body and body[0] in ("req", "post"):
             req_lines.append((n, body))
+            rest.append("")
+            continue
+        if body and body[0] == "ctl":
+            ctl_line = (n, body)
             rest.append("")
             continue
         if body and body[0] == "cm":
@@ -60,11 +65,16 @@ def parse_naa_config(text, path="config"):
         rest.append(line)
     if cm is None or qpn is None:
         raise ConfigError(path, 0, "cm" if cm is None else "qp", "missing line")
-    return parse_config("\n".join(rest), path), cm, parse_req_lines(req_lines)
+    cfg = parse_config("\n".join(rest), path)
+    ctl = None
+    if ctl_line is not None:
+        ctl = parse_ctl_line(path, ctl_line[0], ctl_line[1], len(cfg.mrs))
+        receive_buffers(ctl, cfg.qps[qpn], cfg.mem)
+    return cfg, cm, parse_req_lines(req_lines), ctl
 
 
 class Endpoint:
-    def __init__(self, cfg, cm, req=({"timeout": 4096, "retry": 7, "rnr_retry": 7}, [])):
+    def __init__(self, cfg, cm, req=({"timeout": 4096, "retry": 7, "rnr_retry": 7}, []), ctl=None):
         self.cfg, self.cm = cfg, cm
         self.rdma = Responder(cfg)
         server = {"mac": cfg.mac.hex(":"), "ip": ".".join(str(b) for b in cfg.ip4 or b"\0\0\0\0"),
@@ -80,6 +90,8 @@ class Endpoint:
         self.resp_res = self.init_depth = self.mtu = 0
         self.accepted = 0
         self.mad_psn = 0
+        self.ctl = Controller(ctl, self) if ctl else None
+        self.done_seen = 0
         self.st = {"cm_in": 0, "cm_out": 0, "rejects": 0, "connects": 0, "disconnects": 0,
                    "cm_drops": {r: 0 for r in CM_DROPS}, "rdma_in": 0, "rdma_out": 0, "rdma_drops": {}}
 
@@ -92,14 +104,18 @@ class Endpoint:
     def process(self, f):
         """The endpoint's frames for client frame f, in order."""
         if not self.is_cm(f) and self.req.for_me(f):
-            return self.req.ack(f)
+            return self.req.ack(f) + self.settle()
         if not self.is_cm(f):
             self.st["rdma_in"] += 1
+            cqes = len(self.rdma.cqes)
             v = self.rdma.process(f)
             if v.reason:
                 self.st["rdma_drops"][v.reason] = self.st["rdma_drops"].get(v.reason, 0) + 1
             self.st["rdma_out"] += len(v.responses)
-            return list(v.responses)
+            if self.ctl:
+                for c in self.rdma.cqes[cqes:]:
+                    self.ctl.event(c)
+            return list(v.responses) + self.settle()
         self.st["cm_in"] += 1
         out = self.cm_frame(f)
         if isinstance(out, str):
@@ -108,6 +124,24 @@ class Endpoint:
         self.st["cm_out"] += len(out)
         out, self.req_out = out + self.req_out, []      # the requester starts on the RTU
         return out
+
+    def settle(self):
+        """The controller's part after a frame or a timer: each completion of its commands reposts a receive
+        buffer and may start the next event; the requester then sends what was posted."""
+        out = []
+        while True:
+            new = self.req.done[self.done_seen:]
+            self.done_seen = len(self.req.done)
+            for cmd, status in new:
+                if cmd.get("ctl"):
+                    self.ctl.completed(cmd, status)
+            out += self.req.pump()
+            if not new:
+                return out
+
+    def fire(self):
+        """The requester's next timer (ref_req.py), then what it lets the controller do."""
+        return self.req.fire() + self.settle()
 
     def cm_frame(self, f):
         srv = self.cfg
@@ -179,7 +213,10 @@ class Endpoint:
                 self.state = "idle"
                 self.st["disconnects"] += 1
                 self.rdma.qps.pop(self.qpn, None)
+                if self.ctl:
+                    self.ctl.disconnect()
                 self.req.disconnect()
+                self.settle()
             return [reply(ATTR["DREP"], CmDrep(local_comm_id=comm1, remote_comm_id=comm0))]
         if a == ATTR["REJ"] and self.state == "rep_sent" and ours:
             self.state = "idle"
@@ -220,17 +257,16 @@ def expected_frames(ep, frames, gates):
             if not ep.req.pending():
                 raise ValueError(f"client frame {i} waits for {gates[i]} endpoint frames; the reference sends "
                                  f"only {len(out)}")
-            out.extend((r, ts) for r in ep.req.fire())
+            out.extend((r, ts) for r in ep.fire())
         out.extend((r, ts) for r in ep.process(bytes(f)))
     ts = frames[-1][1] if frames else 0
     while ep.req.pending():
-        out.extend((r, ts) for r in ep.req.fire())
+        out.extend((r, ts) for r in ep.fire())
     return out
 
 
 def run(config_text, frames, path="config", gates=None):
-    cfg, cm, req = parse_naa_config(config_text, path)
-    ep = Endpoint(cfg, cm, req)
+    ep = Endpoint(*parse_naa_config(config_text, path))
     return ep, expected_frames(ep, frames, gates or {})
 
 
@@ -251,7 +287,7 @@ def main(argv=None):
     write_pcap(a.out, out)
     if a.stats:
         with open(a.stats, "w") as fh:
-            json.dump({**ep.st, "req": ep.req.st}, fh, indent=1)
+            json.dump({**ep.st, "req": ep.req.st, **({"ctl": ep.ctl.st} if ep.ctl else {})}, fh, indent=1)
     return 0
 
 

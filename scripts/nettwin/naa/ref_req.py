@@ -47,6 +47,7 @@ class Requester:
         self.conn = None
         self.msgs = []           # [{cmd, psn, n}] not yet completed, oldest first
         self.cpl = []            # (tag, status) of every completion, in order
+        self.done = []           # (command, status) of every completion, in order
         self.st = {"packets_in": 0, "processed": 0, "drops": {r: 0 for r in REQ_DROPS},
                    **{c: 0 for c in REQ_COUNTERS}}
         self.taken = False
@@ -66,6 +67,15 @@ class Requester:
                 self.msgs.append({"cmd": p, "psn": self.alloc, "n": n})
                 self.alloc = (self.alloc + n) & M
         return self.pump()
+
+    def post(self, cmd):
+        """A command from the controller (docs/naa.md "Requester"): taken at once (the controller has one
+        outstanding); sent by the next pump(), or flushed at once after a fatal error."""
+        n = max(1, -(-cmd["len"] // self.conn["mtu"]))
+        self.msgs.append({"cmd": cmd, "psn": self.alloc, "n": n})
+        self.alloc = (self.alloc + n) & M
+        if self.fatal:
+            self.complete("flushed")
 
     def disconnect(self):
         for _ in list(self.msgs):
@@ -126,6 +136,7 @@ class Requester:
     def complete(self, status):
         m = self.msgs.pop(0)
         self.cpl.append((m["cmd"]["tag"], status))
+        self.done.append((m["cmd"], status))
         self.st["cpl_" + status] += 1
 
     def retire(self):

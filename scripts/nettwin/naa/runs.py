@@ -1,7 +1,8 @@
 """The NAAICE endpoint's regression runs (API: nettwin/regress/run.py).
 
-Per seed, naa_gen.py writes D/naa.txt, D/naa_req.txt and one client pcap per scenario (connect, lost, reject,
-bad; requester, req_fatal, req_retry with their gates, on naa_req.txt); each
+Per seed, naa_gen.py writes D/naa.txt, D/naa_req.txt, D/naa_ctl.txt, D/naa_rpc_err.txt and one client pcap per
+scenario (connect, lost, reject, bad; requester, req_fatal, req_retry with their gates, on naa_req.txt; mrsp,
+rpc, rpc_err, rpc_lost with their gates, on naa_ctl.txt / naa_rpc_err.txt: the controller); each
 scenario runs `nettwin naa --engine lockstep` (RTL and model in lockstep, SystemC host memory) back to back
 and with input gaps + output backpressure, and naa_check.py compares every server frame byte for byte with
 the independent reference (Python CM + the responder's Python reference), decodes the CM messages with Scapy
@@ -10,10 +11,12 @@ and tshark, and checks the counters.
 import os
 
 from nettwin.naa.gen import REQ_SCENARIOS, SCENARIOS
+from nettwin.naa.gen_rpc import CONFIG_OF
 from nettwin.regress.run import PY, Run, Vector, stats_ok, tag
 
-TITLE = ("NAAICE endpoint: connection manager + RoCEv2 responder (RTL and model in lockstep; checked by "
-         "naa_check.py: independent reference, Scapy and tshark decode)")
+TITLE = ("NAAICE endpoint: connection manager + RoCEv2 responder + requester + controller (MRSP, RPC kernels) "
+         "(RTL and model in lockstep; checked by naa_check.py: independent reference, kernels from the client's "
+         "parameters, Scapy and tshark decode)")
 HEADER = ["scenario", "seed", "mode", "frames_in", "frames_out", "cm_drops", "connects", "rejects", "cycles",
           "result", "time"]
 MODES = [("b2b", []), ("gaps+bp", ["--gaps", "0.3", "--backpressure", "0.4", "--seed", "{seed}"])]
@@ -31,7 +34,7 @@ def runs(opts):
         d = os.path.join(opts.work, "naa_%d" % seed)
         vec = Vector("naa/%d" % seed, [[PY, opts.script("naa_gen.py"), "--seed", str(seed), "--out-dir", d]])
         for scen in SCENARIOS:
-            conf = os.path.join(d, "naa_req.txt" if scen in REQ_SCENARIOS else "naa.txt")
+            conf = os.path.join(d, CONFIG_OF.get(scen, "naa_req.txt" if scen in REQ_SCENARIOS else "naa.txt"))
             client = os.path.join(d, scen + ".pcap")
             for mode, flags in MODES:
                 t = tag(mode)

@@ -43,6 +43,19 @@ done
 check "requester model" 0 "naa: " "$N" naa --config "$CR" --in "$T/v/requester.pcap" --out "$T/requester_m.pcap" \
   --engine model
 same_frames "requester model = lockstep" "$T/requester.pcap" "$T/requester_m.pcap"
+# The controller (MRSP and RPC, naa_ctl.txt / naa_rpc_err.txt): lockstep and the checker (its RPC results from
+# the client's parameters, MRSP read by Scapy and tshark); the model alone gives the same frames.
+for s in rpc rpc_err; do
+  CC="$T/v/naa_ctl.txt"; [ "$s" = rpc_err ] && CC="$T/v/naa_rpc_err.txt"
+  I=(--config "$CC" --in "$T/v/$s.pcap")
+  check "$s lockstep" 0 "naa: " "$N" naa "${I[@]}" --out "$T/$s.pcap" --stats "$T/$s.json"
+  check "$s checker" 0 "RPC results as the kernels compute them" $PY "$HERE/naa_check.py" "${I[@]}" \
+    --out "$T/$s.pcap" --stats "$T/$s.json"
+done
+check "rpc_lost model" 0 "naa: " "$N" naa --config "$T/v/naa_ctl.txt" --in "$T/v/rpc_lost.pcap" --out "$T/rpc_lost_m.pcap" \
+  --stats "$T/rpc_lost_m.json" --engine model
+check "rpc_lost checker (model)" 0 "as the reference" $PY "$HERE/naa_check.py" --config "$T/v/naa_ctl.txt" \
+  --in "$T/v/rpc_lost.pcap" --out "$T/rpc_lost_m.pcap" --stats "$T/rpc_lost_m.json"
 cp "$T/v/requester.pcap" "$T/g.pcap"
 printf '# gates\n1 after 1\n2 after x\n' >"$T/g.pcap.gates"
 check "bad gate line" 2 "g.pcap.gates:3: token 'x': not a decimal number" "$N" naa --config "$CR" --in "$T/g.pcap" \
@@ -108,6 +121,8 @@ check "mrsp model" 0 "naa: 7 client frames, 6 endpoint frames" "$N" naa "${I[@]}
   --engine model
 same_frames "mrsp model = lockstep" "$T/mrsp_o.pcap" "$T/mrsp_m.pcap"
 check "mrsp stats" 0 '"ctl": {"events": 2, "requests": 1, "rpcs": 1' cat "$T/mrsp.json"
+check "mrsp checker (independent reference, kernels)" 0 "1 RPC results as the kernels compute them" \
+  $PY "$HERE/naa_check.py" "${I[@]}" --out "$T/mrsp_o.pcap" --stats "$T/mrsp.json"
 # The DREQ revoked the grant (regions 0); events = MRSP + RPC + drops.
 check "mrsp stats balanced" 0 '"regions": 0, "state": "idle", "balanced": true' cat "$T/mrsp.json"
 check "tshark + mrsp.lua decode the 0x02 answer" 0 "0x02	2	0x0000000040000000,0x0000000040001000	0x00005000,0x00005001	1000,64" \
@@ -148,6 +163,13 @@ check "vectors/naa config regenerates" 0 "" cmp "$V/naa.txt" "$T/s1/naa.txt"
 same_frames "vectors/naa client regenerates" "$V/connect.pcap" "$T/s1/connect.pcap"
 $PY "$HERE/naa_ref.py" --config "$V/naa.txt" --in "$V/connect.pcap" --out "$T/s1/exp.pcap" >/dev/null
 same_frames "vectors/naa expected output regenerates" "$V/expected_server.pcap" "$T/s1/exp.pcap"
+check "vectors/naa naa_ctl_seed1.txt regenerates" 0 "" cmp "$V/naa_ctl_seed1.txt" "$T/s1/naa_ctl.txt"
+for f in naa_rpc_err.txt rpc.pcap.gates; do
+  check "vectors/naa $f regenerates" 0 "" cmp "$V/$f" "$T/s1/$f"
+done
+same_frames "vectors/naa rpc client regenerates" "$V/rpc.pcap" "$T/s1/rpc.pcap"
+$PY "$HERE/naa_ref.py" --config "$V/naa_ctl_seed1.txt" --in "$V/rpc.pcap" --out "$T/s1/exp_rpc.pcap" >/dev/null
+same_frames "vectors/naa expected rpc output regenerates" "$V/expected_rpc_server.pcap" "$T/s1/exp_rpc.pcap"
 
 # ---- usage and input errors ----
 check "no options" 2 "--config, --in and --out are required" "$N" naa

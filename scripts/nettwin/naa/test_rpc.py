@@ -1,0 +1,125 @@
+#!/usr/bin/python3
+"""The MRSP / RPC scenarios, their reference and their checker (docs/naa.md "MRSP and RPC"):
+- the generator's own count of the endpoint's frames (from its protocol knowledge) is what the independent
+  reference sends, for every seed the regression runs;
+- the checker accepts the reference's frames, and fails on a server pcap with one RPC result byte flipped,
+  an MRSP answer's rkey changed, a missing retransmission, or a kernel run twice.
+
+  cd scripts && /usr/bin/python3 -m unittest nettwin.naa.test_rpc
+"""
+import os
+import re
+import tempfile
+import unittest
+
+from nettwin.common.pcap import read_pcap, write_pcap
+from nettwin.naa.check import check
+from nettwin.naa.check_rpc import check_rpc, packet
+from nettwin.naa.gen import make
+from nettwin.naa.gen_rpc import CONFIG_OF, CTL_SCENARIOS
+from nettwin.naa.ref import Endpoint, expected_frames, parse_naa_config, read_gates
+from nettwin.rdma.layers import set_icrc
+
+
+def reference(d, scen):
+    with open(os.path.join(d, CONFIG_OF[scen])) as fh:
+        ep = Endpoint(*parse_naa_config(fh.read()))
+    client = read_pcap(os.path.join(d, scen + ".pcap"))
+    return ep, [f for f, _ in expected_frames(ep, client, read_gates(os.path.join(d, scen + ".pcap.gates")))], \
+        [f for f, _ in client]
+
+
+class Scenarios(unittest.TestCase):
+    def test_the_client_expects_what_the_reference_sends(self):
+        for seed in range(1, 9):
+            with tempfile.TemporaryDirectory() as d:
+                make(seed, d)
+                for scen in CTL_SCENARIOS:
+                    with open(os.path.join(d, scen + ".pcap.gates")) as fh:
+                        total = int(re.search(r"expects (\d+) endpoint frames", fh.read()).group(1))
+                    ep, out, client = reference(d, scen)
+                    self.assertEqual(len(out), total, f"seed {seed} {scen}")
+                    errors, mrsps, rpcs = check_rpc(client, out, ep.ctl.ctl)
+                    self.assertEqual(errors, [], f"seed {seed} {scen}")
+                    self.assertEqual(ep.ctl.st["rpcs"], rpcs, f"seed {seed} {scen}: every RPC checked")
+                    self.assertEqual(ep.ctl.st["requests"], mrsps, f"seed {seed} {scen}")
+
+    def test_every_error_is_answered(self):
+        with tempfile.TemporaryDirectory() as d:
+            make(2, d)
+            st = reference(d, "mrsp")[0].ctl.st
+            self.assertTrue(all(st["errors"][c] > 0 for c in (1, 2, 3, 4)), st)
+            self.assertEqual(st["grants"], 3)
+            st = reference(d, "rpc_err")[0].ctl.st
+            self.assertEqual((st["drops"]["rpc_no_regions"], st["rpc_errors"], st["rpcs"]), (2, 8, 8))
+            st = reference(d, "rpc_lost")[0]
+            self.assertEqual((st.ctl.st["rpcs"], st.req.st["timeouts"]), (3, 3))
+
+
+class CheckerFails(unittest.TestCase):
+    """The checker on a server pcap the reference made, then one thing broken."""
+
+    def run_check(self, d, scen, frames):
+        out = os.path.join(d, "server.pcap")
+        write_pcap(out, [(f, 1.0) for f in frames])
+        return check(os.path.join(d, CONFIG_OF[scen]), os.path.join(d, scen + ".pcap"), out, None)[0]
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.d = self.tmp.name
+        make(4, self.d)
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def test_the_reference_passes(self):
+        for scen in CTL_SCENARIOS:
+            self.assertEqual(self.run_check(self.d, scen, reference(self.d, scen)[1]), [], scen)
+
+    def test_a_flipped_result_byte(self):
+        out = reference(self.d, "rpc")[1]
+        i = next(i for i, f in enumerate(out) if packet(f) and packet(f)["op"] in (0x09, 0x0B)
+                 and packet(f)["payload"])
+        f = bytearray(out[i])
+        f[-5 - ((f[43] >> 4) & 3)] ^= 0x40             # the last payload byte, the ICRC made right again
+        out[i] = set_icrc(bytes(f))
+        errors = self.run_check(self.d, "rpc", out)
+        self.assertTrue(any(f"frame {i}: differs" in e for e in errors), errors)
+        self.assertTrue(any("result data" in e for e in errors), errors)
+
+    def test_a_changed_mrsp_rkey(self):
+        out = reference(self.d, "rpc")[1]
+        i = next(i for i, f in enumerate(out) if packet(f) and packet(f)["op"] == 0x04 and packet(f)["payload"][0] == 2)
+        f = bytearray(out[i])
+        f[54 + 4 + 8 + 3] ^= 1                           # region 0's rkey, lowest byte
+        out[i] = set_icrc(bytes(f))
+        errors = self.run_check(self.d, "rpc", out)
+        self.assertTrue(any("is not the grant of the request" in e for e in errors), errors)
+
+    def test_a_missing_retransmission(self):
+        out = reference(self.d, "rpc_lost")[1]
+        seen, drop = set(), None
+        for i, f in enumerate(out):
+            p = packet(f)
+            if p and (p["op"], p["psn"]) in seen:
+                drop = i
+                break
+            if p:
+                seen.add((p["op"], p["psn"]))
+        errors = self.run_check(self.d, "rpc_lost", out[:drop] + out[drop + 1:])
+        self.assertTrue(any("differs" in e or "missing" in e for e in errors), errors)
+
+    def test_a_kernel_run_twice(self):
+        ep, out, client = reference(self.d, "rpc")
+        i = next(i for i, f in enumerate(out) if packet(f) and packet(f)["op"] == 0x0B)
+        errors = check_rpc(client, out[:i + 1] + out[i:], ep.ctl.ctl)[0]
+        self.assertEqual(errors, [], "a retransmission (same PSN) is not a second result")
+        p = packet(out[i])
+        f = bytearray(out[i])
+        f[51:54] = ((p["psn"] + 1) & 0xFFFFFF).to_bytes(3, "big")   # a second message: the kernel ran again
+        errors = check_rpc(client, out[:i + 1] + [set_icrc(bytes(f))] + out[i + 1:], ep.ctl.ctl)[0]
+        self.assertTrue(errors, "a second result message is caught")
+
+
+if __name__ == "__main__":
+    unittest.main()
