@@ -34,7 +34,7 @@ std::string Config(const std::string& extra) {
 std::vector<uint8_t> Rtu() { return SealAt(ClientMad(attr::kRtu, kClientComm, kCommBase), kCmIcrcAt); }
 
 // The run every test here makes: `config` (a whole configuration), the client's frames and their gates.
-NaaRunReport Run(NaaConfig c, const std::vector<std::vector<uint8_t>>& fs, const Gates& g, double bp,
+NaaRunReport RunEndpoint(NaaConfig c, const std::vector<std::vector<uint8_t>>& fs, const Gates& g, double bp,
                  uint32_t read_cycles) {
   NaaRunConfig rc;
   rc.opt.backpressure = bp;
@@ -54,7 +54,7 @@ NaaRunReport Go(const std::string& extra, const std::vector<std::vector<uint8_t>
   std::vector<uint8_t> mem(8192);
   for (size_t i = 0; i < mem.size(); ++i) mem[i] = static_cast<uint8_t>(i * 13 + 1);
   c.rdma.memory.push_back(rdma::MemInit{kLaddr, mem});
-  return Run(std::move(c), fs, g, bp, read_cycles);
+  return RunEndpoint(std::move(c), fs, g, bp, read_cycles);
 }
 
 void ExpectClean(const NaaRunReport& r) {
@@ -208,7 +208,7 @@ TEST(NaaCov, DisconnectAndReconnectWhileAPacketIsRead) {
 // ---- The controller and its kernels (the RPC client of tb/tests/naa_rpc_client.h) ----
 
 NaaRunReport GoRpc(const Client& cl, const std::string& config) {
-  return Run(ParseNaaConfig(config, "naa_cov.txt"), cl.frames(), cl.gates(), 0, 20);
+  return RunEndpoint(ParseNaaConfig(config, "naa_cov.txt"), cl.frames(), cl.gates(), 0, 20);
 }
 
 // The endpoint's messages' payloads (SEND or WRITE packets to the client's QP), one per message.
@@ -308,6 +308,33 @@ TEST(NaaCov, KernelsOnEmptyRegionsAndSizeChecks) {
   EXPECT_EQ(r.last.ctl.rpcs, 5u);
   EXPECT_EQ(r.last.ctl.rpc_errors, 2u);  // the CRC without room and the uneven add
   EXPECT_TRUE(r.last.ctl.Balanced());
+}
+
+
+// The client disconnects while the answer to its MRSP request is on its way: before the controller hands the
+// answer to the requester (which is no longer live: the command is dropped), or after the answer went out
+// unacknowledged (the requester completes it as flushed). Either way the answer counts as failed, the buffer
+// is not reposted (the CM rewrites the queues on the next RTU) and the grant is revoked.
+TEST(NaaCov, DisconnectWhileTheAnswerIsOnItsWay) {
+  for (uint64_t after : {2u, 3u}) {  // the DREQ after the responder's ACK of the SEND, or after the answer
+    SCOPED_TRACE(after);
+    Client cl;
+    cl.Send(MrspRequest(Regions({256, 256})));
+    cl.Dreq();
+    Gates g = cl.gates();
+    g.after[cl.frames().size() - 1] = after;
+    NaaRunReport r = RunEndpoint(ParseNaaConfig(RpcConfig(), "naa_cov.txt"), cl.frames(), g, 0, 20);
+    ExpectClean(r);
+    EXPECT_EQ(r.last.cm.disconnects, 1u);
+    EXPECT_EQ(r.last.ctl.requests, 1u);
+    EXPECT_EQ(r.last.ctl.grants, 1u);
+    EXPECT_EQ(r.last.ctl.send_failed, 1u);
+    EXPECT_EQ(r.last.ctl.answers, 0u);
+    EXPECT_EQ(r.last.ctl.reposts, 0u);
+    EXPECT_EQ(r.last.ctl.regions, 0);  // revoked
+    EXPECT_EQ(r.last.req[params::kNaaReqCntCplFlushed], after == 3 ? 1u : 0u);
+    EXPECT_EQ(r.run.out.size(), after + 1);  // ... and the DREP
+  }
 }
 
 }  // namespace
