@@ -35,13 +35,14 @@ std::vector<uint8_t> Rtu() { return SealAt(ClientMad(attr::kRtu, kClientComm, kC
 
 // The run every test here makes: `config` (a whole configuration), the client's frames and their gates.
 NaaRunReport RunEndpoint(NaaConfig c, const std::vector<std::vector<uint8_t>>& fs, const Gates& g, double bp,
-                 uint32_t read_cycles) {
+                         uint32_t read_cycles, uint32_t outstanding = 16) {
   NaaRunConfig rc;
   rc.opt.backpressure = bp;
   rc.opt.gaps = bp / 2;
   rc.opt.seed = 9;
   rc.mem_read_cycles = read_cycles;
   rc.mem_write_cycles = 5;
+  rc.mem_outstanding = outstanding;
   std::vector<Packet> ps;
   for (const auto& f : fs) ps.push_back(Packet{f});
   return RunNaa(c, ps, rc, g);
@@ -335,6 +336,53 @@ TEST(NaaCov, DisconnectWhileTheAnswerIsOnItsWay) {
     EXPECT_EQ(r.last.req[params::kNaaReqCntCplFlushed], after == 3 ? 1u : 0u);
     EXPECT_EQ(r.run.out.size(), after + 1);  // ... and the DREP
   }
+}
+
+
+// A lost ACK times the write out; the client's ACK of the whole write arrives while the requester is
+// resending it: the acknowledged PSN passes the sender, which moves up (nothing left to send: the ring is
+// empty) instead of resending the rest.
+TEST(NaaCov, ALateAckOvertakesTheRetransmission) {
+  Gates g;
+  g.after = {{1, 1}, {2, 5}};  // the ACK after the first resent packet
+  const NaaRunReport r =
+      Go(std::string("req timeout 500 retry 3\n") + kPost3000, {ReqFrame(kClientComm, 7471, 0, 3), Rtu(),
+                                                                AckFrame(kStart + 2)},
+         g);
+  ExpectClean(r);
+  EXPECT_EQ(r.last.req[params::kNaaReqCntTimeouts], 1u);
+  EXPECT_EQ(r.last.req[params::kNaaReqCntAcks], 1u);
+  EXPECT_EQ(r.last.req[params::kNaaReqCntCplOk], 1u);
+  const uint32_t resent = r.last.req[params::kNaaReqCntRetransmits];
+  EXPECT_GE(resent, 1u);
+  EXPECT_LT(resent, 3u);  // not the whole write again
+  EXPECT_EQ(r.run.out.size(), 4u + resent);
+}
+
+// One host-memory request outstanding at a time: every DMA master waits for the port (the controller's
+// read and answer beats, the kernels' reads of A and B and their writes, the requester's payload reads).
+// The results still equal plain loops over the client's data.
+TEST(NaaCov, KernelsAndAnswersWaitForABusyHostPort) {
+  const uint32_t n = 4096 + 256;  // two chunks
+  const auto es = Regions({n, n, n, 64});
+  const auto a = Pattern(n, 21), b = Pattern(n, 22);
+  Client cl;
+  Mrsp(&cl, es, 4 + 16 * 4);  // a two-beat answer
+  Rpc(&cl, es, {a, b}, rpc::kAdd, n);
+  Rpc(&cl, es, {a}, rpc::kCopy, n);
+  const NaaRunReport r = RunEndpoint(ParseNaaConfig(RpcConfig(), "naa_cov.txt"), cl.frames(), cl.gates(), 0.3, 20, 1);
+  ExpectClean(r);
+  EXPECT_EQ(r.run.out.size(), cl.expected_out());
+  const auto ms = Payloads(r);
+  ASSERT_EQ(ms.size(), 3u);
+  EXPECT_EQ(ms[0], MrspGrant(es, kRkeyBase));
+  ASSERT_EQ(ms[1].size(), n);
+  auto le32 = [](const std::vector<uint8_t>& v, size_t i) {
+    return v[i] | v[i + 1] << 8 | v[i + 2] << 16 | static_cast<uint32_t>(v[i + 3]) << 24;
+  };
+  for (uint32_t i = 0; i < n; i += 4) ASSERT_EQ(le32(ms[1], i), le32(a, i) + le32(b, i)) << i;
+  EXPECT_EQ(ms[2], a);
+  EXPECT_TRUE(r.last.ctl.Balanced());
 }
 
 }  // namespace
