@@ -17,7 +17,8 @@ and their gates (each client frame that answers or follows the endpoint waits fo
   rpc_lost  the ACK of the MRSP answer lost (the endpoint resends it), the endpoint's ACK of the client's
             WRITE_WITH_IMM lost (the client resends the whole message: duplicates, ACKed, the kernel runs
             once), the client's ACK of the result lost (the endpoint resends it after its timeout)
-Random per seed: the pool, its size, rkey_base, the number of MR slots and receive buffers, the path MTU
+Random per seed: the pool, its size, rkey_base, the number of MR slots (4..32, or the default 32) and of
+receive buffers (2..4), the path MTU
 (256..1024), region addresses (any byte alignment), sizes and counts, the client's host regions and rkeys,
 the parameters, the function codes.
 """
@@ -169,7 +170,7 @@ def write_configs(rng, out_dir):
     entries = rng.randrange(2, 5)
     pool = rng.randrange(1 << 24, 1 << 40)
     pool_size = rng.choice((1 << 16, 3 << 16, 1 << 20)) + rng.randrange(64)
-    mrs = rng.randrange(4, 16)
+    mrs = rng.choice((rng.randrange(4, 32), rng.randrange(4, 32), 32, None))   # None: the default, 32
     rkey_base = rng.randrange(0x2000, 1 << 32) & ~0xFF
     lines = []
     for line in base.splitlines():
@@ -177,13 +178,13 @@ def write_configs(rng, out_dir):
             line += " rq 0x%x rq_entries %d rq_posted %d cq 0x%x cq_entries 16" % (RQ, entries, entries, CQ)
         lines.append(line)
     lines.append("req timeout 2000 retry 3 rnr_retry 7")
-    ctl = ("ctl pool 0x%x pool_size 0x%x rxbuf 0x%x txbuf 0x%x rkey_base 0x%x mr_first 1 mrs %d"
-           % (pool, pool_size, RXBUF, TXBUF, rkey_base, mrs))
+    ctl = ("ctl pool 0x%x pool_size 0x%x rxbuf 0x%x txbuf 0x%x rkey_base 0x%x mr_first 1"
+           % (pool, pool_size, RXBUF, TXBUF, rkey_base)) + (" mrs %d" % mrs if mrs else "")
     for name, extra in (("naa_ctl.txt", ""), ("naa_rpc_err.txt", " budget 4")):
         with open(os.path.join(out_dir, name), "w") as fh:
             fh.write("\n".join(lines + [ctl + extra]) + "\n")
     start = int(base.split(" psn 0x", 1)[1].split()[0], 16)
-    return {"pool": Pool(rng, pool, pool_size), "mrs": mrs, "rkey_base": rkey_base, "start": start}
+    return {"pool": Pool(rng, pool, pool_size), "mrs": mrs or NAA_REGIONS, "rkey_base": rkey_base, "start": start}
 
 
 def data(rng, n):
@@ -244,7 +245,8 @@ def scen_mrsp(rng, s, k):
         return build_request(g)
 
     full = build_request(small(rng.randrange(2, 9)))
-    errors = [build_request(small(rng.randrange(mrs + 1, NAA_REGIONS + 1))),   # 0x03: above the MR slots
+    above = rng.randrange(mrs + 1, NAA_REGIONS + 1) if mrs < NAA_REGIONS else rng.randrange(NAA_REGIONS + 1, 43)
+    errors = [build_request(small(above)),                                     # 0x03: above the MR slots
               build_request(small(rng.randrange(NAA_REGIONS + 1, 43))),        # 0x03: above 32 (fits 1024 bytes)
               with_bad(["address"]), with_bad(["memory"]),                     # 0x02, 0x01
               with_bad(["address", "memory"]), with_bad(["memory", "address"]),  # first failing entry wins

@@ -14,7 +14,7 @@ from nettwin.naa.mrsp import NAA_REGIONS, MrspServer
 from nettwin.rdma.ref_config import MR, ConfigError
 from nettwin.rdma.ref_state import wqe_bytes
 
-RDMA_MRS = 16              # rtl/common/nt_pkg.sv RdmaMrs: the responder's MR slots
+RDMA_MRS = 48              # rtl/common/nt_pkg.sv RdmaMrs: the responder's MR slots (test_rpc checks these four)
 RX_BUF_BYTES = 1024        # rtl/common/nt_pkg.sv NaaRxBufBytes: receive buffer j = WQE j
 CQE_FIFO = 4               # rtl/common/nt_pkg.sv NaaCqeFifo: at most this many receive buffers
 DEFAULT_BUDGET = 1000000   # docs/naa.md: a kernel's cycles before it answers 0x02

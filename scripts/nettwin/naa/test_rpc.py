@@ -17,6 +17,8 @@ from nettwin.naa.check import check
 from nettwin.naa.check_rpc import check_rpc, packet
 from nettwin.naa.gen import make
 from nettwin.naa.gen_rpc import CONFIG_OF, CTL_SCENARIOS
+from nettwin.naa.mrsp import NAA_REGIONS
+from nettwin.naa.ref_ctl import CQE_FIFO, RDMA_MRS, RX_BUF_BYTES
 from nettwin.naa.ref import Endpoint, expected_frames, parse_naa_config, read_gates
 from nettwin.rdma.layers import set_icrc
 
@@ -27,6 +29,14 @@ def reference(d, scen):
     client = read_pcap(os.path.join(d, scen + ".pcap"))
     return ep, [f for f, _ in expected_frames(ep, client, read_gates(os.path.join(d, scen + ".pcap.gates")))], \
         [f for f, _ in client]
+
+
+class Parameters(unittest.TestCase):
+    def test_the_references_constants_are_nt_pkg_sv_s(self):
+        with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../../rtl/common/nt_pkg.sv")) as fh:
+            pkg = dict(re.findall(r"localparam int unsigned (\w+) = (\d+);", fh.read()))
+        self.assertEqual((RDMA_MRS, RX_BUF_BYTES, CQE_FIFO, NAA_REGIONS),
+                         tuple(int(pkg[k]) for k in ("RdmaMrs", "NaaRxBufBytes", "NaaCqeFifo", "NaaRegions")))
 
 
 class Scenarios(unittest.TestCase):
