@@ -14,6 +14,7 @@
 #include "model/naa/naa_mad.h"
 #include "model/rdma/rdma_packet.h"
 #include "tb/naa/naa_run.h"
+#include "tb/rdma/rdma_requests.h"
 #include "tb/tests/naa_frames.h"
 #include "tb/tests/naa_mrsp.h"
 #include "tb/tests/naa_rpc_client.h"
@@ -383,6 +384,41 @@ TEST(NaaCov, KernelsAndAnswersWaitForABusyHostPort) {
   for (uint32_t i = 0; i < n; i += 4) ASSERT_EQ(le32(ms[1], i), le32(a, i) + le32(b, i)) << i;
   EXPECT_EQ(ms[2], a);
   EXPECT_TRUE(r.last.ctl.Balanced());
+}
+
+
+// The DREQ swept across a 32-region grant, its answer and the repost (k frames for an unknown QP before it,
+// each a counted drop, delay it by a few cycles each): the CM's QP writes then meet the controller's MR and
+// queue writes on the responder's one programming port, where the CM goes first. Whatever the overlap, the
+// run stays lockstep-equal, every frame is accounted for, every event is handled, the grant ends revoked.
+TEST(NaaCov, DisconnectSweptAcrossAGrant) {
+  rdma::RequestSpec stray;
+  stray.opcode = rdma::op::kSendOnly;
+  stray.dqpn = 0x99;  // no such QP
+  stray.payload.assign(32, 0x11);
+  const std::vector<uint8_t> filler = rdma::BuildRequest(stray);
+  const auto es = Regions(std::vector<uint32_t>(kRegions, 64));
+  for (int k = 0; k <= 48; k += 2) {
+    SCOPED_TRACE(k);
+    Client cl;
+    cl.Send(MrspRequest(es));
+    std::vector<std::vector<uint8_t>> fs = cl.frames();
+    Gates g = cl.gates();
+    for (int i = 0; i < k; ++i) {
+      g.after[fs.size()] = 2;  // after the responder's ACK of the request
+      fs.push_back(filler);
+    }
+    g.after[fs.size()] = 2;
+    fs.push_back(SealAt(ClientMad(attr::kDreq, kClientComm, kCommBase), kCmIcrcAt));
+    const NaaRunReport r = RunEndpoint(ParseNaaConfig(RpcConfig(), "naa_cov.txt"), fs, g, 0, 20);
+    ExpectClean(r);
+    EXPECT_EQ(r.last.cm.disconnects, 1u);
+    EXPECT_EQ(r.last.rdma.drops[static_cast<int>(rdma::Drop::kUnknownQp)], static_cast<uint32_t>(k));
+    EXPECT_EQ(r.last.ctl.requests, 1u);
+    EXPECT_EQ(r.last.ctl.answers + r.last.ctl.send_failed, r.last.ctl.grants);
+    EXPECT_TRUE(r.last.ctl.Balanced());
+    EXPECT_EQ(r.last.ctl.regions, 0);
+  }
 }
 
 }  // namespace
