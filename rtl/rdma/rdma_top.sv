@@ -73,6 +73,7 @@ module rdma_top
   responder_t resp_q;
   qp_state_t  qps_q [RdmaQps];
   localparam int unsigned MrIdxBits = $clog2(RdmaMrs);  // the MR slot of a programming-port write
+  localparam int unsigned QpIdxBits = $clog2(RdmaQps);  // the QP slot of a programming-port write
   mr_t        mrs_q [RdmaMrs];
   // Receive ring. rx_wr_q / rx_rd_q count frames received / released (8-bit, wrapping); a frame's slot is
   // its count mod RdmaRxFrames. Per slot: the beats, the frame length, the ICRC register and the received
@@ -826,14 +827,14 @@ module rdma_top
       end
       if (state_q == StCqWrite && dma_fire) qps_q[job_q.qp].cq_tail <= jq.cq_tail + 1;
       if (cfg_valid_i && cfg_table_i == CfgTableBits'(RdmaTblQpQueues) && int'(cfg_index_i) < RdmaQps) begin
-        qps_q[cfg_index_i[3:0]].queues <= '{valid: cfg_data_i[0], rq: cfg_data_i[64:1], rq_entries: cfg_data_i[80:65],
+        qps_q[cfg_index_i[QpIdxBits-1:0]].queues <= '{valid: cfg_data_i[0], rq: cfg_data_i[64:1], rq_entries: cfg_data_i[80:65],
                                             rq_posted: cfg_data_i[96:81], cq: cfg_data_i[160:97],
                                             cq_entries: cfg_data_i[176:161], rnr_timer: cfg_data_i[181:177]};
       end
       if (cfg_valid_i && cfg_table_i == CfgTableBits'(RdmaTblQp) && int'(cfg_index_i) < RdmaQps) begin
-        rec_valid_q[cfg_index_i[3:0]] <= '0;
-        rec_wr_q[cfg_index_i[3:0]]    <= '0;
-        qps_q[cfg_index_i[3:0]] <= '{cfg: '{valid: cfg_data_i[0], qpn: cfg_data_i[24:1], dest_qp: cfg_data_i[48:25],
+        rec_valid_q[cfg_index_i[QpIdxBits-1:0]] <= '0;
+        rec_wr_q[cfg_index_i[QpIdxBits-1:0]]    <= '0;
+        qps_q[cfg_index_i[QpIdxBits-1:0]] <= '{cfg: '{valid: cfg_data_i[0], qpn: cfg_data_i[24:1], dest_qp: cfg_data_i[48:25],
                                             epsn: cfg_data_i[72:49], mtu_log2: cfg_data_i[76:73],
                                             max_rd_atomic: cfg_data_i[92:77], aq: cfg_data_i[156:93],
                                             aq_groups: cfg_data_i[160:157]},
