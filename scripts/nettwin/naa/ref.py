@@ -36,7 +36,7 @@ CM_DROPS = ("malformed", "not_for_us", "bad_icrc", "bad_mad", "ignored")
 
 def parse_naa_config(text, path="config"):
     """(rdma Config with the endpoint's QP, cm dict, requester (settings, posts), ctl dict or None).  The cm,
-    req, post and ctl lines are docs/naa.md's; the qp line gets dest_qp/epsn placeholders (the CM sets them) so
+    req, post and ctl lines are docs/naa.md's; the qp line gets dest_qp 0 and epsn 0 (the CM sets both on connect) so
     the responder reference parses it; the ctl line's receive WQEs go into the configured memory."""
     cm, rest, qpn, req_lines, ctl_line = None, [], None, [], None
     for n, line in enumerate(text.splitlines(), 1):
