@@ -4,11 +4,15 @@
 # executions, whichever comes first. Prints one line per target (wall and CPU seconds, executions, exec/s,
 # coverage edges, corpus size, crashes) and a summary table at the end. Exits 1 if any target crashed (its
 # reproducer is kept in BUILD/crashes/TARGET) or an input of tb/fuzz/regressions crashes again.
-#   scripts/fuzz.sh [--build DIR] [--seconds N | --max-total-time N] [--runs N] [--only TARGET]... [--jobs N]
+#   scripts/fuzz.sh [--build DIR] [--seconds N | --max-total-time N] [--cpu-seconds N] [--runs N]
+#                   [--only TARGET]... [--jobs N]
+#                   (--cpu-seconds: stop a target once it has used N seconds of CPU, not of wall time, so a
+#                    campaign beside other work still gives each target its share; --seconds is then only a
+#                    wall-time bound, none unless given)
 #                   [--no-build]   (run the targets as already built in DIR: on a loaded machine at nice 19 the
 #                                   configure and up-to-date checks alone take minutes)
 #   make fuzz FUZZ_SECONDS=N
-# The long campaign (docs/PERF.md, "Fuzzing"): nice -n 19 bash scripts/fuzz.sh --runs 10000000 --seconds 1800
+# The long campaign (docs/PERF.md, "Fuzzing"): nice -n 19 bash scripts/fuzz.sh --runs 10000000 --cpu-seconds 1800
 # Seeds live in BUILD/seeds/TARGET (regenerated when missing, never written by the fuzzer); what the fuzzer
 # finds goes to BUILD/corpus/TARGET, so later runs start from it.
 set -euo pipefail
@@ -16,6 +20,8 @@ S="$(cd "$(dirname "$0")" && pwd)"
 ROOT="$(cd "$S/.." && pwd)"
 BUILD="$ROOT/build-fuzz"
 SECONDS_EACH=60
+SECONDS_GIVEN=0
+CPU_SECONDS=""
 RUNS=""
 ONLY=()
 JOBS=$(nproc)
@@ -23,7 +29,8 @@ BUILD_TARGETS=1
 while [ $# -gt 0 ]; do
   case "$1" in
     --build) BUILD=$2; shift 2 ;;
-    --seconds|--max-total-time) SECONDS_EACH=$2; shift 2 ;;
+    --seconds|--max-total-time) SECONDS_EACH=$2; SECONDS_GIVEN=1; shift 2 ;;
+    --cpu-seconds) CPU_SECONDS=$2; shift 2 ;;
     --runs) RUNS=$2; shift 2 ;;
     --only) ONLY+=("$2"); shift 2 ;;
     --jobs) JOBS=$2; shift 2 ;;
@@ -31,7 +38,7 @@ while [ $# -gt 0 ]; do
     *) echo "fuzz.sh: unknown option '$1'" >&2; exit 2 ;;
   esac
 done
-for v in "$SECONDS_EACH" "$RUNS" "$JOBS"; do
+for v in "$SECONDS_EACH" "$CPU_SECONDS" "$RUNS" "$JOBS"; do
   if [ -n "$v" ] && ! [[ "$v" =~ ^[0-9]+$ ]]; then
     echo "fuzz.sh: '$v' is not a whole number" >&2
     exit 2
@@ -167,8 +174,31 @@ fi
 # ---- run ----
 mkdir -p "$BUILD/crashes" "$BUILD/logs"
 crashed=0
+# libFuzzer's max_total_time is wall time (0: none).
+[ -n "$CPU_SECONDS" ] && [ "$SECONDS_GIVEN" = 0 ] && SECONDS_EACH=0
 limit=(-max_total_time="$SECONDS_EACH")
 [ -n "$RUNS" ] && limit+=(-runs="$RUNS")
+TICKS=$(getconf CLK_TCK)
+# RunTarget BIN ARGS...: runs the fuzzer; with --cpu-seconds, interrupts it (SIGINT: libFuzzer prints its
+# final statistics and exits 72) once its user + system time reaches the bound. Sets $interrupted.
+RunTarget() {
+  interrupted=0
+  "$@" &
+  local pid=$! used
+  if [ -n "$CPU_SECONDS" ]; then
+    while kill -0 "$pid" 2>/dev/null; do
+      # Fields 14 and 15 of /proc/PID/stat: user and system time in clock ticks (the name has no spaces).
+      used=$(awk '{ print $14 + $15 }' "/proc/$pid/stat" 2>/dev/null || echo 0)
+      if [ "${used:-0}" -ge $((CPU_SECONDS * TICKS)) ]; then
+        interrupted=1
+        kill -INT "$pid" 2>/dev/null || true
+        break
+      fi
+      sleep 1
+    done
+  fi
+  wait "$pid"
+}
 row() { printf '%-16s %8s %8s %12s %9s %7s %8s %8s\n' "$@"; }
 header=$(row target wall_s cpu_s execs exec/s edges corpus crashes)
 echo "$header"
@@ -189,8 +219,10 @@ for t in "${TARGETS[@]}"; do
   start=$(date +%s)
   # New inputs go to BUILD/corpus/TARGET (first directory); the seeds are only read.
   TIMEFORMAT='%U %S'
-  { time "$BUILD/tb/fuzz/${t}_fuzz" "$BUILD/corpus/$t" "$C/$t" "${args[@]}" "${limit[@]}" \
+  { time RunTarget "$BUILD/tb/fuzz/${t}_fuzz" "$BUILD/corpus/$t" "$C/$t" "${args[@]}" "${limit[@]}" \
       -artifact_prefix="$BUILD/crashes/$t/" -print_final_stats=1 >"$log" 2>&1 || rc=$?; } 2>"$log.cpu"
+  # Interrupted by the CPU bound: libFuzzer's exit code for SIGINT, not a finding.
+  [ "$interrupted" = 1 ] && [ "$rc" = 72 ] && rc=0
   wall=$(($(date +%s) - start))
   cpu=$(awk '{ printf "%.1f", $1 + $2 }' "$log.cpu")
   execs=$(grep -m1 'stat::number_of_executed_units' "$log" | awk '{print $2}' || true)
@@ -210,6 +242,7 @@ for t in "${TARGETS[@]}"; do
 done
 if [ ${#TARGETS[@]} -gt 1 ]; then
   limits="${SECONDS_EACH} s"
+  [ -n "$CPU_SECONDS" ] && limits="$CPU_SECONDS CPU s"
   [ -n "$RUNS" ] && limits="$limits or $RUNS executions"
   echo
   echo "summary: ${#TARGETS[@]} targets, each up to $limits; $total_execs executions in all"
