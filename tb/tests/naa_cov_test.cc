@@ -5,6 +5,7 @@
 // the model.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <string>
 #include <utility>
 #include <vector>
@@ -15,6 +16,7 @@
 #include "model/rdma/rdma_packet.h"
 #include "tb/naa/naa_run.h"
 #include "tb/rdma/rdma_requests.h"
+#include "tb/tests/crc32_ref.h"
 #include "tb/tests/naa_frames.h"
 #include "tb/tests/naa_mrsp.h"
 #include "tb/tests/naa_rpc_client.h"
@@ -36,13 +38,13 @@ std::vector<uint8_t> Rtu() { return SealAt(ClientMad(attr::kRtu, kClientComm, kC
 
 // The run every test here makes: `config` (a whole configuration), the client's frames and their gates.
 NaaRunReport RunEndpoint(NaaConfig c, const std::vector<std::vector<uint8_t>>& fs, const Gates& g, double bp,
-                         uint32_t read_cycles, uint32_t outstanding = 16) {
+                         uint32_t read_cycles, uint32_t outstanding = 16, uint32_t write_cycles = 5) {
   NaaRunConfig rc;
   rc.opt.backpressure = bp;
   rc.opt.gaps = bp / 2;
   rc.opt.seed = 9;
   rc.mem_read_cycles = read_cycles;
-  rc.mem_write_cycles = 5;
+  rc.mem_write_cycles = write_cycles;
   rc.mem_outstanding = outstanding;
   std::vector<Packet> ps;
   for (const auto& f : fs) ps.push_back(Packet{f});
@@ -419,6 +421,134 @@ TEST(NaaCov, DisconnectSweptAcrossAGrant) {
     EXPECT_TRUE(r.last.ctl.Balanced());
     EXPECT_EQ(r.last.ctl.regions, 0);
   }
+}
+
+// ---- The last five points of the review (docs/coverage-review.md, "not reached" in cov4) ----
+
+std::vector<uint8_t> Dreq() { return SealAt(ClientMad(attr::kDreq, kClientComm, kCommBase), kCmIcrcAt); }
+
+// Eight host-posted WRITEs (NaaReqMsgs, the ring's depth) fill the requester's ring and the client holds back
+// their ACK: the controller's answer to an MRSP request, ready meanwhile, waits at the requester's command
+// port while connected until the client's one ACK of all eight frees the ring. The answer then goes out with
+// the next PSN, after that ACK.
+TEST(NaaCov, AnswerWaitsForAFullRequesterRing) {
+  const uint32_t n = params::kNaaReqMsgs;
+  std::string posts = "req timeout 1000000\n";
+  for (uint32_t i = 0; i < n; ++i) {
+    char line[128];
+    std::snprintf(line, sizeof line, "post write laddr 0x%llx len 64 raddr 0x%x rkey 0x55 tag %u\n",
+                  static_cast<unsigned long long>(kLaddr + 64 * i), 0x9000 + 64 * i, i + 1);
+    posts += line;
+  }
+  const auto es = Regions({256, 256});
+  Client cl;
+  cl.Send(MrspRequest(es));
+  std::vector<std::vector<uint8_t>> fs = cl.frames();
+  Gates g = cl.gates();
+  const size_t ack_all = fs.size();
+  g.after[ack_all] = 2 + n;  // after the REP, the eight WRITEs and the responder's ACK of the request
+  fs.push_back(AckFrame(kStart + n - 1));
+  g.after[fs.size()] = 3 + n;  // the answer
+  fs.push_back(AckFrame(kStart + n));
+  for (double bp : {0.0, 0.5}) {
+    SCOPED_TRACE(bp);
+    NaaConfig c = ParseNaaConfig(RpcConfig() + posts, "naa_cov.txt");
+    const std::vector<uint8_t> mem = Pattern(64 * n, 31);
+    c.rdma.memory.push_back(rdma::MemInit{kLaddr, mem});
+    const NaaRunReport r = RunEndpoint(std::move(c), fs, g, bp, 20);
+    ExpectClean(r);
+    ASSERT_EQ(r.run.out.size(), 3u + n);
+    const auto ms = Payloads(r);
+    ASSERT_EQ(ms.size(), n + 1);
+    for (uint32_t i = 0; i < n; ++i) {
+      EXPECT_EQ(ms[i], std::vector<uint8_t>(mem.begin() + 64 * i, mem.begin() + 64 * (i + 1))) << i;
+    }
+    EXPECT_EQ(ms[n], MrspGrant(es, kRkeyBase));
+    const Packet& answer = r.run.out.back();
+    EXPECT_EQ(answer.bytes[42], rdma::op::kSendOnly);
+    EXPECT_EQ(LoadBe(answer.bytes.data() + 51, 3), kStart + n);
+    EXPECT_GE(r.run.out_first_cycle.back(), r.run.in_last_cycle[ack_all]);  // it waited for the ACK
+    EXPECT_EQ(r.last.req[params::kNaaReqCntCplOk], n + 1);
+    EXPECT_EQ(r.last.ctl.answers, 1u);
+    EXPECT_EQ(r.last.ctl.reposts, 1u);
+    EXPECT_TRUE(r.last.ctl.Balanced());
+  }
+}
+
+// A DREQ while the controller is idle with a grant standing: the CM invalidates the QP (its one write on the
+// responder's programming port) in the very cycle the controller starts revoking the grant; the CM goes
+// first and the revoke waits. Every region is revoked; one region and the seed's 32.
+TEST(NaaCov, RevokeWaitsForTheCmsQpWrite) {
+  for (int regions : {1, 2, static_cast<int>(kRegions)}) {
+    SCOPED_TRACE(regions);
+    const auto es = Regions(std::vector<uint32_t>(static_cast<size_t>(regions), 64));
+    Client cl;
+    Mrsp(&cl, es, 4 + 16 * static_cast<uint32_t>(regions));
+    cl.Dreq();
+    const NaaRunReport r = GoRpc(cl, RpcConfig());
+    ExpectClean(r);
+    EXPECT_EQ(r.run.out.size(), cl.expected_out() + 1);  // ... and the DREP
+    EXPECT_EQ(Payloads(r).at(0), MrspGrant(es, kRkeyBase));
+    EXPECT_EQ(r.last.cm.disconnects, 1u);
+    EXPECT_EQ(r.last.ctl.grants, 1u);
+    EXPECT_EQ(r.last.ctl.answers, 1u);
+    EXPECT_EQ(r.last.ctl.reposts, 1u);
+    EXPECT_EQ(r.last.ctl.regions, 0);
+    EXPECT_TRUE(r.last.ctl.Balanced());
+  }
+}
+
+// The client's DREQ right behind its MRSP SEND, with slow host-memory writes: the CM drains the responder
+// before it invalidates the QP, so the SEND is written, ACKed and completed after the connection went down.
+// The controller counts that event and flushes it at once: no request is read, nothing is answered.
+TEST(NaaCov, EventAfterTheConnectionWentIsFlushed) {
+  Client cl;
+  cl.Send(MrspRequest(Regions(std::vector<uint32_t>(kRegions, 64))));  // 772 bytes, 13 beats to write
+  std::vector<std::vector<uint8_t>> fs = cl.frames();
+  Gates g = cl.gates();
+  g.after[fs.size()] = 1;  // with the SEND, not after its ACK
+  fs.push_back(Dreq());
+  for (uint32_t write_cycles : {5u, 200u}) {
+    SCOPED_TRACE(write_cycles);
+    const NaaRunReport r = RunEndpoint(ParseNaaConfig(RpcConfig(), "naa_cov.txt"), fs, g, 0, 20, 16, write_cycles);
+    ExpectClean(r);
+    EXPECT_EQ(r.run.out.size(), 3u);  // REP, the responder's ACK of the SEND, DREP
+    EXPECT_EQ(r.last.rdma.cqes, 1u) << "the SEND completed";
+    EXPECT_EQ(r.last.cm.disconnects, 1u);
+    EXPECT_EQ(r.last.ctl.events, 1u);
+    EXPECT_EQ(r.last.ctl.drops[static_cast<int>(CtlDrop::kFlushed)], 1u);
+    EXPECT_EQ(r.last.ctl.requests, 0u);  // taken while connected, it would have been read
+    EXPECT_EQ(r.last.ctl.answers + r.last.ctl.send_failed, 0u);
+    EXPECT_TRUE(r.last.ctl.Balanced());
+  }
+}
+
+// A CRC-32 over 16 KiB while the client WRITEs 4 KiB into another granted region, one host-memory request
+// outstanding at a time: the responder's payload writes hold the host port when the kernel's result write
+// is ready, so it waits. The CRC equals the bitwise reference, the WRITE's bytes are in memory.
+TEST(NaaCov, CrcResultWaitsForTheHostPort) {
+  const uint32_t n = 16384;
+  const auto es = Regions({n, 4, 4096});
+  const auto a = Pattern(n, 41), w = Pattern(4096, 42);
+  Client cl(5);  // path MTU 4096
+  Mrsp(&cl, es, 4 + 16 * 3);
+  cl.Message(rdma::op::kWriteFirst, es[0].fpga, kRkeyBase, a, true, rpc::kCrc);
+  cl.Message(rdma::op::kWriteFirst, es[2].fpga, kRkeyBase + 2, w, false, 0);  // while the kernel runs
+  cl.ExpectEndpointMessage(4);
+  const NaaRunReport r = RunEndpoint(ParseNaaConfig(RpcConfig(), "naa_cov.txt"), cl.frames(), cl.gates(), 0, 20, 1);
+  ExpectClean(r);
+  EXPECT_EQ(r.run.out.size(), cl.expected_out());
+  const auto ms = Payloads(r);
+  ASSERT_EQ(ms.size(), 2u);
+  const uint32_t crc = nettwin::test::Crc32(a);
+  EXPECT_EQ(ms[1], (std::vector<uint8_t>{static_cast<uint8_t>(crc), static_cast<uint8_t>(crc >> 8),
+                                         static_cast<uint8_t>(crc >> 16), static_cast<uint8_t>(crc >> 24)}));
+  std::vector<uint8_t> got(w.size());
+  r.memory->Read(es[2].fpga, got.data(), got.size());
+  EXPECT_EQ(got, w);
+  EXPECT_EQ(r.last.ctl.rpcs, 1u);
+  EXPECT_EQ(r.last.ctl.rpc_errors, 0u);
+  EXPECT_TRUE(r.last.ctl.Balanced());
 }
 
 }  // namespace

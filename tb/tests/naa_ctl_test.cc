@@ -13,6 +13,7 @@
 #include "model/rdma/rdma_types.h"
 #include "tb/common/host_memory.h"
 #include "tb/naa/naa_ctl_rtl.h"
+#include "tb/tests/crc32_ref.h"
 #include "tb/tests/naa_mrsp.h"
 
 namespace nettwin::naa {
@@ -241,15 +242,7 @@ TEST(NaaCtl, EachErrorCodeInCheckOrder) {
   EXPECT_EQ(one(Request(overlap)), Grant(overlap));  // overlapping regions are granted
 }
 
-// zlib's CRC-32, bit by bit (checked against the standard's check value below).
-uint32_t Crc32(const std::vector<uint8_t>& d) {
-  uint32_t c = 0xFFFFFFFFu;
-  for (uint8_t b : d) {
-    c ^= b;
-    for (int k = 0; k < 8; ++k) c = (c >> 1) ^ ((c & 1) ? 0xEDB88320u : 0);
-  }
-  return ~c;
-}
+using nettwin::test::Crc32;  // zlib's CRC-32, bit by bit (checked against the standard's check value below)
 
 std::vector<uint8_t> Random(size_t n, uint32_t seed) {
   std::vector<uint8_t> v(n);

@@ -16,6 +16,7 @@
 #include "model/rdma/rdma_packet.h"
 #include "tb/naa/naa_run.h"
 #include "tb/rdma/rdma_requests.h"
+#include "tb/tests/crc32_ref.h"
 #include "tb/tests/naa_frames.h"
 #include "tb/tests/naa_mrsp.h"
 #include "tb/tests/naa_rpc_client.h"
@@ -27,15 +28,7 @@ using namespace test;  // NOLINT: the shared client frames, MRSP messages and th
 
 constexpr uint32_t kMtu = 1024;  // the Client's default path MTU
 
-// Bitwise CRC-32 (IEEE 802.3, reflected, as zlib.crc32): the independent reference for kernel 2.
-uint32_t Crc32(const std::vector<uint8_t>& d) {
-  uint32_t c = 0xFFFFFFFFu;
-  for (uint8_t b : d) {
-    c ^= b;
-    for (int k = 0; k < 8; ++k) c = (c >> 1) ^ (0xEDB88320u & (0u - (c & 1)));
-  }
-  return ~c;
-}
+using nettwin::test::Crc32;  // the bitwise reference for kernel 2 (tb/tests/crc32_ref.h)
 
 uint32_t Le32(const std::vector<uint8_t>& v, size_t i) {
   return v[i] | v[i + 1] << 8 | v[i + 2] << 16 | static_cast<uint32_t>(v[i + 3]) << 24;
