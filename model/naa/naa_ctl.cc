@@ -100,7 +100,7 @@ const NaaCtlOut& NaaCtl::Eval(const NaaCtlIn& in) {
       break;
     }
     case CtlState::kCmd:
-      out_.cmd_valid = true;
+      out_.cmd_valid = !gone_;  // nothing of a connection that went reaches the requester
       if (!rpc_) {
         out_.cmd.op = ReqOp::kSend;
         out_.cmd.laddr = cfg_.txbuf;
@@ -133,7 +133,7 @@ const NaaCtlOut& NaaCtl::Eval(const NaaCtlIn& in) {
   out_.counters = counters_;
   out_.counters.regions = static_cast<uint8_t>(n_);
   out_.counters.state = state_;
-  out_.busy = state_ != CtlState::kIdle || EventCount() > 0 || (!in.connected && n_ > 0);
+  out_.busy = state_ != CtlState::kIdle || EventCount() > 0 || ((!in.connected || gone_) && n_ > 0);
   return out_;
 }
 
@@ -163,9 +163,8 @@ void NaaCtl::Tick() {
   };
   switch (state_) {
     case CtlState::kIdle:
-      if (!in_.connected) {  // disconnect: forget the queued events, revoke the grant
-        counters_.drops[static_cast<int>(CtlDrop::kFlushed)] += queued;
-        ev_rd_ = ev_wr_;
+      if (!in_.connected || gone_) {  // disconnect (now or while busy): revoke the grant
+        gone_ = false;                 // set again below while the connection is down
         if (n_ > 0) {
           idx_ = 0;
           state_ = CtlState::kRevoke;
@@ -254,9 +253,9 @@ void NaaCtl::Tick() {
       }
       break;
     case CtlState::kCmd:
-      if (in_.cmd_ready) {
+      if (in_.cmd_ready && !gone_) {
         state_ = CtlState::kCplWait;
-      } else if (!in_.connected) {  // the connection went away: the answer has nowhere to go
+      } else if (!in_.connected || gone_) {  // the connection went away: the answer has nowhere to go
         ++counters_.send_failed;
         state_ = CtlState::kRepost;
       }
@@ -268,7 +267,7 @@ void NaaCtl::Tick() {
       }
       break;
     case CtlState::kRepost:
-      if (!in_.connected) {  // the connection went away: the CM rewrites the queues on the next RTU
+      if (!in_.connected || gone_) {  // the connection went away: the CM rewrites the queues on the next RTU
         state_ = CtlState::kIdle;
       } else if (cfg_fire) {
         ++posted_;
@@ -312,7 +311,13 @@ void NaaCtl::Tick() {
       ++ev_wr_;
     }
   }
-  if (!in_.connected) posted_ = cfg_.queues.rq_posted;  // the CM writes the template on the next RTU
+  if (!in_.connected) {
+    // Events queued when the connection is gone are flushed in any state: none may reach a new connection.
+    counters_.drops[static_cast<int>(CtlDrop::kFlushed)] += queued;
+    ev_rd_ = ev_wr_;
+    gone_ = true;
+    posted_ = cfg_.queues.rq_posted;  // the CM writes the template on the next RTU
+  }
   DecodeCtl(in_.cfg, &cfg_);
 }
 

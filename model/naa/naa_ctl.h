@@ -85,7 +85,9 @@ class NaaCtl : public ClockedBlock<NaaCtlIn, NaaCtlOut> {
   int n_ = 0;            // regions granted now
   uint8_t err_ = 0;      // the answer's error code (0: a grant)
   uint16_t posted_ = 0;  // rq_posted as last written
-  bool was_connected_ = false;
+  // The connection fell since the controller was last idle while connected (naa_ctl.sv gone_q): the work in
+  // hand belongs to the connection that went, and Idle revokes the grant even if a new connection is up.
+  bool gone_ = false;
   std::array<Region, kRegions> regions_{};
   CtlCounters counters_;
   NaaKernel kernel_;

@@ -83,6 +83,10 @@ module naa_ctl
   logic [5:0]  idx_q, req_n_q, n_q;
   logic [7:0]  err_q;
   logic [15:0] posted_q;
+  // The connection fell since the controller was last idle while connected: what it is doing belongs to the
+  // connection that went (its answer or result is not sent, its buffer not reposted) and its grant is revoked
+  // in Idle, even if a new connection is up by then.
+  logic        gone_q;
   logic [63:0] reg_fpga_q [NaaRegions];
   logic [63:0] reg_host_q [NaaRegions];
   logic [31:0] reg_size_q [NaaRegions];
@@ -227,7 +231,7 @@ module naa_ctl
         end
       end
       CtlCmd: begin
-        cmd_valid_o = 1'b1;
+        cmd_valid_o = !gone_q;  // nothing of a connection that went reaches the requester
         if (!rpc_q) begin
           cmd_o.op    = NaaOpSend;
           cmd_o.laddr = txbuf_q;
@@ -259,11 +263,12 @@ module naa_ctl
     endcase
   end
 
-  // Flushed events: those queued when Idle sees the connection gone, and one arriving without a connection.
+  // Flushed events: those queued when the connection is gone (in any state: none may reach a new connection),
+  // and one arriving without a connection.
   logic        ev_ours;
   logic [31:0] flush_inc;
   assign ev_ours   = enable_q && cqe_valid_i && cqe_i.qpn == qpn_q;
-  assign flush_inc = ((state_q == CtlIdle && !connected_i) ? 32'(queued) : 32'd0) +
+  assign flush_inc = (!connected_i ? 32'(queued) : 32'd0) +
                      ((ev_ours && !connected_i) ? 32'd1 : 32'd0);
 
   logic dma_fire, rcfg_fire;
@@ -294,6 +299,7 @@ module naa_ctl
       n_q         <= '0;
       err_q       <= '0;
       posted_q    <= '0;
+      gone_q      <= 1'b0;
       budget_q    <= '0;
       rpc_q       <= 1'b0;
       rpc_status_q <= '0;
@@ -312,8 +318,8 @@ module naa_ctl
     end else begin
       unique case (state_q)
         CtlIdle: begin
-          if (!connected_i) begin  // disconnect: forget the queued events, revoke the grant
-            ev_rd_q <= ev_wr_q;
+          if (!connected_i || gone_q) begin  // disconnect (now or while busy): revoke the grant
+            gone_q <= 1'b0;  // set again below while the connection is down
             if (n_q != 6'd0) begin
               idx_q   <= '0;
               state_q <= CtlRevoke;
@@ -413,9 +419,9 @@ module naa_ctl
           end
         end
         CtlCmd: begin
-          if (cmd_ready_i) begin
+          if (cmd_ready_i && !gone_q) begin
             state_q <= CtlCplWait;
-          end else if (!connected_i) begin  // the connection went away: the answer has nowhere to go
+          end else if (!connected_i || gone_q) begin  // the connection went away: the answer has nowhere to go
             c_failed_q <= c_failed_q + 32'd1;
             state_q    <= CtlRepost;
           end
@@ -428,7 +434,7 @@ module naa_ctl
           end
         end
         CtlRepost: begin
-          if (!connected_i) begin  // the connection went away: the CM rewrites the queues on the next RTU
+          if (!connected_i || gone_q) begin  // the connection went away: the CM rewrites the queues on the next RTU
             state_q <= CtlIdle;
           end else if (rcfg_fire) begin
             posted_q    <= posted_q + 16'd1;
@@ -474,7 +480,11 @@ module naa_ctl
         end
       end
       c_drops_q[NaaCtlDropFlushed] <= c_drops_q[NaaCtlDropFlushed] + flush_inc;
-      if (!connected_i) posted_q <= queues_q[96:81];  // the CM writes the template on the next RTU
+      if (!connected_i) begin
+        ev_rd_q  <= ev_wr_q;            // Idle takes an event only while connected
+        gone_q   <= 1'b1;
+        posted_q <= queues_q[96:81];  // the CM writes the template on the next RTU
+      end
       if (cfg_valid_i && cfg_table_i == CfgTableBits'(NaaTblCtl)) begin
         if (cfg_index_i == CfgIndexBits'(0)) begin
           enable_q    <= cfg_data_i[0];
@@ -508,7 +518,7 @@ module naa_ctl
   assign cnt_drops_o       = c_drops_q;
   assign regions_o         = {2'd0, n_q};
   assign state_o           = state_q;
-  assign busy_o            = state_q != CtlIdle || queued != 8'd0 || (!connected_i && n_q != '0);
+  assign busy_o            = state_q != CtlIdle || queued != 8'd0 || ((!connected_i || gone_q) && n_q != '0);
 
   logic unused_bits;
   assign unused_bits = ^{cfg_data_i[CfgDataBits-1:205], cpl_i.tag, cur_q.qpn, cur_q.psn, cur_q.opcode,

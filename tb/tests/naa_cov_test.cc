@@ -551,5 +551,60 @@ TEST(NaaCov, CrcResultWaitsForTheHostPort) {
   EXPECT_TRUE(r.last.ctl.Balanced());
 }
 
+// A copy kernel still running (slow host memory) when the client disconnects and at once reconnects (DREQ,
+// a new REQ and RTU): the result belongs to the connection that went. It is not sent over the new one (a
+// failed send, no repost: the CM rewrote the queues), and the first connection's grant is revoked even
+// though a connection is up again by then. The new connection's own MRSP request, queued meanwhile, is
+// answered after the revoke with the new grant. (Before the fix the result went out on the new connection
+// and the old grant stayed.)
+TEST(NaaCov, KernelRunningAcrossAReconnect) {
+  const uint32_t n = 16384;
+  const auto es = Regions({n, n});
+  Client cl;
+  Mrsp(&cl, es, 4 + 16 * 2);
+  cl.Message(rdma::op::kWriteFirst, es[0].fpga, kRkeyBase, Pattern(n, 3), true, rpc::kCopy);
+  std::vector<std::vector<uint8_t>> fs = cl.frames();
+  Gates g = cl.gates();
+  const uint64_t acked = cl.expected_out();  // the responder's ACK of the RPC's last packet
+  g.after[fs.size()] = acked;
+  fs.push_back(Dreq());
+  g.after[fs.size()] = acked + 1;  // after the DREP
+  fs.push_back(ReqFrame(kClientComm + 2, 7471, 0, 3));
+  g.after[fs.size()] = acked + 2;  // after the second REP
+  fs.push_back(SealAt(ClientMad(attr::kRtu, kClientComm + 2, kCommBase + 1), kCmIcrcAt));
+  auto es2 = Regions({64});
+  es2[0].fpga += 0x80000;
+  rdma::RequestSpec send;  // the new connection's first request (its PSNs start again at kClientPsn)
+  send.sport = 50000;
+  send.dqpn = kQpn;
+  send.psn = kClientPsn;
+  send.ackreq = true;
+  send.opcode = rdma::op::kSendOnly;
+  send.payload = MrspRequest(es2);
+  g.after[fs.size()] = acked + 2;
+  fs.push_back(rdma::BuildRequest(send));
+  g.after[fs.size()] = acked + 4;  // the new connection's answer (its requester starts again at kStart)
+  fs.push_back(AckFrame(kStart));
+  const NaaRunReport r = RunEndpoint(ParseNaaConfig(RpcConfig(), "naa_cov.txt"), fs, g, 0, 200, 1);
+  ExpectClean(r);
+  ASSERT_EQ(r.run.out.size(), acked + 4);  // ... DREP, REP, the ACK of the new SEND, the new answer: no result
+  const auto ms = Payloads(r);
+  ASSERT_EQ(ms.size(), 2u);
+  EXPECT_EQ(ms[0], MrspGrant(es, kRkeyBase));
+  EXPECT_EQ(ms[1], MrspGrant(es2, kRkeyBase));
+  EXPECT_EQ(r.last.cm.connects, 2u);
+  EXPECT_EQ(r.last.cm.disconnects, 1u);
+  EXPECT_EQ(r.last.ctl.events, 3u);
+  EXPECT_EQ(r.last.ctl.rpcs, 1u);
+  EXPECT_EQ(r.last.ctl.requests, 2u);
+  EXPECT_EQ(r.last.ctl.grants, 2u);
+  EXPECT_EQ(r.last.ctl.answers, 2u);
+  EXPECT_EQ(r.last.ctl.send_failed, 1u);  // the first connection's result
+  EXPECT_EQ(r.last.ctl.reposts, 2u);      // the two answered requests' buffers
+  EXPECT_EQ(r.last.ctl.regions, 1);       // the new grant only
+  EXPECT_TRUE(r.last.ctl.Balanced());
+}
+
 }  // namespace
 }  // namespace nettwin::naa
+
