@@ -173,7 +173,7 @@ def check_rpc(client_frames, server_frames, ctl):
         what = f"RPC {rpcs} (function 0x{fn:x})"
         if j + 1 < len(client) and client[j + 1]["kind"] == "dreq" and not client[j + 1]["waited"]:
             # The client disconnected right behind it, ACKing nothing of the endpoint's (the generators do so
-            # only where the kernel runs long): the result has nowhere to go, neither on this connection nor on the next (docs/naa.md).
+            # only where the kernel runs long): its result has nowhere to go, on this connection or the next.
             if answers and answers[0]["kind"] != "conn":
                 errors.append(f"{what}: the client disconnected before its result, yet the endpoint sent a "
                               f"{answers[0]['kind']} message for it")

@@ -20,7 +20,7 @@ from nettwin.naa.check_rpc import check_rpc, packet
 from nettwin.naa.gen import make
 from nettwin.naa.gen_rpc import CONFIG_OF, CTL_SCENARIOS
 from nettwin.naa.mrsp import NAA_REGIONS
-from nettwin.naa.ref_ctl import CQE_FIFO, RDMA_MRS, RX_BUF_BYTES, Controller
+from nettwin.naa.ref_ctl import CQE_FIFO, RDMA_MRS, RX_BUF_BYTES, LONG_KERNEL, Controller
 from nettwin.naa.ref import Endpoint, expected_frames, parse_naa_config, read_gates
 from nettwin.rdma.layers import set_icrc
 
@@ -68,6 +68,15 @@ class Scenarios(unittest.TestCase):
             # 3 RPCs with lost ACKs, the RPC the DREQ overtook (no result: send_failed), the new connection's
             self.assertEqual((st.ctl.st["rpcs"], st.req.st["timeouts"], st.ctl.st["send_failed"]), (5, 3, 1))
             self.assertEqual((st.st["connects"], st.st["disconnects"], st.ctl.st["grants"]), (2, 2, 3))
+
+
+class RunningKernel(unittest.TestCase):
+    def test_a_dreq_behind_a_short_kernel_is_undecided(self):
+        """Below LONG_KERNEL bytes the RTL's kernel may end before the DREQ arrives: the reference refuses."""
+        ctl = Controller({"pool": 0x10000, "pool_size": 0x10000, "mrs": 4, "rkey_base": 0x2000}, None)
+        ctl.running, ctl.busy = ({"op": "write_imm"}, LONG_KERNEL - 1), True
+        with self.assertRaisesRegex(ValueError, "cannot tell"):
+            ctl.disconnect()
 
 
 class CheckerFails(unittest.TestCase):
