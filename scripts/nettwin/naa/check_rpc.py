@@ -6,7 +6,9 @@ MRSP request is paired with the endpoint's next SEND, which must decode as an an
 grants exactly the requested FPGA addresses and sizes with rkeys rkey_base + i; a 0x00 carries a code 1..4);
 the client's WRITEs into the grant give the FPGA regions' contents; each new WRITE_WITH_IMM after a grant is
 paired with the endpoint's next WRITE_WITH_IMM message, whose immediate, target (the client's region) and data
-must be what nettwin.naa.kernels computes from the client's own parameters.  Every MRSP message (both ways)
+must be what nettwin.naa.kernels computes from the client's own parameters.  Answers pair only within one
+connection: an RPC the client disconnected right behind gets no result, and nothing the endpoint sends after
+the next connection's REP may answer a request of the old one.  Every MRSP message (both ways)
 decodes the same with the Scapy layers (nettwin.naa.mrsp) and with tshark running mrsp.lua (tshark only where
 the message is one SEND ONLY: Wireshark does not reassemble RC messages; the Scapy layers also read every
 reassembled request).
@@ -49,14 +51,17 @@ def is_cm(f, attr):
 
 def messages(frames, new_connection_attr):
     """The RC messages in the frames, in order, each once: [{"kind": send|write|"conn", ...}]."""
-    out, cur, expect = [], None, None
+    out, cur, expect, acked = [], None, None, False
     for f in frames:
+        if len(f) > 42 and f[42] == 0x11:
+            acked = True            # the client ACKed something of the endpoint's (it waited for it)
+            continue
         if is_cm(f, new_connection_attr):
             out.append({"kind": "conn"})
             cur, expect = None, None
             continue
         if is_cm(f, 0x0015):        # DREQ: the grant goes with the connection
-            out.append({"kind": "conn"})
+            out.append({"kind": "dreq", "waited": acked})
             continue
         p = packet(f)
         if p is None:
@@ -72,6 +77,7 @@ def messages(frames, new_connection_attr):
         if p["op"] in LASTS:
             cur["imm"] = p["imm"]
             out.append(cur)
+            acked = False
             cur = None
     return out
 
@@ -98,12 +104,13 @@ def scapy_entries(msg):
 def check_rpc(client_frames, server_frames, ctl):
     """Errors (strings) of the MRSP answers and RPC results against the client's own messages."""
     errors = []
-    answers = [m for m in messages(server_frames, 0x0013) if m["kind"] != "conn"]
+    answers = messages(server_frames, 0x0013)      # with a "conn" where the endpoint accepted a connection
     grant, mem, rpcs, mrsps = None, Memory(), 0, 0
+    client = messages(client_frames, 0x0010)
 
     def next_answer(kind, what):
-        if not answers:
-            errors.append(f"{what}: the endpoint sent no {kind} for it")
+        if not answers or answers[0]["kind"] == "conn":
+            errors.append(f"{what}: the endpoint sent no {kind} for it on its connection")
             return None
         m = answers.pop(0)
         if m["kind"] != kind or (kind == "write" and m["imm"] is None):
@@ -111,9 +118,17 @@ def check_rpc(client_frames, server_frames, ctl):
             return None
         return m
 
-    for m in messages(client_frames, 0x0010):
-        if m["kind"] == "conn":
+    for j, m in enumerate(client):
+        if m["kind"] == "dreq":
             grant = None
+            continue
+        if m["kind"] == "conn":     # what the endpoint still sends of the old connection answers nothing
+            grant = None
+            while answers and answers[0]["kind"] != "conn":
+                errors.append(f"the endpoint sent a {answers[0]['kind']} message nobody asked for on a "
+                              f"connection that is gone ({len(answers.pop(0)['data'])} bytes)")
+            while answers and answers[0]["kind"] == "conn":
+                answers.pop(0)
             continue
         if m["kind"] == "send":
             mrsps += 1
@@ -156,6 +171,13 @@ def check_rpc(client_frames, server_frames, ctl):
         if code == kernels.OK and ctl["budget"] <= FAST_BUDGET and grant[0]["size"]:
             code = kernels.TIMEOUT
         what = f"RPC {rpcs} (function 0x{fn:x})"
+        if j + 1 < len(client) and client[j + 1]["kind"] == "dreq" and not client[j + 1]["waited"]:
+            # The client disconnected right behind it, ACKing nothing of the endpoint's (the generators do so
+            # only where the kernel runs long): its result has nowhere to go, on this connection or the next.
+            if answers and answers[0]["kind"] != "conn":
+                errors.append(f"{what}: the client disconnected before its result, yet the endpoint sent a "
+                              f"{answers[0]['kind']} message for it")
+            continue
         a = next_answer("write", what)
         if a is None:
             continue
@@ -170,7 +192,7 @@ def check_rpc(client_frames, server_frames, ctl):
                           f"rkey 0x{want[2]:x}")
         if not code:
             mem.write(grant[k]["fpga"], data)
-    for a in answers:
+    for a in (a for a in answers if a["kind"] != "conn"):
         errors.append(f"the endpoint sent a {a['kind']} message nobody asked for ({len(a['data'])} bytes)")
     return errors, mrsps, rpcs
 

@@ -16,7 +16,9 @@ and their gates (each client frame that answers or follows the endpoint waits fo
             kernel, a kernel timeout (0x02); disconnect; reconnect, an RPC before the MRSP again, an MRSP
   rpc_lost  the ACK of the MRSP answer lost (the endpoint resends it), the endpoint's ACK of the client's
             WRITE_WITH_IMM lost (the client resends the whole message: duplicates, ACKed, the kernel runs
-            once), the client's ACK of the result lost (the endpoint resends it after its timeout)
+            once), the client's ACK of the result lost (the endpoint resends it after its timeout); then an
+            RPC whose kernel runs long with the DREQ right behind it, reconnect, maybe a large WRITE into the
+            static MR first, MRSP + RPC on the new connection, a WRITE to the old grant's last rkey (NAK)
 Random per seed: the pool, its size, rkey_base, the number of MR slots (4..32, or the default 32) and of
 receive buffers (2..4), the path MTU
 (256..1024), region addresses (any byte alignment), sizes and counts, the client's host regions and rkeys,
@@ -72,10 +74,10 @@ class Script:
     def disconnect(self):
         self.add([self.c.dreq(self.comm, self.qpn)], 1)
 
-    def message(self, op, data, va=0, rkey=0, imm=None):
+    def message(self, op, data, va=0, rkey=0, imm=None, gate=False):
         """One client message split at the MTU, ACKed once (its last packet asks for it); its packets."""
         pk = client_packets(self.c, self.qpn, op, data, va, rkey, imm)
-        self.add(pk, 1)
+        self.add(pk, 1, gate)
         return pk
 
     def endpoint_sends(self, length):
@@ -315,7 +317,7 @@ def scen_err(rng, s, k, static_mr):
     s.disconnect()
 
 
-def scen_lost(rng, s, k):
+def scen_lost(rng, s, k, static_mr):
     s.connect()
     fn = rng.choice((kernels.ADD, kernels.CRC, kernels.COPY))
     sizes = kernel_sizes(rng, fn, k["mrs"])
@@ -325,6 +327,39 @@ def scen_lost(rng, s, k):
     rpc_call(rng, s, fn, g, k["rkey_base"], dup=True)        # the client's WRITE_WITH_IMM again
     rpc_call(rng, s, rng.choice(fns), g, k["rkey_base"], lost=True)   # the result's ACK lost
     rpc_call(rng, s, rng.choice(fns), g, k["rkey_base"], dup=True, lost=True)
+    reconnect_while_running(rng, s, k, static_mr)
+
+
+def reconnect_while_running(rng, s, k, static_mr):
+    """An RPC whose kernel runs long, the client's DREQ right behind it (it does not wait for the result),
+    a reconnection, an MRSP and an RPC on the new connection, a WRITE to an rkey of the old grant (NAK: the
+    grant went with the old connection), disconnect.  Deterministic in both modes: region 0 holds 8..16 KiB,
+    so the kernel's DMA reads take hundreds of cycles (64 bytes a cycle at best), while the DREQ (gated on the
+    responder's ACK of the RPC's last packet, like NaaCov.KernelRunningAcrossAReconnect) is 6 beats: the
+    connection is always gone before the kernel ends (ref_ctl.py LONG_KERNEL).  Whether the new MRSP reaches
+    the controller while the old kernel still runs (it waits in the event queue) or after (the client first
+    WRITEs 32..64 KiB into the static MR and waits for its ACK) changes no frame the endpoint sends."""
+    fn = rng.choice((kernels.ADD, kernels.CRC, kernels.COPY))
+    n = rng.randrange(8192, 16385) & ~3
+    sizes = {kernels.ADD: [n, n, n], kernels.CRC: [n, rng.randrange(4, 65)],
+             kernels.COPY: [n, n + rng.randrange(65)]}[fn]
+    old = k["pool"].regions(sizes + [rng.randrange(1025) for _ in range(4 - len(sizes))])   # 4: more than the new
+    s.mrsp(old, 4 + 16 * len(old))
+    ins = [(r["fpga"], k["rkey_base"] + i, data(rng, r["size"])) for i, r in enumerate(old[:NEEDS[fn] - 1])]
+    for i, (va, rkey, d) in enumerate(ins):
+        s.message("write", d, va, rkey, fn if i + 1 == len(ins) else None)
+    s.add([s.c.dreq(s.comm, s.qpn)], 1, gate=True)               # right behind: no result comes
+    s.connect()
+    if rng.random() < 0.5:                                       # the new MRSP most likely after the kernel
+        va, rkey = static_mr
+        s.message("write", data(rng, rng.randrange(32768, 65537)), va, rkey)
+        s.gates[len(s.frames)] = s.sent
+    fn2 = rng.choice((kernels.ADD, kernels.CRC, kernels.COPY))
+    sizes2 = kernel_sizes(rng, fn2, k["mrs"])[:NEEDS[fn2]]
+    new = k["pool"].regions(sizes2)
+    s.mrsp(new, 4 + 16 * len(new))
+    rpc_call(rng, s, fn2, new, k["rkey_base"])
+    s.message("write", data(rng, 8), old[-1]["fpga"], k["rkey_base"] + len(old) - 1)   # NAK: remote access
     s.disconnect()
 
 
@@ -337,6 +372,6 @@ def make_ctl(rng, out_dir, new_client, server, sid, qpn, comm_base, static_mr):
         c.mtu = rng.choice((256, 512, 1024))
         c.server_mac, c.server_ip = server["mac"], server["ip"]
         s = Script(c, qpn, k["start"], sid, comm_base)
-        build(rng, s, k, static_mr) if build is scen_err else build(rng, s, k)
+        build(rng, s, k, static_mr) if build in (scen_err, scen_lost) else build(rng, s, k)
         out[name] = (s.frames, s.gates, s.sent)
     return out

@@ -103,6 +103,8 @@ class Endpoint:
 
     def process(self, f):
         """The endpoint's frames for client frame f, in order."""
+        if self.ctl and self.ctl.running and not self.is_dreq(f):
+            return self.kernel_done() + self.process(f)
         if not self.is_cm(f) and self.req.for_me(f):
             return self.req.ack(f) + self.settle()
         if not self.is_cm(f):
@@ -124,6 +126,16 @@ class Endpoint:
         self.st["cm_out"] += len(out)
         out, self.req_out = out + self.req_out, []      # the requester starts on the RTU
         return out
+
+    def is_dreq(self, f):
+        return self.is_cm(f) and len(f) >= 80 and f[78:80] == ATTR["DREQ"].to_bytes(2, "big")
+
+    def kernel_done(self):
+        """The controller's running kernel (ref_ctl.py) finishes: its result goes out."""
+        if not (self.ctl and self.ctl.running):
+            return []
+        self.ctl.finish()
+        return self.settle()
 
     def settle(self):
         """The controller's part after a frame or a timer: each completion of its commands reposts a receive
@@ -254,12 +266,16 @@ def expected_frames(ep, frames, gates):
     out = []
     for i, (f, ts) in enumerate(frames):
         while len(out) < gates.get(i, 0):
+            if ep.ctl and ep.ctl.running:       # the client waits: the kernel finishes first
+                out.extend((r, ts) for r in ep.kernel_done())
+                continue
             if not ep.req.pending():
                 raise ValueError(f"client frame {i} waits for {gates[i]} endpoint frames; the reference sends "
                                  f"only {len(out)}")
             out.extend((r, ts) for r in ep.fire())
         out.extend((r, ts) for r in ep.process(bytes(f)))
     ts = frames[-1][1] if frames else 0
+    out.extend((r, ts) for r in ep.kernel_done())
     while ep.req.pending():
         out.extend((r, ts) for r in ep.fire())
     return out

@@ -7,7 +7,8 @@ FPGA regions in the endpoint's memory, and posts one command to the requester re
 receive buffer is reposted once that command completes.  One event at a time, the others wait in order.
 
   parse_ctl_line(path, n, tokens, static_mrs) -> dict     the `ctl` line (docs/naa.md "Configuration")
-  Controller(ctl, endpoint)                                .event(cqe), .completed(status), .disconnect()
+  Controller(ctl, endpoint)                                .event(cqe), .completed(status), .disconnect(),
+                                                           .running (a kernel's result held back), .finish()
 """
 from nettwin.naa import kernels
 from nettwin.naa.mrsp import NAA_REGIONS, MrspServer
@@ -23,6 +24,14 @@ DEFAULT_BUDGET = 1000000   # docs/naa.md: a kernel's cycles before it answers 0x
 # than FAST_BUDGET cycles), and none of the scenarios' kernels (regions of at most 16 KiB) comes near
 # SLOW_BUDGET.  A kernel with nothing in region 0 may finish within any budget: undecided.
 FAST_BUDGET, SLOW_BUDGET = 8, 100000
+# A kernel's result is not sent at once: the kernel "runs" until the endpoint does anything else (the next
+# client frame that is not a DREQ, a gate, the end of the input), then its result goes out.  A DREQ while it
+# runs ends the connection first: the result is never sent (send_failed), its buffer never reposted (docs/naa.md
+# "Disconnect").  The RTL decides this by cycles; the reference only where the cycles cannot matter: a kernel
+# with at least LONG_KERNEL bytes in region 0 takes hundreds of cycles of DMA reads (64 bytes a cycle at best),
+# far longer than the CM takes to read a DREQ that follows its completion right behind (6 beats).  A DREQ
+# behind a shorter kernel is undecided.
+LONG_KERNEL = 4096
 CTL_KEYS = ("pool", "pool_size", "rxbuf", "txbuf", "rkey_base", "mr_first", "mrs", "budget")
 CTL_COUNTERS = ("events", "requests", "grants", "answers", "reposts", "send_failed", "rpcs", "rpc_errors")
 CTL_DROPS = ("rpc_no_regions", "event_overflow", "flushed")
@@ -66,7 +75,8 @@ class Controller:
         self.ctl, self.ep = ctl, ep
         self.mrsp = MrspServer(ctl["pool"], ctl["pool_size"], ctl["mrs"], ctl["rkey_base"])
         self.queue = []          # completion events waiting (at most CQE_FIFO)
-        self.busy = False        # a command is posted and not completed yet
+        self.busy = False        # a command is posted (or its kernel running) and not completed yet
+        self.running = None      # the result command of the kernel still running, and region 0's size
         self.log = []            # (kind, detail) per handled event, for the checker's messages
         self.st = {**{c: 0 for c in CTL_COUNTERS}, "errors": {c: 0 for c in range(1, 5)},
                    "drops": {d: 0 for d in CTL_DROPS}, "regions": 0}
@@ -126,7 +136,14 @@ class Controller:
             r = regs[k]
             mem.write(r["fpga"], data)
             cmd = {"laddr": r["fpga"], "len": len(data), "raddr": r["host"], "rkey": r["host_rkey"], "imm": 0}
+            self.busy, self.running = True, ({"op": "write_imm", **cmd, "kind": "rpc"}, regs[0]["size"])
+            return
         self.post({"op": "write_imm", **cmd, "kind": "rpc"})
+
+    def finish(self):
+        """The running kernel is done: its result goes to the requester."""
+        cmd, self.running = self.running[0], None
+        self.post(cmd)
 
     # ---- the responder's MR table ----
     def revoke(self):
@@ -160,7 +177,15 @@ class Controller:
             self.st["reposts"] += 1
 
     def disconnect(self):
-        """The connection went away: the grant is revoked, waiting events are flushed."""
+        """The connection went away: the grant is revoked, waiting events are flushed, a running kernel's
+        result is dropped (the kernel ends on a connection that is gone: the buffer is not reposted)."""
+        if self.running:
+            if self.running[1] < LONG_KERNEL:
+                raise ValueError(f"a DREQ right behind a kernel with {self.running[1]} bytes in region 0: the "
+                                 f"reference cannot tell whether its result went out first (it decides from "
+                                 f"{LONG_KERNEL} bytes)")
+            self.running, self.busy = None, False
+            self.st["send_failed"] += 1
         self.revoke()
         self.mrsp.disconnect()
         self.st["regions"] = 0

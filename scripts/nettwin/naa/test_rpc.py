@@ -3,7 +3,8 @@
 - the generator's own count of the endpoint's frames (from its protocol knowledge) is what the independent
   reference sends, for every seed the regression runs;
 - the checker accepts the reference's frames, and fails on a server pcap with one RPC result byte flipped,
-  an MRSP answer's rkey changed, a missing retransmission, or a kernel run twice.
+  an MRSP answer's rkey changed, a missing retransmission, a kernel run twice, or the result of an RPC the
+  client disconnected behind sent on its next connection (the bug 98934b5 fixed).
 
   cd scripts && /usr/bin/python3 -m unittest nettwin.naa.test_rpc
 """
@@ -11,6 +12,7 @@ import os
 import re
 import tempfile
 import unittest
+from unittest import mock
 
 from nettwin.common.pcap import read_pcap, write_pcap
 from nettwin.naa.check import check
@@ -18,7 +20,7 @@ from nettwin.naa.check_rpc import check_rpc, packet
 from nettwin.naa.gen import make
 from nettwin.naa.gen_rpc import CONFIG_OF, CTL_SCENARIOS
 from nettwin.naa.mrsp import NAA_REGIONS
-from nettwin.naa.ref_ctl import CQE_FIFO, RDMA_MRS, RX_BUF_BYTES
+from nettwin.naa.ref_ctl import CQE_FIFO, RDMA_MRS, RX_BUF_BYTES, LONG_KERNEL, Controller
 from nettwin.naa.ref import Endpoint, expected_frames, parse_naa_config, read_gates
 from nettwin.rdma.layers import set_icrc
 
@@ -63,7 +65,18 @@ class Scenarios(unittest.TestCase):
             st = reference(d, "rpc_err")[0].ctl.st
             self.assertEqual((st["drops"]["rpc_no_regions"], st["rpc_errors"], st["rpcs"]), (2, 8, 8))
             st = reference(d, "rpc_lost")[0]
-            self.assertEqual((st.ctl.st["rpcs"], st.req.st["timeouts"]), (3, 3))
+            # 3 RPCs with lost ACKs, the RPC the DREQ overtook (no result: send_failed), the new connection's
+            self.assertEqual((st.ctl.st["rpcs"], st.req.st["timeouts"], st.ctl.st["send_failed"]), (5, 3, 1))
+            self.assertEqual((st.st["connects"], st.st["disconnects"], st.ctl.st["grants"]), (2, 2, 3))
+
+
+class RunningKernel(unittest.TestCase):
+    def test_a_dreq_behind_a_short_kernel_is_undecided(self):
+        """Below LONG_KERNEL bytes the RTL's kernel may end before the DREQ arrives: the reference refuses."""
+        ctl = Controller({"pool": 0x10000, "pool_size": 0x10000, "mrs": 4, "rkey_base": 0x2000}, None)
+        ctl.running, ctl.busy = ({"op": "write_imm"}, LONG_KERNEL - 1), True
+        with self.assertRaisesRegex(ValueError, "cannot tell"):
+            ctl.disconnect()
 
 
 class CheckerFails(unittest.TestCase):
@@ -129,6 +142,25 @@ class CheckerFails(unittest.TestCase):
         f[51:54] = ((p["psn"] + 1) & 0xFFFFFF).to_bytes(3, "big")   # a second message: the kernel ran again
         errors = check_rpc(client, out[:i + 1] + [set_icrc(bytes(f))] + out[i + 1:], ep.ctl.ctl)[0]
         self.assertTrue(errors, "a second result message is caught")
+
+
+    def test_the_old_result_on_the_new_connection(self):
+        """The design before 98934b5: the kernel the DREQ overtook finished on the new connection and its
+        result went out there (and its grant stayed).  Made by the reference with that behaviour patched in:
+        the disconnect keeps the running kernel, and only an RDMA frame (the new connection's first) ends it."""
+        def keep_running(ctl, original=Controller.disconnect):
+            running = ctl.running
+            ctl.running = None
+            original(ctl)
+            ctl.running, ctl.busy = running, running is not None
+        with mock.patch.object(Controller, "disconnect", keep_running), \
+                mock.patch.object(Endpoint, "is_dreq", lambda ep, f: Endpoint.is_cm(f)):
+            ep, out, client = reference(self.d, "rpc_lost")
+        # The client never ACKs that result: it blocks the new MRSP's answer until the last DREQ flushes both.
+        self.assertEqual((ep.ctl.st["rpcs"], ep.ctl.st["send_failed"]), (4, 1))
+        errors = check_rpc(client, out, ep.ctl.ctl)[0]
+        self.assertTrue(any("next message is a write, not a send" in e for e in errors), errors)
+        self.assertTrue(self.run_check(self.d, "rpc_lost", out))
 
 
 if __name__ == "__main__":
