@@ -60,6 +60,16 @@ MUTATIONS = [
       ("rtl/re/re_decide.sv", "        else if (covered != '0) code = CodeW'(ReDropOverlap);\n", "")]),
     ("re-expiry-order-model", "re", "contexts that expire together reported newest key first (model)",
      [("model/re/re_cycle_model.cc", "(c.first_ns == b.first_ns && c.key < b.key)", "(c.first_ns == b.first_ns && c.key > b.key)")]),
+    ("naa-reconnect-both", "naa", "work of a connection that went survives into the next one (model and RTL)",
+     [("model/naa/naa_ctl.cc", "    gone_ = true;\n", ""),
+      ("rtl/naa/naa_ctl.sv", "        gone_q   <= 1'b1;\n", "")]),
+    ("naa-flush-count-model", "naa", "events flushed at a disconnect not counted as drops (model)",
+     [("model/naa/naa_ctl.cc", "    counters_.drops[static_cast<int>(CtlDrop::kFlushed)] += queued;\n", "")]),
+    ("vnic-pkey-member-both", "vnic", "two limited-member P_Keys accepted as a match (model and RTL)",
+     [("model/vnic/vnic_format.cc", "(a & 0x7FFF) == (b & 0x7FFF) && ((a | b) & 0x8000) != 0", "(a & 0x7FFF) == (b & 0x7FFF)"),
+      ("rtl/vnic/vnic_pkg.sv", "a[14:0] == b[14:0] && (a[15] | b[15]);", "a[14:0] == b[14:0];")]),
+    ("vnic-pad-limit-rtl", "vnic", "a tail byte claiming 8 pad bytes accepted (RTL)",
+     [("rtl/vnic/vnic_decap_top.sv", "tail[5:0] > 6'd7 ||", "tail[5:0] > 6'd8 ||")]),
 ]
 
 # Pure-Python self-tests (they never run the C++ build), the shell lint and the setup check (no C++ or SV
