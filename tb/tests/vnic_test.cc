@@ -2,6 +2,7 @@
 // config parser's errors, and both directions in lockstep at line rate (RTL = model every cycle).
 #include <gtest/gtest.h>
 
+#include <array>
 #include <random>
 #include <string>
 #include <vector>
@@ -26,6 +27,13 @@ std::vector<uint8_t> Frame(size_t len, std::mt19937_64& rng, uint8_t first = 0x0
   for (auto& b : f) b = static_cast<uint8_t>(rng());
   if (len > 0) f[0] = first;
   return f;
+}
+
+// A 16B packet with its ICRC recomputed after an edit, so the edit reaches the checks behind the ICRC's.
+std::vector<uint8_t> RefixIcrc(std::vector<uint8_t> p) {
+  const uint32_t c = Icrc(p.data(), p.size() - 5);
+  for (int j = 0; j < 4; ++j) p[p.size() - 5 + j] = static_cast<uint8_t>(c >> (8 * j));
+  return p;
 }
 
 TEST(VnicFormat, IcrcIsCrc32OverTheBytesBeforeIt) {
@@ -109,11 +117,6 @@ TEST(VnicFormat, EveryDecapDropReason) {
   std::mt19937_64 rng(2);
   const auto good = Encapsulate(Frame(100, rng), 0, t).pkt;
   auto reason = [&](std::vector<uint8_t> p) { return static_cast<uint32_t>(Decapsulate(p, t).drop); };
-  auto refix = [](std::vector<uint8_t> p) {
-    const uint32_t c = Icrc(p.data(), p.size() - 5);
-    for (int j = 0; j < 4; ++j) p[p.size() - 5 + j] = static_cast<uint8_t>(c >> (8 * j));
-    return p;
-  };
   EXPECT_EQ(reason(good), 0u);
   EXPECT_EQ(reason({good.begin(), good.begin() + 39}), params::kVnicDecDropRunt);
   auto p = good;
@@ -137,10 +140,10 @@ TEST(VnicFormat, EveryDecapDropReason) {
   EXPECT_EQ(reason(p), params::kVnicDecDropPad);
   p = good;
   p[18] = 0x55;
-  EXPECT_EQ(reason(refix(p)), params::kVnicDecDropVeswid);
+  EXPECT_EQ(reason(RefixIcrc(p)), params::kVnicDecDropVeswid);
   p = good;
   p[10] = 0x03;  // pkey 0x8003: another partition
-  EXPECT_EQ(reason(refix(p)), params::kVnicDecDropPkey);
+  EXPECT_EQ(reason(RefixIcrc(p)), params::kVnicDecDropPkey);
   EXPECT_FALSE(PkeyMatch(0x0002, 0x0002));  // two limited members
   EXPECT_TRUE(PkeyMatch(0x8002, 0x0002));
 }
@@ -227,6 +230,72 @@ TEST(VnicLockstep, EveryDropCountedInBothEngines) {
   EXPECT_EQ(r.counters.drops[params::kVnicEncDropTooLong], 1u);
   EXPECT_EQ(r.counters.drops[params::kVnicEncDropPortDisabled], 1u);
   EXPECT_EQ(r.counters.out, 1u);
+}
+
+// The receive side's drop decisions in both engines, above all the pad field's edges: every value of the
+// tail byte's 6-bit pad count (only 0..7 exist; 8 is the first that must drop), a pad longer than the
+// Ethernet payload, and one packet of each other drop reason; each good packet in between keeps the
+// pipeline busy around the drops.
+TEST(VnicLockstep, EveryDecapDropReasonAndEveryPadValueInBothEngines) {
+  const Tables t = TwoPorts();
+  std::mt19937_64 rng(11);
+  const auto good = Encapsulate(Frame(100, rng), 0, t).pkt;
+  const auto small = Encapsulate(Frame(14, rng), 0, t).pkt;  // 14-byte frame: the pad is all its padding
+  std::vector<Packet> in;
+  std::vector<uint32_t> want;  // the model's packet-level decision per input (0: delivered)
+  auto add = [&](std::vector<uint8_t> p) {
+    want.push_back(static_cast<uint32_t>(Decapsulate(p, t).drop));
+    in.push_back(Packet{std::move(p), 0});
+    in.push_back(Packet{good, 0});
+    want.push_back(0);
+  };
+  for (int top = 0; top < 4; ++top) {
+    for (int pad = 0; pad < 64; ++pad) {
+      auto p = good;
+      p.back() = static_cast<uint8_t>(top << 6 | pad);
+      add(p);
+    }
+  }
+  auto p = small;
+  const int real_pad = small.back() & 7;
+  ASSERT_LT(real_pad, 7);
+  p.back() = static_cast<uint8_t>(0x40 | (real_pad + 1));  // one more pad byte than the packet has
+  add(p);
+  add({good.begin(), good.begin() + 39});
+  p = good;
+  p[7] &= 0x9F;
+  add(p);
+  p = good;
+  p[8] = 0x08;
+  add(p);
+  p = good;
+  p.resize(p.size() + 8);
+  add(p);
+  p = good;
+  p[40] ^= 1;
+  add(p);
+  p = good;
+  p[18] = 0x55;
+  add(RefixIcrc(p));
+  p = good;
+  p[10] = 0x03;
+  add(RefixIcrc(p));
+  VnicRunConfig rc;
+  rc.dir = Direction::kDecap;
+  const VnicRunReport r = RunVnic(t, in, {}, rc);
+  ASSERT_EQ(r.mismatch_text, "");
+  ASSERT_TRUE(r.conservation_ok);
+  std::array<uint32_t, kNumReasons> drops{};
+  size_t delivered = 0;
+  for (uint32_t w : want) w == 0 ? ++delivered : ++drops[w];
+  EXPECT_EQ(r.run.out.size(), delivered);
+  EXPECT_EQ(drops[params::kVnicDecDropPad], 3u * 64 + 56 + 1);  // wrong top bits, pads 8..63, too long
+  for (uint32_t reason : {params::kVnicDecDropRunt, params::kVnicDecDropBadL2, params::kVnicDecDropBadL4,
+                          params::kVnicDecDropLength, params::kVnicDecDropIcrc, params::kVnicDecDropPad,
+                          params::kVnicDecDropVeswid, params::kVnicDecDropPkey}) {
+    EXPECT_GE(drops[reason], 1u) << reason;
+    EXPECT_EQ(r.counters.drops[reason], drops[reason]) << reason;
+  }
 }
 
 }  // namespace
