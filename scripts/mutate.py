@@ -68,6 +68,8 @@ MUTATIONS = [
     ("vnic-pkey-member-both", "vnic", "two limited-member P_Keys accepted as a match (model and RTL)",
      [("model/vnic/vnic_format.cc", "(a & 0x7FFF) == (b & 0x7FFF) && ((a | b) & 0x8000) != 0", "(a & 0x7FFF) == (b & 0x7FFF)"),
       ("rtl/vnic/vnic_pkg.sv", "a[14:0] == b[14:0] && (a[15] | b[15]);", "a[14:0] == b[14:0];")]),
+    ("vnic-pkey-member-rtl", "vnic", "two limited-member P_Keys accepted as a match (RTL)",
+     [("rtl/vnic/vnic_pkg.sv", "a[14:0] == b[14:0] && (a[15] | b[15]);", "a[14:0] == b[14:0] && (a[15] | b[15] | 1'b1);")]),
     ("vnic-pad-limit-rtl", "vnic", "a tail byte claiming 8 pad bytes accepted (RTL)",
      [("rtl/vnic/vnic_decap_top.sv", "tail[5:0] > 6'd7 ||", "tail[5:0] > 6'd8 ||")]),
 ]

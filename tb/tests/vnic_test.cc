@@ -237,7 +237,11 @@ TEST(VnicLockstep, EveryDropCountedInBothEngines) {
 // Ethernet payload, and one packet of each other drop reason; each good packet in between keeps the
 // pipeline busy around the drops.
 TEST(VnicLockstep, EveryDecapDropReasonAndEveryPadValueInBothEngines) {
-  const Tables t = TwoPorts();
+  // Port 5 is a limited member of its partition: a packet that is one too is dropped (IBTA P_Key rule).
+  const Tables t = ParseConfig(
+      "port 0 veswid 7 pkey 0x8001 slid 0x123456 ucast_dlid 0xabcdef\n"
+      "port 5 veswid 0x905 pkey 0x0005 slid 3 ucast_dlid 0x100000\n",
+      "t");
   std::mt19937_64 rng(11);
   const auto good = Encapsulate(Frame(100, rng), 0, t).pkt;
   const auto small = Encapsulate(Frame(14, rng), 0, t).pkt;  // 14-byte frame: the pad is all its padding
@@ -280,6 +284,13 @@ TEST(VnicLockstep, EveryDecapDropReasonAndEveryPadValueInBothEngines) {
   p = good;
   p[10] = 0x03;
   add(RefixIcrc(p));
+  p = Encapsulate(Frame(80, rng), 5, t).pkt;  // limited member to limited member
+  ASSERT_EQ(Decapsulate(p, t).drop, static_cast<int>(params::kVnicDecDropPkey));
+  add(p);
+  p[11] |= 0x80;  // the packet a full member of partition 5: delivered
+  p = RefixIcrc(p);
+  ASSERT_EQ(Decapsulate(p, t).drop, 0);
+  add(p);
   VnicRunConfig rc;
   rc.dir = Direction::kDecap;
   const VnicRunReport r = RunVnic(t, in, {}, rc);
@@ -296,6 +307,7 @@ TEST(VnicLockstep, EveryDecapDropReasonAndEveryPadValueInBothEngines) {
     EXPECT_GE(drops[reason], 1u) << reason;
     EXPECT_EQ(r.counters.drops[reason], drops[reason]) << reason;
   }
+  EXPECT_EQ(drops[params::kVnicDecDropPkey], 2u);  // another partition; two limited members
 }
 
 }  // namespace
