@@ -3,9 +3,9 @@
 
   /usr/bin/python3 scripts/ejfat_loop.py gen --seed N --out-dir D [--events K]
   (nettwin lb-plan x2, lb_plan_gen.py assemble, nettwin lb --tables D/run.txt ... --out D/out.pcap)
-  /usr/bin/python3 scripts/ejfat_loop.py split --dir D --out D/out.pcap
-  /usr/bin/python3 scripts/ejfat_loop.py reassemble --dir D --nettwin build/nettwin   (nettwin re per member, lockstep)
-  /usr/bin/python3 scripts/ejfat_loop.py check --dir D
+  /usr/bin/python3 scripts/ejfat_loop.py split --dir D --out D/out.pcap [--work W]
+  /usr/bin/python3 scripts/ejfat_loop.py reassemble --dir D --nettwin build/nettwin [--work W]   (nettwin re per member, lockstep)
+  /usr/bin/python3 scripts/ejfat_loop.py check --dir D [--work W]
 
 gen: lb_plan_gen.py's scenario (members, boundary, filter), but the traffic is events: each (tick,
 data_id) event of 0..3000 bytes is cut into EVIO6 segments (UDP source port = tick[15:0], as the spec
@@ -14,8 +14,10 @@ switch; phase 2 mixes both sides of the boundary (an old event's segments may st
 phase 3, after the cleanup, has ticks >= boundary. D/loop_source.json lists every event.
 split: from the tables alone (lb_tables.py, never the planner or the LB model), which member each event's
 tick maps to (tick < boundary: the old calendar's slot, else the new one's); groups the LB output by
-destination address into D/<member>/segments.pcap and writes D/<member>/source.json with the events
-expected there, so re_check.py on each member also proves the routing.
+destination address into W/<member>/segments.pcap and writes W/<member>/source.json with the events
+expected there, so re_check.py on each member also proves the routing. W (--work, default D) holds everything
+split, reassemble and check write: two LB outputs of one vector (the regression's stimulus modes, run in
+parallel) each need their own, or one's reassembly overwrites the other's while it is being checked.
 check: every source event was reassembled exactly once, at its member, byte-identical (re_check.py per
 member), with no incomplete event and no RE drop anywhere.
 """
@@ -99,6 +101,7 @@ def member_of(d):
 
 
 def split(a):
+    w = a.work or a.dir
     route, names = member_of(a.dir)
     with open(os.path.join(a.dir, "loop_source.json")) as f:
         events = json.load(f)["events"]
@@ -120,13 +123,13 @@ def split(a):
         expect.setdefault(route(tick, et), {})[(tick, data_id)] = True
     members = sorted(set(groups) | set(expect))
     for m in members:
-        md = os.path.join(a.dir, m)
+        md = os.path.join(w, m)
         os.makedirs(md, exist_ok=True)
         write_pcap(os.path.join(md, "segments.pcap"), groups.get(m, []))
         mine = [e for e in events if (e["tick"], e["data_id"]) in expect.get(m, {})]
         with open(os.path.join(md, "source.json"), "w") as f:
             json.dump({"events": mine}, f)
-    with open(os.path.join(a.dir, "members.json"), "w") as f:
+    with open(os.path.join(w, "members.json"), "w") as f:
         json.dump(members, f)
     print("ejfat_loop: %d segments to %d members" % (len(outs), len(members)))
     return 0
@@ -135,10 +138,11 @@ def split(a):
 def reassemble(a):
     """`nettwin re` on every member's input (the members split wrote)."""
     import subprocess
-    with open(os.path.join(a.dir, "members.json")) as f:
+    w = a.work or a.dir
+    with open(os.path.join(w, "members.json")) as f:
         members = json.load(f)
     for m in members:
-        md = os.path.join(a.dir, m)
+        md = os.path.join(w, m)
         r = subprocess.run([a.nettwin, "re", "--engine", a.engine, "--config", os.path.join(a.dir, "re.txt"), "--in",
                             os.path.join(md, "segments.pcap"), "--out", os.path.join(md, "events.pcap"),
                             "--report", os.path.join(md, "report.json")], stdout=subprocess.PIPE,
@@ -151,13 +155,14 @@ def reassemble(a):
 
 
 def check(a):
-    with open(os.path.join(a.dir, "members.json")) as f:
+    w = a.work or a.dir
+    with open(os.path.join(w, "members.json")) as f:
         members = json.load(f)
     with open(os.path.join(a.dir, "loop_source.json")) as f:
         n_events = len(json.load(f)["events"])
     done = 0
     for m in members:
-        md = os.path.join(a.dir, m)
+        md = os.path.join(w, m)
         try:
             re_check.check(md, os.path.join(md, "events.pcap"), os.path.join(md, "report.json"),
                            os.path.join(a.dir, "re.txt"))
@@ -192,12 +197,15 @@ def main(argv=None):
     s = sub.add_parser("split")
     s.add_argument("--dir", required=True)
     s.add_argument("--out", required=True)
+    s.add_argument("--work", help="directory for the per-member files (default: --dir)")
     r = sub.add_parser("reassemble")
     r.add_argument("--dir", required=True)
     r.add_argument("--nettwin", required=True)
     r.add_argument("--engine", default="lockstep", help="nettwin re's engine (default lockstep: RTL + cycle model)")
+    r.add_argument("--work", help="directory split wrote to (default: --dir)")
     c = sub.add_parser("check")
     c.add_argument("--dir", required=True)
+    c.add_argument("--work", help="directory split wrote to (default: --dir)")
     a = ap.parse_args(argv)
     return {"gen": gen, "split": split, "reassemble": reassemble, "check": check}[a.cmd](a)
 

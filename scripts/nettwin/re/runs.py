@@ -57,10 +57,12 @@ def runs(opts):
                                                 "--in", os.path.join(d, "packets_in.pcap"), "--out", outp,
                                                 "--stats", stats]))
                 else:
+                    # each mode its own member files: the two modes of a seed run in parallel with -j
+                    work = ["--dir", d, "--work", os.path.join(d, "members_%s" % tag(mode))]
                     loop = [PY, opts.script("ejfat_loop.py")]
-                    checks += [("split", loop + ["split", "--dir", d, "--out", outp]),
-                               ("reassemble", loop + ["reassemble", "--dir", d, "--nettwin", opts.nettwin]),
-                               ("exactly_once", loop + ["check", "--dir", d])]
+                    checks += [("split", loop + ["split", "--out", outp] + work),
+                               ("reassemble", loop + ["reassemble", "--nettwin", opts.nettwin] + work),
+                               ("exactly_once", loop + ["check"] + work)]
                 out.append(Run("ejfat", kind, seed, mode, cmd, vector=vec, checks=checks, stats=stats,
                                outputs=[outp], accept=stats_ok, columns=_plan_columns))
         d = os.path.join(opts.work, "re%d" % seed)

@@ -91,6 +91,23 @@ class RunList(unittest.TestCase):
                 self.assertEqual(len(flat), len(set(flat)))
                 self.assertEqual(parts, [listed("--shard", "%d/%d" % (k, n), *extra) for k in range(1, n + 1)])
 
+    def test_runs_write_to_their_own_files(self):
+        # Runs of one vector run in parallel with -j: a file one writes must not be another's. Session 8 found
+        # the closed loop's two modes reassembling into the same member directories (a FAIL under -j 2 when
+        # one run's check read the events the other was rewriting).
+        ap = cli.parser()
+        opts = ap.parse_args(["--build", BUILD])
+        opts.work, opts.nettwin = "/w", "/nettwin"
+        owner = {}
+        for r in cli.select(opts, ap)[1]:
+            for c in [r.command] + [chk for _, chk in r.checks]:
+                for flag, value in zip(c, c[1:]):
+                    if flag in ("--out", "--stats", "--report", "--json", "--work", "--cleanup-out") and \
+                            not value.startswith("--"):
+                        self.assertEqual(owner.setdefault(value, r.name), r.name, "%s %s" % (flag, value))
+                if "ejfat_loop.py" in " ".join(c) and c[2] in ("split", "reassemble", "check"):
+                    self.assertIn("--work", c, r.name)  # else the members' files go to the shared vector dir
+
     def test_selection(self):
         self.assertTrue(all(x.startswith("lb.") for x in listed("--only", "lb")))
         self.assertEqual(listed("--only", "reorder", "--only", "lb"), listed("--only", "lb") +
