@@ -36,3 +36,23 @@ nettwin::PcapFormat ParseOutFormat(const std::string& opt, const std::string& v)
   if (!f) throw std::invalid_argument(opt + " must be pcap or pcapng, got '" + v + "'");
   return *f;
 }
+
+std::string ShellQuote(const std::string& arg) {
+  static constexpr char kPlain[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@%+=:,./_-";
+  if (!arg.empty() && arg.find_first_not_of(kPlain) == std::string::npos) return arg;
+  std::string q = "'";
+  for (const char c : arg) {
+    if (c == '\'')
+      q += "'\\''";
+    else
+      q += c;
+  }
+  return q + "'";
+}
+
+int ReportDivergence(const std::string& report, int argc, char** argv) {
+  std::cerr << report << "  replay: nettwin";
+  for (int i = 0; i < argc; ++i) std::cerr << " " << ShellQuote(argv[i]);
+  std::cerr << "\n";
+  return 1;
+}

@@ -32,6 +32,14 @@ Engine ParseEngine(const std::string& opt, const std::string& v, const char** na
   throw std::invalid_argument(opt + " must be model, rtl or lockstep, got '" + v + "'");
 }
 
+// `arg` as one word for a POSIX shell: as is when it holds only characters no shell treats specially,
+// else in single quotes (an embedded quote as '\''), so a printed replay line can be pasted back.
+std::string ShellQuote(const std::string& arg);
+
+// For a lockstep divergence: prints the report, then the command line that replays the run (argv[0] is the
+// subcommand), to stderr; returns the exit status 1.
+int ReportDivergence(const std::string& report, int argc, char** argv);
+
 // --out-format: "pcap" (default) or "pcapng", else std::invalid_argument.
 nettwin::PcapFormat ParseOutFormat(const std::string& opt, const std::string& v);
 // How a command writes its captures: the chosen container, with the input's timestamp resolution.

@@ -166,12 +166,7 @@ int LbCommand(int argc, char** argv) {
               static_cast<unsigned long long>(offered),
               r.counters.packets_out, static_cast<unsigned long long>(dropped),
               static_cast<unsigned long long>(r.run.cycles));
-  if (!r.mismatch_text.empty()) {
-    std::cerr << r.mismatch_text << "  replay: nettwin";
-    for (int i = 0; i < argc; ++i) std::cerr << " " << argv[i];
-    std::cerr << "\n";
-    return 1;
-  }
+  if (!r.mismatch_text.empty()) return ReportDivergence(r.mismatch_text, argc, argv);
   if (!r.fast_mismatch.empty()) {
     std::cerr << "nettwin lb: MODEL INCONSISTENCY: " << r.fast_mismatch << "\n";
     return 1;

@@ -137,12 +137,7 @@ int NaaCommand(int argc, char** argv) {
           r.last.req[params::kNaaReqCntCplFlushed],
       r.last.ctl.events, r.last.ctl.requests, r.last.ctl.rpcs, r.last.ctl.Dropped(),
       static_cast<unsigned long long>(r.run.cycles));
-  if (!r.mismatch_text.empty()) {
-    std::cerr << r.mismatch_text << "  replay: nettwin";
-    for (int i = 0; i < argc; ++i) std::cerr << " " << argv[i];
-    std::cerr << "\n";
-    return 1;
-  }
+  if (!r.mismatch_text.empty()) return ReportDivergence(r.mismatch_text, argc, argv);
   if (!r.conservation_ok) {
     std::cerr << "nettwin naa: " << (r.run.hang ? "HANG" : "CONSERVATION FAILED") << ": frames in "
               << r.run.accounting.in << ", out " << r.run.accounting.out << ", dropped " << r.run.accounting.dropped

@@ -121,12 +121,7 @@ int RdmaCommand(int argc, char** argv) {
   }
   std::printf("rdma: %zu requests, %u responses, %u dropped, %llu cycles\n", packets.size(), r.counters.responses,
               r.counters.packets_in - r.counters.processed, static_cast<unsigned long long>(r.run.cycles));
-  if (!r.mismatch_text.empty()) {
-    std::cerr << r.mismatch_text << "  replay: nettwin";
-    for (int i = 0; i < argc; ++i) std::cerr << " " << argv[i];
-    std::cerr << "\n";
-    return 1;
-  }
+  if (!r.mismatch_text.empty()) return ReportDivergence(r.mismatch_text, argc, argv);
   if (!r.conservation_ok) {
     std::cerr << "nettwin rdma: " << (r.run.hang ? "HANG" : "CONSERVATION FAILED") << ": packets_in "
               << r.counters.packets_in << ", processed " << r.counters.processed << "\n";

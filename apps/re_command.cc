@@ -212,12 +212,7 @@ int ReCommand(int argc, char** argv) {
               static_cast<unsigned long long>(c.events_completed), static_cast<unsigned long long>(c.events_timed_out));
   if (engine != "fast") std::printf(", %llu cycles", static_cast<unsigned long long>(r.run.cycles));
   std::printf("\n");
-  if (!r.mismatch_text.empty()) {
-    std::cerr << r.mismatch_text << "  replay: nettwin";
-    for (int i = 0; i < argc; ++i) std::cerr << " " << argv[i];
-    std::cerr << "\n";
-    return 1;
-  }
+  if (!r.mismatch_text.empty()) return ReportDivergence(r.mismatch_text, argc, argv);
   if (c.segments_in != c.segments_used + dropped || (engine != "fast" && !r.conservation_ok)) {
     std::cerr << "nettwin re: " << (r.run.hang ? "HANG" : "CONSERVATION FAILED") << "\n";
     return 1;

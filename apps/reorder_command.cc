@@ -139,12 +139,7 @@ int ReorderCommand(int argc, char** argv) {
               "%u control, %u dropped, %llu cycles\n",
               packets.size(), c.delivered, c.held, c.released_by_tail, c.released_by_timeout, c.fallback_unordered,
               c.ctrl_out, c.drop_malformed + c.drop_buffer_full, static_cast<unsigned long long>(r.run.cycles));
-  if (!r.mismatch_text.empty()) {
-    std::cerr << r.mismatch_text << "  replay: nettwin";
-    for (int i = 0; i < argc; ++i) std::cerr << " " << argv[i];
-    std::cerr << "\n";
-    return 1;
-  }
+  if (!r.mismatch_text.empty()) return ReportDivergence(r.mismatch_text, argc, argv);
   if (!r.conservation_ok) {
     std::cerr << "nettwin reorder: " << (r.run.hang ? "HANG" : "CONSERVATION FAILED") << ": in " << c.in
               << ", delivered " << c.delivered << ", dropped " << c.drop_malformed + c.drop_buffer_full

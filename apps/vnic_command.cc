@@ -149,12 +149,7 @@ int VnicCommand(int argc, char** argv) {
     if (c.drops[static_cast<size_t>(i)]) std::printf(" %s=%u", ReasonName(rc.dir, i), c.drops[static_cast<size_t>(i)]);
   }
   std::printf(", %llu cycles\n", static_cast<unsigned long long>(r.run.cycles));
-  if (!r.mismatch_text.empty()) {
-    std::cerr << r.mismatch_text << "  replay: nettwin";
-    for (int i = 0; i < argc; ++i) std::cerr << " " << argv[i];
-    std::cerr << "\n";
-    return 1;
-  }
+  if (!r.mismatch_text.empty()) return ReportDivergence(r.mismatch_text, argc, argv);
   if (!r.conservation_ok) {
     std::cerr << "nettwin vnic: " << (r.run.hang ? "HANG" : "CONSERVATION FAILED") << ": in " << c.in << ", out "
               << c.out << ", dropped " << c.Dropped() << "\n";
