@@ -11,6 +11,7 @@
 #include "tb/lb/lb_binding.h"
 #include "tb/lb/lb_rtl.h"
 #include "tb/lb/lb_run.h"
+#include "tb/tests/divergence_fst.h"
 #include "tb/tests/lb_frames.h"
 
 namespace nettwin::lb {
@@ -136,31 +137,13 @@ TEST(LbLockstep, DivergenceIsReportedPreciselyWithWaveform) {
   EXPECT_NE(r.mismatch->diff.rtl, r.mismatch->diff.model);
 
   // The runner's report replays the seeded run and writes the waveform window.
-  // The same replay with the window empty gives the size of an FST with only its header and signal
-  // list; the window's file must hold value changes on top of that.
-  auto replay = [&](const std::string& fst, uint64_t from) {
-    std::remove(fst.c_str());
-    {  // the FST is complete once the RTL (and its trace) is closed
-      LbRtl rtl2;
-      FaultyModel model2(0);
-      tb::Harness<LbBinding> h2(&rtl2, &model2);
-      LbTableFeeder feeder2(ParseScript(testing::FullTables(), "full"), pkts.size());
-      tb::RunOptions o = opt;
-      o.trace_path = fst;
-      o.trace_from = from;
-      o.stop_after = r.mismatch->cycle + 2;
-      const tb::RunResult r2 = h2.Run(pkts, &feeder2, o);
-      EXPECT_TRUE(r2.mismatch.has_value());
-      if (r2.mismatch) EXPECT_EQ(r2.mismatch->cycle, r.mismatch->cycle);  // deterministic replay
-    }
-    std::ifstream f(fst, std::ios::binary | std::ios::ate);
-    EXPECT_TRUE(f.good()) << fst;
-    return static_cast<int64_t>(f.tellg());
-  };
-  const int64_t empty = replay(::testing::TempDir() + "/divergence_empty.fst", r.mismatch->cycle + 100);
-  const int64_t window = replay(::testing::TempDir() + "/divergence.fst", r.mismatch->cycle - 20);
-  EXPECT_GT(window, empty + 2000) << "the window's FST (" << window << " bytes) holds no more than an empty trace ("
-                                  << empty << " bytes)";
+  tb::testing::ExpectDivergenceWindowTraced(opt, *r.mismatch, "lb_divergence", 2000, [&](const auto& o) {
+    LbRtl rtl2;
+    FaultyModel model2(0);
+    tb::Harness<LbBinding> h2(&rtl2, &model2);
+    LbTableFeeder feeder2(ParseScript(testing::FullTables(), "full"), pkts.size());
+    return h2.Run(pkts, &feeder2, o);
+  });
 }
 
 }  // namespace

@@ -16,6 +16,7 @@
 #include "tb/reorder/reorder_frames.h"
 #include "tb/reorder/reorder_rtl.h"
 #include "tb/reorder/reorder_run.h"
+#include "tb/tests/divergence_fst.h"
 
 namespace nettwin::reorder {
 namespace {
@@ -793,18 +794,13 @@ TEST(ReorderLockstep, DivergenceOnTheControlStreamIsReported) {
   EXPECT_EQ(r.mismatch->diff.signal, "c (control stream)");
   EXPECT_NE(r.mismatch->diff.rtl, r.mismatch->diff.model);
   // The replay a CLI run does: the same run traced around the divergence, RTL and model side by side.
-  const std::string fst = testing::TempDir() + "reorder_divergence.fst";
-  {
-    ReorderRtl rtl2;  // the FST is complete once the block is closed
+  tb::testing::ExpectDivergenceWindowTraced(opt, *r.mismatch, "reorder_divergence", 1000, [&](const auto& o) {
+    ReorderRtl rtl2;
     FaultyModel model2;
-    tb::Harness<ReorderBinding> replay(&rtl2, &model2);
+    tb::Harness<ReorderBinding> h2(&rtl2, &model2);
     ReorderSide side2(Cfg(), v[0].time_ns, 250, 0, 1);
-    const tb::RunResult r2 = replay.Run(v, &side2, tb::ReplayAround(opt, *r.mismatch, fst));
-    ASSERT_TRUE(r2.mismatch.has_value());
-    EXPECT_EQ(r2.mismatch->cycle, r.mismatch->cycle);
-  }
-  std::ifstream f(fst, std::ios::binary | std::ios::ate);
-  EXPECT_GT(static_cast<long>(f.tellg()), 1000L);
+    return h2.Run(v, &side2, o);
+  });
 }
 
 TEST(ReorderConfig, ParsesAndRejectsPrecisely) {
