@@ -2,6 +2,7 @@
 // hang, conservation), 2 bad usage or bad input.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <ostream>
 #include <stdexcept>
@@ -36,9 +37,25 @@ Engine ParseEngine(const std::string& opt, const std::string& v, const char** na
 // else in single quotes (an embedded quote as '\''), so a printed replay line can be pasted back.
 std::string ShellQuote(const std::string& arg);
 
-// For a lockstep divergence: prints the report, then the command line that replays the run (argv[0] is the
-// subcommand), to stderr; returns the exit status 1.
+// For a lockstep divergence: prints the report, then the command line that replays the run (the program as
+// it was started, see SetProgramPath, then argv, whose argv[0] is the subcommand), to stderr; returns the
+// exit status 1.
 int ReportDivergence(const std::string& report, int argc, char** argv);
+// The program path the replay line starts with (main's argv[0]; "nettwin" until set).
+void SetProgramPath(const std::string& argv0);
+
+// --inject-divergence CYCLE, in every lockstep command: a self-test of the comparison, the divergence report,
+// its waveform and its replay line on the user's own inputs (tb::RunOptions::inject_divergence_at).
+constexpr const char* kInjectHelp =
+    "  --inject-divergence CYCLE  self-test (lockstep engine only): the first output beat the model gives at\n"
+    "                or after CYCLE is compared with one bit flipped; the run must stop there with the\n"
+    "                divergence report, the waveform and a replay line, and exit 1.\n";
+// The option's value (std::invalid_argument if not a cycle number); CheckInjectEngine refuses it unless
+// the run is in lockstep.
+uint64_t ParseInjectDivergence(const std::string& opt, const std::string& v);
+void CheckInjectEngine(uint64_t inject_at, bool lockstep);
+// For a run with --inject-divergence that reported no divergence: says why on stderr; returns 1.
+int InjectedDivergenceMissed(const char* command, uint64_t inject_at, bool injected);
 
 // --out-format: "pcap" (default) or "pcapng", else std::invalid_argument.
 nettwin::PcapFormat ParseOutFormat(const std::string& opt, const std::string& v);

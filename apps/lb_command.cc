@@ -19,7 +19,7 @@ constexpr const char* kHelp =
     "usage: nettwin lb --tables runsim.txt --in packets_in.pcap --out packets_out.pcap\n"
     "                  [--engine model|fast|rtl|lockstep] [--stats stats.json] [--trace wave.fst]\n"
     "                  [--backpressure P] [--gaps P] [--seed N] [--timed] [--clock-mhz F]\n"
-    "                  [--out-format pcap|pcapng]\n"
+    "                  [--out-format pcap|pcapng] [--inject-divergence CYCLE]\n"
     "  --engine      lockstep (default): RTL and cycle-accurate model, every output compared every cycle;\n"
     "                model: cycle-accurate C++ model; fast: packet-at-a-time C++ model (no cycle figures;\n"
     "                streams the capture frame by frame, so memory does not grow with its size);\n"
@@ -28,7 +28,7 @@ constexpr const char* kHelp =
     "                <out>.mismatch.fst with the cycles around it\n"
     "  --backpressure P  output not ready in a random fraction P of cycles; --gaps P: input idle likewise\n"
     "  --timed       offer each frame at its pcap timestamp (clock --clock-mhz, default 250)\n"
-    "%s";
+    "%s%s";
 
 struct Args {
   std::string tables, in, out, stats, trace;
@@ -38,7 +38,7 @@ struct Args {
 
 void PrintHelp(std::ostream& os) {
   char buf[4096];
-  std::snprintf(buf, sizeof buf, kHelp, kOutFormatHelp);
+  std::snprintf(buf, sizeof buf, kHelp, kOutFormatHelp, kInjectHelp);
   os << buf;
 }
 
@@ -66,11 +66,13 @@ Args ParseArgs(int argc, char** argv) {
     else if (o == "--timed") a.cfg.opt.timed = true;
     else if (o == "--clock-mhz") a.cfg.opt.clock_mhz = ParseNumber(o, val(), 1, 100000);
     else if (o == "--out-format") a.out_format = ParseOutFormat(o, val());
+    else if (o == "--inject-divergence") a.cfg.opt.inject_divergence_at = ParseInjectDivergence(o, val());
     else throw std::invalid_argument("unknown option '" + o + "'");
   }
   if (a.tables.empty() || a.in.empty() || a.out.empty()) {
     throw std::invalid_argument("--tables, --in and --out are required");
   }
+  CheckInjectEngine(a.cfg.opt.inject_divergence_at, a.cfg.engine == Engine::kLockstep);
   if (!a.trace.empty() && (a.cfg.engine == Engine::kModel || a.cfg.engine == Engine::kFast)) {
     throw std::invalid_argument("--trace needs an RTL engine (rtl or lockstep)");
   }
@@ -167,6 +169,9 @@ int LbCommand(int argc, char** argv) {
               r.counters.packets_out, static_cast<unsigned long long>(dropped),
               static_cast<unsigned long long>(r.run.cycles));
   if (!r.mismatch_text.empty()) return ReportDivergence(r.mismatch_text, argc, argv);
+  if (a.cfg.opt.inject_divergence_at != tb::RunOptions::kNever) {
+    return InjectedDivergenceMissed("lb", a.cfg.opt.inject_divergence_at, r.run.injected_at.has_value());
+  }
   if (!r.fast_mismatch.empty()) {
     std::cerr << "nettwin lb: MODEL INCONSISTENCY: " << r.fast_mismatch << "\n";
     return 1;

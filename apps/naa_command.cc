@@ -78,7 +78,7 @@ int NaaCommand(int argc, char** argv) {
   NaaConfig config;
   std::vector<Packet> packets;
   Gates gates;
-  const std::string help = std::string(kHelp) + kOutFormatHelp;
+  const std::string help = std::string(kHelp) + kOutFormatHelp + kInjectHelp;
   try {
     const bool go = ForEachOption(argc, argv, help.c_str(), [&](const std::string& o, const auto& val) {
       if (o == "--config") config_path = val();
@@ -95,9 +95,11 @@ int NaaCommand(int argc, char** argv) {
       else if (o == "--backpressure") rc.opt.backpressure = ParseNumber(o, val(), 0, 0.99);
       else if (o == "--seed") rc.opt.seed = static_cast<uint64_t>(ParseNumber(o, val(), 0, 1e18));
       else if (o == "--out-format") out_container = ParseOutFormat(o, val());
+      else if (o == "--inject-divergence") rc.opt.inject_divergence_at = ParseInjectDivergence(o, val());
       else throw std::invalid_argument("unknown option '" + o + "'");
     });
     if (!go) return 0;
+    CheckInjectEngine(rc.opt.inject_divergence_at, rc.engine == Engine::kLockstep);
     if (config_path.empty() || in.empty() || out.empty()) {
       throw std::invalid_argument("--config, --in and --out are required");
     }
@@ -138,6 +140,9 @@ int NaaCommand(int argc, char** argv) {
       r.last.ctl.events, r.last.ctl.requests, r.last.ctl.rpcs, r.last.ctl.Dropped(),
       static_cast<unsigned long long>(r.run.cycles));
   if (!r.mismatch_text.empty()) return ReportDivergence(r.mismatch_text, argc, argv);
+  if (rc.opt.inject_divergence_at != tb::RunOptions::kNever) {
+    return InjectedDivergenceMissed("naa", rc.opt.inject_divergence_at, r.run.injected_at.has_value());
+  }
   if (!r.conservation_ok) {
     std::cerr << "nettwin naa: " << (r.run.hang ? "HANG" : "CONSERVATION FAILED") << ": frames in "
               << r.run.accounting.in << ", out " << r.run.accounting.out << ", dropped " << r.run.accounting.dropped

@@ -34,6 +34,7 @@ int main(int argc, char** argv) {
     Usage();
     return argc < 2 ? 2 : 0;
   }
+  SetProgramPath(argv[0]);
   const std::string cmd = argv[1];
   if (cmd == "lb") return LbCommand(argc - 1, argv + 1);
   if (cmd == "lb-plan") return LbPlanCommand(argc - 1, argv + 1);

@@ -77,7 +77,7 @@ int RdmaCommand(int argc, char** argv) {
   RdmaRunConfig cfg;
   RdmaConfig config;
   std::vector<Packet> packets;
-  const std::string help = std::string(kHelp) + kOutFormatHelp;
+  const std::string help = std::string(kHelp) + kOutFormatHelp + kInjectHelp;
   try {
     const bool run = ForEachOption(argc, argv, help.c_str(), [&](const std::string& o, const auto& val) {
       if (o == "--config") config_path = val();
@@ -95,9 +95,11 @@ int RdmaCommand(int argc, char** argv) {
       else if (o == "--backpressure") cfg.opt.backpressure = ParseNumber(o, val(), 0, 0.99);
       else if (o == "--out-format") out_container = ParseOutFormat(o, val());
       else if (o == "--seed") cfg.opt.seed = static_cast<uint64_t>(ParseNumber(o, val(), 0, 1e18));
+      else if (o == "--inject-divergence") cfg.opt.inject_divergence_at = ParseInjectDivergence(o, val());
       else throw std::invalid_argument("unknown option '" + o + "'");
     });
     if (!run) return 0;
+    CheckInjectEngine(cfg.opt.inject_divergence_at, cfg.engine == Engine::kLockstep);
     if (config_path.empty() || in.empty() || out.empty()) {
       throw std::invalid_argument("--config, --in and --out are required");
     }
@@ -105,7 +107,7 @@ int RdmaCommand(int argc, char** argv) {
     packets = ReadPcap(in, &in_format);
   } catch (const std::exception& e) {
     std::cerr << "nettwin rdma: " << e.what() << "\n";
-    if (dynamic_cast<const std::invalid_argument*>(&e)) std::cerr << kHelp << kOutFormatHelp;
+    if (dynamic_cast<const std::invalid_argument*>(&e)) std::cerr << help;
     return 2;
   }
   cfg.opt.trace_path = trace;
@@ -122,6 +124,9 @@ int RdmaCommand(int argc, char** argv) {
   std::printf("rdma: %zu requests, %u responses, %u dropped, %llu cycles\n", packets.size(), r.counters.responses,
               r.counters.packets_in - r.counters.processed, static_cast<unsigned long long>(r.run.cycles));
   if (!r.mismatch_text.empty()) return ReportDivergence(r.mismatch_text, argc, argv);
+  if (cfg.opt.inject_divergence_at != tb::RunOptions::kNever) {
+    return InjectedDivergenceMissed("rdma", cfg.opt.inject_divergence_at, r.run.injected_at.has_value());
+  }
   if (!r.conservation_ok) {
     std::cerr << "nettwin rdma: " << (r.run.hang ? "HANG" : "CONSERVATION FAILED") << ": packets_in "
               << r.counters.packets_in << ", processed " << r.counters.processed << "\n";

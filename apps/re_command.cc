@@ -121,8 +121,9 @@ int ReCommand(int argc, char** argv) {
   ReConfig cfg;
   ReRunConfig rc;
   std::vector<Packet> segs;
+  const std::string help = std::string(kHelp) + kInjectHelp;
   try {
-    const bool run = ForEachOption(argc, argv, kHelp, [&](const std::string& o, const auto& val) {
+    const bool run = ForEachOption(argc, argv, help.c_str(), [&](const std::string& o, const auto& val) {
       if (o == "--config")
         config = val();
       else if (o == "--in")
@@ -141,6 +142,8 @@ int ReCommand(int argc, char** argv) {
         rc.opt.backpressure = ParseNumber(o, val(), 0, 0.99);
       else if (o == "--seed")
         rc.opt.seed = static_cast<uint64_t>(ParseNumber(o, val(), 0, 1e18));
+      else if (o == "--inject-divergence")
+        rc.opt.inject_divergence_at = ParseInjectDivergence(o, val());
       else
         throw std::invalid_argument("unknown option '" + o + "'");
     });
@@ -154,11 +157,12 @@ int ReCommand(int argc, char** argv) {
       rc.engine = Engine::kModel;
     else if (engine != "fast")
       throw std::invalid_argument("--engine must be lockstep, rtl, model or fast, got '" + engine + "'");
+    CheckInjectEngine(rc.opt.inject_divergence_at, engine == "lockstep");
     if (!trace.empty() && (engine == "fast" || engine == "model")) {
       throw std::invalid_argument("--trace needs the RTL (--engine rtl or lockstep)");
     }
   } catch (const std::invalid_argument& e) {
-    std::cerr << "nettwin re: " << e.what() << "\n" << kHelp;
+    std::cerr << "nettwin re: " << e.what() << "\n" << help;
     return 2;
   }
   try {
@@ -213,6 +217,9 @@ int ReCommand(int argc, char** argv) {
   if (engine != "fast") std::printf(", %llu cycles", static_cast<unsigned long long>(r.run.cycles));
   std::printf("\n");
   if (!r.mismatch_text.empty()) return ReportDivergence(r.mismatch_text, argc, argv);
+  if (rc.opt.inject_divergence_at != tb::RunOptions::kNever) {
+    return InjectedDivergenceMissed("re", rc.opt.inject_divergence_at, r.run.injected_at.has_value());
+  }
   if (c.segments_in != c.segments_used + dropped || (engine != "fast" && !r.conservation_ok)) {
     std::cerr << "nettwin re: " << (r.run.hang ? "HANG" : "CONSERVATION FAILED") << "\n";
     return 1;

@@ -81,7 +81,7 @@ int ReorderCommand(int argc, char** argv) {
   ReorderRunConfig rc;
   ReorderCfg cfg;
   std::vector<Packet> packets;
-  const std::string help = std::string(kHelp) + kOutFormatHelp;
+  const std::string help = std::string(kHelp) + kOutFormatHelp + kInjectHelp;
   try {
     const bool run = ForEachOption(argc, argv, help.c_str(), [&](const std::string& o, const auto& val) {
       if (o == "--config") config_path = val();
@@ -97,9 +97,11 @@ int ReorderCommand(int argc, char** argv) {
       else if (o == "--out-format") out_container = ParseOutFormat(o, val());
       else if (o == "--seed") rc.opt.seed = static_cast<uint64_t>(ParseNumber(o, val(), 0, 1e18));
       else if (o == "--back-to-back") rc.untimed = true;
+      else if (o == "--inject-divergence") rc.opt.inject_divergence_at = ParseInjectDivergence(o, val());
       else throw std::invalid_argument("unknown option '" + o + "'");
     });
     if (!run) return 0;
+    CheckInjectEngine(rc.opt.inject_divergence_at, rc.engine == Engine::kLockstep);
     if (config_path.empty() || in.empty() || out.empty() || ctrl_out.empty()) {
       throw std::invalid_argument("--config, --in, --out and --ctrl-out are required");
     }
@@ -116,7 +118,7 @@ int ReorderCommand(int argc, char** argv) {
     }
   } catch (const std::exception& e) {
     std::cerr << "nettwin reorder: " << e.what() << "\n";
-    if (dynamic_cast<const std::invalid_argument*>(&e)) std::cerr << kHelp << kOutFormatHelp;
+    if (dynamic_cast<const std::invalid_argument*>(&e)) std::cerr << help;
     return 2;
   }
   rc.opt.trace_path = trace;
@@ -140,6 +142,9 @@ int ReorderCommand(int argc, char** argv) {
               packets.size(), c.delivered, c.held, c.released_by_tail, c.released_by_timeout, c.fallback_unordered,
               c.ctrl_out, c.drop_malformed + c.drop_buffer_full, static_cast<unsigned long long>(r.run.cycles));
   if (!r.mismatch_text.empty()) return ReportDivergence(r.mismatch_text, argc, argv);
+  if (rc.opt.inject_divergence_at != tb::RunOptions::kNever) {
+    return InjectedDivergenceMissed("reorder", rc.opt.inject_divergence_at, r.run.injected_at.has_value());
+  }
   if (!r.conservation_ok) {
     std::cerr << "nettwin reorder: " << (r.run.hang ? "HANG" : "CONSERVATION FAILED") << ": in " << c.in
               << ", delivered " << c.delivered << ", dropped " << c.drop_malformed + c.drop_buffer_full

@@ -79,8 +79,9 @@ int VnicCommand(int argc, char** argv) {
   Tables tables;
   std::vector<Packet> packets;
   std::vector<uint8_t> in_ports;
+  const std::string help = std::string(kHelp) + kInjectHelp;
   try {
-    const bool run = ForEachOption(argc, argv, kHelp, [&](const std::string& o, const auto& val) {
+    const bool run = ForEachOption(argc, argv, help.c_str(), [&](const std::string& o, const auto& val) {
       if (o == "--config") config_path = val();
       else if (o == "--direction") direction = val();
       else if (o == "--in") in = val();
@@ -95,9 +96,11 @@ int VnicCommand(int argc, char** argv) {
       else if (o == "--gaps") rc.opt.gaps = ParseNumber(o, val(), 0, 0.99);
       else if (o == "--backpressure") rc.opt.backpressure = ParseNumber(o, val(), 0, 0.99);
       else if (o == "--seed") rc.opt.seed = static_cast<uint64_t>(ParseNumber(o, val(), 0, 1e18));
+      else if (o == "--inject-divergence") rc.opt.inject_divergence_at = ParseInjectDivergence(o, val());
       else throw std::invalid_argument("unknown option '" + o + "'");
     });
     if (!run) return 0;
+    CheckInjectEngine(rc.opt.inject_divergence_at, rc.engine == Engine::kLockstep);
     if (config_path.empty() || direction.empty() || in.empty() || out.empty()) {
       throw std::invalid_argument("--config, --direction, --in and --out are required");
     }
@@ -117,7 +120,7 @@ int VnicCommand(int argc, char** argv) {
     else in_ports.assign(packets.size(), static_cast<uint8_t>(port < 0 ? 0 : port));
   } catch (const std::exception& e) {
     std::cerr << "nettwin vnic: " << e.what() << "\n";
-    if (dynamic_cast<const std::invalid_argument*>(&e)) std::cerr << kHelp;
+    if (dynamic_cast<const std::invalid_argument*>(&e)) std::cerr << help;
     return 2;
   }
   rc.opt.trace_path = trace;
@@ -150,6 +153,9 @@ int VnicCommand(int argc, char** argv) {
   }
   std::printf(", %llu cycles\n", static_cast<unsigned long long>(r.run.cycles));
   if (!r.mismatch_text.empty()) return ReportDivergence(r.mismatch_text, argc, argv);
+  if (rc.opt.inject_divergence_at != tb::RunOptions::kNever) {
+    return InjectedDivergenceMissed("vnic", rc.opt.inject_divergence_at, r.run.injected_at.has_value());
+  }
   if (!r.conservation_ok) {
     std::cerr << "nettwin vnic: " << (r.run.hang ? "HANG" : "CONSERVATION FAILED") << ": in " << c.in << ", out "
               << c.out << ", dropped " << c.Dropped() << "\n";

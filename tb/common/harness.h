@@ -72,6 +72,11 @@ struct RunOptions {
   uint64_t trace_from = 0, trace_to = std::numeric_limits<uint64_t>::max();
   uint64_t stop_after = std::numeric_limits<uint64_t>::max();  // cycle count at which to stop (replays)
   uint64_t idle_limit = 200000;                                 // cycles without progress = hang
+  // A self-test of the comparison and of the divergence report (`--inject-divergence`): the first output
+  // beat the model gives at or after this cycle reaches the comparison with bit 0 of its byte 0 flipped.
+  // Only the compared copy is changed, not the model, so a replay with the same options diverges again.
+  uint64_t inject_divergence_at = kNever;
+  static constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
 };
 
 struct RunResult {
@@ -82,6 +87,7 @@ struct RunResult {
   std::optional<Mismatch> mismatch;
   bool hang = false;
   Accounting accounting;
+  std::optional<uint64_t> injected_at;  // the cycle RunOptions::inject_divergence_at flipped a bit in
 };
 
 // The first lines of a divergence report; `in_name` / `out_name` say what the block's frames are.
@@ -131,10 +137,17 @@ class Harness {
       const Out& out = primary->Eval(in);
       last_out_ = out;
       if (rtl_ && model_) {
-        const Out& mout = model_->Eval(in);
+        const Out* mout = &model_->Eval(in);
+        if (!r.injected_at && cycle >= opt.inject_divergence_at && Binding::Sink(*mout).valid) {
+          injected_ = *mout;
+          // Binding::Sink gives a const view of the port; injected_ is the harness's own (non-const) copy.
+          const_cast<StreamPort&>(Binding::Sink(injected_)).beat.data[0] ^= 1;
+          mout = &injected_;
+          r.injected_at = cycle;
+        }
         // The model's outputs only matter in a waveform: setting them costs a second RTL evaluation.
-        if (tracing && cycle >= opt.trace_from && cycle <= opt.trace_to) rtl_->ShowModel(mout);
-        if (auto d = Binding::Compare(out, mout)) {
+        if (tracing && cycle >= opt.trace_from && cycle <= opt.trace_to) rtl_->ShowModel(*mout);
+        if (auto d = Binding::Compare(out, *mout)) {
           r.mismatch = Mismatch{cycle, *d, source.current(), sink.frames_done(), sink.beat_in_frame()};
           primary->Tick();  // so the wave shows the diverging cycle
           r.cycles = cycle + 1;
@@ -186,6 +199,7 @@ class Harness {
   RtlBlock<In, Out>* rtl_;
   ClockedBlock<In, Out>* model_;
   Out last_out_{};
+  Out injected_{};
 
  public:
   // Outputs of the last cycle run (counters etc.).
