@@ -107,7 +107,14 @@ function p.dissector(tvb, pinfo, tree)
   pinfo.cols.info = string.format("16B VNIC veswid %d SLID 0x%06x -> DLID 0x%06x PKEY 0x%04x SC %d",
     rshift(w4, 16), slid, dlid, rshift(w2, 16), band(rshift(w1, 20), 0x1F))
   local inner = n - HDR_LEN - TRAILER_LEN - band(pad, 7)
-  if l4 == 0x78 and inner > 0 then eth:call(tvb(HDR_LEN, inner):tvb(), pinfo, tree) end
+  -- Dissector.call raises a Lua error on a frame the Ethernet dissector rejects: report it as an expert error.
+  if l4 == 0x78 and inner > 0 then
+    if inner < 14 then
+      t:add_proto_expert_info(e_bad, "inner Ethernet frame of " .. inner .. " bytes, shorter than its header")
+    elseif not pcall(function() eth:call(tvb(HDR_LEN, inner):tvb(), pinfo, tree) end) then
+      t:add_proto_expert_info(e_bad, "inner Ethernet frame malformed")
+    end
+  end
   return n
 end
 
