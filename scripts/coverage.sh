@@ -17,7 +17,8 @@ while [ $# -gt 0 ]; do
     --build) BUILD=$2; shift 2 ;;
     --regress) REGRESS=1; shift ;;
     --jobs) JOBS=$2; shift 2 ;;
-    *) echo "coverage.sh: unknown option '$1'" >&2; exit 2 ;;
+    -h|--help) sed -n '2,/^set -euo pipefail/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
+    *) echo "coverage.sh: unknown option '$1' (--help lists them)" >&2; exit 2 ;;
   esac
 done
 LAUNCHER=()

@@ -35,7 +35,8 @@ while [ $# -gt 0 ]; do
     --only) ONLY+=("$2"); shift 2 ;;
     --jobs) JOBS=$2; shift 2 ;;
     --no-build) BUILD_TARGETS=0; shift ;;
-    *) echo "fuzz.sh: unknown option '$1'" >&2; exit 2 ;;
+    -h|--help) sed -n '2,/^set -euo pipefail/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
+    *) echo "fuzz.sh: unknown option '$1' (--help lists them)" >&2; exit 2 ;;
   esac
 done
 for v in "$SECONDS_EACH" "$CPU_SECONDS" "$RUNS" "$JOBS"; do

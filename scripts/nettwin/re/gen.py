@@ -48,7 +48,7 @@ def split(rng, size, sizes=(1, 7, 100, 333, 1000, 1400)):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seed", type=int, required=True)
     ap.add_argument("--out-dir", required=True)
     ap.add_argument("--events", type=int, default=60)
