@@ -46,7 +46,7 @@ fuzz: setup
 coverage: setup
 	bash scripts/coverage.sh --jobs $(JOBS) $(if $(COVERAGE_REGRESS),--regress)
 
-# Random configurations and traffic per block (lb, rdma, reorder, vnic) in lockstep, every run checked by the
+# Random configurations and traffic per block (lb, rdma, reorder, vnic, re) in lockstep, every run checked by the
 # independent checkers, until every block has seen SOAK_PACKETS packets (progress per vector; a failing run
 # prints its replay; the summary gives the CPU seconds of generation, lockstep and checks).
 SOAK_PACKETS ?= 200000
