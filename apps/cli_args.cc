@@ -1,7 +1,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <iostream>
-#include <limits>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -61,10 +61,20 @@ std::string& ProgramPath() {
 
 void SetProgramPath(const std::string& argv0) { ProgramPath() = argv0; }
 
-int ReportDivergence(const std::string& report, int argc, char** argv) {
-  std::cerr << report << "  replay: " << ShellQuote(ProgramPath());
-  for (int i = 0; i < argc; ++i) std::cerr << " " << ShellQuote(argv[i]);
-  std::cerr << "\n";
+std::optional<int> DivergenceExit(const char* command, const std::string& mismatch_text,
+                                  const nettwin::tb::RunOptions& opt, const nettwin::tb::RunResult& run, int argc,
+                                  char** argv) {
+  if (!mismatch_text.empty()) {
+    std::cerr << mismatch_text << "  replay: " << ShellQuote(ProgramPath());
+    for (int i = 0; i < argc; ++i) std::cerr << " " << ShellQuote(argv[i]);
+    std::cerr << "\n";
+    return 1;
+  }
+  if (opt.inject_divergence_at == nettwin::tb::RunOptions::kNever) return std::nullopt;
+  std::cerr << "nettwin " << command << ": --inject-divergence " << opt.inject_divergence_at << ": "
+            << (run.injected_at ? "a bit was flipped but the comparison did not report it (a harness or binding bug)"
+                                : "the model gave no output beat at or after that cycle; nothing was injected")
+            << "\n";
   return 1;
 }
 
@@ -72,16 +82,8 @@ uint64_t ParseInjectDivergence(const std::string& opt, const std::string& v) {
   return static_cast<uint64_t>(ParseNumber(opt, v, 0, 1e15));
 }
 
-void CheckInjectEngine(uint64_t inject_at, bool lockstep) {
-  if (inject_at != std::numeric_limits<uint64_t>::max() && !lockstep) {
+void CheckInjectEngine(const nettwin::tb::RunOptions& opt, bool lockstep) {
+  if (opt.inject_divergence_at != nettwin::tb::RunOptions::kNever && !lockstep) {
     throw std::invalid_argument("--inject-divergence needs --engine lockstep (only lockstep compares)");
   }
-}
-
-int InjectedDivergenceMissed(const char* command, uint64_t inject_at, bool injected) {
-  std::cerr << "nettwin " << command << ": --inject-divergence " << inject_at << ": "
-            << (injected ? "a bit was flipped but the comparison did not report it (a harness or binding bug)"
-                         : "the model gave no output beat at or after that cycle; nothing was injected")
-            << "\n";
-  return 1;
 }

@@ -4,11 +4,13 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <ostream>
 #include <stdexcept>
 #include <string>
 
 #include "model/common/pcap.h"
+#include "tb/common/harness.h"
 
 // The value of a numeric option: a decimal number in [lo, hi], else std::invalid_argument naming the option.
 double ParseNumber(const std::string& opt, const std::string& v, double lo, double hi);
@@ -37,10 +39,12 @@ Engine ParseEngine(const std::string& opt, const std::string& v, const char** na
 // else in single quotes (an embedded quote as '\''), so a printed replay line can be pasted back.
 std::string ShellQuote(const std::string& arg);
 
-// For a lockstep divergence: prints the report, then the command line that replays the run (the program as
-// it was started, see SetProgramPath, then argv, whose argv[0] is the subcommand), to stderr; returns the
-// exit status 1.
-int ReportDivergence(const std::string& report, int argc, char** argv);
+// The exit status 1 when a lockstep run diverged (the report, then the command line that replays the run:
+// the program as it was started, see SetProgramPath, then argv, whose argv[0] is the subcommand, on stderr),
+// or when `opt` asked for --inject-divergence and no divergence came of it (why, on stderr); else nothing.
+std::optional<int> DivergenceExit(const char* command, const std::string& mismatch_text,
+                                  const nettwin::tb::RunOptions& opt, const nettwin::tb::RunResult& run, int argc,
+                                  char** argv);
 // The program path the replay line starts with (main's argv[0]; "nettwin" until set).
 void SetProgramPath(const std::string& argv0);
 
@@ -53,9 +57,7 @@ constexpr const char* kInjectHelp =
 // The option's value (std::invalid_argument if not a cycle number); CheckInjectEngine refuses it unless
 // the run is in lockstep.
 uint64_t ParseInjectDivergence(const std::string& opt, const std::string& v);
-void CheckInjectEngine(uint64_t inject_at, bool lockstep);
-// For a run with --inject-divergence that reported no divergence: says why on stderr; returns 1.
-int InjectedDivergenceMissed(const char* command, uint64_t inject_at, bool injected);
+void CheckInjectEngine(const nettwin::tb::RunOptions& opt, bool lockstep);
 
 // --out-format: "pcap" (default) or "pcapng", else std::invalid_argument.
 nettwin::PcapFormat ParseOutFormat(const std::string& opt, const std::string& v);

@@ -72,7 +72,7 @@ Args ParseArgs(int argc, char** argv) {
   if (a.tables.empty() || a.in.empty() || a.out.empty()) {
     throw std::invalid_argument("--tables, --in and --out are required");
   }
-  CheckInjectEngine(a.cfg.opt.inject_divergence_at, a.cfg.engine == Engine::kLockstep);
+  CheckInjectEngine(a.cfg.opt, a.cfg.engine == Engine::kLockstep);
   if (!a.trace.empty() && (a.cfg.engine == Engine::kModel || a.cfg.engine == Engine::kFast)) {
     throw std::invalid_argument("--trace needs an RTL engine (rtl or lockstep)");
   }
@@ -168,10 +168,7 @@ int LbCommand(int argc, char** argv) {
               static_cast<unsigned long long>(offered),
               r.counters.packets_out, static_cast<unsigned long long>(dropped),
               static_cast<unsigned long long>(r.run.cycles));
-  if (!r.mismatch_text.empty()) return ReportDivergence(r.mismatch_text, argc, argv);
-  if (a.cfg.opt.inject_divergence_at != tb::RunOptions::kNever) {
-    return InjectedDivergenceMissed("lb", a.cfg.opt.inject_divergence_at, r.run.injected_at.has_value());
-  }
+  if (auto exit = DivergenceExit("lb", r.mismatch_text, a.cfg.opt, r.run, argc, argv)) return *exit;
   if (!r.fast_mismatch.empty()) {
     std::cerr << "nettwin lb: MODEL INCONSISTENCY: " << r.fast_mismatch << "\n";
     return 1;

@@ -99,7 +99,7 @@ int NaaCommand(int argc, char** argv) {
       else throw std::invalid_argument("unknown option '" + o + "'");
     });
     if (!go) return 0;
-    CheckInjectEngine(rc.opt.inject_divergence_at, rc.engine == Engine::kLockstep);
+    CheckInjectEngine(rc.opt, rc.engine == Engine::kLockstep);
     if (config_path.empty() || in.empty() || out.empty()) {
       throw std::invalid_argument("--config, --in and --out are required");
     }
@@ -139,10 +139,7 @@ int NaaCommand(int argc, char** argv) {
           r.last.req[params::kNaaReqCntCplFlushed],
       r.last.ctl.events, r.last.ctl.requests, r.last.ctl.rpcs, r.last.ctl.Dropped(),
       static_cast<unsigned long long>(r.run.cycles));
-  if (!r.mismatch_text.empty()) return ReportDivergence(r.mismatch_text, argc, argv);
-  if (rc.opt.inject_divergence_at != tb::RunOptions::kNever) {
-    return InjectedDivergenceMissed("naa", rc.opt.inject_divergence_at, r.run.injected_at.has_value());
-  }
+  if (auto exit = DivergenceExit("naa", r.mismatch_text, rc.opt, r.run, argc, argv)) return *exit;
   if (!r.conservation_ok) {
     std::cerr << "nettwin naa: " << (r.run.hang ? "HANG" : "CONSERVATION FAILED") << ": frames in "
               << r.run.accounting.in << ", out " << r.run.accounting.out << ", dropped " << r.run.accounting.dropped

@@ -99,7 +99,7 @@ int RdmaCommand(int argc, char** argv) {
       else throw std::invalid_argument("unknown option '" + o + "'");
     });
     if (!run) return 0;
-    CheckInjectEngine(cfg.opt.inject_divergence_at, cfg.engine == Engine::kLockstep);
+    CheckInjectEngine(cfg.opt, cfg.engine == Engine::kLockstep);
     if (config_path.empty() || in.empty() || out.empty()) {
       throw std::invalid_argument("--config, --in and --out are required");
     }
@@ -123,10 +123,7 @@ int RdmaCommand(int argc, char** argv) {
   }
   std::printf("rdma: %zu requests, %u responses, %u dropped, %llu cycles\n", packets.size(), r.counters.responses,
               r.counters.packets_in - r.counters.processed, static_cast<unsigned long long>(r.run.cycles));
-  if (!r.mismatch_text.empty()) return ReportDivergence(r.mismatch_text, argc, argv);
-  if (cfg.opt.inject_divergence_at != tb::RunOptions::kNever) {
-    return InjectedDivergenceMissed("rdma", cfg.opt.inject_divergence_at, r.run.injected_at.has_value());
-  }
+  if (auto exit = DivergenceExit("rdma", r.mismatch_text, cfg.opt, r.run, argc, argv)) return *exit;
   if (!r.conservation_ok) {
     std::cerr << "nettwin rdma: " << (r.run.hang ? "HANG" : "CONSERVATION FAILED") << ": packets_in "
               << r.counters.packets_in << ", processed " << r.counters.processed << "\n";

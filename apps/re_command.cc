@@ -157,7 +157,7 @@ int ReCommand(int argc, char** argv) {
       rc.engine = Engine::kModel;
     else if (engine != "fast")
       throw std::invalid_argument("--engine must be lockstep, rtl, model or fast, got '" + engine + "'");
-    CheckInjectEngine(rc.opt.inject_divergence_at, engine == "lockstep");
+    CheckInjectEngine(rc.opt, engine == "lockstep");
     if (!trace.empty() && (engine == "fast" || engine == "model")) {
       throw std::invalid_argument("--trace needs the RTL (--engine rtl or lockstep)");
     }
@@ -216,10 +216,7 @@ int ReCommand(int argc, char** argv) {
               static_cast<unsigned long long>(c.events_completed), static_cast<unsigned long long>(c.events_timed_out));
   if (engine != "fast") std::printf(", %llu cycles", static_cast<unsigned long long>(r.run.cycles));
   std::printf("\n");
-  if (!r.mismatch_text.empty()) return ReportDivergence(r.mismatch_text, argc, argv);
-  if (rc.opt.inject_divergence_at != tb::RunOptions::kNever) {
-    return InjectedDivergenceMissed("re", rc.opt.inject_divergence_at, r.run.injected_at.has_value());
-  }
+  if (auto exit = DivergenceExit("re", r.mismatch_text, rc.opt, r.run, argc, argv)) return *exit;
   if (c.segments_in != c.segments_used + dropped || (engine != "fast" && !r.conservation_ok)) {
     std::cerr << "nettwin re: " << (r.run.hang ? "HANG" : "CONSERVATION FAILED") << "\n";
     return 1;

@@ -101,7 +101,7 @@ int ReorderCommand(int argc, char** argv) {
       else throw std::invalid_argument("unknown option '" + o + "'");
     });
     if (!run) return 0;
-    CheckInjectEngine(rc.opt.inject_divergence_at, rc.engine == Engine::kLockstep);
+    CheckInjectEngine(rc.opt, rc.engine == Engine::kLockstep);
     if (config_path.empty() || in.empty() || out.empty() || ctrl_out.empty()) {
       throw std::invalid_argument("--config, --in, --out and --ctrl-out are required");
     }
@@ -141,10 +141,7 @@ int ReorderCommand(int argc, char** argv) {
               "%u control, %u dropped, %llu cycles\n",
               packets.size(), c.delivered, c.held, c.released_by_tail, c.released_by_timeout, c.fallback_unordered,
               c.ctrl_out, c.drop_malformed + c.drop_buffer_full, static_cast<unsigned long long>(r.run.cycles));
-  if (!r.mismatch_text.empty()) return ReportDivergence(r.mismatch_text, argc, argv);
-  if (rc.opt.inject_divergence_at != tb::RunOptions::kNever) {
-    return InjectedDivergenceMissed("reorder", rc.opt.inject_divergence_at, r.run.injected_at.has_value());
-  }
+  if (auto exit = DivergenceExit("reorder", r.mismatch_text, rc.opt, r.run, argc, argv)) return *exit;
   if (!r.conservation_ok) {
     std::cerr << "nettwin reorder: " << (r.run.hang ? "HANG" : "CONSERVATION FAILED") << ": in " << c.in
               << ", delivered " << c.delivered << ", dropped " << c.drop_malformed + c.drop_buffer_full

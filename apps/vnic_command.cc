@@ -100,7 +100,7 @@ int VnicCommand(int argc, char** argv) {
       else throw std::invalid_argument("unknown option '" + o + "'");
     });
     if (!run) return 0;
-    CheckInjectEngine(rc.opt.inject_divergence_at, rc.engine == Engine::kLockstep);
+    CheckInjectEngine(rc.opt, rc.engine == Engine::kLockstep);
     if (config_path.empty() || direction.empty() || in.empty() || out.empty()) {
       throw std::invalid_argument("--config, --direction, --in and --out are required");
     }
@@ -152,10 +152,7 @@ int VnicCommand(int argc, char** argv) {
     if (c.drops[static_cast<size_t>(i)]) std::printf(" %s=%u", ReasonName(rc.dir, i), c.drops[static_cast<size_t>(i)]);
   }
   std::printf(", %llu cycles\n", static_cast<unsigned long long>(r.run.cycles));
-  if (!r.mismatch_text.empty()) return ReportDivergence(r.mismatch_text, argc, argv);
-  if (rc.opt.inject_divergence_at != tb::RunOptions::kNever) {
-    return InjectedDivergenceMissed("vnic", rc.opt.inject_divergence_at, r.run.injected_at.has_value());
-  }
+  if (auto exit = DivergenceExit("vnic", r.mismatch_text, rc.opt, r.run, argc, argv)) return *exit;
   if (!r.conservation_ok) {
     std::cerr << "nettwin vnic: " << (r.run.hang ? "HANG" : "CONSERVATION FAILED") << ": in " << c.in << ", out "
               << c.out << ", dropped " << c.Dropped() << "\n";

@@ -128,6 +128,7 @@ class Harness {
     if (tracing) rtl_->OpenTrace(opt.trace_path);
     uint64_t last_progress = 0;
     Accounting prev{};
+    Out injected{};  // the model's outputs of the cycle RunOptions::inject_divergence_at flips a bit in
     for (uint64_t cycle = 0; cycle < opt.stop_after; ++cycle) {
       if (tracing) rtl_->SetTracing(cycle >= opt.trace_from && cycle <= opt.trace_to);
       In in{};
@@ -139,10 +140,10 @@ class Harness {
       if (rtl_ && model_) {
         const Out* mout = &model_->Eval(in);
         if (!r.injected_at && cycle >= opt.inject_divergence_at && Binding::Sink(*mout).valid) {
-          injected_ = *mout;
-          // Binding::Sink gives a const view of the port; injected_ is the harness's own (non-const) copy.
-          const_cast<StreamPort&>(Binding::Sink(injected_)).beat.data[0] ^= 1;
-          mout = &injected_;
+          injected = *mout;
+          // Binding::Sink gives a const view of the port; `injected` is the harness's own (non-const) copy.
+          const_cast<StreamPort&>(Binding::Sink(injected)).beat.data[0] ^= 1;
+          mout = &injected;
           r.injected_at = cycle;
         }
         // The model's outputs only matter in a waveform: setting them costs a second RTL evaluation.
@@ -199,7 +200,6 @@ class Harness {
   RtlBlock<In, Out>* rtl_;
   ClockedBlock<In, Out>* model_;
   Out last_out_{};
-  Out injected_{};
 
  public:
   // Outputs of the last cycle run (counters etc.).
