@@ -5,7 +5,8 @@ Per seed: lb_feedback.py gen simulates 4 members reporting their fill every peri
 the reports into weights and `nettwin lb-plan` planning each epoch switch, one member three times slower from
 period 12 on; `nettwin lb --engine fast` then runs every packet of every event with the loop's table scripts
 applied mid-run (run_traffic interleaving); lb_feedback.py check verifies each event went whole to the member the
-simulation used, nothing dropped or lost, and the slow member's final share within 10% of what its rate allows.
+simulation used, nothing dropped or lost, and the slow member's final share within 10% of what its rate allows
+(rate / event rate, and rate / sum of rates).
 The ctest lb_feedback runs a shorter loop, so --quick declares none.
 """
 import os
@@ -14,8 +15,8 @@ from nettwin.regress.run import PY, Figure, Run, Vector, read_json, sum_drops
 
 TITLE = ("EJFAT feedback loop (fill reports -> PID as udplbd2 -> lb-plan epoch switches, every event through "
          "`nettwin lb --engine fast`; lb_feedback.py check)")
-HEADER = ["scenario", "seed", "mode", "pkts_in", "pkts_out", "drops", "slow share", "rate allows", "off",
-          "result", "time"]
+HEADER = ["scenario", "seed", "mode", "pkts_in", "pkts_out", "drops", "slow share", "rate/event rate", "off",
+          "rate/sum rates", "off", "result", "time"]
 
 
 def _accept(st):
@@ -42,7 +43,8 @@ def runs(opts):
 
         def columns(st, res=res):
             r = read_json(res)
-            cells = ["%.4f" % r["share"], "%.4f" % r["allowed"], "%.1f%%" % (100 * r["error"])] if r else ["-"] * 3
+            cells = (["%.4f" % r["share"], "%.4f" % r["allowed"], "%.1f%%" % (100 * r["error"]),
+                      "%.4f" % r["proportional"], "%.1f%%" % (100 * r["error_proportional"])] if r else ["-"] * 5)
             return [st.get("packets_in", "-"), st.get("packets_out", "-"), sum_drops(st)] + cells
 
         out.append(Run("feedback", "loop", seed, "fast", cmd, engine="fast", vector=vec, checks=checks, stats=stats,
