@@ -50,7 +50,7 @@ class Fail(Exception):
 # The loop's parameters: full run (regression) and --quick (ctest).
 FULL = dict(members=4, rate=0.32, period=1024, lead=512, periods=64, slow=2, slow_at=12, capacity=2048,
             setpoint=0.3, kp=1000.0, ki=0.0, kd=3000.0, jitter=0.5, tick0=1 << 32)
-QUICK = dict(FULL, period=512, lead=256, periods=40, slow_at=8, capacity=1024)
+QUICK = dict(FULL, period=512, lead=256, periods=32, slow_at=8, capacity=1024)
 
 
 def member_rewrite(i):
@@ -364,7 +364,7 @@ def main(argv=None):
     g.add_argument("--out-dir", required=True)
     g.add_argument("--seed", type=int, default=1)
     g.add_argument("--quick", action="store_true", help="the ctest's shorter run")
-    g.add_argument("--periods", type=int, help="report periods to run (default: 64, --quick 40)")
+    g.add_argument("--periods", type=int, help="report periods to run (default: 64, --quick 32)")
     g.add_argument("--no-feedback", action="store_true",
                    help="gains 0 (udplbd2's receiver defaults): the weights never move (a negative test)")
     c = sub.add_parser("check")
