@@ -429,5 +429,81 @@ class DataPlane(unittest.TestCase):
         self.assertEqual(Ether(v.out)[UDP].dport, (0xfff0 + 0x1234) & 0xFFFF)
 
 
+
+class GeneratorAndChecker(unittest.TestCase):
+    """udplb_gen.py is deterministic and covers every outcome; udplb_check.py passes the reference's own output
+    (Scapy and tshark agree on every checksum) and names the first difference of a damaged one."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp()
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp)
+
+    def script(self, name, *args, rc=0):
+        p = subprocess.run([PY, os.path.join(SCRIPTS_DIR, name)] + [str(a) for a in args], capture_output=True,
+                           text=True)
+        self.assertEqual(p.returncode, rc, p.stdout + p.stderr)
+        return p.stdout
+
+    def gen(self, seed, tag=""):
+        d = os.path.join(self.tmp, f"s{seed}{tag}")
+        os.makedirs(d, exist_ok=True)
+        pcap, tables = os.path.join(d, "in.pcap"), os.path.join(d, "tables.txt")
+        self.script("udplb_gen.py", "--seed", seed, "--out-pcap", pcap, "--out-tables", tables)
+        return d, pcap, tables
+
+    def test_seeds(self):
+        for seed in (1, 2, 3):
+            d, pcap, tables = self.gen(seed)
+            _, pcap2, tables2 = self.gen(seed, "again")
+            for a, b in ((pcap, pcap2), (tables, tables2)):
+                with open(a, "rb") as fa, open(b, "rb") as fb:
+                    self.assertEqual(fa.read(), fb.read(), f"seed {seed}: {a} not deterministic")
+            for ttl in ("on", "off"):
+                out, st, meta = (os.path.join(d, f"{x}_{ttl}") for x in ("out.pcap", "stats.json", "out.meta"))
+                self.script("udplb_ref.py", "--tables", tables, "--in", pcap, "--out", out, "--stats", st,
+                            "--meta-out", meta, "--ttl-decrement", ttl, "--ingress-port", seed)
+                res = self.script("udplb_check.py", "--tables", tables, "--in", pcap, "--out", out, "--stats", st,
+                                  "--meta", meta, "--ttl-decrement", ttl, "--ingress-port", seed, "--tshark")
+                self.assertIn("udplb_check: PASS: ", res)
+            with open(os.path.join(d, "stats.json_on")) as f:
+                stats = json.load(f)
+            missing = [r for r, n in stats["drops"].items() if n == 0]
+            self.assertEqual(missing, [], f"seed {seed}: reasons never hit")
+            self.assertTrue(stats["replies"] and stats["to_host"], f"seed {seed}")
+            self.assertTrue(all(sum(i[k] for i in stats["instances"]) for k in ("rx_v2", "rx_v3", "tx")))
+            self.assertGreaterEqual(sum(1 for i in stats["instances"] if i["rx"]), 2)
+            frames = read_pcap(pcap)
+            sizes = [len(f) for f, _ in frames]
+            self.assertGreater(max(sizes), 8000)
+            self.assertTrue(any(f[12:14] == b"\x81\x00" for f, _ in frames))
+            with open(tables) as f:
+                text = f.read()
+            self.assertGreaterEqual(text.count("run_traffic"), 3)
+            self.assertIn("table_delete", text)
+
+    def test_damaged_outputs(self):
+        d, pcap, tables = self.gen(1)
+        out, st = os.path.join(d, "out.pcap"), os.path.join(d, "stats.json")
+        self.script("udplb_ref.py", "--tables", tables, "--in", pcap, "--out", out, "--stats", st)
+        frames = read_pcap(out)
+        from nettwin.common.pcap import write_pcap
+        bad = os.path.join(d, "bad.pcap")
+        f7 = bytearray(frames[7][0])
+        f7[30] ^= 0x40
+        write_pcap(bad, frames[:7] + [(bytes(f7), 0.0)] + frames[8:])
+        res = self.script("udplb_check.py", "--tables", tables, "--in", pcap, "--out", bad, "--no-scapy", rc=1)
+        self.assertRegex(res, r"MISMATCH \[frames\] \(1 in total\) first: output frame 7 \(input \d+\): byte 30: "
+                              r"expected 0x[0-9a-f]{2} got 0x[0-9a-f]{2}")
+        self.assertIn(f"FAIL: {len(frames) - 1} of {len(frames)} frames equal", res)
+        write_pcap(bad, frames[:5] + frames[6:])
+        res = self.script("udplb_check.py", "--tables", tables, "--in", pcap, "--out", bad, "--no-scapy", rc=1)
+        self.assertIn("MISMATCH [frames]", res)
+        res = self.script("udplb_check.py", "--tables", tables + ".missing", "--in", pcap, "--out", out, rc=2)
+
+
 if __name__ == "__main__":
     unittest.main()
