@@ -12,8 +12,8 @@ soft-evicted and deregistered members, calendar slots naming members without an 
 (l2_iface_table), MAC filters per interface (set_mac_sa and l2_dst_allow), EtherType-0x8100 IP entries (a
 tagged frame keeps EtherType 0x8100, docs/lb-udplb.md "Interpretations").
 Traffic: LB v2 and v3 over IPv4 (with options) and IPv6, zero and wrong UDP checksums, wrong IPv4 header
-checksums, inconsistent lengths, frames from 42 bytes (Ethernet padding kept) up to ~9000, VLAN-tagged
-frames, ARP / ICMP echo / ICMPv6 echo / neighbour solicitations (with and without the source link-layer
+checksums, inconsistent lengths, frames from 42 bytes (Ethernet padding kept) up to ~9000 (and frames cut
+inside their headers, down to 14 bytes), VLAN-tagged frames, ARP / ICMP echo / ICMPv6 echo / neighbour solicitations (with and without the source link-layer
 option, from ::) that get replies, IEEE 802 group frames (LLDP, LACP, other slow protocols), and frames for
 every drop reason: parse errors of each kind (EtherType, VLAN inner type, IPv4 version / IHL / protocol,
 IPv6 version / next header, ICMPv6 type, ARP fields, LB magic / version, truncation anywhere), l2/l3
