@@ -57,6 +57,53 @@ package nt_pkg;
   localparam int unsigned LbDropReasons = 20;  // including "none"
   localparam int unsigned LbCounterBits = 32;
 
+  // ---- EJFAT load balancer, the udplb program (docs/lb-udplb.md, docs/lb-microarchitecture.md) ----
+  localparam int unsigned UdplbL2IfaceEntries = 17;
+  localparam int unsigned UdplbMacDstEntries = 64;
+  localparam int unsigned UdplbIpDstEntries = 64;
+  localparam int unsigned UdplbSrcEntries = 64;
+  localparam int unsigned UdplbEpochEntries = 128;
+  localparam int unsigned UdplbEpochGroup = 16;
+  localparam int unsigned UdplbEpochRows = 32;
+  localparam int unsigned UdplbCalendarSlots = 512;
+  localparam int unsigned UdplbCalendarEntries = 16384;
+  localparam int unsigned UdplbMemberEntries = 1024;
+  localparam int unsigned UdplbHeaderBytes = 16;
+  localparam int unsigned UdplbInstances = 8;
+  localparam int unsigned UdplbCfgTableBits = 4;
+  localparam int unsigned UdplbCfgIndexBits = 14;
+  localparam int unsigned UdplbTblL2Iface = 0;
+  localparam int unsigned UdplbTblMacDst = 1;
+  localparam int unsigned UdplbTblIpDst = 2;
+  localparam int unsigned UdplbTblIpSa = 3;
+  localparam int unsigned UdplbTblSrc4 = 4;
+  localparam int unsigned UdplbTblSrc6 = 5;
+  localparam int unsigned UdplbTblEpoch = 6;
+  localparam int unsigned UdplbTblEpochMap = 7;
+  localparam int unsigned UdplbTblCalendar = 8;
+  localparam int unsigned UdplbTblMember = 9;
+  localparam int unsigned UdplbTblSettings = 10;  // index 0: [0] ttl_decrement (reset 1)
+  // Fates (0 = forwarded, replied or sent to the host). Order = order of checks; see docs/lb-udplb.md.
+  localparam int unsigned UdplbDropNone = 0;
+  localparam int unsigned UdplbDropParseError = 1;
+  localparam int unsigned UdplbDropL2DstMiss = 2;
+  localparam int unsigned UdplbDropNotIp = 3;
+  localparam int unsigned UdplbDropL3DstMiss = 4;
+  localparam int unsigned UdplbDropArpMismatch = 5;
+  localparam int unsigned UdplbDropIcmpMismatch = 6;
+  localparam int unsigned UdplbDropIcmpDestUnreach = 7;
+  localparam int unsigned UdplbDropIcmpUnhandled = 8;
+  localparam int unsigned UdplbDropNdMismatch = 9;
+  localparam int unsigned UdplbDropSrcBlocked = 10;
+  localparam int unsigned UdplbDropNoLbHeader = 11;
+  localparam int unsigned UdplbDropTtlExpired = 12;
+  localparam int unsigned UdplbDropEpochMiss = 13;
+  localparam int unsigned UdplbDropCalendarMiss = 14;
+  localparam int unsigned UdplbDropMemberMiss = 15;
+  localparam int unsigned UdplbDropMemberSoftEvicted = 16;
+  localparam int unsigned UdplbDropMemberDeregistered = 17;
+  localparam int unsigned UdplbDropReasons = 18;
+
   // ---- RoCEv2 responder ----
   localparam int unsigned RdmaQps = 16;           // QP contexts on chip
   localparam int unsigned RdmaMrs = 48;           // memory regions (32 for the NAA controller's grants + static ones)

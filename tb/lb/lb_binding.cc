@@ -65,37 +65,4 @@ tb::Accounting LbBinding::Account(const Out& o) {
   return a;
 }
 
-LbTableFeeder::LbTableFeeder(std::vector<Segment> segments, size_t packet_count) : segs_(std::move(segments)) {
-  size_t start = 0;
-  for (const Segment& s : segs_) {
-    start_.push_back(start);
-    start = s.run_count < 0 ? packet_count : std::min(packet_count, start + static_cast<size_t>(s.run_count));
-  }
-}
-
-bool LbTableFeeder::Drive(uint64_t, size_t next_packet, const tb::Accounting& acc, LbIn* in) {
-  while (seg_ < segs_.size()) {
-    if (next_packet < start_[seg_]) return true;
-    if (write_ < segs_[seg_].writes.size()) {
-      if (!acc.Drained() || acc.in < start_[seg_]) return false;  // previous segment still in flight
-      in->cfg = segs_[seg_].writes[write_++];
-      return false;
-    }
-    if (seg_ + 1 < segs_.size() && next_packet >= start_[seg_ + 1]) {
-      ++seg_;
-      write_ = 0;
-      continue;
-    }
-    return true;
-  }
-  return true;
-}
-
-bool LbTableFeeder::Busy() const {
-  for (size_t s = seg_; s < segs_.size(); ++s) {
-    if ((s == seg_ ? write_ : 0) < segs_[s].writes.size()) return true;
-  }
-  return false;
-}
-
 }  // namespace nettwin::lb

@@ -8,6 +8,7 @@
 #include "model/lb/lb_script.h"
 #include "model/lb/lb_types.h"
 #include "tb/common/harness.h"
+#include "tb/lb/segment_feeder.h"
 
 namespace nettwin::lb {
 
@@ -23,19 +24,6 @@ struct LbBinding {
   static tb::Accounting Account(const Out& o);
 };
 
-// Applies each script segment's writes (one per cycle) once every packet of the previous segment has left
-// the block or been dropped, holding the source meanwhile: so each packet sees exactly the tables of its
-// segment and golden outputs do not depend on pipeline timing (docs/lb.md).
-class LbTableFeeder : public tb::SideChannel<LbIn, LbOut> {
- public:
-  LbTableFeeder(std::vector<Segment> segments, size_t packet_count);
-  bool Drive(uint64_t cycle, size_t next_packet, const tb::Accounting& acc, LbIn* in) override;
-  bool Busy() const override;
-
- private:
-  std::vector<Segment> segs_;
-  std::vector<size_t> start_;  // first packet of each segment
-  size_t seg_ = 0, write_ = 0;
-};
+using LbTableFeeder = SegmentFeeder<LbIn, LbOut>;
 
 }  // namespace nettwin::lb
