@@ -23,8 +23,8 @@ The first segment starts with one frame of each kind, so every seed covers all o
 `run_traffic N` cuts the traffic into 3..5 segments; between them the tables change: calendar slots move,
 members change state (rewrite <-> soft evicted / deregistered, keep flag, port bits), epochs are added and
 retired, senders are blocked and allowed, an IPv6 source table is cleared and refilled, alias entries go.
-Field_mask entries never tie at equal priority (docs: ties go to the entry added first), so the vectors do not
-depend on how a tie after a delete is resolved.
+One change makes a field_mask tie that only the documented rule decides: an l2_iface wildcard re-added after
+deletes takes the lowest free index and beats a VLAN entry of equal priority added before it.
 """
 import argparse
 import random
@@ -111,11 +111,17 @@ class Gen:
         self.emit("\n# L2 interfaces")
         if rng.random() < 0.5:
             self.emit(f"table_add l2_iface_table set_l2_iface 0&&&0xfff => 0 0x{UC_MAC:012x} {self.next_prio()}")
+        self.vlan_prio = {}
         for k, vid in enumerate(rng.sample(range(1, 4095), 3)):
             iface = k + 1
             self.vlans[vid] = iface
+            self.vlan_prio[vid] = self.next_prio()
             self.emit(f"table_add l2_iface_table set_l2_iface {vid}&&&0xfff => {iface} 0x{UC_MAC + iface:012x} "
-                      f"{self.next_prio()}")
+                      f"{self.vlan_prio[vid]}")
+        # a wildcard at the first VLAN's priority, at a higher index: that VLAN's entry wins the tie
+        self.wild_prio = self.vlan_prio[next(iter(self.vlans))]
+        self.emit(f"table_add l2_iface_table set_l2_iface 0&&&0 => 0 0x{UC_MAC:012x} {self.wild_prio}")
+        self.tie_done = False
         self.unmapped_vid = next(v for v in range(4094, 1, -1) if v not in self.vlans)
         self.emit("\n# MAC filters (iface 0 = untagged and unmapped VLANs)")
         self.emit(f"table_add mac_dst_filter_table set_mac_sa 0&&&0xf 0x{UC_MAC:012x} => 0x{UC_MAC:012x} 0")
@@ -230,9 +236,10 @@ class Gen:
     def change_tables(self):
         rng = self.rng
         self.emit("\n# table changes")
-        for _ in range(rng.randint(2, 5)):
+        for k in range(rng.randint(2, 5)):
             ins = rng.choice(self.inst)
-            op = rng.choice(["move", "member", "member", "epoch", "src", "clear6", "alias"])
+            op = "l2tie" if not self.tie_done else rng.choice(["move", "member", "member", "epoch", "src", "clear6",
+                                                              "alias"])
             pinned_slots = set((id(e), s) for e, s in ins.pinned.values())
             pinned_mids = set(e["slots"][s] for e, s in ins.pinned.values())
             if op == "move" and ins.epochs:
@@ -276,6 +283,15 @@ class Gen:
                         i.blocked6 = i.src6.pop()
                     for s in i.src6:
                         self.emit(f"table_add ipv6_src_filter_table allow_ip_src {i.lb_id} 0x{s:032x} =>")
+            elif op == "l2tie" and not self.tie_done:
+                # free the second VLAN's index and the wildcard's, re-add the wildcard at the third VLAN's
+                # priority: it lands at the lower free index and wins that tie (docs: lowest index wins)
+                v1, v2, v3 = list(self.vlans)
+                self.emit(f"table_delete l2_iface_table {v2}&&&0xfff")
+                self.emit(f"table_delete l2_iface_table 0&&&0 {self.wild_prio}")
+                self.emit(f"table_add l2_iface_table set_l2_iface 0&&&0 => 0 0x{UC_MAC:012x} {self.vlan_prio[v3]}")
+                del self.vlans[v2], self.vlans[v3]
+                self.tie_done = True
             elif op == "alias" and not ins.alias4_arp_gone:
                 self.emit(f"table_delete ip_dst_filter_table 0&&&0 0x0806 0x{ins.alias4:032x}")
                 ins.alias4_arp_gone = True

@@ -12,7 +12,8 @@ The script is udplb's simulator CLI format, as p4/sim/test-1/cli_commands.txt wr
 Keys: exact values; field_mask keys `value&&&mask` (a plain value is mask all ones); lpm keys
 `value/prefix_len` (a plain value is /width). Numbers and addresses as docs/lb.md (0x hex, decimal, dotted
 IPv4, MAC, IPv6). Priority: field_mask tables (l2_iface, mac_dst_filter, ip_dst_filter) require the trailing
-priority (lowest value wins, ties to the entry added first); the lpm table (epoch_assign) accepts and ignores
+priority (lowest value wins, ties to the lower table index; a new entry takes the lowest free index, as
+the driver does: docs/lb-udplb.md "Tables"); the lpm table (epoch_assign) accepts and ignores
 it (longest prefix wins); exact tables take none.
 
 Refusals (each a ScriptError `file:line: token 'x': message`, raised while the whole script is applied, so
@@ -174,7 +175,7 @@ class TernaryEntry:
     """A field_mask entry: keys [(value, mask)] (exact keys with mask all ones)."""
     keys: tuple
     priority: int
-    seq: int                       # order of addition: ties go to the smallest
+    index: int                     # its table index: ties go to the lowest
     action: str
     params: tuple
 
@@ -209,8 +210,7 @@ class Tables:
     """The eight tables; apply() executes one table command, the lookups are the data plane's view."""
 
     def __init__(self):
-        self.seq = 0
-        self.ternary = {L2_IFACE: [], MAC_DST: [], IP_DST: []}
+        self.ternary = {t: [None] * CAPACITY[t] for t in (L2_IFACE, MAC_DST, IP_DST)}   # index -> entry
         self.src = {SRC4: set(), SRC6: set()}     # (lb_id, address)
         self.epoch = []                            # EpochEntry
         self.calendar = {}                         # (lb_id, epoch, slot) -> member
@@ -223,7 +223,7 @@ class Tables:
     def ternary_lookup(self, table, values):
         best = None
         for e in self.ternary[table]:
-            if e.matches(values) and (best is None or (e.priority, e.seq) < (best.priority, best.seq)):
+            if e is not None and e.matches(values) and (best is None or e.priority < best.priority):
                 best = e
         return best
 
@@ -262,7 +262,7 @@ class Tables:
 
     def clear(self, table):
         if table in self.ternary:
-            self.ternary[table] = []
+            self.ternary[table] = [None] * CAPACITY[table]
         elif table in self.src:
             self.src[table] = set()
         elif table == EPOCH:
@@ -314,12 +314,12 @@ class Tables:
             tkeys = tuple(k if isinstance(k, tuple) else (k, (1 << w) - 1)
                           for k, (_, w, _) in zip(keys, SCHEMA[table]["keys"]))
             ents = self.ternary[table]
-            if any(e.keys == tkeys and e.priority == prio for e in ents):
+            if any(e is not None and e.keys == tkeys and e.priority == prio for e in ents):
                 raise ScriptError(first, f"duplicate key in {table} (same keys, masks and priority)")
-            if len(ents) >= CAPACITY[table]:
+            if None not in ents:
                 raise ScriptError(cmd.tok, f"{table} full ({CAPACITY[table]} entries)")
-            self.seq += 1
-            ents.append(TernaryEntry(tkeys, prio, self.seq, cmd.action, tuple(params)))
+            k = ents.index(None)
+            ents[k] = TernaryEntry(tkeys, prio, k, cmd.action, tuple(params))
         elif table in self.src:
             key = tuple(keys)
             if key in self.src[table]:
@@ -388,13 +388,13 @@ class Tables:
             prio = self._prio(cmd)
             tkeys = tuple(k if isinstance(k, tuple) else (k, (1 << w) - 1)
                           for k, (_, w, _) in zip(keys, SCHEMA[table]["keys"]))
-            hits = [e for e in self.ternary[table] if e.keys == tkeys and prio in (None, e.priority)]
+            hits = [e for e in self.ternary[table] if e is not None and e.keys == tkeys and prio in (None, e.priority)]
             if not hits:
                 raise missing
             if len(hits) > 1:
                 raise ScriptError(first, f"ambiguous delete: {len(hits)} {table} entries have these keys; "
                                   "give the priority")
-            self.ternary[table].remove(hits[0])
+            self.ternary[table][hits[0].index] = None
         elif table in self.src:
             if tuple(keys) not in self.src[table]:
                 raise missing
