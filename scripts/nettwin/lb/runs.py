@@ -1,6 +1,7 @@
 """The EJFAT load balancer's regression runs (API: nettwin/regress/run.py).
 
-Vectors: the spec's own example (ejfat_spec_gen.py + vectors/lb/spec/runsim.txt) and lb_gen.py seeds. Each is
+Vectors: the spec's own example (ejfat_spec_gen.py + vectors/lb/spec/runsim.txt) and lb_gen.py seeds; for the
+udplb program (--program udplb) udplb's own test-1 and udplb_gen.py seeds, checked by udplb_check.py. Each is
 run back to back and with input gaps + output backpressure, RTL and model in lockstep; every output is checked
 by lb_check.py (independent Scapy reference + tshark checksum validation) and the back-to-back run also decodes
 the input with the spec's tshark dissectors (test_dissectors.py).
@@ -57,7 +58,7 @@ def runs(opts):
                                (["--spec"] if scenario == "spec" else [])))
             out.append(Run("lb", scenario, seed, mode, cmd, vector=vec, checks=checks, stats=stats,
                            outputs=[outp], accept=stats_ok, columns=_columns, extract=_extract))
-    return out
+    return out + udplb_runs(opts)
 
 
 def summary(results):
@@ -97,8 +98,7 @@ def plots(results, out_dir):
 
 
 # ---------------------------------------------------------------------------------------------
-# The udplb program (docs/lb-udplb.md). Not yet in runs(): `nettwin lb --program udplb` is announced but not in
-# the CLI at this commit. To enable, add `out += udplb_runs(opts)` at the end of runs().
+# The udplb program (docs/lb-udplb.md): `nettwin lb --program udplb`, checked by the independent reference.
 # ---------------------------------------------------------------------------------------------
 
 def _udplb_vectors(opts):
@@ -135,7 +135,7 @@ def udplb_runs(opts):
                        "--seed", "1"] + flags
                 common = [PY, opts.script("udplb_check.py"), "--tables", tables, "--in", pcap, "--ttl-decrement", ttl]
                 checks = [("udplb_check", common + ["--out", outp, "--stats", stats, "--meta", meta, "--tshark"])]
-                if scenario == "udplb_test1" and ttl == "off":
+                if scenario == "udplb_test1" and ttl == "off" and mode == "b2b":   # one reader of the peer's file
                     checks.append(("udplb_expected", common + ["--out", os.path.join(os.path.dirname(pcap),
                                                                                      "expected_packets_out.pcap")]))
                 pre = [] if vec else [Vector("lb/udplb_test1_dir", [["mkdir", "-p", d]])]

@@ -241,6 +241,7 @@ class Grammar(unittest.TestCase):
         e("table_add ip_dst_filter_table set_ip_sa 0&&&0 0x800 1 => 1 8 0", "too wide")
         e("table_add epoch_assign_table do_assign_epoch_with_slot_sel_opts 0 0/0 => 1 32 0", "too wide")
         e("table_add epoch_assign_table do_assign_epoch 0 0/65 => 1", "prefix length")
+        e("table_add epoch_assign_table do_assign_epoch 0 0x10 => 1", "an lpm key is value/prefix_len")
         e("table_add ipv4_src_filter_table allow_ip_src 8 1 =>", "lb_id 8 > 7")
         e("table_add epoch_assign_table do_assign_epoch 9 0/0 => 1", "lb_id 9 > 7")
         e("table_add member_info_lookup_table drop_soft_evicted 0 0x8100 1 =>", "neither IPv4")

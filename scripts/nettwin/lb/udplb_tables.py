@@ -10,7 +10,7 @@ The script is udplb's simulator CLI format, as p4/sim/test-1/cli_commands.txt wr
     # comment to the end of the line
 
 Keys: exact values; field_mask keys `value&&&mask` (a plain value is mask all ones); lpm keys
-`value/prefix_len` (a plain value is /width). Numbers and addresses as docs/lb.md (0x hex, decimal, dotted
+`value/prefix_len` (nothing else). Numbers and addresses as docs/lb.md (0x hex, decimal, dotted
 IPv4, MAC, IPv6). Priority: field_mask tables (l2_iface, mac_dst_filter, ip_dst_filter) require the trailing
 priority (lowest value wins, ties to the lower table index; a new entry takes the lowest free index, as
 the driver does: docs/lb-udplb.md "Tables"); the lpm table (epoch_assign) accepts and ignores
@@ -22,7 +22,8 @@ before any traffic), in the order they are checked for one command:
     keys, wrong number of params (field_mask tables: the priority is required; exact tables: none allowed),
     a run_traffic / table command where keys or params were expected;
   * values: not a number or address, value too wide for the key / param (e.g. set_ip_sa lb_id > 7,
-    slot_select_bit_cnt > 31), mask too wide, prefix length > key width, priority > 0xFFFF;
+    slot_select_bit_cnt > 31), mask too wide, an lpm key without /prefix_len, prefix length > key width,
+    priority > 0xFFFF;
   * lb_id > 7 as a key of the source filters, epoch, calendar or member table (the RTL stores 3 bits: the
     instances are 0..7, set_ip_sa's lb_id is 3 bits);
   * member_info_lookup_table: EtherType key neither 0x0800 nor 0x86DD; do_ipv4_member_rewrite under a key
@@ -146,15 +147,15 @@ def fm_key(tok, width):
 
 
 def lpm_key(tok, width):
-    """`value/prefix_len` or a plain value (/width) -> (value masked to the prefix, prefix_len)."""
-    if "/" in tok.text:
-        v, p = tok.text.split("/", 1)
-        value = check_width(tok, key_value(_sub(tok, v)), width, "key value")
-        plen = number(_sub(tok, p))
-        if plen > width:
-            raise ScriptError(tok, f"prefix length {plen} > {width}")
-    else:
-        value, plen = check_width(tok, key_value(tok), width, "key"), width
+    """`value/prefix_len` -> (value masked to the prefix, prefix_len); a plain value is refused (an lpm key is
+    written value/prefix_len, as udplb's scripts and the BMv2 CLI write it)."""
+    if "/" not in tok.text:
+        raise ScriptError(tok, "an lpm key is value/prefix_len")
+    v, p = tok.text.split("/", 1)
+    value = check_width(tok, key_value(_sub(tok, v)), width, "key value")
+    plen = number(_sub(tok, p))
+    if plen > width:
+        raise ScriptError(tok, f"prefix length {plen} > {width}")
     return value & prefix_mask(plen, width), plen
 
 
