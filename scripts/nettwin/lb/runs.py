@@ -1,6 +1,7 @@
 """The EJFAT load balancer's regression runs (API: nettwin/regress/run.py).
 
-Vectors: the spec's own example (ejfat_spec_gen.py + vectors/lb/spec/runsim.txt) and lb_gen.py seeds. Each is
+Vectors: the spec's own example (ejfat_spec_gen.py + vectors/lb/spec/runsim.txt) and lb_gen.py seeds; for the
+udplb program (--program udplb) udplb's own test-1 and udplb_gen.py seeds, checked by udplb_check.py. Each is
 run back to back and with input gaps + output backpressure, RTL and model in lockstep; every output is checked
 by lb_check.py (independent Scapy reference + tshark checksum validation) and the back-to-back run also decodes
 the input with the spec's tshark dissectors (test_dissectors.py).
@@ -9,7 +10,8 @@ import os
 
 from nettwin.regress.run import PY, Run, Vector, stats_ok, sum_drops, tag
 
-TITLE = "EJFAT load balancer (RTL and model in lockstep; checked by lb_check.py + tshark)"
+TITLE = ("EJFAT load balancer, seed and udplb programs (RTL and model in lockstep; checked by lb_check.py / "
+         "udplb_check.py + tshark, udplb test-1 against the peer's expected output)")
 HEADER = ["vector", "seed", "mode", "pkts_in", "pkts_out", "drops", "cycles", "in_beats", "in_stalls",
           "lat min/max", "result", "time"]
 MODES = [("b2b", []), ("gaps+bp", ["--gaps", "0.3", "--backpressure", "0.4"])]
@@ -57,7 +59,7 @@ def runs(opts):
                                (["--spec"] if scenario == "spec" else [])))
             out.append(Run("lb", scenario, seed, mode, cmd, vector=vec, checks=checks, stats=stats,
                            outputs=[outp], accept=stats_ok, columns=_columns, extract=_extract))
-    return out
+    return out + udplb_runs(opts)
 
 
 def summary(results):
@@ -94,3 +96,57 @@ def plots(results, out_dir):
                   "lb_latency.png", "LB latency per stimulus mode",
                   "Every forwarded frame of every passed LB run; b2b stays at the pipeline's fixed latency, "
                   "gaps+bp adds the output backpressure's wait.")
+
+
+# ---------------------------------------------------------------------------------------------
+# The udplb program (docs/lb-udplb.md): `nettwin lb --program udplb`, checked by the independent reference.
+# ---------------------------------------------------------------------------------------------
+
+def _udplb_vectors(opts):
+    """(scenario, seed, Vector or None, tables, pcap, ttl settings): udplb's own test-1 (vectors/peers/udplb,
+    expected/ predates the TTL decrement: off must equal it byte for byte) and udplb_gen.py seeds."""
+    peer = os.path.join(opts.root, "vectors", "peers", "udplb")
+    yield ("udplb_test1", None, None, os.path.join(peer, "cli_commands.txt"), os.path.join(peer, "packets_in.pcap"),
+           ("off", "on"))
+    packets = opts.packets or (150 if opts.quick else 600)
+    for seed in opts.seeds(2 if opts.quick else 10):
+        d = os.path.join(opts.work, "udplb_rand%d_%dp" % (seed, packets))
+        pcap, tables = os.path.join(d, "packets_in.pcap"), os.path.join(d, "tables.txt")
+        gen = [PY, opts.script("udplb_gen.py"), "--seed", str(seed), "--out-pcap", pcap, "--out-tables", tables,
+               "--packets", str(packets)]
+        yield ("udplb_rand", seed, Vector("lb/udplb_rand%d/%d" % (seed, packets), [["mkdir", "-p", d], gen]),
+               tables, pcap, ("on",) if seed % 2 else ("off",))
+
+
+def udplb_runs(opts):
+    """Every udplb vector, back to back and with gaps + backpressure, each output checked by udplb_check.py (the
+    independent reference: frames byte for byte, counters, .meta, Scapy and tshark checksums); test-1's output
+    with the TTL decrement off also against udplb's own expected_packets_out.pcap (cmp of the frames by the
+    check's --out on the peer's file)."""
+    out = []
+    for scenario, seed, vec, tables, pcap, ttls in _udplb_vectors(opts):
+        d = os.path.dirname(pcap) if vec else os.path.join(opts.work, "udplb_test1")
+        for ttl in ttls:
+            for mode, flags in MODES:
+                t = "%s_ttl%s" % (tag(mode), ttl)
+                outp, stats, meta = (os.path.join(d, "%s_%s.%s" % (x, t, e))
+                                     for x, e in (("out", "pcap"), ("stats", "json"), ("out", "meta")))
+                cmd = [opts.nettwin, "lb", "--program", "udplb", "--tables", tables, "--in", pcap, "--out", outp,
+                       "--stats", stats, "--meta-out", meta, "--ttl-decrement", ttl, "--engine", "lockstep",
+                       "--seed", "1"] + flags
+                common = [PY, opts.script("udplb_check.py"), "--tables", tables, "--in", pcap, "--ttl-decrement", ttl]
+                checks = [("udplb_check", common + ["--out", outp, "--stats", stats, "--meta", meta, "--tshark"])]
+                peer = os.path.dirname(pcap)
+                if scenario == "udplb_test1" and ttl == "off" and mode == "b2b":   # one reader of the peer's file
+                    checks.append(("udplb_expected", common + ["--out", os.path.join(peer,
+                                                                                     "expected_packets_out.pcap")]))
+                if scenario == "udplb_test1" and ttl == "off":  # the DUT against the peer's own files, no reference
+                    checks.append(("peer_expected_pcap", ["env", "PYTHONPATH=" + opts.scripts, PY, "-m",
+                                                          "nettwin.common.frames_equal", outp,
+                                                          os.path.join(peer, "expected_packets_out.pcap")]))
+                    checks.append(("peer_expected_meta", ["cmp", meta, os.path.join(peer, "expected_packets_out.meta")]))
+                pre = [] if vec else [Vector("lb/udplb_test1_dir", [["mkdir", "-p", d]])]
+                out.append(Run("lb", scenario + "_ttl" + ttl, seed, mode, cmd, vector=vec or pre[0], checks=checks,
+                               stats=stats, outputs=[outp, meta], accept=stats_ok, columns=_columns,
+                               extract=_extract))
+    return out
