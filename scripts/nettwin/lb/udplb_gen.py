@@ -14,7 +14,8 @@ tagged frame keeps EtherType 0x8100, docs/lb-udplb.md "Interpretations").
 Traffic: LB v2 and v3 over IPv4 (with options) and IPv6, zero and wrong UDP checksums, wrong IPv4 header
 checksums, inconsistent lengths, frames from 42 bytes (Ethernet padding kept) up to ~9000 (and frames cut
 inside their headers, down to 14 bytes), VLAN-tagged frames, ARP / ICMP echo / ICMPv6 echo / neighbour solicitations (with and without the source link-layer
-option, from ::) that get replies, IEEE 802 group frames (LLDP, LACP, other slow protocols), and frames for
+option, from ::, with another option) that get replies, priority-tagged frames, IEEE 802 group frames (LLDP,
+LACP, other slow protocols; tagged ones go through L2), and frames for
 every drop reason: parse errors of each kind (EtherType, VLAN inner type, IPv4 version / IHL / protocol,
 IPv6 version / next header, ICMPv6 type, ARP fields, LB magic / version, truncation anywhere), l2/l3
 misses, not IP, ARP / ICMP / ND mismatches, ICMP destination unreachable and unhandled, blocked sources, no
@@ -459,6 +460,14 @@ class Gen:
             "ns_noopt": lambda: (lambda x: ns(x, x.ip6, opt=False))(i()),
             "ns_unspec": lambda: (lambda x: ns(x, x.ip6, src=0, opt=False))(i()),
             "ns_unicast": lambda: (lambda x: ns(x, x.ip6, dst_ip=x.ip6))(i()),
+            # an option other than the link-layer address: its 2-byte header is extracted, the rest follows
+            "ns_mtu_opt": lambda: (lambda x: ns(x, x.ip6, opt=False) + b"\x05\x01\x00\x00\x00\x00\x05\xdc")(i()),
+            "ns_noopt_padded": lambda: (lambda x: ns(x, x.ip6, opt=False) + bytes(rng.randint(1, 30)))(i()),
+            "echo4_vlan": lambda: (lambda x, v: bytes(self.eth(UC_MAC + self.vlans[v], v) / IP(src=ip4(x.src4[0]),
+                                                                                               dst=ip4(x.ip4))
+                                                      / ICMP(type=8) / Raw(b"tagged")))(i(), vid()),
+            "lb_prio_tag": lambda: self.lb_frame(i(), vlan=0, mac_dst=UC_MAC),
+            "group_vlan": lambda: patch(patch(self.lb_frame(i(), vlan=vid()), 0, 0x01), 5, 0x0E),
             "lldp": lambda: raw_eth(0x88CC, bytes([0x02, 0x07]) + self.payload(20, 200), dst=0x0180C200000E),
             "lacp": lambda: raw_eth(0x8809, bytes([1, 1]) + self.payload(100, 120), dst=0x0180C2000002),
             "slow_other": lambda: raw_eth(0x8809, bytes([2, 1]) + self.payload(40, 60), dst=0x0180C2000002),
