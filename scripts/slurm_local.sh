@@ -34,11 +34,11 @@ pids_of_cluster() {
 }
 
 stop_cluster() {
-  local d="$1" f pid i
+  local d="$1" f pid
   [ -f "$d/slurm.conf" ] || return 0
   if [ -f "$d/slurmctld.pid" ] && kill -0 "$(cat "$d/slurmctld.pid")" 2>/dev/null; then
     SLURM_CONF="$d/slurm.conf" timeout 10 scancel --full --quiet --user=root 2>/dev/null || true
-    for i in $(seq 1 20); do
+    for _ in $(seq 1 20); do
       [ -z "$(SLURM_CONF="$d/slurm.conf" timeout 5 squeue -h -o %i 2>/dev/null)" ] && break
       sleep 0.5
     done
@@ -47,7 +47,7 @@ stop_cluster() {
     if [ -f "$d/$f.pid" ]; then
       pid="$(cat "$d/$f.pid")"
       kill "$pid" 2>/dev/null || true
-      for i in $(seq 1 20); do kill -0 "$pid" 2>/dev/null || break; sleep 0.25; done
+      for _ in $(seq 1 20); do kill -0 "$pid" 2>/dev/null || break; sleep 0.25; done
       kill -9 "$pid" 2>/dev/null || true
       rm -f "$d/$f.pid"
     fi
@@ -140,14 +140,15 @@ munged --force --socket="$dir/munge/munge.socket" --key-file="$dir/munge/munge.k
   --pid-file="$dir/munged.pid" --log-file="$dir/munged.log" --seed-file="$dir/munge/munged.seed" \
   > "$dir/munged.out" 2>&1 || cannot "munged failed: $(tail -3 "$dir/munged.out" "$dir/munged.log" 2>/dev/null)"
 # the watchdog: stops this cluster after TTL seconds unless `stop` killed it first
+# shellcheck disable=SC2016  # the single-quoted script is the watchdog's, expanded by its own bash
 setsid bash -c 'echo $$ > "$2/watchdog.pid"; sleep "$1"; exec bash "$0" stop "$2"' \
   "$(cd "$(dirname "$0")" && pwd)/$(basename "$0")" "$ttl" "$dir" < /dev/null > /dev/null 2>&1 &
-for i in $(seq 1 20); do [ -s "$dir/watchdog.pid" ] && break; sleep 0.1; done
+for _ in $(seq 1 20); do [ -s "$dir/watchdog.pid" ] && break; sleep 0.1; done
 
 export SLURM_CONF="$dir/slurm.conf"
 slurmctld -f "$SLURM_CONF" > "$dir/slurmctld.out" 2>&1 || cannot "slurmctld failed: $(tail -5 "$dir/slurmctld.log" 2>/dev/null)"
 slurmd -f "$SLURM_CONF" > "$dir/slurmd.out" 2>&1 || cannot "slurmd failed: $(tail -5 "$dir/slurmd.log" 2>/dev/null)"
-for i in $(seq 1 60); do
+for _ in $(seq 1 60); do
   state="$(timeout 5 sinfo -h -N -o %t 2>/dev/null | head -1 || true)"
   case "$state" in idle|mix|alloc) echo "slurm_local: up in $dir (node $host, $cpus CPUs, ports $ctld_port/$slurmd_port)"; exit 0;; esac
   sleep 0.5
