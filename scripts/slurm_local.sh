@@ -15,6 +15,8 @@
 # TaskPlugin=task/none, SelectType=select/cons_tres, no accounting.
 set -euo pipefail
 
+# the daemons live in sbin, which a non-login root shell (or CI's environment) may not have on PATH
+PATH="$PATH:/usr/sbin:/sbin"
 usage() { echo "usage: $0 start DIR [TTL_SECONDS] | stop DIR" >&2; exit 2; }
 [ $# -ge 2 ] || usage
 cmd="$1"

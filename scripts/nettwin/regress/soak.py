@@ -359,10 +359,6 @@ def main(argv=None):
     if a.seed_stride < 1:
         print("soak: --seed-stride takes K >= 1", file=sys.stderr)
         return 2
-    global PREFORK
-    PREFORK = not a.no_prefork
-    if PREFORK:
-        _preimport()
     nt = os.path.abspath(os.path.join(a.build, "nettwin"))
     blocks = [b for b in a.blocks.split(",") if b]
     for b in blocks:
@@ -375,6 +371,10 @@ def main(argv=None):
 
     if a.slurm is not None:
         return submit_slurm(a, blocks, nt, here)
+    global PREFORK
+    PREFORK = not a.no_prefork
+    if PREFORK:
+        _preimport()
 
     def script(name):
         return os.path.join(here, name)
