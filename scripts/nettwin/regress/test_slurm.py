@@ -131,7 +131,7 @@ class Farm(unittest.TestCase):
         self.assertEqual([c[2] for c in cases if c[4]], ["s1.gaps+bp"])
         _, _, page = report_tables(outputs("fail")[2])
         self.assertIn("<h2>Failures</h2>", page)
-        self.assertRegex(page, r"lb\.rand\.s1\.gaps\+bp failed at run\n.*divergence at cycle 7(.|\n)*replay: ")
+        self.assertRegex(page, r"lb\.rand\.s1\.gaps\+bp failed at run\n(.*\n)*.*divergence at cycle 7(.|\n)*replay: ")
 
     def test_soak_array_spreads_seeds(self):
         work = os.path.join(WORK, "soak")
