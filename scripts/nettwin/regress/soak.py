@@ -378,6 +378,8 @@ def main(argv=None):
 
     def script(name):
         return os.path.join(here, name)
+    from nettwin.regress.cli import source_commit
+    commit = source_commit()  # the sources as the soak starts
     summary, t0 = {}, time.time()
     for b in blocks:
         t, seed = Tally(), a.seed
@@ -395,12 +397,11 @@ def main(argv=None):
     wall = time.time() - t0
     print(f"soak: {wall:.0f} s wall")
     if a.json:
-        from nettwin.regress.cli import source_commit
         k, n = task_of(a)
         settings = {"blocks": blocks, "timings": a.timings, "packets": a.packets, "first_seed": a.seed - (k - 1),
                     "seed_stride": a.seed_stride}
         with open(a.json, "w") as f:
-            json.dump({"format": FORMAT, "settings": settings, "commit": source_commit(), "task": {"k": k, "n": n},
+            json.dump({"format": FORMAT, "settings": settings, "commit": commit, "task": {"k": k, "n": n},
                        "host": socket.gethostname(), "wall_seconds": round(wall, 1),
                        "summary": {"failed": sum(t.failed() for t in summary.values())},
                        "blocks": {b: t.record() for b, t in summary.items()}}, f, indent=1)

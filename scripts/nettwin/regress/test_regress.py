@@ -92,6 +92,24 @@ class RunList(unittest.TestCase):
                 self.assertEqual(len(flat), len(set(flat)))
                 self.assertEqual(parts, [listed("--shard", "%d/%d" % (k, n), *extra) for k in range(1, n + 1)])
 
+    def test_shards_keep_a_vectors_runs_together(self):
+        ap = cli.parser()
+        opts = ap.parse_args(["--build", BUILD])
+        opts.work, opts.nettwin = "/w", "/nettwin"
+        runs = cli.select(opts, ap)[1]
+        for n in (2, 8):
+            where = {}
+            for k in range(1, n + 1):
+                for r in cli.shard(runs, k, n):
+                    if r.vector:
+                        where.setdefault(r.vector.key, set()).add(k)
+            self.assertTrue(all(len(ks) == 1 for ks in where.values()), n)
+            self.assertEqual(len(where), len({r.vector.key for r in runs if r.vector}))
+        # fewer vectors than shards: the last shard is empty, and runs (writing an empty shard JSON)
+        self.assertEqual(listed("--quick", "--only", "lb", "--shard", "4/4"), [])
+        rc, out, err = regress("--list", "--quick", "--only", "lb", "--shard", "4/4")
+        self.assertEqual((rc, out), (0, "0 runs\n"), err)
+
     def test_runs_write_to_their_own_files(self):
         # Runs of one vector run in parallel with -j: a file one writes must not be another's. Session 8 found
         # the closed loop's two modes reassembling into the same member directories (a FAIL under -j 2 when

@@ -3,7 +3,7 @@ the one-node cluster of scripts/slurm_local.sh, sets SLURM_CONF and stops the cl
 
   cd scripts && SLURM_CONF=.../slurm.conf /usr/bin/python3 -m nettwin.regress.test_slurm BUILD_DIR WORK_DIR
 
-- `regress.py --slurm 4 --quick --only lb` (6 runs in a 4-task array plus the merge job) exits 0 and its merged
+- `regress.py --slurm 4 --quick --only lb --seeds 3` (8 runs in a 4-task array plus the merge job) exits 0 and its merged
   JUnit XML, JSON and HTML report equal those of the same selection run locally (every run's status, stats and
   plot data; every testcase and its properties; the report's tables and plots), timings aside;
 - a forced failure in one shard (a fake nettwin that reports a divergence for one run) makes the submitter exit
@@ -25,7 +25,7 @@ from nettwin.common.paths import SCRIPTS_DIR as SCRIPTS
 
 BUILD = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else os.path.join(SCRIPTS, "..", "build")
 WORK = os.path.abspath(sys.argv[2]) if len(sys.argv) > 2 else "/tmp/nt_slurm_test"
-SELECTION = ["--quick", "--only", "lb"]  # spec + 2 random vectors, each b2b and gaps+bp: 6 runs
+SELECTION = ["--quick", "--only", "lb", "--seeds", "3"]  # spec + 3 random vectors, b2b and gaps+bp: 8 runs
 LIMIT = 300  # seconds for one farm submission, queueing included
 FAKE = """#!/bin/sh
 case " $* " in
@@ -93,12 +93,12 @@ class Farm(unittest.TestCase):
         print(out)
         self.assertEqual(rc, 0, out)
         self.assertRegex(out, r"submitted nettwin-regress: array job \d+ \(4 tasks")
-        self.assertIn("shards done 4/4 (0 with failed runs), running 0, pending 0; runs done 6/6", out)
-        self.assertRegex(out, r"6 runs, \d+ packets, 6 passed, 0 failed; 4 shards")
+        self.assertIn("shards done 4/4 (0 with failed runs), running 0, pending 0; runs done 8/8", out)
+        self.assertRegex(out, r"8 runs, \d+ packets, 8 passed, 0 failed; 4 shards")
         lj, fj = json_runs(outputs("local")[1]), json_runs(outputs("farm")[1])
         self.assertEqual(lj[0], fj[0])
         self.assertEqual(lj[1], fj[1])
-        self.assertEqual(len(fj[1]), 6)
+        self.assertEqual(len(fj[1]), 8)
         self.assertEqual(sorted(s["k"] for s in fj[2]["shards"]), [1, 2, 3, 4])
         self.assertEqual(junit_cases(outputs("local")[0]), junit_cases(outputs("farm")[0]))
         lr, fr = report_tables(outputs("local")[2]), report_tables(outputs("farm")[2])
@@ -115,19 +115,19 @@ class Farm(unittest.TestCase):
         rc, out = regress("fail", "--slurm", "4", "--poll", "1", "--nettwin", fake, *SELECTION)
         print(out)
         self.assertEqual(rc, 1, out)
-        # list order spec.b2b, spec.gaps+bp, rand.s1.b2b, rand.s1.gaps+bp, ...: run 4 is shard 4's first
-        self.assertIn("shards done 4/4 (1 with failed runs: 4)", out)
-        self.assertRegex(out, r"6 runs, \d+ packets, 5 passed, 1 failed")
+        # one vector per shard in list order (spec, rand1, rand2, rand3): rand1's runs are shard 2's
+        self.assertIn("shards done 4/4 (1 with failed runs: 2)", out)
+        self.assertRegex(out, r"8 runs, \d+ packets, 7 passed, 1 failed")
         self.assertRegex(out, r"FAILED lb\.rand\.s1\.gaps\+bp \(run\): replay: .*lb_gen\.py.* && " + re.escape(fake)
                          + r" lb .*--gaps")
         summary, runs, doc = json_runs(outputs("fail")[1])
-        self.assertEqual((summary["runs"], summary["failed"]), (6, 1))
+        self.assertEqual((summary["runs"], summary["failed"]), (8, 1))
         (bad,) = [r for r in doc["runs"] if r["status"] != "ok"]
         self.assertEqual(bad["name"], "lb.rand.s1.gaps+bp")
         self.assertIn("divergence at cycle 7", bad["failure"]["report"])
         self.assertIn(fake, bad["replay"])
         (tests, failures), cases = junit_cases(outputs("fail")[0])
-        self.assertEqual((tests, failures), ("6", "1"))
+        self.assertEqual((tests, failures), ("8", "1"))
         self.assertEqual([c[2] for c in cases if c[4]], ["s1.gaps+bp"])
         _, _, page = report_tables(outputs("fail")[2])
         self.assertIn("<h2>Failures</h2>", page)
