@@ -5,7 +5,8 @@ The run list, --list and --shard over the real list; usage errors exit 2; a forc
 reports a divergence for one stimulus mode) exits 1 with the divergence report and replay command in the
 progress stream, the JUnit XML and the JSON; --report names every run and references only valid PNGs; a clean
 selection exits 0 and gives the same stats with -j 1 and -j 2; --merge refuses mixed selections, commits and
-splits, names missing shards, and merges a local run's shards into what the whole run writes.
+splits, names missing shards, and merges a local run's shards into what the whole run writes; --slurm with a
+stand-in sbatch/squeue (the farm's scripts, sbatch options, shards, merge and exit status without a Slurm).
 """
 import json
 import os
@@ -36,6 +37,24 @@ case " $* " in
                 echo "  replay: nettwin lb ... --trace wave.fst"; exit 1;;
 esac
 exec %s "$@"
+"""
+
+# sbatch [--array=1-N] [--output=PATTERN] ... SCRIPT: logs its options, runs SCRIPT at once (each array task in
+# turn, SLURM_ARRAY_TASK_ID set, output to PATTERN with %a = the task) and prints a job id.
+STAND_IN_SBATCH = r"""#!/bin/bash
+echo "$*" >> "$STAND_IN_LOG"
+n=0; out=/dev/null
+for a in "$@"; do
+  case "$a" in --array=1-*) n="${a#--array=1-}";; --output=*) out="${a#--output=}";; esac
+done
+script="${*: -1}"
+if [ "$n" -gt 0 ]; then
+  for k in $(seq 1 "$n"); do SLURM_ARRAY_TASK_ID=$k bash "$script" > "${out//%a/$k}" 2>&1; done
+  echo 1000
+else
+  bash "$script" > "$out" 2>&1
+  echo 1001
+fi
 """
 
 
@@ -171,6 +190,10 @@ class Usage(unittest.TestCase):
             rc, out, err = regress(*args)
             self.assertEqual(rc, 2, (args, out, err))
             self.assertIn("error:", err, args)
+        for args in (["--slurm", "0"], ["--slurm", "2", "--shard", "1/2"]):
+            rc, out, err = regress(*args)
+            self.assertEqual(rc, 2, (args, out, err))
+            self.assertIn("--slurm takes N >= 1", err, args)
 
 
 @unittest.skipUnless(os.access(os.path.join(BUILD, "nettwin"), os.X_OK), "needs the built nettwin")
@@ -222,6 +245,50 @@ class Runs(unittest.TestCase):
         self.assertEqual(len(imgs), 4, imgs)  # throughput, lb latency, rdma latency, reorder hold time
         for img in imgs:
             self.assertTrue(png_ok(os.path.join(rep, img)), img)
+
+    def test_slurm_flow_with_a_stand_in_sbatch(self):
+        """--slurm N with stand-ins for sbatch (runs the array's tasks and then the merge job at once, in order)
+        and squeue (the queue is empty): the farm's scripts, shard files, merge and exit status, where no real
+        Slurm can start (ctest regress_slurm tests a real one)."""
+        bindir = os.path.join(self.tmp, "bin")
+        os.mkdir(bindir)
+        with open(os.path.join(bindir, "sbatch"), "w") as f:
+            f.write(STAND_IN_SBATCH)
+        with open(os.path.join(bindir, "squeue"), "w") as f:
+            f.write("#!/bin/sh\nexit 0\n")
+        for x in ("sbatch", "squeue"):
+            os.chmod(os.path.join(bindir, x), 0o755)
+        fake = os.path.join(self.tmp, "nettwin")
+        with open(fake, "w") as f:
+            f.write(FAKE % os.path.join(BUILD, "nettwin"))
+        os.chmod(fake, os.stat(fake).st_mode | stat.S_IEXEC)
+        work, js = os.path.join(self.tmp, "farm"), os.path.join(self.tmp, "m.json")
+        env = dict(os.environ, PATH=bindir + ":" + os.environ["PATH"], STAND_IN_LOG=os.path.join(self.tmp, "log"))
+        p = subprocess.run(["/usr/bin/python3", REGRESS, "--build", BUILD, "--nettwin", fake, "--slurm", "3",
+                            "--poll", "0.1", "--work", work, "--json", js, "--partition", "p1", "--account", "a1",
+                            "--sbatch-arg=--qos=long"] + SMALL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           text=True, env=env, timeout=300)
+        self.assertEqual(p.returncode, 1, p.stdout)  # lb.spec.gaps+bp diverges (the fake)
+        self.assertIn("shards done 3/3 (1 with failed runs: 1)", p.stdout)
+        self.assertRegex(p.stdout, r"FAILED lb\.spec\.gaps\+bp \(run\): replay: .*--gaps")
+        with open(js) as f:
+            doc = json.load(f)
+        self.assertEqual((doc["summary"]["runs"], doc["summary"]["failed"]), (4, 1))
+        with open(env["STAND_IN_LOG"]) as f:
+            calls = f.read().splitlines()
+        self.assertEqual(len(calls), 2)
+        self.assertIn("--array=1-3", calls[0])
+        for c in calls:
+            self.assertIn("--partition=p1 --account=a1 --qos=long", c)
+        self.assertIn("--dependency=afterany:1000", calls[1])
+        # no Slurm to talk to: exit 2 with sbatch's message
+        with open(os.path.join(bindir, "sbatch"), "w") as f:
+            f.write("#!/bin/sh\necho 'sbatch: error: Unable to contact slurm controller' >&2\nexit 1\n")
+        p = subprocess.run(["/usr/bin/python3", REGRESS, "--build", BUILD, "--slurm", "2", "--work", work] + SMALL,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, timeout=60)
+        self.assertEqual(p.returncode, 2, p.stdout)
+        self.assertIn("slurm: cannot submit: sbatch", p.stdout)
+        self.assertIn("Unable to contact slurm controller", p.stdout)
 
     def test_clean_runs_exit_0_and_serial_equals_parallel(self):
         stats = []
