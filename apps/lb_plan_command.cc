@@ -20,6 +20,8 @@ constexpr const char* kHelp =
     "                  udplb: ESnet's udplb program, see `nettwin lb-plan --program udplb --help`\n"
     "  --tables        the tables as they are now (the `nettwin lb --tables` script that built them)\n"
     "  --members       one line per member: member NAME weight W|fill F [ipv4 MAC IP PORT] [ipv6 MAC IP PORT]\n"
+    "                  W: decimal, at most 6 decimals, 0 <= W <= 1000000000 (1e9); F: fill level in [0, 1]\n"
+    "                  (weight 1 - F); PORT: UDP destination port 1..65535\n"
     "  --boundary      first tick of the new epoch (required once an epoch is in service)\n"
     "  --current-start first tick of the current epoch (default: where the older epochs' prefixes end, else 0)\n"
     "  --now           newest tick already sent: the boundary must be after it\n"

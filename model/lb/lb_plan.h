@@ -47,9 +47,13 @@ uint64_t StartAfterSpans(std::vector<std::pair<unsigned __int128, unsigned __int
 // weight is positive or more members than slots have a positive weight.
 std::vector<int> ApportionSlots(const std::vector<uint64_t>& weights, int slots);
 
-// Which member (index into counts) each slot holds: smooth weighted round robin (each step every member
-// gains its count, the largest credit wins, ties to the lower index, the winner pays the total), so a
-// member's slots are spread evenly over the calendar and consecutive ticks go to different members.
+// Which member (index into counts) each slot holds. The calendar is a ring (tick 511's next tick is slot 0),
+// and neighbouring slots, the wrap included, never hold one member when that is possible (no member holds
+// more than half the slots); otherwise the biggest member has exactly 2 * max - total neighbouring pairs,
+// the fewest possible. Order: smooth weighted round robin (each step every member gains its count, the
+// largest credit wins, ties to the lower index, the winner pays the total) restricted to the members that
+// differ from the previous slot's and leave a rest that can still be completed without neighbours; with a
+// member over half, it is laid out as runs, one other member's slot between two runs (docs/lb.md).
 std::vector<int> SpreadSlots(const std::vector<int>& counts);
 
 struct MemberRewrite {
@@ -70,6 +74,7 @@ struct PlanMember {
   int line = 0;
 };
 constexpr uint64_t kWeightUnit = 1000000;  // weights and fill levels are read with 6 decimals
+constexpr uint64_t kMaxWeight = 1000000000;  // the largest weight W: 512 members' sum stays inside 64 bits
 
 // Parses a members file; throws PlanError("file:line: token 'x': message").
 std::vector<PlanMember> ParseMembers(const std::string& text, const std::string& file_name);

@@ -1,7 +1,9 @@
 // The planner's arithmetic: prefix cover, slot apportionment and spreading, and the members file.
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <sstream>
+#include <stdexcept>
 
 #include "model/common/text_lines.h"
 #include "model/lb/lb_plan.h"
@@ -67,21 +69,106 @@ std::vector<int> ApportionSlots(const std::vector<uint64_t>& weights, int slots)
   return counts;
 }
 
+namespace {
+
+// Could `rem` (sum `len`) fill the slots after one holding `prev` so that no two neighbours are equal and the
+// last is not `first` (its neighbour across the wrap)? No two of a member's slots may touch, so it fits in
+// at most ceil(len/2) of them, floor(len/2) when it is `prev` or `first` (it cannot take that end), and
+// floor((len-1)/2) when both. These necessary bounds are also sufficient (the tests compare the result with
+// an exhaustive search on every small calendar). `top` holds the three largest remaining counts with their
+// members, so one test is O(1).
+struct Top3 {
+  std::array<std::pair<int, size_t>, 3> v{};  // (count, member), descending; count 0 when absent
+  int MaxExcept(size_t a, size_t b) const {
+    for (const auto& e : v) {
+      if (e.first == 0) return 0;
+      if (e.second != a && e.second != b) return e.first;
+    }
+    return 0;
+  }
+};
+
+int Cap(int len, bool is_prev, bool is_first) {
+  if (is_prev && is_first) return (len - 1) / 2;  // only the middle slots 2..len-1
+  if (is_prev || is_first) return len / 2;
+  return (len + 1) / 2;
+}
+
+// After placing `x` (remaining counts `rem` before it, `len` slots before it, `first` the first slot's
+// member, x itself on the first step): can the rest still be laid out without neighbours on one member?
+bool Completable(const std::vector<int>& rem, const Top3& top, int len, size_t x, size_t first) {
+  const int left = len - 1;
+  if (left == 0) return x != first;
+  if (rem[x] - 1 > Cap(left, true, x == first)) return false;
+  if (first != x && rem[first] > Cap(left, false, true)) return false;
+  return top.MaxExcept(x, first) <= Cap(left, false, false);
+}
+
+// Smooth weighted round robin constrained to never repeat a member on neighbouring slots (incl. the wrap):
+// each step every member gains its count as credit; among the members with slots left that differ from
+// the previous slot's and leave a completable rest, the largest credit takes the slot (ties: lower index)
+// and pays the total. Requires max(counts) <= total / 2.
+std::vector<int> SpreadNoRepeat(const std::vector<int>& counts, int total) {
+  const size_t n = counts.size(), none = n;
+  std::vector<int64_t> credit(n, 0);
+  std::vector<int> rem(counts), out;
+  out.reserve(static_cast<size_t>(total));
+  size_t prev = none, first = none;
+  for (int len = total; len > 0; --len) {
+    Top3 top;
+    for (size_t i = 0; i < n; ++i) {
+      if (counts[i] > 0) credit[i] += counts[i];
+      std::pair<int, size_t> e{rem[i], i};
+      for (auto& t : top.v) {
+        if (e.first > t.first) std::swap(e, t);
+      }
+    }
+    size_t best = none;
+    for (size_t i = 0; i < n; ++i) {
+      if (rem[i] == 0 || i == prev) continue;
+      if (!Completable(rem, top, len, i, first == none ? i : first)) continue;
+      if (best == none || credit[i] > credit[best]) best = i;
+    }
+    if (best == none) throw std::logic_error("SpreadSlots: no completable member (a bound is not sufficient)");
+    credit[best] -= total;
+    --rem[best];
+    if (first == none) first = best;
+    prev = best;
+    out.push_back(static_cast<int>(best));
+  }
+  return out;
+}
+
+}  // namespace
+
 std::vector<int> SpreadSlots(const std::vector<int>& counts) {
-  int64_t total = 0;
-  for (int c : counts) total += c;
-  std::vector<int64_t> credit(counts.size(), 0);
+  int total = 0;
+  size_t big = 0;
+  for (size_t i = 0; i < counts.size(); ++i) {
+    total += counts[i];
+    if (counts[i] > counts[big]) big = i;
+  }
+  if (total == 0) return {};
+  const int most = counts[big], others = total - most;
+  if (most <= others) return SpreadNoRepeat(counts, total);
+  if (others == 0) return std::vector<int>(static_cast<size_t>(total), static_cast<int>(big));
+  // The biggest member holds more than half: it forms `others` runs, one other member's slot between two
+  // runs, so it has most - others neighbouring pairs, the fewest possible (each run of r slots has r - 1
+  // pairs and at most `others` separators exist). Lay out the runs' starts alternating with the others,
+  // then lengthen the j-th run to floor((j+1) * most / others) - floor(j * most / others) slots.
+  std::vector<int> reduced(counts);
+  reduced[big] = others;
   std::vector<int> out;
   out.reserve(static_cast<size_t>(total));
-  for (int64_t s = 0; s < total; ++s) {
-    size_t best = counts.size();
-    for (size_t i = 0; i < counts.size(); ++i) {
-      if (counts[i] == 0) continue;
-      credit[i] += counts[i];
-      if (best == counts.size() || credit[i] > credit[best]) best = i;
+  int run = 0;
+  for (int m : SpreadNoRepeat(reduced, 2 * others)) {
+    if (m != static_cast<int>(big)) {
+      out.push_back(m);
+      continue;
     }
-    credit[best] -= total;
-    out.push_back(static_cast<int>(best));
+    const int len = static_cast<int>((int64_t{run + 1} * most) / others - (int64_t{run} * most) / others);
+    out.insert(out.end(), static_cast<size_t>(len), m);
+    ++run;
   }
   return out;
 }
@@ -99,8 +186,9 @@ class MembersParser {
   [[noreturn]] void Fail(const Tok& t, const std::string& msg) const {
     throw PlanError(file_ + ":" + std::to_string(t.line) + ": token '" + t.text + "': " + msg);
   }
-  // A non-negative decimal with at most 6 fraction digits, in kWeightUnit units.
-  uint64_t Fixed(const Tok& t, uint64_t max_units) const {
+  // A non-negative decimal with at most 6 fraction digits, in kWeightUnit units, at most `max_units`;
+  // `range` names the limit in the error (e.g. "a weight is at most 1000000000").
+  uint64_t Fixed(const Tok& t, uint64_t max_units, const std::string& range) const {
     const std::string& s = t.text;
     const size_t dot = s.find('.');
     const std::string whole = s.substr(0, dot), frac = dot == std::string::npos ? "" : s.substr(dot + 1);
@@ -108,14 +196,18 @@ class MembersParser {
       return std::all_of(d.begin(), d.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
     };
     if (whole.empty() || !digits(whole) || !digits(frac) || frac.size() > 6 ||
-        (dot != std::string::npos && frac.empty()) || whole.size() > 12) {
+        (dot != std::string::npos && frac.empty())) {
       Fail(t, "not a decimal number with at most 6 decimals");
     }
-    uint64_t v = std::stoull(whole) * kWeightUnit;
+    // Leading zeros do not count; past 12 significant integer digits the value is out of range whatever the
+    // limit (every limit is below 10^12 units of 1e-6), and stoull below cannot overflow.
+    const std::string sig = whole.substr(std::min(whole.find_first_not_of('0'), whole.size()));
+    if (sig.size() > 12) Fail(t, "out of range: " + range);
+    uint64_t v = (sig.empty() ? 0 : std::stoull(sig)) * kWeightUnit;
     uint64_t f = frac.empty() ? 0 : std::stoull(frac);
     for (size_t i = frac.size(); i < 6; ++i) f *= 10;
     v += f;
-    if (v > max_units) Fail(t, "out of range");
+    if (v > max_units) Fail(t, "out of range: " + range);
     return v;
   }
   uint64_t Value(const Tok& t, int bits /* < 64 */, const std::string& what) const {
@@ -155,9 +247,9 @@ std::vector<PlanMember> ParseMembers(const std::string& text, const std::string&
     m.name = t[1].text;
     m.line = n;
     if (t[2].text == "weight") {
-      m.weight = p.Fixed(t[3], uint64_t{1000000000} * kWeightUnit);
+      m.weight = p.Fixed(t[3], kMaxWeight * kWeightUnit, "a weight is at most " + std::to_string(kMaxWeight));
     } else if (t[2].text == "fill") {
-      m.weight = kWeightUnit - p.Fixed(t[3], kWeightUnit);  // the free share of the member's buffer
+      m.weight = kWeightUnit - p.Fixed(t[3], kWeightUnit, "a fill level is in [0, 1]");  // the free share of the member's buffer
     } else {
       p.Fail(t[2], "expected 'weight' or 'fill'");
     }
@@ -172,6 +264,7 @@ std::vector<PlanMember> ParseMembers(const std::string& text, const std::string&
       r.mac = p.Value(t[i + 1], 48, "next-hop MAC");
       r.ip = p.Ip(t[i + 2], v6);
       r.port = static_cast<uint16_t>(p.Value(t[i + 3], 16, "UDP port"));
+      if (r.port == 0) p.Fail(t[i + 3], "UDP port 0: the member's packets would be sent to port 0 (reserved)");
       i += 4;
     }
     if (!m.v4.present && !m.v6.present) p.Fail(t.back(), "a member needs an ipv4 or ipv6 rewrite");

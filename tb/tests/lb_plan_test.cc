@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <random>
@@ -171,7 +172,113 @@ TEST(LbPlanApportion, SpreadKeepsCountsAndInterleaves) {
   EXPECT_EQ(seen[1], 128);
   EXPECT_EQ(seen[2], 128);
   EXPECT_EQ(seen.count(3), 0u);
-  for (size_t i = 1; i < s.size(); ++i) EXPECT_FALSE(s[i] == s[i - 1] && s[i] != 0) << "slot " << i;
+  for (size_t i = 0; i < s.size(); ++i) EXPECT_NE(s[i], s[(i + 1) % s.size()]) << "slot " << i;
+}
+
+// Neighbouring slots on one member around the ring (slot 511's next tick uses slot 0).
+int RingPairs(const std::vector<int>& s) {
+  int n = 0;
+  for (size_t i = 0; i < s.size(); ++i) n += s[i] == s[(i + 1) % s.size()];
+  return n;
+}
+
+// The fewest ring pairs any arrangement of `counts` has, by trying every distinct arrangement.
+int FewestPairsExhaustive(const std::vector<int>& counts) {
+  std::vector<int> ring;
+  for (size_t m = 0; m < counts.size(); ++m) ring.insert(ring.end(), static_cast<size_t>(counts[m]), static_cast<int>(m));
+  int best = static_cast<int>(ring.size());
+  do best = std::min(best, RingPairs(ring));
+  while (std::next_permutation(ring.begin(), ring.end()));
+  return best;
+}
+
+std::map<int, int> Tally(const std::vector<int>& s) {
+  std::map<int, int> t;
+  for (int m : s) ++t[m];
+  return t;
+}
+
+// Issue 24 item 7: slot counts 217/207/88 gave 5 neighbouring pairs on one member under plain smooth
+// weighted round robin although an arrangement with none exists (217 <= 256).
+TEST(LbPlanSpread, NoNeighbouringPairsWhenNoMemberHoldsMoreThanHalf) {
+  const std::vector<int> counts{217, 207, 88};
+  const auto s = SpreadSlots(counts);
+  ASSERT_EQ(s.size(), 512u);
+  EXPECT_EQ(Tally(s), (std::map<int, int>{{0, 217}, {1, 207}, {2, 88}}));
+  EXPECT_EQ(RingPairs(s), 0);
+  // The same through the whole planner: weights 217/207/88 give those counts and a calendar without pairs.
+  const std::string filter = "table_add dst_filter_table NoAction 0x00aabbccddee 0x0800 10.1.2.3 =>\n";
+  const Plan p = MakePlan(TablesFromScript(filter, "f"),
+                          ParseMembers("member a weight 217 ipv4 0x020000000001 10.0.0.1 5000\n"
+                                       "member b weight 207 ipv4 0x020000000002 10.0.0.2 5000\n"
+                                       "member c weight 88 ipv4 0x020000000003 10.0.0.3 5000\n",
+                                       "m"),
+                          {});
+  EXPECT_EQ(p.counts, counts);
+  EXPECT_EQ(RingPairs(std::vector<int>(p.calendar.begin(), p.calendar.end())), 0);
+  // Spread evenly too: every window of 64 consecutive ticks (around the ring) holds each member's share
+  // within 3 slots.
+  for (size_t start = 0; start < 512; ++start) {
+    std::vector<int> in(3, 0);
+    for (size_t k = 0; k < 64; ++k) ++in[static_cast<size_t>(s[(start + k) % 512])];
+    for (size_t m = 0; m < 3; ++m) EXPECT_NEAR(in[m], counts[m] / 8.0, 3.0) << "window at " << start << " member " << m;
+  }
+}
+
+TEST(LbPlanSpread, RandomWeightsReachTheFewestPairs) {
+  std::mt19937_64 rng(24);
+  for (int i = 0; i < 2000; ++i) {
+    std::vector<uint64_t> w(1 + rng() % (i % 3 == 0 ? 40 : 6));
+    for (auto& x : w) x = rng() % 5 == 0 ? 0 : 1 + rng() % (rng() % 2 ? 1000 : 5000000);
+    if (i % 7 == 0) w[0] = 1 + rng() % 100000000;  // often a member over half
+    w[0] += 1;
+    const auto counts = ApportionSlots(w, 512);
+    const auto s = SpreadSlots(counts);
+    ASSERT_EQ(s.size(), 512u);
+    std::vector<int> got(counts.size(), 0);
+    for (int m : s) ++got[static_cast<size_t>(m)];
+    ASSERT_EQ(got, counts);
+    const int most = *std::max_element(counts.begin(), counts.end());
+    ASSERT_EQ(RingPairs(s), most == 512 ? 512 : std::max(0, 2 * most - 512)) << "case " << i << " max " << most;
+  }
+}
+
+TEST(LbPlanSpread, EverySmallCalendarReachesTheExhaustiveMinimum) {
+  // Every count vector of 1..4 members (zeros included) over 1..10 slots: the result is a permutation of the
+  // counts with exactly the fewest ring pairs an exhaustive search finds.
+  for (int total = 1; total <= 10; ++total) {
+    for (int a = 0; a <= total; ++a) {
+      for (int b = 0; a + b <= total; ++b) {
+        for (int c = 0; a + b + c <= total; ++c) {
+          const std::vector<int> counts{a, b, c, total - a - b - c};
+          const auto s = SpreadSlots(counts);
+          ASSERT_EQ(s.size(), static_cast<size_t>(total));
+          std::vector<int> got(4, 0);
+          for (int m : s) ++got[static_cast<size_t>(m)];
+          ASSERT_EQ(got, counts);
+          ASSERT_EQ(RingPairs(s), FewestPairsExhaustive(counts)) << a << "/" << b << "/" << c << "/" << total - a - b - c;
+        }
+      }
+    }
+  }
+}
+
+TEST(LbPlanSpread, MemberOverHalfFormsEvenRuns) {
+  const auto s = SpreadSlots({400, 100, 12});
+  EXPECT_EQ(RingPairs(s), 2 * 400 - 512);
+  // 112 runs of member 0, each 3 or 4 slots long (400 / 112 = 3.57).
+  std::vector<int> runs;
+  size_t i = 0;
+  while (s[i] == 0) ++i;  // start after a run boundary
+  for (size_t k = 0; k < 512;) {
+    int len = 0;
+    while (k < 512 && s[(i + k) % 512] == 0) ++len, ++k;
+    if (len) runs.push_back(len);
+    while (k < 512 && s[(i + k) % 512] != 0) ++k;
+  }
+  EXPECT_EQ(runs.size(), 112u);
+  for (int r : runs) EXPECT_TRUE(r == 3 || r == 4) << r;
+  EXPECT_EQ(SpreadSlots({0, 5}), (std::vector<int>{1, 1, 1, 1, 1}));
 }
 
 TEST(LbPlanMembers, ParsesAndRejectsWithFileLineToken) {
@@ -195,7 +302,7 @@ TEST(LbPlanMembers, ParsesAndRejectsWithFileLineToken) {
   };
   EXPECT_EQ(err("member a weight x ipv4 0 1.2.3.4 1\n"),
             "m.txt:1: token 'x': not a decimal number with at most 6 decimals");
-  EXPECT_EQ(err("\nmember a fill 1.5 ipv4 0 1.2.3.4 1\n"), "m.txt:2: token '1.5': out of range");
+  EXPECT_EQ(err("\nmember a fill 1.5 ipv4 0 1.2.3.4 1\n"), "m.txt:2: token '1.5': out of range: a fill level is in [0, 1]");
   EXPECT_EQ(err("member a weight 1 ipv4 0 fe80::1 1\n"),
             "m.txt:1: token 'fe80::1': IPv4 destination does not fit in 32 bits");
   EXPECT_EQ(err("member a weight 1 ipv4 0 1.2.3.4 0x10000\n"),
@@ -204,6 +311,21 @@ TEST(LbPlanMembers, ParsesAndRejectsWithFileLineToken) {
   EXPECT_EQ(err("member a weight 1 ipv4 0 1.2.3.4 1\nmember b weight 1 ipv4 0 1.2.3.4 1\n"),
             "m.txt:2: token 'b': same rewrites as member 'a' (line 1): give it the combined weight instead");
   EXPECT_EQ(err("# nothing\n"), "m.txt:1: at end of file: no member lines");
+  // Issue 24 item 7: the weight limit is named, and 13+ integer digits are out of range, not "not a decimal".
+  EXPECT_EQ(err("member a weight 1000000000.000001 ipv4 0 1.2.3.4 1\n"),
+            "m.txt:1: token '1000000000.000001': out of range: a weight is at most 1000000000");
+  EXPECT_EQ(err("member a weight 1234567890123 ipv4 0 1.2.3.4 1\n"),
+            "m.txt:1: token '1234567890123': out of range: a weight is at most 1000000000");
+  EXPECT_EQ(err("member a weight 99999999999999999999999 ipv4 0 1.2.3.4 1\n"),
+            "m.txt:1: token '99999999999999999999999': out of range: a weight is at most 1000000000");
+  EXPECT_EQ(ParseMembers("member a weight 1000000000 ipv4 0 1.2.3.4 1\n", "m")[0].weight, kMaxWeight * kWeightUnit);
+  EXPECT_EQ(ParseMembers("member a weight 00000000000000001.5 ipv4 0 1.2.3.4 1\n", "m")[0].weight, 1500000u);
+  EXPECT_EQ(err("member a fill 2 ipv4 0 1.2.3.4 1\n"), "m.txt:1: token '2': out of range: a fill level is in [0, 1]");
+  // Issue 24 item 7: UDP destination port 0 is refused.
+  EXPECT_EQ(err("member a weight 1 ipv4 0 1.2.3.4 1 ipv6 0 fe80::1 0x0\n"),
+            "m.txt:1: token '0x0': UDP port 0: the member's packets would be sent to port 0 (reserved)");
+  EXPECT_EQ(err("member a weight 1 ipv4 0 1.2.3.4 0\n"),
+            "m.txt:1: token '0': UDP port 0: the member's packets would be sent to port 0 (reserved)");
 }
 
 const char* kFilter =

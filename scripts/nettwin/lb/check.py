@@ -218,13 +218,16 @@ def decode_check(fin, fout, member):
 TSHARK_FIELDS = ["frame.number", "ip.checksum.status", "udp.checksum.status", "ip.dst", "ipv6.dst"]
 
 
-def run_tshark(path):
+def run_tshark(path, fields=None):
+    """{frame number: [field values]} of tshark's decode with checksum validation on (fields: the tshark
+    field names, the first one frame.number; default TSHARK_FIELDS)."""
+    fields = fields or TSHARK_FIELDS
     exe = shutil.which("tshark")
     if exe is None:
         raise InputError("--tshark given but tshark is not installed")
     cmd = [exe, "-r", path, "-o", "ip.check_checksum:TRUE", "-o", "udp.check_checksum:TRUE",
            "-T", "fields", "-E", "occurrence=f"]   # first occurrence: the outer IP/UDP headers
-    for f in TSHARK_FIELDS:
+    for f in fields:
         cmd += ["-e", f]
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode != 0:
@@ -232,7 +235,7 @@ def run_tshark(path):
     rows = {}
     for line in p.stdout.splitlines():
         cols = line.split("\t")
-        cols += [""] * (len(TSHARK_FIELDS) - len(cols))
+        cols += [""] * (len(fields) - len(cols))
         rows[int(cols[0])] = cols[1:]
     return rows
 

@@ -3,6 +3,7 @@
 
   /usr/bin/python3 scripts/lb_plan_check.py --dir D --out OUT.pcap --stats STATS.json
   /usr/bin/python3 scripts/lb_plan_check.py --self-test
+  /usr/bin/python3 scripts/lb_plan_check.py --initial TABLES MEMBERS
 
 Written from the spec's control-plane rules and docs/lb.md, never from the planner: the tables are read
 with lb_tables.py (the Python table model), the members and weights from D/members*.txt, start and
@@ -11,6 +12,8 @@ lb-plan).  It checks
   plan     the new epoch was free (not reachable, no calendar); its calendar fills all 512 slots with
            slot counts equal to the largest-remainder apportionment of the weights (fill F = weight 1 - F,
            every positive weight at least one slot, docs/lb.md), each member id rewriting to that member;
+           the calendar's neighbouring slot pairs on one member (around the ring, 511 -> 0) are the fewest
+           possible: 0 when no member holds more than half the slots, else 2 * max - 512;
            the entries the switch added for the old epoch are prefixes tiling exactly [start, boundary),
            and each is maximal (its parent block leaves the range), so the set is the minimal cover (and
            equal in size to an exhaustive search when the range is small); one wildcard, to the new epoch;
@@ -18,7 +21,8 @@ lb-plan).  It checks
   traffic  no packet was dropped; output k is input k with the destination of the member that the
            seed's rule picks: tick < boundary -> the old calendar's slot (tick & 0x1FF), tick >= boundary
            -> the new calendar's; the RE header and payload arrive unchanged.
---self-test compares the maximal-block count with exhaustive searches on small ranges.
+--self-test compares the maximal-block count with exhaustive searches on small ranges, and the fewest
+neighbouring pairs with an exhaustive search over small rings. --initial checks an initial plan's calendar.
 Exit 0 ok, 1 check failed, 2 bad input.
 """
 import argparse
@@ -86,6 +90,35 @@ def apportion(weights, slots=SLOTS):
             counts[donor] -= 1
             counts[i] += 1
     return counts
+
+
+def neighbour_pairs(cal):
+    """Neighbouring slots holding the same member, around the ring (slot 511's next tick uses slot 0)."""
+    return sum(1 for s in range(len(cal)) if cal[s] == cal[(s + 1) % len(cal)])
+
+
+def fewest_pairs(counts):
+    """The fewest neighbouring pairs any ring arrangement of these slot counts can have: a member with M
+    slots forms at most (total - M) runs (each run is followed by another member's slot), and a run of r
+    slots has r - 1 pairs, so M - (total - M); 0 is reachable when nobody holds more than half."""
+    total = sum(counts)
+    m = max(counts)
+    return total if m == total else max(0, 2 * m - total)
+
+
+def check_calendar(cal, members, counts, member_of, what):
+    """Slot counts per member against the apportionment, and neighbouring pairs against the minimum."""
+    keys = [member_of(i) for i in cal]
+    for (name, _, rw), want in zip(members, counts):
+        got = sum(1 for k in keys if k == rw)
+        if got != want:
+            raise Fail("member %s holds %d slots of the %s calendar, largest remainder gives %d"
+                       % (name, got, what, want))
+    pairs, least = neighbour_pairs(keys), fewest_pairs([c for c in counts if c])
+    if pairs != least:
+        raise Fail("the %s calendar has %d neighbouring slot pairs on one member, the fewest possible is %d"
+                   % (what, pairs, least))
+    return pairs
 
 
 def maximal_blocks(lo, hi):
@@ -180,11 +213,10 @@ def check_plan(d, sc):
         for et in (lb_tables.ETH_IPV4, lb_tables.ETH_IPV6):
             e = mid.member_lookup(et, mid_id)
             by_id.setdefault(mid_id, {})[et] = (e.mac_da, e.ip_dst, e.udp_dst) if e and e.mac_da is not None else None
-    for (name, _, rw), want in zip(members, counts):
-        ids = [i for i, m in by_id.items() if all(m.get(et) == rw.get(et) for et in m)]
-        got = sum(new_cal.count(i) for i in ids)
-        if got != want:
-            raise Fail("member %s holds %d slots of the new calendar, largest remainder gives %d" % (name, got, want))
+
+    def member_of(i):  # the rewrites of a member id, as the members file writes them
+        return {et: v for et, v in by_id[i].items() if v is not None}
+    check_calendar(new_cal, members, counts, member_of, "new")
     # the prefixes
     added = {k: e for k, e in epoch_entries(mid).items() if k not in epoch_entries(before) and e.mask != 0}
     spans = []
@@ -262,6 +294,26 @@ def check_traffic(d, sc, out_path, stats_path, before, mid, old_cal, new_cal):
     return counts
 
 
+def check_initial(tables_path, members_path):
+    """An initial plan (filter + `lb-plan` output): its one calendar against the members file."""
+    t = tables_of(tables_path)
+    cal = full_calendar(t, wildcard_epoch(t, "initial"), "initial")
+    members = read_members(members_path)
+    counts = apportion([w for _, w, _ in members])
+
+    def member_of(i):
+        out = {}
+        for et in (lb_tables.ETH_IPV4, lb_tables.ETH_IPV6):
+            e = t.member_lookup(et, i)
+            if e is not None and e.mac_da is not None:
+                out[et] = (e.mac_da, e.ip_dst, e.udp_dst)
+        return out
+    pairs = check_calendar(cal, members, counts, member_of, "initial")
+    print("lb_plan_check: ok: calendar counts %s, %d neighbouring pairs (the fewest possible)"
+          % ("/".join(str(c) for c in counts), pairs))
+    return 0
+
+
 def self_test():
     for lo in range(0, 17):
         for hi in range(lo, 17):
@@ -278,6 +330,16 @@ def self_test():
                 raise Fail("self-test near 2^64: [%d, %d)" % (lo, hi))
     assert apportion([Fraction(1)] * 3) == [171, 171, 170]
     assert apportion([Fraction(1000000), Fraction(1)]) == [511, 1]
+    # fewest_pairs against an exhaustive search over every ring of up to 8 slots and 3 members
+    import itertools
+    for n in range(1, 10):
+        best = {}
+        for ring in itertools.product(range(3), repeat=n):
+            counts = tuple(c for c in (ring.count(m) for m in range(3)) if c)
+            best[counts] = min(best.get(counts, n), neighbour_pairs(ring))
+        for counts, b in best.items():
+            if fewest_pairs(list(counts)) != b:
+                raise Fail("self-test: fewest_pairs(%s) = %d, exhaustive %d" % (counts, fewest_pairs(counts), b))
     print("lb_plan_check: self-test ok (minimal cover = exhaustive searches, apportionment examples)")
     return 0
 
@@ -288,10 +350,14 @@ def main(argv=None):
     ap.add_argument("--out")
     ap.add_argument("--stats")
     ap.add_argument("--self-test", action="store_true")
+    ap.add_argument("--initial", nargs=2, metavar=("TABLES", "MEMBERS"),
+                    help="check an initial plan's calendar (counts, neighbouring pairs) against a members file")
     a = ap.parse_args(argv)
     try:
         if a.self_test:
             return self_test()
+        if a.initial:
+            return check_initial(*a.initial)
         if not (a.dir and a.out and a.stats):
             ap.error("--dir, --out and --stats are required")
         with open(os.path.join(a.dir, "scenario.json")) as f:

@@ -165,6 +165,38 @@ class Command:
 
 def parse_script(text, filename="<tables>"):
     """Split the token stream into commands (syntax only; values are checked when applied)."""
+    return split_commands(text, filename, SCHEMA, _take_params, _delete_priority)
+
+
+def _take_params(cmd, toks, i):
+    """The seed's params: exactly the action's count, then a priority for epoch_assign_table only."""
+    n = len(toks)
+    nparams = len(SCHEMA[cmd.table]["actions"][cmd.action])
+    for _ in range(nparams):
+        if i >= n or toks[i].text in COMMANDS:
+            raise ScriptError(toks[min(i, n - 1)], f"wrong number of params: {cmd.action} takes {nparams}")
+        cmd.param_toks.append(toks[i])
+        i += 1
+    if i < n and toks[i].text not in COMMANDS:
+        if cmd.table != EPOCH:
+            raise ScriptError(toks[i], f"wrong number of params: {cmd.action} takes "
+                              f"{nparams} (priority is only accepted for {EPOCH})")
+        cmd.prio_tok = toks[i]
+        i += 1
+    return i
+
+
+def _delete_priority(cmd):
+    if cmd.table == EPOCH and len(cmd.key_toks) == 2:
+        cmd.prio_tok = cmd.key_toks.pop()
+
+
+def split_commands(text, filename, schema, take_params, delete_priority):
+    """The command grammar shared by the seed's and the udplb program's scripts (docs/lb.md "Control-plane
+    script"): table_add / table_delete / table_clear / run_traffic with `#` comments. `schema` gives the
+    tables and their actions; take_params(cmd, toks, i) consumes a table_add's tokens after '=>' (params and
+    priority) and returns the next index; delete_priority(cmd) moves a table_delete's trailing priority
+    from its keys to cmd.prio_tok."""
     toks = tokenize(text, filename)
     cmds = []
     i = 0
@@ -182,7 +214,7 @@ def parse_script(text, filename="<tables>"):
 
     def table_name(j):
         t = need(j, "a table name")
-        if t.text not in SCHEMA:
+        if t.text not in schema:
             raise ScriptError(t, "unknown table")
         return t.text
 
@@ -195,7 +227,7 @@ def parse_script(text, filename="<tables>"):
         if cmd.kind == "table_add":
             cmd.table = table_name(i)
             a = need(i + 1, "an action name")
-            if a.text not in SCHEMA[cmd.table]["actions"]:
+            if a.text not in schema[cmd.table]["actions"]:
                 raise ScriptError(a, f"unknown action for {cmd.table}")
             cmd.action = a.text
             i += 2
@@ -206,28 +238,14 @@ def parse_script(text, filename="<tables>"):
                 i += 1
             if i >= n:
                 raise ScriptError(toks[-1], "missing '=>' after the keys")
-            i += 1  # '=>'
-            nparams = len(SCHEMA[cmd.table]["actions"][cmd.action])
-            for _ in range(nparams):
-                if i >= n or is_cmd(i):
-                    raise ScriptError(toks[min(i, n - 1)],
-                                      f"wrong number of params: {cmd.action} takes {nparams}")
-                cmd.param_toks.append(toks[i])
-                i += 1
-            if i < n and not is_cmd(i):
-                if cmd.table != EPOCH:
-                    raise ScriptError(toks[i], f"wrong number of params: {cmd.action} takes "
-                                      f"{nparams} (priority is only accepted for {EPOCH})")
-                cmd.prio_tok = toks[i]
-                i += 1
+            i = take_params(cmd, toks, i + 1)
         elif cmd.kind == "table_delete":
             cmd.table = table_name(i)
             i += 1
             while i < n and not is_cmd(i):
                 cmd.key_toks.append(toks[i])
                 i += 1
-            if cmd.table == EPOCH and len(cmd.key_toks) == 2:
-                cmd.prio_tok = cmd.key_toks.pop()
+            delete_priority(cmd)
         elif cmd.kind == "table_clear":
             cmd.table = table_name(i)
             i += 1
@@ -470,15 +488,16 @@ class Segment:
     tables: Tables      # a snapshot: the tables these packets are looked up in
 
 
-def plan_segments(commands, n_packets):
+def plan_segments(commands, n_packets, make_tables=None):
     """Apply the script and cut the input into segments, each with its own tables snapshot.
 
     Every command is applied (and so validated) before any segment is returned, so a table error
     anywhere in the script stops the run before traffic, as docs/lb.md requires.  Commands after a
     run_traffic take effect right after that segment's last packet; packets left when the script
-    ends run with the final tables.
+    ends run with the final tables.  make_tables (default Tables) makes the empty state (udplb_tables.py
+    passes its own).
     """
-    tables = Tables()
+    tables = (make_tables or Tables)()
     segs = []
     pos = 0
     for cmd in commands:

@@ -6,8 +6,10 @@
 Runs `tshark -X lua_script:udplb.lua -X lua_script:evio6seg.lua` on PCAP and compares, for every
 frame, the dissectors' fields with the values read from the raw bytes here:
   * every LB packet (UDP dport 0x4C42 with a complete 12-byte LB header in a well-formed IPv4 /
-    IPv6 UDP datagram) must show udplb.magic "LB", udplb.version, udplb.proto and udplb.tick;
-    with proto 1 and a complete 8-byte EVIO6 header also evio6seg.rocid / .offset / flags;
+    IPv6 UDP datagram) must show udplb.magic "LB", udplb.version, udplb.proto and udplb.tick (v1: 12
+    bytes; v2/v3, the udplb program's: 16 bytes, tick at 8; a bad magic or another version: no tick);
+    with proto 1 and a complete 8-byte EVIO6 header also evio6seg.rocid / .offset / flags
+    (test_udplb_dissectors.py checks the v2/v3 fields and E2SAR's header);
   * every packet to UDP port 0x4556 (the spec's LB output port) must show the EVIO6 fields;
   * no "Lua Error" anywhere in tshark's output.
 tshark picks the lower UDP port's dissector first, so a packet whose source port is lower than
@@ -77,12 +79,17 @@ def expected_fields(frame):
     sport, dport, pl = u
     exp = {}
     if dport == 0x4C42 and len(pl) >= 12:
-        exp.update({"udplb.version": str(pl[2]), "udplb.proto": f"0x{pl[3]:02x}",
-                    "udplb.tick": f"0x{int.from_bytes(pl[4:12], 'big'):016x}"})
+        # udplb.lua decodes by version: v1 12 bytes (tick at 4), v2/v3 16 bytes (tick at 8), other versions
+        # only the common 4 bytes (with an expert error), as does a bad magic
+        n = {1: 12, 2: 16, 3: 16}.get(pl[2]) if pl[0:2] == b"LB" else None
+        exp.update({"udplb.version": str(pl[2]), "udplb.proto": f"0x{pl[3]:02x}"})
+        if n is not None and len(pl) >= n:
+            exp["udplb.tick"] = f"0x{int.from_bytes(pl[n - 8:n], 'big'):016x}"
         if all(0x20 <= c < 0x7F for c in pl[0:2]):   # tshark escapes other bytes in a string
             exp["udplb.magic"] = pl[0:2].decode("ascii")
-        if pl[3] == 1 and len(pl) >= 20:
-            exp.update(evio6(pl[12:20]))
+        if n is not None and pl[3] == 1 and len(pl) >= n + 8 and not (pl[n] == 0x10 and pl[n + 1] == 0
+                                                                    and len(pl) >= n + 20):
+            exp.update(evio6(pl[n:n + 8]))
     elif dport == 0x4556 and len(pl) >= 8:
         exp.update(evio6(pl[0:8]))
     else:

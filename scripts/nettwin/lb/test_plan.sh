@@ -83,4 +83,53 @@ expect 2 "bad.txt:2: token '-1': not a decimal number" "$NT" lb-plan --tables "$
 printf 'table_add epoch_assign_table do_assign_epoch 0/0 => 1\ntable_add load_balance_calendar_table nope 1 2 => 3\n' >"$W/badt.txt"
 expect 2 "badt.txt:2: token 'nope'" "$NT" lb-plan --tables "$W/badt.txt" --members "$M" --boundary 5 --out "$W/x.txt"
 expect 2 "wants a 64-bit number" "$NT" lb-plan --tables "$d/current.txt" --members "$M" --boundary 0x1ffffffffffffffff --out "$W/x.txt"
+printf 'member a weight 1 ipv4 0 10.0.0.1 1\nmember b weight 1234567890123 ipv4 0 10.0.0.2 1\n' >"$W/big.txt"
+expect 2 "big.txt:2: token '1234567890123': out of range: a weight is at most 1000000000" "$NT" lb-plan \
+    --tables "$d/filter.txt" --members "$W/big.txt" --out "$W/x.txt"
+printf 'member a weight 1 ipv4 0 10.0.0.1 1\nmember b weight 1 ipv4 0 10.0.0.2 0\n' >"$W/port0.txt"
+expect 2 "port0.txt:2: token '0': UDP port 0: the member's packets would be sent to port 0" "$NT" lb-plan \
+    --tables "$d/filter.txt" --members "$W/port0.txt" --out "$W/x.txt"
+
+# Slot order (issue 24): 217/207/88 has no neighbouring pair on one member (the ring 511 -> 0 included), a
+# member over half exactly 2M - 512, and random weight sets reach the fewest possible, by lb_plan_check.py.
+F4='table_add dst_filter_table NoAction 0x00aabbccddee 0x0800 10.1.2.3 =>'
+$PY - "$W/w" <<'PYEOF'
+import os, random, sys
+d = sys.argv[1]
+os.makedirs(d)
+sets = [[217, 207, 88], [400, 100, 12], [256, 256], [1, 1, 510], [3]]
+rng = random.Random(24)
+for _ in range(12):
+    n = rng.randrange(2, 9)
+    sets.append([rng.choice([0, rng.randrange(1, 1000), rng.randrange(1, 1000), rng.randrange(1, 5000)])
+                 for _ in range(n - 1)] + [rng.randrange(1, 2000)])
+for k, ws in enumerate(sets):
+    with open(os.path.join(d, "m%02d.txt" % k), "w") as f:
+        for i, w in enumerate(ws):
+            f.write("member n%d weight %s ipv4 0x0200000000%02x 10.9.0.%d %d\n" % (i, w, i, i + 1, 20000 + i))
+PYEOF
+echo "$F4" >"$W/w/filter.txt"
+for m in "$W"/w/m*.txt; do
+    "$NT" lb-plan --tables "$W/w/filter.txt" --members "$m" --out "$W/w/init.txt" >/dev/null
+    cat "$W/w/filter.txt" "$W/w/init.txt" >"$W/w/tables.txt"
+    $PY "$S/lb_plan_check.py" --initial "$W/w/tables.txt" "$m"
+done
+# ... and the checker rejects a calendar with an avoidable pair (217/207/88, two neighbouring slots swapped).
+m="$W/w/m00.txt"
+"$NT" lb-plan --tables "$W/w/filter.txt" --members "$m" --out "$W/w/init.txt" >/dev/null
+cat "$W/w/filter.txt" "$W/w/init.txt" >"$W/w/tables.txt"
+$PY - "$W/w/tables.txt" <<'PYEOF'
+import sys
+p = sys.argv[1]
+lines = open(p).read().split("\n")
+cal = [i for i, l in enumerate(lines) if l.startswith("table_add load_balance_calendar_table")]
+ids = [lines[i].split()[-1] for i in cal]
+k = next(j for j in range(1, 510) if ids[j + 1] != ids[j] and ids[j - 1] == ids[j + 1] and ids[j + 2] != ids[j + 1])
+a, b = lines[cal[k]].split(), lines[cal[k + 1]].split()
+a[-1], b[-1] = b[-1], a[-1]
+lines[cal[k]], lines[cal[k + 1]] = " ".join(a), " ".join(b)
+open(p, "w").write("\n".join(lines))
+PYEOF
+expect 1 "FAIL: the initial calendar has [1-9][0-9]* neighbouring slot pairs on one member, the fewest possible is 0" \
+    $PY "$S/lb_plan_check.py" --initial "$W/w/tables.txt" "$m"
 echo "test_lb_plan: ok (${#SEEDS[@]} seeds)"
