@@ -50,7 +50,7 @@ std::string Json(const PlanU& p, const std::vector<PlanMemberU>& members, const 
     << ",\n  \"new_epoch\": " << p.new_action.epoch << ",\n  \"slot_bits\": " << int{p.new_action.slot_bits}
     << ",\n  \"slot_xor\": " << p.new_action.slot_xor << ",\n  \"start\": " << p.start
     << ",\n  \"boundary\": " << p.boundary << ",\n  \"old_cover\": " << cover(p.old_cover)
-    << ",\n  \"new_cover\": " << cover(p.new_cover) << ",\n  \"members\": [";
+    << ",\n  \"halves\": " << cover(p.halves) << ",\n  \"members\": [";
   for (size_t i = 0; i < members.size(); ++i) {
     j << (i ? ", " : "") << "{\"name\": \"" << members[i].name << "\", \"slots\": " << p.counts[i]
       << ", \"id\": " << (p.counts[i] ? std::to_string(p.member_ids[i]) : "null")
@@ -73,7 +73,7 @@ int LbPlanUdplbCommand(int argc, char** argv) {
   try {
     const bool run = ForEachOption(argc, argv, kHelp, [&](const std::string& o, const auto& val) {
       if (o == "--program") {
-        if (val() != "udplb") throw std::invalid_argument("--program must be given once");
+        if (val() != "udplb") throw std::invalid_argument("--program given twice with different programs");
       } else if (o == "--lb-id") {
         const uint64_t v = Tick(o, val(), 8);
         if (v >= static_cast<uint64_t>(kInstances)) throw std::invalid_argument("--lb-id must be 0..7");
@@ -130,8 +130,8 @@ int LbPlanUdplbCommand(int argc, char** argv) {
       std::cout << "initial epoch " << p.new_action.epoch;
     } else {
       std::cout << "epoch " << p.old_action.epoch << " -> " << p.new_action.epoch << " at tick " << p.boundary << ", "
-                << p.old_cover.size() << " prefixes keep the ticks below it, " << p.new_cover.size()
-                << " carry the rest while the wildcard moves";
+                << p.old_cover.size() << " prefixes keep the ticks below it, " << p.halves.size()
+                << " halves hold the rest while the wildcard moves";
     }
     std::cout << "; " << p.calendar.size() << "-slot calendar:";
     for (size_t i = 0; i < members.size(); ++i) std::cout << " " << members[i].name << "=" << p.counts[i];

@@ -118,14 +118,6 @@ std::vector<std::pair<U, U>> Gaps(std::vector<std::pair<U, U>> taken, U hi) {
   return out;
 }
 
-// [lo, 2^64) as the fewest prefixes, ascending: the mirror image (bitwise NOT) of [0, 2^64 - lo), lo >= 1.
-std::vector<TickPrefix> CoverToTop(uint64_t lo) {
-  std::vector<TickPrefix> out;
-  for (const TickPrefix& p : PrefixCover(0, ~lo + 1)) out.push_back(TickPrefix{~p.value & p.Mask(), p.len});
-  std::sort(out.begin(), out.end(), [](const TickPrefix& a, const TickPrefix& b) { return a.value < b.value; });
-  return out;
-}
-
 }  // namespace
 
 std::vector<PlanMemberU> ParsePlanMembers(const std::string& text, const std::string& file_name) {
@@ -276,7 +268,15 @@ PlanU MakePlanU(const std::string& current_script, const std::string& file_name,
         p.old_cover.push_back(c);
       }
     }
-    p.new_cover = CoverToTop(p.boundary);
+    // The two halves, to the old epoch, unless an entry (the old cover or an older epoch's) has that key.
+    // Order: the half holding the boundary first, as they are deleted in step 6.
+    std::vector<TickPrefix> halves{TickPrefix{0, 1}, TickPrefix{uint64_t{1} << 63, 1}};
+    if (p.boundary >= (uint64_t{1} << 63)) std::swap(halves[0], halves[1]);
+    for (const TickPrefix& h : halves) {
+      bool held = std::find(p.old_cover.begin(), p.old_cover.end(), h) != p.old_cover.end();
+      for (const EpochEntry& e : entries) held |= e.prefix == 1 && e.value == h.value;
+      if (!held) p.halves.push_back(h);
+    }
   } else if (opt.boundary || opt.current_start || opt.now) {
     throw PlanError("lb_id " + Num(n) +
                     " has no epoch_assign_table entries (initial configuration): --boundary, --current-start and "
@@ -302,11 +302,11 @@ PlanU MakePlanU(const std::string& current_script, const std::string& file_name,
     throw PlanError("load_balance_calendar_table already holds " + Num(kEpochRows) +
                     " calendars (instance, epoch), the RTL's limit: run the cleanup of a previous switch first");
   }
-  const size_t need = used_entries + p.old_cover.size() + p.new_cover.size() + (p.initial ? 1 : 0);
+  const size_t need = used_entries + p.old_cover.size() + p.halves.size() + (p.initial ? 1 : 0);
   if (need > static_cast<size_t>(kEpochEntries)) {
     throw PlanError("epoch_assign_table would need " + Num(need) + " entries (" + Num(used_entries) + " in use + " +
-                    Num(p.old_cover.size()) + " prefixes to the old epoch + " + Num(p.new_cover.size()) +
-                    " to the new one while the wildcard moves) but holds " + Num(kEpochEntries) + " in this RTL");
+                    Num(p.old_cover.size()) + " prefixes to the old epoch + " + Num(p.halves.size()) +
+                    " halves while the wildcard moves) but holds " + Num(kEpochEntries) + " in this RTL");
   }
 
   std::vector<uint64_t> weights;
@@ -411,13 +411,14 @@ PlanU MakePlanU(const std::string& current_script, const std::string& file_name,
   sw << "# 3. " << p.old_cover.size() << " prefixes: the ticks below the boundary that only the wildcard reaches, to "
      << "epoch " << p.old_action.epoch << " (no change)\n";
   for (const TickPrefix& c : p.old_cover) sw << EpochAdd(n, c, p.old_action);
-  sw << "# 4. " << p.new_cover.size() << " prefixes: [boundary, 2^64) to epoch " << p.new_action.epoch
-     << ", nearest the boundary first (each moves its ticks; after the last the switch is complete)\n";
-  for (const TickPrefix& c : p.new_cover) sw << EpochAdd(n, c, p.new_action);
-  sw << "# 5. replace the wildcard (every tick is covered by a longer prefix meanwhile: no change)\n";
+  sw << "# 4. the halves of the tick space to epoch " << p.old_action.epoch
+     << " (no change): with them every tick has a prefix longer than the wildcard\n";
+  for (const TickPrefix& h : p.halves) sw << EpochAdd(n, h, p.old_action);
+  sw << "# 5. replace the wildcard (it decides no tick meanwhile: no change)\n";
   sw << EpochDelete(n, TickPrefix{0, 0}) << EpochAdd(n, TickPrefix{0, 0}, p.new_action);
-  sw << "# 6. the prefixes of step 4 are now redundant (the wildcard does the same)\n";
-  for (const TickPrefix& c : p.new_cover) sw << EpochDelete(n, c);
+  sw << "# 6. delete the halves, the one holding the boundary first: the ticks >= boundary, which only they\n"
+     << "#    held, fall to the new wildcard (the switch; ticks below the boundary keep their longer prefixes)\n";
+  for (const TickPrefix& h : p.halves) sw << EpochDelete(n, h);
   p.switch_script = sw.str();
 
   std::ostringstream cl;

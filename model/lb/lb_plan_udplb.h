@@ -2,7 +2,7 @@
 // program"): from the current udplb table script, the members of one LB instance and a boundary tick, the
 // table operations of a hitless epoch switch in udplb's CLI format, and the cleanup that retires the old
 // epoch. udplb's epoch_assign_table is lpm per (lb_id, tick): the wildcard cannot be swapped in one write
-// (a duplicate 0/0 is refused), so the switch covers every tick with prefixes while it moves (see docs).
+// (a duplicate 0/0 is refused), so the switch holds every tick with longer prefixes while it moves (docs).
 #pragma once
 
 #include <cstdint>
@@ -67,7 +67,10 @@ struct PlanU {
   EpochAction old_action, new_action;
   uint64_t start = 0, boundary = 0;
   std::vector<TickPrefix> old_cover;  // ticks below the boundary that only the wildcard reaches, to the old epoch
-  std::vector<TickPrefix> new_cover;  // [boundary, 2^64) to the new epoch, removed again once the wildcard moved
+  // The halves 0/1 and 2^63/1 to the old epoch (one is left out when the old cover holds it already): they
+  // hold every tick while the wildcard is replaced; deleting them moves the ticks >= boundary, the half
+  // holding the boundary first.
+  std::vector<TickPrefix> halves;
   std::vector<uint16_t> member_ids;
   std::vector<bool> member_inserted;
   std::vector<int> counts;

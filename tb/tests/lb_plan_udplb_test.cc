@@ -18,7 +18,6 @@
 namespace nettwin::lb::udplb {
 namespace {
 
-using U = unsigned __int128;
 const std::string kPeer = std::string(NT_SOURCE_DIR) + "/vectors/peers/udplb/";
 
 const char kMembers[] =
@@ -86,14 +85,14 @@ TEST(LbPlanUdplb, Test1SwitchFramesBothSidesOfTheBoundary) {
   EXPECT_EQ(plan.old_action, (EpochAction{0, 3, 0xffff}));
   EXPECT_EQ(plan.new_action, (EpochAction{2, 9, 0}));
   EXPECT_EQ(plan.start, 32u);
-  // [0, 16) and [32, 1000) keep the old epoch by prefix; [1000, 2^64) takes one prefix per 1 bit of
-  // 2^64 - 1000 = ~999: 64 - popcount(999) = 56.
+  // [0, 16) and [32, 1000) keep the old epoch by prefix; both halves hold the ticks while the wildcard
+  // moves, the one holding the boundary (0/1) first.
   EXPECT_EQ(plan.old_cover.size(), 1u + PrefixCover(32, 1000).size());
-  EXPECT_EQ(plan.new_cover.size(), 56u);
+  EXPECT_EQ(plan.halves, (std::vector<TickPrefix>{{0, 1}, {uint64_t{1} << 63, 1}}));
   EXPECT_EQ(plan.calendar.size(), 512u);
   EXPECT_EQ(plan.counts, (std::vector<int>{137, 273, 102}));  // 1 : 2 : 0.75 of 512, largest remainder
   const PlanCheckU c = ValidatePlanU(cur, plan);
-  EXPECT_GE(c.states, static_cast<int>(2 * plan.new_cover.size() + plan.old_cover.size() + 2));
+  EXPECT_GE(c.states, static_cast<int>(plan.old_cover.size() + 2 * plan.halves.size() + 2));
   EXPECT_GT(c.ticks, 100);
 
   const UdplbTables before = TablesOf(cur);
@@ -141,7 +140,7 @@ TEST(LbPlanUdplb, SlotOptionsAndASecondSwitchBeforeTheCleanup) {
   EXPECT_EQ(p1.calendar.size(), 16u);
   EXPECT_NE(p1.switch_script.find("do_assign_epoch_with_slot_sel_opts 1 0x0000000000000000/0 => 0x00000002 4 0x5a5a"),
             std::string::npos);
-  EXPECT_EQ(p1.new_cover.size(), 1u) << "[2^63, 2^64) is one prefix";
+  EXPECT_EQ(p1.halves, (std::vector<TickPrefix>{{uint64_t{1} << 63, 1}, {0, 1}})) << "the boundary's half first";
   ValidatePlanU(cur, p1);
   // A second switch on top of the first (its cleanup not run): the current epoch starts at the first boundary.
   const std::string cur2 = cur + "\n" + p1.switch_script;
@@ -174,7 +173,7 @@ TEST(LbPlanUdplb, InitialConfiguration) {
   ValidatePlanU("", p);
   const PlanU p2 = MakePlanU(p.switch_script, "cur", members, Opt(5, 1));
   EXPECT_EQ(p2.old_cover, (std::vector<TickPrefix>{TickPrefix{0, 64}}));
-  EXPECT_EQ(p2.new_cover.size(), 64u) << "[1, 2^64): the worst case";
+  EXPECT_EQ(p2.halves.size(), 2u);
   ValidatePlanU(p.switch_script, p2);
   EXPECT_THROW(MakePlanU("", "empty", members, Opt(5, 7)), PlanError) << "--boundary with no epoch";
 }
@@ -194,12 +193,9 @@ TEST(LbPlanUdplb, RandomBoundariesValidate) {
     const PlanU p = MakePlanU(init, "cur", members, Opt(3, b));
     ValidatePlanU(init, p);
     EXPECT_EQ(p.old_cover, PrefixCover(0, b));
-    U pos = b;
-    for (const TickPrefix& c : p.new_cover) {
-      ASSERT_EQ(U{c.value}, pos);
-      pos += c.Size();
-    }
-    EXPECT_EQ(pos, U{1} << 64);
+    // 0/1 is part of the old cover when the boundary is at or above 2^63: then only the upper half holds.
+    EXPECT_EQ(p.halves.size(), b >= (uint64_t{1} << 63) ? 1u : 2u) << b;
+    EXPECT_EQ(p.halves.front().value, b & (uint64_t{1} << 63)) << "the boundary's half first";
     ++n;
   }
   EXPECT_EQ(n, 24);
@@ -220,7 +216,7 @@ TEST(LbPlanUdplb, ValidationCatchesAWrongOrderOrAMissingPrefix) {
   ASSERT_NO_THROW(ValidatePlanU(cur, good));
   const std::string del = "table_delete epoch_assign_table 0 0x0000000000000000/0\n";
   ASSERT_NE(good.switch_script.find(del), std::string::npos);
-  {  // The wildcard replaced before the prefixes cover the ticks: ticks miss in between.
+  {  // The wildcard replaced before the halves hold the ticks: ticks miss in between.
     PlanU bad = good;
     bad.switch_script = Without(good.switch_script, "table_delete epoch_assign_table 0 0x0000000000000000/0");
     bad.switch_script.insert(bad.switch_script.find("# 3."), del);
