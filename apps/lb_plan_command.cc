@@ -56,7 +56,8 @@ int LbPlanCommand(int argc, char** argv) {
   std::string tables, members_path, out, cleanup, json;
   PlanOptions opt;
   for (int i = 1; i + 1 < argc; ++i) {
-    if (std::string(argv[i]) == "--program" && std::string(argv[i + 1]) == "udplb") return LbPlanUdplbCommand(argc, argv);
+    if (std::string(argv[i]) == "--program" && std::string(argv[i + 1]) == "udplb")
+      return LbPlanUdplbCommand(argc, argv);
   }
   try {
     const bool run = ForEachOption(argc, argv, kHelp, [&](const std::string& o, const auto& val) {

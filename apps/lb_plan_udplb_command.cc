@@ -45,8 +45,8 @@ std::string Json(const PlanU& p, const std::vector<PlanMemberU>& members, const 
     }
     return s + "]";
   };
-  j << "{\n  \"program\": \"udplb\",\n  \"lb_id\": " << int{p.lb_id} << ",\n  \"initial\": "
-    << (p.initial ? "true" : "false") << ",\n  \"old_epoch\": " << p.old_action.epoch
+  j << "{\n  \"program\": \"udplb\",\n  \"lb_id\": " << int{p.lb_id}
+    << ",\n  \"initial\": " << (p.initial ? "true" : "false") << ",\n  \"old_epoch\": " << p.old_action.epoch
     << ",\n  \"new_epoch\": " << p.new_action.epoch << ",\n  \"slot_bits\": " << int{p.new_action.slot_bits}
     << ",\n  \"slot_xor\": " << p.new_action.slot_xor << ",\n  \"start\": " << p.start
     << ",\n  \"boundary\": " << p.boundary << ",\n  \"old_cover\": " << cover(p.old_cover)

@@ -37,23 +37,12 @@ struct Shadow {
     tables.Apply(w);
     const int i = w.index;
     switch (w.table) {
-      case params::kUdplbTblEpoch:
-        epoch.at(i) = DecodeEpoch(w.data);
-        break;
-      case params::kUdplbTblEpochMap:
-        rows.at(i) = DecodeEpochMap(w.data);
-        break;
-      case params::kUdplbTblCalendar:
-        cal.at(i) = DecodeCalendar(w.data);
-        break;
-      case params::kUdplbTblMember:
-        member.at(i) = DecodeMember(w.data);
-        break;
-      case params::kUdplbTblIpDst:
-        ip_dst.at(i) = DecodeIpDst(w.data);
-        break;
-      default:
-        break;
+      case params::kUdplbTblEpoch: epoch.at(i) = DecodeEpoch(w.data); break;
+      case params::kUdplbTblEpochMap: rows.at(i) = DecodeEpochMap(w.data); break;
+      case params::kUdplbTblCalendar: cal.at(i) = DecodeCalendar(w.data); break;
+      case params::kUdplbTblMember: member.at(i) = DecodeMember(w.data); break;
+      case params::kUdplbTblIpDst: ip_dst.at(i) = DecodeIpDst(w.data); break;
+      default: break;
     }
   }
   int Row(int lb_id, uint32_t ep) const {
@@ -94,15 +83,14 @@ std::string EpochDelete(int lb_id, const TickPrefix& p) {
 }
 
 std::string MemberAdd(int lb_id, bool v6, uint16_t id, const PlanRewrite& r) {
-  return "table_add member_info_lookup_table " + std::string(v6 ? "do_ipv6_member_rewrite " : "do_ipv4_member_rewrite ") +
-         Num(lb_id) + (v6 ? " 0x86dd " : " 0x0800 ") + Hex(id, 4) + " => " + Hex(r.mac, 12) + " " +
+  return "table_add member_info_lookup_table " +
+         std::string(v6 ? "do_ipv6_member_rewrite " : "do_ipv4_member_rewrite ") + Num(lb_id) +
+         (v6 ? " 0x86dd " : " 0x0800 ") + Hex(id, 4) + " => " + Hex(r.mac, 12) + " " +
          (v6 ? Hex128(r.ip) : Hex(r.ip.lo, 8)) + " " + Hex(r.udp_base, 4) + " " + Num(r.port_bits) + " " +
          Num(r.keep ? 1 : 0) + "\n";
 }
 
-PlanRewrite RewriteOf(const MemberEntry& m) {
-  return PlanRewrite{true, m.mac, m.ip, m.udp_base, m.port_bits, m.keep};
-}
+PlanRewrite RewriteOf(const MemberEntry& m) { return PlanRewrite{true, m.mac, m.ip, m.udp_base, m.port_bits, m.keep}; }
 
 // The complement of `taken` (sorted, disjoint after merging) within [0, hi), as merged intervals.
 std::vector<std::pair<U, U>> Gaps(std::vector<std::pair<U, U>> taken, U hi) {
@@ -248,7 +236,8 @@ PlanU MakePlanU(const std::string& current_script, const std::string& file_name,
     }
     if (opt.now && p.boundary <= *opt.now) {
       throw PlanError("boundary " + Num(p.boundary) + " is not after the newest tick in flight (--now " +
-                      Num(*opt.now) + "): packets of ticks >= boundary may already have been routed by the old calendar");
+                      Num(*opt.now) +
+                      "): packets of ticks >= boundary may already have been routed by the old calendar");
     }
     // Every prefix entry must end by the start: above it the planned prefixes must be the longest matches.
     std::vector<std::pair<U, U>> taken;
@@ -386,9 +375,9 @@ PlanU MakePlanU(const std::string& current_script, const std::string& file_name,
      << "\n";
   for (size_t i = 0; i < members.size(); ++i) {
     sw << "# member " << members[i].name << ": " << p.counts[i] << " slots"
-       << (p.counts[i] ? ", id " + Num(p.member_ids[i]) +
-                             (p.member_inserted[i] ? " (new rewrite)" : " (existing rewrite)")
-                       : "")
+       << (p.counts[i]
+               ? ", id " + Num(p.member_ids[i]) + (p.member_inserted[i] ? " (new rewrite)" : " (existing rewrite)")
+               : "")
        << "\n";
   }
   sw << "# 1. member rewrites the new epoch needs\n";
@@ -491,7 +480,8 @@ Outcome Engine(const UdplbTables& t, int lb_id, bool v6, uint64_t tick) {
 
 std::string Describe(const Outcome& o) {
   if (!o.hit.hit) return "no epoch (epoch_miss)";
-  std::string s = "epoch " + Num(o.hit.epoch) + " (bits " + Num(o.hit.slot_bits) + ", xor " + Hex(o.hit.slot_xor, 4) + ")";
+  std::string s =
+      "epoch " + Num(o.hit.epoch) + " (bits " + Num(o.hit.slot_bits) + ", xor " + Hex(o.hit.slot_xor, 4) + ")";
   if (o.reason != Reason::kNone) return s + ", " + ReasonName(o.reason);
   return s + ", member ip " + Hex128(o.member.ip) + " port " + Num(o.member.udp_base);
 }
@@ -556,7 +546,8 @@ PlanCheckU ValidatePlanU(const std::string& current_script, const PlanU& p) {
   auto planned_outcome = [&](bool v6, uint64_t t) {
     Outcome o;
     o.hit = EpochHit{true, 0, p.new_action.epoch, p.new_action.slot_bits, p.new_action.slot_xor};
-    const uint16_t mask = p.new_action.slot_bits >= 16 ? 0xFFFF : static_cast<uint16_t>((1u << p.new_action.slot_bits) - 1);
+    const uint16_t mask =
+        p.new_action.slot_bits >= 16 ? 0xFFFF : static_cast<uint16_t>((1u << p.new_action.slot_bits) - 1);
     const uint16_t slot = static_cast<uint16_t>((static_cast<uint16_t>(t) ^ p.new_action.slot_xor) & mask);
     const uint16_t id = p.calendar.at(slot);
     const PlanRewrite& rw = v6 ? p.rewrites.at(id).second : p.rewrites.at(id).first;

@@ -74,7 +74,7 @@ struct PlanU {
   std::vector<uint16_t> member_ids;
   std::vector<bool> member_inserted;
   std::vector<int> counts;
-  std::vector<uint16_t> calendar;  // 2^slot_bits member ids
+  std::vector<uint16_t> calendar;                                    // 2^slot_bits member ids
   std::map<uint16_t, std::pair<PlanRewrite, PlanRewrite>> rewrites;  // (ipv4, ipv6) of each id in the calendar
   std::string switch_script, cleanup_script;
 };

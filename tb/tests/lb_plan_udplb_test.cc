@@ -276,7 +276,8 @@ TEST(LbPlanUdplb, Refusals) {
   };
   bad_members("member a weight 1 ipv4 02:00:00:00:00:01 10.0.0.1 100 port-bits 15\n", "m.txt:1: token '15'");
   bad_members("\nmember a weight 1 ipv4 02:00:00:00:00:01 10.0.0.1 65000 port-bits 10\n", "m.txt:2: token '65000'");
-  bad_members("member a weight 1 ipv4 02:00:00:00:00:01 10.0.0.1 100 keep-lb-header 2\n", "keep-lb-header must be 0 or 1");
+  bad_members("member a weight 1 ipv4 02:00:00:00:00:01 10.0.0.1 100 keep-lb-header 2\n",
+              "keep-lb-header must be 0 or 1");
   bad_members("member a weight 1 ipv4 02:00:00:00:00:01 10.0.0.1 100 port-bits\n", "wants a value");
   // A member without IPv6 while instance 0 accepts IPv6.
   const auto v4only = ParsePlanMembers("member a weight 1 ipv4 02:00:00:00:00:01 10.0.0.1 100\n", "m.txt");
