@@ -58,6 +58,7 @@ lint:
 
 bench: build
 	$(BUILD)/lb_bench
+	$(BUILD)/udplb_bench
 	$(BUILD)/golden_bench
 	/usr/bin/python3 bench/lockstep_bench.py --build $(BUILD)
 

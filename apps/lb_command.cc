@@ -10,16 +10,27 @@
 
 #include "apps/commands.h"
 #include "model/common/pcap.h"
+#include "model/lb/udplb_script.h"
 #include "tb/lb/lb_run.h"
+#include "tb/lb/udplb_run.h"
 
 namespace nettwin::lb {
 namespace {
 
 constexpr const char* kHelp =
     "usage: nettwin lb --tables runsim.txt --in packets_in.pcap --out packets_out.pcap\n"
+    "                  [--program seed|udplb] [--ttl-decrement on|off] [--ingress-port N] [--meta-out FILE]\n"
     "                  [--engine model|fast|rtl|lockstep] [--stats stats.json] [--trace wave.fst]\n"
     "                  [--backpressure P] [--gaps P] [--seed N] [--timed] [--clock-mhz F]\n"
     "                  [--out-format pcap|pcapng] [--inject-divergence CYCLE]\n"
+    "  --program     seed (default): the seed's P4 sample, LB header v1 (docs/lb.md); udplb: ESnet's udplb.p4\n"
+    "                (esnet/udplb 255e11b: LB header v2/v3, instances, L2/L3 filters, ARP/ICMP/ND answers;\n"
+    "                docs/lb-udplb.md), its table script in udplb's simulator CLI format\n"
+    "  --ttl-decrement  udplb: on (default, udplb 255e11b) or off (udplb before c77dc72, as its test-1's\n"
+    "                expected output)\n"
+    "  --ingress-port   udplb: ingress port of every frame, 0..15 (default 0)\n"
+    "  --meta-out    udplb: one simulator metadata line (smartnic_metadata, as udplb's expected/*.meta) per\n"
+    "                output frame, with its egress port\n"
     "  --engine      lockstep (default): RTL and cycle-accurate model, every output compared every cycle;\n"
     "                model: cycle-accurate C++ model; fast: packet-at-a-time C++ model (no cycle figures;\n"
     "                streams the capture frame by frame, so memory does not grow with its size);\n"
@@ -31,7 +42,10 @@ constexpr const char* kHelp =
     "%s%s";
 
 struct Args {
-  std::string tables, in, out, stats, trace;
+  std::string tables, in, out, stats, trace, meta_out;
+  bool udplb = false;
+  udplb::ScriptOptions udplb_opt;
+  uint8_t ingress_port = 0;
   PcapFormat out_format = PcapFormat::kPcap;
   LbRunConfig cfg;
 };
@@ -51,6 +65,16 @@ Args ParseArgs(int argc, char** argv) {
       return argv[++i];
     };
     if (o == "--tables") a.tables = val();
+    else if (o == "--program") {
+      const std::string p = val();
+      if (p != "seed" && p != "udplb") throw std::invalid_argument("--program must be seed or udplb, got '" + p + "'");
+      a.udplb = p == "udplb";
+    } else if (o == "--ttl-decrement") {
+      const std::string v = val();
+      if (v != "on" && v != "off") throw std::invalid_argument("--ttl-decrement must be on or off, got '" + v + "'");
+      a.udplb_opt.ttl_decrement = v == "on";
+    } else if (o == "--ingress-port") a.ingress_port = static_cast<uint8_t>(ParseNumber(o, val(), 0, 15));
+    else if (o == "--meta-out") a.meta_out = val();
     else if (o == "--in") a.in = val();
     else if (o == "--out") a.out = val();
     else if (o == "--stats") a.stats = val();
@@ -73,6 +97,7 @@ Args ParseArgs(int argc, char** argv) {
     throw std::invalid_argument("--tables, --in and --out are required");
   }
   CheckInjectEngine(a.cfg.opt, a.cfg.engine == Engine::kLockstep);
+  if (!a.udplb && !a.meta_out.empty()) throw std::invalid_argument("--meta-out needs --program udplb");
   if (!a.trace.empty() && (a.cfg.engine == Engine::kModel || a.cfg.engine == Engine::kFast)) {
     throw std::invalid_argument("--trace needs an RTL engine (rtl or lockstep)");
   }
@@ -109,6 +134,92 @@ std::string StatsJson(const Args& a, const LbRunReport& r, uint64_t packets) {
   return j.str();
 }
 
+std::string UdplbStatsJson(const Args& a, const udplb::UdplbRunReport& r, uint64_t packets) {
+  std::ostringstream j;
+  const udplb::UdplbCounters& c = r.counters;
+  j << "{\n  \"program\": \"udplb\",\n  \"engine\": \"" << EngineName(a.cfg.engine) << "\",\n";
+  j << "  \"packets_in\": " << c.packets_in << ",\n  \"packets_out\": " << c.packets_out << ",\n";
+  j << "  \"to_host\": " << c.to_host << ",\n  \"replies\": " << c.replies << ",\n  \"drops\": {";
+  for (int i = 1; i < udplb::kNumReasons; ++i) {
+    j << (i == 1 ? "" : ", ") << "\"" << udplb::ReasonName(i) << "\": " << c.drops[i];
+  }
+  j << "},\n  \"instances\": [";
+  for (int i = 0; i < udplb::kInstances; ++i) {
+    j << (i == 0 ? "" : ", ") << "{\"lb_id\": " << i << ", \"rx\": " << c.rx[i] << ", \"rx_v2\": " << c.rx_v2[i]
+      << ", \"rx_v3\": " << c.rx_v3[i] << ", \"tx\": " << c.tx[i] << ", \"drops\": " << c.inst_drops[i] << "}";
+  }
+  j << "],\n  \"cycles\": " << r.run.cycles << ",\n  \"in_beats\": " << r.run.in_beats << ",\n";
+  j << "  \"out_beats\": " << r.run.out_beats << ",\n";
+  j << "  \"input_stall_cycles\": " << r.run.input_stall_cycles << ",\n";
+  j << "  \"latency_cycles\": {\"min\": " << r.latency_min << ", \"max\": " << r.latency_max
+    << ", \"mean\": " << r.latency_mean << "},\n";
+  j << "  \"packets_offered\": " << packets << ",\n";
+  j << "  \"mismatches\": " << (r.mismatch_text.empty() ? 0 : 1) << ",\n";
+  j << "  \"hang\": " << (r.run.hang ? "true" : "false") << ",\n";
+  j << "  \"conservation_ok\": " << (r.conservation_ok ? "true" : "false") << "\n}\n";
+  return j.str();
+}
+
+// `nettwin lb --program udplb`: every engine holds the capture in memory (the seed program's fast engine
+// streams it; udplb's replies and host frames make its output more than a rewrite in place).
+int RunUdplbCommand(Args& a, int argc, char** argv) {
+  std::vector<Segment> script;
+  std::vector<Packet> packets;
+  CaptureFormat in_format;
+  try {
+    script = udplb::LoadScript(a.tables, a.udplb_opt);
+    packets = ReadPcap(a.in, &in_format);
+  } catch (const std::exception& e) {
+    std::cerr << "nettwin lb: " << e.what() << "\n";
+    return 2;
+  }
+  udplb::UdplbRunConfig cfg;
+  cfg.engine = a.cfg.engine;
+  cfg.opt = a.cfg.opt;
+  cfg.opt.trace_path = a.trace;
+  cfg.in_port = a.ingress_port;
+  cfg.mismatch_trace = a.trace.empty() ? a.out + ".mismatch.fst" : "";
+  udplb::UdplbRunReport r;
+  try {
+    r = udplb::RunUdplb(script, packets, cfg);
+    WritePcap(a.out, r.run.out, OutputFormat(a.out_format, in_format));
+    if (!a.meta_out.empty()) {
+      std::ofstream m(a.meta_out);
+      for (uint8_t port : r.out_ports) m << udplb::MetaLine(a.ingress_port, port) << "\n";
+      if (!m) throw std::runtime_error(a.meta_out + ": write failed");
+    }
+    if (!a.stats.empty()) {
+      std::ofstream s(a.stats);
+      s << UdplbStatsJson(a, r, packets.size());
+      if (!s) throw std::runtime_error(a.stats + ": write failed");
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "nettwin lb: " << e.what() << "\n";
+    return 2;
+  }
+  const uint64_t dropped = r.counters.TotalDrops();
+  std::printf("lb udplb %s: %zu packets in, %u out (%u replies, %u to host), %llu dropped, %llu cycles\n",
+              EngineName(a.cfg.engine), packets.size(), r.counters.packets_out, r.counters.replies,
+              r.counters.to_host, static_cast<unsigned long long>(dropped),
+              static_cast<unsigned long long>(r.run.cycles));
+  if (auto exit = DivergenceExit("lb", r.mismatch_text, cfg.opt, r.run, argc, argv)) return *exit;
+  if (!r.fast_mismatch.empty()) {
+    std::cerr << "nettwin lb: MODEL INCONSISTENCY: " << r.fast_mismatch << "\n";
+    return 1;
+  }
+  if (r.run.hang) {
+    std::cerr << "nettwin lb: HANG: no progress for " << cfg.opt.idle_limit << " cycles at cycle " << r.run.cycles
+              << "\n";
+    return 1;
+  }
+  if (!r.conservation_ok) {
+    std::cerr << "nettwin lb: CONSERVATION FAILED: packets_in " << r.counters.packets_in << " (offered "
+              << packets.size() << ") != packets_out " << r.counters.packets_out << " + drops " << dropped << "\n";
+    return 1;
+  }
+  return 0;
+}
+
 }  // namespace
 }  // namespace nettwin::lb
 
@@ -128,7 +239,26 @@ int LbCommand(int argc, char** argv) {
   std::optional<PcapReader> reader;  // the fast engine streams from it
   try {
     a = ParseArgs(argc, argv);
-    script = LoadScript(a.tables);
+  } catch (const std::exception& e) {
+    std::cerr << "nettwin lb: " << e.what() << "\n";
+    PrintHelp(std::cerr);
+    return 2;
+  }
+  if (a.udplb) return RunUdplbCommand(a, argc, argv);
+  try {
+    try {
+      script = LoadScript(a.tables);
+    } catch (const ScriptError& e) {
+      // A udplb script given to the seed program: say which option reads it.
+      const std::string msg = e.what();
+      for (const char* t : {"mac_dst_filter_table", "ip_dst_filter_table", "l2_iface_table", "ipv4_src_filter_table",
+                            "ipv6_src_filter_table"}) {
+        if (msg.find(std::string("token '") + t + "': unknown table") != std::string::npos) {
+          throw ScriptError(msg + " (a table of the udplb program: add --program udplb)");
+        }
+      }
+      throw;
+    }
     if (a.cfg.engine == Engine::kFast) reader.emplace(a.in);
     else packets = ReadPcap(a.in, &in_format);
     if (reader) in_format = reader->format();

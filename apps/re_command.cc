@@ -19,10 +19,15 @@ constexpr const char* kHelp =
     "usage: nettwin re --config re.txt --in segments.pcap --out events.pcap [--report report.json]\n"
     "                  [--engine lockstep|rtl|model|fast] [--trace wave.fst]\n"
     "                  [--gaps P] [--backpressure P] [--seed N]\n"
-    "  --config  `contexts N`, `buffer_bytes N`, `timeout_us T` lines (defaults 16, 16384, 1000)\n"
+    "  --config  `contexts N`, `buffer_bytes N`, `timeout_us T` lines (defaults 16, 16384, 1000);\n"
+    "            `header evio6|e2sar` (default evio6: the seed's 8-byte header, key (UDP source port, data_id);\n"
+    "            e2sar: JeffersonLab/E2SAR's 20-byte REHdr, key (event number, data_id)), `version N` (the RE\n"
+    "            header version accepted; default evio6 0, e2sar 1), `lb_header skip|drop` (a UDP payload\n"
+    "            that still starts with an LB header: skip it (default) or drop the frame)\n"
     "  --in      the LB's output for one compute node (UDP + RE header segments, any order); each segment's\n"
     "            pcap timestamp is its arrival time (timeouts)\n"
-    "  --out     one frame per completed event (EtherType 0x88B5, 12-byte header, the event's bytes)\n"
+    "  --out     one frame per completed event (EtherType 0x88B5, a 12-byte header (18 with e2sar), the\n"
+    "            event's bytes)\n"
     "  --report  JSON: counters, drops by reason, every completed and every incomplete event; with a cycle\n"
     "            engine also cycles, beats, input stalls, mismatches, conservation_ok\n"
     "  --engine  lockstep (default): rtl/re and its cycle model compared every cycle; rtl or model alone;\n"
@@ -50,13 +55,15 @@ std::string Report(const Outcome& o, const char* engine, const ReRunReport* run)
   j << "},\n  \"events\": [";
   for (size_t i = 0; i < o.events.size(); ++i) {
     const ReEvent& e = o.events[i];
-    j << (i ? ",\n    " : "\n    ") << "{\"tick16\": " << e.tick16 << ", \"data_id\": " << e.data_id
+    j << (i ? ",\n    " : "\n    ") << "{\"tick16\": " << e.tick16 << ", \"event_num\": " << e.event_num
+      << ", \"data_id\": " << e.data_id
       << ", \"length\": " << e.data.size() << ", \"segments\": " << e.segments << "}";
   }
   j << "],\n  \"incomplete\": [";
   for (size_t i = 0; i < o.incomplete.size(); ++i) {
     const ReTimeout& t = o.incomplete[i];
-    j << (i ? ",\n    " : "\n    ") << "{\"tick16\": " << t.tick16 << ", \"data_id\": " << t.data_id
+    j << (i ? ",\n    " : "\n    ") << "{\"tick16\": " << t.tick16 << ", \"event_num\": " << t.event_num
+      << ", \"data_id\": " << t.data_id
       << ", \"received_bytes\": " << t.received_bytes << ", \"segments\": " << t.segments
       << ", \"length\": " << (t.end_known ? std::to_string(t.length) : "null")
       << ", \"at_end_of_input\": " << (t.at_end_of_input ? "true" : "false") << "}";
@@ -76,13 +83,13 @@ Outcome RunFast(const ReConfig& cfg, const std::vector<Packet>& segs) {
   for (const Packet& p : segs) m.Push(p);
   m.Finish();
   Outcome o{m.counters(), m.events(), {}, m.timeouts()};
-  for (const ReEvent& e : o.events) o.frames.push_back(EventFrame(e));
+  for (const ReEvent& e : o.events) o.frames.push_back(EventFrame(e, cfg.format));
   return o;
 }
 
 // A cycle engine's run in the golden model's terms: counters, event list (from the output frames' headers)
 // and the report port's records.
-Outcome FromRun(const ReRunReport& r) {
+Outcome FromRun(const ReRunReport& r, HeaderFormat format) {
   Outcome o;
   const ReCycleCounters& c = r.counters;
   o.counters.segments_in = c.in;
@@ -94,19 +101,22 @@ Outcome FromRun(const ReRunReport& r) {
   for (const Packet& f : o.frames) {
     ReEvent e;
     auto be = [&f](size_t at, int n) {
-      uint32_t v = 0;
+      uint64_t v = 0;
       for (int i = 0; i < n; ++i)
         v = (v << 8) | (at + static_cast<size_t>(i) < f.bytes.size() ? f.bytes[at + static_cast<size_t>(i)] : 0);
       return v;
     };
-    e.tick16 = static_cast<uint16_t>(be(14, 2));
-    e.data_id = static_cast<uint16_t>(be(16, 2));
-    e.data.resize(f.bytes.size() > params::kReOutHdrBytes ? f.bytes.size() - params::kReOutHdrBytes : 0);
-    e.segments = be(22, 4);
+    const size_t hb = EventHeaderBytes(format), id_at = hb - 10;  // data_id, length, segments end the header
+    e.event_num = format == HeaderFormat::kE2sar ? be(14, 8) : be(14, 2);
+    e.tick16 = static_cast<uint16_t>(e.event_num);
+    e.data_id = static_cast<uint16_t>(be(id_at, 2));
+    e.data.resize(f.bytes.size() > hb ? f.bytes.size() - hb : 0);
+    e.segments = static_cast<uint32_t>(be(id_at + 6, 4));
     o.events.push_back(std::move(e));
   }
   for (const ReReport& p : r.reports) {
-    o.incomplete.push_back(ReTimeout{p.tick16, p.data_id, p.received, p.segments, p.end_known, p.length, p.at_end});
+    o.incomplete.push_back(
+        ReTimeout{p.tick16, p.data_id, p.event_num, p.received, p.segments, p.end_known, p.length, p.at_end});
   }
   return o;
 }
@@ -174,7 +184,8 @@ int ReCommand(int argc, char** argv) {
       cfg = ParseReConfig(ss.str(), config);
     }
     rc.cfg = ReStatic{static_cast<uint32_t>(cfg.contexts), cfg.buffer_bytes,
-                      static_cast<uint64_t>(std::llround(cfg.timeout_us * 1000))};
+                      static_cast<uint64_t>(std::llround(cfg.timeout_us * 1000)), cfg.format,
+                      static_cast<uint8_t>(cfg.Version()), cfg.lb_header};
     if (engine != "fast") {
       if (const std::string e = ReStaticError(rc.cfg); !e.empty()) {
         throw std::runtime_error((config.empty() ? std::string("defaults") : config) + ": " + e +
@@ -194,7 +205,7 @@ int ReCommand(int argc, char** argv) {
     rc.opt.trace_path = trace;
     rc.mismatch_trace = trace.empty() ? out + ".mismatch.fst" : "";
     r = RunRe(segs, rc);
-    o = FromRun(r);
+    o = FromRun(r, cfg.format);
   }
   try {
     WritePcap(out, o.frames);

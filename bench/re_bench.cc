@@ -25,6 +25,7 @@ struct Mix {
   const char* name;
   std::vector<int> event_sizes, seg_sizes;
   const char* order;  // in-order, reverse, shuffle (every segment of every event), interleave (4 events)
+  bool e2sar = false;  // E2SAR's 20-byte header (config `header e2sar`), every third event behind an LB v2 header
 };
 
 std::vector<Packet> Segments(const Mix& m, int events, std::mt19937_64& rng) {
@@ -37,8 +38,16 @@ std::vector<Packet> Segments(const Mix& m, int events, std::mt19937_64& rng) {
     std::vector<Packet> v;
     for (int a = 0; a < size; a += seg) {
       const int b = std::min(size, a + seg);
-      v.push_back(Seg(static_cast<uint16_t>(e), static_cast<uint16_t>(e >> 16), static_cast<uint32_t>(a),
-                      Slice(data, a, b), b == size, 0.01 * e, SegOpts{e % 3 == 2, 5}));
+      SegOpts o{e % 3 == 2, 5};
+      if (m.e2sar) {
+        o.lb_version = e % 3 == 1 ? 2 : 0;
+        o.sport = static_cast<uint16_t>(20000 + a % 4);  // E2SAR's sockets
+        v.push_back(E2sarSeg((uint64_t{1} << 40) | static_cast<uint64_t>(e), static_cast<uint16_t>(e >> 16),
+                             static_cast<uint32_t>(a), static_cast<uint32_t>(size), Slice(data, a, b), 0.01 * e, o));
+      } else {
+        v.push_back(Seg(static_cast<uint16_t>(e), static_cast<uint16_t>(e >> 16), static_cast<uint32_t>(a),
+                        Slice(data, a, b), b == size, 0.01 * e, o));
+      }
     }
     if (std::strcmp(m.order, "reverse") == 0) std::reverse(v.begin(), v.end());
     if (std::strcmp(m.order, "shuffle") == 0) std::shuffle(v.begin(), v.end(), rng);
@@ -89,6 +98,9 @@ int main(int argc, char** argv) {
       {"sizes 1..16000 B, 8000 B jumbo segments, interleaved", {1, 100, 1000, 4000, 9000, 16000}, {8000}, "interleave"},
       {"4000 B events, 333 B segments, shuffled", {4000}, {333}, "shuffle"},
       {"1000 B events, 14 B segments (one-beat frames), interleaved", {1000}, {14}, "interleave"},
+      {"E2SAR header: sizes 1..16000 B, 1400 B segments, shuffled", {1, 100, 1000, 4000, 9000, 16000}, {1400},
+       "shuffle", true},
+      {"E2SAR header: 200 B events, 2 B segments (one-beat frames), interleaved", {200}, {2}, "interleave", true},
   };
   std::printf(
       "| mix | segments | in beats | cycles | in beats/cycle | input stalls | events | max latency (cycles) | sim "
@@ -106,6 +118,7 @@ int main(int argc, char** argv) {
     rc.cfg.contexts = params::kReContexts;
     rc.cfg.buffer_bytes = params::kReBufBytes;
     rc.cfg.timeout_ns = 400;
+    if (m.e2sar) rc.cfg.format = HeaderFormat::kE2sar, rc.cfg.version = 1;
     const auto t0 = Clock::now();
     const ReRunReport r = RunRe(timed, rc);
     const double secs = std::chrono::duration<double>(Clock::now() - t0).count();

@@ -73,7 +73,7 @@ struct PlanMember {
   MemberRewrite v4, v6;
   int line = 0;
 };
-constexpr uint64_t kWeightUnit = 1000000;  // weights and fill levels are read with 6 decimals
+constexpr uint64_t kWeightUnit = 1000000;    // weights and fill levels are read with 6 decimals
 constexpr uint64_t kMaxWeight = 1000000000;  // the largest weight W: 512 members' sum stays inside 64 bits
 
 // Parses a members file; throws PlanError("file:line: token 'x': message").

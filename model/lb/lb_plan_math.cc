@@ -249,7 +249,8 @@ std::vector<PlanMember> ParseMembers(const std::string& text, const std::string&
     if (t[2].text == "weight") {
       m.weight = p.Fixed(t[3], kMaxWeight * kWeightUnit, "a weight is at most " + std::to_string(kMaxWeight));
     } else if (t[2].text == "fill") {
-      m.weight = kWeightUnit - p.Fixed(t[3], kWeightUnit, "a fill level is in [0, 1]");  // the free share of the member's buffer
+      // the free share of the member's buffer
+      m.weight = kWeightUnit - p.Fixed(t[3], kWeightUnit, "a fill level is in [0, 1]");
     } else {
       p.Fail(t[2], "expected 'weight' or 'fill'");
     }

@@ -55,8 +55,8 @@ int ReCycleModel::Oldest(bool flush, uint64_t now) const {
 
 int ReCycleModel::Place(const Desc& d, int* slot, bool* completes) {
   const Segment& s = d.seg;
-  const uint32_t key = (uint32_t{s.tick16} << 16) | s.data_id;
-  const uint32_t off = s.offset, end = static_cast<uint32_t>(s.End());
+  const std::pair<uint64_t, uint16_t> key{s.event_num, s.data_id};
+  const uint32_t off = s.offset, end = static_cast<uint32_t>(s.End()), ev_end = static_cast<uint32_t>(s.event_end);
   int h = -1, used = 0;
   for (int i = 0; i < kContexts; ++i) {
     const Context& c = ctx_[static_cast<size_t>(i)];
@@ -67,7 +67,7 @@ int ReCycleModel::Place(const Desc& d, int* slot, bool* completes) {
   if (h >= 0) {
     const Context& c = ctx_[static_cast<size_t>(h)];
     if (c.done) return static_cast<int>(Drop::kDuplicate) + 1;
-    if ((s.last && ((c.end_known && end != c.length) || (!c.end_known && c.max_end > end))) ||
+    if ((s.last && ((c.end_known && ev_end != c.length) || (!c.end_known && c.max_end > ev_end))) ||
         (c.end_known && end > c.length)) {
       return static_cast<int>(Drop::kInconsistent) + 1;
     }
@@ -123,7 +123,7 @@ int ReCycleModel::Place(const Desc& d, int* slot, bool* completes) {
   c.received += s.len;
   if (s.last) {
     c.end_known = true;
-    c.length = end;
+    c.length = ev_end;
   }
   *completes = c.end_known && c.received == c.length;
   if (*completes) c.done = c.out_pending = true;
@@ -138,8 +138,9 @@ ReCycleModel::Step ReCycleModel::Decide(bool job_slot_free) {
   auto report = [&](int i, bool at_end) {
     const Context& c = ctx_[static_cast<size_t>(i)];
     st.report = ReReport{true,
-                         static_cast<uint16_t>(c.key >> 16),
-                         static_cast<uint16_t>(c.key),
+                         static_cast<uint16_t>(c.key.first),
+                         c.key.second,
+                         c.key.first,
                          c.received,
                          c.segments,
                          c.length,
@@ -209,15 +210,16 @@ void ReCycleModel::Tick() {
     o_ctx_ = done_q_.front();
     done_q_.pop_front();
     const Context& c = ctx_[static_cast<size_t>(o_ctx_)];
-    ReEvent e{static_cast<uint16_t>(c.key >> 16),
-              static_cast<uint16_t>(c.key),
+    ReEvent e{static_cast<uint16_t>(c.key.first),
+              c.key.second,
+              c.key.first,
               c.mac_dst,
               c.mac_src,
               c.segments,
               0,
               0,
               std::vector<uint8_t>(c.data.begin(), c.data.begin() + c.length)};
-    o_frame_ = EventFrame(e).bytes;
+    o_frame_ = EventFrame(e, in.cfg_format).bytes;
     o_active_ = true;
     o_beat_ = 0;
   }
@@ -251,7 +253,7 @@ void ReCycleModel::Tick() {
     ++beat_idx_;
     if (in.s.beat.last) {
       Desc d;
-      d.seg = ParseSegment(cur_, in.cfg_buffer_bytes);
+      d.seg = ParseSegment(cur_, in.Parse());
       d.time_ns = time_;
       d.stored = d.seg.ok ? stored_ : 0;
       if (!d.seg.ok) rewound = stored_;

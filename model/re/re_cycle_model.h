@@ -14,6 +14,7 @@
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <utility>
 #include <vector>
 
 #include "model/common/clocked_block.h"
@@ -32,17 +33,22 @@ struct ReIn {
   bool flush = false;                                    // end of input: report every open event (pulse)
   uint32_t cfg_contexts = 16, cfg_buffer_bytes = 65536;  // static during a run
   uint64_t cfg_timeout_ns = 1000000;
+  HeaderFormat cfg_format = HeaderFormat::kEvio6;  // cfg_format_i (1: e2sar)
+  uint8_t cfg_version = 0;                         // cfg_version_i
+  LbHeaderMode cfg_lb_header = LbHeaderMode::kSkip;  // cfg_lb_drop_i (1: drop)
+  ParseConfig Parse() const { return ParseConfig{cfg_buffer_bytes, cfg_format, cfg_version, cfg_lb_header}; }
 };
 
 // An incomplete event the engine gave up on (one per cycle on the report port).
 struct ReReport {
   bool valid = false;
-  uint16_t tick16 = 0, data_id = 0;
+  uint16_t tick16 = 0, data_id = 0;  // tick16 = event_num[15:0]
+  uint64_t event_num = 0;
   uint32_t received = 0, segments = 0, length = 0;
   bool end_known = false, at_end = false;
   bool operator==(const ReReport& o) const {
     return valid == o.valid &&
-           (!valid || (tick16 == o.tick16 && data_id == o.data_id && received == o.received && segments == o.segments &&
+           (!valid || (tick16 == o.tick16 && data_id == o.data_id && event_num == o.event_num && received == o.received && segments == o.segments &&
                        length == o.length && end_known == o.end_known && at_end == o.at_end));
   }
 };
@@ -74,7 +80,7 @@ class ReCycleModel : public ClockedBlock<ReIn, ReOut> {
  private:
   struct Context {
     bool valid = false, done = false, out_pending = false, end_known = false;
-    uint32_t key = 0;
+    std::pair<uint64_t, uint16_t> key;  // (event_num, data_id)
     uint64_t mac_dst = 0, mac_src = 0, first_ns = 0;
     uint32_t segments = 0, received = 0, length = 0, max_end = 0;
     std::array<bool, params::kReRanges> rv{};

@@ -24,6 +24,21 @@ ReConfig ParseReConfig(const std::string& text, const std::string& file_name) {
     if (w.size() < 2) fail(key, "expected a value");
     if (w.size() > 2) fail(w[2], "unexpected extra token");
     const std::string& val = w[1];
+    // A word setting: `first` or `second`, else the message.
+    auto word = [&](const char* first, const char* second, const char* msg) {
+      if (val != first && val != second) fail(val, msg);
+      return val == second;
+    };
+    if (key == "header") {
+      c.format = word("evio6", "e2sar", "header must be evio6 (the seed's 8-byte header) or e2sar (E2SAR's 20-byte REHdr)")
+                     ? HeaderFormat::kE2sar
+                     : HeaderFormat::kEvio6;
+      continue;
+    }
+    if (key == "lb_header") {
+      c.lb_header = word("skip", "drop", "lb_header must be skip or drop") ? LbHeaderMode::kDrop : LbHeaderMode::kSkip;
+      continue;
+    }
     char* end = nullptr;
     const double v = std::strtod(val.c_str(), &end);
     if (*end != '\0' || val.empty()) fail(val, "not a number");
@@ -39,8 +54,11 @@ ReConfig ParseReConfig(const std::string& text, const std::string& file_name) {
     } else if (key == "timeout_us") {
       if (!(v > 0 && v <= 1e9)) fail(val, "timeout_us must be in (0, 1e9]");
       c.timeout_us = v;
+    } else if (key == "version") {
+      if (!(v >= 0 && v <= 15) || v != static_cast<int>(v)) fail(val, "version must be an integer in 0..15");
+      c.version = static_cast<int>(v);
     } else {
-      fail(key, "unknown setting (contexts, buffer_bytes, timeout_us)");
+      fail(key, "unknown setting (contexts, buffer_bytes, timeout_us, header, version, lb_header)");
     }
   }
   return c;
@@ -48,20 +66,21 @@ ReConfig ParseReConfig(const std::string& text, const std::string& file_name) {
 
 void ReModel::Expire(uint64_t now_ns) {
   const int64_t timeout_ns = std::llround(cfg_.timeout_us * 1000);
-  std::vector<uint32_t> gone;
+  std::vector<Key> gone;
   for (const auto& [key, c] : open_) {
     if (static_cast<int64_t>(now_ns - c.first_ns) > timeout_ns) gone.push_back(key);
   }
-  std::sort(gone.begin(), gone.end(), [&](uint32_t a, uint32_t b) {
+  std::sort(gone.begin(), gone.end(), [&](const Key& a, const Key& b) {
     return open_[a].first_ns != open_[b].first_ns ? open_[a].first_ns < open_[b].first_ns : a < b;
   });
-  for (uint32_t key : gone) {
+  for (const Key& key : gone) {
     const Context& c = open_[key];
     if (c.done) {
       open_.erase(key);
       continue;
     }
-    timeouts_.push_back(ReTimeout{c.tick16, c.data_id, c.received, c.segments, c.end_known, c.length, false});
+    timeouts_.push_back(ReTimeout{static_cast<uint16_t>(c.event_num), c.data_id, c.event_num, c.received, c.segments,
+                                  c.end_known, c.length, false});
     ++counters_.events_timed_out;
     open_.erase(key);
   }
@@ -72,19 +91,20 @@ void ReModel::Push(const Packet& p) {
   const uint64_t ts = p.time_ns;
   Expire(ts);
   const std::vector<uint8_t>& b = p.bytes;
-  const Segment s = ParseSegment(b, cfg_.buffer_bytes);
+  const Segment s = ParseSegment(b, cfg_.Parse());
   if (!s.ok) return CountDrop(s.drop);
-  const uint16_t tick16 = s.tick16, data_id = s.data_id;
+  // `last`: the segment declares the event's end `ev_end` (evio6: its Last flag, its own end; e2sar: every
+  // segment, the header's event length).
   const bool last = s.last;
-  const uint64_t offset = s.offset, end = s.End();
+  const uint64_t offset = s.offset, end = s.End(), ev_end = s.event_end;
   const uint32_t len = s.len;
-  const uint32_t key = (uint32_t{tick16} << 16) | data_id;
+  const Key key{s.event_num, s.data_id};
   auto it = open_.find(key);
   if (it != open_.end()) {
     const Context& c = it->second;
     if (c.done) return CountDrop(Drop::kDuplicate);
     const uint64_t max_end = c.ranges.empty() ? 0 : std::prev(c.ranges.end())->second;
-    if (last && ((c.end_known && end != c.length) || (!c.end_known && max_end > end)))
+    if (last && ((c.end_known && ev_end != c.length) || (!c.end_known && max_end > ev_end)))
       return CountDrop(Drop::kInconsistent);
     if (c.end_known && end > c.length) return CountDrop(Drop::kInconsistent);
     uint64_t covered = 0;
@@ -102,8 +122,8 @@ void ReModel::Push(const Packet& p) {
   } else {
     if (static_cast<int>(open_.size()) >= cfg_.contexts) return CountDrop(Drop::kNoContext);
     Context c;
-    c.tick16 = tick16;
-    c.data_id = data_id;
+    c.event_num = s.event_num;
+    c.data_id = s.data_id;
     c.mac_dst = s.mac_dst;
     c.mac_src = s.mac_src;
     c.first_ns = ts;
@@ -125,12 +145,13 @@ void ReModel::Push(const Packet& p) {
   }
   if (last) {
     c.end_known = true;
-    c.length = static_cast<uint32_t>(end);
+    c.length = static_cast<uint32_t>(ev_end);
   }
   if (c.end_known && c.received == c.length) {
     c.data.resize(c.length);
     events_.push_back(
-        ReEvent{c.tick16, c.data_id, c.mac_dst, c.mac_src, c.segments, c.first_ns, ts, std::move(c.data)});
+        ReEvent{static_cast<uint16_t>(c.event_num), c.data_id, c.event_num, c.mac_dst, c.mac_src, c.segments,
+                c.first_ns, ts, std::move(c.data)});
     ++counters_.events_completed;
     c.done = true;
     c.data = {};
@@ -139,20 +160,25 @@ void ReModel::Push(const Packet& p) {
 }
 
 void ReModel::Finish() {
-  std::vector<std::pair<uint64_t, uint32_t>> order;
+  std::vector<std::pair<uint64_t, Key>> order;
   for (const auto& [key, c] : open_) {
     if (!c.done) order.emplace_back(c.first_ns, key);
   }
   std::sort(order.begin(), order.end());
   for (const auto& [ts, key] : order) {
     const Context& c = open_[key];
-    timeouts_.push_back(ReTimeout{c.tick16, c.data_id, c.received, c.segments, c.end_known, c.length, true});
+    timeouts_.push_back(ReTimeout{static_cast<uint16_t>(c.event_num), c.data_id, c.event_num, c.received, c.segments,
+                                  c.end_known, c.length, true});
     ++counters_.events_timed_out;
   }
   open_.clear();
 }
 
-Packet EventFrame(const ReEvent& e) {
+uint32_t EventHeaderBytes(HeaderFormat format) {
+  return format == HeaderFormat::kE2sar ? params::kReOutHdrBytesE2sar : params::kReOutHdrBytes;
+}
+
+Packet EventFrame(const ReEvent& e, HeaderFormat format) {
   Packet p;
   auto put = [&p](uint64_t v, int n) {
     for (int i = n - 1; i >= 0; --i) p.bytes.push_back(static_cast<uint8_t>(v >> (8 * i)));
@@ -160,7 +186,10 @@ Packet EventFrame(const ReEvent& e) {
   put(e.mac_dst, 6);
   put(e.mac_src, 6);
   put(0x88B5, 2);
-  put(e.tick16, 2);
+  if (format == HeaderFormat::kE2sar)
+    put(e.event_num, 8);
+  else
+    put(e.tick16, 2);
   put(e.data_id, 2);
   put(e.data.size(), 4);
   put(e.segments, 4);

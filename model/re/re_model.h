@@ -1,6 +1,6 @@
 // EJFAT reassembly engine (RE), packet-at-a-time golden model (docs/re.md). It takes the LB's output for one
-// compute node and rebuilds each event (tick[15:0] from the UDP source port, data_id) from segments that
-// arrive in any order, duplicated or lost. It is the reference the cycle model (re_cycle_model.h) and the RTL
+// compute node and rebuilds each event from segments that arrive in any order, duplicated or lost. The key is
+// (tick[15:0] from the UDP source port, data_id) with the seed's header, (event number, data_id) with E2SAR's. It is the reference the cycle model (re_cycle_model.h) and the RTL
 // are compared with (docs/re-microarchitecture.md).
 #pragma once
 
@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "model/common/packet.h"
@@ -20,13 +21,22 @@ struct ReConfig {
   int contexts = 16;                            // events reassembled at once
   uint32_t buffer_bytes = params::kReBufBytes;  // largest event (the RTL's buffer per context)
   double timeout_us = 1000;  // an event still incomplete this long after its first segment is dropped
+  HeaderFormat format = HeaderFormat::kEvio6;   // `header evio6|e2sar`
+  int version = -1;                             // `version N`; -1: the format's (evio6 0, e2sar 1)
+  LbHeaderMode lb_header = LbHeaderMode::kSkip;  // `lb_header skip|drop`
+  int Version() const { return version >= 0 ? version : format == HeaderFormat::kE2sar ? 1 : 0; }
+  ParseConfig Parse() const {
+    return ParseConfig{buffer_bytes, format, static_cast<uint8_t>(Version()), lb_header};
+  }
 };
 
-// Parses `name value` lines (contexts, buffer_bytes, timeout_us); throws std::runtime_error("file:line: ...").
+// Parses `name value` lines (contexts, buffer_bytes, timeout_us, header, version, lb_header); throws
+// std::runtime_error("file:line: ...").
 ReConfig ParseReConfig(const std::string& text, const std::string& file_name);
 
 struct ReEvent {
-  uint16_t tick16 = 0, data_id = 0;
+  uint16_t tick16 = 0, data_id = 0;  // tick16: the low 16 bits of event_num
+  uint64_t event_num = 0;            // evio6: the UDP source port; e2sar: the header's event number
   uint64_t mac_dst = 0, mac_src = 0;  // of the segment that opened the event
   uint32_t segments = 0;
   uint64_t first_ns = 0, done_ns = 0;  // arrival times (pcap timestamps)
@@ -35,6 +45,7 @@ struct ReEvent {
 
 struct ReTimeout {
   uint16_t tick16 = 0, data_id = 0;
+  uint64_t event_num = 0;
   uint32_t received_bytes = 0, segments = 0;
   bool end_known = false;
   uint32_t length = 0;  // when end_known
@@ -59,8 +70,10 @@ class ReModel {
   const ReCounters& counters() const { return counters_; }
 
  private:
+  using Key = std::pair<uint64_t, uint16_t>;  // (event_num, data_id)
   struct Context {
-    uint16_t tick16 = 0, data_id = 0;
+    uint64_t event_num = 0;
+    uint16_t data_id = 0;
     uint64_t mac_dst = 0, mac_src = 0;
     uint64_t first_ns = 0;
     uint32_t segments = 0, received = 0;
@@ -74,15 +87,18 @@ class ReModel {
   void CountDrop(Drop d) { ++counters_.drops[static_cast<int>(d)]; }
 
   ReConfig cfg_;
-  std::map<uint32_t, Context> open_;  // key (tick16 << 16 | data_id)
+  std::map<Key, Context> open_;
   std::vector<ReEvent> events_;
   std::vector<ReTimeout> timeouts_;
   ReCounters counters_;
 };
 
 // The output stream record of an event: an Ethernet frame to the opening segment's MAC addresses with
-// EtherType 0x88B5 (local experimental), a 12-byte header (tick16, data_id, length, segments; big endian)
-// and the event's bytes; its time is the completion time.
-Packet EventFrame(const ReEvent& e);
+// EtherType 0x88B5 (local experimental), a header (evio6: tick16, data_id, length, segments, 12 bytes; e2sar:
+// event_num (8), data_id, length, segments, 18 bytes; big endian) and the event's bytes; its time is the
+// completion time.
+Packet EventFrame(const ReEvent& e, HeaderFormat format = HeaderFormat::kEvio6);
+// The bytes before the event's data in its frame (nt_pkg ReOutHdrBytes / ReOutHdrBytesE2sar).
+uint32_t EventHeaderBytes(HeaderFormat format);
 
 }  // namespace nettwin::re

@@ -1,13 +1,14 @@
 #include "model/re/re_segment.h"
 
+#include <algorithm>
 #include <cstddef>
 
 namespace nettwin::re {
 namespace {
 
-uint32_t Be(const std::vector<uint8_t>& b, size_t o, int n) {
-  uint32_t v = 0;
-  for (int i = 0; i < n; ++i) v = (v << 8) | b[o + i];
+uint64_t Be(const std::vector<uint8_t>& b, size_t o, int n) {
+  uint64_t v = 0;
+  for (int i = 0; i < n; ++i) v = (v << 8) | b[o + static_cast<size_t>(i)];
   return v;
 }
 
@@ -20,15 +21,15 @@ Segment Dropped(Drop d) {
 }  // namespace
 
 const char* DropName(int d) {
-  static const char* const kNames[kNumDrops] = {"runt",    "not_ip",     "truncated",    "not_udp",
-                                                "empty",   "too_big",    "inconsistent", "duplicate",
-                                                "overlap", "no_context", "no_range"};
+  static const char* const kNames[kNumDrops] = {"runt",     "not_ip",     "truncated",   "not_udp",  "empty",
+                                                "too_big",  "inconsistent", "duplicate", "overlap",  "no_context",
+                                                "no_range", "bad_version",  "lb_header"};
   return d >= 0 && d < kNumDrops ? kNames[d] : "?";
 }
 
-Segment ParseSegment(const std::vector<uint8_t>& b, uint32_t buffer_bytes) {
+Segment ParseSegment(const std::vector<uint8_t>& b, const ParseConfig& cfg) {
   if (b.size() < 14) return Dropped(Drop::kRunt);
-  const uint32_t et = Be(b, 12, 2);
+  const uint64_t et = Be(b, 12, 2);
   size_t l4;
   if (et == 0x0800) {
     if (b.size() < 34) return Dropped(Drop::kTruncated);
@@ -44,20 +45,42 @@ Segment ParseSegment(const std::vector<uint8_t>& b, uint32_t buffer_bytes) {
   } else {
     return Dropped(Drop::kNotIp);
   }
-  if (b.size() < l4 + 16) return Dropped(Drop::kTruncated);
-  const uint32_t udp_len = Be(b, l4 + 4, 2);
-  if (udp_len < 16 || l4 + udp_len > b.size()) return Dropped(Drop::kTruncated);
+  if (b.size() < l4 + 8) return Dropped(Drop::kTruncated);
+  const size_t udp_len = Be(b, l4 + 4, 2);
+  if (udp_len < 8 || l4 + udp_len > b.size()) return Dropped(Drop::kTruncated);
+  const size_t p = l4 + 8, pay = udp_len - 8;
+  // An LB header still in front ("LB" magic): an RE header never starts with 0x4C (version 4) in either format.
+  size_t skip = 0;
+  if (pay >= 2 && Be(b, p, 2) == 0x4C42) {
+    const int v = pay >= 3 ? b[p + 2] : -1;
+    skip = (v == 2 || v == 3) ? 16 : v == 1 ? 12 : 0;
+    if (cfg.lb_header == LbHeaderMode::kDrop || skip == 0) return Dropped(Drop::kLbHeader);
+  }
+  const bool e2sar = cfg.format == HeaderFormat::kE2sar;
+  const size_t hdr = e2sar ? 20 : 8;
+  if (pay < skip + hdr) return Dropped(Drop::kTruncated);
+  const size_t h = p + skip;
+  if (e2sar ? (b[h] != (cfg.version << 4) || b[h + 1] != 0) : (b[h] >> 4) != cfg.version)
+    return Dropped(Drop::kBadVersion);
   Segment s;
-  s.mac_dst = (uint64_t{Be(b, 0, 2)} << 32) | Be(b, 2, 4);
-  s.mac_src = (uint64_t{Be(b, 6, 2)} << 32) | Be(b, 8, 4);
-  s.tick16 = static_cast<uint16_t>(Be(b, l4, 2));
-  s.last = Be(b, l4 + 8, 2) & 1;
-  s.data_id = static_cast<uint16_t>(Be(b, l4 + 10, 2));
-  s.offset = Be(b, l4 + 12, 4);
-  s.len = udp_len - 16;
-  s.data_at = static_cast<uint32_t>(l4 + 16);
-  if (s.len == 0 && !s.last) return Dropped(Drop::kEmpty);
-  if (s.End() > buffer_bytes) return Dropped(Drop::kTooBig);
+  s.mac_dst = Be(b, 0, 6);
+  s.mac_src = Be(b, 6, 6);
+  s.data_id = static_cast<uint16_t>(Be(b, h + 2, 2));
+  s.offset = static_cast<uint32_t>(Be(b, h + 4, 4));
+  s.len = static_cast<uint32_t>(pay - skip - hdr);
+  s.data_at = static_cast<uint32_t>(h + hdr);
+  if (e2sar) {
+    s.last = true;
+    s.event_end = Be(b, h + 8, 4);
+    s.event_num = Be(b, h + 12, 8);
+  } else {
+    s.last = b[h + 1] & 1;
+    s.event_end = s.End();
+    s.event_num = Be(b, l4, 2);
+  }
+  if (s.len == 0 && !(s.last && s.event_end == s.End())) return Dropped(Drop::kEmpty);
+  if (std::max(s.End(), s.event_end) > cfg.buffer_bytes) return Dropped(Drop::kTooBig);
+  if (s.End() > s.event_end) return Dropped(Drop::kInconsistent);  // e2sar only: data past the event's length
   s.ok = true;
   return s;
 }

@@ -173,8 +173,12 @@ package nt_pkg;
   localparam int unsigned ReSegBeats = 258;     // beats kept per frame: ceil((90 + ReBufBytes) / 64)
   localparam int unsigned ReDescFifo = 32;      // frames whose last beat arrived, waiting for a decision
   localparam int unsigned ReOutHdrBytes = 26;   // output event header: MACs, EtherType, tick16, data_id, length, segments
+  localparam int unsigned ReOutHdrBytesE2sar = 32;  // with E2SAR's header: MACs, EtherType, event_num (8), data_id, length, segments
+  localparam int unsigned ReHdrBytesEvio6 = 8;  // the seed's RE header (config `header evio6`)
+  localparam int unsigned ReHdrBytesE2sar = 20; // E2SAR's REHdr (config `header e2sar`)
+  localparam int unsigned ReLbMagic = 19522;    // 0x4C42 'LB': a UDP payload that still starts with an LB header
   localparam int unsigned ReEtherType = 34997;  // 0x88B5, IEEE local experimental
-  // Drop reasons (0 = used), in the order they are checked (docs/re.md).
+  // Drop reasons (0 = used), in the order they are checked (docs/re.md), except the last two (added later).
   localparam int unsigned ReDropRunt = 1;
   localparam int unsigned ReDropNotIp = 2;
   localparam int unsigned ReDropTruncated = 3;
@@ -186,7 +190,9 @@ package nt_pkg;
   localparam int unsigned ReDropOverlap = 9;
   localparam int unsigned ReDropNoContext = 10;
   localparam int unsigned ReDropNoRange = 11;
-  localparam int unsigned ReDropReasons = 12;   // including "used"
+  localparam int unsigned ReDropBadVersion = 12;  // checked after truncated (docs/re.md): RE header version wrong
+  localparam int unsigned ReDropLbHeader = 13;    // checked after truncated: an LB header the config does not skip
+  localparam int unsigned ReDropReasons = 14;   // including "used"
 
   // ---- NAAICE network-attached accelerator endpoint (naa): the CM in front of the RoCEv2 responder ----
   localparam int unsigned NaaCmBufBeats = 6;        // one CM MAD frame: 322 bytes (IPv4) = 6 beats

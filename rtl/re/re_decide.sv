@@ -26,7 +26,7 @@ module re_decide
   input  logic                ev_done_i,
   input  logic [CtxW-1:0]     ev_done_ctx_i,
   output logic                rep_valid_o,
-  output logic [15:0]         rep_tick16_o,
+  output logic [63:0]         rep_event_num_o,
   output logic [15:0]         rep_data_id_o,
   output logic [31:0]         rep_received_o,
   output logic [31:0]         rep_segments_o,
@@ -43,7 +43,7 @@ module re_decide
   localparam int unsigned R = ReRanges;
 
   logic [N-1:0]         valid_q, done_q, outp_q, endk_q;
-  logic [N-1:0][31:0]   key_q;
+  logic [N-1:0][KeyW-1:0] key_q;
   logic [N-1:0][47:0]   mdst_q, msrc_q;
   logic [N-1:0][63:0]   first_q;
   logic [N-1:0][31:0]   segs_q;
@@ -52,7 +52,8 @@ module re_decide
   logic [N-1:0][R-1:0][OffW-1:0] rb_q, re_q;
   logic                 flush_q;
   logic                 rep_valid_q, rep_end_known_q, rep_at_end_q;
-  logic [31:0]          rep_key_q, rep_recv_q, rep_segs_q, rep_len_q;
+  logic [KeyW-1:0]      rep_key_q;
+  logic [31:0]          rep_recv_q, rep_segs_q, rep_len_q;
   logic [31:0]          used_cnt_q, completed_q, timed_out_q;
   logic [ReDropReasons-1:0][31:0] drops_q;
 
@@ -91,8 +92,8 @@ module re_decide
   assign flush_done = flush_mode && !any_cand && !blocked;
 
   // ---- lookup and checks ----
-  logic [31:0]     key;
-  logic [OffW-1:0] off, seg_end, len;
+  logic [KeyW-1:0] key;
+  logic [OffW-1:0] off, seg_end, ev_end, len;
   logic [N-1:0]    hit;
   logic            found;
   logic [CtxW-1:0] h, free_ctx, slot;
@@ -100,11 +101,13 @@ module re_decide
   logic [N-1:0]    valid_eff;  // the contexts as the frame meets them: expired completed ones gone
   assign valid_eff = act ? (valid_q & ~silent) : valid_q;
   always_comb begin
-    key = {desc_i.tick16, desc_i.data_id};
-    // Past the header checks offset + len <= buffer_bytes <= ReBufBytes, so both fit in OffW bits.
+    key = {desc_i.event_num, desc_i.data_id};
+    // Past the header checks offset + len and the declared end are <= buffer_bytes <= ReBufBytes, so all fit
+    // in OffW bits.
     off = OffW'(desc_i.offset);
     len = OffW'(desc_i.len);
     seg_end = off + len;
+    ev_end = OffW'(desc_i.ev_end);
     found = 1'b0;
     h = '0;
     free_ctx = '0;
@@ -160,7 +163,7 @@ module re_decide
     if (code == '0) begin
       if (found) begin
         if (done_q[h]) code = CodeW'(ReDropDuplicate);
-        else if ((desc_i.last && ((endk_q[h] && seg_end != len_q[h]) || (!endk_q[h] && maxe_q[h] > seg_end))) ||
+        else if ((desc_i.last && ((endk_q[h] && ev_end != len_q[h]) || (!endk_q[h] && maxe_q[h] > ev_end))) ||
                  (endk_q[h] && seg_end > len_q[h]))
           code = CodeW'(ReDropInconsistent);
         else if ((len != '0 && covered == len) || (len == '0 && endk_q[h])) code = CodeW'(ReDropDuplicate);
@@ -178,7 +181,7 @@ module re_decide
   always_comb begin
     recv_n    = (found ? recv_q[h] : '0) + len;
     endk_n    = (found && endk_q[h]) || desc_i.last;
-    len_n     = desc_i.last ? seg_end : (found ? len_q[h] : '0);
+    len_n     = desc_i.last ? ev_end : (found ? len_q[h] : '0);
     completes = endk_n && recv_n == len_n;
   end
 
@@ -298,14 +301,14 @@ module re_decide
   always_comb begin
     ev_o.mac_dst  = mdst_q[ev_ctx_i];
     ev_o.mac_src  = msrc_q[ev_ctx_i];
-    ev_o.tick16   = key_q[ev_ctx_i][31:16];
+    ev_o.event_num = key_q[ev_ctx_i][KeyW-1:16];
     ev_o.data_id  = key_q[ev_ctx_i][15:0];
     ev_o.length   = 32'(len_q[ev_ctx_i]);
     ev_o.segments = segs_q[ev_ctx_i];
   end
 
   assign rep_valid_o     = rep_valid_q;
-  assign rep_tick16_o    = rep_key_q[31:16];
+  assign rep_event_num_o = rep_key_q[KeyW-1:16];
   assign rep_data_id_o   = rep_key_q[15:0];
   assign rep_received_o  = rep_recv_q;
   assign rep_segments_o  = rep_segs_q;

@@ -2,13 +2,15 @@
 // accepted segment's data, one input beat per cycle, into its context's buffer (64 byte-wide lanes, each
 // with its own row address, so a beat rotated to any byte offset is one write), or releases a dropped
 // frame's beats in one cycle. When the segment that completes an event is written, the event is queued;
-// the output stage sends it as a frame: 26-byte header (docs/re.md "Output"), then the event's bytes.
+// the output stage sends it as a frame: a 26-byte header (32 with E2SAR's RE header; docs/re.md "Output"),
+// then the event's bytes.
 module re_event_buffer
   import nt_pkg::*;
   import re_pkg::*;
 (
   input  logic                   clk_i,
   input  logic                   rst_ni,
+  input  logic                   cfg_format_i,  // 1: E2SAR's header (the output header carries a 64-bit event number)
   input  logic                   job_valid_i,
   input  job_t                   job_i,
   output logic                   job_ready_o,
@@ -82,10 +84,12 @@ module re_event_buffer
   logic [StreamBits-1:0] beat_data;
   logic [StreamBytes-1:0] keep;
   logic [8*ReOutHdrBytes-1:0] hdr;
+  logic [8*ReOutHdrBytesE2sar-1:0] hdr2;
+  logic [7:0] b_evio, b_e2sar;
   assign pop = !o_active_q && qcnt_q != '0;
   assign ev_ctx_o = o_ctx_q;
   always_comb begin
-    total     = 32'(ReOutHdrBytes) + ev_i.length;
+    total     = (cfg_format_i ? 32'(ReOutHdrBytesE2sar) : 32'(ReOutHdrBytes)) + ev_i.length;
     beat_base = {17'd0, o_beat_q, 6'd0};
     o_last    = total - beat_base <= 32'(StreamBytes);
     keep      = o_last ? StreamBytes'((65'd1 << (total - beat_base)) - 65'd1) : '1;
@@ -97,20 +101,32 @@ module re_event_buffer
     end
     hdr[8*12+:8] = 8'(ReEtherType >> 8);
     hdr[8*13+:8] = 8'(ReEtherType);
+    hdr2 = '0;
+    hdr2[0+:8*14] = hdr[0+:8*14];
     for (int k = 0; k < 2; k++) begin
-      hdr[8*(14+k)+:8] = ev_i.tick16[8*(1-k)+:8];
-      hdr[8*(16+k)+:8] = ev_i.data_id[8*(1-k)+:8];
+      hdr[8*(14+k)+:8]  = ev_i.event_num[8*(1-k)+:8];  // tick16
+      hdr[8*(16+k)+:8]  = ev_i.data_id[8*(1-k)+:8];
+      hdr2[8*(22+k)+:8] = ev_i.data_id[8*(1-k)+:8];
     end
     for (int k = 0; k < 4; k++) begin
-      hdr[8*(18+k)+:8] = ev_i.length[8*(3-k)+:8];
-      hdr[8*(22+k)+:8] = ev_i.segments[8*(3-k)+:8];
+      hdr[8*(18+k)+:8]  = ev_i.length[8*(3-k)+:8];
+      hdr[8*(22+k)+:8]  = ev_i.segments[8*(3-k)+:8];
+      hdr2[8*(24+k)+:8] = ev_i.length[8*(3-k)+:8];
+      hdr2[8*(28+k)+:8] = ev_i.segments[8*(3-k)+:8];
     end
+    for (int k = 0; k < 8; k++) hdr2[8*(14+k)+:8] = ev_i.event_num[8*(7-k)+:8];
     for (int k = 0; k < StreamBytes; k++) begin
       if (k < ReOutHdrBytes) begin
-        beat_data[8*k+:8] = (o_beat_q == '0) ? hdr[8*k+:8] : prev_q[8*(k + StreamBytes - ReOutHdrBytes)+:8];
+        b_evio = (o_beat_q == '0) ? hdr[8*k+:8] : prev_q[8*(k + StreamBytes - ReOutHdrBytes)+:8];
       end else begin
-        beat_data[8*k+:8] = rd_row[8*(k - ReOutHdrBytes)+:8];
+        b_evio = rd_row[8*(k - ReOutHdrBytes)+:8];
       end
+      if (k < ReOutHdrBytesE2sar) begin
+        b_e2sar = (o_beat_q == '0) ? hdr2[8*k+:8] : prev_q[8*(k + StreamBytes - ReOutHdrBytesE2sar)+:8];
+      end else begin
+        b_e2sar = rd_row[8*(k - ReOutHdrBytesE2sar)+:8];
+      end
+      beat_data[8*k+:8] = cfg_format_i ? b_e2sar : b_evio;
       if (!keep[k]) beat_data[8*k+:8] = 8'd0;
     end
   end

@@ -15,6 +15,9 @@ module re_ingress
   input  logic [63:0]               s_time_i,
   output logic                      s_ready_o,
   input  logic [31:0]               cfg_buffer_bytes_i,
+  input  logic                      cfg_format_i,   // 0: the seed's 8-byte header, 1: E2SAR's 20-byte REHdr
+  input  logic [3:0]                cfg_version_i,  // the RE header version accepted
+  input  logic                      cfg_lb_drop_i,  // 1: drop a frame that still has an LB header; 0: skip it
   // descriptor FIFO head
   output logic                      desc_valid_o,
   output desc_t                     desc_o,
@@ -64,10 +67,12 @@ module re_ingress
   end
 
   desc_t d;
-  logic [15:0] et, ulen;
-  logic [6:0]  l4;
+  logic [15:0] et, ulen, pay;
+  logic [6:0]  l4, p, h, hdr_n, skip;
   logic [3:0]  ihl;
-  logic [32:0] seg_end;
+  logic [7:0]  lbv;
+  logic        lb_magic;
+  logic [32:0] seg_end, ev_end;
   always_comb begin
     d = '0;
     et = win_b16(win, 12);
@@ -88,19 +93,45 @@ module re_ingress
     end else begin
       d.code = CodeW'(ReDropNotIp);
     end
+    // UDP payload at p; an LB header still in front ("LB", version 1: 12 bytes, 2/3: 16) is skipped or dropped.
     ulen = win_b16(win, 32'(l4) + 4);
-    d.tick16  = win_b16(win, 32'(l4));
-    d.last    = win[8*(32'(l4) + 9)];
-    d.data_id = win_b16(win, 32'(l4) + 10);
-    d.offset  = win_b32(win, 32'(l4) + 12);
-    d.len     = ulen - 16'd16;
-    d.data_at = l4 + 7'd16;
+    p = l4 + 7'd8;
+    pay = ulen - 16'd8;
+    lb_magic = ulen >= 16'd10 && win_b16(win, 32'(p)) == 16'(ReLbMagic);
+    lbv = win_b8(win, 32'(p) + 2);
+    skip = '0;
+    if (lb_magic && ulen >= 16'd11) begin
+      if (lbv == 8'd2 || lbv == 8'd3) skip = 7'd16;
+      else if (lbv == 8'd1) skip = 7'd12;
+    end
+    hdr_n = cfg_format_i ? 7'(ReHdrBytesE2sar) : 7'(ReHdrBytesEvio6);
+    h = p + skip;
+    d.data_id = win_b16(win, 32'(h) + 2);
+    d.offset  = win_b32(win, 32'(h) + 4);
+    d.len     = pay - 16'(skip) - 16'(hdr_n);
+    d.data_at = h + hdr_n;
     seg_end   = {1'b0, d.offset} + 33'(d.len);
+    if (cfg_format_i) begin
+      d.last      = 1'b1;
+      d.event_num = win_b64(win, 32'(h) + 12);
+      ev_end      = {1'b0, win_b32(win, 32'(h) + 8)};
+    end else begin
+      d.last      = win[8*(32'(h) + 1)];
+      d.event_num = {48'd0, win_b16(win, 32'(l4))};
+      ev_end      = seg_end;
+    end
+    d.ev_end = ev_end[31:0];
     if (d.code == '0) begin
-      if (flen < 19'(l4) + 19'd16) d.code = CodeW'(ReDropTruncated);
-      else if (ulen < 16'd16 || 19'(l4) + 19'(ulen) > flen) d.code = CodeW'(ReDropTruncated);
-      else if (d.len == '0 && !d.last) d.code = CodeW'(ReDropEmpty);
-      else if (seg_end > {1'b0, cfg_buffer_bytes_i}) d.code = CodeW'(ReDropTooBig);
+      if (flen < 19'(l4) + 19'd8) d.code = CodeW'(ReDropTruncated);
+      else if (ulen < 16'd8 || 19'(l4) + 19'(ulen) > flen) d.code = CodeW'(ReDropTruncated);
+      else if (lb_magic && (cfg_lb_drop_i || skip == '0)) d.code = CodeW'(ReDropLbHeader);
+      else if (pay < 16'(skip) + 16'(hdr_n)) d.code = CodeW'(ReDropTruncated);
+      else if (cfg_format_i ? (win_b8(win, 32'(h)) != {cfg_version_i, 4'd0} || win_b8(win, 32'(h) + 1) != 8'd0)
+                            : win[8*32'(h)+4+:4] != cfg_version_i) d.code = CodeW'(ReDropBadVersion);
+      else if (d.len == '0 && !(d.last && ev_end == seg_end)) d.code = CodeW'(ReDropEmpty);
+      else if (seg_end > {1'b0, cfg_buffer_bytes_i} || ev_end > {1'b0, cfg_buffer_bytes_i})
+        d.code = CodeW'(ReDropTooBig);
+      else if (seg_end > ev_end) d.code = CodeW'(ReDropInconsistent);
     end
     d.time_ns = (idx_q == '0) ? s_time_i : time_q;
     d.mac_dst = {win_b32(win, 0), win_b16(win, 4)};

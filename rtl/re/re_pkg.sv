@@ -11,14 +11,17 @@ package re_pkg;
   localparam int unsigned BeatsW = $clog2(ReSegBeats + 1);
   localparam int unsigned CodeW = $clog2(ReDropReasons);
 
+  localparam int unsigned KeyW = 80;  // event key {event_num (evio6: tick[15:0] zero-extended), data_id}
+
   // A frame whose last beat arrived: its header fields and the header-level verdict.
   typedef struct packed {
     logic [CodeW-1:0]  code;     // 0: passed the header checks; else the drop reason
-    logic [15:0]       tick16;
+    logic [63:0]       event_num;  // evio6: the UDP source port; e2sar: the header's event number
     logic [15:0]       data_id;
-    logic              last;
+    logic              last;     // declares the event's end (evio6: Last flag; e2sar: always)
     logic [31:0]       offset;
-    logic [15:0]       len;      // UDP length - 16
+    logic [31:0]       ev_end;   // the end it declares (evio6: offset + len; e2sar: the header's length)
+    logic [15:0]       len;      // the segment's data bytes
     logic [6:0]        data_at;  // frame byte of the first data byte
     logic [63:0]       time_ns;
     logic [47:0]       mac_dst;
@@ -41,7 +44,7 @@ package re_pkg;
   typedef struct packed {
     logic [47:0] mac_dst;
     logic [47:0] mac_src;
-    logic [15:0] tick16;
+    logic [63:0] event_num;
     logic [15:0] data_id;
     logic [31:0] length;
     logic [31:0] segments;

@@ -25,9 +25,12 @@ module re_top
   input  logic [7:0]             cfg_contexts_i,
   input  logic [31:0]            cfg_buffer_bytes_i,
   input  logic [63:0]            cfg_timeout_ns_i,
+  input  logic                   cfg_format_i,   // 0: the seed's 8-byte RE header, 1: E2SAR's 20-byte REHdr
+  input  logic [3:0]             cfg_version_i,  // the RE header version accepted
+  input  logic                   cfg_lb_drop_i,  // a frame that still has an LB header: 1 drop, 0 skip the header
   // incomplete events
   output logic                   rep_valid_o,
-  output logic [15:0]            rep_tick16_o,
+  output logic [63:0]            rep_event_num_o,
   output logic [15:0]            rep_data_id_o,
   output logic [31:0]            rep_received_o,
   output logic [31:0]            rep_segments_o,
@@ -62,6 +65,9 @@ module re_top
     .s_time_i,
     .s_ready_o,
     .cfg_buffer_bytes_i,
+    .cfg_format_i,
+    .cfg_version_i,
+    .cfg_lb_drop_i,
     .desc_valid_o    (desc_valid),
     .desc_o          (desc),
     .desc_pop_i      (desc_pop),
@@ -92,7 +98,7 @@ module re_top
     .ev_done_i     (ev_done),
     .ev_done_ctx_i (ev_ctx),
     .rep_valid_o,
-    .rep_tick16_o,
+    .rep_event_num_o,
     .rep_data_id_o,
     .rep_received_o,
     .rep_segments_o,
@@ -109,6 +115,7 @@ module re_top
   re_event_buffer u_buffer (
     .clk_i,
     .rst_ni,
+    .cfg_format_i,
     .job_valid_i     (job_valid),
     .job_i           (job),
     .job_ready_o     (job_ready),

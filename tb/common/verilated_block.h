@@ -16,6 +16,7 @@
 #include <memory>
 #include <string>
 
+#include "model/common/cfg_port.h"
 #include "tb/common/harness.h"
 
 namespace nettwin::tb {
@@ -71,6 +72,15 @@ void ShowModelM(VTop& t, const StreamPort& m) {
   PutBytes(t.model_m_data_i, m.beat.data.data(), kBeatBytes);
   t.model_m_keep_i = m.beat.keep;
   t.model_m_last_i = m.beat.last;
+}
+
+// The programming port (cfg_valid_i, cfg_table_i, cfg_index_i, cfg_data_i) every block's top has.
+template <class VTop>
+void DriveCfg(VTop& t, const CfgWrite& c) {
+  t.cfg_valid_i = c.valid;
+  t.cfg_table_i = c.table;
+  t.cfg_index_i = c.index;
+  for (int i = 0; i < CfgData::kWords * 2; ++i) t.cfg_data_i[i] = c.data.Word32(i);
 }
 
 // VTop: the Verilated class (ports clk_i, rst_ni, ...). Derived classes drive their inputs in Eval() and

@@ -19,9 +19,11 @@ std::optional<tb::SignalDiff> ReBinding::Compare(const Out& r, const Out& m) {
   if (auto d = diff("rep_valid_o", r.report.valid, m.report.valid)) return d;
   if (r.report.valid && !(r.report == m.report)) {
     auto show = [](const ReReport& p) {
-      char b[160];
-      std::snprintf(b, sizeof b, "tick16 %u data_id %u received %u segments %u length %u end_known %d at_end %d",
-                    p.tick16, p.data_id, p.received, p.segments, p.length, p.end_known, p.at_end);
+      char b[200];
+      std::snprintf(b, sizeof b,
+                    "event_num %llu data_id %u received %u segments %u length %u end_known %d at_end %d",
+                    static_cast<unsigned long long>(p.event_num), p.data_id, p.received, p.segments, p.length,
+                    p.end_known, p.at_end);
       return std::string(b);
     };
     return tb::SignalDiff{"rep_*_o", show(r.report), show(m.report)};
@@ -43,6 +45,7 @@ std::string ReStaticError(const ReStatic& s) {
   if (s.contexts < 1 || s.contexts > params::kReContexts)
     return "contexts " + std::to_string(s.contexts) + " exceeds the RTL's ReContexts (" +
            std::to_string(params::kReContexts) + ")";
+  if (s.version > 15) return "version " + std::to_string(s.version) + " does not fit the header's 4-bit field";
   if (s.buffer_bytes < 1 || s.buffer_bytes > params::kReBufBytes)
     return "buffer_bytes " + std::to_string(s.buffer_bytes) + " exceeds the RTL's ReBufBytes (" +
            std::to_string(params::kReBufBytes) + ")";
@@ -53,6 +56,9 @@ bool ReSide::Drive(uint64_t, size_t next_packet, const tb::Accounting& acc, ReIn
   in->cfg_contexts = cfg_.contexts;
   in->cfg_buffer_bytes = cfg_.buffer_bytes;
   in->cfg_timeout_ns = cfg_.timeout_ns;
+  in->cfg_format = cfg_.format;
+  in->cfg_version = cfg_.version;
+  in->cfg_lb_header = cfg_.lb_header;
   in->s_time_ns = next_packet < packets_->size() ? (*packets_)[next_packet].time_ns : 0;
   // Every frame is in (its last beat accepted): tell the engine the input has ended, once.
   if (!flushed_ && next_packet >= packets_->size() && acc.in == packets_->size()) {

@@ -31,6 +31,9 @@ struct ReBinding {
 struct ReStatic {
   uint32_t contexts = 16, buffer_bytes = params::kReBufBytes;
   uint64_t timeout_ns = 1000000;
+  HeaderFormat format = HeaderFormat::kEvio6;
+  uint8_t version = 0;
+  LbHeaderMode lb_header = LbHeaderMode::kSkip;
 };
 std::string ReStaticError(const ReStatic& s);
 

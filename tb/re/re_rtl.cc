@@ -20,12 +20,16 @@ class ReRtl : public tb::VerilatedBlock<Vre_top, ReIn, ReOut> {
     t.cfg_contexts_i = static_cast<uint8_t>(in.cfg_contexts > 255 ? 255 : in.cfg_contexts);
     t.cfg_buffer_bytes_i = in.cfg_buffer_bytes;
     t.cfg_timeout_ns_i = in.cfg_timeout_ns;
+    t.cfg_format_i = in.cfg_format == HeaderFormat::kE2sar;
+    t.cfg_version_i = in.cfg_version & 0xF;
+    t.cfg_lb_drop_i = in.cfg_lb_header == LbHeaderMode::kDrop;
     t.eval();
     out_.s_ready = t.s_ready_o;
     tb::SampleM(t, &out_.m);
     out_.report = ReReport{static_cast<bool>(t.rep_valid_o),
-                           t.rep_tick16_o,
+                           static_cast<uint16_t>(t.rep_event_num_o),
                            t.rep_data_id_o,
+                           t.rep_event_num_o,
                            t.rep_received_o,
                            t.rep_segments_o,
                            t.rep_length_o,

@@ -185,7 +185,8 @@ int RingPairs(const std::vector<int>& s) {
 // The fewest ring pairs any arrangement of `counts` has, by trying every distinct arrangement.
 int FewestPairsExhaustive(const std::vector<int>& counts) {
   std::vector<int> ring;
-  for (size_t m = 0; m < counts.size(); ++m) ring.insert(ring.end(), static_cast<size_t>(counts[m]), static_cast<int>(m));
+  for (size_t m = 0; m < counts.size(); ++m)
+    ring.insert(ring.end(), static_cast<size_t>(counts[m]), static_cast<int>(m));
   int best = static_cast<int>(ring.size());
   do best = std::min(best, RingPairs(ring));
   while (std::next_permutation(ring.begin(), ring.end()));
@@ -256,7 +257,8 @@ TEST(LbPlanSpread, EverySmallCalendarReachesTheExhaustiveMinimum) {
           std::vector<int> got(4, 0);
           for (int m : s) ++got[static_cast<size_t>(m)];
           ASSERT_EQ(got, counts);
-          ASSERT_EQ(RingPairs(s), FewestPairsExhaustive(counts)) << a << "/" << b << "/" << c << "/" << total - a - b - c;
+          ASSERT_EQ(RingPairs(s), FewestPairsExhaustive(counts))
+              << a << "/" << b << "/" << c << "/" << total - a - b - c;
         }
       }
     }
@@ -302,7 +304,8 @@ TEST(LbPlanMembers, ParsesAndRejectsWithFileLineToken) {
   };
   EXPECT_EQ(err("member a weight x ipv4 0 1.2.3.4 1\n"),
             "m.txt:1: token 'x': not a decimal number with at most 6 decimals");
-  EXPECT_EQ(err("\nmember a fill 1.5 ipv4 0 1.2.3.4 1\n"), "m.txt:2: token '1.5': out of range: a fill level is in [0, 1]");
+  EXPECT_EQ(err("\nmember a fill 1.5 ipv4 0 1.2.3.4 1\n"),
+            "m.txt:2: token '1.5': out of range: a fill level is in [0, 1]");
   EXPECT_EQ(err("member a weight 1 ipv4 0 fe80::1 1\n"),
             "m.txt:1: token 'fe80::1': IPv4 destination does not fit in 32 bits");
   EXPECT_EQ(err("member a weight 1 ipv4 0 1.2.3.4 0x10000\n"),

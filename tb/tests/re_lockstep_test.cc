@@ -34,6 +34,9 @@ ReRunReport Check(const std::vector<Packet>& segs, const Case& c = {}) {
   gc.contexts = static_cast<int>(c.cfg.contexts);
   gc.buffer_bytes = c.cfg.buffer_bytes;
   gc.timeout_us = static_cast<double>(c.cfg.timeout_ns) / 1000.0;
+  gc.format = c.cfg.format;
+  gc.version = c.cfg.version;
+  gc.lb_header = c.cfg.lb_header;
   ReModel g(gc);
   for (const Packet& p : segs) g.Push(p);
   g.Finish();
@@ -46,13 +49,14 @@ ReRunReport Check(const std::vector<Packet>& segs, const Case& c = {}) {
     EXPECT_EQ(rep.counters.drops[static_cast<size_t>(d + 1)], gcnt.drops[static_cast<size_t>(d)]) << DropName(d);
   EXPECT_EQ(rep.run.out.size(), g.events().size());
   for (size_t i = 0; i < std::min(rep.run.out.size(), g.events().size()); ++i) {
-    EXPECT_EQ(rep.run.out[i].bytes, EventFrame(g.events()[i]).bytes) << "event " << i;
+    EXPECT_EQ(rep.run.out[i].bytes, EventFrame(g.events()[i], c.cfg.format).bytes) << "event " << i;
   }
   EXPECT_EQ(rep.reports.size(), g.timeouts().size());
   for (size_t i = 0; i < std::min(rep.reports.size(), g.timeouts().size()); ++i) {
     const ReReport& r = rep.reports[i];
     const ReTimeout& t = g.timeouts()[i];
     EXPECT_EQ(r.tick16, t.tick16) << i;
+    EXPECT_EQ(r.event_num, t.event_num) << i;
     EXPECT_EQ(r.data_id, t.data_id) << i;
     EXPECT_EQ(r.received, t.received_bytes) << i;
     EXPECT_EQ(r.segments, t.segments) << i;
@@ -308,6 +312,178 @@ TEST(ReLockstep, PaddingBeyondTheBeatIndexRange) {
   p.bytes.resize(64 * 4100, 0xA5);
   const auto rep = Check({p, Seg(6, 6, 0, Bytes(64, 6), true)});
   EXPECT_EQ(rep.counters.completed, 2u);
+}
+
+// E2SAR's 20-byte header (config `header e2sar`): events keyed by (event number, data_id) whatever the UDP source
+// port (E2SAR sends each segment from any of its sockets), the event's length from every segment, a 64-bit
+// event number in the output header; events whose numbers agree in the low 16 bits are distinct.
+std::vector<Packet> E2sarCut(uint64_t ev, uint16_t id, const std::vector<uint8_t>& d, int seg, double t_us = 0,
+                             SegOpts o = {}) {
+  std::vector<Packet> v;
+  const int n = static_cast<int>(d.size());
+  for (int a = 0; a < n; a += seg) {
+    const int b = std::min(n, a + seg);
+    o.sport = static_cast<uint16_t>(40000 + (a / seg) * 7 % 5);  // a different socket per segment
+    v.push_back(E2sarSeg(ev, id, static_cast<uint32_t>(a), static_cast<uint32_t>(n), Slice(d, a, b), t_us, o));
+  }
+  return v;
+}
+
+Case E2sarCase() {
+  Case c;
+  c.cfg.format = HeaderFormat::kE2sar;
+  c.cfg.version = 1;
+  c.cfg.contexts = 64;
+  return c;
+}
+
+TEST(ReLockstep, E2sarEventsKeyedByEventNumberAndDataIdAcrossChangingSourcePorts) {
+  std::mt19937 rng(11);
+  std::vector<Packet> segs;
+  const uint64_t evs[] = {0x0123456789ABCDEFull, 0x0000000000001234ull, 0x0000000100001234ull, 5};
+  int k = 0;
+  for (uint64_t ev : evs) {
+    for (uint16_t id : {uint16_t{7}, uint16_t{8}}) {
+      const int size = 1 + 977 * k % 9000;
+      Append(&segs, E2sarCut(ev, id, Bytes(size, k), 1 + static_cast<int>(rng() % 1400), 0,
+                             SegOpts{k % 3 == 0, k % 2 ? 15 : 5}));
+      ++k;
+    }
+  }
+  std::shuffle(segs.begin(), segs.end(), rng);
+  const auto rep = Check(segs, E2sarCase());
+  EXPECT_EQ(rep.counters.completed, 8u);
+  EXPECT_EQ(rep.counters.used, segs.size());
+  for (const Packet& f : rep.run.out) {
+    uint64_t ev = 0;
+    for (int i = 0; i < 8; ++i) ev = (ev << 8) | f.bytes[14 + static_cast<size_t>(i)];
+    EXPECT_TRUE(std::find(std::begin(evs), std::end(evs), ev) != std::end(evs)) << ev;
+  }
+}
+
+TEST(ReLockstep, E2sarWrongVersionOrReservedIsABadVersionDropNeverData) {
+  const auto d = Bytes(300, 2);
+  std::vector<Packet> segs;
+  for (int v : {0, 2, 4, 15}) {
+    SegOpts o;
+    o.re_version = v;
+    segs.push_back(E2sarSeg(9, 9, 0, 300, d, 0, o));
+  }
+  Packet r = E2sarSeg(9, 9, 0, 300, d);
+  r.bytes[34 + 8 + 1] = 0x01;  // reserved byte not zero (E2SAR's REHdr::validate() rejects it)
+  segs.push_back(r);
+  segs.push_back(E2sarSeg(9, 9, 0, 300, d));  // the right version: the event
+  const auto rep = Check(segs, E2sarCase());
+  EXPECT_EQ(rep.counters.completed, 1u);
+  EXPECT_EQ(rep.counters.drops[params::kReDropBadVersion], 5u);
+  ASSERT_EQ(rep.run.out.size(), 1u);
+  EXPECT_EQ(rep.run.out[0].bytes.size(), params::kReOutHdrBytesE2sar + 300);
+}
+
+// The seed's header: the version nibble must be the configured one (default 0); a segment of another version
+// is a counted drop, never data. A configuration `version 1` takes version-1 frames and drops version 0.
+TEST(ReLockstep, Evio6VersionIsChecked) {
+  const auto d = Bytes(200, 3);
+  std::vector<Packet> segs = Cut(1, 1, d, 64);
+  for (Packet& p : segs) p.bytes[42] = 0x10;  // version 1
+  Append(&segs, Cut(2, 2, d, 64));            // version 0
+  const auto rep0 = Check(segs);
+  EXPECT_EQ(rep0.counters.completed, 1u);
+  EXPECT_EQ(rep0.counters.drops[params::kReDropBadVersion], 4u);
+  Case c;
+  c.cfg.version = 1;
+  const auto rep1 = Check(segs, c);
+  EXPECT_EQ(rep1.counters.completed, 1u);
+  EXPECT_EQ(rep1.counters.drops[params::kReDropBadVersion], 4u);
+}
+
+// A frame that still carries the LB header (an LB configured to keep it, as udplb's test-1 member 1): skipped
+// (default) for LB versions 1 (12 bytes), 2 and 3 (16 bytes), in both formats; `lb_header drop` drops them;
+// an LB header of another version has no known length: dropped as lb_header either way.
+TEST(ReLockstep, LbHeaderInFrontIsSkippedOrDropped) {
+  for (bool drop : {false, true}) {
+    std::vector<Packet> segs;
+    int k = 0;
+    for (int lbv : {1, 2, 3}) {
+      for (bool v6 : {false, true}) {
+        SegOpts o;
+        o.lb_version = lbv;
+        o.v6 = v6;
+        o.ihl = v6 ? 5 : 15;
+        Append(&segs, E2sarCut(static_cast<uint64_t>(100 + k), 1, Bytes(700 + 100 * k, k), 250, 0, o));
+        ++k;
+      }
+    }
+    SegOpts o7;
+    o7.lb_version = 2;
+    Packet odd = E2sarSeg(77, 1, 0, 10, Bytes(10), 0, o7);
+    odd.bytes[34 + 8 + 2] = 7;  // LB version 7
+    segs.push_back(odd);
+    Case c = E2sarCase();
+    c.cfg.lb_header = drop ? LbHeaderMode::kDrop : LbHeaderMode::kSkip;
+    const auto rep = Check(segs, c);
+    EXPECT_EQ(rep.counters.completed, drop ? 0u : 6u);
+    EXPECT_EQ(rep.counters.drops[params::kReDropLbHeader], drop ? segs.size() : 1u);
+  }
+  // The seed's 8-byte header behind an LB v2 header (udplb's kept-header output): skipped, then reassembled.
+  std::vector<Packet> segs = Cut(50000, 0xABC, Bytes(1050, 9), 100);
+  for (Packet& p : segs) {
+    const uint8_t lb[16] = {'L', 'B', 2, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 10};
+    p.bytes.insert(p.bytes.begin() + 42, lb, lb + 16);
+    const size_t ulen = (static_cast<size_t>(p.bytes[38]) << 8 | p.bytes[39]) + 16;
+    p.bytes[38] = static_cast<uint8_t>(ulen >> 8), p.bytes[39] = static_cast<uint8_t>(ulen);
+  }
+  const auto rep = Check(segs);
+  EXPECT_EQ(rep.counters.completed, 1u);
+  ASSERT_EQ(rep.run.out.size(), 1u);
+  EXPECT_EQ(std::vector<uint8_t>(rep.run.out[0].bytes.begin() + params::kReOutHdrBytes, rep.run.out[0].bytes.end()),
+            Bytes(1050, 9));
+}
+
+// E2SAR's length field: segments that disagree on the event's length, data past it, a length beyond the
+// buffer, a zero-length segment of a non-empty event (empty) and of an empty event (the empty event).
+TEST(ReLockstep, E2sarLengthChecks) {
+  const auto d = Bytes(1000, 5);
+  std::vector<Packet> segs = {E2sarSeg(1, 1, 0, 1000, Slice(d, 0, 400)),
+                              E2sarSeg(1, 1, 400, 999, Slice(d, 400, 800)),    // another length
+                              E2sarSeg(1, 1, 800, 900, Slice(d, 800, 1000)),   // data past its length
+                              E2sarSeg(1, 1, 400, 1000, {}),                   // empty
+                              E2sarSeg(2, 1, 0, 20000, Slice(d, 0, 100)),      // beyond buffer_bytes
+                              E2sarSeg(3, 1, 0, 0, {}),                        // an empty event
+                              E2sarSeg(1, 1, 800, 1000, Slice(d, 800, 1000)),
+                              E2sarSeg(1, 1, 400, 1000, Slice(d, 400, 800))};
+  const auto rep = Check(segs, E2sarCase());
+  EXPECT_EQ(rep.counters.completed, 2u);
+  EXPECT_EQ(rep.counters.drops[params::kReDropInconsistent], 2u);
+  EXPECT_EQ(rep.counters.drops[params::kReDropEmpty], 1u);
+  EXPECT_EQ(rep.counters.drops[params::kReDropTooBig], 1u);
+}
+
+// E2SAR frames at line rate: back-to-back frames of interleaved events, shuffled, with output backpressure,
+// in lockstep; the randomized mix of the seed's test run over E2SAR's header.
+TEST(ReLockstep, E2sarRandomizedMixtures) {
+  for (uint64_t seed : {21u, 22u}) {
+    std::mt19937_64 rng(seed);
+    std::vector<Packet> segs;
+    for (int e = 0; e < 40; ++e) {
+      const int size = static_cast<int>(rng() % 6000);
+      SegOpts o;
+      o.v6 = rng() % 2;
+      o.lb_version = static_cast<int>(rng() % 4);
+      auto v = E2sarCut(rng(), static_cast<uint16_t>(rng()), Bytes(size, e), 1 + static_cast<int>(rng() % 1500),
+                        static_cast<double>(e) * 3, o);
+      if (rng() % 4 == 0 && !v.empty()) v.push_back(v[rng() % v.size()]);  // a duplicate
+      if (rng() % 5 == 0 && v.size() > 1) v.erase(v.begin());              // a loss
+      Append(&segs, v);
+    }
+    std::shuffle(segs.begin(), segs.end(), rng);
+    std::sort(segs.begin(), segs.end(), [](const Packet& a, const Packet& b) { return a.time_ns < b.time_ns; });
+    Case c = E2sarCase();
+    c.cfg.timeout_ns = 50000;
+    c.backpressure = seed == 22 ? 0.5 : 0;
+    c.seed = seed;
+    Check(segs, c);
+  }
 }
 
 }  // namespace

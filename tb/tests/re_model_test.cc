@@ -108,8 +108,45 @@ TEST(ReModel, ConfigErrorsNameFileLineToken) {
   };
   EXPECT_EQ(ParseReConfig("contexts 4 # few\nbuffer_bytes 9000\ntimeout_us 2.5\n", "re.txt").contexts, 4);
   EXPECT_EQ(err("contexts 0\n"), "re.txt:1: token '0': contexts must be an integer in 1..4096");
-  EXPECT_EQ(err("\nbuffer 5\n"), "re.txt:2: token 'buffer': unknown setting (contexts, buffer_bytes, timeout_us)");
+  EXPECT_EQ(err("\nbuffer 5\n"),
+            "re.txt:2: token 'buffer': unknown setting (contexts, buffer_bytes, timeout_us, header, version, lb_header)");
+  const ReConfig e = ParseReConfig("header e2sar\nlb_header drop\n", "re.txt");
+  EXPECT_EQ(e.format, HeaderFormat::kE2sar);
+  EXPECT_EQ(e.Version(), 1);  // E2SAR's rehdrVersion
+  EXPECT_EQ(e.lb_header, LbHeaderMode::kDrop);
+  EXPECT_EQ(ReConfig{}.Version(), 0);  // the seed's generator and udplb's test write version 0
+  EXPECT_EQ(ParseReConfig("version 3\n", "re.txt").Version(), 3);
+  EXPECT_EQ(err("header e2sar2\n"),
+            "re.txt:1: token 'e2sar2': header must be evio6 (the seed's 8-byte header) or e2sar (E2SAR's 20-byte REHdr)");
+  EXPECT_EQ(err("version 16\n"), "re.txt:1: token '16': version must be an integer in 0..15");
+  EXPECT_EQ(err("lb_header keep\n"), "re.txt:1: token 'keep': lb_header must be skip or drop");
   EXPECT_EQ(err("timeout_us x\n"), "re.txt:1: token 'x': not a number");
+}
+
+// E2SAR's header: the key is (event number, data_id), never the UDP source port; the event's length comes
+// with every segment; the 64-bit event number is in the output header.
+TEST(ReModel, E2sarKeyIsEventNumberAndDataIdNotTheSourcePort) {
+  ReConfig cfg;
+  cfg.format = HeaderFormat::kE2sar;
+  ReModel m(cfg);
+  const auto d = Bytes(500, 3);
+  SegOpts a, b;
+  a.sport = 1000, b.sport = 2000;
+  m.Push(E2sarSeg(0xFEDCBA9876543210ull, 4, 250, 500, Slice(d, 250, 500), 0, a));
+  m.Push(E2sarSeg(0x0000000000003210ull, 4, 0, 500, Slice(d, 0, 250), 0, b));  // same low 16 bits: another event
+  m.Push(E2sarSeg(0xFEDCBA9876543210ull, 5, 0, 500, Slice(d, 0, 250), 0, b));  // another data_id
+  EXPECT_TRUE(m.events().empty());
+  m.Push(E2sarSeg(0xFEDCBA9876543210ull, 4, 0, 500, Slice(d, 0, 250), 0, b));  // another port, same event
+  ASSERT_EQ(m.events().size(), 1u);
+  EXPECT_EQ(m.events()[0].event_num, 0xFEDCBA9876543210ull);
+  EXPECT_EQ(m.events()[0].data, d);
+  const Packet f = EventFrame(m.events()[0], HeaderFormat::kE2sar);
+  ASSERT_EQ(f.bytes.size(), params::kReOutHdrBytesE2sar + 500);
+  EXPECT_EQ(f.bytes[14], 0xFE);
+  EXPECT_EQ(f.bytes[21], 0x10);
+  EXPECT_EQ(f.bytes[23], 4);  // data_id
+  m.Finish();
+  EXPECT_EQ(m.timeouts().size(), 2u);
 }
 
 }  // namespace

@@ -1,15 +1,19 @@
 """The EJFAT load balancer's regression runs (API: nettwin/regress/run.py).
 
-Vectors: the spec's own example (ejfat_spec_gen.py + vectors/lb/spec/runsim.txt) and lb_gen.py seeds. Each is
-run back to back and with input gaps + output backpressure, RTL and model in lockstep; every output is checked
-by lb_check.py (independent Scapy reference + tshark checksum validation) and the back-to-back run also decodes
-the input with the spec's tshark dissectors (test_dissectors.py).
+The seed program: the spec's own example (ejfat_spec_gen.py + vectors/lb/spec/runsim.txt) and lb_gen.py seeds,
+checked by lb_check.py (independent Scapy reference + tshark checksum validation); the back-to-back run also
+decodes the input with the spec's tshark dissectors (test_dissectors.py).
+The udplb program (`--program udplb`, docs/lb-udplb.md): udplb's own test-1 (vectors/peers/udplb), whose output
+must equal the peer's expected/packets_out.pcap and .meta byte for byte, and udplb_gen.py seeds; each checked by
+udplb_check.py (the independent Python reference of udplb.p4, Scapy and tshark checksums).
+Each vector runs back to back and with input gaps + output backpressure, RTL and model in lockstep.
 """
 import os
 
 from nettwin.regress.run import PY, Run, Vector, stats_ok, sum_drops, tag
 
-TITLE = "EJFAT load balancer (RTL and model in lockstep; checked by lb_check.py + tshark)"
+TITLE = ("EJFAT load balancer, seed and udplb programs (RTL and model in lockstep; checked by lb_check.py / "
+         "udplb_check.py + tshark, udplb test-1 against the peer's expected output)")
 HEADER = ["vector", "seed", "mode", "pkts_in", "pkts_out", "drops", "cycles", "in_beats", "in_stalls",
           "lat min/max", "result", "time"]
 MODES = [("b2b", []), ("gaps+bp", ["--gaps", "0.3", "--backpressure", "0.4"])]
@@ -41,6 +45,47 @@ def _vectors(opts):
                os.path.join(d, "packets_in.pcap"))
 
 
+def _udplb_vectors(opts):
+    peer = os.path.join(opts.root, "vectors/peers/udplb")
+    d = os.path.join(opts.work, "lb_udplb_test1")
+    yield ("udplb-test1", None, Vector("lb/udplb-test1", [["mkdir", "-p", d]]), os.path.join(peer, "cli_commands.txt"),
+           os.path.join(peer, "packets_in.pcap"), "off", d)
+    gen = opts.script("udplb_gen.py")
+    if not os.path.exists(gen):
+        return
+    packets = opts.packets or (150 if opts.quick else 600)
+    for seed in opts.seeds(2 if opts.quick else 10):
+        d = os.path.join(opts.work, "lb_udplb%d_%dp" % (seed, packets))
+        tables, pcap = os.path.join(d, "cli_commands.txt"), os.path.join(d, "packets_in.pcap")
+        cmd = [PY, gen, "--seed", str(seed), "--out-pcap", pcap, "--out-tables", tables, "--packets", str(packets)]
+        yield ("udplb-rand", seed, Vector("lb/udplb%d/%d" % (seed, packets), [["mkdir", "-p", d], cmd]), tables,
+               pcap, "on", d)
+
+
+def _udplb_runs(opts):
+    out = []
+    peer = os.path.join(opts.root, "vectors/peers/udplb")
+    for scenario, seed, vec, tables, pcap, ttl, d in _udplb_vectors(opts):
+        for mode, flags in MODES:
+            outp = os.path.join(d, "out_%s.pcap" % tag(mode))
+            stats = os.path.join(d, "stats_%s.json" % tag(mode))
+            meta = os.path.join(d, "out_%s.meta" % tag(mode))
+            cmd = [opts.nettwin, "lb", "--program", "udplb", "--ttl-decrement", ttl, "--tables", tables, "--in", pcap,
+                   "--out", outp, "--stats", stats, "--meta-out", meta, "--engine", "lockstep", "--seed", "1"] + flags
+            checks = [("udplb_check", [PY, opts.script("udplb_check.py"), "--tables", tables, "--in", pcap,
+                                       "--out", outp, "--stats", stats, "--meta", meta, "--ttl-decrement", ttl,
+                                       "--tshark"])]
+            if scenario == "udplb-test1":
+                checks.append(("peer_expected_pcap", ["env", "PYTHONPATH=" + opts.scripts, PY, "-m",
+                                                       "nettwin.common.frames_equal", outp,
+                                                       os.path.join(peer, "expected_packets_out.pcap")]))
+                checks.append(("peer_expected_meta", ["cmp", meta, os.path.join(peer, "expected_packets_out.meta")]))
+            out.append(Run("lb", scenario, seed, mode, cmd, vector=vec,
+                           checks=checks, stats=stats, outputs=[outp, meta], accept=stats_ok, columns=_columns,
+                           extract=_extract))
+    return out
+
+
 def runs(opts):
     out = []
     for scenario, seed, vec, tables, pcap in _vectors(opts):
@@ -57,7 +102,7 @@ def runs(opts):
                                (["--spec"] if scenario == "spec" else [])))
             out.append(Run("lb", scenario, seed, mode, cmd, vector=vec, checks=checks, stats=stats,
                            outputs=[outp], accept=stats_ok, columns=_columns, extract=_extract))
-    return out
+    return out + _udplb_runs(opts)
 
 
 def summary(results):

@@ -83,6 +83,9 @@ expect 2 "bad.txt:2: token '-1': not a decimal number" "$NT" lb-plan --tables "$
 printf 'table_add epoch_assign_table do_assign_epoch 0/0 => 1\ntable_add load_balance_calendar_table nope 1 2 => 3\n' >"$W/badt.txt"
 expect 2 "badt.txt:2: token 'nope'" "$NT" lb-plan --tables "$W/badt.txt" --members "$M" --boundary 5 --out "$W/x.txt"
 expect 2 "wants a 64-bit number" "$NT" lb-plan --tables "$d/current.txt" --members "$M" --boundary 0x1ffffffffffffffff --out "$W/x.txt"
+# The limits are in --help (issue 24): weights up to 1e9, UDP ports from 1.
+"$NT" lb-plan --help | grep -q "0 <= W <= 1000000000 (1e9)" || fail "--help does not give the weight limit"
+"$NT" lb-plan --help | grep -q "PORT: UDP destination port 1..65535" || fail "--help does not give the port range"
 printf 'member a weight 1 ipv4 0 10.0.0.1 1\nmember b weight 1234567890123 ipv4 0 10.0.0.2 1\n' >"$W/big.txt"
 expect 2 "big.txt:2: token '1234567890123': out of range: a weight is at most 1000000000" "$NT" lb-plan \
     --tables "$d/filter.txt" --members "$W/big.txt" --out "$W/x.txt"

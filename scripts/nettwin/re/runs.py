@@ -5,7 +5,8 @@ its cleanup; `nettwin lb` runs them mid-run (run_traffic interleaving) in lockst
 + backpressure; checked by lb_plan_check.py (the switch, every packet's member) and lb_check.py (bytes).
 ejfat-loop: the same with events as traffic, then one `nettwin re` (RTL + cycle model in lockstep) per member;
 ejfat_loop.py checks every event was reassembled exactly once at the member its tick maps to.
-re: per seed, re_gen.py's events (split, shuffled, duplicated, overlapped, lost, late, malformed frames) through
+re: per seed, re_gen.py's events (split, shuffled, duplicated, overlapped, lost, late, malformed frames; odd seeds with
+E2SAR's 20-byte header) through
 `nettwin re` in lockstep, back to back and with gaps + output backpressure; checked by re_check.py.
 The test suite runs the same pipelines (ctests lb_plan, ejfat_loop), so --quick declares none.
 """
@@ -66,7 +67,9 @@ def runs(opts):
                 out.append(Run("ejfat", kind, seed, mode, cmd, vector=vec, checks=checks, stats=stats,
                                outputs=[outp], accept=stats_ok, columns=_plan_columns))
         d = os.path.join(opts.work, "re%d" % seed)
-        vec = Vector("ejfat/re%d" % seed, [[PY, opts.script("re_gen.py"), "--seed", str(seed), "--out-dir", d]])
+        # odd seeds: E2SAR's 20-byte header (re_gen.py --header e2sar; docs/re.md "E2SAR's header")
+        vec = Vector("ejfat/re%d" % seed, [[PY, opts.script("re_gen.py"), "--seed", str(seed), "--out-dir", d,
+                                            "--header", "e2sar" if seed % 2 else "evio6"]])
         for mode, flags in MODES:
             ev, rep = os.path.join(d, "events_%s.pcap" % tag(mode)), os.path.join(d, "report_%s.json" % tag(mode))
             cmd = [opts.nettwin, "re", "--engine", "lockstep", "--config", os.path.join(d, "re.txt"), "--in",

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The reassembly engine against the independent checker: re_gen.py vectors through `nettwin re` (RTL and
-# cycle model in lockstep; also with gaps + output backpressure, and the golden model alone) with the
-# generated configuration and a tight one (2 contexts, so segments find none), each checked by re_check.py;
+# The reassembly engine against the independent checker: re_gen.py vectors (the seed's header, and E2SAR's)
+# through `nettwin re` (RTL and cycle model in lockstep; also with gaps + output backpressure, and the golden
+# model alone) with the generated configuration and a tight one (2 contexts, so segments find none), each
+# checked by re_check.py;
 # then a corrupted event, a bad config and a config beyond the RTL's parameters must be caught.
 #
 #   bash scripts/nettwin/re/test_scripts.sh BUILD_DIR [SEED...]      (default seeds: 1 2)
@@ -15,9 +16,15 @@ SEEDS=("$@")
 [ ${#SEEDS[@]} -eq 0 ] && SEEDS=(1 2)
 # shellcheck source=SCRIPTDIR/../../tests/expect_exit.sh
 source "$S/tests/expect_exit.sh"
-for seed in "${SEEDS[@]}"; do
-    d="$W/s$seed"
-    $PY "$S/re_gen.py" --seed "$seed" --out-dir "$d" >/dev/null
+for job in "${SEEDS[@]}" "${SEEDS[@]/#/e2sar:}"; do
+    seed="${job#e2sar:}"
+    if [ "$job" = "$seed" ]; then
+        d="$W/s$seed"
+        $PY "$S/re_gen.py" --seed "$seed" --out-dir "$d" >/dev/null
+    else   # E2SAR's 20-byte header, frames as its segmenter makes them (some still behind an LB header)
+        d="$W/e$seed"
+        $PY "$S/re_gen.py" --seed "$seed" --out-dir "$d" --header e2sar >/dev/null
+    fi
     sed 's/^contexts .*/contexts 2/' "$d/re.txt" >"$d/re_tight.txt"
     for run in "re" "re_tight" "re --engine fast" "re --gaps 0.3 --backpressure 0.6 --seed $seed"; do
         read -r conf flags <<<"$run"
@@ -27,6 +34,10 @@ for seed in "${SEEDS[@]}"; do
         $PY "$S/re_check.py" --dir "$d" --events "$d/ev_$name.pcap" --report "$d/rep_$name.json" --config "$d/$conf.txt"
     done
     grep -q '"no_context": [1-9]' "$d/rep_re_tight.json" || fail "the tight configuration found a context for every segment"
+    if [ "$job" != "$seed" ]; then
+        grep -q '"bad_version": 2' "$d/rep_re.json" || fail "E2SAR: the wrong version and reserved byte were not dropped"
+        grep -q '"lb_header": 1' "$d/rep_re.json" || fail "E2SAR: the LB header of an unknown version was not dropped"
+    fi
 done
 d="$W/s${SEEDS[0]}"
 $PY - "$d/ev_re.pcap" "$W/bad.pcap" <<'PYEOF'

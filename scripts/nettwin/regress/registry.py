@@ -9,6 +9,7 @@ BLOCKS = {
     "ejfat": "nettwin.re.runs",  # end to end: the lb-plan epoch switch and the closed loop through the RE
     "vnic": "nettwin.vnic.runs",
     "naa": "nettwin.naa.runs",
+    "feedback": "nettwin.lb.feedback_runs",  # the control plane's closed loop: fill reports -> PID -> lb-plan
 }
 
 

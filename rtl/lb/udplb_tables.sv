@@ -1,0 +1,338 @@
+// The udplb program's tables, their programming port and the settings register (docs/lb-udplb.md
+// "Tables", docs/lb-microarchitecture.md "Programming port of udplb_top"). Lookups are combinational reads
+// of registered state; the pipeline registers their results, so a write is seen from the next cycle on.
+//   l2_iface   17 x field_mask CAM on vid, lowest priority wins (ties to the lower index)
+//   mac_dst    64 x CAM: iface field_mask, MAC DA exact; lowest priority wins
+//   ip_dst     64 x CAM: iface field_mask, EtherType, ip_da exact; lowest priority wins; ip_sa RAM beside it
+//   src4/src6  64 x exact CAMs (lb_id, source address)
+//   epoch      128 x (lb_id exact, tick lpm); the first stage gives the longest prefix of each group of 16
+//   epoch map  32 x (lb_id, epoch) -> calendar row, lowest row wins
+//   calendar   16384 x member RAM addressed by {row, slot[8:0]}
+//   member     1024 x rewrite RAM addressed by {lb_id, IPv6, member[5:0]}, member[15:6] as tag
+module udplb_tables
+  import nt_pkg::*;
+  import udplb_pkg::*;
+(
+  input  logic                         clk_i,
+  input  logic                         rst_ni,
+  // Programming port: one whole entry per write.
+  input  logic                         cfg_valid_i,
+  input  logic [UdplbCfgTableBits-1:0] cfg_table_i,
+  input  logic [UdplbCfgIndexBits-1:0] cfg_index_i,
+  input  logic [CfgDataBits-1:0]       cfg_data_i,
+  output logic                         ttl_dec_o,
+  // l2_iface_table (a miss gives iface 0, MAC 0).
+  input  logic [11:0]                  l2_vid_i,
+  output logic [3:0]                   l2_iface_o,
+  output logic [47:0]                  l2_mac_o,
+  // mac_dst_filter_table.
+  input  logic [3:0]                   md_iface_i,
+  input  logic [47:0]                  md_mac_i,
+  output logic                         md_hit_o,
+  output logic                         md_set_o,
+  output logic [47:0]                  md_mac_o,
+  // ip_dst_filter_table.
+  input  logic [3:0]                   id_iface_i,
+  input  logic [15:0]                  id_type_i,
+  input  logic [127:0]                 id_ip_i,
+  output logic                         id_hit_o,
+  output logic [UIdxBits-1:0]          id_idx_o,
+  output logic [2:0]                   id_lb_o,
+  // ip_sa RAM (the set_ip_sa parameter of each ip_dst entry).
+  input  logic [UIdxBits-1:0]          sa_idx_i,
+  output logic [127:0]                 sa_ip_o,
+  // Source filters.
+  input  logic [2:0]                   src_lb_i,
+  input  logic [127:0]                 src_ip_i,
+  output logic                         src4_hit_o,
+  output logic                         src6_hit_o,
+  // Epoch TCAM, first stage.
+  input  logic [2:0]                   ep_lb_i,
+  input  logic [63:0]                  ep_tick_i,
+  output uepoch_hit_t [UEpochGroups-1:0] ep_group_o,
+  // Epoch map.
+  input  logic [2:0]                   map_lb_i,
+  input  logic [31:0]                  map_epoch_i,
+  output logic                         map_hit_o,
+  output logic [URowBits-1:0]          map_row_o,
+  // Calendar RAM.
+  input  logic [URowBits+USlotBits-1:0] cal_addr_i,
+  output logic                         cal_valid_o,
+  output logic [15:0]                  cal_member_o,
+  // Member RAM.
+  input  logic [9:0]                   mem_addr_i,
+  output umember_t                     mem_entry_o
+);
+  localparam int unsigned L2N = UdplbL2IfaceEntries;
+  localparam int unsigned MdN = UdplbMacDstEntries;
+  localparam int unsigned IdN = UdplbIpDstEntries;
+  localparam int unsigned SrcN = UdplbSrcEntries;
+  localparam int unsigned EpN = UdplbEpochEntries;
+  localparam int unsigned MapN = UdplbEpochRows;
+  localparam int unsigned CalN = UdplbCalendarEntries;
+  localparam int unsigned MemN = UdplbMemberEntries;
+
+  // One array per field (a simulator reads each as a native word; see lb_tables.sv).
+  logic [L2N-1:0]  l2_valid_q;
+  logic [11:0]     l2_val_q [L2N];
+  logic [11:0]     l2_mask_q [L2N];
+  logic [15:0]     l2_prio_q [L2N];
+  logic [3:0]      l2_iface_q [L2N];
+  logic [47:0]     l2_mac_q [L2N];
+  logic [MdN-1:0]  md_valid_q;
+  logic [3:0]      md_ival_q [MdN];
+  logic [3:0]      md_imask_q [MdN];
+  logic [15:0]     md_prio_q [MdN];
+  logic [47:0]     md_da_q [MdN];
+  logic            md_set_q [MdN];
+  logic [47:0]     md_mac_q [MdN];
+  logic [IdN-1:0]  id_valid_q;
+  logic [3:0]      id_ival_q [IdN];
+  logic [3:0]      id_imask_q [IdN];
+  logic [15:0]     id_prio_q [IdN];
+  logic [15:0]     id_type_q [IdN];
+  logic [127:0]    id_ip_q [IdN];
+  logic [2:0]      id_lb_q [IdN];
+  logic [127:0]    sa_q [IdN];
+  logic [SrcN-1:0] s4_valid_q;
+  logic [2:0]      s4_lb_q [SrcN];
+  logic [31:0]     s4_ip_q [SrcN];
+  logic [SrcN-1:0] s6_valid_q;
+  logic [2:0]      s6_lb_q [SrcN];
+  logic [127:0]    s6_ip_q [SrcN];
+  logic [EpN-1:0]  ep_valid_q;
+  logic [2:0]      ep_lb_q [EpN];
+  logic [63:0]     ep_val_q [EpN];
+  logic [6:0]      ep_plen_q [EpN];
+  logic [63:0]     ep_mask_q [EpN];  // the prefix as a mask, derived at the write
+  logic [31:0]     ep_epoch_q [EpN];
+  logic [4:0]      ep_bits_q [EpN];
+  logic [15:0]     ep_xor_q [EpN];
+  logic [MapN-1:0] map_valid_q;
+  logic [2:0]      map_lb_q [MapN];
+  logic [31:0]     map_epoch_q [MapN];
+  logic [UdplbCalendarSlots-1:0] cal_valid_q [UdplbEpochRows];  // row, slot
+  logic [15:0]     cal_mem_q [CalN];
+  logic [MemN-1:0] mem_valid_q;
+  logic [210:1]    mem_mem_q [MemN];  // cfg_data_i[210:1]
+  logic            ttl_dec_q;
+
+  function automatic logic wr(logic v, logic [UdplbCfgTableBits-1:0] t, logic [UdplbCfgIndexBits-1:0] i,
+                              logic [3:0] id, int unsigned n);
+    return v && t == id && 32'(i) < n;
+  endfunction
+
+  logic wr_l2, wr_md, wr_id, wr_sa, wr_s4, wr_s6, wr_ep, wr_map, wr_cal, wr_mem, wr_set;
+  assign wr_l2  = wr(cfg_valid_i, cfg_table_i, cfg_index_i, 4'(UdplbTblL2Iface), L2N);
+  assign wr_md  = wr(cfg_valid_i, cfg_table_i, cfg_index_i, 4'(UdplbTblMacDst), MdN);
+  assign wr_id  = wr(cfg_valid_i, cfg_table_i, cfg_index_i, 4'(UdplbTblIpDst), IdN);
+  assign wr_sa  = wr(cfg_valid_i, cfg_table_i, cfg_index_i, 4'(UdplbTblIpSa), IdN);
+  assign wr_s4  = wr(cfg_valid_i, cfg_table_i, cfg_index_i, 4'(UdplbTblSrc4), SrcN);
+  assign wr_s6  = wr(cfg_valid_i, cfg_table_i, cfg_index_i, 4'(UdplbTblSrc6), SrcN);
+  assign wr_ep  = wr(cfg_valid_i, cfg_table_i, cfg_index_i, 4'(UdplbTblEpoch), EpN);
+  assign wr_map = wr(cfg_valid_i, cfg_table_i, cfg_index_i, 4'(UdplbTblEpochMap), MapN);
+  assign wr_cal = wr(cfg_valid_i, cfg_table_i, cfg_index_i, 4'(UdplbTblCalendar), CalN);
+  assign wr_mem = wr(cfg_valid_i, cfg_table_i, cfg_index_i, 4'(UdplbTblMember), MemN);
+  assign wr_set = wr(cfg_valid_i, cfg_table_i, cfg_index_i, 4'(UdplbTblSettings), 1);
+
+  logic [4:0]  i5;
+  logic [5:0]  i6;
+  logic [6:0]  i7;
+  logic [63:0] plen_mask;
+  assign i5 = cfg_index_i[4:0];
+  assign i6 = cfg_index_i[5:0];
+  assign i7 = cfg_index_i[6:0];
+  // Prefix length 0..64 as a mask of its leading bits (a length above 64 counts as 64).
+  assign plen_mask = cfg_data_i[74:68] >= 7'd64 ? '1 : ~({64{1'b1}} >> cfg_data_i[74:68]);
+
+  // Valid bits and the settings register: flops with reset.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      l2_valid_q  <= '0;
+      md_valid_q  <= '0;
+      id_valid_q  <= '0;
+      s4_valid_q  <= '0;
+      s6_valid_q  <= '0;
+      ep_valid_q  <= '0;
+      map_valid_q <= '0;
+      for (int r = 0; r < UdplbEpochRows; r++) cal_valid_q[r] <= '0;
+      mem_valid_q <= '0;
+      ttl_dec_q   <= 1'b1;
+    end else begin
+      if (wr_l2) l2_valid_q[i5] <= cfg_data_i[0];
+      if (wr_md) md_valid_q[i6] <= cfg_data_i[0];
+      if (wr_id) id_valid_q[i6] <= cfg_data_i[0];
+      if (wr_s4) s4_valid_q[i6] <= cfg_data_i[0];
+      if (wr_s6) s6_valid_q[i6] <= cfg_data_i[0];
+      if (wr_ep) ep_valid_q[i7] <= cfg_data_i[0];
+      if (wr_map) map_valid_q[i5] <= cfg_data_i[0];
+      if (wr_cal) cal_valid_q[cfg_index_i[13:9]][cfg_index_i[8:0]] <= cfg_data_i[0];
+      if (wr_mem) mem_valid_q[cfg_index_i[9:0]] <= cfg_data_i[0];
+      if (wr_set) ttl_dec_q <= cfg_data_i[0];
+    end
+  end
+
+  // Entry payloads: no reset, only ever read behind the valid flops above.
+  always_ff @(posedge clk_i) begin
+    if (wr_l2) begin
+      l2_val_q[i5]   <= cfg_data_i[12:1];
+      l2_mask_q[i5]  <= cfg_data_i[24:13];
+      l2_prio_q[i5]  <= cfg_data_i[40:25];
+      l2_iface_q[i5] <= cfg_data_i[44:41];
+      l2_mac_q[i5]   <= cfg_data_i[92:45];
+    end
+    if (wr_md) begin
+      md_ival_q[i6]  <= cfg_data_i[4:1];
+      md_imask_q[i6] <= cfg_data_i[8:5];
+      md_prio_q[i6]  <= cfg_data_i[24:9];
+      md_da_q[i6]    <= cfg_data_i[72:25];
+      md_set_q[i6]   <= cfg_data_i[73];
+      md_mac_q[i6]   <= cfg_data_i[121:74];
+    end
+    if (wr_id) begin
+      id_ival_q[i6]  <= cfg_data_i[4:1];
+      id_imask_q[i6] <= cfg_data_i[8:5];
+      id_prio_q[i6]  <= cfg_data_i[24:9];
+      id_type_q[i6]  <= cfg_data_i[40:25];
+      id_ip_q[i6]    <= cfg_data_i[168:41];
+      id_lb_q[i6]    <= cfg_data_i[171:169];
+    end
+    if (wr_sa) sa_q[i6] <= cfg_data_i[127:0];
+    if (wr_s4) begin
+      s4_lb_q[i6] <= cfg_data_i[3:1];
+      s4_ip_q[i6] <= cfg_data_i[35:4];
+    end
+    if (wr_s6) begin
+      s6_lb_q[i6] <= cfg_data_i[3:1];
+      s6_ip_q[i6] <= cfg_data_i[131:4];
+    end
+    if (wr_ep) begin
+      ep_lb_q[i7]    <= cfg_data_i[3:1];
+      ep_val_q[i7]   <= cfg_data_i[67:4];
+      ep_plen_q[i7]  <= cfg_data_i[74:68] > 7'd64 ? 7'd64 : cfg_data_i[74:68];
+      ep_mask_q[i7]  <= plen_mask;
+      ep_epoch_q[i7] <= cfg_data_i[106:75];
+      ep_bits_q[i7]  <= cfg_data_i[111:107];
+      ep_xor_q[i7]   <= cfg_data_i[127:112];
+    end
+    if (wr_map) begin
+      map_lb_q[i5]    <= cfg_data_i[3:1];
+      map_epoch_q[i5] <= cfg_data_i[35:4];
+    end
+    if (wr_cal) cal_mem_q[cfg_index_i] <= cfg_data_i[16:1];
+    if (wr_mem) mem_mem_q[cfg_index_i[9:0]] <= cfg_data_i[210:1];
+  end
+
+  assign ttl_dec_o = ttl_dec_q;
+
+  // l2_iface_table: the lowest priority among matching entries, ties to the lower index.
+  logic        l2_hit;
+  logic [15:0] l2_prio;
+  always_comb begin
+    l2_hit     = 1'b0;
+    l2_prio    = '0;
+    l2_iface_o = '0;
+    l2_mac_o   = '0;
+    for (int i = 0; i < L2N; i++) begin
+      if (l2_valid_q[i] && ((l2_vid_i ^ l2_val_q[i]) & l2_mask_q[i]) == '0 &&
+          (!l2_hit || l2_prio_q[i] < l2_prio)) begin
+        l2_hit     = 1'b1;
+        l2_prio    = l2_prio_q[i];
+        l2_iface_o = l2_iface_q[i];
+        l2_mac_o   = l2_mac_q[i];
+      end
+    end
+  end
+
+  logic [15:0] md_prio;
+  always_comb begin
+    md_hit_o = 1'b0;
+    md_prio  = '0;
+    md_set_o = 1'b0;
+    md_mac_o = '0;
+    for (int i = 0; i < MdN; i++) begin
+      if (md_valid_q[i] && ((md_iface_i ^ md_ival_q[i]) & md_imask_q[i]) == '0 && md_da_q[i] == md_mac_i &&
+          (!md_hit_o || md_prio_q[i] < md_prio)) begin
+        md_hit_o = 1'b1;
+        md_prio  = md_prio_q[i];
+        md_set_o = md_set_q[i];
+        md_mac_o = md_mac_q[i];
+      end
+    end
+  end
+
+  logic [15:0] id_prio;
+  always_comb begin
+    id_hit_o = 1'b0;
+    id_prio  = '0;
+    id_idx_o = '0;
+    id_lb_o  = '0;
+    for (int i = 0; i < IdN; i++) begin
+      if (id_valid_q[i] && ((id_iface_i ^ id_ival_q[i]) & id_imask_q[i]) == '0 && id_type_q[i] == id_type_i &&
+          id_ip_q[i] == id_ip_i && (!id_hit_o || id_prio_q[i] < id_prio)) begin
+        id_hit_o = 1'b1;
+        id_prio  = id_prio_q[i];
+        id_idx_o = UIdxBits'(i);
+        id_lb_o  = id_lb_q[i];
+      end
+    end
+  end
+
+  assign sa_ip_o = sa_q[sa_idx_i];
+
+  always_comb begin
+    src4_hit_o = 1'b0;
+    src6_hit_o = 1'b0;
+    for (int i = 0; i < SrcN; i++) begin
+      if (s4_valid_q[i] && s4_lb_q[i] == src_lb_i && s4_ip_q[i] == src_ip_i[31:0]) src4_hit_o = 1'b1;
+      if (s6_valid_q[i] && s6_lb_q[i] == src_lb_i && s6_ip_q[i] == src_ip_i) src6_hit_o = 1'b1;
+    end
+  end
+
+  // Epoch TCAM, per group: the longest matching prefix, ties to the lower index.
+  always_comb begin
+    for (int g = 0; g < UEpochGroups; g++) begin
+      ep_group_o[g] = '0;
+      for (int j = 0; j < UdplbEpochGroup; j++) begin
+        if (ep_valid_q[g*UdplbEpochGroup+j] && ep_lb_q[g*UdplbEpochGroup+j] == ep_lb_i &&
+            ((ep_tick_i ^ ep_val_q[g*UdplbEpochGroup+j]) & ep_mask_q[g*UdplbEpochGroup+j]) == '0 &&
+            (!ep_group_o[g].hit || ep_plen_q[g*UdplbEpochGroup+j] > ep_group_o[g].plen)) begin
+          ep_group_o[g] = '{hit:   1'b1,
+                            plen:  ep_plen_q[g*UdplbEpochGroup+j],
+                            epoch: ep_epoch_q[g*UdplbEpochGroup+j],
+                            bits:  ep_bits_q[g*UdplbEpochGroup+j],
+                            sxor:  ep_xor_q[g*UdplbEpochGroup+j]};
+        end
+      end
+    end
+  end
+
+  // Epoch map: the lowest matching row.
+  always_comb begin
+    map_hit_o = 1'b0;
+    map_row_o = '0;
+    for (int i = MapN - 1; i >= 0; i--) begin
+      if (map_valid_q[i] && map_lb_q[i] == map_lb_i && map_epoch_q[i] == map_epoch_i) begin
+        map_hit_o = 1'b1;
+        map_row_o = URowBits'(i);
+      end
+    end
+  end
+
+  assign cal_valid_o  = cal_valid_q[cal_addr_i[13:9]][cal_addr_i[8:0]];
+  assign cal_member_o = cal_mem_q[cal_addr_i];
+
+  logic [210:1] mem_word;
+  assign mem_word    = mem_mem_q[mem_addr_i];
+  assign mem_entry_o = '{valid:     mem_valid_q[mem_addr_i],
+                         action:    mem_word[2:1],
+                         tag:       mem_word[12:3],
+                         mac:       mem_word[60:13],
+                         ip:        mem_word[188:61],
+                         udp_base:  mem_word[204:189],
+                         port_bits: mem_word[209:205],
+                         keep:      mem_word[210]};
+
+  logic unused_cfg;
+  assign unused_cfg = ^cfg_data_i[CfgDataBits-1:211];
+endmodule

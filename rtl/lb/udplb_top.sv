@@ -1,0 +1,493 @@
+// The udplb program of the EJFAT load balancer (docs/lb-udplb.md; esnet/udplb 255e11b p4/udplb.p4):
+// parse -> L2 iface -> MAC DA / IP DA filters -> source filters, epoch TCAM -> epoch reduce, epoch map ->
+// calendar -> member -> output header bytes -> beat former. Stage by stage as model/lb/udplb_cycle_model.h;
+// see docs/lb-microarchitecture.md "udplb_top micro-architecture".
+module udplb_top
+  import nt_pkg::*;
+  import udplb_pkg::*;
+(
+  input  logic                                       clk_i,
+  input  logic                                       rst_ni,
+  // Ingress stream; s_port_i is the frame's ingress port, sampled with its first beat.
+  input  logic                                       s_valid_i,
+  input  logic [StreamBits-1:0]                      s_data_i,
+  input  logic [StreamBytes-1:0]                     s_keep_i,
+  input  logic                                       s_last_i,
+  input  logic [3:0]                                 s_port_i,
+  output logic                                       s_ready_o,
+  // Egress stream; m_port_o is the frame's egress port.
+  output logic                                       m_valid_o,
+  output logic [StreamBits-1:0]                      m_data_o,
+  output logic [StreamBytes-1:0]                     m_keep_o,
+  output logic                                       m_last_o,
+  output logic [3:0]                                 m_port_o,
+  input  logic                                       m_ready_i,
+  // Table programming.
+  input  logic                                       cfg_valid_i,
+  input  logic [UdplbCfgTableBits-1:0]               cfg_table_i,
+  input  logic [UdplbCfgIndexBits-1:0]               cfg_index_i,
+  input  logic [CfgDataBits-1:0]                     cfg_data_i,
+  // Counters (reason r in bits 32r+31:32r, r = 0 unused; instance i in bits 32i+31:32i).
+  output logic [LbCounterBits-1:0]                   pkts_in_o,
+  output logic [LbCounterBits-1:0]                   pkts_out_o,
+  output logic [LbCounterBits-1:0]                   to_host_o,
+  output logic [LbCounterBits-1:0]                   replies_o,
+  output logic [UdplbDropReasons*LbCounterBits-1:0]  drops_o,
+  output logic [UdplbInstances*LbCounterBits-1:0]    inst_rx_o,
+  output logic [UdplbInstances*LbCounterBits-1:0]    inst_rx_v2_o,
+  output logic [UdplbInstances*LbCounterBits-1:0]    inst_rx_v3_o,
+  output logic [UdplbInstances*LbCounterBits-1:0]    inst_tx_o,
+  output logic [UdplbInstances*LbCounterBits-1:0]    inst_drops_o
+);
+  // Per-stage state: the beat plus what the pipeline has learned about its frame (first beats only).
+  typedef struct packed {
+    ubeat_t  b;
+    uparse_t p;
+    uctx_t   c;
+  } ustage_t;
+
+  typedef struct packed {
+    ubeat_t  b;
+    uout_t   o;
+    ucount_t n;
+  } ufinal_t;
+
+  logic adv;       // all stages advance together while the skid register is empty and no extra beat waits
+  logic in_ready;  // the output skid register is empty
+  logic extra_q;   // an extra output beat is being formed this cycle
+
+  assign adv       = in_ready && !extra_q;
+  assign s_ready_o = adv;
+
+  // ---- H: lookahead register ----
+  logic                   h_valid_q;
+  logic [StreamBits-1:0]  h_data_q;
+  logic [StreamBytes-1:0] h_keep_q;
+  logic                   h_last_q;
+  logic [1:0]             h_idx_q, in_idx_q;
+  logic [3:0]             h_port_q, in_port_q;
+  logic                   h_emit;
+  logic [3:0]             s_port;
+
+  assign h_emit = h_valid_q && (h_last_q || s_valid_i);
+  assign s_port = in_idx_q == 2'd0 ? s_port_i : in_port_q;  // constant over a frame
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      h_valid_q <= 1'b0;
+      h_data_q  <= '0;
+      h_keep_q  <= '0;
+      h_last_q  <= 1'b0;
+      h_idx_q   <= '0;
+      h_port_q  <= '0;
+      in_idx_q  <= '0;
+      in_port_q <= '0;
+    end else if (adv) begin
+      if (s_valid_i) begin
+        h_valid_q <= 1'b1;
+        h_data_q  <= s_data_i;
+        h_keep_q  <= s_keep_i;
+        h_last_q  <= s_last_i;
+        h_idx_q   <= in_idx_q;
+        h_port_q  <= s_port;
+        in_port_q <= s_port;
+        in_idx_q  <= s_last_i ? 2'd0 : (in_idx_q == 2'd2 ? 2'd2 : in_idx_q + 2'd1);
+      end else if (h_emit) begin
+        h_valid_q <= 1'b0;
+      end
+    end
+  end
+
+  // ---- S1: parse ----
+  ustage_t                   s1_d, s1_q;
+  logic [8*UWindowBytes-1:0] window;
+  logic [7:0]                window_len;
+  uparse_t                   parsed;
+
+  assign window     = h_last_q ? {{StreamBits{1'b0}}, h_data_q} : {s_data_i, h_data_q};
+  assign window_len = h_last_q ? 8'($countones(h_keep_q)) : 8'(StreamBytes + $countones(s_keep_i));
+
+  udplb_parser u_parser (
+    .window_i (window),
+    .len_i    (window_len),
+    .info_o   (parsed)
+  );
+
+  always_comb begin
+    s1_d = '0;
+    if (h_emit) begin
+      s1_d.b.valid = 1'b1;
+      s1_d.b.data  = h_data_q;
+      s1_d.b.keep  = h_keep_q;
+      s1_d.b.last  = h_last_q;
+      s1_d.b.idx   = h_idx_q;
+      s1_d.b.sop   = h_idx_q == 2'd0;
+      s1_d.b.port  = h_port_q;
+      if (!h_last_q) begin
+        s1_d.b.next48    = s_data_i[8*UNextBytes-1:0];
+        s1_d.b.next_n    = 7'($countones(s_keep_i));
+        s1_d.b.next_last = s_last_i;
+      end
+      if (s1_d.b.sop) begin
+        s1_d.p = parsed;
+        s1_d.c.reason = parsed.perr ? ureason_t'(UdplbDropParseError) : ureason_t'(UdplbDropNone);
+      end
+    end
+  end
+
+  // ---- Tables ----
+  logic                            ttl_dec;
+  logic [3:0]                      l2_iface;
+  logic [47:0]                     l2_mac, md_mac;
+  logic                            md_hit, md_set, id_hit, src4_hit, src6_hit, map_hit, cal_valid;
+  logic [UIdxBits-1:0]             id_idx;
+  logic [2:0]                      id_lb;
+  logic [127:0]                    sa_ip;
+  uepoch_hit_t [UEpochGroups-1:0]  ep_group, s4_group_q;
+  uepoch_hit_t                     ep_best;
+  logic [URowBits-1:0]             map_row;
+  logic [15:0]                     cal_member, slot_mask, slot;
+  umember_t                        mem_entry;
+  logic [URowBits+USlotBits-1:0]   cal_addr;
+  logic [9:0]                      mem_addr;
+
+  ustage_t s2_d, s2_q, s3_d, s3_q, s4_d, s4_q, s5_d, s5_q, s6_d, s6_q, s7_d, s7_q;
+
+  udplb_tables u_tables (
+    .clk_i,
+    .rst_ni,
+    .cfg_valid_i,
+    .cfg_table_i,
+    .cfg_index_i,
+    .cfg_data_i,
+    .ttl_dec_o    (ttl_dec),
+    .l2_vid_i     (s1_q.p.vid),
+    .l2_iface_o   (l2_iface),
+    .l2_mac_o     (l2_mac),
+    .md_iface_i   (s2_q.c.iface),
+    .md_mac_i     (s2_q.p.mac_da),
+    .md_hit_o     (md_hit),
+    .md_set_o     (md_set),
+    .md_mac_o     (md_mac),
+    .id_iface_i   (s2_q.c.iface),
+    .id_type_i    (s2_q.p.ethertype),
+    .id_ip_i      (s2_q.p.ip_da),
+    .id_hit_o     (id_hit),
+    .id_idx_o     (id_idx),
+    .id_lb_o      (id_lb),
+    .sa_idx_i     (s3_q.c.ip_idx),
+    .sa_ip_o      (sa_ip),
+    .src_lb_i     (s3_q.c.lb_id),
+    .src_ip_i     (s3_q.p.ip_sa),
+    .src4_hit_o   (src4_hit),
+    .src6_hit_o   (src6_hit),
+    .ep_lb_i      (s3_q.c.lb_id),
+    .ep_tick_i    (s3_q.p.tick),
+    .ep_group_o   (ep_group),
+    .map_lb_i     (s4_q.c.lb_id),
+    .map_epoch_i  (ep_best.epoch),
+    .map_hit_o    (map_hit),
+    .map_row_o    (map_row),
+    .cal_addr_i   (cal_addr),
+    .cal_valid_o  (cal_valid),
+    .cal_member_o (cal_member),
+    .mem_addr_i   (mem_addr),
+    .mem_entry_o  (mem_entry)
+  );
+
+  // Epoch TCAM, second stage: the longest prefix of the group winners, ties to the lower group.
+  always_comb begin
+    ep_best = '0;
+    for (int g = 0; g < UEpochGroups; g++) begin
+      if (s4_group_q[g].hit && (!ep_best.hit || s4_group_q[g].plen > ep_best.plen)) ep_best = s4_group_q[g];
+    end
+  end
+  assign slot_mask = ep_best.bits >= 5'd16 ? 16'hffff : (16'd1 << ep_best.bits) - 16'd1;
+  assign slot      = (s4_q.p.slot_sel ^ ep_best.sxor) & slot_mask;
+  assign cal_addr  = {s5_q.c.row, s5_q.c.slot[USlotBits-1:0]};
+  assign mem_addr  = {s6_q.c.lb_id, s6_q.p.ethertype == 16'h86dd, s6_q.c.member[5:0]};
+
+  // Takes the three fields, not the whole stage: a simulator copies a struct argument per call.
+  function automatic logic first_ok(logic valid, logic sop, ureason_t reason);
+    return valid && sop && reason == ureason_t'(UdplbDropNone);
+  endfunction
+
+  // Each stage decides what its lookups decide while the frame is clean, in the order of docs/lb-udplb.md.
+  always_comb begin
+    // S2: IEEE 802 group; L2 interface.
+    s2_d = s1_q;
+    if (first_ok(s1_q.b.valid, s1_q.b.sop, s1_q.c.reason)) begin
+      if (!s1_q.p.vlan && (s1_q.p.mac_da & 48'hffff_ffff_fff0) == 48'h0180_c200_0000) begin
+        s2_d.c.kind = KindHost;
+      end else begin
+        s2_d.c.iface  = l2_iface;
+        s2_d.c.uc_mac = l2_mac;
+      end
+    end
+    // S3: MAC DA filter, IP, IP DA filter.
+    s3_d = s2_q;
+    if (first_ok(s2_q.b.valid, s2_q.b.sop, s2_q.c.reason) && s2_q.c.kind != KindHost) begin
+      if (!md_hit) begin
+        s3_d.c.reason = ureason_t'(UdplbDropL2DstMiss);
+      end else begin
+        if (md_set) s3_d.c.uc_mac = md_mac;
+        if (!s2_q.p.arp && !s2_q.p.ipv4 && !s2_q.p.ipv6) begin
+          s3_d.c.reason = ureason_t'(UdplbDropNotIp);
+        end else if (!id_hit) begin
+          s3_d.c.reason = ureason_t'(UdplbDropL3DstMiss);
+        end else begin
+          s3_d.c.lb_id  = id_lb;
+          s3_d.c.ip_idx = id_idx;
+        end
+      end
+    end
+    // S4: the instance's unicast address and source filter (the epoch groups register beside).
+    s4_d = s3_q;
+    if (first_ok(s3_q.b.valid, s3_q.b.sop, s3_q.c.reason) && s3_q.c.kind != KindHost) begin
+      s4_d.c.uc_ip   = sa_ip;
+      s4_d.c.src_hit = s3_q.p.ipv4 ? src4_hit : src6_hit;
+    end
+    // S5: the L3 replies and drops, then EJFAT up to the epoch and its calendar row.
+    s5_d = s4_q;
+    if (first_ok(s4_q.b.valid, s4_q.b.sop, s4_q.c.reason) && s4_q.c.kind != KindHost) begin
+      if (s4_q.p.arp) begin
+        if (s4_q.p.ip_da[31:0] != s4_q.c.uc_ip[31:0]) s5_d.c.reason = ureason_t'(UdplbDropArpMismatch);
+        else s5_d.c.kind = KindReply;
+      end else if (s4_q.p.icmp4) begin
+        if (s4_q.p.icmp4_echo) begin
+          if (s4_q.p.ip_da[31:0] != s4_q.c.uc_ip[31:0]) s5_d.c.reason = ureason_t'(UdplbDropIcmpMismatch);
+          else s5_d.c.kind = KindReply;
+        end else if (s4_q.p.icmp4_emb) begin
+          s5_d.c.reason = ureason_t'(UdplbDropIcmpDestUnreach);
+        end else begin
+          s5_d.c.reason = ureason_t'(UdplbDropIcmpUnhandled);
+        end
+      end else if (s4_q.p.icmp6) begin
+        if (s4_q.p.icmp6_echo) begin
+          s5_d.c.kind = KindReply;
+        end else if (s4_q.p.ns) begin
+          if (s4_q.p.nd_target != s4_q.c.uc_ip) s5_d.c.reason = ureason_t'(UdplbDropNdMismatch);
+          else s5_d.c.kind = KindReply;
+        end else if (s4_q.p.icmp6_emb) begin
+          s5_d.c.reason = ureason_t'(UdplbDropIcmpDestUnreach);
+        end else begin
+          s5_d.c.reason = ureason_t'(UdplbDropIcmpUnhandled);
+        end
+      end else begin  // UDP: the EJFAT stage
+        s5_d.c.ejfat = 1'b1;
+        if (!s4_q.c.src_hit) begin
+          s5_d.c.reason = ureason_t'(UdplbDropSrcBlocked);
+        end else if (!s4_q.p.lb) begin
+          s5_d.c.reason = ureason_t'(UdplbDropNoLbHeader);
+        end else begin
+          s5_d.c.rx_v2 = !s4_q.p.lb_v3;
+          s5_d.c.rx_v3 = s4_q.p.lb_v3;
+          if (ttl_dec && s4_q.p.ttl <= 8'd1) begin
+            s5_d.c.reason = ureason_t'(UdplbDropTtlExpired);
+          end else if (!ep_best.hit) begin
+            s5_d.c.reason = ureason_t'(UdplbDropEpochMiss);
+          end else begin
+            s5_d.c.epoch   = ep_best.epoch;
+            s5_d.c.slot    = slot;
+            s5_d.c.row_hit = map_hit;
+            s5_d.c.row     = map_row;
+          end
+        end
+      end
+    end
+    // S6: calendar.
+    s6_d = s5_q;
+    if (first_ok(s5_q.b.valid, s5_q.b.sop, s5_q.c.reason) && s5_q.c.kind == KindForward) begin
+      if (!s5_q.c.row_hit || s5_q.c.slot[15:USlotBits] != '0 || !cal_valid) begin
+        s6_d.c.reason = ureason_t'(UdplbDropCalendarMiss);
+      end else begin
+        s6_d.c.member = cal_member;
+      end
+    end
+    // S7: member.
+    s7_d = s6_q;
+    if (first_ok(s6_q.b.valid, s6_q.b.sop, s6_q.c.reason) && s6_q.c.kind == KindForward) begin
+      if ((s6_q.p.ethertype != 16'h0800 && s6_q.p.ethertype != 16'h86dd) || !mem_entry.valid ||
+          mem_entry.tag != s6_q.c.member[15:6] || mem_entry.action == 2'd3) begin
+        s7_d.c.reason = ureason_t'(UdplbDropMemberMiss);
+      end else if (mem_entry.action == 2'd1) begin
+        s7_d.c.reason = ureason_t'(UdplbDropMemberSoftEvicted);
+      end else if (mem_entry.action == 2'd2) begin
+        s7_d.c.reason = ureason_t'(UdplbDropMemberDeregistered);
+      end else begin
+        s7_d.c.mem = mem_entry;
+      end
+    end
+  end
+
+  // ---- S8: output header bytes, checksums, verdict ----
+  ufinal_t s8_d, s8_q;
+  uout_t   hdr_out;
+
+  udplb_hdr_calc u_hdr (
+    .p_i       (s7_q.p),
+    .c_i       (s7_q.c),
+    .ttl_dec_i (ttl_dec),
+    .port_i    (s7_q.b.port),
+    .o_o       (hdr_out)
+  );
+
+  always_comb begin
+    s8_d     = '0;
+    s8_d.b   = s7_q.b;
+    if (s7_q.b.valid && s7_q.b.sop) begin
+      s8_d.o         = hdr_out;
+      s8_d.n.reason  = s7_q.c.reason;
+      s8_d.n.to_host = hdr_out.send && s7_q.c.kind == KindHost;
+      s8_d.n.reply   = hdr_out.send && s7_q.c.kind == KindReply;
+      s8_d.n.tx      = hdr_out.send && s7_q.c.kind == KindForward;
+      s8_d.n.ejfat   = s7_q.c.ejfat;
+      s8_d.n.rx_v2   = s7_q.c.rx_v2;
+      s8_d.n.rx_v3   = s7_q.c.rx_v3;
+      s8_d.n.lb_id   = s7_q.c.lb_id;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      s1_q       <= '0;
+      s2_q       <= '0;
+      s3_q       <= '0;
+      s4_q       <= '0;
+      s5_q       <= '0;
+      s6_q       <= '0;
+      s7_q       <= '0;
+      s8_q       <= '0;
+      s4_group_q <= '0;
+    end else if (adv) begin
+      s1_q       <= s1_d;
+      s2_q       <= s2_d;
+      s3_q       <= s3_d;
+      s4_q       <= s4_d;
+      s4_group_q <= ep_group;
+      s5_q       <= s5_d;
+      s6_q       <= s6_d;
+      s7_q       <= s7_d;
+      s8_q       <= s8_d;
+    end
+  end
+
+  // ---- O: beat former, output register + skid ----
+  uout_t                  ctx_q, ctx_use;
+  logic [StreamBits-1:0]  prev_q;
+  logic [StreamBytes-1:0] prev_keep_q;
+  logic [1:0]             extra_idx_q;
+  ubeat_t                 form_beat;
+  logic                   form_valid, form_last, form_extra;
+  logic [StreamBits-1:0]  form_data;
+  logic [StreamBytes-1:0] form_keep;
+  logic [3:0]             form_port;
+
+  assign ctx_use = (s8_q.b.sop && !extra_q) ? s8_q.o : ctx_q;
+
+  always_comb begin
+    form_beat = s8_q.b;
+    if (extra_q) begin
+      form_beat       = '0;
+      form_beat.valid = 1'b1;
+      form_beat.keep  = prev_keep_q;
+      form_beat.last  = 1'b1;
+      form_beat.idx   = extra_idx_q;
+    end
+  end
+
+  udplb_beat_former u_former (
+    .beat_i  (form_beat),
+    .prev_i  (prev_q),
+    .extra_i (extra_q),
+    .ctx_i   (ctx_use),
+    .valid_o (form_valid),
+    .data_o  (form_data),
+    .keep_o  (form_keep),
+    .last_o  (form_last),
+    .port_o  (form_port),
+    .extra_o (form_extra)
+  );
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      ctx_q       <= '0;
+      prev_q      <= '0;
+      prev_keep_q <= '0;
+      extra_q     <= 1'b0;
+      extra_idx_q <= '0;
+    end else if (extra_q) begin
+      if (in_ready) extra_q <= 1'b0;
+    end else if (adv && s8_q.b.valid) begin
+      if (s8_q.b.sop) ctx_q <= s8_q.o;
+      prev_q      <= s8_q.b.data;
+      prev_keep_q <= s8_q.b.keep;
+      extra_q     <= form_extra;
+      extra_idx_q <= s8_q.b.idx == 2'd2 ? 2'd2 : s8_q.b.idx + 2'd1;
+    end
+  end
+
+  nt_skid_buffer #(
+    .Width (StreamBits + StreamBytes + 1 + 4)
+  ) u_out (
+    .clk_i,
+    .rst_ni,
+    .in_valid_i  (form_valid),
+    .in_data_i   ({form_port, form_last, form_keep, form_data}),
+    .in_ready_o  (in_ready),
+    .out_valid_o (m_valid_o),
+    .out_data_o  ({m_port_o, m_last_o, m_keep_o, m_data_o}),
+    .out_ready_i (m_ready_i)
+  );
+
+  // ---- Counters ----
+  logic [LbCounterBits-1:0] pkts_in_q, pkts_out_q, to_host_q, replies_q;
+  logic [UdplbDropReasons-1:0][LbCounterBits-1:0] drops_q;
+  logic [UdplbInstances-1:0][LbCounterBits-1:0]   rx_q, rx2_q, rx3_q, tx_q, idrop_q;
+  logic count;
+
+  assign count = adv && s8_q.b.valid && s8_q.b.sop;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      pkts_in_q  <= '0;
+      pkts_out_q <= '0;
+      to_host_q  <= '0;
+      replies_q  <= '0;
+      drops_q    <= '0;
+      rx_q       <= '0;
+      rx2_q      <= '0;
+      rx3_q      <= '0;
+      tx_q       <= '0;
+      idrop_q    <= '0;
+    end else begin
+      if (adv && s_valid_i && in_idx_q == 2'd0) pkts_in_q <= pkts_in_q + 1'b1;
+      if (m_valid_o && m_ready_i && m_last_o) pkts_out_q <= pkts_out_q + 1'b1;
+      if (count) begin
+        if (s8_q.n.reason != ureason_t'(UdplbDropNone)) begin
+          drops_q[s8_q.n.reason] <= drops_q[s8_q.n.reason] + 1'b1;
+        end
+        if (s8_q.n.reason >= ureason_t'(UdplbDropArpMismatch)) begin
+          idrop_q[s8_q.n.lb_id] <= idrop_q[s8_q.n.lb_id] + 1'b1;
+        end
+        if (s8_q.n.to_host) to_host_q <= to_host_q + 1'b1;
+        if (s8_q.n.reply) replies_q <= replies_q + 1'b1;
+        if (s8_q.n.ejfat) rx_q[s8_q.n.lb_id] <= rx_q[s8_q.n.lb_id] + 1'b1;
+        if (s8_q.n.rx_v2) rx2_q[s8_q.n.lb_id] <= rx2_q[s8_q.n.lb_id] + 1'b1;
+        if (s8_q.n.rx_v3) rx3_q[s8_q.n.lb_id] <= rx3_q[s8_q.n.lb_id] + 1'b1;
+        if (s8_q.n.tx) tx_q[s8_q.n.lb_id] <= tx_q[s8_q.n.lb_id] + 1'b1;
+      end
+    end
+  end
+
+  assign pkts_in_o    = pkts_in_q;
+  assign pkts_out_o   = pkts_out_q;
+  assign to_host_o    = to_host_q;
+  assign replies_o    = replies_q;
+  assign drops_o      = drops_q;
+  assign inst_rx_o    = rx_q;
+  assign inst_rx_v2_o = rx2_q;
+  assign inst_rx_v3_o = rx3_q;
+  assign inst_tx_o    = tx_q;
+  assign inst_drops_o = idrop_q;
+endmodule

@@ -1,0 +1,128 @@
+#include "tb/lb/udplb_run.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <memory>
+#include <sstream>
+
+#include "model/lb/udplb_cycle_model.h"
+#include "model/lb/udplb_engine.h"
+#include "tb/lb/udplb_binding.h"
+#include "tb/lb/udplb_rtl.h"
+
+namespace nettwin::lb::udplb {
+namespace {
+
+uint64_t BeatCount(size_t bytes) { return bytes == 0 ? 1 : (bytes + kBeatBytes - 1) / kBeatBytes; }
+
+UdplbRunReport RunFast(const std::vector<Segment>& script, const std::vector<Packet>& packets, uint8_t in_port) {
+  UdplbRunReport rep;
+  UdplbPacketEngine engine(script, in_port);
+  for (const Packet& p : packets) {
+    FrameResult r = engine.Process(p.bytes);
+    rep.fate.push_back(static_cast<int>(r.verdict.reason));
+    rep.run.in_beats += BeatCount(p.bytes.size());
+    if (r.verdict.kind != Kind::kDrop) {
+      rep.run.out_beats += BeatCount(r.out.size());
+      rep.run.out.push_back(Packet{std::move(r.out), p.time_ns});
+      rep.out_ports.push_back(r.verdict.port);
+    }
+  }
+  rep.counters = engine.counters();
+  return rep;
+}
+
+void CrossCheck(const UdplbRunReport& fast, UdplbRunReport* rep) {
+  rep->fate = fast.fate;
+  if (fast.run.out.size() != rep->run.out.size()) {
+    rep->fast_mismatch = "packet engine sends " + std::to_string(fast.run.out.size()) + " frames, cycle engine " +
+                         std::to_string(rep->run.out.size());
+    return;
+  }
+  for (size_t k = 0; k < fast.run.out.size(); ++k) {
+    if (fast.run.out[k].bytes != rep->run.out[k].bytes || fast.out_ports[k] != rep->out_ports[k]) {
+      rep->fast_mismatch = "output frame #" + std::to_string(k) + " differs between packet engine and cycle engine";
+      return;
+    }
+  }
+  if (!(fast.counters == rep->counters)) {
+    rep->fast_mismatch = "counters differ between packet engine and cycle engine";
+    return;
+  }
+  std::vector<size_t> sent;  // frames leave in input order
+  for (size_t i = 0; i < fast.fate.size(); ++i) {
+    if (fast.fate[i] == 0) sent.push_back(i);
+  }
+  if (sent.size() != rep->run.out_first_cycle.size()) return;
+  double sum = 0;
+  for (size_t k = 0; k < sent.size(); ++k) {
+    const uint64_t l = rep->run.out_first_cycle[k] - rep->run.in_first_cycle[sent[k]];
+    rep->latency_min = k == 0 ? l : std::min(rep->latency_min, l);
+    rep->latency_max = std::max(rep->latency_max, l);
+    ++rep->latency_histogram[l];
+    sum += static_cast<double>(l);
+  }
+  rep->latency_mean = sent.empty() ? 0 : sum / static_cast<double>(sent.size());
+}
+
+std::string DescribeMismatch(const std::vector<Segment>& script, const std::vector<Packet>& packets,
+                             const UdplbRunConfig& cfg, const tb::Mismatch& m) {
+  std::ostringstream os;
+  os << tb::MismatchReport(m, "input packet", "output packet");
+  if (!cfg.opt.trace_path.empty()) {
+    os << "  waveform of the whole run up to it: " << cfg.opt.trace_path << "\n";
+  } else if (!cfg.mismatch_trace.empty()) {
+    UdplbRtl rtl;
+    UdplbCycleModel model;
+    tb::Harness<UdplbBinding> replay(&rtl, &model);
+    UdplbFeeder feeder(script, packets.size(), cfg.in_port);
+    const tb::RunOptions o = tb::ReplayAround(cfg.opt, m, cfg.mismatch_trace, cfg.trace_window);
+    replay.Run(packets, &feeder, o);
+    os << "  waveform of cycles " << o.trace_from << ".." << m.cycle
+       << " (RTL; model_* signals = the model's outputs): " << cfg.mismatch_trace << "\n";
+  }
+  return os.str();
+}
+
+}  // namespace
+
+std::string MetaLine(uint8_t in_port, uint8_t out_port) {
+  char buf[400];
+  std::snprintf(buf, sizeof buf,
+                "smartnic_metadata.timestamp_ns=0000000000000000 smartnic_metadata.pid=0000 "
+                "smartnic_metadata.ingress_port=%02x smartnic_metadata.egress_port=%02x "
+                "smartnic_metadata.truncate_enable=00 smartnic_metadata.truncate_length=0000 "
+                "smartnic_metadata.rss_enable=00 smartnic_metadata.rss_entropy=0000 "
+                "smartnic_metadata.drop_reason=00 smartnic_metadata.scratch=00000000 ;",
+                in_port, out_port);
+  return buf;
+}
+
+UdplbRunReport RunUdplb(const std::vector<Segment>& script, const std::vector<Packet>& packets,
+                        const UdplbRunConfig& cfg) {
+  UdplbRunReport rep;
+  if (cfg.engine == Engine::kFast) {
+    rep = RunFast(script, packets, cfg.in_port);
+  } else {
+    std::unique_ptr<UdplbRtl> rtl;
+    std::unique_ptr<UdplbCycleModel> model;
+    if (cfg.engine != Engine::kModel) rtl = std::make_unique<UdplbRtl>();
+    if (cfg.engine != Engine::kRtl) model = std::make_unique<UdplbCycleModel>();
+    tb::Harness<UdplbBinding> h(rtl.get(), model.get());
+    UdplbFeeder feeder(script, packets.size(), cfg.in_port);
+    rep.run = h.Run(packets, &feeder, cfg.opt);
+    rep.counters = h.last_out().counters;
+    rep.out_ports = feeder.out_ports();
+    if (rep.run.mismatch) {
+      rep.mismatch_text = DescribeMismatch(script, packets, cfg, *rep.run.mismatch);
+    } else if (!rep.run.hang) {
+      CrossCheck(RunFast(script, packets, cfg.in_port), &rep);
+    }
+  }
+  const UdplbCounters& c = rep.counters;
+  rep.conservation_ok = !rep.run.hang && !rep.run.mismatch && c.packets_in == packets.size() &&
+                        c.packets_in == c.packets_out + c.TotalDrops() && c.packets_out == rep.run.out.size();
+  return rep;
+}
+
+}  // namespace nettwin::lb::udplb
