@@ -4,7 +4,8 @@
 # under test with varied boundary, weights, port bits, keep-lb-header and slot options) -> udplb_plan_check.py
 # plan (independent: its own table model, every epoch write) -> frames on both sides of the boundary through
 # current, switch and cleanup in the independent reference udplb_ref.py, and in `nettwin lb --program udplb`
-# when the CLI has it (then udplb_check.py byte for byte) -> udplb_plan_check.py traffic (each frame's member).
+# (lockstep RTL + model, gaps and backpressure; then udplb_check.py byte for byte) when the CLI has it ->
+# udplb_plan_check.py traffic (each frame's member).
 # Then tampered plans the checker must reject, and the planner's refusals.
 #
 #   bash scripts/nettwin/lb/test_plan_udplb.sh BUILD_DIR [SEED...]      (default seeds: 1 2 3)
@@ -67,8 +68,9 @@ PYEOF
     $PY "$S/udplb_ref.py" --tables "$d/run.txt" --in "$d/packets_in.pcap" --out "$d/ref.pcap" --stats "$d/ref.json"
     $PY "$S/udplb_plan_check.py" traffic --dir "$d" --out "$d/ref.pcap" --stats "$d/ref.json"
     if [ "$HAVE_LB_UDPLB" = 1 ]; then
+        # lockstep: the udplb RTL and the cycle model, compared every cycle, under gaps and backpressure
         "$NT" lb --program udplb --tables "$d/run.txt" --in "$d/packets_in.pcap" --out "$d/out.pcap" \
-            --stats "$d/stats.json" >/dev/null
+            --stats "$d/stats.json" --engine lockstep --gaps 0.2 --backpressure 0.3 --seed "$seed" >/dev/null
         $PY "$S/udplb_plan_check.py" traffic --dir "$d" --out "$d/out.pcap" --stats "$d/stats.json"
         $PY "$S/udplb_check.py" --tables "$d/run.txt" --in "$d/packets_in.pcap" --out "$d/out.pcap" \
             --stats "$d/stats.json" >/dev/null || fail "udplb_check on seed $seed"
