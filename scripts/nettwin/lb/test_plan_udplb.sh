@@ -85,7 +85,7 @@ done
 # member, an old-cover prefix missing, the switch applied after ticks >= boundary went through.
 d="$W/s${SEEDS[0]}"
 tamper() {  # tamper NAME PYTHON-EDIT: a copy of $d with switch.txt edited
-    rm -rf "$W/$1"; cp -r "$d" "$W/$1"
+    rm -rf "${W:?}/${1:?}"; cp -r "$d" "$W/$1"
     $PY - "$W/$1/switch.txt" "$2" <<'PYEOF'
 import sys
 path, how = sys.argv[1], sys.argv[2]
