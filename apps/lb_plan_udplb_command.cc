@@ -57,7 +57,7 @@ std::string Json(const PlanU& p, const std::vector<PlanMemberU>& members, const 
       << ", \"new_rewrite\": " << (p.member_inserted[i] ? "true" : "false") << "}";
   }
   j << "],\n  \"check\": {\"states\": " << c.states << ", \"ticks\": " << c.ticks << ", \"lookups\": " << c.lookups
-    << "}\n}\n";
+    << ", \"frames\": " << c.frames << "}\n}\n";
   return j.str();
 }
 
@@ -135,7 +135,8 @@ int LbPlanUdplbCommand(int argc, char** argv) {
     }
     std::cout << "; " << p.calendar.size() << "-slot calendar:";
     for (size_t i = 0; i < members.size(); ++i) std::cout << " " << members[i].name << "=" << p.counts[i];
-    std::cout << "; checked " << c.states << " table states x " << c.ticks << " ticks\n";
+    std::cout << "; checked " << c.states << " table states x " << c.ticks << " ticks, " << c.frames
+              << " frames through the packet engine\n";
   } catch (const std::exception& e) {  // ScriptError, PlanError: bad input or a refusal
     std::cerr << "nettwin lb-plan: " << e.what() << "\n";
     return 2;

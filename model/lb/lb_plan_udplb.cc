@@ -8,6 +8,8 @@
 #include <sstream>
 
 #include "model/common/text_lines.h"
+#include "model/lb/udplb_engine.h"
+#include "model/lb/udplb_parse.h"
 #include "model/lb/udplb_script.h"
 #include "model/lb/udplb_stages.h"
 #include "model/lb/udplb_tables.h"
@@ -32,6 +34,8 @@ struct Shadow {
   std::vector<CalendarEntry> cal = std::vector<CalendarEntry>(kCalendarEntries);
   std::vector<MemberEntry> member = std::vector<MemberEntry>(kMemberEntries);
   std::vector<IpDstEntry> ip_dst = std::vector<IpDstEntry>(kIpDstEntries);
+  std::vector<MacDstEntry> mac_dst = std::vector<MacDstEntry>(kMacDstEntries);
+  std::vector<SrcEntry> src[2] = {std::vector<SrcEntry>(kSrcEntries), std::vector<SrcEntry>(kSrcEntries)};
   UdplbTables tables;
   void Apply(const CfgWrite& w) {
     tables.Apply(w);
@@ -42,6 +46,9 @@ struct Shadow {
       case params::kUdplbTblCalendar: cal.at(i) = DecodeCalendar(w.data); break;
       case params::kUdplbTblMember: member.at(i) = DecodeMember(w.data); break;
       case params::kUdplbTblIpDst: ip_dst.at(i) = DecodeIpDst(w.data); break;
+      case params::kUdplbTblMacDst: mac_dst.at(i) = DecodeMacDst(w.data); break;
+      case params::kUdplbTblSrc4: src[0].at(i) = DecodeSrc(w.data); break;
+      case params::kUdplbTblSrc6: src[1].at(i) = DecodeSrc(w.data); break;
       default: break;
     }
   }
@@ -486,6 +493,88 @@ std::string Describe(const Outcome& o) {
   return s + ", member ip " + Hex128(o.member.ip) + " port " + Num(o.member.udp_base);
 }
 
+// An untagged LB v2 frame of family `v6` that the tables' L2 and L3 filters send to instance `lb_id` from an
+// allowed source (the first such addresses the tables hold), or an empty frame if they have no such path.
+struct FramePath {
+  bool ok = false;
+  uint64_t mac_da = 0;
+  U128 src, dst;
+};
+
+FramePath FindPath(const Shadow& s, int lb_id, bool v6) {
+  FramePath f;
+  uint8_t iface = 0;
+  uint64_t uc_mac = 0;
+  s.tables.LookupL2Iface(0, &iface, &uc_mac);
+  const uint16_t et = v6 ? 0x86DD : 0x0800;
+  for (const MacDstEntry& m : s.mac_dst) {
+    if (!m.valid || (m.mac >> 40) & 1 || s.tables.LookupMacDst(iface, m.mac) == nullptr) continue;  // unicast
+    f.mac_da = m.mac;
+    break;
+  }
+  for (const IpDstEntry& e : s.ip_dst) {
+    if (!e.valid || e.ethertype != et || e.lb_id != lb_id) continue;
+    const int hit = s.tables.LookupIpDst(iface, et, e.ip_da);
+    if (hit < 0 || s.tables.ip_dst(hit).lb_id != lb_id) continue;
+    if (v6 && (e.ip_da.hi >> 56) == 0xFF) continue;  // a multicast destination (solicited node, all nodes)
+    f.dst = e.ip_da;
+    f.ok = true;
+    break;
+  }
+  bool src = false;
+  for (const SrcEntry& e : s.src[v6]) {
+    if (e.valid && e.lb_id == lb_id) {
+      f.src = e.addr;
+      src = true;
+      break;
+    }
+  }
+  f.ok = f.ok && src && f.mac_da != 0;
+  return f;
+}
+
+std::vector<uint8_t> LbFrame(const FramePath& f, bool v6, uint64_t tick, uint16_t entropy) {
+  std::vector<uint8_t> b;
+  auto put = [&](uint64_t v, int n) {
+    for (int i = n - 1; i >= 0; --i) b.push_back(static_cast<uint8_t>(v >> (8 * i)));
+  };
+  const int payload = 32, udp_len = 8 + 16 + payload;
+  put(f.mac_da, 6);
+  put(0x020000000001, 6);
+  put(v6 ? 0x86DD : 0x0800, 2);
+  if (v6) {
+    put(0x60000000, 4);
+    put(udp_len, 2);
+    put(17, 1);
+    put(64, 1);
+    put(f.src.hi, 8);
+    put(f.src.lo, 8);
+    put(f.dst.hi, 8);
+    put(f.dst.lo, 8);
+  } else {
+    put(0x4500, 2);
+    put(20 + udp_len, 2);
+    put(0, 4);
+    put(64, 1);
+    put(17, 1);
+    put(0, 2);  // udplb does not check the header checksum
+    put(f.src.lo, 4);
+    put(f.dst.lo, 4);
+  }
+  put(0xC000 | (entropy & 0x3FFF), 2);
+  put(0x4C42, 2);
+  put(udp_len, 2);
+  put(0, 2);  // UDP checksum absent
+  put(0x4C42, 2);
+  put(2, 1);  // LB v2
+  put(0, 1);
+  put(0, 2);
+  put(entropy, 2);
+  put(tick, 8);
+  for (int i = 0; i < payload; ++i) b.push_back(static_cast<uint8_t>(i));
+  return b;
+}
+
 }  // namespace
 
 PlanCheckU ValidatePlanU(const std::string& current_script, const PlanU& p) {
@@ -534,6 +623,7 @@ PlanCheckU ValidatePlanU(const std::string& current_script, const PlanU& p) {
   }
   std::vector<uint64_t> tv(ticks.begin(), ticks.end());
   PlanCheckU r;
+  int r_frames = 0;
   r.ticks = static_cast<int>(tv.size());
   const bool fam[2] = {false, true};
   std::vector<Outcome> before[2];
@@ -561,6 +651,55 @@ PlanCheckU ValidatePlanU(const std::string& current_script, const PlanU& p) {
       o.member.keep = rw.keep;
     }
     return o;
+  };
+  // Whole frames through the packet engine (udplb_engine.h) where the tables have an L2/L3 path to the
+  // instance: at the end of the switch and of the cleanup, ticks on both sides of the boundary.
+  FramePath path[2] = {FindPath(s, p.lb_id, false), FindPath(s, p.lb_id, true)};
+  std::vector<uint64_t> frame_ticks;
+  for (uint64_t d = 1; d <= 8 && d <= p.boundary; ++d) frame_ticks.push_back(p.boundary - d);
+  for (uint64_t d = 0; d < 8 && p.boundary + d >= p.boundary; ++d) frame_ticks.push_back(p.boundary + d);
+  frame_ticks.push_back(~uint64_t{0});
+  if (p.start < p.boundary) frame_ticks.push_back(p.start);
+  std::vector<FrameResult> frames_before[2];
+  for (bool v6 : {false, true}) {
+    if (!path[v6].ok) continue;
+    for (uint64_t t : frame_ticks) {
+      frames_before[v6].push_back(ProcessFrame(s.tables, LbFrame(path[v6], v6, t, static_cast<uint16_t>(t * 7919)), 0));
+    }
+  }
+  auto check_frames = [&](const std::string& where, bool cleanup) {
+    for (bool v6 : {false, true}) {
+      if (!path[v6].ok) continue;
+      for (size_t k = 0; k < frame_ticks.size(); ++k) {
+        const uint64_t t = frame_ticks[k];
+        const uint16_t entropy = static_cast<uint16_t>(t * 7919);
+        const FrameResult r = ProcessFrame(s.tables, LbFrame(path[v6], v6, t, entropy), 0);
+        ++r_frames;
+        if (t < p.boundary) {
+          if (!cleanup &&
+              (r.verdict.reason != frames_before[v6][k].verdict.reason || r.out != frames_before[v6][k].out)) {
+            throw PlanError("internal error: at " + where + " a frame of tick " + Num(t) +
+                            " (below the boundary) is no longer forwarded as before");
+          }
+          continue;
+        }
+        const uint16_t mask = static_cast<uint16_t>((1u << p.new_action.slot_bits) - 1);
+        const uint16_t id = p.calendar.at((static_cast<uint16_t>(t) ^ p.new_action.slot_xor) & mask);
+        const PlanRewrite& rw = v6 ? p.rewrites.at(id).second : p.rewrites.at(id).first;
+        const bool fwd = r.verdict.kind == Kind::kForward;
+        bool ok = fwd == rw.present;
+        if (ok && fwd) {
+          const Parsed o = Parse(r.out.data(), static_cast<int>(std::min<size_t>(r.out.size(), kParseWindow)));
+          ok = o.mac_da == rw.mac && o.ip_dst == rw.ip &&
+               o.udp_dport == static_cast<uint16_t>(rw.udp_base + (entropy & ((1u << rw.port_bits) - 1)));
+        }
+        if (!ok) {
+          throw PlanError("internal error: at " + where + " a frame of tick " + Num(t) + " is " +
+                          (fwd ? "forwarded" : std::string("dropped (") + ReasonName(r.verdict.reason) + ")") +
+                          ", not sent to the planned member " + Num(id));
+        }
+      }
+    }
   };
   auto fail = [&](size_t write, const std::string& what) {
     const std::string where = write < switch_end ? "switch write " + Num(write - cur.size() + 1)
@@ -598,7 +737,10 @@ PlanCheckU ValidatePlanU(const std::string& current_script, const PlanU& p) {
         }
       }
     }
+    if (last_switch) check_frames("the end of the switch", false);
+    if (last && !last_switch) check_frames("the end of the cleanup", true);
   }
+  r.frames = r_frames;
   return r;
 }
 

@@ -88,12 +88,15 @@ struct PlanCheckU {
   int states = 0;   // table states checked (after each epoch_assign_table write, the end of switch and cleanup)
   int ticks = 0;    // ticks per state: every piece of the tick space on which the entries are constant
   int lookups = 0;  // packet-engine lookups (epoch, calendar, member stages)
+  int frames = 0;   // whole frames through the packet engine (when the tables have an L2/L3 path)
 };
 
 // Applies current + switch + cleanup through the udplb driver (udplb_script.cc), then replays the switch
 // and cleanup write by write and checks with the packet engine's stage functions that no tick ever misses,
 // ticks below the boundary keep their epoch and member, ticks from the boundary on move once to the new
-// epoch and reach the planned calendar's member. Throws lb::PlanError on the first violation.
+// epoch and reach the planned calendar's member; then, where the tables have an L2/L3 path to the instance,
+// whole LB v2 frames through the packet engine (ProcessFrame) on both sides of the boundary at the end of
+// the switch and of the cleanup. Throws lb::PlanError on the first violation.
 PlanCheckU ValidatePlanU(const std::string& current_script, const PlanU& p);
 
 }  // namespace nettwin::lb::udplb

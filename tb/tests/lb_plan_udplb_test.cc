@@ -94,6 +94,9 @@ TEST(LbPlanUdplb, Test1SwitchFramesBothSidesOfTheBoundary) {
   const PlanCheckU c = ValidatePlanU(cur, plan);
   EXPECT_GE(c.states, static_cast<int>(plan.old_cover.size() + 2 * plan.halves.size() + 2));
   EXPECT_GT(c.ticks, 100);
+  // test-1 has an L2/L3 path to instance 0 for both families: 18 ticks x 2 families at the end of the switch
+  // and of the cleanup go through the packet engine as whole frames.
+  EXPECT_EQ(c.frames, 72);
 
   const UdplbTables before = TablesOf(cur);
   const UdplbTables after = TablesOf(cur + "\n" + plan.switch_script);
