@@ -52,12 +52,6 @@ struct Shadow {
       default: break;
     }
   }
-  int Row(int lb_id, uint32_t ep) const {
-    for (int r = 0; r < kEpochRows; ++r) {
-      if (rows[r].valid && rows[r].lb_id == lb_id && rows[r].epoch == ep) return r;
-    }
-    return -1;
-  }
 };
 
 std::vector<CfgWrite> Writes(const std::vector<Segment>& segs) {
@@ -387,6 +381,7 @@ PlanU MakePlanU(const std::string& current_script, const std::string& file_name,
                : "")
        << "\n";
   }
+  if (!p.initial) sw << "# current epoch " << p.old_action.epoch << " started at tick " << p.start << "\n";
   sw << "# 1. member rewrites the new epoch needs\n";
   for (size_t i = 0; i < members.size(); ++i) {
     if (!p.member_inserted[i]) continue;
@@ -403,7 +398,6 @@ PlanU MakePlanU(const std::string& current_script, const std::string& file_name,
     p.switch_script = sw.str();
     return p;
   }
-  sw << "# current epoch " << p.old_action.epoch << " started at tick " << p.start << "\n";
   sw << "# 3. " << p.old_cover.size() << " prefixes: the ticks below the boundary that only the wildcard reaches, to "
      << "epoch " << p.old_action.epoch << " (no change)\n";
   for (const TickPrefix& c : p.old_cover) sw << EpochAdd(n, c, p.old_action);
