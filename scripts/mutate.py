@@ -72,6 +72,11 @@ MUTATIONS = [
      [("rtl/vnic/vnic_pkg.sv", "a[14:0] == b[14:0] && (a[15] | b[15]);", "a[14:0] == b[14:0] && (a[15] | b[15] | 1'b1);")]),
     ("vnic-pad-limit-rtl", "vnic", "a tail byte claiming 8 pad bytes accepted (RTL)",
      [("rtl/vnic/vnic_decap_top.sv", "tail[5:0] > 6'd7 ||", "tail[5:0] > 6'd8 ||")]),
+    ("udplb-keep-csum-rtl", "lb", "udplb: a kept LB header's last word left out of the UDP checksum (RTL)",
+     [("rtl/lb/udplb_hdr_calc.sv", "for (int i = 0; i < 8; i++) acc = csum_w(acc, win_b16(hw, l4 + 8 + 2 * i), 1'b0);",
+       "for (int i = 0; i < 7; i++) acc = csum_w(acc, win_b16(hw, l4 + 8 + 2 * i), 1'b0);")]),
+    ("udplb-fold-rtl", "lb", "udplb: a last beat of exactly d bytes not folded into the previous output beat (RTL)",
+     [("rtl/lb/udplb_beat_former.sv", "int'(beat_i.next_n) <= d", "int'(beat_i.next_n) < d")]),
 ]
 
 # Pure-Python self-tests (they never run the C++ build), the shell lint and the setup check (no C++ or SV

@@ -59,53 +59,36 @@ module udplb_top
   assign adv       = in_ready && !extra_q;
   assign s_ready_o = adv;
 
-  // ---- H: lookahead register ----
-  logic                   h_valid_q;
-  logic [StreamBits-1:0]  h_data_q;
-  logic [StreamBytes-1:0] h_keep_q;
-  logic                   h_last_q;
-  logic [1:0]             h_idx_q, in_idx_q;
-  logic [3:0]             h_port_q, in_port_q;
-  logic                   h_emit;
-  logic [3:0]             s_port;
-
-  assign h_emit = h_valid_q && (h_last_q || s_valid_i);
-  assign s_port = in_idx_q == 2'd0 ? s_port_i : in_port_q;  // constant over a frame
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      h_valid_q <= 1'b0;
-      h_data_q  <= '0;
-      h_keep_q  <= '0;
-      h_last_q  <= 1'b0;
-      h_idx_q   <= '0;
-      h_port_q  <= '0;
-      in_idx_q  <= '0;
-      in_port_q <= '0;
-    end else if (adv) begin
-      if (s_valid_i) begin
-        h_valid_q <= 1'b1;
-        h_data_q  <= s_data_i;
-        h_keep_q  <= s_keep_i;
-        h_last_q  <= s_last_i;
-        h_idx_q   <= in_idx_q;
-        h_port_q  <= s_port;
-        in_port_q <= s_port;
-        in_idx_q  <= s_last_i ? 2'd0 : (in_idx_q == 2'd2 ? 2'd2 : in_idx_q + 2'd1);
-      end else if (h_emit) begin
-        h_valid_q <= 1'b0;
-      end
-    end
-  end
-
-  // ---- S1: parse ----
-  ustage_t                   s1_d, s1_q;
+  // ---- H: lookahead register; S1: parse ----
+  logic                      h_emit, h_last, s_first;
+  logic [StreamBits-1:0]     h_data;
+  logic [StreamBytes-1:0]    h_keep;
+  logic [1:0]                h_idx;
+  logic [3:0]                h_port;
   logic [8*UWindowBytes-1:0] window;
   logic [7:0]                window_len;
+  ustage_t                   s1_d, s1_q;
   uparse_t                   parsed;
 
-  assign window     = h_last_q ? {{StreamBits{1'b0}}, h_data_q} : {s_data_i, h_data_q};
-  assign window_len = h_last_q ? 8'($countones(h_keep_q)) : 8'(StreamBytes + $countones(s_keep_i));
+  lb_lookahead u_h (
+    .clk_i,
+    .rst_ni,
+    .adv_i        (adv),
+    .s_valid_i,
+    .s_data_i,
+    .s_keep_i,
+    .s_last_i,
+    .s_port_i,
+    .s_first_o    (s_first),
+    .emit_o       (h_emit),
+    .h_data_o     (h_data),
+    .h_keep_o     (h_keep),
+    .h_last_o     (h_last),
+    .h_idx_o      (h_idx),
+    .h_port_o     (h_port),
+    .window_o     (window),
+    .window_len_o (window_len)
+  );
 
   udplb_parser u_parser (
     .window_i (window),
@@ -117,13 +100,13 @@ module udplb_top
     s1_d = '0;
     if (h_emit) begin
       s1_d.b.valid = 1'b1;
-      s1_d.b.data  = h_data_q;
-      s1_d.b.keep  = h_keep_q;
-      s1_d.b.last  = h_last_q;
-      s1_d.b.idx   = h_idx_q;
-      s1_d.b.sop   = h_idx_q == 2'd0;
-      s1_d.b.port  = h_port_q;
-      if (!h_last_q) begin
+      s1_d.b.data  = h_data;
+      s1_d.b.keep  = h_keep;
+      s1_d.b.last  = h_last;
+      s1_d.b.idx   = h_idx;
+      s1_d.b.sop   = h_idx == 2'd0;
+      s1_d.b.port  = h_port;
+      if (!h_last) begin
         s1_d.b.next48    = s_data_i[8*UNextBytes-1:0];
         s1_d.b.next_n    = 7'($countones(s_keep_i));
         s1_d.b.next_last = s_last_i;
@@ -461,7 +444,7 @@ module udplb_top
       tx_q       <= '0;
       idrop_q    <= '0;
     end else begin
-      if (adv && s_valid_i && in_idx_q == 2'd0) pkts_in_q <= pkts_in_q + 1'b1;
+      if (adv && s_valid_i && s_first) pkts_in_q <= pkts_in_q + 1'b1;
       if (m_valid_o && m_ready_i && m_last_o) pkts_out_q <= pkts_out_q + 1'b1;
       if (count) begin
         if (s8_q.n.reason != ureason_t'(UdplbDropNone)) begin

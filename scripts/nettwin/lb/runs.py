@@ -1,12 +1,10 @@
 """The EJFAT load balancer's regression runs (API: nettwin/regress/run.py).
 
-The seed program: the spec's own example (ejfat_spec_gen.py + vectors/lb/spec/runsim.txt) and lb_gen.py seeds,
-checked by lb_check.py (independent Scapy reference + tshark checksum validation); the back-to-back run also
-decodes the input with the spec's tshark dissectors (test_dissectors.py).
-The udplb program (`--program udplb`, docs/lb-udplb.md): udplb's own test-1 (vectors/peers/udplb), whose output
-must equal the peer's expected/packets_out.pcap and .meta byte for byte, and udplb_gen.py seeds; each checked by
-udplb_check.py (the independent Python reference of udplb.p4, Scapy and tshark checksums).
-Each vector runs back to back and with input gaps + output backpressure, RTL and model in lockstep.
+Vectors: the spec's own example (ejfat_spec_gen.py + vectors/lb/spec/runsim.txt) and lb_gen.py seeds; for the
+udplb program (--program udplb) udplb's own test-1 and udplb_gen.py seeds, checked by udplb_check.py. Each is
+run back to back and with input gaps + output backpressure, RTL and model in lockstep; every output is checked
+by lb_check.py (independent Scapy reference + tshark checksum validation) and the back-to-back run also decodes
+the input with the spec's tshark dissectors (test_dissectors.py).
 """
 import os
 
@@ -45,47 +43,6 @@ def _vectors(opts):
                os.path.join(d, "packets_in.pcap"))
 
 
-def _udplb_vectors(opts):
-    peer = os.path.join(opts.root, "vectors/peers/udplb")
-    d = os.path.join(opts.work, "lb_udplb_test1")
-    yield ("udplb-test1", None, Vector("lb/udplb-test1", [["mkdir", "-p", d]]), os.path.join(peer, "cli_commands.txt"),
-           os.path.join(peer, "packets_in.pcap"), "off", d)
-    gen = opts.script("udplb_gen.py")
-    if not os.path.exists(gen):
-        return
-    packets = opts.packets or (150 if opts.quick else 600)
-    for seed in opts.seeds(2 if opts.quick else 10):
-        d = os.path.join(opts.work, "lb_udplb%d_%dp" % (seed, packets))
-        tables, pcap = os.path.join(d, "cli_commands.txt"), os.path.join(d, "packets_in.pcap")
-        cmd = [PY, gen, "--seed", str(seed), "--out-pcap", pcap, "--out-tables", tables, "--packets", str(packets)]
-        yield ("udplb-rand", seed, Vector("lb/udplb%d/%d" % (seed, packets), [["mkdir", "-p", d], cmd]), tables,
-               pcap, "on", d)
-
-
-def _udplb_runs(opts):
-    out = []
-    peer = os.path.join(opts.root, "vectors/peers/udplb")
-    for scenario, seed, vec, tables, pcap, ttl, d in _udplb_vectors(opts):
-        for mode, flags in MODES:
-            outp = os.path.join(d, "out_%s.pcap" % tag(mode))
-            stats = os.path.join(d, "stats_%s.json" % tag(mode))
-            meta = os.path.join(d, "out_%s.meta" % tag(mode))
-            cmd = [opts.nettwin, "lb", "--program", "udplb", "--ttl-decrement", ttl, "--tables", tables, "--in", pcap,
-                   "--out", outp, "--stats", stats, "--meta-out", meta, "--engine", "lockstep", "--seed", "1"] + flags
-            checks = [("udplb_check", [PY, opts.script("udplb_check.py"), "--tables", tables, "--in", pcap,
-                                       "--out", outp, "--stats", stats, "--meta", meta, "--ttl-decrement", ttl,
-                                       "--tshark"])]
-            if scenario == "udplb-test1":
-                checks.append(("peer_expected_pcap", ["env", "PYTHONPATH=" + opts.scripts, PY, "-m",
-                                                       "nettwin.common.frames_equal", outp,
-                                                       os.path.join(peer, "expected_packets_out.pcap")]))
-                checks.append(("peer_expected_meta", ["cmp", meta, os.path.join(peer, "expected_packets_out.meta")]))
-            out.append(Run("lb", scenario, seed, mode, cmd, vector=vec,
-                           checks=checks, stats=stats, outputs=[outp, meta], accept=stats_ok, columns=_columns,
-                           extract=_extract))
-    return out
-
-
 def runs(opts):
     out = []
     for scenario, seed, vec, tables, pcap in _vectors(opts):
@@ -102,7 +59,7 @@ def runs(opts):
                                (["--spec"] if scenario == "spec" else [])))
             out.append(Run("lb", scenario, seed, mode, cmd, vector=vec, checks=checks, stats=stats,
                            outputs=[outp], accept=stats_ok, columns=_columns, extract=_extract))
-    return out + _udplb_runs(opts)
+    return out + udplb_runs(opts)
 
 
 def summary(results):
@@ -139,3 +96,57 @@ def plots(results, out_dir):
                   "lb_latency.png", "LB latency per stimulus mode",
                   "Every forwarded frame of every passed LB run; b2b stays at the pipeline's fixed latency, "
                   "gaps+bp adds the output backpressure's wait.")
+
+
+# ---------------------------------------------------------------------------------------------
+# The udplb program (docs/lb-udplb.md): `nettwin lb --program udplb`, checked by the independent reference.
+# ---------------------------------------------------------------------------------------------
+
+def _udplb_vectors(opts):
+    """(scenario, seed, Vector or None, tables, pcap, ttl settings): udplb's own test-1 (vectors/peers/udplb,
+    expected/ predates the TTL decrement: off must equal it byte for byte) and udplb_gen.py seeds."""
+    peer = os.path.join(opts.root, "vectors", "peers", "udplb")
+    yield ("udplb_test1", None, None, os.path.join(peer, "cli_commands.txt"), os.path.join(peer, "packets_in.pcap"),
+           ("off", "on"))
+    packets = opts.packets or (150 if opts.quick else 600)
+    for seed in opts.seeds(2 if opts.quick else 10):
+        d = os.path.join(opts.work, "udplb_rand%d_%dp" % (seed, packets))
+        pcap, tables = os.path.join(d, "packets_in.pcap"), os.path.join(d, "tables.txt")
+        gen = [PY, opts.script("udplb_gen.py"), "--seed", str(seed), "--out-pcap", pcap, "--out-tables", tables,
+               "--packets", str(packets)]
+        yield ("udplb_rand", seed, Vector("lb/udplb_rand%d/%d" % (seed, packets), [["mkdir", "-p", d], gen]),
+               tables, pcap, ("on",) if seed % 2 else ("off",))
+
+
+def udplb_runs(opts):
+    """Every udplb vector, back to back and with gaps + backpressure, each output checked by udplb_check.py (the
+    independent reference: frames byte for byte, counters, .meta, Scapy and tshark checksums); test-1's output
+    with the TTL decrement off also against udplb's own expected_packets_out.pcap (cmp of the frames by the
+    check's --out on the peer's file)."""
+    out = []
+    for scenario, seed, vec, tables, pcap, ttls in _udplb_vectors(opts):
+        d = os.path.dirname(pcap) if vec else os.path.join(opts.work, "udplb_test1")
+        for ttl in ttls:
+            for mode, flags in MODES:
+                t = "%s_ttl%s" % (tag(mode), ttl)
+                outp, stats, meta = (os.path.join(d, "%s_%s.%s" % (x, t, e))
+                                     for x, e in (("out", "pcap"), ("stats", "json"), ("out", "meta")))
+                cmd = [opts.nettwin, "lb", "--program", "udplb", "--tables", tables, "--in", pcap, "--out", outp,
+                       "--stats", stats, "--meta-out", meta, "--ttl-decrement", ttl, "--engine", "lockstep",
+                       "--seed", "1"] + flags
+                common = [PY, opts.script("udplb_check.py"), "--tables", tables, "--in", pcap, "--ttl-decrement", ttl]
+                checks = [("udplb_check", common + ["--out", outp, "--stats", stats, "--meta", meta, "--tshark"])]
+                peer = os.path.dirname(pcap)
+                if scenario == "udplb_test1" and ttl == "off" and mode == "b2b":   # one reader of the peer's file
+                    checks.append(("udplb_expected", common + ["--out", os.path.join(peer,
+                                                                                     "expected_packets_out.pcap")]))
+                if scenario == "udplb_test1" and ttl == "off":  # the DUT against the peer's own files, no reference
+                    checks.append(("peer_expected_pcap", ["env", "PYTHONPATH=" + opts.scripts, PY, "-m",
+                                                          "nettwin.common.frames_equal", outp,
+                                                          os.path.join(peer, "expected_packets_out.pcap")]))
+                    checks.append(("peer_expected_meta", ["cmp", meta, os.path.join(peer, "expected_packets_out.meta")]))
+                pre = [] if vec else [Vector("lb/udplb_test1_dir", [["mkdir", "-p", d]])]
+                out.append(Run("lb", scenario + "_ttl" + ttl, seed, mode, cmd, vector=vec or pre[0], checks=checks,
+                               stats=stats, outputs=[outp, meta], accept=stats_ok, columns=_columns,
+                               extract=_extract))
+    return out

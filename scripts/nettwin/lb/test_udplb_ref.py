@@ -217,8 +217,8 @@ class Grammar(unittest.TestCase):
     def test_test1_script(self):
         with open(os.path.join(PEER, "cli_commands.txt")) as f:
             t = tables(f.read())
-        self.assertEqual(len(t.ternary[T.MAC_DST]), 5)
-        self.assertEqual(len(t.ternary[T.IP_DST]), 9)
+        self.assertEqual(sum(e is not None for e in t.ternary[T.MAC_DST]), 5)
+        self.assertEqual(sum(e is not None for e in t.ternary[T.IP_DST]), 9)
         e = t.epoch_lookup(0, 0x14)
         self.assertEqual((e.epoch, e.bits, e.xor), (1, 3, 0xFFFF))
         self.assertEqual((t.epoch_lookup(1, 0x0A).epoch, t.epoch_lookup(1, 0x0A).bits), (0, 9))
@@ -241,6 +241,7 @@ class Grammar(unittest.TestCase):
         e("table_add ip_dst_filter_table set_ip_sa 0&&&0 0x800 1 => 1 8 0", "too wide")
         e("table_add epoch_assign_table do_assign_epoch_with_slot_sel_opts 0 0/0 => 1 32 0", "too wide")
         e("table_add epoch_assign_table do_assign_epoch 0 0/65 => 1", "prefix length")
+        e("table_add epoch_assign_table do_assign_epoch 0 0x10 => 1", "an lpm key is value/prefix_len")
         e("table_add ipv4_src_filter_table allow_ip_src 8 1 =>", "lb_id 8 > 7")
         e("table_add epoch_assign_table do_assign_epoch 9 0/0 => 1", "lb_id 9 > 7")
         e("table_add member_info_lookup_table drop_soft_evicted 0 0x8100 1 =>", "neither IPv4")
@@ -284,11 +285,18 @@ class Grammar(unittest.TestCase):
                    "table_add l2_iface_table set_l2_iface 7&&&0xfff => 2 2 5\n"
                    "table_add l2_iface_table set_l2_iface 7&&&0xf => 3 3 6\n"
                    "table_add l2_iface_table set_l2_iface 0x17&&&0xf => 4 4 5\n")
-        self.assertEqual(t.ternary_lookup(T.L2_IFACE, (7,)).params, (1, 1))     # tie at 5: added first
+        self.assertEqual(t.ternary_lookup(T.L2_IFACE, (7,)).params, (1, 1))     # tie at 5: lowest index
         self.assertEqual(t.ternary_lookup(T.L2_IFACE, (9,)).params, (1, 1))
         t = tables("table_add l2_iface_table set_l2_iface 0&&&0 => 1 1 5\n"
                    "table_add l2_iface_table set_l2_iface 7&&&0xf => 3 3 4\n")
         self.assertEqual(t.ternary_lookup(T.L2_IFACE, (0x107,)).params, (3, 3))  # lowest value wins
+        # a delete frees index 0; the next entry takes it and wins the tie against index 1
+        t = tables("table_add l2_iface_table set_l2_iface 1&&&0xf => 1 1 5\n"
+                   "table_add l2_iface_table set_l2_iface 0&&&0 => 2 2 5\n"
+                   "table_delete l2_iface_table 1&&&0xf\n"
+                   "table_add l2_iface_table set_l2_iface 0&&&0xf0 => 3 3 5\n")
+        self.assertEqual(t.ternary_lookup(T.L2_IFACE, (1,)).params, (3, 3))
+        self.assertEqual(t.ternary_lookup(T.L2_IFACE, (0x11,)).params, (2, 2))
 
 
 class DataPlane(unittest.TestCase):
@@ -391,8 +399,8 @@ class DataPlane(unittest.TestCase):
         self.assertEqual(r(eth() / IP(src="10.1.2.2", dst="10.1.2.3", proto=6) / Raw(b"t" * 30)), "parse_error")
         self.assertEqual(r(eth() / IP(src="10.1.2.2", dst="10.1.2.3") / UDP(dport=0x4C42) / Raw(b"LX" + b"\0" * 20)),
                          "parse_error")
-        self.assertEqual(r(eth() / IP(src="10.1.2.2", dst="10.1.2.3") / UDP(dport=0x4C42) / Raw(b"LB\x01" + b"\0" * 20)),
-                         "parse_error")
+        self.assertEqual(r(eth() / IP(src="10.1.2.2", dst="10.1.2.3") / UDP(dport=0x4C42)
+                           / Raw(b"LB\x01" + b"\0" * 20)), "parse_error")
         self.assertEqual(r(Ether(dst="00:aa:bb:cc:dd:ee", type=0x9000) / Raw(b"r" * 50)), "parse_error")
         self.assertEqual(r(good[:5] + b"\xef" + good[6:]), "l2_dst_miss")
         self.assertEqual(r(Ether(dst="00:aa:bb:cc:dd:ee", type=0x88CC) / Raw(b"\0" * 50)), "not_ip")
@@ -427,6 +435,83 @@ class DataPlane(unittest.TestCase):
         v = R.process(lb4(tick=0x105, v3=(0x0000, 0x1234), payload=b"k" * 10), t)
         self.assertEqual(v.reason, None, v.detail)                  # 20 slot bits: mask 0xffff, slot 0x1f0
         self.assertEqual(Ether(v.out)[UDP].dport, (0xfff0 + 0x1234) & 0xFFFF)
+
+
+
+class GeneratorAndChecker(unittest.TestCase):
+    """udplb_gen.py is deterministic and covers every outcome; udplb_check.py passes the reference's own output
+    (Scapy and tshark agree on every checksum) and names the first difference of a damaged one."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp()
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp)
+
+    def script(self, name, *args, rc=0):
+        p = subprocess.run([PY, os.path.join(SCRIPTS_DIR, name)] + [str(a) for a in args], capture_output=True,
+                           text=True)
+        self.assertEqual(p.returncode, rc, p.stdout + p.stderr)
+        return p.stdout
+
+    def gen(self, seed, tag=""):
+        d = os.path.join(self.tmp, f"s{seed}{tag}")
+        os.makedirs(d, exist_ok=True)
+        pcap, tables = os.path.join(d, "in.pcap"), os.path.join(d, "tables.txt")
+        self.script("udplb_gen.py", "--seed", seed, "--out-pcap", pcap, "--out-tables", tables)
+        return d, pcap, tables
+
+    def test_seeds(self):
+        for seed in (1, 2, 3):
+            d, pcap, tables = self.gen(seed)
+            _, pcap2, tables2 = self.gen(seed, "again")
+            for a, b in ((pcap, pcap2), (tables, tables2)):
+                with open(a, "rb") as fa, open(b, "rb") as fb:
+                    self.assertEqual(fa.read(), fb.read(), f"seed {seed}: {a} not deterministic")
+            for ttl in ("on", "off"):
+                out, st, meta = (os.path.join(d, f"{x}_{ttl}") for x in ("out.pcap", "stats.json", "out.meta"))
+                self.script("udplb_ref.py", "--tables", tables, "--in", pcap, "--out", out, "--stats", st,
+                            "--meta-out", meta, "--ttl-decrement", ttl, "--ingress-port", seed)
+                res = self.script("udplb_check.py", "--tables", tables, "--in", pcap, "--out", out, "--stats", st,
+                                  "--meta", meta, "--ttl-decrement", ttl, "--ingress-port", seed,
+                                  *(["--tshark"] if ttl == "on" else []))     # tshark once per seed: time
+                self.assertIn("udplb_check: PASS: ", res)
+            with open(os.path.join(d, "stats.json_on")) as f:
+                stats = json.load(f)
+            missing = [r for r, n in stats["drops"].items() if n == 0]
+            self.assertEqual(missing, [], f"seed {seed}: reasons never hit")
+            self.assertTrue(stats["replies"] and stats["to_host"], f"seed {seed}")
+            self.assertTrue(all(sum(i[k] for i in stats["instances"]) for k in ("rx_v2", "rx_v3", "tx")))
+            self.assertGreaterEqual(sum(1 for i in stats["instances"] if i["rx"]), 2)
+            frames = read_pcap(pcap)
+            sizes = [len(f) for f, _ in frames]
+            self.assertGreater(max(sizes), 8000)
+            self.assertTrue(any(f[12:14] == b"\x81\x00" for f, _ in frames))
+            with open(tables) as f:
+                text = f.read()
+            self.assertGreaterEqual(text.count("run_traffic"), 3)
+            self.assertIn("table_delete", text)
+
+    def test_damaged_outputs(self):
+        d, pcap, tables = self.gen(1)
+        out, st = os.path.join(d, "out.pcap"), os.path.join(d, "stats.json")
+        self.script("udplb_ref.py", "--tables", tables, "--in", pcap, "--out", out, "--stats", st)
+        frames = read_pcap(out)
+        from nettwin.common.pcap import write_pcap
+        bad = os.path.join(d, "bad.pcap")
+        f7 = bytearray(frames[7][0])
+        f7[30] ^= 0x40
+        write_pcap(bad, frames[:7] + [(bytes(f7), 0.0)] + frames[8:])
+        res = self.script("udplb_check.py", "--tables", tables, "--in", pcap, "--out", bad, "--no-scapy", rc=1)
+        self.assertRegex(res, r"MISMATCH \[frames\] \(1 in total\) first: output frame 7 \(input \d+\): byte 30: "
+                              r"expected 0x[0-9a-f]{2} got 0x[0-9a-f]{2}")
+        self.assertIn(f"FAIL: {len(frames) - 1} of {len(frames)} frames equal", res)
+        write_pcap(bad, frames[:5] + frames[6:])
+        res = self.script("udplb_check.py", "--tables", tables, "--in", pcap, "--out", bad, "--no-scapy", rc=1)
+        self.assertIn("MISMATCH [frames]", res)
+        res = self.script("udplb_check.py", "--tables", tables + ".missing", "--in", pcap, "--out", out, rc=2)
 
 
 if __name__ == "__main__":

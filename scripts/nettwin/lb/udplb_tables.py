@@ -10,9 +10,10 @@ The script is udplb's simulator CLI format, as p4/sim/test-1/cli_commands.txt wr
     # comment to the end of the line
 
 Keys: exact values; field_mask keys `value&&&mask` (a plain value is mask all ones); lpm keys
-`value/prefix_len` (a plain value is /width). Numbers and addresses as docs/lb.md (0x hex, decimal, dotted
+`value/prefix_len` (nothing else). Numbers and addresses as docs/lb.md (0x hex, decimal, dotted
 IPv4, MAC, IPv6). Priority: field_mask tables (l2_iface, mac_dst_filter, ip_dst_filter) require the trailing
-priority (lowest value wins, ties to the entry added first); the lpm table (epoch_assign) accepts and ignores
+priority (lowest value wins, ties to the lower table index; a new entry takes the lowest free index, as
+the driver does: docs/lb-udplb.md "Tables"); the lpm table (epoch_assign) accepts and ignores
 it (longest prefix wins); exact tables take none.
 
 Refusals (each a ScriptError `file:line: token 'x': message`, raised while the whole script is applied, so
@@ -21,7 +22,8 @@ before any traffic), in the order they are checked for one command:
     keys, wrong number of params (field_mask tables: the priority is required; exact tables: none allowed),
     a run_traffic / table command where keys or params were expected;
   * values: not a number or address, value too wide for the key / param (e.g. set_ip_sa lb_id > 7,
-    slot_select_bit_cnt > 31), mask too wide, prefix length > key width, priority > 0xFFFF;
+    slot_select_bit_cnt > 31), mask too wide, an lpm key without /prefix_len, prefix length > key width,
+    priority > 0xFFFF;
   * lb_id > 7 as a key of the source filters, epoch, calendar or member table (the RTL stores 3 bits: the
     instances are 0..7, set_ip_sa's lb_id is 3 bits);
   * member_info_lookup_table: EtherType key neither 0x0800 nor 0x86DD; do_ipv4_member_rewrite under a key
@@ -145,15 +147,15 @@ def fm_key(tok, width):
 
 
 def lpm_key(tok, width):
-    """`value/prefix_len` or a plain value (/width) -> (value masked to the prefix, prefix_len)."""
-    if "/" in tok.text:
-        v, p = tok.text.split("/", 1)
-        value = check_width(tok, key_value(_sub(tok, v)), width, "key value")
-        plen = number(_sub(tok, p))
-        if plen > width:
-            raise ScriptError(tok, f"prefix length {plen} > {width}")
-    else:
-        value, plen = check_width(tok, key_value(tok), width, "key"), width
+    """`value/prefix_len` -> (value masked to the prefix, prefix_len); a plain value is refused (an lpm key is
+    written value/prefix_len, as udplb's scripts and the BMv2 CLI write it)."""
+    if "/" not in tok.text:
+        raise ScriptError(tok, "an lpm key is value/prefix_len")
+    v, p = tok.text.split("/", 1)
+    value = check_width(tok, key_value(_sub(tok, v)), width, "key value")
+    plen = number(_sub(tok, p))
+    if plen > width:
+        raise ScriptError(tok, f"prefix length {plen} > {width}")
     return value & prefix_mask(plen, width), plen
 
 
@@ -174,7 +176,7 @@ class TernaryEntry:
     """A field_mask entry: keys [(value, mask)] (exact keys with mask all ones)."""
     keys: tuple
     priority: int
-    seq: int                       # order of addition: ties go to the smallest
+    index: int                     # its table index: ties go to the lowest
     action: str
     params: tuple
 
@@ -209,8 +211,7 @@ class Tables:
     """The eight tables; apply() executes one table command, the lookups are the data plane's view."""
 
     def __init__(self):
-        self.seq = 0
-        self.ternary = {L2_IFACE: [], MAC_DST: [], IP_DST: []}
+        self.ternary = {t: [None] * CAPACITY[t] for t in (L2_IFACE, MAC_DST, IP_DST)}   # index -> entry
         self.src = {SRC4: set(), SRC6: set()}     # (lb_id, address)
         self.epoch = []                            # EpochEntry
         self.calendar = {}                         # (lb_id, epoch, slot) -> member
@@ -223,7 +224,7 @@ class Tables:
     def ternary_lookup(self, table, values):
         best = None
         for e in self.ternary[table]:
-            if e.matches(values) and (best is None or (e.priority, e.seq) < (best.priority, best.seq)):
+            if e is not None and e.matches(values) and (best is None or e.priority < best.priority):
                 best = e
         return best
 
@@ -262,7 +263,7 @@ class Tables:
 
     def clear(self, table):
         if table in self.ternary:
-            self.ternary[table] = []
+            self.ternary[table] = [None] * CAPACITY[table]
         elif table in self.src:
             self.src[table] = set()
         elif table == EPOCH:
@@ -314,12 +315,12 @@ class Tables:
             tkeys = tuple(k if isinstance(k, tuple) else (k, (1 << w) - 1)
                           for k, (_, w, _) in zip(keys, SCHEMA[table]["keys"]))
             ents = self.ternary[table]
-            if any(e.keys == tkeys and e.priority == prio for e in ents):
+            if any(e is not None and e.keys == tkeys and e.priority == prio for e in ents):
                 raise ScriptError(first, f"duplicate key in {table} (same keys, masks and priority)")
-            if len(ents) >= CAPACITY[table]:
+            if None not in ents:
                 raise ScriptError(cmd.tok, f"{table} full ({CAPACITY[table]} entries)")
-            self.seq += 1
-            ents.append(TernaryEntry(tkeys, prio, self.seq, cmd.action, tuple(params)))
+            k = ents.index(None)
+            ents[k] = TernaryEntry(tkeys, prio, k, cmd.action, tuple(params))
         elif table in self.src:
             key = tuple(keys)
             if key in self.src[table]:
@@ -388,13 +389,13 @@ class Tables:
             prio = self._prio(cmd)
             tkeys = tuple(k if isinstance(k, tuple) else (k, (1 << w) - 1)
                           for k, (_, w, _) in zip(keys, SCHEMA[table]["keys"]))
-            hits = [e for e in self.ternary[table] if e.keys == tkeys and prio in (None, e.priority)]
+            hits = [e for e in self.ternary[table] if e is not None and e.keys == tkeys and prio in (None, e.priority)]
             if not hits:
                 raise missing
             if len(hits) > 1:
                 raise ScriptError(first, f"ambiguous delete: {len(hits)} {table} entries have these keys; "
                                   "give the priority")
-            self.ternary[table].remove(hits[0])
+            self.ternary[table][hits[0].index] = None
         elif table in self.src:
             if tuple(keys) not in self.src[table]:
                 raise missing

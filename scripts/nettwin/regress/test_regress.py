@@ -74,8 +74,9 @@ class RunList(unittest.TestCase):
         names = listed()
         self.assertEqual(len(names), len(set(names)))
         # rdma: 11 scenarios x 3 seeds x 2 modes, the hazard pairs x 3 seeds x 2 modes, 6 latency points;
-        # naa: 11 scenarios x 8 seeds x 2 modes
-        for block, n in (("lb", 22), ("rdma", 11 * 3 * 2 + 3 * 2 + 6), ("reorder", 6 * 10 * 4),
+        # naa: 11 scenarios x 8 seeds x 2 modes; lb: spec + 10 seeds, and udplb's test-1 (TTL decrement off, on)
+        # + 10 udplb_gen seeds, each x 2 modes
+        for block, n in (("lb", 22 + 4 + 20), ("rdma", 11 * 3 * 2 + 3 * 2 + 6), ("reorder", 6 * 10 * 4),
                          ("vnic", 40), ("ejfat", 48), ("naa", 11 * 8 * 2)):
             self.assertEqual(sum(1 for x in names if x.startswith(block + ".")), n, block)
         self.assertIn("lb.spec.gaps+bp", names)
@@ -112,7 +113,7 @@ class RunList(unittest.TestCase):
         self.assertTrue(all(x.startswith("lb.") for x in listed("--only", "lb")))
         self.assertEqual(listed("--only", "reorder", "--only", "lb"), listed("--only", "lb") +
                          listed("--only", "reorder"))
-        self.assertEqual(len(listed("--only", "lb", "--seeds", "3")), 2 * (1 + 3))
+        self.assertEqual(len(listed("--only", "lb", "--seeds", "3")), 2 * (1 + 3) + 2 * (2 + 3))
         self.assertIn("lb.rand.s7.b2b", listed("--only", "lb", "--seeds", "2", "--first-seed", "6"))
         self.assertEqual(len(listed("--only", "rdma", "--seeds", "2", "--match", "rdma.mixed.")), 4)
 
