@@ -30,8 +30,8 @@ rm -rf "$OUT" && mkdir -p "$OUT/dat"
 export NT_COVERAGE_DIR="$OUT/dat"
 echo "== tests (RTL instances write their coverage to $OUT/dat)"
 # Left out: the tests that never instantiate the RTL (model-only GoogleTests run anyway, they are quick), and
-# the long generator/checker script tests, whose RTL runs the regression repeats.
-NO_RTL='setup|shellcheck|rtl_lint|fuzz_smoke|regress_runner|soak_driver|vnic_scripts|naa_layers|rdma_model_check'
+# the long generator/checker script tests and the Slurm farm test, whose RTL runs the regression repeats.
+NO_RTL='setup|shellcheck|rtl_lint|fuzz_smoke|regress_runner|regress_slurm|soak_driver|vnic_scripts|naa_layers|rdma_model_check'
 # A failing test or run still leaves its coverage; it is reported and the exit status says so at the end.
 failed=0
 (cd "$BUILD" && ctest -j "$JOBS" -E "^($NO_RTL|lb_scripts|rdma_scripts|cw_scripts)\$" | tail -3) || failed=1

@@ -21,7 +21,9 @@ cleanup() {
 trap cleanup EXIT
 trap 'echo "test_slurm: interrupted" >&2; exit 130' INT TERM HUP
 
-out="$(bash "$SCRIPTS/slurm_local.sh" start "$W/cluster" 900 2>&1)"
+# the watchdog stops the daemons 600 s after the start even if this script is killed (ctest TIMEOUT 600;
+# the Python part below is bounded at 540 s)
+out="$(bash "$SCRIPTS/slurm_local.sh" start "$W/cluster" 600 2>&1)"
 rc=$?
 if [ "$rc" -ne 0 ]; then
   if [ "$rc" -eq 3 ]; then
@@ -37,7 +39,12 @@ echo "$out"
 . "$W/cluster/env"
 export SLURM_CONF
 cd "$SCRIPTS" || exit 1
-timeout 540 /usr/bin/python3 -m nettwin.regress.test_slurm "$BUILD" "$W/test"
+# In the background in a process group of its own, so that a signal to this script is handled at once (the
+# trap kills the whole group: timeout, the test and the regress.py / soak.py it runs) and not after the test.
+setsid timeout 540 /usr/bin/python3 -m nettwin.regress.test_slurm "$BUILD" "$W/test" &
+child=$!
+trap 'echo "test_slurm: interrupted" >&2; kill -TERM -- "-$child" 2>/dev/null; exit 130' INT TERM HUP
+wait "$child"
 rc=$?
 if [ "$rc" -ne 0 ]; then
   echo "--- slurmctld.log (tail)"; tail -20 "$W/cluster/slurmctld.log"

@@ -21,6 +21,7 @@ import sys
 import time
 
 SHARDS = "shards"
+SQUEUE_PATIENCE = 600  # seconds of squeue failing in a row (controller gone) before the submitter gives up
 LOGS = "logs"
 
 
@@ -184,9 +185,15 @@ def count_done(farm, n, count_re):
 
 def wait(farm, n, array, merge, poll, count_re=None, count_what="runs", total=None):
     count_re = re.compile(count_re) if isinstance(count_re, str) else count_re
-    last, t0 = None, time.time()
+    last, t0, answered = None, time.time(), time.time()
     while True:
         squeue = _squeue([array, merge])
+        if squeue is not None:
+            answered = time.time()
+        elif time.time() - answered > SQUEUE_PATIENCE:
+            print("slurm: squeue has not answered for %d s; stopped waiting (the jobs may go on: scancel %s %s)"
+                  % (SQUEUE_PATIENCE, array, merge))
+            return 2
         states = shard_states(farm, n, array, squeue)
         done = sum(1 for s in states.values() if s in ("ok", "failed"))
         failed = sorted(k for k, s in states.items() if s == "failed")
