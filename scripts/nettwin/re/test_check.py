@@ -48,15 +48,20 @@ class TwiceInHoldTest(unittest.TestCase):
         twice_in_hold(seen, (2, 2), 7, 10, 0.01)
 
 
+def e2sar_vector(test, d, seed):
+    """re_gen.py --header e2sar's vector in d: its segments.pcap and the checker's configuration for it."""
+    r = subprocess.run([PY, f"{SCRIPTS}/re_gen.py", "--seed", str(seed), "--out-dir", d, "--header", "e2sar"],
+                       capture_output=True, text=True)
+    test.assertEqual(r.returncode, 0, r.stderr)
+    return f"{d}/segments.pcap", {"header": "e2sar", "version": 1, "lb_header": "skip"}
+
+
 class E2sarLayerAgreesWithTheChecker(unittest.TestCase):
     def test_scapy_and_check_parse_read_the_same_fields(self):
         with tempfile.TemporaryDirectory() as d:
-            r = subprocess.run([PY, f"{SCRIPTS}/re_gen.py", "--seed", "5", "--out-dir", d, "--header", "e2sar"],
-                               capture_output=True, text=True)
-            self.assertEqual(r.returncode, 0, r.stderr)
-            cfg = {"header": "e2sar", "version": 1, "lb_header": "skip"}
+            pcap, cfg = e2sar_vector(self, d, 5)
             n = behind_lb = 0
-            for fr, _ in read_pcap(f"{d}/segments.pcap"):
+            for fr, _ in read_pcap(pcap):
                 reason, seg = parse(fr, cfg)
                 if reason:
                     continue
