@@ -78,7 +78,7 @@ fi
 
 # ---- seed corpora (regenerated when missing; small, from the generators and the vectors) ----
 C="$BUILD/seeds"
-if [ ! -f "$C/.seeded-v6" ]; then
+if [ ! -f "$C/.seeded-v7" ]; then
   rm -rf "$C"
   for t in "${ALL_TARGETS[@]}"; do mkdir -p "$C/$t"; done
   G="$BUILD/gen"
@@ -171,7 +171,7 @@ for name, fs in seeds.items():
     # The first byte: the client waits for the endpoint before every frame but the first.
     open(f"{out}/{name}", "wb").write(b"\xff" + b"".join(struct.pack(">H", len(f)) + bytes(f) for f in fs))
 PY
-  touch "$C/.seeded-v6"
+  touch "$C/.seeded-v7"
 fi
 
 # ---- run ----
