@@ -162,7 +162,7 @@ int main(int argc, char** argv) {
       const unsigned ow = buf == 16384 ? off_w : (buf == 9216 ? 14 : 17);
       const double data_kib = ctx * static_cast<double>(buf) / 1024;
       const double range_kib = ctx * params::kReRanges * (2.0 * ow + 1) / 8 / 1024;
-      const double state_kib = ctx * (4.0 + 32 + 96 + 64 + 32 + 4 * ow) / 8 / 1024;
+      const double state_kib = ctx * (4.0 + 80 + 96 + 64 + 32 + 4 * ow) / 8 / 1024;  // key: event_num 64 + data_id
       const double fifo_kib = params::kReFifoBeats * 64.0 / 1024;
       std::printf("| %u | %u B | %.0f KiB | %.1f KiB | %.1f KiB | %.0f KiB | %.0f KiB |\n", ctx, buf, data_kib,
                   range_kib, state_kib, fifo_kib, data_kib + range_kib + state_kib + fifo_kib);

@@ -78,7 +78,7 @@ fi
 
 # ---- seed corpora (regenerated when missing; small, from the generators and the vectors) ----
 C="$BUILD/seeds"
-if [ ! -f "$C/.seeded-v6" ]; then
+if [ ! -f "$C/.seeded-v7" ]; then
   rm -rf "$C"
   for t in "${ALL_TARGETS[@]}"; do mkdir -p "$C/$t"; done
   G="$BUILD/gen"
@@ -88,6 +88,7 @@ if [ ! -f "$C/.seeded-v6" ]; then
   $PY "$S/cw_gen.py" --seed 1 --scenario mixed --out-dir "$G/cw" >/dev/null
   $PY "$S/vnic_gen.py" --seed 1 --out-dir "$G/vnic" >/dev/null
   $PY "$S/re_gen.py" --seed 1 --out-dir "$G/re" --events 20 >/dev/null
+  $PY "$S/re_gen.py" --seed 1 --out-dir "$G/re/e2sar" --events 20 --header e2sar >/dev/null
   $PY "$S/lb_plan_gen.py" gen --seed 1 --out-dir "$G/plan" --packets 20 >/dev/null
   cp "$G/vnic/vnic.txt" "$C/vnic_config/gen1.txt"
   # lb_plan: tables NUL members NUL boundary NUL current start NUL now (the CLI's options, decimal)
@@ -132,6 +133,7 @@ def write_prefixed(target, prefix, fs, per, name):
 write_prefixed("vnic_frame", b"\x01", frames(f"{vnic}/eth.pcap"), 3, "encap")
 write_prefixed("vnic_frame", b"\x00", frames(f"{vnic}/opa.pcap"), 3, "decap")
 write_prefixed("re", open(f"{re_dir}/re.txt", "rb").read() + b"\0", frames(f"{re_dir}/segments.pcap"), 8, "seg")
+write_prefixed("re_frame", b"", frames(f"{re_dir}/e2sar/segments.pcap"), 4, "e2sar")  # E2SAR's header too
 write("re_frame", frames(f"{re_dir}/segments.pcap"), 4)
 write_prefixed("naa_frame", b"\x00", frames(naa), 3, "seed")  # no waits (the first byte)
 PY
@@ -169,7 +171,7 @@ for name, fs in seeds.items():
     # The first byte: the client waits for the endpoint before every frame but the first.
     open(f"{out}/{name}", "wb").write(b"\xff" + b"".join(struct.pack(">H", len(f)) + bytes(f) for f in fs))
 PY
-  touch "$C/.seeded-v6"
+  touch "$C/.seeded-v7"
 fi
 
 # ---- run ----

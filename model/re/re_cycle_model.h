@@ -8,7 +8,8 @@
 //             then the key lookup, the range checks and the context update
 //   write     writes an accepted segment's beats into its context's buffer (one beat per cycle) or skips a
 //             dropped one (one cycle); at the end of a completing segment it queues the event
-//   output    sends each completed event as a frame (26-byte header + data), one beat per cycle
+//   output    sends each completed event as a frame (26-byte header + data; 32 with E2SAR's header), one beat
+//             per cycle
 #pragma once
 
 #include <array>

@@ -1,7 +1,9 @@
 // Ingress: stores each frame's first ReSegBeats beats in the input FIFO (one beat per cycle), checks its
 // headers at the last beat and queues a descriptor for the decide stage. A frame the header checks drop
 // is rewound out of the FIFO at once; its descriptor still goes to the decide stage, which counts it and
-// expires contexts by its time like any other frame (docs/re.md: expiry before each segment).
+// expires contexts by its time like any other frame (docs/re.md: expiry before each segment). The RE header
+// is the seed's 8 bytes or E2SAR's 20 (cfg_format_i), behind an LB header the LB kept when the UDP payload
+// starts with "LB" (skipped or dropped, cfg_lb_drop_i); all of it lies in the first two beats.
 module re_ingress
   import nt_pkg::*;
   import re_pkg::*;

@@ -1,51 +1,63 @@
--- e2sar_re.lua: tshark/Wireshark dissector for E2SAR's 20-byte reassembly header (REHdr), from
--- JeffersonLab/E2SAR include/e2sarHeaders.hpp (commit 8992fa3): preamble {version << 4, 0} (version 1 in
--- the upper nibble of byte 0, 12 reserved bits), dataId 16, bufferOffset 32, bufferLength 32 (the event's
--- length), eventNum 64, all big endian.
---
--- E2SAR's LB headers (LBHdrV2 / LBHdrV3) carry nextProto = rehdrVersion = 1, the value the seed's EVIO6
--- segment header also uses after an LB header; udplb.lua tells them apart by the first bytes (0x10 0x00 and
--- at least 20 bytes: this header) and calls this dissector by name ("e2sar_re"); it also calls it for a
--- payload to UDP port 0x4C42 (E2SAR's default data port 19522) that starts with 0x10 0x00 (an E2SAR
--- receiver's data once the LB removed its header). Load it with udplb.lua; order does not matter.
--- A payload shorter than 20 bytes is left to other dissectors (returns 0); a version other than 1 or
--- nonzero reserved bits get an expert warning (E2SAR's REHdr::check_version rejects them).
---
--- Use:  tshark -X lua_script:udplb.lua -X lua_script:evio6seg.lua -X lua_script:e2sar_re.lua -r file.pcap
-local p_re = Proto("e2sar_re", "E2SAR Reassembly Header")
+-- e2sar_re.lua: tshark/Wireshark dissector for E2SAR's 20-byte reassembly header (docs/re.md "E2SAR's
+-- header"; JeffersonLab/E2SAR include/e2sarHeaders.hpp @ 8992fa3, struct REHdr): version:4 rsvd:4 rsvd:8
+-- data_id:16 buffer_offset:32 buffer_length:32 (the event's length) event_num:64, big endian, then the
+-- segment's data; optionally behind the LB header an LB kept ("LB", version 1: 12 bytes, 2 or 3: 16 bytes).
+-- Called by udplb.lua on E2SAR's default data port 19522, and registered as a UDP heuristic (first byte 0x10, second 0, at least
+-- 20 bytes, after an optional LB header), so frames from any source port decode with
+-- `-o udp.try_heuristic_first:TRUE`. Written for this project (not E2SAR's code).
+local p = Proto("e2sar_re", "E2SAR Reassembly Header")
+local f_lb_version = ProtoField.uint8("e2sar_re.lb_version", "LB header in front (version)", base.DEC)
 local f_version = ProtoField.uint8("e2sar_re.version", "Version", base.DEC, nil, 0xF0)
-local f_rsvd = ProtoField.uint16("e2sar_re.reserved", "Reserved", base.HEX, nil, 0x0FFF)
-local f_data_id = ProtoField.uint16("e2sar_re.data_id", "Data ID", base.HEX)
-local f_offset = ProtoField.uint32("e2sar_re.buffer_offset", "Buffer Offset", base.DEC)
-local f_length = ProtoField.uint32("e2sar_re.buffer_length", "Buffer (Event) Length", base.DEC)
-local f_event = ProtoField.uint64("e2sar_re.event_num", "Event Number", base.HEX)
-p_re.fields = { f_version, f_rsvd, f_data_id, f_offset, f_length, f_event }
-local e_version = ProtoExpert.new("e2sar_re.bad_preamble", "Not version 1 with zero reserved bits",
-    expert.group.PROTOCOL, expert.severity.WARN)
-p_re.experts = { e_version }
+local f_rsvd = ProtoField.uint16("e2sar_re.rsvd", "Reserved", base.HEX, nil, 0x0FFF)
+local f_data_id = ProtoField.uint16("e2sar_re.data_id", "Data ID", base.DEC)
+local f_offset = ProtoField.uint32("e2sar_re.buffer_offset", "Buffer offset", base.DEC)
+local f_length = ProtoField.uint32("e2sar_re.buffer_length", "Buffer (event) length", base.DEC)
+local f_event = ProtoField.uint64("e2sar_re.event_num", "Event number", base.DEC)
+p.fields = {f_lb_version, f_version, f_rsvd, f_data_id, f_offset, f_length, f_event}
 local RE_LEN = 20
 local data_dis = Dissector.get("data")
 
-function p_re.dissector(buf, pkt, tree)
-    if buf:len() < RE_LEN then
-        return 0
-    end
-    local t = tree:add(p_re, buf(0, RE_LEN))
-    t:add(f_version, buf(0, 1))
-    t:add(f_rsvd, buf(0, 2))
-    t:add(f_data_id, buf(2, 2))
-    t:add(f_offset, buf(4, 4))
-    t:add(f_length, buf(8, 4))
-    t:add(f_event, buf(12, 8))
-    if buf(0, 1):uint() ~= 0x10 or buf(1, 1):uint() ~= 0 then
-        t:add_proto_expert_info(e_version)
-    end
-    if buf:len() > RE_LEN then
-        data_dis:call(buf(RE_LEN):tvb(), pkt, tree)
-    end
+-- Bytes of an LB header at the start of buf (0: none; nil: "LB" of an unknown version).
+local function lb_len(buf)
+    if buf:len() < 3 or buf(0, 2):uint() ~= 0x4C42 then return 0 end
+    local v = buf(2, 1):uint()
+    if v == 1 then return 12 end
+    if v == 2 or v == 3 then return 16 end
+    return nil
+end
+
+local function dissect(buf, pkt, tree)
+    local skip = lb_len(buf)
+    if skip == nil or buf:len() < skip + RE_LEN then return 0 end
+    local t = tree:add(p, buf(0, skip + RE_LEN))
+    if skip > 0 then t:add(f_lb_version, buf(2, 1)) end
+    local h = buf(skip, RE_LEN)
+    t:add(f_version, h(0, 1))
+    t:add(f_rsvd, h(0, 2))
+    t:add(f_data_id, h(2, 2))
+    t:add(f_offset, h(4, 4))
+    t:add(f_length, h(8, 4))
+    t:add(f_event, h(12, 8))
+    local rest = buf:len() - skip - RE_LEN
+    if rest > 0 then data_dis:call(buf(skip + RE_LEN):tvb(), pkt, tree) end
     pkt.cols.protocol:set("E2SAR-RE")
-    pkt.cols.packet_len:set(buf:len() - RE_LEN)
-    pkt.cols.info:set(string.format("Data ID: 0x%X Event: %s Offset: %d Length: %d", buf(2, 2):uint(),
-        tostring(buf(12, 8):uint64()), buf(4, 4):uint(), buf(8, 4):uint()))
+    pkt.cols.info:set(string.format("Event %s Data ID %d Offset %d/%d (%d bytes)", tostring(h(12, 8):uint64()),
+        h(2, 2):uint(), h(4, 4):uint(), h(8, 4):uint(), rest))
     return buf:len()
 end
+
+function p.dissector(buf, pkt, tree)
+    return dissect(buf, pkt, tree)
+end
+
+local function heuristic(buf, pkt, tree)
+    local skip = lb_len(buf)
+    if skip == nil or buf:len() < skip + RE_LEN then return false end
+    if buf(skip, 1):uint() ~= 0x10 or buf(skip + 1, 1):uint() ~= 0 then return false end
+    dissect(buf, pkt, tree)
+    return true
+end
+
+-- Port 19522 (0x4C42) belongs to udplb.lua, which calls this dissector by name for a payload that starts with
+-- 0x10 0x00 (E2SAR's data once the LB removed its header) and after an LB v2/v3 header whose next protocol is 1.
+p:register_heuristic("udp", heuristic)

@@ -24,3 +24,5 @@ from nettwin.vnic.layers import (HEADER_FIELDS, L4_ETH, OPA16B, decode_header, e
 # NAAICE endpoint: the InfiniBand CM over RoCEv2 (docs/naa.md): DETH, the MAD header and the CM messages.
 from nettwin.naa.layers import (ATTR, DETH, MAD, CmDrep, CmDreq, CmRej, CmRep, CmReq, CmRtu,  # noqa: F401
                                 build_mad, decode_mad, rdma_cm_service_id)
+# EJFAT reassembly engine: E2SAR's 20-byte reassembly header and a kept LB header's bytes (docs/re.md).
+from nettwin.re.layers import E2SAR_RE_LEN, E2SARRE, lb_header_bytes  # noqa: F401

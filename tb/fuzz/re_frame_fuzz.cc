@@ -1,8 +1,9 @@
 // Segments, whole, through the reassembly engine's golden model and its cycle model (beats on the stream
 // port, output always ready, each frame 300 ns after the previous one with a 1 us timeout so contexts
-// expire, few contexts and a small buffer so no_context and too_big happen), then flush. Besides the
-// sanitizers: a differential check -- the two models' counters and drops must agree, and every frame is
-// counted in and accounted for.
+// expire, few contexts and a small buffer so no_context and too_big happen), then flush; once with the seed's
+// 8-byte RE header and once with E2SAR's 20-byte header (LB headers skipped). Besides the sanitizers: a
+// differential check -- the two models' counters and drops must agree, and every frame is counted in and
+// accounted for.
 #include "model/re/re_cycle_model.h"
 #include "model/re/re_model.h"
 #include "tb/fuzz/fuzz_util.h"
@@ -10,10 +11,12 @@
 using namespace nettwin;
 using namespace nettwin::re;
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  const auto frames = fuzz::Frames(data, size, 8);
+namespace {
+
+void RunFormat(const std::vector<std::vector<uint8_t>>& frames, HeaderFormat format) {
   constexpr uint64_t kStepNs = 300;
   ReConfig cfg;
+  cfg.format = format;
   cfg.contexts = 2;
   cfg.buffer_bytes = 2000;
   cfg.timeout_us = 1.0;
@@ -31,6 +34,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   in0.cfg_contexts = static_cast<uint32_t>(cfg.contexts);
   in0.cfg_buffer_bytes = cfg.buffer_bytes;
   in0.cfg_timeout_ns = 1000;
+  in0.cfg_format = cfg.format;
+  in0.cfg_version = static_cast<uint8_t>(cfg.Version());
+  in0.cfg_lb_header = cfg.lb_header;
   size_t done_frames = 0;
   bool flushed = false, flush_taken = false;
   ReCycleCounters last;
@@ -56,5 +62,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (int d = 0; d < kNumDrops; ++d) {
     if (last.drops[static_cast<size_t>(d + 1)] != g.drops[static_cast<size_t>(d)]) __builtin_trap();
   }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const auto frames = fuzz::Frames(data, size, 8);
+  RunFormat(frames, HeaderFormat::kEvio6);
+  RunFormat(frames, HeaderFormat::kE2sar);
   return 0;
 }

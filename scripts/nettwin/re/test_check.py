@@ -4,6 +4,8 @@ completes the event again, as documented; re_check called every second completio
 - the rule: a second completion is accepted only after the first context's hold expired;
 - with a built nettwin (NT_BUILD, default ../build), the soak's failing run (seed 1009, timeout_us 28)
   replays in lockstep, really completes an event twice, and passes.
+Also: E2SAR's frames as re_gen.py makes them, decoded by Scapy (E2SARRE, nettwin/re/layers.py), give the
+fields re_check.py's own byte parser reads (two independent readings of the header).
 
   cd scripts && /usr/bin/python3 -m unittest nettwin.re.test_check
 """
@@ -13,7 +15,12 @@ import subprocess
 import tempfile
 import unittest
 
-from nettwin.re.check import Fail, twice_in_hold
+from scapy.layers.inet import UDP
+from scapy.layers.l2 import Ether
+
+from nettwin.common.pcap import read_pcap
+from nettwin.re.check import Fail, parse, twice_in_hold
+from nettwin.re.layers import E2SARRE
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.dirname(os.path.dirname(HERE))
@@ -39,6 +46,35 @@ class TwiceInHoldTest(unittest.TestCase):
         twice_in_hold(seen, (1, 2), 5, 10, 0.01)
         twice_in_hold(seen, (1, 3), 6, 10, 0.01)
         twice_in_hold(seen, (2, 2), 7, 10, 0.01)
+
+
+def e2sar_vector(test, d, seed):
+    """re_gen.py --header e2sar's vector in d: its segments.pcap and the checker's configuration for it."""
+    r = subprocess.run([PY, f"{SCRIPTS}/re_gen.py", "--seed", str(seed), "--out-dir", d, "--header", "e2sar"],
+                       capture_output=True, text=True)
+    test.assertEqual(r.returncode, 0, r.stderr)
+    return f"{d}/segments.pcap", {"header": "e2sar", "version": 1, "lb_header": "skip"}
+
+
+class E2sarLayerAgreesWithTheChecker(unittest.TestCase):
+    def test_scapy_and_check_parse_read_the_same_fields(self):
+        with tempfile.TemporaryDirectory() as d:
+            pcap, cfg = e2sar_vector(self, d, 5)
+            n = behind_lb = 0
+            for fr, _ in read_pcap(pcap):
+                reason, seg = parse(fr, cfg)
+                if reason:
+                    continue
+                payload = bytes(Ether(fr)[UDP].payload)
+                if payload[:2] == b"LB":
+                    payload, behind_lb = payload[16:], behind_lb + 1
+                h = E2SARRE(payload[:20])
+                self.assertEqual((h.event_num, h.data_id, h.buffer_offset, payload[20:], True, h.buffer_length),
+                                 tuple(seg))
+                self.assertEqual((h.version, h.rsvd, h.rsvd2), (1, 0, 0))
+                n += 1
+            self.assertGreater(n, 100)
+            self.assertGreater(behind_lb, 10)
 
 
 @unittest.skipUnless(os.access(os.path.join(BUILD, "nettwin"), os.X_OK), "needs a built nettwin (NT_BUILD)")
