@@ -275,8 +275,11 @@ def main():
     with open(os.path.join(a.out_dir, "reorder.txt"), "w") as f:
         for k in ("flows", "queues", "buffer_bytes", "margin_us", "default_hold_us", "flow_idle_us"):
             f.write(f"{k} {conf[k]}\n")
-    write_pcap(os.path.join(a.out_dir, "arrivals.pcap"), [(fab, arr / 1e6) for arr, tx, _, _, fab, _ in arrivals])
-    write_pcap(os.path.join(a.out_dir, "originals.pcap"), [(nic, tx / 1e6) for tx, _, _, nic in originals])
+    # Nanosecond pcaps (the times are whole microseconds): `nettwin reorder` writes its outputs with the input's
+    # resolution, so the departures keep their cycle and cw_check can time a release to the cycle (issue 26).
+    write_pcap(os.path.join(a.out_dir, "arrivals.pcap"), [(fab, arr / 1e6) for arr, tx, _, _, fab, _ in arrivals],
+               nano=True)
+    write_pcap(os.path.join(a.out_dir, "originals.pcap"), [(nic, tx / 1e6) for tx, _, _, nic in originals], nano=True)
     with open(os.path.join(a.out_dir, "flows.json"), "w") as f:
         json.dump(meta, f, indent=1, sort_keys=True)
         f.write("\n")
