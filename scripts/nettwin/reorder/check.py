@@ -63,7 +63,7 @@ import os
 import sys
 
 from nettwin.reorder.layers import (BTH_LEN, CW_CLEAR, CW_HDR_LEN, CW_NAME, CW_NOTIFY, CW_RTT_REPLY,
-                       check_icrc, decode_cw, field_at, key_str, make_control, parse)
+                       check_icrc, decode_cw, field_at, key_str, make_control, parse, read_config)
 from nettwin.common.pcap import InputError, read_pcap
 from nettwin.reorder.timing import (PortBound, cells, held_bytes_bound, late_after_timeout, live_sharing,
                        reference, tail_races, timer_release_ready)
@@ -124,12 +124,7 @@ def load_dir(d):
     try:
         with open(os.path.join(d, "flows.json")) as f:
             meta = json.load(f)
-        conf = {}
-        with open(os.path.join(d, "reorder.txt")) as f:
-            for ln in f:
-                t = ln.split("#")[0].split()
-                if t:
-                    conf[t[0]] = t[1] if t[0] == "queue_allocation" else int(t[1])
+        conf = read_config(os.path.join(d, "reorder.txt"))
         orig = read_pcap(os.path.join(d, "originals.pcap"))
         arr = read_pcap(os.path.join(d, "arrivals.pcap"))
     except (OSError, ValueError, IndexError, InputError) as e:
