@@ -82,6 +82,7 @@ void AppendRunStatsTail(std::ostream& j, const RunOutcome& r) {
 
 int LbCommand(int argc, char** argv);
 int LbPlanCommand(int argc, char** argv);
+int LbPlanUdplbCommand(int argc, char** argv);  // lb-plan --program udplb
 int RdmaCommand(int argc, char** argv);
 int RdmaLatencyCommand(int argc, char** argv);
 int ReorderCommand(int argc, char** argv);

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "apps/commands.h"
+#include "apps/lb_plan_io.h"
 #include "model/lb/lb_plan.h"
 #include "model/lb/lb_script.h"
 
@@ -14,7 +15,9 @@ namespace {
 constexpr const char* kHelp =
     "usage: nettwin lb-plan --tables current.txt --members members.txt --out switch.txt\n"
     "                       [--boundary TICK] [--current-start TICK] [--now TICK] [--epoch N]\n"
-    "                       [--cleanup-out cleanup.txt] [--json plan.json]\n"
+    "                       [--cleanup-out cleanup.txt] [--json plan.json] [--program seed|udplb]\n"
+    "  --program       seed (default): the seed's program, tables in the `nettwin lb --tables` format;\n"
+    "                  udplb: ESnet's udplb program, see `nettwin lb-plan --program udplb --help`\n"
     "  --tables        the tables as they are now (the `nettwin lb --tables` script that built them)\n"
     "  --members       one line per member: member NAME weight W|fill F [ipv4 MAC IP PORT] [ipv6 MAC IP PORT]\n"
     "                  W: decimal, at most 6 decimals, 0 <= W <= 1000000000 (1e9); F: fill level in [0, 1]\n"
@@ -26,29 +29,6 @@ constexpr const char* kHelp =
     "  --out           the switch script: member rewrites, the new calendar, the prefixes, the wildcard\n"
     "  --cleanup-out   the script that retires the old epoch once its events have quiesced\n"
     "Tick values are decimal or 0x hex (64 bits). Exit 0 planned, 2 refused or bad input.\n";
-
-uint64_t Tick(const std::string& opt, const std::string& v, int bits) {
-  const auto n = ParseScriptValue(v);
-  if (!n || n->hi != 0 || (bits < 64 && (n->lo >> bits) != 0) || v.find_first_of(".:") != std::string::npos) {
-    throw std::invalid_argument(opt + " wants a " + std::to_string(bits) + "-bit number (decimal or 0x hex), got '" +
-                                v + "'");
-  }
-  return n->lo;
-}
-
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw PlanError(path + ": cannot open");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-void Spit(const std::string& path, const std::string& text) {
-  std::ofstream o(path);
-  o << text;
-  if (!o) throw PlanError(path + ": write failed");
-}
 
 std::string Json(const Plan& p, const std::vector<PlanMember>& members) {
   std::ostringstream j;
@@ -75,9 +55,16 @@ int LbPlanCommand(int argc, char** argv) {
   using namespace nettwin::lb;
   std::string tables, members_path, out, cleanup, json;
   PlanOptions opt;
+  for (int i = 1; i + 1 < argc; ++i) {
+    if (std::string(argv[i]) == "--program" && std::string(argv[i + 1]) == "udplb")
+      return LbPlanUdplbCommand(argc, argv);
+  }
   try {
     const bool run = ForEachOption(argc, argv, kHelp, [&](const std::string& o, const auto& val) {
-      if (o == "--tables")
+      if (o == "--program") {
+        const std::string v = val();
+        if (v != "seed") throw std::invalid_argument("--program must be seed or udplb, got '" + v + "'");
+      } else if (o == "--tables")
         tables = val();
       else if (o == "--members")
         members_path = val();

@@ -3,8 +3,9 @@
 # Works as root (no sudo needed, and none on a minimal Debian) and as a user with sudo.
 # The commands it runs are checked by scripts/tests/test_setup.sh with stub dpkg-query/apt-get/sudo.
 set -euo pipefail
+# slurm-wlm + munge: the one-node Slurm that ctest regress_slurm starts on localhost (scripts/slurm_local.sh)
 pkgs=(g++ cmake make verilator libsystemc-dev python3-scapy python3-matplotlib tshark libpcap-dev
-      libgtest-dev libgmock-dev zlib1g-dev yosys shellcheck clang libclang-rt-14-dev lcov)
+      libgtest-dev libgmock-dev zlib1g-dev yosys shellcheck clang libclang-rt-14-dev lcov slurm-wlm munge)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -12,18 +12,8 @@
 namespace nettwin::lb {
 namespace {
 
-std::string Hex(uint64_t v, int digits) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "0x%0*llx", digits, static_cast<unsigned long long>(v));
-  return buf;
-}
-
-std::string Hex128(const U128& v) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "0x%016llx%016llx", static_cast<unsigned long long>(v.hi),
-                static_cast<unsigned long long>(v.lo));
-  return buf;
-}
+constexpr auto Hex = ScriptHex;
+constexpr auto Hex128 = ScriptHex128;
 
 std::string Num(uint64_t v) { return std::to_string(v); }
 
@@ -93,15 +83,7 @@ uint64_t DeriveStart(const State& s, uint32_t current) {
     }
     spans.emplace_back(e.value, U{e.value} + (U{1} << (64 - len)));
   }
-  if (spans.empty()) return 0;
-  std::sort(spans.begin(), spans.end());
-  U end = spans[0].second;
-  for (const auto& sp : spans) {
-    if (sp.first > end) throw PlanError("the ticks of the older epochs are not one interval: give --current-start");
-    end = std::max(end, sp.second);
-  }
-  if (end > U{~uint64_t{0}}) throw PlanError("older epochs claim every tick up to 2^64 - 1: nothing left to switch");
-  return static_cast<uint64_t>(end);
+  return StartAfterSpans(std::move(spans));
 }
 
 uint32_t NextFreeEpoch(const State& s) {
@@ -164,6 +146,19 @@ std::string MemberAdd(bool v6, uint16_t id, const MemberRewrite& r) {
 std::string PrefixKey(const TickPrefix& p) { return Hex(p.value, 16) + "/" + std::to_string(p.len); }
 
 }  // namespace
+
+uint64_t StartAfterSpans(std::vector<std::pair<unsigned __int128, unsigned __int128>> spans) {
+  using U = unsigned __int128;
+  if (spans.empty()) return 0;
+  std::sort(spans.begin(), spans.end());
+  U end = spans[0].second;
+  for (const auto& sp : spans) {
+    if (sp.first > end) throw PlanError("the ticks of the older epochs are not one interval: give --current-start");
+    end = std::max(end, sp.second);
+  }
+  if (end > U{~uint64_t{0}}) throw PlanError("older epochs claim every tick up to 2^64 - 1: nothing left to switch");
+  return static_cast<uint64_t>(end);
+}
 
 LbTables TablesFromScript(const std::string& text, const std::string& file_name) {
   LbTables t;

@@ -10,6 +10,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "model/lb/lb_tables.h"
@@ -35,6 +36,10 @@ struct TickPrefix {
 // maximal aligned blocks inside the range; any exact cover needs one prefix per maximal block, so no cover
 // is smaller (the tests also compare with an exhaustive search).
 std::vector<TickPrefix> PrefixCover(uint64_t lo, uint64_t hi);
+
+// The start of the current epoch from the tick spans [lo, hi) the older epochs' entries still claim: the end
+// of their union, which must be one interval below 2^64 (else PlanError); 0 when there are none.
+uint64_t StartAfterSpans(std::vector<std::pair<unsigned __int128, unsigned __int128>> spans);
 
 // Slot counts for `weights` (any fixed-point unit) over `slots` slots: largest remainder (Hamilton), ties
 // to the earlier member; then every member with a positive weight that got 0 slots takes one from the

@@ -3,6 +3,7 @@
 #include <arpa/inet.h>
 
 #include <cctype>
+#include <cstdio>
 #include <fstream>
 #include <functional>
 #include <sstream>
@@ -332,6 +333,19 @@ std::vector<Segment> Parser::Run() {
 }  // namespace
 
 std::optional<U128> ParseScriptValue(const std::string& text) { return ParseNumber(text); }
+
+std::string ScriptHex(uint64_t v, int digits) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "0x%0*llx", digits, static_cast<unsigned long long>(v));
+  return buf;
+}
+
+std::string ScriptHex128(const U128& v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "0x%016llx%016llx", static_cast<unsigned long long>(v.hi),
+                static_cast<unsigned long long>(v.lo));
+  return buf;
+}
 
 std::vector<Segment> ParseScript(const std::string& text, const std::string& file_name) {
   return Parser(Tokenize(text), file_name).Run();

@@ -82,6 +82,7 @@ void RdmaModel::Check() {
   };
   const RxSlot& slot = ring_[Slot(rx_rd_)];
   if (~slot.crc != slot.icrc) return drop(Drop::kBadIcrc);
+  if (r.opcode == op::kCnp) return drop(Drop::kCnp);  // congestion notification: nothing to answer
   int qi = -1;
   for (int i = kQps - 1; i >= 0; --i) {
     if (qps_[i].cfg.valid && qps_[i].cfg.qpn == r.dqpn) qi = i;

@@ -10,7 +10,8 @@ namespace nettwin::rdma {
 
 const char* DropName(int d) {
   static const char* kNames[] = {"none",        "runt",        "malformed",        "not_for_us", "bad_icrc",
-                                 "unknown_qp",  "not_request", "psn_ahead_silent", "overflow"};
+                                 "unknown_qp",  "not_request", "psn_ahead_silent", "overflow",
+                                 "cnp"};
   return d >= 0 && d < kNumDrops ? kNames[d] : "unknown";
 }
 
@@ -74,7 +75,8 @@ Request ParseRequest(const uint8_t* h, int frame_len, const ResponderCfg& r) {
   if (Load16(udp + 2) != params::kRdmaUdpPort || Load16(udp + 4) != q.end - l4) return fail(Drop::kMalformed);
   if ((bth[1] & 0x0F) != 0) return fail(Drop::kMalformed);  // transport version 0 only
   q.opcode = bth[0];
-  if (q.opcode > op::kFetchAdd) return fail(Drop::kMalformed);  // not an RC opcode
+  // not an RC opcode; a CNP (0x81) passes here and is counted as `cnp` after its ICRC (RdmaModel::Check)
+  if (q.opcode > op::kFetchAdd && q.opcode != op::kCnp) return fail(Drop::kMalformed);
   q.pad = (bth[1] >> 4) & 3;
   q.hdr_len = static_cast<uint16_t>(l4 + 8 + 12 + ExtLen(q.opcode));
   const int data_len = q.end - 4 - q.hdr_len;

@@ -38,6 +38,7 @@ constexpr uint8_t kWriteFirst = 0x06, kWriteMiddle = 0x07, kWriteLast = 0x08, kW
 constexpr uint8_t kReadRequest = 0x0C, kReadRspFirst = 0x0D, kReadRspMiddle = 0x0E, kReadRspLast = 0x0F,
                   kReadRspOnly = 0x10;
 constexpr uint8_t kAck = 0x11, kAtomicAck = 0x12, kCompareSwap = 0x13, kFetchAdd = 0x14;
+constexpr uint8_t kCnp = 0x81;  // RoCEv2 congestion notification packet (IBA Annex A17)
 }  // namespace op
 
 namespace syndrome {
@@ -56,6 +57,7 @@ enum class Drop : uint8_t {
   kNotRequest,
   kPsnAheadSilent,
   kOverflow,  // frame longer than the request buffer
+  kCnp,       // a RoCEv2 congestion notification packet (BTH opcode 0x81): consumed and counted
   kCount,
 };
 constexpr int kNumDrops = static_cast<int>(Drop::kCount);

@@ -1,5 +1,6 @@
 #include "model/vnic/vnic_config.h"
 
+#include <array>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -63,22 +64,60 @@ Tables ParseConfig(const std::string& text, const std::string& file) {
       if (p.valid) l.Fail(tok[1], "port " + std::to_string(n) + " is configured twice");
       if (tok.size() % 2 != 0) l.Fail(tok.back(), "every key needs a value");
       std::map<std::string, uint64_t> kv;
+      std::map<std::string, std::array<uint8_t, 8>> pcp;
+      bool linux_profile = false, profile_given = false;
       for (size_t i = 2; i < tok.size(); i += 2) {
         static const std::map<std::string, uint64_t> kMax = {
             {"veswid", 0xFFFF},        {"pkey", 0xFFFF},          {"slid", 0xFFFFFF},
             {"sc", 31},                {"rc", 7},                 {"ucast_dlid", 0xFFFFFF},
-            {"mcast_dlid", 0xFFFFFF},  {"entropy", 0xFFFF}};
+            {"mcast_dlid", 0xFFFFFF},  {"entropy", 0xFFFF},       {"sc_mc", 31},
+            {"rc_word", 0xFFFFFFFF}};
+        if (kv.count(tok[i]) || pcp.count(tok[i]) || (tok[i] == "profile" && profile_given)) {
+          l.Fail(tok[i], "given twice");
+        }
+        if (tok[i] == "profile") {
+          if (tok[i + 1] != "linux" && tok[i + 1] != "nettwin") l.Fail(tok[i + 1], "profile is nettwin or linux");
+          linux_profile = tok[i + 1] == "linux";
+          profile_given = true;
+          continue;
+        }
+        if (tok[i] == "pcp_sc_uc" || tok[i] == "pcp_sc_mc") {  // eight SCs, PCP 0 first: a,b,c,d,e,f,g,h
+          std::array<uint8_t, 8> v{};
+          std::istringstream is(tok[i + 1]);
+          std::string part;
+          size_t n = 0;
+          while (std::getline(is, part, ',')) {
+            if (n == 8) break;
+            v[n++] = static_cast<uint8_t>(l.Number(part, 31, tok[i]));
+          }
+          if (n != 8 || std::getline(is, part, ',') || tok[i + 1].back() == ',') {
+            l.Fail(tok[i + 1], tok[i] + " wants eight SCs separated by commas (PCP 0 first)");
+          }
+          pcp[tok[i]] = v;
+          continue;
+        }
         auto it = kMax.find(tok[i]);
         if (it == kMax.end()) {
-          l.Fail(tok[i], "unknown key (veswid, pkey, slid, sc, rc, ucast_dlid, mcast_dlid, entropy)");
+          l.Fail(tok[i], "unknown key (veswid, pkey, slid, sc, rc, ucast_dlid, mcast_dlid, entropy, profile, "
+                         "sc_mc, pcp_sc_uc, pcp_sc_mc, rc_word)");
         }
-        if (kv.count(tok[i])) l.Fail(tok[i], "given twice");
         kv[tok[i]] = l.Number(tok[i + 1], it->second, tok[i]);
       }
       for (const char* req : {"veswid", "pkey", "slid"}) {
         if (!kv.count(req)) l.Fail(tok[0], std::string("port needs '") + req + "'");
       }
       if ((kv["pkey"] & 0x7FFF) == 0) l.Fail(tok[0], "pkey with low 15 bits zero is the invalid partition key");
+      // Zero is not a LID and not a virtual switch (Linux hfi1_vnic_up refuses vesw_id 0; docs/vnic.md).
+      if (kv["veswid"] == 0) l.Fail(tok[0], "veswid 0 is not a virtual switch (Linux refuses it)");
+      if (kv["slid"] == 0) l.Fail(tok[0], "slid 0 is not a LID");
+      static const std::array<const char*, 2> kLinuxOnly = {"sc_mc", "rc_word"}, kNettwinOnly = {"rc", "entropy"};
+      for (const char* k : linux_profile ? kNettwinOnly : kLinuxOnly) {
+        if (kv.count(k)) {
+          l.Fail(k, linux_profile ? std::string(k) + " is computed per frame in profile linux (rc_word, flow hash)"
+                                  : std::string(k) + " is a profile linux key");
+        }
+      }
+      if (!linux_profile && !pcp.empty()) l.Fail(pcp.begin()->first, pcp.begin()->first + " is a profile linux key");
       for (int i = 0; i < kPorts; ++i) {
         if (t.ports[i].valid && t.ports[i].veswid == kv["veswid"]) {
           l.Fail(tok[0], "veswid " + std::to_string(kv["veswid"]) + " is already port " + std::to_string(i) +
@@ -94,6 +133,11 @@ Tables ParseConfig(const std::string& text, const std::string& file) {
       p.ucast_dlid = static_cast<uint32_t>(kv.count("ucast_dlid") ? kv["ucast_dlid"] : 0xFFFFFF);
       p.mcast_dlid = static_cast<uint32_t>(kv.count("mcast_dlid") ? kv["mcast_dlid"] : 0xFFFFFF);
       p.entropy = static_cast<uint16_t>(kv["entropy"]);
+      p.linux_profile = linux_profile;
+      p.sc_mc = static_cast<uint8_t>(kv["sc_mc"]);
+      if (pcp.count("pcp_sc_uc")) p.pcp_sc_uc = pcp["pcp_sc_uc"];
+      if (pcp.count("pcp_sc_mc")) p.pcp_sc_mc = pcp["pcp_sc_mc"];
+      p.rc_word = static_cast<uint32_t>(kv["rc_word"]);
     } else if (tok[0] == "mac") {
       if (tok.size() != 4) l.Fail(tok[0], "expected: mac <port> <aa:bb:cc:dd:ee:ff> <dlid>");
       const int port = static_cast<int>(l.Number(tok[1], kPorts - 1, "port number"));
@@ -104,8 +148,9 @@ Tables ParseConfig(const std::string& text, const std::string& file) {
       for (int i = 0; i < macs; ++i) {
         if (t.macs[i].port == port && t.macs[i].mac == mac) l.Fail(tok[2], "MAC given twice for this port");
       }
-      t.macs[macs++] = MacEntry{true, static_cast<uint8_t>(port), mac,
-                                static_cast<uint32_t>(l.Number(tok[3], 0xFFFFFF, "dlid"))};
+      const uint64_t dlid = l.Number(tok[3], 0xFFFFFF, "dlid");
+      if (dlid == 0) l.Fail(tok[3], "dlid 0 is not a LID (Linux treats such an entry as absent)");
+      t.macs[macs++] = MacEntry{true, static_cast<uint8_t>(port), mac, static_cast<uint32_t>(dlid)};
     } else {
       l.Fail(tok[0], "unknown line (port, mac)");
     }

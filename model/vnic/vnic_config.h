@@ -1,6 +1,7 @@
 // The VNIC configuration file (`--config vnic.txt`, docs/vnic.md "Configuration"): the settings the
 // Ethernet Manager programs into each VNIC port and the MAC -> DLID table of each port's virtual switch.
 //   port <n> veswid <v> pkey <v> slid <v> [sc <v>] [rc <v>] [ucast_dlid <v>] [mcast_dlid <v>] [entropy <v>]
+//        [profile nettwin|linux] [sc_mc <v>] [pcp_sc_uc a,b,c,d,e,f,g,h] [pcp_sc_mc ...] [rc_word <v>]
 //   mac <port> <aa:bb:cc:dd:ee:ff> <dlid>
 // Numbers are decimal or 0x-hex; `#` starts a comment.
 #pragma once

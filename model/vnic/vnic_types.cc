@@ -1,5 +1,7 @@
 #include "model/vnic/vnic_types.h"
 
+#include <cstddef>
+
 namespace nettwin::vnic {
 
 void Tables::Apply(const CfgWrite& w) {
@@ -16,6 +18,13 @@ void Tables::Apply(const CfgWrite& w) {
     p.ucast_dlid = static_cast<uint32_t>(d.Get(65, 24));
     p.mcast_dlid = static_cast<uint32_t>(d.Get(89, 24));
     p.entropy = static_cast<uint16_t>(d.Get(113, 16));
+    p.linux_profile = d.Bit(129);
+    p.sc_mc = static_cast<uint8_t>(d.Get(130, 5));
+    for (int i = 0; i < 8; ++i) {
+      p.pcp_sc_uc[static_cast<std::size_t>(i)] = static_cast<uint8_t>(d.Get(135 + 5 * i, 5));
+      p.pcp_sc_mc[static_cast<std::size_t>(i)] = static_cast<uint8_t>(d.Get(175 + 5 * i, 5));
+    }
+    p.rc_word = static_cast<uint32_t>(d.Get(215, 32));
   } else if (w.table == params::kVnicTblMac && w.index < kMacEntries) {
     MacEntry& m = macs[w.index];
     m.valid = d.Bit(0);
@@ -39,6 +48,13 @@ CfgWrite EncodePort(int index, const PortCfg& p) {
   w.data.Set(65, 24, p.ucast_dlid);
   w.data.Set(89, 24, p.mcast_dlid);
   w.data.Set(113, 16, p.entropy);
+  w.data.SetBit(129, p.linux_profile);
+  w.data.Set(130, 5, p.sc_mc);
+  for (int i = 0; i < 8; ++i) {
+    w.data.Set(135 + 5 * i, 5, p.pcp_sc_uc[static_cast<std::size_t>(i)]);
+    w.data.Set(175 + 5 * i, 5, p.pcp_sc_mc[static_cast<std::size_t>(i)]);
+  }
+  w.data.Set(215, 32, p.rc_word);
   return w;
 }
 
@@ -55,10 +71,12 @@ CfgWrite EncodeMac(int index, const MacEntry& m) {
 }
 
 const char* ReasonName(Direction d, int reason) {
-  static const char* const kEnc[] = {"none", "runt", "too_long", "port_disabled"};
+  static const char* const kEnc[] = {"none", "runt", "too_long", "port_disabled", "dlid_zero"};
   static const char* const kDec[] = {"none",     "runt", "bad_l2", "bad_l4", "length_mismatch", "bad_icrc",
                                      "bad_pad", "unknown_veswid", "pkey_mismatch"};
-  if (d == Direction::kEncap) return reason >= 0 && reason < 4 ? kEnc[reason] : "unused";
+  if (d == Direction::kEncap) {
+    return reason >= 0 && reason < static_cast<int>(params::kVnicEncDropReasons) ? kEnc[reason] : "unused";
+  }
   return reason >= 0 && reason < kNumReasons ? kDec[reason] : "unused";
 }
 

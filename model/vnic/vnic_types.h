@@ -38,6 +38,13 @@ struct PortCfg {
   uint32_t ucast_dlid = 0;  // DLID for unicast MACs not in the MAC table
   uint32_t mcast_dlid = 0;  // DLID for broadcast and multicast MACs
   uint16_t entropy = 0;     // QW1 bits 32..47
+  // Profile `linux` (docs/vnic.md "Encapsulation profiles"): Linux opa_vnic's DLID, SC, RC and entropy rules
+  // and its tail byte; `sc` is then Linux's non_vlan_sc_uc.
+  bool linux_profile = false;
+  uint8_t sc_mc = 0;                    // non_vlan_sc_mc
+  std::array<uint8_t, 8> pcp_sc_uc{};   // pcp_to_sc_uc[pcp]
+  std::array<uint8_t, 8> pcp_sc_mc{};   // pcp_to_sc_mc[pcp]
+  uint32_t rc_word = 0;                 // vesw.rc: a 3-bit RC per protocol class (OPA_VNIC_ENCAP_RC_*)
 };
 
 // A MAC -> DLID entry of one port's virtual switch (table VnicTblMac).

@@ -152,8 +152,9 @@ package nt_pkg;
   // Encapsulation drop reasons (counter index; 0 = none).
   localparam int unsigned VnicEncDropRunt = 1;          // shorter than an Ethernet header (14 bytes)
   localparam int unsigned VnicEncDropTooLong = 2;       // longer than VnicMaxEthBytes
-  localparam int unsigned VnicEncDropPortDisabled = 3;  // the frame's VNIC port is not configured
-  localparam int unsigned VnicEncDropReasons = 4;
+  localparam int unsigned VnicEncDropPortDisabled = 3;  // the frame's VNIC port is not configured (or veswid/SLID 0)
+  localparam int unsigned VnicEncDropDlidZero = 4;      // the frame's DLID is 0 (Linux: tx_dlid_zero)
+  localparam int unsigned VnicEncDropReasons = 5;
   // Decapsulation drop reasons, in the order they are checked.
   localparam int unsigned VnicDecDropRunt = 1;
   localparam int unsigned VnicDecDropBadL2 = 2;

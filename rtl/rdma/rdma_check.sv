@@ -92,6 +92,9 @@ module rdma_check
     if (~crc_i != icrc_rx_i) begin
       job.drop = 4'(DropBadIcrc);
       done     = 1'b1;
+    end else if (req_i.opcode == 8'h81) begin  // CNP: counted, nothing to answer
+      job.drop = 4'(DropCnp);
+      done     = 1'b1;
     end else if (!found_qp) begin
       job.drop = 4'(DropUnknownQp);
       done     = 1'b1;

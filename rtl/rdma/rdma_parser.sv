@@ -93,7 +93,7 @@ module rdma_parser
       q.hdr_len = 16'(l4 + 20 + int'(ext_len(q.opcode)));
       data_len  = int'(q.frame_end) - 4 - int'(q.hdr_len);
       if (win_b16(hdr_i, l4 + 2) != 16'(RdmaUdpPort) || int'(win_b16(hdr_i, l4 + 4)) != int'(q.frame_end) - l4 ||
-          bth_flags[3:0] != 4'd0 || q.opcode > 8'h14 || data_len < 0 || int'(q.pad) > data_len) begin
+          bth_flags[3:0] != 4'd0 || (q.opcode > 8'h14 && q.opcode != 8'h81) || data_len < 0 || int'(q.pad) > data_len) begin
         q.drop = 4'(DropMalformed);
         done   = 1'b1;
       end

@@ -15,7 +15,7 @@ package rdma_pkg;
   // Drop reasons (model/rdma/rdma_types.h Drop).
   localparam int unsigned DropNone = 0, DropRunt = 1, DropMalformed = 2, DropNotForUs = 3, DropBadIcrc = 4,
                           DropUnknownQp = 5, DropNotRequest = 6, DropPsnAhead = 7, DropOverflow = 8,
-                          NumDrops = 9;
+                          DropCnp = 9, NumDrops = 10;
 
   typedef enum logic [2:0] {
     JobDrop, JobRespond, JobNone, JobWrite, JobRead, JobAtomic, JobAtomicDup, JobSendFetch

@@ -119,7 +119,7 @@ module vnic_decap_top
     found = 1'b0;
     port  = '0;
     for (int i = VnicPorts - 1; i >= 0; i--) begin
-      if (ports[i].valid && ports[i].veswid == hdr[159:144]) begin
+      if (ports[i].valid && ports[i].veswid != '0 && ports[i].veswid == hdr[159:144]) begin
         found = 1'b1;
         port  = PortIdxBits'(i);
       end
@@ -133,7 +133,8 @@ module vnic_decap_top
     else if (qw1[7:0] != 8'(VnicL4Eth)) reason = VnicDecDropBadL4;
     else if (over_now || n != {2'd0, qw0[30:20], 3'd0}) reason = VnicDecDropLength;
     else if (crc_last != icrc_rx) reason = VnicDecDropIcrc;
-    else if (tail[7:6] != 2'b01 || tail[5:0] > 6'd7 ||
+    // Tail LT 0b01 (the spec's tail flit) or 0b00 (Linux hfi1 writes the pad count alone).
+    else if (tail[7] || tail[5:0] > 6'd7 ||
              16'(tail[5:0]) > n - 16'(VnicHdrBytes + 14 + VnicTrailerBytes)) reason = VnicDecDropPad;
     else if (!found) reason = VnicDecDropVeswid;
     else if (!pkey_match(qw1[31:16], ports[port].pkey)) reason = VnicDecDropPkey;
@@ -183,5 +184,5 @@ module vnic_decap_top
   assign m_port_o = head.port;
 
   logic unused;
-  assign unused = ^{s_port_i, macs, qw0[19:0], qw0[31], qw0[60:32], qw1[63:32], qw1[15:8], hdr[143:128]};
+  assign unused = ^{s_port_i, macs, qw0[19:0], qw0[31], qw0[60:32], qw1[63:32], qw1[15:8], hdr[143:128], tail[6]};
 endmodule

@@ -38,6 +38,7 @@ module vnic_encap_top
     logic [10:0]            len_qw;
     logic [BeatBits-1:0]    out_beats;
     logic [PortIdxBits-1:0] port;
+    logic                   linux_p;    // tail byte without the LT bits
   } desc_t;
 
   port_cfg_t  [VnicPorts-1:0]      ports;
@@ -61,7 +62,12 @@ module vnic_encap_top
   logic [15:0]            len;
   logic [31:0]            reason;
   port_cfg_t              pc;
-  logic [23:0]            dlid;
+  logic [23:0]            dlid, dlid_tbl;
+  logic                   hit;
+  linux_info_t            lx_q, lx;
+  logic [4:0]             sc;
+  logic [2:0]             rc;
+  logic [15:0]            entropy;
   logic [10:0]            len_qw;
   logic [2:0]             pad;
   logic [63:0]            qw0, qw1;
@@ -105,30 +111,57 @@ module vnic_encap_top
     for (int i = 0; i < 6; i++) dmac[47-8*i-:8] = s_data_i[8*i+:8];
     if (!sop) dmac = dmac_q;
   end
+  assign lx = sop ? linux_info(s_data_i, popcount64(s_keep_i)) : lx_q;
 
+  // A port without a virtual switch id or SLID (0) is not enabled; a frame whose DLID comes out 0 is
+  // dropped, as Linux counts tx_dlid_zero (docs/vnic.md "Drops").
   always_comb begin
     reason = 0;
     if (!over_now && len < 16'(14)) reason = VnicEncDropRunt;
     else if (over_now || len > 16'(VnicMaxEthBytes)) reason = VnicEncDropTooLong;
-    else if (!pc.valid) reason = VnicEncDropPortDisabled;
+    else if (!pc.valid || pc.veswid == '0 || pc.slid == '0) reason = VnicEncDropPortDisabled;
+    else if (dlid == '0) reason = VnicEncDropDlidZero;
   end
   assign drop = reason != 0;
 
-  // Destination LID: group MACs take the port's multicast DLID, known unicast MACs their table entry (the
-  // lowest matching index), other unicast MACs the port's default.
+  // Destination LID (docs/vnic.md "DLID"): the MAC table's entry (the lowest matching index; a DLID 0 entry
+  // counts as absent). Default profile: group MACs the port's multicast DLID, then the table, then the
+  // port's default. Profile linux (opa_vnic_get_dlid): the table, group MACs, a locally administered MAC's
+  // bytes 5, 4, 3, the default.
   always_comb begin
-    dlid = pc.ucast_dlid;
+    hit      = 1'b0;
+    dlid_tbl = '0;
     for (int i = VnicMacEntries - 1; i >= 0; i--) begin
-      if (macs[i].valid && macs[i].port == port && macs[i].mac == dmac) dlid = macs[i].dlid;
+      if (macs[i].valid && macs[i].port == port && macs[i].mac == dmac && macs[i].dlid != '0) begin
+        hit      = 1'b1;
+        dlid_tbl = macs[i].dlid;
+      end
     end
-    if (dmac[40]) dlid = pc.mcast_dlid;
+    if (!pc.linux_p) dlid = dmac[40] ? pc.mcast_dlid : hit ? dlid_tbl : pc.ucast_dlid;
+    else if (hit) dlid = dlid_tbl;
+    else if (dmac[40]) dlid = pc.mcast_dlid;
+    else if (dmac[41]) dlid = {dmac[7:0], dmac[15:8], dmac[23:16]};
+    else dlid = pc.ucast_dlid;
+  end
+
+  // SC, RC, entropy: the port's in the default profile; profile linux's per-frame rules otherwise.
+  always_comb begin
+    sc      = pc.sc;
+    rc      = pc.rc;
+    entropy = pc.entropy;
+    if (pc.linux_p) begin
+      if (lx.vlan) sc = dmac[40] ? pc.pcp_sc_mc[lx.pcp] : pc.pcp_sc_uc[lx.pcp];
+      else sc = dmac[40] ? pc.sc_mc : pc.sc;
+      rc      = pc.rc_word[lx.rc_shift+:3];
+      entropy = {8'd0, lx.entropy};
+    end
   end
 
   assign len_qw = 11'((len + 16'(VnicHdrBytes + VnicTrailerBytes + 7)) >> 3);
   assign pad    = 3'({len_qw, 3'd0} - 14'(VnicHdrBytes + VnicTrailerBytes) - len[13:0]);
   //              LT    L2     FECN  RC     SC     DLID        BECN  length  SLID
-  assign qw0    = {1'b1, 2'b10, 1'b0, pc.rc, pc.sc, dlid[19:0], 1'b0, len_qw, pc.slid[19:0]};
-  assign qw1    = {16'd0, pc.entropy, pc.pkey, dlid[23:20], pc.slid[23:20], 8'(VnicL4Eth)};
+  assign qw0    = {1'b1, 2'b10, 1'b0, rc, sc, dlid[19:0], 1'b0, len_qw, pc.slid[19:0]};
+  assign qw1    = {16'd0, entropy, pc.pkey, dlid[23:20], pc.slid[23:20], 8'(VnicL4Eth)};
 
   always_comb begin
     wdesc.hdr       = {pc.veswid, 16'd0, qw1, qw0};
@@ -137,15 +170,18 @@ module vnic_encap_top
     wdesc.len_qw    = len_qw;
     wdesc.out_beats = BeatBits'((12'(len_qw) + 12'd7) >> 3);
     wdesc.port      = port;
+    wdesc.linux_p   = pc.linux_p;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       port_q <= '0;
       dmac_q <= '0;
-    end else if (s_valid_i && s_ready_o && sop) begin  // the first beat's port and destination MAC
+      lx_q   <= '0;
+    end else if (s_valid_i && s_ready_o && sop) begin  // the first beat's port, destination MAC, linux info
       port_q <= port;
       dmac_q <= dmac;
+      lx_q   <= lx;
     end
   end
 
@@ -190,7 +226,8 @@ module vnic_encap_top
       for (int j = 0; j < 4; j++) begin
         if (b == icrc_pos + 16'(j)) m_data_o[8*i+:8] = icrc[8*j+:8];
       end
-      if (b == icrc_pos + 16'd4) m_data_o[8*i+:8] = {2'b01, 3'd0, head.pad};  // LT = tail, Tail = pad
+      // LT = tail (profile linux: 0b00, the pad count alone as hfi1 writes it), Tail = pad
+      if (b == icrc_pos + 16'd4) m_data_o[8*i+:8] = {1'b0, ~head.linux_p, 3'd0, head.pad};
     end
   end
   assign m_keep_o = keep_mask(keep_n);

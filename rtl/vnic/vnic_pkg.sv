@@ -9,8 +9,14 @@ package vnic_pkg;
   localparam int unsigned NumReasons = VnicDecDropReasons > VnicEncDropReasons ? VnicDecDropReasons
                                                                               : VnicEncDropReasons;
 
-  // Programming-port entry of table VnicTblPort (cfg_data_i[128:0]).
+  // Programming-port entry of table VnicTblPort (cfg_data_i[246:0]). linux_p selects profile linux
+  // (docs/vnic.md "Encapsulation profiles"); sc_mc, pcp_sc_uc/mc (PCP i in [i]) and rc_word are its settings.
   typedef struct packed {
+    logic [31:0]      rc_word;
+    logic [7:0][4:0]  pcp_sc_mc;
+    logic [7:0][4:0]  pcp_sc_uc;
+    logic [4:0]       sc_mc;
+    logic             linux_p;
     logic [15:0] entropy;
     logic [23:0] mcast_dlid;
     logic [23:0] ucast_dlid;
@@ -55,6 +61,65 @@ package vnic_pkg;
       if (7'(i) < n) c = crc32_byte(c, m[8*i+:8]);
     end
     return c;
+  endfunction
+
+  // Profile linux's per-frame values from a frame's first beat (n bytes of it valid): the first VLAN tag's
+  // PCP, the rc_word shift of the protocol class (opa_vnic_get_rc, behind up to 8 tags) and the entropy
+  // (opa_vnic_calc_entropy of CRC-32 over the 14-byte Ethernet header). Mirrors LinuxSc/LinuxRc/LinuxEntropy.
+  typedef struct packed {
+    logic       vlan;
+    logic [2:0] pcp;
+    logic [4:0] rc_shift;
+    logic [7:0] entropy;
+  } linux_info_t;
+
+  function automatic logic [15:0] beat_b16(logic [StreamBits-1:0] d, int unsigned at);
+    return {d[8*at+:8], d[8*(at+1)+:8]};
+  endfunction
+
+  function automatic logic is_vlan_type(logic [15:0] t);
+    return t == 16'h8100 || t == 16'h88a8;
+  endfunction
+
+  function automatic linux_info_t linux_info(logic [StreamBits-1:0] d, logic [6:0] n);
+    linux_info_t r;
+    logic [15:0] typ;
+    logic [31:0] crc;
+    logic [7:0]  proto;
+    logic        stop;
+    int unsigned off;
+    r.vlan = n >= 7'd16 && is_vlan_type(beat_b16(d, 12));
+    r.pcp  = d[8*14+5+:3];
+    off    = 12;
+    typ    = beat_b16(d, 12);
+    stop   = 1'b0;
+    for (int k = 0; k < 8; k++) begin
+      if (!stop && is_vlan_type(typ)) begin
+        if (off + 6 > int'(n)) begin
+          typ  = '0;
+          stop = 1'b1;
+        end else begin
+          typ = beat_b16(d, off + 4);
+          off = off + 4;
+        end
+      end
+    end
+    if (is_vlan_type(typ)) typ = '0;  // deeper than 8 tags
+    r.rc_shift = 5'd0;
+    if (typ == 16'h86dd) begin
+      proto      = off + 2 + 6 < int'(n) ? d[8*(off+8)+:8] : 8'd0;
+      r.rc_shift = proto == 8'd6 ? 5'd20 : proto == 8'd17 ? 5'd24 : 5'd16;
+    end else if (typ == 16'h0800) begin
+      proto      = off + 2 + 9 < int'(n) ? d[8*(off+11)+:8] : 8'd0;
+      r.rc_shift = proto == 8'd6 ? 5'd12 : proto == 8'd17 ? 5'd8 : 5'd4;
+    end
+    crc = '1;
+    for (int i = 0; i < 14; i++) crc = crc32_byte(crc, d[8*i+:8]);
+    crc = ~crc;
+    crc = crc ^ (crc >> 8);
+    crc = crc ^ (crc >> 16);
+    r.entropy = crc[7:0];
+    return r;
   endfunction
 
   function automatic logic [6:0] popcount64(logic [StreamBytes-1:0] k);

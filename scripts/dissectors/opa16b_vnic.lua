@@ -5,7 +5,7 @@
 --        L2 61-62 (=0b10), LT 63 (=1)
 --   QW1: L4 type 0-7 (=0x78), SLID[23:20] 8-11, DLID[23:20] 12-15, PKEY 16-31, entropy 32-47, reserved 48-63
 --   QW2: reserved 0-15, L4 header (veswid) 16-31, then the Ethernet frame, pad, and in the last QW the ICRC
---        (bits 24-55, little-endian), Tail = pad byte count (56-61), LT (62-63, =0b01).
+--        (bits 24-55, little-endian), Tail = pad byte count (56-61), LT (62-63, =0b01; Linux hfi1 writes 0b00).
 -- The inner frame goes to Wireshark's Ethernet dissector (eth_withoutfcs). The ICRC is recomputed (CRC-32
 -- over every byte before it, BECN/SC/FECN read as ones: docs/vnic.md "ICRC") and a mismatch, a wrong length
 -- or pad, or a short packet gets an expert error instead of a Lua error.
@@ -103,7 +103,8 @@ function p.dissector(tvb, pinfo, tree)
   if not ok then t:add_proto_expert_info(e_bad, "bad ICRC") end
   if length * 8 ~= n then t:add_proto_expert_info(e_bad, "length field " .. length .. " QW, packet " .. n .. " bytes") end
   if l2 ~= 2 or l4 ~= 0x78 then t:add_proto_expert_info(e_bad, "not 16B Ethernet (L2 " .. l2 .. ", L4 " .. l4 .. ")") end
-  if rshift(tail, 6) ~= 1 or pad > 7 then t:add_proto_expert_info(e_bad, "bad tail byte") end
+  -- tail LT 0b01 (the spec) or 0b00 (Linux hfi1 writes the pad count alone)
+  if rshift(tail, 6) > 1 or pad > 7 then t:add_proto_expert_info(e_bad, "bad tail byte") end
   pinfo.cols.info = string.format("16B VNIC veswid %d SLID 0x%06x -> DLID 0x%06x PKEY 0x%04x SC %d",
     rshift(w4, 16), slid, dlid, rshift(w2, 16), band(rshift(w1, 20), 0x1F))
   local inner = n - HDR_LEN - TRAILER_LEN - band(pad, 7)

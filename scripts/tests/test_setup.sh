@@ -5,7 +5,7 @@
 #   bash scripts/tests/test_setup.sh
 #
 # Cases: as root (no sudo on the box: the stub sudo fails if called) and as a user (through sudo), with
-# some packages missing: `apt-get update` once, then `apt-get install -y` of exactly the missing ones,
+# some packages missing (among them slurm-wlm and munge, which ctest regress_slurm needs): `apt-get update` once, then `apt-get install -y` of exactly the missing ones,
 # DEBIAN_FRONTEND=noninteractive seen by apt-get (the stub sudo clears the environment as sudo's
 # env_reset does, so it must be passed on the command line); nothing run when nothing is missing; a
 # failing apt-get update or install makes setup.sh fail.
@@ -82,6 +82,12 @@ expect_log "sudo $NI apt-get update -q
 apt-get update -q [via_sudo=1 $NI]
 sudo $NI apt-get $INSTALL python3-scapy
 apt-get $INSTALL python3-scapy [via_sudo=1 $NI]" "user: through sudo, DEBIAN_FRONTEND passed through it"
+
+echo "== as root, Slurm missing (ctest regress_slurm's one-node cluster: slurmctld, slurmd, munged)"
+run_setup 0 slurm-wlm munge
+[ "$rc" -eq 0 ] || { cat "$W/out"; fail "setup.sh exited $rc as root"; }
+expect_log "apt-get update -q [via_sudo=0 $NI]
+apt-get $INSTALL slurm-wlm munge [via_sudo=0 $NI]" "root: slurm-wlm and munge are in the list"
 
 echo "== nothing missing"
 for uid in 0 1000; do

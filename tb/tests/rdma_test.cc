@@ -149,6 +149,35 @@ TEST(Rdma, ReadsAndAtomicsOnAQpWithoutMaxRdAtomicAreRefused) {
   EXPECT_EQ(r.counters.dma_reads, 0u);
 }
 
+// A RoCEv2 congestion notification packet (BTH opcode 0x81, 16 reserved bytes; what a ConnectX sends back
+// for ECN-marked traffic) is counted as `cnp`, not `malformed`, for any QP; it is consumed without a response
+// or side effect; one with a bad ICRC is `bad_icrc` like any packet. Both engines, every cycle.
+TEST(Rdma, CongestionNotificationIsCountedAsCnp) {
+  RdmaConfig c = Config();
+  RequestSpec cnp;
+  cnp.opcode = op::kCnp;
+  cnp.ackreq = false;
+  cnp.payload.assign(16, 0);
+  RequestSpec cnp_other = cnp;
+  cnp_other.dqpn = 0x55;  // a QP this responder does not have
+  std::vector<Packet> pkts = {Packet{BuildRequest(Faa(100, kMrVa, 1)), 0}, Packet{BuildRequest(cnp), 0},
+                              Packet{BuildRequest(cnp_other), 0}, Packet{BuildRequest(cnp), 0},
+                              Packet{BuildRequest(Faa(101, kMrVa, 2)), 0}};
+  pkts[3].bytes[14 + 20 + 8 + 12 + 16 + 1] ^= 1;  // inside the ICRC
+  RdmaRunConfig cfg;
+  cfg.mem_read_cycles = 20;
+  const RdmaRunReport r = RunRdma(c, pkts, cfg);
+  EXPECT_TRUE(r.mismatch_text.empty()) << r.mismatch_text;
+  EXPECT_TRUE(r.conservation_ok);
+  ASSERT_EQ(r.run.out.size(), 2u);
+  for (const Packet& o : r.run.out) EXPECT_EQ(Decode(o).opcode, op::kAtomicAck);
+  EXPECT_EQ(Decode(r.run.out[1]).orig, Decode(r.run.out[0]).orig + 1);  // the CNPs changed nothing
+  EXPECT_EQ(r.counters.drops[static_cast<int>(Drop::kCnp)], 2u);
+  EXPECT_EQ(r.counters.drops[static_cast<int>(Drop::kBadIcrc)], 1u);
+  EXPECT_EQ(r.counters.drops[static_cast<int>(Drop::kMalformed)], 0u);
+  EXPECT_EQ(std::string(DropName(static_cast<int>(Drop::kCnp))), "cnp");
+}
+
 TEST(Rdma, BadIcrcIsDroppedWithoutEffect) {
   RdmaConfig c = Config();
   std::vector<Packet> pkts = {Packet{BuildRequest(Faa(100, kMrVa, 9)), 0}};

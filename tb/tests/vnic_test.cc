@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "model/common/crc32.h"
 #include "model/vnic/vnic_config.h"
 #include "model/vnic/vnic_format.h"
 #include "tb/vnic/vnic_run.h"
@@ -168,6 +169,103 @@ TEST(VnicConfig, ErrorsNameFileLineAndToken) {
   EXPECT_EQ(err("port 1 veswid 012 pkey 0x8001 slid 1\n"),
             "v.txt:1: token '012': veswid is not a number (decimal or 0x-hex)");
   EXPECT_EQ(err("vlan 3\n"), "v.txt:1: token 'vlan': unknown line (port, mac)");
+  // zero is not a virtual switch or a LID (Linux's hfi1_vnic_up refuses vesw_id 0; docs/vnic.md "Drops")
+  EXPECT_EQ(err("port 1 veswid 0 pkey 0x8001 slid 1\n"),
+            "v.txt:1: token 'port': veswid 0 is not a virtual switch (Linux refuses it)");
+  EXPECT_EQ(err("port 1 veswid 1 pkey 0x8001 slid 0\n"), "v.txt:1: token 'port': slid 0 is not a LID");
+  EXPECT_EQ(err("port 1 veswid 1 pkey 0x8001 slid 1\nmac 1 02:00:00:00:00:01 0\n"),
+            "v.txt:2: token '0': dlid 0 is not a LID (Linux treats such an entry as absent)");
+  EXPECT_EQ(err("port 1 veswid 1 pkey 0x8001 slid 1 profile linux rc 3\n"),
+            "v.txt:1: token 'rc': rc is computed per frame in profile linux (rc_word, flow hash)");
+  EXPECT_EQ(err("port 1 veswid 1 pkey 0x8001 slid 1 rc_word 3\n"),
+            "v.txt:1: token 'rc_word': rc_word is a profile linux key");
+  EXPECT_EQ(err("port 1 veswid 1 pkey 0x8001 slid 1 profile linux pcp_sc_uc 1,2,3\n"),
+            "v.txt:1: token '1,2,3': pcp_sc_uc wants eight SCs separated by commas (PCP 0 first)");
+  EXPECT_EQ(err("port 1 veswid 1 pkey 0x8001 slid 1 profile bsd\n"), "v.txt:1: token 'bsd': profile is nettwin or linux");
+}
+
+// Profile linux (Linux opa_vnic's rules, docs/vnic.md "Encapsulation profiles"), packet by packet: the DLID
+// of a locally administered MAC is its bytes 5, 4, 3; a universally administered unknown MAC takes the
+// default DLID; the MAC table and group MACs as in Linux; SC by PCP; RC by protocol class; the tail byte
+// without LT bits; a zero DLID dropped. Then the same frames through both engines in lockstep.
+TEST(VnicLockstep, LinuxProfileInBothEngines) {
+  const Tables t = ParseConfig(
+      "port 2 veswid 9 pkey 0xffff slid 0x000102 sc 3 ucast_dlid 0x000777 mcast_dlid 0x00c001 profile linux "
+      "sc_mc 4 pcp_sc_uc 10,11,12,13,14,15,16,17 pcp_sc_mc 20,21,22,23,24,25,26,27 rc_word 0x07654321\n"
+      "mac 2 02:00:00:00:00:05 0x000555\n",
+      "t");
+  auto frame = [](std::vector<uint8_t> head, size_t len) {
+    head.resize(len, 0x5A);
+    return head;
+  };
+  const std::vector<uint8_t> laa = {0x02, 0, 0, 0x34, 0x12, 0x0B, 0, 0, 0, 0, 0, 1, 0x08, 0x00,
+                                    0x45, 0, 0, 40, 0, 0, 0, 0, 64, 6};  // IPv4 TCP
+  const std::vector<uint8_t> uaa = {0x00, 0x1b, 0x21, 1, 2, 3, 0, 0, 0, 0, 0, 1, 0x81, 0x00, 0xA0, 0x05,
+                                    0x86, 0xDD, 0x60, 0, 0, 0, 0, 8, 17};  // 802.1Q PCP 5, IPv6 UDP
+  const std::vector<uint8_t> grp = {0x01, 0, 0x5e, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0x88, 0xA8, 0x20, 0x07,
+                                    0x81, 0x00, 0, 1, 0x08, 0x00};  // QinQ PCP 1, IPv4 (protocol byte 0)
+  const std::vector<uint8_t> tbl = {0x02, 0, 0, 0, 0, 0x05, 0, 0, 0, 0, 0, 1, 0x08, 0x06};  // ARP
+  const std::vector<uint8_t> zero = {0x02, 0x77, 0x66, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0x08, 0x06};
+  struct Want {
+    uint32_t dlid;
+    uint8_t sc, rc;
+  };
+  // rc_word 0x07654321: DEFAULT 1, IPV4 2, IPV4_UDP 3, IPV4_TCP 4, IPV6 5, IPV6_TCP 6, IPV6_UDP 7
+  const std::vector<std::pair<std::vector<uint8_t>, Want>> cases = {
+      {frame(laa, 100), {0x0B1234, 3, 4}},   // LAA: bytes 5,4,3; untagged unicast: sc; IPv4 TCP
+      {frame(uaa, 64), {0x000777, 15, 7}},   // UAA unknown: default; PCP 5 unicast; IPv6 UDP
+      {frame(grp, 300), {0x00c001, 21, 2}},  // group: mcast; PCP 1 multicast; IPv4 behind two tags
+      {frame(tbl, 61), {0x000555, 3, 1}},    // the MAC table; ARP: DEFAULT
+  };
+  std::vector<Packet> in;
+  std::vector<std::vector<uint8_t>> want;
+  for (const auto& [f, w] : cases) {
+    const EncapResult r = Encapsulate(f, 2, t);
+    ASSERT_EQ(r.drop, 0);
+    const Header16B h = UnpackHeader(r.pkt.data());
+    EXPECT_EQ(h.dlid, w.dlid);
+    EXPECT_EQ(h.sc, w.sc);
+    EXPECT_EQ(h.rc, w.rc);
+    uint32_t crc = 0xFFFFFFFFu;
+    for (int i = 0; i < 14; ++i) crc = Crc32Byte(crc, f[static_cast<size_t>(i)]);
+    crc = ~crc;
+    EXPECT_EQ(h.entropy, (crc ^ crc >> 8 ^ crc >> 16 ^ crc >> 24) & 0xFF);  // opa_vnic_calc_entropy's fold
+    EXPECT_EQ(r.pkt.back(), PadBytes(f.size()));  // tail: the pad count alone
+    EXPECT_EQ(Decapsulate(r.pkt, t).frame, f);
+    in.push_back(Packet{f, 0});
+    want.push_back(r.pkt);
+  }
+  // Edges where the first beat ends early or the tags go deep: RTL = model in lockstep decides these.
+  const std::vector<uint8_t> tag = {0x02, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0x81, 0x00, 0xE0, 0x01};
+  std::vector<uint8_t> deep = {0x02, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1};
+  for (int i = 0; i < 9; ++i) deep.insert(deep.end(), {0x88, 0xA8, 0x20, 0x00});  // 9 tags: "other"
+  deep.insert(deep.end(), {0x08, 0x00});
+  std::vector<uint8_t> eight(deep.begin(), deep.begin() + 12 + 32);  // 8 tags, then IPv4 UDP
+  eight.insert(eight.end(), {0x08, 0x00, 0x45, 0, 0, 0, 0, 0, 0, 0, 0, 17});
+  for (const std::vector<uint8_t>& f :
+       {frame(tag, 14), frame(tag, 15), frame(tag, 16), frame(tag, 17), frame(tag, 19), frame(laa, 23),
+        frame(laa, 24), frame(uaa, 24), frame(uaa, 25), deep, frame(deep, 200), eight, frame(eight, 70)}) {
+    const EncapResult e = Encapsulate(f, 2, t);
+    ASSERT_EQ(e.drop, 0);
+    in.push_back(Packet{f, 0});
+    want.push_back(e.pkt);
+  }
+  EXPECT_EQ(UnpackHeader(Encapsulate(frame(tag, 15), 2, t).pkt.data()).sc, 3);  // TCI cut: untagged
+  EXPECT_EQ(UnpackHeader(Encapsulate(frame(tag, 16), 2, t).pkt.data()).sc, 17);  // PCP 7
+  EXPECT_EQ(UnpackHeader(Encapsulate(frame(laa, 23), 2, t).pkt.data()).rc, 2);  // protocol byte cut: IPv4
+  EXPECT_EQ(UnpackHeader(Encapsulate(deep, 2, t).pkt.data()).rc, 1);            // 9 tags: DEFAULT
+  EXPECT_EQ(UnpackHeader(Encapsulate(eight, 2, t).pkt.data()).rc, 3);           // 8 tags: IPv4 UDP
+  EXPECT_EQ(Encapsulate(frame(zero, 80), 2, t).drop, static_cast<int>(params::kVnicEncDropDlidZero));
+  in.insert(in.begin() + 2, Packet{frame(zero, 80), 0});
+  VnicRunConfig rc;
+  rc.opt.gaps = 0.2;
+  rc.opt.backpressure = 0.3;
+  const VnicRunReport r = RunVnic(t, in, std::vector<uint8_t>(in.size(), 2), rc);
+  ASSERT_EQ(r.mismatch_text, "");
+  ASSERT_TRUE(r.conservation_ok);
+  EXPECT_EQ(r.counters.drops[params::kVnicEncDropDlidZero], 1u);
+  ASSERT_EQ(r.run.out.size(), want.size());
+  for (size_t i = 0; i < want.size(); ++i) EXPECT_EQ(r.run.out[i].bytes, want[i]) << i;
 }
 
 // Both directions in lockstep with random lengths incl. both extremes, back to back and with gaps and
@@ -300,7 +398,9 @@ TEST(VnicLockstep, EveryDecapDropReasonAndEveryPadValueInBothEngines) {
   size_t delivered = 0;
   for (uint32_t w : want) w == 0 ? ++delivered : ++drops[w];
   EXPECT_EQ(r.run.out.size(), delivered);
-  EXPECT_EQ(drops[params::kVnicDecDropPad], 3u * 64 + 56 + 1);  // wrong top bits, pads 8..63, too long
+  // LT 0b10 / 0b11 with any count, LT 0b00 / 0b01 with counts 8..63, and one count too long (LT 0b00 with
+  // 0..7 is Linux's tail byte: delivered).
+  EXPECT_EQ(drops[params::kVnicDecDropPad], 2u * 64 + 2u * 56 + 1);
   for (uint32_t reason : {params::kVnicDecDropRunt, params::kVnicDecDropBadL2, params::kVnicDecDropBadL4,
                           params::kVnicDecDropLength, params::kVnicDecDropIcrc, params::kVnicDecDropPad,
                           params::kVnicDecDropVeswid, params::kVnicDecDropPkey}) {
@@ -308,6 +408,31 @@ TEST(VnicLockstep, EveryDecapDropReasonAndEveryPadValueInBothEngines) {
     EXPECT_EQ(r.counters.drops[reason], drops[reason]) << reason;
   }
   EXPECT_EQ(drops[params::kVnicDecDropPkey], 2u);  // another partition; two limited members
+}
+
+TEST(VnicLockstep, LinuxTailByteWithoutLinkTypeBitsIsDeliveredInBothEngines) {
+  // Linux hfi1 (vnic_sdma.c hfi1_vnic_update_pad) writes the tail byte as the pad count alone and reads it
+  // with & 7 (vnic_main.c): such packets were dropped as bad_pad. Every pad count, both tail conventions.
+  const Tables t = TwoPorts();
+  std::mt19937_64 rng(21);
+  std::vector<Packet> in;
+  std::vector<std::vector<uint8_t>> want;
+  for (size_t len = 14; len < 14 + 16; ++len) {
+    const auto f = Frame(len, rng);
+    auto p = Encapsulate(f, static_cast<uint8_t>(len % 2 ? 0 : 3), t).pkt;
+    ASSERT_FALSE(p.empty());
+    p.back() &= 0x3F;  // LT bits 0: ICRC unchanged (the tail byte is not covered)
+    ASSERT_EQ(Decapsulate(p, t).drop, 0) << len;
+    in.push_back(Packet{p, 0});
+    want.push_back(f);
+  }
+  VnicRunConfig rc;
+  rc.dir = Direction::kDecap;
+  const VnicRunReport r = RunVnic(t, in, {}, rc);
+  ASSERT_EQ(r.mismatch_text, "");
+  ASSERT_TRUE(r.conservation_ok);
+  ASSERT_EQ(r.run.out.size(), want.size());
+  for (size_t i = 0; i < want.size(); ++i) EXPECT_EQ(r.run.out[i].bytes, want[i]) << i;
 }
 
 }  // namespace

@@ -58,21 +58,24 @@ def read_members(path):
     with open(path) as f:
         for ln in f:
             w = ln.split("#")[0].split()
-            if not w:
-                continue
-            weight = Fraction(w[3])
-            if w[2] == "fill":
-                weight = 1 - weight
-            rw = {}
-            i = 4
-            while i < len(w):
-                et = lb_tables.ETH_IPV6 if w[i] == "ipv6" else lb_tables.ETH_IPV4
-                mac = int(w[i + 1], 16)
-                ip = int.from_bytes(ipaddress.ip_address(w[i + 2]).packed, "big")
-                rw[et] = (mac, ip, int(w[i + 3], 0))
-                i += 4
-            out.append((w[1], weight, rw))
+            if w:
+                out.append(member_line(w))
     return out
+
+
+def member_line(w):
+    """(name, weight, {ethertype: (mac, ip, port)}) of one members-file line's words (MAC in hex, colons
+    allowed)."""
+    weight = Fraction(w[3])
+    if w[2] == "fill":
+        weight = 1 - weight
+    rw = {}
+    for i in range(4, len(w), 4):
+        et = lb_tables.ETH_IPV6 if w[i] == "ipv6" else lb_tables.ETH_IPV4
+        mac = int(w[i + 1].replace(":", ""), 16)
+        ip = int.from_bytes(ipaddress.ip_address(w[i + 2]).packed, "big")
+        rw[et] = (mac, ip, int(w[i + 3], 0))
+    return w[1], weight, rw
 
 
 def apportion(weights, slots=SLOTS):

@@ -132,11 +132,13 @@ def crafted_frames():
     from scapy.packet import Raw
     from nettwin.lb.layers import E2SARRE, UDPLB, UDPLBv2, UDPLBv3, EVIO6Seg
 
+    eth = Ether(src="00:11:22:33:44:55", dst="00:aa:bb:cc:dd:ee")
+
     def u4(dport, payload):
-        return bytes(Ether(src="00:11:22:33:44:55", dst="00:aa:bb:cc:dd:ee") / IP(src="10.0.0.1", dst="10.0.0.2") / UDP(sport=50000, dport=dport) / payload)
+        return bytes(eth / IP(src="10.0.0.1", dst="10.0.0.2") / UDP(sport=50000, dport=dport) / payload)
 
     def u6(dport, payload):
-        return bytes(Ether(src="00:11:22:33:44:55", dst="00:aa:bb:cc:dd:ee") / IPv6(src="fe80::1", dst="fe80::2") / UDP(sport=50001, dport=dport) / payload)
+        return bytes(eth / IPv6(src="fe80::1", dst="fe80::2") / UDP(sport=50001, dport=dport) / payload)
 
     re_hdr = E2SARRE(data_id=0x1234, buffer_offset=8000, buffer_length=90000, event_num=0x123456789A)
     v2 = UDPLBv2(proto=1, entropy=0xBEEF, tick=0x1122334455667788)

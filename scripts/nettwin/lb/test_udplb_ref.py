@@ -399,8 +399,8 @@ class DataPlane(unittest.TestCase):
         self.assertEqual(r(eth() / IP(src="10.1.2.2", dst="10.1.2.3", proto=6) / Raw(b"t" * 30)), "parse_error")
         self.assertEqual(r(eth() / IP(src="10.1.2.2", dst="10.1.2.3") / UDP(dport=0x4C42) / Raw(b"LX" + b"\0" * 20)),
                          "parse_error")
-        self.assertEqual(r(eth() / IP(src="10.1.2.2", dst="10.1.2.3") / UDP(dport=0x4C42) / Raw(b"LB\x01" + b"\0" * 20)),
-                         "parse_error")
+        self.assertEqual(r(eth() / IP(src="10.1.2.2", dst="10.1.2.3") / UDP(dport=0x4C42)
+                           / Raw(b"LB\x01" + b"\0" * 20)), "parse_error")
         self.assertEqual(r(Ether(dst="00:aa:bb:cc:dd:ee", type=0x9000) / Raw(b"r" * 50)), "parse_error")
         self.assertEqual(r(good[:5] + b"\xef" + good[6:]), "l2_dst_miss")
         self.assertEqual(r(Ether(dst="00:aa:bb:cc:dd:ee", type=0x88CC) / Raw(b"\0" * 50)), "not_ip")

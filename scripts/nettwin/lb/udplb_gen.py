@@ -13,12 +13,13 @@ soft-evicted and deregistered members, calendar slots naming members without an 
 tagged frame keeps EtherType 0x8100, docs/lb-udplb.md "Interpretations").
 Traffic: LB v2 and v3 over IPv4 (with options) and IPv6, zero and wrong UDP checksums, wrong IPv4 header
 checksums, inconsistent lengths, frames from 42 bytes (Ethernet padding kept) up to ~9000 (and frames cut
-inside their headers, down to 14 bytes), VLAN-tagged frames, ARP / ICMP echo / ICMPv6 echo / neighbour solicitations (with and without the source link-layer
-option, from ::) that get replies, IEEE 802 group frames (LLDP, LACP, other slow protocols), and frames for
-every drop reason: parse errors of each kind (EtherType, VLAN inner type, IPv4 version / IHL / protocol,
-IPv6 version / next header, ICMPv6 type, ARP fields, LB magic / version, truncation anywhere), l2/l3
-misses, not IP, ARP / ICMP / ND mismatches, ICMP destination unreachable and unhandled, blocked sources, no
-LB header, TTL / hop limit 0 and 1, epoch / calendar / member misses, soft-evicted and deregistered members.
+inside their headers, down to 14 bytes), VLAN-tagged frames, ARP / ICMP echo / ICMPv6 echo / neighbour
+solicitations (with and without the source link-layer option, from ::, with another option) that get replies,
+priority-tagged frames, IEEE 802 group frames (LLDP, LACP, other slow protocols; tagged ones go through L2),
+and frames for every drop reason: parse errors of each kind (EtherType, VLAN inner type, IPv4 version / IHL /
+protocol, IPv6 version / next header, ICMPv6 type, ARP fields, LB magic / version, truncation anywhere), l2/l3
+misses, not IP, ARP / ICMP / ND mismatches, ICMP destination unreachable and unhandled, blocked sources, no LB
+header, TTL / hop limit 0 and 1, epoch / calendar / member misses, soft-evicted and deregistered members.
 The first segment starts with one frame of each kind, so every seed covers all of them.
 `run_traffic N` cuts the traffic into 3..5 segments; between them the tables change: calendar slots move,
 members change state (rewrite <-> soft evicted / deregistered, keep flag, port bits), epochs are added and
@@ -452,13 +453,22 @@ class Gen:
             "echo4_padded": lambda: (lambda x: bytes(self.eth() / IP(src=ip4(x.src4[0]), dst=ip4(x.ip4))
                                                      / ICMP(type=8) / Raw(b"ab")) + bytes(12))(i()),
             "echo6": lambda: (lambda x: bytes(self.eth() / IPv6(src=ip6(rng.choice(x.src6)), dst=ip6(x.ip6))
-                                              / ICMPv6EchoRequest(id=rng.getrandbits(16), data=self.payload(0, 80))))(i()),
+                                              / ICMPv6EchoRequest(id=rng.getrandbits(16),
+                                                                  data=self.payload(0, 80))))(i()),
             "echo6_allnodes": lambda: bytes(self.eth(ALL_NODES_MAC) / IPv6(src="fe80::99", dst="ff02::1")
                                             / ICMPv6EchoRequest(data=b"hello")),
             "ns_opt": lambda: (lambda x: ns(x, x.ip6))(i()),
             "ns_noopt": lambda: (lambda x: ns(x, x.ip6, opt=False))(i()),
             "ns_unspec": lambda: (lambda x: ns(x, x.ip6, src=0, opt=False))(i()),
             "ns_unicast": lambda: (lambda x: ns(x, x.ip6, dst_ip=x.ip6))(i()),
+            # an option other than the link-layer address: its 2-byte header is extracted, the rest follows
+            "ns_mtu_opt": lambda: (lambda x: ns(x, x.ip6, opt=False) + b"\x05\x01\x00\x00\x00\x00\x05\xdc")(i()),
+            "ns_noopt_padded": lambda: (lambda x: ns(x, x.ip6, opt=False) + bytes(rng.randint(1, 30)))(i()),
+            "echo4_vlan": lambda: (lambda x, v: bytes(self.eth(UC_MAC + self.vlans[v], v) / IP(src=ip4(x.src4[0]),
+                                                                                               dst=ip4(x.ip4))
+                                                      / ICMP(type=8) / Raw(b"tagged")))(i(), vid()),
+            "lb_prio_tag": lambda: self.lb_frame(i(), vlan=0, mac_dst=UC_MAC),
+            "group_vlan": lambda: patch(patch(self.lb_frame(i(), vlan=vid()), 0, 0x01), 5, 0x0E),
             "lldp": lambda: raw_eth(0x88CC, bytes([0x02, 0x07]) + self.payload(20, 200), dst=0x0180C200000E),
             "lacp": lambda: raw_eth(0x8809, bytes([1, 1]) + self.payload(100, 120), dst=0x0180C2000002),
             "slow_other": lambda: raw_eth(0x8809, bytes([2, 1]) + self.payload(40, 60), dst=0x0180C2000002),
@@ -501,9 +511,12 @@ class Gen:
                                                       / ICMP(type=3, code=rng.choice([0, 1, 3, 4, 13]))
                                                       / IP(dst="10.9.9.9", id=rng.choice([17, 1])) / UDP()))(i()),
             "icmp6_unreach": lambda: (lambda x: bytes(self.eth() / IPv6(src=ip6(x.src6[0]), dst=ip6(x.ip6))
-                                                      / ICMPv6DestUnreach(code=rng.randint(0, 6)) / IPv6() / UDP()))(i()),
+                                                      / ICMPv6DestUnreach(code=rng.randint(0, 6)) / IPv6()
+                                                      / UDP()))(i()),
             "icmp4_unhandled": lambda: (lambda x: bytes(self.eth() / IP(src=ip4(x.src4[0]), dst=ip4(x.ip4))
-                                                        / ICMP(type=rng.choice([0, 5, 11, 13]), ts_ori=1, ts_rx=2, ts_tx=3)   # not the clock
+                                                        # fixed timestamps: Scapy would put the clock there
+                                                        / ICMP(type=rng.choice([0, 5, 11, 13]), ts_ori=1, ts_rx=2,
+                                                               ts_tx=3)
                                                         / Raw(bytes(8))))(i()),
             "src_blocked": lambda: self.lb_frame(i(), src_ok=False),
             "no_lb_header": lambda: self.lb_frame(i(), dport=rng.choice([0x3FFF, 0x8000, 0xC042, 53])),

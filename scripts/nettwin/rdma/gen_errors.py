@@ -305,8 +305,19 @@ def sc_malformed(g):
             fr = f.frame(opc, ops[0].psn, [], bytes(16))
             drop(f, fr, "malformed", why, ops)
         ops = good(f)
+        # RoCEv2 CNPs (BTH opcode 0x81, BECN, 16 reserved bytes; what a ConnectX sends back for ECN-marked
+        # traffic): counted as `cnp`, whatever their QP; a CNP with a bad ICRC is `bad_icrc` like any packet
         fr = f.frame(0x81, ops[0].psn, [bytes(16)], becn=1)
-        drop(f, fr, "malformed", "CNP", ops)
+        drop(f, fr, "cnp", "CNP", ops)
+        ops = good(f)
+        fr = bytearray(f.frame(0x81, 0, [bytes(16)], becn=1))
+        u = l4_off(fr)
+        fr[u + 8 + 5:u + 8 + 8] = (0xABCDE).to_bytes(3, "big")
+        drop(f, refresh(fr), "cnp", "CNP for a QP the responder does not have", ops)
+        ops = good(f)
+        fr = bytearray(f.frame(0x81, 0, [bytes(16)], becn=1))
+        fr[-1] ^= 0x01
+        drop(f, fr, "bad_icrc", "CNP with a bad ICRC", ops)
         if v4:
             ops = good(f)
             fr = bytearray(ops[0].frame)

@@ -17,8 +17,9 @@ MAX_RD_ATOMIC = 1 << 16
 MAX_READ_LEN = 1 << 31
 
 # Drop reasons in check order (docs/rdma.md "Request processing").
-DROP_REASONS = ("runt", "malformed", "not_for_us", "bad_icrc", "unknown_qp", "not_request",
+DROP_REASONS = ("runt", "malformed", "not_for_us", "bad_icrc", "cnp", "unknown_qp", "not_request",
                 "psn_ahead_silent")
+OP_CNP = 0x81  # RoCEv2 congestion notification packet (IBA Annex A17): counted as `cnp`, never answered
 
 SYN_ACK = 0x1F
 SYN_PSN_SEQ, SYN_INVALID, SYN_ACCESS, SYN_OPERATIONAL = 0x60, 0x61, 0x62, 0x63

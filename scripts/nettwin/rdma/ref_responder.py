@@ -9,7 +9,7 @@ from nettwin.rdma.ref_config import (ACK_OP, AQE_BYTES, AQ_GROUP, ATOMIC_ACK_OP,
                                      RESPONSE_OPS, ROCE_PORT, RR_FIRST, RR_LAST, RR_MIDDLE, RR_ONLY, SEND_OPS,
                                      SYN_ACCESS, SYN_ACK, SYN_INVALID, SYN_PSN_SEQ, SYN_RNR, S_FIRST, S_LAST,
                                      S_LAST_IMM, S_MIDDLE, S_ONLY, S_ONLY_IMM, WQE_BYTES, WRITE_OPS, W_FIRST,
-                                     W_LAST, W_LAST_IMM, W_MIDDLE, W_ONLY, W_ONLY_IMM, opname)
+                                     W_LAST, W_LAST_IMM, W_MIDDLE, W_ONLY, W_ONLY_IMM, OP_CNP, opname)
 from nettwin.rdma.ref_state import CQE, Memory, QPState, Req, SendCtx, Verdict, WriteCtx, parse_wqe
 
 
@@ -111,9 +111,9 @@ class Responder:
         op = f[b]
         if f[b + 1] & 0x0F:
             return "malformed", f"BTH TVer {f[b + 1] & 0x0F}"
-        if op not in EXT:
+        if op not in EXT and op != OP_CNP:
             return "malformed", f"opcode 0x{op:02x} (not an RC opcode)"
-        hdr = 12 + EXT[op]
+        hdr = 12 + EXT.get(op, 0)  # a CNP: BTH + 16 reserved bytes, counted after its ICRC
         if ulen < 8 + hdr + 4:
             return "malformed", f"{opname(op)}: UDP length {ulen} too short for its headers"
         pad = (f[b + 1] >> 4) & 3
@@ -209,6 +209,9 @@ class Responder:
         if icrc_of(r.datagram[:-4], r.ipv6) != r.datagram[-4:]:
             v.kind, v.reason = "drop:bad_icrc", "bad_icrc"
             v.detail = f"ICRC {r.datagram[-4:].hex()} should be {icrc_of(r.datagram[:-4], r.ipv6).hex()}"
+            return v
+        if r.opcode == OP_CNP:
+            v.kind, v.reason, v.detail = "drop:cnp", "cnp", "congestion notification (BTH opcode 0x81)"
             return v
         q = self.qps.get(r.dqpn)
         if q is None:

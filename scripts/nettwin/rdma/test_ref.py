@@ -312,6 +312,12 @@ class TestResponder(unittest.TestCase):
         self.assertEqual(self.one(req(0x11, 100, ext=[AETH()])).kind, "drop:not_request")
         self.assertEqual(self.one(req(0x2A, 100, ext=[RETH()])).kind, "drop:malformed")
         self.assertEqual(self.one(req(0x0C, 100, ext=[bytes(15)])).kind, "drop:malformed")
+        # a RoCEv2 CNP (BTH opcode 0x81 + 16 reserved bytes) is counted as such, for any QP, after its ICRC
+        self.assertEqual(self.one(req(0x81, 0, ext=[bytes(16)])).kind, "drop:cnp")
+        self.assertEqual(self.one(req(0x81, 0, qp=0x55, ext=[bytes(16)])).kind, "drop:cnp")
+        cnp = bytearray(req(0x81, 0, ext=[bytes(16)]))
+        cnp[-1] ^= 1
+        self.assertEqual(self.one(bytes(cnp)).kind, "drop:bad_icrc")
         x = bytearray(good)
         x[0] = 0x04
         self.assertEqual(self.one(bytes(x)).kind, "drop:not_for_us")

@@ -92,11 +92,14 @@ def run_record(res):
            "cycles": cycles, "command": r.command, "replay": res.replay or r.replay(), "stats": res.stats}
     if not res.ok:
         rec["failure"] = {"stage": res.stage, "report": res.report}
+    if res.data:
+        rec["data"] = res.data  # what the block's plots draw (a merge of shards draws them from this)
     return rec
 
 
-def write_json(path, results, meta):
+def write_json(path, results, meta, head=None):
+    """{"summary": totals and meta, "runs": one record per run} plus `head` (a shard's selection, commit, K/N)."""
     with open(path, "w") as f:
-        json.dump({"summary": dict(totals(results), **meta), "runs": [run_record(r) for r in results]}, f,
-                  indent=1)
+        json.dump(dict(head or {}, summary=dict(totals(results), **meta), runs=[run_record(r) for r in results]),
+                  f, indent=1)
         f.write("\n")

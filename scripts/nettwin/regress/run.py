@@ -37,7 +37,9 @@ class Run:
     it passed, and must exit 0 too. `stats` is the JSON file the command writes (None: the command prints the
     JSON on stdout). `accept(stats)` may add a pass condition (returns a failure message or None). `columns(stats)`
     gives the block's summary-table cells for this run, `measure(stats)` its (packets, cycles), and
-    `extract(run, stats)` (optional, only called for a report) the data its block's plots need.
+    `extract(run, stats)` (optional, called for --report and --json) the data its block's plots need: plain JSON
+    data (dicts, lists, numbers, strings), since a shard's JSON carries it to `--merge`, which draws the plots
+    from it on another machine.
     """
     block: str
     scenario: str

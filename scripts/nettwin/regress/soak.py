@@ -25,23 +25,35 @@ dropping any check (`--timings 1` is one run per vector).
 A failing run prints its one-line replay and the soak goes on. The summary gives, per block, packets,
 runs, seeds, divergences, checker failures and the CPU seconds spent generating, in lockstep and checking.
 Exit status 1 if any run failed.
+
+On a Slurm farm (`--slurm N`, nettwin/regress/farm.py): task K of N soaks seeds S+K-1, S+K-1+N, S+K-1+2N, ...
+(`--seed S+K-1 --seed-stride N`) up to ceil(PACKETS/N) packets per block, so no two tasks ever draw the same
+seed, and writes its tallies and seeds with --json; the merge job (`--merge FILE|DIR...`) adds them up, refuses
+tasks of different settings or commits and any seed soaked twice, names missing tasks, and prints the same
+summary for the whole soak.
 """
 import argparse
+import glob
 import json
 import os
 import random
 import shlex
 import shutil
+import socket
 import subprocess
 import sys
 import time
 
+from nettwin.regress import farm
 from nettwin.regress.run import PY
+
+FORMAT = "nettwin-soak-task/1"
 
 STAGES = ("gen", "lockstep", "check")
 PREFORK = True
 RDMA_SCENARIOS = ["mixed", "traffic", "atomic", "lostack", "reorder", "badreq", "psnwrap", "icrc", "malformed",
                   "send"]
+DEFAULT_WORK = "/tmp/nettwin-soak"
 CW_SCENARIOS = ["mixed", "tailloss", "epochwrap", "tswrap", "ecn", "exhaust"]
 
 
@@ -231,12 +243,46 @@ def _preimport():
 
 
 class Tally:
+    COUNTS = ("packets", "runs", "vectors", "div", "chk", "other")
+
     def __init__(self):
         self.packets = self.runs = self.vectors = self.div = self.chk = self.other = 0
         self.cpu = dict.fromkeys(STAGES, 0.0)
+        self.seeds, self.failures = [], []
 
     def failed(self):
         return self.div + self.chk + self.other
+
+    def record(self):
+        return dict({k: getattr(self, k) for k in self.COUNTS}, cpu={k: round(v, 1) for k, v in self.cpu.items()},
+                    seeds=self.seeds, failures=self.failures)
+
+    def add(self, rec):
+        for k in self.COUNTS:
+            setattr(self, k, getattr(self, k) + rec[k])
+        for k in STAGES:
+            self.cpu[k] += rec["cpu"][k]
+        self.seeds += rec["seeds"]
+        self.failures += rec["failures"]
+
+
+def seed_text(seeds):
+    if not seeds:
+        return "-"
+    s = sorted(seeds)
+    if s == list(range(s[0], s[-1] + 1)):
+        return "%d..%d" % (s[0], s[-1])
+    return "%d in %d..%d" % (len(s), s[0], s[-1])
+
+
+def print_summary(summary):
+    """summary: {block: Tally}"""
+    print(f"\n{'block':8} {'packets':>10} {'vectors':>8} {'runs':>6} {'seeds':>16} {'divergences':>12} "
+          f"{'checker fails':>14} {'other':>6}   cpu s: {' / '.join(STAGES)}")
+    for b, t in summary.items():
+        cpu = " / ".join("%.0f" % t.cpu[s] for s in STAGES)
+        print(f"{b:8} {t.packets:>10} {t.vectors:>8} {t.runs:>6} {seed_text(t.seeds):>16} {t.div:>12} {t.chk:>14} "
+              f"{t.other:>6}   {cpu}")
 
 
 def soak_vector(block, seed, a, nt, script, t):
@@ -297,15 +343,24 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=1, help="first seed")
     ap.add_argument("--timings", type=int, default=4, help="checked lockstep runs per generated vector (default 4)")
     ap.add_argument("--build", default=os.path.join(os.path.dirname(here), "build"))
-    ap.add_argument("--work", default="/tmp/nettwin-soak")
+    ap.add_argument("--work", default=DEFAULT_WORK, help="work directory (default %(default)s; with --slurm: "
+                    "BUILD/soak-slurm, which the nodes must see)")
     ap.add_argument("--keep", action="store_true", help="keep the work directories of passing vectors")
     ap.add_argument("--no-prefork", action="store_true",
                     help="start every generator and checker as its own python3 process (slower; same checks)")
+    ap.add_argument("--seed-stride", type=int, default=1, metavar="K",
+                    help="soak seeds S, S+K, S+2K, ... (a farm task's share; default 1)")
+    ap.add_argument("--json", metavar="FILE", help="write the tallies, seeds and failures as JSON")
+    ap.add_argument("--merge", nargs="+", metavar="TASK.json",
+                    help="add up the --json files (or directories of them) of a farm's tasks; runs nothing")
+    ap.add_argument("--partial", action="store_true", help="with --merge: merge even with tasks missing (exit 1)")
+    farm.add_arguments(ap, "the soak")
     a = ap.parse_args(argv)
-    global PREFORK
-    PREFORK = not a.no_prefork
-    if PREFORK:
-        _preimport()
+    if a.merge:
+        return merge_main(a)
+    if a.seed_stride < 1:
+        print("soak: --seed-stride takes K >= 1", file=sys.stderr)
+        return 2
     nt = os.path.abspath(os.path.join(a.build, "nettwin"))
     blocks = [b for b in a.blocks.split(",") if b]
     for b in blocks:
@@ -316,24 +371,138 @@ def main(argv=None):
         print(f"soak: need --timings >= 1 and an executable {nt}", file=sys.stderr)
         return 2
 
+    if a.slurm is not None:
+        return submit_slurm(a, blocks, nt, here)
+    global PREFORK
+    PREFORK = not a.no_prefork
+    if PREFORK:
+        _preimport()
+
     def script(name):
         return os.path.join(here, name)
+    from nettwin.regress.cli import source_commit
+    commit = source_commit()  # the sources as the soak starts
     summary, t0 = {}, time.time()
     for b in blocks:
         t, seed = Tally(), a.seed
         while t.packets < a.packets:
             failures, pkts = soak_vector(b, seed, a, nt, script, t)
+            t.seeds.append(seed)
+            t.failures += failures
             print(f"soak {b} seed {seed}: {pkts} packets, {'ok' if not failures else 'FAILED'}; {b} total "
                   f"{t.packets}/{a.packets} ({time.time() - t0:.0f} s)", flush=True)
             for f in failures:
                 print("  " + f, flush=True)
-            seed += 1
-        summary[b] = (t, a.seed, seed - 1)
-    print(f"\n{'block':8} {'packets':>10} {'vectors':>8} {'runs':>6} {'seeds':>12} {'divergences':>12} "
-          f"{'checker fails':>14} {'other':>6}   cpu s: {' / '.join(STAGES)}")
-    for b, (t, s0, s1) in summary.items():
-        cpu = " / ".join("%.0f" % t.cpu[s] for s in STAGES)
-        print(f"{b:8} {t.packets:>10} {t.vectors:>8} {t.runs:>6} {f'{s0}..{s1}':>12} {t.div:>12} {t.chk:>14} "
-              f"{t.other:>6}   {cpu}")
-    print(f"soak: {time.time() - t0:.0f} s wall")
-    return 1 if any(t.failed() for t, _, _ in summary.values()) else 0
+            seed += a.seed_stride
+        summary[b] = t
+    print_summary(summary)
+    wall = time.time() - t0
+    print(f"soak: {wall:.0f} s wall")
+    if a.json:
+        k, n = task_of(a)
+        settings = {"blocks": blocks, "timings": a.timings, "packets": a.packets, "first_seed": a.seed - (k - 1),
+                    "seed_stride": a.seed_stride}
+        with open(a.json, "w") as f:
+            json.dump({"format": FORMAT, "settings": settings, "commit": commit, "task": {"k": k, "n": n},
+                       "host": socket.gethostname(), "wall_seconds": round(wall, 1),
+                       "summary": {"failed": sum(t.failed() for t in summary.values())},
+                       "blocks": {b: t.record() for b, t in summary.items()}}, f, indent=1)
+            f.write("\n")
+    return 1 if any(t.failed() for t in summary.values()) else 0
+
+
+def task_of(a):
+    """(k, n) of this soak in its farm: seeds S+K-1, S+K-1+N, ... are task K of N (a local soak is 1 of 1)."""
+    n = a.seed_stride
+    return (1, 1) if n == 1 else ((a.seed - 1) % n + 1, n)
+
+
+def submit_slurm(a, blocks, nt, here):
+    """--slurm N: task K soaks --seed S+K-1 --seed-stride N with ceil(PACKETS/N) packets per block; the merge job
+    adds the tasks up."""
+    n = a.slurm
+    if n < 1 or a.seed_stride != 1 or a.json:
+        print("soak: --slurm takes N >= 1, and not with --seed-stride or --json (the farm sets them)",
+              file=sys.stderr)
+        return 2
+    if a.seed != 1:
+        print("soak: with --slurm the seeds start at 1 (task K soaks K, K+N, ...): --seed is not taken",
+              file=sys.stderr)
+        return 2
+    work = os.path.abspath(a.work if a.work != DEFAULT_WORK else os.path.join(os.path.dirname(nt), "soak-slurm"))
+    per_task = -(-a.packets // n)
+    soak = os.path.join(here, "soak.py")
+    task = [PY, soak, "--build", os.path.dirname(nt), "--blocks", ",".join(blocks), "--timings", str(a.timings),
+            "--packets", str(per_task), "--seed", "$SLURM_ARRAY_TASK_ID", "--seed-stride", str(n),
+            "--work", os.path.join(work, "task-$SLURM_ARRAY_TASK_ID"),
+            "--json", os.path.join(work, farm.SHARDS, "shard-$SLURM_ARRAY_TASK_ID.json")] + (
+                ["--keep"] if a.keep else []) + (["--no-prefork"] if a.no_prefork else [])
+    merge = [PY, soak, "--merge", os.path.join(work, farm.SHARDS), "--partial"]
+    print(f"nettwin soak on Slurm: {', '.join(blocks)}, {a.packets} packets per block in {n} tasks of {per_task} "
+          f"(task K soaks seeds K, K+{n}, K+{2 * n}, ...)")
+    return farm.submit("nettwin-soak", work, n, 1, task, merge, a, count_re=r"^soak \S+ seed \d+: ",
+                       count_what="vectors")
+
+
+def merge_main(a):
+    """--merge: the tasks' JSONs added up; refuses mixed settings or commits and a seed soaked twice."""
+    files = []
+    for p in a.merge:
+        files += sorted(glob.glob(os.path.join(p, "*.json"))) if os.path.isdir(p) else [p]
+    docs = []
+    try:
+        for f in files:
+            try:
+                with open(f) as fh:
+                    d = json.load(fh)
+            except (OSError, ValueError) as e:
+                raise ValueError(f"{f}: cannot read a soak JSON: {e}")
+            if not isinstance(d, dict) or d.get("format") != FORMAT:
+                raise ValueError(f"{f}: not a soak task JSON (written by soak.py --json)")
+            docs.append((f, d))
+        if not docs:
+            raise ValueError("no soak task JSON given")
+        f0, d0 = docs[0]
+        for f, d in docs[1:]:
+            for key in ("settings", "commit"):
+                if d[key] != d0[key]:
+                    raise ValueError(f"refusing to merge soak tasks of different {key}: {f0} has {d0[key]}, "
+                                     f"{f} has {d[key]}")
+        n = d0["task"]["n"]
+        by_k = {}
+        for f, d in docs:
+            k = d["task"]["k"]
+            if k in by_k:
+                raise ValueError(f"task {k}/{n} given twice: {by_k[k]} and {f}")
+            by_k[k] = f
+        owner = {}
+        for f, d in docs:
+            for b, rec in d["blocks"].items():
+                for s in rec["seeds"]:
+                    if (b, s) in owner:
+                        raise ValueError(f"seed {s} of {b} soaked twice: {owner[(b, s)]} and {f}")
+                    owner[(b, s)] = f
+        missing = [k for k in range(1, n + 1) if k not in by_k]
+        if missing and not a.partial:
+            raise ValueError("missing task%s %s of %d: pass them too, or --partial" % (
+                "s" if len(missing) > 1 else "", ", ".join(f"{k}/{n}" for k in missing), n))
+    except ValueError as e:
+        print(f"soak --merge: refused: {e}", file=sys.stderr)
+        return 2
+    summary = {b: Tally() for b in d0["settings"]["blocks"]}
+    for _, d in sorted(docs, key=lambda x: x[1]["task"]["k"]):
+        for b, rec in d["blocks"].items():
+            summary[b].add(rec)
+    print(f"nettwin soak, merged: {len(docs)} task{'s' if len(docs) > 1 else ''} of {n}, commit {d0['commit']}; "
+          f"no seed soaked twice")
+    for b, t in summary.items():
+        for f in t.failures:
+            print(f"  {b}: {f}")
+    print_summary(summary)
+    walls = [d["wall_seconds"] for _, d in docs]
+    print(f"soak: {len(docs)} tasks, slowest {max(walls):.0f} s wall, {sum(walls):.0f} s wall summed")
+    if missing:
+        print("MISSING task%s %s of %d" % ("s" if len(missing) > 1 else "", ", ".join(f"{k}/{n}" for k in missing),
+                                          n))
+        return 1
+    return 1 if any(t.failed() for t in summary.values()) else 0

@@ -4,7 +4,9 @@
 The run list, --list and --shard over the real list; usage errors exit 2; a forced failure (a fake nettwin that
 reports a divergence for one stimulus mode) exits 1 with the divergence report and replay command in the
 progress stream, the JUnit XML and the JSON; --report names every run and references only valid PNGs; a clean
-selection exits 0 and gives the same stats with -j 1 and -j 2.
+selection exits 0 and gives the same stats with -j 1 and -j 2; --merge refuses mixed selections, commits and
+splits, names missing shards, and merges a local run's shards into what the whole run writes; --slurm with a
+stand-in sbatch/squeue (the farm's scripts, sbatch options, shards, merge and exit status without a Slurm).
 """
 import json
 import os
@@ -35,6 +37,24 @@ case " $* " in
                 echo "  replay: nettwin lb ... --trace wave.fst"; exit 1;;
 esac
 exec %s "$@"
+"""
+
+# sbatch [--array=1-N] [--output=PATTERN] ... SCRIPT: logs its options, runs SCRIPT at once (each array task in
+# turn, SLURM_ARRAY_TASK_ID set, output to PATTERN with %a = the task) and prints a job id.
+STAND_IN_SBATCH = r"""#!/bin/bash
+echo "$*" >> "$STAND_IN_LOG"
+n=0; out=/dev/null
+for a in "$@"; do
+  case "$a" in --array=1-*) n="${a#--array=1-}";; --output=*) out="${a#--output=}";; esac
+done
+script="${*: -1}"
+if [ "$n" -gt 0 ]; then
+  for k in $(seq 1 "$n"); do SLURM_ARRAY_TASK_ID=$k bash "$script" > "${out//%a/$k}" 2>&1; done
+  echo 1000
+else
+  bash "$script" > "$out" 2>&1
+  echo 1001
+fi
 """
 
 
@@ -91,6 +111,24 @@ class RunList(unittest.TestCase):
                 self.assertEqual(sorted(flat), sorted(whole), (extra, n))  # union = whole, each exactly once
                 self.assertEqual(len(flat), len(set(flat)))
                 self.assertEqual(parts, [listed("--shard", "%d/%d" % (k, n), *extra) for k in range(1, n + 1)])
+
+    def test_shards_keep_a_vectors_runs_together(self):
+        ap = cli.parser()
+        opts = ap.parse_args(["--build", BUILD])
+        opts.work, opts.nettwin = "/w", "/nettwin"
+        runs = cli.select(opts, ap)[1]
+        for n in (2, 8):
+            where = {}
+            for k in range(1, n + 1):
+                for r in cli.shard(runs, k, n):
+                    if r.vector:
+                        where.setdefault(r.vector.key, set()).add(k)
+            self.assertTrue(all(len(ks) == 1 for ks in where.values()), n)
+            self.assertEqual(len(where), len({r.vector.key for r in runs if r.vector}))
+        # fewer vectors than shards: the last shard is empty, and runs (writing an empty shard JSON)
+        self.assertEqual(listed("--quick", "--only", "lb", "--match", "lb.spec.", "--shard", "2/2"), [])
+        rc, out, err = regress("--list", "--quick", "--only", "lb", "--match", "lb.spec.", "--shard", "2/2")
+        self.assertEqual((rc, out), (0, "0 runs\n"), err)
 
     def test_runs_write_to_their_own_files(self):
         # Runs of one vector run in parallel with -j: a file one writes must not be another's. Session 8 found
@@ -153,6 +191,10 @@ class Usage(unittest.TestCase):
             rc, out, err = regress(*args)
             self.assertEqual(rc, 2, (args, out, err))
             self.assertIn("error:", err, args)
+        for args in (["--slurm", "0"], ["--slurm", "2", "--shard", "1/2"]):
+            rc, out, err = regress(*args)
+            self.assertEqual(rc, 2, (args, out, err))
+            self.assertIn("--slurm takes N >= 1", err, args)
 
 
 @unittest.skipUnless(os.access(os.path.join(BUILD, "nettwin"), os.X_OK), "needs the built nettwin")
@@ -205,6 +247,50 @@ class Runs(unittest.TestCase):
         for img in imgs:
             self.assertTrue(png_ok(os.path.join(rep, img)), img)
 
+    def test_slurm_flow_with_a_stand_in_sbatch(self):
+        """--slurm N with stand-ins for sbatch (runs the array's tasks and then the merge job at once, in order)
+        and squeue (the queue is empty): the farm's scripts, shard files, merge and exit status, where no real
+        Slurm can start (ctest regress_slurm tests a real one)."""
+        bindir = os.path.join(self.tmp, "bin")
+        os.mkdir(bindir)
+        with open(os.path.join(bindir, "sbatch"), "w") as f:
+            f.write(STAND_IN_SBATCH)
+        with open(os.path.join(bindir, "squeue"), "w") as f:
+            f.write("#!/bin/sh\nexit 0\n")
+        for x in ("sbatch", "squeue"):
+            os.chmod(os.path.join(bindir, x), 0o755)
+        fake = os.path.join(self.tmp, "nettwin")
+        with open(fake, "w") as f:
+            f.write(FAKE % os.path.join(BUILD, "nettwin"))
+        os.chmod(fake, os.stat(fake).st_mode | stat.S_IEXEC)
+        work, js = os.path.join(self.tmp, "farm"), os.path.join(self.tmp, "m.json")
+        env = dict(os.environ, PATH=bindir + ":" + os.environ["PATH"], STAND_IN_LOG=os.path.join(self.tmp, "log"))
+        p = subprocess.run(["/usr/bin/python3", REGRESS, "--build", BUILD, "--nettwin", fake, "--slurm", "3",
+                            "--poll", "0.1", "--work", work, "--json", js, "--partition", "p1", "--account", "a1",
+                            "--sbatch-arg=--qos=long"] + SMALL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           text=True, env=env, timeout=300)
+        self.assertEqual(p.returncode, 1, p.stdout)  # lb.spec.gaps+bp diverges (the fake)
+        self.assertIn("shards done 3/3 (1 with failed runs: 1)", p.stdout)
+        self.assertRegex(p.stdout, r"FAILED lb\.spec\.gaps\+bp \(run\): replay: .*--gaps")
+        with open(js) as f:
+            doc = json.load(f)
+        self.assertEqual((doc["summary"]["runs"], doc["summary"]["failed"]), (4, 1))
+        with open(env["STAND_IN_LOG"]) as f:
+            calls = f.read().splitlines()
+        self.assertEqual(len(calls), 2)
+        self.assertIn("--array=1-3", calls[0])
+        for c in calls:
+            self.assertIn("--partition=p1 --account=a1 --qos=long", c)
+        self.assertIn("--dependency=afterany:1000", calls[1])
+        # no Slurm to talk to: exit 2 with sbatch's message
+        with open(os.path.join(bindir, "sbatch"), "w") as f:
+            f.write("#!/bin/sh\necho 'sbatch: error: Unable to contact slurm controller' >&2\nexit 1\n")
+        p = subprocess.run(["/usr/bin/python3", REGRESS, "--build", BUILD, "--slurm", "2", "--work", work] + SMALL,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, timeout=60)
+        self.assertEqual(p.returncode, 2, p.stdout)
+        self.assertIn("slurm: cannot submit: sbatch", p.stdout)
+        self.assertIn("Unable to contact slurm controller", p.stdout)
+
     def test_clean_runs_exit_0_and_serial_equals_parallel(self):
         stats = []
         for jobs in ("1", "2"):
@@ -216,6 +302,168 @@ class Runs(unittest.TestCase):
                 stats.append([(r["name"], r["stats"]) for r in json.load(f)["runs"]])
         self.assertEqual(stats[0], stats[1])
         self.assertEqual([n for n, _ in stats[0]], ["lb.spec.b2b", "lb.spec.gaps+bp"])
+
+
+def shard_doc(k, n, args, commit="0" * 40):
+    """A shard JSON as `regress.py ARGS --shard K/N --json` writes it, with made-up results (no run needed)."""
+    ap = cli.parser()
+    opts = ap.parse_args(["--build", BUILD, "--shard", "%d/%d" % (k, n)] + list(args))
+    opts.work, opts.nettwin = "/w", "/nettwin"
+    runs = cli.select(opts, ap)[1]
+    recs = [{"name": r.name, "block": r.block, "scenario": r.scenario, "seed": r.seed, "engine": r.engine,
+             "mode": r.mode, "status": "ok", "seconds": 1.5, "packets": 10, "cycles": 100, "command": r.command,
+             "replay": r.replay(), "stats": {"packets_in": 10, "packets_out": 10, "cycles": 100, "mismatches": 0,
+                                             "conservation_ok": True}} for r in runs]
+    return {"format": cli.FORMAT, "selection": opts.selection, "commit": commit,
+            "shard": {"k": k, "n": n, "runs": [r.name for r in runs]}, "host": "h%d" % k,
+            "summary": {"runs": len(recs), "passed": len(recs), "failed": 0, "packets": 10 * len(recs),
+                        "wall_seconds": 2.0, "jobs": 1, "shard": "%d/%d" % (k, n)}, "runs": recs}
+
+
+class Merge(unittest.TestCase):
+    """--merge of shard JSONs: what it refuses (no build needed), and (with the build) that a local run's
+    shards merge into what the whole run writes."""
+    LB = ["--only", "lb", "--seeds", "2", "--match", "lb.spec.", "--match", "lb.rand."]  # the seed program: 6 runs
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="nt_merge_test_")
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def write(self, name, doc):
+        path = os.path.join(self.tmp, name)
+        with open(path, "w") as f:
+            json.dump(doc, f)
+        return path
+
+    def shards(self, n, args=None, **kw):
+        return [self.write("s%d_%d.json" % (k, n), shard_doc(k, n, args or self.LB, **kw)) for k in range(1, n + 1)]
+
+    def merge(self, *files, extra=()):
+        js = os.path.join(self.tmp, "merged.json")
+        if os.path.exists(js):
+            os.remove(js)
+        rc, out, err = regress("--merge", *files, "--json", js, "--junit", os.path.join(self.tmp, "m.xml"), *extra)
+        return rc, out, err, js
+
+    def test_complete_set_merges_in_list_order(self):
+        files = self.shards(3)
+        rc, out, err, js = self.merge(*reversed(files))
+        self.assertEqual(rc, 0, out + err)
+        with open(js) as f:
+            doc = json.load(f)
+        self.assertEqual([r["name"] for r in doc["runs"]], listed(*self.LB))
+        self.assertEqual((doc["summary"]["runs"], doc["summary"]["failed"], doc["summary"]["shards"]), (6, 0, "3/3"))
+        self.assertEqual([s["k"] for s in doc["shards"]], [1, 2, 3])
+        self.assertEqual(doc["selection"]["blocks"], ["lb"])
+        self.assertIn("merged: 3 shards of 3", out)
+        # a directory of shard JSONs is the same as its files; every *.json in it must be a shard
+        d = os.path.join(self.tmp, "shards")
+        os.mkdir(d)
+        for f in files:
+            shutil.copy(f, d)
+        rc, out2, err, js2 = self.merge(d)
+        self.assertEqual(rc, 0, out2 + err)
+        with open(js2) as f:
+            self.assertEqual(json.load(f)["runs"], doc["runs"])
+        shutil.copy(js, os.path.join(d, "merged.json"))
+        rc, out2, err, _ = self.merge(d)
+        self.assertEqual(rc, 2, out2 + err)
+        self.assertIn("merged.json: not a shard JSON", err)
+
+    def test_refuses_mixed_selections(self):
+        a = self.write("a.json", shard_doc(1, 2, self.LB))
+        b = self.write("b.json", shard_doc(2, 2, self.LB + ["--quick"]))
+        rc, out, err, js = self.merge(a, b)
+        self.assertEqual(rc, 2, out + err)
+        self.assertIn("refusing to merge shards of different selections: %s and %s differ in quick false vs true"
+                      % (a, b), err)
+        self.assertFalse(os.path.exists(js))
+        c = self.write("c.json", shard_doc(2, 2, ["--only", "lb", "--seeds", "3"]))
+        rc, out, err, _ = self.merge(a, c)
+        self.assertEqual(rc, 2, out + err)
+        self.assertIn("seeds 2 vs 3", err)
+
+    def test_refuses_mixed_commits_splits_and_twice_the_same_shard(self):
+        a = self.write("a.json", shard_doc(1, 2, self.LB))
+        b = self.write("b.json", shard_doc(2, 2, self.LB, commit="1" * 40))
+        rc, out, err, _ = self.merge(a, b)
+        self.assertEqual(rc, 2, out + err)
+        self.assertIn("different commits: %s is %s, %s is %s" % (a, "0" * 40, b, "1" * 40), err)
+        c = self.write("c.json", shard_doc(2, 3, self.LB))
+        rc, out, err, _ = self.merge(a, c)
+        self.assertEqual((rc, "different splits" in err), (2, True), out + err)
+        d = self.write("d.json", shard_doc(1, 2, self.LB))
+        rc, out, err, _ = self.merge(a, d)
+        self.assertEqual(rc, 2, out + err)
+        self.assertIn("shard 1/2 given twice: %s and %s" % (a, d), err)
+
+    def test_names_missing_shards(self):
+        files = self.shards(4)
+        rc, out, err, js = self.merge(files[0], files[2])
+        self.assertEqual(rc, 2, out + err)
+        self.assertIn("missing shards 2/4, 4/4 of 4 (have 1/4, 3/4)", err)
+        self.assertFalse(os.path.exists(js))
+        rc, out, err, js = self.merge(files[0], files[2], files[3], extra=["--partial"])
+        self.assertEqual(rc, 1, out + err)
+        self.assertIn("MISSING shard 2/4 of 4: 2 of the selection's 6 runs are not in this result", out)
+        with open(js) as f:
+            doc = json.load(f)
+        self.assertEqual((doc["missing_shards"], doc["summary"]["missing_shards"], len(doc["runs"])),
+                         ([2], "2/4", 4))
+
+    def test_refuses_a_shard_whose_runs_are_not_its_part(self):
+        doc = shard_doc(1, 2, self.LB)
+        doc["runs"], doc["shard"]["runs"] = doc["runs"][1:], doc["shard"]["runs"][1:]
+        rc, out, err, _ = self.merge(self.write("a.json", doc), self.write("b.json", shard_doc(2, 2, self.LB)))
+        self.assertEqual(rc, 2, out + err)
+        self.assertIn("its runs are not those of shard 1/2 of this selection", err)
+
+    def test_refuses_files_that_are_not_shards(self):
+        rc, out, err, _ = self.merge(self.write("old.json", {"summary": {}, "runs": []}))
+        self.assertEqual(rc, 2, out + err)
+        self.assertIn("not a shard JSON of regress.py", err)
+        rc, out, err, _ = self.merge(os.path.join(self.tmp, "nosuch.json"))
+        self.assertEqual(rc, 2, out + err)
+        self.assertIn("cannot read", err)
+
+    @unittest.skipUnless(os.access(os.path.join(BUILD, "nettwin"), os.X_OK), "needs the built nettwin")
+    def test_local_shards_merge_into_the_whole_run(self):
+        whole = [os.path.join(self.tmp, x) for x in ("w.xml", "w.json", "wrep")]
+        rc, out, err = regress("--work", os.path.join(self.tmp, "w"), "-j", "2", "--junit", whole[0], "--json",
+                               whole[1], "--report", whole[2], *SMALL)
+        self.assertEqual(rc, 0, out + err)
+        parts = []
+        for k in (1, 2, 3):
+            parts.append(os.path.join(self.tmp, "part%d.json" % k))
+            rc, out, err = regress("--work", os.path.join(self.tmp, "p%d" % k), "-j", "1", "--json", parts[-1],
+                                   "--shard", "%d/3" % k, *SMALL)
+            self.assertEqual(rc, 0, out + err)
+        merged = [os.path.join(self.tmp, x) for x in ("m.xml", "m.json", "mrep")]
+        rc, out, err = regress("--merge", *parts, "--junit", merged[0], "--json", merged[1], "--report", merged[2])
+        self.assertEqual(rc, 0, out + err)
+        docs = []
+        for js in (whole[1], merged[1]):
+            with open(js) as f:
+                d = json.load(f)
+            docs.append(([(r["name"], r["status"], r["packets"], r["cycles"], r["stats"], r["data"])
+                          for r in d["runs"]], {k: d["summary"][k] for k in ("runs", "passed", "failed", "packets")}))
+        self.assertEqual(docs[0], docs[1])
+        cases = []
+        for x in (whole[0], merged[0]):
+            cases.append([(c.get("classname"), c.get("name"), [(p.get("name"), p.get("value"))
+                                                                for p in c.findall("properties/property")])
+                          for c in ET.parse(x).getroot().findall("./testsuite/testcase")])
+        self.assertEqual(cases[0], cases[1])
+        imgs = []
+        for rep in (whole[2], merged[2]):
+            with open(os.path.join(rep, "index.html")) as f:
+                imgs.append(re.findall(r"<img src='([^']+)'", f.read()))
+            for img in imgs[-1]:
+                self.assertTrue(png_ok(os.path.join(rep, img)), img)
+        self.assertEqual(imgs[0], imgs[1])
+        self.assertEqual(len(imgs[1]), 4)  # throughput, lb latency, rdma latency, reorder hold time (from data)
 
 
 if __name__ == "__main__":

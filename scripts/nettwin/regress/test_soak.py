@@ -1,9 +1,13 @@
 """Tests of the soak driver (nettwin/regress/soak.py) that need no build: option errors, and that every
 block's lockstep runs are checked, draw their stimuli from the seed, and (reorder) write the drawn
-parameters where the checker reads them.
+parameters where the checker reads them; the merge of a Slurm farm's task JSONs (seeds never repeated,
+tasks of one settings and commit, missing tasks named).
 
   cd scripts && /usr/bin/python3 -m unittest nettwin.regress.test_soak
 """
+import contextlib
+import io
+import json
 import os
 import random
 import subprocess
@@ -76,6 +80,69 @@ class SoakTest(unittest.TestCase):
                 self.assertGreaterEqual(cpu, 0.0)
             rc, _, out = soak.execute(["sh", "-c", "echo plain; exit 3"], log)
             self.assertEqual((rc, out.strip().splitlines()[-1]), (3, "plain"))
+
+
+def task_doc(k, n, seeds, failures=(), commit="c0", packets=100):
+    """A farm task's --json as soak.py writes it (made-up tallies)."""
+    rec = {"packets": 250 * len(seeds), "runs": 4 * len(seeds), "vectors": len(seeds), "div": len(failures),
+           "chk": 0, "other": 0, "cpu": {"gen": 1.0, "lockstep": 2.0, "check": 3.0}, "seeds": list(seeds),
+           "failures": list(failures)}
+    return {"format": soak.FORMAT, "settings": {"blocks": ["lb"], "timings": 4, "packets": packets, "first_seed": 1,
+                                                "seed_stride": n},
+            "commit": commit, "task": {"k": k, "n": n}, "host": "h", "wall_seconds": 10.0 * k,
+            "summary": {"failed": len(failures)}, "blocks": {"lb": rec}}
+
+
+class SoakMergeTest(unittest.TestCase):
+    """--merge of a farm's task JSONs: adds up, refuses a seed soaked twice, mixed settings or commits, and names
+    missing tasks."""
+
+    def merge(self, docs, *extra):
+        with tempfile.TemporaryDirectory() as d:
+            paths = []
+            for i, doc in enumerate(docs):
+                paths.append(os.path.join(d, "t%d.json" % i))
+                with open(paths[-1], "w") as f:
+                    json.dump(doc, f)
+            out, err = io.StringIO(), io.StringIO()
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                rc = soak.main(["--merge"] + paths + list(extra))
+            return rc, out.getvalue(), err.getvalue()
+
+    def test_tasks_add_up(self):
+        rc, out, err = self.merge([task_doc(1, 2, [1, 3]), task_doc(2, 2, [2, 4])])
+        self.assertEqual(rc, 0, out + err)
+        self.assertIn("merged: 2 tasks of 2, commit c0; no seed soaked twice", out)
+        self.assertRegex(out, r"\nlb +1000 +4 +16 +1\.\.4 +0 +0 +0 +2 / 4 / 6\n")
+
+    def test_a_failure_in_one_task_fails_the_soak(self):
+        rc, out, err = self.merge([task_doc(1, 2, [1], ["DIVERGENCE; replay: nettwin lb ..."]), task_doc(2, 2, [2])])
+        self.assertEqual(rc, 1, out + err)
+        self.assertIn("lb: DIVERGENCE; replay: nettwin lb ...", out)
+
+    def test_refuses_a_seed_soaked_twice(self):
+        rc, out, err = self.merge([task_doc(1, 2, [1, 3]), task_doc(2, 2, [3, 4])])
+        self.assertEqual(rc, 2, out + err)
+        self.assertRegex(err, r"refused: seed 3 of lb soaked twice: .*t0\.json and .*t1\.json")
+
+    def test_refuses_mixed_settings_and_commits(self):
+        rc, out, err = self.merge([task_doc(1, 2, [1]), task_doc(2, 2, [2], packets=200)])
+        self.assertEqual((rc, "different settings" in err), (2, True), out + err)
+        rc, out, err = self.merge([task_doc(1, 2, [1]), task_doc(2, 2, [2], commit="c1")])
+        self.assertEqual((rc, "different commit" in err), (2, True), out + err)
+
+    def test_names_missing_tasks(self):
+        rc, out, err = self.merge([task_doc(1, 3, [1]), task_doc(3, 3, [3])])
+        self.assertEqual(rc, 2, out + err)
+        self.assertIn("missing task 2/3 of 3", err)
+        rc, out, err = self.merge([task_doc(1, 3, [1]), task_doc(3, 3, [3])], "--partial")
+        self.assertEqual(rc, 1, out + err)
+        self.assertIn("MISSING task 2/3 of 3", out)
+
+    def test_farm_task_k_of_n(self):
+        ap_args = soak.argparse.Namespace(seed=7, seed_stride=4)
+        self.assertEqual(soak.task_of(ap_args), (3, 4))
+        self.assertEqual(soak.task_of(soak.argparse.Namespace(seed=5, seed_stride=1)), (1, 1))
 
 
 if __name__ == "__main__":

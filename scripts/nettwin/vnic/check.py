@@ -1,7 +1,8 @@
 """Independent checker of `nettwin vnic` outputs (docs/vnic.md "Checks").
 
 encap:  every output 16B packet is decoded field by field from the spec's table (layers.decode_header) and
-        checked on its own: L2 = 0b10, LT = 1, L4 = 0x78, length = packet quadwords, tail LT = 0b01, pad count
+        checked on its own: L2 = 0b10, LT = 1, L4 = 0x78, length = packet quadwords, tail LT = 0b01 (0b00 for
+        a port of profile linux), pad count
         0..7 and pad bytes zero, ICRC; then compared byte for byte with ref.encap of the matching input frame
         (inputs that ref drops must be absent), and the drop counts with the stats JSON.
 decap:  every output frame and its port sideband against ref.decap of the inputs, drop counts likewise.
@@ -29,8 +30,9 @@ def read_ports(path, n):
     return ports
 
 
-def check_16b(pkt):
-    """Problems of one 16B packet decoded on its own (empty list: well formed)."""
+def check_16b(pkt, tail_lt=1):
+    """Problems of one 16B packet decoded on its own (empty list: well formed). tail_lt: the tail byte's LT
+    bits the sender's profile writes (1; 0 for profile linux, which writes the pad count alone)."""
     errs = []
     if len(pkt) < ref.MIN_PKT:
         return [f"{len(pkt)} bytes, shorter than {ref.MIN_PKT}"]
@@ -43,8 +45,8 @@ def check_16b(pkt):
         errs.append(f"length field {h['length']} qw for {len(pkt)} bytes")
     tail = pkt[-1]
     pad = tail & 0x3F
-    if tail >> 6 != 1:
-        errs.append(f"tail LT {tail >> 6:#b} (want 0b01)")
+    if tail >> 6 != tail_lt:
+        errs.append(f"tail LT {tail >> 6:#b} (want {tail_lt:#04b})")
     if pad > 7:
         errs.append(f"pad count {pad} > 7")
     elif any(pkt[len(pkt) - TRAILER_LEN - pad:len(pkt) - TRAILER_LEN]):
@@ -81,7 +83,8 @@ def check_encap(cfg, frames, ports, out, stats=None):
         else:
             exp.append((i, pkt))
     for j, pkt in enumerate(out):
-        for e in check_16b(pkt):
+        linux = j < len(exp) and cfg["ports"][ports[exp[j][0]]]["profile"] == "linux"
+        for e in check_16b(pkt, 0 if linux else 1):
             errs.append(f"output {j + 1}: {e}")
     if len(out) != len(exp):
         errs.append(f"{len(out)} packets out, reference {len(exp)}")

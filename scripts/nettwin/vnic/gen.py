@@ -1,13 +1,16 @@
 """Seeded OPA VNIC vectors (docs/vnic.md "Vectors"):
 
   D/vnic.txt   configuration: 4..6 VNIC ports on distinct virtual switches (veswid), pkeys (full and limited
-               members), 24-bit LIDs above 2^20, SC/RC/entropy; MAC tables; one port left unconfigured
+               members), 24-bit LIDs above 2^20, SC/RC/entropy; MAC tables; one port left unconfigured; at
+               least one port of profile linux (SC per PCP, an rc_word), whose locally administered MACs
+               with bytes 3-5 zero are dropped as dlid_zero
   D/eth.pcap   Ethernet frames for encapsulation (link type 1) and D/eth.ports (each frame's VNIC port):
                broadcast, multicast, known and unknown unicast, VLAN-tagged (802.1Q, QinQ), IPv4/IPv6/ARP,
                every length 14..200, 60, 64, 1514, 1518, 9000, 9018, random up to 9018 and the 16351 limit,
                plus drops: runts (0..13 bytes), too long (16352), an unconfigured port
   D/opa.pcap   OPA 16B packets for decapsulation (DLT_USER0 = 147): valid ones for every port and pad count
-               (with BECN/FECN/SC set: the ICRC does not cover them), and corrupted ones for every drop reason
+               (with BECN/FECN/SC set: the ICRC does not cover them; some with Linux's tail byte, LT bits 0),
+               and corrupted ones for every drop reason
 """
 import random
 
@@ -30,9 +33,15 @@ def make_config(rng):
     for i, p in enumerate(ports):
         # full members: a port talks to its own partition (two limited members could not, IBTA 10.9.3)
         pkey = rng.choice([0x8001, 0xFFFF, 0x8000 | rng.randint(1, 0x7FFF)])
-        lines.append(f"port {p} veswid {vesw[i]} pkey {pkey:#06x} slid {rng.randint(1, 0xFFFFFF):#x} "
-                     f"sc {rng.randint(0, 31)} rc {rng.randint(0, 7)} ucast_dlid {rng.randint(1, 0xFFFFFF):#x} "
-                     f"mcast_dlid {rng.randint(1, 0xFFFFFF):#x} entropy {rng.randint(0, 0xFFFF)}")
+        common = (f"port {p} veswid {vesw[i]} pkey {pkey:#06x} slid {rng.randint(1, 0xFFFFFF):#x} "
+                  f"sc {rng.randint(0, 31)} ucast_dlid {rng.randint(1, 0xFFFFFF):#x} "
+                  f"mcast_dlid {rng.randint(1, 0xFFFFFF):#x}")
+        if i == 1 or rng.random() < 0.25:  # profile linux: Linux opa_vnic's DLID / SC / RC / entropy rules
+            pcp = [",".join(str(rng.randint(0, 31)) for _ in range(8)) for _ in range(2)]
+            lines.append(f"{common} profile linux sc_mc {rng.randint(0, 31)} pcp_sc_uc {pcp[0]} pcp_sc_mc {pcp[1]} "
+                         f"rc_word {rng.randint(0, 0xFFFFFFFF):#x}")
+        else:
+            lines.append(f"{common} rc {rng.randint(0, 7)} entropy {rng.randint(0, 0xFFFF)}")
     macs = []
     for _ in range(rng.randint(8, 40)):
         p = rng.choice(ports)
@@ -48,7 +57,7 @@ def _mac(v):
 
 def eth_frame(rng, length, dst, vlan=0):
     src = "02:00:00:%02x:%02x:%02x" % (rng.randint(0, 255), rng.randint(0, 255), rng.randint(0, 255))
-    kind = rng.choice(["ip4", "ip6", "arp", "raw"])
+    kind = rng.choice(["ip4", "ip6", "arp", "raw", "ip4tcp", "ip6udp", "ip4icmp"])
     e = Ether(dst=dst, src=src)
     if vlan == 1:
         e = e / Dot1Q(vlan=rng.randint(1, 4094), prio=rng.randint(0, 7))
@@ -58,6 +67,12 @@ def eth_frame(rng, length, dst, vlan=0):
         e = e / IP(src="10.0.0.1", dst="10.0.0.2") / UDP(sport=rng.randint(1, 65535), dport=4789)
     elif kind == "ip6":
         e = e / IPv6() / TCP()
+    elif kind == "ip4tcp":
+        e = e / IP(src="10.0.0.1", dst="10.0.0.3") / TCP(sport=rng.randint(1, 65535))
+    elif kind == "ip6udp":
+        e = e / IPv6() / UDP(sport=rng.randint(1, 65535))
+    elif kind == "ip4icmp":
+        e = e / IP(src="10.0.0.1", dst="10.0.0.4", proto=1)
     elif kind == "arp":
         e = e / ARP()
     f = bytes(e)
@@ -66,7 +81,7 @@ def eth_frame(rng, length, dst, vlan=0):
     return f[:length]
 
 
-def make_eth(rng, ports, macs, count):
+def make_eth(rng, ports, macs, count, linux_ports=()):
     frames = []  # (bytes, port, note)
     known = [m for m in macs]
 
@@ -81,6 +96,8 @@ def make_eth(rng, ports, macs, count):
             return _mac(rng.choice(own)), "known"
         if r < 0.75 and known:
             return _mac(rng.choice(known)[1]), "other-port mac"  # known on another port only
+        if rng.random() < 0.5:  # universally administered: the default unicast DLID in both profiles
+            return "00:1b:21:%02x:%02x:%02x" % tuple(rng.randint(0, 255) for _ in range(3)), "unknown uaa"
         return "02:aa:%02x:%02x:%02x:%02x" % tuple(rng.randint(0, 255) for _ in range(4)), "unknown"
 
     lengths = list(range(14, 201)) + [60, 64, 1514, 1518, 9000, 9018, 9014, 16351, 16344]
@@ -96,6 +113,9 @@ def make_eth(rng, ports, macs, count):
     frames.append((eth_frame(rng, 16352, "ff:ff:ff:ff:ff:ff"), rng.choice(ports), "too_long 16352"))
     frames.append((eth_frame(rng, 64, "ff:ff:ff:ff:ff:ff"), ref.PORTS - 1, "port_disabled"))
     frames.append((eth_frame(rng, 1000, "ff:ff:ff:ff:ff:ff"), ref.PORTS - 1, "port_disabled"))
+    for p in linux_ports:  # a locally administered MAC whose bytes 3-5 are 0: Linux drops it (tx_dlid_zero)
+        frames.append((eth_frame(rng, 80, "02:%02x:%02x:00:00:00" % (rng.randint(0, 255), rng.randint(0, 255))), p,
+                       "dlid_zero"))
     rng.shuffle(frames)
     return frames
 
@@ -129,6 +149,8 @@ def make_opa(rng, cfg, eth):
         if rng.random() < 0.3:  # a switch on the way set BECN/FECN and remapped SC: the ICRC still holds
             p = _with_header(p, becn=1, fecn=rng.randint(0, 1), sc=rng.randint(0, 31))
         pkts.append((p, "good " + note))
+    for p, note in good[:8]:  # Linux's tail byte: the pad count alone, LT bits 0 (hfi1 vnic_sdma.c)
+        pkts.append((p[:-1] + bytes([p[-1] & 0x3F]), "good linux tail " + note))
     vesws = {c["veswid"] for c in cfg["ports"].values()}
     base = [p for p, _ in good if len(p) < 2000] or [good[0][0]]
 
@@ -157,7 +179,7 @@ def make_opa(rng, cfg, eth):
         b[12] ^= 0x10  # entropy is covered
         pkts.append((bytes(b), "bad_icrc entropy"))
         b = pick()
-        b[-1] = (b[-1] & 0x3F) | rng.choice([0x00, 0x80, 0xC0])
+        b[-1] = (b[-1] & 0x3F) | rng.choice([0x80, 0xC0])
         pkts.append((bytes(b), "bad_pad tail lt"))
         b = pick()
         b[-1] = 0x40 | rng.randint(8, 63)
@@ -190,7 +212,7 @@ def generate(seed, out_dir, count=400):
     with open(os.path.join(out_dir, "vnic.txt"), "w") as f:
         f.write(text)
     cfg = ref.parse_config(text)
-    eth = make_eth(rng, ports, macs, count)
+    eth = make_eth(rng, ports, macs, count, [p for p, c in sorted(cfg["ports"].items()) if c["profile"] == "linux"])
     write_pcap(os.path.join(out_dir, "eth.pcap"), [f for f, _, _ in eth], LINK_ETH)
     with open(os.path.join(out_dir, "eth.ports"), "w") as f:
         f.write("".join(f"{p}\n" for _, p, _ in eth))

@@ -6,17 +6,20 @@ drop reason of every rejected packet.
   encap(frame, port, cfg) -> (packet | None, reason)
   decap(packet, cfg)      -> (frame | None, port, reason)
 """
+from . import linux_ref
 from .layers import HDR_LEN, L4_ETH, TRAILER_LEN, decode_header, encode_header, icrc16b, pad_for
 
 PORTS = 16
 MAC_ENTRIES = 64
 MAX_ETH = 16351          # 2047 quadwords - 25
 MIN_PKT = 40             # 20 + 14 + 5, quadword aligned
-ENCAP_REASONS = ["runt", "too_long", "port_disabled"]
+ENCAP_REASONS = ["runt", "too_long", "port_disabled", "dlid_zero"]
 DECAP_REASONS = ["runt", "bad_l2", "bad_l4", "length_mismatch", "bad_icrc", "bad_pad", "unknown_veswid",
                  "pkey_mismatch"]
 PORT_KEYS = {"veswid": 0xFFFF, "pkey": 0xFFFF, "slid": 0xFFFFFF, "sc": 31, "rc": 7, "ucast_dlid": 0xFFFFFF,
-             "mcast_dlid": 0xFFFFFF, "entropy": 0xFFFF}
+             "mcast_dlid": 0xFFFFFF, "entropy": 0xFFFF, "sc_mc": 31, "rc_word": 0xFFFFFFFF}
+LINUX_ONLY = ("sc_mc", "rc_word", "pcp_sc_uc", "pcp_sc_mc")  # profile linux's keys
+NETTWIN_ONLY = ("rc", "entropy")                            # computed per frame in profile linux
 
 
 class InputError(Exception):
@@ -55,18 +58,38 @@ def parse_config(text, name="config"):
                 raise InputError(f"{where}: token '{tok[1]}': port {p} is configured twice")
             kv = {}
             for k, v in zip(tok[2::2], tok[3::2]):
-                if k not in PORT_KEYS or k in kv:
+                if k in kv or k not in set(PORT_KEYS) | {"profile", "pcp_sc_uc", "pcp_sc_mc"}:
                     raise InputError(f"{where}: token '{k}': unknown or repeated key")
-                kv[k] = _num(v, PORT_KEYS[k], k, where)
+                if k == "profile":
+                    if v not in ("linux", "nettwin"):
+                        raise InputError(f"{where}: token '{v}': profile is nettwin or linux")
+                    kv[k] = v
+                elif k in ("pcp_sc_uc", "pcp_sc_mc"):
+                    parts = v.split(",")
+                    if len(parts) != 8:
+                        raise InputError(f"{where}: token '{v}': {k} wants eight SCs separated by commas")
+                    kv[k] = [_num(x, 31, k, where) for x in parts]
+                else:
+                    kv[k] = _num(v, PORT_KEYS[k], k, where)
             for req in ("veswid", "pkey", "slid"):
                 if req not in kv:
                     raise InputError(f"{where}: token 'port': port needs '{req}'")
+            if kv["veswid"] == 0:
+                raise InputError(f"{where}: token 'port': veswid 0 is not a virtual switch (Linux refuses it)")
+            if kv["slid"] == 0:
+                raise InputError(f"{where}: token 'port': slid 0 is not a LID")
+            kv.setdefault("profile", "nettwin")
+            for k in NETTWIN_ONLY if kv["profile"] == "linux" else LINUX_ONLY:
+                if k in kv:
+                    raise InputError(f"{where}: token '{k}': not a key of profile {kv['profile']}")
             if any(q["veswid"] == kv["veswid"] for q in ports.values()):
                 raise InputError(f"{where}: token 'port': veswid {kv['veswid']} is already used")
             kv.setdefault("ucast_dlid", 0xFFFFFF)
             kv.setdefault("mcast_dlid", 0xFFFFFF)
-            for k in ("sc", "rc", "entropy"):
+            for k in ("sc", "rc", "entropy", "sc_mc", "rc_word"):
                 kv.setdefault(k, 0)
+            kv.setdefault("pcp_sc_uc", [0] * 8)
+            kv.setdefault("pcp_sc_mc", [0] * 8)
             ports[p] = kv
         elif tok[0] == "mac":
             if len(tok) != 4:
@@ -78,7 +101,10 @@ def parse_config(text, name="config"):
             if len(parts) != 6 or any(len(x) != 2 for x in parts):
                 raise InputError(f"{where}: token '{tok[2]}': MAC address must be aa:bb:cc:dd:ee:ff")
             mac = int("".join(parts), 16)
-            macs.append((p, mac, _num(tok[3], 0xFFFFFF, "dlid", where)))
+            dlid = _num(tok[3], 0xFFFFFF, "dlid", where)
+            if dlid == 0:
+                raise InputError(f"{where}: token '{tok[3]}': dlid 0 is not a LID")
+            macs.append((p, mac, dlid))
         else:
             raise InputError(f"{where}: token '{tok[0]}': unknown line (port, mac)")
     if len(macs) > MAC_ENTRIES:
@@ -114,9 +140,14 @@ def encap(frame, port, cfg):
     if port not in cfg["ports"]:
         return None, "port_disabled"
     pc = cfg["ports"][port]
+    if pc["profile"] == "linux":  # Linux opa_vnic's rules, from the Linux sources (linux_ref.py)
+        return linux_ref.encap(frame, port, cfg)
+    dlid = dlid_for(frame, port, cfg)
+    if dlid == 0:
+        return None, "dlid_zero"
     pad = pad_for(len(frame))
     total = HDR_LEN + len(frame) + pad + TRAILER_LEN
-    hdr = encode_header({"slid": pc["slid"], "dlid": dlid_for(frame, port, cfg), "length": total // 8,
+    hdr = encode_header({"slid": pc["slid"], "dlid": dlid, "length": total // 8,
                          "sc": pc["sc"], "rc": pc["rc"], "l2": 0b10, "lt": 1, "l4": L4_ETH, "pkey": pc["pkey"],
                          "entropy": pc["entropy"], "veswid": pc["veswid"]})
     body = hdr + frame + bytes(pad)
@@ -143,7 +174,7 @@ def decap(pkt, cfg):
         return None, None, "bad_icrc"
     tail = pkt[-1]
     pad = tail & 0x3F
-    if tail >> 6 != 1 or pad > 7 or n - HDR_LEN - TRAILER_LEN - pad < 14:
+    if tail >> 6 > 1 or pad > 7 or n - HDR_LEN - TRAILER_LEN - pad < 14:
         return None, None, "bad_pad"
     port = min((p for p, c in cfg["ports"].items() if c["veswid"] == h["veswid"]), default=None)
     if port is None:
