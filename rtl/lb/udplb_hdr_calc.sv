@@ -7,11 +7,12 @@ module udplb_hdr_calc
   import nt_pkg::*;
   import udplb_pkg::*;
 (
-  input  uparse_t    p_i,
-  input  uctx_t      c_i,
-  input  logic       ttl_dec_i,
-  input  logic [3:0] port_i,   // ingress port
-  output uout_t      o_o
+  input  uparse_t                   p_i,
+  input  logic [8*UWindowBytes-1:0] hw_i,     // the frame's first bytes, VLAN tag taken out
+  input  uctx_t                     c_i,
+  input  logic                      ttl_dec_i,
+  input  logic [3:0]                port_i,   // ingress port
+  output uout_t                     o_o
 );
   uout_t                     o;
   logic [8*UWindowBytes-1:0] hw, h;
@@ -26,7 +27,7 @@ module udplb_hdr_calc
 
   always_comb begin
     o          = '0;
-    hw         = p_i.hw;
+    hw         = hw_i;
     h          = hw;
     l4         = int'(p_i.l4o);
     acc        = '0;

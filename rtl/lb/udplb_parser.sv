@@ -26,7 +26,7 @@ module udplb_parser
     et0    = win_b16(window_i, 12);
     vl     = len >= 18 && et0 == 16'h8100;
     // The frame with the tag taken out: every later header sits where the deparser will emit it.
-    hw     = vl ? {32'd0, window_i[8*UWindowBytes-1:8*18], window_i[8*14-1:0]} : window_i;
+    hw     = untag(window_i, vl);
     hl     = vl ? len - 4 : len;
     et     = vl ? win_b16(window_i, 16) : et0;
     ihl    = hw[8*14+:4];
@@ -212,7 +212,6 @@ module udplb_parser
     // by another header), so the extracted bytes minus those.
     p.lo_host = 7'(fin);
     if (p.icmp4_emb || p.icmp6_emb || p.ns) p.lo_host = 7'(l4 + 4);
-    p.hw = hw;
   end
 
   assign info_o = p;

@@ -33,7 +33,8 @@ package udplb_pkg;
   } ubeat_t;
 
   // The parse of a frame's first two beats (udplb.p4 ParserImpl). Offsets are in the frame with the VLAN
-  // tag removed (hw): layer 3 at 14, layer 4 at l4o; that is also the layout of every emitted frame.
+  // tag removed (hw): layer 3 at 14, layer 4 at l4o; that is also the layout of every emitted frame. The
+  // header bytes themselves do not travel with the parse: S8 reads them from the first beat and next48.
   typedef struct packed {
     logic                          perr;
     logic [6:0]                    li;       // bytes extracted, tag included
@@ -64,7 +65,6 @@ package udplb_pkg;
     logic [15:0]                   slot_sel;
     logic [15:0]                   port_sel;
     logic [7:0]                    ttl;        // IPv4 TTL / IPv6 hop limit
-    logic [8*UWindowBytes-1:0]     hw;         // frame bytes 0..127 with the VLAN tag removed
   } uparse_t;
 
   // The best entry of one group of the epoch TCAM (longest prefix).
@@ -128,6 +128,11 @@ package udplb_pkg;
     logic       tx;
     logic [2:0] lb_id;
   } ucount_t;
+
+  // A frame's first bytes with the VLAN tag taken out (bytes 0..13 stay, byte 14 on is byte 18 on).
+  function automatic logic [8*UWindowBytes-1:0] untag(logic [8*UWindowBytes-1:0] w, logic vlan);
+    return vlan ? {32'd0, w[8*UWindowBytes-1:8*18], w[8*14-1:0]} : w;
+  endfunction
 
   // P4 InternetChecksum, summed over many words at once: the end-around-carry sum of any sequence of words
   // is 0 only if every word is 0 and otherwise their sum modulo 0xFFFF in 1..0xFFFF, whatever the order, so

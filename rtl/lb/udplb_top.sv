@@ -307,8 +307,14 @@ module udplb_top
   ufinal_t s8_d, s8_q;
   uout_t   hdr_out;
 
+  // The header bytes of the frame: its first beat and the 48 bytes of its second (every byte S8 reads or
+  // emits as parsed lies before byte 112).
+  logic [8*UWindowBytes-1:0] s8_hw;
+  assign s8_hw = untag({{8*(UWindowBytes-StreamBytes-UNextBytes){1'b0}}, s7_q.b.next48, s7_q.b.data}, s7_q.p.vlan);
+
   udplb_hdr_calc u_hdr (
     .p_i       (s7_q.p),
+    .hw_i      (s8_hw),
     .c_i       (s7_q.c),
     .ttl_dec_i (ttl_dec),
     .port_i    (s7_q.b.port),
