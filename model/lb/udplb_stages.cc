@@ -177,7 +177,8 @@ void StageMember(const Parsed& p, const UdplbTables& t, Lookup* l) {
   if (!Clean(*l)) return;
   const bool v4 = p.ethertype == 0x0800, v6 = p.ethertype == 0x86DD;
   if (v4 || v6) l->member = t.Member(MemberIndex(l->lb_id, v6, l->cal.member));
-  if (!l->member.valid || l->member.tag != (l->cal.member >> 6)) {
+  // Action 3 is no action of udplb's (the driver never writes it): a miss, as in the RTL.
+  if (!l->member.valid || l->member.tag != (l->cal.member >> 6) || static_cast<int>(l->member.action) > 2) {
     l->reason = Reason::kMemberMiss;
   } else if (l->member.action == MemberAction::kSoftEvicted) {
     l->reason = Reason::kMemberSoftEvicted;

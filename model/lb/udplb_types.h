@@ -113,7 +113,8 @@ struct MemberEntry {
   bool keep = false;
 };
 
-inline uint64_t PrefixMask(int prefix) { return prefix == 0 ? 0 : ~uint64_t{0} << (64 - prefix); }
+// A prefix length above 64 (the 7-bit field allows 127; the driver never writes one) is 64, as in the RTL.
+inline uint64_t PrefixMask(int prefix) { return prefix <= 0 ? 0 : prefix >= 64 ? ~uint64_t{0} : ~uint64_t{0} << (64 - prefix); }
 inline int MemberIndex(int lb_id, bool is_v6, uint16_t member) {
   return lb_id * 128 + (is_v6 ? 64 : 0) + (member & 63);
 }

@@ -9,6 +9,7 @@
 #include "model/common/pcap.h"
 #include "model/lb/udplb_engine.h"
 #include "model/lb/udplb_script.h"
+#include "model/lb/udplb_stages.h"
 
 namespace nettwin::lb::udplb {
 namespace {
@@ -49,6 +50,41 @@ TEST(UdplbModel, Test1PacketEngineEqualsExpectedByteForByte) {
   EXPECT_EQ(c.replies, 10u);
   EXPECT_EQ(c.drops[static_cast<int>(Reason::kSrcBlocked)], 8u);
   EXPECT_EQ(c.TotalDrops(), 8u);
+}
+
+CfgWrite Write(int table, int index, const CfgData& d) {
+  CfgWrite w;
+  w.valid = true;
+  w.table = static_cast<uint8_t>(table);
+  w.index = static_cast<uint16_t>(index);
+  w.data = d;
+  return w;
+}
+
+// Programming-port values the driver never writes decode as the RTL reads them (rtl/lb/udplb_tables.sv): a
+// prefix length above 64 is 64, member action 3 is a miss.
+TEST(UdplbModel, OutOfRangeProgrammingValuesActAsTheRtl) {
+  UdplbTables t;
+  EpochEntry e;
+  e.valid = true;
+  e.value = 0x1234;
+  e.prefix = 100;
+  e.epoch = 7;
+  t.Apply(Write(params::kUdplbTblEpoch, 0, Encode(e)));
+  EXPECT_TRUE(UdplbTables::ReduceEpoch(t.EpochGroups(0, 0x1234)).hit);
+  EXPECT_FALSE(UdplbTables::ReduceEpoch(t.EpochGroups(0, 0x1235)).hit);
+
+  MemberEntry m;
+  m.valid = true;
+  m.action = static_cast<MemberAction>(3);
+  t.Apply(Write(params::kUdplbTblMember, MemberIndex(0, false, 5), Encode(m)));
+  Parsed p;
+  p.ethertype = 0x0800;
+  Lookup l;
+  l.lb_id = 0;
+  l.cal = CalendarEntry{true, 5};
+  StageMember(p, t, &l);
+  EXPECT_EQ(l.reason, Reason::kMemberMiss);
 }
 
 }  // namespace
