@@ -105,6 +105,34 @@ def gen(a):
     return 0
 
 
+def _load_io(a):
+    """(source events, LB input frames, LB output frames); outputs None (said why) if the LB dropped any."""
+    with open(os.path.join(a.dir, "loop_source.json")) as f:
+        events = json.load(f)["events"]
+    frames_in = read_pcap(os.path.join(a.dir, "packets_in.pcap"))
+    outs = read_pcap(a.out)
+    if len(outs) != len(frames_in):
+        print("ejfat_loop: FAIL: the LB dropped %d segments" % (len(frames_in) - len(outs)))
+        return events, frames_in, None
+    return events, frames_in, outs
+
+
+def _write_members(w, groups, expect, events, key, extra):
+    """W/<member>/segments.pcap (groups: member -> frames) and W/<member>/source.json (the events whose
+    (e[key], data_id) expect[member] holds), W/members.json; returns the member names."""
+    members = sorted(set(groups) | set(expect))
+    for m in members:
+        md = os.path.join(w, m)
+        os.makedirs(md, exist_ok=True)
+        write_pcap(os.path.join(md, "segments.pcap"), groups.get(m, []))
+        mine = [e for e in events if (e[key], e["data_id"]) in expect.get(m, {})]
+        with open(os.path.join(md, "source.json"), "w") as f:
+            json.dump(dict(extra, events=mine), f)
+    with open(os.path.join(w, "members.json"), "w") as f:
+        json.dump(members, f)
+    return members
+
+
 def _run(cmd):
     import subprocess
     r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -237,12 +265,8 @@ def split_udplb(a):
         for name, _, rw in upc.read_members(os.path.join(a.dir, mf)):
             for et, r in rw.items():
                 names[(et, r[1])] = name
-    with open(os.path.join(a.dir, "loop_source.json")) as f:
-        events = json.load(f)["events"]
-    frames_in = read_pcap(os.path.join(a.dir, "packets_in.pcap"))
-    outs = read_pcap(a.out)
-    if len(outs) != len(frames_in):
-        print("ejfat_loop: FAIL: the LB dropped %d segments" % (len(frames_in) - len(outs)))
+    events, frames_in, outs = _load_io(a)
+    if outs is None:
         return 1
     expect = {}
     for fin, _ in frames_in:
@@ -275,16 +299,7 @@ def split_udplb(a):
         print("ejfat_loop: FAIL: %d events split across members, e.g. event_num %d data_id %d at %s"
               % (len(split_events), k[0], k[1], sorted(v)))
         return 1
-    members = sorted(set(groups) | set(expect))
-    for m in members:
-        md = os.path.join(w, m)
-        os.makedirs(md, exist_ok=True)
-        write_pcap(os.path.join(md, "segments.pcap"), groups.get(m, []))
-        mine = [e for e in events if (e["event_num"], e["data_id"]) in expect.get(m, {})]
-        with open(os.path.join(md, "source.json"), "w") as f:
-            json.dump({"header": "e2sar", "events": mine}, f)
-    with open(os.path.join(w, "members.json"), "w") as f:
-        json.dump(members, f)
+    members = _write_members(w, groups, expect, events, "event_num", {"header": "e2sar"})
     print("ejfat_loop: %d frames to %d members (%s), every event's frames at one member"
           % (len(outs), len(members), ", ".join("%s %d" % (m, len(groups.get(m, []))) for m in members)))
     return 0
@@ -313,12 +328,8 @@ def split(a):
         return split_udplb(a)
     w = a.work or a.dir
     route, names = member_of(a.dir)
-    with open(os.path.join(a.dir, "loop_source.json")) as f:
-        events = json.load(f)["events"]
-    frames_in = read_pcap(os.path.join(a.dir, "packets_in.pcap"))
-    outs = read_pcap(a.out)
-    if len(outs) != len(frames_in):
-        print("ejfat_loop: FAIL: the LB dropped %d segments" % (len(frames_in) - len(outs)))
+    events, frames_in, outs = _load_io(a)
+    if outs is None:
         return 1
     groups, expect = {}, {}
     for fr, ts in outs:
@@ -331,16 +342,7 @@ def split(a):
         tick = int.from_bytes(fin[l4 + 12:l4 + 20], "big")
         data_id = int.from_bytes(fin[l4 + 22:l4 + 24], "big")
         expect.setdefault(route(tick, et), {})[(tick, data_id)] = True
-    members = sorted(set(groups) | set(expect))
-    for m in members:
-        md = os.path.join(w, m)
-        os.makedirs(md, exist_ok=True)
-        write_pcap(os.path.join(md, "segments.pcap"), groups.get(m, []))
-        mine = [e for e in events if (e["tick"], e["data_id"]) in expect.get(m, {})]
-        with open(os.path.join(md, "source.json"), "w") as f:
-            json.dump({"events": mine}, f)
-    with open(os.path.join(w, "members.json"), "w") as f:
-        json.dump(members, f)
+    members = _write_members(w, groups, expect, events, "tick", {})
     print("ejfat_loop: %d segments to %d members" % (len(outs), len(members)))
     return 0
 
