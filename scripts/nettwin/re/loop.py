@@ -268,22 +268,28 @@ def split_udplb(a):
     events, frames_in, outs = _load_io(a)
     if outs is None:
         return 1
-    expect = {}
+    def member(t, et, tick, sel):
+        e = t.epoch_lookup(lb_id, tick)
+        mid = None if e is None else t.calendar_lookup(lb_id, e.epoch, upc.slot_of(sel, e.bits, e.xor))
+        m = None if mid is None else t.member_lookup(lb_id, et, mid)
+        return names[(et, m.ip)] if m is not None and m.action.startswith("do_") else None
+
+    expect, by_sel = {}, set()
     for fin, _ in frames_in:
         et, l4 = _udplb_fields(fin)
         lb = fin[l4 + 8:l4 + 24]
         tick = int.from_bytes(lb[8:16], "big")
         sel = int.from_bytes(lb[4:6], "big") if lb[2] == 3 else tick & 0xFFFF
         t = before if tick < boundary else after
-        e = t.epoch_lookup(lb_id, tick)
-        mid = None if e is None else t.calendar_lookup(lb_id, e.epoch, upc.slot_of(sel, e.bits, e.xor))
-        m = None if mid is None else t.member_lookup(lb_id, et, mid)
-        if m is None or not m.action.startswith("do_"):
+        m = member(t, et, tick, sel)
+        if m is None:
             print("ejfat_loop: FAIL: the tables reach no member for tick %d slot_select %d" % (tick, sel))
             return 1
         re_hdr = fin[l4 + 24:l4 + 44]
         key = (int.from_bytes(re_hdr[12:20], "big"), int.from_bytes(re_hdr[2:4], "big"))
-        expect.setdefault(names[(et, m.ip)], {})[key] = True
+        expect.setdefault(m, {})[key] = True
+        if member(t, et, tick, tick & 0xFFFF) != m:
+            by_sel.add(key)   # a v3 event whose slot_select sends it elsewhere than its tick would
     groups, where = {}, {}
     for fr, ts in outs:
         et, l4 = _udplb_fields(fr)
@@ -300,8 +306,9 @@ def split_udplb(a):
               % (len(split_events), k[0], k[1], sorted(v)))
         return 1
     members = _write_members(w, groups, expect, events, "event_num", {"header": "e2sar"})
-    print("ejfat_loop: %d frames to %d members (%s), every event's frames at one member"
-          % (len(outs), len(members), ", ".join("%s %d" % (m, len(groups.get(m, []))) for m in members)))
+    print("ejfat_loop: %d frames to %d members (%s), every event's frames at one member; %d v3 events at another "
+          "member than their tick's" % (len(outs), len(members), ", ".join("%s %d" % (m, len(groups.get(m, [])))
+                                                                           for m in members), len(by_sel)))
     return 0
 
 
