@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The closed loop (issue 11 part 3; issue 24 item 4 for udplb + E2SAR): source events -> `nettwin lb` in lockstep with an epoch switch planned
-# by `nettwin lb-plan` applied mid-run -> one `nettwin re` per member; lb_plan_check.py checks the switch,
+# The closed loop (issue 11 part 3; udplb + E2SAR: issue 24 item 4): source events -> `nettwin lb` in lockstep
+# with an epoch switch planned by `nettwin lb-plan` applied mid-run -> one `nettwin re` per member; lb_plan_check.py checks the switch,
 # ejfat_loop.py check that every event was reassembled exactly once at the member its tick maps to.
 # The RE is its golden model (the RE RTL is not written, docs/re.md).
 #
@@ -35,9 +35,11 @@ udplb_loop() {   # udplb_loop SEED [nettwin lb flags]
     $PY "$S/ejfat_loop.py" check --dir "$d"
     [ -n "${EJFAT_LOOP_WORK:-}" ] && return 0
     # the switch applied after the ticks >= boundary went through must fail end to end
-    read -r n1 n2 < <($PY -c "import json,sys; s=json.load(open(sys.argv[1]))['segments']; print(s[0], s[1])" "$d/scenario.json")
+    read -r n1 n2 < <($PY -c "import json,sys; s=json.load(open(sys.argv[1]))['segments']; print(s[0], s[1])" \
+        "$d/scenario.json")
     { cat "$d/current.txt"; echo "run_traffic $((n1 + n2))"; cat "$d/switch.txt" "$d/cleanup.txt"; } >"$d/late.txt"
-    "$NT" lb --program udplb --tables "$d/late.txt" --in "$d/packets_in.pcap" --out "$d/late.pcap" --engine model >/dev/null
+    "$NT" lb --program udplb --tables "$d/late.txt" --in "$d/packets_in.pcap" --out "$d/late.pcap" \
+        --engine model >/dev/null
     local rc=0
     { $PY "$S/ejfat_loop.py" split --program udplb --dir "$d" --out "$d/late.pcap" --work "$d/late" &&
       reassemble_lockstep "$d" "$d/late" &&
