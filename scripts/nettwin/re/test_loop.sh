@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The closed loop (issue 11 part 3; udplb + E2SAR: issue 24 item 4): source events -> `nettwin lb` in lockstep
-# with an epoch switch planned by `nettwin lb-plan` applied mid-run -> one `nettwin re` per member; lb_plan_check.py checks the switch,
-# ejfat_loop.py check that every event was reassembled exactly once at the member its tick maps to.
+# with an epoch switch planned by `nettwin lb-plan` applied mid-run -> one `nettwin re` per member;
+# lb_plan_check.py checks the switch, ejfat_loop.py check that every event was reassembled exactly once at
+# the member its tick maps to.
 # The RE is its golden model (the RE RTL is not written, docs/re.md).
 #
 # A seed written udplb:N runs the same loop through ESnet's udplb program with E2SAR framing (ejfat_loop.py
