@@ -37,6 +37,7 @@ ReorderCfg ParseConfig(const std::string& text, const std::string& file) {
   TextLines lines(text);
   int n = 0;
   std::string allocation;  // optional: "4way" (the spec's, default) or "any"
+  std::string format;      // optional: "seed" (default) or "conweave-p4"
   auto fail = [&](const std::string& tok, const std::string& msg) {
     throw ConfigError(file + ":" + std::to_string(n) + ": token '" + tok + "': " + msg);
   };
@@ -44,11 +45,19 @@ ReorderCfg ParseConfig(const std::string& text, const std::string& file) {
     n = lines.number();
     const std::vector<std::string>& tok = lines.words();
     if (tok.empty()) continue;
-    if (tok[0] == "queue_allocation") {
+    // The optional keys whose value is one of two words.
+    auto word = [&](std::string* slot, const char* a, const char* b) {
       if (tok.size() != 2) fail(tok[0], "expected exactly one value");
-      if (!allocation.empty()) fail(tok[0], "given twice");
-      if (tok[1] != "4way" && tok[1] != "any") fail(tok[1], "queue_allocation must be 4way or any");
-      allocation = tok[1];
+      if (!slot->empty()) fail(tok[0], "given twice");
+      if (tok[1] != a && tok[1] != b) fail(tok[1], tok[0] + " must be " + a + " or " + b);
+      *slot = tok[1];
+    };
+    if (tok[0] == "queue_allocation") {
+      word(&allocation, "4way", "any");
+      continue;
+    }
+    if (tok[0] == "wire_format") {
+      word(&format, "seed", "conweave-p4");
       continue;
     }
     const Key* key = nullptr;
@@ -58,7 +67,7 @@ ReorderCfg ParseConfig(const std::string& text, const std::string& file) {
     if (key == nullptr)
       fail(tok[0],
            "unknown key (flows, queues, buffer_bytes, margin_us, default_hold_us, flow_idle_us, "
-           "queue_allocation)");
+           "queue_allocation, wire_format)");
     if (tok.size() != 2) fail(tok[0], "expected exactly one value");
     if (got.count(tok[0])) fail(tok[0], "given twice");
     uint64_t v = 0;
@@ -88,6 +97,7 @@ ReorderCfg ParseConfig(const std::string& text, const std::string& file) {
   c.default_hold_us = static_cast<uint16_t>(got["default_hold_us"]);
   c.flow_idle_us = static_cast<uint16_t>(got["flow_idle_us"]);
   c.any_queue = allocation == "any";
+  c.p4_format = format == "conweave-p4";
   return c;
 }
 

@@ -22,7 +22,7 @@ uint16_t Ip4Checksum(const uint8_t* ip) {
 
 }  // namespace
 
-CwMeta ParseCw(const uint8_t* w, int known_len) {
+CwMeta ParseCw(const uint8_t* w, int known_len, bool p4) {
   CwMeta m;
   const int len = known_len < 0 ? kWindowBytes + 1 : known_len;
   const uint16_t et = Load16(w + 12);
@@ -49,9 +49,17 @@ CwMeta ParseCw(const uint8_t* w, int known_len) {
   if (Load16(w + udp + 2) != params::kReorderUdpPort) return m;
   const uint8_t b8 = w[bth + 8];
   m.path_id = w[bth + 4];
-  m.op = (b8 >> 4) & 7;
-  m.epoch = (b8 >> 2) & 3;
-  m.rerouted = (b8 >> 1) & 1;
+  if (p4) {
+    // DATA (1) only: ask_reply without tail asks for an RTT_REPLY; 0 (no CW header), REPLY, NOTIFY: 7.
+    const bool data = ((b8 >> 5) & 3) == 1, ask = (b8 >> 1) & 1, tail = b8 & 1;
+    m.op = !data ? 7 : (ask && !tail) ? kCwRttRequest : kCwNormal;
+    m.epoch = static_cast<uint8_t>((((b8 >> 2) & 3) + ((b8 >> 4) & 1)) & 3);
+    m.rerouted = (b8 >> 4) & 1;
+  } else {
+    m.op = (b8 >> 4) & 7;
+    m.epoch = (b8 >> 2) & 3;
+    m.rerouted = (b8 >> 1) & 1;
+  }
   m.tail = b8 & 1;
   m.tx_ts = Load16(w + m.cw_off);
   m.tail_tx_ts = Load16(w + m.cw_off + 2);
@@ -69,7 +77,13 @@ CwMeta ParseCw(const uint8_t* w, int known_len) {
   m.nic_ip_len = static_cast<uint16_t>(m.ip_len - kCwLen);
   m.nic_udp_len = static_cast<uint16_t>(Load16(w + udp + 4) - kCwLen);
   m.nic_b8 = b8 & 0x80;
-  if (!m.v6) {
+  if (p4) {
+    // The lengths and the IPv4 checksum are the NIC's already; ip_len: the datagram the frame holds.
+    m.nic_ip_len = m.ip_len;
+    m.nic_udp_len = Load16(w + udp + 4);
+    m.nic_csum = Load16(w + 24);
+    m.ip_len = static_cast<uint16_t>(m.ip_len + kCwLen);
+  } else if (!m.v6) {
     ChecksumDelta d;
     d.Replace(m.ip_len, m.nic_ip_len);
     m.nic_csum = d.Apply(Load16(w + 24));
@@ -119,7 +133,7 @@ Beat StripBeat(const Beat& cur, const Beat& next, int k, const CwMeta& m, int ou
   return b;
 }
 
-CtrlFrame BuildControl(const std::array<uint8_t, kHdrBytes>& hdr, bool v6, uint8_t op, uint8_t epoch) {
+CtrlFrame BuildControl(const std::array<uint8_t, kHdrBytes>& hdr, bool v6, uint8_t op, uint8_t epoch, bool p4) {
   CtrlFrame f;
   const int udp = v6 ? kEthHdr + kIp6Hdr : kEthHdr + kIp4Hdr;
   const int bth = udp + kUdpHdr;
@@ -145,7 +159,16 @@ CtrlFrame BuildControl(const std::array<uint8_t, kHdrBytes>& hdr, bool v6, uint8
     Store16(b + 16, static_cast<uint16_t>(f.len - kEthHdr));
   }
   Store16(b + udp + 4, static_cast<uint16_t>(f.len - udp));
-  b[bth + 8] = static_cast<uint8_t>((hdr[bth + 8] & 0x80) | ((op & 7) << 4) | ((epoch & 3) << 2));
+  const uint8_t ack = hdr[bth + 8] & 0x80;
+  if (!p4) {
+    b[bth + 8] = static_cast<uint8_t>(ack | ((op & 7) << 4) | ((epoch & 3) << 2));
+  } else if (op == kCwNotify) {
+    b[bth + 8] = static_cast<uint8_t>(ack | (3 << 5) | (hdr[bth + 8] & 0x10) | ((epoch & 3) << 2));
+  } else if (op == kCwClear) {
+    b[bth + 8] = static_cast<uint8_t>(ack | (2 << 5) | 0x10 | (((epoch - 1) & 3) << 2));
+  } else {
+    b[bth + 8] = static_cast<uint8_t>(ack | (2 << 5) | ((epoch & 3) << 2));
+  }
   if (!v6) Store16(b + 24, Ip4Checksum(b + kEthHdr));
   uint32_t crc = rdma::IcrcSeed();
   crc = rdma::IcrcBeat(crc, b, 0, kEthHdr, cw_end, v6);

@@ -34,7 +34,11 @@ struct CwMeta {
 
 // `win` = the first two beats (zero beyond the frame); `known_len` = the frame length if it ends within
 // the window, otherwise -1. The hash is left 0 (the RTL computes it a stage later, see FlowHash).
-CwMeta ParseCw(const uint8_t* win, int known_len);
+// p4: conweave-p4's wire format (docs/conweave.md "Two wire formats"): BTH byte 8 = AckReq | opcode(2) |
+// phase | epoch(2) | ask_reply | tail, the IP/UDP lengths not grown for the CW header. Its fields are
+// mapped to the seed's (op, epoch = epoch + phase, REROUTED = phase, TAIL), so nothing after the parse
+// depends on the format.
+CwMeta ParseCw(const uint8_t* win, int known_len, bool p4 = false);
 
 // CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF, no reflection, no final xor).
 uint16_t Crc16CcittFalse(const uint8_t* data, size_t n);
@@ -51,6 +55,9 @@ struct CtrlFrame {
   std::array<uint8_t, kWindowBytes> bytes{};
   int len = 0;
 };
-CtrlFrame BuildControl(const std::array<uint8_t, kHdrBytes>& hdr, bool v6, uint8_t op, uint8_t epoch);
+// p4: byte 8 in conweave-p4's format: RTT_REPLY = REPLY phase 0 (epoch as received), NOTIFY = NOTIFY (phase
+// and epoch as received), CLEAR = REPLY phase 1 with epoch - 1 (the TAIL's conweave-p4 epoch).
+CtrlFrame BuildControl(const std::array<uint8_t, kHdrBytes>& hdr, bool v6, uint8_t op, uint8_t epoch,
+                       bool p4 = false);
 
 }  // namespace nettwin::reorder

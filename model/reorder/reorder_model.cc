@@ -311,12 +311,12 @@ ReorderModel::CtrlStep ReorderModel::Control() const {
   cs.beat = cg_beat_;
   cs.frame = cg_frame_;
   // The packet for the request's lowest bit: RTT_REPLY, NOTIFY, then CLEAR (with the flow's epoch).
-  auto build = [](const CtrlReq& r) {
+  auto build = [this](const CtrlReq& r) {
     const int bth8 = (r.v6 ? 54 : 34) + 8 + 8;
     const int bit = LowestBit(r.mask);
     const uint8_t op = bit == 0 ? kCwRttReply : bit == 1 ? kCwNotify : kCwClear;
     const uint8_t ep = bit == 2 ? r.clear_epoch : static_cast<uint8_t>((r.hdr[bth8] >> 2) & 3);
-    return BuildControl(r.hdr, r.v6, op, ep);
+    return BuildControl(r.hdr, r.v6, op, ep, in_.cfg.p4_format);
   };
   if (!cs.adv) return cs;
   if (cg_busy_) {
@@ -370,7 +370,7 @@ ReorderModel::IngressStep ReorderModel::Ingest(bool dec_fire) const {
       win[kBeatBytes + j] = h_beat_.last ? 0 : nx.data[j];
     }
     const int known = h_beat_.last ? h_beat_.Bytes() : nx.last ? kBeatBytes + nx.Bytes() : -1;
-    m = ParseCw(win.data(), known);
+    m = ParseCw(win.data(), known, in_.cfg.p4_format);
     m.hash = FlowHash(m.key);
     is.meta = m;
     is.cells = 0;

@@ -32,6 +32,7 @@ struct ReorderCfg {
   uint16_t default_hold_us = 200;
   uint16_t flow_idle_us = 2000;
   bool any_queue = false;  // take the first free queue of the pool instead of the spec's 4-way lookup
+  bool p4_format = false;  // conweave-p4's wire format (docs/conweave.md "Two wire formats")
 };
 
 struct ReorderIn {

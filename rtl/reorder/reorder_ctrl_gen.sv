@@ -19,6 +19,7 @@ module reorder_ctrl_gen
   output logic [StreamBytes-1:0] c_keep_o,
   output logic                  c_last_o,
   input  logic                  c_ready_i,
+  input  logic                  p4_format_i,  // conweave-p4's wire format (reorder_pkg::build_ctrl)
   output logic                  sent_o      // the last beat of a control packet left this cycle
 );
   localparam int unsigned DepthA = ReorderCtrlFifo;
@@ -75,7 +76,7 @@ module reorder_ctrl_gen
       op = CwClear;
       ep = r.clear_epoch;
     end
-    return build_ctrl(r.hdr, r.v6, op, ep);
+    return build_ctrl(r.hdr, r.v6, op, ep, p4_format_i);
   endfunction
 
   always_comb begin

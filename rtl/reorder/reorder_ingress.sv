@@ -15,6 +15,7 @@ module reorder_ingress
   input  logic [StreamBytes-1:0] s_keep_i,
   input  logic                   s_last_i,
   output logic                   s_ready_o,
+  input  logic                   p4_format_i,   // conweave-p4's wire format (reorder_pkg::parse_cw)
   // the shared buffer: the cell the next write takes, if any
   input  logic                   cell_avail_i,
   input  logic [CellW-1:0]       free_cell_i,
@@ -85,7 +86,7 @@ module reorder_ingress
     out_n = StreamBytes;
     if (h_go) begin
       if (first) begin
-        pm = parse_cw(win, known);
+        pm = parse_cw(win, known, p4_format_i);
         pm.hash = flow_hash(pm.key);
         n_meta = pm;
         n_cells = '0;

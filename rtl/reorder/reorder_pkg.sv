@@ -93,7 +93,10 @@ package reorder_pkg;
   endfunction
 
   // Header parse of a fabric frame's first two beats; known_len < 0: the frame is longer than that.
-  function automatic meta_t parse_cw(logic [WindowBits-1:0] w, int known_len);
+  // p4: conweave-p4's wire format (docs/conweave.md "Two wire formats"): BTH byte 8 = AckReq | opcode(2) |
+  // phase | epoch(2) | ask_reply | tail, IP/UDP lengths not grown for the CW header; mapped to the seed's
+  // fields (op, epoch = epoch + phase, REROUTED = phase, TAIL), so nothing after the parse changes.
+  function automatic meta_t parse_cw(logic [WindowBits-1:0] w, int known_len, logic p4);
     meta_t m;
     int unsigned len, udp, bth, ipn, src;
     logic [15:0] et, sum;
@@ -122,9 +125,16 @@ package reorder_pkg;
     if (wb16(w, udp + 2) != 16'(ReorderUdpPort)) return m;
     b8 = wb(w, bth + 8);
     m.path_id = wb(w, bth + 4);
-    m.op = b8[6:4];
-    m.epoch = b8[3:2];
-    m.rerouted = b8[1];
+    if (p4) begin
+      // DATA (1) only: ask_reply without tail asks for an RTT_REPLY; 0 (no CW header), REPLY, NOTIFY: 7
+      m.op = b8[6:5] != 2'd1 ? 3'd7 : (b8[1] && !b8[0]) ? CwRttRequest : CwNormal;
+      m.epoch = b8[3:2] + {1'b0, b8[4]};
+      m.rerouted = b8[4];
+    end else begin
+      m.op = b8[6:4];
+      m.epoch = b8[3:2];
+      m.rerouted = b8[1];
+    end
     m.tail = b8[0];
     m.tx_ts = wb16(w, bth + 12);
     m.tail_tx_ts = wb16(w, bth + 14);
@@ -142,7 +152,13 @@ package reorder_pkg;
     m.nic_ip_len = m.ip_len - 16'd4;
     m.nic_udp_len = wb16(w, udp + 4) - 16'd4;
     m.nic_b8 = b8 & 8'h80;
-    if (!m.v6) begin
+    if (p4) begin
+      // the lengths and the IPv4 checksum are the NIC's already; ip_len: the datagram the frame holds
+      m.nic_ip_len = m.ip_len;
+      m.nic_udp_len = wb16(w, udp + 4);
+      m.nic_csum = wb16(w, 24);
+      m.ip_len = m.ip_len + 16'd4;
+    end else if (!m.v6) begin
       // RFC 1624 eqn. 3, as model/common/checksum.h: HC' = ~(~HC + ~m + m')
       sum = ones_add(ones_add(16'd0, ~m.ip_len), m.nic_ip_len);
       m.nic_csum = ~ones_add(~wb16(w, 24), sum);
@@ -202,8 +218,10 @@ package reorder_pkg;
   endfunction
 
   // A control packet for a mirrored header: bytes in bits 8i+7:8i of two beats, and its length.
+  // p4: byte 8 in conweave-p4's format: RTT_REPLY = REPLY phase 0 (epoch as received), NOTIFY = NOTIFY
+  // (phase and epoch as received), CLEAR = REPLY phase 1 with epoch - 1 (the TAIL's conweave-p4 epoch).
   function automatic logic [WindowBits+7:0] build_ctrl(logic [HdrBits-1:0] hdr, logic v6, logic [2:0] op,
-                                                      logic [1:0] epoch);
+                                                      logic [1:0] epoch, logic p4);
     logic [WindowBits-1:0] f;
     int unsigned udp, bth, cw_end, len, ipn, src;
     logic [15:0] s;
@@ -235,7 +253,10 @@ package reorder_pkg;
       {f[8*16+:8], f[8*17+:8]} = 16'(len - 14);
     end
     {f[8*(udp+4)+:8], f[8*(udp+5)+:8]} = 16'(len - udp);
-    f[8*(bth+8)+:8] = {hdr[8*(bth+8)+7], op, epoch, 2'b00};
+    if (!p4) f[8*(bth+8)+:8] = {hdr[8*(bth+8)+7], op, epoch, 2'b00};
+    else if (op == CwNotify) f[8*(bth+8)+:8] = {hdr[8*(bth+8)+7], 2'd3, hdr[8*(bth+8)+4], epoch, 2'b00};
+    else if (op == CwClear) f[8*(bth+8)+:8] = {hdr[8*(bth+8)+7], 2'd2, 1'b1, epoch - 2'd1, 2'b00};
+    else f[8*(bth+8)+:8] = {hdr[8*(bth+8)+7], 2'd2, 1'b0, epoch, 2'b00};
     if (!v6) begin
       s = 16'd0;
       for (int unsigned i = 0; i < 20; i += 2) begin

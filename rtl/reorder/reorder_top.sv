@@ -40,6 +40,7 @@ module reorder_top
   input  logic [15:0]            cfg_default_hold_us_i,
   input  logic [15:0]            cfg_flow_idle_us_i,
   input  logic                   cfg_any_queue_i,     // first free queue instead of the 4-way lookup
+  input  logic                   cfg_p4_format_i,     // conweave-p4's wire format instead of the seed's
   output logic                   idle_o,
   // counters
   output logic [31:0]            cnt_in_o,
@@ -120,6 +121,7 @@ module reorder_top
     .c_keep_o  (c_keep_o),
     .c_last_o  (c_last_o),
     .c_ready_i (c_ready_i),
+    .p4_format_i (cfg_p4_format_i),
     .sent_o    (c_sent)
   );
 
@@ -402,6 +404,7 @@ module reorder_top
     .s_keep_i     (s_keep_i),
     .s_last_i     (s_last_i),
     .s_ready_o    (s_ready_o),
+    .p4_format_i  (cfg_p4_format_i),
     .cell_avail_i (cell_avail),
     .free_cell_i  (i_cell),
     .wr_o         (i_write),

@@ -19,6 +19,14 @@
 -- header removed) to the built-in RoCEv2 dissector, so RETH / ImmDt / AETH are decoded as well (a control
 -- packet carries no extension headers, so the built-in dissector may call that part malformed).
 --
+-- conweave.wire_format:conweave-p4 reads conweave-p4's layout instead (docs/conweave.md "Two wire formats";
+-- conweave-project/conweave-p4 39b34be headers.p4): BTH byte 8 = AckReq | opcode (bits 6..5: 0 nothing,
+-- 1 DATA, 2 REPLY, 3 NOTIFY) | phase (bit 4) | epoch (bits 3..2) | ask_reply (bit 1) | tail (bit 0), the CW
+-- header only when the opcode is not 0, and on DATA the IP/UDP lengths do not count it (so the ICRC lies
+-- beyond the UDP length: not shown). conweave.op / .epoch / .rerouted then carry the seed's meaning (DATA with
+-- ask_reply and no tail = RTT_REQUEST, REPLY phase 0 = RTT_REPLY, REPLY phase 1 = CLEAR; epoch + phase;
+-- REROUTED = phase on DATA), the raw bits are conweave.p4.opcode / .phase / .epoch / .ask_reply.
+--
 -- Fields: conweave.bth.opcode / .se / .mig / .padcnt / .tver / .pkey / .dqpn / .ackreq / .psn,
 -- conweave.path_id, conweave.op, conweave.epoch, conweave.rerouted, conweave.tail, conweave.tx_tstamp,
 -- conweave.tail_tx_tstamp, conweave.payload_len (bytes between the CW header and the ICRC),
@@ -35,6 +43,8 @@ local ICRC_LEN = 4
 local p_cw = Proto("conweave", "ConWeave (RoCEv2 fabric / control)")
 
 local cw_ops = { [0] = "NORMAL", [1] = "RTT_REQUEST", [2] = "RTT_REPLY", [3] = "CLEAR", [4] = "NOTIFY" }
+local p4_ops = { [0] = "nothing (no ConWeave header)", [1] = "DATA", [2] = "REPLY", [3] = "NOTIFY" }
+local FMT_SEED, FMT_P4 = 1, 2
 
 -- IBTA transport opcodes of the RoCEv2 traffic ConWeave carries (RC, UC, UD); others show as numbers.
 local bth_ops = {
@@ -66,9 +76,14 @@ local f = {
     path_id = ProtoField.uint8("conweave.path_id", "PathID", base.DEC),
     dqpn = ProtoField.uint24("conweave.bth.dqpn", "Destination QP", base.HEX),
     ackreq = ProtoField.bool("conweave.bth.ackreq", "AckReq", 8, nil, 0x80),
-    op = ProtoField.uint8("conweave.op", "ConWeave opcode", base.DEC, cw_ops, 0x70),
-    epoch = ProtoField.uint8("conweave.epoch", "Epoch", base.DEC, nil, 0x0C),
-    rerouted = ProtoField.bool("conweave.rerouted", "REROUTED", 8, nil, 0x02),
+    -- the seed's meaning in either wire format (values, not bit masks)
+    op = ProtoField.uint8("conweave.op", "ConWeave opcode", base.DEC, cw_ops),
+    epoch = ProtoField.uint8("conweave.epoch", "Epoch", base.DEC),
+    rerouted = ProtoField.bool("conweave.rerouted", "REROUTED"),
+    p4_opcode = ProtoField.uint8("conweave.p4.opcode", "conweave-p4 opcode", base.DEC, p4_ops, 0x60),
+    p4_phase = ProtoField.uint8("conweave.p4.phase", "conweave-p4 phase", base.DEC, nil, 0x10),
+    p4_epoch = ProtoField.uint8("conweave.p4.epoch", "conweave-p4 epoch", base.DEC, nil, 0x0C),
+    p4_ask = ProtoField.bool("conweave.p4.ask_reply", "conweave-p4 ask_reply", 8, nil, 0x02),
     tail = ProtoField.bool("conweave.tail", "TAIL", 8, nil, 0x01),
     psn = ProtoField.uint24("conweave.bth.psn", "Packet Sequence Number", base.HEX),
     cwhdr = ProtoField.bytes("conweave.hdr", "ConWeave header"),
@@ -80,6 +95,7 @@ local f = {
 p_cw.fields = {
     f.bth, f.opcode, f.se, f.mig, f.padcnt, f.tver, f.pkey, f.path_id, f.dqpn, f.ackreq, f.op, f.epoch,
     f.rerouted, f.tail, f.psn, f.cwhdr, f.tx_tstamp, f.tail_tx_tstamp, f.payload_len, f.icrc,
+    f.p4_opcode, f.p4_phase, f.p4_epoch, f.p4_ask,
 }
 
 local e_malformed = ProtoExpert.new("conweave.malformed", "Malformed ConWeave packet",
@@ -99,6 +115,11 @@ p_cw.prefs.enabled = Pref.bool("Dissect UDP port 4791 as ConWeave", false,
 p_cw.prefs.nic_view = Pref.bool("Also dissect the NIC view with the RoCEv2 dissector", false,
     "Hand the packet with the ConWeave fields removed (BTH byte 4 = 0, byte 8 = AckReq only, no "
     .. "ConWeave header) to the built-in RoCEv2 dissector, to decode extension headers and payload.")
+
+p_cw.prefs.wire_format = Pref.enum("Wire format", FMT_SEED,
+    "The seed's BTH byte 8 (opcode 3 bits | epoch | REROUTED | TAIL, lengths grown for the ConWeave header) "
+    .. "or conweave-p4's (opcode 2 bits | phase | epoch | ask_reply | tail, lengths not grown on DATA)",
+    { { 1, "seed", FMT_SEED }, { 2, "conweave-p4", FMT_P4 } }, false)
 
 local udp_table = DissectorTable.get("udp.port")
 local builtin = udp_table:get_dissector(ROCE_PORT)   -- Wireshark's RoCEv2 handle (may be nil)
@@ -151,20 +172,49 @@ function p_cw.dissector(buf, pinfo, tree)
     bt:add(f.path_id, buf(4, 1))
     bt:add(f.dqpn, buf(5, 3))
     bt:add(f.ackreq, buf(8, 1))
-    local opi = bt:add(f.op, buf(8, 1))
-    bt:add(f.epoch, buf(8, 1))
-    bt:add(f.rerouted, buf(8, 1))
-    bt:add(f.tail, buf(8, 1))
-    bt:add(f.psn, buf(9, 3))
 
     local path_id = buf(4, 1):uint()
     local dqpn = buf(5, 3):uint()
     local b8 = buf(8, 1):uint()
     local psn = buf(9, 3):uint()
+    local p4 = p_cw.prefs.wire_format == FMT_P4
     local op = bit.band(bit.rshift(b8, 4), 7)
     local epoch = bit.band(bit.rshift(b8, 2), 3)
+    local rerouted = bit.band(b8, 2) ~= 0
+    local grown = true      -- the IP/UDP lengths count the ConWeave header
+    if p4 then
+        local code = bit.band(bit.rshift(b8, 5), 3)
+        local phase = bit.band(bit.rshift(b8, 4), 1)
+        local ask = bit.band(b8, 2) ~= 0
+        bt:add(f.p4_opcode, buf(8, 1))
+        bt:add(f.p4_phase, buf(8, 1))
+        bt:add(f.p4_epoch, buf(8, 1))
+        bt:add(f.p4_ask, buf(8, 1))
+        if code == 0 then
+            bt:add(f.psn, buf(9, 3))
+            pinfo.cols.info:set(string.format("RoCEv2 (conweave-p4 opcode 0: no ConWeave header) QP 0x%06x PSN 0x%06x",
+                dqpn, psn))
+            return cap
+        end
+        if code == 1 then
+            op = (ask and bit.band(b8, 1) == 0) and 1 or 0
+            grown = false
+        elseif code == 2 then
+            op = phase == 1 and 3 or 2
+        else
+            op = 4
+        end
+        epoch = bit.band(epoch + phase, 3)
+        rerouted = code == 1 and phase == 1
+    end
+    local opi = bt:add(f.op, buf(8, 1), op)
+    bt:add(f.epoch, buf(8, 1), epoch)
+    bt:add(f.rerouted, buf(8, 1), rerouted)
+    bt:add(f.tail, buf(8, 1))
+    bt:add(f.psn, buf(9, 3))
+
     local info = "ConWeave " .. (cw_ops[op] or string.format("op%d", op)) .. " ep " .. epoch
-    if bit.band(b8, 2) ~= 0 then info = info .. " REROUTED" end
+    if rerouted then info = info .. " REROUTED" end
     if bit.band(b8, 1) ~= 0 then info = info .. " TAIL" end
     info = info .. string.format(" path %d QP 0x%06x PSN 0x%06x", path_id, dqpn, psn)
     t:append_text(string.format(", %s, path %d, QP 0x%06x, PSN 0x%06x",
@@ -191,6 +241,22 @@ function p_cw.dissector(buf, pinfo, tree)
     ht:add(f.tail_tx_tstamp, buf(BTH_LEN + 2, 2))
 
     -- extension headers / payload, ICRC
+    if not grown then
+        -- conweave-p4 DATA: the UDP length does not count the ConWeave header, so the datagram holds 4 more
+        -- bytes than `rep` says and its ICRC lies beyond the UDP payload Wireshark hands over (not shown)
+        if rep < BTH_LEN + ICRC_LEN then
+            malformed(pinfo, t, string.format("%d bytes after the UDP header, no room for the ICRC", rep))
+            return cap
+        end
+        local plen = rep - BTH_LEN - ICRC_LEN
+        local after = BTH_LEN + CW_HDR_LEN
+        if cap >= after + plen then
+            t:add(f.payload_len, buf(after, plen), plen)
+        else
+            t:add(f.payload_len, plen):set_generated()
+        end
+        return cap
+    end
     local after = BTH_LEN + CW_HDR_LEN
     if rep < after + ICRC_LEN then
         malformed(pinfo, t, string.format("%d bytes after the UDP header, no room for the ICRC", rep))

@@ -28,6 +28,7 @@ const ReorderOut& ReorderRtl::Eval(const ReorderIn& in) {
   t.cfg_default_hold_us_i = in.cfg.default_hold_us;
   t.cfg_flow_idle_us_i = in.cfg.flow_idle_us;
   t.cfg_any_queue_i = in.cfg.any_queue;
+  t.cfg_p4_format_i = in.cfg.p4_format;
   t.eval();
   out_.s_ready = t.s_ready_o;
   SampleM(t, &out_.m);

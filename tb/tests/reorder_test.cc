@@ -826,10 +826,16 @@ TEST(ReorderConfig, ParsesAndRejectsPrecisely) {
   EXPECT_EQ(err("flows 4\nflows 4\n" + ok), "r.txt:2: token 'flows': given twice");
   EXPECT_EQ(err("color 4\n"),
             "r.txt:1: token 'color': unknown key (flows, queues, buffer_bytes, margin_us, "
-            "default_hold_us, flow_idle_us, queue_allocation)");
+            "default_hold_us, flow_idle_us, queue_allocation, wire_format)");
   EXPECT_EQ(err("flows 4\nqueue_allocation lru\n" + ok), "r.txt:2: token 'lru': queue_allocation must be 4way or any");
   EXPECT_FALSE(c.any_queue);
   EXPECT_TRUE(ParseConfig("flows 4\nqueue_allocation any\n" + ok, "r.txt").any_queue);
+  // conweave-p4's wire format (docs/conweave.md "Two wire formats"): optional, once, two words
+  EXPECT_FALSE(c.p4_format);
+  EXPECT_TRUE(ParseConfig("flows 4\nwire_format conweave-p4\n" + ok, "r.txt").p4_format);
+  EXPECT_FALSE(ParseConfig("flows 4\nwire_format seed\n" + ok, "r.txt").p4_format);
+  EXPECT_EQ(err("flows 4\nwire_format p4\n" + ok), "r.txt:2: token 'p4': wire_format must be seed or conweave-p4");
+  EXPECT_EQ(err("flows 4\nwire_format seed\nwire_format seed\n" + ok), "r.txt:3: token 'wire_format': given twice");
 }
 
 }  // namespace

@@ -44,14 +44,16 @@ def read_pcap(path):
 
 
 
-def write_pcap(path, frames):
-    """Write [(bytes, ts)] as a classic little-endian Ethernet pcap (microsecond timestamps)."""
+def write_pcap(path, frames, nano=False):
+    """Write [(bytes, ts)] as a classic little-endian Ethernet pcap (microsecond timestamps; nano=True:
+    nanosecond timestamps, magic a1b23c4d)."""
     from scapy.utils import RawPcapWriter
-    with RawPcapWriter(path, linktype=1, sync=False, snaplen=65535) as w:
+    per = 1000000000 if nano else 1000000
+    with RawPcapWriter(path, linktype=1, sync=False, snaplen=65535, nano=nano) as w:
         w.write_header(None)
         for data, ts in frames:
-            us = int(round(ts * 1e6))
-            w.write_packet(data, sec=us // 1000000, usec=us % 1000000)
+            t = int(round(ts * per))
+            w.write_packet(data, sec=t // per, usec=t % per)
 
 
 

@@ -17,7 +17,7 @@ import argparse
 import json
 import os
 
-from nettwin.reorder.layers import CW_CLEAR, CW_NOTIFY, CW_RTT_REPLY, decode_cw, flow_key, key_str, parse, to_nic
+from nettwin.reorder.layers import CW_CLEAR, CW_NOTIFY, CW_RTT_REPLY, decode_cw, flow_key, key_str, parse, read_config, to_nic
 from nettwin.common.pcap import read_pcap, write_pcap
 
 MODES = ("drop", "swap", "flip", "dup", "rm-notify", "rm-clear", "rm-reply", "noreorder", "stats",
@@ -35,6 +35,7 @@ def main():
         st = json.load(f)
     with open(os.path.join(a.dir, "flows.json")) as f:
         meta = json.load(f)
+    read_config(os.path.join(a.dir, "reorder.txt"))     # its wire format
     m = a.mode
     if m in ("drop", "flip", "dup"):
         j = len(dl) // 2

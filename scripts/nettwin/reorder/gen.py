@@ -29,6 +29,10 @@ each reroute's "new_path" (faster/equal/slower) and "tail_first".  New-path pack
 (2-bit, wraps) and REROUTED (until the CLEAR could be back at the source), TAIL_TX_TSTAMP = the
 TAIL's send time.  Condition iii: a flow's next reroute is at least guard_us after the previous one.
 
+--wire-format conweave-p4: the same traffic in conweave-p4's BTH layout (layers.to_fabric), reorder.txt gets
+`wire_format conweave-p4`, a TAIL is never an RTT_REQUEST (it carries ask_reply for its CLEAR), and
+TAIL_TX_TSTAMP is conweave-p4's (the TAIL's own send time on the TAIL, 0 on non-rerouted packets).
+
 Scenarios: mixed (default: all features), tailloss (TAILs dropped in the fabric), epochwrap (back-to-
 back reroutes, epochs wrap 3 -> 0 more than once), tswrap (clock starts just below 65536 us; TAILs,
 deadlines and reroutes straddle the 16-bit wrap), ecn (20 % CE-marked, RTT_REQUESTs every 30 us),
@@ -40,7 +44,7 @@ import json
 import os
 import random
 
-from nettwin.reorder.layers import CW_NORMAL, CW_RTT_REQUEST, to_fabric, parse
+from nettwin.reorder.layers import CW_NORMAL, CW_RTT_REQUEST, FORMATS, P4, SEED, parse, set_format, to_fabric
 from nettwin.common.pcap import write_pcap
 from nettwin.rdma.layers import OP, RETH, ImmDt, build_request
 
@@ -101,7 +105,8 @@ def build_messages(rng, n):
     return out
 
 
-def gen(seed, scenario, nflows=None):
+def gen(seed, scenario, nflows=None, fmt=SEED):
+    p4 = fmt == P4
     rng = random.Random(f"cw:{seed}:{scenario}")
     c = dict(CFG[scenario])
     if nflows:
@@ -222,11 +227,15 @@ def gen(seed, scenario, nflows=None):
                                     payload=rng.randbytes(plen), tos=(fl.dscp << 2) | ecnbits,
                                     ip_id=rng.getrandbits(16), flow=rng.getrandbits(20) if fl.family == 6 else 0)
                 cwop = CW_NORMAL
-                if c["rtt"] and tx - last_rtt >= c["rtt"] and i not in fl.lost:
-                    cwop, last_rtt = CW_RTT_REQUEST, tx
                 rerouted = bool(s) and tx < rer_until
                 tail = i == seg_end - 1 and s < nseg - 1
-                fab = to_fabric(nic, path + 1, cwop, s % 4, rerouted, tail, tx, tail_tx)
+                # conweave-p4: a TAIL carries ask_reply for its own REPLY (the CLEAR), so it is no RTT_REQUEST
+                if c["rtt"] and tx - last_rtt >= c["rtt"] and i not in fl.lost and not (p4 and tail):
+                    cwop, last_rtt = CW_RTT_REQUEST, tx
+                # conweave-p4's TAIL_TX_TSTAMP: the TAIL's own send time on the TAIL, 0 once the flow is stable
+                # (registers_ingress.p4 reg_tail_ts); the block reads it from rerouted packets only
+                ttx = tail_tx if not p4 or rerouted else tx if tail else 0
+                fab = to_fabric(nic, path + 1, cwop, s % 4, rerouted, tail, tx, ttx)
                 delay = fl.base[s] + (fl.cong[s] if step_t is not None and tx >= step_t else 0)
                 arr = max(tx + delay + rng.randint(0, 1), prev_arr.get(s, 0))
                 prev_arr[s] = arr
@@ -267,16 +276,24 @@ def main():
     ap.add_argument("--out-dir", required=True)
     ap.add_argument("--scenario", default="mixed", choices=SCENARIOS)
     ap.add_argument("--flows", type=int, default=None)
+    ap.add_argument("--wire-format", default=SEED, choices=FORMATS,
+                    help="the seed's BTH layout (default) or conweave-p4's (docs/conweave.md \"Two wire formats\")")
     a = ap.parse_args()
+    set_format(a.wire_format)
     if a.flows is not None and not 1 <= a.flows <= 200:
         ap.error("--flows must be 1..200")
-    conf, arrivals, originals, meta = gen(a.seed, a.scenario, a.flows)
+    conf, arrivals, originals, meta = gen(a.seed, a.scenario, a.flows, a.wire_format)
     os.makedirs(a.out_dir, exist_ok=True)
     with open(os.path.join(a.out_dir, "reorder.txt"), "w") as f:
         for k in ("flows", "queues", "buffer_bytes", "margin_us", "default_hold_us", "flow_idle_us"):
             f.write(f"{k} {conf[k]}\n")
-    write_pcap(os.path.join(a.out_dir, "arrivals.pcap"), [(fab, arr / 1e6) for arr, tx, _, _, fab, _ in arrivals])
-    write_pcap(os.path.join(a.out_dir, "originals.pcap"), [(nic, tx / 1e6) for tx, _, _, nic in originals])
+        if a.wire_format != SEED:
+            f.write(f"wire_format {a.wire_format}\n")
+    # Nanosecond pcaps (the times are whole microseconds): `nettwin reorder` writes its outputs with the input's
+    # resolution, so the departures keep their cycle and cw_check can time a release to the cycle (issue 26).
+    write_pcap(os.path.join(a.out_dir, "arrivals.pcap"), [(fab, arr / 1e6) for arr, tx, _, _, fab, _ in arrivals],
+               nano=True)
+    write_pcap(os.path.join(a.out_dir, "originals.pcap"), [(nic, tx / 1e6) for tx, _, _, nic in originals], nano=True)
     with open(os.path.join(a.out_dir, "flows.json"), "w") as f:
         json.dump(meta, f, indent=1, sort_keys=True)
         f.write("\n")

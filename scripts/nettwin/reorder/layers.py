@@ -16,6 +16,15 @@ nettwin.rdma.layers (not duplicated here).
       describes for that triggering fabric frame (swapped MAC/IP, TTL/hop limit 64, truncated
       after the CW header, REROUTED/TAIL 0, ICRC recomputed).  epoch= overrides the epoch.
   parse(frame) -> Hdr (offsets, family, key, psn, ...) or None;  flow_key(frame);  ecn(frame)
+
+Two wire formats (docs/conweave.md "Two wire formats"), chosen like the block's `wire_format` key:
+set_format("seed" | "conweave-p4") once per process (cw_gen / cw_check / cw_oracle / cw_corrupt read it
+from reorder.txt), or fmt= per call. "conweave-p4" (conweave-project/conweave-p4 39b34be,
+leaf_conweave/p4src/includes/headers.p4): BTH byte 8 = AckReq | opcode(2: 1 DATA, 2 REPLY, 3 NOTIFY) |
+phase | epoch(2) | ask_reply | tail, and the IP/UDP lengths are not grown for the CW header. The CW
+namedtuple always holds the seed's meaning: op (DATA with ask_reply and no tail = RTT_REQUEST, else
+NORMAL; REPLY phase 0 = RTT_REPLY, REPLY phase 1 = CLEAR, NOTIFY = NOTIFY, 0 = None), epoch = epoch +
+phase, rerouted = phase on DATA (0 on control packets), tail; phase / ask_reply raw in .raw8.
 """
 import ipaddress
 import struct
@@ -29,7 +38,39 @@ CW_HDR_LEN = 4
 BTH_LEN = 12
 ECN_CE = 3
 
-CW = namedtuple("CW", "path_id op epoch rerouted tail ackreq tx_ts tail_tx_ts")
+CW = namedtuple("CW", "path_id op epoch rerouted tail ackreq tx_ts tail_tx_ts raw8")
+SEED, P4 = "seed", "conweave-p4"
+FORMATS = (SEED, P4)
+_format = [SEED]
+
+
+def read_config(path):
+    """reorder.txt as {key: int}, queue_allocation and wire_format as text; selects its wire format
+    (set_format; the seed's when the file has no wire_format line, as the block)."""
+    conf = {}
+    with open(path) as f:
+        for ln in f:
+            t = ln.split("#")[0].split()
+            if t:
+                conf[t[0]] = t[1] if t[0] in ("queue_allocation", "wire_format") else int(t[1])
+    set_format(conf.get("wire_format", SEED))
+    return conf
+
+
+def set_format(name):
+    """The wire format of every later call without fmt= (the block's `wire_format`)."""
+    if name not in FORMATS:
+        raise ValueError(f"wire_format must be one of {', '.join(FORMATS)}, not {name!r}")
+    _format[0] = name
+
+
+def get_format(fmt=None):
+    return fmt or _format[0]
+
+
+def grown(fmt=None):
+    """Bytes the CW header adds to the IP/UDP lengths (4 in the seed's format, 0 in conweave-p4's)."""
+    return CW_HDR_LEN if get_format(fmt) == SEED else 0
 Hdr = namedtuple("Hdr", "family ip udp bth end src dst dqpn psn opcode ecn")
 
 
@@ -99,30 +140,51 @@ def cw_byte8(ackreq, op, epoch, rerouted, tail):
             | (2 if rerouted else 0) | (1 if tail else 0))
 
 
-def to_fabric(nic, path_id, op, epoch, rerouted, tail, tx_ts, tail_tx_ts):
+def p4_byte8(ackreq, code, phase, epoch, ask, tail):
+    return ((0x80 if ackreq else 0) | ((code & 3) << 5) | ((phase & 1) << 4) | ((epoch & 3) << 2)
+            | (2 if ask else 0) | (1 if tail else 0))
+
+
+def to_fabric(nic, path_id, op, epoch, rerouted, tail, tx_ts, tail_tx_ts, fmt=None):
+    """op / epoch / rerouted / tail in the seed's meaning; conweave-p4: DATA, phase = rerouted, its epoch =
+    epoch - phase, ask_reply = RTT_REQUEST or TAIL (conweave-p4's TAIL asks for its REPLY, the CLEAR)."""
     h = parse(nic)
     if h is None:
         raise ValueError("not a RoCEv2 frame")
     f = bytearray(nic)
     f[h.bth + 4] = path_id & 0xFF
-    f[h.bth + 8] = cw_byte8(f[h.bth + 8] & 0x80, op, epoch, rerouted, tail)
+    if get_format(fmt) == SEED:
+        f[h.bth + 8] = cw_byte8(f[h.bth + 8] & 0x80, op, epoch, rerouted, tail)
+    else:
+        if op not in (CW_NORMAL, CW_RTT_REQUEST) or (op == CW_RTT_REQUEST and tail):
+            raise ValueError("conweave-p4 data packets are NORMAL or RTT_REQUEST, and a TAIL is no RTT_REQUEST")
+        ph = 1 if rerouted else 0
+        f[h.bth + 8] = p4_byte8(f[h.bth + 8] & 0x80, 1, ph, epoch - ph, op == CW_RTT_REQUEST or tail, tail)
     f[h.bth + BTH_LEN:h.bth + BTH_LEN] = struct.pack(">HH", tx_ts & 0xFFFF, tail_tx_ts & 0xFFFF)
-    _add_lengths(f, h, CW_HDR_LEN)
+    _add_lengths(f, h, grown(fmt))
     return fix_ipv4_checksum(bytes(f))
 
 
-def decode_cw(fabric):
-    """CW fields of a fabric or control frame (None if not RoCEv2 or too short for the CW header)."""
+def decode_cw(fabric, fmt=None):
+    """CW fields of a fabric or control frame, in the seed's meaning (None if not RoCEv2 or too short for
+    the CW header; conweave-p4: also for opcode 0, no CW header)."""
     h = parse(fabric)
     f = bytes(fabric)
     if h is None or len(f) < h.bth + BTH_LEN + CW_HDR_LEN:
         return None
     b8 = f[h.bth + 8]
     tx, ttx = struct.unpack_from(">HH", f, h.bth + BTH_LEN)
-    return CW(f[h.bth + 4], (b8 >> 4) & 7, (b8 >> 2) & 3, (b8 >> 1) & 1, b8 & 1, b8 >> 7, tx, ttx)
+    if get_format(fmt) == SEED:
+        return CW(f[h.bth + 4], (b8 >> 4) & 7, (b8 >> 2) & 3, (b8 >> 1) & 1, b8 & 1, b8 >> 7, tx, ttx, b8)
+    code, ph, ask, tail = (b8 >> 5) & 3, (b8 >> 4) & 1, (b8 >> 1) & 1, b8 & 1
+    if code == 0:
+        return None
+    op = ((CW_RTT_REQUEST if ask and not tail else CW_NORMAL) if code == 1 else
+          (CW_CLEAR if ph else CW_RTT_REPLY) if code == 2 else CW_NOTIFY)
+    return CW(f[h.bth + 4], op, ((b8 >> 2) + ph) & 3, ph if code == 1 else 0, tail, b8 >> 7, tx, ttx, b8)
 
 
-def to_nic(fabric):
+def to_nic(fabric, fmt=None):
     h = parse(fabric)
     if h is None or len(fabric) < h.bth + BTH_LEN + CW_HDR_LEN:
         raise ValueError("not a ConWeave fabric frame")
@@ -130,12 +192,17 @@ def to_nic(fabric):
     f[h.bth + 4] = 0
     f[h.bth + 8] &= 0x80
     del f[h.bth + BTH_LEN:h.bth + BTH_LEN + CW_HDR_LEN]
-    _add_lengths(f, h, -CW_HDR_LEN)
-    return fix_ipv4_checksum(bytes(f))
+    if grown(fmt):
+        _add_lengths(f, h, -CW_HDR_LEN)
+        return fix_ipv4_checksum(bytes(f))
+    return bytes(f)
 
 
-def make_control(fabric, op, epoch=None):
-    """Expected control packet for a triggering fabric frame (docs/conweave.md "Control packet")."""
+def make_control(fabric, op, epoch=None, fmt=None):
+    """Expected control packet for a triggering fabric frame (docs/conweave.md "Control packet"). epoch: the
+    seed's meaning (a CLEAR's = the reroute's); conweave-p4: RTT_REPLY = REPLY phase 0 with the trigger's
+    epoch bits, NOTIFY = NOTIFY with its phase and epoch bits, CLEAR = REPLY phase 1 with epoch - 1. The
+    lengths are exact in both formats (a control packet is a new frame, docs/conweave.md)."""
     h = parse(fabric)
     if h is None:
         raise ValueError("not a RoCEv2 frame")
@@ -153,8 +220,16 @@ def make_control(fabric, op, epoch=None):
         struct.pack_into(">H", f, 18, len(f) - 54)
     struct.pack_into(">H", f, h.udp + 4, len(f) - h.udp)
     b8 = src[h.bth + 8]
-    ep = (b8 >> 2) & 3 if epoch is None else epoch
-    f[h.bth + 8] = cw_byte8(b8 & 0x80, op, ep, 0, 0)
+    if get_format(fmt) == SEED:
+        ep = (b8 >> 2) & 3 if epoch is None else epoch
+        f[h.bth + 8] = cw_byte8(b8 & 0x80, op, ep, 0, 0)
+    elif op == CW_CLEAR:
+        ep = decode_cw(src, fmt).epoch if epoch is None else epoch
+        f[h.bth + 8] = p4_byte8(b8 & 0x80, 2, 1, ep - 1, 0, 0)
+    elif op == CW_NOTIFY:
+        f[h.bth + 8] = p4_byte8(b8 & 0x80, 3, (b8 >> 4) & 1, b8 >> 2, 0, 0)
+    else:
+        f[h.bth + 8] = p4_byte8(b8 & 0x80, 2, 0, b8 >> 2, 0, 0)
     return set_icrc(fix_ipv4_checksum(bytes(f)))
 
 

@@ -20,18 +20,8 @@ import json
 import os
 
 from nettwin.reorder.layers import (CW_CLEAR, CW_NOTIFY, CW_RTT_REPLY, CW_RTT_REQUEST, ECN_CE, decode_cw,
-                       flow_key, make_control, parse, to_nic)
+                       flow_key, make_control, parse, read_config, to_nic)
 from nettwin.common.pcap import read_pcap, write_pcap
-
-
-def read_config(path):
-    conf = {}
-    with open(path) as f:
-        for ln in f:
-            t = ln.split("#")[0].split()
-            if t:
-                conf[t[0]] = t[1] if t[0] == "queue_allocation" else int(t[1])
-    return conf
 
 
 class FS:

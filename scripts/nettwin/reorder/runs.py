@@ -6,6 +6,8 @@ timing too); b2b (back to back, 20 % backpressure) and b2b-tight (a tiny flow ta
 host output ready 1 cycle in 7, so collisions, fallbacks, buffer_full drops and input stalls all occur): time
 is compressed there, so they are checked by cw_check.py --b2b (conservation, exactly-once, bytes, ICRC,
 control packets, the drop rule; not order or timing).
+The same in conweave-p4's wire format (scenarios p4-mixed, p4-tailloss, p4-epochwrap: cw_gen.py --wire-format
+conweave-p4, `wire_format conweave-p4` in reorder.txt; docs/conweave.md "Two wire formats"), 3 seeds each.
 """
 import json
 import os
@@ -17,6 +19,8 @@ TITLE = ("ConWeave reorder (RTL and model in lockstep; timed runs checked by cw_
 HEADER = ["scenario", "seed", "mode", "arrivals", "delivered", "held", "by TAIL", "by timeout", "fallback",
           "control", "cycles", "result", "time"]
 SCENARIOS = ["mixed", "tailloss", "epochwrap", "tswrap", "ecn", "exhaust"]
+# conweave-p4's wire format (issue 26 item 2): the epoch (+ phase) wrap, TAIL loss and the mixed traffic
+P4_SCENARIOS = ["mixed", "tailloss", "epochwrap"]
 # (mode, extra nettwin flags ("{seed}" = the vector's seed), timed?); cw_check.py gets the same backpressure
 # values (they widen its port-time bounds) and --b2b for the back-to-back modes.
 MODES = [("timed", [], True),
@@ -79,11 +83,15 @@ def _extract(run, st):
 def runs(opts):
     out = []
     modes = [m for m in MODES if not opts.quick or m[0] in QUICK_MODES]
-    for sc in SCENARIOS:
-        for seed in opts.seeds(1 if opts.quick else 10):
+    groups = [(sc, sc, [], 10) for sc in SCENARIOS] + \
+        [("p4-" + sc, sc, ["--wire-format", "conweave-p4"], 3) for sc in P4_SCENARIOS]
+    for sc, gen_sc, gen_flags, nseeds in groups:
+        if opts.quick and sc.startswith("p4-") and sc != "p4-mixed":
+            continue
+        for seed in opts.seeds(1 if opts.quick else nseeds):
             d = os.path.join(opts.work, "reorder_%s_%d" % (sc, seed))
             conf, tight = os.path.join(d, "reorder.txt"), os.path.join(d, "reorder_tight.txt")
-            gen = [PY, opts.script("cw_gen.py"), "--seed", str(seed), "--scenario", sc, "--out-dir", d]
+            gen = [PY, opts.script("cw_gen.py"), "--seed", str(seed), "--scenario", gen_sc, "--out-dir", d] + gen_flags
             vec = Vector("reorder/%s/%d" % (sc, seed), [gen, [PY, "-c", TIGHT_SCRIPT, conf, tight]])
             for mode, flags, timed in modes:
                 dl, ctrl = os.path.join(d, "dl_%s.pcap" % tag(mode)), os.path.join(d, "ctrl_%s.pcap" % tag(mode))

@@ -133,5 +133,60 @@ class DeadlineRace(unittest.TestCase):
                 self.assertEqual(r.returncode, 1, r.stdout)
 
 
+class TimerReleaseBound(unittest.TestCase):
+    """Issue 26 item 5: cw_check used to allow 1 us (250 cycles) beyond the timer scan on every resume deadline.
+    The bound is now derived from the documented timer (timing.timer_release_ready / PortBound.latest_release):
+    a capture of the block (cw_gen's nanosecond pcaps, so departures keep their cycle) with the timer release
+    that has the least room moved to exactly its latest allowed cycle passes, and one cycle later fails."""
+    CASE = (1, "tailloss")      # 82 packets released by the timer, no backpressure
+
+    @unittest.skipUnless(os.access(os.path.join(BUILD, "nettwin"), os.X_OK), "no built nettwin")
+    def test_a_release_one_cycle_after_the_documented_timer_fails(self):
+        import json
+        from nettwin.reorder.check import Checker, fus, load_dir
+        from nettwin.reorder.timing import CYCLE_US
+        seed, sc = self.CASE
+        with tempfile.TemporaryDirectory() as d:
+            r = run(PY, f"{SCRIPTS}/cw_gen.py", "--seed", seed, "--scenario", sc, "--out-dir", d)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            r = run(f"{BUILD}/nettwin", "reorder", "--config", f"{d}/reorder.txt", "--in", f"{d}/arrivals.pcap",
+                    "--out", f"{d}/dl.pcap", "--ctrl-out", f"{d}/c.pcap", "--stats", f"{d}/s.json",
+                    "--engine", "model")
+            self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+            r = LateAfterTimeout.check(self, d, f"{d}/dl.pcap")
+            self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+            frames = read_pcap(f"{d}/dl.pcap")
+            with open(f"{d}/s.json") as f:
+                c = Checker(*load_dir(d), frames, read_pcap(f"{d}/c.pcap"), json.load(f))
+            c.check_delivered()
+            c.check_timing()
+            self.assertFalse(c.bad, c.bad)
+            self.assertGreater(len(c.timer_released), 20)
+            key, psn, t_out, lim = min(c.timer_released, key=lambda x: x[3] - x[2])
+            i = next(i for i, (fr, ts) in enumerate(frames)
+                     if (parse(fr).src, parse(fr).dst, parse(fr).dqpn, parse(fr).psn) == key + (psn,))
+            self.assertAlmostEqual(fus(frames[i][1]), t_out, places=3)
+            for extra, rc in ((0, 0), (1, 1)):
+                # that departure and every later one shifted together (the order and the port's load stay)
+                delta = (lim - t_out) + extra * CYCLE_US
+                planted = frames[:i] + [(fr, ts + delta * 1e-6) for fr, ts in frames[i:]]
+                write_pcap(f"{d}/late.pcap", planted, nano=True)
+                r = LateAfterTimeout.check(self, d, f"{d}/late.pcap")
+                self.assertEqual(r.returncode, rc, f"{extra} cycle(s) after the bound: " + r.stdout + r.stderr)
+                if rc:
+                    self.assertIn(f"PSN 0x{psn:06x}", r.stdout)
+                    self.assertIn("its resume deadline was", r.stdout)
+
+    def test_the_bound_follows_the_scan(self):
+        from nettwin.reorder.timing import CYCLE_US, PortBound, timer_release_ready
+        # clock from t0 = 10.002 us: the first cycle reading 20 us is t0 + 2500 cycles = 20.002 us
+        ready = timer_release_ready(20.0, 10.002, 16)
+        self.assertAlmostEqual(ready, 20.002 + 15 * CYCLE_US, places=9)
+        self.assertAlmostEqual(timer_release_ready(20.0, 10.002, 16, rounds=2), 20.002 + 31 * CYCLE_US, places=9)
+        # an idle port: 3 cycles to the first beat, no slack; backpressure adds its tail
+        self.assertAlmostEqual(PortBound([], 0.0).latest_release(ready, 2, ready + 1), ready + 3 * CYCLE_US, places=9)
+        self.assertGreater(PortBound([], 0.3).latest_release(ready, 2, ready + 1), ready + 3 * CYCLE_US)
+
+
 if __name__ == "__main__":
     sys.exit(unittest.main())

@@ -40,7 +40,8 @@ import tempfile
 
 from nettwin.common.paths import DISSECTORS_DIR
 from nettwin.common.pcap import InputError, read_pcap, write_pcap
-from nettwin.reorder.layers import CW_NAME, ROCE_PORT, decode_cw, fix_ipv4_checksum, parse
+from nettwin.reorder.layers import (CW_NAME, FORMATS, P4, ROCE_PORT, SEED, decode_cw, fix_ipv4_checksum, get_format,
+                                    parse, set_format)
 
 LUA = os.path.join(DISSECTORS_DIR, "conweave.lua")
 CW_FIELDS = ["conweave.bth.opcode", "conweave.bth.dqpn", "conweave.bth.psn", "conweave.bth.ackreq",
@@ -83,9 +84,12 @@ def udp_view(f):
 def info_text(f):
     h = parse(f)
     b8 = f[h.bth + 8]
-    op, ep = (b8 >> 4) & 7, (b8 >> 2) & 3
+    op, ep, rr = (b8 >> 4) & 7, (b8 >> 2) & 3, b8 & 2
+    if get_format() == P4:
+        cw = decode_cw(f)
+        op, ep, rr = cw.op, cw.epoch, cw.rerouted
     s = "ConWeave %s ep %d" % (CW_NAME.get(op, "op%d" % op), ep)
-    if b8 & 2:
+    if rr:
         s += " REROUTED"
     if b8 & 1:
         s += " TAIL"
@@ -114,6 +118,11 @@ def expected(f):
         exp.update({"conweave.path_id": cw.path_id, "conweave.op": cw.op, "conweave.epoch": cw.epoch,
                     "conweave.rerouted": cw.rerouted, "conweave.tail": cw.tail, "conweave.bth.ackreq": cw.ackreq,
                     "conweave.tx_tstamp": cw.tx_ts, "conweave.tail_tx_tstamp": cw.tail_tx_ts})
+    if get_format() == P4 and (f[parse(f).bth + 8] >> 5) & 3 == 1:
+        # conweave-p4 DATA: the UDP length does not count the CW header; the ICRC lies beyond it (not shown)
+        if n >= MIN_CW:
+            exp["conweave.payload_len"] = n - MIN_CW
+        return exp, info, n < MIN_CW
     if n >= MIN_ICRC:
         end = parse(f).end
         exp["conweave.icrc"] = int.from_bytes(f[end - 4:end], "big")
@@ -153,7 +162,8 @@ def check_file(exe, lua, pcap, nic_view=False, label=None):
     if not frames:
         raise InputError(f"{pcap}: no frames")
     errors = []
-    opts = ["conweave.enabled:TRUE"] + (["conweave.nic_view:TRUE"] if nic_view else [])
+    opts = ["conweave.enabled:TRUE"] + (["conweave.nic_view:TRUE"] if nic_view else []) + \
+        ([f"conweave.wire_format:{get_format()}"] if get_format() != SEED else [])
     on, text_on = run_tshark(exe, lua, pcap, opts)
     off, text_off = run_tshark(exe, lua, pcap, [])
     for name, text in (("enabled", text_on), ("default", text_off)):
@@ -260,7 +270,10 @@ def main(argv=None):
     ap.add_argument("--nic-view", action="store_true", help="enabled run also with conweave.nic_view:TRUE")
     ap.add_argument("--malformed", action="store_true",
                     help="also check truncated / undefined-opcode variants of the first PCAP's frames")
+    ap.add_argument("--wire-format", default=SEED, choices=FORMATS,
+                    help="the frames' wire format; runs tshark with -o conweave.wire_format:FORMAT")
     a = ap.parse_args(argv)
+    set_format(a.wire_format)
     exe = shutil.which("tshark")
     try:
         if exe is None:

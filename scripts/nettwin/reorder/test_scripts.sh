@@ -14,7 +14,9 @@
 # 4. (first scenario only) the tshark Lua dissector (nettwin/reorder/test_dissector.py) decodes the fabric frames and
 #    the control packets as reorder/layers.py does, and not by default; first seed: also malformed variants and
 #    a broken copy of the dissector that must fail;
-# 5. unusable input exits 2.
+# 5. conweave-p4's wire format (first seed, mixed): cw_gen --wire-format conweave-p4, the oracle passes cw_check,
+#    the dissector with conweave.wire_format:conweave-p4 agrees with reorder/layers.py, damaged copies fail;
+# 6. unusable input exits 2.
 # Exits non-zero on the first failure.
 set -euo pipefail
 PY=/usr/bin/python3
@@ -91,6 +93,19 @@ print('  ok: %d fabric frames strip back to their NIC frames' % len(arr))
     case "$sc" in mixed|tswrap|ecn|exhaust) corrupt rm-notify "no NOTIFY";; esac
     if [ "$sc" != tailloss ] && [ "$sc" != exhaust ]; then corrupt rm-reply "no RTT_REPLY"; fi
   done
+done
+
+echo "== conweave-p4's wire format (docs/conweave.md \"Two wire formats\")"
+D="$W/p4.${SEEDS[0]}"
+$PY "$S/cw_gen.py" --seed "${SEEDS[0]}" --scenario mixed --out-dir "$D" --wire-format conweave-p4
+grep -q "^wire_format conweave-p4$" "$D/reorder.txt" || fail "cw_gen --wire-format conweave-p4: no wire_format line"
+$PY "$S/cw_oracle.py" --dir "$D" --delivered "$D/dl.pcap" --ctrl "$D/ctrl.pcap" --stats "$D/stats.json"
+expect_rc 0 "PASS" $PY "$S/cw_check.py" --dir "$D" --delivered "$D/dl.pcap" --ctrl "$D/ctrl.pcap" --stats "$D/stats.json"
+expect_rc 0 "PASS" "${PYM[@]}" nettwin.reorder.test_dissector --wire-format conweave-p4 "$D/arrivals.pcap" "$D/ctrl.pcap"
+for m in "swap:out of PSN order" "rm-clear:no CLEAR mirroring" "rm-reply:no RTT_REPLY"; do
+    $PY "$S/cw_corrupt.py" --dir "$D" --delivered "$D/dl.pcap" --ctrl "$D/ctrl.pcap" --stats "$D/stats.json" \
+        --mode "${m%%:*}" --out-delivered "$D/bad.pcap" --out-ctrl "$D/badc.pcap" --out-stats "$D/bads.json" | sed 's/^/  /'
+    expect_rc 1 "${m#*:}" $PY "$S/cw_check.py" --dir "$D" --delivered "$D/bad.pcap" --ctrl "$D/badc.pcap" --stats "$D/bads.json"
 done
 
 echo "== unusable input"

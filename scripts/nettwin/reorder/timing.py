@@ -12,7 +12,9 @@ rules (docs/conweave.md), never from the block's stats - library, no command lin
       sample), by ("tail" | "timeout"), held [(psn, arrival, cells)].
   PortBound(frames, bp) -> bound(t0, beats, t1): the latest a frame that became ready at t0 may leave
       the port when it was not held: its own beats + the fixed latency + every beat the port sent in
-      between (2x for load bubbles), slowed by the backpressure fraction bp, + SLACK_US.
+      between (2x for load bubbles), slowed by the backpressure fraction bp, + SLACK_US;
+      latest_release(ready, beats, t1): the same for a packet a resume timer released at `ready`
+      (timer_release_ready: the documented round-robin scan, no SLACK_US).
   held_bytes_bound(windows) -> [(t, cells)] the most cells held at once if every hold window held all
       its packets; buffer_full drops are possible only where this exceeds the limit.
   live_sharing(flows, arrivals, conf) -> flows that shared a flow-table entry with another live flow.
@@ -23,11 +25,13 @@ Time is in microseconds (float, from the nanosecond pcaps); the block's clock is
 integer us mod 2^16, like TX_TSTAMP.
 """
 import bisect
+import math
 
 CYCLE_US = 1 / 250          # the block's clock (250 MHz, `nettwin reorder --clock-mhz` default)
 FIXED_CYCLES = 5            # last beat in -> first beat out (docs/reorder-microarchitecture.md)
-SCAN_CYCLES = 32 + 3        # the resume timer visits every queue within `queues` cycles, then drains
-SLACK_US = 1.0              # the wrongly held packets of issue 13 waited tens of us
+SLACK_US = 1.0              # the wrongly held packets of issue 13 waited tens of us (not for timer releases)
+TIMER_OUT_CYCLES = 3        # timer release -> first beat out, output idle (docs/reorder-microarchitecture.md)
+BP_TAIL = 1e-9              # a beat may wait longer than bp_tail_cycles(bp) under random backpressure with this chance
 
 
 def cells(nbytes):
@@ -140,12 +144,47 @@ class PortBound:
         for _, n in frames:
             self.pre.append(self.pre[-1] + cells(n) + 1)
         self.scale = 1 / max(0.05, 1 - bp)
+        self.tail = bp_tail_cycles(bp)
 
     def latest(self, ready, beats, left):
         """The latest a frame ready at `ready` may leave at `left` if it waited for nothing but the port."""
         i, j = bisect.bisect_left(self.t, ready), bisect.bisect_left(self.t, left)
         busy = max(0, self.pre[j] - self.pre[i] - (beats + 1))
         return ready + (beats + FIXED_CYCLES + 2 * busy) * CYCLE_US * self.scale + SLACK_US
+
+    def latest_release(self, ready, beats, left):
+        """The latest a packet a timer release at `ready` (timer_release_ready) may leave at `left`: the
+        documented TIMER_OUT_CYCLES + every beat the port sent in between, the frame it was sending at
+        `ready` included (2x for load bubbles), slowed by
+        the backpressure fraction, + the backpressure tail (bp_tail_cycles). No SLACK_US: without
+        backpressure a release one cycle later than the documented timer allows fails (issue 26 item 5)."""
+        i, j = bisect.bisect_left(self.t, ready), bisect.bisect_left(self.t, left)
+        if i and self.t[i - 1] + (self.pre[i] - self.pre[i - 1]) * CYCLE_US > ready:
+            i -= 1      # the frame the port was sending at `ready` (with its load cycle)
+        busy = max(0, self.pre[j] - self.pre[i])
+        return ready + (TIMER_OUT_CYCLES + 2 * busy * self.scale + self.tail) * CYCLE_US
+
+
+def bp_tail_cycles(bp):
+    """Cycles one beat may wait for a randomly backpressured port (ready with probability 1 - bp each cycle)
+    beyond PortBound's scaled beats: the run of not-ready cycles that is longer with probability < BP_TAIL.
+    0 without backpressure."""
+    if bp <= 0:
+        return 0
+    return math.ceil(math.log(BP_TAIL) / math.log(min(bp, 0.95)))
+
+
+def timer_release_ready(deadline_us, t0_us, queues, rounds=1):
+    """The latest cycle (as time, us) the resume timer can release a queue whose deadline is deadline_us
+    (the block's integer-microsecond clock), derived from the documented timer (docs/conweave.md "Resume
+    deadline", docs/reorder-microarchitecture.md stage T): the clock is t0 + cycle / 250 MHz in us, so it
+    first reads the deadline at the first cycle at or after deadline_us; the timer compares one queue per
+    cycle, round robin over `queues`, so it visits the queue within `queues` cycles (queues - 1 after that
+    first cycle); each visit in which the decision stage touches the same queue is skipped (`rounds` - 1
+    such visits). Output-FIFO room is the port's business (PortBound.latest_release)."""
+    k = math.ceil(round((deadline_us - t0_us) / CYCLE_US, 6))
+    first = t0_us + max(0, k) * CYCLE_US
+    return first + (rounds * queues - 1) * CYCLE_US
 
 
 def held_bytes_bound(all_windows):
