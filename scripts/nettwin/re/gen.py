@@ -46,13 +46,16 @@ def segment(tick, data_id, offset, data, first, last, v6):
                  UDP(sport=tick & 0xFFFF, dport=20001) / re_hdr / Raw(load=data))
 
 
-def e2sar_segment(event_num, data_id, offset, length, data, sport, v6, lb=None, version=1, rsvd2=0):
+def e2sar_segment(event_num, data_id, offset, length, data, sport, v6, lb=None, version=1, rsvd2=0, addrs=None):
     """A frame of E2SAR's segmenter after the LB: [the LB header it kept] REHdr data (UDP source port: the
-    sending socket's)."""
+    sending socket's). addrs (MAC dst, MAC src, (IPv4 src, dst), (IPv6 src, dst)) replaces the default
+    addresses (the closed loop sends to the LB's)."""
     re_hdr = E2SARRE(version=version, rsvd2=rsvd2, data_id=data_id, buffer_offset=offset, buffer_length=length,
                      event_num=event_num)
-    l3 = IPv6(src="fe80::2", dst="fd00::1") if v6 else IP(src="10.1.2.3", dst="10.9.0.1")
-    return bytes(Ether(dst="02:00:00:00:00:01", src="00:aa:bb:cc:dd:ee") / l3 /
+    mac_dst, mac_src, v4a, v6a = addrs or ("02:00:00:00:00:01", "00:aa:bb:cc:dd:ee", ("10.1.2.3", "10.9.0.1"),
+                                           ("fe80::2", "fd00::1"))
+    l3 = IPv6(src=v6a[0], dst=v6a[1]) if v6 else IP(src=v4a[0], dst=v4a[1])
+    return bytes(Ether(dst=mac_dst, src=mac_src) / l3 /
                  UDP(sport=sport, dport=19522) / Raw(load=(lb or b"") + bytes(re_hdr) + data))
 
 

@@ -5,6 +5,8 @@ its cleanup; `nettwin lb` runs them mid-run (run_traffic interleaving) in lockst
 + backpressure; checked by lb_plan_check.py (the switch, every packet's member) and lb_check.py (bytes).
 ejfat-loop: the same with events as traffic, then one `nettwin re` (RTL + cycle model in lockstep) per member;
 ejfat_loop.py checks every event was reassembled exactly once at the member its tick maps to.
+udplb_loop (the first two seeds): the closed loop through ESnet's udplb program with E2SAR framing (LB v2 and v3
+headers; ejfat_loop.py --program udplb, the switch planned by `nettwin lb-plan --program udplb`).
 re: per seed, re_gen.py's events (split, shuffled, duplicated, overlapped, lost, late, malformed frames; odd seeds with
 E2SAR's 20-byte header) through
 `nettwin re` in lockstep, back to back and with gaps + output backpressure; checked by re_check.py.
@@ -67,6 +69,8 @@ def runs(opts):
                 out.append(Run("ejfat", kind, seed, mode, cmd, vector=vec, checks=checks, stats=stats,
                                outputs=[outp], accept=stats_ok, columns=_plan_columns))
         d = os.path.join(opts.work, "re%d" % seed)
+        if seed in opts.seeds(8)[:2]:
+            out += _udplb_loop_runs(opts, seed)
         # odd seeds: E2SAR's 20-byte header (re_gen.py --header e2sar; docs/re.md "E2SAR's header")
         vec = Vector("ejfat/re%d" % seed, [[PY, opts.script("re_gen.py"), "--seed", str(seed), "--out-dir", d,
                                             "--header", "e2sar" if seed % 2 else "evio6"]])
@@ -81,11 +85,38 @@ def runs(opts):
     return out
 
 
+def _udplb_loop_runs(opts, seed):
+    """The closed loop through ESnet's udplb program with E2SAR framing (ejfat_loop.py --program udplb: LB v2 and
+    v3, the switch planned by `nettwin lb-plan --program udplb`, checked by udplb_plan_check.py plan), both
+    stimulus modes; udplb_check.py compares the LB's output with the independent reference byte for byte."""
+    d = os.path.join(opts.work, "udplb_loop%d" % seed)
+    loop = [PY, opts.script("ejfat_loop.py")]
+    vec = Vector("ejfat/udplb_loop%d" % seed,
+                 [loop + ["gen", "--program", "udplb", "--seed", str(seed), "--out-dir", d, "--nettwin", opts.nettwin],
+                  [PY, opts.script("udplb_plan_check.py"), "plan", "--dir", d]])
+    out = []
+    for mode, flags in MODES:
+        outp, stats = os.path.join(d, "out_%s.pcap" % tag(mode)), os.path.join(d, "stats_%s.json" % tag(mode))
+        cmd = [opts.nettwin, "lb", "--program", "udplb", "--tables", os.path.join(d, "run.txt"), "--in",
+               os.path.join(d, "packets_in.pcap"), "--out", outp, "--stats", stats, "--engine", "lockstep",
+               "--seed", str(seed)] + flags
+        work = ["--dir", d, "--work", os.path.join(d, "members_%s" % tag(mode))]
+        checks = [("udplb_check", [PY, opts.script("udplb_check.py"), "--tables", os.path.join(d, "run.txt"), "--in",
+                                   os.path.join(d, "packets_in.pcap"), "--out", outp, "--stats", stats]),
+                  ("split", loop + ["split", "--program", "udplb", "--out", outp] + work),
+                  ("reassemble", loop + ["reassemble", "--nettwin", opts.nettwin] + work),
+                  ("exactly_once", loop + ["check"] + work)]
+        out.append(Run("ejfat", "udplb_loop", seed, mode, cmd, vector=vec, checks=checks, stats=stats,
+                       outputs=[outp], accept=stats_ok, columns=_plan_columns))
+    return out
+
+
 def _re_columns(st):
     return [st.get("segments_in", "-"), st.get("events_completed", "-"), sum_drops(st), st.get("cycles", "-")]
 
 
 TITLE = ("EJFAT epoch switch (lb-plan's script applied mid-run, lockstep; lb_plan_check.py + lb_check.py), "
-         "closed loop (+ one RE in lockstep per member, every event exactly once at its member), and the RE alone "
+         "closed loop (+ one RE in lockstep per member, every event exactly once at its member; seed program, and "
+         "udplb with E2SAR framing), and the RE alone "
          "in lockstep (re_check.py)")
 HEADER = ["scenario", "seed", "mode", "pkts_in", "pkts_out", "drops", "cycles", "result", "time"]
