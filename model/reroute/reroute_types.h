@@ -11,7 +11,6 @@ namespace nettwin::reroute {
 
 constexpr int kFlows = static_cast<int>(params::kRerouteFlows);
 constexpr int kPaths = static_cast<int>(params::kReroutePaths);
-constexpr int kWays = static_cast<int>(params::kRerouteWays);
 constexpr int kMaxBytes = static_cast<int>(params::kRerouteMaxBytes);
 constexpr int kCtrlBytes = static_cast<int>(params::kRerouteCtrlBytes);
 constexpr int kMaxBeats = (kMaxBytes + 4 + kBeatBytes - 1) / kBeatBytes;  // longest fabric frame in beats

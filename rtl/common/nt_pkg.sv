@@ -138,7 +138,6 @@ package nt_pkg;
   // ---- ConWeave source-ToR rerouting module (docs/reroute.md) ----
   localparam int unsigned RerouteFlows = 1024;     // flow-table entries (config `flows` = a power of two <= this)
   localparam int unsigned ReroutePaths = 32;       // uplink paths (config `paths` = 4, 8, 16 or 32)
-  localparam int unsigned RerouteWays = 4;         // path status: 4 register arrays (spec 3.4.1)
   localparam int unsigned RerouteMaxBytes = 4604;  // longest host frame: + 4-byte CW header = 4608
   localparam int unsigned RerouteCtrlBytes = 128;  // bytes of a control packet kept for its decision
 

@@ -20,6 +20,7 @@
 #include "model/reroute/reroute_core.h"
 #include "model/reroute/reroute_model.h"
 #include "tb/reorder/reorder_frames.h"
+#include "tb/reroute/reroute_loop.h"
 
 namespace nettwin::reroute {
 namespace {
@@ -47,15 +48,6 @@ uint16_t FabricHash(const std::vector<uint8_t>& fabric) {
   reorder::CwMeta m = reorder::ParseCw(w.data(), len);
   EXPECT_TRUE(m.ok);
   return reorder::FlowHash(m.key);
-}
-
-// What the destination ToR would mirror back: the reorder block's control builder on the fabric frame.
-std::vector<uint8_t> Control(const std::vector<uint8_t>& fabric, uint8_t op, uint8_t epoch) {
-  std::array<uint8_t, reorder::kHdrBytes> hdr{};
-  for (size_t i = 0; i < hdr.size() && i < fabric.size(); ++i) hdr[i] = fabric[i];
-  const bool v6 = Load16(&fabric[12]) == 0x86DD;
-  reorder::CtrlFrame c = reorder::BuildControl(hdr, v6, op, epoch);
-  return std::vector<uint8_t>(c.bytes.begin(), c.bytes.begin() + c.len);
 }
 
 CtrlResult SendControl(RerouteCore* core, const std::vector<uint8_t>& f, uint16_t now) {
@@ -107,7 +99,7 @@ TEST(RerouteGolden, NewFlowTakesItsEcmpPathAndSendsOneRttRequest) {
 TEST(RerouteGolden, ReplyBeforeTheCutoffKeepsThePathAndArmsTheNextRequest) {
   Fixture t;
   DataResult a = Send(&t.core, Nic(kHostA, 0x11, 1), 100);
-  EXPECT_EQ(SendControl(&t.core, Control(a.frame, reorder::kCwRttReply, 0), 110), CtrlResult::kReply);
+  EXPECT_EQ(SendControl(&t.core, MirrorControl(a.frame, reorder::kCwRttReply, 0), 110), CtrlResult::kReply);
   DataResult b = Send(&t.core, Nic(kHostA, 0x11, 2), 200);  // long after the cutoff: no request is out
   EXPECT_EQ(b.op, reorder::kCwRttRequest);
   EXPECT_FALSE(b.tail);
@@ -118,14 +110,14 @@ TEST(RerouteGolden, ReplyBeforeTheCutoffKeepsThePathAndArmsTheNextRequest) {
 TEST(RerouteGolden, AReplyForAnotherRequestIsStale) {
   Fixture t;
   DataResult a = Send(&t.core, Nic(kHostA, 0x11, 1), 100);
-  auto reply = Control(a.frame, reorder::kCwRttReply, 0);
+  auto reply = MirrorControl(a.frame, reorder::kCwRttReply, 0);
   reply[42 + 12 + 1] ^= 1;  // TX_TSTAMP low byte (IPv4: CW header at 54); the ICRC no longer matters here
   EXPECT_EQ(SendControl(&t.core, reply, 105), CtrlResult::kStaleReply);
   // A reply for a flow the table does not hold.
   DataResult other = Send(&t.core, Nic(kHostB, 0x22, 1), 101);
   RerouteCore fresh;
   fresh.SetConfig(Cfg());
-  EXPECT_EQ(SendControl(&fresh, Control(other.frame, reorder::kCwRttReply, 0), 102), CtrlResult::kStaleReply);
+  EXPECT_EQ(SendControl(&fresh, MirrorControl(other.frame, reorder::kCwRttReply, 0), 102), CtrlResult::kStaleReply);
   EXPECT_EQ(t.core.counters().stale_replies, 1u);
 }
 
@@ -167,9 +159,9 @@ TEST(RerouteGolden, ConditionThreeBlocksASecondRerouteUntilTheClear) {
   EXPECT_EQ(e.path, c.new_path);
   EXPECT_EQ(t.core.counters().reroute_blocked_clear, 1u);
   // A CLEAR of the old epoch is stale; the one of epoch 1 (what reorder sends: the TAIL's epoch + 1) counts.
-  EXPECT_EQ(SendControl(&t.core, Control(c.frame, reorder::kCwClear, 0), 191), CtrlResult::kStaleClear);
-  EXPECT_EQ(SendControl(&t.core, Control(c.frame, reorder::kCwClear, 1), 192), CtrlResult::kClear);
-  EXPECT_EQ(SendControl(&t.core, Control(c.frame, reorder::kCwClear, 1), 193), CtrlResult::kStaleClear);
+  EXPECT_EQ(SendControl(&t.core, MirrorControl(c.frame, reorder::kCwClear, 0), 191), CtrlResult::kStaleClear);
+  EXPECT_EQ(SendControl(&t.core, MirrorControl(c.frame, reorder::kCwClear, 1), 192), CtrlResult::kClear);
+  EXPECT_EQ(SendControl(&t.core, MirrorControl(c.frame, reorder::kCwClear, 1), 193), CtrlResult::kStaleClear);
   DataResult f = Send(&t.core, Nic(kHostA, 0x11, 5), 194);
   EXPECT_TRUE(f.reroute);  // (i) still holds, (iii) now holds
   EXPECT_EQ(f.epoch, 1);
@@ -190,7 +182,7 @@ TEST(RerouteGolden, ConditionTwoNoViablePathUntilTheNotifyExpires) {
   for (int p = 0; p < 4; ++p) {
     auto f = a.frame;
     f[42 + 4] = static_cast<uint8_t>(p);
-    EXPECT_EQ(SendControl(&t.core, Control(f, reorder::kCwNotify, 0), 120), CtrlResult::kNotify);
+    EXPECT_EQ(SendControl(&t.core, MirrorControl(f, reorder::kCwNotify, 0), 120), CtrlResult::kNotify);
   }
   DataResult b = Send(&t.core, Nic(kHostA, 0x11, 2), 150);
   EXPECT_FALSE(b.reroute);
@@ -214,7 +206,7 @@ TEST(RerouteGolden, TheFirstCandidateThatIsNotCongestedIsTaken) {
   // Congest the first candidate: the second is taken.
   auto f = a.frame;
   f[42 + 4] = cand[0];
-  SendControl(&t.core, Control(f, reorder::kCwNotify, 0), 130);
+  SendControl(&t.core, MirrorControl(f, reorder::kCwNotify, 0), 130);
   DataResult b = Send(&t.core, Nic(kHostA, 0x11, 2), now);
   ASSERT_TRUE(b.reroute);
   EXPECT_EQ(b.candidates, cand);
@@ -227,7 +219,7 @@ TEST(RerouteGolden, NotifyWithAPathBeyondTheTableIsBadControl) {
   DataResult a = Send(&t.core, Nic(kHostA, 0x11, 1), 100);
   auto f = a.frame;
   f[42 + 4] = 8;  // paths = 8
-  EXPECT_EQ(SendControl(&t.core, Control(f, reorder::kCwNotify, 0), 101), CtrlResult::kBad);
+  EXPECT_EQ(SendControl(&t.core, MirrorControl(f, reorder::kCwNotify, 0), 101), CtrlResult::kBad);
   EXPECT_EQ(SendControl(&t.core, a.frame, 101), CtrlResult::kBad);  // a data packet on the control input
   EXPECT_EQ(t.core.counters().bad_control, 2u);
   EXPECT_EQ(t.core.counters().ctrl_in, 2u);
@@ -245,7 +237,7 @@ TEST(RerouteGolden, EpochWrapsAfterFourReroutes) {
     ASSERT_TRUE(tail.reroute) << k;
     EXPECT_EQ(tail.epoch, expect_epoch);
     expect_epoch = static_cast<uint8_t>((expect_epoch + 1) & 3);
-    SendControl(&t.core, Control(tail.frame, reorder::kCwClear, expect_epoch), ++now);
+    SendControl(&t.core, MirrorControl(tail.frame, reorder::kCwClear, expect_epoch), ++now);
     DataResult next = Send(&t.core, Nic(kHostA, 0x11, psn++), ++now);  // RTT_REQUEST on the new path
     EXPECT_EQ(next.epoch, expect_epoch);
     EXPECT_EQ(next.op, reorder::kCwRttRequest);
@@ -315,7 +307,7 @@ TEST(RerouteGolden, Ipv6FlowsAndMalformedFrames) {
   const auto v6 = reorder::ToIpv6(Nic(kHostA, 0x11, 1));
   DataResult a = Send(&t.core, v6, 100);
   ExpectEncoding(v6, a);
-  EXPECT_EQ(SendControl(&t.core, Control(a.frame, reorder::kCwRttReply, 0), 101), CtrlResult::kReply);
+  EXPECT_EQ(SendControl(&t.core, MirrorControl(a.frame, reorder::kCwRttReply, 0), 101), CtrlResult::kReply);
   auto bad = Nic(kHostA, 0x11, 2);
   bad[36] ^= 1;  // UDP destination port
   EXPECT_FALSE(Send(&t.core, bad, 102).ok);
@@ -423,182 +415,18 @@ TEST(RerouteCycle, LatencyIsTheFrameThenOneDecisionCycle) {
   EXPECT_EQ(first_out, static_cast<int>(beats.size()) + 1);
 }
 
-// ---- the closed loop with the destination ToR's cycle model ----
+// ---- the closed loop with the destination ToR's cycle model (tb/reroute/reroute_loop.h) ----
 
-// Hosts' flows through reroute, a 4-path fabric (path 0 congested: +60 us and CE marks, until the event
-// moves), reorder, back to the hosts; reorder's control packets return through the fabric in 2 us.
 TEST(RerouteClosedLoop, FlowsAvoidTheCongestedPathAndArriveInOrderExactlyOnce) {
-  constexpr int kClockMhz = 250;
   RerouteModel src;
-  reorder::ReorderModel dst;
-  RerouteIn si;
-  si.cfg = Cfg();
-  si.cfg.paths = 4;
-  reorder::ReorderIn di;
-  di.cfg.flows_mask = reorder::kFlows - 1;
-  di.cfg.queues = 32;
-  di.cfg.buffer_cells = 4096;
-  di.cfg.margin_us = 16;
-  di.cfg.default_hold_us = 200;
-  di.cfg.flow_idle_us = 2000;
-  src.Reset();
-  dst.Reset();
+  LoopResult r = RunClosedLoop(&src, 0.0, 1);
+  ExpectLoopOk(r);
+}
 
-  constexpr int kFlowsN = 12, kPkts = 120;
-  struct HostFlow {
-    uint32_t src, qp;
-    int sent = 0;
-    uint64_t next_us;
-  };
-  std::vector<HostFlow> hf;
-  for (int i = 0; i < kFlowsN; ++i) hf.push_back({kHostA + static_cast<uint32_t>(i % 3), 0x100u + i, 0, 5u + i});
-  std::map<std::pair<uint32_t, uint32_t>, std::vector<std::vector<uint8_t>>> sent, delivered;
-  std::deque<std::vector<uint8_t>> host_q;  // frames waiting for the source ToR
-  struct InFlight {
-    uint64_t at;
-    std::vector<uint8_t> f;
-  };
-  std::deque<InFlight> to_dst, to_src;  // kept in arrival order (per-path FIFO merged below)
-  std::array<uint64_t, 4> path_last{};
-  std::map<std::pair<uint32_t, uint32_t>, std::map<int, int>> inflight_paths;  // flow -> path -> packets
-  int max_paths = 0;
-  auto flow_of = [](const std::vector<uint8_t>& f) {
-    return std::make_pair(Load32(&f[26]), Load32(&f[42 + 4]) & 0xFFFFFF);
-  };
-  std::vector<Beat> s_beats, d_beats, r_beats;
-  size_t s_bi = 0, d_bi = 0, r_bi = 0;
-  std::vector<uint8_t> m_part, d_part, c_part;
-  uint8_t m_path = 0;
-  std::vector<InFlight> arrivals_sorted;
-  int congested = 0;
-  const uint64_t kEnd = 3000;  // us
-  for (uint64_t cyc = 0; cyc < kEnd * kClockMhz; ++cyc) {
-    const uint64_t us = cyc / kClockMhz;
-    congested = us < 1200 ? 0 : 2;  // the congestion event moves from path 0 to path 2
-    if (cyc % kClockMhz == 0) {
-      for (auto& h : hf) {
-        if (h.sent < kPkts && us >= h.next_us) {
-          auto f = Nic(h.src, h.qp, static_cast<uint32_t>(h.sent), 200);
-          sent[{h.src, h.qp}].push_back(f);
-          host_q.push_back(f);
-          ++h.sent;
-          h.next_us = us + 8;
-        }
-      }
-    }
-    // Source ToR.
-    si.now_us = static_cast<uint16_t>(us);
-    si.s = StreamPort{};
-    if (s_beats.empty() && !host_q.empty()) {
-      s_beats = ToBeats(host_q.front());
-      host_q.pop_front();
-      s_bi = 0;
-    }
-    if (!s_beats.empty()) {
-      si.s.valid = true;
-      si.s.beat = s_beats[s_bi];
-    }
-    si.r = StreamPort{};
-    if (r_beats.empty() && !to_src.empty() && to_src.front().at <= us) {
-      r_beats = ToBeats(to_src.front().f);
-      to_src.pop_front();
-      r_bi = 0;
-    }
-    if (!r_beats.empty()) {
-      si.r.valid = true;
-      si.r.beat = r_beats[r_bi];
-    }
-    si.m_ready = true;
-    const RerouteOut& so = src.Eval(si);
-    if (si.s.valid && so.s_ready && ++s_bi == s_beats.size()) s_beats.clear();
-    if (si.r.valid && so.r_ready && ++r_bi == r_beats.size()) r_beats.clear();
-    if (so.m.valid) {
-      if (m_part.empty()) m_path = so.m_path;
-      AppendBeat(so.m.beat, &m_part);
-      if (so.m.beat.last) {
-        // The fabric: per-path FIFO, 5 us base, +60 us and CE on the congested path.
-        const bool cong = m_path == congested;
-        uint64_t at = us + 5 + (cong ? 60 : 0);
-        at = std::max(at, path_last[m_path]);
-        path_last[m_path] = at;
-        if (cong) {  // IPv4 ECN CE, checksum kept valid (the fabric marks, the host sees the mark)
-          const uint16_t old = Load16(&m_part[14]);
-          m_part[15] |= 3;
-          ChecksumDelta d;
-          d.Replace(old, Load16(&m_part[14]));
-          Store16(&m_part[24], d.Apply(Load16(&m_part[24])));
-        }
-        auto& ip = inflight_paths[flow_of(m_part)];
-        ++ip[m_path];
-        int n = 0;
-        for (auto& kv : ip) n += kv.second > 0;
-        max_paths = std::max(max_paths, n);
-        arrivals_sorted.push_back({at, m_part});
-        std::stable_sort(arrivals_sorted.begin(), arrivals_sorted.end(),
-                         [](const InFlight& a, const InFlight& b) { return a.at < b.at; });
-        m_part.clear();
-      }
-    }
-    src.Tick();
-    // Destination ToR.
-    di.now_us = static_cast<uint16_t>(us);
-    di.s = StreamPort{};
-    if (d_beats.empty() && !arrivals_sorted.empty() && arrivals_sorted.front().at <= us) {
-      const auto& f = arrivals_sorted.front().f;
-      d_beats = ToBeats(f);
-      --inflight_paths[flow_of(f)][f[42 + 4]];
-      arrivals_sorted.erase(arrivals_sorted.begin());
-      d_bi = 0;
-    }
-    if (!d_beats.empty()) {
-      di.s.valid = true;
-      di.s.beat = d_beats[d_bi];
-    }
-    di.m_ready = true;
-    di.c_ready = true;
-    const reorder::ReorderOut& dout = dst.Eval(di);
-    if (di.s.valid && dout.s_ready && ++d_bi == d_beats.size()) d_beats.clear();
-    if (dout.m.valid) {
-      AppendBeat(dout.m.beat, &d_part);
-      if (dout.m.beat.last) {
-        // The host sees the CE mark the fabric set: compare without it.
-        auto f = d_part;
-        if ((f[15] & 3) == 3) {
-          const uint16_t old = Load16(&f[14]);
-          f[15] &= static_cast<uint8_t>(~3);
-          ChecksumDelta d;
-          d.Replace(old, Load16(&f[14]));
-          Store16(&f[24], d.Apply(Load16(&f[24])));
-        }
-        delivered[flow_of(f)].push_back(f);
-        d_part.clear();
-      }
-    }
-    if (dout.c.valid) {
-      AppendBeat(dout.c.beat, &c_part);
-      if (dout.c.beat.last) {
-        to_src.push_back({us + 2, c_part});
-        c_part.clear();
-      }
-    }
-    dst.Tick();
-  }
-  const RerouteCounters& n = src.core().counters();
-  EXPECT_EQ(n.in, static_cast<uint32_t>(kFlowsN * kPkts));
-  EXPECT_EQ(n.out, n.in);
-  EXPECT_GT(n.reroutes, 0u);
-  EXPECT_GT(n.rtt_replies, 0u);
-  EXPECT_GT(n.notifies, 0u);
-  EXPECT_GT(n.clears, 0u);
-  EXPECT_EQ(n.bad_control, 0u);
-  EXPECT_LE(max_paths, 2);  // condition (iii): never more than two paths in flight per flow
-  for (auto& kv : sent) EXPECT_EQ(delivered[kv.first], kv.second) << "flow qp " << kv.first.second;
-  EXPECT_EQ(dst.Eval(di).cnt.drop_malformed, 0u);
-  std::printf("closed loop: %u packets, %u reroutes, %u RTT requests, %u replies (%u stale), %u NOTIFYs, %u CLEARs "
-              "(%u stale), %u blocked by (iii), %u without a path; max paths in flight per flow %d; "
-              "reorder held %u\n",
-              n.in, n.reroutes, n.rtt_requests, n.rtt_replies, n.stale_replies, n.notifies, n.clears,
-              n.stale_clears, n.reroute_blocked_clear, n.reroute_no_path, max_paths, dst.Eval(di).cnt.held);
+TEST(RerouteClosedLoop, WithFabricBackpressure) {
+  RerouteModel src;
+  LoopResult r = RunClosedLoop(&src, 0.3, 2);
+  ExpectLoopOk(r);
 }
 
 }  // namespace
