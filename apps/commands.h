@@ -85,6 +85,7 @@ int LbPlanCommand(int argc, char** argv);
 int RdmaCommand(int argc, char** argv);
 int RdmaLatencyCommand(int argc, char** argv);
 int ReorderCommand(int argc, char** argv);
+int RerouteCommand(int argc, char** argv);
 int ReCommand(int argc, char** argv);
 int VnicCommand(int argc, char** argv);
 int NaaCommand(int argc, char** argv);

@@ -25,7 +25,12 @@ class RerouteLockstep : public ClockedBlock<RerouteIn, RerouteOut> {
     const RerouteOut& m = model_.Eval(in);
     const RerouteOut& r = rtl_.Eval(in);
     std::string what;
-    if (m.s_ready != r.s_ready) what = "s_ready";
+    if (inject_ && m.m.valid) {  // --inject-divergence: the model's beat compared with bit 0 of byte 0 flipped
+      inject_ = false;
+      what = "m (stream, injected bit flip)";
+    }
+    if (!what.empty()) {
+    } else if (m.s_ready != r.s_ready) what = "s_ready";
     else if (m.r_ready != r.r_ready) what = "r_ready";
     else if (!(m.m == r.m)) what = "m (stream)";
     else if (m.m.valid && m.m_path != r.m_path) what = "m_path";
@@ -47,6 +52,8 @@ class RerouteLockstep : public ClockedBlock<RerouteIn, RerouteOut> {
     rtl_.Tick();
     ++cycle_;
   }
+  // Self-test of the comparison: the next output beat of the model is compared as if one bit differed.
+  void InjectFlip() { inject_ = true; }
   uint64_t mismatches() const { return mismatches_; }
   const std::string& first_mismatch() const { return first_; }
   const RerouteModel& model() const { return model_; }
@@ -55,6 +62,7 @@ class RerouteLockstep : public ClockedBlock<RerouteIn, RerouteOut> {
   RerouteModel model_;
   RerouteRtl rtl_;
   uint64_t cycle_ = 0, mismatches_ = 0;
+  bool inject_ = false;
   std::string first_;
 };
 
