@@ -76,7 +76,7 @@ class RunList(unittest.TestCase):
         # rdma: 11 scenarios x 3 seeds x 2 modes, the hazard pairs x 3 seeds x 2 modes, 6 latency points;
         # naa: 11 scenarios x 8 seeds x 2 modes; lb: spec + 10 seeds, and udplb's test-1 (TTL decrement off, on)
         # + 10 udplb_gen seeds, each x 2 modes
-        for block, n in (("lb", 22 + 4 + 20), ("rdma", 11 * 3 * 2 + 3 * 2 + 6), ("reorder", 6 * 10 * 4),
+        for block, n in (("lb", 22 + 4 + 20), ("rdma", 11 * 3 * 2 + 3 * 2 + 6), ("reorder", 6 * 10 * 4), ("reroute", 4 * 5 * 2),
                          ("vnic", 40), ("ejfat", 48), ("naa", 11 * 8 * 2)):
             self.assertEqual(sum(1 for x in names if x.startswith(block + ".")), n, block)
         self.assertIn("lb.spec.gaps+bp", names)
