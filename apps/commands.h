@@ -86,6 +86,7 @@ int LbPlanUdplbCommand(int argc, char** argv);  // lb-plan --program udplb
 int RdmaCommand(int argc, char** argv);
 int RdmaLatencyCommand(int argc, char** argv);
 int ReorderCommand(int argc, char** argv);
+int RerouteCommand(int argc, char** argv);
 int ReCommand(int argc, char** argv);
 int VnicCommand(int argc, char** argv);
 int NaaCommand(int argc, char** argv);

@@ -20,6 +20,8 @@ void Usage() {
                "  rdma-latency  the atomic retransmit latency scenario (--clock-mhz 900 --json)\n"
                "  reorder  ConWeave destination-ToR reorder queue: --config reorder.txt --in arrivals.pcap\n"
                "        --out delivered.pcap --ctrl-out control.pcap (nettwin reorder --help for all options)\n"
+               "  reroute  ConWeave source-ToR rerouting module: --in hosts.pcap [--ctrl-in control.pcap]\n"
+               "        --out fabric.pcap (nettwin reroute --help for all options)\n"
                "  re    EJFAT reassembly engine (RTL and cycle model in lockstep; --engine fast: the golden\n"
                "        model): --config re.txt --in segments.pcap --out events.pcap --report report.json\n"
                "        (nettwin re --help)\n"
@@ -43,6 +45,7 @@ int main(int argc, char** argv) {
   if (cmd == "rdma") return RdmaCommand(argc - 1, argv + 1);
   if (cmd == "rdma-latency") return RdmaLatencyCommand(argc - 1, argv + 1);
   if (cmd == "reorder") return ReorderCommand(argc - 1, argv + 1);
+  if (cmd == "reroute") return RerouteCommand(argc - 1, argv + 1);
   if (cmd == "re") return ReCommand(argc - 1, argv + 1);
   if (cmd == "vnic") return VnicCommand(argc - 1, argv + 1);
   if (cmd == "naa") return NaaCommand(argc - 1, argv + 1);

@@ -135,6 +135,12 @@ package nt_pkg;
   localparam int unsigned ReorderKeyBytes = 36;    // flow key: family, IP source, IP destination, dest QP
   localparam int unsigned ReorderUdpPort = 4791;
 
+  // ---- ConWeave source-ToR rerouting module (docs/reroute.md) ----
+  localparam int unsigned RerouteFlows = 1024;     // flow-table entries (config `flows` = a power of two <= this)
+  localparam int unsigned ReroutePaths = 32;       // uplink paths (config `paths` = 4, 8, 16 or 32)
+  localparam int unsigned RerouteMaxBytes = 4604;  // longest host frame: + 4-byte CW header = 4608
+  localparam int unsigned RerouteCtrlBytes = 128;  // bytes of a control packet kept for its decision
+
   // ---- OPA VNIC: Ethernet over Omni-Path 16B (docs/vnic.md) ----
   localparam int unsigned VnicPorts = 16;          // VNIC ports (port table entries; sideband 4 bits)
   localparam int unsigned VnicMacEntries = 64;     // MAC -> DLID table entries (shared by all ports)

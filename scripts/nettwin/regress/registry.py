@@ -6,6 +6,7 @@ BLOCKS = {
     "lb": "nettwin.lb.runs",
     "rdma": "nettwin.rdma.runs",
     "reorder": "nettwin.reorder.runs",
+    "reroute": "nettwin.reroute.runs",  # ConWeave source ToR (docs/reroute.md)
     "ejfat": "nettwin.re.runs",  # end to end: the lb-plan epoch switch and the closed loop through the RE
     "vnic": "nettwin.vnic.runs",
     "naa": "nettwin.naa.runs",

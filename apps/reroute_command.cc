@@ -1,0 +1,243 @@
+// `nettwin reroute`: the ConWeave source-ToR rerouting block (docs/reroute.md) on timed host frames and
+// control packets coming back (pcaps in -> fabric pcap out, each frame carrying its path in BTH byte 4), with
+// the cycle model, the RTL, or both in lockstep.
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "apps/commands.h"
+#include "model/common/pcap.h"
+#include "model/reroute/reroute_model.h"
+#include "tb/reroute/reroute_lockstep.h"
+#include "tb/reroute/reroute_rtl.h"
+
+namespace nettwin::reroute {
+namespace {
+
+enum class Engine { kModel, kRtl, kLockstep };
+
+constexpr const char* kHelp =
+    "usage: nettwin reroute --in hosts.pcap [--ctrl-in control.pcap] --out fabric.pcap\n"
+    "                       [--paths 4|8|16|32] [--flows N] [--reply-cutoff-us U] [--path-busy-us U]\n"
+    "                       [--flow-idle-us U] [--engine model|rtl|lockstep] [--clock-mhz 250]\n"
+    "                       [--stats stats.json] [--backpressure P] [--seed N] [--inject-divergence CYCLE]\n"
+    "  Host frames (RoCEv2 from the NICs) and control packets (RTT_REPLY, NOTIFY, CLEAR from destination\n"
+    "  ToRs) are offered at the cycle of their pcap timestamps (cycle 0 = the earliest); the block's\n"
+    "  microsecond clock is that time in us mod 2^16. Output timestamps are departure times (first beat);\n"
+    "  the path is BTH byte 4 of each output frame. Defaults: paths 8, flows 1024, reply-cutoff-us 40,\n"
+    "  path-busy-us 100, flow-idle-us 2000. Exit: 0 ok, 1 lockstep mismatch / hang / conservation, 2 usage.\n"
+    "  --inject-divergence CYCLE  self-test (lockstep only): the model's output beat at or after CYCLE is\n"
+    "                compared with one bit flipped; the run must report the divergence and exit 1.\n";
+
+struct RunResult {
+  std::vector<Packet> out;
+  RerouteCounters cnt;
+  uint64_t cycles = 0, mismatches = 0;
+  std::string first_mismatch;
+  bool hang = false;
+};
+
+template <class Block>
+RunResult Drive(Block* blk, const RerouteCfg& cfg, const std::vector<Packet>& host, const std::vector<Packet>& ctrl,
+                double clock_mhz, double bp, uint64_t seed, uint64_t inject_at) {
+  RunResult r;
+  blk->Reset();
+  std::mt19937_64 rng(seed);
+  uint64_t t0 = ~uint64_t{0};
+  if (!host.empty()) t0 = host.front().time_ns;
+  if (!ctrl.empty()) t0 = std::min(t0, ctrl.front().time_ns);
+  if (host.empty() && ctrl.empty()) t0 = 0;
+  auto offer_cycle = [&](const Packet& p) {
+    return static_cast<uint64_t>(static_cast<double>(p.time_ns - t0) * clock_mhz / 1000.0);
+  };
+  RerouteIn in;
+  in.cfg = cfg;
+  size_t hi = 0, ci = 0, hb = 0, cb = 0;
+  std::vector<Beat> hbeats, cbeats;
+  std::vector<uint8_t> part;
+  uint64_t part_start = 0, idle_run = 0, last_progress = 0;
+  bool injected = false;
+  for (uint64_t cyc = 0;; ++cyc) {
+    const uint64_t ns = t0 + static_cast<uint64_t>(static_cast<double>(cyc) * 1000.0 / clock_mhz);
+    in.now_us = static_cast<uint16_t>(ns / 1000);
+    if (hbeats.empty() && hi < host.size() && offer_cycle(host[hi]) <= cyc) hbeats = ToBeats(host[hi].bytes);
+    if (cbeats.empty() && ci < ctrl.size() && offer_cycle(ctrl[ci]) <= cyc) cbeats = ToBeats(ctrl[ci].bytes);
+    in.s = StreamPort{};
+    if (!hbeats.empty()) in.s = StreamPort{true, hbeats[hb]};
+    in.r = StreamPort{};
+    if (!cbeats.empty()) in.r = StreamPort{true, cbeats[cb]};
+    in.m_ready = bp <= 0 || std::uniform_real_distribution<double>(0, 1)(rng) >= bp;
+    RerouteOut o = blk->Eval(in);
+    if (in.s.valid && o.s_ready) {
+      last_progress = cyc;
+      if (++hb == hbeats.size()) hbeats.clear(), hb = 0, ++hi;
+    }
+    if (in.r.valid && o.r_ready) {
+      last_progress = cyc;
+      if (++cb == cbeats.size()) cbeats.clear(), cb = 0, ++ci;
+    }
+    if (o.m.valid && in.m_ready) {
+      last_progress = cyc;
+      if (part.empty()) part_start = ns;
+      AppendBeat(o.m.beat, &part);
+      if (o.m.beat.last) {
+        r.out.push_back(Packet{part, part_start});
+        part.clear();
+      }
+    }
+    if (!injected && cyc >= inject_at && o.m.valid) {
+      injected = true;
+      if constexpr (std::is_same_v<Block, RerouteLockstep>) blk->InjectFlip();
+    }
+    blk->Tick();
+    r.cnt = o.cnt;
+    const bool done = hi == host.size() && ci == ctrl.size() && o.idle;
+    idle_run = done ? idle_run + 1 : 0;
+    if (idle_run > 4) {
+      r.cycles = cyc + 1;
+      break;
+    }
+    if (cyc - last_progress > 200000 && !done) {
+      r.hang = true;
+      r.cycles = cyc + 1;
+      break;
+    }
+    if constexpr (std::is_same_v<Block, RerouteLockstep>) {
+      if (blk->mismatches() > 0) {
+        r.cycles = cyc + 1;
+        break;
+      }
+    }
+  }
+  if constexpr (std::is_same_v<Block, RerouteLockstep>) {
+    r.mismatches = blk->mismatches();
+    r.first_mismatch = blk->first_mismatch();
+  }
+  return r;
+}
+
+std::string StatsJson(const RunResult& r, const char* engine, bool conservation_ok) {
+  const RerouteCounters& c = r.cnt;
+  std::ostringstream j;
+  j << "{\n  \"engine\": \"" << engine << "\",\n  \"packets_in\": " << c.in << ",\n  \"packets_out\": " << c.out
+    << ",\n  \"drops\": {\"malformed\": " << c.drop_malformed << "},\n  \"rtt_requests\": " << c.rtt_requests
+    << ",\n  \"reroutes\": " << c.reroutes << ",\n  \"reroute_blocked_clear\": " << c.reroute_blocked_clear
+    << ",\n  \"reroute_no_path\": " << c.reroute_no_path << ",\n  \"fallback_ecmp\": " << c.fallback_ecmp
+    << ",\n  \"evictions\": " << c.evictions << ",\n  \"idle_resets\": " << c.idle_resets
+    << ",\n  \"control_in\": " << c.ctrl_in << ",\n  \"rtt_replies\": " << c.rtt_replies
+    << ",\n  \"stale_replies\": " << c.stale_replies << ",\n  \"notifies\": " << c.notifies
+    << ",\n  \"clears\": " << c.clears << ",\n  \"stale_clears\": " << c.stale_clears
+    << ",\n  \"bad_control\": " << c.bad_control << ",\n  \"cycles\": " << r.cycles
+    << ",\n  \"mismatches\": " << r.mismatches << ",\n  \"conservation_ok\": " << (conservation_ok ? "true" : "false")
+    << "\n}\n";
+  return j.str();
+}
+
+}  // namespace
+}  // namespace nettwin::reroute
+
+int RerouteCommand(int argc, char** argv) {
+  using namespace nettwin;
+  using namespace nettwin::reroute;
+  std::string in, ctrl_in, out, stats;
+  const char* engine_name = "lockstep";
+  Engine engine = Engine::kLockstep;
+  RerouteCfg cfg;
+  double clock_mhz = 250, bp = 0;
+  uint64_t seed = 1, inject_at = ~uint64_t{0};
+  std::vector<Packet> host, ctrl;
+  CaptureFormat in_format;
+  try {
+    const bool run = ForEachOption(argc, argv, kHelp, [&](const std::string& o, const auto& val) {
+      if (o == "--in") in = val();
+      else if (o == "--ctrl-in") ctrl_in = val();
+      else if (o == "--out") out = val();
+      else if (o == "--stats") stats = val();
+      else if (o == "--engine") engine = ParseEngine<Engine>(o, val(), &engine_name);
+      else if (o == "--clock-mhz") clock_mhz = ParseNumber(o, val(), 1, 100000);
+      else if (o == "--backpressure") bp = ParseNumber(o, val(), 0, 0.99);
+      else if (o == "--seed") seed = static_cast<uint64_t>(ParseNumber(o, val(), 0, 1e18));
+      else if (o == "--inject-divergence") inject_at = ParseInjectDivergence(o, val());
+      else if (o == "--paths") {
+        const int p = static_cast<int>(ParseNumber(o, val(), 4, 32));
+        if (p != 4 && p != 8 && p != 16 && p != 32) throw std::invalid_argument("--paths must be 4, 8, 16 or 32");
+        cfg.paths = static_cast<uint8_t>(p);
+      } else if (o == "--flows") {
+        const int f = static_cast<int>(ParseNumber(o, val(), 1, kFlows));
+        if ((f & (f - 1)) != 0) throw std::invalid_argument("--flows must be a power of two <= 1024");
+        cfg.flows_mask = static_cast<uint16_t>(f - 1);
+      } else if (o == "--reply-cutoff-us") cfg.reply_cutoff_us = static_cast<uint16_t>(ParseNumber(o, val(), 1, 32767));
+      else if (o == "--path-busy-us") cfg.path_busy_us = static_cast<uint16_t>(ParseNumber(o, val(), 1, 32767));
+      else if (o == "--flow-idle-us") cfg.flow_idle_us = static_cast<uint16_t>(ParseNumber(o, val(), 1, 32767));
+      else throw std::invalid_argument("unknown option '" + o + "'");
+    });
+    if (!run) return 0;
+    if (inject_at != ~uint64_t{0} && engine != Engine::kLockstep) {
+      throw std::invalid_argument("--inject-divergence needs --engine lockstep");
+    }
+    if (in.empty() || out.empty()) throw std::invalid_argument("--in and --out are required");
+    host = ReadPcap(in, &in_format);
+    if (!ctrl_in.empty()) ctrl = ReadPcap(ctrl_in);
+    for (const auto* v : {&host, &ctrl}) {
+      for (size_t i = 1; i < v->size(); ++i) {
+        if ((*v)[i].time_ns < (*v)[i - 1].time_ns) {
+          throw std::runtime_error((v == &host ? in : ctrl_in) + ": packet " + std::to_string(i + 1) +
+                                   " is before packet " + std::to_string(i) + " (must be in time order)");
+        }
+      }
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "nettwin reroute: " << e.what() << "\n";
+    if (dynamic_cast<const std::invalid_argument*>(&e)) std::cerr << kHelp;
+    return 2;
+  }
+  RunResult r;
+  if (engine == Engine::kModel) {
+    RerouteModel m;
+    r = Drive(&m, cfg, host, ctrl, clock_mhz, bp, seed, inject_at);
+  } else if (engine == Engine::kRtl) {
+    RerouteRtl m;
+    r = Drive(&m, cfg, host, ctrl, clock_mhz, bp, seed, inject_at);
+  } else {
+    RerouteLockstep m;
+    r = Drive(&m, cfg, host, ctrl, clock_mhz, bp, seed, inject_at);
+  }
+  const RerouteCounters& c = r.cnt;
+  const bool conservation_ok = !r.hang && r.mismatches == 0 && c.in == host.size() && c.in == c.out + c.drop_malformed &&
+                               r.out.size() == c.out && c.ctrl_in == ctrl.size();
+  try {
+    WritePcap(out, r.out, OutputFormat(PcapFormat::kPcap, in_format));
+    if (!stats.empty()) {
+      std::ofstream s(stats);
+      s << StatsJson(r, engine_name, conservation_ok);
+      if (!s) throw std::runtime_error(stats + ": write failed");
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "nettwin reroute: " << e.what() << "\n";
+    return 2;
+  }
+  std::printf("reroute: %zu host frames, %u out (%u reroutes, %u RTT requests, %u ECMP fallback), %u dropped; "
+              "%zu control (%u replies, %u NOTIFYs, %u CLEARs, %u stale/bad); %llu cycles\n",
+              host.size(), c.out, c.reroutes, c.rtt_requests, c.fallback_ecmp, c.drop_malformed, ctrl.size(),
+              c.rtt_replies, c.notifies, c.clears, c.stale_replies + c.stale_clears + c.bad_control,
+              static_cast<unsigned long long>(r.cycles));
+  if (r.mismatches > 0) {
+    std::cerr << "nettwin reroute: LOCKSTEP MISMATCH: " << r.first_mismatch << "\n";
+    return 1;
+  }
+  if (inject_at != ~uint64_t{0}) {
+    std::cerr << "nettwin reroute: --inject-divergence: no output beat at or after cycle " << inject_at << "\n";
+    return 1;
+  }
+  if (!conservation_ok) {
+    std::cerr << "nettwin reroute: " << (r.hang ? "HANG" : "CONSERVATION FAILED") << ": in " << c.in << ", out "
+              << c.out << ", dropped " << c.drop_malformed << ", control " << c.ctrl_in << " of " << ctrl.size()
+              << "\n";
+    return 1;
+  }
+  return 0;
+}

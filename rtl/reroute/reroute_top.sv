@@ -1,0 +1,404 @@
+// ConWeave source-ToR rerouting block (docs/reroute.md, "Cycle behaviour"): host frames in (s), control
+// packets back from destination ToRs in (r), fabric frames with their path out (m, m_path). Stages, as
+// model/reroute/reroute_model.cc:
+//   A  host ingress into one of two frame banks (store-and-forward), s_ready low while a complete frame
+//      waits for the decision
+//   K  control ingress: the first two beats of a control packet, r_ready low while one waits
+//   D  one decision per cycle: a control packet first, else a host frame when the output is free
+//   O  output: beat k of the fabric frame from beats k and k-1 of the bank, the 4-byte CW header inserted
+//   S  path-status scan, one path per cycle
+module reroute_top
+  import nt_pkg::*;
+  import reroute_pkg::*;
+(
+  input  logic                   clk_i,
+  input  logic                   rst_ni,
+  input  logic                   s_valid_i,
+  input  logic [StreamBits-1:0]  s_data_i,
+  input  logic [StreamBytes-1:0] s_keep_i,
+  input  logic                   s_last_i,
+  output logic                   s_ready_o,
+  input  logic                   r_valid_i,
+  input  logic [StreamBits-1:0]  r_data_i,
+  input  logic [StreamBytes-1:0] r_keep_i,
+  input  logic                   r_last_i,
+  output logic                   r_ready_o,
+  output logic                   m_valid_o,
+  output logic [StreamBits-1:0]  m_data_o,
+  output logic [StreamBytes-1:0] m_keep_o,
+  output logic                   m_last_o,
+  input  logic                   m_ready_i,
+  output logic [7:0]             m_path_o,
+  input  logic [15:0]            now_us_i,
+  input  logic [15:0]            cfg_flows_mask_i,
+  input  logic [7:0]             cfg_paths_i,
+  input  logic [15:0]            cfg_reply_cutoff_us_i,
+  input  logic [15:0]            cfg_path_busy_us_i,
+  input  logic [15:0]            cfg_flow_idle_us_i,
+  output logic                   idle_o,
+  output logic [31:0]            cnt_in_o,
+  output logic [31:0]            cnt_out_o,
+  output logic [31:0]            cnt_drop_malformed_o,
+  output logic [31:0]            cnt_rtt_requests_o,
+  output logic [31:0]            cnt_reroutes_o,
+  output logic [31:0]            cnt_reroute_blocked_clear_o,
+  output logic [31:0]            cnt_reroute_no_path_o,
+  output logic [31:0]            cnt_fallback_ecmp_o,
+  output logic [31:0]            cnt_evictions_o,
+  output logic [31:0]            cnt_idle_resets_o,
+  output logic [31:0]            cnt_ctrl_in_o,
+  output logic [31:0]            cnt_rtt_replies_o,
+  output logic [31:0]            cnt_stale_replies_o,
+  output logic [31:0]            cnt_notifies_o,
+  output logic [31:0]            cnt_clears_o,
+  output logic [31:0]            cnt_stale_clears_o,
+  output logic [31:0]            cnt_bad_control_o
+);
+  localparam logic [2:0] CwRttRequest = 3'd1, CwRttReply = 3'd2, CwClear = 3'd3, CwNotify = 3'd4;
+
+  // ---- state ----
+  logic [StreamBits-1:0] bank_q [2][InBeats];
+  logic                  wsel_q;
+  logic [15:0]           rx_len_q;
+  logic                  rx_full_q, rx_long_q;
+  logic [StreamBits-1:0] cx_q [2];
+  logic [15:0]           cx_len_q;
+  logic                  cx_full_q;
+  logic                  ob_valid_q, ob_bank_q, ob_v6_q;
+  logic [BeatW-1:0]      ob_idx_q, ob_lastb_q;
+  logic [6:0]            ob_lastn_q;  // bytes of the last beat (1..64)
+  logic [7:0]            ob_path_q, ob_b8_q;
+  logic [15:0]           ob_ip_len_q, ob_csum_q, ob_udp_len_q, ob_tx_q, ob_tail_tx_q;
+  logic [PathW-1:0]      scan_q;
+  logic [ReroutePaths-1:0] busy_q;
+  logic [15:0]           busy_ts_q [ReroutePaths];
+  logic [RerouteFlows-1:0] fl_valid_q;
+  logic [KeyBits-1:0]    fl_key_q [RerouteFlows];
+  logic [7:0]            fl_path_q [RerouteFlows];
+  logic [1:0]            fl_epoch_q [RerouteFlows];
+  logic                  fl_rr_q [RerouteFlows];
+  logic                  fl_rw_q [RerouteFlows];
+  logic [15:0]           fl_tail_ts_q [RerouteFlows];
+  logic [15:0]           fl_req_ts_q [RerouteFlows];
+  logic [15:0]           fl_last_q [RerouteFlows];
+  logic [16:0][31:0]     cnt_q;
+
+  localparam int unsigned CIn = 0, COut = 1, CMal = 2, CReq = 3, CRer = 4, CBlk = 5, CNoP = 6, CEcmp = 7,
+                          CEvi = 8, CIdl = 9, CCin = 10, CRep = 11, CStRep = 12, CNot = 13, CClr = 14,
+                          CStClr = 15, CBad = 16;
+
+  logic [15:0] now;
+  logic [7:0]  pmask;
+  assign now = now_us_i;
+  assign pmask = cfg_paths_i - 8'd1;
+
+  // ---- D: control decision ----
+  logic                 d_ctrl, d_data;
+  logic [WinBits-1:0]   cwin;
+  reorder_pkg::meta_t   cm;
+  logic                 c_is_ctrl, c_notify_ok, c_mine;
+  logic [KeyBits-1:0]   c_key;
+  logic [FlowW-1:0]     c_idx;
+  logic [15:0]          c_hash;
+  logic                 c_reply_ok, c_clear_ok;
+  always_comb begin
+    cwin = {cx_q[1], cx_q[0]};
+    cm = reorder_pkg::parse_cw(cwin, cx_len_q <= 16'(RerouteCtrlBytes) ? int'(cx_len_q) : -1);
+    c_is_ctrl = !cm.ok && cm.cw_off != 16'd0 &&
+                (cm.op == CwRttReply || cm.op == CwClear || cm.op == CwNotify);
+    c_notify_ok = cm.path_id < cfg_paths_i;
+    c_key = key_of(cwin, cm.v6, 32'(cm.cw_off) - 32'd12, 1'b1);
+    c_hash = reorder_pkg::flow_hash(c_key);
+    c_idx = c_hash[FlowW-1:0] & cfg_flows_mask_i[FlowW-1:0];
+    c_mine = fl_valid_q[c_idx] && fl_key_q[c_idx] == c_key;
+    c_reply_ok = c_mine && fl_rw_q[c_idx] && cm.tx_ts == fl_req_ts_q[c_idx];
+    c_clear_ok = c_mine && fl_rr_q[c_idx] && cm.epoch == fl_epoch_q[c_idx];
+  end
+
+  // ---- D: data decision ----
+  logic [WinBits-1:0] hwin;
+  host_meta_t         hm;
+  logic [KeyBits-1:0] h_key;
+  logic [15:0]        h_hash;
+  logic [FlowW-1:0]   h_idx;
+  logic [7:0]         ecmp, c0, c1;
+  logic               h_mine, h_idle, h_new, h_fallback;
+  logic [7:0]         st_path;
+  logic [1:0]         st_epoch;
+  logic               st_rr, st_rw;
+  logic [15:0]        st_tail_ts, st_req_ts;
+  logic               cond_i, blocked, try_rr, ok0, ok1, take, new_req;
+  logic [7:0]         new_path;
+  logic [7:0]         o_path;
+  logic [1:0]         o_epoch;
+  logic               o_rr;
+  logic [2:0]         o_op;
+  logic [15:0]        o_tail_tx;
+  always_comb begin
+    hwin = {bank_q[wsel_q][1], bank_q[wsel_q][0]};
+    hm = parse_host(hwin, rx_len_q, rx_long_q);
+    h_key = key_of(hwin, hm.v6, hm.v6 ? 62 : 42, 1'b0);
+    h_hash = reorder_pkg::flow_hash(h_key);
+    h_idx = h_hash[FlowW-1:0] & cfg_flows_mask_i[FlowW-1:0];
+    ecmp = 8'(h_hash >> 4) & pmask;
+    c0 = 8'(h_hash + now) & pmask;
+    c1 = c0 ^ ((8'(h_hash >> 6) & pmask) | 8'd1);
+    h_mine = fl_valid_q[h_idx] && fl_key_q[h_idx] == h_key;
+    h_idle = fl_valid_q[h_idx] && elapsed(now, fl_last_q[h_idx], cfg_flow_idle_us_i);
+    h_new = !fl_valid_q[h_idx] || (!h_mine && h_idle);
+    h_fallback = !h_new && !h_mine;
+    if (h_new) begin
+      st_path = ecmp;
+      st_epoch = 2'd0;
+      st_rr = 1'b0;
+      st_rw = 1'b0;
+      st_tail_ts = 16'd0;
+      st_req_ts = 16'd0;
+    end else begin
+      st_path = fl_path_q[h_idx];
+      st_epoch = fl_epoch_q[h_idx];
+      st_rr = fl_rr_q[h_idx] && !h_idle;
+      st_rw = fl_rw_q[h_idx] && !h_idle;
+      st_tail_ts = fl_tail_ts_q[h_idx];
+      st_req_ts = fl_req_ts_q[h_idx];
+    end
+    cond_i = !h_fallback && st_rw && elapsed(now, st_req_ts, cfg_reply_cutoff_us_i);
+    blocked = cond_i && st_rr;
+    try_rr = cond_i && !st_rr;
+    ok0 = c0 != st_path && !(busy_q[c0[PathW-1:0]] && !elapsed(now, busy_ts_q[c0[PathW-1:0]], cfg_path_busy_us_i));
+    ok1 = c1 != st_path && !(busy_q[c1[PathW-1:0]] && !elapsed(now, busy_ts_q[c1[PathW-1:0]], cfg_path_busy_us_i));
+    take = try_rr && (ok0 || ok1);
+    new_path = ok0 ? c0 : c1;
+    new_req = !h_fallback && !take && !st_rw;
+    o_path = h_fallback ? ecmp : st_path;
+    o_epoch = h_fallback ? 2'd0 : st_epoch;
+    o_rr = h_fallback ? 1'b0 : st_rr;
+    o_op = new_req ? CwRttRequest : 3'd0;
+    o_tail_tx = h_fallback ? 16'd0 : (take ? now : st_tail_ts);
+  end
+
+  assign d_ctrl = cx_full_q;
+  assign d_data = !cx_full_q && rx_full_q && !ob_valid_q;
+
+  // ---- registers: flow table, path table, counters ----
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      fl_valid_q <= '0;
+      busy_q <= '0;
+      cnt_q <= '0;
+      scan_q <= '0;
+    end else begin
+      // S (a NOTIFY below, later in this block, wins)
+      if (busy_q[scan_q & pmask[PathW-1:0]] &&
+          elapsed(now, busy_ts_q[scan_q & pmask[PathW-1:0]], cfg_path_busy_us_i)) begin
+        busy_q[scan_q & pmask[PathW-1:0]] <= 1'b0;
+      end
+      scan_q <= (scan_q + 1'b1) & pmask[PathW-1:0];
+      if (d_ctrl) begin
+        cnt_q[CCin] <= cnt_q[CCin] + 1;
+        if (!c_is_ctrl) begin
+          cnt_q[CBad] <= cnt_q[CBad] + 1;
+        end else if (cm.op == CwNotify) begin
+          if (!c_notify_ok) begin
+            cnt_q[CBad] <= cnt_q[CBad] + 1;
+          end else begin
+            busy_q[cm.path_id[PathW-1:0]] <= 1'b1;
+            busy_ts_q[cm.path_id[PathW-1:0]] <= now;
+            cnt_q[CNot] <= cnt_q[CNot] + 1;
+          end
+        end else if (cm.op == CwRttReply) begin
+          if (c_reply_ok) begin
+            fl_rw_q[c_idx] <= 1'b0;
+            cnt_q[CRep] <= cnt_q[CRep] + 1;
+          end else begin
+            cnt_q[CStRep] <= cnt_q[CStRep] + 1;
+          end
+        end else begin
+          if (c_clear_ok) begin
+            fl_rr_q[c_idx] <= 1'b0;
+            cnt_q[CClr] <= cnt_q[CClr] + 1;
+          end else begin
+            cnt_q[CStClr] <= cnt_q[CStClr] + 1;
+          end
+        end
+      end else if (d_data) begin
+        cnt_q[CIn] <= cnt_q[CIn] + 1;
+        if (!hm.ok) begin
+          cnt_q[CMal] <= cnt_q[CMal] + 1;
+        end else begin
+          cnt_q[COut] <= cnt_q[COut] + 1;
+          if (h_new && fl_valid_q[h_idx]) cnt_q[CEvi] <= cnt_q[CEvi] + 1;
+          if (h_mine && h_idle && (fl_rr_q[h_idx] || fl_rw_q[h_idx])) cnt_q[CIdl] <= cnt_q[CIdl] + 1;
+          if (h_fallback) cnt_q[CEcmp] <= cnt_q[CEcmp] + 1;
+          if (blocked) cnt_q[CBlk] <= cnt_q[CBlk] + 1;
+          if (try_rr && !take) cnt_q[CNoP] <= cnt_q[CNoP] + 1;
+          if (take) cnt_q[CRer] <= cnt_q[CRer] + 1;
+          if (new_req) cnt_q[CReq] <= cnt_q[CReq] + 1;
+          if (!h_fallback) begin
+            fl_valid_q[h_idx] <= 1'b1;
+            fl_key_q[h_idx] <= h_key;
+            fl_path_q[h_idx] <= take ? new_path : st_path;
+            fl_epoch_q[h_idx] <= take ? st_epoch + 2'd1 : st_epoch;
+            fl_rr_q[h_idx] <= take ? 1'b1 : st_rr;
+            fl_tail_ts_q[h_idx] <= take ? now : st_tail_ts;
+            fl_rw_q[h_idx] <= !take;
+            fl_req_ts_q[h_idx] <= new_req ? now : st_req_ts;
+            fl_last_q[h_idx] <= now;
+          end
+        end
+      end
+    end
+  end
+
+  // ---- A, K, O ----
+  logic [6:0] s_n, r_n;
+  logic [15:0] out_len;
+  assign s_n = 7'($countones(s_keep_i));
+  assign r_n = 7'($countones(r_keep_i));
+  assign out_len = rx_len_q + 16'd4;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      wsel_q <= 1'b0;
+      rx_len_q <= 16'd0;
+      rx_full_q <= 1'b0;
+      rx_long_q <= 1'b0;
+      cx_q[0] <= '0;
+      cx_q[1] <= '0;
+      cx_len_q <= 16'd0;
+      cx_full_q <= 1'b0;
+      ob_valid_q <= 1'b0;
+      ob_bank_q <= 1'b0;
+      ob_idx_q <= '0;
+      ob_lastb_q <= '0;
+      ob_lastn_q <= '0;
+      ob_v6_q <= 1'b0;
+      ob_path_q <= 8'd0;
+      ob_b8_q <= 8'd0;
+      ob_ip_len_q <= 16'd0;
+      ob_csum_q <= 16'd0;
+      ob_udp_len_q <= 16'd0;
+      ob_tx_q <= 16'd0;
+      ob_tail_tx_q <= 16'd0;
+    end else begin
+      // D
+      if (d_ctrl) begin
+        cx_full_q <= 1'b0;
+        cx_len_q <= 16'd0;
+        cx_q[0] <= '0;
+        cx_q[1] <= '0;
+      end else if (d_data) begin
+        if (hm.ok) begin
+          ob_valid_q <= 1'b1;
+          ob_bank_q <= wsel_q;
+          wsel_q <= !wsel_q;
+          ob_idx_q <= '0;
+          ob_lastb_q <= BeatW'((out_len - 16'd1) >> 6);
+          ob_lastn_q <= 7'(out_len - (((out_len - 16'd1) >> 6) << 6));
+          ob_v6_q <= hm.v6;
+          ob_path_q <= o_path;
+          ob_b8_q <= (hm.b8 & 8'h80) | {1'b0, o_op, o_epoch, o_rr, take};
+          ob_ip_len_q <= hm.ip_len + 16'd4;
+          ob_csum_q <= ~reorder_pkg::ones_add(~hm.csum,
+                           reorder_pkg::ones_add(reorder_pkg::ones_add(16'd0, ~hm.ip_len), hm.ip_len + 16'd4));
+          ob_udp_len_q <= hm.udp_len + 16'd4;
+          ob_tx_q <= now;
+          ob_tail_tx_q <= o_tail_tx;
+        end
+        rx_full_q <= 1'b0;
+        rx_long_q <= 1'b0;
+        rx_len_q <= 16'd0;
+      end
+      // O
+      if (ob_valid_q && m_ready_i) begin
+        if (ob_idx_q == ob_lastb_q) begin
+          ob_valid_q <= 1'b0;
+          ob_idx_q <= '0;
+        end else begin
+          ob_idx_q <= ob_idx_q + 1'b1;
+        end
+      end
+      // A
+      if (s_valid_i && !rx_full_q) begin
+        if (rx_len_q + 16'(s_n) > 16'(RerouteMaxBytes)) begin
+          rx_long_q <= 1'b1;
+        end else begin
+          bank_q[wsel_q][rx_len_q[12:6]] <= s_data_i;
+          rx_len_q <= rx_len_q + 16'(s_n);
+        end
+        if (s_last_i) rx_full_q <= 1'b1;
+      end
+      // K
+      if (r_valid_i && !cx_full_q) begin
+        if (cx_len_q < 16'(RerouteCtrlBytes)) cx_q[cx_len_q[6]] <= r_data_i;
+        cx_len_q <= (32'(cx_len_q) + 32'(r_n) > 32'hffff) ? 16'hffff : cx_len_q + 16'(r_n);
+        if (r_last_i) cx_full_q <= 1'b1;
+      end
+    end
+  end
+
+  // ---- O: beat ob_idx of the fabric frame ----
+  logic [StreamBits-1:0] cur, prev, beat;
+  logic [15:0] cw, bth;
+  always_comb begin
+    cur = ob_idx_q < BeatW'(InBeats) ? bank_q[ob_bank_q][ob_idx_q[6:0]] : '0;
+    prev = ob_idx_q != '0 ? bank_q[ob_bank_q][7'(ob_idx_q - 1'b1)] : '0;
+    bth = ob_v6_q ? 16'd62 : 16'd42;
+    cw = bth + 16'd12;
+    beat = '0;
+    for (int unsigned j = 0; j < StreamBytes; j++) begin
+      automatic logic [15:0] p = 16'({ob_idx_q, 6'd0}) + 16'(j);
+      if (p < cw) beat[8*j+:8] = cur[8*j+:8];
+      else if (p == cw) beat[8*j+:8] = ob_tx_q[15:8];
+      else if (p == cw + 16'd1) beat[8*j+:8] = ob_tx_q[7:0];
+      else if (p == cw + 16'd2) beat[8*j+:8] = ob_tail_tx_q[15:8];
+      else if (p == cw + 16'd3) beat[8*j+:8] = ob_tail_tx_q[7:0];
+      else if (j >= 4) beat[8*j+:8] = cur[8*(j-4)+:8];
+      else beat[8*j+:8] = prev[8*(j+60)+:8];
+      // Patched fields (all before the CW header)
+      if (p == (ob_v6_q ? 16'd18 : 16'd16)) beat[8*j+:8] = ob_ip_len_q[15:8];
+      if (p == (ob_v6_q ? 16'd19 : 16'd17)) beat[8*j+:8] = ob_ip_len_q[7:0];
+      if (!ob_v6_q && p == 16'd24) beat[8*j+:8] = ob_csum_q[15:8];
+      if (!ob_v6_q && p == 16'd25) beat[8*j+:8] = ob_csum_q[7:0];
+      if (p == bth - 16'd4) beat[8*j+:8] = ob_udp_len_q[15:8];
+      if (p == bth - 16'd3) beat[8*j+:8] = ob_udp_len_q[7:0];
+      if (p == bth + 16'd4) beat[8*j+:8] = ob_path_q;
+      if (p == bth + 16'd8) beat[8*j+:8] = ob_b8_q;
+      if (ob_idx_q == ob_lastb_q && j >= 32'(ob_lastn_q)) beat[8*j+:8] = 8'd0;
+    end
+  end
+
+  assign s_ready_o = !rx_full_q;
+  assign r_ready_o = !cx_full_q;
+  assign m_valid_o = ob_valid_q;
+  assign m_data_o = ob_valid_q ? beat : '0;
+  assign m_keep_o = !ob_valid_q ? '0 :
+                    ob_idx_q != ob_lastb_q ? '1 :
+                    (ob_lastn_q == 7'd64 ? '1 : (64'd1 << ob_lastn_q) - 64'd1);
+  assign m_last_o = ob_valid_q && ob_idx_q == ob_lastb_q;
+  assign m_path_o = ob_valid_q ? ob_path_q : 8'd0;
+  assign idle_o = !rx_full_q && rx_len_q == 16'd0 && !cx_full_q && cx_len_q == 16'd0 && !ob_valid_q;
+
+  // The parse result's fields a control decision does not need, and the high hash / mask bits beyond the
+  // table's index.
+  logic unused;
+  assign unused = ^{cfg_flows_mask_i[15:FlowW], c_hash[15:FlowW], cm};
+
+  assign cnt_in_o = cnt_q[CIn];
+  assign cnt_out_o = cnt_q[COut];
+  assign cnt_drop_malformed_o = cnt_q[CMal];
+  assign cnt_rtt_requests_o = cnt_q[CReq];
+  assign cnt_reroutes_o = cnt_q[CRer];
+  assign cnt_reroute_blocked_clear_o = cnt_q[CBlk];
+  assign cnt_reroute_no_path_o = cnt_q[CNoP];
+  assign cnt_fallback_ecmp_o = cnt_q[CEcmp];
+  assign cnt_evictions_o = cnt_q[CEvi];
+  assign cnt_idle_resets_o = cnt_q[CIdl];
+  assign cnt_ctrl_in_o = cnt_q[CCin];
+  assign cnt_rtt_replies_o = cnt_q[CRep];
+  assign cnt_stale_replies_o = cnt_q[CStRep];
+  assign cnt_notifies_o = cnt_q[CNot];
+  assign cnt_clears_o = cnt_q[CClr];
+  assign cnt_stale_clears_o = cnt_q[CStClr];
+  assign cnt_bad_control_o = cnt_q[CBad];
+endmodule

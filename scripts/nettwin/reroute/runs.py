@@ -1,0 +1,47 @@
+"""The ConWeave source-ToR block's regression runs (API: nettwin/regress/run.py).
+
+Every rr_gen.py scenario x seed through `nettwin reroute --engine lockstep` (RTL and cycle model compared every
+cycle), timed (the pcaps' offer times) and timed+bp (40 % backpressure on the fabric output), each checked by
+rr_check.py (byte-exact order, the three conditions at every reroute, epochs, flags, at most two paths per
+flow between drains, stats against the pcaps). The closed loop through the destination ToR is a GoogleTest
+(RerouteLockstep.ClosedLoopWithTheDestinationToR), not yet a regression run.
+"""
+import os
+
+from nettwin.regress.run import PY, Run, Vector, stats_ok, tag
+
+TITLE = "ConWeave source ToR (RTL and model in lockstep; checked by rr_check.py)"
+HEADER = ["scenario", "seed", "mode", "host frames", "out", "reroutes", "RTT requests", "blocked (iii)",
+          "no path (ii)", "ECMP fallback", "control", "cycles", "result", "time"]
+SCENARIOS = ["mixed", "tswrap", "overflow", "ipv6"]
+MODES = [("timed", []), ("timed+bp", ["--backpressure", "0.4", "--seed", "{seed}"])]
+QUICK_MODES = ["timed"]
+
+
+def _columns(st):
+    return [st.get(k, "-") for k in ("packets_in", "packets_out", "reroutes", "rtt_requests",
+                                      "reroute_blocked_clear", "reroute_no_path", "fallback_ecmp",
+                                      "control_in", "cycles")]
+
+
+def runs(opts):
+    out = []
+    modes = [m for m in MODES if not opts.quick or m[0] in QUICK_MODES]
+    for sc in SCENARIOS:
+        for seed in opts.seeds(1 if opts.quick else 5):
+            d = os.path.join(opts.work, "reroute_%s_%d" % (sc, seed))
+            gen = [PY, opts.script("rr_gen.py"), "--seed", str(seed), "--scenario", sc, "--out-dir", d]
+            vec = Vector("reroute/%s/%d" % (sc, seed), [gen])
+            flows = "4" if sc == "overflow" else "1024"
+            for mode, flags in modes:
+                fab = os.path.join(d, "fabric_%s.pcap" % tag(mode))
+                stats = os.path.join(d, "stats_%s.json" % tag(mode))
+                cmd = [opts.nettwin, "reroute", "--in", os.path.join(d, "hosts.pcap"), "--ctrl-in",
+                       os.path.join(d, "control.pcap"), "--out", fab, "--stats", stats, "--flows", flows,
+                       "--paths", "8", "--reply-cutoff-us", "40", "--path-busy-us", "100", "--flow-idle-us",
+                       "2000", "--engine", "lockstep"] + [f.format(seed=seed) for f in flags]
+                checks = [("rr_check", [PY, opts.script("rr_check.py"), "--dir", d, "--out", fab,
+                                        "--stats", stats])]
+                out.append(Run("reroute", sc, seed, mode, cmd, vector=vec, checks=checks, stats=stats,
+                               outputs=[fab], accept=stats_ok, columns=_columns))
+    return out

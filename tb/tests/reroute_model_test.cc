@@ -1,0 +1,433 @@
+// ConWeave source-ToR block (docs/reroute.md): the golden model packet by packet (each rerouting condition,
+// RTT request / reply / cutoff, NOTIFY, TAIL / epoch marking, timestamp wrap, flow-table overflow), the cycle
+// model's stream behaviour (backpressure, conservation), and the closed loop with the destination ToR's
+// cycle model (reorder::ReorderModel): hosts -> reroute -> a 4-path fabric with one congested path ->
+// reorder -> hosts, control packets back. Expected fabric frames come from the reorder tests' own encoder
+// (tb/reorder/reorder_frames.h ToFabric), control packets from the reorder block's builder, and delivery
+// order from the reorder block: nothing here is hand-written bytes.
+#include <gtest/gtest.h>
+
+#include <deque>
+#include <map>
+#include <random>
+#include <set>
+#include <vector>
+
+#include "model/common/bytes.h"
+#include "model/common/checksum.h"
+#include "model/reorder/reorder_frame.h"
+#include "model/reorder/reorder_model.h"
+#include "model/reroute/reroute_core.h"
+#include "model/reroute/reroute_model.h"
+#include "tb/reorder/reorder_frames.h"
+#include "tb/reroute/reroute_loop.h"
+
+namespace nettwin::reroute {
+namespace {
+
+constexpr uint32_t kHostA = 0x0a000002, kHostB = 0x0a000003;
+
+RerouteCfg Cfg() {
+  RerouteCfg c;
+  c.paths = 8;
+  c.reply_cutoff_us = 40;
+  c.path_busy_us = 100;
+  c.flow_idle_us = 2000;
+  return c;
+}
+
+std::vector<uint8_t> Nic(uint32_t src, uint32_t qp, uint32_t psn, int payload = 64) {
+  return reorder::NicWrite(src, qp, psn, payload);
+}
+
+// The flow hash the way the reorder block computes it on the fabric frame (its own parser).
+uint16_t FabricHash(const std::vector<uint8_t>& fabric) {
+  std::array<uint8_t, reorder::kWindowBytes> w{};
+  for (size_t i = 0; i < w.size() && i < fabric.size(); ++i) w[i] = fabric[i];
+  const int len = fabric.size() <= w.size() ? static_cast<int>(fabric.size()) : -1;
+  reorder::CwMeta m = reorder::ParseCw(w.data(), len);
+  EXPECT_TRUE(m.ok);
+  return reorder::FlowHash(m.key);
+}
+
+CtrlResult SendControl(RerouteCore* core, const std::vector<uint8_t>& f, uint16_t now) {
+  std::array<uint8_t, kCtrlBytes> w{};
+  for (size_t i = 0; i < w.size() && i < f.size(); ++i) w[i] = f[i];
+  return core->Control(w.data(), static_cast<int>(f.size()), now);
+}
+
+DataResult Send(RerouteCore* core, const std::vector<uint8_t>& nic, uint16_t now) {
+  return core->Data(nic.data(), static_cast<int>(nic.size()), now);
+}
+
+// The fabric frame must be the reorder tests' encoding of the NIC frame with the fields reported.
+void ExpectEncoding(const std::vector<uint8_t>& nic, const DataResult& r) {
+  ASSERT_TRUE(r.ok);
+  reorder::CwFields f;
+  f.path_id = r.path;
+  f.op = r.op;
+  f.epoch = r.epoch;
+  f.rerouted = r.rerouted;
+  f.tail = r.tail;
+  f.tx_ts = r.tx_ts;
+  f.tail_tx_ts = r.tail_tx_ts;
+  EXPECT_EQ(r.frame, reorder::ToFabric(nic, f));
+}
+
+struct Fixture {
+  RerouteCore core;
+  explicit Fixture(const RerouteCfg& c = Cfg()) { core.SetConfig(c); }
+};
+
+TEST(RerouteGolden, NewFlowTakesItsEcmpPathAndSendsOneRttRequest) {
+  Fixture t;
+  const auto nic = Nic(kHostA, 0x11, 1);
+  DataResult a = Send(&t.core, nic, 100);
+  ExpectEncoding(nic, a);
+  const uint16_t h = FabricHash(a.frame);
+  EXPECT_EQ(a.path, EcmpPath(h, 8));
+  EXPECT_EQ(a.op, reorder::kCwRttRequest);
+  EXPECT_EQ(a.epoch, 0);
+  EXPECT_FALSE(a.rerouted || a.tail || a.fallback);
+  EXPECT_EQ(a.tx_ts, 100);
+  DataResult b = Send(&t.core, Nic(kHostA, 0x11, 2), 101);
+  EXPECT_EQ(b.op, reorder::kCwNormal);  // one request in flight
+  EXPECT_EQ(b.path, a.path);
+  EXPECT_EQ(t.core.counters().rtt_requests, 1u);
+}
+
+TEST(RerouteGolden, ReplyBeforeTheCutoffKeepsThePathAndArmsTheNextRequest) {
+  Fixture t;
+  DataResult a = Send(&t.core, Nic(kHostA, 0x11, 1), 100);
+  EXPECT_EQ(SendControl(&t.core, MirrorControl(a.frame, reorder::kCwRttReply, 0), 110), CtrlResult::kReply);
+  DataResult b = Send(&t.core, Nic(kHostA, 0x11, 2), 200);  // long after the cutoff: no request is out
+  EXPECT_EQ(b.op, reorder::kCwRttRequest);
+  EXPECT_FALSE(b.tail);
+  EXPECT_EQ(b.path, a.path);
+  EXPECT_EQ(t.core.counters().reroutes, 0u);
+}
+
+TEST(RerouteGolden, AReplyForAnotherRequestIsStale) {
+  Fixture t;
+  DataResult a = Send(&t.core, Nic(kHostA, 0x11, 1), 100);
+  auto reply = MirrorControl(a.frame, reorder::kCwRttReply, 0);
+  reply[42 + 12 + 1] ^= 1;  // TX_TSTAMP low byte (IPv4: CW header at 54); the ICRC no longer matters here
+  EXPECT_EQ(SendControl(&t.core, reply, 105), CtrlResult::kStaleReply);
+  // A reply for a flow the table does not hold.
+  DataResult other = Send(&t.core, Nic(kHostB, 0x22, 1), 101);
+  RerouteCore fresh;
+  fresh.SetConfig(Cfg());
+  EXPECT_EQ(SendControl(&fresh, MirrorControl(other.frame, reorder::kCwRttReply, 0), 102), CtrlResult::kStaleReply);
+  EXPECT_EQ(t.core.counters().stale_replies, 1u);
+}
+
+TEST(RerouteGolden, CutoffExceededReroutesWithATailOnTheOldPath) {
+  Fixture t;
+  DataResult a = Send(&t.core, Nic(kHostA, 0x11, 1), 100);
+  DataResult b = Send(&t.core, Nic(kHostA, 0x11, 2), 139);  // 39 us: not yet
+  EXPECT_FALSE(b.tail);
+  EXPECT_EQ(t.core.counters().reroutes, 0u);
+  const auto nic = Nic(kHostA, 0x11, 3);
+  DataResult c = Send(&t.core, nic, 140);  // 40 us = the cutoff: condition (i)
+  ExpectEncoding(nic, c);
+  EXPECT_TRUE(c.reroute);
+  EXPECT_TRUE(c.tail);
+  EXPECT_EQ(c.path, a.path);  // the TAIL takes the old path
+  EXPECT_EQ(c.epoch, 0);
+  EXPECT_EQ(c.op, reorder::kCwNormal);
+  EXPECT_EQ(c.tail_tx_ts, 140);
+  EXPECT_NE(c.new_path, a.path);
+  EXPECT_TRUE(c.new_path == c.candidates[0] || c.new_path == c.candidates[1]);
+  EXPECT_NE(c.candidates[0] % 4, c.candidates[1] % 4);  // two ways of the 4-way table
+  DataResult d = Send(&t.core, Nic(kHostA, 0x11, 4), 141);
+  EXPECT_EQ(d.path, c.new_path);
+  EXPECT_EQ(d.epoch, 1);
+  EXPECT_TRUE(d.rerouted);
+  EXPECT_FALSE(d.tail);
+  EXPECT_EQ(d.tail_tx_ts, 140);
+  EXPECT_EQ(d.op, reorder::kCwRttRequest);  // monitoring restarts on the new path
+}
+
+TEST(RerouteGolden, ConditionThreeBlocksASecondRerouteUntilTheClear) {
+  Fixture t;
+  Send(&t.core, Nic(kHostA, 0x11, 1), 100);
+  DataResult c = Send(&t.core, Nic(kHostA, 0x11, 2), 140);
+  ASSERT_TRUE(c.reroute);
+  DataResult d = Send(&t.core, Nic(kHostA, 0x11, 3), 141);  // RTT_REQUEST on the new path
+  DataResult e = Send(&t.core, Nic(kHostA, 0x11, 4), 190);  // its cutoff is exceeded, no CLEAR yet
+  EXPECT_FALSE(e.reroute);
+  EXPECT_EQ(e.path, c.new_path);
+  EXPECT_EQ(t.core.counters().reroute_blocked_clear, 1u);
+  // A CLEAR of the old epoch is stale; the one of epoch 1 (what reorder sends: the TAIL's epoch + 1) counts.
+  EXPECT_EQ(SendControl(&t.core, MirrorControl(c.frame, reorder::kCwClear, 0), 191), CtrlResult::kStaleClear);
+  EXPECT_EQ(SendControl(&t.core, MirrorControl(c.frame, reorder::kCwClear, 1), 192), CtrlResult::kClear);
+  EXPECT_EQ(SendControl(&t.core, MirrorControl(c.frame, reorder::kCwClear, 1), 193), CtrlResult::kStaleClear);
+  DataResult f = Send(&t.core, Nic(kHostA, 0x11, 5), 194);
+  EXPECT_TRUE(f.reroute);  // (i) still holds, (iii) now holds
+  EXPECT_EQ(f.epoch, 1);
+  EXPECT_FALSE(f.rerouted);  // REROUTED ends with the CLEAR
+  EXPECT_EQ(f.path, c.new_path);
+  DataResult g = Send(&t.core, Nic(kHostA, 0x11, 6), 195);
+  EXPECT_EQ(g.epoch, 2);
+  EXPECT_EQ(g.path, f.new_path);
+  (void)d;
+}
+
+TEST(RerouteGolden, ConditionTwoNoViablePathUntilTheNotifyExpires) {
+  RerouteCfg cfg = Cfg();
+  cfg.paths = 4;
+  Fixture t(cfg);
+  DataResult a = Send(&t.core, Nic(kHostA, 0x11, 1), 100);
+  // NOTIFY every path (the reorder block mirrors a CE-marked packet; its PathID is in BTH byte 4).
+  for (int p = 0; p < 4; ++p) {
+    auto f = a.frame;
+    f[42 + 4] = static_cast<uint8_t>(p);
+    EXPECT_EQ(SendControl(&t.core, MirrorControl(f, reorder::kCwNotify, 0), 120), CtrlResult::kNotify);
+  }
+  DataResult b = Send(&t.core, Nic(kHostA, 0x11, 2), 150);
+  EXPECT_FALSE(b.reroute);
+  EXPECT_EQ(t.core.counters().reroute_no_path, 1u);
+  DataResult c = Send(&t.core, Nic(kHostA, 0x11, 3), 219);  // 99 us after the NOTIFYs: still busy
+  EXPECT_FALSE(c.reroute);
+  DataResult d = Send(&t.core, Nic(kHostA, 0x11, 4), 220);  // 100 us: expired
+  EXPECT_TRUE(d.reroute);
+  EXPECT_EQ(t.core.counters().reroute_no_path, 2u);
+  EXPECT_EQ(t.core.counters().notifies, 4u);
+}
+
+TEST(RerouteGolden, TheFirstCandidateThatIsNotCongestedIsTaken) {
+  RerouteCfg cfg = Cfg();
+  Fixture t(cfg);
+  DataResult a = Send(&t.core, Nic(kHostA, 0x11, 1), 100);
+  const uint16_t h = FabricHash(a.frame);
+  uint16_t now = 140;  // a time whose two candidates are both other than the current path
+  while (Candidates(h, now, 8)[0] == a.path || Candidates(h, now, 8)[1] == a.path) ++now;
+  const auto cand = Candidates(h, now, 8);
+  // Congest the first candidate: the second is taken.
+  auto f = a.frame;
+  f[42 + 4] = cand[0];
+  SendControl(&t.core, MirrorControl(f, reorder::kCwNotify, 0), 130);
+  DataResult b = Send(&t.core, Nic(kHostA, 0x11, 2), now);
+  ASSERT_TRUE(b.reroute);
+  EXPECT_EQ(b.candidates, cand);
+  EXPECT_EQ(b.new_path, cand[1]);
+  EXPECT_FALSE(t.core.Congested(b.new_path, now));
+}
+
+TEST(RerouteGolden, NotifyWithAPathBeyondTheTableIsBadControl) {
+  Fixture t;
+  DataResult a = Send(&t.core, Nic(kHostA, 0x11, 1), 100);
+  auto f = a.frame;
+  f[42 + 4] = 8;  // paths = 8
+  EXPECT_EQ(SendControl(&t.core, MirrorControl(f, reorder::kCwNotify, 0), 101), CtrlResult::kBad);
+  EXPECT_EQ(SendControl(&t.core, a.frame, 101), CtrlResult::kBad);  // a data packet on the control input
+  EXPECT_EQ(t.core.counters().bad_control, 2u);
+  EXPECT_EQ(t.core.counters().ctrl_in, 2u);
+}
+
+TEST(RerouteGolden, EpochWrapsAfterFourReroutes) {
+  Fixture t;
+  uint16_t now = 100;
+  uint32_t psn = 1;
+  Send(&t.core, Nic(kHostA, 0x11, psn++), now);
+  uint8_t expect_epoch = 0;
+  for (int k = 0; k < 5; ++k) {
+    now = static_cast<uint16_t>(now + 40);
+    DataResult tail = Send(&t.core, Nic(kHostA, 0x11, psn++), now);
+    ASSERT_TRUE(tail.reroute) << k;
+    EXPECT_EQ(tail.epoch, expect_epoch);
+    expect_epoch = static_cast<uint8_t>((expect_epoch + 1) & 3);
+    SendControl(&t.core, MirrorControl(tail.frame, reorder::kCwClear, expect_epoch), ++now);
+    DataResult next = Send(&t.core, Nic(kHostA, 0x11, psn++), ++now);  // RTT_REQUEST on the new path
+    EXPECT_EQ(next.epoch, expect_epoch);
+    EXPECT_EQ(next.op, reorder::kCwRttRequest);
+  }
+  EXPECT_EQ(t.core.counters().reroutes, 5u);
+  EXPECT_EQ(t.core.counters().clears, 5u);
+}
+
+TEST(RerouteGolden, TimestampsWrapAt16Bits) {
+  Fixture t;
+  DataResult a = Send(&t.core, Nic(kHostA, 0x11, 1), 65530);
+  EXPECT_EQ(a.tx_ts, 65530);
+  DataResult b = Send(&t.core, Nic(kHostA, 0x11, 2), 33);  // 39 us later across the wrap
+  EXPECT_FALSE(b.reroute);
+  DataResult c = Send(&t.core, Nic(kHostA, 0x11, 3), 34);  // 40 us
+  EXPECT_TRUE(c.reroute);
+  EXPECT_EQ(c.tail_tx_ts, 34);
+  // The MSB of the difference: more than 32.8 ms counts as elapsed for any threshold.
+  EXPECT_TRUE(Elapsed(0x9000, 0x1000, 32767));
+  EXPECT_FALSE(Elapsed(0x1000, 0x1000, 1));
+  EXPECT_TRUE(Elapsed(0x0005, 0xFFFB, 10));
+  EXPECT_FALSE(Elapsed(0x0005, 0xFFFB, 11));
+}
+
+TEST(RerouteGolden, MoreFlowsThanEntriesFallBackToEcmpAndNeverReroute) {
+  RerouteCfg cfg = Cfg();
+  cfg.flows_mask = 0;  // one entry
+  cfg.flow_idle_us = 500;
+  Fixture t(cfg);
+  DataResult a = Send(&t.core, Nic(kHostA, 0x11, 1), 100);
+  EXPECT_FALSE(a.fallback);
+  const auto nic_b = Nic(kHostB, 0x22, 1);
+  DataResult b = Send(&t.core, nic_b, 101);
+  ExpectEncoding(nic_b, b);
+  EXPECT_TRUE(b.fallback);
+  EXPECT_EQ(b.path, EcmpPath(FabricHash(b.frame), 8));
+  EXPECT_EQ(b.op, reorder::kCwNormal);
+  EXPECT_EQ(b.epoch, 0);
+  for (uint16_t now = 150; now < 550; now = static_cast<uint16_t>(now + 50)) {
+    Send(&t.core, Nic(kHostA, 0x11, 2), now);  // keeps A live (and rerouting)
+    DataResult bb = Send(&t.core, nic_b, now);
+    EXPECT_TRUE(bb.fallback);
+    EXPECT_EQ(bb.path, b.path);  // one path, always
+    EXPECT_FALSE(bb.tail || bb.rerouted);
+  }
+  // A goes idle for flow_idle_us: B takes the entry, on the same (ECMP) path.
+  DataResult b2 = Send(&t.core, nic_b, 1100);
+  EXPECT_FALSE(b2.fallback);
+  EXPECT_EQ(b2.path, b.path);
+  EXPECT_EQ(t.core.counters().evictions, 1u);
+  EXPECT_EQ(t.core.counters().fallback_ecmp, 9u);
+}
+
+TEST(RerouteGolden, AnIdleFlowForgetsALostClear) {
+  Fixture t;
+  Send(&t.core, Nic(kHostA, 0x11, 1), 100);
+  DataResult c = Send(&t.core, Nic(kHostA, 0x11, 2), 140);
+  ASSERT_TRUE(c.reroute);
+  DataResult d = Send(&t.core, Nic(kHostA, 0x11, 3), 2140);  // idle 2000 us, CLEAR never came
+  EXPECT_FALSE(d.rerouted);
+  EXPECT_EQ(d.epoch, 1);
+  EXPECT_EQ(t.core.counters().idle_resets, 1u);
+}
+
+TEST(RerouteGolden, Ipv6FlowsAndMalformedFrames) {
+  Fixture t;
+  const auto v6 = reorder::ToIpv6(Nic(kHostA, 0x11, 1));
+  DataResult a = Send(&t.core, v6, 100);
+  ExpectEncoding(v6, a);
+  EXPECT_EQ(SendControl(&t.core, MirrorControl(a.frame, reorder::kCwRttReply, 0), 101), CtrlResult::kReply);
+  auto bad = Nic(kHostA, 0x11, 2);
+  bad[36] ^= 1;  // UDP destination port
+  EXPECT_FALSE(Send(&t.core, bad, 102).ok);
+  auto shortf = Nic(kHostA, 0x11, 3);
+  shortf.resize(40);
+  EXPECT_FALSE(Send(&t.core, shortf, 103).ok);
+  auto lenbad = Nic(kHostA, 0x11, 4);
+  lenbad.push_back(0);  // the IP length no longer matches
+  EXPECT_FALSE(Send(&t.core, lenbad, 104).ok);
+  const RerouteCounters& c = t.core.counters();
+  EXPECT_EQ(c.in, 4u);
+  EXPECT_EQ(c.drop_malformed, 3u);
+  EXPECT_EQ(c.in, c.out + c.drop_malformed);
+}
+
+// ---- cycle model ----
+
+struct Cyc {
+  RerouteModel m;
+  RerouteIn in;
+  uint64_t cycle = 0;
+  std::vector<std::vector<uint8_t>> out;
+  std::vector<uint8_t> partial;
+  std::vector<uint8_t> out_paths;
+  Cyc() { in.cfg = Cfg(); }
+  // One cycle; returns whether the offered host / control beat was taken.
+  std::pair<bool, bool> Step(const StreamPort& s, const StreamPort& r, bool m_ready, uint16_t now) {
+    in.s = s;
+    in.r = r;
+    in.m_ready = m_ready;
+    in.now_us = now;
+    const RerouteOut& o = m.Eval(in);
+    const bool s_take = s.valid && o.s_ready, r_take = r.valid && o.r_ready;
+    if (o.m.valid && m_ready) {
+      if (partial.empty()) out_paths.push_back(o.m_path);
+      AppendBeat(o.m.beat, &partial);
+      if (o.m.beat.last) {
+        out.push_back(partial);
+        partial.clear();
+      }
+    }
+    m.Tick();
+    ++cycle;
+    return {s_take, r_take};
+  }
+};
+
+TEST(RerouteCycle, BackpressureKeepsEveryFrameOnceAndInOrder) {
+  Cyc c;
+  std::mt19937 rng(7);
+  std::vector<std::vector<uint8_t>> frames;
+  for (int i = 0; i < 60; ++i) {
+    auto f = Nic(i % 3 ? kHostA : kHostB, 0x10 + i % 5, i, 16 + (i * 37) % 900);
+    if (i % 11 == 5) f[36] ^= 1;  // malformed: counted, never sent
+    frames.push_back(f);
+  }
+  size_t fi = 0, bi = 0;
+  std::vector<Beat> beats = ToBeats(frames[0]);
+  for (int k = 0; k < 20000 && c.m.core().counters().in < frames.size() + 0; ++k) {
+    StreamPort s;
+    s.valid = fi < frames.size() && (rng() % 4 != 0);
+    if (s.valid) s.beat = beats[bi];
+    const bool ready = rng() % 3 != 0;
+    auto took = c.Step(s, StreamPort{}, ready, static_cast<uint16_t>(k / 250));
+    if (took.first && ++bi == beats.size()) {
+      bi = 0;
+      if (++fi < frames.size()) beats = ToBeats(frames[fi]);
+    }
+  }
+  for (int k = 0; k < 2000; ++k) c.Step(StreamPort{}, StreamPort{}, true, 100);
+  const RerouteCounters& n = c.m.core().counters();
+  EXPECT_EQ(n.in, frames.size());
+  EXPECT_EQ(n.in, n.out + n.drop_malformed);
+  EXPECT_GT(n.drop_malformed, 0u);
+  ASSERT_EQ(c.out.size(), n.out);
+  size_t j = 0;
+  for (const DataResult& d : c.m.decisions()) {
+    if (!d.ok) continue;
+    EXPECT_EQ(c.out[j], d.frame);
+    EXPECT_EQ(c.out_paths[j], d.path);
+    EXPECT_EQ(c.out[j][42 + 4], d.path);  // sideband = BTH byte 4
+    ++j;
+  }
+  EXPECT_TRUE(c.m.Eval(c.in).idle);
+}
+
+TEST(RerouteCycle, LatencyIsTheFrameThenOneDecisionCycle) {
+  Cyc c;
+  const auto f = Nic(kHostA, 0x11, 1, 100);  // 162 bytes: 3 beats
+  const auto beats = ToBeats(f);
+  int first_out = -1;
+  for (int k = 0; k < 20; ++k) {
+    StreamPort s;
+    if (k < static_cast<int>(beats.size())) {
+      s.valid = true;
+      s.beat = beats[static_cast<size_t>(k)];
+    }
+    c.in.s = s;
+    c.in.m_ready = true;
+    const RerouteOut& o = c.m.Eval(c.in);
+    if (o.m.valid && first_out < 0) first_out = k;
+    c.m.Tick();
+  }
+  // Beats in at cycles 0..2, decision at cycle 3, first beat out at cycle 4.
+  EXPECT_EQ(first_out, static_cast<int>(beats.size()) + 1);
+}
+
+// ---- the closed loop with the destination ToR's cycle model (tb/reroute/reroute_loop.h) ----
+
+TEST(RerouteClosedLoop, FlowsAvoidTheCongestedPathAndArriveInOrderExactlyOnce) {
+  RerouteModel src;
+  LoopResult r = RunClosedLoop(&src, 0.0, 1);
+  ExpectLoopOk(r);
+}
+
+TEST(RerouteClosedLoop, WithFabricBackpressure) {
+  RerouteModel src;
+  LoopResult r = RunClosedLoop(&src, 0.3, 2);
+  ExpectLoopOk(r);
+}
+
+}  // namespace
+}  // namespace nettwin::reroute
