@@ -103,7 +103,8 @@ module reroute_top
   logic                 c_reply_ok, c_clear_ok;
   always_comb begin
     cwin = {cx_q[1], cx_q[0]};
-    cm = reorder_pkg::parse_cw(cwin, cx_len_q <= 16'(RerouteCtrlBytes) ? int'(cx_len_q) : -1);
+    // The seed's wire format (docs/reroute.md): conweave-p4's is not supported by this block yet.
+    cm = reorder_pkg::parse_cw(cwin, cx_len_q <= 16'(RerouteCtrlBytes) ? int'(cx_len_q) : -1, 1'b0);
     c_is_ctrl = !cm.ok && cm.cw_off != 16'd0 &&
                 (cm.op == CwRttReply || cm.op == CwClear || cm.op == CwNotify);
     c_notify_ok = cm.path_id < cfg_paths_i;
