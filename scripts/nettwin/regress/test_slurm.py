@@ -25,7 +25,8 @@ from nettwin.common.paths import SCRIPTS_DIR as SCRIPTS
 
 BUILD = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else os.path.join(SCRIPTS, "..", "build")
 WORK = os.path.abspath(sys.argv[2]) if len(sys.argv) > 2 else "/tmp/nt_slurm_test"
-SELECTION = ["--quick", "--only", "lb", "--seeds", "3"]  # spec + 3 random vectors, b2b and gaps+bp: 8 runs
+# The seed program's runs: spec + 3 random vectors, b2b and gaps+bp: 8 runs (--only lb alone has the udplb runs too)
+SELECTION = ["--quick", "--only", "lb", "--seeds", "3", "--match", "lb.spec.", "--match", "lb.rand."]
 LIMIT = 300  # seconds for one farm submission, queueing included
 FAKE = """#!/bin/sh
 case " $* " in
