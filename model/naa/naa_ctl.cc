@@ -22,6 +22,7 @@ CfgData EncodeCtl1(const CtlCfg& c) {
   d.Set(0, 64, c.rxbuf);
   d.Set(64, 64, c.txbuf);
   d.Set(128, 32, c.budget);
+  d.SetBit(160, c.imm_naaice);
   return d;
 }
 
@@ -41,9 +42,19 @@ void DecodeCtl(const CfgWrite& w, CtlCfg* c) {
     c->rxbuf = d.Get(0, 64);
     c->txbuf = d.Get(64, 64);
     c->budget = static_cast<uint32_t>(d.Get(128, 32));
+    c->imm_naaice = d.Bit(160);
   } else if (w.index == 2) {
     c->queues = rdma::DecodeQpQueues(d);
   }
+}
+
+uint32_t RpcFunction(const CtlCfg& c, uint32_t imm) {
+  if (!c.imm_naaice) return imm;
+  return (imm & kNaaiceRpcFlag) != 0 ? imm & (kNaaiceRpcFlag - 1) : 0;
+}
+
+uint32_t RpcReturnImm(const CtlCfg& c, uint8_t code) {
+  return c.imm_naaice ? uint32_t{code} << kNaaiceRetShift : code;
 }
 
 uint64_t NaaCtl::MsgBe(int off, int n) const {
@@ -113,7 +124,7 @@ const NaaCtlOut& NaaCtl::Eval(const NaaCtlIn& in) {
         out_.cmd.len = ok ? out_len_ : 0;
         out_.cmd.raddr = r.host;
         out_.cmd.rkey = r.host_rkey;
-        out_.cmd.imm = rpc_status_;
+        out_.cmd.imm = RpcReturnImm(cfg_, rpc_status_);
       }
       break;
     case CtlState::kKWait:  // the kernel has the DMA port
@@ -144,7 +155,7 @@ void NaaCtl::Tick() {
   KernelStart ks;
   if (state_ == CtlState::kKStart) {
     ks.valid = true;
-    ks.fn = cur_.imm;
+    ks.fn = RpcFunction(cfg_, cur_.imm);
     ks.nreg = static_cast<uint8_t>(n_);
     for (int j = 0; j < 3 && j < n_; ++j) {
       ks.addr[j] = regions_[j].fpga;

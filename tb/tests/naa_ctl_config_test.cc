@@ -57,6 +57,8 @@ TEST(NaaCtlConfig, BadValuesNameLineAndToken) {
   EXPECT_EQ(Error("ctl pool 0x40000000\n"), "naa.txt:5: token 'ctl': ctl needs 'pool_size <value>'");
   EXPECT_EQ(Error(ok + " mr_first 0\n"), "naa.txt:5: token 'mr_first': slot 0 holds a static mr");
   EXPECT_EQ(Error(ok + " mrs 33\n"), "naa.txt:5: token '33': mrs must be 1..32");
+  EXPECT_EQ(Error(ok + " imm htonl\n"),
+            "naa.txt:5: token 'htonl': imm must be plain (the seed's) or naaice (the library's)");
   const std::string first = std::to_string(rdma::kMrs - 16), slots = std::to_string(rdma::kMrs);
   EXPECT_EQ(Error(ok + " mr_first " + first + " mrs 32\n"),
             "naa.txt:5: token 'mrs': the responder has " + slots + " MR slots; 32 from slot " + first + " do not fit");

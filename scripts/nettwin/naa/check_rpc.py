@@ -166,11 +166,11 @@ def check_rpc(client_frames, server_frames, ctl):
         if m["imm"] is None or grant is None:
             continue
         rpcs += 1
-        fn = m["imm"]
+        fn = kernels.function(m["imm"], ctl.get("imm", "plain"))
         code, k, data = kernels.run(fn, [mem.read(r["fpga"], r["size"]) for r in grant[:3]])
         if code == kernels.OK and ctl["budget"] <= FAST_BUDGET and grant[0]["size"]:
             code = kernels.TIMEOUT
-        what = f"RPC {rpcs} (function 0x{fn:x})"
+        what = f"RPC {rpcs} (function 0x{fn:x}, immediate 0x{m['imm']:x})"
         if j + 1 < len(client) and client[j + 1]["kind"] == "dreq" and not client[j + 1]["waited"]:
             # The client disconnected right behind it, ACKing nothing of the endpoint's (the generators do so
             # only where the kernel runs long): its result has nowhere to go, on this connection or the next.
@@ -182,7 +182,10 @@ def check_rpc(client_frames, server_frames, ctl):
         if a is None:
             continue
         r = grant[0 if code else k]
-        want = (code, r["host"], r["host_rkey"], b"" if code else data)
+        want = (kernels.return_imm(code, ctl.get("imm", "plain")), r["host"], r["host_rkey"], b"" if code else data)
+        if ctl.get("imm") == "naaice" and kernels.library_reads(a["imm"]) != code:
+            errors.append(f"{what}: the library reads return code 0x{kernels.library_reads(a['imm']):x} from "
+                          f"imm 0x{a['imm']:x}; the kernel from the client's parameters gives 0x{code:x}")
         got = (a["imm"], a["reth"][0], a["reth"][1], a["data"])
         if got != want:
             diff = ("immediate" if got[0] != want[0] else "target" if got[1:3] != want[1:3] else "result data")

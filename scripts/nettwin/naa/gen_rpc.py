@@ -1,7 +1,8 @@
 """The client's MRSP and RPC scenarios (docs/naa.md "MRSP and RPC", "Client scenarios"), for gen.py.
 
 Writes D/naa_ctl.txt (the endpoint with its controller: an RQ/CQ on the qp line, a `req` line and a `ctl`
-line) and D/naa_rpc_err.txt (the same with a kernel budget of 4 cycles), and per scenario the client's frames
+line), D/naa_rpc_err.txt (the same with a kernel budget of 4 cycles) and D/naa_lib.txt (the same with the
+library's immediates, `imm naaice`), and per scenario the client's frames
 and their gates (each client frame that answers or follows the endpoint waits for the endpoint's frames):
   mrsp      connect; 0x01 with 1..mrs regions -> 0x02; a second 0x01 replacing the grant (a WRITE into it);
             every error: 0x03 (N above the controller's MR slots, N above 32), 0x02 (an address outside the
@@ -14,6 +15,10 @@ and their gates (each client frame that answers or follows the endpoint waits fo
   rpc_err   on naa_rpc_err.txt: an RPC before any MRSP (rpc_no_regions: into the static MR), too few regions
             (0x11), unknown function codes (0x10: 0, 4 .. 2^32 - 1), sizes that do not fit (0x12) for each
             kernel, a kernel timeout (0x02); disconnect; reconnect, an RPC before the MRSP again, an MRSP
+  rpc_lib   on naa_lib.txt (the ctl line with `imm naaice`): the naa-communication-library's immediates
+            (htonl(fncode | user bytes << 8 | 0x80)): 2..4 RPCs with random user bytes, each with its result
+            and immediate 0; unknown functions (4..0x7F with the flag, the flag with 0, a plain code without
+            the flag) and too few regions, answered with the code << 8 (what the library reads as >> 8)
   rpc_lost  the ACK of the MRSP answer lost (the endpoint resends it), the endpoint's ACK of the client's
             WRITE_WITH_IMM lost (the client resends the whole message: duplicates, ACKed, the kernel runs
             once), the client's ACK of the result lost (the endpoint resends it after its timeout); then an
@@ -30,8 +35,9 @@ from nettwin.naa import kernels
 from nettwin.naa.mrsp import NAA_REGIONS, build_request
 from nettwin.rdma.layers import OP, RETH, ImmDt, build_request as roce
 
-CTL_SCENARIOS = ("mrsp", "rpc", "rpc_err", "rpc_lost")
-CONFIG_OF = {"mrsp": "naa_ctl.txt", "rpc": "naa_ctl.txt", "rpc_err": "naa_rpc_err.txt", "rpc_lost": "naa_ctl.txt"}
+CTL_SCENARIOS = ("mrsp", "rpc", "rpc_err", "rpc_lost", "rpc_lib")
+CONFIG_OF = {"mrsp": "naa_ctl.txt", "rpc": "naa_ctl.txt", "rpc_err": "naa_rpc_err.txt", "rpc_lost": "naa_ctl.txt",
+             "rpc_lib": "naa_lib.txt"}
 MTU_CODE = {256: 1, 512: 2, 1024: 3}
 RQ, CQ, RXBUF, TXBUF = 0x20000, 0x21000, 0x30000, 0x31000
 NEEDS = {kernels.ADD: 3, kernels.CRC: 2, kernels.COPY: 2}
@@ -182,7 +188,7 @@ def write_configs(rng, out_dir):
     lines.append("req timeout 2000 retry 3 rnr_retry 7")
     ctl = ("ctl pool 0x%x pool_size 0x%x rxbuf 0x%x txbuf 0x%x rkey_base 0x%x mr_first 1"
            % (pool, pool_size, RXBUF, TXBUF, rkey_base)) + (" mrs %d" % mrs if mrs else "")
-    for name, extra in (("naa_ctl.txt", ""), ("naa_rpc_err.txt", " budget 4")):
+    for name, extra in (("naa_ctl.txt", ""), ("naa_rpc_err.txt", " budget 4"), ("naa_lib.txt", " imm naaice")):
         with open(os.path.join(out_dir, name), "w") as fh:
             fh.write("\n".join(lines + [ctl + extra]) + "\n")
     start = int(base.split(" psn 0x", 1)[1].split()[0], 16)
@@ -207,12 +213,19 @@ def kernel_sizes(rng, fn, mrs):
     return sizes + [rng.randrange(1025) for _ in range(extra)]
 
 
-def rpc_call(rng, s, fn, regions, rkey_base, **kw):
-    """The parameters of kernel fn written into the granted regions (a zero-length result on an error)."""
+def lib_imm(rng, fn):
+    """The library's RPC immediate (lib/naaice.c naaice_set_immediate + START_RPC_MASK) as a big-endian number:
+    random user bytes above the function code."""
+    return rng.choice((0, rng.randrange(1 << 24))) << 8 | kernels.START_RPC_MASK | fn
+
+
+def rpc_call(rng, s, fn, regions, rkey_base, imm=None, **kw):
+    """The parameters of kernel fn written into the granted regions (a zero-length result on an error); `imm`
+    the immediate (default: fn, the seed's encoding)."""
     ins = [(r["fpga"], rkey_base + i, data(rng, r["size"])) for i, r in enumerate(regions[:max(1, NEEDS[fn] - 1)])]
     sizes = [r["size"] for r in regions]
     result = {kernels.ADD: sizes[0], kernels.CRC: 4, kernels.COPY: sizes[0]}[fn] if fits(fn, sizes) else 0
-    s.rpc(fn, ins, result, split=rng.choice((None, 100, 700)), **kw)
+    s.rpc(fn if imm is None else imm, ins, result, split=rng.choice((None, 100, 700)), **kw)
 
 
 def scen_mrsp(rng, s, k):
@@ -271,7 +284,9 @@ def scen_mrsp(rng, s, k):
     s.disconnect()
 
 
-def scen_rpc(rng, s, k):
+def rpcs(rng, s, k, imm=lambda rng, fn: None):
+    """Connect, then 2..4 RPCs (add, CRC-32, copy), before each (always before the first, and whenever the grant
+    does not fit the kernel) maybe a new MRSP; imm(rng, fn): the immediate (None: the seed's, fn). The grant."""
     s.connect()
     sizes = g = None
     for _ in range(rng.randrange(2, 5)):
@@ -280,7 +295,25 @@ def scen_rpc(rng, s, k):
             sizes = kernel_sizes(rng, fn, k["mrs"])
             g = k["pool"].regions(sizes)
             s.mrsp(g, 4 + 16 * len(g))
-        rpc_call(rng, s, fn, g, k["rkey_base"])
+        rpc_call(rng, s, fn, g, k["rkey_base"], imm=imm(rng, fn))
+    return g
+
+
+def scen_rpc(rng, s, k):
+    rpcs(rng, s, k)
+    s.disconnect()
+
+
+def scen_lib(rng, s, k):
+    g = rpcs(rng, s, k, lib_imm)
+    bad = [lib_imm(rng, rng.randrange(4, 0x80)), lib_imm(rng, 0),              # 0x10 << 8
+           rng.choice((kernels.ADD, kernels.CRC, kernels.COPY)) | rng.randrange(1 << 24) << 8]   # no flag
+    rng.shuffle(bad)
+    for imm in bad:
+        s.rpc(imm, [(g[0]["fpga"], k["rkey_base"], data(rng, g[0]["size"]))], 0)
+    one = k["pool"].regions([4 * rng.randrange(1, 65)])
+    s.mrsp(one, 20)
+    rpc_call(rng, s, kernels.ADD, one, k["rkey_base"], imm=lib_imm(rng, kernels.ADD))   # 0x11 << 8
     s.disconnect()
 
 
@@ -367,7 +400,8 @@ def make_ctl(rng, out_dir, new_client, server, sid, qpn, comm_base, static_mr):
     """The configs and the four scenarios: {scenario: (client frames, gates, endpoint frames in all)}."""
     k = write_configs(rng, out_dir)
     out = {}
-    for name, build in (("mrsp", scen_mrsp), ("rpc", scen_rpc), ("rpc_err", scen_err), ("rpc_lost", scen_lost)):
+    for name, build in (("mrsp", scen_mrsp), ("rpc", scen_rpc), ("rpc_err", scen_err), ("rpc_lost", scen_lost),
+                        ("rpc_lib", scen_lib)):
         c = new_client()
         c.mtu = rng.choice((256, 512, 1024))
         c.server_mac, c.server_ip = server["mac"], server["ip"]
