@@ -57,6 +57,10 @@ uint32_t RpcReturnImm(const CtlCfg& c, uint8_t code) {
   return c.imm_naaice ? uint32_t{code} << kNaaiceRetShift : code;
 }
 
+uint32_t NaaCtl::GrantKey(uint32_t grant, int region) const {
+  return cfg_.rkey_base + grant * static_cast<uint32_t>(kRegions) + static_cast<uint32_t>(region);
+}
+
 uint64_t NaaCtl::MsgBe(int off, int n) const {
   uint64_t v = 0;
   for (int i = 0; i < n; ++i) v = (v << 8) | MsgByte(off + i);
@@ -69,7 +73,7 @@ uint8_t NaaCtl::AnsByte(int i) const {
   const int j = (i - 4) / 16, k = (i - 4) % 16;
   const Region& r = regions_[j];
   if (k < 8) return static_cast<uint8_t>(r.fpga >> (8 * (7 - k)));
-  if (k < 12) return static_cast<uint8_t>((cfg_.rkey_base + static_cast<uint32_t>(j)) >> (8 * (11 - k)));
+  if (k < 12) return static_cast<uint8_t>(GrantKey(counters_.grants - 1, j) >> (8 * (11 - k)));  // granted: counted
   return static_cast<uint8_t>(r.size >> (8 * (15 - k)));
 }
 
@@ -90,7 +94,7 @@ const NaaCtlOut& NaaCtl::Eval(const NaaCtlIn& in) {
       if (idx_ < req_n_) {
         const int e = 4 + 24 * idx_;
         mr.valid = mr.r = mr.w = true;
-        mr.rkey = cfg_.rkey_base + static_cast<uint32_t>(idx_);
+        mr.rkey = GrantKey(counters_.grants, idx_);  // the grants before this one
         mr.va = mr.pa = MsgBe(e + 1, 7);
         mr.len = MsgBe(e + 20, 4);
       }

@@ -82,6 +82,9 @@ class NaaCtl : public ClockedBlock<NaaCtlIn, NaaCtlOut> {
   uint8_t MsgByte(int i) const { return msg_[i / kDmaBeatBytes][i % kDmaBeatBytes]; }
   uint64_t MsgBe(int off, int n) const;
   uint8_t AnsByte(int i) const;
+  // Region `region` of the `grant`-th grant since reset (from 0): rkey_base + 32 grant + region, so no grant
+  // reuses an rkey of an earlier one (docs/naa.md "Granting"; for 2^27 grants).
+  uint32_t GrantKey(uint32_t grant, int region) const;
   int AnsLen() const { return err_ ? 4 : 4 + 16 * n_; }
   uint32_t EventCount() const { return static_cast<uint8_t>(ev_wr_ - ev_rd_); }
 

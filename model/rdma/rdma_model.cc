@@ -118,7 +118,7 @@ void RdmaModel::Check() {
   }
   if (is_new) q.nak_sent = false;
 
-  // Memory-region check: 0 if fine, else the NAK syndrome. Bounds apply to zero-length accesses too.
+  // Memory-region check: 0 if fine, else the NAK syndrome (not made for zero-length READs and WRITEs: C9-88).
   auto mr_check = [&](uint32_t rkey, char right, uint64_t va, uint64_t len, uint64_t* pa) -> uint8_t {
     const int m = MrLookup(rkey);
     if (m < 0) return syndrome::kRemoteAccess;
@@ -175,7 +175,12 @@ void RdmaModel::Check() {
     else if ((read || atomic) && plen != 0) syn = syndrome::kInvalidRequest;
   }
   if (!syn && read && r.dmalen > 0x80000000u) syn = syndrome::kInvalidRequest;
-  if (!syn && (read || (write && !(middle || last)))) syn = mr_check(r.rkey, read ? 'r' : 'w', r.va, r.dmalen, &pa);
+  // IBA C9-88: a zero-length READ or WRITE need not carry a valid R_Key or VA, so a failed check is ignored
+  // (pa 0 then; no byte is moved). Linux rxe does the same (rxe_resp.c check_rkey).
+  if (!syn && (read || (write && !(middle || last)))) {
+    syn = mr_check(r.rkey, read ? 'r' : 'w', r.va, r.dmalen, &pa);
+    if (r.dmalen == 0) syn = 0;
+  }
   if (!syn && atomic) {
     syn = mr_check(r.rkey, 'a', r.va, 8, &pa);
     if (!syn && r.va % 8 != 0) syn = syndrome::kInvalidRequest;

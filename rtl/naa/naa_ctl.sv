@@ -127,6 +127,12 @@ module naa_ctl
   // The answer: 0x02 with the granted regions, or 0x00 with the error code.
   logic [AnsBits-1:0] ans;
   logic [15:0]        ans_len;
+  // Region i of the g-th grant since reset (g from 0) has rkey rkey_base + 32 g + i (model NaaCtl::GrantKey):
+  // a grant never reuses an rkey of an earlier one (for 2^27 grants). c_grants_q counts the earlier grants
+  // while granting, and includes this one once the answer is written.
+  logic [31:0] grant_key, ans_key;
+  assign grant_key = rkey_base_q + (c_grants_q << 5);
+  assign ans_key   = rkey_base_q + ((c_grants_q - 32'd1) << 5);
   always_comb begin
     ans = '0;
     if (err_q != 8'd0) begin
@@ -137,7 +143,7 @@ module naa_ctl
       ans[15:8] = {2'd0, n_q};
       for (int j = 0; j < NaaRegions; j++) begin
         for (int k = 0; k < 8; k++) ans[8*(4+16*j+k)+:8] = reg_fpga_q[j][8*(7-k)+:8];
-        for (int k = 0; k < 4; k++) ans[8*(12+16*j+k)+:8] = 8'((rkey_base_q + 32'(j)) >> (8*(3-k)));
+        for (int k = 0; k < 4; k++) ans[8*(12+16*j+k)+:8] = 8'((ans_key + 32'(j)) >> (8*(3-k)));
         for (int k = 0; k < 4; k++) ans[8*(16+16*j+k)+:8] = reg_size_q[j][8*(3-k)+:8];
       end
     end
@@ -226,7 +232,7 @@ module naa_ctl
         rcfg_index_o = CfgIndexBits'(mr_first_q) + CfgIndexBits'(idx_q);
         if (state_q == CtlGrant && idx_q < req_n_q) begin  // the MR layout of docs/rdma-microarchitecture.md
           rcfg_data_o[0]       = 1'b1;
-          rcfg_data_o[32:1]    = rkey_base_q + 32'(idx_q);
+          rcfg_data_o[32:1]    = grant_key + 32'(idx_q);
           rcfg_data_o[96:33]   = ent_addr;
           rcfg_data_o[136:97]  = {8'd0, ent_size};
           rcfg_data_o[200:137] = ent_addr;

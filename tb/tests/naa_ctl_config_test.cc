@@ -42,10 +42,11 @@ TEST(NaaCtlConfig, CtlLineBecomesTableWritesAndPostedBuffers) {
     ++ctl_writes;
   }
   EXPECT_EQ(ctl_writes, 3);
-  ASSERT_EQ(c.rdma.memory.size(), 4u);  // WQE j: buffer j, 1024 bytes, wr_id j
+  ASSERT_EQ(c.rdma.memory.size(), 4u);  // WQE j: buffer j, NaaRxBufBytes = 6144 bytes (a 255-region 0x01), wr_id j
   EXPECT_EQ(c.rdma.memory[2].pa, 0x20000u + 32);
-  EXPECT_EQ(c.rdma.memory[2].bytes[1], 0x08);  // 0x30000 + 2 x 1024 = 0x30800, little-endian
-  EXPECT_EQ(c.rdma.memory[2].bytes[9], 0x04);  // 1024
+  EXPECT_EQ(c.rdma.memory[2].bytes[1], 0x30);  // 0x30000 + 2 x 6144 = 0x33000, little-endian
+  EXPECT_EQ(c.rdma.memory[2].bytes[2], 0x03);
+  EXPECT_EQ(c.rdma.memory[2].bytes[9], 0x18);  // 6144 = 0x1800
   EXPECT_EQ(c.rdma.memory[2].bytes[12], 2);
 }
 

@@ -277,7 +277,7 @@ TEST(NaaRpc, RpcErrorImmediates) {
   Rpc(&c2, small, {a}, rpc::kCopy, 0);
   const auto fit = Regions({4096, 4096});
   Mrsp(&c2, fit, 4 + 16 * 2);
-  Rpc(&c2, fit, {Pattern(4096, 9)}, rpc::kCrc, 0);
+  Rpc(&c2, fit, {Pattern(4096, 9)}, rpc::kCrc, 0, GrantKey(1));
   const RpcRun r2 = Go(c2, " budget 20");
   ExpectClean(r2, c2);
   const std::vector<Msg> m2 = EndpointMessages(r2);
@@ -307,7 +307,7 @@ TEST(NaaRpc, NaaiceLibraryImmediates) {
     Rpc(&cl, es, {a}, lib(0, 0x112233), 0);       // the flag with function 0
     const auto two = Regions({n, n});
     Mrsp(&cl, two, 4 + 16 * 2);
-    Rpc(&cl, two, {a, b}, lib(rpc::kAdd, 0x55), 0);  // add needs 3 regions
+    Rpc(&cl, two, {a, b}, lib(rpc::kAdd, 0x55), 0, GrantKey(1));  // add needs 3 regions
     const RpcRun run = Go(cl, " imm naaice", bp);
     ExpectClean(run, cl);
     const std::vector<Msg> ms = EndpointMessages(run);
@@ -355,12 +355,12 @@ TEST(NaaRpc, SecondMrspReplacesTheGrant) {
   Mrsp(&cl, second, 4 + 16 * 2);
   // The new grant is what the RPC uses (region 1 of the second request gets the copy).
   const auto a = Pattern(1024, 3);
-  Rpc(&cl, second, {a}, rpc::kCopy, 1024);
+  Rpc(&cl, second, {a}, rpc::kCopy, 1024, GrantKey(1));
   const RpcRun run = Go(cl);
   ExpectClean(run, cl);
   const std::vector<Msg> ms = EndpointMessages(run);
   ASSERT_EQ(ms.size(), 3u);
-  EXPECT_EQ(ms[1].data, MrspGrant(second, kRkeyBase));
+  EXPECT_EQ(ms[1].data, MrspGrant(second, GrantKey(1)));  // a grant's rkeys are new
   EXPECT_EQ(ms[2].data, a);
   EXPECT_EQ(ms[2].va, second[1].host);
   EXPECT_EQ(run.r.last.ctl.grants, 2u);

@@ -16,7 +16,7 @@ from nettwin.rdma.ref_config import MR, ConfigError
 from nettwin.rdma.ref_state import wqe_bytes
 
 RDMA_MRS = 48              # rtl/common/nt_pkg.sv RdmaMrs: the responder's MR slots (test_rpc checks these four)
-RX_BUF_BYTES = 1024        # rtl/common/nt_pkg.sv NaaRxBufBytes: receive buffer j = WQE j
+RX_BUF_BYTES = 6144        # rtl/common/nt_pkg.sv NaaRxBufBytes: receive buffer j = WQE j (a 255-region 0x01)
 CQE_FIFO = 4               # rtl/common/nt_pkg.sv NaaCqeFifo: at most this many receive buffers
 DEFAULT_BUDGET = 1000000   # docs/naa.md: a kernel's cycles before it answers 0x02
 # The reference has no clock, so it decides a kernel timeout only where the cycle count cannot matter: a
@@ -152,14 +152,14 @@ class Controller:
     # ---- the responder's MR table ----
     def revoke(self):
         mrs = self.ep.rdma.cfg.mrs
-        for i in range(len(self.mrsp.regions)):
-            mrs.pop((self.ctl["rkey_base"] + i) & 0xFFFFFFFF, None)
+        for r in self.mrsp.regions:
+            mrs.pop(r["rkey"], None)
 
     def grant(self):
         self.st["grants"] += 1
         self.st["regions"] = len(self.mrsp.regions)
-        for i, r in enumerate(self.mrsp.regions):
-            rkey = (self.ctl["rkey_base"] + i) & 0xFFFFFFFF
+        for r in self.mrsp.regions:
+            rkey = r["rkey"]
             self.ep.rdma.cfg.mrs[rkey] = MR(rkey=rkey, va=r["fpga"], length=r["size"], pa=r["fpga"], access="rw")
 
     # ---- the requester ----
