@@ -58,8 +58,9 @@ void RdmaModel::StartAqLookup(const QpState& q, uint32_t psn) {
     }
   }
   // Older than every group start: after the AQ wrapped, the oldest results still kept are the tail of the
-  // group being overwritten now.
-  if (best < 0 && q.grp_valid[q.aq_wr / kAqGroup]) best = q.aq_wr / kAqGroup;
+  // group being overwritten now. Before it wrapped (since the QP entry was written) that tail holds nothing of
+  // this QP's (an earlier QP's results at the same AQ address): no group.
+  if (best < 0 && q.aq_lapped && q.grp_valid[q.aq_wr / kAqGroup]) best = q.aq_wr / kAqGroup;
   if (resp_.aq_linear && valid > 0) {
     // Oldest group first: the one the write pointer will overwrite next.
     int g = (q.aq_wr % kAqGroup == 0) ? q.aq_wr / kAqGroup : (q.aq_wr / kAqGroup + 1) % n;
@@ -529,6 +530,7 @@ void RdmaModel::Back(bool dma_fire, int n, const std::array<bool, kInflight>& do
           q.grp_psn[g] = e.psn;
           q.grp_valid[g] = true;
         }
+        if (q.aq_wr + 1 == q.cfg.aq_groups * kAqGroup) q.aq_lapped = true;
         q.aq_wr = static_cast<uint16_t>((q.aq_wr + 1) % (q.cfg.aq_groups * kAqGroup));
         RecentAtomics& rec = recent_[e.qp];
         rec.psn[rec.wr] = e.psn;

@@ -298,8 +298,9 @@ module rdma_check
       end
     end
     // Older than every group start: after the AQ wrapped, the oldest results still kept are the tail of
-    // the group being overwritten now.
-    if (best < 0 && qs.grp_valid[int'(qs.aq_wr) / RdmaAqGroup]) best = int'(qs.aq_wr) / RdmaAqGroup;
+    // the group being overwritten now. Before it wrapped (since the QP entry was written) that tail holds
+    // nothing of this QP's (an earlier QP's results at the same AQ address): no group.
+    if (best < 0 && qs.aq_lapped && qs.grp_valid[int'(qs.aq_wr) / RdmaAqGroup]) best = int'(qs.aq_wr) / RdmaAqGroup;
     if (linear && valid > 0) begin
       g = (int'(qs.aq_wr) % RdmaAqGroup == 0) ? int'(qs.aq_wr) / RdmaAqGroup
                                               : (int'(qs.aq_wr) / RdmaAqGroup + 1) % n;

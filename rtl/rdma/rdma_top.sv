@@ -805,6 +805,7 @@ module rdma_top
           qps_q[he.qp].grp_valid[int'(hq.aq_wr) / RdmaAqGroup] <= 1'b1;
         end
         qps_q[he.qp].aq_wr <= 9'((int'(hq.aq_wr) + 1) % (int'(hq.cfg.aq_groups) * RdmaAqGroup));
+        if (int'(hq.aq_wr) + 1 == int'(hq.cfg.aq_groups) * RdmaAqGroup) qps_q[he.qp].aq_lapped <= 1'b1;
         rec_valid_q[he.qp][rec_wr_q[he.qp]] <= 1'b1;
         rec_wr_q[he.qp] <= rec_wr_q[he.qp] + 1;
       end

@@ -292,13 +292,13 @@ class Responder:
                            key=lambda g: -age(q.aqc[g]))
         else:
             # the newest valid group starting at or before p; if p is older than every group
-            # start, the group the write pointer is in (after a wrap its tail holds the oldest
-            # results still kept)
+            # start, the group the write pointer is in once the AQ has wrapped (its tail holds the oldest
+            # results still kept); before that, the tail is an earlier QP's at the same AQ address: none
             cands = [g for g, s in enumerate(q.aqc) if s is not None and age(s) >= age(psn)]
             if cands:
                 order = [min(cands, key=lambda g: age(q.aqc[g]))]
             else:
-                order = [q.aq_w // AQ_GROUP]
+                order = [q.aq_w // AQ_GROUP] if q.aq_lapped else []
         for g in order:
             data = self.mem.read(q.conf.aq + g * gbytes, gbytes)
             for e in range(AQ_GROUP):
@@ -427,6 +427,7 @@ class Responder:
                 q.aqc[i // AQ_GROUP] = r.psn
             self.mem.write(q.conf.aq + i * AQE_BYTES,
                            (0x80000000 | r.psn).to_bytes(4, "big") + bytes(4) + old.to_bytes(8, "big"), idx)
+            q.aq_lapped = q.aq_lapped or i + 1 == q.conf.depth
             q.aq_w = (i + 1) % q.conf.depth
             self.st["atomics_executed"] += 1
             self.st["atomic_acks"] += 1
