@@ -23,7 +23,7 @@ struct CmIn {
   CfgWrite cfg;            // the external programming port (responder table 0 and the CM table)
   bool rdma_idle = false;  // the responder holds no request
   // In REP-sent, the client's first packet on the connection's QP waits at the input (a lost RTU,
-  // IBA 12.9.6): in Rx the CM establishes the connection as on an RTU (no CM frame is counted).
+  // IBA chapter 12): in Rx the CM establishes the connection as on an RTU (no CM frame is counted).
   bool est = false;
 };
 

@@ -100,7 +100,7 @@ module naa_top
             {s_data_i[8*47+:8], s_data_i[8*48+:8], s_data_i[8*49+:8]} == conn.local_qpn;
     route_cm = in_frame_q ? route_cm_q : is_cm;
     route_rq = in_frame_q ? route_rq_q : is_rq && !is_cm;
-    // A lost RTU (IBA 12.9.6 / C12-24): in REP-sent, the client's first packet on the connection's QP
+    // A lost RTU (IBA chapter 12, passive side in REP-sent): in REP-sent, the client's first packet on the connection's QP
     // establishes the connection. The frame waits (not taken) while the CM does the RTU's work, then goes on.
     cm_est = !in_frame_q && s_valid_i && is_roce4 && !is_cm && cm_conn_o == ConnRepSent &&
              {s_data_i[8*47+:8], s_data_i[8*48+:8], s_data_i[8*49+:8]} == conn.local_qpn &&

@@ -4,7 +4,7 @@
 //   - MRSP 0x01 messages up to the seed's count of 255 regions are received (0x03 "too many regions"), not
 //     NAKed for overflowing a receive buffer;
 //   - a REQ whose path MTU is above the endpoint's is refused with REJ reason 26 (the REP has no MTU field);
-//   - a lost RTU: the client's first packet on the QP establishes the connection (IBA 12.9.6);
+//   - a lost RTU: the client's first packet on the QP establishes the connection (IBA chapter 12);
 //   - C9-88: a zero-length WRITE_WITH_IMM with VA 0 and R_Key 0 is executed (its RPC runs);
 //   - rkeys never repeat across grants (a stale rkey of an earlier grant is a remote access error).
 // Expected frames come from the seed's layouts (tb/tests/naa_mrsp.h) and the IBA's field offsets.
@@ -130,7 +130,7 @@ TEST(NaaIba, PathMtuAboveTheEndpointsIsRejected) {
   }
 }
 
-// A lost RTU (IBA 12.9.6): the CM is in REP-sent when the client's first packet on the QP arrives. It
+// A lost RTU (IBA chapter 12): the CM is in REP-sent when the client's first packet on the QP arrives. It
 // establishes the connection as the RTU would, then the responder executes the packet (ACK, memory written).
 // A late RTU afterwards is ignored; the DREQ tears down.
 TEST(NaaIba, LostRtuFirstPacketEstablishes) {

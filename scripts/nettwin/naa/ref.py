@@ -108,7 +108,7 @@ class Endpoint:
         if not self.is_cm(f) and self.req.for_me(f):
             return self.req.ack(f) + self.settle()
         if not self.is_cm(f) and self.first_packet(f):
-            # A lost RTU (IBA 12.9.6): in REP-sent the client's first packet on the QP establishes the
+            # A lost RTU (IBA chapter 12): in REP-sent the client's first packet on the QP establishes the
             # connection, then the responder takes it. The requester's posted commands start then too; their
             # packets and the responder's answer to this one race: undecided unless one side sends nothing.
             self.establish()
