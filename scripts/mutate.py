@@ -65,6 +65,10 @@ MUTATIONS = [
       ("rtl/naa/naa_ctl.sv", "        gone_q   <= 1'b1;\n", "")]),
     ("naa-flush-count-model", "naa", "events flushed at a disconnect not counted as drops (model)",
      [("model/naa/naa_ctl.cc", "    counters_.drops[static_cast<int>(CtlDrop::kFlushed)] += queued;\n", "")]),
+    ("rdma-recent-kept-both", "rdma", "the recent atomic results not cleared when a QP entry is written (model and RTL)",
+     [("model/rdma/rdma_model.cc", "      recent_[w.index] = RecentAtomics{};\n", ""),
+      ("rtl/rdma/rdma_top.sv", "        rec_valid_q[cfg_index_i[QpIdxBits-1:0]] <= '0;\n"
+       "        rec_wr_q[cfg_index_i[QpIdxBits-1:0]]    <= '0;\n", "")]),
     ("vnic-pkey-member-both", "vnic", "two limited-member P_Keys accepted as a match (model and RTL)",
      [("model/vnic/vnic_format.cc", "(a & 0x7FFF) == (b & 0x7FFF) && ((a | b) & 0x8000) != 0", "(a & 0x7FFF) == (b & 0x7FFF)"),
       ("rtl/vnic/vnic_pkg.sv", "a[14:0] == b[14:0] && (a[15] | b[15]);", "a[14:0] == b[14:0];")]),

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "model/common/bytes.h"
 #include "model/rdma/rdma_packet.h"
 
 namespace nettwin::naa {
@@ -57,6 +58,13 @@ StreamPort CmEngine::ResponseBeat() const {
   return p;
 }
 
+bool CmEngine::Establishes(const Beat& b) const {
+  const uint8_t* d = b.data.data();
+  return conn_ == Conn::kRepSent && (b.keep >> 49 & 1) && Load16(d + 12) == 0x0800 && d[14] == 0x45 &&
+         d[23] == 17 && Load16(d + 36) == params::kRdmaUdpPort && LoadBe(d + 47, 3) != 1 &&
+         LoadBe(d + 47, 3) == rdma::DecodeQp(qp_tpl_).qpn && LoadBe(d + 26, 4) == client_ip_;
+}
+
 void CmEngine::Receive(const Beat& beat) {
   if (nb_ < kCmBufBeats) {
     buf_[nb_] = beat;
@@ -105,7 +113,9 @@ void CmEngine::Parse() {
       if (!dup) {
         if (!cfg_.listen || m.service_id != cfg_.service_id) return reject(rej::kInvalidServiceId);
         if (m.transport != 0) return reject(rej::kInvalidTransportType);
-        if (m.mtu < 1 || m.mtu > 5) return reject(rej::kInvalidMtu);
+        // A path MTU above the qp line's is refused (the REP has no MTU field: the client would send packets
+        // the responder NAKs); one at or below it is the connection's MTU.
+        if (m.mtu < 1 || m.mtu > 5 || m.mtu + 7 > tpl.mtu_log2) return reject(rej::kInvalidMtu);
         if (conn_ != Conn::kIdle) return reject(rej::kNoQp);
         remote_comm_ = m.comm0;
         client_qpn_ = m.qpn;
@@ -170,7 +180,16 @@ void CmEngine::Parse() {
 void CmEngine::Tick() {
   switch (state_) {
     case CmState::kRx:
-      if (in_.s.valid) Receive(in_.s.beat);
+      if (in_.est && conn_ == Conn::kRepSent) {  // a lost RTU: the client's first packet establishes
+        conn_ = Conn::kEstablished;
+        ++counters_.connects;
+        cfg_connect_ = true;
+        implicit_ = true;
+        state_ = CmState::kDrain;
+        after_ = CmState::kCfgQp;
+      } else if (in_.s.valid) {
+        Receive(in_.s.beat);
+      }
       break;
     case CmState::kParse:
       Parse();
@@ -183,7 +202,8 @@ void CmEngine::Tick() {
       break;
     case CmState::kCfgQp: state_ = cfg_connect_ ? CmState::kCfgQueues : CmState::kResp; break;
     case CmState::kCfgQueues:
-      ++counters_.processed;
+      if (!implicit_) ++counters_.processed;
+      implicit_ = false;
       state_ = CmState::kRx;
       break;
     case CmState::kResp:

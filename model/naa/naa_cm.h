@@ -22,6 +22,9 @@ struct CmIn {
   bool m_ready = false;
   CfgWrite cfg;            // the external programming port (responder table 0 and the CM table)
   bool rdma_idle = false;  // the responder holds no request
+  // In REP-sent, the client's first packet on the connection's QP waits at the input (a lost RTU,
+  // IBA chapter 12): in Rx the CM establishes the connection as on an RTU (no CM frame is counted).
+  bool est = false;
 };
 
 struct CmOut {
@@ -42,6 +45,8 @@ class CmEngine {
   bool Sending() const { return state_ == CmState::kResp; }
   bool Holding() const { return state_ == CmState::kParse || state_ == CmState::kDrain || Configuring(); }
   bool Configuring() const { return state_ == CmState::kCfgQp || state_ == CmState::kCfgQueues; }
+  // The frame whose first beat is `b` is a packet of the client on the connection's QP while in REP-sent.
+  bool Establishes(const Beat& b) const;
 
  private:
   void Receive(const Beat& beat);
@@ -68,6 +73,7 @@ class CmEngine {
   uint16_t client_sport_ = 0;
   uint8_t resp_res_ = 0, init_depth_ = 0, mtu_log2_ = 0;
   bool cfg_connect_ = false;  // CfgQp writes the connected QP (else the invalid entry, then Resp)
+  bool implicit_ = false;     // the QP writes establish on a packet, not on an RTU frame
   // The response.
   CmDesc desc_;
   CmFrameBytes frame_{};  // ComposeCm(desc_, resp_); the RTL composes it combinationally

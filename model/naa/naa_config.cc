@@ -159,6 +159,9 @@ void ParseCtlLine(const std::string& file, int n, const std::vector<std::string>
     } else if (k == "budget") {
       c->budget = static_cast<uint32_t>(Num(file, n, v, 32));
       if (c->budget == 0) Fail(file, n, v, "budget must be at least 1 cycle");
+    } else if (k == "imm") {
+      if (v != "plain" && v != "naaice") Fail(file, n, v, "imm must be plain (the seed's) or naaice (the library's)");
+      c->imm_naaice = v == "naaice";
     } else if (k == "mrs") {
       c->mrs = static_cast<uint8_t>(Num(file, n, v, 8));
       if (c->mrs == 0 || c->mrs > kRegions) Fail(file, n, v, "mrs must be 1.." + std::to_string(kRegions));

@@ -22,6 +22,7 @@ CfgData EncodeCtl1(const CtlCfg& c) {
   d.Set(0, 64, c.rxbuf);
   d.Set(64, 64, c.txbuf);
   d.Set(128, 32, c.budget);
+  d.SetBit(160, c.imm_naaice);
   return d;
 }
 
@@ -41,9 +42,23 @@ void DecodeCtl(const CfgWrite& w, CtlCfg* c) {
     c->rxbuf = d.Get(0, 64);
     c->txbuf = d.Get(64, 64);
     c->budget = static_cast<uint32_t>(d.Get(128, 32));
+    c->imm_naaice = d.Bit(160);
   } else if (w.index == 2) {
     c->queues = rdma::DecodeQpQueues(d);
   }
+}
+
+uint32_t RpcFunction(const CtlCfg& c, uint32_t imm) {
+  if (!c.imm_naaice) return imm;
+  return (imm & kNaaiceRpcFlag) != 0 ? imm & (kNaaiceRpcFlag - 1) : 0;
+}
+
+uint32_t RpcReturnImm(const CtlCfg& c, uint8_t code) {
+  return c.imm_naaice ? uint32_t{code} << kNaaiceRetShift : code;
+}
+
+uint32_t NaaCtl::GrantKey(uint32_t grant, int region) const {
+  return cfg_.rkey_base + grant * static_cast<uint32_t>(kRegions) + static_cast<uint32_t>(region);
 }
 
 uint64_t NaaCtl::MsgBe(int off, int n) const {
@@ -58,7 +73,7 @@ uint8_t NaaCtl::AnsByte(int i) const {
   const int j = (i - 4) / 16, k = (i - 4) % 16;
   const Region& r = regions_[j];
   if (k < 8) return static_cast<uint8_t>(r.fpga >> (8 * (7 - k)));
-  if (k < 12) return static_cast<uint8_t>((cfg_.rkey_base + static_cast<uint32_t>(j)) >> (8 * (11 - k)));
+  if (k < 12) return static_cast<uint8_t>(GrantKey(counters_.grants - 1, j) >> (8 * (11 - k)));  // granted: counted
   return static_cast<uint8_t>(r.size >> (8 * (15 - k)));
 }
 
@@ -79,7 +94,7 @@ const NaaCtlOut& NaaCtl::Eval(const NaaCtlIn& in) {
       if (idx_ < req_n_) {
         const int e = 4 + 24 * idx_;
         mr.valid = mr.r = mr.w = true;
-        mr.rkey = cfg_.rkey_base + static_cast<uint32_t>(idx_);
+        mr.rkey = GrantKey(counters_.grants, idx_);  // the grants before this one
         mr.va = mr.pa = MsgBe(e + 1, 7);
         mr.len = MsgBe(e + 20, 4);
       }
@@ -113,7 +128,7 @@ const NaaCtlOut& NaaCtl::Eval(const NaaCtlIn& in) {
         out_.cmd.len = ok ? out_len_ : 0;
         out_.cmd.raddr = r.host;
         out_.cmd.rkey = r.host_rkey;
-        out_.cmd.imm = rpc_status_;
+        out_.cmd.imm = RpcReturnImm(cfg_, rpc_status_);
       }
       break;
     case CtlState::kKWait:  // the kernel has the DMA port
@@ -144,7 +159,7 @@ void NaaCtl::Tick() {
   KernelStart ks;
   if (state_ == CtlState::kKStart) {
     ks.valid = true;
-    ks.fn = cur_.imm;
+    ks.fn = RpcFunction(cfg_, cur_.imm);
     ks.nreg = static_cast<uint8_t>(n_);
     for (int j = 0; j < 3 && j < n_; ++j) {
       ks.addr[j] = regions_[j].fpga;

@@ -35,6 +35,11 @@ constexpr uint8_t kError = 0x00, kAdvReq = 0x01, kAdv = 0x02;
 constexpr uint8_t kNoMemory = 0x01, kBadAddress = 0x02, kTooMany = 0x03, kMalformed = 0x04;
 }  // namespace mrsp
 
+// The library's encoding (naa-communication-library f7b72fc lib/naaice.c START_RPC_MASK, naaice.h
+// IMMEDIATE_OFFSET).
+constexpr uint32_t kNaaiceRpcFlag = 0x80;
+constexpr int kNaaiceRetShift = 8;
+
 // Table NaaTblCtl: index 0 the controller, 1 its buffers, 2 the QP's queue template (the responder's layout).
 struct CtlCfg {
   bool enable = false;
@@ -45,11 +50,20 @@ struct CtlCfg {
   uint32_t qpn = 0;                  // its QPN (completion events of other QPs are not ours)
   uint64_t rxbuf = 0, txbuf = 0;     // receive buffers (NaaRxBufBytes each, buffer j = WQE j), answer buffer
   uint32_t budget = 0;               // a kernel's cycles before it gives up (immediate 0x02)
+  // The RPC immediates' encoding (docs/naa.md "RPC immediates"): false the seed's (the function code is the
+  // 32-bit immediate, the return code the immediate), true the naa-communication-library's (function code in
+  // bits 6:0 with the flag 0x80, user bytes in 31:8; the return code in bits 31:8).
+  bool imm_naaice = false;
   rdma::QpQueuesCfg queues;          // what the CM writes on RTU; reposting rewrites it with rq_posted + 1
 };
 CfgData EncodeCtl0(const CtlCfg& c);
 CfgData EncodeCtl1(const CtlCfg& c);
 void DecodeCtl(const CfgWrite& w, CtlCfg* c);
+// The kernel's function code of an RPC immediate (ImmDt as a big-endian number), and the immediate that
+// carries return code `code`, in the configured encoding; 0 (unknown function) for a library immediate
+// without the 0x80 flag.
+uint32_t RpcFunction(const CtlCfg& c, uint32_t imm);
+uint32_t RpcReturnImm(const CtlCfg& c, uint8_t code);
 
 // A granted region: the FPGA side (va = pa in the endpoint's memory) and the client's host region i.
 struct Region {
@@ -68,6 +82,9 @@ class NaaCtl : public ClockedBlock<NaaCtlIn, NaaCtlOut> {
   uint8_t MsgByte(int i) const { return msg_[i / kDmaBeatBytes][i % kDmaBeatBytes]; }
   uint64_t MsgBe(int off, int n) const;
   uint8_t AnsByte(int i) const;
+  // Region `region` of the `grant`-th grant since reset (from 0): rkey_base + 32 grant + region, so no grant
+  // reuses an rkey of an earlier one (docs/naa.md "Granting"; for 2^27 grants).
+  uint32_t GrantKey(uint32_t grant, int region) const;
   int AnsLen() const { return err_ ? 4 : 4 + 16 * n_; }
   uint32_t EventCount() const { return static_cast<uint8_t>(ev_wr_ - ev_rd_); }
 

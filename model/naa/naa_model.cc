@@ -36,7 +36,11 @@ const NaaOut& NaaModel::Eval(const NaaIn& in) {
   out_src_now_ = out_lock_ ? out_src_ : cm_first ? OutSrc::kCm : OutSrc::kRdma;
   CmIn ci;
   const bool hold = cm_.Holding();
+  // A lost RTU: the client's first packet on the connection's QP waits while the CM establishes (naa_top.sv
+  // cm_est).
+  const bool est = !in_frame_ && in.s.valid && !IsCmFrame(in.s.beat) && cm_.Establishes(in.s.beat);
   ci.s.valid = in.s.valid && route_cm_now_ && !hold;
+  ci.est = est;
   ci.s.beat = in.s.beat;
   ci.m_ready = in.m_ready && out_src_now_ == OutSrc::kCm;
   ci.cfg = in.cfg;
@@ -58,7 +62,7 @@ const NaaOut& NaaModel::Eval(const NaaIn& in) {
   qi.cfg = in.cfg;
   const ReqOut& qo = req_.Eval(qi);
   rdma::RdmaIn ri;
-  ri.s.valid = in.s.valid && !route_cm_now_ && !route_rq_now_ && !hold;
+  ri.s.valid = in.s.valid && !route_cm_now_ && !route_rq_now_ && !hold && !est;
   ri.s.beat = in.s.beat;
   ri.m_ready = in.m_ready && out_src_now_ == OutSrc::kRdma;
   ri.dma_ready = in.dma_ready;
@@ -99,7 +103,7 @@ const NaaOut& NaaModel::Eval(const NaaIn& in) {
   uint32_t done = ro->counters.processed;
   for (uint32_t d : ro->counters.drops) done += d;
   cm_.SetRdmaIdle(!ro->busy && done == ro->counters.packets_in);
-  out_.s_ready = !co.hold && (route_cm_now_ ? co.s_ready : route_rq_now_ ? qo.s_ready : ro->s_ready);
+  out_.s_ready = !co.hold && !est && (route_cm_now_ ? co.s_ready : route_rq_now_ ? qo.s_ready : ro->s_ready);
   out_.busy = ro->busy;
   out_.cm_busy = co.busy;
   switch (out_src_now_) {

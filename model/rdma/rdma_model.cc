@@ -58,8 +58,9 @@ void RdmaModel::StartAqLookup(const QpState& q, uint32_t psn) {
     }
   }
   // Older than every group start: after the AQ wrapped, the oldest results still kept are the tail of the
-  // group being overwritten now.
-  if (best < 0 && q.grp_valid[q.aq_wr / kAqGroup]) best = q.aq_wr / kAqGroup;
+  // group being overwritten now. Before it wrapped (since the QP entry was written) that tail holds nothing of
+  // this QP's (an earlier QP's results at the same AQ address): no group.
+  if (best < 0 && q.aq_lapped && q.grp_valid[q.aq_wr / kAqGroup]) best = q.aq_wr / kAqGroup;
   if (resp_.aq_linear && valid > 0) {
     // Oldest group first: the one the write pointer will overwrite next.
     int g = (q.aq_wr % kAqGroup == 0) ? q.aq_wr / kAqGroup : (q.aq_wr / kAqGroup + 1) % n;
@@ -119,7 +120,7 @@ void RdmaModel::Check() {
   }
   if (is_new) q.nak_sent = false;
 
-  // Memory-region check: 0 if fine, else the NAK syndrome. Bounds apply to zero-length accesses too.
+  // Memory-region check: 0 if fine, else the NAK syndrome (not made for zero-length READs and WRITEs: C9-88).
   auto mr_check = [&](uint32_t rkey, char right, uint64_t va, uint64_t len, uint64_t* pa) -> uint8_t {
     const int m = MrLookup(rkey);
     if (m < 0) return syndrome::kRemoteAccess;
@@ -176,7 +177,12 @@ void RdmaModel::Check() {
     else if ((read || atomic) && plen != 0) syn = syndrome::kInvalidRequest;
   }
   if (!syn && read && r.dmalen > 0x80000000u) syn = syndrome::kInvalidRequest;
-  if (!syn && (read || (write && !(middle || last)))) syn = mr_check(r.rkey, read ? 'r' : 'w', r.va, r.dmalen, &pa);
+  // IBA C9-88: a zero-length READ or WRITE need not carry a valid R_Key or VA, so a failed check is ignored
+  // (pa 0 then; no byte is moved). Linux rxe does the same (rxe_resp.c check_rkey).
+  if (!syn && (read || (write && !(middle || last)))) {
+    syn = mr_check(r.rkey, read ? 'r' : 'w', r.va, r.dmalen, &pa);
+    if (r.dmalen == 0) syn = 0;
+  }
   if (!syn && atomic) {
     syn = mr_check(r.rkey, 'a', r.va, 8, &pa);
     if (!syn && r.va % 8 != 0) syn = syndrome::kInvalidRequest;
@@ -525,6 +531,7 @@ void RdmaModel::Back(bool dma_fire, int n, const std::array<bool, kInflight>& do
           q.grp_psn[g] = e.psn;
           q.grp_valid[g] = true;
         }
+        if (q.aq_wr + 1 == q.cfg.aq_groups * kAqGroup) q.aq_lapped = true;
         q.aq_wr = static_cast<uint16_t>((q.aq_wr + 1) % (q.cfg.aq_groups * kAqGroup));
         RecentAtomics& rec = recent_[e.qp];
         rec.psn[rec.wr] = e.psn;

@@ -28,7 +28,8 @@ struct QpState {
   bool w_open = false;
   uint64_t w_pa = 0;
   uint32_t w_remaining = 0;
-  uint16_t aq_wr = 0;  // next AQ entry
+  uint16_t aq_wr = 0;      // next AQ entry
+  bool aq_lapped = false;  // the AQ wrapped since the QP entry was written
   std::array<uint32_t, kAqMaxGroups> grp_psn{};
   std::array<bool, kAqMaxGroups> grp_valid{};
   uint16_t rq_head = 0, cq_tail = 0;  // WQEs consumed, CQEs written

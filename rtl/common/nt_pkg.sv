@@ -217,7 +217,7 @@ package nt_pkg;
   localparam int unsigned NaaRegions = 32;          // regions one MRSP request may ask for (the seed's FPGA: 32)
   localparam int unsigned NaaMsgBytes = 772;        // a request for NaaRegions regions: 4 + 24 x 32
   localparam int unsigned NaaMsgBeats = 13;         // its 64-byte beats
-  localparam int unsigned NaaRxBufBytes = 1024;     // one receive buffer (buffer j = receive WQE j)
+  localparam int unsigned NaaRxBufBytes = 6144;     // one receive buffer (j = WQE j): an MRSP 0x01 of 255 regions, 6124 bytes
   localparam int unsigned NaaCqeFifo = 4;           // completion events waiting for the controller
   localparam int unsigned NaaCtlDropNoRegions = 1;  // controller drop reasons (counter index; 0 = none)
   localparam int unsigned NaaCtlDropOverflow = 2;

@@ -26,6 +26,9 @@ module naa_cm
   // The CM is between a frame's last beat and its action (Parse, Drain, QP writes): the front end holds
   // every input until then.
   output logic                    hold_o,
+  // In REP-sent, the client's first packet on the connection's QP waits at the input (a lost RTU): in Rx the
+  // CM establishes the connection as on an RTU (no CM frame is counted).
+  input  logic                    est_i,
   // The external programming port (responder table 0 and the CM table are read here).
   input  logic                    cfg_valid_i,
   input  logic [CfgTableBits-1:0] cfg_table_i,
@@ -68,6 +71,7 @@ module naa_cm
   logic [23:0]           start_psn_q;
   logic [7:0]            resp_res_q, init_depth_q;
   logic [3:0]            mtu_log2_q;
+  logic                  implicit_q;  // the QP writes establish on a packet, not on an RTU frame
   logic                  cfg_connect_q;
   cm_desc_t              desc_q;
   logic [2:0]            k_q;
@@ -173,6 +177,9 @@ module naa_cm
   // Negotiated values of a new connection (IBA 12.7.29/12.7.30: ours never above what the client offers).
   logic [7:0] resp_res_new, init_depth_new;
   logic [3:0] mtu_new;
+  // The REQ's path MTU is invalid (not 1..5) or above the qp line's (REJ 26; model naa_cm.cc).
+  logic       mtu_bad;
+  assign mtu_bad = m_mtu < 4'd1 || m_mtu > 4'd5 || m_mtu + 4'd7 > tpl_mtu_log2;
   always_comb begin
     resp_res_new   = (tpl_max_rd_atomic > 16'd255) ? 8'd255 : tpl_max_rd_atomic[7:0];
     if (m_init_depth < resp_res_new) resp_res_new = m_init_depth;
@@ -243,6 +250,7 @@ module naa_cm
       resp_res_q    <= '0;
       init_depth_q  <= '0;
       mtu_log2_q    <= '0;
+      implicit_q    <= 1'b0;
       cfg_connect_q <= 1'b0;
       desc_q        <= '0;
       k_q           <= '0;
@@ -273,7 +281,14 @@ module naa_cm
       end
       unique case (state_q)
         CmRx: begin
-          if (rx_fire) begin
+          if (est_i && conn_q == ConnRepSent) begin
+            conn_q        <= ConnEstablished;
+            c_conn_q      <= c_conn_q + 1;
+            cfg_connect_q <= 1'b1;
+            implicit_q    <= 1'b1;
+            after_q       <= CmCfgQp;
+            state_q       <= CmDrain;
+          end else if (rx_fire) begin
             if (int'(nb_q) < NaaCmBufBeats) begin
               crc_q <= icrc_beat((nb_q == '0) ? icrc_seed() : crc_q, s_data_i, StreamBytes * int'(nb_q), 14,
                                  CmIcrcAt, 1'b0);
@@ -317,13 +332,13 @@ module naa_cm
                     c_drops_q[NaaCmDropIgnored] <= c_drops_q[NaaCmDropIgnored] + 1;
                   end
                 end else if (!cfg_q.listen || fbe(fr, CmDataAt + 8, 8) != cfg_q.service_id ||
-                             m_transport != 2'd0 || m_mtu < 4'd1 || m_mtu > 4'd5 || conn_q != ConnIdle) begin
+                             m_transport != 2'd0 || mtu_bad || conn_q != ConnIdle) begin
                   desc_q.attr        <= AttrRej;
                   desc_q.remote_comm <= m_comm0;
                   desc_q.reason      <= (!cfg_q.listen || fbe(fr, CmDataAt + 8, 8) != cfg_q.service_id)
                                         ? RejInvalidServiceId
                                       : (m_transport != 2'd0) ? RejInvalidTransport
-                                      : (m_mtu < 4'd1 || m_mtu > 4'd5) ? RejInvalidMtu : RejNoQp;
+                                      : mtu_bad ? RejInvalidMtu : RejNoQp;
                   c_rej_q            <= c_rej_q + 1;
                   after_q            <= CmResp;
                   state_q            <= CmDrain;
@@ -385,7 +400,8 @@ module naa_cm
         CmDrain: if (rdma_idle_i) state_q <= after_q;
         CmCfgQp: state_q <= cfg_connect_q ? CmCfgQueues : CmResp;
         CmCfgQueues: begin
-          c_proc_q <= c_proc_q + 1;
+          if (!implicit_q) c_proc_q <= c_proc_q + 1;
+          implicit_q <= 1'b0;
           state_q  <= CmRx;
         end
         CmResp: begin

@@ -68,6 +68,7 @@ module naa_ctl
   logic        enable_q;
   logic [63:0] pool_q, pool_size_q, rxbuf_q, txbuf_q;
   logic [31:0] budget_q;
+  logic        imm_naaice_q;  // the library's RPC immediates (model CtlCfg::imm_naaice)
   logic [7:0]  mr_first_q, mrs_q;
   logic [31:0] rkey_base_q;
   logic [3:0]  qp_slot_q;
@@ -126,6 +127,12 @@ module naa_ctl
   // The answer: 0x02 with the granted regions, or 0x00 with the error code.
   logic [AnsBits-1:0] ans;
   logic [15:0]        ans_len;
+  // Region i of the g-th grant since reset (g from 0) has rkey rkey_base + 32 g + i (model NaaCtl::GrantKey):
+  // a grant never reuses an rkey of an earlier one (for 2^27 grants). c_grants_q counts the earlier grants
+  // while granting, and includes this one once the answer is written.
+  logic [31:0] grant_key, ans_key;
+  assign grant_key = rkey_base_q + (c_grants_q << 5);
+  assign ans_key   = rkey_base_q + ((c_grants_q - 32'd1) << 5);
   always_comb begin
     ans = '0;
     if (err_q != 8'd0) begin
@@ -136,7 +143,7 @@ module naa_ctl
       ans[15:8] = {2'd0, n_q};
       for (int j = 0; j < NaaRegions; j++) begin
         for (int k = 0; k < 8; k++) ans[8*(4+16*j+k)+:8] = reg_fpga_q[j][8*(7-k)+:8];
-        for (int k = 0; k < 4; k++) ans[8*(12+16*j+k)+:8] = 8'((rkey_base_q + 32'(j)) >> (8*(3-k)));
+        for (int k = 0; k < 4; k++) ans[8*(12+16*j+k)+:8] = 8'((ans_key + 32'(j)) >> (8*(3-k)));
         for (int k = 0; k < 4; k++) ans[8*(16+16*j+k)+:8] = reg_size_q[j][8*(3-k)+:8];
       end
     end
@@ -157,6 +164,18 @@ module naa_ctl
   logic [7:0]            k_status;
   logic [1:0]            k_out_idx;
   logic [31:0]           k_out_len;
+  // The kernel's function code and the answer's immediate in the configured encoding (model RpcFunction,
+  // RpcReturnImm): the library's function code is bits 6:0 with the flag bit 7 (0, unknown, without it), its
+  // return code bits 31:8.
+  logic [31:0] k_fn, ret_imm;
+  always_comb begin
+    k_fn    = cur_q.imm;
+    ret_imm = {24'd0, rpc_status_q};
+    if (imm_naaice_q) begin
+      k_fn    = cur_q.imm[7] ? {25'd0, cur_q.imm[6:0]} : 32'd0;
+      ret_imm = {16'd0, rpc_status_q, 8'd0};
+    end
+  end
   logic [2:0][63:0]      k_addrs;
   logic [2:0][31:0]      k_sizes;
   always_comb begin
@@ -169,7 +188,7 @@ module naa_ctl
     .clk_i           (clk_i),
     .rst_ni          (rst_ni),
     .start_i         (state_q == CtlKStart),
-    .fn_i            (cur_q.imm),
+    .fn_i            (k_fn),
     .nreg_i          ({2'd0, n_q}),
     .addr_i          (k_addrs),
     .size_i          (k_sizes),
@@ -213,7 +232,7 @@ module naa_ctl
         rcfg_index_o = CfgIndexBits'(mr_first_q) + CfgIndexBits'(idx_q);
         if (state_q == CtlGrant && idx_q < req_n_q) begin  // the MR layout of docs/rdma-microarchitecture.md
           rcfg_data_o[0]       = 1'b1;
-          rcfg_data_o[32:1]    = rkey_base_q + 32'(idx_q);
+          rcfg_data_o[32:1]    = grant_key + 32'(idx_q);
           rcfg_data_o[96:33]   = ent_addr;
           rcfg_data_o[136:97]  = {8'd0, ent_size};
           rcfg_data_o[200:137] = ent_addr;
@@ -242,7 +261,7 @@ module naa_ctl
           cmd_o.len   = (rpc_status_q == RpcOk) ? out_len_q : 32'd0;
           cmd_o.raddr = reg_host_q[(rpc_status_q == RpcOk) ? {3'd0, out_idx_q} : 5'd0];
           cmd_o.rkey  = reg_rkey_q[(rpc_status_q == RpcOk) ? {3'd0, out_idx_q} : 5'd0];
-          cmd_o.imm   = {24'd0, rpc_status_q};
+          cmd_o.imm   = ret_imm;
         end
       end
       CtlKWait: begin  // the kernel has the DMA port
@@ -301,6 +320,7 @@ module naa_ctl
       posted_q    <= '0;
       gone_q      <= 1'b0;
       budget_q    <= '0;
+      imm_naaice_q <= 1'b0;
       rpc_q       <= 1'b0;
       rpc_status_q <= '0;
       out_idx_q   <= '0;
@@ -499,6 +519,7 @@ module naa_ctl
           rxbuf_q  <= cfg_data_i[63:0];
           txbuf_q  <= cfg_data_i[127:64];
           budget_q <= cfg_data_i[159:128];
+          imm_naaice_q <= cfg_data_i[160];
         end else if (cfg_index_i == CfgIndexBits'(2)) begin
           queues_q <= cfg_data_i[181:0];
         end

@@ -91,7 +91,7 @@ module naa_top
   // ---- Input: route each frame by its first beat (CM: RoCEv2/IPv4 to QP 1; requester: an ACK/NAK to this
   // endpoint's QP while connected; responder: everything else) ----
   naa_conn_t conn;
-  logic in_frame_q, route_cm_q, route_rq_q, route_cm, route_rq, is_roce4, is_cm, is_rq;
+  logic in_frame_q, route_cm_q, route_rq_q, route_cm, route_rq, is_roce4, is_cm, is_rq, cm_est;
   always_comb begin
     is_roce4 = s_keep_i[49] && s_data_i[8*12+:16] == 16'h0008 && s_data_i[8*14+:8] == 8'h45 &&
                s_data_i[8*23+:8] == 8'd17 && {s_data_i[8*36+:8], s_data_i[8*37+:8]} == 16'(RdmaUdpPort);
@@ -100,11 +100,16 @@ module naa_top
             {s_data_i[8*47+:8], s_data_i[8*48+:8], s_data_i[8*49+:8]} == conn.local_qpn;
     route_cm = in_frame_q ? route_cm_q : is_cm;
     route_rq = in_frame_q ? route_rq_q : is_rq && !is_cm;
+    // A lost RTU (IBA chapter 12, passive side in REP-sent): in REP-sent, the client's first packet on the connection's QP
+    // establishes the connection. The frame waits (not taken) while the CM does the RTU's work, then goes on.
+    cm_est = !in_frame_q && s_valid_i && is_roce4 && !is_cm && cm_conn_o == ConnRepSent &&
+             {s_data_i[8*47+:8], s_data_i[8*48+:8], s_data_i[8*49+:8]} == conn.local_qpn &&
+             {s_data_i[8*26+:8], s_data_i[8*27+:8], s_data_i[8*28+:8], s_data_i[8*29+:8]} == conn.ip;
   end
 
   logic cm_s_ready, rd_s_ready, rq_s_ready;
   logic cm_hold;
-  assign s_ready_o = !cm_hold && (route_cm ? cm_s_ready : route_rq ? rq_s_ready : rd_s_ready);
+  assign s_ready_o = !cm_hold && !cm_est && (route_cm ? cm_s_ready : route_rq ? rq_s_ready : rd_s_ready);
 
   // ---- Output: one source at a time (0 the CM, 1 the responder, 2 the requester; in that order when free) ----
   localparam int unsigned OutSrcs = 3;
@@ -234,6 +239,7 @@ module naa_top
     .m_last_o          (cm_m_last),
     .m_ready_i         (m_ready_i && out_src == 2'd0),
     .rdma_idle_i       (rdma_idle),
+    .est_i             (cm_est),
     .hold_o            (cm_hold),
     .cfg_valid_i       (cfg_valid_i),
     .cfg_table_i       (cfg_table_i),
@@ -258,7 +264,7 @@ module naa_top
   rdma_top u_rdma (
     .clk_i            (clk_i),
     .rst_ni           (rst_ni),
-    .s_valid_i        (s_valid_i && !route_cm && !route_rq && !cm_hold),
+    .s_valid_i        (s_valid_i && !route_cm && !route_rq && !cm_hold && !cm_est),
     .s_data_i         (s_data_i),
     .s_keep_i         (s_keep_i),
     .s_last_i         (s_last_i),

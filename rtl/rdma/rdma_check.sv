@@ -175,8 +175,10 @@ module rdma_check
             else if ((read || atomic) && plen != 0) syn = SynInv;
           end
           if (syn == 8'h00 && read && req_i.dmalen > 32'h80000000) syn = SynInv;
+          // IBA C9-88: a failed MR check of a zero-length READ or WRITE is ignored (pa 0 then).
           if (syn == 8'h00 && (read || (write && !(middle || last)))) begin
             syn = mr_check(mrs_i, req_i.rkey, read ? 2'd0 : 2'd1, req_i.va, 64'(req_i.dmalen), pa);
+            if (req_i.dmalen == 32'd0) syn = 8'h00;
           end
           if (syn == 8'h00 && atomic) begin
             syn = mr_check(mrs_i, req_i.rkey, 2'd2, req_i.va, 64'd8, pa);
@@ -299,8 +301,9 @@ module rdma_check
       end
     end
     // Older than every group start: after the AQ wrapped, the oldest results still kept are the tail of
-    // the group being overwritten now.
-    if (best < 0 && qs.grp_valid[int'(qs.aq_wr) / RdmaAqGroup]) best = int'(qs.aq_wr) / RdmaAqGroup;
+    // the group being overwritten now. Before it wrapped (since the QP entry was written) that tail holds
+    // nothing of this QP's (an earlier QP's results at the same AQ address): no group.
+    if (best < 0 && qs.aq_lapped && qs.grp_valid[int'(qs.aq_wr) / RdmaAqGroup]) best = int'(qs.aq_wr) / RdmaAqGroup;
     if (linear && valid > 0) begin
       g = (int'(qs.aq_wr) % RdmaAqGroup == 0) ? int'(qs.aq_wr) / RdmaAqGroup
                                               : (int'(qs.aq_wr) / RdmaAqGroup + 1) % n;

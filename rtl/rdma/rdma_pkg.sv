@@ -61,6 +61,7 @@ package rdma_pkg;
     logic [63:0]                    w_pa;
     logic [31:0]                    w_remaining;
     logic [8:0]                     aq_wr;
+    logic                           aq_lapped;  // the AQ wrapped since the QP entry was written
     logic [RdmaAqMaxGroups-1:0][23:0] grp_psn;
     logic [RdmaAqMaxGroups-1:0]     grp_valid;
     logic [15:0]                    rq_head;

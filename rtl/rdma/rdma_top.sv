@@ -805,6 +805,7 @@ module rdma_top
           qps_q[he.qp].grp_valid[int'(hq.aq_wr) / RdmaAqGroup] <= 1'b1;
         end
         qps_q[he.qp].aq_wr <= 9'((int'(hq.aq_wr) + 1) % (int'(hq.cfg.aq_groups) * RdmaAqGroup));
+        if (int'(hq.aq_wr) + 1 == int'(hq.cfg.aq_groups) * RdmaAqGroup) qps_q[he.qp].aq_lapped <= 1'b1;
         rec_valid_q[he.qp][rec_wr_q[he.qp]] <= 1'b1;
         rec_wr_q[he.qp] <= rec_wr_q[he.qp] + 1;
       end
@@ -855,7 +856,7 @@ module rdma_top
                          jq.cfg.dest_qp, jq.cfg.epsn, jq.cfg.mtu_log2, jq.cfg.max_rd_atomic, jq.nak_sent,
                          jq.w_open, jq.w_pa, jq.w_remaining, jq.grp_psn, jq.queues.valid, jq.queues.rq_posted,
                          jq.queues.rnr_timer, jq.s_open, jq.s_addr, jq.s_room, jq.s_total, jq.s_wr_id,
-                         jq.w_dmalen, jq.aq_wr, hq, push_job};  // hq, push_job: a few fields each used
+                         jq.w_dmalen, jq.aq_wr, jq.aq_lapped, hq, push_job};  // hq, push_job: a few fields each used
 
   assign cnt_packets_in_o = c_in_q;
   assign cnt_processed_o  = c_proc_q;

@@ -294,11 +294,11 @@ TEST(NaaCov, KernelsOnEmptyRegionsAndSizeChecks) {
   Rpc(&cl, empty, kNothing, rpc::kCopy, 0);
   const std::vector<MrspEntry> zeros = {empty[0], {kPool + 0x1000, 0x7f0000100000, 0x701, 0}, empty[2]};
   Mrsp(&cl, zeros, 4 + 16 * 3);
-  Rpc(&cl, zeros, kNothing, rpc::kAdd, 0);
-  Rpc(&cl, zeros, kNothing, rpc::kCrc, 0);  // region 1 is empty: no room for the CRC
+  Rpc(&cl, zeros, kNothing, rpc::kAdd, 0, GrantKey(1));
+  Rpc(&cl, zeros, kNothing, rpc::kCrc, 0, GrantKey(1));  // region 1 is empty: no room for the CRC
   const auto uneven = Regions({256, 256, 512});
   Mrsp(&cl, uneven, 4 + 16 * 3);
-  Rpc(&cl, uneven, {Pattern(256, 1)}, rpc::kAdd, 0);
+  Rpc(&cl, uneven, {Pattern(256, 1)}, rpc::kAdd, 0, GrantKey(2));
   const NaaRunReport r = GoRpc(cl, RpcConfig());
   ExpectClean(r);
   EXPECT_EQ(r.run.out.size(), cl.expected_out());
@@ -591,7 +591,7 @@ TEST(NaaCov, KernelRunningAcrossAReconnect) {
   const auto ms = Payloads(r);
   ASSERT_EQ(ms.size(), 2u);
   EXPECT_EQ(ms[0], MrspGrant(es, kRkeyBase));
-  EXPECT_EQ(ms[1], MrspGrant(es2, kRkeyBase));
+  EXPECT_EQ(ms[1], MrspGrant(es2, GrantKey(1)));  // the grant count goes on across connections
   EXPECT_EQ(r.last.cm.connects, 2u);
   EXPECT_EQ(r.last.cm.disconnects, 1u);
   EXPECT_EQ(r.last.ctl.events, 3u);

@@ -42,10 +42,11 @@ TEST(NaaCtlConfig, CtlLineBecomesTableWritesAndPostedBuffers) {
     ++ctl_writes;
   }
   EXPECT_EQ(ctl_writes, 3);
-  ASSERT_EQ(c.rdma.memory.size(), 4u);  // WQE j: buffer j, 1024 bytes, wr_id j
+  ASSERT_EQ(c.rdma.memory.size(), 4u);  // WQE j: buffer j, NaaRxBufBytes = 6144 bytes (a 255-region 0x01), wr_id j
   EXPECT_EQ(c.rdma.memory[2].pa, 0x20000u + 32);
-  EXPECT_EQ(c.rdma.memory[2].bytes[1], 0x08);  // 0x30000 + 2 x 1024 = 0x30800, little-endian
-  EXPECT_EQ(c.rdma.memory[2].bytes[9], 0x04);  // 1024
+  EXPECT_EQ(c.rdma.memory[2].bytes[1], 0x30);  // 0x30000 + 2 x 6144 = 0x33000, little-endian
+  EXPECT_EQ(c.rdma.memory[2].bytes[2], 0x03);
+  EXPECT_EQ(c.rdma.memory[2].bytes[9], 0x18);  // 6144 = 0x1800
   EXPECT_EQ(c.rdma.memory[2].bytes[12], 2);
 }
 
@@ -57,6 +58,8 @@ TEST(NaaCtlConfig, BadValuesNameLineAndToken) {
   EXPECT_EQ(Error("ctl pool 0x40000000\n"), "naa.txt:5: token 'ctl': ctl needs 'pool_size <value>'");
   EXPECT_EQ(Error(ok + " mr_first 0\n"), "naa.txt:5: token 'mr_first': slot 0 holds a static mr");
   EXPECT_EQ(Error(ok + " mrs 33\n"), "naa.txt:5: token '33': mrs must be 1..32");
+  EXPECT_EQ(Error(ok + " imm htonl\n"),
+            "naa.txt:5: token 'htonl': imm must be plain (the seed's) or naaice (the library's)");
   const std::string first = std::to_string(rdma::kMrs - 16), slots = std::to_string(rdma::kMrs);
   EXPECT_EQ(Error(ok + " mr_first " + first + " mrs 32\n"),
             "naa.txt:5: token 'mrs': the responder has " + slots + " MR slots; 32 from slot " + first + " do not fit");

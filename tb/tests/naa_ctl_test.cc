@@ -28,7 +28,10 @@ using Entry = test::MrspEntry;
 std::vector<uint8_t> Request(const std::vector<Entry>& es, int count = -1, uint8_t type = 0x01) {
   return test::MrspRequest(es, count, type);
 }
-std::vector<uint8_t> Grant(const std::vector<Entry>& es) { return test::MrspGrant(es, kRkeyBase); }
+// The answer to the g-th grant since reset (each grant's rkeys are new: rkey_base + 32 g + i, docs/naa.md).
+std::vector<uint8_t> Grant(const std::vector<Entry>& es, uint32_t g = 0) {
+  return test::MrspGrant(es, kRkeyBase + 32 * g);
+}
 
 // What the client does at a cycle: a completion event (its SEND's message already in the receive buffer
 // wr_id), or a change of the connection.
@@ -363,7 +366,7 @@ TEST(NaaCtl, SecondRequestReplacesTheGrantAndDisconnectRevokesIt) {
   ASSERT_EQ(r.mismatch, "");
   ASSERT_EQ(r.answers.size(), 3u);
   EXPECT_EQ(r.answers[0], Grant(first));
-  EXPECT_EQ(r.answers[1], Grant(second));
+  EXPECT_EQ(r.answers[1], Grant(second, 1));
   EXPECT_EQ(r.cmds[2].imm, 0x11u);
   // repost; 5 MRs, repost; 2 MRs + 3 invalidated, repost; repost; 2 revoked.
   ASSERT_EQ(r.cfg.size(), 1u + 6 + 6 + 1 + 2);

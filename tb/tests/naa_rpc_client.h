@@ -72,8 +72,11 @@ class Client {
       s.psn = psn_++;
       s.ackreq = i + 1 == n;
       const bool first = i == 0, last = i + 1 == n;
-      if (send) {
-        s.opcode = rdma::op::kSendOnly;
+      if (send) {  // a SEND longer than the MTU is one message of FIRST, MIDDLE..., LAST
+        s.opcode = first && last ? rdma::op::kSendOnly
+                   : first       ? rdma::op::kSendFirst
+                   : last        ? rdma::op::kSendLast
+                                 : rdma::op::kSendMiddle;
       } else if (first && last) {
         s.opcode = imm ? rdma::op::kWriteOnlyImm : rdma::op::kWriteOnly;
       } else {
@@ -119,16 +122,18 @@ class Client {
   uint64_t out_ = 0;
 };
 
-// Grant `es`, then the RPC: the client WRITEs `inputs[i]` into region i (the last WRITE with immediate fn).
+// Grant `es`, then the RPC: the client WRITEs `inputs[i]` into region i (the last WRITE with immediate fn),
+// with the rkeys of the grant: `key` + i (the g-th grant since reset has key kRkeyBase + 32 g, docs/naa.md).
+constexpr uint32_t GrantKey(uint32_t g) { return kRkeyBase + 32 * g; }
 inline void Mrsp(Client* cl, const std::vector<MrspEntry>& es, uint32_t answer_bytes) {
   cl->Send(MrspRequest(es));
   cl->ExpectEndpointMessage(answer_bytes);
 }
 inline void Rpc(Client* cl, const std::vector<MrspEntry>& es, const std::vector<std::vector<uint8_t>>& inputs,
-                uint32_t fn, uint32_t result_bytes) {
+                uint32_t fn, uint32_t result_bytes, uint32_t key = kRkeyBase) {
   for (size_t i = 0; i < inputs.size(); ++i) {
     const bool last = i + 1 == inputs.size();
-    cl->Message(rdma::op::kWriteFirst, es[i].fpga, kRkeyBase + static_cast<uint32_t>(i), inputs[i], last, fn);
+    cl->Message(rdma::op::kWriteFirst, es[i].fpga, key + static_cast<uint32_t>(i), inputs[i], last, fn);
   }
   cl->ExpectEndpointMessage(result_bytes);
 }

@@ -277,7 +277,7 @@ TEST(NaaRpc, RpcErrorImmediates) {
   Rpc(&c2, small, {a}, rpc::kCopy, 0);
   const auto fit = Regions({4096, 4096});
   Mrsp(&c2, fit, 4 + 16 * 2);
-  Rpc(&c2, fit, {Pattern(4096, 9)}, rpc::kCrc, 0);
+  Rpc(&c2, fit, {Pattern(4096, 9)}, rpc::kCrc, 0, GrantKey(1));
   const RpcRun r2 = Go(c2, " budget 20");
   ExpectClean(r2, c2);
   const std::vector<Msg> m2 = EndpointMessages(r2);
@@ -286,6 +286,64 @@ TEST(NaaRpc, RpcErrorImmediates) {
   EXPECT_EQ(m2[3].imm, rpc::kTimeout);
   EXPECT_TRUE(m2[3].data.empty());
   EXPECT_EQ(r2.r.last.ctl.grants, 2u);
+}
+
+// The naa-communication-library's immediates (f7b72fc lib/naaice.c): the client sends
+// htonl(fncode | user bytes << 8 | 0x80) and reads the return code as ntohl(imm) >> 8. With `imm naaice` the
+// endpoint runs the function in bits 6:0 and answers codes shifted left by 8; success stays 0.
+TEST(NaaRpc, NaaiceLibraryImmediates) {
+  const uint32_t n = 1024;
+  const auto es = Regions({n, n, n});
+  const auto a = Pattern(n, 21), b = Pattern(n, 22);
+  auto lib = [](uint32_t fn, uint32_t user) { return user << 8 | 0x80u | fn; };  // as a big-endian number
+  for (double bp : {0.0, 0.4}) {
+    SCOPED_TRACE(bp);
+    Client cl;
+    Mrsp(&cl, es, 4 + 16 * 3);
+    Rpc(&cl, es, {a, b}, lib(rpc::kAdd, 0xABCDEF), n);  // add, user bytes above the code
+    Rpc(&cl, es, {a}, lib(rpc::kCrc, 0), 4);
+    Rpc(&cl, es, {a}, lib(7, 0x010203), 0);       // unknown function 7
+    Rpc(&cl, es, {a}, rpc::kAdd, 0);              // the seed's plain code: no 0x80 flag, not an RPC start
+    Rpc(&cl, es, {a}, lib(0, 0x112233), 0);       // the flag with function 0
+    const auto two = Regions({n, n});
+    Mrsp(&cl, two, 4 + 16 * 2);
+    Rpc(&cl, two, {a, b}, lib(rpc::kAdd, 0x55), 0, GrantKey(1));  // add needs 3 regions
+    const RpcRun run = Go(cl, " imm naaice", bp);
+    ExpectClean(run, cl);
+    const std::vector<Msg> ms = EndpointMessages(run);
+    ASSERT_EQ(ms.size(), 8u);
+    std::vector<uint8_t> sum(n);
+    for (uint32_t i = 0; i < n; i += 4) {
+      const uint32_t s = Le32(a, i) + Le32(b, i);
+      for (int k = 0; k < 4; ++k) sum[i + k] = static_cast<uint8_t>(s >> (8 * k));
+    }
+    EXPECT_EQ(ms[1].imm, 0u);
+    EXPECT_EQ(ms[1].data, sum);
+    EXPECT_EQ(ms[1].va, es[2].host);
+    const uint32_t crc = Crc32(a);
+    EXPECT_EQ(ms[2].imm, 0u);
+    EXPECT_EQ(ms[2].data, (std::vector<uint8_t>{static_cast<uint8_t>(crc), static_cast<uint8_t>(crc >> 8),
+                                                static_cast<uint8_t>(crc >> 16), static_cast<uint8_t>(crc >> 24)}));
+    // The library's reading, ntohl(imm) >> 8, gives the code; the low byte is zero.
+    const uint32_t codes[] = {rpc::kUnknownFn, rpc::kUnknownFn, rpc::kUnknownFn};
+    for (int i = 0; i < 3; ++i) {
+      EXPECT_TRUE(ms[3 + i].data.empty());
+      EXPECT_EQ(ms[3 + i].imm >> 8, codes[i]) << i;
+      EXPECT_EQ(ms[3 + i].imm & 0xFFu, 0u) << i;
+    }
+    EXPECT_EQ(ms[7].imm >> 8, uint32_t{rpc::kRegions});
+    EXPECT_EQ(ms[7].imm & 0xFFu, 0u);
+    EXPECT_EQ(run.r.last.ctl.rpc_errors, 4u);
+  }
+  // The seed's encoding stays the default: the same library immediate of add is function 0x...81, unknown.
+  Client c2;
+  Mrsp(&c2, es, 4 + 16 * 3);
+  Rpc(&c2, es, {a, b}, lib(rpc::kAdd, 0), 0);
+  const RpcRun r2 = Go(c2);
+  ExpectClean(r2, c2);
+  const std::vector<Msg> m2 = EndpointMessages(r2);
+  ASSERT_EQ(m2.size(), 2u);
+  EXPECT_EQ(m2[1].imm, uint32_t{rpc::kUnknownFn});
 }
 
 TEST(NaaRpc, SecondMrspReplacesTheGrant) {
@@ -297,12 +355,12 @@ TEST(NaaRpc, SecondMrspReplacesTheGrant) {
   Mrsp(&cl, second, 4 + 16 * 2);
   // The new grant is what the RPC uses (region 1 of the second request gets the copy).
   const auto a = Pattern(1024, 3);
-  Rpc(&cl, second, {a}, rpc::kCopy, 1024);
+  Rpc(&cl, second, {a}, rpc::kCopy, 1024, GrantKey(1));
   const RpcRun run = Go(cl);
   ExpectClean(run, cl);
   const std::vector<Msg> ms = EndpointMessages(run);
   ASSERT_EQ(ms.size(), 3u);
-  EXPECT_EQ(ms[1].data, MrspGrant(second, kRkeyBase));
+  EXPECT_EQ(ms[1].data, MrspGrant(second, GrantKey(1)));  // a grant's rkeys are new
   EXPECT_EQ(ms[2].data, a);
   EXPECT_EQ(ms[2].va, second[1].host);
   EXPECT_EQ(run.r.last.ctl.grants, 2u);

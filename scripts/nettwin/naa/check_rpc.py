@@ -3,7 +3,7 @@
 From the two pcaps alone (no reference, no model): the client's messages and the endpoint's messages are
 reassembled from their RC packets (retransmissions and duplicates, recognised by PSN, dropped); each client
 MRSP request is paired with the endpoint's next SEND, which must decode as an answer that fits it (a 0x02
-grants exactly the requested FPGA addresses and sizes with rkeys rkey_base + i; a 0x00 carries a code 1..4);
+grants exactly the requested FPGA addresses and sizes with rkeys rkey_base + 32 g + i (the g-th grant); a 0x00 carries a code 1..4);
 the client's WRITEs into the grant give the FPGA regions' contents; each new WRITE_WITH_IMM after a grant is
 paired with the endpoint's next WRITE_WITH_IMM message, whose immediate, target (the client's region) and data
 must be what nettwin.naa.kernels computes from the client's own parameters.  Answers pair only within one
@@ -18,7 +18,7 @@ import shutil
 import subprocess
 
 from nettwin.naa import kernels
-from nettwin.naa.mrsp import MSG_ADV, MSG_ADV_REQ, MSG_ERROR, MrspHeader, decode
+from nettwin.naa.mrsp import MSG_ADV, MSG_ADV_REQ, MSG_ERROR, MrspHeader, decode, grant_rkey
 
 M, HALF = 0xFFFFFF, 1 << 23
 LUA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "mrsp.lua")
@@ -105,7 +105,7 @@ def check_rpc(client_frames, server_frames, ctl):
     """Errors (strings) of the MRSP answers and RPC results against the client's own messages."""
     errors = []
     answers = messages(server_frames, 0x0013)      # with a "conn" where the endpoint accepted a connection
-    grant, mem, rpcs, mrsps = None, Memory(), 0, 0
+    grant, mem, rpcs, mrsps, grants = None, Memory(), 0, 0, 0
     client = messages(client_frames, 0x0010)
 
     def next_answer(kind, what):
@@ -151,11 +151,12 @@ def check_rpc(client_frames, server_frames, ctl):
                 req = None
             if req is not None and scapy_entries(m["data"]) != [tuple(e.values()) for e in req["entries"]]:
                 errors.append(f"{what}: the Scapy layers read the (reassembled) request otherwise than its bytes")
-            want = [{"addr": e["fpga"], "rkey": (ctl["rkey_base"] + i) & 0xFFFFFFFF, "size": e["size"]}
+            want = [{"addr": e["fpga"], "rkey": grant_rkey(ctl["rkey_base"], grants, i), "size": e["size"]}
                     for i, e in enumerate(req["entries"])] if req else None
             if ans["type"] != MSG_ADV or ans["entries"] != want or len(a["data"]) != 4 + 16 * len(want):
                 errors.append(f"{what}: answer {a['data'][:20].hex()}... is not the grant of the request")
                 continue
+            grants += 1
             grant = [{"fpga": e["fpga"], "size": e["size"], "host": e["addr"], "host_rkey": e["rkey"],
                       "rkey": w["rkey"]} for e, w in zip(req["entries"], want)]
             continue
@@ -166,11 +167,11 @@ def check_rpc(client_frames, server_frames, ctl):
         if m["imm"] is None or grant is None:
             continue
         rpcs += 1
-        fn = m["imm"]
+        fn = kernels.function(m["imm"], ctl.get("imm", "plain"))
         code, k, data = kernels.run(fn, [mem.read(r["fpga"], r["size"]) for r in grant[:3]])
         if code == kernels.OK and ctl["budget"] <= FAST_BUDGET and grant[0]["size"]:
             code = kernels.TIMEOUT
-        what = f"RPC {rpcs} (function 0x{fn:x})"
+        what = f"RPC {rpcs} (function 0x{fn:x}, immediate 0x{m['imm']:x})"
         if j + 1 < len(client) and client[j + 1]["kind"] == "dreq" and not client[j + 1]["waited"]:
             # The client disconnected right behind it, ACKing nothing of the endpoint's (the generators do so
             # only where the kernel runs long): its result has nowhere to go, on this connection or the next.
@@ -182,7 +183,10 @@ def check_rpc(client_frames, server_frames, ctl):
         if a is None:
             continue
         r = grant[0 if code else k]
-        want = (code, r["host"], r["host_rkey"], b"" if code else data)
+        want = (kernels.return_imm(code, ctl.get("imm", "plain")), r["host"], r["host_rkey"], b"" if code else data)
+        if ctl.get("imm") == "naaice" and kernels.library_reads(a["imm"]) != code:
+            errors.append(f"{what}: the library reads return code 0x{kernels.library_reads(a['imm']):x} from "
+                          f"imm 0x{a['imm']:x}; the kernel from the client's parameters gives 0x{code:x}")
         got = (a["imm"], a["reth"][0], a["reth"][1], a["data"])
         if got != want:
             diff = ("immediate" if got[0] != want[0] else "target" if got[1:3] != want[1:3] else "result data")

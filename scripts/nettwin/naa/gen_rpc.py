@@ -1,7 +1,8 @@
 """The client's MRSP and RPC scenarios (docs/naa.md "MRSP and RPC", "Client scenarios"), for gen.py.
 
 Writes D/naa_ctl.txt (the endpoint with its controller: an RQ/CQ on the qp line, a `req` line and a `ctl`
-line) and D/naa_rpc_err.txt (the same with a kernel budget of 4 cycles), and per scenario the client's frames
+line), D/naa_rpc_err.txt (the same with a kernel budget of 4 cycles) and D/naa_lib.txt (the same with the
+library's immediates, `imm naaice`), and per scenario the client's frames
 and their gates (each client frame that answers or follows the endpoint waits for the endpoint's frames):
   mrsp      connect; 0x01 with 1..mrs regions -> 0x02; a second 0x01 replacing the grant (a WRITE into it);
             every error: 0x03 (N above the controller's MR slots, N above 32), 0x02 (an address outside the
@@ -14,6 +15,10 @@ and their gates (each client frame that answers or follows the endpoint waits fo
   rpc_err   on naa_rpc_err.txt: an RPC before any MRSP (rpc_no_regions: into the static MR), too few regions
             (0x11), unknown function codes (0x10: 0, 4 .. 2^32 - 1), sizes that do not fit (0x12) for each
             kernel, a kernel timeout (0x02); disconnect; reconnect, an RPC before the MRSP again, an MRSP
+  rpc_lib   on naa_lib.txt (the ctl line with `imm naaice`): the naa-communication-library's immediates
+            (htonl(fncode | user bytes << 8 | 0x80)): 2..4 RPCs with random user bytes, each with its result
+            and immediate 0; unknown functions (4..0x7F with the flag, the flag with 0, a plain code without
+            the flag) and too few regions, answered with the code << 8 (what the library reads as >> 8)
   rpc_lost  the ACK of the MRSP answer lost (the endpoint resends it), the endpoint's ACK of the client's
             WRITE_WITH_IMM lost (the client resends the whole message: duplicates, ACKed, the kernel runs
             once), the client's ACK of the result lost (the endpoint resends it after its timeout); then an
@@ -25,15 +30,17 @@ receive buffers (2..4), the path MTU
 the parameters, the function codes.
 """
 import os
+import random
 
 from nettwin.naa import kernels
-from nettwin.naa.mrsp import NAA_REGIONS, build_request
+from nettwin.naa.mrsp import NAA_REGIONS, build_request, grant_rkey
 from nettwin.rdma.layers import OP, RETH, ImmDt, build_request as roce
 
-CTL_SCENARIOS = ("mrsp", "rpc", "rpc_err", "rpc_lost")
-CONFIG_OF = {"mrsp": "naa_ctl.txt", "rpc": "naa_ctl.txt", "rpc_err": "naa_rpc_err.txt", "rpc_lost": "naa_ctl.txt"}
+CTL_SCENARIOS = ("mrsp", "rpc", "rpc_err", "rpc_lost", "rpc_lib")
+CONFIG_OF = {"mrsp": "naa_ctl.txt", "rpc": "naa_ctl.txt", "rpc_err": "naa_rpc_err.txt", "rpc_lost": "naa_ctl.txt",
+             "rpc_lib": "naa_lib.txt"}
 MTU_CODE = {256: 1, 512: 2, 1024: 3}
-RQ, CQ, RXBUF, TXBUF = 0x20000, 0x21000, 0x30000, 0x31000
+RQ, CQ, RXBUF, TXBUF = 0x20000, 0x21000, 0x30000, 0x38000   # 4 receive buffers of 6144 bytes, then the answer
 NEEDS = {kernels.ADD: 3, kernels.CRC: 2, kernels.COPY: 2}
 
 
@@ -55,6 +62,11 @@ class Script:
     def __init__(self, client, qpn, start_psn, sid, comm_base):
         self.c, self.qpn, self.start, self.sid, self.comm_base = client, qpn, start_psn, sid, comm_base
         self.frames, self.gates, self.sent, self.conns = [], {}, 0, 0
+        self.rkey_base, self.grants = 0, 0     # the endpoint's grants so far (each one's rkeys are new)
+
+    def rkey(self, i, grant=None):
+        """The rkey of region i of the latest grant (or of the grant-th since reset), docs/naa.md "Granting"."""
+        return grant_rkey(self.rkey_base, self.grants - 1 if grant is None else grant, i)
 
     def add(self, frames, replies=0, gate=False):
         if gate:
@@ -97,6 +109,8 @@ class Script:
 
     def mrsp(self, entries, answer_len, lost=False):
         self.message("send", build_request(entries) if isinstance(entries, list) else entries)
+        if answer_len > 4:                   # a grant (an error answer is 4 bytes)
+            self.grants += 1
         self.ack(*self.endpoint_sends(answer_len), lost=lost)
 
     def rpc(self, fn, inputs, result_len, split=None, dup=False, lost=False):
@@ -182,7 +196,7 @@ def write_configs(rng, out_dir):
     lines.append("req timeout 2000 retry 3 rnr_retry 7")
     ctl = ("ctl pool 0x%x pool_size 0x%x rxbuf 0x%x txbuf 0x%x rkey_base 0x%x mr_first 1"
            % (pool, pool_size, RXBUF, TXBUF, rkey_base)) + (" mrs %d" % mrs if mrs else "")
-    for name, extra in (("naa_ctl.txt", ""), ("naa_rpc_err.txt", " budget 4")):
+    for name, extra in (("naa_ctl.txt", ""), ("naa_rpc_err.txt", " budget 4"), ("naa_lib.txt", " imm naaice")):
         with open(os.path.join(out_dir, name), "w") as fh:
             fh.write("\n".join(lines + [ctl + extra]) + "\n")
     start = int(base.split(" psn 0x", 1)[1].split()[0], 16)
@@ -207,25 +221,33 @@ def kernel_sizes(rng, fn, mrs):
     return sizes + [rng.randrange(1025) for _ in range(extra)]
 
 
-def rpc_call(rng, s, fn, regions, rkey_base, **kw):
-    """The parameters of kernel fn written into the granted regions (a zero-length result on an error)."""
-    ins = [(r["fpga"], rkey_base + i, data(rng, r["size"])) for i, r in enumerate(regions[:max(1, NEEDS[fn] - 1)])]
+def lib_imm(rng, fn):
+    """The library's RPC immediate (lib/naaice.c naaice_set_immediate + START_RPC_MASK) as a big-endian number:
+    random user bytes above the function code."""
+    return rng.choice((0, rng.randrange(1 << 24))) << 8 | kernels.START_RPC_MASK | fn
+
+
+def rpc_call(rng, s, fn, regions, imm=None, **kw):
+    """The parameters of kernel fn written into the granted regions (a zero-length result on an error); `imm`
+    the immediate (default: fn, the seed's encoding)."""
+    ins = [(r["fpga"], s.rkey(i), data(rng, r["size"])) for i, r in enumerate(regions[:max(1, NEEDS[fn] - 1)])]
     sizes = [r["size"] for r in regions]
     result = {kernels.ADD: sizes[0], kernels.CRC: 4, kernels.COPY: sizes[0]}[fn] if fits(fn, sizes) else 0
-    s.rpc(fn, ins, result, split=rng.choice((None, 100, 700)), **kw)
+    s.rpc(fn if imm is None else imm, ins, result, split=rng.choice((None, 100, 700)), **kw)
 
 
 def scen_mrsp(rng, s, k):
-    pool, mrs, rkb = k["pool"], k["mrs"], k["rkey_base"]
+    pool, mrs = k["pool"], k["mrs"]
     end = pool.base + pool.size
     s.connect()
     g1 = pool.anywhere(rng.randrange(1, mrs + 1))
     s.mrsp(g1, 4 + 16 * len(g1))
+    first = s.grants - 1
     g2 = pool.regions([rng.randrange(1, 1025) for _ in range(rng.randrange(1, mrs + 1))])
     s.mrsp(g2, 4 + 16 * len(g2))
 
     def write_into(i):
-        s.message("write", data(rng, rng.randrange(1, g2[i]["size"] + 1)), g2[i]["fpga"], rkb + i)
+        s.message("write", data(rng, rng.randrange(1, g2[i]["size"] + 1)), g2[i]["fpga"], s.rkey(i))
     write_into(rng.randrange(len(g2)))
 
     def small(n):
@@ -249,7 +271,7 @@ def scen_mrsp(rng, s, k):
     full = build_request(small(rng.randrange(2, 9)))
     above = rng.randrange(mrs + 1, NAA_REGIONS + 1) if mrs < NAA_REGIONS else rng.randrange(NAA_REGIONS + 1, 43)
     errors = [build_request(small(above)),                                     # 0x03: above the MR slots
-              build_request(small(rng.randrange(NAA_REGIONS + 1, 43))),        # 0x03: above 32 (fits 1024 bytes)
+              build_request(small(rng.randrange(NAA_REGIONS + 1, 43))),        # 0x03: above 32 (under 1024 bytes)
               with_bad(["address"]), with_bad(["memory"]),                     # 0x02, 0x01
               with_bad(["address", "memory"]), with_bad(["memory", "address"]),  # first failing entry wins
               b"", data(rng, rng.randrange(1, 4)),                             # 0x04: shorter than 4 bytes
@@ -259,10 +281,18 @@ def scen_mrsp(rng, s, k):
               full[:rng.randrange(4, len(full))],                              # 0x04: truncated
               bytes([1, rng.randrange(mrs + 1, 256), 0, 0]) + full[4:28]]      # 0x04 before 0x03
     rng.shuffle(errors)
+    # 0x03 for 43..255 regions (up to 6124 bytes: the receive buffers hold any 0x01, docs/naa.md "IBA rules"),
+    # from its own generator, so that the later scenarios of a seed stay what they were
+    big = random.Random(pool.base)
+    errors.insert(big.randrange(len(errors) + 1), build_request(
+        [{"fpga": pool.base + big.randrange(pool.size - 16), "size": big.randrange(17), "addr": big.randrange(1 << 64),
+          "rkey": big.randrange(1 << 32), "flags": big.randrange(256)}
+         for _ in range(big.choice((43, 255, big.randrange(44, 255))))]))
     for e in errors:
         s.mrsp(e, 4)
     write_into(rng.randrange(len(g2)))                                         # the grant survived them
-    gone = rkb + len(g2) + (rng.randrange(len(g1) - len(g2)) if len(g1) > len(g2) else 0)
+    # an rkey of the first grant that the second revoked, or one it never had (with the first grant's key)
+    gone = s.rkey(len(g2) + (rng.randrange(len(g1) - len(g2)) if len(g1) > len(g2) else 0), grant=first)
     s.message("write", data(rng, 8), pool.base, gone)                          # NAK: remote access error
     s.disconnect()
     s.connect()
@@ -271,7 +301,9 @@ def scen_mrsp(rng, s, k):
     s.disconnect()
 
 
-def scen_rpc(rng, s, k):
+def rpcs(rng, s, k, imm=lambda rng, fn: None):
+    """Connect, then 2..4 RPCs (add, CRC-32, copy), before each (always before the first, and whenever the grant
+    does not fit the kernel) maybe a new MRSP; imm(rng, fn): the immediate (None: the seed's, fn). The grant."""
     s.connect()
     sizes = g = None
     for _ in range(rng.randrange(2, 5)):
@@ -280,12 +312,30 @@ def scen_rpc(rng, s, k):
             sizes = kernel_sizes(rng, fn, k["mrs"])
             g = k["pool"].regions(sizes)
             s.mrsp(g, 4 + 16 * len(g))
-        rpc_call(rng, s, fn, g, k["rkey_base"])
+        rpc_call(rng, s, fn, g, imm=imm(rng, fn))
+    return g
+
+
+def scen_rpc(rng, s, k):
+    rpcs(rng, s, k)
+    s.disconnect()
+
+
+def scen_lib(rng, s, k):
+    g = rpcs(rng, s, k, lib_imm)
+    bad = [lib_imm(rng, rng.randrange(4, 0x80)), lib_imm(rng, 0),              # 0x10 << 8
+           rng.choice((kernels.ADD, kernels.CRC, kernels.COPY)) | rng.randrange(1 << 24) << 8]   # no flag
+    rng.shuffle(bad)
+    for imm in bad:
+        s.rpc(imm, [(g[0]["fpga"], s.rkey(0), data(rng, g[0]["size"]))], 0)
+    one = k["pool"].regions([4 * rng.randrange(1, 65)])
+    s.mrsp(one, 20)
+    rpc_call(rng, s, kernels.ADD, one, imm=lib_imm(rng, kernels.ADD))   # 0x11 << 8
     s.disconnect()
 
 
 def scen_err(rng, s, k, static_mr):
-    pool, rkb = k["pool"], k["rkey_base"]
+    pool = k["pool"]
     va, rkey = static_mr
 
     def before_mrsp():   # a WRITE_WITH_IMM into the static MR: ACKed, nothing to answer (rpc_no_regions)
@@ -295,21 +345,21 @@ def scen_err(rng, s, k, static_mr):
     one = pool.regions([4 * rng.randrange(1, 65)])
     s.mrsp(one, 20)
     for fn in (kernels.ADD, rng.choice((kernels.CRC, kernels.COPY))):         # 0x11: too few regions
-        rpc_call(rng, s, fn, one, rkb)
+        rpc_call(rng, s, fn, one)
     for fn in (0, rng.choice((4, 0x10, 0x100, 0x01000000, rng.randrange(4, 1 << 32)))):   # 0x10
-        s.rpc(fn, [(one[0]["fpga"], rkb, data(rng, one[0]["size"]))], 0)
+        s.rpc(fn, [(one[0]["fpga"], s.rkey(0), data(rng, one[0]["size"]))], 0)
     s0 = 4 * rng.randrange(1, 65)
     g = pool.regions([s0, rng.randrange(4), rng.randrange(1025)])              # 0x12 for every kernel
     s.mrsp(g, 4 + 16 * 3)
     for fn in (kernels.ADD, kernels.CRC, kernels.COPY):
-        rpc_call(rng, s, fn, g, rkb)
+        rpc_call(rng, s, fn, g)
     fn = rng.choice((kernels.ADD, kernels.CRC, kernels.COPY))                 # 0x02: the budget of 4 cycles
     sizes = [0]
     while sizes[0] == 0:     # a kernel with no data to move may finish within any budget
         sizes = kernel_sizes(rng, fn, k["mrs"])
     g = pool.regions(sizes)
     s.mrsp(g, 4 + 16 * len(g))
-    s.rpc(fn, [(r["fpga"], rkb + i, data(rng, r["size"])) for i, r in enumerate(g[:max(1, NEEDS[fn] - 1)])], 0)
+    s.rpc(fn, [(r["fpga"], s.rkey(i), data(rng, r["size"])) for i, r in enumerate(g[:max(1, NEEDS[fn] - 1)])], 0)
     s.disconnect()
     s.connect()
     before_mrsp()                                                             # the grant went with the connection
@@ -324,9 +374,9 @@ def scen_lost(rng, s, k, static_mr):
     g = k["pool"].regions(sizes)
     s.mrsp(g, 4 + 16 * len(g), lost=True)                    # the answer's ACK lost: the endpoint resends it
     fns = [f for f in (kernels.ADD, kernels.CRC, kernels.COPY) if fits(f, sizes)]
-    rpc_call(rng, s, fn, g, k["rkey_base"], dup=True)        # the client's WRITE_WITH_IMM again
-    rpc_call(rng, s, rng.choice(fns), g, k["rkey_base"], lost=True)   # the result's ACK lost
-    rpc_call(rng, s, rng.choice(fns), g, k["rkey_base"], dup=True, lost=True)
+    rpc_call(rng, s, fn, g, dup=True)        # the client's WRITE_WITH_IMM again
+    rpc_call(rng, s, rng.choice(fns), g, lost=True)   # the result's ACK lost
+    rpc_call(rng, s, rng.choice(fns), g, dup=True, lost=True)
     reconnect_while_running(rng, s, k, static_mr)
 
 
@@ -345,7 +395,8 @@ def reconnect_while_running(rng, s, k, static_mr):
              kernels.COPY: [n, n + rng.randrange(65)]}[fn]
     old = k["pool"].regions(sizes + [rng.randrange(1025) for _ in range(4 - len(sizes))])   # 4: more than the new
     s.mrsp(old, 4 + 16 * len(old))
-    ins = [(r["fpga"], k["rkey_base"] + i, data(rng, r["size"])) for i, r in enumerate(old[:NEEDS[fn] - 1])]
+    old_grant = s.grants - 1
+    ins = [(r["fpga"], s.rkey(i), data(rng, r["size"])) for i, r in enumerate(old[:NEEDS[fn] - 1])]
     for i, (va, rkey, d) in enumerate(ins):
         s.message("write", d, va, rkey, fn if i + 1 == len(ins) else None)
     s.add([s.c.dreq(s.comm, s.qpn)], 1, gate=True)               # right behind: no result comes
@@ -358,8 +409,8 @@ def reconnect_while_running(rng, s, k, static_mr):
     sizes2 = kernel_sizes(rng, fn2, k["mrs"])[:NEEDS[fn2]]
     new = k["pool"].regions(sizes2)
     s.mrsp(new, 4 + 16 * len(new))
-    rpc_call(rng, s, fn2, new, k["rkey_base"])
-    s.message("write", data(rng, 8), old[-1]["fpga"], k["rkey_base"] + len(old) - 1)   # NAK: remote access
+    rpc_call(rng, s, fn2, new)
+    s.message("write", data(rng, 8), old[-1]["fpga"], s.rkey(len(old) - 1, grant=old_grant))   # NAK: revoked
     s.disconnect()
 
 
@@ -367,11 +418,13 @@ def make_ctl(rng, out_dir, new_client, server, sid, qpn, comm_base, static_mr):
     """The configs and the four scenarios: {scenario: (client frames, gates, endpoint frames in all)}."""
     k = write_configs(rng, out_dir)
     out = {}
-    for name, build in (("mrsp", scen_mrsp), ("rpc", scen_rpc), ("rpc_err", scen_err), ("rpc_lost", scen_lost)):
+    for name, build in (("mrsp", scen_mrsp), ("rpc", scen_rpc), ("rpc_err", scen_err), ("rpc_lost", scen_lost),
+                        ("rpc_lib", scen_lib)):
         c = new_client()
         c.mtu = rng.choice((256, 512, 1024))
         c.server_mac, c.server_ip = server["mac"], server["ip"]
         s = Script(c, qpn, k["start"], sid, comm_base)
+        s.rkey_base = k["rkey_base"]
         build(rng, s, k, static_mr) if build in (scen_err, scen_lost) else build(rng, s, k)
         out[name] = (s.frames, s.gates, s.sent)
     return out

@@ -9,12 +9,36 @@ Written from the docs, independent of the C++ model and the RTL (zlib for the CR
     3 copy: region 0 into region 1 (size1 >= size0)
   The result index's region is written back to the client's region of the same index; an error writes
   nothing (a zero-length WRITE_WITH_IMM to host region 0 carries the immediate).
+  function(imm, encoding) -> fn, return_imm(code, encoding) -> immediate: the RPC immediates (docs/naa.md
+  "RPC immediates"), encoding "plain" (the seed's: the 32-bit immediate is the function code, the return
+  immediate the code) or "naaice" (naa-communication-library f7b72fc lib/naaice.c: the client sends
+  htonl(fncode | user bytes << 8 | 0x80) and reads ntohl(imm) >> 8).
 """
 import struct
 import zlib
 
 OK, TIMEOUT, UNKNOWN_FN, REGIONS, SIZE = 0x00, 0x02, 0x10, 0x11, 0x12
 ADD, CRC, COPY = 1, 2, 3
+ENCODINGS = ("plain", "naaice")
+START_RPC_MASK, IMMEDIATE_OFFSET = 0x80, 8     # the library's names (lib/naaice.c, lib/naaice.h)
+
+
+def function(imm, encoding):
+    """The function code an RPC immediate (ImmDt as a big-endian number) asks for; 0 (unknown) for a library
+    immediate without START_RPC_MASK."""
+    if encoding == "plain":
+        return imm
+    return imm & (START_RPC_MASK - 1) if imm & START_RPC_MASK else 0
+
+
+def return_imm(code, encoding):
+    """The immediate that tells the client return code `code`."""
+    return code << IMMEDIATE_OFFSET if encoding == "naaice" else code
+
+
+def library_reads(imm):
+    """What naa-communication-library's client takes for the return code (naaice.c: ntohl(imm) >> 8)."""
+    return imm >> IMMEDIATE_OFFSET
 
 
 def run(fn, regions):

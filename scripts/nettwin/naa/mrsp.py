@@ -9,7 +9,7 @@ and the RTL. All fields big-endian (the diagrams are RFC style):
   0x00 Error                      type, error code, 2 pad                                     = 4
 
   MrspHeader / MrspReqEntry / MrspAdvEntry   Scapy layers (MrspHeader's payload: its N entries)
-  build_request(entries) / build_grant(regions, rkey_base) / build_error(code) -> bytes
+  build_request(entries) / build_grant(regions, first rkey) / build_error(code) -> bytes; grant_rkey(base, g, i)
   decode(msg) -> dict (type, count or code, entries) or raises ValueError
   MrspServer     the reference: the endpoint's checks, grants and answers, from the docs' rules
 """
@@ -58,6 +58,12 @@ def build_request(entries):
                                                   rkey=e["rkey"], size=e["size"]) for e in entries]))
 
 
+def grant_rkey(rkey_base, grant, i):
+    """The rkey of region i in the grant-th grant since reset (from 0): rkey_base + 32 grant + i (docs/naa.md
+    "Granting": a grant never reuses an earlier grant's rkey, as a NIC changes a key's bits per registration)."""
+    return (rkey_base + NAA_REGIONS * grant + i) & 0xFFFFFFFF
+
+
 def build_grant(regions, rkey_base):
     return bytes(MrspHeader(type=MSG_ADV, count=len(regions),
                             entries=[MrspAdvEntry(addr=r["fpga"], rkey=(rkey_base + i) & 0xFFFFFFFF, size=r["size"])
@@ -99,7 +105,8 @@ class MrspServer:
 
     def __init__(self, pool, pool_size, mrs, rkey_base):
         self.pool, self.pool_size, self.mrs, self.rkey_base = pool, pool_size, mrs, rkey_base
-        self.regions = []  # the granted regions: dicts fpga, size, host, host_rkey
+        self.regions = []  # the granted regions: dicts fpga, size, host, host_rkey, rkey
+        self.grants = 0    # grants since reset: each one's rkeys are new (grant_rkey)
 
     def check(self, msg):
         """0 for a request that is granted, else the error code."""
@@ -120,9 +127,11 @@ class MrspServer:
         code = self.check(msg)
         if code:
             return build_error(code)
-        self.regions = [{"fpga": e["fpga"], "size": e["size"], "host": e["addr"], "host_rkey": e["rkey"]}
-                        for e in decode(msg)["entries"]]
-        return build_grant(self.regions, self.rkey_base)
+        base = grant_rkey(self.rkey_base, self.grants, 0)
+        self.grants += 1
+        self.regions = [{"fpga": e["fpga"], "size": e["size"], "host": e["addr"], "host_rkey": e["rkey"],
+                         "rkey": (base + i) & 0xFFFFFFFF} for i, e in enumerate(decode(msg)["entries"])]
+        return build_grant(self.regions, base)
 
     def disconnect(self):
         self.regions = []

@@ -107,6 +107,17 @@ class Endpoint:
             return self.kernel_done() + self.process(f)
         if not self.is_cm(f) and self.req.for_me(f):
             return self.req.ack(f) + self.settle()
+        if not self.is_cm(f) and self.first_packet(f):
+            # A lost RTU (IBA chapter 12): in REP-sent the client's first packet on the QP establishes the
+            # connection, then the responder takes it. The requester's posted commands start then too; their
+            # packets and the responder's answer to this one race: undecided unless one side sends nothing.
+            self.establish()
+            started, self.req_out = self.req_out, []
+            rest = self.process(f)
+            if started and rest:
+                raise ValueError("undecided: the requester's first packets race the answer to the packet that "
+                                 "established the connection (a lost RTU with posted commands)")
+            return started + rest
         if not self.is_cm(f):
             self.st["rdma_in"] += 1
             cqes = len(self.rdma.cqes)
@@ -186,7 +197,7 @@ class Endpoint:
                     reason = REJ_INVALID_SERVICE_ID
                 elif msg.transport_type != 0:       # RC
                     reason = REJ_INVALID_TRANSPORT
-                elif not 1 <= msg.path_mtu <= 5:
+                elif not 1 <= msg.path_mtu <= 5 or 128 << msg.path_mtu > self.template.mtu:   # REJ 26
                     reason = REJ_INVALID_MTU
                 elif self.state != "idle":
                     reason = REJ_NO_QP
@@ -209,16 +220,7 @@ class Endpoint:
         if a == ATTR["RTU"]:
             if self.state != "rep_sent" or not ours:
                 return "ignored"
-            self.state = "established"
-            self.st["connects"] += 1
-            conf = copy.copy(self.template)
-            conf.dest_qp, conf.epsn, conf.mtu, conf.max_rd_atomic = (self.client_qpn, self.client_psn, self.mtu,
-                                                                     self.resp_res)
-            from nettwin.rdma.ref_state import QPState
-            self.rdma.qps[self.qpn] = QPState(conf)
-            mac, ip, sport = self.client_addr
-            self.req_out = self.req.connect({"mac": mac.hex(":"), "ip": ip, "sport": sport, "qpn": self.client_qpn,
-                                     "local_qpn": self.qpn, "psn": self.cm["psn"], "mtu": self.mtu})
+            self.establish()
             return []
         if a == ATTR["DREQ"]:
             if self.state != "idle" and ours:
@@ -234,6 +236,27 @@ class Endpoint:
             self.state = "idle"
             return []
         return "ignored"
+
+    def first_packet(self, f):
+        """f is the client's packet on the connection's QP while the CM is in REP-sent (RoCEv2 over IPv4 from
+        the REQ's source address to this endpoint's QPN)."""
+        return (self.state == "rep_sent" and len(f) >= 50 and f[12:14] == b"\x08\x00" and f[14] == 0x45
+                and f[23] == 17 and int.from_bytes(f[36:38], "big") == 4791
+                and int.from_bytes(f[47:50], "big") == self.qpn and self.qpn != 1
+                and ".".join(str(b) for b in f[26:30]) == self.client_addr[1])
+
+    def establish(self):
+        """The RTU's work (or a lost RTU's first packet's): the responder's QP, the requester's connection."""
+        self.state = "established"
+        self.st["connects"] += 1
+        conf = copy.copy(self.template)
+        conf.dest_qp, conf.epsn, conf.mtu, conf.max_rd_atomic = (self.client_qpn, self.client_psn, self.mtu,
+                                                                 self.resp_res)
+        from nettwin.rdma.ref_state import QPState
+        self.rdma.qps[self.qpn] = QPState(conf)
+        mac, ip, sport = self.client_addr
+        self.req_out = self.req.connect({"mac": mac.hex(":"), "ip": ip, "sport": sport, "qpn": self.client_qpn,
+                                         "local_qpn": self.qpn, "psn": self.cm["psn"], "mtu": self.mtu})
 
     def reply(self, req, tid, attr, msg):
         me = {"mac": self.cfg.mac.hex(":"), "ip": ".".join(str(b) for b in self.cfg.ip4), "sport": req["UDP"].sport}

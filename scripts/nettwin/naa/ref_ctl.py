@@ -16,7 +16,7 @@ from nettwin.rdma.ref_config import MR, ConfigError
 from nettwin.rdma.ref_state import wqe_bytes
 
 RDMA_MRS = 48              # rtl/common/nt_pkg.sv RdmaMrs: the responder's MR slots (test_rpc checks these four)
-RX_BUF_BYTES = 1024        # rtl/common/nt_pkg.sv NaaRxBufBytes: receive buffer j = WQE j
+RX_BUF_BYTES = 6144        # rtl/common/nt_pkg.sv NaaRxBufBytes: receive buffer j = WQE j (a 255-region 0x01)
 CQE_FIFO = 4               # rtl/common/nt_pkg.sv NaaCqeFifo: at most this many receive buffers
 DEFAULT_BUDGET = 1000000   # docs/naa.md: a kernel's cycles before it answers 0x02
 # The reference has no clock, so it decides a kernel timeout only where the cycle count cannot matter: a
@@ -32,7 +32,7 @@ FAST_BUDGET, SLOW_BUDGET = 8, 100000
 # far longer than the CM takes to read a DREQ that follows its completion right behind (6 beats).  A DREQ
 # behind a shorter kernel is undecided.
 LONG_KERNEL = 4096
-CTL_KEYS = ("pool", "pool_size", "rxbuf", "txbuf", "rkey_base", "mr_first", "mrs", "budget")
+CTL_KEYS = ("pool", "pool_size", "rxbuf", "txbuf", "rkey_base", "mr_first", "mrs", "budget", "imm")
 CTL_COUNTERS = ("events", "requests", "grants", "answers", "reposts", "send_failed", "rpcs", "rpc_errors")
 CTL_DROPS = ("rpc_no_regions", "event_overflow", "flushed")
 CQE_SEND, CQE_WRITE_IMM = 0, 1
@@ -49,7 +49,10 @@ def parse_ctl_line(path, n, w, static_mrs):
     for k in CTL_KEYS[:5]:
         if k not in kv:
             raise ConfigError(path, n, "ctl", f"ctl needs '{k} <value>'")
-    c = {k: int(v, 0) for k, v in kv.items()}
+    if kv.get("imm", "plain") not in kernels.ENCODINGS:
+        raise ConfigError(path, n, kv["imm"], "imm must be plain or naaice")
+    c = {k: int(v, 0) for k, v in kv.items() if k != "imm"}
+    c["imm"] = kv.get("imm", "plain")
     c.setdefault("mr_first", static_mrs)
     c.setdefault("mrs", min(RDMA_MRS - c["mr_first"], NAA_REGIONS))
     c.setdefault("budget", DEFAULT_BUDGET)
@@ -118,7 +121,7 @@ class Controller:
             self.repost()
             return
         self.st["rpcs"] += 1
-        fn = int.from_bytes(cqe.imm, "big")
+        fn = kernels.function(int.from_bytes(cqe.imm, "big"), self.ctl["imm"])
         regs = self.mrsp.regions
         code, k, data = kernels.run(fn, [mem.read(r["fpga"], r["size"]) for r in regs[:3]])
         if code == kernels.OK and self.ctl["budget"] < SLOW_BUDGET:
@@ -131,7 +134,8 @@ class Controller:
         if code:
             self.st["rpc_errors"] += 1
             r = regs[0]
-            cmd = {"laddr": 0, "len": 0, "raddr": r["host"], "rkey": r["host_rkey"], "imm": code}
+            cmd = {"laddr": 0, "len": 0, "raddr": r["host"], "rkey": r["host_rkey"],
+                   "imm": kernels.return_imm(code, self.ctl["imm"])}
         else:
             r = regs[k]
             mem.write(r["fpga"], data)
@@ -148,14 +152,14 @@ class Controller:
     # ---- the responder's MR table ----
     def revoke(self):
         mrs = self.ep.rdma.cfg.mrs
-        for i in range(len(self.mrsp.regions)):
-            mrs.pop((self.ctl["rkey_base"] + i) & 0xFFFFFFFF, None)
+        for r in self.mrsp.regions:
+            mrs.pop(r["rkey"], None)
 
     def grant(self):
         self.st["grants"] += 1
         self.st["regions"] = len(self.mrsp.regions)
-        for i, r in enumerate(self.mrsp.regions):
-            rkey = (self.ctl["rkey_base"] + i) & 0xFFFFFFFF
+        for r in self.mrsp.regions:
+            rkey = r["rkey"]
             self.ep.rdma.cfg.mrs[rkey] = MR(rkey=rkey, va=r["fpga"], length=r["size"], pa=r["fpga"], access="rw")
 
     # ---- the requester ----

@@ -261,11 +261,20 @@ def sc_edge(g):
                    "WRITE FIRST carrying the whole DMA length"))
     p1 = f.take()
     g.emit(s, PReq(f, p1, OP["W_LAST"], f.frame(OP["W_LAST"], p1, [], b""), 1, None, "write", "WRITE LAST with no payload"))
-    # zero-length requests with an unknown rkey: still a remote access error
-    for op, title in (("W_ONLY", "zero-length WRITE, unknown rkey"), ("READ", "zero-length READ, unknown rkey")):
+    # zero-length requests with an unknown rkey (IBA C9-88: neither VA nor R_Key is checked): executed, an ACK
+    # and a READ RESPONSE ONLY of no bytes
+    for op, title in (("W_ONLY", "zero-length WRITE, unknown rkey (C9-88)"),
+                      ("READ", "zero-length READ, unknown rkey (C9-88)")):
         f, s, lo, fol = probe(title)
-        g.emit(s, f.bad(f.frame(OP[op], f.psn, [RETH(va=0, rkey=unknown, dlen=0)]), "nak-acc", title))
+        p0 = f.take()
+        g.emit(s, PReq(f, p0, OP[op], f.frame(OP[op], p0, [RETH(va=0, rkey=unknown, dlen=0)], ackreq=True), 1,
+                       None, "read" if op == "READ" else "write", title))
         g.emit_all(s, fol())
+    # one byte with an unknown rkey: a remote access error (C9-88 is for zero-length operations only)
+    f, s, lo, fol = probe("one-byte WRITE, unknown rkey")
+    g.emit(s, f.bad(f.frame(OP["W_ONLY"], f.psn, [RETH(va=0, rkey=unknown, dlen=1)], bytes(1)), "nak-acc",
+                    "one-byte WRITE, unknown rkey"))
+    g.emit_all(s, fol())
     # duplicates: SEND -> ACK (even on a QP without an RQ); READ validated again; WRITE not validated
     f, s, lo, fol = probe("duplicate SEND")
     w = fol()

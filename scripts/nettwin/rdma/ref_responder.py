@@ -177,7 +177,12 @@ class Responder:
 
     # ---------------------------------------------------------------- checks
     def access_check(self, rkey, va, length, right):
-        """None, or the reason for a remote access error."""
+        """None, or the reason for a remote access error.  IBA C9-88: a zero-length READ or WRITE need not carry
+        a valid R_Key or VA, so it is not checked (atomics always move 8 bytes)."""
+        why = self.mr_error(rkey, va, length, right)
+        return None if length == 0 else why
+
+    def mr_error(self, rkey, va, length, right):
         mr = self.cfg.mrs.get(rkey)
         if mr is None:
             return f"rkey 0x{rkey:08x} unknown"
@@ -187,6 +192,14 @@ class Responder:
             return (f"[0x{va:x}, 0x{va:x}+{length}) outside MR 0x{rkey:x} "
                     f"[0x{mr.va:x}, 0x{mr.va:x}+{mr.length})")
         return None
+
+    def target(self, rkey, va, length, right):
+        """The physical address of an access that passed access_check (0 for a zero-length one whose R_Key or VA
+        does not fit an MR: C9-88)."""
+        if self.mr_error(rkey, va, length, right):
+            return 0
+        mr = self.cfg.mrs[rkey]
+        return mr.pa + (va - mr.va)
 
     def get64(self, pa):
         return int.from_bytes(self.mem.read(pa, 8), self.endian)
@@ -257,10 +270,9 @@ class Responder:
                 v.kind, v.detail = "dup-nak-acc", why
                 v.responses.append(self.nak(r, q, SYN_ACCESS, r.psn))
                 return
-            mr = self.cfg.mrs[rkey]
             self.st["read_replays"] += 1
             v.detail = "READ executed again"
-            v.responses += self.read_responses(r, q, r.psn, mr.pa + (va - mr.va), dlen)
+            v.responses += self.read_responses(r, q, r.psn, self.target(rkey, va, dlen, "r"), dlen)
         else:  # CAS / FAA
             orig = self.aq_lookup(q, r.psn)
             if orig is None:
@@ -283,13 +295,13 @@ class Responder:
                            key=lambda g: -age(q.aqc[g]))
         else:
             # the newest valid group starting at or before p; if p is older than every group
-            # start, the group the write pointer is in (after a wrap its tail holds the oldest
-            # results still kept)
+            # start, the group the write pointer is in once the AQ has wrapped (its tail holds the oldest
+            # results still kept); before that, the tail is an earlier QP's at the same AQ address: none
             cands = [g for g, s in enumerate(q.aqc) if s is not None and age(s) >= age(psn)]
             if cands:
                 order = [min(cands, key=lambda g: age(q.aqc[g]))]
             else:
-                order = [q.aq_w // AQ_GROUP]
+                order = [q.aq_w // AQ_GROUP] if q.aq_lapped else []
         for g in order:
             data = self.mem.read(q.conf.aq + g * gbytes, gbytes)
             for e in range(AQ_GROUP):
@@ -376,8 +388,7 @@ class Responder:
             self.st["writes_executed"] += 1
             if op in (W_FIRST, W_ONLY, W_ONLY_IMM):
                 va, rkey, dlen = struct.unpack(">QII", r.ext[:16])
-                mr = self.cfg.mrs[rkey]
-                ctx = WriteCtx(mr, mr.pa + (va - mr.va), dlen, 0)
+                ctx = WriteCtx(self.cfg.mrs.get(rkey), self.target(rkey, va, dlen, "w"), dlen, 0)
             else:
                 ctx = q.write
             if r.payload:
@@ -401,9 +412,8 @@ class Responder:
         elif op == READ_REQ:
             self.st["reads_executed"] += 1
             va, rkey, dlen = struct.unpack(">QII", r.ext[:16])
-            mr = self.cfg.mrs[rkey]
             q.msn = (q.msn + 1) % PSN_MOD
-            v.responses += self.read_responses(r, q, r.psn, mr.pa + (va - mr.va), dlen)
+            v.responses += self.read_responses(r, q, r.psn, self.target(rkey, va, dlen, "r"), dlen)
             q.epsn = (q.epsn + len(v.responses)) % PSN_MOD
             v.detail = f"{dlen} bytes in {len(v.responses)} responses"
         else:
@@ -420,6 +430,7 @@ class Responder:
                 q.aqc[i // AQ_GROUP] = r.psn
             self.mem.write(q.conf.aq + i * AQE_BYTES,
                            (0x80000000 | r.psn).to_bytes(4, "big") + bytes(4) + old.to_bytes(8, "big"), idx)
+            q.aq_lapped = q.aq_lapped or i + 1 == q.conf.depth
             q.aq_w = (i + 1) % q.conf.depth
             self.st["atomics_executed"] += 1
             self.st["atomic_acks"] += 1

@@ -155,6 +155,7 @@ class QPState:
         self.nak_sent = False        # a NAK went out; ahead packets are silent until the ePSN
         self.write = None            # WriteCtx of an open multi-packet WRITE
         self.aq_w = 0                # AQ write index
+        self.aq_lapped = False       # the AQ wrapped since this QP was configured
         self.aqc = [None] * (conf.depth // AQ_GROUP)   # per group: start PSN, None = invalid
         self.send = None             # SendCtx of an open multi-packet SEND
         self.rq_head = 0             # next receive WQE to consume

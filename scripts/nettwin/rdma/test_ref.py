@@ -240,10 +240,18 @@ class TestResponder(unittest.TestCase):
         self.assertEqual(v.responses, [scapy_response(4, 0x11, 0x99, 100, [AETH(syndrome=0x61, msn=0)])])
         self.assertEqual(self.one(req(0x0A, 101, ext=[RETH(va=0x10000, rkey=0x1000, dlen=0)])).kind,
                          "drop:psn_ahead_silent")
-        v = self.one(req(0x0A, 100, ext=[RETH(va=0x20000, rkey=0x2000, dlen=0)]))
+        v = self.one(req(0x0A, 100, ext=[RETH(va=0x20000, rkey=0x2000, dlen=1)], payload=bytes(1)))
         self.assertEqual((v.kind, Ether(v.responses[0])[AETH].syndrome), ("nak-acc", 0x62))
         self.assertEqual(self.one(req(0x0A, 100, ext=[RETH(va=0x10000, rkey=0x1000, dlen=0)])).kind, "exec")
         self.assertEqual(self.r.qps[0x11].epsn, 101)
+
+    def test_zero_length_needs_no_valid_rkey_c9_88(self):
+        """IBA C9-88: a zero-length WRITE or READ is executed whatever its R_Key and VA (docs/rdma.md)."""
+        v = self.one(req(0x0A, 100, ext=[RETH(va=0, rkey=0, dlen=0)]))
+        self.assertEqual((v.kind, Ether(v.responses[0])[AETH].syndrome), ("exec", 0x1F))
+        v = self.one(req(0x0C, 101, ext=[RETH(va=0x20000, rkey=0x2000, dlen=0)]))
+        self.assertEqual(v.kind, "exec")
+        self.assertEqual(Ether(v.responses[0])[BTH].opcode, 0x10)    # READ RESPONSE ONLY, no payload
 
     def test_psn_wrap(self):
         v = self.r.process(req(0x0A, 0xfffffe, qp=0x13, ext=[RETH(va=0x10000, rkey=0x1000, dlen=2048)],
