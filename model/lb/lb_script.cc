@@ -316,10 +316,7 @@ std::vector<Segment> Parser::Run() {
       int64_t count = -1;
       if (AtArgument()) {
         const Token& arg = toks_[pos_++];
-        // A number (decimal or 0x hex) is a count; anything else names the traffic (all that remains).
-        const bool hex = arg.text.size() > 2 && arg.text[0] == '0' && (arg.text[1] == 'x' || arg.text[1] == 'X');
-        const bool numeric = !arg.text.empty() && (hex || arg.text.find_first_not_of("0123456789") == std::string::npos);
-        if (numeric) count = static_cast<int64_t>(Small(arg, 40, "packet count"));
+        if (IsRunTrafficCount(arg.text)) count = static_cast<int64_t>(Small(arg, 40, "packet count"));
       }
       segs_.back().run_count = count;
       segs_.push_back(Segment{});
@@ -333,6 +330,11 @@ std::vector<Segment> Parser::Run() {
 }  // namespace
 
 std::optional<U128> ParseScriptValue(const std::string& text) { return ParseNumber(text); }
+
+bool IsRunTrafficCount(const std::string& arg) {
+  const bool hex = arg.size() > 2 && arg[0] == '0' && (arg[1] == 'x' || arg[1] == 'X');
+  return !arg.empty() && (hex || arg.find_first_not_of("0123456789") == std::string::npos);
+}
 
 std::string ScriptHex(uint64_t v, int digits) {
   char buf[40];

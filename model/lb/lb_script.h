@@ -51,6 +51,10 @@ class LbDriver {
 // A key or parameter value as the script writes it: 0x hex, decimal, dotted IPv4, colon MAC or IPv6 text;
 // nullopt if it is none of these or does not fit in 128 bits.
 std::optional<U128> ParseScriptValue(const std::string& text);
+
+// `run_traffic ARG`: a number (decimal or 0x hex) is a packet count; anything else names the traffic (all that
+// remains). Shared by the seed program's script and udplb's.
+bool IsRunTrafficCount(const std::string& arg);
 // The other way round, as the planners write scripts: `digits` hex digits after 0x; 32 for 128 bits.
 std::string ScriptHex(uint64_t v, int digits);
 std::string ScriptHex128(const U128& v);

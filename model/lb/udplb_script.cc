@@ -517,9 +517,7 @@ std::vector<Segment> Parser::Run(const ScriptOptions& opt) {
       int64_t count = -1;
       if (AtArgument()) {
         const Token& arg = toks_[pos_++];
-        const bool hex = arg.text.size() > 2 && arg.text[0] == '0' && (arg.text[1] == 'x' || arg.text[1] == 'X');
-        const bool numeric = !arg.text.empty() && (hex || arg.text.find_first_not_of("0123456789") == std::string::npos);
-        if (numeric) count = static_cast<int64_t>(Small(arg, 40, "packet count"));
+        if (IsRunTrafficCount(arg.text)) count = static_cast<int64_t>(Small(arg, 40, "packet count"));
       }
       segs_.back().run_count = count;
       segs_.push_back(Segment{});
