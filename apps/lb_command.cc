@@ -9,6 +9,7 @@
 #include <string>
 
 #include "apps/commands.h"
+#include "model/common/file_io.h"
 #include "model/common/pcap.h"
 #include "model/lb/udplb_script.h"
 #include "tb/lb/lb_run.h"
@@ -184,14 +185,12 @@ int RunUdplbCommand(Args& a, int argc, char** argv) {
     r = udplb::RunUdplb(script, packets, cfg);
     WritePcap(a.out, r.run.out, OutputFormat(a.out_format, in_format));
     if (!a.meta_out.empty()) {
-      std::ofstream m(a.meta_out);
-      for (uint8_t port : r.out_ports) m << udplb::MetaLine(a.ingress_port, port) << "\n";
-      if (!m) throw std::runtime_error(a.meta_out + ": write failed");
+      std::string meta;
+      for (uint8_t port : r.out_ports) meta += udplb::MetaLine(a.ingress_port, port) + "\n";
+      nettwin::WriteTextFile<std::runtime_error>(a.meta_out, meta);
     }
     if (!a.stats.empty()) {
-      std::ofstream s(a.stats);
-      s << UdplbStatsJson(a, r, packets.size());
-      if (!s) throw std::runtime_error(a.stats + ": write failed");
+      nettwin::WriteTextFile<std::runtime_error>(a.stats, UdplbStatsJson(a, r, packets.size()));
     }
   } catch (const std::exception& e) {
     std::cerr << "nettwin lb: " << e.what() << "\n";
@@ -283,9 +282,7 @@ int LbCommand(int argc, char** argv) {
       WritePcap(a.out, r.run.out, out_format);
     }
     if (!a.stats.empty()) {
-      std::ofstream s(a.stats);
-      s << StatsJson(a, r, offered);
-      if (!s) throw std::runtime_error(a.stats + ": write failed");
+      nettwin::WriteTextFile<std::runtime_error>(a.stats, StatsJson(a, r, offered));
     }
   } catch (const std::exception& e) {
     std::cerr << "nettwin lb: " << e.what() << "\n";

@@ -3,11 +3,10 @@
 #pragma once
 
 #include <cstdint>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 
+#include "model/common/file_io.h"
 #include "model/lb/lb_plan.h"
 #include "model/lb/lb_script.h"
 
@@ -24,17 +23,11 @@ inline uint64_t Tick(const std::string& opt, const std::string& v, int bits) {
 }
 
 inline std::string Slurp(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw PlanError(path + ": cannot open");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  return ReadTextFile<PlanError>(path);
 }
 
 inline void Spit(const std::string& path, const std::string& text) {
-  std::ofstream o(path);
-  o << text;
-  if (!o) throw PlanError(path + ": write failed");
+  WriteTextFile<PlanError>(path, text);
 }
 
 }  // namespace nettwin::lb

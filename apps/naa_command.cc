@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "apps/commands.h"
+#include "model/common/file_io.h"
 #include "model/common/pcap.h"
 #include "tb/naa/naa_run.h"
 
@@ -120,9 +121,7 @@ int NaaCommand(int argc, char** argv) {
   try {
     WritePcap(out, r.run.out, OutputFormat(out_container, in_format));
     if (!stats.empty()) {
-      std::ofstream s(stats);
-      s << StatsJson(r, engine_name);
-      if (!s) throw std::runtime_error(stats + ": write failed");
+      nettwin::WriteTextFile<std::runtime_error>(stats, StatsJson(r, engine_name));
     }
   } catch (const std::exception& e) {
     std::cerr << "nettwin naa: " << e.what() << "\n";

@@ -4,12 +4,13 @@
 #include <string>
 
 #include "apps/commands.h"
+#include "nt_version.h"
 
 namespace {
 
 void Usage() {
   std::fprintf(stderr,
-               "usage: nettwin <command> [options]\n"
+               "usage: nettwin <command> [options]     (nettwin --version: the build's commit)\n"
                "commands:\n"
                "  lb    EJFAT load balancer: --tables runsim.txt --in packets_in.pcap --out packets_out.pcap\n"
                "        (nettwin lb --help for all options)\n"
@@ -40,6 +41,10 @@ int main(int argc, char** argv) {
   }
   SetProgramPath(argv[0]);
   const std::string cmd = argv[1];
+  if (cmd == "--version" || cmd == "-V" || cmd == "version") {
+    std::printf("nettwin %s\n", NT_VERSION);
+    return 0;
+  }
   if (cmd == "lb") return LbCommand(argc - 1, argv + 1);
   if (cmd == "lb-plan") return LbPlanCommand(argc - 1, argv + 1);
   if (cmd == "rdma") return RdmaCommand(argc - 1, argv + 1);

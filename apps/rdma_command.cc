@@ -8,6 +8,7 @@
 #include <string>
 
 #include "apps/commands.h"
+#include "model/common/file_io.h"
 #include "model/common/pcap.h"
 #include "tb/rdma/rdma_latency.h"
 #include "tb/rdma/rdma_run.h"
@@ -41,6 +42,7 @@ std::string HexBytes(const std::vector<uint8_t>& b) {
 
 void WriteMemJson(const std::string& path, const RdmaConfig& c, const tb::HostMemory& mem) {
   std::ofstream o(path);
+  if (!o) throw std::runtime_error(nettwin::CannotCreate(path));
   o << "{";
   for (size_t i = 0; i < c.mrs.size(); ++i) {
     std::vector<uint8_t> bytes(c.mrs[i].len);
@@ -116,7 +118,7 @@ int RdmaCommand(int argc, char** argv) {
   try {
     WritePcap(out, r.run.out, OutputFormat(out_container, in_format));
     if (!mem_out.empty()) WriteMemJson(mem_out, config, *r.memory);
-    if (!stats.empty()) std::ofstream(stats) << StatsJson(r);
+    if (!stats.empty()) nettwin::WriteTextFile<std::runtime_error>(stats, StatsJson(r));
   } catch (const std::exception& e) {
     std::cerr << "nettwin rdma: " << e.what() << "\n";
     return 2;

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "apps/commands.h"
+#include "model/common/file_io.h"
 #include "model/common/pcap.h"
 #include "model/re/re_model.h"
 #include "tb/re/re_run.h"
@@ -177,11 +178,7 @@ int ReCommand(int argc, char** argv) {
   }
   try {
     if (!config.empty()) {
-      std::ifstream f(config);
-      if (!f) throw std::runtime_error(config + ": cannot open");
-      std::stringstream ss;
-      ss << f.rdbuf();
-      cfg = ParseReConfig(ss.str(), config);
+      cfg = ParseReConfig(nettwin::ReadTextFile<std::runtime_error>(config), config);
     }
     rc.cfg = ReStatic{static_cast<uint32_t>(cfg.contexts), cfg.buffer_bytes,
                       static_cast<uint64_t>(std::llround(cfg.timeout_us * 1000)), cfg.format,
@@ -210,9 +207,7 @@ int ReCommand(int argc, char** argv) {
   try {
     WritePcap(out, o.frames);
     if (!report.empty()) {
-      std::ofstream f(report);
-      f << Report(o, engine.c_str(), engine == "fast" ? nullptr : &r);
-      if (!f) throw std::runtime_error(report + ": write failed");
+      nettwin::WriteTextFile<std::runtime_error>(report, Report(o, engine.c_str(), engine == "fast" ? nullptr : &r));
     }
   } catch (const std::exception& e) {
     std::cerr << "nettwin re: " << e.what() << "\n";

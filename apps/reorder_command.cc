@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "apps/commands.h"
+#include "model/common/file_io.h"
 #include "model/common/pcap.h"
 #include "model/reorder/reorder_config.h"
 #include "tb/reorder/reorder_run.h"
@@ -128,9 +129,7 @@ int ReorderCommand(int argc, char** argv) {
     WritePcap(out, r.run.out, OutputFormat(out_container, in_format));
     WritePcap(ctrl_out, r.ctrl, OutputFormat(out_container, in_format));
     if (!stats.empty()) {
-      std::ofstream s(stats);
-      s << StatsJson(r, engine_name);
-      if (!s) throw std::runtime_error(stats + ": write failed");
+      nettwin::WriteTextFile<std::runtime_error>(stats, StatsJson(r, engine_name));
     }
   } catch (const std::exception& e) {
     std::cerr << "nettwin reorder: " << e.what() << "\n";

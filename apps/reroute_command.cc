@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "apps/commands.h"
+#include "model/common/file_io.h"
 #include "model/common/pcap.h"
 #include "model/reroute/reroute_model.h"
 #include "tb/reroute/reroute_lockstep.h"
@@ -212,9 +213,7 @@ int RerouteCommand(int argc, char** argv) {
   try {
     WritePcap(out, r.out, OutputFormat(PcapFormat::kPcap, in_format));
     if (!stats.empty()) {
-      std::ofstream s(stats);
-      s << StatsJson(r, engine_name, conservation_ok);
-      if (!s) throw std::runtime_error(stats + ": write failed");
+      nettwin::WriteTextFile<std::runtime_error>(stats, StatsJson(r, engine_name, conservation_ok));
     }
   } catch (const std::exception& e) {
     std::cerr << "nettwin reroute: " << e.what() << "\n";

@@ -1,14 +1,15 @@
 // `nettwin vnic`: OPA VNIC encapsulation (Ethernet pcap -> 16B pcap on DLT_USER0) or decapsulation (16B pcap
 // -> Ethernet pcap), with the RTL, the cycle model, or both in lockstep.
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "apps/commands.h"
+#include "model/common/file_io.h"
 #include "model/common/pcap.h"
+#include "model/common/text_lines.h"
 #include "model/vnic/vnic_config.h"
 #include "tb/vnic/vnic_run.h"
 
@@ -26,21 +27,17 @@ constexpr const char* kHelp =
     "  Exit status: 0 ok, 1 lockstep mismatch / hang / accounting failure, 2 bad usage or input.\n";
 
 std::vector<uint8_t> LoadPorts(const std::string& path, size_t frames) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error(path + ": cannot open");
+  const std::string text = ReadTextFile<std::runtime_error>(path);
   std::vector<uint8_t> ports;
-  std::string line;
-  int n = 0;
-  while (std::getline(in, line)) {
-    ++n;
-    line = line.substr(0, line.find('#'));
-    std::istringstream ls(line);
-    std::string tok, extra;
-    if (!(ls >> tok)) continue;
-    if (ls >> extra) throw std::runtime_error(path + ":" + std::to_string(n) + ": token '" + extra + "': one port per line");
+  TextLines lines(text);
+  while (lines.Next()) {
+    const std::vector<std::string>& w = lines.words();
+    if (w.empty()) continue;
+    const int n = lines.number();
+    if (w.size() > 1) throw std::runtime_error(TokenMessage(path, n, w[1], "one port per line"));
+    const std::string& tok = w[0];
     if (tok.find_first_not_of("0123456789") != std::string::npos || tok.size() > 3 || std::stoi(tok) >= kPorts) {
-      throw std::runtime_error(path + ":" + std::to_string(n) + ": token '" + tok + "': port must be 0.." +
-                               std::to_string(kPorts - 1));
+      throw std::runtime_error(TokenMessage(path, n, tok, "port must be 0.." + std::to_string(kPorts - 1)));
     }
     ports.push_back(static_cast<uint8_t>(std::stoi(tok)));
   }
@@ -131,14 +128,12 @@ int VnicCommand(int argc, char** argv) {
     fmt.link_type = rc.dir == Direction::kEncap ? kLinkUser0 : kLinkEthernet;
     WritePcap(out, r.run.out, fmt);
     if (!ports_out.empty()) {
-      std::ofstream p(ports_out);
-      for (uint8_t v : r.out_ports) p << int{v} << "\n";
-      if (!p) throw std::runtime_error(ports_out + ": write failed");
+      std::string text;
+      for (uint8_t v : r.out_ports) text += std::to_string(v) + "\n";
+      WriteTextFile<std::runtime_error>(ports_out, text);
     }
     if (!stats.empty()) {
-      std::ofstream s(stats);
-      s << StatsJson(r, rc.dir, engine_name);
-      if (!s) throw std::runtime_error(stats + ": write failed");
+      WriteTextFile<std::runtime_error>(stats, StatsJson(r, rc.dir, engine_name));
     }
   } catch (const std::exception& e) {
     std::cerr << "nettwin vnic: " << e.what() << "\n";

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "model/common/file_io.h"
+
 namespace nettwin {
 namespace {
 
@@ -62,8 +64,8 @@ std::optional<PcapFormat> ParsePcapFormat(const std::string& s) {
 
 PcapReader::PcapReader(const std::string& path, uint32_t link_type) : name_(path) {
   format_.link_type = link_type;
-  f_ = std::fopen(path.c_str(), "rb");
-  if (f_ == nullptr) throw PcapError(path + ": cannot open");
+  f_ = OpenForReading(path);
+  if (f_ == nullptr) throw PcapError(CannotOpen(path));
   owned_ = true;
   buffer_ = std::make_unique<char[]>(kIoBuffer);
   std::setvbuf(f_, buffer_.get(), _IOFBF, kIoBuffer);
@@ -362,8 +364,8 @@ bool PcapReader::NextPcapng(Packet* p) {
 // ---------------------------------------------------------------------------------------------- writing
 
 PcapWriter::PcapWriter(const std::string& path, CaptureFormat format) : path_(path), format_(format) {
-  f_ = std::fopen(path.c_str(), "wb");
-  if (f_ == nullptr) throw PcapError(path + ": cannot create");
+  f_ = OpenForWriting(path);
+  if (f_ == nullptr) throw PcapError(CannotCreate(path));
   buffer_ = std::make_unique<char[]>(kIoBuffer);
   std::setvbuf(f_, buffer_.get(), _IOFBF, kIoBuffer);
   if (format_.container == PcapFormat::kPcap) {

@@ -5,6 +5,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "model/common/file_io.h"
 #include "model/common/text_lines.h"
 #include "model/lb/lb_plan.h"
 #include "model/lb/lb_script.h"
@@ -184,7 +185,7 @@ class MembersParser {
  public:
   MembersParser(std::string file) : file_(std::move(file)) {}
   [[noreturn]] void Fail(const Tok& t, const std::string& msg) const {
-    throw PlanError(file_ + ":" + std::to_string(t.line) + ": token '" + t.text + "': " + msg);
+    throw PlanError(nettwin::TokenMessage(file_, t.line, t.text, msg));
   }
   // A non-negative decimal with at most 6 fraction digits, in kWeightUnit units, at most `max_units`;
   // `range` names the limit in the error (e.g. "a weight is at most 1000000000").

@@ -7,6 +7,7 @@
 #include <set>
 #include <sstream>
 
+#include "model/common/file_io.h"
 #include "model/common/text_lines.h"
 #include "model/lb/udplb_engine.h"
 #include "model/lb/udplb_parse.h"
@@ -124,7 +125,7 @@ std::vector<PlanMemberU> ParsePlanMembers(const std::string& text, const std::st
     Extra e;
     std::string kept;
     auto fail = [&](const std::string& tok, const std::string& msg) {
-      throw PlanError(file_name + ":" + Num(lines.number()) + ": token '" + tok + "': " + msg);
+      throw PlanError(TokenMessage(file_name, lines.number(), tok, msg));
     };
     for (size_t i = 0; i < w.size(); ++i) {
       if (w[i] == "port-bits" || w[i] == "keep-lb-header") {

@@ -4,10 +4,9 @@
 
 #include <cctype>
 #include <cstdio>
-#include <fstream>
 #include <functional>
-#include <sstream>
 
+#include "model/common/file_io.h"
 #include "model/common/text_lines.h"
 
 namespace nettwin::lb {
@@ -93,7 +92,7 @@ class Parser {
 
  private:
   [[noreturn]] void Fail(const Token& t, const std::string& msg) const {
-    throw ScriptError(file_ + ":" + std::to_string(t.line) + ": token '" + t.text + "': " + msg);
+    throw ScriptError(nettwin::TokenMessage(file_, t.line, t.text, msg));
   }
   [[noreturn]] void FailEnd(const std::string& msg) const {
     const int line = toks_.empty() ? 0 : toks_.back().line;
@@ -354,11 +353,8 @@ std::vector<Segment> ParseScript(const std::string& text, const std::string& fil
 }
 
 std::vector<Segment> LoadScript(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw ScriptError(path + ": cannot open");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ParseScript(ss.str(), path);
+  const std::string text = nettwin::ReadTextFile<ScriptError>(path);
+  return ParseScript(text, path);
 }
 
 }  // namespace nettwin::lb

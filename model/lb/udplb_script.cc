@@ -1,11 +1,10 @@
 #include "model/lb/udplb_script.h"
 
 #include <array>
-#include <fstream>
 #include <functional>
 #include <optional>
-#include <sstream>
 
+#include "model/common/file_io.h"
 #include "model/common/text_lines.h"
 #include "model/lb/udplb_types.h"
 
@@ -204,7 +203,7 @@ class Parser {
 
  private:
   [[noreturn]] void Fail(const Token& t, const std::string& msg) const {
-    throw ScriptError(file_ + ":" + std::to_string(t.line) + ": token '" + t.text + "': " + msg);
+    throw ScriptError(nettwin::TokenMessage(file_, t.line, t.text, msg));
   }
   [[noreturn]] void FailEnd(const std::string& msg) const {
     const int line = toks_.empty() ? 0 : toks_.back().line;
@@ -550,11 +549,8 @@ std::vector<Segment> ParseScript(const std::string& text, const std::string& fil
 }
 
 std::vector<Segment> LoadScript(const std::string& path, const ScriptOptions& opt) {
-  std::ifstream in(path);
-  if (!in) throw ScriptError(path + ": cannot open");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ParseScript(ss.str(), path, opt);
+  const std::string text = nettwin::ReadTextFile<ScriptError>(path);
+  return ParseScript(text, path, opt);
 }
 
 }  // namespace nettwin::lb::udplb

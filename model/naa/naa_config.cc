@@ -3,8 +3,9 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
-#include <fstream>
 #include <sstream>
+
+#include "model/common/file_io.h"
 
 namespace nettwin::naa {
 namespace {
@@ -15,7 +16,7 @@ constexpr uint32_t kDefaultKernelBudget = 1000000;
 constexpr uint64_t kRdmaCmTcpService = 0x0000000001060000ull;  // rdma_cm: RDMA_PS_TCP (0x0106) << 16 | port
 
 [[noreturn]] void Fail(const std::string& file, int line, const std::string& tok, const std::string& msg) {
-  throw rdma::ConfigError(file + ":" + std::to_string(line) + ": token '" + tok + "': " + msg);
+  throw rdma::ConfigError(nettwin::TokenMessage(file, line, tok, msg));
 }
 
 uint64_t Num(const std::string& file, int line, const std::string& s, int bits) {
@@ -303,11 +304,8 @@ NaaConfig ParseNaaConfig(const std::string& text, const std::string& file) {
 }
 
 NaaConfig LoadNaaConfig(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw rdma::ConfigError(path + ": cannot open");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ParseNaaConfig(ss.str(), path);
+  const std::string text = nettwin::ReadTextFile<rdma::ConfigError>(path);
+  return ParseNaaConfig(text, path);
 }
 
 }  // namespace nettwin::naa

@@ -7,8 +7,7 @@
 #include <cstdlib>
 
 #include <cstdio>
-#include <fstream>
-#include <sstream>
+#include "model/common/file_io.h"
 #include "model/common/text_lines.h"
 
 namespace nettwin::rdma {
@@ -19,7 +18,7 @@ struct Line {
   int n = 0;
   std::vector<std::string> words;
   [[noreturn]] void Fail(const std::string& tok, const std::string& msg) const {
-    throw ConfigError(file + ":" + std::to_string(n) + ": token '" + tok + "': " + msg);
+    throw ConfigError(nettwin::TokenMessage(file, n, tok, msg));
   }
 };
 
@@ -207,11 +206,8 @@ RdmaConfig ParseConfig(const std::string& text, const std::string& file) {
 }
 
 RdmaConfig LoadConfig(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw ConfigError(path + ": cannot open");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ParseConfig(ss.str(), path);
+  const std::string text = nettwin::ReadTextFile<ConfigError>(path);
+  return ParseConfig(text, path);
 }
 
 }  // namespace nettwin::rdma

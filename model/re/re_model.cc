@@ -5,6 +5,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "model/common/file_io.h"
 #include "model/common/text_lines.h"
 #include "nt_params.h"
 
@@ -18,7 +19,7 @@ ReConfig ParseReConfig(const std::string& text, const std::string& file_name) {
     const std::vector<std::string>& w = lines.words();
     if (w.empty()) continue;
     auto fail = [&](const std::string& tok, const std::string& msg) {
-      throw std::runtime_error(file_name + ":" + std::to_string(n) + ": token '" + tok + "': " + msg);
+      throw std::runtime_error(nettwin::TokenMessage(file_name, n, tok, msg));
     };
     const std::string& key = w[0];
     if (w.size() < 2) fail(key, "expected a value");

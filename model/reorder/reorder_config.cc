@@ -1,10 +1,9 @@
 #include "model/reorder/reorder_config.h"
 
 #include <cstdint>
-#include <fstream>
 #include <map>
-#include <sstream>
 #include <vector>
+#include "model/common/file_io.h"
 #include "model/common/text_lines.h"
 
 namespace nettwin::reorder {
@@ -39,7 +38,7 @@ ReorderCfg ParseConfig(const std::string& text, const std::string& file) {
   std::string allocation;  // optional: "4way" (the spec's, default) or "any"
   std::string format;      // optional: "seed" (default) or "conweave-p4"
   auto fail = [&](const std::string& tok, const std::string& msg) {
-    throw ConfigError(file + ":" + std::to_string(n) + ": token '" + tok + "': " + msg);
+    throw ConfigError(nettwin::TokenMessage(file, n, tok, msg));
   };
   while (lines.Next()) {
     n = lines.number();
@@ -102,11 +101,8 @@ ReorderCfg ParseConfig(const std::string& text, const std::string& file) {
 }
 
 ReorderCfg LoadConfig(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw ConfigError(path + ": cannot open");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ParseConfig(ss.str(), path);
+  const std::string text = nettwin::ReadTextFile<ConfigError>(path);
+  return ParseConfig(text, path);
 }
 
 }  // namespace nettwin::reorder

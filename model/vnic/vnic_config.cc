@@ -1,9 +1,9 @@
 #include "model/vnic/vnic_config.h"
 
 #include <array>
-#include <fstream>
 #include <map>
 #include <sstream>
+#include "model/common/file_io.h"
 #include "model/common/text_lines.h"
 
 namespace nettwin::vnic {
@@ -13,7 +13,7 @@ struct Line {
   std::string file;
   int n = 0;
   [[noreturn]] void Fail(const std::string& tok, const std::string& msg) const {
-    throw ConfigError(file + ":" + std::to_string(n) + ": token '" + tok + "': " + msg);
+    throw ConfigError(nettwin::TokenMessage(file, n, tok, msg));
   }
   // Decimal, or hex with 0x; a leading zero is refused (octal or decimal would both be plausible).
   uint64_t Number(const std::string& tok, uint64_t max, const std::string& what) const {
@@ -159,11 +159,8 @@ Tables ParseConfig(const std::string& text, const std::string& file) {
 }
 
 Tables LoadConfig(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw ConfigError(path + ": cannot open");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ParseConfig(ss.str(), path);
+  const std::string text = nettwin::ReadTextFile<ConfigError>(path);
+  return ParseConfig(text, path);
 }
 
 std::vector<CfgWrite> ConfigWrites(const Tables& t) {

@@ -27,6 +27,29 @@ check "bad address names file:line:token" 2 "bad1.txt:2: token '10.1.2.300'" \
 printf 'table_add member_info_lookup_table do_ipv4_member_rewrite 0x0800 0 => 0x1 1.2.3.4\n' > "$T/bad2.txt"
 check "missing parameter" 2 "takes 3 parameters" "$N" lb --tables "$T/bad2.txt" --in "$T/in.pcap" --out "$T/o.pcap"
 check "missing tables file" 2 "cannot open" "$N" lb --tables "$T/nope.txt" --in "$T/in.pcap" --out "$T/o.pcap"
+check "missing tables file says why" 2 "nope.txt: cannot open (no such file)" \
+  "$N" lb --tables "$T/nope.txt" --in "$T/in.pcap" --out "$T/o.pcap"
+check "version" 0 "nettwin " "$N" --version
+mkdir -p "$T/adir"
+check "directory as --in" 2 "adir: cannot open (is a directory)" "$N" lb --tables "$TABLES" --in "$T/adir" --out "$T/o.pcap"
+check "directory as --tables" 2 "adir: cannot open (is a directory)" "$N" lb --tables "$T/adir" --in "$T/in.pcap" --out "$T/o.pcap"
+check "--out in a missing directory" 2 "cannot create (directory '$T/nodir' does not exist)" \
+  "$N" lb --tables "$TABLES" --in "$T/in.pcap" --out "$T/nodir/o.pcap"
+check "--out is a directory" 2 "adir: cannot create (is a directory)" "$N" lb --tables "$TABLES" --in "$T/in.pcap" --out "$T/adir"
+check "--stats in a missing directory" 2 "cannot create (directory '$T/nodir' does not exist)" \
+  "$N" lb --tables "$TABLES" --in "$T/in.pcap" --out "$T/o.pcap" --stats "$T/nodir/s.json"
+# A binary file given as a table script: a clear message, its bytes never echoed raw into the terminal.
+check "binary file with NUL as tables" 2 "in.pcap: not a text file (byte 0x00 at offset" \
+  "$N" lb --tables "$T/in.pcap" --in "$T/in.pcap" --out "$T/o.pcap"
+printf '\x1b[31m\xff\xfe\x01garbage\n' > "$T/bin.txt"
+out=$("$N" lb --tables "$T/bin.txt" --in "$T/in.pcap" --out "$T/o.pcap" 2>&1)
+if printf '%s' "$out" | LC_ALL=C grep -q $'[\x01-\x08\x0e-\x1f\x7f-\xff]'; then
+  echo "FAIL: raw control or non-ASCII bytes in the error message: $(printf '%s' "$out" | od -c | head -3)"; fail=$((fail + 1))
+elif ! printf '%s' "$out" | grep -qF '\x1b[31m\xff\xfe\x01garbage'; then
+  echo "FAIL: escaped token not in the message: $out"; fail=$((fail + 1))
+else
+  pass=$((pass + 1))
+fi
 
 head -c 1000 "$T/in.pcap" > "$T/trunc.pcap"
 check "truncated pcap" 2 "truncated packet data" "$N" lb --tables "$TABLES" --in "$T/trunc.pcap" --out "$T/o.pcap"
