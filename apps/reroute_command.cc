@@ -5,11 +5,11 @@
 #include <fstream>
 #include <iostream>
 #include <random>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "apps/commands.h"
+#include "apps/reroute_stats.h"
 #include "model/common/pcap.h"
 #include "model/reroute/reroute_model.h"
 #include "tb/reroute/reroute_lockstep.h"
@@ -120,23 +120,6 @@ RunResult Drive(Block* blk, const RerouteCfg& cfg, const std::vector<Packet>& ho
   return r;
 }
 
-std::string StatsJson(const RunResult& r, const char* engine, bool conservation_ok) {
-  const RerouteCounters& c = r.cnt;
-  std::ostringstream j;
-  j << "{\n  \"engine\": \"" << engine << "\",\n  \"packets_in\": " << c.in << ",\n  \"packets_out\": " << c.out
-    << ",\n  \"drops\": {\"malformed\": " << c.drop_malformed << "},\n  \"rtt_requests\": " << c.rtt_requests
-    << ",\n  \"reroutes\": " << c.reroutes << ",\n  \"reroute_blocked_clear\": " << c.reroute_blocked_clear
-    << ",\n  \"reroute_no_path\": " << c.reroute_no_path << ",\n  \"fallback_ecmp\": " << c.fallback_ecmp
-    << ",\n  \"evictions\": " << c.evictions << ",\n  \"idle_resets\": " << c.idle_resets
-    << ",\n  \"control_in\": " << c.ctrl_in << ",\n  \"rtt_replies\": " << c.rtt_replies
-    << ",\n  \"stale_replies\": " << c.stale_replies << ",\n  \"notifies\": " << c.notifies
-    << ",\n  \"clears\": " << c.clears << ",\n  \"stale_clears\": " << c.stale_clears
-    << ",\n  \"bad_control\": " << c.bad_control << ",\n  \"cycles\": " << r.cycles
-    << ",\n  \"mismatches\": " << r.mismatches << ",\n  \"conservation_ok\": " << (conservation_ok ? "true" : "false")
-    << "\n}\n";
-  return j.str();
-}
-
 }  // namespace
 }  // namespace nettwin::reroute
 
@@ -213,7 +196,7 @@ int RerouteCommand(int argc, char** argv) {
     WritePcap(out, r.out, OutputFormat(PcapFormat::kPcap, in_format));
     if (!stats.empty()) {
       std::ofstream s(stats);
-      s << StatsJson(r, engine_name, conservation_ok);
+      s << RerouteStatsJson(r.cnt, engine_name, r.cycles, r.mismatches, conservation_ok);
       if (!s) throw std::runtime_error(stats + ": write failed");
     }
   } catch (const std::exception& e) {
