@@ -43,14 +43,18 @@ def measure(d):
     from nettwin.common.pcap import read_pcap  # Scapy: only when measuring
     from nettwin.reorder.layers import parse
     first, last, top, ooo = {}, {}, {}, 0
+    sent, got = {}, {}
     for f, t in read_pcap(os.path.join(d, "hosts.pcap")):
         h = parse(f)
-        first.setdefault((h.src, h.dst, h.dqpn), float(t))
+        k = (h.src, h.dst, h.dqpn)
+        first.setdefault(k, float(t))
+        sent[k] = sent.get(k, 0) + 1
     for f, t in read_pcap(os.path.join(d, "delivered.pcap")):
         h = parse(f)
         k = (h.src, h.dst, h.dqpn)
         last[k] = float(t)
-        psn = h.psn  # PSNs here never wrap within a flow's 200 frames past 2^24 in a way that matters: compare
+        got[k] = got.get(k, 0) + 1
+        psn = h.psn  # compared modulo 2^24 (a flow's PSNs start at a random value)
         if k in top and ((top[k] - psn) & 0xFFFFFF) < 0x800000 and top[k] != psn:
             ooo += 1
         else:
@@ -58,7 +62,9 @@ def measure(d):
     with open(os.path.join(d, "report.json")) as f:
         rep = json.load(f)
     fct = [(last[k] - first[k]) * 1e6 for k in first if k in last]
-    return {"fct": fct, "undelivered_flows": len(first) - len(fct), "out_of_order": ooo,
+    # a flow missing frames (lost in the fabric or dropped by the destination's full buffer) has not completed:
+    # its FCT here runs to its last delivered frame, a lower bound (a transport would retransmit)
+    return {"fct": fct, "incomplete": sum(1 for k in sent if got.get(k, 0) < sent[k]), "out_of_order": ooo,
             "occupancy": rep["occupancy"], "reroutes": rep["src"]["reroutes"],
             "timeouts": rep["dst"]["released_by_timeout"], "buffer_drops": rep["dst"]["drop_buffer_full"],
             "held": rep["dst"]["held"]}
@@ -67,7 +73,7 @@ def measure(d):
 def summary(ms):
     fct = [x for m in ms for x in m["fct"]]
     occ = [m["occupancy"] for m in ms]
-    return {"flows": len(fct), "fct_mean": statistics.mean(fct), "fct_p50": pct(fct, 50), "fct_p99": pct(fct, 99),
+    return {"flows": len(fct), "incomplete": sum(m["incomplete"] for m in ms), "fct_mean": statistics.mean(fct), "fct_p50": pct(fct, 50), "fct_p99": pct(fct, 99),
             "held_mean_pkts": statistics.mean(o["mean_held_packets"] for o in occ),
             "held_mean_kb": statistics.mean(o["mean_held_cells"] for o in occ) * 64 / 1000.0,
             "held_peak_pkts": max(o["peak_held_packets"] for o in occ),
@@ -76,12 +82,12 @@ def summary(ms):
             "out_of_order": sum(m["out_of_order"] for m in ms), "buffer_drops": sum(m["buffer_drops"] for m in ms)}
 
 
-ROW = ("| {cfg} | {mode} | {flows} | {fct_mean:.1f} | {fct_p50:.1f} | {fct_p99:.1f} | {held_mean_pkts:.1f} / "
+ROW = ("| {cfg} | {mode} | {flows} | {incomplete} | {fct_mean:.1f} | {fct_p50:.1f} | {fct_p99:.1f} | {held_mean_pkts:.1f} / "
        "{held_mean_kb:.1f} | {held_peak_pkts} / {held_peak_kb:.1f} | {reroutes} | {timeouts} | {out_of_order} | "
        "{buffer_drops} |")
-HEAD = ("| congestion | mode | flows | FCT mean us | FCT p50 us | FCT p99 us | reorder queues mean (pkts / KB) | "
+HEAD = ("| load/congestion | mode | flows | incomplete flows | FCT mean us | FCT p50 us | FCT p99 us | reorder queues mean (pkts / KB) | "
         "peak (pkts / KB) | reroutes | timeout releases | out-of-order frames | buffer drops |\n"
-        "|---|---|---|---|---|---|---|---|---|---|---|---|")
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 
 
 def plot(results, out_dir):
