@@ -33,6 +33,8 @@ constexpr const char* kHelp =
     "  ToR never reroutes (reply cutoff 32767 us), ECMP alone. Writes DIR/hosts.pcap, fabric_in.pcap,\n"
     "  fabric_out.pcap, fabric_lost.pcap, delivered.pcap, ctrl_dst.pcap, control.pcap (into the source ToR),\n"
     "  ctrl_lost.pcap (ns timestamps from the start of the run), run.json, src_stats.json, report.json.\n"
+    "  --inject-divergence CYCLE  self-test (lockstep only): the source ToR's first fabric beat at or after\n"
+    "                CYCLE is compared with one bit flipped; the run must report the divergence and exit 1.\n"
     "  Exit: 0 ok, 1 lockstep mismatch / hang / conservation, 2 usage.\n";
 
 void Write(const std::string& dir, const char* name, const std::vector<Packet>& p) {
@@ -88,12 +90,16 @@ int CwLoopCommand(int argc, char** argv) {
       else if (o == "--flow-idle-us") c.src.flow_idle_us = static_cast<uint16_t>(num(1, 32767));
       else if (o == "--margin-us") c.dst.margin_us = static_cast<uint16_t>(num(0, 32767));
       else if (o == "--default-hold-us") c.dst.default_hold_us = static_cast<uint16_t>(num(1, 32767));
+      else if (o == "--inject-divergence") c.inject_at = ParseInjectDivergence(o, val());
       else if (o == "--dst-idle-us") c.dst.flow_idle_us = static_cast<uint16_t>(num(1, 32767));
       else throw std::invalid_argument("unknown option '" + o + "'");
     });
     if (!run) return 0;
     if (dir.empty()) throw std::invalid_argument("--out-dir is required");
     if (congested >= c.fabric.paths) throw std::invalid_argument("--congested must be below --paths");
+    if (c.inject_at != ~uint64_t{0} && c.engine != LoopEngine::kLockstep) {
+      throw std::invalid_argument("--inject-divergence needs --engine lockstep");
+    }
   } catch (const std::exception& e) {
     std::cerr << "nettwin cw-loop: " << e.what() << "\n" << kHelp;
     return 2;
@@ -184,6 +190,10 @@ int CwLoopCommand(int argc, char** argv) {
               static_cast<unsigned long long>(r.cycles));
   if (!r.mismatch.empty()) {
     std::cerr << "nettwin cw-loop: LOCKSTEP MISMATCH: " << r.mismatch << "\n";
+    return 1;
+  }
+  if (c.inject_at != ~uint64_t{0}) {
+    std::cerr << "nettwin cw-loop: --inject-divergence: no divergence at or after cycle " << c.inject_at << "\n";
     return 1;
   }
   if (!ok) {

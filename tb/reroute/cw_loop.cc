@@ -156,6 +156,7 @@ CwLoopRecord RunCwLoop(const CwLoopConfig& cfg) {
     si.s = host_in.Offer(ns);
     reverse.Due(ns, &ctrl_in);
     si.r = ctrl_in.Offer(ns);
+    if (src_ls && cyc == cfg.inject_at) src_ls->InjectFlip();
     const RerouteOut& so = src->Eval(si);
     Packet done;
     if (si.s.valid && so.s_ready) host_in.Took(&done);

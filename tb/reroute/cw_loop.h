@@ -31,6 +31,9 @@ struct CwLoopConfig {
   uint64_t start_spread_ns = 100000;
   bool ipv6_some = false;  // every fourth flow over IPv6
   bool ecmp_only = false;  // the source ToR never reroutes (reply cutoff at its maximum): ECMP alone
+  // Lockstep self-test: from this cycle on, the source ToR's next fabric beat is compared with one bit flipped
+  // (RerouteLockstep::InjectFlip); the run must stop with the divergence.
+  uint64_t inject_at = ~uint64_t{0};
   RerouteCfg src;
   reorder::ReorderCfg dst;
   FabricCfg fabric;

@@ -1,5 +1,6 @@
 """cwloop_check.py fails what it must: a run of `nettwin cw-loop` (model engine) passes, and the same run with
-its captures altered the ways a wrong destination ToR would alter them fails.
+its captures altered the ways a wrong destination ToR would alter them fails; and the loop's lockstep stops at
+an injected divergence.
 
   NETTWIN=build/nettwin_cwloop /usr/bin/python3 -m unittest nettwin.cwloop.test_check   (from scripts/)
 """
@@ -41,6 +42,13 @@ class CwLoopCheckTest(unittest.TestCase):
         with redirect_stdout(out):
             rc = check.main(["--dir", d])
         return rc, out.getvalue()
+
+    def test_lockstep_reports_an_injected_divergence(self):
+        nettwin = os.environ.get("NETTWIN", "build/nettwin_cwloop")
+        r = subprocess.run([nettwin, "cw-loop", "--out-dir", os.path.join(self.tmp, "inj"), "--seed", "1",
+                            "--inject-divergence", "5000"], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        self.assertIn("LOCKSTEP MISMATCH: source ToR (reroute): cycle 5355", r.stderr)
 
     def test_the_run_passes(self):
         rc, out = self.verdict()
