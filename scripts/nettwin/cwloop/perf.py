@@ -86,7 +86,7 @@ ROW = ("| {cfg} | {mode} | {flows} | {incomplete} | {fct_mean:.1f} | {fct_p50:.1
        "{held_mean_kb:.1f} | {held_peak_pkts} / {held_peak_kb:.1f} | {reroutes} | {timeouts} | {out_of_order} | "
        "{buffer_drops} |")
 HEAD = ("| load/congestion | mode | flows | incomplete flows | FCT mean us | FCT p50 us | FCT p99 us | reorder queues mean (pkts / KB) | "
-        "peak (pkts / KB) | reroutes | timeout releases | out-of-order frames | buffer drops |\n"
+        "peak (pkts / KB) | reroutes | frames released by timeout | out-of-order frames | buffer drops |\n"
         "|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 
 
