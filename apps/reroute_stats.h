@@ -10,8 +10,8 @@
 
 namespace nettwin::reroute {
 
-inline std::string RerouteStatsJson(const RerouteCounters& c, const char* engine, uint64_t cycles,
-                                    uint64_t mismatches, bool conservation_ok) {
+inline std::string RerouteStatsJson(const RerouteCounters& c, const char* engine, uint64_t cycles, uint64_t mismatches,
+                                    bool conservation_ok) {
   std::ostringstream j;
   j << "{\n  \"engine\": \"" << engine << "\",\n  \"packets_in\": " << c.in << ",\n  \"packets_out\": " << c.out
     << ",\n  \"drops\": {\"malformed\": " << c.drop_malformed << "},\n  \"rtt_requests\": " << c.rtt_requests

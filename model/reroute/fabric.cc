@@ -17,8 +17,7 @@ const CongestionEvent* Fabric::Active(uint8_t path, uint64_t t_ns) const {
   return nullptr;
 }
 
-FabricVerdict Fabric::Send(Link* l, uint8_t path, uint64_t t_ns, size_t bytes, const CongestionEvent* ev,
-                           double loss) {
+FabricVerdict Fabric::Send(Link* l, uint8_t path, uint64_t t_ns, size_t bytes, const CongestionEvent* ev, double loss) {
   FabricVerdict v;
   // Every packet draws, lossy path or not, so one path's loss does not shift another's draws.
   const double u = std::uniform_real_distribution<double>(0, 1)(rng_);

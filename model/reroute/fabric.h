@@ -14,16 +14,16 @@ namespace nettwin::reroute {
 struct CongestionEvent {
   uint64_t from_ns = 0, to_ns = 0;  // active for packets entering the path in [from_ns, to_ns)
   uint8_t path = 0;
-  uint32_t extra_ns = 0;       // added one-way delay
-  double rate_factor = 1.0;    // the path's rate is multiplied by this (background traffic takes the rest)
-  double loss = 0;             // probability that a data packet entering the path is lost
+  uint32_t extra_ns = 0;     // added one-way delay
+  double rate_factor = 1.0;  // the path's rate is multiplied by this (background traffic takes the rest)
+  double loss = 0;           // probability that a data packet entering the path is lost
 };
 
 struct FabricCfg {
   int paths = 8;
-  uint32_t base_ns = 2000;      // path p's one-way delay is base_ns + p * step_ns (plus serialization)
+  uint32_t base_ns = 2000;  // path p's one-way delay is base_ns + p * step_ns (plus serialization)
   uint32_t step_ns = 250;
-  double gbps = 25;             // each path's rate
+  double gbps = 25;              // each path's rate
   uint32_t ecn_queue_ns = 5000;  // CE mark when a packet waited longer than this in the path's queue
   double ctrl_loss = 0;          // probability that a control packet is lost on the way back
   std::vector<CongestionEvent> events;

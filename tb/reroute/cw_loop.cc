@@ -32,8 +32,7 @@ std::vector<Packet> HostTraffic(const CwLoopConfig& c) {
     const uint32_t psn0 = static_cast<uint32_t>(rng() & 0xFFFFFF);
     const bool v6 = c.ipv6_some && f % 4 == 3;
     for (int i = 0; i < c.packets; ++i) {
-      std::vector<uint8_t> fr =
-          reorder::NicWrite(src, qp, (psn0 + static_cast<uint32_t>(i)) & 0xFFFFFF, c.payload);
+      std::vector<uint8_t> fr = reorder::NicWrite(src, qp, (psn0 + static_cast<uint32_t>(i)) & 0xFFFFFF, c.payload);
       if (v6) fr = reorder::ToIpv6(fr);
       all.push_back(Packet{std::move(fr), t});
       const uint64_t j = c.gap_ns / 2;
@@ -190,8 +189,10 @@ CwLoopRecord RunCwLoop(const CwLoopConfig& cfg) {
     if (dout.c.valid && c_col.Add(dout.c.beat, ns, &done)) {
       rec.ctrl_dst.push_back(done);
       FabricVerdict v = fabric.Reverse(PathOf(done.bytes), ns, done.bytes.size());
-      if (v.lost) rec.ctrl_lost.push_back(Packet{std::move(done.bytes), ns});
-      else reverse.Put(v.at_ns, std::move(done.bytes));
+      if (v.lost)
+        rec.ctrl_lost.push_back(Packet{std::move(done.bytes), ns});
+      else
+        reverse.Put(v.at_ns, std::move(done.bytes));
     }
     rec.dst = dout.cnt;
     const bool dst_idle = dout.idle && dout.cnt.held_now == 0;
