@@ -87,6 +87,7 @@ int RdmaCommand(int argc, char** argv);
 int RdmaLatencyCommand(int argc, char** argv);
 int ReorderCommand(int argc, char** argv);
 int RerouteCommand(int argc, char** argv);
+int CwLoopCommand(int argc, char** argv);  // cw-loop: the ConWeave closed loop (docs/cwloop.md)
 int ReCommand(int argc, char** argv);
 int VnicCommand(int argc, char** argv);
 int NaaCommand(int argc, char** argv);

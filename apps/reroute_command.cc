@@ -2,14 +2,13 @@
 // control packets coming back (pcaps in -> fabric pcap out, each frame carrying its path in BTH byte 4), with
 // the cycle model, the RTL, or both in lockstep.
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <random>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "apps/commands.h"
+#include "apps/reroute_stats.h"
 #include "model/common/file_io.h"
 #include "model/common/pcap.h"
 #include "model/reroute/reroute_model.h"
@@ -121,23 +120,6 @@ RunResult Drive(Block* blk, const RerouteCfg& cfg, const std::vector<Packet>& ho
   return r;
 }
 
-std::string StatsJson(const RunResult& r, const char* engine, bool conservation_ok) {
-  const RerouteCounters& c = r.cnt;
-  std::ostringstream j;
-  j << "{\n  \"engine\": \"" << engine << "\",\n  \"packets_in\": " << c.in << ",\n  \"packets_out\": " << c.out
-    << ",\n  \"drops\": {\"malformed\": " << c.drop_malformed << "},\n  \"rtt_requests\": " << c.rtt_requests
-    << ",\n  \"reroutes\": " << c.reroutes << ",\n  \"reroute_blocked_clear\": " << c.reroute_blocked_clear
-    << ",\n  \"reroute_no_path\": " << c.reroute_no_path << ",\n  \"fallback_ecmp\": " << c.fallback_ecmp
-    << ",\n  \"evictions\": " << c.evictions << ",\n  \"idle_resets\": " << c.idle_resets
-    << ",\n  \"control_in\": " << c.ctrl_in << ",\n  \"rtt_replies\": " << c.rtt_replies
-    << ",\n  \"stale_replies\": " << c.stale_replies << ",\n  \"notifies\": " << c.notifies
-    << ",\n  \"clears\": " << c.clears << ",\n  \"stale_clears\": " << c.stale_clears
-    << ",\n  \"bad_control\": " << c.bad_control << ",\n  \"cycles\": " << r.cycles
-    << ",\n  \"mismatches\": " << r.mismatches << ",\n  \"conservation_ok\": " << (conservation_ok ? "true" : "false")
-    << "\n}\n";
-  return j.str();
-}
-
 }  // namespace
 }  // namespace nettwin::reroute
 
@@ -213,7 +195,8 @@ int RerouteCommand(int argc, char** argv) {
   try {
     WritePcap(out, r.out, OutputFormat(PcapFormat::kPcap, in_format));
     if (!stats.empty()) {
-      nettwin::WriteTextFile<std::runtime_error>(stats, StatsJson(r, engine_name, conservation_ok));
+      nettwin::WriteTextFile<std::runtime_error>(
+          stats, RerouteStatsJson(r.cnt, engine_name, r.cycles, r.mismatches, conservation_ok));
     }
   } catch (const std::exception& e) {
     std::cerr << "nettwin reroute: " << e.what() << "\n";

@@ -76,7 +76,7 @@ def parser():
     ap.add_argument("--match", action="append", metavar="TEXT",
                     help="run only runs whose name contains TEXT (repeatable: any of them)")
     ap.add_argument("--seeds", type=positive, default=None, metavar="N",
-                    help="seeds per scenario (default per block: lb 10, ejfat 8, rdma 3, reorder 10, reroute 5, vnic 10, naa 8, feedback 2; --quick: lb 2, rdma 1, reorder 1, reroute 1, vnic 1, naa 1, ejfat and feedback none: ctests lb_plan, ejfat_loop and lb_feedback run them)")
+                    help="seeds per scenario (default per block: lb 10, ejfat 8, rdma 3, reorder 10, reroute 5, cwloop 5 (its ECMP/ConWeave pair 3), vnic 10, naa 8, feedback 2; --quick: lb 2, rdma 1, reorder 1, reroute 1, cwloop 1, vnic 1, naa 1, ejfat and feedback none: ctests lb_plan, ejfat_loop and lb_feedback run them)")
     ap.add_argument("--first-seed", type=positive, default=1, metavar="S", help="seeds S..S+N-1 (default 1)")
     ap.add_argument("--packets", type=positive, default=None, help="packets per random LB vector (default 600)")
     ap.add_argument("--quick", action="store_true", help="the small run ctest does (lb_vectors)")

@@ -7,6 +7,7 @@ BLOCKS = {
     "rdma": "nettwin.rdma.runs",
     "reorder": "nettwin.reorder.runs",
     "reroute": "nettwin.reroute.runs",  # ConWeave source ToR (docs/reroute.md)
+    "cwloop": "nettwin.cwloop.runs",  # ConWeave closed loop: both ToRs + fabric model (docs/cwloop.md)
     "ejfat": "nettwin.re.runs",  # end to end: the lb-plan epoch switch and the closed loop through the RE
     "vnic": "nettwin.vnic.runs",
     "naa": "nettwin.naa.runs",
