@@ -21,8 +21,8 @@ RE version, a non-zero reserved byte and an LB header of an unknown version.  D/
 and D/source.json gives each event's event_num.
 
 --host: E2SAR events from 1 B to 16 MiB (--big-bytes: a smaller largest one) for the engine's `buffer host` configuration (event bytes in host memory by
-DMA; docs/re-microarchitecture.md): one event of exactly 16 MiB and one of up to 4 MiB, their segments shuffled and
-spread over the whole run, between K small events (1 B .. 64 KiB, in order, shuffled, duplicated, from several
+DMA; docs/re-microarchitecture.md): one event of exactly 16 MiB and one of up to 4 MiB, their segments spread over
+the whole run and shuffled in windows of 12 (the engine tracks 16 holes per event, docs/re.md), between K small events (1 B .. 64 KiB, in order, shuffled, duplicated, from several
 sockets or with one segment lost: that event stays incomplete), MTU 1500 or 9000, IPv4 and IPv6, some behind a kept
 LB header; no timeout expires (timeout_us 1e6).  D/re.txt: `header e2sar`, `buffer host`, `buffer_bytes 16777216`,
 `contexts 64` (a completed event holds its context until the timeout, after the run).
@@ -225,9 +225,12 @@ def gen_host(a, rng):
         lb_v = rng.choice([2, 3]) if rng.random() < 0.25 else 0
         sport = sockets[i % len(sockets)]
         cuts = e2sar_cuts(size, mtu, v6)
-        if kind == "shuffled":   # the big ones: in any order over the whole run
-            times = sorted(rng.uniform(0, span) for _ in cuts)
-            rng.shuffle(cuts)
+        if kind == "shuffled":   # the big ones: spread over the whole run, shuffled in windows of 12 segments
+            times = sorted(rng.uniform(0, span) for _ in cuts)   # (at most 11 holes: the RE tracks 16 ranges)
+            for w in range(0, len(cuts), 12):
+                win = cuts[w:w + 12]
+                rng.shuffle(win)
+                cuts[w:w + 12] = win
         else:
             t0 = rng.uniform(0, span - 100)
             times = [t0 + k * 0.5 for k in range(len(cuts))]
