@@ -43,60 +43,66 @@ class Fail(Exception):
 
 
 def parse(fr, cfg):
-    """(reason, None) or (None, (event_num, data_id, offset, data, last, event_end, data_at)): `last` says the segment
+    """(reason, None) or (None, (event_num, data_id, offset, data, last, event_end)); see parse_at."""
+    reason, seg, _ = parse_at(fr, cfg)
+    return reason, seg
+
+
+def parse_at(fr, cfg):
+    """(reason, None, None) or (None, (event_num, data_id, offset, data, last, event_end), data_at): `last` says the segment
     declares the event's end `event_end` (evio6: the Last flag, offset + length; e2sar: every segment, the
-    header's buffer_length).  evio6's event_num is the UDP source port."""
+    header's buffer_length).  evio6's event_num is the UDP source port.  data_at: the frame byte where the data
+    starts (`buffer host` bounds it by the input FIFO's beats per frame)."""
     if len(fr) < 14:
-        return "runt", None
+        return "runt", None, None
     et = int.from_bytes(fr[12:14], "big")
     if et == 0x0800:
         if len(fr) < 34:
-            return "truncated", None
+            return "truncated", None, None
         ihl = (fr[14] & 0xF) * 4
         if fr[14] >> 4 != 4 or ihl < 20:
-            return "not_ip", None
+            return "not_ip", None, None
         if fr[23] != 17 or int.from_bytes(fr[20:22], "big") & 0x3FFF:
-            return "not_udp", None
+            return "not_udp", None, None
         l4 = 14 + ihl
     elif et == 0x86DD:
         if len(fr) < 54:
-            return "truncated", None
+            return "truncated", None, None
         if fr[14] >> 4 != 6:
-            return "not_ip", None
+            return "not_ip", None, None
         if fr[20] != 17:
-            return "not_udp", None
+            return "not_udp", None, None
         l4 = 54
     else:
-        return "not_ip", None
+        return "not_ip", None, None
     if len(fr) < l4 + 8:
-        return "truncated", None
+        return "truncated", None, None
     ulen = int.from_bytes(fr[l4 + 4:l4 + 6], "big")
     if ulen < 8 or l4 + ulen > len(fr):
-        return "truncated", None
+        return "truncated", None, None
     payload = fr[l4 + 8:l4 + ulen]
     data_at = l4 + 8   # frame byte where the segment's data starts (`buffer host`: the FIFO bound)
     if payload[:2] == b"LB":   # an LB header the LB kept: 'LB', version 1 (12 bytes), 2 or 3 (16 bytes)
         size = {1: 12, 2: 16, 3: 16}.get(payload[2] if len(payload) > 2 else None)
         if cfg["lb_header"] == "drop" or size is None:
-            return "lb_header", None
+            return "lb_header", None, None
         payload = payload[size:]
         data_at += size
     e2sar = cfg["header"] == "e2sar"
     if len(payload) < (20 if e2sar else 8):
-        return "truncated", None
+        return "truncated", None, None
     if e2sar:
         if payload[0] != cfg["version"] << 4 or payload[1] != 0:
-            return "bad_version", None
+            return "bad_version", None, None
         data = payload[20:]
         return None, (int.from_bytes(payload[12:20], "big"), int.from_bytes(payload[2:4], "big"),
-                      int.from_bytes(payload[4:8], "big"), data, True, int.from_bytes(payload[8:12], "big"),
-                      data_at + 20)
+                      int.from_bytes(payload[4:8], "big"), data, True, int.from_bytes(payload[8:12], "big")), data_at + 20
     if payload[0] >> 4 != cfg["version"]:
-        return "bad_version", None
+        return "bad_version", None, None
     off = int.from_bytes(payload[4:8], "big")
     data = payload[8:]
     return None, (int.from_bytes(fr[l4:l4 + 2], "big"), int.from_bytes(payload[2:4], "big"), off, data,
-                  bool(payload[1] & 1), off + len(data), data_at + 8)
+                  bool(payload[1] & 1), off + len(data)), data_at + 8
 
 
 def covered(ranges, lo, hi):
@@ -130,10 +136,10 @@ def reference(frames, cfg):
         ts = round(ts_s * 1e9)
         st["segments_in"] += 1
         expire(ts)
-        reason, seg = parse(fr, cfg)
+        reason, seg, data_at = parse_at(fr, cfg)
         key = None
         if reason is None:
-            event_num, data_id, off, data, last, ev_end, data_at = seg
+            event_num, data_id, off, data, last, ev_end = seg
             key = (event_num, data_id)
             end = off + len(data)
             c = ctx.get(key)
