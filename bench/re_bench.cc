@@ -26,7 +26,9 @@ using Clock = std::chrono::steady_clock;
 struct Mix {
   const char* name;
   std::vector<int> event_sizes, seg_sizes;
-  const char* order;  // in-order, reverse, shuffle (every segment of every event), interleave (4 events)
+  // in-order, reverse, shuffle (every segment of every event), shuffle12 (in windows of 12 segments: at most 11
+  // holes, within the range table's 16), interleave (4 events)
+  const char* order;
   bool e2sar = false;  // E2SAR's 20-byte header (config `header e2sar`), every third event behind an LB v2 header
   bool host = false;   // `buffer host`: event bytes to host memory by DMA (buffer_bytes 16 MiB)
   int events = 0;      // events of this mix (0: --events)
@@ -56,6 +58,12 @@ std::vector<Packet> Segments(const Mix& m, int events, std::mt19937_64& rng) {
     }
     if (std::strcmp(m.order, "reverse") == 0) std::reverse(v.begin(), v.end());
     if (std::strcmp(m.order, "shuffle") == 0) std::shuffle(v.begin(), v.end(), rng);
+    if (std::strcmp(m.order, "shuffle12") == 0) {
+      for (size_t w = 0; w < v.size(); w += 12) {
+        std::shuffle(v.begin() + static_cast<std::ptrdiff_t>(w),
+                     v.begin() + static_cast<std::ptrdiff_t>(std::min(v.size(), w + 12)), rng);
+      }
+    }
     per.push_back(std::move(v));
   }
   if (std::strcmp(m.order, "interleave") == 0) {
@@ -106,8 +114,8 @@ int main(int argc, char** argv) {
       {"E2SAR header: sizes 1..16000 B, 1400 B segments, shuffled", {1, 100, 1000, 4000, 9000, 16000}, {1400},
        "shuffle", true},
       {"E2SAR header: 200 B events, 2 B segments (one-beat frames), interleaved", {200}, {2}, "interleave", true},
-      {"buffer host: 16 MiB, 4 MiB and 1..9000 B events, 8000 B jumbo segments, shuffled",
-       {16 << 20, 1, 9000, 4 << 20, 1000}, {8000}, "shuffle", true, true, 5},
+      {"buffer host: 16 MiB, 4 MiB and 1..9000 B events, 8000 B jumbo segments, shuffled in windows of 12",
+       {16 << 20, 1, 9000, 4 << 20, 1000}, {8000}, "shuffle12", true, true, 5},
       {"buffer host: 16 MiB events, 1400 B segments, in order", {16 << 20}, {1400}, "in-order", true, true, 2},
       {"buffer host: 200 B events, 2 B segments (one-beat frames), interleaved", {200}, {2}, "interleave", true,
        true},
