@@ -55,7 +55,7 @@ struct Outcome {
   std::vector<ReTimeout> incomplete;
 };
 
-std::string Report(const Outcome& o, const char* engine, const ReRunReport* run) {
+std::string Report(const Outcome& o, const char* engine, const ReRunReport* run, bool host) {
   std::ostringstream j;
   const ReCounters& c = o.counters;
   j << "{\n  \"engine\": \"" << engine << "\",\n  \"segments_in\": " << c.segments_in
@@ -83,6 +83,9 @@ std::string Report(const Outcome& o, const char* engine, const ReRunReport* run)
     j << "\n}\n";
   } else {
     j << ",\n";
+    // `buffer host`: the DMA writes the host accepted (each data byte once: re_check compares the bytes with the
+    // data of the segments used)
+    if (host) j << "  \"dma_writes\": " << run->dma_writes << ",\n  \"dma_write_bytes\": " << run->dma_write_bytes << ",\n";
     AppendRunStatsTail(j, *run);
   }
   return j.str();
@@ -240,7 +243,7 @@ int ReCommand(int argc, char** argv) {
     }
     if (!report.empty()) {
       std::ofstream f(report);
-      f << Report(o, engine.c_str(), engine == "fast" ? nullptr : &r);
+      f << Report(o, engine.c_str(), engine == "fast" ? nullptr : &r, cfg.buffer == BufferMode::kHost);
       if (!f) throw std::runtime_error(report + ": write failed");
     }
   } catch (const std::exception& e) {

@@ -121,7 +121,7 @@ def add_range(ranges, lo, hi):
 def reference(frames, cfg):
     # key -> dict(first, segs, buf (bytearray), ranges (disjoint received [begin, end)), recv, end, done)
     ctx = {}
-    st = {"segments_in": 0, "segments_used": 0, "drops": {d: 0 for d in DROPS}}
+    st = {"segments_in": 0, "segments_used": 0, "drops": {d: 0 for d in DROPS}, "data_bytes_used": 0}
     events, incomplete, dropped_keys = [], [], {}
     timeout = round(cfg["timeout_us"] * 1000)   # nanoseconds, as the pcap's times below
 
@@ -173,6 +173,7 @@ def reference(frames, cfg):
                 dropped_keys[key] = dropped_keys.get(key, 0) + 1
             continue
         st["segments_used"] += 1
+        st["data_bytes_used"] += len(data)
         c = ctx.setdefault(key, {"first": ts, "segs": 0, "buf": bytearray(), "ranges": [], "recv": 0, "end": None,
                                  "done": False})
         c["segs"] += 1
@@ -286,6 +287,10 @@ def check(d, events_path, report_path, config_path=None, host_data_path=None):
         if host_data_path is None:
             raise ValueError("buffer host: --host-data is required")
         outs = host_events(outs, cfg, host_data_path)
+        # each used segment's data bytes written once, a dropped segment's never (docs/re-microarchitecture.md)
+        if rep.get("dma_write_bytes") != st["data_bytes_used"]:
+            raise Fail("DMA wrote %s bytes, the segments used carry %d" % (rep.get("dma_write_bytes"),
+                                                                          st["data_bytes_used"]))
     if len(outs) != len(events):
         raise Fail("%d event frames, %d events" % (len(outs), len(events)))
     src = {source_key(e): bytes.fromhex(e["data"]) for e in source}

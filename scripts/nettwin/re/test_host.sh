@@ -2,7 +2,8 @@
 # `buffer host` (event bytes placed in host memory by DMA, docs/re-microarchitecture.md) against the independent
 # checker: re_gen.py --host's E2SAR events (1 B .. a 3 MiB one, shuffled) through `nettwin re` in lockstep, back
 # to back and with a host slower than line rate, each checked by re_check.py from the completion records and
-# --host-data; then a changed byte of host data, a record's address moved to no slot, a missing --host-data and
+# --host-data; then a changed byte of host data, a record's address moved to no slot, one DMA byte too many, a
+# missing --host-data and
 # `buffer host` with the golden model must be caught.
 #
 #   bash scripts/nettwin/re/test_host.sh BUILD_DIR [SEED]      (default seed: 1)
@@ -46,6 +47,11 @@ frames[0] = (bytes(fr), ts)
 write_pcap(sys.argv[2], frames)
 PYEOF
 expect 1 "no context.s slot" $PY "$S/re_check.py" --dir "$d" --events "$d/bad.pcap" --report "$d/rep_fast.json" \
+    --host-data "$d/ev_fast.bin"
+# A byte written twice (or a dropped segment's written) shows in the DMA byte count the report gives.
+$PY -c "import json,sys; r=json.load(open(sys.argv[1])); r['dma_write_bytes'] += 1; json.dump(r, open(sys.argv[2], 'w'))" \
+    "$d/rep_fast.json" "$d/bad_rep.json"
+expect 1 "DMA wrote" $PY "$S/re_check.py" --dir "$d" --events "$d/ev_fast.pcap" --report "$d/bad_rep.json" \
     --host-data "$d/ev_fast.bin"
 expect 2 "host-data FILE is required" "$NT" re --config "$d/re.txt" --in "$d/segments.pcap" --out "$d/x.pcap"
 expect 2 "buffer host needs a cycle engine" "$NT" re --config "$d/re.txt" --in "$d/segments.pcap" --out "$d/x.pcap" \
