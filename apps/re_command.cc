@@ -20,15 +20,25 @@ constexpr const char* kHelp =
     "usage: nettwin re --config re.txt --in segments.pcap --out events.pcap [--report report.json]\n"
     "                  [--engine lockstep|rtl|model|fast] [--trace wave.fst]\n"
     "                  [--gaps P] [--backpressure P] [--seed N]\n"
+    "                  [--host-data events.bin] [--host-write-latency N] [--host-outstanding N]\n"
     "  --config  `contexts N`, `buffer_bytes N`, `timeout_us T` lines (defaults 16, 16384, 1000);\n"
     "            `header evio6|e2sar` (default evio6: the seed's 8-byte header, key (UDP source port, data_id);\n"
     "            e2sar: JeffersonLab/E2SAR's 20-byte REHdr, key (event number, data_id)), `version N` (the RE\n"
     "            header version accepted; default evio6 0, e2sar 1), `lb_header skip|drop` (a UDP payload\n"
-    "            that still starts with an LB header: skip it (default) or drop the frame)\n"
+    "            that still starts with an LB header: skip it (default) or drop the frame);\n"
+    "            `buffer onchip|host` (host: the engine writes each event's bytes by DMA to its context's slot\n"
+    "            in host memory, host_base + context x buffer_bytes rounded up to 4 KiB, and sends a\n"
+    "            completion record; buffer_bytes up to 16 MiB), `host_base N` (default 0x100000000)\n"
     "  --in      the LB's output for one compute node (UDP + RE header segments, any order); each segment's\n"
     "            pcap timestamp is its arrival time (timeouts)\n"
     "  --out     one frame per completed event (EtherType 0x88B5, a 12-byte header (18 with e2sar), the\n"
-    "            event's bytes)\n"
+    "            event's bytes); with `buffer host` one completion record per event (the same header, then\n"
+    "            the 8-byte host address of the event's bytes) and --host-data is required\n"
+    "  --host-data  `buffer host`: the bytes of every completed event, in record order, as the host read\n"
+    "            them from its slot when the record arrived (concatenated; each record gives the length)\n"
+    "  --host-write-latency, --host-outstanding  `buffer host`: the host memory's posted-write latency in\n"
+    "            cycles (default 100) and write credits (default 128); fewer credits than the latency is\n"
+    "            below line rate (input stalls)\n"
     "  --report  JSON: counters, drops by reason, every completed and every incomplete event; with a cycle\n"
     "            engine also cycles, beats, input stalls, mismatches, conservation_ok\n"
     "  --engine  lockstep (default): rtl/re and its cycle model compared every cycle; rtl or model alone;\n"
@@ -46,7 +56,7 @@ struct Outcome {
   std::vector<ReTimeout> incomplete;
 };
 
-std::string Report(const Outcome& o, const char* engine, const ReRunReport* run) {
+std::string Report(const Outcome& o, const char* engine, const ReRunReport* run, bool host) {
   std::ostringstream j;
   const ReCounters& c = o.counters;
   j << "{\n  \"engine\": \"" << engine << "\",\n  \"segments_in\": " << c.segments_in
@@ -74,6 +84,9 @@ std::string Report(const Outcome& o, const char* engine, const ReRunReport* run)
     j << "\n}\n";
   } else {
     j << ",\n";
+    // `buffer host`: the DMA writes the host accepted (each data byte once: re_check compares the bytes with the
+    // data of the segments used)
+    if (host) j << "  \"dma_writes\": " << run->dma_writes << ",\n  \"dma_write_bytes\": " << run->dma_write_bytes << ",\n";
     AppendRunStatsTail(j, *run);
   }
   return j.str();
@@ -90,7 +103,7 @@ Outcome RunFast(const ReConfig& cfg, const std::vector<Packet>& segs) {
 
 // A cycle engine's run in the golden model's terms: counters, event list (from the output frames' headers)
 // and the report port's records.
-Outcome FromRun(const ReRunReport& r, HeaderFormat format) {
+Outcome FromRun(const ReRunReport& r, HeaderFormat format, bool host) {
   Outcome o;
   const ReCycleCounters& c = r.counters;
   o.counters.segments_in = c.in;
@@ -111,7 +124,8 @@ Outcome FromRun(const ReRunReport& r, HeaderFormat format) {
     e.event_num = format == HeaderFormat::kE2sar ? be(14, 8) : be(14, 2);
     e.tick16 = static_cast<uint16_t>(e.event_num);
     e.data_id = static_cast<uint16_t>(be(id_at, 2));
-    e.data.resize(f.bytes.size() > hb ? f.bytes.size() - hb : 0);
+    // `buffer host`: a completion record; the length is its header's (the bytes are in host memory)
+    e.data.resize(host ? be(id_at + 2, 4) : f.bytes.size() > hb ? f.bytes.size() - hb : 0);
     e.segments = static_cast<uint32_t>(be(id_at + 6, 4));
     o.events.push_back(std::move(e));
   }
@@ -128,7 +142,7 @@ Outcome FromRun(const ReRunReport& r, HeaderFormat format) {
 int ReCommand(int argc, char** argv) {
   using namespace nettwin;
   using namespace nettwin::re;
-  std::string config, in, out, report, trace, engine = "lockstep";
+  std::string config, in, out, report, trace, host_data, engine = "lockstep";
   ReConfig cfg;
   ReRunConfig rc;
   std::vector<Packet> segs;
@@ -147,6 +161,12 @@ int ReCommand(int argc, char** argv) {
         trace = val();
       else if (o == "--engine")
         engine = val();
+      else if (o == "--host-data")
+        host_data = val();
+      else if (o == "--host-write-latency")
+        rc.host_write_latency = static_cast<uint32_t>(ParseNumber(o, val(), 1, 100000));
+      else if (o == "--host-outstanding")
+        rc.host_max_outstanding = static_cast<uint32_t>(ParseNumber(o, val(), 1, 100000));
       else if (o == "--gaps")
         rc.opt.gaps = ParseNumber(o, val(), 0, 0.99);
       else if (o == "--backpressure")
@@ -182,7 +202,13 @@ int ReCommand(int argc, char** argv) {
     }
     rc.cfg = ReStatic{static_cast<uint32_t>(cfg.contexts), cfg.buffer_bytes,
                       static_cast<uint64_t>(std::llround(cfg.timeout_us * 1000)), cfg.format,
-                      static_cast<uint8_t>(cfg.Version()), cfg.lb_header};
+                      static_cast<uint8_t>(cfg.Version()), cfg.lb_header, cfg.buffer, cfg.host_base};
+    if (cfg.buffer == BufferMode::kHost && engine == "fast")
+      throw std::runtime_error("buffer host needs a cycle engine (lockstep, rtl or model): the golden model has no host memory");
+    if (cfg.buffer == BufferMode::kHost && host_data.empty())
+      throw std::runtime_error("buffer host: --host-data FILE is required (the events' bytes)");
+    if (cfg.buffer != BufferMode::kHost && !host_data.empty())
+      throw std::runtime_error("--host-data needs `buffer host` in the configuration");
     if (engine != "fast") {
       if (const std::string e = ReStaticError(rc.cfg); !e.empty()) {
         throw std::runtime_error((config.empty() ? std::string("defaults") : config) + ": " + e +
@@ -202,12 +228,19 @@ int ReCommand(int argc, char** argv) {
     rc.opt.trace_path = trace;
     rc.mismatch_trace = trace.empty() ? out + ".mismatch.fst" : "";
     r = RunRe(segs, rc);
-    o = FromRun(r, cfg.format);
+    o = FromRun(r, cfg.format, cfg.buffer == BufferMode::kHost);
   }
   try {
     WritePcap(out, o.frames);
+    if (!host_data.empty()) {
+      std::ofstream f(host_data, std::ios::binary);
+      for (const std::vector<uint8_t>& e : r.host_events)
+        f.write(reinterpret_cast<const char*>(e.data()), static_cast<std::streamsize>(e.size()));
+      if (!f) throw std::runtime_error(host_data + ": write failed");
+    }
     if (!report.empty()) {
-      nettwin::WriteTextFile<std::runtime_error>(report, Report(o, engine.c_str(), engine == "fast" ? nullptr : &r));
+      nettwin::WriteTextFile<std::runtime_error>(
+          report, Report(o, engine.c_str(), engine == "fast" ? nullptr : &r, cfg.buffer == BufferMode::kHost));
     }
   } catch (const std::exception& e) {
     std::cerr << "nettwin re: " << e.what() << "\n";

@@ -2,7 +2,9 @@
 // events of several sizes, cut into segments of several sizes and delivered in order, reversed or shuffled
 // across events; for each mix the input beats per cycle from the first to the last input beat (1.0 = line
 // rate: the input was never stalled), input stall cycles, the latency from an event's last input beat to
-// its first output beat, and the simulation speed. Then the memory the parameters cost, by context count.
+// its first output beat, and the simulation speed. The `buffer host` mixes (event bytes to host memory by
+// DMA, tb::HostMemory with a 100-cycle posted-write latency) carry events up to 16 MiB; one has a host slower
+// than line rate (50 write credits). Then the memory the parameters cost, by context count.
 // Prints a Markdown table and one JSON line per row.
 //   build/re_bench [--engine rtl|lockstep|model] [--events N]
 #include <algorithm>
@@ -24,8 +26,13 @@ using Clock = std::chrono::steady_clock;
 struct Mix {
   const char* name;
   std::vector<int> event_sizes, seg_sizes;
-  const char* order;  // in-order, reverse, shuffle (every segment of every event), interleave (4 events)
+  // in-order, reverse, shuffle (every segment of every event), shuffle12 (in windows of 12 segments: at most 11
+  // holes, within the range table's 16), interleave (4 events)
+  const char* order;
   bool e2sar = false;  // E2SAR's 20-byte header (config `header e2sar`), every third event behind an LB v2 header
+  bool host = false;   // `buffer host`: event bytes to host memory by DMA (buffer_bytes 16 MiB)
+  int events = 0;      // events of this mix (0: --events)
+  uint32_t host_outstanding = 128;  // the host's posted-write credits (latency 100 cycles)
 };
 
 std::vector<Packet> Segments(const Mix& m, int events, std::mt19937_64& rng) {
@@ -51,6 +58,12 @@ std::vector<Packet> Segments(const Mix& m, int events, std::mt19937_64& rng) {
     }
     if (std::strcmp(m.order, "reverse") == 0) std::reverse(v.begin(), v.end());
     if (std::strcmp(m.order, "shuffle") == 0) std::shuffle(v.begin(), v.end(), rng);
+    if (std::strcmp(m.order, "shuffle12") == 0) {
+      for (size_t w = 0; w < v.size(); w += 12) {
+        std::shuffle(v.begin() + static_cast<std::ptrdiff_t>(w),
+                     v.begin() + static_cast<std::ptrdiff_t>(std::min(v.size(), w + 12)), rng);
+      }
+    }
     per.push_back(std::move(v));
   }
   if (std::strcmp(m.order, "interleave") == 0) {
@@ -101,6 +114,13 @@ int main(int argc, char** argv) {
       {"E2SAR header: sizes 1..16000 B, 1400 B segments, shuffled", {1, 100, 1000, 4000, 9000, 16000}, {1400},
        "shuffle", true},
       {"E2SAR header: 200 B events, 2 B segments (one-beat frames), interleaved", {200}, {2}, "interleave", true},
+      {"buffer host: 16 MiB, 4 MiB and 1..9000 B events, 8000 B jumbo segments, shuffled in windows of 12",
+       {16 << 20, 1, 9000, 4 << 20, 1000}, {8000}, "shuffle12", true, true, 5},
+      {"buffer host: 16 MiB events, 1400 B segments, in order", {16 << 20}, {1400}, "in-order", true, true, 2},
+      {"buffer host: 200 B events, 2 B segments (one-beat frames), interleaved", {200}, {2}, "interleave", true,
+       true},
+      {"buffer host, slow host (50 write credits, 100-cycle latency): 4 MiB events, 1400 B segments",
+       {4 << 20}, {1400}, "in-order", true, true, 2, 50},
   };
   std::printf(
       "| mix | segments | in beats | cycles | in beats/cycle | input stalls | events | max latency (cycles) | sim "
@@ -109,7 +129,7 @@ int main(int argc, char** argv) {
   std::mt19937_64 rng(1);
   int failures = 0;
   for (const Mix& m : mixes) {
-    const int n = events;
+    const int n = m.events > 0 ? m.events : events;
     // Event e's segments carry time 10e ns; with a 400 ns timeout a completed event's context (held until
     // its timeout, docs/re.md) is freed about 40 events later, so at most ~44 of the 64 are ever in use.
     const std::vector<Packet> timed = Segments(m, n, rng);
@@ -119,6 +139,12 @@ int main(int argc, char** argv) {
     rc.cfg.buffer_bytes = params::kReBufBytes;
     rc.cfg.timeout_ns = 400;
     if (m.e2sar) rc.cfg.format = HeaderFormat::kE2sar, rc.cfg.version = 1;
+    if (m.host) {
+      rc.cfg.buffer = BufferMode::kHost;
+      rc.cfg.buffer_bytes = kReHostBufBytes;
+      rc.host_write_latency = 100;
+      rc.host_max_outstanding = m.host_outstanding;
+    }
     const auto t0 = Clock::now();
     const ReRunReport r = RunRe(timed, rc);
     const double secs = std::chrono::duration<double>(Clock::now() - t0).count();
@@ -154,16 +180,23 @@ int main(int argc, char** argv) {
         static_cast<unsigned long long>(r.run.input_stall_cycles), ok ? "true" : "false");
   }
   // Memory by context count (the RTL's storage; bits): data buffer, range table, context state, input FIFO.
-  const unsigned off_w = 15;  // $clog2(ReBufBytes + 1) for ReBufBytes = 16384
+  // Offsets are OffW = $clog2(ReHostBufBytes + 1) = 25 bits since `buffer host` (events up to 16 MiB); a build
+  // for on-chip buffers only would keep $clog2(buffer + 1). "host": no data buffer, 16 MiB events.
+  const unsigned off_w = 25;
   std::printf("\n| contexts | buffer/context | data buffer | range table | context state | input FIFO | total |\n");
   std::printf("|---|---|---|---|---|---|---|\n");
   for (unsigned ctx : {16u, 64u, 256u}) {
-    for (unsigned buf : {9216u, 16384u, 65536u}) {
-      const unsigned ow = buf == 16384 ? off_w : (buf == 9216 ? 14 : 17);
+    for (unsigned buf : {9216u, 16384u, 65536u, 0u}) {
+      const unsigned ow = buf == 0 ? off_w : (buf == 16384 ? 15 : (buf == 9216 ? 14 : 17));
       const double data_kib = ctx * static_cast<double>(buf) / 1024;
       const double range_kib = ctx * params::kReRanges * (2.0 * ow + 1) / 8 / 1024;
       const double state_kib = ctx * (4.0 + 80 + 96 + 64 + 32 + 4 * ow) / 8 / 1024;  // key: event_num 64 + data_id
       const double fifo_kib = params::kReFifoBeats * 64.0 / 1024;
+      if (buf == 0) {
+        std::printf("| %u | host (16 MiB events) | 0 | %.1f KiB | %.1f KiB | %.0f KiB | %.0f KiB |\n", ctx, range_kib,
+                    state_kib, fifo_kib, range_kib + state_kib + fifo_kib);
+        continue;
+      }
       std::printf("| %u | %u B | %.0f KiB | %.1f KiB | %.1f KiB | %.0f KiB | %.0f KiB |\n", ctx, buf, data_kib,
                   range_kib, state_kib, fifo_kib, data_kib + range_kib + state_kib + fifo_kib);
     }

@@ -27,11 +27,32 @@ const ReOut& ReCycleModel::Eval(const ReIn& in) {
     out_.m.beat.keep = KeepMask(static_cast<int>(n));
     out_.m.beat.last = off + n == o_frame_.size();
   }
+  out_.dma = HostWrite();
   out_.report = report_;
   out_.cnt = cnt_;
   out_.busy = beat_idx_ != 0 || fifo_used_ != 0 || !desc_.empty() || cur_job_.valid || next_job_.valid ||
               !done_q_.empty() || o_active_ || flush_pending_ || report_.valid;
   return out_;
+}
+
+// Beat b of the job's frame holds frame bytes [64 b, 64 b + 64); its data bytes [lo, hi) of the beat go to
+// the slot at event offset + 64 b + lo - data_at. A beat without data bytes (header, padding) writes nothing.
+DmaRequest ReCycleModel::HostWrite() const {
+  DmaRequest r;
+  const WriteJob& j = cur_job_;
+  if (!in_.cfg_host || !j.valid || j.skip) return r;
+  const int64_t base = int64_t{kBeatBytes} * j.beat;
+  const int64_t lo = std::clamp<int64_t>(int64_t{j.data_at} - base, 0, kBeatBytes);
+  const int64_t hi = std::clamp<int64_t>(int64_t{j.data_at} + j.len - base, 0, kBeatBytes);
+  if (lo >= hi) return r;
+  r.valid = true;
+  r.write = true;
+  r.addr = in_.cfg_host_base + static_cast<uint64_t>(j.ctx) * HostSlotBytes(in_.cfg_buffer_bytes) + j.offset +
+           static_cast<uint64_t>(base + lo) - j.data_at;
+  r.len = static_cast<uint16_t>(hi - lo);
+  r.off = static_cast<uint8_t>(lo);
+  for (int64_t k = lo; k < hi; ++k) r.data[static_cast<size_t>(k)] = j.frame[static_cast<size_t>(base + k)];
+  return r;
 }
 
 bool ReCycleModel::Expired(const Context& c, uint64_t now) const {
@@ -94,7 +115,7 @@ int ReCycleModel::Place(const Desc& d, int* slot, bool* completes) {
     std::vector<uint8_t> data = std::move(n.data);
     n = Context{};
     n.data = std::move(data);
-    n.data.resize(params::kReBufBytes);
+    if (!in_.cfg_host) n.data.resize(params::kReBufBytes);
     n.valid = true;
     n.key = key;
     n.mac_dst = s.mac_dst;
@@ -117,7 +138,7 @@ int ReCycleModel::Place(const Desc& d, int* slot, bool* completes) {
       c.re[free_range] = end;
     }
     c.max_end = std::max(c.max_end, end);
-    std::copy_n(d.frame.begin() + s.data_at, s.len, c.data.begin() + off);
+    if (!in_.cfg_host) std::copy_n(d.frame.begin() + s.data_at, s.len, c.data.begin() + off);
   }
   ++c.segments;
   c.received += s.len;
@@ -183,13 +204,19 @@ ReCycleModel::Step ReCycleModel::Decide(bool job_slot_free) {
     ++cnt_.used;
     cnt_.completed += completes;
   }
-  if (d.stored > 0) st.job = WriteJob{true, code != 0, completes && code == 0, slot, d.stored, 0};
+  if (d.stored > 0) {
+    st.job = WriteJob{true, code != 0, completes && code == 0, slot, d.stored, 0, d.seg.offset, d.seg.len,
+                      d.seg.data_at, {}};
+    if (in_.cfg_host && code == 0) st.job.frame = d.frame;
+  }
   return st;
 }
 
 void ReCycleModel::Tick() {
   const ReIn& in = in_;
-  const bool cur_finish = cur_job_.valid && (cur_job_.skip || cur_job_.beat + 1 == cur_job_.beats);
+  // `buffer host`: a beat whose DMA write the host does not take this cycle stays.
+  const bool advance = !out_.dma.valid || in.dma_ready;
+  const bool cur_finish = cur_job_.valid && (cur_job_.skip || (cur_job_.beat + 1 == cur_job_.beats && advance));
   const bool take = next_job_.valid && (!cur_job_.valid || cur_finish);
   // decide (first: it reads the contexts before the output stage releases one)
   const Step st = Decide(!next_job_.valid || take);
@@ -210,16 +237,15 @@ void ReCycleModel::Tick() {
     o_ctx_ = done_q_.front();
     done_q_.pop_front();
     const Context& c = ctx_[static_cast<size_t>(o_ctx_)];
-    ReEvent e{static_cast<uint16_t>(c.key.first),
-              c.key.second,
-              c.key.first,
-              c.mac_dst,
-              c.mac_src,
-              c.segments,
-              0,
-              0,
-              std::vector<uint8_t>(c.data.begin(), c.data.begin() + c.length)};
-    o_frame_ = EventFrame(e, in.cfg_format).bytes;
+    ReEvent e{static_cast<uint16_t>(c.key.first), c.key.second, c.key.first, c.mac_dst, c.mac_src, c.segments, 0, 0,
+              {}};
+    if (in.cfg_host) {
+      const uint64_t slot = in.cfg_host_base + static_cast<uint64_t>(o_ctx_) * HostSlotBytes(in.cfg_buffer_bytes);
+      o_frame_ = EventRecord(e, c.length, slot, in.cfg_format).bytes;
+    } else {
+      e.data.assign(c.data.begin(), c.data.begin() + c.length);
+      o_frame_ = EventFrame(e, in.cfg_format).bytes;
+    }
     o_active_ = true;
     o_beat_ = 0;
   }
@@ -228,7 +254,7 @@ void ReCycleModel::Tick() {
   if (cur_finish) {
     released = cur_job_.beats;
     if (cur_job_.completes) done_q_.push_back(cur_job_.ctx);
-  } else if (cur_job_.valid) {
+  } else if (cur_job_.valid && advance) {
     ++cur_job_.beat;
   }
   if (take) {

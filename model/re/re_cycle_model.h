@@ -10,6 +10,9 @@
 //             dropped one (one cycle); at the end of a completing segment it queues the event
 //   output    sends each completed event as a frame (26-byte header + data; 32 with E2SAR's header), one beat
 //             per cycle
+// With `buffer host` (cfg_host) the write stage sends each accepted beat's data bytes to the context's slot in
+// host memory as one DMA write (waiting while the host is not ready), and the output stage sends a one-beat
+// completion record (header + the slot's host address) instead of the event's bytes.
 #pragma once
 
 #include <array>
@@ -19,6 +22,7 @@
 #include <vector>
 
 #include "model/common/clocked_block.h"
+#include "model/common/dma.h"
 #include "model/common/stream.h"
 #include "model/re/re_segment.h"
 #include "nt_params.h"
@@ -37,7 +41,13 @@ struct ReIn {
   HeaderFormat cfg_format = HeaderFormat::kEvio6;  // cfg_format_i (1: e2sar)
   uint8_t cfg_version = 0;                         // cfg_version_i
   LbHeaderMode cfg_lb_header = LbHeaderMode::kSkip;  // cfg_lb_drop_i (1: drop)
-  ParseConfig Parse() const { return ParseConfig{cfg_buffer_bytes, cfg_format, cfg_version, cfg_lb_header}; }
+  bool cfg_host = false;                             // cfg_host_i: `buffer host`
+  uint64_t cfg_host_base = 0;                        // cfg_host_base_i: context k's slot at base + k x slot
+  bool dma_ready = false;                            // dma_req_ready_i
+  ParseConfig Parse() const {
+    return ParseConfig{cfg_buffer_bytes, cfg_format, cfg_version, cfg_lb_header,
+                       cfg_host ? params::kReSegBeats * kBeatBytes : 0};
+  }
 };
 
 // An incomplete event the engine gave up on (one per cycle on the report port).
@@ -67,6 +77,7 @@ struct ReCycleCounters {
 struct ReOut {
   bool s_ready = false;
   StreamPort m;
+  DmaRequest dma;  // dma_req_*_o (writes only)
   ReReport report;
   bool busy = false;
   ReCycleCounters cnt;
@@ -98,7 +109,10 @@ class ReCycleModel : public ClockedBlock<ReIn, ReOut> {
     bool valid = false, skip = false, completes = false;
     int ctx = 0;
     uint32_t beats = 0, beat = 0;
+    uint32_t offset = 0, len = 0, data_at = 0;  // `buffer host`: where the beats' data bytes go
+    std::vector<uint8_t> frame;                 // `buffer host`: the frame (the input FIFO's beats)
   };
+  DmaRequest HostWrite() const;  // the write stage's DMA request this cycle (`buffer host`)
   // Combinational decisions of the cycle, applied by Tick().
   struct Step {
     bool pop = false, flush_done = false;

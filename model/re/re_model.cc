@@ -36,6 +36,20 @@ ReConfig ParseReConfig(const std::string& text, const std::string& file_name) {
                      : HeaderFormat::kEvio6;
       continue;
     }
+    if (key == "buffer") {
+      c.buffer = word("onchip", "host", "buffer must be onchip (the engine's buffers) or host (DMA to host memory)")
+                     ? BufferMode::kHost
+                     : BufferMode::kOnChip;
+      continue;
+    }
+    if (key == "host_base") {
+      char* e = nullptr;
+      const unsigned long long b = std::strtoull(val.c_str(), &e, 0);
+      if (val.empty() || *e != '\0' || val[0] == '-' || b % 4096 != 0 || b >= (uint64_t{1} << 48))
+        fail(val, "host_base must be a multiple of 4096 below 2^48");
+      c.host_base = b;
+      continue;
+    }
     if (key == "lb_header") {
       c.lb_header = word("skip", "drop", "lb_header must be skip or drop") ? LbHeaderMode::kDrop : LbHeaderMode::kSkip;
       continue;
@@ -59,7 +73,7 @@ ReConfig ParseReConfig(const std::string& text, const std::string& file_name) {
       if (!(v >= 0 && v <= 15) || v != static_cast<int>(v)) fail(val, "version must be an integer in 0..15");
       c.version = static_cast<int>(v);
     } else {
-      fail(key, "unknown setting (contexts, buffer_bytes, timeout_us, header, version, lb_header)");
+      fail(key, "unknown setting (contexts, buffer_bytes, timeout_us, header, version, lb_header, buffer, host_base)");
     }
   }
   return c;
@@ -179,7 +193,10 @@ uint32_t EventHeaderBytes(HeaderFormat format) {
   return format == HeaderFormat::kE2sar ? params::kReOutHdrBytesE2sar : params::kReOutHdrBytes;
 }
 
-Packet EventFrame(const ReEvent& e, HeaderFormat format) {
+namespace {
+
+// The output header (EventHeaderBytes) with `length` in its length field.
+Packet EventHeader(const ReEvent& e, uint64_t length, HeaderFormat format) {
   Packet p;
   auto put = [&p](uint64_t v, int n) {
     for (int i = n - 1; i >= 0; --i) p.bytes.push_back(static_cast<uint8_t>(v >> (8 * i)));
@@ -192,10 +209,23 @@ Packet EventFrame(const ReEvent& e, HeaderFormat format) {
   else
     put(e.tick16, 2);
   put(e.data_id, 2);
-  put(e.data.size(), 4);
+  put(length, 4);
   put(e.segments, 4);
-  p.bytes.insert(p.bytes.end(), e.data.begin(), e.data.end());
   p.time_ns = e.done_ns;
+  return p;
+}
+
+}  // namespace
+
+Packet EventFrame(const ReEvent& e, HeaderFormat format) {
+  Packet p = EventHeader(e, e.data.size(), format);
+  p.bytes.insert(p.bytes.end(), e.data.begin(), e.data.end());
+  return p;
+}
+
+Packet EventRecord(const ReEvent& e, uint32_t length, uint64_t host_addr, HeaderFormat format) {
+  Packet p = EventHeader(e, length, format);
+  for (int i = 7; i >= 0; --i) p.bytes.push_back(static_cast<uint8_t>(host_addr >> (8 * i)));
   return p;
 }
 

@@ -17,6 +17,11 @@
 
 namespace nettwin::re {
 
+constexpr uint64_t kReDefaultHostBase = uint64_t{1} << 32;
+
+// `buffer host`: each context's slot in host memory is buffer_bytes rounded up to 4 KiB.
+inline uint64_t HostSlotBytes(uint32_t buffer_bytes) { return (uint64_t{buffer_bytes} + 4095) / 4096 * 4096; }
+
 struct ReConfig {
   int contexts = 16;                            // events reassembled at once
   uint32_t buffer_bytes = params::kReBufBytes;  // largest event (the RTL's buffer per context)
@@ -24,9 +29,12 @@ struct ReConfig {
   HeaderFormat format = HeaderFormat::kEvio6;   // `header evio6|e2sar`
   int version = -1;                             // `version N`; -1: the format's (evio6 0, e2sar 1)
   LbHeaderMode lb_header = LbHeaderMode::kSkip;  // `lb_header skip|drop`
+  BufferMode buffer = BufferMode::kOnChip;       // `buffer onchip|host`
+  uint64_t host_base = kReDefaultHostBase;       // `host_base N`: context k's slot is host_base + k x slot bytes
   int Version() const { return version >= 0 ? version : format == HeaderFormat::kE2sar ? 1 : 0; }
   ParseConfig Parse() const {
-    return ParseConfig{buffer_bytes, format, static_cast<uint8_t>(Version()), lb_header};
+    return ParseConfig{buffer_bytes, format, static_cast<uint8_t>(Version()), lb_header,
+                       buffer == BufferMode::kHost ? params::kReSegBeats * 64 : 0};
   }
 };
 
@@ -100,5 +108,10 @@ class ReModel {
 Packet EventFrame(const ReEvent& e, HeaderFormat format = HeaderFormat::kEvio6);
 // The bytes before the event's data in its frame (nt_pkg ReOutHdrBytes / ReOutHdrBytesE2sar).
 uint32_t EventHeaderBytes(HeaderFormat format);
+// `buffer host`: the completion record the engine sends instead of the event frame: the event frame's header
+// (its length field = the event's length) followed by the 8-byte host address of the event's first byte (big
+// endian); the bytes themselves are in host memory at that address.
+Packet EventRecord(const ReEvent& e, uint32_t length, uint64_t host_addr, HeaderFormat format);
+constexpr uint32_t kReRecordAddrBytes = 8;
 
 }  // namespace nettwin::re

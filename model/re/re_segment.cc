@@ -79,7 +79,9 @@ Segment ParseSegment(const std::vector<uint8_t>& b, const ParseConfig& cfg) {
     s.event_num = Be(b, l4, 2);
   }
   if (s.len == 0 && !(s.last && s.event_end == s.End())) return Dropped(Drop::kEmpty);
-  if (std::max(s.End(), s.event_end) > cfg.buffer_bytes) return Dropped(Drop::kTooBig);
+  if (std::max(s.End(), s.event_end) > cfg.buffer_bytes ||
+      (cfg.max_frame_data != 0 && uint64_t{s.data_at} + s.len > cfg.max_frame_data))
+    return Dropped(Drop::kTooBig);
   if (s.End() > s.event_end) return Dropped(Drop::kInconsistent);  // e2sar only: data past the event's length
   s.ok = true;
   return s;

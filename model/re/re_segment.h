@@ -33,6 +33,13 @@ enum class HeaderFormat : uint8_t {
   kEvio6,  // the seed's 8 bytes: version:4 rsvd:10 first:1 last:1 data_id:16 offset:32; key (UDP source port, data_id)
   kE2sar,  // JeffersonLab/E2SAR REHdr, 20 bytes: version:4 rsvd:12 data_id:16 offset:32 length:32 event_num:64
 };
+// Where an event's bytes go (config `buffer`): the on-chip per-context buffer (ReBufBytes each, the default) or
+// a slot per context in host memory, written by DMA (docs/re-microarchitecture.md "Event data in host memory").
+enum class BufferMode : uint8_t { kOnChip, kHost };
+// The largest event with `buffer host` (re_pkg ReHostBufBytes; E2SAR's BufferLength is 32 bits, the issue asks
+// for 16 MiB).
+constexpr uint32_t kReHostBufBytes = 1u << 24;
+
 // What to do with a UDP payload that still starts with an LB header ("LB", version 1: 12 bytes, 2 or 3: 16).
 enum class LbHeaderMode : uint8_t { kSkip, kDrop };
 
@@ -41,6 +48,9 @@ struct ParseConfig {
   HeaderFormat format = HeaderFormat::kEvio6;
   uint8_t version = 0;  // the RE header version accepted
   LbHeaderMode lb_header = LbHeaderMode::kSkip;
+  // `buffer host`: the frame bytes the input FIFO keeps (ReSegBeats x 64); a segment whose data ends past them
+  // is `too_big` (0: no such bound; on chip, buffer_bytes <= ReBufBytes already bounds it).
+  uint32_t max_frame_data = 0;
 };
 
 struct Segment {

@@ -4,6 +4,9 @@
 // frame's beats in one cycle. When the segment that completes an event is written, the event is queued;
 // the output stage sends it as a frame: a 26-byte header (32 with E2SAR's RE header; docs/re.md "Output"),
 // then the event's bytes.
+// With `buffer host` (cfg_host_i) the buffer is not used: each accepted beat's data bytes go to the context's
+// slot in host memory as one DMA write (the beat waits while dma_req_ready_i is low), and the output stage
+// sends a one-beat completion record: the same header, then the slot's 8-byte host address.
 module re_event_buffer
   import nt_pkg::*;
   import re_pkg::*;
@@ -11,6 +14,16 @@ module re_event_buffer
   input  logic                   clk_i,
   input  logic                   rst_ni,
   input  logic                   cfg_format_i,  // 1: E2SAR's header (the output header carries a 64-bit event number)
+  input  logic                   cfg_host_i,    // 1: event bytes to host memory by DMA, completion records out
+  input  logic [63:0]            cfg_host_base_i,
+  input  logic [31:0]            cfg_buffer_bytes_i,  // the slot stride: rounded up to 4 KiB
+  output logic                   dma_req_valid_o,
+  input  logic                   dma_req_ready_i,
+  output logic                   dma_req_write_o,
+  output logic [63:0]            dma_req_addr_o,
+  output logic [15:0]            dma_req_len_o,
+  output logic [5:0]             dma_req_off_o,
+  output logic [StreamBits-1:0]  dma_req_data_o,
   input  logic                   job_valid_i,
   input  job_t                   job_i,
   output logic                   job_ready_o,
@@ -37,8 +50,8 @@ module re_event_buffer
   job_t              cur_q, next_q;
   logic [BeatsW-1:0] beat_q;
   logic [FifoW-1:0]  rd_q;
-  logic              finish, take;
-  assign finish      = cur_valid_q && (cur_q.skip || beat_q + 1'b1 == cur_q.beats);
+  logic              finish, take, advance;
+  assign finish      = cur_valid_q && (cur_q.skip || (beat_q + 1'b1 == cur_q.beats && advance));
   assign take        = next_valid_q && (!cur_valid_q || finish);
   assign job_ready_o = !next_valid_q || take;
   assign fifo_raddr_o    = rd_q + FifoW'(beat_q);
@@ -59,12 +72,36 @@ module re_event_buffer
       // verilator lint_off UNUSEDSIGNAL
       automatic logic [31:0] a = 32'(cur_q.offset) + pos - 32'(cur_q.data_at);  // < ReBufBytes when written
       // verilator lint_on UNUSEDSIGNAL
-      we[j]    = cur_valid_q && !cur_q.skip && pos >= 32'(cur_q.data_at) &&
+      we[j]    = !cfg_host_i && cur_valid_q && !cur_q.skip && pos >= 32'(cur_q.data_at) &&
                  pos < 32'(cur_q.data_at) + 32'(cur_q.len);
       wbyte[j] = fifo_rdata_i[8*i+:8];
       wrow[j]  = {cur_q.ctx, a[6+:LaneRowW]};
     end
   end
+
+  // ---- `buffer host`: the beat's data bytes [lo, hi) go to slot + offset + 64 beat + lo - data_at ----
+  logic [63:0] slot_bytes, wr_slot;
+  logic [31:0] slot32, wbase, dend, wlo, whi;
+  always_comb begin
+    slot32     = (cfg_buffer_bytes_i + 32'd4095) & ~32'd4095;
+    slot_bytes = 64'(slot32);
+    wr_slot    = cfg_host_base_i + 64'(cur_q.ctx) * slot_bytes;
+    wbase      = {17'd0, beat_q, 6'd0};
+    dend       = 32'(cur_q.data_at) + 32'(cur_q.len);
+    wlo        = 32'(cur_q.data_at) > wbase ? 32'(cur_q.data_at) - wbase : '0;
+    whi        = dend > wbase ? dend - wbase : '0;
+    if (wlo > 32'(StreamBytes)) wlo = 32'(StreamBytes);
+    if (whi > 32'(StreamBytes)) whi = 32'(StreamBytes);
+    dma_req_valid_o = cfg_host_i && cur_valid_q && !cur_q.skip && wlo < whi;
+    dma_req_write_o = 1'b1;
+    dma_req_addr_o  = wr_slot + 64'(cur_q.offset) + 64'(wbase) + 64'(wlo) - 64'(cur_q.data_at);
+    dma_req_len_o   = 16'(whi - wlo);
+    dma_req_off_o   = wlo[5:0];
+    for (int j = 0; j < StreamBytes; j++) begin
+      dma_req_data_o[8*j+:8] = (32'(j) >= wlo && 32'(j) < whi) ? fifo_rdata_i[8*j+:8] : 8'd0;
+    end
+  end
+  assign advance = !dma_req_valid_o || dma_req_ready_i;
 
   // ---- completed events, in completion order ----
   logic [CtxW-1:0] q_mem [ReContexts];
@@ -86,10 +123,13 @@ module re_event_buffer
   logic [8*ReOutHdrBytes-1:0] hdr;
   logic [8*ReOutHdrBytesE2sar-1:0] hdr2;
   logic [7:0] b_evio, b_e2sar;
+  logic [63:0] rec_addr;  // `buffer host`: the record's slot address
+  assign rec_addr = cfg_host_base_i + 64'(o_ctx_q) * slot_bytes;
   assign pop = !o_active_q && qcnt_q != '0;
   assign ev_ctx_o = o_ctx_q;
   always_comb begin
-    total     = (cfg_format_i ? 32'(ReOutHdrBytesE2sar) : 32'(ReOutHdrBytes)) + ev_i.length;
+    total     = (cfg_format_i ? 32'(ReOutHdrBytesE2sar) : 32'(ReOutHdrBytes)) +
+                (cfg_host_i ? 32'(8) : ev_i.length);
     beat_base = {17'd0, o_beat_q, 6'd0};
     o_last    = total - beat_base <= 32'(StreamBytes);
     keep      = o_last ? StreamBytes'((65'd1 << (total - beat_base)) - 65'd1) : '1;
@@ -125,6 +165,12 @@ module re_event_buffer
         b_e2sar = (o_beat_q == '0) ? hdr2[8*k+:8] : prev_q[8*(k + StreamBytes - ReOutHdrBytesE2sar)+:8];
       end else begin
         b_e2sar = rd_row[8*(k - ReOutHdrBytesE2sar)+:8];
+      end
+      // a completion record: the header, then the slot address (big endian)
+      if (cfg_host_i) begin
+        if (k >= ReOutHdrBytes && k < ReOutHdrBytes + 8) b_evio = rec_addr[8*(ReOutHdrBytes + 7 - k)+:8];
+        if (k >= ReOutHdrBytesE2sar && k < ReOutHdrBytesE2sar + 8)
+          b_e2sar = rec_addr[8*(ReOutHdrBytesE2sar + 7 - k)+:8];
       end
       beat_data[8*k+:8] = cfg_format_i ? b_e2sar : b_evio;
       if (!keep[k]) beat_data[8*k+:8] = 8'd0;
@@ -186,7 +232,7 @@ module re_event_buffer
       if (finish) begin
         rd_q   <= rd_q + FifoW'(cur_q.beats);
         beat_q <= '0;
-      end else if (cur_valid_q) begin
+      end else if (cur_valid_q && advance) begin
         beat_q <= beat_q + 1'b1;
       end
       if (take) begin

@@ -20,6 +20,7 @@ module re_ingress
   input  logic                      cfg_format_i,   // 0: the seed's 8-byte header, 1: E2SAR's 20-byte REHdr
   input  logic [3:0]                cfg_version_i,  // the RE header version accepted
   input  logic                      cfg_lb_drop_i,  // 1: drop a frame that still has an LB header; 0: skip it
+  input  logic                      cfg_host_i,     // `buffer host`: data past the stored beats is too_big
   // descriptor FIFO head
   output logic                      desc_valid_o,
   output desc_t                     desc_o,
@@ -131,7 +132,8 @@ module re_ingress
       else if (cfg_format_i ? (win_b8(win, 32'(h)) != {cfg_version_i, 4'd0} || win_b8(win, 32'(h) + 1) != 8'd0)
                             : win[8*32'(h)+4+:4] != cfg_version_i) d.code = CodeW'(ReDropBadVersion);
       else if (d.len == '0 && !(d.last && ev_end == seg_end)) d.code = CodeW'(ReDropEmpty);
-      else if (seg_end > {1'b0, cfg_buffer_bytes_i} || ev_end > {1'b0, cfg_buffer_bytes_i})
+      else if (seg_end > {1'b0, cfg_buffer_bytes_i} || ev_end > {1'b0, cfg_buffer_bytes_i} ||
+               (cfg_host_i && 32'(d.data_at) + 32'(d.len) > 32'(ReSegBeats * StreamBytes)))
         d.code = CodeW'(ReDropTooBig);
       else if (seg_end > ev_end) d.code = CodeW'(ReDropInconsistent);
     end

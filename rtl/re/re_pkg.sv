@@ -2,9 +2,13 @@
 package re_pkg;
   import nt_pkg::*;
 
+  // The largest event with `buffer host` (cfg_host_i): the event's bytes go to a slot in host memory by DMA, so
+  // only the tracking state (offsets of OffW bits) grows with it (docs/re-microarchitecture.md).
+  localparam int unsigned ReHostBufBytes = 16777216;
+
   localparam int unsigned CtxW = $clog2(ReContexts);
   localparam int unsigned RangeW = $clog2(ReRanges);
-  localparam int unsigned OffW = $clog2(ReBufBytes + 1);  // an end offset within a context buffer
+  localparam int unsigned OffW = $clog2(ReHostBufBytes + 1);  // an end offset within an event (either buffer)
   localparam int unsigned RowsPerCtx = ReBufBytes / StreamBytes;
   localparam int unsigned RowW = $clog2(ReContexts * RowsPerCtx);
   localparam int unsigned FifoW = $clog2(ReFifoBeats);

@@ -28,6 +28,16 @@ module re_top
   input  logic                   cfg_format_i,   // 0: the seed's 8-byte RE header, 1: E2SAR's 20-byte REHdr
   input  logic [3:0]             cfg_version_i,  // the RE header version accepted
   input  logic                   cfg_lb_drop_i,  // a frame that still has an LB header: 1 drop, 0 skip the header
+  input  logic                   cfg_host_i,     // `buffer host`: event bytes to host memory, completion records out
+  input  logic [63:0]            cfg_host_base_i,  // context k's slot: base + k x buffer_bytes rounded up to 4 KiB
+  // host memory (`buffer host`): one write per accepted beat with data bytes (tb/common/host_memory.h)
+  output logic                   dma_req_valid_o,
+  input  logic                   dma_req_ready_i,
+  output logic                   dma_req_write_o,
+  output logic [63:0]            dma_req_addr_o,
+  output logic [15:0]            dma_req_len_o,
+  output logic [5:0]             dma_req_off_o,
+  output logic [StreamBits-1:0]  dma_req_data_o,
   // incomplete events
   output logic                   rep_valid_o,
   output logic [63:0]            rep_event_num_o,
@@ -68,6 +78,7 @@ module re_top
     .cfg_format_i,
     .cfg_version_i,
     .cfg_lb_drop_i,
+    .cfg_host_i,
     .desc_valid_o    (desc_valid),
     .desc_o          (desc),
     .desc_pop_i      (desc_pop),
@@ -116,6 +127,16 @@ module re_top
     .clk_i,
     .rst_ni,
     .cfg_format_i,
+    .cfg_host_i,
+    .cfg_host_base_i,
+    .cfg_buffer_bytes_i,
+    .dma_req_valid_o,
+    .dma_req_ready_i,
+    .dma_req_write_o,
+    .dma_req_addr_o,
+    .dma_req_len_o,
+    .dma_req_off_o,
+    .dma_req_data_o,
     .job_valid_i     (job_valid),
     .job_i           (job),
     .job_ready_o     (job_ready),

@@ -1,7 +1,8 @@
 // Segments, whole, through the reassembly engine's golden model and its cycle model (beats on the stream
 // port, output always ready, each frame 300 ns after the previous one with a 1 us timeout so contexts
 // expire, few contexts and a small buffer so no_context and too_big happen), then flush; once with the seed's
-// 8-byte RE header and once with E2SAR's 20-byte header (LB headers skipped). Besides the sanitizers: a
+// 8-byte RE header, once with E2SAR's 20-byte header (LB headers skipped) and once more with E2SAR's header and
+// `buffer host` (event bytes as DMA writes; the host always ready). Besides the sanitizers: a
 // differential check -- the two models' counters and drops must agree, and every frame is counted in and
 // accounted for.
 #include "model/re/re_cycle_model.h"
@@ -13,13 +14,14 @@ using namespace nettwin::re;
 
 namespace {
 
-void RunFormat(const std::vector<std::vector<uint8_t>>& frames, HeaderFormat format) {
+void RunFormat(const std::vector<std::vector<uint8_t>>& frames, HeaderFormat format, bool host = false) {
   constexpr uint64_t kStepNs = 300;
   ReConfig cfg;
   cfg.format = format;
   cfg.contexts = 2;
   cfg.buffer_bytes = 2000;
   cfg.timeout_us = 1.0;
+  if (host) cfg.buffer = BufferMode::kHost;
   ReModel golden(cfg);
   for (size_t i = 0; i < frames.size(); ++i) golden.Push(Packet{frames[i], i * kStepNs});
   golden.Finish();
@@ -37,6 +39,8 @@ void RunFormat(const std::vector<std::vector<uint8_t>>& frames, HeaderFormat for
   in0.cfg_format = cfg.format;
   in0.cfg_version = static_cast<uint8_t>(cfg.Version());
   in0.cfg_lb_header = cfg.lb_header;
+  in0.cfg_host = host;
+  in0.dma_ready = true;
   size_t done_frames = 0;
   bool flushed = false, flush_taken = false;
   ReCycleCounters last;
@@ -70,5 +74,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const auto frames = fuzz::Frames(data, size, 8);
   RunFormat(frames, HeaderFormat::kEvio6);
   RunFormat(frames, HeaderFormat::kE2sar);
+  RunFormat(frames, HeaderFormat::kE2sar, true);
   return 0;
 }

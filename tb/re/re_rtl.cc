@@ -23,7 +23,16 @@ class ReRtl : public tb::VerilatedBlock<Vre_top, ReIn, ReOut> {
     t.cfg_format_i = in.cfg_format == HeaderFormat::kE2sar;
     t.cfg_version_i = in.cfg_version & 0xF;
     t.cfg_lb_drop_i = in.cfg_lb_header == LbHeaderMode::kDrop;
+    t.cfg_host_i = in.cfg_host;
+    t.cfg_host_base_i = in.cfg_host_base;
+    t.dma_req_ready_i = in.dma_ready;
     t.eval();
+    out_.dma.valid = t.dma_req_valid_o;
+    out_.dma.write = t.dma_req_write_o;
+    out_.dma.addr = t.dma_req_addr_o;
+    out_.dma.len = t.dma_req_len_o;
+    out_.dma.off = t.dma_req_off_o;
+    tb::GetBytes(t.dma_req_data_o, out_.dma.data.data(), kDmaBeatBytes);
     out_.s_ready = t.s_ready_o;
     tb::SampleM(t, &out_.m);
     out_.report = ReReport{static_cast<bool>(t.rep_valid_o),
@@ -50,6 +59,7 @@ class ReRtl : public tb::VerilatedBlock<Vre_top, ReIn, ReOut> {
     top().s_valid_i = 0;
     top().m_ready_i = 0;
     top().flush_i = 0;
+    top().dma_req_ready_i = 0;
   }
   ReOut out_;
 };

@@ -15,11 +15,16 @@ tb::RunResult RunOnce(const std::vector<Packet>& segments, const ReRunConfig& rc
   if (rc.engine != Engine::kModel) rtl = MakeReRtl();
   if (rc.engine != Engine::kRtl) model = std::make_unique<ReCycleModel>();
   tb::Harness<ReBinding> h(rtl.get(), model.get());
-  ReSide side(&segments, rc.cfg);
+  std::unique_ptr<tb::HostMemory> mem;
+  if (rc.cfg.buffer == BufferMode::kHost)
+    mem = std::make_unique<tb::HostMemory>(1, rc.host_write_latency, rc.host_max_outstanding, opt.clock_mhz);
+  ReSide side(&segments, rc.cfg, mem.get());
   tb::RunResult r = h.Run(segments, &side, opt);
   if (rep != nullptr) {
     rep->counters = h.last_out().cnt;
     rep->reports = side.reports();
+    rep->host_events = side.host_events();
+    if (mem) rep->dma_writes = mem->writes(), rep->dma_write_bytes = mem->write_bytes();
   }
   return r;
 }
@@ -40,7 +45,8 @@ ReRunReport RunRe(const std::vector<Packet>& segments, const ReRunConfig& rc) {
   }
   const ReCycleCounters& c = rep.counters;
   rep.conservation_ok = !rep.run.mismatch && !rep.run.hang && c.in == segments.size() && c.in == c.used + c.Dropped() &&
-                        rep.run.out.size() == c.out && c.out == c.completed && rep.reports.size() == c.timed_out;
+                        rep.run.out.size() == c.out && c.out == c.completed && rep.reports.size() == c.timed_out &&
+                        (rc.cfg.buffer != BufferMode::kHost || rep.host_events.size() == c.out);
   return rep;
 }
 

@@ -19,6 +19,8 @@ struct ReRunConfig {
   ReStatic cfg;
   tb::RunOptions opt;
   std::string mismatch_trace;  // FST of the cycles around a divergence (empty: none)
+  // `buffer host`: the host memory's timing (tb::HostMemory); line rate needs max_outstanding >= write_latency.
+  uint32_t host_write_latency = 100, host_max_outstanding = 128;
 };
 
 struct ReRunReport {
@@ -27,6 +29,9 @@ struct ReRunReport {
   ReCycleCounters counters;
   std::string mismatch_text;
   bool conservation_ok = false;
+  // `buffer host`: each completion record's event bytes as the host read them, and the DMA writes accepted.
+  std::vector<std::vector<uint8_t>> host_events;
+  uint64_t dma_writes = 0, dma_write_bytes = 0;
 };
 
 ReRunReport RunRe(const std::vector<Packet>& segments, const ReRunConfig& rc);

@@ -17,15 +17,18 @@ struct Case {
   ReStatic cfg;
   double gaps = 0, backpressure = 0;
   uint64_t seed = 1;
+  uint32_t host_write_latency = 100, host_max_outstanding = 128;  // `buffer host`
 };
 
 // Runs lockstep, requires no divergence and conservation, and the golden model's results.
-ReRunReport Check(const std::vector<Packet>& segs, const Case& c = {}) {
+ReRunReport CheckOne(const std::vector<Packet>& segs, const Case& c) {
   ReRunConfig rc;
   rc.cfg = c.cfg;
   rc.opt.gaps = c.gaps;
   rc.opt.backpressure = c.backpressure;
   rc.opt.seed = c.seed;
+  rc.host_write_latency = c.host_write_latency;
+  rc.host_max_outstanding = c.host_max_outstanding;
   ReRunReport rep = RunRe(segs, rc);
   EXPECT_FALSE(rep.run.mismatch) << rep.mismatch_text;
   EXPECT_FALSE(rep.run.hang);
@@ -37,6 +40,8 @@ ReRunReport Check(const std::vector<Packet>& segs, const Case& c = {}) {
   gc.format = c.cfg.format;
   gc.version = c.cfg.version;
   gc.lb_header = c.cfg.lb_header;
+  gc.buffer = c.cfg.buffer;
+  gc.host_base = c.cfg.host_base;
   ReModel g(gc);
   for (const Packet& p : segs) g.Push(p);
   g.Finish();
@@ -48,8 +53,30 @@ ReRunReport Check(const std::vector<Packet>& segs, const Case& c = {}) {
   for (int d = 0; d < kNumDrops; ++d)
     EXPECT_EQ(rep.counters.drops[static_cast<size_t>(d + 1)], gcnt.drops[static_cast<size_t>(d)]) << DropName(d);
   EXPECT_EQ(rep.run.out.size(), g.events().size());
+  const bool host = c.cfg.buffer == BufferMode::kHost;
+  if (host) {
+    EXPECT_EQ(rep.host_events.size(), rep.run.out.size());
+  }
   for (size_t i = 0; i < std::min(rep.run.out.size(), g.events().size()); ++i) {
-    EXPECT_EQ(rep.run.out[i].bytes, EventFrame(g.events()[i], c.cfg.format).bytes) << "event " << i;
+    const ReEvent& e = g.events()[i];
+    if (!host) {
+      EXPECT_EQ(rep.run.out[i].bytes, EventFrame(e, c.cfg.format).bytes) << "event " << i;
+      continue;
+    }
+    // `buffer host`: the record is the event's header and its slot's address; the bytes are in host memory.
+    const std::vector<uint8_t>& rec = rep.run.out[i].bytes;
+    const Packet want = EventRecord(e, static_cast<uint32_t>(e.data.size()), 0, c.cfg.format);
+    EXPECT_EQ(rec.size(), want.bytes.size()) << "event " << i;
+    if (rec.size() != want.bytes.size()) continue;
+    EXPECT_TRUE(std::equal(rec.begin(), rec.end() - kReRecordAddrBytes, want.bytes.begin())) << "event " << i;
+    uint64_t addr = 0;
+    for (size_t k = rec.size() - kReRecordAddrBytes; k < rec.size(); ++k) addr = (addr << 8) | rec[k];
+    const uint64_t slot = HostSlotBytes(c.cfg.buffer_bytes);
+    EXPECT_EQ((addr - c.cfg.host_base) % slot, 0u) << "event " << i;
+    EXPECT_LT((addr - c.cfg.host_base) / slot, c.cfg.contexts) << "event " << i;
+    if (i < rep.host_events.size()) {
+      EXPECT_TRUE(rep.host_events[i] == e.data) << "event " << i << " bytes";
+    }
   }
   EXPECT_EQ(rep.reports.size(), g.timeouts().size());
   for (size_t i = 0; i < std::min(rep.reports.size(), g.timeouts().size()); ++i) {
@@ -63,6 +90,20 @@ ReRunReport Check(const std::vector<Packet>& segs, const Case& c = {}) {
     EXPECT_EQ(r.end_known, t.end_known) << i;
     if (t.end_known) EXPECT_EQ(r.length, t.length) << i;
     EXPECT_EQ(r.at_end, t.at_end_of_input) << i;
+  }
+  return rep;
+}
+
+// CheckOne; an on-chip case runs a second time with `buffer host` (event bytes to host memory by DMA, the same
+// decisions; the events compared in host memory), so every test also covers the DMA write stage. Returns the
+// first run's report.
+ReRunReport Check(const std::vector<Packet>& segs, const Case& c = {}) {
+  ReRunReport rep = CheckOne(segs, c);
+  if (c.cfg.buffer == BufferMode::kOnChip) {
+    SCOPED_TRACE("the same case with buffer host");
+    Case h = c;
+    h.cfg.buffer = BufferMode::kHost;
+    CheckOne(segs, h);
   }
   return rep;
 }
@@ -459,31 +500,114 @@ TEST(ReLockstep, E2sarLengthChecks) {
   EXPECT_EQ(rep.counters.drops[params::kReDropTooBig], 1u);
 }
 
+// 40 E2SAR events of 0..5999 bytes (data(size, e)), 3 us apart, cut at 1..1500 bytes, IPv4/IPv6, LB v0..v3,
+// some with a duplicate or a loss, in arrival order (shuffled first: equal times in any order).
+std::vector<Packet> E2sarMixture(uint64_t seed, const std::function<std::vector<uint8_t>(int, int)>& data) {
+  std::mt19937_64 rng(seed);
+  std::vector<Packet> segs;
+  for (int e = 0; e < 40; ++e) {
+    const int size = static_cast<int>(rng() % 6000);
+    SegOpts o;
+    o.v6 = rng() % 2;
+    o.lb_version = static_cast<int>(rng() % 4);
+    auto v = E2sarCut(rng(), static_cast<uint16_t>(rng()), data(size, e), 1 + static_cast<int>(rng() % 1500),
+                      static_cast<double>(e) * 3, o);
+    if (rng() % 4 == 0 && !v.empty()) v.push_back(v[rng() % v.size()]);  // a duplicate
+    if (rng() % 5 == 0 && v.size() > 1) v.erase(v.begin());              // a loss
+    Append(&segs, v);
+  }
+  std::shuffle(segs.begin(), segs.end(), rng);
+  std::sort(segs.begin(), segs.end(), [](const Packet& a, const Packet& b) { return a.time_ns < b.time_ns; });
+  return segs;
+}
+
 // E2SAR frames at line rate: back-to-back frames of interleaved events, shuffled, with output backpressure,
 // in lockstep; the randomized mix of the seed's test run over E2SAR's header.
 TEST(ReLockstep, E2sarRandomizedMixtures) {
   for (uint64_t seed : {21u, 22u}) {
-    std::mt19937_64 rng(seed);
-    std::vector<Packet> segs;
-    for (int e = 0; e < 40; ++e) {
-      const int size = static_cast<int>(rng() % 6000);
-      SegOpts o;
-      o.v6 = rng() % 2;
-      o.lb_version = static_cast<int>(rng() % 4);
-      auto v = E2sarCut(rng(), static_cast<uint16_t>(rng()), Bytes(size, e), 1 + static_cast<int>(rng() % 1500),
-                        static_cast<double>(e) * 3, o);
-      if (rng() % 4 == 0 && !v.empty()) v.push_back(v[rng() % v.size()]);  // a duplicate
-      if (rng() % 5 == 0 && v.size() > 1) v.erase(v.begin());              // a loss
-      Append(&segs, v);
-    }
-    std::shuffle(segs.begin(), segs.end(), rng);
-    std::sort(segs.begin(), segs.end(), [](const Packet& a, const Packet& b) { return a.time_ns < b.time_ns; });
+    const std::vector<Packet> segs = E2sarMixture(seed, [](int size, int e) { return Bytes(size, e); });
     Case c = E2sarCase();
     c.cfg.timeout_ns = 50000;
     c.backpressure = seed == 22 ? 0.5 : 0;
     c.seed = seed;
     Check(segs, c);
   }
+}
+
+// ---- `buffer host`: event bytes placed in host memory by DMA, completion records out (issue 24 item 3) ----
+
+std::vector<uint8_t> RandomBytes(size_t n, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<uint8_t> v(n);
+  for (uint8_t& b : v) b = static_cast<uint8_t>(rng());
+  return v;
+}
+
+Case HostCase(uint32_t buffer_bytes = kReHostBufBytes) {
+  Case c = E2sarCase();
+  c.cfg.buffer = BufferMode::kHost;
+  c.cfg.buffer_bytes = buffer_bytes;
+  c.cfg.contexts = 8;
+  c.cfg.timeout_ns = 1'000'000'000;
+  return c;
+}
+
+// A 4 MiB event of 8000-byte (jumbo) segments, shuffled in windows, between small events of 0..5000 bytes over IPv4 and
+// IPv6 behind kept LB headers; every byte in host memory at the record's address, line rate (no input stall).
+TEST(ReLockstep, HostBufferLargeEventShuffledAmongSmallOnes) {
+  std::mt19937_64 rng(31);
+  std::vector<Packet> segs;
+  SegOpts o;
+  for (int e = 0; e < 6; ++e) {
+    o.v6 = e % 2;
+    o.lb_version = e % 4;
+    Append(&segs, E2sarCut(100 + e, 3, RandomBytes(static_cast<size_t>(e * 1000), e), 1 + e * 300, 0, o));
+  }
+  // Shuffled in windows of 12 segments: at most 11 holes at once, within the range table's 16 (a whole-event
+  // shuffle of 525 segments would be `no_range` drops, docs/re.md).
+  auto big = E2sarCut(7, 1, RandomBytes(4u << 20, 7), 8000);
+  for (size_t w = 0; w < big.size(); w += 12) {
+    std::shuffle(big.begin() + static_cast<std::ptrdiff_t>(w),
+                 big.begin() + static_cast<std::ptrdiff_t>(std::min(big.size(), w + 12)), rng);
+  }
+  Append(&segs, big);
+  Append(&segs, E2sarCut(8, 1, RandomBytes(1, 8), 1));
+  const auto rep = Check(segs, HostCase());
+  ASSERT_EQ(rep.run.out.size(), 7u);
+  EXPECT_EQ(rep.host_events[5].size(), 4u << 20);
+  EXPECT_EQ(rep.run.input_stall_cycles, 0u);
+  EXPECT_EQ(rep.dma_write_bytes, 4u * 1024 * 1024 + 1 + (1 + 2 + 3 + 4 + 5) * 1000);
+}
+
+// A host slower than line rate (fewer posted-write credits than its latency): the input stalls, nothing is
+// dropped or lost; with duplicates, losses, overlaps, output backpressure and small slots (contexts reused).
+TEST(ReLockstep, HostBufferSlowHostStallsNeverDrops) {
+  for (uint64_t seed : {41u, 42u}) {
+    const std::vector<Packet> segs = E2sarMixture(seed, [seed](int size, int e) {
+      return RandomBytes(static_cast<size_t>(size), seed * 100 + static_cast<uint64_t>(e));
+    });
+    Case c = HostCase(6000);
+    c.cfg.contexts = 4;
+    c.cfg.timeout_ns = 50000;
+    c.backpressure = seed == 42 ? 0.5 : 0;
+    c.host_write_latency = 200;
+    c.host_max_outstanding = seed == 41 ? 2 : 50;
+    c.seed = seed;
+    const auto rep = Check(segs, c);
+    EXPECT_GT(rep.run.input_stall_cycles, 0u) << seed;
+  }
+}
+
+// With `buffer host` a segment whose data ends past the beats the input FIFO keeps (ReSegBeats x 64 bytes of
+// frame) is too_big even when the event fits the slot; on chip buffer_bytes already bounds it.
+TEST(ReLockstep, HostBufferFrameLongerThanTheFifoKeepsIsTooBig) {
+  const size_t keep = params::kReSegBeats * kBeatBytes;
+  std::vector<Packet> segs = {E2sarSeg(1, 1, 0, 20000, RandomBytes(20000, 1)),
+                              E2sarSeg(2, 1, 0, static_cast<uint32_t>(keep - 62), RandomBytes(keep - 62, 2)),
+                              E2sarSeg(3, 1, 0, static_cast<uint32_t>(keep - 61), RandomBytes(keep - 61, 3))};
+  const auto rep = Check(segs, HostCase(65536));
+  EXPECT_EQ(rep.counters.drops[static_cast<size_t>(Drop::kTooBig) + 1], 2u);
+  EXPECT_EQ(rep.run.out.size(), 1u);
 }
 
 }  // namespace

@@ -108,8 +108,19 @@ TEST(ReModel, ConfigErrorsNameFileLineToken) {
   };
   EXPECT_EQ(ParseReConfig("contexts 4 # few\nbuffer_bytes 9000\ntimeout_us 2.5\n", "re.txt").contexts, 4);
   EXPECT_EQ(err("contexts 0\n"), "re.txt:1: token '0': contexts must be an integer in 1..4096");
+  EXPECT_EQ(err("\nbuffers 5\n"),
+            "re.txt:2: token 'buffers': unknown setting (contexts, buffer_bytes, timeout_us, header, version, lb_header, "
+            "buffer, host_base)");
+  // `buffer host` (events in host memory by DMA) and its slot base
   EXPECT_EQ(err("\nbuffer 5\n"),
-            "re.txt:2: token 'buffer': unknown setting (contexts, buffer_bytes, timeout_us, header, version, lb_header)");
+            "re.txt:2: token '5': buffer must be onchip (the engine's buffers) or host (DMA to host memory)");
+  EXPECT_EQ(err("host_base 100\n"), "re.txt:1: token '100': host_base must be a multiple of 4096 below 2^48");
+  EXPECT_EQ(err("host_base -4096\n"), "re.txt:1: token '-4096': host_base must be a multiple of 4096 below 2^48");
+  const ReConfig h = ParseReConfig("buffer host\nhost_base 0x2000\nbuffer_bytes 16777216\n", "re.txt");
+  EXPECT_EQ(h.buffer, BufferMode::kHost);
+  EXPECT_EQ(h.host_base, 0x2000u);
+  EXPECT_EQ(h.Parse().max_frame_data, params::kReSegBeats * 64);
+  EXPECT_EQ(ReConfig{}.Parse().max_frame_data, 0u);
   const ReConfig e = ParseReConfig("header e2sar\nlb_header drop\n", "re.txt");
   EXPECT_EQ(e.format, HeaderFormat::kE2sar);
   EXPECT_EQ(e.Version(), 1);  // E2SAR's rehdrVersion

@@ -2,12 +2,17 @@
 """Independent checker of the EJFAT reassembly engine (docs/re.md), written from the docs, not the model.
 
   /usr/bin/python3 scripts/re_check.py --dir D --events EVENTS.pcap --report REPORT.json [--config RE.txt]
+                                       [--host-data EVENTS.bin]
 
 Replays D/segments.pcap under D/re.txt with its own implementation of the documented rules and requires
 the same counters, drops by reason, completed events (in order) and incomplete events as the report; then
 that every output frame is byte-identical to the event the source sent (D/source.json, from re_gen.py),
 that no source event was completed twice, and that every source event is completed, reported incomplete,
-or had every segment dropped.  Exit 0 ok, 1 check failed, 2 bad input.
+or had every segment dropped.  With `buffer host` EVENTS.pcap holds one completion record per event (the
+output header, then the 8-byte host address of the event's slot) and the event's bytes are read from
+EVENTS.bin (what `nettwin re --host-data` wrote: each event's bytes as the host found them at the record's
+address, in record order); the address must be host_base + k x slot bytes (buffer_bytes rounded up to 4 KiB)
+for a context k < contexts.  Exit 0 ok, 1 check failed, 2 bad input.
 """
 import argparse
 import json
@@ -30,6 +35,7 @@ def _pkg_param(name):
 
 
 RANGES = _pkg_param("ReRanges")  # disjoint received byte ranges a context can track
+FIFO_FRAME_BYTES = _pkg_param("ReSegBeats") * 64  # `buffer host`: frame bytes the input FIFO keeps
 
 
 class Fail(Exception):
@@ -37,62 +43,85 @@ class Fail(Exception):
 
 
 def parse(fr, cfg):
-    """(reason, None) or (None, (event_num, data_id, offset, data, last, event_end)): `last` says the segment
+    """(reason, None) or (None, (event_num, data_id, offset, data, last, event_end)); see parse_at."""
+    reason, seg, _ = parse_at(fr, cfg)
+    return reason, seg
+
+
+def parse_at(fr, cfg):
+    """(reason, None, None) or (None, (event_num, data_id, offset, data, last, event_end), data_at): `last` says the segment
     declares the event's end `event_end` (evio6: the Last flag, offset + length; e2sar: every segment, the
-    header's buffer_length).  evio6's event_num is the UDP source port."""
+    header's buffer_length).  evio6's event_num is the UDP source port.  data_at: the frame byte where the data
+    starts (`buffer host` bounds it by the input FIFO's beats per frame)."""
     if len(fr) < 14:
-        return "runt", None
+        return "runt", None, None
     et = int.from_bytes(fr[12:14], "big")
     if et == 0x0800:
         if len(fr) < 34:
-            return "truncated", None
+            return "truncated", None, None
         ihl = (fr[14] & 0xF) * 4
         if fr[14] >> 4 != 4 or ihl < 20:
-            return "not_ip", None
+            return "not_ip", None, None
         if fr[23] != 17 or int.from_bytes(fr[20:22], "big") & 0x3FFF:
-            return "not_udp", None
+            return "not_udp", None, None
         l4 = 14 + ihl
     elif et == 0x86DD:
         if len(fr) < 54:
-            return "truncated", None
+            return "truncated", None, None
         if fr[14] >> 4 != 6:
-            return "not_ip", None
+            return "not_ip", None, None
         if fr[20] != 17:
-            return "not_udp", None
+            return "not_udp", None, None
         l4 = 54
     else:
-        return "not_ip", None
+        return "not_ip", None, None
     if len(fr) < l4 + 8:
-        return "truncated", None
+        return "truncated", None, None
     ulen = int.from_bytes(fr[l4 + 4:l4 + 6], "big")
     if ulen < 8 or l4 + ulen > len(fr):
-        return "truncated", None
+        return "truncated", None, None
     payload = fr[l4 + 8:l4 + ulen]
+    data_at = l4 + 8   # frame byte where the segment's data starts (`buffer host`: the FIFO bound)
     if payload[:2] == b"LB":   # an LB header the LB kept: 'LB', version 1 (12 bytes), 2 or 3 (16 bytes)
         size = {1: 12, 2: 16, 3: 16}.get(payload[2] if len(payload) > 2 else None)
         if cfg["lb_header"] == "drop" or size is None:
-            return "lb_header", None
+            return "lb_header", None, None
         payload = payload[size:]
+        data_at += size
     e2sar = cfg["header"] == "e2sar"
     if len(payload) < (20 if e2sar else 8):
-        return "truncated", None
+        return "truncated", None, None
     if e2sar:
         if payload[0] != cfg["version"] << 4 or payload[1] != 0:
-            return "bad_version", None
+            return "bad_version", None, None
         data = payload[20:]
         return None, (int.from_bytes(payload[12:20], "big"), int.from_bytes(payload[2:4], "big"),
-                      int.from_bytes(payload[4:8], "big"), data, True, int.from_bytes(payload[8:12], "big"))
+                      int.from_bytes(payload[4:8], "big"), data, True, int.from_bytes(payload[8:12], "big")), data_at + 20
     if payload[0] >> 4 != cfg["version"]:
-        return "bad_version", None
+        return "bad_version", None, None
     off = int.from_bytes(payload[4:8], "big")
     data = payload[8:]
     return None, (int.from_bytes(fr[l4:l4 + 2], "big"), int.from_bytes(payload[2:4], "big"), off, data,
-                  bool(payload[1] & 1), off + len(data))
+                  bool(payload[1] & 1), off + len(data)), data_at + 8
+
+
+def covered(ranges, lo, hi):
+    """Bytes of [lo, hi) already received: `ranges` are the context's disjoint received [begin, end)."""
+    return sum(max(0, min(e, hi) - max(b, lo)) for b, e in ranges)
+
+
+def add_range(ranges, lo, hi):
+    """Adds [lo, hi) (disjoint from every range) and merges ranges that touch it."""
+    for r in [r for r in ranges if r[1] == lo or r[0] == hi]:
+        ranges.remove(r)
+        lo, hi = min(lo, r[0]), max(hi, r[1])
+    ranges.append((lo, hi))
 
 
 def reference(frames, cfg):
-    ctx = {}   # key -> dict(first, segs, bytes={pos: byte}, end, done)
-    st = {"segments_in": 0, "segments_used": 0, "drops": {d: 0 for d in DROPS}}
+    # key -> dict(first, segs, buf (bytearray), ranges (disjoint received [begin, end)), recv, end, done)
+    ctx = {}
+    st = {"segments_in": 0, "segments_used": 0, "drops": {d: 0 for d in DROPS}, "data_bytes_used": 0}
     events, incomplete, dropped_keys = [], [], {}
     timeout = round(cfg["timeout_us"] * 1000)   # nanoseconds, as the pcap's times below
 
@@ -101,13 +130,13 @@ def reference(frames, cfg):
         for _, k in gone:
             c = ctx.pop(k)
             if not c["done"]:
-                incomplete.append((k, len(c["bytes"]), c["segs"], c["end"], False))
+                incomplete.append((k, c["recv"], c["segs"], c["end"], False))
 
     for fr, ts_s in frames:
         ts = round(ts_s * 1e9)
         st["segments_in"] += 1
         expire(ts)
-        reason, seg = parse(fr, cfg)
+        reason, seg, data_at = parse_at(fr, cfg)
         key = None
         if reason is None:
             event_num, data_id, off, data, last, ev_end = seg
@@ -116,25 +145,25 @@ def reference(frames, cfg):
             c = ctx.get(key)
             if not data and not (last and ev_end == end):
                 reason = "empty"
-            elif max(end, ev_end) > cfg["buffer_bytes"]:
+            elif max(end, ev_end) > cfg["buffer_bytes"] or \
+                    (cfg["buffer"] == "host" and data_at + len(data) > FIFO_FRAME_BYTES):
                 reason = "too_big"
             elif end > ev_end:
                 reason = "inconsistent"   # e2sar: data past the event's length
             elif c is not None:
-                have = set(range(off, end)) & c["bytes"].keys()
+                have = covered(c["ranges"], off, end)
                 if c["done"]:
                     reason = "duplicate"
                 elif last and ((c["end"] is not None and ev_end != c["end"]) or
-                               (c["end"] is None and max(c["bytes"], default=-1) >= ev_end)):
+                               (c["end"] is None and max((e for _, e in c["ranges"]), default=0) > ev_end)):
                     reason = "inconsistent"
                 elif c["end"] is not None and end > c["end"]:
                     reason = "inconsistent"
-                elif (data and len(have) == len(data)) or (not data and c["end"] is not None):
+                elif (data and have == len(data)) or (not data and c["end"] is not None):
                     reason = "duplicate"
                 elif have:
                     reason = "overlap"
-                elif data and off - 1 not in c["bytes"] and end not in c["bytes"] and \
-                        sum(1 for p in c["bytes"] if p - 1 not in c["bytes"]) >= RANGES:
+                elif data and all(e != off and b != end for b, e in c["ranges"]) and len(c["ranges"]) >= RANGES:
                     reason = "no_range"
             elif len(ctx) >= cfg["contexts"]:
                 reason = "no_context"
@@ -144,18 +173,25 @@ def reference(frames, cfg):
                 dropped_keys[key] = dropped_keys.get(key, 0) + 1
             continue
         st["segments_used"] += 1
-        c = ctx.setdefault(key, {"first": ts, "segs": 0, "bytes": {}, "end": None, "done": False})
+        st["data_bytes_used"] += len(data)
+        c = ctx.setdefault(key, {"first": ts, "segs": 0, "buf": bytearray(), "ranges": [], "recv": 0, "end": None,
+                                 "done": False})
         c["segs"] += 1
-        for i, b in enumerate(data):
-            c["bytes"][off + i] = b
+        if data:
+            if len(c["buf"]) < end:
+                c["buf"].extend(bytes(end - len(c["buf"])))
+            c["buf"][off:end] = data
+            add_range(c["ranges"], off, end)
+            c["recv"] += len(data)
         if last:
             c["end"] = ev_end
-        if c["end"] is not None and len(c["bytes"]) == c["end"]:
-            events.append((key, bytes(c["bytes"][i] for i in range(c["end"])), c["segs"], c["first"]))
+        if c["end"] is not None and c["recv"] == c["end"]:
+            events.append((key, bytes(c["buf"][:c["end"]]), c["segs"], c["first"]))
             c["done"] = True
+            c["buf"], c["ranges"] = bytearray(), []
     for first, k in sorted((c["first"], k) for k, c in ctx.items() if not c["done"]):
         c = ctx[k]
-        incomplete.append((k, len(c["bytes"]), c["segs"], c["end"], True))
+        incomplete.append((k, c["recv"], c["segs"], c["end"], True))
     st["events_completed"] = len(events)
     st["events_timed_out"] = len(incomplete)
     return st, events, incomplete, dropped_keys
@@ -174,13 +210,13 @@ def twice_in_hold(seen, key, first, timeout_ns, timeout_us):
 
 def read_cfg(path):
     cfg = {"contexts": 16, "buffer_bytes": _pkg_param("ReBufBytes"), "timeout_us": 1000.0, "header": "evio6",
-           "version": None, "lb_header": "skip"}
+           "version": None, "lb_header": "skip", "buffer": "onchip", "host_base": 1 << 32}
     with open(path) as f:
         for ln in f:
             w = ln.split("#")[0].split()
             if w:
                 cfg[w[0]] = (float(w[1]) if w[0] == "timeout_us" else
-                             w[1] if w[0] in ("header", "lb_header") else int(w[1]))
+                             w[1] if w[0] in ("header", "lb_header", "buffer") else int(w[1], 0))
     if cfg["version"] is None:   # docs/re.md: evio6 0 (the spec's generator, udplb's test), e2sar 1 (rehdrVersion)
         cfg["version"] = 1 if cfg["header"] == "e2sar" else 0
     return cfg
@@ -200,7 +236,31 @@ def source_key(e):
     return (e["event_num"], e["data_id"]) if "event_num" in e else (e["tick"] & 0xFFFF, e["data_id"])
 
 
-def check(d, events_path, report_path, config_path=None):
+def host_events(outs, cfg, host_data_path):
+    """`buffer host`: each completion record with its event's bytes from the host-data file, as the frames the
+    on-chip engine sends (header + bytes), after checking the record's size and slot address."""
+    slot = (cfg["buffer_bytes"] + 4095) // 4096 * 4096
+    hb = 32 if cfg["header"] == "e2sar" else 26
+    frames = []
+    with open(host_data_path, "rb") as f:
+        for i, (rec, ts) in enumerate(outs):
+            if len(rec) != hb + 8:
+                raise Fail("completion record %d: %d bytes, not %d" % (i, len(rec), hb + 8))
+            length = frame_header(rec, cfg)[2]
+            addr = int.from_bytes(rec[hb:hb + 8], "big")
+            k, r = divmod(addr - cfg["host_base"], slot)
+            if r or not 0 <= k < cfg["contexts"]:
+                raise Fail("completion record %d: address 0x%x is no context's slot" % (i, addr))
+            data = f.read(length)
+            if len(data) != length:
+                raise Fail("host data ends inside event %d" % i)
+            frames.append((rec[:hb] + data, ts))
+        if f.read(1):
+            raise Fail("host data longer than the records' events")
+    return frames
+
+
+def check(d, events_path, report_path, config_path=None, host_data_path=None):
     frames = read_pcap(os.path.join(d, "segments.pcap"))
     cfg = read_cfg(config_path or os.path.join(d, "re.txt"))
     with open(report_path) as f:
@@ -223,6 +283,14 @@ def check(d, events_path, report_path, config_path=None):
     if got_inc != [(k, r, s, e, a) for k, r, s, e, a in incomplete]:
         raise Fail("incomplete events differ from the reference")
     outs = read_pcap(events_path)
+    if cfg["buffer"] == "host":
+        if host_data_path is None:
+            raise ValueError("buffer host: --host-data is required")
+        outs = host_events(outs, cfg, host_data_path)
+        # each used segment's data bytes written once, a dropped segment's never (docs/re-microarchitecture.md)
+        if rep.get("dma_write_bytes") != st["data_bytes_used"]:
+            raise Fail("DMA wrote %s bytes, the segments used carry %d" % (rep.get("dma_write_bytes"),
+                                                                          st["data_bytes_used"]))
     if len(outs) != len(events):
         raise Fail("%d event frames, %d events" % (len(outs), len(events)))
     src = {source_key(e): bytes.fromhex(e["data"]) for e in source}
@@ -258,9 +326,10 @@ def main(argv=None):
     ap.add_argument("--events", required=True)
     ap.add_argument("--report", required=True)
     ap.add_argument("--config", help="the configuration the run used (default: D/re.txt)")
+    ap.add_argument("--host-data", help="`buffer host`: the events' bytes (nettwin re --host-data)")
     a = ap.parse_args(argv)
     try:
-        st = check(a.dir, a.events, a.report, a.config)
+        st = check(a.dir, a.events, a.report, a.config, a.host_data)
     except Fail as e:
         print("re_check: FAIL: %s" % e)
         return 1

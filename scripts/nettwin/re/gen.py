@@ -2,7 +2,7 @@
 """Scapy source for the EJFAT reassembly engine (docs/re.md): events split into segments, shuffled,
 duplicated, overlapped, lost and late, as the LB delivers them to one compute node.
 
-  /usr/bin/python3 scripts/re_gen.py --seed N --out-dir D [--events K] [--header evio6|e2sar]
+  /usr/bin/python3 scripts/re_gen.py --seed N --out-dir D [--events K] [--header evio6|e2sar] [--host]
 
 Writes D/segments.pcap (the RE's input, pcap timestamps = arrival times), D/re.txt (contexts,
 buffer_bytes, timeout_us: few contexts so that some segments find none) and D/source.json (every event
@@ -19,6 +19,13 @@ several sockets); a quarter of the events still carry the LB v2 or v3 header the
 `lb_header skip`, the default); two events share their event number's low 16 bits; malformed frames add a wrong
 RE version, a non-zero reserved byte and an LB header of an unknown version.  D/re.txt then says `header e2sar`
 and D/source.json gives each event's event_num.
+
+--host: E2SAR events from 1 B to 16 MiB (--big-bytes: a smaller largest one) for the engine's `buffer host` configuration (event bytes in host memory by
+DMA; docs/re-microarchitecture.md): one event of exactly 16 MiB and one of up to 4 MiB, their segments spread over
+the whole run and shuffled in windows of 12 (the engine tracks 16 holes per event, docs/re.md), between K small events (1 B .. 64 KiB, in order, shuffled, duplicated, from several
+sockets or with one segment lost: that event stays incomplete), MTU 1500 or 9000, IPv4 and IPv6, some behind a kept
+LB header; no timeout expires (timeout_us 1e6).  D/re.txt: `header e2sar`, `buffer host`, `buffer_bytes 16777216`,
+`contexts 64` (a completed event holds its context until the timeout, after the run).
 """
 import argparse
 import json
@@ -115,9 +122,15 @@ def main(argv=None):
     ap.add_argument("--events", type=int, default=60)
     ap.add_argument("--header", choices=("evio6", "e2sar"), default="evio6",
                     help="the RE header: the seed's 8 bytes (default) or E2SAR's 20-byte REHdr")
+    ap.add_argument("--host", action="store_true",
+                    help="E2SAR events of 1 B .. 16 MiB for `buffer host` (events in host memory by DMA)")
+    ap.add_argument("--big-bytes", type=int, default=None,
+                    help="--host: the largest event (default 16 MiB, the engine's limit; the ctest uses less)")
     a = ap.parse_args(argv)
     rng = random.Random(a.seed)
     os.makedirs(a.out_dir, exist_ok=True)
+    if a.host:
+        return gen_host(a, rng)
     with open(os.path.join(a.out_dir, "re.txt"), "w") as f:
         f.write("contexts %d\nbuffer_bytes %d\ntimeout_us %d\n" % (CONTEXTS, BUFFER, TIMEOUT_US))
         if a.header == "e2sar":
@@ -185,6 +198,55 @@ def gen_e2sar(a, rng):
                          lb=b"LB" + bytes([7, 1]) + bytes(12)),                             # lb_header
            e2sar_segment(base + 903, 1, 0, 3, b"abc", sockets[0], False)[:50]]               # truncated
     return write_out(a, arrivals, bad, {"header": "e2sar", "events": source}, "E2SAR events")
+
+
+HOST_BUFFER = 1 << 24   # `buffer host`: the largest event (re_pkg ReHostBufBytes)
+
+
+def gen_host(a, rng):
+    with open(os.path.join(a.out_dir, "re.txt"), "w") as f:
+        f.write("contexts 64\nbuffer_bytes %d\ntimeout_us 1000000\nheader e2sar\nbuffer host\n" % HOST_BUFFER)
+    sockets = [rng.randrange(10000, 60000) for _ in range(4)]
+    base = rng.getrandbits(48) << 16
+    span = 2000.0   # microseconds: every arrival in [0, span); far below the timeout
+    kinds = ["ok", "reverse", "dup", "ports", "lost"]
+    big = a.big_bytes or HOST_BUFFER
+    if not 1 <= big <= HOST_BUFFER:
+        raise SystemExit("re_gen: --big-bytes must be in 1..%d" % HOST_BUFFER)
+    sizes = [big, rng.randrange(1, min(big, 4 << 20) + 1), 1] + \
+        [rng.choice([1, 7, 99, 1000, 1438, 8956, 9000, 65536, rng.randrange(1, 70000)]) for _ in range(a.events)]
+    arrivals, source = [], []
+    for i, size in enumerate(sizes):
+        event_num, data_id = base + i, rng.randrange(1 << 16)
+        kind = "shuffled" if i < 2 else "ok" if i == 2 else kinds[i % len(kinds)]
+        data = rng.randbytes(size)
+        v6 = rng.random() < 0.4
+        mtu = rng.choice([1500, 9000])
+        lb_v = rng.choice([2, 3]) if rng.random() < 0.25 else 0
+        sport = sockets[i % len(sockets)]
+        cuts = e2sar_cuts(size, mtu, v6)
+        if kind == "shuffled":   # the big ones: spread over the whole run, shuffled in windows of 12 segments
+            times = sorted(rng.uniform(0, span) for _ in cuts)   # (at most 11 holes: the RE tracks 16 ranges)
+            for w in range(0, len(cuts), 12):
+                win = cuts[w:w + 12]
+                rng.shuffle(win)
+                cuts[w:w + 12] = win
+        else:
+            t0 = rng.uniform(0, span - 100)
+            times = [t0 + k * 0.5 for k in range(len(cuts))]
+        segs = [[t, off, n, sport] for t, (off, n) in zip(times, cuts)]
+        if kind == "ports":
+            for s in segs:
+                s[3] = rng.choice(sockets)
+        if kind in ("dup", "lost", "reverse"):
+            disturb(rng, kind, segs, segs[0][0], size, lambda lo: [sport])
+        entropy = rng.getrandbits(16)
+        lb = lb_header_bytes(lb_v, event_num, entropy=entropy, slot=event_num & 0xFFFF, port=entropy) if lb_v else None
+        for t, off, n, sp in segs:
+            arrivals.append((t, e2sar_segment(event_num, data_id, off, size, data[off:off + n], sp, v6, lb)))
+        source.append({"event_num": event_num, "data_id": data_id, "kind": kind, "lb_header": lb_v,
+                       "data": data.hex()})
+    return write_out(a, arrivals, [], {"header": "e2sar", "events": source}, "E2SAR events (buffer host)")
 
 
 if __name__ == "__main__":

@@ -10,6 +10,10 @@ headers; ejfat_loop.py --program udplb, the switch planned by `nettwin lb-plan -
 re: per seed, re_gen.py's events (split, shuffled, duplicated, overlapped, lost, late, malformed frames; odd seeds with
 E2SAR's 20-byte header) through
 `nettwin re` in lockstep, back to back and with gaps + output backpressure; checked by re_check.py.
+re_host (the first two seeds): `buffer host` (event bytes placed in host memory by DMA): re_gen.py --host's E2SAR events
+from 1 B to 16 MiB (one of exactly 16 MiB, one up to 4 MiB, shuffled over the run) in lockstep, back to back, with
+gaps + backpressure, and with a host slower than line rate (40 write credits for a 100-cycle latency: input
+stalls); re_check.py reads each event from the completion record and --host-data.
 The test suite runs the same pipelines (ctests lb_plan, ejfat_loop), so --quick declares none.
 """
 import os
@@ -71,6 +75,7 @@ def runs(opts):
         d = os.path.join(opts.work, "re%d" % seed)
         if seed in opts.seeds(8)[:2]:
             out += _udplb_loop_runs(opts, seed)
+            out += _re_host_runs(opts, seed)
         # odd seeds: E2SAR's 20-byte header (re_gen.py --header e2sar; docs/re.md "E2SAR's header")
         vec = Vector("ejfat/re%d" % seed, [[PY, opts.script("re_gen.py"), "--seed", str(seed), "--out-dir", d,
                                             "--header", "e2sar" if seed % 2 else "evio6"]])
@@ -108,6 +113,29 @@ def _udplb_loop_runs(opts, seed):
                   ("exactly_once", loop + ["check"] + work)]
         out.append(Run("ejfat", "udplb_loop", seed, mode, cmd, vector=vec, checks=checks, stats=stats,
                        outputs=[outp], accept=stats_ok, columns=_plan_columns))
+    return out
+
+
+HOST_MODES = MODES + [("slowhost", ["--host-outstanding", "40"])]
+
+
+def _re_host_runs(opts, seed):
+    """`buffer host`: events of 1 B .. 16 MiB placed in host memory by DMA (docs/re-microarchitecture.md)."""
+    d = os.path.join(opts.work, "re_host%d" % seed)
+    vec = Vector("ejfat/re_host%d" % seed, [[PY, opts.script("re_gen.py"), "--seed", str(seed), "--out-dir", d,
+                                              "--host", "--events", "30"]])
+    out = []
+    for mode, flags in HOST_MODES:
+        ev, rep = os.path.join(d, "events_%s.pcap" % tag(mode)), os.path.join(d, "report_%s.json" % tag(mode))
+        data = os.path.join(d, "events_%s.bin" % tag(mode))
+        cmd = [opts.nettwin, "re", "--engine", "lockstep", "--config", os.path.join(d, "re.txt"), "--in",
+               os.path.join(d, "segments.pcap"), "--out", ev, "--report", rep, "--host-data", data,
+               "--seed", str(seed)] + flags
+        checks = [("re_check", [PY, opts.script("re_check.py"), "--dir", d, "--events", ev, "--report", rep,
+                                "--host-data", data])]
+        out.append(Run("ejfat", "re_host", seed, mode, cmd, vector=vec, checks=checks, stats=rep, outputs=[ev, data],
+                       accept=stats_ok, columns=_re_columns,
+                       measure=lambda st: (st.get("segments_in", "-"), st.get("cycles", "-"))))
     return out
 
 
