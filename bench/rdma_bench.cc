@@ -1,7 +1,7 @@
 // RoCEv2 responder throughput on the RTL (model in lockstep): 200 back-to-back requests of one kind on one
 // QP, per opcode x path MTU x host, against the line-rate bound. Prints a Markdown table for docs/PERF.md
 // and the issue-25 targets met or missed.
-//   build/rdma_bench [--requests N] [--engine rtl|lockstep] [--legacy | --targets]
+//   build/rdma_bench [--requests N] [--engine rtl|lockstep] [--legacy | --targets] [--link-bytes-per-cycle B]
 // Hosts: `nettwin rdma`'s default host memory (the PCIe model, R = 200 cycles), and the same with R = 900.
 // --legacy: the earlier table's hosts instead (the slots model, R = 50 or 900, writes holding a slot for 8
 // cycles, 64 outstanding). --targets: only the 4 KiB / atomic rows the targets name, and exit 1 if a target
@@ -52,6 +52,8 @@ struct Result {
   bool ok = false;
   std::string error;
 };
+
+double g_link_bytes_per_cycle = 0;  // --link-bytes-per-cycle (0: the default host's)
 
 Result Run(Kind kind, uint32_t mtu, const Host& host, size_t n, Engine engine) {
   RdmaConfig c = ParseConfig(
@@ -109,6 +111,7 @@ Result Run(Kind kind, uint32_t mtu, const Host& host, size_t n, Engine engine) {
   RdmaRunConfig cfg;  // `nettwin rdma`'s defaults
   cfg.engine = engine;
   cfg.mem_read_cycles = host.read_cycles;
+  cfg.mem_link_bytes_per_cycle = g_link_bytes_per_cycle;
   if (host.legacy) {
     cfg.mem_model = tb::HostMemoryTiming::Model::kSlots;
     cfg.mem_write_cycles = 8;
@@ -121,7 +124,11 @@ Result Run(Kind kind, uint32_t mtu, const Host& host, size_t n, Engine engine) {
     return out;
   }
   // From the first request beat in to the last response beat out.
-  const double span = static_cast<double>(r.run.cycles - r.run.in_first_cycle.front());
+  // (The run itself goes on until the host memory is idle, e.g. the last posted write's credits are back;
+  // that tail is the host's, not the responder's, so the span ends at the last response beat.)
+  const uint64_t last_beat = r.run.out_first_cycle.back() +
+                             (r.run.out.back().bytes.size() + kBeatBytes - 1) / kBeatBytes - 1;
+  const double span = static_cast<double>(last_beat + 1 - r.run.in_first_cycle.front());
   out.in_bpc = static_cast<double>(r.run.in_beats) / span;
   out.out_bpc = static_cast<double>(r.run.out_beats) / span;
   out.cycles_per_req = span / static_cast<double>(n);
@@ -142,8 +149,11 @@ int Main(int argc, char** argv) {
       legacy = true;
     else if (!std::strcmp(argv[i], "--targets"))
       targets_only = true;
+    else if (!std::strcmp(argv[i], "--link-bytes-per-cycle") && i + 1 < argc)
+      g_link_bytes_per_cycle = std::stod(argv[++i]);
     else {
-      std::fprintf(stderr, "usage: rdma_bench [--requests N] [--engine rtl|lockstep] [--legacy | --targets]\n");
+      std::fprintf(stderr, "usage: rdma_bench [--requests N] [--engine rtl|lockstep] [--legacy | --targets] "
+                   "[--link-bytes-per-cycle B]\n");
       return 2;
     }
   }

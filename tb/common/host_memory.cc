@@ -324,7 +324,7 @@ void HostMemory::Accept(uint64_t cycle, const DmaRequest& r) {
     std::array<uint8_t, kDmaBeatBytes> data = r.data;  // TLM wants a mutable buffer
     const uint64_t latency = Transport(true, r.addr, data.data() + r.off, r.len);
     if (timing_.model == HostMemoryTiming::Model::kSlots) {
-      slots_.push_back({cycle, cycle + latency});
+      slots_.push_back({cycle, cycle + latency, true, 0});
     } else {
       // Posted: the write crosses the link after the writes before it; its credits come back `latency`
       // cycles after that.
