@@ -24,6 +24,9 @@ constexpr const char* kHelp =
     "                  [--engine model|fast|rtl|lockstep] [--stats stats.json] [--trace wave.fst]\n"
     "                  [--backpressure P] [--gaps P] [--seed N] [--timed] [--clock-mhz F]\n"
     "                  [--out-format pcap|pcapng] [--inject-divergence CYCLE]\n"
+    "  --tables      the table script (seed: runsim.txt format, docs/lb.md; udplb: udplb's simulator CLI)\n"
+    "  --in          input frames (pcap or pcapng, Ethernet); --out: the frames the block forwards or answers\n"
+    "  --stats       counters as JSON (packets in/out, drops by reason; cycle engines: cycles, stalls)\n"
     "  --program     seed (default): the seed's P4 sample, LB header v1 (docs/lb.md); udplb: ESnet's udplb.p4\n"
     "                (esnet/udplb 255e11b: LB header v2/v3, instances, L2/L3 filters, ARP/ICMP/ND answers;\n"
     "                docs/lb-udplb.md), its table script in udplb's simulator CLI format\n"
@@ -39,6 +42,8 @@ constexpr const char* kHelp =
     "  --trace       FST of the whole run (RTL engines); without it a lockstep divergence writes\n"
     "                <out>.mismatch.fst with the cycles around it\n"
     "  --backpressure P  output not ready in a random fraction P of cycles; --gaps P: input idle likewise\n"
+    "                (probabilities 0..0.99, default 0)\n"
+    "  --seed N      seed of the gap and backpressure patterns (default 1)\n"
     "  --timed       offer each frame at its pcap timestamp (clock --clock-mhz, default 250)\n"
     "%s%s";
 

@@ -28,6 +28,7 @@ constexpr const char* kHelp =
     "  --epoch         the new epoch id (default: the next free one)\n"
     "  --out           the switch script: member rewrites, the new calendar, the prefixes, the wildcard\n"
     "  --cleanup-out   the script that retires the old epoch once its events have quiesced\n"
+    "  --json          the plan as JSON: epochs, boundary, the prefixes, each member's slots (default: none)\n"
     "Tick values are decimal or 0x hex (64 bits). Exit 0 planned, 2 refused or bad input.\n";
 
 std::string Json(const Plan& p, const std::vector<PlanMember>& members) {

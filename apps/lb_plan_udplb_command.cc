@@ -31,6 +31,7 @@ constexpr const char* kHelp =
     "  --out           the switch: member rewrites, the new calendar, prefixes that keep every tick mapped while\n"
     "                  the lpm wildcard moves to the new epoch (docs/lb.md)\n"
     "  --cleanup-out   the script that retires the old epoch once its events have quiesced\n"
+    "  --json          the plan and its check as JSON: epochs, slots, prefixes, members (default: none)\n"
     "Before writing, the plan is applied through the udplb driver and checked write by write with the packet\n"
     "engine's lookups (no tick ever misses; ticks below the boundary keep their member; the others move once).\n"
     "Tick values are decimal or 0x hex (64 bits). Exit 0 planned, 2 refused or bad input.\n";

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "apps/commands.h"
+#include "apps/host_memory_options.h"
 #include "model/common/file_io.h"
 #include "model/common/pcap.h"
 #include "tb/naa/naa_run.h"
@@ -18,15 +19,23 @@ namespace nettwin::naa {
 namespace {
 
 constexpr const char* kHelp =
-    "usage: nettwin naa --config naa.txt --in client.pcap --out server.pcap\n"
-    "                   [--engine model|rtl|lockstep] [--stats stats.json] [--trace wave.fst]\n"
-    "                   [--mem-read-cycles N] [--mem-write-cycles N] [--mem-outstanding N] [--clock-mhz F]\n"
-    "                   [--gaps P] [--backpressure P] [--seed N] [--out-format pcap|pcapng]\n"
+    "usage: nettwin naa --config naa.txt --in client.pcap --out server.pcap [options]\n"
     "  The config holds the responder's directives (responder, one qp, mr, mem; docs/rdma.md) and one\n"
     "  'cm port <tcp port>' line, optionally a 'ctl' line (MRSP and RPC; docs/naa.md). An optional\n"
     "  sidecar client.pcap.gates holds lines '<frame index> after <n>': that client frame waits until the\n"
     "  endpoint has sent n frames. Exit status: 0 ok, 1 lockstep mismatch / hang / accounting failure (frames,\n"
-    "  or controller events that are neither handled nor dropped), 2 bad usage or input.\n";
+    "  or controller events that are neither handled nor dropped), 2 bad usage or input.\n"
+    "  --config FILE   the endpoint's configuration (above).\n"
+    "  --in FILE       client frames (pcap or pcapng, Ethernet); FILE.gates beside it if present.\n"
+    "  --out FILE      the endpoint's frames, in the order they left.\n"
+    "  --engine E      model, rtl or lockstep (default lockstep: both, compared every cycle).\n"
+    "  --stats FILE    counters as JSON (cm, rdma, req, ctl, cycles, conservation).\n"
+    "  --trace FILE    FST waveform of the RTL (rtl or lockstep; default none). Without it a lockstep\n"
+    "                  mismatch writes the cycles around it to OUT.mismatch.fst.\n"
+    "  --clock-mhz F   clock in MHz (default 250): frame timestamps, the default link bandwidth.\n"
+    "  --gaps P        probability 0..0.99 that the input offers no beat in a cycle (default 0).\n"
+    "  --backpressure P  probability 0..0.99 that the output is not ready in a cycle (default 0).\n"
+    "  --seed N        seed of the gap and backpressure patterns (default 1).\n";
 
 std::string StatsJson(const NaaRunReport& r, const char* engine) {
   const rdma::RdmaCounters& d = r.last.rdma;
@@ -79,18 +88,16 @@ int NaaCommand(int argc, char** argv) {
   NaaConfig config;
   std::vector<Packet> packets;
   Gates gates;
-  const std::string help = std::string(kHelp) + kOutFormatHelp + kInjectHelp;
+  const std::string help = std::string(kHelp) + kOutFormatHelp + kInjectHelp + kHostMemoryHelp;
   try {
     const bool go = ForEachOption(argc, argv, help.c_str(), [&](const std::string& o, const auto& val) {
+      if (ParseHostMemoryOption(o, val, &rc)) return;
       if (o == "--config") config_path = val();
       else if (o == "--in") in = val();
       else if (o == "--out") out = val();
       else if (o == "--stats") stats = val();
       else if (o == "--trace") trace = val();
       else if (o == "--engine") rc.engine = ParseEngine<Engine>(o, val(), &engine_name);
-      else if (o == "--mem-read-cycles") rc.mem_read_cycles = static_cast<uint32_t>(ParseNumber(o, val(), 1, 1e7));
-      else if (o == "--mem-write-cycles") rc.mem_write_cycles = static_cast<uint32_t>(ParseNumber(o, val(), 0, 1e7));
-      else if (o == "--mem-outstanding") rc.mem_outstanding = static_cast<uint32_t>(ParseNumber(o, val(), 1, 1024));
       else if (o == "--clock-mhz") rc.opt.clock_mhz = ParseNumber(o, val(), 1, 100000);
       else if (o == "--gaps") rc.opt.gaps = ParseNumber(o, val(), 0, 0.99);
       else if (o == "--backpressure") rc.opt.backpressure = ParseNumber(o, val(), 0, 0.99);

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "apps/commands.h"
+#include "apps/host_memory_options.h"
 #include "model/common/file_io.h"
 #include "model/common/pcap.h"
 #include "tb/rdma/rdma_latency.h"
@@ -17,18 +18,31 @@ namespace nettwin::rdma {
 namespace {
 
 constexpr const char* kHelp =
-    "usage: nettwin rdma --config responder.txt --in requests.pcap --out responses.pcap\n"
-    "                    [--engine model|rtl|lockstep] [--mem-out memory.json] [--stats stats.json]\n"
-    "                    [--trace wave.fst] [--mem-read-cycles N] [--mem-write-cycles N]\n"
-    "                    [--mem-outstanding N] [--clock-mhz F] [--aq-linear] [--backpressure P] [--seed N]\n"
-    "                    [--out-format pcap|pcapng]\n";
+    "usage: nettwin rdma --config responder.txt --in requests.pcap --out responses.pcap [options]\n"
+    "  Runs the RoCEv2 responder on the request frames and writes its response frames.\n"
+    "  --config FILE   responder, QP, MR and initial host memory directives (docs/rdma.md \"Configuration\").\n"
+    "  --in FILE       request frames (pcap or pcapng, Ethernet).\n"
+    "  --out FILE      response frames, one per response in the order they left.\n"
+    "  --engine E      model, rtl or lockstep (default lockstep: both, compared every cycle).\n"
+    "  --mem-out FILE  the MRs' final contents as JSON {rkey: hex bytes} (default: not written).\n"
+    "  --stats FILE    counters as JSON: packets, drops by reason, ACK/NAK, DMA requests, cycles.\n"
+    "  --trace FILE    FST waveform of the RTL (rtl or lockstep; default none). Without it a lockstep\n"
+    "                  mismatch writes the cycles around it to OUT.mismatch.fst.\n"
+    "  --clock-mhz F   clock in MHz (default 250): request timestamps, the default link bandwidth.\n"
+    "  --aq-linear     scan the ACK queue linearly for a duplicate atomic (default: grouped lookup).\n"
+    "  --backpressure P  probability 0..0.99 that the output is not ready in a cycle (default 0).\n"
+    "  --seed N        seed of the backpressure pattern (default 1).\n";
 constexpr const char* kLatencyHelp =
-    "usage: nettwin rdma-latency [--clock-mhz 900] [--mem-read-cycles N] [--mem-write-cycles N] [--json]\n"
+    "usage: nettwin rdma-latency [options]\n"
     "  Runs one Fetch-and-Add after 255 earlier atomics (so the AQ holds 4 groups), loses its ACK and\n"
     "  retransmits it at once (answered from the on-chip store of recent atomic results), then again after\n"
     "  enough further atomics to push it out of that store (answered from the AQ: one grouped host read);\n"
     "  RTL and model in lockstep. Latency = cycles from the request's last beat in to the response's first\n"
-    "  beat out. Default host read: 1 us at the clock.\n";
+    "  beat out.\n"
+    "  --clock-mhz F   clock in MHz (default 900, the paper's).\n"
+    "  --json          print one JSON object instead of the table.\n"
+    "  The host-memory options below, except: --mem-read-cycles defaults to 1 us at the clock (900 cycles at\n"
+    "  900 MHz) and --mem-write-cycles to a tenth of the read cycles.\n";
 
 std::string HexBytes(const std::vector<uint8_t>& b) {
   static const char* kDigits = "0123456789abcdef";
@@ -79,9 +93,10 @@ int RdmaCommand(int argc, char** argv) {
   RdmaRunConfig cfg;
   RdmaConfig config;
   std::vector<Packet> packets;
-  const std::string help = std::string(kHelp) + kOutFormatHelp + kInjectHelp;
+  const std::string help = std::string(kHelp) + kOutFormatHelp + kInjectHelp + kHostMemoryHelp;
   try {
     const bool run = ForEachOption(argc, argv, help.c_str(), [&](const std::string& o, const auto& val) {
+      if (ParseHostMemoryOption(o, val, &cfg)) return;
       if (o == "--config") config_path = val();
       else if (o == "--in") in = val();
       else if (o == "--out") out = val();
@@ -89,9 +104,6 @@ int RdmaCommand(int argc, char** argv) {
       else if (o == "--stats") stats = val();
       else if (o == "--trace") trace = val();
       else if (o == "--engine") cfg.engine = ParseEngine<Engine>(o, val());
-      else if (o == "--mem-read-cycles") cfg.mem_read_cycles = static_cast<uint32_t>(ParseNumber(o, val(), 1, 1e7));
-      else if (o == "--mem-write-cycles") cfg.mem_write_cycles = static_cast<uint32_t>(ParseNumber(o, val(), 0, 1e7));
-      else if (o == "--mem-outstanding") cfg.mem_outstanding = static_cast<uint32_t>(ParseNumber(o, val(), 1, 1024));
       else if (o == "--clock-mhz") cfg.opt.clock_mhz = ParseNumber(o, val(), 1, 100000);
       else if (o == "--aq-linear") cfg.aq_linear = true;
       else if (o == "--backpressure") cfg.opt.backpressure = ParseNumber(o, val(), 0, 0.99);
@@ -137,26 +149,33 @@ int RdmaCommand(int argc, char** argv) {
 int RdmaLatencyCommand(int argc, char** argv) {
   using namespace nettwin::rdma;
   double clock_mhz = 900;
-  long read_cycles = -1, write_cycles = -1;
-  bool json = false;
+  bool json = false, read_set = false, write_set = false;
+  RdmaRunConfig host;
+  const std::string help = std::string(kLatencyHelp) + kHostMemoryHelp;
   try {
-    const bool run = ForEachOption(argc, argv, kLatencyHelp, [&](const std::string& o, const auto& val) {
-      if (o == "--clock-mhz") clock_mhz = ParseNumber(o, val(), 1, 100000);
-      else if (o == "--mem-read-cycles") read_cycles = static_cast<long>(ParseNumber(o, val(), 1, 1e7));
-      else if (o == "--mem-write-cycles") write_cycles = static_cast<long>(ParseNumber(o, val(), 0, 1e7));
-      else if (o == "--json") json = true;
-      else throw std::invalid_argument("unknown option '" + o + "'");
+    const bool run = ForEachOption(argc, argv, help.c_str(), [&](const std::string& o, const auto& val) {
+      if (ParseHostMemoryOption(o, val, &host)) {
+        read_set |= o == "--mem-read-cycles";
+        write_set |= o == "--mem-write-cycles";
+      } else if (o == "--clock-mhz") {
+        clock_mhz = ParseNumber(o, val(), 1, 100000);
+      } else if (o == "--json") {
+        json = true;
+      } else {
+        throw std::invalid_argument("unknown option '" + o + "'");
+      }
     });
     if (!run) return 0;
   } catch (const std::exception& e) {
-    std::cerr << "nettwin rdma-latency: " << e.what() << "\n" << kLatencyHelp;
+    std::cerr << "nettwin rdma-latency: " << e.what() << "\n" << help;
     return 2;
   }
   // A host read of about 1 us, as in the paper; posted writes complete in a tenth of that.
-  const uint32_t rd = read_cycles > 0 ? static_cast<uint32_t>(read_cycles) : static_cast<uint32_t>(clock_mhz);
-  const uint32_t wr = write_cycles >= 0 ? static_cast<uint32_t>(write_cycles) : rd / 10;
-  const LatencyResult g = MeasureLatency(clock_mhz, rd, wr, false);
-  const LatencyResult l = MeasureLatency(clock_mhz, rd, wr, true);
+  if (!read_set) host.mem_read_cycles = static_cast<uint32_t>(clock_mhz);
+  if (!write_set) host.mem_write_cycles = host.mem_read_cycles / 10;
+  const uint32_t rd = host.mem_read_cycles, wr = host.mem_write_cycles;
+  const LatencyResult g = MeasureLatency(clock_mhz, host, false);
+  const LatencyResult l = MeasureLatency(clock_mhz, host, true);
   if (!g.error.empty() || !l.error.empty()) {
     std::cerr << "nettwin rdma-latency: " << (g.error.empty() ? l.error : g.error) << "\n";
     return 1;

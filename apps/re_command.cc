@@ -45,7 +45,8 @@ constexpr const char* kHelp =
     "            fast: the packet-at-a-time golden model (no cycles; contexts up to 4096, buffer up to 16 MiB)\n"
     "            The RTL's limits are its parameters: contexts <= ReContexts, buffer_bytes <= ReBufBytes.\n"
     "  --trace   FST of the whole run (rtl, lockstep); without it a divergence writes OUT.mismatch.fst\n"
-    "  --gaps, --backpressure  idle input cycles / output not-ready cycles, probability 0..0.99 (seeded)\n"
+    "  --gaps, --backpressure  idle input cycles / output not-ready cycles, probability 0..0.99 (default 0)\n"
+    "  --seed N  seed of the gap and backpressure patterns (default 1)\n"
     "  Exit status: 0 ok, 1 lockstep mismatch / hang / accounting failure, 2 bad usage or input.\n";
 
 // What every engine reports, in the order the golden model and the checker use.

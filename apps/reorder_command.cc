@@ -23,6 +23,16 @@ constexpr const char* kHelp =
     "                       [--engine model|rtl|lockstep] [--clock-mhz 250] [--stats stats.json]\n"
     "                       [--trace wave.fst] [--backpressure P] [--ctrl-backpressure P] [--seed N]\n"
     "                       [--back-to-back] [--out-format pcap|pcapng]\n"
+    "  --config FILE   the reorder queue's configuration (docs/conweave.md).\n"
+    "  --in FILE       arriving frames from the fabric (pcap or pcapng), in time order.\n"
+    "  --out FILE      the frames delivered to the hosts; --ctrl-out FILE: the control packets (RTT_REPLY,\n"
+    "                  NOTIFY, CLEAR) the block sends back, a separate port.\n"
+    "  --engine E      model, rtl or lockstep (default lockstep: both, compared every cycle).\n"
+    "  --clock-mhz F   clock in MHz (default 250): arrival cycles and the block's microsecond clock.\n"
+    "  --stats FILE    counters as JSON (docs/conweave.md \"--stats\"); --trace FILE: FST of the RTL (rtl,\n"
+    "                  lockstep; default none; without it a divergence writes OUT.mismatch.fst).\n"
+    "  --backpressure P, --ctrl-backpressure P  the data / control output not ready in a random fraction P\n"
+    "                  of cycles (0..0.99, default 0); --seed N: their seed (default 1).\n"
     "  Arrival times are the input pcap timestamps (--back-to-back offers frames at line rate instead; the\n"
     "  microsecond clock still follows the cycles). Output timestamps are departure times.\n";
 

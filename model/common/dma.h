@@ -1,5 +1,7 @@
 // The host-memory DMA port shared by every block that reaches host memory: a request port (read or write)
-// and an in-order read-response port, the same fields in SystemVerilog and C++.
+// and an in-order read-response port, the same fields in SystemVerilog and C++. Its timing (when the request
+// port is ready, when response beats come) is the testbench host memory's (tb/common/host_memory.h, PCIe-like
+// by default), one object driving the RTL and the model alike.
 #pragma once
 
 #include <array>

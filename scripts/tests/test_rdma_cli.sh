@@ -47,6 +47,23 @@ import json,sys; d=json.load(open('$T/m_lockstep.json')); assert d and all(k.isd
 check "trace" 0 "responses" "$N" rdma --config "$C" --in "$R" --out "$T/o.pcap" --trace "$T/w.fst" --mem-read-cycles 40
 if [ -s "$T/w.fst" ]; then pass=$((pass + 1)); else echo "FAIL no trace"; fail=$((fail + 1)); fi
 
+# The host model changes timing, never results: the old slots model with one request at a time and slow
+# writes gives the same responses and memory as the default PCIe model.
+check "bad host model" 2 "pcie or slots" "$N" rdma --config "$C" --in "$R" --out "$T/o.pcap" --mem-model pci
+check "bad link bandwidth" 2 "--mem-link-bytes-per-cycle wants a number" "$N" rdma --config "$C" --in "$R" \
+  --out "$T/o.pcap" --mem-link-bytes-per-cycle 0
+check "slots host" 0 "responses" "$N" rdma --config "$C" --in "$R" --out "$T/o_slots.pcap" --mem-out "$T/m_slots.json" \
+  --mem-model slots --mem-outstanding 1 --mem-write-cycles 40 --mem-read-cycles 40
+check "narrow pcie host" 0 "responses" "$N" rdma --config "$C" --in "$R" --out "$T/o_narrow.pcap" \
+  --mem-out "$T/m_narrow.json" --mem-link-bytes-per-cycle 3.5 --mem-posted-credits 4 --mem-posted-headers 1 \
+  --mem-outstanding 1 --mem-read-cycles 40
+for h in slots narrow; do
+  same_frames "$h host responses equal the default host's" "$T/o_$h.pcap" "$T/o_lockstep.pcap"
+  if cmp -s "$T/m_$h.json" "$T/m_lockstep.json"; then pass=$((pass + 1)); else
+    echo "FAIL $h host memory differs from the default host's"; fail=$((fail + 1))
+  fi
+done
+
 # pcapng in and out: the same responses as from the pcap.
 editcap -F pcapng "$R" "$T/r.pcapng"
 check "pcapng in, pcapng out" 0 "responses" "$N" rdma --config "$C" --in "$T/r.pcapng" --out "$T/o.pcapng" \
@@ -63,6 +80,7 @@ check "latency json" 0 '"retransmit_host_reads": 1' "$N" rdma-latency --json
 check "latency json recent" 0 '"recent_retransmit_host_reads": 0' "$N" rdma-latency --json --mem-read-cycles 100
 check "latency text" 0 "at most once: yes" "$N" rdma-latency --clock-mhz 500 --mem-read-cycles 300
 check "latency bad option" 2 "unknown option" "$N" rdma-latency --frob
+check "latency slots host" 0 '"at_most_once": true' "$N" rdma-latency --json --mem-model slots --mem-outstanding 16
 
 echo "rdma cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

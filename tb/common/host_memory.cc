@@ -135,19 +135,51 @@ class HostMemory::Initiator : public sc_core::sc_module {
   tlm_utils::simple_initiator_socket<Initiator> socket_;
 };
 
+const char* HostModelName(HostMemoryTiming::Model m) {
+  return m == HostMemoryTiming::Model::kPcie ? "pcie" : "slots";
+}
+
+HostMemoryTiming::Model ParseHostModel(const std::string& s) {
+  if (s == "pcie") return HostMemoryTiming::Model::kPcie;
+  if (s == "slots") return HostMemoryTiming::Model::kSlots;
+  throw std::invalid_argument("host memory model must be pcie or slots, got '" + s + "'");
+}
+
+namespace {
+
+HostMemoryTiming SlotsTiming(uint32_t read_latency, uint32_t write_latency, uint32_t max_outstanding) {
+  HostMemoryTiming t;
+  t.model = HostMemoryTiming::Model::kSlots;
+  t.read_latency = read_latency;
+  t.write_latency = write_latency;
+  t.max_outstanding = max_outstanding;
+  return t;
+}
+
+}  // namespace
+
 HostMemory::HostMemory(uint32_t read_latency, uint32_t write_latency, uint32_t max_outstanding, double clock_mhz)
-    : read_latency_(read_latency),
-      write_latency_(write_latency),
-      max_outstanding_(max_outstanding),
-      clock_mhz_(clock_mhz) {
-  if (read_latency == 0) {
+    : HostMemory(SlotsTiming(read_latency, write_latency, max_outstanding), clock_mhz) {}
+
+HostMemory::HostMemory(const HostMemoryTiming& timing, double clock_mhz) : timing_(timing), clock_mhz_(clock_mhz) {
+  if (timing.read_latency == 0) {
     throw std::invalid_argument(
         "HostMemory: read_latency must be >= 1 (the harness drives a cycle's responses before it sees that "
         "cycle's request)");
   }
-  if (max_outstanding == 0) throw std::invalid_argument("HostMemory: max_outstanding must be >= 1");
+  if (timing.max_outstanding == 0) throw std::invalid_argument("HostMemory: max_outstanding must be >= 1");
   if (!(clock_mhz > 0) || !std::isfinite(clock_mhz)) {
     throw std::invalid_argument("HostMemory: clock_mhz must be positive, got " + std::to_string(clock_mhz));
+  }
+  if (timing.model == HostMemoryTiming::Model::kPcie) {
+    if (timing.posted_data_credits < kDmaBeatBytes / 16 || timing.posted_header_credits < 1) {
+      throw std::invalid_argument(
+          "HostMemory: posted credits must allow one 64-byte write (>= 4 data credits, >= 1 header credit)");
+    }
+    if (timing_.link_bytes_per_cycle == 0) timing_.link_bytes_per_cycle = HostMemoryTiming::kDefaultLinkMBps / clock_mhz;
+    if (!(timing_.link_bytes_per_cycle > 0) || !std::isfinite(timing_.link_bytes_per_cycle)) {
+      throw std::invalid_argument("HostMemory: link_bytes_per_cycle must be positive");
+    }
   }
   // sc_time rounds to the time resolution (1 ps by default); a period rounded to 0 could not be converted
   // back to cycles.
@@ -159,7 +191,8 @@ HostMemory::HostMemory(uint32_t read_latency, uint32_t write_latency, uint32_t m
   // Module names must be unique among live SystemC objects, and gtest makes many of these in one process.
   // Creating modules outside sc_main is fine as long as elaboration (sc_start) never happens; b_transport
   // is then a plain virtual call through the bound socket.
-  target_ = std::make_unique<Target>(sc_core::sc_gen_unique_name("host_memory"), read_latency, write_latency, period);
+  target_ = std::make_unique<Target>(sc_core::sc_gen_unique_name("host_memory"), timing.read_latency,
+                                     timing.write_latency, period);
   initiator_ = std::make_unique<Initiator>(sc_core::sc_gen_unique_name("host_memory_initiator"));
   initiator_->socket().bind(target_->socket());
 }
@@ -173,10 +206,10 @@ HostMemory& HostMemory::operator=(HostMemory&& o) noexcept {
     // Unbind before the target goes, as in the destructor; member-wise assignment would do it the other way.
     initiator_.reset();
     target_.reset();
-    read_latency_ = o.read_latency_;
-    write_latency_ = o.write_latency_;
-    max_outstanding_ = o.max_outstanding_;
+    timing_ = o.timing_;
     clock_mhz_ = o.clock_mhz_;
+    link_free_ = o.link_free_;
+    link_free_before_last_ = o.link_free_before_last_;
     target_ = std::move(o.target_);
     initiator_ = std::move(o.initiator_);
     slots_ = std::move(o.slots_);
@@ -200,6 +233,25 @@ size_t HostMemory::Outstanding(uint64_t cycle) const {
   // Only requests from earlier cycles count, so the answer is the same before and after this cycle's Accept.
   return static_cast<size_t>(
       std::count_if(slots_.begin(), slots_.end(), [&](const Slot& s) { return s.accept < cycle && s.retire > cycle; }));
+}
+
+bool HostMemory::Ready(uint64_t cycle) const {
+  if (timing_.model == HostMemoryTiming::Model::kSlots) return Outstanding(cycle) < timing_.max_outstanding;
+  // Only requests from earlier cycles count, as in Outstanding.
+  uint32_t reads = 0, writes = 0, data_credits = 0;
+  for (const Slot& s : slots_) {
+    if (s.accept >= cycle || s.retire <= cycle) continue;
+    if (s.write) {
+      ++writes;
+      data_credits += s.data_credits;
+    } else {
+      ++reads;
+    }
+  }
+  const double link_free = any_accept_ && cycle <= last_accept_ ? link_free_before_last_ : link_free_;
+  return reads < timing_.max_outstanding && writes < timing_.posted_header_credits &&
+         data_credits + kDmaBeatBytes / 16 <= timing_.posted_data_credits &&
+         link_free <= static_cast<double>(cycle) + 1;
 }
 
 void HostMemory::Retire(uint64_t cycle) {
@@ -262,7 +314,7 @@ void HostMemory::Accept(uint64_t cycle, const DmaRequest& r) {
   }
   if (!Ready(cycle)) {
     throw std::logic_error("HostMemory: request accepted while not Ready (" + std::to_string(Outstanding(cycle)) +
-                           " outstanding, max " + std::to_string(max_outstanding_) + ")" + where);
+                           " outstanding, max " + std::to_string(timing_.max_outstanding) + ")" + where);
   }
   any_accept_ = true;
   last_accept_ = cycle;
@@ -271,7 +323,16 @@ void HostMemory::Accept(uint64_t cycle, const DmaRequest& r) {
   if (r.write) {
     std::array<uint8_t, kDmaBeatBytes> data = r.data;  // TLM wants a mutable buffer
     const uint64_t latency = Transport(true, r.addr, data.data() + r.off, r.len);
-    slots_.push_back({cycle, cycle + latency});
+    if (timing_.model == HostMemoryTiming::Model::kSlots) {
+      slots_.push_back({cycle, cycle + latency, true, 0});
+    } else {
+      // Posted: the write crosses the link after the writes before it; its credits come back `latency`
+      // cycles after that.
+      link_free_before_last_ = link_free_;
+      link_free_ = std::max(link_free_, static_cast<double>(cycle)) + r.len / timing_.link_bytes_per_cycle;
+      const uint64_t crossed = static_cast<uint64_t>(std::ceil(link_free_));
+      slots_.push_back({cycle, std::max(crossed, cycle + 1) + latency, true, (r.len + 15u) / 16u});
+    }
     ++writes_;
     write_bytes_ += r.len;
   } else {
@@ -286,6 +347,7 @@ void HostMemory::Accept(uint64_t cycle, const DmaRequest& r) {
     any_read_ = true;
     last_read_beat_ = pr.first_cycle + beats - 1;
     slots_.push_back({cycle, last_read_beat_ + 1});
+    link_free_before_last_ = link_free_;
     reads_pending_.push_back(std::move(pr));
     ++reads_;
     read_bytes_ += r.len;

@@ -4,6 +4,18 @@
 // one b_transport call through an initiator socket, and the annotated delay, converted back to cycles, is
 // when the request completes.
 //
+// Two timing models (HostMemoryTiming; docs/rdma.md "Host memory and DMA" has the defaults and their sources):
+//  - kPcie (the default): PCIe as on an Alveo U280 (Gen3 x16 / Gen4 x8). Writes are posted: a write needs
+//    posted credits (one header credit, ceil(len / 16) data credits), which come back `write_latency` cycles
+//    after the write has crossed the link, and the link carries `link_bytes_per_cycle` write bytes per cycle.
+//    Reads need a tag, held from the Accept through the read's last beat; their first beat comes
+//    `read_latency` cycles after the Accept, in request order.
+//  - kSlots (the old model): every request holds one of `max_outstanding` slots, a write for
+//    `write_latency` cycles, a read through its last beat; no link bandwidth.
+// The DMA port has one request channel with one ready, so in kPcie a request is taken only when both a
+// read tag and a write's credits and link room are free (the block's request kind is not known when the
+// harness drives ready).
+//
 // Per cycle the harness calls Ready(c) and Response(c) while building the block's inputs, then, after
 // evaluating the block, Accept(c, request) if the block's request was handshaken. Hence a read's first beat
 // comes at the earliest one cycle after its Accept (read_latency >= 1).
@@ -21,6 +33,7 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -28,12 +41,38 @@
 
 namespace nettwin::tb {
 
+// The host's timing. Defaults: docs/rdma.md "Host memory and DMA" (each with its source).
+struct HostMemoryTiming {
+  enum class Model { kPcie, kSlots };
+  static constexpr uint32_t kDefaultReadLatency = 200;        // cycles (800 ns at 250 MHz)
+  static constexpr uint32_t kDefaultWriteLatency = 100;       // cycles
+  static constexpr uint32_t kDefaultOutstanding = 64;         // read tags (kPcie) / slots (kSlots)
+  static constexpr uint32_t kDefaultPostedDataCredits = 1456;  // 16-byte units
+  static constexpr uint32_t kDefaultPostedHeaderCredits = 784;
+  static constexpr double kDefaultLinkMBps = 15750;           // PCIe Gen3 x16 after 128b/130b, MB/s
+
+  Model model = Model::kPcie;
+  uint32_t read_latency = kDefaultReadLatency;    // cycles from a read's Accept to its first beat
+  uint32_t write_latency = kDefaultWriteLatency;  // kPcie: credit return after the link; kSlots: slot hold
+  uint32_t max_outstanding = kDefaultOutstanding;  // kPcie: read tags; kSlots: requests of either kind
+  uint32_t posted_data_credits = kDefaultPostedDataCredits;      // kPcie
+  uint32_t posted_header_credits = kDefaultPostedHeaderCredits;  // kPcie
+  double link_bytes_per_cycle = 0;  // kPcie: write bytes the link carries per cycle; 0 = 15750 MB/s / clock
+};
+
+// "pcie" or "slots"; ParseHostModel throws std::invalid_argument for anything else.
+const char* HostModelName(HostMemoryTiming::Model m);
+HostMemoryTiming::Model ParseHostModel(const std::string& s);
+
 class HostMemory {
  public:
   static constexpr uint32_t kMaxReadLen = 4096;
 
   // Throws std::invalid_argument for read_latency 0 (the response would be due before the harness sees the
-  // request), max_outstanding 0 or a clock that is not positive or too fast for SystemC's 1 ps resolution.
+  // request), max_outstanding 0, too few posted credits for one 64-byte write, a link bandwidth that is not
+  // positive, or a clock that is not positive or too fast for SystemC's 1 ps resolution.
+  explicit HostMemory(const HostMemoryTiming& timing, double clock_mhz = 250);
+  // The kSlots model (the old constructor).
   HostMemory(uint32_t read_latency, uint32_t write_latency, uint32_t max_outstanding, double clock_mhz = 250);
   ~HostMemory();
   HostMemory(const HostMemory&) = delete;
@@ -43,10 +82,14 @@ class HostMemory {
 
   // ---- Cycle API; `cycle` is the harness's cycle number. ----
 
-  // Whether a request may be handshaken in `cycle`: fewer than max_outstanding requests accepted in earlier
-  // cycles are still outstanding in it. A write is outstanding in cycles [accept, accept + write_latency), a
-  // read from its Accept through the cycle of its last beat.
-  bool Ready(uint64_t cycle) const { return Outstanding(cycle) < max_outstanding_; }
+  // Whether a request may be handshaken in `cycle`, from the requests accepted in earlier cycles. kSlots:
+  // fewer than max_outstanding of them are outstanding (a write in cycles [accept, accept + write_latency),
+  // a read from its Accept through the cycle of its last beat). kPcie: fewer than max_outstanding reads
+  // outstanding, posted credits for a 64-byte write free (its credits are held from its Accept until
+  // write_latency cycles after the link has carried it), and the link done with the earlier writes by the
+  // end of this cycle (at most one write waits behind the one on the wire).
+  bool Ready(uint64_t cycle) const;
+  // Requests accepted before `cycle` whose slot (kSlots) or tag or credits (kPcie) are still held in it.
   size_t Outstanding(uint64_t cycle) const;
 
   // The block's request `r` was handshaken in `cycle`. A write lands in the store now (later reads see it:
@@ -71,9 +114,11 @@ class HostMemory {
   // Every accepted request with its cycle, in order.
   const std::vector<std::pair<uint64_t, DmaRequest>>& log() const { return log_; }
 
-  uint32_t read_latency() const { return read_latency_; }
-  uint32_t write_latency() const { return write_latency_; }
-  uint32_t max_outstanding() const { return max_outstanding_; }
+  uint32_t read_latency() const { return timing_.read_latency; }
+  uint32_t write_latency() const { return timing_.write_latency; }
+  uint32_t max_outstanding() const { return timing_.max_outstanding; }
+  // The timing in force (link_bytes_per_cycle resolved from the clock if it was 0).
+  const HostMemoryTiming& timing() const { return timing_; }
   double clock_mhz() const { return clock_mhz_; }
 
  private:
@@ -82,6 +127,8 @@ class HostMemory {
 
   struct Slot {
     uint64_t accept, retire;  // outstanding in cycles [accept, retire)
+    bool write = false;
+    uint32_t data_credits = 0;  // kPcie writes: 16-byte posted data credits held
   };
   struct PendingRead {
     uint64_t first_cycle = 0;
@@ -93,8 +140,11 @@ class HostMemory {
   uint64_t Transport(bool write, uint64_t addr, uint8_t* data, uint32_t len);
   void Retire(uint64_t cycle);
 
-  uint32_t read_latency_, write_latency_, max_outstanding_;
+  HostMemoryTiming timing_;
   double clock_mhz_;
+  // kPcie: when the link is done with every write accepted so far, and with those accepted before the
+  // last Accept's cycle (Ready of that cycle must not see its own request).
+  double link_free_ = 0, link_free_before_last_ = 0;
   std::unique_ptr<Target> target_;
   std::unique_ptr<Initiator> initiator_;
 

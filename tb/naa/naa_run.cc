@@ -10,8 +10,7 @@ namespace nettwin::naa {
 namespace {
 
 std::unique_ptr<tb::HostMemory> MakeMemory(const NaaConfig& config, const NaaRunConfig& cfg) {
-  auto mem = std::make_unique<tb::HostMemory>(cfg.mem_read_cycles, cfg.mem_write_cycles, cfg.mem_outstanding,
-                                              cfg.opt.clock_mhz);
+  auto mem = std::make_unique<tb::HostMemory>(cfg.MemTiming(), cfg.opt.clock_mhz);
   for (const rdma::MemInit& m : config.rdma.memory) mem->Write(m.pa, m.bytes.data(), m.bytes.size());
   return mem;
 }

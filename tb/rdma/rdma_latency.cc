@@ -12,6 +12,16 @@ constexpr uint32_t kRkey = 0x1234;
 }  // namespace
 
 LatencyResult MeasureLatency(double clock_mhz, uint32_t read_cycles, uint32_t write_cycles, bool linear) {
+  RdmaRunConfig host;
+  host.mem_model = tb::HostMemoryTiming::Model::kSlots;
+  host.mem_outstanding = 16;
+  host.mem_read_cycles = read_cycles;
+  host.mem_write_cycles = write_cycles;
+  return MeasureLatency(clock_mhz, host, linear);
+}
+
+LatencyResult MeasureLatency(double clock_mhz, const RdmaRunConfig& host, bool linear) {
+  const uint32_t read_cycles = host.mem_read_cycles;
   RdmaConfig c = ParseConfig(
       "responder mac 02:00:00:00:00:01 ip 10.0.0.1\n"
       "qp 0x11 dest_qp 0x22 epsn 0 mtu 1024 max_rd_atomic 256 aq 0x200000000\n"
@@ -30,12 +40,12 @@ LatencyResult MeasureLatency(double clock_mhz, uint32_t read_cycles, uint32_t wr
     s.swap = 1;
     pkts.push_back(Packet{BuildRequest(s), 0});
   }
-  RdmaRunConfig cfg;
+  RdmaRunConfig cfg = host;
   cfg.engine = Engine::kModel;
+  cfg.opt = tb::RunOptions{};
   cfg.opt.clock_mhz = clock_mhz;
-  cfg.mem_read_cycles = read_cycles;
-  cfg.mem_write_cycles = write_cycles;
   cfg.aq_linear = linear;
+  cfg.mismatch_trace.clear();
   // The receive ring takes the next request while one is processed, so a request sent back to back would
   // include the wait for the ones before it. Latency is measured on an idle responder: the measured FAA
   // arrives once the history is done (found by a model-only run), and its retransmission comes after the

@@ -21,6 +21,11 @@ struct LatencyResult {
   std::string error;  // non-empty if the run failed (lockstep mismatch, conservation)
 };
 
+struct RdmaRunConfig;
+
+// The host memory's timing from `host` (its mem_* fields; the rest is ignored).
+LatencyResult MeasureLatency(double clock_mhz, const RdmaRunConfig& host, bool linear);
+// The same with the old host model (kSlots, 16 outstanding) and the given read and write cycles.
 LatencyResult MeasureLatency(double clock_mhz, uint32_t read_cycles, uint32_t write_cycles, bool linear);
 
 }  // namespace nettwin::rdma

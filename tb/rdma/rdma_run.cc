@@ -10,8 +10,7 @@ namespace nettwin::rdma {
 namespace {
 
 std::unique_ptr<tb::HostMemory> MakeMemory(const RdmaConfig& config, const RdmaRunConfig& cfg) {
-  auto mem = std::make_unique<tb::HostMemory>(cfg.mem_read_cycles, cfg.mem_write_cycles, cfg.mem_outstanding,
-                                              cfg.opt.clock_mhz);
+  auto mem = std::make_unique<tb::HostMemory>(cfg.MemTiming(), cfg.opt.clock_mhz);
   for (const MemInit& m : config.memory) mem->Write(m.pa, m.bytes.data(), m.bytes.size());
   return mem;
 }

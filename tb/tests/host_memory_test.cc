@@ -170,6 +170,108 @@ TEST(HostMemory, SingleOutstandingWriteWithLatencyOneIssuesEveryCycle) {
   EXPECT_EQ(m.writes(), 10u);
 }
 
+// ---- The PCIe model (the default) ----
+
+HostMemoryTiming Pcie(uint32_t read_latency, uint32_t write_latency, uint32_t tags, double link_bytes_per_cycle,
+                      uint32_t data_credits = 1456, uint32_t header_credits = 784) {
+  HostMemoryTiming t;
+  t.read_latency = read_latency;
+  t.write_latency = write_latency;
+  t.max_outstanding = tags;
+  t.link_bytes_per_cycle = link_bytes_per_cycle;
+  t.posted_data_credits = data_credits;
+  t.posted_header_credits = header_credits;
+  return t;
+}
+
+// Cycles in [0, cycles) in which a 64-byte write was accepted when the block offers one in every cycle.
+std::vector<uint64_t> GreedyWrites(HostMemory& m, uint64_t cycles) {
+  std::vector<uint64_t> accepted;
+  for (uint64_t c = 0; c < cycles; ++c) {
+    const bool ready = m.Ready(c);
+    m.Response(c);
+    if (ready) {
+      m.Accept(c, WriteReq(c * 64, std::vector<uint8_t>(64, static_cast<uint8_t>(c))));
+      accepted.push_back(c);
+    }
+  }
+  return accepted;
+}
+
+TEST(HostMemoryPcie, DefaultsAreThePcieModel) {
+  const HostMemoryTiming t;
+  EXPECT_EQ(t.model, HostMemoryTiming::Model::kPcie);
+  HostMemory m(t);  // 250 MHz
+  EXPECT_DOUBLE_EQ(m.timing().link_bytes_per_cycle, 63.0);
+  EXPECT_EQ(m.max_outstanding(), 64u);
+  EXPECT_DOUBLE_EQ(HostMemory(t, 900).timing().link_bytes_per_cycle, 17.5);
+  EXPECT_EQ(ParseHostModel("slots"), HostMemoryTiming::Model::kSlots);
+  EXPECT_EQ(std::string(HostModelName(ParseHostModel("pcie"))), "pcie");
+  EXPECT_THROW(ParseHostModel("pci"), std::invalid_argument);
+}
+
+TEST(HostMemoryPcie, PostedWritesNeedNoSlotAndRunAtLinkRate) {
+  // A write "completing" after 100 cycles holds only credits: 64-byte writes go every cycle on a 64 B/cycle
+  // link, where the slots model with 16 slots takes 16 per 100 cycles.
+  HostMemory fast(Pcie(200, 100, 16, 64));
+  EXPECT_EQ(GreedyWrites(fast, 1000).size(), 1000u);
+  HostMemory slots(200, 100, 16);
+  EXPECT_EQ(GreedyWrites(slots, 1000).size(), 160u);
+  // Half the bandwidth: every other cycle.
+  HostMemory half(Pcie(200, 0, 16, 32));
+  const auto w = GreedyWrites(half, 100);
+  EXPECT_NEAR(static_cast<double>(w.size()), 50, 1);
+  // The default 63 B/cycle: 63 of every 64 cycles.
+  HostMemory u280(Pcie(200, 100, 64, 63));
+  EXPECT_NEAR(static_cast<double>(GreedyWrites(u280, 6400).size()), 6300, 3);
+}
+
+TEST(HostMemoryPcie, PostedCreditsBoundWritesInFlight) {
+  // 8 data credits = two 64-byte writes; each holds its credits until 20 cycles after crossing the link.
+  HostMemory m(Pcie(5, 20, 4, 64, /*data_credits=*/8));
+  const auto w = GreedyWrites(m, 100);
+  // Writes at 0 and 1 (crossed by 1 and 2, credits usable again in 21 and 22), then 21 and 22, ...
+  ASSERT_GE(w.size(), 4u);
+  EXPECT_EQ(w[0], 0u);
+  EXPECT_EQ(w[1], 1u);
+  EXPECT_EQ(w[2], 21u);
+  EXPECT_EQ(w[3], 22u);
+  // Header credits bound them the same way: one header = one write in flight.
+  HostMemory h(Pcie(5, 20, 4, 64, 1456, /*header_credits=*/1));
+  const auto wh = GreedyWrites(h, 50);
+  ASSERT_GE(wh.size(), 2u);
+  EXPECT_EQ(wh[1], 21u);
+}
+
+TEST(HostMemoryPcie, ReadTagsBoundReadsAndHoldTheOneRequestChannel) {
+  HostMemory m(Pcie(10, 100, /*tags=*/2, 64));
+  std::map<uint64_t, DmaRequest> reqs = {{0, ReadReq(0, 64)}, {1, ReadReq(64, 64)}};
+  for (uint64_t c = 0; c < 2; ++c) {
+    EXPECT_TRUE(m.Ready(c));
+    m.Response(c);
+    m.Accept(c, reqs[c]);
+  }
+  // Both tags held until the reads' beats (10 and 11): no request of any kind (one request channel).
+  for (uint64_t c = 2; c < 11; ++c) {
+    EXPECT_FALSE(m.Ready(c)) << c;
+    m.Response(c);
+  }
+  EXPECT_TRUE(m.Response(11).valid);
+  EXPECT_TRUE(m.Ready(11));  // the first read's beat went out in 10
+  // Reads keep their latency and order; writes land at once (a later read sees them).
+  m.Accept(11, WriteReq(0, {0x55}));
+  EXPECT_EQ(HostBytes(m, 0, 1)[0], 0x55);
+  EXPECT_EQ(m.Outstanding(12), 1u);  // read 1's tag was freed by its beat in 11; the write holds credits
+}
+
+TEST(HostMemoryPcie, RejectsTimingThatCannotWork) {
+  EXPECT_THROW(HostMemory(Pcie(10, 1, 4, 64, /*data_credits=*/3)), std::invalid_argument);
+  EXPECT_THROW(HostMemory(Pcie(10, 1, 4, 64, 1456, /*header_credits=*/0)), std::invalid_argument);
+  EXPECT_THROW(HostMemory(Pcie(10, 1, 4, -1)), std::invalid_argument);
+  EXPECT_THROW(HostMemory(Pcie(0, 1, 4, 64)), std::invalid_argument);
+  EXPECT_THROW(HostMemory(Pcie(10, 1, 0, 64)), std::invalid_argument);
+}
+
 TEST(HostMemory, ReadsSeeEarlierWritesEvenBeforeTheyComplete) {
   HostMemory m(2, /*write_latency=*/50, 4);
   const auto bytes = Pattern(64, 9);

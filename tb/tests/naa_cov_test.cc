@@ -43,6 +43,8 @@ NaaRunReport RunEndpoint(NaaConfig c, const std::vector<std::vector<uint8_t>>& f
   rc.opt.backpressure = bp;
   rc.opt.gaps = bp / 2;
   rc.opt.seed = 9;
+  // The slots model, where `outstanding` and `write_cycles` make the host stall the endpoint.
+  rc.mem_model = tb::HostMemoryTiming::Model::kSlots;
   rc.mem_read_cycles = read_cycles;
   rc.mem_write_cycles = write_cycles;
   rc.mem_outstanding = outstanding;

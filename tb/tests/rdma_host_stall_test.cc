@@ -38,6 +38,9 @@ RdmaRunReport RunWithHost(const std::vector<RequestSpec>& reqs, uint32_t outstan
   for (const auto& r : reqs) pkts.push_back(Packet{BuildRequest(r), 0});
   RdmaRunConfig cfg;
   cfg.engine = Engine::kLockstep;
+  // The slots model: a write holds one of `outstanding` slots for `write_cycles`, so the host stalls the
+  // responder (PCIe's posted writes, the default, would not).
+  cfg.mem_model = tb::HostMemoryTiming::Model::kSlots;
   cfg.mem_read_cycles = 3;
   cfg.mem_write_cycles = write_cycles;
   cfg.mem_outstanding = outstanding;

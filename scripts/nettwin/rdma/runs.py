@@ -14,8 +14,11 @@ HEADER = ["scenario", "seed", "mode", "req_in", "rsp_out", "drops", "naks", "ato
           "cycles", "result", "time"]
 SCENARIOS = ["traffic", "atomic", "lostack", "reorder", "badreq", "psnwrap", "icrc", "malformed", "send", "edge",
              "mixed", "hazard"]
-MODES = [("mem50", ["--mem-read-cycles", "50", "--mem-write-cycles", "10"]),
-         ("mem900+bp", ["--mem-read-cycles", "900", "--mem-write-cycles", "90", "--backpressure", "0.4",
+# Both modes keep the host model their expectations were made with (`--mem-model slots`, 16 outstanding:
+# writes hold a slot, so the host also stalls the responder); `nettwin rdma`'s default is the PCIe model.
+SLOTS = ["--mem-model", "slots", "--mem-outstanding", "16"]
+MODES = [("mem50", SLOTS + ["--mem-read-cycles", "50", "--mem-write-cycles", "10"]),
+         ("mem900+bp", SLOTS + ["--mem-read-cycles", "900", "--mem-write-cycles", "90", "--backpressure", "0.4",
                         "--clock-mhz", "900"])]
 # host read cycles of the latency sweep (900 MHz, so 900 = the spec's 1 us)
 LATENCY_READS = [50, 100, 200, 450, 900, 1800]
@@ -81,8 +84,8 @@ def runs(opts):
                 out.append(Run("rdma", sc, seed, mode, cmd, vector=vec, checks=[("rdma_check", chk)], stats=stats,
                                outputs=[rsp, mem], accept=_accept_stats, columns=_columns))
     for reads in LATENCY_READS_QUICK if opts.quick else LATENCY_READS:
-        cmd = [opts.nettwin, "rdma-latency", "--json", "--mem-read-cycles", str(reads),
-               "--mem-write-cycles", str(max(1, reads // 10))]
+        cmd = [opts.nettwin, "rdma-latency", "--json"] + SLOTS + ["--mem-read-cycles", str(reads),
+                                                                 "--mem-write-cycles", str(max(1, reads // 10))]
         out.append(Run("rdma", "atomic-latency", None, "read%d" % reads, cmd, accept=_accept_latency,
                        columns=_columns, measure=_measure_latency, extract=_extract_latency))
     return out

@@ -92,7 +92,8 @@ def rdma_block(rng, seed, d, nt, script):
         run = [nt, "rdma", "--config", conf, "--in", inp, "--out", out, "--mem-out", mem, "--stats", st,
                "--engine", "lockstep", "--seed", str(seed * 100 + k),
                "--mem-read-cycles", str(rng.randint(1, 1200)), "--mem-write-cycles", str(rng.randint(1, 300)),
-               "--mem-outstanding", str(rng.randint(1, 16)), "--backpressure", _pct(rng, 0.7)]
+               "--mem-outstanding", str(rng.randint(1, 16)), "--backpressure", _pct(rng, 0.7),
+               "--mem-model", "slots"]  # the model these random limits were drawn for (writes hold slots)
         chk = [PY, script("rdma_check.py"), "--config", conf, "--in", inp, "--out", out, "--mem-out", mem,
                "--stats", st]
         return [Step(run, st, [chk])]
