@@ -34,6 +34,8 @@ check "missing pcap" 2 "cannot open" "$N" reroute --in "$T/none.pcap" --out "$T/
 check "inject with model" 2 "--inject-divergence needs --engine lockstep" \
   "$N" reroute --in "$H" --out "$T/o.pcap" --engine model --inject-divergence 100
 check "help" 0 "usage: nettwin reroute" "$N" reroute --help
+check "bad wire format" 2 "--wire-format must be seed or conweave-p4, got 'p4'" \
+  "$N" reroute --in "$H" --out "$T/o.pcap" --wire-format p4
 
 # ---- every engine, the same output, checked ----
 for e in model rtl lockstep; do
@@ -49,6 +51,28 @@ for k in packets_in packets_out drops rtt_requests reroutes reroute_blocked_clea
          cycles mismatches conservation_ok; do
   if grep -q "\"$k\"" "$T/lockstep.json"; then ok; else bad "stats: no key $k"; fi
 done
+# ---- conweave-p4's wire format (docs/reroute.md "Wire format"): same traffic, control in that format ----
+if ! $PY "$HERE/rr_gen.py" --seed 2 --scenario overflow --out-dir "$T/p" --wire-format conweave-p4 >/dev/null; then
+  bad "rr_gen.py --wire-format conweave-p4"
+fi
+check "p4 lockstep" 0 "reroute:" "$N" reroute --in "$T/p/hosts.pcap" --ctrl-in "$T/p/control.pcap" --out "$T/p4.pcap" \
+  --stats "$T/p4.json" "${R[@]}" --wire-format conweave-p4 --backpressure 0.3 --seed 5
+check "p4 rr_check" 0 "rr_check: PASS (conweave-p4 format)" \
+  $PY "$HERE/rr_check.py" --dir "$T/p" --out "$T/p4.pcap" --stats "$T/p4.json"
+if grep -q '"wire_format": "conweave-p4"' "$T/p4.json"; then ok; else bad "p4 stats: wire_format"; fi
+# The same decisions as the seed's format: equal counters (the control packets say the same in both).
+if diff <(grep -v wire_format "$T/lockstep.json" | grep -v '"engine"') <(grep -v wire_format "$T/p4.json" | grep -v '"engine"') >/dev/null
+then ok; else bad "p4 stats differ from the seed format's"; fi
+# A run in one format checked as the other fails (the checker reads the format from run.json).
+check "seed output checked as p4" 1 "rr_check: FAIL" \
+  $PY "$HERE/rr_check.py" --dir "$T/p" --out "$T/lockstep.pcap" --stats "$T/lockstep.json"
+# The seed's control packets given to a conweave-p4 block are not control packets there.
+check "seed control to a p4 block" 0 "reroute:" "$N" reroute --in "$H" --ctrl-in "$C" --out "$T/pc.pcap" \
+  --stats "$T/pc.json" "${R[@]}" --wire-format conweave-p4 --engine model
+if grep -q '"clears": 0,' "$T/pc.json" && grep -q '"notifies": 0,' "$T/pc.json" &&
+   ! grep -q '"bad_control": 3,' "$T/pc.json"; then ok
+else bad "seed control to a p4 block: $(tr -d '\n' < "$T/pc.json")"; fi
+
 check "inject divergence" 1 "LOCKSTEP MISMATCH" "$N" reroute --in "$H" --ctrl-in "$C" --out "$T/x.pcap" "${R[@]}" \
   --inject-divergence 2000
 
