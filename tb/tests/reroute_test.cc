@@ -279,8 +279,8 @@ void RandomTrafficAndControl(bool p4) {
     EXPECT_GT(r.cnt.clears + r.cnt.stale_clears, 0u);
     if (p4) EXPECT_GT(r.cnt.clears + r.cnt.rtt_replies + r.cnt.notifies, 0u);
     std::printf("random%s: in %u out %u malformed %u reroutes %u fallback %u evictions %u ctrl %u\n",
-                p4 ? " (conweave-p4)" : "", r.cnt.in, r.cnt.out, r.cnt.drop_malformed, r.cnt.reroutes, r.cnt.fallback_ecmp, r.cnt.evictions,
-                r.cnt.ctrl_in);
+                p4 ? " (conweave-p4)" : "", r.cnt.in, r.cnt.out, r.cnt.drop_malformed, r.cnt.reroutes,
+                r.cnt.fallback_ecmp, r.cnt.evictions, r.cnt.ctrl_in);
   }
 }
 

@@ -9,7 +9,8 @@ rr_check reading the format from run.json; docs/reroute.md "Wire format"). The *
 destination ToR (issue 26 item 2's "a conweave-p4-layout capture goes through the destination ToR in order,
 exactly once, in lockstep"): rr_gen --no-clear (each flow reroutes at most once, so an open loop is safe),
 the block's output through rr_fabric.py's paths (different delays: rerouted packets overtake their TAIL),
-`nettwin reorder --engine lockstep` with the same wire_format, and cw_check.py on what the hosts get. The closed loop through the destination ToR is a GoogleTest
+`nettwin reorder --engine lockstep` with the same wire_format, and cw_check.py on what the hosts get. The
+closed loop through the destination ToR is a GoogleTest
 (RerouteLockstep.ClosedLoopWithTheDestinationToR), not yet a regression run.
 """
 import os
