@@ -149,7 +149,7 @@ int CwLoopCommand(int argc, char** argv) {
     }
     rj << "\n  ]\n}\n";
     std::ofstream ss(dir + "/src_stats.json");
-    ss << RerouteStatsJson(r.src, engine_name, r.cycles, r.mismatch.empty() ? 0 : 1, ok);
+    ss << RerouteStatsJson(r.src, engine_name, false, r.cycles, r.mismatch.empty() ? 0 : 1, ok);
     std::ofstream rp(dir + "/report.json");
     rp << "{\n  \"engine\": \"" << engine_name << "\",\n  \"mode\": \"" << (c.ecmp_only ? "ecmp" : "conweave")
        << "\",\n  \"cycles\": " << r.cycles << ",\n  \"mismatch\": \"" << r.mismatch << "\",\n  \"hang\": "

@@ -23,7 +23,8 @@ enum class Engine { kModel, kRtl, kLockstep };
 constexpr const char* kHelp =
     "usage: nettwin reroute --in hosts.pcap [--ctrl-in control.pcap] --out fabric.pcap\n"
     "                       [--paths 4|8|16|32] [--flows N] [--reply-cutoff-us U] [--path-busy-us U]\n"
-    "                       [--flow-idle-us U] [--engine model|rtl|lockstep] [--clock-mhz 250]\n"
+    "                       [--flow-idle-us U] [--wire-format seed|conweave-p4]\n"
+    "                       [--engine model|rtl|lockstep] [--clock-mhz 250]\n"
     "                       [--stats stats.json] [--backpressure P] [--seed N] [--inject-divergence CYCLE]\n"
     "  --in FILE       host frames (pcap, Ethernet); --ctrl-in FILE: control packets from the destination\n"
     "                  ToRs (default: none); --out FILE: the frames sent to the fabric.\n"
@@ -40,7 +41,9 @@ constexpr const char* kHelp =
     "  ToRs) are offered at the cycle of their pcap timestamps (cycle 0 = the earliest); the block's\n"
     "  microsecond clock is that time in us mod 2^16. Output timestamps are departure times (first beat);\n"
     "  the path is BTH byte 4 of each output frame. Defaults: paths 8, flows 1024, reply-cutoff-us 40,\n"
-    "  path-busy-us 100, flow-idle-us 2000. Exit: 0 ok, 1 lockstep mismatch / hang / conservation, 2 usage.\n"
+    "  path-busy-us 100, flow-idle-us 2000, wire-format seed (conweave-p4: BTH byte 8 and the lengths as\n"
+    "  conweave-p4's data plane, docs/reroute.md \"Wire format\"; the control input is read in the same\n"
+    "  format). Exit: 0 ok, 1 lockstep mismatch / hang / conservation, 2 usage.\n"
     "  --inject-divergence CYCLE  self-test (lockstep only): the model's output beat at or after CYCLE is\n"
     "                compared with one bit flipped; the run must report the divergence and exit 1.\n";
 
@@ -167,6 +170,13 @@ int RerouteCommand(int argc, char** argv) {
       } else if (o == "--reply-cutoff-us") cfg.reply_cutoff_us = static_cast<uint16_t>(ParseNumber(o, val(), 1, 32767));
       else if (o == "--path-busy-us") cfg.path_busy_us = static_cast<uint16_t>(ParseNumber(o, val(), 1, 32767));
       else if (o == "--flow-idle-us") cfg.flow_idle_us = static_cast<uint16_t>(ParseNumber(o, val(), 1, 32767));
+      else if (o == "--wire-format") {
+        const std::string f = val();
+        if (f != "seed" && f != "conweave-p4") {
+          throw std::invalid_argument("--wire-format must be seed or conweave-p4, got '" + f + "'");
+        }
+        cfg.p4_format = f == "conweave-p4";
+      }
       else throw std::invalid_argument("unknown option '" + o + "'");
     });
     if (!run) return 0;
@@ -207,7 +217,7 @@ int RerouteCommand(int argc, char** argv) {
     WritePcap(out, r.out, OutputFormat(PcapFormat::kPcap, in_format));
     if (!stats.empty()) {
       nettwin::WriteTextFile<std::runtime_error>(
-          stats, RerouteStatsJson(r.cnt, engine_name, r.cycles, r.mismatches, conservation_ok));
+          stats, RerouteStatsJson(r.cnt, engine_name, cfg.p4_format, r.cycles, r.mismatches, conservation_ok));
     }
   } catch (const std::exception& e) {
     std::cerr << "nettwin reroute: " << e.what() << "\n";

@@ -10,10 +10,11 @@
 
 namespace nettwin::reroute {
 
-inline std::string RerouteStatsJson(const RerouteCounters& c, const char* engine, uint64_t cycles, uint64_t mismatches,
-                                    bool conservation_ok) {
+inline std::string RerouteStatsJson(const RerouteCounters& c, const char* engine, bool p4_format, uint64_t cycles,
+                                    uint64_t mismatches, bool conservation_ok) {
   std::ostringstream j;
-  j << "{\n  \"engine\": \"" << engine << "\",\n  \"packets_in\": " << c.in << ",\n  \"packets_out\": " << c.out
+  j << "{\n  \"engine\": \"" << engine << "\",\n  \"wire_format\": \"" << (p4_format ? "conweave-p4" : "seed")
+    << "\",\n  \"packets_in\": " << c.in << ",\n  \"packets_out\": " << c.out
     << ",\n  \"drops\": {\"malformed\": " << c.drop_malformed << "},\n  \"rtt_requests\": " << c.rtt_requests
     << ",\n  \"reroutes\": " << c.reroutes << ",\n  \"reroute_blocked_clear\": " << c.reroute_blocked_clear
     << ",\n  \"reroute_no_path\": " << c.reroute_no_path << ",\n  \"fallback_ecmp\": " << c.fallback_ecmp

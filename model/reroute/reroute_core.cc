@@ -28,6 +28,26 @@ FlowKey KeyOf(const uint8_t* w, bool v6, int bth, bool swap) {
 
 }  // namespace
 
+uint8_t EncodeByte8(uint8_t nic_b8, uint8_t op, uint8_t epoch, bool rerouted, bool tail, bool p4) {
+  const uint8_t ack = nic_b8 & 0x80;
+  if (!p4) return static_cast<uint8_t>(ack | (op << 4) | (epoch << 2) | (rerouted << 1) | (tail ? 1 : 0));
+  // conweave-p4: DATA | phase = REROUTED | epoch - phase | ask_reply = RTT_REQUEST or TAIL | tail.
+  const uint8_t phase = rerouted ? 1 : 0;
+  const bool ask = op == reorder::kCwRttRequest || tail;
+  return static_cast<uint8_t>(ack | (1 << 5) | (phase << 4) | (((epoch - phase) & 3) << 2) | (ask << 1) |
+                              (tail ? 1 : 0));
+}
+
+void MapP4Control(reorder::CwMeta& m) {
+  // The seed's parse left op = byte 8 bits 6..4 = {conweave-p4 opcode, phase} once the headers were good
+  // (and 0 otherwise): 4 REPLY phase 0, 5 REPLY phase 1, 6 / 7 NOTIFY; anything else is not a control
+  // packet of conweave-p4's. The seed's epoch = conweave-p4's epoch + phase (as the reorder block's parse).
+  const uint8_t raw = m.op;
+  const uint8_t phase = raw & 1;
+  m.op = raw == 4 ? reorder::kCwRttReply : raw == 5 ? reorder::kCwClear : raw >= 6 ? reorder::kCwNotify : 0;
+  m.epoch = static_cast<uint8_t>((m.epoch + phase) & 3);
+}
+
 bool RerouteCounters::operator==(const RerouteCounters& o) const {
   return in == o.in && out == o.out && drop_malformed == o.drop_malformed && rtt_requests == o.rtt_requests &&
          reroutes == o.reroutes && reroute_blocked_clear == o.reroute_blocked_clear &&
@@ -151,7 +171,8 @@ DataResult RerouteCore::Data(const uint8_t* w, int len, uint16_t now) {
     }
     f.last_us = now;
   }
-  // The fabric frame: 4 bytes inserted after the BTH, fields written, lengths + 4, IPv4 checksum by RFC 1624.
+  // The fabric frame: 4 bytes inserted after the BTH, fields written; the seed's format: lengths + 4, IPv4
+  // checksum by RFC 1624; conweave-p4's: lengths and checksum as the NIC's (docs/reroute.md "Wire format").
   const int cw = bth + kBthLen;
   r.frame.assign(w, w + cw);
   r.frame.resize(cw + kCwLen);
@@ -160,8 +181,9 @@ DataResult RerouteCore::Data(const uint8_t* w, int len, uint16_t now) {
   r.frame.insert(r.frame.end(), w + cw, w + len);
   uint8_t* o = r.frame.data();
   o[bth + 4] = r.path;
-  o[bth + 8] = static_cast<uint8_t>((w[bth + 8] & 0x80) | (r.op << 4) | (r.epoch << 2) | (r.rerouted << 1) |
-                                    (r.tail ? 1 : 0));
+  o[bth + 8] = EncodeByte8(w[bth + 8], r.op, r.epoch, r.rerouted, r.tail, cfg_.p4_format);
+  ++cnt_.out;
+  if (cfg_.p4_format) return r;
   const int ip_len_pos = v6 ? 18 : 16;
   Store16(o + ip_len_pos, static_cast<uint16_t>(ip_len + kCwLen));
   Store16(o + udp + 4, static_cast<uint16_t>(Load16(w + udp + 4) + kCwLen));
@@ -170,13 +192,13 @@ DataResult RerouteCore::Data(const uint8_t* w, int len, uint16_t now) {
     d.Replace(ip_len, static_cast<uint16_t>(ip_len + kCwLen));
     Store16(o + 24, d.Apply(Load16(w + 24)));
   }
-  ++cnt_.out;
   return r;
 }
 
 CtrlResult RerouteCore::Control(const uint8_t* win, int len, uint16_t now) {
   ++cnt_.ctrl_in;
-  const reorder::CwMeta m = reorder::ParseCw(win, len <= kCtrlBytes ? len : -1);
+  reorder::CwMeta m = reorder::ParseCw(win, len <= kCtrlBytes ? len : -1);
+  if (cfg_.p4_format) MapP4Control(m);
   const bool ctrl = !m.ok && m.cw_off != 0 &&
                     (m.op == reorder::kCwRttReply || m.op == reorder::kCwClear || m.op == reorder::kCwNotify);
   if (!ctrl) {

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "model/reorder/reorder_frame.h"
 #include "model/reorder/reorder_types.h"
 #include "model/reroute/reroute_types.h"
 
@@ -75,6 +76,14 @@ class RerouteCore {
   std::array<PathStatus, kPaths> paths_{};
   RerouteCounters cnt_;
 };
+
+// BTH byte 8 of a fabric frame (docs/reroute.md "Wire format"): the seed's AckReq | op(3) | epoch(2) |
+// REROUTED | TAIL, or (p4) conweave-p4's AckReq | opcode 1 DATA | phase | epoch(2) | ask_reply | tail, the
+// inverse of the reorder block's mapping (docs/conweave.md "Two wire formats").
+uint8_t EncodeByte8(uint8_t nic_b8, uint8_t op, uint8_t epoch, bool rerouted, bool tail, bool p4);
+// A control packet parsed in the seed's format, re-read as conweave-p4's: REPLY phase 0 = RTT_REPLY, REPLY
+// phase 1 = CLEAR, NOTIFY = NOTIFY (op 0 otherwise: bad_control), epoch = conweave-p4's epoch + phase.
+void MapP4Control(reorder::CwMeta& m);
 
 // The candidates a flow with hash h samples at time now (docs/reroute.md "Candidates"), and its ECMP path.
 std::array<uint8_t, 2> Candidates(uint16_t h, uint16_t now, int paths);

@@ -22,6 +22,7 @@ struct RerouteCfg {
   uint16_t reply_cutoff_us = 40;     // theta_reply: condition (i)
   uint16_t path_busy_us = 100;       // a NOTIFY keeps its path congested this long
   uint16_t flow_idle_us = 2000;      // eviction and the lost-CLEAR timeout
+  bool p4_format = false;            // wire_format conweave-p4 (docs/reroute.md "Wire format"), else the seed's
 };
 
 struct RerouteIn {

@@ -35,6 +35,7 @@ module reroute_top
   input  logic [15:0]            cfg_reply_cutoff_us_i,
   input  logic [15:0]            cfg_path_busy_us_i,
   input  logic [15:0]            cfg_flow_idle_us_i,
+  input  logic                   cfg_p4_format_i,  // conweave-p4's wire format instead of the seed's
   output logic                   idle_o,
   output logic [31:0]            cnt_in_o,
   output logic [31:0]            cnt_out_o,
@@ -96,6 +97,8 @@ module reroute_top
   logic                 d_ctrl, d_data;
   logic [WinBits-1:0]   cwin;
   reorder_pkg::meta_t   cm;
+  logic [2:0]           c_op;
+  logic [1:0]           c_epoch;
   logic                 c_is_ctrl, c_notify_ok, c_mine;
   logic [KeyBits-1:0]   c_key;
   logic [FlowW-1:0]     c_idx;
@@ -103,17 +106,25 @@ module reroute_top
   logic                 c_reply_ok, c_clear_ok;
   always_comb begin
     cwin = {cx_q[1], cx_q[0]};
-    // The seed's wire format (docs/reroute.md): conweave-p4's is not supported by this block yet.
+    // Parsed in the seed's format; conweave-p4's (docs/reroute.md "Wire format"): the seed's op field is
+    // {opcode, phase} once the headers are good (0 otherwise): 4 REPLY phase 0 = RTT_REPLY, 5 REPLY phase 1
+    // = CLEAR, 6 / 7 NOTIFY; the seed's epoch = conweave-p4's epoch + phase (model: MapP4Control).
     cm = reorder_pkg::parse_cw(cwin, cx_len_q <= 16'(RerouteCtrlBytes) ? int'(cx_len_q) : -1, 1'b0);
+    c_op = cm.op;
+    c_epoch = cm.epoch;
+    if (cfg_p4_format_i) begin
+      c_op = cm.op == 3'd4 ? CwRttReply : cm.op == 3'd5 ? CwClear : cm.op[2:1] == 2'd3 ? CwNotify : 3'd0;
+      c_epoch = cm.epoch + {1'b0, cm.op[0]};
+    end
     c_is_ctrl = !cm.ok && cm.cw_off != 16'd0 &&
-                (cm.op == CwRttReply || cm.op == CwClear || cm.op == CwNotify);
+                (c_op == CwRttReply || c_op == CwClear || c_op == CwNotify);
     c_notify_ok = cm.path_id < cfg_paths_i;
     c_key = key_of(cwin, cm.v6, 32'(cm.cw_off) - 32'd12, 1'b1);
     c_hash = reorder_pkg::flow_hash(c_key);
     c_idx = c_hash[FlowW-1:0] & cfg_flows_mask_i[FlowW-1:0];
     c_mine = fl_valid_q[c_idx] && fl_key_q[c_idx] == c_key;
     c_reply_ok = c_mine && fl_rw_q[c_idx] && cm.tx_ts == fl_req_ts_q[c_idx];
-    c_clear_ok = c_mine && fl_rr_q[c_idx] && cm.epoch == fl_epoch_q[c_idx];
+    c_clear_ok = c_mine && fl_rr_q[c_idx] && c_epoch == fl_epoch_q[c_idx];
   end
 
   // ---- D: data decision ----
@@ -199,7 +210,7 @@ module reroute_top
         cnt_q[CCin] <= cnt_q[CCin] + 1;
         if (!c_is_ctrl) begin
           cnt_q[CBad] <= cnt_q[CBad] + 1;
-        end else if (cm.op == CwNotify) begin
+        end else if (c_op == CwNotify) begin
           if (!c_notify_ok) begin
             cnt_q[CBad] <= cnt_q[CBad] + 1;
           end else begin
@@ -207,7 +218,7 @@ module reroute_top
             busy_ts_q[cm.path_id[PathW-1:0]] <= now;
             cnt_q[CNot] <= cnt_q[CNot] + 1;
           end
-        end else if (cm.op == CwRttReply) begin
+        end else if (c_op == CwRttReply) begin
           if (c_reply_ok) begin
             fl_rw_q[c_idx] <= 1'b0;
             cnt_q[CRep] <= cnt_q[CRep] + 1;
@@ -298,11 +309,20 @@ module reroute_top
           ob_lastn_q <= 7'(out_len - (((out_len - 16'd1) >> 6) << 6));
           ob_v6_q <= hm.v6;
           ob_path_q <= o_path;
-          ob_b8_q <= (hm.b8 & 8'h80) | {1'b0, o_op, o_epoch, o_rr, take};
-          ob_ip_len_q <= hm.ip_len + 16'd4;
-          ob_csum_q <= ~reorder_pkg::ones_add(~hm.csum,
-                           reorder_pkg::ones_add(reorder_pkg::ones_add(16'd0, ~hm.ip_len), hm.ip_len + 16'd4));
-          ob_udp_len_q <= hm.udp_len + 16'd4;
+          if (cfg_p4_format_i) begin
+            // conweave-p4: DATA | phase = REROUTED | epoch - phase | ask_reply = RTT_REQUEST or TAIL | tail;
+            // the lengths and the IPv4 checksum stay the NIC's (model: EncodeByte8)
+            ob_b8_q <= {hm.b8[7], 2'd1, o_rr, o_epoch - {1'b0, o_rr}, o_op == CwRttRequest || take, take};
+            ob_ip_len_q <= hm.ip_len;
+            ob_csum_q <= hm.csum;
+            ob_udp_len_q <= hm.udp_len;
+          end else begin
+            ob_b8_q <= (hm.b8 & 8'h80) | {1'b0, o_op, o_epoch, o_rr, take};
+            ob_ip_len_q <= hm.ip_len + 16'd4;
+            ob_csum_q <= ~reorder_pkg::ones_add(~hm.csum,
+                             reorder_pkg::ones_add(reorder_pkg::ones_add(16'd0, ~hm.ip_len), hm.ip_len + 16'd4));
+            ob_udp_len_q <= hm.udp_len + 16'd4;
+          end
           ob_tx_q <= now;
           ob_tail_tx_q <= o_tail_tx;
         end

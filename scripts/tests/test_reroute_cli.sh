@@ -2,10 +2,19 @@
 # CLI behaviour of `nettwin reroute`: every engine gives the same fabric pcap (accepted by rr_check.py), the
 # stats JSON has every key, --inject-divergence stops a lockstep run with exit 1, and bad usage / bad pcaps
 # exit 2 with a clear message.
-#   scripts/tests/test_reroute_cli.sh BUILD_DIR [NETTWIN]   (NETTWIN: default BUILD_DIR/nettwin)
+# With PART p4-reorder instead (ctest reroute_p4_reorder): the two ConWeave ToRs meet on conweave-p4's wire
+# format (issue 26 item 2; docs/reroute.md "Wire format"): hosts' flows (rr_gen --wire-format conweave-p4
+# --no-clear) -> `nettwin reroute --wire-format conweave-p4` in lockstep (rr_check) -> rr_fabric.py (8 paths of
+# different delays) -> `nettwin reorder` with `wire_format conweave-p4` in lockstep -> cw_check.py: the hosts
+# get the NIC frames in order, exactly once, byte for byte, and one CLEAR per reroute. The Lua dissector reads
+# both ToRs' outputs in that format. The same arrivals given to a reorder block configured for the seed's format
+# are all malformed (so the test does see the format).
+#   scripts/tests/test_reroute_cli.sh BUILD_DIR [NETTWIN [PART]]   (NETTWIN: default BUILD_DIR/nettwin; PART: cli
+#   (default) or p4-reorder)
 set -uo pipefail
-B=${1:?usage: test_reroute_cli.sh BUILD_DIR [NETTWIN]}
+B=${1:?usage: test_reroute_cli.sh BUILD_DIR [NETTWIN [cli|p4-reorder]]}
 N=${2:-"$B/nettwin"}
+PART=${3:-cli}
 PY=/usr/bin/python3
 HERE=$(cd "$(dirname "$0")/.." && pwd)   # scripts/
 T=$(mktemp -d)
@@ -14,6 +23,54 @@ trap 'rm -rf "$T"' EXIT
 source "$HERE/tests/cli_check.sh"
 ok() { pass=$((pass + 1)); }
 bad() { echo "FAIL $*"; fail=$((fail + 1)); }
+
+p4_reorder() {
+  for run in "mixed 1" "mixed 2" "ipv6 3"; do
+    read -r sc seed <<<"$run"
+    D="$T/$sc$seed"
+    E="$D/e"
+    if ! $PY "$HERE/rr_gen.py" --seed "$seed" --scenario "$sc" --out-dir "$D" --wire-format conweave-p4 --no-clear \
+        >/dev/null; then
+      bad "$sc $seed: rr_gen"; continue
+    fi
+    check "$sc $seed: reroute" 0 "reroute:" "$N" reroute --in "$D/hosts.pcap" --ctrl-in "$D/control.pcap" \
+      --out "$D/fabric.pcap" --stats "$D/stats.json" "${R[@]}" --wire-format conweave-p4 --engine lockstep
+    check "$sc $seed: rr_check" 0 "rr_check: PASS (conweave-p4 format)" \
+      $PY "$HERE/rr_check.py" --dir "$D" --out "$D/fabric.pcap" --stats "$D/stats.json"
+    check "$sc $seed: rr_fabric" 0 "rr_fabric:" \
+      $PY "$HERE/rr_fabric.py" --dir "$D" --fabric "$D/fabric.pcap" --out-dir "$E"
+    if grep -q "^wire_format conweave-p4$" "$E/reorder.txt"; then ok; else bad "$sc $seed: reorder.txt format"; fi
+    check "$sc $seed: reorder" 0 "reorder:" "$N" reorder --config "$E/reorder.txt" --in "$E/arrivals.pcap" \
+      --out "$E/delivered.pcap" --ctrl-out "$E/control.pcap" --stats "$E/stats.json" --engine lockstep
+    check "$sc $seed: cw_check" 0 "cw_check: PASS" $PY "$HERE/cw_check.py" --dir "$E" --delivered "$E/delivered.pcap" \
+      --ctrl "$E/control.pcap" --stats "$E/stats.json"
+    # The destination held something (a reroute to a faster path overtook its TAIL) and released it by the TAIL.
+    if $PY -c "import json,sys; s=json.load(open(sys.argv[1]))
+sys.exit(0 if s['held'] > 0 and s['released_by_tail'] > 0 else 1)" \
+        "$E/stats.json"; then ok; else bad "$sc $seed: the reorder block held nothing"; fi
+  done
+
+  # The dissector, in conweave-p4's format, on both ToRs' outputs of the first run.
+  check "dissector" 0 "test_cw_dissector: PASS" $PY "$HERE/test_cw_dissector.py" --wire-format conweave-p4 \
+    "$T/mixed1/fabric.pcap" "$T/mixed1/e/control.pcap"
+
+  # The same arrivals at a reorder block in the seed's format: every frame malformed, the checker fails.
+  E="$T/mixed1/e"
+  grep -v '^wire_format' "$E/reorder.txt" >"$T/seed.txt"
+  check "seed-format reorder" 0 "reorder:" "$N" reorder --config "$T/seed.txt" --in "$E/arrivals.pcap" \
+    --out "$T/sd.pcap" --ctrl-out "$T/sc.pcap" --stats "$T/ss.json" --engine model
+  if $PY -c "import json,sys; s=json.load(open(sys.argv[1]))
+sys.exit(0 if s['drops']['malformed'] == s['packets_in'] > 0 else 1)" \
+      "$T/ss.json"; then ok; else bad "seed-format reorder: not every arrival malformed"; fi
+}
+
+if [ "$PART" = p4-reorder ]; then
+  R=(--flows 1024 --paths 8 --reply-cutoff-us 40 --path-busy-us 100 --flow-idle-us 2000)
+  p4_reorder
+  echo "reroute p4 -> reorder: $pass passed, $fail failed"
+  [ "$fail" -eq 0 ]
+  exit
+fi
 
 if ! $PY "$HERE/rr_gen.py" --seed 2 --scenario overflow --out-dir "$T/v" >/dev/null; then
   echo "FAIL rr_gen.py did not make the vector"; exit 1
@@ -34,6 +91,8 @@ check "missing pcap" 2 "cannot open" "$N" reroute --in "$T/none.pcap" --out "$T/
 check "inject with model" 2 "--inject-divergence needs --engine lockstep" \
   "$N" reroute --in "$H" --out "$T/o.pcap" --engine model --inject-divergence 100
 check "help" 0 "usage: nettwin reroute" "$N" reroute --help
+check "bad wire format" 2 "--wire-format must be seed or conweave-p4, got 'p4'" \
+  "$N" reroute --in "$H" --out "$T/o.pcap" --wire-format p4
 
 # ---- every engine, the same output, checked ----
 for e in model rtl lockstep; do
@@ -49,6 +108,28 @@ for k in packets_in packets_out drops rtt_requests reroutes reroute_blocked_clea
          cycles mismatches conservation_ok; do
   if grep -q "\"$k\"" "$T/lockstep.json"; then ok; else bad "stats: no key $k"; fi
 done
+# ---- conweave-p4's wire format (docs/reroute.md "Wire format"): same traffic, control in that format ----
+if ! $PY "$HERE/rr_gen.py" --seed 2 --scenario overflow --out-dir "$T/p" --wire-format conweave-p4 >/dev/null; then
+  bad "rr_gen.py --wire-format conweave-p4"
+fi
+check "p4 lockstep" 0 "reroute:" "$N" reroute --in "$T/p/hosts.pcap" --ctrl-in "$T/p/control.pcap" --out "$T/p4.pcap" \
+  --stats "$T/p4.json" "${R[@]}" --wire-format conweave-p4 --backpressure 0.3 --seed 5
+check "p4 rr_check" 0 "rr_check: PASS (conweave-p4 format)" \
+  $PY "$HERE/rr_check.py" --dir "$T/p" --out "$T/p4.pcap" --stats "$T/p4.json"
+if grep -q '"wire_format": "conweave-p4"' "$T/p4.json"; then ok; else bad "p4 stats: wire_format"; fi
+# The same decisions as the seed's format: equal counters (the control packets say the same in both).
+strip_fmt() { grep -v -e wire_format -e '"engine"' "$1"; }
+if diff <(strip_fmt "$T/lockstep.json") <(strip_fmt "$T/p4.json") >/dev/null; then ok; else bad "p4 stats differ from the seed format's"; fi
+# A run in one format checked as the other fails (the checker reads the format from run.json).
+check "seed output checked as p4" 1 "rr_check: FAIL" \
+  $PY "$HERE/rr_check.py" --dir "$T/p" --out "$T/lockstep.pcap" --stats "$T/lockstep.json"
+# The seed's control packets given to a conweave-p4 block are not control packets there.
+check "seed control to a p4 block" 0 "reroute:" "$N" reroute --in "$H" --ctrl-in "$C" --out "$T/pc.pcap" \
+  --stats "$T/pc.json" "${R[@]}" --wire-format conweave-p4 --engine model
+if grep -q '"clears": 0,' "$T/pc.json" && grep -q '"notifies": 0,' "$T/pc.json" &&
+   ! grep -q '"bad_control": 3,' "$T/pc.json"; then ok
+else bad "seed control to a p4 block: $(tr -d '\n' < "$T/pc.json")"; fi
+
 check "inject divergence" 1 "LOCKSTEP MISMATCH" "$N" reroute --in "$H" --ctrl-in "$C" --out "$T/x.pcap" "${R[@]}" \
   --inject-divergence 2000
 

@@ -25,14 +25,15 @@
 namespace nettwin::reroute {
 
 // What the destination ToR mirrors back for a fabric frame (the reorder block's own builder), optionally with
-// another PathID (a NOTIFY for that path).
+// another PathID (a NOTIFY for that path); p4: in conweave-p4's wire format (docs/conweave.md "Two wire
+// formats"), the seed's epoch given as for the seed's format.
 inline std::vector<uint8_t> MirrorControl(const std::vector<uint8_t>& fabric, uint8_t op, uint8_t epoch,
-                                          int path = -1) {
+                                          int path = -1, bool p4 = false) {
   std::array<uint8_t, reorder::kHdrBytes> hdr{};
   for (size_t i = 0; i < hdr.size() && i < fabric.size(); ++i) hdr[i] = fabric[i];
   const bool v6 = Load16(&fabric[12]) == 0x86DD;
   if (path >= 0) hdr[(v6 ? 62 : 42) + 4] = static_cast<uint8_t>(path);
-  reorder::CtrlFrame c = reorder::BuildControl(hdr, v6, op, epoch);
+  reorder::CtrlFrame c = reorder::BuildControl(hdr, v6, op, epoch, p4);
   return std::vector<uint8_t>(c.bytes.begin(), c.bytes.begin() + c.len);
 }
 
@@ -45,15 +46,17 @@ struct LoopResult {
   std::vector<uint32_t> bad_flows;
 };
 
-// bp: probability that the fabric does not take the source's output beat in a cycle.
+// bp: probability that the fabric does not take the source's output beat in a cycle. p4: both ToRs in
+// conweave-p4's wire format (`wire_format conweave-p4`), else the seed's.
 template <class Src>
-LoopResult RunClosedLoop(Src* src, double bp, uint64_t seed) {
+LoopResult RunClosedLoop(Src* src, double bp, uint64_t seed, bool p4 = false) {
   std::mt19937_64 rng(seed);
   RerouteOut so_last;
   constexpr int kClockMhz = 250;
   reorder::ReorderModel dst;
   RerouteIn si;
   si.cfg.paths = 4;
+  si.cfg.p4_format = p4;
   reorder::ReorderIn di;
   di.cfg.flows_mask = reorder::kFlows - 1;
   di.cfg.queues = 32;
@@ -61,6 +64,7 @@ LoopResult RunClosedLoop(Src* src, double bp, uint64_t seed) {
   di.cfg.margin_us = 16;
   di.cfg.default_hold_us = 200;
   di.cfg.flow_idle_us = 2000;
+  di.cfg.p4_format = p4;
   src->Reset();
   dst.Reset();
 

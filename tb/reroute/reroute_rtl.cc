@@ -27,6 +27,7 @@ const RerouteOut& RerouteRtl::Eval(const RerouteIn& in) {
   t.cfg_reply_cutoff_us_i = in.cfg.reply_cutoff_us;
   t.cfg_path_busy_us_i = in.cfg.path_busy_us;
   t.cfg_flow_idle_us_i = in.cfg.flow_idle_us;
+  t.cfg_p4_format_i = in.cfg.p4_format;
   t.eval();
   out_.s_ready = t.s_ready_o;
   out_.r_ready = t.r_ready_o;

@@ -11,6 +11,7 @@
 #include <map>
 #include <random>
 #include <set>
+#include <tuple>
 #include <vector>
 
 #include "model/common/bytes.h"
@@ -323,6 +324,126 @@ TEST(RerouteGolden, Ipv6FlowsAndMalformedFrames) {
   EXPECT_EQ(c.in, c.out + c.drop_malformed);
 }
 
+// ---- conweave-p4's wire format (docs/reroute.md "Wire format", `wire_format conweave-p4`) ----
+
+// The fields a decision put on the wire, as the reorder block's parser reads them and as the core reported.
+std::tuple<int, int, int, bool, bool, int, int> Fields(const reorder::CwMeta& m) {
+  return {m.path_id, m.op, m.epoch, m.rerouted, m.tail, m.tx_ts, m.tail_tx_ts};
+}
+std::tuple<int, int, int, bool, bool, int, int> Fields(const DataResult& r) {
+  return {r.path, r.op, r.epoch, r.rerouted, r.tail, r.tx_ts, r.tail_tx_ts};
+}
+
+// The p4 frame read back by the reorder block's own parser in conweave-p4's format gives exactly the
+// decision's seed meaning; stripped of the CW header and the two BTH bytes it is the NIC frame byte for byte
+// (no length grown, the IPv4 checksum the NIC's).
+void ExpectP4Encoding(const std::vector<uint8_t>& nic, const DataResult& r) {
+  ASSERT_TRUE(r.ok);
+  ASSERT_EQ(r.frame.size(), nic.size() + 4);
+  std::array<uint8_t, reorder::kWindowBytes> w{};
+  for (size_t i = 0; i < w.size() && i < r.frame.size(); ++i) w[i] = r.frame[i];
+  const int len = r.frame.size() <= w.size() ? static_cast<int>(r.frame.size()) : -1;
+  const reorder::CwMeta m = reorder::ParseCw(w.data(), len, true);
+  ASSERT_TRUE(m.ok);
+  EXPECT_EQ(Fields(m), Fields(r));
+  EXPECT_EQ(m.ip_len, nic.size() - (m.v6 ? 54 : 14) + 4);  // the reorder block's length check
+  const int bth = m.cw_off - 12;
+  EXPECT_EQ((r.frame[bth + 8] >> 5) & 3, 1);                // conweave-p4's DATA opcode
+  EXPECT_EQ((r.frame[bth + 8] >> 1) & 1, (r.op == reorder::kCwRttRequest || r.tail) ? 1 : 0);  // ask_reply
+  std::vector<uint8_t> back = r.frame;
+  back.erase(back.begin() + m.cw_off, back.begin() + m.cw_off + 4);
+  back[bth + 4] = 0;
+  back[bth + 8] &= 0x80;
+  EXPECT_EQ(back, nic);
+}
+
+// The same host traffic and the same control events, each in its own format, through a seed-format and a
+// conweave-p4-format core: the decisions are identical (nothing after the parse depends on the format).
+TEST(RerouteP4Format, SameDecisionsAsTheSeedFormatWithControlFromTheReorderBuilder) {
+  RerouteCfg cs = Cfg(), cp = Cfg();
+  cs.paths = cp.paths = 4;
+  cp.p4_format = true;
+  Fixture seed(cs), p4(cp);
+  uint32_t psn = 1;
+  std::vector<std::pair<DataResult, DataResult>> d;
+  auto send = [&](uint32_t src, uint32_t qp, uint16_t now) {
+    const auto nic = src == kHostB ? reorder::ToIpv6(Nic(src, qp, psn++)) : Nic(src, qp, psn++);
+    DataResult a = Send(&seed.core, nic, now), b = Send(&p4.core, nic, now);
+    ExpectEncoding(nic, a);
+    ExpectP4Encoding(nic, b);
+    EXPECT_EQ(Fields(a), Fields(b));
+    EXPECT_EQ(a.new_path, b.new_path);
+    d.emplace_back(a, b);
+    return d.size() - 1;
+  };
+  // Control built by the reorder block's builder from each core's own frame, in that core's format.
+  auto ctrl = [&](size_t ref, uint8_t op, uint8_t epoch, uint16_t now, int path = -1) {
+    CtrlResult a = SendControl(&seed.core, MirrorControl(d[ref].first.frame, op, epoch, path, false), now);
+    CtrlResult b = SendControl(&p4.core, MirrorControl(d[ref].second.frame, op, epoch, path, true), now);
+    EXPECT_EQ(a, b) << "op " << int(op) << " at " << now;
+    return b;
+  };
+  for (uint32_t host : {kHostA, kHostB}) {  // IPv4, then IPv6
+    const uint16_t t0 = host == kHostA ? 100 : 5000;
+    const size_t a = send(host, 0x11, t0);                          // RTT_REQUEST
+    EXPECT_EQ(ctrl(a, reorder::kCwRttReply, 0, t0 + 5), CtrlResult::kReply);
+    send(host, 0x11, t0 + 10);                                      // the next RTT_REQUEST
+    const size_t tail = send(host, 0x11, t0 + 50);                  // cutoff: the TAIL, epoch 0 -> 1
+    ASSERT_TRUE(d[tail].second.reroute);
+    send(host, 0x11, t0 + 51);                                      // REROUTED, phase 1
+    send(host, 0x11, t0 + 100);                                     // blocked by (iii)
+    EXPECT_EQ(ctrl(tail, reorder::kCwClear, 0, t0 + 101), CtrlResult::kStaleClear);
+    EXPECT_EQ(ctrl(tail, reorder::kCwClear, 1, t0 + 102), CtrlResult::kClear);
+    EXPECT_EQ(ctrl(tail, reorder::kCwClear, 1, t0 + 103), CtrlResult::kStaleClear);
+    for (int p = 0; p < 4; ++p) EXPECT_EQ(ctrl(tail, reorder::kCwNotify, 0, t0 + 104, p), CtrlResult::kNotify);
+    send(host, 0x11, t0 + 105);                                     // (i) and (iii), no path (ii)
+    EXPECT_EQ(ctrl(tail, reorder::kCwNotify, 0, t0 + 106, 4), CtrlResult::kBad);  // path beyond the table
+    // Epochs around the 2-bit wrap, each reroute cleared: p4 epoch = seed epoch - phase, mod 4.
+    uint16_t now = static_cast<uint16_t>(t0 + 210);
+    for (int k = 0; k < 5; ++k) {
+      const size_t t = send(host, 0x11, now);
+      if (d[t].second.reroute) {
+        EXPECT_EQ(ctrl(t, reorder::kCwClear, (d[t].second.epoch + 1) & 3, now + 1), CtrlResult::kClear);
+      }
+      send(host, 0x11, static_cast<uint16_t>(now + 2));
+      now = static_cast<uint16_t>(now + 45);
+    }
+  }
+  // Fallback to ECMP (another flow in the one entry) is DATA, epoch 0, phase 0, no ask_reply.
+  RerouteCfg one = cp;
+  one.flows_mask = 0;
+  Fixture f(one);
+  Send(&f.core, Nic(kHostA, 0x11, 1), 100);
+  const auto nic = Nic(kHostA, 0x22, 1);
+  DataResult fb = Send(&f.core, nic, 101);
+  ASSERT_TRUE(fb.fallback);
+  ExpectP4Encoding(nic, fb);
+  EXPECT_EQ(seed.core.counters(), p4.core.counters());
+  EXPECT_GT(p4.core.counters().reroutes, 4u);
+  EXPECT_EQ(p4.core.counters().clears, seed.core.counters().clears);
+  EXPECT_GT(p4.core.counters().clears, 4u);
+}
+
+TEST(RerouteP4Format, ControlInTheOtherFormatIsNotTakenForControl) {
+  RerouteCfg cp = Cfg();
+  cp.p4_format = true;
+  Fixture p4(cp), seed;
+  const auto nic = Nic(kHostA, 0x11, 1);
+  DataResult a = Send(&p4.core, nic, 100);
+  DataResult b = Send(&seed.core, nic, 100);
+  // Seed-format RTT_REPLY / CLEAR / NOTIFY (byte 8 opcodes 2, 3, 4) read as conweave-p4's: DATA, DATA, REPLY
+  // phase 0. Only the last is a control packet there (an RTT_REPLY for this flow with the right TX_TSTAMP).
+  EXPECT_EQ(SendControl(&p4.core, MirrorControl(b.frame, reorder::kCwRttReply, 0), 101), CtrlResult::kBad);
+  EXPECT_EQ(SendControl(&p4.core, MirrorControl(b.frame, reorder::kCwClear, 0), 101), CtrlResult::kBad);
+  // A conweave-p4 DATA frame (the fabric frame itself) on the control input.
+  EXPECT_EQ(SendControl(&p4.core, a.frame, 102), CtrlResult::kBad);
+  // conweave-p4's REPLY / NOTIFY read in the seed's format: ops 4..7 = NOTIFY (path of the frame) or bad.
+  EXPECT_EQ(SendControl(&seed.core, MirrorControl(a.frame, reorder::kCwRttReply, 0, -1, true), 103),
+            CtrlResult::kNotify);
+  EXPECT_EQ(SendControl(&p4.core, MirrorControl(a.frame, reorder::kCwRttReply, 0, -1, true), 104), CtrlResult::kReply);
+  EXPECT_EQ(p4.core.counters().bad_control, 3u);
+}
+
 // ---- cycle model ----
 
 struct Cyc {
@@ -427,6 +548,16 @@ TEST(RerouteClosedLoop, WithFabricBackpressure) {
   RerouteModel src;
   LoopResult r = RunClosedLoop(&src, 0.3, 2);
   ExpectLoopOk(r);
+}
+
+// Both ToRs with `wire_format conweave-p4`: the reorder block reads what this block sends, and this block
+// reads the control packets the reorder block sends (issue 26 item 2).
+TEST(RerouteClosedLoop, ConweaveP4WireFormat) {
+  for (double bp : {0.0, 0.3}) {
+    RerouteModel src;
+    LoopResult r = RunClosedLoop(&src, bp, 3, true);
+    ExpectLoopOk(r);
+  }
 }
 
 }  // namespace

@@ -31,9 +31,10 @@ struct Event {
 };
 
 Event Host(uint64_t at, std::vector<uint8_t> f) { return Event{at, std::move(f), nullptr}; }
-Event Ctrl(uint64_t at, int ref, uint8_t op, uint8_t epoch, int path = -1) {
+// p4: the control packet in conweave-p4's wire format (the reorder block's builder with wire_format conweave-p4).
+Event Ctrl(uint64_t at, int ref, uint8_t op, uint8_t epoch, int path = -1, bool p4 = false) {
   return Event{at, {}, [=](const std::vector<DataResult>& d) {
-                 return MirrorControl(d[static_cast<size_t>(ref)].frame, op, epoch, path);
+                 return MirrorControl(d[static_cast<size_t>(ref)].frame, op, epoch, path, p4);
                }};
 }
 Event RawCtrl(uint64_t at, std::vector<uint8_t> f) {
@@ -140,21 +141,31 @@ TEST(RerouteLockstep, RttRequestReplyAndTheCutoff) {
   }
 }
 
-TEST(RerouteLockstep, ConditionThreeAndClears) {
+// p4: the block and its control packets in conweave-p4's wire format; then a CLEAR in the seed's format is
+// not a control packet there (bad_control).
+void ConditionThreeAndClears(bool p4) {
+  RerouteCfg cfg = Cfg();
+  cfg.p4_format = p4;
   std::vector<Event> ev = {Host(100, Nic(kHostA, 0x11, 1)), Host(140, Nic(kHostA, 0x11, 2)),  // reroute
                            Host(141, Nic(kHostA, 0x11, 3)), Host(190, Nic(kHostA, 0x11, 4)),  // blocked (iii)
-                           Ctrl(191, 1, reorder::kCwClear, 0),                                 // stale
-                           Ctrl(192, 1, reorder::kCwClear, 1),                                 // the CLEAR
-                           Ctrl(193, 1, reorder::kCwClear, 1),                                 // duplicate
-                           Host(194, Nic(kHostA, 0x11, 5)), Host(195, Nic(kHostA, 0x11, 6))};
-  RunOut r = RunEvents(ev, Cfg());
+                           Ctrl(191, 1, reorder::kCwClear, 0, -1, p4),                         // stale
+                           Ctrl(192, 1, reorder::kCwClear, 1, -1, p4),                         // the CLEAR
+                           Ctrl(193, 1, reorder::kCwClear, 1, -1, p4)};                        // duplicate
+  if (p4) ev.push_back(Ctrl(193, 0, reorder::kCwClear, 1, -1, false));
+  ev.push_back(Host(194, Nic(kHostA, 0x11, 5)));
+  ev.push_back(Host(195, Nic(kHostA, 0x11, 6)));
+  RunOut r = RunEvents(ev, cfg);
   EXPECT_EQ(r.cnt.reroute_blocked_clear, 1u);
   EXPECT_EQ(r.cnt.clears, 1u);
   EXPECT_EQ(r.cnt.stale_clears, 2u);
+  EXPECT_EQ(r.cnt.bad_control, p4 ? 1u : 0u);
   EXPECT_EQ(r.cnt.reroutes, 2u);
   EXPECT_FALSE(r.decisions[4].rerouted);
   EXPECT_EQ(r.decisions[5].epoch, 2);
 }
+
+TEST(RerouteLockstep, ConditionThreeAndClears) { ConditionThreeAndClears(false); }
+TEST(RerouteLockstep, ConweaveP4ConditionThreeAndClears) { ConditionThreeAndClears(true); }
 
 TEST(RerouteLockstep, ConditionTwoNotifyAndItsExpiry) {
   RerouteCfg cfg = Cfg();
@@ -224,9 +235,10 @@ TEST(RerouteLockstep, IdleResetIpv6MalformedAndStaleControl) {
   EXPECT_FALSE(r.decisions.back().rerouted);
 }
 
-TEST(RerouteLockstep, RandomTrafficAndControlUnderBackpressure) {
+void RandomTrafficAndControl(bool p4) {
   std::mt19937 rng(11);
   RerouteCfg cfg = Cfg();
+  cfg.p4_format = p4;
   cfg.flows_mask = 7;  // 8 entries for 24 flows: fallbacks and evictions
   cfg.flow_idle_us = 300;
   cfg.reply_cutoff_us = 20;
@@ -245,7 +257,8 @@ TEST(RerouteLockstep, RandomTrafficAndControlUnderBackpressure) {
     } else {
       const int ref = static_cast<int>(rng() % static_cast<uint32_t>(decided));
       const uint8_t op = k == 6 ? reorder::kCwNotify : k == 7 ? reorder::kCwClear : reorder::kCwRttReply;
-      ev.push_back(Ctrl(t, ref, op, static_cast<uint8_t>(rng() % 4), op == reorder::kCwNotify ? int(rng() % 8) : -1));
+      ev.push_back(Ctrl(t, ref, op, static_cast<uint8_t>(rng() % 4), op == reorder::kCwNotify ? int(rng() % 8) : -1,
+                        p4));
     }
   }
   // A malformed decision has no frame: control made from one is an empty frame (bad_control).
@@ -264,20 +277,31 @@ TEST(RerouteLockstep, RandomTrafficAndControlUnderBackpressure) {
     EXPECT_GT(r.cnt.reroutes, 0u);
     EXPECT_GT(r.cnt.fallback_ecmp, 0u);
     EXPECT_GT(r.cnt.clears + r.cnt.stale_clears, 0u);
-    std::printf("random: in %u out %u malformed %u reroutes %u fallback %u evictions %u ctrl %u\n", r.cnt.in,
-                r.cnt.out, r.cnt.drop_malformed, r.cnt.reroutes, r.cnt.fallback_ecmp, r.cnt.evictions,
-                r.cnt.ctrl_in);
+    if (p4) EXPECT_GT(r.cnt.clears + r.cnt.rtt_replies + r.cnt.notifies, 0u);
+    std::printf("random%s: in %u out %u malformed %u reroutes %u fallback %u evictions %u ctrl %u\n",
+                p4 ? " (conweave-p4)" : "", r.cnt.in, r.cnt.out, r.cnt.drop_malformed, r.cnt.reroutes,
+                r.cnt.fallback_ecmp, r.cnt.evictions, r.cnt.ctrl_in);
   }
 }
 
-TEST(RerouteLockstep, ClosedLoopWithTheDestinationToR) {
+TEST(RerouteLockstep, RandomTrafficAndControlUnderBackpressure) { RandomTrafficAndControl(false); }
+
+// conweave-p4's wire format (docs/reroute.md "Wire format"): the same random traffic, control packets in
+// that format, RTL and model compared every cycle.
+TEST(RerouteLockstep, ConweaveP4RandomTrafficAndControlUnderBackpressure) { RandomTrafficAndControl(true); }
+
+void ClosedLoopInLockstep(uint64_t seed, bool p4) {
   for (double bp : {0.0, 0.3}) {
     RerouteLockstep src;
-    LoopResult r = RunClosedLoop(&src, bp, 5);
+    LoopResult r = RunClosedLoop(&src, bp, seed, p4);
     EXPECT_EQ(src.mismatches(), 0u) << src.first_mismatch();
     ExpectLoopOk(r);
   }
 }
+
+TEST(RerouteLockstep, ClosedLoopWithTheDestinationToR) { ClosedLoopInLockstep(5, false); }
+// Both ToRs in conweave-p4's wire format, the source ToR's RTL and model in lockstep.
+TEST(RerouteLockstep, ClosedLoopConweaveP4WireFormat) { ClosedLoopInLockstep(6, true); }
 
 }  // namespace
 }  // namespace nettwin::reroute

@@ -20,6 +20,10 @@ reorder block's Scapy-side layers (nettwin.reorder.layers), not with the block's
   confirmed the old path drained (the CLEAR);
 - RTT_REQUEST: never a second one while one is outstanding (not answered, no TAIL, no idle gap);
 - the stats agree with the pcaps (packets, control packets, every control packet accounted for).
+The wire format is run.json's `wire_format` (rr_gen --wire-format; absent: the seed's): every frame is decoded
+and re-encoded in it (layers.set_format), so in conweave-p4's format the byte-8 layout, the IP/UDP lengths that
+are not grown and the IPv4 checksum are all checked against the reorder block's Scapy-side encoder; the
+stats' wire_format must be the same.
 A control packet and a decision in the same microsecond may be in either order (the block works in cycles,
 the pcaps in us); such cases are accepted either way and counted as "ambiguous" in the PASS line.
 """
@@ -30,8 +34,8 @@ import sys
 from collections import defaultdict
 
 from nettwin.common.pcap import InputError, read_pcap
-from nettwin.reorder.layers import (CW_CLEAR, CW_NOTIFY, CW_RTT_REPLY, CW_RTT_REQUEST, check_icrc, decode_cw,
-                                    flow_key, parse, to_fabric, to_nic)
+from nettwin.reorder.layers import (CW_CLEAR, CW_NOTIFY, CW_RTT_REPLY, CW_RTT_REQUEST, SEED, check_icrc, decode_cw,
+                                    flow_key, parse, set_format, to_fabric, to_nic)
 
 
 def us(ts):
@@ -65,6 +69,14 @@ def main():
         print("rr_check: FAIL: %s" % e)
         return 2
     cutoff, busy, idle = run["reply_cutoff_us"], run["path_busy_us"], run["flow_idle_us"]
+    fmt = run.get("wire_format", SEED)
+    try:
+        set_format(fmt)
+    except ValueError as e:
+        print("rr_check: FAIL: run.json: %s" % e)
+        return 2
+    if st.get("wire_format", SEED) != fmt:
+        err("stats wire_format %s, run.json says %s" % (st.get("wire_format"), fmt))
 
     # ---- stats against the pcaps ----
     if st.get("packets_in") != len(hosts):
@@ -218,9 +230,9 @@ def main():
     if errs:
         print("rr_check: FAIL: %d problems%s" % (len(errs), " (first 30 shown)" if None in errs else ""))
         return 1
-    print("rr_check: PASS: %d frames byte-exact in order, %d reroutes each meeting conditions i-iii, at most %d "
+    print("rr_check: PASS (%s format): %d frames byte-exact in order, %d reroutes each meeting conditions i-iii, at most %d "
           "paths per flow between drains, %d flows, %d control packets, %d same-microsecond cases accepted "
-          "either way" % (len(outs), n_reroutes, n_paths_max, len(by_flow), len(ctrl), n_amb))
+          "either way" % (fmt, len(outs), n_reroutes, n_paths_max, len(by_flow), len(ctrl), n_amb))
     return 0
 
 

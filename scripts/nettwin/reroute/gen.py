@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Seeded stimulus for the ConWeave source-ToR block (docs/reroute.md), open loop.
 
-  /usr/bin/python3 scripts/rr_gen.py --seed N --out-dir D [--scenario NAME]
+  /usr/bin/python3 scripts/rr_gen.py --seed N --out-dir D [--scenario NAME] [--wire-format seed|conweave-p4]
+                                    [--no-clear]
 
 Writes
   D/hosts.pcap    the hosts' RoCEv2 frames (Scapy-built, valid ICRC), timestamp = offer time (whole us)
@@ -12,7 +13,17 @@ Writes
                   run); CLEAR for each flow every 40 us, cycling through the four epochs (most are stale,
                   each one that matches ends a reroute); a few malformed control packets
   D/run.json      scenario parameters the checker needs: paths, flows, reply_cutoff_us, path_busy_us,
-                  flow_idle_us, clock start
+                  flow_idle_us, clock start, wire_format (the block's --wire-format for this run)
+
+--wire-format conweave-p4 (docs/reroute.md "Wire format"): the control packets in conweave-p4's layout, built
+by the reorder block's Scapy-side make_control in that format (REPLY phase 0, REPLY phase 1, NOTIFY), from
+triggers encoded by to_fabric in that format; the host frames are the same bytes in both formats (the same
+seed gives the same traffic and the same control events).
+--no-clear: no CLEAR at all (the rest unchanged). Condition (iii) then holds every flow after its first
+reroute, so no flow ever has a second reroute the destination did not confirm, and the block's output can be
+sent through a fabric to the reorder block open loop (rr_fabric.py): the generator's CLEARs are not the
+destination's, and with them a flow may reroute again before its old path drained, which no destination
+can put back in order.
 
 The generator does not model the block: replies are sent for every host packet (those of packets that were
 not RTT_REQUESTs are stale), so which ones match is for the block to decide and for the checker to re-derive.
@@ -26,7 +37,8 @@ import random
 
 from nettwin.common.pcap import write_pcap
 from nettwin.rdma.layers import OP, RETH, build_request
-from nettwin.reorder.layers import CW_CLEAR, CW_NOTIFY, CW_RTT_REPLY, CW_RTT_REQUEST, make_control, to_fabric
+from nettwin.reorder.layers import (CW_CLEAR, CW_NOTIFY, CW_RTT_REPLY, CW_RTT_REQUEST, FORMATS, SEED, make_control,
+                                    set_format, to_fabric)
 
 SCENARIOS = ("mixed", "tswrap", "overflow", "ipv6")
 CFG = {
@@ -38,7 +50,8 @@ CFG = {
 PATHS, CUTOFF_US, BUSY_US, IDLE_US = 8, 40, 100, 2000
 
 
-def gen(seed, scenario):
+def gen(seed, scenario, wire_format=SEED, clears=True):
+    set_format(wire_format)
     rng = random.Random(seed * 7919 + SCENARIOS.index(scenario))
     c = CFG[scenario]
     t0 = c["t0"]
@@ -84,7 +97,7 @@ def gen(seed, scenario):
             if to_key(n) == (f["src"], f["dst"], f["qp"]):
                 fab = to_fabric(n, 0, 0, 0, 0, 0, 0, 0)
                 break
-        for j, t in enumerate(range(f["t"] + 20, f["end"] + 100, 40)):
+        for j, t in enumerate(range(f["t"] + 20, f["end"] + 100, 40) if clears else ()):
             ctrl.append((t, make_control(fab, CW_CLEAR, epoch=j % 4)))
     # A few malformed control packets (a host frame on the control input).
     for j in range(3):
@@ -92,7 +105,7 @@ def gen(seed, scenario):
     hosts.sort(key=lambda x: x[0])
     ctrl.sort(key=lambda x: x[0])
     run = dict(scenario=scenario, seed=seed, paths=PATHS, flows=c["table"], reply_cutoff_us=CUTOFF_US,
-               path_busy_us=BUSY_US, flow_idle_us=IDLE_US, t0_us=t0)
+               path_busy_us=BUSY_US, flow_idle_us=IDLE_US, t0_us=t0, wire_format=wire_format, clears=clears)
     return hosts, ctrl, run
 
 
@@ -106,12 +119,15 @@ def main():
     ap.add_argument("--seed", type=int, required=True)
     ap.add_argument("--out-dir", required=True)
     ap.add_argument("--scenario", choices=SCENARIOS, default="mixed")
+    ap.add_argument("--wire-format", choices=FORMATS, default=SEED)
+    ap.add_argument("--no-clear", action="store_true")
     a = ap.parse_args()
-    hosts, ctrl, run = gen(a.seed, a.scenario)
+    hosts, ctrl, run = gen(a.seed, a.scenario, a.wire_format, not a.no_clear)
     os.makedirs(a.out_dir, exist_ok=True)
     write_pcap(os.path.join(a.out_dir, "hosts.pcap"), [(f, t / 1e6) for t, f in hosts])
     write_pcap(os.path.join(a.out_dir, "control.pcap"), [(f, t / 1e6) for t, f in ctrl])
     with open(os.path.join(a.out_dir, "run.json"), "w") as f:
         json.dump(run, f, indent=1)
-    print("rr_gen: %s seed %d: %d host frames, %d control packets" % (a.scenario, a.seed, len(hosts), len(ctrl)))
+    print("rr_gen: %s seed %d (%s format): %d host frames, %d control packets"
+          % (a.scenario, a.seed, a.wire_format, len(hosts), len(ctrl)))
     return 0
