@@ -30,11 +30,16 @@ module lb_top
   output logic [LbCounterBits-1:0]            pkts_out_o,
   output logic [LbDropReasons*LbCounterBits-1:0] drops_o
 );
-  // Per-stage state: the beat plus what the stage has learned about its packet (first beats only).
+  // Per-stage state: the beat plus what the stage has learned about its packet (first beats only). S1
+  // holds the whole parse (the CAM and TCAM keys); S2..S5 carry only what later stages read (carry_t).
   typedef struct packed {
     pipe_beat_t    b;
     parse_t        p;
   } stage_t;
+  typedef struct packed {
+    lb_pkg::pipe_beat_t b;
+    lb_pkg::carry_t     c;
+  } cstage_t;
 
   logic adv;  // all stages advance together while the output skid register is empty
 
@@ -74,6 +79,7 @@ module lb_top
   lb_parser u_parser (
     .window_i (window),
     .len_i    (window_len),
+    .en_i     (h_emit && h_idx == 2'd0),
     .info_o   (parsed)
   );
 
@@ -105,7 +111,8 @@ module lb_top
   logic [9:0]    mem_addr;
 
   // S2 holds the group winners, S3 the final epoch and row, S4 the calendar entry, S5 the member.
-  stage_t        s2_q, s3_q, s4_q, s5_q;
+  cstage_t       s2_q, s3_q, s4_q, s5_q;
+  logic          lookup;
   pipe_beat_t    s6_q;
   epoch_hit_t [EpochGroups-1:0] s2_group_q;
   epoch_hit_t    ep_best;
@@ -122,6 +129,7 @@ module lb_top
     .cfg_table_i,
     .cfg_index_i,
     .cfg_data_i,
+    .lookup_i        (lookup),
     .flt_mac_i       (s1_q.p.mac),
     .flt_ethertype_i (s1_q.p.ethertype),
     .flt_ip_i        (s1_q.p.ip),
@@ -139,54 +147,63 @@ module lb_top
     .mem_entry_o     (mem_entry)
   );
 
-  // Second TCAM stage: lowest priority wins, ties to the lower group.
-  always_comb begin
-    ep_best = '0;
-    for (int g = 0; g < EpochGroups; g++) begin
-      if (s2_group_q[g].hit && (!ep_best.hit || s2_group_q[g].prio < ep_best.prio)) begin
-        ep_best = s2_group_q[g];
-      end
-    end
-  end
-
-  assign cal_addr = {s3_row_q, s3_q.p.tick[$clog2(LbCalendarSlots)-1:0]};
-  assign mem_addr = {s4_q.p.is_v6, s4_member_q[8:0]};
-
-  // Takes the three fields, not the whole 1,131-bit stage: a simulator copies a struct argument per call.
+  // Takes the three fields, not the whole stage: a simulator copies a struct argument per call.
   function automatic logic first_ok(logic valid, logic sop, reason_t reason);
     return valid && sop && reason == reason_t'(LbDropNone);
   endfunction
 
-  // Each stage sets the drop reason of its lookup if the packet is still clean.
-  stage_t s2_d, s3_d, s4_d, s5_d;
+  // The CAM and the TCAM groups search only for a clean first beat in S1 (one search per frame).
+  assign lookup = first_ok(s1_q.b.valid, s1_q.b.sop, s1_q.p.reason);
+
+  // Second TCAM stage: lowest priority wins, ties to the lower group (only for a clean first beat in S2).
   always_comb begin
-    s2_d = s1_q;
-    if (first_ok(s1_q.b.valid, s1_q.b.sop, s1_q.p.reason)) begin
-      if (!flt_hit) s2_d.p.reason = reason_t'(LbDropFilterMiss);
-      else if (flt_drop) s2_d.p.reason = reason_t'(LbDropFilterDrop);
+    ep_best = '0;
+    if (first_ok(s2_q.b.valid, s2_q.b.sop, s2_q.c.reason)) begin
+      for (int g = 0; g < lb_pkg::EpochGroups; g++) begin
+        if (s2_group_q[g].hit && (!ep_best.hit || s2_group_q[g].prio < ep_best.prio)) begin
+          ep_best = s2_group_q[g];
+        end
+      end
+    end
+  end
+
+  assign cal_addr = {s3_row_q, s3_q.c.slot};
+  assign mem_addr = {s4_q.c.is_v6, s4_member_q[8:0]};
+
+  // Each stage sets the drop reason of its lookup if the packet is still clean.
+  // S1 narrows a first beat's parse to its carry (non-first beats carry zeros, as their parse is).
+  cstage_t s2_d, s3_d, s4_d, s5_d;
+  always_comb begin
+    s2_d.b = s1_q.b;
+    s2_d.c = '0;
+    if (s1_q.b.valid && s1_q.b.sop) s2_d.c = lb_pkg::carry_of(s1_q.p);
+    if (lookup) begin
+      if (!flt_hit) s2_d.c.reason = lb_pkg::reason_t'(nt_pkg::LbDropFilterMiss);
+      else if (flt_drop) s2_d.c.reason = lb_pkg::reason_t'(nt_pkg::LbDropFilterDrop);
     end
     s3_d = s2_q;
-    if (first_ok(s2_q.b.valid, s2_q.b.sop, s2_q.p.reason)) begin
-      if (!ep_best.hit) s3_d.p.reason = reason_t'(LbDropEpochMiss);
-      else if (ep_best.drop) s3_d.p.reason = reason_t'(LbDropEpochDrop);
+    if (first_ok(s2_q.b.valid, s2_q.b.sop, s2_q.c.reason)) begin
+      if (!ep_best.hit) s3_d.c.reason = lb_pkg::reason_t'(nt_pkg::LbDropEpochMiss);
+      else if (ep_best.drop) s3_d.c.reason = lb_pkg::reason_t'(nt_pkg::LbDropEpochDrop);
     end
     s4_d = s3_q;
-    if (first_ok(s3_q.b.valid, s3_q.b.sop, s3_q.p.reason)) begin
-      if (!s3_row_hit_q || !cal_entry.valid) s4_d.p.reason = reason_t'(LbDropCalendarMiss);
-      else if (cal_entry.drop) s4_d.p.reason = reason_t'(LbDropCalendarDrop);
+    if (first_ok(s3_q.b.valid, s3_q.b.sop, s3_q.c.reason)) begin
+      if (!s3_row_hit_q || !cal_entry.valid) s4_d.c.reason = lb_pkg::reason_t'(nt_pkg::LbDropCalendarMiss);
+      else if (cal_entry.drop) s4_d.c.reason = lb_pkg::reason_t'(nt_pkg::LbDropCalendarDrop);
     end
     s5_d = s4_q;
-    if (first_ok(s4_q.b.valid, s4_q.b.sop, s4_q.p.reason)) begin
+    if (first_ok(s4_q.b.valid, s4_q.b.sop, s4_q.c.reason)) begin
       if (!mem_entry.valid || mem_entry.tag != s4_member_q[15:9]) begin
-        s5_d.p.reason = reason_t'(LbDropMemberMiss);
+        s5_d.c.reason = lb_pkg::reason_t'(nt_pkg::LbDropMemberMiss);
       end else if (mem_entry.drop) begin
-        s5_d.p.reason = reason_t'(LbDropMemberDrop);
+        s5_d.c.reason = lb_pkg::reason_t'(nt_pkg::LbDropMemberDrop);
       end
     end
   end
 
   lb_rewrite_calc u_rewrite (
-    .info_i   (s5_q.p),
+    .en_i     (s5_q.b.valid && s5_q.b.sop),
+    .info_i   (s5_q.c),
     .member_i (s5_mem_q),
     .rw_o     (rw_calc)
   );
