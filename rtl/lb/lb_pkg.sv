@@ -78,17 +78,19 @@ package lb_pkg;
     logic [15:0]  udp_fix;  // ~udp_len + new udp_len (pseudo-header and field), ~port, ~each LB header word
   } carry_t;
 
-  // A beat on its way through the pipeline, with what it needs from its successor.
+  // A beat on its way through the pipeline, with what it needs from its successor. The wide fields come
+  // last (the low bits) so that they start on 32-bit boundaries: a simulator then moves them word by word
+  // instead of shifting every word (docs/PERF.md).
   typedef struct packed {
     logic                   valid;
-    logic [StreamBits-1:0]  data;
-    logic [StreamBytes-1:0] keep;
     logic                   last;
     logic                   sop;
     logic [1:0]             idx;     // beat number in the packet, saturating at 2
-    logic [8*LbHeaderBytes-1:0] next12;  // first 12 bytes of the successor beat
     logic [6:0]             next_n;  // valid bytes of the successor beat
     logic                   fold;    // successor is last and fits in next12
+    logic [8*LbHeaderBytes-1:0] next12;  // first 12 bytes of the successor beat
+    logic [StreamBytes-1:0] keep;
+    logic [StreamBits-1:0]  data;
   } pipe_beat_t;
 
   // End-around-carry addition (RFC 1071).

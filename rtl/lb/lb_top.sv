@@ -32,13 +32,14 @@ module lb_top
 );
   // Per-stage state: the beat plus what the stage has learned about its packet (first beats only). S1
   // holds the whole parse (the CAM and TCAM keys); S2..S5 carry only what later stages read (carry_t).
+  // The beat in the low bits, word-aligned (see pipe_beat_t).
   typedef struct packed {
-    pipe_beat_t    b;
     parse_t        p;
+    pipe_beat_t    b;
   } stage_t;
   typedef struct packed {
-    lb_pkg::pipe_beat_t b;
     lb_pkg::carry_t     c;
+    lb_pkg::pipe_beat_t b;
   } cstage_t;
 
   logic adv;  // all stages advance together while the output skid register is empty
