@@ -30,17 +30,22 @@ module lb_top
   output logic [LbCounterBits-1:0]            pkts_out_o,
   output logic [LbDropReasons*LbCounterBits-1:0] drops_o
 );
-  // Per-stage state: the beat plus what the stage has learned about its packet (first beats only). S1
-  // holds the whole parse (the CAM and TCAM keys); S2..S5 carry only what later stages read (carry_t).
-  // The beat in the low bits, word-aligned (see pipe_beat_t).
+  // Per-stage state: the beat's valid and first-beat flags and what the stage has learned about its packet
+  // (first beats only). S1 holds the whole parse (the CAM and TCAM keys); S2..S5 carry only what later
+  // stages read (carry_t). The beat itself (its bytes, keep, successor bytes) is read only by S6, so it
+  // waits in a 6-entry delay line (beat_q) instead of moving through five registers: written when it
+  // enters S1, read while it is in S6, six advances later (docs/lb-microarchitecture.md).
   typedef struct packed {
-    parse_t        p;
-    pipe_beat_t    b;
+    lb_pkg::parse_t p;
+    logic           valid;
+    logic           sop;
   } stage_t;
   typedef struct packed {
-    lb_pkg::carry_t     c;
-    lb_pkg::pipe_beat_t b;
+    lb_pkg::carry_t c;
+    logic           valid;
+    logic           sop;
   } cstage_t;
+  localparam int unsigned BeatDelay = 6;  // S1 .. S6
 
   logic adv;  // all stages advance together while the output skid register is empty
 
@@ -53,6 +58,7 @@ module lb_top
   logic [8*WindowBytes-1:0] window;
   logic [7:0]               window_len;
   stage_t                   s1_d, s1_q;
+  lb_pkg::pipe_beat_t       h_beat;  // the beat leaving H, with its successor's first bytes
   parse_t                   parsed;
 
   assign s_ready_o = adv;
@@ -85,21 +91,49 @@ module lb_top
   );
 
   always_comb begin
-    s1_d = '0;
+    s1_d   = '0;
+    h_beat = '0;
     if (h_emit) begin
-      s1_d.b.valid = 1'b1;
-      s1_d.b.data  = h_data;
-      s1_d.b.keep  = h_keep;
-      s1_d.b.last  = h_last;
-      s1_d.b.idx   = h_idx;
-      s1_d.b.sop   = h_idx == 2'd0;
+      h_beat.valid = 1'b1;
+      h_beat.data  = h_data;
+      h_beat.keep  = h_keep;
+      h_beat.last  = h_last;
+      h_beat.idx   = h_idx;
+      h_beat.sop   = h_idx == 2'd0;
       if (!h_last) begin
-        s1_d.b.next12 = s_data_i[8*LbHeaderBytes-1:0];
-        s1_d.b.next_n = 7'($countones(s_keep_i));
-        s1_d.b.fold   = s_last_i && $countones(s_keep_i) <= LbHeaderBytes;
+        h_beat.next12 = s_data_i[8*nt_pkg::LbHeaderBytes-1:0];
+        h_beat.next_n = 7'($countones(s_keep_i));
+        h_beat.fold   = s_last_i && $countones(s_keep_i) <= nt_pkg::LbHeaderBytes;
       end
-      if (s1_d.b.sop) s1_d.p = parsed;
+      s1_d.valid = 1'b1;
+      s1_d.sop   = h_beat.sop;
+      if (h_beat.sop) s1_d.p = parsed;
     end
+  end
+
+  // The beat delay line: one write and one read per advance (the write replaces the entry just read).
+  lb_pkg::pipe_beat_t                 beat_q [BeatDelay];
+  logic [$clog2(BeatDelay)-1:0]       beat_wr_q;
+  logic                               s6_valid_q, s6_sop_q;
+  lb_pkg::pipe_beat_t                 s6_q;  // the beat in S6
+
+  always_ff @(posedge clk_i) begin
+    if (adv) beat_q[beat_wr_q] <= h_beat;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      beat_wr_q <= '0;
+    end else if (adv) begin
+      beat_wr_q <= 32'(beat_wr_q) == BeatDelay - 1 ? '0 : beat_wr_q + 1'b1;
+    end
+  end
+
+  // Entries are read only behind the valid flag of S6 (the delay line has no reset).
+  always_comb begin
+    s6_q       = beat_q[beat_wr_q];
+    s6_q.valid = s6_valid_q;
+    s6_q.sop   = s6_sop_q;
   end
 
   // ---- Table lookups ----
@@ -114,7 +148,6 @@ module lb_top
   // S2 holds the group winners, S3 the final epoch and row, S4 the calendar entry, S5 the member.
   cstage_t       s2_q, s3_q, s4_q, s5_q;
   logic          lookup;
-  pipe_beat_t    s6_q;
   epoch_hit_t [EpochGroups-1:0] s2_group_q;
   epoch_hit_t    ep_best;
   logic          s3_row_hit_q;
@@ -154,12 +187,12 @@ module lb_top
   endfunction
 
   // The CAM and the TCAM groups search only for a clean first beat in S1 (one search per frame).
-  assign lookup = first_ok(s1_q.b.valid, s1_q.b.sop, s1_q.p.reason);
+  assign lookup = first_ok(s1_q.valid, s1_q.sop, s1_q.p.reason);
 
   // Second TCAM stage: lowest priority wins, ties to the lower group (only for a clean first beat in S2).
   always_comb begin
     ep_best = '0;
-    if (first_ok(s2_q.b.valid, s2_q.b.sop, s2_q.c.reason)) begin
+    if (first_ok(s2_q.valid, s2_q.sop, s2_q.c.reason)) begin
       for (int g = 0; g < lb_pkg::EpochGroups; g++) begin
         if (s2_group_q[g].hit && (!ep_best.hit || s2_group_q[g].prio < ep_best.prio)) begin
           ep_best = s2_group_q[g];
@@ -175,25 +208,26 @@ module lb_top
   // S1 narrows a first beat's parse to its carry (non-first beats carry zeros, as their parse is).
   cstage_t s2_d, s3_d, s4_d, s5_d;
   always_comb begin
-    s2_d.b = s1_q.b;
-    s2_d.c = '0;
-    if (s1_q.b.valid && s1_q.b.sop) s2_d.c = lb_pkg::carry_of(s1_q.p);
+    s2_d.valid = s1_q.valid;
+    s2_d.sop   = s1_q.sop;
+    s2_d.c     = '0;
+    if (s1_q.valid && s1_q.sop) s2_d.c = lb_pkg::carry_of(s1_q.p);
     if (lookup) begin
       if (!flt_hit) s2_d.c.reason = lb_pkg::reason_t'(nt_pkg::LbDropFilterMiss);
       else if (flt_drop) s2_d.c.reason = lb_pkg::reason_t'(nt_pkg::LbDropFilterDrop);
     end
     s3_d = s2_q;
-    if (first_ok(s2_q.b.valid, s2_q.b.sop, s2_q.c.reason)) begin
+    if (first_ok(s2_q.valid, s2_q.sop, s2_q.c.reason)) begin
       if (!ep_best.hit) s3_d.c.reason = lb_pkg::reason_t'(nt_pkg::LbDropEpochMiss);
       else if (ep_best.drop) s3_d.c.reason = lb_pkg::reason_t'(nt_pkg::LbDropEpochDrop);
     end
     s4_d = s3_q;
-    if (first_ok(s3_q.b.valid, s3_q.b.sop, s3_q.c.reason)) begin
+    if (first_ok(s3_q.valid, s3_q.sop, s3_q.c.reason)) begin
       if (!s3_row_hit_q || !cal_entry.valid) s4_d.c.reason = lb_pkg::reason_t'(nt_pkg::LbDropCalendarMiss);
       else if (cal_entry.drop) s4_d.c.reason = lb_pkg::reason_t'(nt_pkg::LbDropCalendarDrop);
     end
     s5_d = s4_q;
-    if (first_ok(s4_q.b.valid, s4_q.b.sop, s4_q.c.reason)) begin
+    if (first_ok(s4_q.valid, s4_q.sop, s4_q.c.reason)) begin
       if (!mem_entry.valid || mem_entry.tag != s4_member_q[15:9]) begin
         s5_d.c.reason = lb_pkg::reason_t'(nt_pkg::LbDropMemberMiss);
       end else if (mem_entry.drop) begin
@@ -203,7 +237,7 @@ module lb_top
   end
 
   lb_rewrite_calc u_rewrite (
-    .en_i     (s5_q.b.valid && s5_q.b.sop),
+    .en_i     (s5_q.valid && s5_q.sop),
     .info_i   (s5_q.c),
     .member_i (s5_mem_q),
     .rw_o     (rw_calc)
@@ -216,7 +250,8 @@ module lb_top
       s3_q         <= '0;
       s4_q         <= '0;
       s5_q         <= '0;
-      s6_q         <= '0;
+      s6_valid_q   <= 1'b0;
+      s6_sop_q     <= 1'b0;
       s2_group_q   <= '0;
       s3_row_hit_q <= 1'b0;
       s3_row_q     <= '0;
@@ -235,7 +270,8 @@ module lb_top
       s4_member_q  <= cal_entry.member;
       s5_q         <= s5_d;
       s5_mem_q     <= mem_entry;
-      s6_q         <= s5_q.b;
+      s6_valid_q   <= s5_q.valid;
+      s6_sop_q     <= s5_q.sop;
       s6_rw_q      <= rw_calc;
       if (s6_q.valid && s6_q.sop) ctx_q <= s6_rw_q;
     end
