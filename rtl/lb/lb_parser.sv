@@ -1,7 +1,8 @@
 // Header parse: Ethernet, IPv4 (with options) or IPv6, UDP, LB header, from the first two beats of a frame.
 // Combinational; the first failing check gives the drop reason, in the order of docs/lb.md. Parses only
-// while en_i (a frame's first beat leaves the lookahead register), else gives all zeros: a simulator then
-// skips the parse on the other beats instead of re-parsing the window on every evaluation (docs/PERF.md).
+// while en_i (a frame's first beat leaves the lookahead register); otherwise the window reads as empty (a
+// runt, which the pipeline ignores: it keeps a parse only for first beats), so a simulator stops after the
+// first check instead of re-parsing the window on every evaluation (docs/PERF.md).
 module lb_parser
   import nt_pkg::*;
   import lb_pkg::*;
@@ -18,112 +19,104 @@ module lb_parser
   int          ip_payload;
   logic [3:0]  ihl;
   logic [7:0]  proto;
-  logic [13:0] frag;  // MF flag and fragment offset
 
   always_comb begin
     info       = '0;
     done       = 1'b0;
-    len        = int'(len_i);
-    ihl        = '0;
-    frag       = '0;
+    len        = en_i ? int'(len_i) : 0;
+    ihl        = window_i[8*14+:4];
     ip_hdr     = 0;
     ip_payload = 0;
     proto      = '0;
     l4         = 0;
-    if (!en_i) begin
-      done = 1'b1;  // nothing to parse: info stays all zeros
+    if (len < 14) begin
+      info.reason = reason_t'(LbDropRunt);
+      done = 1'b1;
     end else begin
-      ihl  = window_i[8*14+:4];
-      frag = 14'(win_b16(window_i, 20));
-      if (len < 14) begin
-        info.reason = reason_t'(LbDropRunt);
+      info.mac       = {win_b32(window_i, 0), win_b16(window_i, 4)};
+      info.ethertype = win_b16(window_i, 12);
+      if (info.ethertype != 16'h0800 && info.ethertype != 16'h86dd) begin
+        info.reason = reason_t'(LbDropNotIp);
+        done = 1'b1;
+      end
+    end
+    if (!done) begin
+      info.is_v6 = info.ethertype == 16'h86dd;
+      if (!info.is_v6) begin
+        if (len < 14 + 20) begin
+          info.reason = reason_t'(LbDropTruncated);
+          done = 1'b1;
+        end else if (window_i[8*14+4+:4] != 4'd4 || ihl < 4'd5) begin
+          info.reason = reason_t'(LbDropBadIp);
+          done = 1'b1;
+        end else begin
+          ip_hdr = 4 * int'(ihl);
+          if (len < 14 + ip_hdr) begin
+            info.reason = reason_t'(LbDropTruncated);
+            done = 1'b1;
+          end else if (14'(nt_pkg::win_b16(window_i, 20)) != '0) begin  // MF flag or fragment offset
+            info.reason = reason_t'(LbDropIpFragment);
+            done = 1'b1;
+          end else begin
+            proto        = win_b8(window_i, 23);
+            info.ip_len  = win_b16(window_i, 16);
+            info.ip_csum = win_b16(window_i, 24);
+            info.ip      = {96'd0, win_b32(window_i, 30)};
+            ip_payload   = int'(info.ip_len) - int'(ip_hdr);
+          end
+        end
+      end else begin
+        if (len < 14 + 40) begin
+          info.reason = reason_t'(LbDropTruncated);
+          done = 1'b1;
+        end else if (window_i[8*14+4+:4] != 4'd6) begin
+          info.reason = reason_t'(LbDropBadIp);
+          done = 1'b1;
+        end else begin
+          ip_hdr      = 40;
+          proto       = win_b8(window_i, 20);
+          info.ip_len = win_b16(window_i, 18);
+          info.ip     = {win_b64(window_i, 38), win_b64(window_i, 46)};
+          ip_payload  = int'(info.ip_len);
+        end
+      end
+    end
+    if (!done) begin
+      l4 = 14 + ip_hdr;
+      if (proto != 8'd17) begin
+        info.reason = reason_t'(LbDropNotUdp);
         done = 1'b1;
       end else begin
-        info.mac       = {win_b32(window_i, 0), win_b16(window_i, 4)};
-        info.ethertype = win_b16(window_i, 12);
-        if (info.ethertype != 16'h0800 && info.ethertype != 16'h86dd) begin
-          info.reason = reason_t'(LbDropNotIp);
-          done = 1'b1;
-        end
-      end
-      if (!done) begin
-        info.is_v6 = info.ethertype == 16'h86dd;
-        if (!info.is_v6) begin
-          if (len < 14 + 20) begin
-            info.reason = reason_t'(LbDropTruncated);
-            done = 1'b1;
-          end else if (window_i[8*14+4+:4] != 4'd4 || ihl < 4'd5) begin
-            info.reason = reason_t'(LbDropBadIp);
-            done = 1'b1;
-          end else begin
-            ip_hdr = 4 * int'(ihl);
-            if (len < 14 + ip_hdr) begin
-              info.reason = reason_t'(LbDropTruncated);
-              done = 1'b1;
-            end else if (frag[13:0] != '0) begin
-              info.reason = reason_t'(LbDropIpFragment);
-              done = 1'b1;
-            end else begin
-              proto        = win_b8(window_i, 23);
-              info.ip_len  = win_b16(window_i, 16);
-              info.ip_csum = win_b16(window_i, 24);
-              info.ip      = {96'd0, win_b32(window_i, 30)};
-              ip_payload   = int'(info.ip_len) - int'(ip_hdr);
-            end
-          end
-        end else begin
-          if (len < 14 + 40) begin
-            info.reason = reason_t'(LbDropTruncated);
-            done = 1'b1;
-          end else if (window_i[8*14+4+:4] != 4'd6) begin
-            info.reason = reason_t'(LbDropBadIp);
-            done = 1'b1;
-          end else begin
-            ip_hdr      = 40;
-            proto       = win_b8(window_i, 20);
-            info.ip_len = win_b16(window_i, 18);
-            info.ip     = {win_b64(window_i, 38), win_b64(window_i, 46)};
-            ip_payload  = int'(info.ip_len);
-          end
-        end
-      end
-      if (!done) begin
-        l4 = 14 + ip_hdr;
-        if (proto != 8'd17) begin
-          info.reason = reason_t'(LbDropNotUdp);
+        info.l4_off = 8'(l4);
+        if (len < l4 + 8) begin
+          info.reason = reason_t'(LbDropTruncated);
           done = 1'b1;
         end else begin
-          info.l4_off = 8'(l4);
-          if (len < l4 + 8) begin
+          info.port = win_b16(window_i, l4 + 2);
+          if (info.port != 16'(LbUdpPort)) begin
+            info.reason = reason_t'(LbDropNotLbPort);
+            done = 1'b1;
+          end else if (len < l4 + 8 + LbHeaderBytes) begin
             info.reason = reason_t'(LbDropTruncated);
             done = 1'b1;
-          end else begin
-            info.port = win_b16(window_i, l4 + 2);
-            if (info.port != 16'(LbUdpPort)) begin
-              info.reason = reason_t'(LbDropNotLbPort);
-              done = 1'b1;
-            end else if (len < l4 + 8 + LbHeaderBytes) begin
-              info.reason = reason_t'(LbDropTruncated);
-              done = 1'b1;
-            end
           end
         end
       end
-      if (!done) begin
-        info.udp_len  = win_b16(window_i, l4 + 4);
-        info.udp_csum = win_b16(window_i, l4 + 6);
-        info.lb_hdr   = {win_b32(window_i, l4 + 8), win_b64(window_i, l4 + 12)};
-        info.tick     = win_b64(window_i, l4 + 12);
-        if (ip_payload < 8 + int'(LbHeaderBytes) || int'(info.udp_len) < 8 + int'(LbHeaderBytes) ||
-            int'(info.udp_len) > ip_payload) begin
-          info.reason = reason_t'(LbDropBadLength);
-        end else if (info.lb_hdr[95:80] != 16'(LbMagic)) begin
-          info.reason = reason_t'(LbDropBadMagic);
-        end else if (info.lb_hdr[79:72] != 8'(LbVersion)) begin
-          info.reason = reason_t'(LbDropBadVersion);
-        end else if (info.is_v6 && info.udp_csum == '0) begin
-          info.reason = reason_t'(LbDropUdp6ZeroCsum);
-        end
+    end
+    if (!done) begin
+      info.udp_len  = win_b16(window_i, l4 + 4);
+      info.udp_csum = win_b16(window_i, l4 + 6);
+      info.lb_hdr   = {win_b32(window_i, l4 + 8), win_b64(window_i, l4 + 12)};
+      info.tick     = win_b64(window_i, l4 + 12);
+      if (ip_payload < 8 + int'(LbHeaderBytes) || int'(info.udp_len) < 8 + int'(LbHeaderBytes) ||
+          int'(info.udp_len) > ip_payload) begin
+        info.reason = reason_t'(LbDropBadLength);
+      end else if (info.lb_hdr[95:80] != 16'(LbMagic)) begin
+        info.reason = reason_t'(LbDropBadMagic);
+      end else if (info.lb_hdr[79:72] != 8'(LbVersion)) begin
+        info.reason = reason_t'(LbDropBadVersion);
+      end else if (info.is_v6 && info.udp_csum == '0) begin
+        info.reason = reason_t'(LbDropUdp6ZeroCsum);
       end
     end
   end

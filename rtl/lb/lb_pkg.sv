@@ -66,7 +66,7 @@ package lb_pkg;
   typedef struct packed {
     reason_t      reason;
     logic         is_v6;
-    logic [$clog2(LbCalendarSlots)-1:0] slot;  // tick bits addressing the calendar row
+    logic [$clog2(nt_pkg::LbCalendarSlots)-1:0] slot;  // tick bits addressing the calendar row
     logic [7:0]   l4_off;
     logic [47:0]  mac;
     logic [15:0]  ip_len;
@@ -88,9 +88,9 @@ package lb_pkg;
     logic [1:0]             idx;     // beat number in the packet, saturating at 2
     logic [6:0]             next_n;  // valid bytes of the successor beat
     logic                   fold;    // successor is last and fits in next12
-    logic [8*LbHeaderBytes-1:0] next12;  // first 12 bytes of the successor beat
-    logic [StreamBytes-1:0] keep;
-    logic [StreamBits-1:0]  data;
+    logic [8*nt_pkg::LbHeaderBytes-1:0] next12;  // first 12 bytes of the successor beat
+    logic [nt_pkg::StreamBytes-1:0]     keep;
+    logic [nt_pkg::StreamBits-1:0]      data;
   } pipe_beat_t;
 
   // End-around-carry addition (RFC 1071).
@@ -120,7 +120,7 @@ package lb_pkg;
     c          = '0;
     c.reason   = p.reason;
     c.is_v6    = p.is_v6;
-    c.slot     = p.tick[$clog2(LbCalendarSlots)-1:0];
+    c.slot     = p.tick[$clog2(nt_pkg::LbCalendarSlots)-1:0];
     c.l4_off   = p.l4_off;
     c.mac      = p.mac;
     c.ip_len   = p.ip_len;
@@ -128,8 +128,8 @@ package lb_pkg;
     c.udp_len  = p.udp_len;
     c.udp_csum = p.udp_csum;
     unused_ethertype = ^p.ethertype;
-    ip_len_new  = p.ip_len - 16'(LbHeaderBytes);
-    udp_len_new = p.udp_len - 16'(LbHeaderBytes);
+    ip_len_new  = p.ip_len - 16'(nt_pkg::LbHeaderBytes);
+    udp_len_new = p.udp_len - 16'(nt_pkg::LbHeaderBytes);
     for (int i = 0; i < 8; i++) begin
       if (p.is_v6 || i >= 6) c.dst_old = ones_add(c.dst_old, ~p.ip[127-16*i-:16]);
     end

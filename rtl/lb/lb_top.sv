@@ -181,14 +181,6 @@ module lb_top
     .mem_entry_o     (mem_entry)
   );
 
-  // Takes the three fields, not the whole stage: a simulator copies a struct argument per call.
-  function automatic logic first_ok(logic valid, logic sop, reason_t reason);
-    return valid && sop && reason == reason_t'(LbDropNone);
-  endfunction
-
-  // The CAM and the TCAM groups search only for a clean first beat in S1 (one search per frame).
-  assign lookup = first_ok(s1_q.valid, s1_q.sop, s1_q.p.reason);
-
   // Second TCAM stage: lowest priority wins, ties to the lower group (only for a clean first beat in S2).
   always_comb begin
     ep_best = '0;
@@ -203,6 +195,14 @@ module lb_top
 
   assign cal_addr = {s3_row_q, s3_q.c.slot};
   assign mem_addr = {s4_q.c.is_v6, s4_member_q[8:0]};
+
+  // Takes the three fields, not the whole stage: a simulator copies a struct argument per call.
+  function automatic logic first_ok(logic valid, logic sop, reason_t reason);
+    return valid && sop && reason == reason_t'(LbDropNone);
+  endfunction
+
+  // The CAM and the TCAM groups search only for a clean first beat in S1 (one search per frame).
+  assign lookup = first_ok(s1_q.valid, s1_q.sop, s1_q.p.reason);
 
   // Each stage sets the drop reason of its lookup if the packet is still clean.
   // S1 narrows a first beat's parse to its carry (non-first beats carry zeros, as their parse is).
