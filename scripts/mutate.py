@@ -39,7 +39,7 @@ MUTATIONS = [
      [("model/reorder/reorder_frame.cc", "uint16_t crc = 0xFFFF;", "uint16_t crc = 0;")]),
     ("lb-lb-words-both", "lb", "UDP checksum not adjusted for the removed LB header (model and RTL)",
      [("model/lb/lb_rewrite.cc", "    for (uint16_t w : p.lb_words) udp.Remove(w);\n", ""),
-      ("rtl/lb/lb_rewrite_calc.sv", "        for (int i = 0; i < 6; i++) udp_d = ones_add(udp_d, ~info_i.lb_hdr[95-16*i-:16]);\n", "")]),
+      ("rtl/lb/lb_pkg.sv", "    for (int i = 0; i < 6; i++) c.udp_fix = ones_add(c.udp_fix, ~p.lb_hdr[95-16*i-:16]);\n", "")]),
     ("lb-rfc768-both", "lb", "a computed UDP checksum of 0 sent as 0, not ffff (model and RTL)",
      [("model/lb/lb_rewrite.cc", "    if (rw.udp_csum == 0) rw.udp_csum = 0xFFFF;", ""),
       ("rtl/lb/lb_rewrite_calc.sv", "        if (rw.udp_csum == '0) rw.udp_csum = 16'hffff;  // RFC 768", "")]),

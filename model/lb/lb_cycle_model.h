@@ -56,11 +56,15 @@ class LbCycleModel : public ClockedBlock<LbIn, LbOut> {
     uint8_t idx = 0;
   };
 
-  Stage FromLookahead() const;
-  Stage Step2(Stage s) const;
-  Stage Step3(Stage s) const;
-  Stage Step4(Stage s) const;
-  Stage Step5(Stage s) const;
+  // Each step updates its stage in place (the stages rotate through stage_, no Stage is copied).
+  void FromLookahead(Stage* s) const;
+  void Step2(Stage* s) const;
+  void Step3(Stage* s) const;
+  void Step4(Stage* s) const;
+  void Step5(Stage* s) const;
+  // Stage k (1..6) of the pipeline: a ring of six, rotated by one slot each time the pipeline advances.
+  Stage& S(int k) { return stage_[(head_ + kStages - (k - 1)) % kStages]; }
+  const Stage& S(int k) const { return stage_[(head_ + kStages - (k - 1)) % kStages]; }
   static StreamPort Form(const PipeBeat& b, const Rewrite& rw);
 
   LbIn in_;
@@ -68,7 +72,9 @@ class LbCycleModel : public ClockedBlock<LbIn, LbOut> {
   LbTables tables_;
   uint8_t in_idx_ = 0;
   HeldBeat h_;
-  Stage s1_, s2_, s3_, s4_, s5_, s6_;
+  static constexpr int kStages = 6;
+  std::array<Stage, kStages> stage_{};
+  int head_ = 0;  // slot of S1
   Rewrite ctx_;  // rewrite of the packet whose non-first beats are leaving S6
   StreamPort o_, skid_;
   LbCounters counters_;

@@ -1,11 +1,15 @@
 // Header parse: Ethernet, IPv4 (with options) or IPv6, UDP, LB header, from the first two beats of a frame.
-// Combinational; the first failing check gives the drop reason, in the order of docs/lb.md.
+// Combinational; the first failing check gives the drop reason, in the order of docs/lb.md. Parses only
+// while en_i (a frame's first beat leaves the lookahead register); otherwise the window reads as empty (a
+// runt, which the pipeline ignores: it keeps a parse only for first beats), so a simulator stops after the
+// first check instead of re-parsing the window on every evaluation (docs/PERF.md).
 module lb_parser
   import nt_pkg::*;
   import lb_pkg::*;
 (
   input  logic [8*WindowBytes-1:0] window_i,  // frame bytes 0..127, byte 0 in bits 7:0
   input  logic [7:0]               len_i,     // valid bytes in the window (the frame length if shorter)
+  input  logic                     en_i,      // the window holds a frame's first two beats
   output parse_t                   info_o
 );
 
@@ -15,14 +19,12 @@ module lb_parser
   int          ip_payload;
   logic [3:0]  ihl;
   logic [7:0]  proto;
-  logic [13:0] frag;  // MF flag and fragment offset
 
   always_comb begin
     info       = '0;
     done       = 1'b0;
-    len        = int'(len_i);
+    len        = en_i ? int'(len_i) : 0;
     ihl        = window_i[8*14+:4];
-    frag       = 14'(win_b16(window_i, 20));
     ip_hdr     = 0;
     ip_payload = 0;
     proto      = '0;
@@ -52,7 +54,7 @@ module lb_parser
           if (len < 14 + ip_hdr) begin
             info.reason = reason_t'(LbDropTruncated);
             done = 1'b1;
-          end else if (frag[13:0] != '0) begin
+          end else if (14'(nt_pkg::win_b16(window_i, 20)) != '0) begin  // MF flag or fragment offset
             info.reason = reason_t'(LbDropIpFragment);
             done = 1'b1;
           end else begin

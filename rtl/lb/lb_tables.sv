@@ -1,5 +1,7 @@
 // The load balancer's tables and their programming port. Lookups are combinational reads of registered
 // state; the pipeline registers their results, so a write is seen by lookups from the next cycle on.
+// The filter CAM and the epoch TCAM are searched only while lookup_i (a clean first beat is in S1) and
+// answer no hit otherwise: one search per frame, not one per beat (a simulator skips the loops).
 //   filter  32 x exact CAM (MAC DA, EtherType, IP dst, UDP dst port), lowest index wins
 //   epoch   128 x ternary with 16-bit priority; first stage reduces groups of LbEpochGroup entries
 //   map     4 x epoch -> calendar row
@@ -16,6 +18,8 @@ module lb_tables
   input  logic [CfgTableBits-1:0] cfg_table_i,
   input  logic [CfgIndexBits-1:0] cfg_index_i,
   input  logic [CfgDataBits-1:0]  cfg_data_i,
+  // Filter CAM and epoch TCAM search enable.
+  input  logic                    lookup_i,
   // Filter CAM.
   input  logic [47:0]             flt_mac_i,
   input  logic [15:0]             flt_ethertype_i,
@@ -113,27 +117,31 @@ module lb_tables
   always_comb begin
     flt_hit_o  = 1'b0;
     flt_drop_o = 1'b0;
-    for (int i = 0; i < LbFilterEntries; i++) begin
-      if (!flt_hit_o && flt_valid_q[i] && flt_mac_q[i] == flt_mac_i && flt_type_q[i] == flt_ethertype_i &&
-          flt_ip_q[i] == flt_ip_i && flt_port_q[i] == flt_port_i) begin
-        flt_hit_o  = 1'b1;
-        flt_drop_o = flt_drop_q[i];
+    if (lookup_i) begin
+      for (int i = 0; i < LbFilterEntries; i++) begin
+        if (!flt_hit_o && flt_valid_q[i] && flt_mac_q[i] == flt_mac_i && flt_type_q[i] == flt_ethertype_i &&
+            flt_ip_q[i] == flt_ip_i && flt_port_q[i] == flt_port_i) begin
+          flt_hit_o  = 1'b1;
+          flt_drop_o = flt_drop_q[i];
+        end
       end
     end
   end
 
   // Epoch TCAM: per group, the lowest priority among matching entries; ties to the lower index.
   always_comb begin
-    for (int g = 0; g < EpochGroups; g++) begin
-      ep_group_o[g] = '0;
-      for (int j = 0; j < LbEpochGroup; j++) begin
-        if (ep_valid_q[g*LbEpochGroup+j] &&
-            ((ep_tick_i ^ ep_value_q[g*LbEpochGroup+j]) & ep_mask_q[g*LbEpochGroup+j]) == '0 &&
-            (!ep_group_o[g].hit || ep_prio_q[g*LbEpochGroup+j] < ep_group_o[g].prio)) begin
-          ep_group_o[g] = '{hit:   1'b1,
-                            drop:  ep_drop_q[g*LbEpochGroup+j],
-                            prio:  ep_prio_q[g*LbEpochGroup+j],
-                            epoch: ep_epoch_q[g*LbEpochGroup+j]};
+    ep_group_o = '0;
+    if (lookup_i) begin
+      for (int g = 0; g < EpochGroups; g++) begin
+        for (int j = 0; j < LbEpochGroup; j++) begin
+          if (ep_valid_q[g*LbEpochGroup+j] &&
+              ((ep_tick_i ^ ep_value_q[g*LbEpochGroup+j]) & ep_mask_q[g*LbEpochGroup+j]) == '0 &&
+              (!ep_group_o[g].hit || ep_prio_q[g*LbEpochGroup+j] < ep_group_o[g].prio)) begin
+            ep_group_o[g] = '{hit:   1'b1,
+                              drop:  ep_drop_q[g*LbEpochGroup+j],
+                              prio:  ep_prio_q[g*LbEpochGroup+j],
+                              epoch: ep_epoch_q[g*LbEpochGroup+j]};
+          end
         end
       end
     end

@@ -30,11 +30,22 @@ module lb_top
   output logic [LbCounterBits-1:0]            pkts_out_o,
   output logic [LbDropReasons*LbCounterBits-1:0] drops_o
 );
-  // Per-stage state: the beat plus what the stage has learned about its packet (first beats only).
+  // Per-stage state: the beat's valid and first-beat flags and what the stage has learned about its packet
+  // (first beats only). S1 holds the whole parse (the CAM and TCAM keys); S2..S5 carry only what later
+  // stages read (carry_t). The beat itself (its bytes, keep, successor bytes) is read only by S6, so it
+  // waits in a 6-entry delay line (beat_q) instead of moving through five registers: written when it
+  // enters S1, read while it is in S6, six advances later (docs/lb-microarchitecture.md).
   typedef struct packed {
-    pipe_beat_t    b;
-    parse_t        p;
+    lb_pkg::parse_t p;
+    logic           valid;
+    logic           sop;
   } stage_t;
+  typedef struct packed {
+    lb_pkg::carry_t c;
+    logic           valid;
+    logic           sop;
+  } cstage_t;
+  localparam int unsigned BeatDelay = 6;  // S1 .. S6
 
   logic adv;  // all stages advance together while the output skid register is empty
 
@@ -47,6 +58,7 @@ module lb_top
   logic [8*WindowBytes-1:0] window;
   logic [7:0]               window_len;
   stage_t                   s1_d, s1_q;
+  lb_pkg::pipe_beat_t       h_beat;  // the beat leaving H, with its successor's first bytes
   parse_t                   parsed;
 
   assign s_ready_o = adv;
@@ -74,25 +86,54 @@ module lb_top
   lb_parser u_parser (
     .window_i (window),
     .len_i    (window_len),
+    .en_i     (h_emit && h_idx == 2'd0),
     .info_o   (parsed)
   );
 
   always_comb begin
-    s1_d = '0;
+    s1_d   = '0;
+    h_beat = '0;
     if (h_emit) begin
-      s1_d.b.valid = 1'b1;
-      s1_d.b.data  = h_data;
-      s1_d.b.keep  = h_keep;
-      s1_d.b.last  = h_last;
-      s1_d.b.idx   = h_idx;
-      s1_d.b.sop   = h_idx == 2'd0;
+      h_beat.valid = 1'b1;
+      h_beat.data  = h_data;
+      h_beat.keep  = h_keep;
+      h_beat.last  = h_last;
+      h_beat.idx   = h_idx;
+      h_beat.sop   = h_idx == 2'd0;
       if (!h_last) begin
-        s1_d.b.next12 = s_data_i[8*LbHeaderBytes-1:0];
-        s1_d.b.next_n = 7'($countones(s_keep_i));
-        s1_d.b.fold   = s_last_i && $countones(s_keep_i) <= LbHeaderBytes;
+        h_beat.next12 = s_data_i[8*nt_pkg::LbHeaderBytes-1:0];
+        h_beat.next_n = 7'($countones(s_keep_i));
+        h_beat.fold   = s_last_i && $countones(s_keep_i) <= nt_pkg::LbHeaderBytes;
       end
-      if (s1_d.b.sop) s1_d.p = parsed;
+      s1_d.valid = 1'b1;
+      s1_d.sop   = h_beat.sop;
+      if (h_beat.sop) s1_d.p = parsed;
     end
+  end
+
+  // The beat delay line: one write and one read per advance (the write replaces the entry just read).
+  lb_pkg::pipe_beat_t                 beat_q [BeatDelay];
+  logic [$clog2(BeatDelay)-1:0]       beat_wr_q;
+  logic                               s6_valid_q, s6_sop_q;
+  lb_pkg::pipe_beat_t                 s6_q;  // the beat in S6
+
+  always_ff @(posedge clk_i) begin
+    if (adv) beat_q[beat_wr_q] <= h_beat;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      beat_wr_q <= '0;
+    end else if (adv) begin
+      beat_wr_q <= 32'(beat_wr_q) == BeatDelay - 1 ? '0 : beat_wr_q + 1'b1;
+    end
+  end
+
+  // Entries are read only behind the valid flag of S6 (the delay line has no reset).
+  always_comb begin
+    s6_q       = beat_q[beat_wr_q];
+    s6_q.valid = s6_valid_q;
+    s6_q.sop   = s6_sop_q;
   end
 
   // ---- Table lookups ----
@@ -105,8 +146,8 @@ module lb_top
   logic [9:0]    mem_addr;
 
   // S2 holds the group winners, S3 the final epoch and row, S4 the calendar entry, S5 the member.
-  stage_t        s2_q, s3_q, s4_q, s5_q;
-  pipe_beat_t    s6_q;
+  cstage_t       s2_q, s3_q, s4_q, s5_q;
+  logic          lookup;
   epoch_hit_t [EpochGroups-1:0] s2_group_q;
   epoch_hit_t    ep_best;
   logic          s3_row_hit_q;
@@ -122,6 +163,7 @@ module lb_top
     .cfg_table_i,
     .cfg_index_i,
     .cfg_data_i,
+    .lookup_i        (lookup),
     .flt_mac_i       (s1_q.p.mac),
     .flt_ethertype_i (s1_q.p.ethertype),
     .flt_ip_i        (s1_q.p.ip),
@@ -139,54 +181,64 @@ module lb_top
     .mem_entry_o     (mem_entry)
   );
 
-  // Second TCAM stage: lowest priority wins, ties to the lower group.
+  // Second TCAM stage: lowest priority wins, ties to the lower group (only for a clean first beat in S2).
   always_comb begin
     ep_best = '0;
-    for (int g = 0; g < EpochGroups; g++) begin
-      if (s2_group_q[g].hit && (!ep_best.hit || s2_group_q[g].prio < ep_best.prio)) begin
-        ep_best = s2_group_q[g];
+    if (first_ok(s2_q.valid, s2_q.sop, s2_q.c.reason)) begin
+      for (int g = 0; g < lb_pkg::EpochGroups; g++) begin
+        if (s2_group_q[g].hit && (!ep_best.hit || s2_group_q[g].prio < ep_best.prio)) begin
+          ep_best = s2_group_q[g];
+        end
       end
     end
   end
 
-  assign cal_addr = {s3_row_q, s3_q.p.tick[$clog2(LbCalendarSlots)-1:0]};
-  assign mem_addr = {s4_q.p.is_v6, s4_member_q[8:0]};
+  assign cal_addr = {s3_row_q, s3_q.c.slot};
+  assign mem_addr = {s4_q.c.is_v6, s4_member_q[8:0]};
 
-  // Takes the three fields, not the whole 1,131-bit stage: a simulator copies a struct argument per call.
+  // Takes the three fields, not the whole stage: a simulator copies a struct argument per call.
   function automatic logic first_ok(logic valid, logic sop, reason_t reason);
     return valid && sop && reason == reason_t'(LbDropNone);
   endfunction
 
+  // The CAM and the TCAM groups search only for a clean first beat in S1 (one search per frame).
+  assign lookup = first_ok(s1_q.valid, s1_q.sop, s1_q.p.reason);
+
   // Each stage sets the drop reason of its lookup if the packet is still clean.
-  stage_t s2_d, s3_d, s4_d, s5_d;
+  // S1 narrows a first beat's parse to its carry (non-first beats carry zeros, as their parse is).
+  cstage_t s2_d, s3_d, s4_d, s5_d;
   always_comb begin
-    s2_d = s1_q;
-    if (first_ok(s1_q.b.valid, s1_q.b.sop, s1_q.p.reason)) begin
-      if (!flt_hit) s2_d.p.reason = reason_t'(LbDropFilterMiss);
-      else if (flt_drop) s2_d.p.reason = reason_t'(LbDropFilterDrop);
+    s2_d.valid = s1_q.valid;
+    s2_d.sop   = s1_q.sop;
+    s2_d.c     = '0;
+    if (s1_q.valid && s1_q.sop) s2_d.c = lb_pkg::carry_of(s1_q.p);
+    if (lookup) begin
+      if (!flt_hit) s2_d.c.reason = lb_pkg::reason_t'(nt_pkg::LbDropFilterMiss);
+      else if (flt_drop) s2_d.c.reason = lb_pkg::reason_t'(nt_pkg::LbDropFilterDrop);
     end
     s3_d = s2_q;
-    if (first_ok(s2_q.b.valid, s2_q.b.sop, s2_q.p.reason)) begin
-      if (!ep_best.hit) s3_d.p.reason = reason_t'(LbDropEpochMiss);
-      else if (ep_best.drop) s3_d.p.reason = reason_t'(LbDropEpochDrop);
+    if (first_ok(s2_q.valid, s2_q.sop, s2_q.c.reason)) begin
+      if (!ep_best.hit) s3_d.c.reason = lb_pkg::reason_t'(nt_pkg::LbDropEpochMiss);
+      else if (ep_best.drop) s3_d.c.reason = lb_pkg::reason_t'(nt_pkg::LbDropEpochDrop);
     end
     s4_d = s3_q;
-    if (first_ok(s3_q.b.valid, s3_q.b.sop, s3_q.p.reason)) begin
-      if (!s3_row_hit_q || !cal_entry.valid) s4_d.p.reason = reason_t'(LbDropCalendarMiss);
-      else if (cal_entry.drop) s4_d.p.reason = reason_t'(LbDropCalendarDrop);
+    if (first_ok(s3_q.valid, s3_q.sop, s3_q.c.reason)) begin
+      if (!s3_row_hit_q || !cal_entry.valid) s4_d.c.reason = lb_pkg::reason_t'(nt_pkg::LbDropCalendarMiss);
+      else if (cal_entry.drop) s4_d.c.reason = lb_pkg::reason_t'(nt_pkg::LbDropCalendarDrop);
     end
     s5_d = s4_q;
-    if (first_ok(s4_q.b.valid, s4_q.b.sop, s4_q.p.reason)) begin
+    if (first_ok(s4_q.valid, s4_q.sop, s4_q.c.reason)) begin
       if (!mem_entry.valid || mem_entry.tag != s4_member_q[15:9]) begin
-        s5_d.p.reason = reason_t'(LbDropMemberMiss);
+        s5_d.c.reason = lb_pkg::reason_t'(nt_pkg::LbDropMemberMiss);
       end else if (mem_entry.drop) begin
-        s5_d.p.reason = reason_t'(LbDropMemberDrop);
+        s5_d.c.reason = lb_pkg::reason_t'(nt_pkg::LbDropMemberDrop);
       end
     end
   end
 
   lb_rewrite_calc u_rewrite (
-    .info_i   (s5_q.p),
+    .en_i     (s5_q.valid && s5_q.sop),
+    .info_i   (s5_q.c),
     .member_i (s5_mem_q),
     .rw_o     (rw_calc)
   );
@@ -198,7 +250,8 @@ module lb_top
       s3_q         <= '0;
       s4_q         <= '0;
       s5_q         <= '0;
-      s6_q         <= '0;
+      s6_valid_q   <= 1'b0;
+      s6_sop_q     <= 1'b0;
       s2_group_q   <= '0;
       s3_row_hit_q <= 1'b0;
       s3_row_q     <= '0;
@@ -217,7 +270,8 @@ module lb_top
       s4_member_q  <= cal_entry.member;
       s5_q         <= s5_d;
       s5_mem_q     <= mem_entry;
-      s6_q         <= s5_q.b;
+      s6_valid_q   <= s5_q.valid;
+      s6_sop_q     <= s5_q.sop;
       s6_rw_q      <= rw_calc;
       if (s6_q.valid && s6_q.sop) ctx_q <= s6_rw_q;
     end

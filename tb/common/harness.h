@@ -135,8 +135,7 @@ class Harness {
       const bool may_start = side == nullptr || side->Drive(cycle, source.current(), prev, &in);
       source.Drive(cycle, may_start, Binding::Source(&in));
       Binding::SetSinkReady(&in, sink.Ready());
-      const Out& out = primary->Eval(in);
-      last_out_ = out;
+      const Out& out = primary->Eval(in);  // last_out_ is set once, after the loop (not copied per cycle)
       if (rtl_ && model_) {
         const Out* mout = &model_->Eval(in);
         if (!r.injected_at && cycle >= opt.inject_divergence_at && Binding::Sink(*mout).valid) {
