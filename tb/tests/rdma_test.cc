@@ -381,16 +381,6 @@ RdmaConfig SendConfig() {
   return c;
 }
 
-RequestSpec Send(uint8_t opcode, uint32_t psn, size_t n, uint8_t fill, uint32_t qpn = 0x11) {
-  RequestSpec s;
-  s.opcode = opcode;
-  s.psn = psn;
-  s.dqpn = qpn;
-  s.payload.assign(n, fill);
-  s.ackreq = !(opcode == op::kSendFirst || opcode == op::kSendMiddle);
-  return s;
-}
-
 TEST(Rdma, SendIntoPostedReceivesWithCompletions) {
   std::vector<RequestSpec> q;
   q.push_back(Send(op::kSendFirst, 0, 1024, 1));
