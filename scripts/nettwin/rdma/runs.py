@@ -13,7 +13,7 @@ TITLE = "RoCEv2 responder (RTL and model in lockstep, SystemC host memory; check
 HEADER = ["scenario", "seed", "mode", "req_in", "rsp_out", "drops", "naks", "atomics", "replays", "dma_rd",
           "cycles", "result", "time"]
 SCENARIOS = ["traffic", "atomic", "lostack", "reorder", "badreq", "psnwrap", "icrc", "malformed", "send", "edge",
-             "mixed", "hazard"]
+             "mixed", "hazard", "sendstream", "hotatomic"]
 MODES = [("mem50", ["--mem-read-cycles", "50", "--mem-write-cycles", "10"]),
          ("mem900+bp", ["--mem-read-cycles", "900", "--mem-write-cycles", "90", "--backpressure", "0.4",
                         "--clock-mhz", "900"])]
