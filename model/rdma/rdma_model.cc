@@ -364,18 +364,18 @@ DmaRequest RdmaModel::CqeDma() const {
   return d;
 }
 
-// The back end's writes for the atomic at the head of the in-flight queue: the new value, then the AQE.
+// The atomic executor's writes: the new value, then the AQE.
 DmaRequest RdmaModel::BackDma() const {
   DmaRequest d;
-  const Pending& e = pq_[Head()];
+  const Pending& e = pq_[ex_idx_];
   const QpState& q = qps_[e.qp];
-  if (back_ == BackState::kAtWrite) {
+  if (ex_ == ExState::kAtWrite) {
     d.valid = true;
     d.write = true;
     d.addr = e.pa;
     d.len = 8;
     StoreLe64(d.data.data(), e.swap);  // the new value, little-endian in host memory
-  } else if (back_ == BackState::kAqWrite) {
+  } else if (ex_ == ExState::kAqWrite) {
     d.valid = true;
     d.write = true;
     d.addr = q.cfg.aq + uint64_t{q.aq_wr} * kAqeBytes;
@@ -416,6 +416,7 @@ bool RdmaModel::MayProceed() const {
   const bool drain = IsAtomic(req_.opcode) && k != JobKind::kAtomic;
   if (drain && n > 0) return false;
   const bool cqe = k == JobKind::kWrite && job_.cqe;
+  const bool fwd = Forwards();  // an atomic on the word of the youngest queued atomic: forwarded, no wait
   if (cqe && cq_pend_) return false;  // the CQE buffer holds the previous message's CQE
   uint64_t lo = job_.pa, len = 0;
   if (k == JobKind::kWrite) len = static_cast<uint32_t>(req_.plen);
@@ -424,12 +425,30 @@ bool RdmaModel::MayProceed() const {
   int resources = 0;
   for (int i = 0; i < n; ++i) {
     const Pending& e = pq_[static_cast<uint8_t>(pq_rd_ + i) % kInflight];
-    if (e.kind == PendKind::kAtomic && len > 0 && lo < e.pa + 8 && e.pa < lo + len) return false;
+    if (e.kind == PendKind::kAtomic && len > 0 && lo < e.pa + 8 && e.pa < lo + len && !fwd) return false;
     if (e.kind == PendKind::kAtomic && cqe) return false;
     if (e.kind != PendKind::kRespond && e.qp == job_.qp) ++resources;
   }
   const bool rd_atomic = k == JobKind::kRead || k == JobKind::kAtomic;
   return !(rd_atomic && resources > 0 && resources >= qps_[job_.qp].cfg.max_rd_atomic);
+}
+
+// The youngest atomic in the in-flight queue (its index), -1 if there is none.
+int RdmaModel::YoungestAtomic() const {
+  for (int i = Inflight() - 1; i >= 0; --i) {
+    const int idx = static_cast<uint8_t>(pq_rd_ + i) % kInflight;
+    if (pq_[idx].kind == PendKind::kAtomic) return idx;
+  }
+  return -1;
+}
+
+// Whether the checked atomic takes its old value on chip: the youngest queued atomic is on its word, so the
+// executor computes it just before this one (queue order) and its new value is this one's old value. Any
+// other request on that word waits for the queued atomics, so nothing between them changes the word.
+bool RdmaModel::Forwards() const {
+  if (job_.kind != JobKind::kAtomic) return false;
+  const int y = YoungestAtomic();
+  return y >= 0 && pq_[y].pa == job_.pa;
 }
 
 // Queues the front end's response (desc_) for the back end; an entry with a host read also takes the next
@@ -444,9 +463,11 @@ void RdmaModel::Push(PendKind kind, uint64_t pa) {
   e.swap = job_.swap;
   e.compare = job_.compare;
   e.psn = job_.psn;
+  e.fwd = job_.fwd;
   e.desc = desc_;
-  done_[i] = false;
-  if (kind != PendKind::kRespond) rtag_[rt_wr_++ % kTagFifo] = ReadTag{false, static_cast<uint8_t>(i), 0};
+  done_[i] = job_.fwd;  // a forwarded atomic reads nothing
+  executed_[i] = false;
+  if (kind != PendKind::kRespond && !job_.fwd) rtag_[rt_wr_++ % kTagFifo] = ReadTag{false, static_cast<uint8_t>(i), 0};
   ++pq_wr_;
 }
 
@@ -575,32 +596,37 @@ const RdmaOut& RdmaModel::Eval(const RdmaIn& in) {
   return out_;
 }
 
-// The back end: answers the head of the in-flight queue once its data is there (an atomic computes its
-// result, writes the new value and the AQE first). `n` and `done` are the queue as it was at the start of
-// the cycle: an entry the front end queues now is seen next cycle.
-void RdmaModel::Back(bool dma_fire, int n, const std::array<bool, kInflight>& done) {
-  const int h = Head();
-  Pending& e = pq_[h];
-  switch (back_) {
-    case BackState::kIdle:
-      if (n == 0) break;
-      if (e.kind == PendKind::kRespond) {
-        back_ = BackState::kSend;
-      } else if (done[h] && e.kind == PendKind::kRead) {
-        back_ = BackState::kSend;
-      } else if (done[h]) {
-        const uint64_t old = LoadLe64(rbuf_[h][0].data.data());
-        e.desc.atomic_value = old;
-        const bool write = e.opcode == op::kFetchAdd || old == e.compare;
-        e.swap = e.opcode == op::kFetchAdd ? old + e.swap : e.swap;
-        back_ = write ? BackState::kAtWrite : BackState::kAqWrite;
+// The atomic executor: takes the oldest queued atomic not executed yet once its word is in (read from host
+// memory, or forwarded: the value the word holds after the atomic executed just before it), computes FAA /
+// CAS, writes the new value and the AQE, updates the AQC and the recent results. Atomics execute in queue
+// order, each while the back end may still be sending earlier responses. `n`, `rd`, `done`, `executed`: the
+// queue as it was at the start of the cycle.
+void RdmaModel::Execute(bool dma_fire, int n, uint8_t rd, const std::array<bool, kInflight>& done,
+                        const std::array<bool, kInflight>& executed) {
+  switch (ex_) {
+    case ExState::kIdle: {
+      int x = -1;
+      for (int i = 0; i < n && x < 0; ++i) {
+        const int idx = static_cast<uint8_t>(rd + i) % kInflight;
+        if (pq_[idx].kind == PendKind::kAtomic && !executed[idx]) x = idx;
       }
+      if (x < 0 || !done[x]) break;
+      Pending& e = pq_[x];
+      const uint64_t old = e.fwd ? last_new_ : LoadLe64(rbuf_[x][0].data.data());
+      e.desc.atomic_value = old;
+      const bool write = e.opcode == op::kFetchAdd || old == e.compare;
+      e.swap = e.opcode == op::kFetchAdd ? old + e.swap : e.swap;
+      last_new_ = write ? e.swap : old;
+      ex_idx_ = x;
+      ex_ = write ? ExState::kAtWrite : ExState::kAqWrite;
       break;
-    case BackState::kAtWrite:
-      if (dma_fire) back_ = BackState::kAqWrite;
+    }
+    case ExState::kAtWrite:
+      if (dma_fire) ex_ = ExState::kAqWrite;
       break;
-    case BackState::kAqWrite:
+    case ExState::kAqWrite:
       if (dma_fire) {
+        const Pending& e = pq_[ex_idx_];
         QpState& q = qps_[e.qp];
         const int g = q.aq_wr / kAqGroup;
         if (q.aq_wr % kAqGroup == 0) {
@@ -616,6 +642,26 @@ void RdmaModel::Back(bool dma_fire, int n, const std::array<bool, kInflight>& do
         rec.wr = (rec.wr + 1) % kRecent;
         ++counters_.atomics;
         ++counters_.acks;
+        executed_[ex_idx_] = true;
+        ex_ = ExState::kIdle;
+      }
+      break;
+  }
+}
+
+// The back end: sends the head of the in-flight queue once it is ready (an ACK/NAK at once, a READ segment
+// once its data is in, an atomic once executed, or in the cycle its AQE write is accepted). `n`, `done`,
+// `executed`: the queue as it was at the start of the cycle (an entry the front end queues now is seen next
+// cycle).
+void RdmaModel::Back(bool ex_done_now, int n, const std::array<bool, kInflight>& done,
+                     const std::array<bool, kInflight>& executed) {
+  const int h = Head();
+  Pending& e = pq_[h];
+  switch (back_) {
+    case BackState::kIdle:
+      if (n == 0) break;
+      if (e.kind == PendKind::kRespond || (e.kind == PendKind::kRead && done[h]) ||
+          (e.kind == PendKind::kAtomic && (executed[h] || (ex_done_now && ex_idx_ == h)))) {
         back_ = BackState::kSend;
       }
       break;
@@ -676,7 +722,7 @@ void RdmaModel::Tick() {
   const DmaRequest dma = out_.dma_req;
   const bool dma_fire = dma.valid && in_.dma_ready;
   if (dma_fire) ++(dma.write ? counters_.dma_writes : counters_.dma_reads);
-  const bool back_dma = dma_src_ == DmaSrc::kBack;
+  const bool back_dma = dma_src_ == DmaSrc::kBack;  // the atomic executor's write
   const bool fire = dma_fire && dma_src_ == DmaSrc::kFront;  // the front end's request was taken
   if (dma_fire && dma_src_ == DmaSrc::kPrefetch) {  // a WQE prefetch read was taken
     const int i = PrefetchQp();
@@ -690,7 +736,10 @@ void RdmaModel::Tick() {
   const bool rsp_front = in_.dma_rsp.valid && rt_wr_ == rt_rd_;
   const DmaResponse& rsp = in_.dma_rsp;
   const int n0 = Inflight();
+  const uint8_t rd0 = pq_rd_;
   const std::array<bool, kInflight> done0 = done_;
+  const std::array<bool, kInflight> executed0 = executed_;
+  const bool ex_done_now = ex_ == ExState::kAqWrite && dma_fire && back_dma;
   QpState& q = qps_[job_.qp];
   cqe_ = CqeEvent{};
   switch (state_) {
@@ -737,7 +786,15 @@ void RdmaModel::Tick() {
             state_ = State::kRdIssue;
           }
           break;
-        case JobKind::kAtomic: state_ = State::kAtRead; break;
+        case JobKind::kAtomic:
+          if (Forwards()) {  // the old value comes from the chip: queued without a host read
+            job_.fwd = true;
+            Push(PendKind::kAtomic, job_.pa);
+            Finish();
+          } else {
+            state_ = State::kAtRead;
+          }
+          break;
         case JobKind::kAtomicDup: state_ = State::kAqIssue; break;
         case JobKind::kWait: break;
       }
@@ -808,7 +865,8 @@ void RdmaModel::Tick() {
       }
       break;
   }
-  Back(dma_fire && back_dma, n0, done0);
+  Back(ex_done_now, n0, done0, executed0);
+  Execute(dma_fire && back_dma, n0, rd0, done0, executed0);
   if (dma_fire && dma_src_ == DmaSrc::kCqe) {  // the pending CQE was written
     QpState& cq = qps_[cq_job_.qp];
     cqe_ = CqeEvent{true, cq_job_.cqe_wr_id, cq_job_.cqe_len, cq_job_.cqe_imm ? cq_job_.imm : 0u, cq.cfg.qpn,

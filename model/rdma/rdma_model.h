@@ -4,9 +4,11 @@
 // writes; every response goes through an in-flight queue of kInflight entries, which a back end answers in
 // PSN order, each as soon as its read data is back:
 //   front: Rx (parse) -> Check -> { WrDma | RdIssue | AtRead | AqIssue/AqWait } -> Rx
-//   back:  Idle -> [AtWrite] -> [AqWrite] -> Send (one beat per cycle) -> Idle
+//   atomic executor: Idle (computes the oldest queued atomic not yet executed) -> [AtWrite] -> AqWrite -> Idle
+//   back:  Idle -> Send (one beat per cycle) -> Idle
 // Receive WQEs are prefetched per QP into a ring of kWqeRing entries on chip (issue 25 item 2), by reads
-// issued whenever the host-memory port is free.
+// issued whenever the host-memory port is free; an atomic on the word of the youngest queued atomic takes
+// that one's new value on chip instead of reading host memory (issue 25 item 3).
 #pragma once
 
 #include <array>
@@ -19,7 +21,8 @@
 namespace nettwin::rdma {
 
 enum class State : uint8_t { kRx, kCheck, kWrDma, kRdIssue, kAtRead, kAqIssue, kAqWait };
-enum class BackState : uint8_t { kIdle, kAtWrite, kAqWrite, kSend };
+enum class BackState : uint8_t { kIdle, kSend };
+enum class ExState : uint8_t { kIdle, kAtWrite, kAqWrite };
 
 // Per-QP state the responder keeps (configuration plus what the traffic changes).
 struct QpState {
@@ -75,6 +78,7 @@ struct Job {
   uint8_t grp = 0, grps_left = 0;  // AQ lookup: group being read, groups left to try (linear mode)
   // SEND last/only, WRITE with immediate: write a CQE after the payload.
   bool cqe = false;
+  bool fwd = false;  // ATOMIC: its word is that of the atomic queued just before it: no host read
   uint32_t cqe_wr_id = 0, cqe_len = 0, imm = 0;
   uint8_t cqe_opcode = 0;
   uint16_t wqe = 0;  // index of the receive WQE this request consumes
@@ -90,6 +94,7 @@ struct Pending {
   uint8_t opcode = 0;
   uint64_t swap = 0, compare = 0;  // ATOMIC: operands; swap holds the new value once computed
   uint32_t psn = 0;
+  bool fwd = false;  // ATOMIC: the old value is the previous atomic's new value (on chip), no host read
   ResponseDesc desc;
 };
 
@@ -124,7 +129,12 @@ class RdmaModel : public ClockedBlock<RdmaIn, RdmaOut> {
   DmaRequest CqeDma() const;
   bool WqeReady(int qp) const;
   void ResetPrefetch(int qp, uint16_t at);
-  void Back(bool dma_fire, int n, const std::array<bool, kInflight>& done);
+  void Back(bool ex_done_now, int n, const std::array<bool, kInflight>& done,
+            const std::array<bool, kInflight>& executed);
+  void Execute(bool dma_fire, int n, uint8_t rd, const std::array<bool, kInflight>& done,
+               const std::array<bool, kInflight>& executed);
+  int YoungestAtomic() const;
+  bool Forwards() const;
   void Fill();
   int Inflight() const { return static_cast<uint8_t>(pq_wr_ - pq_rd_); }
   int Head() const { return pq_rd_ % kInflight; }
@@ -161,6 +171,12 @@ class RdmaModel : public ClockedBlock<RdmaIn, RdmaOut> {
   bool cq_pend_ = false;
   Job cq_job_;
   DmaSrc dma_src_ = DmaSrc::kNone;
+  // The atomic executor: its state, the entry it executes, which entries it has executed, and the value the
+  // word of the atomic it computed last holds after it (forwarded to a following atomic on that word).
+  ExState ex_ = ExState::kIdle;
+  int ex_idx_ = 0;
+  std::array<bool, kInflight> executed_{};
+  uint64_t last_new_ = 0;
   // Receive ring: frames received / released (wrapping 8-bit counts; a frame's slot is its count mod
   // kRxFrames); per slot the beats, the frame length, the ICRC register and the received ICRC.
   struct RxSlot {

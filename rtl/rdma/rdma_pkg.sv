@@ -9,7 +9,9 @@ package rdma_pkg;
   typedef enum logic [3:0] {
     StRx, StCheck, StWrDma, StRdIssue, StAtRead, StAqIssue, StAqWait
   } state_e;
-  typedef enum logic [1:0] { BkIdle, BkAtWrite, BkAqWrite, BkSend } back_e;
+  typedef enum logic { BkIdle, BkSend } back_e;
+  // The atomic executor (the oldest queued atomic not executed yet): compute, new value, AQE.
+  typedef enum logic [1:0] { ExIdle, ExAtWrite, ExAqWrite } ex_e;
   typedef enum logic [1:0] { PendRespond, PendRead, PendAtomic } pend_e;
 
   // Drop reasons (model/rdma/rdma_types.h Drop).
@@ -167,6 +169,7 @@ package rdma_pkg;
     logic [63:0] swap;     // ATOMIC: the operand, then the new value once computed
     logic [63:0] compare;
     logic [23:0] psn;
+    logic        fwd;      // ATOMIC: the old value is the previous atomic's new value (on chip), no host read
     desc_t       desc;
   } pend_t;
 

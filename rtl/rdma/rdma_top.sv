@@ -6,7 +6,9 @@
 //            Rx (parse) -> Check -> {WrDma | RdIssue | AtRead | AqIssue/AqWait} -> Rx; a message's CQE
 //            goes into a one-entry buffer, written at the next cycle the host port is free
 //   back end: answers the in-flight queue (RdmaInflight entries) in PSN order, each entry once its read data
-//            is back; an atomic first writes its new value and its AQE: Idle -> [AtWrite] -> [AqWrite] -> Send
+//            is back (an atomic once executed): Idle -> Send
+//   atomic executor: the oldest queued atomic not executed yet, once its word is in (read, or forwarded on
+//            chip from the atomic before it on the same word): Idle (compute) -> [AtWrite] -> AqWrite
 //   WQE prefetch: per QP a ring of RdmaWqeRing receive WQEs, read ahead whenever the host port is free.
 // State for state as model/rdma/rdma_model.cc; see docs/rdma-microarchitecture.md.
 module rdma_top
@@ -130,6 +132,10 @@ module rdma_top
   logic [7:0]  pq_wr_q, pq_rd_q, rt_wr_q, rt_rd_q, n_inflight;
   logic [6:0]  fill_beat_q;
   back_e       back_q;
+  ex_e         ex_q;
+  logic [IfqBits-1:0] ex_idx_q;
+  logic [RdmaInflight-1:0] executed_q;
+  logic [63:0] last_new_q;  // the value the word of the atomic executed last holds after it
   logic [IfqBits-1:0] head, pq_widx, fill_idx;
   pend_t       he;
   assign n_inflight = pq_wr_q - pq_rd_q;
@@ -293,9 +299,11 @@ module rdma_top
   assign cqe_slot = cq_jq.cq_tail % cq_jq.queues.cq_entries;
   logic [63:0] woff;
   logic        back_dma;
-  assign back_dma = back_q == BkAtWrite || back_q == BkAqWrite;
+  assign back_dma = ex_q == ExAtWrite || ex_q == ExAqWrite;
+  pend_t       xe;  // the entry the atomic executor works on, and its QP
   qp_state_t   hq;
-  assign hq = qps_q[he.qp];
+  assign xe = pq_q[ex_idx_q];
+  assign hq = qps_q[xe.qp];
   always_comb begin
     dma_req_valid_o = 1'b0;
     dma_req_write_o = 1'b0;
@@ -351,24 +359,24 @@ module rdma_top
       dma_req_data_o[143:136] = {7'd0, cq_job_q.cqe_imm};
       dma_req_data_o[191:160] = {8'd0, cq_job_q.psn};
     end
-    // The back end's writes for the atomic at the queue head go first: the new value, then the AQE.
-    if (back_q == BkAtWrite) begin
+    // The atomic executor's writes go first: the new value, then the AQE.
+    if (ex_q == ExAtWrite) begin
       dma_req_valid_o = 1'b1;
       dma_req_write_o = 1'b1;
-      dma_req_addr_o  = he.pa;
+      dma_req_addr_o  = xe.pa;
       dma_req_len_o   = 16'd8;
       dma_req_off_o   = '0;
       dma_req_data_o  = '0;
-      dma_req_data_o[63:0] = he.swap;  // host memory is little-endian
-    end else if (back_q == BkAqWrite) begin
+      dma_req_data_o[63:0] = xe.swap;  // host memory is little-endian
+    end else if (ex_q == ExAqWrite) begin
       dma_req_valid_o = 1'b1;
       dma_req_write_o = 1'b1;
       dma_req_addr_o  = hq.cfg.aq + 64'(hq.aq_wr) * 64'(RdmaAqeBytes);
       dma_req_len_o   = 16'(RdmaAqeBytes);
       dma_req_off_o   = '0;
       dma_req_data_o  = '0;
-      dma_req_data_o[31:0]   = {<<8{8'h80, he.psn}};  // valid bit, then the 24-bit PSN
-      dma_req_data_o[127:64] = {<<8{he.desc.atomic_value}};
+      dma_req_data_o[31:0]   = {<<8{8'h80, xe.psn}};  // valid bit, then the 24-bit PSN
+      dma_req_data_o[127:64] = {<<8{xe.desc.atomic_value}};
     end
     // Last, a WQE prefetch: not while the front end reads an AQ group (that data must be the next to come
     // once the tagged reads are in).
@@ -427,8 +435,27 @@ module rdma_top
     end
   end
 
-  logic [63:0] at_old;
-  assign at_old = rbuf_q[head][0][63:0];  // host memory is little-endian
+  // The atomic executor's candidate: the oldest queued atomic not executed yet; its old value (read: host
+  // memory is little-endian; forwarded: the value the atomic executed just before it left in the word).
+  logic        ex_found;
+  logic [IfqBits-1:0] ex_sel, ex_i;
+  logic [63:0] at_old, at_new;
+  logic        at_write;
+  always_comb begin
+    ex_found = 1'b0;
+    ex_sel   = '0;
+    ex_i     = '0;
+    for (int i = RdmaInflight - 1; i >= 0; i--) begin
+      ex_i = IfqBits'(int'(pq_rd_q) + i);
+      if (8'(i) < n_inflight && pq_q[ex_i].kind == PendAtomic && !executed_q[ex_i]) begin
+        ex_found = 1'b1;
+        ex_sel   = ex_i;
+      end
+    end
+    at_old   = pq_q[ex_sel].fwd ? last_new_q : rbuf_q[ex_sel][0][63:0];
+    at_write = pq_q[ex_sel].opcode == 8'h14 || at_old == pq_q[ex_sel].compare;
+    at_new   = (pq_q[ex_sel].opcode == 8'h14) ? at_old + pq_q[ex_sel].swap : pq_q[ex_sel].swap;
+  end
 
   // Next group to try in linear AQ mode.
   logic [2:0] next_grp;
@@ -453,7 +480,7 @@ module rdma_top
       JobRespond:       check_next = StRx;
       JobWrite:         check_next = (req_q.plen == 0) ? StRx : StWrDma;  // CQE buffered, ACK queued
       JobRead:          check_next = (chk_job.len == 0) ? StRx : StRdIssue;
-      JobAtomic:        check_next = StAtRead;
+      JobAtomic:        check_next = fwd_ok ? StRx : StAtRead;  // forwarded: queued, no host read
       JobAtomicDup:     check_next = rec_hit ? StRx : StAqIssue;  // a recent result: no AQ read
       JobWait:          check_next = StCheck;
       default:          check_next = StRx;
@@ -480,7 +507,8 @@ module rdma_top
   // immediate) and CQE writes wait for the queue to drain; a request touching bytes of an atomic still in the
   // queue waits for it (a CAM on the queued atomics' words); READs and atomics in the queue count against
   // the QP's max_rd_atomic.
-  logic        go, drain, hazard, rd_atomic;
+  logic        go, drain, hazard, rd_atomic, fwd_ok, young_any;
+  logic [63:0] young_pa;
   logic [63:0] hz_len;
   logic [7:0]  resources;
   logic [IfqBits-1:0] cam_idx;
@@ -494,11 +522,23 @@ module rdma_top
     hazard    = 1'b0;
     resources = '0;
     cam_idx   = '0;
+    // Forwarding: an atomic on the word of the youngest queued atomic takes that one's new value on chip
+    // (executed just before it), so it neither waits nor reads host memory.
+    young_pa  = '0;
+    young_any = 1'b0;
+    for (int i = 0; i < RdmaInflight; i++) begin
+      cam_idx = IfqBits'(int'(pq_rd_q) + i);
+      if (8'(i) < n_inflight && pq_q[cam_idx].kind == PendAtomic) begin
+        young_any = 1'b1;
+        young_pa  = pq_q[cam_idx].pa;
+      end
+    end
+    fwd_ok = chk_job.kind == JobAtomic && young_any && young_pa == chk_job.pa;
     for (int i = 0; i < RdmaInflight; i++) begin
       cam_idx = IfqBits'(int'(pq_rd_q) + i);
       if (8'(i) < n_inflight) begin
         if (pq_q[cam_idx].kind == PendAtomic && hz_len != 0 && chk_job.pa < pq_q[cam_idx].pa + 64'd8 &&
-            pq_q[cam_idx].pa < chk_job.pa + hz_len) hazard = 1'b1;
+            pq_q[cam_idx].pa < chk_job.pa + hz_len && !fwd_ok) hazard = 1'b1;
         // A CQE write waits while any atomic is queued (the CQ may lie in a region atomics reach).
         if (pq_q[cam_idx].kind == PendAtomic && chk_job.kind == JobWrite && chk_job.cqe) hazard = 1'b1;
         if (pq_q[cam_idx].kind != PendRespond && pq_q[cam_idx].qp == chk_job.qp) resources = resources + 1;
@@ -513,12 +553,14 @@ module rdma_top
   // What the front end queues this cycle (docs: every response goes through the in-flight queue).
   logic  push, wr_done;
   pend_e push_kind;
+  logic  push_fwd;
   desc_t push_desc;
   job_t  push_job;
   assign wr_done = StreamBytes * (int'(wbeat_q) + 1) >= int'(req_q.hdr_len) + int'(req_q.plen);
   always_comb begin
     push      = 1'b0;
     push_kind = PendRespond;
+    push_fwd  = 1'b0;
     push_desc = desc_q;
     push_job  = job_q;
     unique case (state_q)
@@ -527,7 +569,12 @@ module rdma_top
         push_job  = chk_job;
         if (dup_hit) push_desc.atomic_value = rec_val;
         push = go && (chk_job.kind == JobRespond || dup_hit || (chk_job.kind == JobRead && chk_job.len == 0) ||
-                      (chk_job.kind == JobWrite && req_q.plen == 0 && chk_job.ack));
+                      (chk_job.kind == JobWrite && req_q.plen == 0 && chk_job.ack) ||
+                      (chk_job.kind == JobAtomic && fwd_ok));
+        if (chk_job.kind == JobAtomic) begin
+          push_kind = PendAtomic;
+          push_fwd  = 1'b1;
+        end
       end
       StWrDma: push = fire && wr_done && job_q.ack;
       StRdIssue: begin
@@ -558,12 +605,16 @@ module rdma_top
   logic [1:0] ack_inc;
   assign ack_inc = 2'((state_q == StCheck && go && (chk_ack || dup_hit)) ||
                       (state_q == StAqWait && rsp_front && dma_rsp_last_i && (found_q || aq_hit)))
-                 + 2'(back_q == BkAqWrite && back_fire);
+                 + 2'(ex_q == ExAqWrite && back_fire);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       state_q     <= StRx;
       back_q      <= BkIdle;
+      ex_q        <= ExIdle;
+      ex_idx_q    <= '0;
+      executed_q  <= '0;
+      last_new_q  <= '0;
       resp_q      <= '0;
       rx_wr_q     <= '0;
       rx_rd_q     <= '0;
@@ -728,10 +779,12 @@ module rdma_top
       // ---- The in-flight queue: the front end's entry, read data arriving in issue order ----
       if (push) begin
         pq_q[pq_widx] <= '{kind: push_kind, qp: push_job.qp, pa: push_job.pa, opcode: push_job.opcode,
-                           swap: push_job.swap, compare: push_job.compare, psn: push_job.psn, desc: push_desc};
-        done_q[pq_widx] <= 1'b0;
+                           swap: push_job.swap, compare: push_job.compare, psn: push_job.psn, fwd: push_fwd,
+                           desc: push_desc};
+        done_q[pq_widx]     <= push_fwd;  // a forwarded atomic reads nothing
+        executed_q[pq_widx] <= 1'b0;
         pq_wr_q <= pq_wr_q + 1;
-        if (push_kind != PendRespond) begin
+        if (push_kind != PendRespond && !push_fwd) begin
           rtag_q[rt_wr_q[TagBits-1:0]] <= '{pf: 1'b0, idx: 7'(pq_widx), k: 3'd0};
           rt_wr_q <= rt_wr_q + 1;
         end
@@ -750,26 +803,13 @@ module rdma_top
           rt_rd_q          <= rt_rd_q + 1;
         end
       end
-      // ---- Back end: the queue head, once its data is there ----
+      // ---- Back end: the queue head, once it is ready (an atomic once executed, or as its AQE is written) ----
       unique case (back_q)
         BkIdle: begin
-          if (n_inflight != 0) begin
-            if (he.kind == PendRespond) begin
-              back_q <= BkSend;
-            end else if (done_q[head] && he.kind == PendRead) begin
-              back_q <= BkSend;
-            end else if (done_q[head]) begin
-              pq_q[head].desc.atomic_value <= at_old;
-              pq_q[head].swap <= (he.opcode == 8'h14) ? at_old + he.swap : he.swap;
-              back_q <= (he.opcode == 8'h14 || at_old == he.compare) ? BkAtWrite : BkAqWrite;
-            end
-          end
-        end
-        BkAtWrite: if (back_fire) back_q <= BkAqWrite;
-        BkAqWrite: begin
-          if (back_fire) begin
-            c_atom_q <= c_atom_q + 1;
-            back_q   <= BkSend;
+          if (n_inflight != 0 &&
+              (he.kind == PendRespond || (he.kind == PendRead && done_q[head]) ||
+               (he.kind == PendAtomic && (executed_q[head] || (ex_q == ExAqWrite && back_fire && ex_idx_q == head))))) begin
+            back_q <= BkSend;
           end
         end
         BkSend: begin
@@ -787,6 +827,27 @@ module rdma_top
         end
         default: back_q <= BkIdle;
       endcase
+      // ---- Atomic executor ----
+      unique case (ex_q)
+        ExIdle: begin
+          if (ex_found && done_q[ex_sel]) begin
+            pq_q[ex_sel].desc.atomic_value <= at_old;
+            pq_q[ex_sel].swap <= at_new;
+            last_new_q <= at_write ? at_new : at_old;
+            ex_idx_q   <= ex_sel;
+            ex_q       <= at_write ? ExAtWrite : ExAqWrite;
+          end
+        end
+        ExAtWrite: if (back_fire) ex_q <= ExAqWrite;
+        ExAqWrite: begin
+          if (back_fire) begin
+            c_atom_q <= c_atom_q + 1;
+            executed_q[ex_idx_q] <= 1'b1;
+            ex_q <= ExIdle;
+          end
+        end
+        default: ex_q <= ExIdle;
+      endcase
       if (cfg_valid_i && cfg_table_i == CfgTableBits'(RdmaTblResponder) && cfg_index_i == '0) begin
         resp_q <= '{has_ip4: cfg_data_i[0], has_ip6: cfg_data_i[1], aq_linear: cfg_data_i[2],
                     mac: cfg_data_i[50:3], ip4: cfg_data_i[82:51], ip6: cfg_data_i[210:83]};
@@ -796,9 +857,9 @@ module rdma_top
 
   // Buffers (no reset: only read behind rx_wr_q / done_q / rec_valid_q).
   always_ff @(posedge clk_i) begin
-    if (back_q == BkAqWrite && back_fire) begin
-      rec_psn_q[he.qp][rec_wr_q[he.qp]] <= he.psn;
-      rec_val_q[he.qp][rec_wr_q[he.qp]] <= he.desc.atomic_value;
+    if (ex_q == ExAqWrite && back_fire) begin
+      rec_psn_q[xe.qp][rec_wr_q[xe.qp]] <= xe.psn;
+      rec_val_q[xe.qp][rec_wr_q[xe.qp]] <= xe.desc.atomic_value;
     end
     if (rx_fire && int'(rx_nb_q) < RdmaBufBeats) buf_q[wslot][rx_nb_q[6:0]] <= s_data_i;
     if (rx_fire && s_last_i) begin
@@ -823,15 +884,15 @@ module rdma_top
     end else begin
       if (state_q == StCheck && go && chk_processed) qps_q[chk_job.qp] <= chk_qp;
       // The back end's AQC update (after Check's: Check never changes the AQC fields of a QP).
-      if (back_q == BkAqWrite && back_fire) begin
+      if (ex_q == ExAqWrite && back_fire) begin
         if (int'(hq.aq_wr) % RdmaAqGroup == 0) begin
-          qps_q[he.qp].grp_psn[int'(hq.aq_wr) / RdmaAqGroup] <= he.psn;
-          qps_q[he.qp].grp_valid[int'(hq.aq_wr) / RdmaAqGroup] <= 1'b1;
+          qps_q[xe.qp].grp_psn[int'(hq.aq_wr) / RdmaAqGroup] <= xe.psn;
+          qps_q[xe.qp].grp_valid[int'(hq.aq_wr) / RdmaAqGroup] <= 1'b1;
         end
-        qps_q[he.qp].aq_wr <= 9'((int'(hq.aq_wr) + 1) % (int'(hq.cfg.aq_groups) * RdmaAqGroup));
-        if (int'(hq.aq_wr) + 1 == int'(hq.cfg.aq_groups) * RdmaAqGroup) qps_q[he.qp].aq_lapped <= 1'b1;
-        rec_valid_q[he.qp][rec_wr_q[he.qp]] <= 1'b1;
-        rec_wr_q[he.qp] <= rec_wr_q[he.qp] + 1;
+        qps_q[xe.qp].aq_wr <= 9'((int'(hq.aq_wr) + 1) % (int'(hq.cfg.aq_groups) * RdmaAqGroup));
+        if (int'(hq.aq_wr) + 1 == int'(hq.cfg.aq_groups) * RdmaAqGroup) qps_q[xe.qp].aq_lapped <= 1'b1;
+        rec_valid_q[xe.qp][rec_wr_q[xe.qp]] <= 1'b1;
+        rec_wr_q[xe.qp] <= rec_wr_q[xe.qp] + 1;
       end
       if (cq_fire) qps_q[cq_job_q.qp].cq_tail <= cq_jq.cq_tail + 1;
       if (cfg_valid_i && cfg_table_i == CfgTableBits'(RdmaTblQpQueues) && int'(cfg_index_i) < RdmaQps) begin
@@ -928,7 +989,7 @@ module rdma_top
                          jq.queues.rnr_timer, jq.s_open, jq.s_addr, jq.s_room, jq.s_total, jq.s_wr_id,
                          jq.w_dmalen, jq.aq_wr, jq.aq_lapped, jq.cq_tail,
                          // a few fields each used:
-                         hq, push_job, cq_job_q, cq_jq};
+                         he, xe, hq, push_job, cq_job_q, cq_jq};
 
   assign cnt_packets_in_o = c_in_q;
   assign cnt_processed_o  = c_proc_q;

@@ -224,5 +224,168 @@ TEST(RdmaWqePrefetch, SendStreamRunsAtLineRateWithASlowHost) {
   }
 }
 
+
+// ---- Item 3: hot-word atomics served from chip ----
+
+constexpr uint64_t kHot = kMrVa + 0x40, kHotPa = kMrPa + 0x40;
+
+RequestSpec ReadOf(uint32_t psn, uint64_t va, uint32_t len, uint32_t qpn = 0x11) {
+  RequestSpec s;
+  s.opcode = op::kReadRequest;
+  s.psn = psn;
+  s.dqpn = qpn;
+  s.va = va;
+  s.rkey = 0x1234;
+  s.dmalen = len;
+  return s;
+}
+
+// A chain of FAAs on one word at R = 900: the first reads the host, every later one takes its predecessor's
+// new value on chip (no host read), each still writes its new value and its AQE, in order.
+TEST(RdmaHotWord, FaaChainIsForwardedOnChipWithOneHostRead) {
+  constexpr int kN = 48;
+  std::vector<RequestSpec> q;
+  std::vector<uint64_t> expect;
+  uint64_t v = 0;
+  for (uint32_t i = 0; i < kN; ++i) {
+    q.push_back(Atomic(op::kFetchAdd, i, kHot, i % 3 == 0 ? 1 : 0x0101010101ull * i));
+    expect.push_back(v);
+    v += q.back().swap;
+  }
+  const RdmaRunReport r = RunPipe(Config(4, 0), q, 900);
+  ASSERT_EQ(r.run.out.size(), static_cast<size_t>(kN));
+  for (int i = 0; i < kN; ++i) {
+    EXPECT_EQ(Psn(r.run.out[i]), static_cast<uint32_t>(i));
+    EXPECT_EQ(Orig(r.run.out[i]), expect[i]) << "atomic " << i;
+  }
+  EXPECT_EQ(Word(r, kHotPa), v);
+  EXPECT_EQ(r.counters.dma_reads, 1u) << "only the first atomic of the chain reads the host";
+  EXPECT_EQ(r.counters.dma_writes, 2u * kN) << "every atomic writes its new value and its AQE";
+  EXPECT_EQ(r.counters.atomics, static_cast<uint32_t>(kN));
+  for (int i = 0; i < kN; ++i) {  // the AQ holds every atomic's PSN and original value, in order
+    uint8_t aqe[16];
+    r.memory->Read(0x900000 + 16 * i, aqe, 16);
+    EXPECT_EQ(Load32(aqe), 0x80000000u | i);
+    EXPECT_EQ(Load64(aqe + 8), expect[i]);
+  }
+  EXPECT_LE(r.run.cycles, 900u + 8u * kN) << "at most 8 cycles per atomic once the first read is back";
+}
+
+// CAS that succeed and fail among FAAs on the hot word: each compares with the value its predecessor left
+// (on chip); a failed CAS leaves the word and writes only its AQE. With output backpressure.
+TEST(RdmaHotWord, CasAndFaaChainCompareWithThePredecessorsResult) {
+  std::vector<RequestSpec> q;
+  std::vector<uint64_t> expect;
+  uint64_t v = 0;
+  uint32_t psn = 0, writes = 0;
+  auto faa = [&](uint64_t add) {
+    q.push_back(Atomic(op::kFetchAdd, psn++, kHot, add));
+    expect.push_back(v);
+    v += add;
+    writes += 2;
+  };
+  auto cas = [&](uint64_t cmp, uint64_t swap) {
+    q.push_back(Atomic(op::kCompareSwap, psn++, kHot, swap, cmp));
+    expect.push_back(v);
+    writes += v == cmp ? 2 : 1;
+    if (v == cmp) v = swap;
+  };
+  faa(5);
+  cas(5, 100);  // succeeds
+  cas(5, 7);    // fails
+  faa(1);
+  cas(101, 0);  // succeeds
+  cas(0, ~uint64_t{0});
+  faa(2);       // wraps to 1
+  cas(2, 9);    // fails
+  faa(0x10);
+  const RdmaRunReport r = RunPipe(Config(4, 0), q, 900, 0.4);
+  ASSERT_EQ(r.run.out.size(), q.size());
+  for (size_t i = 0; i < q.size(); ++i) EXPECT_EQ(Orig(r.run.out[i]), expect[i]) << "atomic " << i;
+  EXPECT_EQ(Word(r, kHotPa), v);
+  EXPECT_EQ(r.counters.dma_reads, 1u);
+  EXPECT_EQ(r.counters.dma_writes, writes);
+}
+
+// Two QPs share the hot word; a READ of it between atomics waits for the queued ones and returns their
+// result, a WRITE of it lands after them, the atomics after the WRITE start from the written value.
+TEST(RdmaHotWord, ReadAndWriteOfTheHotWordSeeTheAtomicsResults) {
+  std::vector<RequestSpec> q;
+  for (uint32_t i = 0; i < 4; ++i) q.push_back(Atomic(op::kFetchAdd, i / 2, kHot, 10, 0, i % 2 ? 0x12 : 0x11));
+  q.push_back(ReadOf(2, kHot, 8));                    // QP 0x11: sees 40
+  RequestSpec w;
+  w.opcode = op::kWriteOnly;
+  w.psn = 2;
+  w.dqpn = 0x12;
+  w.va = kHot;
+  w.rkey = 0x1234;
+  w.dmalen = 8;
+  w.payload = {0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x08};
+  q.push_back(w);
+  q.push_back(Atomic(op::kFetchAdd, 3, kHot, 1));         // QP 0x11: orig = the written value
+  q.push_back(Atomic(op::kFetchAdd, 3, kHot, 1, 0, 0x12));
+  q.push_back(ReadOf(4, kHot, 8));
+  const uint64_t written = 0x0877665544332211ull;
+  for (uint32_t rd : {20u, 900u}) {
+    const RdmaRunReport r = RunPipe(Config(4, 0), q, rd, 0.3);
+    ASSERT_EQ(r.run.out.size(), q.size());
+    for (int i = 0; i < 4; ++i) EXPECT_EQ(Orig(r.run.out[i]), 10u * i) << "R " << rd;
+    EXPECT_EQ(Load64(&r.run.out[4].bytes[58]), 40ull << 56) << "the READ's 8 bytes: 40 little-endian";
+    EXPECT_EQ(Orig(r.run.out[6]), written);
+    EXPECT_EQ(Orig(r.run.out[7]), written + 1);
+    uint8_t b[8];
+    std::copy(r.run.out[8].bytes.begin() + 58, r.run.out[8].bytes.begin() + 66, b);
+    EXPECT_EQ(LoadLe64(b), written + 2);
+    EXPECT_EQ(Word(r, kHotPa), written + 2);
+  }
+}
+
+// Atomics alternating between two words: the youngest queued atomic is always on the other word, so none
+// is forwarded; each waits for its word's previous atomic and reads the host (one read each).
+TEST(RdmaHotWord, AlternatingWordsAreNotForwarded) {
+  std::vector<RequestSpec> q;
+  for (uint32_t i = 0; i < 8; ++i) q.push_back(Atomic(op::kFetchAdd, i, kHot + 8 * (i % 2), i + 1));
+  const RdmaRunReport r = RunPipe(Config(4, 0), q, 900);
+  ASSERT_EQ(r.run.out.size(), 8u);
+  for (uint32_t i = 2; i < 8; ++i) {
+    const uint32_t prev = i - 2;
+    EXPECT_EQ(Orig(r.run.out[i]), Orig(r.run.out[prev]) + prev + 1) << i;
+  }
+  EXPECT_EQ(r.counters.dma_reads, 8u);
+}
+
+// Retransmissions of hot-word atomics: recent ones answered from the chip, one older than the store from
+// the AQ (one host read), one racing the chain waits for it; none is executed again.
+TEST(RdmaHotWord, RetransmittedHotAtomicsAreReplayedNeverReexecuted) {
+  constexpr uint32_t kN = 24;
+  std::vector<RequestSpec> q;
+  std::vector<uint64_t> orig;
+  uint64_t v = 0;
+  for (uint32_t i = 0; i < kN; ++i) {
+    q.push_back(Atomic(op::kFetchAdd, i, kHot, i + 1));
+    orig.push_back(v);
+    v += i + 1;
+    if (i == 5) {  // racing the chain: PSN 3 again while the chain is in flight
+      RequestSpec d = q[3];
+      d.swap = 999;
+      q.push_back(d);
+      orig.push_back(orig[3]);
+    }
+  }
+  for (uint32_t p : {kN - 1, kN - 8, 2u}) {  // recent, recent, beyond the 16 recent (from the AQ)
+    RequestSpec d = Atomic(op::kFetchAdd, p, kHot, 999);
+    q.push_back(d);
+    orig.push_back(p * (p + 1) / 2);
+  }
+  const RdmaRunReport r = RunPipe(Config(4, 0), q, 900);
+  ASSERT_EQ(r.run.out.size(), q.size());
+  for (size_t i = 0; i < q.size(); ++i) EXPECT_EQ(Orig(r.run.out[i]), orig[i]) << "response " << i;
+  EXPECT_EQ(Word(r, kHotPa), v) << "no retransmission executed";
+  EXPECT_EQ(r.counters.atomics, kN);
+  EXPECT_EQ(r.counters.atomic_replays, 4u);
+  // The chain's first read, the chain again after the racing duplicate drained the queue, the AQ group.
+  EXPECT_EQ(r.counters.dma_reads, 3u);
+}
+
 }  // namespace
 }  // namespace nettwin::rdma

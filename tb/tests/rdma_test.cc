@@ -320,7 +320,9 @@ TEST(Rdma, AqWrapsAndRetransmissionsAtEveryDistance) {
   r.memory->Read(kMrPa + 64, fin, 8);
   EXPECT_EQ(LoadLe64(fin), value);
   EXPECT_EQ(r.counters.atomic_replays, q.size() - 300);
-  EXPECT_EQ(r.counters.dma_reads, 300u + (q.size() - 300 - on_chip));  // one read per replay from the AQ
+  // The 300 FAAs on one word are one hot-word chain (issue 25 item 3): the first reads the host, the others
+  // take their predecessor's result on chip. Then one read per replay from the AQ.
+  EXPECT_EQ(r.counters.dma_reads, 1u + (q.size() - 300 - on_chip));
 }
 
 TEST(Rdma, PsnWrapsAt24Bits) {
