@@ -19,14 +19,13 @@ namespace {
 constexpr uint64_t kMrVa = 0x7000000000ull, kMrPa = 0x1000000ull, kRqPa = 0x4000000ull, kBufPa = 0x8000000ull;
 constexpr uint32_t kMrLen = 0x400000;
 
-enum class Kind { kWrite, kRead, kSend, kFaa, kFaaHot };
+enum class Kind { kWrite, kRead, kSend, kFaa };
 const char* Name(Kind k) {
   switch (k) {
     case Kind::kWrite: return "WRITE only";
     case Kind::kRead: return "READ (1 response)";
     case Kind::kSend: return "SEND only";
     case Kind::kFaa: return "FAA, distinct words";
-    case Kind::kFaaHot: return "FAA, one word";
   }
   return "?";
 }
@@ -78,9 +77,8 @@ Result Run(Kind kind, uint32_t mtu, uint32_t read_cycles, size_t n, Engine engin
         s.dmalen = mtu;
         break;
       case Kind::kFaa:
-      case Kind::kFaaHot:
         s.opcode = op::kFetchAdd;
-        s.va = kind == Kind::kFaa ? kMrVa + 8 * i : kMrVa;
+        s.va = kMrVa + 8 * i;
         s.swap = 1;
         break;
     }
@@ -127,10 +125,9 @@ int Main(int argc, char** argv) {
       "| request | MTU | R | input beats/cycle | output beats/cycle | cycles/request | bound (cycles/request) |\n");
   std::printf("|---|---|---|---|---|---|---|\n");
   int failures = 0;
-  for (Kind k : {Kind::kWrite, Kind::kRead, Kind::kSend, Kind::kFaa, Kind::kFaaHot}) {
+  for (Kind k : {Kind::kWrite, Kind::kRead, Kind::kSend, Kind::kFaa}) {
     for (uint32_t mtu : {256u, 512u, 1024u, 2048u, 4096u}) {
-      const bool atomic = k == Kind::kFaa || k == Kind::kFaaHot;
-      if (atomic && mtu != 4096) continue;  // an atomic does not depend on the MTU
+      if (k == Kind::kFaa && mtu != 4096) continue;  // an atomic does not depend on the MTU
       for (uint32_t rd : {50u, 900u}) {
         const Result r = Run(k, mtu, rd, n, engine);
         if (!r.ok) {
@@ -141,7 +138,7 @@ int Main(int argc, char** argv) {
         // Line-rate bound: the frame's beats on the loaded direction (request for WRITE/SEND/FAA, response
         // for READ) at one beat per cycle.
         const int hdr = k == Kind::kRead ? 14 + 20 + 8 + 12 + 4 : 14 + 20 + 8 + 12 + (k == Kind::kSend ? 0 : 16);
-        const int frame = atomic ? 14 + 20 + 8 + 12 + 28 + 4 : hdr + static_cast<int>(mtu) + 4;
+        const int frame = k == Kind::kFaa ? 14 + 20 + 8 + 12 + 28 + 4 : hdr + static_cast<int>(mtu) + 4;
         const int bound = (frame + kBeatBytes - 1) / kBeatBytes;
         std::printf("| %s | %u | %u | %.3f | %.3f | %.1f | %d |\n", Name(k), mtu, rd, r.in_bpc, r.out_bpc,
                     r.cycles_per_req, bound);
