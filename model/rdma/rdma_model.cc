@@ -194,6 +194,17 @@ void RdmaModel::Check() {
     else if (q.rq_head == q.queues.rq_posted) syn = static_cast<uint8_t>(syndrome::kRnr | q.queues.rnr_timer);
   }
   if (!syn && (s_middle || s_last) && plen > q.s_room) syn = syndrome::kInvalidRequest;
+  // The WQE comes from the QP's prefetch ring; posted but not there yet: wait for it (no RNR: it is posted).
+  const bool takes_wqe = s_first || r.opcode == op::kSendOnly || r.opcode == op::kSendOnlyImm || write_imm;
+  if (!syn && takes_wqe && !WqeReady(qi)) {
+    job_.kind = JobKind::kWait;
+    return;
+  }
+  const Wqe& wqe = wqe_ring_[qi][q.rq_head % kWqeRing];
+  // SEND first/only: a payload longer than the WQE's buffer is NAKed, the WQE not consumed.
+  if (!syn && (s_first || r.opcode == op::kSendOnly || r.opcode == op::kSendOnlyImm) && plen > wqe.len) {
+    syn = syndrome::kInvalidRequest;
+  }
   if (syn) return is_new ? nak_new(syn) : respond(syn, r.psn);
 
   job_.imm = r.imm;
@@ -202,16 +213,29 @@ void RdmaModel::Check() {
     job_.cqe_opcode = 0;
     job_.cqe_imm = s_imm;
     job_.ack = r.ackreq || !(s_first || s_middle);
-    if (!(s_middle || s_last)) {  // first or only: the WQE decides (RqWait)
-      job_.cqe = !s_first;
-      job_.kind = JobKind::kSendFetch;
-      return;
+    if (s_first) {  // the message stays open on this WQE
+      job_.pa = wqe.addr;
+      q.s_open = true;
+      q.s_addr = wqe.addr + plen;
+      q.s_room = wqe.len - plen;
+      q.s_total = plen;
+      q.s_wr_id = wqe.wr_id;
+      q.epsn = (q.epsn + 1) & kPsnMask;
+    } else if (!(s_middle || s_last)) {  // only
+      job_.pa = wqe.addr;
+      q.epsn = (q.epsn + 1) & kPsnMask;
+      q.msn = (q.msn + 1) & kPsnMask;
+      ++q.rq_head;
+      job_.cqe = true;
+      job_.cqe_wr_id = wqe.wr_id;
+      job_.cqe_len = plen;
+    } else {
+      job_.pa = q.s_addr;
+      q.epsn = (q.epsn + 1) & kPsnMask;
+      q.s_addr += plen;
+      q.s_room -= plen;
+      q.s_total += plen;
     }
-    job_.pa = q.s_addr;
-    q.epsn = (q.epsn + 1) & kPsnMask;
-    q.s_addr += plen;
-    q.s_room -= plen;
-    q.s_total += plen;
     if (s_last) {
       q.s_open = false;
       q.msn = (q.msn + 1) & kPsnMask;
@@ -240,9 +264,9 @@ void RdmaModel::Check() {
       q.w_open = false;
       q.msn = (q.msn + 1) & kPsnMask;
     }
-    if (write_imm) {  // consumes a receive WQE (read after the payload for its wr_id) and completes
+    if (write_imm) {  // consumes a receive WQE (for its wr_id) and completes
       ++q.rq_head;
-      job_.fetch_after = true;
+      job_.cqe_wr_id = wqe.wr_id;
       job_.cqe = true;
       job_.cqe_opcode = 1;
       job_.cqe_imm = true;
@@ -311,46 +335,47 @@ DmaRequest RdmaModel::CurrentDma() const {
       d.addr = q.cfg.aq + uint64_t{job_.grp} * kAqGroup * kAqeBytes;
       d.len = kAqGroup * kAqeBytes;
       break;
-    case State::kRqRead:
-      d.valid = true;
-      d.addr = q.queues.rq + uint64_t{params::kRdmaWqeBytes} * (job_.wqe % q.queues.rq_entries);
-      d.len = params::kRdmaWqeBytes;
-      break;
-    case State::kCqWrite: {
-      d.valid = true;
-      d.write = true;
-      d.addr = q.queues.cq + uint64_t{params::kRdmaCqeBytes} * (q.cq_tail % q.queues.cq_entries);
-      d.len = params::kRdmaCqeBytes;
-      uint8_t* c = d.data.data();
-      for (int i = 0; i < 4; ++i) {
-        c[i] = static_cast<uint8_t>(job_.cqe_wr_id >> (8 * i));
-        c[4 + i] = static_cast<uint8_t>(job_.cqe_len >> (8 * i));
-        c[12 + i] = static_cast<uint8_t>(q.cfg.qpn >> (8 * i));
-        c[20 + i] = static_cast<uint8_t>(job_.psn >> (8 * i));
-      }
-      if (job_.cqe_imm) Store32(c + 8, job_.imm);
-      c[16] = job_.cqe_opcode;
-      c[17] = job_.cqe_imm ? 1 : 0;
-      break;
-    }
     default:
       break;
   }
   return d;
 }
 
-// The back end's writes for the atomic at the head of the in-flight queue: the new value, then the AQE.
+// The pending CQE's write (docs/rdma.md "Receive and completion queues").
+DmaRequest RdmaModel::CqeDma() const {
+  DmaRequest d;
+  if (!cq_pend_) return d;
+  const Job& j = cq_job_;
+  const QpState& q = qps_[j.qp];
+  d.valid = true;
+  d.write = true;
+  d.addr = q.queues.cq + uint64_t{params::kRdmaCqeBytes} * (q.cq_tail % q.queues.cq_entries);
+  d.len = params::kRdmaCqeBytes;
+  uint8_t* c = d.data.data();
+  for (int i = 0; i < 4; ++i) {
+    c[i] = static_cast<uint8_t>(j.cqe_wr_id >> (8 * i));
+    c[4 + i] = static_cast<uint8_t>(j.cqe_len >> (8 * i));
+    c[12 + i] = static_cast<uint8_t>(q.cfg.qpn >> (8 * i));
+    c[20 + i] = static_cast<uint8_t>(j.psn >> (8 * i));
+  }
+  if (j.cqe_imm) Store32(c + 8, j.imm);
+  c[16] = j.cqe_opcode;
+  c[17] = j.cqe_imm ? 1 : 0;
+  return d;
+}
+
+// The atomic executor's writes: the new value, then the AQE.
 DmaRequest RdmaModel::BackDma() const {
   DmaRequest d;
-  const Pending& e = pq_[Head()];
+  const Pending& e = pq_[ex_idx_];
   const QpState& q = qps_[e.qp];
-  if (back_ == BackState::kAtWrite) {
+  if (ex_ == ExState::kAtWrite) {
     d.valid = true;
     d.write = true;
     d.addr = e.pa;
     d.len = 8;
     StoreLe64(d.data.data(), e.swap);  // the new value, little-endian in host memory
-  } else if (back_ == BackState::kAqWrite) {
+  } else if (ex_ == ExState::kAqWrite) {
     d.valid = true;
     d.write = true;
     d.addr = q.cfg.aq + uint64_t{q.aq_wr} * kAqeBytes;
@@ -361,35 +386,38 @@ DmaRequest RdmaModel::BackDma() const {
   return d;
 }
 
-// What follows a request's payload writes: the WQE fetch (WRITE with immediate), the CQE, the ACK.
+// What follows a request's payload writes: the CQE (into the one-entry CQE buffer, written at the next free
+// port cycle), the ACK.
 void RdmaModel::AfterPayload() {
-  if (job_.fetch_after) {
-    state_ = State::kRqRead;
-  } else if (job_.cqe) {
-    state_ = State::kCqWrite;
-  } else {
-    if (job_.ack) Push(PendKind::kRespond, 0);
-    Finish();
+  if (job_.cqe) {
+    cq_pend_ = true;
+    cq_job_ = job_;
   }
+  if (job_.ack) Push(PendKind::kRespond, 0);
+  Finish();
 }
 
 // Whether the checked request may go on now, or must wait in Check (with no side effect):
 //  - every response needs an in-flight entry;
-//  - requests whose steps read host memory outside the queue (the AQ lookup of a duplicate atomic, the
-//    receive WQE of SEND or WRITE with immediate) or complete a message with a CQE wait for the queue to
-//    drain, so their reads and the AQC they look up are not behind anything in flight;
-//  - a request touching bytes of an atomic still in the queue waits for it (its write may still be to come);
+//  - a request whose WQE is posted but not prefetched yet waits for it;
+//  - the AQ lookup of a duplicate atomic waits for the queue to drain, so its read and the AQC it looks up
+//    are not behind anything in flight;
+//  - a request touching bytes of an atomic still in the queue waits for it (its write may still be to come),
+//    and a CQE write waits while any atomic is queued (the CQ may lie in a region atomics reach);
 //  - READs and atomics in the queue for the QP count against its max_rd_atomic.
 bool RdmaModel::MayProceed() const {
   const JobKind k = job_.kind;
   if (k == JobKind::kDrop || k == JobKind::kNone) return true;
+  if (k == JobKind::kWait) return false;
   const int n = Inflight();
   if (n == kInflight) return false;
   // An atomic that is not executed now (a duplicate's AQ lookup, or its NAK when the lookup already missed)
   // is decided on an AQC that the atomics still in flight have not updated yet: it waits for them too.
-  const bool drain = (IsAtomic(req_.opcode) && k != JobKind::kAtomic) || k == JobKind::kSendFetch ||
-                     (k == JobKind::kWrite && (job_.fetch_after || job_.cqe));
+  const bool drain = IsAtomic(req_.opcode) && k != JobKind::kAtomic;
   if (drain && n > 0) return false;
+  const bool cqe = k == JobKind::kWrite && job_.cqe;
+  const bool fwd = Forwards();  // an atomic on the word of the youngest queued atomic: forwarded, no wait
+  if (cqe && cq_pend_) return false;  // the CQE buffer holds the previous message's CQE
   uint64_t lo = job_.pa, len = 0;
   if (k == JobKind::kWrite) len = static_cast<uint32_t>(req_.plen);
   if (k == JobKind::kRead) len = job_.len;
@@ -397,11 +425,30 @@ bool RdmaModel::MayProceed() const {
   int resources = 0;
   for (int i = 0; i < n; ++i) {
     const Pending& e = pq_[static_cast<uint8_t>(pq_rd_ + i) % kInflight];
-    if (e.kind == PendKind::kAtomic && len > 0 && lo < e.pa + 8 && e.pa < lo + len) return false;
+    if (e.kind == PendKind::kAtomic && len > 0 && lo < e.pa + 8 && e.pa < lo + len && !fwd) return false;
+    if (e.kind == PendKind::kAtomic && cqe) return false;
     if (e.kind != PendKind::kRespond && e.qp == job_.qp) ++resources;
   }
   const bool rd_atomic = k == JobKind::kRead || k == JobKind::kAtomic;
   return !(rd_atomic && resources > 0 && resources >= qps_[job_.qp].cfg.max_rd_atomic);
+}
+
+// The youngest atomic in the in-flight queue (its index), -1 if there is none.
+int RdmaModel::YoungestAtomic() const {
+  for (int i = Inflight() - 1; i >= 0; --i) {
+    const int idx = static_cast<uint8_t>(pq_rd_ + i) % kInflight;
+    if (pq_[idx].kind == PendKind::kAtomic) return idx;
+  }
+  return -1;
+}
+
+// Whether the checked atomic takes its old value on chip: the youngest queued atomic is on its word, so the
+// executor computes it just before this one (queue order) and its new value is this one's old value. Any
+// other request on that word waits for the queued atomics, so nothing between them changes the word.
+bool RdmaModel::Forwards() const {
+  if (job_.kind != JobKind::kAtomic) return false;
+  const int y = YoungestAtomic();
+  return y >= 0 && pq_[y].pa == job_.pa;
 }
 
 // Queues the front end's response (desc_) for the back end; an entry with a host read also takes the next
@@ -416,10 +463,52 @@ void RdmaModel::Push(PendKind kind, uint64_t pa) {
   e.swap = job_.swap;
   e.compare = job_.compare;
   e.psn = job_.psn;
+  e.fwd = job_.fwd;
   e.desc = desc_;
-  done_[i] = false;
-  if (kind != PendKind::kRespond) rtag_[rt_wr_++ % kInflight] = static_cast<uint8_t>(i);
+  done_[i] = job_.fwd;  // a forwarded atomic reads nothing
+  executed_[i] = false;
+  if (kind != PendKind::kRespond && !job_.fwd) rtag_[rt_wr_++ % kTagFifo] = ReadTag{false, static_cast<uint8_t>(i), 0};
   ++pq_wr_;
+}
+
+// Receive-WQE prefetch (docs/rdma-microarchitecture.md "Receive-WQE prefetch"): the lowest QP with a posted
+// WQE not yet read and room in its ring, while fewer than kPfReads prefetch reads are outstanding; -1 if none.
+int RdmaModel::PrefetchQp() const {
+  if (pf_total_ >= kPfReads) return -1;
+  for (int i = 0; i < kQps; ++i) {
+    const QpState& q = qps_[i];
+    if (!q.queues.valid || q.queues.rq_entries == 0) continue;
+    if (q.pf_iss < q.queues.rq_posted && static_cast<uint16_t>(q.pf_iss - q.rq_head) < kWqeRing) return i;
+  }
+  return -1;
+}
+
+// The prefetch read of that QP: up to one beat of consecutive WQEs, within the ring's room, the posted ones
+// and the RQ's end (WQE i lives at rq + 16 * (i mod rq_entries)).
+DmaRequest RdmaModel::PrefetchDma() const {
+  DmaRequest d;
+  const int i = PrefetchQp();
+  if (i < 0) return d;
+  const QpState& q = qps_[i];
+  const uint32_t slot = q.pf_iss % q.queues.rq_entries;
+  uint32_t k = kWqesPerRead;
+  k = std::min<uint32_t>(k, kWqeRing - static_cast<uint16_t>(q.pf_iss - q.rq_head));
+  k = std::min<uint32_t>(k, q.queues.rq_posted - q.pf_iss);
+  k = std::min<uint32_t>(k, q.queues.rq_entries - slot);
+  d.valid = true;
+  d.addr = q.queues.rq + uint64_t{params::kRdmaWqeBytes} * slot;
+  d.len = static_cast<uint16_t>(params::kRdmaWqeBytes * k);
+  return d;
+}
+
+bool RdmaModel::WqeReady(int qp) const { return qps_[qp].pf_fill != qps_[qp].rq_head; }
+
+// The QP entry or its RQ was rewritten: the ring starts again at WQE `at`, and the reads still outstanding
+// for the QP are discarded when their data comes.
+void RdmaModel::ResetPrefetch(int qp, uint16_t at) {
+  qps_[qp].pf_iss = at;
+  qps_[qp].pf_fill = at;
+  pf_skip_[qp] = pf_out_[qp];
 }
 
 StreamPort RdmaModel::ResponseBeat() const {
@@ -490,41 +579,54 @@ void RdmaModel::Receive() {
 const RdmaOut& RdmaModel::Eval(const RdmaIn& in) {
   in_ = in;
   out_.s_ready = static_cast<uint8_t>(rx_wr_ - rx_rd_) != kRxFrames;
-  out_.busy = state_ != State::kRx || Inflight() > 0;
+  out_.busy = state_ != State::kRx || Inflight() > 0 || cq_pend_;
   out_.m = back_ == BackState::kSend ? ResponseBeat() : StreamPort{};
+  // The back end's writes go first, then a pending CQE, then the front end's request, then a WQE prefetch (not while the front
+  // end reads an AQ group: that data must be the next to come back once the tagged reads are in).
   const DmaRequest back = BackDma();
-  out_.dma_req = back.valid ? back : CurrentDma();  // the back end's writes go first
+  const DmaRequest cq = CqeDma();
+  const DmaRequest front = CurrentDma();
+  const bool aq = state_ == State::kAqIssue || state_ == State::kAqWait;
+  const DmaRequest pf = (back.valid || cq.valid || front.valid || aq) ? DmaRequest{} : PrefetchDma();
+  dma_src_ = back.valid ? DmaSrc::kBack : cq.valid ? DmaSrc::kCqe : front.valid ? DmaSrc::kFront
+           : pf.valid ? DmaSrc::kPrefetch : DmaSrc::kNone;
+  out_.dma_req = back.valid ? back : cq.valid ? cq : front.valid ? front : pf;
   out_.counters = counters_;
   out_.cqe = cqe_;
   return out_;
 }
 
-// The back end: answers the head of the in-flight queue once its data is there (an atomic computes its
-// result, writes the new value and the AQE first). `n` and `done` are the queue as it was at the start of
-// the cycle: an entry the front end queues now is seen next cycle.
-void RdmaModel::Back(bool dma_fire, int n, const std::array<bool, kInflight>& done) {
-  const int h = Head();
-  Pending& e = pq_[h];
-  switch (back_) {
-    case BackState::kIdle:
-      if (n == 0) break;
-      if (e.kind == PendKind::kRespond) {
-        back_ = BackState::kSend;
-      } else if (done[h] && e.kind == PendKind::kRead) {
-        back_ = BackState::kSend;
-      } else if (done[h]) {
-        const uint64_t old = LoadLe64(rbuf_[h][0].data.data());
-        e.desc.atomic_value = old;
-        const bool write = e.opcode == op::kFetchAdd || old == e.compare;
-        e.swap = e.opcode == op::kFetchAdd ? old + e.swap : e.swap;
-        back_ = write ? BackState::kAtWrite : BackState::kAqWrite;
+// The atomic executor: takes the oldest queued atomic not executed yet once its word is in (read from host
+// memory, or forwarded: the value the word holds after the atomic executed just before it), computes FAA /
+// CAS, writes the new value and the AQE, updates the AQC and the recent results. Atomics execute in queue
+// order, each while the back end may still be sending earlier responses. `n`, `rd`, `done`, `executed`: the
+// queue as it was at the start of the cycle.
+void RdmaModel::Execute(bool dma_fire, int n, uint8_t rd, const std::array<bool, kInflight>& done,
+                        const std::array<bool, kInflight>& executed) {
+  switch (ex_) {
+    case ExState::kIdle: {
+      int x = -1;
+      for (int i = 0; i < n && x < 0; ++i) {
+        const int idx = static_cast<uint8_t>(rd + i) % kInflight;
+        if (pq_[idx].kind == PendKind::kAtomic && !executed[idx]) x = idx;
       }
+      if (x < 0 || !done[x]) break;
+      Pending& e = pq_[x];
+      const uint64_t old = e.fwd ? last_new_ : LoadLe64(rbuf_[x][0].data.data());
+      e.desc.atomic_value = old;
+      const bool write = e.opcode == op::kFetchAdd || old == e.compare;
+      e.swap = e.opcode == op::kFetchAdd ? old + e.swap : e.swap;
+      last_new_ = write ? e.swap : old;
+      ex_idx_ = x;
+      ex_ = write ? ExState::kAtWrite : ExState::kAqWrite;
       break;
-    case BackState::kAtWrite:
-      if (dma_fire) back_ = BackState::kAqWrite;
+    }
+    case ExState::kAtWrite:
+      if (dma_fire) ex_ = ExState::kAqWrite;
       break;
-    case BackState::kAqWrite:
+    case ExState::kAqWrite:
       if (dma_fire) {
+        const Pending& e = pq_[ex_idx_];
         QpState& q = qps_[e.qp];
         const int g = q.aq_wr / kAqGroup;
         if (q.aq_wr % kAqGroup == 0) {
@@ -540,6 +642,26 @@ void RdmaModel::Back(bool dma_fire, int n, const std::array<bool, kInflight>& do
         rec.wr = (rec.wr + 1) % kRecent;
         ++counters_.atomics;
         ++counters_.acks;
+        executed_[ex_idx_] = true;
+        ex_ = ExState::kIdle;
+      }
+      break;
+  }
+}
+
+// The back end: sends the head of the in-flight queue once it is ready (an ACK/NAK at once, a READ segment
+// once its data is in, an atomic once executed, or in the cycle its AQE write is accepted). `n`, `done`,
+// `executed`: the queue as it was at the start of the cycle (an entry the front end queues now is seen next
+// cycle).
+void RdmaModel::Back(bool ex_done_now, int n, const std::array<bool, kInflight>& done,
+                     const std::array<bool, kInflight>& executed) {
+  const int h = Head();
+  Pending& e = pq_[h];
+  switch (back_) {
+    case BackState::kIdle:
+      if (n == 0) break;
+      if (e.kind == PendKind::kRespond || (e.kind == PendKind::kRead && done[h]) ||
+          (e.kind == PendKind::kAtomic && (executed[h] || (ex_done_now && ex_idx_ == h)))) {
         back_ = BackState::kSend;
       }
       break;
@@ -566,7 +688,27 @@ void RdmaModel::Back(bool dma_fire, int n, const std::array<bool, kInflight>& do
 void RdmaModel::Fill() {
   const DmaResponse& rsp = in_.dma_rsp;
   if (!rsp.valid || rt_wr_ == rt_rd_) return;
-  const int i = rtag_[rt_rd_ % kInflight];
+  const ReadTag& t = rtag_[rt_rd_ % kTagFifo];
+  if (t.pf) {  // a WQE prefetch: one beat of t.k WQEs into the QP's ring, unless it is stale
+    QpState& q = qps_[t.idx];
+    if (pf_skip_[t.idx] > 0) {
+      --pf_skip_[t.idx];
+    } else {
+      for (int j = 0; j < t.k; ++j) {
+        Wqe& w = wqe_ring_[t.idx][static_cast<uint16_t>(q.pf_fill + j) % kWqeRing];
+        w.addr = LoadLe64(rsp.data.data() + 16 * j);
+        const uint64_t lw = LoadLe64(rsp.data.data() + 16 * j + 8);
+        w.len = static_cast<uint32_t>(lw);
+        w.wr_id = static_cast<uint32_t>(lw >> 32);
+      }
+      q.pf_fill = static_cast<uint16_t>(q.pf_fill + t.k);
+    }
+    --pf_out_[t.idx];
+    --pf_total_;
+    ++rt_rd_;
+    return;
+  }
+  const int i = t.idx;
   if (fill_beat_ < kRspBeats) rbuf_[i][fill_beat_] = Beat{rsp.data, ~uint64_t{0}, rsp.last};
   ++fill_beat_;
   if (rsp.last) {
@@ -580,13 +722,24 @@ void RdmaModel::Tick() {
   const DmaRequest dma = out_.dma_req;
   const bool dma_fire = dma.valid && in_.dma_ready;
   if (dma_fire) ++(dma.write ? counters_.dma_writes : counters_.dma_reads);
-  const bool back_dma = back_ == BackState::kAtWrite || back_ == BackState::kAqWrite;
-  const bool fire = dma_fire && !back_dma;  // the front end's request was taken
+  const bool back_dma = dma_src_ == DmaSrc::kBack;  // the atomic executor's write
+  const bool fire = dma_fire && dma_src_ == DmaSrc::kFront;  // the front end's request was taken
+  if (dma_fire && dma_src_ == DmaSrc::kPrefetch) {  // a WQE prefetch read was taken
+    const int i = PrefetchQp();
+    const uint8_t k = static_cast<uint8_t>(dma.len / params::kRdmaWqeBytes);
+    rtag_[rt_wr_++ % kTagFifo] = ReadTag{true, static_cast<uint8_t>(i), k};
+    qps_[i].pf_iss = static_cast<uint16_t>(qps_[i].pf_iss + k);
+    ++pf_out_[i];
+    ++pf_total_;
+  }
   // Read data is the front end's only while nothing in flight has a read outstanding (AQ group, WQE).
   const bool rsp_front = in_.dma_rsp.valid && rt_wr_ == rt_rd_;
   const DmaResponse& rsp = in_.dma_rsp;
   const int n0 = Inflight();
+  const uint8_t rd0 = pq_rd_;
   const std::array<bool, kInflight> done0 = done_;
+  const std::array<bool, kInflight> executed0 = executed_;
+  const bool ex_done_now = ex_ == ExState::kAqWrite && dma_fire && back_dma;
   QpState& q = qps_[job_.qp];
   cqe_ = CqeEvent{};
   switch (state_) {
@@ -633,9 +786,17 @@ void RdmaModel::Tick() {
             state_ = State::kRdIssue;
           }
           break;
-        case JobKind::kAtomic: state_ = State::kAtRead; break;
+        case JobKind::kAtomic:
+          if (Forwards()) {  // the old value comes from the chip: queued without a host read
+            job_.fwd = true;
+            Push(PendKind::kAtomic, job_.pa);
+            Finish();
+          } else {
+            state_ = State::kAtRead;
+          }
+          break;
         case JobKind::kAtomicDup: state_ = State::kAqIssue; break;
-        case JobKind::kSendFetch: state_ = State::kRqRead; break;
+        case JobKind::kWait: break;
       }
       break;
     }
@@ -703,57 +864,17 @@ void RdmaModel::Tick() {
         }
       }
       break;
-    case State::kRqRead:
-      if (fire) state_ = State::kRqWait;
-      break;
-    case State::kRqWait:
-      if (rsp_front) {
-        const uint64_t addr = LoadLe64(rsp.data.data());
-        const uint32_t len = static_cast<uint32_t>(LoadLe64(rsp.data.data() + 8));
-        const uint32_t wr_id = static_cast<uint32_t>(LoadLe64(rsp.data.data() + 8) >> 32);
-        const uint32_t plen = static_cast<uint32_t>(req_.plen);
-        job_.cqe_wr_id = wr_id;
-        if (job_.kind != JobKind::kSendFetch) {
-          state_ = State::kCqWrite;
-        } else if (plen > len) {  // the receive buffer is too small: NAK, WQE not consumed
-          q.nak_sent = true;
-          desc_.syndrome = syndrome::kInvalidRequest;
-          ++counters_.naks;
-          Push(PendKind::kRespond, 0);
-          Finish();
-        } else {
-          q.epsn = (q.epsn + 1) & kPsnMask;
-          if (job_.cqe) {  // SEND only
-            q.msn = (q.msn + 1) & kPsnMask;
-            ++q.rq_head;
-            job_.cqe_len = plen;
-          } else {  // SEND first: the message stays open on this WQE
-            q.s_open = true;
-            q.s_addr = addr + plen;
-            q.s_room = len - plen;
-            q.s_total = plen;
-            q.s_wr_id = wr_id;
-          }
-          desc_.msn = q.msn;
-          if (job_.ack) ++counters_.acks;
-          job_.pa = addr;
-          wbeat_ = req_.hdr_len / kBeatBytes;
-          if (plen > 0) state_ = State::kWrDma; else AfterPayload();
-        }
-      }
-      break;
-    case State::kCqWrite:
-      if (fire) {
-        cqe_ = CqeEvent{true, job_.cqe_wr_id, job_.cqe_len, job_.cqe_imm ? job_.imm : 0u, q.cfg.qpn,
-                        job_.cqe_opcode, job_.psn};
-        ++q.cq_tail;
-        ++counters_.cqes;
-        if (job_.ack) Push(PendKind::kRespond, 0);
-        Finish();
-      }
-      break;
   }
-  Back(dma_fire && back_dma, n0, done0);
+  Back(ex_done_now, n0, done0, executed0);
+  Execute(dma_fire && back_dma, n0, rd0, done0, executed0);
+  if (dma_fire && dma_src_ == DmaSrc::kCqe) {  // the pending CQE was written
+    QpState& cq = qps_[cq_job_.qp];
+    cqe_ = CqeEvent{true, cq_job_.cqe_wr_id, cq_job_.cqe_len, cq_job_.cqe_imm ? cq_job_.imm : 0u, cq.cfg.qpn,
+                    cq_job_.cqe_opcode, cq_job_.psn};
+    ++cq.cq_tail;
+    ++counters_.cqes;
+    cq_pend_ = false;
+  }
   Fill();
   Receive();
   if (in_.cfg.valid) {
@@ -764,9 +885,18 @@ void RdmaModel::Tick() {
       qps_[w.index].cfg = DecodeQp(w.data);
       qps_[w.index].epsn = qps_[w.index].cfg.epsn;
       recent_[w.index] = RecentAtomics{};
+      ResetPrefetch(w.index, 0);
     }
     if (w.table == params::kRdmaTblMr && w.index < kMrs) mrs_[w.index] = DecodeMr(w.data);
-    if (w.table == params::kRdmaTblQpQueues && w.index < kQps) qps_[w.index].queues = DecodeQpQueues(w.data);
+    if (w.table == params::kRdmaTblQpQueues && w.index < kQps) {
+      // A doorbell (the same RQ, more WQEs posted) keeps the ring; a different RQ starts it again.
+      QpState& q = qps_[w.index];
+      const QpQueuesCfg nq = DecodeQpQueues(w.data);
+      if (!(nq.valid && q.queues.valid && nq.rq == q.queues.rq && nq.rq_entries == q.queues.rq_entries)) {
+        ResetPrefetch(w.index, q.rq_head);
+      }
+      q.queues = nq;
+    }
   }
 }
 

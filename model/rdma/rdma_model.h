@@ -3,8 +3,12 @@
 // front end takes one request at a time from the ring, checks it and issues its host reads and payload
 // writes; every response goes through an in-flight queue of kInflight entries, which a back end answers in
 // PSN order, each as soon as its read data is back:
-//   front: Rx (parse) -> Check -> { WrDma | RdIssue | AtRead | AqIssue/AqWait | RqRead/RqWait | CqWrite } -> Rx
-//   back:  Idle -> [AtWrite] -> [AqWrite] -> Send (one beat per cycle) -> Idle
+//   front: Rx (parse) -> Check -> { WrDma | RdIssue | AtRead | AqIssue/AqWait } -> Rx
+//   atomic executor: Idle (computes the oldest queued atomic not yet executed) -> [AtWrite] -> AqWrite -> Idle
+//   back:  Idle -> Send (one beat per cycle) -> Idle
+// Receive WQEs are prefetched per QP into a ring of kWqeRing entries on chip (issue 25 item 2), by reads
+// issued whenever the host-memory port is free; an atomic on the word of the youngest queued atomic takes
+// that one's new value on chip instead of reading host memory (issue 25 item 3).
 #pragma once
 
 #include <array>
@@ -16,8 +20,9 @@
 
 namespace nettwin::rdma {
 
-enum class State : uint8_t { kRx, kCheck, kWrDma, kRdIssue, kAtRead, kAqIssue, kAqWait, kRqRead, kRqWait, kCqWrite };
-enum class BackState : uint8_t { kIdle, kAtWrite, kAqWrite, kSend };
+enum class State : uint8_t { kRx, kCheck, kWrDma, kRdIssue, kAtRead, kAqIssue, kAqWait };
+enum class BackState : uint8_t { kIdle, kSend };
+enum class ExState : uint8_t { kIdle, kAtWrite, kAqWrite };
 
 // Per-QP state the responder keeps (configuration plus what the traffic changes).
 struct QpState {
@@ -33,6 +38,7 @@ struct QpState {
   std::array<uint32_t, kAqMaxGroups> grp_psn{};
   std::array<bool, kAqMaxGroups> grp_valid{};
   uint16_t rq_head = 0, cq_tail = 0;  // WQEs consumed, CQEs written
+  uint16_t pf_iss = 0, pf_fill = 0;   // WQE prefetch: next WQE to read, next to arrive (rq_head <= fill <= iss)
   bool s_open = false;                // a multi-packet SEND is being received
   uint64_t s_addr = 0;                // where its next byte goes
   uint32_t w_dmalen = 0;              // DMA length of the open WRITE (its CQE byte count)
@@ -55,7 +61,8 @@ struct RecentAtomics {
 };
 
 // What Check decided for the buffered request.
-enum class JobKind : uint8_t { kDrop, kRespond, kNone, kWrite, kRead, kAtomic, kAtomicDup, kSendFetch };
+// kWait: the request consumes a receive WQE that is posted but not prefetched yet; it waits in Check.
+enum class JobKind : uint8_t { kDrop, kRespond, kNone, kWrite, kRead, kAtomic, kAtomicDup, kWait };
 struct Job {
   JobKind kind = JobKind::kDrop;
   Drop drop = Drop::kNone;
@@ -69,8 +76,9 @@ struct Job {
   uint64_t swap = 0, compare = 0;
   uint32_t psn = 0;
   uint8_t grp = 0, grps_left = 0;  // AQ lookup: group being read, groups left to try (linear mode)
-  // SEND / WRITE with immediate: fetch a receive WQE after the payload, then write a CQE.
-  bool fetch_after = false, cqe = false;
+  // SEND last/only, WRITE with immediate: write a CQE after the payload.
+  bool cqe = false;
+  bool fwd = false;  // ATOMIC: its word is that of the atomic queued just before it: no host read
   uint32_t cqe_wr_id = 0, cqe_len = 0, imm = 0;
   uint8_t cqe_opcode = 0;
   uint16_t wqe = 0;  // index of the receive WQE this request consumes
@@ -86,8 +94,23 @@ struct Pending {
   uint8_t opcode = 0;
   uint64_t swap = 0, compare = 0;  // ATOMIC: operands; swap holds the new value once computed
   uint32_t psn = 0;
+  bool fwd = false;  // ATOMIC: the old value is the previous atomic's new value (on chip), no host read
   ResponseDesc desc;
 };
+
+// A receive WQE as the host wrote it (prefetched into the QP's ring).
+struct Wqe {
+  uint64_t addr = 0;
+  uint32_t len = 0, wr_id = 0;
+};
+
+// A host read whose data is still to come (data returns in issue order): an in-flight entry's, or a WQE
+// prefetch of `k` WQEs for QP `idx`.
+struct ReadTag {
+  bool pf = false;
+  uint8_t idx = 0, k = 0;
+};
+constexpr int kTagFifo = (kInflight + kPfReads <= 32) ? 32 : (kInflight + kPfReads <= 64) ? 64 : 128;
 
 class RdmaModel : public ClockedBlock<RdmaIn, RdmaOut> {
  public:
@@ -101,7 +124,17 @@ class RdmaModel : public ClockedBlock<RdmaIn, RdmaOut> {
   void Check();
   bool MayProceed() const;
   void Push(PendKind kind, uint64_t pa);
-  void Back(bool dma_fire, int n, const std::array<bool, kInflight>& done);
+  int PrefetchQp() const;
+  DmaRequest PrefetchDma() const;
+  DmaRequest CqeDma() const;
+  bool WqeReady(int qp) const;
+  void ResetPrefetch(int qp, uint16_t at);
+  void Back(bool ex_done_now, int n, const std::array<bool, kInflight>& done,
+            const std::array<bool, kInflight>& executed);
+  void Execute(bool dma_fire, int n, uint8_t rd, const std::array<bool, kInflight>& done,
+               const std::array<bool, kInflight>& executed);
+  int YoungestAtomic() const;
+  bool Forwards() const;
   void Fill();
   int Inflight() const { return static_cast<uint8_t>(pq_wr_ - pq_rd_); }
   int Head() const { return pq_rd_ % kInflight; }
@@ -127,6 +160,23 @@ class RdmaModel : public ClockedBlock<RdmaIn, RdmaOut> {
   std::array<QpState, kQps> qps_{};
   std::array<MrCfg, kMrs> mrs_{};
   std::array<RecentAtomics, kQps> recent_{};
+  // Receive-WQE prefetch: per QP the ring (WQE i in slot i mod kWqeRing), its reads still outstanding and how
+  // many of those to discard (issued before the QP or its RQ was rewritten); reads outstanding in all.
+  std::array<std::array<Wqe, kWqeRing>, kQps> wqe_ring_{};
+  std::array<uint8_t, kQps> pf_out_{}, pf_skip_{};
+  int pf_total_ = 0;
+  enum class DmaSrc : uint8_t { kNone, kBack, kCqe, kFront, kPrefetch };
+  // The CQE of the last completed message, written at the next cycle the port is free (before any later
+  // request's DMA): the front end does not spend a cycle on it.
+  bool cq_pend_ = false;
+  Job cq_job_;
+  DmaSrc dma_src_ = DmaSrc::kNone;
+  // The atomic executor: its state, the entry it executes, which entries it has executed, and the value the
+  // word of the atomic it computed last holds after it (forwarded to a following atomic on that word).
+  ExState ex_ = ExState::kIdle;
+  int ex_idx_ = 0;
+  std::array<bool, kInflight> executed_{};
+  uint64_t last_new_ = 0;
   // Receive ring: frames received / released (wrapping 8-bit counts; a frame's slot is its count mod
   // kRxFrames); per slot the beats, the frame length, the ICRC register and the received ICRC.
   struct RxSlot {
@@ -153,7 +203,7 @@ class RdmaModel : public ClockedBlock<RdmaIn, RdmaOut> {
   std::array<Pending, kInflight> pq_{};
   std::array<std::array<Beat, kRspBeats>, kInflight> rbuf_{};
   std::array<bool, kInflight> done_{};
-  std::array<uint8_t, kInflight> rtag_{};
+  std::array<ReadTag, kTagFifo> rtag_{};
   uint8_t pq_wr_ = 0, pq_rd_ = 0, rt_wr_ = 0, rt_rd_ = 0;
   int fill_beat_ = 0;
   BackState back_ = BackState::kIdle;

@@ -25,6 +25,12 @@ static_assert(kInflight >= 2 && kInflight <= 128 && (kInflight & (kInflight - 1)
 constexpr int kRecent = static_cast<int>(params::kRdmaRecent);
 static_assert(kRecent >= 2 && kRecent <= 64 && (kRecent & (kRecent - 1)) == 0,
               "RdmaRecent: a power of two in 2..64, and below the AQ group size");
+constexpr int kWqeRing = static_cast<int>(params::kRdmaWqeRing);
+static_assert(kWqeRing >= 4 && kWqeRing <= 256 && (kWqeRing & (kWqeRing - 1)) == 0,
+              "RdmaWqeRing: a power of two in 4..256");
+constexpr int kPfReads = static_cast<int>(params::kRdmaPfReads);
+static_assert(kPfReads >= 1 && kPfReads <= 64, "RdmaPfReads: 1..64");
+constexpr int kWqesPerRead = 4;  // one 64-byte beat of 16-byte WQEs
 constexpr int kAqGroup = static_cast<int>(params::kRdmaAqGroup);
 constexpr int kAqMaxGroups = static_cast<int>(params::kRdmaAqMaxGroups);
 constexpr int kAqeBytes = static_cast<int>(params::kRdmaAqeBytes);

@@ -112,6 +112,8 @@ package nt_pkg;
   localparam int unsigned RdmaRspBeats = 64;      // read-response payload buffer per in-flight entry (MTU 4096)
   localparam int unsigned RdmaInflight = 16;      // in-flight queue: responses waiting in PSN order (a power of two)
   localparam int unsigned RdmaRecent = 16;        // recent atomic results kept on chip per QP (a power of two)
+  localparam int unsigned RdmaWqeRing = 16;       // receive WQEs prefetched on chip per QP (a power of two)
+  localparam int unsigned RdmaPfReads = 16;       // WQE prefetch reads outstanding at once (all QPs)
   localparam int unsigned RdmaAqGroup = 64;       // AQEs per AQ group (the paper's AQ_grp_div)
   localparam int unsigned RdmaAqMaxGroups = 8;    // AQ depth up to 512 entries per QP
   localparam int unsigned RdmaAqeBytes = 16;

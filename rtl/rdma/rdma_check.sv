@@ -10,6 +10,9 @@ module rdma_check
   input  responder_t resp_i,
   input  qp_state_t  qps_i [RdmaQps],
   input  mr_t        mrs_i [RdmaMrs],
+  // Per QP: whether the receive WQE at its RQ head is in its prefetch ring, and that WQE.
+  input  logic [RdmaQps-1:0] wqe_ready_i,
+  input  wqe_t       wqe_i [RdmaQps],
   output job_t       job_o,
   output desc_t      desc_o,
   output qp_state_t  qp_o,
@@ -30,6 +33,8 @@ module rdma_check
   logic [31:0] plen, mtu;
   logic [7:0]  syn;
   logic [63:0] pa;
+  logic        takes_wqe;
+  wqe_t        wqe;
 
   // 0 if the access is allowed (and *pa set), else the NAK syndrome.
   function automatic logic [7:0] mr_check(mr_t mrs [RdmaMrs], logic [31:0] rkey, logic [1:0] right,
@@ -82,6 +87,7 @@ module rdma_check
     s_only    = req_i.opcode == 8'h04 || req_i.opcode == 8'h05;
     s_imm     = req_i.opcode == 8'h03 || req_i.opcode == 8'h05;
     stop      = 1'b0;
+    takes_wqe = s_first || s_only || write_imm;
     for (int i = RdmaQps - 1; i >= 0; i--) begin
       if (qps_i[i].cfg.valid && qps_i[i].cfg.qpn == req_i.dqpn) begin
         qi       = 4'(i);
@@ -89,6 +95,7 @@ module rdma_check
       end
     end
     q = qps_i[qi];
+    wqe = wqe_i[qi];
     if (~crc_i != icrc_rx_i) begin
       job.drop = 4'(DropBadIcrc);
       done     = 1'b1;
@@ -190,9 +197,13 @@ module rdma_check
             else if (q.rq_head == q.queues.rq_posted) syn = {3'b001, q.queues.rnr_timer};
           end
           if (syn == 8'h00 && (s_middle || s_last) && plen > q.s_room) syn = SynInv;
+          // SEND first/only: a payload longer than the WQE's buffer is NAKed, the WQE not consumed.
+          if (syn == 8'h00 && (s_first || s_only) && wqe_ready_i[qi] && plen > wqe.len) syn = SynInv;
           job.imm = req_i.imm;
-          job.wqe = q.rq_head;
-          if (syn != 8'h00) begin
+          if (syn == 8'h00 && takes_wqe && !wqe_ready_i[qi]) begin
+            // Posted but not prefetched yet: wait for it (no side effect is applied).
+            job.kind = JobWait;
+          end else if (syn != 8'h00) begin
             job.kind      = JobRespond;
             desc.syndrome = syn;
             nak           = 1'b1;
@@ -201,12 +212,23 @@ module rdma_check
             job.cqe_opcode = 8'd0;
             job.cqe_imm    = s_imm;
             job.ack        = req_i.ackreq || !(s_first || s_middle);
-            if (!(s_middle || s_last)) begin  // first or only: the WQE decides (RqWait)
-              job.cqe  = !s_first;
-              job.kind = JobSendFetch;
+            q.epsn = q.epsn + 1;
+            if (s_first) begin  // the message stays open on this WQE
+              job.pa    = wqe.addr;
+              q.s_open  = 1'b1;
+              q.s_addr  = wqe.addr + 64'(plen);
+              q.s_room  = wqe.len - plen;
+              q.s_total = plen;
+              q.s_wr_id = wqe.wr_id;
+            end else if (s_only) begin
+              job.pa        = wqe.addr;
+              q.msn         = q.msn + 1;
+              q.rq_head     = q.rq_head + 1;
+              job.cqe       = 1'b1;
+              job.cqe_wr_id = wqe.wr_id;
+              job.cqe_len   = plen;
             end else begin
               job.pa    = q.s_addr;
-              q.epsn    = q.epsn + 1;
               q.s_addr  = q.s_addr + 64'(plen);
               q.s_room  = q.s_room - plen;
               q.s_total = q.s_total + plen;
@@ -218,10 +240,10 @@ module rdma_check
                 job.cqe_wr_id = q.s_wr_id;
                 job.cqe_len   = q.s_total;
               end
-              desc.msn = q.msn;
-              ack      = job.ack;
-              job.kind = JobWrite;
             end
+            desc.msn = q.msn;
+            ack      = job.ack;
+            job.kind = JobWrite;
           end else if (write) begin
             if (middle || last) pa = q.w_pa;
             job.pa = pa;
@@ -237,7 +259,7 @@ module rdma_check
             end
             if (write_imm) begin
               q.rq_head       = q.rq_head + 1;
-              job.fetch_after = 1'b1;
+              job.cqe_wr_id   = wqe.wr_id;
               job.cqe         = 1'b1;
               job.cqe_opcode  = 8'd1;
               job.cqe_imm     = 1'b1;

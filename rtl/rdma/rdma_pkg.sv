@@ -7,9 +7,11 @@ package rdma_pkg;
 
   // Front end (one request at a time from the receive ring) and back end (the in-flight queue's head).
   typedef enum logic [3:0] {
-    StRx, StCheck, StWrDma, StRdIssue, StAtRead, StAqIssue, StAqWait, StRqRead, StRqWait, StCqWrite
+    StRx, StCheck, StWrDma, StRdIssue, StAtRead, StAqIssue, StAqWait
   } state_e;
-  typedef enum logic [1:0] { BkIdle, BkAtWrite, BkAqWrite, BkSend } back_e;
+  typedef enum logic { BkIdle, BkSend } back_e;
+  // The atomic executor (the oldest queued atomic not executed yet): compute, new value, AQE.
+  typedef enum logic [1:0] { ExIdle, ExAtWrite, ExAqWrite } ex_e;
   typedef enum logic [1:0] { PendRespond, PendRead, PendAtomic } pend_e;
 
   // Drop reasons (model/rdma/rdma_types.h Drop).
@@ -18,8 +20,16 @@ package rdma_pkg;
                           DropCnp = 9, NumDrops = 10;
 
   typedef enum logic [2:0] {
-    JobDrop, JobRespond, JobNone, JobWrite, JobRead, JobAtomic, JobAtomicDup, JobSendFetch
+    JobDrop, JobRespond, JobNone, JobWrite, JobRead, JobAtomic, JobAtomicDup,
+    JobWait  // the request's receive WQE is posted but not prefetched yet: it waits in Check
   } job_e;
+
+  // A receive WQE as the host wrote it (little-endian: buffer address, length, wr_id), prefetched on chip.
+  typedef struct packed {
+    logic [63:0] addr;
+    logic [31:0] len;
+    logic [31:0] wr_id;
+  } wqe_t;
 
   typedef struct packed {
     logic         has_ip4;
@@ -142,14 +152,12 @@ package rdma_pkg;
     logic [23:0] psn;
     logic [2:0]  grp;
     logic [3:0]  grps_left;
-    logic        fetch_after;
     logic        cqe;
     logic [31:0] cqe_wr_id;
     logic [31:0] cqe_len;
     logic [31:0] imm;
     logic [7:0]  cqe_opcode;
     logic        cqe_imm;
-    logic [15:0] wqe;
   } job_t;
 
   // An in-flight queue entry: a response waiting for its turn (and for its read data).
@@ -161,6 +169,7 @@ package rdma_pkg;
     logic [63:0] swap;     // ATOMIC: the operand, then the new value once computed
     logic [63:0] compare;
     logic [23:0] psn;
+    logic        fwd;      // ATOMIC: the old value is the previous atomic's new value (on chip), no host read
     desc_t       desc;
   } pend_t;
 

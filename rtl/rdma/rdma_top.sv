@@ -3,9 +3,13 @@
 //            the fly, so the check is known with the last beat;
 //   front end: one request at a time from the ring (nothing touches host memory before its ICRC has been
 //            checked); issues its host reads and payload writes and queues its response(s):
-//            Rx (parse) -> Check -> {WrDma | RdIssue | AtRead | AqIssue/AqWait | RqRead/RqWait | CqWrite} -> Rx
+//            Rx (parse) -> Check -> {WrDma | RdIssue | AtRead | AqIssue/AqWait} -> Rx; a message's CQE
+//            goes into a one-entry buffer, written at the next cycle the host port is free
 //   back end: answers the in-flight queue (RdmaInflight entries) in PSN order, each entry once its read data
-//            is back; an atomic first writes its new value and its AQE: Idle -> [AtWrite] -> [AqWrite] -> Send
+//            is back (an atomic once executed): Idle -> Send
+//   atomic executor: the oldest queued atomic not executed yet, once its word is in (read, or forwarded on
+//            chip from the atomic before it on the same word): Idle (compute) -> [AtWrite] -> AqWrite
+//   WQE prefetch: per QP a ring of RdmaWqeRing receive WQEs, read ahead whenever the host port is free.
 // State for state as model/rdma/rdma_model.cc; see docs/rdma-microarchitecture.md.
 module rdma_top
   import nt_pkg::*;
@@ -106,16 +110,39 @@ module rdma_top
   pend_t       pq_q [RdmaInflight];
   logic [StreamBits-1:0] rbuf_q [RdmaInflight][RdmaRspBeats];
   logic [RdmaInflight-1:0] done_q;
-  logic [IfqBits-1:0] rtag_q [RdmaInflight];
+  // Read tags, in issue order: an in-flight entry's read, or a WQE prefetch (QP, WQE count).
+  localparam int unsigned TagFifo = 1 << $clog2(RdmaInflight + RdmaPfReads);
+  localparam int unsigned TagBits = $clog2(TagFifo);
+  typedef struct packed {
+    logic       pf;
+    logic [6:0] idx;
+    logic [2:0] k;
+  } rtag_t;
+  rtag_t       rtag_q [TagFifo];
+  rtag_t       rt_head;
+  // Receive-WQE prefetch: per QP the ring (WQE i in slot i mod RdmaWqeRing), the next WQE to read and to
+  // arrive, the reads outstanding and how many of them to discard (issued before a QP or RQ rewrite).
+  localparam int unsigned RingBits = $clog2(RdmaWqeRing);
+  wqe_t        ring_q [RdmaQps][RdmaWqeRing];
+  logic [15:0] pf_iss_q [RdmaQps];
+  logic [15:0] pf_fill_q [RdmaQps];
+  logic [7:0]  pf_out_q [RdmaQps];
+  logic [7:0]  pf_skip_q [RdmaQps];
+  logic [7:0]  pf_total_q;
   logic [7:0]  pq_wr_q, pq_rd_q, rt_wr_q, rt_rd_q, n_inflight;
   logic [6:0]  fill_beat_q;
   back_e       back_q;
+  ex_e         ex_q;
+  logic [IfqBits-1:0] ex_idx_q;
+  logic [RdmaInflight-1:0] executed_q;
+  logic [63:0] last_new_q;  // the value the word of the atomic executed last holds after it
   logic [IfqBits-1:0] head, pq_widx, fill_idx;
   pend_t       he;
   assign n_inflight = pq_wr_q - pq_rd_q;
   assign head       = pq_rd_q[IfqBits-1:0];
   assign pq_widx    = pq_wr_q[IfqBits-1:0];
-  assign fill_idx   = rtag_q[rt_rd_q[IfqBits-1:0]];
+  assign rt_head    = rtag_q[rt_rd_q[TagBits-1:0]];
+  assign fill_idx   = rt_head.idx[IfqBits-1:0];
   assign he         = pq_q[head];
   logic [6:0]  k_q;
   logic [31:0] rcrc_q;
@@ -129,6 +156,8 @@ module rdma_top
   logic [31:0] c_in_q, c_proc_q, c_resp_q, c_acks_q, c_naks_q, c_atom_q, c_repl_q, c_dmar_q, c_dmaw_q, c_cqes_q;
   logic [NumDrops-1:0][31:0] c_drops_q;
   logic        cqe_valid_q;
+  logic        cq_pend_q;  // the CQE buffer: the last completed message's CQE, still to be written
+  job_t        cq_job_q;
   cqe_t        cqe_q;
 
   // ---- Parse (from the first two buffered beats) ----
@@ -217,24 +246,64 @@ module rdma_top
 
   assign s_ready_o = (rx_wr_q - rx_rd_q) != 8'(RdmaRxFrames);
   assign rx_fire   = s_valid_i && s_ready_o;
-  assign busy_o    = state_q != StRx || pq_wr_q != pq_rd_q;
+  assign busy_o    = state_q != StRx || pq_wr_q != pq_rd_q || cq_pend_q;
   assign m_valid_o = back_q == BkSend;
   assign m_data_o  = m_valid_o ? rsp_data : '0;
   assign m_keep_o  = m_valid_o ? rsp_keep : '0;
   assign m_last_o  = m_valid_o && rsp_last;
 
+  // ---- Receive-WQE prefetch: the lowest QP with a posted WQE not yet read and room in its ring, while
+  // fewer than RdmaPfReads prefetch reads are outstanding; up to one beat of consecutive WQEs, within the
+  // ring's room, the posted ones and the RQ's end ----
+  logic        pf_any, pf_src;
+  logic [3:0]  pf_qp;
+  qp_queues_t  pqq;
+  logic [15:0] pq_head;
+  logic [15:0] pf_slot, pf_room, pf_left, pf_tail, pf_k;
+  logic [RdmaQps-1:0] wqe_ready;
+  wqe_t        wqe_head [RdmaQps];
+  always_comb begin
+    pf_any = 1'b0;
+    pf_qp  = '0;
+    for (int i = RdmaQps - 1; i >= 0; i--) begin
+      if (qps_q[i].queues.valid && qps_q[i].queues.rq_entries != 0 && pf_iss_q[i] < qps_q[i].queues.rq_posted &&
+          16'(pf_iss_q[i] - qps_q[i].rq_head) < 16'(RdmaWqeRing)) begin
+        pf_any = 1'b1;
+        pf_qp  = 4'(i);
+      end
+    end
+    if (pf_total_q >= 8'(RdmaPfReads)) pf_any = 1'b0;
+    pqq     = qps_q[pf_qp].queues;
+    pq_head = qps_q[pf_qp].rq_head;
+    pf_slot = (pqq.rq_entries == 0) ? 16'd0 : pf_iss_q[pf_qp] % pqq.rq_entries;
+    pf_room = 16'(RdmaWqeRing) - 16'(pf_iss_q[pf_qp] - pq_head);
+    pf_left = pqq.rq_posted - pf_iss_q[pf_qp];
+    pf_tail = pqq.rq_entries - pf_slot;
+    pf_k    = 16'd4;
+    if (pf_room < pf_k) pf_k = pf_room;
+    if (pf_left < pf_k) pf_k = pf_left;
+    if (pf_tail < pf_k) pf_k = pf_tail;
+    for (int i = 0; i < RdmaQps; i++) begin
+      wqe_ready[i] = pf_fill_q[i] != qps_q[i].rq_head;
+      wqe_head[i]  = ring_q[i][qps_q[i].rq_head[RingBits-1:0]];
+    end
+  end
+
   // ---- DMA request of the current state ----
   qp_state_t jq;
   assign jq = qps_q[job_q.qp];
   int unsigned wb_base, wlo, whi;
-  logic [15:0] wqe_slot, cqe_slot;
-  assign wqe_slot = job_q.wqe % jq.queues.rq_entries;
-  assign cqe_slot = jq.cq_tail % jq.queues.cq_entries;
+  logic [15:0] cqe_slot;
+  qp_state_t   cq_jq;
+  assign cq_jq    = qps_q[cq_job_q.qp];
+  assign cqe_slot = cq_jq.cq_tail % cq_jq.queues.cq_entries;
   logic [63:0] woff;
   logic        back_dma;
-  assign back_dma = back_q == BkAtWrite || back_q == BkAqWrite;
+  assign back_dma = ex_q == ExAtWrite || ex_q == ExAqWrite;
+  pend_t       xe;  // the entry the atomic executor works on, and its QP
   qp_state_t   hq;
-  assign hq = qps_q[he.qp];
+  assign xe = pq_q[ex_idx_q];
+  assign hq = qps_q[xe.qp];
   always_comb begin
     dma_req_valid_o = 1'b0;
     dma_req_write_o = 1'b0;
@@ -272,50 +341,58 @@ module rdma_top
         dma_req_addr_o  = jq.cfg.aq + 64'(job_q.grp) * 64'(AqGroupBytes);
         dma_req_len_o   = 16'(AqGroupBytes);
       end
-      StRqRead: begin
-        dma_req_valid_o = 1'b1;
-        dma_req_addr_o  = jq.queues.rq + 64'(RdmaWqeBytes) * 64'(wqe_slot);
-        dma_req_len_o   = 16'(RdmaWqeBytes);
-      end
-      StCqWrite: begin
-        dma_req_valid_o = 1'b1;
-        dma_req_write_o = 1'b1;
-        dma_req_addr_o  = jq.queues.cq + 64'(RdmaCqeBytes) * 64'(cqe_slot);
-        dma_req_len_o   = 16'(RdmaCqeBytes);
-        dma_req_data_o[31:0]    = job_q.cqe_wr_id;  // little-endian fields, as host software reads them
-        dma_req_data_o[63:32]   = job_q.cqe_len;
-        dma_req_data_o[95:64]   = job_q.cqe_imm ? {<<8{job_q.imm}} : 32'd0;  // the wire bytes in order
-        dma_req_data_o[127:96]  = {8'd0, jq.cfg.qpn};
-        dma_req_data_o[135:128] = job_q.cqe_opcode;
-        dma_req_data_o[143:136] = {7'd0, job_q.cqe_imm};
-        dma_req_data_o[191:160] = {8'd0, job_q.psn};
-      end
       default: ;
     endcase
-    // The back end's writes for the atomic at the queue head go first: the new value, then the AQE.
-    if (back_q == BkAtWrite) begin
+    // The pending CQE goes before the front end's request (so before any later request's DMA).
+    if (cq_pend_q) begin
       dma_req_valid_o = 1'b1;
       dma_req_write_o = 1'b1;
-      dma_req_addr_o  = he.pa;
+      dma_req_addr_o  = cq_jq.queues.cq + 64'(RdmaCqeBytes) * 64'(cqe_slot);
+      dma_req_len_o   = 16'(RdmaCqeBytes);
+      dma_req_off_o   = '0;
+      dma_req_data_o  = '0;
+      dma_req_data_o[31:0]    = cq_job_q.cqe_wr_id;  // little-endian fields, as host software reads them
+      dma_req_data_o[63:32]   = cq_job_q.cqe_len;
+      dma_req_data_o[95:64]   = cq_job_q.cqe_imm ? {<<8{cq_job_q.imm}} : 32'd0;  // the wire bytes in order
+      dma_req_data_o[127:96]  = {8'd0, cq_jq.cfg.qpn};
+      dma_req_data_o[135:128] = cq_job_q.cqe_opcode;
+      dma_req_data_o[143:136] = {7'd0, cq_job_q.cqe_imm};
+      dma_req_data_o[191:160] = {8'd0, cq_job_q.psn};
+    end
+    // The atomic executor's writes go first: the new value, then the AQE.
+    if (ex_q == ExAtWrite) begin
+      dma_req_valid_o = 1'b1;
+      dma_req_write_o = 1'b1;
+      dma_req_addr_o  = xe.pa;
       dma_req_len_o   = 16'd8;
       dma_req_off_o   = '0;
       dma_req_data_o  = '0;
-      dma_req_data_o[63:0] = he.swap;  // host memory is little-endian
-    end else if (back_q == BkAqWrite) begin
+      dma_req_data_o[63:0] = xe.swap;  // host memory is little-endian
+    end else if (ex_q == ExAqWrite) begin
       dma_req_valid_o = 1'b1;
       dma_req_write_o = 1'b1;
       dma_req_addr_o  = hq.cfg.aq + 64'(hq.aq_wr) * 64'(RdmaAqeBytes);
       dma_req_len_o   = 16'(RdmaAqeBytes);
       dma_req_off_o   = '0;
       dma_req_data_o  = '0;
-      dma_req_data_o[31:0]   = {<<8{8'h80, he.psn}};  // valid bit, then the 24-bit PSN
-      dma_req_data_o[127:64] = {<<8{he.desc.atomic_value}};
+      dma_req_data_o[31:0]   = {<<8{8'h80, xe.psn}};  // valid bit, then the 24-bit PSN
+      dma_req_data_o[127:64] = {<<8{xe.desc.atomic_value}};
+    end
+    // Last, a WQE prefetch: not while the front end reads an AQ group (that data must be the next to come
+    // once the tagged reads are in).
+    pf_src = !dma_req_valid_o && state_q != StAqIssue && state_q != StAqWait && pf_any;
+    if (pf_src) begin
+      dma_req_valid_o = 1'b1;
+      dma_req_addr_o  = pqq.rq + 64'(RdmaWqeBytes) * 64'(pf_slot);
+      dma_req_len_o   = 16'(RdmaWqeBytes) * 16'(pf_k);
     end
   end
 
-  logic dma_fire, fire, back_fire, rsp_front;
+  logic dma_fire, fire, back_fire, rsp_front, pf_fire, cq_fire;
   assign dma_fire  = dma_req_valid_o && dma_req_ready_i;
-  assign fire      = dma_fire && !back_dma;  // the front end's request was taken
+  assign fire      = dma_fire && !back_dma && !cq_pend_q && !pf_src;  // the front end's request was taken
+  assign cq_fire   = dma_fire && !back_dma && cq_pend_q;
+  assign pf_fire   = dma_fire && pf_src;
   assign back_fire = dma_fire && back_dma;
   // Read data is the front end's only while no queued entry has a read outstanding (AQ group, WQE).
   assign rsp_front = dma_rsp_valid_i && rt_wr_q == rt_rd_q;
@@ -328,6 +405,8 @@ module rdma_top
     .resp_i      (resp_q),
     .qps_i       (qps_q),
     .mrs_i       (mrs_q),
+    .wqe_ready_i (wqe_ready),
+    .wqe_i       (wqe_head),
     .job_o       (chk_job),
     .desc_o      (chk_desc),
     .qp_o        (chk_qp),
@@ -356,8 +435,27 @@ module rdma_top
     end
   end
 
-  logic [63:0] at_old;
-  assign at_old = rbuf_q[head][0][63:0];  // host memory is little-endian
+  // The atomic executor's candidate: the oldest queued atomic not executed yet; its old value (read: host
+  // memory is little-endian; forwarded: the value the atomic executed just before it left in the word).
+  logic        ex_found;
+  logic [IfqBits-1:0] ex_sel, ex_i;
+  logic [63:0] at_old, at_new;
+  logic        at_write;
+  always_comb begin
+    ex_found = 1'b0;
+    ex_sel   = '0;
+    ex_i     = '0;
+    for (int i = RdmaInflight - 1; i >= 0; i--) begin
+      ex_i = IfqBits'(int'(pq_rd_q) + i);
+      if (8'(i) < n_inflight && pq_q[ex_i].kind == PendAtomic && !executed_q[ex_i]) begin
+        ex_found = 1'b1;
+        ex_sel   = ex_i;
+      end
+    end
+    at_old   = pq_q[ex_sel].fwd ? last_new_q : rbuf_q[ex_sel][0][63:0];
+    at_write = pq_q[ex_sel].opcode == 8'h14 || at_old == pq_q[ex_sel].compare;
+    at_new   = (pq_q[ex_sel].opcode == 8'h14) ? at_old + pq_q[ex_sel].swap : pq_q[ex_sel].swap;
+  end
 
   // Next group to try in linear AQ mode.
   logic [2:0] next_grp;
@@ -374,34 +472,17 @@ module rdma_top
   logic [31:0] seg;
   assign seg = (job_q.len < job_q.mtu) ? job_q.len : job_q.mtu;
 
-  // What follows a request's payload writes: the WQE fetch (WRITE with immediate), the CQE, the ACK.
-  // verilator lint_off UNUSEDSIGNAL
-  // (takes the whole job, reads three flags)
-  function automatic state_e after_payload(job_t j);
-    if (j.fetch_after) return StRqRead;
-    if (j.cqe) return StCqWrite;
-    return StRx;  // with the ACK queued if j.ack
-  endfunction
-  // verilator lint_on UNUSEDSIGNAL
 
-  // The receive WQE as it arrives (little-endian: buffer address, length, wr_id).
-  logic [63:0] wqe_addr;
-  logic [31:0] wqe_len, wqe_wr_id;
-  assign wqe_addr  = dma_rsp_data_i[63:0];
-  assign wqe_len   = dma_rsp_data_i[95:64];
-  assign wqe_wr_id = dma_rsp_data_i[127:96];
-  logic wqe_fits;
-  assign wqe_fits = req_q.plen <= wqe_len;
   state_e check_next;
   always_comb begin
     unique case (chk_job.kind)
       JobDrop, JobNone: check_next = StRx;
       JobRespond:       check_next = StRx;
-      JobWrite:         check_next = (req_q.plen == 0) ? after_payload(chk_job) : StWrDma;
+      JobWrite:         check_next = (req_q.plen == 0) ? StRx : StWrDma;  // CQE buffered, ACK queued
       JobRead:          check_next = (chk_job.len == 0) ? StRx : StRdIssue;
-      JobAtomic:        check_next = StAtRead;
+      JobAtomic:        check_next = fwd_ok ? StRx : StAtRead;  // forwarded: queued, no host read
       JobAtomicDup:     check_next = rec_hit ? StRx : StAqIssue;  // a recent result: no AQ read
-      JobSendFetch:     check_next = StRqRead;
+      JobWait:          check_next = StCheck;
       default:          check_next = StRx;
     endcase
   end
@@ -426,45 +507,60 @@ module rdma_top
   // immediate) and CQE writes wait for the queue to drain; a request touching bytes of an atomic still in the
   // queue waits for it (a CAM on the queued atomics' words); READs and atomics in the queue count against
   // the QP's max_rd_atomic.
-  logic        go, drain, hazard, rd_atomic;
+  logic        go, drain, hazard, rd_atomic, fwd_ok, young_any;
+  logic [63:0] young_pa;
   logic [63:0] hz_len;
   logic [7:0]  resources;
   logic [IfqBits-1:0] cam_idx;
   always_comb begin
     // An atomic not executed now (a duplicate's AQ lookup, or its NAK when the lookup already missed) is
     // decided on the AQC, which the queued atomics have not updated yet: it waits for them too.
-    drain  = ((req_q.opcode == 8'h13 || req_q.opcode == 8'h14) && chk_job.kind != JobAtomic) ||
-             chk_job.kind == JobSendFetch ||
-             (chk_job.kind == JobWrite && (chk_job.fetch_after || chk_job.cqe));
+    drain  = (req_q.opcode == 8'h13 || req_q.opcode == 8'h14) && chk_job.kind != JobAtomic;
     hz_len = (chk_job.kind == JobWrite) ? 64'(req_q.plen)
            : (chk_job.kind == JobRead) ? 64'(chk_job.len)
            : (chk_job.kind == JobAtomic) ? 64'd8 : 64'd0;
     hazard    = 1'b0;
     resources = '0;
     cam_idx   = '0;
+    // Forwarding: an atomic on the word of the youngest queued atomic takes that one's new value on chip
+    // (executed just before it), so it neither waits nor reads host memory.
+    young_pa  = '0;
+    young_any = 1'b0;
+    for (int i = 0; i < RdmaInflight; i++) begin
+      cam_idx = IfqBits'(int'(pq_rd_q) + i);
+      if (8'(i) < n_inflight && pq_q[cam_idx].kind == PendAtomic) begin
+        young_any = 1'b1;
+        young_pa  = pq_q[cam_idx].pa;
+      end
+    end
+    fwd_ok = chk_job.kind == JobAtomic && young_any && young_pa == chk_job.pa;
     for (int i = 0; i < RdmaInflight; i++) begin
       cam_idx = IfqBits'(int'(pq_rd_q) + i);
       if (8'(i) < n_inflight) begin
         if (pq_q[cam_idx].kind == PendAtomic && hz_len != 0 && chk_job.pa < pq_q[cam_idx].pa + 64'd8 &&
-            pq_q[cam_idx].pa < chk_job.pa + hz_len) hazard = 1'b1;
+            pq_q[cam_idx].pa < chk_job.pa + hz_len && !fwd_ok) hazard = 1'b1;
+        // A CQE write waits while any atomic is queued (the CQ may lie in a region atomics reach).
+        if (pq_q[cam_idx].kind == PendAtomic && chk_job.kind == JobWrite && chk_job.cqe) hazard = 1'b1;
         if (pq_q[cam_idx].kind != PendRespond && pq_q[cam_idx].qp == chk_job.qp) resources = resources + 1;
       end
     end
     rd_atomic = chk_job.kind == JobRead || chk_job.kind == JobAtomic;
     go = chk_job.kind == JobDrop || chk_job.kind == JobNone ||
-         !(n_inflight == 8'(RdmaInflight) || (drain && n_inflight != 0) || hazard ||
+         !(chk_job.kind == JobWait || (chk_job.kind == JobWrite && chk_job.cqe && cq_pend_q) || n_inflight == 8'(RdmaInflight) || (drain && n_inflight != 0) || hazard ||
            (rd_atomic && resources != 0 && 16'(resources) >= qps_q[chk_job.qp].cfg.max_rd_atomic));
   end
 
   // What the front end queues this cycle (docs: every response goes through the in-flight queue).
   logic  push, wr_done;
   pend_e push_kind;
+  logic  push_fwd;
   desc_t push_desc;
   job_t  push_job;
   assign wr_done = StreamBytes * (int'(wbeat_q) + 1) >= int'(req_q.hdr_len) + int'(req_q.plen);
   always_comb begin
     push      = 1'b0;
     push_kind = PendRespond;
+    push_fwd  = 1'b0;
     push_desc = desc_q;
     push_job  = job_q;
     unique case (state_q)
@@ -473,10 +569,14 @@ module rdma_top
         push_job  = chk_job;
         if (dup_hit) push_desc.atomic_value = rec_val;
         push = go && (chk_job.kind == JobRespond || dup_hit || (chk_job.kind == JobRead && chk_job.len == 0) ||
-                      (chk_job.kind == JobWrite && req_q.plen == 0 && !chk_job.fetch_after && !chk_job.cqe &&
-                       chk_job.ack));
+                      (chk_job.kind == JobWrite && req_q.plen == 0 && chk_job.ack) ||
+                      (chk_job.kind == JobAtomic && fwd_ok));
+        if (chk_job.kind == JobAtomic) begin
+          push_kind = PendAtomic;
+          push_fwd  = 1'b1;
+        end
       end
-      StWrDma: push = fire && wr_done && !job_q.fetch_after && !job_q.cqe && job_q.ack;
+      StWrDma: push = fire && wr_done && job_q.ack;
       StRdIssue: begin
         push      = fire;
         push_kind = PendRead;
@@ -497,18 +597,6 @@ module rdma_top
           end
         end
       end
-      StRqWait: begin
-        if (rsp_front && job_q.kind == JobSendFetch) begin
-          if (!wqe_fits) begin
-            push = 1'b1;
-            push_desc.syndrome = 8'h61;
-          end else if (req_q.plen == 0 && !job_q.fetch_after && !job_q.cqe && job_q.ack) begin
-            push = 1'b1;
-            push_desc.msn = jq.msn;
-          end
-        end
-      end
-      StCqWrite: push = fire && job_q.ack;
       default: ;
     endcase
   end
@@ -516,14 +604,17 @@ module rdma_top
   // Acknowledgements counted this cycle: the front end's and the back end's (an atomic's AQE written).
   logic [1:0] ack_inc;
   assign ack_inc = 2'((state_q == StCheck && go && (chk_ack || dup_hit)) ||
-                      (state_q == StAqWait && rsp_front && dma_rsp_last_i && (found_q || aq_hit)) ||
-                      (state_q == StRqWait && rsp_front && job_q.kind == JobSendFetch && wqe_fits && job_q.ack))
-                 + 2'(back_q == BkAqWrite && back_fire);
+                      (state_q == StAqWait && rsp_front && dma_rsp_last_i && (found_q || aq_hit)))
+                 + 2'(ex_q == ExAqWrite && back_fire);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       state_q     <= StRx;
       back_q      <= BkIdle;
+      ex_q        <= ExIdle;
+      ex_idx_q    <= '0;
+      executed_q  <= '0;
+      last_new_q  <= '0;
       resp_q      <= '0;
       rx_wr_q     <= '0;
       rx_rd_q     <= '0;
@@ -546,16 +637,32 @@ module rdma_top
       rt_rd_q     <= '0;
       fill_beat_q <= '0;
       done_q      <= '0;
-      for (int i = 0; i < RdmaInflight; i++) begin
-        pq_q[i]   <= '0;
-        rtag_q[i] <= '0;
-      end
+      for (int i = 0; i < RdmaInflight; i++) pq_q[i] <= '0;
+      for (int i = 0; i < TagFifo; i++) rtag_q[i] <= '0;
       {c_in_q, c_proc_q, c_resp_q, c_acks_q, c_naks_q, c_atom_q, c_repl_q, c_dmar_q, c_dmaw_q, c_cqes_q} <= '0;
       c_drops_q   <= '0;
       cqe_valid_q <= 1'b0;
       cqe_q       <= '0;
+      cq_pend_q   <= 1'b0;
+      cq_job_q    <= '0;
     end else begin
-      cqe_valid_q <= state_q == StCqWrite && fire;
+      cqe_valid_q <= cq_fire;
+      if (cq_fire) begin
+        cqe_q     <= '{wr_id: cq_job_q.cqe_wr_id, len: cq_job_q.cqe_len,
+                       imm: cq_job_q.cqe_imm ? cq_job_q.imm : 32'd0, qpn: cq_jq.cfg.qpn,
+                       opcode: cq_job_q.cqe_opcode, psn: cq_job_q.psn};
+        c_cqes_q  <= c_cqes_q + 1;
+        cq_pend_q <= 1'b0;
+      end
+      // A completed message's CQE into the buffer (never in a cycle that writes the buffered one).
+      if (state_q == StCheck && go && chk_job.kind == JobWrite && req_q.plen == 0 && chk_job.cqe) begin
+        cq_pend_q <= 1'b1;
+        cq_job_q  <= chk_job;
+      end
+      if (state_q == StWrDma && fire && wr_done && job_q.cqe) begin
+        cq_pend_q <= 1'b1;
+        cq_job_q  <= job_q;
+      end
       if (dma_fire) begin
         if (dma_req_write_o) c_dmaw_q <= c_dmaw_q + 1;
         else c_dmar_q <= c_dmar_q + 1;
@@ -609,11 +716,9 @@ module rdma_top
         StWrDma: begin
           if (fire) begin
             wbeat_q <= wbeat_q + 1;
-            if (wr_done) begin
-              state_q <= after_payload(job_q);
-              if (after_payload(job_q) == StRx) begin
-                rx_rd_q <= rx_rd_q + 1;
-              end
+            if (wr_done) begin  // CQE buffered, ACK queued
+              state_q <= StRx;
+              rx_rd_q <= rx_rd_q + 1;
             end
           end
         end
@@ -669,56 +774,28 @@ module rdma_top
             end
           end
         end
-        StRqRead: if (fire) state_q <= StRqWait;
-        StRqWait: begin
-          if (rsp_front) begin
-            job_q.cqe_wr_id <= wqe_wr_id;
-            if (job_q.kind != JobSendFetch) begin
-              state_q <= StCqWrite;
-            end else if (!wqe_fits) begin  // receive buffer too small: NAK, WQE not consumed
-              desc_q.syndrome <= 8'h61;
-              c_naks_q        <= c_naks_q + 1;
-              rx_rd_q         <= rx_rd_q + 1;
-              state_q         <= StRx;
-            end else begin
-              if (job_q.cqe) begin
-                job_q.cqe_len <= req_q.plen;
-                desc_q.msn    <= jq.msn + 1;
-              end else begin
-                desc_q.msn    <= jq.msn;
-              end
-              job_q.pa <= wqe_addr;
-              wbeat_q  <= 7'(int'(req_q.hdr_len) / StreamBytes);
-              state_q  <= (req_q.plen > 0) ? StWrDma : after_payload(job_q);
-              if (req_q.plen == 0 && after_payload(job_q) == StRx) begin
-                rx_rd_q <= rx_rd_q + 1;
-              end
-            end
-          end
-        end
-        StCqWrite: begin
-          if (fire) begin
-            cqe_q    <= '{wr_id: job_q.cqe_wr_id, len: job_q.cqe_len, imm: job_q.cqe_imm ? job_q.imm : 32'd0,
-                          qpn: jq.cfg.qpn, opcode: job_q.cqe_opcode, psn: job_q.psn};
-            c_cqes_q <= c_cqes_q + 1;
-            rx_rd_q  <= rx_rd_q + 1;
-            state_q  <= StRx;
-          end
-        end
         default: state_q <= StRx;
       endcase
       // ---- The in-flight queue: the front end's entry, read data arriving in issue order ----
       if (push) begin
         pq_q[pq_widx] <= '{kind: push_kind, qp: push_job.qp, pa: push_job.pa, opcode: push_job.opcode,
-                           swap: push_job.swap, compare: push_job.compare, psn: push_job.psn, desc: push_desc};
-        done_q[pq_widx] <= 1'b0;
+                           swap: push_job.swap, compare: push_job.compare, psn: push_job.psn, fwd: push_fwd,
+                           desc: push_desc};
+        done_q[pq_widx]     <= push_fwd;  // a forwarded atomic reads nothing
+        executed_q[pq_widx] <= 1'b0;
         pq_wr_q <= pq_wr_q + 1;
-        if (push_kind != PendRespond) begin
-          rtag_q[rt_wr_q[IfqBits-1:0]] <= pq_widx;
+        if (push_kind != PendRespond && !push_fwd) begin
+          rtag_q[rt_wr_q[TagBits-1:0]] <= '{pf: 1'b0, idx: 7'(pq_widx), k: 3'd0};
           rt_wr_q <= rt_wr_q + 1;
         end
       end
-      if (dma_rsp_valid_i && rt_wr_q != rt_rd_q) begin
+      if (pf_fire) begin  // a WQE prefetch read was taken (never in a cycle that pushes a read entry)
+        rtag_q[rt_wr_q[TagBits-1:0]] <= '{pf: 1'b1, idx: 7'(pf_qp), k: 3'(pf_k)};
+        rt_wr_q <= rt_wr_q + 1;
+      end
+      if (dma_rsp_valid_i && rt_wr_q != rt_rd_q && rt_head.pf) begin
+        rt_rd_q <= rt_rd_q + 1;  // one beat: the WQEs go to the QP's ring (below)
+      end else if (dma_rsp_valid_i && rt_wr_q != rt_rd_q) begin
         fill_beat_q <= fill_beat_q + 1;
         if (dma_rsp_last_i) begin
           done_q[fill_idx] <= 1'b1;
@@ -726,26 +803,13 @@ module rdma_top
           rt_rd_q          <= rt_rd_q + 1;
         end
       end
-      // ---- Back end: the queue head, once its data is there ----
+      // ---- Back end: the queue head, once it is ready (an atomic once executed, or as its AQE is written) ----
       unique case (back_q)
         BkIdle: begin
-          if (n_inflight != 0) begin
-            if (he.kind == PendRespond) begin
-              back_q <= BkSend;
-            end else if (done_q[head] && he.kind == PendRead) begin
-              back_q <= BkSend;
-            end else if (done_q[head]) begin
-              pq_q[head].desc.atomic_value <= at_old;
-              pq_q[head].swap <= (he.opcode == 8'h14) ? at_old + he.swap : he.swap;
-              back_q <= (he.opcode == 8'h14 || at_old == he.compare) ? BkAtWrite : BkAqWrite;
-            end
-          end
-        end
-        BkAtWrite: if (back_fire) back_q <= BkAqWrite;
-        BkAqWrite: begin
-          if (back_fire) begin
-            c_atom_q <= c_atom_q + 1;
-            back_q   <= BkSend;
+          if (n_inflight != 0 &&
+              (he.kind == PendRespond || (he.kind == PendRead && done_q[head]) ||
+               (he.kind == PendAtomic && (executed_q[head] || (ex_q == ExAqWrite && back_fire && ex_idx_q == head))))) begin
+            back_q <= BkSend;
           end
         end
         BkSend: begin
@@ -763,6 +827,27 @@ module rdma_top
         end
         default: back_q <= BkIdle;
       endcase
+      // ---- Atomic executor ----
+      unique case (ex_q)
+        ExIdle: begin
+          if (ex_found && done_q[ex_sel]) begin
+            pq_q[ex_sel].desc.atomic_value <= at_old;
+            pq_q[ex_sel].swap <= at_new;
+            last_new_q <= at_write ? at_new : at_old;
+            ex_idx_q   <= ex_sel;
+            ex_q       <= at_write ? ExAtWrite : ExAqWrite;
+          end
+        end
+        ExAtWrite: if (back_fire) ex_q <= ExAqWrite;
+        ExAqWrite: begin
+          if (back_fire) begin
+            c_atom_q <= c_atom_q + 1;
+            executed_q[ex_idx_q] <= 1'b1;
+            ex_q <= ExIdle;
+          end
+        end
+        default: ex_q <= ExIdle;
+      endcase
       if (cfg_valid_i && cfg_table_i == CfgTableBits'(RdmaTblResponder) && cfg_index_i == '0) begin
         resp_q <= '{has_ip4: cfg_data_i[0], has_ip6: cfg_data_i[1], aq_linear: cfg_data_i[2],
                     mac: cfg_data_i[50:3], ip4: cfg_data_i[82:51], ip6: cfg_data_i[210:83]};
@@ -772,9 +857,9 @@ module rdma_top
 
   // Buffers (no reset: only read behind rx_wr_q / done_q / rec_valid_q).
   always_ff @(posedge clk_i) begin
-    if (back_q == BkAqWrite && back_fire) begin
-      rec_psn_q[he.qp][rec_wr_q[he.qp]] <= he.psn;
-      rec_val_q[he.qp][rec_wr_q[he.qp]] <= he.desc.atomic_value;
+    if (ex_q == ExAqWrite && back_fire) begin
+      rec_psn_q[xe.qp][rec_wr_q[xe.qp]] <= xe.psn;
+      rec_val_q[xe.qp][rec_wr_q[xe.qp]] <= xe.desc.atomic_value;
     end
     if (rx_fire && int'(rx_nb_q) < RdmaBufBeats) buf_q[wslot][rx_nb_q[6:0]] <= s_data_i;
     if (rx_fire && s_last_i) begin
@@ -782,7 +867,7 @@ module rdma_top
       slot_crc_q[wslot]  <= crc_now;
       slot_icrc_q[wslot] <= icrc_now;
     end
-    if (dma_rsp_valid_i && rt_wr_q != rt_rd_q && int'(fill_beat_q) < RdmaRspBeats) begin
+    if (dma_rsp_valid_i && rt_wr_q != rt_rd_q && !rt_head.pf && int'(fill_beat_q) < RdmaRspBeats) begin
       rbuf_q[fill_idx][fill_beat_q[5:0]] <= dma_rsp_data_i;
     end
   end
@@ -799,34 +884,17 @@ module rdma_top
     end else begin
       if (state_q == StCheck && go && chk_processed) qps_q[chk_job.qp] <= chk_qp;
       // The back end's AQC update (after Check's: Check never changes the AQC fields of a QP).
-      if (back_q == BkAqWrite && back_fire) begin
+      if (ex_q == ExAqWrite && back_fire) begin
         if (int'(hq.aq_wr) % RdmaAqGroup == 0) begin
-          qps_q[he.qp].grp_psn[int'(hq.aq_wr) / RdmaAqGroup] <= he.psn;
-          qps_q[he.qp].grp_valid[int'(hq.aq_wr) / RdmaAqGroup] <= 1'b1;
+          qps_q[xe.qp].grp_psn[int'(hq.aq_wr) / RdmaAqGroup] <= xe.psn;
+          qps_q[xe.qp].grp_valid[int'(hq.aq_wr) / RdmaAqGroup] <= 1'b1;
         end
-        qps_q[he.qp].aq_wr <= 9'((int'(hq.aq_wr) + 1) % (int'(hq.cfg.aq_groups) * RdmaAqGroup));
-        if (int'(hq.aq_wr) + 1 == int'(hq.cfg.aq_groups) * RdmaAqGroup) qps_q[he.qp].aq_lapped <= 1'b1;
-        rec_valid_q[he.qp][rec_wr_q[he.qp]] <= 1'b1;
-        rec_wr_q[he.qp] <= rec_wr_q[he.qp] + 1;
+        qps_q[xe.qp].aq_wr <= 9'((int'(hq.aq_wr) + 1) % (int'(hq.cfg.aq_groups) * RdmaAqGroup));
+        if (int'(hq.aq_wr) + 1 == int'(hq.cfg.aq_groups) * RdmaAqGroup) qps_q[xe.qp].aq_lapped <= 1'b1;
+        rec_valid_q[xe.qp][rec_wr_q[xe.qp]] <= 1'b1;
+        rec_wr_q[xe.qp] <= rec_wr_q[xe.qp] + 1;
       end
-      if (state_q == StRqWait && rsp_front && job_q.kind == JobSendFetch) begin
-        if (!wqe_fits) begin
-          qps_q[job_q.qp].nak_sent <= 1'b1;
-        end else begin
-          qps_q[job_q.qp].epsn <= jq.epsn + 1;
-          if (job_q.cqe) begin  // SEND only
-            qps_q[job_q.qp].msn     <= jq.msn + 1;
-            qps_q[job_q.qp].rq_head <= jq.rq_head + 1;
-          end else begin  // SEND first: the message stays open on this WQE
-            qps_q[job_q.qp].s_open  <= 1'b1;
-            qps_q[job_q.qp].s_addr  <= wqe_addr + 64'(req_q.plen);
-            qps_q[job_q.qp].s_room  <= wqe_len - req_q.plen;
-            qps_q[job_q.qp].s_total <= req_q.plen;
-            qps_q[job_q.qp].s_wr_id <= wqe_wr_id;
-          end
-        end
-      end
-      if (state_q == StCqWrite && dma_fire) qps_q[job_q.qp].cq_tail <= jq.cq_tail + 1;
+      if (cq_fire) qps_q[cq_job_q.qp].cq_tail <= cq_jq.cq_tail + 1;
       if (cfg_valid_i && cfg_table_i == CfgTableBits'(RdmaTblQpQueues) && int'(cfg_index_i) < RdmaQps) begin
         qps_q[cfg_index_i[QpIdxBits-1:0]].queues <= '{valid: cfg_data_i[0], rq: cfg_data_i[64:1], rq_entries: cfg_data_i[80:65],
                                             rq_posted: cfg_data_i[96:81], cq: cfg_data_i[160:97],
@@ -850,13 +918,78 @@ module rdma_top
     end
   end
 
+  // Receive-WQE prefetch state: reads issued (pf_fire), WQEs arriving in read order (a stale read's beat is
+  // discarded), and a rewrite of the QP entry or of its RQ starting the ring again.
+  logic        pf_fill_now;
+  logic [3:0]  pf_fqp;
+  logic [7:0]  pf_out_d [RdmaQps];
+  logic [15:0] rq_head_d [RdmaQps];
+  logic [QpIdxBits-1:0] cfg_qp;
+  assign pf_fill_now = dma_rsp_valid_i && rt_wr_q != rt_rd_q && rt_head.pf;
+  assign pf_fqp      = rt_head.idx[3:0];
+  assign cfg_qp      = cfg_index_i[QpIdxBits-1:0];
+  always_comb begin
+    for (int i = 0; i < RdmaQps; i++) begin
+      pf_out_d[i] = pf_out_q[i] + 8'(pf_fire && pf_qp == 4'(i)) - 8'(pf_fill_now && pf_fqp == 4'(i));
+      rq_head_d[i] = (state_q == StCheck && go && chk_processed && chk_job.qp == 4'(i)) ? chk_qp.rq_head
+                                                                                       : qps_q[i].rq_head;
+    end
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      pf_total_q <= '0;
+      for (int i = 0; i < RdmaQps; i++) begin
+        pf_iss_q[i]  <= '0;
+        pf_fill_q[i] <= '0;
+        pf_out_q[i]  <= '0;
+        pf_skip_q[i] <= '0;
+      end
+    end else begin
+      pf_total_q <= pf_total_q + 8'(pf_fire) - 8'(pf_fill_now);
+      for (int i = 0; i < RdmaQps; i++) pf_out_q[i] <= pf_out_d[i];
+      if (pf_fire) pf_iss_q[pf_qp] <= pf_iss_q[pf_qp] + pf_k;
+      if (pf_fill_now) begin
+        if (pf_skip_q[pf_fqp] != 0) pf_skip_q[pf_fqp] <= pf_skip_q[pf_fqp] - 1;
+        else pf_fill_q[pf_fqp] <= pf_fill_q[pf_fqp] + 16'(rt_head.k);
+      end
+      if (cfg_valid_i && cfg_table_i == CfgTableBits'(RdmaTblQp) && int'(cfg_index_i) < RdmaQps) begin
+        pf_iss_q[cfg_qp]  <= '0;
+        pf_fill_q[cfg_qp] <= '0;
+        pf_skip_q[cfg_qp] <= pf_out_d[cfg_qp];
+      end
+      // A doorbell (the same RQ, more WQEs posted) keeps the ring; a different RQ starts it again.
+      if (cfg_valid_i && cfg_table_i == CfgTableBits'(RdmaTblQpQueues) && int'(cfg_index_i) < RdmaQps &&
+          !(cfg_data_i[0] && qps_q[cfg_qp].queues.valid && cfg_data_i[64:1] == qps_q[cfg_qp].queues.rq &&
+            cfg_data_i[80:65] == qps_q[cfg_qp].queues.rq_entries)) begin
+        pf_iss_q[cfg_qp]  <= rq_head_d[cfg_qp];
+        pf_fill_q[cfg_qp] <= rq_head_d[cfg_qp];
+        pf_skip_q[cfg_qp] <= pf_out_d[cfg_qp];
+      end
+    end
+  end
+  // The ring (no reset: only read between rq_head and pf_fill).
+  always_ff @(posedge clk_i) begin
+    if (pf_fill_now && pf_skip_q[pf_fqp] == 0) begin
+      for (int j = 0; j < 4; j++) begin
+        if (3'(j) < rt_head.k) begin
+          ring_q[pf_fqp][RingBits'(pf_fill_q[pf_fqp] + 16'(j))] <=
+              '{addr: dma_rsp_data_i[128*j+:64], len: dma_rsp_data_i[128*j+64+:32],
+                wr_id: dma_rsp_data_i[128*j+96+:32]};
+        end
+      end
+    end
+  end
+
   // Fields other stages consume, and the configuration word's spare bits.
   logic unused_bits;
   assign unused_bits = ^{cfg_data_i[CfgDataBits-1:211], job_q.drop, widx[31:7], jq.cfg.valid, jq.cfg.qpn,
                          jq.cfg.dest_qp, jq.cfg.epsn, jq.cfg.mtu_log2, jq.cfg.max_rd_atomic, jq.nak_sent,
-                         jq.w_open, jq.w_pa, jq.w_remaining, jq.grp_psn, jq.queues.valid, jq.queues.rq_posted,
+                         jq.w_open, jq.w_pa, jq.w_remaining, jq.grp_psn, jq.queues.valid, jq.queues.rq_posted, jq.queues.rq, jq.queues.rq_entries, jq.rq_head, jq.epsn, jq.msn,
+                         pqq.valid, pqq.cq, pqq.cq_entries, pqq.rnr_timer,
                          jq.queues.rnr_timer, jq.s_open, jq.s_addr, jq.s_room, jq.s_total, jq.s_wr_id,
-                         jq.w_dmalen, jq.aq_wr, jq.aq_lapped, hq, push_job};  // hq, push_job: a few fields each used
+                         jq.w_dmalen, jq.aq_wr, jq.aq_lapped, jq.cq_tail,
+                         // a few fields each used:
+                         he, xe, hq, push_job, cq_job_q, cq_jq};
 
   assign cnt_packets_in_o = c_in_q;
   assign cnt_processed_o  = c_proc_q;

@@ -81,4 +81,15 @@ inline std::vector<uint8_t> BuildRequest(const RequestSpec& s) {
   return f;
 }
 
+// A SEND packet of `n` bytes of `fill` (AckReq on the packets that end a message).
+inline RequestSpec Send(uint8_t opcode, uint32_t psn, size_t n, uint8_t fill, uint32_t qpn = 0x11) {
+  RequestSpec s;
+  s.opcode = opcode;
+  s.psn = psn;
+  s.dqpn = qpn;
+  s.payload.assign(n, fill);
+  s.ackreq = !(opcode == op::kSendFirst || opcode == op::kSendMiddle);
+  return s;
+}
+
 }  // namespace nettwin::rdma

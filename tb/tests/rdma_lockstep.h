@@ -12,13 +12,15 @@
 namespace nettwin::rdma {
 
 inline RdmaRunReport RunLockstep(const RdmaConfig& c, const std::vector<RequestSpec>& reqs, double bp = 0,
-                                 bool linear = false) {
+                                 bool linear = false, uint32_t read_cycles = 20, uint32_t write_cycles = 5,
+                                 uint32_t outstanding = 0) {
   std::vector<Packet> pkts;
   for (const auto& r : reqs) pkts.push_back(Packet{BuildRequest(r), 0});
   RdmaRunConfig cfg;
   cfg.engine = Engine::kLockstep;
-  cfg.mem_read_cycles = 20;
-  cfg.mem_write_cycles = 5;
+  cfg.mem_read_cycles = read_cycles;
+  cfg.mem_write_cycles = write_cycles;
+  if (outstanding) cfg.mem_outstanding = outstanding;
   cfg.opt.backpressure = bp;
   cfg.aq_linear = linear;
   RdmaRunReport r = RunRdma(c, pkts, cfg);

@@ -320,7 +320,9 @@ TEST(Rdma, AqWrapsAndRetransmissionsAtEveryDistance) {
   r.memory->Read(kMrPa + 64, fin, 8);
   EXPECT_EQ(LoadLe64(fin), value);
   EXPECT_EQ(r.counters.atomic_replays, q.size() - 300);
-  EXPECT_EQ(r.counters.dma_reads, 300u + (q.size() - 300 - on_chip));  // one read per replay from the AQ
+  // The 300 FAAs on one word are one hot-word chain (issue 25 item 3): the first reads the host, the others
+  // take their predecessor's result on chip. Then one read per replay from the AQ.
+  EXPECT_EQ(r.counters.dma_reads, 1u + (q.size() - 300 - on_chip));
 }
 
 TEST(Rdma, PsnWrapsAt24Bits) {
@@ -379,16 +381,6 @@ RdmaConfig SendConfig() {
   wqe[28] = 0xbb;
   c.memory.push_back(MemInit{0x3000000, std::vector<uint8_t>(wqe, wqe + 32)});
   return c;
-}
-
-RequestSpec Send(uint8_t opcode, uint32_t psn, size_t n, uint8_t fill, uint32_t qpn = 0x11) {
-  RequestSpec s;
-  s.opcode = opcode;
-  s.psn = psn;
-  s.dqpn = qpn;
-  s.payload.assign(n, fill);
-  s.ackreq = !(opcode == op::kSendFirst || opcode == op::kSendMiddle);
-  return s;
 }
 
 TEST(Rdma, SendIntoPostedReceivesWithCompletions) {

@@ -45,6 +45,13 @@ tool requires):
   mixed      (default) all of the above, interleaved at random (each QP's order preserved)
   edge       (not in mixed) cases where docs/rdma.md is silent, with the reference's reading:
              see the RDMA section of scripts/README.md
+  sendstream (not in mixed) SENDs back to back through the receive-WQE prefetch ring: more posted
+             WQEs than the ring holds, an RQ size no multiple of the 4-WQE read, full-MTU and
+             multi-packet SENDs, WRITEs with immediate among them, RNR once the posted WQEs are
+             used up; a second QP's short SENDs interleaved (gen_pipe.py)
+  hotatomic  (not in mixed) FAA / CAS streams on one hot word from two QPs (forwarded on chip),
+             atomics on another word, READs and WRITEs of the hot word and retransmissions of
+             hot-word atomics in between (gen_pipe.py)
 
 lostack, reorder, psnwrap and icrc also send SENDs and WRITEs with immediate (their QPs have
 receive queues that never run out: a WQE is posted for every message built); badreq's QP has none.
@@ -71,6 +78,7 @@ from collections import defaultdict
 
 from nettwin.rdma.gen_errors import sc_badreq, sc_icrc, sc_malformed
 from nettwin.rdma.gen_model import ALL_SCENARIOS, SCENARIOS, TS0, TS_STEP
+from nettwin.rdma.gen_pipe import sc_hotatomic, sc_sendstream
 from nettwin.rdma.gen_send import sc_edge, sc_send
 from nettwin.rdma.gen_state import Gen, interleave
 from nettwin.rdma.gen_traffic import sc_atomic, sc_lostack, sc_psnwrap, sc_reorder, sc_traffic
@@ -78,7 +86,8 @@ from nettwin.rdma.gen_traffic import sc_atomic, sc_lostack, sc_psnwrap, sc_reord
 
 SCENARIO_FUNCS = {"traffic": sc_traffic, "atomic": sc_atomic, "lostack": sc_lostack,
                   "reorder": sc_reorder, "badreq": sc_badreq, "psnwrap": sc_psnwrap,
-                  "icrc": sc_icrc, "malformed": sc_malformed, "send": sc_send, "edge": sc_edge}
+                  "icrc": sc_icrc, "malformed": sc_malformed, "send": sc_send, "edge": sc_edge,
+                  "sendstream": sc_sendstream, "hotatomic": sc_hotatomic}
 
 
 # =============================================================================================
@@ -119,6 +128,8 @@ REQUIRED = {
              "multi_send", "write_imm_cqe", "write_imm_nak-inv", "write_imm_nak-rnr", "send_nak-inv",
              "send_nak-rnr", "send_overflow", "send_overflow_later", "cq_wrap"},
     "edge": {"exec", "dup", "nak-inv", "nak-acc", "dup-nak-acc", "dup-nak-inv"},
+    "sendstream": {"exec", "send_only", "multi_send", "write_imm_cqe", "nak-rnr", "cq_wrap"},
+    "hotatomic": {"exec", "dup", "faa", "cas_success", "cas_fail"},
 }
 
 

@@ -18,7 +18,7 @@ OPN = {v: k for k, v in OP.items()}
 
 SCENARIOS = ("traffic", "atomic", "lostack", "reorder", "badreq", "psnwrap", "icrc", "malformed",
              "send")
-ALL_SCENARIOS = SCENARIOS + ("edge",)
+ALL_SCENARIOS = SCENARIOS + ("edge", "sendstream", "hotatomic")
 
 
 class GMR:

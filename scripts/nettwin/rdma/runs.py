@@ -13,7 +13,7 @@ TITLE = "RoCEv2 responder (RTL and model in lockstep, SystemC host memory; check
 HEADER = ["scenario", "seed", "mode", "req_in", "rsp_out", "drops", "naks", "atomics", "replays", "dma_rd",
           "cycles", "result", "time"]
 SCENARIOS = ["traffic", "atomic", "lostack", "reorder", "badreq", "psnwrap", "icrc", "malformed", "send", "edge",
-             "mixed", "hazard"]
+             "mixed", "hazard", "sendstream", "hotatomic"]
 # Both modes keep the host model their expectations were made with (`--mem-model slots`, 16 outstanding:
 # writes hold a slot, so the host also stalls the responder); `nettwin rdma`'s default is the PCIe model.
 SLOTS = ["--mem-model", "slots", "--mem-outstanding", "16"]

@@ -24,7 +24,7 @@ W="$(mktemp -d)"
 trap 'rm -rf "$W"' EXIT
 SEEDS=("$@")
 [ ${#SEEDS[@]} -eq 0 ] && SEEDS=(1 2 3)
-SCENARIOS=(traffic atomic lostack reorder badreq psnwrap icrc malformed send edge)
+SCENARIOS=(traffic atomic lostack reorder badreq psnwrap icrc malformed send edge sendstream hotatomic)
 VECTORS=(atomic badreq edge icrc psnwrap reorder send)
 
 fail() { echo "test_rdma_scripts: FAIL: $*" >&2; exit 1; }
