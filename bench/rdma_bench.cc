@@ -5,8 +5,8 @@
 // Hosts: `nettwin rdma`'s default host memory (the PCIe model, R = 200 cycles), and the same with R = 900.
 // --legacy: the earlier table's hosts instead (the slots model, R = 50 or 900, writes holding a slot for 8
 // cycles, 64 outstanding). --targets: only the 4 KiB / atomic rows the targets name, and exit 1 if a target
-// this responder is held to (WRITE, READ, FAA on distinct words) is missed (the ctest rdma_bench_targets);
-// SEND and FAA on one word are reported (branch rdma-pipe builds them).
+// this responder is held to (WRITE, READ, SEND, FAA on distinct words and on one word) is missed (the ctest
+// rdma_bench_targets).
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -182,8 +182,8 @@ int Main(int argc, char** argv) {
        true, true},
       {"4 KiB READ, R = 900: output beats/cycle", Kind::kRead, 900, 0.90, true, true},
       {"FAA on distinct words, R = 900: cycles each", Kind::kFaa, 900, 64, false, true},
-      {"4 KiB SEND, R = 900: input beats/cycle (rdma-pipe branch)", Kind::kSend, 900, 0.90, true, false},
-      {"FAA on one word, R = 900: cycles each (rdma-pipe branch)", Kind::kFaaHot, 900, 8, false, false},
+      {"4 KiB SEND, R = 900: input beats/cycle", Kind::kSend, 900, 0.90, true, true},
+      {"FAA on one word, R = 900: cycles each", Kind::kFaaHot, 900, 8, false, true},
   };
   for (Kind k : {Kind::kWrite, Kind::kRead, Kind::kSend, Kind::kFaa, Kind::kFaaHot}) {
     for (uint32_t mtu : {256u, 512u, 1024u, 2048u, 4096u}) {
