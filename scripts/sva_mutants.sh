@@ -7,8 +7,8 @@
 #   - with the assertions switched off (NT_SVA_OFF=1) lockstep alone diverges at a cycle D >= C.
 # It prints one row per block (block, bug, assertion, C, D) and exits 1 if any block fails.
 #   scripts/sva_mutants.sh [--build DIR] [BLOCK...]    (BLOCK: LB UDPLB RDMA REORDER REROUTE VNIC RE NAA; default all)
-# DIR (default build-mutants in the repository) is configured and built here; ccache makes the blocks that
-# carry no bug cheap (their Verilated code is the same as a normal build's).
+# DIR (default build-mutants in the repository) is configured and built here, the Verilated code at -O1 (it
+# compiles about three times faster than -O3, and these runs are short).
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 B="$ROOT/build-mutants"
@@ -26,7 +26,7 @@ list=$(IFS=';'; echo "${BLOCKS[*]}")
 
 export CCACHE_BASEDIR=/work
 if ! cmake -S "$ROOT" -B "$B" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER_LAUNCHER=ccache \
-    "-DNT_MUTANTS=$list" >"$B/sva_configure.log" 2>&1; then
+    "-DNT_MUTANTS=$list" -DNT_VERILATED_OPT=-O1 >"$B/sva_configure.log" 2>&1; then
   echo "FAIL configure (see $B/sva_configure.log)"; exit 1
 fi
 if ! nice cmake --build "$B" -j2 --target nettwin >"$B/sva_build.log" 2>&1; then

@@ -164,7 +164,7 @@ class Harness {
         // The model's outputs only matter in a waveform: setting them costs a second RTL evaluation.
         if (tracing && cycle >= opt.trace_from && cycle <= opt.trace_to) rtl_->ShowModel(*mout);
         if (auto d = Binding::Compare(out, *mout)) {
-          r.mismatch = Mismatch{cycle, *d, source.current(), sink.frames_done(), sink.beat_in_frame()};
+          r.mismatch = Mismatch{cycle, *d, source.current(), sink.frames_done(), sink.beat_in_frame(), {}};
           primary->Tick();  // so the wave shows the diverging cycle
           // An assertion that fails at this same edge is the report: it names the cause, not the symptom.
           if (auto a = rtl_->TakeAssertion()) r.mismatch->assertion = std::move(*a);

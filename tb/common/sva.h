@@ -10,7 +10,7 @@
 namespace nettwin::tb {
 
 // The first assertion that failed since the last call (its hierarchical name, e.g.
-// "TOP.lb_tb_top.u_dut.u_sva_m.valid_held"), and forgets it.
+// "lb_tb_top.lb_tb_top.u_dut.u_sva_ports.u_m.valid_held"), and forgets it.
 std::optional<std::string> TakeSvaFailure();
 
 }  // namespace nettwin::tb

@@ -99,6 +99,10 @@ class VerilatedBlock : public RtlBlock<In, Out> {
     top_ = std::make_unique<VTop>(ctx_.get(), name);
   }
   ~VerilatedBlock() override {
+    // Verilator 5.006 erases a model's scopes (which DPI, i.e. the assertions' hook, creates) from the
+    // *thread's* current context, not the model's own: after another block (e.g. a divergence replay) was
+    // destroyed, that is a freed context, and the erase waits forever on its mutex. Point it at ours.
+    Verilated::threadContextp(ctx_.get());
     if (fst_) fst_->close();
     top_->final();
 #ifdef NT_COVERAGE
