@@ -220,11 +220,6 @@ module lb_top
       s6_q         <= s5_q.b;
       s6_rw_q      <= rw_calc;
       if (s6_q.valid && s6_q.sop) ctx_q <= s6_rw_q;
-`ifdef NT_MUTATE_LB
-    // a planted protocol bug (docs/assertions.md): the S6 beat changes while the pipeline is stalled
-    end else if (s6_q.valid) begin
-      s6_q.data <= ~s6_q.data;
-`endif
     end
   end
 
