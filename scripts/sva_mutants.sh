@@ -39,7 +39,7 @@ trap 'rm -rf "$T"' EXIT
 gen() { "$@" >/dev/null || { echo "FAIL vector: $*"; exit 1; }; }
 
 declare -A ARGS BUG
-BUG[LB]="S6 stage beat changes while the pipeline is stalled (lb_top)"
+BUG[LB]="the output register's waiting beat changes (nt_skid_buffer, LB only)"
 BUG[UDPLB]="S8 stage beat changes while the pipeline is stalled (udplb_top)"
 BUG[RDMA]="m_valid_o drops every other stalled cycle (rdma_top)"
 BUG[REORDER]="m_valid_o drops every other stalled cycle (reorder_top)"
