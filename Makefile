@@ -2,7 +2,7 @@
 BUILD ?= build
 JOBS ?= $(shell nproc)
 
-.PHONY: all setup build regress test test-asan fuzz coverage soak lint bench clean
+.PHONY: all setup build regress test test-asan fuzz coverage soak lint bench clean sva-mutants
 
 all: build
 
@@ -55,6 +55,11 @@ soak: build
 
 lint:
 	bash scripts/lint_rtl.sh
+
+# Every block built with its planted RTL protocol bug (build-mutants/), each caught by an assertion no later
+# than lockstep alone would see it; prints the table of docs/assertions.md.
+sva-mutants: setup
+	bash scripts/sva_mutants.sh --build build-mutants
 
 bench: build
 	$(BUILD)/lb_bench

@@ -29,6 +29,9 @@ module nt_skid_buffer #(
       if (out_valid_q && !out_ready_i) begin
         skid_valid_q <= in_valid_i;
         skid_data_q  <= in_data_i;
+`ifdef NT_MUTATE_LB
+        out_data_q   <= ~out_data_q;  // a planted protocol bug (docs/assertions.md): the waiting beat changes
+`endif
       end else begin
         out_valid_q <= in_valid_i;
         out_data_q  <= in_data_i;

@@ -358,6 +358,11 @@ module udplb_top
       s6_q       <= s6_d;
       s7_q       <= s7_d;
       s8_q       <= s8_d;
+`ifdef NT_MUTATE_UDPLB
+    // a planted protocol bug (docs/assertions.md): the S8 beat changes while the pipeline is stalled
+    end else if (s8_q.b.valid) begin
+      s8_q.b.data <= ~s8_q.b.data;
+`endif
     end
   end
 

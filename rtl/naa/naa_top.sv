@@ -132,7 +132,12 @@ module naa_top
     else if (rq_m_valid) out_src = 2'd2;
     else out_src = 2'd1;
   end
+`ifdef NT_MUTATE_NAA  // a planted protocol bug (docs/assertions.md)
+  nt_mutant_valid_drop u_mutant (
+    .clk_i, .rst_ni, .valid_i(src_valid[out_src]), .ready_i(m_ready_i), .valid_o(m_valid_o));
+`else
   assign m_valid_o = src_valid[out_src];
+`endif
   assign m_data_o  = src_data[out_src];
   assign m_keep_o  = src_keep[out_src];
   assign m_last_o  = src_last[out_src];

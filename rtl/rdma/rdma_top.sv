@@ -247,7 +247,12 @@ module rdma_top
   assign s_ready_o = (rx_wr_q - rx_rd_q) != 8'(RdmaRxFrames);
   assign rx_fire   = s_valid_i && s_ready_o;
   assign busy_o    = state_q != StRx || pq_wr_q != pq_rd_q || cq_pend_q;
+`ifdef NT_MUTATE_RDMA  // a planted protocol bug (docs/assertions.md)
+  nt_mutant_valid_drop u_mutant (
+    .clk_i, .rst_ni, .valid_i(back_q == BkSend), .ready_i(m_ready_i), .valid_o(m_valid_o));
+`else
   assign m_valid_o = back_q == BkSend;
+`endif
   assign m_data_o  = m_valid_o ? rsp_data : '0;
   assign m_keep_o  = m_valid_o ? rsp_keep : '0;
   assign m_last_o  = m_valid_o && rsp_last;

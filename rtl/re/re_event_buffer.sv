@@ -250,7 +250,12 @@ module re_event_buffer
   end
 
   assign ev_done_o = o_fire && o_last;
+`ifdef NT_MUTATE_RE  // a planted protocol bug (docs/assertions.md)
+  nt_mutant_valid_drop u_mutant (
+    .clk_i, .rst_ni, .valid_i(o_active_q), .ready_i(m_ready_i), .valid_o(m_valid_o));
+`else
   assign m_valid_o = o_active_q;
+`endif
   assign m_data_o  = beat_data;
   assign m_keep_o  = keep;
   assign m_last_o  = o_last;

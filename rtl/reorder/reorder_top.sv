@@ -586,7 +586,12 @@ module reorder_top
                          pend_meta.nic_b8};
 
   // ---------------- outputs ----------------
+`ifdef NT_MUTATE_REORDER  // a planted protocol bug (docs/assertions.md)
+  nt_mutant_valid_drop u_mutant (
+    .clk_i, .rst_ni, .valid_i(m_valid_q), .ready_i(m_ready_i), .valid_o(m_valid_o));
+`else
   assign m_valid_o = m_valid_q;
+`endif
   assign m_data_o = m_data_q;
   assign m_keep_o = m_keep_q;
   assign m_last_o = m_last_q;

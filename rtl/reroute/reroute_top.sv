@@ -391,7 +391,12 @@ module reroute_top
 
   assign s_ready_o = !rx_full_q;
   assign r_ready_o = !cx_full_q;
+`ifdef NT_MUTATE_REROUTE  // a planted protocol bug (docs/assertions.md)
+  nt_mutant_valid_drop u_mutant (
+    .clk_i, .rst_ni, .valid_i(ob_valid_q), .ready_i(m_ready_i), .valid_o(m_valid_o));
+`else
   assign m_valid_o = ob_valid_q;
+`endif
   assign m_data_o = ob_valid_q ? beat : '0;
   assign m_keep_o = !ob_valid_q ? '0 :
                     ob_idx_q != ob_lastb_q ? '1 :

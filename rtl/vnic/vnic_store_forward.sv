@@ -50,7 +50,12 @@ module vnic_store_forward
   assign over_o      = over_q | (beats_q == BeatBits'(VnicMaxBeats));
   assign bytes_o     = 16'({beats_q[BeatBits-2:0], 6'd0}) + 16'(popcount64(s_keep_i));
   assign frame_end   = s_fire & s_last_i;
+`ifdef NT_MUTATE_VNIC  // a planted protocol bug (docs/assertions.md)
+  nt_mutant_valid_drop u_mutant (
+    .clk_i, .rst_ni, .valid_i(~fifo_empty), .ready_i(out_fire_i), .valid_o(head_valid_o));
+`else
   assign head_valid_o = ~fifo_empty;
+`endif
   assign head_o      = head[DescBits+BeatBits-1:BeatBits];
   assign k_o         = k_q;
   assign done        = out_fire_i & out_last_i;

@@ -24,6 +24,9 @@ class RtlBlock : public ClockedBlock<In, Out> {
   virtual void OpenTrace(const std::string& path) = 0;
   virtual void SetTracing(bool on) = 0;
   virtual void ShowModel(const Out& model_out) = 0;
+  // The first RTL assertion (rtl/common/nt_assert.svh) that failed at the last clock edge, if any; taking it
+  // clears it. Verilated blocks report them; a block without assertions has none.
+  virtual std::optional<std::string> TakeAssertion() { return std::nullopt; }
 };
 
 struct Accounting {
@@ -61,6 +64,9 @@ struct Mismatch {
   size_t in_packet = 0;   // frame the source was offering (or about to offer)
   size_t out_packet = 0;  // frame the sink was receiving
   size_t out_beat = 0;    // beat within that frame
+  // Non-empty: the run stopped because this RTL assertion failed at `cycle` (its hierarchical name). `diff`
+  // is then empty, or the lockstep divergence seen in the same cycle.
+  std::string assertion;
 };
 
 struct RunOptions {
@@ -92,6 +98,15 @@ struct RunResult {
 
 // The first lines of a divergence report; `in_name` / `out_name` say what the block's frames are.
 inline std::string MismatchReport(const Mismatch& m, const std::string& in_name, const std::string& out_name) {
+  if (!m.assertion.empty()) {
+    std::string s = "RTL ASSERTION FAILED at cycle " + std::to_string(m.cycle) + ": " + m.assertion + "\n";
+    if (!m.diff.signal.empty()) {
+      s += "  lockstep diverges in the same cycle: signal " + m.diff.signal + " rtl = " + m.diff.rtl +
+           ", model = " + m.diff.model + "\n";
+    }
+    return s + "  " + in_name + " #" + std::to_string(m.in_packet) + " being offered; " + out_name + " #" +
+           std::to_string(m.out_packet) + ", beat " + std::to_string(m.out_beat) + "\n";
+  }
   return "LOCKSTEP MISMATCH at cycle " + std::to_string(m.cycle) + ": signal " + m.diff.signal + "\n" +
          "  rtl   = " + m.diff.rtl + "\n" + "  model = " + m.diff.model + "\n" + "  " + in_name + " #" +
          std::to_string(m.in_packet) + " being offered; " + out_name + " #" + std::to_string(m.out_packet) +
@@ -148,8 +163,10 @@ class Harness {
         // The model's outputs only matter in a waveform: setting them costs a second RTL evaluation.
         if (tracing && cycle >= opt.trace_from && cycle <= opt.trace_to) rtl_->ShowModel(*mout);
         if (auto d = Binding::Compare(out, *mout)) {
-          r.mismatch = Mismatch{cycle, *d, source.current(), sink.frames_done(), sink.beat_in_frame()};
+          r.mismatch = Mismatch{cycle, *d, source.current(), sink.frames_done(), sink.beat_in_frame(), {}};
           primary->Tick();  // so the wave shows the diverging cycle
+          // An assertion that fails at this same edge is the report: it names the cause, not the symptom.
+          if (auto a = rtl_->TakeAssertion()) r.mismatch->assertion = std::move(*a);
           r.cycles = cycle + 1;
           break;
         }
@@ -165,6 +182,13 @@ class Harness {
       primary->Tick();
       if (rtl_ && model_) model_->Tick();
       r.cycles = cycle + 1;
+      if (rtl_) {
+        if (auto a = rtl_->TakeAssertion()) {  // an RTL assertion failed at this edge: stop like a divergence
+          r.mismatch = Mismatch{cycle, {}, source.current(), sink.frames_done(), sink.beat_in_frame(), std::move(*a)};
+          r.accounting = acc;
+          break;
+        }
+      }
       r.accounting = acc;
       const bool quiet = source.Done() && (side == nullptr || !side->Busy());
       if (quiet && acc.in == packets.size() && acc.in == acc.out + acc.dropped && !Binding::Sink(out).valid) break;

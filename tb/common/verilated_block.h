@@ -14,10 +14,13 @@
 #include <cstring>
 #include <cstdlib>
 #include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 
 #include "model/common/cfg_port.h"
 #include "tb/common/harness.h"
+#include "tb/common/sva.h"
 
 namespace nettwin::tb {
 
@@ -90,9 +93,16 @@ class VerilatedBlock : public RtlBlock<In, Out> {
  public:
   explicit VerilatedBlock(const char* name) : ctx_(std::make_unique<VerilatedContext>()), name_(name) {
     ctx_->traceEverOn(true);
+    // NT_SVA_OFF=1 switches the RTL assertions off (scripts/sva_mutants.sh: the cycle at which lockstep alone
+    // sees a planted bug); they are on otherwise.
+    if (const char* off = std::getenv("NT_SVA_OFF"); off != nullptr && off[0] == '1') ctx_->assertOn(false);
     top_ = std::make_unique<VTop>(ctx_.get(), name);
   }
   ~VerilatedBlock() override {
+    // Verilator 5.006 erases a model's scopes (which DPI, i.e. the assertions' hook, creates) from the
+    // *thread's* current context, not the model's own: after another block (e.g. a divergence replay) was
+    // destroyed, that is a freed context, and the erase waits forever on its mutex. Point it at ours.
+    Verilated::threadContextp(ctx_.get());
     if (fst_) fst_->close();
     top_->final();
 #ifdef NT_COVERAGE
@@ -119,13 +129,17 @@ class VerilatedBlock : public RtlBlock<In, Out> {
     top_->eval();
     top_->rst_ni = 1;
     top_->eval();
+    TakeSvaFailure();  // assertions are disabled in reset; nothing from before this run counts
+    sva_failure_.reset();
   }
   void Tick() override {
     Dump();
     top_->clk_i = 1;
     top_->eval();
     Dump();
+    if (auto f = TakeSvaFailure(); f && !sva_failure_) sva_failure_ = std::move(f);
   }
+  std::optional<std::string> TakeAssertion() override { return std::exchange(sva_failure_, std::nullopt); }
   void OpenTrace(const std::string& path) override {
     fst_ = std::make_unique<VerilatedFstC>();
     top_->trace(fst_.get(), 99);
@@ -149,6 +163,7 @@ class VerilatedBlock : public RtlBlock<In, Out> {
   std::unique_ptr<VerilatedFstC> fst_;
   bool tracing_ = false;
   uint64_t half_cycles_ = 0;
+  std::optional<std::string> sva_failure_;
 };
 
 }  // namespace nettwin::tb

@@ -38,6 +38,7 @@ class RerouteLockstep : public ClockedBlock<RerouteIn, RerouteOut> {
     else if (!(m.cnt == r.cnt)) what = "counters";
     if (!what.empty()) {
       if (mismatches_++ == 0) {
+        first_cycle_ = cycle_;
         std::ostringstream os;
         os << "cycle " << cycle_ << ": " << what << " differs (model in " << m.cnt.in << " out " << m.cnt.out
            << " ctrl " << m.cnt.ctrl_in << " reroutes " << m.cnt.reroutes << " / rtl in " << r.cnt.in << " out "
@@ -50,6 +51,16 @@ class RerouteLockstep : public ClockedBlock<RerouteIn, RerouteOut> {
   void Tick() override {
     model_.Tick();
     rtl_.Tick();
+    // An RTL assertion (docs/assertions.md) is a mismatch too; at the cycle of the first divergence or
+    // before it, it is the first one reported (it names the cause).
+    if (auto a = rtl_.TakeAssertion()) {
+      if (mismatches_ == 0 || first_cycle_ == cycle_) {
+        std::string also = mismatches_ == 0 ? "" : " (lockstep diverges in the same cycle: " + first_ + ")";
+        first_ = "cycle " + std::to_string(cycle_) + ": RTL ASSERTION FAILED: " + *a + also;
+        first_cycle_ = cycle_;
+      }
+      ++mismatches_;
+    }
     ++cycle_;
   }
   // Self-test of the comparison: the next output beat of the model is compared as if one bit differed.
@@ -61,7 +72,7 @@ class RerouteLockstep : public ClockedBlock<RerouteIn, RerouteOut> {
  private:
   RerouteModel model_;
   RerouteRtl rtl_;
-  uint64_t cycle_ = 0, mismatches_ = 0;
+  uint64_t cycle_ = 0, mismatches_ = 0, first_cycle_ = 0;
   bool inject_ = false;
   std::string first_;
 };

@@ -146,5 +146,66 @@ TEST(LbLockstep, DivergenceIsReportedPreciselyWithWaveform) {
   });
 }
 
+// An RTL run whose input breaks the stream protocol on purpose: the first beat the block does not take is
+// withdrawn (s_valid low) on the next cycle, on the RTL's input only. The s port's valid_held assertion
+// (rtl/common/nt_stream_checker.sv, bound by nt_stream_ports_sva.sv) must stop the run at that cycle with its
+// name, as a divergence would, and a replay must stop there again and trace the window (docs/assertions.md).
+class ValidDroppingRtl : public LbRtl {
+ public:
+  void Reset() override {
+    LbRtl::Reset();
+    cycle_ = 0;
+    stalled_ = dropped_ = false;
+  }
+  const LbOut& Eval(const LbIn& in) override {
+    LbIn x = in;
+    if (stalled_ && !dropped_) {
+      x.s.valid = false;
+      dropped_ = true;
+      dropped_at_ = cycle_;
+    }
+    const LbOut& out = LbRtl::Eval(x);
+    now_stalled_ = x.s.valid && !out.s_ready;
+    return out;
+  }
+  void Tick() override {
+    LbRtl::Tick();
+    stalled_ = now_stalled_;
+    ++cycle_;
+  }
+  uint64_t dropped_at_ = 0;
+
+ private:
+  uint64_t cycle_ = 0;
+  bool stalled_ = false, now_stalled_ = false, dropped_ = false;
+};
+
+TEST(LbLockstep, RtlAssertionStopsTheRunLikeADivergence) {
+  std::mt19937_64 rng(5);
+  const auto pkts = testing::RandomTraffic(rng, 60);
+  tb::RunOptions opt;
+  opt.backpressure = 0.8;  // stalls the pipeline, so s_ready falls while a beat is offered
+  auto run = [&](const tb::RunOptions& o, uint64_t* dropped_at) {
+    ValidDroppingRtl rtl;
+    LbCycleModel model;
+    tb::Harness<LbBinding> h(&rtl, &model);
+    LbTableFeeder feeder(ParseScript(testing::FullTables(), "full"), pkts.size());
+    const tb::RunResult r = h.Run(pkts, &feeder, o);
+    if (dropped_at != nullptr) *dropped_at = rtl.dropped_at_;
+    return r;
+  };
+  uint64_t dropped_at = 0;
+  const tb::RunResult r = run(opt, &dropped_at);
+  ASSERT_TRUE(r.mismatch.has_value()) << "no assertion fired";
+  EXPECT_EQ(r.mismatch->cycle, dropped_at);
+  EXPECT_NE(r.mismatch->assertion.find("u_sva_ports.u_s.valid_held"), std::string::npos) << r.mismatch->assertion;
+  const std::string report = tb::MismatchReport(*r.mismatch, "input packet", "output packet");
+  const std::string head = "RTL ASSERTION FAILED at cycle " + std::to_string(dropped_at) + ": lb_tb_top.lb_tb_top.u_dut.";
+  EXPECT_EQ(report.rfind(head, 0), 0u) << report;
+  EXPECT_NE(report.find(" being offered; output packet #"), std::string::npos) << report;
+  tb::testing::ExpectDivergenceWindowTraced(opt, *r.mismatch, "lb_assertion", 2000,
+                                            [&](const auto& o) { return run(o, nullptr); });
+}
+
 }  // namespace
 }  // namespace nettwin::lb
