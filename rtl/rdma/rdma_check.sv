@@ -39,14 +39,14 @@ module rdma_check
     m    = -1;
     pa_o = '0;
     for (int i = RdmaMrs - 1; i >= 0; i--) if (mrs[i].valid && mrs[i].rkey == rkey) m = i;
-    if (m < 0) return SynAcc;
-    ok = (right == 2'd0 && mrs[m].r) || (right == 2'd1 && mrs[m].w) || (right == 2'd2 && mrs[m].a);
-    if (!ok) return SynAcc;
-    if (va < mrs[m].va || len > 64'(mrs[m].len) || va - mrs[m].va > 64'(mrs[m].len) - len) begin
-      return SynAcc;
+    mr_check = SynAcc;
+    if (m >= 0) begin
+      ok = (right == 2'd0 && mrs[m].r) || (right == 2'd1 && mrs[m].w) || (right == 2'd2 && mrs[m].a);
+      if (ok && !(va < mrs[m].va || len > 64'(mrs[m].len) || va - mrs[m].va > 64'(mrs[m].len) - len)) begin
+        pa_o = mrs[m].pa + (va - mrs[m].va);
+        mr_check = 8'h00;
+      end
     end
-    pa_o = mrs[m].pa + (va - mrs[m].va);
-    return 8'h00;
   endfunction
 
   always_comb begin

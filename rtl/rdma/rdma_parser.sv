@@ -12,13 +12,13 @@ module rdma_parser
 
   function automatic int unsigned ext_len(logic [7:0] opcode);
     unique case (opcode)
-      8'h06, 8'h0a, 8'h0c: return 16;
-      8'h0b: return 20;
-      8'h03, 8'h05, 8'h09: return 4;
-      8'h13, 8'h14: return 28;
-      8'h0d, 8'h0f, 8'h10, 8'h11: return 4;
-      8'h12: return 12;
-      default: return 0;
+      8'h06, 8'h0a, 8'h0c: ext_len = 16;
+      8'h0b: ext_len = 20;
+      8'h03, 8'h05, 8'h09: ext_len = 4;
+      8'h13, 8'h14: ext_len = 28;
+      8'h0d, 8'h0f, 8'h10, 8'h11: ext_len = 4;
+      8'h12: ext_len = 12;
+      default: ext_len = 0;
     endcase
   endfunction
 

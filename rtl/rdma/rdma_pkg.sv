@@ -173,13 +173,13 @@ package rdma_pkg;
 
   // The byte at frame offset pos as the ICRC sees it (masked fields read as ones).
   function automatic logic [7:0] icrc_masked(int unsigned pos, logic [7:0] b, logic v6);
+    icrc_masked = b;
     if (!v6) begin
-      if (pos == 15 || pos == 22 || pos == 24 || pos == 25 || pos == 40 || pos == 41 || pos == 46) return 8'hff;
+      if (pos == 15 || pos == 22 || pos == 24 || pos == 25 || pos == 40 || pos == 41 || pos == 46) icrc_masked = 8'hff;
     end else begin
-      if (pos == 14) return b | 8'h0f;
-      if ((pos >= 15 && pos <= 17) || pos == 21 || pos == 60 || pos == 61 || pos == 66) return 8'hff;
+      if (pos == 14) icrc_masked = b | 8'h0f;
+      else if ((pos >= 15 && pos <= 17) || pos == 21 || pos == 60 || pos == 61 || pos == 66) icrc_masked = 8'hff;
     end
-    return b;
   endfunction
 
   // CRC over the bytes of one beat (first byte at frame offset base) that lie in [lo, hi).

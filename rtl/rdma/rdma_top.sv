@@ -158,8 +158,8 @@ module rdma_top
   int unsigned            base, pos, data_end, widx;
 
   function automatic logic [StreamBits-1:0] rbeat(int j);
-    if (j < 0 || j >= RdmaRspBeats) return '0;
-    return rbuf_q[head][j];
+    if (j < 0 || j >= RdmaRspBeats) rbeat = '0;
+    else rbeat = rbuf_q[head][j];
   endfunction
 
   always_comb begin
@@ -378,9 +378,9 @@ module rdma_top
   // verilator lint_off UNUSEDSIGNAL
   // (takes the whole job, reads three flags)
   function automatic state_e after_payload(job_t j);
-    if (j.fetch_after) return StRqRead;
-    if (j.cqe) return StCqWrite;
-    return StRx;  // with the ACK queued if j.ack
+    if (j.fetch_after) after_payload = StRqRead;
+    else if (j.cqe) after_payload = StCqWrite;
+    else after_payload = StRx;  // with the ACK queued if j.ack
   endfunction
   // verilator lint_on UNUSEDSIGNAL
 

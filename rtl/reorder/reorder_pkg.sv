@@ -101,70 +101,83 @@ package reorder_pkg;
     int unsigned len, udp, bth, ipn, src;
     logic [15:0] et, sum;
     logic [7:0] b8;
+    logic go;  // 0 once the frame is known not to be a CW data packet: m as it is then is the answer
     m = '0;
+    go = 1'b1;
+    udp = 0;
     len = known_len < 0 ? 2 * StreamBytes + 1 : unsigned'(known_len);
     et = wb16(w, 12);
     if (et == 16'h0800) begin
       m.v6 = 1'b0;
       udp = 34;
-      if (wb(w, 14) != 8'h45 || wb(w, 23) != 8'd17 || ((wb(w, 20) & 8'h3f) | wb(w, 21)) != 8'd0) return m;
-      m.ip_len = wb16(w, 16);
-      m.ce = w[8*15+:2] == 2'b11;
+      if (wb(w, 14) != 8'h45 || wb(w, 23) != 8'd17 || ((wb(w, 20) & 8'h3f) | wb(w, 21)) != 8'd0) go = 1'b0;
+      else begin
+        m.ip_len = wb16(w, 16);
+        m.ce = w[8*15+:2] == 2'b11;
+      end
     end else if (et == 16'h86dd) begin
       m.v6 = 1'b1;
       udp = 54;
-      if (w[8*14+4+:4] != 4'd6 || wb(w, 20) != 8'd17) return m;
-      m.ip_len = wb16(w, 18);
-      m.ce = w[8*15+4+:2] == 2'b11;
-    end else begin
-      return m;
-    end
-    bth = udp + 8;
-    m.cw_off = 16'(bth + 12);
-    if (len < bth + 12 + 4 + 4) return m;
-    if (wb16(w, udp + 2) != 16'(ReorderUdpPort)) return m;
-    b8 = wb(w, bth + 8);
-    m.path_id = wb(w, bth + 4);
-    if (p4) begin
-      // DATA (1) only: ask_reply without tail asks for an RTT_REPLY; 0 (no CW header), REPLY, NOTIFY: 7
-      m.op = b8[6:5] != 2'd1 ? 3'd7 : (b8[1] && !b8[0]) ? CwRttRequest : CwNormal;
-      m.epoch = b8[3:2] + {1'b0, b8[4]};
-      m.rerouted = b8[4];
-    end else begin
-      m.op = b8[6:4];
-      m.epoch = b8[3:2];
-      m.rerouted = b8[1];
-    end
-    m.tail = b8[0];
-    m.tx_ts = wb16(w, bth + 12);
-    m.tail_tx_ts = wb16(w, bth + 14);
-    if (m.op != CwNormal && m.op != CwRttRequest) return m;
-    m.key[7:0] = m.v6 ? 8'd1 : 8'd0;
-    ipn = m.v6 ? 16 : 4;
-    src = m.v6 ? 22 : 26;
-    for (int unsigned i = 0; i < 16; i++) begin
-      if (i < ipn) begin
-        m.key[8*(1+i)+:8] = wb(w, src + i);
-        m.key[8*(17+i)+:8] = wb(w, src + ipn + i);
+      if (w[8*14+4+:4] != 4'd6 || wb(w, 20) != 8'd17) go = 1'b0;
+      else begin
+        m.ip_len = wb16(w, 18);
+        m.ce = w[8*15+4+:2] == 2'b11;
       end
+    end else begin
+      go = 1'b0;
     end
-    for (int unsigned i = 0; i < 3; i++) m.key[8*(33+i)+:8] = wb(w, bth + 5 + i);
-    m.nic_ip_len = m.ip_len - 16'd4;
-    m.nic_udp_len = wb16(w, udp + 4) - 16'd4;
-    m.nic_b8 = b8 & 8'h80;
-    if (p4) begin
-      // the lengths and the IPv4 checksum are the NIC's already; ip_len: the datagram the frame holds
-      m.nic_ip_len = m.ip_len;
-      m.nic_udp_len = wb16(w, udp + 4);
-      m.nic_csum = wb16(w, 24);
-      m.ip_len = m.ip_len + 16'd4;
-    end else if (!m.v6) begin
-      // RFC 1624 eqn. 3, as model/common/checksum.h: HC' = ~(~HC + ~m + m')
-      sum = ones_add(ones_add(16'd0, ~m.ip_len), m.nic_ip_len);
-      m.nic_csum = ~ones_add(~wb16(w, 24), sum);
+    if (go) begin
+      bth = udp + 8;
+      m.cw_off = 16'(bth + 12);
+      if (len < bth + 12 + 4 + 4) go = 1'b0;
+      else if (wb16(w, udp + 2) != 16'(ReorderUdpPort)) go = 1'b0;
     end
-    m.hdr = w[HdrBits-1:0];
-    m.ok = 1'b1;
+    if (go) begin
+      b8 = wb(w, bth + 8);
+      m.path_id = wb(w, bth + 4);
+      if (p4) begin
+        // DATA (1) only: ask_reply without tail asks for an RTT_REPLY; 0 (no CW header), REPLY, NOTIFY: 7
+        m.op = b8[6:5] != 2'd1 ? 3'd7 : (b8[1] && !b8[0]) ? CwRttRequest : CwNormal;
+        m.epoch = b8[3:2] + {1'b0, b8[4]};
+        m.rerouted = b8[4];
+      end else begin
+        m.op = b8[6:4];
+        m.epoch = b8[3:2];
+        m.rerouted = b8[1];
+      end
+      m.tail = b8[0];
+      m.tx_ts = wb16(w, bth + 12);
+      m.tail_tx_ts = wb16(w, bth + 14);
+      if (m.op != CwNormal && m.op != CwRttRequest) go = 1'b0;
+    end
+    if (go) begin
+      m.key[7:0] = m.v6 ? 8'd1 : 8'd0;
+      ipn = m.v6 ? 16 : 4;
+      src = m.v6 ? 22 : 26;
+      for (int unsigned i = 0; i < 16; i++) begin
+        if (i < ipn) begin
+          m.key[8*(1+i)+:8] = wb(w, src + i);
+          m.key[8*(17+i)+:8] = wb(w, src + ipn + i);
+        end
+      end
+      for (int unsigned i = 0; i < 3; i++) m.key[8*(33+i)+:8] = wb(w, bth + 5 + i);
+      m.nic_ip_len = m.ip_len - 16'd4;
+      m.nic_udp_len = wb16(w, udp + 4) - 16'd4;
+      m.nic_b8 = b8 & 8'h80;
+      if (p4) begin
+        // the lengths and the IPv4 checksum are the NIC's already; ip_len: the datagram the frame holds
+        m.nic_ip_len = m.ip_len;
+        m.nic_udp_len = wb16(w, udp + 4);
+        m.nic_csum = wb16(w, 24);
+        m.ip_len = m.ip_len + 16'd4;
+      end else if (!m.v6) begin
+        // RFC 1624 eqn. 3, as model/common/checksum.h: HC' = ~(~HC + ~m + m')
+        sum = ones_add(ones_add(16'd0, ~m.ip_len), m.nic_ip_len);
+        m.nic_csum = ~ones_add(~wb16(w, 24), sum);
+      end
+      m.hdr = w[HdrBits-1:0];
+      m.ok = 1'b1;
+    end
     return m;
   endfunction
 
