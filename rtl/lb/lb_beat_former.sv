@@ -1,21 +1,19 @@
 // Forms one output beat: removes the 12-byte LB header (bytes at and after it come from 12 bytes further
 // on, pulling in the successor's first 12 bytes), overwrites the rewritten header fields, sets keep/last.
 module lb_beat_former
-  import nt_pkg::*;
-  import lb_pkg::*;
 (
-  input  pipe_beat_t             beat_i,
-  input  rewrite_t               rw_i,
+  input  lb_pkg::pipe_beat_t             beat_i,
+  input  lb_pkg::rewrite_t               rw_i,
   output logic                   valid_o,
-  output logic [StreamBits-1:0]  data_o,
-  output logic [StreamBytes-1:0] keep_o,
+  output logic [nt_pkg::StreamBits-1:0]  data_o,
+  output logic [nt_pkg::StreamBytes-1:0] keep_o,
   output logic                   last_o
 );
-  localparam int unsigned Hdr = LbHeaderBytes;
+  localparam int unsigned Hdr = nt_pkg::LbHeaderBytes;
 
-  logic [8*WindowBytes-1:0] hdr;      // rewritten header fields by frame offset
-  logic [WindowBytes-1:0]   hdr_set;  // which offsets hdr overrides
-  logic [8*(StreamBytes+Hdr)-1:0] src;
+  logic [8*lb_pkg::WindowBytes-1:0] hdr;      // rewritten header fields by frame offset
+  logic [lb_pkg::WindowBytes-1:0]   hdr_set;  // which offsets hdr overrides
+  logic [8*(nt_pkg::StreamBytes+Hdr)-1:0] src;
   int unsigned n, out_n, base, lb_off, l4;
   logic [31:0] pos;
 
@@ -48,21 +46,21 @@ module lb_beat_former
   always_comb begin
     n       = int'($countones(beat_i.keep));
     lb_off  = int'(rw_i.l4_off) + 8;
-    base    = StreamBytes * int'(beat_i.idx);
+    base    = nt_pkg::StreamBytes * int'(beat_i.idx);
     src     = {beat_i.next12, beat_i.data};
     valid_o = beat_i.valid && rw_i.forward && !(beat_i.last && n <= Hdr);
-    out_n   = beat_i.last ? n - Hdr : (beat_i.fold ? StreamBytes - Hdr + int'(beat_i.next_n)
-                                                   : StreamBytes);
+    out_n   = beat_i.last ? n - Hdr : (beat_i.fold ? nt_pkg::StreamBytes - Hdr + int'(beat_i.next_n)
+                                                   : nt_pkg::StreamBytes);
     data_o  = '0;
     pos     = '0;
     keep_o  = '0;
     last_o  = 1'b0;
     if (valid_o) begin
-      for (int i = 0; i < StreamBytes; i++) begin
+      for (int i = 0; i < nt_pkg::StreamBytes; i++) begin
         if (i < out_n) begin
           keep_o[i] = 1'b1;
           pos = base + i;
-          if (pos < WindowBytes && hdr_set[pos[6:0]]) begin
+          if (pos < lb_pkg::WindowBytes && hdr_set[pos[6:0]]) begin
             data_o[8*i+:8] = hdr[8*pos[6:0]+:8];
           end else if (base + i < lb_off) begin
             data_o[8*i+:8] = beat_i.data[8*i+:8];

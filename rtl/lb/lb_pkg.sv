@@ -1,9 +1,8 @@
 // Types and helpers of the EJFAT load balancer pipeline (docs/lb.md, docs/lb-microarchitecture.md).
 package lb_pkg;
-  import nt_pkg::*;
 
-  localparam int unsigned WindowBytes = 2 * StreamBytes;  // the parser sees at most two beats
-  localparam int unsigned EpochGroups = LbEpochEntries / LbEpochGroup;
+  localparam int unsigned WindowBytes = 2 * nt_pkg::StreamBytes;  // the parser sees at most two beats
+  localparam int unsigned EpochGroups = nt_pkg::LbEpochEntries / nt_pkg::LbEpochGroup;
 
   typedef logic [4:0] reason_t;
 
@@ -63,12 +62,12 @@ package lb_pkg;
   // A beat on its way through the pipeline, with what it needs from its successor.
   typedef struct packed {
     logic                   valid;
-    logic [StreamBits-1:0]  data;
-    logic [StreamBytes-1:0] keep;
+    logic [nt_pkg::StreamBits-1:0]  data;
+    logic [nt_pkg::StreamBytes-1:0] keep;
     logic                   last;
     logic                   sop;
     logic [1:0]             idx;     // beat number in the packet, saturating at 2
-    logic [8*LbHeaderBytes-1:0] next12;  // first 12 bytes of the successor beat
+    logic [8*nt_pkg::LbHeaderBytes-1:0] next12;  // first 12 bytes of the successor beat
     logic [6:0]             next_n;  // valid bytes of the successor beat
     logic                   fold;    // successor is last and fits in next12
   } pipe_beat_t;
@@ -77,17 +76,17 @@ package lb_pkg;
   function automatic logic [15:0] ones_add(logic [15:0] a, logic [15:0] b);
     logic [16:0] s;
     s = {1'b0, a} + {1'b0, b};
-    return s[15:0] + {15'd0, s[16]};
+    ones_add = s[15:0] + {15'd0, s[16]};
   endfunction
 
   // Accumulates ~old + new into a running RFC 1624 delta.
   function automatic logic [15:0] csum_replace(logic [15:0] acc, logic [15:0] old_w, logic [15:0] new_w);
-    return ones_add(ones_add(acc, ~old_w), new_w);
+    csum_replace = ones_add(ones_add(acc, ~old_w), new_w);
   endfunction
 
   // HC' = ~(~HC + delta), RFC 1624 eqn. 3.
   function automatic logic [15:0] csum_apply(logic [15:0] csum, logic [15:0] delta);
-    return ~ones_add(~csum, delta);
+    csum_apply = ~ones_add(~csum, delta);
   endfunction
 
 endpackage

@@ -1,13 +1,11 @@
 // New header fields and incrementally updated checksums of a forwarded packet (docs/lb.md, "Rewrite").
 module lb_rewrite_calc
-  import nt_pkg::*;
-  import lb_pkg::*;
 (
-  input  parse_t        info_i,
-  input  member_entry_t member_i,
-  output rewrite_t      rw_o
+  input  lb_pkg::parse_t        info_i,
+  input  lb_pkg::member_entry_t member_i,
+  output lb_pkg::rewrite_t      rw_o
 );
-  rewrite_t    rw;
+  lb_pkg::rewrite_t    rw;
   logic [15:0] dst, ip_d, udp_d;
 
   always_comb begin
@@ -16,34 +14,34 @@ module lb_rewrite_calc
     ip_d       = '0;
     udp_d      = '0;
     rw.reason  = info_i.reason;
-    rw.forward = info_i.reason == reason_t'(LbDropNone);
+    rw.forward = info_i.reason == lb_pkg::reason_t'(nt_pkg::LbDropNone);
     if (rw.forward) begin
       rw.is_v6    = info_i.is_v6;
       rw.l4_off   = info_i.l4_off;
       rw.mac_da   = member_i.mac;
       rw.mac_sa   = info_i.mac;
       rw.ip_dst   = info_i.is_v6 ? member_i.ip : {96'd0, member_i.ip[31:0]};
-      rw.ip_len   = info_i.ip_len - 16'(LbHeaderBytes);
+      rw.ip_len   = info_i.ip_len - 16'(nt_pkg::LbHeaderBytes);
       rw.udp_port = member_i.port;
-      rw.udp_len  = info_i.udp_len - 16'(LbHeaderBytes);
+      rw.udp_len  = info_i.udp_len - 16'(nt_pkg::LbHeaderBytes);
       // Destination address words (IPv4: the low two), shared by the IP header and the pseudo-header.
       for (int i = 0; i < 8; i++) begin
         if (info_i.is_v6 || i >= 6) begin
-          dst = csum_replace(dst, info_i.ip[127-16*i-:16], rw.ip_dst[127-16*i-:16]);
+          dst = lb_pkg::csum_replace(dst, info_i.ip[127-16*i-:16], rw.ip_dst[127-16*i-:16]);
         end
       end
       if (!info_i.is_v6) begin
-        ip_d       = csum_replace(dst, info_i.ip_len, rw.ip_len);
-        rw.ip_csum = csum_apply(info_i.ip_csum, ip_d);
+        ip_d       = lb_pkg::csum_replace(dst, info_i.ip_len, rw.ip_len);
+        rw.ip_csum = lb_pkg::csum_apply(info_i.ip_csum, ip_d);
       end
       if (!info_i.is_v6 && info_i.udp_csum == '0) begin
         rw.udp_csum = '0;  // the IPv4 sender sent no checksum
       end else begin
-        udp_d = csum_replace(dst, info_i.udp_len, rw.udp_len);    // pseudo-header length
-        udp_d = csum_replace(udp_d, info_i.udp_len, rw.udp_len);  // UDP length field
-        udp_d = csum_replace(udp_d, info_i.port, rw.udp_port);
-        for (int i = 0; i < 6; i++) udp_d = ones_add(udp_d, ~info_i.lb_hdr[95-16*i-:16]);
-        rw.udp_csum = csum_apply(info_i.udp_csum, udp_d);
+        udp_d = lb_pkg::csum_replace(dst, info_i.udp_len, rw.udp_len);    // pseudo-header length
+        udp_d = lb_pkg::csum_replace(udp_d, info_i.udp_len, rw.udp_len);  // UDP length field
+        udp_d = lb_pkg::csum_replace(udp_d, info_i.port, rw.udp_port);
+        for (int i = 0; i < 6; i++) udp_d = lb_pkg::ones_add(udp_d, ~info_i.lb_hdr[95-16*i-:16]);
+        rw.udp_csum = lb_pkg::csum_apply(info_i.udp_csum, udp_d);
         if (rw.udp_csum == '0) rw.udp_csum = 16'hffff;  // RFC 768
       end
     end

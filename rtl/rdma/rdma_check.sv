@@ -1,18 +1,16 @@
 // The responder's decision for one buffered request: drop, or the job to run, its response and the QP's
 // new state (docs/rdma.md "Request processing"). Combinational; mirrors RdmaModel::Check().
 module rdma_check
-  import nt_pkg::*;
-  import rdma_pkg::*;
 (
-  input  request_t   req_i,
+  input  rdma_pkg::request_t   req_i,
   input  logic [31:0] crc_i,
   input  logic [31:0] icrc_rx_i,
-  input  responder_t resp_i,
-  input  qp_state_t  qps_i [RdmaQps],
-  input  mr_t        mrs_i [RdmaMrs],
-  output job_t       job_o,
-  output desc_t      desc_o,
-  output qp_state_t  qp_o,
+  input  rdma_pkg::responder_t resp_i,
+  input  rdma_pkg::qp_state_t  qps_i [nt_pkg::RdmaQps],
+  input  rdma_pkg::mr_t        mrs_i [nt_pkg::RdmaMrs],
+  output rdma_pkg::job_t       job_o,
+  output rdma_pkg::desc_t      desc_o,
+  output rdma_pkg::qp_state_t  qp_o,
   output logic       processed_o,
   output logic       ack_o,
   output logic       nak_o
@@ -20,9 +18,9 @@ module rdma_check
   localparam logic [7:0] SynAck = 8'h1f, SynSeq = 8'h60, SynInv = 8'h61, SynAcc = 8'h62;
   localparam logic [23:0] PsnHalf = 24'h800000;
 
-  job_t      job;
-  desc_t     desc;
-  qp_state_t q;
+  rdma_pkg::job_t      job;
+  rdma_pkg::desc_t     desc;
+  rdma_pkg::qp_state_t q;
   logic      processed, ack, nak, done, found_qp, ahead, is_new, first, middle, last, only, stop;
   logic      write, read, atomic, send, write_imm, s_first, s_middle, s_last, s_only, s_imm;
   logic [3:0] qi;
@@ -32,13 +30,13 @@ module rdma_check
   logic [63:0] pa;
 
   // 0 if the access is allowed (and *pa set), else the NAK syndrome.
-  function automatic logic [7:0] mr_check(mr_t mrs [RdmaMrs], logic [31:0] rkey, logic [1:0] right,
+  function automatic logic [7:0] mr_check(rdma_pkg::mr_t mrs [nt_pkg::RdmaMrs], logic [31:0] rkey, logic [1:0] right,
                                           logic [63:0] va, logic [63:0] len, output logic [63:0] pa_o);
     int m;
     logic ok;
     m    = -1;
     pa_o = '0;
-    for (int i = RdmaMrs - 1; i >= 0; i--) if (mrs[i].valid && mrs[i].rkey == rkey) m = i;
+    for (int i = nt_pkg::RdmaMrs - 1; i >= 0; i--) if (mrs[i].valid && mrs[i].rkey == rkey) m = i;
     mr_check = SynAcc;
     if (m >= 0) begin
       ok = (right == 2'd0 && mrs[m].r) || (right == 2'd1 && mrs[m].w) || (right == 2'd2 && mrs[m].a);
@@ -51,7 +49,7 @@ module rdma_check
 
   always_comb begin
     job       = '0;
-    job.kind  = JobDrop;
+    job.kind  = rdma_pkg::JobDrop;
     desc      = '0;
     q         = '0;
     processed = 1'b0;
@@ -82,7 +80,7 @@ module rdma_check
     s_only    = req_i.opcode == 8'h04 || req_i.opcode == 8'h05;
     s_imm     = req_i.opcode == 8'h03 || req_i.opcode == 8'h05;
     stop      = 1'b0;
-    for (int i = RdmaQps - 1; i >= 0; i--) begin
+    for (int i = nt_pkg::RdmaQps - 1; i >= 0; i--) begin
       if (qps_i[i].cfg.valid && qps_i[i].cfg.qpn == req_i.dqpn) begin
         qi       = 4'(i);
         found_qp = 1'b1;
@@ -90,23 +88,23 @@ module rdma_check
     end
     q = qps_i[qi];
     if (~crc_i != icrc_rx_i) begin
-      job.drop = 4'(DropBadIcrc);
+      job.drop = 4'(rdma_pkg::DropBadIcrc);
       done     = 1'b1;
     end else if (req_i.opcode == 8'h81) begin  // CNP: counted, nothing to answer
-      job.drop = 4'(DropCnp);
+      job.drop = 4'(rdma_pkg::DropCnp);
       done     = 1'b1;
     end else if (!found_qp) begin
-      job.drop = 4'(DropUnknownQp);
+      job.drop = 4'(rdma_pkg::DropUnknownQp);
       done     = 1'b1;
     end else if (req_i.opcode >= 8'h0d && req_i.opcode <= 8'h12) begin
-      job.drop = 4'(DropNotRequest);
+      job.drop = 4'(rdma_pkg::DropNotRequest);
       done     = 1'b1;
     end else begin
       d      = req_i.psn - q.epsn;
       ahead  = d != 0 && d < PsnHalf;
       is_new = d == 0;
       if (ahead && q.nak_sent) begin
-        job.drop = 4'(DropPsnAhead);
+        job.drop = 4'(rdma_pkg::DropPsnAhead);
         done     = 1'b1;
       end
     end
@@ -131,7 +129,7 @@ module rdma_check
       desc.msn     = q.msn;
       if (ahead) begin
         // Go-Back-N: one PSN sequence error NAK carrying the ePSN, then silence until it arrives.
-        job.kind      = JobRespond;
+        job.kind      = rdma_pkg::JobRespond;
         desc.syndrome = SynSeq;
         desc.psn      = q.epsn;
         q.nak_sent    = 1'b1;
@@ -141,15 +139,15 @@ module rdma_check
         stop = 1'b0;
         if (!is_new) begin  // duplicates: never re-executed
           if (write || send) begin
-            job.kind = JobRespond;
+            job.kind = rdma_pkg::JobRespond;
             ack      = 1'b1;
             stop     = 1'b1;
           end else if (atomic) begin
             desc.opcode = 8'h12;
-            job.kind    = JobAtomicDup;
+            job.kind    = rdma_pkg::JobAtomicDup;
             aq_select(q, req_i.psn, resp_i.aq_linear, job.grp, job.grps_left);
             if (job.grps_left == 0) begin
-              job.kind      = JobRespond;
+              job.kind      = rdma_pkg::JobRespond;
               desc.opcode   = 8'h11;
               desc.syndrome = SynInv;
               nak           = 1'b1;
@@ -193,7 +191,7 @@ module rdma_check
           job.imm = req_i.imm;
           job.wqe = q.rq_head;
           if (syn != 8'h00) begin
-            job.kind      = JobRespond;
+            job.kind      = rdma_pkg::JobRespond;
             desc.syndrome = syn;
             nak           = 1'b1;
             if (is_new) q.nak_sent = 1'b1;
@@ -203,7 +201,7 @@ module rdma_check
             job.ack        = req_i.ackreq || !(s_first || s_middle);
             if (!(s_middle || s_last)) begin  // first or only: the WQE decides (RqWait)
               job.cqe  = !s_first;
-              job.kind = JobSendFetch;
+              job.kind = rdma_pkg::JobSendFetch;
             end else begin
               job.pa    = q.s_addr;
               q.epsn    = q.epsn + 1;
@@ -220,7 +218,7 @@ module rdma_check
               end
               desc.msn = q.msn;
               ack      = job.ack;
-              job.kind = JobWrite;
+              job.kind = rdma_pkg::JobWrite;
             end
           end else if (write) begin
             if (middle || last) pa = q.w_pa;
@@ -246,9 +244,9 @@ module rdma_check
             job.ack  = req_i.ackreq || !(first || middle);
             desc.msn = q.msn;
             ack      = job.ack;
-            job.kind = JobWrite;
+            job.kind = rdma_pkg::JobWrite;
           end else if (read) begin
-            job.kind  = JobRead;
+            job.kind  = rdma_pkg::JobRead;
             job.pa    = pa;
             job.len   = req_i.dmalen;
             job.npkts = (req_i.dmalen == 0) ? 32'd1 : 32'((64'(req_i.dmalen) + 64'(mtu) - 1) >> q.cfg.mtu_log2);
@@ -260,7 +258,7 @@ module rdma_check
             desc.opcode = (job.npkts == 1) ? 8'h10 : 8'h0d;
             desc.plen   = 16'((req_i.dmalen < mtu) ? req_i.dmalen : mtu);
           end else begin
-            job.kind    = JobAtomic;
+            job.kind    = rdma_pkg::JobAtomic;
             job.pa      = pa;
             job.opcode  = req_i.opcode;
             job.swap    = req_i.swap;
@@ -279,7 +277,7 @@ module rdma_check
   // linear: the oldest valid group, with the number of valid groups to try).
   // verilator lint_off UNUSEDSIGNAL
   // (the task takes a whole QP state and reads only the AQ fields)
-  task automatic aq_select(input qp_state_t qs, input logic [23:0] psn, input logic linear,
+  task automatic aq_select(input rdma_pkg::qp_state_t qs, input logic [23:0] psn, input logic linear,
                            output logic [2:0] grp, output logic [3:0] left);
     logic [23:0] dp, ds, best_ds;
     int best, valid, n, g;
@@ -290,7 +288,7 @@ module rdma_check
     n       = int'(qs.cfg.aq_groups);
     grp     = '0;
     left    = '0;
-    for (int i = 0; i < RdmaAqMaxGroups; i++) begin
+    for (int i = 0; i < nt_pkg::RdmaAqMaxGroups; i++) begin
       if (i < n && qs.grp_valid[i]) begin
         valid++;
         ds = qs.epsn - qs.grp_psn[i];
@@ -303,11 +301,11 @@ module rdma_check
     // Older than every group start: after the AQ wrapped, the oldest results still kept are the tail of
     // the group being overwritten now. Before it wrapped (since the QP entry was written) that tail holds
     // nothing of this QP's (an earlier QP's results at the same AQ address): no group.
-    if (best < 0 && qs.aq_lapped && qs.grp_valid[int'(qs.aq_wr) / RdmaAqGroup]) best = int'(qs.aq_wr) / RdmaAqGroup;
+    if (best < 0 && qs.aq_lapped && qs.grp_valid[int'(qs.aq_wr) / nt_pkg::RdmaAqGroup]) best = int'(qs.aq_wr) / nt_pkg::RdmaAqGroup;
     if (linear && valid > 0) begin
-      g = (int'(qs.aq_wr) % RdmaAqGroup == 0) ? int'(qs.aq_wr) / RdmaAqGroup
-                                              : (int'(qs.aq_wr) / RdmaAqGroup + 1) % n;
-      for (int s = RdmaAqMaxGroups - 1; s >= 0; s--) begin
+      g = (int'(qs.aq_wr) % nt_pkg::RdmaAqGroup == 0) ? int'(qs.aq_wr) / nt_pkg::RdmaAqGroup
+                                              : (int'(qs.aq_wr) / nt_pkg::RdmaAqGroup + 1) % n;
+      for (int s = nt_pkg::RdmaAqMaxGroups - 1; s >= 0; s--) begin
         if (s < n && qs.grp_valid[(g + s) % n]) grp = 3'((g + s) % n);
       end
       left = 4'(valid);
