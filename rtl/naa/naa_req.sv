@@ -283,7 +283,7 @@ module naa_req
     if (s_valid_i && s_ready_o && rx_nb_q == 2'd0) rx_q <= s_data_i;
     if (cfg_valid_i && cfg_table_i == nt_pkg::CfgTableBits'(nt_pkg::NaaTblReq) && cfg_index_i == 11'd1 &&
         (hq_wr_q - hq_rd_q) != (HqBits + 1)'(nt_pkg::NaaReqHostCmds)) begin
-      hq_q[hq_wr_q[HqBits-1:0]] <= naa_pkg::naa_req_cmd_t'(cfg_data_i[$bits(naa_pkg::naa_req_cmd_t)-1:0]);
+      hq_q[hq_wr_q[HqBits-1:0]] <= naa_pkg::naa_req_cmd_t'(cfg_data_i[$bits(take_cmd)-1:0]);
     end
     if (take) begin
       msg_q[tail_q[MsgBits-1:0]]      <= take_cmd;
@@ -566,5 +566,5 @@ module naa_req
   assign cnt_o            = c_q;
 
   logic unused;
-  assign unused = ^{cfg_data_i[nt_pkg::CfgDataBits-1:$bits(naa_pkg::naa_req_cmd_t)], snd_cmd.tag};
+  assign unused = ^{cfg_data_i[nt_pkg::CfgDataBits-1:$bits(take_cmd)], snd_cmd.tag};
 endmodule

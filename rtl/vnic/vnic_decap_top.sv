@@ -37,6 +37,10 @@ module vnic_decap_top
   } desc_t;
 
   vnic_pkg::port_cfg_t  [nt_pkg::VnicPorts-1:0]      ports;
+  // ports[port], whole (Yosys 0.55 reads no member of a variable-indexed element); only .pkey is used
+  // verilator lint_off UNUSEDSIGNAL
+  vnic_pkg::port_cfg_t                              port_cfg;
+  // verilator lint_on UNUSEDSIGNAL
   vnic_pkg::mac_entry_t [nt_pkg::VnicMacEntries-1:0] macs;
 
   vnic_tables u_tables (
@@ -65,7 +69,7 @@ module vnic_decap_top
   logic [nt_pkg::StreamBits-1:0]  cur_beat, next_beat;
 
   vnic_store_forward #(
-    .DescBits($bits(desc_t)),
+    .DescBits($bits(wdesc)),
     .RdOff   (0)
   ) u_sf (
     .clk_i,
@@ -123,6 +127,7 @@ module vnic_decap_top
       end
     end
   end
+  assign port_cfg = ports[port];
 
   always_comb begin
     reason = 0;
@@ -135,7 +140,7 @@ module vnic_decap_top
     else if (tail[7] || tail[5:0] > 6'd7 ||
              16'(tail[5:0]) > n - 16'(nt_pkg::VnicHdrBytes + 14 + nt_pkg::VnicTrailerBytes)) reason = nt_pkg::VnicDecDropPad;
     else if (!found) reason = nt_pkg::VnicDecDropVeswid;
-    else if (!vnic_pkg::pkey_match(qw1[31:16], ports[port].pkey)) reason = nt_pkg::VnicDecDropPkey;
+    else if (!vnic_pkg::pkey_match(qw1[31:16], port_cfg.pkey)) reason = nt_pkg::VnicDecDropPkey;
   end
   assign drop    = reason != 0;
   assign eth_len = n - 16'(nt_pkg::VnicHdrBytes + nt_pkg::VnicTrailerBytes) - 16'(tail[2:0]);

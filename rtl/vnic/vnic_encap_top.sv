@@ -74,7 +74,7 @@ module vnic_encap_top
   logic [nt_pkg::StreamBits-1:0]  prev_beat, cur_beat;
 
   vnic_store_forward #(
-    .DescBits($bits(desc_t)),
+    .DescBits($bits(wdesc)),
     .RdOff   (-1)
   ) u_sf (
     .clk_i,

@@ -21,10 +21,10 @@ module vnic_tables
       macs_q  <= '0;
     end else if (cfg_valid_i) begin
       if (cfg_table_i == nt_pkg::CfgTableBits'(nt_pkg::VnicTblPort) && cfg_index_i < nt_pkg::CfgIndexBits'(nt_pkg::VnicPorts)) begin
-        ports_q[cfg_index_i[vnic_pkg::PortIdxBits-1:0]] <= cfg_data_i[$bits(vnic_pkg::port_cfg_t)-1:0];
+        ports_q[cfg_index_i[vnic_pkg::PortIdxBits-1:0]] <= cfg_data_i[$bits(ports_q) / nt_pkg::VnicPorts-1:0];
       end
       if (cfg_table_i == nt_pkg::CfgTableBits'(nt_pkg::VnicTblMac) && cfg_index_i < nt_pkg::CfgIndexBits'(nt_pkg::VnicMacEntries)) begin
-        macs_q[cfg_index_i[$clog2(nt_pkg::VnicMacEntries)-1:0]] <= cfg_data_i[$bits(vnic_pkg::mac_entry_t)-1:0];
+        macs_q[cfg_index_i[$clog2(nt_pkg::VnicMacEntries)-1:0]] <= cfg_data_i[$bits(macs_q) / nt_pkg::VnicMacEntries-1:0];
       end
     end
   end
@@ -33,5 +33,5 @@ module vnic_tables
   assign macs_o  = macs_q;
 
   logic unused_cfg;
-  assign unused_cfg = ^cfg_data_i[nt_pkg::CfgDataBits-1:$bits(vnic_pkg::port_cfg_t)];
+  assign unused_cfg = ^cfg_data_i[nt_pkg::CfgDataBits-1:$bits(ports_q) / nt_pkg::VnicPorts];
 endmodule
