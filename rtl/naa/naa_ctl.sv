@@ -74,6 +74,7 @@ module naa_ctl
 
   naa_pkg::ctl_state_e  state_q;
   rdma_pkg::cqe_t        ev_q [nt_pkg::NaaCqeFifo];
+  rdma_pkg::cqe_t        ev_head;  // ev_q at the read pointer (Yosys 0.55: no member of a variable-indexed element)
   logic [7:0]  ev_wr_q, ev_rd_q, queued;
   rdma_pkg::cqe_t        cur_q;
   logic [MsgBits-1:0] msg_q;
@@ -97,6 +98,7 @@ module naa_ctl
   logic [4:0][31:0] c_errors_q;
   logic [nt_pkg::NaaCtlDrops-1:0][31:0] c_drops_q;
   assign queued = ev_wr_q - ev_rd_q;
+  assign ev_head = ev_q[ev_rd_q[EvBits-1:0]];
 
   // Big-endian field of the message: n bytes from byte `off`.
   function automatic logic [63:0] msg_be(logic [MsgBits-1:0] m, int unsigned off, int unsigned n);
@@ -342,12 +344,12 @@ module naa_ctl
               state_q <= naa_pkg::CtlRevoke;
             end
           end else if (queued != 8'd0) begin
-            cur_q   <= ev_q[ev_rd_q[EvBits-1:0]];
+            cur_q   <= ev_head;
             ev_rd_q <= ev_rd_q + 8'd1;
-            if (ev_q[ev_rd_q[EvBits-1:0]].opcode == 8'd0) begin
+            if (ev_head.opcode == 8'd0) begin
               c_requests_q <= c_requests_q + 32'd1;
               rpc_q <= 1'b0;
-              if (ev_q[ev_rd_q[EvBits-1:0]].len < 32'd4) begin
+              if (ev_head.len < 32'd4) begin
                 err_q                    <= naa_pkg::MrspMalformed;
                 c_errors_q[naa_pkg::MrspMalformed] <= c_errors_q[naa_pkg::MrspMalformed] + 32'd1;
                 beat_q                   <= '0;

@@ -198,10 +198,13 @@ def main():
     ap.add_argument("-j", type=int, default=min(2, os.cpu_count() or 1))
     ap.add_argument("--only", action="append", choices=sorted(BLOCKS))
     ap.add_argument("--out", default=str(ROOT / "build" / "synth"))
+    ap.add_argument("--expect", help="JSON {block: 'ok' | text of its known first Yosys error}: exit 1 unless every "
+                                     "block does exactly that (ctest rtl_synth_elab; a block that starts to "
+                                     "elaborate must be marked 'ok' there, one that stops is a regression)")
     a = ap.parse_args()
     if not (YOSYS_MOD / "gen" / "bundle.js").exists():
         print(f"synth: {YOSYS_MOD} missing: run scripts/setup.sh (make setup) first", file=sys.stderr)
-        return 2
+        return 77
     out = pathlib.Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
     names = a.only or list(BLOCKS)
@@ -221,6 +224,19 @@ def main():
     if not a.elab:
         (out / "summary.md").write_text(summary + "\n")
         (out / "summary.json").write_text(json.dumps(ordered, indent=1) + "\n")
+    if a.expect:
+        expect = json.loads(pathlib.Path(a.expect).read_text())
+        bad = []
+        for r in ordered:
+            want = expect.get(r["block"], "ok")
+            got = "ok" if r["rc"] == 0 else re.sub(r":\d+: ", ": ", r.get("error", ""))
+            if (want == "ok") != (got == "ok") or (want != "ok" and want not in got):
+                bad.append(f"{r['block']}: expected {want!r}, got {got!r}")
+        for b in bad:
+            print("synth: UNEXPECTED " + b)
+        print(f"synth: {sum(r['rc'] == 0 for r in ordered)} of {len(ordered)} blocks elaborate; "
+              f"{len(bad)} differ from {a.expect}")
+        return 1 if bad else 0
     return 0 if all(r["rc"] == 0 for r in ordered) else 1
 
 
