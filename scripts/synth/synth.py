@@ -95,14 +95,15 @@ def script(top, files, elab):
         return "\n".join(lines) + "\n"
     lines += [
         # memories as Yosys infers them (before mapping): size and read style, for issue 27 item 3
-        "flatten", "opt_clean", "memory_collect",
+        "flatten", "opt_clean", "memory -nomap",
         "tee -q -o out/mem.txt select -list t:$mem_v2",
-        "tee -q -o out/mem.json dump t:$mem_v2",
+        "tee -q -o out/mem.il dump t:$mem_v2",
         f"synth_xilinx -family xcup -top {top}",
+        "write_rtlil out/netlist.il",
         "tee -q -o out/stat.json stat -json",
-        # deepest path: only LUT/MUXF/CARRY cells selected, so FFs, block/distributed RAMs, DSPs and ports cut it
-        "select -set comb t:LUT* t:MUXF* t:CARRY*",
-        "tee -q -o out/ltp.txt ltp @comb",
+        # deepest path: ltp walks the selected cells between the selected wires' bits; with every wire but only
+        # the LUT/MUXF/CARRY cells selected, FFs, block/distributed RAMs, DSPs and ports cut every path
+        "tee -q -o out/ltp.txt ltp w:* t:LUT* t:MUXF* t:CARRY*",
     ]
     return "\n".join(lines) + "\n"
 
@@ -173,7 +174,7 @@ def run_block(name, out, elab):
     res["path_start"] = path[0] if path else ""
     res["path_end"] = path[-1] if path else ""
     res["fmax_mhz_est"] = round(1000.0 / (NS_OVERHEAD + NS_PER_LEVEL * levels)) if levels else None
-    res["memories"] = parse_mem((d / "out" / "mem.json").read_text()) if (d / "out" / "mem.json").exists() else []
+    res["memories"] = parse_mem((d / "out" / "mem.il").read_text()) if (d / "out" / "mem.il").exists() else []
     log_text = (out / f"{name}.log").read_text()
     res["mem2reg"] = sorted(set(re.findall(r"Replacing memory (\S+) with list of registers. See (\S+)", log_text)))
     res["cells"] = cells
