@@ -2,7 +2,7 @@
 BUILD ?= build
 JOBS ?= $(shell nproc)
 
-.PHONY: all setup build regress test test-asan fuzz coverage soak lint bench clean sva-mutants
+.PHONY: all setup build regress test test-asan fuzz coverage soak lint bench synth clean sva-mutants
 
 all: build
 
@@ -60,6 +60,12 @@ lint:
 # than lockstep alone would see it; prints the table of docs/assertions.md.
 sva-mutants: setup
 	bash scripts/sva_mutants.sh --build build-mutants
+
+# Every block's top through Yosys (YoWASP 0.55 from npm, installed by setup into .tools/) for the U280's
+# UltraScale+ family: LUTs, FFs, BRAM/URAM, DSPs, logic levels per block, in build/synth (docs/synthesis.md).
+# SYNTH_ARGS passes options, e.g. SYNTH_ARGS="--only rdma -j 1".
+synth: setup
+	/usr/bin/python3 scripts/synth/synth.py --out $(BUILD)/synth $(SYNTH_ARGS)
 
 bench: build
 	$(BUILD)/lb_bench

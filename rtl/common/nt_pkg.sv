@@ -266,16 +266,16 @@ package nt_pkg;
   // Each reads its bytes straight from `w` rather than through the narrower helpers: a simulator copies the
   // whole window into every call, so nested calls multiplied that copy (15 copies per win_b64; docs/PERF.md).
   function automatic logic [7:0] win_b8(logic [WindowBits-1:0] w, int unsigned off);
-    return w[8*off+:8];
+    win_b8 = w[8*off+:8];
   endfunction
   function automatic logic [15:0] win_b16(logic [WindowBits-1:0] w, int unsigned off);
-    return {w[8*off+:8], w[8*(off+1)+:8]};
+    win_b16 = {w[8*off+:8], w[8*(off+1)+:8]};
   endfunction
   function automatic logic [31:0] win_b32(logic [WindowBits-1:0] w, int unsigned off);
-    return {w[8*off+:8], w[8*(off+1)+:8], w[8*(off+2)+:8], w[8*(off+3)+:8]};
+    win_b32 = {w[8*off+:8], w[8*(off+1)+:8], w[8*(off+2)+:8], w[8*(off+3)+:8]};
   endfunction
   function automatic logic [63:0] win_b64(logic [WindowBits-1:0] w, int unsigned off);
-    return {w[8*off+:8], w[8*(off+1)+:8], w[8*(off+2)+:8], w[8*(off+3)+:8],
+    win_b64 = {w[8*off+:8], w[8*(off+1)+:8], w[8*(off+2)+:8], w[8*(off+3)+:8],
             w[8*(off+4)+:8], w[8*(off+5)+:8], w[8*(off+6)+:8], w[8*(off+7)+:8]};
   endfunction
 

@@ -6,8 +6,6 @@
 // the output word (no wide temporaries that a simulator would clear every cycle); every later beat is the
 // shifted beat (docs/PERF.md: a simulator no longer walks 64 bytes with variable indices per cycle).
 module lb_beat_former
-  import nt_pkg::*;
-  import lb_pkg::*;
 (
   input  lb_pkg::pipe_beat_t             beat_i,
   input  lb_pkg::rewrite_t               rw_i,

@@ -3,29 +3,28 @@
 // beats of a frame (saturating at 2) and keeps the frame's ingress port, sampled with its first beat. Also
 // forms the parser's two-beat window of a first beat.
 module lb_lookahead
-  import nt_pkg::*;
 (
   input  logic                   clk_i,
   input  logic                   rst_ni,
   input  logic                   adv_i,         // the pipeline advances (it is s_ready_o)
   input  logic                   s_valid_i,
-  input  logic [StreamBits-1:0]  s_data_i,
-  input  logic [StreamBytes-1:0] s_keep_i,
+  input  logic [nt_pkg::StreamBits-1:0]  s_data_i,
+  input  logic [nt_pkg::StreamBytes-1:0] s_keep_i,
   input  logic                   s_last_i,
   input  logic [3:0]             s_port_i,
   output logic                   s_first_o,     // the offered beat is a frame's first
   output logic                   emit_o,        // the held beat leaves H (when adv_i)
-  output logic [StreamBits-1:0]  h_data_o,
-  output logic [StreamBytes-1:0] h_keep_o,
+  output logic [nt_pkg::StreamBits-1:0]  h_data_o,
+  output logic [nt_pkg::StreamBytes-1:0] h_keep_o,
   output logic                   h_last_o,
   output logic [1:0]             h_idx_o,
   output logic [3:0]             h_port_o,
-  output logic [WindowBits-1:0]  window_o,      // the held beat and its successor, byte 0 in bits 7:0
+  output logic [nt_pkg::WindowBits-1:0]  window_o,      // the held beat and its successor, byte 0 in bits 7:0
   output logic [7:0]             window_len_o   // valid bytes in the window
 );
   logic                   h_valid_q, h_last_q;
-  logic [StreamBits-1:0]  h_data_q;
-  logic [StreamBytes-1:0] h_keep_q;
+  logic [nt_pkg::StreamBits-1:0]  h_data_q;
+  logic [nt_pkg::StreamBytes-1:0] h_keep_q;
   logic [1:0]             h_idx_q, in_idx_q;
   logic [3:0]             h_port_q, in_port_q, s_port;
 
@@ -64,6 +63,6 @@ module lb_lookahead
   assign h_last_o     = h_last_q;
   assign h_idx_o      = h_idx_q;
   assign h_port_o     = h_port_q;
-  assign window_o     = h_last_q ? {{StreamBits{1'b0}}, h_data_q} : {s_data_i, h_data_q};
-  assign window_len_o = h_last_q ? 8'($countones(h_keep_q)) : 8'(StreamBytes + $countones(s_keep_i));
+  assign window_o     = h_last_q ? {{nt_pkg::StreamBits{1'b0}}, h_data_q} : {s_data_i, h_data_q};
+  assign window_len_o = h_last_q ? 8'($countones(h_keep_q)) : 8'(nt_pkg::StreamBytes + $countones(s_keep_i));
 endmodule

@@ -1,9 +1,8 @@
 // Types and helpers of the EJFAT load balancer pipeline (docs/lb.md, docs/lb-microarchitecture.md).
 package lb_pkg;
-  import nt_pkg::*;
 
-  localparam int unsigned WindowBytes = 2 * StreamBytes;  // the parser sees at most two beats
-  localparam int unsigned EpochGroups = LbEpochEntries / LbEpochGroup;
+  localparam int unsigned WindowBytes = 2 * nt_pkg::StreamBytes;  // the parser sees at most two beats
+  localparam int unsigned EpochGroups = nt_pkg::LbEpochEntries / nt_pkg::LbEpochGroup;
 
   typedef logic [4:0] reason_t;
 
@@ -97,17 +96,17 @@ package lb_pkg;
   function automatic logic [15:0] ones_add(logic [15:0] a, logic [15:0] b);
     logic [16:0] s;
     s = {1'b0, a} + {1'b0, b};
-    return s[15:0] + {15'd0, s[16]};
+    ones_add = s[15:0] + {15'd0, s[16]};
   endfunction
 
   // Accumulates ~old + new into a running RFC 1624 delta.
   function automatic logic [15:0] csum_replace(logic [15:0] acc, logic [15:0] old_w, logic [15:0] new_w);
-    return ones_add(ones_add(acc, ~old_w), new_w);
+    csum_replace = ones_add(ones_add(acc, ~old_w), new_w);
   endfunction
 
   // HC' = ~(~HC + delta), RFC 1624 eqn. 3.
   function automatic logic [15:0] csum_apply(logic [15:0] csum, logic [15:0] delta);
-    return ~ones_add(~csum, delta);
+    csum_apply = ~ones_add(~csum, delta);
   endfunction
 
   // The carried part of a parse (see carry_t). Every sum is a chain of end-around-carry additions from 0:

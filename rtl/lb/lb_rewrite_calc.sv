@@ -2,8 +2,6 @@
 // The member-independent checksum terms arrive already summed in the carry (lb_pkg::carry_of); this adds
 // the member's address and port. Computes only while en_i (a first beat is in S5), else all zeros.
 module lb_rewrite_calc
-  import nt_pkg::*;
-  import lb_pkg::*;
 (
   input  logic          en_i,
   input  lb_pkg::carry_t        info_i,

@@ -8,16 +8,14 @@
 //   cal     2048 x (drop, member id) RAM; valid bits in flops so reset clears the table
 //   member  1024 x rewrite RAM, direct-mapped by {IPv6, member id[8:0]} with id[15:9] as tag
 module lb_tables
-  import nt_pkg::*;
-  import lb_pkg::*;
 (
   input  logic                    clk_i,
   input  logic                    rst_ni,
   // Programming port: one whole entry per write.
   input  logic                    cfg_valid_i,
-  input  logic [CfgTableBits-1:0] cfg_table_i,
-  input  logic [CfgIndexBits-1:0] cfg_index_i,
-  input  logic [CfgDataBits-1:0]  cfg_data_i,
+  input  logic [nt_pkg::CfgTableBits-1:0] cfg_table_i,
+  input  logic [nt_pkg::CfgIndexBits-1:0] cfg_index_i,
+  input  logic [nt_pkg::CfgDataBits-1:0]  cfg_data_i,
   // Filter CAM and epoch TCAM search enable.
   input  logic                    lookup_i,
   // Filter CAM.
@@ -29,51 +27,51 @@ module lb_tables
   output logic                    flt_drop_o,
   // Epoch TCAM, first stage: best entry of each group.
   input  logic [63:0]             ep_tick_i,
-  output epoch_hit_t [EpochGroups-1:0] ep_group_o,
+  output lb_pkg::epoch_hit_t [lb_pkg::EpochGroups-1:0] ep_group_o,
   // Calendar epoch map.
   input  logic [31:0]             map_epoch_i,
   output logic                    map_hit_o,
   output logic [1:0]              map_row_o,
   // Calendar RAM.
-  input  logic [CfgIndexBits-1:0] cal_addr_i,
-  output cal_entry_t              cal_entry_o,
+  input  logic [nt_pkg::CfgIndexBits-1:0] cal_addr_i,
+  output lb_pkg::cal_entry_t              cal_entry_o,
   // Member RAM.
   input  logic [9:0]              mem_addr_i,
-  output member_entry_t           mem_entry_o
+  output lb_pkg::member_entry_t           mem_entry_o
 );
   // One array per field rather than arrays of packed structs: the same flops, but a simulator then reads
   // each field as a native word instead of shifting it out of a wide vector, for every entry every cycle
   // (the CAM and TCAM searches dominated Verilator's time per cycle; docs/PERF.md).
-  logic [LbFilterEntries-1:0]   flt_valid_q;
-  logic                         flt_drop_q [LbFilterEntries];
-  logic [47:0]                  flt_mac_q [LbFilterEntries];
-  logic [15:0]                  flt_type_q [LbFilterEntries];
-  logic [127:0]                 flt_ip_q [LbFilterEntries];
-  logic [15:0]                  flt_port_q [LbFilterEntries];
-  logic [LbEpochEntries-1:0]    ep_valid_q;
-  logic                         ep_drop_q [LbEpochEntries];
-  logic [63:0]                  ep_value_q [LbEpochEntries];
-  logic [63:0]                  ep_mask_q [LbEpochEntries];
-  logic [LbEpochPrioBits-1:0]   ep_prio_q [LbEpochEntries];
-  logic [31:0]                  ep_epoch_q [LbEpochEntries];
-  logic [LbCalendarEpochs-1:0]  map_valid_q;
-  logic [31:0]                  map_epoch_q [LbCalendarEpochs];
-  logic [LbCalendarEntries-1:0] cal_valid_q;
-  logic [16:0]                  cal_mem_q [LbCalendarEntries];
-  logic [LbMemberEntries-1:0]   mem_valid_q;
-  logic [199:0]                 mem_mem_q [LbMemberEntries];  // cfg_data_i[200:1]
+  logic [nt_pkg::LbFilterEntries-1:0]   flt_valid_q;
+  logic                         flt_drop_q [nt_pkg::LbFilterEntries];
+  logic [47:0]                  flt_mac_q [nt_pkg::LbFilterEntries];
+  logic [15:0]                  flt_type_q [nt_pkg::LbFilterEntries];
+  logic [127:0]                 flt_ip_q [nt_pkg::LbFilterEntries];
+  logic [15:0]                  flt_port_q [nt_pkg::LbFilterEntries];
+  logic [nt_pkg::LbEpochEntries-1:0]    ep_valid_q;
+  logic                         ep_drop_q [nt_pkg::LbEpochEntries];
+  logic [63:0]                  ep_value_q [nt_pkg::LbEpochEntries];
+  logic [63:0]                  ep_mask_q [nt_pkg::LbEpochEntries];
+  logic [nt_pkg::LbEpochPrioBits-1:0]   ep_prio_q [nt_pkg::LbEpochEntries];
+  logic [31:0]                  ep_epoch_q [nt_pkg::LbEpochEntries];
+  logic [nt_pkg::LbCalendarEpochs-1:0]  map_valid_q;
+  logic [31:0]                  map_epoch_q [nt_pkg::LbCalendarEpochs];
+  logic [nt_pkg::LbCalendarEntries-1:0] cal_valid_q;
+  logic [16:0]                  cal_mem_q [nt_pkg::LbCalendarEntries];
+  logic [nt_pkg::LbMemberEntries-1:0]   mem_valid_q;
+  logic [199:0]                 mem_mem_q [nt_pkg::LbMemberEntries];  // cfg_data_i[200:1]
 
   logic wr_flt, wr_ep, wr_map, wr_cal, wr_mem;
-  assign wr_flt = cfg_valid_i && cfg_table_i == CfgTableBits'(LbTblFilter) &&
-                  32'(cfg_index_i) < LbFilterEntries;
-  assign wr_ep  = cfg_valid_i && cfg_table_i == CfgTableBits'(LbTblEpoch) &&
-                  32'(cfg_index_i) < LbEpochEntries;
-  assign wr_map = cfg_valid_i && cfg_table_i == CfgTableBits'(LbTblEpochMap) &&
-                  32'(cfg_index_i) < LbCalendarEpochs;
-  assign wr_cal = cfg_valid_i && cfg_table_i == CfgTableBits'(LbTblCalendar) &&
-                  32'(cfg_index_i) < LbCalendarEntries;
-  assign wr_mem = cfg_valid_i && cfg_table_i == CfgTableBits'(LbTblMember) &&
-                  32'(cfg_index_i) < LbMemberEntries;
+  assign wr_flt = cfg_valid_i && cfg_table_i == nt_pkg::CfgTableBits'(nt_pkg::LbTblFilter) &&
+                  32'(cfg_index_i) < nt_pkg::LbFilterEntries;
+  assign wr_ep  = cfg_valid_i && cfg_table_i == nt_pkg::CfgTableBits'(nt_pkg::LbTblEpoch) &&
+                  32'(cfg_index_i) < nt_pkg::LbEpochEntries;
+  assign wr_map = cfg_valid_i && cfg_table_i == nt_pkg::CfgTableBits'(nt_pkg::LbTblEpochMap) &&
+                  32'(cfg_index_i) < nt_pkg::LbCalendarEpochs;
+  assign wr_cal = cfg_valid_i && cfg_table_i == nt_pkg::CfgTableBits'(nt_pkg::LbTblCalendar) &&
+                  32'(cfg_index_i) < nt_pkg::LbCalendarEntries;
+  assign wr_mem = cfg_valid_i && cfg_table_i == nt_pkg::CfgTableBits'(nt_pkg::LbTblMember) &&
+                  32'(cfg_index_i) < nt_pkg::LbMemberEntries;
 
   // Flop-based tables and valid bits (reset clears every table).
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -118,7 +116,7 @@ module lb_tables
     flt_hit_o  = 1'b0;
     flt_drop_o = 1'b0;
     if (lookup_i) begin
-      for (int i = 0; i < LbFilterEntries; i++) begin
+      for (int i = 0; i < nt_pkg::LbFilterEntries; i++) begin
         if (!flt_hit_o && flt_valid_q[i] && flt_mac_q[i] == flt_mac_i && flt_type_q[i] == flt_ethertype_i &&
             flt_ip_q[i] == flt_ip_i && flt_port_q[i] == flt_port_i) begin
           flt_hit_o  = 1'b1;
@@ -132,15 +130,15 @@ module lb_tables
   always_comb begin
     ep_group_o = '0;
     if (lookup_i) begin
-      for (int g = 0; g < EpochGroups; g++) begin
-        for (int j = 0; j < LbEpochGroup; j++) begin
-          if (ep_valid_q[g*LbEpochGroup+j] &&
-              ((ep_tick_i ^ ep_value_q[g*LbEpochGroup+j]) & ep_mask_q[g*LbEpochGroup+j]) == '0 &&
-              (!ep_group_o[g].hit || ep_prio_q[g*LbEpochGroup+j] < ep_group_o[g].prio)) begin
+      for (int g = 0; g < lb_pkg::EpochGroups; g++) begin
+        for (int j = 0; j < nt_pkg::LbEpochGroup; j++) begin
+          if (ep_valid_q[g*nt_pkg::LbEpochGroup+j] &&
+              ((ep_tick_i ^ ep_value_q[g*nt_pkg::LbEpochGroup+j]) & ep_mask_q[g*nt_pkg::LbEpochGroup+j]) == '0 &&
+              (!ep_group_o[g].hit || ep_prio_q[g*nt_pkg::LbEpochGroup+j] < ep_group_o[g].prio)) begin
             ep_group_o[g] = '{hit:   1'b1,
-                              drop:  ep_drop_q[g*LbEpochGroup+j],
-                              prio:  ep_prio_q[g*LbEpochGroup+j],
-                              epoch: ep_epoch_q[g*LbEpochGroup+j]};
+                              drop:  ep_drop_q[g*nt_pkg::LbEpochGroup+j],
+                              prio:  ep_prio_q[g*nt_pkg::LbEpochGroup+j],
+                              epoch: ep_epoch_q[g*nt_pkg::LbEpochGroup+j]};
           end
         end
       end
@@ -151,7 +149,7 @@ module lb_tables
   always_comb begin
     map_hit_o = 1'b0;
     map_row_o = '0;
-    for (int i = LbCalendarEpochs - 1; i >= 0; i--) begin
+    for (int i = nt_pkg::LbCalendarEpochs - 1; i >= 0; i--) begin
       if (map_valid_q[i] && map_epoch_q[i] == map_epoch_i) begin
         map_hit_o = 1'b1;
         map_row_o = 2'(i);
@@ -160,7 +158,7 @@ module lb_tables
   end
 
   logic unused_cfg;
-  assign unused_cfg = ^cfg_data_i[CfgDataBits-1:210];
+  assign unused_cfg = ^cfg_data_i[nt_pkg::CfgDataBits-1:210];
 
   assign cal_entry_o = '{valid: cal_valid_q[cal_addr_i], drop: cal_mem_q[cal_addr_i][16],
                          member: cal_mem_q[cal_addr_i][15:0]};

@@ -3,32 +3,30 @@
 // beat in to the corresponding beat out. Stage by stage as model/lb/lb_cycle_model.h; see
 // docs/lb-microarchitecture.md.
 module lb_top
-  import nt_pkg::*;
-  import lb_pkg::*;
 (
   input  logic                                clk_i,
   input  logic                                rst_ni,
   // Ingress stream.
   input  logic                                s_valid_i,
-  input  logic [StreamBits-1:0]               s_data_i,
-  input  logic [StreamBytes-1:0]              s_keep_i,
+  input  logic [nt_pkg::StreamBits-1:0]               s_data_i,
+  input  logic [nt_pkg::StreamBytes-1:0]              s_keep_i,
   input  logic                                s_last_i,
   output logic                                s_ready_o,
   // Egress stream.
   output logic                                m_valid_o,
-  output logic [StreamBits-1:0]               m_data_o,
-  output logic [StreamBytes-1:0]              m_keep_o,
+  output logic [nt_pkg::StreamBits-1:0]               m_data_o,
+  output logic [nt_pkg::StreamBytes-1:0]              m_keep_o,
   output logic                                m_last_o,
   input  logic                                m_ready_i,
   // Table programming.
   input  logic                                cfg_valid_i,
-  input  logic [CfgTableBits-1:0]             cfg_table_i,
-  input  logic [CfgIndexBits-1:0]             cfg_index_i,
-  input  logic [CfgDataBits-1:0]              cfg_data_i,
+  input  logic [nt_pkg::CfgTableBits-1:0]             cfg_table_i,
+  input  logic [nt_pkg::CfgIndexBits-1:0]             cfg_index_i,
+  input  logic [nt_pkg::CfgDataBits-1:0]              cfg_data_i,
   // Counters: packets in, packets out, drops by reason (reason r in bits 32r+31:32r; r = 0 unused).
-  output logic [LbCounterBits-1:0]            pkts_in_o,
-  output logic [LbCounterBits-1:0]            pkts_out_o,
-  output logic [LbDropReasons*LbCounterBits-1:0] drops_o
+  output logic [nt_pkg::LbCounterBits-1:0]            pkts_in_o,
+  output logic [nt_pkg::LbCounterBits-1:0]            pkts_out_o,
+  output logic [nt_pkg::LbDropReasons*nt_pkg::LbCounterBits-1:0] drops_o
 );
   // Per-stage state: the beat's valid and first-beat flags and what the stage has learned about its packet
   // (first beats only). S1 holds the whole parse (the CAM and TCAM keys); S2..S5 carry only what later
@@ -51,15 +49,15 @@ module lb_top
 
   // ---- H: lookahead register; S1: parse ----
   logic                     h_emit, h_last, s_first;
-  logic [StreamBits-1:0]    h_data;
-  logic [StreamBytes-1:0]   h_keep;
+  logic [nt_pkg::StreamBits-1:0]    h_data;
+  logic [nt_pkg::StreamBytes-1:0]   h_keep;
   logic [1:0]               h_idx;
   logic [3:0]               h_port;  // lb_top has no port sideband
-  logic [8*WindowBytes-1:0] window;
+  logic [8*lb_pkg::WindowBytes-1:0] window;
   logic [7:0]               window_len;
   stage_t                   s1_d, s1_q;
   lb_pkg::pipe_beat_t       h_beat;  // the beat leaving H, with its successor's first bytes
-  parse_t                   parsed;
+  lb_pkg::parse_t                   parsed;
 
   assign s_ready_o = adv;
 
@@ -139,22 +137,22 @@ module lb_top
   // ---- Table lookups ----
   logic          flt_hit, flt_drop, map_hit;
   logic [1:0]    map_row;
-  epoch_hit_t [EpochGroups-1:0] ep_group;
-  cal_entry_t    cal_entry;
-  member_entry_t mem_entry;
-  logic [CfgIndexBits-1:0] cal_addr;
+  lb_pkg::epoch_hit_t [lb_pkg::EpochGroups-1:0] ep_group;
+  lb_pkg::cal_entry_t    cal_entry;
+  lb_pkg::member_entry_t mem_entry;
+  logic [nt_pkg::CfgIndexBits-1:0] cal_addr;
   logic [9:0]    mem_addr;
 
   // S2 holds the group winners, S3 the final epoch and row, S4 the calendar entry, S5 the member.
   cstage_t       s2_q, s3_q, s4_q, s5_q;
   logic          lookup;
-  epoch_hit_t [EpochGroups-1:0] s2_group_q;
-  epoch_hit_t    ep_best;
+  lb_pkg::epoch_hit_t [lb_pkg::EpochGroups-1:0] s2_group_q;
+  lb_pkg::epoch_hit_t    ep_best;
   logic          s3_row_hit_q;
   logic [1:0]    s3_row_q;
   logic [15:0]   s4_member_q;
-  member_entry_t s5_mem_q;
-  rewrite_t      s6_rw_q, rw_calc, ctx_q, rw_use;
+  lb_pkg::member_entry_t s5_mem_q;
+  lb_pkg::rewrite_t      s6_rw_q, rw_calc, ctx_q, rw_use;
 
   lb_tables u_tables (
     .clk_i,
@@ -197,8 +195,8 @@ module lb_top
   assign mem_addr = {s4_q.c.is_v6, s4_member_q[8:0]};
 
   // Takes the three fields, not the whole stage: a simulator copies a struct argument per call.
-  function automatic logic first_ok(logic valid, logic sop, reason_t reason);
-    return valid && sop && reason == reason_t'(LbDropNone);
+  function automatic logic first_ok(logic valid, logic sop, lb_pkg::reason_t reason);
+    first_ok = valid && sop && reason == lb_pkg::reason_t'(nt_pkg::LbDropNone);
   endfunction
 
   // The CAM and the TCAM groups search only for a clean first beat in S1 (one search per frame).
@@ -281,8 +279,8 @@ module lb_top
   assign rw_use = s6_q.sop ? s6_rw_q : ctx_q;
 
   logic                   form_valid, form_last;
-  logic [StreamBits-1:0]  form_data;
-  logic [StreamBytes-1:0] form_keep;
+  logic [nt_pkg::StreamBits-1:0]  form_data;
+  logic [nt_pkg::StreamBytes-1:0] form_keep;
 
   lb_beat_former u_former (
     .beat_i  (s6_q),
@@ -294,7 +292,7 @@ module lb_top
   );
 
   nt_skid_buffer #(
-    .Width (StreamBits + StreamBytes + 1)
+    .Width (nt_pkg::StreamBits + nt_pkg::StreamBytes + 1)
   ) u_out (
     .clk_i,
     .rst_ni,
@@ -307,8 +305,8 @@ module lb_top
   );
 
   // ---- Counters ----
-  logic [LbCounterBits-1:0] pkts_in_q, pkts_out_q;
-  logic [LbDropReasons-1:0][LbCounterBits-1:0] drops_q;
+  logic [nt_pkg::LbCounterBits-1:0] pkts_in_q, pkts_out_q;
+  logic [nt_pkg::LbDropReasons-1:0][nt_pkg::LbCounterBits-1:0] drops_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin

@@ -2,15 +2,13 @@
 // Combinational. Every header it extracts ends by byte 110, inside the window. An extract past the frame's
 // end, a select without a matching case and a failed verify are all one verdict: parse error.
 module udplb_parser
-  import nt_pkg::*;
-  import udplb_pkg::*;
 (
-  input  logic [8*UWindowBytes-1:0] window_i,  // frame bytes 0..127, byte 0 in bits 7:0
+  input  logic [8*udplb_pkg::UWindowBytes-1:0] window_i,  // frame bytes 0..127, byte 0 in bits 7:0
   input  logic [7:0]                len_i,     // valid bytes in the window (the frame length if shorter)
-  output uparse_t                   info_o
+  output udplb_pkg::uparse_t                   info_o
 );
-  uparse_t                   p;
-  logic [8*UWindowBytes-1:0] hw;
+  udplb_pkg::uparse_t                   p;
+  logic [8*udplb_pkg::UWindowBytes-1:0] hw;
   logic                      err, vl, slow, lldp;
   logic [15:0]               et0, et;
   logic [3:0]                ihl;
@@ -23,12 +21,12 @@ module udplb_parser
     slow   = 1'b0;
     lldp   = 1'b0;
     len    = int'(len_i);
-    et0    = win_b16(window_i, 12);
+    et0    = nt_pkg::win_b16(window_i, 12);
     vl     = len >= 18 && et0 == 16'h8100;
     // The frame with the tag taken out: every later header sits where the deparser will emit it.
-    hw     = untag(window_i, vl);
+    hw     = udplb_pkg::untag(window_i, vl);
     hl     = vl ? len - 4 : len;
-    et     = vl ? win_b16(window_i, 16) : et0;
+    et     = vl ? nt_pkg::win_b16(window_i, 16) : et0;
     ihl    = hw[8*14+:4];
     proto  = '0;
     ity    = '0;
@@ -40,7 +38,7 @@ module udplb_parser
 
     p.vlan      = vl;
     p.vid       = vl ? {window_i[8*14+:4], window_i[8*15+:8]} : 12'd0;
-    p.mac_da    = {win_b32(window_i, 0), win_b16(window_i, 4)};
+    p.mac_da    = {nt_pkg::win_b32(window_i, 0), nt_pkg::win_b16(window_i, 4)};
     p.ethertype = et0;
 
     // ethernet / vlan
@@ -69,7 +67,7 @@ module udplb_parser
         err = 1'b1;
       end else begin
         fin = 15;
-        if (win_b8(hw, 14) == 8'd1) begin
+        if (nt_pkg::win_b8(hw, 14) == 8'd1) begin
           if (hl < 16) err = 1'b1;
           fin = 16;
         end
@@ -82,11 +80,11 @@ module udplb_parser
 
     if (p.arp) begin
       fin = 42;
-      if (hl < 42 || win_b16(hw, 14) != 16'd1 || win_b16(hw, 16) != 16'h0800 || win_b8(hw, 18) != 8'd6 ||
-          win_b8(hw, 19) != 8'd4 || win_b16(hw, 20) != 16'd1) begin
+      if (hl < 42 || nt_pkg::win_b16(hw, 14) != 16'd1 || nt_pkg::win_b16(hw, 16) != 16'h0800 || nt_pkg::win_b8(hw, 18) != 8'd6 ||
+          nt_pkg::win_b8(hw, 19) != 8'd4 || nt_pkg::win_b16(hw, 20) != 16'd1) begin
         err = 1'b1;
       end
-      p.ip_da = {96'd0, win_b32(hw, 38)};  // TPA
+      p.ip_da = {96'd0, nt_pkg::win_b32(hw, 38)};  // TPA
     end
 
     if (p.ipv4) begin
@@ -97,10 +95,10 @@ module udplb_parser
         l4     = 14 + ip_hdr;
         fin    = l4;
         if (hl < l4) err = 1'b1;
-        proto = win_b8(hw, 23);
-        p.ttl = win_b8(hw, 22);
-        p.ip_sa = {96'd0, win_b32(hw, 26)};
-        p.ip_da = {96'd0, win_b32(hw, 30)};
+        proto = nt_pkg::win_b8(hw, 23);
+        p.ttl = nt_pkg::win_b8(hw, 22);
+        p.ip_sa = {96'd0, nt_pkg::win_b32(hw, 26)};
+        p.ip_da = {96'd0, nt_pkg::win_b32(hw, 30)};
         if (proto == 8'd1) p.icmp4 = 1'b1;
         else if (proto == 8'd17) p.udp = 1'b1;
         else err = 1'b1;
@@ -114,10 +112,10 @@ module udplb_parser
         ip_hdr = 40;
         l4     = 54;
         fin    = 54;
-        proto  = win_b8(hw, 20);
-        p.ttl  = win_b8(hw, 21);
-        p.ip_sa = {win_b64(hw, 22), win_b64(hw, 30)};
-        p.ip_da = {win_b64(hw, 38), win_b64(hw, 46)};
+        proto  = nt_pkg::win_b8(hw, 20);
+        p.ttl  = nt_pkg::win_b8(hw, 21);
+        p.ip_sa = {nt_pkg::win_b64(hw, 22), nt_pkg::win_b64(hw, 30)};
+        p.ip_da = {nt_pkg::win_b64(hw, 38), nt_pkg::win_b64(hw, 46)};
         if (proto == 8'd58) p.icmp6 = 1'b1;
         else if (proto == 8'd17) p.udp = 1'b1;
         else err = 1'b1;
@@ -125,8 +123,8 @@ module udplb_parser
     end
 
     if (!err && (p.icmp4 || p.icmp6)) begin
-      ity   = win_b8(hw, l4);
-      icode = win_b8(hw, l4 + 1);
+      ity   = nt_pkg::win_b8(hw, l4);
+      icode = nt_pkg::win_b8(hw, l4 + 1);
       fin   = l4 + 4;
       if (hl < l4 + 4) err = 1'b1;
     end
@@ -137,7 +135,7 @@ module udplb_parser
         fin = l4 + 24;
         if (hl < l4 + 24) begin
           err = 1'b1;
-        end else if (win_b8(hw, l4 + 13) == 8'd17) begin
+        end else if (nt_pkg::win_b8(hw, l4 + 13) == 8'd17) begin
           fin = l4 + 32;
           if (hl < l4 + 32) err = 1'b1;
         end
@@ -149,7 +147,7 @@ module udplb_parser
     end
 
     if (!err && p.icmp6) begin
-      nh_emb = win_b8(hw, l4 + 10);
+      nh_emb = nt_pkg::win_b8(hw, l4 + 10);
       if (ity == 8'd1) begin
         p.icmp6_emb = 1'b1;
         fin = l4 + 44;
@@ -166,14 +164,14 @@ module udplb_parser
       end else if (ity == 8'd135 && icode == 8'd0) begin
         p.ns = 1'b1;
         fin = l4 + 24;
-        p.nd_target = {win_b64(hw, l4 + 8), win_b64(hw, l4 + 16)};
+        p.nd_target = {nt_pkg::win_b64(hw, l4 + 8), nt_pkg::win_b64(hw, l4 + 16)};
         if (hl < l4 + 24) begin
           err = 1'b1;
-        end else if (win_b16(hw, 18) != 16'd24) begin
+        end else if (nt_pkg::win_b16(hw, 18) != 16'd24) begin
           fin = l4 + 26;  // option header
           if (hl < l4 + 26) begin
             err = 1'b1;
-          end else if (win_b8(hw, l4 + 24) == 8'd1) begin
+          end else if (nt_pkg::win_b8(hw, l4 + 24) == 8'd1) begin
             p.ns_ll = 1'b1;
             fin = l4 + 32;
             if (hl < l4 + 32) err = 1'b1;
@@ -188,20 +186,20 @@ module udplb_parser
       fin = l4 + 8;
       if (hl < l4 + 8) begin
         err = 1'b1;
-      end else if ((win_b16(hw, l4 + 2) & 16'hc000) == 16'h4000) begin
+      end else if ((nt_pkg::win_b16(hw, l4 + 2) & 16'hc000) == 16'h4000) begin
         p.lb = 1'b1;
         fin = l4 + 24;
-        if (hl < l4 + 12 || win_b16(hw, l4 + 8) != 16'h4c42) begin
+        if (hl < l4 + 12 || nt_pkg::win_b16(hw, l4 + 8) != 16'h4c42) begin
           err = 1'b1;
-        end else if (win_b8(hw, l4 + 10) == 8'd2 || win_b8(hw, l4 + 10) == 8'd3) begin
-          p.lb_v3 = win_b8(hw, l4 + 10) == 8'd3;
+        end else if (nt_pkg::win_b8(hw, l4 + 10) == 8'd2 || nt_pkg::win_b8(hw, l4 + 10) == 8'd3) begin
+          p.lb_v3 = nt_pkg::win_b8(hw, l4 + 10) == 8'd3;
           if (hl < l4 + 24) err = 1'b1;
         end else begin
           err = 1'b1;
         end
-        p.slot_sel = p.lb_v3 ? win_b16(hw, l4 + 12) : win_b16(hw, l4 + 22);
-        p.port_sel = win_b16(hw, l4 + 14);
-        p.tick     = win_b64(hw, l4 + 16);
+        p.slot_sel = p.lb_v3 ? nt_pkg::win_b16(hw, l4 + 12) : nt_pkg::win_b16(hw, l4 + 22);
+        p.port_sel = nt_pkg::win_b16(hw, l4 + 14);
+        p.tick     = nt_pkg::win_b64(hw, l4 + 16);
       end
     end
 

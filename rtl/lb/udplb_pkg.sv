@@ -1,14 +1,13 @@
 // Types and helpers of the udplb program's pipeline (docs/lb-udplb.md, docs/lb-microarchitecture.md
 // "udplb_top micro-architecture").
 package udplb_pkg;
-  import nt_pkg::*;
 
-  localparam int unsigned UWindowBytes = 2 * StreamBytes;        // the parser sees two beats
+  localparam int unsigned UWindowBytes = 2 * nt_pkg::StreamBytes;        // the parser sees two beats
   localparam int unsigned UNextBytes = 48;                        // successor bytes a beat carries
-  localparam int unsigned UEpochGroups = UdplbEpochEntries / UdplbEpochGroup;
-  localparam int unsigned URowBits = $clog2(UdplbEpochRows);
-  localparam int unsigned USlotBits = $clog2(UdplbCalendarSlots);
-  localparam int unsigned UIdxBits = $clog2(UdplbIpDstEntries);
+  localparam int unsigned UEpochGroups = nt_pkg::UdplbEpochEntries / nt_pkg::UdplbEpochGroup;
+  localparam int unsigned URowBits = $clog2(nt_pkg::UdplbEpochRows);
+  localparam int unsigned USlotBits = $clog2(nt_pkg::UdplbCalendarSlots);
+  localparam int unsigned UIdxBits = $clog2(nt_pkg::UdplbIpDstEntries);
 
   typedef logic [4:0] ureason_t;
 
@@ -21,8 +20,8 @@ package udplb_pkg;
   // A beat on its way through the pipeline, with what the beat former needs from its successor.
   typedef struct packed {
     logic                          valid;
-    logic [StreamBits-1:0]         data;
-    logic [StreamBytes-1:0]        keep;
+    logic [nt_pkg::StreamBits-1:0]         data;
+    logic [nt_pkg::StreamBytes-1:0]        keep;
     logic                          last;
     logic                          sop;
     logic [1:0]                    idx;        // beat number in the frame, saturating at 2
@@ -131,7 +130,7 @@ package udplb_pkg;
 
   // A frame's first bytes with the VLAN tag taken out (bytes 0..13 stay, byte 14 on is byte 18 on).
   function automatic logic [8*UWindowBytes-1:0] untag(logic [8*UWindowBytes-1:0] w, logic vlan);
-    return vlan ? {32'd0, w[8*UWindowBytes-1:8*18], w[8*14-1:0]} : w;
+    untag = vlan ? {32'd0, w[8*UWindowBytes-1:8*18], w[8*14-1:0]} : w;
   endfunction
 
   // P4 InternetChecksum, summed over many words at once: the end-around-carry sum of any sequence of words
@@ -140,7 +139,7 @@ package udplb_pkg;
   function automatic logic [15:0] csum_fold(logic [31:0] acc);
     logic [16:0] s;
     s = {1'b0, acc[15:0]} + {1'b0, acc[31:16]};
-    return s[15:0] + {15'd0, s[16]};
+    csum_fold = s[15:0] + {15'd0, s[16]};
   endfunction
 
   // Adds the 16-bit words of a 128-bit value (address) to a wide checksum sum, each complemented if `sub`.
@@ -148,11 +147,11 @@ package udplb_pkg;
     logic [31:0] a;
     a = acc;
     for (int i = 0; i < 8; i++) a = a + {16'd0, sub ? ~v[16*i+:16] : v[16*i+:16]};
-    return a;
+    csum_w128 = a;
   endfunction
 
   function automatic logic [31:0] csum_w(logic [31:0] acc, logic [15:0] w, logic sub);
-    return acc + {16'd0, sub ? ~w : w};
+    csum_w = acc + {16'd0, sub ? ~w : w};
   endfunction
 
 endpackage

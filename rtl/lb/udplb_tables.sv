@@ -10,16 +10,14 @@
 //   calendar   16384 x member RAM addressed by {row, slot[8:0]}
 //   member     1024 x rewrite RAM addressed by {lb_id, IPv6, member[5:0]}, member[15:6] as tag
 module udplb_tables
-  import nt_pkg::*;
-  import udplb_pkg::*;
 (
   input  logic                         clk_i,
   input  logic                         rst_ni,
   // Programming port: one whole entry per write.
   input  logic                         cfg_valid_i,
-  input  logic [UdplbCfgTableBits-1:0] cfg_table_i,
-  input  logic [UdplbCfgIndexBits-1:0] cfg_index_i,
-  input  logic [CfgDataBits-1:0]       cfg_data_i,
+  input  logic [nt_pkg::UdplbCfgTableBits-1:0] cfg_table_i,
+  input  logic [nt_pkg::UdplbCfgIndexBits-1:0] cfg_index_i,
+  input  logic [nt_pkg::CfgDataBits-1:0]       cfg_data_i,
   output logic                         ttl_dec_o,
   // l2_iface_table (a miss gives iface 0, MAC 0).
   input  logic [11:0]                  l2_vid_i,
@@ -36,10 +34,10 @@ module udplb_tables
   input  logic [15:0]                  id_type_i,
   input  logic [127:0]                 id_ip_i,
   output logic                         id_hit_o,
-  output logic [UIdxBits-1:0]          id_idx_o,
+  output logic [udplb_pkg::UIdxBits-1:0]          id_idx_o,
   output logic [2:0]                   id_lb_o,
   // ip_sa RAM (the set_ip_sa parameter of each ip_dst entry).
-  input  logic [UIdxBits-1:0]          sa_idx_i,
+  input  logic [udplb_pkg::UIdxBits-1:0]          sa_idx_i,
   output logic [127:0]                 sa_ip_o,
   // Source filters.
   input  logic [2:0]                   src_lb_i,
@@ -49,28 +47,28 @@ module udplb_tables
   // Epoch TCAM, first stage.
   input  logic [2:0]                   ep_lb_i,
   input  logic [63:0]                  ep_tick_i,
-  output uepoch_hit_t [UEpochGroups-1:0] ep_group_o,
+  output udplb_pkg::uepoch_hit_t [udplb_pkg::UEpochGroups-1:0] ep_group_o,
   // Epoch map.
   input  logic [2:0]                   map_lb_i,
   input  logic [31:0]                  map_epoch_i,
   output logic                         map_hit_o,
-  output logic [URowBits-1:0]          map_row_o,
+  output logic [udplb_pkg::URowBits-1:0]          map_row_o,
   // Calendar RAM.
-  input  logic [URowBits+USlotBits-1:0] cal_addr_i,
+  input  logic [udplb_pkg::URowBits+udplb_pkg::USlotBits-1:0] cal_addr_i,
   output logic                         cal_valid_o,
   output logic [15:0]                  cal_member_o,
   // Member RAM.
   input  logic [9:0]                   mem_addr_i,
-  output umember_t                     mem_entry_o
+  output udplb_pkg::umember_t                     mem_entry_o
 );
-  localparam int unsigned L2N = UdplbL2IfaceEntries;
-  localparam int unsigned MdN = UdplbMacDstEntries;
-  localparam int unsigned IdN = UdplbIpDstEntries;
-  localparam int unsigned SrcN = UdplbSrcEntries;
-  localparam int unsigned EpN = UdplbEpochEntries;
-  localparam int unsigned MapN = UdplbEpochRows;
-  localparam int unsigned CalN = UdplbCalendarEntries;
-  localparam int unsigned MemN = UdplbMemberEntries;
+  localparam int unsigned L2N = nt_pkg::UdplbL2IfaceEntries;
+  localparam int unsigned MdN = nt_pkg::UdplbMacDstEntries;
+  localparam int unsigned IdN = nt_pkg::UdplbIpDstEntries;
+  localparam int unsigned SrcN = nt_pkg::UdplbSrcEntries;
+  localparam int unsigned EpN = nt_pkg::UdplbEpochEntries;
+  localparam int unsigned MapN = nt_pkg::UdplbEpochRows;
+  localparam int unsigned CalN = nt_pkg::UdplbCalendarEntries;
+  localparam int unsigned MemN = nt_pkg::UdplbMemberEntries;
 
   // One array per field (a simulator reads each as a native word; see lb_tables.sv).
   logic [L2N-1:0]  l2_valid_q;
@@ -111,29 +109,29 @@ module udplb_tables
   logic [MapN-1:0] map_valid_q;
   logic [2:0]      map_lb_q [MapN];
   logic [31:0]     map_epoch_q [MapN];
-  logic [UdplbCalendarSlots-1:0] cal_valid_q [UdplbEpochRows];  // row, slot
+  logic [nt_pkg::UdplbCalendarSlots-1:0] cal_valid_q [nt_pkg::UdplbEpochRows];  // row, slot
   logic [15:0]     cal_mem_q [CalN];
   logic [MemN-1:0] mem_valid_q;
   logic [210:1]    mem_mem_q [MemN];  // cfg_data_i[210:1]
   logic            ttl_dec_q;
 
-  function automatic logic wr(logic v, logic [UdplbCfgTableBits-1:0] t, logic [UdplbCfgIndexBits-1:0] i,
+  function automatic logic wr(logic v, logic [nt_pkg::UdplbCfgTableBits-1:0] t, logic [nt_pkg::UdplbCfgIndexBits-1:0] i,
                               logic [3:0] id, int unsigned n);
-    return v && t == id && 32'(i) < n;
+    wr = v && t == id && 32'(i) < n;
   endfunction
 
   logic wr_l2, wr_md, wr_id, wr_sa, wr_s4, wr_s6, wr_ep, wr_map, wr_cal, wr_mem, wr_set;
-  assign wr_l2  = wr(cfg_valid_i, cfg_table_i, cfg_index_i, 4'(UdplbTblL2Iface), L2N);
-  assign wr_md  = wr(cfg_valid_i, cfg_table_i, cfg_index_i, 4'(UdplbTblMacDst), MdN);
-  assign wr_id  = wr(cfg_valid_i, cfg_table_i, cfg_index_i, 4'(UdplbTblIpDst), IdN);
-  assign wr_sa  = wr(cfg_valid_i, cfg_table_i, cfg_index_i, 4'(UdplbTblIpSa), IdN);
-  assign wr_s4  = wr(cfg_valid_i, cfg_table_i, cfg_index_i, 4'(UdplbTblSrc4), SrcN);
-  assign wr_s6  = wr(cfg_valid_i, cfg_table_i, cfg_index_i, 4'(UdplbTblSrc6), SrcN);
-  assign wr_ep  = wr(cfg_valid_i, cfg_table_i, cfg_index_i, 4'(UdplbTblEpoch), EpN);
-  assign wr_map = wr(cfg_valid_i, cfg_table_i, cfg_index_i, 4'(UdplbTblEpochMap), MapN);
-  assign wr_cal = wr(cfg_valid_i, cfg_table_i, cfg_index_i, 4'(UdplbTblCalendar), CalN);
-  assign wr_mem = wr(cfg_valid_i, cfg_table_i, cfg_index_i, 4'(UdplbTblMember), MemN);
-  assign wr_set = wr(cfg_valid_i, cfg_table_i, cfg_index_i, 4'(UdplbTblSettings), 1);
+  assign wr_l2  = wr(cfg_valid_i, cfg_table_i, cfg_index_i, 4'(nt_pkg::UdplbTblL2Iface), L2N);
+  assign wr_md  = wr(cfg_valid_i, cfg_table_i, cfg_index_i, 4'(nt_pkg::UdplbTblMacDst), MdN);
+  assign wr_id  = wr(cfg_valid_i, cfg_table_i, cfg_index_i, 4'(nt_pkg::UdplbTblIpDst), IdN);
+  assign wr_sa  = wr(cfg_valid_i, cfg_table_i, cfg_index_i, 4'(nt_pkg::UdplbTblIpSa), IdN);
+  assign wr_s4  = wr(cfg_valid_i, cfg_table_i, cfg_index_i, 4'(nt_pkg::UdplbTblSrc4), SrcN);
+  assign wr_s6  = wr(cfg_valid_i, cfg_table_i, cfg_index_i, 4'(nt_pkg::UdplbTblSrc6), SrcN);
+  assign wr_ep  = wr(cfg_valid_i, cfg_table_i, cfg_index_i, 4'(nt_pkg::UdplbTblEpoch), EpN);
+  assign wr_map = wr(cfg_valid_i, cfg_table_i, cfg_index_i, 4'(nt_pkg::UdplbTblEpochMap), MapN);
+  assign wr_cal = wr(cfg_valid_i, cfg_table_i, cfg_index_i, 4'(nt_pkg::UdplbTblCalendar), CalN);
+  assign wr_mem = wr(cfg_valid_i, cfg_table_i, cfg_index_i, 4'(nt_pkg::UdplbTblMember), MemN);
+  assign wr_set = wr(cfg_valid_i, cfg_table_i, cfg_index_i, 4'(nt_pkg::UdplbTblSettings), 1);
 
   logic [4:0]  i5;
   logic [5:0]  i6;
@@ -155,7 +153,7 @@ module udplb_tables
       s6_valid_q  <= '0;
       ep_valid_q  <= '0;
       map_valid_q <= '0;
-      for (int r = 0; r < UdplbEpochRows; r++) cal_valid_q[r] <= '0;
+      for (int r = 0; r < nt_pkg::UdplbEpochRows; r++) cal_valid_q[r] <= '0;
       mem_valid_q <= '0;
       ttl_dec_q   <= 1'b1;
     end else begin
@@ -272,7 +270,7 @@ module udplb_tables
           id_ip_q[i] == id_ip_i && (!id_hit_o || id_prio_q[i] < id_prio)) begin
         id_hit_o = 1'b1;
         id_prio  = id_prio_q[i];
-        id_idx_o = UIdxBits'(i);
+        id_idx_o = udplb_pkg::UIdxBits'(i);
         id_lb_o  = id_lb_q[i];
       end
     end
@@ -291,17 +289,17 @@ module udplb_tables
 
   // Epoch TCAM, per group: the longest matching prefix, ties to the lower index.
   always_comb begin
-    for (int g = 0; g < UEpochGroups; g++) begin
+    for (int g = 0; g < udplb_pkg::UEpochGroups; g++) begin
       ep_group_o[g] = '0;
-      for (int j = 0; j < UdplbEpochGroup; j++) begin
-        if (ep_valid_q[g*UdplbEpochGroup+j] && ep_lb_q[g*UdplbEpochGroup+j] == ep_lb_i &&
-            ((ep_tick_i ^ ep_val_q[g*UdplbEpochGroup+j]) & ep_mask_q[g*UdplbEpochGroup+j]) == '0 &&
-            (!ep_group_o[g].hit || ep_plen_q[g*UdplbEpochGroup+j] > ep_group_o[g].plen)) begin
+      for (int j = 0; j < nt_pkg::UdplbEpochGroup; j++) begin
+        if (ep_valid_q[g*nt_pkg::UdplbEpochGroup+j] && ep_lb_q[g*nt_pkg::UdplbEpochGroup+j] == ep_lb_i &&
+            ((ep_tick_i ^ ep_val_q[g*nt_pkg::UdplbEpochGroup+j]) & ep_mask_q[g*nt_pkg::UdplbEpochGroup+j]) == '0 &&
+            (!ep_group_o[g].hit || ep_plen_q[g*nt_pkg::UdplbEpochGroup+j] > ep_group_o[g].plen)) begin
           ep_group_o[g] = '{hit:   1'b1,
-                            plen:  ep_plen_q[g*UdplbEpochGroup+j],
-                            epoch: ep_epoch_q[g*UdplbEpochGroup+j],
-                            bits:  ep_bits_q[g*UdplbEpochGroup+j],
-                            sxor:  ep_xor_q[g*UdplbEpochGroup+j]};
+                            plen:  ep_plen_q[g*nt_pkg::UdplbEpochGroup+j],
+                            epoch: ep_epoch_q[g*nt_pkg::UdplbEpochGroup+j],
+                            bits:  ep_bits_q[g*nt_pkg::UdplbEpochGroup+j],
+                            sxor:  ep_xor_q[g*nt_pkg::UdplbEpochGroup+j]};
         end
       end
     end
@@ -314,7 +312,7 @@ module udplb_tables
     for (int i = MapN - 1; i >= 0; i--) begin
       if (map_valid_q[i] && map_lb_q[i] == map_lb_i && map_epoch_q[i] == map_epoch_i) begin
         map_hit_o = 1'b1;
-        map_row_o = URowBits'(i);
+        map_row_o = udplb_pkg::URowBits'(i);
       end
     end
   end
@@ -334,5 +332,5 @@ module udplb_tables
                          keep:      mem_word[210]};
 
   logic unused_cfg;
-  assign unused_cfg = ^cfg_data_i[CfgDataBits-1:211];
+  assign unused_cfg = ^cfg_data_i[nt_pkg::CfgDataBits-1:211];
 endmodule

@@ -3,53 +3,51 @@
 // calendar -> member -> output header bytes -> beat former. Stage by stage as model/lb/udplb_cycle_model.h;
 // see docs/lb-microarchitecture.md "udplb_top micro-architecture".
 module udplb_top
-  import nt_pkg::*;
-  import udplb_pkg::*;
 (
   input  logic                                       clk_i,
   input  logic                                       rst_ni,
   // Ingress stream; s_port_i is the frame's ingress port, sampled with its first beat.
   input  logic                                       s_valid_i,
-  input  logic [StreamBits-1:0]                      s_data_i,
-  input  logic [StreamBytes-1:0]                     s_keep_i,
+  input  logic [nt_pkg::StreamBits-1:0]                      s_data_i,
+  input  logic [nt_pkg::StreamBytes-1:0]                     s_keep_i,
   input  logic                                       s_last_i,
   input  logic [3:0]                                 s_port_i,
   output logic                                       s_ready_o,
   // Egress stream; m_port_o is the frame's egress port.
   output logic                                       m_valid_o,
-  output logic [StreamBits-1:0]                      m_data_o,
-  output logic [StreamBytes-1:0]                     m_keep_o,
+  output logic [nt_pkg::StreamBits-1:0]                      m_data_o,
+  output logic [nt_pkg::StreamBytes-1:0]                     m_keep_o,
   output logic                                       m_last_o,
   output logic [3:0]                                 m_port_o,
   input  logic                                       m_ready_i,
   // Table programming.
   input  logic                                       cfg_valid_i,
-  input  logic [UdplbCfgTableBits-1:0]               cfg_table_i,
-  input  logic [UdplbCfgIndexBits-1:0]               cfg_index_i,
-  input  logic [CfgDataBits-1:0]                     cfg_data_i,
+  input  logic [nt_pkg::UdplbCfgTableBits-1:0]               cfg_table_i,
+  input  logic [nt_pkg::UdplbCfgIndexBits-1:0]               cfg_index_i,
+  input  logic [nt_pkg::CfgDataBits-1:0]                     cfg_data_i,
   // Counters (reason r in bits 32r+31:32r, r = 0 unused; instance i in bits 32i+31:32i).
-  output logic [LbCounterBits-1:0]                   pkts_in_o,
-  output logic [LbCounterBits-1:0]                   pkts_out_o,
-  output logic [LbCounterBits-1:0]                   to_host_o,
-  output logic [LbCounterBits-1:0]                   replies_o,
-  output logic [UdplbDropReasons*LbCounterBits-1:0]  drops_o,
-  output logic [UdplbInstances*LbCounterBits-1:0]    inst_rx_o,
-  output logic [UdplbInstances*LbCounterBits-1:0]    inst_rx_v2_o,
-  output logic [UdplbInstances*LbCounterBits-1:0]    inst_rx_v3_o,
-  output logic [UdplbInstances*LbCounterBits-1:0]    inst_tx_o,
-  output logic [UdplbInstances*LbCounterBits-1:0]    inst_drops_o
+  output logic [nt_pkg::LbCounterBits-1:0]                   pkts_in_o,
+  output logic [nt_pkg::LbCounterBits-1:0]                   pkts_out_o,
+  output logic [nt_pkg::LbCounterBits-1:0]                   to_host_o,
+  output logic [nt_pkg::LbCounterBits-1:0]                   replies_o,
+  output logic [nt_pkg::UdplbDropReasons*nt_pkg::LbCounterBits-1:0]  drops_o,
+  output logic [nt_pkg::UdplbInstances*nt_pkg::LbCounterBits-1:0]    inst_rx_o,
+  output logic [nt_pkg::UdplbInstances*nt_pkg::LbCounterBits-1:0]    inst_rx_v2_o,
+  output logic [nt_pkg::UdplbInstances*nt_pkg::LbCounterBits-1:0]    inst_rx_v3_o,
+  output logic [nt_pkg::UdplbInstances*nt_pkg::LbCounterBits-1:0]    inst_tx_o,
+  output logic [nt_pkg::UdplbInstances*nt_pkg::LbCounterBits-1:0]    inst_drops_o
 );
   // Per-stage state: the beat plus what the pipeline has learned about its frame (first beats only).
   typedef struct packed {
-    ubeat_t  b;
-    uparse_t p;
-    uctx_t   c;
+    udplb_pkg::ubeat_t  b;
+    udplb_pkg::uparse_t p;
+    udplb_pkg::uctx_t   c;
   } ustage_t;
 
   typedef struct packed {
-    ubeat_t  b;
-    uout_t   o;
-    ucount_t n;
+    udplb_pkg::ubeat_t  b;
+    udplb_pkg::uout_t   o;
+    udplb_pkg::ucount_t n;
   } ufinal_t;
 
   logic adv;       // all stages advance together while the skid register is empty and no extra beat waits
@@ -61,14 +59,14 @@ module udplb_top
 
   // ---- H: lookahead register; S1: parse ----
   logic                      h_emit, h_last, s_first;
-  logic [StreamBits-1:0]     h_data;
-  logic [StreamBytes-1:0]    h_keep;
+  logic [nt_pkg::StreamBits-1:0]     h_data;
+  logic [nt_pkg::StreamBytes-1:0]    h_keep;
   logic [1:0]                h_idx;
   logic [3:0]                h_port;
-  logic [8*UWindowBytes-1:0] window;
+  logic [8*udplb_pkg::UWindowBytes-1:0] window;
   logic [7:0]                window_len;
   ustage_t                   s1_d, s1_q;
-  uparse_t                   parsed;
+  udplb_pkg::uparse_t                   parsed;
 
   lb_lookahead u_h (
     .clk_i,
@@ -107,13 +105,13 @@ module udplb_top
       s1_d.b.sop   = h_idx == 2'd0;
       s1_d.b.port  = h_port;
       if (!h_last) begin
-        s1_d.b.next48    = s_data_i[8*UNextBytes-1:0];
+        s1_d.b.next48    = s_data_i[8*udplb_pkg::UNextBytes-1:0];
         s1_d.b.next_n    = 7'($countones(s_keep_i));
         s1_d.b.next_last = s_last_i;
       end
       if (s1_d.b.sop) begin
         s1_d.p = parsed;
-        s1_d.c.reason = parsed.perr ? ureason_t'(UdplbDropParseError) : ureason_t'(UdplbDropNone);
+        s1_d.c.reason = parsed.perr ? udplb_pkg::ureason_t'(nt_pkg::UdplbDropParseError) : udplb_pkg::ureason_t'(nt_pkg::UdplbDropNone);
       end
     end
   end
@@ -123,15 +121,15 @@ module udplb_top
   logic [3:0]                      l2_iface;
   logic [47:0]                     l2_mac, md_mac;
   logic                            md_hit, md_set, id_hit, src4_hit, src6_hit, map_hit, cal_valid;
-  logic [UIdxBits-1:0]             id_idx;
+  logic [udplb_pkg::UIdxBits-1:0]             id_idx;
   logic [2:0]                      id_lb;
   logic [127:0]                    sa_ip;
-  uepoch_hit_t [UEpochGroups-1:0]  ep_group, s4_group_q;
-  uepoch_hit_t                     ep_best;
-  logic [URowBits-1:0]             map_row;
+  udplb_pkg::uepoch_hit_t [udplb_pkg::UEpochGroups-1:0]  ep_group, s4_group_q;
+  udplb_pkg::uepoch_hit_t                     ep_best;
+  logic [udplb_pkg::URowBits-1:0]             map_row;
   logic [15:0]                     cal_member, slot_mask, slot;
-  umember_t                        mem_entry;
-  logic [URowBits+USlotBits-1:0]   cal_addr;
+  udplb_pkg::umember_t                        mem_entry;
+  logic [udplb_pkg::URowBits+udplb_pkg::USlotBits-1:0]   cal_addr;
   logic [9:0]                      mem_addr;
 
   ustage_t s2_d, s2_q, s3_d, s3_q, s4_d, s4_q, s5_d, s5_q, s6_d, s6_q, s7_d, s7_q;
@@ -181,18 +179,18 @@ module udplb_top
   // Epoch TCAM, second stage: the longest prefix of the group winners, ties to the lower group.
   always_comb begin
     ep_best = '0;
-    for (int g = 0; g < UEpochGroups; g++) begin
+    for (int g = 0; g < udplb_pkg::UEpochGroups; g++) begin
       if (s4_group_q[g].hit && (!ep_best.hit || s4_group_q[g].plen > ep_best.plen)) ep_best = s4_group_q[g];
     end
   end
   assign slot_mask = ep_best.bits >= 5'd16 ? 16'hffff : (16'd1 << ep_best.bits) - 16'd1;
   assign slot      = (s4_q.p.slot_sel ^ ep_best.sxor) & slot_mask;
-  assign cal_addr  = {s5_q.c.row, s5_q.c.slot[USlotBits-1:0]};
+  assign cal_addr  = {s5_q.c.row, s5_q.c.slot[udplb_pkg::USlotBits-1:0]};
   assign mem_addr  = {s6_q.c.lb_id, s6_q.p.ethertype == 16'h86dd, s6_q.c.member[5:0]};
 
   // Takes the three fields, not the whole stage: a simulator copies a struct argument per call.
-  function automatic logic first_ok(logic valid, logic sop, ureason_t reason);
-    return valid && sop && reason == ureason_t'(UdplbDropNone);
+  function automatic logic first_ok(logic valid, logic sop, udplb_pkg::ureason_t reason);
+    first_ok = valid && sop && reason == udplb_pkg::ureason_t'(nt_pkg::UdplbDropNone);
   endfunction
 
   // Each stage decides what its lookups decide while the frame is clean, in the order of docs/lb-udplb.md.
@@ -201,7 +199,7 @@ module udplb_top
     s2_d = s1_q;
     if (first_ok(s1_q.b.valid, s1_q.b.sop, s1_q.c.reason)) begin
       if (!s1_q.p.vlan && (s1_q.p.mac_da & 48'hffff_ffff_fff0) == 48'h0180_c200_0000) begin
-        s2_d.c.kind = KindHost;
+        s2_d.c.kind = udplb_pkg::KindHost;
       end else begin
         s2_d.c.iface  = l2_iface;
         s2_d.c.uc_mac = l2_mac;
@@ -209,15 +207,15 @@ module udplb_top
     end
     // S3: MAC DA filter, IP, IP DA filter.
     s3_d = s2_q;
-    if (first_ok(s2_q.b.valid, s2_q.b.sop, s2_q.c.reason) && s2_q.c.kind != KindHost) begin
+    if (first_ok(s2_q.b.valid, s2_q.b.sop, s2_q.c.reason) && s2_q.c.kind != udplb_pkg::KindHost) begin
       if (!md_hit) begin
-        s3_d.c.reason = ureason_t'(UdplbDropL2DstMiss);
+        s3_d.c.reason = udplb_pkg::ureason_t'(nt_pkg::UdplbDropL2DstMiss);
       end else begin
         if (md_set) s3_d.c.uc_mac = md_mac;
         if (!s2_q.p.arp && !s2_q.p.ipv4 && !s2_q.p.ipv6) begin
-          s3_d.c.reason = ureason_t'(UdplbDropNotIp);
+          s3_d.c.reason = udplb_pkg::ureason_t'(nt_pkg::UdplbDropNotIp);
         end else if (!id_hit) begin
-          s3_d.c.reason = ureason_t'(UdplbDropL3DstMiss);
+          s3_d.c.reason = udplb_pkg::ureason_t'(nt_pkg::UdplbDropL3DstMiss);
         end else begin
           s3_d.c.lb_id  = id_lb;
           s3_d.c.ip_idx = id_idx;
@@ -226,49 +224,49 @@ module udplb_top
     end
     // S4: the instance's unicast address and source filter (the epoch groups register beside).
     s4_d = s3_q;
-    if (first_ok(s3_q.b.valid, s3_q.b.sop, s3_q.c.reason) && s3_q.c.kind != KindHost) begin
+    if (first_ok(s3_q.b.valid, s3_q.b.sop, s3_q.c.reason) && s3_q.c.kind != udplb_pkg::KindHost) begin
       s4_d.c.uc_ip   = sa_ip;
       s4_d.c.src_hit = s3_q.p.ipv4 ? src4_hit : src6_hit;
     end
     // S5: the L3 replies and drops, then EJFAT up to the epoch and its calendar row.
     s5_d = s4_q;
-    if (first_ok(s4_q.b.valid, s4_q.b.sop, s4_q.c.reason) && s4_q.c.kind != KindHost) begin
+    if (first_ok(s4_q.b.valid, s4_q.b.sop, s4_q.c.reason) && s4_q.c.kind != udplb_pkg::KindHost) begin
       if (s4_q.p.arp) begin
-        if (s4_q.p.ip_da[31:0] != s4_q.c.uc_ip[31:0]) s5_d.c.reason = ureason_t'(UdplbDropArpMismatch);
-        else s5_d.c.kind = KindReply;
+        if (s4_q.p.ip_da[31:0] != s4_q.c.uc_ip[31:0]) s5_d.c.reason = udplb_pkg::ureason_t'(nt_pkg::UdplbDropArpMismatch);
+        else s5_d.c.kind = udplb_pkg::KindReply;
       end else if (s4_q.p.icmp4) begin
         if (s4_q.p.icmp4_echo) begin
-          if (s4_q.p.ip_da[31:0] != s4_q.c.uc_ip[31:0]) s5_d.c.reason = ureason_t'(UdplbDropIcmpMismatch);
-          else s5_d.c.kind = KindReply;
+          if (s4_q.p.ip_da[31:0] != s4_q.c.uc_ip[31:0]) s5_d.c.reason = udplb_pkg::ureason_t'(nt_pkg::UdplbDropIcmpMismatch);
+          else s5_d.c.kind = udplb_pkg::KindReply;
         end else if (s4_q.p.icmp4_emb) begin
-          s5_d.c.reason = ureason_t'(UdplbDropIcmpDestUnreach);
+          s5_d.c.reason = udplb_pkg::ureason_t'(nt_pkg::UdplbDropIcmpDestUnreach);
         end else begin
-          s5_d.c.reason = ureason_t'(UdplbDropIcmpUnhandled);
+          s5_d.c.reason = udplb_pkg::ureason_t'(nt_pkg::UdplbDropIcmpUnhandled);
         end
       end else if (s4_q.p.icmp6) begin
         if (s4_q.p.icmp6_echo) begin
-          s5_d.c.kind = KindReply;
+          s5_d.c.kind = udplb_pkg::KindReply;
         end else if (s4_q.p.ns) begin
-          if (s4_q.p.nd_target != s4_q.c.uc_ip) s5_d.c.reason = ureason_t'(UdplbDropNdMismatch);
-          else s5_d.c.kind = KindReply;
+          if (s4_q.p.nd_target != s4_q.c.uc_ip) s5_d.c.reason = udplb_pkg::ureason_t'(nt_pkg::UdplbDropNdMismatch);
+          else s5_d.c.kind = udplb_pkg::KindReply;
         end else if (s4_q.p.icmp6_emb) begin
-          s5_d.c.reason = ureason_t'(UdplbDropIcmpDestUnreach);
+          s5_d.c.reason = udplb_pkg::ureason_t'(nt_pkg::UdplbDropIcmpDestUnreach);
         end else begin
-          s5_d.c.reason = ureason_t'(UdplbDropIcmpUnhandled);
+          s5_d.c.reason = udplb_pkg::ureason_t'(nt_pkg::UdplbDropIcmpUnhandled);
         end
       end else begin  // UDP: the EJFAT stage
         s5_d.c.ejfat = 1'b1;
         if (!s4_q.c.src_hit) begin
-          s5_d.c.reason = ureason_t'(UdplbDropSrcBlocked);
+          s5_d.c.reason = udplb_pkg::ureason_t'(nt_pkg::UdplbDropSrcBlocked);
         end else if (!s4_q.p.lb) begin
-          s5_d.c.reason = ureason_t'(UdplbDropNoLbHeader);
+          s5_d.c.reason = udplb_pkg::ureason_t'(nt_pkg::UdplbDropNoLbHeader);
         end else begin
           s5_d.c.rx_v2 = !s4_q.p.lb_v3;
           s5_d.c.rx_v3 = s4_q.p.lb_v3;
           if (ttl_dec && s4_q.p.ttl <= 8'd1) begin
-            s5_d.c.reason = ureason_t'(UdplbDropTtlExpired);
+            s5_d.c.reason = udplb_pkg::ureason_t'(nt_pkg::UdplbDropTtlExpired);
           end else if (!ep_best.hit) begin
-            s5_d.c.reason = ureason_t'(UdplbDropEpochMiss);
+            s5_d.c.reason = udplb_pkg::ureason_t'(nt_pkg::UdplbDropEpochMiss);
           end else begin
             s5_d.c.epoch   = ep_best.epoch;
             s5_d.c.slot    = slot;
@@ -280,23 +278,23 @@ module udplb_top
     end
     // S6: calendar.
     s6_d = s5_q;
-    if (first_ok(s5_q.b.valid, s5_q.b.sop, s5_q.c.reason) && s5_q.c.kind == KindForward) begin
-      if (!s5_q.c.row_hit || s5_q.c.slot[15:USlotBits] != '0 || !cal_valid) begin
-        s6_d.c.reason = ureason_t'(UdplbDropCalendarMiss);
+    if (first_ok(s5_q.b.valid, s5_q.b.sop, s5_q.c.reason) && s5_q.c.kind == udplb_pkg::KindForward) begin
+      if (!s5_q.c.row_hit || s5_q.c.slot[15:udplb_pkg::USlotBits] != '0 || !cal_valid) begin
+        s6_d.c.reason = udplb_pkg::ureason_t'(nt_pkg::UdplbDropCalendarMiss);
       end else begin
         s6_d.c.member = cal_member;
       end
     end
     // S7: member.
     s7_d = s6_q;
-    if (first_ok(s6_q.b.valid, s6_q.b.sop, s6_q.c.reason) && s6_q.c.kind == KindForward) begin
+    if (first_ok(s6_q.b.valid, s6_q.b.sop, s6_q.c.reason) && s6_q.c.kind == udplb_pkg::KindForward) begin
       if ((s6_q.p.ethertype != 16'h0800 && s6_q.p.ethertype != 16'h86dd) || !mem_entry.valid ||
           mem_entry.tag != s6_q.c.member[15:6] || mem_entry.action == 2'd3) begin
-        s7_d.c.reason = ureason_t'(UdplbDropMemberMiss);
+        s7_d.c.reason = udplb_pkg::ureason_t'(nt_pkg::UdplbDropMemberMiss);
       end else if (mem_entry.action == 2'd1) begin
-        s7_d.c.reason = ureason_t'(UdplbDropMemberSoftEvicted);
+        s7_d.c.reason = udplb_pkg::ureason_t'(nt_pkg::UdplbDropMemberSoftEvicted);
       end else if (mem_entry.action == 2'd2) begin
-        s7_d.c.reason = ureason_t'(UdplbDropMemberDeregistered);
+        s7_d.c.reason = udplb_pkg::ureason_t'(nt_pkg::UdplbDropMemberDeregistered);
       end else begin
         s7_d.c.mem = mem_entry;
       end
@@ -305,12 +303,12 @@ module udplb_top
 
   // ---- S8: output header bytes, checksums, verdict ----
   ufinal_t s8_d, s8_q;
-  uout_t   hdr_out;
+  udplb_pkg::uout_t   hdr_out;
 
   // The header bytes of the frame: its first beat and the 48 bytes of its second (every byte S8 reads or
   // emits as parsed lies before byte 112).
-  logic [8*UWindowBytes-1:0] s8_hw;
-  assign s8_hw = untag({{8*(UWindowBytes-StreamBytes-UNextBytes){1'b0}}, s7_q.b.next48, s7_q.b.data}, s7_q.p.vlan);
+  logic [8*udplb_pkg::UWindowBytes-1:0] s8_hw;
+  assign s8_hw = udplb_pkg::untag({{8*(udplb_pkg::UWindowBytes-nt_pkg::StreamBytes-udplb_pkg::UNextBytes){1'b0}}, s7_q.b.next48, s7_q.b.data}, s7_q.p.vlan);
 
   udplb_hdr_calc u_hdr (
     .p_i       (s7_q.p),
@@ -327,9 +325,9 @@ module udplb_top
     if (s7_q.b.valid && s7_q.b.sop) begin
       s8_d.o         = hdr_out;
       s8_d.n.reason  = s7_q.c.reason;
-      s8_d.n.to_host = hdr_out.send && s7_q.c.kind == KindHost;
-      s8_d.n.reply   = hdr_out.send && s7_q.c.kind == KindReply;
-      s8_d.n.tx      = hdr_out.send && s7_q.c.kind == KindForward;
+      s8_d.n.to_host = hdr_out.send && s7_q.c.kind == udplb_pkg::KindHost;
+      s8_d.n.reply   = hdr_out.send && s7_q.c.kind == udplb_pkg::KindReply;
+      s8_d.n.tx      = hdr_out.send && s7_q.c.kind == udplb_pkg::KindForward;
       s8_d.n.ejfat   = s7_q.c.ejfat;
       s8_d.n.rx_v2   = s7_q.c.rx_v2;
       s8_d.n.rx_v3   = s7_q.c.rx_v3;
@@ -367,14 +365,14 @@ module udplb_top
   end
 
   // ---- O: beat former, output register + skid ----
-  uout_t                  ctx_q, ctx_use;
-  logic [StreamBits-1:0]  prev_q;
-  logic [StreamBytes-1:0] prev_keep_q;
+  udplb_pkg::uout_t                  ctx_q, ctx_use;
+  logic [nt_pkg::StreamBits-1:0]  prev_q;
+  logic [nt_pkg::StreamBytes-1:0] prev_keep_q;
   logic [1:0]             extra_idx_q;
-  ubeat_t                 form_beat;
+  udplb_pkg::ubeat_t                 form_beat;
   logic                   form_valid, form_last, form_extra;
-  logic [StreamBits-1:0]  form_data;
-  logic [StreamBytes-1:0] form_keep;
+  logic [nt_pkg::StreamBits-1:0]  form_data;
+  logic [nt_pkg::StreamBytes-1:0] form_keep;
   logic [3:0]             form_port;
 
   assign ctx_use = (s8_q.b.sop && !extra_q) ? s8_q.o : ctx_q;
@@ -422,7 +420,7 @@ module udplb_top
   end
 
   nt_skid_buffer #(
-    .Width (StreamBits + StreamBytes + 1 + 4)
+    .Width (nt_pkg::StreamBits + nt_pkg::StreamBytes + 1 + 4)
   ) u_out (
     .clk_i,
     .rst_ni,
@@ -435,9 +433,9 @@ module udplb_top
   );
 
   // ---- Counters ----
-  logic [LbCounterBits-1:0] pkts_in_q, pkts_out_q, to_host_q, replies_q;
-  logic [UdplbDropReasons-1:0][LbCounterBits-1:0] drops_q;
-  logic [UdplbInstances-1:0][LbCounterBits-1:0]   rx_q, rx2_q, rx3_q, tx_q, idrop_q;
+  logic [nt_pkg::LbCounterBits-1:0] pkts_in_q, pkts_out_q, to_host_q, replies_q;
+  logic [nt_pkg::UdplbDropReasons-1:0][nt_pkg::LbCounterBits-1:0] drops_q;
+  logic [nt_pkg::UdplbInstances-1:0][nt_pkg::LbCounterBits-1:0]   rx_q, rx2_q, rx3_q, tx_q, idrop_q;
   logic count;
 
   assign count = adv && s8_q.b.valid && s8_q.b.sop;
@@ -458,10 +456,10 @@ module udplb_top
       if (adv && s_valid_i && s_first) pkts_in_q <= pkts_in_q + 1'b1;
       if (m_valid_o && m_ready_i && m_last_o) pkts_out_q <= pkts_out_q + 1'b1;
       if (count) begin
-        if (s8_q.n.reason != ureason_t'(UdplbDropNone)) begin
+        if (s8_q.n.reason != udplb_pkg::ureason_t'(nt_pkg::UdplbDropNone)) begin
           drops_q[s8_q.n.reason] <= drops_q[s8_q.n.reason] + 1'b1;
         end
-        if (s8_q.n.reason >= ureason_t'(UdplbDropArpMismatch)) begin
+        if (s8_q.n.reason >= udplb_pkg::ureason_t'(nt_pkg::UdplbDropArpMismatch)) begin
           idrop_q[s8_q.n.lb_id] <= idrop_q[s8_q.n.lb_id] + 1'b1;
         end
         if (s8_q.n.to_host) to_host_q <= to_host_q + 1'b1;

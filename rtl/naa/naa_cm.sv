@@ -4,20 +4,17 @@
 // per cycle with the ICRC appended on the fly. State for state as model/naa/naa_cm.cc.
 //   Rx -> Parse -> { Rx | Drain -> { Resp | CfgQp -> CfgQueues -> Rx | CfgQp -> Resp } } ; Resp -> Rx
 module naa_cm
-  import nt_pkg::*;
-  import rdma_pkg::*;
-  import naa_pkg::*;
 (
   input  logic                    clk_i,
   input  logic                    rst_ni,
   input  logic                    s_valid_i,
-  input  logic [StreamBits-1:0]   s_data_i,
-  input  logic [StreamBytes-1:0]  s_keep_i,
+  input  logic [nt_pkg::StreamBits-1:0]   s_data_i,
+  input  logic [nt_pkg::StreamBytes-1:0]  s_keep_i,
   input  logic                    s_last_i,
   output logic                    s_ready_o,
   output logic                    m_valid_o,
-  output logic [StreamBits-1:0]   m_data_o,
-  output logic [StreamBytes-1:0]  m_keep_o,
+  output logic [nt_pkg::StreamBits-1:0]   m_data_o,
+  output logic [nt_pkg::StreamBytes-1:0]  m_keep_o,
   output logic                    m_last_o,
   input  logic                    m_ready_i,
   // The responder holds no request (none in its ring or back end): the CM acts only then, so its responses
@@ -31,38 +28,38 @@ module naa_cm
   input  logic                    est_i,
   // The external programming port (responder table 0 and the CM table are read here).
   input  logic                    cfg_valid_i,
-  input  logic [CfgTableBits-1:0] cfg_table_i,
-  input  logic [CfgIndexBits-1:0] cfg_index_i,
-  input  logic [CfgDataBits-1:0]  cfg_data_i,
+  input  logic [nt_pkg::CfgTableBits-1:0] cfg_table_i,
+  input  logic [nt_pkg::CfgIndexBits-1:0] cfg_index_i,
+  input  logic [nt_pkg::CfgDataBits-1:0]  cfg_data_i,
   // Writes into the responder's QP tables.
   output logic                    qcfg_valid_o,
-  output logic [CfgTableBits-1:0] qcfg_table_o,
-  output logic [CfgIndexBits-1:0] qcfg_index_o,
-  output logic [CfgDataBits-1:0]  qcfg_data_o,
+  output logic [nt_pkg::CfgTableBits-1:0] qcfg_table_o,
+  output logic [nt_pkg::CfgIndexBits-1:0] qcfg_index_o,
+  output logic [nt_pkg::CfgDataBits-1:0]  qcfg_data_o,
   output logic [31:0]             cnt_packets_in_o,
   output logic [31:0]             cnt_processed_o,
   output logic [31:0]             cnt_responses_o,
-  output logic [NaaCmDrops*32-1:0] cnt_drops_o,
+  output logic [nt_pkg::NaaCmDrops*32-1:0] cnt_drops_o,
   output logic [31:0]             cnt_rejects_o,
   output logic [31:0]             cnt_connects_o,
   output logic [31:0]             cnt_disconnects_o,
   output logic [1:0]              conn_o,
   // The connection, exported to the requester and the controller (valid while info_o.connected).
-  output naa_conn_t               info_o,
+  output naa_pkg::naa_conn_t               info_o,
   output logic                    busy_o
 );
-  cm_state_e             state_q, after_q;
+  naa_pkg::cm_state_e             state_q, after_q;
   logic [47:0]           mac_q;
   logic [31:0]           ip4_q;
   logic                  has_ip4_q;
-  cm_cfg_t               cfg_q;
-  logic [CfgDataBits-1:0] qp_tpl_q, queues_tpl_q;
-  logic [StreamBits-1:0] buf_q [NaaCmBufBeats];
+  naa_pkg::cm_cfg_t               cfg_q;
+  logic [nt_pkg::CfgDataBits-1:0] qp_tpl_q, queues_tpl_q;
+  logic [nt_pkg::StreamBits-1:0] buf_q [nt_pkg::NaaCmBufBeats];
   logic [2:0]            nb_q;
   logic [15:0]           len_q;
   logic                  overflow_q;
   logic [31:0]           crc_q;
-  conn_e                 conn_q;
+  naa_pkg::conn_e                 conn_q;
   logic [31:0]           local_comm_q, remote_comm_q, accepted_q;
   logic [23:0]           client_qpn_q, client_psn_q;
   logic [47:0]           client_mac_q;
@@ -73,17 +70,17 @@ module naa_cm
   logic [3:0]            mtu_log2_q;
   logic                  implicit_q;  // the QP writes establish on a packet, not on an RTU frame
   logic                  cfg_connect_q;
-  cm_desc_t              desc_q;
+  naa_pkg::cm_desc_t              desc_q;
   logic [2:0]            k_q;
   logic [31:0]           rcrc_q;
   logic [23:0]           mad_psn_q;
   logic [31:0]           c_in_q, c_proc_q, c_resp_q, c_rej_q, c_conn_q, c_disc_q;
-  logic [NaaCmDrops-1:0][31:0] c_drops_q;
+  logic [nt_pkg::NaaCmDrops-1:0][31:0] c_drops_q;
 
   // ---- Parse: the buffered frame's fields and the checks (model/naa/naa_mad.cc ParseCm) ----
-  logic [CmBits-1:0] fr;
+  logic [naa_pkg::CmBits-1:0] fr;
   always_comb begin
-    for (int unsigned b = 0; b < NaaCmBufBeats; b++) fr[StreamBits*b+:StreamBits] = buf_q[b];
+    for (int unsigned b = 0; b < nt_pkg::NaaCmBufBeats; b++) fr[nt_pkg::StreamBits*b+:nt_pkg::StreamBits] = buf_q[b];
   end
 
   logic        malformed, not_for_us, bad_icrc, bad_mad;
@@ -95,24 +92,24 @@ module naa_cm
   logic [1:0]  m_transport;
   logic [3:0]  m_mtu;
   always_comb begin
-    malformed = overflow_q || len_q != 16'(NaaCmFrameBytes) || fbe(fr, 12, 2) != 64'h0800 ||
-                fbe(fr, 14, 1) != 64'h45 || fbe(fr, 16, 2) != 64'(CmIpLen) ||
-                (fbe(fr, 20, 2) & 64'h3fff) != 64'd0 || fbe(fr, 23, 1) != 64'd17 ||
-                fbe(fr, 36, 2) != 64'(RdmaUdpPort) || fbe(fr, 38, 2) != 64'(CmUdpLen) ||
-                fbe(fr, 42, 1) != 64'h64 || fbe(fr, 43, 1) != 64'd0 || fbe(fr, 47, 3) != 64'd1;
-    not_for_us = fbe(fr, 0, 6) != {16'd0, mac_q} || !has_ip4_q || fbe(fr, 30, 4) != {32'd0, ip4_q};
-    rx_icrc    = {fr[8*(CmIcrcAt+3)+:8], fr[8*(CmIcrcAt+2)+:8], fr[8*(CmIcrcAt+1)+:8], fr[8*CmIcrcAt+:8]};
+    malformed = overflow_q || len_q != 16'(nt_pkg::NaaCmFrameBytes) || naa_pkg::fbe(fr, 12, 2) != 64'h0800 ||
+                naa_pkg::fbe(fr, 14, 1) != 64'h45 || naa_pkg::fbe(fr, 16, 2) != 64'(naa_pkg::CmIpLen) ||
+                (naa_pkg::fbe(fr, 20, 2) & 64'h3fff) != 64'd0 || naa_pkg::fbe(fr, 23, 1) != 64'd17 ||
+                naa_pkg::fbe(fr, 36, 2) != 64'(nt_pkg::RdmaUdpPort) || naa_pkg::fbe(fr, 38, 2) != 64'(naa_pkg::CmUdpLen) ||
+                naa_pkg::fbe(fr, 42, 1) != 64'h64 || naa_pkg::fbe(fr, 43, 1) != 64'd0 || naa_pkg::fbe(fr, 47, 3) != 64'd1;
+    not_for_us = naa_pkg::fbe(fr, 0, 6) != {16'd0, mac_q} || !has_ip4_q || naa_pkg::fbe(fr, 30, 4) != {32'd0, ip4_q};
+    rx_icrc    = {fr[8*(naa_pkg::CmIcrcAt+3)+:8], fr[8*(naa_pkg::CmIcrcAt+2)+:8], fr[8*(naa_pkg::CmIcrcAt+1)+:8], fr[8*naa_pkg::CmIcrcAt+:8]};
     bad_icrc   = rx_icrc != ~crc_q;
-    bad_mad    = fbe(fr, 54, 4) != {32'd0, Qp1Qkey} || fbe(fr, MadAt, 4) != 64'h0107_0203;
-    m_attr       = 16'(fbe(fr, MadAt + 16, 2));
-    m_comm0      = 32'(fbe(fr, CmDataAt, 4));
-    m_comm1      = 32'(fbe(fr, CmDataAt + 4, 4));
-    m_qpn        = 24'(fbe(fr, CmDataAt + 32, 3));
-    m_resp_res   = 8'(fbe(fr, CmDataAt + 35, 1));
-    m_init_depth = 8'(fbe(fr, CmDataAt + 39, 1));
-    m_transport  = fr[8*(CmDataAt+43)+1+:2];
-    m_psn        = 24'(fbe(fr, CmDataAt + 44, 3));
-    m_mtu        = fr[8*(CmDataAt+50)+4+:4];
+    bad_mad    = naa_pkg::fbe(fr, 54, 4) != {32'd0, naa_pkg::Qp1Qkey} || naa_pkg::fbe(fr, naa_pkg::MadAt, 4) != 64'h0107_0203;
+    m_attr       = 16'(naa_pkg::fbe(fr, naa_pkg::MadAt + 16, 2));
+    m_comm0      = 32'(naa_pkg::fbe(fr, naa_pkg::CmDataAt, 4));
+    m_comm1      = 32'(naa_pkg::fbe(fr, naa_pkg::CmDataAt + 4, 4));
+    m_qpn        = 24'(naa_pkg::fbe(fr, naa_pkg::CmDataAt + 32, 3));
+    m_resp_res   = 8'(naa_pkg::fbe(fr, naa_pkg::CmDataAt + 35, 1));
+    m_init_depth = 8'(naa_pkg::fbe(fr, naa_pkg::CmDataAt + 39, 1));
+    m_transport  = fr[8*(naa_pkg::CmDataAt+43)+1+:2];
+    m_psn        = 24'(naa_pkg::fbe(fr, naa_pkg::CmDataAt + 44, 3));
+    m_mtu        = fr[8*(naa_pkg::CmDataAt+50)+4+:4];
   end
 
   // The QP template's fields the negotiation uses (rdma QP table layout).
@@ -124,31 +121,31 @@ module naa_cm
   assign tpl_max_rd_atomic = qp_tpl_q[92:77];
 
   // ---- Response beat (header from cm_compose, ICRC on the fly as in rdma_top) ----
-  logic [CmBits-1:0]      rsp_frame;
-  logic [StreamBits-1:0]  rsp_data;
-  logic [StreamBytes-1:0] rsp_keep;
+  logic [naa_pkg::CmBits-1:0]      rsp_frame;
+  logic [nt_pkg::StreamBits-1:0]  rsp_data;
+  logic [nt_pkg::StreamBytes-1:0] rsp_keep;
   logic                   rsp_last;
   logic [31:0]            rsp_icrc;
   int unsigned            base;
   always_comb begin
-    rsp_frame = cm_compose(desc_q, mac_q, ip4_q);
-    base      = StreamBytes * int'(k_q);
-    rsp_data  = rsp_frame[StreamBits*int'(k_q)+:StreamBits];
-    rsp_icrc  = ~icrc_beat(rcrc_q, rsp_data, base, 14, CmIcrcAt, 1'b0);
+    rsp_frame = naa_pkg::cm_compose(desc_q, mac_q, ip4_q);
+    base      = nt_pkg::StreamBytes * int'(k_q);
+    rsp_data  = rsp_frame[nt_pkg::StreamBits*int'(k_q)+:nt_pkg::StreamBits];
+    rsp_icrc  = ~rdma_pkg::icrc_beat(rcrc_q, rsp_data, base, 14, naa_pkg::CmIcrcAt, 1'b0);
     for (int unsigned j = 0; j < 4; j++) begin
-      if (CmIcrcAt + j >= base && CmIcrcAt + j < base + StreamBytes) begin
-        rsp_data[8*(CmIcrcAt+j-base)+:8] = rsp_icrc[8*j+:8];
+      if (naa_pkg::CmIcrcAt + j >= base && naa_pkg::CmIcrcAt + j < base + nt_pkg::StreamBytes) begin
+        rsp_data[8*(naa_pkg::CmIcrcAt+j-base)+:8] = rsp_icrc[8*j+:8];
       end
     end
-    rsp_keep = (NaaCmFrameBytes - base >= StreamBytes) ? '1
-             : StreamBytes'((65'd1 << (NaaCmFrameBytes - base)) - 65'd1);
-    rsp_last = base + StreamBytes >= NaaCmFrameBytes;
+    rsp_keep = (nt_pkg::NaaCmFrameBytes - base >= nt_pkg::StreamBytes) ? '1
+             : nt_pkg::StreamBytes'((65'd1 << (nt_pkg::NaaCmFrameBytes - base)) - 65'd1);
+    rsp_last = base + nt_pkg::StreamBytes >= nt_pkg::NaaCmFrameBytes;
   end
 
-  assign s_ready_o = state_q == CmRx;
-  assign busy_o    = state_q != CmRx;
-  assign hold_o    = state_q == CmParse || state_q == CmDrain || state_q == CmCfgQp || state_q == CmCfgQueues;
-  assign m_valid_o = state_q == CmResp;
+  assign s_ready_o = state_q == naa_pkg::CmRx;
+  assign busy_o    = state_q != naa_pkg::CmRx;
+  assign hold_o    = state_q == naa_pkg::CmParse || state_q == naa_pkg::CmDrain || state_q == naa_pkg::CmCfgQp || state_q == naa_pkg::CmCfgQueues;
+  assign m_valid_o = state_q == naa_pkg::CmResp;
   assign m_data_o  = m_valid_o ? rsp_data : '0;
   assign m_keep_o  = m_valid_o ? rsp_keep : '0;
   assign m_last_o  = m_valid_o && rsp_last;
@@ -156,12 +153,12 @@ module naa_cm
   // ---- Writes into the responder: the connected QP (template with the negotiated fields), its queues, or
   // the invalid entry that tears the connection down ----
   always_comb begin
-    qcfg_valid_o = state_q == CmCfgQp || state_q == CmCfgQueues;
-    qcfg_index_o = CfgIndexBits'(cfg_q.qp_slot);
-    qcfg_table_o = CfgTableBits'(RdmaTblQp);
+    qcfg_valid_o = state_q == naa_pkg::CmCfgQp || state_q == naa_pkg::CmCfgQueues;
+    qcfg_index_o = nt_pkg::CfgIndexBits'(cfg_q.qp_slot);
+    qcfg_table_o = nt_pkg::CfgTableBits'(nt_pkg::RdmaTblQp);
     qcfg_data_o  = '0;
-    if (state_q == CmCfgQueues) begin
-      qcfg_table_o = CfgTableBits'(RdmaTblQpQueues);
+    if (state_q == naa_pkg::CmCfgQueues) begin
+      qcfg_table_o = nt_pkg::CfgTableBits'(nt_pkg::RdmaTblQpQueues);
       qcfg_data_o  = queues_tpl_q;
     end else if (cfg_connect_q) begin
       qcfg_data_o        = qp_tpl_q;
@@ -190,17 +187,17 @@ module naa_cm
   // ---- The response descriptor: what every answer takes from the frame, and a REP's fields (a retried
   // REQ gets the stored connection's, a new one the values it negotiates now) ----
   logic     req_dup;
-  cm_desc_t base_d, rep_d;
+  naa_pkg::cm_desc_t base_d, rep_d;
   always_comb begin
-    req_dup        = conn_q != ConnIdle && m_comm0 == remote_comm_q && m_qpn == client_qpn_q;
+    req_dup        = conn_q != naa_pkg::ConnIdle && m_comm0 == remote_comm_q && m_qpn == client_qpn_q;
     base_d         = '0;
-    base_d.tid     = fbe(fr, MadAt + 8, 8);
-    base_d.dst_mac = 48'(fbe(fr, 6, 6));
-    base_d.dst_ip  = 32'(fbe(fr, 26, 4));
-    base_d.sport   = 16'(fbe(fr, 34, 2));
+    base_d.tid     = naa_pkg::fbe(fr, naa_pkg::MadAt + 8, 8);
+    base_d.dst_mac = 48'(naa_pkg::fbe(fr, 6, 6));
+    base_d.dst_ip  = 32'(naa_pkg::fbe(fr, 26, 4));
+    base_d.sport   = 16'(naa_pkg::fbe(fr, 34, 2));
     base_d.psn     = mad_psn_q;
     rep_d             = base_d;
-    rep_d.attr        = AttrRep;
+    rep_d.attr        = naa_pkg::AttrRep;
     rep_d.local_comm  = req_dup ? local_comm_q : cfg_q.comm_id + accepted_q;
     rep_d.remote_comm = m_comm0;
     rep_d.qpn         = tpl_qpn;
@@ -220,13 +217,13 @@ module naa_cm
   assign ours = m_comm1 == local_comm_q && m_comm0 == remote_comm_q;
 
   always_ff @(posedge clk_i) begin
-    if (rx_fire && int'(nb_q) < NaaCmBufBeats) buf_q[nb_q] <= s_data_i;
+    if (rx_fire && int'(nb_q) < nt_pkg::NaaCmBufBeats) buf_q[nb_q] <= s_data_i;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      state_q       <= CmRx;
-      after_q       <= CmRx;
+      state_q       <= naa_pkg::CmRx;
+      after_q       <= naa_pkg::CmRx;
       mac_q         <= '0;
       ip4_q         <= '0;
       has_ip4_q     <= 1'b0;
@@ -237,7 +234,7 @@ module naa_cm
       len_q         <= '0;
       overflow_q    <= 1'b0;
       crc_q         <= '0;
-      conn_q        <= ConnIdle;
+      conn_q        <= naa_pkg::ConnIdle;
       local_comm_q  <= '0;
       remote_comm_q <= '0;
       accepted_q    <= '0;
@@ -264,12 +261,12 @@ module naa_cm
       c_disc_q      <= '0;
       c_drops_q     <= '0;
     end else begin
-      if (cfg_valid_i && cfg_table_i == CfgTableBits'(RdmaTblResponder) && cfg_index_i == '0) begin
+      if (cfg_valid_i && cfg_table_i == nt_pkg::CfgTableBits'(nt_pkg::RdmaTblResponder) && cfg_index_i == '0) begin
         has_ip4_q <= cfg_data_i[0];
         mac_q     <= cfg_data_i[50:3];
         ip4_q     <= cfg_data_i[82:51];
       end
-      if (cfg_valid_i && cfg_table_i == CfgTableBits'(NaaTblCm)) begin
+      if (cfg_valid_i && cfg_table_i == nt_pkg::CfgTableBits'(nt_pkg::NaaTblCm)) begin
         if (cfg_index_i == 11'd0) begin
           cfg_q <= '{listen: cfg_data_i[0], service_id: cfg_data_i[64:1], ca_guid: cfg_data_i[128:65],
                      start_psn: cfg_data_i[152:129], initiator_depth: cfg_data_i[160:153],
@@ -280,18 +277,18 @@ module naa_cm
         if (cfg_index_i == 11'd2) queues_tpl_q <= cfg_data_i;
       end
       unique case (state_q)
-        CmRx: begin
-          if (est_i && conn_q == ConnRepSent) begin
-            conn_q        <= ConnEstablished;
+        naa_pkg::CmRx: begin
+          if (est_i && conn_q == naa_pkg::ConnRepSent) begin
+            conn_q        <= naa_pkg::ConnEstablished;
             c_conn_q      <= c_conn_q + 1;
             cfg_connect_q <= 1'b1;
             implicit_q    <= 1'b1;
-            after_q       <= CmCfgQp;
-            state_q       <= CmDrain;
+            after_q       <= naa_pkg::CmCfgQp;
+            state_q       <= naa_pkg::CmDrain;
           end else if (rx_fire) begin
-            if (int'(nb_q) < NaaCmBufBeats) begin
-              crc_q <= icrc_beat((nb_q == '0) ? icrc_seed() : crc_q, s_data_i, StreamBytes * int'(nb_q), 14,
-                                 CmIcrcAt, 1'b0);
+            if (int'(nb_q) < nt_pkg::NaaCmBufBeats) begin
+              crc_q <= rdma_pkg::icrc_beat((nb_q == '0) ? rdma_pkg::icrc_seed() : crc_q, s_data_i, nt_pkg::StreamBytes * int'(nb_q), 14,
+                                 naa_pkg::CmIcrcAt, 1'b0);
               nb_q  <= nb_q + 1;
             end else begin
               overflow_q <= 1'b1;
@@ -299,49 +296,49 @@ module naa_cm
             len_q <= len_q + 16'($countones(s_keep_i));
             if (s_last_i) begin
               c_in_q  <= c_in_q + 1;
-              state_q <= CmParse;
+              state_q <= naa_pkg::CmParse;
             end
           end
         end
-        CmParse: begin
+        naa_pkg::CmParse: begin
           nb_q       <= '0;
           len_q      <= '0;
           overflow_q <= 1'b0;
           k_q        <= '0;
-          rcrc_q     <= icrc_seed();
-          state_q    <= CmRx;
+          rcrc_q     <= rdma_pkg::icrc_seed();
+          state_q    <= naa_pkg::CmRx;
           desc_q     <= base_d;
           if (malformed) begin
-            c_drops_q[NaaCmDropMalformed] <= c_drops_q[NaaCmDropMalformed] + 1;
+            c_drops_q[nt_pkg::NaaCmDropMalformed] <= c_drops_q[nt_pkg::NaaCmDropMalformed] + 1;
           end else if (not_for_us) begin
-            c_drops_q[NaaCmDropNotForUs] <= c_drops_q[NaaCmDropNotForUs] + 1;
+            c_drops_q[nt_pkg::NaaCmDropNotForUs] <= c_drops_q[nt_pkg::NaaCmDropNotForUs] + 1;
           end else if (bad_icrc) begin
-            c_drops_q[NaaCmDropBadIcrc] <= c_drops_q[NaaCmDropBadIcrc] + 1;
+            c_drops_q[nt_pkg::NaaCmDropBadIcrc] <= c_drops_q[nt_pkg::NaaCmDropBadIcrc] + 1;
           end else if (bad_mad) begin
-            c_drops_q[NaaCmDropBadMad] <= c_drops_q[NaaCmDropBadMad] + 1;
+            c_drops_q[nt_pkg::NaaCmDropBadMad] <= c_drops_q[nt_pkg::NaaCmDropBadMad] + 1;
           end else begin
             unique case (m_attr)
-              AttrReq: begin
+              naa_pkg::AttrReq: begin
                 if (req_dup) begin
                   // A retried REQ: its REP again while the RTU is outstanding, nothing once established.
-                  if (conn_q == ConnRepSent) begin
+                  if (conn_q == naa_pkg::ConnRepSent) begin
                     desc_q             <= rep_d;
-                    after_q            <= CmResp;
-                  state_q            <= CmDrain;
+                    after_q            <= naa_pkg::CmResp;
+                  state_q            <= naa_pkg::CmDrain;
                   end else begin
-                    c_drops_q[NaaCmDropIgnored] <= c_drops_q[NaaCmDropIgnored] + 1;
+                    c_drops_q[nt_pkg::NaaCmDropIgnored] <= c_drops_q[nt_pkg::NaaCmDropIgnored] + 1;
                   end
-                end else if (!cfg_q.listen || fbe(fr, CmDataAt + 8, 8) != cfg_q.service_id ||
-                             m_transport != 2'd0 || mtu_bad || conn_q != ConnIdle) begin
-                  desc_q.attr        <= AttrRej;
+                end else if (!cfg_q.listen || naa_pkg::fbe(fr, naa_pkg::CmDataAt + 8, 8) != cfg_q.service_id ||
+                             m_transport != 2'd0 || mtu_bad || conn_q != naa_pkg::ConnIdle) begin
+                  desc_q.attr        <= naa_pkg::AttrRej;
                   desc_q.remote_comm <= m_comm0;
-                  desc_q.reason      <= (!cfg_q.listen || fbe(fr, CmDataAt + 8, 8) != cfg_q.service_id)
-                                        ? RejInvalidServiceId
-                                      : (m_transport != 2'd0) ? RejInvalidTransport
-                                      : mtu_bad ? RejInvalidMtu : RejNoQp;
+                  desc_q.reason      <= (!cfg_q.listen || naa_pkg::fbe(fr, naa_pkg::CmDataAt + 8, 8) != cfg_q.service_id)
+                                        ? naa_pkg::RejInvalidServiceId
+                                      : (m_transport != 2'd0) ? naa_pkg::RejInvalidTransport
+                                      : mtu_bad ? naa_pkg::RejInvalidMtu : naa_pkg::RejNoQp;
                   c_rej_q            <= c_rej_q + 1;
-                  after_q            <= CmResp;
-                  state_q            <= CmDrain;
+                  after_q            <= naa_pkg::CmResp;
+                  state_q            <= naa_pkg::CmDrain;
                 end else begin
                   remote_comm_q      <= m_comm0;
                   client_qpn_q       <= m_qpn;
@@ -355,68 +352,68 @@ module naa_cm
                   resp_res_q         <= resp_res_new;
                   init_depth_q       <= init_depth_new;
                   mtu_log2_q         <= mtu_new;
-                  conn_q             <= ConnRepSent;
+                  conn_q             <= naa_pkg::ConnRepSent;
                   desc_q             <= rep_d;
-                  after_q            <= CmResp;
-                  state_q            <= CmDrain;
+                  after_q            <= naa_pkg::CmResp;
+                  state_q            <= naa_pkg::CmDrain;
                 end
               end
-              AttrRtu: begin
-                if (conn_q == ConnRepSent && ours) begin
-                  conn_q        <= ConnEstablished;
+              naa_pkg::AttrRtu: begin
+                if (conn_q == naa_pkg::ConnRepSent && ours) begin
+                  conn_q        <= naa_pkg::ConnEstablished;
                   c_conn_q      <= c_conn_q + 1;
                   cfg_connect_q <= 1'b1;
-                  after_q       <= CmCfgQp;
-                  state_q       <= CmDrain;
+                  after_q       <= naa_pkg::CmCfgQp;
+                  state_q       <= naa_pkg::CmDrain;
                 end else begin
-                  c_drops_q[NaaCmDropIgnored] <= c_drops_q[NaaCmDropIgnored] + 1;
+                  c_drops_q[nt_pkg::NaaCmDropIgnored] <= c_drops_q[nt_pkg::NaaCmDropIgnored] + 1;
                 end
               end
-              AttrDreq: begin
-                desc_q.attr        <= AttrDrep;
+              naa_pkg::AttrDreq: begin
+                desc_q.attr        <= naa_pkg::AttrDrep;
                 desc_q.local_comm  <= m_comm1;
                 desc_q.remote_comm <= m_comm0;
-                after_q            <= CmResp;
-                state_q            <= CmDrain;
-                if (conn_q != ConnIdle && ours) begin
-                  conn_q        <= ConnIdle;
+                after_q            <= naa_pkg::CmResp;
+                state_q            <= naa_pkg::CmDrain;
+                if (conn_q != naa_pkg::ConnIdle && ours) begin
+                  conn_q        <= naa_pkg::ConnIdle;
                   c_disc_q      <= c_disc_q + 1;
                   cfg_connect_q <= 1'b0;
-                  after_q       <= CmCfgQp;
+                  after_q       <= naa_pkg::CmCfgQp;
                 end
               end
-              AttrRej: begin
-                if (conn_q == ConnRepSent && ours) begin
-                  conn_q   <= ConnIdle;
+              naa_pkg::AttrRej: begin
+                if (conn_q == naa_pkg::ConnRepSent && ours) begin
+                  conn_q   <= naa_pkg::ConnIdle;
                   c_proc_q <= c_proc_q + 1;
                 end else begin
-                  c_drops_q[NaaCmDropIgnored] <= c_drops_q[NaaCmDropIgnored] + 1;
+                  c_drops_q[nt_pkg::NaaCmDropIgnored] <= c_drops_q[nt_pkg::NaaCmDropIgnored] + 1;
                 end
               end
-              default: c_drops_q[NaaCmDropIgnored] <= c_drops_q[NaaCmDropIgnored] + 1;
+              default: c_drops_q[nt_pkg::NaaCmDropIgnored] <= c_drops_q[nt_pkg::NaaCmDropIgnored] + 1;
             endcase
           end
         end
-        CmDrain: if (rdma_idle_i) state_q <= after_q;
-        CmCfgQp: state_q <= cfg_connect_q ? CmCfgQueues : CmResp;
-        CmCfgQueues: begin
+        naa_pkg::CmDrain: if (rdma_idle_i) state_q <= after_q;
+        naa_pkg::CmCfgQp: state_q <= cfg_connect_q ? naa_pkg::CmCfgQueues : naa_pkg::CmResp;
+        naa_pkg::CmCfgQueues: begin
           if (!implicit_q) c_proc_q <= c_proc_q + 1;
           implicit_q <= 1'b0;
-          state_q  <= CmRx;
+          state_q  <= naa_pkg::CmRx;
         end
-        CmResp: begin
+        naa_pkg::CmResp: begin
           if (m_ready_i) begin
-            rcrc_q <= icrc_beat(rcrc_q, rsp_data, base, 14, CmIcrcAt, 1'b0);
+            rcrc_q <= rdma_pkg::icrc_beat(rcrc_q, rsp_data, base, 14, naa_pkg::CmIcrcAt, 1'b0);
             k_q    <= k_q + 1;
             if (rsp_last) begin
               c_resp_q  <= c_resp_q + 1;
               c_proc_q  <= c_proc_q + 1;
               mad_psn_q <= mad_psn_q + 1;
-              state_q   <= CmRx;
+              state_q   <= naa_pkg::CmRx;
             end
           end
         end
-        default: state_q <= CmRx;
+        default: state_q <= naa_pkg::CmRx;
       endcase
     end
   end
@@ -429,10 +426,10 @@ module naa_cm
   assign cnt_connects_o    = c_conn_q;
   assign cnt_disconnects_o = c_disc_q;
   assign conn_o            = conn_q;
-  assign info_o = '{connected: conn_q == ConnEstablished, mac: client_mac_q, ip: client_ip_q,
+  assign info_o = '{connected: conn_q == naa_pkg::ConnEstablished, mac: client_mac_q, ip: client_ip_q,
                     sport: client_sport_q, qpn: client_qpn_q, local_qpn: tpl_qpn, start_psn: start_psn_q,
                     mtu_log2: mtu_log2_q};
 
   logic unused;
-  assign unused = ^{cfg_data_i[CfgDataBits-1:205], cfg_data_i[2:1], fr[CmBits-1:8*NaaCmFrameBytes]};
+  assign unused = ^{cfg_data_i[nt_pkg::CfgDataBits-1:205], cfg_data_i[2:1], fr[naa_pkg::CmBits-1:8*nt_pkg::NaaCmFrameBytes]};
 endmodule

@@ -8,15 +8,12 @@
 //   RPC:  Idle -> KStart -> KWait (naa_kernel has the DMA port) -> Cmd (WRITE_WITH_IMM) -> CplWait -> Repost
 //   disconnect: Idle -> Revoke x n -> Idle
 module naa_ctl
-  import nt_pkg::*;
-  import rdma_pkg::*;
-  import naa_pkg::*;
 (
   input  logic                    clk_i,
   input  logic                    rst_ni,
   input  logic                    connected_i,
   input  logic                    cqe_valid_i,
-  input  cqe_t                    cqe_i,
+  input  rdma_pkg::cqe_t                    cqe_i,
   // DMA master (the responder's port shape).
   output logic                    dma_req_valid_o,
   input  logic                    dma_req_ready_i,
@@ -24,27 +21,27 @@ module naa_ctl
   output logic [63:0]             dma_req_addr_o,
   output logic [15:0]             dma_req_len_o,
   output logic [5:0]              dma_req_off_o,
-  output logic [StreamBits-1:0]   dma_req_data_o,
+  output logic [nt_pkg::StreamBits-1:0]   dma_req_data_o,
   input  logic                    dma_rsp_valid_i,
   input  logic                    dma_rsp_last_i,
-  input  logic [StreamBits-1:0]   dma_rsp_data_i,
+  input  logic [nt_pkg::StreamBits-1:0]   dma_rsp_data_i,
   // Writes into the responder's MR table and QP queues; taken when rcfg_ready_i (the CM goes first).
   output logic                    rcfg_valid_o,
   input  logic                    rcfg_ready_i,
-  output logic [CfgTableBits-1:0] rcfg_table_o,
-  output logic [CfgIndexBits-1:0] rcfg_index_o,
-  output logic [CfgDataBits-1:0]  rcfg_data_o,
+  output logic [nt_pkg::CfgTableBits-1:0] rcfg_table_o,
+  output logic [nt_pkg::CfgIndexBits-1:0] rcfg_index_o,
+  output logic [nt_pkg::CfgDataBits-1:0]  rcfg_data_o,
   // The requester's command port.
   output logic                    cmd_valid_o,
   input  logic                    cmd_ready_i,
-  output naa_req_cmd_t            cmd_o,
+  output naa_pkg::naa_req_cmd_t            cmd_o,
   input  logic                    cpl_valid_i,
-  input  naa_req_cpl_t            cpl_i,
+  input  naa_pkg::naa_req_cpl_t            cpl_i,
   // The external programming port (table NaaTblCtl).
   input  logic                    cfg_valid_i,
-  input  logic [CfgTableBits-1:0] cfg_table_i,
-  input  logic [CfgIndexBits-1:0] cfg_index_i,
-  input  logic [CfgDataBits-1:0]  cfg_data_i,
+  input  logic [nt_pkg::CfgTableBits-1:0] cfg_table_i,
+  input  logic [nt_pkg::CfgIndexBits-1:0] cfg_index_i,
+  input  logic [nt_pkg::CfgDataBits-1:0]  cfg_data_i,
   output logic [31:0]             cnt_events_o,
   output logic [31:0]             cnt_requests_o,
   output logic [31:0]             cnt_grants_o,
@@ -54,15 +51,15 @@ module naa_ctl
   output logic [31:0]             cnt_rpcs_o,
   output logic [31:0]             cnt_rpc_errors_o,
   output logic [5*32-1:0]         cnt_errors_o,
-  output logic [NaaCtlDrops*32-1:0] cnt_drops_o,
+  output logic [nt_pkg::NaaCtlDrops*32-1:0] cnt_drops_o,
   output logic [7:0]              regions_o,
   output logic [3:0]              state_o,
   // An event is queued or being handled, or a grant waits to be revoked (the run is not over).
   output logic                    busy_o
 );
-  localparam int unsigned MsgBits = NaaMsgBeats * StreamBits;
-  localparam int unsigned AnsBits = AnsBeats * StreamBits;
-  localparam int unsigned EvBits = $clog2(NaaCqeFifo);
+  localparam int unsigned MsgBits = nt_pkg::NaaMsgBeats * nt_pkg::StreamBits;
+  localparam int unsigned AnsBits = naa_pkg::AnsBeats * nt_pkg::StreamBits;
+  localparam int unsigned EvBits = $clog2(nt_pkg::NaaCqeFifo);
 
   // Configuration (model/naa/naa_ctl.cc DecodeCtl).
   logic        enable_q;
@@ -75,10 +72,11 @@ module naa_ctl
   logic [23:0] qpn_q;
   logic [181:0] queues_q;  // the responder's QP-queues layout; [96:81] is rq_posted
 
-  ctl_state_e  state_q;
-  cqe_t        ev_q [NaaCqeFifo];
+  naa_pkg::ctl_state_e  state_q;
+  rdma_pkg::cqe_t        ev_q [nt_pkg::NaaCqeFifo];
+  rdma_pkg::cqe_t        ev_head;  // ev_q at the read pointer (Yosys 0.55: no member of a variable-indexed element)
   logic [7:0]  ev_wr_q, ev_rd_q, queued;
-  cqe_t        cur_q;
+  rdma_pkg::cqe_t        cur_q;
   logic [MsgBits-1:0] msg_q;
   logic [4:0]  beat_q;
   logic [5:0]  idx_q, req_n_q, n_q;
@@ -88,25 +86,26 @@ module naa_ctl
   // connection that went (its answer or result is not sent, its buffer not reposted) and its grant is revoked
   // in Idle, even if a new connection is up by then.
   logic        gone_q;
-  logic [63:0] reg_fpga_q [NaaRegions];
-  logic [63:0] reg_host_q [NaaRegions];
-  logic [31:0] reg_size_q [NaaRegions];
-  logic [31:0] reg_rkey_q [NaaRegions];
+  logic [63:0] reg_fpga_q [nt_pkg::NaaRegions];
+  logic [63:0] reg_host_q [nt_pkg::NaaRegions];
+  logic [31:0] reg_size_q [nt_pkg::NaaRegions];
+  logic [31:0] reg_rkey_q [nt_pkg::NaaRegions];
   logic [31:0] c_events_q, c_requests_q, c_grants_q, c_answers_q, c_reposts_q, c_failed_q, c_rpcs_q, c_rpc_err_q;
   logic        rpc_q;
   logic [7:0]  rpc_status_q;
   logic [1:0]  out_idx_q;
   logic [31:0] out_len_q;
   logic [4:0][31:0] c_errors_q;
-  logic [NaaCtlDrops-1:0][31:0] c_drops_q;
+  logic [nt_pkg::NaaCtlDrops-1:0][31:0] c_drops_q;
   assign queued = ev_wr_q - ev_rd_q;
+  assign ev_head = ev_q[ev_rd_q[EvBits-1:0]];
 
   // Big-endian field of the message: n bytes from byte `off`.
   function automatic logic [63:0] msg_be(logic [MsgBits-1:0] m, int unsigned off, int unsigned n);
     logic [63:0] v;
     v = '0;
     for (int unsigned i = 0; i < n; i++) v = {v[55:0], m[8*(off+i)+:8]};
-    return v;
+    msg_be = v;
   endfunction
 
   // The entry being checked or granted.
@@ -136,12 +135,12 @@ module naa_ctl
   always_comb begin
     ans = '0;
     if (err_q != 8'd0) begin
-      ans[7:0]  = MrspError;
+      ans[7:0]  = naa_pkg::MrspError;
       ans[15:8] = err_q;
     end else begin
-      ans[7:0]  = MrspAdv;
+      ans[7:0]  = naa_pkg::MrspAdv;
       ans[15:8] = {2'd0, n_q};
-      for (int j = 0; j < NaaRegions; j++) begin
+      for (int j = 0; j < nt_pkg::NaaRegions; j++) begin
         for (int k = 0; k < 8; k++) ans[8*(4+16*j+k)+:8] = reg_fpga_q[j][8*(7-k)+:8];
         for (int k = 0; k < 4; k++) ans[8*(12+16*j+k)+:8] = 8'((ans_key + 32'(j)) >> (8*(3-k)));
         for (int k = 0; k < 4; k++) ans[8*(16+16*j+k)+:8] = reg_size_q[j][8*(3-k)+:8];
@@ -160,7 +159,7 @@ module naa_ctl
   logic                  k_valid, k_write, k_done;
   logic [63:0]           k_addr;
   logic [15:0]           k_len;
-  logic [StreamBits-1:0] k_data;
+  logic [nt_pkg::StreamBits-1:0] k_data;
   logic [7:0]            k_status;
   logic [1:0]            k_out_idx;
   logic [31:0]           k_out_len;
@@ -187,19 +186,19 @@ module naa_ctl
   naa_kernel u_kernel (
     .clk_i           (clk_i),
     .rst_ni          (rst_ni),
-    .start_i         (state_q == CtlKStart),
+    .start_i         (state_q == naa_pkg::CtlKStart),
     .fn_i            (k_fn),
     .nreg_i          ({2'd0, n_q}),
     .addr_i          (k_addrs),
     .size_i          (k_sizes),
     .budget_i        (budget_q),
     .dma_req_valid_o (k_valid),
-    .dma_req_ready_i (dma_req_ready_i && state_q == CtlKWait),
+    .dma_req_ready_i (dma_req_ready_i && state_q == naa_pkg::CtlKWait),
     .dma_req_write_o (k_write),
     .dma_req_addr_o  (k_addr),
     .dma_req_len_o   (k_len),
     .dma_req_data_o  (k_data),
-    .dma_rsp_valid_i (dma_rsp_valid_i && state_q == CtlKWait),
+    .dma_rsp_valid_i (dma_rsp_valid_i && state_q == naa_pkg::CtlKWait),
     .dma_rsp_data_i  (dma_rsp_data_i),
     .done_o          (k_done),
     .status_o        (k_status),
@@ -221,16 +220,16 @@ module naa_ctl
     cmd_valid_o     = 1'b0;
     cmd_o           = '0;
     unique case (state_q)
-      CtlRead: begin
+      naa_pkg::CtlRead: begin
         dma_req_valid_o = 1'b1;
-        dma_req_addr_o  = rxbuf_q + 64'(NaaRxBufBytes) * {32'd0, cur_q.wr_id};
-        dma_req_len_o   = (cur_q.len < 32'(NaaMsgBytes)) ? cur_q.len[15:0] : 16'(NaaMsgBytes);
+        dma_req_addr_o  = rxbuf_q + 64'(nt_pkg::NaaRxBufBytes) * {32'd0, cur_q.wr_id};
+        dma_req_len_o   = (cur_q.len < 32'(nt_pkg::NaaMsgBytes)) ? cur_q.len[15:0] : 16'(nt_pkg::NaaMsgBytes);
       end
-      CtlGrant, CtlRevoke: begin
+      naa_pkg::CtlGrant, naa_pkg::CtlRevoke: begin
         rcfg_valid_o = 1'b1;
-        rcfg_table_o = CfgTableBits'(RdmaTblMr);
-        rcfg_index_o = CfgIndexBits'(mr_first_q) + CfgIndexBits'(idx_q);
-        if (state_q == CtlGrant && idx_q < req_n_q) begin  // the MR layout of docs/rdma-microarchitecture.md
+        rcfg_table_o = nt_pkg::CfgTableBits'(nt_pkg::RdmaTblMr);
+        rcfg_index_o = nt_pkg::CfgIndexBits'(mr_first_q) + nt_pkg::CfgIndexBits'(idx_q);
+        if (state_q == naa_pkg::CtlGrant && idx_q < req_n_q) begin  // the MR layout of docs/rdma-microarchitecture.md
           rcfg_data_o[0]       = 1'b1;
           rcfg_data_o[32:1]    = grant_key + 32'(idx_q);
           rcfg_data_o[96:33]   = ent_addr;
@@ -239,42 +238,42 @@ module naa_ctl
           rcfg_data_o[202:201] = 2'b11;  // remote read and write
         end
       end
-      CtlAnsWrite: begin
+      naa_pkg::CtlAnsWrite: begin
         dma_req_valid_o = 1'b1;
         dma_req_write_o = 1'b1;
         dma_req_addr_o  = txbuf_q + 64'd64 * {59'd0, beat_q};
         dma_req_len_o   = (ans_left < 16'd64) ? ans_left : 16'd64;
-        dma_req_data_o  = ans[StreamBits * int'(beat_q) +: StreamBits];
-        for (int i = 0; i < StreamBytes; i++) begin
+        dma_req_data_o  = ans[nt_pkg::StreamBits * int'(beat_q) +: nt_pkg::StreamBits];
+        for (int i = 0; i < nt_pkg::StreamBytes; i++) begin
           if (16'(i) >= dma_req_len_o) dma_req_data_o[8*i+:8] = 8'd0;
         end
       end
-      CtlCmd: begin
+      naa_pkg::CtlCmd: begin
         cmd_valid_o = !gone_q;  // nothing of a connection that went reaches the requester
         if (!rpc_q) begin
-          cmd_o.op    = NaaOpSend;
+          cmd_o.op    = naa_pkg::NaaOpSend;
           cmd_o.laddr = txbuf_q;
           cmd_o.len   = {16'd0, ans_len};
         end else begin  // the result region to the client's region of the same index, or the error to region 0
-          cmd_o.op    = NaaOpWriteImm;
-          cmd_o.laddr = (rpc_status_q == RpcOk) ? reg_fpga_q[{3'd0, out_idx_q}] : 64'd0;
-          cmd_o.len   = (rpc_status_q == RpcOk) ? out_len_q : 32'd0;
-          cmd_o.raddr = reg_host_q[(rpc_status_q == RpcOk) ? {3'd0, out_idx_q} : 5'd0];
-          cmd_o.rkey  = reg_rkey_q[(rpc_status_q == RpcOk) ? {3'd0, out_idx_q} : 5'd0];
+          cmd_o.op    = naa_pkg::NaaOpWriteImm;
+          cmd_o.laddr = (rpc_status_q == naa_pkg::RpcOk) ? reg_fpga_q[{3'd0, out_idx_q}] : 64'd0;
+          cmd_o.len   = (rpc_status_q == naa_pkg::RpcOk) ? out_len_q : 32'd0;
+          cmd_o.raddr = reg_host_q[(rpc_status_q == naa_pkg::RpcOk) ? {3'd0, out_idx_q} : 5'd0];
+          cmd_o.rkey  = reg_rkey_q[(rpc_status_q == naa_pkg::RpcOk) ? {3'd0, out_idx_q} : 5'd0];
           cmd_o.imm   = ret_imm;
         end
       end
-      CtlKWait: begin  // the kernel has the DMA port
+      naa_pkg::CtlKWait: begin  // the kernel has the DMA port
         dma_req_valid_o = k_valid;
         dma_req_write_o = k_write;
         dma_req_addr_o  = k_addr;
         dma_req_len_o   = k_len;
         dma_req_data_o  = k_data;
       end
-      CtlRepost: begin
+      naa_pkg::CtlRepost: begin
         rcfg_valid_o             = 1'b1;
-        rcfg_table_o             = CfgTableBits'(RdmaTblQpQueues);
-        rcfg_index_o             = CfgIndexBits'(qp_slot_q);
+        rcfg_table_o             = nt_pkg::CfgTableBits'(nt_pkg::RdmaTblQpQueues);
+        rcfg_index_o             = nt_pkg::CfgIndexBits'(qp_slot_q);
         rcfg_data_o[181:0]       = queues_q;
         rcfg_data_o[96:81]       = posted_q + 16'd1;
       end
@@ -307,7 +306,7 @@ module naa_ctl
       qp_slot_q   <= '0;
       qpn_q       <= '0;
       queues_q    <= '0;
-      state_q     <= CtlIdle;
+      state_q     <= naa_pkg::CtlIdle;
       ev_wr_q     <= '0;
       ev_rd_q     <= '0;
       cur_q       <= '0;
@@ -325,8 +324,8 @@ module naa_ctl
       rpc_status_q <= '0;
       out_idx_q   <= '0;
       out_len_q   <= '0;
-      for (int i = 0; i < NaaCqeFifo; i++) ev_q[i] <= '0;
-      for (int i = 0; i < NaaRegions; i++) begin
+      for (int i = 0; i < nt_pkg::NaaCqeFifo; i++) ev_q[i] <= '0;
+      for (int i = 0; i < nt_pkg::NaaRegions; i++) begin
         reg_fpga_q[i] <= '0;
         reg_host_q[i] <= '0;
         reg_size_q[i] <= '0;
@@ -337,85 +336,85 @@ module naa_ctl
       c_drops_q  <= '0;
     end else begin
       unique case (state_q)
-        CtlIdle: begin
+        naa_pkg::CtlIdle: begin
           if (!connected_i || gone_q) begin  // disconnect (now or while busy): revoke the grant
             gone_q <= 1'b0;  // set again below while the connection is down
             if (n_q != 6'd0) begin
               idx_q   <= '0;
-              state_q <= CtlRevoke;
+              state_q <= naa_pkg::CtlRevoke;
             end
           end else if (queued != 8'd0) begin
-            cur_q   <= ev_q[ev_rd_q[EvBits-1:0]];
+            cur_q   <= ev_head;
             ev_rd_q <= ev_rd_q + 8'd1;
-            if (ev_q[ev_rd_q[EvBits-1:0]].opcode == 8'd0) begin
+            if (ev_head.opcode == 8'd0) begin
               c_requests_q <= c_requests_q + 32'd1;
               rpc_q <= 1'b0;
-              if (ev_q[ev_rd_q[EvBits-1:0]].len < 32'd4) begin
-                err_q                    <= MrspMalformed;
-                c_errors_q[MrspMalformed] <= c_errors_q[MrspMalformed] + 32'd1;
+              if (ev_head.len < 32'd4) begin
+                err_q                    <= naa_pkg::MrspMalformed;
+                c_errors_q[naa_pkg::MrspMalformed] <= c_errors_q[naa_pkg::MrspMalformed] + 32'd1;
                 beat_q                   <= '0;
-                state_q                  <= CtlAnsWrite;
+                state_q                  <= naa_pkg::CtlAnsWrite;
               end else begin
-                state_q <= CtlRead;
+                state_q <= naa_pkg::CtlRead;
               end
             end else if (n_q == 6'd0) begin
-              c_drops_q[NaaCtlDropNoRegions] <= c_drops_q[NaaCtlDropNoRegions] + 32'd1;
-              state_q <= CtlRepost;
+              c_drops_q[nt_pkg::NaaCtlDropNoRegions] <= c_drops_q[nt_pkg::NaaCtlDropNoRegions] + 32'd1;
+              state_q <= naa_pkg::CtlRepost;
             end else begin
-              state_q <= CtlKStart;
+              state_q <= naa_pkg::CtlKStart;
             end
           end
         end
-        CtlRead: begin
+        naa_pkg::CtlRead: begin
           if (dma_fire) begin
             beat_q  <= '0;
-            state_q <= CtlReadWait;
+            state_q <= naa_pkg::CtlReadWait;
           end
         end
-        CtlReadWait: begin
+        naa_pkg::CtlReadWait: begin
           if (dma_rsp_valid_i) begin
-            msg_q[StreamBits * int'(beat_q) +: StreamBits] <= dma_rsp_data_i;
+            msg_q[nt_pkg::StreamBits * int'(beat_q) +: nt_pkg::StreamBits] <= dma_rsp_data_i;
             beat_q <= beat_q + 5'd1;
-            if (dma_rsp_last_i) state_q <= CtlHeader;
+            if (dma_rsp_last_i) state_q <= naa_pkg::CtlHeader;
           end
         end
-        CtlHeader: begin
-          if (hdr_type != MrspAdvReq || hdr_n == 8'd0 || cur_q.len < 32'd4 + 32'd24 * {24'd0, hdr_n}) begin
-            err_q                     <= MrspMalformed;
-            c_errors_q[MrspMalformed] <= c_errors_q[MrspMalformed] + 32'd1;
+        naa_pkg::CtlHeader: begin
+          if (hdr_type != naa_pkg::MrspAdvReq || hdr_n == 8'd0 || cur_q.len < 32'd4 + 32'd24 * {24'd0, hdr_n}) begin
+            err_q                     <= naa_pkg::MrspMalformed;
+            c_errors_q[naa_pkg::MrspMalformed] <= c_errors_q[naa_pkg::MrspMalformed] + 32'd1;
             beat_q                    <= '0;
-            state_q                   <= CtlAnsWrite;
-          end else if (hdr_n > 8'(NaaRegions) || hdr_n > mrs_q) begin
-            err_q                   <= MrspTooMany;
-            c_errors_q[MrspTooMany] <= c_errors_q[MrspTooMany] + 32'd1;
+            state_q                   <= naa_pkg::CtlAnsWrite;
+          end else if (hdr_n > 8'(nt_pkg::NaaRegions) || hdr_n > mrs_q) begin
+            err_q                   <= naa_pkg::MrspTooMany;
+            c_errors_q[naa_pkg::MrspTooMany] <= c_errors_q[naa_pkg::MrspTooMany] + 32'd1;
             beat_q                  <= '0;
-            state_q                 <= CtlAnsWrite;
+            state_q                 <= naa_pkg::CtlAnsWrite;
           end else begin
             req_n_q <= hdr_n[5:0];
             idx_q   <= '0;
-            state_q <= CtlEntry;
+            state_q <= naa_pkg::CtlEntry;
           end
         end
-        CtlEntry: begin
+        naa_pkg::CtlEntry: begin
           if (ent_addr < pool_q || ent_addr >= pool_end) begin
-            err_q                      <= MrspBadAddress;
-            c_errors_q[MrspBadAddress] <= c_errors_q[MrspBadAddress] + 32'd1;
+            err_q                      <= naa_pkg::MrspBadAddress;
+            c_errors_q[naa_pkg::MrspBadAddress] <= c_errors_q[naa_pkg::MrspBadAddress] + 32'd1;
             beat_q                     <= '0;
-            state_q                    <= CtlAnsWrite;
+            state_q                    <= naa_pkg::CtlAnsWrite;
           end else if (ent_end > pool_end) begin
-            err_q                    <= MrspNoMemory;
-            c_errors_q[MrspNoMemory] <= c_errors_q[MrspNoMemory] + 32'd1;
+            err_q                    <= naa_pkg::MrspNoMemory;
+            c_errors_q[naa_pkg::MrspNoMemory] <= c_errors_q[naa_pkg::MrspNoMemory] + 32'd1;
             beat_q                   <= '0;
-            state_q                  <= CtlAnsWrite;
+            state_q                  <= naa_pkg::CtlAnsWrite;
           end else if (idx_q + 6'd1 == req_n_q) begin
             err_q   <= '0;
             idx_q   <= '0;
-            state_q <= CtlGrant;
+            state_q <= naa_pkg::CtlGrant;
           end else begin
             idx_q <= idx_q + 6'd1;
           end
         end
-        CtlGrant: begin
+        naa_pkg::CtlGrant: begin
           if (rcfg_fire) begin
             if (idx_q < req_n_q) begin
               reg_fpga_q[idx_q[4:0]] <= ent_addr;
@@ -428,85 +427,85 @@ module naa_ctl
               n_q        <= req_n_q;
               c_grants_q <= c_grants_q + 32'd1;
               beat_q     <= '0;
-              state_q    <= CtlAnsWrite;
+              state_q    <= naa_pkg::CtlAnsWrite;
             end
           end
         end
-        CtlAnsWrite: begin
+        naa_pkg::CtlAnsWrite: begin
           if (dma_fire) begin
             beat_q <= beat_q + 5'd1;
-            if (16'd64 * ({11'd0, beat_q} + 16'd1) >= ans_len) state_q <= CtlCmd;
+            if (16'd64 * ({11'd0, beat_q} + 16'd1) >= ans_len) state_q <= naa_pkg::CtlCmd;
           end
         end
-        CtlCmd: begin
+        naa_pkg::CtlCmd: begin
           if (cmd_ready_i && !gone_q) begin
-            state_q <= CtlCplWait;
+            state_q <= naa_pkg::CtlCplWait;
           end else if (!connected_i || gone_q) begin  // the connection went away: the answer has nowhere to go
             c_failed_q <= c_failed_q + 32'd1;
-            state_q    <= CtlRepost;
+            state_q    <= naa_pkg::CtlRepost;
           end
         end
-        CtlCplWait: begin
+        naa_pkg::CtlCplWait: begin
           if (cpl_valid_i) begin
-            if (cpl_i.status == NaaCplOk) c_answers_q <= c_answers_q + 32'd1;
+            if (cpl_i.status == naa_pkg::NaaCplOk) c_answers_q <= c_answers_q + 32'd1;
             else c_failed_q <= c_failed_q + 32'd1;
-            state_q <= CtlRepost;
+            state_q <= naa_pkg::CtlRepost;
           end
         end
-        CtlRepost: begin
+        naa_pkg::CtlRepost: begin
           if (!connected_i || gone_q) begin  // the connection went away: the CM rewrites the queues on the next RTU
-            state_q <= CtlIdle;
+            state_q <= naa_pkg::CtlIdle;
           end else if (rcfg_fire) begin
             posted_q    <= posted_q + 16'd1;
             c_reposts_q <= c_reposts_q + 32'd1;
-            state_q     <= CtlIdle;
+            state_q     <= naa_pkg::CtlIdle;
           end
         end
-        CtlKStart: begin
+        naa_pkg::CtlKStart: begin
           c_rpcs_q <= c_rpcs_q + 32'd1;
-          state_q  <= CtlKWait;
+          state_q  <= naa_pkg::CtlKWait;
         end
-        CtlKWait: begin
+        naa_pkg::CtlKWait: begin
           if (k_done) begin
             rpc_q        <= 1'b1;
             rpc_status_q <= k_status;
             out_idx_q    <= k_out_idx;
             out_len_q    <= k_out_len;
-            if (k_status != RpcOk) c_rpc_err_q <= c_rpc_err_q + 32'd1;
-            state_q      <= CtlCmd;
+            if (k_status != naa_pkg::RpcOk) c_rpc_err_q <= c_rpc_err_q + 32'd1;
+            state_q      <= naa_pkg::CtlCmd;
           end
         end
-        CtlRevoke: begin
+        naa_pkg::CtlRevoke: begin
           if (rcfg_fire) begin
             idx_q <= idx_q + 6'd1;
             if (idx_q + 6'd1 == n_q) begin
               n_q     <= '0;
-              state_q <= CtlIdle;
+              state_q <= naa_pkg::CtlIdle;
             end
           end
         end
-        default: state_q <= CtlIdle;
+        default: state_q <= naa_pkg::CtlIdle;
       endcase
       // Completion events of the connected QP queue up; the state machine takes one per MRSP/RPC.
       if (ev_ours) begin
         c_events_q <= c_events_q + 32'd1;
         if (!connected_i) begin
           // flushed: counted below
-        end else if (queued == 8'(NaaCqeFifo)) begin
-          c_drops_q[NaaCtlDropOverflow] <= c_drops_q[NaaCtlDropOverflow] + 32'd1;
+        end else if (queued == 8'(nt_pkg::NaaCqeFifo)) begin
+          c_drops_q[nt_pkg::NaaCtlDropOverflow] <= c_drops_q[nt_pkg::NaaCtlDropOverflow] + 32'd1;
         end else begin
           ev_q[ev_wr_q[EvBits-1:0]] <= cqe_i;
           ev_wr_q <= ev_wr_q + 8'd1;
         end
       end
-      c_drops_q[NaaCtlDropFlushed] <= c_drops_q[NaaCtlDropFlushed] + flush_inc;
+      c_drops_q[nt_pkg::NaaCtlDropFlushed] <= c_drops_q[nt_pkg::NaaCtlDropFlushed] + flush_inc;
       if (!connected_i) begin
         ev_rd_q  <= ev_wr_q;            // Idle takes an event only while connected
         gone_q   <= 1'b1;
         posted_q <= queues_q[96:81];  // the CM writes the template on the next RTU
       end
-      if (cfg_valid_i && cfg_table_i == CfgTableBits'(NaaTblCtl)) begin
-        if (cfg_index_i == CfgIndexBits'(0)) begin
+      if (cfg_valid_i && cfg_table_i == nt_pkg::CfgTableBits'(nt_pkg::NaaTblCtl)) begin
+        if (cfg_index_i == nt_pkg::CfgIndexBits'(0)) begin
           enable_q    <= cfg_data_i[0];
           pool_q      <= cfg_data_i[64:1];
           pool_size_q <= cfg_data_i[128:65];
@@ -515,12 +514,12 @@ module naa_ctl
           rkey_base_q <= cfg_data_i[176:145];
           qp_slot_q   <= cfg_data_i[180:177];
           qpn_q       <= cfg_data_i[204:181];
-        end else if (cfg_index_i == CfgIndexBits'(1)) begin
+        end else if (cfg_index_i == nt_pkg::CfgIndexBits'(1)) begin
           rxbuf_q  <= cfg_data_i[63:0];
           txbuf_q  <= cfg_data_i[127:64];
           budget_q <= cfg_data_i[159:128];
           imm_naaice_q <= cfg_data_i[160];
-        end else if (cfg_index_i == CfgIndexBits'(2)) begin
+        end else if (cfg_index_i == nt_pkg::CfgIndexBits'(2)) begin
           queues_q <= cfg_data_i[181:0];
         end
       end
@@ -539,9 +538,9 @@ module naa_ctl
   assign cnt_drops_o       = c_drops_q;
   assign regions_o         = {2'd0, n_q};
   assign state_o           = state_q;
-  assign busy_o            = state_q != CtlIdle || queued != 8'd0 || ((!connected_i || gone_q) && n_q != '0);
+  assign busy_o            = state_q != naa_pkg::CtlIdle || queued != 8'd0 || ((!connected_i || gone_q) && n_q != '0);
 
   logic unused_bits;
-  assign unused_bits = ^{cfg_data_i[CfgDataBits-1:205], cpl_i.tag, cur_q.qpn, cur_q.psn, cur_q.opcode,
+  assign unused_bits = ^{cfg_data_i[nt_pkg::CfgDataBits-1:205], cpl_i.tag, cur_q.qpn, cur_q.psn, cur_q.opcode,
                          reg_host_q[0], reg_rkey_q[0], ent_end[63:56]};
 endmodule

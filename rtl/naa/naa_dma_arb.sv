@@ -4,21 +4,20 @@
 // taken is pushed into a FIFO and the response beats go to the master at its head (popped on the last beat).
 // A read waits while the FIFO is full. State for state as model/naa/naa_dma_arb.cc.
 module naa_dma_arb
-  import nt_pkg::*;
 (
   input  logic                                 clk_i,
   input  logic                                 rst_ni,
   // Masters.
-  input  logic [NaaDmaMasters-1:0]             s_req_valid_i,
-  output logic [NaaDmaMasters-1:0]             s_req_ready_o,
-  input  logic [NaaDmaMasters-1:0]             s_req_write_i,
-  input  logic [NaaDmaMasters-1:0][63:0]       s_req_addr_i,
-  input  logic [NaaDmaMasters-1:0][15:0]       s_req_len_i,
-  input  logic [NaaDmaMasters-1:0][5:0]        s_req_off_i,
-  input  logic [NaaDmaMasters-1:0][StreamBits-1:0] s_req_data_i,
-  output logic [NaaDmaMasters-1:0]             s_rsp_valid_o,
+  input  logic [nt_pkg::NaaDmaMasters-1:0]             s_req_valid_i,
+  output logic [nt_pkg::NaaDmaMasters-1:0]             s_req_ready_o,
+  input  logic [nt_pkg::NaaDmaMasters-1:0]             s_req_write_i,
+  input  logic [nt_pkg::NaaDmaMasters-1:0][63:0]       s_req_addr_i,
+  input  logic [nt_pkg::NaaDmaMasters-1:0][15:0]       s_req_len_i,
+  input  logic [nt_pkg::NaaDmaMasters-1:0][5:0]        s_req_off_i,
+  input  logic [nt_pkg::NaaDmaMasters-1:0][nt_pkg::StreamBits-1:0] s_req_data_i,
+  output logic [nt_pkg::NaaDmaMasters-1:0]             s_rsp_valid_o,
   output logic                                 s_rsp_last_o,
-  output logic [StreamBits-1:0]                s_rsp_data_o,
+  output logic [nt_pkg::StreamBits-1:0]                s_rsp_data_o,
   // Host memory.
   output logic                                 m_req_valid_o,
   input  logic                                 m_req_ready_i,
@@ -26,17 +25,17 @@ module naa_dma_arb
   output logic [63:0]                          m_req_addr_o,
   output logic [15:0]                          m_req_len_o,
   output logic [5:0]                           m_req_off_o,
-  output logic [StreamBits-1:0]                m_req_data_o,
+  output logic [nt_pkg::StreamBits-1:0]                m_req_data_o,
   input  logic                                 m_rsp_valid_i,
   input  logic                                 m_rsp_last_i,
-  input  logic [StreamBits-1:0]                m_rsp_data_i
+  input  logic [nt_pkg::StreamBits-1:0]                m_rsp_data_i
 );
-  localparam int unsigned IdBits = $clog2(NaaDmaMasters);
-  localparam int unsigned PtrBits = $clog2(NaaDmaIdDepth);
+  localparam int unsigned IdBits = $clog2(nt_pkg::NaaDmaMasters);
+  localparam int unsigned PtrBits = $clog2(nt_pkg::NaaDmaIdDepth);
 
   logic [IdBits-1:0]  last_q, grant;
   logic               any;
-  logic [IdBits-1:0]  ids_q [NaaDmaIdDepth];
+  logic [IdBits-1:0]  ids_q [nt_pkg::NaaDmaIdDepth];
   logic [PtrBits:0]   wr_q, rd_q;
   logic               full;
 
@@ -44,9 +43,9 @@ module naa_dma_arb
     any   = 1'b0;
     grant = '0;
     // The first requesting master after last_q, cyclically.
-    for (int unsigned k = 1; k <= NaaDmaMasters; k++) begin
+    for (int unsigned k = 1; k <= nt_pkg::NaaDmaMasters; k++) begin
       logic [IdBits-1:0] m;
-      m = IdBits'((int'(last_q) + k) % NaaDmaMasters);
+      m = IdBits'((int'(last_q) + k) % nt_pkg::NaaDmaMasters);
       if (!any && s_req_valid_i[m]) begin
         any   = 1'b1;
         grant = IdBits'(m);
@@ -54,7 +53,7 @@ module naa_dma_arb
     end
   end
 
-  assign full          = (wr_q - rd_q) == (PtrBits + 1)'(NaaDmaIdDepth);
+  assign full          = (wr_q - rd_q) == (PtrBits + 1)'(nt_pkg::NaaDmaIdDepth);
   assign m_req_valid_o = any && (s_req_write_i[grant] || !full);
   assign m_req_write_o = s_req_write_i[grant];
   assign m_req_addr_o  = s_req_addr_i[grant];

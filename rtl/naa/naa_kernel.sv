@@ -6,9 +6,6 @@
 //           read issued back to back; the 4 bytes (little-endian) written at region 1
 //   3 copy: region 1 = region 0; per chunk: read, write back
 module naa_kernel
-  import nt_pkg::*;
-  import rdma_pkg::*;
-  import naa_pkg::*;
 (
   input  logic                  clk_i,
   input  logic                  rst_ni,
@@ -23,17 +20,17 @@ module naa_kernel
   output logic                  dma_req_write_o,
   output logic [63:0]           dma_req_addr_o,
   output logic [15:0]           dma_req_len_o,
-  output logic [StreamBits-1:0] dma_req_data_o,
+  output logic [nt_pkg::StreamBits-1:0] dma_req_data_o,
   input  logic                  dma_rsp_valid_i,
-  input  logic [StreamBits-1:0] dma_rsp_data_i,
+  input  logic [nt_pkg::StreamBits-1:0] dma_rsp_data_i,
   output logic                  done_o,
   output logic [7:0]            status_o,
   output logic [1:0]            out_idx_o,
   output logic [31:0]           out_len_o
 );
-  localparam int unsigned ChunkBytes = NaaChunkBeats * StreamBytes;
+  localparam int unsigned ChunkBytes = nt_pkg::NaaChunkBeats * nt_pkg::StreamBytes;
 
-  kernel_state_e state_q;
+  naa_pkg::kernel_state_e state_q;
   logic [31:0]   fn_q, budget_q, cycles_q, done_q, issued_q, expect_q, got_q, crc_q;
   logic [7:0]    nreg_q, status_q;
   logic [2:0][63:0] addr_q;
@@ -41,12 +38,12 @@ module naa_kernel
   logic [6:0]    k_q;
   logic [1:0]    out_idx_q;
   logic [31:0]   out_len_q;
-  logic [StreamBits-1:0] buf_q [NaaChunkBeats];
+  logic [nt_pkg::StreamBits-1:0] buf_q [nt_pkg::NaaChunkBeats];
 
   logic        is_crc, is_add;
   logic [31:0] at, left, chunk, nb, wr_len, crc_now;
-  assign is_crc = fn_q == KernelCrc;
-  assign is_add = fn_q == KernelAdd;
+  assign is_crc = fn_q == naa_pkg::KernelCrc;
+  assign is_add = fn_q == naa_pkg::KernelAdd;
   assign at     = is_crc ? issued_q : done_q;
   assign left   = size_q[0] - at;
   assign chunk  = (left < 32'(ChunkBytes)) ? left : 32'(ChunkBytes);
@@ -61,27 +58,27 @@ module naa_kernel
     dma_req_len_o   = '0;
     dma_req_data_o  = '0;
     unique case (state_q)
-      KRdA: begin
+      naa_pkg::KRdA: begin
         dma_req_valid_o = 1'b1;
         dma_req_addr_o  = addr_q[0] + {32'd0, at};
         dma_req_len_o   = chunk[15:0];
       end
-      KRdB: begin
+      naa_pkg::KRdB: begin
         dma_req_valid_o = 1'b1;
         dma_req_addr_o  = addr_q[1] + {32'd0, done_q};
         dma_req_len_o   = chunk[15:0];
       end
-      KWrite: begin
+      naa_pkg::KWrite: begin
         dma_req_valid_o = 1'b1;
         dma_req_write_o = 1'b1;
         dma_req_addr_o  = addr_q[is_add ? 2 : 1] + {32'd0, done_q} + 64'd64 * {57'd0, k_q};
         dma_req_len_o   = wr_len[15:0];
         dma_req_data_o  = buf_q[k_q[5:0]];
-        for (int i = 0; i < StreamBytes; i++) begin
+        for (int i = 0; i < nt_pkg::StreamBytes; i++) begin
           if (32'(i) >= wr_len) dma_req_data_o[8*i+:8] = 8'd0;
         end
       end
-      KCrcWrite: begin
+      naa_pkg::KCrcWrite: begin
         dma_req_valid_o      = 1'b1;
         dma_req_write_o      = 1'b1;
         dma_req_addr_o       = addr_q[1];
@@ -96,8 +93,8 @@ module naa_kernel
   logic [31:0] crc_beat;
   always_comb begin
     crc_beat = crc_q;
-    for (int i = 0; i < StreamBytes; i++) begin
-      if (32'd64 * got_q + 32'(i) < size_q[0]) crc_beat = crc32_byte(crc_beat, dma_rsp_data_i[8*i+:8]);
+    for (int i = 0; i < nt_pkg::StreamBytes; i++) begin
+      if (32'd64 * got_q + 32'(i) < size_q[0]) crc_beat = rdma_pkg::crc32_byte(crc_beat, dma_rsp_data_i[8*i+:8]);
     end
   end
 
@@ -105,40 +102,40 @@ module naa_kernel
   logic          fire, chunk_done, working;
   logic [7:0]    check_status;
   logic [31:0]   cycles_d;
-  kernel_state_e nxt;
+  naa_pkg::kernel_state_e nxt;
   assign fire       = dma_req_valid_o && dma_req_ready_i;
-  assign chunk_done = state_q == KWrite && fire && 32'd64 * ({25'd0, k_q} + 32'd1) >= chunk;
+  assign chunk_done = state_q == naa_pkg::KWrite && fire && 32'd64 * ({25'd0, k_q} + 32'd1) >= chunk;
   always_comb begin
-    check_status = RpcOk;
-    if (fn_q < KernelAdd || fn_q > KernelCopy) check_status = RpcUnknownFn;
-    else if (nreg_q < (is_add ? 8'd3 : 8'd2)) check_status = RpcRegions;
+    check_status = naa_pkg::RpcOk;
+    if (fn_q < naa_pkg::KernelAdd || fn_q > naa_pkg::KernelCopy) check_status = naa_pkg::RpcUnknownFn;
+    else if (nreg_q < (is_add ? 8'd3 : 8'd2)) check_status = naa_pkg::RpcRegions;
     else if (is_add ? (size_q[0] != size_q[1] || size_q[0] != size_q[2] || size_q[0][1:0] != 2'd0)
-                    : is_crc ? size_q[1] < 32'd4 : size_q[1] < size_q[0]) check_status = RpcSize;
+                    : is_crc ? size_q[1] < 32'd4 : size_q[1] < size_q[0]) check_status = naa_pkg::RpcSize;
     nxt = state_q;
     unique case (state_q)
-      KIdle: if (start_i) nxt = KCheck;
-      KCheck: begin
-        if (check_status != RpcOk) nxt = KDone;
-        else if (size_q[0] == 32'd0) nxt = is_crc ? KCrcWrite : KDone;
-        else nxt = KRdA;
+      naa_pkg::KIdle: if (start_i) nxt = naa_pkg::KCheck;
+      naa_pkg::KCheck: begin
+        if (check_status != naa_pkg::RpcOk) nxt = naa_pkg::KDone;
+        else if (size_q[0] == 32'd0) nxt = is_crc ? naa_pkg::KCrcWrite : naa_pkg::KDone;
+        else nxt = naa_pkg::KRdA;
       end
-      KRdA: if (fire) nxt = is_crc ? ((issued_q + chunk == size_q[0]) ? KWait : KRdA) : (is_add ? KRdB : KWait);
-      KRdB: if (fire) nxt = KWait;
-      KWait: if (got_q == expect_q) nxt = is_crc ? KCrcWrite : KWrite;
-      KWrite: if (chunk_done) nxt = (done_q + chunk == size_q[0]) ? KDone : KRdA;
-      KCrcWrite: if (fire) nxt = KDone;
-      KDrain: if (got_q == expect_q) nxt = KDone;
-      KDone: nxt = KIdle;
-      default: nxt = KIdle;
+      naa_pkg::KRdA: if (fire) nxt = is_crc ? ((issued_q + chunk == size_q[0]) ? naa_pkg::KWait : naa_pkg::KRdA) : (is_add ? naa_pkg::KRdB : naa_pkg::KWait);
+      naa_pkg::KRdB: if (fire) nxt = naa_pkg::KWait;
+      naa_pkg::KWait: if (got_q == expect_q) nxt = is_crc ? naa_pkg::KCrcWrite : naa_pkg::KWrite;
+      naa_pkg::KWrite: if (chunk_done) nxt = (done_q + chunk == size_q[0]) ? naa_pkg::KDone : naa_pkg::KRdA;
+      naa_pkg::KCrcWrite: if (fire) nxt = naa_pkg::KDone;
+      naa_pkg::KDrain: if (got_q == expect_q) nxt = naa_pkg::KDone;
+      naa_pkg::KDone: nxt = naa_pkg::KIdle;
+      default: nxt = naa_pkg::KIdle;
     endcase
-    working  = nxt == KRdA || nxt == KRdB || nxt == KWait || nxt == KWrite || nxt == KCrcWrite;
-    cycles_d = (state_q == KCheck ? 32'd0 : cycles_q) + 32'd1;
-    if (working && cycles_d >= budget_q) nxt = KDrain;
+    working  = nxt == naa_pkg::KRdA || nxt == naa_pkg::KRdB || nxt == naa_pkg::KWait || nxt == naa_pkg::KWrite || nxt == naa_pkg::KCrcWrite;
+    cycles_d = (state_q == naa_pkg::KCheck ? 32'd0 : cycles_q) + 32'd1;
+    if (working && cycles_d >= budget_q) nxt = naa_pkg::KDrain;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      state_q   <= KIdle;
+      state_q   <= naa_pkg::KIdle;
       fn_q      <= '0;
       budget_q  <= '0;
       cycles_q  <= '0;
@@ -154,11 +151,11 @@ module naa_kernel
       k_q       <= '0;
       out_idx_q <= '0;
       out_len_q <= '0;
-      for (int i = 0; i < NaaChunkBeats; i++) buf_q[i] <= '0;
+      for (int i = 0; i < nt_pkg::NaaChunkBeats; i++) buf_q[i] <= '0;
     end else begin
       state_q <= nxt;
       unique case (state_q)
-        KIdle: begin
+        naa_pkg::KIdle: begin
           if (start_i) begin
             fn_q     <= fn_i;
             nreg_q   <= nreg_i;
@@ -167,7 +164,7 @@ module naa_kernel
             budget_q <= budget_i;
           end
         end
-        KCheck: begin
+        naa_pkg::KCheck: begin
           out_idx_q <= is_add ? 2'd2 : 2'd1;
           out_len_q <= is_crc ? 32'd4 : size_q[0];
           crc_q     <= '1;
@@ -176,15 +173,15 @@ module naa_kernel
           expect_q  <= '0;
           status_q  <= check_status;
         end
-        KRdA: begin
+        naa_pkg::KRdA: begin
           if (fire) begin
             expect_q <= expect_q + nb;
             if (is_crc) issued_q <= issued_q + chunk;
           end
         end
-        KRdB: if (fire) expect_q <= expect_q + nb;
-        KWait: if (got_q == expect_q) k_q <= '0;
-        KWrite: begin
+        naa_pkg::KRdB: if (fire) expect_q <= expect_q + nb;
+        naa_pkg::KWait: if (got_q == expect_q) k_q <= '0;
+        naa_pkg::KWrite: begin
           if (fire) k_q <= k_q + 7'd1;
           if (chunk_done) begin
             done_q   <= done_q + chunk;
@@ -195,7 +192,7 @@ module naa_kernel
       endcase
       if (working) begin
         cycles_q <= cycles_d;
-        if (cycles_d >= budget_q) status_q <= RpcTimeout;
+        if (cycles_d >= budget_q) status_q <= naa_pkg::RpcTimeout;
       end
       // Read data, in the order the reads were issued (the host port's contract).
       if (dma_rsp_valid_i) begin
@@ -204,18 +201,18 @@ module naa_kernel
         end else if (got_q < nb) begin
           buf_q[got_q[5:0]] <= dma_rsp_data_i;
         end else begin
-          for (int i = 0; i < StreamBytes / 4; i++) begin
+          for (int i = 0; i < nt_pkg::StreamBytes / 4; i++) begin
             buf_q[6'(got_q - nb)][32*i+:32] <= buf_q[6'(got_q - nb)][32*i+:32] + dma_rsp_data_i[32*i+:32];
           end
         end
       end
       // Beats received since the job (crc) or the chunk (add, copy) started.
-      if (state_q == KCheck || chunk_done) got_q <= '0;
+      if (state_q == naa_pkg::KCheck || chunk_done) got_q <= '0;
       else if (dma_rsp_valid_i) got_q <= got_q + 32'd1;
     end
   end
 
-  assign done_o    = state_q == KDone;
+  assign done_o    = state_q == naa_pkg::KDone;
   assign status_o  = status_q;
   assign out_idx_o = out_idx_q;
   assign out_len_o = out_len_q;

@@ -1,7 +1,6 @@
 // Types and helpers of the NAAICE endpoint (docs/naa.md, docs/naa-microarchitecture.md): the connection
 // manager's, and the interface between the controller (naa_ctl) and the requester (naa_req).
 package naa_pkg;
-  import nt_pkg::*;
 
   // ---- Controller <-> requester (model/naa/naa_types.h, the same fields) ----
   typedef enum logic [1:0] { NaaOpSend = 2'd0, NaaOpWrite = 2'd1, NaaOpWriteImm = 2'd2 } naa_req_op_e;
@@ -30,10 +29,10 @@ package naa_pkg;
     logic [3:0]  mtu_log2;         // the negotiated path MTU (8..12)
   } naa_conn_t;
 
-  localparam int unsigned CmBits = NaaCmBufBeats * StreamBits;  // the CM frame buffer, byte i in bits 8i+7:8i
-  localparam int unsigned CmIcrcAt = NaaCmFrameBytes - 4;
-  localparam int unsigned CmIpLen = NaaCmFrameBytes - 14;   // IPv4 total length of a CM frame
-  localparam int unsigned CmUdpLen = NaaCmFrameBytes - 34;  // its UDP length
+  localparam int unsigned CmBits = nt_pkg::NaaCmBufBeats * nt_pkg::StreamBits;  // the CM frame buffer, byte i in bits 8i+7:8i
+  localparam int unsigned CmIcrcAt = nt_pkg::NaaCmFrameBytes - 4;
+  localparam int unsigned CmIpLen = nt_pkg::NaaCmFrameBytes - 14;   // IPv4 total length of a CM frame
+  localparam int unsigned CmUdpLen = nt_pkg::NaaCmFrameBytes - 34;  // its UDP length
   localparam int unsigned MadAt = 62;
   localparam int unsigned CmDataAt = MadAt + 24;
   localparam logic [15:0] AttrReq = 16'h0010, AttrRej = 16'h0012, AttrRep = 16'h0013, AttrRtu = 16'h0014,
@@ -52,7 +51,7 @@ package naa_pkg;
   typedef enum logic [3:0] {KIdle, KCheck, KRdA, KRdB, KWait, KWrite, KCrcWrite, KDrain, KDone} kernel_state_e;
   localparam logic [7:0] MrspError = 8'h00, MrspAdvReq = 8'h01, MrspAdv = 8'h02;
   localparam logic [7:0] MrspNoMemory = 8'h01, MrspBadAddress = 8'h02, MrspTooMany = 8'h03, MrspMalformed = 8'h04;
-  localparam int unsigned AnsBeats = (4 + 16 * NaaRegions + StreamBytes - 1) / StreamBytes;
+  localparam int unsigned AnsBeats = (4 + 16 * nt_pkg::NaaRegions + nt_pkg::StreamBytes - 1) / nt_pkg::StreamBytes;
 
   typedef enum logic [2:0] {CmRx, CmParse, CmDrain, CmCfgQp, CmCfgQueues, CmResp} cm_state_e;
   typedef enum logic [1:0] {ConnIdle = 2'd0, ConnRepSent = 2'd1, ConnEstablished = 2'd2} conn_e;
@@ -97,7 +96,7 @@ package naa_pkg;
     logic [ReqHdrBits-1:0] r;
     r = f;
     for (int unsigned i = 0; i < n; i++) r[8*(off+i)+:8] = v[8*(n-1-i)+:8];
-    return r;
+    put_hdr = r;
   endfunction
 
   // IPv4 header checksum of this endpoint's frames (TOS 0, ID 0, DF, TTL 64, UDP).
@@ -107,7 +106,7 @@ package naa_pkg;
         {16'd0, dst[31:16]} + {16'd0, dst[15:0]};
     s = {16'd0, s[15:0]} + {16'd0, s[31:16]};
     s = {16'd0, s[15:0]} + {16'd0, s[31:16]};
-    return ~s[15:0];
+    ip4_csum = ~s[15:0];
   endfunction
 
   // Big-endian fields of the frame buffer.
@@ -115,7 +114,7 @@ package naa_pkg;
     logic [63:0] v;
     v = '0;
     for (int unsigned i = 0; i < n; i++) v = {v[55:0], f[8*(off+i)+:8]};
-    return v;
+    fbe = v;
   endfunction
 
   function automatic logic [CmBits-1:0] put_be(logic [CmBits-1:0] f, int unsigned off, int unsigned n,
@@ -123,7 +122,7 @@ package naa_pkg;
     logic [CmBits-1:0] r;
     r = f;
     for (int unsigned i = 0; i < n; i++) r[8*(off+i)+:8] = v[8*(n-1-i)+:8];
-    return r;
+    put_be = r;
   endfunction
 
 
@@ -143,7 +142,7 @@ package naa_pkg;
     f = put_be(f, 26, 4, {32'd0, ip4});
     f = put_be(f, 30, 4, {32'd0, d.dst_ip});
     f = put_be(f, 34, 2, {48'd0, d.sport});
-    f = put_be(f, 36, 2, 64'(RdmaUdpPort));
+    f = put_be(f, 36, 2, 64'(nt_pkg::RdmaUdpPort));
     f = put_be(f, 38, 2, 64'(CmUdpLen));
     f = put_be(f, 42, 1, 64'h64);
     f = put_be(f, 44, 2, 64'hffff);
@@ -167,7 +166,7 @@ package naa_pkg;
     end else if (d.attr == AttrRej) begin
       f = put_be(f, CmDataAt + 10, 2, {48'd0, d.reason});
     end
-    return f;
+    cm_compose = f;
   endfunction
 
 endpackage

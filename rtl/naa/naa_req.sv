@@ -8,22 +8,19 @@
 // and flushes the rest. State for state as model/naa/naa_req.cc.
 //   sender: Idle -> [Read -> Fill] -> Send -> Idle
 module naa_req
-  import nt_pkg::*;
-  import rdma_pkg::*;
-  import naa_pkg::*;
 (
   input  logic                          clk_i,
   input  logic                          rst_ni,
   // ACK / NAK frames for this endpoint's QP (the front end routes them here).
   input  logic                          s_valid_i,
-  input  logic [StreamBits-1:0]         s_data_i,
-  input  logic [StreamBytes-1:0]        s_keep_i,
+  input  logic [nt_pkg::StreamBits-1:0]         s_data_i,
+  input  logic [nt_pkg::StreamBytes-1:0]        s_keep_i,
   input  logic                          s_last_i,
   output logic                          s_ready_o,
   // Request frames.
   output logic                          m_valid_o,
-  output logic [StreamBits-1:0]         m_data_o,
-  output logic [StreamBytes-1:0]        m_keep_o,
+  output logic [nt_pkg::StreamBits-1:0]         m_data_o,
+  output logic [nt_pkg::StreamBytes-1:0]        m_keep_o,
   output logic                          m_last_o,
   input  logic                          m_ready_i,
   // DMA master (payload reads).
@@ -33,27 +30,27 @@ module naa_req
   output logic [15:0]                   dma_req_len_o,
   input  logic                          dma_rsp_valid_i,
   input  logic                          dma_rsp_last_i,
-  input  logic [StreamBits-1:0]         dma_rsp_data_i,
+  input  logic [nt_pkg::StreamBits-1:0]         dma_rsp_data_i,
   // The controller's commands and their completions.
   input  logic                          cmd_valid_i,
   output logic                          cmd_ready_o,
-  input  naa_req_cmd_t                  cmd_i,
+  input  naa_pkg::naa_req_cmd_t                  cmd_i,
   output logic                          cpl_valid_o,
-  output naa_req_cpl_t                  cpl_o,
+  output naa_pkg::naa_req_cpl_t                  cpl_o,
   // The connection (naa_cm) and the external programming port (responder table 0, table NaaTblReq).
-  input  naa_conn_t                     conn_i,
+  input  naa_pkg::naa_conn_t                     conn_i,
   input  logic                          cfg_valid_i,
-  input  logic [CfgTableBits-1:0]       cfg_table_i,
-  input  logic [CfgIndexBits-1:0]       cfg_index_i,
-  input  logic [CfgDataBits-1:0]        cfg_data_i,
+  input  logic [nt_pkg::CfgTableBits-1:0]       cfg_table_i,
+  input  logic [nt_pkg::CfgIndexBits-1:0]       cfg_index_i,
+  input  logic [nt_pkg::CfgDataBits-1:0]        cfg_data_i,
   output logic [31:0]                   cnt_packets_in_o,
   output logic [31:0]                   cnt_processed_o,
-  output logic [NaaReqDrops*32-1:0]     cnt_drops_o,
-  output logic [NaaReqCnts*32-1:0]      cnt_o,
+  output logic [nt_pkg::NaaReqDrops*32-1:0]     cnt_drops_o,
+  output logic [nt_pkg::NaaReqCnts*32-1:0]      cnt_o,
   output logic                          busy_o
 );
-  localparam int unsigned MsgBits = $clog2(NaaReqMsgs);
-  localparam int unsigned HqBits = $clog2(NaaReqHostCmds);
+  localparam int unsigned MsgBits = $clog2(nt_pkg::NaaReqMsgs);
+  localparam int unsigned HqBits = $clog2(nt_pkg::NaaReqHostCmds);
   localparam int unsigned IcrcLo = 14;
 
   typedef enum logic [1:0] {SIdle, SRead, SFill, SSend} snd_state_e;
@@ -65,26 +62,26 @@ module naa_req
   logic [2:0]  retry_max_q, rnr_max_q;
 
   // ---- Host-posted commands, the message ring ----
-  naa_req_cmd_t        hq_q [NaaReqHostCmds];
+  naa_pkg::naa_req_cmd_t        hq_q [nt_pkg::NaaReqHostCmds];
   logic [HqBits:0]     hq_wr_q, hq_rd_q;
-  naa_req_cmd_t        msg_q [NaaReqMsgs];
-  logic [23:0]         msg_psn_q [NaaReqMsgs];
-  logic [23:0]         msg_n_q [NaaReqMsgs];
-  logic                msg_host_q [NaaReqMsgs];
+  naa_pkg::naa_req_cmd_t        msg_q [nt_pkg::NaaReqMsgs];
+  logic [23:0]         msg_psn_q [nt_pkg::NaaReqMsgs];
+  logic [23:0]         msg_n_q [nt_pkg::NaaReqMsgs];
+  logic                msg_host_q [nt_pkg::NaaReqMsgs];
   logic [MsgBits:0]    head_q, tail_q, snd_msg_q;
 
   // ---- PSNs, timers, error state ----
   logic        live_q;                  // connected and initialised from the connection
   logic [23:0] alloc_q, snd_q, snd_pkt_q, una_q, max_q;
   logic        fatal_q, fail_first_q;
-  naa_cpl_status_e fail_status_q;
+  naa_pkg::naa_cpl_status_e fail_status_q;
   logic [31:0] timer_q, rnr_wait_q;
   logic        rnr_waiting_q, rw_q;
   logic [2:0]  retry_left_q, rnr_left_q;
 
   // ---- Sender ----
   snd_state_e            sst_q;
-  logic [StreamBits-1:0] buf_q [NaaReqBufBeats];
+  logic [nt_pkg::StreamBits-1:0] buf_q [nt_pkg::NaaReqBufBeats];
   logic [6:0]            fill_q, k_q;
   logic [31:0]           rcrc_q;
   logic [7:0]            p_opcode;
@@ -98,32 +95,32 @@ module naa_req
   logic [63:0]           p_laddr_q;
 
   // ---- Receive ----
-  logic [StreamBits-1:0] rx_q;
+  logic [nt_pkg::StreamBits-1:0] rx_q;
   logic [15:0]           rx_len_q;
   logic [1:0]            rx_nb_q;
   logic                  rx_full_q;
 
   // ---- Counters ----
   logic [31:0]                  c_in_q, c_proc_q;
-  logic [NaaReqDrops-1:0][31:0] c_drops_q;
-  logic [NaaReqCnts-1:0][31:0]  c_q;
+  logic [nt_pkg::NaaReqDrops-1:0][31:0] c_drops_q;
+  logic [nt_pkg::NaaReqCnts-1:0][31:0]  c_q;
 
   function automatic logic [23:0] npkts(logic [31:0] len, logic [3:0] mtu_log2);
     logic [31:0] q, mask;
     mask = (32'd1 << mtu_log2) - 32'd1;
     q    = (len >> mtu_log2) + ((len & mask) != '0 ? 32'd1 : 32'd0);
-    return (len == '0) ? 24'd1 : q[23:0] | {23'd0, |q[31:24]};  // (a message has at most 2^23 packets)
+    npkts = (len == '0) ? 24'd1 : q[23:0] | {23'd0, |q[31:24]};  // (a message has at most 2^23 packets)
   endfunction
 
   // a is at or after b in PSN order (within half the space).
   function automatic logic psn_ge(logic [23:0] a, logic [23:0] b);
     logic [23:0] d;
     d = a - b;
-    return d < 24'h80_0000;
+    psn_ge = d < 24'h80_0000;
   endfunction
 
   // ---- The message at snd_msg_q: the next packet's shape ----
-  naa_req_cmd_t snd_cmd;
+  naa_pkg::naa_req_cmd_t snd_cmd;
   logic [23:0]  snd_n;
   logic [31:0]  p_off, p_left;
   logic [12:0]  p_plen;
@@ -137,13 +134,13 @@ module naa_req
     p_plen  = (p_left > (32'd1 << conn_i.mtu_log2)) ? 13'(32'd1 << conn_i.mtu_log2) : p_left[12:0];
     p_first = snd_pkt_q == '0;
     p_lastp = snd_pkt_q + 24'd1 == snd_n;
-    p_reth  = snd_cmd.op != NaaOpSend && p_first;
-    p_imm   = snd_cmd.op == NaaOpWriteImm && p_lastp;
-    p_ack   = p_lastp || (snd_pkt_q + 24'd1) % 24'(NaaReqAckEvery) == 24'd0;
+    p_reth  = snd_cmd.op != naa_pkg::NaaOpSend && p_first;
+    p_imm   = snd_cmd.op == naa_pkg::NaaOpWriteImm && p_lastp;
+    p_ack   = p_lastp || (snd_pkt_q + 24'd1) % 24'(nt_pkg::NaaReqAckEvery) == 24'd0;
     p_hdr   = 7'd54 + (p_reth ? 7'd16 : 7'd0) + (p_imm ? 7'd4 : 7'd0);
     unique case (snd_cmd.op)
-      NaaOpSend:  p_opcode = (snd_n == 24'd1) ? 8'h04 : p_first ? 8'h00 : p_lastp ? 8'h02 : 8'h01;
-      NaaOpWrite: p_opcode = (snd_n == 24'd1) ? 8'h0a : p_first ? 8'h06 : p_lastp ? 8'h08 : 8'h07;
+      naa_pkg::NaaOpSend:  p_opcode = (snd_n == 24'd1) ? 8'h04 : p_first ? 8'h00 : p_lastp ? 8'h02 : 8'h01;
+      naa_pkg::NaaOpWrite: p_opcode = (snd_n == 24'd1) ? 8'h0a : p_first ? 8'h06 : p_lastp ? 8'h08 : 8'h07;
       default:    p_opcode = (snd_n == 24'd1) ? 8'h0b : p_first ? 8'h06 : p_lastp ? 8'h09 : 8'h07;
     endcase
   end
@@ -160,67 +157,67 @@ module naa_req
     ip_len    = 16'(p_total) - 16'd14;
     udp_len   = 16'(p_total) - 16'd34;
     hdr = '0;
-    hdr = put_hdr(hdr, 0, 6, {16'd0, conn_i.mac});
-    hdr = put_hdr(hdr, 6, 6, {16'd0, mac_q});
-    hdr = put_hdr(hdr, 12, 2, 64'h0800);
-    hdr = put_hdr(hdr, 14, 1, 64'h45);
-    hdr = put_hdr(hdr, 16, 2, {48'd0, ip_len});
-    hdr = put_hdr(hdr, 20, 2, 64'h4000);
-    hdr = put_hdr(hdr, 22, 1, 64'd64);
-    hdr = put_hdr(hdr, 23, 1, 64'd17);
-    hdr = put_hdr(hdr, 24, 2, {48'd0, ip4_csum(ip_len, ip4_q, conn_i.ip)});
-    hdr = put_hdr(hdr, 26, 4, {32'd0, ip4_q});
-    hdr = put_hdr(hdr, 30, 4, {32'd0, conn_i.ip});
-    hdr = put_hdr(hdr, 34, 2, {48'd0, conn_i.sport});
-    hdr = put_hdr(hdr, 36, 2, 64'(RdmaUdpPort));
-    hdr = put_hdr(hdr, 38, 2, {48'd0, udp_len});
-    hdr = put_hdr(hdr, 42, 1, {56'd0, p_opcode_q});
-    hdr = put_hdr(hdr, 43, 1, {58'd0, p_pad, 4'd0});
-    hdr = put_hdr(hdr, 44, 2, 64'hffff);
-    hdr = put_hdr(hdr, 47, 3, {40'd0, conn_i.qpn});
-    hdr = put_hdr(hdr, 50, 1, {56'd0, p_ack_q, 7'd0});
-    hdr = put_hdr(hdr, 51, 3, {40'd0, p_psn_q});
+    hdr = naa_pkg::put_hdr(hdr, 0, 6, {16'd0, conn_i.mac});
+    hdr = naa_pkg::put_hdr(hdr, 6, 6, {16'd0, mac_q});
+    hdr = naa_pkg::put_hdr(hdr, 12, 2, 64'h0800);
+    hdr = naa_pkg::put_hdr(hdr, 14, 1, 64'h45);
+    hdr = naa_pkg::put_hdr(hdr, 16, 2, {48'd0, ip_len});
+    hdr = naa_pkg::put_hdr(hdr, 20, 2, 64'h4000);
+    hdr = naa_pkg::put_hdr(hdr, 22, 1, 64'd64);
+    hdr = naa_pkg::put_hdr(hdr, 23, 1, 64'd17);
+    hdr = naa_pkg::put_hdr(hdr, 24, 2, {48'd0, naa_pkg::ip4_csum(ip_len, ip4_q, conn_i.ip)});
+    hdr = naa_pkg::put_hdr(hdr, 26, 4, {32'd0, ip4_q});
+    hdr = naa_pkg::put_hdr(hdr, 30, 4, {32'd0, conn_i.ip});
+    hdr = naa_pkg::put_hdr(hdr, 34, 2, {48'd0, conn_i.sport});
+    hdr = naa_pkg::put_hdr(hdr, 36, 2, 64'(nt_pkg::RdmaUdpPort));
+    hdr = naa_pkg::put_hdr(hdr, 38, 2, {48'd0, udp_len});
+    hdr = naa_pkg::put_hdr(hdr, 42, 1, {56'd0, p_opcode_q});
+    hdr = naa_pkg::put_hdr(hdr, 43, 1, {58'd0, p_pad, 4'd0});
+    hdr = naa_pkg::put_hdr(hdr, 44, 2, 64'hffff);
+    hdr = naa_pkg::put_hdr(hdr, 47, 3, {40'd0, conn_i.qpn});
+    hdr = naa_pkg::put_hdr(hdr, 50, 1, {56'd0, p_ack_q, 7'd0});
+    hdr = naa_pkg::put_hdr(hdr, 51, 3, {40'd0, p_psn_q});
     if (p_reth_q) begin
-      hdr = put_hdr(hdr, 54, 8, p_va_q);
-      hdr = put_hdr(hdr, 62, 4, {32'd0, p_rkey_q});
-      hdr = put_hdr(hdr, 66, 4, {32'd0, p_dmalen_q});
+      hdr = naa_pkg::put_hdr(hdr, 54, 8, p_va_q);
+      hdr = naa_pkg::put_hdr(hdr, 62, 4, {32'd0, p_rkey_q});
+      hdr = naa_pkg::put_hdr(hdr, 66, 4, {32'd0, p_dmalen_q});
     end
-    if (p_imm_q) hdr = put_hdr(hdr, p_reth_q ? 70 : 54, 4, {32'd0, p_immv_q});
+    if (p_imm_q) hdr = naa_pkg::put_hdr(hdr, p_reth_q ? 70 : 54, 4, {32'd0, p_immv_q});
   end
 
-  logic [StreamBits-1:0]  tx_data;
-  logic [StreamBytes-1:0] tx_keep;
+  logic [nt_pkg::StreamBits-1:0]  tx_data;
+  logic [nt_pkg::StreamBytes-1:0] tx_keep;
   logic                   tx_last;
   logic [31:0]            tx_icrc;
   logic [13:0]            base;
-  logic [2*StreamBits-1:0] win;
+  logic [2*nt_pkg::StreamBits-1:0] win;
   logic [13:0]            t;
   logic [6:0]             wj;
   logic [5:0]             wr;
   always_comb begin
-    base = 14'(k_q) * 14'(StreamBytes);
+    base = 14'(k_q) * 14'(nt_pkg::StreamBytes);
     // Payload byte p sits at frame byte hdr + p: this beat's payload is a two-beat window of the buffer.
     t    = base + 14'd128 - 14'(p_hdr_q);
     wj   = 7'(t >> 6);  // buffer beat index + 2
     wr   = t[5:0];
     win  = '0;
-    if (wj >= 7'd2 && int'(wj) - 2 < NaaReqBufBeats) win[StreamBits-1:0] = buf_q[6'(wj - 7'd2)];
-    if (wj >= 7'd1 && int'(wj) - 1 < NaaReqBufBeats) win[2*StreamBits-1:StreamBits] = buf_q[6'(wj - 7'd1)];
+    if (wj >= 7'd2 && int'(wj) - 2 < nt_pkg::NaaReqBufBeats) win[nt_pkg::StreamBits-1:0] = buf_q[6'(wj - 7'd2)];
+    if (wj >= 7'd1 && int'(wj) - 1 < nt_pkg::NaaReqBufBeats) win[2*nt_pkg::StreamBits-1:nt_pkg::StreamBits] = buf_q[6'(wj - 7'd1)];
     win = win >> (8 * int'(wr));
-    for (int unsigned i = 0; i < StreamBytes; i++) begin
+    for (int unsigned i = 0; i < nt_pkg::StreamBytes; i++) begin
       if (int'(base) + i < int'(p_hdr_q)) tx_data[8*i+:8] = hdr[8*(int'(base)+i)+:8];
       else if (int'(base) + i < int'(p_hdr_q) + int'(p_plen_q)) tx_data[8*i+:8] = win[8*i+:8];
       else tx_data[8*i+:8] = 8'd0;
     end
-    tx_icrc = ~icrc_beat(rcrc_q, tx_data, int'(base), IcrcLo, int'(p_icrc_at), 1'b0);
+    tx_icrc = ~rdma_pkg::icrc_beat(rcrc_q, tx_data, int'(base), IcrcLo, int'(p_icrc_at), 1'b0);
     for (int unsigned j = 0; j < 4; j++) begin
-      if (int'(p_icrc_at) + j >= int'(base) && int'(p_icrc_at) + j < int'(base) + StreamBytes) begin
+      if (int'(p_icrc_at) + j >= int'(base) && int'(p_icrc_at) + j < int'(base) + nt_pkg::StreamBytes) begin
         tx_data[8*(int'(p_icrc_at)+j-int'(base))+:8] = tx_icrc[8*j+:8];
       end
     end
-    tx_keep = (int'(p_total) - int'(base) >= StreamBytes) ? '1
-            : StreamBytes'((65'd1 << (int'(p_total) - int'(base))) - 65'd1);
-    tx_last = int'(base) + StreamBytes >= int'(p_total);
+    tx_keep = (int'(p_total) - int'(base) >= nt_pkg::StreamBytes) ? '1
+            : nt_pkg::StreamBytes'((65'd1 << (int'(p_total) - int'(base))) - 65'd1);
+    tx_last = int'(base) + nt_pkg::StreamBytes >= int'(p_total);
   end
 
   assign m_valid_o = sst_q == SSend;
@@ -233,8 +230,8 @@ module naa_req
 
   // ---- Commands in ----
   logic ring_full, ring_empty, host_take, ctl_take, take;
-  naa_req_cmd_t take_cmd;
-  assign ring_full   = (tail_q - head_q) == (MsgBits + 1)'(NaaReqMsgs);
+  naa_pkg::naa_req_cmd_t take_cmd;
+  assign ring_full   = (tail_q - head_q) == (MsgBits + 1)'(nt_pkg::NaaReqMsgs);
   assign ring_empty  = tail_q == head_q;
   assign cmd_ready_o = live_q && !ring_full;
   assign ctl_take    = cmd_valid_i && cmd_ready_o;
@@ -245,12 +242,12 @@ module naa_req
   // ---- Completions: one per cycle, the oldest message ----
   logic [23:0]     head_acked;
   logic            head_done, flushing;
-  naa_cpl_status_e cpl_status;
+  naa_pkg::naa_cpl_status_e cpl_status;
   always_comb begin
     head_acked = una_q - msg_psn_q[head_q[MsgBits-1:0]];
     head_done  = !ring_empty && head_acked >= msg_n_q[head_q[MsgBits-1:0]] && !head_acked[23];
     flushing   = !ring_empty && (fatal_q || !live_q);
-    cpl_status = head_done ? NaaCplOk : fail_first_q ? fail_status_q : NaaCplFlushed;
+    cpl_status = head_done ? naa_pkg::NaaCplOk : fail_first_q ? fail_status_q : naa_pkg::NaaCplFlushed;
   end
   assign cpl_valid_o = (head_done || flushing) && !msg_host_q[head_q[MsgBits-1:0]];
   assign cpl_o       = '{tag: msg_q[head_q[MsgBits-1:0]].tag, status: cpl_status};
@@ -265,14 +262,14 @@ module naa_req
     rx_malformed = rx_nb_q != 2'd1 || rx_len_q != 16'd62 || rx_q[8*12+:16] != 16'h0008 ||
                    rx_q[8*14+:8] != 8'h45 || {rx_q[8*16+:8], rx_q[8*17+:8]} != 16'd48 ||
                    (({rx_q[8*20+:8], rx_q[8*21+:8]}) & 16'h3fff) != 16'd0 || rx_q[8*23+:8] != 8'd17 ||
-                   {rx_q[8*36+:8], rx_q[8*37+:8]} != 16'(RdmaUdpPort) ||
+                   {rx_q[8*36+:8], rx_q[8*37+:8]} != 16'(nt_pkg::RdmaUdpPort) ||
                    {rx_q[8*38+:8], rx_q[8*39+:8]} != 16'd28 || rx_q[8*42+:8] != 8'h11 ||
                    rx_syn[7] || rx_syn[7:5] == 3'b010 || (rx_syn[7:5] == 3'b011 && rx_syn[4:0] > 5'd4);
     rx_not_for_us = {rx_q[8*0+:8], rx_q[8*1+:8], rx_q[8*2+:8], rx_q[8*3+:8], rx_q[8*4+:8], rx_q[8*5+:8]} != mac_q ||
                     {rx_q[8*30+:8], rx_q[8*31+:8], rx_q[8*32+:8], rx_q[8*33+:8]} != ip4_q ||
                     {rx_q[8*47+:8], rx_q[8*48+:8], rx_q[8*49+:8]} != conn_i.local_qpn;
     rx_icrc     = {rx_q[8*61+:8], rx_q[8*60+:8], rx_q[8*59+:8], rx_q[8*58+:8]};
-    rx_bad_icrc = rx_icrc != ~icrc_beat(icrc_seed(), rx_q, 0, IcrcLo, 58, 1'b0);
+    rx_bad_icrc = rx_icrc != ~rdma_pkg::icrc_beat(rdma_pkg::icrc_seed(), rx_q, 0, IcrcLo, 58, 1'b0);
     rx_psn      = {rx_q[8*51+:8], rx_q[8*52+:8], rx_q[8*53+:8]};
     rx_d        = rx_psn - una_q;
     rx_out      = max_q - una_q;
@@ -282,11 +279,11 @@ module naa_req
   assign busy_o    = !ring_empty || sst_q != SIdle || rx_full_q || (live_q && hq_wr_q != hq_rd_q);
 
   always_ff @(posedge clk_i) begin
-    if (sst_q == SFill && dma_rsp_valid_i && int'(fill_q) < NaaReqBufBeats) buf_q[fill_q[5:0]] <= dma_rsp_data_i;
+    if (sst_q == SFill && dma_rsp_valid_i && int'(fill_q) < nt_pkg::NaaReqBufBeats) buf_q[fill_q[5:0]] <= dma_rsp_data_i;
     if (s_valid_i && s_ready_o && rx_nb_q == 2'd0) rx_q <= s_data_i;
-    if (cfg_valid_i && cfg_table_i == CfgTableBits'(NaaTblReq) && cfg_index_i == 11'd1 &&
-        (hq_wr_q - hq_rd_q) != (HqBits + 1)'(NaaReqHostCmds)) begin
-      hq_q[hq_wr_q[HqBits-1:0]] <= naa_req_cmd_t'(cfg_data_i[$bits(naa_req_cmd_t)-1:0]);
+    if (cfg_valid_i && cfg_table_i == nt_pkg::CfgTableBits'(nt_pkg::NaaTblReq) && cfg_index_i == 11'd1 &&
+        (hq_wr_q - hq_rd_q) != (HqBits + 1)'(nt_pkg::NaaReqHostCmds)) begin
+      hq_q[hq_wr_q[HqBits-1:0]] <= naa_pkg::naa_req_cmd_t'(cfg_data_i[$bits(take_cmd)-1:0]);
     end
     if (take) begin
       msg_q[tail_q[MsgBits-1:0]]      <= take_cmd;
@@ -300,7 +297,7 @@ module naa_req
     if (!rst_ni) begin
       mac_q <= '0;
       ip4_q <= '0;
-      timeout_q <= 32'(NaaReqTimeout);
+      timeout_q <= 32'(nt_pkg::NaaReqTimeout);
       retry_max_q <= 3'd7;
       rnr_max_q <= 3'd7;
       hq_wr_q <= '0;
@@ -316,7 +313,7 @@ module naa_req
       max_q <= '0;
       fatal_q <= 1'b0;
       fail_first_q <= 1'b0;
-      fail_status_q <= NaaCplOk;
+      fail_status_q <= naa_pkg::NaaCplOk;
       timer_q <= '0;
       rnr_wait_q <= '0;
       rnr_waiting_q <= 1'b0;
@@ -348,17 +345,17 @@ module naa_req
       c_q <= '0;
     end else begin
       // ---- Settings and host-posted commands ----
-      if (cfg_valid_i && cfg_table_i == CfgTableBits'(RdmaTblResponder) && cfg_index_i == '0) begin
+      if (cfg_valid_i && cfg_table_i == nt_pkg::CfgTableBits'(nt_pkg::RdmaTblResponder) && cfg_index_i == '0) begin
         mac_q <= cfg_data_i[50:3];
         ip4_q <= cfg_data_i[82:51];
       end
-      if (cfg_valid_i && cfg_table_i == CfgTableBits'(NaaTblReq)) begin
+      if (cfg_valid_i && cfg_table_i == nt_pkg::CfgTableBits'(nt_pkg::NaaTblReq)) begin
         if (cfg_index_i == 11'd0) begin
           timeout_q   <= cfg_data_i[31:0];
           retry_max_q <= cfg_data_i[34:32];
           rnr_max_q   <= cfg_data_i[37:35];
         end
-        if (cfg_index_i == 11'd1 && (hq_wr_q - hq_rd_q) != (HqBits + 1)'(NaaReqHostCmds)) hq_wr_q <= hq_wr_q + 1;
+        if (cfg_index_i == 11'd1 && (hq_wr_q - hq_rd_q) != (HqBits + 1)'(nt_pkg::NaaReqHostCmds)) hq_wr_q <= hq_wr_q + 1;
       end
 
       // ---- The connection: live once connected and the sender and ring are clear of the last one ----
@@ -392,10 +389,10 @@ module naa_req
       if (head_done || flushing) begin
         head_q <= head_q + 1;
         unique case (cpl_status)
-          NaaCplOk:            c_q[NaaReqCntCplOk] <= c_q[NaaReqCntCplOk] + 1;
-          NaaCplRetryExceeded: c_q[NaaReqCntCplRetry] <= c_q[NaaReqCntCplRetry] + 1;
-          NaaCplRemoteError:   c_q[NaaReqCntCplRemote] <= c_q[NaaReqCntCplRemote] + 1;
-          default:             c_q[NaaReqCntCplFlushed] <= c_q[NaaReqCntCplFlushed] + 1;
+          naa_pkg::NaaCplOk:            c_q[nt_pkg::NaaReqCntCplOk] <= c_q[nt_pkg::NaaReqCntCplOk] + 1;
+          naa_pkg::NaaCplRetryExceeded: c_q[nt_pkg::NaaReqCntCplRetry] <= c_q[nt_pkg::NaaReqCntCplRetry] + 1;
+          naa_pkg::NaaCplRemoteError:   c_q[nt_pkg::NaaReqCntCplRemote] <= c_q[nt_pkg::NaaReqCntCplRemote] + 1;
+          default:             c_q[nt_pkg::NaaReqCntCplFlushed] <= c_q[nt_pkg::NaaReqCntCplFlushed] + 1;
         endcase
         if (!head_done) fail_first_q <= 1'b0;
       end
@@ -404,11 +401,11 @@ module naa_req
       if (live_q && !fatal_q && una_q != max_q && !rnr_waiting_q && !rw_q && timeout_q != '0) begin
         if (timer_q + 1 >= timeout_q) begin
           timer_q <= '0;
-          c_q[NaaReqCntTimeouts] <= c_q[NaaReqCntTimeouts] + 1;
+          c_q[nt_pkg::NaaReqCntTimeouts] <= c_q[nt_pkg::NaaReqCntTimeouts] + 1;
           if (retry_left_q == '0) begin
             fatal_q       <= 1'b1;
             fail_first_q  <= 1'b1;
-            fail_status_q <= NaaCplRetryExceeded;
+            fail_status_q <= naa_pkg::NaaCplRetryExceeded;
           end else begin
             retry_left_q <= retry_left_q - 1;
             rw_q <= 1'b1;  // Go-Back-N from una
@@ -439,19 +436,19 @@ module naa_req
         rx_nb_q   <= '0;
         rx_len_q  <= '0;
         if (rx_malformed) begin
-          c_drops_q[NaaReqDropMalformed] <= c_drops_q[NaaReqDropMalformed] + 1;
+          c_drops_q[nt_pkg::NaaReqDropMalformed] <= c_drops_q[nt_pkg::NaaReqDropMalformed] + 1;
         end else if (rx_not_for_us) begin
-          c_drops_q[NaaReqDropNotForUs] <= c_drops_q[NaaReqDropNotForUs] + 1;
+          c_drops_q[nt_pkg::NaaReqDropNotForUs] <= c_drops_q[nt_pkg::NaaReqDropNotForUs] + 1;
         end else if (rx_bad_icrc) begin
-          c_drops_q[NaaReqDropBadIcrc] <= c_drops_q[NaaReqDropBadIcrc] + 1;
+          c_drops_q[nt_pkg::NaaReqDropBadIcrc] <= c_drops_q[nt_pkg::NaaReqDropBadIcrc] + 1;
         end else if (!live_q) begin
-          c_drops_q[NaaReqDropNotConnected] <= c_drops_q[NaaReqDropNotConnected] + 1;
+          c_drops_q[nt_pkg::NaaReqDropNotConnected] <= c_drops_q[nt_pkg::NaaReqDropNotConnected] + 1;
         end else if (fatal_q || rx_d[23]) begin
           // Behind una (a duplicate or stale ACK/NAK), or after a fatal error: seen and ignored.
           c_proc_q <= c_proc_q + 1;
-          c_q[NaaReqCntStale] <= c_q[NaaReqCntStale] + 1;
+          c_q[nt_pkg::NaaReqCntStale] <= c_q[nt_pkg::NaaReqCntStale] + 1;
         end else if (rx_syn[7:5] == 3'b011 && rx_syn[4:0] == 5'd0 ? rx_d > rx_out : rx_d >= rx_out) begin
-          c_drops_q[NaaReqDropGhost] <= c_drops_q[NaaReqDropGhost] + 1;
+          c_drops_q[nt_pkg::NaaReqDropGhost] <= c_drops_q[nt_pkg::NaaReqDropGhost] + 1;
         end else begin
           c_proc_q <= c_proc_q + 1;
           // An ACK acknowledges its PSN; a NAK the PSNs before it.
@@ -464,35 +461,35 @@ module naa_req
           // The sender is behind what is now acknowledged: it moves up to una.
           if (psn_ge((rx_syn[7:5] == 3'b000) ? rx_psn + 24'd1 : rx_psn, snd_q + 24'd1)) rw_q <= 1'b1;  // Go-Back-N from una
           unique case (rx_syn[7:5])
-            3'b000: c_q[NaaReqCntAcks] <= c_q[NaaReqCntAcks] + 1;
+            3'b000: c_q[nt_pkg::NaaReqCntAcks] <= c_q[nt_pkg::NaaReqCntAcks] + 1;
             3'b001: begin
-              c_q[NaaReqCntNakRnr] <= c_q[NaaReqCntNakRnr] + 1;
+              c_q[nt_pkg::NaaReqCntNakRnr] <= c_q[nt_pkg::NaaReqCntNakRnr] + 1;
               if (rnr_max_q != 3'd7 && (rx_d == '0 ? rnr_left_q : rnr_max_q) == '0) begin
                 fatal_q       <= 1'b1;
                 fail_first_q  <= 1'b1;
-                fail_status_q <= NaaCplRetryExceeded;
+                fail_status_q <= naa_pkg::NaaCplRetryExceeded;
               end else begin
                 if (rnr_max_q != 3'd7) rnr_left_q <= (rx_d == '0 ? rnr_left_q : rnr_max_q) - 1;
                 rnr_waiting_q <= 1'b1;
-                rnr_wait_q    <= (32'(rx_syn[4:0]) + 32'd1) * 32'(NaaReqRnrUnit);
+                rnr_wait_q    <= (32'(rx_syn[4:0]) + 32'd1) * 32'(nt_pkg::NaaReqRnrUnit);
               end
             end
             default: begin
               if (rx_syn[4:0] == 5'd0) begin
-                c_q[NaaReqCntNakSeq] <= c_q[NaaReqCntNakSeq] + 1;
+                c_q[nt_pkg::NaaReqCntNakSeq] <= c_q[nt_pkg::NaaReqCntNakSeq] + 1;
                 if ((rx_d == '0 ? retry_left_q : retry_max_q) == '0) begin
                   fatal_q       <= 1'b1;
                   fail_first_q  <= 1'b1;
-                  fail_status_q <= NaaCplRetryExceeded;
+                  fail_status_q <= naa_pkg::NaaCplRetryExceeded;
                 end else begin
                   retry_left_q <= (rx_d == '0 ? retry_left_q : retry_max_q) - 1;
                   rw_q <= 1'b1;  // Go-Back-N from una
                 end
               end else begin
-                c_q[NaaReqCntNakFatal] <= c_q[NaaReqCntNakFatal] + 1;
+                c_q[nt_pkg::NaaReqCntNakFatal] <= c_q[nt_pkg::NaaReqCntNakFatal] + 1;
                 fatal_q       <= 1'b1;
                 fail_first_q  <= 1'b1;
-                fail_status_q <= NaaCplRemoteError;
+                fail_status_q <= naa_pkg::NaaCplRemoteError;
               end
             end
           endcase
@@ -510,7 +507,7 @@ module naa_req
             snd_pkt_q <= una_q - msg_psn_q[head_q[MsgBits-1:0]];
             if (ring_empty) snd_pkt_q <= '0;
           end else if (live_q && !fatal_q && !rw_q && !rnr_waiting_q && snd_msg_q != tail_q &&
-                       {8'd0, snd_q - una_q} < 32'(NaaReqWindow)) begin
+                       {8'd0, snd_q - una_q} < 32'(nt_pkg::NaaReqWindow)) begin
             p_hdr_q    <= p_hdr;
             p_plen_q   <= p_plen;
             p_opcode_q <= p_opcode;
@@ -525,7 +522,7 @@ module naa_req
             p_laddr_q  <= snd_cmd.laddr + 64'(p_off);
             fill_q     <= '0;
             k_q        <= '0;
-            rcrc_q     <= icrc_seed();
+            rcrc_q     <= rdma_pkg::icrc_seed();
             sst_q      <= (p_plen != '0) ? SRead : SSend;
           end
         end
@@ -538,12 +535,12 @@ module naa_req
         end
         SSend: begin
           if (m_ready_i) begin
-            rcrc_q <= icrc_beat(rcrc_q, tx_data, int'(base), IcrcLo, int'(p_icrc_at), 1'b0);
+            rcrc_q <= rdma_pkg::icrc_beat(rcrc_q, tx_data, int'(base), IcrcLo, int'(p_icrc_at), 1'b0);
             k_q    <= k_q + 1;
             if (tx_last) begin
               sst_q <= SIdle;
-              c_q[NaaReqCntSent] <= c_q[NaaReqCntSent] + 1;
-              if (!psn_ge(p_psn_q, max_q)) c_q[NaaReqCntRetransmits] <= c_q[NaaReqCntRetransmits] + 1;
+              c_q[nt_pkg::NaaReqCntSent] <= c_q[nt_pkg::NaaReqCntSent] + 1;
+              if (!psn_ge(p_psn_q, max_q)) c_q[nt_pkg::NaaReqCntRetransmits] <= c_q[nt_pkg::NaaReqCntRetransmits] + 1;
               else max_q <= p_psn_q + 24'd1;
               if (live_q) begin
                 snd_q <= snd_q + 24'd1;
@@ -569,5 +566,5 @@ module naa_req
   assign cnt_o            = c_q;
 
   logic unused;
-  assign unused = ^{cfg_data_i[CfgDataBits-1:$bits(naa_req_cmd_t)], snd_cmd.tag};
+  assign unused = ^{cfg_data_i[nt_pkg::CfgDataBits-1:$bits(take_cmd)], snd_cmd.tag};
 endmodule

@@ -6,20 +6,17 @@
 // (a source keeps it from its first offered beat to its last beat taken; the CM first when both start).
 // State for state as model/naa/naa_model.cc; see docs/naa-microarchitecture.md.
 module naa_top
-  import nt_pkg::*;
-  import rdma_pkg::*;
-  import naa_pkg::*;
 (
   input  logic                         clk_i,
   input  logic                         rst_ni,
   input  logic                         s_valid_i,
-  input  logic [StreamBits-1:0]        s_data_i,
-  input  logic [StreamBytes-1:0]       s_keep_i,
+  input  logic [nt_pkg::StreamBits-1:0]        s_data_i,
+  input  logic [nt_pkg::StreamBytes-1:0]       s_keep_i,
   input  logic                         s_last_i,
   output logic                         s_ready_o,
   output logic                         m_valid_o,
-  output logic [StreamBits-1:0]        m_data_o,
-  output logic [StreamBytes-1:0]       m_keep_o,
+  output logic [nt_pkg::StreamBits-1:0]        m_data_o,
+  output logic [nt_pkg::StreamBytes-1:0]       m_keep_o,
   output logic                         m_last_o,
   input  logic                         m_ready_i,
   output logic                         dma_req_valid_o,
@@ -28,19 +25,19 @@ module naa_top
   output logic [63:0]                  dma_req_addr_o,
   output logic [15:0]                  dma_req_len_o,
   output logic [5:0]                   dma_req_off_o,
-  output logic [StreamBits-1:0]        dma_req_data_o,
+  output logic [nt_pkg::StreamBits-1:0]        dma_req_data_o,
   input  logic                         dma_rsp_valid_i,
   input  logic                         dma_rsp_last_i,
-  input  logic [StreamBits-1:0]        dma_rsp_data_i,
+  input  logic [nt_pkg::StreamBits-1:0]        dma_rsp_data_i,
   input  logic                         cfg_valid_i,
-  input  logic [CfgTableBits-1:0]      cfg_table_i,
-  input  logic [CfgIndexBits-1:0]      cfg_index_i,
-  input  logic [CfgDataBits-1:0]       cfg_data_i,
+  input  logic [nt_pkg::CfgTableBits-1:0]      cfg_table_i,
+  input  logic [nt_pkg::CfgIndexBits-1:0]      cfg_index_i,
+  input  logic [nt_pkg::CfgDataBits-1:0]       cfg_data_i,
   // Responder counters (rdma_top).
   output logic [31:0]                  cnt_packets_in_o,
   output logic [31:0]                  cnt_processed_o,
   output logic [31:0]                  cnt_responses_o,
-  output logic [NumDrops*32-1:0]       cnt_drops_o,
+  output logic [rdma_pkg::NumDrops*32-1:0]       cnt_drops_o,
   output logic [31:0]                  cnt_acks_o,
   output logic [31:0]                  cnt_naks_o,
   output logic [31:0]                  cnt_atomics_o,
@@ -52,7 +49,7 @@ module naa_top
   output logic [31:0]                  cm_packets_in_o,
   output logic [31:0]                  cm_processed_o,
   output logic [31:0]                  cm_responses_o,
-  output logic [NaaCmDrops*32-1:0]     cm_drops_o,
+  output logic [nt_pkg::NaaCmDrops*32-1:0]     cm_drops_o,
   output logic [31:0]                  cm_rejects_o,
   output logic [31:0]                  cm_connects_o,
   output logic [31:0]                  cm_disconnects_o,
@@ -62,14 +59,14 @@ module naa_top
   output logic                         cqe_valid_o,
   output rdma_pkg::cqe_t               cqe_o,
   // The connection the CM exports to the requester and the controller.
-  output naa_conn_t                    conn_info_o,
+  output naa_pkg::naa_conn_t                    conn_info_o,
   // Requester counters, its completion pulse (to the controller) and state.
   output logic [31:0]                  req_packets_in_o,
   output logic [31:0]                  req_processed_o,
-  output logic [NaaReqDrops*32-1:0]    req_drops_o,
-  output logic [NaaReqCnts*32-1:0]     req_cnt_o,
+  output logic [nt_pkg::NaaReqDrops*32-1:0]    req_drops_o,
+  output logic [nt_pkg::NaaReqCnts*32-1:0]     req_cnt_o,
   output logic                         req_cpl_valid_o,
-  output naa_req_cpl_t                 req_cpl_o,
+  output naa_pkg::naa_req_cpl_t                 req_cpl_o,
   output logic                         req_busy_o,
   // Controller counters and state (naa_ctl).
   output logic [31:0]                  ctl_events_o,
@@ -81,7 +78,7 @@ module naa_top
   output logic [31:0]                  ctl_rpcs_o,
   output logic [31:0]                  ctl_rpc_errors_o,
   output logic [5*32-1:0]              ctl_errors_o,
-  output logic [NaaCtlDrops*32-1:0]    ctl_drops_o,
+  output logic [nt_pkg::NaaCtlDrops*32-1:0]    ctl_drops_o,
   output logic [7:0]                   ctl_regions_o,
   output logic [3:0]                   ctl_state_o,
   output logic                         ctl_busy_o,
@@ -90,11 +87,11 @@ module naa_top
 );
   // ---- Input: route each frame by its first beat (CM: RoCEv2/IPv4 to QP 1; requester: an ACK/NAK to this
   // endpoint's QP while connected; responder: everything else) ----
-  naa_conn_t conn;
+  naa_pkg::naa_conn_t conn;
   logic in_frame_q, route_cm_q, route_rq_q, route_cm, route_rq, is_roce4, is_cm, is_rq, cm_est;
   always_comb begin
     is_roce4 = s_keep_i[49] && s_data_i[8*12+:16] == 16'h0008 && s_data_i[8*14+:8] == 8'h45 &&
-               s_data_i[8*23+:8] == 8'd17 && {s_data_i[8*36+:8], s_data_i[8*37+:8]} == 16'(RdmaUdpPort);
+               s_data_i[8*23+:8] == 8'd17 && {s_data_i[8*36+:8], s_data_i[8*37+:8]} == 16'(nt_pkg::RdmaUdpPort);
     is_cm = is_roce4 && s_data_i[8*47+:24] == 24'h01_0000;
     is_rq = is_roce4 && conn.connected && s_data_i[8*42+:8] == 8'h11 &&
             {s_data_i[8*47+:8], s_data_i[8*48+:8], s_data_i[8*49+:8]} == conn.local_qpn;
@@ -102,7 +99,7 @@ module naa_top
     route_rq = in_frame_q ? route_rq_q : is_rq && !is_cm;
     // A lost RTU (IBA chapter 12, passive side in REP-sent): in REP-sent, the client's first packet on the connection's QP
     // establishes the connection. The frame waits (not taken) while the CM does the RTU's work, then goes on.
-    cm_est = !in_frame_q && s_valid_i && is_roce4 && !is_cm && cm_conn_o == ConnRepSent &&
+    cm_est = !in_frame_q && s_valid_i && is_roce4 && !is_cm && cm_conn_o == naa_pkg::ConnRepSent &&
              {s_data_i[8*47+:8], s_data_i[8*48+:8], s_data_i[8*49+:8]} == conn.local_qpn &&
              {s_data_i[8*26+:8], s_data_i[8*27+:8], s_data_i[8*28+:8], s_data_i[8*29+:8]} == conn.ip;
   end
@@ -116,11 +113,11 @@ module naa_top
   logic                                   out_lock_q;
   logic [1:0]                             out_src_q, out_src;
   logic [OutSrcs-1:0]                     src_valid, src_last;
-  logic [OutSrcs-1:0][StreamBits-1:0]     src_data;
-  logic [OutSrcs-1:0][StreamBytes-1:0]    src_keep;
+  logic [OutSrcs-1:0][nt_pkg::StreamBits-1:0]     src_data;
+  logic [OutSrcs-1:0][nt_pkg::StreamBytes-1:0]    src_keep;
   logic cm_m_valid, cm_m_last, rd_m_valid, rd_m_last, rq_m_valid, rq_m_last;
-  logic [StreamBits-1:0]  cm_m_data, rd_m_data, rq_m_data;
-  logic [StreamBytes-1:0] cm_m_keep, rd_m_keep, rq_m_keep;
+  logic [nt_pkg::StreamBits-1:0]  cm_m_data, rd_m_data, rq_m_data;
+  logic [nt_pkg::StreamBytes-1:0] cm_m_keep, rd_m_keep, rq_m_keep;
   assign src_valid = {rq_m_valid, rd_m_valid, cm_m_valid};
   assign src_last  = {rq_m_last, rd_m_last, cm_m_last};
   assign src_data  = {rq_m_data, rd_m_data, cm_m_data};
@@ -166,40 +163,40 @@ module naa_top
   // requester, its completions, its DMA master (arbiter master 2), the responder's completion events, the
   // connection, and its writes into the responder (after the CM's) ----
   logic                    ctl_cmd_valid, ctl_cmd_ready;
-  naa_req_cmd_t            ctl_cmd;
+  naa_pkg::naa_req_cmd_t            ctl_cmd;
   logic                    ctl_cpl_valid;
-  naa_req_cpl_t            ctl_cpl;
+  naa_pkg::naa_req_cpl_t            ctl_cpl;
   logic                    ctl_dma_req_valid, ctl_dma_req_ready, ctl_dma_req_write;
   logic [63:0]             ctl_dma_req_addr;
   logic [15:0]             ctl_dma_req_len;
   logic [5:0]              ctl_dma_req_off;
-  logic [StreamBits-1:0]   ctl_dma_req_data;
+  logic [nt_pkg::StreamBits-1:0]   ctl_dma_req_data;
   logic                    ctl_dma_rsp_valid;
   logic                    ctl_cfg_valid, ctl_cfg_ready;
-  logic [CfgTableBits-1:0] ctl_cfg_table;
-  logic [CfgIndexBits-1:0] ctl_cfg_index;
-  logic [CfgDataBits-1:0]  ctl_cfg_data;
+  logic [nt_pkg::CfgTableBits-1:0] ctl_cfg_table;
+  logic [nt_pkg::CfgIndexBits-1:0] ctl_cfg_index;
+  logic [nt_pkg::CfgDataBits-1:0]  ctl_cfg_data;
   assign conn_info_o = conn;
 
   // DMA masters of the arbiter: 0 the responder, 1 the requester, 2 the controller.
-  logic [NaaDmaMasters-1:0]                 dv, dr, dw, rsp_v;
-  logic [NaaDmaMasters-1:0][63:0]           da;
-  logic [NaaDmaMasters-1:0][15:0]           dl;
-  logic [NaaDmaMasters-1:0][5:0]            doff;
-  logic [NaaDmaMasters-1:0][StreamBits-1:0] dd;
+  logic [nt_pkg::NaaDmaMasters-1:0]                 dv, dr, dw, rsp_v;
+  logic [nt_pkg::NaaDmaMasters-1:0][63:0]           da;
+  logic [nt_pkg::NaaDmaMasters-1:0][15:0]           dl;
+  logic [nt_pkg::NaaDmaMasters-1:0][5:0]            doff;
+  logic [nt_pkg::NaaDmaMasters-1:0][nt_pkg::StreamBits-1:0] dd;
   logic                                     rsp_last;
-  logic [StreamBits-1:0]                    rsp_data;
+  logic [nt_pkg::StreamBits-1:0]                    rsp_data;
 
   // ---- Programming port: the CM's QP writes win, then the controller's; the CM table is not the
   // responder's ----
   logic                    qcfg_valid;
-  logic [CfgTableBits-1:0] qcfg_table;
-  logic [CfgIndexBits-1:0] qcfg_index;
-  logic [CfgDataBits-1:0]  qcfg_data;
+  logic [nt_pkg::CfgTableBits-1:0] qcfg_table;
+  logic [nt_pkg::CfgIndexBits-1:0] qcfg_index;
+  logic [nt_pkg::CfgDataBits-1:0]  qcfg_data;
   logic                    rd_cfg_valid;
-  logic [CfgTableBits-1:0] rd_cfg_table;
-  logic [CfgIndexBits-1:0] rd_cfg_index;
-  logic [CfgDataBits-1:0]  rd_cfg_data;
+  logic [nt_pkg::CfgTableBits-1:0] rd_cfg_table;
+  logic [nt_pkg::CfgIndexBits-1:0] rd_cfg_index;
+  logic [nt_pkg::CfgDataBits-1:0]  rd_cfg_data;
   always_comb begin
     ctl_cfg_ready = !qcfg_valid;
     if (qcfg_valid) begin
@@ -213,7 +210,7 @@ module naa_top
       rd_cfg_index = ctl_cfg_index;
       rd_cfg_data  = ctl_cfg_data;
     end else begin
-      rd_cfg_valid = cfg_valid_i && cfg_table_i != CfgTableBits'(NaaTblCm);
+      rd_cfg_valid = cfg_valid_i && cfg_table_i != nt_pkg::CfgTableBits'(nt_pkg::NaaTblCm);
       rd_cfg_table = cfg_table_i;
       rd_cfg_index = cfg_index_i;
       rd_cfg_data  = cfg_data_i;
@@ -226,7 +223,7 @@ module naa_top
   logic [31:0] rd_done;
   always_comb begin
     rd_done = cnt_processed_o;
-    for (int unsigned i = 0; i < NumDrops; i++) rd_done = rd_done + cnt_drops_o[32*i+:32];
+    for (int unsigned i = 0; i < rdma_pkg::NumDrops; i++) rd_done = rd_done + cnt_drops_o[32*i+:32];
     rdma_idle = !busy_o && rd_done == cnt_packets_in_o;
   end
 

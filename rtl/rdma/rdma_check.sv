@@ -1,21 +1,19 @@
 // The responder's decision for one buffered request: drop, or the job to run, its response and the QP's
 // new state (docs/rdma.md "Request processing"). Combinational; mirrors RdmaModel::Check().
 module rdma_check
-  import nt_pkg::*;
-  import rdma_pkg::*;
 (
-  input  request_t   req_i,
+  input  rdma_pkg::request_t   req_i,
   input  logic [31:0] crc_i,
   input  logic [31:0] icrc_rx_i,
-  input  responder_t resp_i,
-  input  qp_state_t  qps_i [RdmaQps],
-  input  mr_t        mrs_i [RdmaMrs],
+  input  rdma_pkg::responder_t resp_i,
+  input  rdma_pkg::qp_state_t  qps_i [nt_pkg::RdmaQps],
+  input  rdma_pkg::mr_t        mrs_i [nt_pkg::RdmaMrs],
   // Per QP: whether the receive WQE at its RQ head is in its prefetch ring, and that WQE.
-  input  logic [RdmaQps-1:0] wqe_ready_i,
-  input  wqe_t       wqe_i [RdmaQps],
-  output job_t       job_o,
-  output desc_t      desc_o,
-  output qp_state_t  qp_o,
+  input  logic [nt_pkg::RdmaQps-1:0] wqe_ready_i,
+  input  rdma_pkg::wqe_t       wqe_i [nt_pkg::RdmaQps],
+  output rdma_pkg::job_t       job_o,
+  output rdma_pkg::desc_t      desc_o,
+  output rdma_pkg::qp_state_t  qp_o,
   output logic       processed_o,
   output logic       ack_o,
   output logic       nak_o
@@ -23,9 +21,9 @@ module rdma_check
   localparam logic [7:0] SynAck = 8'h1f, SynSeq = 8'h60, SynInv = 8'h61, SynAcc = 8'h62;
   localparam logic [23:0] PsnHalf = 24'h800000;
 
-  job_t      job;
-  desc_t     desc;
-  qp_state_t q;
+  rdma_pkg::job_t      job;
+  rdma_pkg::desc_t     desc;
+  rdma_pkg::qp_state_t q;
   logic      processed, ack, nak, done, found_qp, ahead, is_new, first, middle, last, only, stop;
   logic      write, read, atomic, send, write_imm, s_first, s_middle, s_last, s_only, s_imm;
   logic [3:0] qi;
@@ -34,29 +32,29 @@ module rdma_check
   logic [7:0]  syn;
   logic [63:0] pa;
   logic        takes_wqe;
-  wqe_t        wqe;
+  rdma_pkg::wqe_t        wqe;
 
   // 0 if the access is allowed (and *pa set), else the NAK syndrome.
-  function automatic logic [7:0] mr_check(mr_t mrs [RdmaMrs], logic [31:0] rkey, logic [1:0] right,
+  function automatic logic [7:0] mr_check(rdma_pkg::mr_t mrs [nt_pkg::RdmaMrs], logic [31:0] rkey, logic [1:0] right,
                                           logic [63:0] va, logic [63:0] len, output logic [63:0] pa_o);
     int m;
     logic ok;
     m    = -1;
     pa_o = '0;
-    for (int i = RdmaMrs - 1; i >= 0; i--) if (mrs[i].valid && mrs[i].rkey == rkey) m = i;
-    if (m < 0) return SynAcc;
-    ok = (right == 2'd0 && mrs[m].r) || (right == 2'd1 && mrs[m].w) || (right == 2'd2 && mrs[m].a);
-    if (!ok) return SynAcc;
-    if (va < mrs[m].va || len > 64'(mrs[m].len) || va - mrs[m].va > 64'(mrs[m].len) - len) begin
-      return SynAcc;
+    for (int i = nt_pkg::RdmaMrs - 1; i >= 0; i--) if (mrs[i].valid && mrs[i].rkey == rkey) m = i;
+    mr_check = SynAcc;
+    if (m >= 0) begin
+      ok = (right == 2'd0 && mrs[m].r) || (right == 2'd1 && mrs[m].w) || (right == 2'd2 && mrs[m].a);
+      if (ok && !(va < mrs[m].va || len > 64'(mrs[m].len) || va - mrs[m].va > 64'(mrs[m].len) - len)) begin
+        pa_o = mrs[m].pa + (va - mrs[m].va);
+        mr_check = 8'h00;
+      end
     end
-    pa_o = mrs[m].pa + (va - mrs[m].va);
-    return 8'h00;
   endfunction
 
   always_comb begin
     job       = '0;
-    job.kind  = JobDrop;
+    job.kind  = rdma_pkg::JobDrop;
     desc      = '0;
     q         = '0;
     processed = 1'b0;
@@ -88,7 +86,7 @@ module rdma_check
     s_imm     = req_i.opcode == 8'h03 || req_i.opcode == 8'h05;
     stop      = 1'b0;
     takes_wqe = s_first || s_only || write_imm;
-    for (int i = RdmaQps - 1; i >= 0; i--) begin
+    for (int i = nt_pkg::RdmaQps - 1; i >= 0; i--) begin
       if (qps_i[i].cfg.valid && qps_i[i].cfg.qpn == req_i.dqpn) begin
         qi       = 4'(i);
         found_qp = 1'b1;
@@ -97,23 +95,23 @@ module rdma_check
     q = qps_i[qi];
     wqe = wqe_i[qi];
     if (~crc_i != icrc_rx_i) begin
-      job.drop = 4'(DropBadIcrc);
+      job.drop = 4'(rdma_pkg::DropBadIcrc);
       done     = 1'b1;
     end else if (req_i.opcode == 8'h81) begin  // CNP: counted, nothing to answer
-      job.drop = 4'(DropCnp);
+      job.drop = 4'(rdma_pkg::DropCnp);
       done     = 1'b1;
     end else if (!found_qp) begin
-      job.drop = 4'(DropUnknownQp);
+      job.drop = 4'(rdma_pkg::DropUnknownQp);
       done     = 1'b1;
     end else if (req_i.opcode >= 8'h0d && req_i.opcode <= 8'h12) begin
-      job.drop = 4'(DropNotRequest);
+      job.drop = 4'(rdma_pkg::DropNotRequest);
       done     = 1'b1;
     end else begin
       d      = req_i.psn - q.epsn;
       ahead  = d != 0 && d < PsnHalf;
       is_new = d == 0;
       if (ahead && q.nak_sent) begin
-        job.drop = 4'(DropPsnAhead);
+        job.drop = 4'(rdma_pkg::DropPsnAhead);
         done     = 1'b1;
       end
     end
@@ -138,7 +136,7 @@ module rdma_check
       desc.msn     = q.msn;
       if (ahead) begin
         // Go-Back-N: one PSN sequence error NAK carrying the ePSN, then silence until it arrives.
-        job.kind      = JobRespond;
+        job.kind      = rdma_pkg::JobRespond;
         desc.syndrome = SynSeq;
         desc.psn      = q.epsn;
         q.nak_sent    = 1'b1;
@@ -148,15 +146,15 @@ module rdma_check
         stop = 1'b0;
         if (!is_new) begin  // duplicates: never re-executed
           if (write || send) begin
-            job.kind = JobRespond;
+            job.kind = rdma_pkg::JobRespond;
             ack      = 1'b1;
             stop     = 1'b1;
           end else if (atomic) begin
             desc.opcode = 8'h12;
-            job.kind    = JobAtomicDup;
+            job.kind    = rdma_pkg::JobAtomicDup;
             aq_select(q, req_i.psn, resp_i.aq_linear, job.grp, job.grps_left);
             if (job.grps_left == 0) begin
-              job.kind      = JobRespond;
+              job.kind      = rdma_pkg::JobRespond;
               desc.opcode   = 8'h11;
               desc.syndrome = SynInv;
               nak           = 1'b1;
@@ -202,9 +200,9 @@ module rdma_check
           job.imm = req_i.imm;
           if (syn == 8'h00 && takes_wqe && !wqe_ready_i[qi]) begin
             // Posted but not prefetched yet: wait for it (no side effect is applied).
-            job.kind = JobWait;
+            job.kind = rdma_pkg::JobWait;
           end else if (syn != 8'h00) begin
-            job.kind      = JobRespond;
+            job.kind      = rdma_pkg::JobRespond;
             desc.syndrome = syn;
             nak           = 1'b1;
             if (is_new) q.nak_sent = 1'b1;
@@ -243,7 +241,7 @@ module rdma_check
             end
             desc.msn = q.msn;
             ack      = job.ack;
-            job.kind = JobWrite;
+            job.kind = rdma_pkg::JobWrite;
           end else if (write) begin
             if (middle || last) pa = q.w_pa;
             job.pa = pa;
@@ -268,9 +266,9 @@ module rdma_check
             job.ack  = req_i.ackreq || !(first || middle);
             desc.msn = q.msn;
             ack      = job.ack;
-            job.kind = JobWrite;
+            job.kind = rdma_pkg::JobWrite;
           end else if (read) begin
-            job.kind  = JobRead;
+            job.kind  = rdma_pkg::JobRead;
             job.pa    = pa;
             job.len   = req_i.dmalen;
             job.npkts = (req_i.dmalen == 0) ? 32'd1 : 32'((64'(req_i.dmalen) + 64'(mtu) - 1) >> q.cfg.mtu_log2);
@@ -282,7 +280,7 @@ module rdma_check
             desc.opcode = (job.npkts == 1) ? 8'h10 : 8'h0d;
             desc.plen   = 16'((req_i.dmalen < mtu) ? req_i.dmalen : mtu);
           end else begin
-            job.kind    = JobAtomic;
+            job.kind    = rdma_pkg::JobAtomic;
             job.pa      = pa;
             job.opcode  = req_i.opcode;
             job.swap    = req_i.swap;
@@ -301,7 +299,7 @@ module rdma_check
   // linear: the oldest valid group, with the number of valid groups to try).
   // verilator lint_off UNUSEDSIGNAL
   // (the task takes a whole QP state and reads only the AQ fields)
-  task automatic aq_select(input qp_state_t qs, input logic [23:0] psn, input logic linear,
+  task automatic aq_select(input rdma_pkg::qp_state_t qs, input logic [23:0] psn, input logic linear,
                            output logic [2:0] grp, output logic [3:0] left);
     logic [23:0] dp, ds, best_ds;
     int best, valid, n, g;
@@ -312,7 +310,7 @@ module rdma_check
     n       = int'(qs.cfg.aq_groups);
     grp     = '0;
     left    = '0;
-    for (int i = 0; i < RdmaAqMaxGroups; i++) begin
+    for (int i = 0; i < nt_pkg::RdmaAqMaxGroups; i++) begin
       if (i < n && qs.grp_valid[i]) begin
         valid++;
         ds = qs.epsn - qs.grp_psn[i];
@@ -325,11 +323,11 @@ module rdma_check
     // Older than every group start: after the AQ wrapped, the oldest results still kept are the tail of
     // the group being overwritten now. Before it wrapped (since the QP entry was written) that tail holds
     // nothing of this QP's (an earlier QP's results at the same AQ address): no group.
-    if (best < 0 && qs.aq_lapped && qs.grp_valid[int'(qs.aq_wr) / RdmaAqGroup]) best = int'(qs.aq_wr) / RdmaAqGroup;
+    if (best < 0 && qs.aq_lapped && qs.grp_valid[int'(qs.aq_wr) / nt_pkg::RdmaAqGroup]) best = int'(qs.aq_wr) / nt_pkg::RdmaAqGroup;
     if (linear && valid > 0) begin
-      g = (int'(qs.aq_wr) % RdmaAqGroup == 0) ? int'(qs.aq_wr) / RdmaAqGroup
-                                              : (int'(qs.aq_wr) / RdmaAqGroup + 1) % n;
-      for (int s = RdmaAqMaxGroups - 1; s >= 0; s--) begin
+      g = (int'(qs.aq_wr) % nt_pkg::RdmaAqGroup == 0) ? int'(qs.aq_wr) / nt_pkg::RdmaAqGroup
+                                              : (int'(qs.aq_wr) / nt_pkg::RdmaAqGroup + 1) % n;
+      for (int s = nt_pkg::RdmaAqMaxGroups - 1; s >= 0; s--) begin
         if (s < n && qs.grp_valid[(g + s) % n]) grp = 3'((g + s) % n);
       end
       left = 4'(valid);

@@ -1,26 +1,24 @@
 // Header bytes and lengths of a response packet (docs/rdma.md "Response packets, byte for byte").
 module rdma_compose
-  import nt_pkg::*;
-  import rdma_pkg::*;
 (
-  input  desc_t                  d_i,
-  output logic [8*HdrWindow-1:0] hdr_o,      // byte 0 in bits 7:0
+  input  rdma_pkg::desc_t                  d_i,
+  output logic [8*rdma_pkg::HdrWindow-1:0] hdr_o,      // byte 0 in bits 7:0
   output logic [15:0]            hdr_len_o,
   output logic [15:0]            len_o       // whole frame incl. pad and ICRC
 );
-  logic [8*HdrWindow-1:0] h;
+  logic [8*rdma_pkg::HdrWindow-1:0] h;
   int unsigned ip_len, bth_off, udp_len, hlen, pad, len;
   logic        aeth, atomic;
   logic [16:0] sum;
   logic [15:0] csum, csum_n, ip_total, udp_len16;
   logic [7:0]  bth_flags;
 
-  function automatic logic [8*HdrWindow-1:0] put(logic [8*HdrWindow-1:0] w, int unsigned off,
+  function automatic logic [8*rdma_pkg::HdrWindow-1:0] put(logic [8*rdma_pkg::HdrWindow-1:0] w, int unsigned off,
                                                  int unsigned n, logic [127:0] v);
-    logic [8*HdrWindow-1:0] r;
+    logic [8*rdma_pkg::HdrWindow-1:0] r;
     r = w;
     for (int unsigned i = 0; i < n; i++) r[8*(off+i)+:8] = v[8*(n-1-i)+:8];
-    return r;
+    put = r;
   endfunction
 
   always_comb begin
@@ -65,7 +63,7 @@ module rdma_compose
       h = put(h, 38, 16, d_i.dst_ip6);
     end
     h = put(h, 14 + ip_len, 2, 128'(d_i.sport));
-    h = put(h, 16 + ip_len, 2, 128'(RdmaUdpPort));
+    h = put(h, 16 + ip_len, 2, 128'(nt_pkg::RdmaUdpPort));
     h = put(h, 18 + ip_len, 2, 128'(udp_len16));
     h = put(h, bth_off, 1, 128'(d_i.opcode));
     h = put(h, bth_off + 1, 1, 128'(bth_flags));

@@ -1,28 +1,26 @@
 // Parses a buffered request's headers (first two beats) into request_t: structure first (runt, malformed),
 // then whether it is for this responder (docs/rdma.md "Request processing"). Mirrors ParseRequest().
 module rdma_parser
-  import nt_pkg::*;
-  import rdma_pkg::*;
 (
-  input  logic [8*HdrWindow-1:0] hdr_i,
+  input  logic [8*rdma_pkg::HdrWindow-1:0] hdr_i,
   input  logic [15:0]            frame_len_i,
-  input  responder_t             resp_i,
-  output request_t               req_o
+  input  rdma_pkg::responder_t             resp_i,
+  output rdma_pkg::request_t               req_o
 );
 
   function automatic int unsigned ext_len(logic [7:0] opcode);
     unique case (opcode)
-      8'h06, 8'h0a, 8'h0c: return 16;
-      8'h0b: return 20;
-      8'h03, 8'h05, 8'h09: return 4;
-      8'h13, 8'h14: return 28;
-      8'h0d, 8'h0f, 8'h10, 8'h11: return 4;
-      8'h12: return 12;
-      default: return 0;
+      8'h06, 8'h0a, 8'h0c: ext_len = 16;
+      8'h0b: ext_len = 20;
+      8'h03, 8'h05, 8'h09: ext_len = 4;
+      8'h13, 8'h14: ext_len = 28;
+      8'h0d, 8'h0f, 8'h10, 8'h11: ext_len = 4;
+      8'h12: ext_len = 12;
+      default: ext_len = 0;
     endcase
   endfunction
 
-  request_t    q;
+  rdma_pkg::request_t    q;
   logic        done;
   int          l4, ip_len, data_len, len;
   logic [15:0] et, frag;
@@ -36,28 +34,28 @@ module rdma_parser
     ip_len    = 0;
     data_len  = 0;
     len       = int'(frame_len_i);
-    et        = win_b16(hdr_i, 12);
-    frag      = win_b16(hdr_i, 20);
-    ver       = win_b8(hdr_i, 14);
+    et        = nt_pkg::win_b16(hdr_i, 12);
+    frag      = nt_pkg::win_b16(hdr_i, 20);
+    ver       = nt_pkg::win_b8(hdr_i, 14);
     bth_flags = '0;
     bth_qp    = '0;
     bth_psn   = '0;
     if (len < 14) begin
-      q.drop = 4'(DropRunt);
+      q.drop = 4'(rdma_pkg::DropRunt);
       done   = 1'b1;
     end else if (et == 16'h0800) begin
-      ip_len = int'(win_b16(hdr_i, 16));
+      ip_len = int'(nt_pkg::win_b16(hdr_i, 16));
       if (len < 34) begin
-        q.drop = 4'(DropRunt);
+        q.drop = 4'(rdma_pkg::DropRunt);
         done   = 1'b1;
       end else if (ver != 8'h45) begin
-        q.drop = 4'(DropMalformed);
+        q.drop = 4'(rdma_pkg::DropMalformed);
         done   = 1'b1;
       end else if (len < 14 + ip_len) begin
-        q.drop = 4'(DropRunt);
+        q.drop = 4'(rdma_pkg::DropRunt);
         done   = 1'b1;
-      end else if (ip_len < 44 || frag[13:0] != '0 || win_b8(hdr_i, 23) != 8'd17) begin
-        q.drop = 4'(DropMalformed);
+      end else if (ip_len < 44 || frag[13:0] != '0 || nt_pkg::win_b8(hdr_i, 23) != 8'd17) begin
+        q.drop = 4'(rdma_pkg::DropMalformed);
         done   = 1'b1;
       end else begin
         l4          = 34;
@@ -65,77 +63,77 @@ module rdma_parser
       end
     end else if (et == 16'h86dd) begin
       q.v6   = 1'b1;
-      ip_len = int'(win_b16(hdr_i, 18));
+      ip_len = int'(nt_pkg::win_b16(hdr_i, 18));
       if (len < 54) begin
-        q.drop = 4'(DropRunt);
+        q.drop = 4'(rdma_pkg::DropRunt);
         done   = 1'b1;
       end else if (ver[7:4] != 4'd6) begin
-        q.drop = 4'(DropMalformed);
+        q.drop = 4'(rdma_pkg::DropMalformed);
         done   = 1'b1;
       end else if (len < 54 + ip_len) begin
-        q.drop = 4'(DropRunt);
+        q.drop = 4'(rdma_pkg::DropRunt);
         done   = 1'b1;
-      end else if (win_b8(hdr_i, 20) != 8'd17 || ip_len < 24) begin
-        q.drop = 4'(DropMalformed);
+      end else if (nt_pkg::win_b8(hdr_i, 20) != 8'd17 || ip_len < 24) begin
+        q.drop = 4'(rdma_pkg::DropMalformed);
         done   = 1'b1;
       end else begin
         l4          = 54;
         q.frame_end = 16'(54 + ip_len);
       end
     end else begin
-      q.drop = 4'(DropMalformed);
+      q.drop = 4'(rdma_pkg::DropMalformed);
       done   = 1'b1;
     end
     if (!done) begin
-      bth_flags = win_b8(hdr_i, l4 + 9);
-      q.opcode  = win_b8(hdr_i, l4 + 8);
+      bth_flags = nt_pkg::win_b8(hdr_i, l4 + 9);
+      q.opcode  = nt_pkg::win_b8(hdr_i, l4 + 8);
       q.pad     = bth_flags[5:4];
       q.hdr_len = 16'(l4 + 20 + int'(ext_len(q.opcode)));
       data_len  = int'(q.frame_end) - 4 - int'(q.hdr_len);
-      if (win_b16(hdr_i, l4 + 2) != 16'(RdmaUdpPort) || int'(win_b16(hdr_i, l4 + 4)) != int'(q.frame_end) - l4 ||
+      if (nt_pkg::win_b16(hdr_i, l4 + 2) != 16'(nt_pkg::RdmaUdpPort) || int'(nt_pkg::win_b16(hdr_i, l4 + 4)) != int'(q.frame_end) - l4 ||
           bth_flags[3:0] != 4'd0 || (q.opcode > 8'h14 && q.opcode != 8'h81) || data_len < 0 || int'(q.pad) > data_len) begin
-        q.drop = 4'(DropMalformed);
+        q.drop = 4'(rdma_pkg::DropMalformed);
         done   = 1'b1;
       end
     end
     if (!done) begin
       q.plen = 32'(data_len - int'(q.pad));
-      if ({win_b32(hdr_i, 0), win_b16(hdr_i, 4)} != resp_i.mac) begin
-        q.drop = 4'(DropNotForUs);
+      if ({nt_pkg::win_b32(hdr_i, 0), nt_pkg::win_b16(hdr_i, 4)} != resp_i.mac) begin
+        q.drop = 4'(rdma_pkg::DropNotForUs);
         done   = 1'b1;
-      end else if (q.v6 ? (!resp_i.has_ip6 || {win_b64(hdr_i, 38), win_b64(hdr_i, 46)} != resp_i.ip6)
-                        : (!resp_i.has_ip4 || win_b32(hdr_i, 30) != resp_i.ip4)) begin
-        q.drop = 4'(DropNotForUs);
+      end else if (q.v6 ? (!resp_i.has_ip6 || {nt_pkg::win_b64(hdr_i, 38), nt_pkg::win_b64(hdr_i, 46)} != resp_i.ip6)
+                        : (!resp_i.has_ip4 || nt_pkg::win_b32(hdr_i, 30) != resp_i.ip4)) begin
+        q.drop = 4'(rdma_pkg::DropNotForUs);
         done   = 1'b1;
       end
     end
     if (!done) begin
-      bth_qp    = win_b32(hdr_i, l4 + 12);
-      bth_psn   = win_b32(hdr_i, l4 + 16);
-      q.src_mac = {win_b32(hdr_i, 6), win_b16(hdr_i, 10)};
-      q.src_ip4 = q.v6 ? 32'd0 : win_b32(hdr_i, 26);
-      q.src_ip6 = q.v6 ? {win_b64(hdr_i, 22), win_b64(hdr_i, 30)} : 128'd0;
-      q.sport   = win_b16(hdr_i, l4);
+      bth_qp    = nt_pkg::win_b32(hdr_i, l4 + 12);
+      bth_psn   = nt_pkg::win_b32(hdr_i, l4 + 16);
+      q.src_mac = {nt_pkg::win_b32(hdr_i, 6), nt_pkg::win_b16(hdr_i, 10)};
+      q.src_ip4 = q.v6 ? 32'd0 : nt_pkg::win_b32(hdr_i, 26);
+      q.src_ip6 = q.v6 ? {nt_pkg::win_b64(hdr_i, 22), nt_pkg::win_b64(hdr_i, 30)} : 128'd0;
+      q.sport   = nt_pkg::win_b16(hdr_i, l4);
       q.dqpn    = bth_qp[23:0];
       q.ackreq  = bth_psn[31];
       q.psn     = bth_psn[23:0];
       unique case (q.opcode)
         8'h06, 8'h0a, 8'h0b, 8'h0c: begin
-          q.va     = win_b64(hdr_i, l4 + 20);
-          q.rkey   = win_b32(hdr_i, l4 + 28);
-          q.dmalen = win_b32(hdr_i, l4 + 32);
+          q.va     = nt_pkg::win_b64(hdr_i, l4 + 20);
+          q.rkey   = nt_pkg::win_b32(hdr_i, l4 + 28);
+          q.dmalen = nt_pkg::win_b32(hdr_i, l4 + 32);
         end
         8'h13, 8'h14: begin
-          q.va      = win_b64(hdr_i, l4 + 20);
-          q.rkey    = win_b32(hdr_i, l4 + 28);
-          q.swap    = win_b64(hdr_i, l4 + 32);
-          q.compare = win_b64(hdr_i, l4 + 40);
+          q.va      = nt_pkg::win_b64(hdr_i, l4 + 20);
+          q.rkey    = nt_pkg::win_b32(hdr_i, l4 + 28);
+          q.swap    = nt_pkg::win_b64(hdr_i, l4 + 32);
+          q.compare = nt_pkg::win_b64(hdr_i, l4 + 40);
           q.dmalen  = 32'd8;
         end
         default: ;
       endcase
-      if (q.opcode == 8'h03 || q.opcode == 8'h05 || q.opcode == 8'h09) q.imm = win_b32(hdr_i, l4 + 20);
-      if (q.opcode == 8'h0b) q.imm = win_b32(hdr_i, l4 + 36);
+      if (q.opcode == 8'h03 || q.opcode == 8'h05 || q.opcode == 8'h09) q.imm = nt_pkg::win_b32(hdr_i, l4 + 20);
+      if (q.opcode == 8'h0b) q.imm = nt_pkg::win_b32(hdr_i, l4 + 36);
     end
   end
 

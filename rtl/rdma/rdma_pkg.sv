@@ -1,9 +1,8 @@
 // Types and helpers of the RoCEv2 responder (docs/rdma.md, docs/rdma-microarchitecture.md).
 package rdma_pkg;
-  import nt_pkg::*;
 
   localparam int unsigned HdrWindow = 128;
-  localparam int unsigned AqGroupBytes = RdmaAqGroup * RdmaAqeBytes;
+  localparam int unsigned AqGroupBytes = nt_pkg::RdmaAqGroup * nt_pkg::RdmaAqeBytes;
 
   // Front end (one request at a time from the receive ring) and back end (the in-flight queue's head).
   typedef enum logic [3:0] {
@@ -72,8 +71,8 @@ package rdma_pkg;
     logic [31:0]                    w_remaining;
     logic [8:0]                     aq_wr;
     logic                           aq_lapped;  // the AQ wrapped since the QP entry was written
-    logic [RdmaAqMaxGroups-1:0][23:0] grp_psn;
-    logic [RdmaAqMaxGroups-1:0]     grp_valid;
+    logic [nt_pkg::RdmaAqMaxGroups-1:0][23:0] grp_psn;
+    logic [nt_pkg::RdmaAqMaxGroups-1:0]     grp_valid;
     logic [15:0]                    rq_head;
     logic [15:0]                    cq_tail;
     logic                           s_open;
@@ -177,29 +176,29 @@ package rdma_pkg;
     logic [31:0] crc;
     crc = crc_in ^ {24'd0, b};
     for (int i = 0; i < 8; i++) crc = (crc >> 1) ^ (32'hedb88320 & {32{crc[0]}});
-    return crc;
+    crc32_byte = crc;
   endfunction
 
   // The byte at frame offset pos as the ICRC sees it (masked fields read as ones).
   function automatic logic [7:0] icrc_masked(int unsigned pos, logic [7:0] b, logic v6);
+    icrc_masked = b;
     if (!v6) begin
-      if (pos == 15 || pos == 22 || pos == 24 || pos == 25 || pos == 40 || pos == 41 || pos == 46) return 8'hff;
+      if (pos == 15 || pos == 22 || pos == 24 || pos == 25 || pos == 40 || pos == 41 || pos == 46) icrc_masked = 8'hff;
     end else begin
-      if (pos == 14) return b | 8'h0f;
-      if ((pos >= 15 && pos <= 17) || pos == 21 || pos == 60 || pos == 61 || pos == 66) return 8'hff;
+      if (pos == 14) icrc_masked = b | 8'h0f;
+      else if ((pos >= 15 && pos <= 17) || pos == 21 || pos == 60 || pos == 61 || pos == 66) icrc_masked = 8'hff;
     end
-    return b;
   endfunction
 
   // CRC over the bytes of one beat (first byte at frame offset base) that lie in [lo, hi).
-  function automatic logic [31:0] icrc_beat(logic [31:0] crc_in, logic [StreamBits-1:0] data,
+  function automatic logic [31:0] icrc_beat(logic [31:0] crc_in, logic [nt_pkg::StreamBits-1:0] data,
                                             int unsigned base, int unsigned lo, int unsigned hi, logic v6);
     logic [31:0] crc;
     crc = crc_in;
-    for (int unsigned i = 0; i < StreamBytes; i++) begin
+    for (int unsigned i = 0; i < nt_pkg::StreamBytes; i++) begin
       if (base + i >= lo && base + i < hi) crc = crc32_byte(crc, icrc_masked(base + i, data[8*i+:8], v6));
     end
-    return crc;
+    icrc_beat = crc;
   endfunction
 
   // CRC register after the 8 bytes of ones that stand in for the LRH.
@@ -207,7 +206,7 @@ package rdma_pkg;
     logic [31:0] crc;
     crc = 32'hffffffff;
     for (int i = 0; i < 8; i++) crc = crc32_byte(crc, 8'hff);
-    return crc;
+    icrc_seed = crc;
   endfunction
 
   // Completion event (cqe_valid_o / cqe_o): the CQE the front end has just written, for a controller on chip

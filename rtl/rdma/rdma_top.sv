@@ -12,21 +12,19 @@
 //   WQE prefetch: per QP a ring of RdmaWqeRing receive WQEs, read ahead whenever the host port is free.
 // State for state as model/rdma/rdma_model.cc; see docs/rdma-microarchitecture.md.
 module rdma_top
-  import nt_pkg::*;
-  import rdma_pkg::*;
 (
   input  logic                         clk_i,
   input  logic                         rst_ni,
   // Requests in.
   input  logic                         s_valid_i,
-  input  logic [StreamBits-1:0]        s_data_i,
-  input  logic [StreamBytes-1:0]       s_keep_i,
+  input  logic [nt_pkg::StreamBits-1:0]        s_data_i,
+  input  logic [nt_pkg::StreamBytes-1:0]       s_keep_i,
   input  logic                         s_last_i,
   output logic                         s_ready_o,
   // Responses out.
   output logic                         m_valid_o,
-  output logic [StreamBits-1:0]        m_data_o,
-  output logic [StreamBytes-1:0]       m_keep_o,
+  output logic [nt_pkg::StreamBits-1:0]        m_data_o,
+  output logic [nt_pkg::StreamBytes-1:0]       m_keep_o,
   output logic                         m_last_o,
   input  logic                         m_ready_i,
   // Host memory: requests and in-order read data (always accepted).
@@ -36,20 +34,20 @@ module rdma_top
   output logic [63:0]                  dma_req_addr_o,
   output logic [15:0]                  dma_req_len_o,
   output logic [5:0]                   dma_req_off_o,
-  output logic [StreamBits-1:0]        dma_req_data_o,
+  output logic [nt_pkg::StreamBits-1:0]        dma_req_data_o,
   input  logic                         dma_rsp_valid_i,
   input  logic                         dma_rsp_last_i,
-  input  logic [StreamBits-1:0]        dma_rsp_data_i,
+  input  logic [nt_pkg::StreamBits-1:0]        dma_rsp_data_i,
   // Configuration.
   input  logic                         cfg_valid_i,
-  input  logic [CfgTableBits-1:0]      cfg_table_i,
-  input  logic [CfgIndexBits-1:0]      cfg_index_i,
-  input  logic [CfgDataBits-1:0]       cfg_data_i,
+  input  logic [nt_pkg::CfgTableBits-1:0]      cfg_table_i,
+  input  logic [nt_pkg::CfgIndexBits-1:0]      cfg_index_i,
+  input  logic [nt_pkg::CfgDataBits-1:0]       cfg_data_i,
   // Counters.
   output logic [31:0]                  cnt_packets_in_o,
   output logic [31:0]                  cnt_processed_o,
   output logic [31:0]                  cnt_responses_o,
-  output logic [NumDrops*32-1:0]       cnt_drops_o,
+  output logic [rdma_pkg::NumDrops*32-1:0]       cnt_drops_o,
   output logic [31:0]                  cnt_acks_o,
   output logic [31:0]                  cnt_naks_o,
   output logic [31:0]                  cnt_atomics_o,
@@ -59,34 +57,34 @@ module rdma_top
   output logic [31:0]                  cnt_cqes_o,
   // One cycle after a CQE write was accepted: that CQE (docs/rdma.md "Completion events").
   output logic                         cqe_valid_o,
-  output cqe_t                         cqe_o,
+  output rdma_pkg::cqe_t                         cqe_o,
   // The back end holds a request (checked or being checked); for the testbench's accounting.
   output logic                         busy_o
 );
-  if ((RdmaRxFrames & (RdmaRxFrames - 1)) != 0 || RdmaRxFrames < 2 || RdmaRxFrames > 128) begin : g_bad_ring
+  if ((nt_pkg::RdmaRxFrames & (nt_pkg::RdmaRxFrames - 1)) != 0 || nt_pkg::RdmaRxFrames < 2 || nt_pkg::RdmaRxFrames > 128) begin : g_bad_ring
     $error("RdmaRxFrames must be a power of two in 2..128");
   end
-  if ((RdmaInflight & (RdmaInflight - 1)) != 0 || RdmaInflight < 2 || RdmaInflight > 128) begin : g_bad_ifq
+  if ((nt_pkg::RdmaInflight & (nt_pkg::RdmaInflight - 1)) != 0 || nt_pkg::RdmaInflight < 2 || nt_pkg::RdmaInflight > 128) begin : g_bad_ifq
     $error("RdmaInflight must be a power of two in 2..128");
   end
-  if ((RdmaRecent & (RdmaRecent - 1)) != 0 || RdmaRecent < 2 || RdmaRecent > 64) begin : g_bad_recent
+  if ((nt_pkg::RdmaRecent & (nt_pkg::RdmaRecent - 1)) != 0 || nt_pkg::RdmaRecent < 2 || nt_pkg::RdmaRecent > 64) begin : g_bad_recent
     $error("RdmaRecent must be a power of two in 2..64");
   end
 
-  state_e     state_q;
-  responder_t resp_q;
-  qp_state_t  qps_q [RdmaQps];
-  localparam int unsigned MrIdxBits = $clog2(RdmaMrs);  // the MR slot of a programming-port write
-  localparam int unsigned QpIdxBits = $clog2(RdmaQps);  // the QP slot of a programming-port write
-  mr_t        mrs_q [RdmaMrs];
+  rdma_pkg::state_e     state_q;
+  rdma_pkg::responder_t resp_q;
+  rdma_pkg::qp_state_t  qps_q [nt_pkg::RdmaQps];
+  localparam int unsigned MrIdxBits = $clog2(nt_pkg::RdmaMrs);  // the MR slot of a programming-port write
+  localparam int unsigned QpIdxBits = $clog2(nt_pkg::RdmaQps);  // the QP slot of a programming-port write
+  rdma_pkg::mr_t        mrs_q [nt_pkg::RdmaMrs];
   // Receive ring. rx_wr_q / rx_rd_q count frames received / released (8-bit, wrapping); a frame's slot is
   // its count mod RdmaRxFrames. Per slot: the beats, the frame length, the ICRC register and the received
   // ICRC, both final at the last beat.
-  localparam int unsigned SlotBits = $clog2(RdmaRxFrames);
-  logic [StreamBits-1:0] buf_q [RdmaRxFrames][RdmaBufBeats];
-  logic [15:0] slot_len_q [RdmaRxFrames];
-  logic [31:0] slot_crc_q [RdmaRxFrames];
-  logic [31:0] slot_icrc_q [RdmaRxFrames];
+  localparam int unsigned SlotBits = $clog2(nt_pkg::RdmaRxFrames);
+  logic [nt_pkg::StreamBits-1:0] buf_q [nt_pkg::RdmaRxFrames][nt_pkg::RdmaBufBeats];
+  logic [15:0] slot_len_q [nt_pkg::RdmaRxFrames];
+  logic [31:0] slot_crc_q [nt_pkg::RdmaRxFrames];
+  logic [31:0] slot_icrc_q [nt_pkg::RdmaRxFrames];
   logic [7:0]  rx_wr_q, rx_rd_q;
   logic [SlotBits-1:0] wslot, rslot;
   assign wslot = rx_wr_q[SlotBits-1:0];
@@ -98,20 +96,20 @@ module rdma_top
   logic [31:0] rx_crc_q, rx_icrc_q;
   logic [16:0] rx_end_q;
   logic        rx_v6_q;
-  request_t    req_q, parsed;
-  job_t        job_q;
+  rdma_pkg::request_t    req_q, parsed;
+  rdma_pkg::job_t        job_q;
   logic [6:0]  wbeat_q;
   logic        found_q;
-  desc_t       desc_q;
+  rdma_pkg::desc_t       desc_q;
   // In-flight queue: written / answered counts (8-bit, wrapping; an entry's index is its count mod
   // RdmaInflight), per entry its read-data buffer and whether that data is complete, and the order in which
   // entries' host reads were issued (read data comes back in that order).
-  localparam int unsigned IfqBits = $clog2(RdmaInflight);
-  pend_t       pq_q [RdmaInflight];
-  logic [StreamBits-1:0] rbuf_q [RdmaInflight][RdmaRspBeats];
-  logic [RdmaInflight-1:0] done_q;
+  localparam int unsigned IfqBits = $clog2(nt_pkg::RdmaInflight);
+  rdma_pkg::pend_t       pq_q [nt_pkg::RdmaInflight];
+  logic [nt_pkg::StreamBits-1:0] rbuf_q [nt_pkg::RdmaInflight][nt_pkg::RdmaRspBeats];
+  logic [nt_pkg::RdmaInflight-1:0] done_q;
   // Read tags, in issue order: an in-flight entry's read, or a WQE prefetch (QP, WQE count).
-  localparam int unsigned TagFifo = 1 << $clog2(RdmaInflight + RdmaPfReads);
+  localparam int unsigned TagFifo = 1 << $clog2(nt_pkg::RdmaInflight + nt_pkg::RdmaPfReads);
   localparam int unsigned TagBits = $clog2(TagFifo);
   typedef struct packed {
     logic       pf;
@@ -122,22 +120,22 @@ module rdma_top
   rtag_t       rt_head;
   // Receive-WQE prefetch: per QP the ring (WQE i in slot i mod RdmaWqeRing), the next WQE to read and to
   // arrive, the reads outstanding and how many of them to discard (issued before a QP or RQ rewrite).
-  localparam int unsigned RingBits = $clog2(RdmaWqeRing);
-  wqe_t        ring_q [RdmaQps][RdmaWqeRing];
-  logic [15:0] pf_iss_q [RdmaQps];
-  logic [15:0] pf_fill_q [RdmaQps];
-  logic [7:0]  pf_out_q [RdmaQps];
-  logic [7:0]  pf_skip_q [RdmaQps];
+  localparam int unsigned RingBits = $clog2(nt_pkg::RdmaWqeRing);
+  rdma_pkg::wqe_t        ring_q [nt_pkg::RdmaQps][nt_pkg::RdmaWqeRing];
+  logic [15:0] pf_iss_q [nt_pkg::RdmaQps];
+  logic [15:0] pf_fill_q [nt_pkg::RdmaQps];
+  logic [7:0]  pf_out_q [nt_pkg::RdmaQps];
+  logic [7:0]  pf_skip_q [nt_pkg::RdmaQps];
   logic [7:0]  pf_total_q;
   logic [7:0]  pq_wr_q, pq_rd_q, rt_wr_q, rt_rd_q, n_inflight;
   logic [6:0]  fill_beat_q;
-  back_e       back_q;
-  ex_e         ex_q;
+  rdma_pkg::back_e       back_q;
+  rdma_pkg::ex_e         ex_q;
   logic [IfqBits-1:0] ex_idx_q;
-  logic [RdmaInflight-1:0] executed_q;
+  logic [nt_pkg::RdmaInflight-1:0] executed_q;
   logic [63:0] last_new_q;  // the value the word of the atomic executed last holds after it
   logic [IfqBits-1:0] head, pq_widx, fill_idx;
-  pend_t       he;
+  rdma_pkg::pend_t       he;
   assign n_inflight = pq_wr_q - pq_rd_q;
   assign head       = pq_rd_q[IfqBits-1:0];
   assign pq_widx    = pq_wr_q[IfqBits-1:0];
@@ -148,17 +146,17 @@ module rdma_top
   logic [31:0] rcrc_q;
   // The most recent atomic results per QP (issue 10 part A): PSN, original value, valid; written with the
   // AQE, in the same order; a duplicate atomic found here is answered without reading the AQ.
-  localparam int unsigned RecBits = $clog2(RdmaRecent);
-  logic [23:0] rec_psn_q [RdmaQps][RdmaRecent];
-  logic [63:0] rec_val_q [RdmaQps][RdmaRecent];
-  logic [RdmaRecent-1:0] rec_valid_q [RdmaQps];
-  logic [RecBits-1:0] rec_wr_q [RdmaQps];
+  localparam int unsigned RecBits = $clog2(nt_pkg::RdmaRecent);
+  logic [23:0] rec_psn_q [nt_pkg::RdmaQps][nt_pkg::RdmaRecent];
+  logic [63:0] rec_val_q [nt_pkg::RdmaQps][nt_pkg::RdmaRecent];
+  logic [nt_pkg::RdmaRecent-1:0] rec_valid_q [nt_pkg::RdmaQps];
+  logic [RecBits-1:0] rec_wr_q [nt_pkg::RdmaQps];
   logic [31:0] c_in_q, c_proc_q, c_resp_q, c_acks_q, c_naks_q, c_atom_q, c_repl_q, c_dmar_q, c_dmaw_q, c_cqes_q;
-  logic [NumDrops-1:0][31:0] c_drops_q;
+  logic [rdma_pkg::NumDrops-1:0][31:0] c_drops_q;
   logic        cqe_valid_q;
   logic        cq_pend_q;  // the CQE buffer: the last completed message's CQE, still to be written
-  job_t        cq_job_q;
-  cqe_t        cqe_q;
+  rdma_pkg::job_t        cq_job_q;
+  rdma_pkg::cqe_t        cqe_q;
 
   // ---- Parse (from the first two buffered beats) ----
   rdma_parser u_parser (
@@ -169,7 +167,7 @@ module rdma_top
   );
 
   // ---- Response composition and the beat being sent ----
-  logic [8*HdrWindow-1:0] rsp_hdr;
+  logic [8*rdma_pkg::HdrWindow-1:0] rsp_hdr;
   logic [15:0]            rsp_hdr_len, rsp_len;
   rdma_compose u_compose (
     .d_i       (he.desc),
@@ -178,21 +176,21 @@ module rdma_top
     .len_o     (rsp_len)
   );
 
-  logic [StreamBits-1:0]  rsp_data;
-  logic [StreamBytes-1:0] rsp_keep;
+  logic [nt_pkg::StreamBits-1:0]  rsp_data;
+  logic [nt_pkg::StreamBytes-1:0] rsp_keep;
   logic                   rsp_last;
   logic [31:0]            rsp_icrc;
   int                     p0, jlo;
-  logic [2*StreamBits-1:0] pwin;
+  logic [2*nt_pkg::StreamBits-1:0] pwin;
   int unsigned            base, pos, data_end, widx;
 
-  function automatic logic [StreamBits-1:0] rbeat(int j);
-    if (j < 0 || j >= RdmaRspBeats) return '0;
-    return rbuf_q[head][j];
+  function automatic logic [nt_pkg::StreamBits-1:0] rbeat(int j);
+    if (j < 0 || j >= nt_pkg::RdmaRspBeats) rbeat = '0;
+    else rbeat = rbuf_q[head][j];
   endfunction
 
   always_comb begin
-    base     = StreamBytes * int'(k_q);
+    base     = nt_pkg::StreamBytes * int'(k_q);
     data_end = int'(rsp_len) - 4;
     p0       = int'(base) - int'(rsp_hdr_len);
     jlo      = p0 >>> 6;
@@ -200,7 +198,7 @@ module rdma_top
     rsp_data = '0;
     pos      = 0;
     widx     = 0;
-    for (int unsigned i = 0; i < StreamBytes; i++) begin
+    for (int unsigned i = 0; i < nt_pkg::StreamBytes; i++) begin
       pos = base + i;
       if (pos < int'(rsp_len)) begin
         if (pos < int'(rsp_hdr_len)) begin
@@ -211,15 +209,15 @@ module rdma_top
         end
       end
     end
-    rsp_icrc = ~icrc_beat(rcrc_q, rsp_data, base, 14, data_end, he.desc.v6);
+    rsp_icrc = ~rdma_pkg::icrc_beat(rcrc_q, rsp_data, base, 14, data_end, he.desc.v6);
     for (int unsigned j = 0; j < 4; j++) begin
-      if (data_end + j >= base && data_end + j < base + StreamBytes) begin
+      if (data_end + j >= base && data_end + j < base + nt_pkg::StreamBytes) begin
         rsp_data[8*(data_end+j-base)+:8] = rsp_icrc[8*j+:8];
       end
     end
-    rsp_keep = (int'(rsp_len) - int'(base) >= StreamBytes) ? '1
-             : StreamBytes'((65'd1 << (int'(rsp_len) - int'(base))) - 65'd1);
-    rsp_last = base + StreamBytes >= int'(rsp_len);
+    rsp_keep = (int'(rsp_len) - int'(base) >= nt_pkg::StreamBytes) ? '1
+             : nt_pkg::StreamBytes'((65'd1 << (int'(rsp_len) - int'(base))) - 65'd1);
+    rsp_last = base + nt_pkg::StreamBytes >= int'(rsp_len);
   end
 
   // ---- Receive: ICRC of the beat being accepted (the masks need the IP family and the frame end; beat 0
@@ -234,24 +232,24 @@ module rdma_top
     end_now  = !rx_first ? rx_end_q
              : v6_now ? 17'd54 + 17'({s_data_i[8*18+:8], s_data_i[8*19+:8]})
                       : 17'd14 + 17'({s_data_i[8*16+:8], s_data_i[8*17+:8]});
-    rx_base  = StreamBytes * int'(rx_nb_q);
-    crc_now  = icrc_beat(rx_first ? icrc_seed() : rx_crc_q, s_data_i, rx_base, 14, int'(end_now) - 4, v6_now);
+    rx_base  = nt_pkg::StreamBytes * int'(rx_nb_q);
+    crc_now  = rdma_pkg::icrc_beat(rx_first ? rdma_pkg::icrc_seed() : rx_crc_q, s_data_i, rx_base, 14, int'(end_now) - 4, v6_now);
     icrc_now = rx_first ? '0 : rx_icrc_q;
     rx_pos   = 0;
     for (int unsigned j = 0; j < 4; j++) begin
       rx_pos = int'(end_now) - 4 + j;
-      if (rx_pos >= rx_base && rx_pos < rx_base + StreamBytes) icrc_now[8*j+:8] = s_data_i[8*(rx_pos-rx_base)+:8];
+      if (rx_pos >= rx_base && rx_pos < rx_base + nt_pkg::StreamBytes) icrc_now[8*j+:8] = s_data_i[8*(rx_pos-rx_base)+:8];
     end
   end
 
-  assign s_ready_o = (rx_wr_q - rx_rd_q) != 8'(RdmaRxFrames);
+  assign s_ready_o = (rx_wr_q - rx_rd_q) != 8'(nt_pkg::RdmaRxFrames);
   assign rx_fire   = s_valid_i && s_ready_o;
-  assign busy_o    = state_q != StRx || pq_wr_q != pq_rd_q || cq_pend_q;
+  assign busy_o    = state_q != rdma_pkg::StRx || pq_wr_q != pq_rd_q || cq_pend_q;
 `ifdef NT_MUTATE_RDMA  // a planted protocol bug (docs/assertions.md)
   nt_mutant_valid_drop u_mutant (
-    .clk_i, .rst_ni, .valid_i(back_q == BkSend), .ready_i(m_ready_i), .valid_o(m_valid_o));
+    .clk_i, .rst_ni, .valid_i(back_q == rdma_pkg::BkSend), .ready_i(m_ready_i), .valid_o(m_valid_o));
 `else
-  assign m_valid_o = back_q == BkSend;
+  assign m_valid_o = back_q == rdma_pkg::BkSend;
 `endif
   assign m_data_o  = m_valid_o ? rsp_data : '0;
   assign m_keep_o  = m_valid_o ? rsp_keep : '0;
@@ -262,51 +260,51 @@ module rdma_top
   // ring's room, the posted ones and the RQ's end ----
   logic        pf_any, pf_src;
   logic [3:0]  pf_qp;
-  qp_queues_t  pqq;
+  rdma_pkg::qp_queues_t  pqq;
   logic [15:0] pq_head;
   logic [15:0] pf_slot, pf_room, pf_left, pf_tail, pf_k;
-  logic [RdmaQps-1:0] wqe_ready;
-  wqe_t        wqe_head [RdmaQps];
+  logic [nt_pkg::RdmaQps-1:0] wqe_ready;
+  rdma_pkg::wqe_t        wqe_head [nt_pkg::RdmaQps];
   always_comb begin
     pf_any = 1'b0;
     pf_qp  = '0;
-    for (int i = RdmaQps - 1; i >= 0; i--) begin
+    for (int i = nt_pkg::RdmaQps - 1; i >= 0; i--) begin
       if (qps_q[i].queues.valid && qps_q[i].queues.rq_entries != 0 && pf_iss_q[i] < qps_q[i].queues.rq_posted &&
-          16'(pf_iss_q[i] - qps_q[i].rq_head) < 16'(RdmaWqeRing)) begin
+          16'(pf_iss_q[i] - qps_q[i].rq_head) < 16'(nt_pkg::RdmaWqeRing)) begin
         pf_any = 1'b1;
         pf_qp  = 4'(i);
       end
     end
-    if (pf_total_q >= 8'(RdmaPfReads)) pf_any = 1'b0;
+    if (pf_total_q >= 8'(nt_pkg::RdmaPfReads)) pf_any = 1'b0;
     pqq     = qps_q[pf_qp].queues;
     pq_head = qps_q[pf_qp].rq_head;
     pf_slot = (pqq.rq_entries == 0) ? 16'd0 : pf_iss_q[pf_qp] % pqq.rq_entries;
-    pf_room = 16'(RdmaWqeRing) - 16'(pf_iss_q[pf_qp] - pq_head);
+    pf_room = 16'(nt_pkg::RdmaWqeRing) - 16'(pf_iss_q[pf_qp] - pq_head);
     pf_left = pqq.rq_posted - pf_iss_q[pf_qp];
     pf_tail = pqq.rq_entries - pf_slot;
     pf_k    = 16'd4;
     if (pf_room < pf_k) pf_k = pf_room;
     if (pf_left < pf_k) pf_k = pf_left;
     if (pf_tail < pf_k) pf_k = pf_tail;
-    for (int i = 0; i < RdmaQps; i++) begin
+    for (int i = 0; i < nt_pkg::RdmaQps; i++) begin
       wqe_ready[i] = pf_fill_q[i] != qps_q[i].rq_head;
       wqe_head[i]  = ring_q[i][qps_q[i].rq_head[RingBits-1:0]];
     end
   end
 
   // ---- DMA request of the current state ----
-  qp_state_t jq;
+  rdma_pkg::qp_state_t jq;
   assign jq = qps_q[job_q.qp];
   int unsigned wb_base, wlo, whi;
   logic [15:0] cqe_slot;
-  qp_state_t   cq_jq;
+  rdma_pkg::qp_state_t   cq_jq;
   assign cq_jq    = qps_q[cq_job_q.qp];
   assign cqe_slot = cq_jq.cq_tail % cq_jq.queues.cq_entries;
   logic [63:0] woff;
   logic        back_dma;
-  assign back_dma = ex_q == ExAtWrite || ex_q == ExAqWrite;
-  pend_t       xe;  // the entry the atomic executor works on, and its QP
-  qp_state_t   hq;
+  assign back_dma = ex_q == rdma_pkg::ExAtWrite || ex_q == rdma_pkg::ExAqWrite;
+  rdma_pkg::pend_t       xe;  // the entry the atomic executor works on, and its QP
+  rdma_pkg::qp_state_t   hq;
   assign xe = pq_q[ex_idx_q];
   assign hq = qps_q[xe.qp];
   always_comb begin
@@ -316,13 +314,13 @@ module rdma_top
     dma_req_len_o   = '0;
     dma_req_off_o   = '0;
     dma_req_data_o  = '0;
-    wb_base = StreamBytes * int'(wbeat_q);
+    wb_base = nt_pkg::StreamBytes * int'(wbeat_q);
     woff    = '0;
     wlo = (int'(req_q.hdr_len) > int'(wb_base)) ? int'(req_q.hdr_len) : wb_base;
-    whi = (int'(req_q.hdr_len) + int'(req_q.plen) < int'(wb_base) + StreamBytes)
-        ? int'(req_q.hdr_len) + int'(req_q.plen) : wb_base + StreamBytes;
+    whi = (int'(req_q.hdr_len) + int'(req_q.plen) < int'(wb_base) + nt_pkg::StreamBytes)
+        ? int'(req_q.hdr_len) + int'(req_q.plen) : wb_base + nt_pkg::StreamBytes;
     unique case (state_q)
-      StWrDma: begin
+      rdma_pkg::StWrDma: begin
         dma_req_valid_o = 1'b1;
         dma_req_write_o = 1'b1;
         dma_req_off_o   = 6'(wlo - wb_base);
@@ -331,20 +329,20 @@ module rdma_top
         dma_req_addr_o  = job_q.pa + woff;
         dma_req_data_o  = buf_q[rslot][wbeat_q];
       end
-      StRdIssue: begin  // each segment needs an in-flight entry for its data
-        dma_req_valid_o = n_inflight != 8'(RdmaInflight);
+      rdma_pkg::StRdIssue: begin  // each segment needs an in-flight entry for its data
+        dma_req_valid_o = n_inflight != 8'(nt_pkg::RdmaInflight);
         dma_req_addr_o  = job_q.pa;
         dma_req_len_o   = 16'((job_q.len < job_q.mtu) ? job_q.len : job_q.mtu);
       end
-      StAtRead: begin
+      rdma_pkg::StAtRead: begin
         dma_req_valid_o = 1'b1;
         dma_req_addr_o  = job_q.pa;
         dma_req_len_o   = 16'd8;
       end
-      StAqIssue: begin
+      rdma_pkg::StAqIssue: begin
         dma_req_valid_o = 1'b1;
-        dma_req_addr_o  = jq.cfg.aq + 64'(job_q.grp) * 64'(AqGroupBytes);
-        dma_req_len_o   = 16'(AqGroupBytes);
+        dma_req_addr_o  = jq.cfg.aq + 64'(job_q.grp) * 64'(rdma_pkg::AqGroupBytes);
+        dma_req_len_o   = 16'(rdma_pkg::AqGroupBytes);
       end
       default: ;
     endcase
@@ -352,8 +350,8 @@ module rdma_top
     if (cq_pend_q) begin
       dma_req_valid_o = 1'b1;
       dma_req_write_o = 1'b1;
-      dma_req_addr_o  = cq_jq.queues.cq + 64'(RdmaCqeBytes) * 64'(cqe_slot);
-      dma_req_len_o   = 16'(RdmaCqeBytes);
+      dma_req_addr_o  = cq_jq.queues.cq + 64'(nt_pkg::RdmaCqeBytes) * 64'(cqe_slot);
+      dma_req_len_o   = 16'(nt_pkg::RdmaCqeBytes);
       dma_req_off_o   = '0;
       dma_req_data_o  = '0;
       dma_req_data_o[31:0]    = cq_job_q.cqe_wr_id;  // little-endian fields, as host software reads them
@@ -365,7 +363,7 @@ module rdma_top
       dma_req_data_o[191:160] = {8'd0, cq_job_q.psn};
     end
     // The atomic executor's writes go first: the new value, then the AQE.
-    if (ex_q == ExAtWrite) begin
+    if (ex_q == rdma_pkg::ExAtWrite) begin
       dma_req_valid_o = 1'b1;
       dma_req_write_o = 1'b1;
       dma_req_addr_o  = xe.pa;
@@ -373,11 +371,11 @@ module rdma_top
       dma_req_off_o   = '0;
       dma_req_data_o  = '0;
       dma_req_data_o[63:0] = xe.swap;  // host memory is little-endian
-    end else if (ex_q == ExAqWrite) begin
+    end else if (ex_q == rdma_pkg::ExAqWrite) begin
       dma_req_valid_o = 1'b1;
       dma_req_write_o = 1'b1;
-      dma_req_addr_o  = hq.cfg.aq + 64'(hq.aq_wr) * 64'(RdmaAqeBytes);
-      dma_req_len_o   = 16'(RdmaAqeBytes);
+      dma_req_addr_o  = hq.cfg.aq + 64'(hq.aq_wr) * 64'(nt_pkg::RdmaAqeBytes);
+      dma_req_len_o   = 16'(nt_pkg::RdmaAqeBytes);
       dma_req_off_o   = '0;
       dma_req_data_o  = '0;
       dma_req_data_o[31:0]   = {<<8{8'h80, xe.psn}};  // valid bit, then the 24-bit PSN
@@ -385,11 +383,11 @@ module rdma_top
     end
     // Last, a WQE prefetch: not while the front end reads an AQ group (that data must be the next to come
     // once the tagged reads are in).
-    pf_src = !dma_req_valid_o && state_q != StAqIssue && state_q != StAqWait && pf_any;
+    pf_src = !dma_req_valid_o && state_q != rdma_pkg::StAqIssue && state_q != rdma_pkg::StAqWait && pf_any;
     if (pf_src) begin
       dma_req_valid_o = 1'b1;
-      dma_req_addr_o  = pqq.rq + 64'(RdmaWqeBytes) * 64'(pf_slot);
-      dma_req_len_o   = 16'(RdmaWqeBytes) * 16'(pf_k);
+      dma_req_addr_o  = pqq.rq + 64'(nt_pkg::RdmaWqeBytes) * 64'(pf_slot);
+      dma_req_len_o   = 16'(nt_pkg::RdmaWqeBytes) * 16'(pf_k);
     end
   end
 
@@ -419,9 +417,9 @@ module rdma_top
     .ack_o       (chk_ack),
     .nak_o       (chk_nak)
   );
-  job_t      chk_job;
-  desc_t     chk_desc;
-  qp_state_t chk_qp;
+  rdma_pkg::job_t      chk_job;
+  rdma_pkg::desc_t     chk_desc;
+  rdma_pkg::qp_state_t chk_qp;
   logic      chk_processed, chk_ack, chk_nak;
 
   // ---- AQ scan of a read-back group beat ----
@@ -430,12 +428,12 @@ module rdma_top
   always_comb begin
     aq_hit = 1'b0;
     aq_val = '0;
-    for (int e = 0; e < StreamBytes / RdmaAqeBytes; e++) begin
-      if (!aq_hit && dma_rsp_data_i[8*e*RdmaAqeBytes+7] &&
-          {dma_rsp_data_i[8*e*RdmaAqeBytes+8+:8], dma_rsp_data_i[8*e*RdmaAqeBytes+16+:8],
-           dma_rsp_data_i[8*e*RdmaAqeBytes+24+:8]} == job_q.psn) begin
+    for (int e = 0; e < nt_pkg::StreamBytes / nt_pkg::RdmaAqeBytes; e++) begin
+      if (!aq_hit && dma_rsp_data_i[8*e*nt_pkg::RdmaAqeBytes+7] &&
+          {dma_rsp_data_i[8*e*nt_pkg::RdmaAqeBytes+8+:8], dma_rsp_data_i[8*e*nt_pkg::RdmaAqeBytes+16+:8],
+           dma_rsp_data_i[8*e*nt_pkg::RdmaAqeBytes+24+:8]} == job_q.psn) begin
         aq_hit = 1'b1;
-        aq_val = {<<8{dma_rsp_data_i[8*(e*RdmaAqeBytes+8)+:64]}};
+        aq_val = {<<8{dma_rsp_data_i[8*(e*nt_pkg::RdmaAqeBytes+8)+:64]}};
       end
     end
   end
@@ -450,9 +448,9 @@ module rdma_top
     ex_found = 1'b0;
     ex_sel   = '0;
     ex_i     = '0;
-    for (int i = RdmaInflight - 1; i >= 0; i--) begin
+    for (int i = nt_pkg::RdmaInflight - 1; i >= 0; i--) begin
       ex_i = IfqBits'(int'(pq_rd_q) + i);
-      if (8'(i) < n_inflight && pq_q[ex_i].kind == PendAtomic && !executed_q[ex_i]) begin
+      if (8'(i) < n_inflight && pq_q[ex_i].kind == rdma_pkg::PendAtomic && !executed_q[ex_i]) begin
         ex_found = 1'b1;
         ex_sel   = ex_i;
       end
@@ -466,7 +464,7 @@ module rdma_top
   logic [2:0] next_grp;
   always_comb begin
     next_grp = job_q.grp;
-    for (int s = RdmaAqMaxGroups; s >= 1; s--) begin
+    for (int s = nt_pkg::RdmaAqMaxGroups; s >= 1; s--) begin
       if (s <= int'(jq.cfg.aq_groups) &&
           jq.grp_valid[(int'(job_q.grp) + s) % int'(jq.cfg.aq_groups)] && s < int'(jq.cfg.aq_groups) + 1) begin
         next_grp = 3'((int'(job_q.grp) + s) % int'(jq.cfg.aq_groups));
@@ -478,17 +476,17 @@ module rdma_top
   assign seg = (job_q.len < job_q.mtu) ? job_q.len : job_q.mtu;
 
 
-  state_e check_next;
+  rdma_pkg::state_e check_next;
   always_comb begin
     unique case (chk_job.kind)
-      JobDrop, JobNone: check_next = StRx;
-      JobRespond:       check_next = StRx;
-      JobWrite:         check_next = (req_q.plen == 0) ? StRx : StWrDma;  // CQE buffered, ACK queued
-      JobRead:          check_next = (chk_job.len == 0) ? StRx : StRdIssue;
-      JobAtomic:        check_next = fwd_ok ? StRx : StAtRead;  // forwarded: queued, no host read
-      JobAtomicDup:     check_next = rec_hit ? StRx : StAqIssue;  // a recent result: no AQ read
-      JobWait:          check_next = StCheck;
-      default:          check_next = StRx;
+      rdma_pkg::JobDrop, rdma_pkg::JobNone: check_next = rdma_pkg::StRx;
+      rdma_pkg::JobRespond:       check_next = rdma_pkg::StRx;
+      rdma_pkg::JobWrite:         check_next = (req_q.plen == 0) ? rdma_pkg::StRx : rdma_pkg::StWrDma;  // CQE buffered, ACK queued
+      rdma_pkg::JobRead:          check_next = (chk_job.len == 0) ? rdma_pkg::StRx : rdma_pkg::StRdIssue;
+      rdma_pkg::JobAtomic:        check_next = fwd_ok ? rdma_pkg::StRx : rdma_pkg::StAtRead;  // forwarded: queued, no host read
+      rdma_pkg::JobAtomicDup:     check_next = rec_hit ? rdma_pkg::StRx : rdma_pkg::StAqIssue;  // a recent result: no AQ read
+      rdma_pkg::JobWait:          check_next = rdma_pkg::StCheck;
+      default:          check_next = rdma_pkg::StRx;
     endcase
   end
 
@@ -498,13 +496,13 @@ module rdma_top
   always_comb begin
     rec_hit = 1'b0;
     rec_val = '0;
-    for (int i = RdmaRecent - 1; i >= 0; i--) begin
+    for (int i = nt_pkg::RdmaRecent - 1; i >= 0; i--) begin
       if (rec_valid_q[chk_job.qp][i] && rec_psn_q[chk_job.qp][i] == req_q.psn) begin
         rec_hit = 1'b1;
         rec_val = rec_val_q[chk_job.qp][i];
       end
     end
-    dup_hit = chk_job.kind == JobAtomicDup && rec_hit;
+    dup_hit = chk_job.kind == rdma_pkg::JobAtomicDup && rec_hit;
   end
 
   // Whether the checked request may go on now, or waits in Check with no side effect: every response needs
@@ -520,10 +518,10 @@ module rdma_top
   always_comb begin
     // An atomic not executed now (a duplicate's AQ lookup, or its NAK when the lookup already missed) is
     // decided on the AQC, which the queued atomics have not updated yet: it waits for them too.
-    drain  = (req_q.opcode == 8'h13 || req_q.opcode == 8'h14) && chk_job.kind != JobAtomic;
-    hz_len = (chk_job.kind == JobWrite) ? 64'(req_q.plen)
-           : (chk_job.kind == JobRead) ? 64'(chk_job.len)
-           : (chk_job.kind == JobAtomic) ? 64'd8 : 64'd0;
+    drain  = (req_q.opcode == 8'h13 || req_q.opcode == 8'h14) && chk_job.kind != rdma_pkg::JobAtomic;
+    hz_len = (chk_job.kind == rdma_pkg::JobWrite) ? 64'(req_q.plen)
+           : (chk_job.kind == rdma_pkg::JobRead) ? 64'(chk_job.len)
+           : (chk_job.kind == rdma_pkg::JobAtomic) ? 64'd8 : 64'd0;
     hazard    = 1'b0;
     resources = '0;
     cam_idx   = '0;
@@ -531,66 +529,66 @@ module rdma_top
     // (executed just before it), so it neither waits nor reads host memory.
     young_pa  = '0;
     young_any = 1'b0;
-    for (int i = 0; i < RdmaInflight; i++) begin
+    for (int i = 0; i < nt_pkg::RdmaInflight; i++) begin
       cam_idx = IfqBits'(int'(pq_rd_q) + i);
-      if (8'(i) < n_inflight && pq_q[cam_idx].kind == PendAtomic) begin
+      if (8'(i) < n_inflight && pq_q[cam_idx].kind == rdma_pkg::PendAtomic) begin
         young_any = 1'b1;
         young_pa  = pq_q[cam_idx].pa;
       end
     end
-    fwd_ok = chk_job.kind == JobAtomic && young_any && young_pa == chk_job.pa;
-    for (int i = 0; i < RdmaInflight; i++) begin
+    fwd_ok = chk_job.kind == rdma_pkg::JobAtomic && young_any && young_pa == chk_job.pa;
+    for (int i = 0; i < nt_pkg::RdmaInflight; i++) begin
       cam_idx = IfqBits'(int'(pq_rd_q) + i);
       if (8'(i) < n_inflight) begin
-        if (pq_q[cam_idx].kind == PendAtomic && hz_len != 0 && chk_job.pa < pq_q[cam_idx].pa + 64'd8 &&
+        if (pq_q[cam_idx].kind == rdma_pkg::PendAtomic && hz_len != 0 && chk_job.pa < pq_q[cam_idx].pa + 64'd8 &&
             pq_q[cam_idx].pa < chk_job.pa + hz_len && !fwd_ok) hazard = 1'b1;
         // A CQE write waits while any atomic is queued (the CQ may lie in a region atomics reach).
-        if (pq_q[cam_idx].kind == PendAtomic && chk_job.kind == JobWrite && chk_job.cqe) hazard = 1'b1;
-        if (pq_q[cam_idx].kind != PendRespond && pq_q[cam_idx].qp == chk_job.qp) resources = resources + 1;
+        if (pq_q[cam_idx].kind == rdma_pkg::PendAtomic && chk_job.kind == rdma_pkg::JobWrite && chk_job.cqe) hazard = 1'b1;
+        if (pq_q[cam_idx].kind != rdma_pkg::PendRespond && pq_q[cam_idx].qp == chk_job.qp) resources = resources + 1;
       end
     end
-    rd_atomic = chk_job.kind == JobRead || chk_job.kind == JobAtomic;
-    go = chk_job.kind == JobDrop || chk_job.kind == JobNone ||
-         !(chk_job.kind == JobWait || (chk_job.kind == JobWrite && chk_job.cqe && cq_pend_q) || n_inflight == 8'(RdmaInflight) || (drain && n_inflight != 0) || hazard ||
+    rd_atomic = chk_job.kind == rdma_pkg::JobRead || chk_job.kind == rdma_pkg::JobAtomic;
+    go = chk_job.kind == rdma_pkg::JobDrop || chk_job.kind == rdma_pkg::JobNone ||
+         !(chk_job.kind == rdma_pkg::JobWait || (chk_job.kind == rdma_pkg::JobWrite && chk_job.cqe && cq_pend_q) || n_inflight == 8'(nt_pkg::RdmaInflight) || (drain && n_inflight != 0) || hazard ||
            (rd_atomic && resources != 0 && 16'(resources) >= qps_q[chk_job.qp].cfg.max_rd_atomic));
   end
 
   // What the front end queues this cycle (docs: every response goes through the in-flight queue).
   logic  push, wr_done;
-  pend_e push_kind;
+  rdma_pkg::pend_e push_kind;
   logic  push_fwd;
-  desc_t push_desc;
-  job_t  push_job;
-  assign wr_done = StreamBytes * (int'(wbeat_q) + 1) >= int'(req_q.hdr_len) + int'(req_q.plen);
+  rdma_pkg::desc_t push_desc;
+  rdma_pkg::job_t  push_job;
+  assign wr_done = nt_pkg::StreamBytes * (int'(wbeat_q) + 1) >= int'(req_q.hdr_len) + int'(req_q.plen);
   always_comb begin
     push      = 1'b0;
-    push_kind = PendRespond;
+    push_kind = rdma_pkg::PendRespond;
     push_fwd  = 1'b0;
     push_desc = desc_q;
     push_job  = job_q;
     unique case (state_q)
-      StCheck: begin
+      rdma_pkg::StCheck: begin
         push_desc = chk_desc;
         push_job  = chk_job;
         if (dup_hit) push_desc.atomic_value = rec_val;
-        push = go && (chk_job.kind == JobRespond || dup_hit || (chk_job.kind == JobRead && chk_job.len == 0) ||
-                      (chk_job.kind == JobWrite && req_q.plen == 0 && chk_job.ack) ||
-                      (chk_job.kind == JobAtomic && fwd_ok));
-        if (chk_job.kind == JobAtomic) begin
-          push_kind = PendAtomic;
+        push = go && (chk_job.kind == rdma_pkg::JobRespond || dup_hit || (chk_job.kind == rdma_pkg::JobRead && chk_job.len == 0) ||
+                      (chk_job.kind == rdma_pkg::JobWrite && req_q.plen == 0 && chk_job.ack) ||
+                      (chk_job.kind == rdma_pkg::JobAtomic && fwd_ok));
+        if (chk_job.kind == rdma_pkg::JobAtomic) begin
+          push_kind = rdma_pkg::PendAtomic;
           push_fwd  = 1'b1;
         end
       end
-      StWrDma: push = fire && wr_done && job_q.ack;
-      StRdIssue: begin
+      rdma_pkg::StWrDma: push = fire && wr_done && job_q.ack;
+      rdma_pkg::StRdIssue: begin
         push      = fire;
-        push_kind = PendRead;
+        push_kind = rdma_pkg::PendRead;
       end
-      StAtRead: begin
+      rdma_pkg::StAtRead: begin
         push      = fire;
-        push_kind = PendAtomic;
+        push_kind = rdma_pkg::PendAtomic;
       end
-      StAqWait: begin
+      rdma_pkg::StAqWait: begin
         if (rsp_front && dma_rsp_last_i) begin
           if (found_q || aq_hit) begin
             push = 1'b1;
@@ -608,15 +606,15 @@ module rdma_top
 
   // Acknowledgements counted this cycle: the front end's and the back end's (an atomic's AQE written).
   logic [1:0] ack_inc;
-  assign ack_inc = 2'((state_q == StCheck && go && (chk_ack || dup_hit)) ||
-                      (state_q == StAqWait && rsp_front && dma_rsp_last_i && (found_q || aq_hit)))
-                 + 2'(ex_q == ExAqWrite && back_fire);
+  assign ack_inc = 2'((state_q == rdma_pkg::StCheck && go && (chk_ack || dup_hit)) ||
+                      (state_q == rdma_pkg::StAqWait && rsp_front && dma_rsp_last_i && (found_q || aq_hit)))
+                 + 2'(ex_q == rdma_pkg::ExAqWrite && back_fire);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      state_q     <= StRx;
-      back_q      <= BkIdle;
-      ex_q        <= ExIdle;
+      state_q     <= rdma_pkg::StRx;
+      back_q      <= rdma_pkg::BkIdle;
+      ex_q        <= rdma_pkg::ExIdle;
       ex_idx_q    <= '0;
       executed_q  <= '0;
       last_new_q  <= '0;
@@ -635,14 +633,14 @@ module rdma_top
       found_q     <= 1'b0;
       desc_q      <= '0;
       k_q         <= '0;
-      rcrc_q      <= icrc_seed();
+      rcrc_q      <= rdma_pkg::icrc_seed();
       pq_wr_q     <= '0;
       pq_rd_q     <= '0;
       rt_wr_q     <= '0;
       rt_rd_q     <= '0;
       fill_beat_q <= '0;
       done_q      <= '0;
-      for (int i = 0; i < RdmaInflight; i++) pq_q[i] <= '0;
+      for (int i = 0; i < nt_pkg::RdmaInflight; i++) pq_q[i] <= '0;
       for (int i = 0; i < TagFifo; i++) rtag_q[i] <= '0;
       {c_in_q, c_proc_q, c_resp_q, c_acks_q, c_naks_q, c_atom_q, c_repl_q, c_dmar_q, c_dmaw_q, c_cqes_q} <= '0;
       c_drops_q   <= '0;
@@ -660,11 +658,11 @@ module rdma_top
         cq_pend_q <= 1'b0;
       end
       // A completed message's CQE into the buffer (never in a cycle that writes the buffered one).
-      if (state_q == StCheck && go && chk_job.kind == JobWrite && req_q.plen == 0 && chk_job.cqe) begin
+      if (state_q == rdma_pkg::StCheck && go && chk_job.kind == rdma_pkg::JobWrite && req_q.plen == 0 && chk_job.cqe) begin
         cq_pend_q <= 1'b1;
         cq_job_q  <= chk_job;
       end
-      if (state_q == StWrDma && fire && wr_done && job_q.cqe) begin
+      if (state_q == rdma_pkg::StWrDma && fire && wr_done && job_q.cqe) begin
         cq_pend_q <= 1'b1;
         cq_job_q  <= job_q;
       end
@@ -685,8 +683,8 @@ module rdma_top
         if (s_last_i) begin
           rx_nb_q  <= '0;
           rx_len_q <= '0;
-          if (int'(rx_nb_q) + 1 > RdmaBufBeats) begin
-            c_drops_q[DropOverflow] <= c_drops_q[DropOverflow] + 1;
+          if (int'(rx_nb_q) + 1 > nt_pkg::RdmaBufBeats) begin
+            c_drops_q[rdma_pkg::DropOverflow] <= c_drops_q[rdma_pkg::DropOverflow] + 1;
           end else begin
             rx_wr_q <= rx_wr_q + 1;
           end
@@ -694,40 +692,40 @@ module rdma_top
       end
       // ---- Front end ----
       unique case (state_q)
-        StRx: begin  // parse the oldest frame in the ring
+        rdma_pkg::StRx: begin  // parse the oldest frame in the ring
           if (rx_wr_q != rx_rd_q) begin
             req_q <= parsed;
-            if (parsed.drop != 4'(DropNone)) begin
+            if (parsed.drop != 4'(rdma_pkg::DropNone)) begin
               c_drops_q[parsed.drop] <= c_drops_q[parsed.drop] + 1;
               rx_rd_q <= rx_rd_q + 1;
             end else begin
-              state_q <= StCheck;
+              state_q <= rdma_pkg::StCheck;
             end
           end
         end
-        StCheck: begin
+        rdma_pkg::StCheck: begin
           if (go) begin
             job_q    <= chk_job;
             desc_q   <= chk_desc;
-            wbeat_q  <= 7'(int'(req_q.hdr_len) / StreamBytes);
-            if (chk_job.kind == JobDrop) c_drops_q[chk_job.drop] <= c_drops_q[chk_job.drop] + 1;
+            wbeat_q  <= 7'(int'(req_q.hdr_len) / nt_pkg::StreamBytes);
+            if (chk_job.kind == rdma_pkg::JobDrop) c_drops_q[chk_job.drop] <= c_drops_q[chk_job.drop] + 1;
             if (chk_processed) c_proc_q <= c_proc_q + 1;
             if (chk_nak) c_naks_q <= c_naks_q + 1;
             if (dup_hit) c_repl_q <= c_repl_q + 1;
             state_q <= check_next;
-            if (check_next == StRx) rx_rd_q <= rx_rd_q + 1;
+            if (check_next == rdma_pkg::StRx) rx_rd_q <= rx_rd_q + 1;
           end
         end
-        StWrDma: begin
+        rdma_pkg::StWrDma: begin
           if (fire) begin
             wbeat_q <= wbeat_q + 1;
             if (wr_done) begin  // CQE buffered, ACK queued
-              state_q <= StRx;
+              state_q <= rdma_pkg::StRx;
               rx_rd_q <= rx_rd_q + 1;
             end
           end
         end
-        StRdIssue: begin  // one read and one in-flight entry per response segment
+        rdma_pkg::StRdIssue: begin  // one read and one in-flight entry per response segment
           if (fire) begin
             job_q.pkt <= job_q.pkt + 1;
             if (job_q.pkt + 1 < job_q.npkts) begin
@@ -738,23 +736,23 @@ module rdma_top
               desc_q.plen   <= 16'(((job_q.len - seg) < job_q.mtu) ? (job_q.len - seg) : job_q.mtu);
             end else begin
               rx_rd_q <= rx_rd_q + 1;
-              state_q <= StRx;
+              state_q <= rdma_pkg::StRx;
             end
           end
         end
-        StAtRead: begin
+        rdma_pkg::StAtRead: begin
           if (fire) begin
             rx_rd_q <= rx_rd_q + 1;
-            state_q <= StRx;
+            state_q <= rdma_pkg::StRx;
           end
         end
-        StAqIssue: begin
+        rdma_pkg::StAqIssue: begin
           if (fire) begin
             found_q <= 1'b0;
-            state_q <= StAqWait;
+            state_q <= rdma_pkg::StAqWait;
           end
         end
-        StAqWait: begin
+        rdma_pkg::StAqWait: begin
           if (rsp_front) begin
             if (!found_q && aq_hit) begin
               found_q <= 1'b1;
@@ -764,22 +762,22 @@ module rdma_top
               if (found_q || aq_hit) begin
                 c_repl_q <= c_repl_q + 1;
                 rx_rd_q  <= rx_rd_q + 1;
-                state_q  <= StRx;
+                state_q  <= rdma_pkg::StRx;
               end else if (job_q.grps_left > 1) begin
                 job_q.grps_left <= job_q.grps_left - 1;
                 job_q.grp       <= next_grp;
-                state_q         <= StAqIssue;
+                state_q         <= rdma_pkg::StAqIssue;
               end else begin
                 desc_q.opcode   <= 8'h11;
                 desc_q.syndrome <= 8'h61;
                 c_naks_q        <= c_naks_q + 1;
                 rx_rd_q         <= rx_rd_q + 1;
-                state_q         <= StRx;
+                state_q         <= rdma_pkg::StRx;
               end
             end
           end
         end
-        default: state_q <= StRx;
+        default: state_q <= rdma_pkg::StRx;
       endcase
       // ---- The in-flight queue: the front end's entry, read data arriving in issue order ----
       if (push) begin
@@ -789,7 +787,7 @@ module rdma_top
         done_q[pq_widx]     <= push_fwd;  // a forwarded atomic reads nothing
         executed_q[pq_widx] <= 1'b0;
         pq_wr_q <= pq_wr_q + 1;
-        if (push_kind != PendRespond && !push_fwd) begin
+        if (push_kind != rdma_pkg::PendRespond && !push_fwd) begin
           rtag_q[rt_wr_q[TagBits-1:0]] <= '{pf: 1'b0, idx: 7'(pq_widx), k: 3'd0};
           rt_wr_q <= rt_wr_q + 1;
         end
@@ -810,50 +808,50 @@ module rdma_top
       end
       // ---- Back end: the queue head, once it is ready (an atomic once executed, or as its AQE is written) ----
       unique case (back_q)
-        BkIdle: begin
+        rdma_pkg::BkIdle: begin
           if (n_inflight != 0 &&
-              (he.kind == PendRespond || (he.kind == PendRead && done_q[head]) ||
-               (he.kind == PendAtomic && (executed_q[head] || (ex_q == ExAqWrite && back_fire && ex_idx_q == head))))) begin
-            back_q <= BkSend;
+              (he.kind == rdma_pkg::PendRespond || (he.kind == rdma_pkg::PendRead && done_q[head]) ||
+               (he.kind == rdma_pkg::PendAtomic && (executed_q[head] || (ex_q == rdma_pkg::ExAqWrite && back_fire && ex_idx_q == head))))) begin
+            back_q <= rdma_pkg::BkSend;
           end
         end
-        BkSend: begin
+        rdma_pkg::BkSend: begin
           if (m_ready_i) begin
-            rcrc_q <= icrc_beat(rcrc_q, rsp_data, base, 14, data_end, he.desc.v6);
+            rcrc_q <= rdma_pkg::icrc_beat(rcrc_q, rsp_data, base, 14, data_end, he.desc.v6);
             k_q    <= k_q + 1;
             if (rsp_last) begin
               c_resp_q <= c_resp_q + 1;
               k_q      <= '0;
-              rcrc_q   <= icrc_seed();
+              rcrc_q   <= rdma_pkg::icrc_seed();
               pq_rd_q  <= pq_rd_q + 1;
-              back_q   <= BkIdle;
+              back_q   <= rdma_pkg::BkIdle;
             end
           end
         end
-        default: back_q <= BkIdle;
+        default: back_q <= rdma_pkg::BkIdle;
       endcase
       // ---- Atomic executor ----
       unique case (ex_q)
-        ExIdle: begin
+        rdma_pkg::ExIdle: begin
           if (ex_found && done_q[ex_sel]) begin
             pq_q[ex_sel].desc.atomic_value <= at_old;
             pq_q[ex_sel].swap <= at_new;
             last_new_q <= at_write ? at_new : at_old;
             ex_idx_q   <= ex_sel;
-            ex_q       <= at_write ? ExAtWrite : ExAqWrite;
+            ex_q       <= at_write ? rdma_pkg::ExAtWrite : rdma_pkg::ExAqWrite;
           end
         end
-        ExAtWrite: if (back_fire) ex_q <= ExAqWrite;
-        ExAqWrite: begin
+        rdma_pkg::ExAtWrite: if (back_fire) ex_q <= rdma_pkg::ExAqWrite;
+        rdma_pkg::ExAqWrite: begin
           if (back_fire) begin
             c_atom_q <= c_atom_q + 1;
             executed_q[ex_idx_q] <= 1'b1;
-            ex_q <= ExIdle;
+            ex_q <= rdma_pkg::ExIdle;
           end
         end
-        default: ex_q <= ExIdle;
+        default: ex_q <= rdma_pkg::ExIdle;
       endcase
-      if (cfg_valid_i && cfg_table_i == CfgTableBits'(RdmaTblResponder) && cfg_index_i == '0) begin
+      if (cfg_valid_i && cfg_table_i == nt_pkg::CfgTableBits'(nt_pkg::RdmaTblResponder) && cfg_index_i == '0) begin
         resp_q <= '{has_ip4: cfg_data_i[0], has_ip6: cfg_data_i[1], aq_linear: cfg_data_i[2],
                     mac: cfg_data_i[50:3], ip4: cfg_data_i[82:51], ip6: cfg_data_i[210:83]};
       end
@@ -862,17 +860,17 @@ module rdma_top
 
   // Buffers (no reset: only read behind rx_wr_q / done_q / rec_valid_q).
   always_ff @(posedge clk_i) begin
-    if (ex_q == ExAqWrite && back_fire) begin
+    if (ex_q == rdma_pkg::ExAqWrite && back_fire) begin
       rec_psn_q[xe.qp][rec_wr_q[xe.qp]] <= xe.psn;
       rec_val_q[xe.qp][rec_wr_q[xe.qp]] <= xe.desc.atomic_value;
     end
-    if (rx_fire && int'(rx_nb_q) < RdmaBufBeats) buf_q[wslot][rx_nb_q[6:0]] <= s_data_i;
+    if (rx_fire && int'(rx_nb_q) < nt_pkg::RdmaBufBeats) buf_q[wslot][rx_nb_q[6:0]] <= s_data_i;
     if (rx_fire && s_last_i) begin
       slot_len_q[wslot]  <= rx_len_q + 16'($countones(s_keep_i));
       slot_crc_q[wslot]  <= crc_now;
       slot_icrc_q[wslot] <= icrc_now;
     end
-    if (dma_rsp_valid_i && rt_wr_q != rt_rd_q && !rt_head.pf && int'(fill_beat_q) < RdmaRspBeats) begin
+    if (dma_rsp_valid_i && rt_wr_q != rt_rd_q && !rt_head.pf && int'(fill_beat_q) < nt_pkg::RdmaRspBeats) begin
       rbuf_q[fill_idx][fill_beat_q[5:0]] <= dma_rsp_data_i;
     end
   end
@@ -880,32 +878,32 @@ module rdma_top
   // QP contexts: configuration writes, Check's update, the AQC update when an AQE is written.
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      for (int i = 0; i < RdmaQps; i++) qps_q[i] <= '0;
-      for (int i = 0; i < RdmaMrs; i++) mrs_q[i] <= '0;
-      for (int i = 0; i < RdmaQps; i++) begin
+      for (int i = 0; i < nt_pkg::RdmaQps; i++) qps_q[i] <= '0;
+      for (int i = 0; i < nt_pkg::RdmaMrs; i++) mrs_q[i] <= '0;
+      for (int i = 0; i < nt_pkg::RdmaQps; i++) begin
         rec_valid_q[i] <= '0;
         rec_wr_q[i]    <= '0;
       end
     end else begin
-      if (state_q == StCheck && go && chk_processed) qps_q[chk_job.qp] <= chk_qp;
+      if (state_q == rdma_pkg::StCheck && go && chk_processed) qps_q[chk_job.qp] <= chk_qp;
       // The back end's AQC update (after Check's: Check never changes the AQC fields of a QP).
-      if (ex_q == ExAqWrite && back_fire) begin
-        if (int'(hq.aq_wr) % RdmaAqGroup == 0) begin
-          qps_q[xe.qp].grp_psn[int'(hq.aq_wr) / RdmaAqGroup] <= xe.psn;
-          qps_q[xe.qp].grp_valid[int'(hq.aq_wr) / RdmaAqGroup] <= 1'b1;
+      if (ex_q == rdma_pkg::ExAqWrite && back_fire) begin
+        if (int'(hq.aq_wr) % nt_pkg::RdmaAqGroup == 0) begin
+          qps_q[xe.qp].grp_psn[int'(hq.aq_wr) / nt_pkg::RdmaAqGroup] <= xe.psn;
+          qps_q[xe.qp].grp_valid[int'(hq.aq_wr) / nt_pkg::RdmaAqGroup] <= 1'b1;
         end
-        qps_q[xe.qp].aq_wr <= 9'((int'(hq.aq_wr) + 1) % (int'(hq.cfg.aq_groups) * RdmaAqGroup));
-        if (int'(hq.aq_wr) + 1 == int'(hq.cfg.aq_groups) * RdmaAqGroup) qps_q[xe.qp].aq_lapped <= 1'b1;
+        qps_q[xe.qp].aq_wr <= 9'((int'(hq.aq_wr) + 1) % (int'(hq.cfg.aq_groups) * nt_pkg::RdmaAqGroup));
+        if (int'(hq.aq_wr) + 1 == int'(hq.cfg.aq_groups) * nt_pkg::RdmaAqGroup) qps_q[xe.qp].aq_lapped <= 1'b1;
         rec_valid_q[xe.qp][rec_wr_q[xe.qp]] <= 1'b1;
         rec_wr_q[xe.qp] <= rec_wr_q[xe.qp] + 1;
       end
       if (cq_fire) qps_q[cq_job_q.qp].cq_tail <= cq_jq.cq_tail + 1;
-      if (cfg_valid_i && cfg_table_i == CfgTableBits'(RdmaTblQpQueues) && int'(cfg_index_i) < RdmaQps) begin
+      if (cfg_valid_i && cfg_table_i == nt_pkg::CfgTableBits'(nt_pkg::RdmaTblQpQueues) && int'(cfg_index_i) < nt_pkg::RdmaQps) begin
         qps_q[cfg_index_i[QpIdxBits-1:0]].queues <= '{valid: cfg_data_i[0], rq: cfg_data_i[64:1], rq_entries: cfg_data_i[80:65],
                                             rq_posted: cfg_data_i[96:81], cq: cfg_data_i[160:97],
                                             cq_entries: cfg_data_i[176:161], rnr_timer: cfg_data_i[181:177]};
       end
-      if (cfg_valid_i && cfg_table_i == CfgTableBits'(RdmaTblQp) && int'(cfg_index_i) < RdmaQps) begin
+      if (cfg_valid_i && cfg_table_i == nt_pkg::CfgTableBits'(nt_pkg::RdmaTblQp) && int'(cfg_index_i) < nt_pkg::RdmaQps) begin
         rec_valid_q[cfg_index_i[QpIdxBits-1:0]] <= '0;
         rec_wr_q[cfg_index_i[QpIdxBits-1:0]]    <= '0;
         qps_q[cfg_index_i[QpIdxBits-1:0]] <= '{cfg: '{valid: cfg_data_i[0], qpn: cfg_data_i[24:1], dest_qp: cfg_data_i[48:25],
@@ -914,7 +912,7 @@ module rdma_top
                                             aq_groups: cfg_data_i[160:157]},
                                      epsn: cfg_data_i[72:49], default: '0};
       end
-      if (cfg_valid_i && cfg_table_i == CfgTableBits'(RdmaTblMr) && int'(cfg_index_i) < RdmaMrs) begin
+      if (cfg_valid_i && cfg_table_i == nt_pkg::CfgTableBits'(nt_pkg::RdmaTblMr) && int'(cfg_index_i) < nt_pkg::RdmaMrs) begin
         mrs_q[cfg_index_i[MrIdxBits-1:0]] <= '{valid: cfg_data_i[0], rkey: cfg_data_i[32:1],
                                                va: cfg_data_i[96:33], len: cfg_data_i[136:97],
                                                pa: cfg_data_i[200:137], r: cfg_data_i[201], w: cfg_data_i[202],
@@ -927,23 +925,23 @@ module rdma_top
   // discarded), and a rewrite of the QP entry or of its RQ starting the ring again.
   logic        pf_fill_now;
   logic [3:0]  pf_fqp;
-  logic [7:0]  pf_out_d [RdmaQps];
-  logic [15:0] rq_head_d [RdmaQps];
+  logic [7:0]  pf_out_d [nt_pkg::RdmaQps];
+  logic [15:0] rq_head_d [nt_pkg::RdmaQps];
   logic [QpIdxBits-1:0] cfg_qp;
   assign pf_fill_now = dma_rsp_valid_i && rt_wr_q != rt_rd_q && rt_head.pf;
   assign pf_fqp      = rt_head.idx[3:0];
   assign cfg_qp      = cfg_index_i[QpIdxBits-1:0];
   always_comb begin
-    for (int i = 0; i < RdmaQps; i++) begin
+    for (int i = 0; i < nt_pkg::RdmaQps; i++) begin
       pf_out_d[i] = pf_out_q[i] + 8'(pf_fire && pf_qp == 4'(i)) - 8'(pf_fill_now && pf_fqp == 4'(i));
-      rq_head_d[i] = (state_q == StCheck && go && chk_processed && chk_job.qp == 4'(i)) ? chk_qp.rq_head
+      rq_head_d[i] = (state_q == rdma_pkg::StCheck && go && chk_processed && chk_job.qp == 4'(i)) ? chk_qp.rq_head
                                                                                        : qps_q[i].rq_head;
     end
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       pf_total_q <= '0;
-      for (int i = 0; i < RdmaQps; i++) begin
+      for (int i = 0; i < nt_pkg::RdmaQps; i++) begin
         pf_iss_q[i]  <= '0;
         pf_fill_q[i] <= '0;
         pf_out_q[i]  <= '0;
@@ -951,19 +949,19 @@ module rdma_top
       end
     end else begin
       pf_total_q <= pf_total_q + 8'(pf_fire) - 8'(pf_fill_now);
-      for (int i = 0; i < RdmaQps; i++) pf_out_q[i] <= pf_out_d[i];
+      for (int i = 0; i < nt_pkg::RdmaQps; i++) pf_out_q[i] <= pf_out_d[i];
       if (pf_fire) pf_iss_q[pf_qp] <= pf_iss_q[pf_qp] + pf_k;
       if (pf_fill_now) begin
         if (pf_skip_q[pf_fqp] != 0) pf_skip_q[pf_fqp] <= pf_skip_q[pf_fqp] - 1;
         else pf_fill_q[pf_fqp] <= pf_fill_q[pf_fqp] + 16'(rt_head.k);
       end
-      if (cfg_valid_i && cfg_table_i == CfgTableBits'(RdmaTblQp) && int'(cfg_index_i) < RdmaQps) begin
+      if (cfg_valid_i && cfg_table_i == nt_pkg::CfgTableBits'(nt_pkg::RdmaTblQp) && int'(cfg_index_i) < nt_pkg::RdmaQps) begin
         pf_iss_q[cfg_qp]  <= '0;
         pf_fill_q[cfg_qp] <= '0;
         pf_skip_q[cfg_qp] <= pf_out_d[cfg_qp];
       end
       // A doorbell (the same RQ, more WQEs posted) keeps the ring; a different RQ starts it again.
-      if (cfg_valid_i && cfg_table_i == CfgTableBits'(RdmaTblQpQueues) && int'(cfg_index_i) < RdmaQps &&
+      if (cfg_valid_i && cfg_table_i == nt_pkg::CfgTableBits'(nt_pkg::RdmaTblQpQueues) && int'(cfg_index_i) < nt_pkg::RdmaQps &&
           !(cfg_data_i[0] && qps_q[cfg_qp].queues.valid && cfg_data_i[64:1] == qps_q[cfg_qp].queues.rq &&
             cfg_data_i[80:65] == qps_q[cfg_qp].queues.rq_entries)) begin
         pf_iss_q[cfg_qp]  <= rq_head_d[cfg_qp];
@@ -987,7 +985,7 @@ module rdma_top
 
   // Fields other stages consume, and the configuration word's spare bits.
   logic unused_bits;
-  assign unused_bits = ^{cfg_data_i[CfgDataBits-1:211], job_q.drop, widx[31:7], jq.cfg.valid, jq.cfg.qpn,
+  assign unused_bits = ^{cfg_data_i[nt_pkg::CfgDataBits-1:211], job_q.drop, widx[31:7], jq.cfg.valid, jq.cfg.qpn,
                          jq.cfg.dest_qp, jq.cfg.epsn, jq.cfg.mtu_log2, jq.cfg.max_rd_atomic, jq.nak_sent,
                          jq.w_open, jq.w_pa, jq.w_remaining, jq.grp_psn, jq.queues.valid, jq.queues.rq_posted, jq.queues.rq, jq.queues.rq_entries, jq.rq_head, jq.epsn, jq.msn,
                          pqq.valid, pqq.cq, pqq.cq_entries, pqq.rnr_timer,

@@ -6,7 +6,7 @@ module rdma_top_sva (
   input logic       rst_ni,
   input logic       m_valid_o,
   input logic [3:0] state_q,
-  input logic [1:0] back_q
+  input rdma_pkg::back_e back_q
 );
 `ifndef SYNTHESIS
 `include "nt_assert.svh"

@@ -5,8 +5,6 @@
 // context's range table, and the context is opened or updated. The write stage gets the frame's beats to
 // write or to skip. At the end of input (flush) every open event is reported, oldest first.
 module re_decide
-  import nt_pkg::*;
-  import re_pkg::*;
 (
   input  logic                clk_i,
   input  logic                rst_ni,
@@ -15,16 +13,16 @@ module re_decide
   input  logic                flush_i,
   input  logic                frame_idle_i,
   input  logic                desc_valid_i,
-  input  desc_t               desc_i,
+  input  re_pkg::desc_t               desc_i,
   output logic                desc_pop_o,
   input  logic                job_ready_i,
   output logic                job_valid_o,
-  output job_t                job_o,
+  output re_pkg::job_t                job_o,
   // the output stage: which context it reads, and when it is done with it
-  input  logic [CtxW-1:0]     ev_ctx_i,
-  output event_t              ev_o,
+  input  logic [re_pkg::CtxW-1:0]     ev_ctx_i,
+  output re_pkg::event_t              ev_o,
   input  logic                ev_done_i,
-  input  logic [CtxW-1:0]     ev_done_ctx_i,
+  input  logic [re_pkg::CtxW-1:0]     ev_done_ctx_i,
   output logic                rep_valid_o,
   output logic [63:0]         rep_event_num_o,
   output logic [15:0]         rep_data_id_o,
@@ -37,32 +35,32 @@ module re_decide
   output logic [31:0]         cnt_used_o,
   output logic [31:0]         cnt_completed_o,
   output logic [31:0]         cnt_timed_out_o,
-  output logic [ReDropReasons*32-1:0] cnt_drops_o
+  output logic [nt_pkg::ReDropReasons*32-1:0] cnt_drops_o
 );
-  localparam int unsigned N = ReContexts;
-  localparam int unsigned R = ReRanges;
+  localparam int unsigned N = nt_pkg::ReContexts;
+  localparam int unsigned R = nt_pkg::ReRanges;
 
   logic [N-1:0]         valid_q, done_q, outp_q, endk_q;
-  logic [N-1:0][KeyW-1:0] key_q;
+  logic [N-1:0][re_pkg::KeyW-1:0] key_q;
   logic [N-1:0][47:0]   mdst_q, msrc_q;
   logic [N-1:0][63:0]   first_q;
   logic [N-1:0][31:0]   segs_q;
-  logic [N-1:0][OffW-1:0] recv_q, len_q, maxe_q;
+  logic [N-1:0][re_pkg::OffW-1:0] recv_q, len_q, maxe_q;
   logic [N-1:0][R-1:0]  rv_q;
-  logic [N-1:0][R-1:0][OffW-1:0] rb_q, re_q;
+  logic [N-1:0][R-1:0][re_pkg::OffW-1:0] rb_q, re_q;
   logic                 flush_q;
   logic                 rep_valid_q, rep_end_known_q, rep_at_end_q;
-  logic [KeyW-1:0]      rep_key_q;
+  logic [re_pkg::KeyW-1:0]      rep_key_q;
   logic [31:0]          rep_recv_q, rep_segs_q, rep_len_q;
   logic [31:0]          used_cnt_q, completed_q, timed_out_q;
-  logic [ReDropReasons-1:0][31:0] drops_q;
+  logic [nt_pkg::ReDropReasons-1:0][31:0] drops_q;
 
   // ---- which contexts to free: every expired completed one at once (nothing to report), the oldest
   // expired incomplete one (reported; one per cycle) ----
   logic          flush_mode;
   logic [N-1:0]  expired, silent, cand;
   logic          any_cand;
-  logic [CtxW-1:0] old;
+  logic [re_pkg::CtxW-1:0] old;
   always_comb begin
     flush_mode = flush_q && !desc_valid_i && frame_idle_i;
     for (int i = 0; i < N; i++) begin
@@ -75,7 +73,7 @@ module re_decide
     for (int i = 0; i < N; i++) begin
       if (cand[i] && (!cand[old] || first_q[i] < first_q[old] ||
                       (first_q[i] == first_q[old] && key_q[i] < key_q[old]))) begin
-        old = CtxW'(i);
+        old = re_pkg::CtxW'(i);
       end
     end
   end
@@ -92,11 +90,11 @@ module re_decide
   assign flush_done = flush_mode && !any_cand && !blocked;
 
   // ---- lookup and checks ----
-  logic [KeyW-1:0] key;
-  logic [OffW-1:0] off, seg_end, ev_end, len;
+  logic [re_pkg::KeyW-1:0] key;
+  logic [re_pkg::OffW-1:0] off, seg_end, ev_end, len;
   logic [N-1:0]    hit;
   logic            found;
-  logic [CtxW-1:0] h, free_ctx, slot;
+  logic [re_pkg::CtxW-1:0] h, free_ctx, slot;
   logic [7:0]      nvalid;
   logic [N-1:0]    valid_eff;  // the contexts as the frame meets them: expired completed ones gone
   assign valid_eff = act ? (valid_q & ~silent) : valid_q;
@@ -104,10 +102,10 @@ module re_decide
     key = {desc_i.event_num, desc_i.data_id};
     // Past the header checks offset + len and the declared end are <= buffer_bytes <= ReBufBytes, so all fit
     // in OffW bits.
-    off = OffW'(desc_i.offset);
-    len = OffW'(desc_i.len);
+    off = re_pkg::OffW'(desc_i.offset);
+    len = re_pkg::OffW'(desc_i.len);
     seg_end = off + len;
-    ev_end = OffW'(desc_i.ev_end);
+    ev_end = re_pkg::OffW'(desc_i.ev_end);
     found = 1'b0;
     h = '0;
     free_ctx = '0;
@@ -116,19 +114,19 @@ module re_decide
       hit[i] = valid_eff[i] && key_q[i] == key;
       if (hit[i]) begin
         found = 1'b1;
-        h = CtxW'(i);
+        h = re_pkg::CtxW'(i);
       end
       if (!valid_eff[i]) begin
-        free_ctx = CtxW'(i);
+        free_ctx = re_pkg::CtxW'(i);
       end
       nvalid = nvalid + 8'(valid_eff[i]);
     end
     slot = found ? h : free_ctx;
   end
 
-  logic [OffW-1:0]   covered, lo, hi;
+  logic [re_pkg::OffW-1:0]   covered, lo, hi;
   logic              has_left, has_right, has_free_range;
-  logic [RangeW-1:0] left, right, free_range;
+  logic [re_pkg::RangeW-1:0] left, right, free_range;
   always_comb begin
     covered = '0;
     has_left = 1'b0;
@@ -142,41 +140,41 @@ module re_decide
       hi = re_q[h][k] < seg_end ? re_q[h][k] : seg_end;
       if (!rv_q[h][k]) begin
         has_free_range = 1'b1;
-        free_range = RangeW'(k);
+        free_range = re_pkg::RangeW'(k);
       end else begin
         if (lo < hi) covered = covered + (hi - lo);
         if (re_q[h][k] == off) begin
           has_left = 1'b1;
-          left = RangeW'(k);
+          left = re_pkg::RangeW'(k);
         end
         if (rb_q[h][k] == seg_end) begin
           has_right = 1'b1;
-          right = RangeW'(k);
+          right = re_pkg::RangeW'(k);
         end
       end
     end
   end
 
-  logic [CodeW-1:0] code;
+  logic [re_pkg::CodeW-1:0] code;
   always_comb begin
     code = desc_i.code;
     if (code == '0) begin
       if (found) begin
-        if (done_q[h]) code = CodeW'(ReDropDuplicate);
+        if (done_q[h]) code = re_pkg::CodeW'(nt_pkg::ReDropDuplicate);
         else if ((desc_i.last && ((endk_q[h] && ev_end != len_q[h]) || (!endk_q[h] && maxe_q[h] > ev_end))) ||
                  (endk_q[h] && seg_end > len_q[h]))
-          code = CodeW'(ReDropInconsistent);
-        else if ((len != '0 && covered == len) || (len == '0 && endk_q[h])) code = CodeW'(ReDropDuplicate);
-        else if (covered != '0) code = CodeW'(ReDropOverlap);
-        else if (len != '0 && !has_left && !has_right && !has_free_range) code = CodeW'(ReDropNoRange);
+          code = re_pkg::CodeW'(nt_pkg::ReDropInconsistent);
+        else if ((len != '0 && covered == len) || (len == '0 && endk_q[h])) code = re_pkg::CodeW'(nt_pkg::ReDropDuplicate);
+        else if (covered != '0) code = re_pkg::CodeW'(nt_pkg::ReDropOverlap);
+        else if (len != '0 && !has_left && !has_right && !has_free_range) code = re_pkg::CodeW'(nt_pkg::ReDropNoRange);
       end else if (nvalid >= cfg_contexts_i) begin
-        code = CodeW'(ReDropNoContext);
+        code = re_pkg::CodeW'(nt_pkg::ReDropNoContext);
       end
     end
   end
 
   // The context as the accepted frame leaves it.
-  logic [OffW-1:0] recv_n, len_n;
+  logic [re_pkg::OffW-1:0] recv_n, len_n;
   logic            endk_n, completes;
   always_comb begin
     recv_n    = (found ? recv_q[h] : '0) + len;
@@ -201,7 +199,7 @@ module re_decide
   end
 
   logic rep_now;
-  logic [CtxW-1:0] freed;
+  logic [re_pkg::CtxW-1:0] freed;
   assign rep_now = flush_rep || expire;
   assign freed = old;
 
@@ -301,14 +299,14 @@ module re_decide
   always_comb begin
     ev_o.mac_dst  = mdst_q[ev_ctx_i];
     ev_o.mac_src  = msrc_q[ev_ctx_i];
-    ev_o.event_num = key_q[ev_ctx_i][KeyW-1:16];
+    ev_o.event_num = key_q[ev_ctx_i][re_pkg::KeyW-1:16];
     ev_o.data_id  = key_q[ev_ctx_i][15:0];
     ev_o.length   = 32'(len_q[ev_ctx_i]);
     ev_o.segments = segs_q[ev_ctx_i];
   end
 
   assign rep_valid_o     = rep_valid_q;
-  assign rep_event_num_o = rep_key_q[KeyW-1:16];
+  assign rep_event_num_o = rep_key_q[re_pkg::KeyW-1:16];
   assign rep_data_id_o   = rep_key_q[15:0];
   assign rep_received_o  = rep_recv_q;
   assign rep_segments_o  = rep_segs_q;

@@ -8,8 +8,6 @@
 // slot in host memory as one DMA write (the beat waits while dma_req_ready_i is low), and the output stage
 // sends a one-beat completion record: the same header, then the slot's 8-byte host address.
 module re_event_buffer
-  import nt_pkg::*;
-  import re_pkg::*;
 (
   input  logic                   clk_i,
   input  logic                   rst_ni,
@@ -23,50 +21,50 @@ module re_event_buffer
   output logic [63:0]            dma_req_addr_o,
   output logic [15:0]            dma_req_len_o,
   output logic [5:0]             dma_req_off_o,
-  output logic [StreamBits-1:0]  dma_req_data_o,
+  output logic [nt_pkg::StreamBits-1:0]  dma_req_data_o,
   input  logic                   job_valid_i,
-  input  job_t                   job_i,
+  input  re_pkg::job_t                   job_i,
   output logic                   job_ready_o,
-  output logic [FifoW-1:0]       fifo_raddr_o,
-  input  logic [StreamBits-1:0]  fifo_rdata_i,
+  output logic [re_pkg::FifoW-1:0]       fifo_raddr_o,
+  input  logic [nt_pkg::StreamBits-1:0]  fifo_rdata_i,
   output logic                   release_o,
-  output logic [BeatsW-1:0]      release_beats_o,
-  output logic [CtxW-1:0]        ev_ctx_o,
-  input  event_t                 ev_i,
+  output logic [re_pkg::BeatsW-1:0]      release_beats_o,
+  output logic [re_pkg::CtxW-1:0]        ev_ctx_o,
+  input  re_pkg::event_t                 ev_i,
   output logic                   ev_done_o,
   output logic                   m_valid_o,
-  output logic [StreamBits-1:0]  m_data_o,
-  output logic [StreamBytes-1:0] m_keep_o,
+  output logic [nt_pkg::StreamBits-1:0]  m_data_o,
+  output logic [nt_pkg::StreamBytes-1:0] m_keep_o,
   output logic                   m_last_o,
   input  logic                   m_ready_i,
   output logic                   busy_o,
   output logic [31:0]            cnt_out_o
 );
-  localparam int unsigned QW = $clog2(ReContexts);
-  localparam int unsigned LaneRowW = $clog2(RowsPerCtx);
+  localparam int unsigned QW = $clog2(nt_pkg::ReContexts);
+  localparam int unsigned LaneRowW = $clog2(re_pkg::RowsPerCtx);
 
   // ---- write stage: the job in progress and the next one ----
   logic              cur_valid_q, next_valid_q;
-  job_t              cur_q, next_q;
-  logic [BeatsW-1:0] beat_q;
-  logic [FifoW-1:0]  rd_q;
+  re_pkg::job_t              cur_q, next_q;
+  logic [re_pkg::BeatsW-1:0] beat_q;
+  logic [re_pkg::FifoW-1:0]  rd_q;
   logic              finish, take, advance;
   assign finish      = cur_valid_q && (cur_q.skip || (beat_q + 1'b1 == cur_q.beats && advance));
   assign take        = next_valid_q && (!cur_valid_q || finish);
   assign job_ready_o = !next_valid_q || take;
-  assign fifo_raddr_o    = rd_q + FifoW'(beat_q);
+  assign fifo_raddr_o    = rd_q + re_pkg::FifoW'(beat_q);
   assign release_o       = finish;
   assign release_beats_o = cur_q.beats;
 
   // Lane j of the buffer takes input byte (j - delta) mod 64 of the beat: buffer address = offset + frame
   // position - data_at.
   logic [5:0]        delta;
-  logic [StreamBytes-1:0] we;
-  logic [7:0]        wbyte [StreamBytes];
-  logic [RowW-1:0]   wrow [StreamBytes];
+  logic [nt_pkg::StreamBytes-1:0] we;
+  logic [7:0]        wbyte [nt_pkg::StreamBytes];
+  logic [re_pkg::RowW-1:0]   wrow [nt_pkg::StreamBytes];
   always_comb begin
     delta = 6'(cur_q.offset) - 6'(cur_q.data_at);
-    for (int j = 0; j < StreamBytes; j++) begin
+    for (int j = 0; j < nt_pkg::StreamBytes; j++) begin
       automatic logic [5:0]  i = 6'(j) - delta;
       automatic logic [31:0] pos = {17'd0, beat_q, 6'd0} + 32'(i);
       // verilator lint_off UNUSEDSIGNAL
@@ -90,21 +88,21 @@ module re_event_buffer
     dend       = 32'(cur_q.data_at) + 32'(cur_q.len);
     wlo        = 32'(cur_q.data_at) > wbase ? 32'(cur_q.data_at) - wbase : '0;
     whi        = dend > wbase ? dend - wbase : '0;
-    if (wlo > 32'(StreamBytes)) wlo = 32'(StreamBytes);
-    if (whi > 32'(StreamBytes)) whi = 32'(StreamBytes);
+    if (wlo > 32'(nt_pkg::StreamBytes)) wlo = 32'(nt_pkg::StreamBytes);
+    if (whi > 32'(nt_pkg::StreamBytes)) whi = 32'(nt_pkg::StreamBytes);
     dma_req_valid_o = cfg_host_i && cur_valid_q && !cur_q.skip && wlo < whi;
     dma_req_write_o = 1'b1;
     dma_req_addr_o  = wr_slot + 64'(cur_q.offset) + 64'(wbase) + 64'(wlo) - 64'(cur_q.data_at);
     dma_req_len_o   = 16'(whi - wlo);
     dma_req_off_o   = wlo[5:0];
-    for (int j = 0; j < StreamBytes; j++) begin
+    for (int j = 0; j < nt_pkg::StreamBytes; j++) begin
       dma_req_data_o[8*j+:8] = (32'(j) >= wlo && 32'(j) < whi) ? fifo_rdata_i[8*j+:8] : 8'd0;
     end
   end
   assign advance = !dma_req_valid_o || dma_req_ready_i;
 
   // ---- completed events, in completion order ----
-  logic [CtxW-1:0] q_mem [ReContexts];
+  logic [re_pkg::CtxW-1:0] q_mem [nt_pkg::ReContexts];
   logic [QW-1:0]   qwr_q, qrd_q;
   logic [QW:0]     qcnt_q;
   logic            push, pop;
@@ -112,35 +110,35 @@ module re_event_buffer
 
   // ---- output stage ----
   logic             o_active_q;
-  logic [CtxW-1:0]  o_ctx_q;
-  logic [BeatsW-1:0] o_beat_q;
-  logic [StreamBits-1:0] prev_q;
-  logic [StreamBits-1:0] rd_row;
+  logic [re_pkg::CtxW-1:0]  o_ctx_q;
+  logic [re_pkg::BeatsW-1:0] o_beat_q;
+  logic [nt_pkg::StreamBits-1:0] prev_q;
+  logic [nt_pkg::StreamBits-1:0] rd_row;
   logic [31:0]      total, beat_base;
   logic             o_last, o_fire;
-  logic [StreamBits-1:0] beat_data;
-  logic [StreamBytes-1:0] keep;
-  logic [8*ReOutHdrBytes-1:0] hdr;
-  logic [8*ReOutHdrBytesE2sar-1:0] hdr2;
+  logic [nt_pkg::StreamBits-1:0] beat_data;
+  logic [nt_pkg::StreamBytes-1:0] keep;
+  logic [8*nt_pkg::ReOutHdrBytes-1:0] hdr;
+  logic [8*nt_pkg::ReOutHdrBytesE2sar-1:0] hdr2;
   logic [7:0] b_evio, b_e2sar;
   logic [63:0] rec_addr;  // `buffer host`: the record's slot address
   assign rec_addr = cfg_host_base_i + 64'(o_ctx_q) * slot_bytes;
   assign pop = !o_active_q && qcnt_q != '0;
   assign ev_ctx_o = o_ctx_q;
   always_comb begin
-    total     = (cfg_format_i ? 32'(ReOutHdrBytesE2sar) : 32'(ReOutHdrBytes)) +
+    total     = (cfg_format_i ? 32'(nt_pkg::ReOutHdrBytesE2sar) : 32'(nt_pkg::ReOutHdrBytes)) +
                 (cfg_host_i ? 32'(8) : ev_i.length);
     beat_base = {17'd0, o_beat_q, 6'd0};
-    o_last    = total - beat_base <= 32'(StreamBytes);
-    keep      = o_last ? StreamBytes'((65'd1 << (total - beat_base)) - 65'd1) : '1;
+    o_last    = total - beat_base <= 32'(nt_pkg::StreamBytes);
+    keep      = o_last ? nt_pkg::StreamBytes'((65'd1 << (total - beat_base)) - 65'd1) : '1;
     // header bytes in frame order (byte 0 = bits 7:0)
     hdr = '0;
     for (int k = 0; k < 6; k++) begin
       hdr[8*k+:8]       = ev_i.mac_dst[8*(5-k)+:8];
       hdr[8*(6+k)+:8]   = ev_i.mac_src[8*(5-k)+:8];
     end
-    hdr[8*12+:8] = 8'(ReEtherType >> 8);
-    hdr[8*13+:8] = 8'(ReEtherType);
+    hdr[8*12+:8] = 8'(nt_pkg::ReEtherType >> 8);
+    hdr[8*13+:8] = 8'(nt_pkg::ReEtherType);
     hdr2 = '0;
     hdr2[0+:8*14] = hdr[0+:8*14];
     for (int k = 0; k < 2; k++) begin
@@ -155,22 +153,22 @@ module re_event_buffer
       hdr2[8*(28+k)+:8] = ev_i.segments[8*(3-k)+:8];
     end
     for (int k = 0; k < 8; k++) hdr2[8*(14+k)+:8] = ev_i.event_num[8*(7-k)+:8];
-    for (int k = 0; k < StreamBytes; k++) begin
-      if (k < ReOutHdrBytes) begin
-        b_evio = (o_beat_q == '0) ? hdr[8*k+:8] : prev_q[8*(k + StreamBytes - ReOutHdrBytes)+:8];
+    for (int k = 0; k < nt_pkg::StreamBytes; k++) begin
+      if (k < nt_pkg::ReOutHdrBytes) begin
+        b_evio = (o_beat_q == '0) ? hdr[8*k+:8] : prev_q[8*(k + nt_pkg::StreamBytes - nt_pkg::ReOutHdrBytes)+:8];
       end else begin
-        b_evio = rd_row[8*(k - ReOutHdrBytes)+:8];
+        b_evio = rd_row[8*(k - nt_pkg::ReOutHdrBytes)+:8];
       end
-      if (k < ReOutHdrBytesE2sar) begin
-        b_e2sar = (o_beat_q == '0) ? hdr2[8*k+:8] : prev_q[8*(k + StreamBytes - ReOutHdrBytesE2sar)+:8];
+      if (k < nt_pkg::ReOutHdrBytesE2sar) begin
+        b_e2sar = (o_beat_q == '0) ? hdr2[8*k+:8] : prev_q[8*(k + nt_pkg::StreamBytes - nt_pkg::ReOutHdrBytesE2sar)+:8];
       end else begin
-        b_e2sar = rd_row[8*(k - ReOutHdrBytesE2sar)+:8];
+        b_e2sar = rd_row[8*(k - nt_pkg::ReOutHdrBytesE2sar)+:8];
       end
       // a completion record: the header, then the slot address (big endian)
       if (cfg_host_i) begin
-        if (k >= ReOutHdrBytes && k < ReOutHdrBytes + 8) b_evio = rec_addr[8*(ReOutHdrBytes + 7 - k)+:8];
-        if (k >= ReOutHdrBytesE2sar && k < ReOutHdrBytesE2sar + 8)
-          b_e2sar = rec_addr[8*(ReOutHdrBytesE2sar + 7 - k)+:8];
+        if (k >= nt_pkg::ReOutHdrBytes && k < nt_pkg::ReOutHdrBytes + 8) b_evio = rec_addr[8*(nt_pkg::ReOutHdrBytes + 7 - k)+:8];
+        if (k >= nt_pkg::ReOutHdrBytesE2sar && k < nt_pkg::ReOutHdrBytesE2sar + 8)
+          b_e2sar = rec_addr[8*(nt_pkg::ReOutHdrBytesE2sar + 7 - k)+:8];
       end
       beat_data[8*k+:8] = cfg_format_i ? b_e2sar : b_evio;
       if (!keep[k]) beat_data[8*k+:8] = 8'd0;
@@ -179,10 +177,10 @@ module re_event_buffer
   assign o_fire = o_active_q && m_ready_i;
 
   // ---- the buffer: one memory per byte lane ----
-  logic [RowW-1:0] o_row;
+  logic [re_pkg::RowW-1:0] o_row;
   assign o_row = {o_ctx_q, o_beat_q[LaneRowW-1:0]};
-  for (genvar j = 0; j < StreamBytes; j++) begin : g_lane
-    logic [7:0] mem [ReContexts * RowsPerCtx];
+  for (genvar j = 0; j < nt_pkg::StreamBytes; j++) begin : g_lane
+    logic [7:0] mem [nt_pkg::ReContexts * re_pkg::RowsPerCtx];
     always_ff @(posedge clk_i) begin
       if (we[j]) mem[wrow[j]] <= wbyte[j];
     end
@@ -230,7 +228,7 @@ module re_event_buffer
       qcnt_q <= qcnt_q + (QW + 1)'(push) - (QW + 1)'(pop);
       // write
       if (finish) begin
-        rd_q   <= rd_q + FifoW'(cur_q.beats);
+        rd_q   <= rd_q + re_pkg::FifoW'(cur_q.beats);
         beat_q <= '0;
       end else if (cur_valid_q && advance) begin
         beat_q <= beat_q + 1'b1;

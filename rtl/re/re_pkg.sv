@@ -1,19 +1,18 @@
 // Types shared by the reassembly engine's stages (docs/re-microarchitecture.md).
 package re_pkg;
-  import nt_pkg::*;
 
   // The largest event with `buffer host` (cfg_host_i): the event's bytes go to a slot in host memory by DMA, so
   // only the tracking state (offsets of OffW bits) grows with it (docs/re-microarchitecture.md).
   localparam int unsigned ReHostBufBytes = 16777216;
 
-  localparam int unsigned CtxW = $clog2(ReContexts);
-  localparam int unsigned RangeW = $clog2(ReRanges);
+  localparam int unsigned CtxW = $clog2(nt_pkg::ReContexts);
+  localparam int unsigned RangeW = $clog2(nt_pkg::ReRanges);
   localparam int unsigned OffW = $clog2(ReHostBufBytes + 1);  // an end offset within an event (either buffer)
-  localparam int unsigned RowsPerCtx = ReBufBytes / StreamBytes;
-  localparam int unsigned RowW = $clog2(ReContexts * RowsPerCtx);
-  localparam int unsigned FifoW = $clog2(ReFifoBeats);
-  localparam int unsigned BeatsW = $clog2(ReSegBeats + 1);
-  localparam int unsigned CodeW = $clog2(ReDropReasons);
+  localparam int unsigned RowsPerCtx = nt_pkg::ReBufBytes / nt_pkg::StreamBytes;
+  localparam int unsigned RowW = $clog2(nt_pkg::ReContexts * RowsPerCtx);
+  localparam int unsigned FifoW = $clog2(nt_pkg::ReFifoBeats);
+  localparam int unsigned BeatsW = $clog2(nt_pkg::ReSegBeats + 1);
+  localparam int unsigned CodeW = $clog2(nt_pkg::ReDropReasons);
 
   localparam int unsigned KeyW = 80;  // event key {event_num (evio6: tick[15:0] zero-extended), data_id}
 

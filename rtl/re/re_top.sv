@@ -1,22 +1,20 @@
 // EJFAT reassembly engine (docs/re.md, docs/re-microarchitecture.md): LB output segments for one compute
 // node in, one frame per reassembled event out, incomplete events on the report port, counters.
 module re_top
-  import nt_pkg::*;
-  import re_pkg::*;
 (
   input  logic                   clk_i,
   input  logic                   rst_ni,
   // segments (Ethernet frames); s_time_i is the frame's arrival time in ns, sampled with its first beat
   input  logic                   s_valid_i,
-  input  logic [StreamBits-1:0]  s_data_i,
-  input  logic [StreamBytes-1:0] s_keep_i,
+  input  logic [nt_pkg::StreamBits-1:0]  s_data_i,
+  input  logic [nt_pkg::StreamBytes-1:0] s_keep_i,
   input  logic                   s_last_i,
   input  logic [63:0]            s_time_i,
   output logic                   s_ready_o,
   // reassembled events
   output logic                   m_valid_o,
-  output logic [StreamBits-1:0]  m_data_o,
-  output logic [StreamBytes-1:0] m_keep_o,
+  output logic [nt_pkg::StreamBits-1:0]  m_data_o,
+  output logic [nt_pkg::StreamBytes-1:0] m_keep_o,
   output logic                   m_last_o,
   input  logic                   m_ready_i,
   // end of input: report every open event
@@ -37,7 +35,7 @@ module re_top
   output logic [63:0]            dma_req_addr_o,
   output logic [15:0]            dma_req_len_o,
   output logic [5:0]             dma_req_off_o,
-  output logic [StreamBits-1:0]  dma_req_data_o,
+  output logic [nt_pkg::StreamBits-1:0]  dma_req_data_o,
   // incomplete events
   output logic                   rep_valid_o,
   output logic [63:0]            rep_event_num_o,
@@ -53,17 +51,17 @@ module re_top
   output logic [31:0]            cnt_completed_o,
   output logic [31:0]            cnt_timed_out_o,
   output logic [31:0]            cnt_out_o,
-  output logic [ReDropReasons*32-1:0] cnt_drops_o
+  output logic [nt_pkg::ReDropReasons*32-1:0] cnt_drops_o
 );
   logic                  desc_valid, desc_pop, frame_idle, release_beats_v, ing_busy, dec_busy, buf_busy;
-  desc_t                 desc;
-  logic [FifoW-1:0]      fifo_raddr;
-  logic [StreamBits-1:0] fifo_rdata;
-  logic [BeatsW-1:0]     release_beats;
+  re_pkg::desc_t                 desc;
+  logic [re_pkg::FifoW-1:0]      fifo_raddr;
+  logic [nt_pkg::StreamBits-1:0] fifo_rdata;
+  logic [re_pkg::BeatsW-1:0]     release_beats;
   logic                  job_valid, job_ready, ev_done;
-  job_t                  job;
-  logic [CtxW-1:0]       ev_ctx;
-  event_t                ev;
+  re_pkg::job_t                  job;
+  logic [re_pkg::CtxW-1:0]       ev_ctx;
+  re_pkg::event_t                ev;
 
   re_ingress u_ingress (
     .clk_i,

@@ -2,53 +2,51 @@
 // decision stage; B: CLEARs of drained queues, served first) and a builder that turns one request into up
 // to three control packets (RTT_REPLY, NOTIFY, CLEAR in that order) on the control stream.
 module reorder_ctrl_gen
-  import nt_pkg::*;
-  import reorder_pkg::*;
 (
   input  logic                  clk_i,
   input  logic                  rst_ni,
   input  logic                  push_a_i,
-  input  ctrl_req_t             req_a_i,
+  input  reorder_pkg::ctrl_req_t             req_a_i,
   input  logic                  push_b_i,
-  input  ctrl_req_t             req_b_i,
+  input  reorder_pkg::ctrl_req_t             req_b_i,
   output logic [3:0]            free_a_o,   // free entries in FIFO A
   output logic                  full_b_o,
   output logic                  busy_o,     // a request or packet is pending
   output logic                  c_valid_o,
-  output logic [StreamBits-1:0] c_data_o,
-  output logic [StreamBytes-1:0] c_keep_o,
+  output logic [nt_pkg::StreamBits-1:0] c_data_o,
+  output logic [nt_pkg::StreamBytes-1:0] c_keep_o,
   output logic                  c_last_o,
   input  logic                  c_ready_i,
   input  logic                  p4_format_i,  // conweave-p4's wire format (reorder_pkg::build_ctrl)
   output logic                  sent_o      // the last beat of a control packet left this cycle
 );
-  localparam int unsigned DepthA = ReorderCtrlFifo;
-  localparam int unsigned DepthB = ReorderQueues;
+  localparam int unsigned DepthA = nt_pkg::ReorderCtrlFifo;
+  localparam int unsigned DepthB = nt_pkg::ReorderQueues;
   localparam int unsigned AW = $clog2(DepthA);
   localparam int unsigned BW = $clog2(DepthB);
 
-  ctrl_req_t    a_mem_q [DepthA];
-  ctrl_req_t    b_mem_q [DepthB];
+  reorder_pkg::ctrl_req_t    a_mem_q [DepthA];
+  reorder_pkg::ctrl_req_t    b_mem_q [DepthB];
   logic [AW-1:0] a_rd_q;
   logic [AW:0]   a_cnt_q;
   logic [BW-1:0] b_rd_q;
   logic [BW:0]   b_cnt_q;
 
   logic          busy_q;
-  ctrl_req_t     req_q;
+  reorder_pkg::ctrl_req_t     req_q;
   logic          beat_q;
-  logic [WindowBits-1:0] frame_q;
+  logic [nt_pkg::WindowBits-1:0] frame_q;
   logic [7:0]    len_q;
   logic          c_valid_q;
-  logic [StreamBits-1:0] c_data_q;
-  logic [StreamBytes-1:0] c_keep_q;
+  logic [nt_pkg::StreamBits-1:0] c_data_q;
+  logic [nt_pkg::StreamBytes-1:0] c_keep_q;
   logic          c_last_q;
 
   logic          adv, pop_a, pop_b, emit, emit_last, load, next_pkt;
-  logic [StreamBits-1:0] emit_data;
-  logic [StreamBytes-1:0] emit_keep;
+  logic [nt_pkg::StreamBits-1:0] emit_data;
+  logic [nt_pkg::StreamBytes-1:0] emit_keep;
   logic [2:0]    rem;
-  ctrl_req_t     load_req;
+  reorder_pkg::ctrl_req_t     load_req;
   int unsigned   base, n;
 
   assign free_a_o = 4'(DepthA) - 4'(a_cnt_q);
@@ -61,22 +59,22 @@ module reorder_ctrl_gen
   assign sent_o = c_valid_q && c_ready_i && c_last_q;
 
   // The packet for the lowest request bit: op, and the epoch (the header's, or the flow's for a CLEAR).
-  function automatic logic [WindowBits+7:0] build(ctrl_req_t r);
+  function automatic logic [nt_pkg::WindowBits+7:0] build(reorder_pkg::ctrl_req_t r);
     logic [2:0] op;
     logic [1:0] ep;
     int unsigned bth8;
     bth8 = (r.v6 ? 54 : 34) + 16;
-    if (r.mask[MaskReply]) begin
-      op = CwRttReply;
+    if (r.mask[reorder_pkg::MaskReply]) begin
+      op = reorder_pkg::CwRttReply;
       ep = r.hdr[8*bth8+2+:2];
-    end else if (r.mask[MaskNotify]) begin
-      op = CwNotify;
+    end else if (r.mask[reorder_pkg::MaskNotify]) begin
+      op = reorder_pkg::CwNotify;
       ep = r.hdr[8*bth8+2+:2];
     end else begin
-      op = CwClear;
+      op = reorder_pkg::CwClear;
       ep = r.clear_epoch;
     end
-    return build_ctrl(r.hdr, r.v6, op, ep, p4_format_i);
+    build = reorder_pkg::build_ctrl(r.hdr, r.v6, op, ep, p4_format_i);
   endfunction
 
   always_comb begin
@@ -91,14 +89,14 @@ module reorder_ctrl_gen
     next_pkt = 1'b0;
     rem = req_q.mask & (req_q.mask - 3'd1);
     load_req = b_cnt_q != '0 ? b_mem_q[b_rd_q] : a_mem_q[a_rd_q];
-    base = beat_q ? StreamBytes : 0;
+    base = beat_q ? nt_pkg::StreamBytes : 0;
     n = 32'(len_q) - base;
-    if (n > StreamBytes) n = StreamBytes;
+    if (n > nt_pkg::StreamBytes) n = nt_pkg::StreamBytes;
     if (adv) begin
       if (busy_q) begin
         emit = 1'b1;
-        emit_data = beat_q ? frame_q[WindowBits-1:StreamBits] : frame_q[StreamBits-1:0];
-        emit_keep = keep_mask(n);
+        emit_data = beat_q ? frame_q[nt_pkg::WindowBits-1:nt_pkg::StreamBits] : frame_q[nt_pkg::StreamBits-1:0];
+        emit_keep = reorder_pkg::keep_mask(n);
         emit_last = base + n == 32'(len_q);
         if (emit_last && rem != 3'd0) next_pkt = 1'b1;
       end else if (b_cnt_q != '0 || a_cnt_q != '0) begin

@@ -4,56 +4,54 @@
 // the shared buffer, linking the cells of a packet, and hands each complete packet (or a header-malformed
 // one, at its first beat) to the decision stage through the pending register.
 module reorder_ingress
-  import nt_pkg::*;
-  import reorder_pkg::*;
 (
   input  logic                   clk_i,
   input  logic                   rst_ni,
   // fabric side
   input  logic                   s_valid_i,
-  input  logic [StreamBits-1:0]  s_data_i,
-  input  logic [StreamBytes-1:0] s_keep_i,
+  input  logic [nt_pkg::StreamBits-1:0]  s_data_i,
+  input  logic [nt_pkg::StreamBytes-1:0] s_keep_i,
   input  logic                   s_last_i,
   output logic                   s_ready_o,
   input  logic                   p4_format_i,   // conweave-p4's wire format (reorder_pkg::parse_cw)
   // the shared buffer: the cell the next write takes, if any
   input  logic                   cell_avail_i,
-  input  logic [CellW-1:0]       free_cell_i,
+  input  logic [reorder_pkg::CellW-1:0]       free_cell_i,
   output logic                   wr_o,          // write free_cell_i with the beat below
-  output logic [StreamBits-1:0]  wr_data_o,
-  output logic [StreamBytes-1:0] wr_keep_o,
+  output logic [nt_pkg::StreamBits-1:0]  wr_data_o,
+  output logic [nt_pkg::StreamBytes-1:0] wr_keep_o,
   output logic                   wr_last_o,
   output logic                   link_o,        // and link it: next[link_prev_o] = free_cell_i
-  output logic [CellW-1:0]       link_prev_o,
+  output logic [reorder_pkg::CellW-1:0]       link_prev_o,
   // the pending packet, taken by the decision stage
   input  logic                   pend_take_i,
   output logic                   pend_valid_o,
   output logic                   pend_bad_o,    // malformed: headers, IP length or size
-  output meta_t                  pend_meta_o,
-  output logic [CellW-1:0]       pend_head_o,
-  output logic [CellW-1:0]       pend_tail_o,
+  output reorder_pkg::meta_t                  pend_meta_o,
+  output logic [reorder_pkg::CellW-1:0]       pend_head_o,
+  output logic [reorder_pkg::CellW-1:0]       pend_tail_o,
   output logic [15:0]            pend_cells_o,
   output logic                   busy_o         // a beat is in the lookahead register
 );
   logic                   h_valid_q;
-  logic [StreamBits-1:0]  h_data_q;
-  logic [StreamBytes-1:0] h_keep_q;
+  logic [nt_pkg::StreamBits-1:0]  h_data_q;
+  logic [nt_pkg::StreamBytes-1:0] h_keep_q;
   logic                   h_last_q;
   logic [7:0]             h_idx_q, in_idx_q;
   logic                   skip_q;   // the rest of this packet writes nothing
-  meta_t                  meta_q;
-  logic [CellW-1:0]       ip_head_q, ip_prev_q;
+  reorder_pkg::meta_t                  meta_q;
+  logic [reorder_pkg::CellW-1:0]       ip_head_q, ip_prev_q;
   logic [15:0]            ip_cells_q;
   logic                   pend_valid_q, pend_bad_q;
-  meta_t                  pend_meta_q;
-  logic [CellW-1:0]       pend_head_q, pend_tail_q;
+  reorder_pkg::meta_t                  pend_meta_q;
+  logic [reorder_pkg::CellW-1:0]       pend_head_q, pend_tail_q;
   logic [15:0]            pend_cells_q;
 
   logic                   res_ok, in_fire, h_go, first, i_pend, i_last, i_oversize, i_pend_bad, n_skip;
-  logic [CellW-1:0]       n_head, n_prev;
+  logic [reorder_pkg::CellW-1:0]       n_head, n_prev;
   logic [15:0]            n_cells, cells_before, i_len;
-  logic [WindowBits-1:0]  win;
-  meta_t                  pm, n_meta;
+  logic [nt_pkg::WindowBits-1:0]  win;
+  reorder_pkg::meta_t                  pm, n_meta;
   int                     known, out_n, h_n, nx_n;
 
   assign res_ok = cell_avail_i && (!pend_valid_q || pend_take_i);
@@ -81,13 +79,13 @@ module reorder_ingress
     pm = meta_q;
     h_n = $countones(h_keep_q);
     nx_n = $countones(s_keep_i);
-    win = {h_last_q ? {StreamBits{1'b0}} : s_data_i, h_data_q};
-    known = h_last_q ? h_n : (s_last_i ? int'(StreamBytes) + nx_n : -1);
-    out_n = StreamBytes;
+    win = {h_last_q ? {nt_pkg::StreamBits{1'b0}} : s_data_i, h_data_q};
+    known = h_last_q ? h_n : (s_last_i ? int'(nt_pkg::StreamBytes) + nx_n : -1);
+    out_n = nt_pkg::StreamBytes;
     if (h_go) begin
       if (first) begin
-        pm = parse_cw(win, known, p4_format_i);
-        pm.hash = flow_hash(pm.key);
+        pm = reorder_pkg::parse_cw(win, known, p4_format_i);
+        pm.hash = reorder_pkg::flow_hash(pm.key);
         n_meta = pm;
         n_cells = '0;
       end
@@ -98,19 +96,19 @@ module reorder_ingress
       end else if (!(first ? 1'b0 : skip_q)) begin
         if (h_last_q) begin
           out_n = h_n - 4;
-          i_len = 16'(int'(h_idx_q) * StreamBytes + h_n);
+          i_len = 16'(int'(h_idx_q) * nt_pkg::StreamBytes + h_n);
           i_last = 1'b1;
         end else if (s_last_i && nx_n <= 4) begin
           // the successor holds only bytes the removal pulls in: this beat ends the NIC frame
-          out_n = int'(StreamBytes) - 4 + nx_n;
-          i_len = 16'((int'(h_idx_q) + 1) * StreamBytes + nx_n);
+          out_n = int'(nt_pkg::StreamBytes) - 4 + nx_n;
+          i_len = 16'((int'(h_idx_q) + 1) * nt_pkg::StreamBytes + nx_n);
           i_last = 1'b1;
         end
         cells_before = first ? 16'd0 : ip_cells_q;
-        i_oversize = !i_last && cells_before == 16'(ReorderMaxCells - 1);
+        i_oversize = !i_last && cells_before == 16'(nt_pkg::ReorderMaxCells - 1);
         wr_o = 1'b1;
-        wr_data_o = strip_beat(h_data_q, s_data_i, int'(h_idx_q), pm, unsigned'(out_n));
-        wr_keep_o = keep_mask(unsigned'(out_n));
+        wr_data_o = reorder_pkg::strip_beat(h_data_q, s_data_i, int'(h_idx_q), pm, unsigned'(out_n));
+        wr_keep_o = reorder_pkg::keep_mask(unsigned'(out_n));
         link_o = cells_before != '0;
         n_head = first ? free_cell_i : ip_head_q;
         n_prev = free_cell_i;

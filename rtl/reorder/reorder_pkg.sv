@@ -1,14 +1,13 @@
 // Types and combinational functions of the ConWeave reorder block (docs/conweave.md,
 // docs/reorder-microarchitecture.md). model/reorder/reorder_frame.cc computes the same functions in C++.
 package reorder_pkg;
-  import nt_pkg::*;
 
-  localparam int unsigned CellW = $clog2(ReorderCells);
-  localparam int unsigned FlowW = $clog2(ReorderFlows);
-  localparam int unsigned QW = $clog2(ReorderQueues);
-  localparam int unsigned HdrBits = 8 * ReorderHdrBytes;
-  localparam int unsigned KeyBits = 8 * ReorderKeyBytes;
-  localparam int unsigned OfW = $clog2(ReorderOutFifo);
+  localparam int unsigned CellW = $clog2(nt_pkg::ReorderCells);
+  localparam int unsigned FlowW = $clog2(nt_pkg::ReorderFlows);
+  localparam int unsigned QW = $clog2(nt_pkg::ReorderQueues);
+  localparam int unsigned HdrBits = 8 * nt_pkg::ReorderHdrBytes;
+  localparam int unsigned KeyBits = 8 * nt_pkg::ReorderKeyBytes;
+  localparam int unsigned OfW = $clog2(nt_pkg::ReorderOutFifo);
 
   // CW opcodes (BTH byte 8 bits 6..4).
   localparam logic [2:0] CwNormal = 3'd0, CwRttRequest = 3'd1, CwRttReply = 3'd2, CwClear = 3'd3,
@@ -79,124 +78,137 @@ package reorder_pkg;
     logic [1:0]         clear_epoch;
   } ctrl_req_t;
 
-  function automatic logic [7:0] wb(logic [WindowBits-1:0] w, int unsigned off);
-    return w[8*off+:8];
+  function automatic logic [7:0] wb(logic [nt_pkg::WindowBits-1:0] w, int unsigned off);
+    wb = w[8*off+:8];
   endfunction
-  function automatic logic [15:0] wb16(logic [WindowBits-1:0] w, int unsigned off);
-    return {w[8*off+:8], w[8*(off+1)+:8]};
+  function automatic logic [15:0] wb16(logic [nt_pkg::WindowBits-1:0] w, int unsigned off);
+    wb16 = {w[8*off+:8], w[8*(off+1)+:8]};
   endfunction
 
   function automatic logic [15:0] ones_add(logic [15:0] a, logic [15:0] b);
     logic [16:0] s;
     s = {1'b0, a} + {1'b0, b};
-    return s[15:0] + {15'd0, s[16]};
+    ones_add = s[15:0] + {15'd0, s[16]};
   endfunction
 
   // Header parse of a fabric frame's first two beats; known_len < 0: the frame is longer than that.
   // p4: conweave-p4's wire format (docs/conweave.md "Two wire formats"): BTH byte 8 = AckReq | opcode(2) |
   // phase | epoch(2) | ask_reply | tail, IP/UDP lengths not grown for the CW header; mapped to the seed's
   // fields (op, epoch = epoch + phase, REROUTED = phase, TAIL), so nothing after the parse changes.
-  function automatic meta_t parse_cw(logic [WindowBits-1:0] w, int known_len, logic p4);
+  function automatic meta_t parse_cw(logic [nt_pkg::WindowBits-1:0] w, int known_len, logic p4);
     meta_t m;
     int unsigned len, udp, bth, ipn, src;
     logic [15:0] et, sum;
     logic [7:0] b8;
+    logic go;  // 0 once the frame is known not to be a CW data packet: m as it is then is the answer
     m = '0;
-    len = known_len < 0 ? 2 * StreamBytes + 1 : unsigned'(known_len);
+    go = 1'b1;
+    udp = 0;
+    len = known_len < 0 ? 2 * nt_pkg::StreamBytes + 1 : unsigned'(known_len);
     et = wb16(w, 12);
     if (et == 16'h0800) begin
       m.v6 = 1'b0;
       udp = 34;
-      if (wb(w, 14) != 8'h45 || wb(w, 23) != 8'd17 || ((wb(w, 20) & 8'h3f) | wb(w, 21)) != 8'd0) return m;
-      m.ip_len = wb16(w, 16);
-      m.ce = w[8*15+:2] == 2'b11;
+      if (wb(w, 14) != 8'h45 || wb(w, 23) != 8'd17 || ((wb(w, 20) & 8'h3f) | wb(w, 21)) != 8'd0) go = 1'b0;
+      else begin
+        m.ip_len = wb16(w, 16);
+        m.ce = w[8*15+:2] == 2'b11;
+      end
     end else if (et == 16'h86dd) begin
       m.v6 = 1'b1;
       udp = 54;
-      if (w[8*14+4+:4] != 4'd6 || wb(w, 20) != 8'd17) return m;
-      m.ip_len = wb16(w, 18);
-      m.ce = w[8*15+4+:2] == 2'b11;
-    end else begin
-      return m;
-    end
-    bth = udp + 8;
-    m.cw_off = 16'(bth + 12);
-    if (len < bth + 12 + 4 + 4) return m;
-    if (wb16(w, udp + 2) != 16'(ReorderUdpPort)) return m;
-    b8 = wb(w, bth + 8);
-    m.path_id = wb(w, bth + 4);
-    if (p4) begin
-      // DATA (1) only: ask_reply without tail asks for an RTT_REPLY; 0 (no CW header), REPLY, NOTIFY: 7
-      m.op = b8[6:5] != 2'd1 ? 3'd7 : (b8[1] && !b8[0]) ? CwRttRequest : CwNormal;
-      m.epoch = b8[3:2] + {1'b0, b8[4]};
-      m.rerouted = b8[4];
-    end else begin
-      m.op = b8[6:4];
-      m.epoch = b8[3:2];
-      m.rerouted = b8[1];
-    end
-    m.tail = b8[0];
-    m.tx_ts = wb16(w, bth + 12);
-    m.tail_tx_ts = wb16(w, bth + 14);
-    if (m.op != CwNormal && m.op != CwRttRequest) return m;
-    m.key[7:0] = m.v6 ? 8'd1 : 8'd0;
-    ipn = m.v6 ? 16 : 4;
-    src = m.v6 ? 22 : 26;
-    for (int unsigned i = 0; i < 16; i++) begin
-      if (i < ipn) begin
-        m.key[8*(1+i)+:8] = wb(w, src + i);
-        m.key[8*(17+i)+:8] = wb(w, src + ipn + i);
+      if (w[8*14+4+:4] != 4'd6 || wb(w, 20) != 8'd17) go = 1'b0;
+      else begin
+        m.ip_len = wb16(w, 18);
+        m.ce = w[8*15+4+:2] == 2'b11;
       end
+    end else begin
+      go = 1'b0;
     end
-    for (int unsigned i = 0; i < 3; i++) m.key[8*(33+i)+:8] = wb(w, bth + 5 + i);
-    m.nic_ip_len = m.ip_len - 16'd4;
-    m.nic_udp_len = wb16(w, udp + 4) - 16'd4;
-    m.nic_b8 = b8 & 8'h80;
-    if (p4) begin
-      // the lengths and the IPv4 checksum are the NIC's already; ip_len: the datagram the frame holds
-      m.nic_ip_len = m.ip_len;
-      m.nic_udp_len = wb16(w, udp + 4);
-      m.nic_csum = wb16(w, 24);
-      m.ip_len = m.ip_len + 16'd4;
-    end else if (!m.v6) begin
-      // RFC 1624 eqn. 3, as model/common/checksum.h: HC' = ~(~HC + ~m + m')
-      sum = ones_add(ones_add(16'd0, ~m.ip_len), m.nic_ip_len);
-      m.nic_csum = ~ones_add(~wb16(w, 24), sum);
+    if (go) begin
+      bth = udp + 8;
+      m.cw_off = 16'(bth + 12);
+      if (len < bth + 12 + 4 + 4) go = 1'b0;
+      else if (wb16(w, udp + 2) != 16'(nt_pkg::ReorderUdpPort)) go = 1'b0;
     end
-    m.hdr = w[HdrBits-1:0];
-    m.ok = 1'b1;
-    return m;
+    if (go) begin
+      b8 = wb(w, bth + 8);
+      m.path_id = wb(w, bth + 4);
+      if (p4) begin
+        // DATA (1) only: ask_reply without tail asks for an RTT_REPLY; 0 (no CW header), REPLY, NOTIFY: 7
+        m.op = b8[6:5] != 2'd1 ? 3'd7 : (b8[1] && !b8[0]) ? CwRttRequest : CwNormal;
+        m.epoch = b8[3:2] + {1'b0, b8[4]};
+        m.rerouted = b8[4];
+      end else begin
+        m.op = b8[6:4];
+        m.epoch = b8[3:2];
+        m.rerouted = b8[1];
+      end
+      m.tail = b8[0];
+      m.tx_ts = wb16(w, bth + 12);
+      m.tail_tx_ts = wb16(w, bth + 14);
+      if (m.op != CwNormal && m.op != CwRttRequest) go = 1'b0;
+    end
+    if (go) begin
+      m.key[7:0] = m.v6 ? 8'd1 : 8'd0;
+      ipn = m.v6 ? 16 : 4;
+      src = m.v6 ? 22 : 26;
+      for (int unsigned i = 0; i < 16; i++) begin
+        if (i < ipn) begin
+          m.key[8*(1+i)+:8] = wb(w, src + i);
+          m.key[8*(17+i)+:8] = wb(w, src + ipn + i);
+        end
+      end
+      for (int unsigned i = 0; i < 3; i++) m.key[8*(33+i)+:8] = wb(w, bth + 5 + i);
+      m.nic_ip_len = m.ip_len - 16'd4;
+      m.nic_udp_len = wb16(w, udp + 4) - 16'd4;
+      m.nic_b8 = b8 & 8'h80;
+      if (p4) begin
+        // the lengths and the IPv4 checksum are the NIC's already; ip_len: the datagram the frame holds
+        m.nic_ip_len = m.ip_len;
+        m.nic_udp_len = wb16(w, udp + 4);
+        m.nic_csum = wb16(w, 24);
+        m.ip_len = m.ip_len + 16'd4;
+      end else if (!m.v6) begin
+        // RFC 1624 eqn. 3, as model/common/checksum.h: HC' = ~(~HC + ~m + m')
+        sum = ones_add(ones_add(16'd0, ~m.ip_len), m.nic_ip_len);
+        m.nic_csum = ~ones_add(~wb16(w, 24), sum);
+      end
+      m.hdr = w[HdrBits-1:0];
+      m.ok = 1'b1;
+    end
+    parse_cw = m;
   endfunction
 
   // CRC-16/CCITT-FALSE of the flow key.
   function automatic logic [15:0] flow_hash(logic [KeyBits-1:0] key);
     logic [15:0] crc;
     crc = 16'hffff;
-    for (int unsigned i = 0; i < ReorderKeyBytes; i++) begin
+    for (int unsigned i = 0; i < nt_pkg::ReorderKeyBytes; i++) begin
       crc = crc ^ {key[8*i+:8], 8'd0};
       for (int j = 0; j < 8; j++) crc = crc[15] ? ((crc << 1) ^ 16'h1021) : (crc << 1);
     end
-    return crc;
+    flow_hash = crc;
   endfunction
 
   // Beat k of the NIC frame (see StripBeat in model/reorder/reorder_frame.h); reads only the offsets and
   // restored fields of m.
   /* verilator lint_off UNUSEDSIGNAL */
-  function automatic logic [StreamBits-1:0] strip_beat(logic [StreamBits-1:0] cur, logic [StreamBits-1:0] nxt,
+  function automatic logic [nt_pkg::StreamBits-1:0] strip_beat(logic [nt_pkg::StreamBits-1:0] cur, logic [nt_pkg::StreamBits-1:0] nxt,
                                                       int unsigned k, meta_t m, int unsigned out_n);
-    logic [StreamBits-1:0] d;
+    logic [nt_pkg::StreamBits-1:0] d;
     int unsigned base, p, src, udp, bth, lenpos;
     d = '0;
-    base = k * StreamBytes;
-    for (int unsigned j = 0; j < StreamBytes; j++) begin
+    base = k * nt_pkg::StreamBytes;
+    for (int unsigned j = 0; j < nt_pkg::StreamBytes; j++) begin
       p = base + j;
       src = p < 32'(m.cw_off) ? p : p + 4;
-      if (j < out_n) d[8*j+:8] = src < base + StreamBytes ? cur[8*(src-base)+:8] : nxt[8*(src-base-StreamBytes)+:8];
+      if (j < out_n) d[8*j+:8] = src < base + nt_pkg::StreamBytes ? cur[8*(src-base)+:8] : nxt[8*(src-base-nt_pkg::StreamBytes)+:8];
     end
     udp = m.v6 ? 54 : 34;
     bth = udp + 8;
     lenpos = m.v6 ? 18 : 16;
-    for (int unsigned j = 0; j < StreamBytes; j++) begin
+    for (int unsigned j = 0; j < nt_pkg::StreamBytes; j++) begin
       p = base + j;
       if (j < out_n) begin
         if (p == lenpos) d[8*j+:8] = m.nic_ip_len[15:8];
@@ -209,20 +221,20 @@ package reorder_pkg;
         if (p == bth + 8) d[8*j+:8] = m.nic_b8;
       end
     end
-    return d;
+    strip_beat = d;
   endfunction
   /* verilator lint_on UNUSEDSIGNAL */
 
   function automatic logic [63:0] keep_mask(int unsigned n);
-    return n >= 64 ? {64{1'b1}} : ((64'd1 << n) - 64'd1);
+    keep_mask = n >= 64 ? {64{1'b1}} : ((64'd1 << n) - 64'd1);
   endfunction
 
   // A control packet for a mirrored header: bytes in bits 8i+7:8i of two beats, and its length.
   // p4: byte 8 in conweave-p4's format: RTT_REPLY = REPLY phase 0 (epoch as received), NOTIFY = NOTIFY
   // (phase and epoch as received), CLEAR = REPLY phase 1 with epoch - 1 (the TAIL's conweave-p4 epoch).
-  function automatic logic [WindowBits+7:0] build_ctrl(logic [HdrBits-1:0] hdr, logic v6, logic [2:0] op,
+  function automatic logic [nt_pkg::WindowBits+7:0] build_ctrl(logic [HdrBits-1:0] hdr, logic v6, logic [2:0] op,
                                                       logic [1:0] epoch, logic p4);
-    logic [WindowBits-1:0] f;
+    logic [nt_pkg::WindowBits-1:0] f;
     int unsigned udp, bth, cw_end, len, ipn, src;
     logic [15:0] s;
     logic [31:0] crc;
@@ -232,7 +244,7 @@ package reorder_pkg;
     cw_end = bth + 16;
     len = cw_end + 4;
     f[HdrBits-1:0] = hdr;
-    for (int unsigned i = cw_end; i < ReorderHdrBytes; i++) f[8*i+:8] = 8'd0;
+    for (int unsigned i = cw_end; i < nt_pkg::ReorderHdrBytes; i++) f[8*i+:8] = 8'd0;
     for (int unsigned i = 0; i < 6; i++) begin
       f[8*i+:8] = hdr[8*(6+i)+:8];
       f[8*(6+i)+:8] = hdr[8*i+:8];
@@ -265,11 +277,11 @@ package reorder_pkg;
       {f[8*24+:8], f[8*25+:8]} = ~s;
     end
     crc = rdma_pkg::icrc_seed();
-    crc = rdma_pkg::icrc_beat(crc, f[StreamBits-1:0], 0, 14, cw_end, v6);
-    crc = rdma_pkg::icrc_beat(crc, f[WindowBits-1:StreamBits], StreamBytes, 14, cw_end, v6);
+    crc = rdma_pkg::icrc_beat(crc, f[nt_pkg::StreamBits-1:0], 0, 14, cw_end, v6);
+    crc = rdma_pkg::icrc_beat(crc, f[nt_pkg::WindowBits-1:nt_pkg::StreamBits], nt_pkg::StreamBytes, 14, cw_end, v6);
     crc = ~crc;
     for (int unsigned j = 0; j < 4; j++) f[8*(cw_end+j)+:8] = crc[8*j+:8];
-    return {8'(len), f};
+    build_ctrl = {8'(len), f};
   endfunction
 
 endpackage

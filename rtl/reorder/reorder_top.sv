@@ -6,29 +6,27 @@
 // queues), C control (reorder_ctrl_gen). D, T and R share the queue and buffer state, so they live here.
 // model/reorder/reorder_model.cc is the cycle-accurate model of this module.
 module reorder_top
-  import nt_pkg::*;
-  import reorder_pkg::*;
 (
   input  logic                   clk_i,
   input  logic                   rst_ni,
   // fabric side
   input  logic                   s_valid_i,
-  input  logic [StreamBits-1:0]  s_data_i,
-  input  logic [StreamBytes-1:0] s_keep_i,
+  input  logic [nt_pkg::StreamBits-1:0]  s_data_i,
+  input  logic [nt_pkg::StreamBytes-1:0] s_keep_i,
   input  logic                   s_last_i,
   output logic                   s_ready_o,
   // host side
   output logic                   m_valid_o,
-  output logic [StreamBits-1:0]  m_data_o,
-  output logic [StreamBytes-1:0] m_keep_o,
+  output logic [nt_pkg::StreamBits-1:0]  m_data_o,
+  output logic [nt_pkg::StreamBytes-1:0] m_keep_o,
   output logic                   m_last_o,
   input  logic                   m_ready_i,
   output logic                   m_held_o,
   output logic [15:0]            m_hold_us_o,
   // control packets toward the source ToR
   output logic                   c_valid_o,
-  output logic [StreamBits-1:0]  c_data_o,
-  output logic [StreamBytes-1:0] c_keep_o,
+  output logic [nt_pkg::StreamBits-1:0]  c_data_o,
+  output logic [nt_pkg::StreamBytes-1:0] c_keep_o,
   output logic                   c_last_o,
   input  logic                   c_ready_i,
   // microsecond clock and quasi-static configuration
@@ -71,32 +69,32 @@ module reorder_top
 
   // ---------------- state ----------------
   // buffer
-  logic [StreamBits-1:0]  cell_data_q [ReorderCells];
-  logic [StreamBytes-1:0] cell_keep_q [ReorderCells];
-  logic                   cell_last_q [ReorderCells];
-  logic [CellW-1:0]       next_q [ReorderCells];
-  logic                   info_held_q [ReorderCells];
-  logic [15:0]            info_t_q [ReorderCells];
-  logic [CellW-1:0]       free_mem_q [ReorderCells];
-  logic [CellW-1:0]       free_rd_q;
-  logic [CellW:0]         free_cnt_q, fresh_q;
+  logic [nt_pkg::StreamBits-1:0]  cell_data_q [nt_pkg::ReorderCells];
+  logic [nt_pkg::StreamBytes-1:0] cell_keep_q [nt_pkg::ReorderCells];
+  logic                   cell_last_q [nt_pkg::ReorderCells];
+  logic [reorder_pkg::CellW-1:0]       next_q [nt_pkg::ReorderCells];
+  logic                   info_held_q [nt_pkg::ReorderCells];
+  logic [15:0]            info_t_q [nt_pkg::ReorderCells];
+  logic [reorder_pkg::CellW-1:0]       free_mem_q [nt_pkg::ReorderCells];
+  logic [reorder_pkg::CellW-1:0]       free_rd_q;
+  logic [reorder_pkg::CellW:0]         free_cnt_q, fresh_q;
   // D / T
-  logic [ReorderFlows-1:0] flow_valid_q;
-  flow_t                  flow_q [ReorderFlows];
-  qstate_e [ReorderQueues-1:0] q_state_q;
-  queue_t                 q_q [ReorderQueues];
-  out_entry_t             of_mem_q [ReorderOutFifo];
-  logic [OfW-1:0]         of_rd_q;
-  logic [OfW:0]           of_cnt_q;
-  logic [QW-1:0]          scan_q;
+  logic [nt_pkg::ReorderFlows-1:0] flow_valid_q;
+  reorder_pkg::flow_t                  flow_q [nt_pkg::ReorderFlows];
+  reorder_pkg::qstate_e [nt_pkg::ReorderQueues-1:0] q_state_q;
+  reorder_pkg::queue_t                 q_q [nt_pkg::ReorderQueues];
+  reorder_pkg::out_entry_t             of_mem_q [nt_pkg::ReorderOutFifo];
+  logic [reorder_pkg::OfW-1:0]         of_rd_q;
+  logic [reorder_pkg::OfW:0]           of_cnt_q;
+  logic [reorder_pkg::QW-1:0]          scan_q;
   // R
   logic                   rd_busy_q, rd_queue_q, rd_discard_q, rd_first_q, rd_held_q;
-  logic [CellW-1:0]       rd_cell_q;
-  logic [QW-1:0]          rd_q_q;
+  logic [reorder_pkg::CellW-1:0]       rd_cell_q;
+  logic [reorder_pkg::QW-1:0]          rd_q_q;
   logic [15:0]            rd_hold_q;
   logic                   m_valid_q, m_last_q, m_held_q;
-  logic [StreamBits-1:0]  m_data_q;
-  logic [StreamBytes-1:0] m_keep_q;
+  logic [nt_pkg::StreamBits-1:0]  m_data_q;
+  logic [nt_pkg::StreamBytes-1:0] m_keep_q;
   logic [15:0]            m_hold_q;
   // counters
   logic [NCnt-1:0][31:0]  cnt_q, cnt_d;
@@ -104,7 +102,7 @@ module reorder_top
   // ---------------- C: control generator ----------------
   logic       ca_push, cb_push, cb_full, cg_busy, c_sent;
   logic [3:0] ca_free;
-  ctrl_req_t  ca_req, cb_req;
+  reorder_pkg::ctrl_req_t  ca_req, cb_req;
 
   reorder_ctrl_gen u_ctrl (
     .clk_i     (clk_i),
@@ -127,30 +125,30 @@ module reorder_top
 
   // the packet waiting for the decision (from the ingress)
   logic             pend_valid, pend_bad;
-  meta_t            pend_meta;
-  logic [CellW-1:0] pend_head, pend_tail;
+  reorder_pkg::meta_t            pend_meta;
+  logic [reorder_pkg::CellW-1:0] pend_head, pend_tail;
   logic [15:0]      pend_cells;
 
-  logic [OfW:0] of_free;
+  logic [reorder_pkg::OfW:0] of_free;
   logic         cell_avail;
-  assign of_free = (OfW + 1)'(ReorderOutFifo) - of_cnt_q;
-  assign cell_avail = free_cnt_q != '0 || fresh_q < (CellW + 1)'(ReorderCells);
+  assign of_free = (reorder_pkg::OfW + 1)'(nt_pkg::ReorderOutFifo) - of_cnt_q;
+  assign cell_avail = free_cnt_q != '0 || fresh_q < (reorder_pkg::CellW + 1)'(nt_pkg::ReorderCells);
 
   // ---------------- D: decision ----------------
   logic             d_fire, d_flow_write, d_held, d_push, d_collision, d_fallback, d_epoch_jump, d_discard;
   qop_e             d_qop;
-  logic [QW-1:0]    d_q;
-  logic [FlowW-1:0] d_idx;
-  flow_t            d_flow, e;
+  logic [reorder_pkg::QW-1:0]    d_q;
+  logic [reorder_pkg::FlowW-1:0] d_idx;
+  reorder_pkg::flow_t            d_flow, e;
   logic             e_valid, qh, qr, want_hold, release_tail, tail_first, is_idle, found;
   logic [15:0]      owd, dl, d_deadline;
   logic [1:0]       dd;
   logic [2:0]       d_mask;
   logic [7:0]       qw;
-  logic [QW-1:0]    cand, found_q;
+  logic [reorder_pkg::QW-1:0]    cand, found_q;
 
   always_comb begin
-    d_fire = pend_valid && of_free >= (OfW + 1)'(2) && ca_free >= 4'd1;
+    d_fire = pend_valid && of_free >= (reorder_pkg::OfW + 1)'(2) && ca_free >= 4'd1;
     d_flow_write = 1'b0;
     d_held = 1'b0;
     d_push = 1'b0;
@@ -161,8 +159,8 @@ module reorder_top
     d_qop = OpNone;
     d_q = '0;
     d_deadline = '0;
-    d_mask = {1'b0, pend_meta.ce, pend_meta.op == CwRttRequest};
-    d_idx = FlowW'(pend_meta.hash & cfg_flows_mask_i);
+    d_mask = {1'b0, pend_meta.ce, pend_meta.op == reorder_pkg::CwRttRequest};
+    d_idx = reorder_pkg::FlowW'(pend_meta.hash & cfg_flows_mask_i);
     e = flow_q[d_idx];
     e_valid = flow_valid_q[d_idx];
     qh = 1'b0;
@@ -184,13 +182,13 @@ module reorder_top
       d_mask = '0;
     end else if (d_fire) begin
       if (e_valid && e.key != pend_meta.key) begin
-        is_idle = !(e.hq_valid && q_q[e.hq].owner == d_idx && q_state_q[e.hq] != QFree) &&
+        is_idle = !(e.hq_valid && q_q[e.hq].owner == d_idx && q_state_q[e.hq] != reorder_pkg::QFree) &&
                   (now_us_i - e.last_us) >= cfg_flow_idle_us_i;
         if (!is_idle) begin
           d_collision = 1'b1;
           d_push = 1'b1;
           // untracked, so nothing was held: CLEAR at once, for the epoch the reroute went to
-          d_mask[MaskClear] = pend_meta.tail;
+          d_mask[reorder_pkg::MaskClear] = pend_meta.tail;
         end
         e_valid = 1'b0;
       end
@@ -204,8 +202,8 @@ module reorder_top
         end
         e.last_us = now_us_i;
         dd = pend_meta.epoch - e.epoch;
-        qh = e.hq_valid && q_q[e.hq].owner == d_idx && q_state_q[e.hq] == QHolding;
-        qr = e.hq_valid && q_q[e.hq].owner == d_idx && q_state_q[e.hq] == QReleased;
+        qh = e.hq_valid && q_q[e.hq].owner == d_idx && q_state_q[e.hq] == reorder_pkg::QHolding;
+        qr = e.hq_valid && q_q[e.hq].owner == d_idx && q_state_q[e.hq] == reorder_pkg::QReleased;
         e.tail_seen = e.tail_seen || (e.hq_valid && !qh);
         if (dd == 2'd1 || dd == 2'd2) begin
           d_epoch_jump = dd == 2'd2;
@@ -238,7 +236,7 @@ module reorder_top
         tail_first = pend_meta.tail && dd != 2'd3 && !e.tail_next;
         if (tail_first) begin
           e.tail_next = 1'b1;
-          d_mask[MaskClear] = 1'b1;
+          d_mask[reorder_pkg::MaskClear] = 1'b1;
         end
         d_flow_write = 1'b1;
         if (want_hold) begin
@@ -251,16 +249,16 @@ module reorder_top
             d_held = 1'b1;
           end else begin
             if (cfg_any_queue_i) begin
-              for (int unsigned c = 0; c < ReorderQueues; c++) begin
-                if (!found && c < 32'(cfg_queues_i) && q_state_q[c] == QFree) begin
+              for (int unsigned c = 0; c < nt_pkg::ReorderQueues; c++) begin
+                if (!found && c < 32'(cfg_queues_i) && q_state_q[c] == reorder_pkg::QFree) begin
                   found = 1'b1;
-                  found_q = QW'(c);
+                  found_q = reorder_pkg::QW'(c);
                 end
               end
             end else begin
-              for (int unsigned w = 0; w < ReorderWays; w++) begin
-                cand = QW'(w * qw + ((32'(pend_meta.hash) >> (4 + 3 * w)) & (32'(qw) - 1)));
-                if (!found && q_state_q[cand] == QFree) begin
+              for (int unsigned w = 0; w < nt_pkg::ReorderWays; w++) begin
+                cand = reorder_pkg::QW'(w * qw + ((32'(pend_meta.hash) >> (4 + 3 * w)) & (32'(qw) - 1)));
+                if (!found && q_state_q[cand] == reorder_pkg::QFree) begin
                   found = 1'b1;
                   found_q = cand;
                 end
@@ -289,7 +287,7 @@ module reorder_top
           d_q = e.hq;
           d_push = 1'b1;  // the queue, now led by the TAIL, joins the output FIFO
         end else begin
-          if (release_tail) d_mask[MaskClear] = 1'b1;
+          if (release_tail) d_mask[reorder_pkg::MaskClear] = 1'b1;
           if (qr && dd != 2'd3) begin
             d_qop = OpAppend;
             d_q = e.hq;
@@ -308,16 +306,16 @@ module reorder_top
 
   // ---------------- T: resume timer ----------------
   logic timeout;
-  assign timeout = q_state_q[scan_q] == QHolding && (now_us_i - q_q[scan_q].deadline) < 16'h8000 &&
-                   of_free >= (OfW + 1)'(2) && !(d_fire && d_qop != OpNone && d_q == scan_q);
+  assign timeout = q_state_q[scan_q] == reorder_pkg::QHolding && (now_us_i - q_q[scan_q].deadline) < 16'h8000 &&
+                   of_free >= (reorder_pkg::OfW + 1)'(2) && !(d_fire && d_qop != OpNone && d_q == scan_q);
 
   // ---------------- R: reader ----------------
   logic             adv, r_emit, r_free, r_pop, r_qpop, r_qdone, r_held, r_app;
   logic [15:0]      r_hold;
   logic             n_busy, n_queue, n_discard, n_first;
-  logic [CellW-1:0] n_cell;
-  logic [QW-1:0]    n_q;
-  out_entry_t       of_front;
+  logic [reorder_pkg::CellW-1:0] n_cell;
+  logic [reorder_pkg::QW-1:0]    n_q;
+  reorder_pkg::out_entry_t       of_front;
 
   always_comb begin
     adv = !m_valid_q || m_ready_i;
@@ -363,8 +361,8 @@ module reorder_top
               n_busy = 1'b1;
               n_queue = of_front.is_queue;
               n_discard = of_front.discard;
-              n_q = of_front.is_queue ? QW'(of_front.ref_idx) : rd_q_q;
-              n_cell = of_front.is_queue ? q_q[QW'(of_front.ref_idx)].head : of_front.ref_idx;
+              n_q = of_front.is_queue ? reorder_pkg::QW'(of_front.ref_idx) : rd_q_q;
+              n_cell = of_front.is_queue ? q_q[reorder_pkg::QW'(of_front.ref_idx)].head : of_front.ref_idx;
             end else begin
               n_busy = 1'b0;
             end
@@ -376,8 +374,8 @@ module reorder_top
       n_busy = 1'b1;
       n_queue = of_front.is_queue;
       n_discard = of_front.discard;
-      n_q = of_front.is_queue ? QW'(of_front.ref_idx) : rd_q_q;
-      n_cell = of_front.is_queue ? q_q[QW'(of_front.ref_idx)].head : of_front.ref_idx;
+      n_q = of_front.is_queue ? reorder_pkg::QW'(of_front.ref_idx) : rd_q_q;
+      n_cell = of_front.is_queue ? q_q[reorder_pkg::QW'(of_front.ref_idx)].head : of_front.ref_idx;
       n_first = 1'b1;
     end
   end
@@ -388,13 +386,13 @@ module reorder_top
 
   // ---------------- I: ingress ----------------
   logic                   i_write, i_from_fifo, i_link, i_last, ing_busy;
-  logic [CellW-1:0]       i_cell, i_link_prev;
-  logic [StreamBits-1:0]  i_data;
-  logic [StreamBytes-1:0] i_keep;
+  logic [reorder_pkg::CellW-1:0]       i_cell, i_link_prev;
+  logic [nt_pkg::StreamBits-1:0]  i_data;
+  logic [nt_pkg::StreamBytes-1:0] i_keep;
 
   // The next write takes a cell from the free FIFO, or else one never used since reset.
   assign i_from_fifo = free_cnt_q != '0;
-  assign i_cell = i_from_fifo ? free_mem_q[free_rd_q] : CellW'(fresh_q);
+  assign i_cell = i_from_fifo ? free_mem_q[free_rd_q] : reorder_pkg::CellW'(fresh_q);
 
   reorder_ingress u_ingress (
     .clk_i        (clk_i),
@@ -485,24 +483,24 @@ module reorder_top
       m_hold_q <= '0;
       cnt_q <= '0;
       flow_valid_q <= '0;
-      q_state_q <= {ReorderQueues{QFree}};
+      q_state_q <= {nt_pkg::ReorderQueues{reorder_pkg::QFree}};
     end else begin
       cnt_q <= cnt_d;
       // D
       if (d_fire && d_flow_write) flow_valid_q[d_idx] <= 1'b1;
-      if (d_fire && d_qop == OpAlloc) q_state_q[d_q] <= QHolding;
-      if (d_fire && d_qop == OpTailRelease) q_state_q[d_q] <= QReleased;
+      if (d_fire && d_qop == OpAlloc) q_state_q[d_q] <= reorder_pkg::QHolding;
+      if (d_fire && d_qop == OpTailRelease) q_state_q[d_q] <= reorder_pkg::QReleased;
       // T
-      if (timeout) q_state_q[scan_q] <= QReleased;
+      if (timeout) q_state_q[scan_q] <= reorder_pkg::QReleased;
       scan_q <= 32'(scan_q) + 1 >= 32'(cfg_queues_i) ? '0 : scan_q + 1'b1;
       // R
-      if (r_qdone) q_state_q[rd_q_q] <= QFree;
+      if (r_qdone) q_state_q[rd_q_q] <= reorder_pkg::QFree;
       // output FIFO: decision push, then timer push, then reader pop
-      of_cnt_q <= of_cnt_q + (OfW + 1)'(d_fire && d_push) + (OfW + 1)'(timeout) - (OfW + 1)'(r_pop);
+      of_cnt_q <= of_cnt_q + (reorder_pkg::OfW + 1)'(d_fire && d_push) + (reorder_pkg::OfW + 1)'(timeout) - (reorder_pkg::OfW + 1)'(r_pop);
       if (r_pop) of_rd_q <= of_rd_q + 1'b1;
       // free list: reader push, ingress pop
-      free_cnt_q <= free_cnt_q + (CellW + 1)'(r_free) - (CellW + 1)'(i_write && i_from_fifo);
-      if (i_write && i_from_fifo) free_rd_q <= free_rd_q == CellW'(ReorderCells - 1) ? '0 : free_rd_q + 1'b1;
+      free_cnt_q <= free_cnt_q + (reorder_pkg::CellW + 1)'(r_free) - (reorder_pkg::CellW + 1)'(i_write && i_from_fifo);
+      if (i_write && i_from_fifo) free_rd_q <= free_rd_q == reorder_pkg::CellW'(nt_pkg::ReorderCells - 1) ? '0 : free_rd_q + 1'b1;
       if (i_write && !i_from_fifo) fresh_q <= fresh_q + 1'b1;
       if (adv) begin
         m_valid_q <= r_emit;
@@ -526,8 +524,8 @@ module reorder_top
   end
 
   // ---------------- memories (no reset: never read before written) ----------------
-  logic [OfW-1:0] of_wr0;
-  assign of_wr0 = of_rd_q + OfW'(of_cnt_q);
+  logic [reorder_pkg::OfW-1:0] of_wr0;
+  assign of_wr0 = of_rd_q + reorder_pkg::OfW'(of_cnt_q);
 
   always_ff @(posedge clk_i) begin
     if (i_write) begin
@@ -536,7 +534,7 @@ module reorder_top
       cell_last_q[i_cell] <= i_last;
       if (i_link) next_q[i_link_prev] <= i_cell;
     end
-    if (r_free) free_mem_q[CellW'((32'(free_rd_q) + 32'(free_cnt_q)) % ReorderCells)] <= rd_cell_q;
+    if (r_free) free_mem_q[reorder_pkg::CellW'((32'(free_rd_q) + 32'(free_cnt_q)) % nt_pkg::ReorderCells)] <= rd_cell_q;
     if (d_fire && d_flow_write) flow_q[d_idx] <= d_flow;
     if (d_fire && pend_cells != '0) begin
       info_held_q[pend_head] <= d_held;
@@ -544,10 +542,10 @@ module reorder_top
     end
     if (d_fire && d_push) begin
       of_mem_q[of_wr0] <= '{is_queue: d_qop == OpTailRelease, discard: d_discard,
-                            ref_idx: d_qop == OpTailRelease ? CellW'(d_q) : pend_head};
+                            ref_idx: d_qop == OpTailRelease ? reorder_pkg::CellW'(d_q) : pend_head};
     end
     if (timeout) begin
-      of_mem_q[of_wr0 + OfW'(d_fire && d_push)] <= '{is_queue: 1'b1, discard: 1'b0, ref_idx: CellW'(scan_q)};
+      of_mem_q[of_wr0 + reorder_pkg::OfW'(d_fire && d_push)] <= '{is_queue: 1'b1, discard: 1'b0, ref_idx: reorder_pkg::CellW'(scan_q)};
     end
     // queue fields: decision, then timer, then reader (the model's order)
     if (d_fire) begin

@@ -3,20 +3,19 @@
 // and the control-packet parse are the reorder block's (reorder_pkg, read only), as the C++ model shares
 // reorder::FlowHash and reorder::ParseCw, so both ToRs agree on flows and formats.
 package reroute_pkg;
-  import nt_pkg::*;
 
-  localparam int unsigned FlowW = $clog2(RerouteFlows);
-  localparam int unsigned PathW = $clog2(ReroutePaths);
-  localparam int unsigned InBeats = (RerouteMaxBytes + StreamBytes - 1) / StreamBytes;  // 72
+  localparam int unsigned FlowW = $clog2(nt_pkg::RerouteFlows);
+  localparam int unsigned PathW = $clog2(nt_pkg::ReroutePaths);
+  localparam int unsigned InBeats = (nt_pkg::RerouteMaxBytes + nt_pkg::StreamBytes - 1) / nt_pkg::StreamBytes;  // 72
   localparam int unsigned BeatW = $clog2(InBeats + 1);
-  localparam int unsigned KeyBits = 8 * ReorderKeyBytes;
-  localparam int unsigned WinBits = 2 * StreamBits;
+  localparam int unsigned KeyBits = 8 * nt_pkg::ReorderKeyBytes;
+  localparam int unsigned WinBits = 2 * nt_pkg::StreamBits;
 
   // d = (now - t) mod 2^16, its MSB the wrap bit (docs/reroute.md "Timestamps").
   function automatic logic elapsed(logic [15:0] now, logic [15:0] t, logic [15:0] thr);
     logic [15:0] d;
     d = now - t;
-    return d[15] || d >= thr;
+    elapsed = d[15] || d >= thr;
   endfunction
 
   // The flow key of a frame with its BTH at `bth`; swap: a control packet (addresses reversed).
@@ -36,7 +35,7 @@ package reroute_pkg;
       end
     end
     for (int unsigned i = 0; i < 3; i++) k[8*(33+i)+:8] = reorder_pkg::wb(w, bth + 5 + i);
-    return k;
+    key_of = k;
   endfunction
 
   // Header parse of a host frame (RerouteCore::Data): well-formed, family, and the fields the output needs.
@@ -54,7 +53,7 @@ package reroute_pkg;
     int unsigned udp;
     logic good;
     m = '0;
-    good = !too_long && len >= 16'd34 && len <= 16'(RerouteMaxBytes);
+    good = !too_long && len >= 16'd34 && len <= 16'(nt_pkg::RerouteMaxBytes);
     udp = 34;
     if (reorder_pkg::wb16(w, 12) == 16'h0800) begin
       good = good && reorder_pkg::wb(w, 14) == 8'h45 && reorder_pkg::wb(w, 23) == 8'd17 &&
@@ -70,11 +69,11 @@ package reroute_pkg;
     end else begin
       good = 1'b0;
     end
-    good = good && len >= 16'(udp + 8 + 12 + 4) && reorder_pkg::wb16(w, udp + 2) == 16'(ReorderUdpPort);
+    good = good && len >= 16'(udp + 8 + 12 + 4) && reorder_pkg::wb16(w, udp + 2) == 16'(nt_pkg::ReorderUdpPort);
     m.udp_len = reorder_pkg::wb16(w, udp + 4);
     m.csum = reorder_pkg::wb16(w, 24);
     m.b8 = reorder_pkg::wb(w, udp + 8 + 8);
     m.ok = good;
-    return m;
+    parse_host = m;
   endfunction
 endpackage

@@ -8,24 +8,22 @@
 //   O  output: beat k of the fabric frame from beats k and k-1 of the bank, the 4-byte CW header inserted
 //   S  path-status scan, one path per cycle
 module reroute_top
-  import nt_pkg::*;
-  import reroute_pkg::*;
 (
   input  logic                   clk_i,
   input  logic                   rst_ni,
   input  logic                   s_valid_i,
-  input  logic [StreamBits-1:0]  s_data_i,
-  input  logic [StreamBytes-1:0] s_keep_i,
+  input  logic [nt_pkg::StreamBits-1:0]  s_data_i,
+  input  logic [nt_pkg::StreamBytes-1:0] s_keep_i,
   input  logic                   s_last_i,
   output logic                   s_ready_o,
   input  logic                   r_valid_i,
-  input  logic [StreamBits-1:0]  r_data_i,
-  input  logic [StreamBytes-1:0] r_keep_i,
+  input  logic [nt_pkg::StreamBits-1:0]  r_data_i,
+  input  logic [nt_pkg::StreamBytes-1:0] r_keep_i,
   input  logic                   r_last_i,
   output logic                   r_ready_o,
   output logic                   m_valid_o,
-  output logic [StreamBits-1:0]  m_data_o,
-  output logic [StreamBytes-1:0] m_keep_o,
+  output logic [nt_pkg::StreamBits-1:0]  m_data_o,
+  output logic [nt_pkg::StreamBytes-1:0] m_keep_o,
   output logic                   m_last_o,
   input  logic                   m_ready_i,
   output logic [7:0]             m_path_o,
@@ -58,30 +56,30 @@ module reroute_top
   localparam logic [2:0] CwRttRequest = 3'd1, CwRttReply = 3'd2, CwClear = 3'd3, CwNotify = 3'd4;
 
   // ---- state ----
-  logic [StreamBits-1:0] bank_q [2][InBeats];
+  logic [nt_pkg::StreamBits-1:0] bank_q [2][reroute_pkg::InBeats];
   logic                  wsel_q;
   logic [15:0]           rx_len_q;
   logic                  rx_full_q, rx_long_q;
-  logic [StreamBits-1:0] cx_q [2];
+  logic [nt_pkg::StreamBits-1:0] cx_q [2];
   logic [15:0]           cx_len_q;
   logic                  cx_full_q;
   logic                  ob_valid_q, ob_bank_q, ob_v6_q;
-  logic [BeatW-1:0]      ob_idx_q, ob_lastb_q;
+  logic [reroute_pkg::BeatW-1:0]      ob_idx_q, ob_lastb_q;
   logic [6:0]            ob_lastn_q;  // bytes of the last beat (1..64)
   logic [7:0]            ob_path_q, ob_b8_q;
   logic [15:0]           ob_ip_len_q, ob_csum_q, ob_udp_len_q, ob_tx_q, ob_tail_tx_q;
-  logic [PathW-1:0]      scan_q;
-  logic [ReroutePaths-1:0] busy_q;
-  logic [15:0]           busy_ts_q [ReroutePaths];
-  logic [RerouteFlows-1:0] fl_valid_q;
-  logic [KeyBits-1:0]    fl_key_q [RerouteFlows];
-  logic [7:0]            fl_path_q [RerouteFlows];
-  logic [1:0]            fl_epoch_q [RerouteFlows];
-  logic                  fl_rr_q [RerouteFlows];
-  logic                  fl_rw_q [RerouteFlows];
-  logic [15:0]           fl_tail_ts_q [RerouteFlows];
-  logic [15:0]           fl_req_ts_q [RerouteFlows];
-  logic [15:0]           fl_last_q [RerouteFlows];
+  logic [reroute_pkg::PathW-1:0]      scan_q;
+  logic [nt_pkg::ReroutePaths-1:0] busy_q;
+  logic [15:0]           busy_ts_q [nt_pkg::ReroutePaths];
+  logic [nt_pkg::RerouteFlows-1:0] fl_valid_q;
+  logic [reroute_pkg::KeyBits-1:0]    fl_key_q [nt_pkg::RerouteFlows];
+  logic [7:0]            fl_path_q [nt_pkg::RerouteFlows];
+  logic [1:0]            fl_epoch_q [nt_pkg::RerouteFlows];
+  logic                  fl_rr_q [nt_pkg::RerouteFlows];
+  logic                  fl_rw_q [nt_pkg::RerouteFlows];
+  logic [15:0]           fl_tail_ts_q [nt_pkg::RerouteFlows];
+  logic [15:0]           fl_req_ts_q [nt_pkg::RerouteFlows];
+  logic [15:0]           fl_last_q [nt_pkg::RerouteFlows];
   logic [16:0][31:0]     cnt_q;
 
   localparam int unsigned CIn = 0, COut = 1, CMal = 2, CReq = 3, CRer = 4, CBlk = 5, CNoP = 6, CEcmp = 7,
@@ -95,13 +93,13 @@ module reroute_top
 
   // ---- D: control decision ----
   logic                 d_ctrl, d_data;
-  logic [WinBits-1:0]   cwin;
+  logic [reroute_pkg::WinBits-1:0]   cwin;
   reorder_pkg::meta_t   cm;
   logic [2:0]           c_op;
   logic [1:0]           c_epoch;
   logic                 c_is_ctrl, c_notify_ok, c_mine;
-  logic [KeyBits-1:0]   c_key;
-  logic [FlowW-1:0]     c_idx;
+  logic [reroute_pkg::KeyBits-1:0]   c_key;
+  logic [reroute_pkg::FlowW-1:0]     c_idx;
   logic [15:0]          c_hash;
   logic                 c_reply_ok, c_clear_ok;
   always_comb begin
@@ -109,7 +107,7 @@ module reroute_top
     // Parsed in the seed's format; conweave-p4's (docs/reroute.md "Wire format"): the seed's op field is
     // {opcode, phase} once the headers are good (0 otherwise): 4 REPLY phase 0 = RTT_REPLY, 5 REPLY phase 1
     // = CLEAR, 6 / 7 NOTIFY; the seed's epoch = conweave-p4's epoch + phase (model: MapP4Control).
-    cm = reorder_pkg::parse_cw(cwin, cx_len_q <= 16'(RerouteCtrlBytes) ? int'(cx_len_q) : -1, 1'b0);
+    cm = reorder_pkg::parse_cw(cwin, cx_len_q <= 16'(nt_pkg::RerouteCtrlBytes) ? int'(cx_len_q) : -1, 1'b0);
     c_op = cm.op;
     c_epoch = cm.epoch;
     if (cfg_p4_format_i) begin
@@ -119,20 +117,20 @@ module reroute_top
     c_is_ctrl = !cm.ok && cm.cw_off != 16'd0 &&
                 (c_op == CwRttReply || c_op == CwClear || c_op == CwNotify);
     c_notify_ok = cm.path_id < cfg_paths_i;
-    c_key = key_of(cwin, cm.v6, 32'(cm.cw_off) - 32'd12, 1'b1);
+    c_key = reroute_pkg::key_of(cwin, cm.v6, 32'(cm.cw_off) - 32'd12, 1'b1);
     c_hash = reorder_pkg::flow_hash(c_key);
-    c_idx = c_hash[FlowW-1:0] & cfg_flows_mask_i[FlowW-1:0];
+    c_idx = c_hash[reroute_pkg::FlowW-1:0] & cfg_flows_mask_i[reroute_pkg::FlowW-1:0];
     c_mine = fl_valid_q[c_idx] && fl_key_q[c_idx] == c_key;
     c_reply_ok = c_mine && fl_rw_q[c_idx] && cm.tx_ts == fl_req_ts_q[c_idx];
     c_clear_ok = c_mine && fl_rr_q[c_idx] && c_epoch == fl_epoch_q[c_idx];
   end
 
   // ---- D: data decision ----
-  logic [WinBits-1:0] hwin;
-  host_meta_t         hm;
-  logic [KeyBits-1:0] h_key;
+  logic [reroute_pkg::WinBits-1:0] hwin;
+  reroute_pkg::host_meta_t         hm;
+  logic [reroute_pkg::KeyBits-1:0] h_key;
   logic [15:0]        h_hash;
-  logic [FlowW-1:0]   h_idx;
+  logic [reroute_pkg::FlowW-1:0]   h_idx;
   logic [7:0]         ecmp, c0, c1;
   logic               h_mine, h_idle, h_new, h_fallback;
   logic [7:0]         st_path;
@@ -148,15 +146,15 @@ module reroute_top
   logic [15:0]        o_tail_tx;
   always_comb begin
     hwin = {bank_q[wsel_q][1], bank_q[wsel_q][0]};
-    hm = parse_host(hwin, rx_len_q, rx_long_q);
-    h_key = key_of(hwin, hm.v6, hm.v6 ? 62 : 42, 1'b0);
+    hm = reroute_pkg::parse_host(hwin, rx_len_q, rx_long_q);
+    h_key = reroute_pkg::key_of(hwin, hm.v6, hm.v6 ? 62 : 42, 1'b0);
     h_hash = reorder_pkg::flow_hash(h_key);
-    h_idx = h_hash[FlowW-1:0] & cfg_flows_mask_i[FlowW-1:0];
+    h_idx = h_hash[reroute_pkg::FlowW-1:0] & cfg_flows_mask_i[reroute_pkg::FlowW-1:0];
     ecmp = 8'(h_hash >> 4) & pmask;
     c0 = 8'(h_hash + now) & pmask;
     c1 = c0 ^ ((8'(h_hash >> 6) & pmask) | 8'd1);
     h_mine = fl_valid_q[h_idx] && fl_key_q[h_idx] == h_key;
-    h_idle = fl_valid_q[h_idx] && elapsed(now, fl_last_q[h_idx], cfg_flow_idle_us_i);
+    h_idle = fl_valid_q[h_idx] && reroute_pkg::elapsed(now, fl_last_q[h_idx], cfg_flow_idle_us_i);
     h_new = !fl_valid_q[h_idx] || (!h_mine && h_idle);
     h_fallback = !h_new && !h_mine;
     if (h_new) begin
@@ -174,11 +172,11 @@ module reroute_top
       st_tail_ts = fl_tail_ts_q[h_idx];
       st_req_ts = fl_req_ts_q[h_idx];
     end
-    cond_i = !h_fallback && st_rw && elapsed(now, st_req_ts, cfg_reply_cutoff_us_i);
+    cond_i = !h_fallback && st_rw && reroute_pkg::elapsed(now, st_req_ts, cfg_reply_cutoff_us_i);
     blocked = cond_i && st_rr;
     try_rr = cond_i && !st_rr;
-    ok0 = c0 != st_path && !(busy_q[c0[PathW-1:0]] && !elapsed(now, busy_ts_q[c0[PathW-1:0]], cfg_path_busy_us_i));
-    ok1 = c1 != st_path && !(busy_q[c1[PathW-1:0]] && !elapsed(now, busy_ts_q[c1[PathW-1:0]], cfg_path_busy_us_i));
+    ok0 = c0 != st_path && !(busy_q[c0[reroute_pkg::PathW-1:0]] && !reroute_pkg::elapsed(now, busy_ts_q[c0[reroute_pkg::PathW-1:0]], cfg_path_busy_us_i));
+    ok1 = c1 != st_path && !(busy_q[c1[reroute_pkg::PathW-1:0]] && !reroute_pkg::elapsed(now, busy_ts_q[c1[reroute_pkg::PathW-1:0]], cfg_path_busy_us_i));
     take = try_rr && (ok0 || ok1);
     new_path = ok0 ? c0 : c1;
     new_req = !h_fallback && !take && !st_rw;
@@ -201,11 +199,11 @@ module reroute_top
       scan_q <= '0;
     end else begin
       // S (a NOTIFY below, later in this block, wins)
-      if (busy_q[scan_q & pmask[PathW-1:0]] &&
-          elapsed(now, busy_ts_q[scan_q & pmask[PathW-1:0]], cfg_path_busy_us_i)) begin
-        busy_q[scan_q & pmask[PathW-1:0]] <= 1'b0;
+      if (busy_q[scan_q & pmask[reroute_pkg::PathW-1:0]] &&
+          reroute_pkg::elapsed(now, busy_ts_q[scan_q & pmask[reroute_pkg::PathW-1:0]], cfg_path_busy_us_i)) begin
+        busy_q[scan_q & pmask[reroute_pkg::PathW-1:0]] <= 1'b0;
       end
-      scan_q <= (scan_q + 1'b1) & pmask[PathW-1:0];
+      scan_q <= (scan_q + 1'b1) & pmask[reroute_pkg::PathW-1:0];
       if (d_ctrl) begin
         cnt_q[CCin] <= cnt_q[CCin] + 1;
         if (!c_is_ctrl) begin
@@ -214,8 +212,8 @@ module reroute_top
           if (!c_notify_ok) begin
             cnt_q[CBad] <= cnt_q[CBad] + 1;
           end else begin
-            busy_q[cm.path_id[PathW-1:0]] <= 1'b1;
-            busy_ts_q[cm.path_id[PathW-1:0]] <= now;
+            busy_q[cm.path_id[reroute_pkg::PathW-1:0]] <= 1'b1;
+            busy_ts_q[cm.path_id[reroute_pkg::PathW-1:0]] <= now;
             cnt_q[CNot] <= cnt_q[CNot] + 1;
           end
         end else if (c_op == CwRttReply) begin
@@ -305,7 +303,7 @@ module reroute_top
           ob_bank_q <= wsel_q;
           wsel_q <= !wsel_q;
           ob_idx_q <= '0;
-          ob_lastb_q <= BeatW'((out_len - 16'd1) >> 6);
+          ob_lastb_q <= reroute_pkg::BeatW'((out_len - 16'd1) >> 6);
           ob_lastn_q <= 7'(out_len - (((out_len - 16'd1) >> 6) << 6));
           ob_v6_q <= hm.v6;
           ob_path_q <= o_path;
@@ -341,7 +339,7 @@ module reroute_top
       end
       // A
       if (s_valid_i && !rx_full_q) begin
-        if (rx_len_q + 16'(s_n) > 16'(RerouteMaxBytes)) begin
+        if (rx_len_q + 16'(s_n) > 16'(nt_pkg::RerouteMaxBytes)) begin
           rx_long_q <= 1'b1;
         end else begin
           bank_q[wsel_q][rx_len_q[12:6]] <= s_data_i;
@@ -351,7 +349,7 @@ module reroute_top
       end
       // K
       if (r_valid_i && !cx_full_q) begin
-        if (cx_len_q < 16'(RerouteCtrlBytes)) cx_q[cx_len_q[6]] <= r_data_i;
+        if (cx_len_q < 16'(nt_pkg::RerouteCtrlBytes)) cx_q[cx_len_q[6]] <= r_data_i;
         cx_len_q <= (32'(cx_len_q) + 32'(r_n) > 32'hffff) ? 16'hffff : cx_len_q + 16'(r_n);
         if (r_last_i) cx_full_q <= 1'b1;
       end
@@ -359,15 +357,15 @@ module reroute_top
   end
 
   // ---- O: beat ob_idx of the fabric frame ----
-  logic [StreamBits-1:0] cur, prev, beat;
+  logic [nt_pkg::StreamBits-1:0] cur, prev, beat;
   logic [15:0] cw, bth;
   always_comb begin
-    cur = ob_idx_q < BeatW'(InBeats) ? bank_q[ob_bank_q][ob_idx_q[6:0]] : '0;
+    cur = ob_idx_q < reroute_pkg::BeatW'(reroute_pkg::InBeats) ? bank_q[ob_bank_q][ob_idx_q[6:0]] : '0;
     prev = ob_idx_q != '0 ? bank_q[ob_bank_q][7'(ob_idx_q - 1'b1)] : '0;
     bth = ob_v6_q ? 16'd62 : 16'd42;
     cw = bth + 16'd12;
     beat = '0;
-    for (int unsigned j = 0; j < StreamBytes; j++) begin
+    for (int unsigned j = 0; j < nt_pkg::StreamBytes; j++) begin
       automatic logic [15:0] p = 16'({ob_idx_q, 6'd0}) + 16'(j);
       if (p < cw) beat[8*j+:8] = cur[8*j+:8];
       else if (p == cw) beat[8*j+:8] = ob_tx_q[15:8];
@@ -408,7 +406,7 @@ module reroute_top
   // The parse result's fields a control decision does not need, and the high hash / mask bits beyond the
   // table's index.
   logic unused;
-  assign unused = ^{cfg_flows_mask_i[15:FlowW], c_hash[15:FlowW], cm};
+  assign unused = ^{cfg_flows_mask_i[15:reroute_pkg::FlowW], c_hash[15:reroute_pkg::FlowW], cm};
 
   assign cnt_in_o = cnt_q[CIn];
   assign cnt_out_o = cnt_q[COut];

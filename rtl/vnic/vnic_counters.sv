@@ -1,6 +1,5 @@
 // Packets in, packets out and drops by reason (index = reason code of nt_pkg; index 0 unused).
 module vnic_counters
-  import nt_pkg::*;
 (
   input  logic                             clk_i,
   input  logic                             rst_ni,

@@ -4,42 +4,44 @@
 // last beat (drop reasons in the order of docs/vnic.md); the read side strips the 20 header bytes and the
 // pad, ICRC and tail at one beat per cycle.
 module vnic_decap_top
-  import nt_pkg::*;
-  import vnic_pkg::*;
 (
   input  logic                               clk_i,
   input  logic                               rst_ni,
   input  logic                               s_valid_i,
-  input  logic [StreamBits-1:0]              s_data_i,
-  input  logic [StreamBytes-1:0]             s_keep_i,
+  input  logic [nt_pkg::StreamBits-1:0]              s_data_i,
+  input  logic [nt_pkg::StreamBytes-1:0]             s_keep_i,
   input  logic                               s_last_i,
-  input  logic [PortIdxBits-1:0]             s_port_i,
+  input  logic [vnic_pkg::PortIdxBits-1:0]             s_port_i,
   output logic                               s_ready_o,
   output logic                               m_valid_o,
-  output logic [StreamBits-1:0]              m_data_o,
-  output logic [StreamBytes-1:0]             m_keep_o,
+  output logic [nt_pkg::StreamBits-1:0]              m_data_o,
+  output logic [nt_pkg::StreamBytes-1:0]             m_keep_o,
   output logic                               m_last_o,
-  output logic [PortIdxBits-1:0]             m_port_o,
+  output logic [vnic_pkg::PortIdxBits-1:0]             m_port_o,
   input  logic                               m_ready_i,
   input  logic                               cfg_valid_i,
-  input  logic [CfgTableBits-1:0]            cfg_table_i,
-  input  logic [CfgIndexBits-1:0]            cfg_index_i,
-  input  logic [CfgDataBits-1:0]             cfg_data_i,
+  input  logic [nt_pkg::CfgTableBits-1:0]            cfg_table_i,
+  input  logic [nt_pkg::CfgIndexBits-1:0]            cfg_index_i,
+  input  logic [nt_pkg::CfgDataBits-1:0]             cfg_data_i,
   output logic [31:0]                        cnt_in_o,
   output logic [31:0]                        cnt_out_o,
-  output logic [NumReasons*32-1:0]   cnt_drops_o
+  output logic [vnic_pkg::NumReasons*32-1:0]   cnt_drops_o
 );
-  localparam int unsigned BeatBits = $clog2(VnicMaxBeats) + 1;
-  localparam int unsigned HdrBits = 8 * VnicHdrBytes;
+  localparam int unsigned BeatBits = $clog2(nt_pkg::VnicMaxBeats) + 1;
+  localparam int unsigned HdrBits = 8 * nt_pkg::VnicHdrBytes;
 
   typedef struct packed {
     logic [13:0]            len;        // Ethernet bytes
     logic [BeatBits-1:0]    out_beats;
-    logic [PortIdxBits-1:0] port;
+    logic [vnic_pkg::PortIdxBits-1:0] port;
   } desc_t;
 
-  port_cfg_t  [VnicPorts-1:0]      ports;
-  mac_entry_t [VnicMacEntries-1:0] macs;
+  vnic_pkg::port_cfg_t  [nt_pkg::VnicPorts-1:0]      ports;
+  // ports[port], whole (Yosys 0.55 reads no member of a variable-indexed element); only .pkey is used
+  // verilator lint_off UNUSEDSIGNAL
+  vnic_pkg::port_cfg_t                              port_cfg;
+  // verilator lint_on UNUSEDSIGNAL
+  vnic_pkg::mac_entry_t [nt_pkg::VnicMacEntries-1:0] macs;
 
   vnic_tables u_tables (
     .clk_i,
@@ -61,13 +63,13 @@ module vnic_decap_top
   logic [63:0]            qw0, qw1;
   logic [31:0]            icrc_rx, reason;
   logic [7:0]             tail;
-  logic [PortIdxBits-1:0] port;
+  logic [vnic_pkg::PortIdxBits-1:0] port;
   desc_t                  wdesc, head;
   logic [BeatBits-1:0]    k_q;
-  logic [StreamBits-1:0]  cur_beat, next_beat;
+  logic [nt_pkg::StreamBits-1:0]  cur_beat, next_beat;
 
   vnic_store_forward #(
-    .DescBits($bits(desc_t)),
+    .DescBits($bits(wdesc)),
     .RdOff   (0)
   ) u_sf (
     .clk_i,
@@ -95,18 +97,18 @@ module vnic_decap_top
     .cnt_drops_o
   );
 
-  assign nl  = popcount64(s_keep_i);
+  assign nl  = vnic_pkg::popcount64(s_keep_i);
   assign hdr = sop ? s_data_i[HdrBits-1:0] : hdr_q;
   assign qw0 = hdr[63:0];
   assign qw1 = hdr[127:64];
 
   // The ICRC covers every byte before it: the earlier beats (crc_q) and the last beat up to its last 5.
   assign crc_n    = nl >= 7'd5 ? nl - 7'd5 : 7'd0;
-  assign crc_last = ~crc32_beat(crc_q, s_data_i, crc_n, sop);
+  assign crc_last = ~vnic_pkg::crc32_beat(crc_q, s_data_i, crc_n, sop);
   always_comb begin
     icrc_rx = '0;
     tail    = '0;
-    for (int i = 0; i < StreamBytes; i++) begin
+    for (int i = 0; i < nt_pkg::StreamBytes; i++) begin
       for (int j = 0; j < 4; j++) begin
         if (7'(i) + 7'd5 == nl + 7'(j)) icrc_rx[8*j+:8] = s_data_i[8*i+:8];
       end
@@ -118,29 +120,30 @@ module vnic_decap_top
   always_comb begin
     found = 1'b0;
     port  = '0;
-    for (int i = VnicPorts - 1; i >= 0; i--) begin
+    for (int i = nt_pkg::VnicPorts - 1; i >= 0; i--) begin
       if (ports[i].valid && ports[i].veswid != '0 && ports[i].veswid == hdr[159:144]) begin
         found = 1'b1;
-        port  = PortIdxBits'(i);
+        port  = vnic_pkg::PortIdxBits'(i);
       end
     end
   end
+  assign port_cfg = ports[port];
 
   always_comb begin
     reason = 0;
-    if (!over_now && n < 16'(VnicMinPktBytes)) reason = VnicDecDropRunt;
-    else if (qw0[62:61] != 2'b10 || !qw0[63]) reason = VnicDecDropBadL2;
-    else if (qw1[7:0] != 8'(VnicL4Eth)) reason = VnicDecDropBadL4;
-    else if (over_now || n != {2'd0, qw0[30:20], 3'd0}) reason = VnicDecDropLength;
-    else if (crc_last != icrc_rx) reason = VnicDecDropIcrc;
+    if (!over_now && n < 16'(nt_pkg::VnicMinPktBytes)) reason = nt_pkg::VnicDecDropRunt;
+    else if (qw0[62:61] != 2'b10 || !qw0[63]) reason = nt_pkg::VnicDecDropBadL2;
+    else if (qw1[7:0] != 8'(nt_pkg::VnicL4Eth)) reason = nt_pkg::VnicDecDropBadL4;
+    else if (over_now || n != {2'd0, qw0[30:20], 3'd0}) reason = nt_pkg::VnicDecDropLength;
+    else if (crc_last != icrc_rx) reason = nt_pkg::VnicDecDropIcrc;
     // Tail LT 0b01 (the spec's tail flit) or 0b00 (Linux hfi1 writes the pad count alone).
     else if (tail[7] || tail[5:0] > 6'd7 ||
-             16'(tail[5:0]) > n - 16'(VnicHdrBytes + 14 + VnicTrailerBytes)) reason = VnicDecDropPad;
-    else if (!found) reason = VnicDecDropVeswid;
-    else if (!pkey_match(qw1[31:16], ports[port].pkey)) reason = VnicDecDropPkey;
+             16'(tail[5:0]) > n - 16'(nt_pkg::VnicHdrBytes + 14 + nt_pkg::VnicTrailerBytes)) reason = nt_pkg::VnicDecDropPad;
+    else if (!found) reason = nt_pkg::VnicDecDropVeswid;
+    else if (!vnic_pkg::pkey_match(qw1[31:16], port_cfg.pkey)) reason = nt_pkg::VnicDecDropPkey;
   end
   assign drop    = reason != 0;
-  assign eth_len = n - 16'(VnicHdrBytes + VnicTrailerBytes) - 16'(tail[2:0]);
+  assign eth_len = n - 16'(nt_pkg::VnicHdrBytes + nt_pkg::VnicTrailerBytes) - 16'(tail[2:0]);
 
   always_comb begin
     wdesc.len       = eth_len[13:0];
@@ -154,7 +157,7 @@ module vnic_decap_top
       crc_q <= '1;
     end else if (s_valid_i && s_ready_o) begin
       hdr_q <= hdr;
-      crc_q <= s_last_i ? '1 : crc32_beat(crc_q, s_data_i, 7'(StreamBytes), sop);
+      crc_q <= s_last_i ? '1 : vnic_pkg::crc32_beat(crc_q, s_data_i, 7'(nt_pkg::StreamBytes), sop);
     end
   end
 
@@ -166,20 +169,20 @@ module vnic_decap_top
   assign last_beat = k_q == head.out_beats - 1'b1;
   assign b0        = 16'({k_q[BeatBits-2:0], 6'd0});
   assign keep_room = 16'(head.len) - b0;
-  assign keep_n    = keep_room > 16'(StreamBytes) ? 7'(StreamBytes) : keep_room[6:0];
+  assign keep_n    = keep_room > 16'(nt_pkg::StreamBytes) ? 7'(nt_pkg::StreamBytes) : keep_room[6:0];
 
   // Frame byte e = 64k + i is packet byte e + 20: beat k for i < 44, else beat k+1.
   always_comb begin
-    for (int i = 0; i < StreamBytes; i++) begin
+    for (int i = 0; i < nt_pkg::StreamBytes; i++) begin
       if (b0 + 16'(i) < 16'(head.len)) begin
-        m_data_o[8*i+:8] = i < StreamBytes - VnicHdrBytes ? cur_beat[8*(i+VnicHdrBytes)+:8]
-                                                         : next_beat[8*(i+VnicHdrBytes-StreamBytes)+:8];
+        m_data_o[8*i+:8] = i < nt_pkg::StreamBytes - nt_pkg::VnicHdrBytes ? cur_beat[8*(i+nt_pkg::VnicHdrBytes)+:8]
+                                                         : next_beat[8*(i+nt_pkg::VnicHdrBytes-nt_pkg::StreamBytes)+:8];
       end else begin
         m_data_o[8*i+:8] = 8'd0;
       end
     end
   end
-  assign m_keep_o = keep_mask(keep_n);
+  assign m_keep_o = vnic_pkg::keep_mask(keep_n);
   assign m_last_o = last_beat;
   assign m_port_o = head.port;
 

@@ -3,33 +3,31 @@
 // side stores the frame and, at its last beat, checks it and builds the 20 header bytes; the read side
 // sends header + frame (realigned 20 bytes later) + pad + ICRC + tail at one beat per cycle.
 module vnic_encap_top
-  import nt_pkg::*;
-  import vnic_pkg::*;
 (
   input  logic                               clk_i,
   input  logic                               rst_ni,
   input  logic                               s_valid_i,
-  input  logic [StreamBits-1:0]              s_data_i,
-  input  logic [StreamBytes-1:0]             s_keep_i,
+  input  logic [nt_pkg::StreamBits-1:0]              s_data_i,
+  input  logic [nt_pkg::StreamBytes-1:0]             s_keep_i,
   input  logic                               s_last_i,
-  input  logic [PortIdxBits-1:0]             s_port_i,
+  input  logic [vnic_pkg::PortIdxBits-1:0]             s_port_i,
   output logic                               s_ready_o,
   output logic                               m_valid_o,
-  output logic [StreamBits-1:0]              m_data_o,
-  output logic [StreamBytes-1:0]             m_keep_o,
+  output logic [nt_pkg::StreamBits-1:0]              m_data_o,
+  output logic [nt_pkg::StreamBytes-1:0]             m_keep_o,
   output logic                               m_last_o,
-  output logic [PortIdxBits-1:0]             m_port_o,
+  output logic [vnic_pkg::PortIdxBits-1:0]             m_port_o,
   input  logic                               m_ready_i,
   input  logic                               cfg_valid_i,
-  input  logic [CfgTableBits-1:0]            cfg_table_i,
-  input  logic [CfgIndexBits-1:0]            cfg_index_i,
-  input  logic [CfgDataBits-1:0]             cfg_data_i,
+  input  logic [nt_pkg::CfgTableBits-1:0]            cfg_table_i,
+  input  logic [nt_pkg::CfgIndexBits-1:0]            cfg_index_i,
+  input  logic [nt_pkg::CfgDataBits-1:0]             cfg_data_i,
   output logic [31:0]                        cnt_in_o,
   output logic [31:0]                        cnt_out_o,
-  output logic [NumReasons*32-1:0]   cnt_drops_o
+  output logic [vnic_pkg::NumReasons*32-1:0]   cnt_drops_o
 );
-  localparam int unsigned BeatBits = $clog2(VnicMaxBeats) + 1;
-  localparam int unsigned HdrBits = 8 * VnicHdrBytes;
+  localparam int unsigned BeatBits = $clog2(nt_pkg::VnicMaxBeats) + 1;
+  localparam int unsigned HdrBits = 8 * nt_pkg::VnicHdrBytes;
 
   typedef struct packed {
     logic [HdrBits-1:0]     hdr;
@@ -37,12 +35,12 @@ module vnic_encap_top
     logic [2:0]             pad;
     logic [10:0]            len_qw;
     logic [BeatBits-1:0]    out_beats;
-    logic [PortIdxBits-1:0] port;
+    logic [vnic_pkg::PortIdxBits-1:0] port;
     logic                   linux_p;    // tail byte without the LT bits
   } desc_t;
 
-  port_cfg_t  [VnicPorts-1:0]      ports;
-  mac_entry_t [VnicMacEntries-1:0] macs;
+  vnic_pkg::port_cfg_t  [nt_pkg::VnicPorts-1:0]      ports;
+  vnic_pkg::mac_entry_t [nt_pkg::VnicMacEntries-1:0] macs;
 
   vnic_tables u_tables (
     .clk_i,
@@ -57,14 +55,14 @@ module vnic_encap_top
 
   // ---------------- write side ----------------
   logic                   sop, over_now, drop, m_fire, last_beat;
-  logic [PortIdxBits-1:0] port_q, port;
+  logic [vnic_pkg::PortIdxBits-1:0] port_q, port;
   logic [47:0]            dmac_q, dmac;
   logic [15:0]            len;
   logic [31:0]            reason;
-  port_cfg_t              pc;
+  vnic_pkg::port_cfg_t              pc;
   logic [23:0]            dlid, dlid_tbl;
   logic                   hit;
-  linux_info_t            lx_q, lx;
+  vnic_pkg::linux_info_t            lx_q, lx;
   logic [4:0]             sc;
   logic [2:0]             rc;
   logic [15:0]            entropy;
@@ -73,10 +71,10 @@ module vnic_encap_top
   logic [63:0]            qw0, qw1;
   desc_t                  wdesc, head;
   logic [BeatBits-1:0]    k_q;
-  logic [StreamBits-1:0]  prev_beat, cur_beat;
+  logic [nt_pkg::StreamBits-1:0]  prev_beat, cur_beat;
 
   vnic_store_forward #(
-    .DescBits($bits(desc_t)),
+    .DescBits($bits(wdesc)),
     .RdOff   (-1)
   ) u_sf (
     .clk_i,
@@ -111,16 +109,16 @@ module vnic_encap_top
     for (int i = 0; i < 6; i++) dmac[47-8*i-:8] = s_data_i[8*i+:8];
     if (!sop) dmac = dmac_q;
   end
-  assign lx = sop ? linux_info(s_data_i, popcount64(s_keep_i)) : lx_q;
+  assign lx = sop ? vnic_pkg::linux_info(s_data_i, vnic_pkg::popcount64(s_keep_i)) : lx_q;
 
   // A port without a virtual switch id or SLID (0) is not enabled; a frame whose DLID comes out 0 is
   // dropped, as Linux counts tx_dlid_zero (docs/vnic.md "Drops").
   always_comb begin
     reason = 0;
-    if (!over_now && len < 16'(14)) reason = VnicEncDropRunt;
-    else if (over_now || len > 16'(VnicMaxEthBytes)) reason = VnicEncDropTooLong;
-    else if (!pc.valid || pc.veswid == '0 || pc.slid == '0) reason = VnicEncDropPortDisabled;
-    else if (dlid == '0) reason = VnicEncDropDlidZero;
+    if (!over_now && len < 16'(14)) reason = nt_pkg::VnicEncDropRunt;
+    else if (over_now || len > 16'(nt_pkg::VnicMaxEthBytes)) reason = nt_pkg::VnicEncDropTooLong;
+    else if (!pc.valid || pc.veswid == '0 || pc.slid == '0) reason = nt_pkg::VnicEncDropPortDisabled;
+    else if (dlid == '0) reason = nt_pkg::VnicEncDropDlidZero;
   end
   assign drop = reason != 0;
 
@@ -131,7 +129,7 @@ module vnic_encap_top
   always_comb begin
     hit      = 1'b0;
     dlid_tbl = '0;
-    for (int i = VnicMacEntries - 1; i >= 0; i--) begin
+    for (int i = nt_pkg::VnicMacEntries - 1; i >= 0; i--) begin
       if (macs[i].valid && macs[i].port == port && macs[i].mac == dmac && macs[i].dlid != '0) begin
         hit      = 1'b1;
         dlid_tbl = macs[i].dlid;
@@ -157,11 +155,11 @@ module vnic_encap_top
     end
   end
 
-  assign len_qw = 11'((len + 16'(VnicHdrBytes + VnicTrailerBytes + 7)) >> 3);
-  assign pad    = 3'({len_qw, 3'd0} - 14'(VnicHdrBytes + VnicTrailerBytes) - len[13:0]);
+  assign len_qw = 11'((len + 16'(nt_pkg::VnicHdrBytes + nt_pkg::VnicTrailerBytes + 7)) >> 3);
+  assign pad    = 3'({len_qw, 3'd0} - 14'(nt_pkg::VnicHdrBytes + nt_pkg::VnicTrailerBytes) - len[13:0]);
   //              LT    L2     FECN  RC     SC     DLID        BECN  length  SLID
   assign qw0    = {1'b1, 2'b10, 1'b0, rc, sc, dlid[19:0], 1'b0, len_qw, pc.slid[19:0]};
-  assign qw1    = {16'd0, entropy, pc.pkey, dlid[23:20], pc.slid[23:20], 8'(VnicL4Eth)};
+  assign qw1    = {16'd0, entropy, pc.pkey, dlid[23:20], pc.slid[23:20], 8'(nt_pkg::VnicL4Eth)};
 
   always_comb begin
     wdesc.hdr       = {pc.veswid, 16'd0, qw1, qw0};
@@ -187,39 +185,39 @@ module vnic_encap_top
 
   // ---------------- read side ----------------
   logic [31:0]            crc_q, crc_next, icrc;
-  logic [StreamBits-1:0]  raw;
+  logic [nt_pkg::StreamBits-1:0]  raw;
   logic [15:0]            b0, icrc_pos, total, crc_room, keep_room;
   logic [6:0]             crc_n, keep_n;
 
   assign m_fire    = m_valid_o & m_ready_i;
   assign last_beat = k_q == head.out_beats - 1'b1;
   assign b0        = 16'({k_q[BeatBits-2:0], 6'd0});
-  assign icrc_pos  = 16'(VnicHdrBytes) + 16'(head.len) + 16'(head.pad);
+  assign icrc_pos  = 16'(nt_pkg::VnicHdrBytes) + 16'(head.len) + 16'(head.pad);
   assign total     = {2'd0, head.len_qw, 3'd0};
   assign crc_room  = icrc_pos > b0 ? icrc_pos - b0 : '0;
-  assign crc_n     = crc_room > 16'(StreamBytes) ? 7'(StreamBytes) : crc_room[6:0];
+  assign crc_n     = crc_room > 16'(nt_pkg::StreamBytes) ? 7'(nt_pkg::StreamBytes) : crc_room[6:0];
   assign keep_room = total - b0;
-  assign keep_n    = keep_room > 16'(StreamBytes) ? 7'(StreamBytes) : keep_room[6:0];
+  assign keep_n    = keep_room > 16'(nt_pkg::StreamBytes) ? 7'(nt_pkg::StreamBytes) : keep_room[6:0];
 
   // Output byte b = 64k + i: header byte b, or frame byte e = b - 20 (from beat k-1 for i < 20, else beat
   // k), or pad (0) up to the ICRC.
   always_comb begin
-    for (int i = 0; i < StreamBytes; i++) begin
+    for (int i = 0; i < nt_pkg::StreamBytes; i++) begin
       logic [15:0] b, e;
       b = b0 + 16'(i);
-      e = b - 16'(VnicHdrBytes);
-      if (b < 16'(VnicHdrBytes)) raw[8*i+:8] = head.hdr[8*i+:8];
-      else if (e < 16'(head.len)) raw[8*i+:8] = i < VnicHdrBytes ? prev_beat[8*(i+StreamBytes-VnicHdrBytes)+:8]
-                                                                 : cur_beat[8*(i-VnicHdrBytes)+:8];
+      e = b - 16'(nt_pkg::VnicHdrBytes);
+      if (b < 16'(nt_pkg::VnicHdrBytes)) raw[8*i+:8] = head.hdr[8*i+:8];
+      else if (e < 16'(head.len)) raw[8*i+:8] = i < nt_pkg::VnicHdrBytes ? prev_beat[8*(i+nt_pkg::StreamBytes-nt_pkg::VnicHdrBytes)+:8]
+                                                                 : cur_beat[8*(i-nt_pkg::VnicHdrBytes)+:8];
       else raw[8*i+:8] = 8'd0;
     end
   end
 
-  assign crc_next = crc32_beat(crc_q, raw, crc_n, k_q == '0);
+  assign crc_next = vnic_pkg::crc32_beat(crc_q, raw, crc_n, k_q == '0);
   assign icrc     = ~crc_next;
 
   always_comb begin
-    for (int i = 0; i < StreamBytes; i++) begin
+    for (int i = 0; i < nt_pkg::StreamBytes; i++) begin
       logic [15:0] b;
       b = b0 + 16'(i);
       m_data_o[8*i+:8] = raw[8*i+:8];
@@ -230,7 +228,7 @@ module vnic_encap_top
       if (b == icrc_pos + 16'd4) m_data_o[8*i+:8] = {1'b0, ~head.linux_p, 3'd0, head.pad};
     end
   end
-  assign m_keep_o = keep_mask(keep_n);
+  assign m_keep_o = vnic_pkg::keep_mask(keep_n);
   assign m_last_o = last_beat;
   assign m_port_o = head.port;
 

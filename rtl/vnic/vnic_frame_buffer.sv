@@ -4,27 +4,26 @@
 // and k+Off+1), which the realignment combines; in silicon the ring is two banks (even and odd beats), one
 // read port each. Finishing a frame releases its beats.
 module vnic_frame_buffer
-  import nt_pkg::*;
 #(
   parameter int RdOff = 0
 ) (
   input  logic                              clk_i,
   input  logic                              rst_ni,
   input  logic                              wr_valid_i,   // store this beat
-  input  logic [StreamBits-1:0]             wr_data_i,
+  input  logic [nt_pkg::StreamBits-1:0]             wr_data_i,
   input  logic                              frame_end_i,  // the input frame's last beat is accepted ...
   input  logic                              frame_drop_i, // ... and the frame is dropped
-  input  logic [$clog2(VnicMaxBeats):0]     rd_beat_i,    // k: beat of the frame at base being read
-  output logic [StreamBits-1:0]             rd_a_o,       // beat k + RdOff
-  output logic [StreamBits-1:0]             rd_b_o,       // beat k + RdOff + 1
+  input  logic [$clog2(nt_pkg::VnicMaxBeats):0]     rd_beat_i,    // k: beat of the frame at base being read
+  output logic [nt_pkg::StreamBits-1:0]             rd_a_o,       // beat k + RdOff
+  output logic [nt_pkg::StreamBits-1:0]             rd_b_o,       // beat k + RdOff + 1
   input  logic                              release_i,    // the frame at base is done ...
-  input  logic [$clog2(VnicMaxBeats):0]     release_beats_i, // ... and occupied this many beats
+  input  logic [$clog2(nt_pkg::VnicMaxBeats):0]     release_beats_i, // ... and occupied this many beats
   output logic                              full_o
 );
-  localparam int unsigned AddrBits = $clog2(VnicBufBeats);
+  localparam int unsigned AddrBits = $clog2(nt_pkg::VnicBufBeats);
   localparam int unsigned PtrBits = AddrBits + 1;
 
-  logic [StreamBits-1:0] mem_q[VnicBufBeats];
+  logic [nt_pkg::StreamBits-1:0] mem_q[nt_pkg::VnicBufBeats];
   logic [PtrBits-1:0]    wr_q, start_q, base_q, wr_next, used;
   logic [AddrBits-1:0]   addr_a;
 

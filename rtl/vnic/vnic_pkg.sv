@@ -2,12 +2,11 @@
 // 16B header. Quadwords are little-endian on the stream: byte i of a beat is bits 8i+7:8i, so QW0 bit n is
 // beat bit n.
 package vnic_pkg;
-  import nt_pkg::*;
 
-  localparam int unsigned PortIdxBits = $clog2(VnicPorts);
+  localparam int unsigned PortIdxBits = $clog2(nt_pkg::VnicPorts);
   // Counter array size: both directions use one layout (index = reason code).
-  localparam int unsigned NumReasons = VnicDecDropReasons > VnicEncDropReasons ? VnicDecDropReasons
-                                                                              : VnicEncDropReasons;
+  localparam int unsigned NumReasons = nt_pkg::VnicDecDropReasons > nt_pkg::VnicEncDropReasons ? nt_pkg::VnicDecDropReasons
+                                                                              : nt_pkg::VnicEncDropReasons;
 
   // Programming-port entry of table VnicTblPort (cfg_data_i[246:0]). linux_p selects profile linux
   // (docs/vnic.md "Encapsulation profiles"); sc_mc, pcp_sc_uc/mc (PCP i in [i]) and rc_word are its settings.
@@ -41,26 +40,26 @@ package vnic_pkg;
     logic [31:0] c;
     c = crc_in ^ {24'd0, b};
     for (int k = 0; k < 8; k++) c = (c >> 1) ^ (32'hEDB88320 & {32{c[0]}});
-    return c;
+    crc32_byte = c;
   endfunction
 
   // The first n bytes of a beat into the CRC register. With `first` (beat 0 of a packet) the variant fields
   // of QW0 (BECN bit 31, SC bits 56:52, FECN bit 60) count as ones when VnicIcrcMaskVariant is set.
-  function automatic logic [31:0] crc32_beat(logic [31:0] crc_in, logic [StreamBits-1:0] d, logic [6:0] n,
+  function automatic logic [31:0] crc32_beat(logic [31:0] crc_in, logic [nt_pkg::StreamBits-1:0] d, logic [6:0] n,
                                              logic first);
     logic [31:0] c;
-    logic [StreamBits-1:0] m;
+    logic [nt_pkg::StreamBits-1:0] m;
     m = d;
-    if (first && VnicIcrcMaskVariant != 0) begin
+    if (first && nt_pkg::VnicIcrcMaskVariant != 0) begin
       m[31] = 1'b1;
       m[56:52] = 5'h1f;
       m[60] = 1'b1;
     end
     c = crc_in;
-    for (int i = 0; i < StreamBytes; i++) begin
+    for (int i = 0; i < nt_pkg::StreamBytes; i++) begin
       if (7'(i) < n) c = crc32_byte(c, m[8*i+:8]);
     end
-    return c;
+    crc32_beat = c;
   endfunction
 
   // Profile linux's per-frame values from a frame's first beat (n bytes of it valid): the first VLAN tag's
@@ -73,15 +72,15 @@ package vnic_pkg;
     logic [7:0] entropy;
   } linux_info_t;
 
-  function automatic logic [15:0] beat_b16(logic [StreamBits-1:0] d, int unsigned at);
-    return {d[8*at+:8], d[8*(at+1)+:8]};
+  function automatic logic [15:0] beat_b16(logic [nt_pkg::StreamBits-1:0] d, int unsigned at);
+    beat_b16 = {d[8*at+:8], d[8*(at+1)+:8]};
   endfunction
 
   function automatic logic is_vlan_type(logic [15:0] t);
-    return t == 16'h8100 || t == 16'h88a8;
+    is_vlan_type = t == 16'h8100 || t == 16'h88a8;
   endfunction
 
-  function automatic linux_info_t linux_info(logic [StreamBits-1:0] d, logic [6:0] n);
+  function automatic linux_info_t linux_info(logic [nt_pkg::StreamBits-1:0] d, logic [6:0] n);
     linux_info_t r;
     logic [15:0] typ;
     logic [31:0] crc;
@@ -119,31 +118,31 @@ package vnic_pkg;
     crc = crc ^ (crc >> 8);
     crc = crc ^ (crc >> 16);
     r.entropy = crc[7:0];
-    return r;
+    linux_info = r;
   endfunction
 
-  function automatic logic [6:0] popcount64(logic [StreamBytes-1:0] k);
+  function automatic logic [6:0] popcount64(logic [nt_pkg::StreamBytes-1:0] k);
     logic [6:0] c;
     c = '0;
-    for (int i = 0; i < StreamBytes; i++) c = c + 7'(k[i]);
-    return c;
+    for (int i = 0; i < nt_pkg::StreamBytes; i++) c = c + 7'(k[i]);
+    popcount64 = c;
   endfunction
 
-  function automatic logic [StreamBytes-1:0] keep_mask(logic [6:0] n);
-    logic [StreamBytes-1:0] k;
-    for (int i = 0; i < StreamBytes; i++) k[i] = 7'(i) < n;
-    return k;
+  function automatic logic [nt_pkg::StreamBytes-1:0] keep_mask(logic [6:0] n);
+    logic [nt_pkg::StreamBytes-1:0] k;
+    for (int i = 0; i < nt_pkg::StreamBytes; i++) k[i] = 7'(i) < n;
+    keep_mask = k;
   endfunction
 
-  function automatic logic [StreamBits-1:0] byte_mask(logic [StreamBytes-1:0] keep);
-    logic [StreamBits-1:0] m;
-    for (int i = 0; i < StreamBytes; i++) m[8*i+:8] = {8{keep[i]}};
-    return m;
+  function automatic logic [nt_pkg::StreamBits-1:0] byte_mask(logic [nt_pkg::StreamBytes-1:0] keep);
+    logic [nt_pkg::StreamBits-1:0] m;
+    for (int i = 0; i < nt_pkg::StreamBytes; i++) m[8*i+:8] = {8{keep[i]}};
+    byte_mask = m;
   endfunction
 
   // IBTA partition-key match: equal low 15 bits, one of them a full member, not the invalid key.
   function automatic logic pkey_match(logic [15:0] a, logic [15:0] b);
-    return a[14:0] != '0 && a[14:0] == b[14:0] && (a[15] | b[15]);
+    pkey_match = a[14:0] != '0 && a[14:0] == b[14:0] && (a[15] | b[15]);
   endfunction
 
 endpackage

@@ -3,8 +3,6 @@
 // The direction's top decides each frame at its last beat (drop_i / reason_i / desc_i, combinational from
 // the outputs here) and forms each output beat from the two buffer beats it gets (rd_a_o, rd_b_o).
 module vnic_store_forward
-  import nt_pkg::*;
-  import vnic_pkg::*;
 #(
   parameter int unsigned DescBits = 8,
   parameter int          RdOff    = 0   // the read side gets buffer beats k+RdOff and k+RdOff+1
@@ -13,8 +11,8 @@ module vnic_store_forward
   input  logic                               rst_ni,
   // input stream
   input  logic                               s_valid_i,
-  input  logic [StreamBits-1:0]              s_data_i,
-  input  logic [StreamBytes-1:0]             s_keep_i,
+  input  logic [nt_pkg::StreamBits-1:0]              s_data_i,
+  input  logic [nt_pkg::StreamBytes-1:0]             s_keep_i,
   input  logic                               s_last_i,
   output logic                               s_ready_o,
   // the current input beat
@@ -28,27 +26,27 @@ module vnic_store_forward
   // read side
   output logic                               head_valid_o,
   output logic [DescBits-1:0]                head_o,
-  output logic [$clog2(VnicMaxBeats):0]      k_o,          // beat of the head frame being sent
-  output logic [StreamBits-1:0]              rd_a_o,
-  output logic [StreamBits-1:0]              rd_b_o,
+  output logic [$clog2(nt_pkg::VnicMaxBeats):0]      k_o,          // beat of the head frame being sent
+  output logic [nt_pkg::StreamBits-1:0]              rd_a_o,
+  output logic [nt_pkg::StreamBits-1:0]              rd_b_o,
   input  logic                               out_fire_i,   // an output beat is taken ...
   input  logic                               out_last_i,   // ... and it is the head frame's last
   output logic [31:0]                        cnt_in_o,
   output logic [31:0]                        cnt_out_o,
-  output logic [NumReasons*32-1:0]           cnt_drops_o
+  output logic [vnic_pkg::NumReasons*32-1:0]           cnt_drops_o
 );
-  localparam int unsigned BeatBits = $clog2(VnicMaxBeats) + 1;
+  localparam int unsigned BeatBits = $clog2(nt_pkg::VnicMaxBeats) + 1;
 
   logic                    sop_q, over_q, s_fire, store, frame_end, buf_full, fifo_full, fifo_empty, done;
   logic [BeatBits-1:0]     beats_q, k_q;
   logic [DescBits+BeatBits-1:0] head;
 
   assign s_fire      = s_valid_i & s_ready_o;
-  assign store       = s_fire & (beats_q < BeatBits'(VnicMaxBeats));
+  assign store       = s_fire & (beats_q < BeatBits'(nt_pkg::VnicMaxBeats));
   assign s_ready_o   = ~buf_full & ~fifo_full;
   assign sop_o       = sop_q;
-  assign over_o      = over_q | (beats_q == BeatBits'(VnicMaxBeats));
-  assign bytes_o     = 16'({beats_q[BeatBits-2:0], 6'd0}) + 16'(popcount64(s_keep_i));
+  assign over_o      = over_q | (beats_q == BeatBits'(nt_pkg::VnicMaxBeats));
+  assign bytes_o     = 16'({beats_q[BeatBits-2:0], 6'd0}) + 16'(vnic_pkg::popcount64(s_keep_i));
   assign frame_end   = s_fire & s_last_i;
 `ifdef NT_MUTATE_VNIC  // a planted protocol bug (docs/assertions.md)
   nt_mutant_valid_drop u_mutant (
@@ -82,7 +80,7 @@ module vnic_store_forward
     .clk_i,
     .rst_ni,
     .wr_valid_i     (store),
-    .wr_data_i      (s_data_i & byte_mask(s_keep_i)),
+    .wr_data_i      (s_data_i & vnic_pkg::byte_mask(s_keep_i)),
     .frame_end_i    (frame_end),
     .frame_drop_i   (drop_i),
     .rd_beat_i      (k_q),
@@ -95,7 +93,7 @@ module vnic_store_forward
 
   vnic_desc_fifo #(
     .Width(DescBits + BeatBits),
-    .Depth(VnicDescFifo)
+    .Depth(nt_pkg::VnicDescFifo)
   ) u_desc (
     .clk_i,
     .rst_ni,

@@ -43,6 +43,16 @@ if [ "\$(cat "$W/uid")" = 0 ]; then echo "bash: sudo: command not found" >&2; ex
 echo "sudo \$*" >> "$LOG"
 exec env -i PATH="\$PATH" STUB_VIA_SUDO=1 "\$@"
 EOF
+# npm: logs its arguments to $W/npmlog and "installs" the package's package.json under --prefix (as npm would);
+# $W/npm_fail makes it fail.
+cat > "$STUBS/npm" <<EOF
+#!/usr/bin/env bash
+echo "npm \$*" >> "$W/npmlog"
+if [ -f "$W/npm_fail" ]; then echo "npm ERR! stub failure" >&2; exit 1; fi
+prefix=""; while [ \$# -gt 0 ]; do if [ "\$1" = --prefix ]; then prefix="\$2"; fi; shift; done
+mkdir -p "\$prefix/node_modules/@yowasp/yosys"
+printf '{\\n  "name": "@yowasp/yosys",\\n  "version": "0.55.944",\\n}\\n' > "\$prefix/node_modules/@yowasp/yosys/package.json"
+EOF
 cat > "$STUBS/id" <<EOF
 #!/usr/bin/env bash
 if [ "\${1:-}" = -u ]; then cat "$W/uid"; else echo "uid=\$(cat "$W/uid")"; fi
@@ -56,7 +66,7 @@ run_setup() {
   printf '%s\n' "$@" > "$W/missing"
   : > "$LOG"
   rc=0
-  env -u DEBIAN_FRONTEND PATH="$STUBS:$PATH" bash "$SETUP" > "$W/out" 2>&1 || rc=$?
+  env -u DEBIAN_FRONTEND NT_YOSYS_PREFIX="$W/yosys" PATH="$STUBS:$PATH" bash "$SETUP" > "$W/out" 2>&1 || rc=$?
 }
 # expect_log TEXT: the stubs' log is exactly TEXT.
 expect_log() {
@@ -96,6 +106,24 @@ for uid in 0 1000; do
   expect_log "" "uid $uid: nothing run when every package is present"
   grep -q "all packages present" "$W/out" || fail "uid $uid: no 'all packages present' line"
 done
+
+echo "== @yowasp/yosys (make synth): installed once into the project-local prefix, pinned, then left alone"
+rm -rf "$W/yosys"; : > "$W/npmlog"
+run_setup 0
+[ "$rc" -eq 0 ] || { cat "$W/out"; fail "setup.sh exited $rc installing yosys"; }
+expected="npm install --prefix $W/yosys --no-audit --no-fund --no-save @yowasp/yosys@0.55.944"
+[ "$(cat "$W/npmlog")" = "$expected" ] || { cat "$W/npmlog"; fail "yosys: expected exactly '$expected'"; }
+echo "  ok: one pinned npm install into the prefix"
+: > "$W/npmlog"
+run_setup 1000
+[ ! -s "$W/npmlog" ] || { cat "$W/npmlog"; fail "yosys: npm ran although 0.55.944 is present"; }
+grep -q "@yowasp/yosys 0.55.944 present" "$W/out" || fail "yosys: no 'present' line"
+echo "  ok: nothing run when the pinned version is present"
+rm -rf "$W/yosys"; touch "$W/npm_fail"
+run_setup 0
+[ "$rc" -ne 0 ] || { cat "$W/out"; fail "setup.sh exited 0 although npm install failed"; }
+rm -f "$W/npm_fail"
+echo "  ok: a failing npm install makes setup.sh fail (exit $rc)"
 
 echo "== apt-get fails"
 for step in update install; do
