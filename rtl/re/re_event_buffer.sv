@@ -63,13 +63,16 @@ module re_event_buffer
   logic [7:0]        wbyte [nt_pkg::StreamBytes];
   logic [re_pkg::RowW-1:0]   wrow [nt_pkg::StreamBytes];
   always_comb begin
+    logic [5:0]  i;
+    logic [31:0] pos;
+    // verilator lint_off UNUSEDSIGNAL
+    logic [31:0] a;  // < ReBufBytes when written
+    // verilator lint_on UNUSEDSIGNAL
     delta = 6'(cur_q.offset) - 6'(cur_q.data_at);
     for (int j = 0; j < nt_pkg::StreamBytes; j++) begin
-      automatic logic [5:0]  i = 6'(j) - delta;
-      automatic logic [31:0] pos = {17'd0, beat_q, 6'd0} + 32'(i);
-      // verilator lint_off UNUSEDSIGNAL
-      automatic logic [31:0] a = 32'(cur_q.offset) + pos - 32'(cur_q.data_at);  // < ReBufBytes when written
-      // verilator lint_on UNUSEDSIGNAL
+      i   = 6'(j) - delta;
+      pos = {17'd0, beat_q, 6'd0} + 32'(i);
+      a   = 32'(cur_q.offset) + pos - 32'(cur_q.data_at);
       we[j]    = !cfg_host_i && cur_valid_q && !cur_q.skip && pos >= 32'(cur_q.data_at) &&
                  pos < 32'(cur_q.data_at) + 32'(cur_q.len);
       wbyte[j] = fifo_rdata_i[8*i+:8];

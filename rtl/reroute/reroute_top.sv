@@ -360,13 +360,14 @@ module reroute_top
   logic [nt_pkg::StreamBits-1:0] cur, prev, beat;
   logic [15:0] cw, bth;
   always_comb begin
+    logic [15:0] p;
     cur = ob_idx_q < reroute_pkg::BeatW'(reroute_pkg::InBeats) ? bank_q[ob_bank_q][ob_idx_q[6:0]] : '0;
     prev = ob_idx_q != '0 ? bank_q[ob_bank_q][7'(ob_idx_q - 1'b1)] : '0;
     bth = ob_v6_q ? 16'd62 : 16'd42;
     cw = bth + 16'd12;
     beat = '0;
     for (int unsigned j = 0; j < nt_pkg::StreamBytes; j++) begin
-      automatic logic [15:0] p = 16'({ob_idx_q, 6'd0}) + 16'(j);
+      p = 16'({ob_idx_q, 6'd0}) + 16'(j);
       if (p < cw) beat[8*j+:8] = cur[8*j+:8];
       else if (p == cw) beat[8*j+:8] = ob_tx_q[15:8];
       else if (p == cw + 16'd1) beat[8*j+:8] = ob_tx_q[7:0];
