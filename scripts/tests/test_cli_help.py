@@ -27,6 +27,7 @@ COMMANDS = [
     (["reorder"], "apps/reorder_command.cc", None, None),
     (["reroute"], "apps/reroute_command.cc", None, None),
     (["vnic"], "apps/vnic_command.cc", None, None),
+    (["cw-loop"], "apps/cwloop_command.cc", None, None),
 ]
 HOST_OPTIONS_FILE = "apps/host_memory_options.h"
 OPTION = re.compile(r'o == "(--[a-z0-9-]+)"')
