@@ -64,7 +64,8 @@ sva-mutants: setup
 # Every block's top through Yosys (YoWASP 0.55 from npm, installed by setup into .tools/) for the U280's
 # UltraScale+ family: LUTs, FFs, BRAM/URAM, DSPs, logic levels per block, in build/synth (docs/synthesis.md).
 # SYNTH_ARGS passes options, e.g. SYNTH_ARGS="--only rdma -j 1".
-synth: setup
+synth:
+	NT_REQUIRE_YOSYS=1 bash scripts/setup.sh
 	/usr/bin/python3 scripts/synth/synth.py --out $(BUILD)/synth $(SYNTH_ARGS)
 
 bench: build

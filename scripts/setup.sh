@@ -47,4 +47,14 @@ if [ ${#missing[@]} -eq 0 ]; then
 else
   install_missing
 fi
-install_yosys
+# Yosys is needed by `make synth` (NT_REQUIRE_YOSYS=1: a failed install fails setup) and by the ctest
+# rtl_synth_elab, which skips without it; `make test` / `make regress` on a machine that cannot reach the npm
+# registry go on with a warning instead of failing on a tool they do not need.
+if ! install_yosys; then
+  if [ "${NT_REQUIRE_YOSYS:-0}" = 1 ]; then
+    echo "setup: @yowasp/yosys could not be installed; make synth needs it" >&2
+    exit 1
+  fi
+  echo "setup: WARNING: @yowasp/yosys could not be installed (npm registry unreachable?): make synth and the" \
+       "ctest rtl_synth_elab (skipped without it) need it" >&2
+fi

@@ -120,10 +120,16 @@ run_setup 1000
 grep -q "@yowasp/yosys 0.55.944 present" "$W/out" || fail "yosys: no 'present' line"
 echo "  ok: nothing run when the pinned version is present"
 rm -rf "$W/yosys"; touch "$W/npm_fail"
+export NT_REQUIRE_YOSYS=1
 run_setup 0
-[ "$rc" -ne 0 ] || { cat "$W/out"; fail "setup.sh exited 0 although npm install failed"; }
+unset NT_REQUIRE_YOSYS
+[ "$rc" -ne 0 ] || { cat "$W/out"; fail "setup.sh exited 0 although npm install failed (make synth)"; }
+echo "  ok: a failing npm install makes setup.sh fail for make synth (exit $rc)"
+run_setup 0
+[ "$rc" -eq 0 ] || { cat "$W/out"; fail "setup.sh exited $rc: a failed yosys install must only warn for make test"; }
+grep -q "WARNING: @yowasp/yosys could not be installed" "$W/out" || { cat "$W/out"; fail "no warning"; }
 rm -f "$W/npm_fail"
-echo "  ok: a failing npm install makes setup.sh fail (exit $rc)"
+echo "  ok: without NT_REQUIRE_YOSYS a failing npm install is a warning (make test / regress go on)"
 
 echo "== apt-get fails"
 for step in update install; do
