@@ -64,12 +64,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         test::SealAt(test::ClientMad(attr::kRtu, test::kClientComm, test::kCommBase), kCmIcrcAt)};
     fuzz::ZeroHost host;
     bool connected = false;
-    fuzz::Drive(&fresh, NaaIn{}, connect, 2000, [&](NaaIn* in, const NaaOut& out) {
+    // The copy must not hold a host read in flight: the MemHost of each input never saw it and would leave
+    // the responder waiting for its data forever. Since receive WQEs are prefetched (issue 25 item 2), reads
+    // start on their own after the connect, so "quiet" is 64 cycles with no request and nothing owed.
+    int calm = 0;
+    fuzz::Drive(&fresh, NaaIn{}, connect, 4000, [&](NaaIn* in, const NaaOut& out) {
       in->m_ready = true;
       host.Serve(in);
       host.Observe(out.dma_req);
       connected = out.conn.connected;
-      return connected && !out.cm_busy && host.Idle();
+      calm = out.dma_req.valid || !host.Idle() ? 0 : calm + 1;
+      return connected && !out.cm_busy && calm >= 64;
     });
     if (!connected) __builtin_trap();  // the fuzz setup itself is broken
     return fresh;
