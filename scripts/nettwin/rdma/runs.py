@@ -88,6 +88,11 @@ def runs(opts):
                                                                  "--mem-write-cycles", str(max(1, reads // 10))]
         out.append(Run("rdma", "atomic-latency", None, "read%d" % reads, cmd, accept=_accept_latency,
                        columns=_columns, measure=_measure_latency, extract=_extract_latency))
+    # Issue 25's throughput targets against `nettwin rdma`'s default host (WRITE, READ at R = 900, SEND at
+    # R = 900, FAA on distinct words and on one word), RTL and model in lockstep: rdma_bench exits 1 on a miss.
+    bench = os.path.join(os.path.dirname(opts.nettwin), "rdma_bench")
+    out.append(Run("rdma", "throughput-targets", None, "default-host", [bench, "--targets", "--engine", "lockstep"],
+                   columns=lambda st: ["-"] * 8, measure=lambda st: ("-", "-")))
     return out
 
 

@@ -101,7 +101,7 @@ class RunList(unittest.TestCase):
         # seeds, x 2 modes, + 2 re_host seeds (buffer host, events up to 16 MiB) x 3 modes; reroute: 4 scenarios in
         # the seed's wire format and 4 in conweave-p4's (2 of them on to the reorder block) x 5 seeds x 2 modes;
         # cwloop: 4 scenarios x 5 seeds + the ECMP/ConWeave pair x 3 seeds, one mode (lockstep)
-        for block, n in (("lb", 22 + 4 + 20), ("rdma", 13 * 3 * 2 + 3 * 2 + 6), ("reorder", 6 * 10 * 4 + 3 * 3 * 4),
+        for block, n in (("lb", 22 + 4 + 20), ("rdma", 13 * 3 * 2 + 3 * 2 + 6 + 1), ("reorder", 6 * 10 * 4 + 3 * 3 * 4),
                          ("reroute", (4 + 4) * 5 * 2), ("cwloop", 4 * 5 + 2 * 3), ("vnic", 40), ("ejfat", 48 + 4 + 6),
                          ("naa", 12 * 8 * 2)):
             self.assertEqual(sum(1 for x in names if x.startswith(block + ".")), n, block)
