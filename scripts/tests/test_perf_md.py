@@ -58,7 +58,8 @@ def main():
             name = m.group(1)
             if not any(name in h for h in headings):
                 line = text.count("\n", 0, m.start()) + 1
-                problems.append('%s:%d cites docs/PERF.md "%s", which is no heading of docs/PERF.md' % (rel, line, name))
+                problems.append('%s:%d cites docs/PERF.md "%s", which is no heading of docs/PERF.md'
+                                % (rel, line, name))
 
     for doc in ("PERF.md", "perf-history.md"):
         with open(os.path.join(ROOT, "docs", doc)) as f:
