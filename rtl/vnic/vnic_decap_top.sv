@@ -63,7 +63,7 @@ module vnic_decap_top
   logic [6:0]             nl, in_nb_q;
   logic [31:0]            icrc_rx, in_part_q, in_want_q;
   logic [3:0]             tq;
-  logic [vnic_crc_pkg::CrcTails-1:0][31:0] want;
+  logic [31:0]            want;
   logic [7:0]             tail_in, tail, in_tail_q;
 
   assign in_ready  = ~in_v_q | sf_ready;
@@ -95,9 +95,7 @@ module vnic_decap_top
   // past the true one; so the packet is good iff that register equals ~ICRC moved the same bytes forward.
   // nl = 8q + 8 gives matrix q (q = 0..7), nl = 0 matrix 8; other nl fail the length check first.
   assign tq = nl[6:3] == 4'd0 ? 4'd8 : nl[6:3] - 4'd1;
-  always_comb begin
-    for (int q = 0; q < int'(vnic_crc_pkg::CrcTails); q++) want[q] = vnic_pkg::crc32_mat(vnic_crc_pkg::CrcFwd[32*32*q+:32*32], ~icrc_rx);
-  end
+  assign want = vnic_pkg::crc32_mat(vnic_crc_pkg::CrcFwd[32*32*tq+:32*32], ~icrc_rx);  // matrix selected first
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -120,7 +118,7 @@ module vnic_decap_top
       in_last_q <= s_last_i;
       in_nb_q   <= nl;
       in_part_q <= vnic_pkg::crc32_data(vnic_crc_pkg::CrcData, crc_in);
-      in_want_q <= want[tq];
+      in_want_q <= want;
       in_tail_q <= tail_in;
     end
   end

@@ -198,7 +198,6 @@ module vnic_encap_top
   logic [nt_pkg::StreamBytes-1:0] keep_q;
   logic                   last_q, linux_q;
   logic [31:0]            part_q;
-  logic [7:0][31:0]       back;  // crc_beat taken back by tail matrix q (q = 8 never: 5 <= crc_n)
   logic [5:0]             ipos_q;
   logic [2:0]             pad_q;
   logic [vnic_pkg::PortIdxBits-1:0] oport_q;
@@ -258,13 +257,12 @@ module vnic_encap_top
 `endif
   assign m_fire = m_valid_o & m_ready_i;
 
-  // The running CRC (crc_q: the frame's earlier beats) one whole beat on, plus this beat's part; in the last
-  // beat that is the register 61 - 8q zero bytes past the ICRC position (q = ipos[5:3]), taken back.
+  // The running CRC (crc_q: the frame's earlier beats) one whole beat on, plus this beat's part. In the last
+  // beat, the register at the ICRC position (q = ipos[5:3]: 8q + 3 bytes of the beat before it) in one
+  // matrix, CrcLast[q] = (part taken back by the 61 - 8q zero bytes) ^ (crc_q moved 8q + 3 bytes on); the
+  // matrix is selected before it is applied, so each LUT takes 3 register bits and q (a few levels).
   assign crc_beat = vnic_pkg::crc32_mat(vnic_crc_pkg::CrcBeat, crc_q) ^ part_q;
-  always_comb begin
-    for (int q = 0; q < 8; q++) back[q] = vnic_pkg::crc32_mat(vnic_crc_pkg::CrcBack[32*32*q+:32*32], crc_beat);
-  end
-  assign crc_back = back[ipos_q[5:3]];
+  assign crc_back = vnic_pkg::crc32_mat64(vnic_crc_pkg::CrcLast[32*64*ipos_q[5:3]+:32*64], {crc_q, part_q});
   assign icrc     = ~crc_back;
 
   always_comb begin

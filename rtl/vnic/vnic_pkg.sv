@@ -56,6 +56,13 @@ package vnic_pkg;
     crc32_mat = r;
   endfunction
 
+  // A 32 x 64 matrix (row o in bits 64o+63:64o) applied to two registers side by side.
+  function automatic logic [31:0] crc32_mat64(logic [32*64-1:0] m, logic [63:0] s);
+    logic [31:0] r;
+    for (int o = 0; o < 32; o++) r[o] = ^(s & m[64*o+:64]);
+    crc32_mat64 = r;
+  endfunction
+
   // The data part of a whole beat's update from state 0: r[o] = ^(d & row o), row o in bits StreamBits*o+.
   function automatic logic [31:0] crc32_data(logic [32*nt_pkg::StreamBits-1:0] m, logic [nt_pkg::StreamBits-1:0] d);
     logic [31:0] r;
