@@ -10,19 +10,25 @@ void VnicModel::Reset() { *this = VnicModel(dir_); }
 
 const VnicOut& VnicModel::Eval(const VnicIn& in) {
   in_ = in;
-  out_.s_ready = used_ < kBufBeats && static_cast<int>(desc_.size()) < kDescFifo;
-  out_.m = StreamPort{};
-  out_.m_port = 0;
+  ready_ = used_ < kBufBeats && static_cast<int>(desc_.size()) < kDescFifo;
+  head_ = Held{};
   if (!desc_.empty()) {
     const Desc& d = desc_.front();
     const size_t off = k_ * kBeatBytes;
     const size_t n = std::min<size_t>(kBeatBytes, d.bytes.size() - off);
-    out_.m.valid = true;
-    std::copy_n(d.bytes.begin() + static_cast<std::ptrdiff_t>(off), n, out_.m.beat.data.begin());
-    out_.m.beat.keep = KeepMask(static_cast<int>(n));
-    out_.m.beat.last = off + n == d.bytes.size();
-    out_.m_port = d.port;
+    head_.valid = true;
+    std::copy_n(d.bytes.begin() + static_cast<std::ptrdiff_t>(off), n, head_.beat.data.begin());
+    head_.beat.keep = KeepMask(static_cast<int>(n));
+    head_.beat.last = off + n == d.bytes.size();
+    head_.port = d.port;
   }
+  const Held& out = dir_ == Direction::kEncap ? stage_ : head_;
+  out_.s_ready = dir_ == Direction::kEncap ? ready_ : (!stage_.valid || ready_);
+  out_.m = StreamPort{};
+  out_.m.valid = out.valid;
+  if (out.valid) out_.m.beat = out.beat;
+  out_.m_port = out.valid ? out.port : 0;
+  advance_ = head_.valid && (dir_ == Direction::kEncap ? (!stage_.valid || in.m_ready) : in.m_ready);
   out_.cnt = cnt_;
   return out_;
 }
@@ -54,24 +60,46 @@ void VnicModel::EndOfFrame() {
   sop_ = true;
 }
 
+// One beat into the buffer (the write side; `ready_` was true).
+void VnicModel::Accept(const Beat& beat, uint8_t s_port) {
+  if (sop_) port_ = static_cast<uint8_t>(s_port % kPorts);
+  sop_ = false;
+  AppendBeat(beat, &cur_);
+  if (written_ < kMaxBeats) {
+    ++written_;
+    ++used_;
+  }
+  if (beat.last) EndOfFrame();
+}
+
 void VnicModel::Tick() {
   tables_.Apply(in_.cfg);
-  if (in_.s.valid && out_.s_ready) {
-    if (sop_) port_ = static_cast<uint8_t>(in_.s_port % kPorts);
-    sop_ = false;
-    AppendBeat(in_.s.beat, &cur_);
-    if (written_ < kMaxBeats) {
-      ++written_;
-      ++used_;
+  // write side
+  if (dir_ == Direction::kEncap) {
+    if (in_.s.valid && ready_) Accept(in_.s.beat, in_.s_port);
+  } else {
+    const bool take = stage_.valid && ready_;
+    if (take) Accept(stage_.beat, stage_.port);
+    if (in_.s.valid && out_.s_ready) {
+      stage_.valid = true;
+      stage_.beat = in_.s.beat;
+      stage_.port = in_.s_port;
+    } else if (take) {
+      stage_.valid = false;
     }
-    if (in_.s.beat.last) EndOfFrame();
   }
-  if (out_.m.valid && in_.m_ready) {
-    if (out_.m.beat.last) {
+  // read side
+  if (dir_ == Direction::kEncap && stage_.valid && in_.m_ready) {
+    if (stage_.beat.last) ++cnt_.out;
+    stage_.valid = false;
+  }
+  if (advance_) {
+    if (dir_ == Direction::kEncap) stage_ = head_;
+    if (head_.beat.last) {
+      if (dir_ == Direction::kDecap) ++cnt_.out;
       used_ -= desc_.front().in_beats;
       desc_.pop_front();
       k_ = 0;
-      ++cnt_.out;
     } else {
       ++k_;
     }

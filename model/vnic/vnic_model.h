@@ -6,9 +6,15 @@
 // the packet length and decapsulation decides on ICRC, length and pad at the last byte. The write side
 // stores beats in a VnicBufBeats buffer and, at a frame's last beat, drops it (rewinding the buffer) or
 // queues a descriptor; the read side sends one beat per cycle from the descriptor at the head.
-//   s_ready = buffer not full (stored beats, including the frame being written, < VnicBufBeats)
+//   ready   = buffer not full (stored beats, including the frame being written, < VnicBufBeats)
 //             and fewer than VnicDescFifo descriptors waiting
-//   m_valid = a descriptor is waiting; its first beat leaves the cycle after the input's last beat
+//   head    = a descriptor is waiting; the read side is at beat k_ of it
+// The ICRC pipeline (docs/vnic-microarchitecture.md) adds one register stage per direction:
+//   encapsulation: an output register. The head beat moves into it when it is empty or its beat is taken
+//     (then the head frame's buffer beats are released at its last beat); m_valid = the register is full;
+//     the first beat leaves two cycles after the input's last beat; `out` counts at the last beat's output.
+//   decapsulation: an input register. s_ready = it is empty or `ready`; its beat is written (as the input
+//     beat was before) when `ready`; m_valid = head; the first beat leaves two cycles after the input's last.
 #pragma once
 
 #include <cstddef>
@@ -34,6 +40,13 @@ class VnicModel : public ClockedBlock<VnicIn, VnicOut> {
     uint8_t port = 0;
   };
   void EndOfFrame();
+  void Accept(const Beat& beat, uint8_t s_port);
+
+  struct Held {  // a beat in a register stage
+    bool valid = false;
+    Beat beat;
+    uint8_t port = 0;
+  };
 
   Direction dir_;
   Tables tables_;
@@ -46,6 +59,10 @@ class VnicModel : public ClockedBlock<VnicIn, VnicOut> {
   std::vector<uint8_t> cur_;
   std::deque<Desc> desc_;
   size_t k_ = 0;  // beat of the head descriptor being sent
+  Held stage_;    // encapsulation: the output register; decapsulation: the input register
+  Held head_;     // the head frame's beat k_ (valid: a descriptor is waiting), as of Eval
+  bool ready_ = false;    // as of Eval: the buffer takes a beat
+  bool advance_ = false;  // as of Eval: the read side moves past beat k_ at this edge
   Counters cnt_;
 };
 

@@ -2,7 +2,9 @@
 // selects (port number as output sideband). Store and forward, because the ICRC, the length and the pad
 // count are only known at the packet's last byte: the write side stores the packet and checks it at its
 // last beat (drop reasons in the order of docs/vnic.md); the read side strips the 20 header bytes and the
-// pad, ICRC and tail at one beat per cycle.
+// pad, ICRC and tail at one beat per cycle. An input register stage splits the ICRC check
+// (docs/vnic-microarchitecture.md "ICRC pipeline"): it computes each beat's CRC contribution and, for a
+// last beat, the received ICRC moved forward to where the running CRC can be compared with it directly.
 module vnic_decap_top
 (
   input  logic                               clk_i,
@@ -54,15 +56,80 @@ module vnic_decap_top
     .macs_o (macs)
   );
 
+  // ---------------- input stage: the beat's CRC part, the received ICRC moved forward ----------------
+  logic                   in_v_q, in_last_q, in_sop_q, sf_ready, in_take, in_load, in_ready;
+  logic [nt_pkg::StreamBits-1:0]  in_data_q, crc_in;
+  logic [nt_pkg::StreamBytes-1:0] in_keep_q;
+  logic [6:0]             nl, in_nb_q;
+  logic [31:0]            icrc_rx, in_part_q, in_want_q;
+  logic [3:0]             tq;
+  logic [31:0]            want;
+  logic [7:0]             tail_in, tail, in_tail_q;
+
+  assign in_ready  = ~in_v_q | sf_ready;
+  assign s_ready_o = in_ready;
+  assign in_load   = s_valid_i & in_ready;
+  assign in_take   = in_v_q & sf_ready;
+  assign nl        = vnic_pkg::popcount64(s_keep_i);
+
+  // The ICRC covers every byte before it: whole beats, and in the last beat all but its last 5 bytes (keep
+  // is contiguous from byte 0, the stream rule: byte i is covered iff byte i + 5 is kept). ICRC byte j is at
+  // nl - 5 + j, the tail at nl - 1.
+  always_comb begin
+    crc_in  = vnic_pkg::icrc_variant(s_data_i, in_sop_q);
+    icrc_rx = '0;
+    tail_in = '0;
+    for (int i = 0; i < nt_pkg::StreamBytes; i++) begin
+      if (s_last_i && (i + 5 >= nt_pkg::StreamBytes || !s_keep_i[(i + 5) % nt_pkg::StreamBytes])) crc_in[8*i+:8] = 8'd0;
+      for (int j = 0; j < 4; j++) begin
+        if (i + 4 - j < nt_pkg::StreamBytes && s_keep_i[(i + 4 - j) % nt_pkg::StreamBytes] &&
+            (i + 5 - j >= nt_pkg::StreamBytes || !s_keep_i[(i + 5 - j) % nt_pkg::StreamBytes])) begin
+          icrc_rx[8*j+:8] = s_data_i[8*i+:8];
+        end
+      end
+      if (s_keep_i[i] && (i + 1 >= nt_pkg::StreamBytes || !s_keep_i[(i + 1) % nt_pkg::StreamBytes])) tail_in = s_data_i[8*i+:8];
+    end
+  end
+
+  // With the bytes from the ICRC on zeroed, a whole-beat update leaves the register 64 - (nl - 5) zero bytes
+  // past the true one; so the packet is good iff that register equals ~ICRC moved the same bytes forward.
+  // nl = 8q + 8 gives matrix q (q = 0..7), nl = 0 matrix 8; other nl fail the length check first.
+  assign tq = nl[6:3] == 4'd0 ? 4'd8 : nl[6:3] - 4'd1;
+  assign want = vnic_pkg::crc32_mat(vnic_crc_pkg::CrcFwd[32*32*tq+:32*32], ~icrc_rx);  // matrix selected first
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      in_v_q   <= 1'b0;
+      in_sop_q <= 1'b1;
+    end else begin
+      if (in_load) begin
+        in_v_q   <= 1'b1;
+        in_sop_q <= s_last_i;
+      end else if (in_take) begin
+        in_v_q <= 1'b0;
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (in_load) begin
+      in_data_q <= s_data_i;
+      in_keep_q <= s_keep_i;
+      in_last_q <= s_last_i;
+      in_nb_q   <= nl;
+      in_part_q <= vnic_pkg::crc32_data(vnic_crc_pkg::CrcData, crc_in);
+      in_want_q <= want;
+      in_tail_q <= tail_in;
+    end
+  end
+
   // ---------------- write side ----------------
-  logic                   sop, over_now, drop, found, m_fire, last_beat;
+  logic                   sop, over_now, drop, found, m_fire, last_beat, head_valid, icrc_ok;
   logic [HdrBits-1:0]     hdr_q, hdr;
-  logic [31:0]            crc_q, crc_last;
-  logic [6:0]             nl, crc_n;
+  logic [31:0]            crc_q, crc_beat;
   logic [15:0]            n, eth_len;
   logic [63:0]            qw0, qw1;
-  logic [31:0]            icrc_rx, reason;
-  logic [7:0]             tail;
+  logic [31:0]            reason;
   logic [vnic_pkg::PortIdxBits-1:0] port;
   desc_t                  wdesc, head;
   logic [BeatBits-1:0]    k_q;
@@ -74,47 +141,39 @@ module vnic_decap_top
   ) u_sf (
     .clk_i,
     .rst_ni,
-    .s_valid_i,
-    .s_data_i,
-    .s_keep_i,
-    .s_last_i,
-    .s_ready_o,
+    .s_valid_i   (in_v_q),
+    .s_data_i    (in_data_q),
+    .s_keep_i    (in_keep_q),
+    .s_nbytes_i  (in_nb_q),
+    .s_last_i    (in_last_q),
+    .s_ready_o   (sf_ready),
     .sop_o       (sop),
     .over_o      (over_now),
     .bytes_o     (n),
     .drop_i      (drop),
     .reason_i    (reason[3:0]),
     .desc_i      (wdesc),
-    .head_valid_o(m_valid_o),
+    .head_valid_o(head_valid),
     .head_o      (head),
     .k_o         (k_q),
     .rd_a_o      (cur_beat),
     .rd_b_o      (next_beat),
     .out_fire_i  (m_fire),
     .out_last_i  (last_beat),
+    .sent_i      (m_fire & last_beat),
     .cnt_in_o,
     .cnt_out_o,
     .cnt_drops_o
   );
 
-  assign nl  = vnic_pkg::popcount64(s_keep_i);
-  assign hdr = sop ? s_data_i[HdrBits-1:0] : hdr_q;
+  assign hdr = sop ? in_data_q[HdrBits-1:0] : hdr_q;
   assign qw0 = hdr[63:0];
   assign qw1 = hdr[127:64];
 
-  // The ICRC covers every byte before it: the earlier beats (crc_q) and the last beat up to its last 5.
-  assign crc_n    = nl >= 7'd5 ? nl - 7'd5 : 7'd0;
-  assign crc_last = ~vnic_pkg::crc32_beat(crc_q, s_data_i, crc_n, sop);
-  always_comb begin
-    icrc_rx = '0;
-    tail    = '0;
-    for (int i = 0; i < nt_pkg::StreamBytes; i++) begin
-      for (int j = 0; j < 4; j++) begin
-        if (7'(i) + 7'd5 == nl + 7'(j)) icrc_rx[8*j+:8] = s_data_i[8*i+:8];
-      end
-      if (7'(i) + 7'd1 == nl) tail = s_data_i[8*i+:8];
-    end
-  end
+  // the running CRC (the earlier beats) one whole beat on, plus this beat's part
+  assign crc_beat = vnic_pkg::crc32_mat(vnic_crc_pkg::CrcBeat, crc_q) ^ in_part_q;
+  assign icrc_ok  = crc_beat == in_want_q;
+  assign tail     = in_tail_q;
 
   // The VNIC port of the virtual switch id (the lowest configured port with it).
   always_comb begin
@@ -135,7 +194,7 @@ module vnic_decap_top
     else if (qw0[62:61] != 2'b10 || !qw0[63]) reason = nt_pkg::VnicDecDropBadL2;
     else if (qw1[7:0] != 8'(nt_pkg::VnicL4Eth)) reason = nt_pkg::VnicDecDropBadL4;
     else if (over_now || n != {2'd0, qw0[30:20], 3'd0}) reason = nt_pkg::VnicDecDropLength;
-    else if (crc_last != icrc_rx) reason = nt_pkg::VnicDecDropIcrc;
+    else if (!icrc_ok) reason = nt_pkg::VnicDecDropIcrc;
     // Tail LT 0b01 (the spec's tail flit) or 0b00 (Linux hfi1 writes the pad count alone).
     else if (tail[7] || tail[5:0] > 6'd7 ||
              16'(tail[5:0]) > n - 16'(nt_pkg::VnicHdrBytes + 14 + nt_pkg::VnicTrailerBytes)) reason = nt_pkg::VnicDecDropPad;
@@ -155,9 +214,9 @@ module vnic_decap_top
     if (!rst_ni) begin
       hdr_q <= '0;
       crc_q <= '1;
-    end else if (s_valid_i && s_ready_o) begin
+    end else if (in_take) begin
       hdr_q <= hdr;
-      crc_q <= s_last_i ? '1 : vnic_pkg::crc32_beat(crc_q, s_data_i, 7'(nt_pkg::StreamBytes), sop);
+      crc_q <= in_last_q ? '1 : crc_beat;
     end
   end
 
@@ -165,6 +224,12 @@ module vnic_decap_top
   logic [15:0]           b0, keep_room;
   logic [6:0]            keep_n;
 
+`ifdef NT_MUTATE_VNIC  // a planted protocol bug (docs/assertions.md)
+  nt_mutant_valid_drop u_mutant (
+    .clk_i, .rst_ni, .valid_i(head_valid), .ready_i(m_ready_i), .valid_o(m_valid_o));
+`else
+  assign m_valid_o = head_valid;
+`endif
   assign m_fire    = m_valid_o & m_ready_i;
   assign last_beat = k_q == head.out_beats - 1'b1;
   assign b0        = 16'({k_q[BeatBits-2:0], 6'd0});

@@ -1,7 +1,9 @@
 // OPA VNIC encapsulation: Ethernet frames from VNIC ports (port number as input sideband) become OPA 16B
 // packets (docs/vnic.md). Store and forward, because the 16B header carries the packet length: the write
 // side stores the frame and, at its last beat, checks it and builds the 20 header bytes; the read side
-// sends header + frame (realigned 20 bytes later) + pad + ICRC + tail at one beat per cycle.
+// sends header + frame (realigned 20 bytes later) + pad + ICRC + tail at one beat per cycle, through an
+// output register stage that splits the ICRC (docs/vnic-microarchitecture.md "ICRC pipeline"): the beat
+// stage forms the beat and its CRC contribution, the output stage adds the running CRC and inserts the ICRC.
 module vnic_encap_top
 (
   input  logic                               clk_i,
@@ -54,7 +56,8 @@ module vnic_encap_top
   );
 
   // ---------------- write side ----------------
-  logic                   sop, over_now, drop, m_fire, last_beat;
+  logic                   sop, over_now, drop, m_fire, last_beat, head_valid, adv, m_valid;
+  logic [6:0]             nb;
   logic [vnic_pkg::PortIdxBits-1:0] port_q, port;
   logic [47:0]            dmac_q, dmac;
   logic [15:0]            len;
@@ -82,6 +85,7 @@ module vnic_encap_top
     .s_valid_i,
     .s_data_i,
     .s_keep_i,
+    .s_nbytes_i  (nb),
     .s_last_i,
     .s_ready_o,
     .sop_o       (sop),
@@ -90,18 +94,20 @@ module vnic_encap_top
     .drop_i      (drop),
     .reason_i    (reason[3:0]),
     .desc_i      (wdesc),
-    .head_valid_o(m_valid_o),
+    .head_valid_o(head_valid),
     .head_o      (head),
     .k_o         (k_q),
     .rd_a_o      (prev_beat),
     .rd_b_o      (cur_beat),
-    .out_fire_i  (m_fire),
+    .out_fire_i  (adv),
     .out_last_i  (last_beat),
+    .sent_i      (m_fire & m_last_o),
     .cnt_in_o,
     .cnt_out_o,
     .cnt_drops_o
   );
 
+  assign nb   = vnic_pkg::popcount64(s_keep_i);
   assign port = sop ? s_port_i : port_q;
   assign pc   = ports[port];
 
@@ -109,7 +115,7 @@ module vnic_encap_top
     for (int i = 0; i < 6; i++) dmac[47-8*i-:8] = s_data_i[8*i+:8];
     if (!sop) dmac = dmac_q;
   end
-  assign lx = sop ? vnic_pkg::linux_info(s_data_i, vnic_pkg::popcount64(s_keep_i)) : lx_q;
+  assign lx = sop ? vnic_pkg::linux_info(s_data_i, nb) : lx_q;
 
   // A port without a virtual switch id or SLID (0) is not enabled; a frame whose DLID comes out 0 is
   // dropped, as Linux counts tx_dlid_zero (docs/vnic.md "Drops").
@@ -183,24 +189,30 @@ module vnic_encap_top
     end
   end
 
-  // ---------------- read side ----------------
-  logic [31:0]            crc_q, crc_next, icrc;
-  logic [nt_pkg::StreamBits-1:0]  raw;
-  logic [15:0]            b0, icrc_pos, total, crc_room, keep_room;
-  logic [6:0]             crc_n, keep_n;
+  // ---------------- read side, beat stage: beat k of the head frame from the buffer's registered reads ----
+  logic [31:0]            crc_q, crc_beat, crc_back, icrc, part;
+  logic [nt_pkg::StreamBits-1:0]  raw, raw_q;
+  logic [15:0]            b0, total, keep_room;
+  logic [5:0]             icrc_pos;  // in the last beat (the only one it is used in)
+  logic [6:0]             keep_n;
+  logic [nt_pkg::StreamBytes-1:0] keep_q;
+  logic                   last_q, linux_q;
+  logic [31:0]            part_q;
+  logic [5:0]             ipos_q;
+  logic [2:0]             pad_q;
+  logic [vnic_pkg::PortIdxBits-1:0] oport_q;
 
-  assign m_fire    = m_valid_o & m_ready_i;
+  // the beat moves into the output register when that is empty or its beat is taken
+  assign adv       = head_valid & (~m_valid | m_fire);
   assign last_beat = k_q == head.out_beats - 1'b1;
   assign b0        = 16'({k_q[BeatBits-2:0], 6'd0});
-  assign icrc_pos  = 16'(nt_pkg::VnicHdrBytes) + 16'(head.len) + 16'(head.pad);
+  assign icrc_pos  = 6'(16'(nt_pkg::VnicHdrBytes) + 16'(head.len) + 16'(head.pad));
   assign total     = {2'd0, head.len_qw, 3'd0};
-  assign crc_room  = icrc_pos > b0 ? icrc_pos - b0 : '0;
-  assign crc_n     = crc_room > 16'(nt_pkg::StreamBytes) ? 7'(nt_pkg::StreamBytes) : crc_room[6:0];
   assign keep_room = total - b0;
   assign keep_n    = keep_room > 16'(nt_pkg::StreamBytes) ? 7'(nt_pkg::StreamBytes) : keep_room[6:0];
 
   // Output byte b = 64k + i: header byte b, or frame byte e = b - 20 (from beat k-1 for i < 20, else beat
-  // k), or pad (0) up to the ICRC.
+  // k), or pad (0) up to the ICRC; zero from the ICRC on, where the output stage inserts ICRC and tail.
   always_comb begin
     for (int i = 0; i < nt_pkg::StreamBytes; i++) begin
       logic [15:0] b, e;
@@ -213,28 +225,63 @@ module vnic_encap_top
     end
   end
 
-  assign crc_next = vnic_pkg::crc32_beat(crc_q, raw, crc_n, k_q == '0);
-  assign icrc     = ~crc_next;
+  // The beat's CRC contribution from state 0. Every byte of a beat before the last is covered; the last
+  // beat's bytes from the ICRC on are zero (above), which the output stage takes back.
+  assign part = vnic_pkg::crc32_data(vnic_crc_pkg::CrcData, vnic_pkg::icrc_variant(raw, k_q == '0));
 
-  always_comb begin
-    for (int i = 0; i < nt_pkg::StreamBytes; i++) begin
-      logic [15:0] b;
-      b = b0 + 16'(i);
-      m_data_o[8*i+:8] = raw[8*i+:8];
-      for (int j = 0; j < 4; j++) begin
-        if (b == icrc_pos + 16'(j)) m_data_o[8*i+:8] = icrc[8*j+:8];
-      end
-      // LT = tail (profile linux: 0b00, the pad count alone as hfi1 writes it), Tail = pad
-      if (b == icrc_pos + 16'd4) m_data_o[8*i+:8] = {1'b0, ~head.linux_p, 3'd0, head.pad};
+  // ---------------- read side, output stage ----------------
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) m_valid <= 1'b0;
+    else if (adv) m_valid <= 1'b1;
+    else if (m_fire) m_valid <= 1'b0;
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (adv) begin
+      raw_q   <= raw;
+      keep_q  <= vnic_pkg::keep_mask(keep_n);
+      last_q  <= last_beat;
+      oport_q <= head.port;
+      part_q  <= part;
+      ipos_q  <= icrc_pos;  // the ICRC is always in the last beat: 8 | total and 5 <= 8
+      pad_q   <= head.pad;
+      linux_q <= head.linux_p;
     end
   end
-  assign m_keep_o = vnic_pkg::keep_mask(keep_n);
-  assign m_last_o = last_beat;
-  assign m_port_o = head.port;
+
+`ifdef NT_MUTATE_VNIC  // a planted protocol bug (docs/assertions.md)
+  nt_mutant_valid_drop u_mutant (
+    .clk_i, .rst_ni, .valid_i(m_valid), .ready_i(m_ready_i), .valid_o(m_valid_o));
+`else
+  assign m_valid_o = m_valid;
+`endif
+  assign m_fire = m_valid_o & m_ready_i;
+
+  // The running CRC (crc_q: the frame's earlier beats) one whole beat on, plus this beat's part. In the last
+  // beat, the register at the ICRC position (q = ipos[5:3]: 8q + 3 bytes of the beat before it) in one
+  // matrix, CrcLast[q] = (part taken back by the 61 - 8q zero bytes) ^ (crc_q moved 8q + 3 bytes on); the
+  // matrix is selected before it is applied, so each LUT takes 3 register bits and q (a few levels).
+  assign crc_beat = vnic_pkg::crc32_mat(vnic_crc_pkg::CrcBeat, crc_q) ^ part_q;
+  assign crc_back = vnic_pkg::crc32_mat64(vnic_crc_pkg::CrcLast[32*64*ipos_q[5:3]+:32*64], {crc_q, part_q});
+  assign icrc     = ~crc_back;
+
+  always_comb begin
+    m_data_o = raw_q;
+    for (int i = 0; i < nt_pkg::StreamBytes; i++) begin
+      for (int j = 0; j < 4; j++) begin
+        if (last_q && 6'(i) == ipos_q + 6'(j)) m_data_o[8*i+:8] = icrc[8*j+:8];
+      end
+      // LT = tail (profile linux: 0b00, the pad count alone as hfi1 writes it), Tail = pad
+      if (last_q && 6'(i) == ipos_q + 6'd4) m_data_o[8*i+:8] = {1'b0, ~linux_q, 3'd0, pad_q};
+    end
+  end
+  assign m_keep_o = keep_q;
+  assign m_last_o = last_q;
+  assign m_port_o = oport_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) crc_q <= '1;
-    else if (m_fire) crc_q <= last_beat ? '1 : crc_next;
+    else if (m_fire) crc_q <= m_last_o ? '1 : crc_beat;
   end
 
 endmodule

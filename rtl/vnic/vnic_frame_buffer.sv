@@ -1,8 +1,15 @@
 // The store-and-forward buffer of one direction: VnicBufBeats beats in a ring. The write side stores a
 // frame's beats behind `start`; at its last beat the frame is kept (start moves on) or dropped (the write
 // pointer rewinds to start). The read side reads two consecutive beats of the frame at `base` (beats k+Off
-// and k+Off+1), which the realignment combines; in silicon the ring is two banks (even and odd beats), one
-// read port each. Finishing a frame releases its beats.
+// and k+Off+1), which the realignment combines. Finishing a frame releases its beats.
+//
+// Block RAM (docs/vnic-microarchitecture.md "Frame buffer"): the ring is two banks by beat parity (even and
+// odd beats, VnicBufBeats/2 x 512 bits each), one write port and one registered read port each - the read of
+// a BRAM36/URAM288. The two adjacent beats are always one even, one odd. The read address is presented a cycle
+// ahead: rd_beat_d_i and release_i are the read side's next-state values, so rd_a_o/rd_b_o hold beats
+// k+Off and k+Off+1 of the frame at base in the cycle the read side is at beat k, as the combinational read
+// did. A beat written in the cycle it is read (a one-beat frame sent right after its last beat) comes from
+// the write bypass register.
 module vnic_frame_buffer
 #(
   parameter int RdOff = 0
@@ -13,7 +20,7 @@ module vnic_frame_buffer
   input  logic [nt_pkg::StreamBits-1:0]             wr_data_i,
   input  logic                              frame_end_i,  // the input frame's last beat is accepted ...
   input  logic                              frame_drop_i, // ... and the frame is dropped
-  input  logic [$clog2(nt_pkg::VnicMaxBeats):0]     rd_beat_i,    // k: beat of the frame at base being read
+  input  logic [$clog2(nt_pkg::VnicMaxBeats):0]     rd_beat_d_i,  // k next cycle: beat of the frame at base
   output logic [nt_pkg::StreamBits-1:0]             rd_a_o,       // beat k + RdOff
   output logic [nt_pkg::StreamBits-1:0]             rd_b_o,       // beat k + RdOff + 1
   input  logic                              release_i,    // the frame at base is done ...
@@ -22,21 +29,63 @@ module vnic_frame_buffer
 );
   localparam int unsigned AddrBits = $clog2(nt_pkg::VnicBufBeats);
   localparam int unsigned PtrBits = AddrBits + 1;
+  localparam int unsigned BankWords = nt_pkg::VnicBufBeats / 2;
 
-  logic [nt_pkg::StreamBits-1:0] mem_q[nt_pkg::VnicBufBeats];
-  logic [PtrBits-1:0]    wr_q, start_q, base_q, wr_next, used;
-  logic [AddrBits-1:0]   addr_a;
+  logic [nt_pkg::StreamBits-1:0] even_q[BankWords];
+  logic [nt_pkg::StreamBits-1:0] odd_q[BankWords];
+  logic [nt_pkg::StreamBits-1:0] even_rd_q, odd_rd_q, wr_data_q, even_out, odd_out;
+  logic [PtrBits-1:0]    wr_q, start_q, base_q, base_d, wr_next, used;
+  logic [AddrBits-1:0]   addr_a_d, addr_b_d;
+  logic [AddrBits-2:0]   even_addr, odd_addr, wr_addr;
+  logic                  even_fwd_q, odd_fwd_q, swap_q, wr_even, wr_odd;
 
-  assign used    = wr_q - base_q;
-  assign full_o  = used[AddrBits];  // used == VnicBufBeats
-  assign wr_next = wr_q + PtrBits'(wr_valid_i);
-  assign addr_a  = AddrBits'(base_q + PtrBits'(rd_beat_i) + PtrBits'(RdOff));
-  assign rd_a_o  = mem_q[addr_a];
-  assign rd_b_o  = mem_q[addr_a + 1'b1];
+  assign used     = wr_q - base_q;
+  assign full_o   = used[AddrBits];  // used == VnicBufBeats
+  assign wr_next  = wr_q + PtrBits'(wr_valid_i);
+  assign base_d   = release_i ? base_q + PtrBits'(release_beats_i) : base_q;
+  assign addr_a_d = AddrBits'(base_d + PtrBits'(rd_beat_d_i) + PtrBits'(RdOff));
+  assign addr_b_d = addr_a_d + 1'b1;
+  // one of the two beats is even, the other odd
+  assign even_addr = addr_a_d[0] ? addr_b_d[AddrBits-1:1] : addr_a_d[AddrBits-1:1];
+  assign odd_addr  = addr_a_d[0] ? addr_a_d[AddrBits-1:1] : addr_b_d[AddrBits-1:1];
+  assign wr_addr   = wr_q[AddrBits-1:1];
+  assign wr_even   = wr_valid_i & ~wr_q[0];
+  assign wr_odd    = wr_valid_i & wr_q[0];
 
   always_ff @(posedge clk_i) begin
-    if (wr_valid_i) mem_q[wr_q[AddrBits-1:0]] <= wr_data_i;
+    if (wr_even) even_q[wr_addr] <= wr_data_i;
+    even_rd_q <= even_q[even_addr];
   end
+
+  always_ff @(posedge clk_i) begin
+    if (wr_odd) odd_q[wr_addr] <= wr_data_i;
+    odd_rd_q <= odd_q[odd_addr];
+  end
+
+  // write bypass: the beat written at this edge, for a read of the same address at this edge
+  always_ff @(posedge clk_i) begin
+    if (wr_valid_i) wr_data_q <= wr_data_i;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      even_fwd_q <= 1'b0;
+      odd_fwd_q  <= 1'b0;
+      swap_q     <= 1'b0;
+    end else begin
+      even_fwd_q <= wr_even && wr_addr == even_addr;
+      odd_fwd_q  <= wr_odd && wr_addr == odd_addr;
+      swap_q     <= addr_a_d[0];
+    end
+  end
+
+  assign even_out = even_fwd_q ? wr_data_q : even_rd_q;
+  assign odd_out  = odd_fwd_q ? wr_data_q : odd_rd_q;
+  assign rd_a_o   = swap_q ? odd_out : even_out;
+  assign rd_b_o   = swap_q ? even_out : odd_out;
+
+  logic unused;
+  assign unused = addr_b_d[0];  // always ~addr_a_d[0]
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -50,7 +99,7 @@ module vnic_frame_buffer
         wr_q <= wr_next;
       end
       if (frame_end_i && !frame_drop_i) start_q <= wr_next;
-      if (release_i) base_q <= base_q + PtrBits'(release_beats_i);
+      base_q <= base_d;
     end
   end
 endmodule

@@ -1,7 +1,9 @@
 // The store-and-forward skeleton both VNIC directions share: input frame bookkeeping (first beat, beats
 // stored, over-long), the frame buffer, the descriptor FIFO, the read side's beat counter and the counters.
 // The direction's top decides each frame at its last beat (drop_i / reason_i / desc_i, combinational from
-// the outputs here) and forms each output beat from the two buffer beats it gets (rd_a_o, rd_b_o).
+// the outputs here) and forms each output beat from the two buffer beats it gets (rd_a_o, rd_b_o). The read
+// side here is the iterator over the head frame's beats: `out_fire_i` moves it on (the beat is taken by the
+// output, or by an output register stage), `sent_i` counts a frame as out (its last beat left the block).
 module vnic_store_forward
 #(
   parameter int unsigned DescBits = 8,
@@ -13,6 +15,7 @@ module vnic_store_forward
   input  logic                               s_valid_i,
   input  logic [nt_pkg::StreamBits-1:0]              s_data_i,
   input  logic [nt_pkg::StreamBytes-1:0]             s_keep_i,
+  input  logic [6:0]                         s_nbytes_i,   // popcount of s_keep_i (the caller's, maybe registered)
   input  logic                               s_last_i,
   output logic                               s_ready_o,
   // the current input beat
@@ -31,6 +34,7 @@ module vnic_store_forward
   output logic [nt_pkg::StreamBits-1:0]              rd_b_o,
   input  logic                               out_fire_i,   // an output beat is taken ...
   input  logic                               out_last_i,   // ... and it is the head frame's last
+  input  logic                               sent_i,       // a frame's last beat left the block
   output logic [31:0]                        cnt_in_o,
   output logic [31:0]                        cnt_out_o,
   output logic [vnic_pkg::NumReasons*32-1:0]           cnt_drops_o
@@ -38,7 +42,7 @@ module vnic_store_forward
   localparam int unsigned BeatBits = $clog2(nt_pkg::VnicMaxBeats) + 1;
 
   logic                    sop_q, over_q, s_fire, store, frame_end, buf_full, fifo_full, fifo_empty, done;
-  logic [BeatBits-1:0]     beats_q, k_q;
+  logic [BeatBits-1:0]     beats_q, k_q, k_d;
   logic [DescBits+BeatBits-1:0] head;
 
   assign s_fire      = s_valid_i & s_ready_o;
@@ -46,17 +50,13 @@ module vnic_store_forward
   assign s_ready_o   = ~buf_full & ~fifo_full;
   assign sop_o       = sop_q;
   assign over_o      = over_q | (beats_q == BeatBits'(nt_pkg::VnicMaxBeats));
-  assign bytes_o     = 16'({beats_q[BeatBits-2:0], 6'd0}) + 16'(vnic_pkg::popcount64(s_keep_i));
+  assign bytes_o     = 16'({beats_q[BeatBits-2:0], 6'd0}) + 16'(s_nbytes_i);
   assign frame_end   = s_fire & s_last_i;
-`ifdef NT_MUTATE_VNIC  // a planted protocol bug (docs/assertions.md)
-  nt_mutant_valid_drop u_mutant (
-    .clk_i, .rst_ni, .valid_i(~fifo_empty), .ready_i(out_fire_i), .valid_o(head_valid_o));
-`else
   assign head_valid_o = ~fifo_empty;
-`endif
   assign head_o      = head[DescBits+BeatBits-1:BeatBits];
   assign k_o         = k_q;
   assign done        = out_fire_i & out_last_i;
+  assign k_d         = done ? '0 : k_q + BeatBits'(out_fire_i);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -70,7 +70,7 @@ module vnic_store_forward
         over_q  <= s_last_i ? 1'b0 : over_o;
         beats_q <= s_last_i ? '0 : beats_q + BeatBits'(store);
       end
-      if (out_fire_i) k_q <= out_last_i ? '0 : k_q + 1'b1;
+      k_q <= k_d;
     end
   end
 
@@ -83,7 +83,7 @@ module vnic_store_forward
     .wr_data_i      (s_data_i & vnic_pkg::byte_mask(s_keep_i)),
     .frame_end_i    (frame_end),
     .frame_drop_i   (drop_i),
-    .rd_beat_i      (k_q),
+    .rd_beat_d_i    (k_d),
     .rd_a_o,
     .rd_b_o,
     .release_i      (done),
@@ -111,7 +111,7 @@ module vnic_store_forward
     .in_i    (frame_end),
     .drop_i  (frame_end & drop_i),
     .reason_i,
-    .out_i   (done),
+    .out_i   (sent_i),
     .cnt_in_o,
     .cnt_out_o,
     .cnt_drops_o
