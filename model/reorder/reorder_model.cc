@@ -457,6 +457,7 @@ void ReorderModel::Tick() {
         break;
       case Decision::QOp::kTailRelease:
         cnt.released_by_tail += q->count;
+        ++cnt.tail_releases;
         cnt.held_now -= q->count;
         cnt.held_cells -= q->cells;
         next_[p.tail] = q->head;

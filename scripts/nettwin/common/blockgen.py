@@ -353,9 +353,11 @@ def main(argv=None):
         b = d["block"]
         if a.out:
             os.makedirs(a.out, exist_ok=True)
-            for name, fn in ((f"{b}_ports.h", gen_ports_h), (f"{b}_rtl_ports.h", gen_rtl_ports_h),
-                             (f"{b}_compare.h", gen_compare_h), (f"{b}_stats.h", gen_stats_h),
-                             (f"{d['tb_top']}.sv", gen_tb_top)):
+            files = [(f"{b}_ports.h", gen_ports_h), (f"{b}_rtl_ports.h", gen_rtl_ports_h),
+                     (f"{b}_compare.h", gen_compare_h), (f"{b}_stats.h", gen_stats_h)]
+            if d["tb_top"]:  # null: the block's RTL top is Verilated as it is (no model_* signals yet)
+                files.append((f"{d['tb_top']}.sv", gen_tb_top))
+            for name, fn in files:
                 write_if_changed(os.path.join(a.out, name), fn(d, src))
         elif a.write_docs:
             doc = os.path.join(ROOT_DIR, d["doc"])
