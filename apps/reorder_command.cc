@@ -13,7 +13,7 @@
 #include "model/common/file_io.h"
 #include "model/common/pcap.h"
 #include "model/reorder/reorder_config.h"
-#include "reorder_stats.h"
+#include "reorder_counter_stats.h"
 #include "tb/reorder/reorder_run.h"
 
 namespace nettwin::reorder {

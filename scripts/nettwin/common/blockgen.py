@@ -7,7 +7,7 @@ text changed:
   <block>_ports.h       C++ port structs <P>In, <P>Out and <P>Counters (equality, ForEachCounter)
   <block>_rtl_ports.h   the Verilated adapter's port copy: Drive<P>In, Sample<P>Out, Show<P>Model
   <block>_compare.h     Compare<P>Out: every output, in the descriptor's order, in tb/common/compare.h's format
-  <block>_stats.h       Write<P>CounterStats: the counters' lines of the --stats JSON
+  <block>_counter_stats.h  Write<P>CounterStats: the counters' lines of the --stats JSON
   <block>_tb_top.sv     the simulation wrapper: the RTL top plus a model_* input beside every output
 
   blockgen.py DESCRIPTOR --out DIR   generate
@@ -354,7 +354,7 @@ def main(argv=None):
         if a.out:
             os.makedirs(a.out, exist_ok=True)
             files = [(f"{b}_ports.h", gen_ports_h), (f"{b}_rtl_ports.h", gen_rtl_ports_h),
-                     (f"{b}_compare.h", gen_compare_h), (f"{b}_stats.h", gen_stats_h)]
+                     (f"{b}_compare.h", gen_compare_h), (f"{b}_counter_stats.h", gen_stats_h)]
             if d["tb_top"]:  # null: the block's RTL top is Verilated as it is (no model_* signals yet)
                 files.append((f"{d['tb_top']}.sv", gen_tb_top))
             for name, fn in files:

@@ -32,8 +32,8 @@ class BlockgenTest(unittest.TestCase):
         with tempfile.TemporaryDirectory() as out:
             self.assertEqual(blockgen.main([blockdesc.path("reorder"), "--out", out]), 0)
             names = sorted(os.listdir(out))
-            self.assertEqual(names, ["reorder_compare.h", "reorder_ports.h", "reorder_rtl_ports.h", "reorder_stats.h",
-                                     "reorder_tb_top.sv"])
+            self.assertEqual(names, ["reorder_compare.h", "reorder_counter_stats.h", "reorder_ports.h",
+                                     "reorder_rtl_ports.h", "reorder_tb_top.sv"])
             top = open(os.path.join(out, "reorder_tb_top.sv")).read()
             for c in blockdesc.counters(self.d):  # the model's value of every counter is in the waveform
                 self.assertIn(f"model_cnt_{c['name']}_i", top)
