@@ -10,6 +10,7 @@
 
 #include "apps/commands.h"
 #include "apps/reroute_stats.h"
+#include "model/common/counters_json.h"
 #include "model/common/pcap.h"
 #include "tb/reroute/cw_loop.h"
 
@@ -118,7 +119,7 @@ int CwLoopCommand(int argc, char** argv) {
   // delivered + drops; control: destination out = back at the source + lost = source control in.
   const bool ok = r.mismatch.empty() && !r.hang && s.in == r.hosts.size() && s.out == s.in && s.drop_malformed == 0 &&
                   r.fabric_in.size() == s.out && r.fabric_in.size() == r.fabric_out.size() + r.fabric_lost.size() &&
-                  d.in == r.fabric_out.size() && d.in == uint64_t{d.delivered} + d.drop_malformed + d.drop_buffer_full &&
+                  d.in == r.fabric_out.size() && d.in == d.delivered + reorder::ReorderDropped(d) &&
                   r.delivered.size() == d.delivered && r.hold_us.size() == r.delivered.size() &&
                   r.ctrl_dst.size() == d.ctrl_out && r.ctrl_dst.size() == r.ctrl_src.size() + r.ctrl_lost.size() &&
                   s.ctrl_in == r.ctrl_src.size() && d.held_now == 0;
@@ -166,13 +167,7 @@ int CwLoopCommand(int argc, char** argv) {
        << ", \"notifies\": " << s.notifies << ", \"clears\": " << s.clears << ", \"stale_clears\": " << s.stale_clears
        << ", \"blocked_iii\": " << s.reroute_blocked_clear << ", \"no_path_ii\": " << s.reroute_no_path
        << ", \"fallback_ecmp\": " << s.fallback_ecmp << ", \"idle_resets\": " << s.idle_resets << "}"
-       << ",\n  \"dst\": {\"in\": " << d.in << ", \"delivered\": " << d.delivered << ", \"ctrl_out\": " << d.ctrl_out
-       << ", \"drop_malformed\": " << d.drop_malformed << ", \"drop_buffer_full\": " << d.drop_buffer_full
-       << ", \"held\": " << d.held << ", \"released_by_tail\": " << d.released_by_tail
-       << ", \"released_by_timeout\": " << d.released_by_timeout << ", \"epoch_jump\": " << d.epoch_jump
-       << ", \"fallback_unordered\": " << d.fallback_unordered << ", \"fallback_collision\": "
-       << d.fallback_collision << ", \"peak_queues\": " << d.peak_queues << ", \"peak_held_cells\": "
-       << d.peak_held_cells << "}"
+       << ",\n  \"dst\": " << CountersJson(d)  // every counter, named as in rtl/reorder/data/reorder.json
        << ",\n  \"occupancy\": {\"mean_held_packets\": " << r.mean_held_packets << ", \"mean_held_cells\": "
        << r.mean_held_cells << ", \"peak_held_packets\": " << r.peak_held_packets << ", \"peak_held_cells\": "
        << r.peak_held_cells << "}"

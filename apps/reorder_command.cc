@@ -13,6 +13,7 @@
 #include "model/common/file_io.h"
 #include "model/common/pcap.h"
 #include "model/reorder/reorder_config.h"
+#include "reorder_counter_stats.h"
 #include "tb/reorder/reorder_run.h"
 
 namespace nettwin::reorder {
@@ -48,14 +49,9 @@ std::string StatsJson(const ReorderRunReport& r, const char* engine) {
   if (!hs.empty()) mean /= static_cast<double>(hs.size());
   const size_t n = hs.size();
   std::ostringstream j;
-  j << "{\n  \"engine\": \"" << engine << "\",\n  \"packets_in\": " << c.in << ",\n  \"delivered\": " << c.delivered
-    << ",\n  \"control_out\": " << c.ctrl_out << ",\n  \"held\": " << c.held << ",\n  \"held_now\": " << c.held_now
-    << ",\n  \"released_by_tail\": " << c.released_by_tail << ",\n  \"released_by_timeout\": "
-    << c.released_by_timeout << ",\n  \"fallback_unordered\": " << c.fallback_unordered
-    << ",\n  \"fallback_collision\": " << c.fallback_collision << ",\n  \"epoch_jump\": " << c.epoch_jump
-    << ",\n  \"drops\": {\"malformed\": " << c.drop_malformed << ", \"buffer_full\": " << c.drop_buffer_full
-    << "},\n  \"peak_queues\": " << c.peak_queues << ",\n  \"peak_buffer_bytes\": " << uint64_t{c.peak_held_cells} * 64
-    << ",\n  \"peak_cells_in_use\": " << c.peak_cells_used << ",\n  \"hold_us\": {\"count\": " << n
+  j << "{\n  \"engine\": \"" << engine << "\",\n";
+  WriteReorderCounterStats(j, c);  // generated from rtl/reorder/data/reorder.json
+  j << "  \"hold_us\": {\"count\": " << n
     << ", \"min\": " << (n ? hs.front() : 0) << ", \"max\": " << (n ? hs.back() : 0) << ", \"mean\": ";
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.3f", mean);
@@ -149,11 +145,11 @@ int ReorderCommand(int argc, char** argv) {
   std::printf("reorder: %zu arrivals, %u delivered (%u held: %u released by TAIL, %u by timeout; %u fallback), "
               "%u control, %u dropped, %llu cycles\n",
               packets.size(), c.delivered, c.held, c.released_by_tail, c.released_by_timeout, c.fallback_unordered,
-              c.ctrl_out, c.drop_malformed + c.drop_buffer_full, static_cast<unsigned long long>(r.run.cycles));
+              c.ctrl_out, static_cast<unsigned>(ReorderDropped(c)), static_cast<unsigned long long>(r.run.cycles));
   if (auto exit = DivergenceExit("reorder", r.mismatch_text, rc.opt, r.run, argc, argv)) return *exit;
   if (!r.conservation_ok) {
     std::cerr << "nettwin reorder: " << (r.run.hang ? "HANG" : "CONSERVATION FAILED") << ": in " << c.in
-              << ", delivered " << c.delivered << ", dropped " << c.drop_malformed + c.drop_buffer_full
+              << ", delivered " << c.delivered << ", dropped " << ReorderDropped(c)
               << ", held now " << c.held_now << "\n";
     return 1;
   }

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "model/common/bytes.h"
+#include "model/common/counters_json.h"
 #include "model/reorder/reorder_frame.h"
 #include "tb/reorder/reorder_frames.h"
 #include "tb/reorder/reorder_run.h"
@@ -209,7 +210,7 @@ Outcome Run(Engine engine, const ReorderCfg& cfg, const Scenario& s, bool untime
   const ReorderCounters& c = o.rep.counters;
   uint64_t never = 0;
   for (int v : seen) never += v == 0;
-  const uint64_t dropped = uint64_t{c.drop_buffer_full} + c.drop_malformed;
+  const uint64_t dropped = ReorderDropped(c);
   o.lost = never > dropped ? never - dropped : 0;
   std::ostringstream why;
   if (!o.rep.mismatch_text.empty()) why << o.rep.mismatch_text;
@@ -229,16 +230,6 @@ void Fail(const char* what, const Outcome& o) {
   std::printf("\n**RUN FAILED (%s)**:\n```\n%s```\n", what, o.problem.c_str());
 }
 
-std::string CountersJson(const ReorderCounters& c) {
-  std::ostringstream j;
-  j << "{\"in\":" << c.in << ",\"delivered\":" << c.delivered << ",\"ctrl_out\":" << c.ctrl_out
-    << ",\"held\":" << c.held << ",\"released_by_tail\":" << c.released_by_tail
-    << ",\"released_by_timeout\":" << c.released_by_timeout << ",\"fallback_unordered\":" << c.fallback_unordered
-    << ",\"fallback_collision\":" << c.fallback_collision << ",\"drop_buffer_full\":" << c.drop_buffer_full
-    << ",\"drop_malformed\":" << c.drop_malformed << ",\"peak_queues\":" << c.peak_queues
-    << ",\"peak_held_cells\":" << c.peak_held_cells << ",\"peak_cells_used\":" << c.peak_cells_used << "}";
-  return j.str();
-}
 
 // The block's latency from a frame's last input beat to its first output beat when nothing delays it: the
 // smallest such latency over frames that were not held and found the output idle (a frame appended to a
@@ -527,7 +518,7 @@ void LineRate(Engine engine, bool quick) {
         ull(x.in_span), ull(r.input_stall_cycles), ull(r.out_beats), ull(x.out_span), ull(x.idle), ull(x.bubbles),
         ull(x.bubble_gaps), ull(x.drain_bubbles), static_cast<long long>(x.lat), ull(x.drains), ull(x.drain_beats),
         ull(x.drain_cycles), ull(x.o.order_violations), ull(x.o.lost), ull(x.unresolved), ull(r.cycles), x.o.wall_s,
-        CountersJson(x.o.rep.counters).c_str());
+        CountersJson(x.o.rep.counters, ",").c_str());
   }
 }
 
@@ -654,7 +645,7 @@ void Buffers(Engine engine, bool quick) {
       json << (first_json ? "" : ",") << "{\"buffer_bytes\":" << bytes << ",\"n\":" << p.n
            << ",\"ok\":" << (p.ok ? "true" : "false") << ",\"order_violations\":" << p.order_violations
            << ",\"cycles\":" << p.cycles << ",\"tail_late_us\":" << p.tail_late_us
-           << ",\"counters\":" << CountersJson(p.c) << "}";
+           << ",\"counters\":" << CountersJson(p.c, ",") << "}";
       first_json = false;
     }
   }
@@ -722,7 +713,7 @@ void Allocation(Engine engine, bool quick) {
     std::printf("| %d | %s | %u | %d | %u | %s |\n", set, first ? std::to_string(first).c_str() : "none", c.peak_queues,
                 fell, c.fallback_unordered, any_first ? std::to_string(any_first).c_str() : "none");
     json << (set ? "," : "") << "{\"set\":" << set << ",\"first_fallback_n\":" << first << ",\"fell_back\":" << fell
-         << ",\"ok\":" << (o.ok ? "true" : "false") << ",\"counters\":" << CountersJson(c) << "}";
+         << ",\"ok\":" << (o.ok ? "true" : "false") << ",\"counters\":" << CountersJson(c, ",") << "}";
   }
   std::sort(firsts.begin(), firsts.end());
   const size_t h = firsts.size() / 2;
@@ -822,7 +813,7 @@ void HoldTime(Engine engine, bool quick) {
          << ",\"clear_after_tail_cycles\":" << clear_after << ",\"controls\":" << o.rep.ctrl.size()
          << ",\"max_wait_beyond_drain_cycles\":" << max_excess << ",\"latency_cycles\":" << lat
          << ",\"ok\":" << (o.ok ? "true" : "false") << ",\"order_violations\":" << o.order_violations
-         << ",\"counters\":" << CountersJson(c) << "}";
+         << ",\"counters\":" << CountersJson(c, ",") << "}";
     first_json = false;
   }
   json << "]}";

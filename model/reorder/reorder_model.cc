@@ -16,15 +16,6 @@ int LowestBit(uint8_t mask) { return mask & 1 ? 0 : mask & 2 ? 1 : 2; }
 
 }  // namespace
 
-bool ReorderCounters::operator==(const ReorderCounters& o) const {
-  return in == o.in && delivered == o.delivered && ctrl_out == o.ctrl_out && drop_malformed == o.drop_malformed &&
-         drop_buffer_full == o.drop_buffer_full && held == o.held && released_by_tail == o.released_by_tail &&
-         released_by_timeout == o.released_by_timeout && fallback_unordered == o.fallback_unordered &&
-         fallback_collision == o.fallback_collision && epoch_jump == o.epoch_jump && held_now == o.held_now &&
-         queues_now == o.queues_now && peak_queues == o.peak_queues && held_cells == o.held_cells &&
-         peak_held_cells == o.peak_held_cells && cells_used == o.cells_used && peak_cells_used == o.peak_cells_used;
-}
-
 ReorderModel::ReorderModel() : cell_(kCells), next_(kCells), info_(kCells), free_(kCells), flow_(kFlows) {}
 
 void ReorderModel::Reset() {
@@ -466,6 +457,7 @@ void ReorderModel::Tick() {
         break;
       case Decision::QOp::kTailRelease:
         cnt.released_by_tail += q->count;
+        ++cnt.tail_releases;
         cnt.held_now -= q->count;
         cnt.held_cells -= q->cells;
         next_[p.tail] = q->head;

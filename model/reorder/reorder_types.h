@@ -1,6 +1,7 @@
-// Port structs of the ConWeave reorder block (rtl/reorder/reorder_top.sv), shared by its cycle model and
-// its Verilated adapter so lockstep compares the same fields. See docs/conweave.md for the behaviour and
-// docs/reorder-microarchitecture.md for the stages.
+// Parameters and configuration of the ConWeave reorder block (rtl/reorder/reorder_top.sv). Its port structs
+// (ReorderIn, ReorderOut, ReorderCounters) are generated from rtl/reorder/data/reorder.json into
+// reorder_ports.h (docs/blockgen.md), shared by its cycle model and its Verilated adapter. See
+// docs/conweave.md for the behaviour and docs/reorder-microarchitecture.md for the stages.
 #pragma once
 
 #include <cstdint>
@@ -35,33 +36,7 @@ struct ReorderCfg {
   bool p4_format = false;  // conweave-p4's wire format (docs/conweave.md "Two wire formats")
 };
 
-struct ReorderIn {
-  StreamPort s;          // fabric side
-  bool m_ready = false;  // host side
-  bool c_ready = false;  // control port toward the source ToR
-  uint16_t now_us = 0;   // free-running microsecond clock, the clock of TX_TSTAMP
-  ReorderCfg cfg;
-};
-
-// Counters; every field is an output port of reorder_top and is compared every cycle.
-struct ReorderCounters {
-  uint32_t in = 0, delivered = 0, ctrl_out = 0;
-  uint32_t drop_malformed = 0, drop_buffer_full = 0;
-  uint32_t held = 0, released_by_tail = 0, released_by_timeout = 0;
-  uint32_t fallback_unordered = 0, fallback_collision = 0, epoch_jump = 0;
-  uint32_t held_now = 0, queues_now = 0, peak_queues = 0;
-  uint32_t held_cells = 0, peak_held_cells = 0, cells_used = 0, peak_cells_used = 0;
-  bool operator==(const ReorderCounters& o) const;
-};
-
-struct ReorderOut {
-  bool s_ready = false;
-  StreamPort m;            // to the host: the NIC's frames
-  bool m_held = false;     // with m: this packet waited in a reorder queue ...
-  uint16_t m_hold_us = 0;  // ... for this long (us, from its decision to its first beat leaving)
-  StreamPort c;            // control packets: RTT_REPLY, CLEAR, NOTIFY
-  bool idle = false;       // nothing in flight except packets held in reorder queues
-  ReorderCounters cnt;
-};
-
 }  // namespace nettwin::reorder
+
+// Generated from rtl/reorder/data/reorder.json: ReorderIn, ReorderOut, ReorderCounters (needs ReorderCfg).
+#include "reorder_ports.h"  // NOLINT(build/include_order)

@@ -48,15 +48,6 @@ void MapP4Control(reorder::CwMeta& m) {
   m.epoch = static_cast<uint8_t>((m.epoch + phase) & 3);
 }
 
-bool RerouteCounters::operator==(const RerouteCounters& o) const {
-  return in == o.in && out == o.out && drop_malformed == o.drop_malformed && rtt_requests == o.rtt_requests &&
-         reroutes == o.reroutes && reroute_blocked_clear == o.reroute_blocked_clear &&
-         reroute_no_path == o.reroute_no_path && fallback_ecmp == o.fallback_ecmp && evictions == o.evictions &&
-         idle_resets == o.idle_resets && ctrl_in == o.ctrl_in && rtt_replies == o.rtt_replies &&
-         stale_replies == o.stale_replies && notifies == o.notifies && clears == o.clears &&
-         stale_clears == o.stale_clears && bad_control == o.bad_control;
-}
-
 std::array<uint8_t, 2> Candidates(uint16_t h, uint16_t now, int paths) {
   const int mask = paths - 1;
   const int c0 = (h + now) & mask;

@@ -48,6 +48,7 @@ module reorder_top
   output logic [31:0]            cnt_drop_buffer_full_o,
   output logic [31:0]            cnt_held_o,
   output logic [31:0]            cnt_released_by_tail_o,
+  output logic [31:0]            cnt_tail_releases_o,
   output logic [31:0]            cnt_released_by_timeout_o,
   output logic [31:0]            cnt_fallback_unordered_o,
   output logic [31:0]            cnt_fallback_collision_o,
@@ -60,11 +61,11 @@ module reorder_top
   output logic [31:0]            cnt_cells_used_o,
   output logic [31:0]            cnt_peak_cells_used_o
 );
-  localparam int unsigned NCnt = 18;
+  localparam int unsigned NCnt = 19;
   localparam int unsigned CIn = 0, CDelivered = 1, CCtrlOut = 2, CDropMalformed = 3, CDropBufferFull = 4,
                           CHeld = 5, CRelTail = 6, CRelTimeout = 7, CFbUnordered = 8, CFbCollision = 9,
                           CEpochJump = 10, CHeldNow = 11, CQueuesNow = 12, CPeakQueues = 13, CHeldCells = 14,
-                          CPeakHeldCells = 15, CCellsUsed = 16, CPeakCellsUsed = 17;
+                          CPeakHeldCells = 15, CCellsUsed = 16, CPeakCellsUsed = 17, CTailReleases = 18;
   typedef enum logic [1:0] {OpNone = 2'd0, OpAlloc = 2'd1, OpAppend = 2'd2, OpTailRelease = 2'd3} qop_e;
 
   // ---------------- state ----------------
@@ -434,6 +435,7 @@ module reorder_top
       if (d_qop == OpAlloc) cnt_d[CQueuesNow] = cnt_d[CQueuesNow] + 1;
       if (d_qop == OpTailRelease) begin
         cnt_d[CRelTail] = cnt_d[CRelTail] + 32'(q_q[d_q].count);
+        cnt_d[CTailReleases] = cnt_d[CTailReleases] + 1;
         cnt_d[CHeldNow] = cnt_d[CHeldNow] - 32'(q_q[d_q].count);
         cnt_d[CHeldCells] = cnt_d[CHeldCells] - 32'(q_q[d_q].cells);
       end
@@ -603,6 +605,7 @@ module reorder_top
   assign cnt_drop_buffer_full_o = cnt_q[CDropBufferFull];
   assign cnt_held_o = cnt_q[CHeld];
   assign cnt_released_by_tail_o = cnt_q[CRelTail];
+  assign cnt_tail_releases_o = cnt_q[CTailReleases];
   assign cnt_released_by_timeout_o = cnt_q[CRelTimeout];
   assign cnt_fallback_unordered_o = cnt_q[CFbUnordered];
   assign cnt_fallback_collision_o = cnt_q[CFbCollision];

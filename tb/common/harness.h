@@ -12,6 +12,7 @@
 
 #include "model/common/clocked_block.h"
 #include "model/common/packet.h"
+#include "tb/common/compare.h"
 #include "tb/common/stream_sink.h"
 #include "tb/common/stream_source.h"
 
@@ -47,16 +48,6 @@ class SideChannel {
   virtual void Observe(uint64_t /*cycle*/, const In& /*in*/, const Out& /*out*/) {}
   virtual bool Busy() const = 0;
 };
-
-struct SignalDiff {
-  std::string signal, rtl, model;
-};
-
-// A Binding::Compare step: nothing when the two values agree, else the signal and both values (decimal).
-inline std::optional<SignalDiff> DiffValues(std::string signal, uint64_t rtl, uint64_t model) {
-  if (rtl == model) return std::nullopt;
-  return SignalDiff{std::move(signal), std::to_string(rtl), std::to_string(model)};
-}
 
 struct Mismatch {
   uint64_t cycle = 0;

@@ -1,21 +1,11 @@
 #include "tb/lb/udplb_binding.h"
 
-#include <cstdio>
 #include <string>
 
 namespace nettwin::lb::udplb {
 namespace {
 
-std::string Hex(uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-  return buf;
-}
-
-std::optional<tb::SignalDiff> Diff(const std::string& sig, uint64_t a, uint64_t b) {
-  if (a == b) return std::nullopt;
-  return tb::SignalDiff{sig, Hex(a), Hex(b)};
-}
+const auto Diff = tb::DiffValues;  // tb/common/compare.h: the one message format
 
 std::optional<tb::SignalDiff> DiffInstances(const char* sig, const InstanceCounts& r, const InstanceCounts& m) {
   for (int i = 0; i < kInstances; ++i) {
@@ -24,33 +14,13 @@ std::optional<tb::SignalDiff> DiffInstances(const char* sig, const InstanceCount
   return std::nullopt;
 }
 
-std::string Bytes(const Beat& b, int from, int n) {
-  std::string s;
-  for (int i = from; i < from + n && i < kBeatBytes; ++i) {
-    char buf[4];
-    std::snprintf(buf, sizeof buf, "%02x", b.data[i]);
-    s += buf;
-  }
-  return s;
-}
-
 }  // namespace
 
 std::optional<tb::SignalDiff> UdplbBinding::Compare(const Out& r, const Out& m) {
   if (auto d = Diff("s_ready_o", r.s_ready, m.s_ready)) return d;
-  if (auto d = Diff("m_valid_o", r.m.valid, m.m.valid)) return d;
+  if (!(r.m == m.m)) return tb::DiffStream("m", r.m, m.m);
   if (r.m.valid) {
-    if (auto d = Diff("m_last_o", r.m.beat.last, m.m.beat.last)) return d;
-    if (auto d = Diff("m_keep_o", r.m.beat.keep, m.m.beat.keep)) return d;
     if (auto d = Diff("m_port_o", r.m_port, m.m_port)) return d;
-    for (int i = 0; i < kBeatBytes && r.m.beat.data != m.m.beat.data; ++i) {
-      if (r.m.beat.data[i] != m.m.beat.data[i]) {
-        const int from = i & ~7;
-        return tb::SignalDiff{"m_data_o byte " + std::to_string(i) + " (bytes " + std::to_string(from) + ".." +
-                                  std::to_string(from + 7) + " shown)",
-                              "0x" + Bytes(r.m.beat, from, 8), "0x" + Bytes(m.m.beat, from, 8)};
-      }
-    }
   }
   const UdplbCounters& a = r.counters;
   const UdplbCounters& b = m.counters;

@@ -20,8 +20,8 @@ rdma::RdmaOut AsRdma(const NaaOut& o) {
 
 std::optional<tb::SignalDiff> NaaBinding::Compare(const Out& r, const Out& m) {
   if (auto d = rdma::RdmaBinding::Compare(AsRdma(r), AsRdma(m))) return d;
-  auto diff = [](const std::string& sig, uint64_t a, uint64_t b) {
-    return tb::SignalDiff{sig, std::to_string(a), std::to_string(b)};
+  auto diff = [](const std::string& sig, uint64_t a, uint64_t b) {  // called only when a != b
+    return tb::SignalDiff{sig, tb::HexValue(a), tb::HexValue(b)};
   };
   if (r.cm_busy != m.cm_busy) return diff("cm_busy_o", r.cm_busy, m.cm_busy);
   const CmCounters &a = r.cm, &b = m.cm;

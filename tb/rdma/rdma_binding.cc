@@ -25,16 +25,7 @@ std::optional<tb::SignalDiff> RdmaBinding::Compare(const Out& r, const Out& m) {
   auto diff = [](std::string sig, uint64_t a, uint64_t b) { return tb::SignalDiff{std::move(sig), Hex(a), Hex(b)}; };
   if (r.s_ready != m.s_ready) return diff("s_ready_o", r.s_ready, m.s_ready);
   if (r.busy != m.busy) return diff("busy_o", r.busy, m.busy);
-  if (r.m.valid != m.m.valid) return diff("m_valid_o", r.m.valid, m.m.valid);
-  if (r.m.valid) {
-    if (r.m.beat.last != m.m.beat.last) return diff("m_last_o", r.m.beat.last, m.m.beat.last);
-    if (r.m.beat.keep != m.m.beat.keep) return diff("m_keep_o", r.m.beat.keep, m.m.beat.keep);
-    for (int i = 0; i < kBeatBytes && r.m.beat.data != m.m.beat.data; ++i) {  // bytes only if the beat differs
-      if (r.m.beat.data[i] != m.m.beat.data[i]) {
-        return diff("m_data_o byte " + std::to_string(i), r.m.beat.data[i], m.m.beat.data[i]);
-      }
-    }
-  }
+  if (!(r.m == m.m)) return tb::DiffStream("m", r.m, m.m);  // tb/common/compare.h: the one message format
   if (!(r.dma_req == m.dma_req)) {
     std::string sig = "dma_req_*";
     if (r.dma_req.valid && m.dma_req.valid && r.dma_req.write && Dma(r.dma_req) == Dma(m.dma_req)) {

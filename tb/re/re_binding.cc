@@ -8,14 +8,7 @@ namespace nettwin::re {
 std::optional<tb::SignalDiff> ReBinding::Compare(const Out& r, const Out& m) {
   const auto diff = tb::DiffValues;
   if (auto d = diff("s_ready_o", r.s_ready, m.s_ready)) return d;
-  if (auto d = diff("m_valid_o", r.m.valid, m.m.valid)) return d;
-  if (r.m.valid) {
-    if (auto d = diff("m_last_o", r.m.beat.last, m.m.beat.last)) return d;
-    if (auto d = diff("m_keep_o", r.m.beat.keep, m.m.beat.keep)) return d;
-    for (int i = 0; i < kBeatBytes; ++i) {
-      if (auto d = diff("m_data_o byte " + std::to_string(i), r.m.beat.data[i], m.m.beat.data[i])) return d;
-    }
-  }
+  if (!(r.m == m.m)) return tb::DiffStream("m", r.m, m.m);
   if (!(r.dma == m.dma)) {
     auto show = [](const DmaRequest& q) {
       if (!q.valid) return std::string("idle");

@@ -1,5 +1,5 @@
-// The Verilated reorder_top (inside tb/reorder/reorder_tb_top.sv, which also traces the model's outputs)
-// behind ClockedBlock.
+// The Verilated reorder_top behind ClockedBlock, inside reorder_tb_top.sv (generated from
+// rtl/reorder/data/reorder.json with a model_* input beside every output, docs/blockgen.md).
 #pragma once
 
 #include "Vreorder_tb_top.h"

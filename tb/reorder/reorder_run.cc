@@ -53,7 +53,7 @@ ReorderRunReport RunReorder(const ReorderCfg& cfg, const std::vector<Packet>& pa
   }
   const ReorderCounters& c = rep.counters;
   rep.conservation_ok = !rep.run.hang && !rep.run.mismatch && c.in == packets.size() &&
-                        c.in == uint64_t{c.delivered} + c.drop_malformed + c.drop_buffer_full && c.held_now == 0 &&
+                        c.in == c.delivered + ReorderDropped(c) && c.held_now == 0 &&
                         c.delivered == rep.run.out.size() && c.ctrl_out == rep.ctrl.size() &&
                         rep.holds.size() == rep.run.out.size();
   return rep;

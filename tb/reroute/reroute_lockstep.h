@@ -1,12 +1,12 @@
 // The source-ToR block's RTL and cycle model in lockstep behind one ClockedBlock (tb::ClockedLockstep): every
-// output (ready, stream, path, idle, all counters) is compared every cycle.
+// output (ready, streams, path, idle, all counters) is compared every cycle.
 #pragma once
 
 #include <optional>
-#include <sstream>
 #include <string>
 
 #include "model/reroute/reroute_model.h"
+#include "reroute_compare.h"
 #include "tb/common/clocked_lockstep.h"
 #include "tb/reroute/reroute_rtl.h"
 
@@ -18,23 +18,20 @@ class RerouteLockstep : public tb::ClockedLockstep<RerouteModel, RerouteRtl, Rer
   void InjectFlip() { inject_ = true; }
 
  private:
+  // Every output compared by the generated CompareRerouteOut (rtl/reroute/data/reroute.json), in
+  // tb/common/compare.h's format, as ReorderLockstep does.
   std::optional<std::string> Differ(const RerouteOut& m, const RerouteOut& r) override {
-    std::string what;
+    std::optional<tb::SignalDiff> d;
     if (inject_ && m.m.valid) {  // --inject-divergence: the model's beat compared with bit 0 of byte 0 flipped
       inject_ = false;
-      what = "m (stream, injected bit flip)";
-    } else if (m.s_ready != r.s_ready) what = "s_ready";
-    else if (m.r_ready != r.r_ready) what = "r_ready";
-    else if (!(m.m == r.m)) what = "m (stream)";
-    else if (m.m.valid && m.m_path != r.m_path) what = "m_path";
-    else if (m.idle != r.idle) what = "idle";
-    else if (!(m.cnt == r.cnt)) what = "counters";
-    if (what.empty()) return std::nullopt;
-    std::ostringstream os;
-    os << what << " differs (model in " << m.cnt.in << " out " << m.cnt.out << " ctrl " << m.cnt.ctrl_in
-       << " reroutes " << m.cnt.reroutes << " / rtl in " << r.cnt.in << " out " << r.cnt.out << " ctrl "
-       << r.cnt.ctrl_in << " reroutes " << r.cnt.reroutes << ")";
-    return os.str();
+      RerouteOut flipped = m;
+      flipped.m.beat.data[0] ^= 1;
+      d = CompareRerouteOut(r, flipped);
+    } else {
+      d = CompareRerouteOut(r, m);
+    }
+    if (!d) return std::nullopt;
+    return d->signal + " differs (rtl " + d->rtl + " / model " + d->model + ")";
   }
 
   bool inject_ = false;

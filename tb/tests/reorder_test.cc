@@ -757,7 +757,7 @@ TEST(Reorder, MutatedFramesAreCountedNeverHang) {
   }
 }
 
-// A model that corrupts its first control beat: lockstep must stop there, naming the control stream.
+// A model that corrupts its first control beat: lockstep must stop there, naming the control stream's byte.
 class FaultyModel : public ReorderModel {
  public:
   const ReorderOut& Eval(const ReorderIn& in) override {
@@ -791,7 +791,8 @@ TEST(ReorderLockstep, DivergenceOnTheControlStreamIsReported) {
   const tb::RunResult r = h.Run(v, &side, opt);
   ASSERT_TRUE(r.mismatch.has_value());
   EXPECT_TRUE(model.flipped_);
-  EXPECT_EQ(r.mismatch->diff.signal, "c (control stream)");
+  // tb/common/compare.h's format: the port, the flipped byte and the 8-byte window that holds it.
+  EXPECT_EQ(r.mismatch->diff.signal, "c_data_o byte 50 (bytes 48..55 shown)");
   EXPECT_NE(r.mismatch->diff.rtl, r.mismatch->diff.model);
   // The replay a CLI run does: the same run traced around the divergence, RTL and model side by side.
   tb::testing::ExpectDivergenceWindowTraced(opt, *r.mismatch, "reorder_divergence", 1000, [&](const auto& o) {

@@ -64,14 +64,20 @@ import sys
 
 from nettwin.reorder.layers import (BTH_LEN, CW_CLEAR, CW_HDR_LEN, CW_NAME, CW_NOTIFY, CW_RTT_REPLY,
                        check_icrc, decode_cw, field_at, key_str, make_control, parse, read_config)
+from nettwin.common import blockdesc
 from nettwin.common.pcap import InputError, read_pcap
 from nettwin.reorder.timing import (PortBound, cells, held_bytes_bound, late_after_timeout, live_sharing,
                        reference, tail_races, timer_release_ready)
 from nettwin.rdma.layers import fix_ipv4_checksum, icrc
 
+# The block's counters, their --stats keys and drop reasons come from its descriptor (docs/blockgen.md).
+DESCRIPTOR = blockdesc.load("reorder")
+DROP_REASONS = tuple(blockdesc.drop_reasons(DESCRIPTOR))
+# The keys this checker reads (cw_oracle.py's stats have these too), all of them the descriptor's.
 STATS_KEYS = ("packets_in", "delivered", "control_out", "held_now", "released_by_tail",
               "released_by_timeout", "fallback_unordered", "fallback_collision", "drops",
               "peak_queues", "peak_buffer_bytes", "hold_us")
+assert set(STATS_KEYS) <= set(blockdesc.stats_keys(DESCRIPTOR)) | {"hold_us"}, "check.py reads a key the block lacks"
 
 
 def us(ts):
@@ -563,8 +569,8 @@ class Checker:
             self.fail(f"stats: missing key(s) {', '.join(miss)}")
             return
         d = st["drops"]
-        if not isinstance(d, dict) or any(not isinstance(d.get(k), int) for k in ("malformed", "buffer_full")):
-            self.fail(f"stats: drops must be an object with integer malformed and buffer_full, got {d!r}")
+        if not isinstance(d, dict) or any(not isinstance(d.get(k), int) for k in DROP_REASONS):
+            self.fail(f"stats: drops must be an object with integer {' and '.join(DROP_REASONS)}, got {d!r}")
             return
         for k, n in (("packets_in", len(self.arr)), ("delivered", len(self.dl)), ("control_out", len(self.ctrl))):
             if st[k] != n:

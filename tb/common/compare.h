@@ -1,0 +1,63 @@
+// The one format of a lockstep divergence message (every Binding::Compare, hand-written or generated from a
+// block descriptor, docs/blockgen.md): the signal is the RTL port's name (`m_keep_o`, `cnt_in_o`), values are
+// hex with 0x, and a stream's data names the first differing byte and shows the 8-byte window around it
+// (`m_data_o byte 13 (bytes 8..15 shown)`, `0x0011223344556677`, bytes in wire order).
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "model/common/stream.h"
+
+namespace nettwin::tb {
+
+struct SignalDiff {
+  std::string signal, rtl, model;
+};
+
+inline std::string HexValue(uint64_t v) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+// n bytes of a beat from `from`, as one 0x hex number in wire order (byte `from` first).
+inline std::string HexBytes(const Beat& b, int from, int n) {
+  std::string s = "0x";
+  static const char* kDigits = "0123456789abcdef";
+  for (int i = from; i < from + n && i < kBeatBytes; ++i) {
+    s += kDigits[b.data[i] >> 4];
+    s += kDigits[b.data[i] & 15];
+  }
+  return s;
+}
+
+// A Binding::Compare step: nothing when the two values agree, else the signal and both values.
+inline std::optional<SignalDiff> DiffValues(std::string signal, uint64_t rtl, uint64_t model) {
+  if (rtl == model) return std::nullopt;
+  return SignalDiff{std::move(signal), HexValue(rtl), HexValue(model)};
+}
+
+// A stream output port `<p>_valid_o, <p>_data_o, <p>_keep_o, <p>_last_o` compared as StreamPort::operator==
+// does (the beat only while valid): the first of valid, last, keep, data that differs.
+inline std::optional<SignalDiff> DiffStream(const std::string& p, const StreamPort& r, const StreamPort& m) {
+  if (r.valid != m.valid) return DiffValues(p + "_valid_o", r.valid, m.valid);
+  if (!r.valid) return std::nullopt;
+  if (r.beat.last != m.beat.last) return DiffValues(p + "_last_o", r.beat.last, m.beat.last);
+  if (r.beat.keep != m.beat.keep) return DiffValues(p + "_keep_o", r.beat.keep, m.beat.keep);
+  if (r.beat.data == m.beat.data) return std::nullopt;
+  for (int i = 0; i < kBeatBytes; ++i) {
+    if (r.beat.data[i] != m.beat.data[i]) {
+      const int from = i & ~7;
+      return SignalDiff{p + "_data_o byte " + std::to_string(i) + " (bytes " + std::to_string(from) + ".." +
+                            std::to_string(from + 7) + " shown)",
+                        HexBytes(r.beat, from, 8), HexBytes(m.beat, from, 8)};
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace nettwin::tb
