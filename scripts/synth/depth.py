@@ -12,10 +12,12 @@ import collections
 import re
 
 LOGIC = re.compile(r"^(LUT[1-6]|MUXF[789]|CARRY[48])$")
+LOGIC_INV = re.compile(r"^(LUT[1-6]|MUXF[789]|CARRY[48]|INV)$")
+_logic = LOGIC
 
 
 def _is_logic(cell_type):
-    return bool(LOGIC.match(cell_type))
+    return bool(_logic.match(cell_type))
 
 
 class _Graph:
@@ -27,6 +29,7 @@ class _Graph:
         self.names = collections.defaultdict(list)  # bit key -> [(name, src)]
         self.out_ports = set()                 # the top's output port bits (path ends, as cuts are)
         self.sinks = collections.defaultdict(list)  # bit key -> [(cell type, [output bit keys])] of non-logic cells
+        self.sources = {}                      # bit key -> (cell type, RTL line) of the non-logic cell driving it
 
     def find(self, b):
         p = self.parent.setdefault(b, b)
@@ -68,6 +71,9 @@ class _Graph:
             elif dirs and not (ctype in modules and modules[ctype].get("cells") is not None):
                 # a cut (flip-flop, RAM, box, blackbox child): remembered to name a path's end by what it feeds
                 outs = [key(b) for p, bs in cell["connections"].items() if dirs.get(p) == "output" for b in bs]
+                csrc = cell.get("attributes", {}).get("src", "")
+                for b in outs:
+                    self.sources[b] = (ctype, csrc)
                 for p, bs in cell["connections"].items():
                     if dirs.get(p) == "input" and p not in ("C", "CLK", "CE", "R", "S", "CLR", "PRE"):
                         for b in bs:
@@ -180,6 +186,11 @@ class _Graph:
         if bit is None:
             return {"signal": "", "src": ""}
         d = self._describe(bit)
+        if not sink and d["signal"] == "(internal)":
+            for b in self._members(bit):
+                if b in self.sources:
+                    ctype, csrc = self.sources[b]
+                    return {"signal": f"(unnamed {ctype} output)", "src": csrc}
         if sink and d["signal"] == "(internal)":
             for b in self._members(bit):
                 for ctype, cname, outs in self.sinks.get(b, []):
@@ -199,9 +210,13 @@ class _Graph:
         return {"signal": names[0][0], "also": [n for n, _ in names[1:4]], "src": src}
 
 
-def analyse(modules, top, stitched, threshold=12):
+def analyse(modules, top, stitched, threshold=12, inv=False):
     """Longest path of module `top`: alone (children cut) or stitched through every child in `modules`; and every
-    path end deeper than `threshold` levels (`deep`)."""
+    path end deeper than `threshold` levels (`deep`). `inv`: INV cells count as a level too (Yosys emits them
+    mostly for active-low resets; Vivado folds an inverter into its neighbouring LUT or flip-flop), instead of
+    cutting the path as in ltp's selection."""
+    global _logic
+    _logic = LOGIC_INV if inv else LOGIC
     g = _Graph()
     if stitched:
         g.add_module(modules, top, ())

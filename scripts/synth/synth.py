@@ -147,13 +147,20 @@ RES_KEYS = ("luts", "lutram_cells", "ffs", "bram36", "uram", "dsp", "carry", "mu
 SYNTH = "synth_xilinx -family xcup -noiopad -noclkbuf -top {top} -run {run}"
 
 
-def run_module(block_dir, mod, box_bits, timeout):
+def run_module(block_dir, mod, box_bits, timeout, resume=False):
     """One module of a block on its own: its children are blackboxes (their ports cut its paths), memories of
     `box_bits` bits or more that are still memories after the coarse passes become `$__NT_MEMBOX` cells (kept,
     unmapped: a cut, as the block RAM or URAM they must become would be; their size is reported), then the rest
     of synth_xilinx, stat, ltp and the JSON netlist that depth.py reads. Two Yosys runs (the boxing decision
     needs the memories as the coarse passes leave them)."""
     d = block_dir / "mod" / re.sub(r"[^A-Za-z0-9_.=-]+", "_", mod.lstrip("\\$"))[:120]
+    if resume and all((d / "out" / f).exists() for f in ("netlist.json", "stat.json", "ltp.txt", "mem.il")):
+        # a previous run finished this module: its figures again from its files (wall time from the file times)
+        mems = parse_mem((d / "out" / "mem.il").read_text())
+        res = {"module": mod, "dir": str(d.relative_to(block_dir.parent)), "memories": mems,
+               "boxed": [m for m in mems if box_bits and m["bits"] >= box_bits], "resumed": True,
+               "wall_s": round((d / "out" / "netlist.json").stat().st_mtime - (d / "in" / "elab.il").stat().st_mtime, 1)}
+        return module_result(res, d, mod)
     shutil.rmtree(d, ignore_errors=True)
     (d / "in").mkdir(parents=True)
     shutil.copy(block_dir / "out" / "elab.il", d / "in" / "elab.il")
@@ -191,11 +198,18 @@ def run_module(block_dir, mod, box_bits, timeout):
         res["status"] = "error"
         res["error"] = err[-1] if err else f"yosys exit {rc}"
         return res
-    stat = json.loads((d / "out" / "stat.json").read_text())
+    return module_result(res, d, mod)
+
+
+def module_result(res, d, mod):
+    """A finished module's figures from its files (stat, ltp, memories); also the `--resume` path."""
+    stat = json.loads((d / "out" / "stat.json").read_text())["modules"]
+    cells = (stat.get(mod) or stat.get("\\" + mod))["num_cells_by_type"]
     res["status"] = "ok"
-    res.update(cell_counts(stat["modules"][mod]["num_cells_by_type"]))
-    res["cells"] = stat["modules"][mod]["num_cells_by_type"]
+    res.update(cell_counts(cells))
+    res["cells"] = cells
     res["ltp_levels"] = parse_ltp((d / "out" / "ltp.txt").read_text())[0]
+    (d / "result.json").write_text(json.dumps(res, indent=1) + "\n")
     return res
 
 
@@ -212,31 +226,39 @@ def instance_counts(netlists, top):
     return counts
 
 
-def run_block_per_module(name, out, box_bits, timeout, jobs, only=None):
+def run_block_per_module(name, out, box_bits, timeout, jobs, only=None, resume=False):
     top, files = BLOCKS[name]
     d = out / name
+    res = {"block": name, "top": top, "mode": "per-module", "box_mem_bits": box_bits}
+    t0 = time.time()
+    log = out / f"{name}.log"
+    if resume and (d / "out" / "modules.txt").exists():
+        return per_module_runs(res, d, out, log, t0, box_bits, timeout, jobs, only, resume)
     stage_inputs(d, files)
     (d / "in" / "run.ys").write_text("\n".join([
         f"read_verilog -sv -D SYNTHESIS {' '.join(files)}", f"hierarchy -check -top {top}", "proc",
         "write_rtlil out/elab.il", "tee -q -o out/modules.txt ls", ""]))
-    t0 = time.time()
-    log = out / f"{name}.log"
     log.write_text("")
     rc = yosys(d / "in", d / "out", log, timeout)
-    res = {"block": name, "top": top, "mode": "per-module", "box_mem_bits": box_bits, "elab_s": round(time.time() - t0, 1)}
+    res["elab_s"] = round(time.time() - t0, 1)
     if rc != 0:
         res["rc"] = 1
         res["error"] = "elaboration timeout" if rc is None else next(
             (ln for ln in reversed(log.read_text().splitlines()) if "ERROR" in ln), f"yosys exit {rc}")
         res["wall_s"] = res["elab_s"]
         return res
+    return per_module_runs(res, d, out, log, t0, box_bits, timeout, jobs, only, resume)
+
+
+def per_module_runs(res, d, out, log, t0, box_bits, timeout, jobs, only, resume):
+    name = res["block"]
     res["mem2reg"] = sorted(set(re.findall(r"Replacing memory (\S+) with list of registers. See (\S+)",
                                            log.read_text())))
     mods = [ln.strip() for ln in (d / "out" / "modules.txt").read_text().splitlines()[2:] if ln.strip()]
     todo = [m for m in mods if not only or re.search(only, m)]
     modres = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as ex:
-        futs = {ex.submit(run_module, d, m, box_bits, timeout): m for m in todo}
+        futs = {ex.submit(run_module, d, m, box_bits, timeout, resume): m for m in todo}
         for f in concurrent.futures.as_completed(futs):
             r = f.result()
             modres[r["module"]] = r
@@ -267,6 +289,7 @@ def summarise_block(res, out, threshold=12):
             r["path_start"], r["path_end"] = a["start"], a["end"]
             r["path_cells"] = a["cells"]
             r["deep"] = a["deep"]
+            r["levels_with_inv"] = depth.analyse(nl, r["module"], stitched=False, inv=True)["levels"]
     # a child that did not finish stays a blackbox in the stitched view: its paths are cut there
     for r in res["modules"]:
         netlists.setdefault(r["module"], {"attributes": {"blackbox": 1}, "ports": {}, "cells": None})
@@ -286,6 +309,7 @@ def summarise_block(res, out, threshold=12):
         res["stitched_start"], res["stitched_end"] = st["start"], st["end"]
         res["stitched_cells"] = st["cells"]
         res["stitched_deep"] = st["deep"]
+        res["stitched_levels_with_inv"] = depth.analyse(netlists, top, stitched=True, inv=True)["levels"]
     res["fmax_mhz_est"] = round(1000.0 / (NS_OVERHEAD + NS_PER_LEVEL * res["levels"])) if res["levels"] else None
     res["boxed"] = [dict(m, module=r["module"]) for r in res["modules"] for m in r.get("boxed", [])]
 
@@ -428,7 +452,7 @@ def main_per_module(a, names, out):
             if "modules" in r:
                 summarise_block(r, out)
         else:
-            r = run_block_per_module(n, out, a.box_mem_bits, a.timeout, a.j, a.modules)
+            r = run_block_per_module(n, out, a.box_mem_bits, a.timeout, a.j, a.modules, a.resume)
         results.append(r)
         (out / f"{n}.json").write_text(json.dumps(r, indent=1) + "\n")
         if "modules" in r:
@@ -465,6 +489,8 @@ def main():
     ap.add_argument("--timeout", type=float, default=1800, help="per-module mode: seconds per Yosys module run")
     ap.add_argument("--reanalyse", action="store_true", help="per-module mode: no Yosys; recompute the levels, "
                     "paths and block figures from a previous run's files in --out")
+    ap.add_argument("--resume", action="store_true", help="per-module mode: keep the modules a previous run in "
+                    "--out finished (their figures from their files), run the others")
     ap.add_argument("--modules", help="per-module mode: only modules whose name matches this regex (the others "
                                       "stay blackboxes; the block is then incomplete)")
     a = ap.parse_args()
