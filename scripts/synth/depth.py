@@ -67,7 +67,7 @@ class _Graph:
             if _is_logic(ctype):
                 ins = [key(b) for p, bs in cell["connections"].items() if dirs.get(p) == "input" for b in bs]
                 outs = [key(b) for p, bs in cell["connections"].items() if dirs.get(p) == "output" for b in bs]
-                self.cells.append(("/".join(path + (cname,)), ins, outs))
+                self.cells.append(("/".join(path + (cname,)), ins, outs, ctype))
             elif dirs and not (ctype in modules and modules[ctype].get("cells") is not None):
                 # a cut (flip-flop, RAM, box, blackbox child): remembered to name a path's end by what it feeds
                 outs = [key(b) for p, bs in cell["connections"].items() if dirs.get(p) == "output" for b in bs]
@@ -94,8 +94,8 @@ class _Graph:
     def longest(self):
         """(levels, [cell names on the path], start bit, end bit) of the longest chain of logic cells."""
         driver = {}
-        for i, (_, _, outs) in enumerate(self.cells):
-            for b in outs:
+        for i, c in enumerate(self.cells):
+            for b in c[2]:
                 driver[self.find(b)] = i
         ins = [[self.find(b) for b in c[1]] for c in self.cells]
         level = [0] * len(self.cells)
@@ -131,7 +131,13 @@ class _Graph:
         outs = [self.find(b) for b in self.cells[end][2]]
         used = [b for b in outs if self._is_endpoint(b)]
         end_bit = (used or outs or [None])[0]
+        self.deepest_carries = self.carries(path)
         return level[end], [self.cells[i][0] for i in path], start_bit, end_bit
+
+    def carries(self, path):
+        """How many of a path's cells are CARRY cells (each counts one level, though a carry chain is much faster
+        than a LUT and its net)."""
+        return sum(1 for i in path if "carry" in self.cells[i][3].lower())
 
     def _is_endpoint(self, b):
         return any(self.sinks.get(m) or m in self.out_ports for m in self._members(b))
@@ -154,7 +160,7 @@ class _Graph:
         """Every path end (a bit that reaches a cut or a port) deeper than `threshold` levels, grouped by the
         start and end signal names without their bit index: [{levels (the deepest), bits, start, end}]."""
         groups = {}
-        for i, (_, _, outs) in enumerate(self.cells):
+        for i, (_, _, outs, _) in enumerate(self.cells):
             if self.level[i] <= threshold:
                 continue
             for b in outs:
@@ -164,10 +170,11 @@ class _Graph:
                 _, sb = self._trace(i)
                 st, en = self.describe(sb), self.describe(rb, sink=True)
                 k = (re.sub(r"\[\d+\]", "[*]", st["signal"]), re.sub(r"\[\d+\]", "[*]", en["signal"]))
-                g = groups.setdefault(k, {"levels": 0, "bits": 0, "start": dict(st, signal=k[0]),
+                g = groups.setdefault(k, {"levels": 0, "carry": 0, "bits": 0, "start": dict(st, signal=k[0]),
                                           "end": dict(en, signal=k[1])})
                 g["bits"] += 1
-                g["levels"] = max(g["levels"], self.level[i])
+                if self.level[i] > g["levels"]:
+                    g["levels"], g["carry"] = self.level[i], self.carries(self._trace(i)[0])
         return sorted(groups.values(), key=lambda g: -g["levels"])
 
     def _has_name(self, bit):
@@ -224,5 +231,6 @@ def analyse(modules, top, stitched, threshold=12, inv=False):
         alone = {top: modules[top]}
         g.add_module(alone, top, ())
     levels, cells, sb, eb = g.longest()
-    return {"levels": levels, "start": g.describe(sb), "end": g.describe(eb, sink=True), "cells": cells,
+    return {"levels": levels, "carry": getattr(g, "deepest_carries", 0), "start": g.describe(sb),
+            "end": g.describe(eb, sink=True), "cells": cells,
             "deep": g.deep_paths(threshold) if g.cells else []}

@@ -159,7 +159,8 @@ def run_module(block_dir, mod, box_bits, timeout, resume=False):
         mems = parse_mem((d / "out" / "mem.il").read_text())
         res = {"module": mod, "dir": str(d.relative_to(block_dir.parent)), "memories": mems,
                "boxed": [m for m in mems if box_bits and m["bits"] >= box_bits], "resumed": True,
-               "wall_s": round((d / "out" / "netlist.json").stat().st_mtime - (d / "in" / "elab.il").stat().st_mtime, 1)}
+               "wall_s": round((d / "out" / "netlist.json").stat().st_mtime -
+                               (d / "in" / "elab.il").stat().st_mtime, 1)}
         return module_result(res, d, mod)
     shutil.rmtree(d, ignore_errors=True)
     (d / "in").mkdir(parents=True)
@@ -285,7 +286,7 @@ def summarise_block(res, out, threshold=12):
             nl = json.loads((out / r["dir"] / "out" / "netlist.json").read_text())["modules"]
             netlists[r["module"]] = nl[r["module"]]
             a = depth.analyse(nl, r["module"], stitched=False, threshold=threshold)
-            r["levels"] = a["levels"]
+            r["levels"], r["path_carry"] = a["levels"], a["carry"]
             r["path_start"], r["path_end"] = a["start"], a["end"]
             r["path_cells"] = a["cells"]
             r["deep"] = a["deep"]
@@ -305,7 +306,7 @@ def summarise_block(res, out, threshold=12):
     res["deepest_module"] = deepest["module"] if deepest else ""
     if netlists.get(top, {}).get("cells") is not None:
         st = depth.analyse(netlists, top, stitched=True, threshold=threshold)
-        res["stitched_levels"] = st["levels"]
+        res["stitched_levels"], res["stitched_carry"] = st["levels"], st["carry"]
         res["stitched_start"], res["stitched_end"] = st["start"], st["end"]
         res["stitched_cells"] = st["cells"]
         res["stitched_deep"] = st["deep"]
@@ -408,10 +409,10 @@ def fmt_path(p):
 
 def table_per_module(results):
     hdr = ("| block | top | LUTs | LUTRAM cells | FFs | BRAM36 | URAM | DSP | levels (deepest module) | "
-           "levels stitched across modules | boxed memories (bits) | wall s |")
+           "levels stitched across modules (of which CARRY) | boxed memories | wall s |")
     rows = [hdr, "|" + "---|" * (hdr.count("|") - 1)]
-    mods = ["| block | module | instances | status | LUTs | LUTRAM cells | FFs | BRAM36 | URAM | DSP | levels | "
-            "ltp | deepest path start | end | wall s |"]
+    mods = ["| block | module | instances | status | LUTs | LUTRAM cells | FFs | BRAM36 | URAM | DSP | levels (of "
+            "which CARRY) | ltp | deepest path start | end | wall s |"]
     mods.append("|" + "---|" * (mods[0].count("|") - 1))
     for r in results:
         if "modules" not in r:
@@ -420,7 +421,8 @@ def table_per_module(results):
         boxed = ", ".join(f"{b['name'].lstrip(chr(92))} {b['words']}x{b['width']}" for b in r["boxed"]) or "none"
         lv = f"{r['levels']} ({short(r['deepest_module'])})" + ("" if r["complete"] else ", incomplete")
         rows.append(f"| {r['block']} | {r['top']} | {r['luts']} | {r['lutram_cells']} | {r['ffs']} | {r['bram36']:g} | "
-                    f"{r['uram']} | {r['dsp']} | {lv} | {r.get('stitched_levels', 'n/a')} | {boxed} | {r['wall_s']} |")
+                    f"{r['uram']} | {r['dsp']} | {lv} | {r.get('stitched_levels', 'n/a')} "
+                    f"({r.get('stitched_carry', '')}) | {boxed} | {r['wall_s']} |")
         for m in r["modules"]:
             if m["status"] != "ok":
                 mods.append(f"| {r['block']} | {short(m['module'])} | {m.get('instances', '')} | {m['status']} "
@@ -428,17 +430,18 @@ def table_per_module(results):
                 continue
             mods.append(f"| {r['block']} | {short(m['module'])} | {m['instances']} | ok | {m['luts']} | "
                         f"{m['lutram_cells']} | {m['ffs']} | {m['bram36']:g} | {m['uram']} | {m['dsp']} | "
-                        f"{m['levels']} | {m['ltp_levels']} | {fmt_path(m['path_start'])} | {fmt_path(m['path_end'])} | "
+                        f"{m['levels']} ({m['path_carry']}) | {m['ltp_levels']} | {fmt_path(m['path_start'])} | "
+                        f"{fmt_path(m['path_end'])} | "
                         f"{m['wall_s']} |")
-    deep = ["| block | view | levels | bits | start | end |", "|---|---|---|---|---|---|"]
+    deep = ["| block | view | levels (of which CARRY) | bits | start | end |", "|---|---|---|---|---|---|"]
     for r in results:
         for m in r.get("modules", []):
             for p in m.get("deep", []):
-                deep.append(f"| {r['block']} | {short(m['module'])} alone | {p['levels']} | {p['bits']} | "
-                            f"{fmt_path(p['start'])} | {fmt_path(p['end'])} |")
+                deep.append(f"| {r['block']} | {short(m['module'])} alone | {p['levels']} ({p['carry']}) | "
+                            f"{p['bits']} | {fmt_path(p['start'])} | {fmt_path(p['end'])} |")
         for p in r.get("stitched_deep", []):
-            deep.append(f"| {r['block']} | stitched | {p['levels']} | {p['bits']} | {fmt_path(p['start'])} | "
-                        f"{fmt_path(p['end'])} |")
+            deep.append(f"| {r['block']} | stitched | {p['levels']} ({p['carry']}) | {p['bits']} | "
+                        f"{fmt_path(p['start'])} | {fmt_path(p['end'])} |")
     return ("\n".join(rows) + "\n\nPer module (children cut at their ports):\n\n" + "\n".join(mods) +
             "\n\nPath ends deeper than 12 levels (grouped by start and end signal; bits = path ends):\n\n" +
             "\n".join(deep))
