@@ -27,6 +27,7 @@ class _Graph:
         self.parent = {}                       # union-find over bit keys (instance ports joined to their nets)
         self.cells = []                        # (name, inputs, outputs)
         self.names = collections.defaultdict(list)  # bit key -> [(name, src)]
+        self.ltp_compatible = False
         self.out_ports = set()                 # the top's output port bits (path ends, as cuts are)
         self.sinks = collections.defaultdict(list)  # bit key -> [(cell type, [output bit keys])] of non-logic cells
         self.sources = {}                      # bit key -> (cell type, RTL line) of the non-logic cell driving it
@@ -115,7 +116,10 @@ class _Graph:
                         state[j] = 1
                         stack.append((j, 0))
                     continue
-                best, arg = 1, (None, ins[i][0] if ins[i] else None)
+                # a cell fed by constants only is a constant (Yosys leaves some such CARRY cells): no level,
+                # unless measuring as ltp does (`ltp_compatible`)
+                const = not self.ltp_compatible and all(b[0] == "c" for b in ins[i])
+                best, arg = (0 if const else 1), (None, ins[i][0] if ins[i] else None)
                 for b in ins[i]:
                     j = driver.get(b)
                     if j is not None and state[j] == 2 and level[j] + 1 > best:
@@ -137,7 +141,7 @@ class _Graph:
     def carries(self, path):
         """How many of a path's cells are CARRY cells (each counts one level, though a carry chain is much faster
         than a LUT and its net)."""
-        return sum(1 for i in path if "carry" in self.cells[i][3].lower())
+        return sum(1 for i in path if "carry" in self.cells[i][3].lower() and self.level[i] > 0)
 
     def _is_endpoint(self, b):
         return any(self.sinks.get(m) or m in self.out_ports for m in self._members(b))
@@ -152,9 +156,12 @@ class _Graph:
                 start_bit = b
             i = j
         path.reverse()
-        first_ins = [self.find(b) for b in self.cells[path[0]][1]]
+        while len(path) > 1 and self.level[path[0]] == 0:   # constant cells start no path
+            path.pop(0)
+        first_ins = [self.find(b) for b in self.cells[path[0]][1] if b[0] != "c"]  # not the constants
         named = [b for b in first_ins if self.driver.get(b) is None and self._has_name(b)]
-        return path, (named[0] if named else start_bit)
+        driven = [b for b in first_ins if any(m in self.sources for m in self._members(b))]
+        return path, (named or driven or first_ins or [start_bit])[0]
 
     def deep_paths(self, threshold):
         """Every path end (a bit that reaches a cut or a port) deeper than `threshold` levels, grouped by the
@@ -217,14 +224,16 @@ class _Graph:
         return {"signal": names[0][0], "also": [n for n, _ in names[1:4]], "src": src}
 
 
-def analyse(modules, top, stitched, threshold=12, inv=False):
+def analyse(modules, top, stitched, threshold=12, inv=False, ltp_compatible=False):
     """Longest path of module `top`: alone (children cut) or stitched through every child in `modules`; and every
     path end deeper than `threshold` levels (`deep`). `inv`: INV cells count as a level too (Yosys emits them
     mostly for active-low resets; Vivado folds an inverter into its neighbouring LUT or flip-flop), instead of
-    cutting the path as in ltp's selection."""
+    cutting the path as in ltp's selection. `ltp_compatible`: exactly ltp's measure (a cell fed only by
+    constants counts a level too), for the cross-check against Yosys's own figure."""
     global _logic
     _logic = LOGIC_INV if inv else LOGIC
     g = _Graph()
+    g.ltp_compatible = ltp_compatible
     if stitched:
         g.add_module(modules, top, ())
     else:
