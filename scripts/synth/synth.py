@@ -381,6 +381,7 @@ def run_block(name, out, elab):
         err = [ln for ln in (out / f"{name}.log").read_text().splitlines() if "ERROR" in ln]
         res["error"] = err[-1] if err else f"yosys exit {rc}"
         return res
+    res["implicit"] = implicit_nets((out / f"{name}.log").read_text())
     if elab:
         return res
     stat = json.loads((d / "out" / "stat.json").read_text())
@@ -474,6 +475,9 @@ def main_per_module(a, names, out):
             r = run_block_per_module(n, out, a.box_mem_bits, a.timeout, a.j, a.modules, a.resume)
         results.append(r)
         (out / f"{n}.json").write_text(json.dumps(r, indent=1) + "\n")
+        for f_, pat, k in r.get("implicit", []):
+            print(f"synth: {n:<11} WARNING {f_}: `{pat}` implicitly declared {k} times: Yosys reads it as a new "
+                  "undriven wire, the netlist lacks that logic (docs/synthesis.md)", flush=True)
         if "modules" in r:
             print(f"synth: {n:<11} per-module LUT {r['luts']} FF {r['ffs']} levels {r['levels']} stitched "
                   f"{r.get('stitched_levels')} ({r['wall_s']} s)", flush=True)
@@ -538,6 +542,9 @@ def main():
             st = "ok" if r["rc"] == 0 else "FAIL " + r.get("error", "")
             extra = "" if a.elab or r["rc"] else f" LUT {r['luts']} FF {r['ffs']} BRAM36 {r['bram36']:g} levels {r['levels']}"
             print(f"synth: {r['block']:<11} {r['mode']:<5} {st}{extra} ({r['wall_s']} s)", flush=True)
+            for f_, pat, k in r.get("implicit", []):
+                print(f"synth: {r['block']:<11} WARNING {f_}: `{pat}` implicitly declared {k} times: Yosys reads "
+                      "it as a new undriven wire, the netlist lacks that logic (docs/synthesis.md)", flush=True)
     ordered = [results[n] for n in names]
     summary = table(ordered)
     print(summary)
