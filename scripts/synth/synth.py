@@ -220,7 +220,7 @@ def instance_counts(netlists, top):
 
     def walk(m, k):
         counts[m] += k
-        for cell in netlists.get(m, {}).get("cells", {}).values():
+        for cell in (netlists.get(m, {}).get("cells") or {}).values():
             if cell["type"] in netlists:
                 walk(cell["type"], k)
     walk(top, 1)
@@ -307,8 +307,10 @@ def summarise_block(res, out, threshold=12):
     for r in res["modules"]:
         netlists.setdefault(r["module"], {"attributes": {"blackbox": 1}, "ports": {}, "cells": None})
     counts = instance_counts(netlists, top)
+    top_done = netlists[top].get("cells") is not None
     for r in res["modules"]:
-        r["instances"] = counts.get(r["module"], 0)
+        # without the top's netlist (--modules) the instance count is unknown: each finished module counts once
+        r["instances"] = counts.get(r["module"], 0) if top_done else 1
     done = [r for r in res["modules"] if r["status"] == "ok"]
     res["complete"] = len(done) == len(res["modules"])
     for k in RES_KEYS:
