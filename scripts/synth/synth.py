@@ -170,7 +170,12 @@ def run_module(block_dir, mod, box_bits, timeout, resume=False):
     t0 = time.time()
     (d / "in" / "run.ys").write_text("\n".join([
         "read_rtlil elab.il", f"hierarchy -top {mod}", "blackbox A:top %n",
-        SYNTH.format(top=mod, run="begin:map_memory"),
+        # synth_xilinx's prepare step without its `check` (which ran for 15+ minutes on re_decide and only
+        # reports); the final `check` label is left out below for the same reason
+        SYNTH.format(top=mod, run="begin:prepare"),
+        "proc", "tribuf -logic", "deminout", "opt_expr", "opt_clean", "opt -nodffe -nosdff", "fsm", "opt",
+        "wreduce", "peepopt", "opt_clean", "pmux2shiftx", "clean",
+        SYNTH.format(top=mod, run="map_dsp:map_memory"),
         "write_rtlil out/coarse.il", "tee -q -o out/mem.il dump t:$mem_v2", ""]))
     rc = yosys(d / "in", d / "out", log, timeout)
     mems = parse_mem((d / "out" / "mem.il").read_text()) if rc == 0 else []
@@ -184,7 +189,7 @@ def run_module(block_dir, mod, box_bits, timeout, resume=False):
                        for i, (w, n) in enumerate(sorted({(m["width"], m["words"]) for m in boxed})))
         (d / "in2" / "run.ys").write_text("\n".join([
             "read_rtlil coarse.il"] + ([f"chtype -set $__NT_MEMBOX {sel}"] if boxed else []) + [
-            SYNTH.format(top=mod, run="map_memory:"),
+            SYNTH.format(top=mod, run="map_memory:check"),
             "tee -q -o out/stat.json stat -json",
             "tee -q -o out/ltp.txt ltp w:* t:LUT* t:MUXF* t:CARRY*",
             "write_json out/netlist.json", ""]))
