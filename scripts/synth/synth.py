@@ -340,8 +340,9 @@ def short(mod):
     m = re.match(r"\$paramod(\$[0-9a-f]+)?\\([^\\]+)(\\.*)?$", mod)
     if not m:
         return mod.lstrip("\\")
-    params = re.sub(r"s32'([01]+)", lambda b: str(int(b.group(1), 2) - (1 << 32) * (b.group(1)[0] == "1")
-                                                     if len(b.group(1)) == 32 else int(b.group(1), 2)),
+    params = re.sub(r"(s?)32'([01]+)", lambda b: str(int(b.group(2), 2) - (1 << 32) * (b.group(2)[0] == "1")
+                                                        if b.group(1) and len(b.group(2)) == 32
+                                                        else int(b.group(2), 2)),
                     (m.group(3) or "").lstrip(chr(92)).replace(chr(92), ","))
     return f"{m.group(2)}({params or 'p'})"
 
