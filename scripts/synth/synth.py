@@ -440,7 +440,10 @@ def table_per_module(results):
         if "modules" not in r:
             rows.append(f"| {r['block']} | {r['top']} | {r.get('error', '')} | | | | | | | | | {r['wall_s']} |")
             continue
-        boxed = ", ".join(f"{b['name'].lstrip(chr(92))} {b['words']}x{b['width']}" for b in r["boxed"]) or "none"
+        groups = collections.Counter(
+            re.sub(r"\[\d+\]", "[*]", b["name"].lstrip(chr(92))) + f" {b['words']}x{b['width']}" +
+            ("" if b["rd_clocked"] else " (read not clocked)") for b in r["boxed"])
+        boxed = ", ".join(f"{k}" + (f" x{n}" if n > 1 else "") for k, n in groups.items()) or "none"
         if r.get("implicit"):
             boxed += (" **Yosys misreads the RTL: " + ", ".join(f"`{p}` ({f}, {n})" for f, p, n in r["implicit"]) +
                       " implicitly declared, undriven**")
