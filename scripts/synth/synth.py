@@ -9,12 +9,14 @@ in logic levels (docs/synthesis.md says exactly how each figure is measured).
 Writes <out>/<block>.json, <out>/<block>.log (Yosys's log), <out>/summary.md and <out>/summary.json.
 """
 import argparse
+import collections
 import concurrent.futures
 import json
 import os
 import pathlib
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -25,6 +27,7 @@ RUNNER = ROOT / "scripts" / "synth" / "yosys.mjs"
 DEFAULT_EXPECT = ROOT / "scripts" / "synth" / "expected_elab.json"
 sys.path.insert(0, str(ROOT / "scripts" / "synth"))
 import sv_compat  # noqa: E402  (the same package parser as the codemod)
+import depth  # noqa: E402
 
 # Per-level delay used to turn logic levels into a clock (docs/synthesis.md "Logic depth"): one LUT plus the
 # typical net to the next LUT on UltraScale+ -2 parts, and the clock-to-out + setup overhead of a register pair.
@@ -109,6 +112,242 @@ def script(top, files, elab):
     return "\n".join(lines) + "\n"
 
 
+def yosys(ind, outd, log, timeout):
+    """Runs YoWASP Yosys on script run.ys in `ind`; returns its exit code, or None after `timeout` s (the whole
+    process group is killed then, so a module that does not finish is reported, never waited for)."""
+    with open(log, "a") as lf:
+        p = subprocess.Popen(["node", str(RUNNER), str(YOSYS_MOD), str(ind), str(outd), "-s", "run.ys"],
+                             stdout=lf, stderr=subprocess.STDOUT, start_new_session=True)
+        try:
+            return p.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+            return None
+
+
+def stage_inputs(d, files):
+    """The block's sources as Yosys reads them (yosys_view), under d/in."""
+    shutil.rmtree(d, ignore_errors=True)
+    (d / "in").mkdir(parents=True)
+    stmts, names = nt_params()
+    for rel in files:
+        (d / "in" / rel).parent.mkdir(parents=True, exist_ok=True)
+        (d / "in" / rel).write_text(yosys_view(rel, stmts, names))
+
+
+def cell_counts(cells):
+    n = lambda *ts: sum(v for k, v in cells.items() if any(k.startswith(t) for t in ts))  # noqa: E731
+    return {"luts": n("LUT"), "lutram_cells": n("RAM16", "RAM32", "RAM64", "RAM128", "RAM256", "RAM512", "SRL"),
+            "ffs": n("FD"), "bram36": n("RAMB36") + 0.5 * n("RAMB18"), "uram": n("URAM"), "dsp": n("DSP"),
+            "carry": n("CARRY"), "muxf": n("MUXF")}
+
+
+RES_KEYS = ("luts", "lutram_cells", "ffs", "bram36", "uram", "dsp", "carry", "muxf")
+SYNTH = "synth_xilinx -family xcup -noiopad -noclkbuf -top {top} -run {run}"
+
+
+def run_module(block_dir, mod, box_bits, timeout, resume=False):
+    """One module of a block on its own: its children are blackboxes (their ports cut its paths), memories of
+    `box_bits` bits or more that are still memories after the coarse passes become `$__NT_MEMBOX` cells (kept,
+    unmapped: a cut, as the block RAM or URAM they must become would be; their size is reported), then the rest
+    of synth_xilinx, stat, ltp and the JSON netlist that depth.py reads. Two Yosys runs (the boxing decision
+    needs the memories as the coarse passes leave them)."""
+    d = block_dir / "mod" / re.sub(r"[^A-Za-z0-9_.=-]+", "_", mod.lstrip("\\$"))[:120]
+    if resume and all((d / "out" / f).exists() for f in ("netlist.json", "stat.json", "ltp.txt", "mem.il")):
+        # a previous run finished this module: its figures again from its files (wall time from the file times)
+        mems = parse_mem((d / "out" / "mem.il").read_text())
+        res = {"module": mod, "dir": str(d.relative_to(block_dir.parent)), "memories": mems,
+               "boxed": [m for m in mems if box_bits and m["bits"] >= box_bits], "resumed": True,
+               "wall_s": round((d / "out" / "netlist.json").stat().st_mtime -
+                               (d / "in" / "elab.il").stat().st_mtime, 1)}
+        return module_result(res, d, mod)
+    shutil.rmtree(d, ignore_errors=True)
+    (d / "in").mkdir(parents=True)
+    shutil.copy(block_dir / "out" / "elab.il", d / "in" / "elab.il")
+    log = d / "yosys.log"
+    res = {"module": mod, "dir": str(d.relative_to(block_dir.parent))}
+    t0 = time.time()
+    (d / "in" / "run.ys").write_text("\n".join([
+        "read_rtlil elab.il", f"hierarchy -top {mod}", "blackbox A:top %n",
+        # synth_xilinx's prepare step without its `check` (which ran for 15+ minutes on re_decide and only
+        # reports); the final `check` label is left out below for the same reason
+        SYNTH.format(top=mod, run="begin:prepare"),
+        "proc", "tribuf -logic", "deminout", "opt_expr", "opt_clean", "opt -nodffe -nosdff", "fsm", "opt",
+        "wreduce", "peepopt", "opt_clean", "pmux2shiftx", "clean",
+        SYNTH.format(top=mod, run="map_dsp:map_memory"),
+        "write_rtlil out/coarse.il", "tee -q -o out/mem.il dump t:$mem_v2", ""]))
+    rc = yosys(d / "in", d / "out", log, timeout)
+    mems = parse_mem((d / "out" / "mem.il").read_text()) if rc == 0 else []
+    boxed = [m for m in mems if box_bits and m["bits"] >= box_bits]
+    res["memories"] = mems
+    res["boxed"] = boxed
+    if rc == 0:
+        (d / "in2").mkdir()
+        shutil.move(str(d / "out" / "coarse.il"), d / "in2" / "coarse.il")
+        sel = " ".join(f"t:$mem_v2 r:WIDTH={w} %i r:SIZE={n} %i" + (" %u" if i else "")
+                       for i, (w, n) in enumerate(sorted({(m["width"], m["words"]) for m in boxed})))
+        (d / "in2" / "run.ys").write_text("\n".join([
+            "read_rtlil coarse.il"] + ([f"chtype -set $__NT_MEMBOX {sel}"] if boxed else []) + [
+            SYNTH.format(top=mod, run="map_memory:check"),
+            "blackbox =A:whitebox",  # the one step of the check label the JSON backend needs (cell library models)
+            "tee -q -o out/stat.json stat -json",
+            "tee -q -o out/ltp.txt ltp w:* t:LUT* t:MUXF* t:CARRY*",
+            "write_json out/netlist.json", ""]))
+        left = timeout - (time.time() - t0)
+        rc = yosys(d / "in2", d / "out", log, left) if left > 0 else None
+    res["wall_s"] = round(time.time() - t0, 1)
+    if rc is None:
+        res["status"] = "timeout"
+        return res
+    if rc != 0:
+        err = [ln for ln in log.read_text().splitlines() if "ERROR" in ln]
+        res["status"] = "error"
+        res["error"] = err[-1] if err else f"yosys exit {rc}"
+        return res
+    return module_result(res, d, mod)
+
+
+def module_result(res, d, mod):
+    """A finished module's figures from its files (stat, ltp, memories); also the `--resume` path."""
+    stat = json.loads((d / "out" / "stat.json").read_text())["modules"]
+    cells = (stat.get(mod) or stat.get("\\" + mod))["num_cells_by_type"]
+    res["status"] = "ok"
+    res.update(cell_counts(cells))
+    res["cells"] = cells
+    res["ltp_levels"] = parse_ltp((d / "out" / "ltp.txt").read_text())[0]
+    (d / "result.json").write_text(json.dumps(res, indent=1) + "\n")
+    return res
+
+
+def instance_counts(netlists, top):
+    """How many times each module is instantiated under `top` (top: 1), from the modules' JSON netlists."""
+    counts = collections.Counter()
+
+    def walk(m, k):
+        counts[m] += k
+        for cell in (netlists.get(m, {}).get("cells") or {}).values():
+            if cell["type"] in netlists:
+                walk(cell["type"], k)
+    walk(top, 1)
+    return counts
+
+
+def run_block_per_module(name, out, box_bits, timeout, jobs, only=None, resume=False):
+    top, files = BLOCKS[name]
+    d = out / name
+    res = {"block": name, "top": top, "mode": "per-module", "box_mem_bits": box_bits}
+    t0 = time.time()
+    log = out / f"{name}.log"
+    if resume and (d / "out" / "modules.txt").exists():
+        return per_module_runs(res, d, out, log, t0, box_bits, timeout, jobs, only, resume)
+    stage_inputs(d, files)
+    (d / "in" / "run.ys").write_text("\n".join([
+        f"read_verilog -sv -D SYNTHESIS {' '.join(files)}", f"hierarchy -check -top {top}", "proc",
+        "write_rtlil out/elab.il", "tee -q -o out/modules.txt ls", ""]))
+    log.write_text("")
+    rc = yosys(d / "in", d / "out", log, timeout)
+    res["elab_s"] = round(time.time() - t0, 1)
+    if rc != 0:
+        res["rc"] = 1
+        res["error"] = "elaboration timeout" if rc is None else next(
+            (ln for ln in reversed(log.read_text().splitlines()) if "ERROR" in ln), f"yosys exit {rc}")
+        res["wall_s"] = res["elab_s"]
+        return res
+    return per_module_runs(res, d, out, log, t0, box_bits, timeout, jobs, only, resume)
+
+
+def implicit_nets(log_text):
+    """Identifiers Yosys declared implicitly while reading the RTL, grouped by source line with the index
+    collapsed: `arr[i].field` in a loop is one (Yosys 0.55 reads it as a new, undriven wire `arr[5].field` rather
+    than a member of an array element), so the netlist then lacks logic the RTL has. [(file:line, pattern, n)]"""
+    groups = collections.Counter()
+    for f, ident in re.findall(r"^(\S+:\d+): Warning: Identifier `\\?(\S+)' is implicitly declared", log_text, re.M):
+        groups[(f, re.sub(r"\[\d+\]", "[*]", ident))] += 1
+    return [[f, pat, n] for (f, pat), n in sorted(groups.items())]
+
+
+def per_module_runs(res, d, out, log, t0, box_bits, timeout, jobs, only, resume):
+    name = res["block"]
+    res["mem2reg"] = sorted(set(re.findall(r"Replacing memory (\S+) with list of registers. See (\S+)",
+                                           log.read_text())))
+    res["implicit"] = implicit_nets(log.read_text())
+    mods = [ln.strip() for ln in (d / "out" / "modules.txt").read_text().splitlines()[2:] if ln.strip()]
+    todo = [m for m in mods if not only or re.search(only, m)]
+    modres = {}
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as ex:
+        futs = {ex.submit(run_module, d, m, box_bits, timeout, resume): m for m in todo}
+        for f in concurrent.futures.as_completed(futs):
+            r = f.result()
+            modres[r["module"]] = r
+            lv = f" LUT {r['luts']} FF {r['ffs']} ltp levels {r['ltp_levels']}" if r["status"] == "ok" else ""
+            print(f"synth: {name:<11} {short(r['module']):<40} {r['status']}{lv} ({r['wall_s']} s)", flush=True)
+    for m in mods:
+        modres.setdefault(m, {"module": m, "status": "not run (--modules)", "wall_s": 0})
+    res["modules"] = [modres[m] for m in mods]
+    res["rc"] = 0 if all(modres[m]["status"] == "ok" for m in todo) else 1
+    summarise_block(res, out)
+    res["wall_s"] = round(time.time() - t0, 1)
+    return res
+
+
+def summarise_block(res, out, threshold=12):
+    """The block's figures from its modules' runs: each module's longest path and its paths deeper than
+    `threshold` (depth.py on the module's JSON netlist, children cut), the resources summed over instances, and
+    the stitched view (every module's netlist joined at the instance ports: paths across module boundaries).
+    Reads only files, so `--reanalyse` can redo it without Yosys."""
+    top = res["top"]
+    netlists = {}
+    for r in res["modules"]:
+        if r["status"] == "ok":
+            nl = json.loads((out / r["dir"] / "out" / "netlist.json").read_text())["modules"]
+            netlists[r["module"]] = nl[r["module"]]
+            a = depth.analyse(nl, r["module"], stitched=False, threshold=threshold)
+            r["levels"], r["path_carry"] = a["levels"], a["carry"]
+            r["path_start"], r["path_end"] = a["start"], a["end"]
+            r["path_cells"] = a["cells"]
+            r["deep"] = a["deep"]
+            r["levels_with_inv"] = depth.analyse(nl, r["module"], stitched=False, inv=True)["levels"]
+            r["levels_ltp_measure"] = depth.analyse(nl, r["module"], stitched=False, ltp_compatible=True)["levels"]
+    # a child that did not finish stays a blackbox in the stitched view: its paths are cut there
+    for r in res["modules"]:
+        netlists.setdefault(r["module"], {"attributes": {"blackbox": 1}, "ports": {}, "cells": None})
+    counts = instance_counts(netlists, top)
+    top_done = netlists[top].get("cells") is not None
+    for r in res["modules"]:
+        # without the top's netlist (--modules) the instance count is unknown: each finished module counts once
+        r["instances"] = counts.get(r["module"], 0) if top_done else 1
+    done = [r for r in res["modules"] if r["status"] == "ok"]
+    res["complete"] = len(done) == len(res["modules"])
+    for k in RES_KEYS:
+        res[k] = sum(r[k] * r["instances"] for r in done)
+    deepest = max(done, key=lambda r: r["levels"], default=None)
+    res["levels"] = deepest["levels"] if deepest else 0
+    res["deepest_module"] = deepest["module"] if deepest else ""
+    if netlists.get(top, {}).get("cells") is not None:
+        st = depth.analyse(netlists, top, stitched=True, threshold=threshold)
+        res["stitched_levels"], res["stitched_carry"] = st["levels"], st["carry"]
+        res["stitched_start"], res["stitched_end"] = st["start"], st["end"]
+        res["stitched_cells"] = st["cells"]
+        res["stitched_deep"] = st["deep"]
+        res["stitched_levels_with_inv"] = depth.analyse(netlists, top, stitched=True, inv=True)["levels"]
+    res["fmax_mhz_est"] = round(1000.0 / (NS_OVERHEAD + NS_PER_LEVEL * res["levels"])) if res["levels"] else None
+    res["boxed"] = [dict(m, module=r["module"]) for r in res["modules"] for m in r.get("boxed", [])]
+    res["modules_wall_s"] = round(sum(r.get("wall_s") or 0 for r in res["modules"]), 1)
+
+
+def short(mod):
+    """A module's name without Yosys's parameter hash: `$paramod$3f..\\vnic_desc_fifo` -> vnic_desc_fifo(p)."""
+    m = re.match(r"\$paramod(\$[0-9a-f]+)?\\([^\\]+)(\\.*)?$", mod)
+    if not m:
+        return mod.lstrip("\\")
+    params = re.sub(r"(s?)32'([01]+)", lambda b: str(int(b.group(2), 2) - (1 << 32) * (b.group(2)[0] == "1")
+                                                        if b.group(1) and len(b.group(2)) == 32
+                                                        else int(b.group(2), 2)),
+                    (m.group(3) or "").lstrip(chr(92)).replace(chr(92), ","))
+    return f"{m.group(2)}({params or 'p'})"
+
+
 def parse_mem(dump):
     """$mem_v2 cells from `dump`: name, width, words, bits, read ports (clocked or not), write ports."""
     mems = []
@@ -140,12 +379,7 @@ def parse_ltp(txt):
 def run_block(name, out, elab):
     top, files = BLOCKS[name]
     d = out / name
-    shutil.rmtree(d, ignore_errors=True)
-    (d / "in").mkdir(parents=True)
-    stmts, names = nt_params()
-    for rel in files:
-        (d / "in" / rel).parent.mkdir(parents=True, exist_ok=True)
-        (d / "in" / rel).write_text(yosys_view(rel, stmts, names))
+    stage_inputs(d, files)
     (d / "in" / "run.ys").write_text(script(top, files, elab))
     t0 = time.time()
     with open(out / f"{name}.log", "w") as log:
@@ -157,19 +391,13 @@ def run_block(name, out, elab):
         err = [ln for ln in (out / f"{name}.log").read_text().splitlines() if "ERROR" in ln]
         res["error"] = err[-1] if err else f"yosys exit {rc}"
         return res
+    res["implicit"] = implicit_nets((out / f"{name}.log").read_text())
     if elab:
         return res
     stat = json.loads((d / "out" / "stat.json").read_text())
     cells = stat["design"]["num_cells_by_type"] if "design" in stat else {}
-    n = lambda *ts: sum(v for k, v in cells.items() if any(k.startswith(t) for t in ts))  # noqa: E731
-    res["luts"] = n("LUT")
-    res["lutram_cells"] = n("RAM16", "RAM32", "RAM64", "RAM128", "RAM256", "RAM512", "SRL")
-    res["ffs"] = n("FD")
-    res["bram36"] = n("RAMB36") + 0.5 * n("RAMB18")
-    res["uram"] = n("URAM")
-    res["dsp"] = n("DSP")
-    res["carry8"] = n("CARRY")
-    res["muxf"] = n("MUXF")
+    res.update(cell_counts(cells))
+    res["carry8"] = res["carry"]
     levels, path = parse_ltp((d / "out" / "ltp.txt").read_text())
     res["levels"] = levels
     res["path_start"] = path[0] if path else ""
@@ -194,6 +422,93 @@ def table(results):
     return "\n".join(rows)
 
 
+def fmt_path(p):
+    if not p:
+        return ""
+    src = p.get("src", "").split("|")[0]
+    src = re.sub(r"^(\S+?):(\d+)\.\d+-\d+\.\d+$", r"\1:\2", src)
+    return f"`{p['signal']}`" + (f" ({src})" if src else "")
+
+
+def table_per_module(results):
+    hdr = ("| block | top | LUTs | LUTRAM cells | FFs | BRAM36 | URAM | DSP | levels (deepest module) | "
+           "levels stitched across modules (of which CARRY) | boxed memories | module runs s (sum) |")
+    rows = [hdr, "|" + "---|" * (hdr.count("|") - 1)]
+    mods = ["| block | module | instances | status | LUTs | LUTRAM cells | FFs | BRAM36 | URAM | DSP | levels (of "
+            "which CARRY) | ltp | deepest path start | end | wall s |"]
+    mods.append("|" + "---|" * (mods[0].count("|") - 1))
+    for r in results:
+        if "modules" not in r:
+            rows.append(f"| {r['block']} | {r['top']} | {r.get('error', '')} | | | | | | | | | {r['wall_s']} |")
+            continue
+        groups = collections.Counter(
+            re.sub(r"\[\d+\]", "[*]", b["name"].lstrip(chr(92))) + f" {b['words']}x{b['width']}" +
+            ("" if b["rd_clocked"] else " (read not clocked)") for b in r["boxed"])
+        boxed = ", ".join(f"{k}" + (f" x{n}" if n > 1 else "") for k, n in groups.items()) or "none"
+        if r.get("implicit"):
+            boxed += (" **Yosys misreads the RTL: " + ", ".join(f"`{p}` ({f}, {n})" for f, p, n in r["implicit"]) +
+                      " implicitly declared, undriven**")
+        lv = f"{r['levels']} ({short(r['deepest_module'])})" + ("" if r["complete"] else ", incomplete")
+        rows.append(f"| {r['block']} | {r['top']} | {r['luts']} | {r['lutram_cells']} | {r['ffs']} | {r['bram36']:g} | "
+                    f"{r['uram']} | {r['dsp']} | {lv} | {r.get('stitched_levels', 'n/a')} "
+                    f"({r.get('stitched_carry', '')}) | {boxed} | {r['modules_wall_s']} |")
+        for m in r["modules"]:
+            if m["status"] != "ok":
+                mods.append(f"| {r['block']} | {short(m['module'])} | {m.get('instances', '')} | {m['status']} "
+                            f"{m.get('error', '')} | | | | | | | | | | | {m['wall_s']} |")
+                continue
+            mods.append(f"| {r['block']} | {short(m['module'])} | {m['instances']} | ok | {m['luts']} | "
+                        f"{m['lutram_cells']} | {m['ffs']} | {m['bram36']:g} | {m['uram']} | {m['dsp']} | "
+                        f"{m['levels']} ({m['path_carry']}) | {m['ltp_levels']} | {fmt_path(m['path_start'])} | "
+                        f"{fmt_path(m['path_end'])} | "
+                        f"{m['wall_s']} |")
+    deep = ["| block | view | levels (of which CARRY) | bits | start | end |", "|---|---|---|---|---|---|"]
+    for r in results:
+        for m in r.get("modules", []):
+            for p in m.get("deep", []):
+                deep.append(f"| {r['block']} | {short(m['module'])} alone | {p['levels']} ({p['carry']}) | "
+                            f"{p['bits']} | {fmt_path(p['start'])} | {fmt_path(p['end'])} |")
+        for p in r.get("stitched_deep", []):
+            deep.append(f"| {r['block']} | stitched | {p['levels']} ({p['carry']}) | {p['bits']} | "
+                        f"{fmt_path(p['start'])} | {fmt_path(p['end'])} |")
+    return ("\n".join(rows) + "\n\nPer module (children cut at their ports):\n\n" + "\n".join(mods) +
+            "\n\nPath ends deeper than 12 levels (grouped by start and end signal; bits = path ends):\n\n" +
+            "\n".join(deep))
+
+
+def main_per_module(a, names, out):
+    results = []
+    for n in names:
+        if a.reanalyse:
+            r = json.loads((out / f"{n}.json").read_text())
+            if "modules" in r:
+                r["implicit"] = implicit_nets((out / f"{n}.log").read_text())
+                summarise_block(r, out)
+        else:
+            r = run_block_per_module(n, out, a.box_mem_bits, a.timeout, a.j, a.modules, a.resume)
+        results.append(r)
+        (out / f"{n}.json").write_text(json.dumps(r, indent=1) + "\n")
+        for f_, pat, k in r.get("implicit", []):
+            print(f"synth: {n:<11} WARNING {f_}: `{pat}` implicitly declared {k} times: Yosys reads it as a new "
+                  "undriven wire, the netlist lacks that logic (docs/synthesis.md)", flush=True)
+        if "modules" in r:
+            print(f"synth: {n:<11} per-module LUT {r['luts']} FF {r['ffs']} levels {r['levels']} stitched "
+                  f"{r.get('stitched_levels')} ({r['wall_s']} s)", flush=True)
+        else:
+            print(f"synth: {n:<11} FAIL {r.get('error')}", flush=True)
+    summary = table_per_module(results)
+    print(summary)
+    (out / "summary.md").write_text(summary + "\n")
+    (out / "summary.json").write_text(json.dumps(results, indent=1) + "\n")
+    # depth.py and Yosys's own ltp must agree on every module (two implementations of one measure)
+    bad = [f"{r['block']}/{short(m['module'])}: depth.py {m['levels_ltp_measure']} != ltp {m['ltp_levels']}"
+           for r in results for m in r.get("modules", [])
+           if m["status"] == "ok" and m["levels_ltp_measure"] != m["ltp_levels"]]
+    for b in bad:
+        print("synth: MISMATCH " + b)
+    return 0 if not bad and all(r["rc"] == 0 for r in results) else 1
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--elab", action="store_true", help="read + hierarchy -check + proc only")
@@ -203,6 +518,18 @@ def main():
     ap.add_argument("--expect", help="JSON {block: 'ok' | text of its known first Yosys error}: exit 1 unless every "
                                      "block does exactly that (ctest rtl_synth_elab; a block that starts to "
                                      "elaborate must be marked 'ok' there, one that stops is a regression)")
+    ap.add_argument("--flat", action="store_true", help="the whole block flattened in one Yosys run (slow: 40+ "
+                    "min, or out of WebAssembly memory, for blocks with big combinationally read memories)")
+    ap.add_argument("--box-mem-bits", type=int, default=32768,
+                    help="per-module mode: memories of this many bits or more are boxed (a cut, not mapped; "
+                         "reported); 0 maps every memory as Yosys would (default 32768 = 4 KiB)")
+    ap.add_argument("--timeout", type=float, default=1800, help="per-module mode: seconds per Yosys module run")
+    ap.add_argument("--reanalyse", action="store_true", help="per-module mode: no Yosys; recompute the levels, "
+                    "paths and block figures from a previous run's files in --out")
+    ap.add_argument("--resume", action="store_true", help="per-module mode: keep the modules a previous run in "
+                    "--out finished (their figures from their files), run the others")
+    ap.add_argument("--modules", help="per-module mode: only modules whose name matches this regex (the others "
+                                      "stay blackboxes; the block is then incomplete)")
     a = ap.parse_args()
     if not (YOSYS_MOD / "gen" / "bundle.js").exists():
         print(f"synth: {YOSYS_MOD} missing: run scripts/setup.sh (make setup) first", file=sys.stderr)
@@ -216,6 +543,8 @@ def main():
     for n in skipped:
         print(f"synth: {n:<11} skipped: {expect[n]}")
     names = [n for n in names if n not in skipped]
+    if not a.elab and not a.flat:
+        return main_per_module(a, names, out)
     results = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=a.j) as ex:
         futs = {ex.submit(run_block, n, out, a.elab): n for n in names}
@@ -226,6 +555,9 @@ def main():
             st = "ok" if r["rc"] == 0 else "FAIL " + r.get("error", "")
             extra = "" if a.elab or r["rc"] else f" LUT {r['luts']} FF {r['ffs']} BRAM36 {r['bram36']:g} levels {r['levels']}"
             print(f"synth: {r['block']:<11} {r['mode']:<5} {st}{extra} ({r['wall_s']} s)", flush=True)
+            for f_, pat, k in r.get("implicit", []):
+                print(f"synth: {r['block']:<11} WARNING {f_}: `{pat}` implicitly declared {k} times: Yosys reads "
+                      "it as a new undriven wire, the netlist lacks that logic (docs/synthesis.md)", flush=True)
     ordered = [results[n] for n in names]
     summary = table(ordered)
     print(summary)
