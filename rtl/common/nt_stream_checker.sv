@@ -9,6 +9,13 @@
 //   pad_zero     bytes outside keep are zero                                                    [HasKeep, PadZero]
 //   last_idle    last is low while valid is low                                                 [LastOnlyWithValid]
 // Stability only (HasKeep = HasLast = 0) serves handshakes that carry any payload (DataBits wide).
+//
+// Written for simulation speed (docs/assertions.md "Cost in simulation"): Verilator 5.006 copies every
+// variable an assertion reads into a sampled copy on every eval(), and `$stable(x)` keeps a past copy of x
+// written every cycle. So the wide checks are computed here into 1-bit results, which are all the assertions
+// read: the waiting beat is copied into one register only on a cycle it is offered and not taken, compared
+// only on the cycle after, and the pad bytes are checked only on a valid beat that is not full, over 64-bit
+// words with a byte mask spread from keep. Each assertion keeps its property (the comments give it).
 module nt_stream_checker #(
   parameter int unsigned KeepBits          = 64,
   parameter int unsigned DataBits          = 8 * KeepBits,
@@ -27,8 +34,25 @@ module nt_stream_checker #(
 );
 `ifndef SYNTHESIS
 `include "nt_assert.svh"
-  `NT_ASSERT(valid_held, valid_i && !ready_i |=> valid_i)
-  `NT_ASSERT(beat_stable, valid_i && !ready_i |=> $stable(data_i) && $stable(keep_i) && $stable(last_i))
+  // held_q: at the last edge a beat was offered and not taken (valid && !ready); beat_q is that beat.
+  logic                         held_q;
+  logic [DataBits+KeepBits:0]   beat_q;
+  logic                         beat_same;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) held_q <= 1'b0;
+    else         held_q <= valid_i && !ready_i;
+  end
+  always_ff @(posedge clk_i) begin
+    if (valid_i && !ready_i) beat_q <= {last_i, keep_i, data_i};
+  end
+  always_comb begin
+    beat_same = 1'b1;
+    if (held_q) beat_same = {last_i, keep_i, data_i} == beat_q;
+  end
+  // valid && !ready |=> valid
+  `NT_ASSERT(valid_held, held_q |-> valid_i)
+  // valid && !ready |=> $stable(data) && $stable(keep) && $stable(last)
+  `NT_ASSERT(beat_stable, held_q |-> beat_same)
   `NT_ASSERT_KNOWN(valid_known, valid_i)
   `NT_ASSERT_KNOWN_IF(beat_known, {data_i, keep_i, last_i}, valid_i)
   if (HasKeep) begin : g_keep
@@ -37,11 +61,32 @@ module nt_stream_checker #(
       `NT_ASSERT(keep_full, valid_i && !last_i |-> &keep_i)
     end
     if (PadZero && DataBits == 8 * KeepBits) begin : g_pad
-      logic [DataBits-1:0] pad;
+      // pad_ok: every byte i with keep[i] = 0 is zero (a full beat has no such byte).
+      localparam int unsigned Words = (KeepBits + 7) / 8;  // 64-bit data words, 8 keep bits each
+      logic [8*Words-1:0]  keep_w;
+      logic [64*Words-1:0] data_w;
+      logic [63:0]         spread, stray;
+      logic                pad_ok;
+      assign keep_w = (8*Words)'(keep_i);
+      assign data_w = (64*Words)'(data_i);
       always_comb begin
-        for (int unsigned i = 0; i < KeepBits; ++i) pad[8*i+:8] = keep_i[i] ? 8'h00 : data_i[8*i+:8];
+        pad_ok = 1'b1;
+        stray  = '0;
+        spread = '0;
+        if (valid_i && !(&keep_i)) begin
+          for (int unsigned w = 0; w < Words; ++w) begin
+            // keep bits b7..b0 -> bytes 0xff/0x00 (bit interleave: 8 bits to the low bit of 8 bytes)
+            spread = 64'(keep_w[8*w+:8]);
+            spread = (spread | (spread << 28)) & 64'h0000_000F_0000_000F;
+            spread = (spread | (spread << 14)) & 64'h0003_0003_0003_0003;
+            spread = (spread | (spread << 7))  & 64'h0101_0101_0101_0101;
+            stray  = stray | (data_w[64*w+:64] & ~(spread * 64'hff));
+          end
+          pad_ok = stray == '0;
+        end
       end
-      `NT_ASSERT(pad_zero, valid_i |-> pad == '0)
+      // valid |-> the bytes outside keep are zero
+      `NT_ASSERT(pad_zero, valid_i |-> pad_ok)
     end
   end
   if (HasLast && LastOnlyWithValid) begin : g_last
