@@ -253,3 +253,7 @@ def main(argv=None):
             "shard": {"k": k, "n": n, "runs": [r.name for r in runs]}, "host": socket.gethostname()}
     return report_results(results, blocks, meta, args, head, ["%.1f s wall with -j %d" % (wall, jobs),
                                                               "log: %s" % log_path])
+
+
+if __name__ == "__main__":
+    sys.exit(main())

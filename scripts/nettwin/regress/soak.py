@@ -507,3 +507,7 @@ def merge_main(a):
                                           n))
         return 1
     return 1 if any(t.failed() for t in summary.values()) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

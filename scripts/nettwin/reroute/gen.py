@@ -131,3 +131,7 @@ def main():
     print("rr_gen: %s seed %d (%s format): %d host frames, %d control packets"
           % (a.scenario, a.seed, a.wire_format, len(hosts), len(ctrl)))
     return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
