@@ -18,12 +18,13 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SCRIPTS = os.path.join(HERE, "..", "scripts")
+SCRIPTS = os.path.abspath(os.path.join(HERE, "..", "scripts"))  # the nettwin package's parent
 PY = "/usr/bin/python3"
 
 
 def gen(args, cwd):
-    subprocess.run([PY] + args, check=True, stdout=subprocess.DEVNULL, cwd=cwd)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([SCRIPTS] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
+    subprocess.run([PY] + args, check=True, stdout=subprocess.DEVNULL, cwd=cwd, env=env)  # python3 -m nettwin...
 
 
 def run(cmd, stats):
@@ -48,11 +49,11 @@ def main():
     a = ap.parse_args()
     nettwin = os.path.join(a.build, "nettwin")
     with tempfile.TemporaryDirectory() as d:
-        gen([os.path.join(SCRIPTS, "lb_gen.py"), "--seed", "3", "--packets", str(a.lb_packets),
+        gen(["-m", "nettwin.lb.gen", "--seed", "3", "--packets", str(a.lb_packets),
              "--out-dir", os.path.join(d, "lb")], d)
-        gen([os.path.join(SCRIPTS, "rdma_gen.py"), "--seed", "1", "--scenario", "mixed",
+        gen(["-m", "nettwin.rdma.gen", "--seed", "1", "--scenario", "mixed",
              "--out-dir", os.path.join(d, "rdma")], d)
-        gen([os.path.join(SCRIPTS, "cw_gen.py"), "--seed", "1", "--scenario", "mixed",
+        gen(["-m", "nettwin.reorder.gen", "--seed", "1", "--scenario", "mixed",
              "--out-dir", os.path.join(d, "reorder")], d)
         blocks = [
             ("lb", f"lb_gen.py --seed 3 --packets {a.lb_packets} (mixed sizes, drops, reconfiguration)",

@@ -8,6 +8,7 @@
 #   make coverage [COVERAGE_REGRESS=1]
 set -euo pipefail
 S="$(cd "$(dirname "$0")" && pwd)"
+export PYTHONPATH="$S${PYTHONPATH:+:$PYTHONPATH}"   # python3 -m nettwin.<block>.<tool> finds the package
 ROOT="$(cd "$S/.." && pwd)"
 BUILD="$ROOT/build-cov"
 REGRESS=0
@@ -37,7 +38,7 @@ failed=0
 (cd "$BUILD" && ctest -j "$JOBS" -E "^($NO_RTL|lb_scripts|rdma_scripts|cw_scripts)\$" | tail -3) || failed=1
 if [ "$REGRESS" -eq 1 ]; then
   echo "== regression"
-  /usr/bin/python3 "$S/regress.py" -j "$JOBS" --build "$BUILD" --work "$BUILD/regress" | tail -5 || failed=1
+  /usr/bin/python3 -m nettwin.regress.cli -j "$JOBS" --build "$BUILD" --work "$BUILD/regress" | tail -5 || failed=1
 fi
 n=$(find "$OUT/dat" -name '*.dat' | wc -l)
 [ "$n" -gt 0 ] || { echo "coverage.sh: no coverage data written" >&2; exit 1; }

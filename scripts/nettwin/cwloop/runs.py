@@ -62,7 +62,7 @@ def runs(opts):
             d = os.path.join(opts.work, "cwloop_%s_%d" % (sc, seed))
             stats = os.path.join(d, "src_stats.json")
             cmd = [opts.nettwin, "cw-loop", "--out-dir", d, "--seed", str(seed), "--engine", "lockstep"] + flags
-            checks = [("cwloop_check", [PY, opts.script("cwloop_check.py"), "--dir", d])]
+            checks = [("cwloop_check", [PY, "-m", "nettwin.cwloop.check", "--dir", d])]
             outs = [os.path.join(d, n) for n in ("hosts.pcap", "fabric_in.pcap", "fabric_out.pcap", "fabric_lost.pcap",
                                                  "delivered.pcap", "ctrl_dst.pcap", "control.pcap", "ctrl_lost.pcap",
                                                  "run.json", "src_stats.json", "report.json")]

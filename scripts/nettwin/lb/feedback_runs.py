@@ -33,13 +33,13 @@ def runs(opts):
     out = []
     for seed in opts.seeds(2):
         d = os.path.join(opts.work, "lbfeedback%d" % seed)
-        script = opts.script("lb_feedback.py")
-        vec = Vector("feedback/%d" % seed, [[PY, script, "gen", "--nettwin", opts.nettwin, "--out-dir", d,
+        script = ["-m", "nettwin.lb.feedback"]
+        vec = Vector("feedback/%d" % seed, [[PY, *script, "gen", "--nettwin", opts.nettwin, "--out-dir", d,
                                              "--seed", str(seed)]])
         outp, stats, res = (os.path.join(d, n) for n in ("out.pcap", "stats.json", "share.json"))
         cmd = [opts.nettwin, "lb", "--engine", "fast", "--tables", os.path.join(d, "run.txt"), "--in",
                os.path.join(d, "packets_in.pcap"), "--out", outp, "--stats", stats]
-        checks = [("feedback", [PY, script, "check", "--dir", d, "--out", outp, "--stats", stats, "--json", res])]
+        checks = [("feedback", [PY, *script, "check", "--dir", d, "--out", outp, "--stats", stats, "--json", res])]
 
         def columns(st, res=res):
             r = read_json(res)

@@ -33,12 +33,12 @@ def _vectors(opts):
     spec_dir = os.path.join(opts.work, "lb_spec")
     pcap = os.path.join(spec_dir, "packets_in.pcap")
     yield ("spec", None, Vector("lb/spec", [["mkdir", "-p", spec_dir],
-                                                [PY, opts.script("ejfat_spec_gen.py"), "--out", pcap]]),
+                                                [PY, "-m", "nettwin.lb.spec_gen", "--out", pcap]]),
            os.path.join(opts.root, "vectors/lb/spec/runsim.txt"), pcap)
     packets = opts.packets or (150 if opts.quick else 600)
     for seed in opts.seeds(2 if opts.quick else 10):
         d = os.path.join(opts.work, "lb_rand%d_%dp" % (seed, packets))
-        gen = [PY, opts.script("lb_gen.py"), "--seed", str(seed), "--out-dir", d, "--packets", str(packets)]
+        gen = [PY, "-m", "nettwin.lb.gen", "--seed", str(seed), "--out-dir", d, "--packets", str(packets)]
         yield ("rand", seed, Vector("lb/rand%d/%d" % (seed, packets), [gen]), os.path.join(d, "runsim.txt"),
                os.path.join(d, "packets_in.pcap"))
 
@@ -52,10 +52,10 @@ def runs(opts):
             stats = os.path.join(d, "stats_%s.json" % tag(mode))
             cmd = [opts.nettwin, "lb", "--tables", tables, "--in", pcap, "--out", outp, "--stats", stats,
                    "--engine", "lockstep", "--seed", "1"] + flags
-            checks = [("lb_check", [PY, opts.script("lb_check.py"), "--tables", tables, "--in", pcap,
+            checks = [("lb_check", [PY, "-m", "nettwin.lb.check", "--tables", tables, "--in", pcap,
                                     "--out", outp, "--stats", stats, "--tshark"])]
             if mode == "b2b":
-                checks.append(("dissectors", [PY, opts.script("test_dissectors.py"), pcap] +
+                checks.append(("dissectors", [PY, "-m", "nettwin.lb.test_dissectors", pcap] +
                                (["--spec"] if scenario == "spec" else [])))
             out.append(Run("lb", scenario, seed, mode, cmd, vector=vec, checks=checks, stats=stats,
                            outputs=[outp], accept=stats_ok, columns=_columns, extract=_extract))
@@ -112,7 +112,7 @@ def _udplb_vectors(opts):
     for seed in opts.seeds(2 if opts.quick else 10):
         d = os.path.join(opts.work, "udplb_rand%d_%dp" % (seed, packets))
         pcap, tables = os.path.join(d, "packets_in.pcap"), os.path.join(d, "tables.txt")
-        gen = [PY, opts.script("udplb_gen.py"), "--seed", str(seed), "--out-pcap", pcap, "--out-tables", tables,
+        gen = [PY, "-m", "nettwin.lb.udplb_gen", "--seed", str(seed), "--out-pcap", pcap, "--out-tables", tables,
                "--packets", str(packets)]
         yield ("udplb_rand", seed, Vector("lb/udplb_rand%d/%d" % (seed, packets), [["mkdir", "-p", d], gen]),
                tables, pcap, ("on",) if seed % 2 else ("off",))
@@ -134,7 +134,7 @@ def udplb_runs(opts):
                 cmd = [opts.nettwin, "lb", "--program", "udplb", "--tables", tables, "--in", pcap, "--out", outp,
                        "--stats", stats, "--meta-out", meta, "--ttl-decrement", ttl, "--engine", "lockstep",
                        "--seed", "1"] + flags
-                common = [PY, opts.script("udplb_check.py"), "--tables", tables, "--in", pcap, "--ttl-decrement", ttl]
+                common = [PY, "-m", "nettwin.lb.udplb_check", "--tables", tables, "--in", pcap, "--ttl-decrement", ttl]
                 checks = [("udplb_check", common + ["--out", outp, "--stats", stats, "--meta", meta, "--tshark"])]
                 peer = os.path.dirname(pcap)
                 if scenario == "udplb_test1" and ttl == "off" and mode == "b2b":   # one reader of the peer's file

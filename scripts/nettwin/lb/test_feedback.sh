@@ -10,6 +10,7 @@
 set -euo pipefail
 PY=/usr/bin/python3
 S="$(cd "$(dirname "$0")/../.." && pwd)"   # scripts/ (the entry points)
+export PYTHONPATH="$S${PYTHONPATH:+:$PYTHONPATH}"   # python3 -m nettwin.<block>.<tool> finds the package
 B="$(cd "$1" && pwd)"
 SEED="${2:-1}"
 NT="$B/nettwin"
@@ -20,18 +21,18 @@ source "$S/tests/expect_exit.sh"
 
 loop() {  # DIR [gen flags...]: simulate, run the LB on every packet
     local d="$1"; shift
-    $PY "$S/lb_feedback.py" gen --nettwin "$NT" --out-dir "$d" --seed "$SEED" --quick "$@"
+    $PY -m nettwin.lb.feedback gen --nettwin "$NT" --out-dir "$d" --seed "$SEED" --quick "$@"
     "$NT" lb --engine fast --tables "$d/run.txt" --in "$d/packets_in.pcap" --out "$d/out.pcap" \
         --stats "$d/stats.json" >/dev/null
 }
 loop "$W/fb"
-$PY "$S/lb_feedback.py" check --dir "$W/fb" --out "$W/fb/out.pcap" --stats "$W/fb/stats.json"
-$PY "$S/lb_feedback.py" plot --dir "$W/fb" --png "$W/fb/feedback.png"
+$PY -m nettwin.lb.feedback check --dir "$W/fb" --out "$W/fb/out.pcap" --stats "$W/fb/stats.json"
+$PY -m nettwin.lb.feedback plot --dir "$W/fb" --png "$W/fb/feedback.png"
 [ -s "$W/fb/feedback.png" ] || fail "no plot"
 
 loop "$W/off" --no-feedback --periods 16
 expect 1 "FAIL: slow member m2 ends with 0.2.* of the events, its rate allows 0.10.*: more than 10%" \
-    $PY "$S/lb_feedback.py" check --dir "$W/off" --out "$W/off/out.pcap" --stats "$W/off/stats.json"
+    $PY -m nettwin.lb.feedback check --dir "$W/off" --out "$W/off/out.pcap" --stats "$W/off/stats.json"
 
 $PY - "$W/fb/events.json" <<'PYEOF'
 import json, sys
@@ -40,5 +41,5 @@ ev["members"][700] = (ev["members"][700] + 1) % 4
 json.dump(ev, open(sys.argv[1], "w"))
 PYEOF
 expect 1 "FAIL: event [0-9]*: the LB sent it to member [0-9], the simulation to [0-9]" \
-    $PY "$S/lb_feedback.py" check --dir "$W/fb" --out "$W/fb/out.pcap" --stats "$W/fb/stats.json"
+    $PY -m nettwin.lb.feedback check --dir "$W/fb" --out "$W/fb/out.pcap" --stats "$W/fb/stats.json"
 echo "test_feedback: ok"

@@ -32,7 +32,7 @@ def runs(opts):
     out = []
     for seed in opts.seeds(1 if opts.quick else 8):
         d = os.path.join(opts.work, "naa_%d" % seed)
-        vec = Vector("naa/%d" % seed, [[PY, opts.script("naa_gen.py"), "--seed", str(seed), "--out-dir", d]])
+        vec = Vector("naa/%d" % seed, [[PY, "-m", "nettwin.naa.gen", "--seed", str(seed), "--out-dir", d]])
         for scen in SCENARIOS:
             conf = os.path.join(d, CONFIG_OF.get(scen, "naa_req.txt" if scen in REQ_SCENARIOS else "naa.txt"))
             client = os.path.join(d, scen + ".pcap")
@@ -41,7 +41,7 @@ def runs(opts):
                 server, st = os.path.join(d, "%s_%s.out.pcap" % (scen, t)), os.path.join(d, "%s_%s.json" % (scen, t))
                 cmd = [opts.nettwin, "naa", "--config", conf, "--in", client, "--out", server, "--stats", st,
                        "--engine", "lockstep"] + [f.format(seed=seed) for f in flags]
-                checks = [("naa_check", [PY, opts.script("naa_check.py"), "--config", conf, "--in", client,
+                checks = [("naa_check", [PY, "-m", "nettwin.naa.check", "--config", conf, "--in", client,
                                          "--out", server, "--stats", st])]
                 out.append(Run("naa", scen, seed, mode, cmd, vector=vec, checks=checks, stats=st,
                                outputs=[server, st], accept=stats_ok, columns=_columns))

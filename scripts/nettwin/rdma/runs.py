@@ -69,8 +69,8 @@ def runs(opts):
     for sc in SCENARIOS:
         for seed in opts.seeds(1 if opts.quick else 3):
             d = os.path.join(opts.work, "rdma_%s_%d" % (sc, seed))
-            gen = ([PY, opts.script("rdma_hazard_gen.py"), "--seed", str(seed), "--out-dir", d] if sc == "hazard"
-                   else [PY, opts.script("rdma_gen.py"), "--seed", str(seed), "--out-dir", d, "--scenario", sc])
+            gen = ([PY, "-m", "nettwin.rdma.hazard_gen", "--seed", str(seed), "--out-dir", d] if sc == "hazard"
+                   else [PY, "-m", "nettwin.rdma.gen", "--seed", str(seed), "--out-dir", d, "--scenario", sc])
             vec = Vector("rdma/%s/%d" % (sc, seed), [gen])
             conf, req = os.path.join(d, "responder.txt"), os.path.join(d, "requests.pcap")
             for mode, flags in MODES:
@@ -79,7 +79,7 @@ def runs(opts):
                 stats = os.path.join(d, "stats_%s.json" % tag(mode))
                 cmd = [opts.nettwin, "rdma", "--config", conf, "--in", req, "--out", rsp, "--mem-out", mem,
                        "--stats", stats, "--engine", "lockstep"] + flags
-                chk = [PY, opts.script("rdma_check.py"), "--config", conf, "--in", req, "--out", rsp,
+                chk = [PY, "-m", "nettwin.rdma.check", "--config", conf, "--in", req, "--out", rsp,
                        "--mem-out", mem, "--stats", stats]
                 out.append(Run("rdma", sc, seed, mode, cmd, vector=vec, checks=[("rdma_check", chk)], stats=stats,
                                outputs=[rsp, mem], accept=_accept_stats, columns=_columns))

@@ -10,6 +10,7 @@
 set -euo pipefail
 PY=/usr/bin/python3
 S="$(cd "$(dirname "$0")/../.." && pwd)"   # scripts/ (the entry points)
+export PYTHONPATH="$S${PYTHONPATH:+:$PYTHONPATH}"   # python3 -m nettwin.<block>.<tool> finds the package
 B="$(cd "${1:?usage: test_hazards.sh BUILD_DIR [SEED...]}" && pwd)"
 shift
 SEEDS=("$@")
@@ -18,13 +19,13 @@ W="$(mktemp -d)"
 trap 'rm -rf "$W"' EXIT
 for seed in "${SEEDS[@]}"; do
     D="$W/s$seed"
-    $PY "$S/rdma_hazard_gen.py" --seed "$seed" --out-dir "$D" | tail -1
+    $PY -m nettwin.rdma.hazard_gen --seed "$seed" --out-dir "$D" | tail -1
     for run in 0:2 0:50 0:900 0.6:50; do
         bp="${run%%:*}"
         "$B/nettwin" rdma --config "$D/responder.txt" --in "$D/requests.pcap" --out "$D/rsp.pcap" \
             --mem-out "$D/mem.json" --stats "$D/stats.json" --engine lockstep --backpressure "$bp" \
             --seed "$seed" --mem-read-cycles "${run##*:}" | tail -1
-        $PY "$S/rdma_check.py" --config "$D/responder.txt" --in "$D/requests.pcap" --out "$D/rsp.pcap" \
+        $PY -m nettwin.rdma.check --config "$D/responder.txt" --in "$D/requests.pcap" --out "$D/rsp.pcap" \
             --mem-out "$D/mem.json" --stats "$D/stats.json" \
             || { echo "test_hazards: FAIL seed $seed backpressure:read latency $run" >&2; exit 1; }
     done

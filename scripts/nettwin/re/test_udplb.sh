@@ -11,6 +11,7 @@
 set -euo pipefail
 PY=/usr/bin/python3
 S="$(cd "$(dirname "$0")/../.." && pwd)"   # scripts/
+export PYTHONPATH="$S${PYTHONPATH:+:$PYTHONPATH}"   # python3 -m nettwin.<block>.<tool> finds the package
 V="$S/../vectors/peers/udplb"
 NT="$(cd "$1" && pwd)/nettwin"
 W="$(mktemp -d)"
@@ -32,7 +33,7 @@ json.dump({"events": [{"tick": 50000, "data_id": 0xABC, "kind": "udplb", "data":
 PYEOF
 for conf in re re_drop; do
     "$NT" re --config "$W/$conf.txt" --in "$W/segments.pcap" --out "$W/ev_$conf.pcap" --report "$W/rep_$conf.json"
-    $PY "$S/re_check.py" --dir "$W" --events "$W/ev_$conf.pcap" --report "$W/rep_$conf.json" --config "$W/$conf.txt"
+    $PY -m nettwin.re.check --dir "$W" --events "$W/ev_$conf.pcap" --report "$W/rep_$conf.json" --config "$W/$conf.txt"
     $PY - "$W/rep_$conf.json" "$conf" <<'PYEOF'
 import json, sys
 r = json.load(open(sys.argv[1]))

@@ -91,7 +91,7 @@ def runs(opts):
         for seed in opts.seeds(1 if opts.quick else nseeds):
             d = os.path.join(opts.work, "reorder_%s_%d" % (sc, seed))
             conf, tight = os.path.join(d, "reorder.txt"), os.path.join(d, "reorder_tight.txt")
-            gen = [PY, opts.script("cw_gen.py"), "--seed", str(seed), "--scenario", gen_sc, "--out-dir", d] + gen_flags
+            gen = [PY, "-m", "nettwin.reorder.gen", "--seed", str(seed), "--scenario", gen_sc, "--out-dir", d] + gen_flags
             vec = Vector("reorder/%s/%d" % (sc, seed), [gen, [PY, "-c", TIGHT_SCRIPT, conf, tight]])
             for mode, flags, timed in modes:
                 dl, ctrl = os.path.join(d, "dl_%s.pcap" % tag(mode)), os.path.join(d, "ctrl_%s.pcap" % tag(mode))
@@ -101,7 +101,7 @@ def runs(opts):
                        "--engine", "lockstep"] + [f.format(seed=seed) for f in flags]
                 bp = [f for i, f in enumerate(flags) if f in ("--backpressure", "--ctrl-backpressure")
                       or (i and flags[i - 1] in ("--backpressure", "--ctrl-backpressure"))]
-                checks = [("cw_check", [PY, opts.script("cw_check.py"), "--dir", d, "--delivered", dl,
+                checks = [("cw_check", [PY, "-m", "nettwin.reorder.check", "--dir", d, "--delivered", dl,
                                         "--ctrl", ctrl, "--stats", stats] + bp + ([] if timed else ["--b2b"]))]
                 out.append(Run("reorder", sc, seed, mode, cmd, vector=vec, checks=checks, stats=stats,
                                outputs=[dl, ctrl], accept=stats_ok, columns=_columns, extract=_extract))

@@ -41,7 +41,7 @@ def runs(opts):
             p4, e2e = sc.startswith(P4), sc.endswith(E2E)
             base = sc[len(P4) if p4 else 0:-len(E2E) if e2e else None]
             fmt = ["--wire-format", "conweave-p4"] if p4 else []
-            gen = [PY, opts.script("rr_gen.py"), "--seed", str(seed), "--scenario", base, "--out-dir", d] + fmt + \
+            gen = [PY, "-m", "nettwin.reroute.gen", "--seed", str(seed), "--scenario", base, "--out-dir", d] + fmt + \
                 (["--no-clear"] if e2e else [])
             vec = Vector("reroute/%s/%d" % (sc, seed), [gen])
             flows = "4" if base == "overflow" else "1024"
@@ -52,17 +52,17 @@ def runs(opts):
                        os.path.join(d, "control.pcap"), "--out", fab, "--stats", stats, "--flows", flows,
                        "--paths", "8", "--reply-cutoff-us", "40", "--path-busy-us", "100", "--flow-idle-us",
                        "2000", "--engine", "lockstep"] + fmt + [f.format(seed=seed) for f in flags]
-                checks = [("rr_check", [PY, opts.script("rr_check.py"), "--dir", d, "--out", fab,
+                checks = [("rr_check", [PY, "-m", "nettwin.reroute.check", "--dir", d, "--out", fab,
                                         "--stats", stats])]
                 if e2e:
                     e = os.path.join(d, "reorder_%s" % tag(mode))
                     dl, ctl, dst = (os.path.join(e, x) for x in ("delivered.pcap", "control.pcap", "stats.json"))
-                    checks += [("rr_fabric", [PY, opts.script("rr_fabric.py"), "--dir", d, "--fabric", fab,
+                    checks += [("rr_fabric", [PY, "-m", "nettwin.reroute.fabric", "--dir", d, "--fabric", fab,
                                               "--out-dir", e]),
                                ("reorder", [opts.nettwin, "reorder", "--config", os.path.join(e, "reorder.txt"),
                                             "--in", os.path.join(e, "arrivals.pcap"), "--out", dl, "--ctrl-out",
                                             ctl, "--stats", dst, "--engine", "lockstep"]),
-                               ("cw_check", [PY, opts.script("cw_check.py"), "--dir", e, "--delivered", dl,
+                               ("cw_check", [PY, "-m", "nettwin.reorder.check", "--dir", e, "--delivered", dl,
                                              "--ctrl", ctl, "--stats", dst])]
                 out.append(Run("reroute", sc, seed, mode, cmd, vector=vec, checks=checks, stats=stats,
                                outputs=[fab], accept=stats_ok, columns=_columns))

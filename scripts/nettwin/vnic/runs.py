@@ -29,11 +29,11 @@ def runs(opts):
     for seed in opts.seeds(1 if opts.quick else 10):
         d = os.path.join(opts.work, "vnic_%d" % seed)
         frames = "240" if opts.quick else "600"
-        gen = [PY, opts.script("vnic_gen.py"), "--seed", str(seed), "--out-dir", d, "--frames", frames]
+        gen = [PY, "-m", "nettwin.vnic.gen", "--seed", str(seed), "--out-dir", d, "--frames", frames]
         vec = Vector("vnic/%d" % seed, [gen])
         conf = os.path.join(d, "vnic.txt")
         eth, ports, opa = (os.path.join(d, f) for f in ("eth.pcap", "eth.ports", "opa.pcap"))
-        chk = [PY, opts.script("vnic_check.py")]
+        chk = [PY, "-m", "nettwin.vnic.check"]
         for mode, flags in MODES:
             fl = [f.format(seed=seed) for f in flags]
             t = tag(mode)
