@@ -20,6 +20,7 @@ import os
 import re
 import sys
 
+from nettwin.common.paths import ROOT_DIR
 from nettwin.common.pcap import InputError, read_pcap
 
 DROPS = ["runt", "not_ip", "truncated", "not_udp", "empty", "too_big", "inconsistent", "duplicate", "overlap",
@@ -27,8 +28,12 @@ DROPS = ["runt", "not_ip", "truncated", "not_udp", "empty", "too_big", "inconsis
 
 
 def _pkg_param(name):
-    """A parameter of rtl/common/nt_pkg.sv, the one place the design's sizes are defined."""
-    pkg = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "rtl", "common", "nt_pkg.sv")
+    """A parameter of rtl/common/nt_pkg.sv, the one place the design's sizes are defined (an installed package
+    finds the repository through NETTWIN_ROOT, nettwin/common/paths.py)."""
+    pkg = os.path.join(ROOT_DIR, "rtl", "common", "nt_pkg.sv")
+    if not os.path.isfile(pkg):
+        raise ImportError("nettwin.re.check reads the design's sizes from %s: not found (installed package: set "
+                          "NETTWIN_ROOT to the repository)" % pkg)
     with open(pkg) as f:
         m = re.search(r"localparam int unsigned %s = (\d+);" % name, f.read())
     return int(m.group(1))

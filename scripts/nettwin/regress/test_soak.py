@@ -14,6 +14,7 @@ import subprocess
 import sys
 import tempfile
 import unittest
+from unittest import mock
 
 from nettwin.regress import soak
 
@@ -66,8 +67,7 @@ class SoakTest(unittest.TestCase):
                  "def main():\n    raise ValueError('boom')\n": (1, "ValueError: boom")}
         with tempfile.TemporaryDirectory() as d:
             log = os.path.join(d, "log.txt")
-            sys.path.insert(0, d)  # the step modules, as the tools are found on PYTHONPATH
-            try:
+            with mock.patch.object(sys, "path", [d] + sys.path):  # the step modules, as PYTHONPATH finds tools
                 for i, (body, (code, text)) in enumerate(cases.items()):
                     with open(os.path.join(d, f"soakstep{i}.py"), "w") as f:
                         f.write("import sys\n\n\n" + body)
@@ -77,8 +77,6 @@ class SoakTest(unittest.TestCase):
                     self.assertEqual(rc, code, body)
                     self.assertIn(text, out, body)
                     self.assertGreaterEqual(cpu, 0.0)
-            finally:
-                sys.path.remove(d)
             rc, _, out = soak.execute(["sh", "-c", "echo plain; exit 3"], log)
             self.assertEqual((rc, out.strip().splitlines()[-1]), (3, "plain"))
 
