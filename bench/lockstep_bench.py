@@ -56,15 +56,15 @@ def main():
         gen(["-m", "nettwin.reorder.gen", "--seed", "1", "--scenario", "mixed",
              "--out-dir", os.path.join(d, "reorder")], d)
         blocks = [
-            ("lb", f"lb_gen.py --seed 3 --packets {a.lb_packets} (mixed sizes, drops, reconfiguration)",
+            ("lb", f"nettwin.lb.gen --seed 3 --packets {a.lb_packets} (mixed sizes, drops, reconfiguration)",
              lambda e, st: [nettwin, "lb", "--tables", os.path.join(d, "lb", "runsim.txt"),
                             "--in", os.path.join(d, "lb", "packets_in.pcap"), "--out", os.path.join(d, "o.pcap"),
                             "--engine", e, "--stats", st]),
-            ("rdma", "rdma_gen.py --seed 1 --scenario mixed, --mem-read-cycles 50",
+            ("rdma", "nettwin.rdma.gen --seed 1 --scenario mixed, --mem-read-cycles 50",
              lambda e, st: [nettwin, "rdma", "--config", os.path.join(d, "rdma", "responder.txt"),
                             "--in", os.path.join(d, "rdma", "requests.pcap"), "--out", os.path.join(d, "o.pcap"),
                             "--mem-read-cycles", "50", "--engine", e, "--stats", st]),
-            ("reorder", "cw_gen.py --seed 1 --scenario mixed, timed",
+            ("reorder", "nettwin.reorder.gen --seed 1 --scenario mixed, timed",
              lambda e, st: [nettwin, "reorder", "--config", os.path.join(d, "reorder", "reorder.txt"),
                             "--in", os.path.join(d, "reorder", "arrivals.pcap"), "--out", os.path.join(d, "o.pcap"),
                             "--ctrl-out", os.path.join(d, "c.pcap"), "--engine", e, "--stats", st]),

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # RTL coverage: builds the Verilated blocks with line + toggle coverage (BUILD, default build-cov), runs every
 # ctest test that drives the RTL (the lockstep GoogleTests, the CLI tests, and lb_vectors, which is the quick
-# regression `regress.py --quick`; with --regress also the whole regression), merges every instance's counts with
+# regression `nettwin.regress.cli --quick`; with --regress also the whole regression), merges every instance's counts with
 # verilator_coverage, writes an lcov HTML report (genhtml) and prints line and toggle coverage per block
 # (files under rtl/). The uncovered lines and why: docs/coverage-review.md.
 #   scripts/coverage.sh [--build DIR] [--regress] [--jobs N]

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The C++ responder checked directly by the independent Python checker: for every generated scenario
 # (seed 1; the edge scenario too) and "mixed" at one more seed, `nettwin rdma --engine ENGINE` (default
-# model, the cycle-accurate C++ model alone) must pass scripts/rdma_check.py (responses byte for byte,
+# model, the cycle-accurate C++ model alone) must pass nettwin.rdma.check (responses byte for byte,
 # ICRC, final memory, at-most-once, stats). A damaged copy of one output must fail the same check.
 #   scripts/test_rdma_model.sh BUILD_DIR [ENGINE] [MIXED_SEED]
 set -euo pipefail
@@ -28,7 +28,7 @@ run() {     # run SEED SCENARIO [nettwin options]
     echo "  ok: $sc seed $seed ($(tail -1 "$D/check.txt" | cut -c1-100))"
 }
 
-echo "== nettwin rdma --engine $ENGINE against rdma_check.py"
+echo "== nettwin rdma --engine $ENGINE against nettwin.rdma.check"
 for sc in traffic atomic lostack reorder badreq psnwrap icrc malformed send edge; do run 1 "$sc"; done
 run "$MIXED_SEED" mixed --mem-read-cycles 900 --backpressure 0.3
 

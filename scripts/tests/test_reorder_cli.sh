@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # CLI behaviour of `nettwin reorder`: the documented outputs on good input (every engine, identical results,
-# stats JSON with every key, an FST trace, output accepted by cw_check.py), and clear errors with exit 2 on
+# stats JSON with every key, an FST trace, output accepted by nettwin.reorder.check), and clear errors with exit 2 on
 # bad usage, bad configs and bad pcaps.
 #   scripts/tests/test_reorder_cli.sh BUILD_DIR
 set -uo pipefail
@@ -18,7 +18,7 @@ bad() { echo "FAIL $*"; fail=$((fail + 1)); }
 
 # A small vector: 4 flows with reroutes, RTT requests and CE marks (~430 arrivals).
 if ! $PY -m nettwin.reorder.gen --seed 3 --scenario ecn --flows 4 --out-dir "$T/v" >/dev/null; then
-  echo "FAIL cw_gen.py did not make the vector"; exit 1
+  echo "FAIL nettwin.reorder.gen did not make the vector"; exit 1
 fi
 C="$T/v/reorder.txt"
 A="$T/v/arrivals.pcap"

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# CLI behaviour of `nettwin reroute`: every engine gives the same fabric pcap (accepted by rr_check.py), the
+# CLI behaviour of `nettwin reroute`: every engine gives the same fabric pcap (accepted by nettwin.reroute.check), the
 # stats JSON has every key, --inject-divergence stops a lockstep run with exit 1, and bad usage / bad pcaps
 # exit 2 with a clear message.
 # With PART p4-reorder instead (ctest reroute_p4_reorder): the two ConWeave ToRs meet on conweave-p4's wire
 # format (issue 26 item 2; docs/reroute.md "Wire format"): hosts' flows (rr_gen --wire-format conweave-p4
-# --no-clear) -> `nettwin reroute --wire-format conweave-p4` in lockstep (rr_check) -> rr_fabric.py (8 paths of
-# different delays) -> `nettwin reorder` with `wire_format conweave-p4` in lockstep -> cw_check.py: the hosts
+# --no-clear) -> `nettwin reroute --wire-format conweave-p4` in lockstep (rr_check) -> nettwin.reroute.fabric (8 paths of
+# different delays) -> `nettwin reorder` with `wire_format conweave-p4` in lockstep -> nettwin.reorder.check: the hosts
 # get the NIC frames in order, exactly once, byte for byte, and one CLEAR per reroute. The Lua dissector reads
 # both ToRs' outputs in that format. The same arrivals given to a reorder block configured for the seed's format
 # are all malformed (so the test does see the format).
@@ -74,7 +74,7 @@ if [ "$PART" = p4-reorder ]; then
 fi
 
 if ! $PY -m nettwin.reroute.gen --seed 2 --scenario overflow --out-dir "$T/v" >/dev/null; then
-  echo "FAIL rr_gen.py did not make the vector"; exit 1
+  echo "FAIL nettwin.reroute.gen did not make the vector"; exit 1
 fi
 H="$T/v/hosts.pcap"
 C="$T/v/control.pcap"
@@ -111,7 +111,7 @@ for k in packets_in packets_out drops rtt_requests reroutes reroute_blocked_clea
 done
 # ---- conweave-p4's wire format (docs/reroute.md "Wire format"): same traffic, control in that format ----
 if ! $PY -m nettwin.reroute.gen --seed 2 --scenario overflow --out-dir "$T/p" --wire-format conweave-p4 >/dev/null; then
-  bad "rr_gen.py --wire-format conweave-p4"
+  bad "nettwin.reroute.gen --wire-format conweave-p4"
 fi
 check "p4 lockstep" 0 "reroute:" "$N" reroute --in "$T/p/hosts.pcap" --ctrl-in "$T/p/control.pcap" --out "$T/p4.pcap" \
   --stats "$T/p4.json" "${R[@]}" --wire-format conweave-p4 --backpressure 0.3 --seed 5

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `nettwin vnic`: both directions on a generated vector with every engine (identical outputs), each output
-# accepted by the independent checker (scripts/vnic_check.py), the round trip exact, and clear errors
+# accepted by the independent checker (nettwin.vnic.check), the round trip exact, and clear errors
 # (exit 2, file:line: token 'x') for bad usage, bad configs, bad port files and bad pcaps.
 #   scripts/tests/test_vnic_cli.sh BUILD_DIR
 set -uo pipefail
@@ -15,7 +15,7 @@ trap 'rm -rf "$T"' EXIT
 source "$HERE/tests/cli_check.sh"
 
 if ! $PY -m nettwin.vnic.gen --seed 3 --frames 260 --out-dir "$T/v" >/dev/null; then
-  echo "FAIL vnic_gen.py did not make the vector"; exit 1
+  echo "FAIL nettwin.vnic.gen did not make the vector"; exit 1
 fi
 C="$T/v/vnic.txt"
 E=(--config "$C" --direction encap --in "$T/v/eth.pcap" --ports "$T/v/eth.ports")

@@ -1,10 +1,10 @@
 #!/usr/bin/python3
 """Check a load balancer run (e.g. the C++ model's or the RTL's output) against docs/lb.md.
 
-  /usr/bin/python3 scripts/lb_check.py --tables T --in IN.pcap --out OUT.pcap \
+  PYTHONPATH=scripts /usr/bin/python3 -m nettwin.lb.check --tables T --in IN.pcap --out OUT.pcap \
       [--stats S.json] [--tshark]
 
-For every input packet the Python reference (lb_ref.py, lb_tables.py) computes the verdict - a
+For every input packet the Python reference (nettwin.lb.ref, lb_tables.py) computes the verdict - a
 drop reason or the rewritten bytes - honouring the run_traffic segmentation of the tables script.
 OUT.pcap must hold the forwarded packets in input order.  Checks, each reported separately:
   1. bytes:  every output packet equals the reference's rewrite byte for byte;

@@ -1,17 +1,17 @@
 """The EJFAT load balancer's regression runs (API: nettwin/regress/run.py).
 
-Vectors: the spec's own example (ejfat_spec_gen.py + vectors/lb/spec/runsim.txt) and lb_gen.py seeds; for the
-udplb program (--program udplb) udplb's own test-1 and udplb_gen.py seeds, checked by udplb_check.py. Each is
+Vectors: the spec's own example (nettwin.lb.spec_gen + vectors/lb/spec/runsim.txt) and nettwin.lb.gen seeds; for the
+udplb program (--program udplb) udplb's own test-1 and nettwin.lb.udplb_gen seeds, checked by nettwin.lb.udplb_check. Each is
 run back to back and with input gaps + output backpressure, RTL and model in lockstep; every output is checked
-by lb_check.py (independent Scapy reference + tshark checksum validation) and the back-to-back run also decodes
-the input with the spec's tshark dissectors (test_dissectors.py).
+by nettwin.lb.check (independent Scapy reference + tshark checksum validation) and the back-to-back run also decodes
+the input with the spec's tshark dissectors (nettwin.lb.test_dissectors).
 """
 import os
 
 from nettwin.regress.run import PY, Run, Vector, stats_ok, sum_drops, tag
 
-TITLE = ("EJFAT load balancer, seed and udplb programs (RTL and model in lockstep; checked by lb_check.py / "
-         "udplb_check.py + tshark, udplb test-1 against the peer's expected output)")
+TITLE = ("EJFAT load balancer, seed and udplb programs (RTL and model in lockstep; checked by nettwin.lb.check / "
+         "nettwin.lb.udplb_check + tshark, udplb test-1 against the peer's expected output)")
 HEADER = ["vector", "seed", "mode", "pkts_in", "pkts_out", "drops", "cycles", "in_beats", "in_stalls",
           "lat min/max", "result", "time"]
 MODES = [("b2b", []), ("gaps+bp", ["--gaps", "0.3", "--backpressure", "0.4"])]
@@ -104,7 +104,7 @@ def plots(results, out_dir):
 
 def _udplb_vectors(opts):
     """(scenario, seed, Vector or None, tables, pcap, ttl settings): udplb's own test-1 (vectors/peers/udplb,
-    expected/ predates the TTL decrement: off must equal it byte for byte) and udplb_gen.py seeds."""
+    expected/ predates the TTL decrement: off must equal it byte for byte) and nettwin.lb.udplb_gen seeds."""
     peer = os.path.join(opts.root, "vectors", "peers", "udplb")
     yield ("udplb_test1", None, None, os.path.join(peer, "cli_commands.txt"), os.path.join(peer, "packets_in.pcap"),
            ("off", "on"))
@@ -119,7 +119,7 @@ def _udplb_vectors(opts):
 
 
 def udplb_runs(opts):
-    """Every udplb vector, back to back and with gaps + backpressure, each output checked by udplb_check.py (the
+    """Every udplb vector, back to back and with gaps + backpressure, each output checked by nettwin.lb.udplb_check (the
     independent reference: frames byte for byte, counters, .meta, Scapy and tshark checksums); test-1's output
     with the TTL decrement off also against udplb's own expected_packets_out.pcap (cmp of the frames by the
     check's --out on the peer's file)."""

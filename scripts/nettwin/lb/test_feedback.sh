@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The control plane's feedback loop, short (ctest lb_feedback; the regression's `feedback` block runs the long
-# one): lb_feedback.py gen (members' fill -> PID as udplbd2 -> weights -> `nettwin lb-plan` per period, one
+# one): nettwin.lb.feedback gen (members' fill -> PID as udplbd2 -> weights -> `nettwin lb-plan` per period, one
 # member three times slower) -> `nettwin lb --engine fast` on every packet with the loop's switches applied
-# mid-run -> lb_feedback.py check (each event whole at the simulated member, nothing dropped or lost, the slow
+# mid-run -> nettwin.lb.feedback check (each event whole at the simulated member, nothing dropped or lost, the slow
 # member's share within 10% of what its rate allows). Then the check must reject the same loop without
 # feedback (gains 0: the share stays at a quarter) and an event sent elsewhere than simulated.
 #

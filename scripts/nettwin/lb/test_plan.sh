@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# The hitless epoch switch end to end: lb_plan_gen.py scenario -> `nettwin lb-plan` (initial, then the
+# The hitless epoch switch end to end: nettwin.lb.plan_gen scenario -> `nettwin lb-plan` (initial, then the
 # switch and its cleanup) -> `nettwin lb` in lockstep with the switch applied mid-run (run_traffic
-# interleaving) -> lb_plan_check.py (independent: tables, prefixes, every packet's member) and
-# lb_check.py (byte-exact output). Then the planner's refusals, and a tampered plan the checker must reject.
+# interleaving) -> nettwin.lb.plan_check (independent: tables, prefixes, every packet's member) and
+# nettwin.lb.check (byte-exact output). Then the planner's refusals, and a tampered plan the checker must reject.
 #
 #   bash scripts/nettwin/lb/test_plan.sh BUILD_DIR [SEED...]      (default seeds: 1 2 3 4)
 set -euo pipefail
@@ -95,7 +95,7 @@ expect 2 "port0.txt:2: token '0': UDP port 0: the member's packets would be sent
     --tables "$d/filter.txt" --members "$W/port0.txt" --out "$W/x.txt"
 
 # Slot order (issue 24): 217/207/88 has no neighbouring pair on one member (the ring 511 -> 0 included), a
-# member over half exactly 2M - 512, and random weight sets reach the fewest possible, by lb_plan_check.py.
+# member over half exactly 2M - 512, and random weight sets reach the fewest possible, by nettwin.lb.plan_check.
 F4='table_add dst_filter_table NoAction 0x00aabbccddee 0x0800 10.1.2.3 =>'
 $PY - "$W/w" <<'PYEOF'
 import os, random, sys

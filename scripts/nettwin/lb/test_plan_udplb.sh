@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # The udplb epoch switch end to end: `nettwin lb-plan --program udplb` on udplb's own test-1 tables (a first
 # switch of instance 0 from test-1's sparse calendars to a full one, its cleanup, then per seed the switch
-# under test with varied boundary, weights, port bits, keep-lb-header and slot options) -> udplb_plan_check.py
+# under test with varied boundary, weights, port bits, keep-lb-header and slot options) -> nettwin.lb.udplb_plan_check
 # plan (independent: its own table model, every epoch write) -> frames on both sides of the boundary through
-# current, switch and cleanup in the independent reference udplb_ref.py, and in `nettwin lb --program udplb`
-# (lockstep RTL + model, gaps and backpressure; then udplb_check.py byte for byte) when the CLI has it ->
-# udplb_plan_check.py traffic (each frame's member).
+# current, switch and cleanup in the independent reference nettwin.lb.udplb_ref, and in `nettwin lb --program udplb`
+# (lockstep RTL + model, gaps and backpressure; then nettwin.lb.udplb_check byte for byte) when the CLI has it ->
+# nettwin.lb.udplb_plan_check traffic (each frame's member).
 # Then tampered plans the checker must reject, and the planner's refusals.
 #
 #   bash scripts/nettwin/lb/test_plan_udplb.sh BUILD_DIR [SEED...]      (default seeds: 1 2 3)
@@ -80,7 +80,7 @@ PYEOF
 for seed in "${SEEDS[@]}"; do
     scenario "$W/s$seed" "$seed"
 done
-[ "$HAVE_LB_UDPLB" = 1 ] || echo "  note: nettwin lb has no --program yet: traffic checked through udplb_ref.py only"
+[ "$HAVE_LB_UDPLB" = 1 ] || echo "  note: nettwin lb has no --program yet: traffic checked through nettwin.lb.udplb_ref only"
 
 # Tampered plans: the wildcard replaced before the covers (ticks miss), a calendar entry moved to another
 # member, an old-cover prefix missing, the switch applied after ticks >= boundary went through.

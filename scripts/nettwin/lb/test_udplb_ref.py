@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Tests of the independent udplb reference (udplb_tables.py, udplb_ref.py, udplb_check.py): ctest lb_udplb_ref.
+"""Tests of the independent udplb reference (udplb_tables.py, nettwin.lb.udplb_ref, nettwin.lb.udplb_check): ctest lb_udplb_ref.
 
   PYTHONPATH=scripts /usr/bin/python3 -m unittest nettwin.lb.test_udplb_ref [-v]
 
@@ -134,7 +134,7 @@ class Test1(unittest.TestCase):
                                     "icmp.checksum.status": 2, "icmpv6.checksum.status": 6})
 
     def test_cli_and_check(self):
-        """udplb_ref.py writes the files; udplb_check.py accepts them and rejects a one-byte change."""
+        """nettwin.lb.udplb_ref writes the files; nettwin.lb.udplb_check accepts them and rejects a one-byte change."""
         t, i = os.path.join(PEER, "cli_commands.txt"), os.path.join(PEER, "packets_in.pcap")
         o, s, m = (os.path.join(self.tmp, x) for x in ("o.pcap", "s.json", "o.meta"))
         subprocess.run([PY, "-m", "nettwin.lb.udplb_ref", "--tables", t, "--in", i, "--out", o,
@@ -442,7 +442,7 @@ class DataPlane(unittest.TestCase):
 
 
 class GeneratorAndChecker(unittest.TestCase):
-    """udplb_gen.py is deterministic and covers every outcome; udplb_check.py passes the reference's own output
+    """nettwin.lb.udplb_gen is deterministic and covers every outcome; nettwin.lb.udplb_check passes the reference's own output
     (Scapy and tshark agree on every checksum) and names the first difference of a damaged one."""
 
     @classmethod

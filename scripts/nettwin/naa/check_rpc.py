@@ -1,4 +1,4 @@
-"""The MRSP and RPC checks of naa_check.py (docs/naa.md "MRSP and RPC"), independent of the reference.
+"""The MRSP and RPC checks of nettwin.naa.check (docs/naa.md "MRSP and RPC"), independent of the reference.
 
 From the two pcaps alone (no reference, no model): the client's messages and the endpoint's messages are
 reassembled from their RC packets (retransmissions and duplicates, recognised by PSN, dropped); each client

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `nettwin naa`: every client scenario through every engine (identical server frames), each run accepted by
-# the independent checker (scripts/naa_check.py) with and without gaps / backpressure, and clear errors
+# the independent checker (nettwin.naa.check) with and without gaps / backpressure, and clear errors
 # (exit 2, file:line: token 'x') for bad usage, bad configs and bad pcaps.
 #   scripts/nettwin/naa/test_naa.sh BUILD_DIR
 set -uo pipefail
@@ -15,7 +15,7 @@ trap 'rm -rf "$T"' EXIT
 source "$HERE/tests/cli_check.sh"
 
 if ! $PY -m nettwin.naa.gen --seed 3 --out-dir "$T/v" >/dev/null; then
-  echo "FAIL naa_gen.py did not make the vectors"; exit 1
+  echo "FAIL nettwin.naa.gen did not make the vectors"; exit 1
 fi
 C="$T/v/naa.txt"
 

@@ -1,10 +1,10 @@
 #!/usr/bin/python3
 """Check a RoCEv2 responder run (the C++ model's or the RTL's) against docs/rdma.md.
 
-  /usr/bin/python3 scripts/rdma_check.py --config C --in REQ.pcap --out RSP.pcap --mem-out MEM.json
+  PYTHONPATH=scripts /usr/bin/python3 -m nettwin.rdma.check --config C --in REQ.pcap --out RSP.pcap --mem-out MEM.json
       [--stats S.json] [--aq-linear] [--atomic-endian little|big] [--show N]
 
-The Python reference (rdma_ref.py) computes the expected responses and final memory.  Checks, each
+The Python reference (nettwin.rdma.ref) computes the expected responses and final memory.  Checks, each
 reported separately (first mismatch in full, then a count):
   bytes         every response equals the reference's, in order; a missing or extra response is
                 reported as such; a difference is decoded with Scapy (nettwin.rdma.layers) and named by

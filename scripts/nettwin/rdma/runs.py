@@ -1,7 +1,7 @@
 """The RoCEv2 responder's regression runs (API: nettwin/regress/run.py).
 
-Every rdma_gen.py scenario (and the rdma_hazard_gen.py hazard pairs, scenario "hazard") x seed at two
-host-memory latencies (50-cycle reads; 900-cycle reads at 900 MHz with output backpressure), RTL and model in lockstep with the SystemC host memory, each checked by rdma_check.py (an
+Every nettwin.rdma.gen scenario (and the nettwin.rdma.hazard_gen hazard pairs, scenario "hazard") x seed at two
+host-memory latencies (50-cycle reads; 900-cycle reads at 900 MHz with output backpressure), RTL and model in lockstep with the SystemC host memory, each checked by nettwin.rdma.check (an
 independent reference). Plus the atomic-retransmit latency (`nettwin rdma-latency`, lockstep) swept over the
 host read time: one host read per atomic, at-most-once, and the latencies for the report.
 """
@@ -9,7 +9,7 @@ import os
 
 from nettwin.regress.run import PY, Run, Vector, sum_drops, tag
 
-TITLE = "RoCEv2 responder (RTL and model in lockstep, SystemC host memory; checked by rdma_check.py)"
+TITLE = "RoCEv2 responder (RTL and model in lockstep, SystemC host memory; checked by nettwin.rdma.check)"
 HEADER = ["scenario", "seed", "mode", "req_in", "rsp_out", "drops", "naks", "atomics", "replays", "dma_rd",
           "cycles", "result", "time"]
 SCENARIOS = ["traffic", "atomic", "lostack", "reorder", "badreq", "psnwrap", "icrc", "malformed", "send", "edge",

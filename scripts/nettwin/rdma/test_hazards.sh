@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Hazard pairs through the RTL with the model in lockstep, checked by the independent reference:
-# rdma_hazard_gen.py (every ordered pair of WRITE / READ / FAA / CAS, overlapping on one QP, overlapping
+# nettwin.rdma.hazard_gen (every ordered pair of WRITE / READ / FAA / CAS, overlapping on one QP, overlapping
 # across two QPs, disjoint; chains on one word) -> nettwin rdma --engine lockstep (back to back with host
 # read latencies of 2, 50 and 900 cycles, so a pair's reads are in flight together or not, and with output
-# backpressure so the receive ring and the in-flight queue fill) -> rdma_check.py (every response byte,
+# backpressure so the receive ring and the in-flight queue fill) -> nettwin.rdma.check (every response byte,
 # memory, stats).
 #
 #   bash scripts/nettwin/rdma/test_hazards.sh BUILD_DIR [SEED...]      (default seeds: 1 2 3)

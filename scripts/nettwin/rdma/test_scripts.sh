@@ -11,7 +11,7 @@
 #    also against the generator's expect_memory.json; the AQ grouping off gives the same output;
 # 3. the checked-in vectors under vectors/rdma/ regenerate byte-identically and the reference still
 #    produces their expected responses / memory / stats;
-# 4. damaged copies of a run (every rdma_corrupt.py mode) make rdma_check fail with the precise
+# 4. damaged copies of a run (every nettwin.rdma.corrupt mode) make rdma_check fail with the precise
 #    message expected, and unusable input exits 2;
 # The C++ tool against rdma_check is scripts/tests/test_rdma_model.sh (ctest rdma_model_check).
 # Exits non-zero on the first failure.

@@ -1,12 +1,12 @@
 #!/usr/bin/python3
 """Independent checker of the EJFAT reassembly engine (docs/re.md), written from the docs, not the model.
 
-  /usr/bin/python3 scripts/re_check.py --dir D --events EVENTS.pcap --report REPORT.json [--config RE.txt]
+  PYTHONPATH=scripts /usr/bin/python3 -m nettwin.re.check --dir D --events EVENTS.pcap --report REPORT.json [--config RE.txt]
                                        [--host-data EVENTS.bin]
 
 Replays D/segments.pcap under D/re.txt with its own implementation of the documented rules and requires
 the same counters, drops by reason, completed events (in order) and incomplete events as the report; then
-that every output frame is byte-identical to the event the source sent (D/source.json, from re_gen.py),
+that every output frame is byte-identical to the event the source sent (D/source.json, from nettwin.re.gen),
 that no source event was completed twice, and that every source event is completed, reported incomplete,
 or had every segment dropped.  With `buffer host` EVENTS.pcap holds one completion record per event (the
 output header, then the 8-byte host address of the event's slot) and the event's bytes are read from

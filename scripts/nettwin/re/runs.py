@@ -1,19 +1,19 @@
 """Regression runs of the EJFAT control plane and the closed loop (API: nettwin/regress/run.py).
 
-lb-plan: per seed, lb_plan_gen.py's scenario; `nettwin lb-plan` plans the initial epoch and then the switch and
+lb-plan: per seed, nettwin.lb.plan_gen's scenario; `nettwin lb-plan` plans the initial epoch and then the switch and
 its cleanup; `nettwin lb` runs them mid-run (run_traffic interleaving) in lockstep, back to back and with gaps
-+ backpressure; checked by lb_plan_check.py (the switch, every packet's member) and lb_check.py (bytes).
++ backpressure; checked by nettwin.lb.plan_check (the switch, every packet's member) and nettwin.lb.check (bytes).
 ejfat-loop: the same with events as traffic, then one `nettwin re` (RTL + cycle model in lockstep) per member;
-ejfat_loop.py checks every event was reassembled exactly once at the member its tick maps to.
+nettwin.re.loop checks every event was reassembled exactly once at the member its tick maps to.
 udplb_loop (the first two seeds): the closed loop through ESnet's udplb program with E2SAR framing (LB v2 and v3
-headers; ejfat_loop.py --program udplb, the switch planned by `nettwin lb-plan --program udplb`).
-re: per seed, re_gen.py's events (split, shuffled, duplicated, overlapped, lost, late, malformed frames; odd seeds with
+headers; nettwin.re.loop --program udplb, the switch planned by `nettwin lb-plan --program udplb`).
+re: per seed, nettwin.re.gen's events (split, shuffled, duplicated, overlapped, lost, late, malformed frames; odd seeds with
 E2SAR's 20-byte header) through
-`nettwin re` in lockstep, back to back and with gaps + output backpressure; checked by re_check.py.
-re_host (the first two seeds): `buffer host` (event bytes placed in host memory by DMA): re_gen.py --host's E2SAR events
+`nettwin re` in lockstep, back to back and with gaps + output backpressure; checked by nettwin.re.check.
+re_host (the first two seeds): `buffer host` (event bytes placed in host memory by DMA): nettwin.re.gen --host's E2SAR events
 from 1 B to 16 MiB (one of exactly 16 MiB, one up to 4 MiB, shuffled over the run) in lockstep, back to back, with
 gaps + backpressure, and with a host slower than line rate (40 write credits for a 100-cycle latency: input
-stalls); re_check.py reads each event from the completion record and --host-data.
+stalls); nettwin.re.check reads each event from the completion record and --host-data.
 The test suite runs the same pipelines (ctests lb_plan, ejfat_loop), so --quick declares none.
 """
 import os
@@ -76,7 +76,7 @@ def runs(opts):
         if seed in opts.seeds(8)[:2]:
             out += _udplb_loop_runs(opts, seed)
             out += _re_host_runs(opts, seed)
-        # odd seeds: E2SAR's 20-byte header (re_gen.py --header e2sar; docs/re.md "E2SAR's header")
+        # odd seeds: E2SAR's 20-byte header (nettwin.re.gen --header e2sar; docs/re.md "E2SAR's header")
         vec = Vector("ejfat/re%d" % seed, [[PY, "-m", "nettwin.re.gen", "--seed", str(seed), "--out-dir", d,
                                             "--header", "e2sar" if seed % 2 else "evio6"]])
         for mode, flags in MODES:
@@ -91,9 +91,9 @@ def runs(opts):
 
 
 def _udplb_loop_runs(opts, seed):
-    """The closed loop through ESnet's udplb program with E2SAR framing (ejfat_loop.py --program udplb: LB v2 and
-    v3, the switch planned by `nettwin lb-plan --program udplb`, checked by udplb_plan_check.py plan), both
-    stimulus modes; udplb_check.py compares the LB's output with the independent reference byte for byte."""
+    """The closed loop through ESnet's udplb program with E2SAR framing (nettwin.re.loop --program udplb: LB v2 and
+    v3, the switch planned by `nettwin lb-plan --program udplb`, checked by nettwin.lb.udplb_plan_check plan), both
+    stimulus modes; nettwin.lb.udplb_check compares the LB's output with the independent reference byte for byte."""
     d = os.path.join(opts.work, "udplb_loop%d" % seed)
     loop = [PY, "-m", "nettwin.re.loop"]
     vec = Vector("ejfat/udplb_loop%d" % seed,
@@ -143,8 +143,8 @@ def _re_columns(st):
     return [st.get("segments_in", "-"), st.get("events_completed", "-"), sum_drops(st), st.get("cycles", "-")]
 
 
-TITLE = ("EJFAT epoch switch (lb-plan's script applied mid-run, lockstep; lb_plan_check.py + lb_check.py), "
+TITLE = ("EJFAT epoch switch (lb-plan's script applied mid-run, lockstep; nettwin.lb.plan_check + nettwin.lb.check), "
          "closed loop (+ one RE in lockstep per member, every event exactly once at its member; seed program, and "
          "udplb with E2SAR framing), and the RE alone "
-         "in lockstep (re_check.py)")
+         "in lockstep (nettwin.re.check)")
 HEADER = ["scenario", "seed", "mode", "pkts_in", "pkts_out", "drops", "cycles", "result", "time"]

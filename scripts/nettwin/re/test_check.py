@@ -4,8 +4,8 @@ completes the event again, as documented; re_check called every second completio
 - the rule: a second completion is accepted only after the first context's hold expired;
 - with a built nettwin (NT_BUILD, default ../build), the soak's failing run (seed 1009, timeout_us 28)
   replays in lockstep, really completes an event twice, and passes.
-Also: E2SAR's frames as re_gen.py makes them, decoded by Scapy (E2SARRE, nettwin/re/layers.py), give the
-fields re_check.py's own byte parser reads (two independent readings of the header).
+Also: E2SAR's frames as nettwin.re.gen makes them, decoded by Scapy (E2SARRE, nettwin/re/layers.py), give the
+fields nettwin.re.check's own byte parser reads (two independent readings of the header).
 
   cd scripts && /usr/bin/python3 -m unittest nettwin.re.test_check
 """
@@ -52,7 +52,7 @@ class TwiceInHoldTest(unittest.TestCase):
 
 
 def e2sar_vector(test, d, seed):
-    """re_gen.py --header e2sar's vector in d: its segments.pcap and the checker's configuration for it."""
+    """nettwin.re.gen --header e2sar's vector in d: its segments.pcap and the checker's configuration for it."""
     r = subprocess.run([PY, "-m", "nettwin.re.gen", "--seed", str(seed), "--out-dir", d, "--header", "e2sar"],
                        capture_output=True, text=True)
     test.assertEqual(r.returncode, 0, r.stderr)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `buffer host` (event bytes placed in host memory by DMA, docs/re-microarchitecture.md) against the independent
-# checker: re_gen.py --host's E2SAR events (1 B .. a 3 MiB one, shuffled) through `nettwin re` in lockstep, back
-# to back and with a host slower than line rate, each checked by re_check.py from the completion records and
+# checker: nettwin.re.gen --host's E2SAR events (1 B .. a 3 MiB one, shuffled) through `nettwin re` in lockstep, back
+# to back and with a host slower than line rate, each checked by nettwin.re.check from the completion records and
 # --host-data; then a changed byte of host data, a record's address moved to no slot, one DMA byte too many, a
 # missing --host-data and
 # `buffer host` with the golden model must be caught.

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # The closed loop (issue 11 part 3; udplb + E2SAR: issue 24 item 4): source events -> `nettwin lb` in lockstep
 # with an epoch switch planned by `nettwin lb-plan` applied mid-run -> one `nettwin re` per member;
-# lb_plan_check.py checks the switch, ejfat_loop.py check that every event was reassembled exactly once at
+# nettwin.lb.plan_check checks the switch, nettwin.re.loop check that every event was reassembled exactly once at
 # the member its tick maps to.
 # The RE is its golden model (the RE RTL is not written, docs/re.md).
 #
-# A seed written udplb:N runs the same loop through ESnet's udplb program with E2SAR framing (ejfat_loop.py
+# A seed written udplb:N runs the same loop through ESnet's udplb program with E2SAR framing (nettwin.re.loop
 # --program udplb: LB v2 and v3 headers, several senders with random source ports; the switch planned by
-# `nettwin lb-plan --program udplb` and checked by udplb_plan_check.py plan; the LB output by udplb_check.py;
+# `nettwin lb-plan --program udplb` and checked by nettwin.lb.udplb_plan_check plan; the LB output by nettwin.lb.udplb_check;
 # one `nettwin re` with `header e2sar` in lockstep per member); then the same late-switch check.
 #
 #   bash scripts/nettwin/re/test_loop.sh BUILD_DIR [SEED|udplb:SEED...] [-- nettwin lb flags]   (default seed: 1)

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# The reassembly engine against the independent checker: re_gen.py vectors (the seed's header, and E2SAR's)
+# The reassembly engine against the independent checker: nettwin.re.gen vectors (the seed's header, and E2SAR's)
 # through `nettwin re` (RTL and cycle model in lockstep; also with gaps + output backpressure, and the golden
 # model alone) with the generated configuration and a tight one (2 contexts, so segments find none), each
-# checked by re_check.py;
+# checked by nettwin.re.check;
 # then a corrupted event, a bad config and a config beyond the RTL's parameters must be caught.
 #
 #   bash scripts/nettwin/re/test_scripts.sh BUILD_DIR [SEED...]      (default seeds: 1 2)

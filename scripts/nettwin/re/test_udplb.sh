@@ -4,7 +4,7 @@
 # (its payloads are the spec generator's EVIO6 segments), LB headers skipped (the default): exactly the two
 # events the test's source sent (a 1050-byte zero blob as rocid 0xabc from port 50000 and as rocid 0x123 from
 # port 12345), byte-identical, and nothing else: no incomplete event (the LB-header frames used to be read as
-# RE headers with data_id 513), every other copy a duplicate. Checked by re_check.py (its own reassembly).
+# RE headers with data_id 513), every other copy a duplicate. Checked by nettwin.re.check (its own reassembly).
 # With `lb_header drop` the kept-header frames are counted drops instead, and the same two events come out.
 #
 #   bash scripts/nettwin/re/test_udplb.sh BUILD_DIR

@@ -176,7 +176,7 @@ def report_results(results, blocks, meta, args, head, extra_lines=()):
 
 
 def submit_slurm(args, ap, runs):
-    """--slurm N: the array's task K runs `regress.py <the selection> --shard K/N --json FARM/shards/shard-K.json`
+    """--slurm N: the array's task K runs `nettwin.regress.cli <the selection> --shard K/N --json FARM/shards/shard-K.json`
     with its own work directory; the merge job runs --merge on FARM/shards."""
     n = args.slurm
     if n < 1 or args.shard or args.merge:

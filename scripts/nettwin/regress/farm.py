@@ -1,4 +1,4 @@
-"""Slurm as the batch farm (`regress.py --slurm N`, `soak.py --slurm N`): a job array of N tasks, each writing
+"""Slurm as the batch farm (`nettwin.regress.cli --slurm N`, `nettwin.regress.soak --slurm N`): a job array of N tasks, each writing
 its shard JSON into FARM/shards/, and a job that depends on the whole array (afterany: it runs even when tasks
 failed) and merges the shards into one result. The submitter then waits, printing a progress line whenever it
 changes (shards done / with failures / running / pending / lost, and the work items done so far, counted from

@@ -8,20 +8,20 @@ EVERY run is checked by the block's independent checker. Generating the traffic 
 times more than a lockstep run plus its check, so K runs per vector make each packet cheaper without
 dropping any check (`--timings 1` is one run per vector).
 
-  lb       lb_gen.py --packets 500..3000: random tables (filter, epochs, calendars, members) with two mid-run
-           table changes; gaps 0..0.6, backpressure 0..0.8; lb_check.py (independent reference + tshark)
-  rdma     rdma_gen.py, scenario drawn from all but edge (QPs, MRs, MTUs 256..4096, PSN starts near the 2^24
+  lb       nettwin.lb.gen --packets 500..3000: random tables (filter, epochs, calendars, members) with two mid-run
+           table changes; gaps 0..0.6, backpressure 0..0.8; nettwin.lb.check (independent reference + tshark)
+  rdma     nettwin.rdma.gen, scenario drawn from all but edge (QPs, MRs, MTUs 256..4096, PSN starts near the 2^24
            wrap per seed); read latency 1..1200 cycles, write latency 1..300, 1..16 outstanding reads,
-           backpressure 0..0.7; rdma_check.py
-  reorder  cw_gen.py, scenario drawn from all six; per run queues 4/8/16/32, margin_us 0..64,
+           backpressure 0..0.7; nettwin.rdma.check
+  reorder  nettwin.reorder.gen, scenario drawn from all six; per run queues 4/8/16/32, margin_us 0..64,
            default_hold_us 20..400 written into reorder.txt, backpressure 0..0.5 on both outputs (given to
-           the checker too); cw_check.py
-  vnic     vnic_gen.py --frames 100..600: a random valid configuration (4..6 ports, pkeys, LIDs, MAC tables);
+           the checker too); nettwin.reorder.check
+  vnic     nettwin.vnic.gen --frames 100..600: a random valid configuration (4..6 ports, pkeys, LIDs, MAC tables);
            per run encapsulation (vnic_check encap), the output decapsulated again (vnic_check roundtrip)
            and the corrupted 16B packets decapsulated (vnic_check decap), gaps 0..0.6, backpressure 0..0.8
-  re       re_gen.py --events 20..150 (split, shuffled, duplicated, overlapping, lost, malformed segments); per
+  re       nettwin.re.gen --events 20..150 (split, shuffled, duplicated, overlapping, lost, malformed segments); per
            run contexts 1..64, buffer_bytes 1000..16384, timeout_us 5..2000 written into re.txt (which
-           re_check reads too), gaps 0..0.6, backpressure 0..0.8; re_check.py
+           re_check reads too), gaps 0..0.6, backpressure 0..0.8; nettwin.re.check
 A failing run prints its one-line replay and the soak goes on. The summary gives, per block, packets,
 runs, seeds, divergences, checker failures and the CPU seconds spent generating, in lockstep and checking.
 Exit status 1 if any run failed.
@@ -458,7 +458,7 @@ def merge_main(a):
             except (OSError, ValueError) as e:
                 raise ValueError(f"{f}: cannot read a soak JSON: {e}")
             if not isinstance(d, dict) or d.get("format") != FORMAT:
-                raise ValueError(f"{f}: not a soak task JSON (written by soak.py --json)")
+                raise ValueError(f"{f}: not a soak task JSON (written by nettwin.regress.soak --json)")
             docs.append((f, d))
         if not docs:
             raise ValueError("no soak task JSON given")

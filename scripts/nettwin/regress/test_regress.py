@@ -68,7 +68,7 @@ def regress(*args):
 
 
 def listed(*args):
-    """The names of the runs `regress.py --list ARGS` prints, computed in this process (fast)."""
+    """The names of the runs `nettwin.regress.cli --list ARGS` prints, computed in this process (fast)."""
     ap = cli.parser()
     opts = ap.parse_args(["--build", BUILD] + list(args))
     opts.work, opts.nettwin = "/w", "/nettwin"
@@ -315,7 +315,7 @@ class Runs(unittest.TestCase):
 
 
 def shard_doc(k, n, args, commit="0" * 40):
-    """A shard JSON as `regress.py ARGS --shard K/N --json` writes it, with made-up results (no run needed)."""
+    """A shard JSON as `nettwin.regress.cli ARGS --shard K/N --json` writes it, with made-up results (no run needed)."""
     ap = cli.parser()
     opts = ap.parse_args(["--build", BUILD, "--shard", "%d/%d" % (k, n)] + list(args))
     opts.work, opts.nettwin = "/w", "/nettwin"
@@ -433,7 +433,7 @@ class Merge(unittest.TestCase):
     def test_refuses_files_that_are_not_shards(self):
         rc, out, err, _ = self.merge(self.write("old.json", {"summary": {}, "runs": []}))
         self.assertEqual(rc, 2, out + err)
-        self.assertIn("not a shard JSON of regress.py", err)
+        self.assertIn("not a shard JSON of nettwin.regress.cli", err)
         rc, out, err, _ = self.merge(os.path.join(self.tmp, "nosuch.json"))
         self.assertEqual(rc, 2, out + err)
         self.assertIn("cannot read", err)

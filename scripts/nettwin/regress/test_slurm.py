@@ -3,13 +3,13 @@ the one-node cluster of scripts/slurm_local.sh, sets SLURM_CONF and stops the cl
 
   cd scripts && SLURM_CONF=.../slurm.conf /usr/bin/python3 -m nettwin.regress.test_slurm BUILD_DIR WORK_DIR
 
-- `regress.py --slurm 4 --quick --only lb --seeds 3` (8 runs in a 4-task array plus the merge job) exits 0 and its merged
+- `nettwin.regress.cli --slurm 4 --quick --only lb --seeds 3` (8 runs in a 4-task array plus the merge job) exits 0 and its merged
   JUnit XML, JSON and HTML report equal those of the same selection run locally (every run's status, stats and
   plot data; every testcase and its properties; the report's tables and plots), timings aside;
 - a forced failure in one shard (a fake nettwin that reports a divergence for one run) makes the submitter exit
   1, the progress name the shard with failed runs, and the merged JUnit, JSON, report and closing lines carry
   that run's failure with its replay line;
-- `soak.py --slurm 4 --blocks lb --packets 4 --timings 1`: every task soaks its own seed (K, K+4, ...), the
+- `nettwin.regress.soak --slurm 4 --blocks lb --packets 4 --timings 1`: every task soaks its own seed (K, K+4, ...), the
   merge sees seeds 1..4 once each and exits 0.
 """
 import json

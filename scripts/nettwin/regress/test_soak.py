@@ -82,7 +82,7 @@ class SoakTest(unittest.TestCase):
 
 
 def task_doc(k, n, seeds, failures=(), commit="c0", packets=100):
-    """A farm task's --json as soak.py writes it (made-up tallies)."""
+    """A farm task's --json as nettwin.regress.soak writes it (made-up tallies)."""
     rec = {"packets": 250 * len(seeds), "runs": 4 * len(seeds), "vectors": len(seeds), "div": len(failures),
            "chk": 0, "other": 0, "cpu": {"gen": 1.0, "lockstep": 2.0, "check": 3.0}, "seeds": list(seeds),
            "failures": list(failures)}

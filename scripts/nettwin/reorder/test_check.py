@@ -3,7 +3,7 @@
 At margin_us 0 the deadline is exactly when a TAIL with the old path's largest one-way delay arrives; the
 timer releases the held packets in that microsecond and the TAIL, late, follows them (docs/conweave.md
 "After a timeout" and "Decision (deadline edge)"). cw_check rejected that as out of PSN order. Here:
-- the soak's two vectors, released by the ideal oracle (cw_oracle.py, independent of the block), pass;
+- the soak's two vectors, released by the ideal oracle (nettwin.reorder.oracle, independent of the block), pass;
 - the tolerance is no wider than the rule: an old-path packet that arrived before the deadline, delivered
   behind the late TAIL (so behind the released new-path packets), still fails;
 - with a built nettwin (NT_BUILD, default ../build), the two replays in lockstep pass (the soak's failures).

@@ -4,10 +4,10 @@
 #   bash scripts/nettwin/reorder/test_scripts.sh [SEED...]        (default seeds: 1 2)
 #
 # Per seed and scenario (mixed tailloss epochwrap tswrap ecn exhaust):
-# 1. cw_gen.py is deterministic (two runs, identical bytes) and its fabric frames strip back to the
+# 1. nettwin.reorder.gen is deterministic (two runs, identical bytes) and its fabric frames strip back to the
 #    originals (reorder/layers.py round trip);
-# 2. the ideal oracle (cw_oracle.py) output passes cw_check.py;
-# 3. damaged copies (cw_corrupt.py) fail (exit 1) with the precise message expected: dropped,
+# 2. the ideal oracle (nettwin.reorder.oracle) output passes nettwin.reorder.check;
+# 3. damaged copies (nettwin.reorder.corrupt) fail (exit 1) with the precise message expected: dropped,
 #    swapped, flipped and duplicated packets, removed NOTIFY / CLEAR / RTT_REPLY, no reordering at
 #    all, inconsistent stats, stats that claim drops or collisions the traffic cannot cause, a packet
 #    held with no rule holding it (issue 13), a CLEAR before its trigger;

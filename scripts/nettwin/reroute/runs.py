@@ -1,15 +1,15 @@
 """The ConWeave source-ToR block's regression runs (API: nettwin/regress/run.py).
 
-Every rr_gen.py scenario x seed through `nettwin reroute --engine lockstep` (RTL and cycle model compared every
+Every nettwin.reroute.gen scenario x seed through `nettwin reroute --engine lockstep` (RTL and cycle model compared every
 cycle), timed (the pcaps' offer times) and timed+bp (40 % backpressure on the fabric output), each checked by
-rr_check.py (byte-exact order, the three conditions at every reroute, epochs, flags, at most two paths per
+nettwin.reroute.check (byte-exact order, the three conditions at every reroute, epochs, flags, at most two paths per
 flow between drains, stats against the pcaps). The p4-* scenarios are rr_gen's scenario of that name in
 conweave-p4's wire format (rr_gen --wire-format conweave-p4, `nettwin reroute --wire-format conweave-p4`,
 rr_check reading the format from run.json; docs/reroute.md "Wire format"). The *-e2e scenarios go on to the
 destination ToR (issue 26 item 2's "a conweave-p4-layout capture goes through the destination ToR in order,
 exactly once, in lockstep"): rr_gen --no-clear (each flow reroutes at most once, so an open loop is safe),
-the block's output through rr_fabric.py's paths (different delays: rerouted packets overtake their TAIL),
-`nettwin reorder --engine lockstep` with the same wire_format, and cw_check.py on what the hosts get. The
+the block's output through nettwin.reroute.fabric's paths (different delays: rerouted packets overtake their TAIL),
+`nettwin reorder --engine lockstep` with the same wire_format, and nettwin.reorder.check on what the hosts get. The
 closed loop through the destination ToR is a GoogleTest
 (RerouteLockstep.ClosedLoopWithTheDestinationToR), not yet a regression run.
 """
@@ -17,7 +17,7 @@ import os
 
 from nettwin.regress.run import PY, Run, Vector, stats_ok, tag
 
-TITLE = "ConWeave source ToR (RTL and model in lockstep; checked by rr_check.py)"
+TITLE = "ConWeave source ToR (RTL and model in lockstep; checked by nettwin.reroute.check)"
 HEADER = ["scenario", "seed", "mode", "host frames", "out", "reroutes", "RTT requests", "blocked (iii)",
           "no path (ii)", "ECMP fallback", "control", "cycles", "result", "time"]
 SCENARIOS = ["mixed", "tswrap", "overflow", "ipv6", "p4-mixed", "p4-overflow", "p4-mixed-e2e", "p4-ipv6-e2e"]

@@ -28,7 +28,7 @@ LINK_ETH, LINK_USER0 = 1, 147
 def make_config(rng):
     nports = rng.randint(4, 6)
     ports = rng.sample(range(ref.PORTS - 1), nports)  # port 15 stays unconfigured
-    lines = ["# nettwin vnic config (scripts/vnic_gen.py)"]
+    lines = ["# nettwin vnic config (nettwin.vnic.gen)"]
     vesw = rng.sample(range(1, 0xFFFF), nports)
     for i, p in enumerate(ports):
         # full members: a port talks to its own partition (two limited members could not, IBTA 10.9.3)

@@ -1,19 +1,19 @@
 """The OPA VNIC block's regression runs (API: nettwin/regress/run.py).
 
-Per seed, vnic_gen.py makes a vector (D/vnic.txt, D/eth.pcap + D/eth.ports, D/opa.pcap); for each stimulus
+Per seed, nettwin.vnic.gen makes a vector (D/vnic.txt, D/eth.pcap + D/eth.ports, D/opa.pcap); for each stimulus
 mode (back to back; input gaps + output backpressure):
-  encap: `nettwin vnic --direction encap --engine lockstep`, checked by vnic_check.py encap (independent
+  encap: `nettwin vnic --direction encap --engine lockstep`, checked by nettwin.vnic.check encap (independent
          reference, field-by-field decode, ICRC / length / pad, stats); then the round trip: the encapsulation
-         output decapsulated again in lockstep, and vnic_check.py roundtrip requires every frame back byte
+         output decapsulated again in lockstep, and nettwin.vnic.check roundtrip requires every frame back byte
          for byte on the port it came from;
   decap: `nettwin vnic --direction decap --engine lockstep` on the valid and corrupted 16B packets, checked by
-         vnic_check.py decap (frames, ports, drop counts by reason).
+         nettwin.vnic.check decap (frames, ports, drop counts by reason).
 """
 import os
 
 from nettwin.regress.run import PY, Run, Vector, stats_ok, sum_drops, tag
 
-TITLE = ("OPA VNIC (RTL and model in lockstep; checked by vnic_check.py: independent reference, field-by-field "
+TITLE = ("OPA VNIC (RTL and model in lockstep; checked by nettwin.vnic.check: independent reference, field-by-field "
          "decode, round trip)")
 HEADER = ["scenario", "seed", "mode", "pkts_in", "pkts_out", "drops", "cycles", "out_beats", "result", "time"]
 MODES = [("b2b", []), ("gaps+bp", ["--gaps", "0.3", "--backpressure", "0.4", "--seed", "{seed}"])]
