@@ -9,7 +9,8 @@
 #    nettwin-re-check says so without it); three commands answer --help;
 # 3. one real small run: nettwin-lb-gen -> nettwin-lb-ref -> nettwin-lb-check passes, and a damaged copy
 #    (nettwin-common-corrupt-pcap) fails with exit 1;
-# 4. every tool module (a main() under scripts/nettwin, tests aside) has a console command;
+# 4. every tool module (a main() under scripts/nettwin, tests aside) has a console command, every package
+#    folder is in pyproject's packages, and every Lua dissector is installed (nettwin/dissectors);
 # 5. no sys.path.insert is left and no scripts/*.py imports the package (no entry-point shim).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -21,7 +22,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 mkdir -p "$T/src/scripts"
 cp "$ROOT/pyproject.toml" "$T/src/"
 cp "$ROOT/scripts/README.md" "$T/src/scripts/"
-cp -r "$ROOT/scripts/nettwin" "$T/src/scripts/"
+cp -r "$ROOT/scripts/nettwin" "$ROOT/scripts/dissectors" "$T/src/scripts/"
 find "$T/src" -name __pycache__ -prune -exec rm -rf {} +
 
 "$PY" -m venv --without-pip --system-site-packages "$T/venv" || fail "cannot make a venv"
@@ -65,6 +66,16 @@ for c in nettwin-lb-gen nettwin-rdma-check nettwin-regress; do
     grep -q "usage: " <<<"$out" || fail "$c --help prints no usage"
 done
 echo "ok: nettwin-lb-gen, nettwin-rdma-check, nettwin-regress --help"
+# every Lua dissector comes along as package data, and the installed paths.DISSECTORS_DIR is that copy
+"$V/python" - "$ROOT" <<'EOF' || fail "the installed dissectors"
+import glob, os, sys
+from nettwin.common.paths import DISSECTORS_DIR
+want = sorted(os.path.basename(p) for p in glob.glob(os.path.join(sys.argv[1], "scripts", "dissectors", "*.lua")))
+got = sorted(os.path.basename(p) for p in glob.glob(os.path.join(DISSECTORS_DIR, "*.lua")))
+if not DISSECTORS_DIR.startswith(sys.prefix) or want != got or not want:
+    sys.exit("DISSECTORS_DIR %s has %s, the tree %s" % (DISSECTORS_DIR, got, want))
+print("ok: %d Lua dissectors installed in %s" % (len(got), DISSECTORS_DIR))
+EOF
 
 "$V/nettwin-lb-gen" --seed 5 --packets 120 --out-dir "$T/lb" >/dev/null
 "$V/nettwin-lb-ref" --tables "$T/lb/runsim.txt" --in "$T/lb/packets_in.pcap" --out "$T/lb/exp.pcap" \
@@ -80,11 +91,14 @@ rc=0
 echo "ok: a damaged output fails (exit 1)"
 
 "$PY" - "$ROOT" <<'EOF' || fail "tool modules without a console command"
-import os, re, sys
+import glob, os, re, sys
 root = sys.argv[1]
 toml = open(os.path.join(root, "pyproject.toml")).read()
 targets = set(re.findall(r'^"?[\w-]+"?\s*=\s*"(nettwin\.[\w.]+):main"', toml, re.M))
-missing = []
+listed = set(re.findall(r'"(nettwin(?:\.\w+)?)"', toml.split("packages = [", 1)[1].split("]", 1)[0]))
+folders = ["nettwin"] + ["nettwin." + os.path.basename(os.path.dirname(q))
+                         for q in glob.glob(os.path.join(root, "scripts", "nettwin", "*", "__init__.py"))]
+missing = ["package %s (not in [tool.setuptools] packages)" % f for f in sorted(folders) if f not in listed]
 for d, _, files in os.walk(os.path.join(root, "scripts", "nettwin")):
     for f in files:
         if f.endswith(".py") and not f.startswith("test_"):
@@ -92,9 +106,9 @@ for d, _, files in os.walk(os.path.join(root, "scripts", "nettwin")):
             if re.search(r"^def main\(", text, re.M):
                 mod = os.path.relpath(os.path.join(d, f[:-3]), os.path.join(root, "scripts")).replace(os.sep, ".")
                 if mod not in targets:
-                    missing.append(mod)
+                    missing.append("console command for " + mod)
 for m in sorted(missing):
-    print("no console command for %s" % m)
+    print("missing: %s" % m)
 print("ok: %d console commands in pyproject.toml, every tool module has one" % len(targets))
 sys.exit(1 if missing else 0)
 EOF

@@ -4,14 +4,17 @@ installed), the repository root (vectors/, scripts/dissectors/) and the interpre
 Run from the tree, the package needs scripts/ on the path: `PYTHONPATH=scripts /usr/bin/python3 -m
 nettwin.lb.gen ...` from the repository root (or any directory, with an absolute PYTHONPATH). Installed (`pip
 install .`, pyproject.toml), the same modules are importable anywhere and have console commands
-(`nettwin-lb-gen ...`); the files that live outside the package (vectors/, the Lua dissectors) are then found
-through NETTWIN_ROOT=<repository root>."""
+(`nettwin-lb-gen ...`) and the Lua dissectors come along (package data nettwin/dissectors/); the files that live
+outside the package (vectors/, rtl/) are then found through NETTWIN_ROOT=<repository root>."""
 import os
 
 PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCRIPTS_DIR = PACKAGE_PARENT  # the source tree's scripts/ (kept name: the tests and tools say SCRIPTS_DIR)
 ROOT_DIR = os.environ.get("NETTWIN_ROOT") or os.path.dirname(PACKAGE_PARENT)
-DISSECTORS_DIR = os.path.join(ROOT_DIR, "scripts", "dissectors")
+# the tshark Lua dissectors, all in scripts/dissectors/; installed, they are the package data nettwin/dissectors/
+_INSTALLED_DISSECTORS = os.path.join(PACKAGE_PARENT, "nettwin", "dissectors")
+DISSECTORS_DIR = (_INSTALLED_DISSECTORS if os.path.isdir(_INSTALLED_DISSECTORS)
+                  else os.path.join(ROOT_DIR, "scripts", "dissectors"))
 
 PY = "/usr/bin/python3"  # the interpreter that has Scapy (Debian's python3-scapy)
 
