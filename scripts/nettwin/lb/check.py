@@ -25,6 +25,7 @@ import shutil
 import subprocess
 import sys
 
+from nettwin.common.report import Report
 from nettwin.lb.ref import (DROP_REASONS, ETH_IPV4, ETH_IPV6, LB_HDR, InputError, expected_run,
                             read_pcap, stats_of)
 from nettwin.common.pcap import align
@@ -33,26 +34,6 @@ from nettwin.lb.tables import ScriptError
 # tshark checksum status values (tshark -G values: ip.checksum.status / udp.checksum.status)
 TS_BAD, TS_GOOD, TS_UNVERIFIED, TS_NOT_PRESENT = 0, 1, 2, 3
 TS_NAME = {0: "Bad", 1: "Good", 2: "Unverified", 3: "Not present", 4: "Illegal"}
-
-
-class Report:
-    """Collects mismatches; prints the first of each check in full, then counts."""
-
-    def __init__(self):
-        self.counts = {}
-        self.first = {}
-
-    def fail(self, check, msg):
-        self.counts[check] = self.counts.get(check, 0) + 1
-        if check not in self.first:
-            self.first[check] = msg
-
-    def ok(self):
-        return not self.counts
-
-    def print(self):
-        for check, msg in self.first.items():
-            print(f"MISMATCH [{check}] ({self.counts[check]} in total) first: {msg}")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -27,7 +27,8 @@ import sys
 
 from nettwin.common.pcap import InputError, read_pcap
 from nettwin.lb import udplb_ref as R
-from nettwin.lb.check import Report, run_tshark
+from nettwin.common.report import Report
+from nettwin.lb.check import run_tshark
 from nettwin.lb.tables import ScriptError
 
 TS_BAD = 0

@@ -34,31 +34,12 @@ import argparse
 import json
 import sys
 
+from nettwin.common.report import Report
 from nettwin.rdma import ref as rdma_ref
 from nettwin.common.pcap import align
 from nettwin.rdma.ref import ConfigError, InputError, opname
 from nettwin.rdma.check_decode import brief, decode, decode_check, field_diff
 from nettwin.rdma.check_memory import Regions, at_most_once, check_cqes
-
-
-class Report:
-    def __init__(self, show=1):
-        self.counts, self.msgs, self.show = {}, {}, show
-
-    def fail(self, check, msg):
-        self.counts[check] = self.counts.get(check, 0) + 1
-        m = self.msgs.setdefault(check, [])
-        if len(m) < self.show:
-            m.append(msg)
-
-    def ok(self):
-        return not self.counts
-
-    def print(self):
-        for check, msgs in self.msgs.items():
-            print(f"MISMATCH [{check}] ({self.counts[check]} in total) first: {msgs[0]}")
-            for m in msgs[1:]:
-                print(f"    then: {m}")
 
 
 # ---------------------------------------------------------------------------------------------
