@@ -229,7 +229,7 @@ class Runs(unittest.TestCase):
         # progress: one [k/N] line per run, the failure's report and replay right under its line
         self.assertEqual(len(re.findall(r"^\[\s*\d+/4\] ", out, re.M)), 4, out)
         self.assertRegex(out, r"FAIL.*\n    FAILED at run: lb\.spec\.gaps\+bp\n(    \| .*\n)*    \| lb lockstep: "
-                              r"divergence at cycle 42.*\n(    \| .*\n)*    replay: PYTHONPATH=\S+ \S+ -m nettwin\.lb\.spec_gen.* && " +
+                              r"divergence at cycle 42.*\n(    \| .*\n)*    replay: .* && PYTHONPATH=\S+ \S+ -m nettwin\.lb\.spec_gen .* && " +
                          re.escape(fake) + " lb .*--gaps")
         cases = ET.parse(junit).getroot().findall("./testsuite/testcase")
         self.assertEqual(sorted(c.get("classname") + "." + c.get("name") for c in cases), sorted(names))
