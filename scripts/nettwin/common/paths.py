@@ -19,24 +19,11 @@ DISSECTORS_DIR = (_INSTALLED_DISSECTORS if os.path.isdir(_INSTALLED_DISSECTORS)
 PY = "/usr/bin/python3"  # the interpreter that has Scapy (Debian's python3-scapy)
 
 
-def tool(module):
-    """The command line that runs a tool module, e.g. tool("nettwin.lb.gen") -> [PY, "-m", "nettwin.lb.gen"];
-    the child finds the package through module_env() / export_pythonpath()."""
-    return [PY, "-m", module]
-
-
-def pythonpath(env=None):
+def pythonpath():
     """PYTHONPATH with the package's parent first (so a child `python3 -m nettwin...` imports this very copy)."""
-    old = (os.environ if env is None else env).get("PYTHONPATH", "")
+    old = os.environ.get("PYTHONPATH", "")
     parts = [PACKAGE_PARENT] + [p for p in old.split(os.pathsep) if p and p != PACKAGE_PARENT]
     return os.pathsep.join(parts)
-
-
-def module_env(env=None):
-    """A copy of env (default os.environ) whose PYTHONPATH finds this package, for subprocess(..., env=)."""
-    e = dict(os.environ if env is None else env)
-    e["PYTHONPATH"] = pythonpath(e)
-    return e
 
 
 def export_pythonpath():

@@ -22,7 +22,7 @@ from scapy.layers.inet6 import ICMPv6DestUnreach, ICMPv6EchoRequest, ICMPv6ND_NS
 from scapy.layers.l2 import ARP, Dot1Q, Ether
 from scapy.packet import Raw
 
-from nettwin.common.paths import ROOT_DIR, SCRIPTS_DIR
+from nettwin.common.paths import ROOT_DIR
 from nettwin.common.pcap import read_pcap
 from nettwin.lb import udplb_check as C
 from nettwin.lb import udplb_fix_arp

@@ -25,7 +25,7 @@ from scapy.packet import Raw
 from nettwin.rdma import ref as R
 from nettwin.rdma.layers import (AETH, BTH, RETH, AtomicAckETH, AtomicETH, ImmDt, build_request, check_icrc,
                                  icrc)
-from nettwin.rdma.test_support import (BASE, PY, QIP4, QIP6, QMAC, RIP4, RIP6, RMAC, S, ConfigErrorAssertions,
+from nettwin.rdma.test_support import (BASE, PY, QIP4, QIP6, QMAC, RIP4, RIP6, RMAC, ConfigErrorAssertions,
                                        cfg, ipv6_icrc_with_scapy, req, scapy_response)
 from nettwin.common.paths import export_pythonpath  # noqa: E402
 
