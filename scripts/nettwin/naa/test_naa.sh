@@ -127,7 +127,7 @@ check "mrsp checker (independent reference, kernels)" 0 "1 RPC results as the ke
 # The DREQ revoked the grant (regions 0); events = MRSP + RPC + drops.
 check "mrsp stats balanced" 0 '"regions": 0, "state": "idle", "balanced": true' cat "$T/mrsp.json"
 check "tshark + mrsp.lua decode the 0x02 answer" 0 "0x02	2	0x0000000040000000,0x0000000040001000	0x00005000,0x00005001	1000,64" \
-  tshark -X "lua_script:$HERE/nettwin/naa/mrsp.lua" -r "$T/mrsp_o.pcap" -Y "mrsp.type == 2" -T fields \
+  tshark -X "lua_script:$HERE/dissectors/mrsp.lua" -r "$T/mrsp_o.pcap" -Y "mrsp.type == 2" -T fields \
   -E occurrence=a -E aggregator=, -e mrsp.type -e mrsp.count -e mrsp.addr -e mrsp.rkey -e mrsp.size
 check "the CRC-32 result WRITE_WITH_IMM" 0 "crc ok" $PY - "$T/mrsp_o.pcap" "$T/mrsp.pcap.data" <<'PYEOF'
 import sys, zlib
