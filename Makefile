@@ -18,7 +18,7 @@ build: setup $(BUILD)/Makefile
 # The main job: every vector through RTL and model in lockstep, independently checked, with a summary.
 # ARGS passes options, e.g. make regress ARGS="--only lb -j 2 --report build/report".
 regress: build
-	/usr/bin/python3 scripts/regress.py --build $(BUILD) $(ARGS)
+	PYTHONPATH=scripts /usr/bin/python3 -m nettwin.regress.cli --build $(BUILD) $(ARGS)
 
 # The test suite (what CI runs).
 test: build
@@ -51,7 +51,7 @@ coverage: setup
 # prints its replay; the summary gives the CPU seconds of generation, lockstep and checks).
 SOAK_PACKETS ?= 200000
 soak: build
-	/usr/bin/python3 scripts/soak.py --build $(BUILD) --packets $(SOAK_PACKETS)
+	PYTHONPATH=scripts /usr/bin/python3 -m nettwin.regress.soak --build $(BUILD) --packets $(SOAK_PACKETS)
 
 lint:
 	bash scripts/lint_rtl.sh

@@ -1,7 +1,7 @@
 // `nettwin cw-loop`: the ConWeave closed loop (docs/cwloop.md): seeded hosts' flows through the source ToR
 // (reroute), a fabric of several paths with moving congestion, the destination ToR (reorder), control packets
 // back through the fabric; both ToRs as cycle models, RTL, or RTL and model in lockstep. Writes a capture of
-// every point with its time and a JSON report, for scripts/cwloop_check.py.
+// every point with its time and a JSON report, for nettwin.cwloop.check.
 #include <cstdio>
 #include <fstream>
 #include <iostream>

@@ -1,4 +1,4 @@
-// The source-ToR block's stats JSON (the keys scripts/rr_check.py reads), shared by `nettwin reroute` and
+// The source-ToR block's stats JSON (the keys nettwin.reroute.check reads), shared by `nettwin reroute` and
 // `nettwin cw-loop` (which writes it for the source ToR of its closed loop).
 #pragma once
 

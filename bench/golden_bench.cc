@@ -1,6 +1,6 @@
 // Golden-output speed: whole-process time and peak memory of `nettwin lb --engine fast` against the project's
-// independent Python reference (scripts/lb_ref.py) on the same files, every figure from one run of this
-// program. Generates its captures (never checked in) and deletes them unless --keep.
+// independent Python reference (nettwin.lb.ref, scripts/nettwin/lb/ref.py) on the same files, every figure from
+// one run of this program. Generates its captures (never checked in) and deletes them unless --keep.
 //   build/golden_bench [--dir D] [--repeat N] [--mixed-frames N] [--big-mb M] [--quick] [--keep]
 // Each command runs --repeat times (default 3); the table shows the fastest run (the machine is shared) and
 // that run's peak resident memory (getrusage ru_maxrss of the child).
@@ -140,7 +140,8 @@ int main(int argc, char** argv) {
   }
   mkdir(dir.c_str(), 0755);
   const std::string nettwin = Dir(argv[0]) + "/nettwin";
-  const std::string ref = std::string(NT_SOURCE_DIR) + "/scripts/lb_ref.py";
+  // the reference runs as `python3 -m nettwin.lb.ref` with the source tree's package on PYTHONPATH
+  setenv("PYTHONPATH", (std::string(NT_SOURCE_DIR) + "/scripts").c_str(), 1);
   const std::string tables = dir + "/tables.txt";
   std::ofstream(tables) << testing::FullTables();
 
@@ -164,7 +165,7 @@ int main(int argc, char** argv) {
   };
 
   std::printf("| capture | frames | MB | `nettwin lb --engine fast` wall (cpu) | GB/s wall (cpu) | max RSS | "
-              "`lb_ref.py` (Python) wall (cpu) | max RSS | fast / Python wall (cpu) | same frames |\n"
+              "`nettwin.lb.ref` (Python) wall (cpu) | max RSS | fast / Python wall (cpu) | same frames |\n"
               "|---|---|---|---|---|---|---|---|---|---|\n");
   for (size_t k = 0; k < caps.size(); ++k) {
     const Capture& c = caps[k];
@@ -176,7 +177,7 @@ int main(int argc, char** argv) {
                 static_cast<unsigned long long>(c.frames), mbytes, fast.seconds, fast.cpu_seconds,
                 mbytes / 1000.0 / fast.seconds, mbytes / 1000.0 / fast.cpu_seconds, fast.max_rss_mb);
     if (k + 1 < caps.size()) {  // the Python reference holds a whole capture in memory: not on the big one
-      const Usage py = Best({"/usr/bin/python3", ref, "--tables", tables, "--in", c.path, "--out", out_py}, repeat);
+      const Usage py = Best({"/usr/bin/python3", "-m", "nettwin.lb.ref", "--tables", tables, "--in", c.path, "--out", out_py}, repeat);
       std::printf(" %.3f s (%.3f s) | %.1f MB | %.1fx (%.1fx) | %s |\n", py.seconds, py.cpu_seconds, py.max_rss_mb,
                   py.seconds / fast.seconds, py.cpu_seconds / fast.cpu_seconds,
                   SameFrames(out_c, out_py) ? "yes" : "NO");

@@ -18,12 +18,13 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SCRIPTS = os.path.join(HERE, "..", "scripts")
+SCRIPTS = os.path.abspath(os.path.join(HERE, "..", "scripts"))  # the nettwin package's parent
 PY = "/usr/bin/python3"
 
 
 def gen(args, cwd):
-    subprocess.run([PY] + args, check=True, stdout=subprocess.DEVNULL, cwd=cwd)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([SCRIPTS] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
+    subprocess.run([PY] + args, check=True, stdout=subprocess.DEVNULL, cwd=cwd, env=env)  # python3 -m nettwin...
 
 
 def run(cmd, stats):
@@ -48,22 +49,22 @@ def main():
     a = ap.parse_args()
     nettwin = os.path.join(a.build, "nettwin")
     with tempfile.TemporaryDirectory() as d:
-        gen([os.path.join(SCRIPTS, "lb_gen.py"), "--seed", "3", "--packets", str(a.lb_packets),
+        gen(["-m", "nettwin.lb.gen", "--seed", "3", "--packets", str(a.lb_packets),
              "--out-dir", os.path.join(d, "lb")], d)
-        gen([os.path.join(SCRIPTS, "rdma_gen.py"), "--seed", "1", "--scenario", "mixed",
+        gen(["-m", "nettwin.rdma.gen", "--seed", "1", "--scenario", "mixed",
              "--out-dir", os.path.join(d, "rdma")], d)
-        gen([os.path.join(SCRIPTS, "cw_gen.py"), "--seed", "1", "--scenario", "mixed",
+        gen(["-m", "nettwin.reorder.gen", "--seed", "1", "--scenario", "mixed",
              "--out-dir", os.path.join(d, "reorder")], d)
         blocks = [
-            ("lb", f"lb_gen.py --seed 3 --packets {a.lb_packets} (mixed sizes, drops, reconfiguration)",
+            ("lb", f"nettwin.lb.gen --seed 3 --packets {a.lb_packets} (mixed sizes, drops, reconfiguration)",
              lambda e, st: [nettwin, "lb", "--tables", os.path.join(d, "lb", "runsim.txt"),
                             "--in", os.path.join(d, "lb", "packets_in.pcap"), "--out", os.path.join(d, "o.pcap"),
                             "--engine", e, "--stats", st]),
-            ("rdma", "rdma_gen.py --seed 1 --scenario mixed, --mem-read-cycles 50",
+            ("rdma", "nettwin.rdma.gen --seed 1 --scenario mixed, --mem-read-cycles 50",
              lambda e, st: [nettwin, "rdma", "--config", os.path.join(d, "rdma", "responder.txt"),
                             "--in", os.path.join(d, "rdma", "requests.pcap"), "--out", os.path.join(d, "o.pcap"),
                             "--mem-read-cycles", "50", "--engine", e, "--stats", st]),
-            ("reorder", "cw_gen.py --seed 1 --scenario mixed, timed",
+            ("reorder", "nettwin.reorder.gen --seed 1 --scenario mixed, timed",
              lambda e, st: [nettwin, "reorder", "--config", os.path.join(d, "reorder", "reorder.txt"),
                             "--in", os.path.join(d, "reorder", "arrivals.pcap"), "--out", os.path.join(d, "o.pcap"),
                             "--ctrl-out", os.path.join(d, "c.pcap"), "--engine", e, "--stats", st]),

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # RTL coverage: builds the Verilated blocks with line + toggle coverage (BUILD, default build-cov), runs every
 # ctest test that drives the RTL (the lockstep GoogleTests, the CLI tests, and lb_vectors, which is the quick
-# regression `regress.py --quick`; with --regress also the whole regression), merges every instance's counts with
+# regression `nettwin.regress.cli --quick`; with --regress also the whole regression), merges every instance's counts with
 # verilator_coverage, writes an lcov HTML report (genhtml) and prints line and toggle coverage per block
 # (files under rtl/). The uncovered lines and why: docs/coverage-review.md.
 #   scripts/coverage.sh [--build DIR] [--regress] [--jobs N]
 #   make coverage [COVERAGE_REGRESS=1]
 set -euo pipefail
 S="$(cd "$(dirname "$0")" && pwd)"
+export PYTHONPATH="$S${PYTHONPATH:+:$PYTHONPATH}"   # python3 -m nettwin.<block>.<tool> finds the package
 ROOT="$(cd "$S/.." && pwd)"
 BUILD="$ROOT/build-cov"
 REGRESS=0
@@ -37,7 +38,7 @@ failed=0
 (cd "$BUILD" && ctest -j "$JOBS" -E "^($NO_RTL|lb_scripts|rdma_scripts|cw_scripts)\$" | tail -3) || failed=1
 if [ "$REGRESS" -eq 1 ]; then
   echo "== regression"
-  /usr/bin/python3 "$S/regress.py" -j "$JOBS" --build "$BUILD" --work "$BUILD/regress" | tail -5 || failed=1
+  /usr/bin/python3 -m nettwin.regress.cli -j "$JOBS" --build "$BUILD" --work "$BUILD/regress" | tail -5 || failed=1
 fi
 n=$(find "$OUT/dat" -name '*.dat' | wc -l)
 [ "$n" -gt 0 ] || { echo "coverage.sh: no coverage data written" >&2; exit 1; }

@@ -17,6 +17,7 @@
 # finds goes to BUILD/corpus/TARGET, so later runs start from it.
 set -euo pipefail
 S="$(cd "$(dirname "$0")" && pwd)"
+export PYTHONPATH="$S${PYTHONPATH:+:$PYTHONPATH}"   # python3 -m nettwin.<block>.<tool> finds the package
 ROOT="$(cd "$S/.." && pwd)"
 BUILD="$ROOT/build-fuzz"
 SECONDS_EACH=60
@@ -83,13 +84,13 @@ if [ ! -f "$C/.seeded-v7" ]; then
   for t in "${ALL_TARGETS[@]}"; do mkdir -p "$C/$t"; done
   G="$BUILD/gen"
   rm -rf "$G" && mkdir -p "$G"
-  $PY "$S/lb_gen.py" --seed 1 --out-dir "$G/lb" --packets 120 >/dev/null
-  $PY "$S/rdma_gen.py" --seed 1 --scenario mixed --out-dir "$G/rdma" --no-check >/dev/null
-  $PY "$S/cw_gen.py" --seed 1 --scenario mixed --out-dir "$G/cw" >/dev/null
-  $PY "$S/vnic_gen.py" --seed 1 --out-dir "$G/vnic" >/dev/null
-  $PY "$S/re_gen.py" --seed 1 --out-dir "$G/re" --events 20 >/dev/null
-  $PY "$S/re_gen.py" --seed 1 --out-dir "$G/re/e2sar" --events 20 --header e2sar >/dev/null
-  $PY "$S/lb_plan_gen.py" gen --seed 1 --out-dir "$G/plan" --packets 20 >/dev/null
+  $PY -m nettwin.lb.gen --seed 1 --out-dir "$G/lb" --packets 120 >/dev/null
+  $PY -m nettwin.rdma.gen --seed 1 --scenario mixed --out-dir "$G/rdma" --no-check >/dev/null
+  $PY -m nettwin.reorder.gen --seed 1 --scenario mixed --out-dir "$G/cw" >/dev/null
+  $PY -m nettwin.vnic.gen --seed 1 --out-dir "$G/vnic" >/dev/null
+  $PY -m nettwin.re.gen --seed 1 --out-dir "$G/re" --events 20 >/dev/null
+  $PY -m nettwin.re.gen --seed 1 --out-dir "$G/re/e2sar" --events 20 --header e2sar >/dev/null
+  $PY -m nettwin.lb.plan_gen gen --seed 1 --out-dir "$G/plan" --packets 20 >/dev/null
   cp "$G/vnic/vnic.txt" "$C/vnic_config/gen1.txt"
   # lb_plan: tables NUL members NUL boundary NUL current start NUL now (the CLI's options, decimal)
   { cat "$G/plan/filter.txt"; printf '\0'; cat "$G/plan/members0.txt"; } >"$C/lb_plan/init"

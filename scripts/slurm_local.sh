@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# A one-node Slurm cluster on localhost, for testing the regression's farm mode (scripts/regress.py --slurm,
-# scripts/soak.py --slurm) on one machine: munged + slurmctld + slurmd, everything (config, munge key and
+# A one-node Slurm cluster on localhost, for testing the regression's farm mode (nettwin.regress.cli --slurm,
+# nettwin.regress.soak --slurm) on one machine: munged + slurmctld + slurmd, everything (config, munge key and
 # socket, state, spool, logs, pid files) inside DIR, on ports of its own, bound to 127.0.0.1 only. It never
 # reads or touches /etc/slurm, /etc/munge or a real cluster's daemons.
 #

@@ -29,6 +29,7 @@ BLOCKS=("$@")
 [ ${#BLOCKS[@]} -eq 0 ] && BLOCKS=("${ALL[@]}")
 PY=/usr/bin/python3
 HERE="$ROOT/scripts"
+export PYTHONPATH="$HERE${PYTHONPATH:+:$PYTHONPATH}"   # python3 -m nettwin.<block>.<tool> finds the package
 mkdir -p "$B"
 list=$(IFS=';'; echo "${BLOCKS[*]}")
 
@@ -59,26 +60,26 @@ BUG[NAA]="m_valid_o drops every other stalled cycle (naa_top's output mux)"
 for blk in "${BLOCKS[@]}"; do
   case $blk in
     LB)
-      gen "$PY" "$HERE/lb_gen.py" --seed 1 --packets 200 --out-dir "$T/lb"
+      gen "$PY" -m nettwin.lb.gen --seed 1 --packets 200 --out-dir "$T/lb"
       ARGS[LB]="lb --tables $T/lb/runsim.txt --in $T/lb/packets_in.pcap --out $T/lb_out.pcap" ;;
     UDPLB)
-      gen "$PY" "$HERE/udplb_gen.py" --seed 1 --packets 200 --out-pcap "$T/udplb.pcap" --out-tables "$T/udplb.txt"
+      gen "$PY" -m nettwin.lb.udplb_gen --seed 1 --packets 200 --out-pcap "$T/udplb.pcap" --out-tables "$T/udplb.txt"
       ARGS[UDPLB]="lb --program udplb --tables $T/udplb.txt --in $T/udplb.pcap --out $T/udplb_out.pcap" ;;
     RDMA)
-      gen "$PY" "$HERE/rdma_gen.py" --seed 3 --out-dir "$T/rdma" --scenario mixed
+      gen "$PY" -m nettwin.rdma.gen --seed 3 --out-dir "$T/rdma" --scenario mixed
       ARGS[RDMA]="rdma --config $T/rdma/responder.txt --in $T/rdma/requests.pcap --out $T/rdma_out.pcap" ;;
     REORDER)
-      gen "$PY" "$HERE/cw_gen.py" --seed 3 --scenario ecn --flows 4 --out-dir "$T/cw"
+      gen "$PY" -m nettwin.reorder.gen --seed 3 --scenario ecn --flows 4 --out-dir "$T/cw"
       ARGS[REORDER]="reorder --config $T/cw/reorder.txt --in $T/cw/arrivals.pcap --out $T/cw_out.pcap --ctrl-out $T/cw_ctrl.pcap" ;;
     REROUTE)
-      gen "$PY" "$HERE/rr_gen.py" --seed 2 --scenario overflow --out-dir "$T/rr"
+      gen "$PY" -m nettwin.reroute.gen --seed 2 --scenario overflow --out-dir "$T/rr"
       ARGS[REROUTE]="reroute --in $T/rr/hosts.pcap --ctrl-in $T/rr/control.pcap --out $T/rr_out.pcap --flows 4 --paths 8" ;;
     VNIC)
-      gen "$PY" "$HERE/vnic_gen.py" --seed 3 --frames 60 --out-dir "$T/vnic"
+      gen "$PY" -m nettwin.vnic.gen --seed 3 --frames 60 --out-dir "$T/vnic"
       ARGS[VNIC]="vnic --config $T/vnic/vnic.txt --direction encap --in $T/vnic/eth.pcap --ports $T/vnic/eth.ports --out $T/enc_out.pcap"
       ARGS[VNIC_DECAP]="vnic --config $T/vnic/vnic.txt --direction decap --in $T/vnic/opa.pcap --out $T/dec_out.pcap" ;;
     RE)
-      gen "$PY" "$HERE/re_gen.py" --seed 1 --out-dir "$T/re"
+      gen "$PY" -m nettwin.re.gen --seed 1 --out-dir "$T/re"
       ARGS[RE]="re --config $T/re/re.txt --in $T/re/segments.pcap --out $T/re_out.pcap" ;;
     NAA)
       ARGS[NAA]="naa --config $ROOT/vectors/naa/naa.txt --in $ROOT/vectors/naa/connect.pcap --out $T/naa_out.pcap" ;;

@@ -33,7 +33,7 @@
 -- conweave.icrc (last 4 bytes of the UDP payload = of the IP datagram).
 -- Info: "ConWeave NORMAL ep 1 REROUTED path 5 QP 0x123456 PSN 0x000010".
 -- Short packets get an expert error (conweave.malformed) instead of a Lua error.
--- Tested on tshark 4.0 by scripts/test_cw_dissector.py.
+-- Tested on tshark 4.0 by nettwin.reorder.test_dissector.
 
 local ROCE_PORT = 4791
 local BTH_LEN = 12

@@ -1,7 +1,7 @@
 """Every Scapy layer and frame helper of the project, importable from one place.
 
-    import sys; sys.path.insert(0, "scripts")     # or PYTHONPATH=scripts
-    from nettwin.layers import UDPLB, EVIO6Seg, RETH, AtomicETH, AtomicAckETH, ImmDt, to_fabric
+    PYTHONPATH=scripts /usr/bin/python3     (from the repository root; or pip install . - pyproject.toml)
+    >>> from nettwin.layers import UDPLB, EVIO6Seg, RETH, AtomicETH, AtomicAckETH, ImmDt, to_fabric
 
 Importing this module also binds the layers, so Scapy decodes LB (UDP 0x4C42) and RoCEv2 (UDP 4791)
 frames it reads from a pcap.  The definitions stay in each block's folder (lb/, rdma/, reorder/, vnic/).

@@ -25,9 +25,8 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 YOSYS_MOD = ROOT / ".tools" / "yosys" / "node_modules" / "@yowasp" / "yosys"
 RUNNER = ROOT / "scripts" / "synth" / "yosys.mjs"
 DEFAULT_EXPECT = ROOT / "scripts" / "synth" / "expected_elab.json"
-sys.path.insert(0, str(ROOT / "scripts" / "synth"))
-import sv_compat  # noqa: E402  (the same package parser as the codemod)
-import depth  # noqa: E402
+import sv_compat  # noqa: E402  (beside this file, on sys.path[0]; the same package parser as the codemod)
+import depth  # noqa: E402  (beside this file too)
 
 # Per-level delay used to turn logic levels into a clock (docs/synthesis.md "Logic depth"): one LUT plus the
 # typical net to the next LUT on UltraScale+ -2 parts, and the clock-to-out + setup overhead of a register pair.

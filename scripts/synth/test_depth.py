@@ -1,13 +1,10 @@
 """Unit tests of depth.py (ctest synth_depth_unit): levels of a module alone and stitched across an instance.
 
-    /usr/bin/python3 -m unittest scripts/synth/test_depth.py
+    cd scripts/synth && /usr/bin/python3 -m unittest test_depth   (depth.py is imported from the working directory)
 """
-import pathlib
-import sys
 import unittest
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-import depth  # noqa: E402
+import depth
 
 LUT = {"A": "input", "O": "output"}
 FF = {"C": "input", "D": "input", "Q": "output"}

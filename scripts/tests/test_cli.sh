@@ -6,12 +6,13 @@ set -uo pipefail
 B=${1:?usage: test_cli.sh BUILD_DIR}
 N="$B/nettwin"
 HERE=$(cd "$(dirname "$0")/.." && pwd)   # scripts/
+export PYTHONPATH="$HERE${PYTHONPATH:+:$PYTHONPATH}"   # python3 -m nettwin.<block>.<tool> finds the package
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 # shellcheck source=SCRIPTDIR/cli_check.sh
 source "$HERE/tests/cli_check.sh"
 
-/usr/bin/python3 "$HERE/ejfat_spec_gen.py" --out "$T/in.pcap" >/dev/null
+/usr/bin/python3 -m nettwin.lb.spec_gen --out "$T/in.pcap" >/dev/null
 TABLES="$HERE/../vectors/lb/spec/runsim.txt"
 
 check "no args" 2 "usage: nettwin" "$N"

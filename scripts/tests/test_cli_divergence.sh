@@ -10,6 +10,7 @@ B=$(cd "${1:?usage: test_cli_divergence.sh BUILD_DIR}" && pwd)
 N="$B/nettwin"
 PY=/usr/bin/python3
 HERE=$(cd "$(dirname "$0")/.." && pwd)   # scripts/
+export PYTHONPATH="$HERE${PYTHONPATH:+:$PYTHONPATH}"   # python3 -m nettwin.<block>.<tool> finds the package
 ROOT=$(cd "$HERE/.." && pwd)
 BASE=$(mktemp -d)
 trap 'rm -rf "$BASE"' EXIT
@@ -23,11 +24,11 @@ gen() {  # gen NAME CMD...: a generator that must succeed
   shift
   "$@" >/dev/null || { echo "FAIL $name did not make its vector"; exit 1; }
 }
-gen ejfat_spec_gen "$PY" "$HERE/ejfat_spec_gen.py" --out "$T/lb.pcap"
-gen rdma_gen "$PY" "$HERE/rdma_gen.py" --seed 3 --out-dir "$T/rdma" --scenario atomic
-gen cw_gen "$PY" "$HERE/cw_gen.py" --seed 3 --scenario ecn --flows 4 --out-dir "$T/cw"
-gen vnic_gen "$PY" "$HERE/vnic_gen.py" --seed 3 --frames 40 --out-dir "$T/vnic"
-gen re_gen "$PY" "$HERE/re_gen.py" --seed 1 --out-dir "$T/re"
+gen ejfat_spec_gen "$PY" -m nettwin.lb.spec_gen --out "$T/lb.pcap"
+gen rdma_gen "$PY" -m nettwin.rdma.gen --seed 3 --out-dir "$T/rdma" --scenario atomic
+gen cw_gen "$PY" -m nettwin.reorder.gen --seed 3 --scenario ecn --flows 4 --out-dir "$T/cw"
+gen vnic_gen "$PY" -m nettwin.vnic.gen --seed 3 --frames 40 --out-dir "$T/vnic"
+gen re_gen "$PY" -m nettwin.re.gen --seed 1 --out-dir "$T/re"
 
 both_values() { grep -q '^  rtl   = ' <<<"$1" && grep -q '^  model = ' <<<"$1"; }
 waveform_written() { grep -qF -- "$1" <<<"$2" && test -s "$1"; }

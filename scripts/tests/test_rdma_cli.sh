@@ -6,12 +6,13 @@ set -uo pipefail
 B=${1:?usage: test_rdma_cli.sh BUILD_DIR}
 N="$B/nettwin"
 HERE=$(cd "$(dirname "$0")/.." && pwd)   # scripts/
+export PYTHONPATH="$HERE${PYTHONPATH:+:$PYTHONPATH}"   # python3 -m nettwin.<block>.<tool> finds the package
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 # shellcheck source=SCRIPTDIR/cli_check.sh
 source "$HERE/tests/cli_check.sh"
 
-/usr/bin/python3 "$HERE/rdma_gen.py" --seed 3 --out-dir "$T/v" --scenario atomic >/dev/null
+/usr/bin/python3 -m nettwin.rdma.gen --seed 3 --out-dir "$T/v" --scenario atomic >/dev/null
 C="$T/v/responder.txt"
 R="$T/v/requests.pcap"
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # CLI behaviour of `nettwin reorder`: the documented outputs on good input (every engine, identical results,
-# stats JSON with every key, an FST trace, output accepted by cw_check.py), and clear errors with exit 2 on
+# stats JSON with every key, an FST trace, output accepted by nettwin.reorder.check), and clear errors with exit 2 on
 # bad usage, bad configs and bad pcaps.
 #   scripts/tests/test_reorder_cli.sh BUILD_DIR
 set -uo pipefail
@@ -8,6 +8,7 @@ B=${1:?usage: test_reorder_cli.sh BUILD_DIR}
 N="$B/nettwin"
 PY=/usr/bin/python3
 HERE=$(cd "$(dirname "$0")/.." && pwd)   # scripts/
+export PYTHONPATH="$HERE${PYTHONPATH:+:$PYTHONPATH}"   # python3 -m nettwin.<block>.<tool> finds the package
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 # shellcheck source=SCRIPTDIR/cli_check.sh
@@ -16,8 +17,8 @@ ok() { pass=$((pass + 1)); }
 bad() { echo "FAIL $*"; fail=$((fail + 1)); }
 
 # A small vector: 4 flows with reroutes, RTT requests and CE marks (~430 arrivals).
-if ! $PY "$HERE/cw_gen.py" --seed 3 --scenario ecn --flows 4 --out-dir "$T/v" >/dev/null; then
-  echo "FAIL cw_gen.py did not make the vector"; exit 1
+if ! $PY -m nettwin.reorder.gen --seed 3 --scenario ecn --flows 4 --out-dir "$T/v" >/dev/null; then
+  echo "FAIL nettwin.reorder.gen did not make the vector"; exit 1
 fi
 C="$T/v/reorder.txt"
 A="$T/v/arrivals.pcap"
@@ -172,14 +173,14 @@ assert s["packets_in"] == 433 and s["delivered"] + sum(s["drops"].values()) + s[
 assert s["hold_us"]["count"] == s["held"] and sum(c for _, c in s["hold_us"]["histogram"]) == s["held"], s
 print("keys ok")
 EOF
-check "cw_check accepts the lockstep output" 0 "PASS" $PY "$HERE/cw_check.py" --dir "$T/v" \
+check "cw_check accepts the lockstep output" 0 "PASS" $PY -m nettwin.reorder.check --dir "$T/v" \
   --delivered "$T/o_lockstep.pcap" --ctrl "$T/c_lockstep.pcap" --stats "$T/s_lockstep.json"
-check "cw_check accepts the backpressure output" 0 "PASS" $PY "$HERE/cw_check.py" --dir "$T/v" \
+check "cw_check accepts the backpressure output" 0 "PASS" $PY -m nettwin.reorder.check --dir "$T/v" \
   --delivered "$T/obp_lockstep.pcap" --ctrl "$T/cbp_lockstep.pcap" --stats "$T/sbp_lockstep.json" \
   --backpressure 0.4 --ctrl-backpressure 0.4
 check "back to back" 0 "433 arrivals" "$N" reorder --config "$C" --in "$A" --out "$T/o_b2b.pcap" \
   --ctrl-out "$T/c_b2b.pcap" --back-to-back --backpressure 0.2 --stats "$T/s_b2b.json"
-check "cw_check --b2b accepts the back-to-back output" 0 "PASS" $PY "$HERE/cw_check.py" --dir "$T/v" \
+check "cw_check --b2b accepts the back-to-back output" 0 "PASS" $PY -m nettwin.reorder.check --dir "$T/v" \
   --delivered "$T/o_b2b.pcap" --ctrl "$T/c_b2b.pcap" --stats "$T/s_b2b.json" --b2b
 check "back to back conserves" 0 "true" grep '"conservation_ok"' "$T/s_b2b.json"
 

@@ -40,7 +40,7 @@ echo "$out"
 export SLURM_CONF
 cd "$SCRIPTS" || exit 1
 # In the background in a process group of its own, so that a signal to this script is handled at once (the
-# trap kills the whole group: timeout, the test and the regress.py / soak.py it runs) and not after the test.
+# trap kills the whole group: timeout, the test and the nettwin.regress.cli / nettwin.regress.soak it runs) and not after the test.
 setsid timeout 540 /usr/bin/python3 -m nettwin.regress.test_slurm "$BUILD" "$W/test" &
 child=$!
 trap 'echo "test_slurm: interrupted" >&2; kill -TERM -- "-$child" 2>/dev/null; exit 130' INT TERM HUP

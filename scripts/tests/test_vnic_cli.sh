@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `nettwin vnic`: both directions on a generated vector with every engine (identical outputs), each output
-# accepted by the independent checker (scripts/vnic_check.py), the round trip exact, and clear errors
+# accepted by the independent checker (nettwin.vnic.check), the round trip exact, and clear errors
 # (exit 2, file:line: token 'x') for bad usage, bad configs, bad port files and bad pcaps.
 #   scripts/tests/test_vnic_cli.sh BUILD_DIR
 set -uo pipefail
@@ -8,13 +8,14 @@ B=${1:?usage: test_vnic_cli.sh BUILD_DIR}
 N="$B/nettwin"
 PY=/usr/bin/python3
 HERE=$(cd "$(dirname "$0")/.." && pwd)   # scripts/
+export PYTHONPATH="$HERE${PYTHONPATH:+:$PYTHONPATH}"   # python3 -m nettwin.<block>.<tool> finds the package
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 # shellcheck source=SCRIPTDIR/cli_check.sh
 source "$HERE/tests/cli_check.sh"
 
-if ! $PY "$HERE/vnic_gen.py" --seed 3 --frames 260 --out-dir "$T/v" >/dev/null; then
-  echo "FAIL vnic_gen.py did not make the vector"; exit 1
+if ! $PY -m nettwin.vnic.gen --seed 3 --frames 260 --out-dir "$T/v" >/dev/null; then
+  echo "FAIL nettwin.vnic.gen did not make the vector"; exit 1
 fi
 C="$T/v/vnic.txt"
 E=(--config "$C" --direction encap --in "$T/v/eth.pcap" --ports "$T/v/eth.ports")
@@ -31,14 +32,14 @@ for eng in model rtl; do
   check "encap $eng = lockstep" 0 "" cmp "$T/enc_lockstep.pcap" "$T/enc_$eng.pcap"
   check "decap $eng = lockstep" 0 "" cmp "$T/dec_lockstep.pcap" "$T/dec_$eng.pcap"
 done
-check "encap checker" 0 "PASS" $PY "$HERE/vnic_check.py" encap --config "$C" --in "$T/v/eth.pcap" \
+check "encap checker" 0 "PASS" $PY -m nettwin.vnic.check encap --config "$C" --in "$T/v/eth.pcap" \
   --ports "$T/v/eth.ports" --out "$T/enc_lockstep.pcap" --stats "$T/enc_lockstep.json"
-check "decap checker" 0 "PASS" $PY "$HERE/vnic_check.py" decap --config "$C" --in "$T/v/opa.pcap" \
+check "decap checker" 0 "PASS" $PY -m nettwin.vnic.check decap --config "$C" --in "$T/v/opa.pcap" \
   --out "$T/dec_lockstep.pcap" --ports-out "$T/dec_lockstep.ports" --stats "$T/dec_lockstep.json"
 check "decap of every drop reason" 0 '"pkey_mismatch": ' grep -v '": 0' "$T/dec_lockstep.json"
 check "round trip decap" 0 "0 dropped" "$N" vnic --config "$C" --direction decap --in "$T/enc_lockstep.pcap" \
   --out "$T/rt.pcap" --ports-out "$T/rt.ports" --gaps 0.2 --backpressure 0.3 --seed 5
-check "round trip exact" 0 "PASS" $PY "$HERE/vnic_check.py" roundtrip --config "$C" --in "$T/v/eth.pcap" \
+check "round trip exact" 0 "PASS" $PY -m nettwin.vnic.check roundtrip --config "$C" --in "$T/v/eth.pcap" \
   --ports "$T/v/eth.ports" --out "$T/rt.pcap" --ports-out "$T/rt.ports"
 # Linux's tail byte (pad count alone, LT bits 0; hfi1 vnic_sdma.c): a capture built by Linux's rules
 # (nettwin.vnic.linux_ref, written from the Linux sources) decapsulates to the frames Linux's receive delivers.
@@ -88,7 +89,7 @@ check "encap of a 16B pcap" 2 "link type 147 is not Ethernet (1)" "$N" vnic --co
   --direction encap --in "$T/v/opa.pcap" --out "$T/o.pcap"
 head -c 5003 "$T/v/opa.pcap" > "$T/trunc.pcap"
 check "truncated pcap" 2 "packet 7: truncated" "$N" vnic "${D[@]/$T\/v\/opa.pcap/$T/trunc.pcap}" --out "$T/o.pcap"
-check "checker: bad link type" 2 "expected 147" $PY "$HERE/vnic_check.py" decap --config "$C" \
+check "checker: bad link type" 2 "expected 147" $PY -m nettwin.vnic.check decap --config "$C" \
   --in "$T/v/eth.pcap" --out "$T/dec_lockstep.pcap"
 
 echo "vnic cli: $pass passed, $fail failed"

@@ -1,5 +1,5 @@
 // The cycle models against the independent Python references: the checked-in vectors' expected outputs
-// were produced by scripts/lb_ref.py, scripts/rdma_ref.py and scripts/naa_ref.py (which share no code with the C++ models),
+// were produced by nettwin.lb.ref, nettwin.rdma.ref and nettwin.naa.ref (which share no code with the C++ models),
 // and scripts/test_*_scripts.sh regenerate them, so these compare the models with something they cannot
 // agree with by construction.
 #include <gtest/gtest.h>

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
-"""Write a deliberately corrupted copy of a pcap, to prove lb_check.py notices (self-test helper).
+"""Write a deliberately corrupted copy of a pcap, to prove nettwin.lb.check notices (self-test helper).
 
-  /usr/bin/python3 scripts/corrupt_pcap.py --in OK.pcap --out BAD.pcap --mode MODE [--index N]
+  PYTHONPATH=scripts /usr/bin/python3 -m nettwin.common.corrupt_pcap --in OK.pcap --out BAD.pcap --mode MODE [--index N]
 
 MODE: flip-byte  - invert one bit of the last byte of packet N (default: middle packet)
       ip-dst     - change the last byte of the IPv4/IPv6 destination of packet N

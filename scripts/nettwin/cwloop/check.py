@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Independent checker of a `nettwin cw-loop` run (the ConWeave closed loop, docs/cwloop.md).
 
-  /usr/bin/python3 scripts/cwloop_check.py --dir D
+  PYTHONPATH=scripts /usr/bin/python3 -m nettwin.cwloop.check --dir D
 
 Reads only the captures and D/run.json (the run's parameters); believes nothing the blocks say about
 themselves that it cannot recompute from the captures. Decodes with the reorder block's Scapy-side layers

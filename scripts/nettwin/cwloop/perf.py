@@ -1,7 +1,7 @@
 """Flow completion times and reorder-queue occupancy of `nettwin cw-loop` runs, ECMP alone against ConWeave
 (issue 26 item 4; docs/PERF.md "ConWeave against ECMP"), from the runs' own captures:
 
-  /usr/bin/python3 scripts/cwloop_perf.py --nettwin build/nettwin_cwloop --seeds 5 --out-dir DIR [--engine E]
+  PYTHONPATH=scripts /usr/bin/python3 -m nettwin.cwloop.perf --nettwin build/nettwin_cwloop --seeds 5 --out-dir DIR [--engine E]
 
 FCT of a flow = its last frame delivered to the host (delivered.pcap) - its first frame sent by the NIC
 (hosts.pcap). Occupancy = the destination ToR's reorder queues sampled every microsecond (report.json).

@@ -2,20 +2,20 @@
 
 Each run is one `nettwin cw-loop --engine lockstep` (docs/cwloop.md): seeded hosts' flows through the source ToR
 (reroute RTL and model in lockstep), the fabric model (moving congestion, ECN, loss), the destination ToR
-(reorder RTL and model in lockstep) and back, checked by cwloop_check.py (per flow in order, exactly once, byte
+(reorder RTL and model in lockstep) and back, checked by nettwin.cwloop.check (per flow in order, exactly once, byte
 for byte; rr_check's three conditions at every reroute; at most two paths in flight per flow; hold times within
 the bounds it computes from the captures).
 Scenarios: one (1 congested path of 8, moved 4 times), two (2 at a time), lossy (2 at a time, 2 % data loss on
 them, 1 % control loss, a quarter of the flows over IPv6), paths4 (4 paths, 16 flows); and the ECMP-against-
 ConWeave pair of item 4 at the light load (fct-ecmp, fct-conweave; the heavy load, where the destination's
-buffer overflows, is measured by cwloop_perf.py only, docs/PERF.md), whose flow completion times the report
+buffer overflows, is measured by nettwin.cwloop.perf only, docs/PERF.md), whose flow completion times the report
 plots.
 """
 import os
 
 from nettwin.regress.run import PY, Run, read_json, stats_ok
 
-TITLE = "ConWeave closed loop (both ToRs RTL and model in lockstep, fabric model; checked by cwloop_check.py)"
+TITLE = "ConWeave closed loop (both ToRs RTL and model in lockstep, fabric model; checked by nettwin.cwloop.check)"
 HEADER = ["scenario", "seed", "mode", "host frames", "lost", "delivered", "reroutes", "held", "by TAIL",
           "by timeout", "control", "ctrl lost", "cycles", "result", "time"]
 SCENARIOS = [
@@ -62,7 +62,7 @@ def runs(opts):
             d = os.path.join(opts.work, "cwloop_%s_%d" % (sc, seed))
             stats = os.path.join(d, "src_stats.json")
             cmd = [opts.nettwin, "cw-loop", "--out-dir", d, "--seed", str(seed), "--engine", "lockstep"] + flags
-            checks = [("cwloop_check", [PY, opts.script("cwloop_check.py"), "--dir", d])]
+            checks = [("cwloop_check", [PY, "-m", "nettwin.cwloop.check", "--dir", d])]
             outs = [os.path.join(d, n) for n in ("hosts.pcap", "fabric_in.pcap", "fabric_out.pcap", "fabric_lost.pcap",
                                                  "delivered.pcap", "ctrl_dst.pcap", "control.pcap", "ctrl_lost.pcap",
                                                  "run.json", "src_stats.json", "report.json")]

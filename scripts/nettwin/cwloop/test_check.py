@@ -1,4 +1,4 @@
-"""cwloop_check.py fails what it must: a run of `nettwin cw-loop` (model engine) passes, and the same run with
+"""nettwin.cwloop.check fails what it must: a run of `nettwin cw-loop` (model engine) passes, and the same run with
 its captures altered the ways a wrong destination ToR would alter them fails; and the loop's lockstep stops at
 an injected divergence.
 

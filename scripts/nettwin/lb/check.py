@@ -1,10 +1,10 @@
 #!/usr/bin/python3
 """Check a load balancer run (e.g. the C++ model's or the RTL's output) against docs/lb.md.
 
-  /usr/bin/python3 scripts/lb_check.py --tables T --in IN.pcap --out OUT.pcap \
+  PYTHONPATH=scripts /usr/bin/python3 -m nettwin.lb.check --tables T --in IN.pcap --out OUT.pcap \
       [--stats S.json] [--tshark]
 
-For every input packet the Python reference (lb_ref.py, lb_tables.py) computes the verdict - a
+For every input packet the Python reference (nettwin.lb.ref, lb_tables.py) computes the verdict - a
 drop reason or the rewritten bytes - honouring the run_traffic segmentation of the tables script.
 OUT.pcap must hold the forwarded packets in input order.  Checks, each reported separately:
   1. bytes:  every output packet equals the reference's rewrite byte for byte;
@@ -25,6 +25,7 @@ import shutil
 import subprocess
 import sys
 
+from nettwin.common.report import Report
 from nettwin.lb.ref import (DROP_REASONS, ETH_IPV4, ETH_IPV6, LB_HDR, InputError, expected_run,
                             read_pcap, stats_of)
 from nettwin.common.pcap import align
@@ -33,26 +34,6 @@ from nettwin.lb.tables import ScriptError
 # tshark checksum status values (tshark -G values: ip.checksum.status / udp.checksum.status)
 TS_BAD, TS_GOOD, TS_UNVERIFIED, TS_NOT_PRESENT = 0, 1, 2, 3
 TS_NAME = {0: "Bad", 1: "Good", 2: "Unverified", 3: "Not present", 4: "Illegal"}
-
-
-class Report:
-    """Collects mismatches; prints the first of each check in full, then counts."""
-
-    def __init__(self):
-        self.counts = {}
-        self.first = {}
-
-    def fail(self, check, msg):
-        self.counts[check] = self.counts.get(check, 0) + 1
-        if check not in self.first:
-            self.first[check] = msg
-
-    def ok(self):
-        return not self.counts
-
-    def print(self):
-        for check, msg in self.first.items():
-            print(f"MISMATCH [{check}] ({self.counts[check]} in total) first: {msg}")
 
 
 # ---------------------------------------------------------------------------------------------

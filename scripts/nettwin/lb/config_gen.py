@@ -1,4 +1,4 @@
-"""Randomised tables script (runsim.txt) for lb_gen.py: three segments with two reconfigurations.
+"""Randomised tables script (runsim.txt) for nettwin.lb.gen: three segments with two reconfigurations.
 
 The structure is fixed so that every table-dependent drop reason is reachable; the values (MACs,
 addresses, ticks, epoch and member ids, calendar weights, number formats) come from the seed.

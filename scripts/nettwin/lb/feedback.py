@@ -2,10 +2,10 @@
 """The seed's feedback loop, closed: members' fill reports -> PID (as udplbd2) -> weights -> `nettwin lb-plan`
 -> hitless epoch switches -> the events' member, and back into the members' queues.
 
-  /usr/bin/python3 scripts/lb_feedback.py gen   --nettwin build/nettwin --out-dir D [--seed S] [--quick]
+  PYTHONPATH=scripts /usr/bin/python3 -m nettwin.lb.feedback gen   --nettwin build/nettwin --out-dir D [--seed S] [--quick]
   build/nettwin lb --engine fast --tables D/run.txt --in D/packets_in.pcap --out D/out.pcap --stats D/stats.json
-  /usr/bin/python3 scripts/lb_feedback.py check --dir D --out D/out.pcap --stats D/stats.json
-  /usr/bin/python3 scripts/lb_feedback.py plot  --dir D --png D/feedback.png
+  PYTHONPATH=scripts /usr/bin/python3 -m nettwin.lb.feedback check --dir D --out D/out.pcap --stats D/stats.json
+  PYTHONPATH=scripts /usr/bin/python3 -m nettwin.lb.feedback plot  --dir D --png D/feedback.png
 
 gen simulates the loop event by event (docs/lb.md, "Control plane: the feedback loop"). One event per time unit,
 its tick = its number. The tables are the data plane's: every table script the loop writes (the initial plan,

@@ -1,10 +1,10 @@
 """Regression runs of the control plane's feedback loop (API: nettwin/regress/run.py; docs/lb.md, "Control plane:
 the feedback loop").
 
-Per seed: lb_feedback.py gen simulates 4 members reporting their fill every period, the PID (as udplbd2) turning
+Per seed: nettwin.lb.feedback gen simulates 4 members reporting their fill every period, the PID (as udplbd2) turning
 the reports into weights and `nettwin lb-plan` planning each epoch switch, one member three times slower from
 period 12 on; `nettwin lb --engine fast` then runs every packet of every event with the loop's table scripts
-applied mid-run (run_traffic interleaving); lb_feedback.py check verifies each event went whole to the member the
+applied mid-run (run_traffic interleaving); nettwin.lb.feedback check verifies each event went whole to the member the
 simulation used, nothing dropped or lost, and the slow member's final share within 10% of what its rate allows
 (rate / event rate, and rate / sum of rates).
 The ctest lb_feedback runs a shorter loop, so --quick declares none.
@@ -14,7 +14,7 @@ import os
 from nettwin.regress.run import PY, Figure, Run, Vector, read_json, sum_drops
 
 TITLE = ("EJFAT feedback loop (fill reports -> PID as udplbd2 -> lb-plan epoch switches, every event through "
-         "`nettwin lb --engine fast`; lb_feedback.py check)")
+         "`nettwin lb --engine fast`; nettwin.lb.feedback check)")
 HEADER = ["scenario", "seed", "mode", "pkts_in", "pkts_out", "drops", "slow share", "rate/event rate", "off",
           "rate/sum rates", "off", "result", "time"]
 
@@ -33,13 +33,13 @@ def runs(opts):
     out = []
     for seed in opts.seeds(2):
         d = os.path.join(opts.work, "lbfeedback%d" % seed)
-        script = opts.script("lb_feedback.py")
-        vec = Vector("feedback/%d" % seed, [[PY, script, "gen", "--nettwin", opts.nettwin, "--out-dir", d,
+        script = ["-m", "nettwin.lb.feedback"]
+        vec = Vector("feedback/%d" % seed, [[PY, *script, "gen", "--nettwin", opts.nettwin, "--out-dir", d,
                                              "--seed", str(seed)]])
         outp, stats, res = (os.path.join(d, n) for n in ("out.pcap", "stats.json", "share.json"))
         cmd = [opts.nettwin, "lb", "--engine", "fast", "--tables", os.path.join(d, "run.txt"), "--in",
                os.path.join(d, "packets_in.pcap"), "--out", outp, "--stats", stats]
-        checks = [("feedback", [PY, script, "check", "--dir", d, "--out", outp, "--stats", stats, "--json", res])]
+        checks = [("feedback", [PY, *script, "check", "--dir", d, "--out", outp, "--stats", stats, "--json", res])]
 
         def columns(st, res=res):
             r = read_json(res)

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Seeded randomised test vector for the EJFAT load balancer (docs/lb.md).
 
-  /usr/bin/python3 scripts/lb_gen.py --seed N --out-dir D [--packets K] [--guard G] [--manifest]
+  PYTHONPATH=scripts /usr/bin/python3 -m nettwin.lb.gen --seed N --out-dir D [--packets K] [--guard G] [--manifest]
 
 Writes D/runsim.txt (tables script: three run_traffic segments with two reconfigurations, see
 lb_config_gen.py) and D/packets_in.pcap.  The same seed always gives the same bytes.

@@ -1,13 +1,13 @@
 #!/usr/bin/python3
 """Independent checker of an epoch switch planned by `nettwin lb-plan` and run through `nettwin lb`.
 
-  /usr/bin/python3 scripts/lb_plan_check.py --dir D --out OUT.pcap --stats STATS.json
-  /usr/bin/python3 scripts/lb_plan_check.py --self-test
-  /usr/bin/python3 scripts/lb_plan_check.py --initial TABLES MEMBERS
+  PYTHONPATH=scripts /usr/bin/python3 -m nettwin.lb.plan_check --dir D --out OUT.pcap --stats STATS.json
+  PYTHONPATH=scripts /usr/bin/python3 -m nettwin.lb.plan_check --self-test
+  PYTHONPATH=scripts /usr/bin/python3 -m nettwin.lb.plan_check --initial TABLES MEMBERS
 
 Written from the spec's control-plane rules and docs/lb.md, never from the planner: the tables are read
 with lb_tables.py (the Python table model), the members and weights from D/members*.txt, start and
-boundary from D/scenario.json (files of lb_plan_gen.py; D/current.txt, switch.txt, cleanup.txt from
+boundary from D/scenario.json (files of nettwin.lb.plan_gen; D/current.txt, switch.txt, cleanup.txt from
 lb-plan).  It checks
   plan     the new epoch was free (not reachable, no calendar); its calendar fills all 512 slots with
            slot counts equal to the largest-remainder apportionment of the weights (fill F = weight 1 - F,

@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 """Scenario for the hitless epoch switch of `nettwin lb-plan` (docs/lb.md, "Control plane").
 
-  /usr/bin/python3 scripts/lb_plan_gen.py gen --seed N --out-dir D [--packets K]
-  /usr/bin/python3 scripts/lb_plan_gen.py assemble --dir D
+  PYTHONPATH=scripts /usr/bin/python3 -m nettwin.lb.plan_gen gen --seed N --out-dir D [--packets K]
+  PYTHONPATH=scripts /usr/bin/python3 -m nettwin.lb.plan_gen assemble --dir D
 
 gen writes, for seed N (same seed, same bytes):
   D/filter.txt      the LB's own addresses (dst_filter_table, IPv4 and IPv6)

@@ -5,10 +5,10 @@ Written from docs/lb.md only (never from the C++ model or the RTL): parse with t
 in the documented order, the four lookups (tables from lb_tables.py), and the rewrite with the
 documented incremental checksum rules.  The rewrite works on raw bytes on purpose: the contract is
 byte-exact (RFC 1624 updates, padding kept, wrong checksums kept wrong), which a Scapy rebuild
-would not preserve.  lb_check.py adds an independent Scapy decode of every output packet.
+would not preserve.  nettwin.lb.check adds an independent Scapy decode of every output packet.
 
-CLI (writes the reference's own expected output, e.g. to test lb_check.py before the C++ tool):
-  /usr/bin/python3 scripts/lb_ref.py --tables T --in IN.pcap --out EXPECTED.pcap \
+CLI (writes the reference's own expected output, e.g. to test nettwin.lb.check before the C++ tool):
+  PYTHONPATH=scripts /usr/bin/python3 -m nettwin.lb.ref --tables T --in IN.pcap --out EXPECTED.pcap \
       [--stats S.json] [--trace TRACE.txt]
 """
 import argparse
@@ -239,7 +239,7 @@ def rewrite(f, et, hl, ip_len, dst, dst_bytes, udp_len, csum, me):
 
 
 # ---------------------------------------------------------------------------------------------
-# pcap I/O and the whole-run driver (shared with lb_check.py and lb_gen.py)
+# pcap I/O and the whole-run driver (shared with nettwin.lb.check and nettwin.lb.gen)
 # ---------------------------------------------------------------------------------------------
 
 def expected_run(tables_path, frames):

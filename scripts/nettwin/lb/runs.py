@@ -1,17 +1,17 @@
 """The EJFAT load balancer's regression runs (API: nettwin/regress/run.py).
 
-Vectors: the spec's own example (ejfat_spec_gen.py + vectors/lb/spec/runsim.txt) and lb_gen.py seeds; for the
-udplb program (--program udplb) udplb's own test-1 and udplb_gen.py seeds, checked by udplb_check.py. Each is
+Vectors: the spec's own example (nettwin.lb.spec_gen + vectors/lb/spec/runsim.txt) and nettwin.lb.gen seeds; for the
+udplb program (--program udplb) udplb's own test-1 and nettwin.lb.udplb_gen seeds, checked by nettwin.lb.udplb_check. Each is
 run back to back and with input gaps + output backpressure, RTL and model in lockstep; every output is checked
-by lb_check.py (independent Scapy reference + tshark checksum validation) and the back-to-back run also decodes
-the input with the spec's tshark dissectors (test_dissectors.py).
+by nettwin.lb.check (independent Scapy reference + tshark checksum validation) and the back-to-back run also decodes
+the input with the spec's tshark dissectors (nettwin.lb.test_dissectors).
 """
 import os
 
 from nettwin.regress.run import PY, Run, Vector, stats_ok, sum_drops, tag
 
-TITLE = ("EJFAT load balancer, seed and udplb programs (RTL and model in lockstep; checked by lb_check.py / "
-         "udplb_check.py + tshark, udplb test-1 against the peer's expected output)")
+TITLE = ("EJFAT load balancer, seed and udplb programs (RTL and model in lockstep; checked by nettwin.lb.check / "
+         "nettwin.lb.udplb_check + tshark, udplb test-1 against the peer's expected output)")
 HEADER = ["vector", "seed", "mode", "pkts_in", "pkts_out", "drops", "cycles", "in_beats", "in_stalls",
           "lat min/max", "result", "time"]
 MODES = [("b2b", []), ("gaps+bp", ["--gaps", "0.3", "--backpressure", "0.4"])]
@@ -33,12 +33,12 @@ def _vectors(opts):
     spec_dir = os.path.join(opts.work, "lb_spec")
     pcap = os.path.join(spec_dir, "packets_in.pcap")
     yield ("spec", None, Vector("lb/spec", [["mkdir", "-p", spec_dir],
-                                                [PY, opts.script("ejfat_spec_gen.py"), "--out", pcap]]),
+                                                [PY, "-m", "nettwin.lb.spec_gen", "--out", pcap]]),
            os.path.join(opts.root, "vectors/lb/spec/runsim.txt"), pcap)
     packets = opts.packets or (150 if opts.quick else 600)
     for seed in opts.seeds(2 if opts.quick else 10):
         d = os.path.join(opts.work, "lb_rand%d_%dp" % (seed, packets))
-        gen = [PY, opts.script("lb_gen.py"), "--seed", str(seed), "--out-dir", d, "--packets", str(packets)]
+        gen = [PY, "-m", "nettwin.lb.gen", "--seed", str(seed), "--out-dir", d, "--packets", str(packets)]
         yield ("rand", seed, Vector("lb/rand%d/%d" % (seed, packets), [gen]), os.path.join(d, "runsim.txt"),
                os.path.join(d, "packets_in.pcap"))
 
@@ -52,10 +52,10 @@ def runs(opts):
             stats = os.path.join(d, "stats_%s.json" % tag(mode))
             cmd = [opts.nettwin, "lb", "--tables", tables, "--in", pcap, "--out", outp, "--stats", stats,
                    "--engine", "lockstep", "--seed", "1"] + flags
-            checks = [("lb_check", [PY, opts.script("lb_check.py"), "--tables", tables, "--in", pcap,
+            checks = [("lb_check", [PY, "-m", "nettwin.lb.check", "--tables", tables, "--in", pcap,
                                     "--out", outp, "--stats", stats, "--tshark"])]
             if mode == "b2b":
-                checks.append(("dissectors", [PY, opts.script("test_dissectors.py"), pcap] +
+                checks.append(("dissectors", [PY, "-m", "nettwin.lb.test_dissectors", pcap] +
                                (["--spec"] if scenario == "spec" else [])))
             out.append(Run("lb", scenario, seed, mode, cmd, vector=vec, checks=checks, stats=stats,
                            outputs=[outp], accept=stats_ok, columns=_columns, extract=_extract))
@@ -104,7 +104,7 @@ def plots(results, out_dir):
 
 def _udplb_vectors(opts):
     """(scenario, seed, Vector or None, tables, pcap, ttl settings): udplb's own test-1 (vectors/peers/udplb,
-    expected/ predates the TTL decrement: off must equal it byte for byte) and udplb_gen.py seeds."""
+    expected/ predates the TTL decrement: off must equal it byte for byte) and nettwin.lb.udplb_gen seeds."""
     peer = os.path.join(opts.root, "vectors", "peers", "udplb")
     yield ("udplb_test1", None, None, os.path.join(peer, "cli_commands.txt"), os.path.join(peer, "packets_in.pcap"),
            ("off", "on"))
@@ -112,14 +112,14 @@ def _udplb_vectors(opts):
     for seed in opts.seeds(2 if opts.quick else 10):
         d = os.path.join(opts.work, "udplb_rand%d_%dp" % (seed, packets))
         pcap, tables = os.path.join(d, "packets_in.pcap"), os.path.join(d, "tables.txt")
-        gen = [PY, opts.script("udplb_gen.py"), "--seed", str(seed), "--out-pcap", pcap, "--out-tables", tables,
+        gen = [PY, "-m", "nettwin.lb.udplb_gen", "--seed", str(seed), "--out-pcap", pcap, "--out-tables", tables,
                "--packets", str(packets)]
         yield ("udplb_rand", seed, Vector("lb/udplb_rand%d/%d" % (seed, packets), [["mkdir", "-p", d], gen]),
                tables, pcap, ("on",) if seed % 2 else ("off",))
 
 
 def udplb_runs(opts):
-    """Every udplb vector, back to back and with gaps + backpressure, each output checked by udplb_check.py (the
+    """Every udplb vector, back to back and with gaps + backpressure, each output checked by nettwin.lb.udplb_check (the
     independent reference: frames byte for byte, counters, .meta, Scapy and tshark checksums); test-1's output
     with the TTL decrement off also against udplb's own expected_packets_out.pcap (cmp of the frames by the
     check's --out on the peer's file)."""
@@ -134,7 +134,7 @@ def udplb_runs(opts):
                 cmd = [opts.nettwin, "lb", "--program", "udplb", "--tables", tables, "--in", pcap, "--out", outp,
                        "--stats", stats, "--meta-out", meta, "--ttl-decrement", ttl, "--engine", "lockstep",
                        "--seed", "1"] + flags
-                common = [PY, opts.script("udplb_check.py"), "--tables", tables, "--in", pcap, "--ttl-decrement", ttl]
+                common = [PY, "-m", "nettwin.lb.udplb_check", "--tables", tables, "--in", pcap, "--ttl-decrement", ttl]
                 checks = [("udplb_check", common + ["--out", outp, "--stats", stats, "--meta", meta, "--tshark"])]
                 peer = os.path.dirname(pcap)
                 if scenario == "udplb_test1" and ttl == "off" and mode == "b2b":   # one reader of the peer's file

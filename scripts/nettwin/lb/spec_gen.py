@@ -11,7 +11,7 @@ Differences from the spec script, none of which changes a packet byte:
   * packet timestamps are fixed (1 us apart) instead of the wall clock, so that the pcap file
     itself is reproducible and can be checked in.
 
-Usage:  /usr/bin/python3 scripts/ejfat_spec_gen.py --out vectors/lb/spec/packets_in.pcap
+Usage:  PYTHONPATH=scripts /usr/bin/python3 -m nettwin.lb.spec_gen --out vectors/lb/spec/packets_in.pcap
 """
 import argparse
 import sys

@@ -1,6 +1,6 @@
 """Tables script (runsim.txt) parser and table state of the EJFAT load balancer, after docs/lb.md.
 
-This is the control-plane half of the Python reference (lb_ref.py holds the data plane).  It is
+This is the control-plane half of the Python reference (nettwin.lb.ref holds the data plane).  It is
 written from docs/lb.md only ("Lookups" and "Control-plane script"), independently of the C++ model.
 
     commands = parse_script(text, filename)        # ScriptError on any syntax error

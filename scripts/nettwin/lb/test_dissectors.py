@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Check the Lua dissectors (scripts/dissectors/*.lua) decode LB and EVIO6 headers in tshark.
 
-  /usr/bin/python3 scripts/test_dissectors.py PCAP [--spec] [--lua-dir DIR]
+  PYTHONPATH=scripts /usr/bin/python3 -m nettwin.lb.test_dissectors PCAP [--spec] [--lua-dir DIR]
 
 Runs `tshark -X lua_script:udplb.lua -X lua_script:evio6seg.lua` on PCAP and compares, for every
 frame, the dissectors' fields with the values read from the raw bytes here:
@@ -15,7 +15,7 @@ frame, the dissectors' fields with the values read from the raw bytes here:
 tshark picks the lower UDP port's dissector first, so a packet whose source port is lower than
 its destination port and is claimed by another dissector cannot be required to decode; those are
 counted as skipped (none exist in the spec vector).
---spec: PCAP is the spec vector (ejfat_spec_gen.py) or the LB's output for it: additionally
+--spec: PCAP is the spec vector (nettwin.lb.spec_gen) or the LB's output for it: additionally
 require exactly 22 packets, ticks 10 / 20 and rocids 0xabc / 0x123 alternating (IPv4 / IPv6),
 offsets 0, 100, ... 1000, first flag on the first pair and last flag on the last pair.
 Exit 0 when all checks pass, 1 on a mismatch, 2 on unusable input.

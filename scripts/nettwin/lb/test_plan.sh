@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# The hitless epoch switch end to end: lb_plan_gen.py scenario -> `nettwin lb-plan` (initial, then the
+# The hitless epoch switch end to end: nettwin.lb.plan_gen scenario -> `nettwin lb-plan` (initial, then the
 # switch and its cleanup) -> `nettwin lb` in lockstep with the switch applied mid-run (run_traffic
-# interleaving) -> lb_plan_check.py (independent: tables, prefixes, every packet's member) and
-# lb_check.py (byte-exact output). Then the planner's refusals, and a tampered plan the checker must reject.
+# interleaving) -> nettwin.lb.plan_check (independent: tables, prefixes, every packet's member) and
+# nettwin.lb.check (byte-exact output). Then the planner's refusals, and a tampered plan the checker must reject.
 #
 #   bash scripts/nettwin/lb/test_plan.sh BUILD_DIR [SEED...]      (default seeds: 1 2 3 4)
 set -euo pipefail
 PY=/usr/bin/python3
 S="$(cd "$(dirname "$0")/../.." && pwd)"   # scripts/ (the entry points)
+export PYTHONPATH="$S${PYTHONPATH:+:$PYTHONPATH}"   # python3 -m nettwin.<block>.<tool> finds the package
 B="$(cd "$1" && pwd)"; shift
 NT="$B/nettwin"
 W="$(mktemp -d)"
@@ -17,22 +18,22 @@ SEEDS=("$@")
 # shellcheck source=SCRIPTDIR/../../tests/expect_exit.sh
 source "$S/tests/expect_exit.sh"
 
-$PY "$S/lb_plan_check.py" --self-test
+$PY -m nettwin.lb.plan_check --self-test
 
 # scenario DIR SEED [nettwin lb flags...]: the whole switch for one seed
 scenario() {
     local d="$1" seed="$2"; shift 2
-    $PY "$S/lb_plan_gen.py" gen --seed "$seed" --out-dir "$d" --packets 120 >/dev/null
+    $PY -m nettwin.lb.plan_gen gen --seed "$seed" --out-dir "$d" --packets 120 >/dev/null
     read -r start boundary now < <($PY -c "import json,sys; s=json.load(open(sys.argv[1])); print(s['start'], s['boundary'], s['now'])" "$d/scenario.json")
     "$NT" lb-plan --tables "$d/filter.txt" --members "$d/members0.txt" --out "$d/init.txt" >/dev/null
     cat "$d/filter.txt" "$d/init.txt" >"$d/current.txt"
     "$NT" lb-plan --tables "$d/current.txt" --members "$d/members1.txt" --boundary "$boundary" \
         --current-start "$start" --now "$now" --out "$d/switch.txt" --cleanup-out "$d/cleanup.txt"
-    $PY "$S/lb_plan_gen.py" assemble --dir "$d"
+    $PY -m nettwin.lb.plan_gen assemble --dir "$d"
     "$NT" lb --tables "$d/run.txt" --in "$d/packets_in.pcap" --out "$d/out.pcap" --stats "$d/stats.json" \
         --engine lockstep "$@" >/dev/null
-    $PY "$S/lb_plan_check.py" --dir "$d" --out "$d/out.pcap" --stats "$d/stats.json"
-    $PY "$S/lb_check.py" --tables "$d/run.txt" --in "$d/packets_in.pcap" --out "$d/out.pcap" \
+    $PY -m nettwin.lb.plan_check --dir "$d" --out "$d/out.pcap" --stats "$d/stats.json"
+    $PY -m nettwin.lb.check --tables "$d/run.txt" --in "$d/packets_in.pcap" --out "$d/out.pcap" \
         --stats "$d/stats.json" >/dev/null || fail "lb_check on seed $seed"
 }
 for seed in "${SEEDS[@]}"; do
@@ -54,14 +55,14 @@ lines[cal[0]] = " ".join(first)
 open(sys.argv[1], "w").write("\n".join(lines))
 PYEOF
 expect 1 "FAIL: member .* slots of the new calendar, largest remainder gives" \
-    $PY "$S/lb_plan_check.py" --dir "$d" --out "$d/out.pcap" --stats "$d/stats.json"
+    $PY -m nettwin.lb.plan_check --dir "$d" --out "$d/out.pcap" --stats "$d/stats.json"
 cp "$W/late/switch.txt" "$d/switch.txt"
 read -r n1 n2 < <($PY -c "import json,sys; s=json.load(open(sys.argv[1]))['segments']; print(s[0], s[1])" "$d/scenario.json")
 { cat "$W/late/current.txt"; echo "run_traffic $((n1 + n2))"; cat "$W/late/switch.txt" "$W/late/cleanup.txt"; } >"$W/late/run.txt"
 "$NT" lb --tables "$W/late/run.txt" --in "$W/late/packets_in.pcap" --out "$W/late/out.pcap" \
     --stats "$W/late/stats.json" --engine model >/dev/null
 expect 1 "FAIL: packet .* (>= boundary): sent to" \
-    $PY "$S/lb_plan_check.py" --dir "$W/late" --out "$W/late/out.pcap" --stats "$W/late/stats.json"
+    $PY -m nettwin.lb.plan_check --dir "$W/late" --out "$W/late/out.pcap" --stats "$W/late/stats.json"
 
 # Refusals: exit 2 with a message naming the rule.
 d="$W/s${SEEDS[0]}"
@@ -94,7 +95,7 @@ expect 2 "port0.txt:2: token '0': UDP port 0: the member's packets would be sent
     --tables "$d/filter.txt" --members "$W/port0.txt" --out "$W/x.txt"
 
 # Slot order (issue 24): 217/207/88 has no neighbouring pair on one member (the ring 511 -> 0 included), a
-# member over half exactly 2M - 512, and random weight sets reach the fewest possible, by lb_plan_check.py.
+# member over half exactly 2M - 512, and random weight sets reach the fewest possible, by nettwin.lb.plan_check.
 F4='table_add dst_filter_table NoAction 0x00aabbccddee 0x0800 10.1.2.3 =>'
 $PY - "$W/w" <<'PYEOF'
 import os, random, sys
@@ -115,7 +116,7 @@ echo "$F4" >"$W/w/filter.txt"
 for m in "$W"/w/m*.txt; do
     "$NT" lb-plan --tables "$W/w/filter.txt" --members "$m" --out "$W/w/init.txt" >/dev/null
     cat "$W/w/filter.txt" "$W/w/init.txt" >"$W/w/tables.txt"
-    $PY "$S/lb_plan_check.py" --initial "$W/w/tables.txt" "$m"
+    $PY -m nettwin.lb.plan_check --initial "$W/w/tables.txt" "$m"
 done
 # ... and the checker rejects a calendar with an avoidable pair (217/207/88, two neighbouring slots swapped).
 m="$W/w/m00.txt"
@@ -134,5 +135,5 @@ lines[cal[k]], lines[cal[k + 1]] = " ".join(a), " ".join(b)
 open(p, "w").write("\n".join(lines))
 PYEOF
 expect 1 "FAIL: the initial calendar has [1-9][0-9]* neighbouring slot pairs on one member, the fewest possible is 0" \
-    $PY "$S/lb_plan_check.py" --initial "$W/w/tables.txt" "$m"
+    $PY -m nettwin.lb.plan_check --initial "$W/w/tables.txt" "$m"
 echo "test_lb_plan: ok (${#SEEDS[@]} seeds)"

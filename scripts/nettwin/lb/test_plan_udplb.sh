@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
 # The udplb epoch switch end to end: `nettwin lb-plan --program udplb` on udplb's own test-1 tables (a first
 # switch of instance 0 from test-1's sparse calendars to a full one, its cleanup, then per seed the switch
-# under test with varied boundary, weights, port bits, keep-lb-header and slot options) -> udplb_plan_check.py
+# under test with varied boundary, weights, port bits, keep-lb-header and slot options) -> nettwin.lb.udplb_plan_check
 # plan (independent: its own table model, every epoch write) -> frames on both sides of the boundary through
-# current, switch and cleanup in the independent reference udplb_ref.py, and in `nettwin lb --program udplb`
-# (lockstep RTL + model, gaps and backpressure; then udplb_check.py byte for byte) when the CLI has it ->
-# udplb_plan_check.py traffic (each frame's member).
+# current, switch and cleanup in the independent reference nettwin.lb.udplb_ref, and in `nettwin lb --program udplb`
+# (lockstep RTL + model, gaps and backpressure; then nettwin.lb.udplb_check byte for byte) when the CLI has it ->
+# nettwin.lb.udplb_plan_check traffic (each frame's member).
 # Then tampered plans the checker must reject, and the planner's refusals.
 #
 #   bash scripts/nettwin/lb/test_plan_udplb.sh BUILD_DIR [SEED...]      (default seeds: 1 2 3)
 set -euo pipefail
 PY=/usr/bin/python3
 S="$(cd "$(dirname "$0")/../.." && pwd)"   # scripts/ (the entry points)
+export PYTHONPATH="$S${PYTHONPATH:+:$PYTHONPATH}"   # python3 -m nettwin.<block>.<tool> finds the package
 V="$S/../vectors/peers/udplb"
 B="$(cd "$1" && pwd)"; shift
 NT="$B/nettwin"
@@ -61,25 +62,25 @@ PYEOF
         --out "$d/switch.txt" --cleanup-out "$d/cleanup.txt" --json "$d/plan.json"
     printf '{"lb_id": 0, "boundary": %s, "start": 1000, "slot_bits": %s, "slot_xor": %s}\n' \
         "$boundary" "$bits" "$xor" >"$d/scenario.json"
-    $PY "$S/udplb_plan_check.py" gen --dir "$d" --seed "$seed" --packets 90
+    $PY -m nettwin.lb.udplb_plan_check gen --dir "$d" --seed "$seed" --packets 90
     read -r n1 n2 < <($PY -c "import json,sys; s=json.load(open(sys.argv[1]))['segments']; print(s[0], s[1])" "$d/scenario.json")
     { cat "$d/current.txt"; echo "run_traffic $n1"; cat "$d/switch.txt"; echo "run_traffic $n2"
       cat "$d/cleanup.txt"; echo "run_traffic"; } >"$d/run.txt"
-    $PY "$S/udplb_ref.py" --tables "$d/run.txt" --in "$d/packets_in.pcap" --out "$d/ref.pcap" --stats "$d/ref.json"
-    $PY "$S/udplb_plan_check.py" traffic --dir "$d" --out "$d/ref.pcap" --stats "$d/ref.json"
+    $PY -m nettwin.lb.udplb_ref --tables "$d/run.txt" --in "$d/packets_in.pcap" --out "$d/ref.pcap" --stats "$d/ref.json"
+    $PY -m nettwin.lb.udplb_plan_check traffic --dir "$d" --out "$d/ref.pcap" --stats "$d/ref.json"
     if [ "$HAVE_LB_UDPLB" = 1 ]; then
         # lockstep: the udplb RTL and the cycle model, compared every cycle, under gaps and backpressure
         "$NT" lb --program udplb --tables "$d/run.txt" --in "$d/packets_in.pcap" --out "$d/out.pcap" \
             --stats "$d/stats.json" --engine lockstep --gaps 0.2 --backpressure 0.3 --seed "$seed" >/dev/null
-        $PY "$S/udplb_plan_check.py" traffic --dir "$d" --out "$d/out.pcap" --stats "$d/stats.json"
-        $PY "$S/udplb_check.py" --tables "$d/run.txt" --in "$d/packets_in.pcap" --out "$d/out.pcap" \
+        $PY -m nettwin.lb.udplb_plan_check traffic --dir "$d" --out "$d/out.pcap" --stats "$d/stats.json"
+        $PY -m nettwin.lb.udplb_check --tables "$d/run.txt" --in "$d/packets_in.pcap" --out "$d/out.pcap" \
             --stats "$d/stats.json" >/dev/null || fail "udplb_check on seed $seed"
     fi
 }
 for seed in "${SEEDS[@]}"; do
     scenario "$W/s$seed" "$seed"
 done
-[ "$HAVE_LB_UDPLB" = 1 ] || echo "  note: nettwin lb has no --program yet: traffic checked through udplb_ref.py only"
+[ "$HAVE_LB_UDPLB" = 1 ] || echo "  note: nettwin lb has no --program yet: traffic checked through nettwin.lb.udplb_ref only"
 
 # Tampered plans: the wildcard replaced before the covers (ticks miss), a calendar entry moved to another
 # member, an old-cover prefix missing, the switch applied after ticks >= boundary went through.
@@ -110,17 +111,17 @@ open(path, "w").write("\n".join(lines))
 PYEOF
 }
 tamper wf wildcard-first
-expect 1 "FAIL: switch command .* reaches no epoch" $PY "$S/udplb_plan_check.py" plan --dir "$W/wf"
+expect 1 "FAIL: switch command .* reaches no epoch" $PY -m nettwin.lb.udplb_plan_check plan --dir "$W/wf"
 tamper cal calendar
-expect 1 "FAIL: member .* slots of the new calendar\|FAIL: .*neighbouring" $PY "$S/udplb_plan_check.py" plan --dir "$W/cal"
+expect 1 "FAIL: member .* slots of the new calendar\|FAIL: .*neighbouring" $PY -m nettwin.lb.udplb_plan_check plan --dir "$W/cal"
 tamper oc old-cover
-expect 1 "FAIL: .*below the boundary.* moved" $PY "$S/udplb_plan_check.py" plan --dir "$W/oc"
+expect 1 "FAIL: .*below the boundary.* moved" $PY -m nettwin.lb.udplb_plan_check plan --dir "$W/oc"
 rm -rf "$W/late"; cp -r "$d" "$W/late"
 read -r n1 n2 < <($PY -c "import json,sys; s=json.load(open(sys.argv[1]))['segments']; print(s[0], s[1])" "$d/scenario.json")
 { cat "$d/current.txt"; echo "run_traffic $((n1 + n2))"; cat "$d/switch.txt" "$d/cleanup.txt"; } >"$W/late/run.txt"
-$PY "$S/udplb_ref.py" --tables "$W/late/run.txt" --in "$d/packets_in.pcap" --out "$W/late/ref.pcap" --stats "$W/late/ref.json"
+$PY -m nettwin.lb.udplb_ref --tables "$W/late/run.txt" --in "$d/packets_in.pcap" --out "$W/late/ref.pcap" --stats "$W/late/ref.json"
 expect 1 "FAIL: packet .* >= boundary, segment 1): sent to" \
-    $PY "$S/udplb_plan_check.py" traffic --dir "$W/late" --out "$W/late/ref.pcap" --stats "$W/late/ref.json"
+    $PY -m nettwin.lb.udplb_plan_check traffic --dir "$W/late" --out "$W/late/ref.pcap" --stats "$W/late/ref.json"
 
 # Refusals: exit 2 with a message naming the rule.
 M="$d/members.txt"

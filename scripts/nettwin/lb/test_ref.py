@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Unit tests of the Python reference (lb_tables.py, lb_ref.py) against hand-worked docs/lb.md cases.
+"""Unit tests of the Python reference (lb_tables.py, nettwin.lb.ref) against hand-worked docs/lb.md cases.
 
   PYTHONPATH=scripts /usr/bin/python3 -m nettwin.lb.test_ref [-v]
 

@@ -13,6 +13,7 @@
 set -euo pipefail
 PY=/usr/bin/python3
 S="$(cd "$(dirname "$0")/../.." && pwd)"   # scripts/ (the entry points)
+export PYTHONPATH="$S${PYTHONPATH:+:$PYTHONPATH}"   # python3 -m nettwin.<block>.<tool> finds the package
 PYM=(env PYTHONPATH="$S" "$PY" -m)   # a module of the nettwin package
 V="$S/../vectors/lb/spec"
 W="$(mktemp -d)"
@@ -35,12 +36,12 @@ echo "== unit tests"
 "${PYM[@]}" nettwin.lb.test_ref
 
 echo "== spec vector"
-$PY "$S/ejfat_spec_gen.py" --out "$W/spec_in.pcap"
+$PY -m nettwin.lb.spec_gen --out "$W/spec_in.pcap"
 cmp "$W/spec_in.pcap" "$V/packets_in.pcap" || fail "spec vector differs from the checked-in one"
-$PY "$S/lb_ref.py" --tables "$V/runsim.txt" --in "$V/packets_in.pcap" --out "$W/spec_out.pcap" --stats "$W/spec_stats.json"
+$PY -m nettwin.lb.ref --tables "$V/runsim.txt" --in "$V/packets_in.pcap" --out "$W/spec_out.pcap" --stats "$W/spec_stats.json"
 cmp "$W/spec_out.pcap" "$V/expected_out.pcap" || fail "reference output differs from expected_out.pcap"
 cmp "$W/spec_stats.json" "$V/expected_stats.json" || fail "reference stats differ from expected_stats.json"
-$PY "$S/lb_check.py" --tables "$V/runsim.txt" --in "$V/packets_in.pcap" --out "$V/expected_out.pcap" \
+$PY -m nettwin.lb.check --tables "$V/runsim.txt" --in "$V/packets_in.pcap" --out "$V/expected_out.pcap" \
     --stats "$V/expected_stats.json" --tshark
 "${PYM[@]}" nettwin.lb.test_dissectors "$V/packets_in.pcap" --spec
 "${PYM[@]}" nettwin.lb.test_dissectors "$V/expected_out.pcap" --spec
@@ -48,24 +49,24 @@ $PY "$S/lb_check.py" --tables "$V/runsim.txt" --in "$V/packets_in.pcap" --out "$
 for seed in "${SEEDS[@]}"; do
     echo "== seed $seed"
     D="$W/s$seed"
-    $PY "$S/lb_gen.py" --seed "$seed" --out-dir "$D"
-    $PY "$S/lb_gen.py" --seed "$seed" --out-dir "$D.again" >/dev/null
+    $PY -m nettwin.lb.gen --seed "$seed" --out-dir "$D"
+    $PY -m nettwin.lb.gen --seed "$seed" --out-dir "$D.again" >/dev/null
     if ! cmp "$D/packets_in.pcap" "$D.again/packets_in.pcap" || ! cmp "$D/runsim.txt" "$D.again/runsim.txt"; then
         fail "lb_gen --seed $seed is not deterministic"
     fi
-    $PY "$S/lb_ref.py" --tables "$D/runsim.txt" --in "$D/packets_in.pcap" --out "$D/exp.pcap" --stats "$D/exp.json"
-    $PY "$S/lb_check.py" --tables "$D/runsim.txt" --in "$D/packets_in.pcap" --out "$D/exp.pcap" \
+    $PY -m nettwin.lb.ref --tables "$D/runsim.txt" --in "$D/packets_in.pcap" --out "$D/exp.pcap" --stats "$D/exp.json"
+    $PY -m nettwin.lb.check --tables "$D/runsim.txt" --in "$D/packets_in.pcap" --out "$D/exp.pcap" \
         --stats "$D/exp.json" --tshark
     "${PYM[@]}" nettwin.lb.test_dissectors "$D/packets_in.pcap"
     [ "$seed" = "${SEEDS[0]}" ] || continue
     # Damaged outputs (first seed only: the checker's comparison does not depend on the seed).
     for mode in flip-byte ip-dst drop dup swap; do
-        $PY "$S/corrupt_pcap.py" --in "$D/exp.pcap" --out "$D/bad.pcap" --mode "$mode" >/dev/null
-        expect_fail "MISMATCH \[" $PY "$S/lb_check.py" --tables "$D/runsim.txt" --in "$D/packets_in.pcap" \
+        $PY -m nettwin.common.corrupt_pcap --in "$D/exp.pcap" --out "$D/bad.pcap" --mode "$mode" >/dev/null
+        expect_fail "MISMATCH \[" $PY -m nettwin.lb.check --tables "$D/runsim.txt" --in "$D/packets_in.pcap" \
             --out "$D/bad.pcap"
     done
     sed 's/"packets_out": \([0-9]*\)/"packets_out": 1\1/' "$D/exp.json" > "$D/bad.json"
-    expect_fail "MISMATCH \[stats\]" $PY "$S/lb_check.py" --tables "$D/runsim.txt" \
+    expect_fail "MISMATCH \[stats\]" $PY -m nettwin.lb.check --tables "$D/runsim.txt" \
         --in "$D/packets_in.pcap" --out "$D/exp.pcap" --stats "$D/bad.json"
 done
 echo "test_lb_scripts: PASS"

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Tests of the independent udplb reference (udplb_tables.py, udplb_ref.py, udplb_check.py): ctest lb_udplb_ref.
+"""Tests of the independent udplb reference (udplb_tables.py, nettwin.lb.udplb_ref, nettwin.lb.udplb_check): ctest lb_udplb_ref.
 
   PYTHONPATH=scripts /usr/bin/python3 -m unittest nettwin.lb.test_udplb_ref [-v]
 
@@ -22,7 +22,7 @@ from scapy.layers.inet6 import ICMPv6DestUnreach, ICMPv6EchoRequest, ICMPv6ND_NS
 from scapy.layers.l2 import ARP, Dot1Q, Ether
 from scapy.packet import Raw
 
-from nettwin.common.paths import ROOT_DIR, SCRIPTS_DIR
+from nettwin.common.paths import ROOT_DIR
 from nettwin.common.pcap import read_pcap
 from nettwin.lb import udplb_check as C
 from nettwin.lb import udplb_fix_arp
@@ -30,6 +30,9 @@ from nettwin.lb import udplb_ref as R
 from nettwin.lb import udplb_tables as T
 from nettwin.lb.layers import UDPLBv2, UDPLBv3
 from nettwin.lb.tables import ScriptError
+from nettwin.common.paths import export_pythonpath  # noqa: E402
+
+export_pythonpath()  # the tools they run are python3 -m nettwin.<block>.<tool>
 
 PEER = os.path.join(ROOT_DIR, "vectors", "peers", "udplb")
 PY = "/usr/bin/python3"
@@ -131,14 +134,14 @@ class Test1(unittest.TestCase):
                                     "icmp.checksum.status": 2, "icmpv6.checksum.status": 6})
 
     def test_cli_and_check(self):
-        """udplb_ref.py writes the files; udplb_check.py accepts them and rejects a one-byte change."""
+        """nettwin.lb.udplb_ref writes the files; nettwin.lb.udplb_check accepts them and rejects a one-byte change."""
         t, i = os.path.join(PEER, "cli_commands.txt"), os.path.join(PEER, "packets_in.pcap")
         o, s, m = (os.path.join(self.tmp, x) for x in ("o.pcap", "s.json", "o.meta"))
-        subprocess.run([PY, os.path.join(SCRIPTS_DIR, "udplb_ref.py"), "--tables", t, "--in", i, "--out", o,
+        subprocess.run([PY, "-m", "nettwin.lb.udplb_ref", "--tables", t, "--in", i, "--out", o,
                         "--stats", s, "--meta-out", m, "--ttl-decrement", "off"], check=True, capture_output=True)
         with open(m) as f1, open(os.path.join(PEER, "expected_packets_out.meta")) as f2:
             self.assertEqual(f1.read(), f2.read())
-        chk = [PY, os.path.join(SCRIPTS_DIR, "udplb_check.py"), "--tables", t, "--in", i, "--stats", s,
+        chk = [PY, "-m", "nettwin.lb.udplb_check", "--tables", t, "--in", i, "--stats", s,
                "--meta", m, "--ttl-decrement", "off", "--tshark"]
         p = subprocess.run(chk + ["--out", os.path.join(PEER, "expected_packets_out.pcap")],
                            capture_output=True, text=True)
@@ -439,7 +442,7 @@ class DataPlane(unittest.TestCase):
 
 
 class GeneratorAndChecker(unittest.TestCase):
-    """udplb_gen.py is deterministic and covers every outcome; udplb_check.py passes the reference's own output
+    """nettwin.lb.udplb_gen is deterministic and covers every outcome; nettwin.lb.udplb_check passes the reference's own output
     (Scapy and tshark agree on every checksum) and names the first difference of a damaged one."""
 
     @classmethod
@@ -450,9 +453,8 @@ class GeneratorAndChecker(unittest.TestCase):
     def tearDownClass(cls):
         shutil.rmtree(cls.tmp)
 
-    def script(self, name, *args, rc=0):
-        p = subprocess.run([PY, os.path.join(SCRIPTS_DIR, name)] + [str(a) for a in args], capture_output=True,
-                           text=True)
+    def script(self, module, *args, rc=0):
+        p = subprocess.run([PY, "-m", module] + [str(a) for a in args], capture_output=True, text=True)
         self.assertEqual(p.returncode, rc, p.stdout + p.stderr)
         return p.stdout
 
@@ -460,7 +462,7 @@ class GeneratorAndChecker(unittest.TestCase):
         d = os.path.join(self.tmp, f"s{seed}{tag}")
         os.makedirs(d, exist_ok=True)
         pcap, tables = os.path.join(d, "in.pcap"), os.path.join(d, "tables.txt")
-        self.script("udplb_gen.py", "--seed", seed, "--out-pcap", pcap, "--out-tables", tables)
+        self.script("nettwin.lb.udplb_gen", "--seed", seed, "--out-pcap", pcap, "--out-tables", tables)
         return d, pcap, tables
 
     def test_seeds(self):
@@ -472,9 +474,9 @@ class GeneratorAndChecker(unittest.TestCase):
                     self.assertEqual(fa.read(), fb.read(), f"seed {seed}: {a} not deterministic")
             for ttl in ("on", "off"):
                 out, st, meta = (os.path.join(d, f"{x}_{ttl}") for x in ("out.pcap", "stats.json", "out.meta"))
-                self.script("udplb_ref.py", "--tables", tables, "--in", pcap, "--out", out, "--stats", st,
+                self.script("nettwin.lb.udplb_ref", "--tables", tables, "--in", pcap, "--out", out, "--stats", st,
                             "--meta-out", meta, "--ttl-decrement", ttl, "--ingress-port", seed)
-                res = self.script("udplb_check.py", "--tables", tables, "--in", pcap, "--out", out, "--stats", st,
+                res = self.script("nettwin.lb.udplb_check", "--tables", tables, "--in", pcap, "--out", out, "--stats", st,
                                   "--meta", meta, "--ttl-decrement", ttl, "--ingress-port", seed,
                                   *(["--tshark"] if ttl == "on" else []))     # tshark once per seed: time
                 self.assertIn("udplb_check: PASS: ", res)
@@ -497,21 +499,21 @@ class GeneratorAndChecker(unittest.TestCase):
     def test_damaged_outputs(self):
         d, pcap, tables = self.gen(1)
         out, st = os.path.join(d, "out.pcap"), os.path.join(d, "stats.json")
-        self.script("udplb_ref.py", "--tables", tables, "--in", pcap, "--out", out, "--stats", st)
+        self.script("nettwin.lb.udplb_ref", "--tables", tables, "--in", pcap, "--out", out, "--stats", st)
         frames = read_pcap(out)
         from nettwin.common.pcap import write_pcap
         bad = os.path.join(d, "bad.pcap")
         f7 = bytearray(frames[7][0])
         f7[30] ^= 0x40
         write_pcap(bad, frames[:7] + [(bytes(f7), 0.0)] + frames[8:])
-        res = self.script("udplb_check.py", "--tables", tables, "--in", pcap, "--out", bad, "--no-scapy", rc=1)
+        res = self.script("nettwin.lb.udplb_check", "--tables", tables, "--in", pcap, "--out", bad, "--no-scapy", rc=1)
         self.assertRegex(res, r"MISMATCH \[frames\] \(1 in total\) first: output frame 7 \(input \d+\): byte 30: "
                               r"expected 0x[0-9a-f]{2} got 0x[0-9a-f]{2}")
         self.assertIn(f"FAIL: {len(frames) - 1} of {len(frames)} frames equal", res)
         write_pcap(bad, frames[:5] + frames[6:])
-        res = self.script("udplb_check.py", "--tables", tables, "--in", pcap, "--out", bad, "--no-scapy", rc=1)
+        res = self.script("nettwin.lb.udplb_check", "--tables", tables, "--in", pcap, "--out", bad, "--no-scapy", rc=1)
         self.assertIn("MISMATCH [frames]", res)
-        res = self.script("udplb_check.py", "--tables", tables + ".missing", "--in", pcap, "--out", out, rc=2)
+        res = self.script("nettwin.lb.udplb_check", "--tables", tables + ".missing", "--in", pcap, "--out", out, rc=2)
 
 
 if __name__ == "__main__":

@@ -1,10 +1,10 @@
 #!/usr/bin/python3
 """Check a `udplb` program run (e.g. `nettwin lb --program udplb`) against the independent reference.
 
-  /usr/bin/python3 scripts/udplb_check.py --tables T --in IN.pcap --out DUT.pcap [--stats DUT.json]
+  PYTHONPATH=scripts /usr/bin/python3 -m nettwin.lb.udplb_check --tables T --in IN.pcap --out DUT.pcap [--stats DUT.json]
       [--meta DUT.meta] [--ttl-decrement on|off] [--ingress-port N] [--no-scapy] [--tshark]
 
-The reference (udplb_ref.py, written from docs/lb-udplb.md and udplb.p4) computes every input frame's
+The reference (nettwin.lb.udplb_ref, written from docs/lb-udplb.md and udplb.p4) computes every input frame's
 verdict with the script's run_traffic segments. Checks, each reported separately:
   1. frames: DUT.pcap holds exactly the reference's output frames in order, byte for byte; the first
      difference is reported as frame index (0-based, in the output), byte offset, both values and the
@@ -27,7 +27,8 @@ import sys
 
 from nettwin.common.pcap import InputError, read_pcap
 from nettwin.lb import udplb_ref as R
-from nettwin.lb.check import Report, run_tshark
+from nettwin.common.report import Report
+from nettwin.lb.check import run_tshark
 from nettwin.lb.tables import ScriptError
 
 TS_BAD = 0

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Restore the ARP sender hardware address of udplb's test-1 input (vectors/peers/udplb/README.md).
 
-  /usr/bin/python3 scripts/udplb_fix_arp.py --in packets_in.orig.pcap --out packets_in.pcap \
+  PYTHONPATH=scripts /usr/bin/python3 -m nettwin.lb.udplb_fix_arp --in packets_in.orig.pcap --out packets_in.pcap \
       [--sha 00:50:56:a8:41:29]
 
 esnet/udplb's p4/sim/test-1/pcap-generator.py builds its two ARP requests with Scapy's ARP() and no

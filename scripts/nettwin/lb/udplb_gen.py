@@ -2,7 +2,7 @@
 """Randomized vectors for the `udplb` program (docs/lb-udplb.md): a table script in udplb's CLI format and
 the traffic, deterministic per seed.
 
-  /usr/bin/python3 scripts/udplb_gen.py --seed N --out-pcap IN.pcap --out-tables T.txt [--packets K]
+  PYTHONPATH=scripts /usr/bin/python3 -m nettwin.lb.udplb_gen --seed N --out-pcap IN.pcap --out-tables T.txt [--packets K]
 
 What a vector holds (every seed): 2..8 LB instances (random lb_ids 0..7), each with IPv4 / IPv6 unicast
 addresses, an alias address (ARP / ICMP / ND to it are mismatches), its solicited-node group, allowed

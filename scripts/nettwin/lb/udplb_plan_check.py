@@ -1,9 +1,9 @@
 #!/usr/bin/python3
 """Independent checker of a udplb epoch switch planned by `nettwin lb-plan --program udplb`.
 
-  /usr/bin/python3 scripts/udplb_plan_check.py plan --dir D
-  /usr/bin/python3 scripts/udplb_plan_check.py gen --dir D --seed S --packets N
-  /usr/bin/python3 scripts/udplb_plan_check.py traffic --dir D --out OUT.pcap --stats STATS.json
+  PYTHONPATH=scripts /usr/bin/python3 -m nettwin.lb.udplb_plan_check plan --dir D
+  PYTHONPATH=scripts /usr/bin/python3 -m nettwin.lb.udplb_plan_check gen --dir D --seed S --packets N
+  PYTHONPATH=scripts /usr/bin/python3 -m nettwin.lb.udplb_plan_check traffic --dir D --out OUT.pcap --stats STATS.json
 
 Written from docs/lb.md ("The udplb program") and docs/lb-udplb.md, never from the planner: the tables are
 the independent Python model nettwin/lb/udplb_tables.py (its own lpm, calendar and member lookups), the

@@ -9,7 +9,7 @@ Checksums use the P4 InternetChecksum extern exactly as docs/lb-udplb.md defines
 subtract = add of the complement, end-around carry, get = complement).
 
 CLI:
-  /usr/bin/python3 scripts/udplb_ref.py --tables T --in IN.pcap --out OUT.pcap [--stats S.json]
+  PYTHONPATH=scripts /usr/bin/python3 -m nettwin.lb.udplb_ref --tables T --in IN.pcap --out OUT.pcap [--stats S.json]
       [--meta-out OUT.meta] [--ttl-decrement on|off] [--ingress-port N] [--trace TRACE.txt]
 Exit 0, or 2 with `udplb_ref: error: ...` for a refused script (udplb_tables.py lists the refusals) or an
 unreadable pcap.

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Checks `nettwin naa` output against the independent reference (docs/naa.md), byte for byte.
 
-  /usr/bin/python3 scripts/naa_check.py --config naa.txt --in client.pcap --out server.pcap --stats S.json
+  PYTHONPATH=scripts /usr/bin/python3 -m nettwin.naa.check --config naa.txt --in client.pcap --out server.pcap --stats S.json
 
 1. nettwin.naa.ref (Python CM + the responder's Python reference) gives the expected server frames; every
    frame of server.pcap must equal its expected frame byte for byte, in order, and none may be missing or extra.

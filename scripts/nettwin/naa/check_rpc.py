@@ -1,4 +1,4 @@
-"""The MRSP and RPC checks of naa_check.py (docs/naa.md "MRSP and RPC"), independent of the reference.
+"""The MRSP and RPC checks of nettwin.naa.check (docs/naa.md "MRSP and RPC"), independent of the reference.
 
 From the two pcaps alone (no reference, no model): the client's messages and the endpoint's messages are
 reassembled from their RC packets (retransmissions and duplicates, recognised by PSN, dropped); each client
@@ -17,11 +17,12 @@ import os
 import shutil
 import subprocess
 
+from nettwin.common.paths import DISSECTORS_DIR
 from nettwin.naa import kernels
 from nettwin.naa.mrsp import MSG_ADV, MSG_ADV_REQ, MSG_ERROR, MrspHeader, decode, grant_rkey
 
 M, HALF = 0xFFFFFF, 1 << 23
-LUA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "mrsp.lua")
+LUA = os.path.join(DISSECTORS_DIR, "mrsp.lua")
 SENDS, WRITES = range(0x00, 0x06), range(0x06, 0x0C)
 FIRSTS, LASTS = (0x00, 0x04, 0x05, 0x06, 0x0A, 0x0B), (0x02, 0x03, 0x04, 0x05, 0x08, 0x09, 0x0A, 0x0B)
 IMMS = (0x03, 0x05, 0x09, 0x0B)

@@ -10,7 +10,7 @@ composed with the Scapy layers of nettwin.naa.layers and their own ICRC.  Client
 (`<pcap>.gates`, docs/naa.md "Gates") wait for the endpoint's frames; the requester's timers fire when a
 gate asks for frames the endpoint has not sent yet, and at the end of the input.
 
-  /usr/bin/python3 scripts/naa_ref.py --config naa.txt --in client.pcap --out expected.pcap [--stats S.json]
+  PYTHONPATH=scripts /usr/bin/python3 -m nettwin.naa.ref --config naa.txt --in client.pcap --out expected.pcap [--stats S.json]
 """
 import argparse
 import copy

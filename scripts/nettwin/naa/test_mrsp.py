@@ -13,13 +13,14 @@ import unittest
 from scapy.utils import wrpcap
 from scapy.layers.l2 import Ether
 
+from nettwin.common.paths import DISSECTORS_DIR
 from nettwin.naa import kernels
 from nettwin.naa.mrsp import (ERR_BAD_ADDRESS, ERR_MALFORMED, ERR_NO_MEMORY, ERR_TOO_MANY, MrspHeader, MrspServer,
                               build_error, build_grant, build_request, decode)
 from nettwin.rdma.layers import build_request as roce_request
 
 POOL, POOL_SIZE, RKEY_BASE = 0x40000000, 0x100000, 0x5000
-LUA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "mrsp.lua")
+LUA = os.path.join(DISSECTORS_DIR, "mrsp.lua")
 
 
 def regions(n, size=4096):

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `nettwin naa`: every client scenario through every engine (identical server frames), each run accepted by
-# the independent checker (scripts/naa_check.py) with and without gaps / backpressure, and clear errors
+# the independent checker (nettwin.naa.check) with and without gaps / backpressure, and clear errors
 # (exit 2, file:line: token 'x') for bad usage, bad configs and bad pcaps.
 #   scripts/nettwin/naa/test_naa.sh BUILD_DIR
 set -uo pipefail
@@ -8,13 +8,14 @@ B=${1:?usage: test_naa.sh BUILD_DIR}
 N="$B/nettwin"
 PY=/usr/bin/python3
 HERE=$(cd "$(dirname "$0")/../.." && pwd)   # scripts/
+export PYTHONPATH="$HERE${PYTHONPATH:+:$PYTHONPATH}"   # python3 -m nettwin.<block>.<tool> finds the package
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 # shellcheck source=SCRIPTDIR/../../tests/cli_check.sh
 source "$HERE/tests/cli_check.sh"
 
-if ! $PY "$HERE/naa_gen.py" --seed 3 --out-dir "$T/v" >/dev/null; then
-  echo "FAIL naa_gen.py did not make the vectors"; exit 1
+if ! $PY -m nettwin.naa.gen --seed 3 --out-dir "$T/v" >/dev/null; then
+  echo "FAIL nettwin.naa.gen did not make the vectors"; exit 1
 fi
 C="$T/v/naa.txt"
 
@@ -22,14 +23,14 @@ C="$T/v/naa.txt"
 for s in connect lost reject bad; do
   I=(--config "$C" --in "$T/v/$s.pcap")
   check "$s lockstep" 0 "naa: " "$N" naa "${I[@]}" --out "$T/$s.pcap" --stats "$T/$s.json"
-  check "$s checker" 0 "as the reference" $PY "$HERE/naa_check.py" "${I[@]}" --out "$T/$s.pcap" --stats "$T/$s.json"
+  check "$s checker" 0 "as the reference" $PY -m nettwin.naa.check "${I[@]}" --out "$T/$s.pcap" --stats "$T/$s.json"
 done
 # With input gaps and output backpressure (the regression runs every scenario so; here the busiest two).
 for s in connect lost; do
   I=(--config "$C" --in "$T/v/$s.pcap")
   check "$s lockstep gaps+bp" 0 "naa: " "$N" naa "${I[@]}" --out "$T/${s}_bp.pcap" --stats "$T/${s}_bp.json" \
     --gaps 0.4 --backpressure 0.5 --seed 7
-  check "$s checker gaps+bp" 0 "as the reference" $PY "$HERE/naa_check.py" "${I[@]}" --out "$T/${s}_bp.pcap" \
+  check "$s checker gaps+bp" 0 "as the reference" $PY -m nettwin.naa.check "${I[@]}" --out "$T/${s}_bp.pcap" \
     --stats "$T/${s}_bp.json"
 done
 # The requester (naa_req.txt, gated client ACKs/NAKs): lockstep and the checker; the model alone gives the
@@ -38,7 +39,7 @@ CR="$T/v/naa_req.txt"
 for s in requester req_fatal; do
   I=(--config "$CR" --in "$T/v/$s.pcap")
   check "$s lockstep" 0 "naa: " "$N" naa "${I[@]}" --out "$T/$s.pcap" --stats "$T/$s.json"
-  check "$s checker" 0 "as the reference" $PY "$HERE/naa_check.py" "${I[@]}" --out "$T/$s.pcap" --stats "$T/$s.json"
+  check "$s checker" 0 "as the reference" $PY -m nettwin.naa.check "${I[@]}" --out "$T/$s.pcap" --stats "$T/$s.json"
 done
 check "requester model" 0 "naa: " "$N" naa --config "$CR" --in "$T/v/requester.pcap" --out "$T/requester_m.pcap" \
   --engine model
@@ -49,12 +50,12 @@ for s in rpc rpc_err; do
   CC="$T/v/naa_ctl.txt"; [ "$s" = rpc_err ] && CC="$T/v/naa_rpc_err.txt"
   I=(--config "$CC" --in "$T/v/$s.pcap")
   check "$s lockstep" 0 "naa: " "$N" naa "${I[@]}" --out "$T/$s.pcap" --stats "$T/$s.json"
-  check "$s checker" 0 "RPC results as the kernels compute them" $PY "$HERE/naa_check.py" "${I[@]}" \
+  check "$s checker" 0 "RPC results as the kernels compute them" $PY -m nettwin.naa.check "${I[@]}" \
     --out "$T/$s.pcap" --stats "$T/$s.json"
 done
 check "rpc_lost model" 0 "naa: " "$N" naa --config "$T/v/naa_ctl.txt" --in "$T/v/rpc_lost.pcap" --out "$T/rpc_lost_m.pcap" \
   --stats "$T/rpc_lost_m.json" --engine model
-check "rpc_lost checker (model)" 0 "as the reference" $PY "$HERE/naa_check.py" --config "$T/v/naa_ctl.txt" \
+check "rpc_lost checker (model)" 0 "as the reference" $PY -m nettwin.naa.check --config "$T/v/naa_ctl.txt" \
   --in "$T/v/rpc_lost.pcap" --out "$T/rpc_lost_m.pcap" --stats "$T/rpc_lost_m.json"
 cp "$T/v/requester.pcap" "$T/g.pcap"
 printf '# gates\n1 after 1\n2 after x\n' >"$T/g.pcap.gates"
@@ -122,11 +123,11 @@ check "mrsp model" 0 "naa: 7 client frames, 6 endpoint frames" "$N" naa "${I[@]}
 same_frames "mrsp model = lockstep" "$T/mrsp_o.pcap" "$T/mrsp_m.pcap"
 check "mrsp stats" 0 '"ctl": {"events": 2, "requests": 1, "rpcs": 1' cat "$T/mrsp.json"
 check "mrsp checker (independent reference, kernels)" 0 "1 RPC results as the kernels compute them" \
-  $PY "$HERE/naa_check.py" "${I[@]}" --out "$T/mrsp_o.pcap" --stats "$T/mrsp.json"
+  $PY -m nettwin.naa.check "${I[@]}" --out "$T/mrsp_o.pcap" --stats "$T/mrsp.json"
 # The DREQ revoked the grant (regions 0); events = MRSP + RPC + drops.
 check "mrsp stats balanced" 0 '"regions": 0, "state": "idle", "balanced": true' cat "$T/mrsp.json"
 check "tshark + mrsp.lua decode the 0x02 answer" 0 "0x02	2	0x0000000040000000,0x0000000040001000	0x00005000,0x00005001	1000,64" \
-  tshark -X "lua_script:$HERE/nettwin/naa/mrsp.lua" -r "$T/mrsp_o.pcap" -Y "mrsp.type == 2" -T fields \
+  tshark -X "lua_script:$HERE/dissectors/mrsp.lua" -r "$T/mrsp_o.pcap" -Y "mrsp.type == 2" -T fields \
   -E occurrence=a -E aggregator=, -e mrsp.type -e mrsp.count -e mrsp.addr -e mrsp.rkey -e mrsp.size
 check "the CRC-32 result WRITE_WITH_IMM" 0 "crc ok" $PY - "$T/mrsp_o.pcap" "$T/mrsp.pcap.data" <<'PYEOF'
 import sys, zlib
@@ -153,22 +154,22 @@ with RawPcapWriter(sys.argv[2], linktype=1) as w:
     for x in [bytes(f)] + frames[1:]:
         w.write(x)
 PYEOF
-check "checker catches a changed REP" 1 "differs from the reference at byte 98" $PY "$HERE/naa_check.py" \
+check "checker catches a changed REP" 1 "differs from the reference at byte 98" $PY -m nettwin.naa.check \
   --config "$C" --in "$T/v/connect.pcap" --out "$T/mut.pcap"
 
 # ---- the checked-in vector is what the generator and the reference make today ----
 V="$HERE/../vectors/naa"
-$PY "$HERE/naa_gen.py" --seed 1 --out-dir "$T/s1" >/dev/null
+$PY -m nettwin.naa.gen --seed 1 --out-dir "$T/s1" >/dev/null
 check "vectors/naa config regenerates" 0 "" cmp "$V/naa.txt" "$T/s1/naa.txt"
 same_frames "vectors/naa client regenerates" "$V/connect.pcap" "$T/s1/connect.pcap"
-$PY "$HERE/naa_ref.py" --config "$V/naa.txt" --in "$V/connect.pcap" --out "$T/s1/exp.pcap" >/dev/null
+$PY -m nettwin.naa.ref --config "$V/naa.txt" --in "$V/connect.pcap" --out "$T/s1/exp.pcap" >/dev/null
 same_frames "vectors/naa expected output regenerates" "$V/expected_server.pcap" "$T/s1/exp.pcap"
 check "vectors/naa naa_ctl_seed1.txt regenerates" 0 "" cmp "$V/naa_ctl_seed1.txt" "$T/s1/naa_ctl.txt"
 for f in naa_rpc_err.txt rpc.pcap.gates; do
   check "vectors/naa $f regenerates" 0 "" cmp "$V/$f" "$T/s1/$f"
 done
 same_frames "vectors/naa rpc client regenerates" "$V/rpc.pcap" "$T/s1/rpc.pcap"
-$PY "$HERE/naa_ref.py" --config "$V/naa_ctl_seed1.txt" --in "$V/rpc.pcap" --out "$T/s1/exp_rpc.pcap" >/dev/null
+$PY -m nettwin.naa.ref --config "$V/naa_ctl_seed1.txt" --in "$V/rpc.pcap" --out "$T/s1/exp_rpc.pcap" >/dev/null
 same_frames "vectors/naa expected rpc output regenerates" "$V/expected_rpc_server.pcap" "$T/s1/exp_rpc.pcap"
 
 # ---- usage and input errors ----
@@ -221,7 +222,7 @@ cm port 1
 req timeout 10 colour 2" "bad.txt:4: token 'colour': unknown req key (timeout, retry, rnr_retry)"
 printf 'not a pcap' >"$T/bad.pcap"
 check "bad pcap" 2 "nettwin naa: " "$N" naa --config "$C" --in "$T/bad.pcap" --out "$T/o.pcap"
-check "ref: bad config" 2 "naa_ref: " $PY "$HERE/naa_ref.py" --config "$T/bad.txt" --in "$T/v/connect.pcap" \
+check "ref: bad config" 2 "naa_ref: " $PY -m nettwin.naa.ref --config "$T/bad.txt" --in "$T/v/connect.pcap" \
   --out "$T/o.pcap"
 
 echo "naa: $pass passed, $fail failed"

@@ -1,10 +1,10 @@
 #!/usr/bin/python3
 """Check a RoCEv2 responder run (the C++ model's or the RTL's) against docs/rdma.md.
 
-  /usr/bin/python3 scripts/rdma_check.py --config C --in REQ.pcap --out RSP.pcap --mem-out MEM.json
+  PYTHONPATH=scripts /usr/bin/python3 -m nettwin.rdma.check --config C --in REQ.pcap --out RSP.pcap --mem-out MEM.json
       [--stats S.json] [--aq-linear] [--atomic-endian little|big] [--show N]
 
-The Python reference (rdma_ref.py) computes the expected responses and final memory.  Checks, each
+The Python reference (nettwin.rdma.ref) computes the expected responses and final memory.  Checks, each
 reported separately (first mismatch in full, then a count):
   bytes         every response equals the reference's, in order; a missing or extra response is
                 reported as such; a difference is decoded with Scapy (nettwin.rdma.layers) and named by
@@ -34,31 +34,12 @@ import argparse
 import json
 import sys
 
+from nettwin.common.report import Report
 from nettwin.rdma import ref as rdma_ref
 from nettwin.common.pcap import align
 from nettwin.rdma.ref import ConfigError, InputError, opname
 from nettwin.rdma.check_decode import brief, decode, decode_check, field_diff
 from nettwin.rdma.check_memory import Regions, at_most_once, check_cqes
-
-
-class Report:
-    def __init__(self, show=1):
-        self.counts, self.msgs, self.show = {}, {}, show
-
-    def fail(self, check, msg):
-        self.counts[check] = self.counts.get(check, 0) + 1
-        m = self.msgs.setdefault(check, [])
-        if len(m) < self.show:
-            m.append(msg)
-
-    def ok(self):
-        return not self.counts
-
-    def print(self):
-        for check, msgs in self.msgs.items():
-            print(f"MISMATCH [{check}] ({self.counts[check]} in total) first: {msgs[0]}")
-            for m in msgs[1:]:
-                print(f"    then: {m}")
 
 
 # ---------------------------------------------------------------------------------------------

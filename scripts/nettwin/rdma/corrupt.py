@@ -1,8 +1,8 @@
 #!/usr/bin/python3
-"""Write deliberately damaged copies of a responder run, to prove rdma_check.py notices
+"""Write deliberately damaged copies of a responder run, to prove nettwin.rdma.check notices
 (self-test helper for rdma/test_scripts.sh).
 
-  /usr/bin/python3 scripts/rdma_corrupt.py --mode MODE --config C --in REQ.pcap \
+  PYTHONPATH=scripts /usr/bin/python3 -m nettwin.rdma.corrupt --mode MODE --config C --in REQ.pcap \
       --out RSP.pcap --mem-out MEM.json [--stats S.json] --dest DIR [--index N]
 
 Copies RSP.pcap / MEM.json / S.json to DIR/rsp.pcap, DIR/mem.json, DIR/stats.json with one fault:

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Seeded scenario generator for the RoCEv2 responder (docs/rdma.md).
 
-  /usr/bin/python3 scripts/rdma_gen.py --seed N --out-dir D [--scenario NAME] [--manifest]
+  PYTHONPATH=scripts /usr/bin/python3 -m nettwin.rdma.gen --seed N --out-dir D [--scenario NAME] [--manifest]
       [--aq-mode grouped|linear] [--no-check]
 
 Writes D/responder.txt (config), D/requests.pcap and D/expect_memory.json.  The same seed always
@@ -61,8 +61,8 @@ CQE and receive-buffer byte.
 
 The generator is a requester plus its own small model of the responder: it knows by construction
 what each request should do (executed, duplicate, NAK, drop and why) and what host memory must
-hold at the end; that model is written here, not taken from rdma_ref.py.  expect_memory.json is
-the generator's own memory.  Unless --no-check, the generator then runs rdma_ref.py and exits 1
+hold at the end; that model is written here, not taken from nettwin.rdma.ref.  expect_memory.json is
+the generator's own memory.  Unless --no-check, the generator then runs nettwin.rdma.ref and exits 1
 if the reference disagrees with its intent for any packet or with its final memory, or if the
 scenario misses a feature it must cover.  --manifest writes D/manifest.txt (one line per packet:
 intent, QP, PSN, opcode, what it tests).
@@ -142,7 +142,7 @@ def main(argv=None):
     ap.add_argument("--aq-mode", choices=("grouped", "linear"),
                     help="write 'aq_mode MODE' on the responder line (default: no aq_mode, i.e. grouped)")
     ap.add_argument("--no-check", action="store_true",
-                    help="do not cross-check the intent and memory with rdma_ref.py")
+                    help="do not cross-check the intent and memory with nettwin.rdma.ref")
     a = ap.parse_args(argv)
     g, events = generate(a.seed, a.scenario)
     frames = [(e["frame"], TS0 + i * TS_STEP) for i, e in enumerate(events)]
@@ -208,9 +208,9 @@ def main(argv=None):
         print(f"rdma_gen: coverage: missing {', '.join(missing)}")
         bad += 1
     if bad:
-        print(f"rdma_gen: FAIL: the generator's model and rdma_ref.py disagree ({bad})")
+        print(f"rdma_gen: FAIL: the generator's model and nettwin.rdma.ref disagree ({bad})")
         return 1
-    print("rdma_gen: rdma_ref.py agrees with every intent and with expect_memory.json")
+    print("rdma_gen: nettwin.rdma.ref agrees with every intent and with expect_memory.json")
     return 0
 
 

@@ -187,7 +187,7 @@ def sc_send(g):
 
 
 def sc_edge(g):
-    """Cases docs/rdma.md does not spell out, with the reading rdma_ref.py implements.  Each probe
+    """Cases docs/rdma.md does not spell out, with the reading nettwin.rdma.ref implements.  Each probe
     runs on its own QP, so that a responder reading one of them differently disagrees on that
     probe only (one QP's PSN state cannot spill into the next probe)."""
     rng = g.rng

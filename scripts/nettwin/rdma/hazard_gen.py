@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Hazard-pair vectors for the RoCEv2 responder (docs/rdma.md "Hazards").
 
-  /usr/bin/python3 scripts/rdma_hazard_gen.py --seed N --out-dir D   (module nettwin.rdma.hazard_gen)
+  PYTHONPATH=scripts /usr/bin/python3 -m nettwin.rdma.hazard_gen --seed N --out-dir D   (module nettwin.rdma.hazard_gen)
 
 Writes D/responder.txt and D/requests.pcap: every ordered pair (A, B) of WRITE, READ, FAA and CAS,
 sent back to back, once with B touching bytes A touches and once disjoint, on one QP and (for the
@@ -9,11 +9,11 @@ overlapping case) with B on a second QP sharing the memory region; then chains o
 FAA, CAS, READ; four FAAs; a multi-packet READ followed by a WRITE over its bytes). Each pair has its
 own stretch of a random-filled memory region, so a result that saw the wrong order shows up in the
 final memory or in a response byte. The expected responses and memory are not written here: the
-independent reference (rdma_ref.py, via rdma_check.py) computes them from these requests.
+independent reference (nettwin.rdma.ref, via nettwin.rdma.check) computes them from these requests.
 
 The generator keeps its own copy of memory (in PSN order) to pick CAS compare values: every other CAS
 is built to succeed (compare = the value the word holds after the requests before it), the rest to
-fail. Unless --no-check it then runs rdma_ref.py and exits 1 unless the reference executes every request
+fail. Unless --no-check it then runs nettwin.rdma.ref and exits 1 unless the reference executes every request
 and ends with the generator's memory, so a vector cannot silently lose its hazards to a NAK.
 """
 import argparse
@@ -153,7 +153,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out-dir", required=True)
-    ap.add_argument("--no-check", action="store_true", help="skip the cross-check with rdma_ref.py")
+    ap.add_argument("--no-check", action="store_true", help="skip the cross-check with nettwin.rdma.ref")
     a = ap.parse_args(argv)
     g = Gen(a.seed)
     g.start = dict(g.psn)
@@ -182,7 +182,7 @@ def main(argv=None):
         return 1
     if bad:
         return 1
-    print("rdma_hazard_gen: rdma_ref.py executes every request and ends with the generator's memory")
+    print("rdma_hazard_gen: nettwin.rdma.ref executes every request and ends with the generator's memory")
     return 0
 
 

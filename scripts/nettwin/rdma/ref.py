@@ -4,9 +4,9 @@
 Written from docs/rdma.md (and the IBA RC rules it takes for granted) only, never from the C++
 model or the RTL: its own config parser, PSN / Go-Back-N state, AQ + AQC and sparse host memory.
 Packets are parsed and responses built on raw bytes (no Scapy, which is only used for pcap I/O),
-with its own ICRC; rdma_check.py decodes everything again with Scapy (nettwin.rdma.layers).
+with its own ICRC; nettwin.rdma.check decodes everything again with Scapy (nettwin.rdma.layers).
 
-  /usr/bin/python3 scripts/rdma_ref.py --config C --in REQ.pcap --out EXPECTED.pcap \
+  PYTHONPATH=scripts /usr/bin/python3 -m nettwin.rdma.ref --config C --in REQ.pcap --out EXPECTED.pcap \
       --mem-out MEM.json [--stats S.json] [--trace T.txt] [--aq-linear] [--atomic-endian little|big]
 
 Writes the expected responses (in request order, each with its request's timestamp), the final

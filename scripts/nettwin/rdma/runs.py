@@ -1,7 +1,7 @@
 """The RoCEv2 responder's regression runs (API: nettwin/regress/run.py).
 
-Every rdma_gen.py scenario (and the rdma_hazard_gen.py hazard pairs, scenario "hazard") x seed at two
-host-memory latencies (50-cycle reads; 900-cycle reads at 900 MHz with output backpressure), RTL and model in lockstep with the SystemC host memory, each checked by rdma_check.py (an
+Every nettwin.rdma.gen scenario (and the nettwin.rdma.hazard_gen hazard pairs, scenario "hazard") x seed at two
+host-memory latencies (50-cycle reads; 900-cycle reads at 900 MHz with output backpressure), RTL and model in lockstep with the SystemC host memory, each checked by nettwin.rdma.check (an
 independent reference). Plus the atomic-retransmit latency (`nettwin rdma-latency`, lockstep) swept over the
 host read time: one host read per atomic, at-most-once, and the latencies for the report.
 """
@@ -9,7 +9,7 @@ import os
 
 from nettwin.regress.run import PY, Run, Vector, sum_drops, tag
 
-TITLE = "RoCEv2 responder (RTL and model in lockstep, SystemC host memory; checked by rdma_check.py)"
+TITLE = "RoCEv2 responder (RTL and model in lockstep, SystemC host memory; checked by nettwin.rdma.check)"
 HEADER = ["scenario", "seed", "mode", "req_in", "rsp_out", "drops", "naks", "atomics", "replays", "dma_rd",
           "cycles", "result", "time"]
 SCENARIOS = ["traffic", "atomic", "lostack", "reorder", "badreq", "psnwrap", "icrc", "malformed", "send", "edge",
@@ -69,8 +69,8 @@ def runs(opts):
     for sc in SCENARIOS:
         for seed in opts.seeds(1 if opts.quick else 3):
             d = os.path.join(opts.work, "rdma_%s_%d" % (sc, seed))
-            gen = ([PY, opts.script("rdma_hazard_gen.py"), "--seed", str(seed), "--out-dir", d] if sc == "hazard"
-                   else [PY, opts.script("rdma_gen.py"), "--seed", str(seed), "--out-dir", d, "--scenario", sc])
+            gen = ([PY, "-m", "nettwin.rdma.hazard_gen", "--seed", str(seed), "--out-dir", d] if sc == "hazard"
+                   else [PY, "-m", "nettwin.rdma.gen", "--seed", str(seed), "--out-dir", d, "--scenario", sc])
             vec = Vector("rdma/%s/%d" % (sc, seed), [gen])
             conf, req = os.path.join(d, "responder.txt"), os.path.join(d, "requests.pcap")
             for mode, flags in MODES:
@@ -79,7 +79,7 @@ def runs(opts):
                 stats = os.path.join(d, "stats_%s.json" % tag(mode))
                 cmd = [opts.nettwin, "rdma", "--config", conf, "--in", req, "--out", rsp, "--mem-out", mem,
                        "--stats", stats, "--engine", "lockstep"] + flags
-                chk = [PY, opts.script("rdma_check.py"), "--config", conf, "--in", req, "--out", rsp,
+                chk = [PY, "-m", "nettwin.rdma.check", "--config", conf, "--in", req, "--out", rsp,
                        "--mem-out", mem, "--stats", stats]
                 out.append(Run("rdma", sc, seed, mode, cmd, vector=vec, checks=[("rdma_check", chk)], stats=stats,
                                outputs=[rsp, mem], accept=_accept_stats, columns=_columns))

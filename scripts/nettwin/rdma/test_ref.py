@@ -25,8 +25,11 @@ from scapy.packet import Raw
 from nettwin.rdma import ref as R
 from nettwin.rdma.layers import (AETH, BTH, RETH, AtomicAckETH, AtomicETH, ImmDt, build_request, check_icrc,
                                  icrc)
-from nettwin.rdma.test_support import (BASE, PY, QIP4, QIP6, QMAC, RIP4, RIP6, RMAC, S, ConfigErrorAssertions,
+from nettwin.rdma.test_support import (BASE, PY, QIP4, QIP6, QMAC, RIP4, RIP6, RMAC, ConfigErrorAssertions,
                                        cfg, ipv6_icrc_with_scapy, req, scapy_response)
+from nettwin.common.paths import export_pythonpath  # noqa: E402
+
+export_pythonpath()  # the tools they run are python3 -m nettwin.<block>.<tool>
 
 
 class TestICRC(unittest.TestCase):
@@ -138,16 +141,16 @@ class TestConfig(ConfigErrorAssertions, unittest.TestCase):
             pc = os.path.join(d, "in.pcap")
             R.write_pcap(pc, [(req(0x0A, 3, qp=1), 0.0)])
             args = ["--in", pc, "--out", os.path.join(d, "o.pcap"), "--mem-out", os.path.join(d, "m.json")]
-            p = subprocess.run([PY, os.path.join(S, "rdma_ref.py"), "--config", c] + args,
+            p = subprocess.run([PY, "-m", "nettwin.rdma.ref", "--config", c] + args,
                                capture_output=True, text=True)
             self.assertEqual(p.returncode, 2)
             self.assertIn("c.txt:2: token '300': mtu must be", p.stderr)
-            p = subprocess.run([PY, os.path.join(S, "rdma_ref.py"), "--config", os.path.join(d, "none")] + args,
+            p = subprocess.run([PY, "-m", "nettwin.rdma.ref", "--config", os.path.join(d, "none")] + args,
                                capture_output=True, text=True)
             self.assertEqual(p.returncode, 2)
             with open(c, "w") as fh:
                 fh.write(f"responder mac {RMAC} ip {RIP4}\n")
-            p = subprocess.run([PY, os.path.join(S, "rdma_ref.py"), "--config", c, "--in", c, "--out",
+            p = subprocess.run([PY, "-m", "nettwin.rdma.ref", "--config", c, "--in", c, "--out",
                                 os.path.join(d, "o.pcap"), "--mem-out", os.path.join(d, "m.json")],
                                capture_output=True, text=True)
             self.assertEqual(p.returncode, 2)

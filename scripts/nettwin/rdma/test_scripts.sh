@@ -11,13 +11,14 @@
 #    also against the generator's expect_memory.json; the AQ grouping off gives the same output;
 # 3. the checked-in vectors under vectors/rdma/ regenerate byte-identically and the reference still
 #    produces their expected responses / memory / stats;
-# 4. damaged copies of a run (every rdma_corrupt.py mode) make rdma_check fail with the precise
+# 4. damaged copies of a run (every nettwin.rdma.corrupt mode) make rdma_check fail with the precise
 #    message expected, and unusable input exits 2;
 # The C++ tool against rdma_check is scripts/tests/test_rdma_model.sh (ctest rdma_model_check).
 # Exits non-zero on the first failure.
 set -euo pipefail
 PY=/usr/bin/python3
 S="$(cd "$(dirname "$0")/../.." && pwd)"   # scripts/ (the entry points)
+export PYTHONPATH="$S${PYTHONPATH:+:$PYTHONPATH}"   # python3 -m nettwin.<block>.<tool> finds the package
 PYM=(env PYTHONPATH="$S" "$PY" -m)   # a module of the nettwin package
 V="$S/../vectors/rdma"
 W="$(mktemp -d)"
@@ -40,14 +41,14 @@ expect_rc() {
 # run_case DIR [extra ref/check options]: reference + checker on a generated directory
 run_case() {
     local D="$1"; shift
-    $PY "$S/rdma_ref.py" --config "$D/responder.txt" --in "$D/requests.pcap" --out "$D/exp.pcap" \
+    $PY -m nettwin.rdma.ref --config "$D/responder.txt" --in "$D/requests.pcap" --out "$D/exp.pcap" \
         --mem-out "$D/mem.json" --stats "$D/stats.json" --trace "$D/trace.txt" "$@" >/dev/null
-    $PY "$S/rdma_check.py" --config "$D/responder.txt" --in "$D/requests.pcap" --out "$D/exp.pcap" \
+    $PY -m nettwin.rdma.check --config "$D/responder.txt" --in "$D/requests.pcap" --out "$D/exp.pcap" \
         --mem-out "$D/mem.json" --stats "$D/stats.json" "$@"
 }
 gen_twice() {     # gen_twice SEED SCENARIO DIR
-    $PY "$S/rdma_gen.py" --seed "$1" --scenario "$2" --out-dir "$3" | tail -1
-    $PY "$S/rdma_gen.py" --seed "$1" --scenario "$2" --out-dir "$3.again" --no-check >/dev/null
+    $PY -m nettwin.rdma.gen --seed "$1" --scenario "$2" --out-dir "$3" | tail -1
+    $PY -m nettwin.rdma.gen --seed "$1" --scenario "$2" --out-dir "$3.again" --no-check >/dev/null
     for f in responder.txt requests.pcap expect_memory.json; do
         cmp "$3/$f" "$3.again/$f" || fail "rdma_gen --seed $1 --scenario $2 is not deterministic ($f)"
     done
@@ -62,17 +63,17 @@ for sc in "${SCENARIOS[@]}"; do
     D="$W/$sc"
     gen_twice 1 "$sc" "$D"
     run_case "$D"
-    $PY "$S/rdma_check.py" --config "$D/responder.txt" --in "$D/requests.pcap" --out "$D/exp.pcap" \
+    $PY -m nettwin.rdma.check --config "$D/responder.txt" --in "$D/requests.pcap" --out "$D/exp.pcap" \
         --mem-out "$D/expect_memory.json" >/dev/null || fail "$sc: the generator's expect_memory.json fails the check"
 done
 echo "-- atomic with the AQ grouping off (--aq-linear, aq_mode linear): the same responses and memory"
 D="$W/atomic"
-$PY "$S/rdma_ref.py" --config "$D/responder.txt" --in "$D/requests.pcap" --out "$D/lin.pcap" \
+$PY -m nettwin.rdma.ref --config "$D/responder.txt" --in "$D/requests.pcap" --out "$D/lin.pcap" \
     --mem-out "$D/lin.json" --aq-linear >/dev/null
 if ! cmp "$D/lin.pcap" "$D/exp.pcap" || ! cmp "$D/lin.json" "$D/mem.json"; then
     fail "--aq-linear changes the result"
 fi
-$PY "$S/rdma_gen.py" --seed 1 --scenario atomic --out-dir "$D.lin" --aq-mode linear | tail -1
+$PY -m nettwin.rdma.gen --seed 1 --scenario atomic --out-dir "$D.lin" --aq-mode linear | tail -1
 grep -q "aq_mode linear" "$D.lin/responder.txt" || fail "rdma_gen --aq-mode linear"
 cmp "$D.lin/requests.pcap" "$D/requests.pcap" || fail "rdma_gen --aq-mode changes the requests"
 run_case "$D.lin"
@@ -81,11 +82,11 @@ cmp "$D.lin/exp.pcap" "$D/exp.pcap" || fail "aq_mode linear changes the response
 echo "== checked-in vectors ($V)"
 for sc in "${VECTORS[@]}"; do
     D="$W/vec_$sc"
-    $PY "$S/rdma_gen.py" --seed 1 --scenario "$sc" --out-dir "$D" --no-check --manifest >/dev/null
+    $PY -m nettwin.rdma.gen --seed 1 --scenario "$sc" --out-dir "$D" --no-check --manifest >/dev/null
     for f in responder.txt requests.pcap expect_memory.json manifest.txt; do
         cmp "$D/$f" "$V/$sc/$f" || fail "vectors/rdma/$sc/$f differs from rdma_gen --seed 1 --scenario $sc"
     done
-    $PY "$S/rdma_ref.py" --config "$V/$sc/responder.txt" --in "$V/$sc/requests.pcap" --out "$D/exp.pcap" \
+    $PY -m nettwin.rdma.ref --config "$V/$sc/responder.txt" --in "$V/$sc/requests.pcap" --out "$D/exp.pcap" \
         --mem-out "$D/mem.json" --stats "$D/stats.json" --trace "$D/trace.txt" >/dev/null
     cmp "$D/trace.txt" "$V/$sc/trace.txt" || fail "vectors/rdma/$sc: reference trace changed"
     cmp "$D/exp.pcap" "$V/$sc/expected_responses.pcap" || fail "vectors/rdma/$sc: reference responses changed"
@@ -99,7 +100,7 @@ for seed in "${SEEDS[@]}"; do
     D="$W/mixed$seed"
     gen_twice "$seed" mixed "$D"
     run_case "$D"
-    $PY "$S/rdma_check.py" --config "$D/responder.txt" --in "$D/requests.pcap" --out "$D/exp.pcap" \
+    $PY -m nettwin.rdma.check --config "$D/responder.txt" --in "$D/requests.pcap" --out "$D/exp.pcap" \
         --mem-out "$D/expect_memory.json" >/dev/null || fail "mixed $seed: expect_memory.json fails the check"
 done
 
@@ -107,9 +108,9 @@ echo "== damaged runs must fail (mixed, seed ${SEEDS[0]})"
 D="$W/mixed${SEEDS[0]}"
 B="$W/bad"
 corrupt_check() {     # corrupt_check MODE PATTERN
-    $PY "$S/rdma_corrupt.py" --mode "$1" --config "$D/responder.txt" --in "$D/requests.pcap" \
+    $PY -m nettwin.rdma.corrupt --mode "$1" --config "$D/responder.txt" --in "$D/requests.pcap" \
         --out "$D/exp.pcap" --mem-out "$D/mem.json" --stats "$D/stats.json" --dest "$B" >/dev/null
-    expect_rc 1 "$2" $PY "$S/rdma_check.py" --config "$D/responder.txt" --in "$D/requests.pcap" \
+    expect_rc 1 "$2" $PY -m nettwin.rdma.check --config "$D/responder.txt" --in "$D/requests.pcap" \
         --out "$B/rsp.pcap" --mem-out "$B/mem.json" --stats "$B/stats.json"
 }
 corrupt_check atomic-orig "MISMATCH \[bytes\].*response [0-9]* (request [0-9]*, QP 0x[0-9a-f]* PSN 0x[0-9a-f]* \(FAA\|CAS\)): AtomicAckETH.orig expected 0x[0-9a-f]* got 0x"
@@ -132,20 +133,20 @@ corrupt_check cqe "MISMATCH \[memory\].*(va 0x[0-9a-f]* pa 0x[0-9a-f]*, CQ of QP
 corrupt_check replay "MISMATCH \[at-most-once\].*replay returns 0x[0-9a-f]*, the first ATOMIC ACK for this PSN returned"
 # the atomic scenario: a replay with a fresh value
 A="$W/atomic"
-$PY "$S/rdma_corrupt.py" --mode replay --index 7 --config "$A/responder.txt" --in "$A/requests.pcap" \
+$PY -m nettwin.rdma.corrupt --mode replay --index 7 --config "$A/responder.txt" --in "$A/requests.pcap" \
     --out "$A/exp.pcap" --mem-out "$A/mem.json" --dest "$B" >/dev/null
-expect_rc 1 "MISMATCH \[bytes\].*AtomicAckETH.orig" $PY "$S/rdma_check.py" --config "$A/responder.txt" \
+expect_rc 1 "MISMATCH \[bytes\].*AtomicAckETH.orig" $PY -m nettwin.rdma.check --config "$A/responder.txt" \
     --in "$A/requests.pcap" --out "$B/rsp.pcap" --mem-out "$B/mem.json"
 
 echo "== unusable input exits 2"
 printf 'responder mac 02:00:00:00:00:01 ip 10.0.0.1\nqp 1 dest_qp 2 epsn 3 mtu 256 max_rd_atomic 4 aq zz\n' > "$W/bad.txt"
-expect_rc 2 "bad.txt:2: token 'zz'" $PY "$S/rdma_check.py" --config "$W/bad.txt" --in "$D/requests.pcap" \
+expect_rc 2 "bad.txt:2: token 'zz'" $PY -m nettwin.rdma.check --config "$W/bad.txt" --in "$D/requests.pcap" \
     --out "$D/exp.pcap" --mem-out "$D/mem.json"
-expect_rc 2 "not a readable pcap" $PY "$S/rdma_check.py" --config "$D/responder.txt" --in "$D/responder.txt" \
+expect_rc 2 "not a readable pcap" $PY -m nettwin.rdma.check --config "$D/responder.txt" --in "$D/responder.txt" \
     --out "$D/exp.pcap" --mem-out "$D/mem.json"
 echo '{"x": ' > "$W/broken.json"
-expect_rc 2 "cannot read memory JSON" $PY "$S/rdma_check.py" --config "$D/responder.txt" --in "$D/requests.pcap" \
+expect_rc 2 "cannot read memory JSON" $PY -m nettwin.rdma.check --config "$D/responder.txt" --in "$D/requests.pcap" \
     --out "$D/exp.pcap" --mem-out "$W/broken.json"
-expect_rc 2 "no such file" $PY "$S/rdma_ref.py" --config "$D/responder.txt" --in "$W/none.pcap" \
+expect_rc 2 "no such file" $PY -m nettwin.rdma.ref --config "$D/responder.txt" --in "$W/none.pcap" \
     --out "$W/x.pcap" --mem-out "$W/x.json"
 echo "test_rdma_scripts: PASS"

@@ -1,12 +1,12 @@
 #!/usr/bin/python3
 """Independent checker of the EJFAT reassembly engine (docs/re.md), written from the docs, not the model.
 
-  /usr/bin/python3 scripts/re_check.py --dir D --events EVENTS.pcap --report REPORT.json [--config RE.txt]
+  PYTHONPATH=scripts /usr/bin/python3 -m nettwin.re.check --dir D --events EVENTS.pcap --report REPORT.json [--config RE.txt]
                                        [--host-data EVENTS.bin]
 
 Replays D/segments.pcap under D/re.txt with its own implementation of the documented rules and requires
 the same counters, drops by reason, completed events (in order) and incomplete events as the report; then
-that every output frame is byte-identical to the event the source sent (D/source.json, from re_gen.py),
+that every output frame is byte-identical to the event the source sent (D/source.json, from nettwin.re.gen),
 that no source event was completed twice, and that every source event is completed, reported incomplete,
 or had every segment dropped.  With `buffer host` EVENTS.pcap holds one completion record per event (the
 output header, then the 8-byte host address of the event's slot) and the event's bytes are read from
@@ -20,6 +20,7 @@ import os
 import re
 import sys
 
+from nettwin.common.paths import ROOT_DIR
 from nettwin.common.pcap import InputError, read_pcap
 
 DROPS = ["runt", "not_ip", "truncated", "not_udp", "empty", "too_big", "inconsistent", "duplicate", "overlap",
@@ -27,8 +28,12 @@ DROPS = ["runt", "not_ip", "truncated", "not_udp", "empty", "too_big", "inconsis
 
 
 def _pkg_param(name):
-    """A parameter of rtl/common/nt_pkg.sv, the one place the design's sizes are defined."""
-    pkg = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "rtl", "common", "nt_pkg.sv")
+    """A parameter of rtl/common/nt_pkg.sv, the one place the design's sizes are defined (an installed package
+    finds the repository through NETTWIN_ROOT, nettwin/common/paths.py)."""
+    pkg = os.path.join(ROOT_DIR, "rtl", "common", "nt_pkg.sv")
+    if not os.path.isfile(pkg):
+        raise ImportError("nettwin.re.check reads the design's sizes from %s: not found (installed package: set "
+                          "NETTWIN_ROOT to the repository)" % pkg)
     with open(pkg) as f:
         m = re.search(r"localparam int unsigned %s = (\d+);" % name, f.read())
     return int(m.group(1))

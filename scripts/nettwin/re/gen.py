@@ -2,7 +2,7 @@
 """Scapy source for the EJFAT reassembly engine (docs/re.md): events split into segments, shuffled,
 duplicated, overlapped, lost and late, as the LB delivers them to one compute node.
 
-  /usr/bin/python3 scripts/re_gen.py --seed N --out-dir D [--events K] [--header evio6|e2sar] [--host]
+  PYTHONPATH=scripts /usr/bin/python3 -m nettwin.re.gen --seed N --out-dir D [--events K] [--header evio6|e2sar] [--host]
 
 Writes D/segments.pcap (the RE's input, pcap timestamps = arrival times), D/re.txt (contexts,
 buffer_bytes, timeout_us: few contexts so that some segments find none) and D/source.json (every event

@@ -1,13 +1,13 @@
 #!/usr/bin/python3
 """The EJFAT closed loop: source events -> LB (epoch switch mid-run) -> one RE per member.
 
-  /usr/bin/python3 scripts/ejfat_loop.py gen --seed N --out-dir D [--events K]
-  (nettwin lb-plan x2, lb_plan_gen.py assemble, nettwin lb --tables D/run.txt ... --out D/out.pcap)
-  /usr/bin/python3 scripts/ejfat_loop.py split --dir D --out D/out.pcap [--work W]
-  /usr/bin/python3 scripts/ejfat_loop.py reassemble --dir D --nettwin build/nettwin [--work W]   (nettwin re per member, lockstep)
-  /usr/bin/python3 scripts/ejfat_loop.py check --dir D [--work W]
+  PYTHONPATH=scripts /usr/bin/python3 -m nettwin.re.loop gen --seed N --out-dir D [--events K]
+  (nettwin lb-plan x2, nettwin.lb.plan_gen assemble, nettwin lb --tables D/run.txt ... --out D/out.pcap)
+  PYTHONPATH=scripts /usr/bin/python3 -m nettwin.re.loop split --dir D --out D/out.pcap [--work W]
+  PYTHONPATH=scripts /usr/bin/python3 -m nettwin.re.loop reassemble --dir D --nettwin build/nettwin [--work W]   (nettwin re per member, lockstep)
+  PYTHONPATH=scripts /usr/bin/python3 -m nettwin.re.loop check --dir D [--work W]
 
-gen: lb_plan_gen.py's scenario (members, boundary, filter), but the traffic is events: each (tick,
+gen: nettwin.lb.plan_gen's scenario (members, boundary, filter), but the traffic is events: each (tick,
 data_id) event of 0..3000 bytes is cut into EVIO6 segments (UDP source port = tick[15:0], as the spec
 says), shuffled within its phase: phase 1 events have ticks in [start, boundary) and run before the
 switch; phase 2 mixes both sides of the boundary (an old event's segments may straddle the switch);
@@ -15,10 +15,10 @@ phase 3, after the cleanup, has ticks >= boundary. D/loop_source.json lists ever
 split: from the tables alone (lb_tables.py, never the planner or the LB model), which member each event's
 tick maps to (tick < boundary: the old calendar's slot, else the new one's); groups the LB output by
 destination address into W/<member>/segments.pcap and writes W/<member>/source.json with the events
-expected there, so re_check.py on each member also proves the routing. W (--work, default D) holds everything
+expected there, so nettwin.re.check on each member also proves the routing. W (--work, default D) holds everything
 split, reassemble and check write: two LB outputs of one vector (the regression's stimulus modes, run in
 parallel) each need their own, or one's reassembly overwrites the other's while it is being checked.
-check: every source event was reassembled exactly once, at its member, byte-identical (re_check.py per
+check: every source event was reassembled exactly once, at its member, byte-identical (nettwin.re.check per
 member), with no incomplete event and no RE drop anywhere.
 
 --program udplb (gen and split; reassemble and check are the same): ESnet's udplb program (docs/lb-udplb.md)

@@ -4,8 +4,8 @@ completes the event again, as documented; re_check called every second completio
 - the rule: a second completion is accepted only after the first context's hold expired;
 - with a built nettwin (NT_BUILD, default ../build), the soak's failing run (seed 1009, timeout_us 28)
   replays in lockstep, really completes an event twice, and passes.
-Also: E2SAR's frames as re_gen.py makes them, decoded by Scapy (E2SARRE, nettwin/re/layers.py), give the
-fields re_check.py's own byte parser reads (two independent readings of the header).
+Also: E2SAR's frames as nettwin.re.gen makes them, decoded by Scapy (E2SARRE, nettwin/re/layers.py), give the
+fields nettwin.re.check's own byte parser reads (two independent readings of the header).
 
   cd scripts && /usr/bin/python3 -m unittest nettwin.re.test_check
 """
@@ -21,6 +21,9 @@ from scapy.layers.l2 import Ether
 from nettwin.common.pcap import read_pcap
 from nettwin.re.check import Fail, parse, twice_in_hold
 from nettwin.re.layers import E2SARRE
+from nettwin.common.paths import export_pythonpath  # noqa: E402
+
+export_pythonpath()  # the tools they run are python3 -m nettwin.<block>.<tool>
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.dirname(os.path.dirname(HERE))
@@ -49,8 +52,8 @@ class TwiceInHoldTest(unittest.TestCase):
 
 
 def e2sar_vector(test, d, seed):
-    """re_gen.py --header e2sar's vector in d: its segments.pcap and the checker's configuration for it."""
-    r = subprocess.run([PY, f"{SCRIPTS}/re_gen.py", "--seed", str(seed), "--out-dir", d, "--header", "e2sar"],
+    """nettwin.re.gen --header e2sar's vector in d: its segments.pcap and the checker's configuration for it."""
+    r = subprocess.run([PY, "-m", "nettwin.re.gen", "--seed", str(seed), "--out-dir", d, "--header", "e2sar"],
                        capture_output=True, text=True)
     test.assertEqual(r.returncode, 0, r.stderr)
     return f"{d}/segments.pcap", {"header": "e2sar", "version": 1, "lb_header": "skip"}
@@ -84,7 +87,7 @@ class SoakReplay(unittest.TestCase):
             def run(*args):
                 r = subprocess.run([str(a) for a in args], capture_output=True, text=True)
                 self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
-            run(PY, f"{SCRIPTS}/re_gen.py", "--seed", 1009, "--out-dir", d, "--events", 56)
+            run(PY, "-m", "nettwin.re.gen", "--seed", 1009, "--out-dir", d, "--events", 56)
             with open(f"{d}/re.txt", "w") as f:
                 f.write("contexts 4\nbuffer_bytes 2500\ntimeout_us 28\n")
             run(f"{BUILD}/nettwin", "re", "--engine", "lockstep", "--config", f"{d}/re.txt", "--in",
@@ -93,7 +96,7 @@ class SoakReplay(unittest.TestCase):
             with open(f"{d}/rep.json") as f:
                 keys = [(e["tick16"], e["data_id"]) for e in json.load(f)["events"]]
             self.assertLess(len(set(keys)), len(keys), "the vector no longer completes an event twice")
-            run(PY, f"{SCRIPTS}/re_check.py", "--dir", d, "--events", f"{d}/ev.pcap", "--report", f"{d}/rep.json")
+            run(PY, "-m", "nettwin.re.check", "--dir", d, "--events", f"{d}/ev.pcap", "--report", f"{d}/rep.json")
 
 
 if __name__ == "__main__":

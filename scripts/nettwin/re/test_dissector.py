@@ -1,5 +1,5 @@
-"""E2SAR's reassembly header under tshark (scripts/dissectors/e2sar_re.lua) against re_check.py's own parser:
-re_gen.py --header e2sar frames (a quarter behind a kept LB v2/v3 header, source ports of several sockets)
+"""E2SAR's reassembly header under tshark (scripts/dissectors/e2sar_re.lua) against nettwin.re.check's own parser:
+nettwin.re.gen --header e2sar frames (a quarter behind a kept LB v2/v3 header, source ports of several sockets)
 must show, for every frame the checker parses, the same event number, data id, offset and event length, and
 the LB version when an LB header is in front; no "Lua Error" anywhere.
 

@@ -4,13 +4,14 @@
 # (its payloads are the spec generator's EVIO6 segments), LB headers skipped (the default): exactly the two
 # events the test's source sent (a 1050-byte zero blob as rocid 0xabc from port 50000 and as rocid 0x123 from
 # port 12345), byte-identical, and nothing else: no incomplete event (the LB-header frames used to be read as
-# RE headers with data_id 513), every other copy a duplicate. Checked by re_check.py (its own reassembly).
+# RE headers with data_id 513), every other copy a duplicate. Checked by nettwin.re.check (its own reassembly).
 # With `lb_header drop` the kept-header frames are counted drops instead, and the same two events come out.
 #
 #   bash scripts/nettwin/re/test_udplb.sh BUILD_DIR
 set -euo pipefail
 PY=/usr/bin/python3
 S="$(cd "$(dirname "$0")/../.." && pwd)"   # scripts/
+export PYTHONPATH="$S${PYTHONPATH:+:$PYTHONPATH}"   # python3 -m nettwin.<block>.<tool> finds the package
 V="$S/../vectors/peers/udplb"
 NT="$(cd "$1" && pwd)/nettwin"
 W="$(mktemp -d)"
@@ -32,7 +33,7 @@ json.dump({"events": [{"tick": 50000, "data_id": 0xABC, "kind": "udplb", "data":
 PYEOF
 for conf in re re_drop; do
     "$NT" re --config "$W/$conf.txt" --in "$W/segments.pcap" --out "$W/ev_$conf.pcap" --report "$W/rep_$conf.json"
-    $PY "$S/re_check.py" --dir "$W" --events "$W/ev_$conf.pcap" --report "$W/rep_$conf.json" --config "$W/$conf.txt"
+    $PY -m nettwin.re.check --dir "$W" --events "$W/ev_$conf.pcap" --report "$W/rep_$conf.json" --config "$W/$conf.txt"
     $PY - "$W/rep_$conf.json" "$conf" <<'PYEOF'
 import json, sys
 r = json.load(open(sys.argv[1]))

@@ -17,6 +17,7 @@ import subprocess
 import sys
 import time
 
+from nettwin.common import paths
 from nettwin.common.paths import ROOT_DIR as ROOT
 from nettwin.regress import farm
 from nettwin.regress.executor import Log, Progress, execute_all
@@ -61,7 +62,7 @@ def _group_key(run):
 
 
 def parser():
-    ap = argparse.ArgumentParser(prog="regress.py", description=__doc__.splitlines()[0],
+    ap = argparse.ArgumentParser(prog="nettwin-regress", description=__doc__.splitlines()[0],
                                  epilog="Exit status: 0 all passed, 1 a run failed, 2 usage error.")
     ap.add_argument("--build", default=os.path.join(ROOT, "build"), help="build directory (default: %(default)s)")
     ap.add_argument("--work", default=None, help="output directory (default: BUILD/regress)")
@@ -175,7 +176,7 @@ def report_results(results, blocks, meta, args, head, extra_lines=()):
 
 
 def submit_slurm(args, ap, runs):
-    """--slurm N: the array's task K runs `regress.py <the selection> --shard K/N --json FARM/shards/shard-K.json`
+    """--slurm N: the array's task K runs `nettwin.regress.cli <the selection> --shard K/N --json FARM/shards/shard-K.json`
     with its own work directory; the merge job runs --merge on FARM/shards."""
     n = args.slurm
     if n < 1 or args.shard or args.merge:
@@ -183,14 +184,14 @@ def submit_slurm(args, ap, runs):
     if not os.access(args.nettwin, os.X_OK):
         ap.error("no nettwin binary at %s (build first, on storage the nodes see)" % args.nettwin)
     work = os.path.abspath(args.work_given or os.path.join(args.build, "regress-slurm"))
-    regress = os.path.join(ROOT, "scripts", "regress.py")
-    base = [PY, regress, "--build", args.build, "--nettwin", args.nettwin] + selection_argv(args.selection)
+    regress = ["-m", "nettwin.regress.cli"]
+    base = [PY, *regress, "--build", args.build, "--nettwin", args.nettwin] + selection_argv(args.selection)
     task = base + ["--shard", "$SLURM_ARRAY_TASK_ID/%d" % n, "-j", str(args.jobs or 1),
                    "--work", os.path.join(work, "task-$SLURM_ARRAY_TASK_ID"),
                    "--json", os.path.join(work, farm.SHARDS, "shard-$SLURM_ARRAY_TASK_ID.json")]
     outs = {"junit": args.junit or os.path.join(work, "junit.xml"), "json": args.json or os.path.join(work,
             "regress.json"), "report": args.report or os.path.join(work, "report")}
-    merge = [PY, regress, "--build", args.build, "--merge", os.path.join(work, farm.SHARDS), "--partial",
+    merge = [PY, *regress, "--build", args.build, "--merge", os.path.join(work, farm.SHARDS), "--partial",
              "--junit", os.path.abspath(outs["junit"]), "--json", os.path.abspath(outs["json"]),
              "--report", os.path.abspath(outs["report"])]
     print("nettwin regression on Slurm: %d runs (%s) in %d tasks" % (len(runs), ", ".join(args.selection["blocks"]),
@@ -209,6 +210,7 @@ def main(argv=None):
     if args.merge:
         from nettwin.regress.merge import merge_main
         return merge_main(args, ap)
+    paths.export_pythonpath()  # every generator and checker runs as python3 -m nettwin...
     args.build = os.path.abspath(args.build)
     args.work_given = args.work
     args.work = os.path.abspath(args.work or os.path.join(args.build, "regress"))
@@ -253,3 +255,7 @@ def main(argv=None):
             "shard": {"k": k, "n": n, "runs": [r.name for r in runs]}, "host": socket.gethostname()}
     return report_results(results, blocks, meta, args, head, ["%.1f s wall with -j %d" % (wall, jobs),
                                                               "log: %s" % log_path])
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,4 +1,4 @@
-"""Slurm as the batch farm (`regress.py --slurm N`, `soak.py --slurm N`): a job array of N tasks, each writing
+"""Slurm as the batch farm (`nettwin.regress.cli --slurm N`, `nettwin.regress.soak --slurm N`): a job array of N tasks, each writing
 its shard JSON into FARM/shards/, and a job that depends on the whole array (afterany: it runs even when tasks
 failed) and merges the shards into one result. The submitter then waits, printing a progress line whenever it
 changes (shards done / with failures / running / pending / lost, and the work items done so far, counted from
@@ -6,7 +6,8 @@ the tasks' logs), prints the merge job's output and exits with its status: 0 all
 shard is missing, 2 a farm error (sbatch refused, the merge job never ran).
 
 FARM (the --work directory) must be on storage that the submitting host and every compute node see at the same
-path, as must the checkout and its build: the tasks run scripts/*.py and BUILD/nettwin from there.
+path, as must the checkout and its build: the tasks run `python3 -m nettwin...` (PYTHONPATH set to the
+submitter's package) and BUILD/nettwin from there.
 
 What changes from one cluster to another is passed through: --partition, --account, --time, --mem, and any
 other sbatch option with --sbatch-arg (repeatable), e.g. --sbatch-arg=--qos=long --sbatch-arg=--constraint=avx2.
@@ -19,6 +20,8 @@ import shlex
 import subprocess
 import sys
 import time
+
+from nettwin.common import paths
 
 SHARDS = "shards"
 SQUEUE_PATIENCE = 600  # seconds of squeue failing in a row (controller gone) before the submitter gives up
@@ -84,8 +87,10 @@ def submit(name, farm, n, cpus, task_cmd, merge_cmd, a, count_re=None, count_wha
     prepare(farm)
     task_sh, merge_sh = os.path.join(farm, "task.sh"), os.path.join(farm, "merge.sh")
     # the task number must stay a shell variable: quote everything else
-    _script(task_sh, ["set -u", "cd %s" % shlex.quote(os.getcwd()), "exec " + _with_task_id(task_cmd)])
-    _script(merge_sh, ["cd %s" % shlex.quote(os.getcwd()), quote(merge_cmd),
+    # the commands are `python3 -m nettwin...`: the tasks import the submitter's copy of the package
+    env = "export PYTHONPATH=%s" % shlex.quote(paths.pythonpath())
+    _script(task_sh, ["set -u", "cd %s" % shlex.quote(os.getcwd()), env, "exec " + _with_task_id(task_cmd)])
+    _script(merge_sh, ["cd %s" % shlex.quote(os.getcwd()), env, quote(merge_cmd),
                        "rc=$?", "echo $rc > %s" % shlex.quote(os.path.join(farm, "merge.rc")), "exit $rc"])
     common = sbatch_options(a)
     try:

@@ -1,7 +1,7 @@
-"""`regress.py --merge SHARD.json|DIR ... [--junit F] [--json F] [--report D] [--partial]`: shards back into one
+"""`nettwin.regress.cli --merge SHARD.json|DIR ... [--junit F] [--json F] [--report D] [--partial]`: shards back into one
 regression.
 
-Each shard JSON (what `regress.py --shard K/N --json F` writes, locally or as a Slurm array task) records the
+Each shard JSON (what `nettwin.regress.cli --shard K/N --json F` writes, locally or as a Slurm array task) records the
 selection (the options that chose the run list), the commit of the sources (HEAD, plus a hash of any
 uncommitted diff), K, N and the names of its runs. The merge
   - refuses (exit 2) files that are not shard JSONs, shards of different selections, of different commits or of
@@ -47,8 +47,8 @@ def load(path):
     except ValueError as e:
         raise Refused("%s: not JSON (%s)" % (path, e))
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-        raise Refused("%s: not a shard JSON of regress.py (no '\"format\": \"%s\"'; written with --json by a "
-                      "regress.py that records the selection, the commit and K/N)" % (path, FORMAT))
+        raise Refused("%s: not a shard JSON of nettwin.regress.cli (no '\"format\": \"%s\"'; written with --json by a "
+                      "nettwin.regress.cli that records the selection, the commit and K/N)" % (path, FORMAT))
     return doc
 
 
@@ -135,7 +135,7 @@ def merge_main(args, ap):
                 ", ".join("%d/%d" % (k, n) for k in sorted(by_k)) or "none"))
         blocks, results = rebuild(selection, n, by_k, build)
     except Refused as e:
-        print("regress.py --merge: refused: %s" % e, file=sys.stderr)
+        print("nettwin.regress.cli --merge: refused: %s" % e, file=sys.stderr)
         return 2
     here = cli.source_commit()
     print("nettwin regression, merged: %d shard%s of %d (%s), %d runs of the selection %s; commit %s" % (

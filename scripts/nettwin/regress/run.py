@@ -14,11 +14,21 @@ import shlex
 from dataclasses import dataclass, field
 from typing import Callable, List, Optional, Tuple
 
-PY = "/usr/bin/python3"  # the interpreter that has Scapy
+from nettwin.common import paths
+
+PY = paths.PY  # the interpreter that has Scapy
 
 
 def quote(cmd):
     return " ".join(shlex.quote(str(c)) for c in cmd)
+
+
+def shell_line(cmd):
+    """cmd for a shell; a tool module ([PY, "-m", "nettwin...", ...]) gets the PYTHONPATH that finds this copy
+    of the package, so the line works pasted into any shell, in any directory."""
+    if len(cmd) >= 3 and cmd[1] == "-m" and str(cmd[2]).startswith("nettwin."):
+        return "PYTHONPATH=%s %s" % (shlex.quote(paths.PACKAGE_PARENT), quote(cmd))
+    return quote(cmd)
 
 
 @dataclass
@@ -78,7 +88,7 @@ class Run:
                 cmds.append(chk)
                 if name == stage:
                     break
-        return " && ".join(quote(c) for c in cmds)
+        return " && ".join(shell_line(c) for c in cmds)
 
 
 @dataclass
@@ -150,6 +160,3 @@ class Options:
     def seeds(self, default_count):
         n = self._seeds if self._seeds is not None else default_count
         return list(range(self._first, self._first + n))
-
-    def script(self, name):
-        return os.path.join(self.scripts, name)

@@ -1,4 +1,4 @@
-"""Random-configuration soak in lockstep (`make soak SOAK_PACKETS=N`, entry point scripts/soak.py).
+"""Random-configuration soak in lockstep (`make soak SOAK_PACKETS=N`; `python3 -m nettwin.regress.soak`, installed: nettwin-regress-soak).
 
 Per block and seed (S, S+1, ...), everything drawn from random.Random("<block>:<seed>"): the block's
 generator writes a random configuration and traffic once, then --timings K lockstep runs of
@@ -8,20 +8,20 @@ EVERY run is checked by the block's independent checker. Generating the traffic 
 times more than a lockstep run plus its check, so K runs per vector make each packet cheaper without
 dropping any check (`--timings 1` is one run per vector).
 
-  lb       lb_gen.py --packets 500..3000: random tables (filter, epochs, calendars, members) with two mid-run
-           table changes; gaps 0..0.6, backpressure 0..0.8; lb_check.py (independent reference + tshark)
-  rdma     rdma_gen.py, scenario drawn from all but edge (QPs, MRs, MTUs 256..4096, PSN starts near the 2^24
+  lb       nettwin.lb.gen --packets 500..3000: random tables (filter, epochs, calendars, members) with two mid-run
+           table changes; gaps 0..0.6, backpressure 0..0.8; nettwin.lb.check (independent reference + tshark)
+  rdma     nettwin.rdma.gen, scenario drawn from all but edge (QPs, MRs, MTUs 256..4096, PSN starts near the 2^24
            wrap per seed); read latency 1..1200 cycles, write latency 1..300, 1..16 outstanding reads,
-           backpressure 0..0.7; rdma_check.py
-  reorder  cw_gen.py, scenario drawn from all six; per run queues 4/8/16/32, margin_us 0..64,
+           backpressure 0..0.7; nettwin.rdma.check
+  reorder  nettwin.reorder.gen, scenario drawn from all six; per run queues 4/8/16/32, margin_us 0..64,
            default_hold_us 20..400 written into reorder.txt, backpressure 0..0.5 on both outputs (given to
-           the checker too); cw_check.py
-  vnic     vnic_gen.py --frames 100..600: a random valid configuration (4..6 ports, pkeys, LIDs, MAC tables);
+           the checker too); nettwin.reorder.check
+  vnic     nettwin.vnic.gen --frames 100..600: a random valid configuration (4..6 ports, pkeys, LIDs, MAC tables);
            per run encapsulation (vnic_check encap), the output decapsulated again (vnic_check roundtrip)
            and the corrupted 16B packets decapsulated (vnic_check decap), gaps 0..0.6, backpressure 0..0.8
-  re       re_gen.py --events 20..150 (split, shuffled, duplicated, overlapping, lost, malformed segments); per
+  re       nettwin.re.gen --events 20..150 (split, shuffled, duplicated, overlapping, lost, malformed segments); per
            run contexts 1..64, buffer_bytes 1000..16384, timeout_us 5..2000 written into re.txt (which
-           re_check reads too), gaps 0..0.6, backpressure 0..0.8; re_check.py
+           re_check reads too), gaps 0..0.6, backpressure 0..0.8; nettwin.re.check
 A failing run prints its one-line replay and the soak goes on. The summary gives, per block, packets,
 runs, seeds, divergences, checker failures and the CPU seconds spent generating, in lockstep and checking.
 Exit status 1 if any run failed.
@@ -44,6 +44,7 @@ import subprocess
 import sys
 import time
 
+from nettwin.common import paths
 from nettwin.regress import farm
 from nettwin.regress.run import PY
 
@@ -69,21 +70,21 @@ class Step:
         self.run, self.stats, self.checks, self.pre = run, stats, checks, list(pre)
 
 
-def lb_block(rng, seed, d, nt, script):
-    gen = [[PY, script("lb_gen.py"), "--seed", str(seed), "--out-dir", d, "--packets", str(rng.randint(500, 3000))]]
+def lb_block(rng, seed, d, nt):
+    gen = [[PY, "-m", "nettwin.lb.gen", "--seed", str(seed), "--out-dir", d, "--packets", str(rng.randint(500, 3000))]]
 
     def runs(k, rng):
         out, st = f"{d}/out{k}.pcap", f"{d}/stats{k}.json"
         tables, inp = f"{d}/runsim.txt", f"{d}/packets_in.pcap"
         run = [nt, "lb", "--tables", tables, "--in", inp, "--out", out, "--stats", st, "--engine", "lockstep",
                "--seed", str(seed * 100 + k), "--gaps", _pct(rng, 0.6), "--backpressure", _pct(rng, 0.8)]
-        chk = [PY, script("lb_check.py"), "--tables", tables, "--in", inp, "--out", out, "--stats", st, "--tshark"]
+        chk = [PY, "-m", "nettwin.lb.check", "--tables", tables, "--in", inp, "--out", out, "--stats", st, "--tshark"]
         return [Step(run, st, [chk])]
     return gen, runs
 
 
-def rdma_block(rng, seed, d, nt, script):
-    gen = [[PY, script("rdma_gen.py"), "--seed", str(seed), "--scenario", rng.choice(RDMA_SCENARIOS), "--out-dir", d,
+def rdma_block(rng, seed, d, nt):
+    gen = [[PY, "-m", "nettwin.rdma.gen", "--seed", str(seed), "--scenario", rng.choice(RDMA_SCENARIOS), "--out-dir", d,
             "--no-check"]]
 
     def runs(k, rng):
@@ -94,14 +95,14 @@ def rdma_block(rng, seed, d, nt, script):
                "--mem-read-cycles", str(rng.randint(1, 1200)), "--mem-write-cycles", str(rng.randint(1, 300)),
                "--mem-outstanding", str(rng.randint(1, 16)), "--backpressure", _pct(rng, 0.7),
                "--mem-model", "slots"]  # the model these random limits were drawn for (writes hold slots)
-        chk = [PY, script("rdma_check.py"), "--config", conf, "--in", inp, "--out", out, "--mem-out", mem,
+        chk = [PY, "-m", "nettwin.rdma.check", "--config", conf, "--in", inp, "--out", out, "--mem-out", mem,
                "--stats", st]
         return [Step(run, st, [chk])]
     return gen, runs
 
 
-def reorder_block(rng, seed, d, nt, script):
-    gen = [[PY, script("cw_gen.py"), "--seed", str(seed), "--scenario", rng.choice(CW_SCENARIOS), "--out-dir", d]]
+def reorder_block(rng, seed, d, nt):
+    gen = [[PY, "-m", "nettwin.reorder.gen", "--seed", str(seed), "--scenario", rng.choice(CW_SCENARIOS), "--out-dir", d]]
 
     def runs(k, rng):
         values = {"queues": rng.choice([4, 8, 16, 32]), "margin_us": rng.randint(0, 64),
@@ -114,16 +115,16 @@ def reorder_block(rng, seed, d, nt, script):
         run = [nt, "reorder", "--config", conf, "--in", f"{d}/arrivals.pcap", "--out", dl, "--ctrl-out", ctrl,
                "--stats", st, "--engine", "lockstep", "--seed", str(seed * 100 + k),
                "--backpressure", bp, "--ctrl-backpressure", bp]
-        chk = [PY, script("cw_check.py"), "--dir", d, "--delivered", dl, "--ctrl", ctrl, "--stats", st,
+        chk = [PY, "-m", "nettwin.reorder.check", "--dir", d, "--delivered", dl, "--ctrl", ctrl, "--stats", st,
                "--backpressure", bp, "--ctrl-backpressure", bp]
         return [Step(run, st, [chk], [sed])]
     return gen, runs
 
 
-def vnic_block(rng, seed, d, nt, script):
-    gen = [[PY, script("vnic_gen.py"), "--seed", str(seed), "--out-dir", d, "--frames", str(rng.randint(100, 600))]]
+def vnic_block(rng, seed, d, nt):
+    gen = [[PY, "-m", "nettwin.vnic.gen", "--seed", str(seed), "--out-dir", d, "--frames", str(rng.randint(100, 600))]]
     conf, eth, ports, opa = (f"{d}/{f}" for f in ("vnic.txt", "eth.pcap", "eth.ports", "opa.pcap"))
-    chk = [PY, script("vnic_check.py")]
+    chk = [PY, "-m", "nettwin.vnic.check"]
 
     def runs(k, rng):
         def timing():
@@ -149,9 +150,9 @@ def vnic_block(rng, seed, d, nt, script):
     return gen, runs
 
 
-def re_block(rng, seed, d, nt, script):
+def re_block(rng, seed, d, nt):
     # odd seeds: E2SAR's 20-byte header (frames as its segmenter makes them, some behind a kept LB header)
-    gen = [[PY, script("re_gen.py"), "--seed", str(seed), "--out-dir", d, "--events", str(rng.randint(20, 150)),
+    gen = [[PY, "-m", "nettwin.re.gen", "--seed", str(seed), "--out-dir", d, "--events", str(rng.randint(20, 150)),
             "--header", "e2sar" if seed % 2 else "evio6"]]
 
     def runs(k, rng):
@@ -165,7 +166,7 @@ def re_block(rng, seed, d, nt, script):
         run = [nt, "re", "--engine", "lockstep", "--config", conf, "--in", f"{d}/segments.pcap", "--out", ev,
                "--report", rep, "--seed", str(seed * 100 + k), "--gaps", _pct(rng, 0.6),
                "--backpressure", _pct(rng, 0.8)]
-        chk = [PY, script("re_check.py"), "--dir", d, "--events", ev, "--report", rep]
+        chk = [PY, "-m", "nettwin.re.check", "--dir", d, "--events", ev, "--report", rep]
         return [Step(run, rep, [chk], [sed])]
     return gen, runs
 
@@ -174,22 +175,21 @@ BLOCKS = {"lb": lb_block, "rdma": rdma_block, "reorder": reorder_block, "vnic": 
 
 
 def _preforkable(cmd):
-    return PREFORK and len(cmd) >= 2 and cmd[0] == PY and cmd[1].endswith(".py")
+    return PREFORK and len(cmd) >= 3 and cmd[0] == PY and cmd[1] == "-m"
 
 
 def _run_forked(cmd, fd):
     """The child of a fork of this process, which has Scapy and the nettwin modules imported already: runs
-    the Python entry point `cmd` as `python3 cmd[1:]` would, with stdout and stderr on fd. Saves the
-    interpreter start and the Scapy import (about 1.8 s of CPU per check, more than most checks cost)."""
-    import runpy
+    the tool module `cmd` ([PY, "-m", module, args...]) as `python3 -m module args...` would, with stdout and
+    stderr on fd. Saves the interpreter start and the Scapy import (about 1.8 s of CPU per check, more than
+    most checks cost)."""
+    import importlib
     code = 1
     try:
         os.dup2(fd, 1)
         os.dup2(fd, 2)
-        sys.argv = list(cmd[1:])
-        sys.path[0] = os.path.dirname(os.path.abspath(cmd[1]))
-        runpy.run_path(cmd[1], run_name="__main__")
-        code = 0
+        sys.argv = [cmd[2]] + list(cmd[3:])
+        raise SystemExit(importlib.import_module(cmd[2]).main())  # what `python3 -m` runs: sys.exit(main())
     except SystemExit as e:
         code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
         if not isinstance(e.code, (int, type(None))):
@@ -286,14 +286,14 @@ def print_summary(summary):
               f"{t.other:>6}   {cpu}")
 
 
-def soak_vector(block, seed, a, nt, script, t):
+def soak_vector(block, seed, a, nt, t):
     """One generated vector and its K checked lockstep runs; adds to the tally t."""
     d = os.path.join(a.work, f"{block}_{seed}")
     shutil.rmtree(d, ignore_errors=True)
     os.makedirs(d)
     log = os.path.join(d, "log.txt")
     rng = random.Random(f"{block}:{seed}")
-    gen, runs = BLOCKS[block](rng, seed, d, nt, script)
+    gen, runs = BLOCKS[block](rng, seed, d, nt)
     t.vectors += 1
     for c in gen:
         rc, cpu, _ = execute(c, log)
@@ -379,15 +379,14 @@ def main(argv=None):
     if PREFORK:
         _preimport()
 
-    def script(name):
-        return os.path.join(here, name)
+    paths.export_pythonpath()  # the checks run as python3 -m nettwin...
     from nettwin.regress.cli import source_commit
     commit = source_commit()  # the sources as the soak starts
     summary, t0 = {}, time.time()
     for b in blocks:
         t, seed = Tally(), a.seed
         while t.packets < a.packets:
-            failures, pkts = soak_vector(b, seed, a, nt, script, t)
+            failures, pkts = soak_vector(b, seed, a, nt, t)
             t.seeds.append(seed)
             t.failures += failures
             print(f"soak {b} seed {seed}: {pkts} packets, {'ok' if not failures else 'FAILED'}; {b} total "
@@ -432,13 +431,13 @@ def submit_slurm(a, blocks, nt, here):
         return 2
     work = os.path.abspath(a.work if a.work != DEFAULT_WORK else os.path.join(os.path.dirname(nt), "soak-slurm"))
     per_task = -(-a.packets // n)
-    soak = os.path.join(here, "soak.py")
-    task = [PY, soak, "--build", os.path.dirname(nt), "--blocks", ",".join(blocks), "--timings", str(a.timings),
+    soak = ["-m", "nettwin.regress.soak"]
+    task = [PY, *soak, "--build", os.path.dirname(nt), "--blocks", ",".join(blocks), "--timings", str(a.timings),
             "--packets", str(per_task), "--seed", "$SLURM_ARRAY_TASK_ID", "--seed-stride", str(n),
             "--work", os.path.join(work, "task-$SLURM_ARRAY_TASK_ID"),
             "--json", os.path.join(work, farm.SHARDS, "shard-$SLURM_ARRAY_TASK_ID.json")] + (
                 ["--keep"] if a.keep else []) + (["--no-prefork"] if a.no_prefork else [])
-    merge = [PY, soak, "--merge", os.path.join(work, farm.SHARDS), "--partial"]
+    merge = [PY, *soak, "--merge", os.path.join(work, farm.SHARDS), "--partial"]
     print(f"nettwin soak on Slurm: {', '.join(blocks)}, {a.packets} packets per block in {n} tasks of {per_task} "
           f"(task K soaks seeds K, K+{n}, K+{2 * n}, ...)")
     return farm.submit("nettwin-soak", work, n, 1, task, merge, a, count_re=r"^soak \S+ seed \d+: ",
@@ -459,7 +458,7 @@ def merge_main(a):
             except (OSError, ValueError) as e:
                 raise ValueError(f"{f}: cannot read a soak JSON: {e}")
             if not isinstance(d, dict) or d.get("format") != FORMAT:
-                raise ValueError(f"{f}: not a soak task JSON (written by soak.py --json)")
+                raise ValueError(f"{f}: not a soak task JSON (written by nettwin.regress.soak --json)")
             docs.append((f, d))
         if not docs:
             raise ValueError("no soak task JSON given")
@@ -507,3 +506,7 @@ def merge_main(a):
                                           n))
         return 1
     return 1 if any(t.failed() for t in summary.values()) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -24,8 +24,11 @@ from nettwin.common.paths import SCRIPTS_DIR as SCRIPTS
 from nettwin.regress import cli
 from nettwin.regress.executor import execute_all
 from nettwin.regress.run import Run, quote
+from nettwin.common.paths import export_pythonpath  # noqa: E402
 
-REGRESS = os.path.join(SCRIPTS, "regress.py")
+export_pythonpath()  # the tools they run are python3 -m nettwin.<block>.<tool>
+
+REGRESS = ["-m", "nettwin.regress.cli"]
 BUILD = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(SCRIPTS, "..", "build"))
 # a few seconds of real runs that reach every block's plot: the LB spec vector in both modes, the shortest
 # RDMA latency run and one timed reorder scenario
@@ -59,13 +62,13 @@ fi
 
 
 def regress(*args):
-    p = subprocess.run(["/usr/bin/python3", REGRESS, "--build", BUILD] + list(args), stdout=subprocess.PIPE,
+    p = subprocess.run(["/usr/bin/python3", *REGRESS, "--build", BUILD] + list(args), stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE, text=True)
     return p.returncode, p.stdout, p.stderr
 
 
 def listed(*args):
-    """The names of the runs `regress.py --list ARGS` prints, computed in this process (fast)."""
+    """The names of the runs `nettwin.regress.cli --list ARGS` prints, computed in this process (fast)."""
     ap = cli.parser()
     opts = ap.parse_args(["--build", BUILD] + list(args))
     opts.work, opts.nettwin = "/w", "/nettwin"
@@ -151,7 +154,7 @@ class RunList(unittest.TestCase):
                     if flag in ("--out", "--stats", "--report", "--json", "--work", "--cleanup-out") and \
                             not value.startswith("--"):
                         self.assertEqual(owner.setdefault(value, r.name), r.name, "%s %s" % (flag, value))
-                if "ejfat_loop.py" in " ".join(c) and c[2] in ("split", "reassemble", "check"):
+                if c[1:3] == ["-m", "nettwin.re.loop"] and c[3] in ("split", "reassemble", "check"):
                     self.assertIn("--work", c, r.name)  # else the members' files go to the shared vector dir
 
     def test_selection(self):
@@ -226,7 +229,7 @@ class Runs(unittest.TestCase):
         # progress: one [k/N] line per run, the failure's report and replay right under its line
         self.assertEqual(len(re.findall(r"^\[\s*\d+/4\] ", out, re.M)), 4, out)
         self.assertRegex(out, r"FAIL.*\n    FAILED at run: lb\.spec\.gaps\+bp\n(    \| .*\n)*    \| lb lockstep: "
-                              r"divergence at cycle 42.*\n(    \| .*\n)*    replay: .*ejfat_spec_gen\.py.* && " +
+                              r"divergence at cycle 42.*\n(    \| .*\n)*    replay: .* && PYTHONPATH=\S+ \S+ -m nettwin\.lb\.spec_gen .* && " +
                          re.escape(fake) + " lb .*--gaps")
         cases = ET.parse(junit).getroot().findall("./testsuite/testcase")
         self.assertEqual(sorted(c.get("classname") + "." + c.get("name") for c in cases), sorted(names))
@@ -272,7 +275,7 @@ class Runs(unittest.TestCase):
         os.chmod(fake, os.stat(fake).st_mode | stat.S_IEXEC)
         work, js = os.path.join(self.tmp, "farm"), os.path.join(self.tmp, "m.json")
         env = dict(os.environ, PATH=bindir + ":" + os.environ["PATH"], STAND_IN_LOG=os.path.join(self.tmp, "log"))
-        p = subprocess.run(["/usr/bin/python3", REGRESS, "--build", BUILD, "--nettwin", fake, "--slurm", "3",
+        p = subprocess.run(["/usr/bin/python3", *REGRESS, "--build", BUILD, "--nettwin", fake, "--slurm", "3",
                             "--poll", "0.1", "--work", work, "--json", js, "--partition", "p1", "--account", "a1",
                             "--sbatch-arg=--qos=long"] + SMALL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                            text=True, env=env, timeout=300)
@@ -292,7 +295,7 @@ class Runs(unittest.TestCase):
         # no Slurm to talk to: exit 2 with sbatch's message
         with open(os.path.join(bindir, "sbatch"), "w") as f:
             f.write("#!/bin/sh\necho 'sbatch: error: Unable to contact slurm controller' >&2\nexit 1\n")
-        p = subprocess.run(["/usr/bin/python3", REGRESS, "--build", BUILD, "--slurm", "2", "--work", work] + SMALL,
+        p = subprocess.run(["/usr/bin/python3", *REGRESS, "--build", BUILD, "--slurm", "2", "--work", work] + SMALL,
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, timeout=60)
         self.assertEqual(p.returncode, 2, p.stdout)
         self.assertIn("slurm: cannot submit: sbatch", p.stdout)
@@ -312,7 +315,7 @@ class Runs(unittest.TestCase):
 
 
 def shard_doc(k, n, args, commit="0" * 40):
-    """A shard JSON as `regress.py ARGS --shard K/N --json` writes it, with made-up results (no run needed)."""
+    """A shard JSON as `nettwin.regress.cli ARGS --shard K/N --json` writes it, with made-up results (no run needed)."""
     ap = cli.parser()
     opts = ap.parse_args(["--build", BUILD, "--shard", "%d/%d" % (k, n)] + list(args))
     opts.work, opts.nettwin = "/w", "/nettwin"
@@ -430,7 +433,7 @@ class Merge(unittest.TestCase):
     def test_refuses_files_that_are_not_shards(self):
         rc, out, err, _ = self.merge(self.write("old.json", {"summary": {}, "runs": []}))
         self.assertEqual(rc, 2, out + err)
-        self.assertIn("not a shard JSON of regress.py", err)
+        self.assertIn("not a shard JSON of nettwin.regress.cli", err)
         rc, out, err, _ = self.merge(os.path.join(self.tmp, "nosuch.json"))
         self.assertEqual(rc, 2, out + err)
         self.assertIn("cannot read", err)

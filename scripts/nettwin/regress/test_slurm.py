@@ -3,13 +3,13 @@ the one-node cluster of scripts/slurm_local.sh, sets SLURM_CONF and stops the cl
 
   cd scripts && SLURM_CONF=.../slurm.conf /usr/bin/python3 -m nettwin.regress.test_slurm BUILD_DIR WORK_DIR
 
-- `regress.py --slurm 4 --quick --only lb --seeds 3` (8 runs in a 4-task array plus the merge job) exits 0 and its merged
+- `nettwin.regress.cli --slurm 4 --quick --only lb --seeds 3` (8 runs in a 4-task array plus the merge job) exits 0 and its merged
   JUnit XML, JSON and HTML report equal those of the same selection run locally (every run's status, stats and
   plot data; every testcase and its properties; the report's tables and plots), timings aside;
 - a forced failure in one shard (a fake nettwin that reports a divergence for one run) makes the submitter exit
   1, the progress name the shard with failed runs, and the merged JUnit, JSON, report and closing lines carry
   that run's failure with its replay line;
-- `soak.py --slurm 4 --blocks lb --packets 4 --timings 1`: every task soaks its own seed (K, K+4, ...), the
+- `nettwin.regress.soak --slurm 4 --blocks lb --packets 4 --timings 1`: every task soaks its own seed (K, K+4, ...), the
   merge sees seeds 1..4 once each and exits 0.
 """
 import json
@@ -22,6 +22,9 @@ import unittest
 import xml.etree.ElementTree as ET
 
 from nettwin.common.paths import SCRIPTS_DIR as SCRIPTS
+from nettwin.common.paths import export_pythonpath  # noqa: E402
+
+export_pythonpath()  # the tools they run are python3 -m nettwin.<block>.<tool>
 
 BUILD = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else os.path.join(SCRIPTS, "..", "build")
 WORK = os.path.abspath(sys.argv[2]) if len(sys.argv) > 2 else "/tmp/nt_slurm_test"
@@ -36,8 +39,8 @@ exec %s "$@"
 """
 
 
-def run(script, *args):
-    p = subprocess.run(["/usr/bin/python3", os.path.join(SCRIPTS, script)] + list(args), stdout=subprocess.PIPE,
+def run(module, *args):
+    p = subprocess.run(["/usr/bin/python3", "-m", module] + list(args), stdout=subprocess.PIPE,
                        stderr=subprocess.STDOUT, text=True, timeout=LIMIT)
     return p.returncode, p.stdout
 
@@ -48,7 +51,7 @@ def outputs(tag):
 
 def regress(tag, *args):
     junit, js, rep = outputs(tag)
-    rc, out = run("regress.py", "--build", BUILD, "--work", os.path.join(WORK, tag), "--junit", junit,
+    rc, out = run("nettwin.regress.cli", "--build", BUILD, "--work", os.path.join(WORK, tag), "--junit", junit,
                   "--json", js, "--report", rep, *args)
     return rc, out
 
@@ -136,7 +139,7 @@ class Farm(unittest.TestCase):
 
     def test_soak_array_spreads_seeds(self):
         work = os.path.join(WORK, "soak")
-        rc, out = run("soak.py", "--build", BUILD, "--slurm", "4", "--poll", "1", "--blocks", "lb",
+        rc, out = run("nettwin.regress.soak", "--build", BUILD, "--slurm", "4", "--poll", "1", "--blocks", "lb",
                       "--packets", "4", "--timings", "1", "--work", work)
         print(out)
         self.assertEqual(rc, 0, out)

@@ -3,10 +3,10 @@
 independent checker verifies"). It believes nothing the block reports about itself except what it can
 recompute: every tolerance (missing frames, disorder, hold times) is justified from the traffic.
 
-  /usr/bin/python3 scripts/cw_check.py --dir D --delivered DELIVERED.pcap --ctrl CONTROL.pcap
+  PYTHONPATH=scripts /usr/bin/python3 -m nettwin.reorder.check --dir D --delivered DELIVERED.pcap --ctrl CONTROL.pcap
       --stats STATS.json [--backpressure P] [--ctrl-backpressure P] [--b2b] [--show N]
 
-D is a cw_gen.py directory (reorder.txt, arrivals.pcap, originals.pcap, flows.json). --backpressure /
+D is a nettwin.reorder.gen directory (reorder.txt, arrivals.pcap, originals.pcap, flows.json). --backpressure /
 --ctrl-backpressure: the fractions given to `nettwin reorder` (they only widen the port-time bounds).
 --b2b: the run offered the frames back to back (`nettwin reorder --back-to-back`), so its time no
 longer matches the arrivals': order, hold and release timing and exact CLEAR counts are not checked

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
-"""Self-test helper: damaged copies of a ConWeave run that cw_check.py must reject.
+"""Self-test helper: damaged copies of a ConWeave run that nettwin.reorder.check must reject.
 
-  /usr/bin/python3 scripts/cw_corrupt.py --dir D --delivered OK.pcap --ctrl OK.pcap --stats OK.json
+  PYTHONPATH=scripts /usr/bin/python3 -m nettwin.reorder.corrupt --dir D --delivered OK.pcap --ctrl OK.pcap --stats OK.json
       --mode MODE --out-delivered X.pcap --out-ctrl Y.pcap --out-stats Z.json
 
 Modes: drop (one delivered frame removed), swap (two consecutive frames of a never-rerouted flow

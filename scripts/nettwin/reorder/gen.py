@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Seeded ConWeave scenario generator, playing the source ToR (docs/conweave.md).
 
-  /usr/bin/python3 scripts/cw_gen.py --seed N --out-dir D [--scenario NAME] [--flows K]
+  PYTHONPATH=scripts /usr/bin/python3 -m nettwin.reorder.gen --seed N --out-dir D [--scenario NAME] [--flows K]
 
 Writes
   D/reorder.txt     config: flows, queues, buffer_bytes, margin_us, default_hold_us, flow_idle_us

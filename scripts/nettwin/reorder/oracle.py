@@ -1,9 +1,9 @@
 #!/usr/bin/python3
 """Tiny ideal ConWeave destination-ToR oracle, for the checker's self-test (not a model of the RTL).
 
-  /usr/bin/python3 scripts/cw_oracle.py --dir D --delivered OUT.pcap --ctrl CTRL.pcap --stats S.json
+  PYTHONPATH=scripts /usr/bin/python3 -m nettwin.reorder.oracle --dir D --delivered OUT.pcap --ctrl CTRL.pcap --stats S.json
 
-Reads D/reorder.txt and D/arrivals.pcap (cw_gen.py) and applies docs/conweave.md's per-flow rules
+Reads D/reorder.txt and D/arrivals.pcap (nettwin.reorder.gen) and applies docs/conweave.md's per-flow rules
 with zero processing time: previous-epoch packets forwarded, REROUTED packets of the current epoch
 held until the TAIL (then drained at once, then CLEAR) - unless that TAIL came first (TAIL of the
 current epoch: remembered, CLEAR for epoch + 1 at once, the next reroute's packets pass) - or until

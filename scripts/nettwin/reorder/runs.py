@@ -1,12 +1,12 @@
 """The ConWeave reorder queue's regression runs (API: nettwin/regress/run.py).
 
-Every cw_gen.py scenario x seed through `nettwin reorder --engine lockstep` in four stimulus modes: timed (pcap
-arrival times) and timed+bp (30 % backpressure on both outputs), both checked by cw_check.py (hold and release
+Every nettwin.reorder.gen scenario x seed through `nettwin reorder --engine lockstep` in four stimulus modes: timed (pcap
+arrival times) and timed+bp (30 % backpressure on both outputs), both checked by nettwin.reorder.check (hold and release
 timing too); b2b (back to back, 20 % backpressure) and b2b-tight (a tiny flow table, queue pool and hold limit,
 host output ready 1 cycle in 7, so collisions, fallbacks, buffer_full drops and input stalls all occur): time
-is compressed there, so they are checked by cw_check.py --b2b (conservation, exactly-once, bytes, ICRC,
+is compressed there, so they are checked by nettwin.reorder.check --b2b (conservation, exactly-once, bytes, ICRC,
 control packets, the drop rule; not order or timing).
-The same in conweave-p4's wire format (scenarios p4-mixed, p4-tailloss, p4-epochwrap: cw_gen.py --wire-format
+The same in conweave-p4's wire format (scenarios p4-mixed, p4-tailloss, p4-epochwrap: nettwin.reorder.gen --wire-format
 conweave-p4, `wire_format conweave-p4` in reorder.txt; docs/conweave.md "Two wire formats"), 3 seeds each.
 """
 import json
@@ -14,14 +14,14 @@ import os
 
 from nettwin.regress.run import PY, Run, Vector, stats_ok, tag
 
-TITLE = ("ConWeave reorder (RTL and model in lockstep; timed runs checked by cw_check.py, b2b by cw_check.py "
+TITLE = ("ConWeave reorder (RTL and model in lockstep; timed runs checked by nettwin.reorder.check, b2b by nettwin.reorder.check "
          "--b2b; fallback = unordered/collision)")
 HEADER = ["scenario", "seed", "mode", "arrivals", "delivered", "held", "by TAIL", "by timeout", "fallback",
           "control", "cycles", "result", "time"]
 SCENARIOS = ["mixed", "tailloss", "epochwrap", "tswrap", "ecn", "exhaust"]
 # conweave-p4's wire format (issue 26 item 2): the epoch (+ phase) wrap, TAIL loss and the mixed traffic
 P4_SCENARIOS = ["mixed", "tailloss", "epochwrap"]
-# (mode, extra nettwin flags ("{seed}" = the vector's seed), timed?); cw_check.py gets the same backpressure
+# (mode, extra nettwin flags ("{seed}" = the vector's seed), timed?); nettwin.reorder.check gets the same backpressure
 # values (they widen its port-time bounds) and --b2b for the back-to-back modes.
 MODES = [("timed", [], True),
          ("timed+bp", ["--backpressure", "0.3", "--ctrl-backpressure", "0.3", "--seed", "{seed}"], True),
@@ -91,7 +91,7 @@ def runs(opts):
         for seed in opts.seeds(1 if opts.quick else nseeds):
             d = os.path.join(opts.work, "reorder_%s_%d" % (sc, seed))
             conf, tight = os.path.join(d, "reorder.txt"), os.path.join(d, "reorder_tight.txt")
-            gen = [PY, opts.script("cw_gen.py"), "--seed", str(seed), "--scenario", gen_sc, "--out-dir", d] + gen_flags
+            gen = [PY, "-m", "nettwin.reorder.gen", "--seed", str(seed), "--scenario", gen_sc, "--out-dir", d] + gen_flags
             vec = Vector("reorder/%s/%d" % (sc, seed), [gen, [PY, "-c", TIGHT_SCRIPT, conf, tight]])
             for mode, flags, timed in modes:
                 dl, ctrl = os.path.join(d, "dl_%s.pcap" % tag(mode)), os.path.join(d, "ctrl_%s.pcap" % tag(mode))
@@ -101,7 +101,7 @@ def runs(opts):
                        "--engine", "lockstep"] + [f.format(seed=seed) for f in flags]
                 bp = [f for i, f in enumerate(flags) if f in ("--backpressure", "--ctrl-backpressure")
                       or (i and flags[i - 1] in ("--backpressure", "--ctrl-backpressure"))]
-                checks = [("cw_check", [PY, opts.script("cw_check.py"), "--dir", d, "--delivered", dl,
+                checks = [("cw_check", [PY, "-m", "nettwin.reorder.check", "--dir", d, "--delivered", dl,
                                         "--ctrl", ctrl, "--stats", stats] + bp + ([] if timed else ["--b2b"]))]
                 out.append(Run("reorder", sc, seed, mode, cmd, vector=vec, checks=checks, stats=stats,
                                outputs=[dl, ctrl], accept=stats_ok, columns=_columns, extract=_extract))

@@ -3,7 +3,7 @@
 At margin_us 0 the deadline is exactly when a TAIL with the old path's largest one-way delay arrives; the
 timer releases the held packets in that microsecond and the TAIL, late, follows them (docs/conweave.md
 "After a timeout" and "Decision (deadline edge)"). cw_check rejected that as out of PSN order. Here:
-- the soak's two vectors, released by the ideal oracle (cw_oracle.py, independent of the block), pass;
+- the soak's two vectors, released by the ideal oracle (nettwin.reorder.oracle, independent of the block), pass;
 - the tolerance is no wider than the rule: an old-path packet that arrived before the deadline, delivered
   behind the late TAIL (so behind the released new-path packets), still fails;
 - with a built nettwin (NT_BUILD, default ../build), the two replays in lockstep pass (the soak's failures).
@@ -18,6 +18,9 @@ import unittest
 
 from nettwin.common.pcap import read_pcap, write_pcap
 from nettwin.reorder.layers import parse
+from nettwin.common.paths import export_pythonpath  # noqa: E402
+
+export_pythonpath()  # the tools they run are python3 -m nettwin.<block>.<tool>
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.dirname(os.path.dirname(HERE))
@@ -34,7 +37,7 @@ def run(*args):
 
 class LateAfterTimeout(unittest.TestCase):
     def vector(self, d, seed, scenario, queues, hold):
-        r = run(PY, f"{SCRIPTS}/cw_gen.py", "--seed", seed, "--scenario", scenario, "--out-dir", d)
+        r = run(PY, "-m", "nettwin.reorder.gen", "--seed", seed, "--scenario", scenario, "--out-dir", d)
         self.assertEqual(r.returncode, 0, r.stderr)
         conf = os.path.join(d, "reorder.txt")
         with open(conf) as f:
@@ -57,14 +60,14 @@ class LateAfterTimeout(unittest.TestCase):
         return r
 
     def check(self, d, dl, bp=0.0):
-        return run(PY, f"{SCRIPTS}/cw_check.py", "--dir", d, "--delivered", dl, "--ctrl", f"{d}/c.pcap",
+        return run(PY, "-m", "nettwin.reorder.check", "--dir", d, "--delivered", dl, "--ctrl", f"{d}/c.pcap",
                    "--stats", f"{d}/s.json", "--backpressure", bp, "--ctrl-backpressure", bp)
 
     def test_oracle_release_at_the_deadline_passes_and_real_disorder_fails(self):
         for seed, sc, q, hold, _, _, qp, tail in CASES:
             with self.subTest(seed=seed), tempfile.TemporaryDirectory() as d:
                 self.vector(d, seed, sc, q, hold)
-                r = run(PY, f"{SCRIPTS}/cw_oracle.py", "--dir", d, "--delivered", f"{d}/dl.pcap",
+                r = run(PY, "-m", "nettwin.reorder.oracle", "--dir", d, "--delivered", f"{d}/dl.pcap",
                         "--ctrl", f"{d}/c.pcap", "--stats", f"{d}/s.json")
                 self.assertEqual(r.returncode, 0, r.stderr)
                 r = self.check(d, f"{d}/dl.pcap")
@@ -147,7 +150,7 @@ class TimerReleaseBound(unittest.TestCase):
         from nettwin.reorder.timing import CYCLE_US
         seed, sc = self.CASE
         with tempfile.TemporaryDirectory() as d:
-            r = run(PY, f"{SCRIPTS}/cw_gen.py", "--seed", seed, "--scenario", sc, "--out-dir", d)
+            r = run(PY, "-m", "nettwin.reorder.gen", "--seed", seed, "--scenario", sc, "--out-dir", d)
             self.assertEqual(r.returncode, 0, r.stderr)
             r = run(f"{BUILD}/nettwin", "reorder", "--config", f"{d}/reorder.txt", "--in", f"{d}/arrivals.pcap",
                     "--out", f"{d}/dl.pcap", "--ctrl-out", f"{d}/c.pcap", "--stats", f"{d}/s.json",

@@ -1,9 +1,9 @@
 #!/usr/bin/python3
 """Check the ConWeave Lua dissector (scripts/dissectors/conweave.lua) under tshark.
 
-  /usr/bin/python3 scripts/test_cw_dissector.py PCAP... [--lua FILE] [--nic-view] [--malformed]
+  PYTHONPATH=scripts /usr/bin/python3 -m nettwin.reorder.test_dissector PCAP... [--lua FILE] [--nic-view] [--malformed]
 
-For each PCAP (ConWeave fabric frames, e.g. cw_gen.py's arrivals.pcap, or control packets, e.g. the
+For each PCAP (ConWeave fabric frames, e.g. nettwin.reorder.gen's arrivals.pcap, or control packets, e.g. the
 oracle's / the block's ctrl.pcap) runs
 
   tshark -X lua_script:conweave.lua -o conweave.enabled:TRUE -r PCAP -T fields -E separator=/t -e ...

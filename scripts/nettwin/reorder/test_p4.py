@@ -20,6 +20,9 @@ import unittest
 from nettwin.common.pcap import read_pcap
 from nettwin.rdma.layers import check_icrc
 from nettwin.reorder import layers as L
+from nettwin.common.paths import export_pythonpath  # noqa: E402
+
+export_pythonpath()  # the tools they run are python3 -m nettwin.<block>.<tool>
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.dirname(os.path.dirname(HERE))
@@ -92,7 +95,7 @@ class Layout(unittest.TestCase):
 class ThroughTheBlock(unittest.TestCase):
     def test_p4_capture_in_lockstep_in_order_exactly_once(self):
         with tempfile.TemporaryDirectory() as d:
-            r = run(PY, f"{SCRIPTS}/cw_gen.py", "--seed", 1, "--scenario", "mixed", "--out-dir", d,
+            r = run(PY, "-m", "nettwin.reorder.gen", "--seed", 1, "--scenario", "mixed", "--out-dir", d,
                     "--wire-format", "conweave-p4")
             self.assertEqual(r.returncode, 0, r.stderr)
             with open(f"{d}/reorder.txt") as f:
@@ -101,7 +104,7 @@ class ThroughTheBlock(unittest.TestCase):
             r = run(f"{BUILD}/nettwin", "reorder", "--config", f"{d}/reorder.txt", "--in", f"{d}/arrivals.pcap",
                     *out, "--engine", "lockstep")
             self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
-            r = run(PY, f"{SCRIPTS}/cw_check.py", "--dir", d, "--delivered", f"{d}/dl.pcap", "--ctrl", f"{d}/c.pcap",
+            r = run(PY, "-m", "nettwin.reorder.check", "--dir", d, "--delivered", f"{d}/dl.pcap", "--ctrl", f"{d}/c.pcap",
                     "--stats", f"{d}/s.json")
             self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
             with open(f"{d}/s.json") as f:

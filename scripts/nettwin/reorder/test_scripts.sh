@@ -4,10 +4,10 @@
 #   bash scripts/nettwin/reorder/test_scripts.sh [SEED...]        (default seeds: 1 2)
 #
 # Per seed and scenario (mixed tailloss epochwrap tswrap ecn exhaust):
-# 1. cw_gen.py is deterministic (two runs, identical bytes) and its fabric frames strip back to the
+# 1. nettwin.reorder.gen is deterministic (two runs, identical bytes) and its fabric frames strip back to the
 #    originals (reorder/layers.py round trip);
-# 2. the ideal oracle (cw_oracle.py) output passes cw_check.py;
-# 3. damaged copies (cw_corrupt.py) fail (exit 1) with the precise message expected: dropped,
+# 2. the ideal oracle (nettwin.reorder.oracle) output passes nettwin.reorder.check;
+# 3. damaged copies (nettwin.reorder.corrupt) fail (exit 1) with the precise message expected: dropped,
 #    swapped, flipped and duplicated packets, removed NOTIFY / CLEAR / RTT_REPLY, no reordering at
 #    all, inconsistent stats, stats that claim drops or collisions the traffic cannot cause, a packet
 #    held with no rule holding it (issue 13), a CLEAR before its trigger;
@@ -21,6 +21,7 @@
 set -euo pipefail
 PY=/usr/bin/python3
 S="$(cd "$(dirname "$0")/../.." && pwd)"   # scripts/ (the entry points)
+export PYTHONPATH="$S${PYTHONPATH:+:$PYTHONPATH}"   # python3 -m nettwin.<block>.<tool> finds the package
 PYM=(env PYTHONPATH="$S" "$PY" -m)   # a module of the nettwin package
 W="$(mktemp -d)"
 trap 'rm -rf "$W"' EXIT
@@ -42,14 +43,13 @@ for seed in "${SEEDS[@]}"; do
   for sc in "${SCENARIOS[@]}"; do
     D="$W/$sc.$seed"
     echo "== seed $seed scenario $sc"
-    $PY "$S/cw_gen.py" --seed "$seed" --scenario "$sc" --out-dir "$D"
-    $PY "$S/cw_gen.py" --seed "$seed" --scenario "$sc" --out-dir "$D.again" >/dev/null
+    $PY -m nettwin.reorder.gen --seed "$seed" --scenario "$sc" --out-dir "$D"
+    $PY -m nettwin.reorder.gen --seed "$seed" --scenario "$sc" --out-dir "$D.again" >/dev/null
     for f in reorder.txt arrivals.pcap originals.pcap flows.json; do
         cmp -s "$D/$f" "$D.again/$f" || fail "cw_gen not deterministic: $sc seed $seed $f"
     done
     echo "  ok: deterministic"
     $PY -c "
-import sys; sys.path.insert(0, '$S')
 from nettwin.common.pcap import read_pcap
 from nettwin.reorder.layers import to_nic, decode_cw, flow_key, parse
 from nettwin.rdma.layers import check_icrc
@@ -62,8 +62,8 @@ for f, _ in arr:
     assert not check_icrc(f) and decode_cw(f).op in (0, 1)
 print('  ok: %d fabric frames strip back to their NIC frames' % len(arr))
 "
-    $PY "$S/cw_oracle.py" --dir "$D" --delivered "$D/dl.pcap" --ctrl "$D/ctrl.pcap" --stats "$D/stats.json"
-    expect_rc 0 "PASS" $PY "$S/cw_check.py" --dir "$D" --delivered "$D/dl.pcap" --ctrl "$D/ctrl.pcap" --stats "$D/stats.json"
+    $PY -m nettwin.reorder.oracle --dir "$D" --delivered "$D/dl.pcap" --ctrl "$D/ctrl.pcap" --stats "$D/stats.json"
+    expect_rc 0 "PASS" $PY -m nettwin.reorder.check --dir "$D" --delivered "$D/dl.pcap" --ctrl "$D/ctrl.pcap" --stats "$D/stats.json"
     if [ "$sc" = "${SCENARIOS[0]}" ]; then   # tshark Lua dissector: first scenario only (~0.5 s per tshark run)
         extra=(); [ "$seed" = "${SEEDS[0]}" ] && extra=(--malformed)
         expect_rc 0 "PASS" "${PYM[@]}" nettwin.reorder.test_dissector "$D/arrivals.pcap" "$D/ctrl.pcap" "${extra[@]}"
@@ -75,9 +75,9 @@ print('  ok: %d fabric frames strip back to their NIC frames' % len(arr))
         fi
     fi
     corrupt() {   # corrupt MODE PATTERN
-        $PY "$S/cw_corrupt.py" --dir "$D" --delivered "$D/dl.pcap" --ctrl "$D/ctrl.pcap" --stats "$D/stats.json" \
+        $PY -m nettwin.reorder.corrupt --dir "$D" --delivered "$D/dl.pcap" --ctrl "$D/ctrl.pcap" --stats "$D/stats.json" \
             --mode "$1" --out-delivered "$D/bad.pcap" --out-ctrl "$D/badc.pcap" --out-stats "$D/bads.json" | sed 's/^/  /'
-        expect_rc 1 "$2" $PY "$S/cw_check.py" --dir "$D" --delivered "$D/bad.pcap" --ctrl "$D/badc.pcap" --stats "$D/bads.json"
+        expect_rc 1 "$2" $PY -m nettwin.reorder.check --dir "$D" --delivered "$D/bad.pcap" --ctrl "$D/badc.pcap" --stats "$D/bads.json"
     }
     corrupt drop "never delivered"
     corrupt swap "out of PSN order"
@@ -97,22 +97,22 @@ done
 
 echo "== conweave-p4's wire format (docs/conweave.md \"Two wire formats\")"
 D="$W/p4.${SEEDS[0]}"
-$PY "$S/cw_gen.py" --seed "${SEEDS[0]}" --scenario mixed --out-dir "$D" --wire-format conweave-p4
+$PY -m nettwin.reorder.gen --seed "${SEEDS[0]}" --scenario mixed --out-dir "$D" --wire-format conweave-p4
 grep -q "^wire_format conweave-p4$" "$D/reorder.txt" || fail "cw_gen --wire-format conweave-p4: no wire_format line"
-$PY "$S/cw_oracle.py" --dir "$D" --delivered "$D/dl.pcap" --ctrl "$D/ctrl.pcap" --stats "$D/stats.json"
-expect_rc 0 "PASS" $PY "$S/cw_check.py" --dir "$D" --delivered "$D/dl.pcap" --ctrl "$D/ctrl.pcap" --stats "$D/stats.json"
+$PY -m nettwin.reorder.oracle --dir "$D" --delivered "$D/dl.pcap" --ctrl "$D/ctrl.pcap" --stats "$D/stats.json"
+expect_rc 0 "PASS" $PY -m nettwin.reorder.check --dir "$D" --delivered "$D/dl.pcap" --ctrl "$D/ctrl.pcap" --stats "$D/stats.json"
 expect_rc 0 "PASS" "${PYM[@]}" nettwin.reorder.test_dissector --wire-format conweave-p4 "$D/arrivals.pcap" "$D/ctrl.pcap"
 for m in "swap:out of PSN order" "rm-clear:no CLEAR mirroring" "rm-reply:no RTT_REPLY"; do
-    $PY "$S/cw_corrupt.py" --dir "$D" --delivered "$D/dl.pcap" --ctrl "$D/ctrl.pcap" --stats "$D/stats.json" \
+    $PY -m nettwin.reorder.corrupt --dir "$D" --delivered "$D/dl.pcap" --ctrl "$D/ctrl.pcap" --stats "$D/stats.json" \
         --mode "${m%%:*}" --out-delivered "$D/bad.pcap" --out-ctrl "$D/badc.pcap" --out-stats "$D/bads.json" | sed 's/^/  /'
-    expect_rc 1 "${m#*:}" $PY "$S/cw_check.py" --dir "$D" --delivered "$D/bad.pcap" --ctrl "$D/badc.pcap" --stats "$D/bads.json"
+    expect_rc 1 "${m#*:}" $PY -m nettwin.reorder.check --dir "$D" --delivered "$D/bad.pcap" --ctrl "$D/badc.pcap" --stats "$D/bads.json"
 done
 
 echo "== unusable input"
 D="$W/mixed.${SEEDS[0]}"
-expect_rc 2 "unusable input" $PY "$S/cw_check.py" --dir "$D" --delivered "$W/nonexistent.pcap" --ctrl "$D/ctrl.pcap" --stats "$D/stats.json"
+expect_rc 2 "unusable input" $PY -m nettwin.reorder.check --dir "$D" --delivered "$W/nonexistent.pcap" --ctrl "$D/ctrl.pcap" --stats "$D/stats.json"
 echo "not json" > "$W/bad.json"
-expect_rc 2 "unusable input" $PY "$S/cw_check.py" --dir "$D" --delivered "$D/dl.pcap" --ctrl "$D/ctrl.pcap" --stats "$W/bad.json"
-expect_rc 2 "unusable input" $PY "$S/cw_check.py" --dir "$W" --delivered "$D/dl.pcap" --ctrl "$D/ctrl.pcap" --stats "$D/stats.json"
+expect_rc 2 "unusable input" $PY -m nettwin.reorder.check --dir "$D" --delivered "$D/dl.pcap" --ctrl "$D/ctrl.pcap" --stats "$W/bad.json"
+expect_rc 2 "unusable input" $PY -m nettwin.reorder.check --dir "$W" --delivered "$D/dl.pcap" --ctrl "$D/ctrl.pcap" --stats "$D/stats.json"
 expect_rc 2 "no such file" "${PYM[@]}" nettwin.reorder.test_dissector "$W/nonexistent.pcap"
 echo "test_cw_scripts: all passed"

@@ -1,10 +1,10 @@
 #!/usr/bin/python3
 """Independent checker of a `nettwin reroute` run (docs/reroute.md).
 
-  /usr/bin/python3 scripts/rr_check.py --dir D --out fabric.pcap --stats stats.json
+  PYTHONPATH=scripts /usr/bin/python3 -m nettwin.reroute.check --dir D --out fabric.pcap --stats stats.json
 
 Believes nothing the block says about itself that it cannot recompute from the pcaps (D/hosts.pcap,
-D/control.pcap, D/run.json from rr_gen.py, and the block's output). It decodes every output frame with the
+D/control.pcap, D/run.json from nettwin.reroute.gen, and the block's output). It decodes every output frame with the
 reorder block's Scapy-side layers (nettwin.reorder.layers), not with the block's code, and checks:
 - conservation and order: the outputs are the host frames in order (every host frame of rr_gen is valid);
   each output stripped back (to_nic) is byte-equal to its host frame and has a valid ICRC, and is exactly

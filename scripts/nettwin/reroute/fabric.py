@@ -1,13 +1,13 @@
 #!/usr/bin/python3
 """A fabric between the two ConWeave ToRs, open loop: a `nettwin reroute` output becomes a cw_check directory.
 
-  /usr/bin/python3 scripts/rr_fabric.py --dir D --fabric fabric.pcap --out-dir E [--base-us 4] [--step-us 6]
+  PYTHONPATH=scripts /usr/bin/python3 -m nettwin.reroute.fabric --dir D --fabric fabric.pcap --out-dir E [--base-us 4] [--step-us 6]
 
-D is the rr_gen.py directory of the run (hosts.pcap: the NIC frames, run.json: paths and wire_format),
+D is the nettwin.reroute.gen directory of the run (hosts.pcap: the NIC frames, run.json: paths and wire_format),
 fabric.pcap what `nettwin reroute` sent (timestamps = departures; BTH byte 4 = the path). Each path p is a FIFO
 with a fixed one-way delay, base-us + step-us x ((3 p) mod paths) us, so the paths differ in delay and a
 reroute to a faster path makes its packets overtake the old path's TAIL (the reorder block must hold them).
-Writes, in the format cw_gen.py writes for the reorder block and its checker cw_check.py:
+Writes, in the format nettwin.reorder.gen writes for the reorder block and its checker nettwin.reorder.check:
   E/arrivals.pcap   the fabric frames in arrival order, arrival = departure + the path's delay (ns pcap)
   E/originals.pcap  the NIC frames (hosts.pcap, offer times)
   E/flows.json      per flow (IP source, IP destination, destination QP): its originals in PSN order, the
@@ -16,7 +16,7 @@ Writes, in the format cw_gen.py writes for the reorder block and its checker cw_
   E/reorder.txt     the reorder block's configuration, wire_format = run.json's (seed or conweave-p4)
 The fabric decodes nothing but the path (byte 4) and, for flows.json, the RTT_REQUEST and TAIL bits (with the
 reorder block's Scapy-side decode_cw in the run's format); the frames go through unchanged.
-Then `nettwin reorder --config E/reorder.txt --in E/arrivals.pcap ...` and cw_check.py --dir E check that the
+Then `nettwin reorder --config E/reorder.txt --in E/arrivals.pcap ...` and nettwin.reorder.check --dir E check that the
 destination ToR gives the hosts the NIC frames in order, exactly once, byte for byte (docs/reroute.md "Wire
 format", ctest reroute_p4_to_reorder).
 """

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Seeded stimulus for the ConWeave source-ToR block (docs/reroute.md), open loop.
 
-  /usr/bin/python3 scripts/rr_gen.py --seed N --out-dir D [--scenario NAME] [--wire-format seed|conweave-p4]
+  PYTHONPATH=scripts /usr/bin/python3 -m nettwin.reroute.gen --seed N --out-dir D [--scenario NAME] [--wire-format seed|conweave-p4]
                                     [--no-clear]
 
 Writes
@@ -21,7 +21,7 @@ triggers encoded by to_fabric in that format; the host frames are the same bytes
 seed gives the same traffic and the same control events).
 --no-clear: no CLEAR at all (the rest unchanged). Condition (iii) then holds every flow after its first
 reroute, so no flow ever has a second reroute the destination did not confirm, and the block's output can be
-sent through a fabric to the reorder block open loop (rr_fabric.py): the generator's CLEARs are not the
+sent through a fabric to the reorder block open loop (nettwin.reroute.fabric): the generator's CLEARs are not the
 destination's, and with them a flow may reroute again before its old path drained, which no destination
 can put back in order.
 
@@ -131,3 +131,7 @@ def main():
     print("rr_gen: %s seed %d (%s format): %d host frames, %d control packets"
           % (a.scenario, a.seed, a.wire_format, len(hosts), len(ctrl)))
     return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -174,3 +174,7 @@ def main(argv=None):
     print(f"vnic_check {a.mode}: {n} packets checked{', drops ' + d if d else ''}: "
           f"{'FAIL' if errs else 'PASS'}")
     return 1 if errs else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

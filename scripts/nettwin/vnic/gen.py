@@ -28,7 +28,7 @@ LINK_ETH, LINK_USER0 = 1, 147
 def make_config(rng):
     nports = rng.randint(4, 6)
     ports = rng.sample(range(ref.PORTS - 1), nports)  # port 15 stays unconfigured
-    lines = ["# nettwin vnic config (scripts/vnic_gen.py)"]
+    lines = ["# nettwin vnic config (nettwin.vnic.gen)"]
     vesw = rng.sample(range(1, 0xFFFF), nports)
     for i, p in enumerate(ports):
         # full members: a port talks to its own partition (two limited members could not, IBTA 10.9.3)
@@ -222,3 +222,22 @@ def generate(seed, out_dir, count=400):
         f.write("".join(f"eth {i + 1}: port {p} {n}\n" for i, (_, p, n) in enumerate(eth)))
         f.write("".join(f"opa {i + 1}: {n}\n" for i, (_, n) in enumerate(opa)))
     return len(eth), len(opa)
+
+
+def main(argv=None):
+    """nettwin-vnic-gen / python3 -m nettwin.vnic.gen --seed N --out-dir D [--frames K]: writes D/vnic.txt,
+    D/eth.pcap + D/eth.ports (encapsulation input), D/opa.pcap (decapsulation input, DLT_USER0) and
+    D/manifest.txt. Same seed, same bytes."""
+    import argparse
+    ap = argparse.ArgumentParser(prog="nettwin-vnic-gen", description=main.__doc__)
+    ap.add_argument("--seed", type=int, required=True)
+    ap.add_argument("--out-dir", required=True)
+    ap.add_argument("--frames", type=int, default=400, help="Ethernet frames (at least the fixed set, ~210)")
+    a = ap.parse_args(argv)
+    n_eth, n_opa = generate(a.seed, a.out_dir, a.frames)
+    print(f"vnic_gen: seed {a.seed}: {n_eth} Ethernet frames, {n_opa} 16B packets in {a.out_dir}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

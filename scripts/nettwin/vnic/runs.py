@@ -1,19 +1,19 @@
 """The OPA VNIC block's regression runs (API: nettwin/regress/run.py).
 
-Per seed, vnic_gen.py makes a vector (D/vnic.txt, D/eth.pcap + D/eth.ports, D/opa.pcap); for each stimulus
+Per seed, nettwin.vnic.gen makes a vector (D/vnic.txt, D/eth.pcap + D/eth.ports, D/opa.pcap); for each stimulus
 mode (back to back; input gaps + output backpressure):
-  encap: `nettwin vnic --direction encap --engine lockstep`, checked by vnic_check.py encap (independent
+  encap: `nettwin vnic --direction encap --engine lockstep`, checked by nettwin.vnic.check encap (independent
          reference, field-by-field decode, ICRC / length / pad, stats); then the round trip: the encapsulation
-         output decapsulated again in lockstep, and vnic_check.py roundtrip requires every frame back byte
+         output decapsulated again in lockstep, and nettwin.vnic.check roundtrip requires every frame back byte
          for byte on the port it came from;
   decap: `nettwin vnic --direction decap --engine lockstep` on the valid and corrupted 16B packets, checked by
-         vnic_check.py decap (frames, ports, drop counts by reason).
+         nettwin.vnic.check decap (frames, ports, drop counts by reason).
 """
 import os
 
 from nettwin.regress.run import PY, Run, Vector, stats_ok, sum_drops, tag
 
-TITLE = ("OPA VNIC (RTL and model in lockstep; checked by vnic_check.py: independent reference, field-by-field "
+TITLE = ("OPA VNIC (RTL and model in lockstep; checked by nettwin.vnic.check: independent reference, field-by-field "
          "decode, round trip)")
 HEADER = ["scenario", "seed", "mode", "pkts_in", "pkts_out", "drops", "cycles", "out_beats", "result", "time"]
 MODES = [("b2b", []), ("gaps+bp", ["--gaps", "0.3", "--backpressure", "0.4", "--seed", "{seed}"])]
@@ -29,11 +29,11 @@ def runs(opts):
     for seed in opts.seeds(1 if opts.quick else 10):
         d = os.path.join(opts.work, "vnic_%d" % seed)
         frames = "240" if opts.quick else "600"
-        gen = [PY, opts.script("vnic_gen.py"), "--seed", str(seed), "--out-dir", d, "--frames", frames]
+        gen = [PY, "-m", "nettwin.vnic.gen", "--seed", str(seed), "--out-dir", d, "--frames", frames]
         vec = Vector("vnic/%d" % seed, [gen])
         conf = os.path.join(d, "vnic.txt")
         eth, ports, opa = (os.path.join(d, f) for f in ("eth.pcap", "eth.ports", "opa.pcap"))
-        chk = [PY, opts.script("vnic_check.py")]
+        chk = [PY, "-m", "nettwin.vnic.check"]
         for mode, flags in MODES:
             fl = [f.format(seed=seed) for f in flags]
             t = tag(mode)

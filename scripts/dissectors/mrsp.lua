@@ -1,6 +1,6 @@
 -- Wireshark/tshark dissector for the NAAICE memory-region setup protocol (MRSP, docs/naa.md "MRSP and RPC"),
 -- written from the seed's diagrams: a heuristic on the InfiniBand payload (RoCEv2 SEND ONLY), big-endian.
---   tshark -X lua_script:scripts/nettwin/naa/mrsp.lua -r capture.pcap -Y mrsp -V
+--   tshark -X lua_script:scripts/dissectors/mrsp.lua -r capture.pcap -Y mrsp -V
 --   0x01 Advertisement and Request: type, count N, pad 16; N x (MR flags 8, requested FPGA address 56,
 --        published address 64, published rkey 32, published size 32)
 --   0x02 Advertisement: type, count N, pad 16; N x (address 64, rkey 32, size 32)

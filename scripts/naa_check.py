@@ -1,8 +1,0 @@
-#!/usr/bin/python3
-"""NAAICE endpoint: entry point of scripts/nettwin/naa/check.py (see its docstring and docs/naa.md)."""
-import sys
-
-from nettwin.naa.check import main
-
-if __name__ == "__main__":
-    sys.exit(main())

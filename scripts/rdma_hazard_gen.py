@@ -1,9 +1,0 @@
-#!/usr/bin/env python3
-"""Command-line entry point; the code is in nettwin/rdma/hazard_gen.py (package nettwin.rdma.hazard_gen)."""
-import os
-import sys
-
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from nettwin.rdma import hazard_gen as _m  # noqa: E402
-
-sys.exit(_m.main())
