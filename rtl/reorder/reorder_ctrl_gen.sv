@@ -48,7 +48,7 @@ module reorder_ctrl_gen
   logic [2:0]    rem;
   reorder_pkg::ctrl_req_t     load_req;
   reorder_pkg::ctrl_req_t     next_req;  // req_q with the request bit just served cleared
-  logic [nt_pkg::WindowBits+7:0] built;  // {len, frame} of the packet loaded next: build(load ? load_req : next_req)
+  logic [nt_pkg::WindowBits+7:0] built;  // {len, frame} of the packet loaded next (when load or next_pkt)
   int unsigned   base, n;
 
   assign free_a_o = 4'(DepthA) - 4'(a_cnt_q);
@@ -110,8 +110,11 @@ module reorder_ctrl_gen
       end
     end
     // Built here rather than in the always_ff: Yosys 0.55 rejects a function's temporaries in a process with
-    // an asynchronous reset (docs/synthesis.md). One builder: load and next_pkt never hold together.
-    built = build(load ? load_req : next_req);
+    // an asynchronous reset (docs/synthesis.md). One builder: load and next_pkt never hold together. Only
+    // when one of them holds (the only cycles the always_ff uses it), so that a simulator does not build a
+    // packet every cycle (that doubled reorder_bench's RTL time).
+    built = '0;
+    if (load || next_pkt) built = build(load ? load_req : next_req);
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
