@@ -279,4 +279,23 @@ package nt_pkg;
             w[8*(off+4)+:8], w[8*(off+5)+:8], w[8*(off+6)+:8], w[8*(off+7)+:8]};
   endfunction
 
+  // ---- Byte order reversal: x's byte 0 (bits 7:0) becomes the result's last byte ----
+  // What the streaming operator {<<8{x}} computes for an x of that width; Yosys 0.55 cannot parse streaming
+  // operators (docs/synthesis.md), so the RTL calls these instead.
+  function automatic logic [15:0] byte_rev16(logic [15:0] x);
+    for (int i = 0; i < 2; i++) byte_rev16[8*i+:8] = x[8*(1-i)+:8];
+  endfunction
+  function automatic logic [31:0] byte_rev32(logic [31:0] x);
+    for (int i = 0; i < 4; i++) byte_rev32[8*i+:8] = x[8*(3-i)+:8];
+  endfunction
+  function automatic logic [47:0] byte_rev48(logic [47:0] x);
+    for (int i = 0; i < 6; i++) byte_rev48[8*i+:8] = x[8*(5-i)+:8];
+  endfunction
+  function automatic logic [63:0] byte_rev64(logic [63:0] x);
+    for (int i = 0; i < 8; i++) byte_rev64[8*i+:8] = x[8*(7-i)+:8];
+  endfunction
+  function automatic logic [127:0] byte_rev128(logic [127:0] x);
+    for (int i = 0; i < 16; i++) byte_rev128[8*i+:8] = x[8*(15-i)+:8];
+  endfunction
+
 endpackage

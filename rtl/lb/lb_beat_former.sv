@@ -49,15 +49,15 @@ module lb_beat_former
           data_o = (beat_i.data & ~({Bits{1'b1}} << (8 * lo_n))) | (shifted & ({Bits{1'b1}} << (8 * lo_n)));
         end
         if (beat_i.idx == 2'd0) begin  // every field but the UDP ones lies in bytes 0..53
-          data_o[0+:48]  = {<<8{rw_i.mac_da}};
-          data_o[48+:48] = {<<8{rw_i.mac_sa}};
+          data_o[0+:48]  = nt_pkg::byte_rev48(rw_i.mac_da);
+          data_o[48+:48] = nt_pkg::byte_rev48(rw_i.mac_sa);
           if (!rw_i.is_v6) begin
-            data_o[8*16+:16] = {<<8{rw_i.ip_len}};
-            data_o[8*24+:16] = {<<8{rw_i.ip_csum}};
-            data_o[8*30+:32] = {<<8{rw_i.ip_dst[31:0]}};
+            data_o[8*16+:16] = nt_pkg::byte_rev16(rw_i.ip_len);
+            data_o[8*24+:16] = nt_pkg::byte_rev16(rw_i.ip_csum);
+            data_o[8*30+:32] = nt_pkg::byte_rev32(rw_i.ip_dst[31:0]);
           end else begin
-            data_o[8*18+:16]  = {<<8{rw_i.ip_len}};
-            data_o[8*38+:128] = {<<8{rw_i.ip_dst}};
+            data_o[8*18+:16]  = nt_pkg::byte_rev16(rw_i.ip_len);
+            data_o[8*38+:128] = nt_pkg::byte_rev128(rw_i.ip_dst);
           end
         end
         // The UDP fields, bytes l4_off + 2 .. + 7 of the frame (in beat 0, beat 1 or across both).

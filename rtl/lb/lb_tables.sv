@@ -127,20 +127,26 @@ module lb_tables
   end
 
   // Epoch TCAM: per group, the lowest priority among matching entries; ties to the lower index.
+  // Each group's best so far is built in ep_best and then stored whole: Yosys 0.55 cannot assign single
+  // members of an array element (ep_group_o[g].hit), it infers a latch (docs/synthesis.md).
+  lb_pkg::epoch_hit_t ep_best;
   always_comb begin
     ep_group_o = '0;
+    ep_best    = '0;
     if (lookup_i) begin
       for (int g = 0; g < lb_pkg::EpochGroups; g++) begin
+        ep_best = '0;
         for (int j = 0; j < nt_pkg::LbEpochGroup; j++) begin
           if (ep_valid_q[g*nt_pkg::LbEpochGroup+j] &&
               ((ep_tick_i ^ ep_value_q[g*nt_pkg::LbEpochGroup+j]) & ep_mask_q[g*nt_pkg::LbEpochGroup+j]) == '0 &&
-              (!ep_group_o[g].hit || ep_prio_q[g*nt_pkg::LbEpochGroup+j] < ep_group_o[g].prio)) begin
-            ep_group_o[g] = '{hit:   1'b1,
-                              drop:  ep_drop_q[g*nt_pkg::LbEpochGroup+j],
-                              prio:  ep_prio_q[g*nt_pkg::LbEpochGroup+j],
-                              epoch: ep_epoch_q[g*nt_pkg::LbEpochGroup+j]};
+              (!ep_best.hit || ep_prio_q[g*nt_pkg::LbEpochGroup+j] < ep_best.prio)) begin
+            ep_best.hit   = 1'b1;
+            ep_best.drop  = ep_drop_q[g*nt_pkg::LbEpochGroup+j];
+            ep_best.prio  = ep_prio_q[g*nt_pkg::LbEpochGroup+j];
+            ep_best.epoch = ep_epoch_q[g*nt_pkg::LbEpochGroup+j];
           end
         end
+        ep_group_o[g] = ep_best;
       end
     end
   end
@@ -160,10 +166,17 @@ module lb_tables
   logic unused_cfg;
   assign unused_cfg = ^cfg_data_i[nt_pkg::CfgDataBits-1:210];
 
-  assign cal_entry_o = '{valid: cal_valid_q[cal_addr_i], drop: cal_mem_q[cal_addr_i][16],
-                         member: cal_mem_q[cal_addr_i][15:0]};
+  logic [16:0] cal_word;
+  assign cal_word           = cal_mem_q[cal_addr_i];
+  assign cal_entry_o.valid  = cal_valid_q[cal_addr_i];
+  assign cal_entry_o.drop   = cal_word[16];
+  assign cal_entry_o.member = cal_word[15:0];
   logic [199:0] mem_word;
   assign mem_word    = mem_mem_q[mem_addr_i];
-  assign mem_entry_o = '{valid: mem_valid_q[mem_addr_i], drop: mem_word[0], tag: mem_word[7:1],
-                         mac: mem_word[55:8], ip: mem_word[183:56], port: mem_word[199:184]};
+  assign mem_entry_o.valid = mem_valid_q[mem_addr_i];
+  assign mem_entry_o.drop  = mem_word[0];
+  assign mem_entry_o.tag   = mem_word[7:1];
+  assign mem_entry_o.mac   = mem_word[55:8];
+  assign mem_entry_o.ip    = mem_word[183:56];
+  assign mem_entry_o.port  = mem_word[199:184];
 endmodule

@@ -180,12 +180,16 @@ module lb_top
   );
 
   // Second TCAM stage: lowest priority wins, ties to the lower group (only for a clean first beat in S2).
+  // Each group is read whole into s2_group first: Yosys 0.55 reads s2_group_q[g].hit as an undeclared wire.
+  lb_pkg::epoch_hit_t    s2_group;
   always_comb begin
-    ep_best = '0;
+    ep_best  = '0;
+    s2_group = '0;
     if (first_ok(s2_q.valid, s2_q.sop, s2_q.c.reason)) begin
       for (int g = 0; g < lb_pkg::EpochGroups; g++) begin
-        if (s2_group_q[g].hit && (!ep_best.hit || s2_group_q[g].prio < ep_best.prio)) begin
-          ep_best = s2_group_q[g];
+        s2_group = s2_group_q[g];
+        if (s2_group.hit && (!ep_best.hit || s2_group.prio < ep_best.prio)) begin
+          ep_best = s2_group;
         end
       end
     end

@@ -54,12 +54,12 @@ module udplb_hdr_calc
         udplb_pkg::KindHost: ;  // headers as parsed
         udplb_pkg::KindReply: begin
           // Back to the sender, from our unicast MAC (the ND advertisement replaces the destination below).
-          h[0+:48] = {<<8{mac_sa_old}};
-          h[48+:48] = {<<8{c_i.uc_mac}};
+          h[0+:48] = nt_pkg::byte_rev48(mac_sa_old);
+          h[48+:48] = nt_pkg::byte_rev48(c_i.uc_mac);
           if (p_i.arp) begin
-            h[8*20+:16]  = {<<8{16'd2}};
-            h[8*22+:48]  = {<<8{c_i.uc_mac}};
-            h[8*28+:32]  = {<<8{c_i.uc_ip[31:0]}};
+            h[8*20+:16]  = nt_pkg::byte_rev16(16'd2);
+            h[8*22+:48]  = nt_pkg::byte_rev48(c_i.uc_mac);
+            h[8*28+:32]  = nt_pkg::byte_rev32(c_i.uc_ip[31:0]);
             h[8*32+:48]  = hw[8*22+:48];  // THA = SHA
             h[8*38+:32]  = hw[8*28+:32];  // TPA = SPA
             o.lo = 7'd42;
@@ -83,10 +83,10 @@ module udplb_hdr_calc
             acc = udplb_pkg::csum_w(acc, nt_pkg::win_b16(hw, l4 + 4), 1'b0);
             acc = udplb_pkg::csum_w(acc, nt_pkg::win_b16(hw, l4 + 6), 1'b0);
             ck  = ~udplb_pkg::csum_fold(acc);
-            h[8*26+:32]     = {<<8{c_i.uc_ip[31:0]}};
-            h[8*30+:32]     = {<<8{src4_old}};
+            h[8*26+:32]     = nt_pkg::byte_rev32(c_i.uc_ip[31:0]);
+            h[8*30+:32]     = nt_pkg::byte_rev32(src4_old);
             h[8*l4+:16]     = '0;  // echo reply 0/0
-            h[8*(l4+2)+:16] = {<<8{ck}};
+            h[8*(l4+2)+:16] = nt_pkg::byte_rev16(ck);
             o.lo = 7'(l4 + 8);
           end else if (p_i.icmp6_echo) begin
             acc = udplb_pkg::csum_w128(acc, src_old, 1'b1);
@@ -107,10 +107,10 @@ module udplb_hdr_calc
             acc = udplb_pkg::csum_w(acc, nt_pkg::win_b16(hw, 58), 1'b0);
             acc = udplb_pkg::csum_w(acc, nt_pkg::win_b16(hw, 60), 1'b0);
             ck  = ~udplb_pkg::csum_fold(acc);
-            h[8*22+:128] = {<<8{c_i.uc_ip}};
-            h[8*38+:128] = {<<8{src_old}};
-            h[8*54+:16]  = {<<8{16'h8100}};
-            h[8*56+:16]  = {<<8{ck}};
+            h[8*22+:128] = nt_pkg::byte_rev128(c_i.uc_ip);
+            h[8*38+:128] = nt_pkg::byte_rev128(src_old);
+            h[8*54+:16]  = nt_pkg::byte_rev16(16'h8100);
+            h[8*56+:16]  = nt_pkg::byte_rev16(ck);
             o.lo = 7'd62;
           end else begin
             // Neighbour advertisement over the solicitation (ICMPv6 at 54, the target at 62).
@@ -129,42 +129,42 @@ module udplb_hdr_calc
             acc = udplb_pkg::csum_w(acc, c_i.uc_mac[31:16], 1'b0);
             acc = udplb_pkg::csum_w(acc, c_i.uc_mac[15:0], 1'b0);
             ck  = ~udplb_pkg::csum_fold(acc);
-            h[0+:48]     = {<<8{nd_mac}};
-            h[8*18+:16]  = {<<8{16'd32}};
+            h[0+:48]     = nt_pkg::byte_rev48(nd_mac);
+            h[8*18+:16]  = nt_pkg::byte_rev16(16'd32);
             h[8*21+:8]   = 8'd255;
-            h[8*22+:128] = {<<8{c_i.uc_ip}};
-            h[8*38+:128] = {<<8{nd_ip}};
-            h[8*54+:16]  = {<<8{16'h8800}};
-            h[8*56+:16]  = {<<8{ck}};
-            h[8*58+:32]  = {<<8{{1'b0, sol, 30'd0}}};
-            h[8*62+:128] = {<<8{p_i.nd_target}};
-            h[8*78+:16]  = {<<8{16'h0201}};
-            h[8*80+:48]  = {<<8{c_i.uc_mac}};
+            h[8*22+:128] = nt_pkg::byte_rev128(c_i.uc_ip);
+            h[8*38+:128] = nt_pkg::byte_rev128(nd_ip);
+            h[8*54+:16]  = nt_pkg::byte_rev16(16'h8800);
+            h[8*56+:16]  = nt_pkg::byte_rev16(ck);
+            h[8*58+:32]  = nt_pkg::byte_rev32({1'b0, sol, 30'd0});
+            h[8*62+:128] = nt_pkg::byte_rev128(p_i.nd_target);
+            h[8*78+:16]  = nt_pkg::byte_rev16(16'h0201);
+            h[8*80+:48]  = nt_pkg::byte_rev48(c_i.uc_mac);
             o.lo = 7'd86;
           end
         end
         default: begin  // KindForward: the member rewrite
-          h[0+:48]  = {<<8{c_i.mem.mac}};
-          h[48+:48] = {<<8{c_i.uc_mac}};
+          h[0+:48]  = nt_pkg::byte_rev48(c_i.mem.mac);
+          h[48+:48] = nt_pkg::byte_rev48(c_i.uc_mac);
           if (p_i.ipv4) begin
             iplen = keep ? nt_pkg::win_b16(hw, 16) : nt_pkg::win_b16(hw, 16) - 16'(nt_pkg::UdplbHeaderBytes);
             for (int i = 0; i < 10; i++) acc = udplb_pkg::csum_w(acc, nt_pkg::win_b16(hw, 14 + 2 * i), 1'b1);
-            h[8*16+:16] = {<<8{iplen}};
+            h[8*16+:16] = nt_pkg::byte_rev16(iplen);
             h[8*22+:8]  = ttl_new;
             h[8*24+:16] = '0;
-            h[8*26+:32] = {<<8{c_i.uc_ip[31:0]}};
-            h[8*30+:32] = {<<8{c_i.mem.ip[31:0]}};
+            h[8*26+:32] = nt_pkg::byte_rev32(c_i.uc_ip[31:0]);
+            h[8*30+:32] = nt_pkg::byte_rev32(c_i.mem.ip[31:0]);
             for (int i = 0; i < 10; i++) acc = udplb_pkg::csum_w(acc, nt_pkg::win_b16(h, 14 + 2 * i), 1'b0);
-            h[8*24+:16] = {<<8{~udplb_pkg::csum_fold(acc)}};
+            h[8*24+:16] = nt_pkg::byte_rev16(~udplb_pkg::csum_fold(acc));
           end else begin
             iplen = keep ? nt_pkg::win_b16(hw, 18) : nt_pkg::win_b16(hw, 18) - 16'(nt_pkg::UdplbHeaderBytes);
-            h[8*18+:16]  = {<<8{iplen}};
+            h[8*18+:16]  = nt_pkg::byte_rev16(iplen);
             h[8*21+:8]   = ttl_new;
-            h[8*22+:128] = {<<8{c_i.uc_ip}};
-            h[8*38+:128] = {<<8{c_i.mem.ip}};
+            h[8*22+:128] = nt_pkg::byte_rev128(c_i.uc_ip);
+            h[8*38+:128] = nt_pkg::byte_rev128(c_i.mem.ip);
           end
-          h[8*(l4+2)+:16] = {<<8{dport}};
-          h[8*(l4+4)+:16] = {<<8{ulen_new}};
+          h[8*(l4+2)+:16] = nt_pkg::byte_rev16(dport);
+          h[8*(l4+4)+:16] = nt_pkg::byte_rev16(ulen_new);
           if (nt_pkg::win_b16(hw, l4 + 6) != '0) begin
             acc = '0;
             if (p_i.ipv4) begin
@@ -202,7 +202,7 @@ module udplb_hdr_calc
             end
             ck = ~udplb_pkg::csum_fold(acc);
             if (ck == '0) ck = 16'hffff;
-            h[8*(l4+6)+:16] = {<<8{ck}};
+            h[8*(l4+6)+:16] = nt_pkg::byte_rev16(ck);
           end
           o.lo = 7'(l4 + 8 + (keep ? nt_pkg::UdplbHeaderBytes : 0));
         end

@@ -288,20 +288,25 @@ module udplb_tables
   end
 
   // Epoch TCAM, per group: the longest matching prefix, ties to the lower index.
+  // Each group's best so far is built in ep_best and then stored whole: Yosys 0.55 cannot assign single
+  // members of an array element (ep_group_o[g].hit), it infers a latch (docs/synthesis.md).
+  udplb_pkg::uepoch_hit_t ep_best;
   always_comb begin
+    ep_best = '0;
     for (int g = 0; g < udplb_pkg::UEpochGroups; g++) begin
-      ep_group_o[g] = '0;
+      ep_best = '0;
       for (int j = 0; j < nt_pkg::UdplbEpochGroup; j++) begin
         if (ep_valid_q[g*nt_pkg::UdplbEpochGroup+j] && ep_lb_q[g*nt_pkg::UdplbEpochGroup+j] == ep_lb_i &&
             ((ep_tick_i ^ ep_val_q[g*nt_pkg::UdplbEpochGroup+j]) & ep_mask_q[g*nt_pkg::UdplbEpochGroup+j]) == '0 &&
-            (!ep_group_o[g].hit || ep_plen_q[g*nt_pkg::UdplbEpochGroup+j] > ep_group_o[g].plen)) begin
-          ep_group_o[g] = '{hit:   1'b1,
-                            plen:  ep_plen_q[g*nt_pkg::UdplbEpochGroup+j],
-                            epoch: ep_epoch_q[g*nt_pkg::UdplbEpochGroup+j],
-                            bits:  ep_bits_q[g*nt_pkg::UdplbEpochGroup+j],
-                            sxor:  ep_xor_q[g*nt_pkg::UdplbEpochGroup+j]};
+            (!ep_best.hit || ep_plen_q[g*nt_pkg::UdplbEpochGroup+j] > ep_best.plen)) begin
+          ep_best.hit   = 1'b1;
+          ep_best.plen  = ep_plen_q[g*nt_pkg::UdplbEpochGroup+j];
+          ep_best.epoch = ep_epoch_q[g*nt_pkg::UdplbEpochGroup+j];
+          ep_best.bits  = ep_bits_q[g*nt_pkg::UdplbEpochGroup+j];
+          ep_best.sxor  = ep_xor_q[g*nt_pkg::UdplbEpochGroup+j];
         end
       end
+      ep_group_o[g] = ep_best;
     end
   end
 
@@ -322,14 +327,14 @@ module udplb_tables
 
   logic [210:1] mem_word;
   assign mem_word    = mem_mem_q[mem_addr_i];
-  assign mem_entry_o = '{valid:     mem_valid_q[mem_addr_i],
-                         action:    mem_word[2:1],
-                         tag:       mem_word[12:3],
-                         mac:       mem_word[60:13],
-                         ip:        mem_word[188:61],
-                         udp_base:  mem_word[204:189],
-                         port_bits: mem_word[209:205],
-                         keep:      mem_word[210]};
+  assign mem_entry_o.valid     = mem_valid_q[mem_addr_i];
+  assign mem_entry_o.action    = mem_word[2:1];
+  assign mem_entry_o.tag       = mem_word[12:3];
+  assign mem_entry_o.mac       = mem_word[60:13];
+  assign mem_entry_o.ip        = mem_word[188:61];
+  assign mem_entry_o.udp_base  = mem_word[204:189];
+  assign mem_entry_o.port_bits = mem_word[209:205];
+  assign mem_entry_o.keep      = mem_word[210];
 
   logic unused_cfg;
   assign unused_cfg = ^cfg_data_i[nt_pkg::CfgDataBits-1:211];

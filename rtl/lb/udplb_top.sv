@@ -177,10 +177,14 @@ module udplb_top
   );
 
   // Epoch TCAM, second stage: the longest prefix of the group winners, ties to the lower group.
+  // Each group is read whole into s4_group first: Yosys 0.55 reads s4_group_q[g].hit as an undeclared wire.
+  udplb_pkg::uepoch_hit_t s4_group;
   always_comb begin
-    ep_best = '0;
+    ep_best  = '0;
+    s4_group = '0;
     for (int g = 0; g < udplb_pkg::UEpochGroups; g++) begin
-      if (s4_group_q[g].hit && (!ep_best.hit || s4_group_q[g].plen > ep_best.plen)) ep_best = s4_group_q[g];
+      s4_group = s4_group_q[g];
+      if (s4_group.hit && (!ep_best.hit || s4_group.plen > ep_best.plen)) ep_best = s4_group;
     end
   end
   assign slot_mask = ep_best.bits >= 5'd16 ? 16'hffff : (16'd1 << ep_best.bits) - 16'd1;

@@ -47,6 +47,8 @@ module reorder_ctrl_gen
   logic [nt_pkg::StreamBytes-1:0] emit_keep;
   logic [2:0]    rem;
   reorder_pkg::ctrl_req_t     load_req;
+  reorder_pkg::ctrl_req_t     next_req;  // req_q with the request bit just served cleared
+  logic [nt_pkg::WindowBits+7:0] built;  // {len, frame} of the packet loaded next (when load or next_pkt)
   int unsigned   base, n;
 
   assign free_a_o = 4'(DepthA) - 4'(a_cnt_q);
@@ -88,6 +90,8 @@ module reorder_ctrl_gen
     load = 1'b0;
     next_pkt = 1'b0;
     rem = req_q.mask & (req_q.mask - 3'd1);
+    next_req = req_q;
+    next_req.mask = rem;
     load_req = b_cnt_q != '0 ? b_mem_q[b_rd_q] : a_mem_q[a_rd_q];
     base = beat_q ? nt_pkg::StreamBytes : 0;
     n = 32'(len_q) - base;
@@ -105,6 +109,12 @@ module reorder_ctrl_gen
         load = 1'b1;
       end
     end
+    // Built here rather than in the always_ff: Yosys 0.55 rejects a function's temporaries in a process with
+    // an asynchronous reset (docs/synthesis.md). One builder: load and next_pkt never hold together. Only
+    // when one of them holds (the only cycles the always_ff uses it), so that a simulator does not build a
+    // packet every cycle (that doubled reorder_bench's RTL time).
+    built = '0;
+    if (load || next_pkt) built = build(load ? load_req : next_req);
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -139,14 +149,14 @@ module reorder_ctrl_gen
         busy_q <= 1'b1;
         req_q <= load_req;
         beat_q <= 1'b0;
-        {len_q, frame_q} <= build(load_req);
+        {len_q, frame_q} <= built;
       end else if (emit) begin
         if (!emit_last) begin
           beat_q <= 1'b1;
         end else if (next_pkt) begin
           req_q.mask <= rem;
           beat_q <= 1'b0;
-          {len_q, frame_q} <= build('{hdr: req_q.hdr, v6: req_q.v6, mask: rem, clear_epoch: req_q.clear_epoch});
+          {len_q, frame_q} <= built;
         end else begin
           busy_q <= 1'b0;
         end

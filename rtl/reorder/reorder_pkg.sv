@@ -244,7 +244,8 @@ package reorder_pkg;
     cw_end = bth + 16;
     len = cw_end + 4;
     f[HdrBits-1:0] = hdr;
-    for (int unsigned i = cw_end; i < nt_pkg::ReorderHdrBytes; i++) f[8*i+:8] = 8'd0;
+    // Constant loop bounds (Yosys 0.55 unrolls only those): the bytes from cw_end on are cleared.
+    for (int unsigned i = 0; i < nt_pkg::ReorderHdrBytes; i++) if (i >= cw_end) f[8*i+:8] = 8'd0;
     for (int unsigned i = 0; i < 6; i++) begin
       f[8*i+:8] = hdr[8*(6+i)+:8];
       f[8*(6+i)+:8] = hdr[8*i+:8];

@@ -83,7 +83,17 @@ module reorder_top
   logic [nt_pkg::ReorderFlows-1:0] flow_valid_q;
   reorder_pkg::flow_t                  flow_q [nt_pkg::ReorderFlows];
   reorder_pkg::qstate_e [nt_pkg::ReorderQueues-1:0] q_state_q;
-  reorder_pkg::queue_t                 q_q [nt_pkg::ReorderQueues];
+  // The queues, one array per reorder_pkg::queue_t field: each field is written on its own (an append moves
+  // the tail, a timeout clears the cells), which Yosys 0.55 cannot do on a member of an array element.
+  logic [reorder_pkg::FlowW-1:0]       q_owner_q [nt_pkg::ReorderQueues];
+  logic [reorder_pkg::CellW-1:0]       q_head_q [nt_pkg::ReorderQueues];
+  logic [reorder_pkg::CellW-1:0]       q_tail_q [nt_pkg::ReorderQueues];
+  logic [15:0]                         q_count_q [nt_pkg::ReorderQueues];
+  logic [15:0]                         q_cells_q [nt_pkg::ReorderQueues];
+  logic [15:0]                         q_deadline_q [nt_pkg::ReorderQueues];
+  logic                                q_v6_q [nt_pkg::ReorderQueues];
+  logic [1:0]                          q_clear_epoch_q [nt_pkg::ReorderQueues];
+  logic [reorder_pkg::HdrBits-1:0]     q_hdr_q [nt_pkg::ReorderQueues];
   reorder_pkg::out_entry_t             of_mem_q [nt_pkg::ReorderOutFifo];
   logic [reorder_pkg::OfW-1:0]         of_rd_q;
   logic [reorder_pkg::OfW:0]           of_cnt_q;
@@ -183,7 +193,7 @@ module reorder_top
       d_mask = '0;
     end else if (d_fire) begin
       if (e_valid && e.key != pend_meta.key) begin
-        is_idle = !(e.hq_valid && q_q[e.hq].owner == d_idx && q_state_q[e.hq] != reorder_pkg::QFree) &&
+        is_idle = !(e.hq_valid && q_owner_q[e.hq] == d_idx && q_state_q[e.hq] != reorder_pkg::QFree) &&
                   (now_us_i - e.last_us) >= cfg_flow_idle_us_i;
         if (!is_idle) begin
           d_collision = 1'b1;
@@ -203,8 +213,8 @@ module reorder_top
         end
         e.last_us = now_us_i;
         dd = pend_meta.epoch - e.epoch;
-        qh = e.hq_valid && q_q[e.hq].owner == d_idx && q_state_q[e.hq] == reorder_pkg::QHolding;
-        qr = e.hq_valid && q_q[e.hq].owner == d_idx && q_state_q[e.hq] == reorder_pkg::QReleased;
+        qh = e.hq_valid && q_owner_q[e.hq] == d_idx && q_state_q[e.hq] == reorder_pkg::QHolding;
+        qr = e.hq_valid && q_owner_q[e.hq] == d_idx && q_state_q[e.hq] == reorder_pkg::QReleased;
         e.tail_seen = e.tail_seen || (e.hq_valid && !qh);
         if (dd == 2'd1 || dd == 2'd2) begin
           d_epoch_jump = dd == 2'd2;
@@ -302,12 +312,14 @@ module reorder_top
   end
 
   assign ca_push = d_fire && d_mask != 3'd0;
-  assign ca_req = '{hdr: pend_meta.hdr, v6: pend_meta.v6, mask: d_mask,
-                    clear_epoch: (d_collision && pend_meta.tail) || tail_first ? pend_meta.epoch + 2'd1 : e.epoch};
+  assign ca_req.hdr         = pend_meta.hdr;
+  assign ca_req.v6          = pend_meta.v6;
+  assign ca_req.mask        = d_mask;
+  assign ca_req.clear_epoch = (d_collision && pend_meta.tail) || tail_first ? pend_meta.epoch + 2'd1 : e.epoch;
 
   // ---------------- T: resume timer ----------------
   logic timeout;
-  assign timeout = q_state_q[scan_q] == reorder_pkg::QHolding && (now_us_i - q_q[scan_q].deadline) < 16'h8000 &&
+  assign timeout = q_state_q[scan_q] == reorder_pkg::QHolding && (now_us_i - q_deadline_q[scan_q]) < 16'h8000 &&
                    of_free >= (reorder_pkg::OfW + 1)'(2) && !(d_fire && d_qop != OpNone && d_q == scan_q);
 
   // ---------------- R: reader ----------------
@@ -351,7 +363,7 @@ module reorder_top
         end else begin
           n_first = 1'b1;
           if (rd_queue_q) r_qpop = 1'b1;
-          if (rd_queue_q && q_q[rd_q_q].count >= 16'd2) begin
+          if (rd_queue_q && q_count_q[rd_q_q] >= 16'd2) begin
             n_cell = next_q[rd_cell_q];
           end else if (rd_queue_q && r_app) begin
             n_cell = pend_head;
@@ -363,7 +375,7 @@ module reorder_top
               n_queue = of_front.is_queue;
               n_discard = of_front.discard;
               n_q = of_front.is_queue ? reorder_pkg::QW'(of_front.ref_idx) : rd_q_q;
-              n_cell = of_front.is_queue ? q_q[reorder_pkg::QW'(of_front.ref_idx)].head : of_front.ref_idx;
+              n_cell = of_front.is_queue ? q_head_q[reorder_pkg::QW'(of_front.ref_idx)] : of_front.ref_idx;
             end else begin
               n_busy = 1'b0;
             end
@@ -376,14 +388,16 @@ module reorder_top
       n_queue = of_front.is_queue;
       n_discard = of_front.discard;
       n_q = of_front.is_queue ? reorder_pkg::QW'(of_front.ref_idx) : rd_q_q;
-      n_cell = of_front.is_queue ? q_q[reorder_pkg::QW'(of_front.ref_idx)].head : of_front.ref_idx;
+      n_cell = of_front.is_queue ? q_head_q[reorder_pkg::QW'(of_front.ref_idx)] : of_front.ref_idx;
       n_first = 1'b1;
     end
   end
 
   assign cb_push = r_qdone;
-  assign cb_req = '{hdr: q_q[rd_q_q].hdr, v6: q_q[rd_q_q].v6, mask: 3'b100,
-                    clear_epoch: q_q[rd_q_q].clear_epoch};
+  assign cb_req.hdr         = q_hdr_q[rd_q_q];
+  assign cb_req.v6          = q_v6_q[rd_q_q];
+  assign cb_req.mask        = 3'b100;
+  assign cb_req.clear_epoch = q_clear_epoch_q[rd_q_q];
 
   // ---------------- I: ingress ----------------
   logic                   i_write, i_from_fifo, i_link, i_last, ing_busy;
@@ -434,10 +448,10 @@ module reorder_top
       if (d_epoch_jump) cnt_d[CEpochJump] = cnt_d[CEpochJump] + 1;
       if (d_qop == OpAlloc) cnt_d[CQueuesNow] = cnt_d[CQueuesNow] + 1;
       if (d_qop == OpTailRelease) begin
-        cnt_d[CRelTail] = cnt_d[CRelTail] + 32'(q_q[d_q].count);
+        cnt_d[CRelTail] = cnt_d[CRelTail] + 32'(q_count_q[d_q]);
         cnt_d[CTailReleases] = cnt_d[CTailReleases] + 1;
-        cnt_d[CHeldNow] = cnt_d[CHeldNow] - 32'(q_q[d_q].count);
-        cnt_d[CHeldCells] = cnt_d[CHeldCells] - 32'(q_q[d_q].cells);
+        cnt_d[CHeldNow] = cnt_d[CHeldNow] - 32'(q_count_q[d_q]);
+        cnt_d[CHeldCells] = cnt_d[CHeldCells] - 32'(q_cells_q[d_q]);
       end
       if (d_held) begin
         cnt_d[CHeld] = cnt_d[CHeld] + 1;
@@ -446,9 +460,9 @@ module reorder_top
       end
     end
     if (timeout) begin
-      cnt_d[CRelTimeout] = cnt_d[CRelTimeout] + 32'(q_q[scan_q].count);
-      cnt_d[CHeldNow] = cnt_d[CHeldNow] - 32'(q_q[scan_q].count);
-      cnt_d[CHeldCells] = cnt_d[CHeldCells] - 32'(q_q[scan_q].cells);
+      cnt_d[CRelTimeout] = cnt_d[CRelTimeout] + 32'(q_count_q[scan_q]);
+      cnt_d[CHeldNow] = cnt_d[CHeldNow] - 32'(q_count_q[scan_q]);
+      cnt_d[CHeldCells] = cnt_d[CHeldCells] - 32'(q_cells_q[scan_q]);
     end
     if (r_qdone) cnt_d[CQueuesNow] = cnt_d[CQueuesNow] - 1;
     if (r_free) cnt_d[CCellsUsed] = cnt_d[CCellsUsed] - 1;
@@ -528,6 +542,14 @@ module reorder_top
   // ---------------- memories (no reset: never read before written) ----------------
   logic [reorder_pkg::OfW-1:0] of_wr0;
   assign of_wr0 = of_rd_q + reorder_pkg::OfW'(of_cnt_q);
+  // the output FIFO's two possible new entries: the decided packet or released queue, and a timed-out queue
+  reorder_pkg::out_entry_t     of_new_d, of_new_t;
+  assign of_new_d.is_queue = d_qop == OpTailRelease;
+  assign of_new_d.discard  = d_discard;
+  assign of_new_d.ref_idx  = d_qop == OpTailRelease ? reorder_pkg::CellW'(d_q) : pend_head;
+  assign of_new_t.is_queue = 1'b1;
+  assign of_new_t.discard  = 1'b0;
+  assign of_new_t.ref_idx  = reorder_pkg::CellW'(scan_q);
 
   always_ff @(posedge clk_i) begin
     if (i_write) begin
@@ -543,40 +565,45 @@ module reorder_top
       info_t_q[pend_head] <= now_us_i;
     end
     if (d_fire && d_push) begin
-      of_mem_q[of_wr0] <= '{is_queue: d_qop == OpTailRelease, discard: d_discard,
-                            ref_idx: d_qop == OpTailRelease ? reorder_pkg::CellW'(d_q) : pend_head};
+      of_mem_q[of_wr0] <= of_new_d;
     end
     if (timeout) begin
-      of_mem_q[of_wr0 + reorder_pkg::OfW'(d_fire && d_push)] <= '{is_queue: 1'b1, discard: 1'b0, ref_idx: reorder_pkg::CellW'(scan_q)};
+      of_mem_q[of_wr0 + reorder_pkg::OfW'(d_fire && d_push)] <= of_new_t;
     end
     // queue fields: decision, then timer, then reader (the model's order)
     if (d_fire) begin
       unique case (d_qop)
         OpAlloc: begin
-          q_q[d_q] <= '{owner: d_idx, head: pend_head, tail: pend_tail, count: 16'd1, cells: pend_cells,
-                        deadline: d_deadline, v6: pend_meta.v6, clear_epoch: d_flow.epoch,
-                        hdr: pend_meta.hdr};
+          q_owner_q[d_q]       <= d_idx;
+          q_head_q[d_q]        <= pend_head;
+          q_tail_q[d_q]        <= pend_tail;
+          q_count_q[d_q]       <= 16'd1;
+          q_cells_q[d_q]       <= pend_cells;
+          q_deadline_q[d_q]    <= d_deadline;
+          q_v6_q[d_q]          <= pend_meta.v6;
+          q_clear_epoch_q[d_q] <= d_flow.epoch;
+          q_hdr_q[d_q]         <= pend_meta.hdr;
         end
         OpAppend: begin
-          next_q[q_q[d_q].tail] <= pend_head;
-          q_q[d_q].tail <= pend_tail;
-          q_q[d_q].count <= q_q[d_q].count + 16'd1 - 16'(r_qpop && rd_q_q == d_q);
-          if (d_held) q_q[d_q].cells <= q_q[d_q].cells + pend_cells;
+          next_q[q_tail_q[d_q]] <= pend_head;
+          q_tail_q[d_q] <= pend_tail;
+          q_count_q[d_q] <= q_count_q[d_q] + 16'd1 - 16'(r_qpop && rd_q_q == d_q);
+          if (d_held) q_cells_q[d_q] <= q_cells_q[d_q] + pend_cells;
         end
         OpTailRelease: begin
-          next_q[pend_tail] <= q_q[d_q].head;
-          q_q[d_q].head <= pend_head;
-          q_q[d_q].count <= q_q[d_q].count + 16'd1;
-          q_q[d_q].cells <= '0;
-          q_q[d_q].hdr <= pend_meta.hdr;
-          q_q[d_q].v6 <= pend_meta.v6;
-          q_q[d_q].clear_epoch <= d_flow.epoch;
+          next_q[pend_tail] <= q_head_q[d_q];
+          q_head_q[d_q] <= pend_head;
+          q_count_q[d_q] <= q_count_q[d_q] + 16'd1;
+          q_cells_q[d_q] <= '0;
+          q_hdr_q[d_q] <= pend_meta.hdr;
+          q_v6_q[d_q] <= pend_meta.v6;
+          q_clear_epoch_q[d_q] <= d_flow.epoch;
         end
         default: ;
       endcase
     end
-    if (timeout) q_q[scan_q].cells <= '0;
-    if (r_qpop && !(d_fire && d_qop == OpAppend && d_q == rd_q_q)) q_q[rd_q_q].count <= q_q[rd_q_q].count - 16'd1;
+    if (timeout) q_cells_q[scan_q] <= '0;
+    if (r_qpop && !(d_fire && d_qop == OpAppend && d_q == rd_q_q)) q_count_q[rd_q_q] <= q_count_q[rd_q_q] - 16'd1;
   end
 
   // Fields of the pending packet's meta that only the ingress stage needs.

@@ -92,7 +92,9 @@ def yosys_view(rel, nt_stmts, nt_names):
 
 
 def script(top, files, elab):
-    lines = [f"read_verilog -sv -D SYNTHESIS {' '.join(files)}", f"hierarchy -check -top {top}", "proc"]
+    # -noautowire: an undeclared identifier is an error, not a new wire. Yosys 0.55 reads arr[i].field with a loop
+    # index i as an undeclared wire named `arr[0].field` (only a warning by default: the netlist would be wrong).
+    lines = [f"read_verilog -sv -noautowire -D SYNTHESIS {' '.join(files)}", f"hierarchy -check -top {top}", "proc"]
     if elab:
         lines.append("tee -q -o out/stat.json stat -json")
         return "\n".join(lines) + "\n"
