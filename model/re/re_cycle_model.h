@@ -13,6 +13,9 @@
 // With `buffer host` (cfg_host) the write stage sends each accepted beat's data bytes to the context's slot in
 // host memory as one DMA write (waiting while the host is not ready), and the output stage sends a one-beat
 // completion record (header + the slot's host address) instead of the event's bytes.
+// The RTL's input FIFO and event buffer have registered (block RAM) reads with the address prefetched one
+// cycle ahead, so every beat keeps the cycle a combinational read gave it: the model has no memory ports to
+// follow (docs/re-microarchitecture.md "Registered reads").
 #pragma once
 
 #include <array>

@@ -47,12 +47,25 @@ module re_event_buffer
   logic              cur_valid_q, next_valid_q;
   re_pkg::job_t              cur_q, next_q;
   logic [re_pkg::BeatsW-1:0] beat_q;
-  logic [re_pkg::FifoW-1:0]  rd_q;
+  logic [re_pkg::BeatsW-1:0] beat_d;
+  logic [re_pkg::FifoW-1:0]  rd_q, rd_d;
   logic              finish, take, advance;
   assign finish      = cur_valid_q && (cur_q.skip || (beat_q + 1'b1 == cur_q.beats && advance));
   assign take        = next_valid_q && (!cur_valid_q || finish);
   assign job_ready_o = !next_valid_q || take;
-  assign fifo_raddr_o    = rd_q + re_pkg::FifoW'(beat_q);
+  // The input FIFO's read is registered: fifo_rdata_i is the beat at rd_q + beat_q because the address of
+  // the next cycle's beat (rd_d + beat_d) is presented one cycle ahead.
+  always_comb begin
+    rd_d   = rd_q;
+    beat_d = beat_q;
+    if (finish) begin
+      rd_d   = rd_q + re_pkg::FifoW'(cur_q.beats);
+      beat_d = '0;
+    end else if (cur_valid_q && advance) begin
+      beat_d = beat_q + 1'b1;
+    end
+  end
+  assign fifo_raddr_o    = rd_d + re_pkg::FifoW'(beat_d);
   assign release_o       = finish;
   assign release_beats_o = cur_q.beats;
 
@@ -180,14 +193,31 @@ module re_event_buffer
   assign o_fire = o_active_q && m_ready_i;
 
   // ---- the buffer: one memory per byte lane ----
-  logic [re_pkg::RowW-1:0] o_row;
-  assign o_row = {o_ctx_q, o_beat_q[LaneRowW-1:0]};
+  // The read is registered (read-first), so the lanes map to block RAM/URAM: rd_row is the row at
+  // {o_ctx_q, o_beat_q} because the next cycle's row is addressed one cycle ahead: the popped context's row 0,
+  // or the next row when a beat is sent (also after the last beat, whose next row is never used; the
+  // following pop readdresses). A row is read at least one edge after its last write: an event is queued at
+  // its last beat's write and popped the cycle after; its context is not written again until it was sent.
+  logic [re_pkg::CtxW-1:0]   o_rd_ctx;
+  logic [LaneRowW-1:0]       o_rd_beat;
+  logic [re_pkg::RowW-1:0]   o_rd_row;
+  always_comb begin
+    o_rd_ctx  = o_ctx_q;
+    o_rd_beat = o_beat_q[LaneRowW-1:0] + LaneRowW'(o_fire);
+    if (pop) begin
+      o_rd_ctx  = q_mem[qrd_q];
+      o_rd_beat = '0;
+    end
+  end
+  assign o_rd_row = {o_rd_ctx, o_rd_beat};
   for (genvar j = 0; j < nt_pkg::StreamBytes; j++) begin : g_lane
     logic [7:0] mem [nt_pkg::ReContexts * re_pkg::RowsPerCtx];
+    logic [7:0] lane_q;
     always_ff @(posedge clk_i) begin
       if (we[j]) mem[wrow[j]] <= wbyte[j];
+      lane_q <= mem[o_rd_row];
     end
-    assign rd_row[8*j+:8] = mem[o_row];
+    assign rd_row[8*j+:8] = lane_q;
   end
 
   logic [31:0] out_q;
@@ -230,12 +260,8 @@ module re_event_buffer
       if (push) qwr_q <= qwr_q + 1'b1;
       qcnt_q <= qcnt_q + (QW + 1)'(push) - (QW + 1)'(pop);
       // write
-      if (finish) begin
-        rd_q   <= rd_q + re_pkg::FifoW'(cur_q.beats);
-        beat_q <= '0;
-      end else if (cur_valid_q && advance) begin
-        beat_q <= beat_q + 1'b1;
-      end
+      rd_q   <= rd_d;
+      beat_q <= beat_d;
       if (take) begin
         cur_q        <= next_q;
         cur_valid_q  <= 1'b1;

@@ -23,7 +23,8 @@ module re_ingress
   output logic                      desc_valid_o,
   output re_pkg::desc_t                     desc_o,
   input  logic                      desc_pop_i,
-  // input FIFO read port (write stage) and its releases
+  // input FIFO read port (write stage) and its releases; a registered read (block RAM): fifo_rdata_o is
+  // the beat at the fifo_raddr_i of the cycle before
   input  logic [re_pkg::FifoW-1:0]          fifo_raddr_i,
   output logic [nt_pkg::StreamBits-1:0]     fifo_rdata_o,
   input  logic                      release_i,
@@ -36,6 +37,7 @@ module re_ingress
   localparam int unsigned IdxW = 12;  // beats of the frame so far, saturating (longer frames only fail checks)
 
   logic [nt_pkg::StreamBits-1:0] fifo_mem [nt_pkg::ReFifoBeats];
+  logic [nt_pkg::StreamBits-1:0] fifo_rdata_q;
   logic [re_pkg::FifoW-1:0]      wr_q;
   logic [re_pkg::FifoW:0]        used_q;
   logic [IdxW-1:0]       idx_q;
@@ -145,8 +147,14 @@ module re_ingress
   logic [re_pkg::FifoW:0] rewind;
   assign rewind = (eof && d.code != '0) ? (re_pkg::FifoW + 1)'(stored_q) + (re_pkg::FifoW + 1)'(store) : '0;
 
+  // The FIFO's read is registered (read-first), so it maps to block RAM/URAM. The write stage presents the
+  // address one cycle ahead; a beat it reads was stored at least two edges earlier (its frame's descriptor
+  // is decided after its last beat is stored), so a read never meets the write of the same beat.
   always_ff @(posedge clk_i) begin
     if (store) fifo_mem[wr_q] <= s_data_i;
+    fifo_rdata_q <= fifo_mem[fifo_raddr_i];
+  end
+  always_ff @(posedge clk_i) begin
     if (eof) desc_mem[dwr_q] <= d;
   end
 
@@ -188,7 +196,7 @@ module re_ingress
 
   assign desc_valid_o = dcnt_q != '0;
   assign desc_o       = desc_mem[drd_q];
-  assign fifo_rdata_o = fifo_mem[fifo_raddr_i];
+  assign fifo_rdata_o = fifo_rdata_q;
   assign frame_idle_o = idx_q == '0;
   assign busy_o       = idx_q != '0 || used_q != '0 || dcnt_q != '0;
   assign cnt_in_o     = cnt_in_q;
