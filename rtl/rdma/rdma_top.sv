@@ -312,13 +312,19 @@ module rdma_top
   rdma_pkg::qp_state_t   hq;
   assign xe = pq_q[ex_idx_q];
   assign hq = qps_q[xe.qp];
+  // The request the sources offer this cycle (nx_req_*); the port offers it unless one is held (below).
+  logic        nx_req_valid, nx_req_write;
+  logic [63:0] nx_req_addr;
+  logic [15:0] nx_req_len;
+  logic [5:0]  nx_req_off;
+  logic [nt_pkg::StreamBits-1:0] nx_req_data;
   always_comb begin
-    dma_req_valid_o = 1'b0;
-    dma_req_write_o = 1'b0;
-    dma_req_addr_o  = '0;
-    dma_req_len_o   = '0;
-    dma_req_off_o   = '0;
-    dma_req_data_o  = '0;
+    nx_req_valid = 1'b0;
+    nx_req_write = 1'b0;
+    nx_req_addr  = '0;
+    nx_req_len   = '0;
+    nx_req_off   = '0;
+    nx_req_data  = '0;
     wb_base = nt_pkg::StreamBytes * int'(wbeat_q);
     woff    = '0;
     wlo = (int'(req_q.hdr_len) > int'(wb_base)) ? int'(req_q.hdr_len) : wb_base;
@@ -326,82 +332,135 @@ module rdma_top
         ? int'(req_q.hdr_len) + int'(req_q.plen) : wb_base + nt_pkg::StreamBytes;
     unique case (state_q)
       rdma_pkg::StWrDma: begin
-        dma_req_valid_o = 1'b1;
-        dma_req_write_o = 1'b1;
-        dma_req_off_o   = 6'(wlo - wb_base);
-        dma_req_len_o   = 16'(whi - wlo);
-        woff            = 64'(wlo) - 64'(req_q.hdr_len);
-        dma_req_addr_o  = job_q.pa + woff;
-        dma_req_data_o  = buf_q[rslot][wbeat_q];
+        nx_req_valid = 1'b1;
+        nx_req_write = 1'b1;
+        nx_req_off   = 6'(wlo - wb_base);
+        nx_req_len   = 16'(whi - wlo);
+        woff         = 64'(wlo) - 64'(req_q.hdr_len);
+        nx_req_addr  = job_q.pa + woff;
+        nx_req_data  = buf_q[rslot][wbeat_q];
       end
       rdma_pkg::StRdIssue: begin  // each segment needs an in-flight entry for its data
-        dma_req_valid_o = n_inflight != 8'(nt_pkg::RdmaInflight);
-        dma_req_addr_o  = job_q.pa;
-        dma_req_len_o   = 16'((job_q.len < job_q.mtu) ? job_q.len : job_q.mtu);
+        nx_req_valid = n_inflight != 8'(nt_pkg::RdmaInflight);
+        nx_req_addr  = job_q.pa;
+        nx_req_len   = 16'((job_q.len < job_q.mtu) ? job_q.len : job_q.mtu);
       end
       rdma_pkg::StAtRead: begin
-        dma_req_valid_o = 1'b1;
-        dma_req_addr_o  = job_q.pa;
-        dma_req_len_o   = 16'd8;
+        nx_req_valid = 1'b1;
+        nx_req_addr  = job_q.pa;
+        nx_req_len   = 16'd8;
       end
       rdma_pkg::StAqIssue: begin
-        dma_req_valid_o = 1'b1;
-        dma_req_addr_o  = jq.cfg.aq + 64'(job_q.grp) * 64'(rdma_pkg::AqGroupBytes);
-        dma_req_len_o   = 16'(rdma_pkg::AqGroupBytes);
+        nx_req_valid = 1'b1;
+        nx_req_addr  = jq.cfg.aq + 64'(job_q.grp) * 64'(rdma_pkg::AqGroupBytes);
+        nx_req_len   = 16'(rdma_pkg::AqGroupBytes);
       end
       default: ;
     endcase
     // The pending CQE goes before the front end's request (so before any later request's DMA).
     if (cq_pend_q) begin
-      dma_req_valid_o = 1'b1;
-      dma_req_write_o = 1'b1;
-      dma_req_addr_o  = cq_jq.queues.cq + 64'(nt_pkg::RdmaCqeBytes) * 64'(cqe_slot);
-      dma_req_len_o   = 16'(nt_pkg::RdmaCqeBytes);
-      dma_req_off_o   = '0;
-      dma_req_data_o  = '0;
-      dma_req_data_o[31:0]    = cq_job_q.cqe_wr_id;  // little-endian fields, as host software reads them
-      dma_req_data_o[63:32]   = cq_job_q.cqe_len;
-      dma_req_data_o[95:64]   = cq_job_q.cqe_imm ? rdma_pkg::bswap32(cq_job_q.imm) : 32'd0;  // the wire bytes in order
-      dma_req_data_o[127:96]  = {8'd0, cq_jq.cfg.qpn};
-      dma_req_data_o[135:128] = cq_job_q.cqe_opcode;
-      dma_req_data_o[143:136] = {7'd0, cq_job_q.cqe_imm};
-      dma_req_data_o[191:160] = {8'd0, cq_job_q.psn};
+      nx_req_valid = 1'b1;
+      nx_req_write = 1'b1;
+      nx_req_addr  = cq_jq.queues.cq + 64'(nt_pkg::RdmaCqeBytes) * 64'(cqe_slot);
+      nx_req_len   = 16'(nt_pkg::RdmaCqeBytes);
+      nx_req_off   = '0;
+      nx_req_data  = '0;
+      nx_req_data[31:0]    = cq_job_q.cqe_wr_id;  // little-endian fields, as host software reads them
+      nx_req_data[63:32]   = cq_job_q.cqe_len;
+      nx_req_data[95:64]   = cq_job_q.cqe_imm ? rdma_pkg::bswap32(cq_job_q.imm) : 32'd0;  // the wire bytes in order
+      nx_req_data[127:96]  = {8'd0, cq_jq.cfg.qpn};
+      nx_req_data[135:128] = cq_job_q.cqe_opcode;
+      nx_req_data[143:136] = {7'd0, cq_job_q.cqe_imm};
+      nx_req_data[191:160] = {8'd0, cq_job_q.psn};
     end
     // The atomic executor's writes go first: the new value, then the AQE.
     if (ex_q == rdma_pkg::ExAtWrite) begin
-      dma_req_valid_o = 1'b1;
-      dma_req_write_o = 1'b1;
-      dma_req_addr_o  = xe.pa;
-      dma_req_len_o   = 16'd8;
-      dma_req_off_o   = '0;
-      dma_req_data_o  = '0;
-      dma_req_data_o[63:0] = xe.swap;  // host memory is little-endian
+      nx_req_valid = 1'b1;
+      nx_req_write = 1'b1;
+      nx_req_addr  = xe.pa;
+      nx_req_len   = 16'd8;
+      nx_req_off   = '0;
+      nx_req_data  = '0;
+      nx_req_data[63:0] = xe.swap;  // host memory is little-endian
     end else if (ex_q == rdma_pkg::ExAqWrite) begin
-      dma_req_valid_o = 1'b1;
-      dma_req_write_o = 1'b1;
-      dma_req_addr_o  = hq.cfg.aq + 64'(hq.aq_wr) * 64'(nt_pkg::RdmaAqeBytes);
-      dma_req_len_o   = 16'(nt_pkg::RdmaAqeBytes);
-      dma_req_off_o   = '0;
-      dma_req_data_o  = '0;
-      dma_req_data_o[31:0]   = rdma_pkg::bswap32({8'h80, xe.psn});  // valid bit, then the 24-bit PSN
-      dma_req_data_o[127:64] = rdma_pkg::bswap64(xe.desc.atomic_value);
+      nx_req_valid = 1'b1;
+      nx_req_write = 1'b1;
+      nx_req_addr  = hq.cfg.aq + 64'(hq.aq_wr) * 64'(nt_pkg::RdmaAqeBytes);
+      nx_req_len   = 16'(nt_pkg::RdmaAqeBytes);
+      nx_req_off   = '0;
+      nx_req_data  = '0;
+      nx_req_data[31:0]   = rdma_pkg::bswap32({8'h80, xe.psn});  // valid bit, then the 24-bit PSN
+      nx_req_data[127:64] = rdma_pkg::bswap64(xe.desc.atomic_value);
     end
     // Last, a WQE prefetch: not while the front end reads an AQ group (that data must be the next to come
     // once the tagged reads are in).
-    pf_src = !dma_req_valid_o && state_q != rdma_pkg::StAqIssue && state_q != rdma_pkg::StAqWait && pf_any;
+    pf_src = !nx_req_valid && state_q != rdma_pkg::StAqIssue && state_q != rdma_pkg::StAqWait && pf_any;
     if (pf_src) begin
-      dma_req_valid_o = 1'b1;
-      dma_req_addr_o  = pqq.rq + 64'(nt_pkg::RdmaWqeBytes) * 64'(pf_slot);
-      dma_req_len_o   = 16'(nt_pkg::RdmaWqeBytes) * 16'(pf_k);
+      nx_req_valid = 1'b1;
+      nx_req_addr  = pqq.rq + 64'(nt_pkg::RdmaWqeBytes) * 64'(pf_slot);
+      nx_req_len   = 16'(nt_pkg::RdmaWqeBytes) * 16'(pf_k);
+    end
+  end
+
+  // The port is a valid/ready stream (AXI4 A3.2.1; rdma_dma_req_sva.sv `req_stable`): a request offered and
+  // not taken is held, payload, source and a prefetch's QP and WQE count, and offered again until it is
+  // taken; each source waits for its own request to be taken meanwhile (docs/rdma.md "Host memory and DMA").
+  localparam logic [1:0] SrcFront = 2'd0, SrcBack = 2'd1, SrcCqe = 2'd2, SrcPf = 2'd3;
+  logic [1:0]  src_now, src, hold_src_q;
+  logic        hold_q, hold_d, hold_write_q;
+  logic [63:0] hold_addr_q;
+  logic [15:0] hold_len_q;
+  logic [5:0]  hold_off_q;
+  logic [nt_pkg::StreamBits-1:0] hold_data_q;
+  logic [3:0]  hold_pf_qp_q, pff_qp;
+  logic [15:0] hold_pf_k_q, pff_k;
+  assign src_now = back_dma ? SrcBack : cq_pend_q ? SrcCqe : pf_src ? SrcPf : SrcFront;
+  assign src     = hold_q ? hold_src_q : src_now;
+  assign pff_qp  = hold_q ? hold_pf_qp_q : pf_qp;  // the prefetch on the port: its QP and WQE count
+  assign pff_k   = hold_q ? hold_pf_k_q : pf_k;
+  assign dma_req_valid_o = hold_q || nx_req_valid;
+  assign dma_req_write_o = hold_q ? hold_write_q : nx_req_write;
+  assign dma_req_addr_o  = hold_q ? hold_addr_q : nx_req_addr;
+  assign dma_req_len_o   = hold_q ? hold_len_q : nx_req_len;
+  assign dma_req_off_o   = hold_q ? hold_off_q : nx_req_off;
+  assign dma_req_data_o  = hold_q ? hold_data_q : nx_req_data;
+`ifdef NT_MUTATE_RDMA_DMA  // a planted protocol bug (docs/assertions.md): nothing is held
+  assign hold_d = 1'b0;
+`else
+  assign hold_d = dma_req_valid_o && !dma_req_ready_i;
+`endif
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      hold_q       <= 1'b0;
+      hold_src_q   <= SrcFront;
+      hold_write_q <= 1'b0;
+      hold_addr_q  <= '0;
+      hold_len_q   <= '0;
+      hold_off_q   <= '0;
+      hold_data_q  <= '0;
+      hold_pf_qp_q <= '0;
+      hold_pf_k_q  <= '0;
+    end else begin
+      hold_q <= hold_d;
+      if (hold_d) begin
+        hold_src_q   <= src;
+        hold_write_q <= dma_req_write_o;
+        hold_addr_q  <= dma_req_addr_o;
+        hold_len_q   <= dma_req_len_o;
+        hold_off_q   <= dma_req_off_o;
+        hold_data_q  <= dma_req_data_o;
+        hold_pf_qp_q <= pff_qp;
+        hold_pf_k_q  <= pff_k;
+      end
     end
   end
 
   logic dma_fire, fire, back_fire, rsp_front, pf_fire, cq_fire;
   assign dma_fire  = dma_req_valid_o && dma_req_ready_i;
-  assign fire      = dma_fire && !back_dma && !cq_pend_q && !pf_src;  // the front end's request was taken
-  assign cq_fire   = dma_fire && !back_dma && cq_pend_q;
-  assign pf_fire   = dma_fire && pf_src;
-  assign back_fire = dma_fire && back_dma;
+  assign fire      = dma_fire && src == SrcFront;  // the front end's request was taken
+  assign cq_fire   = dma_fire && src == SrcCqe;
+  assign pf_fire   = dma_fire && src == SrcPf;
+  assign back_fire = dma_fire && src == SrcBack;
   // Read data is the front end's only while no queued entry has a read outstanding (AQ group, WQE).
   assign rsp_front = dma_rsp_valid_i && rt_wr_q == rt_rd_q;
 
@@ -657,8 +716,8 @@ module rdma_top
     tag_push.k   = 3'd0;
     tag_pf       = '0;
     tag_pf.pf    = 1'b1;
-    tag_pf.idx   = 7'(pf_qp);
-    tag_pf.k     = 3'(pf_k);
+    tag_pf.idx   = 7'(pff_qp);
+    tag_pf.k     = 3'(pff_k);
     resp_d           = '0;
     resp_d.has_ip4   = cfg_data_i[0];
     resp_d.has_ip6   = cfg_data_i[1];
@@ -1034,7 +1093,7 @@ module rdma_top
   always_comb begin
     for (int i = 0; i < nt_pkg::RdmaQps; i++) begin
       rh_qs       = qps_q[i];
-      pf_out_d[i] = pf_out_q[i] + 8'(pf_fire && pf_qp == 4'(i)) - 8'(pf_fill_now && pf_fqp == 4'(i));
+      pf_out_d[i] = pf_out_q[i] + 8'(pf_fire && pff_qp == 4'(i)) - 8'(pf_fill_now && pf_fqp == 4'(i));
       rq_head_d[i] = (state_q == rdma_pkg::StCheck && go && chk_processed && chk_job.qp == 4'(i)) ? chk_qp.rq_head
                                                                                        : rh_qs.rq_head;
     end
@@ -1051,7 +1110,7 @@ module rdma_top
     end else begin
       pf_total_q <= pf_total_q + 8'(pf_fire) - 8'(pf_fill_now);
       for (int i = 0; i < nt_pkg::RdmaQps; i++) pf_out_q[i] <= pf_out_d[i];
-      if (pf_fire) pf_iss_q[pf_qp] <= pf_iss_q[pf_qp] + pf_k;
+      if (pf_fire) pf_iss_q[pff_qp] <= pf_iss_q[pff_qp] + pff_k;
       if (pf_fill_now) begin
         if (pf_skip_q[pf_fqp] != 0) pf_skip_q[pf_fqp] <= pf_skip_q[pf_fqp] - 1;
         else pf_fill_q[pf_fqp] <= pf_fill_q[pf_fqp] + 16'(rt_head.k);
