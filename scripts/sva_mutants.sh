@@ -7,7 +7,8 @@
 #   - with the assertions switched off (NT_SVA_OFF=1) lockstep alone diverges at a cycle D >= C.
 # It prints one row per block (block, bug, assertion, C, D) and exits 1 if any block fails.
 #   scripts/sva_mutants.sh [--build DIR] [--target T] [BLOCK...]
-#     BLOCK: LB UDPLB RDMA REORDER REROUTE VNIC RE NAA (default all); T: the program built and run (default
+#     BLOCK: LB UDPLB RDMA RDMA_DMA REORDER REROUTE VNIC RE NAA (default all; RDMA_DMA is rdma's second bug,
+#     on its DMA request port); T: the program built and run (default
 #     nettwin; nettwin_reroute needs only the reroute block, which keeps ctest sva_mutants to one Verilated model)
 # DIR (default build-mutants in the repository) is configured and built here, the Verilated code at -O1 (it
 # compiles about three times faster than -O3, and these runs are short). NT_MUTANT_OPT=-O3 in the environment
@@ -24,7 +25,7 @@ if [ "${1:-}" = --target ]; then
   TARGET=${2:?--target T}
   shift 2
 fi
-ALL=(LB UDPLB RDMA REORDER REROUTE VNIC RE NAA)
+ALL=(LB UDPLB RDMA RDMA_DMA REORDER REROUTE VNIC RE NAA)
 BLOCKS=("$@")
 [ ${#BLOCKS[@]} -eq 0 ] && BLOCKS=("${ALL[@]}")
 PY=/usr/bin/python3
@@ -51,6 +52,7 @@ declare -A ARGS BUG
 BUG[LB]="the output register's waiting beat changes (nt_skid_buffer, LB only)"
 BUG[UDPLB]="S8 stage beat changes while the pipeline is stalled (udplb_top)"
 BUG[RDMA]="m_valid_o drops every other stalled cycle (rdma_top)"
+BUG[RDMA_DMA]="the DMA request port holds nothing: a waiting request is replaced (rdma_top)"
 BUG[REORDER]="m_valid_o drops every other stalled cycle (reorder_top)"
 BUG[REROUTE]="m_valid_o drops every other stalled cycle (reroute_top)"
 BUG[VNIC]="head valid drops every other stalled cycle (vnic_store_forward; encap)"
@@ -68,6 +70,9 @@ for blk in "${BLOCKS[@]}"; do
     RDMA)
       gen "$PY" -m nettwin.rdma.gen --seed 3 --out-dir "$T/rdma" --scenario mixed
       ARGS[RDMA]="rdma --config $T/rdma/responder.txt --in $T/rdma/requests.pcap --out $T/rdma_out.pcap" ;;
+    RDMA_DMA)  # a host that takes one request at a time keeps requests waiting
+      gen "$PY" "$HERE/rdma_gen.py" --seed 3 --out-dir "$T/rdma_dma" --scenario mixed
+      ARGS[RDMA_DMA]="rdma --config $T/rdma_dma/responder.txt --in $T/rdma_dma/requests.pcap --out $T/rdma_dma_out.pcap --mem-model slots --mem-outstanding 1" ;;
     REORDER)
       gen "$PY" -m nettwin.reorder.gen --seed 3 --scenario ecn --flows 4 --out-dir "$T/cw"
       ARGS[REORDER]="reorder --config $T/cw/reorder.txt --in $T/cw/arrivals.pcap --out $T/cw_out.pcap --ctrl-out $T/cw_ctrl.pcap" ;;

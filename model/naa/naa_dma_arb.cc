@@ -4,12 +4,16 @@ namespace nettwin::naa {
 
 void DmaArb::Eval(const std::array<DmaRequest, kMasters>& req, bool mem_ready, const DmaResponse& mem_rsp) {
   bool any = false;
-  grant_ = 0;
-  for (int k = 1; k <= kMasters && !any; ++k) {
-    const int m = (last_ + k) % kMasters;
-    if (req[m].valid) {
-      any = true;
-      grant_ = m;
+  if (locked_) {  // the request offered last cycle and not taken (its master holds it)
+    any = req[grant_].valid;
+  } else {
+    grant_ = 0;
+    for (int k = 1; k <= kMasters && !any; ++k) {
+      const int m = (last_ + k) % kMasters;
+      if (req[m].valid) {
+        any = true;
+        grant_ = m;
+      }
     }
   }
   const bool full = wr_ - rd_ == static_cast<uint32_t>(kDepth);
@@ -28,6 +32,7 @@ DmaResponse DmaArb::Response(int master, const DmaResponse& mem_rsp) const {
 }
 
 void DmaArb::Tick() {
+  locked_ = out_.valid && !mem_ready_;
   if (out_.valid && mem_ready_) {
     last_ = grant_;
     if (!out_.write) ids_[wr_++ % kDepth] = static_cast<uint8_t>(grant_);

@@ -1,5 +1,6 @@
 // Cycle model of rtl/naa/naa_dma_arb.sv: kMasters DMA masters share the host-memory port. One request per
-// cycle is granted round robin, starting after the master granted last; read ids wait in a FIFO so the
+// cycle is granted round robin, starting after the master granted last; a request offered and not taken
+// keeps the grant until it is taken; read ids wait in a FIFO so the
 // in-order response beats go back to the master that asked (popped on the last beat); a read waits while
 // the FIFO is full.
 #pragma once
@@ -31,6 +32,8 @@ class DmaArb {
   std::array<uint8_t, kDepth> ids_{};
   uint32_t wr_ = 0, rd_ = 0;
   int grant_ = 0;
+  // A request offered and not taken keeps the grant until it is taken (the port is a valid/ready stream).
+  bool locked_ = false;
   DmaRequest out_;
   bool mem_ready_ = false;
   DmaResponse rsp_;

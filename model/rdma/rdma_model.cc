@@ -591,6 +591,10 @@ const RdmaOut& RdmaModel::Eval(const RdmaIn& in) {
   dma_src_ = back.valid ? DmaSrc::kBack : cq.valid ? DmaSrc::kCqe : front.valid ? DmaSrc::kFront
            : pf.valid ? DmaSrc::kPrefetch : DmaSrc::kNone;
   out_.dma_req = back.valid ? back : cq.valid ? cq : front.valid ? front : pf;
+  if (held_) {  // a request offered and not taken stays on the port until it is taken
+    dma_src_ = held_src_;
+    out_.dma_req = held_req_;
+  }
   out_.counters = counters_;
   out_.cqe = cqe_;
   return out_;
@@ -724,8 +728,16 @@ void RdmaModel::Tick() {
   if (dma_fire) ++(dma.write ? counters_.dma_writes : counters_.dma_reads);
   const bool back_dma = dma_src_ == DmaSrc::kBack;  // the atomic executor's write
   const bool fire = dma_fire && dma_src_ == DmaSrc::kFront;  // the front end's request was taken
+  const int pf_qp = held_ ? held_pf_qp_ : PrefetchQp();  // the QP of the prefetch on the port
+  // Not taken: held (the same request, from the same source) for the next cycle.
+  held_ = dma.valid && !in_.dma_ready;
+  if (held_) {
+    held_req_ = dma;
+    held_src_ = dma_src_;
+    held_pf_qp_ = pf_qp;
+  }
   if (dma_fire && dma_src_ == DmaSrc::kPrefetch) {  // a WQE prefetch read was taken
-    const int i = PrefetchQp();
+    const int i = pf_qp;
     const uint8_t k = static_cast<uint8_t>(dma.len / params::kRdmaWqeBytes);
     rtag_[rt_wr_++ % kTagFifo] = ReadTag{true, static_cast<uint8_t>(i), k};
     qps_[i].pf_iss = static_cast<uint16_t>(qps_[i].pf_iss + k);

@@ -171,6 +171,12 @@ class RdmaModel : public ClockedBlock<RdmaIn, RdmaOut> {
   bool cq_pend_ = false;
   Job cq_job_;
   DmaSrc dma_src_ = DmaSrc::kNone;
+  // The DMA request port is a valid/ready stream: a request offered and not taken is held, payload and
+  // source (and a prefetch's QP), and offered again until it is taken; the sources wait for it meanwhile.
+  bool held_ = false;
+  DmaRequest held_req_;
+  DmaSrc held_src_ = DmaSrc::kNone;
+  int held_pf_qp_ = 0;
   // The atomic executor: its state, the entry it executes, which entries it has executed, and the value the
   // word of the atomic it computed last holds after it (forwarded to a following atomic on that word).
   ExState ex_ = ExState::kIdle;

@@ -53,6 +53,20 @@ module naa_cm
   logic [31:0]           ip4_q;
   logic                  has_ip4_q;
   naa_pkg::cm_cfg_t               cfg_q;
+  // The configuration word (table NaaTblCm, index 0), field by field (Yosys 0.55: docs/synthesis.md).
+  naa_pkg::cm_cfg_t               cfg_d;
+  always_comb begin
+    cfg_d                 = '0;
+    cfg_d.listen          = cfg_data_i[0];
+    cfg_d.service_id      = cfg_data_i[64:1];
+    cfg_d.ca_guid         = cfg_data_i[128:65];
+    cfg_d.start_psn       = cfg_data_i[152:129];
+    cfg_d.initiator_depth = cfg_data_i[160:153];
+    cfg_d.rnr_retry       = cfg_data_i[163:161];
+    cfg_d.ack_delay       = cfg_data_i[168:164];
+    cfg_d.qp_slot         = cfg_data_i[172:169];
+    cfg_d.comm_id         = cfg_data_i[204:173];
+  end
   logic [nt_pkg::CfgDataBits-1:0] qp_tpl_q, queues_tpl_q;
   logic [nt_pkg::StreamBits-1:0] buf_q [nt_pkg::NaaCmBufBeats];
   logic [2:0]            nb_q;
@@ -268,10 +282,7 @@ module naa_cm
       end
       if (cfg_valid_i && cfg_table_i == nt_pkg::CfgTableBits'(nt_pkg::NaaTblCm)) begin
         if (cfg_index_i == 11'd0) begin
-          cfg_q <= '{listen: cfg_data_i[0], service_id: cfg_data_i[64:1], ca_guid: cfg_data_i[128:65],
-                     start_psn: cfg_data_i[152:129], initiator_depth: cfg_data_i[160:153],
-                     rnr_retry: cfg_data_i[163:161], ack_delay: cfg_data_i[168:164], qp_slot: cfg_data_i[172:169],
-                     comm_id: cfg_data_i[204:173]};
+          cfg_q <= cfg_d;
         end
         if (cfg_index_i == 11'd1) qp_tpl_q <= cfg_data_i;
         if (cfg_index_i == 11'd2) queues_tpl_q <= cfg_data_i;
@@ -426,9 +437,18 @@ module naa_cm
   assign cnt_connects_o    = c_conn_q;
   assign cnt_disconnects_o = c_disc_q;
   assign conn_o            = conn_q;
-  assign info_o = '{connected: conn_q == naa_pkg::ConnEstablished, mac: client_mac_q, ip: client_ip_q,
-                    sport: client_sport_q, qpn: client_qpn_q, local_qpn: tpl_qpn, start_psn: start_psn_q,
-                    mtu_log2: mtu_log2_q};
+  // Built field by field (Yosys 0.55 rejects assignment patterns: docs/synthesis.md).
+  always_comb begin
+    info_o           = '0;
+    info_o.connected = conn_q == naa_pkg::ConnEstablished;
+    info_o.mac       = client_mac_q;
+    info_o.ip        = client_ip_q;
+    info_o.sport     = client_sport_q;
+    info_o.qpn       = client_qpn_q;
+    info_o.local_qpn = tpl_qpn;
+    info_o.start_psn = start_psn_q;
+    info_o.mtu_log2  = mtu_log2_q;
+  end
 
   logic unused;
   assign unused = ^{cfg_data_i[nt_pkg::CfgDataBits-1:205], cfg_data_i[2:1], fr[naa_pkg::CmBits-1:8*nt_pkg::NaaCmFrameBytes]};

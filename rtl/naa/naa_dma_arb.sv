@@ -1,8 +1,10 @@
 // The endpoint's DMA arbiter: NaaDmaMasters masters (0 rdma_top, 1 naa_req, 2 the controller) share the one
 // host-memory port. One request per cycle is granted round robin, starting after the master granted last;
-// a master holds its request until it is taken. Host memory answers reads in order, so the id of every read
-// taken is pushed into a FIFO and the response beats go to the master at its head (popped on the last beat).
-// A read waits while the FIFO is full. State for state as model/naa/naa_dma_arb.cc.
+// a master holds its request until it is taken, and a request offered and not taken keeps the grant until it
+// is taken (the host port is a valid/ready stream: AXI4 A3.2.1, rdma_dma_req_sva.sv `req_stable`). Host
+// memory answers reads in order, so the id of every read taken is pushed into a FIFO and the response beats
+// go to the master at its head (popped on the last beat). A read waits while the FIFO is full. State for
+// state as model/naa/naa_dma_arb.cc.
 module naa_dma_arb
 (
   input  logic                                 clk_i,
@@ -33,25 +35,28 @@ module naa_dma_arb
   localparam int unsigned IdBits = $clog2(nt_pkg::NaaDmaMasters);
   localparam int unsigned PtrBits = $clog2(nt_pkg::NaaDmaIdDepth);
 
-  logic [IdBits-1:0]  last_q, grant;
-  logic               any;
+  logic [IdBits-1:0]  last_q, grant, rr_grant, grant_q;
+  logic               any, rr_any, lock_q;
   logic [IdBits-1:0]  ids_q [nt_pkg::NaaDmaIdDepth];
   logic [PtrBits:0]   wr_q, rd_q;
   logic               full;
 
   always_comb begin
-    any   = 1'b0;
-    grant = '0;
+    rr_any   = 1'b0;
+    rr_grant = '0;
     // The first requesting master after last_q, cyclically.
     for (int unsigned k = 1; k <= nt_pkg::NaaDmaMasters; k++) begin
       logic [IdBits-1:0] m;
       m = IdBits'((int'(last_q) + k) % nt_pkg::NaaDmaMasters);
-      if (!any && s_req_valid_i[m]) begin
-        any   = 1'b1;
-        grant = IdBits'(m);
+      if (!rr_any && s_req_valid_i[m]) begin
+        rr_any   = 1'b1;
+        rr_grant = IdBits'(m);
       end
     end
   end
+  // The request offered last cycle and not taken keeps the grant (its master holds it).
+  assign grant = lock_q ? grant_q : rr_grant;
+  assign any   = lock_q ? s_req_valid_i[grant_q] : rr_any;
 
   assign full          = (wr_q - rd_q) == (PtrBits + 1)'(nt_pkg::NaaDmaIdDepth);
   assign m_req_valid_o = any && (s_req_write_i[grant] || !full);
@@ -80,10 +85,14 @@ module naa_dma_arb
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      last_q <= '0;
-      wr_q   <= '0;
+      last_q  <= '0;
+      lock_q  <= 1'b0;
+      grant_q <= '0;
+      wr_q    <= '0;
       rd_q   <= '0;
     end else begin
+      lock_q  <= m_req_valid_o && !m_req_ready_i;
+      grant_q <= grant;
       if (m_req_valid_o && m_req_ready_i) begin
         last_q <= grant;
         if (!m_req_write_o) wr_q <= wr_q + 1;

@@ -250,7 +250,14 @@ module naa_req
     cpl_status = head_done ? naa_pkg::NaaCplOk : fail_first_q ? fail_status_q : naa_pkg::NaaCplFlushed;
   end
   assign cpl_valid_o = (head_done || flushing) && !msg_host_q[head_q[MsgBits-1:0]];
-  assign cpl_o       = '{tag: msg_q[head_q[MsgBits-1:0]].tag, status: cpl_status};
+  // The head message read whole, then its tag; cpl_o field by field (Yosys 0.55: docs/synthesis.md).
+  naa_pkg::naa_req_cmd_t head_cmd;
+  assign head_cmd = msg_q[head_q[MsgBits-1:0]];
+  always_comb begin
+    cpl_o        = '0;
+    cpl_o.tag    = head_cmd.tag;
+    cpl_o.status = cpl_status;
+  end
 
   // ---- ACK frame: checks and fields (one beat, 62 bytes) ----
   logic        rx_malformed, rx_not_for_us, rx_bad_icrc;
@@ -566,5 +573,6 @@ module naa_req
   assign cnt_o            = c_q;
 
   logic unused;
-  assign unused = ^{cfg_data_i[nt_pkg::CfgDataBits-1:$bits(take_cmd)], snd_cmd.tag};
+  assign unused = ^{cfg_data_i[nt_pkg::CfgDataBits-1:$bits(take_cmd)], snd_cmd.tag,
+                  head_cmd};  // (of which cpl_o takes the tag)
 endmodule

@@ -6,11 +6,12 @@ module rdma_check
   input  logic [31:0] crc_i,
   input  logic [31:0] icrc_rx_i,
   input  rdma_pkg::responder_t resp_i,
-  input  rdma_pkg::qp_state_t  qps_i [nt_pkg::RdmaQps],
-  input  rdma_pkg::mr_t        mrs_i [nt_pkg::RdmaMrs],
+  // Packed arrays (Yosys 0.55 rejects unpacked array ports: docs/synthesis.md).
+  input  rdma_pkg::qp_state_t [nt_pkg::RdmaQps-1:0] qps_i,
+  input  rdma_pkg::mr_t       [nt_pkg::RdmaMrs-1:0] mrs_i,
   // Per QP: whether the receive WQE at its RQ head is in its prefetch ring, and that WQE.
   input  logic [nt_pkg::RdmaQps-1:0] wqe_ready_i,
-  input  rdma_pkg::wqe_t       wqe_i [nt_pkg::RdmaQps],
+  input  rdma_pkg::wqe_t      [nt_pkg::RdmaQps-1:0] wqe_i,
   output rdma_pkg::job_t       job_o,
   output rdma_pkg::desc_t      desc_o,
   output rdma_pkg::qp_state_t  qp_o,
@@ -35,18 +36,31 @@ module rdma_check
   rdma_pkg::wqe_t        wqe;
 
   // 0 if the access is allowed (and *pa set), else the NAK syndrome.
-  function automatic logic [7:0] mr_check(rdma_pkg::mr_t mrs [nt_pkg::RdmaMrs], logic [31:0] rkey, logic [1:0] right,
-                                          logic [63:0] va, logic [63:0] len, output logic [63:0] pa_o);
+  // (Each MR is read whole into mr_i, then its fields: Yosys 0.55 reads arr[i].field wrongly, docs/synthesis.md.)
+  function automatic logic [7:0] mr_check(rdma_pkg::mr_t [nt_pkg::RdmaMrs-1:0] mrs, logic [31:0] rkey,
+                                          logic [1:0] right, logic [63:0] va, logic [63:0] len,
+                                          output logic [63:0] pa_o);
     int m;
     logic ok;
+    // verilator lint_off UNUSEDSIGNAL
+    rdma_pkg::mr_t mr;  // (its valid and rkey are read from mr_i)
+    // verilator lint_on UNUSEDSIGNAL
+    rdma_pkg::mr_t mr_i;
     m    = -1;
     pa_o = '0;
-    for (int i = nt_pkg::RdmaMrs - 1; i >= 0; i--) if (mrs[i].valid && mrs[i].rkey == rkey) m = i;
+    mr   = '0;
+    for (int i = nt_pkg::RdmaMrs - 1; i >= 0; i--) begin
+      mr_i = mrs[i];
+      if (mr_i.valid && mr_i.rkey == rkey) begin
+        m  = i;
+        mr = mr_i;
+      end
+    end
     mr_check = SynAcc;
     if (m >= 0) begin
-      ok = (right == 2'd0 && mrs[m].r) || (right == 2'd1 && mrs[m].w) || (right == 2'd2 && mrs[m].a);
-      if (ok && !(va < mrs[m].va || len > 64'(mrs[m].len) || va - mrs[m].va > 64'(mrs[m].len) - len)) begin
-        pa_o = mrs[m].pa + (va - mrs[m].va);
+      ok = (right == 2'd0 && mr.r) || (right == 2'd1 && mr.w) || (right == 2'd2 && mr.a);
+      if (ok && !(va < mr.va || len > 64'(mr.len) || va - mr.va > 64'(mr.len) - len)) begin
+        pa_o = mr.pa + (va - mr.va);
         mr_check = 8'h00;
       end
     end
@@ -87,7 +101,8 @@ module rdma_check
     stop      = 1'b0;
     takes_wqe = s_first || s_only || write_imm;
     for (int i = nt_pkg::RdmaQps - 1; i >= 0; i--) begin
-      if (qps_i[i].cfg.valid && qps_i[i].cfg.qpn == req_i.dqpn) begin
+      q = qps_i[i];  // read whole, then its fields (Yosys 0.55: docs/synthesis.md)
+      if (q.cfg.valid && q.cfg.qpn == req_i.dqpn) begin
         qi       = 4'(i);
         found_qp = 1'b1;
       end

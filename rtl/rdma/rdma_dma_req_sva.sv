@@ -1,12 +1,9 @@
 // The host DMA request port of rdma_top and naa_top (docs/assertions.md): a request, once offered, stays
 // offered until the host takes it. Bound onto both tops by the `bind`s at the end of this file (naa's builds
 // include the responder's files). Simulation only: empty under SYNTHESIS.
-// WAIVED for now: the request's payload stability. The assertion found two places where a request that is
-// offered and not yet taken is replaced by another: rdma_top's back end (an atomic's write-back, BkAtWrite /
-// BkAqWrite) takes the port over from a waiting front-end request, and naa_dma_arb's round-robin grant moves
-// to a master that raises its request while the granted one waits. The SystemC host samples a request only
-// when it takes it, so nothing breaks here (and the models do the same, so lockstep never saw it); a real AXI
-// host would. Fixing it moves RDMA and NAA cycle counts: docs/assertions.md "Findings".
+// The payload is stable too (AXI4 A3.2.1): rdma_top holds a request offered and not taken (its hold_q
+// register) and naa_dma_arb keeps the grant of such a request (lock_q); until both did, this rule was waived
+// (docs/assertions.md "Findings").
 module rdma_dma_req_sva (
   input logic                           clk_i,
   input logic                           rst_ni,
@@ -23,11 +20,8 @@ module rdma_dma_req_sva (
 `include "nt_assert.svh"
   `NT_ASSERT(req_valid_held, dma_req_valid_o && !dma_req_ready_i |=> dma_req_valid_o)
   `NT_ASSERT_KNOWN(req_valid_known, dma_req_valid_o)
-  // The payload stability rule (waived, above), kept here to be switched on with the fix:
-  // `NT_ASSERT(req_stable, dma_req_valid_o && !dma_req_ready_i |=> $stable({dma_req_write_o, dma_req_addr_o,
-  //            dma_req_len_o, dma_req_off_o, dma_req_data_o}))
-  logic unused_payload;
-  assign unused_payload = ^{dma_req_write_o, dma_req_addr_o, dma_req_len_o, dma_req_off_o, dma_req_data_o};
+  `NT_ASSERT(req_stable, dma_req_valid_o && !dma_req_ready_i |=> $stable({dma_req_write_o, dma_req_addr_o,
+             dma_req_len_o, dma_req_off_o, dma_req_data_o}))
   `NT_ASSERT_KNOWN(cqe_valid_known, cqe_valid_o)
 `else
   logic unused;

@@ -73,10 +73,11 @@ module rdma_top
 
   rdma_pkg::state_e     state_q;
   rdma_pkg::responder_t resp_q;
-  rdma_pkg::qp_state_t  qps_q [nt_pkg::RdmaQps];
+  // QP contexts and MRs as packed arrays (rdma_check's ports; Yosys 0.55 rejects unpacked array ports).
+  rdma_pkg::qp_state_t [nt_pkg::RdmaQps-1:0] qps_q;
   localparam int unsigned MrIdxBits = $clog2(nt_pkg::RdmaMrs);  // the MR slot of a programming-port write
   localparam int unsigned QpIdxBits = $clog2(nt_pkg::RdmaQps);  // the QP slot of a programming-port write
-  rdma_pkg::mr_t        mrs_q [nt_pkg::RdmaMrs];
+  rdma_pkg::mr_t       [nt_pkg::RdmaMrs-1:0] mrs_q;
   // Receive ring. rx_wr_q / rx_rd_q count frames received / released (8-bit, wrapping); a frame's slot is
   // its count mod RdmaRxFrames. Per slot: the beats, the frame length, the ICRC register and the received
   // ICRC, both final at the last beat.
@@ -264,20 +265,23 @@ module rdma_top
   logic [15:0] pq_head;
   logic [15:0] pf_slot, pf_room, pf_left, pf_tail, pf_k;
   logic [nt_pkg::RdmaQps-1:0] wqe_ready;
-  rdma_pkg::wqe_t        wqe_head [nt_pkg::RdmaQps];
+  rdma_pkg::wqe_t      [nt_pkg::RdmaQps-1:0] wqe_head;
+  rdma_pkg::qp_state_t   pf_qs, ring_qs;  // QP contexts read whole (Yosys 0.55: docs/synthesis.md)
   always_comb begin
     pf_any = 1'b0;
     pf_qp  = '0;
     for (int i = nt_pkg::RdmaQps - 1; i >= 0; i--) begin
-      if (qps_q[i].queues.valid && qps_q[i].queues.rq_entries != 0 && pf_iss_q[i] < qps_q[i].queues.rq_posted &&
-          16'(pf_iss_q[i] - qps_q[i].rq_head) < 16'(nt_pkg::RdmaWqeRing)) begin
+      pf_qs = qps_q[i];  // read whole, then its fields (Yosys 0.55: docs/synthesis.md)
+      if (pf_qs.queues.valid && pf_qs.queues.rq_entries != 0 && pf_iss_q[i] < pf_qs.queues.rq_posted &&
+          16'(pf_iss_q[i] - pf_qs.rq_head) < 16'(nt_pkg::RdmaWqeRing)) begin
         pf_any = 1'b1;
         pf_qp  = 4'(i);
       end
     end
     if (pf_total_q >= 8'(nt_pkg::RdmaPfReads)) pf_any = 1'b0;
-    pqq     = qps_q[pf_qp].queues;
-    pq_head = qps_q[pf_qp].rq_head;
+    pf_qs   = qps_q[pf_qp];
+    pqq     = pf_qs.queues;
+    pq_head = pf_qs.rq_head;
     pf_slot = (pqq.rq_entries == 0) ? 16'd0 : pf_iss_q[pf_qp] % pqq.rq_entries;
     pf_room = 16'(nt_pkg::RdmaWqeRing) - 16'(pf_iss_q[pf_qp] - pq_head);
     pf_left = pqq.rq_posted - pf_iss_q[pf_qp];
@@ -287,8 +291,9 @@ module rdma_top
     if (pf_left < pf_k) pf_k = pf_left;
     if (pf_tail < pf_k) pf_k = pf_tail;
     for (int i = 0; i < nt_pkg::RdmaQps; i++) begin
-      wqe_ready[i] = pf_fill_q[i] != qps_q[i].rq_head;
-      wqe_head[i]  = ring_q[i][qps_q[i].rq_head[RingBits-1:0]];
+      ring_qs      = qps_q[i];
+      wqe_ready[i] = pf_fill_q[i] != ring_qs.rq_head;
+      wqe_head[i]  = ring_q[i][ring_qs.rq_head[RingBits-1:0]];
     end
   end
 
@@ -307,13 +312,19 @@ module rdma_top
   rdma_pkg::qp_state_t   hq;
   assign xe = pq_q[ex_idx_q];
   assign hq = qps_q[xe.qp];
+  // The request the sources offer this cycle (nx_req_*); the port offers it unless one is held (below).
+  logic        nx_req_valid, nx_req_write;
+  logic [63:0] nx_req_addr;
+  logic [15:0] nx_req_len;
+  logic [5:0]  nx_req_off;
+  logic [nt_pkg::StreamBits-1:0] nx_req_data;
   always_comb begin
-    dma_req_valid_o = 1'b0;
-    dma_req_write_o = 1'b0;
-    dma_req_addr_o  = '0;
-    dma_req_len_o   = '0;
-    dma_req_off_o   = '0;
-    dma_req_data_o  = '0;
+    nx_req_valid = 1'b0;
+    nx_req_write = 1'b0;
+    nx_req_addr  = '0;
+    nx_req_len   = '0;
+    nx_req_off   = '0;
+    nx_req_data  = '0;
     wb_base = nt_pkg::StreamBytes * int'(wbeat_q);
     woff    = '0;
     wlo = (int'(req_q.hdr_len) > int'(wb_base)) ? int'(req_q.hdr_len) : wb_base;
@@ -321,82 +332,135 @@ module rdma_top
         ? int'(req_q.hdr_len) + int'(req_q.plen) : wb_base + nt_pkg::StreamBytes;
     unique case (state_q)
       rdma_pkg::StWrDma: begin
-        dma_req_valid_o = 1'b1;
-        dma_req_write_o = 1'b1;
-        dma_req_off_o   = 6'(wlo - wb_base);
-        dma_req_len_o   = 16'(whi - wlo);
-        woff            = 64'(wlo) - 64'(req_q.hdr_len);
-        dma_req_addr_o  = job_q.pa + woff;
-        dma_req_data_o  = buf_q[rslot][wbeat_q];
+        nx_req_valid = 1'b1;
+        nx_req_write = 1'b1;
+        nx_req_off   = 6'(wlo - wb_base);
+        nx_req_len   = 16'(whi - wlo);
+        woff         = 64'(wlo) - 64'(req_q.hdr_len);
+        nx_req_addr  = job_q.pa + woff;
+        nx_req_data  = buf_q[rslot][wbeat_q];
       end
       rdma_pkg::StRdIssue: begin  // each segment needs an in-flight entry for its data
-        dma_req_valid_o = n_inflight != 8'(nt_pkg::RdmaInflight);
-        dma_req_addr_o  = job_q.pa;
-        dma_req_len_o   = 16'((job_q.len < job_q.mtu) ? job_q.len : job_q.mtu);
+        nx_req_valid = n_inflight != 8'(nt_pkg::RdmaInflight);
+        nx_req_addr  = job_q.pa;
+        nx_req_len   = 16'((job_q.len < job_q.mtu) ? job_q.len : job_q.mtu);
       end
       rdma_pkg::StAtRead: begin
-        dma_req_valid_o = 1'b1;
-        dma_req_addr_o  = job_q.pa;
-        dma_req_len_o   = 16'd8;
+        nx_req_valid = 1'b1;
+        nx_req_addr  = job_q.pa;
+        nx_req_len   = 16'd8;
       end
       rdma_pkg::StAqIssue: begin
-        dma_req_valid_o = 1'b1;
-        dma_req_addr_o  = jq.cfg.aq + 64'(job_q.grp) * 64'(rdma_pkg::AqGroupBytes);
-        dma_req_len_o   = 16'(rdma_pkg::AqGroupBytes);
+        nx_req_valid = 1'b1;
+        nx_req_addr  = jq.cfg.aq + 64'(job_q.grp) * 64'(rdma_pkg::AqGroupBytes);
+        nx_req_len   = 16'(rdma_pkg::AqGroupBytes);
       end
       default: ;
     endcase
     // The pending CQE goes before the front end's request (so before any later request's DMA).
     if (cq_pend_q) begin
-      dma_req_valid_o = 1'b1;
-      dma_req_write_o = 1'b1;
-      dma_req_addr_o  = cq_jq.queues.cq + 64'(nt_pkg::RdmaCqeBytes) * 64'(cqe_slot);
-      dma_req_len_o   = 16'(nt_pkg::RdmaCqeBytes);
-      dma_req_off_o   = '0;
-      dma_req_data_o  = '0;
-      dma_req_data_o[31:0]    = cq_job_q.cqe_wr_id;  // little-endian fields, as host software reads them
-      dma_req_data_o[63:32]   = cq_job_q.cqe_len;
-      dma_req_data_o[95:64]   = cq_job_q.cqe_imm ? {<<8{cq_job_q.imm}} : 32'd0;  // the wire bytes in order
-      dma_req_data_o[127:96]  = {8'd0, cq_jq.cfg.qpn};
-      dma_req_data_o[135:128] = cq_job_q.cqe_opcode;
-      dma_req_data_o[143:136] = {7'd0, cq_job_q.cqe_imm};
-      dma_req_data_o[191:160] = {8'd0, cq_job_q.psn};
+      nx_req_valid = 1'b1;
+      nx_req_write = 1'b1;
+      nx_req_addr  = cq_jq.queues.cq + 64'(nt_pkg::RdmaCqeBytes) * 64'(cqe_slot);
+      nx_req_len   = 16'(nt_pkg::RdmaCqeBytes);
+      nx_req_off   = '0;
+      nx_req_data  = '0;
+      nx_req_data[31:0]    = cq_job_q.cqe_wr_id;  // little-endian fields, as host software reads them
+      nx_req_data[63:32]   = cq_job_q.cqe_len;
+      nx_req_data[95:64]   = cq_job_q.cqe_imm ? rdma_pkg::bswap32(cq_job_q.imm) : 32'd0;  // the wire bytes in order
+      nx_req_data[127:96]  = {8'd0, cq_jq.cfg.qpn};
+      nx_req_data[135:128] = cq_job_q.cqe_opcode;
+      nx_req_data[143:136] = {7'd0, cq_job_q.cqe_imm};
+      nx_req_data[191:160] = {8'd0, cq_job_q.psn};
     end
     // The atomic executor's writes go first: the new value, then the AQE.
     if (ex_q == rdma_pkg::ExAtWrite) begin
-      dma_req_valid_o = 1'b1;
-      dma_req_write_o = 1'b1;
-      dma_req_addr_o  = xe.pa;
-      dma_req_len_o   = 16'd8;
-      dma_req_off_o   = '0;
-      dma_req_data_o  = '0;
-      dma_req_data_o[63:0] = xe.swap;  // host memory is little-endian
+      nx_req_valid = 1'b1;
+      nx_req_write = 1'b1;
+      nx_req_addr  = xe.pa;
+      nx_req_len   = 16'd8;
+      nx_req_off   = '0;
+      nx_req_data  = '0;
+      nx_req_data[63:0] = xe.swap;  // host memory is little-endian
     end else if (ex_q == rdma_pkg::ExAqWrite) begin
-      dma_req_valid_o = 1'b1;
-      dma_req_write_o = 1'b1;
-      dma_req_addr_o  = hq.cfg.aq + 64'(hq.aq_wr) * 64'(nt_pkg::RdmaAqeBytes);
-      dma_req_len_o   = 16'(nt_pkg::RdmaAqeBytes);
-      dma_req_off_o   = '0;
-      dma_req_data_o  = '0;
-      dma_req_data_o[31:0]   = {<<8{8'h80, xe.psn}};  // valid bit, then the 24-bit PSN
-      dma_req_data_o[127:64] = {<<8{xe.desc.atomic_value}};
+      nx_req_valid = 1'b1;
+      nx_req_write = 1'b1;
+      nx_req_addr  = hq.cfg.aq + 64'(hq.aq_wr) * 64'(nt_pkg::RdmaAqeBytes);
+      nx_req_len   = 16'(nt_pkg::RdmaAqeBytes);
+      nx_req_off   = '0;
+      nx_req_data  = '0;
+      nx_req_data[31:0]   = rdma_pkg::bswap32({8'h80, xe.psn});  // valid bit, then the 24-bit PSN
+      nx_req_data[127:64] = rdma_pkg::bswap64(xe.desc.atomic_value);
     end
     // Last, a WQE prefetch: not while the front end reads an AQ group (that data must be the next to come
     // once the tagged reads are in).
-    pf_src = !dma_req_valid_o && state_q != rdma_pkg::StAqIssue && state_q != rdma_pkg::StAqWait && pf_any;
+    pf_src = !nx_req_valid && state_q != rdma_pkg::StAqIssue && state_q != rdma_pkg::StAqWait && pf_any;
     if (pf_src) begin
-      dma_req_valid_o = 1'b1;
-      dma_req_addr_o  = pqq.rq + 64'(nt_pkg::RdmaWqeBytes) * 64'(pf_slot);
-      dma_req_len_o   = 16'(nt_pkg::RdmaWqeBytes) * 16'(pf_k);
+      nx_req_valid = 1'b1;
+      nx_req_addr  = pqq.rq + 64'(nt_pkg::RdmaWqeBytes) * 64'(pf_slot);
+      nx_req_len   = 16'(nt_pkg::RdmaWqeBytes) * 16'(pf_k);
+    end
+  end
+
+  // The port is a valid/ready stream (AXI4 A3.2.1; rdma_dma_req_sva.sv `req_stable`): a request offered and
+  // not taken is held, payload, source and a prefetch's QP and WQE count, and offered again until it is
+  // taken; each source waits for its own request to be taken meanwhile (docs/rdma.md "Host memory and DMA").
+  localparam logic [1:0] SrcFront = 2'd0, SrcBack = 2'd1, SrcCqe = 2'd2, SrcPf = 2'd3;
+  logic [1:0]  src_now, src, hold_src_q;
+  logic        hold_q, hold_d, hold_write_q;
+  logic [63:0] hold_addr_q;
+  logic [15:0] hold_len_q;
+  logic [5:0]  hold_off_q;
+  logic [nt_pkg::StreamBits-1:0] hold_data_q;
+  logic [3:0]  hold_pf_qp_q, pff_qp;
+  logic [15:0] hold_pf_k_q, pff_k;
+  assign src_now = back_dma ? SrcBack : cq_pend_q ? SrcCqe : pf_src ? SrcPf : SrcFront;
+  assign src     = hold_q ? hold_src_q : src_now;
+  assign pff_qp  = hold_q ? hold_pf_qp_q : pf_qp;  // the prefetch on the port: its QP and WQE count
+  assign pff_k   = hold_q ? hold_pf_k_q : pf_k;
+  assign dma_req_valid_o = hold_q || nx_req_valid;
+  assign dma_req_write_o = hold_q ? hold_write_q : nx_req_write;
+  assign dma_req_addr_o  = hold_q ? hold_addr_q : nx_req_addr;
+  assign dma_req_len_o   = hold_q ? hold_len_q : nx_req_len;
+  assign dma_req_off_o   = hold_q ? hold_off_q : nx_req_off;
+  assign dma_req_data_o  = hold_q ? hold_data_q : nx_req_data;
+`ifdef NT_MUTATE_RDMA_DMA  // a planted protocol bug (docs/assertions.md): nothing is held
+  assign hold_d = 1'b0;
+`else
+  assign hold_d = dma_req_valid_o && !dma_req_ready_i;
+`endif
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      hold_q       <= 1'b0;
+      hold_src_q   <= SrcFront;
+      hold_write_q <= 1'b0;
+      hold_addr_q  <= '0;
+      hold_len_q   <= '0;
+      hold_off_q   <= '0;
+      hold_data_q  <= '0;
+      hold_pf_qp_q <= '0;
+      hold_pf_k_q  <= '0;
+    end else begin
+      hold_q <= hold_d;
+      if (hold_d) begin
+        hold_src_q   <= src;
+        hold_write_q <= dma_req_write_o;
+        hold_addr_q  <= dma_req_addr_o;
+        hold_len_q   <= dma_req_len_o;
+        hold_off_q   <= dma_req_off_o;
+        hold_data_q  <= dma_req_data_o;
+        hold_pf_qp_q <= pff_qp;
+        hold_pf_k_q  <= pff_k;
+      end
     end
   end
 
   logic dma_fire, fire, back_fire, rsp_front, pf_fire, cq_fire;
   assign dma_fire  = dma_req_valid_o && dma_req_ready_i;
-  assign fire      = dma_fire && !back_dma && !cq_pend_q && !pf_src;  // the front end's request was taken
-  assign cq_fire   = dma_fire && !back_dma && cq_pend_q;
-  assign pf_fire   = dma_fire && pf_src;
-  assign back_fire = dma_fire && back_dma;
+  assign fire      = dma_fire && src == SrcFront;  // the front end's request was taken
+  assign cq_fire   = dma_fire && src == SrcCqe;
+  assign pf_fire   = dma_fire && src == SrcPf;
+  assign back_fire = dma_fire && src == SrcBack;
   // Read data is the front end's only while no queued entry has a read outstanding (AQ group, WQE).
   assign rsp_front = dma_rsp_valid_i && rt_wr_q == rt_rd_q;
 
@@ -433,31 +497,39 @@ module rdma_top
           {dma_rsp_data_i[8*e*nt_pkg::RdmaAqeBytes+8+:8], dma_rsp_data_i[8*e*nt_pkg::RdmaAqeBytes+16+:8],
            dma_rsp_data_i[8*e*nt_pkg::RdmaAqeBytes+24+:8]} == job_q.psn) begin
         aq_hit = 1'b1;
-        aq_val = {<<8{dma_rsp_data_i[8*(e*nt_pkg::RdmaAqeBytes+8)+:64]}};
+        aq_val = rdma_pkg::bswap64(dma_rsp_data_i[8*(e*nt_pkg::RdmaAqeBytes+8)+:64]);
       end
     end
   end
 
   // The atomic executor's candidate: the oldest queued atomic not executed yet; its old value (read: host
   // memory is little-endian; forwarded: the value the atomic executed just before it left in the word).
+  // (Entries are read whole into ex_e / ex_s, then their fields: Yosys 0.55, docs/synthesis.md.)
   logic        ex_found;
   logic [IfqBits-1:0] ex_sel, ex_i;
+  rdma_pkg::pend_t    ex_e, ex_s, ex_upd;
   logic [63:0] at_old, at_new;
   logic        at_write;
   always_comb begin
     ex_found = 1'b0;
     ex_sel   = '0;
     ex_i     = '0;
+    ex_e     = '0;
     for (int i = nt_pkg::RdmaInflight - 1; i >= 0; i--) begin
       ex_i = IfqBits'(int'(pq_rd_q) + i);
-      if (8'(i) < n_inflight && pq_q[ex_i].kind == rdma_pkg::PendAtomic && !executed_q[ex_i]) begin
+      ex_e = pq_q[ex_i];
+      if (8'(i) < n_inflight && ex_e.kind == rdma_pkg::PendAtomic && !executed_q[ex_i]) begin
         ex_found = 1'b1;
         ex_sel   = ex_i;
       end
     end
-    at_old   = pq_q[ex_sel].fwd ? last_new_q : rbuf_q[ex_sel][0][63:0];
-    at_write = pq_q[ex_sel].opcode == 8'h14 || at_old == pq_q[ex_sel].compare;
-    at_new   = (pq_q[ex_sel].opcode == 8'h14) ? at_old + pq_q[ex_sel].swap : pq_q[ex_sel].swap;
+    ex_s     = pq_q[ex_sel];
+    at_old   = ex_s.fwd ? last_new_q : rbuf_q[ex_sel][0][63:0];
+    at_write = ex_s.opcode == 8'h14 || at_old == ex_s.compare;
+    at_new   = (ex_s.opcode == 8'h14) ? at_old + ex_s.swap : ex_s.swap;
+    ex_upd   = ex_s;
+    ex_upd.desc.atomic_value = at_old;
+    ex_upd.swap              = at_new;
   end
 
   // Next group to try in linear AQ mode.
@@ -515,6 +587,9 @@ module rdma_top
   logic [63:0] hz_len;
   logic [7:0]  resources;
   logic [IfqBits-1:0] cam_idx;
+  rdma_pkg::pend_t    cam_e;
+  rdma_pkg::qp_state_t chk_qs;  // the checked request's QP context (read whole)
+  assign chk_qs = qps_q[chk_job.qp];
   always_comb begin
     // An atomic not executed now (a duplicate's AQ lookup, or its NAK when the lookup already missed) is
     // decided on the AQC, which the queued atomics have not updated yet: it waits for them too.
@@ -525,32 +600,35 @@ module rdma_top
     hazard    = 1'b0;
     resources = '0;
     cam_idx   = '0;
+    cam_e     = '0;
     // Forwarding: an atomic on the word of the youngest queued atomic takes that one's new value on chip
     // (executed just before it), so it neither waits nor reads host memory.
     young_pa  = '0;
     young_any = 1'b0;
     for (int i = 0; i < nt_pkg::RdmaInflight; i++) begin
       cam_idx = IfqBits'(int'(pq_rd_q) + i);
-      if (8'(i) < n_inflight && pq_q[cam_idx].kind == rdma_pkg::PendAtomic) begin
+      cam_e   = pq_q[cam_idx];
+      if (8'(i) < n_inflight && cam_e.kind == rdma_pkg::PendAtomic) begin
         young_any = 1'b1;
-        young_pa  = pq_q[cam_idx].pa;
+        young_pa  = cam_e.pa;
       end
     end
     fwd_ok = chk_job.kind == rdma_pkg::JobAtomic && young_any && young_pa == chk_job.pa;
     for (int i = 0; i < nt_pkg::RdmaInflight; i++) begin
       cam_idx = IfqBits'(int'(pq_rd_q) + i);
+      cam_e   = pq_q[cam_idx];
       if (8'(i) < n_inflight) begin
-        if (pq_q[cam_idx].kind == rdma_pkg::PendAtomic && hz_len != 0 && chk_job.pa < pq_q[cam_idx].pa + 64'd8 &&
-            pq_q[cam_idx].pa < chk_job.pa + hz_len && !fwd_ok) hazard = 1'b1;
+        if (cam_e.kind == rdma_pkg::PendAtomic && hz_len != 0 && chk_job.pa < cam_e.pa + 64'd8 &&
+            cam_e.pa < chk_job.pa + hz_len && !fwd_ok) hazard = 1'b1;
         // A CQE write waits while any atomic is queued (the CQ may lie in a region atomics reach).
-        if (pq_q[cam_idx].kind == rdma_pkg::PendAtomic && chk_job.kind == rdma_pkg::JobWrite && chk_job.cqe) hazard = 1'b1;
-        if (pq_q[cam_idx].kind != rdma_pkg::PendRespond && pq_q[cam_idx].qp == chk_job.qp) resources = resources + 1;
+        if (cam_e.kind == rdma_pkg::PendAtomic && chk_job.kind == rdma_pkg::JobWrite && chk_job.cqe) hazard = 1'b1;
+        if (cam_e.kind != rdma_pkg::PendRespond && cam_e.qp == chk_job.qp) resources = resources + 1;
       end
     end
     rd_atomic = chk_job.kind == rdma_pkg::JobRead || chk_job.kind == rdma_pkg::JobAtomic;
     go = chk_job.kind == rdma_pkg::JobDrop || chk_job.kind == rdma_pkg::JobNone ||
          !(chk_job.kind == rdma_pkg::JobWait || (chk_job.kind == rdma_pkg::JobWrite && chk_job.cqe && cq_pend_q) || n_inflight == 8'(nt_pkg::RdmaInflight) || (drain && n_inflight != 0) || hazard ||
-           (rd_atomic && resources != 0 && 16'(resources) >= qps_q[chk_job.qp].cfg.max_rd_atomic));
+           (rd_atomic && resources != 0 && 16'(resources) >= chk_qs.cfg.max_rd_atomic));
   end
 
   // What the front end queues this cycle (docs: every response goes through the in-flight queue).
@@ -604,6 +682,78 @@ module rdma_top
     endcase
   end
 
+  // Values written whole below, built field by field (Yosys 0.55 rejects assignment patterns:
+  // docs/synthesis.md). cqe_d: the CQE written now; pend_d: the entry pushed; tag_push / tag_pf: the read tags;
+  // resp_d / qpq_d / qpc_d / mr_d: the programming port's responder, QP queues, QP and MR words.
+  rdma_pkg::cqe_t        cqe_d;
+  rdma_pkg::pend_t       pend_d;
+  rtag_t                 tag_push, tag_pf;
+  rdma_pkg::responder_t  resp_d;
+  rdma_pkg::qp_queues_t  qpq_d;
+  rdma_pkg::qp_state_t   qpc_d;
+  rdma_pkg::mr_t         mr_d;
+  always_comb begin
+    cqe_d        = '0;
+    cqe_d.wr_id  = cq_job_q.cqe_wr_id;
+    cqe_d.len    = cq_job_q.cqe_len;
+    cqe_d.imm    = cq_job_q.cqe_imm ? cq_job_q.imm : 32'd0;
+    cqe_d.qpn    = cq_jq.cfg.qpn;
+    cqe_d.opcode = cq_job_q.cqe_opcode;
+    cqe_d.psn    = cq_job_q.psn;
+    pend_d         = '0;
+    pend_d.kind    = push_kind;
+    pend_d.qp      = push_job.qp;
+    pend_d.pa      = push_job.pa;
+    pend_d.opcode  = push_job.opcode;
+    pend_d.swap    = push_job.swap;
+    pend_d.compare = push_job.compare;
+    pend_d.psn     = push_job.psn;
+    pend_d.fwd     = push_fwd;
+    pend_d.desc    = push_desc;
+    tag_push     = '0;
+    tag_push.pf  = 1'b0;
+    tag_push.idx = 7'(pq_widx);
+    tag_push.k   = 3'd0;
+    tag_pf       = '0;
+    tag_pf.pf    = 1'b1;
+    tag_pf.idx   = 7'(pff_qp);
+    tag_pf.k     = 3'(pff_k);
+    resp_d           = '0;
+    resp_d.has_ip4   = cfg_data_i[0];
+    resp_d.has_ip6   = cfg_data_i[1];
+    resp_d.aq_linear = cfg_data_i[2];
+    resp_d.mac       = cfg_data_i[50:3];
+    resp_d.ip4       = cfg_data_i[82:51];
+    resp_d.ip6       = cfg_data_i[210:83];
+    qpq_d            = '0;
+    qpq_d.valid      = cfg_data_i[0];
+    qpq_d.rq         = cfg_data_i[64:1];
+    qpq_d.rq_entries = cfg_data_i[80:65];
+    qpq_d.rq_posted  = cfg_data_i[96:81];
+    qpq_d.cq         = cfg_data_i[160:97];
+    qpq_d.cq_entries = cfg_data_i[176:161];
+    qpq_d.rnr_timer  = cfg_data_i[181:177];
+    qpc_d                   = '0;  // every field not named here starts at 0
+    qpc_d.cfg.valid         = cfg_data_i[0];
+    qpc_d.cfg.qpn           = cfg_data_i[24:1];
+    qpc_d.cfg.dest_qp       = cfg_data_i[48:25];
+    qpc_d.cfg.epsn          = cfg_data_i[72:49];
+    qpc_d.cfg.mtu_log2      = cfg_data_i[76:73];
+    qpc_d.cfg.max_rd_atomic = cfg_data_i[92:77];
+    qpc_d.cfg.aq            = cfg_data_i[156:93];
+    qpc_d.cfg.aq_groups     = cfg_data_i[160:157];
+    qpc_d.epsn              = cfg_data_i[72:49];
+    mr_d       = '0;
+    mr_d.valid = cfg_data_i[0];
+    mr_d.rkey  = cfg_data_i[32:1];
+    mr_d.va    = cfg_data_i[96:33];
+    mr_d.len   = cfg_data_i[136:97];
+    mr_d.pa    = cfg_data_i[200:137];
+    mr_d.r     = cfg_data_i[201];
+    mr_d.w     = cfg_data_i[202];
+    mr_d.a     = cfg_data_i[203];
+  end
+
   // Acknowledgements counted this cycle: the front end's and the back end's (an atomic's AQE written).
   logic [1:0] ack_inc;
   assign ack_inc = 2'((state_q == rdma_pkg::StCheck && go && (chk_ack || dup_hit)) ||
@@ -651,9 +801,7 @@ module rdma_top
     end else begin
       cqe_valid_q <= cq_fire;
       if (cq_fire) begin
-        cqe_q     <= '{wr_id: cq_job_q.cqe_wr_id, len: cq_job_q.cqe_len,
-                       imm: cq_job_q.cqe_imm ? cq_job_q.imm : 32'd0, qpn: cq_jq.cfg.qpn,
-                       opcode: cq_job_q.cqe_opcode, psn: cq_job_q.psn};
+        cqe_q     <= cqe_d;
         c_cqes_q  <= c_cqes_q + 1;
         cq_pend_q <= 1'b0;
       end
@@ -781,19 +929,17 @@ module rdma_top
       endcase
       // ---- The in-flight queue: the front end's entry, read data arriving in issue order ----
       if (push) begin
-        pq_q[pq_widx] <= '{kind: push_kind, qp: push_job.qp, pa: push_job.pa, opcode: push_job.opcode,
-                           swap: push_job.swap, compare: push_job.compare, psn: push_job.psn, fwd: push_fwd,
-                           desc: push_desc};
+        pq_q[pq_widx] <= pend_d;
         done_q[pq_widx]     <= push_fwd;  // a forwarded atomic reads nothing
         executed_q[pq_widx] <= 1'b0;
         pq_wr_q <= pq_wr_q + 1;
         if (push_kind != rdma_pkg::PendRespond && !push_fwd) begin
-          rtag_q[rt_wr_q[TagBits-1:0]] <= '{pf: 1'b0, idx: 7'(pq_widx), k: 3'd0};
+          rtag_q[rt_wr_q[TagBits-1:0]] <= tag_push;
           rt_wr_q <= rt_wr_q + 1;
         end
       end
       if (pf_fire) begin  // a WQE prefetch read was taken (never in a cycle that pushes a read entry)
-        rtag_q[rt_wr_q[TagBits-1:0]] <= '{pf: 1'b1, idx: 7'(pf_qp), k: 3'(pf_k)};
+        rtag_q[rt_wr_q[TagBits-1:0]] <= tag_pf;
         rt_wr_q <= rt_wr_q + 1;
       end
       if (dma_rsp_valid_i && rt_wr_q != rt_rd_q && rt_head.pf) begin
@@ -834,8 +980,7 @@ module rdma_top
       unique case (ex_q)
         rdma_pkg::ExIdle: begin
           if (ex_found && done_q[ex_sel]) begin
-            pq_q[ex_sel].desc.atomic_value <= at_old;
-            pq_q[ex_sel].swap <= at_new;
+            pq_q[ex_sel] <= ex_upd;  // ex_s with the old value and the new one (its only write this cycle)
             last_new_q <= at_write ? at_new : at_old;
             ex_idx_q   <= ex_sel;
             ex_q       <= at_write ? rdma_pkg::ExAtWrite : rdma_pkg::ExAqWrite;
@@ -852,8 +997,7 @@ module rdma_top
         default: ex_q <= rdma_pkg::ExIdle;
       endcase
       if (cfg_valid_i && cfg_table_i == nt_pkg::CfgTableBits'(nt_pkg::RdmaTblResponder) && cfg_index_i == '0) begin
-        resp_q <= '{has_ip4: cfg_data_i[0], has_ip6: cfg_data_i[1], aq_linear: cfg_data_i[2],
-                    mac: cfg_data_i[50:3], ip4: cfg_data_i[82:51], ip6: cfg_data_i[210:83]};
+        resp_q <= resp_d;
       end
     end
   end
@@ -875,49 +1019,62 @@ module rdma_top
     end
   end
 
-  // QP contexts: configuration writes, Check's update, the AQC update when an AQE is written.
+  // QP contexts: configuration writes, Check's update, the AQC update when an AQE is written. The next state
+  // is built in order (a later write wins), each QP read whole into qe and written back whole (Yosys 0.55
+  // reads and writes arr[i].field wrongly: docs/synthesis.md).
+  rdma_pkg::qp_state_t [nt_pkg::RdmaQps-1:0] qps_d;
+  rdma_pkg::qp_state_t qe;
+  logic [nt_pkg::RdmaRecent-1:0] rec_valid_d [nt_pkg::RdmaQps];
+  logic [RecBits-1:0] rec_wr_d [nt_pkg::RdmaQps];
+  logic aqe_fire, cfg_qq_wr, cfg_qp_wr, cfg_mr_wr;
+  logic [QpIdxBits-1:0] cfg_qp;
+  assign aqe_fire  = ex_q == rdma_pkg::ExAqWrite && back_fire;
+  assign cfg_qq_wr = cfg_valid_i && cfg_table_i == nt_pkg::CfgTableBits'(nt_pkg::RdmaTblQpQueues) && int'(cfg_index_i) < nt_pkg::RdmaQps;
+  assign cfg_qp_wr = cfg_valid_i && cfg_table_i == nt_pkg::CfgTableBits'(nt_pkg::RdmaTblQp) && int'(cfg_index_i) < nt_pkg::RdmaQps;
+  assign cfg_mr_wr = cfg_valid_i && cfg_table_i == nt_pkg::CfgTableBits'(nt_pkg::RdmaTblMr) && int'(cfg_index_i) < nt_pkg::RdmaMrs;
+  always_comb begin
+    qps_d = qps_q;
+    if (state_q == rdma_pkg::StCheck && go && chk_processed) qps_d[chk_job.qp] = chk_qp;
+    for (int i = 0; i < nt_pkg::RdmaQps; i++) begin
+      qe             = qps_d[i];
+      rec_valid_d[i] = rec_valid_q[i];
+      rec_wr_d[i]    = rec_wr_q[i];
+      // The back end's AQC update (after Check's: Check never changes the AQC fields of a QP).
+      if (aqe_fire && xe.qp == 4'(i)) begin
+        if (int'(hq.aq_wr) % nt_pkg::RdmaAqGroup == 0) begin
+          qe.grp_psn[int'(hq.aq_wr) / nt_pkg::RdmaAqGroup]   = xe.psn;
+          qe.grp_valid[int'(hq.aq_wr) / nt_pkg::RdmaAqGroup] = 1'b1;
+        end
+        qe.aq_wr = 9'((int'(hq.aq_wr) + 1) % (int'(hq.cfg.aq_groups) * nt_pkg::RdmaAqGroup));
+        if (int'(hq.aq_wr) + 1 == int'(hq.cfg.aq_groups) * nt_pkg::RdmaAqGroup) qe.aq_lapped = 1'b1;
+        rec_valid_d[i][rec_wr_q[i]] = 1'b1;
+        rec_wr_d[i] = rec_wr_q[i] + 1;
+      end
+      if (cq_fire && cq_job_q.qp == 4'(i)) qe.cq_tail = cq_jq.cq_tail + 1;
+      if (cfg_qq_wr && cfg_qp == QpIdxBits'(i)) qe.queues = qpq_d;
+      if (cfg_qp_wr && cfg_qp == QpIdxBits'(i)) begin
+        rec_valid_d[i] = '0;
+        rec_wr_d[i]    = '0;
+        qe             = qpc_d;
+      end
+      qps_d[i] = qe;
+    end
+  end
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      for (int i = 0; i < nt_pkg::RdmaQps; i++) qps_q[i] <= '0;
       for (int i = 0; i < nt_pkg::RdmaMrs; i++) mrs_q[i] <= '0;
       for (int i = 0; i < nt_pkg::RdmaQps; i++) begin
+        qps_q[i]       <= '0;
         rec_valid_q[i] <= '0;
         rec_wr_q[i]    <= '0;
       end
     end else begin
-      if (state_q == rdma_pkg::StCheck && go && chk_processed) qps_q[chk_job.qp] <= chk_qp;
-      // The back end's AQC update (after Check's: Check never changes the AQC fields of a QP).
-      if (ex_q == rdma_pkg::ExAqWrite && back_fire) begin
-        if (int'(hq.aq_wr) % nt_pkg::RdmaAqGroup == 0) begin
-          qps_q[xe.qp].grp_psn[int'(hq.aq_wr) / nt_pkg::RdmaAqGroup] <= xe.psn;
-          qps_q[xe.qp].grp_valid[int'(hq.aq_wr) / nt_pkg::RdmaAqGroup] <= 1'b1;
-        end
-        qps_q[xe.qp].aq_wr <= 9'((int'(hq.aq_wr) + 1) % (int'(hq.cfg.aq_groups) * nt_pkg::RdmaAqGroup));
-        if (int'(hq.aq_wr) + 1 == int'(hq.cfg.aq_groups) * nt_pkg::RdmaAqGroup) qps_q[xe.qp].aq_lapped <= 1'b1;
-        rec_valid_q[xe.qp][rec_wr_q[xe.qp]] <= 1'b1;
-        rec_wr_q[xe.qp] <= rec_wr_q[xe.qp] + 1;
+      qps_q <= qps_d;
+      for (int i = 0; i < nt_pkg::RdmaQps; i++) begin
+        rec_valid_q[i] <= rec_valid_d[i];
+        rec_wr_q[i]    <= rec_wr_d[i];
       end
-      if (cq_fire) qps_q[cq_job_q.qp].cq_tail <= cq_jq.cq_tail + 1;
-      if (cfg_valid_i && cfg_table_i == nt_pkg::CfgTableBits'(nt_pkg::RdmaTblQpQueues) && int'(cfg_index_i) < nt_pkg::RdmaQps) begin
-        qps_q[cfg_index_i[QpIdxBits-1:0]].queues <= '{valid: cfg_data_i[0], rq: cfg_data_i[64:1], rq_entries: cfg_data_i[80:65],
-                                            rq_posted: cfg_data_i[96:81], cq: cfg_data_i[160:97],
-                                            cq_entries: cfg_data_i[176:161], rnr_timer: cfg_data_i[181:177]};
-      end
-      if (cfg_valid_i && cfg_table_i == nt_pkg::CfgTableBits'(nt_pkg::RdmaTblQp) && int'(cfg_index_i) < nt_pkg::RdmaQps) begin
-        rec_valid_q[cfg_index_i[QpIdxBits-1:0]] <= '0;
-        rec_wr_q[cfg_index_i[QpIdxBits-1:0]]    <= '0;
-        qps_q[cfg_index_i[QpIdxBits-1:0]] <= '{cfg: '{valid: cfg_data_i[0], qpn: cfg_data_i[24:1], dest_qp: cfg_data_i[48:25],
-                                            epsn: cfg_data_i[72:49], mtu_log2: cfg_data_i[76:73],
-                                            max_rd_atomic: cfg_data_i[92:77], aq: cfg_data_i[156:93],
-                                            aq_groups: cfg_data_i[160:157]},
-                                     epsn: cfg_data_i[72:49], default: '0};
-      end
-      if (cfg_valid_i && cfg_table_i == nt_pkg::CfgTableBits'(nt_pkg::RdmaTblMr) && int'(cfg_index_i) < nt_pkg::RdmaMrs) begin
-        mrs_q[cfg_index_i[MrIdxBits-1:0]] <= '{valid: cfg_data_i[0], rkey: cfg_data_i[32:1],
-                                               va: cfg_data_i[96:33], len: cfg_data_i[136:97],
-                                               pa: cfg_data_i[200:137], r: cfg_data_i[201], w: cfg_data_i[202],
-                                               a: cfg_data_i[203]};
-      end
+      if (cfg_mr_wr) mrs_q[cfg_index_i[MrIdxBits-1:0]] <= mr_d;
     end
   end
 
@@ -927,15 +1084,18 @@ module rdma_top
   logic [3:0]  pf_fqp;
   logic [7:0]  pf_out_d [nt_pkg::RdmaQps];
   logic [15:0] rq_head_d [nt_pkg::RdmaQps];
-  logic [QpIdxBits-1:0] cfg_qp;
+  rdma_pkg::qp_state_t  cfg_qs;  // the programmed QP's context (read whole)
+  rdma_pkg::qp_state_t  rh_qs;
+  assign cfg_qs      = qps_q[cfg_qp];
   assign pf_fill_now = dma_rsp_valid_i && rt_wr_q != rt_rd_q && rt_head.pf;
   assign pf_fqp      = rt_head.idx[3:0];
   assign cfg_qp      = cfg_index_i[QpIdxBits-1:0];
   always_comb begin
     for (int i = 0; i < nt_pkg::RdmaQps; i++) begin
-      pf_out_d[i] = pf_out_q[i] + 8'(pf_fire && pf_qp == 4'(i)) - 8'(pf_fill_now && pf_fqp == 4'(i));
+      rh_qs       = qps_q[i];
+      pf_out_d[i] = pf_out_q[i] + 8'(pf_fire && pff_qp == 4'(i)) - 8'(pf_fill_now && pf_fqp == 4'(i));
       rq_head_d[i] = (state_q == rdma_pkg::StCheck && go && chk_processed && chk_job.qp == 4'(i)) ? chk_qp.rq_head
-                                                                                       : qps_q[i].rq_head;
+                                                                                       : rh_qs.rq_head;
     end
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -950,7 +1110,7 @@ module rdma_top
     end else begin
       pf_total_q <= pf_total_q + 8'(pf_fire) - 8'(pf_fill_now);
       for (int i = 0; i < nt_pkg::RdmaQps; i++) pf_out_q[i] <= pf_out_d[i];
-      if (pf_fire) pf_iss_q[pf_qp] <= pf_iss_q[pf_qp] + pf_k;
+      if (pf_fire) pf_iss_q[pff_qp] <= pf_iss_q[pff_qp] + pff_k;
       if (pf_fill_now) begin
         if (pf_skip_q[pf_fqp] != 0) pf_skip_q[pf_fqp] <= pf_skip_q[pf_fqp] - 1;
         else pf_fill_q[pf_fqp] <= pf_fill_q[pf_fqp] + 16'(rt_head.k);
@@ -962,8 +1122,8 @@ module rdma_top
       end
       // A doorbell (the same RQ, more WQEs posted) keeps the ring; a different RQ starts it again.
       if (cfg_valid_i && cfg_table_i == nt_pkg::CfgTableBits'(nt_pkg::RdmaTblQpQueues) && int'(cfg_index_i) < nt_pkg::RdmaQps &&
-          !(cfg_data_i[0] && qps_q[cfg_qp].queues.valid && cfg_data_i[64:1] == qps_q[cfg_qp].queues.rq &&
-            cfg_data_i[80:65] == qps_q[cfg_qp].queues.rq_entries)) begin
+          !(cfg_data_i[0] && cfg_qs.queues.valid && cfg_data_i[64:1] == cfg_qs.queues.rq &&
+            cfg_data_i[80:65] == cfg_qs.queues.rq_entries)) begin
         pf_iss_q[cfg_qp]  <= rq_head_d[cfg_qp];
         pf_fill_q[cfg_qp] <= rq_head_d[cfg_qp];
         pf_skip_q[cfg_qp] <= pf_out_d[cfg_qp];
@@ -976,8 +1136,7 @@ module rdma_top
       for (int j = 0; j < 4; j++) begin
         if (3'(j) < rt_head.k) begin
           ring_q[pf_fqp][RingBits'(pf_fill_q[pf_fqp] + 16'(j))] <=
-              '{addr: dma_rsp_data_i[128*j+:64], len: dma_rsp_data_i[128*j+64+:32],
-                wr_id: dma_rsp_data_i[128*j+96+:32]};
+              {dma_rsp_data_i[128*j+:64], dma_rsp_data_i[128*j+64+:32], dma_rsp_data_i[128*j+96+:32]};  // addr, len, wr_id
         end
       end
     end
@@ -992,7 +1151,9 @@ module rdma_top
                          jq.queues.rnr_timer, jq.s_open, jq.s_addr, jq.s_room, jq.s_total, jq.s_wr_id,
                          jq.w_dmalen, jq.aq_wr, jq.aq_lapped, jq.cq_tail,
                          // a few fields each used:
-                         he, xe, hq, push_job, cq_job_q, cq_jq};
+                         he, xe, hq, push_job, cq_job_q, cq_jq,
+                         // whole-element reads of which a few fields are used (Yosys 0.55, docs/synthesis.md)
+                         pf_qs, ring_qs, rh_qs, cfg_qs, chk_qs, cam_e, ex_e};
 
   assign cnt_packets_in_o = c_in_q;
   assign cnt_processed_o  = c_proc_q;
