@@ -176,11 +176,15 @@ module vnic_decap_top
   assign tail     = in_tail_q;
 
   // The VNIC port of the virtual switch id (the lowest configured port with it).
+  // Each port is read whole into port_e first: Yosys 0.55 reads ports[i].valid as an undeclared wire.
+  vnic_pkg::port_cfg_t port_e;
   always_comb begin
-    found = 1'b0;
-    port  = '0;
+    found  = 1'b0;
+    port   = '0;
+    port_e = '0;
     for (int i = nt_pkg::VnicPorts - 1; i >= 0; i--) begin
-      if (ports[i].valid && ports[i].veswid != '0 && ports[i].veswid == hdr[159:144]) begin
+      port_e = ports[i];
+      if (port_e.valid && port_e.veswid != '0 && port_e.veswid == hdr[159:144]) begin
         found = 1'b1;
         port  = vnic_pkg::PortIdxBits'(i);
       end
@@ -252,5 +256,5 @@ module vnic_decap_top
   assign m_port_o = head.port;
 
   logic unused;
-  assign unused = ^{s_port_i, macs, qw0[19:0], qw0[31], qw0[60:32], qw1[63:32], qw1[15:8], hdr[143:128], tail[6]};
+  assign unused = ^{s_port_i, macs, port_e, qw0[19:0], qw0[31], qw0[60:32], qw1[63:32], qw1[15:8], hdr[143:128], tail[6]};
 endmodule

@@ -132,13 +132,17 @@ module vnic_encap_top
   // counts as absent). Default profile: group MACs the port's multicast DLID, then the table, then the
   // port's default. Profile linux (opa_vnic_get_dlid): the table, group MACs, a locally administered MAC's
   // bytes 5, 4, 3, the default.
+  // Each entry is read whole into mac_e first: Yosys 0.55 reads macs[i].valid as an undeclared wire.
+  vnic_pkg::mac_entry_t mac_e;
   always_comb begin
     hit      = 1'b0;
     dlid_tbl = '0;
+    mac_e    = '0;
     for (int i = nt_pkg::VnicMacEntries - 1; i >= 0; i--) begin
-      if (macs[i].valid && macs[i].port == port && macs[i].mac == dmac && macs[i].dlid != '0) begin
+      mac_e = macs[i];
+      if (mac_e.valid && mac_e.port == port && mac_e.mac == dmac && mac_e.dlid != '0) begin
         hit      = 1'b1;
-        dlid_tbl = macs[i].dlid;
+        dlid_tbl = mac_e.dlid;
       end
     end
     if (!pc.linux_p) dlid = dmac[40] ? pc.mcast_dlid : hit ? dlid_tbl : pc.ucast_dlid;
