@@ -201,14 +201,6 @@ package rdma_pkg;
     icrc_beat = crc;
   endfunction
 
-  // Byte order reversed (the streaming operator {<<8{x}}, which Yosys 0.55 does not parse: docs/synthesis.md).
-  function automatic logic [31:0] bswap32(logic [31:0] x);
-    for (int i = 0; i < 4; i++) bswap32[8*i+:8] = x[8*(3-i)+:8];
-  endfunction
-  function automatic logic [63:0] bswap64(logic [63:0] x);
-    for (int i = 0; i < 8; i++) bswap64[8*i+:8] = x[8*(7-i)+:8];
-  endfunction
-
   // CRC register after the 8 bytes of ones that stand in for the LRH.
   function automatic logic [31:0] icrc_seed();
     logic [31:0] crc;

@@ -367,7 +367,7 @@ module rdma_top
       nx_req_data  = '0;
       nx_req_data[31:0]    = cq_job_q.cqe_wr_id;  // little-endian fields, as host software reads them
       nx_req_data[63:32]   = cq_job_q.cqe_len;
-      nx_req_data[95:64]   = cq_job_q.cqe_imm ? rdma_pkg::bswap32(cq_job_q.imm) : 32'd0;  // the wire bytes in order
+      nx_req_data[95:64]   = cq_job_q.cqe_imm ? nt_pkg::byte_rev32(cq_job_q.imm) : 32'd0;  // the wire bytes in order
       nx_req_data[127:96]  = {8'd0, cq_jq.cfg.qpn};
       nx_req_data[135:128] = cq_job_q.cqe_opcode;
       nx_req_data[143:136] = {7'd0, cq_job_q.cqe_imm};
@@ -389,8 +389,8 @@ module rdma_top
       nx_req_len   = 16'(nt_pkg::RdmaAqeBytes);
       nx_req_off   = '0;
       nx_req_data  = '0;
-      nx_req_data[31:0]   = rdma_pkg::bswap32({8'h80, xe.psn});  // valid bit, then the 24-bit PSN
-      nx_req_data[127:64] = rdma_pkg::bswap64(xe.desc.atomic_value);
+      nx_req_data[31:0]   = nt_pkg::byte_rev32({8'h80, xe.psn});  // valid bit, then the 24-bit PSN
+      nx_req_data[127:64] = nt_pkg::byte_rev64(xe.desc.atomic_value);
     end
     // Last, a WQE prefetch: not while the front end reads an AQ group (that data must be the next to come
     // once the tagged reads are in).
@@ -497,7 +497,7 @@ module rdma_top
           {dma_rsp_data_i[8*e*nt_pkg::RdmaAqeBytes+8+:8], dma_rsp_data_i[8*e*nt_pkg::RdmaAqeBytes+16+:8],
            dma_rsp_data_i[8*e*nt_pkg::RdmaAqeBytes+24+:8]} == job_q.psn) begin
         aq_hit = 1'b1;
-        aq_val = rdma_pkg::bswap64(dma_rsp_data_i[8*(e*nt_pkg::RdmaAqeBytes+8)+:64]);
+        aq_val = nt_pkg::byte_rev64(dma_rsp_data_i[8*(e*nt_pkg::RdmaAqeBytes+8)+:64]);
       end
     end
   end
