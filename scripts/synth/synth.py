@@ -421,8 +421,9 @@ def table(results):
     hdr = "| block | top | LUTs | LUTRAM cells | FFs | BRAM36 | URAM | DSP | CARRY8 | levels | est. MHz | synth wall s |"
     rows = [hdr, "|" + "---|" * hdr.count("|")[:-1] if False else "|" + "---|" * (hdr.count("|") - 1)]
     for r in results:
-        if r["rc"] != 0 or r["mode"] == "elab":
-            rows.append(f"| {r['block']} | {r['top']} | " + (r.get("error", "elaboration ok")) + f" | | | | | | | | | {r['wall_s']} |")
+        if r["rc"] != 0 or r["mode"] in ("elab", "parse"):
+            ok = "elaboration ok" if r["mode"] == "elab" else "parse + hierarchy ok (proc not run)"
+            rows.append(f"| {r['block']} | {r['top']} | " + (r.get("error", ok)) + f" | | | | | | | | | {r['wall_s']} |")
             continue
         rows.append(f"| {r['block']} | {r['top']} | {r['luts']} | {r['lutram_cells']} | {r['ffs']} | {r['bram36']:g} | "
                     f"{r['uram']} | {r['dsp']} | {r['carry8']} | {r['levels']} | {r['fmax_mhz_est']} | {r['wall_s']} |")
