@@ -71,7 +71,7 @@ for blk in "${BLOCKS[@]}"; do
       gen "$PY" -m nettwin.rdma.gen --seed 3 --out-dir "$T/rdma" --scenario mixed
       ARGS[RDMA]="rdma --config $T/rdma/responder.txt --in $T/rdma/requests.pcap --out $T/rdma_out.pcap" ;;
     RDMA_DMA)  # a host that takes one request at a time keeps requests waiting
-      gen "$PY" "$HERE/rdma_gen.py" --seed 3 --out-dir "$T/rdma_dma" --scenario mixed
+      gen "$PY" -m nettwin.rdma.gen --seed 3 --out-dir "$T/rdma_dma" --scenario mixed
       ARGS[RDMA_DMA]="rdma --config $T/rdma_dma/responder.txt --in $T/rdma_dma/requests.pcap --out $T/rdma_dma_out.pcap --mem-model slots --mem-outstanding 1" ;;
     REORDER)
       gen "$PY" -m nettwin.reorder.gen --seed 3 --scenario ecn --flows 4 --out-dir "$T/cw"

@@ -122,7 +122,7 @@ class Farm(unittest.TestCase):
         # one vector per shard in list order (spec, rand1, rand2, rand3): rand1's runs are shard 2's
         self.assertIn("shards done 4/4 (1 with failed runs: 2)", out)
         self.assertRegex(out, r"8 runs, \d+ packets, 7 passed, 1 failed")
-        self.assertRegex(out, r"FAILED lb\.rand\.s1\.gaps\+bp \(run\): replay: .*lb_gen\.py.* && " + re.escape(fake)
+        self.assertRegex(out, r"FAILED lb\.rand\.s1\.gaps\+bp \(run\): replay: .*-m nettwin\.lb\.gen .* && " + re.escape(fake)
                          + r" lb .*--gaps")
         summary, runs, doc = json_runs(outputs("fail")[1])
         self.assertEqual((summary["runs"], summary["failed"]), (8, 1))
