@@ -277,10 +277,10 @@ def per_module_runs(res, d, out, log, t0, box_bits, timeout, jobs, only, resume)
                                            log.read_text())))
     res["implicit"] = implicit_nets(log.read_text())
     mods = [ln.strip() for ln in (d / "out" / "modules.txt").read_text().splitlines()[2:] if ln.strip()]
-    todo = [m for m in mods if not only or re.search(only, m)]
+    selected = [m for m in mods if not only or re.search(only, m)]
     modres = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as ex:
-        futs = {ex.submit(run_module, d, m, box_bits, timeout, resume): m for m in todo}
+        futs = {ex.submit(run_module, d, m, box_bits, timeout, resume): m for m in selected}
         for f in concurrent.futures.as_completed(futs):
             r = f.result()
             modres[r["module"]] = r
@@ -289,7 +289,7 @@ def per_module_runs(res, d, out, log, t0, box_bits, timeout, jobs, only, resume)
     for m in mods:
         modres.setdefault(m, {"module": m, "status": "not run (--modules)", "wall_s": 0})
     res["modules"] = [modres[m] for m in mods]
-    res["rc"] = 0 if all(modres[m]["status"] == "ok" for m in todo) else 1
+    res["rc"] = 0 if all(modres[m]["status"] == "ok" for m in selected) else 1
     summarise_block(res, out)
     res["wall_s"] = round(time.time() - t0, 1)
     return res
