@@ -1,20 +1,16 @@
 #include "tb/rdma/rdma_binding.h"
 
-#include <cstdio>
 #include <string>
 
 namespace nettwin::rdma {
 namespace {
 
-std::string Hex(uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-  return buf;
-}
+using tb::HexValue;
 
 std::string Dma(const DmaRequest& d) {
   if (!d.valid) return "idle";
-  std::string s = std::string(d.write ? "write" : "read") + " addr " + Hex(d.addr) + " len " + std::to_string(d.len);
+  std::string s =
+      std::string(d.write ? "write" : "read") + " addr " + HexValue(d.addr) + " len " + std::to_string(d.len);
   if (d.write) s += " off " + std::to_string(d.off);
   return s;
 }
@@ -22,7 +18,9 @@ std::string Dma(const DmaRequest& d) {
 }  // namespace
 
 std::optional<tb::SignalDiff> RdmaBinding::Compare(const Out& r, const Out& m) {
-  auto diff = [](std::string sig, uint64_t a, uint64_t b) { return tb::SignalDiff{std::move(sig), Hex(a), Hex(b)}; };
+  auto diff = [](std::string sig, uint64_t a, uint64_t b) {
+    return tb::SignalDiff{std::move(sig), HexValue(a), HexValue(b)};
+  };
   if (r.s_ready != m.s_ready) return diff("s_ready_o", r.s_ready, m.s_ready);
   if (r.busy != m.busy) return diff("busy_o", r.busy, m.busy);
   if (!(r.m == m.m)) return tb::DiffStream("m", r.m, m.m);  // tb/common/compare.h: the one message format
@@ -59,8 +57,8 @@ std::optional<tb::SignalDiff> CompareCqe(const CqeEvent& r, const CqeEvent& m) {
   if (r == m) return std::nullopt;
   auto show = [](const CqeEvent& c) {
     if (!c.valid) return std::string("none");
-    return "wr_id " + Hex(c.wr_id) + " len " + std::to_string(c.len) + " imm " + Hex(c.imm) + " qpn " + Hex(c.qpn) +
-           " opcode " + std::to_string(c.opcode) + " psn " + Hex(c.psn);
+    return "wr_id " + HexValue(c.wr_id) + " len " + std::to_string(c.len) + " imm " + HexValue(c.imm) + " qpn " +
+           HexValue(c.qpn) + " opcode " + std::to_string(c.opcode) + " psn " + HexValue(c.psn);
   };
   return tb::SignalDiff{"cqe_valid_o/cqe_o", show(r), show(m)};
 }
