@@ -1,17 +1,32 @@
-"""The checkers' mismatch report (lb, udplb, rdma): mismatches are collected per check, the first N of each
-printed as `MISMATCH [check] (K in total) first: msg` (then `    then: msg` lines), so a broken run names
-every kind of failure once instead of the same one a thousand times.
+"""The one checker report of every block (issue 28 item 3): lb, udplb, rdma, reorder, reroute, cwloop, re, vnic
+and naa print and exit the same way.
 
-    rep = Report(show=1)
+Mismatches are collected per check (a short name: "bytes", "stats", "timing", ...); at the end the first
+`show` of each check are printed, so a broken run names every kind of failure once instead of the same one a
+thousand times:
+
+    MISMATCH [check] (K in total) first: msg
+        then: msg                                   (up to `show` messages per check)
+    <tool>: FAIL: N mismatches (check: K, ...)[; detail]          exit 1
+    <tool>: PASS: <what was checked>                              exit 0
+    <tool>: unusable input: <why>       (on stderr)               exit 2
+
+<tool> is the checker's one name, `<block>_check` (lb_check, udplb_check, rdma_check, reorder_check,
+reroute_check, cwloop_check, re_check, vnic_check, naa_check). The regression reads the exit code and shows the
+tail of this output; the shell tests grep the `<tool>: PASS` / `<tool>: FAIL` line and the messages.
+
+    rep = Report("lb_check")
     rep.fail("bytes", "output packet 3: field ip.ttl ...")
-    rep.print(); return 0 if rep.ok() else 1
+    return rep.finish(f"{n} packets byte-exact")
 """
+import sys
 
 
 class Report:
     """Collects mismatches per check; prints the first `show` of each in full, then counts."""
 
-    def __init__(self, show=1):
+    def __init__(self, tool, show=1):
+        self.tool = tool
         self.counts, self.msgs, self.show = {}, {}, max(1, show)
 
     def fail(self, check, msg):
@@ -23,8 +38,42 @@ class Report:
     def ok(self):
         return not self.counts
 
-    def print(self):
+    def total(self):
+        return sum(self.counts.values())
+
+    def lines(self):
+        """The MISMATCH lines print() writes (for tests and for a caller that embeds this report)."""
+        out = []
         for check, msgs in self.msgs.items():
-            print(f"MISMATCH [{check}] ({self.counts[check]} in total) first: {msgs[0]}")
-            for m in msgs[1:]:
-                print(f"    then: {m}")
+            out.append(f"MISMATCH [{check}] ({self.counts[check]} in total) first: {msgs[0]}")
+            out += [f"    then: {m}" for m in msgs[1:]]
+        return out
+
+    def print(self):
+        for line in self.lines():
+            print(line)
+
+    def fail_line(self, detail=None):
+        kinds = ", ".join(f"{k}: {n}" for k, n in self.counts.items())
+        return (f"{self.tool}: FAIL: {self.total()} mismatch{'es' if self.total() != 1 else ''} ({kinds})"
+                + (f"; {detail}" if detail else ""))
+
+    def finish(self, passed, failed=None):
+        """Print the report and return the exit code: on a mismatch the MISMATCH lines and `<tool>: FAIL: ...`
+        (with `failed`, a string or a callable giving one, appended), exit 1; else `<tool>: PASS: passed`
+        (a string or a callable: computed only on a pass), exit 0."""
+        if not self.ok():
+            self.print()
+            print(self.fail_line(failed() if callable(failed) else failed))
+            return 1
+        print(f"{self.tool}: PASS: {passed() if callable(passed) else passed}")
+        return 0
+
+    def unusable(self, why):
+        return unusable(self.tool, why)
+
+
+def unusable(tool, why):
+    """Unusable input (missing or unreadable file, bad config, bad JSON): one line on stderr, exit code 2."""
+    print(f"{tool}: unusable input: {why}", file=sys.stderr)
+    return 2

@@ -6,7 +6,7 @@
 Reads only the captures and D/run.json (the run's parameters); believes nothing the blocks say about
 themselves that it cannot recompute from the captures. Decodes with the reorder block's Scapy-side layers
 (nettwin.reorder.layers), never with the model's code. Checks:
-- the source ToR, with rr_check (nettwin.reroute.check) on D/hosts.pcap, D/control.pcap (the control packets
+- the source ToR, with reroute_check (nettwin.reroute.check) on D/hosts.pcap, D/control.pcap (the control packets
   as they reached the source ToR) and D/fabric_in.pcap: byte-exact order, the three conditions at every
   reroute at the moment it was taken, epochs and flags, RTT_REQUEST discipline;
 - the fabric: every frame that entered it left it exactly once or is in fabric_lost.pcap, unchanged but for
@@ -22,7 +22,9 @@ themselves that it cannot recompute from the captures. Decodes with the reorder 
   busy with other frames in between and ALLOW_US for the clock's microsecond and the pipeline;
 - the destination's hold-time sideband of every held frame (report.json, -1: not held) against the measured
   wait (within 1 us: the sideband counts whole microseconds).
-Prints per-reroute statistics (d_old - d_new and the largest hold it explains) and a PASS/FAIL line.
+Prints nettwin.common.report's report: `cwloop_check: PASS: ...` with per-reroute statistics (d_old - d_new and
+the largest hold it explains) and reroute_check's summary, or MISMATCH lines per check (fabric, delivery, paths,
+hold; the source ToR's as `source stats|bytes|reroute`) and `cwloop_check: FAIL: ...`. Exit 0 / 1 / 2.
 """
 import argparse
 import bisect
@@ -32,6 +34,8 @@ import sys
 from collections import defaultdict
 
 from nettwin.common.pcap import InputError, read_pcap
+from nettwin.common.report import Report
+from nettwin.reroute import check as rr
 from nettwin.reorder.layers import check_icrc, decode_cw, fix_ipv4_checksum, flow_key, parse
 
 ALLOW_US = 1.0    # the microsecond clock's granularity (a deadline is in whole us) + a few pipeline cycles
@@ -55,9 +59,13 @@ def key_psn(frame):
     return (h.src, h.dst, h.dqpn), h.psn
 
 
-def check(d, errs):
+def check(d, rep):
+    """Checks the loop's captures in d into rep (nettwin.common.report.Report); returns the figures of the
+    PASS line."""
+    kind = ["fabric"]
+
     def err(msg):
-        errs.append(msg)
+        rep.fail(kind[0], msg)
 
     cap = {}
     for n in ("hosts", "fabric_in", "fabric_out", "fabric_lost", "delivered", "ctrl_dst", "control", "ctrl_lost"):
@@ -100,6 +108,7 @@ def check(d, errs):
             % (len(cdst), len(csrc), len(clost)))
 
     # ---- per flow, end to end ----
+    kind[0] = "delivery"
     sent = defaultdict(list)  # key -> [(psn, host frame, fabric_in index)]
     for i, (h, _) in enumerate(hosts):
         k, psn = key_psn(h)
@@ -132,6 +141,7 @@ def check(d, errs):
         err("%d flows delivered that no host sent" % len(extra))
 
     # ---- at most two paths in flight per flow ----
+    kind[0] = "paths"
     cw_in = [decode_cw(f) for f, _ in fin]
     events = defaultdict(list)  # key -> [(t, +1/-1, path)]
     for i, (f, t) in enumerate(fin):
@@ -158,6 +168,7 @@ def check(d, errs):
     stats["max_paths"] = max_paths
 
     # ---- hold times ----
+    kind[0] = "hold"
     margin, hold_default = run["margin_us"], run["default_hold_us"]
     deliv_t = [t for _, t in deliv]
     beats_before = [0]  # beats of the delivered frames before each one
@@ -240,35 +251,23 @@ def check(d, errs):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--dir", required=True)
+    ap.add_argument("--show", type=int, default=30, help="mismatches printed per check (default 30)")
     a = ap.parse_args(argv)
-    errs = []
+    rep = Report("cwloop_check", a.show)
     try:
-        stats = check(a.dir, errs)
+        stats = check(a.dir, rep)
+        # the source ToR: reroute_check on the loop's own captures, its checks named "source <check>"
+        stats["source"] = rr.check(a.dir, os.path.join(a.dir, "fabric_in.pcap"),
+                                   os.path.join(a.dir, "src_stats.json"), rep, prefix="source ")
     except (InputError, OSError, ValueError, KeyError) as e:
-        print("cwloop_check: FAIL: %s" % e)
-        return 2
-    # the source ToR: rr_check on the loop's own captures
-    from nettwin.reroute import check as rr
-    saved = sys.argv
-    sys.argv = ["rr_check", "--dir", a.dir, "--out", os.path.join(a.dir, "fabric_in.pcap"), "--stats",
-                os.path.join(a.dir, "src_stats.json")]
-    try:
-        rc = rr.main()
-    finally:
-        sys.argv = saved
-    if rc != 0:
-        errs.append("rr_check failed on the source ToR's captures (above)")
-    for e in errs[:30]:
-        print("cwloop_check: " + e)
-    if errs:
-        print("cwloop_check: FAIL: %d problems%s" % (len(errs), " (first 30 shown)" if len(errs) > 30 else ""))
-        return 1
-    print("cwloop_check: PASS: %(flows)d flows, %(delivered)d frames delivered in order exactly once byte for byte "
-          "(%(lost)d lost in the fabric); at most %(max_paths)d paths in flight per flow; %(held)d frames waited "
-          "> 0.5 us (%(held_until_tail)d for their TAIL, %(held_until_deadline)d until the resume deadline), "
-          "%(reroutes_with_held)d reroutes with held frames: largest d_old - d_new %(max_delay_diff_us).1f us, "
-          "largest hold %(max_hold_us).1f us; worst hold beyond its bound %(worst_excess_us).3f us" % stats)
-    return 0
+        return rep.unusable(e)
+    return rep.finish(lambda: (
+        "%(flows)d flows, %(delivered)d frames delivered in order exactly once byte for byte "
+        "(%(lost)d lost in the fabric); at most %(max_paths)d paths in flight per flow; %(held)d frames waited "
+        "> 0.5 us (%(held_until_tail)d for their TAIL, %(held_until_deadline)d until the resume deadline), "
+        "%(reroutes_with_held)d reroutes with held frames: largest d_old - d_new %(max_delay_diff_us).1f us, "
+        "largest hold %(max_hold_us).1f us; worst hold beyond its bound %(worst_excess_us).3f us; "
+        "source ToR (reroute_check): %(source)s" % stats))
 
 
 if __name__ == "__main__":

@@ -25,7 +25,7 @@ import shutil
 import subprocess
 import sys
 
-from nettwin.common.report import Report
+from nettwin.common.report import Report, unusable
 from nettwin.lb.ref import (DROP_REASONS, ETH_IPV4, ETH_IPV6, LB_HDR, InputError, expected_run,
                             read_pcap, stats_of)
 from nettwin.common.pcap import align
@@ -310,10 +310,9 @@ def main(argv=None):
             except (OSError, ValueError) as e:
                 raise InputError(f"{a.stats}: cannot read stats JSON ({e})") from None
     except (ScriptError, InputError, OSError) as e:
-        print(f"lb_check: error: {e}", file=sys.stderr)
-        return 2
+        return unusable("lb_check", e)
 
-    rep = Report()
+    rep = Report("lb_check")
     pairs = [(i, v) for i, v in enumerate(verdicts) if v.reason is None]
 
     # 1 + 2: bytes and decode.  Output and expected packets are aligned so that one missing or
@@ -367,20 +366,13 @@ def main(argv=None):
         try:
             tshark_n = tshark_check(a.out, aligned, frames_in, rep)
         except InputError as e:
-            print(f"lb_check: error: {e}", file=sys.stderr)
-            return 2
+            return rep.unusable(e)
 
-    if not rep.ok():
-        rep.print()
-        print(f"lb_check: FAIL: {sum(rep.counts.values())} mismatches "
-              f"({', '.join(f'{k}: {n}' for k, n in rep.counts.items())})")
-        return 1
     ndrop = len(verdicts) - len(pairs)
-    print(f"lb_check: PASS: {len(verdicts)} in, {len(pairs)} out byte-exact and decoded, "
-          f"{ndrop} dropped ({len(exp_stats['drops'])} reasons)"
-          + (", stats match" if stats_dut is not None else "")
-          + (f", tshark checksums ok on {tshark_n}" if tshark_n is not None else ""))
-    return 0
+    return rep.finish(f"{len(verdicts)} in, {len(pairs)} out byte-exact and decoded, "
+                      f"{ndrop} dropped ({len(exp_stats['drops'])} reasons)"
+                      + (", stats match" if stats_dut is not None else "")
+                      + (f", tshark checksums ok on {tshark_n}" if tshark_n is not None else ""))
 
 
 if __name__ == "__main__":

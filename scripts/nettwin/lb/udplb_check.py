@@ -192,7 +192,7 @@ def main(argv=None):
     ap.add_argument("--tshark", action="store_true", help="also check tshark's checksum verdicts")
     R.add_settings(ap)
     a = ap.parse_args(argv)
-    rep = Report()
+    rep = Report("udplb_check")
     try:
         frames = read_pcap(a.inp)
         verdicts = R.expected_run(a.tables, frames, a.ttl_decrement, a.ingress_port)
@@ -214,20 +214,15 @@ def main(argv=None):
                     rep.fail("meta", f"line {j + 1}: expected '{w}' got '{g}'")
         skipped = decode_checks(rep, exp, got, frames, a.inp, a.out, not a.no_scapy, a.tshark)
     except (ScriptError, InputError, OSError, ValueError) as e:
-        print(f"udplb_check: error: {e}", file=sys.stderr)
-        return 2
+        return rep.unusable(e)
     extra = (f"{exp_st['packets_in']} in, {sum(exp_st['drops'].values())} dropped, {exp_st['replies']} replies, "
              f"{exp_st['to_host']} to host")
-    if not rep.ok():
-        rep.print()
-        print(f"udplb_check: FAIL: {equal} of {len(exp)} frames equal ({len(got)} in the DUT output); {extra}")
-        return 1
-    print(f"udplb_check: PASS: {equal} frames equal ({extra})"
-          + ("; stats equal" if a.stats else "") + ("; meta equal" if a.meta else "")
-          + ("" if a.no_scapy else "; Scapy checksums ok") + ("; tshark checksums ok" if a.tshark else "")
-          + (f" ({skipped} frames not decodable: popped VLAN tag / group frame without its ICMP-embedded "
-             "headers)" if skipped and (a.tshark or not a.no_scapy) else ""))
-    return 0
+    return rep.finish(f"{equal} frames equal ({extra})"
+                      + ("; stats equal" if a.stats else "") + ("; meta equal" if a.meta else "")
+                      + ("" if a.no_scapy else "; Scapy checksums ok") + ("; tshark checksums ok" if a.tshark else "")
+                      + (f" ({skipped} frames not decodable: popped VLAN tag / group frame without its ICMP-embedded "
+                         "headers)" if skipped and (a.tshark or not a.no_scapy) else ""),
+                      f"{equal} of {len(exp)} frames equal ({len(got)} in the DUT output); {extra}")
 
 
 if __name__ == "__main__":

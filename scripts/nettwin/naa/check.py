@@ -16,7 +16,9 @@
    Scapy layers and with tshark + mrsp.lua.
 5. The stats JSON (CM, responder, requester and controller counters) equals the reference's, and frames in =
    processed + drops.
-Exit 0 when all hold, 1 with the first differences listed, 2 on unusable input.
+Prints nettwin.common.report's report: exit 0 with `naa_check: PASS: ...` when all hold, 1 with the first
+differences of each check (bytes, icrc, cm, tshark, rpc, mrsp, stats) and `naa_check: FAIL: ...`, 2 on unusable
+input.
 """
 import argparse
 import json
@@ -25,6 +27,7 @@ import subprocess
 import sys
 
 from nettwin.common.pcap import InputError, read_pcap
+from nettwin.common.report import Report
 from nettwin.naa.check_rpc import check_decodes, check_rpc
 from nettwin.naa.layers import ATTR_NAME, decode_mad
 from nettwin.naa.ref import CM_DROPS, Endpoint, expected_frames, parse_naa_config, read_gates
@@ -102,8 +105,16 @@ def compare_ctl(got, want):
     return errors
 
 
-def check(config_path, inp, outp, stats_path):
+def check(config_path, inp, outp, stats_path, rep=None):
+    """(the differences as messages, expected frames, CM frames decoded, PASS detail); with rep
+    (nettwin.common.report.Report) each difference is also filed there under its check."""
     errors = []
+
+    def fail(kind, *msgs):
+        for m in msgs:
+            errors.append(m)
+            if rep is not None:
+                rep.fail(kind, m[len("stats: "):] if kind == "stats" and m.startswith("stats: ") else m)
     with open(config_path) as fh:
         ep = Endpoint(*parse_naa_config(fh.read(), config_path))
     client = read_pcap(inp)
@@ -111,25 +122,25 @@ def check(config_path, inp, outp, stats_path):
     got = [f for f, _ in read_pcap(outp)]
     for i in range(max(len(expected), len(got))):
         if i >= len(got):
-            errors.append(f"frame {i}: missing (expected {len(expected)} frames, got {len(got)})")
+            fail("bytes", f"frame {i}: missing (expected {len(expected)} frames, got {len(got)})")
             break
         if i >= len(expected):
-            errors.append(f"frame {i}: extra (expected {len(expected)} frames, got {len(got)})")
+            fail("bytes", f"frame {i}: extra (expected {len(expected)} frames, got {len(got)})")
             break
         if got[i] != expected[i]:
             at = next(k for k in range(min(len(got[i]), len(expected[i])) + 1)
                       if k == min(len(got[i]), len(expected[i])) or got[i][k] != expected[i][k])
-            errors.append(f"frame {i}: differs from the reference at byte {at} (length {len(got[i])}, "
+            fail("bytes", f"frame {i}: differs from the reference at byte {at} (length {len(got[i])}, "
                           f"expected {len(expected[i])})")
     decoded = []
     for i, f in enumerate(got):
         if not check_icrc(f):
-            errors.append(f"frame {i}: bad ICRC")
+            fail("icrc", f"frame {i}: bad ICRC")
         d = decode_mad(f)
         if d is not None:
             bth, mad = d
             if mad.attr_id not in ATTR_NAME:
-                errors.append(f"frame {i}: MAD attribute 0x{mad.attr_id:04x} is not a CM message")
+                fail("cm", f"frame {i}: MAD attribute 0x{mad.attr_id:04x} is not a CM message")
             decoded.append((i, mad))
     ts = tshark_cm(outp)
     if ts is not None:
@@ -140,21 +151,22 @@ def check(config_path, inp, outp, stats_path):
                     msg.starting_psn if ATTR_NAME[mad.attr_id] == "REP" else None,
                     msg.reason if ATTR_NAME[mad.attr_id] == "REJ" else None)
             if i >= len(ts) or ts[i] != want:
-                errors.append(f"frame {i}: tshark reads {ts[i] if i < len(ts) else 'nothing'}, Scapy {want}")
+                fail("tshark", f"frame {i}: tshark reads {ts[i] if i < len(ts) else 'nothing'}, Scapy {want}")
     tr = tshark_requests(outp) if any(f[42] in REQUEST_OPCODES for f in got if len(f) > 54) else None
     if tr is not None:
         for i, f in enumerate(got):
             if len(f) > 54 and f[42] in REQUEST_OPCODES and (i >= len(tr) or tr[i] != request_fields(f)):
-                errors.append(f"frame {i}: tshark reads the request as {tr[i] if i < len(tr) else 'nothing'}, "
+                fail("tshark", f"frame {i}: tshark reads the request as {tr[i] if i < len(tr) else 'nothing'}, "
                               f"the bytes say {request_fields(f)}")
     extra = ""
     if ep.ctl:
         rpc_errors, n_mrsp, n_rpc = check_rpc([f for f, _ in client], got, ep.ctl.ctl)
-        errors += rpc_errors
+        fail("rpc", *rpc_errors)
         n_dec = 0
         for path, frames, who in ((inp, [f for f, _ in client], "client"), (outp, got, "server")):
             e, n = check_decodes(path, frames, who)
-            errors, n_dec = errors + e, n_dec + n
+            fail("mrsp", *e)
+            n_dec += n
         extra = (f"; {n_mrsp} MRSP answers fit their requests, {n_rpc} RPC results as the kernels compute them "
                  f"from the client's parameters, {n_dec} MRSP messages read alike by Scapy and tshark + mrsp.lua")
     if stats_path:
@@ -173,14 +185,14 @@ def check(config_path, inp, outp, stats_path):
         q, eq = st.get("req", {}), ep.req.st
         pairs += [(f"req {k}", q.get(k), eq[k]) for k in ("packets_in", "processed") + REQ_COUNTERS]
         pairs += [(f"req drop {k}", q.get("drops", {}).get(k), eq["drops"][k]) for k in REQ_DROPS]
-        errors += [f"stats: {name} is {a}, the reference says {b}" for name, a, b in pairs if a != b]
+        fail("stats", *[f"stats: {name} is {a}, the reference says {b}" for name, a, b in pairs if a != b])
         for part in (c, r, q):
             if part["packets_in"] != part["processed"] + sum(part["drops"].values()):
-                errors.append(f"stats: packets_in {part['packets_in']} != processed {part['processed']} + drops")
+                fail("stats", f"stats: packets_in {part['packets_in']} != processed {part['processed']} + drops")
         if ep.ctl:
-            errors += compare_ctl(st.get("ctl"), ep.ctl.st)
+            fail("stats", *compare_ctl(st.get("ctl"), ep.ctl.st))
         if st.get("mismatches", 0) or not st.get("conservation_ok", False):
-            errors.append("stats: lockstep mismatch or conservation failure")
+            fail("stats", "stats: lockstep mismatch or conservation failure")
     return errors, len(expected), len(decoded), extra
 
 
@@ -190,18 +202,14 @@ def main(argv=None):
     ap.add_argument("--in", dest="inp", required=True)
     ap.add_argument("--out", required=True)
     ap.add_argument("--stats")
+    ap.add_argument("--show", type=int, default=20, help="mismatches printed per check (default 20)")
     a = ap.parse_args(argv)
+    rep = Report("naa_check", a.show)
     try:
-        errors, n, n_cm, extra = check(a.config, a.inp, a.out, a.stats)
+        _, n, n_cm, extra = check(a.config, a.inp, a.out, a.stats, rep)
     except (ConfigError, InputError, OSError, KeyError, ValueError) as e:
-        print(f"naa_check: {e}", file=sys.stderr)
-        return 2
-    if errors:
-        for e in errors[:20]:
-            print("naa_check: " + e)
-        return 1
-    print(f"naa_check: {n} server frames as the reference ({n_cm} CM messages, also decoded by tshark){extra}")
-    return 0
+        return rep.unusable(e)
+    return rep.finish(f"{n} server frames as the reference ({n_cm} CM messages, also decoded by tshark){extra}")
 
 
 if __name__ == "__main__":

@@ -34,7 +34,7 @@ import argparse
 import json
 import sys
 
-from nettwin.common.report import Report
+from nettwin.common.report import Report, unusable
 from nettwin.rdma import ref as rdma_ref
 from nettwin.common.pcap import align
 from nettwin.rdma.ref import ConfigError, InputError, opname
@@ -76,19 +76,15 @@ def main(argv=None):
                     stats_dut = json.load(fh)
             except (OSError, ValueError) as e:
                 raise InputError(f"{a.stats}: cannot read stats JSON ({e})") from None
-    except (ConfigError, InputError) as e:
-        print(f"rdma_check: error: {e}", file=sys.stderr)
-        return 2
-    except (OSError, UnicodeDecodeError) as e:
-        print(f"rdma_check: error: {e}", file=sys.stderr)
-        return 2
+    except (ConfigError, InputError, OSError, UnicodeDecodeError) as e:
+        return unusable("rdma_check", e)
 
     resp, verdicts = rdma_ref.run(cfg, frames_in, a.aq_linear, a.atomic_endian)
     exp = []            # (bytes, request index)
     for i, v in enumerate(verdicts):
         for rb in v.responses:
             exp.append((rb, i))
-    rep = Report(max(1, a.show))
+    rep = Report("rdma_check", a.show)
 
     by_qp_psn = {}
     for i, v in enumerate(verdicts):
@@ -202,15 +198,9 @@ def main(argv=None):
                     rep.fail("stats", f"drops.{r}: expected {e} got {g}{note}"
                              + (f" (first request with this reason: {first})" if first is not None else ""))
 
-    if not rep.ok():
-        rep.print()
-        print(f"rdma_check: FAIL: {sum(rep.counts.values())} mismatches "
-              f"({', '.join(f'{k}: {n}' for k, n in rep.counts.items())})")
-        return 1
-    print(f"rdma_check: PASS: {len(frames_in)} requests, {len(exp)} responses byte-exact, ICRC and "
-          f"decode ok, {len(mem_ref)} MRs match, {n_cqe} CQEs match, at-most-once holds on {n_amo} FAA targets"
-          + (", stats match" if stats_dut is not None else ""))
-    return 0
+    return rep.finish(f"{len(frames_in)} requests, {len(exp)} responses byte-exact, ICRC and "
+                      f"decode ok, {len(mem_ref)} MRs match, {n_cqe} CQEs match, at-most-once holds on {n_amo} FAA "
+                      f"targets" + (", stats match" if stats_dut is not None else ""))
 
 
 if __name__ == "__main__":

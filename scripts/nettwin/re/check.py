@@ -12,7 +12,8 @@ or had every segment dropped.  With `buffer host` EVENTS.pcap holds one completi
 output header, then the 8-byte host address of the event's slot) and the event's bytes are read from
 EVENTS.bin (what `nettwin re --host-data` wrote: each event's bytes as the host found them at the record's
 address, in record order); the address must be host_base + k x slot bytes (buffer_bytes rounded up to 4 KiB)
-for a context k < contexts.  Exit 0 ok, 1 check failed, 2 bad input.
+for a context k < contexts.  Prints nettwin.common.report's report (`re_check: PASS: ...`, or the first failed
+check's MISMATCH line and `re_check: FAIL: ...`): exit 0 ok, 1 check failed, 2 unusable input.
 """
 import argparse
 import json
@@ -22,6 +23,7 @@ import sys
 
 from nettwin.common.paths import ROOT_DIR
 from nettwin.common.pcap import InputError, read_pcap
+from nettwin.common.report import Report
 
 DROPS = ["runt", "not_ip", "truncated", "not_udp", "empty", "too_big", "inconsistent", "duplicate", "overlap",
          "no_context", "no_range", "bad_version", "lb_header"]
@@ -44,7 +46,12 @@ FIFO_FRAME_BYTES = _pkg_param("ReSegBeats") * 64  # `buffer host`: frame bytes t
 
 
 class Fail(Exception):
-    pass
+    """A failed check; the checker stops at the first (later checks assume the earlier ones held). `check`
+    names it in nettwin.common.report's MISMATCH line: counters, events, incomplete, host, frames, source."""
+
+    def __init__(self, msg, check="events"):
+        super().__init__(msg)
+        self.check = check
 
 
 def parse(fr, cfg):
@@ -250,18 +257,18 @@ def host_events(outs, cfg, host_data_path):
     with open(host_data_path, "rb") as f:
         for i, (rec, ts) in enumerate(outs):
             if len(rec) != hb + 8:
-                raise Fail("completion record %d: %d bytes, not %d" % (i, len(rec), hb + 8))
+                raise Fail("completion record %d: %d bytes, not %d" % (i, len(rec), hb + 8), "host")
             length = frame_header(rec, cfg)[2]
             addr = int.from_bytes(rec[hb:hb + 8], "big")
             k, r = divmod(addr - cfg["host_base"], slot)
             if r or not 0 <= k < cfg["contexts"]:
-                raise Fail("completion record %d: address 0x%x is no context's slot" % (i, addr))
+                raise Fail("completion record %d: address 0x%x is no context's slot" % (i, addr), "host")
             data = f.read(length)
             if len(data) != length:
-                raise Fail("host data ends inside event %d" % i)
+                raise Fail("host data ends inside event %d" % i, "host")
             frames.append((rec[:hb] + data, ts))
         if f.read(1):
-            raise Fail("host data longer than the records' events")
+            raise Fail("host data longer than the records' events", "host")
     return frames
 
 
@@ -275,18 +282,19 @@ def check(d, events_path, report_path, config_path=None, host_data_path=None):
     st, events, incomplete, dropped_keys = reference(frames, cfg)
     for k in ("segments_in", "segments_used", "events_completed", "events_timed_out", "drops"):
         if rep[k] != st[k]:
-            raise Fail("%s: report %s, reference %s" % (k, rep[k], st[k]))
+            raise Fail("%s: report %s, reference %s" % (k, rep[k], st[k]), "counters")
     if rep["segments_in"] != rep["segments_used"] + sum(rep["drops"].values()):
-        raise Fail("segments in != used + dropped")
+        raise Fail("segments in != used + dropped", "counters")
     got = [((e["event_num"], e["data_id"]), e["length"], e["segments"]) for e in rep["events"]]
     want = [(k, len(b), n) for k, b, n, _ in events]
     if got != want:
         raise Fail("completed events differ from the reference: first difference at %d" %
-                   next(i for i in range(len(got) + 1) if i >= min(len(got), len(want)) or got[i] != want[i]))
+                   next(i for i in range(len(got) + 1) if i >= min(len(got), len(want)) or got[i] != want[i]),
+                   "events")
     got_inc = [((e["event_num"], e["data_id"]), e["received_bytes"], e["segments"], e["length"], e["at_end_of_input"])
                for e in rep["incomplete"]]
     if got_inc != [(k, r, s, e, a) for k, r, s, e, a in incomplete]:
-        raise Fail("incomplete events differ from the reference")
+        raise Fail("incomplete events differ from the reference", "incomplete")
     outs = read_pcap(events_path)
     if cfg["buffer"] == "host":
         if host_data_path is None:
@@ -295,25 +303,26 @@ def check(d, events_path, report_path, config_path=None, host_data_path=None):
         # each used segment's data bytes written once, a dropped segment's never (docs/re-microarchitecture.md)
         if rep.get("dma_write_bytes") != st["data_bytes_used"]:
             raise Fail("DMA wrote %s bytes, the segments used carry %d" % (rep.get("dma_write_bytes"),
-                                                                          st["data_bytes_used"]))
+                                                                          st["data_bytes_used"]), "host")
     if len(outs) != len(events):
-        raise Fail("%d event frames, %d events" % (len(outs), len(events)))
+        raise Fail("%d event frames, %d events" % (len(outs), len(events)), "frames")
     src = {source_key(e): bytes.fromhex(e["data"]) for e in source}
     seen = {}
     timeout = round(cfg["timeout_us"] * 1000)
     for i, ((fr, _), (key, data, _, first)) in enumerate(zip(outs, events)):
         if int.from_bytes(fr[12:14], "big") != 0x88B5:
-            raise Fail("event frame %d: EtherType is not 0x88B5" % i)
+            raise Fail("event frame %d: EtherType is not 0x88B5" % i, "frames")
         ev, did, length, hb = frame_header(fr, cfg)
         hk = (ev, did)
         if hk != key or length != len(fr) - hb:
-            raise Fail("event frame %d: header %s length %d" % (i, hk, length))
+            raise Fail("event frame %d: header %s length %d" % (i, hk, length), "frames")
         if key not in src:
-            raise Fail("event %d (event %d, data_id %d) is not one the source sent here" % (i, *key))
+            raise Fail("event %d (event %d, data_id %d) is not one the source sent here" % (i, *key), "source")
         if fr[hb:] != src[key]:
-            raise Fail("event %d (event %d, data_id %d) is not byte-identical to the source's event" % (i, *key))
+            raise Fail("event %d (event %d, data_id %d) is not byte-identical to the source's event" % (i, *key),
+                       "source")
         if fr[hb:] != data:
-            raise Fail("event %d differs from the reference's reassembly" % i)
+            raise Fail("event %d differs from the reference's reassembly" % i, "events")
         twice_in_hold(seen, key, first, timeout, cfg["timeout_us"])
     inc_keys = {k for k, *_ in incomplete}
     for e in source:
@@ -321,7 +330,7 @@ def check(d, events_path, report_path, config_path=None, host_data_path=None):
         if key not in seen and key not in inc_keys and not dropped_keys.get(key):
             raise Fail("source event (%s, data_id %d) neither completed, reported incomplete nor dropped"
                        % ("event_num %d" % e["event_num"] if "event_num" in e else "tick %d" % e["tick"],
-                          e["data_id"]))
+                          e["data_id"]), "source")
     return st
 
 
@@ -333,18 +342,17 @@ def main(argv=None):
     ap.add_argument("--config", help="the configuration the run used (default: D/re.txt)")
     ap.add_argument("--host-data", help="`buffer host`: the events' bytes (nettwin re --host-data)")
     a = ap.parse_args(argv)
+    rep = Report("re_check")
     try:
         st = check(a.dir, a.events, a.report, a.config, a.host_data)
     except Fail as e:
-        print("re_check: FAIL: %s" % e)
-        return 1
+        rep.fail(e.check, str(e))
+        return rep.finish("")
     except (InputError, OSError, ValueError, KeyError) as e:
-        print("re_check: error: %s" % e, file=sys.stderr)
-        return 2
-    print("re_check: ok: %d segments, %d events completed byte-identical to the source, %d reported incomplete, "
-          "drops %s" % (st["segments_in"], st["events_completed"], st["events_timed_out"],
-                        {k: v for k, v in st["drops"].items() if v}))
-    return 0
+        return rep.unusable(e)
+    return rep.finish("%d segments, %d events completed byte-identical to the source, %d reported incomplete, "
+                      "drops %s" % (st["segments_in"], st["events_completed"], st["events_timed_out"],
+                                    {k: v for k, v in st["drops"].items() if v}))
 
 
 if __name__ == "__main__":

@@ -11,8 +11,10 @@ D is a nettwin.reorder.gen directory (reorder.txt, arrivals.pcap, originals.pcap
 --b2b: the run offered the frames back to back (`nettwin reorder --back-to-back`), so its time no
 longer matches the arrivals': order, hold and release timing and exact CLEAR counts are not checked
 (conservation, exactly-once, bytes, ICRC, control packets and the drop rule still are).
-Exit 0 with a one-line PASS summary; 1 on the first mismatch (printed with flow, PSN, frame index and
-what differs; --show N prints up to N); 2 on unusable input (missing/unreadable files, bad JSON).
+Prints nettwin.common.report's report: exit 0 with `reorder_check: PASS: <summary>`; 1 on a mismatch (the first
+of each check - delivered, control, clears, timing, stats - with flow, PSN, frame index and what differs, --show N
+prints up to N per check, then `reorder_check: FAIL: ...`); 2 on unusable input (missing/unreadable files, bad
+JSON).
 
 Checks (nettwin/reorder/timing.py computes the hold windows: per reroute, from the first packet the documented rule
 holds to its TAIL's arrival or the resume deadline, with an unbounded table and queue pool)
@@ -66,6 +68,7 @@ from nettwin.reorder.layers import (BTH_LEN, CW_CLEAR, CW_HDR_LEN, CW_NAME, CW_N
                        check_icrc, decode_cw, field_at, key_str, make_control, parse, read_config)
 from nettwin.common import blockdesc
 from nettwin.common.pcap import InputError, read_pcap
+from nettwin.common.report import Report, unusable
 from nettwin.reorder.timing import (PortBound, cells, held_bytes_bound, late_after_timeout, live_sharing,
                        reference, tail_races, timer_release_ready)
 from nettwin.rdma.layers import fix_ipv4_checksum, icrc
@@ -73,7 +76,7 @@ from nettwin.rdma.layers import fix_ipv4_checksum, icrc
 # The block's counters, their --stats keys and drop reasons come from its descriptor (docs/blockgen.md).
 DESCRIPTOR = blockdesc.load("reorder")
 DROP_REASONS = tuple(blockdesc.drop_reasons(DESCRIPTOR))
-# The keys this checker reads (cw_oracle.py's stats have these too), all of them the descriptor's.
+# The keys this checker reads (nettwin.reorder.oracle's stats have these too), all of them the descriptor's.
 STATS_KEYS = ("packets_in", "delivered", "control_out", "held_now", "released_by_tail",
               "released_by_timeout", "fallback_unordered", "fallback_collision", "drops",
               "peak_queues", "peak_buffer_bytes", "hold_us")
@@ -142,11 +145,12 @@ def load_dir(d):
 
 
 class Checker:
-    def __init__(self, meta, conf, orig, arr, delivered, ctrl, stats, b2b=False, bp=0.0, cbp=0.0):
+    def __init__(self, meta, conf, orig, arr, delivered, ctrl, stats, b2b=False, bp=0.0, cbp=0.0, report=None):
         self.meta, self.conf, self.orig, self.arr = meta, conf, orig, arr
         self.dl, self.ctrl, self.st = delivered, ctrl, stats
         self.b2b, self.bp, self.cbp = b2b, bp, cbp
-        self.bad = []
+        self.report = report or Report("reorder_check")  # nettwin.common.report: mismatches per check
+        self.kind = "delivered"                          # the check the check_* method running fills
         self.flows = {}
         for fj in meta["flows"]:
             key = (fj["key"][0], fj["key"][1], fj["key"][2])
@@ -159,7 +163,7 @@ class Checker:
         for fab, ts in arr:
             h, cw = parse(fab), decode_cw(fab)
             if h is None or cw is None:
-                raise Unusable("arrivals.pcap holds a non-ConWeave frame (not a cw_gen directory?)")
+                raise Unusable("arrivals.pcap holds a non-ConWeave frame (not a nettwin.reorder.gen directory?)")
             key = (h.src, h.dst, h.dqpn)
             self.arrival[(key, h.psn)] = (fab, us(ts))
             self.arr_t[(key, h.psn)] = fus(ts)
@@ -204,7 +208,7 @@ class Checker:
         return out
 
     def fail(self, msg):
-        self.bad.append(msg)
+        self.report.fail(self.kind, msg)
 
     def may_drop(self, key, psn):
         """A buffer_full drop is possible: the packet is held while the held bytes could exceed the limit."""
@@ -241,6 +245,7 @@ class Checker:
 
     # ------------------------------------------------------------------ delivered stream
     def check_delivered(self):
+        self.kind = "delivered"
         seen = {}
         order = {k: [] for k in self.flows}
         for j, (fr, ts) in enumerate(self.dl):
@@ -339,6 +344,7 @@ class Checker:
 
     # ------------------------------------------------------------------ control stream
     def check_control(self):
+        self.kind = "control"
         want = {}          # (op, key, psn) -> trigger fabric
         for key, fj in self.flows.items():
             for lst, op in ((fj["rtt_requests"], CW_RTT_REPLY), (fj["ce"], CW_NOTIFY)):
@@ -430,6 +436,7 @@ class Checker:
         self.check_clears(clears)
 
     def check_clears(self, clears):
+        self.kind = "clears"
         """clears: {(key, epoch): [(control frame index, mirrored PSN, time us)]}."""
         if self.b2b:
             for (key, e), lst in sorted(clears.items()):
@@ -488,6 +495,7 @@ class Checker:
 
     # ------------------------------------------------------------------ timing
     def check_timing(self):
+        self.kind = "timing"
         if self.b2b:
             return
         port = PortBound([(fus(ts), len(fr)) for fr, ts in self.dl], self.bp)
@@ -563,6 +571,7 @@ class Checker:
 
     # ------------------------------------------------------------------ stats
     def check_stats(self):
+        self.kind = "stats"
         st = self.st
         miss = [k for k in STATS_KEYS if k not in st]
         if miss:
@@ -607,32 +616,25 @@ def main():
             raise Unusable(f"{a.stats}: {e}")
         if not isinstance(st, dict):
             raise Unusable(f"{a.stats}: not a JSON object")
-        c = Checker(meta, conf, orig, arr, dl, ctrl, st, a.b2b, a.backpressure, a.ctrl_backpressure)
+        c = Checker(meta, conf, orig, arr, dl, ctrl, st, a.b2b, a.backpressure, a.ctrl_backpressure,
+                    Report("reorder_check", a.show))
         c.check_delivered()
         c.check_control()
         c.check_timing()
         c.check_stats()
     except (Unusable, InputError) as e:
-        print(f"cw_check: unusable input: {e}", file=sys.stderr)
-        return 2
+        return unusable("reorder_check", e)
     except KeyError as e:
-        print(f"cw_check: unusable input: flows.json lacks {e}", file=sys.stderr)
-        return 2
-    if c.bad:
-        for m in c.bad[:max(1, a.show)]:
-            print(f"cw_check: FAIL: {m}")
-        if len(c.bad) > a.show:
-            print(f"cw_check: ... {len(c.bad) - a.show} more mismatch(es)")
-        return 1
+        return unusable("reorder_check", f"flows.json lacks {e}")
     nrr = sum(len(fj["reroutes"]) for fj in meta["flows"])
     timing = "order and timing not checked (--b2b)" if a.b2b else \
         f"{c.nprompt} left at once and {c.nheld} after their window as the rules require"
-    print(f"cw_check: PASS: {len(c.flows)} flows, {len(dl)} delivered ({len(c.missing)} missing = dropped, "
-          f"{nrr} reroutes, {c.ntol} out-of-order deliveries tolerated as fallback, {c.nlate} as late after a timeout; "
-          f"{timing}), {len(ctrl)} control "
-          f"({c.counts[CW_RTT_REPLY]} RTT_REPLY, {c.counts[CW_NOTIFY]} NOTIFY, {c.counts[CW_CLEAR]} CLEAR), "
-          f"stats conserved ({st['packets_in']} in)")
-    return 0
+    return c.report.finish(
+        f"{len(c.flows)} flows, {len(dl)} delivered ({len(c.missing)} missing = dropped, "
+        f"{nrr} reroutes, {c.ntol} out-of-order deliveries tolerated as fallback, {c.nlate} as late after a timeout; "
+        f"{timing}), {len(ctrl)} control "
+        f"({c.counts[CW_RTT_REPLY]} RTT_REPLY, {c.counts[CW_NOTIFY]} NOTIFY, {c.counts[CW_CLEAR]} CLEAR), "
+        f"stats conserved ({st['packets_in']} in)")
 
 
 if __name__ == "__main__":

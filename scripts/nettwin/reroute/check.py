@@ -26,6 +26,8 @@ are not grown and the IPv4 checksum are all checked against the reorder block's 
 stats' wire_format must be the same.
 A control packet and a decision in the same microsecond may be in either order (the block works in cycles,
 the pcaps in us); such cases are accepted either way and counted as "ambiguous" in the PASS line.
+Prints nettwin.common.report's report (`reroute_check: PASS: <format> format: ...`, or MISMATCH lines per check - stats,
+bytes, reroute - and `reroute_check: FAIL: ...`). Exit 0 pass, 1 failed check, 2 unusable input.
 """
 import argparse
 import json
@@ -34,6 +36,7 @@ import sys
 from collections import defaultdict
 
 from nettwin.common.pcap import InputError, read_pcap
+from nettwin.common.report import Report
 from nettwin.reorder.layers import (CW_CLEAR, CW_NOTIFY, CW_RTT_REPLY, CW_RTT_REQUEST, SEED, check_icrc, decode_cw,
                                     flow_key, parse, set_format, to_fabric, to_nic)
 
@@ -44,37 +47,30 @@ def us(ts):
     return int(round(ts * 1e9)) // 1000
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--dir", required=True)
-    ap.add_argument("--out", required=True)
-    ap.add_argument("--stats", required=True)
-    a = ap.parse_args()
-    errs = []
+def check(d, out, stats, rep, prefix=""):
+    """Checks the run in directory d (hosts.pcap, control.pcap, run.json) with the block's output pcap `out` and
+    stats JSON `stats` into rep (nettwin.common.report.Report), each check's name after `prefix`. Returns the
+    PASS summary; raises InputError for unusable input."""
+    kind = ["stats"]
 
     def err(msg):
-        if len(errs) < 30:
-            errs.append(msg)
-        else:
-            errs.append(None)
+        rep.fail(prefix + kind[0], msg)
     try:
-        hosts = read_pcap(os.path.join(a.dir, "hosts.pcap"))
-        ctrl = read_pcap(os.path.join(a.dir, "control.pcap"))
-        outs = read_pcap(a.out)
-        with open(os.path.join(a.dir, "run.json")) as f:
+        hosts = read_pcap(os.path.join(d, "hosts.pcap"))
+        ctrl = read_pcap(os.path.join(d, "control.pcap"))
+        outs = read_pcap(out)
+        with open(os.path.join(d, "run.json")) as f:
             run = json.load(f)
-        with open(a.stats) as f:
+        with open(stats) as f:
             st = json.load(f)
-    except (InputError, OSError, ValueError) as e:
-        print("rr_check: FAIL: %s" % e)
-        return 2
+    except (OSError, ValueError) as e:
+        raise InputError(str(e)) from None
     cutoff, busy, idle = run["reply_cutoff_us"], run["path_busy_us"], run["flow_idle_us"]
     fmt = run.get("wire_format", SEED)
     try:
         set_format(fmt)
     except ValueError as e:
-        print("rr_check: FAIL: run.json: %s" % e)
-        return 2
+        raise InputError("run.json: %s" % e) from None
     if st.get("wire_format", SEED) != fmt:
         err("stats wire_format %s, run.json says %s" % (st.get("wire_format"), fmt))
 
@@ -95,6 +91,7 @@ def main():
         err("malformed drops on rr_gen's valid host frames")
 
     # ---- bytes and order ----
+    kind[0] = "bytes"
     if len(outs) != len(hosts):
         err("%d host frames in, %d out" % (len(hosts), len(outs)))
     decisions = []  # (T, key, cw)
@@ -135,6 +132,7 @@ def main():
             notifies[cw.path_id].append(t)
 
     # ---- per flow: the three conditions, epochs, flags, paths ----
+    kind[0] = "reroute"
     by_flow = defaultdict(list)
     for d in decisions:
         by_flow[d[1]].append(d)
@@ -225,15 +223,24 @@ def main():
                 rerouted = True
                 req = None
             prev_t = t
-    for e in [x for x in errs if x is not None][:30]:
-        print("rr_check: " + e)
-    if errs:
-        print("rr_check: FAIL: %d problems%s" % (len(errs), " (first 30 shown)" if None in errs else ""))
-        return 1
-    print("rr_check: PASS (%s format): %d frames byte-exact in order, %d reroutes each meeting conditions i-iii, at most %d "
-          "paths per flow between drains, %d flows, %d control packets, %d same-microsecond cases accepted "
-          "either way" % (fmt, len(outs), n_reroutes, n_paths_max, len(by_flow), len(ctrl), n_amb))
-    return 0
+    return ("%s format: %d frames byte-exact in order, %d reroutes each meeting conditions i-iii, at most %d "
+            "paths per flow between drains, %d flows, %d control packets, %d same-microsecond cases accepted "
+            "either way" % (fmt, len(outs), n_reroutes, n_paths_max, len(by_flow), len(ctrl), n_amb))
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--dir", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--stats", required=True)
+    ap.add_argument("--show", type=int, default=30, help="mismatches printed per check (default 30)")
+    a = ap.parse_args(argv)
+    rep = Report("reroute_check", a.show)
+    try:
+        summary = check(a.dir, a.out, a.stats, rep)
+    except (InputError, KeyError) as e:
+        return rep.unusable(e)
+    return rep.finish(summary)
 
 
 if __name__ == "__main__":

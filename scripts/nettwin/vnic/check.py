@@ -8,7 +8,8 @@ encap:  every output 16B packet is decoded field by field from the spec's table 
 decap:  every output frame and its port sideband against ref.decap of the inputs, drop counts likewise.
 roundtrip: the frames decapsulated from the encapsulation output equal the accepted input frames, port by
         port, byte for byte.
-Exit 0 pass, 1 failed check, 2 unusable input.
+Prints nettwin.common.report's report (`vnic_check: PASS: <mode>: ...`, or MISMATCH lines and
+`vnic_check: FAIL: ...`). Exit 0 pass, 1 failed check, 2 unusable input.
 """
 import json
 from collections import Counter
@@ -16,6 +17,7 @@ from collections import Counter
 from . import ref
 from .layers import HDR_LEN, L4_ETH, TRAILER_LEN, decode_header, icrc16b
 from .pcapio import read_pcap
+from nettwin.common.report import Report
 
 LINK_ETH, LINK_USER0 = 1, 147
 
@@ -58,24 +60,23 @@ def check_16b(pkt, tail_lt=1):
     return errs
 
 
-def _stats_errors(stats_path, expected_drops, n_in, n_out):
+def _check_stats(rep, stats_path, expected_drops, n_in, n_out):
     if stats_path is None:
-        return []
+        return
     with open(stats_path) as f:
         s = json.load(f)
-    errs = []
     if s.get("packets_in") != n_in or s.get("packets_out") != n_out:
-        errs.append(f"stats: packets_in/out {s.get('packets_in')}/{s.get('packets_out')}, want {n_in}/{n_out}")
+        rep.fail("stats", f"packets_in/out {s.get('packets_in')}/{s.get('packets_out')}, want {n_in}/{n_out}")
     for k, v in s.get("drops", {}).items():
         if v != expected_drops.get(k, 0):
-            errs.append(f"stats: drops[{k}] = {v}, reference {expected_drops.get(k, 0)}")
+            rep.fail("stats", f"drops[{k}] = {v}, reference {expected_drops.get(k, 0)}")
     if sum(s.get("drops", {}).values()) + s.get("packets_out", 0) != s.get("packets_in"):
-        errs.append("stats: packets_in != packets_out + drops")
-    return errs
+        rep.fail("stats", "packets_in != packets_out + drops")
 
 
-def check_encap(cfg, frames, ports, out, stats=None):
-    errs, drops, exp = [], Counter(), []
+def check_encap(rep, cfg, frames, ports, out, stats=None):
+    """Fills rep (nettwin.common.report.Report); returns (packets checked, drops by reason)."""
+    drops, exp = Counter(), []
     for i, (f, p) in enumerate(zip(frames, ports)):
         pkt, why = ref.encap(f, p, cfg)
         if pkt is None:
@@ -85,20 +86,21 @@ def check_encap(cfg, frames, ports, out, stats=None):
     for j, pkt in enumerate(out):
         linux = j < len(exp) and cfg["ports"][ports[exp[j][0]]]["profile"] == "linux"
         for e in check_16b(pkt, 0 if linux else 1):
-            errs.append(f"output {j + 1}: {e}")
+            rep.fail("16b", f"output {j + 1}: {e}")
     if len(out) != len(exp):
-        errs.append(f"{len(out)} packets out, reference {len(exp)}")
+        rep.fail("count", f"{len(out)} packets out, reference {len(exp)}")
     for j, ((i, want), got) in enumerate(zip(exp, out)):
         if want != got:
             k = next((x for x in range(min(len(want), len(got))) if want[x] != got[x]), min(len(want), len(got)))
-            errs.append(f"output {j + 1} (input frame {i + 1}): differs from the reference at byte {k} "
-                        f"({len(got)} vs {len(want)} bytes)")
-    errs += _stats_errors(stats, drops, len(frames), len(exp))
-    return errs, len(exp), drops
+            rep.fail("bytes", f"output {j + 1} (input frame {i + 1}): differs from the reference at byte {k} "
+                     f"({len(got)} vs {len(want)} bytes)")
+    _check_stats(rep, stats, drops, len(frames), len(exp))
+    return len(exp), drops
 
 
-def check_decap(cfg, pkts, out, out_ports, stats=None):
-    errs, drops, exp = [], Counter(), []
+def check_decap(rep, cfg, pkts, out, out_ports, stats=None):
+    """Fills rep; returns (frames checked, drops by reason)."""
+    drops, exp = Counter(), []
     for i, pkt in enumerate(pkts):
         f, port, why = ref.decap(pkt, cfg)
         if f is None:
@@ -106,36 +108,35 @@ def check_decap(cfg, pkts, out, out_ports, stats=None):
         else:
             exp.append((i, f, port))
     if len(out) != len(exp):
-        errs.append(f"{len(out)} frames out, reference {len(exp)}")
+        rep.fail("count", f"{len(out)} frames out, reference {len(exp)}")
     for j, ((i, want, port), got) in enumerate(zip(exp, out)):
         if want != got:
-            errs.append(f"frame {j + 1} (input packet {i + 1}): differs from the reference "
-                        f"({len(got)} vs {len(want)} bytes)")
+            rep.fail("bytes", f"frame {j + 1} (input packet {i + 1}): differs from the reference "
+                     f"({len(got)} vs {len(want)} bytes)")
         if out_ports is not None and j < len(out_ports) and out_ports[j] != port:
-            errs.append(f"frame {j + 1} (input packet {i + 1}): port {out_ports[j]}, reference {port}")
-    errs += _stats_errors(stats, drops, len(pkts), len(exp))
-    return errs, len(exp), drops
+            rep.fail("port", f"frame {j + 1} (input packet {i + 1}): port {out_ports[j]}, reference {port}")
+    _check_stats(rep, stats, drops, len(pkts), len(exp))
+    return len(exp), drops
 
 
-def check_roundtrip(cfg, frames, ports, back, back_ports):
-    errs = []
+def check_roundtrip(rep, cfg, frames, ports, back, back_ports):
+    """Fills rep; returns the number of frames that must come back."""
     # what decapsulation of the encapsulation accepts (all encapsulated frames unless a port's pkey is a
     # limited member: two limited members cannot talk, IBTA partition rules)
     kept = [(f, p) for f, p in zip(frames, ports)
             if ref.encap(f, p, cfg)[0] is not None and ref.decap(ref.encap(f, p, cfg)[0], cfg)[0] is not None]
     if len(back) != len(kept):
-        errs.append(f"{len(back)} frames back, {len(kept)} encapsulated")
+        rep.fail("count", f"{len(back)} frames back, {len(kept)} encapsulated")
     for j, ((f, p), g) in enumerate(zip(kept, back)):
         if f != g:
-            errs.append(f"frame {j + 1}: not returned byte for byte ({len(g)} vs {len(f)} bytes)")
+            rep.fail("bytes", f"frame {j + 1}: not returned byte for byte ({len(g)} vs {len(f)} bytes)")
         if back_ports is not None and back_ports[j] != p:
-            errs.append(f"frame {j + 1}: came back on port {back_ports[j]}, sent from port {p}")
-    return errs, len(kept)
+            rep.fail("port", f"frame {j + 1}: came back on port {back_ports[j]}, sent from port {p}")
+    return len(kept)
 
 
 def main(argv=None):
     import argparse
-    import sys
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("mode", choices=["encap", "decap", "roundtrip"])
     ap.add_argument("--config", required=True)
@@ -144,36 +145,32 @@ def main(argv=None):
     ap.add_argument("--out", required=True, help="nettwin's output (roundtrip: the decapsulated frames)")
     ap.add_argument("--ports-out", help="decap/roundtrip: nettwin's --ports-out file")
     ap.add_argument("--stats", help="nettwin's --stats JSON (encap/decap)")
+    ap.add_argument("--show", type=int, default=30, help="mismatches printed per check (default 30)")
     a = ap.parse_args(argv)
+    rep = Report("vnic_check", a.show)
     try:
         cfg = ref.load_config(a.config)
         if a.mode == "decap":
             pkts = read_pcap(a.inp, LINK_USER0)
             out = read_pcap(a.out, LINK_ETH)
             op = read_ports(a.ports_out, len(out)) if a.ports_out else None
-            errs, n, drops = check_decap(cfg, pkts, out, op, a.stats)
+            n, drops = check_decap(rep, cfg, pkts, out, op, a.stats)
         else:
             frames = read_pcap(a.inp, LINK_ETH)
             ports = read_ports(a.ports, len(frames))
             if a.mode == "encap":
                 out = read_pcap(a.out, LINK_USER0)
-                errs, n, drops = check_encap(cfg, frames, ports, out, a.stats)
+                n, drops = check_encap(rep, cfg, frames, ports, out, a.stats)
             else:
                 back = read_pcap(a.out, LINK_ETH)
                 bp = read_ports(a.ports_out, len(back)) if a.ports_out else None
-                errs, n = check_roundtrip(cfg, frames, ports, back, bp)
+                n = check_roundtrip(rep, cfg, frames, ports, back, bp)
                 drops = {}
     except (ref.InputError, OSError, ValueError) as e:
-        print(f"vnic_check: {e}", file=sys.stderr)
-        return 2
-    for e in errs[:30]:
-        print("FAIL " + e)
-    if len(errs) > 30:
-        print(f"... {len(errs) - 30} more")
+        return rep.unusable(e)
     d = ", ".join(f"{k}={v}" for k, v in sorted(drops.items()))
-    print(f"vnic_check {a.mode}: {n} packets checked{', drops ' + d if d else ''}: "
-          f"{'FAIL' if errs else 'PASS'}")
-    return 1 if errs else 0
+    summary = f"{a.mode}: {n} packets checked{', drops ' + d if d else ''}"
+    return rep.finish(summary, summary)
 
 
 if __name__ == "__main__":
