@@ -35,7 +35,7 @@ echo "== tests (RTL instances write their coverage to $OUT/dat)"
 NO_RTL='setup|shellcheck|rtl_lint|fuzz_smoke|regress_runner|regress_slurm|soak_driver|vnic_scripts|naa_layers|rdma_model_check'
 # A failing test or run still leaves its coverage; it is reported and the exit status says so at the end.
 failed=0
-(cd "$BUILD" && ctest -j "$JOBS" -E "^($NO_RTL|lb_scripts|rdma_scripts|cw_scripts)\$" | tail -3) || failed=1
+(cd "$BUILD" && ctest -j "$JOBS" -E "^($NO_RTL|lb_scripts|rdma_scripts|reorder_scripts)\$" | tail -3) || failed=1
 if [ "$REGRESS" -eq 1 ]; then
   echo "== regression"
   /usr/bin/python3 -m nettwin.regress.cli -j "$JOBS" --build "$BUILD" --work "$BUILD/regress" | tail -5 || failed=1

@@ -85,7 +85,7 @@ MUTATIONS = [
 
 # Pure-Python self-tests (they never run the C++ build), the shell lint and the setup check (no C++ or SV
 # input) and the clang fuzz build are not run per mutation.
-EXCLUDE = "^(lb_scripts|rdma_scripts|cw_scripts|fuzz_smoke|shellcheck|setup)$"
+EXCLUDE = "^(lb_scripts|rdma_scripts|reorder_scripts|fuzz_smoke|shellcheck|setup)$"
 # Tier 1: the GoogleTests and the lint (seconds); tier 2, only if tier 1 caught nothing: the ctest tests
 # that run the CLI with the Python checkers (minutes).
 SCRIPT_TESTS = "^(lb_vectors|cli|rdma_model_check|rdma_cli|reorder_cli|re_model_scripts)$"

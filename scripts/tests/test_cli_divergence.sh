@@ -26,7 +26,7 @@ gen() {  # gen NAME CMD...: a generator that must succeed
 }
 gen ejfat_spec_gen "$PY" -m nettwin.lb.spec_gen --out "$T/lb.pcap"
 gen rdma_gen "$PY" -m nettwin.rdma.gen --seed 3 --out-dir "$T/rdma" --scenario atomic
-gen cw_gen "$PY" -m nettwin.reorder.gen --seed 3 --scenario ecn --flows 4 --out-dir "$T/cw"
+gen reorder_gen "$PY" -m nettwin.reorder.gen --seed 3 --scenario ecn --flows 4 --out-dir "$T/cw"
 gen vnic_gen "$PY" -m nettwin.vnic.gen --seed 3 --frames 40 --out-dir "$T/vnic"
 gen re_gen "$PY" -m nettwin.re.gen --seed 1 --out-dir "$T/re"
 

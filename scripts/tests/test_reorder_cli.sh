@@ -173,14 +173,14 @@ assert s["packets_in"] == 433 and s["delivered"] + sum(s["drops"].values()) + s[
 assert s["hold_us"]["count"] == s["held"] and sum(c for _, c in s["hold_us"]["histogram"]) == s["held"], s
 print("keys ok")
 EOF
-check "cw_check accepts the lockstep output" 0 "PASS" $PY -m nettwin.reorder.check --dir "$T/v" \
+check "reorder_check accepts the lockstep output" 0 "PASS" $PY -m nettwin.reorder.check --dir "$T/v" \
   --delivered "$T/o_lockstep.pcap" --ctrl "$T/c_lockstep.pcap" --stats "$T/s_lockstep.json"
-check "cw_check accepts the backpressure output" 0 "PASS" $PY -m nettwin.reorder.check --dir "$T/v" \
+check "reorder_check accepts the backpressure output" 0 "PASS" $PY -m nettwin.reorder.check --dir "$T/v" \
   --delivered "$T/obp_lockstep.pcap" --ctrl "$T/cbp_lockstep.pcap" --stats "$T/sbp_lockstep.json" \
   --backpressure 0.4 --ctrl-backpressure 0.4
 check "back to back" 0 "433 arrivals" "$N" reorder --config "$C" --in "$A" --out "$T/o_b2b.pcap" \
   --ctrl-out "$T/c_b2b.pcap" --back-to-back --backpressure 0.2 --stats "$T/s_b2b.json"
-check "cw_check --b2b accepts the back-to-back output" 0 "PASS" $PY -m nettwin.reorder.check --dir "$T/v" \
+check "reorder_check --b2b accepts the back-to-back output" 0 "PASS" $PY -m nettwin.reorder.check --dir "$T/v" \
   --delivered "$T/o_b2b.pcap" --ctrl "$T/c_b2b.pcap" --stats "$T/s_b2b.json" --b2b
 check "back to back conserves" 0 "true" grep '"conservation_ok"' "$T/s_b2b.json"
 

@@ -3,8 +3,8 @@
 # stats JSON has every key, --inject-divergence stops a lockstep run with exit 1, and bad usage / bad pcaps
 # exit 2 with a clear message.
 # With PART p4-reorder instead (ctest reroute_p4_reorder): the two ConWeave ToRs meet on conweave-p4's wire
-# format (issue 26 item 2; docs/reroute.md "Wire format"): hosts' flows (rr_gen --wire-format conweave-p4
-# --no-clear) -> `nettwin reroute --wire-format conweave-p4` in lockstep (rr_check) -> nettwin.reroute.fabric (8 paths of
+# format (issue 26 item 2; docs/reroute.md "Wire format"): hosts' flows (nettwin.reroute.gen --wire-format conweave-p4
+# --no-clear) -> `nettwin reroute --wire-format conweave-p4` in lockstep (reroute_check) -> nettwin.reroute.fabric (8 paths of
 # different delays) -> `nettwin reorder` with `wire_format conweave-p4` in lockstep -> nettwin.reorder.check: the hosts
 # get the NIC frames in order, exactly once, byte for byte, and one CLEAR per reroute. The Lua dissector reads
 # both ToRs' outputs in that format. The same arrivals given to a reorder block configured for the seed's format
@@ -32,18 +32,18 @@ p4_reorder() {
     E="$D/e"
     if ! $PY -m nettwin.reroute.gen --seed "$seed" --scenario "$sc" --out-dir "$D" --wire-format conweave-p4 --no-clear \
         >/dev/null; then
-      bad "$sc $seed: rr_gen"; continue
+      bad "$sc $seed: reroute_gen"; continue
     fi
     check "$sc $seed: reroute" 0 "reroute:" "$N" reroute --in "$D/hosts.pcap" --ctrl-in "$D/control.pcap" \
       --out "$D/fabric.pcap" --stats "$D/stats.json" "${R[@]}" --wire-format conweave-p4 --engine lockstep
-    check "$sc $seed: rr_check" 0 "rr_check: PASS (conweave-p4 format)" \
+    check "$sc $seed: reroute_check" 0 "reroute_check: PASS (conweave-p4 format)" \
       $PY -m nettwin.reroute.check --dir "$D" --out "$D/fabric.pcap" --stats "$D/stats.json"
-    check "$sc $seed: rr_fabric" 0 "rr_fabric:" \
+    check "$sc $seed: reroute_fabric" 0 "reroute_fabric:" \
       $PY -m nettwin.reroute.fabric --dir "$D" --fabric "$D/fabric.pcap" --out-dir "$E"
     if grep -q "^wire_format conweave-p4$" "$E/reorder.txt"; then ok; else bad "$sc $seed: reorder.txt format"; fi
     check "$sc $seed: reorder" 0 "reorder:" "$N" reorder --config "$E/reorder.txt" --in "$E/arrivals.pcap" \
       --out "$E/delivered.pcap" --ctrl-out "$E/control.pcap" --stats "$E/stats.json" --engine lockstep
-    check "$sc $seed: cw_check" 0 "cw_check: PASS" $PY -m nettwin.reorder.check --dir "$E" --delivered "$E/delivered.pcap" \
+    check "$sc $seed: reorder_check" 0 "reorder_check: PASS" $PY -m nettwin.reorder.check --dir "$E" --delivered "$E/delivered.pcap" \
       --ctrl "$E/control.pcap" --stats "$E/stats.json"
     # The destination held something (a reroute to a faster path overtook its TAIL) and released it by the TAIL.
     if $PY -c "import json,sys; s=json.load(open(sys.argv[1]))
@@ -52,7 +52,7 @@ sys.exit(0 if s['held'] > 0 and s['released_by_tail'] > 0 else 1)" \
   done
 
   # The dissector, in conweave-p4's format, on both ToRs' outputs of the first run.
-  check "dissector" 0 "test_cw_dissector: PASS" $PY -m nettwin.reorder.test_dissector --wire-format conweave-p4 \
+  check "dissector" 0 "reorder_test_dissector: PASS" $PY -m nettwin.reorder.test_dissector --wire-format conweave-p4 \
     "$T/mixed1/fabric.pcap" "$T/mixed1/e/control.pcap"
 
   # The same arrivals at a reorder block in the seed's format: every frame malformed, the checker fails.
@@ -103,7 +103,7 @@ done
 for e in rtl lockstep; do
   if cmp -s "$T/model.pcap" "$T/$e.pcap"; then ok; else bad "engine $e: output differs from the model's"; fi
 done
-check "rr_check" 0 "rr_check: PASS" $PY -m nettwin.reroute.check --dir "$T/v" --out "$T/lockstep.pcap" --stats "$T/lockstep.json"
+check "reroute_check" 0 "reroute_check: PASS" $PY -m nettwin.reroute.check --dir "$T/v" --out "$T/lockstep.pcap" --stats "$T/lockstep.json"
 for k in packets_in packets_out drops rtt_requests reroutes reroute_blocked_clear reroute_no_path fallback_ecmp \
          evictions idle_resets control_in rtt_replies stale_replies notifies clears stale_clears bad_control \
          cycles mismatches conservation_ok; do
@@ -115,14 +115,14 @@ if ! $PY -m nettwin.reroute.gen --seed 2 --scenario overflow --out-dir "$T/p" --
 fi
 check "p4 lockstep" 0 "reroute:" "$N" reroute --in "$T/p/hosts.pcap" --ctrl-in "$T/p/control.pcap" --out "$T/p4.pcap" \
   --stats "$T/p4.json" "${R[@]}" --wire-format conweave-p4 --backpressure 0.3 --seed 5
-check "p4 rr_check" 0 "rr_check: PASS (conweave-p4 format)" \
+check "p4 reroute_check" 0 "reroute_check: PASS (conweave-p4 format)" \
   $PY -m nettwin.reroute.check --dir "$T/p" --out "$T/p4.pcap" --stats "$T/p4.json"
 if grep -q '"wire_format": "conweave-p4"' "$T/p4.json"; then ok; else bad "p4 stats: wire_format"; fi
 # The same decisions as the seed's format: equal counters (the control packets say the same in both).
 strip_fmt() { grep -v -e wire_format -e '"engine"' "$1"; }
 if diff <(strip_fmt "$T/lockstep.json") <(strip_fmt "$T/p4.json") >/dev/null; then ok; else bad "p4 stats differ from the seed format's"; fi
 # A run in one format checked as the other fails (the checker reads the format from run.json).
-check "seed output checked as p4" 1 "rr_check: FAIL" \
+check "seed output checked as p4" 1 "reroute_check: FAIL" \
   $PY -m nettwin.reroute.check --dir "$T/p" --out "$T/lockstep.pcap" --stats "$T/lockstep.json"
 # The seed's control packets given to a conweave-p4 block are not control packets there.
 check "seed control to a p4 block" 0 "reroute:" "$N" reroute --in "$H" --ctrl-in "$C" --out "$T/pc.pcap" \

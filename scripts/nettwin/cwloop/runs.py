@@ -3,7 +3,7 @@
 Each run is one `nettwin cw-loop --engine lockstep` (docs/cwloop.md): seeded hosts' flows through the source ToR
 (reroute RTL and model in lockstep), the fabric model (moving congestion, ECN, loss), the destination ToR
 (reorder RTL and model in lockstep) and back, checked by nettwin.cwloop.check (per flow in order, exactly once, byte
-for byte; rr_check's three conditions at every reroute; at most two paths in flight per flow; hold times within
+for byte; reroute_check's three conditions at every reroute; at most two paths in flight per flow; hold times within
 the bounds it computes from the captures).
 Scenarios: one (1 congested path of 8, moved 4 times), two (2 at a time), lossy (2 at a time, 2 % data loss on
 them, 1 % control loss, a quarter of the flows over IPv6), paths4 (4 paths, 16 flows); and the ECMP-against-

@@ -76,7 +76,7 @@ from nettwin.rdma.layers import fix_ipv4_checksum, icrc
 # The block's counters, their --stats keys and drop reasons come from its descriptor (docs/blockgen.md).
 DESCRIPTOR = blockdesc.load("reorder")
 DROP_REASONS = tuple(blockdesc.drop_reasons(DESCRIPTOR))
-# The keys this checker reads (nettwin.reorder.oracle's stats have these too), all of them the descriptor's.
+# The keys this checker reads (nettwin.reorder.ref's stats have these too), all of them the descriptor's.
 STATS_KEYS = ("packets_in", "delivered", "control_out", "held_now", "released_by_tail",
               "released_by_timeout", "fallback_unordered", "fallback_collision", "drops",
               "peak_queues", "peak_buffer_bytes", "hold_us")

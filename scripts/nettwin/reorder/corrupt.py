@@ -40,7 +40,7 @@ def main():
     if m in ("drop", "flip", "dup"):
         j = len(dl) // 2
         h = parse(dl[j][0])
-        print(f"cw_corrupt: {m} delivered frame {j} (flow {key_str(flow_key(dl[j][0]))} PSN 0x{h.psn:06x})")
+        print(f"reorder_corrupt: {m} delivered frame {j} (flow {key_str(flow_key(dl[j][0]))} PSN 0x{h.psn:06x})")
         if m == "drop":
             del dl[j]
         elif m == "dup":
@@ -54,20 +54,20 @@ def main():
         key = calm[0]
         idx = [j for j, (fr, _) in enumerate(dl) if flow_key(fr) == key]
         j1, j2 = idx[len(idx) // 2], idx[len(idx) // 2 + 1]
-        print(f"cw_corrupt: swap delivered frames {j1} and {j2} of flow {key_str(key)}")
+        print(f"reorder_corrupt: swap delivered frames {j1} and {j2} of flow {key_str(key)}")
         dl[j1], dl[j2] = (dl[j2][0], dl[j1][1]), (dl[j1][0], dl[j2][1])
     elif m in ("rm-notify", "rm-clear", "rm-reply"):
         op = {"rm-notify": CW_NOTIFY, "rm-clear": CW_CLEAR, "rm-reply": CW_RTT_REPLY}[m]
         k = next(k for k, (fr, _) in enumerate(ctrl) if decode_cw(fr).op == op)
-        print(f"cw_corrupt: removed control frame {k} (PSN 0x{parse(ctrl[k][0]).psn:06x})")
+        print(f"reorder_corrupt: removed control frame {k} (PSN 0x{parse(ctrl[k][0]).psn:06x})")
         del ctrl[k]
         st["control_out"] -= 1
     elif m == "noreorder":
         dl = [(to_nic(fr), ts) for fr, ts in read_pcap(os.path.join(a.dir, "arrivals.pcap"))]
-        print("cw_corrupt: delivered = arrivals in arrival order (no reordering)")
+        print("reorder_corrupt: delivered = arrivals in arrival order (no reordering)")
     elif m == "stats":
         st["packets_in"] += 1
-        print("cw_corrupt: stats packets_in + 1")
+        print("reorder_corrupt: stats packets_in + 1")
     elif m in ("lie-buffer-full", "lie-collision", "late"):
         calm = [tuple(f["key"]) for f in meta["flows"] if not f["reroutes"]] or [tuple(meta["flows"][0]["key"])]
         idx = [j for j, (fr, _) in enumerate(dl) if flow_key(fr) == calm[0]]
@@ -76,24 +76,24 @@ def main():
             dl = [x for j, x in enumerate(dl) if j not in gone]
             st["delivered"] -= len(gone)
             st["drops"]["buffer_full"] += len(gone)
-            print(f"cw_corrupt: removed {len(gone)} frames of flow {key_str(calm[0])}, stats claim buffer_full")
+            print(f"reorder_corrupt: removed {len(gone)} frames of flow {key_str(calm[0])}, stats claim buffer_full")
         elif m == "lie-collision":
             sel = idx[:20]
             frames = [dl[j][0] for j in sel][::-1]
             for j, fr in zip(sel, frames):
                 dl[j] = (fr, dl[j][1])
             st["fallback_collision"] = max(1, st.get("fallback_collision", 0))
-            print(f"cw_corrupt: reversed {len(sel)} frames of flow {key_str(calm[0])}, stats claim fallback_collision")
+            print(f"reorder_corrupt: reversed {len(sel)} frames of flow {key_str(calm[0])}, stats claim fallback_collision")
         else:
             j = idx[-1]
             dl[j] = (dl[j][0], dl[j][1] + 40e-6)
             dl.sort(key=lambda x: x[1])
-            print(f"cw_corrupt: last frame of flow {key_str(calm[0])} (PSN 0x{parse(dl[-1][0]).psn:06x}...) 40 us late")
+            print(f"reorder_corrupt: last frame of flow {key_str(calm[0])} (PSN 0x{parse(dl[-1][0]).psn:06x}...) 40 us late")
     elif m == "early-clear":
         k = next(k for k, (fr, _) in enumerate(ctrl) if decode_cw(fr).op == CW_CLEAR)
         ctrl[k] = (ctrl[k][0], ctrl[k][1] - 5e-6)
         ctrl.sort(key=lambda x: x[1])
-        print(f"cw_corrupt: CLEAR (control frame {k}) 5 us early")
+        print(f"reorder_corrupt: CLEAR (control frame {k}) 5 us early")
     write_pcap(a.out_delivered, dl)
     write_pcap(a.out_ctrl, ctrl)
     with open(a.out_stats, "w") as f:

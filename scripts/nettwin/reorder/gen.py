@@ -290,7 +290,7 @@ def main():
         if a.wire_format != SEED:
             f.write(f"wire_format {a.wire_format}\n")
     # Nanosecond pcaps (the times are whole microseconds): `nettwin reorder` writes its outputs with the input's
-    # resolution, so the departures keep their cycle and cw_check can time a release to the cycle (issue 26).
+    # resolution, so the departures keep their cycle and reorder_check can time a release to the cycle (issue 26).
     write_pcap(os.path.join(a.out_dir, "arrivals.pcap"), [(fab, arr / 1e6) for arr, tx, _, _, fab, _ in arrivals],
                nano=True)
     write_pcap(os.path.join(a.out_dir, "originals.pcap"), [(nic, tx / 1e6) for tx, _, _, nic in originals], nano=True)
@@ -300,7 +300,7 @@ def main():
     nrr = sum(len(x["reroutes"]) for x in meta["flows"])
     nl = sum(len(x["lost"]) for x in meta["flows"])
     ntf = sum(r["tail_first"] for x in meta["flows"] for r in x["reroutes"])
-    print(f"cw_gen: {a.scenario} seed {a.seed}: {len(meta['flows'])} flows, {len(arrivals)} arrivals, "
+    print(f"reorder_gen: {a.scenario} seed {a.seed}: {len(meta['flows'])} flows, {len(arrivals)} arrivals, "
           f"{len(originals)} originals, {nrr} reroutes ({ntf} TAIL first, {nl} TAILs lost), "
           f"{sum(len(x['rtt_requests']) for x in meta['flows'])} RTT_REQUESTs, "
           f"{sum(len(x['ce']) for x in meta['flows'])} CE -> {a.out_dir}")

@@ -18,7 +18,7 @@ nettwin.rdma.layers (not duplicated here).
   parse(frame) -> Hdr (offsets, family, key, psn, ...) or None;  flow_key(frame);  ecn(frame)
 
 Two wire formats (docs/conweave.md "Two wire formats"), chosen like the block's `wire_format` key:
-set_format("seed" | "conweave-p4") once per process (cw_gen / cw_check / cw_oracle / cw_corrupt read it
+set_format("seed" | "conweave-p4") once per process (nettwin.reorder.gen / reorder_check / nettwin.reorder.ref / nettwin.reorder.corrupt read it
 from reorder.txt), or fmt= per call. "conweave-p4" (conweave-project/conweave-p4 39b34be,
 leaf_conweave/p4src/includes/headers.p4): BTH byte 8 = AckReq | opcode(2: 1 DATA, 2 REPLY, 3 NOTIFY) |
 phase | epoch(2) | ask_reply | tail, and the IP/UDP lengths are not grown for the CW header. The CW

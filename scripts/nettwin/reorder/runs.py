@@ -101,7 +101,7 @@ def runs(opts):
                        "--engine", "lockstep"] + [f.format(seed=seed) for f in flags]
                 bp = [f for i, f in enumerate(flags) if f in ("--backpressure", "--ctrl-backpressure")
                       or (i and flags[i - 1] in ("--backpressure", "--ctrl-backpressure"))]
-                checks = [("cw_check", [PY, "-m", "nettwin.reorder.check", "--dir", d, "--delivered", dl,
+                checks = [("reorder_check", [PY, "-m", "nettwin.reorder.check", "--dir", d, "--delivered", dl,
                                         "--ctrl", ctrl, "--stats", stats] + bp + ([] if timed else ["--b2b"]))]
                 out.append(Run("reorder", sc, seed, mode, cmd, vector=vec, checks=checks, stats=stats,
                                outputs=[dl, ctrl], accept=stats_ok, columns=_columns, extract=_extract))

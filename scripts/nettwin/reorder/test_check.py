@@ -1,9 +1,9 @@
-"""cw_check's order rule at the resume deadline (issue 15, found by the random-configuration soak).
+"""reorder_check's order rule at the resume deadline (issue 15, found by the random-configuration soak).
 
 At margin_us 0 the deadline is exactly when a TAIL with the old path's largest one-way delay arrives; the
 timer releases the held packets in that microsecond and the TAIL, late, follows them (docs/conweave.md
-"After a timeout" and "Decision (deadline edge)"). cw_check rejected that as out of PSN order. Here:
-- the soak's two vectors, released by the ideal oracle (nettwin.reorder.oracle, independent of the block), pass;
+"After a timeout" and "Decision (deadline edge)"). reorder_check rejected that as out of PSN order. Here:
+- the soak's two vectors, released by the ideal reference (nettwin.reorder.ref, independent of the block), pass;
 - the tolerance is no wider than the rule: an old-path packet that arrived before the deadline, delivered
   behind the late TAIL (so behind the released new-path packets), still fails;
 - with a built nettwin (NT_BUILD, default ../build), the two replays in lockstep pass (the soak's failures).
@@ -49,7 +49,7 @@ class LateAfterTimeout(unittest.TestCase):
                 f.write(f"{k} {over[k]}\n" if k in over else ln + "\n")
 
     def replay(self, d, seed, scenario, queues, hold, bp, rseed):
-        """The soak's run: vector, lockstep, cw_check; returns the passing check's result."""
+        """The soak's run: vector, lockstep, reorder_check; returns the passing check's result."""
         self.vector(d, seed, scenario, queues, hold)
         r = run(f"{BUILD}/nettwin", "reorder", "--config", f"{d}/reorder.txt", "--in", f"{d}/arrivals.pcap",
                 "--out", f"{d}/dl.pcap", "--ctrl-out", f"{d}/c.pcap", "--stats", f"{d}/s.json",
@@ -63,11 +63,11 @@ class LateAfterTimeout(unittest.TestCase):
         return run(PY, "-m", "nettwin.reorder.check", "--dir", d, "--delivered", dl, "--ctrl", f"{d}/c.pcap",
                    "--stats", f"{d}/s.json", "--backpressure", bp, "--ctrl-backpressure", bp)
 
-    def test_oracle_release_at_the_deadline_passes_and_real_disorder_fails(self):
+    def test_ref_release_at_the_deadline_passes_and_real_disorder_fails(self):
         for seed, sc, q, hold, _, _, qp, tail in CASES:
             with self.subTest(seed=seed), tempfile.TemporaryDirectory() as d:
                 self.vector(d, seed, sc, q, hold)
-                r = run(PY, "-m", "nettwin.reorder.oracle", "--dir", d, "--delivered", f"{d}/dl.pcap",
+                r = run(PY, "-m", "nettwin.reorder.ref", "--dir", d, "--delivered", f"{d}/dl.pcap",
                         "--ctrl", f"{d}/c.pcap", "--stats", f"{d}/s.json")
                 self.assertEqual(r.returncode, 0, r.stderr)
                 r = self.check(d, f"{d}/dl.pcap")
@@ -97,7 +97,7 @@ class LateAfterTimeout(unittest.TestCase):
 
 # Found by the soak at margin_us 0 (2026-11-23 session 5): (seed, scenario, queues, default_hold_us, backpressure,
 # run seed). 1018: a TAIL in its deadline's microsecond beat the timer scan (which waits for room in the output
-# FIFO under backpressure), so the TAIL released the queue; cw_check expected the timeout's CLEAR. 1086: a
+# FIFO under backpressure), so the TAIL released the queue; reorder_check expected the timeout's CLEAR. 1086: a
 # TAIL at exactly 1045629 us was read as 1045628.9999999999 us, before its deadline.
 RACES = [(1018, "tailloss", 16, 326, 0.45, 101801), (1086, "exhaust", 8, 242, 0.35, 108603)]
 
@@ -137,9 +137,9 @@ class DeadlineRace(unittest.TestCase):
 
 
 class TimerReleaseBound(unittest.TestCase):
-    """Issue 26 item 5: cw_check used to allow 1 us (250 cycles) beyond the timer scan on every resume deadline.
+    """Issue 26 item 5: reorder_check used to allow 1 us (250 cycles) beyond the timer scan on every resume deadline.
     The bound is now derived from the documented timer (timing.timer_release_ready / PortBound.latest_release):
-    a capture of the block (cw_gen's nanosecond pcaps, so departures keep their cycle) with the timer release
+    a capture of the block (nettwin.reorder.gen's nanosecond pcaps, so departures keep their cycle) with the timer release
     that has the least room moved to exactly its latest allowed cycle passes, and one cycle later fails."""
     CASE = (1, "tailloss")      # 82 packets released by the timer, no backpressure
 

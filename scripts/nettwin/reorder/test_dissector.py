@@ -4,7 +4,7 @@
   PYTHONPATH=scripts /usr/bin/python3 -m nettwin.reorder.test_dissector PCAP... [--lua FILE] [--nic-view] [--malformed]
 
 For each PCAP (ConWeave fabric frames, e.g. nettwin.reorder.gen's arrivals.pcap, or control packets, e.g. the
-oracle's / the block's ctrl.pcap) runs
+reference's / the block's ctrl.pcap) runs
 
   tshark -X lua_script:conweave.lua -o conweave.enabled:TRUE -r PCAP -T fields -E separator=/t -e ...
 
@@ -294,22 +294,22 @@ def main(argv=None):
                     results.append(check_file(exe, a.lua, sp, nic_view=nv,
                                               label=f"{len(syn)} malformed variants"))
     except InputError as e:
-        print(f"test_cw_dissector: error: {e}", file=sys.stderr)
+        print(f"reorder_test_dissector: error: {e}", file=sys.stderr)
         return 2
     except Fail as e:
         print(f"MISMATCH: {e}")
-        print("test_cw_dissector: FAIL")
+        print("reorder_test_dissector: FAIL")
         return 1
     errors = [e for errs, _, _ in results for e in errs]
     if errors:
         for (errs, summ, _) in results:
             for e in errs[:10]:
                 print(f"MISMATCH: {summ.split(':')[0]}: {e}")
-        print(f"test_cw_dissector: FAIL: {len(errors)} problems")
+        print(f"reorder_test_dissector: FAIL: {len(errors)} problems")
         return 1
     for _, summ, _ in results:
         print(f"  ok: {summ}")
-    print(f"test_cw_dissector: PASS: {sum(r[2][0] for r in results)} of {sum(r[2][1] for r in results)} frames "
+    print(f"reorder_test_dissector: PASS: {sum(r[2][0] for r in results)} of {sum(r[2][1] for r in results)} frames "
           f"in {len(results)} runs match reorder.layers, no Lua error, default run leaves RoCEv2 alone")
     return 0
 

@@ -4,8 +4,8 @@
   (conweave-project/conweave-p4 39b34be) lays it out, independently of layers.p4_byte8; the IP/UDP lengths
   are the NIC's (not grown for the CW header); the seed meaning (epoch + phase, REROUTED = phase, an
   ask_reply without TAIL = RTT_REQUEST) and the NIC frame come back;
-- with a built nettwin (NT_BUILD, default ../build): cw_gen --wire-format conweave-p4 (mixed, seed 1)
-  through `nettwin reorder --engine lockstep` passes cw_check (in order, exactly once, byte for byte, every
+- with a built nettwin (NT_BUILD, default ../build): nettwin.reorder.gen --wire-format conweave-p4 (mixed, seed 1)
+  through `nettwin reorder --engine lockstep` passes reorder_check (in order, exactly once, byte for byte, every
   control packet in conweave-p4's layout), and the same arrivals read as the seed's format are all
   `malformed` (what a new user saw: 555 of 555), so the format really is chosen by the configuration.
 

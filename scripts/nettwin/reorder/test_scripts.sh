@@ -6,7 +6,7 @@
 # Per seed and scenario (mixed tailloss epochwrap tswrap ecn exhaust):
 # 1. nettwin.reorder.gen is deterministic (two runs, identical bytes) and its fabric frames strip back to the
 #    originals (reorder/layers.py round trip);
-# 2. the ideal oracle (nettwin.reorder.oracle) output passes nettwin.reorder.check;
+# 2. the ideal reference (nettwin.reorder.ref) output passes nettwin.reorder.check;
 # 3. damaged copies (nettwin.reorder.corrupt) fail (exit 1) with the precise message expected: dropped,
 #    swapped, flipped and duplicated packets, removed NOTIFY / CLEAR / RTT_REPLY, no reordering at
 #    all, inconsistent stats, stats that claim drops or collisions the traffic cannot cause, a packet
@@ -14,7 +14,7 @@
 # 4. (first scenario only) the tshark Lua dissector (nettwin/reorder/test_dissector.py) decodes the fabric frames and
 #    the control packets as reorder/layers.py does, and not by default; first seed: also malformed variants and
 #    a broken copy of the dissector that must fail;
-# 5. conweave-p4's wire format (first seed, mixed): cw_gen --wire-format conweave-p4, the oracle passes cw_check,
+# 5. conweave-p4's wire format (first seed, mixed): nettwin.reorder.gen --wire-format conweave-p4, the reference passes reorder_check,
 #    the dissector with conweave.wire_format:conweave-p4 agrees with reorder/layers.py, damaged copies fail;
 # 6. unusable input exits 2.
 # Exits non-zero on the first failure.
@@ -29,7 +29,7 @@ SEEDS=("$@")
 [ ${#SEEDS[@]} -eq 0 ] && SEEDS=(1 2)
 SCENARIOS=(mixed tailloss epochwrap tswrap ecn exhaust)
 
-fail() { echo "test_cw_scripts: FAIL: $*" >&2; exit 1; }
+fail() { echo "reorder test_scripts: FAIL: $*" >&2; exit 1; }
 expect_rc() {   # expect_rc RC PATTERN CMD...
     local want="$1" pat="$2"; shift 2
     local rc=0
@@ -46,7 +46,7 @@ for seed in "${SEEDS[@]}"; do
     $PY -m nettwin.reorder.gen --seed "$seed" --scenario "$sc" --out-dir "$D"
     $PY -m nettwin.reorder.gen --seed "$seed" --scenario "$sc" --out-dir "$D.again" >/dev/null
     for f in reorder.txt arrivals.pcap originals.pcap flows.json; do
-        cmp -s "$D/$f" "$D.again/$f" || fail "cw_gen not deterministic: $sc seed $seed $f"
+        cmp -s "$D/$f" "$D.again/$f" || fail "nettwin.reorder.gen not deterministic: $sc seed $seed $f"
     done
     echo "  ok: deterministic"
     $PY -c "
@@ -62,7 +62,7 @@ for f, _ in arr:
     assert not check_icrc(f) and decode_cw(f).op in (0, 1)
 print('  ok: %d fabric frames strip back to their NIC frames' % len(arr))
 "
-    $PY -m nettwin.reorder.oracle --dir "$D" --delivered "$D/dl.pcap" --ctrl "$D/ctrl.pcap" --stats "$D/stats.json"
+    $PY -m nettwin.reorder.ref --dir "$D" --delivered "$D/dl.pcap" --ctrl "$D/ctrl.pcap" --stats "$D/stats.json"
     expect_rc 0 "PASS" $PY -m nettwin.reorder.check --dir "$D" --delivered "$D/dl.pcap" --ctrl "$D/ctrl.pcap" --stats "$D/stats.json"
     if [ "$sc" = "${SCENARIOS[0]}" ]; then   # tshark Lua dissector: first scenario only (~0.5 s per tshark run)
         extra=(); [ "$seed" = "${SEEDS[0]}" ] && extra=(--malformed)
@@ -98,8 +98,8 @@ done
 echo "== conweave-p4's wire format (docs/conweave.md \"Two wire formats\")"
 D="$W/p4.${SEEDS[0]}"
 $PY -m nettwin.reorder.gen --seed "${SEEDS[0]}" --scenario mixed --out-dir "$D" --wire-format conweave-p4
-grep -q "^wire_format conweave-p4$" "$D/reorder.txt" || fail "cw_gen --wire-format conweave-p4: no wire_format line"
-$PY -m nettwin.reorder.oracle --dir "$D" --delivered "$D/dl.pcap" --ctrl "$D/ctrl.pcap" --stats "$D/stats.json"
+grep -q "^wire_format conweave-p4$" "$D/reorder.txt" || fail "nettwin.reorder.gen --wire-format conweave-p4: no wire_format line"
+$PY -m nettwin.reorder.ref --dir "$D" --delivered "$D/dl.pcap" --ctrl "$D/ctrl.pcap" --stats "$D/stats.json"
 expect_rc 0 "PASS" $PY -m nettwin.reorder.check --dir "$D" --delivered "$D/dl.pcap" --ctrl "$D/ctrl.pcap" --stats "$D/stats.json"
 expect_rc 0 "PASS" "${PYM[@]}" nettwin.reorder.test_dissector --wire-format conweave-p4 "$D/arrivals.pcap" "$D/ctrl.pcap"
 for m in "swap:out of PSN order" "rm-clear:no CLEAR mirroring" "rm-reply:no RTT_REPLY"; do
@@ -115,4 +115,4 @@ echo "not json" > "$W/bad.json"
 expect_rc 2 "unusable input" $PY -m nettwin.reorder.check --dir "$D" --delivered "$D/dl.pcap" --ctrl "$D/ctrl.pcap" --stats "$W/bad.json"
 expect_rc 2 "unusable input" $PY -m nettwin.reorder.check --dir "$W" --delivered "$D/dl.pcap" --ctrl "$D/ctrl.pcap" --stats "$D/stats.json"
 expect_rc 2 "no such file" "${PYM[@]}" nettwin.reorder.test_dissector "$W/nonexistent.pcap"
-echo "test_cw_scripts: all passed"
+echo "reorder test_scripts: all passed"

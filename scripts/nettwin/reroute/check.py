@@ -6,7 +6,7 @@
 Believes nothing the block says about itself that it cannot recompute from the pcaps (D/hosts.pcap,
 D/control.pcap, D/run.json from nettwin.reroute.gen, and the block's output). It decodes every output frame with the
 reorder block's Scapy-side layers (nettwin.reorder.layers), not with the block's code, and checks:
-- conservation and order: the outputs are the host frames in order (every host frame of rr_gen is valid);
+- conservation and order: the outputs are the host frames in order (every host frame of nettwin.reroute.gen is valid);
   each output stripped back (to_nic) is byte-equal to its host frame and has a valid ICRC, and is exactly
   to_fabric(host frame, its decoded fields) (lengths, IPv4 checksum, where the CW header goes);
 - every reroute (an output with TAIL) satisfied, at its decision time T (its TX_TSTAMP, placed in absolute
@@ -20,7 +20,7 @@ reorder block's Scapy-side layers (nettwin.reorder.layers), not with the block's
   confirmed the old path drained (the CLEAR);
 - RTT_REQUEST: never a second one while one is outstanding (not answered, no TAIL, no idle gap);
 - the stats agree with the pcaps (packets, control packets, every control packet accounted for).
-The wire format is run.json's `wire_format` (rr_gen --wire-format; absent: the seed's): every frame is decoded
+The wire format is run.json's `wire_format` (nettwin.reroute.gen --wire-format; absent: the seed's): every frame is decoded
 and re-encoded in it (layers.set_format), so in conweave-p4's format the byte-8 layout, the IP/UDP lengths that
 are not grown and the IPv4 checksum are all checked against the reorder block's Scapy-side encoder; the
 stats' wire_format must be the same.
@@ -88,7 +88,7 @@ def check(d, out, stats, rep, prefix=""):
     if st.get("mismatches", 0) != 0 or not st.get("conservation_ok", False):
         err("the run reports mismatches or a conservation failure")
     if st.get("drops", {}).get("malformed", 0) != 0:
-        err("malformed drops on rr_gen's valid host frames")
+        err("malformed drops on nettwin.reroute.gen's valid host frames")
 
     # ---- bytes and order ----
     kind[0] = "bytes"

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""A fabric between the two ConWeave ToRs, open loop: a `nettwin reroute` output becomes a cw_check directory.
+"""A fabric between the two ConWeave ToRs, open loop: a `nettwin reroute` output becomes a reorder_check directory.
 
   PYTHONPATH=scripts /usr/bin/python3 -m nettwin.reroute.fabric --dir D --fabric fabric.pcap --out-dir E [--base-us 4] [--step-us 6]
 
@@ -88,7 +88,7 @@ def main():
         fabric = read_pcap(a.fabric)
         arrivals, flows, delay = build(hosts, fabric, run["paths"], a.base_us, a.step_us)
     except (InputError, OSError, ValueError, KeyError) as e:
-        print("rr_fabric: %s" % e, file=sys.stderr)
+        print("reroute_fabric: %s" % e, file=sys.stderr)
         return 2
     os.makedirs(a.out_dir, exist_ok=True)
     with open(os.path.join(a.out_dir, "reorder.txt"), "w") as f:
@@ -99,10 +99,10 @@ def main():
     write_pcap(os.path.join(a.out_dir, "arrivals.pcap"), [(fr, t / 1e6) for t, _, fr in arrivals], nano=True)
     write_pcap(os.path.join(a.out_dir, "originals.pcap"), hosts, nano=True)
     with open(os.path.join(a.out_dir, "flows.json"), "w") as f:
-        json.dump(dict(source="rr_fabric", wire_format=fmt, path_delay_us=delay, flows=flows), f, indent=1,
+        json.dump(dict(source="nettwin.reroute.fabric", wire_format=fmt, path_delay_us=delay, flows=flows), f, indent=1,
                   sort_keys=True)
         f.write("\n")
-    print("rr_fabric: %d frames, %d flows, %d TAILs, path delays %s us (%s format) -> %s"
+    print("reroute_fabric: %d frames, %d flows, %d TAILs, path delays %s us (%s format) -> %s"
           % (len(arrivals), len(flows), sum(len(x["reroutes"]) for x in flows), delay, fmt, a.out_dir))
     return 0
 

@@ -128,7 +128,7 @@ def main():
     write_pcap(os.path.join(a.out_dir, "control.pcap"), [(f, t / 1e6) for t, f in ctrl])
     with open(os.path.join(a.out_dir, "run.json"), "w") as f:
         json.dump(run, f, indent=1)
-    print("rr_gen: %s seed %d (%s format): %d host frames, %d control packets"
+    print("reroute_gen: %s seed %d (%s format): %d host frames, %d control packets"
           % (a.scenario, a.seed, a.wire_format, len(hosts), len(ctrl)))
     return 0
 

@@ -3,11 +3,11 @@
 Every nettwin.reroute.gen scenario x seed through `nettwin reroute --engine lockstep` (RTL and cycle model compared every
 cycle), timed (the pcaps' offer times) and timed+bp (40 % backpressure on the fabric output), each checked by
 nettwin.reroute.check (byte-exact order, the three conditions at every reroute, epochs, flags, at most two paths per
-flow between drains, stats against the pcaps). The p4-* scenarios are rr_gen's scenario of that name in
-conweave-p4's wire format (rr_gen --wire-format conweave-p4, `nettwin reroute --wire-format conweave-p4`,
-rr_check reading the format from run.json; docs/reroute.md "Wire format"). The *-e2e scenarios go on to the
+flow between drains, stats against the pcaps). The p4-* scenarios are nettwin.reroute.gen's scenario of that name in
+conweave-p4's wire format (nettwin.reroute.gen --wire-format conweave-p4, `nettwin reroute --wire-format conweave-p4`,
+reroute_check reading the format from run.json; docs/reroute.md "Wire format"). The *-e2e scenarios go on to the
 destination ToR (issue 26 item 2's "a conweave-p4-layout capture goes through the destination ToR in order,
-exactly once, in lockstep"): rr_gen --no-clear (each flow reroutes at most once, so an open loop is safe),
+exactly once, in lockstep"): nettwin.reroute.gen --no-clear (each flow reroutes at most once, so an open loop is safe),
 the block's output through nettwin.reroute.fabric's paths (different delays: rerouted packets overtake their TAIL),
 `nettwin reorder --engine lockstep` with the same wire_format, and nettwin.reorder.check on what the hosts get. The
 closed loop through the destination ToR is a GoogleTest
@@ -52,17 +52,17 @@ def runs(opts):
                        os.path.join(d, "control.pcap"), "--out", fab, "--stats", stats, "--flows", flows,
                        "--paths", "8", "--reply-cutoff-us", "40", "--path-busy-us", "100", "--flow-idle-us",
                        "2000", "--engine", "lockstep"] + fmt + [f.format(seed=seed) for f in flags]
-                checks = [("rr_check", [PY, "-m", "nettwin.reroute.check", "--dir", d, "--out", fab,
+                checks = [("reroute_check", [PY, "-m", "nettwin.reroute.check", "--dir", d, "--out", fab,
                                         "--stats", stats])]
                 if e2e:
                     e = os.path.join(d, "reorder_%s" % tag(mode))
                     dl, ctl, dst = (os.path.join(e, x) for x in ("delivered.pcap", "control.pcap", "stats.json"))
-                    checks += [("rr_fabric", [PY, "-m", "nettwin.reroute.fabric", "--dir", d, "--fabric", fab,
+                    checks += [("reroute_fabric", [PY, "-m", "nettwin.reroute.fabric", "--dir", d, "--fabric", fab,
                                               "--out-dir", e]),
                                ("reorder", [opts.nettwin, "reorder", "--config", os.path.join(e, "reorder.txt"),
                                             "--in", os.path.join(e, "arrivals.pcap"), "--out", dl, "--ctrl-out",
                                             ctl, "--stats", dst, "--engine", "lockstep"]),
-                               ("cw_check", [PY, "-m", "nettwin.reorder.check", "--dir", e, "--delivered", dl,
+                               ("reorder_check", [PY, "-m", "nettwin.reorder.check", "--dir", e, "--delivered", dl,
                                              "--ctrl", ctl, "--stats", dst])]
                 out.append(Run("reroute", sc, seed, mode, cmd, vector=vec, checks=checks, stats=stats,
                                outputs=[fab], accept=stats_ok, columns=_columns))

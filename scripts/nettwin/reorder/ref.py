@@ -1,7 +1,9 @@
 #!/usr/bin/python3
-"""Tiny ideal ConWeave destination-ToR oracle, for the checker's self-test (not a model of the RTL).
+"""The reorder block's Python reference: a tiny ideal ConWeave destination ToR (zero processing
+time), for the checker's self-test: its output must pass nettwin.reorder.check. Not a model of the RTL; named ref.py
+like every block's Python reference (issue 28 item 4; it was oracle.py).
 
-  PYTHONPATH=scripts /usr/bin/python3 -m nettwin.reorder.oracle --dir D --delivered OUT.pcap --ctrl CTRL.pcap --stats S.json
+  PYTHONPATH=scripts /usr/bin/python3 -m nettwin.reorder.ref --dir D --delivered OUT.pcap --ctrl CTRL.pcap --stats S.json
 
 Reads D/reorder.txt and D/arrivals.pcap (nettwin.reorder.gen) and applies docs/conweave.md's per-flow rules
 with zero processing time: previous-epoch packets forwarded, REROUTED packets of the current epoch
@@ -158,7 +160,7 @@ def main():
     with open(a.stats, "w") as f:
         json.dump(st, f, indent=1, sort_keys=True)
         f.write("\n")
-    print(f"cw_oracle: {st['packets_in']} in, {st['delivered']} delivered, {st['control_out']} control, "
+    print(f"reorder_ref: {st['packets_in']} in, {st['delivered']} delivered, {st['control_out']} control, "
           f"held {st['held']} (tail {st['released_by_tail']}, timeout {st['released_by_timeout']}), "
           f"fallback_unordered {st['fallback_unordered']}, peak queues {st['peak_queues']}")
 
