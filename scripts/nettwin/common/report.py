@@ -11,8 +11,11 @@ thousand times:
     <tool>: PASS: <what was checked>                              exit 0
     <tool>: unusable input: <why>       (on stderr)               exit 2
 
+A checker whose later checks depend on the earlier ones (re, lb's plan checks, the feedback loop) raises Fail at
+the first failed check and reports it the same way (one MISMATCH line, then FAIL).
+
 <tool> is the checker's one name, `<block>_check` (lb_check, udplb_check, rdma_check, reorder_check,
-reroute_check, cwloop_check, re_check, vnic_check, naa_check). The regression reads the exit code and shows the
+reroute_check, cwloop_check, re_check, vnic_check, naa_check; lb_plan_check, udplb_plan_check, lb_feedback). The regression reads the exit code and shows the
 tail of this output; the shell tests grep the `<tool>: PASS` / `<tool>: FAIL` line and the messages.
 
     rep = Report("lb_check")
@@ -69,8 +72,23 @@ class Report:
         print(f"{self.tool}: PASS: {passed() if callable(passed) else passed}")
         return 0
 
+    def stopped(self, fail):
+        """A Fail that stopped the checker: filed under its check, then the FAIL verdict (exit 1)."""
+        self.fail(fail.check, str(fail))
+        return self.finish("")
+
     def unusable(self, why):
         return unusable(self.tool, why)
+
+
+class Fail(Exception):
+    """A failed check after which a checker cannot go on (the later checks assume it held): re, lb's plan checks
+    and the feedback loop stop at the first. `check` names it in the MISMATCH line; a caller that knows the
+    phase may pass it instead (`Report.fail(phase, str(e))`)."""
+
+    def __init__(self, msg, check="check"):
+        super().__init__(msg)
+        self.check = check
 
 
 def unusable(tool, why):

@@ -24,7 +24,8 @@ files: nothing dropped, every packet out; all packets of an event went to one me
 used (so the simulation's mapping is the data plane's); no event lost to a full queue; and the slow member's
 share of new events over the last quarter of the run is within 10% of what its rate allows, read both ways:
 its rate / the offered event rate (the most it can take without its queue growing) and its rate / the sum of
-the rates (the rate-proportional share). Exit 0 ok, 1 check failed, 2 bad input.
+the rates (the rate-proportional share). Prints nettwin.common.report's report (`lb_feedback: PASS: ...`, or the
+first failed check's MISMATCH line and `lb_feedback: FAIL: ...`): exit 0 ok, 1 check failed, 2 unusable input.
 """
 import argparse
 import json
@@ -35,16 +36,13 @@ import subprocess
 import sys
 
 from nettwin.common.pcap import InputError, read_pcap, write_pcap
+from nettwin.common.report import Fail, Report
 from nettwin.lb import tables as lb_tables
 from nettwin.lb.tables import ScriptError
 
 LB_MAC, LB_IP4, LB_PORT = 0x00aabbccddee, "10.1.2.3", 0x4C42
 FILTER = "table_add dst_filter_table NoAction 0x00aabbccddee 0x0800 10.1.2.3 =>\n"
 SLOTS = 512
-
-
-class Fail(Exception):
-    pass
 
 
 # The loop's parameters: full run (regression) and --quick (ctest).
@@ -313,12 +311,12 @@ def check(d, out_path, stats_path):
                    "%.1f%%) and %.4f (rate / sum of rates, off by %.1f%%): more than 10%%"
                    % (r["slow"], r["share"], r["allowed"], 100 * r["error"], r["proportional"],
                       100 * r["error_proportional"]))
-    print("lb_feedback: ok: %d events (%d packets) each to one member, as simulated, none dropped or lost; slow "
-          "member m%d: share %.4f of the last %d periods' events, its rate allows %.4f (rate / event rate, off by "
-          "%.1f%%) and %.4f (rate / sum of rates, off by %.1f%%), %d slots"
-          % (len(sim), len(frames), r["slow"], r["share"], r["periods"], r["allowed"], 100 * r["error"],
-             r["proportional"], 100 * r["error_proportional"], r["slots"]))
-    return r
+    summary = ("%d events (%d packets) each to one member, as simulated, none dropped or lost; slow member m%d: share "
+               "%.4f of the last %d periods' events, its rate allows %.4f (rate / event rate, off by %.1f%%) and %.4f "
+               "(rate / sum of rates, off by %.1f%%), %d slots"
+               % (len(sim), len(frames), r["slow"], r["share"], r["periods"], r["allowed"], 100 * r["error"],
+                  r["proportional"], 100 * r["error_proportional"], r["slots"]))
+    return r, summary
 
 
 def plot(d, png):
@@ -376,6 +374,7 @@ def main(argv=None):
     p.add_argument("--dir", required=True)
     p.add_argument("--png", required=True)
     a = ap.parse_args(argv)
+    rep = Report("lb_feedback")  # the check (and a gen whose lb-plan refuses) report as every checker does
     try:
         if a.cmd == "gen":
             prm = dict(QUICK if a.quick else FULL)
@@ -387,18 +386,18 @@ def main(argv=None):
             print("lb_feedback: %d periods, %d switches planned, %d events lost to a full queue"
                   % (len(trace), len(trace), lost))
         elif a.cmd == "check":
-            r = check(a.dir, a.out, a.stats)
+            r, summary = check(a.dir, a.out, a.stats)
             if a.json:
                 with open(a.json, "w") as f:
                     json.dump(r, f, indent=1)
+            return rep.finish(summary)
         else:
             plot(a.dir, a.png)
     except Fail as e:
-        print("lb_feedback: FAIL: %s" % e)
-        return 1
+        rep.fail(a.cmd, str(e))
+        return rep.finish("")
     except (ScriptError, InputError, OSError, ValueError, KeyError) as e:
-        print("lb_feedback: error: %s" % e, file=sys.stderr)
-        return 2
+        return rep.unusable(e)
     return 0
 
 

@@ -23,7 +23,8 @@ lb-plan).  It checks
            -> the new calendar's; the RE header and payload arrive unchanged.
 --self-test compares the maximal-block count with exhaustive searches on small ranges, and the fewest
 neighbouring pairs with an exhaustive search over small rings. --initial checks an initial plan's calendar.
-Exit 0 ok, 1 check failed, 2 bad input.
+Prints nettwin.common.report's report (`lb_plan_check: PASS: ...`, or the first failed check's MISMATCH line - plan,
+traffic, calendar or self-test - and `lb_plan_check: FAIL: ...`): exit 0 ok, 1 check failed, 2 unusable input.
 """
 import argparse
 import ipaddress
@@ -33,6 +34,7 @@ import sys
 from fractions import Fraction
 
 from nettwin.common.pcap import InputError, read_pcap
+from nettwin.common.report import Fail, Report
 from nettwin.lb import tables as lb_tables
 from nettwin.lb.tables import ScriptError
 
@@ -40,8 +42,6 @@ TOP = (1 << 64) - 1
 SLOTS = 512
 
 
-class Fail(Exception):
-    pass
 
 
 def tables_of(*paths):
@@ -312,9 +312,7 @@ def check_initial(tables_path, members_path):
                 out[et] = (e.mac_da, e.ip_dst, e.udp_dst)
         return out
     pairs = check_calendar(cal, members, counts, member_of, "initial")
-    print("lb_plan_check: ok: calendar counts %s, %d neighbouring pairs (the fewest possible)"
-          % ("/".join(str(c) for c in counts), pairs))
-    return 0
+    return "calendar counts %s, %d neighbouring pairs (the fewest possible)" % ("/".join(str(c) for c in counts), pairs)
 
 
 def self_test():
@@ -343,8 +341,7 @@ def self_test():
         for counts, b in best.items():
             if fewest_pairs(list(counts)) != b:
                 raise Fail("self-test: fewest_pairs(%s) = %d, exhaustive %d" % (counts, fewest_pairs(counts), b))
-    print("lb_plan_check: self-test ok (minimal cover = exhaustive searches, apportionment examples)")
-    return 0
+    return "self-test (minimal cover = exhaustive searches, apportionment examples)"
 
 
 def main(argv=None):
@@ -356,26 +353,29 @@ def main(argv=None):
     ap.add_argument("--initial", nargs=2, metavar=("TABLES", "MEMBERS"),
                     help="check an initial plan's calendar (counts, neighbouring pairs) against a members file")
     a = ap.parse_args(argv)
+    if not (a.self_test or a.initial or (a.dir and a.out and a.stats)):
+        ap.error("--dir, --out and --stats are required")
+    rep = Report("lb_plan_check")
+    phase = "plan"  # the check that runs: self-test, calendar, plan, traffic (stops at the first failure)
     try:
         if a.self_test:
-            return self_test()
+            phase = "self-test"
+            return rep.finish(self_test())
         if a.initial:
-            return check_initial(*a.initial)
-        if not (a.dir and a.out and a.stats):
-            ap.error("--dir, --out and --stats are required")
+            phase = "calendar"
+            return rep.finish(check_initial(*a.initial))
         with open(os.path.join(a.dir, "scenario.json")) as f:
             sc = json.load(f)
         before, mid, old_cal, new_cal, n_prefix = check_plan(a.dir, sc)
+        phase = "traffic"
         counts = check_traffic(a.dir, sc, a.out, a.stats, before, mid, old_cal, new_cal)
     except Fail as e:
-        print("lb_plan_check: FAIL: %s" % e)
-        return 1
+        rep.fail(phase, str(e))
+        return rep.finish("")
     except (ScriptError, InputError, OSError, ValueError, KeyError) as e:
-        print("lb_plan_check: error: %s" % e, file=sys.stderr)
-        return 2
-    print("lb_plan_check: ok: %d prefixes (minimal) cover [%d, %d); %d packets to the old calendar, %d to the "
-          "new, none dropped" % (n_prefix, sc["start"], sc["boundary"], counts[0], counts[1]))
-    return 0
+        return rep.unusable(e)
+    return rep.finish("%d prefixes (minimal) cover [%d, %d); %d packets to the old calendar, %d to the new, none "
+                      "dropped" % (n_prefix, sc["start"], sc["boundary"], counts[0], counts[1]))
 
 
 if __name__ == "__main__":

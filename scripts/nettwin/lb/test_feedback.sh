@@ -31,7 +31,7 @@ $PY -m nettwin.lb.feedback plot --dir "$W/fb" --png "$W/fb/feedback.png"
 [ -s "$W/fb/feedback.png" ] || fail "no plot"
 
 loop "$W/off" --no-feedback --periods 16
-expect 1 "FAIL: slow member m2 ends with 0.2.* of the events, its rate allows 0.10.*: more than 10%" \
+expect 1 "MISMATCH .* first: slow member m2 ends with 0.2.* of the events, its rate allows 0.10.*: more than 10%" \
     $PY -m nettwin.lb.feedback check --dir "$W/off" --out "$W/off/out.pcap" --stats "$W/off/stats.json"
 
 $PY - "$W/fb/events.json" <<'PYEOF'
@@ -40,6 +40,6 @@ ev = json.load(open(sys.argv[1]))
 ev["members"][700] = (ev["members"][700] + 1) % 4
 json.dump(ev, open(sys.argv[1], "w"))
 PYEOF
-expect 1 "FAIL: event [0-9]*: the LB sent it to member [0-9], the simulation to [0-9]" \
+expect 1 "MISMATCH .* first: event [0-9]*: the LB sent it to member [0-9], the simulation to [0-9]" \
     $PY -m nettwin.lb.feedback check --dir "$W/fb" --out "$W/fb/out.pcap" --stats "$W/fb/stats.json"
 echo "test_feedback: ok"

@@ -54,14 +54,14 @@ first[-1] = [x for x in ids if x != first[-1]][0] if len(ids) > 1 else "0x7fff"
 lines[cal[0]] = " ".join(first)
 open(sys.argv[1], "w").write("\n".join(lines))
 PYEOF
-expect 1 "FAIL: member .* slots of the new calendar, largest remainder gives" \
+expect 1 "MISMATCH .* first: member .* slots of the new calendar, largest remainder gives" \
     $PY -m nettwin.lb.plan_check --dir "$d" --out "$d/out.pcap" --stats "$d/stats.json"
 cp "$W/late/switch.txt" "$d/switch.txt"
 read -r n1 n2 < <($PY -c "import json,sys; s=json.load(open(sys.argv[1]))['segments']; print(s[0], s[1])" "$d/scenario.json")
 { cat "$W/late/current.txt"; echo "run_traffic $((n1 + n2))"; cat "$W/late/switch.txt" "$W/late/cleanup.txt"; } >"$W/late/run.txt"
 "$NT" lb --tables "$W/late/run.txt" --in "$W/late/packets_in.pcap" --out "$W/late/out.pcap" \
     --stats "$W/late/stats.json" --engine model >/dev/null
-expect 1 "FAIL: packet .* (>= boundary): sent to" \
+expect 1 "MISMATCH .* first: packet .* (>= boundary): sent to" \
     $PY -m nettwin.lb.plan_check --dir "$W/late" --out "$W/late/out.pcap" --stats "$W/late/stats.json"
 
 # Refusals: exit 2 with a message naming the rule.
@@ -134,6 +134,6 @@ a[-1], b[-1] = b[-1], a[-1]
 lines[cal[k]], lines[cal[k + 1]] = " ".join(a), " ".join(b)
 open(p, "w").write("\n".join(lines))
 PYEOF
-expect 1 "FAIL: the initial calendar has [1-9][0-9]* neighbouring slot pairs on one member, the fewest possible is 0" \
+expect 1 "MISMATCH .* first: the initial calendar has [1-9][0-9]* neighbouring slot pairs on one member, the fewest possible is 0" \
     $PY -m nettwin.lb.plan_check --initial "$W/w/tables.txt" "$m"
 echo "test_lb_plan: ok (${#SEEDS[@]} seeds)"

@@ -111,16 +111,16 @@ open(path, "w").write("\n".join(lines))
 PYEOF
 }
 tamper wf wildcard-first
-expect 1 "FAIL: switch command .* reaches no epoch" $PY -m nettwin.lb.udplb_plan_check plan --dir "$W/wf"
+expect 1 "MISMATCH .* first: switch command .* reaches no epoch" $PY -m nettwin.lb.udplb_plan_check plan --dir "$W/wf"
 tamper cal calendar
-expect 1 "FAIL: member .* slots of the new calendar\|FAIL: .*neighbouring" $PY -m nettwin.lb.udplb_plan_check plan --dir "$W/cal"
+expect 1 "MISMATCH .* first: member .* slots of the new calendar\|MISMATCH .* first: .*neighbouring" $PY -m nettwin.lb.udplb_plan_check plan --dir "$W/cal"
 tamper oc old-cover
-expect 1 "FAIL: .*below the boundary.* moved" $PY -m nettwin.lb.udplb_plan_check plan --dir "$W/oc"
+expect 1 "MISMATCH .* first: .*below the boundary.* moved" $PY -m nettwin.lb.udplb_plan_check plan --dir "$W/oc"
 rm -rf "$W/late"; cp -r "$d" "$W/late"
 read -r n1 n2 < <($PY -c "import json,sys; s=json.load(open(sys.argv[1]))['segments']; print(s[0], s[1])" "$d/scenario.json")
 { cat "$d/current.txt"; echo "run_traffic $((n1 + n2))"; cat "$d/switch.txt" "$d/cleanup.txt"; } >"$W/late/run.txt"
 $PY -m nettwin.lb.udplb_ref --tables "$W/late/run.txt" --in "$d/packets_in.pcap" --out "$W/late/ref.pcap" --stats "$W/late/ref.json"
-expect 1 "FAIL: packet .* >= boundary, segment 1): sent to" \
+expect 1 "MISMATCH .* first: packet .* >= boundary, segment 1): sent to" \
     $PY -m nettwin.lb.udplb_plan_check traffic --dir "$W/late" --out "$W/late/ref.pcap" --stats "$W/late/ref.json"
 
 # Refusals: exit 2 with a message naming the rule.

@@ -29,7 +29,9 @@ traffic  `nettwin lb --program udplb` ran D/run.txt (current, run_traffic, switc
          current tables before the switch; after it, ticks below the boundary as before and the others the
          new calendar's member for slot (tick[15:0] ^ xor) & mask): its MAC, IP, UDP base + (entropy & port
          mask), the LB header kept or removed.
-Exit 0 ok, 1 check failed, 2 bad input.
+Prints nettwin.common.report's report (`udplb_plan_check: PASS: plan: ...; traffic: ...`, or the first failed
+check's MISMATCH line, plan or traffic, and `udplb_plan_check: FAIL: ...`): exit 0 ok, 1 check failed, 2 unusable
+input.
 """
 import argparse
 import json
@@ -39,7 +41,8 @@ import sys
 
 from nettwin.common.pcap import InputError, read_pcap, write_pcap
 from nettwin.lb import udplb_tables as T
-from nettwin.lb.plan_check import Fail, apportion, check_calendar, maximal_blocks, member_line
+from nettwin.common.report import Fail, Report
+from nettwin.lb.plan_check import apportion, check_calendar, maximal_blocks, member_line
 from nettwin.lb.tables import ScriptError
 
 TOP = 1 << 64
@@ -255,11 +258,11 @@ def check_plan(d):
     for (l, ep, _), mid in before.calendar.items():
         if l == lb and ep == old[0] and mid not in still and rewrites_of(t, lb, mid):
             raise Fail("after the cleanup member %d, used only by the old calendar, keeps its rewrite" % mid)
-    print("udplb_plan_check: plan ok: lb_id %d epoch %d -> %d at %d; %d states x %d edge ticks, ends x %d ticks "
-          "x 2 families; %d old-epoch prefixes (minimal), %d halves; %d-slot calendar %s, %d neighbouring pairs"
-          % (lb, old[0], new_epoch, b, states, len(edges), len(ticks), len(added_old), len(transient), slots,
-             "/".join(map(str, counts)), pairs))
-    return before, after
+    summary = ("plan: lb_id %d epoch %d -> %d at %d; %d states x %d edge ticks, ends x %d ticks x 2 families; %d "
+               "old-epoch prefixes (minimal), %d halves; %d-slot calendar %s, %d neighbouring pairs"
+               % (lb, old[0], new_epoch, b, states, len(edges), len(ticks), len(added_old), len(transient), slots,
+                  "/".join(map(str, counts)), pairs))
+    return before, after, summary
 
 
 # ---------------------------------------------------------------------------------------------
@@ -337,8 +340,8 @@ def check_traffic(d, out_path, stats_path, before, after):
             raise Fail("packet %d (tick %d, %s boundary, segment %d): sent to %s, the plan gives %s"
                        % (k, tk, "<" if tk < b else ">=", 0 if k < segs[0] else 1 if k < segs[0] + segs[1] else 2,
                           dest_of(fout), want))
-    print("udplb_plan_check: traffic ok: %d frames, %d below the boundary, %d at or above it, each to its "
-          "member" % (len(ins), sum(1 for x in ticks if x < b), sum(1 for x in ticks if x >= b)))
+    return ("traffic: %d frames, %d below the boundary, %d at or above it, each to its member"
+            % (len(ins), sum(1 for x in ticks if x < b), sum(1 for x in ticks if x >= b)))
 
 
 def main(argv=None):
@@ -355,21 +358,22 @@ def main(argv=None):
     tr.add_argument("--out", required=True)
     tr.add_argument("--stats", required=True)
     a = ap.parse_args(argv)
+    rep = Report("udplb_plan_check")
+    phase = "plan"  # the check that runs (stops at the first failure)
     try:
         if a.cmd == "gen":
             gen(a.dir, a.seed, a.packets)
-        elif a.cmd == "plan":
-            check_plan(a.dir)
-        else:
-            before, after = check_plan(a.dir)
-            check_traffic(a.dir, a.out, a.stats, before, after)
+            return 0
+        before, after, summary = check_plan(a.dir)
+        if a.cmd == "traffic":
+            phase = "traffic"
+            summary += "; " + check_traffic(a.dir, a.out, a.stats, before, after)
     except Fail as e:
-        print("udplb_plan_check: FAIL: %s" % e, file=sys.stderr)
-        return 1
+        rep.fail(phase, str(e))
+        return rep.finish("")
     except (OSError, ValueError, KeyError, ScriptError, InputError) as e:
-        print("udplb_plan_check: error: %s" % e, file=sys.stderr)
-        return 2
-    return 0
+        return rep.unusable(e)
+    return rep.finish(summary)
 
 
 if __name__ == "__main__":

@@ -23,7 +23,7 @@ import sys
 
 from nettwin.common.paths import ROOT_DIR
 from nettwin.common.pcap import InputError, read_pcap
-from nettwin.common.report import Report
+from nettwin.common.report import Fail, Report  # Fail: the checker stops at the first failed check
 
 DROPS = ["runt", "not_ip", "truncated", "not_udp", "empty", "too_big", "inconsistent", "duplicate", "overlap",
          "no_context", "no_range", "bad_version", "lb_header"]
@@ -45,13 +45,6 @@ RANGES = _pkg_param("ReRanges")  # disjoint received byte ranges a context can t
 FIFO_FRAME_BYTES = _pkg_param("ReSegBeats") * 64  # `buffer host`: frame bytes the input FIFO keeps
 
 
-class Fail(Exception):
-    """A failed check; the checker stops at the first (later checks assume the earlier ones held). `check`
-    names it in nettwin.common.report's MISMATCH line: counters, events, incomplete, host, frames, source."""
-
-    def __init__(self, msg, check="events"):
-        super().__init__(msg)
-        self.check = check
 
 
 def parse(fr, cfg):
@@ -216,7 +209,7 @@ def twice_in_hold(seen, key, first, timeout_ns, timeout_us):
     `seen` maps a key to the first-segment arrival (ns) of the context that last completed it."""
     if key in seen and first - seen[key] <= timeout_ns:
         raise Fail("event (event %d, data_id %d) completed twice within the %g us hold of its first completion"
-                   % (*key, timeout_us))
+                   % (*key, timeout_us), "events")
     seen[key] = first
 
 
@@ -346,8 +339,7 @@ def main(argv=None):
     try:
         st = check(a.dir, a.events, a.report, a.config, a.host_data)
     except Fail as e:
-        rep.fail(e.check, str(e))
-        return rep.finish("")
+        return rep.stopped(e)
     except (InputError, OSError, ValueError, KeyError) as e:
         return rep.unusable(e)
     return rep.finish("%d segments, %d events completed byte-identical to the source, %d reported incomplete, "

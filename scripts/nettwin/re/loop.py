@@ -45,6 +45,7 @@ import random
 import sys
 
 from nettwin.common.pcap import read_pcap, write_pcap
+from nettwin.common.report import Report
 from nettwin.lb import plan_gen as lb_plan_gen
 from nettwin.lb import tables as lb_tables
 from nettwin.lb.plan_check import full_calendar, tables_of, wildcard_epoch
@@ -100,7 +101,7 @@ def gen(a):
         json.dump({"events": events}, f, indent=1)
     with open(os.path.join(a.out_dir, "re.txt"), "w") as f:
         f.write(RE_CONF)
-    print("ejfat_loop: seed %d: %d events in %d segments (phases %s), boundary %d"
+    print("re_loop: seed %d: %d events in %d segments (phases %s), boundary %d"
           % (a.seed, len(events), len(frames), sc["segments"], boundary))
     return 0
 
@@ -112,7 +113,7 @@ def _load_io(a):
     frames_in = read_pcap(os.path.join(a.dir, "packets_in.pcap"))
     outs = read_pcap(a.out)
     if len(outs) != len(frames_in):
-        print("ejfat_loop: FAIL: the LB dropped %d segments" % (len(frames_in) - len(outs)))
+        print("re_loop: FAIL: the LB dropped %d segments" % (len(frames_in) - len(outs)))
         return events, frames_in, None
     return events, frames_in, outs
 
@@ -137,14 +138,14 @@ def _run(cmd):
     import subprocess
     r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if r.returncode != 0:
-        raise SystemExit("ejfat_loop: FAIL: %s: %s" % (" ".join(cmd[:3]), r.stdout.strip()))
+        raise SystemExit("re_loop: FAIL: %s: %s" % (" ".join(cmd[:3]), r.stdout.strip()))
 
 
 def gen_udplb(a):
     """--program udplb: the tables (two `nettwin lb-plan --program udplb` runs), E2SAR-framed events, run.txt."""
     from nettwin.lb import udplb_plan_check as upc
     if not a.nettwin:
-        print("ejfat_loop: --program udplb gen needs --nettwin (it runs nettwin lb-plan)", file=sys.stderr)
+        print("re_loop: --program udplb gen needs --nettwin (it runs nettwin lb-plan)", file=sys.stderr)
         return 2
     d = a.out_dir
     os.makedirs(d, exist_ok=True)
@@ -232,7 +233,7 @@ def gen_udplb(a):
         json.dump({"header": "e2sar", "events": events}, f, indent=1)
     with open(os.path.join(d, "re.txt"), "w") as f:
         f.write(RE_CONF + "header e2sar\n")
-    print("ejfat_loop: udplb seed %d: %d E2SAR events (v2 %d, v3 %d) in %d frames (phases %s), boundary %d, "
+    print("re_loop: udplb seed %d: %d E2SAR events (v2 %d, v3 %d) in %d frames (phases %s), boundary %d, "
           "slot bits %d xor %#x" % (a.seed, len(events), sum(e["lb_version"] == 2 for e in events),
                                     sum(e["lb_version"] == 3 for e in events), len(frames), sc["segments"],
                                     boundary, bits, xor))
@@ -283,7 +284,7 @@ def split_udplb(a):
         t = before if tick < boundary else after
         m = member(t, et, tick, sel)
         if m is None:
-            print("ejfat_loop: FAIL: the tables reach no member for tick %d slot_select %d" % (tick, sel))
+            print("re_loop: FAIL: the tables reach no member for tick %d slot_select %d" % (tick, sel))
             return 1
         re_hdr = fin[l4 + 24:l4 + 44]
         key = (int.from_bytes(re_hdr[12:20], "big"), int.from_bytes(re_hdr[2:4], "big"))
@@ -302,11 +303,11 @@ def split_udplb(a):
     split_events = {k: v for k, v in where.items() if len(v) > 1}
     if split_events:
         k, v = sorted(split_events.items())[0]
-        print("ejfat_loop: FAIL: %d events split across members, e.g. event_num %d data_id %d at %s"
+        print("re_loop: FAIL: %d events split across members, e.g. event_num %d data_id %d at %s"
               % (len(split_events), k[0], k[1], sorted(v)))
         return 1
     members = _write_members(w, groups, expect, events, "event_num", {"header": "e2sar"})
-    print("ejfat_loop: %d frames to %d members (%s), every event's frames at one member; %d v3 events at another "
+    print("re_loop: %d frames to %d members (%s), every event's frames at one member; %d v3 events at another "
           "member than their tick's" % (len(outs), len(members), ", ".join("%s %d" % (m, len(groups.get(m, [])))
                                                                            for m in members), len(by_sel)))
     return 0
@@ -350,7 +351,7 @@ def split(a):
         data_id = int.from_bytes(fin[l4 + 22:l4 + 24], "big")
         expect.setdefault(route(tick, et), {})[(tick, data_id)] = True
     members = _write_members(w, groups, expect, events, "tick", {})
-    print("ejfat_loop: %d segments to %d members" % (len(outs), len(members)))
+    print("re_loop: %d segments to %d members" % (len(outs), len(members)))
     return 0
 
 
@@ -367,18 +368,23 @@ def reassemble(a):
                             "--report", os.path.join(md, "report.json")], stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, text=True)
         if r.returncode != 0:
-            print("ejfat_loop: FAIL: nettwin re for %s: %s" % (m, r.stdout.strip()))
+            print("re_loop: FAIL: nettwin re for %s: %s" % (m, r.stdout.strip()))
             return 1
-    print("ejfat_loop: reassembled %d members' inputs" % len(members))
+    print("re_loop: reassembled %d members' inputs" % len(members))
     return 0
 
 
 def check(a):
+    """Every member's RE output by re_check, then exactly once across members; nettwin.common.report's report."""
+    rep = Report("re_loop")
     w = a.work or a.dir
-    with open(os.path.join(w, "members.json")) as f:
-        members = json.load(f)
-    with open(os.path.join(a.dir, "loop_source.json")) as f:
-        n_events = len(json.load(f)["events"])
+    try:
+        with open(os.path.join(w, "members.json")) as f:
+            members = json.load(f)
+        with open(os.path.join(a.dir, "loop_source.json")) as f:
+            n_events = len(json.load(f)["events"])
+    except (OSError, ValueError, KeyError) as e:
+        return rep.unusable(e)
     done = 0
     for m in members:
         md = os.path.join(w, m)
@@ -386,24 +392,22 @@ def check(a):
             re_check.check(md, os.path.join(md, "events.pcap"), os.path.join(md, "report.json"),
                            os.path.join(a.dir, "re.txt"))
         except re_check.Fail as e:
-            print("ejfat_loop: FAIL: member %s: re_check: FAIL: %s" % (m, e))
-            return 1
+            rep.fail("re_check " + e.check, "member %s: %s" % (m, e))
+            continue
         with open(os.path.join(md, "report.json")) as f:
-            rep = json.load(f)
-        if rep["incomplete"] or any(rep["drops"].values()):
-            print("ejfat_loop: FAIL: member %s: incomplete events or RE drops: %s" % (m, rep["drops"]))
-            return 1
+            st = json.load(f)
+        if st["incomplete"] or any(st["drops"].values()):
+            rep.fail("member", "member %s: incomplete events or RE drops: %s" % (m, st["drops"]))
+            continue
         with open(os.path.join(md, "source.json")) as f:
-            if len(json.load(f)["events"]) != rep["events_completed"]:
-                print("ejfat_loop: FAIL: member %s: not every expected event completed" % m)
-                return 1
-        done += rep["events_completed"]
-    if done != n_events:
-        print("ejfat_loop: FAIL: %d of %d events reassembled" % (done, n_events))
-        return 1
-    print("ejfat_loop: ok: all %d events reassembled exactly once, byte-identical, at the member their tick "
-          "(udplb LB v3: slot_select) maps to (%d members)" % (done, len(members)))
-    return 0
+            if len(json.load(f)["events"]) != st["events_completed"]:
+                rep.fail("member", "member %s: not every expected event completed" % m)
+                continue
+        done += st["events_completed"]
+    if rep.ok() and done != n_events:
+        rep.fail("exactly once", "%d of %d events reassembled" % (done, n_events))
+    return rep.finish("all %d events reassembled exactly once, byte-identical, at the member their tick (udplb LB "
+                      "v3: slot_select) maps to (%d members)" % (done, len(members)))
 
 
 def main(argv=None):

@@ -47,11 +47,11 @@ udplb_loop() {   # udplb_loop SEED [nettwin lb flags]
       reassemble_lockstep "$d" "$d/late" &&
       $PY -m nettwin.re.loop check --dir "$d" --work "$d/late"; } >"$W/late_udplb.txt" || rc=$?
     # (a member gets an event of another, or misses one of its own: which comes first depends on the names)
-    if [ "$rc" -ne 1 ] || ! grep -q "FAIL: member .*\(not one the source sent here\|neither completed\)" \
+    if [ "$rc" -ne 1 ] || ! grep -q "MISMATCH \[re_check [a-z]*\] .* first: member .*\(not one the source sent here\|neither completed\)" \
             "$W/late_udplb.txt"; then
         cat "$W/late_udplb.txt"; echo "test_ejfat_loop: FAIL: a late udplb switch was not caught" >&2; exit 1
     fi
-    echo "  ok (fails as it must): $(grep FAIL "$W/late_udplb.txt" | head -c 150)"
+    echo "  ok (fails as it must): $(grep MISMATCH "$W/late_udplb.txt" | head -c 150)"
 }
 for seed in "${SEEDS[@]}"; do
     if [[ "$seed" == udplb:* ]]; then
@@ -90,7 +90,7 @@ if [ -z "${EJFAT_LOOP_WORK:-}" ]; then
     done
     rc=0
     $PY -m nettwin.re.loop check --dir "$d" >"$W/late.txt" || rc=$?
-    if [ "$rc" -ne 1 ] || ! grep -q "FAIL: member .*not one the source sent here" "$W/late.txt"; then
+    if [ "$rc" -ne 1 ] || ! grep -q "MISMATCH \[re_check [a-z]*\] .* first: member .*not one the source sent here" "$W/late.txt"; then
         cat "$W/late.txt"; echo "test_ejfat_loop: FAIL: a late switch was not caught" >&2; exit 1
     fi
     echo "  ok (fails as it must): $(head -c 150 "$W/late.txt")"
