@@ -230,6 +230,7 @@ def main(argv=None):
     import os
 
     from .pcapio import read_pcap, write_pcap
+    from .ref import InputError
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
     c = sub.add_parser("capture")
@@ -253,25 +254,25 @@ def main(argv=None):
             f.write("".join(f"{p}\n" for _, p in want))
         print(f"linux capture: {len(pkts)} packets in {a.out_dir}")
         return 0
-    want = read_pcap(a.expected, 1)
-    got = read_pcap(a.out, 1)
-    with open(a.expected_ports) as f:
-        wp = [int(x) for x in f if x.strip()]
-    with open(a.ports_out) as f:
-        gp = [int(x) for x in f if x.strip()]
-    errs = []
+    from nettwin.common.report import Report
+    rep = Report("vnic_linux_ref", 20)
+    try:
+        want = read_pcap(a.expected, 1)
+        got = read_pcap(a.out, 1)
+        with open(a.expected_ports) as f:
+            wp = [int(x) for x in f if x.strip()]
+        with open(a.ports_out) as f:
+            gp = [int(x) for x in f if x.strip()]
+    except (InputError, OSError, ValueError) as e:
+        return rep.unusable(e)
     if len(got) != len(want):
-        errs.append(f"{len(got)} frames out, Linux delivers {len(want)}")
+        rep.fail("count", f"{len(got)} frames out, Linux delivers {len(want)}")
     for j, (w, g) in enumerate(zip(want, got)):
         if w != g:
-            errs.append(f"frame {j + 1}: {len(g)} bytes, Linux delivers {len(w)} (or the bytes differ)")
+            rep.fail("bytes", f"frame {j + 1}: {len(g)} bytes, Linux delivers {len(w)} (or the bytes differ)")
     if gp != wp[:len(gp)] or len(gp) != len(got):
-        errs.append("ports differ from the ones Linux delivers to")
-    for e in errs[:20]:
-        print("FAIL " + e)
-    print(f"linux compare: {len(got)} frames: {'FAIL' if errs else 'PASS'}")
-    return 1 if errs else 0
-
+        rep.fail("port", "ports differ from the ones Linux delivers to")
+    return rep.finish(f"compare: {len(got)} frames as Linux delivers them")
 
 if __name__ == "__main__":
     raise SystemExit(main())
