@@ -14,9 +14,10 @@ thousand times:
 A checker whose later checks depend on the earlier ones (re, lb's plan checks, the feedback loop) raises Fail at
 the first failed check and reports it the same way (one MISMATCH line, then FAIL).
 
-<tool> is the checker's one name, `<block>_check` (lb_check, udplb_check, rdma_check, reorder_check,
-reroute_check, cwloop_check, re_check, vnic_check, naa_check; lb_plan_check, udplb_plan_check, lb_feedback). The regression reads the exit code and shows the
-tail of this output; the shell tests grep the `<tool>: PASS` / `<tool>: FAIL` line and the messages.
+<tool> is the checker's one name: its module's name with `_` (nettwin.reorder.check -> reorder_check; lb_check,
+rdma_check, reorder_check, reroute_check, cwloop_check, re_check, vnic_check, naa_check; lb_plan_check,
+lb_udplb_check, lb_udplb_plan_check, lb_feedback, re_loop, vnic_linux_ref). The regression reads the exit code and
+shows the tail of this output; the shell tests grep the `<tool>: PASS` / `<tool>: FAIL` line and the messages.
 
     rep = Report("lb_check")
     rep.fail("bytes", "output packet 3: field ip.ttl ...")

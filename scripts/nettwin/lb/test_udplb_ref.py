@@ -150,7 +150,7 @@ class Test1(unittest.TestCase):
         p = subprocess.run(chk[:-3] + ["--out", os.path.join(PEER, "expected_packets_out.pcap")],
                            capture_output=True, text=True)       # TTL decrement on: 88 frames differ
         self.assertEqual(p.returncode, 1)
-        self.assertIn("udplb_check: FAIL: 88 mismatches (frames: 88); 10 of 98 frames equal", p.stdout)
+        self.assertIn("lb_udplb_check: FAIL: 88 mismatches (frames: 88); 10 of 98 frames equal", p.stdout)
         self.assertIn("MISMATCH [frames] (88 in total) first: output frame 5 (input 5): byte 22: expected 0x3f "
                       "got 0x40", p.stdout)
         with open(s) as f:
@@ -479,7 +479,7 @@ class GeneratorAndChecker(unittest.TestCase):
                 res = self.script("nettwin.lb.udplb_check", "--tables", tables, "--in", pcap, "--out", out, "--stats", st,
                                   "--meta", meta, "--ttl-decrement", ttl, "--ingress-port", seed,
                                   *(["--tshark"] if ttl == "on" else []))     # tshark once per seed: time
-                self.assertIn("udplb_check: PASS: ", res)
+                self.assertIn("lb_udplb_check: PASS: ", res)
             with open(os.path.join(d, "stats.json_on")) as f:
                 stats = json.load(f)
             missing = [r for r, n in stats["drops"].items() if n == 0]
@@ -509,7 +509,7 @@ class GeneratorAndChecker(unittest.TestCase):
         res = self.script("nettwin.lb.udplb_check", "--tables", tables, "--in", pcap, "--out", bad, "--no-scapy", rc=1)
         self.assertRegex(res, r"MISMATCH \[frames\] \(1 in total\) first: output frame 7 \(input \d+\): byte 30: "
                               r"expected 0x[0-9a-f]{2} got 0x[0-9a-f]{2}")
-        self.assertIn(f"udplb_check: FAIL: 1 mismatch (frames: 1); {len(frames) - 1} of {len(frames)} frames equal", res)
+        self.assertIn(f"lb_udplb_check: FAIL: 1 mismatch (frames: 1); {len(frames) - 1} of {len(frames)} frames equal", res)
         write_pcap(bad, frames[:5] + frames[6:])
         res = self.script("nettwin.lb.udplb_check", "--tables", tables, "--in", pcap, "--out", bad, "--no-scapy", rc=1)
         self.assertIn("MISMATCH [frames]", res)

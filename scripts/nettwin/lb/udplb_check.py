@@ -18,8 +18,8 @@ verdict with the script's run_traffic segments. Checks, each reported separately
      their ICMP-embedded headers (docs/lb-udplb.md: neither parses as what it was);
   5. tshark: (--tshark) tshark's own checksum verdicts (ip/udp/icmp/icmpv6 .checksum.status) on DUT.pcap:
      no Bad where the input frame had none.
-Exit 0 with `udplb_check: PASS: N frames equal ...`, 1 on a mismatch (`MISMATCH [check] ...` lines, then
-`udplb_check: FAIL: ...`), 2 on unusable input (refused script, unreadable pcap, missing tshark).
+Exit 0 with `lb_udplb_check: PASS: N frames equal ...`, 1 on a mismatch (`MISMATCH [check] ...` lines, then
+`lb_udplb_check: FAIL: ...`), 2 on unusable input (refused script, unreadable pcap, missing tshark).
 """
 import argparse
 import json
@@ -192,7 +192,7 @@ def main(argv=None):
     ap.add_argument("--tshark", action="store_true", help="also check tshark's checksum verdicts")
     R.add_settings(ap)
     a = ap.parse_args(argv)
-    rep = Report("udplb_check")
+    rep = Report("lb_udplb_check")
     try:
         frames = read_pcap(a.inp)
         verdicts = R.expected_run(a.tables, frames, a.ttl_decrement, a.ingress_port)

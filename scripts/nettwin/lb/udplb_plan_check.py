@@ -29,8 +29,8 @@ traffic  `nettwin lb --program udplb` ran D/run.txt (current, run_traffic, switc
          current tables before the switch; after it, ticks below the boundary as before and the others the
          new calendar's member for slot (tick[15:0] ^ xor) & mask): its MAC, IP, UDP base + (entropy & port
          mask), the LB header kept or removed.
-Prints nettwin.common.report's report (`udplb_plan_check: PASS: plan: ...; traffic: ...`, or the first failed
-check's MISMATCH line, plan or traffic, and `udplb_plan_check: FAIL: ...`): exit 0 ok, 1 check failed, 2 unusable
+Prints nettwin.common.report's report (`lb_udplb_plan_check: PASS: plan: ...; traffic: ...`, or the first failed
+check's MISMATCH line, plan or traffic, and `lb_udplb_plan_check: FAIL: ...`): exit 0 ok, 1 check failed, 2 unusable
 input.
 """
 import argparse
@@ -302,7 +302,7 @@ def gen(d, seed, packets):
     write_pcap(os.path.join(d, "packets_in.pcap"), frames)
     sc.update(ticks=ticks, segments=segs)
     json.dump(sc, open(os.path.join(d, "scenario.json"), "w"))
-    print("udplb_plan_check: %d frames, segments %s" % (packets, segs))
+    print("lb_udplb_plan_check: %d frames, segments %s" % (packets, segs))
 
 
 def dest_of(frame):
@@ -358,7 +358,7 @@ def main(argv=None):
     tr.add_argument("--out", required=True)
     tr.add_argument("--stats", required=True)
     a = ap.parse_args(argv)
-    rep = Report("udplb_plan_check")
+    rep = Report("lb_udplb_plan_check")
     phase = "plan"  # the check that runs (stops at the first failure)
     try:
         if a.cmd == "gen":
