@@ -36,7 +36,7 @@ p4_reorder() {
     fi
     check "$sc $seed: reroute" 0 "reroute:" "$N" reroute --in "$D/hosts.pcap" --ctrl-in "$D/control.pcap" \
       --out "$D/fabric.pcap" --stats "$D/stats.json" "${R[@]}" --wire-format conweave-p4 --engine lockstep
-    check "$sc $seed: reroute_check" 0 "reroute_check: PASS (conweave-p4 format)" \
+    check "$sc $seed: reroute_check" 0 "reroute_check: PASS: conweave-p4 format:" \
       $PY -m nettwin.reroute.check --dir "$D" --out "$D/fabric.pcap" --stats "$D/stats.json"
     check "$sc $seed: reroute_fabric" 0 "reroute_fabric:" \
       $PY -m nettwin.reroute.fabric --dir "$D" --fabric "$D/fabric.pcap" --out-dir "$E"
@@ -115,7 +115,7 @@ if ! $PY -m nettwin.reroute.gen --seed 2 --scenario overflow --out-dir "$T/p" --
 fi
 check "p4 lockstep" 0 "reroute:" "$N" reroute --in "$T/p/hosts.pcap" --ctrl-in "$T/p/control.pcap" --out "$T/p4.pcap" \
   --stats "$T/p4.json" "${R[@]}" --wire-format conweave-p4 --backpressure 0.3 --seed 5
-check "p4 reroute_check" 0 "reroute_check: PASS (conweave-p4 format)" \
+check "p4 reroute_check" 0 "reroute_check: PASS: conweave-p4 format:" \
   $PY -m nettwin.reroute.check --dir "$T/p" --out "$T/p4.pcap" --stats "$T/p4.json"
 if grep -q '"wire_format": "conweave-p4"' "$T/p4.json"; then ok; else bad "p4 stats: wire_format"; fi
 # The same decisions as the seed's format: equal counters (the control packets say the same in both).
