@@ -1,11 +1,11 @@
 // Assertions of nt_skid_buffer (every instance; docs/assertions.md). Simulation only.
 //   u_in / u_out   stream rules on both sides (the feeding pipeline holds its beat while in_ready_o is low)
 //   skid_only_behind_out  the skid register is only full while the output register is full
+`include "nt_ports.svh"
 module nt_skid_buffer_sva #(
   parameter int unsigned Width = 8
 ) (
-  input logic             clk_i,
-  input logic             rst_ni,
+  `NT_CLK_RST,
   input logic             in_valid_i,
   input logic [Width-1:0] in_data_i,
   input logic             in_ready_o,

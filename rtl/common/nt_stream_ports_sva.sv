@@ -3,22 +3,14 @@
 // with its beat, and no unknown value on the handshake outputs. The `bind`s at the end of this file put it on
 // every block's top, so no RTL file is edited; a bind whose target is not in a build is ignored. The blocks'
 // own assertions (more ports, FIFOs, FSMs, index bounds) are in rtl/<block>/*_sva.sv. Simulation only.
+`include "nt_ports.svh"
 module nt_stream_ports_sva #(
   parameter int unsigned SideBits = 1
 ) (
-  input logic                            clk_i,
-  input logic                            rst_ni,
-  input logic                            s_valid_i,
-  input logic [nt_pkg::StreamBits-1:0]   s_data_i,
-  input logic [nt_pkg::StreamBytes-1:0]  s_keep_i,
-  input logic                            s_last_i,
-  input logic                            s_ready_o,
-  input logic                            m_valid_o,
-  input logic [nt_pkg::StreamBits-1:0]   m_data_o,
-  input logic [nt_pkg::StreamBytes-1:0]  m_keep_o,
-  input logic                            m_last_o,
-  input logic [SideBits-1:0]             m_side_o,
-  input logic                            m_ready_i
+  `NT_CLK_RST,
+  `NT_STREAM_IN_MON(s),
+  `NT_STREAM_OUT_MON(m),
+  input logic [SideBits-1:0]             m_side_o
 );
 `ifndef SYNTHESIS
 `include "nt_assert.svh"
