@@ -1,9 +1,9 @@
 // lb_top's own assertions (docs/assertions.md); its stream ports are checked by rtl/common/nt_stream_ports_sva.sv
 // and its output register by rtl/common/nt_skid_buffer_sva.sv. Bound by the `bind` at the end of this file,
 // so the RTL itself is not edited. Simulation only: empty under SYNTHESIS.
+`include "nt_ports.svh"
 module lb_top_sva (
-  input logic       clk_i,
-  input logic       rst_ni,
+  `NT_CLK_RST,
   input logic       drop_fire,    // S6 counts a dropped packet ...
   input logic [4:0] drop_reason   // ... in drops_q[drop_reason]
 );
