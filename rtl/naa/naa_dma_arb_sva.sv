@@ -1,10 +1,10 @@
 // Assertions of naa_dma_arb (docs/assertions.md), bound onto every instance by the `bind` at the end of this
 // file. Simulation only: empty under SYNTHESIS.
+`include "nt_ports.svh"
 module naa_dma_arb_sva #(
   parameter int unsigned PtrBits = 3
 ) (
-  input logic               clk_i,
-  input logic               rst_ni,
+  `NT_CLK_RST,
   input logic               full,
   input logic               m_req_valid_o,
   input logic               m_req_ready_i,

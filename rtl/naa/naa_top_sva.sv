@@ -2,9 +2,9 @@
 // rtl/common/nt_stream_ports_sva.sv, its DMA request port by rtl/rdma/rdma_dma_req_sva.sv, the responder
 // inside it by rdma_top's. Bound by the `bind` at the end of this file, so the RTL itself is not edited.
 // Simulation only: empty under SYNTHESIS.
+`include "nt_ports.svh"
 module naa_top_sva (
-  input logic       clk_i,
-  input logic       rst_ni,
+  `NT_CLK_RST,
   input logic       req_cpl_valid_o,
   input logic       busy_o,
   input logic [3:0] ctl_state_o
