@@ -1,9 +1,9 @@
 // rdma_top's own assertions (docs/assertions.md); its stream ports are checked by
 // rtl/common/nt_stream_ports_sva.sv and its DMA request port by rdma_dma_req_sva.sv. Bound by the `bind` at
 // the end of this file, so the RTL itself is not edited. Simulation only: empty under SYNTHESIS.
+`include "nt_ports.svh"
 module rdma_top_sva (
-  input logic       clk_i,
-  input logic       rst_ni,
+  `NT_CLK_RST,
   input logic       m_valid_o,
   input logic [3:0] state_q,
   input rdma_pkg::back_e back_q
