@@ -1,11 +1,11 @@
 // re_top's own assertions (docs/assertions.md); its stream ports are checked by
 // rtl/common/nt_stream_ports_sva.sv. Bound by the `bind` at the end of this file, so the RTL itself is not
 // edited. Simulation only: empty under SYNTHESIS.
+`include "nt_ports.svh"
 module re_top_sva #(
   parameter int unsigned JobBits = 8
 ) (
-  input logic                                    clk_i,
-  input logic                                    rst_ni,
+  `NT_CLK_RST,
   input logic                                    rep_valid_o,
   input logic                                    busy_o,
   input logic [7:0]                              cfg_contexts_i,
