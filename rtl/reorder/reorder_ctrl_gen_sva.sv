@@ -1,11 +1,11 @@
 // Assertions of reorder_ctrl_gen (docs/assertions.md), bound onto every reorder_ctrl_gen by the `bind` at the end of this file, so the
 // RTL itself is not edited. Simulation only: empty under SYNTHESIS.
+`include "nt_ports.svh"
 module reorder_ctrl_gen_sva #(
   parameter int unsigned DepthA = 8,
   parameter int unsigned DepthB = 32
 ) (
-  input logic                        clk_i,
-  input logic                        rst_ni,
+  `NT_CLK_RST,
   input logic                        push_a_i,
   input logic                        pop_a,
   input logic [$clog2(DepthA):0]     a_cnt_q,

@@ -1,9 +1,9 @@
 // reorder_top's own assertions (docs/assertions.md) and its control stream's; its s and m ports are checked by
 // rtl/common/nt_stream_ports_sva.sv. Bound by the `bind` at the end of this file, so the RTL itself is not
 // edited. Simulation only: empty under SYNTHESIS.
+`include "nt_ports.svh"
 module reorder_top_sva (
-  input logic                                      clk_i,
-  input logic                                      rst_ni,
+  `NT_CLK_RST,
   input logic                                      m_valid_o,
   input logic                                      c_valid_o,
   input logic                                      idle_o,
