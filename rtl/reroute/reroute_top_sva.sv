@@ -1,9 +1,9 @@
 // reroute_top's own assertions (docs/assertions.md) and its r stream's; its s and m ports are checked by
 // rtl/common/nt_stream_ports_sva.sv. Bound by the `bind` at the end of this file, so the RTL itself is not
 // edited. Simulation only: empty under SYNTHESIS.
+`include "nt_ports.svh"
 module reroute_top_sva (
-  input logic                            clk_i,
-  input logic                            rst_ni,
+  `NT_CLK_RST,
   input logic                            r_ready_o,
   input logic                            s_ready_o,
   input logic                            m_valid_o,
