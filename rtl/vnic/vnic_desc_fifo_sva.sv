@@ -1,10 +1,10 @@
 // Assertions of vnic_desc_fifo (docs/assertions.md), bound onto every instance by the `bind` at the end of
 // this file. Simulation only: empty under SYNTHESIS.
+`include "nt_ports.svh"
 module vnic_desc_fifo_sva #(
   parameter int unsigned Depth = 32
 ) (
-  input logic                    clk_i,
-  input logic                    rst_ni,
+  `NT_CLK_RST,
   input logic                    push_i,
   input logic                    pop_i,
   input logic                    empty_o,

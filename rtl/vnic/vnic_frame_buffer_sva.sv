@@ -1,10 +1,10 @@
 // Assertions of vnic_frame_buffer (docs/assertions.md), bound onto every instance by the `bind` at the end of
 // this file. Simulation only: empty under SYNTHESIS.
+`include "nt_ports.svh"
 module vnic_frame_buffer_sva #(
   parameter int unsigned PtrBits = 8
 ) (
-  input logic               clk_i,
-  input logic               rst_ni,
+  `NT_CLK_RST,
   input logic               wr_valid_i,
   input logic               full_o,
   input logic [PtrBits-1:0] used
