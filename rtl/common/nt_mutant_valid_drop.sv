@@ -1,9 +1,9 @@
 // A planted protocol bug, for the assertion evidence only (docs/assertions.md, scripts/sva_mutants.sh): the
 // valid of a valid/ready output drops on every other cycle its beat waits. A block instantiates it in place
 // of its output valid only when built with its -DNT_MUTATE_<BLOCK>; no normal build uses it.
+`include "nt_ports.svh"
 module nt_mutant_valid_drop (
-  input  logic clk_i,
-  input  logic rst_ni,
+  `NT_CLK_RST,
   input  logic valid_i,  // the block's real output valid
   input  logic ready_i,
   output logic valid_o   // what the mutant offers instead

@@ -1,10 +1,10 @@
 // Output register with a skid register behind it. in_ready_o is a flop (skid empty), so no combinational
 // path runs from out_ready_i back into the pipeline that feeds this buffer.
+`include "nt_ports.svh"
 module nt_skid_buffer #(
   parameter int unsigned Width = 8
 ) (
-  input  logic             clk_i,
-  input  logic             rst_ni,
+  `NT_CLK_RST,
   input  logic             in_valid_i,
   input  logic [Width-1:0] in_data_i,
   output logic             in_ready_o,

@@ -16,6 +16,7 @@
 // read: the waiting beat is copied into one register only on a cycle it is offered and not taken, compared
 // only on the cycle after, and the pad bytes are checked only on a valid beat that is not full, over 64-bit
 // words with a byte mask spread from keep. Each assertion keeps its property (the comments give it).
+`include "nt_ports.svh"
 module nt_stream_checker #(
   parameter int unsigned KeepBits          = 64,
   parameter int unsigned DataBits          = 8 * KeepBits,
@@ -24,8 +25,7 @@ module nt_stream_checker #(
   parameter bit          PadZero           = 1'b1,
   parameter bit          LastOnlyWithValid = 1'b0
 ) (
-  input logic                clk_i,
-  input logic                rst_ni,
+  `NT_CLK_RST,
   input logic                valid_i,
   input logic                ready_i,
   input logic [DataBits-1:0] data_i,

@@ -3,24 +3,16 @@
 // with its beat, and no unknown value on the handshake outputs. The `bind`s at the end of this file put it on
 // every block's top, so no RTL file is edited; a bind whose target is not in a build is ignored. The blocks'
 // own assertions (more ports, FIFOs, FSMs, index bounds) are in rtl/<block>/*_sva.sv. Simulation only.
+`ifndef SYNTHESIS  // the whole file: assertions are simulation only
+`include "nt_ports.svh"
 module nt_stream_ports_sva #(
   parameter int unsigned SideBits = 1
 ) (
-  input logic                            clk_i,
-  input logic                            rst_ni,
-  input logic                            s_valid_i,
-  input logic [nt_pkg::StreamBits-1:0]   s_data_i,
-  input logic [nt_pkg::StreamBytes-1:0]  s_keep_i,
-  input logic                            s_last_i,
-  input logic                            s_ready_o,
-  input logic                            m_valid_o,
-  input logic [nt_pkg::StreamBits-1:0]   m_data_o,
-  input logic [nt_pkg::StreamBytes-1:0]  m_keep_o,
-  input logic                            m_last_o,
-  input logic [SideBits-1:0]             m_side_o,
-  input logic                            m_ready_i
+  `NT_CLK_RST,
+  `NT_STREAM_IN_MON(s),
+  `NT_STREAM_OUT_MON(m),
+  input logic [SideBits-1:0]             m_side_o
 );
-`ifndef SYNTHESIS
 `include "nt_assert.svh"
   nt_stream_checker #(.KeepBits(nt_pkg::StreamBytes)) u_s (
     .clk_i, .rst_ni, .valid_i(s_valid_i), .ready_i(s_ready_o), .data_i(s_data_i), .keep_i(s_keep_i),
@@ -30,14 +22,8 @@ module nt_stream_ports_sva #(
     .last_i(m_last_o));
   `NT_ASSERT(m_side_stable, m_valid_o && !m_ready_i |=> $stable(m_side_o))
   `NT_ASSERT_KNOWN(handshake_known, {s_ready_o, m_valid_o})
-`else
-  logic unused;
-  assign unused = ^{clk_i, rst_ni, s_valid_i, s_data_i, s_keep_i, s_last_i, s_ready_o, m_valid_o, m_data_o,
-                    m_keep_o, m_last_o, m_side_o, m_ready_i};
-`endif
 endmodule
 
-`ifndef SYNTHESIS
 `define NT_BIND_STREAM_PORTS(top, side, bits) \
   bind top nt_stream_ports_sva #(.SideBits(bits)) u_sva_ports ( \
     .clk_i, .rst_ni, .s_valid_i, .s_data_i, .s_keep_i, .s_last_i, .s_ready_o, .m_valid_o, .m_data_o, \
@@ -52,4 +38,4 @@ endmodule
 `NT_BIND_STREAM_PORTS(vnic_encap_top, m_port_o, $clog2(nt_pkg::VnicPorts))
 `NT_BIND_STREAM_PORTS(vnic_decap_top, m_port_o, $clog2(nt_pkg::VnicPorts))
 `undef NT_BIND_STREAM_PORTS
-`endif
+`endif  // SYNTHESIS

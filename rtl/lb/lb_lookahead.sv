@@ -2,10 +2,10 @@
 // offered (or it is the frame's last), so the beat leaves with its successor's bytes beside it; numbers the
 // beats of a frame (saturating at 2) and keeps the frame's ingress port, sampled with its first beat. Also
 // forms the parser's two-beat window of a first beat.
+`include "nt_ports.svh"
 module lb_lookahead
 (
-  input  logic                   clk_i,
-  input  logic                   rst_ni,
+  `NT_CLK_RST,
   input  logic                   adv_i,         // the pipeline advances (it is s_ready_o)
   input  logic                   s_valid_i,
   input  logic [nt_pkg::StreamBits-1:0]  s_data_i,

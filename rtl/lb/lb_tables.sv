@@ -7,15 +7,12 @@
 //   map     4 x epoch -> calendar row
 //   cal     2048 x (drop, member id) RAM; valid bits in flops so reset clears the table
 //   member  1024 x rewrite RAM, direct-mapped by {IPv6, member id[8:0]} with id[15:9] as tag
+`include "nt_ports.svh"
 module lb_tables
 (
-  input  logic                    clk_i,
-  input  logic                    rst_ni,
+  `NT_CLK_RST,
   // Programming port: one whole entry per write.
-  input  logic                    cfg_valid_i,
-  input  logic [nt_pkg::CfgTableBits-1:0] cfg_table_i,
-  input  logic [nt_pkg::CfgIndexBits-1:0] cfg_index_i,
-  input  logic [nt_pkg::CfgDataBits-1:0]  cfg_data_i,
+  `NT_CFG_IN(cfg),
   // Filter CAM and epoch TCAM search enable.
   input  logic                    lookup_i,
   // Filter CAM.

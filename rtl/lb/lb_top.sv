@@ -2,27 +2,16 @@
 // One beat per cycle in and out with no bubbles for any packet mix; LbLatency cycles from a packet's last
 // beat in to the corresponding beat out. Stage by stage as model/lb/lb_cycle_model.h; see
 // docs/lb-microarchitecture.md.
+`include "nt_ports.svh"
 module lb_top
 (
-  input  logic                                clk_i,
-  input  logic                                rst_ni,
+  `NT_CLK_RST,
   // Ingress stream.
-  input  logic                                s_valid_i,
-  input  logic [nt_pkg::StreamBits-1:0]               s_data_i,
-  input  logic [nt_pkg::StreamBytes-1:0]              s_keep_i,
-  input  logic                                s_last_i,
-  output logic                                s_ready_o,
+  `NT_STREAM_IN(s),
   // Egress stream.
-  output logic                                m_valid_o,
-  output logic [nt_pkg::StreamBits-1:0]               m_data_o,
-  output logic [nt_pkg::StreamBytes-1:0]              m_keep_o,
-  output logic                                m_last_o,
-  input  logic                                m_ready_i,
+  `NT_STREAM_OUT(m),
   // Table programming.
-  input  logic                                cfg_valid_i,
-  input  logic [nt_pkg::CfgTableBits-1:0]             cfg_table_i,
-  input  logic [nt_pkg::CfgIndexBits-1:0]             cfg_index_i,
-  input  logic [nt_pkg::CfgDataBits-1:0]              cfg_data_i,
+  `NT_CFG_IN(cfg),
   // Counters: packets in, packets out, drops by reason (reason r in bits 32r+31:32r; r = 0 unused).
   output logic [nt_pkg::LbCounterBits-1:0]            pkts_in_o,
   output logic [nt_pkg::LbCounterBits-1:0]            pkts_out_o,
@@ -62,8 +51,7 @@ module lb_top
   assign s_ready_o = adv;
 
   lb_lookahead u_h (
-    .clk_i,
-    .rst_ni,
+    `NT_CLK_RST_CONN,
     .adv_i        (adv),
     .s_valid_i,
     .s_data_i,
@@ -155,12 +143,8 @@ module lb_top
   lb_pkg::rewrite_t      s6_rw_q, rw_calc, ctx_q, rw_use;
 
   lb_tables u_tables (
-    .clk_i,
-    .rst_ni,
-    .cfg_valid_i,
-    .cfg_table_i,
-    .cfg_index_i,
-    .cfg_data_i,
+    `NT_CLK_RST_CONN,
+    `NT_CFG_CONN(cfg),
     .lookup_i        (lookup),
     .flt_mac_i       (s1_q.p.mac),
     .flt_ethertype_i (s1_q.p.ethertype),
@@ -298,8 +282,7 @@ module lb_top
   nt_skid_buffer #(
     .Width (nt_pkg::StreamBits + nt_pkg::StreamBytes + 1)
   ) u_out (
-    .clk_i,
-    .rst_ni,
+    `NT_CLK_RST_CONN,
     .in_valid_i  (form_valid),
     .in_data_i   ({form_last, form_keep, form_data}),
     .in_ready_o  (adv),

@@ -1,13 +1,13 @@
 // lb_top's own assertions (docs/assertions.md); its stream ports are checked by rtl/common/nt_stream_ports_sva.sv
 // and its output register by rtl/common/nt_skid_buffer_sva.sv. Bound by the `bind` at the end of this file,
 // so the RTL itself is not edited. Simulation only: empty under SYNTHESIS.
+`ifndef SYNTHESIS  // the whole file: assertions are simulation only
+`include "nt_ports.svh"
 module lb_top_sva (
-  input logic       clk_i,
-  input logic       rst_ni,
+  `NT_CLK_RST,
   input logic       drop_fire,    // S6 counts a dropped packet ...
   input logic [4:0] drop_reason   // ... in drops_q[drop_reason]
 );
-`ifndef SYNTHESIS
 `include "nt_assert.svh"
   // the drop counter array is indexed by the reason: a drop has a reason, and it is in range
   //   drop_fire |-> drop_reason != '0 && drop_reason < nt_pkg::LbDropReasons
@@ -20,15 +20,10 @@ module lb_top_sva (
     if (drop_fire) reason_ok = drop_reason != '0 && 32'(drop_reason) < nt_pkg::LbDropReasons;
   end
   `NT_ASSERT(drop_reason_bound, reason_ok)
-`else
-  logic unused;
-  assign unused = ^{clk_i, rst_ni, drop_fire, drop_reason};
-`endif
 endmodule
 
-`ifndef SYNTHESIS
 bind lb_top lb_top_sva u_sva (
   .clk_i, .rst_ni,
   .drop_fire   (adv && s6_q.valid && s6_q.sop && !s6_rw_q.forward),
   .drop_reason (s6_rw_q.reason));
-`endif
+`endif  // SYNTHESIS

@@ -9,15 +9,12 @@
 //   epoch map  32 x (lb_id, epoch) -> calendar row, lowest row wins
 //   calendar   16384 x member RAM addressed by {row, slot[8:0]}
 //   member     1024 x rewrite RAM addressed by {lb_id, IPv6, member[5:0]}, member[15:6] as tag
+`include "nt_ports.svh"
 module udplb_tables
 (
-  input  logic                         clk_i,
-  input  logic                         rst_ni,
+  `NT_CLK_RST,
   // Programming port: one whole entry per write.
-  input  logic                         cfg_valid_i,
-  input  logic [nt_pkg::UdplbCfgTableBits-1:0] cfg_table_i,
-  input  logic [nt_pkg::UdplbCfgIndexBits-1:0] cfg_index_i,
-  input  logic [nt_pkg::CfgDataBits-1:0]       cfg_data_i,
+  `NT_CFG_IN_W(cfg, nt_pkg::UdplbCfgTableBits, nt_pkg::UdplbCfgIndexBits),
   output logic                         ttl_dec_o,
   // l2_iface_table (a miss gives iface 0, MAC 0).
   input  logic [11:0]                  l2_vid_i,

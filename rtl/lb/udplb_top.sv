@@ -2,29 +2,18 @@
 // parse -> L2 iface -> MAC DA / IP DA filters -> source filters, epoch TCAM -> epoch reduce, epoch map ->
 // calendar -> member -> output header bytes -> beat former. Stage by stage as model/lb/udplb_cycle_model.h;
 // see docs/lb-microarchitecture.md "udplb_top micro-architecture".
+`include "nt_ports.svh"
 module udplb_top
 (
-  input  logic                                       clk_i,
-  input  logic                                       rst_ni,
+  `NT_CLK_RST,
   // Ingress stream; s_port_i is the frame's ingress port, sampled with its first beat.
-  input  logic                                       s_valid_i,
-  input  logic [nt_pkg::StreamBits-1:0]                      s_data_i,
-  input  logic [nt_pkg::StreamBytes-1:0]                     s_keep_i,
-  input  logic                                       s_last_i,
+  `NT_STREAM_IN(s),
   input  logic [3:0]                                 s_port_i,
-  output logic                                       s_ready_o,
   // Egress stream; m_port_o is the frame's egress port.
-  output logic                                       m_valid_o,
-  output logic [nt_pkg::StreamBits-1:0]                      m_data_o,
-  output logic [nt_pkg::StreamBytes-1:0]                     m_keep_o,
-  output logic                                       m_last_o,
+  `NT_STREAM_OUT(m),
   output logic [3:0]                                 m_port_o,
-  input  logic                                       m_ready_i,
   // Table programming.
-  input  logic                                       cfg_valid_i,
-  input  logic [nt_pkg::UdplbCfgTableBits-1:0]               cfg_table_i,
-  input  logic [nt_pkg::UdplbCfgIndexBits-1:0]               cfg_index_i,
-  input  logic [nt_pkg::CfgDataBits-1:0]                     cfg_data_i,
+  `NT_CFG_IN_W(cfg, nt_pkg::UdplbCfgTableBits, nt_pkg::UdplbCfgIndexBits),
   // Counters (reason r in bits 32r+31:32r, r = 0 unused; instance i in bits 32i+31:32i).
   output logic [nt_pkg::LbCounterBits-1:0]                   pkts_in_o,
   output logic [nt_pkg::LbCounterBits-1:0]                   pkts_out_o,
@@ -69,8 +58,7 @@ module udplb_top
   udplb_pkg::uparse_t                   parsed;
 
   lb_lookahead u_h (
-    .clk_i,
-    .rst_ni,
+    `NT_CLK_RST_CONN,
     .adv_i        (adv),
     .s_valid_i,
     .s_data_i,
@@ -135,12 +123,8 @@ module udplb_top
   ustage_t s2_d, s2_q, s3_d, s3_q, s4_d, s4_q, s5_d, s5_q, s6_d, s6_q, s7_d, s7_q;
 
   udplb_tables u_tables (
-    .clk_i,
-    .rst_ni,
-    .cfg_valid_i,
-    .cfg_table_i,
-    .cfg_index_i,
-    .cfg_data_i,
+    `NT_CLK_RST_CONN,
+    `NT_CFG_CONN(cfg),
     .ttl_dec_o    (ttl_dec),
     .l2_vid_i     (s1_q.p.vid),
     .l2_iface_o   (l2_iface),
@@ -426,8 +410,7 @@ module udplb_top
   nt_skid_buffer #(
     .Width (nt_pkg::StreamBits + nt_pkg::StreamBytes + 1 + 4)
   ) u_out (
-    .clk_i,
-    .rst_ni,
+    `NT_CLK_RST_CONN,
     .in_valid_i  (form_valid),
     .in_data_i   ({form_port, form_last, form_keep, form_data}),
     .in_ready_o  (in_ready),

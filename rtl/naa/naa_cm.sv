@@ -3,20 +3,12 @@
 // through its programming port on RTU (connect) and DREQ (tear down), and sends its REP / REJ / DREP one beat
 // per cycle with the ICRC appended on the fly. State for state as model/naa/naa_cm.cc.
 //   Rx -> Parse -> { Rx | Drain -> { Resp | CfgQp -> CfgQueues -> Rx | CfgQp -> Resp } } ; Resp -> Rx
+`include "nt_ports.svh"
 module naa_cm
 (
-  input  logic                    clk_i,
-  input  logic                    rst_ni,
-  input  logic                    s_valid_i,
-  input  logic [nt_pkg::StreamBits-1:0]   s_data_i,
-  input  logic [nt_pkg::StreamBytes-1:0]  s_keep_i,
-  input  logic                    s_last_i,
-  output logic                    s_ready_o,
-  output logic                    m_valid_o,
-  output logic [nt_pkg::StreamBits-1:0]   m_data_o,
-  output logic [nt_pkg::StreamBytes-1:0]  m_keep_o,
-  output logic                    m_last_o,
-  input  logic                    m_ready_i,
+  `NT_CLK_RST,
+  `NT_STREAM_IN(s),
+  `NT_STREAM_OUT(m),
   // The responder holds no request (none in its ring or back end): the CM acts only then, so its responses
   // and QP writes keep the order of the client's frames.
   input  logic                    rdma_idle_i,
@@ -27,22 +19,10 @@ module naa_cm
   // CM establishes the connection as on an RTU (no CM frame is counted).
   input  logic                    est_i,
   // The external programming port (responder table 0 and the CM table are read here).
-  input  logic                    cfg_valid_i,
-  input  logic [nt_pkg::CfgTableBits-1:0] cfg_table_i,
-  input  logic [nt_pkg::CfgIndexBits-1:0] cfg_index_i,
-  input  logic [nt_pkg::CfgDataBits-1:0]  cfg_data_i,
+  `NT_CFG_IN(cfg),
   // Writes into the responder's QP tables.
-  output logic                    qcfg_valid_o,
-  output logic [nt_pkg::CfgTableBits-1:0] qcfg_table_o,
-  output logic [nt_pkg::CfgIndexBits-1:0] qcfg_index_o,
-  output logic [nt_pkg::CfgDataBits-1:0]  qcfg_data_o,
-  output logic [31:0]             cnt_packets_in_o,
-  output logic [31:0]             cnt_processed_o,
-  output logic [31:0]             cnt_responses_o,
-  output logic [nt_pkg::NaaCmDrops*32-1:0] cnt_drops_o,
-  output logic [31:0]             cnt_rejects_o,
-  output logic [31:0]             cnt_connects_o,
-  output logic [31:0]             cnt_disconnects_o,
+  `NT_CFG_OUT(qcfg),
+  `NT_NAA_CM_CNT_OUT(cnt),
   output logic [1:0]              conn_o,
   // The connection, exported to the requester and the controller (valid while info_o.connected).
   output naa_pkg::naa_conn_t               info_o,

@@ -7,30 +7,19 @@
 //         -> CplWait -> Repost -> Idle
 //   RPC:  Idle -> KStart -> KWait (naa_kernel has the DMA port) -> Cmd (WRITE_WITH_IMM) -> CplWait -> Repost
 //   disconnect: Idle -> Revoke x n -> Idle
+`include "nt_ports.svh"
 module naa_ctl
 (
-  input  logic                    clk_i,
-  input  logic                    rst_ni,
+  `NT_CLK_RST,
   input  logic                    connected_i,
   input  logic                    cqe_valid_i,
   input  rdma_pkg::cqe_t                    cqe_i,
   // DMA master (the responder's port shape).
-  output logic                    dma_req_valid_o,
-  input  logic                    dma_req_ready_i,
-  output logic                    dma_req_write_o,
-  output logic [63:0]             dma_req_addr_o,
-  output logic [15:0]             dma_req_len_o,
-  output logic [5:0]              dma_req_off_o,
-  output logic [nt_pkg::StreamBits-1:0]   dma_req_data_o,
-  input  logic                    dma_rsp_valid_i,
-  input  logic                    dma_rsp_last_i,
-  input  logic [nt_pkg::StreamBits-1:0]   dma_rsp_data_i,
+  `NT_DMA_REQ_OUT(dma),
+  `NT_DMA_RSP_IN(dma),
   // Writes into the responder's MR table and QP queues; taken when rcfg_ready_i (the CM goes first).
-  output logic                    rcfg_valid_o,
+  `NT_CFG_OUT(rcfg),
   input  logic                    rcfg_ready_i,
-  output logic [nt_pkg::CfgTableBits-1:0] rcfg_table_o,
-  output logic [nt_pkg::CfgIndexBits-1:0] rcfg_index_o,
-  output logic [nt_pkg::CfgDataBits-1:0]  rcfg_data_o,
   // The requester's command port.
   output logic                    cmd_valid_o,
   input  logic                    cmd_ready_i,
@@ -38,20 +27,8 @@ module naa_ctl
   input  logic                    cpl_valid_i,
   input  naa_pkg::naa_req_cpl_t            cpl_i,
   // The external programming port (table NaaTblCtl).
-  input  logic                    cfg_valid_i,
-  input  logic [nt_pkg::CfgTableBits-1:0] cfg_table_i,
-  input  logic [nt_pkg::CfgIndexBits-1:0] cfg_index_i,
-  input  logic [nt_pkg::CfgDataBits-1:0]  cfg_data_i,
-  output logic [31:0]             cnt_events_o,
-  output logic [31:0]             cnt_requests_o,
-  output logic [31:0]             cnt_grants_o,
-  output logic [31:0]             cnt_answers_o,
-  output logic [31:0]             cnt_reposts_o,
-  output logic [31:0]             cnt_send_failed_o,
-  output logic [31:0]             cnt_rpcs_o,
-  output logic [31:0]             cnt_rpc_errors_o,
-  output logic [5*32-1:0]         cnt_errors_o,
-  output logic [nt_pkg::NaaCtlDrops*32-1:0] cnt_drops_o,
+  `NT_CFG_IN(cfg),
+  `NT_NAA_CTL_CNT_OUT(cnt),
   output logic [7:0]              regions_o,
   output logic [3:0]              state_o,
   // An event is queued or being handled, or a grant waits to be revoked (the run is not over).
@@ -184,8 +161,7 @@ module naa_ctl
     end
   end
   naa_kernel u_kernel (
-    .clk_i           (clk_i),
-    .rst_ni          (rst_ni),
+    `NT_CLK_RST_CONN,
     .start_i         (state_q == naa_pkg::CtlKStart),
     .fn_i            (k_fn),
     .nreg_i          ({2'd0, n_q}),

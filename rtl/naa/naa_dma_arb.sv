@@ -5,10 +5,10 @@
 // memory answers reads in order, so the id of every read taken is pushed into a FIFO and the response beats
 // go to the master at its head (popped on the last beat). A read waits while the FIFO is full. State for
 // state as model/naa/naa_dma_arb.cc.
+`include "nt_ports.svh"
 module naa_dma_arb
 (
-  input  logic                                 clk_i,
-  input  logic                                 rst_ni,
+  `NT_CLK_RST,
   // Masters.
   input  logic [nt_pkg::NaaDmaMasters-1:0]             s_req_valid_i,
   output logic [nt_pkg::NaaDmaMasters-1:0]             s_req_ready_o,
@@ -21,16 +21,8 @@ module naa_dma_arb
   output logic                                 s_rsp_last_o,
   output logic [nt_pkg::StreamBits-1:0]                s_rsp_data_o,
   // Host memory.
-  output logic                                 m_req_valid_o,
-  input  logic                                 m_req_ready_i,
-  output logic                                 m_req_write_o,
-  output logic [63:0]                          m_req_addr_o,
-  output logic [15:0]                          m_req_len_o,
-  output logic [5:0]                           m_req_off_o,
-  output logic [nt_pkg::StreamBits-1:0]                m_req_data_o,
-  input  logic                                 m_rsp_valid_i,
-  input  logic                                 m_rsp_last_i,
-  input  logic [nt_pkg::StreamBits-1:0]                m_rsp_data_i
+  `NT_DMA_REQ_OUT(m),
+  `NT_DMA_RSP_IN(m)
 );
   localparam int unsigned IdBits = $clog2(nt_pkg::NaaDmaMasters);
   localparam int unsigned PtrBits = $clog2(nt_pkg::NaaDmaIdDepth);

@@ -1,10 +1,11 @@
 // Assertions of naa_dma_arb (docs/assertions.md), bound onto every instance by the `bind` at the end of this
 // file. Simulation only: empty under SYNTHESIS.
+`ifndef SYNTHESIS  // the whole file: assertions are simulation only
+`include "nt_ports.svh"
 module naa_dma_arb_sva #(
   parameter int unsigned PtrBits = 3
 ) (
-  input logic               clk_i,
-  input logic               rst_ni,
+  `NT_CLK_RST,
   input logic               full,
   input logic               m_req_valid_o,
   input logic               m_req_ready_i,
@@ -12,7 +13,6 @@ module naa_dma_arb_sva #(
   input logic [PtrBits:0]   wr_q,
   input logic [PtrBits:0]   rd_q
 );
-`ifndef SYNTHESIS
 `include "nt_assert.svh"
   logic [PtrBits:0] used;
   assign used = wr_q - rd_q;
@@ -20,13 +20,8 @@ module naa_dma_arb_sva #(
   // is not granted while it is full
   `NT_ASSERT(ids_bound, 32'(used) <= nt_pkg::NaaDmaIdDepth)
   `NT_ASSERT_NO_OVERFLOW(ids_overflow, m_req_valid_o && m_req_ready_i && !m_req_write_o, full)
-`else
-  logic unused;
-  assign unused = ^{clk_i, rst_ni, full, m_req_valid_o, m_req_ready_i, m_req_write_o, wr_q, rd_q};
-`endif
 endmodule
 
-`ifndef SYNTHESIS
 bind naa_dma_arb naa_dma_arb_sva #(.PtrBits(PtrBits)) u_sva (
   .clk_i, .rst_ni, .full, .m_req_valid_o, .m_req_ready_i, .m_req_write_o, .wr_q, .rd_q);
-`endif
+`endif  // SYNTHESIS

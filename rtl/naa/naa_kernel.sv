@@ -5,10 +5,10 @@
 //   2 crc:  CRC-32 (IEEE, as zlib.crc32; the responder's crc32_byte) of region 0, 64 bytes per beat, every
 //           read issued back to back; the 4 bytes (little-endian) written at region 1
 //   3 copy: region 1 = region 0; per chunk: read, write back
+`include "nt_ports.svh"
 module naa_kernel
 (
-  input  logic                  clk_i,
-  input  logic                  rst_ni,
+  `NT_CLK_RST,
   input  logic                  start_i,
   input  logic [31:0]           fn_i,
   input  logic [7:0]            nreg_i,

@@ -7,30 +7,20 @@
 // RNR NAK waits its timer first; a fatal NAK or an exhausted retry count completes the message with an error
 // and flushes the rest. State for state as model/naa/naa_req.cc.
 //   sender: Idle -> [Read -> Fill] -> Send -> Idle
+`include "nt_ports.svh"
 module naa_req
 (
-  input  logic                          clk_i,
-  input  logic                          rst_ni,
+  `NT_CLK_RST,
   // ACK / NAK frames for this endpoint's QP (the front end routes them here).
-  input  logic                          s_valid_i,
-  input  logic [nt_pkg::StreamBits-1:0]         s_data_i,
-  input  logic [nt_pkg::StreamBytes-1:0]        s_keep_i,
-  input  logic                          s_last_i,
-  output logic                          s_ready_o,
+  `NT_STREAM_IN(s),
   // Request frames.
-  output logic                          m_valid_o,
-  output logic [nt_pkg::StreamBits-1:0]         m_data_o,
-  output logic [nt_pkg::StreamBytes-1:0]        m_keep_o,
-  output logic                          m_last_o,
-  input  logic                          m_ready_i,
+  `NT_STREAM_OUT(m),
   // DMA master (payload reads).
   output logic                          dma_req_valid_o,
   input  logic                          dma_req_ready_i,
   output logic [63:0]                   dma_req_addr_o,
   output logic [15:0]                   dma_req_len_o,
-  input  logic                          dma_rsp_valid_i,
-  input  logic                          dma_rsp_last_i,
-  input  logic [nt_pkg::StreamBits-1:0]         dma_rsp_data_i,
+  `NT_DMA_RSP_IN(dma),
   // The controller's commands and their completions.
   input  logic                          cmd_valid_i,
   output logic                          cmd_ready_o,
@@ -39,10 +29,7 @@ module naa_req
   output naa_pkg::naa_req_cpl_t                  cpl_o,
   // The connection (naa_cm) and the external programming port (responder table 0, table NaaTblReq).
   input  naa_pkg::naa_conn_t                     conn_i,
-  input  logic                          cfg_valid_i,
-  input  logic [nt_pkg::CfgTableBits-1:0]       cfg_table_i,
-  input  logic [nt_pkg::CfgIndexBits-1:0]       cfg_index_i,
-  input  logic [nt_pkg::CfgDataBits-1:0]        cfg_data_i,
+  `NT_CFG_IN(cfg),
   output logic [31:0]                   cnt_packets_in_o,
   output logic [31:0]                   cnt_processed_o,
   output logic [nt_pkg::NaaReqDrops*32-1:0]     cnt_drops_o,

@@ -5,54 +5,13 @@
 // responder's QP when a connection is established or torn down; their response frames share the output
 // (a source keeps it from its first offered beat to its last beat taken; the CM first when both start).
 // State for state as model/naa/naa_model.cc; see docs/naa-microarchitecture.md.
+`include "nt_ports.svh"
 module naa_top
 (
-  input  logic                         clk_i,
-  input  logic                         rst_ni,
-  input  logic                         s_valid_i,
-  input  logic [nt_pkg::StreamBits-1:0]        s_data_i,
-  input  logic [nt_pkg::StreamBytes-1:0]       s_keep_i,
-  input  logic                         s_last_i,
-  output logic                         s_ready_o,
-  output logic                         m_valid_o,
-  output logic [nt_pkg::StreamBits-1:0]        m_data_o,
-  output logic [nt_pkg::StreamBytes-1:0]       m_keep_o,
-  output logic                         m_last_o,
-  input  logic                         m_ready_i,
-  output logic                         dma_req_valid_o,
-  input  logic                         dma_req_ready_i,
-  output logic                         dma_req_write_o,
-  output logic [63:0]                  dma_req_addr_o,
-  output logic [15:0]                  dma_req_len_o,
-  output logic [5:0]                   dma_req_off_o,
-  output logic [nt_pkg::StreamBits-1:0]        dma_req_data_o,
-  input  logic                         dma_rsp_valid_i,
-  input  logic                         dma_rsp_last_i,
-  input  logic [nt_pkg::StreamBits-1:0]        dma_rsp_data_i,
-  input  logic                         cfg_valid_i,
-  input  logic [nt_pkg::CfgTableBits-1:0]      cfg_table_i,
-  input  logic [nt_pkg::CfgIndexBits-1:0]      cfg_index_i,
-  input  logic [nt_pkg::CfgDataBits-1:0]       cfg_data_i,
-  // Responder counters (rdma_top).
-  output logic [31:0]                  cnt_packets_in_o,
-  output logic [31:0]                  cnt_processed_o,
-  output logic [31:0]                  cnt_responses_o,
-  output logic [rdma_pkg::NumDrops*32-1:0]       cnt_drops_o,
-  output logic [31:0]                  cnt_acks_o,
-  output logic [31:0]                  cnt_naks_o,
-  output logic [31:0]                  cnt_atomics_o,
-  output logic [31:0]                  cnt_replays_o,
-  output logic [31:0]                  cnt_dma_reads_o,
-  output logic [31:0]                  cnt_dma_writes_o,
-  output logic [31:0]                  cnt_cqes_o,
+  // The responder's ports (rdma_top's), its counters included.
+  `NT_RDMA_PORTS,
   // Connection manager counters and state.
-  output logic [31:0]                  cm_packets_in_o,
-  output logic [31:0]                  cm_processed_o,
-  output logic [31:0]                  cm_responses_o,
-  output logic [nt_pkg::NaaCmDrops*32-1:0]     cm_drops_o,
-  output logic [31:0]                  cm_rejects_o,
-  output logic [31:0]                  cm_connects_o,
-  output logic [31:0]                  cm_disconnects_o,
+  `NT_NAA_CM_CNT_OUT(cm),
   output logic [1:0]                   cm_conn_o,
   output logic                         cm_busy_o,
   // The responder's completion events (docs/rdma.md "Completion events"), for the controller and lockstep.
@@ -69,16 +28,7 @@ module naa_top
   output naa_pkg::naa_req_cpl_t                 req_cpl_o,
   output logic                         req_busy_o,
   // Controller counters and state (naa_ctl).
-  output logic [31:0]                  ctl_events_o,
-  output logic [31:0]                  ctl_requests_o,
-  output logic [31:0]                  ctl_grants_o,
-  output logic [31:0]                  ctl_answers_o,
-  output logic [31:0]                  ctl_reposts_o,
-  output logic [31:0]                  ctl_send_failed_o,
-  output logic [31:0]                  ctl_rpcs_o,
-  output logic [31:0]                  ctl_rpc_errors_o,
-  output logic [5*32-1:0]              ctl_errors_o,
-  output logic [nt_pkg::NaaCtlDrops*32-1:0]    ctl_drops_o,
+  `NT_NAA_CTL_CNT_OUT(ctl),
   output logic [7:0]                   ctl_regions_o,
   output logic [3:0]                   ctl_state_o,
   output logic                         ctl_busy_o,
@@ -228,8 +178,7 @@ module naa_top
   end
 
   naa_cm u_cm (
-    .clk_i             (clk_i),
-    .rst_ni            (rst_ni),
+    `NT_CLK_RST_CONN,
     .s_valid_i         (s_valid_i && route_cm && !cm_hold),
     .s_data_i          (s_data_i),
     .s_keep_i          (s_keep_i),
@@ -243,10 +192,7 @@ module naa_top
     .rdma_idle_i       (rdma_idle),
     .est_i             (cm_est),
     .hold_o            (cm_hold),
-    .cfg_valid_i       (cfg_valid_i),
-    .cfg_table_i       (cfg_table_i),
-    .cfg_index_i       (cfg_index_i),
-    .cfg_data_i        (cfg_data_i),
+    `NT_CFG_CONN(cfg),
     .qcfg_valid_o      (qcfg_valid),
     .qcfg_table_o      (qcfg_table),
     .qcfg_index_o      (qcfg_index),
@@ -264,8 +210,7 @@ module naa_top
   );
 
   rdma_top u_rdma (
-    .clk_i            (clk_i),
-    .rst_ni           (rst_ni),
+    `NT_CLK_RST_CONN,
     .s_valid_i        (s_valid_i && !route_cm && !route_rq && !cm_hold && !cm_est),
     .s_data_i         (s_data_i),
     .s_keep_i         (s_keep_i),
@@ -311,8 +256,7 @@ module naa_top
   assign doff[1] = '0;
   assign dd[1]   = '0;
   naa_req u_req (
-    .clk_i            (clk_i),
-    .rst_ni           (rst_ni),
+    `NT_CLK_RST_CONN,
     .s_valid_i        (s_valid_i && route_rq && !route_cm && !cm_hold),
     .s_data_i         (s_data_i),
     .s_keep_i         (s_keep_i),
@@ -336,10 +280,7 @@ module naa_top
     .cpl_valid_o      (ctl_cpl_valid),
     .cpl_o            (ctl_cpl),
     .conn_i           (conn),
-    .cfg_valid_i      (cfg_valid_i),
-    .cfg_table_i      (cfg_table_i),
-    .cfg_index_i      (cfg_index_i),
-    .cfg_data_i       (cfg_data_i),
+    `NT_CFG_CONN(cfg),
     .cnt_packets_in_o (req_packets_in_o),
     .cnt_processed_o  (req_processed_o),
     .cnt_drops_o      (req_drops_o),
@@ -352,8 +293,7 @@ module naa_top
   // ---- The controller: completion events of the connected QP in, MR and queue writes into the responder
   // (after the CM's), commands to the requester, DMA master 2 ----
   naa_ctl u_ctl (
-    .clk_i             (clk_i),
-    .rst_ni            (rst_ni),
+    `NT_CLK_RST_CONN,
     .connected_i       (conn.connected),
     .cqe_valid_i       (cqe_valid_o),
     .cqe_i             (cqe_o),
@@ -377,10 +317,7 @@ module naa_top
     .cmd_o             (ctl_cmd),
     .cpl_valid_i       (ctl_cpl_valid),
     .cpl_i             (ctl_cpl),
-    .cfg_valid_i       (cfg_valid_i),
-    .cfg_table_i       (cfg_table_i),
-    .cfg_index_i       (cfg_index_i),
-    .cfg_data_i        (cfg_data_i),
+    `NT_CFG_CONN(cfg),
     .cnt_events_o      (ctl_events_o),
     .cnt_requests_o    (ctl_requests_o),
     .cnt_grants_o      (ctl_grants_o),
@@ -406,8 +343,7 @@ module naa_top
   assign ctl_dma_req_ready = dr[2];
   assign ctl_dma_rsp_valid = rsp_v[2];
   naa_dma_arb u_dma_arb (
-    .clk_i         (clk_i),
-    .rst_ni        (rst_ni),
+    `NT_CLK_RST_CONN,
     .s_req_valid_i (dv),
     .s_req_ready_o (dr),
     .s_req_write_i (dw),

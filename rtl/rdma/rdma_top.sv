@@ -11,50 +11,12 @@
 //            chip from the atomic before it on the same word): Idle (compute) -> [AtWrite] -> AqWrite
 //   WQE prefetch: per QP a ring of RdmaWqeRing receive WQEs, read ahead whenever the host port is free.
 // State for state as model/rdma/rdma_model.cc; see docs/rdma-microarchitecture.md.
+`include "nt_ports.svh"
 module rdma_top
 (
-  input  logic                         clk_i,
-  input  logic                         rst_ni,
-  // Requests in.
-  input  logic                         s_valid_i,
-  input  logic [nt_pkg::StreamBits-1:0]        s_data_i,
-  input  logic [nt_pkg::StreamBytes-1:0]       s_keep_i,
-  input  logic                         s_last_i,
-  output logic                         s_ready_o,
-  // Responses out.
-  output logic                         m_valid_o,
-  output logic [nt_pkg::StreamBits-1:0]        m_data_o,
-  output logic [nt_pkg::StreamBytes-1:0]       m_keep_o,
-  output logic                         m_last_o,
-  input  logic                         m_ready_i,
-  // Host memory: requests and in-order read data (always accepted).
-  output logic                         dma_req_valid_o,
-  input  logic                         dma_req_ready_i,
-  output logic                         dma_req_write_o,
-  output logic [63:0]                  dma_req_addr_o,
-  output logic [15:0]                  dma_req_len_o,
-  output logic [5:0]                   dma_req_off_o,
-  output logic [nt_pkg::StreamBits-1:0]        dma_req_data_o,
-  input  logic                         dma_rsp_valid_i,
-  input  logic                         dma_rsp_last_i,
-  input  logic [nt_pkg::StreamBits-1:0]        dma_rsp_data_i,
-  // Configuration.
-  input  logic                         cfg_valid_i,
-  input  logic [nt_pkg::CfgTableBits-1:0]      cfg_table_i,
-  input  logic [nt_pkg::CfgIndexBits-1:0]      cfg_index_i,
-  input  logic [nt_pkg::CfgDataBits-1:0]       cfg_data_i,
-  // Counters.
-  output logic [31:0]                  cnt_packets_in_o,
-  output logic [31:0]                  cnt_processed_o,
-  output logic [31:0]                  cnt_responses_o,
-  output logic [rdma_pkg::NumDrops*32-1:0]       cnt_drops_o,
-  output logic [31:0]                  cnt_acks_o,
-  output logic [31:0]                  cnt_naks_o,
-  output logic [31:0]                  cnt_atomics_o,
-  output logic [31:0]                  cnt_replays_o,
-  output logic [31:0]                  cnt_dma_reads_o,
-  output logic [31:0]                  cnt_dma_writes_o,
-  output logic [31:0]                  cnt_cqes_o,
+  // Requests in (s), responses out (m), host memory: requests and in-order read data, always accepted
+  // (dma), configuration (cfg), counters (cnt).
+  `NT_RDMA_PORTS,
   // One cycle after a CQE write was accepted: that CQE (docs/rdma.md "Completion events").
   output logic                         cqe_valid_o,
   output rdma_pkg::cqe_t                         cqe_o,

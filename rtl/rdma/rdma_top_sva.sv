@@ -1,25 +1,20 @@
 // rdma_top's own assertions (docs/assertions.md); its stream ports are checked by
 // rtl/common/nt_stream_ports_sva.sv and its DMA request port by rdma_dma_req_sva.sv. Bound by the `bind` at
 // the end of this file, so the RTL itself is not edited. Simulation only: empty under SYNTHESIS.
+`ifndef SYNTHESIS  // the whole file: assertions are simulation only
+`include "nt_ports.svh"
 module rdma_top_sva (
-  input logic       clk_i,
-  input logic       rst_ni,
+  `NT_CLK_RST,
   input logic       m_valid_o,
   input logic [3:0] state_q,
   input rdma_pkg::back_e back_q
 );
-`ifndef SYNTHESIS
 `include "nt_assert.svh"
   // legal FSM states (state_e has 7 values in 4 bits)
   `NT_ASSERT(state_legal, state_q <= rdma_pkg::StAqWait)
   // the back end offers a response exactly in BkSend
   `NT_ASSERT(m_valid_is_send, m_valid_o == (back_q == rdma_pkg::BkSend))
-`else
-  logic unused;
-  assign unused = ^{clk_i, rst_ni, m_valid_o, state_q, back_q};
-`endif
 endmodule
 
-`ifndef SYNTHESIS
 bind rdma_top rdma_top_sva u_sva (.clk_i, .rst_ni, .m_valid_o, .state_q, .back_q);
-`endif
+`endif  // SYNTHESIS

@@ -4,10 +4,10 @@
 // the frame's key is looked up among the contexts, the drop checks of docs/re.md run against the
 // context's range table, and the context is opened or updated. The write stage gets the frame's beats to
 // write or to skip. At the end of input (flush) every open event is reported, oldest first.
+`include "nt_ports.svh"
 module re_decide
 (
-  input  logic                clk_i,
-  input  logic                rst_ni,
+  `NT_CLK_RST,
   input  logic [7:0]          cfg_contexts_i,
   input  logic [63:0]         cfg_timeout_ns_i,
   input  logic                flush_i,
@@ -23,14 +23,7 @@ module re_decide
   output re_pkg::event_t              ev_o,
   input  logic                ev_done_i,
   input  logic [re_pkg::CtxW-1:0]     ev_done_ctx_i,
-  output logic                rep_valid_o,
-  output logic [63:0]         rep_event_num_o,
-  output logic [15:0]         rep_data_id_o,
-  output logic [31:0]         rep_received_o,
-  output logic [31:0]         rep_segments_o,
-  output logic [31:0]         rep_length_o,
-  output logic                rep_end_known_o,
-  output logic                rep_at_end_o,
+  `NT_RE_REPORT_OUT(rep),
   output logic                busy_o,
   output logic [31:0]         cnt_used_o,
   output logic [31:0]         cnt_completed_o,

@@ -7,21 +7,15 @@
 // With `buffer host` (cfg_host_i) the buffer is not used: each accepted beat's data bytes go to the context's
 // slot in host memory as one DMA write (the beat waits while dma_req_ready_i is low), and the output stage
 // sends a one-beat completion record: the same header, then the slot's 8-byte host address.
+`include "nt_ports.svh"
 module re_event_buffer
 (
-  input  logic                   clk_i,
-  input  logic                   rst_ni,
+  `NT_CLK_RST,
   input  logic                   cfg_format_i,  // 1: E2SAR's header (the output header carries a 64-bit event number)
   input  logic                   cfg_host_i,    // 1: event bytes to host memory by DMA, completion records out
   input  logic [63:0]            cfg_host_base_i,
   input  logic [31:0]            cfg_buffer_bytes_i,  // the slot stride: rounded up to 4 KiB
-  output logic                   dma_req_valid_o,
-  input  logic                   dma_req_ready_i,
-  output logic                   dma_req_write_o,
-  output logic [63:0]            dma_req_addr_o,
-  output logic [15:0]            dma_req_len_o,
-  output logic [5:0]             dma_req_off_o,
-  output logic [nt_pkg::StreamBits-1:0]  dma_req_data_o,
+  `NT_DMA_REQ_OUT(dma),
   input  logic                   job_valid_i,
   input  re_pkg::job_t                   job_i,
   output logic                   job_ready_o,
@@ -32,11 +26,7 @@ module re_event_buffer
   output logic [re_pkg::CtxW-1:0]        ev_ctx_o,
   input  re_pkg::event_t                 ev_i,
   output logic                   ev_done_o,
-  output logic                   m_valid_o,
-  output logic [nt_pkg::StreamBits-1:0]  m_data_o,
-  output logic [nt_pkg::StreamBytes-1:0] m_keep_o,
-  output logic                   m_last_o,
-  input  logic                   m_ready_i,
+  `NT_STREAM_OUT(m),
   output logic                   busy_o,
   output logic [31:0]            cnt_out_o
 );

@@ -4,16 +4,12 @@
 // expires contexts by its time like any other frame (docs/re.md: expiry before each segment). The RE header
 // is the seed's 8 bytes or E2SAR's 20 (cfg_format_i), behind an LB header the LB kept when the UDP payload
 // starts with "LB" (skipped or dropped, cfg_lb_drop_i); all of it lies in the first two beats.
+`include "nt_ports.svh"
 module re_ingress
 (
-  input  logic                      clk_i,
-  input  logic                      rst_ni,
-  input  logic                      s_valid_i,
-  input  logic [nt_pkg::StreamBits-1:0]     s_data_i,
-  input  logic [nt_pkg::StreamBytes-1:0]    s_keep_i,
-  input  logic                      s_last_i,
+  `NT_CLK_RST,
+  `NT_STREAM_IN(s),
   input  logic [63:0]               s_time_i,
-  output logic                      s_ready_o,
   input  logic [31:0]               cfg_buffer_bytes_i,
   input  logic                      cfg_format_i,   // 0: the seed's 8-byte header, 1: E2SAR's 20-byte REHdr
   input  logic [3:0]                cfg_version_i,  // the RE header version accepted

@@ -1,22 +1,14 @@
 // EJFAT reassembly engine (docs/re.md, docs/re-microarchitecture.md): LB output segments for one compute
 // node in, one frame per reassembled event out, incomplete events on the report port, counters.
+`include "nt_ports.svh"
 module re_top
 (
-  input  logic                   clk_i,
-  input  logic                   rst_ni,
+  `NT_CLK_RST,
   // segments (Ethernet frames); s_time_i is the frame's arrival time in ns, sampled with its first beat
-  input  logic                   s_valid_i,
-  input  logic [nt_pkg::StreamBits-1:0]  s_data_i,
-  input  logic [nt_pkg::StreamBytes-1:0] s_keep_i,
-  input  logic                   s_last_i,
+  `NT_STREAM_IN(s),
   input  logic [63:0]            s_time_i,
-  output logic                   s_ready_o,
   // reassembled events
-  output logic                   m_valid_o,
-  output logic [nt_pkg::StreamBits-1:0]  m_data_o,
-  output logic [nt_pkg::StreamBytes-1:0] m_keep_o,
-  output logic                   m_last_o,
-  input  logic                   m_ready_i,
+  `NT_STREAM_OUT(m),
   // end of input: report every open event
   input  logic                   flush_i,
   // configuration (static during a run)
@@ -29,22 +21,9 @@ module re_top
   input  logic                   cfg_host_i,     // `buffer host`: event bytes to host memory, completion records out
   input  logic [63:0]            cfg_host_base_i,  // context k's slot: base + k x buffer_bytes rounded up to 4 KiB
   // host memory (`buffer host`): one write per accepted beat with data bytes (tb/common/host_memory.h)
-  output logic                   dma_req_valid_o,
-  input  logic                   dma_req_ready_i,
-  output logic                   dma_req_write_o,
-  output logic [63:0]            dma_req_addr_o,
-  output logic [15:0]            dma_req_len_o,
-  output logic [5:0]             dma_req_off_o,
-  output logic [nt_pkg::StreamBits-1:0]  dma_req_data_o,
+  `NT_DMA_REQ_OUT(dma),
   // incomplete events
-  output logic                   rep_valid_o,
-  output logic [63:0]            rep_event_num_o,
-  output logic [15:0]            rep_data_id_o,
-  output logic [31:0]            rep_received_o,
-  output logic [31:0]            rep_segments_o,
-  output logic [31:0]            rep_length_o,
-  output logic                   rep_end_known_o,
-  output logic                   rep_at_end_o,
+  `NT_RE_REPORT_OUT(rep),
   output logic                   busy_o,
   output logic [31:0]            cnt_in_o,
   output logic [31:0]            cnt_used_o,
@@ -64,8 +43,7 @@ module re_top
   re_pkg::event_t                ev;
 
   re_ingress u_ingress (
-    .clk_i,
-    .rst_ni,
+    `NT_CLK_RST_CONN,
     .s_valid_i,
     .s_data_i,
     .s_keep_i,
@@ -90,8 +68,7 @@ module re_top
   );
 
   re_decide u_decide (
-    .clk_i,
-    .rst_ni,
+    `NT_CLK_RST_CONN,
     .cfg_contexts_i,
     .cfg_timeout_ns_i,
     .flush_i,
@@ -122,8 +99,7 @@ module re_top
   );
 
   re_event_buffer u_buffer (
-    .clk_i,
-    .rst_ni,
+    `NT_CLK_RST_CONN,
     .cfg_format_i,
     .cfg_host_i,
     .cfg_host_base_i,

@@ -1,11 +1,12 @@
 // re_top's own assertions (docs/assertions.md); its stream ports are checked by
 // rtl/common/nt_stream_ports_sva.sv. Bound by the `bind` at the end of this file, so the RTL itself is not
 // edited. Simulation only: empty under SYNTHESIS.
+`ifndef SYNTHESIS  // the whole file: assertions are simulation only
+`include "nt_ports.svh"
 module re_top_sva #(
   parameter int unsigned JobBits = 8
 ) (
-  input logic                                    clk_i,
-  input logic                                    rst_ni,
+  `NT_CLK_RST,
   input logic                                    rep_valid_o,
   input logic                                    busy_o,
   input logic [7:0]                              cfg_contexts_i,
@@ -17,7 +18,6 @@ module re_top_sva #(
   input logic                                    ev_done,
   input logic [$clog2(nt_pkg::ReContexts)-1:0]   ev_ctx
 );
-`ifndef SYNTHESIS
 `include "nt_assert.svh"
   // the decision stage's job to the event buffer: held, unchanged, until taken
   nt_stream_checker #(.KeepBits(1), .DataBits(JobBits), .HasKeep(1'b0), .HasLast(1'b0)) u_job (
@@ -27,15 +27,9 @@ module re_top_sva #(
   `NT_ASSERT_NO_UNDERFLOW(desc_underflow, desc_pop, !desc_valid)
   // the event buffer finishes an event of a configured context (the context tables' index bound)
   `NT_ASSERT(ev_ctx_bound, ev_done |-> 32'(ev_ctx) < 32'(cfg_contexts_i))
-`else
-  logic unused;
-  assign unused = ^{clk_i, rst_ni, rep_valid_o, busy_o, cfg_contexts_i, desc_valid, desc_pop, job_valid,
-                    job_ready, job, ev_done, ev_ctx};
-`endif
 endmodule
 
-`ifndef SYNTHESIS
 bind re_top re_top_sva #(.JobBits($bits(re_pkg::job_t))) u_sva (
   .clk_i, .rst_ni, .rep_valid_o, .busy_o, .cfg_contexts_i, .desc_valid, .desc_pop, .job_valid, .job_ready,
   .job, .ev_done, .ev_ctx);
-`endif
+`endif  // SYNTHESIS

@@ -1,10 +1,10 @@
 // Control-packet generator of the reorder block: two request FIFOs (A: RTT_REPLY / NOTIFY / CLEAR from the
 // decision stage; B: CLEARs of drained queues, served first) and a builder that turns one request into up
 // to three control packets (RTT_REPLY, NOTIFY, CLEAR in that order) on the control stream.
+`include "nt_ports.svh"
 module reorder_ctrl_gen
 (
-  input  logic                  clk_i,
-  input  logic                  rst_ni,
+  `NT_CLK_RST,
   input  logic                  push_a_i,
   input  reorder_pkg::ctrl_req_t             req_a_i,
   input  logic                  push_b_i,
@@ -12,11 +12,7 @@ module reorder_ctrl_gen
   output logic [3:0]            free_a_o,   // free entries in FIFO A
   output logic                  full_b_o,
   output logic                  busy_o,     // a request or packet is pending
-  output logic                  c_valid_o,
-  output logic [nt_pkg::StreamBits-1:0] c_data_o,
-  output logic [nt_pkg::StreamBytes-1:0] c_keep_o,
-  output logic                  c_last_o,
-  input  logic                  c_ready_i,
+  `NT_STREAM_OUT(c),
   input  logic                  p4_format_i,  // conweave-p4's wire format (reorder_pkg::build_ctrl)
   output logic                  sent_o      // the last beat of a control packet left this cycle
 );

@@ -3,16 +3,12 @@
 // for a first beat, the 128-byte window the parser reads). It writes the NIC frame one beat per cell into
 // the shared buffer, linking the cells of a packet, and hands each complete packet (or a header-malformed
 // one, at its first beat) to the decision stage through the pending register.
+`include "nt_ports.svh"
 module reorder_ingress
 (
-  input  logic                   clk_i,
-  input  logic                   rst_ni,
+  `NT_CLK_RST,
   // fabric side
-  input  logic                   s_valid_i,
-  input  logic [nt_pkg::StreamBits-1:0]  s_data_i,
-  input  logic [nt_pkg::StreamBytes-1:0] s_keep_i,
-  input  logic                   s_last_i,
-  output logic                   s_ready_o,
+  `NT_STREAM_IN(s),
   input  logic                   p4_format_i,   // conweave-p4's wire format (reorder_pkg::parse_cw)
   // the shared buffer: the cell the next write takes, if any
   input  logic                   cell_avail_i,

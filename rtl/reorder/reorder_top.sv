@@ -5,30 +5,18 @@
 // epochs, queues), T resume timer (one queue per cycle), R reader (output FIFO of packets and released
 // queues), C control (reorder_ctrl_gen). D, T and R share the queue and buffer state, so they live here.
 // model/reorder/reorder_model.cc is the cycle-accurate model of this module.
+`include "nt_ports.svh"
 module reorder_top
 (
-  input  logic                   clk_i,
-  input  logic                   rst_ni,
+  `NT_CLK_RST,
   // fabric side
-  input  logic                   s_valid_i,
-  input  logic [nt_pkg::StreamBits-1:0]  s_data_i,
-  input  logic [nt_pkg::StreamBytes-1:0] s_keep_i,
-  input  logic                   s_last_i,
-  output logic                   s_ready_o,
+  `NT_STREAM_IN(s),
   // host side
-  output logic                   m_valid_o,
-  output logic [nt_pkg::StreamBits-1:0]  m_data_o,
-  output logic [nt_pkg::StreamBytes-1:0] m_keep_o,
-  output logic                   m_last_o,
-  input  logic                   m_ready_i,
+  `NT_STREAM_OUT(m),
   output logic                   m_held_o,
   output logic [15:0]            m_hold_us_o,
   // control packets toward the source ToR
-  output logic                   c_valid_o,
-  output logic [nt_pkg::StreamBits-1:0]  c_data_o,
-  output logic [nt_pkg::StreamBytes-1:0] c_keep_o,
-  output logic                   c_last_o,
-  input  logic                   c_ready_i,
+  `NT_STREAM_OUT(c),
   // microsecond clock and quasi-static configuration
   input  logic [15:0]            now_us_i,
   input  logic [15:0]            cfg_flows_mask_i,
@@ -116,8 +104,7 @@ module reorder_top
   reorder_pkg::ctrl_req_t  ca_req, cb_req;
 
   reorder_ctrl_gen u_ctrl (
-    .clk_i     (clk_i),
-    .rst_ni    (rst_ni),
+    `NT_CLK_RST_CONN,
     .push_a_i  (ca_push),
     .req_a_i   (ca_req),
     .push_b_i  (cb_push),
@@ -410,8 +397,7 @@ module reorder_top
   assign i_cell = i_from_fifo ? free_mem_q[free_rd_q] : reorder_pkg::CellW'(fresh_q);
 
   reorder_ingress u_ingress (
-    .clk_i        (clk_i),
-    .rst_ni       (rst_ni),
+    `NT_CLK_RST_CONN,
     .s_valid_i    (s_valid_i),
     .s_data_i     (s_data_i),
     .s_keep_i     (s_keep_i),

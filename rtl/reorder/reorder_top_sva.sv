@@ -1,9 +1,10 @@
 // reorder_top's own assertions (docs/assertions.md) and its control stream's; its s and m ports are checked by
 // rtl/common/nt_stream_ports_sva.sv. Bound by the `bind` at the end of this file, so the RTL itself is not
 // edited. Simulation only: empty under SYNTHESIS.
+`ifndef SYNTHESIS  // the whole file: assertions are simulation only
+`include "nt_ports.svh"
 module reorder_top_sva (
-  input logic                                      clk_i,
-  input logic                                      rst_ni,
+  `NT_CLK_RST,
   input logic                                      m_valid_o,
   input logic                                      c_valid_o,
   input logic                                      idle_o,
@@ -11,7 +12,6 @@ module reorder_top_sva (
   input logic [$clog2(nt_pkg::ReorderCells):0]     free_cnt_q,
   input logic [nt_pkg::ReorderQueues-1:0][1:0]     q_state_q
 );
-`ifndef SYNTHESIS
 `include "nt_assert.svh"
   `NT_ASSERT_KNOWN(outputs_known, {c_valid_o, idle_o})
   // the output FIFO (packets and released queues) and the free-cell FIFO never hold more than their size
@@ -23,17 +23,12 @@ module reorder_top_sva (
   end
   // idle means nothing is offered
   `NT_ASSERT(idle_quiet, idle_o |-> !m_valid_o)
-`else
-  logic unused;
-  assign unused = ^{clk_i, rst_ni, m_valid_o, c_valid_o, idle_o, of_cnt_q, free_cnt_q, q_state_q};
-`endif
 endmodule
 
-`ifndef SYNTHESIS
 bind reorder_top reorder_top_sva u_sva (
   .clk_i, .rst_ni, .m_valid_o, .c_valid_o, .idle_o, .of_cnt_q, .free_cnt_q, .q_state_q);
 // the control packet stream (the second output)
 bind reorder_top nt_stream_checker #(.KeepBits(nt_pkg::StreamBytes)) u_sva_c (
   .clk_i, .rst_ni, .valid_i(c_valid_o), .ready_i(c_ready_i), .data_i(c_data_o), .keep_i(c_keep_o),
   .last_i(c_last_o));
-`endif
+`endif  // SYNTHESIS

@@ -7,25 +7,13 @@
 //   D  one decision per cycle: a control packet first, else a host frame when the output is free
 //   O  output: beat k of the fabric frame from beats k and k-1 of the bank, the 4-byte CW header inserted
 //   S  path-status scan, one path per cycle
+`include "nt_ports.svh"
 module reroute_top
 (
-  input  logic                   clk_i,
-  input  logic                   rst_ni,
-  input  logic                   s_valid_i,
-  input  logic [nt_pkg::StreamBits-1:0]  s_data_i,
-  input  logic [nt_pkg::StreamBytes-1:0] s_keep_i,
-  input  logic                   s_last_i,
-  output logic                   s_ready_o,
-  input  logic                   r_valid_i,
-  input  logic [nt_pkg::StreamBits-1:0]  r_data_i,
-  input  logic [nt_pkg::StreamBytes-1:0] r_keep_i,
-  input  logic                   r_last_i,
-  output logic                   r_ready_o,
-  output logic                   m_valid_o,
-  output logic [nt_pkg::StreamBits-1:0]  m_data_o,
-  output logic [nt_pkg::StreamBytes-1:0] m_keep_o,
-  output logic                   m_last_o,
-  input  logic                   m_ready_i,
+  `NT_CLK_RST,
+  `NT_STREAM_IN(s),
+  `NT_STREAM_IN(r),
+  `NT_STREAM_OUT(m),
   output logic [7:0]             m_path_o,
   input  logic [15:0]            now_us_i,
   input  logic [15:0]            cfg_flows_mask_i,

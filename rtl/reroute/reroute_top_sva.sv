@@ -1,9 +1,10 @@
 // reroute_top's own assertions (docs/assertions.md) and its r stream's; its s and m ports are checked by
 // rtl/common/nt_stream_ports_sva.sv. Bound by the `bind` at the end of this file, so the RTL itself is not
 // edited. Simulation only: empty under SYNTHESIS.
+`ifndef SYNTHESIS  // the whole file: assertions are simulation only
+`include "nt_ports.svh"
 module reroute_top_sva (
-  input logic                            clk_i,
-  input logic                            rst_ni,
+  `NT_CLK_RST,
   input logic                            r_ready_o,
   input logic                            s_ready_o,
   input logic                            m_valid_o,
@@ -12,7 +13,6 @@ module reroute_top_sva (
   input logic                            cx_full_q,
   input logic                            ob_valid_q
 );
-`ifndef SYNTHESIS
 `include "nt_assert.svh"
   `NT_ASSERT_KNOWN(outputs_known, {r_ready_o, idle_o})
   // the one-frame receive buffers take nothing while full: a full buffer holds its port's ready low
@@ -20,17 +20,12 @@ module reroute_top_sva (
   `NT_ASSERT_NO_OVERFLOW(cx_overflow, r_ready_o, cx_full_q)
   // idle means nothing buffered and nothing offered
   `NT_ASSERT(idle_quiet, idle_o |-> !m_valid_o && !ob_valid_q)
-`else
-  logic unused;
-  assign unused = ^{clk_i, rst_ni, r_ready_o, s_ready_o, m_valid_o, idle_o, rx_full_q, cx_full_q, ob_valid_q};
-`endif
 endmodule
 
-`ifndef SYNTHESIS
 bind reroute_top reroute_top_sva u_sva (
   .clk_i, .rst_ni, .r_ready_o, .s_ready_o, .m_valid_o, .idle_o, .rx_full_q, .cx_full_q, .ob_valid_q);
 // the control stream from the destination ToR (the second input)
 bind reroute_top nt_stream_checker #(.KeepBits(nt_pkg::StreamBytes)) u_sva_r (
   .clk_i, .rst_ni, .valid_i(r_valid_i), .ready_i(r_ready_o), .data_i(r_data_i), .keep_i(r_keep_i),
   .last_i(r_last_i));
-`endif
+`endif  // SYNTHESIS

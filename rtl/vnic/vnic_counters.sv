@@ -1,8 +1,8 @@
 // Packets in, packets out and drops by reason (index = reason code of nt_pkg; index 0 unused).
+`include "nt_ports.svh"
 module vnic_counters
 (
-  input  logic                             clk_i,
-  input  logic                             rst_ni,
+  `NT_CLK_RST,
   input  logic                             in_i,
   input  logic                             drop_i,
   input  logic [3:0]                       reason_i,

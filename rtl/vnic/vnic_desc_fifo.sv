@@ -1,11 +1,11 @@
 // Descriptors of complete frames waiting for the read side: push at an input frame's last beat, pop when
 // its last output beat is taken, the head readable without a cycle of latency.
+`include "nt_ports.svh"
 module vnic_desc_fifo #(
   parameter int unsigned Width = 8,
   parameter int unsigned Depth = 32
 ) (
-  input  logic                     clk_i,
-  input  logic                     rst_ni,
+  `NT_CLK_RST,
   input  logic                     push_i,
   input  logic [Width-1:0]         data_i,
   input  logic                     pop_i,

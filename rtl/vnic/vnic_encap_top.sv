@@ -4,29 +4,10 @@
 // sends header + frame (realigned 20 bytes later) + pad + ICRC + tail at one beat per cycle, through an
 // output register stage that splits the ICRC (docs/vnic-microarchitecture.md "ICRC pipeline"): the beat
 // stage forms the beat and its CRC contribution, the output stage adds the running CRC and inserts the ICRC.
+`include "nt_ports.svh"
 module vnic_encap_top
 (
-  input  logic                               clk_i,
-  input  logic                               rst_ni,
-  input  logic                               s_valid_i,
-  input  logic [nt_pkg::StreamBits-1:0]              s_data_i,
-  input  logic [nt_pkg::StreamBytes-1:0]             s_keep_i,
-  input  logic                               s_last_i,
-  input  logic [vnic_pkg::PortIdxBits-1:0]             s_port_i,
-  output logic                               s_ready_o,
-  output logic                               m_valid_o,
-  output logic [nt_pkg::StreamBits-1:0]              m_data_o,
-  output logic [nt_pkg::StreamBytes-1:0]             m_keep_o,
-  output logic                               m_last_o,
-  output logic [vnic_pkg::PortIdxBits-1:0]             m_port_o,
-  input  logic                               m_ready_i,
-  input  logic                               cfg_valid_i,
-  input  logic [nt_pkg::CfgTableBits-1:0]            cfg_table_i,
-  input  logic [nt_pkg::CfgIndexBits-1:0]            cfg_index_i,
-  input  logic [nt_pkg::CfgDataBits-1:0]             cfg_data_i,
-  output logic [31:0]                        cnt_in_o,
-  output logic [31:0]                        cnt_out_o,
-  output logic [vnic_pkg::NumReasons*32-1:0]   cnt_drops_o
+  `NT_VNIC_PORTS
 );
   localparam int unsigned BeatBits = $clog2(nt_pkg::VnicMaxBeats) + 1;
   localparam int unsigned HdrBits = 8 * nt_pkg::VnicHdrBytes;
@@ -45,12 +26,8 @@ module vnic_encap_top
   vnic_pkg::mac_entry_t [nt_pkg::VnicMacEntries-1:0] macs;
 
   vnic_tables u_tables (
-    .clk_i,
-    .rst_ni,
-    .cfg_valid_i,
-    .cfg_table_i,
-    .cfg_index_i,
-    .cfg_data_i,
+    `NT_CLK_RST_CONN,
+    `NT_CFG_CONN(cfg),
     .ports_o(ports),
     .macs_o (macs)
   );
@@ -80,8 +57,7 @@ module vnic_encap_top
     .DescBits($bits(wdesc)),
     .RdOff   (-1)
   ) u_sf (
-    .clk_i,
-    .rst_ni,
+    `NT_CLK_RST_CONN,
     .s_valid_i,
     .s_data_i,
     .s_keep_i,

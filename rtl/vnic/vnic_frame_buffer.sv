@@ -10,12 +10,12 @@
 // k+Off and k+Off+1 of the frame at base in the cycle the read side is at beat k, as the combinational read
 // did. A beat written in the cycle it is read (a one-beat frame sent right after its last beat) comes from
 // the write bypass register.
+`include "nt_ports.svh"
 module vnic_frame_buffer
 #(
   parameter int RdOff = 0
 ) (
-  input  logic                              clk_i,
-  input  logic                              rst_ni,
+  `NT_CLK_RST,
   input  logic                              wr_valid_i,   // store this beat
   input  logic [nt_pkg::StreamBits-1:0]             wr_data_i,
   input  logic                              frame_end_i,  // the input frame's last beat is accepted ...

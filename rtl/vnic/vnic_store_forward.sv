@@ -4,20 +4,16 @@
 // the outputs here) and forms each output beat from the two buffer beats it gets (rd_a_o, rd_b_o). The read
 // side here is the iterator over the head frame's beats: `out_fire_i` moves it on (the beat is taken by the
 // output, or by an output register stage), `sent_i` counts a frame as out (its last beat left the block).
+`include "nt_ports.svh"
 module vnic_store_forward
 #(
   parameter int unsigned DescBits = 8,
   parameter int          RdOff    = 0   // the read side gets buffer beats k+RdOff and k+RdOff+1
 ) (
-  input  logic                               clk_i,
-  input  logic                               rst_ni,
+  `NT_CLK_RST,
   // input stream
-  input  logic                               s_valid_i,
-  input  logic [nt_pkg::StreamBits-1:0]              s_data_i,
-  input  logic [nt_pkg::StreamBytes-1:0]             s_keep_i,
+  `NT_STREAM_IN(s),
   input  logic [6:0]                         s_nbytes_i,   // popcount of s_keep_i (the caller's, maybe registered)
-  input  logic                               s_last_i,
-  output logic                               s_ready_o,
   // the current input beat
   output logic                               sop_o,        // it is its frame's first
   output logic                               over_o,       // its frame is longer than VnicMaxBeats
@@ -77,8 +73,7 @@ module vnic_store_forward
   vnic_frame_buffer #(
     .RdOff(RdOff)
   ) u_buf (
-    .clk_i,
-    .rst_ni,
+    `NT_CLK_RST_CONN,
     .wr_valid_i     (store),
     .wr_data_i      (s_data_i & vnic_pkg::byte_mask(s_keep_i)),
     .frame_end_i    (frame_end),
@@ -95,8 +90,7 @@ module vnic_store_forward
     .Width(DescBits + BeatBits),
     .Depth(nt_pkg::VnicDescFifo)
   ) u_desc (
-    .clk_i,
-    .rst_ni,
+    `NT_CLK_RST_CONN,
     .push_i (frame_end & ~drop_i),
     .data_i ({desc_i, beats_q + 1'b1}),  // the frame's buffer beats, released when it is sent
     .pop_i  (done),
@@ -106,8 +100,7 @@ module vnic_store_forward
   );
 
   vnic_counters u_cnt (
-    .clk_i,
-    .rst_ni,
+    `NT_CLK_RST_CONN,
     .in_i    (frame_end),
     .drop_i  (frame_end & drop_i),
     .reason_i,

@@ -1,14 +1,11 @@
 // The VNIC port table and the MAC -> DLID table, written one entry per cycle by the programming port (the
 // Ethernet Manager's settings, docs/vnic.md "Programming port"). Registers: every entry is read in
 // parallel by the lookups.
+`include "nt_ports.svh"
 module vnic_tables
 (
-  input  logic                                 clk_i,
-  input  logic                                 rst_ni,
-  input  logic                                 cfg_valid_i,
-  input  logic [nt_pkg::CfgTableBits-1:0]              cfg_table_i,
-  input  logic [nt_pkg::CfgIndexBits-1:0]              cfg_index_i,
-  input  logic [nt_pkg::CfgDataBits-1:0]               cfg_data_i,
+  `NT_CLK_RST,
+  `NT_CFG_IN(cfg),
   output vnic_pkg::port_cfg_t  [nt_pkg::VnicPorts-1:0]           ports_o,
   output vnic_pkg::mac_entry_t [nt_pkg::VnicMacEntries-1:0]      macs_o
 );

@@ -92,10 +92,15 @@ def yosys_view(rel, nt_stmts, nt_names):
             "\n" + text[m.end():])
 
 
+# The port-group macros (rtl/common/nt_ports.svh) are included from rtl/common, staged beside the sources.
+INCLUDE_DIR = "rtl/common"
+READ = f"read_verilog -sv -noautowire -D SYNTHESIS -I {INCLUDE_DIR}"
+
+
 def script(top, files, elab, parse_only=False):
     # -noautowire: an undeclared identifier is an error, not a new wire. Yosys 0.55 reads arr[i].field with a loop
     # index i as an undeclared wire named `arr[0].field` (only a warning by default: the netlist would be wrong).
-    lines = [f"read_verilog -sv -noautowire -D SYNTHESIS {' '.join(files)}", f"hierarchy -check -top {top}"]
+    lines = [f"{READ} {' '.join(files)}", f"hierarchy -check -top {top}"]
     if not parse_only:
         lines.append("proc")
     if elab:
@@ -138,6 +143,9 @@ def stage_inputs(d, files):
     for rel in files:
         (d / "in" / rel).parent.mkdir(parents=True, exist_ok=True)
         (d / "in" / rel).write_text(yosys_view(rel, stmts, names))
+    for hdr in sorted((ROOT / INCLUDE_DIR).glob("*.svh")):
+        (d / "in" / INCLUDE_DIR).mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(hdr, d / "in" / INCLUDE_DIR / hdr.name)
 
 
 def cell_counts(cells):
@@ -247,7 +255,7 @@ def run_block_per_module(name, out, box_bits, timeout, jobs, only=None, resume=F
         return per_module_runs(res, d, out, log, t0, box_bits, timeout, jobs, only, resume)
     stage_inputs(d, files)
     (d / "in" / "run.ys").write_text("\n".join([
-        f"read_verilog -sv -noautowire -D SYNTHESIS {' '.join(files)}", f"hierarchy -check -top {top}", "proc",
+        f"{READ} {' '.join(files)}", f"hierarchy -check -top {top}", "proc",
         "write_rtlil out/elab.il", "tee -q -o out/modules.txt ls", ""]))
     log.write_text("")
     rc = yosys(d / "in", d / "out", log, timeout)

@@ -282,8 +282,26 @@ def docs_section(text, d):
     return i + len(begin), j
 
 
+def sv_macros(path=os.path.join(ROOT_DIR, "rtl", "common", "nt_ports.svh")):
+    """The `define macros of the port-group header: name -> (parameters, body)."""
+    text = re.sub(r"//[^\n]*", "", open(path).read()).replace("\\\n", " ")
+    return {m.group(1): ([a.strip() for a in (m.group(2) or "").split(",") if a.strip()], m.group(3))
+            for m in re.finditer(r"`define\s+(\w+)(?:\(([^)]*)\))?[ \t]*([^\n]*)", text)}
+
+
+def expand_macros(text, macros):
+    """A top's port list with its port-group macros (`NT_STREAM_IN(s), ...) written out, as Verilog would."""
+    def one(m):
+        params, body = macros[m.group(1)]
+        args = [a.strip() for a in (m.group(2) or "").split(",") if a.strip()]
+        for p, a in zip(params, args):
+            body = re.sub(r"\b" + p + r"(``|\b)", a, body)
+        return expand_macros(body, macros)
+    return re.sub(r"`(NT_\w+)(?:\(([^)]*)\))?", lambda m: one(m) if m.group(1) in macros else m.group(0), text)
+
+
 def rtl_ports(path, module):
-    text = open(path).read()
+    text = expand_macros(open(path).read(), sv_macros())
     m = re.search(r"module\s+" + module + r"\b[^(]*\((.*?)\);", text, re.S)
     if not m:
         raise SystemExit(f"{path}: no module {module}")
