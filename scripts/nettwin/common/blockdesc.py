@@ -103,6 +103,19 @@ def sv_params():
                 for m in re.finditer(r"localparam\s+int\s+unsigned\s+(\w+)\s*=\s*(\d+)\s*;", f.read())}
 
 
+@functools.lru_cache(maxsize=None)
+def pkg_param(name):
+    """The value of `pkg::Name`, a `Name = <literal>` localparam of another package rtl/*/pkg.sv (rdma_pkg::
+    NumDrops), or None."""
+    pkg, _, n = name.partition("::")
+    for f in sorted(glob.glob(os.path.join(ROOT_DIR, "rtl", "*", pkg + ".sv"))):
+        with open(f) as fh:
+            m = re.search(r"\b" + n + r"\s*=\s*(\d+)\s*[,;]", fh.read())
+        if m:
+            return int(m.group(1))
+    return None
+
+
 def resolve(x):
     """The value of a descriptor number: an int, an nt_pkg parameter name, or a product of them ("A*B")."""
     if isinstance(x, bool):
@@ -118,6 +131,8 @@ def resolve(x):
             v *= int(part)
         elif part in sv_params():
             v *= sv_params()[part]
+        elif "::" in part and pkg_param(part) is not None:
+            v *= pkg_param(part)
         else:
             raise DescriptorError(f"{x!r}: {part!r} is neither a number nor a parameter of rtl/common/nt_pkg.sv")
     return v

@@ -16,6 +16,7 @@ text changed:
   blockgen DESCRIPTOR --write-docs  rewrite the docs' counter table from the descriptor
 """
 import argparse
+import json
 import os
 import re
 import sys
@@ -66,8 +67,14 @@ def cpp_number(x):
     """A descriptor number as C++: 32, or params::kLbDropReasons for an nt_pkg name (nt_params.h)."""
     if isinstance(x, int):
         return str(x)
-    return " * ".join(p.strip() if p.strip().isdigit() else "params::k" + p.strip().replace("nt_pkg::", "")
-                      for p in str(x).split("*"))
+    def one(p):
+        p = p.strip()
+        if p.isdigit():
+            return p
+        if "::" in p and not p.startswith("nt_pkg::"):  # another package's parameter: its value
+            return str(blockdesc.resolve(p))
+        return "params::k" + p.replace("nt_pkg::", "")
+    return " * ".join(one(p) for p in str(x).split("*"))
 
 
 def sv_number(x):
@@ -364,6 +371,41 @@ def gen_rtl_ports_h(d, src):
     return finish(d, o)
 
 
+def camel(name):
+    return "".join(w.capitalize() for w in name.split("_"))
+
+
+def gen_port_groups_h():
+    """port_groups.h: for the shared groups of rtl/common/data/port_groups.json, Drive<G>(t, v) onto the
+    `<prefix>*_i` ports and Sample<G>(t, &v) from the `<prefix>*_o` ports of any Verilated top, for tops that
+    are not (yet) described by a descriptor (naa_ctl, re)."""
+    with open(blockdesc.GROUPS_PATH) as f:
+        # cfg: tb::DriveCfg (tb/common/verilated_block.h) is that group's, used by every block
+        groups = {k: v for k, v in json.load(f).items() if k not in ("about", "cfg")}
+    src = os.path.relpath(blockdesc.GROUPS_PATH, ROOT_DIR)
+    o = [HEADER.format(src=src), "#pragma once\n\n", '#include "model/common/cfg_port.h"\n',
+         '#include "model/common/dma.h"\n', '#include "tb/common/verilated_block.h"\n\n', "namespace nettwin::tb {\n\n"]
+    for name, e in groups.items():
+        e = dict(e, group="v")
+        ports = [x for _, x in flat([e])]
+        o.append(f"// {e['meaning']}\ntemplate <class VTop>\nvoid Drive{camel(name)}(VTop& t, const {e['ctype']}& v) {{\n")
+        for x in ports:
+            o += [line.replace("tb::", "") for line in drive("t", x.sv + "_i", x, x.cpp)]
+        o.append("}\n")
+        o.append(f"template <class VTop>\nvoid Sample{camel(name)}(const VTop& t, {e['ctype']}* out) {{\n")
+        for x in ports:
+            f = x.cpp.replace("v.", "out->", 1)
+            if x.repr == "bytes":
+                o.append(f"  GetBytes(t.{x.sv}_o, {f}.data(), {f}.size());\n")
+            elif x.repr != "scalar":
+                raise blockdesc.DescriptorError(f"port_groups.h: no Sample for a {x.repr} port ({x.sv})")
+            else:
+                o.append(f"  {f} = static_cast<{x.ctype}>(t.{x.sv}_o);\n")
+        o.append("}\n\n")
+    o.append("}  // namespace nettwin::tb\n")
+    return "".join(o)
+
+
 def c_string(s):
     return "nullptr" if s is None else '"' + s + '"'
 
@@ -515,11 +557,12 @@ def docs_section(text, d):
 
 def rtl_ports(path, module):
     """[(direction, name, width as written)] of the module's ANSI port list (`[A*B-1:0]` -> "A*B")."""
-    text = open(path).read()
+    with open(path) as f:
+        text = re.sub(r"//[^\n]*", "", f.read())  # comments first: one may hold ");"
     m = re.search(r"module\s+" + module + r"\b[^(]*\((.*?)\);", text, re.S)
     if not m:
         raise SystemExit(f"{path}: no module {module}")
-    body = re.sub(r"//[^\n]*", "", m.group(1))
+    body = m.group(1)
     res = []
     for dm in re.finditer(r"(input|output)\s+(?:logic\s*(\[([^\]]*)\])?|(\w+::\w+))\s*(\w+)", body):
         rng = dm.group(3)
@@ -608,6 +651,7 @@ def main(argv=None):
                 files.append((f"{d['tb_top']}.sv", gen_tb_top))
             for name, fn in files:
                 write_if_changed(os.path.join(a.out, name), fn(d, src))
+            write_if_changed(os.path.join(a.out, "port_groups.h"), gen_port_groups_h())
         elif a.write_docs:
             doc = os.path.join(ROOT_DIR, d["doc"])
             text = open(doc).read()
