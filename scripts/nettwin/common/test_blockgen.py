@@ -34,8 +34,8 @@ class BlockgenTest(unittest.TestCase):
         with tempfile.TemporaryDirectory() as out:
             self.assertEqual(blockgen.main([blockdesc.path("reorder"), "--out", out]), 0)
             names = sorted(os.listdir(out))
-            self.assertEqual(names, ["reorder_compare.h", "reorder_counter_stats.h", "reorder_ports.h",
-                                     "reorder_rtl_ports.h", "reorder_tb_top.sv"])
+            self.assertEqual(names, ["port_groups.h", "reorder_compare.h", "reorder_counter_stats.h",
+                                     "reorder_ports.h", "reorder_rtl_ports.h", "reorder_tb_top.sv"])
             top = open(os.path.join(out, "reorder_tb_top.sv")).read()
             for c in blockdesc.counters(self.d):  # the model's value of every counter is in the waveform
                 self.assertIn(f"model_cnt_{c['name']}_i", top)
@@ -280,6 +280,19 @@ class PackedAndSharedTest(unittest.TestCase):
         top = blockgen.gen_tb_top(d, "rdma.json")
         self.assertIn("input  rdma_pkg::cqe_t", top)
         self.assertIn("model_dma_req_data_i", top)
+
+    def test_naa_keeps_its_hand_written_structs(self):
+        d = blockdesc.load("naa")
+        self.assertEqual(blockgen.check(d, "naa.json"), [])
+        with tempfile.TemporaryDirectory() as out:
+            self.assertEqual(blockgen.main([blockdesc.path("naa"), "--out", out]), 0)
+            self.assertEqual(sorted(os.listdir(out)), ["naa_compare.h", "naa_rtl_ports.h", "naa_tb_top.sv",
+                                                       "port_groups.h"])
+            with open(os.path.join(out, "naa_tb_top.sv")) as f:
+                top = f.read()
+        for n in ("model_cnt_drops_i", "model_cm_drops_i", "model_conn_info_i", "model_req_cpl_i", "model_ctl_state_i"):
+            self.assertIn(n, top)  # the responder's (included) and naa's own outputs both
+        self.assertIn('#include "model/naa/naa_types.h"', blockgen.gen_compare_h(d, "naa.json"))
 
     def test_include_takes_the_other_blocks_ports(self):
         d = {"block": "x", "namespace": "nettwin::x", "struct_prefix": "X", "rtl_top": "x_top", "tb_top": None,
