@@ -3,20 +3,6 @@
 #include "naa_compare.h"
 
 namespace nettwin::naa {
-namespace {
-
-rdma::RdmaOut AsRdma(const NaaOut& o) {
-  rdma::RdmaOut r;
-  r.s_ready = o.s_ready;
-  r.busy = o.busy;
-  r.m = o.m;
-  r.dma_req = o.dma_req;
-  r.counters = o.rdma;
-  r.cqe = o.cqe;
-  return r;
-}
-
-}  // namespace
 
 // Every output in naa.json's order (generated, docs/blockgen.md).
 std::optional<tb::SignalDiff> NaaBinding::Compare(const Out& r, const Out& m) { return CompareNaaOut(r, m); }
@@ -24,7 +10,7 @@ std::optional<tb::SignalDiff> NaaBinding::Compare(const Out& r, const Out& m) { 
 // The responder's accounting (a request in its back end is not yet out) plus the CM's: a CM frame is out
 // once it is processed (its response sent, its QP writes done) or counted as a drop; and the requester's.
 tb::Accounting NaaBinding::Account(const Out& o) {
-  tb::Accounting a = rdma::RdmaBinding::Account(AsRdma(o));
+  tb::Accounting a = rdma::ResponderAccounting(o.rdma, o.busy);
   a.in += o.cm.packets_in;
   a.out += o.cm.processed;
   for (uint32_t d : o.cm.drops) a.dropped += d;
