@@ -6,43 +6,170 @@ the counter list is written once.
     d = blockdesc.load("reorder")
     blockdesc.stats_keys(d)     # the keys `nettwin reorder --stats` writes for the counters
     blockdesc.drop_reasons(d)   # ["malformed", "buffer_full"]
+
+A number in a descriptor (a width, an array's `count`) is an integer or a parameter name of
+rtl/common/nt_pkg.sv (`"LbDropReasons"`, also `"nt_pkg::LbDropReasons"`); `resolve` gives its value.
 """
+import functools
+import glob
 import json
 import os
+import re
 
 from nettwin.common.paths import ROOT_DIR
 
 
 def path(block):
-    return os.path.join(ROOT_DIR, "rtl", block, "data", block + ".json")
+    """rtl/<block>/data/<block>.json, or rtl/<dir>/data/<block>.json for a block whose RTL shares a folder
+    (udplb in rtl/lb/; the descriptor then says "rtl_dir": "lb")."""
+    own = os.path.join(ROOT_DIR, "rtl", block, "data", block + ".json")
+    if os.path.exists(own):
+        return own
+    found = sorted(glob.glob(os.path.join(ROOT_DIR, "rtl", "*", "data", block + ".json")))
+    return found[0] if found else own
+
+
+GROUPS_PATH = os.path.join(ROOT_DIR, "rtl", "common", "data", "port_groups.json")
 
 
 def load(block_or_path):
     p = block_or_path if block_or_path.endswith(".json") else path(block_or_path)
     with open(p) as f:
         d = json.load(f)
+    expand(d, p)
     validate(d, p)
     return d
+
+
+def expand(d, where, seen=()):
+    """Resolves, in place, `{"include": "<block>"}` (that block's entries of the same side, each marked with
+    "from": its block and "from_ns": its namespace) and `{"use": "<group>"}` (the shared group of
+    rtl/common/data/port_groups.json, the entry's own keys overriding)."""
+    groups = None
+    for side in ("in", "out"):
+        res = []
+        for e in d.get(side, []):
+            if "include" in e:
+                other = e["include"]
+                if other in seen or other == d.get("block"):
+                    raise DescriptorError(f"{where}: include cycle through {other!r}")
+                with open(path(other)) as f:
+                    o = json.load(f)
+                expand(o, path(other), seen + (d.get("block"),))
+                rename = e.get("rename", {})  # C++ member names of the included entries: {old: new}
+                for x in o.get(side, []):
+                    x = dict(x)
+                    for k in ("counters", "group", "field"):
+                        if x.get(k) in rename:
+                            x[k] = rename[x[k]]
+                    for k in ("port", "packed", "stream"):
+                        if k in x and "field" not in x and x[k] in rename:
+                            x["field"] = rename[x[k]]
+                    x.setdefault("from", o["block"])
+                    x.setdefault("from_ns", o["namespace"])
+                    x.setdefault("from_prefix", o["struct_prefix"])
+                    res.append(x)
+            elif "use" in e:
+                if groups is None:
+                    with open(GROUPS_PATH) as f:
+                        groups = json.load(f)
+                if e["use"] not in groups or e["use"] == "about":
+                    raise DescriptorError(f"{where}: no shared port group {e['use']!r} in {GROUPS_PATH}")
+                x = dict(groups[e["use"]])
+                x.update({k: v for k, v in e.items() if k != "use"})
+                res.append(x)
+            else:
+                res.append(e)
+        if side in d:
+            d[side] = res
 
 
 class DescriptorError(ValueError):
     pass
 
 
+def counter_groups(d):
+    """The `out` entries that hold counters, in order (a block built around another, e.g. naa around rdma,
+    has that block's group first, marked "from", then its own)."""
+    return [e for e in d["out"] if "counters" in e]
+
+
+@functools.lru_cache(maxsize=None)
+def sv_params():
+    """{name: value} of every `localparam int unsigned Name = <literal>;` of rtl/common/nt_pkg.sv (the lines
+    CMake turns into nt_params.h's params::kName)."""
+    with open(os.path.join(ROOT_DIR, "rtl", "common", "nt_pkg.sv")) as f:
+        return {m.group(1): int(m.group(2))
+                for m in re.finditer(r"localparam\s+int\s+unsigned\s+(\w+)\s*=\s*(\d+)\s*;", f.read())}
+
+
+@functools.lru_cache(maxsize=None)
+def pkg_param(name):
+    """The value of `pkg::Name`, a `Name = <literal>` localparam of another package rtl/*/pkg.sv (rdma_pkg::
+    NumDrops), or None."""
+    pkg, _, n = name.partition("::")
+    for f in sorted(glob.glob(os.path.join(ROOT_DIR, "rtl", "*", pkg + ".sv"))):
+        with open(f) as fh:
+            m = re.search(r"\b" + n + r"\s*=\s*(\d+)\s*[,;]", fh.read())
+        if m:
+            return int(m.group(1))
+    return None
+
+
+def resolve(x):
+    """The value of a descriptor number: an int, an nt_pkg parameter name, or a product of them ("A*B")."""
+    if isinstance(x, bool):
+        raise DescriptorError(f"{x!r} is not a number")
+    if isinstance(x, int):
+        return x
+    v = 1
+    for part in str(x).split("*"):
+        part = part.strip()
+        if part.startswith("nt_pkg::"):
+            part = part[len("nt_pkg::"):]
+        if part.isdigit():
+            v *= int(part)
+        elif part in sv_params():
+            v *= sv_params()[part]
+        elif "::" in part and pkg_param(part) is not None:
+            v *= pkg_param(part)
+        else:
+            raise DescriptorError(f"{x!r}: {part!r} is neither a number nor a parameter of rtl/common/nt_pkg.sv")
+    return v
+
+
+def count(c):
+    """An array counter's element count (None for a scalar counter)."""
+    return resolve(c["count"]) if "count" in c else None
+
+
+def counter_width(cg, c):
+    """A counter's element width: its own `width`, else its group's (a number or an nt_pkg name)."""
+    return c.get("width", cg["width"])
+
+
 def counters_group(d):
-    """The `out` entry that holds the counters (every block has one)."""
-    for e in d["out"]:
-        if "counters" in e:
-            return e
-    raise DescriptorError(f"{d['block']}: no counters group in `out`")
+    """The block's own first counters group (every block has one)."""
+    own = [e for e in counter_groups(d) if "from" not in e] or counter_groups(d)
+    if not own:
+        raise DescriptorError(f"{d['block']}: no counters group in `out`")
+    return own[0]
 
 
 def counters(d):
     return counters_group(d)["list"]
 
 
+def reasons(c):
+    """[(index or None, reason)] of a drop counter: one for a scalar, every named index of an array."""
+    if "count" in c:
+        return [(i, r) for i, r in enumerate(c["reasons"]) if r]
+    return [(None, c["reason"])]
+
+
 def drop_reasons(d):
-    return [c["reason"] for c in counters(d) if c["kind"] == "drop"]
+    """Every drop reason of the block, in the descriptor's order (an array's named indexes in index order)."""
+    return [r for c in counters(d) if c["kind"] == "drop" for _, r in reasons(c)]
 
 
 def stats_keys(d):
@@ -53,6 +180,7 @@ def stats_keys(d):
     return keys
 
 
+ENTRY_KINDS = ("stream", "port", "group", "packed", "cfg", "counters")
 KINDS = ("in", "out", "drop", "event", "gauge", "peak")
 
 
@@ -66,22 +194,48 @@ def validate(d, where):
     names = set()
     for side in ("in", "out"):
         for e in d[side]:
-            kinds = [k for k in ("stream", "port", "group", "counters") if k in e]
+            kinds = [k for k in ENTRY_KINDS if k in e]
             if len(kinds) != 1:
-                fail(f"{side} entry {e!r} must have exactly one of stream, port, group, counters")
-    cg = counters_group(d)
+                fail(f"{side} entry {e!r} must have exactly one of {', '.join(ENTRY_KINDS)}")
+            if "cfg" in e and side != "in":
+                fail("the cfg (table-programming) port is an input")
+            if "packed" in e and not (e.get("sv_type") and e.get("ctype")):
+                fail(f"packed port {e['packed']!r} needs sv_type (the SV package's struct) and ctype (its C++ struct)")
+    if not counter_groups(d):
+        fail("no counters group in `out`")
     seen_kinds = set()
-    for c in cg["list"]:
+    for g, c in [(g, c) for g in counter_groups(d) for c in g["list"]]:
         if c.get("kind") not in KINDS:
             fail(f"counter {c.get('name')!r}: kind must be one of {', '.join(KINDS)}")
-        if c["name"] in names:
-            fail(f"counter {c['name']!r} twice")
-        names.add(c["name"])
+        if g["prefix"] + c["name"] in names:
+            fail(f"counter {g['prefix'] + c['name']!r} twice")
+        names.add(g["prefix"] + c["name"])
         if not c.get("meaning"):
             fail(f"counter {c['name']!r} has no meaning")
-        if c["kind"] == "drop" and not c.get("reason"):
+        if "count" in c:
+            n = count(c)
+            if n < 1:
+                fail(f"counter {c['name']!r}: count {c['count']!r} must be at least 1")
+            if c["kind"] in ("in", "out"):
+                fail(f"counter {c['name']!r}: an {c['kind']!r} counter is one number, not an array")
+            if c["kind"] == "drop":
+                rs = c.get("reasons")
+                if not isinstance(rs, list) or len(rs) != n:
+                    fail(f"drop counter array {c['name']!r} needs `reasons`, one per index ({n}; null or \"\" "
+                         f"for an index that is not a drop)")
+                if not any(rs) or "reason" in c:
+                    fail(f"drop counter array {c['name']!r}: name its reasons in `reasons`, not `reason`")
+            elif "reasons" in c:
+                fail(f"counter {c['name']!r}: `reasons` only on a drop counter")
+        elif c["kind"] == "drop" and not c.get("reason"):
             fail(f"drop counter {c['name']!r} has no reason")
+        w = resolve(counter_width(g, c))
+        if not 1 <= w <= 64:
+            fail(f"counter {c['name']!r}: width {w} (a counter is 1 to 64 bits)")
         seen_kinds.add(c["kind"])
+    dup = [r for r in set(drop_reasons(d)) if drop_reasons(d).count(r) > 1]
+    if dup:
+        fail(f"drop reason(s) {', '.join(sorted(dup))} named twice")
     for k in ("in", "out"):
         if k not in seen_kinds:
             fail(f"no counter of kind {k!r} (packets_in = packets_out + drops needs both)")
