@@ -526,7 +526,8 @@ module rdma_top
 
   // The atomic executor's candidate: the oldest queued atomic not executed yet; its old value (read: host
   // memory is little-endian; forwarded: the value the atomic executed just before it left in the word).
-  // (Entries are read whole into ex_e / ex_s, then their fields: Yosys 0.55, docs/synthesis.md.)
+  // (The pick reads pq_kind_q; the entry picked is read whole into ex_s, then its fields: Yosys 0.55,
+  // docs/synthesis.md.)
   logic        ex_found;
   logic [IfqBits-1:0] ex_sel, ex_i;
   rdma_pkg::pend_t    ex_s, ex_upd;
