@@ -66,6 +66,18 @@ module rdma_check
     end
   endfunction
 
+  // QP i's configuration: its context read whole (Yosys 0.55 reads qps_i[i].field wrongly: docs/synthesis.md)
+  // into the function's own local, which Verilator keeps out of the traced state (a module-level copy of
+  // each 924-bit context cost every cycle: docs/rdma-microarchitecture.md "Simulation speed").
+  function automatic rdma_pkg::qp_cfg_t qp_cfg(int i);
+    // verilator lint_off UNUSEDSIGNAL
+    rdma_pkg::qp_state_t e;  // (its cfg is read)
+    // verilator lint_on UNUSEDSIGNAL
+    e      = qps_i[i];
+    qp_cfg = e.cfg;
+  endfunction
+
+  rdma_pkg::qp_cfg_t qc;
   always_comb begin
     job       = '0;
     job.kind  = rdma_pkg::JobDrop;
@@ -101,8 +113,8 @@ module rdma_check
     stop      = 1'b0;
     takes_wqe = s_first || s_only || write_imm;
     for (int i = nt_pkg::RdmaQps - 1; i >= 0; i--) begin
-      q = qps_i[i];  // read whole, then its fields (Yosys 0.55: docs/synthesis.md)
-      if (q.cfg.valid && q.cfg.qpn == req_i.dqpn) begin
+      qc = qp_cfg(i);
+      if (qc.valid && qc.qpn == req_i.dqpn) begin
         qi       = 4'(i);
         found_qp = 1'b1;
       end
@@ -356,7 +368,8 @@ module rdma_check
   // Used by the parser or the execution stages instead.
   logic unused_in;
   assign unused_in = ^{req_i.drop, req_i.pad, req_i.frame_end, resp_i.has_ip4,
-                       resp_i.has_ip6, req_i.hdr_len};
+                       resp_i.has_ip6, req_i.hdr_len,
+                       qc};  // the QP search reads only its valid and qpn
 
   assign job_o       = job;
   assign desc_o      = desc;

@@ -69,6 +69,12 @@ module rdma_top
   // entries' host reads were issued (read data comes back in that order).
   localparam int unsigned IfqBits = $clog2(nt_pkg::RdmaInflight);
   rdma_pkg::pend_t       pq_q [nt_pkg::RdmaInflight];
+  // Each entry's kind, QP and word address again, apart: the CAMs below search every entry each cycle, and
+  // reading 832-bit entries whole to get them (Yosys 0.55 reads arr[i].field wrongly) made Verilator copy
+  // them (docs/rdma-microarchitecture.md "Simulation speed"). Written with pq_q, never changed after.
+  rdma_pkg::pend_e       pq_kind_q [nt_pkg::RdmaInflight];
+  logic [3:0]  pq_qp_q [nt_pkg::RdmaInflight];
+  logic [63:0] pq_pa_q [nt_pkg::RdmaInflight];
   logic [nt_pkg::StreamBits-1:0] rbuf_q [nt_pkg::RdmaInflight][nt_pkg::RdmaRspBeats];
   logic [nt_pkg::RdmaInflight-1:0] done_q;
   // Read tags, in issue order: an in-flight entry's read, or a WQE prefetch (QP, WQE count).
@@ -228,22 +234,43 @@ module rdma_top
   logic [15:0] pf_slot, pf_room, pf_left, pf_tail, pf_k;
   logic [nt_pkg::RdmaQps-1:0] wqe_ready;
   rdma_pkg::wqe_t      [nt_pkg::RdmaQps-1:0] wqe_head;
-  rdma_pkg::qp_state_t   pf_qs, ring_qs;  // QP contexts read whole (Yosys 0.55: docs/synthesis.md)
+  logic [15:0] rq_head_i;
+  rdma_pkg::qp_queues_t  pqq_i;
+  // A QP context's fields these loops read: the context is read whole (Yosys 0.55 reads qps_q[i].field
+  // wrongly: docs/synthesis.md) into a function's own local, which Verilator keeps out of the traced design
+  // state (a module-level copy of each 924-bit context cost every cycle: docs/rdma-microarchitecture.md
+  // "Simulation speed").
+  function automatic logic [15:0] qp_rq_head(logic [QpIdxBits-1:0] i);
+    // verilator lint_off UNUSEDSIGNAL
+    rdma_pkg::qp_state_t q;  // (its rq_head is read)
+    // verilator lint_on UNUSEDSIGNAL
+    q          = qps_q[i];
+    qp_rq_head = q.rq_head;
+  endfunction
+  function automatic rdma_pkg::qp_queues_t qp_queues(logic [QpIdxBits-1:0] i);
+    // verilator lint_off UNUSEDSIGNAL
+    rdma_pkg::qp_state_t q;  // (its queues are read)
+    // verilator lint_on UNUSEDSIGNAL
+    q         = qps_q[i];
+    qp_queues = q.queues;
+  endfunction
   always_comb begin
     pf_any = 1'b0;
     pf_qp  = '0;
     for (int i = nt_pkg::RdmaQps - 1; i >= 0; i--) begin
-      pf_qs = qps_q[i];  // read whole, then its fields (Yosys 0.55: docs/synthesis.md)
-      if (pf_qs.queues.valid && pf_qs.queues.rq_entries != 0 && pf_iss_q[i] < pf_qs.queues.rq_posted &&
-          16'(pf_iss_q[i] - pf_qs.rq_head) < 16'(nt_pkg::RdmaWqeRing)) begin
+      pqq_i        = qp_queues(QpIdxBits'(i));
+      rq_head_i    = qp_rq_head(QpIdxBits'(i));
+      wqe_ready[i] = pf_fill_q[i] != rq_head_i;  // the WQE at the RQ head, for Check
+      wqe_head[i]  = ring_q[i][rq_head_i[RingBits-1:0]];
+      if (pqq_i.valid && pqq_i.rq_entries != 0 && pf_iss_q[i] < pqq_i.rq_posted &&
+          16'(pf_iss_q[i] - rq_head_i) < 16'(nt_pkg::RdmaWqeRing)) begin
         pf_any = 1'b1;
         pf_qp  = 4'(i);
       end
     end
     if (pf_total_q >= 8'(nt_pkg::RdmaPfReads)) pf_any = 1'b0;
-    pf_qs   = qps_q[pf_qp];
-    pqq     = pf_qs.queues;
-    pq_head = pf_qs.rq_head;
+    pqq     = qp_queues(QpIdxBits'(pf_qp));
+    pq_head = qp_rq_head(QpIdxBits'(pf_qp));
     pf_slot = (pqq.rq_entries == 0) ? 16'd0 : pf_iss_q[pf_qp] % pqq.rq_entries;
     pf_room = 16'(nt_pkg::RdmaWqeRing) - 16'(pf_iss_q[pf_qp] - pq_head);
     pf_left = pqq.rq_posted - pf_iss_q[pf_qp];
@@ -252,11 +279,6 @@ module rdma_top
     if (pf_room < pf_k) pf_k = pf_room;
     if (pf_left < pf_k) pf_k = pf_left;
     if (pf_tail < pf_k) pf_k = pf_tail;
-    for (int i = 0; i < nt_pkg::RdmaQps; i++) begin
-      ring_qs      = qps_q[i];
-      wqe_ready[i] = pf_fill_q[i] != ring_qs.rq_head;
-      wqe_head[i]  = ring_q[i][ring_qs.rq_head[RingBits-1:0]];
-    end
   end
 
   // ---- DMA request of the current state ----
@@ -466,21 +488,20 @@ module rdma_top
 
   // The atomic executor's candidate: the oldest queued atomic not executed yet; its old value (read: host
   // memory is little-endian; forwarded: the value the atomic executed just before it left in the word).
-  // (Entries are read whole into ex_e / ex_s, then their fields: Yosys 0.55, docs/synthesis.md.)
+  // (The pick reads pq_kind_q; the entry picked is read whole into ex_s, then its fields: Yosys 0.55,
+  // docs/synthesis.md.)
   logic        ex_found;
   logic [IfqBits-1:0] ex_sel, ex_i;
-  rdma_pkg::pend_t    ex_e, ex_s, ex_upd;
+  rdma_pkg::pend_t    ex_s, ex_upd;
   logic [63:0] at_old, at_new;
   logic        at_write;
   always_comb begin
     ex_found = 1'b0;
     ex_sel   = '0;
     ex_i     = '0;
-    ex_e     = '0;
     for (int i = nt_pkg::RdmaInflight - 1; i >= 0; i--) begin
       ex_i = IfqBits'(int'(pq_rd_q) + i);
-      ex_e = pq_q[ex_i];
-      if (8'(i) < n_inflight && ex_e.kind == rdma_pkg::PendAtomic && !executed_q[ex_i]) begin
+      if (8'(i) < n_inflight && pq_kind_q[ex_i] == rdma_pkg::PendAtomic && !executed_q[ex_i]) begin
         ex_found = 1'b1;
         ex_sel   = ex_i;
       end
@@ -549,7 +570,6 @@ module rdma_top
   logic [63:0] hz_len;
   logic [7:0]  resources;
   logic [IfqBits-1:0] cam_idx;
-  rdma_pkg::pend_t    cam_e;
   rdma_pkg::qp_state_t chk_qs;  // the checked request's QP context (read whole)
   assign chk_qs = qps_q[chk_job.qp];
   always_comb begin
@@ -562,29 +582,26 @@ module rdma_top
     hazard    = 1'b0;
     resources = '0;
     cam_idx   = '0;
-    cam_e     = '0;
     // Forwarding: an atomic on the word of the youngest queued atomic takes that one's new value on chip
     // (executed just before it), so it neither waits nor reads host memory.
     young_pa  = '0;
     young_any = 1'b0;
     for (int i = 0; i < nt_pkg::RdmaInflight; i++) begin
       cam_idx = IfqBits'(int'(pq_rd_q) + i);
-      cam_e   = pq_q[cam_idx];
-      if (8'(i) < n_inflight && cam_e.kind == rdma_pkg::PendAtomic) begin
+      if (8'(i) < n_inflight && pq_kind_q[cam_idx] == rdma_pkg::PendAtomic) begin
         young_any = 1'b1;
-        young_pa  = cam_e.pa;
+        young_pa  = pq_pa_q[cam_idx];
       end
     end
     fwd_ok = chk_job.kind == rdma_pkg::JobAtomic && young_any && young_pa == chk_job.pa;
     for (int i = 0; i < nt_pkg::RdmaInflight; i++) begin
       cam_idx = IfqBits'(int'(pq_rd_q) + i);
-      cam_e   = pq_q[cam_idx];
       if (8'(i) < n_inflight) begin
-        if (cam_e.kind == rdma_pkg::PendAtomic && hz_len != 0 && chk_job.pa < cam_e.pa + 64'd8 &&
-            cam_e.pa < chk_job.pa + hz_len && !fwd_ok) hazard = 1'b1;
+        if (pq_kind_q[cam_idx] == rdma_pkg::PendAtomic && hz_len != 0 && chk_job.pa < pq_pa_q[cam_idx] + 64'd8 &&
+            pq_pa_q[cam_idx] < chk_job.pa + hz_len && !fwd_ok) hazard = 1'b1;
         // A CQE write waits while any atomic is queued (the CQ may lie in a region atomics reach).
-        if (cam_e.kind == rdma_pkg::PendAtomic && chk_job.kind == rdma_pkg::JobWrite && chk_job.cqe) hazard = 1'b1;
-        if (cam_e.kind != rdma_pkg::PendRespond && cam_e.qp == chk_job.qp) resources = resources + 1;
+        if (pq_kind_q[cam_idx] == rdma_pkg::PendAtomic && chk_job.kind == rdma_pkg::JobWrite && chk_job.cqe) hazard = 1'b1;
+        if (pq_kind_q[cam_idx] != rdma_pkg::PendRespond && pq_qp_q[cam_idx] == chk_job.qp) resources = resources + 1;
       end
     end
     rd_atomic = chk_job.kind == rdma_pkg::JobRead || chk_job.kind == rdma_pkg::JobAtomic;
@@ -593,24 +610,25 @@ module rdma_top
            (rd_atomic && resources != 0 && 16'(resources) >= chk_qs.cfg.max_rd_atomic));
   end
 
-  // What the front end queues this cycle (docs: every response goes through the in-flight queue).
+  // What the front end queues this cycle (docs: every response goes through the in-flight queue): whether,
+  // and the entry's kind and fwd bit, QP and word address here; the entry itself (pend_entry) is built at the
+  // clock edge, only when one is pushed (docs/rdma-microarchitecture.md "Simulation speed").
   logic  push, wr_done;
   rdma_pkg::pend_e push_kind;
   logic  push_fwd;
-  rdma_pkg::desc_t push_desc;
-  rdma_pkg::job_t  push_job;
+  logic [3:0]  push_qp;
+  logic [63:0] push_pa;
   assign wr_done = nt_pkg::StreamBytes * (int'(wbeat_q) + 1) >= int'(req_q.hdr_len) + int'(req_q.plen);
   always_comb begin
     push      = 1'b0;
     push_kind = rdma_pkg::PendRespond;
     push_fwd  = 1'b0;
-    push_desc = desc_q;
-    push_job  = job_q;
+    push_qp   = job_q.qp;
+    push_pa   = job_q.pa;
     unique case (state_q)
       rdma_pkg::StCheck: begin
-        push_desc = chk_desc;
-        push_job  = chk_job;
-        if (dup_hit) push_desc.atomic_value = rec_val;
+        push_qp = chk_job.qp;
+        push_pa = chk_job.pa;
         push = go && (chk_job.kind == rdma_pkg::JobRespond || dup_hit || (chk_job.kind == rdma_pkg::JobRead && chk_job.len == 0) ||
                       (chk_job.kind == rdma_pkg::JobWrite && req_q.plen == 0 && chk_job.ack) ||
                       (chk_job.kind == rdma_pkg::JobAtomic && fwd_ok));
@@ -628,27 +646,54 @@ module rdma_top
         push      = fire;
         push_kind = rdma_pkg::PendAtomic;
       end
-      rdma_pkg::StAqWait: begin
-        if (rsp_front && dma_rsp_last_i) begin
-          if (found_q || aq_hit) begin
-            push = 1'b1;
-            if (!found_q) push_desc.atomic_value = aq_val;
-          end else if (!(job_q.grps_left > 1)) begin
-            push = 1'b1;
-            push_desc.opcode   = 8'h11;
-            push_desc.syndrome = 8'h61;
-          end
-        end
+      rdma_pkg::StAqWait: begin  // the group's last beat: the stored original found (ACK), or the last group missed (NAK)
+        push = rsp_front && dma_rsp_last_i && (found_q || aq_hit || !(job_q.grps_left > 1));
       end
       default: ;
     endcase
   end
 
+  // The entry pushed (push set, front-end state st), built field by field (Yosys 0.55 rejects assignment
+  // patterns: docs/synthesis.md): Check's job and response, or the current job's (an AQ lookup's with the
+  // value found or the NAK).
+  function automatic rdma_pkg::pend_t pend_entry(rdma_pkg::state_e st);
+    rdma_pkg::pend_t e;
+    rdma_pkg::desc_t d;
+    // verilator lint_off UNUSEDSIGNAL
+    rdma_pkg::job_t  j;  // (the fields an entry keeps are read)
+    // verilator lint_on UNUSEDSIGNAL
+    d = desc_q;
+    j = job_q;
+    if (st == rdma_pkg::StCheck) begin
+      d = chk_desc;
+      j = chk_job;
+      if (dup_hit) d.atomic_value = rec_val;
+    end else if (st == rdma_pkg::StAqWait) begin
+      if (found_q || aq_hit) begin
+        if (!found_q) d.atomic_value = aq_val;
+      end else begin
+        d.opcode   = 8'h11;
+        d.syndrome = 8'h61;
+      end
+    end
+    e         = '0;
+    e.kind    = push_kind;
+    e.qp      = j.qp;
+    e.pa      = j.pa;
+    e.opcode  = j.opcode;
+    e.swap    = j.swap;
+    e.compare = j.compare;
+    e.psn     = j.psn;
+    e.fwd     = push_fwd;
+    e.desc    = d;
+    pend_entry = e;
+  endfunction
+
   // Values written whole below, built field by field (Yosys 0.55 rejects assignment patterns:
-  // docs/synthesis.md). cqe_d: the CQE written now; pend_d: the entry pushed; tag_push / tag_pf: the read tags;
-  // resp_d / qpq_d / qpc_d / mr_d: the programming port's responder, QP queues, QP and MR words.
+  // docs/synthesis.md). cqe_d: the CQE written now; tag_push / tag_pf: the read tags; resp_d / qpq_d / qpc_d /
+  // mr_d: the programming port's responder, QP queues, QP and MR words. Three blocks, by their inputs (a
+  // block is evaluated again whenever any of its inputs changes).
   rdma_pkg::cqe_t        cqe_d;
-  rdma_pkg::pend_t       pend_d;
   rtag_t                 tag_push, tag_pf;
   rdma_pkg::responder_t  resp_d;
   rdma_pkg::qp_queues_t  qpq_d;
@@ -662,16 +707,8 @@ module rdma_top
     cqe_d.qpn    = cq_jq.cfg.qpn;
     cqe_d.opcode = cq_job_q.cqe_opcode;
     cqe_d.psn    = cq_job_q.psn;
-    pend_d         = '0;
-    pend_d.kind    = push_kind;
-    pend_d.qp      = push_job.qp;
-    pend_d.pa      = push_job.pa;
-    pend_d.opcode  = push_job.opcode;
-    pend_d.swap    = push_job.swap;
-    pend_d.compare = push_job.compare;
-    pend_d.psn     = push_job.psn;
-    pend_d.fwd     = push_fwd;
-    pend_d.desc    = push_desc;
+  end
+  always_comb begin
     tag_push     = '0;
     tag_push.pf  = 1'b0;
     tag_push.idx = 7'(pq_widx);
@@ -680,6 +717,8 @@ module rdma_top
     tag_pf.pf    = 1'b1;
     tag_pf.idx   = 7'(pff_qp);
     tag_pf.k     = 3'(pff_k);
+  end
+  always_comb begin
     resp_d           = '0;
     resp_d.has_ip4   = cfg_data_i[0];
     resp_d.has_ip6   = cfg_data_i[1];
@@ -752,7 +791,12 @@ module rdma_top
       rt_rd_q     <= '0;
       fill_beat_q <= '0;
       done_q      <= '0;
-      for (int i = 0; i < nt_pkg::RdmaInflight; i++) pq_q[i] <= '0;
+      for (int i = 0; i < nt_pkg::RdmaInflight; i++) begin
+        pq_q[i]      <= '0;
+        pq_kind_q[i] <= rdma_pkg::PendRespond;
+        pq_qp_q[i]   <= '0;
+        pq_pa_q[i]   <= '0;
+      end
       for (int i = 0; i < TagFifo; i++) rtag_q[i] <= '0;
       {c_in_q, c_proc_q, c_resp_q, c_acks_q, c_naks_q, c_atom_q, c_repl_q, c_dmar_q, c_dmaw_q, c_cqes_q} <= '0;
       c_drops_q   <= '0;
@@ -891,7 +935,10 @@ module rdma_top
       endcase
       // ---- The in-flight queue: the front end's entry, read data arriving in issue order ----
       if (push) begin
-        pq_q[pq_widx] <= pend_d;
+        pq_q[pq_widx]      <= pend_entry(state_q);
+        pq_kind_q[pq_widx] <= push_kind;
+        pq_qp_q[pq_widx]   <= push_qp;
+        pq_pa_q[pq_widx]   <= push_pa;
         done_q[pq_widx]     <= push_fwd;  // a forwarded atomic reads nothing
         executed_q[pq_widx] <= 1'b0;
         pq_wr_q <= pq_wr_q + 1;
@@ -981,47 +1028,45 @@ module rdma_top
     end
   end
 
-  // QP contexts: configuration writes, Check's update, the AQC update when an AQE is written. The next state
-  // is built in order (a later write wins), each QP read whole into qe and written back whole (Yosys 0.55
-  // reads and writes arr[i].field wrongly: docs/synthesis.md).
-  rdma_pkg::qp_state_t [nt_pkg::RdmaQps-1:0] qps_d;
-  rdma_pkg::qp_state_t qe;
-  logic [nt_pkg::RdmaRecent-1:0] rec_valid_d [nt_pkg::RdmaQps];
-  logic [RecBits-1:0] rec_wr_d [nt_pkg::RdmaQps];
-  logic aqe_fire, cfg_qq_wr, cfg_qp_wr, cfg_mr_wr;
+  // QP contexts: configuration writes, Check's update, the AQC update when an AQE is written. A QP's next
+  // state (qp_next) is built only for a QP written this cycle, at the clock edge, in order (a later write
+  // wins), read whole and written back whole (Yosys 0.55 reads and writes arr[i].field wrongly:
+  // docs/synthesis.md). Building it for every QP in an always_comb made Verilator evaluate 16 contexts of
+  // 924 bits on every input change (docs/rdma-microarchitecture.md "Simulation speed").
+  logic aqe_fire, chk_wr, cfg_qq_wr, cfg_qp_wr, cfg_mr_wr;
   logic [QpIdxBits-1:0] cfg_qp;
   assign aqe_fire  = ex_q == rdma_pkg::ExAqWrite && back_fire;
+  assign chk_wr    = state_q == rdma_pkg::StCheck && go && chk_processed;
   assign cfg_qq_wr = cfg_valid_i && cfg_table_i == nt_pkg::CfgTableBits'(nt_pkg::RdmaTblQpQueues) && int'(cfg_index_i) < nt_pkg::RdmaQps;
   assign cfg_qp_wr = cfg_valid_i && cfg_table_i == nt_pkg::CfgTableBits'(nt_pkg::RdmaTblQp) && int'(cfg_index_i) < nt_pkg::RdmaQps;
   assign cfg_mr_wr = cfg_valid_i && cfg_table_i == nt_pkg::CfgTableBits'(nt_pkg::RdmaTblMr) && int'(cfg_index_i) < nt_pkg::RdmaMrs;
-  always_comb begin
-    qps_d = qps_q;
-    if (state_q == rdma_pkg::StCheck && go && chk_processed) qps_d[chk_job.qp] = chk_qp;
-    for (int i = 0; i < nt_pkg::RdmaQps; i++) begin
-      qe             = qps_d[i];
-      rec_valid_d[i] = rec_valid_q[i];
-      rec_wr_d[i]    = rec_wr_q[i];
-      // The back end's AQC update (after Check's: Check never changes the AQC fields of a QP).
-      if (aqe_fire && xe.qp == 4'(i)) begin
-        if (int'(hq.aq_wr) % nt_pkg::RdmaAqGroup == 0) begin
-          qe.grp_psn[int'(hq.aq_wr) / nt_pkg::RdmaAqGroup]   = xe.psn;
-          qe.grp_valid[int'(hq.aq_wr) / nt_pkg::RdmaAqGroup] = 1'b1;
-        end
-        qe.aq_wr = 9'((int'(hq.aq_wr) + 1) % (int'(hq.cfg.aq_groups) * nt_pkg::RdmaAqGroup));
-        if (int'(hq.aq_wr) + 1 == int'(hq.cfg.aq_groups) * nt_pkg::RdmaAqGroup) qe.aq_lapped = 1'b1;
-        rec_valid_d[i][rec_wr_q[i]] = 1'b1;
-        rec_wr_d[i] = rec_wr_q[i] + 1;
+
+  // Whether QP i is written this cycle (by any of the writes below).
+  function automatic logic qp_written(logic [QpIdxBits-1:0] i);
+    qp_written = (chk_wr && chk_job.qp == 4'(i)) || (aqe_fire && xe.qp == 4'(i)) ||
+                 (cq_fire && cq_job_q.qp == 4'(i)) || ((cfg_qq_wr || cfg_qp_wr) && cfg_qp == i);
+  endfunction
+
+  // QP i's next state.
+  function automatic rdma_pkg::qp_state_t qp_next(logic [QpIdxBits-1:0] i);
+    rdma_pkg::qp_state_t q;
+    q = qps_q[i];
+    if (chk_wr && chk_job.qp == 4'(i)) q = chk_qp;
+    // The back end's AQC update (after Check's: Check never changes the AQC fields of a QP).
+    if (aqe_fire && xe.qp == 4'(i)) begin
+      if (int'(hq.aq_wr) % nt_pkg::RdmaAqGroup == 0) begin
+        q.grp_psn[int'(hq.aq_wr) / nt_pkg::RdmaAqGroup]   = xe.psn;
+        q.grp_valid[int'(hq.aq_wr) / nt_pkg::RdmaAqGroup] = 1'b1;
       end
-      if (cq_fire && cq_job_q.qp == 4'(i)) qe.cq_tail = cq_jq.cq_tail + 1;
-      if (cfg_qq_wr && cfg_qp == QpIdxBits'(i)) qe.queues = qpq_d;
-      if (cfg_qp_wr && cfg_qp == QpIdxBits'(i)) begin
-        rec_valid_d[i] = '0;
-        rec_wr_d[i]    = '0;
-        qe             = qpc_d;
-      end
-      qps_d[i] = qe;
+      q.aq_wr = 9'((int'(hq.aq_wr) + 1) % (int'(hq.cfg.aq_groups) * nt_pkg::RdmaAqGroup));
+      if (int'(hq.aq_wr) + 1 == int'(hq.cfg.aq_groups) * nt_pkg::RdmaAqGroup) q.aq_lapped = 1'b1;
     end
-  end
+    if (cq_fire && cq_job_q.qp == 4'(i)) q.cq_tail = cq_jq.cq_tail + 1;
+    if (cfg_qq_wr && cfg_qp == i) q.queues = qpq_d;
+    if (cfg_qp_wr && cfg_qp == i) q = qpc_d;
+    qp_next = q;
+  endfunction
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       for (int i = 0; i < nt_pkg::RdmaMrs; i++) mrs_q[i] <= '0;
@@ -1031,10 +1076,17 @@ module rdma_top
         rec_wr_q[i]    <= '0;
       end
     end else begin
-      qps_q <= qps_d;
       for (int i = 0; i < nt_pkg::RdmaQps; i++) begin
-        rec_valid_q[i] <= rec_valid_d[i];
-        rec_wr_q[i]    <= rec_wr_d[i];
+        if (qp_written(QpIdxBits'(i))) qps_q[i] <= qp_next(QpIdxBits'(i));
+        // The recent-results CAM: an AQE written adds its entry; a QP entry written empties it.
+        if (aqe_fire && xe.qp == 4'(i)) begin
+          rec_valid_q[i] <= rec_valid_q[i] | (nt_pkg::RdmaRecent'(1) << rec_wr_q[i]);
+          rec_wr_q[i]    <= rec_wr_q[i] + 1;
+        end
+        if (cfg_qp_wr && cfg_qp == QpIdxBits'(i)) begin
+          rec_valid_q[i] <= '0;
+          rec_wr_q[i]    <= '0;
+        end
       end
       if (cfg_mr_wr) mrs_q[cfg_index_i[MrIdxBits-1:0]] <= mr_d;
     end
@@ -1045,21 +1097,31 @@ module rdma_top
   logic        pf_fill_now;
   logic [3:0]  pf_fqp;
   logic [7:0]  pf_out_d [nt_pkg::RdmaQps];
-  logic [15:0] rq_head_d [nt_pkg::RdmaQps];
-  rdma_pkg::qp_state_t  cfg_qs;  // the programmed QP's context (read whole)
-  rdma_pkg::qp_state_t  rh_qs;
-  assign cfg_qs      = qps_q[cfg_qp];
   assign pf_fill_now = dma_rsp_valid_i && rt_wr_q != rt_rd_q && rt_head.pf;
   assign pf_fqp      = rt_head.idx[3:0];
   assign cfg_qp      = cfg_index_i[QpIdxBits-1:0];
   always_comb begin
     for (int i = 0; i < nt_pkg::RdmaQps; i++) begin
-      rh_qs       = qps_q[i];
       pf_out_d[i] = pf_out_q[i] + 8'(pf_fire && pff_qp == 4'(i)) - 8'(pf_fill_now && pf_fqp == 4'(i));
-      rq_head_d[i] = (state_q == rdma_pkg::StCheck && go && chk_processed && chk_job.qp == 4'(i)) ? chk_qp.rq_head
-                                                                                       : rh_qs.rq_head;
     end
   end
+  // A queues write to QP i: whether it is a doorbell (the same RQ, more WQEs posted), and QP i's RQ head
+  // after this cycle's Check. Called at the clock edge for the programmed QP only (QP contexts read whole).
+  function automatic logic rq_kept(logic [QpIdxBits-1:0] i);
+    // verilator lint_off UNUSEDSIGNAL
+    rdma_pkg::qp_state_t q;  // (its queues' valid, rq and rq_entries are read)
+    // verilator lint_on UNUSEDSIGNAL
+    q       = qps_q[i];
+    rq_kept = cfg_data_i[0] && q.queues.valid && cfg_data_i[64:1] == q.queues.rq &&
+              cfg_data_i[80:65] == q.queues.rq_entries;
+  endfunction
+  function automatic logic [15:0] rq_head_next(logic [QpIdxBits-1:0] i);
+    // verilator lint_off UNUSEDSIGNAL
+    rdma_pkg::qp_state_t q;  // (its rq_head is read)
+    // verilator lint_on UNUSEDSIGNAL
+    q            = (chk_wr && chk_job.qp == 4'(i)) ? chk_qp : qps_q[i];
+    rq_head_next = q.rq_head;
+  endfunction
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       pf_total_q <= '0;
@@ -1077,18 +1139,18 @@ module rdma_top
         if (pf_skip_q[pf_fqp] != 0) pf_skip_q[pf_fqp] <= pf_skip_q[pf_fqp] - 1;
         else pf_fill_q[pf_fqp] <= pf_fill_q[pf_fqp] + 16'(rt_head.k);
       end
-      if (cfg_valid_i && cfg_table_i == nt_pkg::CfgTableBits'(nt_pkg::RdmaTblQp) && int'(cfg_index_i) < nt_pkg::RdmaQps) begin
+      if (cfg_qp_wr) begin
         pf_iss_q[cfg_qp]  <= '0;
         pf_fill_q[cfg_qp] <= '0;
         pf_skip_q[cfg_qp] <= pf_out_d[cfg_qp];
       end
       // A doorbell (the same RQ, more WQEs posted) keeps the ring; a different RQ starts it again.
-      if (cfg_valid_i && cfg_table_i == nt_pkg::CfgTableBits'(nt_pkg::RdmaTblQpQueues) && int'(cfg_index_i) < nt_pkg::RdmaQps &&
-          !(cfg_data_i[0] && cfg_qs.queues.valid && cfg_data_i[64:1] == cfg_qs.queues.rq &&
-            cfg_data_i[80:65] == cfg_qs.queues.rq_entries)) begin
-        pf_iss_q[cfg_qp]  <= rq_head_d[cfg_qp];
-        pf_fill_q[cfg_qp] <= rq_head_d[cfg_qp];
-        pf_skip_q[cfg_qp] <= pf_out_d[cfg_qp];
+      if (cfg_qq_wr) begin
+        if (!rq_kept(cfg_qp)) begin
+          pf_iss_q[cfg_qp]  <= rq_head_next(cfg_qp);
+          pf_fill_q[cfg_qp] <= rq_head_next(cfg_qp);
+          pf_skip_q[cfg_qp] <= pf_out_d[cfg_qp];
+        end
       end
     end
   end
@@ -1113,9 +1175,9 @@ module rdma_top
                          jq.queues.rnr_timer, jq.s_open, jq.s_addr, jq.s_room, jq.s_total, jq.s_wr_id,
                          jq.w_dmalen, jq.aq_wr, jq.aq_lapped, jq.cq_tail,
                          // a few fields each used:
-                         he, xe, hq, push_job, cq_job_q, cq_jq,
+                         he, xe, hq, cq_job_q, cq_jq,
                          // whole-element reads of which a few fields are used (Yosys 0.55, docs/synthesis.md)
-                         pf_qs, ring_qs, rh_qs, cfg_qs, chk_qs, cam_e, ex_e};
+                         pqq_i, rq_head_i, chk_qs};
 
   assign cnt_packets_in_o = c_in_q;
   assign cnt_processed_o  = c_proc_q;
