@@ -117,22 +117,24 @@ void LbCycleModel::Tick() {
   if (out_fire && o_.beat.last) ++counters_.packets_out;
   if (adv) {
     const bool in_fire = in_.s.valid;  // s_ready == adv
-    const Stage& s6 = S(6);
-    const Rewrite& rw = s6.b.sop ? s6.rw : ctx_;
-    const StreamPort formed = Form(s6.b, rw);
-    if (s6.b.valid && s6.b.sop) {
-      ctx_ = s6.rw;
-      if (!s6.rw.forward) ++counters_.drops[static_cast<int>(s6.rw.reason)];
+    const Stage& s7 = S(7);
+    const Rewrite& rw = s7.b.sop ? s7.rw : ctx_;
+    const StreamPort formed = Form(s7.b, rw);
+    if (s7.b.valid && s7.b.sop) {
+      ctx_ = s7.rw;
+      if (!s7.rw.forward) ++counters_.drops[static_cast<int>(s7.rw.reason)];
     }
     if (o_.valid && !in_.m_ready) {
       skid_ = formed;
     } else {
       o_ = formed;
     }
-    // Rotate: S5's slot becomes S6 and so on; S6's old slot becomes the new S1.
+    // Rotate: S6's slot becomes S7 and so on; S7's old slot becomes the new S1. The RTL computes the
+    // rewrite over S5 (fields, checksum terms in carry-save pairs) and S6 (the checksums folded); it reads
+    // nothing but the stage's own parse and member entry, so it is computed here once, as S7 is entered.
     head_ = (head_ + 1) % kStages;
-    Stage& n6 = S(6);
-    if (n6.b.valid && n6.b.sop) n6.rw = ComputeRewrite(n6.p, n6.member);
+    Stage& n7 = S(7);
+    if (n7.b.valid && n7.b.sop) n7.rw = ComputeRewrite(n7.p, n7.member);
     Step5(&S(5));
     Step4(&S(4));
     Step3(&S(3));

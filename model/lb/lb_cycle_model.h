@@ -6,8 +6,8 @@
 //      beat leaves H together with the 12 bytes of its successor that the LB-header removal pulls in, and a
 //      first beat leaves with the 128-byte window the parser needs
 //   S1 parse   S2 filter CAM + epoch TCAM per group   S3 epoch reduce + calendar epoch row
-//   S4 calendar RAM   S5 member RAM   S6 rewrite fields and checksums
-//   O  output register (beat formed from S6: realigned, fields overwritten) with a skid register behind it
+//   S4 calendar RAM   S5 member RAM, rewrite fields and checksum terms   S6 checksums folded   S7 rewrite held
+//   O  output register (beat formed from S7: realigned, fields overwritten) with a skid register behind it
 // All stages advance together while the skid register is empty; s_ready = skid empty (a register).
 #pragma once
 
@@ -62,7 +62,7 @@ class LbCycleModel : public ClockedBlock<LbIn, LbOut> {
   void Step3(Stage* s) const;
   void Step4(Stage* s) const;
   void Step5(Stage* s) const;
-  // Stage k (1..6) of the pipeline: a ring of six, rotated by one slot each time the pipeline advances.
+  // Stage k (1..7) of the pipeline: a ring of seven, rotated by one slot each time the pipeline advances.
   Stage& S(int k) { return stage_[(head_ + kStages - (k - 1)) % kStages]; }
   const Stage& S(int k) const { return stage_[(head_ + kStages - (k - 1)) % kStages]; }
   static StreamPort Form(const PipeBeat& b, const Rewrite& rw);
@@ -72,10 +72,10 @@ class LbCycleModel : public ClockedBlock<LbIn, LbOut> {
   LbTables tables_;
   uint8_t in_idx_ = 0;
   HeldBeat h_;
-  static constexpr int kStages = 6;
+  static constexpr int kStages = 7;
   std::array<Stage, kStages> stage_{};
   int head_ = 0;  // slot of S1
-  Rewrite ctx_;  // rewrite of the packet whose non-first beats are leaving S6
+  Rewrite ctx_;  // rewrite of the packet whose non-first beats are leaving S7
   StreamPort o_, skid_;
   LbCounters counters_;
 };

@@ -1,12 +1,14 @@
-// The load balancer's tables and their programming port. Lookups are combinational reads of registered
-// state; the pipeline registers their results, so a write is seen by lookups from the next cycle on.
+// The load balancer's tables and their programming port. The CAM, TCAM and epoch map lookups are
+// combinational reads of registered state, registered by the pipeline; the calendar and member RAMs are read
+// registered (the address one cycle, the entry the next, as a block RAM reads; rd_en_i holds the read while
+// the pipeline stalls). A write is seen by lookups from the next cycle on.
 // The filter CAM and the epoch TCAM are searched only while lookup_i (a clean first beat is in S1) and
 // answer no hit otherwise: one search per frame, not one per beat (a simulator skips the loops).
 //   filter  32 x exact CAM (MAC DA, EtherType, IP dst, UDP dst port), lowest index wins
 //   epoch   128 x ternary with 16-bit priority; first stage reduces groups of LbEpochGroup entries
 //   map     4 x epoch -> calendar row
-//   cal     2048 x (drop, member id) RAM; valid bits in flops so reset clears the table
-//   member  1024 x rewrite RAM, direct-mapped by {IPv6, member id[8:0]} with id[15:9] as tag
+//   cal     2048 x (drop, member id) RAM, read registered; valid bits in flops so reset clears the table
+//   member  1024 x rewrite RAM, read registered, direct-mapped by {IPv6, member id[8:0]} with id[15:9] as tag
 `include "nt_ports.svh"
 module lb_tables
 (
@@ -29,6 +31,8 @@ module lb_tables
   input  logic [31:0]             map_epoch_i,
   output logic                    map_hit_o,
   output logic [1:0]              map_row_o,
+  // Calendar and member RAM reads: registered while rd_en_i (the pipeline advances).
+  input  logic                    rd_en_i,
   // Calendar RAM.
   input  logic [nt_pkg::CfgIndexBits-1:0] cal_addr_i,
   output lb_pkg::cal_entry_t              cal_entry_o,
@@ -163,17 +167,33 @@ module lb_tables
   logic unused_cfg;
   assign unused_cfg = ^cfg_data_i[nt_pkg::CfgDataBits-1:210];
 
-  logic [16:0] cal_word;
-  assign cal_word           = cal_mem_q[cal_addr_i];
-  assign cal_entry_o.valid  = cal_valid_q[cal_addr_i];
-  assign cal_entry_o.drop   = cal_word[16];
-  assign cal_entry_o.member = cal_word[15:0];
-  logic [199:0] mem_word;
-  assign mem_word    = mem_mem_q[mem_addr_i];
-  assign mem_entry_o.valid = mem_valid_q[mem_addr_i];
-  assign mem_entry_o.drop  = mem_word[0];
-  assign mem_entry_o.tag   = mem_word[7:1];
-  assign mem_entry_o.mac   = mem_word[55:8];
-  assign mem_entry_o.ip    = mem_word[183:56];
-  assign mem_entry_o.port  = mem_word[199:184];
+  // Registered reads (block RAM: the read data register is the RAM's own output register; issue 27 item 3).
+  // The valid bits are flops with reset, read through a register of their own on the same cycle.
+  logic [16:0]  cal_word_q;
+  logic [199:0] mem_word_q;
+  logic         cal_valid_rd_q, mem_valid_rd_q;
+  always_ff @(posedge clk_i) begin
+    if (rd_en_i) begin
+      cal_word_q <= cal_mem_q[cal_addr_i];
+      mem_word_q <= mem_mem_q[mem_addr_i];
+    end
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      cal_valid_rd_q <= 1'b0;
+      mem_valid_rd_q <= 1'b0;
+    end else if (rd_en_i) begin
+      cal_valid_rd_q <= cal_valid_q[cal_addr_i];
+      mem_valid_rd_q <= mem_valid_q[mem_addr_i];
+    end
+  end
+  assign cal_entry_o.valid  = cal_valid_rd_q;
+  assign cal_entry_o.drop   = cal_word_q[16];
+  assign cal_entry_o.member = cal_word_q[15:0];
+  assign mem_entry_o.valid = mem_valid_rd_q;
+  assign mem_entry_o.drop  = mem_word_q[0];
+  assign mem_entry_o.tag   = mem_word_q[7:1];
+  assign mem_entry_o.mac   = mem_word_q[55:8];
+  assign mem_entry_o.ip    = mem_word_q[183:56];
+  assign mem_entry_o.port  = mem_word_q[199:184];
 endmodule

@@ -19,9 +19,10 @@ module lb_top
 );
   // Per-stage state: the beat's valid and first-beat flags and what the stage has learned about its packet
   // (first beats only). S1 holds the whole parse (the CAM and TCAM keys); S2..S5 carry only what later
-  // stages read (carry_t). The beat itself (its bytes, keep, successor bytes) is read only by S6, so it
-  // waits in a 6-entry delay line (beat_q) instead of moving through five registers: written when it
-  // enters S1, read while it is in S6, six advances later (docs/lb-microarchitecture.md).
+  // stages read (carry_t); S6 the rewrite with its checksums as carry-save pairs, S7 the finished rewrite.
+  // The beat itself (its bytes, keep, successor bytes) is read only by S7, so it waits in a 7-entry delay
+  // line (beat_q) instead of moving through six registers: written when it enters S1, read while it is in
+  // S7, seven advances later (docs/lb-microarchitecture.md).
   typedef struct packed {
     lb_pkg::parse_t p;
     logic           valid;
@@ -32,7 +33,7 @@ module lb_top
     logic           valid;
     logic           sop;
   } cstage_t;
-  localparam int unsigned BeatDelay = 6;  // S1 .. S6
+  localparam int unsigned BeatDelay = 7;  // S1 .. S7
 
   logic adv;  // all stages advance together while the output skid register is empty
 
@@ -100,8 +101,8 @@ module lb_top
   // The beat delay line: one write and one read per advance (the write replaces the entry just read).
   lb_pkg::pipe_beat_t                 beat_q [BeatDelay];
   logic [$clog2(BeatDelay)-1:0]       beat_wr_q;
-  logic                               s6_valid_q, s6_sop_q;
-  lb_pkg::pipe_beat_t                 s6_q;  // the beat in S6
+  logic                               s6_valid_q, s6_sop_q, s7_valid_q, s7_sop_q;
+  lb_pkg::pipe_beat_t                 s7_q;  // the beat in S7
 
   always_ff @(posedge clk_i) begin
     if (adv) beat_q[beat_wr_q] <= h_beat;
@@ -115,11 +116,11 @@ module lb_top
     end
   end
 
-  // Entries are read only behind the valid flag of S6 (the delay line has no reset).
+  // Entries are read only behind the valid flag of S7 (the delay line has no reset).
   always_comb begin
-    s6_q       = beat_q[beat_wr_q];
-    s6_q.valid = s6_valid_q;
-    s6_q.sop   = s6_sop_q;
+    s7_q       = beat_q[beat_wr_q];
+    s7_q.valid = s7_valid_q;
+    s7_q.sop   = s7_sop_q;
   end
 
   // ---- Table lookups ----
@@ -131,16 +132,18 @@ module lb_top
   logic [nt_pkg::CfgIndexBits-1:0] cal_addr;
   logic [9:0]    mem_addr;
 
-  // S2 holds the group winners, S3 the final epoch and row, S4 the calendar entry, S5 the member.
+  // S2 holds the group winners, S3 the final epoch and row, S4 the calendar entry (lb_tables' read
+  // register), S5 the member entry (likewise), S6 the rewrite and its checksum pairs, S7 the rewrite.
   cstage_t       s2_q, s3_q, s4_q, s5_q;
   logic          lookup;
   lb_pkg::epoch_hit_t [lb_pkg::EpochGroups-1:0] s2_group_q;
   lb_pkg::epoch_hit_t    ep_best;
-  logic          s3_row_hit_q;
+  logic          s3_row_hit_q, s4_row_hit_q;
   logic [1:0]    s3_row_q;
-  logic [15:0]   s4_member_q;
-  lb_pkg::member_entry_t s5_mem_q;
-  lb_pkg::rewrite_t      s6_rw_q, rw_calc, ctx_q, rw_use;
+  logic [6:0]    s5_tag_q;  // member id[15:9], checked against the member entry's tag in S5
+  lb_pkg::carry_t        s5_c;  // S5's carry with the member verdict
+  lb_pkg::rewrite_t      s6_rw_q, rw_calc, rw_fin, s7_rw_q, ctx_q, rw_use;
+  lb_pkg::csum_pair_t    s6_sums_q, sums_calc;
 
   lb_tables u_tables (
     `NT_CLK_RST_CONN,
@@ -157,6 +160,7 @@ module lb_top
     .map_epoch_i     (ep_best.epoch),
     .map_hit_o       (map_hit),
     .map_row_o       (map_row),
+    .rd_en_i         (adv),
     .cal_addr_i      (cal_addr),
     .cal_entry_o     (cal_entry),
     .mem_addr_i      (mem_addr),
@@ -180,7 +184,7 @@ module lb_top
   end
 
   assign cal_addr = {s3_row_q, s3_q.c.slot};
-  assign mem_addr = {s4_q.c.is_v6, s4_member_q[8:0]};
+  assign mem_addr = {s4_q.c.is_v6, cal_entry.member[8:0]};
 
   // Takes the three fields, not the whole stage: a simulator copies a struct argument per call.
   function automatic logic first_ok(logic valid, logic sop, lb_pkg::reason_t reason);
@@ -190,7 +194,8 @@ module lb_top
   // The CAM and the TCAM groups search only for a clean first beat in S1 (one search per frame).
   assign lookup = first_ok(s1_q.valid, s1_q.sop, s1_q.p.reason);
 
-  // Each stage sets the drop reason of its lookup if the packet is still clean.
+  // Each stage sets the drop reason of its lookup if the packet is still clean. The calendar and member
+  // entries are read registered, so their verdicts are taken in S4 and S5, from the read registers.
   // S1 narrows a first beat's parse to its carry (non-first beats carry zeros, as their parse is).
   cstage_t s2_d, s3_d, s4_d, s5_d;
   always_comb begin
@@ -208,26 +213,34 @@ module lb_top
       else if (ep_best.drop) s3_d.c.reason = lb_pkg::reason_t'(nt_pkg::LbDropEpochDrop);
     end
     s4_d = s3_q;
-    if (first_ok(s3_q.valid, s3_q.sop, s3_q.c.reason)) begin
-      if (!s3_row_hit_q || !cal_entry.valid) s4_d.c.reason = lb_pkg::reason_t'(nt_pkg::LbDropCalendarMiss);
-      else if (cal_entry.drop) s4_d.c.reason = lb_pkg::reason_t'(nt_pkg::LbDropCalendarDrop);
-    end
     s5_d = s4_q;
     if (first_ok(s4_q.valid, s4_q.sop, s4_q.c.reason)) begin
-      if (!mem_entry.valid || mem_entry.tag != s4_member_q[15:9]) begin
-        s5_d.c.reason = lb_pkg::reason_t'(nt_pkg::LbDropMemberMiss);
+      if (!s4_row_hit_q || !cal_entry.valid) s5_d.c.reason = lb_pkg::reason_t'(nt_pkg::LbDropCalendarMiss);
+      else if (cal_entry.drop) s5_d.c.reason = lb_pkg::reason_t'(nt_pkg::LbDropCalendarDrop);
+    end
+    s5_c = s5_q.c;
+    if (first_ok(s5_q.valid, s5_q.sop, s5_q.c.reason)) begin
+      if (!mem_entry.valid || mem_entry.tag != s5_tag_q) begin
+        s5_c.reason = lb_pkg::reason_t'(nt_pkg::LbDropMemberMiss);
       end else if (mem_entry.drop) begin
-        s5_d.c.reason = lb_pkg::reason_t'(nt_pkg::LbDropMemberDrop);
+        s5_c.reason = lb_pkg::reason_t'(nt_pkg::LbDropMemberDrop);
       end
     end
   end
 
   lb_rewrite_calc u_rewrite (
     .en_i     (s5_q.valid && s5_q.sop),
-    .info_i   (s5_q.c),
-    .member_i (s5_mem_q),
-    .rw_o     (rw_calc)
+    .info_i   (s5_c),
+    .member_i (mem_entry),
+    .rw_o     (rw_calc),
+    .sums_o   (sums_calc)
   );
+
+  // S6: the checksums folded from their pairs (first beats only; the rewrite of any other beat is 0).
+  always_comb begin
+    rw_fin = '0;
+    if (s6_valid_q && s6_sop_q) rw_fin = lb_pkg::csum_finish(s6_rw_q, s6_sums_q);
+  end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -238,12 +251,16 @@ module lb_top
       s5_q         <= '0;
       s6_valid_q   <= 1'b0;
       s6_sop_q     <= 1'b0;
+      s7_valid_q   <= 1'b0;
+      s7_sop_q     <= 1'b0;
       s2_group_q   <= '0;
       s3_row_hit_q <= 1'b0;
       s3_row_q     <= '0;
-      s4_member_q  <= '0;
-      s5_mem_q     <= '0;
+      s4_row_hit_q <= 1'b0;
+      s5_tag_q     <= '0;
       s6_rw_q      <= '0;
+      s6_sums_q    <= '0;
+      s7_rw_q      <= '0;
       ctx_q        <= '0;
     end else if (adv) begin
       s1_q         <= s1_d;
@@ -253,25 +270,29 @@ module lb_top
       s3_row_hit_q <= map_hit;
       s3_row_q     <= map_row;
       s4_q         <= s4_d;
-      s4_member_q  <= cal_entry.member;
+      s4_row_hit_q <= s3_row_hit_q;
       s5_q         <= s5_d;
-      s5_mem_q     <= mem_entry;
+      s5_tag_q     <= cal_entry.member[15:9];
       s6_valid_q   <= s5_q.valid;
       s6_sop_q     <= s5_q.sop;
       s6_rw_q      <= rw_calc;
-      if (s6_q.valid && s6_q.sop) ctx_q <= s6_rw_q;
+      s6_sums_q    <= sums_calc;
+      s7_valid_q   <= s6_valid_q;
+      s7_sop_q     <= s6_sop_q;
+      s7_rw_q      <= rw_fin;
+      if (s7_q.valid && s7_q.sop) ctx_q <= s7_rw_q;
     end
   end
 
   // ---- O: output register + skid ----
-  assign rw_use = s6_q.sop ? s6_rw_q : ctx_q;
+  assign rw_use = s7_q.sop ? s7_rw_q : ctx_q;
 
   logic                   form_valid, form_last;
   logic [nt_pkg::StreamBits-1:0]  form_data;
   logic [nt_pkg::StreamBytes-1:0] form_keep;
 
   lb_beat_former u_former (
-    .beat_i  (s6_q),
+    .beat_i  (s7_q),
     .rw_i    (rw_use),
     .valid_o (form_valid),
     .data_o  (form_data),
@@ -303,8 +324,12 @@ module lb_top
     end else begin
       if (adv && s_valid_i && s_first) pkts_in_q <= pkts_in_q + 1'b1;
       if (m_valid_o && m_ready_i && m_last_o) pkts_out_q <= pkts_out_q + 1'b1;
-      if (adv && s6_q.valid && s6_q.sop && !s6_rw_q.forward) begin
-        drops_q[s6_rw_q.reason] <= drops_q[s6_rw_q.reason] + 1'b1;
+      // One enable per counter rather than drops_q[reason] <= drops_q[reason] + 1: the same counts, without
+      // a multiplexer over every counter in front of the increment (24 logic levels; issue 27).
+      if (adv && s7_q.valid && s7_q.sop && !s7_rw_q.forward) begin
+        for (int r = 0; r < nt_pkg::LbDropReasons; r++) begin
+          if (32'(s7_rw_q.reason) == r) drops_q[r] <= drops_q[r] + 1'b1;
+        end
       end
     end
   end

@@ -5,15 +5,15 @@
 `include "nt_ports.svh"
 module lb_top_sva (
   `NT_CLK_RST,
-  input logic       drop_fire,    // S6 counts a dropped packet ...
+  input logic       drop_fire,    // S7 counts a dropped packet ...
   input logic [4:0] drop_reason   // ... in drops_q[drop_reason]
 );
 `include "nt_assert.svh"
   // the drop counter array is indexed by the reason: a drop has a reason, and it is in range
   //   drop_fire |-> drop_reason != '0 && drop_reason < nt_pkg::LbDropReasons
   // reason_ok is that implication, computed here so that the assertion reads one bit: Verilator copies
-  // every variable an assertion reads on every eval(), and the bind's expressions read the 685-bit s6_q
-  // and the 319-bit s6_rw_q (docs/assertions.md "Cost in simulation").
+  // every variable an assertion reads on every eval(), and the bind's expressions read the 685-bit s7_q
+  // and the 319-bit s7_rw_q (docs/assertions.md "Cost in simulation").
   logic reason_ok;
   always_comb begin
     reason_ok = 1'b1;
@@ -24,6 +24,6 @@ endmodule
 
 bind lb_top lb_top_sva u_sva (
   .clk_i, .rst_ni,
-  .drop_fire   (adv && s6_q.valid && s6_q.sop && !s6_rw_q.forward),
-  .drop_reason (s6_rw_q.reason));
+  .drop_fire   (adv && s7_q.valid && s7_q.sop && !s7_rw_q.forward),
+  .drop_reason (s7_rw_q.reason));
 `endif  // SYNTHESIS
