@@ -87,3 +87,88 @@ void CheckInjectEngine(const nettwin::tb::RunOptions& opt, bool lockstep) {
     throw std::invalid_argument("--inject-divergence needs --engine lockstep (only lockstep compares)");
   }
 }
+
+namespace {
+
+// Each common option and its flag (scripts/tests/test_cli_help.py reads this table: `{kOptX, "--x"}`).
+struct CommonOptionName {
+  CommonOption flag;
+  const char* name;
+};
+constexpr CommonOptionName kCommonOptionNames[] = {
+    {kOptIn, "--in"},
+    {kOptOut, "--out"},
+    {kOptStats, "--stats"},
+    {kOptTrace, "--trace"},
+    {kOptEngine, "--engine"},
+    {kOptGaps, "--gaps"},
+    {kOptBackpressure, "--backpressure"},
+    {kOptSeed, "--seed"},
+    {kOptClockMhz, "--clock-mhz"},
+    {kOptInjectDivergence, "--inject-divergence"},
+    {kOptOutFormat, "--out-format"},
+};
+
+}  // namespace
+
+bool CommonOptions::Parse(const std::string& o, const std::function<std::string()>& value) {
+  using nettwin::tb::Engine;
+  unsigned flag = 0;
+  for (const CommonOptionName& n : kCommonOptionNames) {
+    if (o == n.name) flag = n.flag;
+  }
+  if ((which & flag) == 0) return false;
+  switch (flag) {
+    case kOptIn: in = value(); break;
+    case kOptOut: out = value(); break;
+    case kOptStats: stats = value(); break;
+    case kOptTrace: trace = value(); break;
+    case kOptEngine: {
+      const std::string v = value();
+      const std::optional<Engine> e = nettwin::tb::ParseEngineName(v);
+      const bool fast = (which & kOptFastEngine) != 0;
+      if (!e || (*e == Engine::kFast && !fast)) {
+        throw std::invalid_argument(o + (fast ? " must be model, fast, rtl or lockstep" : " must be model, rtl or lockstep") +
+                                    ", got '" + v + "'");
+      }
+      engine = *e;
+      break;
+    }
+    case kOptGaps: opt.gaps = ParseNumber(o, value(), 0, 0.99); break;
+    case kOptBackpressure: opt.backpressure = ParseNumber(o, value(), 0, 0.99); break;
+    case kOptSeed: opt.seed = static_cast<uint64_t>(ParseNumber(o, value(), 0, 1e18)); break;
+    case kOptClockMhz: opt.clock_mhz = ParseNumber(o, value(), 1, 100000); break;
+    case kOptInjectDivergence: opt.inject_divergence_at = ParseInjectDivergence(o, value()); break;
+    case kOptOutFormat: out_format = ParseOutFormat(o, value()); break;
+    default: return false;
+  }
+  return true;
+}
+
+void CommonOptions::Check() const {
+  CheckInjectEngine(opt, engine == nettwin::tb::Engine::kLockstep);
+  if (!trace.empty() && !nettwin::tb::UsesRtl(engine)) {
+    throw std::invalid_argument("--trace needs the RTL (--engine rtl or lockstep)");
+  }
+}
+
+void CommonOptions::SetTracing(nettwin::tb::RunOptions* o, std::string* mismatch_trace) const {
+  o->trace_path = trace;
+  *mismatch_trace = trace.empty() ? out + ".mismatch.fst" : "";
+}
+
+int InputError(const char* command, const std::exception& e, const std::string& help) {
+  std::cerr << "nettwin " << command << ": " << e.what() << "\n";
+  if (dynamic_cast<const std::invalid_argument*>(&e)) std::cerr << help;
+  return 2;
+}
+
+int RunExit(const char* command, const std::string& mismatch_text, const nettwin::tb::RunOptions& opt,
+            const nettwin::tb::RunResult& run, bool conservation_ok, const std::string& accounting, int argc,
+            char** argv) {
+  if (auto exit = DivergenceExit(command, mismatch_text, opt, run, argc, argv)) return *exit;
+  if (conservation_ok) return 0;
+  std::cerr << "nettwin " << command << ": " << (run.hang ? "HANG" : "CONSERVATION FAILED")
+            << (accounting.empty() ? "" : ": " + accounting) << "\n";
+  return 1;
+}

@@ -11,6 +11,7 @@
 
 #include "model/common/pcap.h"
 #include "tb/common/harness.h"
+#include "tb/common/run_block.h"
 
 // The value of a numeric option: a decimal number in [lo, hi], else std::invalid_argument naming the option.
 double ParseNumber(const std::string& opt, const std::string& v, double lo, double hi);
@@ -20,8 +21,9 @@ double ParseNumber(const std::string& opt, const std::string& v, double lo, doub
 bool ForEachOption(int argc, char** argv, const char* help,
                    const std::function<void(const std::string&, const std::function<std::string()>&)>& on);
 
-// --engine for the cycle engines: "model", "rtl" or "lockstep" into the block's own Engine enum (which has
-// those three members), and the chosen name into *name when given; else std::invalid_argument.
+// --engine for blocks with an engine enum of their own (cw-loop's LoopEngine, reroute's): "model", "rtl" or
+// "lockstep" into the enum (which has those three members), and the chosen name into *name when given; else
+// std::invalid_argument. The block runners' engine is tb::Engine, parsed by CommonOptions.
 template <class Engine>
 Engine ParseEngine(const std::string& opt, const std::string& v, const char** name = nullptr) {
   static constexpr const char* kNames[] = {"model", "rtl", "lockstep"};
@@ -34,6 +36,55 @@ Engine ParseEngine(const std::string& opt, const std::string& v, const char** na
   }
   throw std::invalid_argument(opt + " must be model, rtl or lockstep, got '" + v + "'");
 }
+
+// The options the block commands share, each parsed (and range-checked) the same way in every command
+// that has it: which ones a command has is its CommonOptions' mask (the help texts stay the command's own).
+enum CommonOption : unsigned {
+  kOptIn = 1u << 0,                // --in FILE
+  kOptOut = 1u << 1,               // --out FILE
+  kOptStats = 1u << 2,             // --stats FILE
+  kOptTrace = 1u << 3,             // --trace FILE (needs an RTL engine)
+  kOptEngine = 1u << 4,            // --engine model|rtl|lockstep
+  kOptFastEngine = 1u << 5,        // --engine also takes fast (lb, re)
+  kOptGaps = 1u << 6,              // --gaps P, 0..0.99
+  kOptBackpressure = 1u << 7,      // --backpressure P, 0..0.99
+  kOptSeed = 1u << 8,              // --seed N
+  kOptClockMhz = 1u << 9,          // --clock-mhz F, 1..100000
+  kOptInjectDivergence = 1u << 10,  // --inject-divergence CYCLE (needs --engine lockstep)
+  kOptOutFormat = 1u << 11,        // --out-format pcap|pcapng
+};
+
+struct CommonOptions {
+  explicit CommonOptions(unsigned which_options) : which(which_options) {}
+  // If `o` is one of the common options this command has, takes its value (value(): the next argument) into
+  // the fields below and returns true; else false (the command's own option, or unknown). A bad value is
+  // std::invalid_argument naming the option.
+  bool Parse(const std::string& o, const std::function<std::string()>& value);
+  // After parsing: the combinations no command accepts (--inject-divergence without lockstep, --trace
+  // without the RTL), as std::invalid_argument.
+  void Check() const;
+  // Before the run: --trace into opt.trace_path, and the divergence waveform's path (OUT.mismatch.fst when
+  // there is no --trace; empty with one, which already holds the whole run).
+  void SetTracing(nettwin::tb::RunOptions* o, std::string* mismatch_trace) const;
+  const char* engine_name() const { return nettwin::tb::EngineName(engine); }
+
+  unsigned which;
+  std::string in, out, stats, trace;
+  nettwin::tb::Engine engine = nettwin::tb::Engine::kLockstep;
+  nettwin::tb::RunOptions opt;  // gaps, backpressure, seed, clock_mhz, inject_divergence_at
+  nettwin::PcapFormat out_format = nettwin::PcapFormat::kPcap;
+};
+
+// The end of a block command, the same in every one: prints "nettwin COMMAND: what" on stderr for an
+// exception while reading the inputs, with the help after a usage error (std::invalid_argument); the exit
+// status 2.
+int InputError(const char* command, const std::exception& e, const std::string& help);
+// After the run: the divergence report and replay line (DivergenceExit), else when !conservation_ok
+// "nettwin COMMAND: HANG" or "CONSERVATION FAILED", then ": " + accounting when given; the exit status
+// (0 ok, 1 failed).
+int RunExit(const char* command, const std::string& mismatch_text, const nettwin::tb::RunOptions& opt,
+            const nettwin::tb::RunResult& run, bool conservation_ok, const std::string& accounting, int argc,
+            char** argv);
 
 // `arg` as one word for a POSIX shell: as is when it holds only characters no shell treats specially,
 // else in single quotes (an embedded quote as '\''), so a printed replay line can be pasted back.
@@ -55,7 +106,7 @@ constexpr const char* kInjectHelp =
     "                or after CYCLE is compared with one bit flipped; the run must stop there with the\n"
     "                divergence report, the waveform and a replay line, and exit 1.\n";
 // The option's value (std::invalid_argument if not a cycle number); CheckInjectEngine refuses it unless
-// the run is in lockstep.
+// the run is in lockstep (CommonOptions::Check does both for the block commands).
 uint64_t ParseInjectDivergence(const std::string& opt, const std::string& v);
 void CheckInjectEngine(const nettwin::tb::RunOptions& opt, bool lockstep);
 

@@ -48,28 +48,25 @@ constexpr const char* kHelp =
     "%s%s";
 
 struct Args {
-  std::string tables, in, out, stats, trace, meta_out;
+  std::string tables, meta_out;
   bool udplb = false;
   udplb::ScriptOptions udplb_opt;
   uint8_t ingress_port = 0;
-  PcapFormat out_format = PcapFormat::kPcap;
-  LbRunConfig cfg;
+  CommonOptions c{kOptIn | kOptOut | kOptStats | kOptTrace | kOptEngine | kOptFastEngine | kOptGaps |
+                  kOptBackpressure | kOptSeed | kOptClockMhz | kOptInjectDivergence | kOptOutFormat};
+  LbRunConfig cfg;  // its engine and options from `c`
 };
 
-void PrintHelp(std::ostream& os) {
+std::string Help() {
   char buf[4096];
   std::snprintf(buf, sizeof buf, kHelp, kOutFormatHelp, kInjectHelp);
-  os << buf;
+  return buf;
 }
 
 Args ParseArgs(int argc, char** argv) {
   Args a;
-  for (int i = 1; i < argc; ++i) {
-    const std::string o = argv[i];
-    auto val = [&]() -> std::string {
-      if (i + 1 >= argc) throw std::invalid_argument(o + " needs a value");
-      return argv[++i];
-    };
+  ForEachOption(argc, argv, "", [&](const std::string& o, const auto& val) {
+    if (a.c.Parse(o, val)) return;
     if (o == "--tables") a.tables = val();
     else if (o == "--program") {
       const std::string p = val();
@@ -81,32 +78,17 @@ Args ParseArgs(int argc, char** argv) {
       a.udplb_opt.ttl_decrement = v == "on";
     } else if (o == "--ingress-port") a.ingress_port = static_cast<uint8_t>(ParseNumber(o, val(), 0, 15));
     else if (o == "--meta-out") a.meta_out = val();
-    else if (o == "--in") a.in = val();
-    else if (o == "--out") a.out = val();
-    else if (o == "--stats") a.stats = val();
-    else if (o == "--trace") a.trace = val();
-    else if (o == "--engine") {
-      const std::string e = val();
-      auto eng = ParseEngine(e);
-      if (!eng) throw std::invalid_argument("--engine must be model, fast, rtl or lockstep, got '" + e + "'");
-      a.cfg.engine = *eng;
-    } else if (o == "--backpressure") a.cfg.opt.backpressure = ParseNumber(o, val(), 0, 0.99);
-    else if (o == "--gaps") a.cfg.opt.gaps = ParseNumber(o, val(), 0, 0.99);
-    else if (o == "--seed") a.cfg.opt.seed = static_cast<uint64_t>(ParseNumber(o, val(), 0, 1e18));
-    else if (o == "--timed") a.cfg.opt.timed = true;
-    else if (o == "--clock-mhz") a.cfg.opt.clock_mhz = ParseNumber(o, val(), 1, 100000);
-    else if (o == "--out-format") a.out_format = ParseOutFormat(o, val());
-    else if (o == "--inject-divergence") a.cfg.opt.inject_divergence_at = ParseInjectDivergence(o, val());
+    else if (o == "--timed") a.c.opt.timed = true;
     else throw std::invalid_argument("unknown option '" + o + "'");
-  }
-  if (a.tables.empty() || a.in.empty() || a.out.empty()) {
+  });
+  if (a.tables.empty() || a.c.in.empty() || a.c.out.empty()) {
     throw std::invalid_argument("--tables, --in and --out are required");
   }
-  CheckInjectEngine(a.cfg.opt, a.cfg.engine == Engine::kLockstep);
+  a.c.Check();
   if (!a.udplb && !a.meta_out.empty()) throw std::invalid_argument("--meta-out needs --program udplb");
-  if (!a.trace.empty() && (a.cfg.engine == Engine::kModel || a.cfg.engine == Engine::kFast)) {
-    throw std::invalid_argument("--trace needs an RTL engine (rtl or lockstep)");
-  }
+  a.cfg.engine = a.c.engine;
+  a.cfg.opt = a.c.opt;
+  a.c.SetTracing(&a.cfg.opt, &a.cfg.mismatch_trace);
   return a;
 }
 
@@ -168,60 +150,59 @@ std::string UdplbStatsJson(const Args& a, const udplb::UdplbRunReport& r, uint64
 
 // `nettwin lb --program udplb`: every engine holds the capture in memory (the seed program's fast engine
 // streams it; udplb's replies and host frames make its output more than a rewrite in place).
+// The end of both programs' runs: a divergence, then the packet model disagreeing with the cycle engine, then
+// a hang (how long without progress) or the accounting.
+int LbExit(const std::string& mismatch_text, const std::string& fast_mismatch, const tb::RunOptions& opt,
+           const tb::RunResult& run, bool conservation_ok, const std::string& accounting, int argc, char** argv) {
+  if (auto exit = DivergenceExit("lb", mismatch_text, opt, run, argc, argv)) return *exit;
+  if (!fast_mismatch.empty()) {
+    std::cerr << "nettwin lb: MODEL INCONSISTENCY: " << fast_mismatch << "\n";
+    return 1;
+  }
+  const std::string hang = "no progress for " + std::to_string(opt.idle_limit) + " cycles at cycle " +
+                           std::to_string(run.cycles);
+  return RunExit("lb", "", opt, run, conservation_ok, run.hang ? hang : accounting, argc, argv);
+}
+
 int RunUdplbCommand(Args& a, int argc, char** argv) {
   std::vector<Segment> script;
   std::vector<Packet> packets;
   CaptureFormat in_format;
   try {
     script = udplb::LoadScript(a.tables, a.udplb_opt);
-    packets = ReadPcap(a.in, &in_format);
+    packets = ReadPcap(a.c.in, &in_format);
   } catch (const std::exception& e) {
-    std::cerr << "nettwin lb: " << e.what() << "\n";
-    return 2;
+    return InputError("lb", e, "");
   }
   udplb::UdplbRunConfig cfg;
   cfg.engine = a.cfg.engine;
   cfg.opt = a.cfg.opt;
-  cfg.opt.trace_path = a.trace;
   cfg.in_port = a.ingress_port;
-  cfg.mismatch_trace = a.trace.empty() ? a.out + ".mismatch.fst" : "";
+  cfg.mismatch_trace = a.cfg.mismatch_trace;
   udplb::UdplbRunReport r;
   try {
     r = udplb::RunUdplb(script, packets, cfg);
-    WritePcap(a.out, r.run.out, OutputFormat(a.out_format, in_format));
+    WritePcap(a.c.out, r.run.out, OutputFormat(a.c.out_format, in_format));
     if (!a.meta_out.empty()) {
       std::string meta;
       for (uint8_t port : r.out_ports) meta += udplb::MetaLine(a.ingress_port, port) + "\n";
       nettwin::WriteTextFile<std::runtime_error>(a.meta_out, meta);
     }
-    if (!a.stats.empty()) {
-      nettwin::WriteTextFile<std::runtime_error>(a.stats, UdplbStatsJson(a, r, packets.size()));
+    if (!a.c.stats.empty()) {
+      nettwin::WriteTextFile<std::runtime_error>(a.c.stats, UdplbStatsJson(a, r, packets.size()));
     }
   } catch (const std::exception& e) {
-    std::cerr << "nettwin lb: " << e.what() << "\n";
-    return 2;
+    return InputError("lb", e, "");
   }
   const uint64_t dropped = r.counters.TotalDrops();
   std::printf("lb udplb %s: %zu packets in, %u out (%u replies, %u to host), %llu dropped, %llu cycles\n",
               EngineName(a.cfg.engine), packets.size(), r.counters.packets_out, r.counters.replies,
               r.counters.to_host, static_cast<unsigned long long>(dropped),
               static_cast<unsigned long long>(r.run.cycles));
-  if (auto exit = DivergenceExit("lb", r.mismatch_text, cfg.opt, r.run, argc, argv)) return *exit;
-  if (!r.fast_mismatch.empty()) {
-    std::cerr << "nettwin lb: MODEL INCONSISTENCY: " << r.fast_mismatch << "\n";
-    return 1;
-  }
-  if (r.run.hang) {
-    std::cerr << "nettwin lb: HANG: no progress for " << cfg.opt.idle_limit << " cycles at cycle " << r.run.cycles
-              << "\n";
-    return 1;
-  }
-  if (!r.conservation_ok) {
-    std::cerr << "nettwin lb: CONSERVATION FAILED: packets_in " << r.counters.packets_in << " (offered "
-              << packets.size() << ") != packets_out " << r.counters.packets_out << " + drops " << dropped << "\n";
-    return 1;
-  }
-  return 0;
+  return LbExit(r.mismatch_text, r.fast_mismatch, cfg.opt, r.run, r.conservation_ok,
+                "packets_in " + std::to_string(r.counters.packets_in) + " (offered " + std::to_string(packets.size()) +
+                    ") != packets_out " + std::to_string(r.counters.packets_out) + " + drops " + std::to_string(dropped),
+                argc, argv);
 }
 
 }  // namespace
@@ -232,7 +213,7 @@ int LbCommand(int argc, char** argv) {
   using namespace nettwin::lb;
   for (int i = 1; i < argc; ++i) {
     if (std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h") {
-      PrintHelp(std::cout);
+      std::cout << Help();
       return 0;
     }
   }
@@ -244,9 +225,7 @@ int LbCommand(int argc, char** argv) {
   try {
     a = ParseArgs(argc, argv);
   } catch (const std::exception& e) {
-    std::cerr << "nettwin lb: " << e.what() << "\n";
-    PrintHelp(std::cerr);
-    return 2;
+    return InputError("lb", e, Help());
   }
   if (a.udplb) return RunUdplbCommand(a, argc, argv);
   try {
@@ -263,36 +242,34 @@ int LbCommand(int argc, char** argv) {
       }
       throw;
     }
-    if (a.cfg.engine == Engine::kFast) reader.emplace(a.in);
-    else packets = ReadPcap(a.in, &in_format);
+    if (a.cfg.engine == Engine::kFast) reader.emplace(a.c.in);
+    else packets = ReadPcap(a.c.in, &in_format);
     if (reader) in_format = reader->format();
   } catch (const std::exception& e) {
-    std::cerr << "nettwin lb: " << e.what() << "\n";
-    if (dynamic_cast<const std::invalid_argument*>(&e)) PrintHelp(std::cerr);
-    return 2;
+    return InputError("lb", e, Help());
   }
-  const CaptureFormat out_format = OutputFormat(a.out_format, in_format);
+  const CaptureFormat out_format = OutputFormat(a.c.out_format, in_format);
   LbRunReport r;
   uint64_t offered = packets.size();
+  bool streaming = false;
   try {
     if (reader) {
-      PcapWriter w(a.out, out_format);
+      PcapWriter w(a.c.out, out_format);
+      streaming = true;  // from here a failure leaves a partial file of ours behind
       r = RunLbStream(script, &*reader, &w);
       w.Close();
       offered = reader->packets_read();
     } else {
-      a.cfg.opt.trace_path = a.trace;
-      a.cfg.mismatch_trace = a.trace.empty() ? a.out + ".mismatch.fst" : "";
       r = RunLb(script, packets, a.cfg);
-      WritePcap(a.out, r.run.out, out_format);
+      WritePcap(a.c.out, r.run.out, out_format);
     }
-    if (!a.stats.empty()) {
-      nettwin::WriteTextFile<std::runtime_error>(a.stats, StatsJson(a, r, offered));
+    if (!a.c.stats.empty()) {
+      nettwin::WriteTextFile<std::runtime_error>(a.c.stats, StatsJson(a, r, offered));
     }
   } catch (const std::exception& e) {
-    std::cerr << "nettwin lb: " << e.what() << "\n";
-    if (reader) std::remove(a.out.c_str());  // a golden output cut short must not look complete
-    return 2;
+    // A golden output cut short must not look complete; never remove what was there (a directory --out).
+    if (streaming) std::remove(a.c.out.c_str());
+    return InputError("lb", e, "");
   }
   uint64_t dropped = 0;
   for (int i = 1; i < kNumReasons; ++i) dropped += r.counters.drops[i];
@@ -300,20 +277,8 @@ int LbCommand(int argc, char** argv) {
               static_cast<unsigned long long>(offered),
               r.counters.packets_out, static_cast<unsigned long long>(dropped),
               static_cast<unsigned long long>(r.run.cycles));
-  if (auto exit = DivergenceExit("lb", r.mismatch_text, a.cfg.opt, r.run, argc, argv)) return *exit;
-  if (!r.fast_mismatch.empty()) {
-    std::cerr << "nettwin lb: MODEL INCONSISTENCY: " << r.fast_mismatch << "\n";
-    return 1;
-  }
-  if (r.run.hang) {
-    std::cerr << "nettwin lb: HANG: no progress for " << a.cfg.opt.idle_limit << " cycles at cycle " << r.run.cycles
-              << "\n";
-    return 1;
-  }
-  if (!r.conservation_ok) {
-    std::cerr << "nettwin lb: CONSERVATION FAILED: packets_in " << r.counters.packets_in << " (offered "
-              << offered << ") != packets_out " << r.counters.packets_out << " + drops " << dropped << "\n";
-    return 1;
-  }
-  return 0;
+  return LbExit(r.mismatch_text, r.fast_mismatch, a.cfg.opt, r.run, r.conservation_ok,
+                "packets_in " + std::to_string(r.counters.packets_in) + " (offered " + std::to_string(offered) +
+                    ") != packets_out " + std::to_string(r.counters.packets_out) + " + drops " + std::to_string(dropped),
+                argc, argv);
 }

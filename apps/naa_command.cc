@@ -80,10 +80,10 @@ std::string StatsJson(const NaaRunReport& r, const char* engine) {
 int NaaCommand(int argc, char** argv) {
   using namespace nettwin;
   using namespace nettwin::naa;
-  std::string config_path, in, out, stats, trace;
-  const char* engine_name = "lockstep";
+  std::string config_path;
   CaptureFormat in_format;
-  PcapFormat out_container = PcapFormat::kPcap;
+  CommonOptions common(kOptIn | kOptOut | kOptStats | kOptTrace | kOptEngine | kOptGaps | kOptBackpressure |
+                       kOptSeed | kOptClockMhz | kOptInjectDivergence | kOptOutFormat);
   NaaRunConfig rc;
   NaaConfig config;
   std::vector<Packet> packets;
@@ -91,48 +91,32 @@ int NaaCommand(int argc, char** argv) {
   const std::string help = std::string(kHelp) + kOutFormatHelp + kInjectHelp + kHostMemoryHelp;
   try {
     const bool go = ForEachOption(argc, argv, help.c_str(), [&](const std::string& o, const auto& val) {
-      if (ParseHostMemoryOption(o, val, &rc)) return;
+      if (common.Parse(o, val) || ParseHostMemoryOption(o, val, &rc)) return;
       if (o == "--config") config_path = val();
-      else if (o == "--in") in = val();
-      else if (o == "--out") out = val();
-      else if (o == "--stats") stats = val();
-      else if (o == "--trace") trace = val();
-      else if (o == "--engine") rc.engine = ParseEngine<Engine>(o, val(), &engine_name);
-      else if (o == "--clock-mhz") rc.opt.clock_mhz = ParseNumber(o, val(), 1, 100000);
-      else if (o == "--gaps") rc.opt.gaps = ParseNumber(o, val(), 0, 0.99);
-      else if (o == "--backpressure") rc.opt.backpressure = ParseNumber(o, val(), 0, 0.99);
-      else if (o == "--seed") rc.opt.seed = static_cast<uint64_t>(ParseNumber(o, val(), 0, 1e18));
-      else if (o == "--out-format") out_container = ParseOutFormat(o, val());
-      else if (o == "--inject-divergence") rc.opt.inject_divergence_at = ParseInjectDivergence(o, val());
       else throw std::invalid_argument("unknown option '" + o + "'");
     });
     if (!go) return 0;
-    CheckInjectEngine(rc.opt, rc.engine == Engine::kLockstep);
-    if (config_path.empty() || in.empty() || out.empty()) {
+    common.Check();
+    if (config_path.empty() || common.in.empty() || common.out.empty()) {
       throw std::invalid_argument("--config, --in and --out are required");
     }
-    if (!trace.empty() && rc.engine == Engine::kModel) {
-      throw std::invalid_argument("--trace needs the RTL (--engine rtl or lockstep)");
-    }
     config = LoadNaaConfig(config_path);
-    packets = ReadPcap(in, &in_format);
-    gates = LoadGatesFor(in, packets.size());
+    packets = ReadPcap(common.in, &in_format);
+    gates = LoadGatesFor(common.in, packets.size());
   } catch (const std::exception& e) {
-    std::cerr << "nettwin naa: " << e.what() << "\n";
-    if (dynamic_cast<const std::invalid_argument*>(&e)) std::cerr << help;
-    return 2;
+    return InputError("naa", e, help);
   }
-  rc.opt.trace_path = trace;
-  rc.mismatch_trace = trace.empty() ? out + ".mismatch.fst" : "";
+  rc.engine = common.engine;
+  rc.opt = common.opt;
+  common.SetTracing(&rc.opt, &rc.mismatch_trace);
   const NaaRunReport r = RunNaa(config, packets, rc, gates);
   try {
-    WritePcap(out, r.run.out, OutputFormat(out_container, in_format));
-    if (!stats.empty()) {
-      nettwin::WriteTextFile<std::runtime_error>(stats, StatsJson(r, engine_name));
+    WritePcap(common.out, r.run.out, OutputFormat(common.out_format, in_format));
+    if (!common.stats.empty()) {
+      nettwin::WriteTextFile<std::runtime_error>(common.stats, StatsJson(r, common.engine_name()));
     }
   } catch (const std::exception& e) {
-    std::cerr << "nettwin naa: " << e.what() << "\n";
-    return 2;
+    return InputError("naa", e, "");
   }
   const CmCounters& c = r.last.cm;
   std::printf(
@@ -145,14 +129,10 @@ int NaaCommand(int argc, char** argv) {
           r.last.req[params::kNaaReqCntCplFlushed],
       r.last.ctl.events, r.last.ctl.requests, r.last.ctl.rpcs, r.last.ctl.Dropped(),
       static_cast<unsigned long long>(r.run.cycles));
-  if (auto exit = DivergenceExit("naa", r.mismatch_text, rc.opt, r.run, argc, argv)) return *exit;
-  if (!r.conservation_ok) {
-    std::cerr << "nettwin naa: " << (r.run.hang ? "HANG" : "CONSERVATION FAILED") << ": frames in "
-              << r.run.accounting.in << ", out " << r.run.accounting.out << ", dropped " << r.run.accounting.dropped
-              << "; controller events " << r.last.ctl.events << " = " << r.last.ctl.requests << " MRSP + "
-              << r.last.ctl.rpcs << " RPC + " << r.last.ctl.Dropped() << " dropped"
-              << (r.last.ctl.Balanced() ? "" : " (does not add up)") << "\n";
-    return 1;
-  }
-  return 0;
+  std::ostringstream acc;
+  acc << "frames in " << r.run.accounting.in << ", out " << r.run.accounting.out << ", dropped "
+      << r.run.accounting.dropped << "; controller events " << r.last.ctl.events << " = " << r.last.ctl.requests
+      << " MRSP + " << r.last.ctl.rpcs << " RPC + " << r.last.ctl.Dropped() << " dropped"
+      << (r.last.ctl.Balanced() ? "" : " (does not add up)");
+  return RunExit("naa", r.mismatch_text, rc.opt, r.run, r.conservation_ok, acc.str(), argc, argv);
 }

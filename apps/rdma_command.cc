@@ -85,63 +85,49 @@ std::string StatsJson(const RdmaRunReport& r) {
 int RdmaCommand(int argc, char** argv) {
   using namespace nettwin;
   using namespace nettwin::rdma;
-  std::string config_path, in, out, mem_out, stats, trace;
+  std::string config_path, mem_out;
   CaptureFormat in_format;
-  PcapFormat out_container = PcapFormat::kPcap;
+  CommonOptions common(kOptIn | kOptOut | kOptStats | kOptTrace | kOptEngine | kOptBackpressure | kOptSeed |
+                       kOptClockMhz | kOptInjectDivergence | kOptOutFormat);
   RdmaRunConfig cfg;
   RdmaConfig config;
   std::vector<Packet> packets;
   const std::string help = std::string(kHelp) + kOutFormatHelp + kInjectHelp + kHostMemoryHelp;
   try {
     const bool run = ForEachOption(argc, argv, help.c_str(), [&](const std::string& o, const auto& val) {
-      if (ParseHostMemoryOption(o, val, &cfg)) return;
+      if (common.Parse(o, val) || ParseHostMemoryOption(o, val, &cfg)) return;
       if (o == "--config") config_path = val();
-      else if (o == "--in") in = val();
-      else if (o == "--out") out = val();
       else if (o == "--mem-out") mem_out = val();
-      else if (o == "--stats") stats = val();
-      else if (o == "--trace") trace = val();
-      else if (o == "--engine") cfg.engine = ParseEngine<Engine>(o, val());
-      else if (o == "--clock-mhz") cfg.opt.clock_mhz = ParseNumber(o, val(), 1, 100000);
       else if (o == "--aq-linear") cfg.aq_linear = true;
-      else if (o == "--backpressure") cfg.opt.backpressure = ParseNumber(o, val(), 0, 0.99);
-      else if (o == "--out-format") out_container = ParseOutFormat(o, val());
-      else if (o == "--seed") cfg.opt.seed = static_cast<uint64_t>(ParseNumber(o, val(), 0, 1e18));
-      else if (o == "--inject-divergence") cfg.opt.inject_divergence_at = ParseInjectDivergence(o, val());
       else throw std::invalid_argument("unknown option '" + o + "'");
     });
     if (!run) return 0;
-    CheckInjectEngine(cfg.opt, cfg.engine == Engine::kLockstep);
-    if (config_path.empty() || in.empty() || out.empty()) {
+    common.Check();
+    if (config_path.empty() || common.in.empty() || common.out.empty()) {
       throw std::invalid_argument("--config, --in and --out are required");
     }
     config = LoadConfig(config_path);
-    packets = ReadPcap(in, &in_format);
+    packets = ReadPcap(common.in, &in_format);
   } catch (const std::exception& e) {
-    std::cerr << "nettwin rdma: " << e.what() << "\n";
-    if (dynamic_cast<const std::invalid_argument*>(&e)) std::cerr << help;
-    return 2;
+    return InputError("rdma", e, help);
   }
-  cfg.opt.trace_path = trace;
-  cfg.mismatch_trace = trace.empty() ? out + ".mismatch.fst" : "";
+  cfg.engine = common.engine;
+  cfg.opt = common.opt;
+  common.SetTracing(&cfg.opt, &cfg.mismatch_trace);
   const RdmaRunReport r = RunRdma(config, packets, cfg);
   try {
-    WritePcap(out, r.run.out, OutputFormat(out_container, in_format));
+    WritePcap(common.out, r.run.out, OutputFormat(common.out_format, in_format));
     if (!mem_out.empty()) WriteMemJson(mem_out, config, *r.memory);
-    if (!stats.empty()) nettwin::WriteTextFile<std::runtime_error>(stats, StatsJson(r));
+    if (!common.stats.empty()) nettwin::WriteTextFile<std::runtime_error>(common.stats, StatsJson(r));
   } catch (const std::exception& e) {
-    std::cerr << "nettwin rdma: " << e.what() << "\n";
-    return 2;
+    return InputError("rdma", e, "");
   }
   std::printf("rdma: %zu requests, %u responses, %u dropped, %llu cycles\n", packets.size(), r.counters.responses,
               r.counters.packets_in - r.counters.processed, static_cast<unsigned long long>(r.run.cycles));
-  if (auto exit = DivergenceExit("rdma", r.mismatch_text, cfg.opt, r.run, argc, argv)) return *exit;
-  if (!r.conservation_ok) {
-    std::cerr << "nettwin rdma: " << (r.run.hang ? "HANG" : "CONSERVATION FAILED") << ": packets_in "
-              << r.counters.packets_in << ", processed " << r.counters.processed << "\n";
-    return 1;
-  }
-  return 0;
+  return RunExit("rdma", r.mismatch_text, cfg.opt, r.run, r.conservation_ok,
+                 "packets_in " + std::to_string(r.counters.packets_in) + ", processed " +
+                     std::to_string(r.counters.processed),
+                 argc, argv);
 }
 
 int RdmaLatencyCommand(int argc, char** argv) {

@@ -143,60 +143,38 @@ Outcome FromRun(const ReRunReport& r, HeaderFormat format, bool host) {
 int ReCommand(int argc, char** argv) {
   using namespace nettwin;
   using namespace nettwin::re;
-  std::string config, in, out, report, trace, host_data, engine = "lockstep";
+  std::string config, report, host_data;
+  CommonOptions common(kOptIn | kOptOut | kOptTrace | kOptEngine | kOptFastEngine | kOptGaps | kOptBackpressure |
+                       kOptSeed | kOptInjectDivergence);
   ReConfig cfg;
   ReRunConfig rc;
   std::vector<Packet> segs;
   const std::string help = std::string(kHelp) + kInjectHelp;
   try {
     const bool run = ForEachOption(argc, argv, help.c_str(), [&](const std::string& o, const auto& val) {
-      if (o == "--config")
+      if (common.Parse(o, val))
+        return;
+      else if (o == "--config")
         config = val();
-      else if (o == "--in")
-        in = val();
-      else if (o == "--out")
-        out = val();
       else if (o == "--report")
         report = val();
-      else if (o == "--trace")
-        trace = val();
-      else if (o == "--engine")
-        engine = val();
       else if (o == "--host-data")
         host_data = val();
       else if (o == "--host-write-latency")
         rc.host_write_latency = static_cast<uint32_t>(ParseNumber(o, val(), 1, 100000));
       else if (o == "--host-outstanding")
         rc.host_max_outstanding = static_cast<uint32_t>(ParseNumber(o, val(), 1, 100000));
-      else if (o == "--gaps")
-        rc.opt.gaps = ParseNumber(o, val(), 0, 0.99);
-      else if (o == "--backpressure")
-        rc.opt.backpressure = ParseNumber(o, val(), 0, 0.99);
-      else if (o == "--seed")
-        rc.opt.seed = static_cast<uint64_t>(ParseNumber(o, val(), 0, 1e18));
-      else if (o == "--inject-divergence")
-        rc.opt.inject_divergence_at = ParseInjectDivergence(o, val());
       else
         throw std::invalid_argument("unknown option '" + o + "'");
     });
     if (!run) return 0;
-    if (in.empty() || out.empty()) throw std::invalid_argument("--in and --out are required");
-    if (engine == "lockstep")
-      rc.engine = Engine::kLockstep;
-    else if (engine == "rtl")
-      rc.engine = Engine::kRtl;
-    else if (engine == "model")
-      rc.engine = Engine::kModel;
-    else if (engine != "fast")
-      throw std::invalid_argument("--engine must be lockstep, rtl, model or fast, got '" + engine + "'");
-    CheckInjectEngine(rc.opt, engine == "lockstep");
-    if (!trace.empty() && (engine == "fast" || engine == "model")) {
-      throw std::invalid_argument("--trace needs the RTL (--engine rtl or lockstep)");
-    }
+    if (common.in.empty() || common.out.empty()) throw std::invalid_argument("--in and --out are required");
+    common.Check();
   } catch (const std::invalid_argument& e) {
-    std::cerr << "nettwin re: " << e.what() << "\n" << help;
-    return 2;
+    return InputError("re", e, help);
   }
+  const bool fast = common.engine == Engine::kFast;
+  const char* engine = common.engine_name();
   try {
     if (!config.empty()) {
       cfg = ParseReConfig(nettwin::ReadTextFile<std::runtime_error>(config), config);
@@ -204,35 +182,35 @@ int ReCommand(int argc, char** argv) {
     rc.cfg = ReStatic{static_cast<uint32_t>(cfg.contexts), cfg.buffer_bytes,
                       static_cast<uint64_t>(std::llround(cfg.timeout_us * 1000)), cfg.format,
                       static_cast<uint8_t>(cfg.Version()), cfg.lb_header, cfg.buffer, cfg.host_base};
-    if (cfg.buffer == BufferMode::kHost && engine == "fast")
+    if (cfg.buffer == BufferMode::kHost && fast)
       throw std::runtime_error("buffer host needs a cycle engine (lockstep, rtl or model): the golden model has no host memory");
     if (cfg.buffer == BufferMode::kHost && host_data.empty())
       throw std::runtime_error("buffer host: --host-data FILE is required (the events' bytes)");
     if (cfg.buffer != BufferMode::kHost && !host_data.empty())
       throw std::runtime_error("--host-data needs `buffer host` in the configuration");
-    if (engine != "fast") {
+    if (!fast) {
       if (const std::string e = ReStaticError(rc.cfg); !e.empty()) {
         throw std::runtime_error((config.empty() ? std::string("defaults") : config) + ": " + e +
                                  " (use --engine fast for larger configurations)");
       }
     }
-    segs = ReadPcap(in);
+    segs = ReadPcap(common.in);
   } catch (const std::exception& e) {
-    std::cerr << "nettwin re: " << e.what() << "\n";
-    return 2;
+    return InputError("re", e, "");
   }
   Outcome o;
   ReRunReport r;
-  if (engine == "fast") {
+  rc.engine = common.engine;
+  rc.opt = common.opt;
+  if (fast) {
     o = RunFast(cfg, segs);
   } else {
-    rc.opt.trace_path = trace;
-    rc.mismatch_trace = trace.empty() ? out + ".mismatch.fst" : "";
+    common.SetTracing(&rc.opt, &rc.mismatch_trace);
     r = RunRe(segs, rc);
     o = FromRun(r, cfg.format, cfg.buffer == BufferMode::kHost);
   }
   try {
-    WritePcap(out, o.frames);
+    WritePcap(common.out, o.frames);
     if (!host_data.empty()) {
       std::ofstream f(host_data, std::ios::binary);
       for (const std::vector<uint8_t>& e : r.host_events)
@@ -241,25 +219,20 @@ int ReCommand(int argc, char** argv) {
     }
     if (!report.empty()) {
       nettwin::WriteTextFile<std::runtime_error>(
-          report, Report(o, engine.c_str(), engine == "fast" ? nullptr : &r, cfg.buffer == BufferMode::kHost));
+          report, Report(o, engine, fast ? nullptr : &r, cfg.buffer == BufferMode::kHost));
     }
   } catch (const std::exception& e) {
-    std::cerr << "nettwin re: " << e.what() << "\n";
-    return 2;
+    return InputError("re", e, "");
   }
   const ReCounters& c = o.counters;
   uint64_t dropped = 0;
   for (uint64_t d : c.drops) dropped += d;
   std::printf("re %s: %llu segments in, %llu used, %llu dropped; %llu events completed, %llu incomplete",
-              engine.c_str(), static_cast<unsigned long long>(c.segments_in),
+              engine, static_cast<unsigned long long>(c.segments_in),
               static_cast<unsigned long long>(c.segments_used), static_cast<unsigned long long>(dropped),
               static_cast<unsigned long long>(c.events_completed), static_cast<unsigned long long>(c.events_timed_out));
-  if (engine != "fast") std::printf(", %llu cycles", static_cast<unsigned long long>(r.run.cycles));
+  if (!fast) std::printf(", %llu cycles", static_cast<unsigned long long>(r.run.cycles));
   std::printf("\n");
-  if (auto exit = DivergenceExit("re", r.mismatch_text, rc.opt, r.run, argc, argv)) return *exit;
-  if (c.segments_in != c.segments_used + dropped || (engine != "fast" && !r.conservation_ok)) {
-    std::cerr << "nettwin re: " << (r.run.hang ? "HANG" : "CONSERVATION FAILED") << "\n";
-    return 1;
-  }
-  return 0;
+  const bool ok = c.segments_in == c.segments_used + dropped && (fast || r.conservation_ok);
+  return RunExit("re", r.mismatch_text, rc.opt, r.run, ok, "", argc, argv);
 }

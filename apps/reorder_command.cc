@@ -81,77 +81,59 @@ std::string StatsJson(const ReorderRunReport& r, const char* engine) {
 int ReorderCommand(int argc, char** argv) {
   using namespace nettwin;
   using namespace nettwin::reorder;
-  std::string config_path, in, out, ctrl_out, stats, trace;
+  std::string config_path, ctrl_out;
   CaptureFormat in_format;
-  PcapFormat out_container = PcapFormat::kPcap;
-  const char* engine_name = "lockstep";
+  CommonOptions common(kOptIn | kOptOut | kOptStats | kOptTrace | kOptEngine | kOptBackpressure | kOptSeed |
+                       kOptClockMhz | kOptInjectDivergence | kOptOutFormat);
   ReorderRunConfig rc;
   ReorderCfg cfg;
   std::vector<Packet> packets;
   const std::string help = std::string(kHelp) + kOutFormatHelp + kInjectHelp;
   try {
     const bool run = ForEachOption(argc, argv, help.c_str(), [&](const std::string& o, const auto& val) {
+      if (common.Parse(o, val)) return;
       if (o == "--config") config_path = val();
-      else if (o == "--in") in = val();
-      else if (o == "--out") out = val();
       else if (o == "--ctrl-out") ctrl_out = val();
-      else if (o == "--stats") stats = val();
-      else if (o == "--trace") trace = val();
-      else if (o == "--engine") rc.engine = ParseEngine<Engine>(o, val(), &engine_name);
-      else if (o == "--clock-mhz") rc.opt.clock_mhz = ParseNumber(o, val(), 1, 100000);
-      else if (o == "--backpressure") rc.opt.backpressure = ParseNumber(o, val(), 0, 0.99);
       else if (o == "--ctrl-backpressure") rc.ctrl_backpressure = ParseNumber(o, val(), 0, 0.99);
-      else if (o == "--out-format") out_container = ParseOutFormat(o, val());
-      else if (o == "--seed") rc.opt.seed = static_cast<uint64_t>(ParseNumber(o, val(), 0, 1e18));
       else if (o == "--back-to-back") rc.untimed = true;
-      else if (o == "--inject-divergence") rc.opt.inject_divergence_at = ParseInjectDivergence(o, val());
       else throw std::invalid_argument("unknown option '" + o + "'");
     });
     if (!run) return 0;
-    CheckInjectEngine(rc.opt, rc.engine == Engine::kLockstep);
-    if (config_path.empty() || in.empty() || out.empty() || ctrl_out.empty()) {
+    common.Check();
+    if (config_path.empty() || common.in.empty() || common.out.empty() || ctrl_out.empty()) {
       throw std::invalid_argument("--config, --in, --out and --ctrl-out are required");
     }
-    if (!trace.empty() && rc.engine == Engine::kModel) {
-      throw std::invalid_argument("--trace needs the RTL (--engine rtl or lockstep)");
-    }
     cfg = LoadConfig(config_path);
-    packets = ReadPcap(in, &in_format);
+    packets = ReadPcap(common.in, &in_format);
     for (size_t i = 1; i < packets.size(); ++i) {
       if (packets[i].time_ns < packets[i - 1].time_ns) {
-        throw std::runtime_error(in + ": packet " + std::to_string(i + 1) + " arrives before packet " +
+        throw std::runtime_error(common.in + ": packet " + std::to_string(i + 1) + " arrives before packet " +
                                  std::to_string(i) + " (arrivals must be in time order; packets count from 1)");
       }
     }
   } catch (const std::exception& e) {
-    std::cerr << "nettwin reorder: " << e.what() << "\n";
-    if (dynamic_cast<const std::invalid_argument*>(&e)) std::cerr << help;
-    return 2;
+    return InputError("reorder", e, help);
   }
-  rc.opt.trace_path = trace;
-  rc.mismatch_trace = trace.empty() ? out + ".mismatch.fst" : "";
+  rc.engine = common.engine;
+  rc.opt = common.opt;
+  common.SetTracing(&rc.opt, &rc.mismatch_trace);
   const ReorderRunReport r = RunReorder(cfg, packets, rc);
   try {
-    WritePcap(out, r.run.out, OutputFormat(out_container, in_format));
-    WritePcap(ctrl_out, r.ctrl, OutputFormat(out_container, in_format));
-    if (!stats.empty()) {
-      nettwin::WriteTextFile<std::runtime_error>(stats, StatsJson(r, engine_name));
+    WritePcap(common.out, r.run.out, OutputFormat(common.out_format, in_format));
+    WritePcap(ctrl_out, r.ctrl, OutputFormat(common.out_format, in_format));
+    if (!common.stats.empty()) {
+      nettwin::WriteTextFile<std::runtime_error>(common.stats, StatsJson(r, common.engine_name()));
     }
   } catch (const std::exception& e) {
-    std::cerr << "nettwin reorder: " << e.what() << "\n";
-    return 2;
+    return InputError("reorder", e, "");
   }
   const ReorderCounters& c = r.counters;
   std::printf("reorder: %zu arrivals, %u delivered (%u held: %u released by TAIL, %u by timeout; %u fallback), "
               "%u control, %u dropped, %llu cycles\n",
               packets.size(), c.delivered, c.held, c.released_by_tail, c.released_by_timeout, c.fallback_unordered,
               c.ctrl_out, static_cast<unsigned>(ReorderDropped(c)), static_cast<unsigned long long>(r.run.cycles));
-  if (auto exit = DivergenceExit("reorder", r.mismatch_text, rc.opt, r.run, argc, argv)) return *exit;
-  if (!r.conservation_ok) {
-    std::cerr << "nettwin reorder: " << (r.run.hang ? "HANG" : "CONSERVATION FAILED") << ": in " << c.in
-              << ", delivered " << c.delivered << ", dropped " << ReorderDropped(c)
-              << ", held now " << c.held_now << "\n";
-    return 1;
-  }
-  return 0;
+  return RunExit("reorder", r.mismatch_text, rc.opt, r.run, r.conservation_ok,
+                 "in " + std::to_string(c.in) + ", delivered " + std::to_string(c.delivered) + ", dropped " +
+                     std::to_string(ReorderDropped(c)) + ", held now " + std::to_string(c.held_now),
+                 argc, argv);
 }

@@ -18,7 +18,7 @@
 namespace nettwin::reroute {
 namespace {
 
-enum class Engine { kModel, kRtl, kLockstep };
+using tb::Engine;
 
 constexpr const char* kHelp =
     "usage: nettwin reroute --in hosts.pcap [--ctrl-in control.pcap] --out fabric.pcap\n"
@@ -143,25 +143,16 @@ RunResult Drive(Block* blk, const RerouteCfg& cfg, const std::vector<Packet>& ho
 int RerouteCommand(int argc, char** argv) {
   using namespace nettwin;
   using namespace nettwin::reroute;
-  std::string in, ctrl_in, out, stats;
-  const char* engine_name = "lockstep";
-  Engine engine = Engine::kLockstep;
+  std::string ctrl_in;
+  CommonOptions common(kOptIn | kOptOut | kOptStats | kOptEngine | kOptBackpressure | kOptSeed | kOptClockMhz |
+                       kOptInjectDivergence);
   RerouteCfg cfg;
-  double clock_mhz = 250, bp = 0;
-  uint64_t seed = 1, inject_at = ~uint64_t{0};
   std::vector<Packet> host, ctrl;
   CaptureFormat in_format;
   try {
     const bool run = ForEachOption(argc, argv, kHelp, [&](const std::string& o, const auto& val) {
-      if (o == "--in") in = val();
-      else if (o == "--ctrl-in") ctrl_in = val();
-      else if (o == "--out") out = val();
-      else if (o == "--stats") stats = val();
-      else if (o == "--engine") engine = ParseEngine<Engine>(o, val(), &engine_name);
-      else if (o == "--clock-mhz") clock_mhz = ParseNumber(o, val(), 1, 100000);
-      else if (o == "--backpressure") bp = ParseNumber(o, val(), 0, 0.99);
-      else if (o == "--seed") seed = static_cast<uint64_t>(ParseNumber(o, val(), 0, 1e18));
-      else if (o == "--inject-divergence") inject_at = ParseInjectDivergence(o, val());
+      if (common.Parse(o, val)) return;
+      if (o == "--ctrl-in") ctrl_in = val();
       else if (o == "--paths") {
         const int p = static_cast<int>(ParseNumber(o, val(), 4, 32));
         if (p != 4 && p != 8 && p != 16 && p != 32) throw std::invalid_argument("--paths must be 4, 8, 16 or 32");
@@ -183,25 +174,25 @@ int RerouteCommand(int argc, char** argv) {
       else throw std::invalid_argument("unknown option '" + o + "'");
     });
     if (!run) return 0;
-    if (inject_at != ~uint64_t{0} && engine != Engine::kLockstep) {
-      throw std::invalid_argument("--inject-divergence needs --engine lockstep");
-    }
-    if (in.empty() || out.empty()) throw std::invalid_argument("--in and --out are required");
-    host = ReadPcap(in, &in_format);
+    common.Check();
+    if (common.in.empty() || common.out.empty()) throw std::invalid_argument("--in and --out are required");
+    host = ReadPcap(common.in, &in_format);
     if (!ctrl_in.empty()) ctrl = ReadPcap(ctrl_in);
     for (const auto* v : {&host, &ctrl}) {
       for (size_t i = 1; i < v->size(); ++i) {
         if ((*v)[i].time_ns < (*v)[i - 1].time_ns) {
-          throw std::runtime_error((v == &host ? in : ctrl_in) + ": packet " + std::to_string(i + 1) +
+          throw std::runtime_error((v == &host ? common.in : ctrl_in) + ": packet " + std::to_string(i + 1) +
                                    " is before packet " + std::to_string(i) + " (must be in time order)");
         }
       }
     }
   } catch (const std::exception& e) {
-    std::cerr << "nettwin reroute: " << e.what() << "\n";
-    if (dynamic_cast<const std::invalid_argument*>(&e)) std::cerr << kHelp;
-    return 2;
+    return InputError("reroute", e, kHelp);
   }
+  const Engine engine = common.engine;
+  const double clock_mhz = common.opt.clock_mhz, bp = common.opt.backpressure;
+  const uint64_t seed = common.opt.seed, inject_at = common.opt.inject_divergence_at;
+  const std::string &out = common.out, &stats = common.stats;
   RunResult r;
   if (engine == Engine::kModel) {
     RerouteModel m;
@@ -220,11 +211,10 @@ int RerouteCommand(int argc, char** argv) {
     WritePcap(out, r.out, OutputFormat(PcapFormat::kPcap, in_format));
     if (!stats.empty()) {
       nettwin::WriteTextFile<std::runtime_error>(
-          stats, RerouteStatsJson(r.cnt, engine_name, cfg.p4_format, r.cycles, r.mismatches, conservation_ok));
+          stats, RerouteStatsJson(r.cnt, common.engine_name(), cfg.p4_format, r.cycles, r.mismatches, conservation_ok));
     }
   } catch (const std::exception& e) {
-    std::cerr << "nettwin reroute: " << e.what() << "\n";
-    return 2;
+    return InputError("reroute", e, "");
   }
   std::printf("reroute: %zu host frames, %u out (%u reroutes, %u RTT requests, %u ECMP fallback), %u dropped; "
               "%zu control (%u replies, %u NOTIFYs, %u CLEARs, %u stale/bad); %llu cycles\n",

@@ -74,9 +74,10 @@ std::string StatsJson(const VnicRunReport& r, Direction dir, const char* engine)
 int VnicCommand(int argc, char** argv) {
   using namespace nettwin;
   using namespace nettwin::vnic;
-  std::string config_path, in, out, stats, trace, ports_in, ports_out, direction;
-  const char* engine_name = "lockstep";
+  std::string config_path, ports_in, ports_out, direction;
   int port = -1;
+  CommonOptions common(kOptIn | kOptOut | kOptStats | kOptTrace | kOptEngine | kOptGaps | kOptBackpressure |
+                       kOptSeed | kOptClockMhz | kOptInjectDivergence);
   VnicRunConfig rc;
   Tables tables;
   std::vector<Packet> packets;
@@ -84,26 +85,17 @@ int VnicCommand(int argc, char** argv) {
   const std::string help = std::string(kHelp) + kInjectHelp;
   try {
     const bool run = ForEachOption(argc, argv, help.c_str(), [&](const std::string& o, const auto& val) {
+      if (common.Parse(o, val)) return;
       if (o == "--config") config_path = val();
       else if (o == "--direction") direction = val();
-      else if (o == "--in") in = val();
-      else if (o == "--out") out = val();
-      else if (o == "--stats") stats = val();
-      else if (o == "--trace") trace = val();
       else if (o == "--ports") ports_in = val();
       else if (o == "--ports-out") ports_out = val();
       else if (o == "--port") port = static_cast<int>(ParseNumber(o, val(), 0, kPorts - 1));
-      else if (o == "--engine") rc.engine = ParseEngine<Engine>(o, val(), &engine_name);
-      else if (o == "--clock-mhz") rc.opt.clock_mhz = ParseNumber(o, val(), 1, 100000);
-      else if (o == "--gaps") rc.opt.gaps = ParseNumber(o, val(), 0, 0.99);
-      else if (o == "--backpressure") rc.opt.backpressure = ParseNumber(o, val(), 0, 0.99);
-      else if (o == "--seed") rc.opt.seed = static_cast<uint64_t>(ParseNumber(o, val(), 0, 1e18));
-      else if (o == "--inject-divergence") rc.opt.inject_divergence_at = ParseInjectDivergence(o, val());
       else throw std::invalid_argument("unknown option '" + o + "'");
     });
     if (!run) return 0;
-    CheckInjectEngine(rc.opt, rc.engine == Engine::kLockstep);
-    if (config_path.empty() || direction.empty() || in.empty() || out.empty()) {
+    common.Check();
+    if (config_path.empty() || direction.empty() || common.in.empty() || common.out.empty()) {
       throw std::invalid_argument("--config, --direction, --in and --out are required");
     }
     if (direction == "encap") rc.dir = Direction::kEncap;
@@ -113,36 +105,31 @@ int VnicCommand(int argc, char** argv) {
       throw std::invalid_argument("--port and --ports are for encap (decap takes the port from the veswid)");
     }
     if (port >= 0 && !ports_in.empty()) throw std::invalid_argument("--port and --ports exclude each other");
-    if (!trace.empty() && rc.engine == Engine::kModel) {
-      throw std::invalid_argument("--trace needs the RTL (--engine rtl or lockstep)");
-    }
     tables = LoadConfig(config_path);
-    packets = ReadPcap(in, nullptr, rc.dir == Direction::kEncap ? kLinkEthernet : kLinkUser0);
+    packets = ReadPcap(common.in, nullptr, rc.dir == Direction::kEncap ? kLinkEthernet : kLinkUser0);
     if (!ports_in.empty()) in_ports = LoadPorts(ports_in, packets.size());
     else in_ports.assign(packets.size(), static_cast<uint8_t>(port < 0 ? 0 : port));
   } catch (const std::exception& e) {
-    std::cerr << "nettwin vnic: " << e.what() << "\n";
-    if (dynamic_cast<const std::invalid_argument*>(&e)) std::cerr << help;
-    return 2;
+    return InputError("vnic", e, help);
   }
-  rc.opt.trace_path = trace;
-  rc.mismatch_trace = trace.empty() ? out + ".mismatch.fst" : "";
+  rc.engine = common.engine;
+  rc.opt = common.opt;
+  common.SetTracing(&rc.opt, &rc.mismatch_trace);
   const VnicRunReport r = RunVnic(tables, packets, in_ports, rc);
   try {
     CaptureFormat fmt;
     fmt.link_type = rc.dir == Direction::kEncap ? kLinkUser0 : kLinkEthernet;
-    WritePcap(out, r.run.out, fmt);
+    WritePcap(common.out, r.run.out, fmt);
     if (!ports_out.empty()) {
       std::string text;
       for (uint8_t v : r.out_ports) text += std::to_string(v) + "\n";
       WriteTextFile<std::runtime_error>(ports_out, text);
     }
-    if (!stats.empty()) {
-      WriteTextFile<std::runtime_error>(stats, StatsJson(r, rc.dir, engine_name));
+    if (!common.stats.empty()) {
+      WriteTextFile<std::runtime_error>(common.stats, StatsJson(r, rc.dir, common.engine_name()));
     }
   } catch (const std::exception& e) {
-    std::cerr << "nettwin vnic: " << e.what() << "\n";
-    return 2;
+    return InputError("vnic", e, "");
   }
   const Counters& c = r.counters;
   std::printf("vnic %s: %zu in, %u out, %llu dropped", direction.c_str(), packets.size(), c.out,
@@ -152,11 +139,8 @@ int VnicCommand(int argc, char** argv) {
     if (c.drops[static_cast<size_t>(i)]) std::printf(" %s=%u", ReasonName(rc.dir, i), c.drops[static_cast<size_t>(i)]);
   }
   std::printf(", %llu cycles\n", static_cast<unsigned long long>(r.run.cycles));
-  if (auto exit = DivergenceExit("vnic", r.mismatch_text, rc.opt, r.run, argc, argv)) return *exit;
-  if (!r.conservation_ok) {
-    std::cerr << "nettwin vnic: " << (r.run.hang ? "HANG" : "CONSERVATION FAILED") << ": in " << c.in << ", out "
-              << c.out << ", dropped " << c.Dropped() << "\n";
-    return 1;
-  }
-  return 0;
+  return RunExit("vnic", r.mismatch_text, rc.opt, r.run, r.conservation_ok,
+                 "in " + std::to_string(c.in) + ", out " + std::to_string(c.out) + ", dropped " +
+                     std::to_string(c.Dropped()),
+                 argc, argv);
 }

@@ -41,8 +41,6 @@ constexpr int kCellBytes = 64;
 
 double Seconds(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
-const char* EngineName(Engine e) { return e == Engine::kModel ? "model" : e == Engine::kRtl ? "rtl" : "lockstep"; }
-
 int Beats(size_t bytes) { return static_cast<int>((bytes + kBeatBytes - 1) / kBeatBytes); }
 
 // Beats of a WRITE ONLY fabric frame (NIC frame + 4-byte CW header) with this payload.

@@ -51,3 +51,18 @@ holds() {
     fail=$((fail + 1))
   fi
 }
+# `small_vectors DIR`: one small input of each generator into DIR (lb.pcap, rdma/, cw/, vnic/, re/), for the
+# tests that run every subcommand; a generator that fails ends the test.
+small_vectors() {
+  local d=$1 py=/usr/bin/python3
+  gen() {
+    local name=$1
+    shift
+    "$@" >/dev/null || { echo "FAIL $name did not make its vector"; exit 1; }
+  }
+  gen ejfat_spec_gen "$py" -m nettwin.lb.spec_gen --out "$d/lb.pcap"
+  gen rdma_gen "$py" -m nettwin.rdma.gen --seed 3 --out-dir "$d/rdma" --scenario atomic
+  gen reorder_gen "$py" -m nettwin.reorder.gen --seed 3 --scenario ecn --flows 4 --out-dir "$d/cw"
+  gen vnic_gen "$py" -m nettwin.vnic.gen --seed 3 --frames 40 --out-dir "$d/vnic"
+  gen re_gen "$py" -m nettwin.re.gen --seed 1 --out-dir "$d/re"
+}

@@ -64,7 +64,7 @@ check "empty tables: everything counted as filter_miss" 0 "22 packets in, 0 out,
 
 check "whole-run trace" 0 "22 out" "$N" lb --tables "$TABLES" --in "$T/in.pcap" --out "$T/o.pcap" --trace "$T/w.fst"
 if [ -s "$T/w.fst" ]; then pass=$((pass + 1)); else echo "FAIL trace file missing"; fail=$((fail + 1)); fi
-check "trace needs an RTL engine" 2 "--trace needs an RTL engine" \
+check "trace needs an RTL engine" 2 "--trace needs the RTL (--engine rtl or lockstep)" \
   "$N" lb --tables "$TABLES" --in "$T/in.pcap" --out "$T/o.pcap" --trace "$T/w.fst" --engine model
 check "timed" 0 "22 out" "$N" lb --tables "$TABLES" --in "$T/in.pcap" --out "$T/o.pcap" --timed --clock-mhz 322
 

@@ -8,7 +8,6 @@
 set -uo pipefail
 B=$(cd "${1:?usage: test_cli_divergence.sh BUILD_DIR}" && pwd)
 N="$B/nettwin"
-PY=/usr/bin/python3
 HERE=$(cd "$(dirname "$0")/.." && pwd)   # scripts/
 export PYTHONPATH="$HERE${PYTHONPATH:+:$PYTHONPATH}"   # python3 -m nettwin.<block>.<tool> finds the package
 ROOT=$(cd "$HERE/.." && pwd)
@@ -19,16 +18,7 @@ mkdir -p "$T"
 # shellcheck source=SCRIPTDIR/cli_check.sh
 source "$HERE/tests/cli_check.sh"
 
-gen() {  # gen NAME CMD...: a generator that must succeed
-  local name=$1
-  shift
-  "$@" >/dev/null || { echo "FAIL $name did not make its vector"; exit 1; }
-}
-gen ejfat_spec_gen "$PY" -m nettwin.lb.spec_gen --out "$T/lb.pcap"
-gen rdma_gen "$PY" -m nettwin.rdma.gen --seed 3 --out-dir "$T/rdma" --scenario atomic
-gen reorder_gen "$PY" -m nettwin.reorder.gen --seed 3 --scenario ecn --flows 4 --out-dir "$T/cw"
-gen vnic_gen "$PY" -m nettwin.vnic.gen --seed 3 --frames 40 --out-dir "$T/vnic"
-gen re_gen "$PY" -m nettwin.re.gen --seed 1 --out-dir "$T/re"
+small_vectors "$T"
 
 both_values() { grep -q '^  rtl   = ' <<<"$1" && grep -q '^  model = ' <<<"$1"; }
 waveform_written() { grep -qF -- "$1" <<<"$2" && test -s "$1"; }

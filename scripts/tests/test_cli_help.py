@@ -2,7 +2,8 @@
 """Every option a `nettwin` subcommand parses is explained in its --help (issue 25).
 
 For each subcommand the options are read from its parser's source (`o == "--name"` in apps/<file>, plus the
-shared host-memory options where the parser calls ParseHostMemoryOption), and each must appear in the
+shared host-memory options where the parser calls ParseHostMemoryOption, plus the common options its
+CommonOptions mask names, `kOptX` -> `--x` as apps/cli_args.cc's table says), and each must appear in the
 subcommand's --help outside the usage synopsis (the `usage:` line and its `[...]` continuation lines), i.e.
 on a line that says what it does.
   /usr/bin/python3 scripts/tests/test_cli_help.py BUILD_DIR
@@ -30,7 +31,19 @@ COMMANDS = [
     (["cw-loop"], "apps/cwloop_command.cc", None, None),
 ]
 HOST_OPTIONS_FILE = "apps/host_memory_options.h"
+COMMON_OPTIONS_FILE = "apps/cli_args.cc"
 OPTION = re.compile(r'o == "(--[a-z0-9-]+)"')
+COMMON_NAME = re.compile(r'\{(kOpt[A-Za-z]+), "(--[a-z0-9-]+)"\}')
+COMMON_MASK = re.compile(r'CommonOptions \w*[({]([^;]*?)[)}];', re.S)
+
+
+def common_options(text):
+    """The common options a parser's CommonOptions mask enables."""
+    names = dict(COMMON_NAME.findall(open(os.path.join(ROOT, COMMON_OPTIONS_FILE)).read()))
+    opts = set()
+    for mask in COMMON_MASK.findall(text):
+        opts |= {names[f] for f in re.findall(r"kOpt[A-Za-z]+", mask) if f in names}
+    return opts
 
 
 def parsed_options(path, start, end):
@@ -39,7 +52,7 @@ def parsed_options(path, start, end):
         text = text[text.index(start):]
     if end is not None:
         text = text[:text.index(end)]
-    opts = set(OPTION.findall(text))
+    opts = set(OPTION.findall(text)) | common_options(text)
     if "ParseHostMemoryOption(" in text:
         opts |= set(OPTION.findall(open(os.path.join(ROOT, HOST_OPTIONS_FILE)).read()))
     return opts

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <memory>
-#include <sstream>
 
 #include "model/lb/lb_cycle_model.h"
 #include "model/lb/lb_packet_model.h"
@@ -10,24 +9,6 @@
 #include "tb/lb/lb_rtl.h"
 
 namespace nettwin::lb {
-
-std::optional<Engine> ParseEngine(const std::string& s) {
-  if (s == "model") return Engine::kModel;
-  if (s == "fast") return Engine::kFast;
-  if (s == "rtl") return Engine::kRtl;
-  if (s == "lockstep") return Engine::kLockstep;
-  return std::nullopt;
-}
-
-const char* EngineName(Engine e) {
-  switch (e) {
-    case Engine::kModel: return "model";
-    case Engine::kFast: return "fast";
-    case Engine::kRtl: return "rtl";
-    case Engine::kLockstep: return "lockstep";
-  }
-  return "?";
-}
 
 namespace {
 
@@ -79,26 +60,6 @@ void CrossCheck(const LbRunReport& fast, LbRunReport* rep) {
   rep->latency_mean = fwd.empty() ? 0 : sum / static_cast<double>(fwd.size());
 }
 
-std::string DescribeMismatch(const std::vector<Segment>& script, const std::vector<Packet>& packets,
-                             const LbRunConfig& cfg, const tb::Mismatch& m) {
-  std::ostringstream os;
-  os << tb::MismatchReport(m, "input packet", "output packet");
-  if (!cfg.opt.trace_path.empty()) {
-    os << "  waveform of the whole run up to it: " << cfg.opt.trace_path << "\n";
-  } else if (!cfg.mismatch_trace.empty()) {
-    // Replay the identical, seeded run with tracing on only for the cycles around the divergence.
-    LbRtl rtl;
-    LbCycleModel model;
-    tb::Harness<LbBinding> replay(&rtl, &model);
-    LbTableFeeder feeder(script, packets.size());
-    const tb::RunOptions o = tb::ReplayAround(cfg.opt, m, cfg.mismatch_trace, cfg.trace_window);
-    replay.Run(packets, &feeder, o);
-    os << "  waveform of cycles " << o.trace_from << ".." << m.cycle
-       << " (RTL; model_* inputs = the model's outputs): " << cfg.mismatch_trace << "\n";
-  }
-  return os.str();
-}
-
 }  // namespace
 
 LbRunReport RunLbStream(const std::vector<Segment>& script, PcapReader* in, PcapWriter* out) {
@@ -130,17 +91,15 @@ LbRunReport RunLb(const std::vector<Segment>& script, const std::vector<Packet>&
   if (cfg.engine == Engine::kFast) {
     rep = RunFast(script, packets);
   } else {
-    std::unique_ptr<LbRtl> rtl;
-    std::unique_ptr<LbCycleModel> model;
-    if (cfg.engine != Engine::kModel) rtl = std::make_unique<LbRtl>();
-    if (cfg.engine != Engine::kRtl) model = std::make_unique<LbCycleModel>();
-    tb::Harness<LbBinding> h(rtl.get(), model.get());
-    LbTableFeeder feeder(script, packets.size());
-    rep.run = h.Run(packets, &feeder, cfg.opt);
-    rep.counters = h.last_out().counters;
-    if (rep.run.mismatch) {
-      rep.mismatch_text = DescribeMismatch(script, packets, cfg, *rep.run.mismatch);
-    } else if (!rep.run.hang) {
+    const tb::ReplaySpec spec{"input packet", "output packet", cfg.mismatch_trace,
+                              cfg.trace_window, " (RTL; model_* inputs = the model's outputs)"};
+    auto b = tb::RunBlock<LbBinding, LbTableFeeder>(
+        cfg.engine, [] { return std::make_unique<LbRtl>(); }, [] { return std::make_unique<LbCycleModel>(); },
+        [&](bool) { return std::make_unique<LbTableFeeder>(script, packets.size()); }, packets, cfg.opt, spec);
+    rep.run = std::move(b.run);
+    rep.counters = b.last.counters;
+    rep.mismatch_text = std::move(b.mismatch_text);
+    if (!rep.run.mismatch && !rep.run.hang) {
       CrossCheck(RunFast(script, packets), &rep);
     }
   }

@@ -12,12 +12,12 @@
 #include "model/lb/lb_script.h"
 #include "model/lb/lb_types.h"
 #include "tb/common/harness.h"
+#include "tb/common/run_block.h"
 
 namespace nettwin::lb {
 
-enum class Engine { kModel, kFast, kRtl, kLockstep };
-std::optional<Engine> ParseEngine(const std::string& s);
-const char* EngineName(Engine e);
+using tb::Engine;  // lb and udplb also have kFast: the packet-at-a-time model
+using tb::EngineName;
 
 struct LbRunConfig {
   Engine engine = Engine::kLockstep;

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <memory>
-#include <sstream>
 
 #include "model/lb/udplb_cycle_model.h"
 #include "model/lb/udplb_engine.h"
@@ -65,25 +64,6 @@ void CrossCheck(const UdplbRunReport& fast, UdplbRunReport* rep) {
   rep->latency_mean = sent.empty() ? 0 : sum / static_cast<double>(sent.size());
 }
 
-std::string DescribeMismatch(const std::vector<Segment>& script, const std::vector<Packet>& packets,
-                             const UdplbRunConfig& cfg, const tb::Mismatch& m) {
-  std::ostringstream os;
-  os << tb::MismatchReport(m, "input packet", "output packet");
-  if (!cfg.opt.trace_path.empty()) {
-    os << "  waveform of the whole run up to it: " << cfg.opt.trace_path << "\n";
-  } else if (!cfg.mismatch_trace.empty()) {
-    UdplbRtl rtl;
-    UdplbCycleModel model;
-    tb::Harness<UdplbBinding> replay(&rtl, &model);
-    UdplbFeeder feeder(script, packets.size(), cfg.in_port);
-    const tb::RunOptions o = tb::ReplayAround(cfg.opt, m, cfg.mismatch_trace, cfg.trace_window);
-    replay.Run(packets, &feeder, o);
-    os << "  waveform of cycles " << o.trace_from << ".." << m.cycle
-       << " (RTL; model_* signals = the model's outputs): " << cfg.mismatch_trace << "\n";
-  }
-  return os.str();
-}
-
 }  // namespace
 
 std::string MetaLine(uint8_t in_port, uint8_t out_port) {
@@ -104,18 +84,17 @@ UdplbRunReport RunUdplb(const std::vector<Segment>& script, const std::vector<Pa
   if (cfg.engine == Engine::kFast) {
     rep = RunFast(script, packets, cfg.in_port);
   } else {
-    std::unique_ptr<UdplbRtl> rtl;
-    std::unique_ptr<UdplbCycleModel> model;
-    if (cfg.engine != Engine::kModel) rtl = std::make_unique<UdplbRtl>();
-    if (cfg.engine != Engine::kRtl) model = std::make_unique<UdplbCycleModel>();
-    tb::Harness<UdplbBinding> h(rtl.get(), model.get());
-    UdplbFeeder feeder(script, packets.size(), cfg.in_port);
-    rep.run = h.Run(packets, &feeder, cfg.opt);
-    rep.counters = h.last_out().counters;
-    rep.out_ports = feeder.out_ports();
-    if (rep.run.mismatch) {
-      rep.mismatch_text = DescribeMismatch(script, packets, cfg, *rep.run.mismatch);
-    } else if (!rep.run.hang) {
+    const tb::ReplaySpec spec{"input packet", "output packet", cfg.mismatch_trace,
+                              cfg.trace_window, " (RTL; model_* signals = the model's outputs)"};
+    auto b = tb::RunBlock<UdplbBinding, UdplbFeeder>(
+        cfg.engine, [] { return std::make_unique<UdplbRtl>(); }, [] { return std::make_unique<UdplbCycleModel>(); },
+        [&](bool) { return std::make_unique<UdplbFeeder>(script, packets.size(), cfg.in_port); }, packets, cfg.opt,
+        spec);
+    rep.run = std::move(b.run);
+    rep.counters = b.last.counters;
+    rep.out_ports = b.side->out_ports();
+    rep.mismatch_text = std::move(b.mismatch_text);
+    if (!rep.run.mismatch && !rep.run.hang) {
       CrossCheck(RunFast(script, packets, cfg.in_port), &rep);
     }
   }

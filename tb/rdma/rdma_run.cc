@@ -1,7 +1,5 @@
 #include "tb/rdma/rdma_run.h"
 
-#include <sstream>
-
 #include "model/rdma/rdma_model.h"
 #include "tb/rdma/rdma_binding.h"
 #include "tb/rdma/rdma_rtl.h"
@@ -23,46 +21,35 @@ std::vector<CfgWrite> Writes(RdmaConfig config, const RdmaRunConfig& cfg) {
 // The host side, also recording the completion events.
 class RecordingSide : public RdmaSide {
  public:
-  RecordingSide(std::vector<CfgWrite> writes, tb::HostMemory* memory, std::vector<CqeEvent>* cqes)
-      : RdmaSide(std::move(writes), memory), cqes_(cqes) {}
+  RecordingSide(std::vector<CfgWrite> writes, tb::HostMemory* memory) : RdmaSide(std::move(writes), memory) {}
   void Observe(uint64_t cycle, const RdmaIn& in, const RdmaOut& out) override {
     RdmaSide::Observe(cycle, in, out);
-    if (out.cqe.valid) cqes_->push_back(out.cqe);
+    if (out.cqe.valid) cqes_.push_back(out.cqe);
   }
+  std::vector<CqeEvent>& cqes() { return cqes_; }
 
  private:
-  std::vector<CqeEvent>* cqes_;
+  std::vector<CqeEvent> cqes_;
 };
 
 }  // namespace
 
 RdmaRunReport RunRdma(const RdmaConfig& config, const std::vector<Packet>& packets, const RdmaRunConfig& cfg) {
   RdmaRunReport rep;
-  rep.memory = MakeMemory(config, cfg);
-  std::unique_ptr<RdmaRtl> rtl;
-  std::unique_ptr<RdmaModel> model;
-  if (cfg.engine != Engine::kModel) rtl = std::make_unique<RdmaRtl>();
-  if (cfg.engine != Engine::kRtl) model = std::make_unique<RdmaModel>();
-  tb::Harness<RdmaBinding> h(rtl.get(), model.get());
-  RecordingSide side(Writes(config, cfg), rep.memory.get(), &rep.cqes);
-  rep.run = h.Run(packets, &side, cfg.opt);
-  rep.counters = h.last_out().counters;
-  if (rep.run.mismatch) {
-    const tb::Mismatch& m = *rep.run.mismatch;
-    std::ostringstream os;
-    os << tb::MismatchReport(m, "request", "response");
-    if (!cfg.mismatch_trace.empty() && cfg.opt.trace_path.empty()) {
-      RdmaRtl rtl2;
-      RdmaModel model2;
-      tb::Harness<RdmaBinding> replay(&rtl2, &model2);
-      auto mem2 = MakeMemory(config, cfg);
-      RdmaSide side2(Writes(config, cfg), mem2.get());
-      const tb::RunOptions o = tb::ReplayAround(cfg.opt, m, cfg.mismatch_trace);
-      replay.Run(packets, &side2, o);
-      os << "  waveform of cycles " << o.trace_from << ".." << m.cycle << ": " << cfg.mismatch_trace << "\n";
-    }
-    rep.mismatch_text = os.str();
-  }
+  std::unique_ptr<tb::HostMemory> replay_memory;
+  auto make_side = [&](bool replay) {
+    std::unique_ptr<tb::HostMemory>& mem = replay ? replay_memory : rep.memory;
+    mem = MakeMemory(config, cfg);
+    return std::make_unique<RecordingSide>(Writes(config, cfg), mem.get());
+  };
+  const tb::ReplaySpec spec{"request", "response", cfg.mismatch_trace};
+  auto b = tb::RunBlock<RdmaBinding, RecordingSide>(
+      cfg.engine, [] { return std::make_unique<RdmaRtl>(); }, [] { return std::make_unique<RdmaModel>(); },
+      make_side, packets, cfg.opt, spec);
+  rep.run = std::move(b.run);
+  rep.counters = b.last.counters;
+  rep.cqes = std::move(b.side->cqes());
+  rep.mismatch_text = std::move(b.mismatch_text);
   uint64_t dropped = 0;
   for (uint32_t d : rep.counters.drops) dropped += d;
   rep.conservation_ok = !rep.run.hang && !rep.run.mismatch && rep.counters.packets_in == packets.size() &&

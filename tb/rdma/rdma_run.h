@@ -10,10 +10,11 @@
 #include "model/rdma/rdma_types.h"
 #include "tb/common/harness.h"
 #include "tb/common/host_memory.h"
+#include "tb/common/run_block.h"
 
 namespace nettwin::rdma {
 
-enum class Engine { kModel, kRtl, kLockstep };
+using tb::Engine;
 
 struct RdmaRunConfig {
   Engine engine = Engine::kLockstep;

@@ -8,11 +8,12 @@
 #include "model/common/packet.h"
 #include "model/re/re_cycle_model.h"
 #include "tb/common/harness.h"
+#include "tb/common/run_block.h"
 #include "tb/re/re_binding.h"
 
 namespace nettwin::re {
 
-enum class Engine { kModel, kRtl, kLockstep };
+using tb::Engine;
 
 struct ReRunConfig {
   Engine engine = Engine::kLockstep;

@@ -7,11 +7,12 @@
 #include "model/common/packet.h"
 #include "model/reorder/reorder_types.h"
 #include "tb/common/harness.h"
+#include "tb/common/run_block.h"
 #include "tb/reorder/reorder_binding.h"
 
 namespace nettwin::reorder {
 
-enum class Engine { kModel, kRtl, kLockstep };
+using tb::Engine;
 
 struct ReorderRunConfig {
   Engine engine = Engine::kLockstep;

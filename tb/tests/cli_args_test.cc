@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdio>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,70 @@ TEST(CliArgs, EveryOtherArgumentSurvivesTheShell) {
   std::vector<std::string> quoted;
   for (const auto& a : args) quoted.push_back(ShellQuote(a));
   EXPECT_EQ(ThroughShell(quoted), args);
+}
+
+}  // namespace
+
+namespace {
+
+// CommonOptions::Parse over argv-like words: every option it takes, or the first it does not.
+std::string ParseAll(CommonOptions* c, std::vector<std::string> words) {
+  for (size_t i = 0; i < words.size(); ++i) {
+    const std::string o = words[i];
+    if (!c->Parse(o, [&]() -> std::string { return words.at(++i); })) return o;
+  }
+  return "";
+}
+
+TEST(CommonOptions, TakesOnlyTheOptionsOfItsMask) {
+  CommonOptions c(kOptIn | kOptOut | kOptEngine | kOptSeed);
+  EXPECT_EQ(ParseAll(&c, {"--in", "a.pcap", "--out", "b.pcap", "--engine", "rtl", "--seed", "9", "--gaps", "0.5"}),
+            "--gaps");
+  EXPECT_EQ(c.in, "a.pcap");
+  EXPECT_EQ(c.out, "b.pcap");
+  EXPECT_EQ(c.engine, nettwin::tb::Engine::kRtl);
+  EXPECT_STREQ(c.engine_name(), "rtl");
+  EXPECT_EQ(c.opt.seed, 9u);
+  EXPECT_EQ(c.opt.gaps, 0.0);
+}
+
+TEST(CommonOptions, FastOnlyWhereTheBlockHasIt) {
+  CommonOptions cycle(kOptEngine);
+  try {
+    ParseAll(&cycle, {"--engine", "fast"});
+    ADD_FAILURE() << "fast taken without kOptFastEngine";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "--engine must be model, rtl or lockstep, got 'fast'");
+  }
+  CommonOptions lb(kOptEngine | kOptFastEngine);
+  EXPECT_EQ(ParseAll(&lb, {"--engine", "fast"}), "");
+  EXPECT_EQ(lb.engine, nettwin::tb::Engine::kFast);
+  EXPECT_THROW(ParseAll(&lb, {"--engine", "Lockstep"}), std::invalid_argument);
+}
+
+TEST(CommonOptions, RangesAndCombinations) {
+  CommonOptions c(kOptGaps | kOptBackpressure | kOptClockMhz | kOptTrace | kOptEngine | kOptInjectDivergence |
+                  kOptOut | kOptOutFormat);
+  EXPECT_THROW(ParseAll(&c, {"--gaps", "1"}), std::invalid_argument);
+  EXPECT_THROW(ParseAll(&c, {"--backpressure", "-0.1"}), std::invalid_argument);
+  EXPECT_THROW(ParseAll(&c, {"--clock-mhz", "0"}), std::invalid_argument);
+  EXPECT_THROW(ParseAll(&c, {"--out-format", "erf"}), std::invalid_argument);
+  EXPECT_EQ(ParseAll(&c, {"--out", "o.pcap", "--engine", "model", "--trace", "w.fst"}), "");
+  EXPECT_THROW(c.Check(), std::invalid_argument);  // --trace needs the RTL
+  c.trace.clear();
+  ParseAll(&c, {"--inject-divergence", "40"});
+  EXPECT_THROW(c.Check(), std::invalid_argument);  // needs lockstep
+  ParseAll(&c, {"--engine", "lockstep"});
+  EXPECT_NO_THROW(c.Check());
+  nettwin::tb::RunOptions o;
+  std::string mismatch_fst;
+  c.SetTracing(&o, &mismatch_fst);
+  EXPECT_EQ(o.trace_path, "");
+  EXPECT_EQ(mismatch_fst, "o.pcap.mismatch.fst");
+  c.trace = "w.fst";
+  c.SetTracing(&o, &mismatch_fst);
+  EXPECT_EQ(o.trace_path, "w.fst");
+  EXPECT_EQ(mismatch_fst, "");
 }
 
 }  // namespace

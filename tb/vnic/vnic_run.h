@@ -7,10 +7,11 @@
 #include "model/common/packet.h"
 #include "model/vnic/vnic_types.h"
 #include "tb/common/harness.h"
+#include "tb/common/run_block.h"
 
 namespace nettwin::vnic {
 
-enum class Engine { kModel, kRtl, kLockstep };
+using tb::Engine;
 
 struct VnicRunConfig {
   Direction dir = Direction::kEncap;
