@@ -24,21 +24,37 @@ inline std::string HexValue(uint64_t v) {
   return buf;
 }
 
-// n bytes of a beat from `from`, as one 0x hex number in wire order (byte `from` first).
-inline std::string HexBytes(const Beat& b, int from, int n) {
+// Bytes [from, from + n) of an array of `size` bytes, as one 0x hex number in wire order (byte `from` first).
+inline std::string HexBytes(const uint8_t* bytes, int size, int from, int n) {
   std::string s = "0x";
   static const char* kDigits = "0123456789abcdef";
-  for (int i = from; i < from + n && i < kBeatBytes; ++i) {
-    s += kDigits[b.data[i] >> 4];
-    s += kDigits[b.data[i] & 15];
+  for (int i = from; i < from + n && i < size; ++i) {
+    s += kDigits[bytes[i] >> 4];
+    s += kDigits[bytes[i] & 15];
   }
   return s;
 }
+// n bytes of a beat from `from`.
+inline std::string HexBytes(const Beat& b, int from, int n) { return HexBytes(b.data.data(), kBeatBytes, from, n); }
 
 // A Binding::Compare step: nothing when the two values agree, else the signal and both values.
 inline std::optional<SignalDiff> DiffValues(std::string signal, uint64_t rtl, uint64_t model) {
   if (rtl == model) return std::nullopt;
   return SignalDiff{std::move(signal), HexValue(rtl), HexValue(model)};
+}
+
+// A wide port that is a byte array (a stream's data, a DMA request's data): the first differing byte and the
+// 8-byte window around it.
+inline std::optional<SignalDiff> DiffBytes(const std::string& signal, const uint8_t* r, const uint8_t* m, int n) {
+  for (int i = 0; i < n; ++i) {
+    if (r[i] != m[i]) {
+      const int from = i & ~7;
+      return SignalDiff{signal + " byte " + std::to_string(i) + " (bytes " + std::to_string(from) + ".." +
+                            std::to_string(from + 7) + " shown)",
+                        HexBytes(r, n, from, 8), HexBytes(m, n, from, 8)};
+    }
+  }
+  return std::nullopt;
 }
 
 // A stream output port `<p>_valid_o, <p>_data_o, <p>_keep_o, <p>_last_o` compared as StreamPort::operator==
@@ -49,15 +65,7 @@ inline std::optional<SignalDiff> DiffStream(const std::string& p, const StreamPo
   if (r.beat.last != m.beat.last) return DiffValues(p + "_last_o", r.beat.last, m.beat.last);
   if (r.beat.keep != m.beat.keep) return DiffValues(p + "_keep_o", r.beat.keep, m.beat.keep);
   if (r.beat.data == m.beat.data) return std::nullopt;
-  for (int i = 0; i < kBeatBytes; ++i) {
-    if (r.beat.data[i] != m.beat.data[i]) {
-      const int from = i & ~7;
-      return SignalDiff{p + "_data_o byte " + std::to_string(i) + " (bytes " + std::to_string(from) + ".." +
-                            std::to_string(from + 7) + " shown)",
-                        HexBytes(r.beat, from, 8), HexBytes(m.beat, from, 8)};
-    }
-  }
-  return std::nullopt;
+  return DiffBytes(p + "_data_o", r.beat.data.data(), m.beat.data.data(), kBeatBytes);
 }
 
 }  // namespace nettwin::tb

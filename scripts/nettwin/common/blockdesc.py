@@ -37,6 +37,19 @@ def counters_group(d):
     raise DescriptorError(f"{d['block']}: no counters group in `out`")
 
 
+def tops(d):
+    """[(variant, rtl_top, tb_top)]: the block's RTL tops. One, with variant None, unless the descriptor has
+    `variants` (several tops with the same ports and one model, e.g. vnic's encap and decap directions)."""
+    if "variants" in d:
+        return [(v["name"], v["rtl_top"], v["tb_top"]) for v in d["variants"]["list"]]
+    return [(None, d["rtl_top"], d["tb_top"])]
+
+
+def variants(d):
+    """The variant names ([] for a block with one top)."""
+    return [v for v, _, _ in tops(d) if v is not None]
+
+
 def counters(d):
     return counters_group(d)["list"]
 
@@ -60,9 +73,13 @@ def validate(d, where):
     def fail(msg):
         raise DescriptorError(f"{where}: {msg}")
 
-    for k in ("block", "namespace", "struct_prefix", "rtl_top", "tb_top", "in", "out"):
+    for k in ("block", "namespace", "struct_prefix", "in", "out") + (() if "variants" in d else ("rtl_top", "tb_top")):
         if k not in d:
             fail(f"missing key {k!r}")
+    for v in d.get("variants", {}).get("list", []):
+        for k in ("name", "enumerator", "rtl_top", "tb_top"):
+            if k not in v:
+                fail(f"variant {v!r}: missing key {k!r}")
     names = set()
     for side in ("in", "out"):
         for e in d[side]:
