@@ -4,6 +4,7 @@
 // (`m_data_o byte 13 (bytes 8..15 shown)`, `0x0011223344556677`, bytes in wire order).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <cstdio>
 #include <optional>
@@ -52,6 +53,20 @@ inline std::optional<SignalDiff> DiffBytes(const std::string& signal, const uint
       return SignalDiff{signal + " byte " + std::to_string(i) + " (bytes " + std::to_string(from) + ".." +
                             std::to_string(from + 7) + " shown)",
                         HexBytes(r, n, from, 8), HexBytes(m, n, from, 8)};
+    }
+  }
+  return std::nullopt;
+}
+
+// A counter array port `<port>` (std::array per side, docs/blockgen.md): the first index that differs, named
+// `drops_o[runt]` by its label (labels[i], nullptr for an index without one) or `rx_o[3]` by its index.
+template <class T, size_t K>
+std::optional<SignalDiff> DiffArray(const char* port, const std::array<T, K>& r, const std::array<T, K>& m,
+                                    const char* const* labels) {
+  for (size_t i = 0; i < K; ++i) {
+    if (r[i] != m[i]) {
+      const std::string index = labels != nullptr && labels[i] != nullptr ? labels[i] : std::to_string(i);
+      return DiffValues(std::string(port) + "[" + index + "]", r[i], m[i]);
     }
   }
   return std::nullopt;

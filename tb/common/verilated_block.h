@@ -9,6 +9,7 @@
 #include <verilated_cov.h>
 #endif
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <cstring>
@@ -16,6 +17,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include "model/common/cfg_port.h"
@@ -50,6 +52,42 @@ void SetWideField(VlWide<N>& w, int lo, int n, uint64_t v) {
   for (int i = 0; i < n; ++i) {
     const uint32_t m = 1u << ((lo + i) % 32);
     w[(lo + i) / 32] = ((v >> i) & 1) ? (w[(lo + i) / 32] | m) : (w[(lo + i) / 32] & ~m);
+  }
+}
+
+// A packed array port of counters (element i in bits [W*i, W*i + W), docs/blockgen.md "counter arrays") <->
+// std::array: a VlWide port (more than 64 bits) or an integral one (CData .. QData).
+template <int W, class P, class T, size_t K>
+void GetPacked(const P& p, std::array<T, K>* a) {
+  static_assert(W >= 1 && W <= 64, "a counter is 1 to 64 bits");
+  if constexpr (std::is_integral_v<P>) {
+    static_assert(W * K <= 64, "an integral port holds at most 64 bits");
+    for (size_t i = 0; i < K; ++i) (*a)[i] = static_cast<T>((uint64_t{p} >> (W * i)) & (~uint64_t{0} >> (64 - W)));
+  } else if constexpr (W == 32) {
+    for (size_t i = 0; i < K; ++i) (*a)[i] = static_cast<T>(p[i]);
+  } else if constexpr (W == 64) {
+    for (size_t i = 0; i < K; ++i) (*a)[i] = static_cast<T>(p[2 * i] | uint64_t{p[2 * i + 1]} << 32);
+  } else {
+    for (size_t i = 0; i < K; ++i) (*a)[i] = static_cast<T>(WideField(p, static_cast<int>(W * i), W));
+  }
+}
+template <int W, class P, class T, size_t K>
+void PutPacked(P& p, const std::array<T, K>& a) {
+  static_assert(W >= 1 && W <= 64, "a counter is 1 to 64 bits");
+  if constexpr (std::is_integral_v<P>) {
+    static_assert(W * K <= 64, "an integral port holds at most 64 bits");
+    uint64_t v = 0;
+    for (size_t i = 0; i < K; ++i) v |= (uint64_t{a[i]} & (~uint64_t{0} >> (64 - W))) << (W * i);
+    p = static_cast<P>(v);
+  } else if constexpr (W == 32) {
+    for (size_t i = 0; i < K; ++i) p[i] = static_cast<uint32_t>(a[i]);
+  } else if constexpr (W == 64) {
+    for (size_t i = 0; i < K; ++i) {
+      p[2 * i] = static_cast<uint32_t>(a[i]);
+      p[2 * i + 1] = static_cast<uint32_t>(uint64_t{a[i]} >> 32);
+    }
+  } else {
+    for (size_t i = 0; i < K; ++i) SetWideField(p, static_cast<int>(W * i), W, a[i]);
   }
 }
 

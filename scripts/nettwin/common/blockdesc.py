@@ -6,15 +6,27 @@ the counter list is written once.
     d = blockdesc.load("reorder")
     blockdesc.stats_keys(d)     # the keys `nettwin reorder --stats` writes for the counters
     blockdesc.drop_reasons(d)   # ["malformed", "buffer_full"]
+
+A number in a descriptor (a width, an array's `count`) is an integer or a parameter name of
+rtl/common/nt_pkg.sv (`"LbDropReasons"`, also `"nt_pkg::LbDropReasons"`); `resolve` gives its value.
 """
+import functools
+import glob
 import json
 import os
+import re
 
 from nettwin.common.paths import ROOT_DIR
 
 
 def path(block):
-    return os.path.join(ROOT_DIR, "rtl", block, "data", block + ".json")
+    """rtl/<block>/data/<block>.json, or rtl/<dir>/data/<block>.json for a block whose RTL shares a folder
+    (udplb in rtl/lb/; the descriptor then says "rtl_dir": "lb")."""
+    own = os.path.join(ROOT_DIR, "rtl", block, "data", block + ".json")
+    if os.path.exists(own):
+        return own
+    found = sorted(glob.glob(os.path.join(ROOT_DIR, "rtl", "*", "data", block + ".json")))
+    return found[0] if found else own
 
 
 def load(block_or_path):
@@ -27,6 +39,45 @@ def load(block_or_path):
 
 class DescriptorError(ValueError):
     pass
+
+
+@functools.lru_cache(maxsize=None)
+def sv_params():
+    """{name: value} of every `localparam int unsigned Name = <literal>;` of rtl/common/nt_pkg.sv (the lines
+    CMake turns into nt_params.h's params::kName)."""
+    with open(os.path.join(ROOT_DIR, "rtl", "common", "nt_pkg.sv")) as f:
+        return {m.group(1): int(m.group(2))
+                for m in re.finditer(r"localparam\s+int\s+unsigned\s+(\w+)\s*=\s*(\d+)\s*;", f.read())}
+
+
+def resolve(x):
+    """The value of a descriptor number: an int, an nt_pkg parameter name, or a product of them ("A*B")."""
+    if isinstance(x, bool):
+        raise DescriptorError(f"{x!r} is not a number")
+    if isinstance(x, int):
+        return x
+    v = 1
+    for part in str(x).split("*"):
+        part = part.strip()
+        if part.startswith("nt_pkg::"):
+            part = part[len("nt_pkg::"):]
+        if part.isdigit():
+            v *= int(part)
+        elif part in sv_params():
+            v *= sv_params()[part]
+        else:
+            raise DescriptorError(f"{x!r}: {part!r} is neither a number nor a parameter of rtl/common/nt_pkg.sv")
+    return v
+
+
+def count(c):
+    """An array counter's element count (None for a scalar counter)."""
+    return resolve(c["count"]) if "count" in c else None
+
+
+def counter_width(cg, c):
+    """A counter's element width: its own `width`, else its group's (a number or an nt_pkg name)."""
+    return c.get("width", cg["width"])
 
 
 def counters_group(d):
@@ -54,8 +105,26 @@ def counters(d):
     return counters_group(d)["list"]
 
 
-def drop_reasons(d):
-    return [c["reason"] for c in counters(d) if c["kind"] == "drop"]
+def reasons(c, variant=None):
+    """[(index or None, reason)] of a drop counter: one for a scalar, every named index of an array. An array
+    whose reasons differ per variant ({variant: [names]}, vnic): that variant's; with no variant given, every
+    index some variant names (named as the first variant that names it: what the accounting sums)."""
+    if "count" not in c:
+        return [(None, c["reason"])]
+    rs = c["reasons"]
+    if isinstance(rs, dict):
+        if variant is not None:
+            rs = rs[variant]
+        else:
+            lists = list(rs.values())
+            rs = [next((r[i] for r in lists if r[i]), None) for i in range(len(lists[0]))]
+    return [(i, r) for i, r in enumerate(rs) if r]
+
+
+def drop_reasons(d, variant=None):
+    """Every drop reason of the block (of one variant), in the descriptor's order (an array's named indexes in
+    index order)."""
+    return [r for c in counters(d) if c["kind"] == "drop" for _, r in reasons(c, variant)]
 
 
 def stats_keys(d):
@@ -66,6 +135,7 @@ def stats_keys(d):
     return keys
 
 
+ENTRY_KINDS = ("stream", "port", "group", "cfg", "counters")
 KINDS = ("in", "out", "drop", "event", "gauge", "peak")
 
 
@@ -83,9 +153,11 @@ def validate(d, where):
     names = set()
     for side in ("in", "out"):
         for e in d[side]:
-            kinds = [k for k in ("stream", "port", "group", "counters") if k in e]
+            kinds = [k for k in ENTRY_KINDS if k in e]
             if len(kinds) != 1:
-                fail(f"{side} entry {e!r} must have exactly one of stream, port, group, counters")
+                fail(f"{side} entry {e!r} must have exactly one of {', '.join(ENTRY_KINDS)}")
+            if "cfg" in e and side != "in":
+                fail("the cfg (table-programming) port is an input")
     cg = counters_group(d)
     seen_kinds = set()
     for c in cg["list"]:
@@ -96,9 +168,40 @@ def validate(d, where):
         names.add(c["name"])
         if not c.get("meaning"):
             fail(f"counter {c['name']!r} has no meaning")
-        if c["kind"] == "drop" and not c.get("reason"):
+        if "count" in c:
+            n = count(c)
+            if n < 1:
+                fail(f"counter {c['name']!r}: count {c['count']!r} must be at least 1")
+            if c["kind"] in ("in", "out"):
+                fail(f"counter {c['name']!r}: an {c['kind']!r} counter is one number, not an array")
+            if c["kind"] == "drop":
+                rs = c.get("reasons")
+                if isinstance(rs, dict):  # per variant
+                    if sorted(rs) != sorted(variants(d)):
+                        fail(f"drop counter array {c['name']!r}: `reasons` per variant needs one list for each of "
+                             f"{', '.join(variants(d)) or '(no variants)'}")
+                    lists = list(rs.values())
+                else:
+                    lists = [rs]
+                for rs in lists:
+                    if not isinstance(rs, list) or len(rs) != n:
+                        fail(f"drop counter array {c['name']!r} needs `reasons`, one per index ({n}; null or \"\" "
+                             f"for an index that is not a drop)")
+                    if not any(rs) or "reason" in c:
+                        fail(f"drop counter array {c['name']!r}: name its reasons in `reasons`, not `reason`")
+            elif "reasons" in c:
+                fail(f"counter {c['name']!r}: `reasons` only on a drop counter")
+        elif c["kind"] == "drop" and not c.get("reason"):
             fail(f"drop counter {c['name']!r} has no reason")
+        w = resolve(counter_width(cg, c))
+        if not 1 <= w <= 64:
+            fail(f"counter {c['name']!r}: width {w} (a counter is 1 to 64 bits)")
         seen_kinds.add(c["kind"])
+    for v in variants(d) or [None]:
+        dr = drop_reasons(d, v)
+        dup = [r for r in set(dr) if dr.count(r) > 1]
+        if dup:
+            fail(f"drop reason(s) {', '.join(sorted(dup))} named twice")
     for k in ("in", "out"):
         if k not in seen_kinds:
             fail(f"no counter of kind {k!r} (packets_in = packets_out + drops needs both)")

@@ -2,6 +2,8 @@
 out of date, a descriptor without a counter's meaning; and the reorder descriptor generates what the build uses."""
 import copy
 import os
+import shutil
+import subprocess
 import tempfile
 import unittest
 
@@ -42,6 +44,214 @@ class BlockgenTest(unittest.TestCase):
         self.assertEqual(blockdesc.drop_reasons(self.d), ["malformed", "buffer_full"])
         self.assertIn("peak_buffer_bytes", blockdesc.stats_keys(self.d))
         self.assertEqual(blockdesc.stats_keys(self.d)[-1], "drops")
+
+
+def array_descriptor():
+    """The reorder descriptor with two counter arrays: drops by reason (index 0 not a drop) of nt_pkg-named
+    size and width, and per-instance events with a JSON-array stats key; its RTL top renamed `arr_top`."""
+    d = blockdesc.load("reorder")
+    d["block"], d["struct_prefix"], d["rtl_top"], d["tb_top"] = "arr", "Arr", "arr_top", "arr_tb_top"
+    d["namespace"] = "nettwin::arr"
+    blockdesc.counters(d).extend([
+        {"name": "drops", "kind": "drop", "count": 3, "width": "LbCounterBits", "reasons": [None, "runt", "bad"],
+         "meaning": "dropped, by reason"},
+        {"name": "rx", "port": "inst_rx", "kind": "event", "count": "UdplbInstances", "width": 16, "stats": "rx",
+         "meaning": "frames per instance"}])
+    return d
+
+
+class ArrayCountersTest(unittest.TestCase):
+    """Counter arrays (docs/blockgen.md "Counter arrays")."""
+
+    def setUp(self):
+        self.d = array_descriptor()
+        blockdesc.validate(self.d, "arr")
+
+    def test_numbers_resolve_from_nt_pkg(self):
+        p = blockdesc.sv_params()
+        self.assertEqual(blockdesc.resolve("LbCounterBits"), p["LbCounterBits"])
+        self.assertEqual(blockdesc.resolve("nt_pkg::UdplbInstances*32"), p["UdplbInstances"] * 32)
+        with self.assertRaises(blockdesc.DescriptorError):
+            blockdesc.resolve("NoSuchParam")
+
+    def test_drop_reasons_and_stats_keys(self):
+        self.assertEqual(blockdesc.drop_reasons(self.d), ["malformed", "buffer_full", "runt", "bad"])
+        self.assertIn("rx", blockdesc.stats_keys(self.d))
+
+    def test_bad_arrays_are_refused(self):
+        for change in ({"reasons": [None, "runt"]},            # one reason per index
+                       {"reasons": [None, None, None]},        # no drop at all
+                       {"kind": "in"},                          # in/out are one number
+                       {"count": "NoSuchParam"},
+                       {"reasons": [None, "runt", "malformed"]}):  # a reason twice
+            d = array_descriptor()
+            blockdesc.counters(d)[-2].update(change)
+            with self.assertRaises(blockdesc.DescriptorError, msg=str(change)):
+                blockdesc.validate(d, "arr")
+
+    def test_ports_docs_and_tb_top(self):
+        ports = {n: w for _, n, w in blockgen.sv_ports(self.d)}
+        self.assertEqual(ports["cnt_drops_o"], "3*LbCounterBits")
+        self.assertEqual(ports["cnt_inst_rx_o"], "UdplbInstances*16")
+        self.assertIn("logic [UdplbInstances*16-1:0]", blockgen.gen_tb_top(self.d, "arr.json"))
+        self.assertIn("model_cnt_inst_rx_i", blockgen.gen_tb_top(self.d, "arr.json"))
+        table = blockgen.docs_table(self.d)
+        self.assertIn("| drops | `cnt_drops_o` [3 x LbCounterBits] | drop, by index: 1 `runt`, 2 `bad` |", table)
+        self.assertIn("| rx | `cnt_inst_rx_o` [UdplbInstances x 16] | event (array) | rx (JSON array) |", table)
+
+    def test_check_reads_products_of_parameters(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            rtl = os.path.join(tmp, "arr_top.sv")
+            want = [("input", "clk_i", 1), ("input", "rst_ni", 1)] + blockgen.sv_ports(self.d)
+            decl = []
+            for dirn, n, w in want:
+                if w == "3*LbCounterBits":
+                    w = "nt_pkg::LbCounterBits*3"  # another spelling of the same width
+                decl.append(f"  {dirn} logic {blockgen.sv_range(w).replace('Stream', 'nt_pkg::Stream')} {n}")
+            with open(rtl, "w") as f:
+                f.write("module arr_top\n(\n" + ",\n".join(decl) + "\n);\nendmodule\n")
+            orig = blockgen.rtl_path
+            blockgen.rtl_path = lambda d, rtl_top=None: rtl
+            try:
+                errs = [e for e in blockgen.check(self.d, "arr.json") if "counter table" not in e]
+                self.assertEqual(errs, [])
+                with open(rtl, "w") as f:  # an array one element short
+                    f.write("module arr_top\n(\n" + ",\n".join(decl).replace("LbCounterBits*3", "LbCounterBits*2")
+                            + "\n);\nendmodule\n")
+                errs = [e for e in blockgen.check(self.d, "arr.json") if "counter table" not in e]
+                self.assertTrue(any("cnt_drops_o" in e and "not in arr_top" in e for e in errs), errs)
+            finally:
+                blockgen.rtl_path = orig
+
+    def test_cfg_port(self):
+        d = array_descriptor()
+        d["in"].append({"cfg": "cfg", "table_bits": "UdplbCfgTableBits", "meaning": "table programming"})
+        blockdesc.validate(d, "arr")
+        ports = [p for p in blockgen.sv_ports(d) if p[1].startswith("cfg_") and p[1].endswith("_i")
+                 and p[1] in ("cfg_valid_i", "cfg_table_i", "cfg_index_i", "cfg_data_i")]
+        self.assertEqual(ports, [("input", "cfg_valid_i", 1), ("input", "cfg_table_i", "UdplbCfgTableBits"),
+                                 ("input", "cfg_index_i", "CfgIndexBits"), ("input", "cfg_data_i", "CfgDataBits")])
+        self.assertIn("  tb::DriveCfg(t, in.cfg);\n", blockgen.gen_rtl_ports_h(d, "arr.json"))
+        self.assertIn("  CfgWrite cfg;  // table programming\n", blockgen.gen_ports_h(d, "arr.json"))
+        d["out"].append({"cfg": "cfg"})
+        with self.assertRaises(blockdesc.DescriptorError):
+            blockdesc.validate(d, "arr")
+
+    def test_generated_cpp_compiles_and_runs(self):
+        """The generated struct, Compare, accounting, stats and CountersJson for arrays, compiled and run
+        (needs the build's gen/nt_params.h: ctest passes NT_BUILD_DIR)."""
+        build = os.environ.get("NT_BUILD_DIR")
+        cxx = shutil.which("g++")
+        if not build or not os.path.exists(os.path.join(build, "gen", "nt_params.h")) or not cxx:
+            self.skipTest("needs NT_BUILD_DIR (the CMake build) and g++")
+        from nettwin.common.paths import ROOT_DIR
+        with tempfile.TemporaryDirectory() as out:
+            for name, fn in (("arr_ports.h", blockgen.gen_ports_h), ("arr_compare.h", blockgen.gen_compare_h),
+                             ("arr_counter_stats.h", blockgen.gen_stats_h)):
+                with open(os.path.join(out, name), "w") as f:
+                    f.write(fn(self.d, "arr.json"))
+            with open(os.path.join(out, "main.cc"), "w") as f:
+                f.write(ARRAY_MAIN)
+            exe = os.path.join(out, "a.out")
+            subprocess.run([cxx, "-std=c++17", "-Wall", "-Wextra", "-Werror", "-I", ROOT_DIR, "-I", out,
+                            "-I", os.path.join(build, "gen"), os.path.join(out, "main.cc"), "-o", exe], check=True)
+            r = subprocess.run([exe], capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+
+    def test_packed_port_copy(self):
+        """tb::GetPacked / PutPacked (the adapter's copy of an array port) on VlWide and integral ports, 32-,
+        64- and odd-width elements, compiled against Verilator's headers and run."""
+        build = os.environ.get("NT_BUILD_DIR")
+        cxx, vl = shutil.which("g++"), shutil.which("verilator")
+        if not build or not os.path.exists(os.path.join(build, "gen", "nt_params.h")) or not cxx or not vl:
+            self.skipTest("needs NT_BUILD_DIR (the CMake build), g++ and verilator")
+        from nettwin.common.paths import ROOT_DIR
+        vroot = subprocess.run([vl, "--getenv", "VERILATOR_ROOT"], capture_output=True, text=True).stdout.strip()
+        with tempfile.TemporaryDirectory() as out:
+            with open(os.path.join(out, "main.cc"), "w") as f:
+                f.write(PACKED_MAIN)
+            exe = os.path.join(out, "a.out")
+            subprocess.run([cxx, "-std=c++17", "-Wall", "-Wextra", "-I", ROOT_DIR, "-I", os.path.join(build, "gen"),
+                            "-I", os.path.join(vroot, "include"), "-I", os.path.join(vroot, "include", "vltstd"),
+                            os.path.join(out, "main.cc"), "-o", exe], check=True)
+            r = subprocess.run([exe], capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+
+
+ARRAY_MAIN = r'''
+#include <cstdio>
+#include <sstream>
+namespace nettwin::arr {
+struct ReorderCfg {};  // the reorder descriptor's cfg group type
+}  // namespace nettwin::arr
+#include "arr_compare.h"
+#include "arr_counter_stats.h"
+#include "model/common/counters_json.h"
+using namespace nettwin::arr;
+int main() {
+  ArrOut r, m;
+  r.cnt.in = m.cnt.in = 5;
+  r.cnt.delivered = m.cnt.delivered = 1;
+  r.cnt.drop_malformed = m.cnt.drop_malformed = 1;
+  r.cnt.drops = m.cnt.drops = {7, 2, 1};  // index 0 is not a drop: not in the sum
+  m.cnt.rx[3] = 4;
+  auto d = CompareArrOut(r, m);
+  if (!d || d->signal != "cnt_inst_rx_o[3]" || d->rtl != "0x0" || d->model != "0x4") return 1;
+  r.cnt.rx[3] = 4;
+  m.cnt.drops[2] = 9;
+  d = CompareArrOut(r, m);
+  if (!d || d->signal != "cnt_drops_o[bad]") return 2;
+  m.cnt.drops[2] = 1;
+  if (CompareArrOut(r, m) || !(r.cnt == m.cnt)) return 3;
+  auto a = AccountArr(r);
+  if (a.in != 5 || a.out != 1 || a.dropped != 4) return 4;
+  std::ostringstream j;
+  WriteArrCounterStats(j, r.cnt);
+  if (j.str().find("  \"rx\": [0, 0, 0, 4, 0, 0, 0, 0],\n") == std::string::npos) return 5;
+  if (j.str().find("\"drops\": {\"malformed\": 1, \"buffer_full\": 0, \"runt\": 2, \"bad\": 1},\n") ==
+      std::string::npos) {
+    return 6;
+  }
+  if (nettwin::CountersJson(r.cnt).find("\"drops\": [7, 2, 1]") == std::string::npos) return 7;
+  std::puts(j.str().c_str());
+  return 0;
+}
+'''
+
+
+PACKED_MAIN = r'''
+#include <cstdio>
+#include "tb/common/verilated_block.h"
+using namespace nettwin;
+int main() {
+  VlWide<3> w{};  // 3 x 32 bits
+  std::array<uint32_t, 3> a{1, 2, 0xffffffffu}, b{};
+  tb::PutPacked<32>(w, a);
+  tb::GetPacked<32>(w, &b);
+  if (a != b || w[1] != 2) return 1;
+  VlWide<4> w2{};
+  std::array<uint64_t, 2> c{0x123456789ull, 5}, e{};
+  tb::PutPacked<64>(w2, c);
+  tb::GetPacked<64>(w2, &e);
+  if (c != e || w2[1] != 1) return 2;
+  VlWide<3> w3{};
+  std::array<uint16_t, 5> f{1, 0x3ff, 3, 4, 5}, g{};
+  tb::PutPacked<10>(w3, f);
+  tb::GetPacked<10>(w3, &g);
+  if (f != g || tb::WideField(w3, 10, 10) != 0x3ff) return 3;
+  uint64_t q = 0;
+  std::array<uint32_t, 2> h{7, 9}, k{};
+  tb::PutPacked<32>(q, h);
+  tb::GetPacked<32>(q, &k);
+  if (h != k || q != (9ull << 32 | 7)) return 4;
+  uint16_t s = 0;
+  std::array<uint8_t, 4> l{1, 2, 3, 0xf}, n{};
+  tb::PutPacked<4>(s, l);
+  tb::GetPacked<4>(s, &n);
+  if (l != n || s != 0xf321) return 5;
+  return 0;
+}
+'''
 
 
 if __name__ == "__main__":
