@@ -182,6 +182,15 @@ def finish(d, o):
     return "".join(o + [ns_close(d)])
 
 
+def reasons_text(c):
+    """`1 `runt`, 2 `not_ip`` (per variant: `encap: 1 `runt`, ...; decap: ...`)."""
+    def one(variant):
+        return ", ".join(f"{i} `{r}`" for i, r in blockdesc.reasons(c, variant))
+    if isinstance(c.get("reasons"), dict):
+        return "; ".join(f"{v}: {one(v)}" for v in c["reasons"])
+    return one(None)
+
+
 def counter_decl(cg, c):
     """The C++ type of a counter field: its element type, or std::array of it for a counter array."""
     t = ctype_for(blockdesc.counter_width(cg, c))
@@ -249,7 +258,7 @@ def gen_ports_h(d, src):
     for c in cg["list"]:
         extra = f", drop reason `{c['reason']}`" if c["kind"] == "drop" and "count" not in c else ""
         if c["kind"] == "drop" and "count" in c:
-            extra = ", drop reasons by index: " + ", ".join(f"{i} `{r}`" for i, r in blockdesc.reasons(c))
+            extra = ", drop reasons by index: " + reasons_text(c)
         init = "{}" if "count" in c else " = 0"
         o.append(f"  {counter_decl(cg, c)} {c['name']}{init};  // {c['kind']}{extra}: {c['meaning']}\n")
     o.append(f"  static constexpr int kCount = {len(cg['list'])};\n")
@@ -359,11 +368,7 @@ def gen_compare_h(d, src):
             o.append(f"  if (!(r.{x} == m.{x})) return tb::DiffStream(\"{x}\", r.{x}, m.{x});\n")
         elif x.is_array:
             labels = "nullptr"
-            if isinstance(x.labels, dict):  # per variant: an index is named by the first variant naming it
-                merged = [next((x.labels[v][i] for v in x.labels if x.labels[v][i]), None)
-                          for i in range(len(next(iter(x.labels.values()))))]
-                x.labels = merged
-            if x.labels:
+            if x.labels and not isinstance(x.labels, dict):  # reasons per variant: by index (`cnt_drops_o[2]`)
                 name = "k" + "".join(w.capitalize() for w in x.sv.split("_")) + "Labels"
                 o.append(f"  static constexpr const char* {name}[] = {{" + ", ".join(map(c_string, x.labels)) + "};\n")
                 labels = name
@@ -475,7 +480,7 @@ def docs_table(d):
         if "count" in c:
             port += f" [{sv_number(c['count'])} x {sv_number(blockdesc.counter_width(cg, c))}]"
         if c["kind"] == "drop" and "count" in c:
-            kind = "drop, by index: " + ", ".join(f"{i} `{r}`" for i, r in blockdesc.reasons(c))
+            kind = "drop, by index: " + reasons_text(c)
             key = "drops.<reason>"
         elif c["kind"] == "drop":
             kind, key = f"drop (`{c['reason']}`)", f"drops.{c['reason']}"
@@ -505,11 +510,11 @@ def docs_section(text, d):
 
 def rtl_ports(path, module):
     """[(direction, name, width as written)] of the module's ANSI port list (`[A*B-1:0]` -> "A*B")."""
-    text = open(path).read()
+    text = re.sub(r"//[^\n]*", "", open(path).read())  # a comment may hold ");" (re_top's does)
     m = re.search(r"module\s+" + module + r"\b[^(]*\((.*?)\);", text, re.S)
     if not m:
         raise SystemExit(f"{path}: no module {module}")
-    body = re.sub(r"//[^\n]*", "", m.group(1))
+    body = m.group(1)
     res = []
     for dm in re.finditer(r"(input|output)\s+logic\s*(\[([^\]]*)\])?\s*(\w+)", body):
         rng = dm.group(3)
