@@ -253,6 +253,62 @@ int main() {
 }
 '''
 
+class VariantsAndRecordsTest(unittest.TestCase):
+    """vnic: one descriptor, two RTL tops, drop reasons per variant; re: records (rep_*, dma_req_*) compared
+    while their valid member is set, a byte-array member, enum ports and C++ field names (docs/blockgen.md)."""
+
+    def test_vnic_both_tops_checked_and_generated(self):
+        d = blockdesc.load("vnic")
+        self.assertEqual([t for _, t, _ in blockdesc.tops(d)], ["vnic_encap_top", "vnic_decap_top"])
+        self.assertEqual(blockgen.check(d, "vnic.json"), [])
+        with tempfile.TemporaryDirectory() as out:
+            self.assertEqual(blockgen.main([blockdesc.path("vnic"), "--out", out]), 0)
+            for t in ("vnic_encap_tb_top", "vnic_decap_tb_top"):
+                top = open(os.path.join(out, t + ".sv")).read()
+                self.assertIn(f"module {t}", top)
+                self.assertIn("logic [vnic_pkg::NumReasons*32-1:0] model_cnt_drops_i", " ".join(top.split()))
+            stats = open(os.path.join(out, "vnic_counter_stats.h")).read()
+            self.assertIn("Direction v", stats)
+            self.assertIn('\\"dlid_zero\\": " << c.drops[4]', stats)
+            self.assertIn('\\"pkey_mismatch\\": " << c.drops[8]', stats)
+            ports = open(os.path.join(out, "vnic_ports.h")).read()
+            self.assertIn("enum class Direction { kEncap, kDecap };", ports)
+
+    def test_vnic_reasons_per_variant(self):
+        d = blockdesc.load("vnic")
+        self.assertEqual(blockdesc.drop_reasons(d, "encap"), ["runt", "too_long", "port_disabled", "dlid_zero"])
+        self.assertEqual(len(blockdesc.drop_reasons(d, "decap")), 8)
+        # the accounting sums every index some variant names: 1..8
+        self.assertEqual([i for i, _ in blockdesc.reasons(blockdesc.counters(d)[2])], list(range(1, 9)))
+        bad = copy.deepcopy(d)
+        rs = blockdesc.counters(bad)[2]["reasons"]
+        rs["encrypt"] = rs.pop("encap")
+        with self.assertRaises(blockdesc.DescriptorError):
+            blockdesc.validate(bad, "test")
+
+    def test_a_port_missing_in_one_variant_fails(self):
+        d = copy.deepcopy(blockdesc.load("vnic"))
+        d["out"].insert(0, {"port": "extra", "ctype": "bool", "width": 1})
+        errs = blockgen.check(d, "vnic.json")
+        self.assertTrue(any("extra_o" in e and "not in vnic_encap_top" in e for e in errs), errs)
+        self.assertTrue(any("extra_o" in e and "not in vnic_decap_top" in e for e in errs), errs)
+
+    def test_re_records_enums_and_fields(self):
+        d = blockdesc.load("re")
+        self.assertEqual(blockgen.check(d, "re.json"), [])
+        cmp = blockgen.gen_compare_h(d, "re.json")
+        self.assertIn('if (r.report.valid != m.report.valid) return tb::DiffValues("rep_valid_o"', cmp)
+        self.assertIn("if (r.report.valid && r.report.length != m.report.length)", cmp)
+        self.assertIn('if (r.dma.valid && r.dma.write && r.dma.data != m.dma.data) return tb::DiffBytes("dma_req_data_o"', cmp)
+        adapter = blockgen.gen_rtl_ports_h(d, "re.json")
+        self.assertIn("t.s_time_i = in.s_time_ns;", adapter)
+        self.assertIn("t.cfg_lb_drop_i = static_cast<bool>(in.cfg_lb_header);", adapter)
+        self.assertIn("tb::GetBytes(t.dma_req_data_o, out->dma.data.data(), kDmaBeatBytes);", adapter)
+        ports = blockgen.gen_ports_h(d, "re.json")
+        self.assertIn("HeaderFormat cfg_format = HeaderFormat::kEvio6;", ports)
+        self.assertIn("ReReport report;", ports)
+        self.assertEqual(blockdesc.drop_reasons(d)[0], "runt")
+
 
 if __name__ == "__main__":
     unittest.main()
