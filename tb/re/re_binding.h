@@ -1,5 +1,5 @@
 // How the reassembly engine plugs into the generic harness: its stream ports, the comparison of every
-// output (stream, report port, busy, every counter), its segment accounting (in = used + dropped), and the
+// output and its segment accounting (in = used + dropped; both generated from rtl/re/data/re.json), and the
 // side channel that drives each frame's arrival time and the configuration, collects the report port and
 // raises flush once every frame is in; with `buffer host` it is also the host memory the engine writes events to
 // (tb/common/host_memory.h), and it reads each event from its slot when the completion record arrives.
@@ -14,6 +14,7 @@
 #include "model/re/re_model.h"
 #include "tb/common/harness.h"
 #include "tb/common/host_memory.h"
+#include "re_compare.h"  // NOLINT(build/include_subdir): generated from rtl/re/data/re.json
 
 namespace nettwin::re {
 
@@ -25,8 +26,8 @@ struct ReBinding {
   static void SetSinkReady(In* in, bool r) { in->m_ready = r; }
   static bool SinkReady(const In& in) { return in.m_ready; }
   static const StreamPort& Sink(const Out& o) { return o.m; }
-  static std::optional<tb::SignalDiff> Compare(const Out& rtl, const Out& model);
-  static tb::Accounting Account(const Out& o) { return tb::Accounting{o.cnt.in, o.cnt.used, o.cnt.Dropped()}; }
+  static std::optional<tb::SignalDiff> Compare(const Out& rtl, const Out& model) { return CompareReOut(rtl, model); }
+  static tb::Accounting Account(const Out& o) { return AccountRe(o); }  // in = used + dropped
 };
 
 // The configuration inputs. The RTL's limits are its parameters: contexts <= ReContexts, buffer_bytes <=

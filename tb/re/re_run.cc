@@ -44,7 +44,7 @@ ReRunReport RunRe(const std::vector<Packet>& segments, const ReRunConfig& rc) {
     }
   }
   const ReCycleCounters& c = rep.counters;
-  rep.conservation_ok = !rep.run.mismatch && !rep.run.hang && c.in == segments.size() && c.in == c.used + c.Dropped() &&
+  rep.conservation_ok = !rep.run.mismatch && !rep.run.hang && c.in == segments.size() && c.in == c.used + ReDropped(c) &&
                         rep.run.out.size() == c.out && c.out == c.completed && rep.reports.size() == c.timed_out &&
                         (rc.cfg.buffer != BufferMode::kHost || rep.host_events.size() == c.out);
   return rep;

@@ -1,10 +1,13 @@
-// The Verilated vnic_encap_top or vnic_decap_top (same ports) behind ClockedBlock.
+// The Verilated vnic_encap_top or vnic_decap_top (same ports) behind ClockedBlock, each inside its tb top
+// (vnic_encap_tb_top.sv / vnic_decap_tb_top.sv, generated from rtl/vnic/data/vnic.json with a model_* input
+// beside every output, docs/blockgen.md).
 #pragma once
 
-#include "model/vnic/vnic_types.h"
 #include <memory>
 
+#include "model/vnic/vnic_types.h"
 #include "tb/common/verilated_block.h"
+#include "vnic_rtl_ports.h"  // NOLINT(build/include_subdir): generated
 
 namespace nettwin::vnic {
 
@@ -16,21 +19,14 @@ class VnicRtl : public tb::VerilatedBlock<VTop, VnicIn, VnicOut> {
   const VnicOut& Eval(const VnicIn& in) override {
     VTop& t = this->top();
     t.clk_i = 0;
-    tb::DriveS(t, in.s);
-    t.s_port_i = in.s_port;
-    t.m_ready_i = in.m_ready;
-    t.cfg_valid_i = in.cfg.valid;
-    t.cfg_table_i = in.cfg.table;
-    t.cfg_index_i = in.cfg.index;
-    for (int i = 0; i < static_cast<int>(params::kCfgDataBits) / 32; ++i) t.cfg_data_i[i] = in.cfg.data.Word32(i);
+    DriveVnicIn(t, in);
     t.eval();
-    out_.s_ready = t.s_ready_o;
-    tb::SampleM(t, &out_.m);
-    out_.m_port = t.m_port_o;
-    out_.cnt.in = t.cnt_in_o;
-    out_.cnt.out = t.cnt_out_o;
-    for (int i = 0; i < kNumReasons; ++i) out_.cnt.drops[static_cast<size_t>(i)] = t.cnt_drops_o[i];
+    SampleVnicOut(t, &out_);
     return out_;
+  }
+  void ShowModel(const VnicOut& m) override {
+    ShowVnicModel(this->top(), m);
+    this->top().eval();
   }
 
  private:

@@ -41,7 +41,7 @@ VnicRunReport RunVnic(const Tables& tables, const std::vector<Packet>& packets, 
       rep.mismatch_text += "  waveform: " + rc.mismatch_trace + "\n";
     }
   }
-  const tb::Accounting acc{rep.counters.in, rep.counters.out, rep.counters.Dropped()};
+  const tb::Accounting acc{rep.counters.in, rep.counters.out, VnicDropped(rep.counters)};
   rep.conservation_ok = !rep.run.mismatch && !rep.run.hang && acc.in == packets.size() && acc.Drained() &&
                         rep.run.out.size() == rep.counters.out;
   return rep;
