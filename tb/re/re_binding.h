@@ -5,7 +5,6 @@
 // (tb/common/host_memory.h), and it reads each event from its slot when the completion record arrives.
 #pragma once
 
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,17 +17,7 @@
 
 namespace nettwin::re {
 
-struct ReBinding {
-  using In = ReIn;
-  using Out = ReOut;
-  static StreamPort* Source(In* in) { return &in->s; }
-  static bool SourceReady(const Out& o) { return o.s_ready; }
-  static void SetSinkReady(In* in, bool r) { in->m_ready = r; }
-  static bool SinkReady(const In& in) { return in.m_ready; }
-  static const StreamPort& Sink(const Out& o) { return o.m; }
-  static std::optional<tb::SignalDiff> Compare(const Out& rtl, const Out& model) { return CompareReOut(rtl, model); }
-  static tb::Accounting Account(const Out& o) { return AccountRe(o); }  // in = used + dropped
-};
+using ReBinding = ReBindingPorts;  // generated: streams s -> m, Compare, accounting (in = used + dropped)
 
 // The configuration inputs. The RTL's limits are its parameters: contexts <= ReContexts, buffer_bytes <=
 // ReBufBytes on chip, ReHostBufBytes (16 MiB) with `buffer host` (the golden model allows more contexts;

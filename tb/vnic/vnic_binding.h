@@ -3,7 +3,6 @@
 // programs the tables before the first frame and drives each input frame's VNIC port sideband.
 #pragma once
 
-#include <optional>
 #include <vector>
 
 #include "model/vnic/vnic_types.h"
@@ -12,17 +11,7 @@
 
 namespace nettwin::vnic {
 
-struct VnicBinding {
-  using In = VnicIn;
-  using Out = VnicOut;
-  static StreamPort* Source(In* in) { return &in->s; }
-  static bool SourceReady(const Out& o) { return o.s_ready; }
-  static void SetSinkReady(In* in, bool r) { in->m_ready = r; }
-  static bool SinkReady(const In& in) { return in.m_ready; }
-  static const StreamPort& Sink(const Out& o) { return o.m; }
-  static std::optional<tb::SignalDiff> Compare(const Out& rtl, const Out& model) { return CompareVnicOut(rtl, model); }
-  static tb::Accounting Account(const Out& o) { return AccountVnic(o); }
-};
+using VnicBinding = VnicBindingPorts;  // generated: streams s -> m, Compare, accounting
 
 class VnicSide : public tb::SideChannel<VnicIn, VnicOut> {
  public:

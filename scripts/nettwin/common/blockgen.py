@@ -390,7 +390,33 @@ def gen_compare_h(d, src):
              f"inline tb::Accounting Account{p}(const {p}Out& o) {{\n"
              f"  return tb::Accounting{{o.{cg['counters']}.{one['in']}, o.{cg['counters']}.{one['out']}, "
              f"{p}Dropped(o.{cg['counters']})}};\n}}\n\n")
+    o += gen_binding_ports(d, p)
     return finish(d, o)
+
+
+def gen_binding_ports(d, p):
+    """<P>BindingPorts: the port part of a harness Binding (tb/common/harness.h) for a block with one `source`
+    and one `sink` stream whose readies are the ports <source>_ready_o and <sink>_ready_i; a block's Binding
+    derives from it and adds what is its own. Nothing for another shape."""
+    def streams(side, role):
+        return [e["stream"] for e in d[side] if e.get("role") == role]
+    def port(side, name):
+        return any(e.get("port") == name for e in d[side])
+    src, snk = streams("in", "source"), streams("out", "sink")
+    if len(src) != 1 or len(snk) != 1 or not port("out", src[0] + "_ready") or not port("in", snk[0] + "_ready"):
+        return []
+    s, m = src[0], snk[0]
+    return [f"// The harness binding's port part: source stream {s}, sink stream {m}, the generated Compare and\n"
+            f"// accounting (a block's Binding derives from it).\n"
+            f"struct {p}BindingPorts {{\n"
+            f"  using In = {p}In;\n  using Out = {p}Out;\n"
+            f"  static StreamPort* Source(In* in) {{ return &in->{s}; }}\n"
+            f"  static bool SourceReady(const Out& o) {{ return o.{s}_ready; }}\n"
+            f"  static void SetSinkReady(In* in, bool r) {{ in->{m}_ready = r; }}\n"
+            f"  static bool SinkReady(const In& in) {{ return in.{m}_ready; }}\n"
+            f"  static const StreamPort& Sink(const Out& o) {{ return o.{m}; }}\n"
+            f"  static std::optional<tb::SignalDiff> Compare(const Out& r, const Out& m) {{ return Compare{p}Out(r, m); }}\n"
+            f"  static tb::Accounting Account(const Out& o) {{ return Account{p}(o); }}\n}};\n\n"]
 
 
 def gen_stats_h(d, src):
