@@ -2,29 +2,15 @@
 
 #include "Vre_tb_top.h"
 #include "re_rtl_ports.h"  // NOLINT(build/include_subdir): generated from rtl/re/data/re.json
-#include "tb/common/verilated_block.h"
 
 namespace nettwin::re {
 namespace {
 
 // re_top inside re_tb_top.sv (generated, docs/blockgen.md: a model_* input beside every output, so the
-// divergence FST shows RTL and model side by side).
-class ReRtl : public tb::VerilatedBlock<Vre_tb_top, ReIn, ReOut> {
+// divergence FST shows RTL and model side by side); Eval and ShowModel are the generated ReRtlPorts'.
+class ReRtl : public ReRtlPorts<Vre_tb_top> {
  public:
-  ReRtl() : tb::VerilatedBlock<Vre_tb_top, ReIn, ReOut>("re_tb_top") {}
-
-  const ReOut& Eval(const ReIn& in) override {
-    Vre_tb_top& t = top();
-    t.clk_i = 0;
-    DriveReIn(t, in);
-    t.eval();
-    SampleReOut(t, &out_);
-    return out_;
-  }
-  void ShowModel(const ReOut& m) override {
-    ShowReModel(top(), m);
-    top().eval();
-  }
+  ReRtl() : ReRtlPorts<Vre_tb_top>("re_tb_top") {}
 
  private:
   void IdleInputs() override {
@@ -33,7 +19,6 @@ class ReRtl : public tb::VerilatedBlock<Vre_tb_top, ReIn, ReOut> {
     top().flush_i = 0;
     top().dma_req_ready_i = 0;
   }
-  ReOut out_;
 };
 
 }  // namespace

@@ -349,6 +349,15 @@ def gen_rtl_ports_h(d, src):
         else:
             o.append(put("t", f"model_{x.sv}_i", "m." + x.cpp, x))
     o.append("}\n\n")
+    o.append(f"// The Verilated adapter's generated part (VTop: the Verilated tb top): Eval drives the inputs, evaluates\n"
+             f"// and samples the outputs; ShowModel puts the model's outputs on the model_* inputs. A block's adapter\n"
+             f"// derives from it and adds IdleInputs (what must be idle in reset).\n"
+             f"template <class VTop>\nclass {p}RtlPorts : public tb::VerilatedBlock<VTop, {p}In, {p}Out> {{\n"
+             f" public:\n  explicit {p}RtlPorts(const char* name) : tb::VerilatedBlock<VTop, {p}In, {p}Out>(name) {{}}\n"
+             f"  const {p}Out& Eval(const {p}In& in) override {{\n    VTop& t = this->top();\n    t.clk_i = 0;\n"
+             f"    Drive{p}In(t, in);\n    t.eval();\n    Sample{p}Out(t, &out_);\n    return out_;\n  }}\n"
+             f"  void ShowModel(const {p}Out& m) override {{\n    Show{p}Model(this->top(), m);\n    this->top().eval();\n  }}\n\n"
+             f" private:\n  {p}Out out_;\n}};\n\n")
     return finish(d, o)
 
 
