@@ -128,11 +128,17 @@ def drop_reasons(d, variant=None):
 
 
 def stats_keys(d):
-    """Top-level keys of the stats JSON that the counters fill: each counter's `stats` name, then `drops`."""
-    keys = [c["stats"] for c in counters(d) if c.get("stats")]
+    """Top-level keys of the stats JSON that the counters fill: each counter's `stats` name, then `drops`,
+    then the tables of `stats_rows` (udplb's "instances")."""
+    keys = [c["stats"] for c in counters(d) if c.get("stats") and not c.get("stats_row")]
     if drop_reasons(d):
         keys.append("drops")
-    return keys
+    return keys + list(counters_group(d).get("stats_rows", {}))
+
+
+def stats_row_columns(d, row):
+    """The keys of one object of a `stats_rows` table: its index key, then each array's `stats` name."""
+    return [counters_group(d)["stats_rows"][row]] + [c["stats"] for c in counters(d) if c.get("stats_row") == row]
 
 
 ENTRY_KINDS = ("stream", "port", "group", "cfg", "counters")
@@ -160,6 +166,7 @@ def validate(d, where):
                 fail("the cfg (table-programming) port is an input")
     cg = counters_group(d)
     seen_kinds = set()
+    rows_of = {r: set() for r in cg.get("stats_rows", {})}
     for c in cg["list"]:
         if c.get("kind") not in KINDS:
             fail(f"counter {c.get('name')!r}: kind must be one of {', '.join(KINDS)}")
@@ -193,10 +200,19 @@ def validate(d, where):
                 fail(f"counter {c['name']!r}: `reasons` only on a drop counter")
         elif c["kind"] == "drop" and not c.get("reason"):
             fail(f"drop counter {c['name']!r} has no reason")
+        if c.get("stats_row"):
+            rows = cg.get("stats_rows", {})
+            if c["stats_row"] not in rows or "count" not in c or not c.get("stats"):
+                fail(f"counter {c['name']!r}: stats_row needs an array with a `stats` key and the row table "
+                     f"in its group's `stats_rows` ({{table: index key}})")
+            rows_of[c["stats_row"]].add(count(c))
         w = resolve(counter_width(cg, c))
         if not 1 <= w <= 64:
             fail(f"counter {c['name']!r}: width {w} (a counter is 1 to 64 bits)")
         seen_kinds.add(c["kind"])
+    for r, counts in rows_of.items():
+        if len(counts) != 1:
+            fail(f"stats_rows table {r!r}: its arrays must have one same count (have {sorted(counts)})")
     for v in variants(d) or [None]:
         dr = drop_reasons(d, v)
         dup = [r for r in set(dr) if dr.count(r) > 1]

@@ -34,7 +34,8 @@ class Port:
     "LbDropReasons*LbCounterBits"), C++ type, and `guard`: the C++ condition (over the RTL side `r`) under which
     it is compared (a stream's valid for `valid_with`, a record's valid member), or None; `nbytes`: a
     byte-array field (std::array<uint8_t, N>) of a wide port; for a counter array also its element count and
-    element width and the labels of its indexes (per variant: {variant: labels})."""
+    element width and the C++ name of its index labels (a drop array's reason table; None when
+    the reasons differ per variant)."""
 
     def __init__(self, sv, cpp, width, ctype, guard=None, default=None, count=None, elem_width=None,
                  labels=None, nbytes=None):
@@ -95,12 +96,9 @@ def member(e, p, group):
     return Port(e["prefix"] + p["port"], path, p["width"], p.get("ctype") or ctype_for(p["width"]), guard)
 
 
-def drop_labels(c):
-    """An array's index labels: a list, or {variant: list} when the reasons differ per variant (vnic)."""
-    rs = c.get("reasons") if c["kind"] == "drop" else None
-    if isinstance(rs, dict):
-        return {v: [x or None for x in r] for v, r in rs.items()}
-    return [x or None for x in rs] if rs else None
+def per_variant(c):
+    """A drop array whose reasons differ per variant ({variant: [names]}, vnic)."""
+    return isinstance(c.get("reasons"), dict)
 
 
 def counter_port(cg, c):
@@ -110,9 +108,10 @@ def counter_port(cg, c):
     w = blockdesc.counter_width(cg, c)
     if "count" not in c:
         return Port(sv, cpp, w, ctype_for(w))
+    labels = f"{cg['ctype']}::{reasons_table(c)}" if c["kind"] == "drop" and not per_variant(c) else None
     # sv_count: the count as the RTL top writes it when that is no nt_pkg name (vnic_pkg::NumReasons)
     return Port(sv, cpp, sv_product(c.get("sv_count", c["count"]), w), ctype_for(w), count=c["count"],
-                elem_width=w, labels=drop_labels(c))
+                elem_width=w, labels=labels)
 
 
 
@@ -182,6 +181,10 @@ def finish(d, o):
     return "".join(o + [ns_close(d)])
 
 
+def c_string(s):
+    return "nullptr" if s is None else '"' + s + '"'
+
+
 def reasons_text(c):
     """`1 `runt`, 2 `not_ip`` (per variant: `encap: 1 `runt`, ...; decap: ...`)."""
     def one(variant):
@@ -195,6 +198,11 @@ def counter_decl(cg, c):
     """The C++ type of a counter field: its element type, or std::array of it for a counter array."""
     t = ctype_for(blockdesc.counter_width(cg, c))
     return f"std::array<{t}, {cpp_number(c['count'])}>" if "count" in c else t
+
+
+def reasons_table(c):
+    """The name of a drop array's reason table in the counter struct: drops -> kDropsReasons."""
+    return "k" + "".join(w.capitalize() for w in c["name"].split("_")) + "Reasons"
 
 
 def dropped_terms(cg):
@@ -215,13 +223,13 @@ def variant_enum(d):
 
 
 def gen_reason_name(d, p, cg):
-    """<P>ReasonName([variant,] code): the drop reason of an index of the drop array (nullptr: not a drop)."""
+    """<P>ReasonName(variant, code): the drop reason of an index of a drop array whose reasons differ per variant
+    (nullptr: not a drop of that variant). Other drop arrays have the counter struct's k<Name>Reasons table."""
     arrays = [c for c in cg["list"] if c["kind"] == "drop" and "count" in c]
-    if len(arrays) != 1:
+    if len(arrays) != 1 or not per_variant(arrays[0]):  # else the counter struct's k<Name>Reasons table
         return []
     c = arrays[0]
     ve = variant_enum(d)
-    per_variant = isinstance(c["reasons"], dict)
     n = blockdesc.count(c)
 
     def table(variant):
@@ -229,19 +237,14 @@ def gen_reason_name(d, p, cg):
         return "{" + ", ".join(c_string(names.get(i)) for i in range(n)) + "}"
 
     o = [f"// The drop reason of index `code` of {cg['prefix']}{c.get('port', c['name'])}_o (nullptr: no drop reason"
-         + (" of that variant" if per_variant else "") + ").\n"]
-    if per_variant:
-        o.append(f"inline const char* {p}ReasonName({ve[0]} v, int code) {{\n")
-        for v, en in ve[1]:
-            o.append(f"  static constexpr const char* k{en[1:]}[] = {table(v)};\n")
-        o.append(f"  if (code < 0 || code >= {n}) return nullptr;\n")
-        for v, en in ve[1][:-1]:
-            o.append(f"  if (v == {ve[0]}::{en}) return k{en[1:]}[code];\n")
-        o.append(f"  return k{ve[1][-1][1][1:]}[code];\n}}\n\n")
-    else:
-        o.append(f"inline const char* {p}ReasonName(int code) {{\n"
-                 f"  static constexpr const char* kNames[] = {table(None)};\n"
-                 f"  return code >= 0 && code < {n} ? kNames[code] : nullptr;\n}}\n\n")
+         + " of that variant).\n"]
+    o.append(f"inline const char* {p}ReasonName({ve[0]} v, int code) {{\n")
+    for v, en in ve[1]:
+        o.append(f"  static constexpr const char* k{en[1:]}[] = {table(v)};\n")
+    o.append(f"  if (code < 0 || code >= {n}) return nullptr;\n")
+    for v, en in ve[1][:-1]:
+        o.append(f"  if (v == {ve[0]}::{en}) return k{en[1:]}[code];\n")
+    o.append(f"  return k{ve[1][-1][1][1:]}[code];\n}}\n\n")
     return o
 
 
@@ -262,6 +265,11 @@ def gen_ports_h(d, src):
         init = "{}" if "count" in c else " = 0"
         o.append(f"  {counter_decl(cg, c)} {c['name']}{init};  // {c['kind']}{extra}: {c['meaning']}\n")
     o.append(f"  static constexpr int kCount = {len(cg['list'])};\n")
+    for c in cg["list"]:
+        if c["kind"] == "drop" and "count" in c and not per_variant(c):  # per variant: <P>ReasonName(v, i)
+            o.append(f"  // {c['name']}[i]'s drop reason (nullptr: index i is not a drop).\n"
+                     f"  static constexpr const char* {reasons_table(c)}[{cpp_number(c['count'])}] = {{"
+                     + ", ".join(c_string(r or None) for r in c["reasons"]) + "};\n")
     eq = " &&\n           ".join(f"{c['name']} == o.{c['name']}" for c in cg["list"])
     o.append(f"  bool operator==(const {cg['ctype']}& o) const {{\n    return {eq};\n  }}\n")
     o.append("  bool operator!=(const " + cg["ctype"] + "& o) const { return !(*this == o); }\n")
@@ -361,10 +369,6 @@ def gen_rtl_ports_h(d, src):
     return finish(d, o)
 
 
-def c_string(s):
-    return "nullptr" if s is None else '"' + s + '"'
-
-
 def gen_compare_h(d, src):
     p = d["struct_prefix"]
     o = preamble(d, src, ["optional"], [f"{d['block']}_ports.h", "tb/common/harness.h"]) + [
@@ -376,12 +380,8 @@ def gen_compare_h(d, src):
         if kind == "stream":
             o.append(f"  if (!(r.{x} == m.{x})) return tb::DiffStream(\"{x}\", r.{x}, m.{x});\n")
         elif x.is_array:
-            labels = "nullptr"
-            if x.labels and not isinstance(x.labels, dict):  # reasons per variant: by index (`cnt_drops_o[2]`)
-                name = "k" + "".join(w.capitalize() for w in x.sv.split("_")) + "Labels"
-                o.append(f"  static constexpr const char* {name}[] = {{" + ", ".join(map(c_string, x.labels)) + "};\n")
-                labels = name
-            o.append(f"  if (r.{x.cpp} != m.{x.cpp}) return tb::DiffArray(\"{x.sv}_o\", r.{x.cpp}, m.{x.cpp}, {labels});\n")
+            o.append(f"  if (r.{x.cpp} != m.{x.cpp}) {{\n    return tb::DiffArray(\"{x.sv}_o\", r.{x.cpp}, m.{x.cpp}, "
+                     f"{x.labels or 'nullptr'});\n  }}\n")
         else:
             guard = f"{x.guard} && " if x.guard else ""
             if x.nbytes:
@@ -432,15 +432,15 @@ def gen_stats_h(d, src):
     p = d["struct_prefix"]
     cg = blockdesc.counters_group(d)
     ve = variant_enum(d)
-    per_variant = bool(ve) and any(isinstance(c.get("reasons"), dict) for c in cg["list"])
-    arg = f", {ve[0]} v" if per_variant else ""
+    by_variant = bool(ve) and any(per_variant(c) for c in cg["list"])
+    arg = f", {ve[0]} v" if by_variant else ""
     o = preamble(d, src, ["cstdint", "ostream"], [f"{d['block']}_ports.h"]) + [
          "// The counters' lines of the --stats JSON object (two-space indent, each line ending in \",\\n\"): every\n"
          "// counter with a `stats` key (an array as a JSON array), then \"drops\": {reason: count, ...}"
-         + (" (variant\n// v's reasons)" if per_variant else "") + ".\n",
+         + (" (variant\n// v's reasons)" if by_variant else "") + ".\n",
          f"inline void Write{p}CounterStats(std::ostream& j, const {cg['ctype']}& c{arg}) {{\n"]
     for c in cg["list"]:
-        if not c.get("stats"):
+        if not c.get("stats") or c.get("stats_row"):
             continue
         if "count" in c:
             scale = f" * {int(c['stats_scale'])}" if c.get("stats_scale") else ""
@@ -453,22 +453,33 @@ def gen_stats_h(d, src):
         if c.get("stats_scale"):
             v = f"uint64_t{{c.{c['name']}}} * {int(c['stats_scale'])}"
         o.append(f"  j << \"  \\\"{c['stats']}\\\": \" << {v} << \",\\n\";\n")
-    def drops_line(variant, indent):
+    def drops_lines(variant, indent):
         drops = [(c["name"] + (f"[{i}]" if i is not None else ""), r)
                  for c in cg["list"] if c["kind"] == "drop" for i, r in blockdesc.reasons(c, variant)]
         if not drops:
             return []
-        parts = " << \", ".join(f"\\\"{r}\\\": \" << c.{n}" for n, r in drops)
-        return [f"{indent}j << \"  \\\"drops\\\": {{{parts} << \"}},\\n\";\n"]
+        o = [indent + "j << \"  \\\"drops\\\": {\""]
+        for k, (n, r) in enumerate(drops):
+            sep = ", " if k else ""
+            o.append(f"\n{indent}  << \"{sep}\\\"{r}\\\": \" << c.{n}")
+        return o + [" << \"},\\n\";\n"]
 
-    if per_variant:
+    if by_variant:
         for k, (v, en) in enumerate(ve[1]):
             o.append(("  if" if k == 0 else " else if") + f" (v == {ve[0]}::{en}) {{\n")
-            o += drops_line(v, "    ")
+            o += drops_lines(v, "    ")
             o.append("  }")
         o.append("\n")
     else:
-        o += drops_line(None, "  ")
+        o += drops_lines(None, "  ")
+    for row, index in cg.get("stats_rows", {}).items():
+        cols = [c for c in cg["list"] if c.get("stats_row") == row]
+        o.append(f"  j << \"  \\\"{row}\\\": [\";\n"
+                 f"  for (size_t i = 0; i < c.{cols[0]['name']}.size(); ++i) {{\n"
+                 f"    j << (i ? \", \" : \"\") << \"{{\\\"{index}\\\": \" << i")
+        for c in cols:
+            o.append(f"\n      << \", \\\"{c['stats']}\\\": \" << c.{c['name']}[i]")
+        o.append(" << \"}\";\n  }\n  j << \"],\\n\";\n")
     o.append("}\n\n")
     return finish(d, o)
 
@@ -522,7 +533,9 @@ def docs_table(d):
         else:
             kind = c["kind"] + (" (array)" if "count" in c else "")
             key = c.get("stats") or "-"
-            if "count" in c and c.get("stats"):
+            if c.get("stats_row"):
+                key = f"{c['stats_row']}[].{c['stats']}"
+            elif "count" in c and c.get("stats"):
                 key += " (JSON array)"
         if c.get("stats_scale"):
             key += f" (x {c['stats_scale']})"

@@ -137,6 +137,26 @@ class ArrayCountersTest(unittest.TestCase):
         with self.assertRaises(blockdesc.DescriptorError):
             blockdesc.validate(d, "arr")
 
+    def test_stats_rows(self):
+        """udplb's per-instance arrays written as one table of objects; a row array must say its table."""
+        d = blockdesc.load("udplb")
+        self.assertEqual(blockdesc.stats_keys(d)[-2:], ["drops", "instances"])
+        self.assertEqual(blockdesc.stats_row_columns(d, "instances"), ["lb_id", "rx", "rx_v2", "rx_v3", "tx", "drops"])
+        code = blockgen.gen_stats_h(d, "udplb.json")
+        self.assertIn('j << "  \\"instances\\": [";', code)
+        self.assertIn('<< ", \\"drops\\": " << c.inst_drops[i] << "}";', code)
+        self.assertIn("static constexpr const char* kDropsReasons[params::kUdplbDropReasons] = {nullptr, "
+                      '"parse_error"', blockgen.gen_ports_h(d, "udplb.json"))
+        for change in ({"stats_row": "nope"}, {"count": 4}):
+            d = blockdesc.load("udplb")
+            blockdesc.counters(d)[-1].update(change)
+            with self.assertRaises(blockdesc.DescriptorError, msg=str(change)):
+                blockdesc.validate(d, "udplb")
+
+    def test_lb_and_udplb_agree_with_rtl_and_docs(self):
+        for b in ("lb", "udplb"):
+            self.assertEqual(blockgen.check(blockdesc.load(b), b + ".json"), [])
+
     def test_generated_cpp_compiles_and_runs(self):
         """The generated struct, Compare, accounting, stats and CountersJson for arrays, compiled and run
         (needs the build's gen/nt_params.h: ctest passes NT_BUILD_DIR)."""

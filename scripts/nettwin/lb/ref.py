@@ -17,6 +17,7 @@ import sys
 from dataclasses import dataclass
 from typing import Optional
 
+from nettwin.common import blockdesc
 from nettwin.common.pcap import InputError, read_pcap, write_pcap  # noqa: F401
 from nettwin.lb import tables as lb_tables
 from nettwin.lb.tables import ETH_IPV4, ETH_IPV6, LB_PORT, ScriptError
@@ -26,13 +27,9 @@ LB_VERSION = 1
 LB_HDR = 12
 UDP_HDR = 8
 
-# Every drop reason of docs/lb.md, in check order (used for stats and coverage reports).
-DROP_REASONS = (
-    "runt", "not_ip", "truncated", "bad_ip", "ip_fragment", "not_udp", "not_lb_port",
-    "bad_length", "bad_magic", "bad_version", "udp6_zero_csum",
-    "filter_miss", "filter_drop", "epoch_miss", "epoch_drop",
-    "calendar_miss", "calendar_drop", "member_miss", "member_drop",
-)
+# Every drop reason of docs/lb.md, in check order (used for stats and coverage reports): the named indexes of
+# lb's drops_o, from its descriptor rtl/lb/data/lb.json (docs/blockgen.md).
+DROP_REASONS = tuple(blockdesc.drop_reasons(blockdesc.load("lb")))
 
 
 @dataclass

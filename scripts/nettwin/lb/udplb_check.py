@@ -25,6 +25,7 @@ import argparse
 import json
 import sys
 
+from nettwin.common import blockdesc
 from nettwin.common.pcap import InputError, read_pcap
 from nettwin.lb import udplb_ref as R
 from nettwin.common.report import Report
@@ -68,9 +69,16 @@ def compare_frames(rep, exp, got):
     return equal
 
 
+# The counters' keys of the stats JSON, from udplb's descriptor (docs/blockgen.md): the scalar counters, then
+# the columns of the "instances" rows (after their index key lb_id).
+DESCRIPTOR = blockdesc.load("udplb")
+SCALAR_KEYS = tuple(k for k in blockdesc.stats_keys(DESCRIPTOR) if k not in ("drops", "instances"))
+INSTANCE_KEYS = tuple(blockdesc.stats_row_columns(DESCRIPTOR, "instances")[1:])
+
+
 def normalize_stats(st):
     """The comparable part of a stats JSON (reference's or DUT's)."""
-    out = {k: st.get(k) for k in ("packets_in", "packets_out", "to_host", "replies")}
+    out = {k: st.get(k) for k in SCALAR_KEYS}
     drops = st.get("drops") or {}
     for r in R.DROP_REASONS:
         out["drops." + r] = drops.get(r, 0)
@@ -82,7 +90,7 @@ def normalize_stats(st):
         inst = {str(e.get("lb_id", i)): e for i, e in enumerate(inst)}
     for i in range(R.T.INSTANCES):
         e = inst.get(str(i)) or {}
-        for k in ("rx", "rx_v2", "rx_v3", "tx", "drops"):
+        for k in INSTANCE_KEYS:
             out[f"instances[{i}].{k}"] = e.get(k, 0)
     return out
 

@@ -20,14 +20,14 @@ import sys
 from dataclasses import dataclass
 from typing import Optional
 
+from nettwin.common import blockdesc
 from nettwin.common.pcap import InputError, read_pcap, write_pcap
 from nettwin.lb import udplb_tables as T
 from nettwin.lb.tables import ScriptError
 
-DROP_REASONS = ("parse_error", "l2_dst_miss", "not_ip", "l3_dst_miss", "arp_mismatch", "icmp_mismatch",
-                "icmp_dest_unreach", "icmp_unhandled", "nd_mismatch", "src_blocked", "no_lb_header",
-                "ttl_expired", "epoch_miss", "calendar_miss", "member_miss", "member_soft_evicted",
-                "member_deregistered")
+# Every drop reason, in code order: the named indexes of udplb's drops_o, from its descriptor
+# rtl/lb/data/udplb.json (docs/blockgen.md).
+DROP_REASONS = tuple(blockdesc.drop_reasons(blockdesc.load("udplb")))
 # Reasons counted per instance too (the instance is known from the L3 stage on).
 INSTANCE_REASONS = DROP_REASONS[DROP_REASONS.index("arp_mismatch"):]
 LB_HDR = 16
