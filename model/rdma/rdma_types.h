@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstdint>
+#include <tuple>
 
 #include "model/common/bits.h"
 #include "model/common/cfg_port.h"
@@ -110,26 +111,6 @@ ResponderCfg DecodeResponder(const CfgData& d);
 QpCfg DecodeQp(const CfgData& d);
 MrCfg DecodeMr(const CfgData& d);
 
-struct RdmaIn {
-  StreamPort s;
-  bool m_ready = true;
-  bool dma_ready = true;
-  DmaResponse dma_rsp;
-  CfgWrite cfg;
-};
-
-struct RdmaCounters {
-  uint32_t packets_in = 0, processed = 0, responses = 0;
-  std::array<uint32_t, kNumDrops> drops{};
-  uint32_t acks = 0, naks = 0, atomics = 0, atomic_replays = 0, dma_reads = 0, dma_writes = 0, cqes = 0;
-  bool operator==(const RdmaCounters& o) const {
-    return packets_in == o.packets_in && processed == o.processed && responses == o.responses &&
-           drops == o.drops && acks == o.acks && naks == o.naks && atomics == o.atomics &&
-           atomic_replays == o.atomic_replays && dma_reads == o.dma_reads && dma_writes == o.dma_writes &&
-           cqes == o.cqes;
-  }
-};
-
 // The completion event (cqe_valid_o / cqe_o, docs/rdma.md "Completion events"): the CQE whose write was
 // accepted in the cycle before. imm is the immediate as a big-endian number; opcode 0 SEND, 1 WRITE with imm.
 struct CqeEvent {
@@ -143,13 +124,13 @@ struct CqeEvent {
   }
 };
 
-struct RdmaOut {
-  bool s_ready = false;
-  bool busy = false;  // the back end holds a request (busy_o)
-  StreamPort m;
-  DmaRequest dma_req;
-  RdmaCounters counters;
-  CqeEvent cqe;
-};
+// Generated from rtl/rdma/data/rdma.json (docs/blockgen.md): RdmaIn, RdmaOut, RdmaCounters (needs CqeEvent,
+// kNumDrops).
+}  // namespace nettwin::rdma
 
+#include "rdma_ports.h"  // NOLINT(build/include_order)
+
+namespace nettwin::rdma {
+static_assert(std::tuple_size_v<decltype(RdmaCounters::drops)> == kNumDrops,
+              "rdma.json's drops count (rdma_pkg::NumDrops) and the Drop list agree");
 }  // namespace nettwin::rdma

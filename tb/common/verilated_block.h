@@ -40,7 +40,8 @@ template <size_t N>
 void GetBytes(const VlWide<N>& w, uint8_t* bytes, size_t n) {
   std::memcpy(bytes, w.m_storage, n < 4 * N ? n : 4 * N);
 }
-// Bits [lo, lo + n) (n <= 64) of a wide port, e.g. one field of a packed struct, and the other way.
+// Bits [lo, lo + n) (n <= 64) of a wide port, e.g. one field of a packed struct, and the other way; the
+// overloads for a port of at most 64 bits (Verilator's CData..QData) do the same on an integer.
 template <size_t N>
 uint64_t WideField(const VlWide<N>& w, int lo, int n) {
   uint64_t v = 0;
@@ -53,6 +54,21 @@ void SetWideField(VlWide<N>& w, int lo, int n, uint64_t v) {
     const uint32_t m = 1u << ((lo + i) % 32);
     w[(lo + i) / 32] = ((v >> i) & 1) ? (w[(lo + i) / 32] | m) : (w[(lo + i) / 32] & ~m);
   }
+}
+template <class T, class = std::enable_if_t<std::is_integral_v<T>>>
+uint64_t WideField(T w, int lo, int n) {
+  const uint64_t mask = n >= 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1;
+  return (static_cast<uint64_t>(w) >> lo) & mask;
+}
+template <class T, class = std::enable_if_t<std::is_integral_v<T>>>
+void SetWideField(T& w, int lo, int n, uint64_t v) {
+  const uint64_t mask = (n >= 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1) << lo;
+  w = static_cast<T>((static_cast<uint64_t>(w) & ~mask) | ((v << lo) & mask));
+}
+// A Bits<> value (e.g. CfgData) onto a wide port, 32 bits at a time.
+template <size_t N, class B>
+void PutWords32(VlWide<N>& w, const B& b) {
+  for (size_t i = 0; i < N; ++i) w[i] = b.Word32(static_cast<int>(i));
 }
 
 // A packed array port of counters (element i in bits [W*i, W*i + W), docs/blockgen.md "counter arrays") <->
@@ -121,7 +137,7 @@ void DriveCfg(VTop& t, const CfgWrite& c) {
   t.cfg_valid_i = c.valid;
   t.cfg_table_i = c.table;
   t.cfg_index_i = c.index;
-  for (int i = 0; i < CfgData::kWords * 2; ++i) t.cfg_data_i[i] = c.data.Word32(i);
+  PutWords32(t.cfg_data_i, c.data);
 }
 
 // VTop: the Verilated class (ports clk_i, rst_ni, ...). Derived classes drive their inputs in Eval() and

@@ -1,8 +1,8 @@
 #include "tb/naa/naa_ctl_rtl.h"
 
 #include "Vnaa_ctl.h"
+#include "port_groups.h"
 #include "tb/common/verilated_block.h"
-#include "tb/rdma/rdma_ports.h"
 
 namespace nettwin::naa {
 namespace {
@@ -23,19 +23,14 @@ class NaaCtlRtl : public tb::VerilatedBlock<Vnaa_ctl, NaaCtlIn, NaaCtlOut> {
     tb::SetWideField(t.cqe_i, 88, 32, in.cqe.len);
     tb::SetWideField(t.cqe_i, 120, 32, in.cqe.wr_id);
     t.dma_req_ready_i = in.dma_ready;
-    t.dma_rsp_valid_i = in.dma_rsp.valid;
-    t.dma_rsp_last_i = in.dma_rsp.last;
-    tb::PutBytes(t.dma_rsp_data_i, in.dma_rsp.data.data(), kDmaBeatBytes);
+    tb::DriveDmaRsp(t, in.dma_rsp);
     t.rcfg_ready_i = in.cfg_ready;
     t.cmd_ready_i = in.cmd_ready;
     t.cpl_valid_i = in.cpl.valid;
     t.cpl_i = static_cast<uint32_t>(in.cpl.tag) << 2 | static_cast<uint32_t>(in.cpl.status);
-    t.cfg_valid_i = in.cfg.valid;
-    t.cfg_table_i = in.cfg.table;
-    t.cfg_index_i = in.cfg.index;
-    for (int i = 0; i < CfgData::kWords * 2; ++i) t.cfg_data_i[i] = in.cfg.data.Word32(i);
+    tb::DriveCfg(t, in.cfg);
     t.eval();
-    rdma::ReadDmaRequest(t, &out_.dma_req);
+    tb::SampleDmaReq(t, &out_.dma_req);
     out_.cfg.valid = t.rcfg_valid_o;
     out_.cfg.table = t.rcfg_table_o;
     out_.cfg.index = t.rcfg_index_o;

@@ -24,8 +24,8 @@ struct RdmaBinding {
   static tb::Accounting Account(const Out& o);
 };
 
-// The completion event, compared field by field (naa_top exposes rdma_top's too).
-std::optional<tb::SignalDiff> CompareCqe(const CqeEvent& rtl, const CqeEvent& model);
+// The responder's accounting (RdmaBinding::Account; naa's too, from its responder counters and busy_o).
+tb::Accounting ResponderAccounting(const RdmaCounters& c, bool busy);
 
 // Writes the configuration (one entry per cycle) before the first request and serves DMA from host memory.
 // A template over the block's outputs so that a block built around the responder (naa) uses it too.

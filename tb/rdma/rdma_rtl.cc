@@ -1,6 +1,6 @@
 #include "tb/rdma/rdma_rtl.h"
 
-#include "tb/rdma/rdma_ports.h"
+#include "rdma_rtl_ports.h"
 
 namespace nettwin::rdma {
 
@@ -11,12 +11,17 @@ void RdmaRtl::IdleInputs() {
 }
 
 const RdmaOut& RdmaRtl::Eval(const RdmaIn& in) {
-  Vrdma_top& t = top();
-  DriveRdmaPorts(in, &t);
+  Vrdma_tb_top& t = top();
+  t.clk_i = 0;
+  DriveRdmaIn(t, in);
   t.eval();
-  ReadRdmaPorts(t, &out_);
-  out_.cqe = ReadCqe(t);
+  SampleRdmaOut(t, &out_);
   return out_;
+}
+
+void RdmaRtl::ShowModel(const RdmaOut& m) {
+  ShowRdmaModel(top(), m);
+  top().eval();
 }
 
 }  // namespace nettwin::rdma

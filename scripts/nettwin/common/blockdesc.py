@@ -29,16 +29,69 @@ def path(block):
     return found[0] if found else own
 
 
+GROUPS_PATH = os.path.join(ROOT_DIR, "rtl", "common", "data", "port_groups.json")
+
+
 def load(block_or_path):
     p = block_or_path if block_or_path.endswith(".json") else path(block_or_path)
     with open(p) as f:
         d = json.load(f)
+    expand(d, p)
     validate(d, p)
     return d
 
 
+def expand(d, where, seen=()):
+    """Resolves, in place, `{"include": "<block>"}` (that block's entries of the same side, each marked with
+    "from": its block and "from_ns": its namespace) and `{"use": "<group>"}` (the shared group of
+    rtl/common/data/port_groups.json, the entry's own keys overriding)."""
+    groups = None
+    for side in ("in", "out"):
+        res = []
+        for e in d.get(side, []):
+            if "include" in e:
+                other = e["include"]
+                if other in seen or other == d.get("block"):
+                    raise DescriptorError(f"{where}: include cycle through {other!r}")
+                with open(path(other)) as f:
+                    o = json.load(f)
+                expand(o, path(other), seen + (d.get("block"),))
+                rename = e.get("rename", {})  # C++ member names of the included entries: {old: new}
+                for x in o.get(side, []):
+                    x = dict(x)
+                    for k in ("counters", "group", "field"):
+                        if x.get(k) in rename:
+                            x[k] = rename[x[k]]
+                    for k in ("port", "packed", "stream"):
+                        if k in x and "field" not in x and x[k] in rename:
+                            x["field"] = rename[x[k]]
+                    x.setdefault("from", o["block"])
+                    x.setdefault("from_ns", o["namespace"])
+                    x.setdefault("from_prefix", o["struct_prefix"])
+                    res.append(x)
+            elif "use" in e:
+                if groups is None:
+                    with open(GROUPS_PATH) as f:
+                        groups = json.load(f)
+                if e["use"] not in groups or e["use"] == "about":
+                    raise DescriptorError(f"{where}: no shared port group {e['use']!r} in {GROUPS_PATH}")
+                x = dict(groups[e["use"]])
+                x.update({k: v for k, v in e.items() if k != "use"})
+                res.append(x)
+            else:
+                res.append(e)
+        if side in d:
+            d[side] = res
+
+
 class DescriptorError(ValueError):
     pass
+
+
+def counter_groups(d):
+    """The `out` entries that hold counters, in order (a block built around another, e.g. naa around rdma,
+    has that block's group first, marked "from", then its own)."""
+    return [e for e in d["out"] if "counters" in e]
 
 
 @functools.lru_cache(maxsize=None)
@@ -48,6 +101,19 @@ def sv_params():
     with open(os.path.join(ROOT_DIR, "rtl", "common", "nt_pkg.sv")) as f:
         return {m.group(1): int(m.group(2))
                 for m in re.finditer(r"localparam\s+int\s+unsigned\s+(\w+)\s*=\s*(\d+)\s*;", f.read())}
+
+
+@functools.lru_cache(maxsize=None)
+def pkg_param(name):
+    """The value of `pkg::Name`, a `Name = <literal>` localparam of another package rtl/*/pkg.sv (rdma_pkg::
+    NumDrops), or None."""
+    pkg, _, n = name.partition("::")
+    for f in sorted(glob.glob(os.path.join(ROOT_DIR, "rtl", "*", pkg + ".sv"))):
+        with open(f) as fh:
+            m = re.search(r"\b" + n + r"\s*=\s*(\d+)\s*[,;]", fh.read())
+        if m:
+            return int(m.group(1))
+    return None
 
 
 def resolve(x):
@@ -65,6 +131,8 @@ def resolve(x):
             v *= int(part)
         elif part in sv_params():
             v *= sv_params()[part]
+        elif "::" in part and pkg_param(part) is not None:
+            v *= pkg_param(part)
         else:
             raise DescriptorError(f"{x!r}: {part!r} is neither a number nor a parameter of rtl/common/nt_pkg.sv")
     return v
@@ -81,11 +149,11 @@ def counter_width(cg, c):
 
 
 def counters_group(d):
-    """The `out` entry that holds the counters (every block has one)."""
-    for e in d["out"]:
-        if "counters" in e:
-            return e
-    raise DescriptorError(f"{d['block']}: no counters group in `out`")
+    """The block's own first counters group (every block has one)."""
+    own = [e for e in counter_groups(d) if "from" not in e] or counter_groups(d)
+    if not own:
+        raise DescriptorError(f"{d['block']}: no counters group in `out`")
+    return own[0]
 
 
 def tops(d):
@@ -141,7 +209,7 @@ def stats_row_columns(d, row):
     return [counters_group(d)["stats_rows"][row]] + [c["stats"] for c in counters(d) if c.get("stats_row") == row]
 
 
-ENTRY_KINDS = ("stream", "port", "group", "cfg", "counters")
+ENTRY_KINDS = ("stream", "port", "group", "packed", "cfg", "counters")
 KINDS = ("in", "out", "drop", "event", "gauge", "peak")
 
 
@@ -164,15 +232,18 @@ def validate(d, where):
                 fail(f"{side} entry {e!r} must have exactly one of {', '.join(ENTRY_KINDS)}")
             if "cfg" in e and side != "in":
                 fail("the cfg (table-programming) port is an input")
-    cg = counters_group(d)
+            if "packed" in e and not (e.get("sv_type") and e.get("ctype")):
+                fail(f"packed port {e['packed']!r} needs sv_type (the SV package's struct) and ctype (its C++ struct)")
+    if not counter_groups(d):
+        fail("no counters group in `out`")
     seen_kinds = set()
-    rows_of = {r: set() for r in cg.get("stats_rows", {})}
-    for c in cg["list"]:
+    rows_of = {r: set() for g in counter_groups(d) for r in g.get("stats_rows", {})}
+    for g, c in [(g, c) for g in counter_groups(d) for c in g["list"]]:
         if c.get("kind") not in KINDS:
             fail(f"counter {c.get('name')!r}: kind must be one of {', '.join(KINDS)}")
-        if c["name"] in names:
-            fail(f"counter {c['name']!r} twice")
-        names.add(c["name"])
+        if g["prefix"] + c["name"] in names:
+            fail(f"counter {g['prefix'] + c['name']!r} twice")
+        names.add(g["prefix"] + c["name"])
         if not c.get("meaning"):
             fail(f"counter {c['name']!r} has no meaning")
         if "count" in c:
@@ -201,12 +272,12 @@ def validate(d, where):
         elif c["kind"] == "drop" and not c.get("reason"):
             fail(f"drop counter {c['name']!r} has no reason")
         if c.get("stats_row"):
-            rows = cg.get("stats_rows", {})
+            rows = g.get("stats_rows", {})
             if c["stats_row"] not in rows or "count" not in c or not c.get("stats"):
                 fail(f"counter {c['name']!r}: stats_row needs an array with a `stats` key and the row table "
                      f"in its group's `stats_rows` ({{table: index key}})")
             rows_of[c["stats_row"]].add(count(c))
-        w = resolve(counter_width(cg, c))
+        w = resolve(counter_width(g, c))
         if not 1 <= w <= 64:
             fail(f"counter {c['name']!r}: width {w} (a counter is 1 to 64 bits)")
         seen_kinds.add(c["kind"])

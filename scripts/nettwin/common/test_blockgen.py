@@ -34,8 +34,8 @@ class BlockgenTest(unittest.TestCase):
         with tempfile.TemporaryDirectory() as out:
             self.assertEqual(blockgen.main([blockdesc.path("reorder"), "--out", out]), 0)
             names = sorted(os.listdir(out))
-            self.assertEqual(names, ["reorder_compare.h", "reorder_counter_stats.h", "reorder_ports.h",
-                                     "reorder_rtl_ports.h", "reorder_tb_top.sv"])
+            self.assertEqual(names, ["port_groups.h", "reorder_compare.h", "reorder_counter_stats.h",
+                                     "reorder_ports.h", "reorder_rtl_ports.h", "reorder_tb_top.sv"])
             top = open(os.path.join(out, "reorder_tb_top.sv")).read()
             for c in blockdesc.counters(self.d):  # the model's value of every counter is in the waveform
                 self.assertIn(f"model_cnt_{c['name']}_i", top)
@@ -319,15 +319,74 @@ class VariantsAndRecordsTest(unittest.TestCase):
         cmp = blockgen.gen_compare_h(d, "re.json")
         self.assertIn('if (r.report.valid != m.report.valid) return tb::DiffValues("rep_valid_o"', cmp)
         self.assertIn("if (r.report.valid && r.report.length != m.report.length)", cmp)
-        self.assertIn('if (r.dma.valid && r.dma.write && r.dma.data != m.dma.data) return tb::DiffBytes("dma_req_data_o"', cmp)
+        self.assertIn('if (r.dma.valid && r.dma.write && r.dma.data != m.dma.data) {\n    return tb::DiffBytes("dma_req_data_o"', cmp)
+        self.assertIn("if (r.dma.valid && r.dma.addr != m.dma.addr)", cmp)
         adapter = blockgen.gen_rtl_ports_h(d, "re.json")
         self.assertIn("t.s_time_i = in.s_time_ns;", adapter)
         self.assertIn("t.cfg_lb_drop_i = static_cast<bool>(in.cfg_lb_header);", adapter)
-        self.assertIn("tb::GetBytes(t.dma_req_data_o, out->dma.data.data(), kDmaBeatBytes);", adapter)
+        self.assertIn("tb::GetBytes(t.dma_req_data_o, out->dma.data.data(), out->dma.data.size());", adapter)
         ports = blockgen.gen_ports_h(d, "re.json")
         self.assertIn("HeaderFormat cfg_format = HeaderFormat::kEvio6;", ports)
         self.assertIn("ReReport report;", ports)
         self.assertEqual(blockdesc.drop_reasons(d)[0], "runt")
+
+
+class PackedAndSharedTest(unittest.TestCase):
+    """Packed-struct ports (fields read from the SV package), shared port groups (`use`) and `include`."""
+
+    def test_packed_fields_come_from_the_sv_package(self):
+        self.assertEqual(blockgen.sv_struct_fields("rdma_pkg::cqe_t"),
+                         [("wr_id", 120, 32), ("len", 88, 32), ("imm", 56, 32), ("qpn", 32, 24), ("opcode", 24, 8),
+                          ("psn", 0, 24)])
+        # an enum field takes its width from the enum's typedef
+        self.assertEqual(blockgen.sv_struct_fields("naa_pkg::naa_req_cpl_t"), [("tag", 2, 8), ("status", 0, 2)])
+        with self.assertRaises(blockdesc.DescriptorError):
+            blockgen.sv_struct_fields("rdma_pkg::no_such_t")
+
+    def test_rdma_uses_the_shared_dma_and_cfg_groups(self):
+        d = blockdesc.load("rdma")
+        names = [n for _, n, _ in blockgen.sv_ports(d)]
+        for n in ("dma_req_valid_o", "dma_req_data_o", "dma_rsp_data_i", "cfg_data_i", "cqe_valid_o", "cqe_o"):
+            self.assertIn(n, names)
+        self.assertIn(("output", "cqe_o", "rdma_pkg::cqe_t"), blockgen.sv_ports(d))
+        cmp = blockgen.gen_compare_h(d, "rdma.json")
+        # the DMA data is compared only while a write is valid; a CQE's fields only while cqe_valid_o is high
+        self.assertIn("r.dma_req.valid && r.dma_req.write && r.dma_req.data != m.dma_req.data", cmp)
+        self.assertIn('"cqe_o.wr_id"', cmp)
+        self.assertNotIn("AccountRdma", cmp)  # "accounting": "custom"
+        top = blockgen.gen_tb_top(d, "rdma.json")
+        self.assertIn("input  rdma_pkg::cqe_t", top)
+        self.assertIn("model_dma_req_data_i", top)
+
+    def test_naa_keeps_its_hand_written_structs(self):
+        d = blockdesc.load("naa")
+        self.assertEqual(blockgen.check(d, "naa.json"), [])
+        with tempfile.TemporaryDirectory() as out:
+            self.assertEqual(blockgen.main([blockdesc.path("naa"), "--out", out]), 0)
+            self.assertEqual(sorted(os.listdir(out)), ["naa_compare.h", "naa_rtl_ports.h", "naa_tb_top.sv",
+                                                       "port_groups.h"])
+            with open(os.path.join(out, "naa_tb_top.sv")) as f:
+                top = f.read()
+        for n in ("model_cnt_drops_i", "model_cm_drops_i", "model_conn_info_i", "model_req_cpl_i", "model_ctl_state_i"):
+            self.assertIn(n, top)  # the responder's (included) and naa's own outputs both
+        self.assertIn('#include "model/naa/naa_types.h"', blockgen.gen_compare_h(d, "naa.json"))
+
+    def test_include_takes_the_other_blocks_ports(self):
+        d = {"block": "x", "namespace": "nettwin::x", "struct_prefix": "X", "rtl_top": "x_top", "tb_top": None,
+             "in": [{"include": "rdma"}],
+             "out": [{"include": "rdma", "rename": {"counters": "rdma"}},
+                     {"counters": "cnt", "ctype": "XCounters", "prefix": "x_", "width": 32, "meaning": "m", "list": [
+                         {"name": "in", "kind": "in", "meaning": "a"}, {"name": "out", "kind": "out", "meaning": "b"}]}]}
+        blockdesc.expand(d, "test")
+        blockdesc.validate(d, "test")
+        ports = blockgen.gen_ports_h(d, "x.json")
+        self.assertIn("using XIn = rdma::RdmaIn;", ports)
+        self.assertIn("rdma::RdmaCounters rdma;", ports)
+        self.assertIn("rdma::CqeEvent cqe;", ports)
+        self.assertIn('#include "rdma_ports.h"', ports)
+        self.assertEqual(blockdesc.counters_group(d)["ctype"], "XCounters")  # its own group, not the included one
+        self.assertIn("x_in_o", [n for _, n, _ in blockgen.sv_ports(d)])
+        self.assertIn("cnt_packets_in_o", [n for _, n, _ in blockgen.sv_ports(d)])
 
 
 if __name__ == "__main__":
