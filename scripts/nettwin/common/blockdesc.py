@@ -31,10 +31,20 @@ def path(block):
 
 def load(block_or_path):
     p = block_or_path if block_or_path.endswith(".json") else path(block_or_path)
+    if not os.path.exists(p):
+        raise DescriptorError(f"no block descriptor {p} (an installed nettwin finds the repository through "
+                              "NETTWIN_ROOT: set it to the repository)")
     with open(p) as f:
         d = json.load(f)
     validate(d, p)
     return d
+
+
+@functools.lru_cache(maxsize=None)
+def block_drop_reasons(block):
+    """drop_reasons of a block's descriptor, read once: for the checkers, which call it when they first need
+    the list (not at import, so a tool whose --help imports them starts without the repository)."""
+    return tuple(drop_reasons(load(block)))
 
 
 class DescriptorError(ValueError):
