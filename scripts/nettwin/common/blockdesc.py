@@ -34,6 +34,9 @@ GROUPS_PATH = os.path.join(ROOT_DIR, "rtl", "common", "data", "port_groups.json"
 
 def load(block_or_path):
     p = block_or_path if block_or_path.endswith(".json") else path(block_or_path)
+    if not os.path.exists(p):
+        raise DescriptorError(f"no block descriptor {p} (an installed nettwin finds the repository through "
+                              "NETTWIN_ROOT: set it to the repository)")
     with open(p) as f:
         d = json.load(f)
     expand(d, p)
@@ -82,6 +85,11 @@ def expand(d, where, seen=()):
                 res.append(e)
         if side in d:
             d[side] = res
+@functools.lru_cache(maxsize=None)
+def block_drop_reasons(block):
+    """drop_reasons of a block's descriptor, read once: for the checkers, which call it when they first need
+    the list (not at import, so a tool whose --help imports them starts without the repository)."""
+    return tuple(drop_reasons(load(block)))
 
 
 class DescriptorError(ValueError):

@@ -27,9 +27,12 @@ LB_VERSION = 1
 LB_HDR = 12
 UDP_HDR = 8
 
-# Every drop reason of docs/lb.md, in check order (used for stats and coverage reports): the named indexes of
-# lb's drops_o, from its descriptor rtl/lb/data/lb.json (docs/blockgen.md).
-DROP_REASONS = tuple(blockdesc.drop_reasons(blockdesc.load("lb")))
+
+
+def drop_reasons():
+    """Every drop reason of docs/lb.md, in check order (used for stats and coverage reports): the named indexes
+    of lb's drops_o, from its descriptor rtl/lb/data/lb.json (docs/blockgen.md)."""
+    return blockdesc.block_drop_reasons("lb")
 
 
 @dataclass
@@ -257,7 +260,7 @@ def stats_of(verdicts):
             drops[v.reason] = drops.get(v.reason, 0) + 1
     return {"packets_in": len(verdicts),
             "packets_out": sum(1 for v in verdicts if v.reason is None),
-            "drops": {r: drops[r] for r in DROP_REASONS if r in drops}}
+            "drops": {r: drops[r] for r in drop_reasons() if r in drops}}
 
 
 def main(argv=None):

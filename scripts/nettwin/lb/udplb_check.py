@@ -69,28 +69,31 @@ def compare_frames(rep, exp, got):
     return equal
 
 
-# The counters' keys of the stats JSON, from udplb's descriptor (docs/blockgen.md): the scalar counters, then
-# the columns of the "instances" rows (after their index key lb_id).
-DESCRIPTOR = blockdesc.load("udplb")
-SCALAR_KEYS = tuple(k for k in blockdesc.stats_keys(DESCRIPTOR) if k not in ("drops", "instances"))
-INSTANCE_KEYS = tuple(blockdesc.stats_row_columns(DESCRIPTOR, "instances")[1:])
+def stats_keys():
+    """The counters' keys of the stats JSON, from udplb's descriptor (docs/blockgen.md): the scalar counters,
+    and the columns of the "instances" rows (after their index key lb_id)."""
+    d = blockdesc.load("udplb")
+    return ([k for k in blockdesc.stats_keys(d) if k not in ("drops", "instances")],
+            blockdesc.stats_row_columns(d, "instances")[1:])
 
 
 def normalize_stats(st):
     """The comparable part of a stats JSON (reference's or DUT's)."""
-    out = {k: st.get(k) for k in SCALAR_KEYS}
+    scalar_keys, instance_keys = stats_keys()
+    out = {k: st.get(k) for k in scalar_keys}
     drops = st.get("drops") or {}
-    for r in R.DROP_REASONS:
+    reasons = R.drop_reasons()
+    for r in reasons:
         out["drops." + r] = drops.get(r, 0)
     for r in drops:
-        if r not in R.DROP_REASONS:
+        if r not in reasons:
             out["drops." + r] = drops[r]
     inst = st.get("instances") or {}
     if isinstance(inst, list):
         inst = {str(e.get("lb_id", i)): e for i, e in enumerate(inst)}
     for i in range(R.T.INSTANCES):
         e = inst.get(str(i)) or {}
-        for k in INSTANCE_KEYS:
+        for k in instance_keys:
             out[f"instances[{i}].{k}"] = e.get(k, 0)
     return out
 
