@@ -621,9 +621,10 @@ def sv_range(width):
     return f"[{sv_number(width)}-1:0]"
 
 
-def sv_decl(dirn, width, name):
-    """`input logic [..] name` or, for a packed struct port, `output pkg::type_t name`."""
-    if isinstance(width, str) and "::" in width and "*" not in width:
+def sv_decl(dirn, width, name, packed):
+    """`input logic [..] name` or, for a packed struct port (`packed`: width is its SV type), `output
+    pkg::type_t name`. A width `vnic_pkg::PortIdxBits` is a parameter, not a type."""
+    if packed:
         return f"  {dirn:<6} {width:<28} {name}"
     return f"  {dirn:<6} logic {sv_range(width):<22} {name}"
 
@@ -635,8 +636,9 @@ def gen_tb_top(d, src, rtl_top=None, tb_top=None):
     outs = [(n, w) for dirn, n, w in ports if dirn == "output"]
     decl = [("input", "clk_i", 1), ("input", "rst_ni", 1)] + ports
     model = [("input", "model_" + n[:-2] + "_i", w) for n, w in outs]
-    lines = [sv_decl(dirn, w, n) for dirn, n, w in decl]
-    mlines = [sv_decl(dirn, w, n) for dirn, n, w in model]
+    packed = {x.sv for side in ("in", "out") for k, x in flat(d[side]) if k == "port" and x.repr == "packed"}
+    lines = [sv_decl(dirn, w, n, n[:-2] in packed) for dirn, n, w in decl]
+    mlines = [sv_decl(dirn, w, n, n[len("model_"):-2] in packed) for dirn, n, w in model]
     o = [SV_HEADER.format(src=src),
          f"// Simulation-only wrapper: {rtl_top} plus the model's value of every output as a model_* input, so\n"
          "// an FST shows the RTL and the C++ model side by side around a lockstep divergence.\n",
