@@ -287,6 +287,8 @@ class VariantsAndRecordsTest(unittest.TestCase):
                 top = open(os.path.join(out, t + ".sv")).read()
                 self.assertIn(f"module {t}", top)
                 self.assertIn("logic [vnic_pkg::NumReasons*32-1:0] model_cnt_drops_i", " ".join(top.split()))
+                # a pkg:: width is a parameter (logic [..]), not a packed-struct type as naa's conn_info_o is
+                self.assertIn("input logic [vnic_pkg::PortIdxBits-1:0] model_m_port_i", " ".join(top.split()))
             stats = open(os.path.join(out, "vnic_counter_stats.h")).read()
             self.assertIn("Direction v", stats)
             self.assertIn('\\"dlid_zero\\": " << c.drops[4]', stats)
