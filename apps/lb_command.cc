@@ -9,11 +9,13 @@
 #include <string>
 
 #include "apps/commands.h"
+#include "lb_counter_stats.h"
 #include "model/common/file_io.h"
 #include "model/common/pcap.h"
 #include "model/lb/udplb_script.h"
 #include "tb/lb/lb_run.h"
 #include "tb/lb/udplb_run.h"
+#include "udplb_counter_stats.h"
 
 namespace nettwin::lb {
 namespace {
@@ -96,20 +98,13 @@ std::string StatsJson(const Args& a, const LbRunReport& r, uint64_t packets) {
   std::ostringstream j;
   const auto& c = r.counters;
   j << "{\n  \"engine\": \"" << EngineName(a.cfg.engine) << "\",\n";
-  j << "  \"packets_in\": " << c.packets_in << ",\n  \"packets_out\": " << c.packets_out << ",\n";
-  j << "  \"drops\": {";
-  bool first = true;
-  for (int i = 1; i < kNumReasons; ++i) {
-    j << (first ? "" : ", ") << "\"" << ReasonName(i) << "\": " << c.drops[i];
-    first = false;
-  }
-  j << "},\n";
+  WriteLbCounterStats(j, c);  // generated from rtl/lb/data/lb.json
   j << "  \"cycles\": " << r.run.cycles << ",\n  \"in_beats\": " << r.run.in_beats << ",\n";
   j << "  \"out_beats\": " << r.run.out_beats << ",\n";
   j << "  \"input_stall_cycles\": " << r.run.input_stall_cycles << ",\n";
   j << "  \"latency_cycles\": {\"min\": " << r.latency_min << ", \"max\": " << r.latency_max
     << ", \"mean\": " << r.latency_mean << ", \"histogram\": [";
-  first = true;
+  bool first = true;
   for (const auto& [cycles, frames] : r.latency_histogram) {
     j << (first ? "" : ", ") << "[" << cycles << ", " << frames << "]";
     first = false;
@@ -126,17 +121,8 @@ std::string UdplbStatsJson(const Args& a, const udplb::UdplbRunReport& r, uint64
   std::ostringstream j;
   const udplb::UdplbCounters& c = r.counters;
   j << "{\n  \"program\": \"udplb\",\n  \"engine\": \"" << EngineName(a.cfg.engine) << "\",\n";
-  j << "  \"packets_in\": " << c.packets_in << ",\n  \"packets_out\": " << c.packets_out << ",\n";
-  j << "  \"to_host\": " << c.to_host << ",\n  \"replies\": " << c.replies << ",\n  \"drops\": {";
-  for (int i = 1; i < udplb::kNumReasons; ++i) {
-    j << (i == 1 ? "" : ", ") << "\"" << udplb::ReasonName(i) << "\": " << c.drops[i];
-  }
-  j << "},\n  \"instances\": [";
-  for (int i = 0; i < udplb::kInstances; ++i) {
-    j << (i == 0 ? "" : ", ") << "{\"lb_id\": " << i << ", \"rx\": " << c.rx[i] << ", \"rx_v2\": " << c.rx_v2[i]
-      << ", \"rx_v3\": " << c.rx_v3[i] << ", \"tx\": " << c.tx[i] << ", \"drops\": " << c.inst_drops[i] << "}";
-  }
-  j << "],\n  \"cycles\": " << r.run.cycles << ",\n  \"in_beats\": " << r.run.in_beats << ",\n";
+  udplb::WriteUdplbCounterStats(j, c);  // generated from rtl/lb/data/udplb.json
+  j << "  \"cycles\": " << r.run.cycles << ",\n  \"in_beats\": " << r.run.in_beats << ",\n";
   j << "  \"out_beats\": " << r.run.out_beats << ",\n";
   j << "  \"input_stall_cycles\": " << r.run.input_stall_cycles << ",\n";
   j << "  \"latency_cycles\": {\"min\": " << r.latency_min << ", \"max\": " << r.latency_max
@@ -194,7 +180,7 @@ int RunUdplbCommand(Args& a, int argc, char** argv) {
   } catch (const std::exception& e) {
     return InputError("lb", e, "");
   }
-  const uint64_t dropped = r.counters.TotalDrops();
+  const uint64_t dropped = udplb::UdplbDropped(r.counters);
   std::printf("lb udplb %s: %zu packets in, %u out (%u replies, %u to host), %llu dropped, %llu cycles\n",
               EngineName(a.cfg.engine), packets.size(), r.counters.packets_out, r.counters.replies,
               r.counters.to_host, static_cast<unsigned long long>(dropped),
@@ -271,8 +257,7 @@ int LbCommand(int argc, char** argv) {
     if (streaming) std::remove(a.c.out.c_str());
     return InputError("lb", e, "");
   }
-  uint64_t dropped = 0;
-  for (int i = 1; i < kNumReasons; ++i) dropped += r.counters.drops[i];
+  const uint64_t dropped = LbDropped(r.counters);
   std::printf("lb %s: %llu packets in, %u out, %llu dropped, %llu cycles\n", EngineName(a.cfg.engine),
               static_cast<unsigned long long>(offered),
               r.counters.packets_out, static_cast<unsigned long long>(dropped),

@@ -132,7 +132,7 @@ Outcome FromRun(const ReRunReport& r, HeaderFormat format, bool host) {
   }
   for (const ReReport& p : r.reports) {
     o.incomplete.push_back(
-        ReTimeout{p.tick16, p.data_id, p.event_num, p.received, p.segments, p.end_known, p.length, p.at_end});
+        ReTimeout{static_cast<uint16_t>(p.event_num), p.data_id, p.event_num, p.received, p.segments, p.end_known, p.length, p.at_end});
   }
   return o;
 }

@@ -12,6 +12,7 @@
 #include "model/common/text_lines.h"
 #include "model/vnic/vnic_config.h"
 #include "tb/vnic/vnic_run.h"
+#include "vnic_counter_stats.h"  // NOLINT(build/include_subdir): generated
 
 namespace nettwin::vnic {
 namespace {
@@ -57,13 +58,8 @@ std::string StatsJson(const VnicRunReport& r, Direction dir, const char* engine)
   const Counters& c = r.counters;
   std::ostringstream j;
   j << "{\n  \"engine\": \"" << engine << "\",\n  \"direction\": \""
-    << (dir == Direction::kEncap ? "encap" : "decap") << "\",\n  \"packets_in\": " << c.in
-    << ",\n  \"packets_out\": " << c.out << ",\n  \"drops\": {";
-  const int reasons = dir == Direction::kEncap ? static_cast<int>(params::kVnicEncDropReasons) : kNumReasons;
-  for (int i = 1; i < reasons; ++i) {
-    j << (i > 1 ? ", " : "") << "\"" << ReasonName(dir, i) << "\": " << c.drops[static_cast<size_t>(i)];
-  }
-  j << "},\n";
+    << (dir == Direction::kEncap ? "encap" : "decap") << "\",\n";
+  WriteVnicCounterStats(j, c, dir);  // generated from rtl/vnic/data/vnic.json
   AppendRunStatsTail(j, r);
   return j.str();
 }
@@ -133,14 +129,14 @@ int VnicCommand(int argc, char** argv) {
   }
   const Counters& c = r.counters;
   std::printf("vnic %s: %zu in, %u out, %llu dropped", direction.c_str(), packets.size(), c.out,
-              static_cast<unsigned long long>(c.Dropped()));
-  const int reasons = rc.dir == Direction::kEncap ? static_cast<int>(params::kVnicEncDropReasons) : kNumReasons;
-  for (int i = 1; i < reasons; ++i) {
-    if (c.drops[static_cast<size_t>(i)]) std::printf(" %s=%u", ReasonName(rc.dir, i), c.drops[static_cast<size_t>(i)]);
+              static_cast<unsigned long long>(VnicDropped(c)));
+  for (int i = 0; i < kNumReasons; ++i) {
+    const char* name = VnicReasonName(rc.dir, i);  // null: not a drop reason of this direction
+    if (name != nullptr && c.drops[static_cast<size_t>(i)]) std::printf(" %s=%u", name, c.drops[static_cast<size_t>(i)]);
   }
   std::printf(", %llu cycles\n", static_cast<unsigned long long>(r.run.cycles));
   return RunExit("vnic", r.mismatch_text, rc.opt, r.run, r.conservation_ok,
                  "in " + std::to_string(c.in) + ", out " + std::to_string(c.out) + ", dropped " +
-                     std::to_string(c.Dropped()),
+                     std::to_string(VnicDropped(c)),
                  argc, argv);
 }

@@ -3,29 +3,10 @@
 namespace nettwin::lb {
 
 const char* ReasonName(DropReason r) {
-  switch (r) {
-    case DropReason::kNone: return "none";
-    case DropReason::kRunt: return "runt";
-    case DropReason::kNotIp: return "not_ip";
-    case DropReason::kTruncated: return "truncated";
-    case DropReason::kBadIp: return "bad_ip";
-    case DropReason::kIpFragment: return "ip_fragment";
-    case DropReason::kNotUdp: return "not_udp";
-    case DropReason::kNotLbPort: return "not_lb_port";
-    case DropReason::kBadLength: return "bad_length";
-    case DropReason::kBadMagic: return "bad_magic";
-    case DropReason::kBadVersion: return "bad_version";
-    case DropReason::kUdp6ZeroCsum: return "udp6_zero_csum";
-    case DropReason::kFilterMiss: return "filter_miss";
-    case DropReason::kFilterDrop: return "filter_drop";
-    case DropReason::kEpochMiss: return "epoch_miss";
-    case DropReason::kEpochDrop: return "epoch_drop";
-    case DropReason::kCalendarMiss: return "calendar_miss";
-    case DropReason::kCalendarDrop: return "calendar_drop";
-    case DropReason::kMemberMiss: return "member_miss";
-    case DropReason::kMemberDrop: return "member_drop";
-  }
-  return "unknown";
+  const int i = static_cast<int>(r);
+  if (i < 0 || i >= kNumReasons) return "unknown";
+  // drops_o's reasons, from rtl/lb/data/lb.json (index 0 is not a drop)
+  return i == static_cast<int>(DropReason::kNone) ? "none" : LbCounters::kDropsReasons[i];
 }
 
 // Layouts: see docs/lb.md "Programming port". Bit 0 is always `valid`, bit 1 `drop` (where present).

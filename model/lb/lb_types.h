@@ -1,4 +1,4 @@
-// Ports, table entries and drop reasons of the EJFAT load balancer, shared by the cycle model, the
+// Table entries and drop reasons of the EJFAT load balancer (its ports: lb_ports.h, generated), shared by the cycle model, the
 // packet-at-a-time model, the control-plane driver and the RTL adapter.
 #pragma once
 
@@ -94,26 +94,8 @@ inline int MemberSlot(bool is_v6, uint16_t member_id) {
   return (is_v6 ? static_cast<int>(params::kLbCalendarSlots) : 0) + (member_id % 512);
 }
 
-// Ports of lb_top, one struct per direction, as the harness sees them each cycle.
-struct LbIn {
-  StreamPort s;         // s_axis_*: ingress frames
-  bool m_ready = true;  // m_axis_tready_i
-  CfgWrite cfg;
-};
-
-struct LbCounters {
-  uint32_t packets_in = 0;
-  uint32_t packets_out = 0;
-  std::array<uint32_t, kNumReasons> drops{};  // index 0 unused
-  bool operator==(const LbCounters& o) const {
-    return packets_in == o.packets_in && packets_out == o.packets_out && drops == o.drops;
-  }
-};
-
-struct LbOut {
-  bool s_ready = false;  // s_axis_tready_o
-  StreamPort m;          // m_axis_*: egress frames
-  LbCounters counters;
-};
-
 }  // namespace nettwin::lb
+
+// Ports of lb_top, one struct per direction, as the harness sees them each cycle (LbIn, LbOut, LbCounters,
+// LbDropped): generated from rtl/lb/data/lb.json (docs/blockgen.md).
+#include "lb_ports.h"  // NOLINT(build/include_order)

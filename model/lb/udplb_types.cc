@@ -3,12 +3,9 @@
 namespace nettwin::lb::udplb {
 
 const char* ReasonName(int r) {
-  static constexpr const char* kNames[kNumReasons] = {
-      "none",         "parse_error",  "l2_dst_miss", "not_ip",        "l3_dst_miss",   "arp_mismatch",
-      "icmp_mismatch", "icmp_dest_unreach", "icmp_unhandled", "nd_mismatch", "src_blocked", "no_lb_header",
-      "ttl_expired",  "epoch_miss",   "calendar_miss", "member_miss", "member_soft_evicted",
-      "member_deregistered"};
-  return r >= 0 && r < kNumReasons ? kNames[r] : "?";
+  if (r < 0 || r >= kNumReasons) return "?";
+  // drops_o's reasons, from rtl/lb/data/udplb.json (index 0 is not a drop)
+  return r == static_cast<int>(Reason::kNone) ? "none" : UdplbCounters::kDropsReasons[r];
 }
 
 CfgData Encode(const L2IfaceEntry& e) {

@@ -139,37 +139,8 @@ EpochMapEntry DecodeEpochMap(const CfgData& d);
 CalendarEntry DecodeCalendar(const CfgData& d);
 MemberEntry DecodeMember(const CfgData& d);
 
-// Ports of udplb_top, one struct per direction, as the harness sees them each cycle.
-struct UdplbIn {
-  StreamPort s;
-  uint8_t s_port = 0;  // ingress port (smartnic_metadata.ingress_port), constant over a frame
-  bool m_ready = true;
-  CfgWrite cfg;
-};
-
-using InstanceCounts = std::array<uint32_t, kInstances>;
-
-struct UdplbCounters {
-  uint32_t packets_in = 0, packets_out = 0, to_host = 0, replies = 0;
-  std::array<uint32_t, kNumReasons> drops{};  // index 0 unused
-  InstanceCounts rx{}, rx_v2{}, rx_v3{}, tx{}, inst_drops{};
-  bool operator==(const UdplbCounters& o) const {
-    return packets_in == o.packets_in && packets_out == o.packets_out && to_host == o.to_host &&
-           replies == o.replies && drops == o.drops && rx == o.rx && rx_v2 == o.rx_v2 && rx_v3 == o.rx_v3 &&
-           tx == o.tx && inst_drops == o.inst_drops;
-  }
-  uint64_t TotalDrops() const {
-    uint64_t n = 0;
-    for (uint32_t d : drops) n += d;
-    return n;
-  }
-};
-
-struct UdplbOut {
-  bool s_ready = false;
-  StreamPort m;
-  uint8_t m_port = 0;  // egress port, constant over a frame
-  UdplbCounters counters;
-};
-
 }  // namespace nettwin::lb::udplb
+
+// Ports of udplb_top, one struct per direction, as the harness sees them each cycle (UdplbIn, UdplbOut,
+// UdplbCounters, UdplbDropped): generated from rtl/lb/data/udplb.json (docs/blockgen.md).
+#include "udplb_ports.h"  // NOLINT(build/include_order)

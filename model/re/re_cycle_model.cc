@@ -159,9 +159,8 @@ ReCycleModel::Step ReCycleModel::Decide(bool job_slot_free) {
   auto report = [&](int i, bool at_end) {
     const Context& c = ctx_[static_cast<size_t>(i)];
     st.report = ReReport{true,
-                         static_cast<uint16_t>(c.key.first),
-                         c.key.second,
                          c.key.first,
+                         c.key.second,
                          c.received,
                          c.segments,
                          c.length,
@@ -279,7 +278,7 @@ void ReCycleModel::Tick() {
     ++beat_idx_;
     if (in.s.beat.last) {
       Desc d;
-      d.seg = ParseSegment(cur_, in.Parse());
+      d.seg = ParseSegment(cur_, ParseConfigOf(in));
       d.time_ns = time_;
       d.stored = d.seg.ok ? stored_ : 0;
       if (!d.seg.ok) rewound = stored_;

@@ -34,57 +34,33 @@ namespace nettwin::re {
 
 constexpr int kReDropCodes = static_cast<int>(params::kReDropReasons);  // code = Drop + 1; 0 unused
 
-struct ReIn {
-  StreamPort s;
-  uint64_t s_time_ns = 0;  // the frame's arrival time, sampled with its first beat
-  bool m_ready = false;
-  bool flush = false;                                    // end of input: report every open event (pulse)
-  uint32_t cfg_contexts = 16, cfg_buffer_bytes = 65536;  // static during a run
-  uint64_t cfg_timeout_ns = 1000000;
-  HeaderFormat cfg_format = HeaderFormat::kEvio6;  // cfg_format_i (1: e2sar)
-  uint8_t cfg_version = 0;                         // cfg_version_i
-  LbHeaderMode cfg_lb_header = LbHeaderMode::kSkip;  // cfg_lb_drop_i (1: drop)
-  bool cfg_host = false;                             // cfg_host_i: `buffer host`
-  uint64_t cfg_host_base = 0;                        // cfg_host_base_i: context k's slot at base + k x slot
-  bool dma_ready = false;                            // dma_req_ready_i
-  ParseConfig Parse() const {
-    return ParseConfig{cfg_buffer_bytes, cfg_format, cfg_version, cfg_lb_header,
-                       cfg_host ? params::kReSegBeats * kBeatBytes : 0};
-  }
-};
-
-// An incomplete event the engine gave up on (one per cycle on the report port).
+// An incomplete event the engine gave up on (one per cycle on the report port rep_valid_o + rep_*_o; the
+// fields count while valid). Its tick16 is event_num[15:0].
 struct ReReport {
   bool valid = false;
-  uint16_t tick16 = 0, data_id = 0;  // tick16 = event_num[15:0]
   uint64_t event_num = 0;
+  uint16_t data_id = 0;
   uint32_t received = 0, segments = 0, length = 0;
   bool end_known = false, at_end = false;
   bool operator==(const ReReport& o) const {
     return valid == o.valid &&
-           (!valid || (tick16 == o.tick16 && data_id == o.data_id && event_num == o.event_num && received == o.received && segments == o.segments &&
-                       length == o.length && end_known == o.end_known && at_end == o.at_end));
+           (!valid || (data_id == o.data_id && event_num == o.event_num && received == o.received &&
+                       segments == o.segments && length == o.length && end_known == o.end_known && at_end == o.at_end));
   }
 };
 
-struct ReCycleCounters {
-  uint32_t in = 0, used = 0, completed = 0, timed_out = 0, out = 0;
-  std::array<uint32_t, kReDropCodes> drops{};
-  uint64_t Dropped() const {
-    uint64_t n = 0;
-    for (uint32_t d : drops) n += d;
-    return n;
-  }
-};
+}  // namespace nettwin::re
 
-struct ReOut {
-  bool s_ready = false;
-  StreamPort m;
-  DmaRequest dma;  // dma_req_*_o (writes only)
-  ReReport report;
-  bool busy = false;
-  ReCycleCounters cnt;
-};
+// ReIn, ReOut (same ports as re_top) and ReCycleCounters, generated from rtl/re/data/re.json (docs/blockgen.md).
+#include "re_ports.h"  // NOLINT(build/include_order,build/include_subdir)
+
+namespace nettwin::re {
+
+// The header checks' configuration from the cfg_* inputs.
+inline ParseConfig ParseConfigOf(const ReIn& in) {
+  return ParseConfig{in.cfg_buffer_bytes, in.cfg_format, in.cfg_version, in.cfg_lb_header,
+                     in.cfg_host ? params::kReSegBeats * kBeatBytes : 0};
+}
 
 class ReCycleModel : public ClockedBlock<ReIn, ReOut> {
  public:

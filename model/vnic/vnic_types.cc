@@ -70,14 +70,4 @@ CfgWrite EncodeMac(int index, const MacEntry& m) {
   return w;
 }
 
-const char* ReasonName(Direction d, int reason) {
-  static const char* const kEnc[] = {"none", "runt", "too_long", "port_disabled", "dlid_zero"};
-  static const char* const kDec[] = {"none",     "runt", "bad_l2", "bad_l4", "length_mismatch", "bad_icrc",
-                                     "bad_pad", "unknown_veswid", "pkey_mismatch"};
-  if (d == Direction::kEncap) {
-    return reason >= 0 && reason < static_cast<int>(params::kVnicEncDropReasons) ? kEnc[reason] : "unused";
-  }
-  return reason >= 0 && reason < kNumReasons ? kDec[reason] : "unused";
-}
-
 }  // namespace nettwin::vnic

@@ -1,6 +1,7 @@
-// Port structs, tables and counters of the OPA VNIC block (rtl/vnic/vnic_encap_top.sv and
-// vnic_decap_top.sv have the same ports), shared by the cycle model and the Verilated adapter so lockstep
-// compares the same fields. Format and checks: docs/vnic.md; stages: docs/vnic-microarchitecture.md.
+// Tables of the OPA VNIC block; its port structs VnicIn / VnicOut, the counters and the Direction enum are
+// generated from rtl/vnic/data/vnic.json into vnic_ports.h (docs/blockgen.md; rtl/vnic/vnic_encap_top.sv
+// and vnic_decap_top.sv have the same ports), shared by the cycle model and the Verilated adapter so
+// lockstep compares the same fields. Format and checks: docs/vnic.md; stages: docs/vnic-microarchitecture.md.
 #pragma once
 
 #include <array>
@@ -9,6 +10,7 @@
 #include "model/common/cfg_port.h"
 #include "model/common/stream.h"
 #include "nt_params.h"
+#include "vnic_ports.h"  // NOLINT(build/include_subdir): generated from rtl/vnic/data/vnic.json
 
 namespace nettwin::vnic {
 
@@ -24,8 +26,6 @@ constexpr int kMinPktBytes = static_cast<int>(params::kVnicMinPktBytes);
 constexpr uint8_t kL4Eth = static_cast<uint8_t>(params::kVnicL4Eth);
 constexpr int kEthHdrBytes = 14;
 constexpr int kNumReasons = static_cast<int>(params::kVnicDecDropReasons);  // counter array size (both)
-
-enum class Direction { kEncap, kDecap };
 
 // One VNIC port as the Ethernet Manager programs it (table VnicTblPort, index = port number).
 struct PortCfg {
@@ -64,31 +64,5 @@ struct Tables {
 // Programming-port words (bit layouts in docs/vnic.md "Programming port").
 CfgWrite EncodePort(int index, const PortCfg& p);
 CfgWrite EncodeMac(int index, const MacEntry& m);
-
-struct Counters {
-  uint32_t in = 0, out = 0;
-  std::array<uint32_t, kNumReasons> drops{};  // index = drop reason; 0 unused
-  uint64_t Dropped() const {
-    uint64_t s = 0;
-    for (uint32_t d : drops) s += d;
-    return s;
-  }
-};
-
-struct VnicIn {
-  StreamPort s;
-  uint8_t s_port = 0;  // encap: the VNIC port the frame comes from (sampled with its first beat)
-  bool m_ready = false;
-  CfgWrite cfg;
-};
-
-struct VnicOut {
-  bool s_ready = false;
-  StreamPort m;
-  uint8_t m_port = 0;  // with m: decap: the VNIC port the frame goes to; encap: the port it came from
-  Counters cnt;
-};
-
-const char* ReasonName(Direction d, int reason);
 
 }  // namespace nettwin::vnic

@@ -25,7 +25,7 @@ inline std::string HexValue(uint64_t v) {
   return buf;
 }
 
-// n bytes of `bytes` (size `size`) from `from`, as one 0x hex number in wire order (byte `from` first).
+// Bytes [from, from + n) of an array of `size` bytes, as one 0x hex number in wire order (byte `from` first).
 inline std::string HexBytes(const uint8_t* bytes, int size, int from, int n) {
   std::string s = "0x";
   static const char* kDigits = "0123456789abcdef";
@@ -35,6 +35,7 @@ inline std::string HexBytes(const uint8_t* bytes, int size, int from, int n) {
   }
   return s;
 }
+// n bytes of a beat from `from`.
 inline std::string HexBytes(const Beat& b, int from, int n) { return HexBytes(b.data.data(), kBeatBytes, from, n); }
 
 // A Binding::Compare step: nothing when the two values agree, else the signal and both values.
@@ -43,8 +44,8 @@ inline std::optional<SignalDiff> DiffValues(std::string signal, uint64_t rtl, ui
   return SignalDiff{std::move(signal), HexValue(rtl), HexValue(model)};
 }
 
-// A byte-vector port (a stream's or a DMA request's data, byte i in bits 8i+7:8i): the first differing byte
-// and the 8-byte window around it.
+// A wide port that is a byte array (a stream's data, a DMA request's data): the first differing byte and the
+// 8-byte window around it.
 inline std::optional<SignalDiff> DiffBytes(const std::string& signal, const uint8_t* r, const uint8_t* m, int n) {
   for (int i = 0; i < n; ++i) {
     if (r[i] != m[i]) {

@@ -58,7 +58,7 @@ void RunFormat(const std::vector<std::vector<uint8_t>>& frames, HeaderFormat for
     return quiet;
   });
   const ReCounters& g = golden.counters();
-  if (last.in != frames.size() || last.in != last.used + last.Dropped()) __builtin_trap();
+  if (last.in != frames.size() || last.in != last.used + ReDropped(last)) __builtin_trap();
   if (last.used != g.segments_used || last.completed != g.events_completed || last.timed_out != g.events_timed_out ||
       last.out != g.events_completed) {
     __builtin_trap();

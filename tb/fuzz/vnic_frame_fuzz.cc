@@ -96,6 +96,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const auto it = want_drops.find(static_cast<int>(r));
     if (last.drops[r] != (it == want_drops.end() ? 0u : it->second)) __builtin_trap();  // other drop reason
   }
-  if (last.in != frames.size() || last.in != last.out + last.Dropped()) __builtin_trap();  // conservation
+  if (last.in != frames.size() || last.in != last.out + VnicDropped(last)) __builtin_trap();  // conservation
   return 0;
 }

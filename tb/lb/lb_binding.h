@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "model/lb/lb_script.h"
+#include "lb_compare.h"
 #include "model/lb/lb_types.h"
 #include "tb/common/harness.h"
 #include "tb/lb/segment_feeder.h"
@@ -20,8 +21,9 @@ struct LbBinding {
   static void SetSinkReady(In* in, bool r) { in->m_ready = r; }
   static bool SinkReady(const In& in) { return in.m_ready; }
   static const StreamPort& Sink(const Out& o) { return o.m; }
-  static std::optional<tb::SignalDiff> Compare(const Out& rtl, const Out& model);
-  static tb::Accounting Account(const Out& o);
+  // Generated from rtl/lb/data/lb.json: every output, the first difference in tb/common/compare.h's format.
+  static std::optional<tb::SignalDiff> Compare(const Out& rtl, const Out& model) { return CompareLbOut(rtl, model); }
+  static tb::Accounting Account(const Out& o) { return AccountLb(o); }
 };
 
 using LbTableFeeder = SegmentFeeder<LbIn, LbOut>;

@@ -79,8 +79,7 @@ LbRunReport RunLbStream(const std::vector<Segment>& script, PcapReader* in, Pcap
     rep.run.out_beats += BeatCount(static_cast<size_t>(len - static_cast<int>(kLbHdr)));
   }
   rep.counters = engine.counters();
-  uint64_t dropped = 0;
-  for (int r = 1; r < kNumReasons; ++r) dropped += rep.counters.drops[r];
+  const uint64_t dropped = LbDropped(rep.counters);
   rep.conservation_ok = rep.counters.packets_in == in->packets_read() &&
                         rep.counters.packets_in == rep.counters.packets_out + dropped;
   return rep;
@@ -103,8 +102,7 @@ LbRunReport RunLb(const std::vector<Segment>& script, const std::vector<Packet>&
       CrossCheck(RunFast(script, packets), &rep);
     }
   }
-  uint64_t dropped = 0;
-  for (int r = 1; r < kNumReasons; ++r) dropped += rep.counters.drops[r];
+  const uint64_t dropped = LbDropped(rep.counters);
   rep.conservation_ok = !rep.run.hang && !rep.run.mismatch && rep.counters.packets_in == packets.size() &&
                         rep.counters.packets_in == rep.counters.packets_out + dropped &&
                         rep.counters.packets_out == rep.run.out.size();

@@ -8,6 +8,7 @@
 
 #include "model/lb/udplb_types.h"
 #include "tb/common/harness.h"
+#include "udplb_compare.h"
 #include "tb/lb/segment_feeder.h"
 
 namespace nettwin::lb::udplb {
@@ -20,8 +21,11 @@ struct UdplbBinding {
   static void SetSinkReady(In* in, bool r) { in->m_ready = r; }
   static bool SinkReady(const In& in) { return in.m_ready; }
   static const StreamPort& Sink(const Out& o) { return o.m; }
-  static std::optional<tb::SignalDiff> Compare(const Out& rtl, const Out& model);
-  static tb::Accounting Account(const Out& o);
+  // Generated from rtl/lb/data/udplb.json: every output, the first difference in tb/common/compare.h's format.
+  static std::optional<tb::SignalDiff> Compare(const Out& rtl, const Out& model) {
+    return CompareUdplbOut(rtl, model);
+  }
+  static tb::Accounting Account(const Out& o) { return AccountUdplb(o); }
 };
 
 // The script's writes, and every frame offered on one ingress port.

@@ -100,7 +100,7 @@ UdplbRunReport RunUdplb(const std::vector<Segment>& script, const std::vector<Pa
   }
   const UdplbCounters& c = rep.counters;
   rep.conservation_ok = !rep.run.hang && !rep.run.mismatch && c.packets_in == packets.size() &&
-                        c.packets_in == c.packets_out + c.TotalDrops() && c.packets_out == rep.run.out.size();
+                        c.packets_in == c.packets_out + UdplbDropped(c) && c.packets_out == rep.run.out.size();
   return rep;
 }
 

@@ -1,55 +1,8 @@
 #include "tb/re/re_binding.h"
 
-#include <cstdio>
 #include <string>
 
 namespace nettwin::re {
-
-std::optional<tb::SignalDiff> ReBinding::Compare(const Out& r, const Out& m) {
-  const auto diff = tb::DiffValues;
-  if (auto d = diff("s_ready_o", r.s_ready, m.s_ready)) return d;
-  if (!(r.m == m.m)) return tb::DiffStream("m", r.m, m.m);
-  if (!(r.dma == m.dma)) {
-    auto show = [](const DmaRequest& q) {
-      if (!q.valid) return std::string("idle");
-      char b[120];
-      std::snprintf(b, sizeof b, "write addr 0x%llx len %u off %u", static_cast<unsigned long long>(q.addr), q.len,
-                    q.off);
-      return std::string(b);
-    };
-    if (r.dma.valid && m.dma.valid && show(r.dma) == show(m.dma)) {
-      for (int i = 0; i < kDmaBeatBytes; ++i) {
-        if (auto d = diff("dma_req_data_o byte " + std::to_string(i), r.dma.data[static_cast<size_t>(i)],
-                          m.dma.data[static_cast<size_t>(i)]))
-          return d;
-      }
-    }
-    return tb::SignalDiff{"dma_req_*_o", show(r.dma), show(m.dma)};
-  }
-  if (auto d = diff("rep_valid_o", r.report.valid, m.report.valid)) return d;
-  if (r.report.valid && !(r.report == m.report)) {
-    auto show = [](const ReReport& p) {
-      char b[200];
-      std::snprintf(b, sizeof b,
-                    "event_num %llu data_id %u received %u segments %u length %u end_known %d at_end %d",
-                    static_cast<unsigned long long>(p.event_num), p.data_id, p.received, p.segments, p.length,
-                    p.end_known, p.at_end);
-      return std::string(b);
-    };
-    return tb::SignalDiff{"rep_*_o", show(r.report), show(m.report)};
-  }
-  if (auto d = diff("busy_o", r.busy, m.busy)) return d;
-  if (auto d = diff("cnt_in_o", r.cnt.in, m.cnt.in)) return d;
-  if (auto d = diff("cnt_used_o", r.cnt.used, m.cnt.used)) return d;
-  if (auto d = diff("cnt_completed_o", r.cnt.completed, m.cnt.completed)) return d;
-  if (auto d = diff("cnt_timed_out_o", r.cnt.timed_out, m.cnt.timed_out)) return d;
-  if (auto d = diff("cnt_out_o", r.cnt.out, m.cnt.out)) return d;
-  for (int i = 1; i < kReDropCodes; ++i) {
-    const std::string sig = std::string("cnt_drops_o[") + DropName(i - 1) + "]";
-    if (auto d = diff(sig, r.cnt.drops[static_cast<size_t>(i)], m.cnt.drops[static_cast<size_t>(i)])) return d;
-  }
-  return std::nullopt;
-}
 
 std::string ReStaticError(const ReStatic& s) {
   if (s.contexts < 1 || s.contexts > params::kReContexts)

@@ -1,11 +1,10 @@
 // How the reassembly engine plugs into the generic harness: its stream ports, the comparison of every
-// output (stream, report port, busy, every counter), its segment accounting (in = used + dropped), and the
+// output and its segment accounting (in = used + dropped; both generated from rtl/re/data/re.json), and the
 // side channel that drives each frame's arrival time and the configuration, collects the report port and
 // raises flush once every frame is in; with `buffer host` it is also the host memory the engine writes events to
 // (tb/common/host_memory.h), and it reads each event from its slot when the completion record arrives.
 #pragma once
 
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,20 +13,11 @@
 #include "model/re/re_model.h"
 #include "tb/common/harness.h"
 #include "tb/common/host_memory.h"
+#include "re_compare.h"  // NOLINT(build/include_subdir): generated from rtl/re/data/re.json
 
 namespace nettwin::re {
 
-struct ReBinding {
-  using In = ReIn;
-  using Out = ReOut;
-  static StreamPort* Source(In* in) { return &in->s; }
-  static bool SourceReady(const Out& o) { return o.s_ready; }
-  static void SetSinkReady(In* in, bool r) { in->m_ready = r; }
-  static bool SinkReady(const In& in) { return in.m_ready; }
-  static const StreamPort& Sink(const Out& o) { return o.m; }
-  static std::optional<tb::SignalDiff> Compare(const Out& rtl, const Out& model);
-  static tb::Accounting Account(const Out& o) { return tb::Accounting{o.cnt.in, o.cnt.used, o.cnt.Dropped()}; }
-};
+using ReBinding = ReBindingPorts;  // generated: streams s -> m, Compare, accounting (in = used + dropped)
 
 // The configuration inputs. The RTL's limits are its parameters: contexts <= ReContexts, buffer_bytes <=
 // ReBufBytes on chip, ReHostBufBytes (16 MiB) with `buffer host` (the golden model allows more contexts;

@@ -29,7 +29,7 @@ ReRunReport RunRe(const std::vector<Packet>& segments, const ReRunConfig& rc) {
   if (mem) rep.dma_writes = mem->writes(), rep.dma_write_bytes = mem->write_bytes();
   rep.mismatch_text = std::move(b.mismatch_text);
   const ReCycleCounters& c = rep.counters;
-  rep.conservation_ok = !rep.run.mismatch && !rep.run.hang && c.in == segments.size() && c.in == c.used + c.Dropped() &&
+  rep.conservation_ok = !rep.run.mismatch && !rep.run.hang && c.in == segments.size() && c.in == c.used + ReDropped(c) &&
                         rep.run.out.size() == c.out && c.out == c.completed && rep.reports.size() == c.timed_out &&
                         (rc.cfg.buffer != BufferMode::kHost || rep.host_events.size() == c.out);
   return rep;

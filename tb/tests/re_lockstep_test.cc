@@ -82,7 +82,7 @@ ReRunReport CheckOne(const std::vector<Packet>& segs, const Case& c) {
   for (size_t i = 0; i < std::min(rep.reports.size(), g.timeouts().size()); ++i) {
     const ReReport& r = rep.reports[i];
     const ReTimeout& t = g.timeouts()[i];
-    EXPECT_EQ(r.tick16, t.tick16) << i;
+    EXPECT_EQ(static_cast<uint16_t>(r.event_num), t.tick16) << i;
     EXPECT_EQ(r.event_num, t.event_num) << i;
     EXPECT_EQ(r.data_id, t.data_id) << i;
     EXPECT_EQ(r.received, t.received_bytes) << i;

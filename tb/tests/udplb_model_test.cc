@@ -49,7 +49,7 @@ TEST(UdplbModel, Test1PacketEngineEqualsExpectedByteForByte) {
   EXPECT_EQ(c.packets_out, 98u);
   EXPECT_EQ(c.replies, 10u);
   EXPECT_EQ(c.drops[static_cast<int>(Reason::kSrcBlocked)], 8u);
-  EXPECT_EQ(c.TotalDrops(), 8u);
+  EXPECT_EQ(UdplbDropped(c), 8u);
 }
 
 CfgWrite Write(int table, int index, const CfgData& d) {

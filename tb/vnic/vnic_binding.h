@@ -1,27 +1,17 @@
 // How the VNIC block plugs into the generic harness (both directions have the same ports): the stream
-// ports, output comparison (stream, port sideband, every counter), accounting, and the side channel that
+// ports, output comparison and accounting (generated from rtl/vnic/data/vnic.json), and the side channel that
 // programs the tables before the first frame and drives each input frame's VNIC port sideband.
 #pragma once
 
-#include <optional>
 #include <vector>
 
 #include "model/vnic/vnic_types.h"
 #include "tb/common/harness.h"
+#include "vnic_compare.h"  // NOLINT(build/include_subdir): generated from rtl/vnic/data/vnic.json
 
 namespace nettwin::vnic {
 
-struct VnicBinding {
-  using In = VnicIn;
-  using Out = VnicOut;
-  static StreamPort* Source(In* in) { return &in->s; }
-  static bool SourceReady(const Out& o) { return o.s_ready; }
-  static void SetSinkReady(In* in, bool r) { in->m_ready = r; }
-  static bool SinkReady(const In& in) { return in.m_ready; }
-  static const StreamPort& Sink(const Out& o) { return o.m; }
-  static std::optional<tb::SignalDiff> Compare(const Out& rtl, const Out& model);
-  static tb::Accounting Account(const Out& o);
-};
+using VnicBinding = VnicBindingPorts;  // generated: streams s -> m, Compare, accounting
 
 class VnicSide : public tb::SideChannel<VnicIn, VnicOut> {
  public:

@@ -1,37 +1,20 @@
-// The Verilated vnic_encap_top or vnic_decap_top (same ports) behind ClockedBlock.
+// The Verilated vnic_encap_top or vnic_decap_top (same ports) behind ClockedBlock, each inside its tb top
+// (vnic_encap_tb_top.sv / vnic_decap_tb_top.sv, generated from rtl/vnic/data/vnic.json with a model_* input
+// beside every output, docs/blockgen.md); Eval and ShowModel are the generated VnicRtlPorts'.
 #pragma once
 
-#include "model/vnic/vnic_types.h"
 #include <memory>
 
+#include "model/vnic/vnic_types.h"
 #include "tb/common/verilated_block.h"
+#include "vnic_rtl_ports.h"  // NOLINT(build/include_subdir): generated
 
 namespace nettwin::vnic {
 
 template <class VTop>
-class VnicRtl : public tb::VerilatedBlock<VTop, VnicIn, VnicOut> {
+class VnicRtl : public VnicRtlPorts<VTop> {
  public:
-  explicit VnicRtl(const char* name) : tb::VerilatedBlock<VTop, VnicIn, VnicOut>(name) {}
-
-  const VnicOut& Eval(const VnicIn& in) override {
-    VTop& t = this->top();
-    t.clk_i = 0;
-    tb::DriveS(t, in.s);
-    t.s_port_i = in.s_port;
-    t.m_ready_i = in.m_ready;
-    t.cfg_valid_i = in.cfg.valid;
-    t.cfg_table_i = in.cfg.table;
-    t.cfg_index_i = in.cfg.index;
-    for (int i = 0; i < static_cast<int>(params::kCfgDataBits) / 32; ++i) t.cfg_data_i[i] = in.cfg.data.Word32(i);
-    t.eval();
-    out_.s_ready = t.s_ready_o;
-    tb::SampleM(t, &out_.m);
-    out_.m_port = t.m_port_o;
-    out_.cnt.in = t.cnt_in_o;
-    out_.cnt.out = t.cnt_out_o;
-    for (int i = 0; i < kNumReasons; ++i) out_.cnt.drops[static_cast<size_t>(i)] = t.cnt_drops_o[i];
-    return out_;
-  }
+  explicit VnicRtl(const char* name) : VnicRtlPorts<VTop>(name) {}
 
  private:
   void IdleInputs() override {
@@ -39,12 +22,7 @@ class VnicRtl : public tb::VerilatedBlock<VTop, VnicIn, VnicOut> {
     this->top().m_ready_i = 0;
     this->top().cfg_valid_i = 0;
   }
-  VnicOut out_;
 };
-
-}  // namespace nettwin::vnic
-
-namespace nettwin::vnic {
 
 // The Verilated top of a direction (tb/vnic/vnic_rtl.cc: the only file that sees the Verilated headers).
 std::unique_ptr<tb::RtlBlock<VnicIn, VnicOut>> MakeVnicRtl(Direction dir);

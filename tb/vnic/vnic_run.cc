@@ -22,7 +22,7 @@ VnicRunReport RunVnic(const Tables& tables, const std::vector<Packet>& packets, 
   rep.counters = b.last.cnt;
   rep.out_ports = b.side->out_ports();
   rep.mismatch_text = std::move(b.mismatch_text);
-  const tb::Accounting acc{rep.counters.in, rep.counters.out, rep.counters.Dropped()};
+  const tb::Accounting acc{rep.counters.in, rep.counters.out, VnicDropped(rep.counters)};
   rep.conservation_ok = !rep.run.mismatch && !rep.run.hang && acc.in == packets.size() && acc.Drained() &&
                         rep.run.out.size() == rep.counters.out;
   return rep;

@@ -34,6 +34,9 @@ GROUPS_PATH = os.path.join(ROOT_DIR, "rtl", "common", "data", "port_groups.json"
 
 def load(block_or_path):
     p = block_or_path if block_or_path.endswith(".json") else path(block_or_path)
+    if not os.path.exists(p):
+        raise DescriptorError(f"no block descriptor {p} (an installed nettwin finds the repository through "
+                              "NETTWIN_ROOT: set it to the repository)")
     with open(p) as f:
         d = json.load(f)
     expand(d, p)
@@ -82,6 +85,11 @@ def expand(d, where, seen=()):
                 res.append(e)
         if side in d:
             d[side] = res
+@functools.lru_cache(maxsize=None)
+def block_drop_reasons(block):
+    """drop_reasons of a block's descriptor, read once: for the checkers, which call it when they first need
+    the list (not at import, so a tool whose --help imports them starts without the repository)."""
+    return tuple(drop_reasons(load(block)))
 
 
 class DescriptorError(ValueError):
@@ -156,28 +164,57 @@ def counters_group(d):
     return own[0]
 
 
+def tops(d):
+    """[(variant, rtl_top, tb_top)]: the block's RTL tops. One, with variant None, unless the descriptor has
+    `variants` (several tops with the same ports and one model, e.g. vnic's encap and decap directions)."""
+    if "variants" in d:
+        return [(v["name"], v["rtl_top"], v["tb_top"]) for v in d["variants"]["list"]]
+    return [(None, d["rtl_top"], d["tb_top"])]
+
+
+def variants(d):
+    """The variant names ([] for a block with one top)."""
+    return [v for v, _, _ in tops(d) if v is not None]
+
+
 def counters(d):
     return counters_group(d)["list"]
 
 
-def reasons(c):
-    """[(index or None, reason)] of a drop counter: one for a scalar, every named index of an array."""
-    if "count" in c:
-        return [(i, r) for i, r in enumerate(c["reasons"]) if r]
-    return [(None, c["reason"])]
+def reasons(c, variant=None):
+    """[(index or None, reason)] of a drop counter: one for a scalar, every named index of an array. An array
+    whose reasons differ per variant ({variant: [names]}, vnic): that variant's; with no variant given, every
+    index some variant names (named as the first variant that names it: what the accounting sums)."""
+    if "count" not in c:
+        return [(None, c["reason"])]
+    rs = c["reasons"]
+    if isinstance(rs, dict):
+        if variant is not None:
+            rs = rs[variant]
+        else:
+            lists = list(rs.values())
+            rs = [next((r[i] for r in lists if r[i]), None) for i in range(len(lists[0]))]
+    return [(i, r) for i, r in enumerate(rs) if r]
 
 
-def drop_reasons(d):
-    """Every drop reason of the block, in the descriptor's order (an array's named indexes in index order)."""
-    return [r for c in counters(d) if c["kind"] == "drop" for _, r in reasons(c)]
+def drop_reasons(d, variant=None):
+    """Every drop reason of the block (of one variant), in the descriptor's order (an array's named indexes in
+    index order)."""
+    return [r for c in counters(d) if c["kind"] == "drop" for _, r in reasons(c, variant)]
 
 
 def stats_keys(d):
-    """Top-level keys of the stats JSON that the counters fill: each counter's `stats` name, then `drops`."""
-    keys = [c["stats"] for c in counters(d) if c.get("stats")]
+    """Top-level keys of the stats JSON that the counters fill: each counter's `stats` name, then `drops`,
+    then the tables of `stats_rows` (udplb's "instances")."""
+    keys = [c["stats"] for c in counters(d) if c.get("stats") and not c.get("stats_row")]
     if drop_reasons(d):
         keys.append("drops")
-    return keys
+    return keys + list(counters_group(d).get("stats_rows", {}))
+
+
+def stats_row_columns(d, row):
+    """The keys of one object of a `stats_rows` table: its index key, then each array's `stats` name."""
+    return [counters_group(d)["stats_rows"][row]] + [c["stats"] for c in counters(d) if c.get("stats_row") == row]
 
 
 ENTRY_KINDS = ("stream", "port", "group", "packed", "cfg", "counters")
@@ -188,9 +225,13 @@ def validate(d, where):
     def fail(msg):
         raise DescriptorError(f"{where}: {msg}")
 
-    for k in ("block", "namespace", "struct_prefix", "rtl_top", "tb_top", "in", "out"):
+    for k in ("block", "namespace", "struct_prefix", "in", "out") + (() if "variants" in d else ("rtl_top", "tb_top")):
         if k not in d:
             fail(f"missing key {k!r}")
+    for v in d.get("variants", {}).get("list", []):
+        for k in ("name", "enumerator", "rtl_top", "tb_top"):
+            if k not in v:
+                fail(f"variant {v!r}: missing key {k!r}")
     names = set()
     for side in ("in", "out"):
         for e in d[side]:
@@ -204,6 +245,7 @@ def validate(d, where):
     if not counter_groups(d):
         fail("no counters group in `out`")
     seen_kinds = set()
+    rows_of = {r: set() for g in counter_groups(d) for r in g.get("stats_rows", {})}
     for g, c in [(g, c) for g in counter_groups(d) for c in g["list"]]:
         if c.get("kind") not in KINDS:
             fail(f"counter {c.get('name')!r}: kind must be one of {', '.join(KINDS)}")
@@ -220,22 +262,41 @@ def validate(d, where):
                 fail(f"counter {c['name']!r}: an {c['kind']!r} counter is one number, not an array")
             if c["kind"] == "drop":
                 rs = c.get("reasons")
-                if not isinstance(rs, list) or len(rs) != n:
-                    fail(f"drop counter array {c['name']!r} needs `reasons`, one per index ({n}; null or \"\" "
-                         f"for an index that is not a drop)")
-                if not any(rs) or "reason" in c:
-                    fail(f"drop counter array {c['name']!r}: name its reasons in `reasons`, not `reason`")
+                if isinstance(rs, dict):  # per variant
+                    if sorted(rs) != sorted(variants(d)):
+                        fail(f"drop counter array {c['name']!r}: `reasons` per variant needs one list for each of "
+                             f"{', '.join(variants(d)) or '(no variants)'}")
+                    lists = list(rs.values())
+                else:
+                    lists = [rs]
+                for rs in lists:
+                    if not isinstance(rs, list) or len(rs) != n:
+                        fail(f"drop counter array {c['name']!r} needs `reasons`, one per index ({n}; null or \"\" "
+                             f"for an index that is not a drop)")
+                    if not any(rs) or "reason" in c:
+                        fail(f"drop counter array {c['name']!r}: name its reasons in `reasons`, not `reason`")
             elif "reasons" in c:
                 fail(f"counter {c['name']!r}: `reasons` only on a drop counter")
         elif c["kind"] == "drop" and not c.get("reason"):
             fail(f"drop counter {c['name']!r} has no reason")
+        if c.get("stats_row"):
+            rows = g.get("stats_rows", {})
+            if c["stats_row"] not in rows or "count" not in c or not c.get("stats"):
+                fail(f"counter {c['name']!r}: stats_row needs an array with a `stats` key and the row table "
+                     f"in its group's `stats_rows` ({{table: index key}})")
+            rows_of[c["stats_row"]].add(count(c))
         w = resolve(counter_width(g, c))
         if not 1 <= w <= 64:
             fail(f"counter {c['name']!r}: width {w} (a counter is 1 to 64 bits)")
         seen_kinds.add(c["kind"])
-    dup = [r for r in set(drop_reasons(d)) if drop_reasons(d).count(r) > 1]
-    if dup:
-        fail(f"drop reason(s) {', '.join(sorted(dup))} named twice")
+    for r, counts in rows_of.items():
+        if len(counts) != 1:
+            fail(f"stats_rows table {r!r}: its arrays must have one same count (have {sorted(counts)})")
+    for v in variants(d) or [None]:
+        dr = drop_reasons(d, v)
+        dup = [r for r in set(dr) if dr.count(r) > 1]
+        if dup:
+            fail(f"drop reason(s) {', '.join(sorted(dup))} named twice")
     for k in ("in", "out"):
         if k not in seen_kinds:
             fail(f"no counter of kind {k!r} (packets_in = packets_out + drops needs both)")

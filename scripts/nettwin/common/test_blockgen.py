@@ -111,7 +111,7 @@ class ArrayCountersTest(unittest.TestCase):
             with open(rtl, "w") as f:
                 f.write("module arr_top\n(\n" + ",\n".join(decl) + "\n);\nendmodule\n")
             orig = blockgen.rtl_path
-            blockgen.rtl_path = lambda d: rtl
+            blockgen.rtl_path = lambda d, rtl_top=None: rtl
             try:
                 errs = [e for e in blockgen.check(self.d, "arr.json") if "counter table" not in e]
                 self.assertEqual(errs, [])
@@ -136,6 +136,26 @@ class ArrayCountersTest(unittest.TestCase):
         d["out"].append({"cfg": "cfg"})
         with self.assertRaises(blockdesc.DescriptorError):
             blockdesc.validate(d, "arr")
+
+    def test_stats_rows(self):
+        """udplb's per-instance arrays written as one table of objects; a row array must say its table."""
+        d = blockdesc.load("udplb")
+        self.assertEqual(blockdesc.stats_keys(d)[-2:], ["drops", "instances"])
+        self.assertEqual(blockdesc.stats_row_columns(d, "instances"), ["lb_id", "rx", "rx_v2", "rx_v3", "tx", "drops"])
+        code = blockgen.gen_stats_h(d, "udplb.json")
+        self.assertIn('j << "  \\"instances\\": [";', code)
+        self.assertIn('<< ", \\"drops\\": " << c.inst_drops[i] << "}";', code)
+        self.assertIn("static constexpr const char* kDropsReasons[params::kUdplbDropReasons] = {nullptr, "
+                      '"parse_error"', blockgen.gen_ports_h(d, "udplb.json"))
+        for change in ({"stats_row": "nope"}, {"count": 4}):
+            d = blockdesc.load("udplb")
+            blockdesc.counters(d)[-1].update(change)
+            with self.assertRaises(blockdesc.DescriptorError, msg=str(change)):
+                blockdesc.validate(d, "udplb")
+
+    def test_lb_and_udplb_agree_with_rtl_and_docs(self):
+        for b in ("lb", "udplb"):
+            self.assertEqual(blockgen.check(blockdesc.load(b), b + ".json"), [])
 
     def test_generated_cpp_compiles_and_runs(self):
         """The generated struct, Compare, accounting, stats and CountersJson for arrays, compiled and run
@@ -252,6 +272,65 @@ int main() {
   return 0;
 }
 '''
+
+class VariantsAndRecordsTest(unittest.TestCase):
+    """vnic: one descriptor, two RTL tops, drop reasons per variant; re: records (rep_*, dma_req_*) compared
+    while their valid member is set, a byte-array member, enum ports and C++ field names (docs/blockgen.md)."""
+
+    def test_vnic_both_tops_checked_and_generated(self):
+        d = blockdesc.load("vnic")
+        self.assertEqual([t for _, t, _ in blockdesc.tops(d)], ["vnic_encap_top", "vnic_decap_top"])
+        self.assertEqual(blockgen.check(d, "vnic.json"), [])
+        with tempfile.TemporaryDirectory() as out:
+            self.assertEqual(blockgen.main([blockdesc.path("vnic"), "--out", out]), 0)
+            for t in ("vnic_encap_tb_top", "vnic_decap_tb_top"):
+                top = open(os.path.join(out, t + ".sv")).read()
+                self.assertIn(f"module {t}", top)
+                self.assertIn("logic [vnic_pkg::NumReasons*32-1:0] model_cnt_drops_i", " ".join(top.split()))
+                # a pkg:: width is a parameter (logic [..]), not a packed-struct type as naa's conn_info_o is
+                self.assertIn("input logic [vnic_pkg::PortIdxBits-1:0] model_m_port_i", " ".join(top.split()))
+            stats = open(os.path.join(out, "vnic_counter_stats.h")).read()
+            self.assertIn("Direction v", stats)
+            self.assertIn('\\"dlid_zero\\": " << c.drops[4]', stats)
+            self.assertIn('\\"pkey_mismatch\\": " << c.drops[8]', stats)
+            ports = open(os.path.join(out, "vnic_ports.h")).read()
+            self.assertIn("enum class Direction { kEncap, kDecap };", ports)
+
+    def test_vnic_reasons_per_variant(self):
+        d = blockdesc.load("vnic")
+        self.assertEqual(blockdesc.drop_reasons(d, "encap"), ["runt", "too_long", "port_disabled", "dlid_zero"])
+        self.assertEqual(len(blockdesc.drop_reasons(d, "decap")), 8)
+        # the accounting sums every index some variant names: 1..8
+        self.assertEqual([i for i, _ in blockdesc.reasons(blockdesc.counters(d)[2])], list(range(1, 9)))
+        bad = copy.deepcopy(d)
+        rs = blockdesc.counters(bad)[2]["reasons"]
+        rs["encrypt"] = rs.pop("encap")
+        with self.assertRaises(blockdesc.DescriptorError):
+            blockdesc.validate(bad, "test")
+
+    def test_a_port_missing_in_one_variant_fails(self):
+        d = copy.deepcopy(blockdesc.load("vnic"))
+        d["out"].insert(0, {"port": "extra", "ctype": "bool", "width": 1})
+        errs = blockgen.check(d, "vnic.json")
+        self.assertTrue(any("extra_o" in e and "not in vnic_encap_top" in e for e in errs), errs)
+        self.assertTrue(any("extra_o" in e and "not in vnic_decap_top" in e for e in errs), errs)
+
+    def test_re_records_enums_and_fields(self):
+        d = blockdesc.load("re")
+        self.assertEqual(blockgen.check(d, "re.json"), [])
+        cmp = blockgen.gen_compare_h(d, "re.json")
+        self.assertIn('if (r.report.valid != m.report.valid) return tb::DiffValues("rep_valid_o"', cmp)
+        self.assertIn("if (r.report.valid && r.report.length != m.report.length)", cmp)
+        self.assertIn('if (r.dma.valid && r.dma.write && r.dma.data != m.dma.data) {\n    return tb::DiffBytes("dma_req_data_o"', cmp)
+        self.assertIn("if (r.dma.valid && r.dma.addr != m.dma.addr)", cmp)
+        adapter = blockgen.gen_rtl_ports_h(d, "re.json")
+        self.assertIn("t.s_time_i = in.s_time_ns;", adapter)
+        self.assertIn("t.cfg_lb_drop_i = static_cast<bool>(in.cfg_lb_header);", adapter)
+        self.assertIn("tb::GetBytes(t.dma_req_data_o, out->dma.data.data(), out->dma.data.size());", adapter)
+        ports = blockgen.gen_ports_h(d, "re.json")
+        self.assertIn("HeaderFormat cfg_format = HeaderFormat::kEvio6;", ports)
+        self.assertIn("ReReport report;", ports)
+        self.assertEqual(blockdesc.drop_reasons(d)[0], "runt")
 
 
 class PackedAndSharedTest(unittest.TestCase):

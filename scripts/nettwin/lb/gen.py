@@ -572,7 +572,7 @@ def main(argv=None):
         ap.error("--guard must be 0..20")
     text, frames, manifest, segs = generate(a.seed, a.packets, a.guard)
     reasons, feats = coverage(frames, segs, manifest)
-    missing = [r for r in lb_ref.DROP_REASONS if r not in reasons]
+    missing = [r for r in lb_ref.drop_reasons() if r not in reasons]
     if "forward" not in reasons:
         missing.append("forward")
     missing += [f for f in FEATURES + ["truncated " + t for t in TRUNCATIONS] if f not in feats]

@@ -17,6 +17,7 @@ import sys
 from dataclasses import dataclass
 from typing import Optional
 
+from nettwin.common import blockdesc
 from nettwin.common.pcap import InputError, read_pcap, write_pcap  # noqa: F401
 from nettwin.lb import tables as lb_tables
 from nettwin.lb.tables import ETH_IPV4, ETH_IPV6, LB_PORT, ScriptError
@@ -26,13 +27,12 @@ LB_VERSION = 1
 LB_HDR = 12
 UDP_HDR = 8
 
-# Every drop reason of docs/lb.md, in check order (used for stats and coverage reports).
-DROP_REASONS = (
-    "runt", "not_ip", "truncated", "bad_ip", "ip_fragment", "not_udp", "not_lb_port",
-    "bad_length", "bad_magic", "bad_version", "udp6_zero_csum",
-    "filter_miss", "filter_drop", "epoch_miss", "epoch_drop",
-    "calendar_miss", "calendar_drop", "member_miss", "member_drop",
-)
+
+
+def drop_reasons():
+    """Every drop reason of docs/lb.md, in check order (used for stats and coverage reports): the named indexes
+    of lb's drops_o, from its descriptor rtl/lb/data/lb.json (docs/blockgen.md)."""
+    return blockdesc.block_drop_reasons("lb")
 
 
 @dataclass
@@ -260,7 +260,7 @@ def stats_of(verdicts):
             drops[v.reason] = drops.get(v.reason, 0) + 1
     return {"packets_in": len(verdicts),
             "packets_out": sum(1 for v in verdicts if v.reason is None),
-            "drops": {r: drops[r] for r in DROP_REASONS if r in drops}}
+            "drops": {r: drops[r] for r in drop_reasons() if r in drops}}
 
 
 def main(argv=None):

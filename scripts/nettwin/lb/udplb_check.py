@@ -25,6 +25,7 @@ import argparse
 import json
 import sys
 
+from nettwin.common import blockdesc
 from nettwin.common.pcap import InputError, read_pcap
 from nettwin.lb import udplb_ref as R
 from nettwin.common.report import Report
@@ -68,21 +69,31 @@ def compare_frames(rep, exp, got):
     return equal
 
 
+def stats_keys():
+    """The counters' keys of the stats JSON, from udplb's descriptor (docs/blockgen.md): the scalar counters,
+    and the columns of the "instances" rows (after their index key lb_id)."""
+    d = blockdesc.load("udplb")
+    return ([k for k in blockdesc.stats_keys(d) if k not in ("drops", "instances")],
+            blockdesc.stats_row_columns(d, "instances")[1:])
+
+
 def normalize_stats(st):
     """The comparable part of a stats JSON (reference's or DUT's)."""
-    out = {k: st.get(k) for k in ("packets_in", "packets_out", "to_host", "replies")}
+    scalar_keys, instance_keys = stats_keys()
+    out = {k: st.get(k) for k in scalar_keys}
     drops = st.get("drops") or {}
-    for r in R.DROP_REASONS:
+    reasons = R.drop_reasons()
+    for r in reasons:
         out["drops." + r] = drops.get(r, 0)
     for r in drops:
-        if r not in R.DROP_REASONS:
+        if r not in reasons:
             out["drops." + r] = drops[r]
     inst = st.get("instances") or {}
     if isinstance(inst, list):
         inst = {str(e.get("lb_id", i)): e for i, e in enumerate(inst)}
     for i in range(R.T.INSTANCES):
         e = inst.get(str(i)) or {}
-        for k in ("rx", "rx_v2", "rx_v3", "tx", "drops"):
+        for k in instance_keys:
             out[f"instances[{i}].{k}"] = e.get(k, 0)
     return out
 

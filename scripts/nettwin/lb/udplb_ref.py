@@ -15,21 +15,30 @@ Exit 0, or 2 with `udplb_ref: error: ...` for a refused script (udplb_tables.py 
 unreadable pcap.
 """
 import argparse
+import functools
 import json
 import sys
 from dataclasses import dataclass
 from typing import Optional
 
+from nettwin.common import blockdesc
 from nettwin.common.pcap import InputError, read_pcap, write_pcap
 from nettwin.lb import udplb_tables as T
 from nettwin.lb.tables import ScriptError
 
-DROP_REASONS = ("parse_error", "l2_dst_miss", "not_ip", "l3_dst_miss", "arp_mismatch", "icmp_mismatch",
-                "icmp_dest_unreach", "icmp_unhandled", "nd_mismatch", "src_blocked", "no_lb_header",
-                "ttl_expired", "epoch_miss", "calendar_miss", "member_miss", "member_soft_evicted",
-                "member_deregistered")
-# Reasons counted per instance too (the instance is known from the L3 stage on).
-INSTANCE_REASONS = DROP_REASONS[DROP_REASONS.index("arp_mismatch"):]
+
+
+def drop_reasons():
+    """Every drop reason, in code order: the named indexes of udplb's drops_o, from its descriptor
+    rtl/lb/data/udplb.json (docs/blockgen.md)."""
+    return blockdesc.block_drop_reasons("udplb")
+
+
+@functools.lru_cache(maxsize=None)
+def instance_reasons():
+    """Reasons counted per instance too (the instance is known from the L3 stage on)."""
+    r = drop_reasons()
+    return r[r.index("arp_mismatch"):]
 LB_HDR = 16
 LB_MAGIC = 0x4C42
 
@@ -460,7 +469,7 @@ def expected_run(tables_path, frames, ttl_decrement=True, ingress_port=0):
 
 def stats_of(verdicts):
     """The counters of docs/lb-udplb.md "Counters" (every reason and every instance present)."""
-    drops = dict.fromkeys(DROP_REASONS, 0)
+    drops = dict.fromkeys(drop_reasons(), 0)
     inst = [dict(lb_id=i, rx=0, rx_v2=0, rx_v3=0, tx=0, drops=0) for i in range(T.INSTANCES)]
     st = {"packets_in": len(verdicts), "packets_out": 0, "to_host": 0, "replies": 0}
     for v in verdicts:
@@ -470,7 +479,7 @@ def stats_of(verdicts):
             inst[v.lb_id]["rx_v%d" % v.version] += 1
         if v.reason:
             drops[v.reason] += 1
-            if v.reason in INSTANCE_REASONS:
+            if v.reason in instance_reasons():
                 inst[v.lb_id]["drops"] += 1
             continue
         st["packets_out"] += 1

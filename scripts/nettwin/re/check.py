@@ -21,12 +21,16 @@ import os
 import re
 import sys
 
+from nettwin.common import blockdesc
 from nettwin.common.paths import ROOT_DIR
 from nettwin.common.pcap import InputError, read_pcap
 from nettwin.common.report import Fail, Report  # Fail: the checker stops at the first failed check
 
-DROPS = ["runt", "not_ip", "truncated", "not_udp", "empty", "too_big", "inconsistent", "duplicate", "overlap",
-         "no_context", "no_range", "bad_version", "lb_header"]
+# The drop reasons in reason-code order and the report's counter keys: the block descriptor's (rtl/re/data/re.json).
+DESCRIPTOR = blockdesc.load("re")
+DROPS = blockdesc.drop_reasons(DESCRIPTOR)
+COUNTER_KEYS = ("segments_in", "segments_used", "events_completed", "events_timed_out", "drops")
+assert set(COUNTER_KEYS) <= set(blockdesc.stats_keys(DESCRIPTOR)), "check.py reads a key the block lacks"
 
 
 def _pkg_param(name):
@@ -273,7 +277,7 @@ def check(d, events_path, report_path, config_path=None, host_data_path=None):
     with open(os.path.join(d, "source.json")) as f:
         source = json.load(f)["events"]
     st, events, incomplete, dropped_keys = reference(frames, cfg)
-    for k in ("segments_in", "segments_used", "events_completed", "events_timed_out", "drops"):
+    for k in COUNTER_KEYS:
         if rep[k] != st[k]:
             raise Fail("%s: report %s, reference %s" % (k, rep[k], st[k]), "counters")
     if rep["segments_in"] != rep["segments_used"] + sum(rep["drops"].values()):

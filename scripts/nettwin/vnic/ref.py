@@ -6,6 +6,8 @@ drop reason of every rejected packet.
   encap(frame, port, cfg) -> (packet | None, reason)
   decap(packet, cfg)      -> (frame | None, port, reason)
 """
+from nettwin.common import blockdesc
+
 from . import linux_ref
 from .layers import HDR_LEN, L4_ETH, TRAILER_LEN, decode_header, encode_header, icrc16b, pad_for
 
@@ -13,9 +15,9 @@ PORTS = 16
 MAC_ENTRIES = 64
 MAX_ETH = 16351          # 2047 quadwords - 25
 MIN_PKT = 40             # 20 + 14 + 5, quadword aligned
-ENCAP_REASONS = ["runt", "too_long", "port_disabled", "dlid_zero"]
-DECAP_REASONS = ["runt", "bad_l2", "bad_l4", "length_mismatch", "bad_icrc", "bad_pad", "unknown_veswid",
-                 "pkey_mismatch"]
+# The drop reasons of each direction, in reason-code order: the block descriptor's (rtl/vnic/data/vnic.json).
+ENCAP_REASONS = blockdesc.drop_reasons(blockdesc.load("vnic"), "encap")
+DECAP_REASONS = blockdesc.drop_reasons(blockdesc.load("vnic"), "decap")
 PORT_KEYS = {"veswid": 0xFFFF, "pkey": 0xFFFF, "slid": 0xFFFFFF, "sc": 31, "rc": 7, "ucast_dlid": 0xFFFFFF,
              "mcast_dlid": 0xFFFFFF, "entropy": 0xFFFF, "sc_mc": 31, "rc_word": 0xFFFFFFFF}
 LINUX_ONLY = ("sc_mc", "rc_word", "pcp_sc_uc", "pcp_sc_mc")  # profile linux's keys
