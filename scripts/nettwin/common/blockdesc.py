@@ -36,7 +36,7 @@ def load(block_or_path):
     p = block_or_path if block_or_path.endswith(".json") else path(block_or_path)
     if not os.path.exists(p):
         raise DescriptorError(f"no block descriptor {p} (an installed nettwin finds the repository through "
-                              "NETTWIN_ROOT: set it to the repository)")
+                              "NETTWIN_ROOT: set NETTWIN_ROOT to the repository)")
     with open(p) as f:
         d = json.load(f)
     expand(d, p)
