@@ -16,24 +16,23 @@ import json
 import os
 import re
 
-from nettwin.common.paths import ROOT_DIR
+from nettwin.common.paths import DESCRIPTOR_RTL_DIR
 
 
 def path(block):
     """rtl/<block>/data/<block>.json, or rtl/<dir>/data/<block>.json for a block whose RTL shares a folder
     (udplb in rtl/lb/; the descriptor then says "rtl_dir": "lb")."""
-    own = os.path.join(ROOT_DIR, "rtl", block, "data", block + ".json")
+    own = os.path.join(DESCRIPTOR_RTL_DIR, block, "data", block + ".json")
     if os.path.exists(own):
         return own
-    found = sorted(glob.glob(os.path.join(ROOT_DIR, "rtl", "*", "data", block + ".json")))
+    found = sorted(glob.glob(os.path.join(DESCRIPTOR_RTL_DIR, "*", "data", block + ".json")))
     return found[0] if found else own
 
 
 def load(block_or_path):
     p = block_or_path if block_or_path.endswith(".json") else path(block_or_path)
     if not os.path.exists(p):
-        raise DescriptorError(f"no block descriptor {p} (an installed nettwin finds the repository through "
-                              "NETTWIN_ROOT: set it to the repository)")
+        raise DescriptorError(f"no block descriptor {p}")
     with open(p) as f:
         d = json.load(f)
     validate(d, p)
@@ -55,7 +54,7 @@ class DescriptorError(ValueError):
 def sv_params():
     """{name: value} of every `localparam int unsigned Name = <literal>;` of rtl/common/nt_pkg.sv (the lines
     CMake turns into nt_params.h's params::kName)."""
-    with open(os.path.join(ROOT_DIR, "rtl", "common", "nt_pkg.sv")) as f:
+    with open(os.path.join(DESCRIPTOR_RTL_DIR, "common", "nt_pkg.sv")) as f:
         return {m.group(1): int(m.group(2))
                 for m in re.finditer(r"localparam\s+int\s+unsigned\s+(\w+)\s*=\s*(\d+)\s*;", f.read())}
 
