@@ -23,6 +23,8 @@ mkdir -p "$T/src/scripts"
 cp "$ROOT/pyproject.toml" "$T/src/"
 cp "$ROOT/scripts/README.md" "$T/src/scripts/"
 cp -r "$ROOT/scripts/nettwin" "$ROOT/scripts/dissectors" "$T/src/scripts/"
+# the block descriptors and nt_pkg.sv (package data nettwin.rtl, pyproject.toml)
+(cd "$ROOT" && for f in rtl/*/*_pkg.sv rtl/*/data/*.json; do mkdir -p "$T/src/$(dirname "$f")"; cp "$f" "$T/src/$f"; done)
 find "$T/src" -name __pycache__ -prune -exec rm -rf {} +
 
 "$PY" -m venv --without-pip --system-site-packages "$T/venv" || fail "cannot make a venv"

@@ -16,20 +16,20 @@ import json
 import os
 import re
 
-from nettwin.common.paths import ROOT_DIR
+from nettwin.common.paths import DESCRIPTOR_RTL_DIR
 
 
 def path(block):
     """rtl/<block>/data/<block>.json, or rtl/<dir>/data/<block>.json for a block whose RTL shares a folder
     (udplb in rtl/lb/; the descriptor then says "rtl_dir": "lb")."""
-    own = os.path.join(ROOT_DIR, "rtl", block, "data", block + ".json")
+    own = os.path.join(DESCRIPTOR_RTL_DIR, block, "data", block + ".json")
     if os.path.exists(own):
         return own
-    found = sorted(glob.glob(os.path.join(ROOT_DIR, "rtl", "*", "data", block + ".json")))
+    found = sorted(glob.glob(os.path.join(DESCRIPTOR_RTL_DIR, "*", "data", block + ".json")))
     return found[0] if found else own
 
 
-GROUPS_PATH = os.path.join(ROOT_DIR, "rtl", "common", "data", "port_groups.json")
+GROUPS_PATH = os.path.join(DESCRIPTOR_RTL_DIR, "common", "data", "port_groups.json")
 
 
 def load(block_or_path):
@@ -106,7 +106,7 @@ def counter_groups(d):
 def sv_params():
     """{name: value} of every `localparam int unsigned Name = <literal>;` of rtl/common/nt_pkg.sv (the lines
     CMake turns into nt_params.h's params::kName)."""
-    with open(os.path.join(ROOT_DIR, "rtl", "common", "nt_pkg.sv")) as f:
+    with open(os.path.join(DESCRIPTOR_RTL_DIR, "common", "nt_pkg.sv")) as f:
         return {m.group(1): int(m.group(2))
                 for m in re.finditer(r"localparam\s+int\s+unsigned\s+(\w+)\s*=\s*(\d+)\s*;", f.read())}
 
@@ -116,7 +116,7 @@ def pkg_param(name):
     """The value of `pkg::Name`, a `Name = <literal>` localparam of another package rtl/*/pkg.sv (rdma_pkg::
     NumDrops), or None."""
     pkg, _, n = name.partition("::")
-    for f in sorted(glob.glob(os.path.join(ROOT_DIR, "rtl", "*", pkg + ".sv"))):
+    for f in sorted(glob.glob(os.path.join(DESCRIPTOR_RTL_DIR, "*", pkg + ".sv"))):
         with open(f) as fh:
             m = re.search(r"\b" + n + r"\s*=\s*(\d+)\s*[,;]", fh.read())
         if m:

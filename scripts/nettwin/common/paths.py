@@ -15,6 +15,11 @@ ROOT_DIR = os.environ.get("NETTWIN_ROOT") or os.path.dirname(PACKAGE_PARENT)
 _INSTALLED_DISSECTORS = os.path.join(PACKAGE_PARENT, "nettwin", "dissectors")
 DISSECTORS_DIR = (_INSTALLED_DISSECTORS if os.path.isdir(_INSTALLED_DISSECTORS)
                   else os.path.join(ROOT_DIR, "scripts", "dissectors"))
+# the block descriptors (rtl/<dir>/data/<block>.json) and rtl/common/nt_pkg.sv; installed, the package data
+# nettwin/rtl/ (the same files, pyproject.toml)
+_INSTALLED_RTL = os.path.join(PACKAGE_PARENT, "nettwin", "rtl")
+DESCRIPTOR_RTL_DIR = (_INSTALLED_RTL if os.path.isdir(_INSTALLED_RTL) and not os.environ.get("NETTWIN_ROOT")
+                      else os.path.join(ROOT_DIR, "rtl"))
 
 PY = "/usr/bin/python3"  # the interpreter that has Scapy (Debian's python3-scapy)
 
