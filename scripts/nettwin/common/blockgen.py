@@ -441,14 +441,27 @@ def gen_rtl_ports_h(d, src):
         else:
             o += drive("t", f"model_{x.sv}_i", x, "m." + x.cpp)
     o.append("}\n\n")
-    o.append(f"// The Verilated adapter's generated part (VTop: the Verilated tb top): Eval drives the inputs, evaluates\n"
-             f"// and samples the outputs; ShowModel puts the model's outputs on the model_* inputs. A block's adapter\n"
-             f"// derives from it and adds IdleInputs (what must be idle in reset).\n"
+    idle = [f"{x}_valid_i" if kind == "stream" else "cfg_valid_i" if kind == "cfg" else f"{x.sv}_i"
+            for kind, x in flat(d["in"])
+            if kind in ("stream", "cfg") or (x.width == 1 and x.sv.endswith(("_valid", "_ready")))]
+    tops = blockdesc.tops(d)
+    show = any(t for _, _, t in tops)  # the model_* inputs exist only in a tb top
+    ctor = ""
+    if len(tops) == 1:
+        ctor = f"  {p}RtlPorts() : {p}RtlPorts(\"{tops[0][2] or tops[0][1]}\") {{}}\n"
+    o.append(f"// The Verilated adapter's generated part (VTop: the Verilated {'tb' if show else 'RTL'} top): Eval drives the inputs,\n"
+             f"// evaluates and samples the outputs;{' ShowModel puts the model outputs on the model_* inputs;' if show else ''}\n"
+             f"// IdleInputs (in reset) clears every input stream's and port's valid and ready. A block's adapter is\n"
+             f"// this class, or derives from it to idle more inputs.\n"
              f"template <class VTop>\nclass {p}RtlPorts : public tb::VerilatedBlock<VTop, {p}In, {p}Out> {{\n"
              f" public:\n  explicit {p}RtlPorts(const char* name) : tb::VerilatedBlock<VTop, {p}In, {p}Out>(name) {{}}\n"
+             f"{ctor}"
              f"  const {p}Out& Eval(const {p}In& in) override {{\n    VTop& t = this->top();\n    t.clk_i = 0;\n"
-             f"    Drive{p}In(t, in);\n    t.eval();\n    Sample{p}Out(t, &out_);\n    return out_;\n  }}\n"
-             f"  void ShowModel(const {p}Out& m) override {{\n    Show{p}Model(this->top(), m);\n    this->top().eval();\n  }}\n\n"
+             f"    Drive{p}In(t, in);\n    t.eval();\n    Sample{p}Out(t, &out_);\n    return out_;\n  }}\n")
+    if show:
+        o.append(f"  void ShowModel(const {p}Out& m) override {{\n    Show{p}Model(this->top(), m);\n    this->top().eval();\n  }}\n")
+    o.append("\n protected:\n  void IdleInputs() override {\n"
+             + "".join(f"    this->top().{n} = 0;\n" for n in idle) + "  }\n\n"
              f" private:\n  {p}Out out_;\n}};\n\n")
     return finish(d, o)
 
@@ -526,14 +539,15 @@ def gen_compare_h(d, src):
                  f"inline tb::Accounting Account{p}(const {p}Out& o) {{\n"
                  f"  return tb::Accounting{{o.{cg['counters']}.{one['in']}, o.{cg['counters']}.{one['out']}, "
                  f"{p}Dropped(o.{cg['counters']})}};\n}}\n\n")
-        o += gen_binding_ports(d, p)
+    o += gen_binding_ports(d, p)
     return finish(d, o)
 
 
 def gen_binding_ports(d, p):
     """<P>BindingPorts: the port part of a harness Binding (tb/common/harness.h) for a block with one `source`
     and one `sink` stream whose readies are the ports <source>_ready_o and <sink>_ready_i; a block's Binding
-    derives from it and adds what is its own. Nothing for another shape."""
+    derives from it and adds what is its own (with `"accounting": "custom"`, its Account). Nothing for another
+    shape."""
     def streams(side, role):
         return [e["stream"] for e in d[side] if e.get("role") == role]
     def port(side, name):
@@ -542,8 +556,12 @@ def gen_binding_ports(d, p):
     if len(src) != 1 or len(snk) != 1 or not port("out", src[0] + "_ready") or not port("in", snk[0] + "_ready"):
         return []
     s, m = src[0], snk[0]
-    return [f"// The harness binding's port part: source stream {s}, sink stream {m}, the generated Compare and\n"
-            f"// accounting (a block's Binding derives from it).\n"
+    custom = d.get("accounting") == "custom"
+    account = ("" if custom else
+               f"  static tb::Accounting Account(const Out& o) {{ return Account{p}(o); }}\n")
+    return [f"// The harness binding's port part: source stream {s}, sink stream {m}, the generated Compare"
+            + (" (the\n// accounting is the block's: its Binding derives from this and adds Account).\n" if custom else
+               " and\n// accounting (a block's Binding derives from it).\n") +
             f"struct {p}BindingPorts {{\n"
             f"  using In = {p}In;\n  using Out = {p}Out;\n"
             f"  static StreamPort* Source(In* in) {{ return &in->{s}; }}\n"
@@ -552,7 +570,7 @@ def gen_binding_ports(d, p):
             f"  static bool SinkReady(const In& in) {{ return in.{m}_ready; }}\n"
             f"  static const StreamPort& Sink(const Out& o) {{ return o.{m}; }}\n"
             f"  static std::optional<tb::SignalDiff> Compare(const Out& r, const Out& m) {{ return Compare{p}Out(r, m); }}\n"
-            f"  static tb::Accounting Account(const Out& o) {{ return Account{p}(o); }}\n}};\n\n"]
+            f"{account}}};\n\n"]
 
 
 def gen_stats_h(d, src):

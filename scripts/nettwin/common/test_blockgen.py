@@ -360,6 +360,27 @@ class PackedAndSharedTest(unittest.TestCase):
         self.assertIn("input  rdma_pkg::cqe_t", top)
         self.assertIn("model_dma_req_data_i", top)
 
+    def test_adapter_and_binding_are_generated(self):
+        # rdma ("accounting": "custom"): BindingPorts without Account (the block's Binding adds its own)
+        cmp = blockgen.gen_compare_h(blockdesc.load("rdma"), "rdma.json")
+        self.assertIn("struct RdmaBindingPorts {", cmp)
+        self.assertNotIn("Account(", cmp)
+        # IdleInputs clears the input streams' valids, cfg_valid_i and the 1-bit *_valid / *_ready inputs
+        rtl = blockgen.gen_rtl_ports_h(blockdesc.load("rdma"), "rdma.json")
+        idle = rtl[rtl.index("void IdleInputs() override"):]
+        idle = idle[:idle.index("}")]
+        for n in ("s_valid_i", "m_ready_i", "dma_req_ready_i", "dma_rsp_valid_i", "cfg_valid_i"):
+            self.assertIn(f"this->top().{n} = 0;", idle)
+        self.assertNotIn("dma_rsp_last_i", idle)
+        self.assertIn('RdmaRtlPorts() : RdmaRtlPorts("rdma_tb_top") {}', rtl)
+        self.assertIn("void ShowModel(", rtl)
+        # reroute has no tb top: no model_* inputs, so no ShowModel; the default constructor names the RTL top
+        rtl = blockgen.gen_rtl_ports_h(blockdesc.load("reroute"), "reroute.json")
+        self.assertNotIn("void ShowModel(", rtl)
+        self.assertIn('RerouteRtlPorts() : RerouteRtlPorts("reroute_top") {}', rtl)
+        # vnic has two tops: no default constructor
+        self.assertNotIn("VnicRtlPorts() :", blockgen.gen_rtl_ports_h(blockdesc.load("vnic"), "vnic.json"))
+
     def test_naa_keeps_its_hand_written_structs(self):
         d = blockdesc.load("naa")
         self.assertEqual(blockgen.check(d, "naa.json"), [])
