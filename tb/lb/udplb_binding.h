@@ -1,32 +1,18 @@
 // How the udplb program's top (udplb_top) plugs into the generic harness: its stream ports, the comparison of
-// every output (stream, egress port, every counter), packet accounting, and the script feeder that also
-// drives the ingress port.
+// every output (stream, egress port, every counter) and packet accounting (generated from
+// rtl/lb/data/udplb.json), and the script feeder that also drives the ingress port.
 #pragma once
 
-#include <optional>
 #include <vector>
 
 #include "model/lb/udplb_types.h"
 #include "tb/common/harness.h"
-#include "udplb_compare.h"
 #include "tb/lb/segment_feeder.h"
+#include "udplb_compare.h"  // NOLINT(build/include_subdir): generated
 
 namespace nettwin::lb::udplb {
 
-struct UdplbBinding {
-  using In = UdplbIn;
-  using Out = UdplbOut;
-  static StreamPort* Source(In* in) { return &in->s; }
-  static bool SourceReady(const Out& o) { return o.s_ready; }
-  static void SetSinkReady(In* in, bool r) { in->m_ready = r; }
-  static bool SinkReady(const In& in) { return in.m_ready; }
-  static const StreamPort& Sink(const Out& o) { return o.m; }
-  // Generated from rtl/lb/data/udplb.json: every output, the first difference in tb/common/compare.h's format.
-  static std::optional<tb::SignalDiff> Compare(const Out& rtl, const Out& model) {
-    return CompareUdplbOut(rtl, model);
-  }
-  static tb::Accounting Account(const Out& o) { return AccountUdplb(o); }
-};
+using UdplbBinding = UdplbBindingPorts;  // generated: streams s -> m, Compare, accounting
 
 // The script's writes, and every frame offered on one ingress port.
 class UdplbFeeder : public SegmentFeeder<UdplbIn, UdplbOut> {

@@ -1,21 +1,12 @@
-// The Verilated udplb_top (inside udplb_tb_top, which also traces the model's outputs) behind ClockedBlock.
+// The Verilated udplb_top inside udplb_tb_top (which also traces the model's outputs) behind ClockedBlock: the
+// generated UdplbRtlPorts (rtl/lb/data/udplb.json, docs/blockgen.md) is the whole adapter.
 #pragma once
 
 #include "Vudplb_tb_top.h"
-#include "model/lb/udplb_types.h"
-#include "tb/common/verilated_block.h"
+#include "udplb_rtl_ports.h"  // NOLINT(build/include_subdir): generated
 
 namespace nettwin::lb::udplb {
 
-class UdplbRtl : public tb::VerilatedBlock<Vudplb_tb_top, UdplbIn, UdplbOut> {
- public:
-  UdplbRtl() : VerilatedBlock("udplb_tb_top") {}
-  const UdplbOut& Eval(const UdplbIn& in) override;
-  void ShowModel(const UdplbOut& model_out) override;
-
- private:
-  void IdleInputs() override;
-  UdplbOut out_;
-};
+using UdplbRtl = UdplbRtlPorts<Vudplb_tb_top>;
 
 }  // namespace nettwin::lb::udplb
