@@ -4,28 +4,16 @@
 #pragma once
 
 #include <cstdint>
-#include <optional>
 #include <vector>
 
 #include "model/reorder/reorder_types.h"
-#include "reorder_compare.h"
+#include "reorder_compare.h"  // NOLINT(build/include_subdir): generated from rtl/reorder/data/reorder.json
 #include "tb/common/harness.h"
 #include "tb/common/stream_sink.h"
 
 namespace nettwin::reorder {
 
-struct ReorderBinding {
-  using In = ReorderIn;
-  using Out = ReorderOut;
-  static StreamPort* Source(In* in) { return &in->s; }
-  static bool SourceReady(const Out& o) { return o.s_ready; }
-  static void SetSinkReady(In* in, bool r) { in->m_ready = r; }
-  static bool SinkReady(const In& in) { return in.m_ready; }
-  static const StreamPort& Sink(const Out& o) { return o.m; }
-  // Both generated from rtl/reorder/data/reorder.json (docs/blockgen.md).
-  static std::optional<tb::SignalDiff> Compare(const Out& rtl, const Out& model) { return CompareReorderOut(rtl, model); }
-  static tb::Accounting Account(const Out& o) { return AccountReorder(o); }
-};
+using ReorderBinding = ReorderBindingPorts;  // generated: streams s -> m, Compare, accounting
 
 struct HoldRecord {
   bool held = false;

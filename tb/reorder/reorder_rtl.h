@@ -1,22 +1,13 @@
-// The Verilated reorder_top behind ClockedBlock, inside reorder_tb_top.sv (generated from
-// rtl/reorder/data/reorder.json with a model_* input beside every output, docs/blockgen.md).
+// The Verilated reorder_top inside reorder_tb_top.sv (a model_* input beside every output) behind
+// ClockedBlock: the generated ReorderRtlPorts (rtl/reorder/data/reorder.json, docs/blockgen.md) is the whole
+// adapter.
 #pragma once
 
 #include "Vreorder_tb_top.h"
-#include "model/reorder/reorder_types.h"
-#include "tb/common/verilated_block.h"
+#include "reorder_rtl_ports.h"  // NOLINT(build/include_subdir): generated
 
 namespace nettwin::reorder {
 
-class ReorderRtl : public tb::VerilatedBlock<Vreorder_tb_top, ReorderIn, ReorderOut> {
- public:
-  ReorderRtl() : VerilatedBlock("reorder_tb_top") {}
-  const ReorderOut& Eval(const ReorderIn& in) override;
-  void ShowModel(const ReorderOut& m) override;
-
- private:
-  void IdleInputs() override;
-  ReorderOut out_;
-};
+using ReorderRtl = ReorderRtlPorts<Vreorder_tb_top>;
 
 }  // namespace nettwin::reorder
