@@ -1,21 +1,13 @@
-// The Verilated reroute_top (rtl/reroute/reroute_top.sv) behind ClockedBlock, for lockstep with
-// model/reroute/reroute_model.h.
+// The Verilated reroute_top (rtl/reroute/reroute_top.sv, no tb top yet) behind ClockedBlock, for lockstep with
+// model/reroute/reroute_model.h: the generated RerouteRtlPorts (rtl/reroute/data/reroute.json,
+// docs/blockgen.md) is the whole adapter.
 #pragma once
 
 #include "Vreroute_top.h"
-#include "model/reroute/reroute_types.h"
-#include "tb/common/verilated_block.h"
+#include "reroute_rtl_ports.h"  // NOLINT(build/include_subdir): generated
 
 namespace nettwin::reroute {
 
-class RerouteRtl : public tb::VerilatedBlock<Vreroute_top, RerouteIn, RerouteOut> {
- public:
-  RerouteRtl() : VerilatedBlock("reroute_top") {}
-  const RerouteOut& Eval(const RerouteIn& in) override;
-
- private:
-  void IdleInputs() override;
-  RerouteOut out_;
-};
+using RerouteRtl = RerouteRtlPorts<Vreroute_top>;
 
 }  // namespace nettwin::reroute
