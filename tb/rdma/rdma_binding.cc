@@ -1,11 +1,6 @@
 #include "tb/rdma/rdma_binding.h"
 
-#include "rdma_compare.h"
-
 namespace nettwin::rdma {
-
-// Every output in rdma.json's order (generated, docs/blockgen.md).
-std::optional<tb::SignalDiff> RdmaBinding::Compare(const Out& r, const Out& m) { return CompareRdmaOut(r, m); }
 
 // For the harness's end-of-run test a request is "out" once it has been processed and the back end is idle
 // again: while it is busy, the request in hand is not counted, and frames waiting in the receive ring are

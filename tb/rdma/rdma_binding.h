@@ -2,25 +2,19 @@
 // counters), accounting, and the side channel that programs the block and is its host memory.
 #pragma once
 
-#include <optional>
 #include <vector>
 
 #include "model/rdma/rdma_config.h"
 #include "model/rdma/rdma_types.h"
 #include "tb/common/harness.h"
 #include "tb/common/host_memory.h"
+#include "rdma_compare.h"  // NOLINT(build/include_subdir): generated
 
 namespace nettwin::rdma {
 
-struct RdmaBinding {
-  using In = RdmaIn;
-  using Out = RdmaOut;
-  static StreamPort* Source(In* in) { return &in->s; }
-  static bool SourceReady(const Out& o) { return o.s_ready; }
-  static void SetSinkReady(In* in, bool r) { in->m_ready = r; }
-  static bool SinkReady(const In& in) { return in.m_ready; }
-  static const StreamPort& Sink(const Out& o) { return o.m; }
-  static std::optional<tb::SignalDiff> Compare(const Out& rtl, const Out& model);
+// The generated ports and Compare (rtl/rdma/data/rdma.json, "accounting": "custom") plus the responder's
+// accounting (tb/rdma/rdma_binding.cc).
+struct RdmaBinding : RdmaBindingPorts {
   static tb::Accounting Account(const Out& o);
 };
 
