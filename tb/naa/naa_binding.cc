@@ -1,11 +1,6 @@
 #include "tb/naa/naa_binding.h"
 
-#include "naa_compare.h"
-
 namespace nettwin::naa {
-
-// Every output in naa.json's order (generated, docs/blockgen.md).
-std::optional<tb::SignalDiff> NaaBinding::Compare(const Out& r, const Out& m) { return CompareNaaOut(r, m); }
 
 // The responder's accounting (a request in its back end is not yet out) plus the CM's: a CM frame is out
 // once it is processed (its response sent, its QP writes done) or counted as a drop; and the requester's.

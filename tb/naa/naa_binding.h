@@ -2,7 +2,6 @@
 // side channel is the responder's (configuration writes, SystemC host memory).
 #pragma once
 
-#include <optional>
 #include <utility>
 #include <vector>
 
@@ -10,18 +9,13 @@
 #include "tb/common/harness.h"
 #include "tb/naa/naa_gates.h"
 #include "tb/rdma/rdma_binding.h"
+#include "naa_compare.h"  // NOLINT(build/include_subdir): generated
 
 namespace nettwin::naa {
 
-struct NaaBinding {
-  using In = NaaIn;
-  using Out = NaaOut;
-  static StreamPort* Source(In* in) { return &in->s; }
-  static bool SourceReady(const Out& o) { return o.s_ready; }
-  static void SetSinkReady(In* in, bool r) { in->m_ready = r; }
-  static bool SinkReady(const In& in) { return in.m_ready; }
-  static const StreamPort& Sink(const Out& o) { return o.m; }
-  static std::optional<tb::SignalDiff> Compare(const Out& rtl, const Out& model);
+// The generated ports and Compare (rtl/naa/data/naa.json, "accounting": "custom") plus naa's accounting
+// (tb/naa/naa_binding.cc).
+struct NaaBinding : NaaBindingPorts {
   static tb::Accounting Account(const Out& o);
 };
 
