@@ -36,39 +36,6 @@ package vnic_crc_pkg;
     512'h1344077d206d396bc60be81fad1b78bc5e0c28d31bc0195f3b8f5405d120844aa663689d5fda34bf0c3bb6e239965521de5c6e55940360474136546f97f871dd,
     512'h09a203be90369cb5e305f40fd68dbc5e2f0614698de00caf9dc7aa02e89042255331b44eafed1a5f861ddb711ccb2a90ef2e372aca01b023a09b2a37cbfc38ee,
     512'h04d101df481b4e5af182fa07eb46de2f17830a34c6f00657cee3d50174482112a998da2757f68d2fc30eedb88e65954877971b956500d811d04d951be5fe1c77};
-  localparam logic [32*32-1:0] CrcBeat = {
-    32'hf2ff0e3b,
-    32'h0b808926,
-    32'h773f4aa8,
-    32'h3b9fa554,
-    32'hef30dc91,
-    32'h05676073,
-    32'h02b3b039,
-    32'h73a6d627,
-    32'hcb2c6528,
-    32'he5963294,
-    32'h00341771,
-    32'hf2e50583,
-    32'h0b8d8cfa,
-    32'h05c6c67d,
-    32'h02e3633e,
-    32'h8171b19f,
-    32'h3247d6f4,
-    32'h9923eb7a,
-    32'h4c91f5bd,
-    32'h2648fade,
-    32'h13247d6f,
-    32'h89923eb7,
-    32'h36361160,
-    32'h69e4068b,
-    32'h34f20345,
-    32'h9a7901a2,
-    32'hbfc38eea,
-    32'h5fe1c775,
-    32'h2ff0e3ba,
-    32'h97f871dd,
-    32'hcbfc38ee,
-    32'he5fe1c77};
   localparam logic [CrcTails*32*32-1:0] CrcFwd = {
     32'hf2ff0e3b,
     32'h0b808926,
@@ -358,6 +325,7 @@ package vnic_crc_pkg;
     32'h36546f97,
     32'h9b2a37cb,
     32'h4d951be5};
+  localparam logic [32*32-1:0] CrcBeat = CrcFwd[32*32*(CrcTails-1) +: 32*32];  // tail 8: 64 bytes
   localparam logic [8*32*64-1:0] CrcLast = {
     64'h08e826caff64428d,
     64'h0c9c35af80d663cb,

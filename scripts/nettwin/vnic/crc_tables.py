@@ -121,11 +121,12 @@ def render(data, beat, fwd, back, last):
         "package vnic_crc_pkg;",
         f"  localparam int unsigned CrcTails = {TAILS};  // tail matrices: q = 0..7 (61 - 8q zero bytes), 8 (64)",
         f"  localparam logic [32*512-1:0] CrcData = {{\n{ind}{rows_literal(data, 512, ind)}}};",
-        f"  localparam logic [32*32-1:0] CrcBeat = {{\n{ind}{rows_literal(beat, 32, ind)}}};",
     ]
-    for name, t in (("CrcFwd", fwd),):  # CrcBack is used here only, to build CrcLast
-        flat = [r for q in range(TAILS) for r in t[q]]
-        out.append(f"  localparam logic [CrcTails*32*32-1:0] {name} = {{\n{ind}{rows_literal(flat, 32, ind)}}};")
+    flat = [r for q in range(TAILS) for r in fwd[q]]  # CrcBack is used here only, to build CrcLast
+    out.append(f"  localparam logic [CrcTails*32*32-1:0] CrcFwd = {{\n{ind}{rows_literal(flat, 32, ind)}}};")
+    # the last tail (64 zero bytes, zbytes(8)) moves the register over a whole beat: that matrix is CrcBeat
+    assert beat == fwd[TAILS - 1] and zbytes(TAILS - 1) == BEAT
+    out.append("  localparam logic [32*32-1:0] CrcBeat = CrcFwd[32*32*(CrcTails-1) +: 32*32];  // tail 8: 64 bytes")
     flat = [r for q in range(8) for r in last[q]]
     out.append(f"  localparam logic [8*32*64-1:0] CrcLast = {{\n{ind}{rows_literal(flat, 64, ind)}}};")
     out.append("endpackage")
