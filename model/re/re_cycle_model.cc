@@ -16,8 +16,8 @@ void ReCycleModel::Reset() { *this = ReCycleModel(); }
 
 const ReOut& ReCycleModel::Eval(const ReIn& in) {
   in_ = in;
-  out_.s_ready =
-      desc_.size() < params::kReDescFifo && (fifo_used_ < params::kReFifoBeats || beat_idx_ >= params::kReSegBeats);
+  out_.s_ready = desc_.size() + ParseCount() < params::kReDescFifo &&
+                 (fifo_used_ < params::kReFifoBeats || beat_idx_ >= params::kReSegBeats);
   out_.m = StreamPort{};
   if (o_active_) {
     const size_t off = size_t{o_beat_} * kBeatBytes;
@@ -30,8 +30,8 @@ const ReOut& ReCycleModel::Eval(const ReIn& in) {
   out_.dma = HostWrite();
   out_.report = report_;
   out_.cnt = cnt_;
-  out_.busy = beat_idx_ != 0 || fifo_used_ != 0 || !desc_.empty() || cur_job_.valid || next_job_.valid ||
-              !done_q_.empty() || o_active_ || flush_pending_ || report_.valid;
+  out_.busy = beat_idx_ != 0 || fifo_used_ != 0 || !desc_.empty() || !ParseIdle() || cur_job_.valid ||
+              next_job_.valid || !done_q_.empty() || o_active_ || flush_pending_ || report_.valid;
   return out_;
 }
 
@@ -168,7 +168,7 @@ ReCycleModel::Step ReCycleModel::Decide(bool job_slot_free) {
                          at_end};
     ++cnt_.timed_out;
   };
-  if (flush_pending_ && desc_.empty() && beat_idx_ == 0) {
+  if (flush_pending_ && desc_.empty() && beat_idx_ == 0 && ParseIdle()) {
     const int i = Oldest(true, 0);
     if (i >= 0) {
       report(i, true);
@@ -263,8 +263,11 @@ void ReCycleModel::Tick() {
     cur_job_.valid = false;
   }
   if (st.job.valid) next_job_ = st.job;
-  // ingress
-  uint32_t added = 0, rewound = 0;
+  // ingress: the header-check stages advance; the oldest frame's descriptor is queued
+  if (parse_.back()) desc_.push_back(std::move(*parse_.back()));
+  for (size_t i = kParseDelay - 1; i > 0; --i) parse_[i] = std::move(parse_[i - 1]);
+  parse_[0].reset();
+  uint32_t added = 0;
   if (in.s.valid && out_.s_ready) {
     if (beat_idx_ == 0) {
       time_ = in.s_time_ns;
@@ -280,17 +283,16 @@ void ReCycleModel::Tick() {
       Desc d;
       d.seg = ParseSegment(cur_, ParseConfigOf(in));
       d.time_ns = time_;
-      d.stored = d.seg.ok ? stored_ : 0;
-      if (!d.seg.ok) rewound = stored_;
+      d.stored = stored_;
       d.frame = std::move(cur_);
       cur_ = {};
-      desc_.push_back(std::move(d));
+      parse_[0] = std::move(d);
       ++cnt_.in;
       beat_idx_ = 0;
       stored_ = 0;
     }
   }
-  fifo_used_ = fifo_used_ + added - rewound - released;
+  fifo_used_ = fifo_used_ + added - released;
   if (in.flush)
     flush_pending_ = true;
   else if (st.flush_done)

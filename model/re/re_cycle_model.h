@@ -3,7 +3,9 @@
 // restated per context slot as the RTL makes them; tests compare the two on every vector.
 //
 //   ingress   stores each frame's first ReSegBeats beats in the input FIFO, parses the header (ParseSegment)
-//             at the last beat and queues a descriptor; a frame dropped by its header is rewound at once
+//             at the last beat; the descriptor reaches the decide stage kParseDelay cycles later (the RTL's
+//             header checks run in stages); a frame dropped by its header keeps its beats in the FIFO until
+//             the write stage releases them, as for any dropped frame
 //   decide    one descriptor per cycle: first the contexts its time expires (one per cycle, oldest first),
 //             then the key lookup, the range checks and the context update
 //   write     writes an accepted segment's beats into its context's buffer (one beat per cycle) or skips a
@@ -18,9 +20,11 @@
 // follow (docs/re-microarchitecture.md "Registered reads").
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -103,6 +107,18 @@ class ReCycleModel : public ClockedBlock<ReIn, ReOut> {
   int Oldest(bool flush, uint64_t now) const;
   int Place(const Desc& d, int* slot, bool* completes);  // returns the drop code (0: used)
 
+  // The RTL's header-check stages (re_ingress P1..P6, registers after P1..P5): a frame's descriptor is queued
+  // (visible to the decide stage) kParseDelay + 1 edges after its last beat, instead of 1
+  // (docs/re-microarchitecture.md "Header checks in stages").
+  static constexpr size_t kParseDelay = 5;
+  bool ParseIdle() const {
+    return std::none_of(parse_.begin(), parse_.end(), [](const std::optional<Desc>& d) { return d.has_value(); });
+  }
+  size_t ParseCount() const {
+    return static_cast<size_t>(
+        std::count_if(parse_.begin(), parse_.end(), [](const std::optional<Desc>& d) { return d.has_value(); }));
+  }
+
   ReIn in_;
   ReOut out_;
   std::array<Context, params::kReContexts> ctx_{};
@@ -110,6 +126,7 @@ class ReCycleModel : public ClockedBlock<ReIn, ReOut> {
   uint32_t beat_idx_ = 0, stored_ = 0, fifo_used_ = 0;
   uint64_t time_ = 0;
   std::vector<uint8_t> cur_;
+  std::array<std::optional<Desc>, kParseDelay> parse_{};  // [0] = the frame whose last beat was the last cycle's
   std::deque<Desc> desc_;
   // write stage: the job in progress and the next one
   WriteJob cur_job_, next_job_;
