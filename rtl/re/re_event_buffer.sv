@@ -120,23 +120,47 @@ module re_event_buffer
   logic [re_pkg::BeatsW-1:0] o_beat_q;
   logic [nt_pkg::StreamBits-1:0] prev_q;
   logic [nt_pkg::StreamBits-1:0] rd_row;
-  logic [31:0]      total, beat_base;
   logic             o_last, o_fire;
   logic [nt_pkg::StreamBits-1:0] beat_data;
   logic [nt_pkg::StreamBytes-1:0] keep;
   logic [8*nt_pkg::ReOutHdrBytes-1:0] hdr;
   logic [8*nt_pkg::ReOutHdrBytesE2sar-1:0] hdr2;
   logic [7:0] b_evio, b_e2sar;
-  logic [63:0] rec_addr;  // `buffer host`: the record's slot address
-  assign rec_addr = cfg_host_base_i + 64'(o_ctx_q) * slot_bytes;
+  // Per event, from registers (issue 27: the frame length H + length and its compares were computed every beat
+  // from cfg_host_i and ev_i, 33 logic levels): at the pop the popped context is read (ev_ctx_o looks ahead
+  // to it in that cycle) and its byte count kept (o_len_q; `buffer host`: the 8-byte record address), with the
+  // record's slot address (rec_addr_q). Beat 0 is the last if H + o_len <= 64; from beat 1 o_rem_q is the
+  // frame's bytes from the current beat on (H + o_len - 64 b), decremented by 64 a beat, and a beat is the
+  // last if o_rem_q <= 64. The last beat's keep has (H + o_len) mod 64 bytes (0: all 64), the same for
+  // every beat of the event.
+  logic [31:0] o_len_q, o_rem_q;
+  logic [63:0] rec_addr_q;  // `buffer host`: the record's slot address
+  logic [5:0]  hdr_bytes, tail;
+  logic        last0, last_n;
+  logic [nt_pkg::StreamBytes-1:0] keep_last;
+  logic [re_pkg::CtxW-1:0] q_head;
+  assign q_head = q_mem[qrd_q];
   assign pop = !o_active_q && qcnt_q != '0;
-  assign ev_ctx_o = o_ctx_q;
+  assign ev_ctx_o = pop ? q_head : o_ctx_q;
+  // The slot address: base + ctx x slot, slot a multiple of 4096 and ctx x slot < 2^38, so bits 11:0 are the
+  // base's, bits 37:12 one 26-bit sum and bits 63:38 the base's plus its carry (chosen, not added after it).
+  logic [25:0] rec_prod;
+  logic [26:0] rec_mid;
+  logic [25:0] base_hi, base_hi_p1;
   always_comb begin
-    total     = (cfg_format_i ? 32'(nt_pkg::ReOutHdrBytesE2sar) : 32'(nt_pkg::ReOutHdrBytes)) +
-                (cfg_host_i ? 32'(8) : ev_i.length);
-    beat_base = {17'd0, o_beat_q, 6'd0};
-    o_last    = total - beat_base <= 32'(nt_pkg::StreamBytes);
-    keep      = o_last ? nt_pkg::StreamBytes'((65'd1 << (total - beat_base)) - 65'd1) : '1;
+    rec_prod   = 26'(q_head) * slot32[31:12];
+    rec_mid    = {1'b0, cfg_host_base_i[37:12]} + {1'b0, rec_prod};
+    base_hi    = cfg_host_base_i[63:38];
+    base_hi_p1 = base_hi + 26'd1;
+  end
+  always_comb begin
+    hdr_bytes = cfg_format_i ? 6'(nt_pkg::ReOutHdrBytesE2sar) : 6'(nt_pkg::ReOutHdrBytes);
+    last0     = o_len_q[31:6] == '0 && o_len_q[5:0] <= 6'd63 - hdr_bytes + 6'd1;
+    last_n    = o_rem_q[31:7] == '0 && (!o_rem_q[6] || o_rem_q[5:0] == '0);
+    o_last    = (o_beat_q == '0) ? last0 : last_n;
+    tail      = hdr_bytes + o_len_q[5:0];
+    for (int k = 0; k < nt_pkg::StreamBytes; k++) keep_last[k] = tail == '0 || 6'(k) < tail;
+    keep      = o_last ? keep_last : '1;
     // header bytes in frame order (byte 0 = bits 7:0)
     hdr = '0;
     for (int k = 0; k < 6; k++) begin
@@ -172,9 +196,9 @@ module re_event_buffer
       end
       // a completion record: the header, then the slot address (big endian)
       if (cfg_host_i) begin
-        if (k >= nt_pkg::ReOutHdrBytes && k < nt_pkg::ReOutHdrBytes + 8) b_evio = rec_addr[8*(nt_pkg::ReOutHdrBytes + 7 - k)+:8];
+        if (k >= nt_pkg::ReOutHdrBytes && k < nt_pkg::ReOutHdrBytes + 8) b_evio = rec_addr_q[8*(nt_pkg::ReOutHdrBytes + 7 - k)+:8];
         if (k >= nt_pkg::ReOutHdrBytesE2sar && k < nt_pkg::ReOutHdrBytesE2sar + 8)
-          b_e2sar = rec_addr[8*(nt_pkg::ReOutHdrBytesE2sar + 7 - k)+:8];
+          b_e2sar = rec_addr_q[8*(nt_pkg::ReOutHdrBytesE2sar + 7 - k)+:8];
       end
       beat_data[8*k+:8] = cfg_format_i ? b_e2sar : b_evio;
       if (!keep[k]) beat_data[8*k+:8] = 8'd0;
@@ -195,7 +219,7 @@ module re_event_buffer
     o_rd_ctx  = o_ctx_q;
     o_rd_beat = o_beat_q[LaneRowW-1:0] + LaneRowW'(o_fire);
     if (pop) begin
-      o_rd_ctx  = q_mem[qrd_q];
+      o_rd_ctx  = q_head;
       o_rd_beat = '0;
     end
   end
@@ -228,6 +252,9 @@ module re_event_buffer
       o_active_q   <= 1'b0;
       o_ctx_q      <= '0;
       o_beat_q     <= '0;
+      o_len_q      <= '0;
+      o_rem_q      <= '0;
+      rec_addr_q   <= '0;
       prev_q       <= '0;
       out_q        <= '0;
     end else begin
@@ -239,10 +266,13 @@ module re_event_buffer
           out_q      <= out_q + 1'b1;
         end else begin
           o_beat_q <= o_beat_q + 1'b1;
+          o_rem_q  <= (o_beat_q == '0) ? o_len_q - (32'd64 - 32'(hdr_bytes)) : o_rem_q - 32'd64;
         end
       end
       if (pop) begin
-        o_ctx_q    <= q_mem[qrd_q];
+        o_len_q    <= cfg_host_i ? 32'd8 : ev_i.length;
+        rec_addr_q <= {rec_mid[26] ? base_hi_p1 : base_hi, rec_mid[25:0], cfg_host_base_i[11:0]};
+        o_ctx_q    <= q_head;
         o_active_q <= 1'b1;
         o_beat_q   <= '0;
         qrd_q      <= qrd_q + 1'b1;
