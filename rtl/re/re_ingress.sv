@@ -156,7 +156,8 @@ module re_ingress
   logic [6:0]  hdr_n, data_at;
   logic [31:0] offset, ev_end_e2;
   logic [63:0] event_num;
-  logic        last, trunc, lb_drop, pay_short, bad_version;
+  logic        last, trunc, lb_drop, pay_short;
+  logic [15:0] ver;  // the RE header's first two bytes (the version check in P5)
   always_comb begin
     hdr_n = cfg_format_i ? 7'(nt_pkg::ReHdrBytesE2sar) : 7'(nt_pkg::ReHdrBytesEvio6);
     pay = p3_ulen_q - 16'd8;
@@ -177,13 +178,12 @@ module re_ingress
             $signed({4'd0, p3_ulen_q}) > $signed(p3_avail_q);
     lb_drop = p3_lb_magic_q && (cfg_lb_drop_i || p3_skip_q == '0);
     pay_short = pay < 16'(p3_skip_q) + 16'(hdr_n);
-    bad_version = cfg_format_i ? (nt_pkg::win_b8(p3_win_q, 32'(p3_h_q)) != {cfg_version_i, 4'd0} ||
-                                  nt_pkg::win_b8(p3_win_q, 32'(p3_h_q) + 1) != 8'd0)
-                               : p3_win_q[8*32'(p3_h_q)+4+:4] != cfg_version_i;
+    ver = {nt_pkg::win_b8(p3_win_q, 32'(p3_h_q)), nt_pkg::win_b8(p3_win_q, 32'(p3_h_q) + 1)};
   end
   logic                      p4_valid_q;
   logic [re_pkg::CodeW-1:0]  p4_code_q;
-  logic                      p4_trunc_q, p4_lb_drop_q, p4_pay_short_q, p4_bad_version_q, p4_last_q;
+  logic                      p4_trunc_q, p4_lb_drop_q, p4_pay_short_q, p4_last_q;
+  logic [15:0]               p4_ver_q;
   logic [63:0]               p4_event_num_q, p4_time_q;
   logic [15:0]               p4_data_id_q, p4_len_q;
   logic [31:0]               p4_offset_q, p4_ev_end_e2_q;
@@ -191,10 +191,13 @@ module re_ingress
   logic [47:0]               p4_mac_dst_q, p4_mac_src_q;
   logic [re_pkg::BeatsW-1:0] p4_stored_q;
 
-  // P5: the segment's end, the end the event declares, the host buffer's bound.
+  // P5: the segment's end, the end the event declares, the host buffer's bound, the version check (E2SAR:
+  //     version << 4 then a reserved 0 byte; evio6: the version in the first byte's high nibble).
   logic [32:0] seg_end;
-  logic        host_big;
+  logic        host_big, bad_version;
   always_comb begin
+    bad_version = cfg_format_i ? (p4_ver_q[15:8] != {cfg_version_i, 4'd0} || p4_ver_q[7:0] != 8'd0)
+                               : p4_ver_q[15:12] != cfg_version_i;
     seg_end  = {1'b0, p4_offset_q} + 33'(p4_len_q);
     host_big = cfg_host_i && 32'(p4_data_at_q) + 32'(p4_len_q) > 32'(nt_pkg::ReSegBeats * nt_pkg::StreamBytes);
   end
@@ -283,7 +286,7 @@ module re_ingress
       p4_trunc_q       <= trunc;
       p4_lb_drop_q     <= lb_drop;
       p4_pay_short_q   <= pay_short;
-      p4_bad_version_q <= bad_version;
+      p4_ver_q         <= ver;
       p4_last_q        <= last;
       p4_event_num_q   <= event_num;
       p4_data_id_q     <= data_id;
@@ -301,7 +304,7 @@ module re_ingress
       p5_trunc_q       <= p4_trunc_q;
       p5_lb_drop_q     <= p4_lb_drop_q;
       p5_pay_short_q   <= p4_pay_short_q;
-      p5_bad_version_q <= p4_bad_version_q;
+      p5_bad_version_q <= bad_version;
       p5_last_q        <= p4_last_q;
       p5_host_big_q    <= host_big;
       p5_event_num_q   <= p4_event_num_q;
