@@ -298,4 +298,18 @@ package nt_pkg;
     for (int i = 0; i < 16; i++) byte_rev128[8*i+:8] = x[8*(15-i)+:8];
   endfunction
 
+  // ---- Bytes of a beat ----
+  // Bytes of a beat from its keep: keep is contiguous from byte 0 (docs/ARCHITECTURE.md "Stream rules",
+  // asserted on every input port as keep_contig), so the count n is the index of its first 0 (64 if none).
+  // ~k & (k << 1) is one-hot at n (0 for n = 0 and n = 64), and bit b of n is the OR of that word under the
+  // mask of the positions whose bit b is set: three LUT levels, where a population count of 64 bits is a
+  // tree of adders (19 levels measured in lb_lookahead; issue 27), and a few word operations in a simulator.
+  function automatic logic [6:0] keep_count(logic [63:0] k);
+    logic [63:0] u;
+    u          = ~k & (k << 1);
+    keep_count = {k[63], |(u & 64'hffffffff_00000000), |(u & 64'hffff0000_ffff0000),
+                  |(u & 64'hff00ff00_ff00ff00), |(u & 64'hf0f0f0f0_f0f0f0f0), |(u & 64'hcccccccc_cccccccc),
+                  |(u & 64'haaaaaaaa_aaaaaaaa)};
+  endfunction
+
 endpackage

@@ -20,10 +20,6 @@ module vnic_decap_top
   } desc_t;
 
   vnic_pkg::port_cfg_t  [nt_pkg::VnicPorts-1:0]      ports;
-  // ports[port], whole (Yosys 0.55 reads no member of a variable-indexed element); only .pkey is used
-  // verilator lint_off UNUSEDSIGNAL
-  vnic_pkg::port_cfg_t                              port_cfg;
-  // verilator lint_on UNUSEDSIGNAL
   vnic_pkg::mac_entry_t [nt_pkg::VnicMacEntries-1:0] macs;
 
   vnic_tables u_tables (
@@ -42,12 +38,16 @@ module vnic_decap_top
   logic [3:0]             tq;
   logic [31:0]            want;
   logic [7:0]             tail_in, tail, in_tail_q;
+  logic [6:0]             in_tail39_q;
+  logic [4:0]             in_trail_q;
+  logic                   in_ob_inc_q;
+  logic [nt_pkg::VnicPorts-1:0] vs_match, vs_pkey, in_match_q, in_pkey_q;
 
   assign in_ready  = ~in_v_q | sf_ready;
   assign s_ready_o = in_ready;
   assign in_load   = s_valid_i & in_ready;
   assign in_take   = in_v_q & sf_ready;
-  assign nl        = vnic_pkg::popcount64(s_keep_i);
+  assign nl        = nt_pkg::keep_count(s_keep_i);
 
   // The ICRC covers every byte before it: whole beats, and in the last beat all but its last 5 bytes (keep
   // is contiguous from byte 0, the stream rule: byte i is covered iff byte i + 5 is kept). ICRC byte j is at
@@ -72,6 +72,19 @@ module vnic_decap_top
   // past the true one; so the packet is good iff that register equals ~ICRC moved the same bytes forward.
   // nl = 8q + 8 gives matrix q (q = 0..7), nl = 0 matrix 8; other nl fail the length check first.
   assign tq = nl[6:3] == 4'd0 ? 4'd8 : nl[6:3] - 4'd1;
+
+  // The port lookups of a first beat, per port (issue 27: the virtual switch id search, then the selected
+  // port's partition key, then the drop decision was too deep for the last beat's cycle). The tables are
+  // read when the first beat enters this register (docs/vnic-microarchitecture.md "Lookups at the first beat").
+  vnic_pkg::port_cfg_t port_e;
+  always_comb begin
+    port_e = '0;
+    for (int i = 0; i < nt_pkg::VnicPorts; i++) begin
+      port_e      = ports[i];
+      vs_match[i] = port_e.valid && port_e.veswid != '0 && port_e.veswid == s_data_i[159:144];
+      vs_pkey[i]  = vnic_pkg::pkey_match(s_data_i[95:80], port_e.pkey);
+    end
+  end
   assign want = vnic_pkg::crc32_mat(vnic_crc_pkg::CrcFwd[32*32*tq+:32*32], ~icrc_rx);  // matrix selected first
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -97,11 +110,26 @@ module vnic_decap_top
       in_part_q <= vnic_pkg::crc32_data(vnic_crc_pkg::CrcData, crc_in);
       in_want_q <= want;
       in_tail_q <= tail_in;
+      // the last beat's byte arithmetic that only needs this beat (n = 64 beats + nl, t = tail pad count):
+      // t + 39 > n is the pad check; n - 25 - t the frame length, whose beats ceil((n - 25 - t) / 64) are
+      // n[14:6] + (n[5:0] + 38 - t >= 64), n[5:0] = nl[5:0] (n = 64 * beats + nl, nl <= 64)
+      in_tail39_q <= 7'(tail_in[5:0]) + 7'(nt_pkg::VnicHdrBytes + 14 + nt_pkg::VnicTrailerBytes);
+      in_trail_q  <= 5'(nt_pkg::VnicHdrBytes + nt_pkg::VnicTrailerBytes) + 5'(tail_in[2:0]);
+      in_ob_inc_q <= 7'(nl[5:0]) + 7'd63 - 7'(nt_pkg::VnicHdrBytes + nt_pkg::VnicTrailerBytes) - 7'(tail_in[2:0])
+                     >= 7'd64;
+    end
+  end
+
+  // first-beat values, held for the frame: the next first beat loads when this frame's last one leaves
+  always_ff @(posedge clk_i) begin
+    if (in_load && in_sop_q) begin
+      in_match_q <= vs_match;
+      in_pkey_q  <= vs_pkey;
     end
   end
 
   // ---------------- write side ----------------
-  logic                   sop, over_now, drop, found, m_fire, last_beat, head_valid, icrc_ok;
+  logic                   sop, over_now, drop, found, pkey_ok, m_fire, last_beat, head_valid, icrc_ok;
   logic [HdrBits-1:0]     hdr_q, hdr;
   logic [31:0]            crc_q, crc_beat;
   logic [15:0]            n, eth_len;
@@ -151,22 +179,19 @@ module vnic_decap_top
   assign icrc_ok  = crc_beat == in_want_q;
   assign tail     = in_tail_q;
 
-  // The VNIC port of the virtual switch id (the lowest configured port with it).
-  // Each port is read whole into port_e first: Yosys 0.55 reads ports[i].valid as an undeclared wire.
-  vnic_pkg::port_cfg_t port_e;
+  // The VNIC port of the virtual switch id (the lowest configured port with it) and its key match, from
+  // the first beat's per-port matches.
   always_comb begin
-    found  = 1'b0;
-    port   = '0;
-    port_e = '0;
+    port    = '0;
+    pkey_ok = 1'b0;
     for (int i = nt_pkg::VnicPorts - 1; i >= 0; i--) begin
-      port_e = ports[i];
-      if (port_e.valid && port_e.veswid != '0 && port_e.veswid == hdr[159:144]) begin
-        found = 1'b1;
-        port  = vnic_pkg::PortIdxBits'(i);
+      if (in_match_q[i]) begin
+        port    = vnic_pkg::PortIdxBits'(i);
+        pkey_ok = in_pkey_q[i];
       end
     end
   end
-  assign port_cfg = ports[port];
+  assign found = |in_match_q;
 
   always_comb begin
     reason = 0;
@@ -176,17 +201,17 @@ module vnic_decap_top
     else if (over_now || n != {2'd0, qw0[30:20], 3'd0}) reason = nt_pkg::VnicDecDropLength;
     else if (!icrc_ok) reason = nt_pkg::VnicDecDropIcrc;
     // Tail LT 0b01 (the spec's tail flit) or 0b00 (Linux hfi1 writes the pad count alone).
-    else if (tail[7] || tail[5:0] > 6'd7 ||
-             16'(tail[5:0]) > n - 16'(nt_pkg::VnicHdrBytes + 14 + nt_pkg::VnicTrailerBytes)) reason = nt_pkg::VnicDecDropPad;
+    // t > n - 39 as t + 39 > n: here n >= 40 (the runt check came first, or the length check for over)
+    else if (tail[7] || tail[5:0] > 6'd7 || 16'(in_tail39_q) > n) reason = nt_pkg::VnicDecDropPad;
     else if (!found) reason = nt_pkg::VnicDecDropVeswid;
-    else if (!vnic_pkg::pkey_match(qw1[31:16], port_cfg.pkey)) reason = nt_pkg::VnicDecDropPkey;
+    else if (!pkey_ok) reason = nt_pkg::VnicDecDropPkey;
   end
   assign drop    = reason != 0;
-  assign eth_len = n - 16'(nt_pkg::VnicHdrBytes + nt_pkg::VnicTrailerBytes) - 16'(tail[2:0]);
+  assign eth_len = n - 16'(in_trail_q);
 
   always_comb begin
     wdesc.len       = eth_len[13:0];
-    wdesc.out_beats = BeatBits'((eth_len + 16'd63) >> 6);
+    wdesc.out_beats = n[14:6] + BeatBits'(in_ob_inc_q);  // (eth_len + 63) >> 6
     wdesc.port      = port;
   end
 
@@ -232,5 +257,6 @@ module vnic_decap_top
   assign m_port_o = head.port;
 
   logic unused;
-  assign unused = ^{s_port_i, macs, port_e, qw0[19:0], qw0[31], qw0[60:32], qw1[63:32], qw1[15:8], hdr[143:128], tail[6]};
+  assign unused = ^{s_port_i, macs, port_e, qw0[19:0], qw0[31], qw0[60:32], qw1[63:32], qw1[31:8], hdr[159:128],
+                    tail[6], n[15], eth_len[15:14]};
 endmodule

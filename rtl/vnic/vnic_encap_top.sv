@@ -83,7 +83,7 @@ module vnic_encap_top
     .cnt_drops_o
   );
 
-  assign nb   = vnic_pkg::popcount64(s_keep_i);
+  assign nb   = nt_pkg::keep_count(s_keep_i);
   assign port = sop ? s_port_i : port_q;
   assign pc   = ports[port];
 
