@@ -52,6 +52,10 @@ module vnic_decap_top
   // The ICRC covers every byte before it: whole beats, and in the last beat all but its last 5 bytes (keep
   // is contiguous from byte 0, the stream rule: byte i is covered iff byte i + 5 is kept). ICRC byte j is at
   // nl - 5 + j, the tail at nl - 1.
+  // kend: one-hot at the last kept byte (keep[i] and not keep[i + 1]). The ICRC and tail bytes are ORs of
+  // the data bytes under it (shifted), not a chain of 64 ifs (issue 27: 41 levels from s_data_i to want).
+  logic [nt_pkg::StreamBytes-1:0] kend;
+  assign kend = s_keep_i & ~(s_keep_i >> 1);
   always_comb begin
     crc_in  = vnic_pkg::icrc_variant(s_data_i, in_sop_q);
     icrc_rx = '0;
@@ -59,12 +63,11 @@ module vnic_decap_top
     for (int i = 0; i < nt_pkg::StreamBytes; i++) begin
       if (s_last_i && (i + 5 >= nt_pkg::StreamBytes || !s_keep_i[(i + 5) % nt_pkg::StreamBytes])) crc_in[8*i+:8] = 8'd0;
       for (int j = 0; j < 4; j++) begin
-        if (i + 4 - j < nt_pkg::StreamBytes && s_keep_i[(i + 4 - j) % nt_pkg::StreamBytes] &&
-            (i + 5 - j >= nt_pkg::StreamBytes || !s_keep_i[(i + 5 - j) % nt_pkg::StreamBytes])) begin
-          icrc_rx[8*j+:8] = s_data_i[8*i+:8];
+        if (i + 4 - j < nt_pkg::StreamBytes) begin
+          icrc_rx[8*j+:8] = icrc_rx[8*j+:8] | (s_data_i[8*i+:8] & {8{kend[(i + 4 - j) % nt_pkg::StreamBytes]}});
         end
       end
-      if (s_keep_i[i] && (i + 1 >= nt_pkg::StreamBytes || !s_keep_i[(i + 1) % nt_pkg::StreamBytes])) tail_in = s_data_i[8*i+:8];
+      tail_in = tail_in | (s_data_i[8*i+:8] & {8{kend[i]}});
     end
   end
 
