@@ -39,7 +39,7 @@ module vnic_decap_top
   logic [31:0]            want;
   logic [7:0]             tail_in, tail, in_tail_q;
   logic [6:0]             in_tail39_q;
-  logic [4:0]             in_trail_q;
+  logic [5:0]             in_trail_q;
   logic                   in_ob_inc_q;
   logic [nt_pkg::VnicPorts-1:0] vs_match, vs_pkey, in_match_q, in_pkey_q;
 
@@ -117,7 +117,7 @@ module vnic_decap_top
       // t + 39 > n is the pad check; n - 25 - t the frame length, whose beats ceil((n - 25 - t) / 64) are
       // n[14:6] + (n[5:0] + 38 - t >= 64), n[5:0] = nl[5:0] (n = 64 * beats + nl, nl <= 64)
       in_tail39_q <= 7'(tail_in[5:0]) + 7'(nt_pkg::VnicHdrBytes + 14 + nt_pkg::VnicTrailerBytes);
-      in_trail_q  <= 5'(nt_pkg::VnicHdrBytes + nt_pkg::VnicTrailerBytes) + 5'(tail_in[2:0]);
+      in_trail_q  <= 6'(nt_pkg::VnicHdrBytes + nt_pkg::VnicTrailerBytes) + 6'(tail_in[2:0]);
       in_ob_inc_q <= 7'(nl[5:0]) + 7'd63 - 7'(nt_pkg::VnicHdrBytes + nt_pkg::VnicTrailerBytes) - 7'(tail_in[2:0])
                      >= 7'd64;
     end

@@ -236,6 +236,7 @@ module vnic_encap_top
   logic [6:0]             keep_n;
   logic [2:0]             icrc_q;    // the ICRC's quadword in the last beat (the only one it is used in)
   logic [nt_pkg::StreamBytes-1:0] dmask;
+  logic                   first_q, whole_q, at_q, first, whole, at;
   logic [nt_pkg::StreamBytes-1:0] keep_q;
   logic                   last_q, linux_q;
   logic [31:0]            part_q;
@@ -257,10 +258,30 @@ module vnic_encap_top
   // i < 20, else beat k) while e < len, i.e. k < dlast or k = dlast and i < dn (dmask); zero after it: pad,
   // then the ICRC and tail the output stage inserts. (From the descriptor's dlast/dn rather than a 16-bit
   // compare per byte: issue 27, 16 levels from the descriptor to the beat's CRC part.)
-  assign dmask = k_q < head.dlast ? '1 : k_q == head.dlast ? vnic_pkg::keep_mask(head.dn) : '0;
+  // The beat's position against the frame's end comes from registers: first_q (k = 0), and for k > 0
+  // whole_q / at_q (k < dlast, k = dlast), set when the read side moves from beat k - 1 to k; beat 0 of a
+  // frame reads them from the descriptor (dlast != 0 / = 0). (issue 27: the compares of k_q with dlast in
+  // front of the byte selects and the 512-bit CRC part were 18 levels.)
+  assign first  = first_q;
+  assign whole  = first_q ? head.dlast != '0 : whole_q;
+  assign at     = first_q ? head.dlast == '0 : at_q;
+  assign dmask  = whole ? '1 : at ? vnic_pkg::keep_mask(head.dn) : '0;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      first_q  <= 1'b1;
+      whole_q <= 1'b0;
+      at_q     <= 1'b0;
+    end else if (adv) begin
+      first_q  <= last_beat;  // k_q after this edge: 0 after the frame's last beat, else k_q + 1
+      whole_q <= k_q + 1'b1 < head.dlast;
+      at_q     <= k_q + 1'b1 == head.dlast;
+    end
+  end
+
   always_comb begin
     for (int i = 0; i < nt_pkg::StreamBytes; i++) begin
-      if (k_q == '0 && i < nt_pkg::VnicHdrBytes) raw[8*i+:8] = head.hdr[8*i+:8];
+      if (first && i < nt_pkg::VnicHdrBytes) raw[8*i+:8] = head.hdr[8*i+:8];
       else if (dmask[i]) raw[8*i+:8] = i < nt_pkg::VnicHdrBytes ? prev_beat[8*(i+nt_pkg::StreamBytes-nt_pkg::VnicHdrBytes)+:8]
                                                                : cur_beat[8*(i-nt_pkg::VnicHdrBytes)+:8];
       else raw[8*i+:8] = 8'd0;
@@ -269,7 +290,7 @@ module vnic_encap_top
 
   // The beat's CRC contribution from state 0. Every byte of a beat before the last is covered; the last
   // beat's bytes from the ICRC on are zero (above), which the output stage takes back.
-  assign part = vnic_pkg::crc32_data(vnic_crc_pkg::CrcData, vnic_pkg::icrc_variant(raw, k_q == '0));
+  assign part = vnic_pkg::crc32_data(vnic_crc_pkg::CrcData, vnic_pkg::icrc_variant(raw, first));
 
   // ---------------- read side, output stage ----------------
   always_ff @(posedge clk_i or negedge rst_ni) begin
