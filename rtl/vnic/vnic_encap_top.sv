@@ -239,6 +239,7 @@ module vnic_encap_top
   logic                   first_q, whole_q, at_q, first, whole, at;
   logic [nt_pkg::StreamBytes-1:0] keep_q;
   logic                   last_q, linux_q;
+  logic [7:0][31:0]       lane_part, lane_part_q;  // the part of each 64-bit lane of the beat
   logic [31:0]            part_q;
   logic [2:0]             iq_q;
   logic [7:0]             ilane_q;   // one-hot iq_q in a last beat, else 0
@@ -290,7 +291,21 @@ module vnic_encap_top
 
   // The beat's CRC contribution from state 0. Every byte of a beat before the last is covered; the last
   // beat's bytes from the ICRC on are zero (above), which the output stage takes back.
-  assign part = vnic_pkg::crc32_data(vnic_crc_pkg::CrcData, vnic_pkg::icrc_variant(raw, first));
+  // Computed per 64-bit lane here (r[o] = ^(lane & row o's lane bits)) and the eight lane parts XORed in the
+  // output stage: the 512-bit XOR trees after the byte selects were 16 levels in one cycle (issue 27).
+  logic [nt_pkg::StreamBits-1:0] rawv;
+  assign rawv = vnic_pkg::icrc_variant(raw, first);
+  always_comb begin
+    for (int l = 0; l < 8; l++) begin
+      for (int o = 0; o < 32; o++) begin
+        lane_part[l][o] = ^(rawv[64*l+:64] & vnic_crc_pkg::CrcData[nt_pkg::StreamBits*o+64*l+:64]);
+      end
+    end
+  end
+  always_comb begin
+    part = '0;
+    for (int l = 0; l < 8; l++) part = part ^ lane_part_q[l];
+  end
 
   // ---------------- read side, output stage ----------------
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -305,7 +320,7 @@ module vnic_encap_top
       keep_q  <= vnic_pkg::keep_mask(keep_n);
       last_q  <= last_beat;
       oport_q <= head.port;
-      part_q  <= part;
+      lane_part_q <= lane_part;
       iq_q    <= icrc_q;    // the ICRC is always in the last beat: 8 | total and 5 <= 8
       ilane_q <= last_beat ? 8'(1) << icrc_q : 8'd0;
       pad_q   <= head.pad;
@@ -325,6 +340,7 @@ module vnic_encap_top
   // beat, the register at the ICRC position (quadword q = iq_q, byte 3: 8q + 3 bytes of the beat before it) in one
   // matrix, CrcLast[q] = (part taken back by the 61 - 8q zero bytes) ^ (crc_q moved 8q + 3 bytes on); the
   // matrix is selected before it is applied, so each LUT takes 3 register bits and q (a few levels).
+  assign part_q   = part;
   assign crc_beat = vnic_pkg::crc32_mat(vnic_crc_pkg::CrcBeat, crc_q) ^ part_q;
   assign crc_back = vnic_pkg::crc32_mat64(vnic_crc_pkg::CrcLast[32*64*iq_q+:32*64], {crc_q, part_q});
   assign icrc     = ~crc_back;
