@@ -34,8 +34,7 @@ module vnic_decap_top
   logic [nt_pkg::StreamBits-1:0]  in_data_q, crc_in;
   logic [nt_pkg::StreamBytes-1:0] in_keep_q;
   logic [6:0]             nl, in_nb_q;
-  logic [31:0]            icrc_rx, in_part_q, in_want_q;
-  logic [3:0]             tq;
+  logic [31:0]            in_part_q, in_want_q;
   logic [31:0]            want;
   logic [7:0]             tail_in, tail, in_tail_q;
   logic [6:0]             in_tail39_q;
@@ -52,29 +51,33 @@ module vnic_decap_top
   // The ICRC covers every byte before it: whole beats, and in the last beat all but its last 5 bytes (keep
   // is contiguous from byte 0, the stream rule: byte i is covered iff byte i + 5 is kept). ICRC byte j is at
   // nl - 5 + j, the tail at nl - 1.
-  // kend: one-hot at the last kept byte (keep[i] and not keep[i + 1]). The ICRC and tail bytes are ORs of
-  // the data bytes under it (shifted), not a chain of 64 ifs (issue 27: 41 levels from s_data_i to want).
+  // kend: one-hot at the last kept byte (keep[i] and not keep[i + 1]). The tail byte is the OR of the data
+  // bytes under it, not a chain of 64 ifs (issue 27: 59 levels from s_keep_i to tail_in on main).
   logic [nt_pkg::StreamBytes-1:0] kend;
   assign kend = s_keep_i & ~(s_keep_i >> 1);
   always_comb begin
     crc_in  = vnic_pkg::icrc_variant(s_data_i, in_sop_q);
-    icrc_rx = '0;
     tail_in = '0;
     for (int i = 0; i < nt_pkg::StreamBytes; i++) begin
       if (s_last_i && (i + 5 >= nt_pkg::StreamBytes || !s_keep_i[(i + 5) % nt_pkg::StreamBytes])) crc_in[8*i+:8] = 8'd0;
-      for (int j = 0; j < 4; j++) begin
-        if (i + 4 - j < nt_pkg::StreamBytes) begin
-          icrc_rx[8*j+:8] = icrc_rx[8*j+:8] | (s_data_i[8*i+:8] & {8{kend[(i + 4 - j) % nt_pkg::StreamBytes]}});
-        end
-      end
       tail_in = tail_in | (s_data_i[8*i+:8] & {8{kend[i]}});
     end
   end
 
   // With the bytes from the ICRC on zeroed, a whole-beat update leaves the register 64 - (nl - 5) zero bytes
   // past the true one; so the packet is good iff that register equals ~ICRC moved the same bytes forward.
-  // nl = 8q + 8 gives matrix q (q = 0..7), nl = 0 matrix 8; other nl fail the length check first.
-  assign tq = nl[6:3] == 4'd0 ? 4'd8 : nl[6:3] - 4'd1;
+  // nl = 8q + 8 (kend at byte 8q + 7, the ICRC at bytes 8q + 3..6) gives matrix q (q = 0..7), nl = 0 matrix 8
+  // (no ICRC byte in this beat: ~0); other nl fail the length check first (want is then 0). Each candidate's
+  // ICRC is at fixed bytes, so the eight fixed matrices are applied in parallel and the result selected by
+  // kend (issue 27: the ICRC selected first, then a matrix selected by the byte count: 64 levels on main, 16
+  // with the ICRC as ORs under kend).
+  always_comb begin
+    want = s_keep_i == '0 ? vnic_pkg::crc32_mat(vnic_crc_pkg::CrcFwd[32*32*8+:32*32], '1) : '0;
+    for (int q = 0; q < 8; q++) begin
+      want = want | ({32{kend[8*q+7]}} &
+                     vnic_pkg::crc32_mat(vnic_crc_pkg::CrcFwd[32*32*q+:32*32], ~s_data_i[8*(8*q+3)+:32]));
+    end
+  end
 
   // The port lookups of a first beat, per port (issue 27: the virtual switch id search, then the selected
   // port's partition key, then the drop decision was too deep for the last beat's cycle). The tables are
@@ -88,7 +91,6 @@ module vnic_decap_top
       vs_pkey[i]  = vnic_pkg::pkey_match(s_data_i[95:80], port_e.pkey);
     end
   end
-  assign want = vnic_pkg::crc32_mat(vnic_crc_pkg::CrcFwd[32*32*tq+:32*32], ~icrc_rx);  // matrix selected first
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
