@@ -136,7 +136,8 @@ module vnic_decap_top
   // ---------------- write side ----------------
   logic                   sop, over_now, drop, found, pkey_ok, m_fire, last_beat, head_valid, icrc_ok;
   logic [HdrBits-1:0]     hdr_q, hdr;
-  logic [31:0]            crc_q, crc_beat;
+  logic [31:0]            crc_fwd_q, crc_fwd, crc_ones_fwd, crc_beat;
+  logic                   crc_fresh_q;
   logic [15:0]            n, eth_len;
   logic [63:0]            qw0, qw1;
   logic [31:0]            reason;
@@ -179,9 +180,15 @@ module vnic_decap_top
   assign qw0 = hdr[63:0];
   assign qw1 = hdr[127:64];
 
-  // the running CRC (the earlier beats) one whole beat on, plus this beat's part
-  assign crc_beat = vnic_pkg::crc32_mat(vnic_crc_pkg::CrcBeat, crc_q) ^ in_part_q;
-  assign icrc_ok  = crc_beat == in_want_q;
+  // The running CRC (the earlier beats) one whole beat on, plus this beat's part. The register holds the
+  // running CRC already moved one beat on (crc_fwd_q = CrcBeat x crc), computed when the beat before was
+  // taken, so the last beat's check is a 32-bit XOR and compare of registers (issue 27: the matrix, the XOR
+  // and the compare in front of the drop reason were 15 levels). At a frame's start the CRC is all ones:
+  // crc_fresh_q selects CrcBeat x ~0 (a constant) instead.
+  assign crc_ones_fwd = vnic_pkg::crc32_mat(vnic_crc_pkg::CrcBeat, '1);
+  assign crc_fwd      = crc_fresh_q ? crc_ones_fwd : crc_fwd_q;
+  assign crc_beat     = crc_fwd ^ in_part_q;
+  assign icrc_ok      = crc_beat == in_want_q;
   assign tail     = in_tail_q;
 
   // The VNIC port of the virtual switch id (the lowest configured port with it) and its key match, from
@@ -222,12 +229,16 @@ module vnic_decap_top
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      hdr_q <= '0;
-      crc_q <= '1;
+      hdr_q       <= '0;
+      crc_fresh_q <= 1'b1;
     end else if (in_take) begin
-      hdr_q <= hdr;
-      crc_q <= in_last_q ? '1 : crc_beat;
+      hdr_q       <= hdr;
+      crc_fresh_q <= in_last_q;
     end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (in_take) crc_fwd_q <= vnic_pkg::crc32_mat(vnic_crc_pkg::CrcBeat, crc_beat);
   end
 
   // ---------------- read side ----------------
