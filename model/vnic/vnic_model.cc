@@ -22,13 +22,13 @@ const VnicOut& VnicModel::Eval(const VnicIn& in) {
     head_.beat.last = off + n == d.bytes.size();
     head_.port = d.port;
   }
-  const Held& out = dir_ == Direction::kEncap ? stage_ : head_;
-  out_.s_ready = dir_ == Direction::kEncap ? ready_ : (!stage_.valid || ready_);
+  const Held& out = dir_ == Direction::kEncap ? out_reg_ : head_;
+  out_.s_ready = !in_reg_.valid || ready_;
   out_.m = StreamPort{};
   out_.m.valid = out.valid;
   if (out.valid) out_.m.beat = out.beat;
   out_.m_port = out.valid ? out.port : 0;
-  advance_ = head_.valid && (dir_ == Direction::kEncap ? (!stage_.valid || in.m_ready) : in.m_ready);
+  advance_ = head_.valid && (dir_ == Direction::kEncap ? (!out_reg_.valid || in.m_ready) : in.m_ready);
   out_.cnt = cnt_;
   return out_;
 }
@@ -74,27 +74,23 @@ void VnicModel::Accept(const Beat& beat, uint8_t s_port) {
 
 void VnicModel::Tick() {
   tables_.Apply(in_.cfg);
-  // write side
-  if (dir_ == Direction::kEncap) {
-    if (in_.s.valid && ready_) Accept(in_.s.beat, in_.s_port);
-  } else {
-    const bool take = stage_.valid && ready_;
-    if (take) Accept(stage_.beat, stage_.port);
-    if (in_.s.valid && out_.s_ready) {
-      stage_.valid = true;
-      stage_.beat = in_.s.beat;
-      stage_.port = in_.s_port;
-    } else if (take) {
-      stage_.valid = false;
-    }
+  // write side: the input register's beat into the buffer, the input beat into the register
+  const bool take = in_reg_.valid && ready_;
+  if (take) Accept(in_reg_.beat, in_reg_.port);
+  if (in_.s.valid && out_.s_ready) {
+    in_reg_.valid = true;
+    in_reg_.beat = in_.s.beat;
+    in_reg_.port = in_.s_port;
+  } else if (take) {
+    in_reg_.valid = false;
   }
   // read side
-  if (dir_ == Direction::kEncap && stage_.valid && in_.m_ready) {
-    if (stage_.beat.last) ++cnt_.out;
-    stage_.valid = false;
+  if (dir_ == Direction::kEncap && out_reg_.valid && in_.m_ready) {
+    if (out_reg_.beat.last) ++cnt_.out;
+    out_reg_.valid = false;
   }
   if (advance_) {
-    if (dir_ == Direction::kEncap) stage_ = head_;
+    if (dir_ == Direction::kEncap) out_reg_ = head_;
     if (head_.beat.last) {
       if (dir_ == Direction::kDecap) ++cnt_.out;
       used_ -= desc_.front().in_beats;

@@ -9,12 +9,14 @@
 //   ready   = buffer not full (stored beats, including the frame being written, < VnicBufBeats)
 //             and fewer than VnicDescFifo descriptors waiting
 //   head    = a descriptor is waiting; the read side is at beat k_ of it
-// The ICRC pipeline (docs/vnic-microarchitecture.md) adds one register stage per direction:
-//   encapsulation: an output register. The head beat moves into it when it is empty or its beat is taken
-//     (then the head frame's buffer beats are released at its last beat); m_valid = the register is full;
-//     the first beat leaves two cycles after the input's last beat; `out` counts at the last beat's output.
-//   decapsulation: an input register. s_ready = it is empty or `ready`; its beat is written (as the input
-//     beat was before) when `ready`; m_valid = head; the first beat leaves two cycles after the input's last.
+// Register stages (docs/vnic-microarchitecture.md "ICRC pipeline", "Input register"):
+//   both directions: an input register. s_ready = it is empty or `ready`; its beat is written into the
+//     buffer (as the input beat was before) when `ready`.
+//   encapsulation: also an output register. The head beat moves into it when it is empty or its beat is
+//     taken (then the head frame's buffer beats are released at its last beat); m_valid = the register is
+//     full; the first beat leaves three cycles after the input's last beat; `out` counts at the last beat's
+//     output.
+//   decapsulation: m_valid = head; the first beat leaves two cycles after the input's last.
 #pragma once
 
 #include <cstddef>
@@ -59,7 +61,8 @@ class VnicModel : public ClockedBlock<VnicIn, VnicOut> {
   std::vector<uint8_t> cur_;
   std::deque<Desc> desc_;
   size_t k_ = 0;  // beat of the head descriptor being sent
-  Held stage_;    // encapsulation: the output register; decapsulation: the input register
+  Held in_reg_;   // the input register
+  Held out_reg_;  // encapsulation: the output register
   Held head_;     // the head frame's beat k_ (valid: a descriptor is waiting), as of Eval
   bool ready_ = false;    // as of Eval: the buffer takes a beat
   bool advance_ = false;  // as of Eval: the read side moves past beat k_ at this edge

@@ -303,7 +303,7 @@ package nt_pkg;
   // keep_contig), so the count n is the index of its first 0 (64 if none). ~k & (k << 1) is one-hot at n (0 for
   // n = 0 and n = 64), and bit b of n is the OR of that word under the mask of the positions whose bit b is set:
   // three LUT levels, where a population count of 64 bits is a tree of adders (19 levels measured; issue 27),
-  // and a few word operations in a simulator. (lb_lookahead, re_ingress.)
+  // and a few word operations in a simulator. (lb_lookahead, re_ingress, vnic.)
   function automatic logic [6:0] keep_count(logic [63:0] k);
     logic [63:0] u;
     u          = ~k & (k << 1);

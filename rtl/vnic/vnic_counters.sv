@@ -1,4 +1,6 @@
 // Packets in, packets out and drops by reason (index = reason code of nt_pkg; index 0 unused).
+// One enable per drop counter (drop_i and reason_i == r) rather than drops_q[reason_i] + 1: the read
+// multiplexer of 16 counters in front of the increment was on the deepest path (issue 27; 20 levels).
 `include "nt_ports.svh"
 module vnic_counters
 (
@@ -22,7 +24,9 @@ module vnic_counters
     end else begin
       if (in_i) in_q <= in_q + 1'b1;
       if (out_i) out_q <= out_q + 1'b1;
-      if (drop_i) drops_q[reason_i] <= drops_q[reason_i] + 1'b1;
+      for (int r = 0; r < vnic_pkg::NumReasons; r++) begin
+        if (drop_i && reason_i == 4'(r)) drops_q[r] <= drops_q[r] + 1'b1;
+      end
     end
   end
 

@@ -20,10 +20,6 @@ module vnic_decap_top
   } desc_t;
 
   vnic_pkg::port_cfg_t  [nt_pkg::VnicPorts-1:0]      ports;
-  // ports[port], whole (Yosys 0.55 reads no member of a variable-indexed element); only .pkey is used
-  // verilator lint_off UNUSEDSIGNAL
-  vnic_pkg::port_cfg_t                              port_cfg;
-  // verilator lint_on UNUSEDSIGNAL
   vnic_pkg::mac_entry_t [nt_pkg::VnicMacEntries-1:0] macs;
 
   vnic_tables u_tables (
@@ -38,41 +34,63 @@ module vnic_decap_top
   logic [nt_pkg::StreamBits-1:0]  in_data_q, crc_in;
   logic [nt_pkg::StreamBytes-1:0] in_keep_q;
   logic [6:0]             nl, in_nb_q;
-  logic [31:0]            icrc_rx, in_part_q, in_want_q;
-  logic [3:0]             tq;
+  logic [31:0]            in_part_q, in_want_q;
   logic [31:0]            want;
   logic [7:0]             tail_in, tail, in_tail_q;
+  logic [6:0]             in_tail39_q;
+  logic [5:0]             in_trail_q;
+  logic                   in_ob_inc_q;
+  logic [nt_pkg::VnicPorts-1:0] vs_match, vs_pkey, in_match_q, in_pkey_q;
 
   assign in_ready  = ~in_v_q | sf_ready;
   assign s_ready_o = in_ready;
   assign in_load   = s_valid_i & in_ready;
   assign in_take   = in_v_q & sf_ready;
-  assign nl        = vnic_pkg::popcount64(s_keep_i);
+  assign nl        = nt_pkg::keep_count(s_keep_i);
 
   // The ICRC covers every byte before it: whole beats, and in the last beat all but its last 5 bytes (keep
   // is contiguous from byte 0, the stream rule: byte i is covered iff byte i + 5 is kept). ICRC byte j is at
   // nl - 5 + j, the tail at nl - 1.
+  // kend: one-hot at the last kept byte (keep[i] and not keep[i + 1]). The tail byte is the OR of the data
+  // bytes under it, not a chain of 64 ifs (issue 27: 59 levels from s_keep_i to tail_in on main).
+  logic [nt_pkg::StreamBytes-1:0] kend;
+  assign kend = s_keep_i & ~(s_keep_i >> 1);
   always_comb begin
     crc_in  = vnic_pkg::icrc_variant(s_data_i, in_sop_q);
-    icrc_rx = '0;
     tail_in = '0;
     for (int i = 0; i < nt_pkg::StreamBytes; i++) begin
       if (s_last_i && (i + 5 >= nt_pkg::StreamBytes || !s_keep_i[(i + 5) % nt_pkg::StreamBytes])) crc_in[8*i+:8] = 8'd0;
-      for (int j = 0; j < 4; j++) begin
-        if (i + 4 - j < nt_pkg::StreamBytes && s_keep_i[(i + 4 - j) % nt_pkg::StreamBytes] &&
-            (i + 5 - j >= nt_pkg::StreamBytes || !s_keep_i[(i + 5 - j) % nt_pkg::StreamBytes])) begin
-          icrc_rx[8*j+:8] = s_data_i[8*i+:8];
-        end
-      end
-      if (s_keep_i[i] && (i + 1 >= nt_pkg::StreamBytes || !s_keep_i[(i + 1) % nt_pkg::StreamBytes])) tail_in = s_data_i[8*i+:8];
+      tail_in = tail_in | (s_data_i[8*i+:8] & {8{kend[i]}});
     end
   end
 
   // With the bytes from the ICRC on zeroed, a whole-beat update leaves the register 64 - (nl - 5) zero bytes
   // past the true one; so the packet is good iff that register equals ~ICRC moved the same bytes forward.
-  // nl = 8q + 8 gives matrix q (q = 0..7), nl = 0 matrix 8; other nl fail the length check first.
-  assign tq = nl[6:3] == 4'd0 ? 4'd8 : nl[6:3] - 4'd1;
-  assign want = vnic_pkg::crc32_mat(vnic_crc_pkg::CrcFwd[32*32*tq+:32*32], ~icrc_rx);  // matrix selected first
+  // nl = 8q + 8 (kend at byte 8q + 7, the ICRC at bytes 8q + 3..6) gives matrix q (q = 0..7), nl = 0 matrix 8
+  // (no ICRC byte in this beat: ~0); other nl fail the length check first (want is then 0). Each candidate's
+  // ICRC is at fixed bytes, so the eight fixed matrices are applied in parallel and the result selected by
+  // kend (issue 27: the ICRC selected first, then a matrix selected by the byte count: 64 levels on main, 16
+  // with the ICRC as ORs under kend).
+  always_comb begin
+    want = s_keep_i == '0 ? vnic_pkg::crc32_mat(vnic_crc_pkg::CrcFwd[32*32*8+:32*32], '1) : '0;
+    for (int q = 0; q < 8; q++) begin
+      want = want | ({32{kend[8*q+7]}} &
+                     vnic_pkg::crc32_mat(vnic_crc_pkg::CrcFwd[32*32*q+:32*32], ~s_data_i[8*(8*q+3)+:32]));
+    end
+  end
+
+  // The port lookups of a first beat, per port (issue 27: the virtual switch id search, then the selected
+  // port's partition key, then the drop decision was too deep for the last beat's cycle). The tables are
+  // read when the first beat enters this register (docs/vnic-microarchitecture.md "Lookups at the first beat").
+  vnic_pkg::port_cfg_t port_e;
+  always_comb begin
+    port_e = '0;
+    for (int i = 0; i < nt_pkg::VnicPorts; i++) begin
+      port_e      = ports[i];
+      vs_match[i] = port_e.valid && port_e.veswid != '0 && port_e.veswid == s_data_i[159:144];
+      vs_pkey[i]  = vnic_pkg::pkey_match(s_data_i[95:80], port_e.pkey);
+    end
+  end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -97,13 +115,29 @@ module vnic_decap_top
       in_part_q <= vnic_pkg::crc32_data(vnic_crc_pkg::CrcData, crc_in);
       in_want_q <= want;
       in_tail_q <= tail_in;
+      // the last beat's byte arithmetic that only needs this beat (n = 64 beats + nl, t = tail pad count):
+      // t + 39 > n is the pad check; n - 25 - t the frame length, whose beats ceil((n - 25 - t) / 64) are
+      // n[14:6] + (n[5:0] + 38 - t >= 64), n[5:0] = nl[5:0] (n = 64 * beats + nl, nl <= 64)
+      in_tail39_q <= 7'(tail_in[5:0]) + 7'(nt_pkg::VnicHdrBytes + 14 + nt_pkg::VnicTrailerBytes);
+      in_trail_q  <= 6'(nt_pkg::VnicHdrBytes + nt_pkg::VnicTrailerBytes) + 6'(tail_in[2:0]);
+      in_ob_inc_q <= 7'(nl[5:0]) + 7'd63 - 7'(nt_pkg::VnicHdrBytes + nt_pkg::VnicTrailerBytes) - 7'(tail_in[2:0])
+                     >= 7'd64;
+    end
+  end
+
+  // first-beat values, held for the frame: the next first beat loads when this frame's last one leaves
+  always_ff @(posedge clk_i) begin
+    if (in_load && in_sop_q) begin
+      in_match_q <= vs_match;
+      in_pkey_q  <= vs_pkey;
     end
   end
 
   // ---------------- write side ----------------
-  logic                   sop, over_now, drop, found, m_fire, last_beat, head_valid, icrc_ok;
+  logic                   sop, over_now, drop, found, pkey_ok, m_fire, last_beat, head_valid, icrc_ok;
   logic [HdrBits-1:0]     hdr_q, hdr;
-  logic [31:0]            crc_q, crc_beat;
+  logic [31:0]            crc_fwd_q, crc_fwd, crc_ones_fwd, crc_beat;
+  logic                   crc_fresh_q;
   logic [15:0]            n, eth_len;
   logic [63:0]            qw0, qw1;
   logic [31:0]            reason;
@@ -146,27 +180,30 @@ module vnic_decap_top
   assign qw0 = hdr[63:0];
   assign qw1 = hdr[127:64];
 
-  // the running CRC (the earlier beats) one whole beat on, plus this beat's part
-  assign crc_beat = vnic_pkg::crc32_mat(vnic_crc_pkg::CrcBeat, crc_q) ^ in_part_q;
-  assign icrc_ok  = crc_beat == in_want_q;
+  // The running CRC (the earlier beats) one whole beat on, plus this beat's part. The register holds the
+  // running CRC already moved one beat on (crc_fwd_q = CrcBeat x crc), computed when the beat before was
+  // taken, so the last beat's check is a 32-bit XOR and compare of registers (issue 27: the matrix, the XOR
+  // and the compare in front of the drop reason were 15 levels). At a frame's start the CRC is all ones:
+  // crc_fresh_q selects CrcBeat x ~0 (a constant) instead.
+  assign crc_ones_fwd = vnic_pkg::crc32_mat(vnic_crc_pkg::CrcBeat, '1);
+  assign crc_fwd      = crc_fresh_q ? crc_ones_fwd : crc_fwd_q;
+  assign crc_beat     = crc_fwd ^ in_part_q;
+  assign icrc_ok      = crc_beat == in_want_q;
   assign tail     = in_tail_q;
 
-  // The VNIC port of the virtual switch id (the lowest configured port with it).
-  // Each port is read whole into port_e first: Yosys 0.55 reads ports[i].valid as an undeclared wire.
-  vnic_pkg::port_cfg_t port_e;
+  // The VNIC port of the virtual switch id (the lowest configured port with it) and its key match, from
+  // the first beat's per-port matches.
   always_comb begin
-    found  = 1'b0;
-    port   = '0;
-    port_e = '0;
+    port    = '0;
+    pkey_ok = 1'b0;
     for (int i = nt_pkg::VnicPorts - 1; i >= 0; i--) begin
-      port_e = ports[i];
-      if (port_e.valid && port_e.veswid != '0 && port_e.veswid == hdr[159:144]) begin
-        found = 1'b1;
-        port  = vnic_pkg::PortIdxBits'(i);
+      if (in_match_q[i]) begin
+        port    = vnic_pkg::PortIdxBits'(i);
+        pkey_ok = in_pkey_q[i];
       end
     end
   end
-  assign port_cfg = ports[port];
+  assign found = |in_match_q;
 
   always_comb begin
     reason = 0;
@@ -176,28 +213,32 @@ module vnic_decap_top
     else if (over_now || n != {2'd0, qw0[30:20], 3'd0}) reason = nt_pkg::VnicDecDropLength;
     else if (!icrc_ok) reason = nt_pkg::VnicDecDropIcrc;
     // Tail LT 0b01 (the spec's tail flit) or 0b00 (Linux hfi1 writes the pad count alone).
-    else if (tail[7] || tail[5:0] > 6'd7 ||
-             16'(tail[5:0]) > n - 16'(nt_pkg::VnicHdrBytes + 14 + nt_pkg::VnicTrailerBytes)) reason = nt_pkg::VnicDecDropPad;
+    // t > n - 39 as t + 39 > n: here n >= 40 (the runt check came first, or the length check for over)
+    else if (tail[7] || tail[5:0] > 6'd7 || 16'(in_tail39_q) > n) reason = nt_pkg::VnicDecDropPad;
     else if (!found) reason = nt_pkg::VnicDecDropVeswid;
-    else if (!vnic_pkg::pkey_match(qw1[31:16], port_cfg.pkey)) reason = nt_pkg::VnicDecDropPkey;
+    else if (!pkey_ok) reason = nt_pkg::VnicDecDropPkey;
   end
   assign drop    = reason != 0;
-  assign eth_len = n - 16'(nt_pkg::VnicHdrBytes + nt_pkg::VnicTrailerBytes) - 16'(tail[2:0]);
+  assign eth_len = n - 16'(in_trail_q);
 
   always_comb begin
     wdesc.len       = eth_len[13:0];
-    wdesc.out_beats = BeatBits'((eth_len + 16'd63) >> 6);
+    wdesc.out_beats = n[14:6] + BeatBits'(in_ob_inc_q);  // (eth_len + 63) >> 6
     wdesc.port      = port;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      hdr_q <= '0;
-      crc_q <= '1;
+      hdr_q       <= '0;
+      crc_fresh_q <= 1'b1;
     end else if (in_take) begin
-      hdr_q <= hdr;
-      crc_q <= in_last_q ? '1 : crc_beat;
+      hdr_q       <= hdr;
+      crc_fresh_q <= in_last_q;
     end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (in_take) crc_fwd_q <= vnic_pkg::crc32_mat(vnic_crc_pkg::CrcBeat, crc_beat);
   end
 
   // ---------------- read side ----------------
@@ -232,5 +273,6 @@ module vnic_decap_top
   assign m_port_o = head.port;
 
   logic unused;
-  assign unused = ^{s_port_i, macs, port_e, qw0[19:0], qw0[31], qw0[60:32], qw1[63:32], qw1[15:8], hdr[143:128], tail[6]};
+  assign unused = ^{s_port_i, macs, port_e, qw0[19:0], qw0[31], qw0[60:32], qw1[63:32], qw1[31:8], hdr[159:128],
+                    tail[6], n[15], eth_len[15:14]};
 endmodule

@@ -34,7 +34,12 @@ module vnic_desc_fifo #(
     end else begin
       if (push_i) wr_q <= wr_q + 1'b1;
       if (pop_i) rd_q <= rd_q + 1'b1;
-      count_q <= count_q + (AddrBits + 1)'(push_i) - (AddrBits + 1)'(pop_i);
+      // +1 / -1 from the register, selected by push/pop (not push - pop through the adders)
+      unique case ({push_i, pop_i})
+        2'b10:   count_q <= count_q + 1'b1;
+        2'b01:   count_q <= count_q - 1'b1;
+        default: ;
+      endcase
     end
   end
 endmodule

@@ -17,7 +17,9 @@ module vnic_encap_top
     logic [13:0]            len;        // Ethernet bytes
     logic [2:0]             pad;
     logic [10:0]            len_qw;
-    logic [BeatBits-1:0]    out_beats;
+    logic [BeatBits-1:0]    last_k;     // the last output beat (out beats - 1)
+    logic [BeatBits-1:0]    dlast;      // the output beat of the frame's last byte ...
+    logic [6:0]             dn;         // ... and its data bytes there (1..64)
     logic [vnic_pkg::PortIdxBits-1:0] port;
     logic                   linux_p;    // tail byte without the LT bits
   } desc_t;
@@ -32,17 +34,102 @@ module vnic_encap_top
     .macs_o (macs)
   );
 
+  // ---------------- input stage: the beat's byte count; a first beat's lookups ----------------
+  // An input register (issue 27: the last beat's checks and header were computed from the input ports in
+  // one cycle: the byte count, the MAC search, profile linux's parse, then the drop decision). As in
+  // decapsulation: s_ready_o = empty or the buffer takes its beat; one cycle of latency, full throughput.
+  // A first beat's port, destination MAC, port entry, MAC-table search and linux info are registered when it
+  // loads and held for its frame (the next first beat loads when this frame's last beat leaves).
+  logic                   in_v_q, in_last_q, in_sop_q, sf_ready, in_take, in_load, in_ready;
+  logic [nt_pkg::StreamBits-1:0]  in_data_q;
+  logic [nt_pkg::StreamBytes-1:0] in_keep_q;
+  logic [6:0]             nb, in_nb_q;
+  logic [vnic_pkg::PortIdxBits-1:0] port_q;
+  logic [47:0]            dmac_q, dmac_in;
+  vnic_pkg::port_cfg_t    pc_q, pc_in;
+  logic                   hit_q, hit_in;
+  logic [23:0]            dlid_tbl_q, dlid_tbl_in;
+  vnic_pkg::linux_info_t  lx_q, lx_in;
+
+  assign in_ready  = ~in_v_q | sf_ready;
+  assign s_ready_o = in_ready;
+  assign in_load   = s_valid_i & in_ready;
+  assign in_take   = in_v_q & sf_ready;
+  assign nb        = nt_pkg::keep_count(s_keep_i);
+
+  always_comb begin
+    for (int i = 0; i < 6; i++) dmac_in[47-8*i-:8] = s_data_i[8*i+:8];
+  end
+  assign pc_in = ports[s_port_i];
+  assign lx_in = vnic_pkg::linux_info(s_data_i, nb);
+
+  // Destination LID from the MAC table (docs/vnic.md "DLID"): the lowest matching index; a DLID 0 entry
+  // counts as absent. Each entry is read whole into mac_e first: Yosys 0.55 reads macs[i].valid as an
+  // undeclared wire.
+  vnic_pkg::mac_entry_t mac_e;
+  always_comb begin
+    hit_in      = 1'b0;
+    dlid_tbl_in = '0;
+    mac_e       = '0;
+    for (int i = nt_pkg::VnicMacEntries - 1; i >= 0; i--) begin
+      mac_e = macs[i];
+      if (mac_e.valid && mac_e.port == s_port_i && mac_e.mac == dmac_in && mac_e.dlid != '0) begin
+        hit_in      = 1'b1;
+        dlid_tbl_in = mac_e.dlid;
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      in_v_q   <= 1'b0;
+      in_sop_q <= 1'b1;
+    end else begin
+      if (in_load) begin
+        in_v_q   <= 1'b1;
+        in_sop_q <= s_last_i;
+      end else if (in_take) begin
+        in_v_q <= 1'b0;
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (in_load) begin
+      in_data_q <= s_data_i;
+      in_keep_q <= s_keep_i;
+      in_last_q <= s_last_i;
+      in_nb_q   <= nb;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      port_q     <= '0;
+      dmac_q     <= '0;
+      pc_q       <= '0;
+      hit_q      <= 1'b0;
+      dlid_tbl_q <= '0;
+      lx_q       <= '0;
+    end else if (in_load && in_sop_q) begin
+      port_q     <= s_port_i;
+      dmac_q     <= dmac_in;
+      pc_q       <= pc_in;
+      hit_q      <= hit_in;
+      dlid_tbl_q <= dlid_tbl_in;
+      lx_q       <= lx_in;
+    end
+  end
+
   // ---------------- write side ----------------
   logic                   sop, over_now, drop, m_fire, last_beat, head_valid, adv, m_valid;
-  logic [6:0]             nb;
-  logic [vnic_pkg::PortIdxBits-1:0] port_q, port;
-  logic [47:0]            dmac_q, dmac;
+  logic [vnic_pkg::PortIdxBits-1:0] port;
+  logic [47:0]            dmac;
   logic [15:0]            len;
   logic [31:0]            reason;
   vnic_pkg::port_cfg_t              pc;
-  logic [23:0]            dlid, dlid_tbl;
-  logic                   hit;
-  vnic_pkg::linux_info_t            lx_q, lx;
+  logic [23:0]            dlid;
+  vnic_pkg::linux_info_t            lx;
   logic [4:0]             sc;
   logic [2:0]             rc;
   logic [15:0]            entropy;
@@ -58,12 +145,12 @@ module vnic_encap_top
     .RdOff   (-1)
   ) u_sf (
     `NT_CLK_RST_CONN,
-    .s_valid_i,
-    .s_data_i,
-    .s_keep_i,
-    .s_nbytes_i  (nb),
-    .s_last_i,
-    .s_ready_o,
+    .s_valid_i   (in_v_q),
+    .s_data_i    (in_data_q),
+    .s_keep_i    (in_keep_q),
+    .s_nbytes_i  (in_nb_q),
+    .s_last_i    (in_last_q),
+    .s_ready_o   (sf_ready),
     .sop_o       (sop),
     .over_o      (over_now),
     .bytes_o     (len),
@@ -83,15 +170,10 @@ module vnic_encap_top
     .cnt_drops_o
   );
 
-  assign nb   = vnic_pkg::popcount64(s_keep_i);
-  assign port = sop ? s_port_i : port_q;
-  assign pc   = ports[port];
-
-  always_comb begin
-    for (int i = 0; i < 6; i++) dmac[47-8*i-:8] = s_data_i[8*i+:8];
-    if (!sop) dmac = dmac_q;
-  end
-  assign lx = sop ? vnic_pkg::linux_info(s_data_i, nb) : lx_q;
+  assign port = port_q;
+  assign dmac = dmac_q;
+  assign pc   = pc_q;
+  assign lx   = lx_q;
 
   // A port without a virtual switch id or SLID (0) is not enabled; a frame whose DLID comes out 0 is
   // dropped, as Linux counts tx_dlid_zero (docs/vnic.md "Drops").
@@ -104,25 +186,11 @@ module vnic_encap_top
   end
   assign drop = reason != 0;
 
-  // Destination LID (docs/vnic.md "DLID"): the MAC table's entry (the lowest matching index; a DLID 0 entry
-  // counts as absent). Default profile: group MACs the port's multicast DLID, then the table, then the
-  // port's default. Profile linux (opa_vnic_get_dlid): the table, group MACs, a locally administered MAC's
-  // bytes 5, 4, 3, the default.
-  // Each entry is read whole into mac_e first: Yosys 0.55 reads macs[i].valid as an undeclared wire.
-  vnic_pkg::mac_entry_t mac_e;
+  // Default profile: group MACs the port's multicast DLID, then the table, then the port's default. Profile
+  // linux (opa_vnic_get_dlid): the table, group MACs, a locally administered MAC's bytes 5, 4, 3, the default.
   always_comb begin
-    hit      = 1'b0;
-    dlid_tbl = '0;
-    mac_e    = '0;
-    for (int i = nt_pkg::VnicMacEntries - 1; i >= 0; i--) begin
-      mac_e = macs[i];
-      if (mac_e.valid && mac_e.port == port && mac_e.mac == dmac && mac_e.dlid != '0) begin
-        hit      = 1'b1;
-        dlid_tbl = mac_e.dlid;
-      end
-    end
-    if (!pc.linux_p) dlid = dmac[40] ? pc.mcast_dlid : hit ? dlid_tbl : pc.ucast_dlid;
-    else if (hit) dlid = dlid_tbl;
+    if (!pc.linux_p) dlid = dmac[40] ? pc.mcast_dlid : hit_q ? dlid_tbl_q : pc.ucast_dlid;
+    else if (hit_q) dlid = dlid_tbl_q;
     else if (dmac[40]) dlid = pc.mcast_dlid;
     else if (dmac[41]) dlid = {dmac[7:0], dmac[15:8], dmac[23:16]};
     else dlid = pc.ucast_dlid;
@@ -141,8 +209,9 @@ module vnic_encap_top
     end
   end
 
-  assign len_qw = 11'((len + 16'(nt_pkg::VnicHdrBytes + nt_pkg::VnicTrailerBytes + 7)) >> 3);
-  assign pad    = 3'({len_qw, 3'd0} - 14'(nt_pkg::VnicHdrBytes + nt_pkg::VnicTrailerBytes) - len[13:0]);
+  // quadwords ceil((len + 25) / 8) = (len + 32) >> 3 = len[13:3] + 4; pad = 8 len_qw - 25 - len = 7 - len[2:0]
+  assign len_qw = 11'(len[13:3]) + 11'((nt_pkg::VnicHdrBytes + nt_pkg::VnicTrailerBytes + 7) >> 3);
+  assign pad    = ~len[2:0];
   //              LT    L2     FECN  RC     SC     DLID        BECN  length  SLID
   assign qw0    = {1'b1, 2'b10, 1'b0, rc, sc, dlid[19:0], 1'b0, len_qw, pc.slid[19:0]};
   assign qw1    = {16'd0, entropy, pc.pkey, dlid[23:20], pc.slid[23:20], 8'(nt_pkg::VnicL4Eth)};
@@ -152,62 +221,91 @@ module vnic_encap_top
     wdesc.len       = len[13:0];
     wdesc.pad       = pad;
     wdesc.len_qw    = len_qw;
-    wdesc.out_beats = BeatBits'((12'(len_qw) + 12'd7) >> 3);
+    // out beats ceil(8 len_qw / 64) = (len_qw + 7) >> 3, so the last is (len_qw - 1) >> 3 = (len[13:3] + 3) >> 3
+    wdesc.last_k    = BeatBits'((12'(len[13:3]) + 12'd3) >> 3);
+    // frame byte e is output byte e + 20: the last, len + 19, is in beat (len + 19) >> 6, byte (len + 19) & 63
+    wdesc.dlast     = BeatBits'((len[13:0] + 14'(nt_pkg::VnicHdrBytes - 1)) >> 6);
+    wdesc.dn        = 7'(6'(len[5:0] + 6'(nt_pkg::VnicHdrBytes - 1))) + 7'd1;
     wdesc.port      = port;
     wdesc.linux_p   = pc.linux_p;
-  end
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      port_q <= '0;
-      dmac_q <= '0;
-      lx_q   <= '0;
-    end else if (s_valid_i && s_ready_o && sop) begin  // the first beat's port, destination MAC, linux info
-      port_q <= port;
-      dmac_q <= dmac;
-      lx_q   <= lx;
-    end
   end
 
   // ---------------- read side, beat stage: beat k of the head frame from the buffer's registered reads ----
   logic [31:0]            crc_q, crc_beat, crc_back, icrc, part;
   logic [nt_pkg::StreamBits-1:0]  raw, raw_q;
-  logic [15:0]            b0, total, keep_room;
-  logic [5:0]             icrc_pos;  // in the last beat (the only one it is used in)
   logic [6:0]             keep_n;
+  logic [2:0]             icrc_q;    // the ICRC's quadword in the last beat (the only one it is used in)
+  logic [nt_pkg::StreamBytes-1:0] dmask;
+  logic                   first_q, whole_q, at_q, first, whole, at;
   logic [nt_pkg::StreamBytes-1:0] keep_q;
   logic                   last_q, linux_q;
+  logic [7:0][31:0]       lane_part, lane_part_q;  // the part of each 64-bit lane of the beat
   logic [31:0]            part_q;
-  logic [5:0]             ipos_q;
+  logic [2:0]             iq_q;
+  logic [7:0]             ilane_q;   // one-hot iq_q in a last beat, else 0
   logic [2:0]             pad_q;
   logic [vnic_pkg::PortIdxBits-1:0] oport_q;
 
   // the beat moves into the output register when that is empty or its beat is taken
   assign adv       = head_valid & (~m_valid | m_fire);
-  assign last_beat = k_q == head.out_beats - 1'b1;
-  assign b0        = 16'({k_q[BeatBits-2:0], 6'd0});
-  assign icrc_pos  = 6'(16'(nt_pkg::VnicHdrBytes) + 16'(head.len) + 16'(head.pad));
-  assign total     = {2'd0, head.len_qw, 3'd0};
-  assign keep_room = total - b0;
-  assign keep_n    = keep_room > 16'(nt_pkg::StreamBytes) ? 7'(nt_pkg::StreamBytes) : keep_room[6:0];
+  assign last_beat = k_q == head.last_k;
+  // the packet (25 + len + pad bytes) is 8 len_qw: a last beat keeps 8 (len_qw mod 8) bytes, or 64
+  assign keep_n    = !last_beat ? 7'(nt_pkg::StreamBytes) :
+                     head.len_qw[2:0] == 3'd0 ? 7'(nt_pkg::StreamBytes) : {1'b0, head.len_qw[2:0], 3'd0};
+  // the ICRC at byte 20 + len + pad = 27 + 8 (len >> 3) (mod 64): quadword 3 + len[5:3], byte 3 of it
+  assign icrc_q    = head.len[5:3] + 3'd3;
 
-  // Output byte b = 64k + i: header byte b, or frame byte e = b - 20 (from beat k-1 for i < 20, else beat
-  // k), or pad (0) up to the ICRC; zero from the ICRC on, where the output stage inserts ICRC and tail.
+  // Output byte b = 64k + i: header byte b (k = 0, i < 20), or frame byte e = b - 20 (from beat k-1 for
+  // i < 20, else beat k) while e < len, i.e. k < dlast or k = dlast and i < dn (dmask); zero after it: pad,
+  // then the ICRC and tail the output stage inserts. (From the descriptor's dlast/dn rather than a 16-bit
+  // compare per byte: issue 27, 16 levels from the descriptor to the beat's CRC part.)
+  // The beat's position against the frame's end comes from registers: first_q (k = 0), and for k > 0
+  // whole_q / at_q (k < dlast, k = dlast), set when the read side moves from beat k - 1 to k; beat 0 of a
+  // frame reads them from the descriptor (dlast != 0 / = 0). (issue 27: the compares of k_q with dlast in
+  // front of the byte selects and the 512-bit CRC part were 18 levels.)
+  assign first  = first_q;
+  assign whole  = first_q ? head.dlast != '0 : whole_q;
+  assign at     = first_q ? head.dlast == '0 : at_q;
+  assign dmask  = whole ? '1 : at ? vnic_pkg::keep_mask(head.dn) : '0;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      first_q  <= 1'b1;
+      whole_q <= 1'b0;
+      at_q     <= 1'b0;
+    end else if (adv) begin
+      first_q  <= last_beat;  // k_q after this edge: 0 after the frame's last beat, else k_q + 1
+      whole_q <= k_q + 1'b1 < head.dlast;
+      at_q     <= k_q + 1'b1 == head.dlast;
+    end
+  end
+
   always_comb begin
     for (int i = 0; i < nt_pkg::StreamBytes; i++) begin
-      logic [15:0] b, e;
-      b = b0 + 16'(i);
-      e = b - 16'(nt_pkg::VnicHdrBytes);
-      if (b < 16'(nt_pkg::VnicHdrBytes)) raw[8*i+:8] = head.hdr[8*i+:8];
-      else if (e < 16'(head.len)) raw[8*i+:8] = i < nt_pkg::VnicHdrBytes ? prev_beat[8*(i+nt_pkg::StreamBytes-nt_pkg::VnicHdrBytes)+:8]
-                                                                 : cur_beat[8*(i-nt_pkg::VnicHdrBytes)+:8];
+      if (first && i < nt_pkg::VnicHdrBytes) raw[8*i+:8] = head.hdr[8*i+:8];
+      else if (dmask[i]) raw[8*i+:8] = i < nt_pkg::VnicHdrBytes ? prev_beat[8*(i+nt_pkg::StreamBytes-nt_pkg::VnicHdrBytes)+:8]
+                                                               : cur_beat[8*(i-nt_pkg::VnicHdrBytes)+:8];
       else raw[8*i+:8] = 8'd0;
     end
   end
 
   // The beat's CRC contribution from state 0. Every byte of a beat before the last is covered; the last
   // beat's bytes from the ICRC on are zero (above), which the output stage takes back.
-  assign part = vnic_pkg::crc32_data(vnic_crc_pkg::CrcData, vnic_pkg::icrc_variant(raw, k_q == '0));
+  // Computed per 64-bit lane here (r[o] = ^(lane & row o's lane bits)) and the eight lane parts XORed in the
+  // output stage: the 512-bit XOR trees after the byte selects were 16 levels in one cycle (issue 27).
+  logic [nt_pkg::StreamBits-1:0] rawv;
+  assign rawv = vnic_pkg::icrc_variant(raw, first);
+  always_comb begin
+    for (int l = 0; l < 8; l++) begin
+      for (int o = 0; o < 32; o++) begin
+        lane_part[l][o] = ^(rawv[64*l+:64] & vnic_crc_pkg::CrcData[nt_pkg::StreamBits*o+64*l+:64]);
+      end
+    end
+  end
+  always_comb begin
+    part = '0;
+    for (int l = 0; l < 8; l++) part = part ^ lane_part_q[l];
+  end
 
   // ---------------- read side, output stage ----------------
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -222,8 +320,9 @@ module vnic_encap_top
       keep_q  <= vnic_pkg::keep_mask(keep_n);
       last_q  <= last_beat;
       oport_q <= head.port;
-      part_q  <= part;
-      ipos_q  <= icrc_pos;  // the ICRC is always in the last beat: 8 | total and 5 <= 8
+      lane_part_q <= lane_part;
+      iq_q    <= icrc_q;    // the ICRC is always in the last beat: 8 | total and 5 <= 8
+      ilane_q <= last_beat ? 8'(1) << icrc_q : 8'd0;
       pad_q   <= head.pad;
       linux_q <= head.linux_p;
     end
@@ -238,21 +337,24 @@ module vnic_encap_top
   assign m_fire = m_valid_o & m_ready_i;
 
   // The running CRC (crc_q: the frame's earlier beats) one whole beat on, plus this beat's part. In the last
-  // beat, the register at the ICRC position (q = ipos[5:3]: 8q + 3 bytes of the beat before it) in one
+  // beat, the register at the ICRC position (quadword q = iq_q, byte 3: 8q + 3 bytes of the beat before it) in one
   // matrix, CrcLast[q] = (part taken back by the 61 - 8q zero bytes) ^ (crc_q moved 8q + 3 bytes on); the
   // matrix is selected before it is applied, so each LUT takes 3 register bits and q (a few levels).
+  assign part_q   = part;
   assign crc_beat = vnic_pkg::crc32_mat(vnic_crc_pkg::CrcBeat, crc_q) ^ part_q;
-  assign crc_back = vnic_pkg::crc32_mat64(vnic_crc_pkg::CrcLast[32*64*ipos_q[5:3]+:32*64], {crc_q, part_q});
+  assign crc_back = vnic_pkg::crc32_mat64(vnic_crc_pkg::CrcLast[32*64*iq_q+:32*64], {crc_q, part_q});
   assign icrc     = ~crc_back;
 
   always_comb begin
     m_data_o = raw_q;
-    for (int i = 0; i < nt_pkg::StreamBytes; i++) begin
-      for (int j = 0; j < 4; j++) begin
-        if (last_q && 6'(i) == ipos_q + 6'(j)) m_data_o[8*i+:8] = icrc[8*j+:8];
+    // ICRC bytes 0..3 at bytes 3..6 of quadword iq_q, the tail byte at its byte 7 (ilane_q: the position
+    // decoded in the beat stage, so only a 2:1 select follows the ICRC here)
+    for (int q = 0; q < 8; q++) begin
+      if (ilane_q[q]) begin
+        for (int j = 0; j < 4; j++) m_data_o[64*q+8*(3+j)+:8] = icrc[8*j+:8];
+        // LT = tail (profile linux: 0b00, the pad count alone as hfi1 writes it), Tail = pad
+        m_data_o[64*q+56+:8] = {1'b0, ~linux_q, 3'd0, pad_q};
       end
-      // LT = tail (profile linux: 0b00, the pad count alone as hfi1 writes it), Tail = pad
-      if (last_q && 6'(i) == ipos_q + 6'd4) m_data_o[8*i+:8] = {1'b0, ~linux_q, 3'd0, pad_q};
     end
   end
   assign m_keep_o = keep_q;
@@ -264,4 +366,6 @@ module vnic_encap_top
     else if (m_fire) crc_q <= m_last_o ? '1 : crc_beat;
   end
 
+  logic unused;
+  assign unused = ^{sop, dmac[47:42], dmac[39:24]};  // the frame buffer's own first-beat flag; MAC bytes
 endmodule

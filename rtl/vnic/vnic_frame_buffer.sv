@@ -6,9 +6,10 @@
 // Block RAM (docs/vnic-microarchitecture.md "Frame buffer"): the ring is two banks by beat parity (even and
 // odd beats, VnicBufBeats/2 x 512 bits each), one write port and one registered read port each - the read of
 // a BRAM36/URAM288. The two adjacent beats are always one even, one odd. The read address is presented a cycle
-// ahead: rd_beat_d_i and release_i are the read side's next-state values, so rd_a_o/rd_b_o hold beats
+// ahead: rd_next_i and release_i say where the read side goes at this edge, so rd_a_o/rd_b_o hold beats
 // k+Off and k+Off+1 of the frame at base in the cycle the read side is at beat k, as the combinational read
-// did. A beat written in the cycle it is read (a one-beat frame sent right after its last beat) comes from
+// did. The address of beat k+Off is kept in a register (addr_a_q) and stepped, rather than summed from
+// base, k and Off every cycle (issue 27: 13 levels from base_q to the bypass compare). A beat written in the cycle it is read (a one-beat frame sent right after its last beat) comes from
 // the write bypass register.
 `include "nt_ports.svh"
 module vnic_frame_buffer
@@ -20,7 +21,7 @@ module vnic_frame_buffer
   input  logic [nt_pkg::StreamBits-1:0]             wr_data_i,
   input  logic                              frame_end_i,  // the input frame's last beat is accepted ...
   input  logic                              frame_drop_i, // ... and the frame is dropped
-  input  logic [$clog2(nt_pkg::VnicMaxBeats):0]     rd_beat_d_i,  // k next cycle: beat of the frame at base
+  input  logic                              rd_next_i,    // the read side moves to beat k + 1 at this edge
   output logic [nt_pkg::StreamBits-1:0]             rd_a_o,       // beat k + RdOff
   output logic [nt_pkg::StreamBits-1:0]             rd_b_o,       // beat k + RdOff + 1
   input  logic                              release_i,    // the frame at base is done ...
@@ -35,7 +36,8 @@ module vnic_frame_buffer
   logic [nt_pkg::StreamBits-1:0] odd_q[BankWords];
   logic [nt_pkg::StreamBits-1:0] even_rd_q, odd_rd_q, wr_data_q, even_out, odd_out;
   logic [PtrBits-1:0]    wr_q, start_q, base_q, base_d, wr_next, used;
-  logic [AddrBits-1:0]   addr_a_d, addr_b_d;
+  logic [AddrBits-1:0]   addr_a_d, addr_b_d, addr_a_q, base_off_q, wr_m1;
+  logic                  fwd;
   logic [AddrBits-2:0]   even_addr, odd_addr, wr_addr;
   logic                  even_fwd_q, odd_fwd_q, swap_q, wr_even, wr_odd;
 
@@ -43,7 +45,8 @@ module vnic_frame_buffer
   assign full_o   = used[AddrBits];  // used == VnicBufBeats
   assign wr_next  = wr_q + PtrBits'(wr_valid_i);
   assign base_d   = release_i ? base_q + PtrBits'(release_beats_i) : base_q;
-  assign addr_a_d = AddrBits'(base_d + PtrBits'(rd_beat_d_i) + PtrBits'(RdOff));
+  // base + k + Off after this edge: the next frame's beat Off after a release, else this beat or the next
+  assign addr_a_d = release_i ? base_off_q + AddrBits'(release_beats_i) : addr_a_q + AddrBits'(rd_next_i);
   assign addr_b_d = addr_a_d + 1'b1;
   // one of the two beats is even, the other odd
   assign even_addr = addr_a_d[0] ? addr_b_d[AddrBits-1:1] : addr_a_d[AddrBits-1:1];
@@ -73,8 +76,8 @@ module vnic_frame_buffer
       odd_fwd_q  <= 1'b0;
       swap_q     <= 1'b0;
     end else begin
-      even_fwd_q <= wr_even && wr_addr == even_addr;
-      odd_fwd_q  <= wr_odd && wr_addr == odd_addr;
+      even_fwd_q <= wr_even & fwd;
+      odd_fwd_q  <= wr_odd & fwd;
       swap_q     <= addr_a_d[0];
     end
   end
@@ -84,14 +87,21 @@ module vnic_frame_buffer
   assign rd_a_o   = swap_q ? odd_out : even_out;
   assign rd_b_o   = swap_q ? even_out : odd_out;
 
+  // The beat written at this edge is one of the two read (bank = its parity) iff its address is addr_a_d or
+  // addr_a_d + 1; the second compared as wr - 1 == addr_a_d, so no adder follows addr_a_d's.
+  assign wr_m1 = wr_q[AddrBits-1:0] - 1'b1;
+  assign fwd   = wr_q[AddrBits-1:0] == addr_a_d || wr_m1 == addr_a_d;
+
   logic unused;
   assign unused = addr_b_d[0];  // always ~addr_a_d[0]
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      wr_q    <= '0;
-      start_q <= '0;
-      base_q  <= '0;
+      wr_q       <= '0;
+      start_q    <= '0;
+      base_q     <= '0;
+      addr_a_q   <= AddrBits'(RdOff);
+      base_off_q <= AddrBits'(RdOff);
     end else begin
       if (frame_end_i && frame_drop_i) begin
         wr_q <= start_q;
@@ -100,6 +110,8 @@ module vnic_frame_buffer
       end
       if (frame_end_i && !frame_drop_i) start_q <= wr_next;
       base_q <= base_d;
+      addr_a_q <= addr_a_d;
+      if (release_i) base_off_q <= addr_a_d;
     end
   end
 endmodule

@@ -142,13 +142,6 @@ package vnic_pkg;
     linux_info = r;
   endfunction
 
-  function automatic logic [6:0] popcount64(logic [nt_pkg::StreamBytes-1:0] k);
-    logic [6:0] c;
-    c = '0;
-    for (int i = 0; i < nt_pkg::StreamBytes; i++) c = c + 7'(k[i]);
-    popcount64 = c;
-  endfunction
-
   function automatic logic [nt_pkg::StreamBytes-1:0] keep_mask(logic [6:0] n);
     logic [nt_pkg::StreamBytes-1:0] k;
     for (int i = 0; i < nt_pkg::StreamBytes; i++) k[i] = 7'(i) < n;

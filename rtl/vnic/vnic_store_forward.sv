@@ -13,7 +13,7 @@ module vnic_store_forward
   `NT_CLK_RST,
   // input stream
   `NT_STREAM_IN(s),
-  input  logic [6:0]                         s_nbytes_i,   // popcount of s_keep_i (the caller's, maybe registered)
+  input  logic [6:0]                         s_nbytes_i,   // bytes of s_keep_i (nt_pkg::keep_count; the caller's, maybe registered)
   // the current input beat
   output logic                               sop_o,        // it is its frame's first
   output logic                               over_o,       // its frame is longer than VnicMaxBeats
@@ -38,7 +38,7 @@ module vnic_store_forward
   localparam int unsigned BeatBits = $clog2(nt_pkg::VnicMaxBeats) + 1;
 
   logic                    sop_q, over_q, s_fire, store, frame_end, buf_full, fifo_full, fifo_empty, done;
-  logic [BeatBits-1:0]     beats_q, k_q, k_d;
+  logic [BeatBits-1:0]     beats_q, k_q, k_d, beats64;
   logic [DescBits+BeatBits-1:0] head;
 
   assign s_fire      = s_valid_i & s_ready_o;
@@ -46,7 +46,9 @@ module vnic_store_forward
   assign s_ready_o   = ~buf_full & ~fifo_full;
   assign sop_o       = sop_q;
   assign over_o      = over_q | (beats_q == BeatBits'(nt_pkg::VnicMaxBeats));
-  assign bytes_o     = 16'({beats_q[BeatBits-2:0], 6'd0}) + 16'(s_nbytes_i);
+  // 64 * beats + nbytes (nbytes <= 64): the low six bits are nbytes', the rest beats or beats + 1 (64 bytes)
+  assign beats64     = {1'b0, beats_q[BeatBits-2:0]};
+  assign bytes_o     = 16'({s_nbytes_i[6] ? beats64 + 1'b1 : beats64, s_nbytes_i[5:0]});
   assign frame_end   = s_fire & s_last_i;
   assign head_valid_o = ~fifo_empty;
   assign head_o      = head[DescBits+BeatBits-1:BeatBits];
@@ -78,7 +80,7 @@ module vnic_store_forward
     .wr_data_i      (s_data_i & vnic_pkg::byte_mask(s_keep_i)),
     .frame_end_i    (frame_end),
     .frame_drop_i   (drop_i),
-    .rd_beat_d_i    (k_d),
+    .rd_next_i      (out_fire_i),
     .rd_a_o,
     .rd_b_o,
     .release_i      (done),
