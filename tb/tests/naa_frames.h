@@ -27,16 +27,7 @@ inline std::string ServerConfig(const std::string& qp_line, uint32_t psn, const 
 }
 
 // The RoCEv2 ICRC of bytes [14, end) of a frame (IPv4).
-inline uint32_t Icrc(const std::vector<uint8_t>& f, int end) {
-  uint32_t crc = rdma::IcrcSeed();
-  for (int b = 0; b * kBeatBytes < end; ++b) {
-    uint8_t beat[kBeatBytes] = {};
-    for (int i = 0; i < kBeatBytes && b * kBeatBytes + i < static_cast<int>(f.size()); ++i)
-      beat[i] = f[b * kBeatBytes + i];
-    crc = rdma::IcrcBeat(crc, beat, b * kBeatBytes, 14, end, false);
-  }
-  return ~crc;
-}
+inline uint32_t Icrc(const std::vector<uint8_t>& f, int end) { return rdma::FrameIcrc(f, end); }
 
 inline std::vector<uint8_t> SealAt(std::vector<uint8_t> f, int icrc_at) {
   const uint32_t c = Icrc(f, icrc_at);
