@@ -6,6 +6,7 @@
 #include <string>
 
 #include "model/common/pcap.h"
+#include "tb/tests/error_message.h"
 
 namespace nettwin {
 namespace {
@@ -172,12 +173,7 @@ struct Ng {
 };
 
 std::string PcapErrorOf(const std::string& p) {
-  try {
-    ReadPcap(p);
-  } catch (const PcapError& e) {
-    return e.what();
-  }
-  return "(no error)";
+  return ErrorMessage<PcapError>([&] { ReadPcap(p); }, "(no error)");
 }
 
 TEST(Pcapng, WriterRoundTripKeepsResolution) {
