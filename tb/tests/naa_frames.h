@@ -5,11 +5,13 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "model/common/bytes.h"
 #include "model/naa/naa_mad.h"
 #include "model/rdma/rdma_packet.h"
+#include "tb/rdma/rdma_requests.h"
 
 namespace nettwin::naa::test {
 
@@ -24,6 +26,20 @@ inline std::string ServerConfig(const std::string& qp_line, uint32_t psn, const 
   char cm[160];
   std::snprintf(cm, sizeof cm, "cm port 7471 guid 0x0102030405060708 psn 0x%x initiator_depth 2 comm_id 0x1000\n", psn);
   return "responder mac 02:00:00:00:00:01 ip 10.0.0.1\n" + qp_line + cm + extra;
+}
+
+// A client's request to the endpoint's QP kQpn at `va` in the tests' MR (rkey 0x100); a WRITE or SEND carries
+// `payload`, its DMA length.
+inline rdma::RequestSpec ClientRequest(uint8_t opcode, uint32_t psn, uint64_t va, std::vector<uint8_t> payload = {}) {
+  rdma::RequestSpec s;
+  s.opcode = opcode;
+  s.dqpn = kQpn;
+  s.psn = psn;
+  s.va = va;
+  s.rkey = 0x100;
+  s.dmalen = static_cast<uint32_t>(payload.size());
+  s.payload = std::move(payload);
+  return s;
 }
 
 // The RoCEv2 ICRC of bytes [14, end) of a frame (IPv4).

@@ -36,15 +36,7 @@ std::vector<uint8_t> Req(uint32_t comm = kClientComm, uint16_t port = 7471, uint
 }
 
 std::vector<uint8_t> Write(uint32_t psn) {
-  rdma::RequestSpec s;
-  s.opcode = rdma::op::kWriteOnly;
-  s.dqpn = kQpn;
-  s.psn = psn;
-  s.va = 0x1000;
-  s.rkey = 0x100;
-  s.payload.assign(64, 0x5a);
-  s.dmalen = 64;
-  return rdma::BuildRequest(s);
+  return rdma::BuildRequest(ClientRequest(rdma::op::kWriteOnly, psn, 0x1000, std::vector<uint8_t>(64, 0x5a)));
 }
 
 std::vector<Packet> Frames(const std::vector<std::vector<uint8_t>>& fs) {
