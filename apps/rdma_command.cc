@@ -186,18 +186,15 @@ int RdmaLatencyCommand(int argc, char** argv) {
     std::printf("RDMA atomic latency, RTL with the model in lockstep, clock %g MHz, host read %u cycles (%.3f us), "
                 "write %u cycles\n",
                 clock_mhz, rd, us(rd), wr);
-    std::printf("  first FAA:            %6llu cycles = %.3f us, %llu host read(s)   (paper: ~3.19 us)\n",
-                static_cast<unsigned long long>(g.first_cycles), us(g.first_cycles),
-                static_cast<unsigned long long>(g.first_reads));
-    std::printf("  retransmitted at once (recent, on chip): %llu cycles = %.3f us, %llu host read(s)\n",
-                static_cast<unsigned long long>(g.recent_cycles), us(g.recent_cycles),
-                static_cast<unsigned long long>(g.recent_reads));
-    std::printf("  retransmitted later (grouped AQ): %llu cycles = %.3f us, %llu host read(s)   (paper: ~1 us)\n",
-                static_cast<unsigned long long>(g.retransmit_cycles), us(g.retransmit_cycles),
-                static_cast<unsigned long long>(g.retransmit_reads));
-    std::printf("  same, AQ scanned linearly: %llu cycles = %.3f us, %llu host read(s)\n",
-                static_cast<unsigned long long>(l.retransmit_cycles), us(l.retransmit_cycles),
-                static_cast<unsigned long long>(l.retransmit_reads));
+    // One line per measurement: its cycles, in us, and the host reads it took; `paper` = the figure it is held to.
+    auto row = [&us](const char* what, int width, uint64_t cycles, uint64_t reads, const char* paper) {
+      std::printf("  %s%*llu cycles = %.3f us, %llu host read(s)%s\n", what, width,
+                  static_cast<unsigned long long>(cycles), us(cycles), static_cast<unsigned long long>(reads), paper);
+    };
+    row("first FAA:            ", 6, g.first_cycles, g.first_reads, "   (paper: ~3.19 us)");
+    row("retransmitted at once (recent, on chip): ", 0, g.recent_cycles, g.recent_reads, "");
+    row("retransmitted later (grouped AQ): ", 0, g.retransmit_cycles, g.retransmit_reads, "   (paper: ~1 us)");
+    row("same, AQ scanned linearly: ", 0, l.retransmit_cycles, l.retransmit_reads, "");
     std::printf("  at most once: %s (returned 0x%016llx three times, memory now 0x%016llx)\n", once ? "yes" : "NO",
                 static_cast<unsigned long long>(g.orig_retransmit), static_cast<unsigned long long>(g.final_value));
   }

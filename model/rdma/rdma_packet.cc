@@ -142,6 +142,16 @@ uint32_t IcrcSeed() {
   return crc;
 }
 
+uint32_t FrameIcrc(const std::vector<uint8_t>& f, int end, bool v6) {
+  uint32_t crc = IcrcSeed();
+  for (int b = 0; b * kBeatBytes < end; ++b) {
+    uint8_t beat[kBeatBytes] = {};
+    for (int i = 0; i < kBeatBytes && b * kBeatBytes + i < static_cast<int>(f.size()); ++i) beat[i] = f[b * kBeatBytes + i];
+    crc = IcrcBeat(crc, beat, b * kBeatBytes, 14, end, v6);
+  }
+  return ~crc;
+}
+
 ResponseShape Compose(const ResponseDesc& d) {
   ResponseShape s;
   uint8_t* h = s.hdr.data();

@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstdint>
+#include <vector>
 
 #include "model/rdma/rdma_types.h"
 
@@ -37,6 +38,9 @@ uint8_t IcrcMasked(int pos, uint8_t b, bool v6);
 uint32_t IcrcBeat(uint32_t crc, const uint8_t* beat, int base, int lo, int hi, bool v6);
 // The CRC register after the 8 bytes of ones that stand for the LRH.
 uint32_t IcrcSeed();
+// The ICRC of a whole frame whose ICRC field starts at byte `end`: bytes [14, end) fed beat by beat as the
+// RTL does (bytes past f's size read as zero), complemented. The wire carries it least significant byte first.
+uint32_t FrameIcrc(const std::vector<uint8_t>& f, int end, bool v6 = false);
 
 // Everything a response packet needs; its payload (READ responses) comes from the response buffer.
 struct ResponseDesc {

@@ -1,6 +1,7 @@
 // Parameters shared by every nettwin block. This file is the single source of truth: CMake turns each
 // `localparam int unsigned Name = <literal>;` line below into `constexpr uint32_t kName` in the generated
 // C++ header nt_params.h, which the C++ models include. Keep values literal so that stays possible.
+`include "nt_bytes.svh"
 package nt_pkg;
 
   // ---- Stream interface (all blocks) ----
@@ -282,21 +283,11 @@ package nt_pkg;
   // ---- Byte order reversal: x's byte 0 (bits 7:0) becomes the result's last byte ----
   // What the streaming operator {<<8{x}} computes for an x of that width; Yosys 0.55 cannot parse streaming
   // operators (docs/synthesis.md), so the RTL calls these instead.
-  function automatic logic [15:0] byte_rev16(logic [15:0] x);
-    for (int i = 0; i < 2; i++) byte_rev16[8*i+:8] = x[8*(1-i)+:8];
-  endfunction
-  function automatic logic [31:0] byte_rev32(logic [31:0] x);
-    for (int i = 0; i < 4; i++) byte_rev32[8*i+:8] = x[8*(3-i)+:8];
-  endfunction
-  function automatic logic [47:0] byte_rev48(logic [47:0] x);
-    for (int i = 0; i < 6; i++) byte_rev48[8*i+:8] = x[8*(5-i)+:8];
-  endfunction
-  function automatic logic [63:0] byte_rev64(logic [63:0] x);
-    for (int i = 0; i < 8; i++) byte_rev64[8*i+:8] = x[8*(7-i)+:8];
-  endfunction
-  function automatic logic [127:0] byte_rev128(logic [127:0] x);
-    for (int i = 0; i < 16; i++) byte_rev128[8*i+:8] = x[8*(15-i)+:8];
-  endfunction
+  `NT_BYTE_REV_FN(16)
+  `NT_BYTE_REV_FN(32)
+  `NT_BYTE_REV_FN(48)
+  `NT_BYTE_REV_FN(64)
+  `NT_BYTE_REV_FN(128)
 
   // ---- Bytes of a beat from its keep ----
   // keep is contiguous from byte 0 (docs/ARCHITECTURE.md "Stream rules", asserted on every input port as

@@ -7,6 +7,7 @@
 //         -> CplWait -> Repost -> Idle
 //   RPC:  Idle -> KStart -> KWait (naa_kernel has the DMA port) -> Cmd (WRITE_WITH_IMM) -> CplWait -> Repost
 //   disconnect: Idle -> Revoke x n -> Idle
+`include "nt_bytes.svh"
 `include "nt_ports.svh"
 module naa_ctl
 (
@@ -78,12 +79,7 @@ module naa_ctl
   assign ev_head = ev_q[ev_rd_q[EvBits-1:0]];
 
   // Big-endian field of the message: n bytes from byte `off`.
-  function automatic logic [63:0] msg_be(logic [MsgBits-1:0] m, int unsigned off, int unsigned n);
-    logic [63:0] v;
-    v = '0;
-    for (int unsigned i = 0; i < n; i++) v = {v[55:0], m[8*(off+i)+:8]};
-    msg_be = v;
-  endfunction
+  `NT_GET_BE_FN(msg_be, MsgBits)
 
   // The entry being checked or granted.
   logic [191:0] ent;

@@ -1,5 +1,6 @@
 // Types and helpers of the NAAICE endpoint (docs/naa.md, docs/naa-microarchitecture.md): the connection
 // manager's, and the interface between the controller (naa_ctl) and the requester (naa_req).
+`include "nt_bytes.svh"
 package naa_pkg;
 
   // ---- Controller <-> requester (model/naa/naa_types.h, the same fields) ----
@@ -91,13 +92,7 @@ package naa_pkg;
 
   // A requester frame's header (at most 74 bytes: Ethernet, IPv4, UDP, BTH, RETH, ImmDt), byte i in bits 8i+7:8i.
   localparam int unsigned ReqHdrBits = 8 * 80;
-  function automatic logic [ReqHdrBits-1:0] put_hdr(logic [ReqHdrBits-1:0] f, int unsigned off, int unsigned n,
-                                                    logic [63:0] v);
-    logic [ReqHdrBits-1:0] r;
-    r = f;
-    for (int unsigned i = 0; i < n; i++) r[8*(off+i)+:8] = v[8*(n-1-i)+:8];
-    put_hdr = r;
-  endfunction
+  `NT_PUT_BE_FN(put_hdr, ReqHdrBits, 64)
 
   // IPv4 header checksum of this endpoint's frames (TOS 0, ID 0, DF, TTL 64, UDP).
   function automatic logic [15:0] ip4_csum(logic [15:0] len, logic [31:0] src, logic [31:0] dst);
@@ -110,20 +105,8 @@ package naa_pkg;
   endfunction
 
   // Big-endian fields of the frame buffer.
-  function automatic logic [63:0] fbe(logic [CmBits-1:0] f, int unsigned off, int unsigned n);
-    logic [63:0] v;
-    v = '0;
-    for (int unsigned i = 0; i < n; i++) v = {v[55:0], f[8*(off+i)+:8]};
-    fbe = v;
-  endfunction
-
-  function automatic logic [CmBits-1:0] put_be(logic [CmBits-1:0] f, int unsigned off, int unsigned n,
-                                               logic [63:0] v);
-    logic [CmBits-1:0] r;
-    r = f;
-    for (int unsigned i = 0; i < n; i++) r[8*(off+i)+:8] = v[8*(n-1-i)+:8];
-    put_be = r;
-  endfunction
+  `NT_GET_BE_FN(fbe, CmBits)
+  `NT_PUT_BE_FN(put_be, CmBits, 64)
 
 
   // Bytes [0, CmIcrcAt) of a REP, REJ or DREP frame (model/naa/naa_mad.cc ComposeCm).

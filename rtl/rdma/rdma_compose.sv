@@ -1,4 +1,5 @@
 // Header bytes and lengths of a response packet (docs/rdma.md "Response packets, byte for byte").
+`include "nt_bytes.svh"
 module rdma_compose
 (
   input  rdma_pkg::desc_t                  d_i,
@@ -13,13 +14,7 @@ module rdma_compose
   logic [15:0] csum, csum_n, ip_total, udp_len16;
   logic [7:0]  bth_flags;
 
-  function automatic logic [8*rdma_pkg::HdrWindow-1:0] put(logic [8*rdma_pkg::HdrWindow-1:0] w, int unsigned off,
-                                                 int unsigned n, logic [127:0] v);
-    logic [8*rdma_pkg::HdrWindow-1:0] r;
-    r = w;
-    for (int unsigned i = 0; i < n; i++) r[8*(off+i)+:8] = v[8*(n-1-i)+:8];
-    put = r;
-  endfunction
+  `NT_PUT_BE_FN(put, 8 * rdma_pkg::HdrWindow, 128)
 
   always_comb begin
     h       = '0;

@@ -22,6 +22,17 @@ namespace nettwin::fuzz {
 
 inline std::string Text(const uint8_t* data, size_t size) { return std::string(reinterpret_cast<const char*>(data), size); }
 
+// The target of a text parser: `use(text)` parses the input (and uses what it accepts); a rejection with the
+// parser's error E is an accepted outcome, anything else (a crash, another exception) reaches the fuzzer.
+template <class E, class Use>
+int ParsedOrRejected(const uint8_t* data, size_t size, Use use) {
+  try {
+    use(Text(data, size));
+  } catch (const E&) {
+  }
+  return 0;
+}
+
 // A file per process holding the input, for readers that take a path.
 inline std::string ToFile(const uint8_t* data, size_t size, const char* ext) {
   const std::string path = "/tmp/nettwin_fuzz_" + std::to_string(getpid()) + ext;

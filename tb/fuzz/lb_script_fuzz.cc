@@ -6,12 +6,10 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace nettwin::lb;
-  try {
+  return nettwin::fuzz::ParsedOrRejected<ScriptError>(data, size, [](const std::string& text) {
     LbTables tables;
-    for (const Segment& s : ParseScript(nettwin::fuzz::Text(data, size), "fuzz.txt")) {
+    for (const Segment& s : ParseScript(text, "fuzz.txt")) {
       for (const auto& w : s.writes) tables.Apply(w);
     }
-  } catch (const ScriptError&) {
-  }
-  return 0;
+  });
 }

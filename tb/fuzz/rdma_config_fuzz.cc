@@ -4,10 +4,7 @@
 #include "tb/fuzz/fuzz_util.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  try {
-    const auto c = nettwin::rdma::ParseConfig(nettwin::fuzz::Text(data, size), "fuzz.txt");
-    (void)c.Writes();
-  } catch (const nettwin::rdma::ConfigError&) {
-  }
-  return 0;
+  return nettwin::fuzz::ParsedOrRejected<nettwin::rdma::ConfigError>(data, size, [](const std::string& text) {
+    (void)nettwin::rdma::ParseConfig(text, "fuzz.txt").Writes();
+  });
 }

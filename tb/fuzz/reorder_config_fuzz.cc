@@ -3,9 +3,7 @@
 #include "tb/fuzz/fuzz_util.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  try {
-    (void)nettwin::reorder::ParseConfig(nettwin::fuzz::Text(data, size), "fuzz.txt");
-  } catch (const nettwin::reorder::ConfigError&) {
-  }
-  return 0;
+  return nettwin::fuzz::ParsedOrRejected<nettwin::reorder::ConfigError>(data, size, [](const std::string& text) {
+    (void)nettwin::reorder::ParseConfig(text, "fuzz.txt");
+  });
 }

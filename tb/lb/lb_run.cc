@@ -44,20 +44,7 @@ void CrossCheck(const LbRunReport& fast, LbRunReport* rep) {
       return;
     }
   }
-  std::vector<size_t> fwd;  // frames leave in input order: the k-th output is the k-th forwarded input
-  for (size_t i = 0; i < fast.out_reason.size(); ++i) {
-    if (fast.out_reason[i] == 0) fwd.push_back(i);
-  }
-  if (fwd.size() != rep->run.out_first_cycle.size()) return;
-  double sum = 0;
-  for (size_t k = 0; k < fwd.size(); ++k) {
-    const uint64_t l = rep->run.out_first_cycle[k] - rep->run.in_first_cycle[fwd[k]];
-    rep->latency_min = k == 0 ? l : std::min(rep->latency_min, l);
-    rep->latency_max = std::max(rep->latency_max, l);
-    ++rep->latency_histogram[l];
-    sum += static_cast<double>(l);
-  }
-  rep->latency_mean = fwd.empty() ? 0 : sum / static_cast<double>(fwd.size());
+  FillLatency(fast.out_reason, rep);
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // tests and the benchmarks.
 #pragma once
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <string>
@@ -39,6 +40,28 @@ struct LbRunReport {
   // Frames per latency in cycles; bounded by the latency range, not by the capture (the regression plots it).
   std::map<uint64_t, uint64_t> latency_histogram;
 };
+
+// Fills a cycle engine's latency figures (latency_min, _max, _mean, _histogram) of `rep` (an LbRunReport or
+// udplb's report): cycles from each sent frame's first beat in to its first beat out. `fate` is the packet
+// engine's per input frame, 0 = sent; frames leave in input order, so the k-th output is the k-th sent
+// input. Leaves the figures alone when the counts disagree.
+template <class Report>
+void FillLatency(const std::vector<int>& fate, Report* rep) {
+  std::vector<size_t> sent;
+  for (size_t i = 0; i < fate.size(); ++i) {
+    if (fate[i] == 0) sent.push_back(i);
+  }
+  if (sent.size() != rep->run.out_first_cycle.size()) return;
+  double sum = 0;
+  for (size_t k = 0; k < sent.size(); ++k) {
+    const uint64_t l = rep->run.out_first_cycle[k] - rep->run.in_first_cycle[sent[k]];
+    rep->latency_min = k == 0 ? l : std::min(rep->latency_min, l);
+    rep->latency_max = std::max(rep->latency_max, l);
+    ++rep->latency_histogram[l];
+    sum += static_cast<double>(l);
+  }
+  rep->latency_mean = sent.empty() ? 0 : sum / static_cast<double>(sent.size());
+}
 
 LbRunReport RunLb(const std::vector<Segment>& script, const std::vector<Packet>& packets, const LbRunConfig& cfg);
 

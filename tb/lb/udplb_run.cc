@@ -48,20 +48,7 @@ void CrossCheck(const UdplbRunReport& fast, UdplbRunReport* rep) {
     rep->fast_mismatch = "counters differ between packet engine and cycle engine";
     return;
   }
-  std::vector<size_t> sent;  // frames leave in input order
-  for (size_t i = 0; i < fast.fate.size(); ++i) {
-    if (fast.fate[i] == 0) sent.push_back(i);
-  }
-  if (sent.size() != rep->run.out_first_cycle.size()) return;
-  double sum = 0;
-  for (size_t k = 0; k < sent.size(); ++k) {
-    const uint64_t l = rep->run.out_first_cycle[k] - rep->run.in_first_cycle[sent[k]];
-    rep->latency_min = k == 0 ? l : std::min(rep->latency_min, l);
-    rep->latency_max = std::max(rep->latency_max, l);
-    ++rep->latency_histogram[l];
-    sum += static_cast<double>(l);
-  }
-  rep->latency_mean = sent.empty() ? 0 : sum / static_cast<double>(sent.size());
+  FillLatency(fast.fate, rep);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <sstream>
 #include <vector>
 
+#include "model/common/text_lines.h"
 #include "model/rdma/rdma_config.h"
 
 namespace nettwin::naa {
@@ -29,15 +30,10 @@ uint64_t Count(const std::string& file, int line, const std::string& s) {
 
 Gates ParseGates(const std::string& text, const std::string& file_name, uint64_t frames) {
   Gates g;
-  std::istringstream in(text);
-  std::string line;
-  int n = 0;
-  while (std::getline(in, line)) {
-    ++n;
-    if (auto h = line.find('#'); h != std::string::npos) line.resize(h);
-    std::istringstream ls(line);
-    std::vector<std::string> w;
-    for (std::string t; ls >> t;) w.push_back(t);
+  TextLines lines(text);
+  while (lines.Next()) {
+    const int n = lines.number();
+    const std::vector<std::string>& w = lines.words();
     if (w.empty()) continue;
     if (w.size() != 3) Fail(file_name, n, w.back(), "expected '<frame index> after <endpoint frames>'");
     const uint64_t i = Count(file_name, n, w[0]);

@@ -70,13 +70,7 @@ inline std::vector<uint8_t> BuildRequest(const RequestSpec& s) {
     StoreBe(e + 20, 8, s.compare);
   }
   std::copy(s.payload.begin(), s.payload.end(), e + ext);
-  uint32_t crc = IcrcSeed();
-  for (int b = 0; b * kBeatBytes < len - 4; ++b) {
-    uint8_t beat[kBeatBytes] = {};
-    for (int i = 0; i < kBeatBytes && b * kBeatBytes + i < static_cast<int>(f.size()); ++i) beat[i] = f[b * kBeatBytes + i];
-    crc = IcrcBeat(crc, beat, b * kBeatBytes, 14, len - 4, false);
-  }
-  crc = ~crc;
+  const uint32_t crc = FrameIcrc(f, len - 4);
   for (int j = 0; j < 4; ++j) f[len - 4 + j] = static_cast<uint8_t>(crc >> (8 * j));
   return f;
 }

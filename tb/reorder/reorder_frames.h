@@ -71,14 +71,7 @@ inline std::vector<uint8_t> ToIpv6(const std::vector<uint8_t>& v4) {
   f.insert(f.end(), ip.begin(), ip.end());
   f.insert(f.end(), v4.begin() + 34, v4.end());
   const int len = static_cast<int>(f.size());
-  uint32_t crc = rdma::IcrcSeed();
-  for (int b = 0; b * kBeatBytes < len - 4; ++b) {
-    uint8_t beat[kBeatBytes] = {};
-    for (int i = 0; i < kBeatBytes && b * kBeatBytes + i < len; ++i)
-      beat[i] = f[static_cast<size_t>(b * kBeatBytes + i)];
-    crc = rdma::IcrcBeat(crc, beat, b * kBeatBytes, 14, len - 4, true);
-  }
-  crc = ~crc;
+  const uint32_t crc = rdma::FrameIcrc(f, len - 4, true);
   for (int j = 0; j < 4; ++j) f[static_cast<size_t>(len - 4 + j)] = static_cast<uint8_t>(crc >> (8 * j));
   return f;
 }

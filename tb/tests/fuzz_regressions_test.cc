@@ -7,17 +7,13 @@
 #include <string>
 
 #include "model/re/re_model.h"
+#include "tb/tests/error_message.h"
 
 namespace nettwin {
 namespace {
 
 std::string ReConfigError(const std::string& text) {
-  try {
-    re::ParseReConfig(text, "re.txt");
-  } catch (const std::runtime_error& e) {
-    return e.what();
-  }
-  return "";
+  return ErrorMessage<std::runtime_error>([&] { re::ParseReConfig(text, "re.txt"); });
 }
 
 // re_fuzz: "contexts nan" converted NaN to int (undefined behaviour) before the range check rejected it.

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "tb/tests/error_message.h"
+
 namespace nettwin::tb {
 namespace {
 
@@ -69,12 +71,7 @@ std::vector<uint8_t> BeatBytes(const DmaResponse& r) { return std::vector<uint8_
 
 template <class Fn>
 std::string InvalidArgumentMessage(Fn fn) {
-  try {
-    fn();
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "(no std::invalid_argument thrown)";
+  return ErrorMessage<std::invalid_argument>(fn, "(no std::invalid_argument thrown)");
 }
 
 TEST(HostMemory, FirstBeatComesReadLatencyCyclesAfterAccept) {

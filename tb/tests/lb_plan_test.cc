@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "model/lb/lb_script.h"
+#include "tb/tests/error_message.h"
 
 namespace nettwin::lb {
 namespace {
@@ -295,12 +296,7 @@ TEST(LbPlanMembers, ParsesAndRejectsWithFileLineToken) {
   EXPECT_EQ(m[0].v6.port, 17750);
   EXPECT_FALSE(m[1].v6.present);
   auto err = [](const std::string& text) {
-    try {
-      ParseMembers(text, "m.txt");
-    } catch (const PlanError& e) {
-      return std::string(e.what());
-    }
-    return std::string();
+    return ErrorMessage<PlanError>([&] { ParseMembers(text, "m.txt"); });
   };
   EXPECT_EQ(err("member a weight x ipv4 0 1.2.3.4 1\n"),
             "m.txt:1: token 'x': not a decimal number with at most 6 decimals");
@@ -372,12 +368,7 @@ const char* kThree =
     "member n3 weight 0 ipv4 0x112233445569 10.0.0.4 0x4559\n";
 
 std::string Refusal(const std::string& current, const std::string& members, const PlanOptions& opt) {
-  try {
-    MakePlan(TablesFromScript(current, "cur.txt"), Members(members), opt);
-  } catch (const PlanError& e) {
-    return e.what();
-  }
-  return "";
+  return ErrorMessage<PlanError>([&] { MakePlan(TablesFromScript(current, "cur.txt"), Members(members), opt); });
 }
 
 TEST(LbPlan, InitialThenInServiceSwitchIsHitlessAndCleansUp) {

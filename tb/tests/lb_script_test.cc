@@ -4,18 +4,14 @@
 #include <sstream>
 
 #include "model/lb/lb_script.h"
+#include "tb/tests/error_message.h"
 #include "tb/tests/lb_frames.h"
 
 namespace nettwin::lb {
 namespace {
 
 std::string ErrorOf(const std::string& script) {
-  try {
-    ParseScript(script, "t.txt");
-  } catch (const ScriptError& e) {
-    return e.what();
-  }
-  return "";
+  return ErrorMessage<ScriptError>([&] { ParseScript(script, "t.txt"); });
 }
 
 TEST(LbScript, SpecExampleAsPrintedParses) {

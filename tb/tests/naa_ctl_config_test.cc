@@ -6,6 +6,7 @@
 #include <string>
 
 #include "model/naa/naa_config.h"
+#include "tb/tests/error_message.h"
 
 namespace nettwin::naa {
 namespace {
@@ -17,12 +18,7 @@ const std::string kBase =
     "cm port 7471 psn 0x123456\n";
 
 std::string Error(const std::string& ctl) {
-  try {
-    ParseNaaConfig(kBase + ctl, "naa.txt");
-  } catch (const rdma::ConfigError& e) {
-    return e.what();
-  }
-  return "";
+  return ErrorMessage<rdma::ConfigError>([&] { ParseNaaConfig(kBase + ctl, "naa.txt"); });
 }
 
 TEST(NaaCtlConfig, CtlLineBecomesTableWritesAndPostedBuffers) {

@@ -5,11 +5,13 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "model/common/bytes.h"
 #include "model/naa/naa_mad.h"
 #include "model/rdma/rdma_packet.h"
+#include "tb/rdma/rdma_requests.h"
 
 namespace nettwin::naa::test {
 
@@ -26,17 +28,22 @@ inline std::string ServerConfig(const std::string& qp_line, uint32_t psn, const 
   return "responder mac 02:00:00:00:00:01 ip 10.0.0.1\n" + qp_line + cm + extra;
 }
 
-// The RoCEv2 ICRC of bytes [14, end) of a frame (IPv4).
-inline uint32_t Icrc(const std::vector<uint8_t>& f, int end) {
-  uint32_t crc = rdma::IcrcSeed();
-  for (int b = 0; b * kBeatBytes < end; ++b) {
-    uint8_t beat[kBeatBytes] = {};
-    for (int i = 0; i < kBeatBytes && b * kBeatBytes + i < static_cast<int>(f.size()); ++i)
-      beat[i] = f[b * kBeatBytes + i];
-    crc = rdma::IcrcBeat(crc, beat, b * kBeatBytes, 14, end, false);
-  }
-  return ~crc;
+// A client's request to the endpoint's QP kQpn at `va` in the tests' MR (rkey 0x100); a WRITE or SEND carries
+// `payload`, its DMA length.
+inline rdma::RequestSpec ClientRequest(uint8_t opcode, uint32_t psn, uint64_t va, std::vector<uint8_t> payload = {}) {
+  rdma::RequestSpec s;
+  s.opcode = opcode;
+  s.dqpn = kQpn;
+  s.psn = psn;
+  s.va = va;
+  s.rkey = 0x100;
+  s.dmalen = static_cast<uint32_t>(payload.size());
+  s.payload = std::move(payload);
+  return s;
 }
+
+// The RoCEv2 ICRC of bytes [14, end) of a frame (IPv4).
+inline uint32_t Icrc(const std::vector<uint8_t>& f, int end) { return rdma::FrameIcrc(f, end); }
 
 inline std::vector<uint8_t> SealAt(std::vector<uint8_t> f, int icrc_at) {
   const uint32_t c = Icrc(f, icrc_at);

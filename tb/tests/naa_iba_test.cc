@@ -95,16 +95,7 @@ TEST(NaaIba, PathMtuAboveTheEndpointsIsRejected) {
   const std::string cfg = ServerConfig(
       "qp 0x11 mtu 1024 max_rd_atomic 16 aq 0x10000\nmr 0x100 va 0x1000 len 4096 pa 0x200000 access rw\n", kStart, "");
   auto write = [](uint32_t psn, size_t n) {
-    rdma::RequestSpec s;
-    s.opcode = rdma::op::kWriteOnly;
-    s.dqpn = kQpn;
-    s.psn = psn;
-    s.ackreq = true;
-    s.va = 0x1000;
-    s.rkey = 0x100;
-    s.payload.assign(n, 0x3c);
-    s.dmalen = static_cast<uint32_t>(n);
-    return rdma::BuildRequest(s);
+    return rdma::BuildRequest(ClientRequest(rdma::op::kWriteOnly, psn, 0x1000, std::vector<uint8_t>(n, 0x3c)));
   };
   for (double bp : {0.0, 0.4}) {
     SCOPED_TRACE(bp);
@@ -136,15 +127,9 @@ TEST(NaaIba, PathMtuAboveTheEndpointsIsRejected) {
 TEST(NaaIba, LostRtuFirstPacketEstablishes) {
   const std::string cfg = ServerConfig(
       "qp 0x11 mtu 4096 max_rd_atomic 16 aq 0x10000\nmr 0x100 va 0x1000 len 4096 pa 0x200000 access rw\n", kStart, "");
-  rdma::RequestSpec s;
-  s.opcode = rdma::op::kWriteOnly;
-  s.dqpn = kQpn;
-  s.psn = kClientPsn;
-  s.ackreq = true;
-  s.va = 0x1010;
-  s.rkey = 0x100;
-  for (int i = 0; i < 300; ++i) s.payload.push_back(static_cast<uint8_t>(i * 7 + 1));
-  s.dmalen = 300;
+  std::vector<uint8_t> pattern;
+  for (int i = 0; i < 300; ++i) pattern.push_back(static_cast<uint8_t>(i * 7 + 1));
+  rdma::RequestSpec s = ClientRequest(rdma::op::kWriteOnly, kClientPsn, 0x1010, pattern);
   const auto w = rdma::BuildRequest(s);
   const std::vector<uint8_t> data = s.payload;
   s.opcode = rdma::op::kReadRequest;

@@ -21,12 +21,7 @@ namespace {
 using namespace test;  // NOLINT: the shared client frames
 
 std::vector<uint8_t> Faa(uint32_t psn, uint64_t add) {
-  rdma::RequestSpec s;
-  s.opcode = rdma::op::kFetchAdd;
-  s.dqpn = kQpn;
-  s.psn = psn;
-  s.va = 0x1040;
-  s.rkey = 0x100;
+  rdma::RequestSpec s = ClientRequest(rdma::op::kFetchAdd, psn, 0x1040);
   s.swap = add;
   return rdma::BuildRequest(s);
 }

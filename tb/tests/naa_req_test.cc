@@ -13,6 +13,7 @@
 #include "model/naa/naa_mad.h"
 #include "model/rdma/rdma_packet.h"
 #include "tb/naa/naa_run.h"
+#include "tb/tests/error_message.h"
 #include "tb/tests/naa_frames.h"
 
 namespace nettwin::naa {
@@ -251,12 +252,7 @@ TEST(NaaReq, DisconnectFlushesOutstandingWork) {
 
 TEST(NaaReq, ConfigLinesAreCheckedWithTheLineAndToken) {
   auto err = [](const std::string& extra) {
-    try {
-      ParseNaaConfig(Config(extra), "c");
-    } catch (const rdma::ConfigError& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
+    return ErrorMessage<rdma::ConfigError>([&] { ParseNaaConfig(Config(extra), "c"); }, "no error");
   };
   EXPECT_EQ(err("req timeout 10 retry 8\n"), "c:5: token '8': does not fit in 3 bits");
   EXPECT_EQ(err("req colour 1\n"), "c:5: token 'colour': unknown req key (timeout, retry, rnr_retry)");

@@ -15,6 +15,7 @@
 #include "model/rdma/rdma_packet.h"
 #include "tb/naa/naa_run.h"
 #include "tb/rdma/rdma_requests.h"
+#include "tb/tests/error_message.h"
 #include "tb/tests/naa_frames.h"
 
 namespace nettwin::naa {
@@ -35,15 +36,7 @@ std::vector<uint8_t> Req(uint32_t comm = kClientComm, uint16_t port = 7471, uint
 }
 
 std::vector<uint8_t> Write(uint32_t psn) {
-  rdma::RequestSpec s;
-  s.opcode = rdma::op::kWriteOnly;
-  s.dqpn = kQpn;
-  s.psn = psn;
-  s.va = 0x1000;
-  s.rkey = 0x100;
-  s.payload.assign(64, 0x5a);
-  s.dmalen = 64;
-  return rdma::BuildRequest(s);
+  return rdma::BuildRequest(ClientRequest(rdma::op::kWriteOnly, psn, 0x1000, std::vector<uint8_t>(64, 0x5a)));
 }
 
 std::vector<Packet> Frames(const std::vector<std::vector<uint8_t>>& fs) {
@@ -105,12 +98,7 @@ TEST(NaaFrontEnd, OnlyRoceV4ToQp1GoesToTheCm) {
 
 TEST(NaaConfig, ErrorsNameTheLineAndToken) {
   auto err = [](const std::string& text) {
-    try {
-      ParseNaaConfig(text, "c");
-    } catch (const rdma::ConfigError& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
+    return ErrorMessage<rdma::ConfigError>([&] { ParseNaaConfig(text, "c"); }, "no error");
   };
   EXPECT_EQ(err("responder mac 02:00:00:00:00:01 ip 10.0.0.1\nqp 1 mtu 1024\ncm port 1 x 2\n"),
             "c:3: token 'x': unknown cm key (port, service, guid, psn, initiator_depth, rnr_retry, ack_delay, "
@@ -124,12 +112,7 @@ TEST(NaaConfig, ErrorsNameTheLineAndToken) {
 
 TEST(NaaGates, ErrorsNameTheLineAndToken) {
   auto err = [](const std::string& text) {
-    try {
-      ParseGates(text, "g", 4);
-    } catch (const rdma::ConfigError& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
+    return ErrorMessage<rdma::ConfigError>([&] { ParseGates(text, "g", 4); }, "no error");
   };
   EXPECT_EQ(err("# c\n1 after 2  # the REP\n\n3 after 0\n"), "no error");
   EXPECT_EQ(err("1 after\n"), "g:1: token 'after': expected '<frame index> after <endpoint frames>'");

@@ -51,14 +51,8 @@ Rsp Decode(const Packet& p) {
     hdr = 66;
   }
   r.payload.assign(f.begin() + hdr, f.begin() + end - 4 - ((f[43] >> 4) & 3));
-  uint32_t crc = IcrcSeed();
-  for (int b = 0; b * kBeatBytes < end - 4; ++b) {
-    uint8_t beat[kBeatBytes] = {};
-    for (int i = 0; i < kBeatBytes && b * kBeatBytes + i < static_cast<int>(f.size()); ++i) beat[i] = f[b * kBeatBytes + i];
-    crc = IcrcBeat(crc, beat, b * kBeatBytes, 14, end - 4, false);
-  }
-  crc = ~crc;
-  EXPECT_EQ(f[end - 4] | (f[end - 3] << 8) | (f[end - 2] << 16) | (uint32_t{f[end - 1]} << 24), crc) << "ICRC";
+  EXPECT_EQ(f[end - 4] | (f[end - 3] << 8) | (f[end - 2] << 16) | (uint32_t{f[end - 1]} << 24), FrameIcrc(f, end - 4))
+      << "ICRC";
   return r;
 }
 

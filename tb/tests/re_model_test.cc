@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "tb/re/re_frames.h"
+#include "tb/tests/error_message.h"
 
 namespace nettwin::re {
 namespace {
@@ -99,12 +100,7 @@ TEST(ReModel, RangeTableFullIsACountedDrop) {
 
 TEST(ReModel, ConfigErrorsNameFileLineToken) {
   auto err = [](const std::string& text) {
-    try {
-      ParseReConfig(text, "re.txt");
-    } catch (const std::runtime_error& e) {
-      return std::string(e.what());
-    }
-    return std::string();
+    return ErrorMessage<std::runtime_error>([&] { ParseReConfig(text, "re.txt"); });
   };
   EXPECT_EQ(ParseReConfig("contexts 4 # few\nbuffer_bytes 9000\ntimeout_us 2.5\n", "re.txt").contexts, 4);
   EXPECT_EQ(err("contexts 0\n"), "re.txt:1: token '0': contexts must be an integer in 1..4096");

@@ -17,6 +17,7 @@
 #include "tb/reorder/reorder_rtl.h"
 #include "tb/reorder/reorder_run.h"
 #include "tb/tests/divergence_fst.h"
+#include "tb/tests/error_message.h"
 
 namespace nettwin::reorder {
 namespace {
@@ -812,12 +813,7 @@ TEST(ReorderConfig, ParsesAndRejectsPrecisely) {
   EXPECT_EQ(c.queues, 8);
   EXPECT_EQ(c.buffer_cells, 1024);
   auto err = [](const std::string& text) {
-    try {
-      ParseConfig(text, "r.txt");
-    } catch (const ConfigError& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
+    return ErrorMessage<ConfigError>([&] { ParseConfig(text, "r.txt"); }, "no error");
   };
   const std::string ok = "queues 8\nbuffer_bytes 65536\nmargin_us 5\ndefault_hold_us 100\nflow_idle_us 10\n";
   EXPECT_EQ(err("flows 300\n" + ok), "r.txt:1: token '300': flows must be a power of two, 1..1024");

@@ -3,50 +3,23 @@
 // of the beat former (fold, extra beat), and line rate for minimum LB frames.
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <random>
-#include <sstream>
 
 #include "model/common/pcap.h"
 #include "model/lb/udplb_cycle_model.h"
 #include "model/lb/udplb_engine.h"
 #include "model/lb/udplb_script.h"
 #include "tb/lb/udplb_binding.h"
+#include "tb/tests/udplb_test_run.h"
 
 namespace nettwin::lb::udplb {
 namespace {
 
-const std::string kPeer = std::string(NT_SOURCE_DIR) + "/vectors/peers/udplb/";
-
-std::vector<Segment> Test1Script(bool ttl_decrement) {
-  std::ifstream in(kPeer + "cli_commands.txt");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  ScriptOptions opt;
-  opt.ttl_decrement = ttl_decrement;
-  return ParseScript(ss.str(), "cli_commands.txt", opt);
-}
-
-struct ModelRun {
-  tb::RunResult run;
-  UdplbCounters counters;
-  std::vector<uint8_t> ports;
-};
+using ModelRun = UdplbTestRun;
 
 ModelRun RunModel(const std::vector<Segment>& script, const std::vector<Packet>& pkts, double gaps, double bp,
                   uint64_t seed) {
-  UdplbCycleModel model;
-  tb::Harness<UdplbBinding> h(nullptr, &model);
-  UdplbFeeder feeder(script, pkts.size(), 0);
-  tb::RunOptions o;
-  o.gaps = gaps;
-  o.backpressure = bp;
-  o.seed = seed;
-  ModelRun r;
-  r.run = h.Run(pkts, &feeder, o);
-  r.counters = h.last_out().counters;
-  r.ports = feeder.out_ports();
-  return r;
+  return RunUdplbHarness(nullptr, script, pkts, gaps, bp, seed);
 }
 
 // The packet engine's view of the same frames.

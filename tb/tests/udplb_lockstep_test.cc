@@ -12,39 +12,17 @@
 #include "model/lb/udplb_script.h"
 #include "tb/lb/udplb_binding.h"
 #include "tb/lb/udplb_rtl.h"
+#include "tb/tests/udplb_test_run.h"
 
 namespace nettwin::lb::udplb {
 namespace {
 
-const std::string kPeer = std::string(NT_SOURCE_DIR) + "/vectors/peers/udplb/";
-
-std::vector<Segment> Test1Script(bool ttl_decrement) {
-  ScriptOptions opt;
-  opt.ttl_decrement = ttl_decrement;
-  return LoadScript(kPeer + "cli_commands.txt", opt);
-}
-
-struct Lockstep {
-  tb::RunResult run;
-  UdplbCounters counters;
-  std::vector<uint8_t> ports;
-};
+using Lockstep = UdplbTestRun;
 
 Lockstep RunLockstep(const std::vector<Segment>& script, const std::vector<Packet>& pkts, double gaps, double bp,
                      uint64_t seed, uint8_t in_port = 0) {
   UdplbRtl rtl;
-  UdplbCycleModel model;
-  tb::Harness<UdplbBinding> h(&rtl, &model);
-  UdplbFeeder feeder(script, pkts.size(), in_port);
-  tb::RunOptions o;
-  o.gaps = gaps;
-  o.backpressure = bp;
-  o.seed = seed;
-  Lockstep r;
-  r.run = h.Run(pkts, &feeder, o);
-  r.counters = h.last_out().counters;
-  r.ports = feeder.out_ports();
-  return r;
+  return RunUdplbHarness(&rtl, script, pkts, gaps, bp, seed, in_port);
 }
 
 void ExpectClean(const Lockstep& r, size_t n_in, const std::string& what) {

@@ -10,6 +10,7 @@
 #include "model/common/crc32.h"
 #include "model/vnic/vnic_config.h"
 #include "model/vnic/vnic_format.h"
+#include "tb/tests/error_message.h"
 #include "tb/vnic/vnic_run.h"
 
 namespace nettwin::vnic {
@@ -151,12 +152,7 @@ TEST(VnicFormat, EveryDecapDropReason) {
 
 TEST(VnicConfig, ErrorsNameFileLineAndToken) {
   auto err = [](const std::string& text) {
-    try {
-      ParseConfig(text, "v.txt");
-    } catch (const ConfigError& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
+    return ErrorMessage<ConfigError>([&] { ParseConfig(text, "v.txt"); }, "no error");
   };
   EXPECT_EQ(err("port 16 veswid 1 pkey 0x8001 slid 1\n"), "v.txt:1: token '16': port number must be at most 15");
   EXPECT_EQ(err("\nport 1 veswid 1 slid 1\n"), "v.txt:2: token 'port': port needs 'pkey'");
