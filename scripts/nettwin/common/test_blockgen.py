@@ -394,6 +394,15 @@ class PackedAndSharedTest(unittest.TestCase):
             self.assertIn(n, top)  # the responder's (included) and naa's own outputs both
         self.assertIn('#include "model/naa/naa_types.h"', blockgen.gen_compare_h(d, "naa.json"))
 
+    def test_golden_counters_writer(self):
+        # re: the report's lines from the golden model's 64-bit ReCounters (other names, drops numbered from 0)
+        st = blockgen.gen_stats_h(blockdesc.load("re"), "re.json")
+        self.assertIn("inline void WriteReCounterStats(std::ostream& j, const ReCounters& c) {", st)
+        self.assertIn('j << "  \\"segments_in\\": " << c.segments_in', st)
+        self.assertIn('<< "\\"runt\\": " << c.drops[0]', st)
+        self.assertIn("g.drops[i] = c.drops[i + 1];", st)
+        self.assertIn('#include "model/re/re_model.h"', st)
+
     def test_include_takes_the_other_blocks_ports(self):
         d = {"block": "x", "namespace": "nettwin::x", "struct_prefix": "X", "rtl_top": "x_top", "tb_top": None,
              "in": [{"include": "rdma"}],
