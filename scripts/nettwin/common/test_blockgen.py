@@ -374,8 +374,14 @@ class PackedAndSharedTest(unittest.TestCase):
         self.assertNotIn("dma_rsp_last_i", idle)
         self.assertIn('RdmaRtlPorts() : RdmaRtlPorts("rdma_tb_top") {}', rtl)
         self.assertIn("void ShowModel(", rtl)
-        # reroute has no tb top: no model_* inputs, so no ShowModel; the default constructor names the RTL top
+        # reroute's tb top (like every block's): ShowModel, and the default constructor names the tb top
         rtl = blockgen.gen_rtl_ports_h(blockdesc.load("reroute"), "reroute.json")
+        self.assertIn("void ShowModel(", rtl)
+        self.assertIn('RerouteRtlPorts() : RerouteRtlPorts("reroute_tb_top") {}', rtl)
+        # a block without a tb top ("tb_top": null) has neither; its default constructor names the RTL top
+        d = blockdesc.load("reroute")
+        d["tb_top"] = None
+        rtl = blockgen.gen_rtl_ports_h(d, "reroute.json")
         self.assertNotIn("void ShowModel(", rtl)
         self.assertIn('RerouteRtlPorts() : RerouteRtlPorts("reroute_top") {}', rtl)
         # vnic has two tops: no default constructor
