@@ -13,6 +13,7 @@
 #include "apps/host_memory_options.h"
 #include "model/common/file_io.h"
 #include "model/common/pcap.h"
+#include "naa_counter_stats.h"  // NOLINT(build/include_subdir): generated
 #include "tb/naa/naa_run.h"
 
 namespace nettwin::naa {
@@ -38,38 +39,13 @@ constexpr const char* kHelp =
     "  --seed N        seed of the gap and backpressure patterns (default 1).\n";
 
 std::string StatsJson(const NaaRunReport& r, const char* engine) {
-  const rdma::RdmaCounters& d = r.last.rdma;
-  const CmCounters& c = r.last.cm;
+  const NaaOut& o = r.last;
   std::ostringstream j;
-  const ReqCounters& q = r.last.req;
-  j << "{\n  \"engine\": \"" << engine << "\",\n  \"packets_in\": " << d.packets_in + c.packets_in + q.packets_in
-    << ",\n  \"packets_out\": " << d.responses + c.responses + q[params::kNaaReqCntSent]
-    << ",\n  \"cm\": {\"packets_in\": " << c.packets_in
-    << ", \"processed\": " << c.processed << ", \"packets_out\": " << c.responses << ", \"drops\": {";
-  for (int i = 1; i < kNumCmDrops; ++i) j << (i > 1 ? ", " : "") << "\"" << CmDropName(i) << "\": " << c.drops[i];
-  j << "}, \"rejects\": " << c.rejects << ", \"connects\": " << c.connects << ", \"disconnects\": " << c.disconnects
-    << ", \"state\": \"" << ConnName(c.conn) << "\"},\n  \"rdma\": {\"packets_in\": " << d.packets_in
-    << ", \"processed\": " << d.processed << ", \"packets_out\": " << d.responses << ", \"drops\": {";
-  for (int i = 1; i < rdma::kNumDrops; ++i) {
-    j << (i > 1 ? ", " : "") << "\"" << rdma::DropName(i) << "\": " << d.drops[i];
-  }
-  j << "}, \"acks\": " << d.acks << ", \"naks\": " << d.naks << ", \"cqes\": " << d.cqes
-    << ", \"dma_writes\": " << d.dma_writes << ", \"dma_reads\": " << d.dma_reads << "},\n";
-  j << "  \"req\": {\"packets_in\": " << q.packets_in << ", \"processed\": " << q.processed << ", \"drops\": {";
-  for (int i = 1; i < kNumReqDrops; ++i) j << (i > 1 ? ", " : "") << "\"" << ReqDropName(i) << "\": " << q.drops[i];
-  j << "}";
-  for (int i = 0; i < kNumReqCnts; ++i) j << ", \"" << ReqCntName(i) << "\": " << q.cnt[i];
-  j << "},\n";
-  const CtlCounters& k = r.last.ctl;
-  j << "  \"ctl\": {\"events\": " << k.events << ", \"requests\": " << k.requests << ", \"rpcs\": " << k.rpcs
-    << ", \"drops\": {";
-  for (int i = 1; i < kNumCtlDrops; ++i) j << (i > 1 ? ", " : "") << "\"" << CtlDropName(i) << "\": " << k.drops[i];
-  j << "}, \"grants\": " << k.grants << ", \"errors\": {";
-  for (int i = 1; i < 5; ++i) j << (i > 1 ? ", " : "") << "\"0x0" << i << "\": " << k.errors[i];
-  j << "}, \"answers\": " << k.answers << ", \"send_failed\": " << k.send_failed << ", \"rpc_errors\": "
-    << k.rpc_errors << ", \"reposts\": " << k.reposts << ", \"regions\": " << static_cast<int>(k.regions)
-    << ", \"state\": \"" << CtlStateName(k.state) << "\", \"balanced\": " << (k.Balanced() ? "true" : "false")
-    << "},\n";
+  // The endpoint's accounting (tb/naa/naa_binding.cc): the responder's, the CM's and the requester's frames.
+  j << "{\n  \"engine\": \"" << engine << "\",\n  \"packets_in\": "
+    << o.rdma.packets_in + o.cm.packets_in + o.req.packets_in
+    << ",\n  \"packets_out\": " << o.rdma.responses + o.cm.responses + o.req.cnt[params::kNaaReqCntSent] << ",\n";
+  WriteNaaCounterStats(j, o);  // generated from rtl/naa/data/naa.json: "cm", "rdma", "req", "ctl"
   AppendRunStatsTail(j, r);
   return j.str();
 }
@@ -122,17 +98,18 @@ int NaaCommand(int argc, char** argv) {
   std::printf(
       "naa: %zu client frames, %zu endpoint frames (%u CM, %u responder, %u requester), CM %u connects, %u rejects, "
       "%u disconnects, state %s, requester %u completed ok / %u failed, controller %u events (%u MRSP, %u RPC, "
-      "%u dropped), %llu cycles\n",
-      packets.size(), r.run.out.size(), c.responses, r.last.rdma.responses, r.last.req[params::kNaaReqCntSent],
-      c.connects, c.rejects, c.disconnects, ConnName(c.conn), r.last.req[params::kNaaReqCntCplOk],
-      r.last.req[params::kNaaReqCntCplRetry] + r.last.req[params::kNaaReqCntCplRemote] +
-          r.last.req[params::kNaaReqCntCplFlushed],
-      r.last.ctl.events, r.last.ctl.requests, r.last.ctl.rpcs, r.last.ctl.Dropped(),
+      "%llu dropped), %llu cycles\n",
+      packets.size(), r.run.out.size(), c.responses, r.last.rdma.responses, r.last.req.cnt[params::kNaaReqCntSent],
+      c.connects, c.rejects, c.disconnects, ConnName(c.conn), r.last.req.cnt[params::kNaaReqCntCplOk],
+      r.last.req.cnt[params::kNaaReqCntCplRetry] + r.last.req.cnt[params::kNaaReqCntCplRemote] +
+          r.last.req.cnt[params::kNaaReqCntCplFlushed],
+      r.last.ctl.events, r.last.ctl.requests, r.last.ctl.rpcs,
+      static_cast<unsigned long long>(NaaDropped(r.last.ctl)),
       static_cast<unsigned long long>(r.run.cycles));
   std::ostringstream acc;
   acc << "frames in " << r.run.accounting.in << ", out " << r.run.accounting.out << ", dropped "
       << r.run.accounting.dropped << "; controller events " << r.last.ctl.events << " = " << r.last.ctl.requests
-      << " MRSP + " << r.last.ctl.rpcs << " RPC + " << r.last.ctl.Dropped() << " dropped"
-      << (r.last.ctl.Balanced() ? "" : " (does not add up)");
+      << " MRSP + " << r.last.ctl.rpcs << " RPC + " << NaaDropped(r.last.ctl) << " dropped"
+      << (CtlBalanced(r.last.ctl) ? "" : " (does not add up)");
   return RunExit("naa", r.mismatch_text, rc.opt, r.run, r.conservation_ok, acc.str(), argc, argv);
 }

@@ -12,6 +12,8 @@
 #include "model/common/pcap.h"
 #include "model/re/re_model.h"
 #include "tb/re/re_run.h"
+// after re_run.h: re_ports.h needs the types model/re/re_cycle_model.h defines before including it
+#include "re_counter_stats.h"  // NOLINT(build/include_order,build/include_subdir): generated
 
 namespace nettwin::re {
 namespace {
@@ -59,12 +61,9 @@ struct Outcome {
 
 std::string Report(const Outcome& o, const char* engine, const ReRunReport* run, bool host) {
   std::ostringstream j;
-  const ReCounters& c = o.counters;
-  j << "{\n  \"engine\": \"" << engine << "\",\n  \"segments_in\": " << c.segments_in
-    << ",\n  \"segments_used\": " << c.segments_used << ",\n  \"events_completed\": " << c.events_completed
-    << ",\n  \"events_timed_out\": " << c.events_timed_out << ",\n  \"drops\": {";
-  for (int d = 0; d < kNumDrops; ++d) j << (d ? ", " : "") << "\"" << DropName(d) << "\": " << c.drops[d];
-  j << "},\n  \"events\": [";
+  j << "{\n  \"engine\": \"" << engine << "\",\n";
+  WriteReCounterStats(j, o.counters);  // generated from rtl/re/data/re.json (its `golden` member names)
+  j << "  \"events\": [";
   for (size_t i = 0; i < o.events.size(); ++i) {
     const ReEvent& e = o.events[i];
     j << (i ? ",\n    " : "\n    ") << "{\"tick16\": " << e.tick16 << ", \"event_num\": " << e.event_num
@@ -106,12 +105,7 @@ Outcome RunFast(const ReConfig& cfg, const std::vector<Packet>& segs) {
 // and the report port's records.
 Outcome FromRun(const ReRunReport& r, HeaderFormat format, bool host) {
   Outcome o;
-  const ReCycleCounters& c = r.counters;
-  o.counters.segments_in = c.in;
-  o.counters.segments_used = c.used;
-  o.counters.events_completed = c.completed;
-  o.counters.events_timed_out = c.timed_out;
-  for (int d = 0; d < kNumDrops; ++d) o.counters.drops[static_cast<size_t>(d)] = c.drops[static_cast<size_t>(d + 1)];
+  o.counters = ReCountersOf(r.counters);  // generated from rtl/re/data/re.json
   o.frames = r.run.out;
   for (const Packet& f : o.frames) {
     ReEvent e;

@@ -5,6 +5,7 @@
 #include <iostream>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "apps/commands.h"
@@ -25,7 +26,8 @@ constexpr const char* kHelp =
     "                       [--paths 4|8|16|32] [--flows N] [--reply-cutoff-us U] [--path-busy-us U]\n"
     "                       [--flow-idle-us U] [--wire-format seed|conweave-p4]\n"
     "                       [--engine model|rtl|lockstep] [--clock-mhz 250]\n"
-    "                       [--stats stats.json] [--backpressure P] [--seed N] [--inject-divergence CYCLE]\n"
+    "                       [--stats stats.json] [--trace wave.fst] [--backpressure P] [--seed N]\n"
+    "                       [--inject-divergence CYCLE]\n"
     "  --in FILE       host frames (pcap, Ethernet); --ctrl-in FILE: control packets from the destination\n"
     "                  ToRs (default: none); --out FILE: the frames sent to the fabric.\n"
     "  --paths N       uplink paths, 4, 8, 16 or 32 (default 8); --flows N: flow-table entries in use, a power\n"
@@ -38,6 +40,9 @@ constexpr const char* kHelp =
     "                  docs/reroute.md \"Wire format\").\n"
     "  --engine E      model, rtl or lockstep (default lockstep); --clock-mhz F: clock in MHz (default 250).\n"
     "  --stats FILE    counters as JSON (default: none).\n"
+    "  --trace FILE    FST of the whole run (rtl, lockstep; lockstep: the model's outputs beside the RTL's as\n"
+    "                  model_* signals); without it a lockstep divergence writes OUT.mismatch.fst, the cycles\n"
+    "                  before it replayed.\n"
     "  --backpressure P  output not ready in a random fraction P of cycles (0..0.99, default 0); --seed N:\n"
     "                  its seed (default 1).\n"
     "  Host frames (RoCEv2 from the NICs) and control packets (RTT_REPLY, NOTIFY, CLEAR from destination\n"
@@ -58,11 +63,25 @@ struct RunResult {
   bool hang = false;
 };
 
+// What a run traces: an FST of cycles [from, to] (path empty: none), and the cycle count at which it stops
+// (a divergence replay stops just after the divergence).
+struct TraceSpec {
+  std::string path;
+  uint64_t from = 0, to = ~uint64_t{0}, stop_after = ~uint64_t{0};
+};
+
 template <class Block>
 RunResult Drive(Block* blk, const RerouteCfg& cfg, const std::vector<Packet>& host, const std::vector<Packet>& ctrl,
-                double clock_mhz, double bp, uint64_t seed, uint64_t inject_at) {
+                double clock_mhz, double bp, uint64_t seed, uint64_t inject_at, const TraceSpec& trace = {}) {
   RunResult r;
+  if constexpr (std::is_same_v<Block, RerouteLockstep>) blk->Trace(trace.path, trace.from, trace.to);
   blk->Reset();
+  if constexpr (std::is_same_v<Block, RerouteRtl>) {
+    if (!trace.path.empty()) {
+      blk->OpenTrace(trace.path);
+      blk->SetTracing(true);
+    }
+  }
   std::mt19937_64 rng(seed);
   uint64_t t0 = ~uint64_t{0};
   if (!host.empty()) t0 = host.front().time_ns;
@@ -78,7 +97,7 @@ RunResult Drive(Block* blk, const RerouteCfg& cfg, const std::vector<Packet>& ho
   std::vector<uint8_t> part;
   uint64_t part_start = 0, idle_run = 0, last_progress = 0;
   bool injected = false;
-  for (uint64_t cyc = 0;; ++cyc) {
+  for (uint64_t cyc = 0; cyc < trace.stop_after; ++cyc) {
     const uint64_t ns = t0 + static_cast<uint64_t>(static_cast<double>(cyc) * 1000.0 / clock_mhz);
     in.now_us = static_cast<uint16_t>(ns / 1000);
     if (hbeats.empty() && hi < host.size() && offer_cycle(host[hi]) <= cyc) hbeats = ToBeats(host[hi].bytes);
@@ -144,8 +163,8 @@ int RerouteCommand(int argc, char** argv) {
   using namespace nettwin;
   using namespace nettwin::reroute;
   std::string ctrl_in;
-  CommonOptions common(kOptIn | kOptOut | kOptStats | kOptEngine | kOptBackpressure | kOptSeed | kOptClockMhz |
-                       kOptInjectDivergence);
+  CommonOptions common(kOptIn | kOptOut | kOptStats | kOptTrace | kOptEngine | kOptBackpressure | kOptSeed |
+                       kOptClockMhz | kOptInjectDivergence);
   RerouteCfg cfg;
   std::vector<Packet> host, ctrl;
   CaptureFormat in_format;
@@ -193,16 +212,38 @@ int RerouteCommand(int argc, char** argv) {
   const double clock_mhz = common.opt.clock_mhz, bp = common.opt.backpressure;
   const uint64_t seed = common.opt.seed, inject_at = common.opt.inject_divergence_at;
   const std::string &out = common.out, &stats = common.stats;
+  tb::RunOptions topt;
+  std::string mismatch_trace;
+  common.SetTracing(&topt, &mismatch_trace);
+  TraceSpec whole;
+  whole.path = topt.trace_path;
   RunResult r;
+  std::string waveform;  // the divergence report's waveform line
   if (engine == Engine::kModel) {
     RerouteModel m;
     r = Drive(&m, cfg, host, ctrl, clock_mhz, bp, seed, inject_at);
   } else if (engine == Engine::kRtl) {
     RerouteRtl m;
-    r = Drive(&m, cfg, host, ctrl, clock_mhz, bp, seed, inject_at);
+    r = Drive(&m, cfg, host, ctrl, clock_mhz, bp, seed, inject_at, whole);
   } else {
-    RerouteLockstep m;
-    r = Drive(&m, cfg, host, ctrl, clock_mhz, bp, seed, inject_at);
+    {
+      RerouteLockstep m;
+      r = Drive(&m, cfg, host, ctrl, clock_mhz, bp, seed, inject_at, whole);
+    }
+    if (r.mismatches > 0) {
+      // The same seeded run again, traced only around the divergence (tb::ReplayAround's window), so the
+      // waveform stays small however long the run was; with --trace the whole run is already in that file.
+      const uint64_t at = r.cycles - 1;
+      if (!whole.path.empty()) {
+        waveform = "  waveform of the whole run up to it: " + whole.path + "\n";
+      } else {
+        TraceSpec around{mismatch_trace, at > 64 ? at - 64 : 0, at + 1, at + 2};
+        RerouteLockstep replay;
+        Drive(&replay, cfg, host, ctrl, clock_mhz, bp, seed, inject_at, around);
+        waveform = "  waveform of cycles " + std::to_string(around.from) + ".." + std::to_string(at) +
+                   " (RTL; model_* signals = the model's outputs): " + mismatch_trace + "\n";
+      }
+    }
   }
   const RerouteCounters& c = r.cnt;
   const bool conservation_ok = !r.hang && r.mismatches == 0 && c.in == host.size() && c.in == c.out + c.drop_malformed &&
@@ -222,8 +263,9 @@ int RerouteCommand(int argc, char** argv) {
               c.rtt_replies, c.notifies, c.clears, c.stale_replies + c.stale_clears + c.bad_control,
               static_cast<unsigned long long>(r.cycles));
   if (r.mismatches > 0) {
-    std::cerr << "nettwin reroute: LOCKSTEP MISMATCH: " << r.first_mismatch << "\n";
-    return 1;
+    // the one-line report (scripts/sva_mutants.sh reads it), the waveform, the replay line
+    return *DivergenceExit("reroute", "nettwin reroute: LOCKSTEP MISMATCH: " + r.first_mismatch + "\n" + waveform,
+                           topt, tb::RunResult{}, argc, argv);
   }
   if (inject_at != ~uint64_t{0}) {
     std::cerr << "nettwin reroute: --inject-divergence: no output beat at or after cycle " << inject_at << "\n";

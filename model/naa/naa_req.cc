@@ -194,7 +194,7 @@ void ReqEngine::ProcessAck() {
   if (!o_.live) return drop(ReqDrop::kNotConnected);
   if (o_.fatal || d >= 0x800000) {
     ++st_.c.processed;
-    ++st_.c[params::kNaaReqCntStale];
+    ++st_.c.cnt[params::kNaaReqCntStale];
     return;
   }
   if (kind == 3 && code == 0 ? d > out : d >= out) return drop(ReqDrop::kGhost);
@@ -208,9 +208,9 @@ void ReqEngine::ProcessAck() {
   }
   if (PsnGe(una, Psn(o_.snd + 1))) st_.rw = true;
   if (kind == 0) {
-    ++st_.c[params::kNaaReqCntAcks];
+    ++st_.c.cnt[params::kNaaReqCntAcks];
   } else if (kind == 1) {
-    ++st_.c[params::kNaaReqCntNakRnr];
+    ++st_.c.cnt[params::kNaaReqCntNakRnr];
     const uint8_t left = d == 0 ? o_.rnr_left : o_.rnr_max;
     if (o_.rnr_max != 7 && left == 0) {
       fatal(CplStatus::kRetryExceeded);
@@ -220,7 +220,7 @@ void ReqEngine::ProcessAck() {
       st_.rnr_wait = (code + 1u) * params::kNaaReqRnrUnit;
     }
   } else if (code == 0) {
-    ++st_.c[params::kNaaReqCntNakSeq];
+    ++st_.c.cnt[params::kNaaReqCntNakSeq];
     const uint8_t left = d == 0 ? o_.retry_left : o_.retry_max;
     if (left == 0) {
       fatal(CplStatus::kRetryExceeded);
@@ -229,7 +229,7 @@ void ReqEngine::ProcessAck() {
       st_.rw = true;
     }
   } else {
-    ++st_.c[params::kNaaReqCntNakFatal];
+    ++st_.c.cnt[params::kNaaReqCntNakFatal];
     fatal(CplStatus::kRemoteError);
   }
 }
@@ -282,9 +282,9 @@ void ReqEngine::Send() {
         st_.k = (o_.k + 1) & 0x7F;
         if (b.beat.last) {
           st_.sst = Snd::kIdle;
-          ++st_.c[params::kNaaReqCntSent];
+          ++st_.c.cnt[params::kNaaReqCntSent];
           if (!PsnGe(o_.p_psn, o_.max)) {
-            ++st_.c[params::kNaaReqCntRetransmits];
+            ++st_.c.cnt[params::kNaaReqCntRetransmits];
           } else {
             st_.max = Psn(o_.p_psn + 1);
           }
@@ -353,10 +353,10 @@ void ReqEngine::Tick() {
   if (head_done_ || flushing_) {
     st_.head = o_.head + 1;
     switch (cpl_status_) {
-      case CplStatus::kOk: ++st_.c[params::kNaaReqCntCplOk]; break;
-      case CplStatus::kRetryExceeded: ++st_.c[params::kNaaReqCntCplRetry]; break;
-      case CplStatus::kRemoteError: ++st_.c[params::kNaaReqCntCplRemote]; break;
-      case CplStatus::kFlushed: ++st_.c[params::kNaaReqCntCplFlushed]; break;
+      case CplStatus::kOk: ++st_.c.cnt[params::kNaaReqCntCplOk]; break;
+      case CplStatus::kRetryExceeded: ++st_.c.cnt[params::kNaaReqCntCplRetry]; break;
+      case CplStatus::kRemoteError: ++st_.c.cnt[params::kNaaReqCntCplRemote]; break;
+      case CplStatus::kFlushed: ++st_.c.cnt[params::kNaaReqCntCplFlushed]; break;
     }
     if (!head_done_) st_.fail_first = false;
   }
@@ -364,7 +364,7 @@ void ReqEngine::Tick() {
   if (o_.live && !o_.fatal && o_.una != o_.max && !o_.rnr_waiting && !o_.rw && o_.timeout != 0) {
     if (o_.timer + 1 >= o_.timeout) {
       st_.timer = 0;
-      ++st_.c[params::kNaaReqCntTimeouts];
+      ++st_.c.cnt[params::kNaaReqCntTimeouts];
       if (o_.retry_left == 0) {
         st_.fatal = true;
         st_.fail_first = true;

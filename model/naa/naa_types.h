@@ -128,14 +128,6 @@ const char* ReqDropName(int d);
 constexpr int kNumReqCnts = static_cast<int>(params::kNaaReqCnts);
 const char* ReqCntName(int i);
 
-struct ReqCounters {
-  uint32_t packets_in = 0, processed = 0;  // ACK/NAK frames
-  std::array<uint32_t, kNumReqDrops> drops{};
-  std::array<uint32_t, kNumReqCnts> cnt{};
-  uint32_t& operator[](uint32_t i) { return cnt[i]; }
-  uint32_t operator[](uint32_t i) const { return cnt[i]; }
-};
-
 // ---- The controller port inside naa_top (naa_ctl, model/naa/naa_ctl.h) ----
 enum class CtlDrop : uint8_t {
   kNone = 0,
@@ -164,27 +156,16 @@ enum class CtlState : uint8_t {
 };
 const char* CtlStateName(CtlState s);
 
-struct CtlCounters {
-  uint32_t events = 0, requests = 0, grants = 0, answers = 0, reposts = 0, send_failed = 0;
-  uint32_t rpcs = 0, rpc_errors = 0;  // kernels run, of which answered with a non-zero immediate
-  std::array<uint32_t, 5> errors{};   // by MRSP error code 0x00..0x04 (0 unused)
-  std::array<uint32_t, kNumCtlDrops> drops{};
-  uint8_t regions = 0;  // regions granted now
-  CtlState state = CtlState::kIdle;
-  bool operator==(const CtlCounters& o) const {
-    return events == o.events && requests == o.requests && grants == o.grants && answers == o.answers &&
-           reposts == o.reposts && send_failed == o.send_failed && rpcs == o.rpcs && rpc_errors == o.rpc_errors &&
-           errors == o.errors && drops == o.drops && regions == o.regions && state == o.state;
-  }
-  // Every completion event of the connection is handled (an MRSP request or a kernel run) or dropped with a
-  // reason, once none is queued.
-  uint32_t Dropped() const {
-    uint32_t n = 0;
-    for (uint32_t d : drops) n += d;
-    return n;
-  }
-  bool Balanced() const { return requests + rpcs + Dropped() == events; }
-};
+// The endpoint's port structs, generated from rtl/naa/data/naa.json (docs/blockgen.md): CmCounters, ReqCounters
+// (its events by index params::kNaaReqCnt*: `req.cnt[i]`), CtlCounters, NaaIn (= the responder's inputs) and
+// NaaOut. Included here, after the types their members have.
+}  // namespace nettwin::naa
+#include "naa_ports.h"  // NOLINT(build/include_order,build/include_subdir): generated
+namespace nettwin::naa {
+
+// Every completion event of the connection is handled (an MRSP request or a kernel run) or dropped with a
+// reason, once none is queued.
+inline bool CtlBalanced(const CtlCounters& c) { return c.requests + c.rpcs + NaaDropped(c) == c.events; }
 
 // What the controller sees ...
 struct NaaCtlIn {
@@ -206,37 +187,6 @@ struct NaaCtlOut {
   ReqCmd cmd;  // executed in order
   CtlCounters counters;
   bool busy = false;  // an event is queued, being handled (a kernel runs, a command waits), or a grant revoked
-};
-
-// The endpoint's inputs are exactly the responder's: stream, output ready, host memory, programming port.
-using NaaIn = rdma::RdmaIn;
-
-struct CmCounters {
-  uint32_t packets_in = 0, processed = 0, responses = 0;
-  std::array<uint32_t, kNumCmDrops> drops{};
-  uint32_t rejects = 0, connects = 0, disconnects = 0;
-  Conn conn = Conn::kIdle;
-  bool operator==(const CmCounters& o) const {
-    return packets_in == o.packets_in && processed == o.processed && responses == o.responses && drops == o.drops &&
-           rejects == o.rejects && connects == o.connects && disconnects == o.disconnects && conn == o.conn;
-  }
-};
-
-struct NaaOut {
-  bool s_ready = false;
-  bool busy = false;     // the responder's back end holds a request (rdma_top busy_o)
-  bool cm_busy = false;  // the CM is past receiving a frame (parsing, programming the QP, responding)
-  bool req_busy = false;  // the requester holds a command (queued, being sent, or waiting for its ACK)
-  StreamPort m;
-  DmaRequest dma_req;
-  rdma::RdmaCounters rdma;
-  CmCounters cm;
-  rdma::CqeEvent cqe;  // the responder's completion event (naa_top cqe_valid_o / cqe_o)
-  NaaConn conn;
-  ReqCounters req;
-  ReqCpl req_cpl;  // the requester's completion pulse (to the controller)
-  CtlCounters ctl;  // the controller's counters and state
-  bool ctl_busy = false;
 };
 
 }  // namespace nettwin::naa

@@ -791,6 +791,7 @@ void RdmaModel::Tick() {
           if (req_.plen == 0) AfterPayload(); else state_ = State::kWrDma;
           break;
         case JobKind::kRead:
+          ++counters_.reads;
           if (job_.len == 0) {
             Push(PendKind::kRespond, 0);
             Finish();

@@ -101,6 +101,7 @@
   output logic [31:0]                     p``_naks_o, \
   output logic [31:0]                     p``_atomics_o, \
   output logic [31:0]                     p``_replays_o, \
+  output logic [31:0]                     p``_reads_o, \
   output logic [31:0]                     p``_dma_reads_o, \
   output logic [31:0]                     p``_dma_writes_o, \
   output logic [31:0]                     p``_cqes_o

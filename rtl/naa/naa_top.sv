@@ -243,6 +243,7 @@ module naa_top
     .cnt_naks_o       (cnt_naks_o),
     .cnt_atomics_o    (cnt_atomics_o),
     .cnt_replays_o    (cnt_replays_o),
+    .cnt_reads_o      (cnt_reads_o),
     .cnt_dma_reads_o  (cnt_dma_reads_o),
     .cnt_dma_writes_o (cnt_dma_writes_o),
     .cnt_cqes_o       (cnt_cqes_o),

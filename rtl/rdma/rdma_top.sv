@@ -120,7 +120,7 @@ module rdma_top
   logic [63:0] rec_val_q [nt_pkg::RdmaQps][nt_pkg::RdmaRecent];
   logic [nt_pkg::RdmaRecent-1:0] rec_valid_q [nt_pkg::RdmaQps];
   logic [RecBits-1:0] rec_wr_q [nt_pkg::RdmaQps];
-  logic [31:0] c_in_q, c_proc_q, c_resp_q, c_acks_q, c_naks_q, c_atom_q, c_repl_q, c_dmar_q, c_dmaw_q, c_cqes_q;
+  logic [31:0] c_in_q, c_proc_q, c_resp_q, c_acks_q, c_naks_q, c_atom_q, c_repl_q, c_dmar_q, c_dmaw_q, c_cqes_q, c_reads_q;
   logic [rdma_pkg::NumDrops-1:0][31:0] c_drops_q;
   logic        cqe_valid_q;
   logic        cq_pend_q;  // the CQE buffer: the last completed message's CQE, still to be written
@@ -798,7 +798,7 @@ module rdma_top
         pq_pa_q[i]   <= '0;
       end
       for (int i = 0; i < TagFifo; i++) rtag_q[i] <= '0;
-      {c_in_q, c_proc_q, c_resp_q, c_acks_q, c_naks_q, c_atom_q, c_repl_q, c_dmar_q, c_dmaw_q, c_cqes_q} <= '0;
+      {c_in_q, c_proc_q, c_resp_q, c_acks_q, c_naks_q, c_atom_q, c_repl_q, c_dmar_q, c_dmaw_q, c_cqes_q, c_reads_q} <= '0;
       c_drops_q   <= '0;
       cqe_valid_q <= 1'b0;
       cqe_q       <= '0;
@@ -866,6 +866,7 @@ module rdma_top
             if (chk_processed) c_proc_q <= c_proc_q + 1;
             if (chk_nak) c_naks_q <= c_naks_q + 1;
             if (dup_hit) c_repl_q <= c_repl_q + 1;
+            if (chk_job.kind == rdma_pkg::JobRead) c_reads_q <= c_reads_q + 1;
             state_q <= check_next;
             if (check_next == rdma_pkg::StRx) rx_rd_q <= rx_rd_q + 1;
           end
@@ -1187,6 +1188,7 @@ module rdma_top
   assign cnt_naks_o       = c_naks_q;
   assign cnt_atomics_o    = c_atom_q;
   assign cnt_replays_o    = c_repl_q;
+  assign cnt_reads_o      = c_reads_q;
   assign cnt_dma_reads_o  = c_dmar_q;
   assign cnt_dma_writes_o = c_dmaw_q;
   assign cnt_cqes_o       = c_cqes_q;

@@ -104,6 +104,23 @@ for e in rtl lockstep; do
   if cmp -s "$T/model.pcap" "$T/$e.pcap"; then ok; else bad "engine $e: output differs from the model's"; fi
 done
 check "reroute_check" 0 "reroute_check: PASS" $PY -m nettwin.reroute.check --dir "$T/v" --out "$T/lockstep.pcap" --stats "$T/lockstep.json"
+# ---- the divergence path: the report, a waveform of the cycles before it (reroute_tb_top: RTL and model side by
+# side), the replay line that diverges again at the same cycle; --trace: the whole run ----
+out=$("$N" reroute --in "$H" --ctrl-in "$C" --out "$T/inj.pcap" "${R[@]}" --inject-divergence 300 2>&1)
+rc=$?
+cyc=$(grep -m1 -oE 'LOCKSTEP MISMATCH: cycle [0-9]+' <<<"$out" | grep -oE '[0-9]+$')
+if [ "$rc" -eq 1 ] && [ -n "$cyc" ] && [ "$cyc" -ge 300 ] && grep -qF "waveform of cycles" <<<"$out" &&
+   grep -qF "model_* signals" <<<"$out" && [ -s "$T/inj.pcap.mismatch.fst" ]; then ok
+else bad "inject-divergence: exit $rc, report: $(head -3 <<<"$out")"; fi
+replay=$(grep -m1 '^  replay: ' <<<"$out" | sed 's/^  replay: //')
+if [ -n "$replay" ]; then
+  out2=$(eval "$replay" 2>&1)
+  cyc2=$(grep -m1 -oE 'LOCKSTEP MISMATCH: cycle [0-9]+' <<<"$out2" | grep -oE '[0-9]+$')
+  if [ "$cyc2" = "$cyc" ]; then ok; else bad "replay diverged at '$cyc2', not $cyc"; fi
+else bad "inject-divergence: no replay line"; fi
+check "trace, whole run" 0 "reroute:" "$N" reroute --in "$H" --ctrl-in "$C" --out "$T/tr.pcap" "${R[@]}" --trace "$T/tr.fst"
+if [ -s "$T/tr.fst" ]; then ok; else bad "--trace: no FST"; fi
+check "trace with model" 2 "--trace" "$N" reroute --in "$H" --out "$T/o.pcap" --engine model --trace "$T/m.fst"
 for k in packets_in packets_out drops rtt_requests reroutes reroute_blocked_clear reroute_no_path fallback_ecmp \
          evictions idle_resets control_in rtt_replies stale_replies notifies clears stale_clears bad_control \
          cycles mismatches conservation_ok; do

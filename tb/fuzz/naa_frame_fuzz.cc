@@ -112,6 +112,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     i = j;
   }
   if (!counted_in(last)) __builtin_trap();                       // a frame was lost
-  if (!last.ctl_busy && !last.ctl.Balanced()) __builtin_trap();  // a controller event neither handled nor dropped
+  if (!last.ctl_busy && !CtlBalanced(last.ctl)) __builtin_trap();  // a controller event neither handled nor dropped
   return 0;
 }

@@ -33,9 +33,9 @@ NaaRunReport RunNaa(const NaaConfig& config, const std::vector<Packet>& packets,
   rep.mismatch_text = std::move(b.mismatch_text);
   const tb::Accounting acc = NaaBinding::Account(rep.last);
   rep.conservation_ok = !rep.run.hang && !rep.run.mismatch && acc.in == packets.size() && acc.Drained() &&
-                        rep.last.rdma.responses + rep.last.cm.responses + rep.last.req[params::kNaaReqCntSent] ==
+                        rep.last.rdma.responses + rep.last.cm.responses + rep.last.req.cnt[params::kNaaReqCntSent] ==
                              rep.run.out.size() &&
-                        rep.last.ctl.Balanced();
+                        CtlBalanced(rep.last.ctl);
   return rep;
 }
 

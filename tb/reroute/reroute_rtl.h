@@ -1,13 +1,13 @@
-// The Verilated reroute_top (rtl/reroute/reroute_top.sv, no tb top yet) behind ClockedBlock, for lockstep with
-// model/reroute/reroute_model.h: the generated RerouteRtlPorts (rtl/reroute/data/reroute.json,
-// docs/blockgen.md) is the whole adapter.
+// The Verilated reroute_top inside reroute_tb_top.sv (generated: a model_* input beside every output) behind
+// ClockedBlock, for lockstep with model/reroute/reroute_model.h: the generated RerouteRtlPorts
+// (rtl/reroute/data/reroute.json, docs/blockgen.md) is the whole adapter.
 #pragma once
 
-#include "Vreroute_top.h"
+#include "Vreroute_tb_top.h"
 #include "reroute_rtl_ports.h"  // NOLINT(build/include_subdir): generated
 
 namespace nettwin::reroute {
 
-using RerouteRtl = RerouteRtlPorts<Vreroute_top>;
+using RerouteRtl = RerouteRtlPorts<Vreroute_tb_top>;
 
 }  // namespace nettwin::reroute

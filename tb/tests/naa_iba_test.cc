@@ -51,7 +51,7 @@ void ExpectClean(const NaaRunReport& r, uint64_t frames_out) {
   ASSERT_TRUE(r.mismatch_text.empty()) << r.mismatch_text;
   ASSERT_FALSE(r.run.hang);
   ASSERT_TRUE(r.conservation_ok);
-  EXPECT_TRUE(r.last.ctl.Balanced());
+  EXPECT_TRUE(CtlBalanced(r.last.ctl));
   EXPECT_EQ(r.run.out.size(), frames_out);
 }
 

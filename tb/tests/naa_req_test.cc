@@ -91,7 +91,7 @@ void ExpectRequest(const ReqRun& run, size_t i, uint8_t opcode, uint32_t psn, ui
   EXPECT_EQ(f[at] | f[at + 1] << 8 | f[at + 2] << 16 | static_cast<uint32_t>(f[at + 3]) << 24, Icrc(f, at));
 }
 
-uint32_t Cnt(const ReqRun& run, uint32_t i) { return run.r.last.req[i]; }
+uint32_t Cnt(const ReqRun& run, uint32_t i) { return run.r.last.req.cnt[i]; }
 
 void ExpectClean(const ReqRun& run) {
   ASSERT_TRUE(run.r.mismatch_text.empty()) << run.r.mismatch_text;

@@ -59,7 +59,7 @@ void ExpectClean(const RpcRun& run, const Client& cl) {
   ASSERT_TRUE(run.r.mismatch_text.empty()) << run.r.mismatch_text;
   ASSERT_FALSE(run.r.run.hang);
   ASSERT_TRUE(run.r.conservation_ok);
-  EXPECT_TRUE(run.r.last.ctl.Balanced());
+  EXPECT_TRUE(CtlBalanced(run.r.last.ctl));
   EXPECT_EQ(run.out.size(), cl.expected_out());
 }
 

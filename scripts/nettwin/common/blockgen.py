@@ -254,7 +254,9 @@ def included_blocks(d):
 def types_header(d):
     """Where the port structs are: the generated <block>_ports.h, or (`"types_header"`) hand-written ones whose
     members the descriptor names (naa: its model's structs carry helpers and are used by many tests)."""
-    return d.get("types_header", f"{d['block']}_ports.h")
+    # `"ports_via"`: the structs are generated, but a model header includes <block>_ports.h after the types
+    # their members have (naa: model/naa/naa_types.h), so the other generated headers include that one
+    return d.get("types_header") or d.get("ports_via") or f"{d['block']}_ports.h"
 
 
 def counter_decl(cg, c):
@@ -573,34 +575,31 @@ def gen_binding_ports(d, p):
             f"{account}}};\n\n"]
 
 
-def gen_stats_h(d, src):
-    p = d["struct_prefix"]
-    cg = blockdesc.counters_group(d)
+def stats_writer(d, cg, ctype, arg, member, index):
+    """The body of one counter-stats writer over struct `ctype`: `member(c)` is counter c's member name in it
+    (None: not in it), `index(i)` an array index in it (a golden struct may number its drop array from 0)."""
     ve = variant_enum(d)
     by_variant = bool(ve) and any(per_variant(c) for c in cg["list"])
-    arg = f", {ve[0]} v" if by_variant else ""
-    o = preamble(d, src, ["cstdint", "ostream"], [types_header(d)]) + [
-         "// The counters' lines of the --stats JSON object (two-space indent, each line ending in \",\\n\"): every\n"
-         "// counter with a `stats` key (an array as a JSON array), then \"drops\": {reason: count, ...}"
-         + (" (variant\n// v's reasons)" if by_variant else "") + ".\n",
-         f"inline void Write{p}CounterStats(std::ostream& j, const {cg['ctype']}& c{arg}) {{\n"]
+    o = [f"inline void Write{d['struct_prefix']}CounterStats(std::ostream& j, const {ctype}& c{arg}) {{\n"]
     for c in cg["list"]:
-        if not c.get("stats") or c.get("stats_row"):
+        if not c.get("stats") or c.get("stats_row") or member(c) is None:
             continue
         if "count" in c:
             scale = f" * {int(c['stats_scale'])}" if c.get("stats_scale") else ""
             o.append(f"  j << \"  \\\"{c['stats']}\\\": [\";\n"
-                     f"  for (size_t i = 0; i < c.{c['name']}.size(); ++i) "
-                     f"j << (i ? \", \" : \"\") << uint64_t{{c.{c['name']}[i]}}{scale};\n"
+                     f"  for (size_t i = 0; i < c.{member(c)}.size(); ++i) "
+                     f"j << (i ? \", \" : \"\") << uint64_t{{c.{member(c)}[i]}}{scale};\n"
                      f"  j << \"],\\n\";\n")
             continue
-        v = f"c.{c['name']}"
+        v = f"c.{member(c)}"
         if c.get("stats_scale"):
-            v = f"uint64_t{{c.{c['name']}}} * {int(c['stats_scale'])}"
+            v = f"uint64_t{{{v}}} * {int(c['stats_scale'])}"
         o.append(f"  j << \"  \\\"{c['stats']}\\\": \" << {v} << \",\\n\";\n")
+
     def drops_lines(variant, indent):
-        drops = [(c["name"] + (f"[{i}]" if i is not None else ""), r)
-                 for c in cg["list"] if c["kind"] == "drop" for i, r in blockdesc.reasons(c, variant)]
+        drops = [(member(c) + (f"[{index(i)}]" if i is not None else ""), r)
+                 for c in cg["list"] if c["kind"] == "drop" and member(c) is not None
+                 for i, r in blockdesc.reasons(c, variant)]
         if not drops:
             return []
         o = [indent + "j << \"  \\\"drops\\\": {\""]
@@ -617,15 +616,147 @@ def gen_stats_h(d, src):
         o.append("\n")
     else:
         o += drops_lines(None, "  ")
-    for row, index in cg.get("stats_rows", {}).items():
+    for row, index_key in cg.get("stats_rows", {}).items():
         cols = [c for c in cg["list"] if c.get("stats_row") == row]
         o.append(f"  j << \"  \\\"{row}\\\": [\";\n"
-                 f"  for (size_t i = 0; i < c.{cols[0]['name']}.size(); ++i) {{\n"
-                 f"    j << (i ? \", \" : \"\") << \"{{\\\"{index}\\\": \" << i")
+                 f"  for (size_t i = 0; i < c.{member(cols[0])}.size(); ++i) {{\n"
+                 f"    j << (i ? \", \" : \"\") << \"{{\\\"{index_key}\\\": \" << i")
         for c in cols:
-            o.append(f"\n      << \", \\\"{c['stats']}\\\": \" << c.{c['name']}[i]")
+            o.append(f"\n      << \", \\\"{c['stats']}\\\": \" << c.{member(c)}[i]")
         o.append(" << \"}\";\n  }\n  j << \"],\\n\";\n")
     o.append("}\n\n")
+    return o
+
+
+def gen_golden(d, cg):
+    """A counters group's `golden` struct (re: the golden model's 64-bit ReCounters, other member names, its drop
+    array numbered from 0): the stats writer over it, and the cycle counters converted into it."""
+    g = cg["golden"]
+    p, shift = d["struct_prefix"], int(g.get("index_shift", 0))
+    member = lambda c: c.get("golden")  # noqa: E731
+    o = ["// The same lines from the golden model's counters (descriptor `golden`: member names there; its drop\n"
+         f"// array's index i is {cg['prefix']}drops_o's i{'%+d' % -shift if shift else ''}).\n"]
+    o += stats_writer(d, cg, g["ctype"], "", member, lambda i: i + shift)
+    o.append(f"// The cycle engines' counters in the golden model's terms (the counters it has).\n"
+             f"inline {g['ctype']} {g['ctype']}Of(const {cg['ctype']}& c) {{\n  {g['ctype']} g;\n")
+    for c in cg["list"]:
+        if member(c) is None:
+            continue
+        if "count" in c:
+            src_i = "i" if not shift else f"i {'-' if shift > 0 else '+'} {abs(shift)}"
+            o.append(f"  static_assert(std::tuple_size_v<decltype(g.{member(c)})> == "
+                     f"std::tuple_size_v<decltype(c.{c['name']})>{' %+d' % shift if shift else ''});\n")
+            o.append(f"  static_assert(std::tuple_size_v<decltype(g.{member(c)})> == "
+                     f"std::tuple_size_v<decltype(c.{c['name']})>{' %+d' % shift if shift else ''});\n")
+            o.append(f"  for (size_t i = 0; i < g.{member(c)}.size(); ++i) g.{member(c)}[i] = c.{c['name']}[{src_i}];\n")
+        else:
+            o.append(f"  g.{member(c)} = c.{c['name']};\n")
+    o.append("  return g;\n}\n\n")
+    return o
+
+
+def stream_expr(parts):
+    """`j << ...` operands from [("lit", text) | ("expr", cpp)]: adjacent literals merged into one C++ string."""
+    out, lit = [], ""
+    for kind, x in parts:
+        if kind == "lit":
+            lit += x
+        else:
+            if lit:
+                out.append('"' + lit.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"')
+                lit = ""
+            out.append(x)
+    if lit:
+        out.append('"' + lit.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"')
+    return out
+
+
+def object_items(g, m):
+    """The `"key": value` items of one counters group's stats object (`m`: the C++ access path of its struct),
+    each a list of ("lit", text) / ("expr", cpp): in the descriptor's order, the drop counters as one
+    "drops": {reason: n} at the first one's place, a `stats_names` array as one key per named index (inside
+    an object under its `stats` key if it has one), an enum gauge by its `stats_enum` name function, then the
+    group's `stats_derived` booleans."""
+    items, drops_at = [], None
+
+    def value(c, expr):
+        if c.get("stats_enum"):
+            return [("lit", '"'), ("expr", f"{c['stats_enum']}({expr})"), ("lit", '"')]
+        if c.get("ctype") and c["ctype"] not in SCALAR_CTYPES:
+            raise blockdesc.DescriptorError(f"counter {c['name']!r} of type {c['ctype']} in a stats object needs "
+                                            "`stats_enum` (the function naming its values)")
+        return [("expr", f"uint64_t{{{expr}}}")]
+
+    drops = []
+    for c in g["list"]:
+        x = f"{m}.{c['name']}"
+        if c["kind"] == "drop":
+            drops += [(r, x + (f"[{i}]" if i is not None else "")) for i, r in blockdesc.reasons(c)]
+            if drops_at is None:
+                drops_at = len(items)
+                items.append(None)
+        elif "stats_names" in c:
+            named = [[("lit", f'"{n}": '), ("expr", f"uint64_t{{{x}[{i}]}}")]
+                     for i, n in enumerate(c["stats_names"]) if n]
+            if c.get("stats"):
+                inner = [("lit", f'"{c["stats"]}": {{')]
+                for k, it in enumerate(named):
+                    inner += ([("lit", ", ")] if k else []) + it
+                items.append(inner + [("lit", "}")])
+            else:
+                items += named
+        elif c.get("stats") and "count" in c:
+            raise blockdesc.DescriptorError(f"counter array {c['name']!r} in a stats object needs `stats_names`")
+        elif c.get("stats"):
+            items.append([("lit", f'"{c["stats"]}": ')] + value(c, x))
+    if drops_at is not None:
+        it = [("lit", '"drops": {')]
+        for k, (r, x) in enumerate(drops):
+            it += ([("lit", ", ")] if k else []) + [("lit", f'"{r}": '), ("expr", f"uint64_t{{{x}}}")]
+        items[drops_at] = it + [("lit", "}")]
+    for x in g.get("stats_derived", []):
+        items.append([("lit", f'"{x["stats"]}": '), ("expr", f'({x["bool"]}({m}) ? "true" : "false")')])
+    return items
+
+
+def gen_stats_objects(d):
+    """Write<P>CounterStats(j, out) for a block whose --stats nests one object per counters group (naa:
+    `"stats_objects": ["cm", "rdma", "req", "ctl"]`, the groups' C++ member names = the JSON keys, in order)."""
+    p = d["struct_prefix"]
+    groups = {g["counters"]: g for g in blockdesc.counter_groups(d)}
+    o = ["// The counters' lines of the --stats JSON object: one line per counters group, `\"<group>\": {...},`\n"
+         "// (descriptor `stats_objects`; an included block's group with that block's `stats` keys).\n",
+         f"inline void Write{p}CounterStats(std::ostream& j, const {p}Out& o) {{\n"]
+    for name in d["stats_objects"]:
+        if name not in groups:
+            raise blockdesc.DescriptorError(f"stats_objects: no counters group {name!r}")
+        parts = [("lit", f'  "{name}": {{')]
+        for k, it in enumerate(object_items(groups[name], f"o.{name}")):
+            parts += ([("lit", ", ")] if k else []) + it
+        parts.append(("lit", "},\n"))
+        ops = stream_expr(parts)
+        o.append("  j << " + "\n    << ".join(ops) + ";\n")
+    o.append("}\n\n")
+    return o
+
+
+def gen_stats_h(d, src):
+    cg = blockdesc.counters_group(d)
+    ve = variant_enum(d)
+    by_variant = bool(ve) and any(per_variant(c) for c in cg["list"])
+    arg = f", {ve[0]} v" if by_variant else ""
+    golden = cg.get("golden")
+    o = preamble(d, src, ["cstdint", "ostream"] + (["array"] if golden else []),
+                 [types_header(d)] + ([golden["include"]] if golden else [])) + [
+         "// The counters' lines of the --stats JSON object (two-space indent, each line ending in \",\\n\"): every\n"
+         "// counter with a `stats` key (an array as a JSON array), then \"drops\": {reason: count, ...}"
+         + (" (variant\n// v's reasons)" if by_variant else "") + ".\n"]
+    if "stats_objects" in d:
+        o = o[:-1] + gen_stats_objects(d)
+    else:
+        o += stats_writer(d, cg, cg["ctype"], arg, lambda c: c["name"], lambda i: i)
+    if golden:
+        o += gen_golden(d, cg)
     return finish(d, o)
 
 
@@ -688,10 +819,17 @@ def docs_table(d):
             key = c.get("stats") or "-"
             if c.get("stats_row"):
                 key = f"{c['stats_row']}[].{c['stats']}"
+            elif c.get("stats_names"):
+                names = "/".join(n for n in c["stats_names"] if n)
+                key = (f"{c['stats']}.{{{names}}}" if c.get("stats") else f"{{{names}}}")
             elif "count" in c and c.get("stats"):
                 key += " (JSON array)"
+            elif c.get("stats_enum"):
+                key += " (by name)"
         if c.get("stats_scale"):
             key += f" (x {c['stats_scale']})"
+        if cg["counters"] in d.get("stats_objects", []) and key != "-":
+            key = f"{cg['counters']}.{key}"
         rows.append(f"| {c['name']} | {port} | {kind} | {key} | {c['meaning']} |")
     return "\n".join(rows) + "\n"
 

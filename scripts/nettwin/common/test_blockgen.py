@@ -374,25 +374,54 @@ class PackedAndSharedTest(unittest.TestCase):
         self.assertNotIn("dma_rsp_last_i", idle)
         self.assertIn('RdmaRtlPorts() : RdmaRtlPorts("rdma_tb_top") {}', rtl)
         self.assertIn("void ShowModel(", rtl)
-        # reroute has no tb top: no model_* inputs, so no ShowModel; the default constructor names the RTL top
+        # reroute's tb top (like every block's): ShowModel, and the default constructor names the tb top
         rtl = blockgen.gen_rtl_ports_h(blockdesc.load("reroute"), "reroute.json")
+        self.assertIn("void ShowModel(", rtl)
+        self.assertIn('RerouteRtlPorts() : RerouteRtlPorts("reroute_tb_top") {}', rtl)
+        # a block without a tb top ("tb_top": null) has neither; its default constructor names the RTL top
+        d = blockdesc.load("reroute")
+        d["tb_top"] = None
+        rtl = blockgen.gen_rtl_ports_h(d, "reroute.json")
         self.assertNotIn("void ShowModel(", rtl)
         self.assertIn('RerouteRtlPorts() : RerouteRtlPorts("reroute_top") {}', rtl)
         # vnic has two tops: no default constructor
         self.assertNotIn("VnicRtlPorts() :", blockgen.gen_rtl_ports_h(blockdesc.load("vnic"), "vnic.json"))
 
-    def test_naa_keeps_its_hand_written_structs(self):
+    def test_naa_structs_and_nested_stats_are_generated(self):
         d = blockdesc.load("naa")
         self.assertEqual(blockgen.check(d, "naa.json"), [])
         with tempfile.TemporaryDirectory() as out:
             self.assertEqual(blockgen.main([blockdesc.path("naa"), "--out", out]), 0)
-            self.assertEqual(sorted(os.listdir(out)), ["naa_compare.h", "naa_rtl_ports.h", "naa_tb_top.sv",
-                                                       "port_groups.h"])
+            self.assertEqual(sorted(os.listdir(out)), ["naa_compare.h", "naa_counter_stats.h", "naa_ports.h",
+                                                       "naa_rtl_ports.h", "naa_tb_top.sv", "port_groups.h"])
             with open(os.path.join(out, "naa_tb_top.sv")) as f:
                 top = f.read()
         for n in ("model_cnt_drops_i", "model_cm_drops_i", "model_conn_info_i", "model_req_cpl_i", "model_ctl_state_i"):
             self.assertIn(n, top)  # the responder's (included) and naa's own outputs both
+        # "ports_via": the other generated headers include the model header that includes naa_ports.h
         self.assertIn('#include "model/naa/naa_types.h"', blockgen.gen_compare_h(d, "naa.json"))
+        ports = blockgen.gen_ports_h(d, "naa.json")
+        for s in ("struct CmCounters {", "struct ReqCounters {", "struct CtlCounters {", "using NaaIn = rdma::RdmaIn;",
+                  "rdma::RdmaCounters rdma;", "CtlState state{};"):
+            self.assertIn(s, ports)
+        # the nested --stats: one object per group in stats_objects' order, the included rdma's with its own keys
+        st = blockgen.gen_stats_h(d, "naa.json")
+        self.assertIn("inline void WriteNaaCounterStats(std::ostream& j, const NaaOut& o) {", st)
+        self.assertLess(st.index('"  \\"cm\\": {'), st.index('"  \\"rdma\\": {'))
+        self.assertIn("ConnName(o.cm.conn)", st)                # an enum gauge by name
+        self.assertIn('\\"cpl_flushed\\": "', st)          # stats_names without a key: flat in the object
+        self.assertIn('\\"errors\\": {\\"0x01\\": "', st)  # with a key: an object under it
+        self.assertIn('(CtlBalanced(o.ctl) ? \"true\" : \"false\")', st)
+        self.assertIn("uint64_t{o.rdma.atomic_replays}", st)
+
+    def test_golden_counters_writer(self):
+        # re: the report's lines from the golden model's 64-bit ReCounters (other names, drops numbered from 0)
+        st = blockgen.gen_stats_h(blockdesc.load("re"), "re.json")
+        self.assertIn("inline void WriteReCounterStats(std::ostream& j, const ReCounters& c) {", st)
+        self.assertIn('j << "  \\"segments_in\\": " << c.segments_in', st)
+        self.assertIn('<< "\\"runt\\": " << c.drops[0]', st)
+        self.assertIn("g.drops[i] = c.drops[i + 1];", st)
+        self.assertIn('#include "model/re/re_model.h"', st)
 
     def test_include_takes_the_other_blocks_ports(self):
         d = {"block": "x", "namespace": "nettwin::x", "struct_prefix": "X", "rtl_top": "x_top", "tb_top": None,

@@ -27,7 +27,7 @@ reported separately (first mismatch in full, then a count):
                 distinct FAAs acknowledged before it (a replay returns the same value) - computed
                 from the requests and the responses under test, not from the reference (targets
                 that a WRITE, CAS, receive buffer or CQ may overlap are left out)
-  stats         (--stats) packets_in, packets_out, drops by reason
+  stats         (--stats) packets_in, packets_out, reads, drops by reason
 Exit 0 when everything matches, 1 on any mismatch, 2 on unusable input.
 """
 import argparse
@@ -189,6 +189,10 @@ def main(argv=None):
             for k in ("packets_in", "packets_out"):
                 if stats_dut.get(k) != exp_stats[k]:
                     rep.fail("stats", f"{k}: expected {exp_stats[k]} got {stats_dut.get(k)}")
+            # READs executed, new or again (the responder's `reads` counter, rtl/rdma/data/rdma.json)
+            want_reads = exp_stats["reads_executed"] + exp_stats["read_replays"]
+            if "reads" in stats_dut and stats_dut["reads"] != want_reads:
+                rep.fail("stats", f"reads: expected {want_reads} got {stats_dut['reads']}")
             gd = stats_dut.get("drops", {})
             for r in list(rdma_ref.DROP_REASONS) + sorted(set(gd) - set(rdma_ref.DROP_REASONS)):
                 e, g = exp_stats["drops"].get(r, 0), gd.get(r, 0)
