@@ -38,8 +38,15 @@ module naa_dma_arb
     rr_grant = '0;
     // The first requesting master after last_q, cyclically.
     for (int unsigned k = 1; k <= nt_pkg::NaaDmaMasters; k++) begin
+      logic [IdBits:0]   s;
       logic [IdBits-1:0] m;
-      m = IdBits'((int'(last_q) + k) % nt_pkg::NaaDmaMasters);
+      // m = (last_q + k) mod NaaDmaMasters by at most two subtractions (last_q + k < 3 x NaaDmaMasters for every
+      // last_q), the same value for every last_q: a 32-bit `%` by 3 is a 445-level divider in Yosys
+      // (docs/synthesis.md "udplb, rdma and naa per module").
+      s = (IdBits + 1)'(last_q) + (IdBits + 1)'(k);
+      if (s >= (IdBits + 1)'(nt_pkg::NaaDmaMasters)) s = s - (IdBits + 1)'(nt_pkg::NaaDmaMasters);
+      if (s >= (IdBits + 1)'(nt_pkg::NaaDmaMasters)) s = s - (IdBits + 1)'(nt_pkg::NaaDmaMasters);
+      m = IdBits'(s);
       if (!rr_any && s_req_valid_i[m]) begin
         rr_any   = 1'b1;
         rr_grant = IdBits'(m);

@@ -297,6 +297,31 @@ def fix_returns(text, path):
     return text, errors
 
 
+STRUCT_TYPEDEF = re.compile(r"\btypedef\s+struct\s+packed\s*\{[^{}]*\}\s*(\w+)\s*;")
+
+
+def struct_arrays(files):
+    """Packed arrays of packed structs (`pkg::s_t [N-1:0] x`, also as a port, a function argument or in a typedef).
+    Yosys 0.55 reads them silently as ONE element wide (measured: `input p::s_t [3:0] x_i` of a 12-bit s_t is a
+    12-bit port; a constant index > 0 is "Range select out of bounds ... Setting result bit to undef", a variable
+    index reads element 0 or undef), so the netlist lacks every element but the first (YosysHQ/yosys#2677: arrays
+    of structs are not handled by the frontend). Verilator reads them correctly. Packed arrays of enums and of
+    plain vectors are read correctly. Returns [(file:line, type, declaration line text)]."""
+    texts = {f: pathlib.Path(f).read_text() for f in files}
+    names = set()
+    for text in texts.values():
+        names |= set(STRUCT_TYPEDEF.findall(blank_noncode(text)))
+    if not names:
+        return []
+    rx = re.compile(r"(?<![\w$])(?:\w+::)?(" + "|".join(sorted(names)) + r")\s*\[")
+    hits = []
+    for f, text in texts.items():
+        for m in rx.finditer(blank_noncode(text)):
+            line = text.count("\n", 0, m.start()) + 1
+            hits.append((f"{f}:{line}", m.group(1), text.splitlines()[line - 1].strip()))
+    return hits
+
+
 def rtl_files(args_files):
     if args_files:
         return [pathlib.Path(f) for f in args_files]
@@ -308,10 +333,18 @@ def main():
     g = ap.add_mutually_exclusive_group(required=True)
     g.add_argument("--check", action="store_true", help="list every import/return left; exit 1 if any")
     g.add_argument("--fix", action="store_true", help="rewrite the files in place")
+    g.add_argument("--struct-arrays", action="store_true", help="list every packed array of packed structs (Yosys "
+                   "0.55 reads it as one element: docs/synthesis.md); exit 1 if any")
     ap.add_argument("files", nargs="*")
     a = ap.parse_args()
     files = rtl_files(a.files)
     problems = []
+    if a.struct_arrays:
+        hits = struct_arrays(files)
+        for where, typ, line in hits:
+            print(f"{where}: packed array of struct {typ} (Yosys 0.55 reads one element): {line}")
+        print(f"sv_compat: {len(files)} files, {len(hits)} packed arrays of structs")
+        return 1 if hits else 0
     if a.check:
         for f in files:
             text = f.read_text()

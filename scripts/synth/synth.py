@@ -279,11 +279,20 @@ def implicit_nets(log_text):
     return [[f, pat, n] for (f, pat), n in sorted(groups.items())]
 
 
+def struct_arrays(name):
+    """The block's packed arrays of packed structs, which Yosys 0.55 reads as one element wide (sv_compat.py
+    struct_arrays; docs/synthesis.md "One RTL source"): [[file:line, type]]. The netlist then lacks every element
+    but the first, so the figures of the modules that declare or use them are too small."""
+    hits = sv_compat.struct_arrays([ROOT / f for f in BLOCKS[name][1]])
+    return [[str(pathlib.Path(w.split(":")[0]).relative_to(ROOT)) + ":" + w.split(":")[1], typ] for w, typ, _ in hits]
+
+
 def per_module_runs(res, d, out, log, t0, box_bits, timeout, jobs, only, resume):
     name = res["block"]
     res["mem2reg"] = sorted(set(re.findall(r"Replacing memory (\S+) with list of registers. See (\S+)",
                                            log.read_text())))
     res["implicit"] = implicit_nets(log.read_text())
+    res["struct_arrays"] = struct_arrays(name)
     mods = [ln.strip() for ln in (d / "out" / "modules.txt").read_text().splitlines()[2:] if ln.strip()]
     selected = [m for m in mods if not only or re.search(only, m)]
     modres = {}
@@ -407,6 +416,7 @@ def run_block(name, out, elab, parse_only=False):
         res["error"] = err[-1] if err else f"yosys exit {rc}"
         return res
     res["implicit"] = implicit_nets((out / f"{name}.log").read_text())
+    res["struct_arrays"] = struct_arrays(name)
     if elab:
         return res
     stat = json.loads((d / "out" / "stat.json").read_text())
@@ -464,6 +474,9 @@ def table_per_module(results):
         if r.get("implicit"):
             boxed += (" **Yosys misreads the RTL: " + ", ".join(f"`{p}` ({f}, {n})" for f, p, n in r["implicit"]) +
                       " implicitly declared, undriven**")
+        if r.get("struct_arrays"):
+            boxed += (" **Yosys reads packed arrays of structs as one element (figures too small): " +
+                      ", ".join(f"`{typ}` ({w})" for w, typ in r["struct_arrays"]) + "**")
         lv = f"{r['levels']} ({short(r['deepest_module'])})" + ("" if r["complete"] else ", incomplete")
         rows.append(f"| {r['block']} | {r['top']} | {r['luts']} | {r['lutram_cells']} | {r['ffs']} | {r['bram36']:g} | "
                     f"{r['uram']} | {r['dsp']} | {lv} | {r.get('stitched_levels', 'n/a')} "
@@ -499,6 +512,7 @@ def main_per_module(a, names, out):
             r = json.loads((out / f"{n}.json").read_text())
             if "modules" in r:
                 r["implicit"] = implicit_nets((out / f"{n}.log").read_text())
+                r["struct_arrays"] = struct_arrays(n)
                 summarise_block(r, out)
         else:
             r = run_block_per_module(n, out, a.box_mem_bits, a.timeout, a.j, a.modules, a.resume)
@@ -507,6 +521,10 @@ def main_per_module(a, names, out):
         for f_, pat, k in r.get("implicit", []):
             print(f"synth: {n:<11} WARNING {f_}: `{pat}` implicitly declared {k} times: Yosys reads it as a new "
                   "undriven wire, the netlist lacks that logic (docs/synthesis.md)", flush=True)
+        if r.get("struct_arrays"):
+            print(f"synth: {n:<11} WARNING {len(r['struct_arrays'])} packed arrays of structs ("
+                  + ", ".join(f"{w} {typ}" for w, typ in r["struct_arrays"]) + "): Yosys 0.55 reads each as one "
+                  "element, the netlist lacks the others (docs/synthesis.md)", flush=True)
         if "modules" in r:
             print(f"synth: {n:<11} per-module LUT {r['luts']} FF {r['ffs']} levels {r['levels']} stitched "
                   f"{r.get('stitched_levels')} ({r['wall_s']} s)", flush=True)
@@ -576,6 +594,9 @@ def main():
             for f_, pat, k in r.get("implicit", []):
                 print(f"synth: {r['block']:<11} WARNING {f_}: `{pat}` implicitly declared {k} times: Yosys reads "
                       "it as a new undriven wire, the netlist lacks that logic (docs/synthesis.md)", flush=True)
+            if r.get("struct_arrays"):
+                print(f"synth: {r['block']:<11} WARNING {len(r['struct_arrays'])} packed arrays of structs: Yosys "
+                      "0.55 reads each as one element (sv_compat.py --struct-arrays; docs/synthesis.md)", flush=True)
     ordered = [results[n] for n in names]
     summary = table(ordered)
     print(summary)
