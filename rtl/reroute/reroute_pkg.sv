@@ -38,6 +38,19 @@ package reroute_pkg;
     key_of = k;
   endfunction
 
+  // One flow-table entry (docs/reroute-microarchitecture.md "Storage"): one word of the flow-table RAM; the
+  // valid bits are registers apart (reset to 0).
+  typedef struct packed {
+    logic [KeyBits-1:0] key;
+    logic [7:0]         path;
+    logic [1:0]         epoch;
+    logic               rr;       // rerouted
+    logic               rw;       // req_wait
+    logic [15:0]        tail_ts;
+    logic [15:0]        req_ts;
+    logic [15:0]        last;
+  } flow_t;
+
   // Header parse of a host frame (RerouteCore::Data): well-formed, family, and the fields the output needs.
   typedef struct packed {
     logic        ok;
