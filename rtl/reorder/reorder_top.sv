@@ -61,7 +61,12 @@ module reorder_top
   logic [nt_pkg::StreamBits-1:0]  cell_data_q [nt_pkg::ReorderCells];
   logic [nt_pkg::StreamBytes-1:0] cell_keep_q [nt_pkg::ReorderCells];
   logic                   cell_last_q [nt_pkg::ReorderCells];
-  logic [reorder_pkg::CellW-1:0]       next_q [nt_pkg::ReorderCells];
+  // A cell's next pointer, in two RAMs by writer: the ingress links the cells of a packet (a cell that is not
+  // its packet's last: next_in_q), the decision links packets in a queue (a packet's last cell: next_pkt_q).
+  // The reader takes the one its cell's last flag names (reorder_top_sva next_link_*), so each RAM has one
+  // write port.
+  logic [reorder_pkg::CellW-1:0]       next_in_q [nt_pkg::ReorderCells];
+  logic [reorder_pkg::CellW-1:0]       next_pkt_q [nt_pkg::ReorderCells];
   logic                   info_held_q [nt_pkg::ReorderCells];
   logic [15:0]            info_t_q [nt_pkg::ReorderCells];
   logic [reorder_pkg::CellW-1:0]       free_mem_q [nt_pkg::ReorderCells];
@@ -77,6 +82,9 @@ module reorder_top
   logic [15:0]            info_rt_q, info_byp_t_q;
   logic [reorder_pkg::CellW-1:0]       free_rcell_q, free_byp_cell_q, free_rd_d, free_wr;
   logic                   free_byp_q;
+  logic [reorder_pkg::CellW-1:0]       next_in_rd_q, next_pkt_rd_q, next_in_byp_q, next_pkt_byp_q;
+  logic [reorder_pkg::CellW-1:0]       next_in, next_pkt, nd_addr, nd_data;
+  logic                                next_in_hit_q, next_pkt_hit_q, nd_we;
   // the flow table's registered read, prefetched at the index of the packet D decides on next
   reorder_pkg::flow_t                  flow_rd_q, flow_byp_data_q;
   logic                                flow_byp_q;
@@ -360,13 +368,13 @@ module reorder_top
         end
         r_free = 1'b1;
         if (!cell_last_q[rd_cell_q]) begin
-          n_cell = next_q[rd_cell_q];
+          n_cell = next_in;
           n_first = 1'b0;
         end else begin
           n_first = 1'b1;
           if (rd_queue_q) r_qpop = 1'b1;
           if (rd_queue_q && q_count_q[rd_q_q] >= 16'd2) begin
-            n_cell = next_q[rd_cell_q];
+            n_cell = next_pkt;
           end else if (rd_queue_q && r_app) begin
             n_cell = pend_head;
           end else begin
@@ -410,6 +418,11 @@ module reorder_top
   // The next write takes a cell from the free FIFO, or else one never used since reset.
   assign i_from_fifo = free_cnt_q != '0;
   assign i_cell = !i_from_fifo ? reorder_pkg::CellW'(fresh_q) : free_byp_q ? free_byp_cell_q : free_rcell_q;
+  assign nd_we = d_fire && (d_qop == OpAppend || d_qop == OpTailRelease);
+  assign nd_addr = d_qop == OpAppend ? q_tail_q[d_q] : pend_tail;
+  assign nd_data = d_qop == OpAppend ? pend_head : q_head_q[d_q];
+  assign next_in = next_in_hit_q ? next_in_byp_q : next_in_rd_q;
+  assign next_pkt = next_pkt_hit_q ? next_pkt_byp_q : next_pkt_rd_q;
   assign flow_raddr = reorder_pkg::FlowW'(pend_hash_next & cfg_flows_mask_i);
   // the free list's read index after this edge (as free_rd_q's update below) and its write index
   assign free_rd_d = !(i_write && i_from_fifo) ? free_rd_q :
@@ -563,7 +576,7 @@ module reorder_top
       cell_data_q[i_cell] <= i_data;
       cell_keep_q[i_cell] <= i_keep;
       cell_last_q[i_cell] <= i_last;
-      if (i_link) next_q[i_link_prev] <= i_cell;
+      if (i_link) next_in_q[i_link_prev] <= i_cell;
     end
     // registered reads, one cycle ahead (read-first: a write in the same edge is not seen, hence the bypasses;
     // the cell store is never written at the reader's next cell, reorder_top_sva cell_read_fresh)
@@ -580,6 +593,14 @@ module reorder_top
     if (r_free) free_mem_q[free_wr] <= rd_cell_q;
     if (d_fire && d_flow_write) flow_q[d_idx] <= d_flow;
     flow_rd_q <= flow_q[flow_raddr];
+    // the decision's link: an append at the queue's tail, a TAIL in front of the queue's head
+    if (nd_we) next_pkt_q[nd_addr] <= nd_data;
+    next_in_rd_q <= next_in_q[n_cell];
+    next_pkt_rd_q <= next_pkt_q[n_cell];
+    next_in_hit_q <= i_write && i_link && i_link_prev == n_cell;
+    next_in_byp_q <= i_cell;
+    next_pkt_hit_q <= nd_we && nd_addr == n_cell;
+    next_pkt_byp_q <= nd_data;
     flow_byp_q <= d_fire && d_flow_write && d_idx == flow_raddr;
     flow_byp_data_q <= d_flow;
     if (d_fire && pend_cells != '0) begin
@@ -607,13 +628,11 @@ module reorder_top
           q_hdr_q[d_q]         <= pend_meta.hdr;
         end
         OpAppend: begin
-          next_q[q_tail_q[d_q]] <= pend_head;
           q_tail_q[d_q] <= pend_tail;
           q_count_q[d_q] <= q_count_q[d_q] + 16'd1 - 16'(r_qpop && rd_q_q == d_q);
           if (d_held) q_cells_q[d_q] <= q_cells_q[d_q] + pend_cells;
         end
         OpTailRelease: begin
-          next_q[pend_tail] <= q_head_q[d_q];
           q_head_q[d_q] <= pend_head;
           q_count_q[d_q] <= q_count_q[d_q] + 16'd1;
           q_cells_q[d_q] <= '0;
