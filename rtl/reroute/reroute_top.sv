@@ -44,7 +44,14 @@ module reroute_top
   localparam logic [2:0] CwRttRequest = 3'd1, CwRttReply = 3'd2, CwClear = 3'd3, CwNotify = 3'd4;
 
   // ---- state ----
-  logic [nt_pkg::StreamBits-1:0] bank_q [2][reroute_pkg::InBeats];
+  // The two frame banks: one RAM of 2 x 128 beats (address {bank, beat}; beats 72..127 unused), written by A,
+  // read registered by O one cycle ahead at O's next beat (docs/reroute-microarchitecture.md "Frame-bank
+  // RAM"); beats 0 and 1 of each bank, which D parses, also in registers (hd_q).
+  logic [nt_pkg::StreamBits-1:0] bank_mem_q [256];
+  logic [1:0][1:0][nt_pkg::StreamBits-1:0] hd_q;
+  logic [nt_pkg::StreamBits-1:0] ob_rd_q, ob_prev_q;
+  logic                  ob_bank_d;
+  logic [reroute_pkg::BeatW-1:0] ob_idx_d;
   logic                  wsel_q;
   logic [15:0]           rx_len_q;
   logic                  rx_full_q, rx_long_q;
@@ -137,7 +144,7 @@ module reroute_top
   logic [2:0]         o_op;
   logic [15:0]        o_tail_tx;
   always_comb begin
-    hwin = {bank_q[wsel_q][1], bank_q[wsel_q][0]};
+    hwin = {hd_q[wsel_q][1], hd_q[wsel_q][0]};
     hm = reroute_pkg::parse_host(hwin, rx_len_q, rx_long_q);
     h_key = h_key_q;
     h_hash = h_hash_q;
@@ -286,8 +293,8 @@ module reroute_top
   assign a_wr = s_valid_i && !rx_full_q && !(rx_len_q + 16'(s_n) > 16'(nt_pkg::RerouteMaxBytes));
   assign k_wr = r_valid_i && !cx_full_q && cx_len_q < 16'(nt_pkg::RerouteCtrlBytes);
   always_comb begin
-    pf_h0 = a_wr && rx_len_q[12:6] == 7'd0 ? s_data_i : bank_q[wsel_q][0];
-    pf_h1 = a_wr && rx_len_q[12:6] == 7'd1 ? s_data_i : bank_q[wsel_q][1];
+    pf_h0 = a_wr && rx_len_q[12:6] == 7'd0 ? s_data_i : hd_q[wsel_q][0];
+    pf_h1 = a_wr && rx_len_q[12:6] == 7'd1 ? s_data_i : hd_q[wsel_q][1];
     pf_hwin = {pf_h1, pf_h0};
     pf_h_v6 = reorder_pkg::wb16(pf_hwin, 12) == 16'h86dd;  // parse_host's family
     pf_h_key = reroute_pkg::key_of(pf_hwin, pf_h_v6, pf_h_v6 ? 62 : 42, 1'b0);
@@ -398,7 +405,6 @@ module reroute_top
         if (rx_len_q + 16'(s_n) > 16'(nt_pkg::RerouteMaxBytes)) begin
           rx_long_q <= 1'b1;
         end else begin
-          bank_q[wsel_q][rx_len_q[12:6]] <= s_data_i;
           rx_len_q <= rx_len_q + 16'(s_n);
         end
         if (s_last_i) rx_full_q <= 1'b1;
@@ -412,13 +418,37 @@ module reroute_top
     end
   end
 
-  // ---- O: beat ob_idx of the fabric frame ----
+  // ---- the frame banks: A's write, O's prefetched read ----
+  // O's bank and beat after this edge (as the always_ff above updates ob_bank_q / ob_idx_q)
+  always_comb begin
+    ob_bank_d = ob_bank_q;
+    ob_idx_d = ob_idx_q;
+    if (d_data && hm.ok) begin
+      ob_bank_d = wsel_q;
+      ob_idx_d = '0;
+    end else if (ob_valid_q && m_ready_i) begin
+      ob_idx_d = ob_idx_q == ob_lastb_q ? '0 : ob_idx_q + 1'b1;
+    end
+  end
   logic [nt_pkg::StreamBits-1:0] cur, prev, beat;
+  always_ff @(posedge clk_i) begin
+    if (a_wr) begin
+      bank_mem_q[{wsel_q, rx_len_q[12:6]}] <= s_data_i;
+      if (rx_len_q[12:7] == 6'd0) hd_q[wsel_q][rx_len_q[6]] <= s_data_i;
+    end
+    // A never writes the bank O reads (D hands a bank to O only when O is idle and A moves to the other one;
+    // reroute_top_sva bank_apart), so the read needs no bypass
+    ob_rd_q <= bank_mem_q[{ob_bank_d, ob_idx_d[6:0]}];
+    // beat ob_idx - 1 of the bank: the beat O sent last
+    if (ob_valid_q && m_ready_i) ob_prev_q <= cur;
+  end
+
+  // ---- O: beat ob_idx of the fabric frame ----
   logic [15:0] cw, bth;
   always_comb begin
     logic [15:0] p;
-    cur = ob_idx_q < reroute_pkg::BeatW'(reroute_pkg::InBeats) ? bank_q[ob_bank_q][ob_idx_q[6:0]] : '0;
-    prev = ob_idx_q != '0 ? bank_q[ob_bank_q][7'(ob_idx_q - 1'b1)] : '0;
+    cur = ob_idx_q < reroute_pkg::BeatW'(reroute_pkg::InBeats) ? ob_rd_q : '0;
+    prev = ob_idx_q != '0 ? ob_prev_q : '0;
     bth = ob_v6_q ? 16'd62 : 16'd42;
     cw = bth + 16'd12;
     beat = '0;
