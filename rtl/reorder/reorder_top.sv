@@ -92,7 +92,7 @@ module reorder_top
   logic [15:0]                         pend_hash_next;
   // D / T
   logic [nt_pkg::ReorderFlows-1:0] flow_valid_q;
-  reorder_pkg::flow_t                  flow_q [nt_pkg::ReorderFlows];
+  logic [reorder_pkg::FlowEntryBits-1:0] flow_q [nt_pkg::ReorderFlows];  // reorder_pkg::flow_t words
   reorder_pkg::qstate_e [nt_pkg::ReorderQueues-1:0] q_state_q;
   // The queues, one array per reorder_pkg::queue_t field: each field is written on its own (an append moves
   // the tail, a timeout clears the cells), which Yosys 0.55 cannot do on a member of an array element.
@@ -105,7 +105,7 @@ module reorder_top
   logic                                q_v6_q [nt_pkg::ReorderQueues];
   logic [1:0]                          q_clear_epoch_q [nt_pkg::ReorderQueues];
   logic [reorder_pkg::HdrBits-1:0]     q_hdr_q [nt_pkg::ReorderQueues];
-  reorder_pkg::out_entry_t             of_mem_q [nt_pkg::ReorderOutFifo];
+  logic [reorder_pkg::OutEntryBits-1:0] of_mem_q [nt_pkg::ReorderOutFifo];  // reorder_pkg::out_entry_t
   logic [reorder_pkg::OfW-1:0]         of_rd_q;
   logic [reorder_pkg::OfW:0]           of_cnt_q;
   logic [reorder_pkg::QW-1:0]          scan_q;

@@ -50,6 +50,9 @@ package reroute_pkg;
     logic [15:0]        req_ts;
     logic [15:0]        last;
   } flow_t;
+  // flow_t's width: the RAM is declared as an array of this many bits, because Yosys 0.55 infers no memory
+  // from an array of a struct type (it made registers of it); Verilator's -Wall WIDTH checks the sum
+  localparam int unsigned FlowEntryBits = KeyBits + 8 + 2 + 1 + 1 + 3 * 16;
 
   // Header parse of a host frame (RerouteCore::Data): well-formed, family, and the fields the output needs.
   typedef struct packed {

@@ -71,7 +71,7 @@ module reroute_top
   // reroute-microarchitecture.md "Flow-table RAM"). The read is prefetched: in the cycle before a decision
   // the entry of the flow D will decide on is read (its key and hash computed from K's and A's next state),
   // so no cycle is added; a write in that edge to the same entry is bypassed.
-  reroute_pkg::flow_t    fl_mem_q [nt_pkg::RerouteFlows];
+  logic [reroute_pkg::FlowEntryBits-1:0] fl_mem_q [nt_pkg::RerouteFlows];  // reroute_pkg::flow_t words
   reroute_pkg::flow_t    fl_rdata_q, fl_byp_data_q, fl_e, fl_wdata;
   logic                  fl_byp_q, fl_we;
   logic [reroute_pkg::FlowW-1:0] fl_raddr, fl_waddr;
