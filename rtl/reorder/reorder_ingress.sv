@@ -24,6 +24,7 @@ module reorder_ingress
   output logic                   pend_valid_o,
   output logic                   pend_bad_o,    // malformed: headers, IP length or size
   output reorder_pkg::meta_t                  pend_meta_o,
+  output logic [15:0]            pend_hash_next_o,  // pend_meta_o.hash after this edge (flow-table prefetch)
   output logic [reorder_pkg::CellW-1:0]       pend_head_o,
   output logic [reorder_pkg::CellW-1:0]       pend_tail_o,
   output logic [15:0]            pend_cells_o,
@@ -125,6 +126,7 @@ module reorder_ingress
   assign pend_valid_o = pend_valid_q;
   assign pend_bad_o = pend_bad_q;
   assign pend_meta_o = pend_meta_q;
+  assign pend_hash_next_o = i_pend ? pm.hash : pend_meta_q.hash;
   assign pend_head_o = pend_head_q;
   assign pend_tail_o = pend_tail_q;
   assign pend_cells_o = pend_cells_q;

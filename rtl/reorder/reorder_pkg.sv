@@ -52,6 +52,9 @@ package reorder_pkg;
     logic [15:0]        owd_old;
     logic [15:0]        last_us;
   } flow_t;
+  // flow_t's width: the flow-table RAM is an array of this many bits, because Yosys 0.55 infers no memory
+  // from an array of a struct type (it made registers of it); Verilator's -Wall WIDTH checks the sum
+  localparam int unsigned FlowEntryBits = KeyBits + 2 + 1 + 1 + 1 + QW + 1 + 1 + 3 * 16;
 
   typedef struct packed {
     logic [FlowW-1:0]   owner;
@@ -70,6 +73,7 @@ package reorder_pkg;
     logic             discard;  // a dropped packet: free its cells, send nothing
     logic [CellW-1:0] ref_idx;  // queue number or head cell
   } out_entry_t;
+  localparam int unsigned OutEntryBits = 1 + 1 + CellW;  // out_entry_t's width (as FlowEntryBits)
 
   typedef struct packed {
     logic [HdrBits-1:0] hdr;

@@ -61,15 +61,38 @@ module reorder_top
   logic [nt_pkg::StreamBits-1:0]  cell_data_q [nt_pkg::ReorderCells];
   logic [nt_pkg::StreamBytes-1:0] cell_keep_q [nt_pkg::ReorderCells];
   logic                   cell_last_q [nt_pkg::ReorderCells];
-  logic [reorder_pkg::CellW-1:0]       next_q [nt_pkg::ReorderCells];
+  // A cell's next pointer, in two RAMs by writer: the ingress links the cells of a packet (a cell that is not
+  // its packet's last: next_in_q), the decision links packets in a queue (a packet's last cell: next_pkt_q).
+  // The reader takes the one its cell's last flag names (reorder_top_sva next_link_*), so each RAM has one
+  // write port.
+  logic [reorder_pkg::CellW-1:0]       next_in_q [nt_pkg::ReorderCells];
+  logic [reorder_pkg::CellW-1:0]       next_pkt_q [nt_pkg::ReorderCells];
   logic                   info_held_q [nt_pkg::ReorderCells];
   logic [15:0]            info_t_q [nt_pkg::ReorderCells];
   logic [reorder_pkg::CellW-1:0]       free_mem_q [nt_pkg::ReorderCells];
   logic [reorder_pkg::CellW-1:0]       free_rd_q;
   logic [reorder_pkg::CellW:0]         free_cnt_q, fresh_q;
+  // Registered reads of the memories over 4 KiB (block RAM; docs/reorder-microarchitecture.md "Registered
+  // reads"): each is read one cycle ahead at the address the stage will use (the reader's next cell n_cell,
+  // the free list's next read index free_rd_d), so no cycle is added. info and the free list can be written
+  // at the address being prefetched; a bypass register then supplies the written value.
+  logic [nt_pkg::StreamBits-1:0]  cell_rdata_q;
+  logic [nt_pkg::StreamBytes-1:0] cell_rkeep_q;
+  logic                   info_rheld_q, info_byp_q, info_byp_held_q;
+  logic [15:0]            info_rt_q, info_byp_t_q;
+  logic [reorder_pkg::CellW-1:0]       free_rcell_q, free_byp_cell_q, free_rd_d, free_wr;
+  logic                   free_byp_q;
+  logic [reorder_pkg::CellW-1:0]       next_in_rd_q, next_pkt_rd_q, next_in_byp_q, next_pkt_byp_q;
+  logic [reorder_pkg::CellW-1:0]       next_in, next_pkt, nd_addr, nd_data;
+  logic                                next_in_hit_q, next_pkt_hit_q, nd_we;
+  // the flow table's registered read, prefetched at the index of the packet D decides on next
+  reorder_pkg::flow_t                  flow_rd_q, flow_byp_data_q;
+  logic                                flow_byp_q;
+  logic [reorder_pkg::FlowW-1:0]       flow_raddr;
+  logic [15:0]                         pend_hash_next;
   // D / T
   logic [nt_pkg::ReorderFlows-1:0] flow_valid_q;
-  reorder_pkg::flow_t                  flow_q [nt_pkg::ReorderFlows];
+  logic [reorder_pkg::FlowEntryBits-1:0] flow_q [nt_pkg::ReorderFlows];  // reorder_pkg::flow_t words
   reorder_pkg::qstate_e [nt_pkg::ReorderQueues-1:0] q_state_q;
   // The queues, one array per reorder_pkg::queue_t field: each field is written on its own (an append moves
   // the tail, a timeout clears the cells), which Yosys 0.55 cannot do on a member of an array element.
@@ -82,7 +105,7 @@ module reorder_top
   logic                                q_v6_q [nt_pkg::ReorderQueues];
   logic [1:0]                          q_clear_epoch_q [nt_pkg::ReorderQueues];
   logic [reorder_pkg::HdrBits-1:0]     q_hdr_q [nt_pkg::ReorderQueues];
-  reorder_pkg::out_entry_t             of_mem_q [nt_pkg::ReorderOutFifo];
+  logic [reorder_pkg::OutEntryBits-1:0] of_mem_q [nt_pkg::ReorderOutFifo];  // reorder_pkg::out_entry_t
   logic [reorder_pkg::OfW-1:0]         of_rd_q;
   logic [reorder_pkg::OfW:0]           of_cnt_q;
   logic [reorder_pkg::QW-1:0]          scan_q;
@@ -159,7 +182,7 @@ module reorder_top
     d_deadline = '0;
     d_mask = {1'b0, pend_meta.ce, pend_meta.op == reorder_pkg::CwRttRequest};
     d_idx = reorder_pkg::FlowW'(pend_meta.hash & cfg_flows_mask_i);
-    e = flow_q[d_idx];
+    e = flow_byp_q ? flow_byp_data_q : flow_rd_q;
     e_valid = flow_valid_q[d_idx];
     qh = 1'b0;
     qr = 1'b0;
@@ -339,19 +362,19 @@ module reorder_top
         if (!rd_discard_q) begin
           r_emit = 1'b1;
           if (rd_first_q) begin
-            r_held = info_held_q[rd_cell_q];
-            r_hold = r_held ? now_us_i - info_t_q[rd_cell_q] : 16'd0;
+            r_held = info_byp_q ? info_byp_held_q : info_rheld_q;
+            r_hold = r_held ? now_us_i - (info_byp_q ? info_byp_t_q : info_rt_q) : 16'd0;
           end
         end
         r_free = 1'b1;
         if (!cell_last_q[rd_cell_q]) begin
-          n_cell = next_q[rd_cell_q];
+          n_cell = next_in;
           n_first = 1'b0;
         end else begin
           n_first = 1'b1;
           if (rd_queue_q) r_qpop = 1'b1;
           if (rd_queue_q && q_count_q[rd_q_q] >= 16'd2) begin
-            n_cell = next_q[rd_cell_q];
+            n_cell = next_pkt;
           end else if (rd_queue_q && r_app) begin
             n_cell = pend_head;
           end else begin
@@ -394,7 +417,17 @@ module reorder_top
 
   // The next write takes a cell from the free FIFO, or else one never used since reset.
   assign i_from_fifo = free_cnt_q != '0;
-  assign i_cell = i_from_fifo ? free_mem_q[free_rd_q] : reorder_pkg::CellW'(fresh_q);
+  assign i_cell = !i_from_fifo ? reorder_pkg::CellW'(fresh_q) : free_byp_q ? free_byp_cell_q : free_rcell_q;
+  assign nd_we = d_fire && (d_qop == OpAppend || d_qop == OpTailRelease);
+  assign nd_addr = d_qop == OpAppend ? q_tail_q[d_q] : pend_tail;
+  assign nd_data = d_qop == OpAppend ? pend_head : q_head_q[d_q];
+  assign next_in = next_in_hit_q ? next_in_byp_q : next_in_rd_q;
+  assign next_pkt = next_pkt_hit_q ? next_pkt_byp_q : next_pkt_rd_q;
+  assign flow_raddr = reorder_pkg::FlowW'(pend_hash_next & cfg_flows_mask_i);
+  // the free list's read index after this edge (as free_rd_q's update below) and its write index
+  assign free_rd_d = !(i_write && i_from_fifo) ? free_rd_q :
+                     free_rd_q == reorder_pkg::CellW'(nt_pkg::ReorderCells - 1) ? '0 : free_rd_q + 1'b1;
+  assign free_wr = reorder_pkg::CellW'((32'(free_rd_q) + 32'(free_cnt_q)) % nt_pkg::ReorderCells);
 
   reorder_ingress u_ingress (
     `NT_CLK_RST_CONN,
@@ -416,6 +449,7 @@ module reorder_top
     .pend_valid_o (pend_valid),
     .pend_bad_o   (pend_bad),
     .pend_meta_o  (pend_meta),
+    .pend_hash_next_o (pend_hash_next),
     .pend_head_o  (pend_head),
     .pend_tail_o  (pend_tail),
     .pend_cells_o (pend_cells),
@@ -502,12 +536,12 @@ module reorder_top
       if (r_pop) of_rd_q <= of_rd_q + 1'b1;
       // free list: reader push, ingress pop
       free_cnt_q <= free_cnt_q + (reorder_pkg::CellW + 1)'(r_free) - (reorder_pkg::CellW + 1)'(i_write && i_from_fifo);
-      if (i_write && i_from_fifo) free_rd_q <= free_rd_q == reorder_pkg::CellW'(nt_pkg::ReorderCells - 1) ? '0 : free_rd_q + 1'b1;
+      free_rd_q <= free_rd_d;
       if (i_write && !i_from_fifo) fresh_q <= fresh_q + 1'b1;
       if (adv) begin
         m_valid_q <= r_emit;
-        m_data_q <= r_emit ? cell_data_q[rd_cell_q] : '0;
-        m_keep_q <= r_emit ? cell_keep_q[rd_cell_q] : '0;
+        m_data_q <= r_emit ? cell_rdata_q : '0;
+        m_keep_q <= r_emit ? cell_rkeep_q : '0;
         m_last_q <= r_emit ? cell_last_q[rd_cell_q] : 1'b0;
         m_held_q <= r_emit && r_held;
         m_hold_q <= r_emit ? r_hold : '0;
@@ -542,10 +576,33 @@ module reorder_top
       cell_data_q[i_cell] <= i_data;
       cell_keep_q[i_cell] <= i_keep;
       cell_last_q[i_cell] <= i_last;
-      if (i_link) next_q[i_link_prev] <= i_cell;
+      if (i_link) next_in_q[i_link_prev] <= i_cell;
     end
-    if (r_free) free_mem_q[reorder_pkg::CellW'((32'(free_rd_q) + 32'(free_cnt_q)) % nt_pkg::ReorderCells)] <= rd_cell_q;
+    // registered reads, one cycle ahead (read-first: a write in the same edge is not seen, hence the bypasses;
+    // the cell store is never written at the reader's next cell, reorder_top_sva cell_read_fresh)
+    cell_rdata_q <= cell_data_q[n_cell];
+    cell_rkeep_q <= cell_keep_q[n_cell];
+    info_rheld_q <= info_held_q[n_cell];
+    info_rt_q <= info_t_q[n_cell];
+    free_rcell_q <= free_mem_q[free_rd_d];
+    info_byp_q <= d_fire && pend_cells != '0 && pend_head == n_cell;
+    info_byp_held_q <= d_held;
+    info_byp_t_q <= now_us_i;
+    free_byp_q <= r_free && free_wr == free_rd_d;
+    free_byp_cell_q <= rd_cell_q;
+    if (r_free) free_mem_q[free_wr] <= rd_cell_q;
     if (d_fire && d_flow_write) flow_q[d_idx] <= d_flow;
+    flow_rd_q <= flow_q[flow_raddr];
+    // the decision's link: an append at the queue's tail, a TAIL in front of the queue's head
+    if (nd_we) next_pkt_q[nd_addr] <= nd_data;
+    next_in_rd_q <= next_in_q[n_cell];
+    next_pkt_rd_q <= next_pkt_q[n_cell];
+    next_in_hit_q <= i_write && i_link && i_link_prev == n_cell;
+    next_in_byp_q <= i_cell;
+    next_pkt_hit_q <= nd_we && nd_addr == n_cell;
+    next_pkt_byp_q <= nd_data;
+    flow_byp_q <= d_fire && d_flow_write && d_idx == flow_raddr;
+    flow_byp_data_q <= d_flow;
     if (d_fire && pend_cells != '0) begin
       info_held_q[pend_head] <= d_held;
       info_t_q[pend_head] <= now_us_i;
@@ -571,13 +628,11 @@ module reorder_top
           q_hdr_q[d_q]         <= pend_meta.hdr;
         end
         OpAppend: begin
-          next_q[q_tail_q[d_q]] <= pend_head;
           q_tail_q[d_q] <= pend_tail;
           q_count_q[d_q] <= q_count_q[d_q] + 16'd1 - 16'(r_qpop && rd_q_q == d_q);
           if (d_held) q_cells_q[d_q] <= q_cells_q[d_q] + pend_cells;
         end
         OpTailRelease: begin
-          next_q[pend_tail] <= q_head_q[d_q];
           q_head_q[d_q] <= pend_head;
           q_count_q[d_q] <= q_count_q[d_q] + 16'd1;
           q_cells_q[d_q] <= '0;

@@ -10,7 +10,16 @@ module reorder_top_sva (
   input logic                                      idle_o,
   input logic [$clog2(nt_pkg::ReorderOutFifo):0]   of_cnt_q,
   input logic [$clog2(nt_pkg::ReorderCells):0]     free_cnt_q,
-  input logic [nt_pkg::ReorderQueues-1:0][1:0]     q_state_q
+  input logic [nt_pkg::ReorderQueues-1:0][1:0]     q_state_q,
+  input logic                                      r_emit,
+  input logic                                      i_write,
+  input logic [$clog2(nt_pkg::ReorderCells)-1:0]   i_cell,
+  input logic [$clog2(nt_pkg::ReorderCells)-1:0]   n_cell,
+  input logic                                      rd_busy_q,
+  input logic                                      i_link,
+  input logic                                      i_link_prev_last,
+  input logic                                      nd_we,
+  input logic                                      nd_addr_last
 );
 `include "nt_assert.svh"
   `NT_ASSERT_KNOWN(outputs_known, {c_valid_o, idle_o})
@@ -21,12 +30,21 @@ module reorder_top_sva (
   for (genvar q = 0; q < nt_pkg::ReorderQueues; ++q) begin : g_q
     `NT_ASSERT(q_state_legal, q_state_q[q] != 2'd3)
   end
+  // the cell store's registered read (prefetched at n_cell one cycle ahead, no bypass) is never stale: the
+  // ingress never writes the cell the reader goes to next and then emits
+  `NT_ASSERT(cell_read_fresh, (r_emit || rd_busy_q) |-> !$past(i_write && i_cell == n_cell))
+  // the two next-pointer RAMs: the ingress links only a cell that is not its packet's last, the decision
+  // only a packet's last cell, so a cell's last flag names the RAM that holds its next pointer
+  `NT_ASSERT(next_link_in, i_link |-> !i_link_prev_last)
+  `NT_ASSERT(next_link_pkt, nd_we |-> nd_addr_last)
   // idle means nothing is offered
   `NT_ASSERT(idle_quiet, idle_o |-> !m_valid_o)
 endmodule
 
 bind reorder_top reorder_top_sva u_sva (
-  .clk_i, .rst_ni, .m_valid_o, .c_valid_o, .idle_o, .of_cnt_q, .free_cnt_q, .q_state_q);
+  .clk_i, .rst_ni, .m_valid_o, .c_valid_o, .idle_o, .of_cnt_q, .free_cnt_q, .q_state_q,
+  .r_emit, .i_write, .i_cell, .n_cell, .rd_busy_q, .i_link(i_write && i_link), .i_link_prev_last(cell_last_q[i_link_prev]),
+  .nd_we, .nd_addr_last(cell_last_q[nd_addr]));
 // the control packet stream (the second output)
 bind reorder_top nt_stream_checker #(.KeepBits(nt_pkg::StreamBytes)) u_sva_c (
   .clk_i, .rst_ni, .valid_i(c_valid_o), .ready_i(c_ready_i), .data_i(c_data_o), .keep_i(c_keep_o),

@@ -38,6 +38,22 @@ package reroute_pkg;
     key_of = k;
   endfunction
 
+  // One flow-table entry (docs/reroute-microarchitecture.md "Storage"): one word of the flow-table RAM; the
+  // valid bits are registers apart (reset to 0).
+  typedef struct packed {
+    logic [KeyBits-1:0] key;
+    logic [7:0]         path;
+    logic [1:0]         epoch;
+    logic               rr;       // rerouted
+    logic               rw;       // req_wait
+    logic [15:0]        tail_ts;
+    logic [15:0]        req_ts;
+    logic [15:0]        last;
+  } flow_t;
+  // flow_t's width: the RAM is declared as an array of this many bits, because Yosys 0.55 infers no memory
+  // from an array of a struct type (it made registers of it); Verilator's -Wall WIDTH checks the sum
+  localparam int unsigned FlowEntryBits = KeyBits + 8 + 2 + 1 + 1 + 3 * 16;
+
   // Header parse of a host frame (RerouteCore::Data): well-formed, family, and the fields the output needs.
   typedef struct packed {
     logic        ok;

@@ -44,7 +44,14 @@ module reroute_top
   localparam logic [2:0] CwRttRequest = 3'd1, CwRttReply = 3'd2, CwClear = 3'd3, CwNotify = 3'd4;
 
   // ---- state ----
-  logic [nt_pkg::StreamBits-1:0] bank_q [2][reroute_pkg::InBeats];
+  // The two frame banks: one RAM of 2 x 128 beats (address {bank, beat}; beats 72..127 unused), written by A,
+  // read registered by O one cycle ahead at O's next beat (docs/reroute-microarchitecture.md "Frame-bank
+  // RAM"); beats 0 and 1 of each bank, which D parses, also in registers (hd_q).
+  logic [nt_pkg::StreamBits-1:0] bank_mem_q [256];
+  logic [1:0][1:0][nt_pkg::StreamBits-1:0] hd_q;
+  logic [nt_pkg::StreamBits-1:0] ob_rd_q, ob_prev_q;
+  logic                  ob_bank_d;
+  logic [reroute_pkg::BeatW-1:0] ob_idx_d;
   logic                  wsel_q;
   logic [15:0]           rx_len_q;
   logic                  rx_full_q, rx_long_q;
@@ -60,14 +67,18 @@ module reroute_top
   logic [nt_pkg::ReroutePaths-1:0] busy_q;
   logic [15:0]           busy_ts_q [nt_pkg::ReroutePaths];
   logic [nt_pkg::RerouteFlows-1:0] fl_valid_q;
-  logic [reroute_pkg::KeyBits-1:0]    fl_key_q [nt_pkg::RerouteFlows];
-  logic [7:0]            fl_path_q [nt_pkg::RerouteFlows];
-  logic [1:0]            fl_epoch_q [nt_pkg::RerouteFlows];
-  logic                  fl_rr_q [nt_pkg::RerouteFlows];
-  logic                  fl_rw_q [nt_pkg::RerouteFlows];
-  logic [15:0]           fl_tail_ts_q [nt_pkg::RerouteFlows];
-  logic [15:0]           fl_req_ts_q [nt_pkg::RerouteFlows];
-  logic [15:0]           fl_last_q [nt_pkg::RerouteFlows];
+  // The flow table: a RAM of whole entries, one registered read and one write per cycle (block RAM; docs/
+  // reroute-microarchitecture.md "Flow-table RAM"). The read is prefetched: in the cycle before a decision
+  // the entry of the flow D will decide on is read (its key and hash computed from K's and A's next state),
+  // so no cycle is added; a write in that edge to the same entry is bypassed.
+  logic [reroute_pkg::FlowEntryBits-1:0] fl_mem_q [nt_pkg::RerouteFlows];  // reroute_pkg::flow_t words
+  reroute_pkg::flow_t    fl_rdata_q, fl_byp_data_q, fl_e, fl_wdata;
+  logic                  fl_byp_q, fl_we;
+  logic [reroute_pkg::FlowW-1:0] fl_raddr, fl_waddr;
+  // the prefetch's results, registered: the key and hash of the flow of the control packet / host frame
+  // D decides on in this cycle (valid in a cycle with d_ctrl / d_data)
+  logic [reroute_pkg::KeyBits-1:0]    c_key_q, h_key_q;
+  logic [15:0]           c_hash_q, h_hash_q;
   logic [16:0][31:0]     cnt_q;
 
   localparam int unsigned CIn = 0, COut = 1, CMal = 2, CReq = 3, CRer = 4, CBlk = 5, CNoP = 6, CEcmp = 7,
@@ -105,12 +116,12 @@ module reroute_top
     c_is_ctrl = !cm.ok && cm.cw_off != 16'd0 &&
                 (c_op == CwRttReply || c_op == CwClear || c_op == CwNotify);
     c_notify_ok = cm.path_id < cfg_paths_i;
-    c_key = reroute_pkg::key_of(cwin, cm.v6, 32'(cm.cw_off) - 32'd12, 1'b1);
-    c_hash = reorder_pkg::flow_hash(c_key);
+    c_key = c_key_q;
+    c_hash = c_hash_q;
     c_idx = c_hash[reroute_pkg::FlowW-1:0] & cfg_flows_mask_i[reroute_pkg::FlowW-1:0];
-    c_mine = fl_valid_q[c_idx] && fl_key_q[c_idx] == c_key;
-    c_reply_ok = c_mine && fl_rw_q[c_idx] && cm.tx_ts == fl_req_ts_q[c_idx];
-    c_clear_ok = c_mine && fl_rr_q[c_idx] && c_epoch == fl_epoch_q[c_idx];
+    c_mine = fl_valid_q[c_idx] && fl_e.key == c_key;
+    c_reply_ok = c_mine && fl_e.rw && cm.tx_ts == fl_e.req_ts;
+    c_clear_ok = c_mine && fl_e.rr && c_epoch == fl_e.epoch;
   end
 
   // ---- D: data decision ----
@@ -133,16 +144,16 @@ module reroute_top
   logic [2:0]         o_op;
   logic [15:0]        o_tail_tx;
   always_comb begin
-    hwin = {bank_q[wsel_q][1], bank_q[wsel_q][0]};
+    hwin = {hd_q[wsel_q][1], hd_q[wsel_q][0]};
     hm = reroute_pkg::parse_host(hwin, rx_len_q, rx_long_q);
-    h_key = reroute_pkg::key_of(hwin, hm.v6, hm.v6 ? 62 : 42, 1'b0);
-    h_hash = reorder_pkg::flow_hash(h_key);
+    h_key = h_key_q;
+    h_hash = h_hash_q;
     h_idx = h_hash[reroute_pkg::FlowW-1:0] & cfg_flows_mask_i[reroute_pkg::FlowW-1:0];
     ecmp = 8'(h_hash >> 4) & pmask;
     c0 = 8'(h_hash + now) & pmask;
     c1 = c0 ^ ((8'(h_hash >> 6) & pmask) | 8'd1);
-    h_mine = fl_valid_q[h_idx] && fl_key_q[h_idx] == h_key;
-    h_idle = fl_valid_q[h_idx] && reroute_pkg::elapsed(now, fl_last_q[h_idx], cfg_flow_idle_us_i);
+    h_mine = fl_valid_q[h_idx] && fl_e.key == h_key;
+    h_idle = fl_valid_q[h_idx] && reroute_pkg::elapsed(now, fl_e.last, cfg_flow_idle_us_i);
     h_new = !fl_valid_q[h_idx] || (!h_mine && h_idle);
     h_fallback = !h_new && !h_mine;
     if (h_new) begin
@@ -153,12 +164,12 @@ module reroute_top
       st_tail_ts = 16'd0;
       st_req_ts = 16'd0;
     end else begin
-      st_path = fl_path_q[h_idx];
-      st_epoch = fl_epoch_q[h_idx];
-      st_rr = fl_rr_q[h_idx] && !h_idle;
-      st_rw = fl_rw_q[h_idx] && !h_idle;
-      st_tail_ts = fl_tail_ts_q[h_idx];
-      st_req_ts = fl_req_ts_q[h_idx];
+      st_path = fl_e.path;
+      st_epoch = fl_e.epoch;
+      st_rr = fl_e.rr && !h_idle;
+      st_rw = fl_e.rw && !h_idle;
+      st_tail_ts = fl_e.tail_ts;
+      st_req_ts = fl_e.req_ts;
     end
     cond_i = !h_fallback && st_rw && reroute_pkg::elapsed(now, st_req_ts, cfg_reply_cutoff_us_i);
     blocked = cond_i && st_rr;
@@ -206,14 +217,12 @@ module reroute_top
           end
         end else if (c_op == CwRttReply) begin
           if (c_reply_ok) begin
-            fl_rw_q[c_idx] <= 1'b0;
             cnt_q[CRep] <= cnt_q[CRep] + 1;
           end else begin
             cnt_q[CStRep] <= cnt_q[CStRep] + 1;
           end
         end else begin
           if (c_clear_ok) begin
-            fl_rr_q[c_idx] <= 1'b0;
             cnt_q[CClr] <= cnt_q[CClr] + 1;
           end else begin
             cnt_q[CStClr] <= cnt_q[CStClr] + 1;
@@ -226,33 +235,99 @@ module reroute_top
         end else begin
           cnt_q[COut] <= cnt_q[COut] + 1;
           if (h_new && fl_valid_q[h_idx]) cnt_q[CEvi] <= cnt_q[CEvi] + 1;
-          if (h_mine && h_idle && (fl_rr_q[h_idx] || fl_rw_q[h_idx])) cnt_q[CIdl] <= cnt_q[CIdl] + 1;
+          if (h_mine && h_idle && (fl_e.rr || fl_e.rw)) cnt_q[CIdl] <= cnt_q[CIdl] + 1;
           if (h_fallback) cnt_q[CEcmp] <= cnt_q[CEcmp] + 1;
           if (blocked) cnt_q[CBlk] <= cnt_q[CBlk] + 1;
           if (try_rr && !take) cnt_q[CNoP] <= cnt_q[CNoP] + 1;
           if (take) cnt_q[CRer] <= cnt_q[CRer] + 1;
           if (new_req) cnt_q[CReq] <= cnt_q[CReq] + 1;
-          if (!h_fallback) begin
-            fl_valid_q[h_idx] <= 1'b1;
-            fl_key_q[h_idx] <= h_key;
-            fl_path_q[h_idx] <= take ? new_path : st_path;
-            fl_epoch_q[h_idx] <= take ? st_epoch + 2'd1 : st_epoch;
-            fl_rr_q[h_idx] <= take ? 1'b1 : st_rr;
-            fl_tail_ts_q[h_idx] <= take ? now : st_tail_ts;
-            fl_rw_q[h_idx] <= !take;
-            fl_req_ts_q[h_idx] <= new_req ? now : st_req_ts;
-            fl_last_q[h_idx] <= now;
-          end
+          if (!h_fallback) fl_valid_q[h_idx] <= 1'b1;
         end
       end
     end
   end
 
-  // ---- A, K, O ----
-  logic [6:0] s_n, r_n;
-  logic [15:0] out_len;
+  // ---- the flow-table RAM: its write (D) and its prefetched read ----
+  always_comb begin
+    fl_we = 1'b0;
+    fl_waddr = h_idx;
+    fl_wdata = fl_e;
+    if (d_ctrl) begin
+      // RTT_REPLY clears req_wait, CLEAR clears rerouted: the entry read, one field changed
+      fl_waddr = c_idx;
+      if (c_is_ctrl && c_op == CwRttReply && c_reply_ok) begin
+        fl_we = 1'b1;
+        fl_wdata.rw = 1'b0;
+      end else if (c_is_ctrl && c_op == CwClear && c_clear_ok) begin
+        fl_we = 1'b1;
+        fl_wdata.rr = 1'b0;
+      end
+    end else if (d_data && hm.ok && !h_fallback) begin
+      fl_we = 1'b1;
+      fl_wdata.key = h_key;
+      fl_wdata.path = take ? new_path : st_path;
+      fl_wdata.epoch = take ? st_epoch + 2'd1 : st_epoch;
+      fl_wdata.rr = take ? 1'b1 : st_rr;
+      fl_wdata.rw = !take;
+      fl_wdata.tail_ts = take ? now : st_tail_ts;
+      fl_wdata.req_ts = new_req ? now : st_req_ts;
+      fl_wdata.last = now;
+    end
+  end
+  assign fl_e = fl_byp_q ? fl_byp_data_q : fl_rdata_q;
+
+  // The prefetch: K's and A's state after this edge, as the always_ff below computes it, restricted to what
+  // the next decision reads (the first two beats of the control packet or of the frame in bank wsel_q, and
+  // the control length). A decision needs it only when the state then is complete: a control packet is
+  // decided in the one cycle after its last beat (cx_full_q), a host frame while rx_full_q, when A writes
+  // no beat and wsel_q does not change.
+  logic [6:0]  s_n, r_n;
+  logic        a_wr, k_wr, pf_cx_full, pf_h_v6;
+  logic [15:0] pf_cx_len, pf_c_hash, pf_h_hash;
+  logic [nt_pkg::StreamBits-1:0]   pf_c0, pf_c1, pf_h0, pf_h1;
+  logic [reroute_pkg::WinBits-1:0] pf_cwin, pf_hwin;
+  logic [reroute_pkg::KeyBits-1:0] pf_c_key, pf_h_key;
+  reorder_pkg::meta_t              pf_cm;
   assign s_n = 7'($countones(s_keep_i));
   assign r_n = 7'($countones(r_keep_i));
+  assign a_wr = s_valid_i && !rx_full_q && !(rx_len_q + 16'(s_n) > 16'(nt_pkg::RerouteMaxBytes));
+  assign k_wr = r_valid_i && !cx_full_q && cx_len_q < 16'(nt_pkg::RerouteCtrlBytes);
+  always_comb begin
+    pf_h0 = a_wr && rx_len_q[12:6] == 7'd0 ? s_data_i : hd_q[wsel_q][0];
+    pf_h1 = a_wr && rx_len_q[12:6] == 7'd1 ? s_data_i : hd_q[wsel_q][1];
+    pf_hwin = {pf_h1, pf_h0};
+    pf_h_v6 = reorder_pkg::wb16(pf_hwin, 12) == 16'h86dd;  // parse_host's family
+    pf_h_key = reroute_pkg::key_of(pf_hwin, pf_h_v6, pf_h_v6 ? 62 : 42, 1'b0);
+    pf_h_hash = reorder_pkg::flow_hash(pf_h_key);
+    // d_ctrl (= cx_full_q) empties K; otherwise K takes r's beat when valid
+    pf_c0 = d_ctrl ? '0 : k_wr && !cx_len_q[6] ? r_data_i : cx_q[0];
+    pf_c1 = d_ctrl ? '0 : k_wr && cx_len_q[6] ? r_data_i : cx_q[1];
+    pf_cx_len = d_ctrl ? 16'd0 :
+                !r_valid_i ? cx_len_q :
+                (32'(cx_len_q) + 32'(r_n) > 32'hffff) ? 16'hffff : cx_len_q + 16'(r_n);
+    pf_cx_full = !d_ctrl && r_valid_i && r_last_i;
+    pf_cwin = {pf_c1, pf_c0};
+    pf_cm = reorder_pkg::parse_cw(pf_cwin,
+                                  pf_cx_len <= 16'(nt_pkg::RerouteCtrlBytes) ? int'(pf_cx_len) : -1, 1'b0);
+    pf_c_key = reroute_pkg::key_of(pf_cwin, pf_cm.v6, 32'(pf_cm.cw_off) - 32'd12, 1'b1);
+    pf_c_hash = reorder_pkg::flow_hash(pf_c_key);
+    fl_raddr = (pf_cx_full ? pf_c_hash[reroute_pkg::FlowW-1:0] : pf_h_hash[reroute_pkg::FlowW-1:0]) &
+               cfg_flows_mask_i[reroute_pkg::FlowW-1:0];
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (fl_we) fl_mem_q[fl_waddr] <= fl_wdata;
+    fl_rdata_q <= fl_mem_q[fl_raddr];
+    fl_byp_q <= fl_we && fl_waddr == fl_raddr;
+    fl_byp_data_q <= fl_wdata;
+    c_key_q <= pf_c_key;
+    c_hash_q <= pf_c_hash;
+    h_key_q <= pf_h_key;
+    h_hash_q <= pf_h_hash;
+  end
+
+  // ---- A, K, O ----
+  logic [15:0] out_len;
   assign out_len = rx_len_q + 16'd4;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -330,7 +405,6 @@ module reroute_top
         if (rx_len_q + 16'(s_n) > 16'(nt_pkg::RerouteMaxBytes)) begin
           rx_long_q <= 1'b1;
         end else begin
-          bank_q[wsel_q][rx_len_q[12:6]] <= s_data_i;
           rx_len_q <= rx_len_q + 16'(s_n);
         end
         if (s_last_i) rx_full_q <= 1'b1;
@@ -344,13 +418,37 @@ module reroute_top
     end
   end
 
-  // ---- O: beat ob_idx of the fabric frame ----
+  // ---- the frame banks: A's write, O's prefetched read ----
+  // O's bank and beat after this edge (as the always_ff above updates ob_bank_q / ob_idx_q)
+  always_comb begin
+    ob_bank_d = ob_bank_q;
+    ob_idx_d = ob_idx_q;
+    if (d_data && hm.ok) begin
+      ob_bank_d = wsel_q;
+      ob_idx_d = '0;
+    end else if (ob_valid_q && m_ready_i) begin
+      ob_idx_d = ob_idx_q == ob_lastb_q ? '0 : ob_idx_q + 1'b1;
+    end
+  end
   logic [nt_pkg::StreamBits-1:0] cur, prev, beat;
+  always_ff @(posedge clk_i) begin
+    if (a_wr) begin
+      bank_mem_q[{wsel_q, rx_len_q[12:6]}] <= s_data_i;
+      if (rx_len_q[12:7] == 6'd0) hd_q[wsel_q][rx_len_q[6]] <= s_data_i;
+    end
+    // A never writes the bank O reads (D hands a bank to O only when O is idle and A moves to the other one;
+    // reroute_top_sva bank_apart), so the read needs no bypass
+    ob_rd_q <= bank_mem_q[{ob_bank_d, ob_idx_d[6:0]}];
+    // beat ob_idx - 1 of the bank: the beat O sent last
+    if (ob_valid_q && m_ready_i) ob_prev_q <= cur;
+  end
+
+  // ---- O: beat ob_idx of the fabric frame ----
   logic [15:0] cw, bth;
   always_comb begin
     logic [15:0] p;
-    cur = ob_idx_q < reroute_pkg::BeatW'(reroute_pkg::InBeats) ? bank_q[ob_bank_q][ob_idx_q[6:0]] : '0;
-    prev = ob_idx_q != '0 ? bank_q[ob_bank_q][7'(ob_idx_q - 1'b1)] : '0;
+    cur = ob_idx_q < reroute_pkg::BeatW'(reroute_pkg::InBeats) ? ob_rd_q : '0;
+    prev = ob_idx_q != '0 ? ob_prev_q : '0;
     bth = ob_v6_q ? 16'd62 : 16'd42;
     cw = bth + 16'd12;
     beat = '0;
@@ -395,7 +493,7 @@ module reroute_top
   // The parse result's fields a control decision does not need, and the high hash / mask bits beyond the
   // table's index.
   logic unused;
-  assign unused = ^{cfg_flows_mask_i[15:reroute_pkg::FlowW], c_hash[15:reroute_pkg::FlowW], cm};
+  assign unused = ^{cfg_flows_mask_i[15:reroute_pkg::FlowW], c_hash[15:reroute_pkg::FlowW], cm, pf_cm};
 
   assign cnt_in_o = cnt_q[CIn];
   assign cnt_out_o = cnt_q[COut];

@@ -11,19 +11,25 @@ module reroute_top_sva (
   input logic                            idle_o,
   input logic                            rx_full_q,
   input logic                            cx_full_q,
-  input logic                            ob_valid_q
+  input logic                            ob_valid_q,
+  input logic                            a_wr,
+  input logic                            wsel_q,
+  input logic                            ob_bank_q
 );
 `include "nt_assert.svh"
   `NT_ASSERT_KNOWN(outputs_known, {r_ready_o, idle_o})
   // the one-frame receive buffers take nothing while full: a full buffer holds its port's ready low
   `NT_ASSERT_NO_OVERFLOW(rx_overflow, s_ready_o, rx_full_q)
   `NT_ASSERT_NO_OVERFLOW(cx_overflow, r_ready_o, cx_full_q)
+  // the frame-bank RAM's read needs no bypass: A never writes the bank O is sending
+  `NT_ASSERT(bank_apart, ob_valid_q |-> !(a_wr && wsel_q == ob_bank_q))
   // idle means nothing buffered and nothing offered
   `NT_ASSERT(idle_quiet, idle_o |-> !m_valid_o && !ob_valid_q)
 endmodule
 
 bind reroute_top reroute_top_sva u_sva (
-  .clk_i, .rst_ni, .r_ready_o, .s_ready_o, .m_valid_o, .idle_o, .rx_full_q, .cx_full_q, .ob_valid_q);
+  .clk_i, .rst_ni, .r_ready_o, .s_ready_o, .m_valid_o, .idle_o, .rx_full_q, .cx_full_q, .ob_valid_q,
+  .a_wr, .wsel_q, .ob_bank_q);
 // the control stream from the destination ToR (the second input)
 bind reroute_top nt_stream_checker #(.KeepBits(nt_pkg::StreamBytes)) u_sva_r (
   .clk_i, .rst_ni, .valid_i(r_valid_i), .ready_i(r_ready_o), .data_i(r_data_i), .keep_i(r_keep_i),
