@@ -4,7 +4,8 @@ package lb_pkg;
   localparam int unsigned WindowBytes = 2 * nt_pkg::StreamBytes;  // the parser sees at most two beats
   localparam int unsigned EpochGroups = nt_pkg::LbEpochEntries / nt_pkg::LbEpochGroup;
 
-  typedef logic [4:0] reason_t;
+  localparam int unsigned ReasonBits = 5;
+  typedef logic [ReasonBits-1:0] reason_t;
 
   typedef struct packed {
     reason_t      reason;
