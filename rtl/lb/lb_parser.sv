@@ -13,6 +13,7 @@ module lb_parser
   input  logic [8*lb_pkg::WindowBytes-1:0] window_i,  // frame bytes 0..127, byte 0 in bits 7:0
   input  logic [lb_pkg::WindowBytes-1:0]   keep_i,    // window bytes present (contiguous from byte 0)
   input  logic                             en_i,      // the window holds a frame's first two beats
+  input  logic [1:0]                       et_i,      // its EtherType is {IPv6, IPv4}: registered with the beat
   output lb_pkg::parse_t                   info_o
 );
   localparam int unsigned SliceBytes = 8 + nt_pkg::LbHeaderBytes;  // UDP header + LB header
@@ -127,7 +128,7 @@ module lb_parser
       k         = keep_i;
       ethertype = nt_pkg::win_b16(window_i, 12);
       ihl       = window_i[8*14+:4];
-      is_v6     = ethertype == 16'h86dd;
+      is_v6     = et_i[1];
       ip_len    = is_v6 ? nt_pkg::win_b16(window_i, 18) : nt_pkg::win_b16(window_i, 16);
       for (int h = 0; h < 16; h++) begin
         cand[h]     = window_i[8*(14+4*h)+:8*SliceBytes];
@@ -148,7 +149,7 @@ module lb_parser
       ip_short6 = nt_pkg::win_b16(window_i, 18) < 16'(8 + nt_pkg::LbHeaderBytes);
 
       f_runt      = !k[13];
-      f_not_ip    = ethertype != 16'h0800 && !is_v6;
+      f_not_ip    = !et_i[0] && !et_i[1];
       f_trunc_ip  = is_v6 ? !k[53] : !k[33];
       f_bad_ip    = is_v6 ? window_i[8*14+4+:4] != 4'd6 : (window_i[8*14+4+:4] != 4'd4 || ihl < 4'd5);
       f_trunc_hdr = !is_v6 && !k_hdr;

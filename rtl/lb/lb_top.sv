@@ -74,10 +74,23 @@ module lb_top
   logic [lb_pkg::WindowBytes-1:0] window_keep;
   assign window_keep = h_last ? {{nt_pkg::StreamBytes{1'b0}}, h_keep} : {s_keep_i, h_keep};
 
+  // The held beat's EtherType is IPv6 / IPv4, decided as the beat enters H (the parser then reads two flops,
+  // not a 16-bit compare, before its IPv4/IPv6 choices; issue 27 <= 12 levels). Loaded as H's beat is.
+  logic [1:0] h_et_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      h_et_q <= '0;
+    end else if (adv && s_valid_i) begin
+      h_et_q <= {{s_data_i[8*12+:8], s_data_i[8*13+:8]} == 16'h86dd,
+                 {s_data_i[8*12+:8], s_data_i[8*13+:8]} == 16'h0800};
+    end
+  end
+
   lb_parser u_parser (
     .window_i (window),
     .keep_i   (window_keep),
     .en_i     (h_emit && h_idx == 2'd0),
+    .et_i     (h_et_q),
     .info_o   (parsed)
   );
 
