@@ -4,7 +4,8 @@ package lb_pkg;
   localparam int unsigned WindowBytes = 2 * nt_pkg::StreamBytes;  // the parser sees at most two beats
   localparam int unsigned EpochGroups = nt_pkg::LbEpochEntries / nt_pkg::LbEpochGroup;
 
-  typedef logic [4:0] reason_t;
+  localparam int unsigned ReasonBits = 5;
+  typedef logic [ReasonBits-1:0] reason_t;
 
   typedef struct packed {
     reason_t      reason;
@@ -20,6 +21,8 @@ package lb_pkg;
     logic [15:0]  udp_len;
     logic [15:0]  udp_csum;
     logic [95:0]  lb_hdr;  // the 12 header bytes, first byte in bits 95:88
+    logic [15:0]  ip_pay;  // IP payload length (IPv4: total length - header; IPv6: payload length)
+    reason_t      tail;    // the checks after the headers' presence but "UDP length > IP payload"
   } parse_t;
 
   typedef struct packed {
@@ -92,7 +95,7 @@ package lb_pkg;
     logic                   last;
     logic                   sop;
     logic [1:0]             idx;     // beat number in the packet, saturating at 2
-    logic [6:0]             next_n;  // valid bytes of the successor beat
+    logic [nt_pkg::LbHeaderBytes-1:0] next_keep;  // keep of the successor's first 12 bytes
     logic                   fold;    // successor is last and fits in next12
     logic [8*nt_pkg::LbHeaderBytes-1:0] next12;  // first 12 bytes of the successor beat
     logic [nt_pkg::StreamBytes-1:0]     keep;
@@ -136,6 +139,18 @@ package lb_pkg;
     eac2 = t0[16] ? t1 : t0[15:0];
   endfunction
 
+  // A parse's drop reason: lb_parser's reason (the checks up to the headers' presence), else the first of
+  // "UDP length > IP payload" (a compare of two header fields, left to S1 for depth; issue 27) and the
+  // parser's later checks (tail: length bounds, magic, version, IPv6 zero checksum), in docs/lb.md order.
+  // ip_pay wraps when an IPv4 total length is below its header; tail then says bad length already.
+  function automatic reason_t parse_reason(reason_t reason, logic [15:0] udp_len, logic [15:0] ip_pay,
+                                           reason_t tail);
+    parse_reason = reason;
+    if (reason == reason_t'(nt_pkg::LbDropNone)) begin
+      parse_reason = udp_len > ip_pay ? reason_t'(nt_pkg::LbDropBadLength) : tail;
+    end
+  endfunction
+
   // The carried part of a parse (see carry_t). Every checksum here is a chain of end-around-carry additions
   // from 0: its value is 0 if every word is 0 and otherwise the words' sum modulo 0xFFFF in 1..0xFFFF,
   // whatever the order or grouping, so reducing the words to a pair and adding the member's words later gives
@@ -151,7 +166,7 @@ package lb_pkg;
     c          = '0;
     w          = '0;
     v          = '0;
-    c.reason   = p.reason;
+    c.reason   = parse_reason(p.reason, p.udp_len, p.ip_pay, p.tail);
     c.is_v6    = p.is_v6;
     c.slot     = p.tick[$clog2(nt_pkg::LbCalendarSlots)-1:0];
     c.l4_off   = p.l4_off;

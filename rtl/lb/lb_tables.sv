@@ -43,20 +43,24 @@ module lb_tables
   // One array per field rather than arrays of packed structs: the same flops, but a simulator then reads
   // each field as a native word instead of shifting it out of a wide vector, for every entry every cycle
   // (the CAM and TCAM searches dominated Verilator's time per cycle; docs/PERF.md).
+  // The CAM, TCAM and epoch map arrays are read at every entry at once, so they are registers, not memories:
+  // (* mem2reg *) tells Yosys so (it would otherwise infer a $mem_v2 with 192-276 read ports and time out
+  // building their multiplexers; docs/synthesis.md). Verilator ignores the attribute and keeps the unpacked
+  // arrays, whose variable-index writes it updates one element at a time.
   logic [nt_pkg::LbFilterEntries-1:0]   flt_valid_q;
-  logic                         flt_drop_q [nt_pkg::LbFilterEntries];
-  logic [47:0]                  flt_mac_q [nt_pkg::LbFilterEntries];
-  logic [15:0]                  flt_type_q [nt_pkg::LbFilterEntries];
-  logic [127:0]                 flt_ip_q [nt_pkg::LbFilterEntries];
-  logic [15:0]                  flt_port_q [nt_pkg::LbFilterEntries];
+  (* mem2reg *) logic           flt_drop_q [nt_pkg::LbFilterEntries];
+  (* mem2reg *) logic [47:0]    flt_mac_q [nt_pkg::LbFilterEntries];
+  (* mem2reg *) logic [15:0]    flt_type_q [nt_pkg::LbFilterEntries];
+  (* mem2reg *) logic [127:0]   flt_ip_q [nt_pkg::LbFilterEntries];
+  (* mem2reg *) logic [15:0]    flt_port_q [nt_pkg::LbFilterEntries];
   logic [nt_pkg::LbEpochEntries-1:0]    ep_valid_q;
-  logic                         ep_drop_q [nt_pkg::LbEpochEntries];
-  logic [63:0]                  ep_value_q [nt_pkg::LbEpochEntries];
-  logic [63:0]                  ep_mask_q [nt_pkg::LbEpochEntries];
-  logic [nt_pkg::LbEpochPrioBits-1:0]   ep_prio_q [nt_pkg::LbEpochEntries];
-  logic [31:0]                  ep_epoch_q [nt_pkg::LbEpochEntries];
+  (* mem2reg *) logic           ep_drop_q [nt_pkg::LbEpochEntries];
+  (* mem2reg *) logic [63:0]    ep_value_q [nt_pkg::LbEpochEntries];
+  (* mem2reg *) logic [63:0]    ep_mask_q [nt_pkg::LbEpochEntries];
+  (* mem2reg *) logic [nt_pkg::LbEpochPrioBits-1:0] ep_prio_q [nt_pkg::LbEpochEntries];
+  (* mem2reg *) logic [31:0]    ep_epoch_q [nt_pkg::LbEpochEntries];
   logic [nt_pkg::LbCalendarEpochs-1:0]  map_valid_q;
-  logic [31:0]                  map_epoch_q [nt_pkg::LbCalendarEpochs];
+  (* mem2reg *) logic [31:0]    map_epoch_q [nt_pkg::LbCalendarEpochs];
   logic [nt_pkg::LbCalendarEntries-1:0] cal_valid_q;
   logic [16:0]                  cal_mem_q [nt_pkg::LbCalendarEntries];
   logic [nt_pkg::LbMemberEntries-1:0]   mem_valid_q;
@@ -112,39 +116,71 @@ module lb_tables
     if (wr_mem) mem_mem_q[cfg_index_i[9:0]] <= cfg_data_i[200:1];
   end
 
-  // Filter: lowest-index exact match.
+  // Filter: lowest-index exact match. Every entry is compared at once; the lowest matching one is the one
+  // with no match below it (a prefix OR), so the verdict is an OR of one-hot terms rather than a 32-deep
+  // chain of "not hit yet" multiplexers (issue 27: <= 12 logic levels).
+  logic [nt_pkg::LbFilterEntries-1:0] flt_match;
+  logic                       flt_below;  // an entry below i matches
   always_comb begin
+    flt_match  = '0;
     flt_hit_o  = 1'b0;
     flt_drop_o = 1'b0;
+    flt_below  = 1'b0;
     if (lookup_i) begin
       for (int i = 0; i < nt_pkg::LbFilterEntries; i++) begin
-        if (!flt_hit_o && flt_valid_q[i] && flt_mac_q[i] == flt_mac_i && flt_type_q[i] == flt_ethertype_i &&
-            flt_ip_q[i] == flt_ip_i && flt_port_q[i] == flt_port_i) begin
-          flt_hit_o  = 1'b1;
-          flt_drop_o = flt_drop_q[i];
-        end
+        flt_match[i] = flt_valid_q[i] && flt_mac_q[i] == flt_mac_i && flt_type_q[i] == flt_ethertype_i &&
+                       flt_ip_q[i] == flt_ip_i && flt_port_q[i] == flt_port_i;
+      end
+      flt_hit_o = |flt_match;
+      for (int i = 0; i < nt_pkg::LbFilterEntries; i++) begin
+        flt_drop_o = flt_drop_o | (flt_match[i] && !flt_below && flt_drop_q[i]);
+        flt_below  = flt_below | flt_match[i];
       end
     end
   end
 
-  // Epoch TCAM: per group, the lowest priority among matching entries; ties to the lower index.
-  // Each group's best so far is built in ep_best and then stored whole: Yosys 0.55 cannot assign single
+  // Epoch TCAM: per group, the lowest priority among matching entries; ties to the lower index. Each
+  // matching entry j is compared with every other entry k of its group at once: j wins if every other
+  // matching k loses to it (a higher priority value, or the same one and a higher index). At most one entry
+  // of a group wins, and the group's answer is the OR of the winner's fields. Depth: one 16-bit compare of
+  // registered priorities, two LUT levels of AND, two of OR (a priority chain of 16 compare-and-select steps
+  // is far deeper than 12 levels; issue 27). The same answer as a walk in index order keeping the first of
+  // the lowest priority (model/lb/lb_tables.cc EpochGroups).
+  // The best of each group is built in ep_best and then stored whole: Yosys 0.55 cannot assign single
   // members of an array element (ep_group_o[g].hit), it infers a latch (docs/synthesis.md).
+  localparam int unsigned Grp = nt_pkg::LbEpochGroup;
   lb_pkg::epoch_hit_t ep_best;
+  logic [nt_pkg::LbEpochEntries-1:0] ep_match;
+  logic [Grp-1:0]     ep_win;
+  logic [Grp-1:0][Grp-1:0] ep_le;  // ep_le[j][k] (j < k): entry j's priority <= entry k's (j beats k)
   always_comb begin
     ep_group_o = '0;
     ep_best    = '0;
+    ep_match   = '0;
+    ep_win     = '0;
+    ep_le      = '0;
     if (lookup_i) begin
+      for (int i = 0; i < nt_pkg::LbEpochEntries; i++) begin
+        ep_match[i] = ep_valid_q[i] && ((ep_tick_i ^ ep_value_q[i]) & ep_mask_q[i]) == '0;
+      end
       for (int g = 0; g < lb_pkg::EpochGroups; g++) begin
+        for (int j = 0; j < Grp; j++) begin
+          for (int k = 0; k < Grp; k++) if (k > j) ep_le[j][k] = ep_prio_q[g*Grp+j] <= ep_prio_q[g*Grp+k];
+        end
+        for (int j = 0; j < Grp; j++) begin
+          ep_win[j] = ep_match[g*Grp+j];
+          for (int k = 0; k < Grp; k++) begin
+            if (k < j && ep_match[g*Grp+k] && ep_le[k][j]) ep_win[j] = 1'b0;
+            if (k > j && ep_match[g*Grp+k] && !ep_le[j][k]) ep_win[j] = 1'b0;
+          end
+        end
         ep_best = '0;
-        for (int j = 0; j < nt_pkg::LbEpochGroup; j++) begin
-          if (ep_valid_q[g*nt_pkg::LbEpochGroup+j] &&
-              ((ep_tick_i ^ ep_value_q[g*nt_pkg::LbEpochGroup+j]) & ep_mask_q[g*nt_pkg::LbEpochGroup+j]) == '0 &&
-              (!ep_best.hit || ep_prio_q[g*nt_pkg::LbEpochGroup+j] < ep_best.prio)) begin
+        for (int j = 0; j < Grp; j++) begin
+          if (ep_win[j]) begin
             ep_best.hit   = 1'b1;
-            ep_best.drop  = ep_drop_q[g*nt_pkg::LbEpochGroup+j];
-            ep_best.prio  = ep_prio_q[g*nt_pkg::LbEpochGroup+j];
-            ep_best.epoch = ep_epoch_q[g*nt_pkg::LbEpochGroup+j];
+            ep_best.drop  = ep_best.drop | ep_drop_q[g*Grp+j];
+            ep_best.prio  = ep_best.prio | ep_prio_q[g*Grp+j];
+            ep_best.epoch = ep_best.epoch | ep_epoch_q[g*Grp+j];
           end
         end
         ep_group_o[g] = ep_best;

@@ -70,10 +70,27 @@ module lb_top
     .window_len_o (window_len)
   );
 
+  // The window's keep: the held beat's, then (unless it is the frame's last) its successor's.
+  logic [lb_pkg::WindowBytes-1:0] window_keep;
+  assign window_keep = h_last ? {{nt_pkg::StreamBytes{1'b0}}, h_keep} : {s_keep_i, h_keep};
+
+  // The held beat's EtherType is IPv6 / IPv4, decided as the beat enters H (the parser then reads two flops,
+  // not a 16-bit compare, before its IPv4/IPv6 choices; issue 27 <= 12 levels). Loaded as H's beat is.
+  logic [1:0] h_et_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      h_et_q <= '0;
+    end else if (adv && s_valid_i) begin
+      h_et_q <= {{s_data_i[8*12+:8], s_data_i[8*13+:8]} == 16'h86dd,
+                 {s_data_i[8*12+:8], s_data_i[8*13+:8]} == 16'h0800};
+    end
+  end
+
   lb_parser u_parser (
     .window_i (window),
-    .len_i    (window_len),
+    .keep_i   (window_keep),
     .en_i     (h_emit && h_idx == 2'd0),
+    .et_i     (h_et_q),
     .info_o   (parsed)
   );
 
@@ -89,8 +106,10 @@ module lb_top
       h_beat.sop   = h_idx == 2'd0;
       if (!h_last) begin
         h_beat.next12 = s_data_i[8*nt_pkg::LbHeaderBytes-1:0];
-        h_beat.next_n = 7'($countones(s_keep_i));
-        h_beat.fold   = s_last_i && $countones(s_keep_i) <= nt_pkg::LbHeaderBytes;
+        // keep is contiguous from byte 0 (stream rules, asserted as keep_contig): the successor has at most
+        // 12 bytes exactly when its byte 12 is empty.
+        h_beat.next_keep = s_keep_i[nt_pkg::LbHeaderBytes-1:0];
+        h_beat.fold      = s_last_i && !s_keep_i[nt_pkg::LbHeaderBytes];
       end
       s1_d.valid = 1'b1;
       s1_d.sop   = h_beat.sop;
@@ -203,7 +222,9 @@ module lb_top
     s2_d.sop   = s1_q.sop;
     s2_d.c     = '0;
     if (s1_q.valid && s1_q.sop) s2_d.c = lb_pkg::carry_of(s1_q.p);
-    if (lookup) begin
+    // lookup follows the parser's own checks; the last of the parse checks (parse_reason in carry_of) is
+    // taken here, so the filter's verdict counts only for a frame that passes all of them.
+    if (lookup && s2_d.c.reason == lb_pkg::reason_t'(nt_pkg::LbDropNone)) begin
       if (!flt_hit) s2_d.c.reason = lb_pkg::reason_t'(nt_pkg::LbDropFilterMiss);
       else if (flt_drop) s2_d.c.reason = lb_pkg::reason_t'(nt_pkg::LbDropFilterDrop);
     end
@@ -339,5 +360,5 @@ module lb_top
   assign drops_o    = drops_q;
 
   logic unused_port;
-  assign unused_port = ^h_port;
+  assign unused_port = ^{h_port, window_len};  // the parser reads the window's keep, not its length
 endmodule

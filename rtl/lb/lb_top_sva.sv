@@ -12,7 +12,7 @@ module lb_top_sva (
   // the drop counter array is indexed by the reason: a drop has a reason, and it is in range
   //   drop_fire |-> drop_reason != '0 && drop_reason < nt_pkg::LbDropReasons
   // reason_ok is that implication, computed here so that the assertion reads one bit: Verilator copies
-  // every variable an assertion reads on every eval(), and the bind's expressions read the 685-bit s7_q
+  // every variable an assertion reads on every eval(), and the bind's expressions read the 690-bit s7_q
   // and the 319-bit s7_rw_q (docs/assertions.md "Cost in simulation").
   logic reason_ok;
   always_comb begin
