@@ -21,7 +21,7 @@ double ParseNumber(const std::string& opt, const std::string& v, double lo, doub
 bool ForEachOption(int argc, char** argv, const char* help,
                    const std::function<void(const std::string&, const std::function<std::string()>&)>& on);
 
-// --engine for blocks with an engine enum of their own (cw-loop's LoopEngine, reroute's): "model", "rtl" or
+// --engine for blocks with an engine enum of their own (cwloop's LoopEngine, reroute's): "model", "rtl" or
 // "lockstep" into the enum (which has those three members), and the chosen name into *name when given; else
 // std::invalid_argument. The block runners' engine is tb::Engine, parsed by CommonOptions.
 template <class Engine>
@@ -138,7 +138,7 @@ int RdmaCommand(int argc, char** argv);
 int RdmaLatencyCommand(int argc, char** argv);
 int ReorderCommand(int argc, char** argv);
 int RerouteCommand(int argc, char** argv);
-int CwLoopCommand(int argc, char** argv);  // cw-loop: the ConWeave closed loop (docs/cwloop.md)
+int CwloopCommand(int argc, char** argv);  // cwloop: the ConWeave closed loop (docs/cwloop.md)
 int ReCommand(int argc, char** argv);
 int VnicCommand(int argc, char** argv);
 int NaaCommand(int argc, char** argv);

@@ -1,4 +1,4 @@
-// `nettwin cw-loop`: the ConWeave closed loop (docs/cwloop.md): seeded hosts' flows through the source ToR
+// `nettwin cwloop`: the ConWeave closed loop (docs/cwloop.md): seeded hosts' flows through the source ToR
 // (reroute), a fabric of several paths with moving congestion, the destination ToR (reorder), control packets
 // back through the fabric; both ToRs as cycle models, RTL, or RTL and model in lockstep. Writes a capture of
 // every point with its time and a JSON report, for nettwin.cwloop.check.
@@ -12,13 +12,13 @@
 #include "apps/reroute_stats.h"
 #include "model/common/counters_json.h"
 #include "model/common/pcap.h"
-#include "tb/reroute/cw_loop.h"
+#include "tb/cwloop/cwloop.h"
 
 namespace nettwin::reroute {
 namespace {
 
 constexpr const char* kHelp =
-    "usage: nettwin cw-loop --out-dir DIR [--seed N] [--engine model|rtl|lockstep] [--ecmp]\n"
+    "usage: nettwin cwloop --out-dir DIR [--seed N] [--engine model|rtl|lockstep] [--ecmp]\n"
     "        hosts:  [--host-flows 24] [--packets 80] [--payload 1000] [--gap-ns 4000] [--spread-ns 100000]\n"
     "                [--ipv6]\n"
     "        fabric: [--paths 8] [--gbps 25] [--base-ns 2000] [--step-ns 250] [--ecn-queue-ns 5000]\n"
@@ -48,10 +48,10 @@ void Write(const std::string& dir, const char* name, const std::vector<Packet>& 
 }  // namespace
 }  // namespace nettwin::reroute
 
-int CwLoopCommand(int argc, char** argv) {
+int CwloopCommand(int argc, char** argv) {
   using namespace nettwin;
   using namespace nettwin::reroute;
-  CwLoopConfig c;
+  CwloopConfig c;
   c.dst.queues = 32;
   c.dst.margin_us = 100;  // above the congestion's delay step (docs/cwloop.md "Decision (margin)")
   std::string dir;
@@ -105,14 +105,14 @@ int CwLoopCommand(int argc, char** argv) {
       throw std::invalid_argument("--inject-divergence needs --engine lockstep");
     }
   } catch (const std::exception& e) {
-    std::cerr << "nettwin cw-loop: " << e.what() << "\n" << kHelp;
+    std::cerr << "nettwin cwloop: " << e.what() << "\n" << kHelp;
     return 2;
   }
   c.fabric.seed = c.seed;
   const uint64_t run_ns = c.start_spread_ns + static_cast<uint64_t>(c.packets) * c.gap_ns;
   c.fabric.events = MovingCongestion(c.seed, c.fabric.paths, congested, moves, run_ns,
                                      static_cast<uint32_t>(extra_us * 1000), rate_factor, loss);
-  CwLoopRecord r = RunCwLoop(c);
+  CwloopRecord r = RunCwloop(c);
   const RerouteCounters& s = r.src;
   const reorder::ReorderCounters& d = r.dst;
   // Conservation at every point: hosts = source in = out = fabric in = fabric out + lost = destination in =
@@ -176,10 +176,10 @@ int CwLoopCommand(int argc, char** argv) {
     rp << "]\n}\n";
     if (!rj || !ss || !rp) throw std::runtime_error(dir + ": write failed");
   } catch (const std::exception& e) {
-    std::cerr << "nettwin cw-loop: " << e.what() << "\n";
+    std::cerr << "nettwin cwloop: " << e.what() << "\n";
     return 2;
   }
-  std::printf("cw-loop (%s, %s): %zu host frames, %zu lost in the fabric, %zu delivered; %u reroutes, %u RTT "
+  std::printf("cwloop (%s, %s): %zu host frames, %zu lost in the fabric, %zu delivered; %u reroutes, %u RTT "
               "requests, %u replies, %u NOTIFYs, %u CLEARs; held %u (TAIL %u, timeout %u); %zu control (%zu lost); "
               "%llu cycles\n",
               engine_name, c.ecmp_only ? "ecmp" : "conweave", r.hosts.size(), r.fabric_lost.size(),
@@ -187,15 +187,15 @@ int CwLoopCommand(int argc, char** argv) {
               d.released_by_tail, d.released_by_timeout, r.ctrl_dst.size(), r.ctrl_lost.size(),
               static_cast<unsigned long long>(r.cycles));
   if (!r.mismatch.empty()) {
-    std::cerr << "nettwin cw-loop: LOCKSTEP MISMATCH: " << r.mismatch << "\n";
+    std::cerr << "nettwin cwloop: LOCKSTEP MISMATCH: " << r.mismatch << "\n";
     return 1;
   }
   if (c.inject_at != ~uint64_t{0}) {
-    std::cerr << "nettwin cw-loop: --inject-divergence: no divergence at or after cycle " << c.inject_at << "\n";
+    std::cerr << "nettwin cwloop: --inject-divergence: no divergence at or after cycle " << c.inject_at << "\n";
     return 1;
   }
   if (!ok) {
-    std::cerr << "nettwin cw-loop: " << (r.hang ? "HANG" : "CONSERVATION FAILED") << " (report.json)\n";
+    std::cerr << "nettwin cwloop: " << (r.hang ? "HANG" : "CONSERVATION FAILED") << " (report.json)\n";
     return 1;
   }
   return 0;

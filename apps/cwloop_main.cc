@@ -1,4 +1,4 @@
-// `nettwin cw-loop` as its own small program (nettwin_cwloop): the same command, linked with the two ConWeave
+// `nettwin cwloop` as its own small program (nettwin_cwloop): the same command, linked with the two ConWeave
 // blocks only, for quick builds.
 #include <string>
 
@@ -6,7 +6,9 @@
 
 int main(int argc, char** argv) {
   SetProgramPath(argv[0]);
-  // `nettwin_cwloop cw-loop ...` works too, so the regression can use it as --nettwin.
-  if (argc > 1 && std::string(argv[1]) == "cw-loop") return CwLoopCommand(argc - 1, argv + 1);
-  return CwLoopCommand(argc, argv);
+  // `nettwin_cwloop cwloop ...` works too (and the old name, `nettwin_cwloop cw-loop ...`), so the regression
+  // can use it as --nettwin.
+  const std::string first = argc > 1 ? argv[1] : "";
+  if (first == "cwloop" || first == "cw-loop") return CwloopCommand(argc - 1, argv + 1);  // cw-loop: the old name
+  return CwloopCommand(argc, argv);
 }

@@ -23,8 +23,9 @@ void Usage() {
                "        --out delivered.pcap --ctrl-out control.pcap (nettwin reorder --help for all options)\n"
                "  reroute  ConWeave source-ToR rerouting module: --in hosts.pcap [--ctrl-in control.pcap]\n"
                "        --out fabric.pcap (nettwin reroute --help for all options)\n"
-               "  cw-loop  ConWeave closed loop: hosts -> source ToR -> fabric -> destination ToR -> hosts,\n"
-               "        control back through the fabric: --out-dir DIR (nettwin cw-loop --help)\n"
+               "  cwloop  ConWeave closed loop: hosts -> source ToR -> fabric -> destination ToR -> hosts,\n"
+               "        control back through the fabric: --out-dir DIR (nettwin cwloop --help; the old name cw-loop\n"
+               "        is still accepted)\n"
                "  re    EJFAT reassembly engine (RTL and cycle model in lockstep; --engine fast: the golden\n"
                "        model): --config re.txt --in segments.pcap --out events.pcap --report report.json\n"
                "        (nettwin re --help)\n"
@@ -53,7 +54,7 @@ int main(int argc, char** argv) {
   if (cmd == "rdma-latency") return RdmaLatencyCommand(argc - 1, argv + 1);
   if (cmd == "reorder") return ReorderCommand(argc - 1, argv + 1);
   if (cmd == "reroute") return RerouteCommand(argc - 1, argv + 1);
-  if (cmd == "cw-loop") return CwLoopCommand(argc - 1, argv + 1);
+  if (cmd == "cwloop" || cmd == "cw-loop") return CwloopCommand(argc - 1, argv + 1);  // cw-loop: the old name
   if (cmd == "re") return ReCommand(argc - 1, argv + 1);
   if (cmd == "vnic") return VnicCommand(argc - 1, argv + 1);
   if (cmd == "naa") return NaaCommand(argc - 1, argv + 1);

@@ -10,7 +10,7 @@
 #include "apps/commands.h"
 #include "model/common/file_io.h"
 #include "model/common/pcap.h"
-#include "model/re/re_model.h"
+#include "model/re/re_packet_model.h"
 #include "tb/re/re_run.h"
 // after re_run.h: re_ports.h needs the types model/re/re_cycle_model.h defines before including it
 #include "re_counter_stats.h"  // NOLINT(build/include_order,build/include_subdir): generated
@@ -93,7 +93,7 @@ std::string Report(const Outcome& o, const char* engine, const ReRunReport* run,
 }
 
 Outcome RunFast(const ReConfig& cfg, const std::vector<Packet>& segs) {
-  ReModel m(cfg);
+  RePacketModel m(cfg);
   for (const Packet& p : segs) m.Push(p);
   m.Finish();
   Outcome o{m.counters(), m.events(), {}, m.timeouts()};

@@ -12,7 +12,7 @@
 #include "apps/reroute_stats.h"
 #include "model/common/file_io.h"
 #include "model/common/pcap.h"
-#include "model/reroute/reroute_model.h"
+#include "model/reroute/reroute_cycle_model.h"
 #include "tb/reroute/reroute_lockstep.h"
 #include "tb/reroute/reroute_rtl.h"
 
@@ -35,7 +35,7 @@ constexpr const char* kHelp =
     "  --reply-cutoff-us U  microseconds without RTT_REPLY before the path counts as congested (default 40).\n"
     "  --path-busy-us U     microseconds a NOTIFY keeps a path congested (default 100).\n"
     "  --flow-idle-us U     microseconds without a packet before a flow may be evicted (default 2000).\n"
-    "  --wire-format F  the fabric frames' and control packets' layout: seed (default; docs/conweave.md \"Exact\n"
+    "  --wire-format F  the fabric frames' and control packets' layout: seed (default; docs/reorder.md \"Exact\n"
     "                  formats\") or conweave-p4 (BTH byte 8 as conweave-p4 lays it out, lengths not grown;\n"
     "                  docs/reroute.md \"Wire format\").\n"
     "  --engine E      model, rtl or lockstep (default lockstep); --clock-mhz F: clock in MHz (default 250).\n"
@@ -220,7 +220,7 @@ int RerouteCommand(int argc, char** argv) {
   RunResult r;
   std::string waveform;  // the divergence report's waveform line
   if (engine == Engine::kModel) {
-    RerouteModel m;
+    RerouteCycleModel m;
     r = Drive(&m, cfg, host, ctrl, clock_mhz, bp, seed, inject_at);
   } else if (engine == Engine::kRtl) {
     RerouteRtl m;

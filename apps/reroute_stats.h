@@ -1,5 +1,5 @@
 // The source-ToR block's stats JSON (the keys nettwin.reroute.check reads), shared by `nettwin reroute` and
-// `nettwin cw-loop` (which writes it for the source ToR of its closed loop).
+// `nettwin cwloop` (which writes it for the source ToR of its closed loop).
 #pragma once
 
 #include <cstdint>

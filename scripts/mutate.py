@@ -24,12 +24,12 @@ import time
 # name, block, what it plants, [(file, old, new)]
 MUTATIONS = [
     ("rdma-window-edge-both", "rdma", "PSN exactly 2^23 ahead taken as ahead (model and RTL)",
-     [("model/rdma/rdma_model.cc", "d != 0 && d < kHalfPsn", "d != 0 && d <= kHalfPsn"),
+     [("model/rdma/rdma_cycle_model.cc", "d != 0 && d < kHalfPsn", "d != 0 && d <= kHalfPsn"),
       ("rtl/rdma/rdma_check.sv", "ahead  = d != 0 && d < PsnHalf;", "ahead  = d != 0 && d <= PsnHalf;")]),
     ("rdma-icrc-ttl-model", "rdma", "ICRC: IPv4 TTL not masked (model)",
      [("model/rdma/rdma_packet.cc", "pos == 15 || pos == 22 || pos == 24", "pos == 15 || pos == 24")]),
     ("rdma-atomic-msn-model", "rdma", "an atomic does not advance the MSN (model)",
-     [("model/rdma/rdma_model.cc", "  job_.compare = r.compare;\n  q.epsn = (q.epsn + 1) & kPsnMask;\n"
+     [("model/rdma/rdma_cycle_model.cc", "  job_.compare = r.compare;\n  q.epsn = (q.epsn + 1) & kPsnMask;\n"
        "  q.msn = (q.msn + 1) & kPsnMask;\n", "  job_.compare = r.compare;\n  q.epsn = (q.epsn + 1) & kPsnMask;\n")]),
     ("lb-ip-len-model", "lb", "IPv4 header checksum not updated for the new length (model)",
      [("model/lb/lb_rewrite.cc", "    ip.Replace(p.ip_len, rw.ip_len);\n", "")]),
@@ -44,7 +44,7 @@ MUTATIONS = [
      [("model/lb/lb_rewrite.cc", "    if (rw.udp_csum == 0) rw.udp_csum = 0xFFFF;", ""),
       ("rtl/lb/lb_pkg.sv", "        if (zero) r.udp_csum = 16'hffff;  // RFC 768", "")]),
     ("reorder-margin-both", "reorder", "release deadline without the margin (model and RTL)",
-     [("model/reorder/reorder_model.cc", "m.tail_tx_ts + e.owd_old + cfg.margin_us", "m.tail_tx_ts + e.owd_old"),
+     [("model/reorder/reorder_cycle_model.cc", "m.tail_tx_ts + e.owd_old + cfg.margin_us", "m.tail_tx_ts + e.owd_old"),
       ("rtl/reorder/reorder_top.sv", "pend_meta.tail_tx_ts + e.owd_old + cfg_margin_us_i", "pend_meta.tail_tx_ts + e.owd_old")]),
     ("rdma-ahead-rtl", "rdma", "a PSN one ahead taken as a duplicate (RTL)",
      [("rtl/rdma/rdma_check.sv", "ahead  = d != 0 && d < PsnHalf;", "ahead  = d > 1 && d < PsnHalf;")]),
@@ -66,7 +66,7 @@ MUTATIONS = [
     ("naa-flush-count-model", "naa", "events flushed at a disconnect not counted as drops (model)",
      [("model/naa/naa_ctl.cc", "    counters_.drops[static_cast<int>(CtlDrop::kFlushed)] += queued;\n", "")]),
     ("rdma-recent-kept-both", "rdma", "the recent atomic results not cleared when a QP entry is written (model and RTL)",
-     [("model/rdma/rdma_model.cc", "      recent_[w.index] = RecentAtomics{};\n", ""),
+     [("model/rdma/rdma_cycle_model.cc", "      recent_[w.index] = RecentAtomics{};\n", ""),
       ("rtl/rdma/rdma_top.sv", "        rec_valid_q[cfg_index_i[QpIdxBits-1:0]] <= '0;\n"
        "        rec_wr_q[cfg_index_i[QpIdxBits-1:0]]    <= '0;\n", "")]),
     ("vnic-pkey-member-both", "vnic", "two limited-member P_Keys accepted as a match (model and RTL)",

@@ -75,7 +75,7 @@ Request ParseRequest(const uint8_t* h, int frame_len, const ResponderCfg& r) {
   if (Load16(udp + 2) != params::kRdmaUdpPort || Load16(udp + 4) != q.end - l4) return fail(Drop::kMalformed);
   if ((bth[1] & 0x0F) != 0) return fail(Drop::kMalformed);  // transport version 0 only
   q.opcode = bth[0];
-  // not an RC opcode; a CNP (0x81) passes here and is counted as `cnp` after its ICRC (RdmaModel::Check)
+  // not an RC opcode; a CNP (0x81) passes here and is counted as `cnp` after its ICRC (RdmaCycleModel::Check)
   if (q.opcode > op::kFetchAdd && q.opcode != op::kCnp) return fail(Drop::kMalformed);
   q.pad = (bth[1] >> 4) & 3;
   q.hdr_len = static_cast<uint16_t>(l4 + 8 + 12 + ExtLen(q.opcode));

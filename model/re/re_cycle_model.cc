@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "model/re/re_model.h"
+#include "model/re/re_packet_model.h"
 
 namespace nettwin::re {
 namespace {

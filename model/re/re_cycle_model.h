@@ -1,5 +1,5 @@
 // Cycle-accurate model of rtl/re/re_top.sv (docs/re-microarchitecture.md): same ports (ReIn/ReOut), same
-// ready/valid behaviour, latency and counters. The decisions are those of the golden ReModel (re_model.h),
+// ready/valid behaviour, latency and counters. The decisions are those of the golden RePacketModel (re_packet_model.h),
 // restated per context slot as the RTL makes them; tests compare the two on every vector.
 //
 //   ingress   stores each frame's first ReSegBeats beats in the input FIFO, parses the header (ParseSegment)

@@ -1,4 +1,4 @@
-// The reorder block's configuration file (`--config reorder.txt`, docs/conweave.md "Configuration"):
+// The reorder block's configuration file (`--config reorder.txt`, docs/reorder.md "Configuration"):
 // one `key value` per line, `#` comments. Every numeric key must appear once; `queue_allocation 4way|any`
 // is optional (default 4way, the spec's lookup), and so is `wire_format seed|conweave-p4` (default seed).
 #pragma once

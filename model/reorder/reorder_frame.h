@@ -1,6 +1,6 @@
 // Frame-level pieces of the reorder block, written the way the RTL computes them: the header parse of a
 // fabric frame's first 128 bytes, the per-beat removal of the ConWeave fields, the flow hash and the
-// control-packet builder. docs/conweave.md "Exact formats" defines every byte.
+// control-packet builder. docs/reorder.md "Exact formats" defines every byte.
 #pragma once
 
 #include <array>
@@ -34,7 +34,7 @@ struct CwMeta {
 
 // `win` = the first two beats (zero beyond the frame); `known_len` = the frame length if it ends within
 // the window, otherwise -1. The hash is left 0 (the RTL computes it a stage later, see FlowHash).
-// p4: conweave-p4's wire format (docs/conweave.md "Two wire formats"): BTH byte 8 = AckReq | opcode(2) |
+// p4: conweave-p4's wire format (docs/reorder.md "Two wire formats"): BTH byte 8 = AckReq | opcode(2) |
 // phase | epoch(2) | ask_reply | tail, the IP/UDP lengths not grown for the CW header. Its fields are
 // mapped to the seed's (op, epoch = epoch + phase, REROUTED = phase, TAIL), so nothing after the parse
 // depends on the format.
@@ -49,7 +49,7 @@ uint16_t FlowHash(const std::array<uint8_t, kKeyBytes>& key);
 // `next` (the successor fabric beat), the restored fields written, bytes beyond `out_bytes` zero.
 Beat StripBeat(const Beat& cur, const Beat& next, int k, const CwMeta& m, int out_bytes, bool last);
 
-// A control packet (docs/conweave.md): the mirrored header with MACs and IPs swapped, TTL/hop limit 64,
+// A control packet (docs/reorder.md): the mirrored header with MACs and IPs swapped, TTL/hop limit 64,
 // truncated after the CW header, the CW opcode `op` and epoch `epoch`, REROUTED = TAIL = 0, ICRC.
 struct CtrlFrame {
   std::array<uint8_t, kWindowBytes> bytes{};

@@ -1,6 +1,6 @@
 // Packet-level golden model of the ConWeave source-ToR rerouting block (docs/reroute.md): the per-flow
 // state, the path-status table and the decisions one packet makes, with no notion of cycles. The cycle model
-// (reroute_model.h) calls it once per decision, so both give the same packets by construction; tests also
+// (reroute_cycle_model.h) calls it once per decision, so both give the same packets by construction; tests also
 // drive it directly, packet by packet.
 #pragma once
 
@@ -79,7 +79,7 @@ class RerouteCore {
 
 // BTH byte 8 of a fabric frame (docs/reroute.md "Wire format"): the seed's AckReq | op(3) | epoch(2) |
 // REROUTED | TAIL, or (p4) conweave-p4's AckReq | opcode 1 DATA | phase | epoch(2) | ask_reply | tail, the
-// inverse of the reorder block's mapping (docs/conweave.md "Two wire formats").
+// inverse of the reorder block's mapping (docs/reorder.md "Two wire formats").
 uint8_t EncodeByte8(uint8_t nic_b8, uint8_t op, uint8_t epoch, bool rerouted, bool tail, bool p4);
 // A control packet parsed in the seed's format, re-read as conweave-p4's: REPLY phase 0 = RTT_REPLY, REPLY
 // phase 1 = CLEAR, NOTIFY = NOTIFY (op 0 otherwise: bad_control), epoch = conweave-p4's epoch + phase.

@@ -126,7 +126,7 @@ package nt_pkg;
   localparam int unsigned RdmaWqeBytes = 16;
   localparam int unsigned RdmaCqeBytes = 32;
 
-  // ---- ConWeave destination-ToR reorder queue (docs/conweave.md) ----
+  // ---- ConWeave destination-ToR reorder queue (docs/reorder.md) ----
   localparam int unsigned ReorderFlows = 1024;     // flow-table entries (config `flows` = a power of two <= this)
   localparam int unsigned ReorderQueues = 32;      // reorder queues (config `queues` = 4, 8, 16 or 32)
   localparam int unsigned ReorderWays = 4;         // queue allocation: 4-way associative (spec 3.4.2)

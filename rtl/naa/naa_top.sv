@@ -4,7 +4,7 @@
 // IPv4 to destination QP 1 goes to the CM; every other frame goes to the responder. The CM programs the
 // responder's QP when a connection is established or torn down; their response frames share the output
 // (a source keeps it from its first offered beat to its last beat taken; the CM first when both start).
-// State for state as model/naa/naa_model.cc; see docs/naa-microarchitecture.md.
+// State for state as model/naa/naa_cycle_model.cc; see docs/naa-microarchitecture.md.
 `include "nt_ports.svh"
 module naa_top
 (

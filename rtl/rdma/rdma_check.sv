@@ -1,5 +1,5 @@
 // The responder's decision for one buffered request: drop, or the job to run, its response and the QP's
-// new state (docs/rdma.md "Request processing"). Combinational; mirrors RdmaModel::Check().
+// new state (docs/rdma.md "Request processing"). Combinational; mirrors RdmaCycleModel::Check().
 module rdma_check
 (
   input  rdma_pkg::request_t   req_i,

@@ -10,7 +10,7 @@
 //   atomic executor: the oldest queued atomic not executed yet, once its word is in (read, or forwarded on
 //            chip from the atomic before it on the same word): Idle (compute) -> [AtWrite] -> AqWrite
 //   WQE prefetch: per QP a ring of RdmaWqeRing receive WQEs, read ahead whenever the host port is free.
-// State for state as model/rdma/rdma_model.cc; see docs/rdma-microarchitecture.md.
+// State for state as model/rdma/rdma_cycle_model.cc; see docs/rdma-microarchitecture.md.
 `include "nt_ports.svh"
 module rdma_top
 (

@@ -1,4 +1,4 @@
-// Types and combinational functions of the ConWeave reorder block (docs/conweave.md,
+// Types and combinational functions of the ConWeave reorder block (docs/reorder.md,
 // docs/reorder-microarchitecture.md). model/reorder/reorder_frame.cc computes the same functions in C++.
 package reorder_pkg;
 
@@ -96,7 +96,7 @@ package reorder_pkg;
   endfunction
 
   // Header parse of a fabric frame's first two beats; known_len < 0: the frame is longer than that.
-  // p4: conweave-p4's wire format (docs/conweave.md "Two wire formats"): BTH byte 8 = AckReq | opcode(2) |
+  // p4: conweave-p4's wire format (docs/reorder.md "Two wire formats"): BTH byte 8 = AckReq | opcode(2) |
   // phase | epoch(2) | ask_reply | tail, IP/UDP lengths not grown for the CW header; mapped to the seed's
   // fields (op, epoch = epoch + phase, REROUTED = phase, TAIL), so nothing after the parse changes.
   function automatic meta_t parse_cw(logic [nt_pkg::WindowBits-1:0] w, int known_len, logic p4);

@@ -1,10 +1,10 @@
-// ConWeave destination-ToR reorder queue (docs/conweave.md, docs/reorder-microarchitecture.md).
+// ConWeave destination-ToR reorder queue (docs/reorder.md, docs/reorder-microarchitecture.md).
 // Fabric frames in (ConWeave fields in the BTH + 4-byte CW header); the NIC's frames out to the host, in
 // order per flow; control packets (RTT_REPLY, CLEAR, NOTIFY) out on a second stream.
 // Stages: I ingress (reorder_ingress: lookahead, parse, CW removal, cell writes), D decision (flow table,
 // epochs, queues), T resume timer (one queue per cycle), R reader (output FIFO of packets and released
 // queues), C control (reorder_ctrl_gen). D, T and R share the queue and buffer state, so they live here.
-// model/reorder/reorder_model.cc is the cycle-accurate model of this module.
+// model/reorder/reorder_cycle_model.cc is the cycle-accurate model of this module.
 `include "nt_ports.svh"
 module reorder_top
 (

@@ -1,6 +1,6 @@
 // ConWeave source-ToR rerouting block (docs/reroute.md, "Cycle behaviour"): host frames in (s), control
 // packets back from destination ToRs in (r), fabric frames with their path out (m, m_path). Stages, as
-// model/reroute/reroute_model.cc:
+// model/reroute/reroute_cycle_model.cc:
 //   A  host ingress into one of two frame banks (store-and-forward), s_ready low while a complete frame
 //      waits for the decision
 //   K  control ingress: the first two beats of a control packet, r_ready low while one waits

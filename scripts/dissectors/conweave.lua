@@ -1,5 +1,5 @@
 -- conweave.lua: tshark/Wireshark dissector for ConWeave fabric and control packets
--- (docs/conweave.md "Where the ConWeave fields ride", "Exact formats", "Control packets").
+-- (docs/reorder.md "Where the ConWeave fields ride", "Exact formats", "Control packets").
 --
 -- RoCEv2 = Ethernet / IPv4 or IPv6 / UDP dport 4791 / BTH (12 bytes) / ... / ICRC (4 bytes).
 -- In a ConWeave fabric or control packet:
@@ -19,7 +19,7 @@
 -- header removed) to the built-in RoCEv2 dissector, so RETH / ImmDt / AETH are decoded as well (a control
 -- packet carries no extension headers, so the built-in dissector may call that part malformed).
 --
--- conweave.wire_format:conweave-p4 reads conweave-p4's layout instead (docs/conweave.md "Two wire formats";
+-- conweave.wire_format:conweave-p4 reads conweave-p4's layout instead (docs/reorder.md "Two wire formats";
 -- conweave-project/conweave-p4 39b34be headers.p4): BTH byte 8 = AckReq | opcode (bits 6..5: 0 nothing,
 -- 1 DATA, 2 REPLY, 3 NOTIFY) | phase (bit 4) | epoch (bits 3..2) | ask_reply (bit 1) | tail (bit 0), the CW
 -- header only when the opcode is not 0, and on DATA the IP/UDP lengths do not count it (so the ICRC lies

@@ -14,7 +14,7 @@ from nettwin.lb.layers import (EVIO6_PROTO, LB_HDR_LEN, LB_MAGIC, LB_PORT, LB_VE
 from nettwin.rdma.layers import (AETH, BTH, OP, OP_NAME, ROCE_PORT, AtomicAckETH, AtomicETH,  # noqa: F401
                                  ImmDt, RETH, build_request, check_icrc, fix_ipv4_checksum, icrc,
                                  op_name, set_icrc)
-# ConWeave fabric format (docs/conweave.md "Exact formats"): raw-byte helpers on RoCEv2 frames.
+# ConWeave fabric format (docs/reorder.md "Exact formats"): raw-byte helpers on RoCEv2 frames.
 from nettwin.reorder.layers import (CW, CW_CLEAR, CW_HDR_LEN, CW_NAME, CW_NORMAL, CW_NOTIFY,  # noqa: F401
                                     CW_RTT_REPLY, CW_RTT_REQUEST, ECN_CE, cw_byte8, decode_cw,
                                     field_at, flow_key, key_str, make_control, parse, to_fabric, to_nic)

@@ -28,7 +28,7 @@ COMMANDS = [
     (["reorder"], "apps/reorder_command.cc", None, None),
     (["reroute"], "apps/reroute_command.cc", None, None),
     (["vnic"], "apps/vnic_command.cc", None, None),
-    (["cw-loop"], "apps/cwloop_command.cc", None, None),
+    (["cwloop"], "apps/cwloop_command.cc", None, None),
 ]
 HOST_OPTIONS_FILE = "apps/host_memory_options.h"
 COMMON_OPTIONS_FILE = "apps/cli_args.cc"

@@ -85,8 +85,10 @@ check "vnic: --stats in a missing directory" 2 "cannot create (directory '$T/nod
 check "vnic: a pcap as --ports" 2 "eth.pcap: not a text file (byte 0x00 at offset" \
   "$N" vnic --config "$T/vnic/vnic.txt" --direction encap --in "$T/vnic/eth.pcap" --out "$T/o.pcap" \
   --ports "$T/vnic/eth.pcap"
-check "cw-loop: --out-dir in a missing directory" 2 "cannot create (directory '$T/nodir/x' does not exist)" \
-  "$N" cw-loop --out-dir "$T/nodir/x" --packets 5
+check "cwloop: --out-dir in a missing directory" 2 "cannot create (directory '$T/nodir/x' does not exist)" \
+  "$N" cwloop --out-dir "$T/nodir/x" --packets 5
+check "old name cw-loop: --out-dir in a missing directory" 2 "cannot create (directory '$T/nodir/x' does not exist)" \
+  "$N" cw-loop --out-dir "$T/nodir/x" --packets 5  # the old name
 check "lb-plan: a pcap as --tables" 2 "lb.pcap: not a text file (byte 0x00 at offset" \
   "$N" lb-plan --tables "$T/lb.pcap" --members "$T/esc.txt" --boundary 5 --out "$T/s.txt" --cleanup-out "$T/c.txt"
 

@@ -11,7 +11,7 @@
 
 #include "model/naa/naa_config.h"
 #include "model/naa/naa_mad.h"
-#include "model/naa/naa_model.h"
+#include "model/naa/naa_cycle_model.h"
 #include "tb/fuzz/fuzz_util.h"
 #include "tb/tests/naa_frames.h"
 
@@ -49,8 +49,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::copy(f.begin(), f.begin() + std::min(f.size(), b.size()), b.begin());
     (void)ParseCm(b, static_cast<int>(f.size()), f.size() > b.size(), 0, config.rdma.responder);
   }
-  NaaModel& m = fuzz::Pristine<NaaModel>([] {
-    NaaModel fresh;
+  NaaCycleModel& m = fuzz::Pristine<NaaCycleModel>([] {
+    NaaCycleModel fresh;
     fresh.Reset();
     for (const CfgWrite& w : config.Writes()) {
       NaaIn in;

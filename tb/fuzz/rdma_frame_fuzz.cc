@@ -2,7 +2,7 @@
 // model's ingress (beats on the stream port; DMA reads answered with zeros), configured from the atomic
 // vector's responder.txt. Besides the sanitizers: every frame is counted in and the model drains.
 #include "model/rdma/rdma_config.h"
-#include "model/rdma/rdma_model.h"
+#include "model/rdma/rdma_cycle_model.h"
 #include "model/rdma/rdma_packet.h"
 #include "tb/fuzz/fuzz_util.h"
 
@@ -17,8 +17,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::copy(f.begin(), f.begin() + std::min<size_t>(f.size(), kHdrWindow), hdr);
     (void)ParseRequest(hdr, static_cast<int>(f.size()), config.responder);
   }
-  RdmaModel& m = fuzz::Pristine<RdmaModel>([] {
-    RdmaModel fresh;
+  RdmaCycleModel& m = fuzz::Pristine<RdmaCycleModel>([] {
+    RdmaCycleModel fresh;
     fresh.Reset();
     fuzz::Program<RdmaIn>(&fresh, config.Writes());
     return fresh;

@@ -6,7 +6,7 @@
 // differential check -- the two models' counters and drops must agree, and every frame is counted in and
 // accounted for.
 #include "model/re/re_cycle_model.h"
-#include "model/re/re_model.h"
+#include "model/re/re_packet_model.h"
 #include "tb/fuzz/fuzz_util.h"
 
 using namespace nettwin;
@@ -22,7 +22,7 @@ void RunFormat(const std::vector<std::vector<uint8_t>>& frames, HeaderFormat for
   cfg.buffer_bytes = 2000;
   cfg.timeout_us = 1.0;
   if (host) cfg.buffer = BufferMode::kHost;
-  ReModel golden(cfg);
+  RePacketModel golden(cfg);
   for (size_t i = 0; i < frames.size(); ++i) golden.Push(Packet{frames[i], i * kStepNs});
   golden.Finish();
 

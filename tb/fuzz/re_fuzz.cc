@@ -8,7 +8,7 @@
 #include <set>
 #include <stdexcept>
 
-#include "model/re/re_model.h"
+#include "model/re/re_packet_model.h"
 #include "tb/fuzz/fuzz_util.h"
 
 using namespace nettwin;
@@ -53,7 +53,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   if (!nul) return 0;
   cfg.buffer_bytes = std::min<uint32_t>(cfg.buffer_bytes, 1 << 17);  // keep each execution cheap
-  ReModel m(cfg);
+  RePacketModel m(cfg);
   uint64_t t = 0;
   std::set<uint32_t> keys;
   for (const auto& f : fuzz::Frames(nul + 1, size - text_len - 1, 16, 2000)) {

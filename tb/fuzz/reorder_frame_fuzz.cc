@@ -3,7 +3,7 @@
 // packets time out). Besides the sanitizers: every frame is counted in.
 #include "model/reorder/reorder_config.h"
 #include "model/reorder/reorder_frame.h"
-#include "model/reorder/reorder_model.h"
+#include "model/reorder/reorder_cycle_model.h"
 #include "tb/fuzz/fuzz_util.h"
 
 using namespace nettwin;
@@ -18,8 +18,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const CwMeta m = ParseCw(win.data(), known);
     (void)FlowHash(m.key);
   }
-  ReorderModel& model = fuzz::Pristine<ReorderModel>([] {
-    ReorderModel fresh;
+  ReorderCycleModel& model = fuzz::Pristine<ReorderCycleModel>([] {
+    ReorderCycleModel fresh;
     fresh.Reset();
     return fresh;
   });

@@ -7,7 +7,7 @@
 
 #include "model/vnic/vnic_config.h"
 #include "model/vnic/vnic_format.h"
-#include "model/vnic/vnic_model.h"
+#include "model/vnic/vnic_cycle_model.h"
 #include "tb/fuzz/fuzz_util.h"
 
 using namespace nettwin;
@@ -28,8 +28,8 @@ const Tables& Config() {
   return t;
 }
 
-VnicModel Programmed(Direction dir, const Tables& t) {
-  VnicModel m(dir);
+VnicCycleModel Programmed(Direction dir, const Tables& t) {
+  VnicCycleModel m(dir);
   m.Reset();
   fuzz::Program<VnicIn>(&m, ConfigWrites(t));
   return m;
@@ -70,8 +70,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     if (drop) ++want_drops[drop];
   }
-  VnicModel& model = encap ? fuzz::Pristine<VnicModel, 1>([&t] { return Programmed(Direction::kEncap, t); })
-                            : fuzz::Pristine<VnicModel, 0>([&t] { return Programmed(Direction::kDecap, t); });
+  VnicCycleModel& model = encap ? fuzz::Pristine<VnicCycleModel, 1>([&t] { return Programmed(Direction::kEncap, t); })
+                            : fuzz::Pristine<VnicCycleModel, 0>([&t] { return Programmed(Direction::kDecap, t); });
   std::vector<std::vector<uint8_t>> got;
   std::vector<uint8_t> got_ports, cur;
   Counters last;

@@ -1,6 +1,6 @@
 #include "tb/naa/naa_run.h"
 
-#include "model/naa/naa_model.h"
+#include "model/naa/naa_cycle_model.h"
 #include "tb/naa/naa_binding.h"
 #include "tb/naa/naa_rtl.h"
 
@@ -26,7 +26,7 @@ NaaRunReport RunNaa(const NaaConfig& config, const std::vector<Packet>& packets,
   };
   const tb::ReplaySpec spec{"client frame", "endpoint frame", cfg.mismatch_trace};
   auto b = tb::RunBlock<NaaBinding, NaaSide>(
-      cfg.engine, [] { return MakeNaaRtl(); }, [] { return std::make_unique<NaaModel>(); }, make_side, packets,
+      cfg.engine, [] { return MakeNaaRtl(); }, [] { return std::make_unique<NaaCycleModel>(); }, make_side, packets,
       cfg.opt, spec);
   rep.run = std::move(b.run);
   rep.last = b.last;

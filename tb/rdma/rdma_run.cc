@@ -1,6 +1,6 @@
 #include "tb/rdma/rdma_run.h"
 
-#include "model/rdma/rdma_model.h"
+#include "model/rdma/rdma_cycle_model.h"
 #include "tb/rdma/rdma_binding.h"
 #include "tb/rdma/rdma_rtl.h"
 
@@ -44,7 +44,7 @@ RdmaRunReport RunRdma(const RdmaConfig& config, const std::vector<Packet>& packe
   };
   const tb::ReplaySpec spec{"request", "response", cfg.mismatch_trace};
   auto b = tb::RunBlock<RdmaBinding, RecordingSide>(
-      cfg.engine, [] { return std::make_unique<RdmaRtl>(); }, [] { return std::make_unique<RdmaModel>(); },
+      cfg.engine, [] { return std::make_unique<RdmaRtl>(); }, [] { return std::make_unique<RdmaCycleModel>(); },
       make_side, packets, cfg.opt, spec);
   rep.run = std::move(b.run);
   rep.counters = b.last.counters;

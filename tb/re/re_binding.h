@@ -10,7 +10,7 @@
 
 #include "model/common/packet.h"
 #include "model/re/re_cycle_model.h"
-#include "model/re/re_model.h"
+#include "model/re/re_packet_model.h"
 #include "tb/common/harness.h"
 #include "tb/common/host_memory.h"
 #include "re_compare.h"  // NOLINT(build/include_subdir): generated from rtl/re/data/re.json

@@ -1,5 +1,5 @@
 // C++ builders of ConWeave fabric frames for tests and benchmarks (the same format
-// scripts/nettwin/reorder/layers.py writes, docs/conweave.md "Exact formats"): a NIC frame from
+// scripts/nettwin/reorder/layers.py writes, docs/reorder.md "Exact formats"): a NIC frame from
 // rdma::BuildRequest with the ConWeave fields placed in the BTH and the 4-byte CW header inserted.
 #pragma once
 

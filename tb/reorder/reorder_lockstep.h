@@ -5,14 +5,14 @@
 #include <optional>
 #include <string>
 
-#include "model/reorder/reorder_model.h"
+#include "model/reorder/reorder_cycle_model.h"
 #include "tb/common/clocked_lockstep.h"
 #include "tb/reorder/reorder_binding.h"
 #include "tb/reorder/reorder_rtl.h"
 
 namespace nettwin::reorder {
 
-class ReorderLockstep : public tb::ClockedLockstep<ReorderModel, ReorderRtl, ReorderIn, ReorderOut> {
+class ReorderLockstep : public tb::ClockedLockstep<ReorderCycleModel, ReorderRtl, ReorderIn, ReorderOut> {
  private:
   std::optional<std::string> Differ(const ReorderOut& m, const ReorderOut& r) override {
     auto d = ReorderBinding::Compare(r, m);

@@ -2,7 +2,7 @@
 
 #include <memory>
 
-#include "model/reorder/reorder_model.h"
+#include "model/reorder/reorder_cycle_model.h"
 #include "tb/reorder/reorder_rtl.h"
 
 namespace nettwin::reorder {
@@ -25,7 +25,7 @@ ReorderRunReport RunReorder(const ReorderCfg& cfg, const std::vector<Packet>& pa
   const tb::ReplaySpec spec{"arrival", "delivered frame", rc.mismatch_trace,
                             64, " (RTL; model_* inputs = the model's outputs)"};
   auto b = tb::RunBlock<ReorderBinding, ReorderSide>(
-      rc.engine, [] { return std::make_unique<ReorderRtl>(); }, [] { return std::make_unique<ReorderModel>(); },
+      rc.engine, [] { return std::make_unique<ReorderRtl>(); }, [] { return std::make_unique<ReorderCycleModel>(); },
       [&](bool) {
         return std::make_unique<ReorderSide>(cfg, T0(packets), opt.clock_mhz, rc.ctrl_backpressure,
                                              opt.seed * 2 + 3);

@@ -5,14 +5,14 @@
 #include <optional>
 #include <string>
 
-#include "model/reroute/reroute_model.h"
+#include "model/reroute/reroute_cycle_model.h"
 #include "reroute_compare.h"
 #include "tb/common/clocked_lockstep.h"
 #include "tb/reroute/reroute_rtl.h"
 
 namespace nettwin::reroute {
 
-class RerouteLockstep : public tb::ClockedLockstep<RerouteModel, RerouteRtl, RerouteIn, RerouteOut> {
+class RerouteLockstep : public tb::ClockedLockstep<RerouteCycleModel, RerouteRtl, RerouteIn, RerouteOut> {
  public:
   // Self-test of the comparison: the next output beat of the model is compared as if one bit differed.
   void InjectFlip() { inject_ = true; }

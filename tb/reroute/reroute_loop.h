@@ -1,7 +1,7 @@
 // The closed loop of issue 26 at cycle level, shared by the model tests and the lockstep tests: hosts'
-// flows -> the source ToR under test (`Src`: RerouteModel, or the lockstep pair) -> a 4-path fabric (per-path
+// flows -> the source ToR under test (`Src`: RerouteCycleModel, or the lockstep pair) -> a 4-path fabric (per-path
 // FIFO, 5 us, +60 us and CE marks on the congested path; the congestion moves from path 0 to path 2 at
-// 1.2 ms) -> the destination ToR's cycle model (reorder::ReorderModel) -> hosts; reorder's control packets go
+// 1.2 ms) -> the destination ToR's cycle model (reorder::ReorderCycleModel) -> hosts; reorder's control packets go
 // back through the fabric in 2 us. 250 MHz, the microsecond clock = cycle / 250.
 #pragma once
 
@@ -18,14 +18,14 @@
 #include "model/common/bytes.h"
 #include "model/common/checksum.h"
 #include "model/reorder/reorder_frame.h"
-#include "model/reorder/reorder_model.h"
+#include "model/reorder/reorder_cycle_model.h"
 #include "model/reroute/reroute_types.h"
 #include "tb/reorder/reorder_frames.h"
 
 namespace nettwin::reroute {
 
 // What the destination ToR mirrors back for a fabric frame (the reorder block's own builder), optionally with
-// another PathID (a NOTIFY for that path); p4: in conweave-p4's wire format (docs/conweave.md "Two wire
+// another PathID (a NOTIFY for that path); p4: in conweave-p4's wire format (docs/reorder.md "Two wire
 // formats"), the seed's epoch given as for the seed's format.
 inline std::vector<uint8_t> MirrorControl(const std::vector<uint8_t>& fabric, uint8_t op, uint8_t epoch,
                                           int path = -1, bool p4 = false) {
@@ -53,7 +53,7 @@ LoopResult RunClosedLoop(Src* src, double bp, uint64_t seed, bool p4 = false) {
   std::mt19937_64 rng(seed);
   RerouteOut so_last;
   constexpr int kClockMhz = 250;
-  reorder::ReorderModel dst;
+  reorder::ReorderCycleModel dst;
   RerouteIn si;
   si.cfg.paths = 4;
   si.cfg.p4_format = p4;

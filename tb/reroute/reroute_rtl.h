@@ -1,5 +1,5 @@
 // The Verilated reroute_top inside reroute_tb_top.sv (generated: a model_* input beside every output) behind
-// ClockedBlock, for lockstep with model/reroute/reroute_model.h: the generated RerouteRtlPorts
+// ClockedBlock, for lockstep with model/reroute/reroute_cycle_model.h: the generated RerouteRtlPorts
 // (rtl/reroute/data/reroute.json, docs/blockgen.md) is the whole adapter.
 #pragma once
 

@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "model/re/re_model.h"
+#include "model/re/re_packet_model.h"
 #include "tb/tests/error_message.h"
 
 namespace nettwin {

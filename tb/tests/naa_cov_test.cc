@@ -1,6 +1,6 @@
 // The paths of the endpoint's requester, controller, kernels and DMA arbiter that the scenario tests leave out
 // (docs/coverage-review.md, "NAA requester, controller, kernels"): each test reaches RTL lines the coverage
-// review found unreached, through the whole naa_top against NaaModel compared every cycle. What each test
+// review found unreached, through the whole naa_top against NaaCycleModel compared every cycle. What each test
 // expects is counted here from the frames it sends (one drop or error per frame of a kind), never taken from
 // the model.
 #include <gtest/gtest.h>

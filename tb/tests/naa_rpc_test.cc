@@ -1,4 +1,4 @@
-// The whole endpoint with its controller (naa_top with naa_ctl, against NaaModel with NaaCtl), compared every
+// The whole endpoint with its controller (naa_top with naa_ctl, against NaaCycleModel with NaaCtl), compared every
 // cycle: CM connect -> MRSP SEND (0x01) -> the 0x02 answer SEND; the client's WRITEs into the granted regions
 // and its WRITE_WITH_IMM (fn 1 add, 2 CRC-32, 3 copy) -> the result WRITE(s) with immediate 0 to the client's
 // host region, ACKed by the client (gates); every error answer; a second MRSP replacing the grant; a disconnect

@@ -11,7 +11,7 @@
 #include "model/common/bytes.h"
 #include "model/naa/naa_config.h"
 #include "model/naa/naa_mad.h"
-#include "model/naa/naa_model.h"
+#include "model/naa/naa_cycle_model.h"
 #include "model/rdma/rdma_packet.h"
 #include "tb/naa/naa_run.h"
 #include "tb/rdma/rdma_requests.h"

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "model/common/bytes.h"
-#include "model/rdma/rdma_model.h"
+#include "model/rdma/rdma_cycle_model.h"
 #include "tb/common/harness.h"
 #include "tb/common/host_memory.h"
 #include "tb/rdma/rdma_binding.h"
@@ -90,7 +90,7 @@ Result RunReconfig(const RdmaConfig& first, const RdmaConfig& second, const std:
   for (const auto& r : reqs) pkts.push_back(Packet{BuildRequest(r), 0});
   tb::HostMemory mem(20, 5, 16, 250);
   RdmaRtl rtl;
-  RdmaModel model;
+  RdmaCycleModel model;
   tb::Harness<RdmaBinding> h(&rtl, &model);
   ReconfigSide side(first.Writes(), &mem, at, QpWrites(second));
   tb::RunOptions o;

@@ -6,7 +6,7 @@
 #include <functional>
 #include <random>
 
-#include "model/re/re_model.h"
+#include "model/re/re_packet_model.h"
 #include "tb/re/re_frames.h"
 #include "tb/re/re_run.h"
 
@@ -42,7 +42,7 @@ ReRunReport CheckOne(const std::vector<Packet>& segs, const Case& c) {
   gc.lb_header = c.cfg.lb_header;
   gc.buffer = c.cfg.buffer;
   gc.host_base = c.cfg.host_base;
-  ReModel g(gc);
+  RePacketModel g(gc);
   for (const Packet& p : segs) g.Push(p);
   g.Finish();
   const ReCounters& gcnt = g.counters();

@@ -11,7 +11,7 @@
 #include "model/common/bytes.h"
 #include "model/reorder/reorder_config.h"
 #include "model/reorder/reorder_frame.h"
-#include "model/reorder/reorder_model.h"
+#include "model/reorder/reorder_cycle_model.h"
 #include "tb/reorder/reorder_binding.h"
 #include "tb/reorder/reorder_frames.h"
 #include "tb/reorder/reorder_rtl.h"
@@ -104,7 +104,7 @@ uint32_t TestCrc32(const std::vector<uint8_t>& d) {
   return ~c;
 }
 
-// The control packet docs/conweave.md's rules make of fabric frame `fab`, computed here from those rules
+// The control packet docs/reorder.md's rules make of fabric frame `fab`, computed here from those rules
 // (not by the model's BuildControl): truncated after the CW header, Ethernet and IP addresses swapped,
 // TTL / hop limit 64, IP and UDP lengths of the truncated packet, IPv4 checksum from scratch (RFC 1071),
 // BTH byte 8 = AckReq | op | epoch, then the RoCEv2 ICRC over the masked pseudo-packet (8 bytes of ones,
@@ -759,10 +759,10 @@ TEST(Reorder, MutatedFramesAreCountedNeverHang) {
 }
 
 // A model that corrupts its first control beat: lockstep must stop there, naming the control stream's byte.
-class FaultyModel : public ReorderModel {
+class FaultyModel : public ReorderCycleModel {
  public:
   const ReorderOut& Eval(const ReorderIn& in) override {
-    out_ = ReorderModel::Eval(in);
+    out_ = ReorderCycleModel::Eval(in);
     if (out_.c.valid && !flipped_) {
       out_.c.beat.data[50] ^= 0x10;
       flipped_ = true;
@@ -827,7 +827,7 @@ TEST(ReorderConfig, ParsesAndRejectsPrecisely) {
   EXPECT_EQ(err("flows 4\nqueue_allocation lru\n" + ok), "r.txt:2: token 'lru': queue_allocation must be 4way or any");
   EXPECT_FALSE(c.any_queue);
   EXPECT_TRUE(ParseConfig("flows 4\nqueue_allocation any\n" + ok, "r.txt").any_queue);
-  // conweave-p4's wire format (docs/conweave.md "Two wire formats"): optional, once, two words
+  // conweave-p4's wire format (docs/reorder.md "Two wire formats"): optional, once, two words
   EXPECT_FALSE(c.p4_format);
   EXPECT_TRUE(ParseConfig("flows 4\nwire_format conweave-p4\n" + ok, "r.txt").p4_format);
   EXPECT_FALSE(ParseConfig("flows 4\nwire_format seed\n" + ok, "r.txt").p4_format);

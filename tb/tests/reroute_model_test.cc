@@ -1,7 +1,7 @@
 // ConWeave source-ToR block (docs/reroute.md): the golden model packet by packet (each rerouting condition,
 // RTT request / reply / cutoff, NOTIFY, TAIL / epoch marking, timestamp wrap, flow-table overflow), the cycle
 // model's stream behaviour (backpressure, conservation), and the closed loop with the destination ToR's
-// cycle model (reorder::ReorderModel): hosts -> reroute -> a 4-path fabric with one congested path ->
+// cycle model (reorder::ReorderCycleModel): hosts -> reroute -> a 4-path fabric with one congested path ->
 // reorder -> hosts, control packets back. Expected fabric frames come from the reorder tests' own encoder
 // (tb/reorder/reorder_frames.h ToFabric), control packets from the reorder block's builder, and delivery
 // order from the reorder block: nothing here is hand-written bytes.
@@ -17,9 +17,9 @@
 #include "model/common/bytes.h"
 #include "model/common/checksum.h"
 #include "model/reorder/reorder_frame.h"
-#include "model/reorder/reorder_model.h"
+#include "model/reorder/reorder_cycle_model.h"
 #include "model/reroute/reroute_core.h"
-#include "model/reroute/reroute_model.h"
+#include "model/reroute/reroute_cycle_model.h"
 #include "tb/reorder/reorder_frames.h"
 #include "tb/reroute/reroute_loop.h"
 
@@ -447,7 +447,7 @@ TEST(RerouteP4Format, ControlInTheOtherFormatIsNotTakenForControl) {
 // ---- cycle model ----
 
 struct Cyc {
-  RerouteModel m;
+  RerouteCycleModel m;
   RerouteIn in;
   uint64_t cycle = 0;
   std::vector<std::vector<uint8_t>> out;
@@ -539,13 +539,13 @@ TEST(RerouteCycle, LatencyIsTheFrameThenOneDecisionCycle) {
 // ---- the closed loop with the destination ToR's cycle model (tb/reroute/reroute_loop.h) ----
 
 TEST(RerouteClosedLoop, FlowsAvoidTheCongestedPathAndArriveInOrderExactlyOnce) {
-  RerouteModel src;
+  RerouteCycleModel src;
   LoopResult r = RunClosedLoop(&src, 0.0, 1);
   ExpectLoopOk(r);
 }
 
 TEST(RerouteClosedLoop, WithFabricBackpressure) {
-  RerouteModel src;
+  RerouteCycleModel src;
   LoopResult r = RunClosedLoop(&src, 0.3, 2);
   ExpectLoopOk(r);
 }
@@ -554,7 +554,7 @@ TEST(RerouteClosedLoop, WithFabricBackpressure) {
 // reads the control packets the reorder block sends (issue 26 item 2).
 TEST(RerouteClosedLoop, ConweaveP4WireFormat) {
   for (double bp : {0.0, 0.3}) {
-    RerouteModel src;
+    RerouteCycleModel src;
     LoopResult r = RunClosedLoop(&src, bp, 3, true);
     ExpectLoopOk(r);
   }

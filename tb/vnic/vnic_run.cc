@@ -3,7 +3,7 @@
 #include <memory>
 
 #include "model/vnic/vnic_config.h"
-#include "model/vnic/vnic_model.h"
+#include "model/vnic/vnic_cycle_model.h"
 #include "tb/vnic/vnic_binding.h"
 #include "tb/vnic/vnic_rtl.h"
 
@@ -15,7 +15,7 @@ VnicRunReport RunVnic(const Tables& tables, const std::vector<Packet>& packets, 
   const tb::ReplaySpec spec{enc ? "Ethernet frame" : "16B packet", enc ? "16B packet" : "frame",
                             rc.mismatch_trace};
   auto b = tb::RunBlock<VnicBinding, VnicSide>(
-      rc.engine, [&] { return MakeVnicRtl(rc.dir); }, [&] { return std::make_unique<VnicModel>(rc.dir); },
+      rc.engine, [&] { return MakeVnicRtl(rc.dir); }, [&] { return std::make_unique<VnicCycleModel>(rc.dir); },
       [&](bool) { return std::make_unique<VnicSide>(ConfigWrites(tables), in_ports); }, packets, rc.opt, spec);
   VnicRunReport rep;
   rep.run = std::move(b.run);

@@ -421,7 +421,7 @@ class PackedAndSharedTest(unittest.TestCase):
         self.assertIn('j << "  \\"segments_in\\": " << c.segments_in', st)
         self.assertIn('<< "\\"runt\\": " << c.drops[0]', st)
         self.assertIn("g.drops[i] = c.drops[i + 1];", st)
-        self.assertIn('#include "model/re/re_model.h"', st)
+        self.assertIn('#include "model/re/re_packet_model.h"', st)
 
     def test_include_takes_the_other_blocks_ports(self):
         d = {"block": "x", "namespace": "nettwin::x", "struct_prefix": "X", "rtl_top": "x_top", "tb_top": None,

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Independent checker of a `nettwin cw-loop` run (the ConWeave closed loop, docs/cwloop.md).
+"""Independent checker of a `nettwin cwloop` run (the ConWeave closed loop, docs/cwloop.md).
 
   PYTHONPATH=scripts /usr/bin/python3 -m nettwin.cwloop.check --dir D
 

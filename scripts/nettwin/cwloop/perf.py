@@ -1,4 +1,4 @@
-"""Flow completion times and reorder-queue occupancy of `nettwin cw-loop` runs, ECMP alone against ConWeave
+"""Flow completion times and reorder-queue occupancy of `nettwin cwloop` runs, ECMP alone against ConWeave
 (issue 26 item 4; docs/PERF.md "ConWeave against ECMP"), from the runs' own captures:
 
   PYTHONPATH=scripts /usr/bin/python3 -m nettwin.cwloop.perf --nettwin build/nettwin_cwloop --seeds 5 --out-dir DIR [--engine E]
@@ -39,7 +39,7 @@ def pct(xs, p):
 
 
 def measure(d):
-    """FCTs (us), out-of-order frames and the run's occupancy from a cw-loop output directory."""
+    """FCTs (us), out-of-order frames and the run's occupancy from a cwloop output directory."""
     from nettwin.common.pcap import read_pcap  # Scapy: only when measuring
     from nettwin.reorder.layers import parse
     first, last, top, ooo = {}, {}, {}, 0
@@ -134,7 +134,7 @@ def main():
         for mode in ("ecmp", "conweave"):
             for seed in range(1, a.seeds + 1):
                 d = os.path.join(a.out_dir, "%s_%s_%d" % (cfg.replace("/", "_"), mode, seed))
-                cmd = [a.nettwin, "cw-loop", "--out-dir", d, "--seed", str(seed), "--engine", a.engine] + COMMON + \
+                cmd = [a.nettwin, "cwloop", "--out-dir", d, "--seed", str(seed), "--engine", a.engine] + COMMON + \
                     flags + (["--ecmp"] if mode == "ecmp" else [])
                 r = subprocess.run(cmd, capture_output=True, text=True)
                 if r.returncode != 0:

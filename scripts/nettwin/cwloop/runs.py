@@ -1,6 +1,6 @@
 """The ConWeave closed loop's regression runs (issue 26 items 3 and 4; API: nettwin/regress/run.py).
 
-Each run is one `nettwin cw-loop --engine lockstep` (docs/cwloop.md): seeded hosts' flows through the source ToR
+Each run is one `nettwin cwloop --engine lockstep` (docs/cwloop.md): seeded hosts' flows through the source ToR
 (reroute RTL and model in lockstep), the fabric model (moving congestion, ECN, loss), the destination ToR
 (reorder RTL and model in lockstep) and back, checked by nettwin.cwloop.check (per flow in order, exactly once, byte
 for byte; reroute_check's three conditions at every reroute; at most two paths in flight per flow; hold times within
@@ -61,7 +61,7 @@ def runs(opts):
         for seed in opts.seeds(1 if opts.quick else nseeds):
             d = os.path.join(opts.work, "cwloop_%s_%d" % (sc, seed))
             stats = os.path.join(d, "src_stats.json")
-            cmd = [opts.nettwin, "cw-loop", "--out-dir", d, "--seed", str(seed), "--engine", "lockstep"] + flags
+            cmd = [opts.nettwin, "cwloop", "--out-dir", d, "--seed", str(seed), "--engine", "lockstep"] + flags
             checks = [("cwloop_check", [PY, "-m", "nettwin.cwloop.check", "--dir", d])]
             outs = [os.path.join(d, n) for n in ("hosts.pcap", "fabric_in.pcap", "fabric_out.pcap", "fabric_lost.pcap",
                                                  "delivered.pcap", "ctrl_dst.pcap", "control.pcap", "ctrl_lost.pcap",

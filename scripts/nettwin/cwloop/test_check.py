@@ -1,4 +1,4 @@
-"""nettwin.cwloop.check fails what it must: a run of `nettwin cw-loop` (model engine) passes, and the same run with
+"""nettwin.cwloop.check fails what it must: a run of `nettwin cwloop` (model engine) passes, and the same run with
 its captures altered the ways a wrong destination ToR would alter them fails; and the loop's lockstep stops at
 an injected divergence.
 
@@ -17,13 +17,13 @@ from nettwin.cwloop import check
 from nettwin.reorder.layers import parse
 
 
-class CwLoopCheckTest(unittest.TestCase):
+class CwloopCheckTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.tmp = tempfile.mkdtemp(prefix="cwloop_test_")
         cls.run_dir = os.path.join(cls.tmp, "run")
         nettwin = os.environ.get("NETTWIN", "build/nettwin_cwloop")
-        subprocess.run([nettwin, "cw-loop", "--out-dir", cls.run_dir, "--engine", "model", "--seed", "3",
+        subprocess.run([nettwin, "cwloop", "--out-dir", cls.run_dir, "--engine", "model", "--seed", "3",
                         "--congested", "2", "--loss", "0.02"], check=True, capture_output=True)
 
     @classmethod
@@ -45,7 +45,7 @@ class CwLoopCheckTest(unittest.TestCase):
 
     def test_lockstep_reports_an_injected_divergence(self):
         nettwin = os.environ.get("NETTWIN", "build/nettwin_cwloop")
-        r = subprocess.run([nettwin, "cw-loop", "--out-dir", os.path.join(self.tmp, "inj"), "--seed", "1",
+        r = subprocess.run([nettwin, "cwloop", "--out-dir", os.path.join(self.tmp, "inj"), "--seed", "1",
                             "--inject-divergence", "5000"], capture_output=True, text=True)
         self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
         self.assertIn("LOCKSTEP MISMATCH: source ToR (reroute): cycle 5355", r.stderr)

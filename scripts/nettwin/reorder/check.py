@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Independent checker of the ConWeave reorder block's output (docs/conweave.md "What the
+"""Independent checker of the ConWeave reorder block's output (docs/reorder.md "What the
 independent checker verifies"). It believes nothing the block reports about itself except what it can
 recompute: every tolerance (missing frames, disorder, hold times) is justified from the traffic.
 
@@ -23,7 +23,7 @@ holds to its TAIL's arrival or the resume deadline, with an unbounded table and 
             frame (first differing byte and its field named), delivered once; per flow in PSN order
             except where a fallback is possible (below), and except an old-path packet that arrived at
             or after a reroute's resume deadline (timing.late_after_timeout): it may come after that
-            reroute's own epoch only (docs/conweave.md "After a timeout"). A TAIL in its deadline's own
+            reroute's own epoch only (docs/reorder.md "After a timeout"). A TAIL in its deadline's own
             microsecond races the timer (timing.tail_races): the block's CLEAR shows which won, and the
             window is checked as that outcome. A frame may be missing only as a buffer_full
             drop: it is one a hold window holds, while the held bytes of all windows could exceed
@@ -110,7 +110,7 @@ def crc16_ccitt_false(data):
 
 
 def flow_hash(key):
-    """CRC-16/CCITT-FALSE of the flow key (docs/conweave.md "Per-flow state"): family, IP source, IP
+    """CRC-16/CCITT-FALSE of the flow key (docs/reorder.md "Per-flow state"): family, IP source, IP
     destination (16 bytes each, IPv4 in the first 4), destination QP (3 bytes)."""
     src, dst = ipaddress.ip_address(key[0]), ipaddress.ip_address(key[1])
     kb = bytes([1 if src.version == 6 else 0]) + src.packed.ljust(16, b"\0") + dst.packed.ljust(16, b"\0") \
@@ -119,7 +119,7 @@ def flow_hash(key):
 
 
 def candidate_queues(key, queues):
-    """The 4 queues a flow may take (docs/conweave.md "Holding")."""
+    """The 4 queues a flow may take (docs/reorder.md "Holding")."""
     h = flow_hash(key)
     qw = queues // 4
     return {w * qw + ((h >> (4 + 3 * w)) & (qw - 1)) for w in range(4)}

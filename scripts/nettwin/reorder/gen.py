@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Seeded ConWeave scenario generator, playing the source ToR (docs/conweave.md).
+"""Seeded ConWeave scenario generator, playing the source ToR (docs/reorder.md).
 
   PYTHONPATH=scripts /usr/bin/python3 -m nettwin.reorder.gen --seed N --out-dir D [--scenario NAME] [--flows K]
 
@@ -277,7 +277,7 @@ def main():
     ap.add_argument("--scenario", default="mixed", choices=SCENARIOS)
     ap.add_argument("--flows", type=int, default=None)
     ap.add_argument("--wire-format", default=SEED, choices=FORMATS,
-                    help="the seed's BTH layout (default) or conweave-p4's (docs/conweave.md \"Two wire formats\")")
+                    help="the seed's BTH layout (default) or conweave-p4's (docs/reorder.md \"Two wire formats\")")
     a = ap.parse_args()
     set_format(a.wire_format)
     if a.flows is not None and not 1 <= a.flows <= 200:

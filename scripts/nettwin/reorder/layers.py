@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""ConWeave fabric-format helpers (docs/conweave.md "Exact formats") - library, no command line.
+"""ConWeave fabric-format helpers (docs/reorder.md "Exact formats") - library, no command line.
 
 Raw-byte helpers on Ethernet / IPv4 (no options) | IPv6 / UDP 4791 / BTH frames; ICRC from
 nettwin.rdma.layers (not duplicated here).
@@ -12,12 +12,12 @@ nettwin.rdma.layers (not duplicated here).
   to_nic(fabric) -> the NIC frame (inverse: byte 4 = 0, byte 8 = AckReq only, CW header removed,
       lengths - 4, IPv4 checksum recomputed).
   decode_cw(fabric) -> CW namedtuple (path_id, op, epoch, rerouted, tail, ackreq, tx_ts, tail_tx_ts)
-  make_control(fabric, op) -> the control packet (RTT_REPLY / CLEAR / NOTIFY) docs/conweave.md
+  make_control(fabric, op) -> the control packet (RTT_REPLY / CLEAR / NOTIFY) docs/reorder.md
       describes for that triggering fabric frame (swapped MAC/IP, TTL/hop limit 64, truncated
       after the CW header, REROUTED/TAIL 0, ICRC recomputed).  epoch= overrides the epoch.
   parse(frame) -> Hdr (offsets, family, key, psn, ...) or None;  flow_key(frame);  ecn(frame)
 
-Two wire formats (docs/conweave.md "Two wire formats"), chosen like the block's `wire_format` key:
+Two wire formats (docs/reorder.md "Two wire formats"), chosen like the block's `wire_format` key:
 set_format("seed" | "conweave-p4") once per process (nettwin.reorder.gen / reorder_check / nettwin.reorder.ref / nettwin.reorder.corrupt read it
 from reorder.txt), or fmt= per call. "conweave-p4" (conweave-project/conweave-p4 39b34be,
 leaf_conweave/p4src/includes/headers.p4): BTH byte 8 = AckReq | opcode(2: 1 DATA, 2 REPLY, 3 NOTIFY) |
@@ -199,10 +199,10 @@ def to_nic(fabric, fmt=None):
 
 
 def make_control(fabric, op, epoch=None, fmt=None):
-    """Expected control packet for a triggering fabric frame (docs/conweave.md "Control packet"). epoch: the
+    """Expected control packet for a triggering fabric frame (docs/reorder.md "Control packet"). epoch: the
     seed's meaning (a CLEAR's = the reroute's); conweave-p4: RTT_REPLY = REPLY phase 0 with the trigger's
     epoch bits, NOTIFY = NOTIFY with its phase and epoch bits, CLEAR = REPLY phase 1 with epoch - 1. The
-    lengths are exact in both formats (a control packet is a new frame, docs/conweave.md)."""
+    lengths are exact in both formats (a control packet is a new frame, docs/reorder.md)."""
     h = parse(fabric)
     if h is None:
         raise ValueError("not a RoCEv2 frame")

@@ -5,7 +5,7 @@ like every block's Python reference (issue 28 item 4; it was oracle.py).
 
   PYTHONPATH=scripts /usr/bin/python3 -m nettwin.reorder.ref --dir D --delivered OUT.pcap --ctrl CTRL.pcap --stats S.json
 
-Reads D/reorder.txt and D/arrivals.pcap (nettwin.reorder.gen) and applies docs/conweave.md's per-flow rules
+Reads D/reorder.txt and D/arrivals.pcap (nettwin.reorder.gen) and applies docs/reorder.md's per-flow rules
 with zero processing time: previous-epoch packets forwarded, REROUTED packets of the current epoch
 held until the TAIL (then drained at once, then CLEAR) - unless that TAIL came first (TAIL of the
 current epoch: remembered, CLEAR for epoch + 1 at once, the next reroute's packets pass) - or until

@@ -7,7 +7,7 @@ host output ready 1 cycle in 7, so collisions, fallbacks, buffer_full drops and 
 is compressed there, so they are checked by nettwin.reorder.check --b2b (conservation, exactly-once, bytes, ICRC,
 control packets, the drop rule; not order or timing).
 The same in conweave-p4's wire format (scenarios p4-mixed, p4-tailloss, p4-epochwrap: nettwin.reorder.gen --wire-format
-conweave-p4, `wire_format conweave-p4` in reorder.txt; docs/conweave.md "Two wire formats"), 3 seeds each.
+conweave-p4, `wire_format conweave-p4` in reorder.txt; docs/reorder.md "Two wire formats"), 3 seeds each.
 """
 import json
 import os

@@ -1,7 +1,7 @@
 """reorder_check's order rule at the resume deadline (issue 15, found by the random-configuration soak).
 
 At margin_us 0 the deadline is exactly when a TAIL with the old path's largest one-way delay arrives; the
-timer releases the held packets in that microsecond and the TAIL, late, follows them (docs/conweave.md
+timer releases the held packets in that microsecond and the TAIL, late, follows them (docs/reorder.md
 "After a timeout" and "Decision (deadline edge)"). reorder_check rejected that as out of PSN order. Here:
 - the soak's two vectors, released by the ideal reference (nettwin.reorder.ref, independent of the block), pass;
 - the tolerance is no wider than the rule: an old-path packet that arrived before the deadline, delivered

@@ -1,4 +1,4 @@
-"""conweave-p4's wire format through the destination ToR (issue 26 item 2; docs/conweave.md "Two wire formats").
+"""conweave-p4's wire format through the destination ToR (issue 26 item 2; docs/reorder.md "Two wire formats").
 
 - layers: conweave-p4's BTH byte 8 written and read bit by bit as leaf_conweave/p4src/includes/headers.p4
   (conweave-project/conweave-p4 39b34be) lays it out, independently of layers.p4_byte8; the IP/UDP lengths

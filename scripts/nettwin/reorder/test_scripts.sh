@@ -95,7 +95,7 @@ print('  ok: %d fabric frames strip back to their NIC frames' % len(arr))
   done
 done
 
-echo "== conweave-p4's wire format (docs/conweave.md \"Two wire formats\")"
+echo "== conweave-p4's wire format (docs/reorder.md \"Two wire formats\")"
 D="$W/p4.${SEEDS[0]}"
 $PY -m nettwin.reorder.gen --seed "${SEEDS[0]}" --scenario mixed --out-dir "$D" --wire-format conweave-p4
 grep -q "^wire_format conweave-p4$" "$D/reorder.txt" || fail "nettwin.reorder.gen --wire-format conweave-p4: no wire_format line"

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """What the ConWeave reorder block may hold, drop and reorder, and when it may release, computed by
 nettwin/reorder/check.py from the traffic alone (arrival times, the CW fields, the configuration) and the documented
-rules (docs/conweave.md), never from the block's stats - library, no command line.
+rules (docs/reorder.md), never from the block's stats - library, no command line.
 
   reference(conf, arrivals) -> {flow key: [Window]}; every reroute's hold window per flow by the
       documented data rule (tail_seen / tail_next, d = 0, 1, 2, 3, TAIL first) with an unbounded flow
@@ -66,7 +66,7 @@ def reference(conf, per_flow, tail_won=frozenset()):
     """per_flow: {key: [(t_us, cw, psn, nic_len)] in arrival order} -> {key: [Window]}, one Window per
     reroute (by the packet that starts it, or by a TAIL that came first), in arrival order.
     tail_won: windows {(key, open time)} whose TAIL, arriving in the deadline's microsecond, won the race
-    with the timer (docs/conweave.md "Decision (deadline edge)"): they stay open through that microsecond
+    with the timer (docs/reorder.md "Decision (deadline edge)"): they stay open through that microsecond
     and their TAIL closes them; see tail_races()."""
     out = {}
     for key, pkts in per_flow.items():
@@ -176,7 +176,7 @@ def bp_tail_cycles(bp):
 
 def timer_release_ready(deadline_us, t0_us, queues, rounds=1):
     """The latest cycle (as time, us) the resume timer can release a queue whose deadline is deadline_us
-    (the block's integer-microsecond clock), derived from the documented timer (docs/conweave.md "Resume
+    (the block's integer-microsecond clock), derived from the documented timer (docs/reorder.md "Resume
     deadline", docs/reorder-microarchitecture.md stage T): the clock is t0 + cycle / 250 MHz in us, so it
     first reads the deadline at the first cycle at or after deadline_us; the timer compares one queue per
     cycle, round robin over `queues`, so it visits the queue within `queues` cycles (queues - 1 after that
@@ -223,7 +223,7 @@ def tail_races(all_windows, per_flow):
     """Windows closed by timeout whose TAIL (the epoch before the window's, before the flow's next reroute)
     arrived in the deadline's own microsecond: {(key, open time): TAIL PSN}. There the block's timer scan
     (one queue per cycle, and only with room in the output FIFO) and the TAIL race, and either may release
-    the queue (docs/conweave.md "Decision (deadline edge)")."""
+    the queue (docs/reorder.md "Decision (deadline edge)")."""
     races = {}
     for key, wins in all_windows.items():
         for w in wins:
@@ -243,7 +243,7 @@ def tail_races(all_windows, per_flow):
 
 def late_after_timeout(all_windows, per_flow):
     """Old-path packets (an epoch before the reroute's) that arrived at or after the deadline of a
-    reroute closed by timeout and before the flow's next reroute began: docs/conweave.md "After a
+    reroute closed by timeout and before the flow's next reroute began: docs/reorder.md "After a
     timeout" forwards them at once, behind the packets the timeout released, so packets of the epoch
     the reroute went to (the window's) may be delivered before them. The same `t >= deadline` as
     reference() (a TAIL arriving in the deadline's microsecond is late, like the block's timer)."""

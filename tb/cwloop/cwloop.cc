@@ -1,4 +1,4 @@
-#include "tb/reroute/cw_loop.h"
+#include "tb/cwloop/cwloop.h"
 
 #include <algorithm>
 #include <deque>
@@ -7,8 +7,8 @@
 #include <random>
 
 #include "model/common/bytes.h"
-#include "model/reorder/reorder_model.h"
-#include "model/reroute/reroute_model.h"
+#include "model/reorder/reorder_cycle_model.h"
+#include "model/reroute/reroute_cycle_model.h"
 #include "tb/reorder/reorder_frames.h"
 #include "tb/reorder/reorder_lockstep.h"
 #include "tb/reorder/reorder_rtl.h"
@@ -22,7 +22,7 @@ using SrcBlock = ClockedBlock<RerouteIn, RerouteOut>;
 using DstBlock = ClockedBlock<reorder::ReorderIn, reorder::ReorderOut>;
 
 // The hosts' traffic, in time order (stable for equal times: flow order).
-std::vector<Packet> HostTraffic(const CwLoopConfig& c) {
+std::vector<Packet> HostTraffic(const CwloopConfig& c) {
   std::mt19937_64 rng(c.seed * 1000003 + 11);
   std::vector<Packet> all;
   for (int f = 0; f < c.host_flows; ++f) {
@@ -100,16 +100,16 @@ uint8_t PathOf(const std::vector<uint8_t>& f) {
 
 }  // namespace
 
-CwLoopRecord RunCwLoop(const CwLoopConfig& cfg) {
-  CwLoopRecord rec;
+CwloopRecord RunCwloop(const CwloopConfig& cfg) {
+  CwloopRecord rec;
   std::unique_ptr<SrcBlock> src;
   std::unique_ptr<DstBlock> dst;
   RerouteLockstep* src_ls = nullptr;
   reorder::ReorderLockstep* dst_ls = nullptr;
   switch (cfg.engine) {
     case LoopEngine::kModel:
-      src = std::make_unique<RerouteModel>();
-      dst = std::make_unique<reorder::ReorderModel>();
+      src = std::make_unique<RerouteCycleModel>();
+      dst = std::make_unique<reorder::ReorderCycleModel>();
       break;
     case LoopEngine::kRtl:
       src = std::make_unique<RerouteRtl>();

@@ -1,10 +1,10 @@
-#include "model/reroute/reroute_model.h"
+#include "model/reroute/reroute_cycle_model.h"
 
 #include <algorithm>
 
 namespace nettwin::reroute {
 
-void RerouteModel::Reset() {
+void RerouteCycleModel::Reset() {
   core_.Reset();
   in_ = RerouteIn{};
   out_ = RerouteOut{};
@@ -22,7 +22,7 @@ void RerouteModel::Reset() {
   decisions_.clear();
 }
 
-const RerouteOut& RerouteModel::Eval(const RerouteIn& in) {
+const RerouteOut& RerouteCycleModel::Eval(const RerouteIn& in) {
   in_ = in;
   core_.SetConfig(in.cfg);
   out_.s_ready = !rx_full_;
@@ -35,7 +35,7 @@ const RerouteOut& RerouteModel::Eval(const RerouteIn& in) {
   return out_;
 }
 
-void RerouteModel::Tick() {
+void RerouteCycleModel::Tick() {
   const uint16_t now = in_.now_us;
   const int paths = in_.cfg.paths;
   // S

@@ -24,9 +24,9 @@
 
 namespace nettwin::reorder {
 
-class ReorderModel : public ClockedBlock<ReorderIn, ReorderOut> {
+class ReorderCycleModel : public ClockedBlock<ReorderIn, ReorderOut> {
  public:
-  ReorderModel();
+  ReorderCycleModel();
   void Reset() override;
   const ReorderOut& Eval(const ReorderIn& in) override;
   void Tick() override;

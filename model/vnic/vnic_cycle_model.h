@@ -28,9 +28,9 @@
 
 namespace nettwin::vnic {
 
-class VnicModel : public ClockedBlock<VnicIn, VnicOut> {
+class VnicCycleModel : public ClockedBlock<VnicIn, VnicOut> {
  public:
-  explicit VnicModel(Direction dir) : dir_(dir) {}
+  explicit VnicCycleModel(Direction dir) : dir_(dir) {}
   void Reset() override;
   const VnicOut& Eval(const VnicIn& in) override;
   void Tick() override;

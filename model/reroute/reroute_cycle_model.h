@@ -20,9 +20,9 @@
 
 namespace nettwin::reroute {
 
-class RerouteModel : public ClockedBlock<RerouteIn, RerouteOut> {
+class RerouteCycleModel : public ClockedBlock<RerouteIn, RerouteOut> {
  public:
-  RerouteModel() { Reset(); }
+  RerouteCycleModel() { Reset(); }
   void Reset() override;
   const RerouteOut& Eval(const RerouteIn& in) override;
   void Tick() override;

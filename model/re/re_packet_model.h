@@ -65,9 +65,9 @@ struct ReCounters {
   std::array<uint64_t, kNumDrops> drops{};
 };
 
-class ReModel {
+class RePacketModel {
  public:
-  explicit ReModel(const ReConfig& cfg) : cfg_(cfg) {}
+  explicit RePacketModel(const ReConfig& cfg) : cfg_(cfg) {}
   // One segment at its pcap time: expires old contexts first, then places the segment.
   void Push(const Packet& p);
   // End of input: every open context is reported as incomplete.

@@ -1,4 +1,4 @@
-#include "model/rdma/rdma_model.h"
+#include "model/rdma/rdma_cycle_model.h"
 
 #include <algorithm>
 
@@ -16,16 +16,16 @@ bool IsSend(uint8_t o) { return o <= op::kSendOnlyImm; }
 
 }  // namespace
 
-void RdmaModel::Reset() { *this = RdmaModel(); }
+void RdmaCycleModel::Reset() { *this = RdmaCycleModel(); }
 
-int RdmaModel::MrLookup(uint32_t rkey) const {
+int RdmaCycleModel::MrLookup(uint32_t rkey) const {
   for (int i = 0; i < kMrs; ++i) {
     if (mrs_[i].valid && mrs_[i].rkey == rkey) return i;
   }
   return -1;
 }
 
-ResponseDesc RdmaModel::BaseDesc(const QpState& q) const {
+ResponseDesc RdmaCycleModel::BaseDesc(const QpState& q) const {
   ResponseDesc d;
   d.v6 = req_.v6;
   d.dst_mac = req_.src_mac;
@@ -43,7 +43,7 @@ ResponseDesc RdmaModel::BaseDesc(const QpState& q) const {
   return d;
 }
 
-void RdmaModel::StartAqLookup(const QpState& q, uint32_t psn) {
+void RdmaCycleModel::StartAqLookup(const QpState& q, uint32_t psn) {
   const int n = q.cfg.aq_groups;
   const uint32_t dp = (q.epsn - psn) & kPsnMask;
   int best = -1, valid = 0;
@@ -73,7 +73,7 @@ void RdmaModel::StartAqLookup(const QpState& q, uint32_t psn) {
   job_.grps_left = best < 0 ? 0 : 1;
 }
 
-void RdmaModel::Check() {
+void RdmaCycleModel::Check() {
   const Request& r = req_;
   auto drop = [this](Drop d) {
     ++counters_.drops[static_cast<int>(d)];
@@ -304,7 +304,7 @@ void RdmaModel::Check() {
   desc_.msn = q.msn;
 }
 
-DmaRequest RdmaModel::CurrentDma() const {
+DmaRequest RdmaCycleModel::CurrentDma() const {
   DmaRequest d;
   const QpState& q = qps_[job_.qp];
   switch (state_) {
@@ -342,7 +342,7 @@ DmaRequest RdmaModel::CurrentDma() const {
 }
 
 // The pending CQE's write (docs/rdma.md "Receive and completion queues").
-DmaRequest RdmaModel::CqeDma() const {
+DmaRequest RdmaCycleModel::CqeDma() const {
   DmaRequest d;
   if (!cq_pend_) return d;
   const Job& j = cq_job_;
@@ -365,7 +365,7 @@ DmaRequest RdmaModel::CqeDma() const {
 }
 
 // The atomic executor's writes: the new value, then the AQE.
-DmaRequest RdmaModel::BackDma() const {
+DmaRequest RdmaCycleModel::BackDma() const {
   DmaRequest d;
   const Pending& e = pq_[ex_idx_];
   const QpState& q = qps_[e.qp];
@@ -388,7 +388,7 @@ DmaRequest RdmaModel::BackDma() const {
 
 // What follows a request's payload writes: the CQE (into the one-entry CQE buffer, written at the next free
 // port cycle), the ACK.
-void RdmaModel::AfterPayload() {
+void RdmaCycleModel::AfterPayload() {
   if (job_.cqe) {
     cq_pend_ = true;
     cq_job_ = job_;
@@ -405,7 +405,7 @@ void RdmaModel::AfterPayload() {
 //  - a request touching bytes of an atomic still in the queue waits for it (its write may still be to come),
 //    and a CQE write waits while any atomic is queued (the CQ may lie in a region atomics reach);
 //  - READs and atomics in the queue for the QP count against its max_rd_atomic.
-bool RdmaModel::MayProceed() const {
+bool RdmaCycleModel::MayProceed() const {
   const JobKind k = job_.kind;
   if (k == JobKind::kDrop || k == JobKind::kNone) return true;
   if (k == JobKind::kWait) return false;
@@ -434,7 +434,7 @@ bool RdmaModel::MayProceed() const {
 }
 
 // The youngest atomic in the in-flight queue (its index), -1 if there is none.
-int RdmaModel::YoungestAtomic() const {
+int RdmaCycleModel::YoungestAtomic() const {
   for (int i = Inflight() - 1; i >= 0; --i) {
     const int idx = static_cast<uint8_t>(pq_rd_ + i) % kInflight;
     if (pq_[idx].kind == PendKind::kAtomic) return idx;
@@ -445,7 +445,7 @@ int RdmaModel::YoungestAtomic() const {
 // Whether the checked atomic takes its old value on chip: the youngest queued atomic is on its word, so the
 // executor computes it just before this one (queue order) and its new value is this one's old value. Any
 // other request on that word waits for the queued atomics, so nothing between them changes the word.
-bool RdmaModel::Forwards() const {
+bool RdmaCycleModel::Forwards() const {
   if (job_.kind != JobKind::kAtomic) return false;
   const int y = YoungestAtomic();
   return y >= 0 && pq_[y].pa == job_.pa;
@@ -453,7 +453,7 @@ bool RdmaModel::Forwards() const {
 
 // Queues the front end's response (desc_) for the back end; an entry with a host read also takes the next
 // read-data tag.
-void RdmaModel::Push(PendKind kind, uint64_t pa) {
+void RdmaCycleModel::Push(PendKind kind, uint64_t pa) {
   const int i = pq_wr_ % kInflight;
   Pending& e = pq_[i];
   e.kind = kind;
@@ -473,7 +473,7 @@ void RdmaModel::Push(PendKind kind, uint64_t pa) {
 
 // Receive-WQE prefetch (docs/rdma-microarchitecture.md "Receive-WQE prefetch"): the lowest QP with a posted
 // WQE not yet read and room in its ring, while fewer than kPfReads prefetch reads are outstanding; -1 if none.
-int RdmaModel::PrefetchQp() const {
+int RdmaCycleModel::PrefetchQp() const {
   if (pf_total_ >= kPfReads) return -1;
   for (int i = 0; i < kQps; ++i) {
     const QpState& q = qps_[i];
@@ -485,7 +485,7 @@ int RdmaModel::PrefetchQp() const {
 
 // The prefetch read of that QP: up to one beat of consecutive WQEs, within the ring's room, the posted ones
 // and the RQ's end (WQE i lives at rq + 16 * (i mod rq_entries)).
-DmaRequest RdmaModel::PrefetchDma() const {
+DmaRequest RdmaCycleModel::PrefetchDma() const {
   DmaRequest d;
   const int i = PrefetchQp();
   if (i < 0) return d;
@@ -501,17 +501,17 @@ DmaRequest RdmaModel::PrefetchDma() const {
   return d;
 }
 
-bool RdmaModel::WqeReady(int qp) const { return qps_[qp].pf_fill != qps_[qp].rq_head; }
+bool RdmaCycleModel::WqeReady(int qp) const { return qps_[qp].pf_fill != qps_[qp].rq_head; }
 
 // The QP entry or its RQ was rewritten: the ring starts again at WQE `at`, and the reads still outstanding
 // for the QP are discarded when their data comes.
-void RdmaModel::ResetPrefetch(int qp, uint16_t at) {
+void RdmaCycleModel::ResetPrefetch(int qp, uint16_t at) {
   qps_[qp].pf_iss = at;
   qps_[qp].pf_fill = at;
   pf_skip_[qp] = pf_out_[qp];
 }
 
-StreamPort RdmaModel::ResponseBeat() const {
+StreamPort RdmaCycleModel::ResponseBeat() const {
   StreamPort p;
   const ResponseDesc& d = pq_[Head()].desc;
   const auto& rb = rbuf_[Head()];
@@ -540,7 +540,7 @@ StreamPort RdmaModel::ResponseBeat() const {
 // One beat into the ring, its ICRC computed now: beat 0 gives the IP family and the frame end (from the
 // IP length) that the masks and the received-ICRC position need. Runs after the back end's step, which
 // only reads slots that are complete.
-void RdmaModel::Receive() {
+void RdmaCycleModel::Receive() {
   if (!(in_.s.valid && out_.s_ready)) return;
   const Beat& b = in_.s.beat;
   RxSlot& slot = ring_[Slot(rx_wr_)];
@@ -576,7 +576,7 @@ void RdmaModel::Receive() {
   rx_len_ = 0;
 }
 
-const RdmaOut& RdmaModel::Eval(const RdmaIn& in) {
+const RdmaOut& RdmaCycleModel::Eval(const RdmaIn& in) {
   in_ = in;
   out_.s_ready = static_cast<uint8_t>(rx_wr_ - rx_rd_) != kRxFrames;
   out_.busy = state_ != State::kRx || Inflight() > 0 || cq_pend_;
@@ -605,7 +605,7 @@ const RdmaOut& RdmaModel::Eval(const RdmaIn& in) {
 // CAS, writes the new value and the AQE, updates the AQC and the recent results. Atomics execute in queue
 // order, each while the back end may still be sending earlier responses. `n`, `rd`, `done`, `executed`: the
 // queue as it was at the start of the cycle.
-void RdmaModel::Execute(bool dma_fire, int n, uint8_t rd, const std::array<bool, kInflight>& done,
+void RdmaCycleModel::Execute(bool dma_fire, int n, uint8_t rd, const std::array<bool, kInflight>& done,
                         const std::array<bool, kInflight>& executed) {
   switch (ex_) {
     case ExState::kIdle: {
@@ -657,7 +657,7 @@ void RdmaModel::Execute(bool dma_fire, int n, uint8_t rd, const std::array<bool,
 // once its data is in, an atomic once executed, or in the cycle its AQE write is accepted). `n`, `done`,
 // `executed`: the queue as it was at the start of the cycle (an entry the front end queues now is seen next
 // cycle).
-void RdmaModel::Back(bool ex_done_now, int n, const std::array<bool, kInflight>& done,
+void RdmaCycleModel::Back(bool ex_done_now, int n, const std::array<bool, kInflight>& done,
                      const std::array<bool, kInflight>& executed) {
   const int h = Head();
   Pending& e = pq_[h];
@@ -689,7 +689,7 @@ void RdmaModel::Back(bool ex_done_now, int n, const std::array<bool, kInflight>&
 
 // Read data comes back in the order the reads were issued: each beat goes to the buffer of the entry whose
 // tag is oldest.
-void RdmaModel::Fill() {
+void RdmaCycleModel::Fill() {
   const DmaResponse& rsp = in_.dma_rsp;
   if (!rsp.valid || rt_wr_ == rt_rd_) return;
   const ReadTag& t = rtag_[rt_rd_ % kTagFifo];
@@ -722,7 +722,7 @@ void RdmaModel::Fill() {
   }
 }
 
-void RdmaModel::Tick() {
+void RdmaCycleModel::Tick() {
   const DmaRequest dma = out_.dma_req;
   const bool dma_fire = dma.valid && in_.dma_ready;
   if (dma_fire) ++(dma.write ? counters_.dma_writes : counters_.dma_reads);

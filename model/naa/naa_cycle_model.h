@@ -1,4 +1,4 @@
-// Cycle model of rtl/naa/naa_top.sv (docs/naa-microarchitecture.md): the RoCEv2 responder (rdma::RdmaModel,
+// Cycle model of rtl/naa/naa_top.sv (docs/naa-microarchitecture.md): the RoCEv2 responder (rdma::RdmaCycleModel,
 // unchanged) behind a front end that sends CM frames (RoCEv2, IPv4, destination QP 1) to the connection
 // manager and everything else to the responder, an output arbiter that interleaves their frames (and the
 // requester's), the controller (naa_ctl: completion events in, MR/queue writes into the responder after the
@@ -12,7 +12,7 @@
 #include "model/naa/naa_dma_arb.h"
 #include "model/naa/naa_req.h"
 #include "model/naa/naa_types.h"
-#include "model/rdma/rdma_model.h"
+#include "model/rdma/rdma_cycle_model.h"
 
 namespace nettwin::naa {
 
@@ -24,14 +24,14 @@ bool IsReqFrame(const Beat& b, const NaaConn& conn);
 // Output sources, in the order the arbiter prefers them when the output is free.
 enum class OutSrc : uint8_t { kCm = 0, kRdma = 1, kReq = 2 };
 
-class NaaModel : public ClockedBlock<NaaIn, NaaOut> {
+class NaaCycleModel : public ClockedBlock<NaaIn, NaaOut> {
  public:
   void Reset() override;
   const NaaOut& Eval(const NaaIn& in) override;
   void Tick() override;
 
  private:
-  rdma::RdmaModel rdma_;
+  rdma::RdmaCycleModel rdma_;
   CmEngine cm_;
   ReqEngine req_;
   DmaArb dma_arb_;

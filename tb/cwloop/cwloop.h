@@ -18,7 +18,7 @@ namespace nettwin::reroute {
 
 enum class LoopEngine { kModel, kRtl, kLockstep };
 
-struct CwLoopConfig {
+struct CwloopConfig {
   LoopEngine engine = LoopEngine::kLockstep;
   uint64_t seed = 1;
   double clock_mhz = 250;
@@ -39,7 +39,7 @@ struct CwLoopConfig {
   FabricCfg fabric;
 };
 
-struct CwLoopRecord {
+struct CwloopRecord {
   // Every capture is stamped with the time of the point it names (ns from the start of the run).
   std::vector<Packet> hosts;        // the hosts' NIC frames, when the NIC sent them (offered to the source ToR)
   std::vector<Packet> fabric_in;    // the source ToR's output, first beat (its path in BTH byte 4)
@@ -60,6 +60,6 @@ struct CwLoopRecord {
   uint32_t peak_held_packets = 0, peak_held_cells = 0;
 };
 
-CwLoopRecord RunCwLoop(const CwLoopConfig& cfg);
+CwloopRecord RunCwloop(const CwloopConfig& cfg);
 
 }  // namespace nettwin::reroute

@@ -1,4 +1,4 @@
-#include "model/vnic/vnic_model.h"
+#include "model/vnic/vnic_cycle_model.h"
 
 #include <algorithm>
 
@@ -6,9 +6,9 @@
 
 namespace nettwin::vnic {
 
-void VnicModel::Reset() { *this = VnicModel(dir_); }
+void VnicCycleModel::Reset() { *this = VnicCycleModel(dir_); }
 
-const VnicOut& VnicModel::Eval(const VnicIn& in) {
+const VnicOut& VnicCycleModel::Eval(const VnicIn& in) {
   in_ = in;
   ready_ = used_ < kBufBeats && static_cast<int>(desc_.size()) < kDescFifo;
   head_ = Held{};
@@ -33,7 +33,7 @@ const VnicOut& VnicModel::Eval(const VnicIn& in) {
   return out_;
 }
 
-void VnicModel::EndOfFrame() {
+void VnicCycleModel::EndOfFrame() {
   ++cnt_.in;
   Desc d;
   int drop = 0;
@@ -61,7 +61,7 @@ void VnicModel::EndOfFrame() {
 }
 
 // One beat into the buffer (the write side; `ready_` was true).
-void VnicModel::Accept(const Beat& beat, uint8_t s_port) {
+void VnicCycleModel::Accept(const Beat& beat, uint8_t s_port) {
   if (sop_) port_ = static_cast<uint8_t>(s_port % kPorts);
   sop_ = false;
   AppendBeat(beat, &cur_);
@@ -72,7 +72,7 @@ void VnicModel::Accept(const Beat& beat, uint8_t s_port) {
   if (beat.last) EndOfFrame();
 }
 
-void VnicModel::Tick() {
+void VnicCycleModel::Tick() {
   tables_.Apply(in_.cfg);
   // write side: the input register's beat into the buffer, the input beat into the register
   const bool take = in_reg_.valid && ready_;

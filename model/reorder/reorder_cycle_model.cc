@@ -1,4 +1,4 @@
-#include "model/reorder/reorder_model.h"
+#include "model/reorder/reorder_cycle_model.h"
 
 #include <algorithm>
 
@@ -16,9 +16,9 @@ int LowestBit(uint8_t mask) { return mask & 1 ? 0 : mask & 2 ? 1 : 2; }
 
 }  // namespace
 
-ReorderModel::ReorderModel() : cell_(kCells), next_(kCells), info_(kCells), free_(kCells), flow_(kFlows) {}
+ReorderCycleModel::ReorderCycleModel() : cell_(kCells), next_(kCells), info_(kCells), free_(kCells), flow_(kFlows) {}
 
-void ReorderModel::Reset() {
+void ReorderCycleModel::Reset() {
   in_ = ReorderIn{};
   out_ = ReorderOut{};
   h_valid_ = false;
@@ -56,7 +56,7 @@ void ReorderModel::Reset() {
   cnt_ = ReorderCounters{};
 }
 
-const ReorderOut& ReorderModel::Eval(const ReorderIn& in) {
+const ReorderOut& ReorderCycleModel::Eval(const ReorderIn& in) {
   in_ = in;
   const bool cell_avail = free_count_ > 0 || fresh_ < kCells;
   const bool dec_fire = pend_.valid && of_.Free() >= 2 && ca_.Free() >= 1;
@@ -71,7 +71,7 @@ const ReorderOut& ReorderModel::Eval(const ReorderIn& in) {
   return out_;
 }
 
-ReorderModel::Decision ReorderModel::Decide() const {
+ReorderCycleModel::Decision ReorderCycleModel::Decide() const {
   Decision d;
   if (!pend_.valid || of_.Free() < 2 || ca_.Free() < 1) return d;
   d.fire = true;
@@ -226,7 +226,7 @@ ReorderModel::Decision ReorderModel::Decide() const {
   return d;
 }
 
-ReorderModel::ReaderStep ReorderModel::Read(const Decision& d) const {
+ReorderCycleModel::ReaderStep ReorderCycleModel::Read(const Decision& d) const {
   ReaderStep rs;
   const uint16_t now = in_.now_us;
   rs.adv = !m_.valid || in_.m_ready;
@@ -294,7 +294,7 @@ ReorderModel::ReaderStep ReorderModel::Read(const Decision& d) const {
   return rs;
 }
 
-ReorderModel::CtrlStep ReorderModel::Control() const {
+ReorderCycleModel::CtrlStep ReorderCycleModel::Control() const {
   CtrlStep cs;
   cs.adv = !c_.valid || in_.c_ready;
   cs.busy = cg_busy_;
@@ -340,7 +340,7 @@ ReorderModel::CtrlStep ReorderModel::Control() const {
   return cs;
 }
 
-ReorderModel::IngressStep ReorderModel::Ingest(bool dec_fire) const {
+ReorderCycleModel::IngressStep ReorderCycleModel::Ingest(bool dec_fire) const {
   IngressStep is;
   is.skip = skip_;
   is.meta = meta_;
@@ -406,7 +406,7 @@ ReorderModel::IngressStep ReorderModel::Ingest(bool dec_fire) const {
   return is;
 }
 
-void ReorderModel::Tick() {
+void ReorderCycleModel::Tick() {
   const ReorderIn& in = in_;
   const uint16_t now = in.now_us;
   ReorderCounters cnt = cnt_;

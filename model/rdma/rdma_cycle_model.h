@@ -112,7 +112,7 @@ struct ReadTag {
 };
 constexpr int kTagFifo = (kInflight + kPfReads <= 32) ? 32 : (kInflight + kPfReads <= 64) ? 64 : 128;
 
-class RdmaModel : public ClockedBlock<RdmaIn, RdmaOut> {
+class RdmaCycleModel : public ClockedBlock<RdmaIn, RdmaOut> {
  public:
   void Reset() override;
   const RdmaOut& Eval(const RdmaIn& in) override;

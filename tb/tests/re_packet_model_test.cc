@@ -1,5 +1,5 @@
 // The reassembly engine's golden model (docs/re.md): order, duplicates, overlaps, ends, contexts, timeouts.
-#include "model/re/re_model.h"
+#include "model/re/re_packet_model.h"
 
 #include <gtest/gtest.h>
 
@@ -9,8 +9,8 @@
 namespace nettwin::re {
 namespace {
 
-TEST(ReModel, AnyOrderDuplicatesAfterCompletionAreNotASecondEvent) {
-  ReModel m(ReConfig{});
+TEST(RePacketModel, AnyOrderDuplicatesAfterCompletionAreNotASecondEvent) {
+  RePacketModel m(ReConfig{});
   const auto d = Bytes(300);
   m.Push(Seg(5, 9, 200, Slice(d, 200, 300), true));
   m.Push(Seg(5, 9, 0, Slice(d, 0, 100), false));
@@ -25,10 +25,10 @@ TEST(ReModel, AnyOrderDuplicatesAfterCompletionAreNotASecondEvent) {
   EXPECT_TRUE(m.timeouts().empty());
 }
 
-TEST(ReModel, OverlapInconsistentEndTooBigAndEmpty) {
+TEST(RePacketModel, OverlapInconsistentEndTooBigAndEmpty) {
   ReConfig cfg;
   cfg.buffer_bytes = 1000;
-  ReModel m(cfg);
+  RePacketModel m(cfg);
   const auto d = Bytes(400);
   m.Push(Seg(1, 1, 0, Slice(d, 0, 200), false));
   m.Push(Seg(1, 1, 100, Slice(d, 100, 300), false));  // overlaps [100, 200)
@@ -46,11 +46,11 @@ TEST(ReModel, OverlapInconsistentEndTooBigAndEmpty) {
   EXPECT_EQ(m.counters().segments_in, m.counters().segments_used + 4);
 }
 
-TEST(ReModel, ZeroLengthEventNoContextAndTimeout) {
+TEST(RePacketModel, ZeroLengthEventNoContextAndTimeout) {
   ReConfig cfg;
   cfg.contexts = 2;
   cfg.timeout_us = 100;
-  ReModel m(cfg);
+  RePacketModel m(cfg);
   m.Push(Seg(1, 0, 0, {}, true, 0));  // a zero-length event completes at once (its context is held)
   ASSERT_EQ(m.events().size(), 1u);
   EXPECT_TRUE(m.events()[0].data.empty());
@@ -67,8 +67,8 @@ TEST(ReModel, ZeroLengthEventNoContextAndTimeout) {
   EXPECT_TRUE(m.timeouts()[1].at_end_of_input);
 }
 
-TEST(ReModel, MalformedFramesAreCountedDrops) {
-  ReModel m(ReConfig{});
+TEST(RePacketModel, MalformedFramesAreCountedDrops) {
+  RePacketModel m(ReConfig{});
   m.Push(Packet{std::vector<uint8_t>(10, 0), 0});
   auto s = Seg(1, 1, 0, Bytes(10), true);
   s.bytes.resize(40);
@@ -86,8 +86,8 @@ TEST(ReModel, MalformedFramesAreCountedDrops) {
   EXPECT_EQ(c[static_cast<int>(Drop::kNotIp)], 1u);
 }
 
-TEST(ReModel, RangeTableFullIsACountedDrop) {
-  ReModel m(ReConfig{});
+TEST(RePacketModel, RangeTableFullIsACountedDrop) {
+  RePacketModel m(ReConfig{});
   const auto d = Bytes(200);
   // Every other byte: each segment is a range of its own until the table (ReRanges) is full.
   for (uint32_t k = 0; k <= params::kReRanges; ++k) m.Push(Seg(1, 1, 2 * k, Slice(d, 2 * k, 2 * k + 1), false));
@@ -98,7 +98,7 @@ TEST(ReModel, RangeTableFullIsACountedDrop) {
   EXPECT_EQ(m.counters().segments_used, params::kReRanges + 2);
 }
 
-TEST(ReModel, ConfigErrorsNameFileLineToken) {
+TEST(RePacketModel, ConfigErrorsNameFileLineToken) {
   auto err = [](const std::string& text) {
     return ErrorMessage<std::runtime_error>([&] { ParseReConfig(text, "re.txt"); });
   };
@@ -132,10 +132,10 @@ TEST(ReModel, ConfigErrorsNameFileLineToken) {
 
 // E2SAR's header: the key is (event number, data_id), never the UDP source port; the event's length comes
 // with every segment; the 64-bit event number is in the output header.
-TEST(ReModel, E2sarKeyIsEventNumberAndDataIdNotTheSourcePort) {
+TEST(RePacketModel, E2sarKeyIsEventNumberAndDataIdNotTheSourcePort) {
   ReConfig cfg;
   cfg.format = HeaderFormat::kE2sar;
-  ReModel m(cfg);
+  RePacketModel m(cfg);
   const auto d = Bytes(500, 3);
   SegOpts a, b;
   a.sport = 1000, b.sport = 2000;

@@ -1,4 +1,4 @@
-#include "model/re/re_model.h"
+#include "model/re/re_packet_model.h"
 
 #include <algorithm>
 #include <cmath>
@@ -79,7 +79,7 @@ ReConfig ParseReConfig(const std::string& text, const std::string& file_name) {
   return c;
 }
 
-void ReModel::Expire(uint64_t now_ns) {
+void RePacketModel::Expire(uint64_t now_ns) {
   const int64_t timeout_ns = std::llround(cfg_.timeout_us * 1000);
   std::vector<Key> gone;
   for (const auto& [key, c] : open_) {
@@ -101,7 +101,7 @@ void ReModel::Expire(uint64_t now_ns) {
   }
 }
 
-void ReModel::Push(const Packet& p) {
+void RePacketModel::Push(const Packet& p) {
   ++counters_.segments_in;
   const uint64_t ts = p.time_ns;
   Expire(ts);
@@ -174,7 +174,7 @@ void ReModel::Push(const Packet& p) {
   }
 }
 
-void ReModel::Finish() {
+void RePacketModel::Finish() {
   std::vector<std::pair<uint64_t, Key>> order;
   for (const auto& [key, c] : open_) {
     if (!c.done) order.emplace_back(c.first_ns, key);

@@ -1,4 +1,4 @@
-#include "model/naa/naa_model.h"
+#include "model/naa/naa_cycle_model.h"
 
 #include "model/common/bytes.h"
 
@@ -24,9 +24,9 @@ bool IsReqFrame(const Beat& b, const NaaConn& conn) {
   return IsRoce4(b) && conn.connected && d[42] == 0x11 && LoadBe(d + 47, 3) == conn.local_qpn;
 }
 
-void NaaModel::Reset() { *this = NaaModel(); }
+void NaaCycleModel::Reset() { *this = NaaCycleModel(); }
 
-const NaaOut& NaaModel::Eval(const NaaIn& in) {
+const NaaOut& NaaCycleModel::Eval(const NaaIn& in) {
   in_ = in;
   route_cm_now_ = in_frame_ ? route_cm_ : IsCmFrame(in.s.beat);
   // The output source: the locked one, else the CM if it sends, else the responder if it offers a beat,
@@ -86,7 +86,7 @@ const NaaOut& NaaModel::Eval(const NaaIn& in) {
   reqs[2] = ko.dma_req;
   dma_arb_.Eval(reqs, in.dma_ready, in.dma_rsp);
   const bool rd_m_ready = in.m_ready && out_src_now_ == OutSrc::kRdma;
-  // The responder reads its readies only for what it offers (RdmaModel::Tick), so only then do they matter.
+  // The responder reads its readies only for what it offers (RdmaCycleModel::Tick), so only then do they matter.
   if ((ro->dma_req.valid && dma_arb_.Ready(0) != ri.dma_ready) || (ro->m.valid && rd_m_ready != ri.m_ready)) {
     ri.dma_ready = dma_arb_.Ready(0);
     ri.m_ready = rd_m_ready;
@@ -124,7 +124,7 @@ const NaaOut& NaaModel::Eval(const NaaIn& in) {
   return out_;
 }
 
-void NaaModel::Tick() {
+void NaaCycleModel::Tick() {
   if (in_.s.valid && out_.s_ready) {
     in_frame_ = !in_.s.beat.last;
     route_cm_ = route_cm_now_;
