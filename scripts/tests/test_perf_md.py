@@ -14,7 +14,7 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-MAX_LINES = 450
+MAX_LINES = 400
 CITE = re.compile(r'PERF\.md,?\s*\(?"([^"\n]+)"')
 LINK = re.compile(r"\]\(([^)#\s]+)(?:#[^)]*)?\)")
 
