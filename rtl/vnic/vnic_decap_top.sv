@@ -30,7 +30,7 @@ module vnic_decap_top
   );
 
   // ---------------- input stage: the beat's CRC part, the received ICRC moved forward ----------------
-  logic                   in_v_q, in_last_q, in_sop_q, sf_ready, in_take, in_load, in_ready;
+  logic                   in_v_q, in_last_q, in_sop_q, sf_ready, in_take, in_load;
   logic [nt_pkg::StreamBits-1:0]  in_data_q, crc_in;
   logic [nt_pkg::StreamBytes-1:0] in_keep_q;
   logic [6:0]             nl, in_nb_q;
@@ -42,10 +42,24 @@ module vnic_decap_top
   logic                   in_ob_inc_q;
   logic [nt_pkg::VnicPorts-1:0] vs_match, vs_pkey, in_match_q, in_pkey_q;
 
-  assign in_ready  = ~in_v_q | sf_ready;
-  assign s_ready_o = in_ready;
-  assign in_load   = s_valid_i & in_ready;
-  assign in_take   = in_v_q & sf_ready;
+  vnic_in_reg u_in (
+    `NT_CLK_RST_CONN,
+    .s_valid_i  (s_valid_i),
+    .s_ready_o  (s_ready_o),
+    .s_data_i   (s_data_i),
+    .s_keep_i   (s_keep_i),
+    .s_last_i   (s_last_i),
+    .s_nbytes_i (nl),
+    .load_o     (in_load),
+    .sop_o      (in_sop_q),
+    .take_o     (in_take),
+    .m_valid_o  (in_v_q),
+    .m_ready_i  (sf_ready),
+    .m_data_o   (in_data_q),
+    .m_keep_o   (in_keep_q),
+    .m_last_o   (in_last_q),
+    .m_nbytes_o (in_nb_q)
+  );
   assign nl        = nt_pkg::keep_count(s_keep_i);
 
   // The ICRC covers every byte before it: whole beats, and in the last beat all but its last 5 bytes (keep
@@ -92,26 +106,8 @@ module vnic_decap_top
     end
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      in_v_q   <= 1'b0;
-      in_sop_q <= 1'b1;
-    end else begin
-      if (in_load) begin
-        in_v_q   <= 1'b1;
-        in_sop_q <= s_last_i;
-      end else if (in_take) begin
-        in_v_q <= 1'b0;
-      end
-    end
-  end
-
   always_ff @(posedge clk_i) begin
     if (in_load) begin
-      in_data_q <= s_data_i;
-      in_keep_q <= s_keep_i;
-      in_last_q <= s_last_i;
-      in_nb_q   <= nl;
       in_part_q <= vnic_pkg::crc32_data(vnic_crc_pkg::CrcData, crc_in);
       in_want_q <= want;
       in_tail_q <= tail_in;

@@ -40,7 +40,10 @@ module vnic_encap_top
   // decapsulation: s_ready_o = empty or the buffer takes its beat; one cycle of latency, full throughput.
   // A first beat's port, destination MAC, port entry, MAC-table search and linux info are registered when it
   // loads and held for its frame (the next first beat loads when this frame's last beat leaves).
-  logic                   in_v_q, in_last_q, in_sop_q, sf_ready, in_take, in_load, in_ready;
+  logic                   in_v_q, in_last_q, in_sop_q, sf_ready, in_load;
+  // verilator lint_off UNUSEDSIGNAL
+  logic                   in_take;  // u_in's take strobe: decapsulation's ICRC uses it, encapsulation not
+  // verilator lint_on UNUSEDSIGNAL
   logic [nt_pkg::StreamBits-1:0]  in_data_q;
   logic [nt_pkg::StreamBytes-1:0] in_keep_q;
   logic [6:0]             nb, in_nb_q;
@@ -51,10 +54,24 @@ module vnic_encap_top
   logic [23:0]            dlid_tbl_q, dlid_tbl_in;
   vnic_pkg::linux_info_t  lx_q, lx_in;
 
-  assign in_ready  = ~in_v_q | sf_ready;
-  assign s_ready_o = in_ready;
-  assign in_load   = s_valid_i & in_ready;
-  assign in_take   = in_v_q & sf_ready;
+  vnic_in_reg u_in (
+    `NT_CLK_RST_CONN,
+    .s_valid_i  (s_valid_i),
+    .s_ready_o  (s_ready_o),
+    .s_data_i   (s_data_i),
+    .s_keep_i   (s_keep_i),
+    .s_last_i   (s_last_i),
+    .s_nbytes_i (nb),
+    .load_o     (in_load),
+    .sop_o      (in_sop_q),
+    .take_o     (in_take),
+    .m_valid_o  (in_v_q),
+    .m_ready_i  (sf_ready),
+    .m_data_o   (in_data_q),
+    .m_keep_o   (in_keep_q),
+    .m_last_o   (in_last_q),
+    .m_nbytes_o (in_nb_q)
+  );
   assign nb        = nt_pkg::keep_count(s_keep_i);
 
   always_comb begin
@@ -77,29 +94,6 @@ module vnic_encap_top
         hit_in      = 1'b1;
         dlid_tbl_in = mac_e.dlid;
       end
-    end
-  end
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      in_v_q   <= 1'b0;
-      in_sop_q <= 1'b1;
-    end else begin
-      if (in_load) begin
-        in_v_q   <= 1'b1;
-        in_sop_q <= s_last_i;
-      end else if (in_take) begin
-        in_v_q <= 1'b0;
-      end
-    end
-  end
-
-  always_ff @(posedge clk_i) begin
-    if (in_load) begin
-      in_data_q <= s_data_i;
-      in_keep_q <= s_keep_i;
-      in_last_q <= s_last_i;
-      in_nb_q   <= nb;
     end
   end
 

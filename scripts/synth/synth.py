@@ -38,7 +38,8 @@ C = "rtl/common/nt_pkg.sv"
 RDMA = [C, "rtl/rdma/rdma_pkg.sv", "rtl/rdma/rdma_parser.sv", "rtl/rdma/rdma_compose.sv", "rtl/rdma/rdma_check.sv",
         "rtl/rdma/rdma_top.sv"]
 VNIC = [C, "rtl/vnic/vnic_crc_pkg.sv", "rtl/vnic/vnic_pkg.sv", "rtl/vnic/vnic_tables.sv", "rtl/vnic/vnic_desc_fifo.sv",
-        "rtl/vnic/vnic_frame_buffer.sv", "rtl/vnic/vnic_counters.sv", "rtl/vnic/vnic_store_forward.sv"]
+        "rtl/vnic/vnic_frame_buffer.sv", "rtl/vnic/vnic_counters.sv", "rtl/vnic/vnic_store_forward.sv",
+        "rtl/vnic/vnic_in_reg.sv"]
 # The RTL tops and their sources, in the order of CMakeLists.txt's *_RTL lists (the tb wrappers left out).
 BLOCKS = {
     "lb": ("lb_top", [C, "rtl/lb/lb_pkg.sv", "rtl/common/nt_skid_buffer.sv", "rtl/lb/lb_lookahead.sv",
