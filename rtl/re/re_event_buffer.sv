@@ -34,78 +34,114 @@ module re_event_buffer
   localparam int unsigned LaneRowW = $clog2(re_pkg::RowsPerCtx);
 
   // ---- write stage: the job in progress and the next one ----
+  // Per job, registers set when the job is taken (from next_q) and stepped once per beat, so no beat computes
+  // a 32- or 64-bit sum of the job's fields (issue 27: the DMA address was 30 logic levels from cur_q):
+  //   left_q   beats after the current one (the last beat: left_q == 0)
+  //   ptr_q    the input FIFO address of the current beat; end_q the job's end (= the next job's first beat)
+  //   dat_q    max(data_at - 64 b, 0) and drem_q max(data_at + len - 64 b, 0): the current beat's data bytes
+  //            are [lo, hi) = [min(dat_q, 64), min(drem_q, 64))
+  //   delta_q  (offset - data_at) mod 64: lane j takes the beat's byte (j - delta) mod 64
+  //   wrow_q   (offset - data_at + 64 b) div 64, the buffer row of lanes j >= delta; lanes j < delta write
+  //            row wrow_q + 1 (wrow1_q)
+  //   eoff_q   `buffer host`: the event offset of the beat's first data byte, offset + max(64 b - data_at, 0)
+  //   slot_*_q `buffer host`: the context's slot address (base + ctx x slot), bits 24:0, and bits 63:25 and
+  //            bits 63:25 + 1, so the DMA address slot + eoff_q (eoff_q < 2^25) is a 25-bit sum whose carry
+  //            selects the upper part
   logic              cur_valid_q, next_valid_q;
-  re_pkg::job_t              cur_q, next_q;
-  logic [re_pkg::BeatsW-1:0] beat_q;
-  logic [re_pkg::BeatsW-1:0] beat_d;
-  logic [re_pkg::FifoW-1:0]  rd_q, rd_d;
-  logic              finish, take, advance;
-  assign finish      = cur_valid_q && (cur_q.skip || (beat_q + 1'b1 == cur_q.beats && advance));
+  // verilator lint_off UNUSEDSIGNAL
+  re_pkg::job_t              cur_q;  // offset, len, data_at: only through the per-job registers below
+  // verilator lint_on UNUSEDSIGNAL
+  re_pkg::job_t              next_q;
+  logic [re_pkg::BeatsW-1:0] left_q;
+  logic [re_pkg::FifoW-1:0]  ptr_q, end_q;
+  logic [6:0]                dat_q;
+  logic [16:0]               drem_q;
+  logic [5:0]                delta_q;
+  logic [LaneRowW-1:0]       wrow_q, wrow1_q;
+  logic [24:0]               eoff_q;
+  logic [24:0]               slot_lo_q;
+  logic [38:0]               slot_hi_q, slot_hi1_q;
+  logic              finish, take, advance, step;
+  assign finish      = cur_valid_q && (cur_q.skip || (left_q == '0 && advance));
   assign take        = next_valid_q && (!cur_valid_q || finish);
   assign job_ready_o = !next_valid_q || take;
-  // The input FIFO's read is registered: fifo_rdata_i is the beat at rd_q + beat_q because the address of
-  // the next cycle's beat (rd_d + beat_d) is presented one cycle ahead.
-  always_comb begin
-    rd_d   = rd_q;
-    beat_d = beat_q;
-    if (finish) begin
-      rd_d   = rd_q + re_pkg::FifoW'(cur_q.beats);
-      beat_d = '0;
-    end else if (cur_valid_q && advance) begin
-      beat_d = beat_q + 1'b1;
-    end
-  end
-  assign fifo_raddr_o    = rd_d + re_pkg::FifoW'(beat_d);
+  assign step        = cur_valid_q && advance && !finish;
+  // The input FIFO's read is registered: fifo_rdata_i is the beat at ptr_q because the address of the next
+  // cycle's beat is presented one cycle ahead (the next job's first beat, at end_q, after the last).
+  assign fifo_raddr_o    = finish ? end_q : (step ? ptr_q + 1'b1 : ptr_q);
   assign release_o       = finish;
   assign release_beats_o = cur_q.beats;
 
-  // Lane j of the buffer takes input byte (j - delta) mod 64 of the beat: buffer address = offset + frame
-  // position - data_at.
-  logic [5:0]        delta;
+  // The current beat's data bytes [wlo, whi), each 0..64.
+  logic [6:0] wlo, whi, wlen, wstep;
+  assign wlo   = dat_q[6] ? 7'd64 : dat_q;
+  assign whi   = (drem_q[16:6] != '0) ? 7'd64 : {1'b0, drem_q[5:0]};
+  assign wlen  = whi - wlo;
+  assign wstep = 7'd64 - wlo;  // eoff_q's step to the next beat
+
+  // Lane j of the buffer takes input byte i = (j - delta) mod 64 of the beat: buffer address = offset + 64 b
+  // + i - data_at, so its row is wrow_q, or wrow_q + 1 where j < delta (i + delta wrapped past 64).
   logic [nt_pkg::StreamBytes-1:0] we;
   logic [7:0]        wbyte [nt_pkg::StreamBytes];
   logic [re_pkg::RowW-1:0]   wrow [nt_pkg::StreamBytes];
   always_comb begin
-    logic [5:0]  i;
-    logic [31:0] pos;
-    // verilator lint_off UNUSEDSIGNAL
-    logic [31:0] a;  // < ReBufBytes when written
-    // verilator lint_on UNUSEDSIGNAL
-    delta = 6'(cur_q.offset) - 6'(cur_q.data_at);
+    logic [5:0] i;
     for (int j = 0; j < nt_pkg::StreamBytes; j++) begin
-      i   = 6'(j) - delta;
-      pos = {17'd0, beat_q, 6'd0} + 32'(i);
-      a   = 32'(cur_q.offset) + pos - 32'(cur_q.data_at);
-      we[j]    = !cfg_host_i && cur_valid_q && !cur_q.skip && pos >= 32'(cur_q.data_at) &&
-                 pos < 32'(cur_q.data_at) + 32'(cur_q.len);
+      i        = 6'(j) - delta_q;
+      we[j]    = !cfg_host_i && cur_valid_q && !cur_q.skip && {1'b0, i} >= wlo && {1'b0, i} < whi;
       wbyte[j] = fifo_rdata_i[8*i+:8];
-      wrow[j]  = {cur_q.ctx, a[6+:LaneRowW]};
+      wrow[j]  = {cur_q.ctx, (6'(j) < delta_q) ? wrow1_q : wrow_q};
     end
   end
 
   // ---- `buffer host`: the beat's data bytes [lo, hi) go to slot + offset + 64 beat + lo - data_at ----
-  logic [63:0] slot_bytes, wr_slot;
-  logic [31:0] slot32, wbase, dend, wlo, whi;
+  logic [25:0] daddr_lo;
   always_comb begin
-    slot32     = (cfg_buffer_bytes_i + 32'd4095) & ~32'd4095;
-    slot_bytes = 64'(slot32);
-    wr_slot    = cfg_host_base_i + 64'(cur_q.ctx) * slot_bytes;
-    wbase      = {17'd0, beat_q, 6'd0};
-    dend       = 32'(cur_q.data_at) + 32'(cur_q.len);
-    wlo        = 32'(cur_q.data_at) > wbase ? 32'(cur_q.data_at) - wbase : '0;
-    whi        = dend > wbase ? dend - wbase : '0;
-    if (wlo > 32'(nt_pkg::StreamBytes)) wlo = 32'(nt_pkg::StreamBytes);
-    if (whi > 32'(nt_pkg::StreamBytes)) whi = 32'(nt_pkg::StreamBytes);
+    daddr_lo        = {1'b0, slot_lo_q} + {1'b0, eoff_q};
     dma_req_valid_o = cfg_host_i && cur_valid_q && !cur_q.skip && wlo < whi;
     dma_req_write_o = 1'b1;
-    dma_req_addr_o  = wr_slot + 64'(cur_q.offset) + 64'(wbase) + 64'(wlo) - 64'(cur_q.data_at);
-    dma_req_len_o   = 16'(whi - wlo);
+    dma_req_addr_o  = {daddr_lo[25] ? slot_hi1_q : slot_hi_q, daddr_lo[24:0]};
+    dma_req_len_o   = 16'(wlen);
     dma_req_off_o   = wlo[5:0];
     for (int j = 0; j < nt_pkg::StreamBytes; j++) begin
-      dma_req_data_o[8*j+:8] = (32'(j) >= wlo && 32'(j) < whi) ? fifo_rdata_i[8*j+:8] : 8'd0;
+      dma_req_data_o[8*j+:8] = (7'(j) >= wlo && 7'(j) < whi) ? fifo_rdata_i[8*j+:8] : 8'd0;
     end
   end
   assign advance = !dma_req_valid_o || dma_req_ready_i;
+
+  // The next job's registers, from next_q (taken this cycle when `take`). The slot address base + ctx x slot
+  // (slot a multiple of 4096, ctx x slot < 2^38) is formed as the record's (below): bits 11:0 the base's,
+  // bits 37:12 one 26-bit sum with the product, bits 63:38 the base's plus its carry (chosen among
+  // precomputed values); slot + 2^25 the same way from base + 2^25 (hb_*: the base's parts, registered from
+  // the static configuration).
+  logic [19:0] hb_str_q;              // slot bytes / 4096
+  logic [25:0] hb_mid_q, hb_midp_q;   // base[37:12], (base[37:12] + 2^13) mod 2^26
+  logic        hb_cp_q;               // that sum's carry
+  logic [25:0] hb_hi0_q, hb_hi1_q, hb_hi2_q;  // base[63:38] + 0, 1, 2
+  logic [11:0] hb_lo_q;
+  logic [19:0] slot_4k;  // the slot stride (cfg_buffer_bytes_i rounded up to 4 KiB) / 4096
+  assign slot_4k = cfg_buffer_bytes_i[31:12] + 20'(cfg_buffer_bytes_i[11:0] != '0);
+  logic [25:0] n_prod;
+  logic [26:0] n_mid;
+  // verilator lint_off UNUSEDSIGNAL
+  logic [26:0] n_midp;  // bits 12:0 are n_mid's
+  // verilator lint_on UNUSEDSIGNAL
+  logic [25:0] n_hi, n_hip;
+  logic [13:0] n_rel;                 // (offset - data_at) mod 2^14: a buffer address < ReBufBytes
+  logic [7:0]  n_rel1;
+  always_comb begin
+    n_prod = 26'(next_q.ctx) * hb_str_q;
+    n_mid  = {1'b0, hb_mid_q} + {1'b0, n_prod};
+    n_midp = {1'b0, hb_midp_q} + {1'b0, n_prod};
+    n_hi   = n_mid[26] ? hb_hi1_q : hb_hi0_q;
+    unique case ({hb_cp_q, n_midp[26]})
+      2'b00:   n_hip = hb_hi0_q;
+      2'b11:   n_hip = hb_hi2_q;
+      default: n_hip = hb_hi1_q;
+    endcase
+    n_rel  = 14'(next_q.offset) - 14'(next_q.data_at);
+    n_rel1 = n_rel[13:6] + 8'd1;
+  end
 
   // ---- completed events, in completion order ----
   logic [re_pkg::CtxW-1:0] q_mem [nt_pkg::ReContexts];
@@ -143,15 +179,13 @@ module re_event_buffer
   assign pop = !o_active_q && qcnt_q != '0;
   assign ev_ctx_o = pop ? q_head : o_ctx_q;
   // The slot address: base + ctx x slot, slot a multiple of 4096 and ctx x slot < 2^38, so bits 11:0 are the
-  // base's, bits 37:12 one 26-bit sum and bits 63:38 the base's plus its carry (chosen, not added after it).
+  // base's, bits 37:12 one 26-bit sum and bits 63:38 the base's plus its carry (chosen, not added after it;
+  // the base's parts are the write stage's hb_* registers).
   logic [25:0] rec_prod;
   logic [26:0] rec_mid;
-  logic [25:0] base_hi, base_hi_p1;
   always_comb begin
-    rec_prod   = 26'(q_head) * slot32[31:12];
-    rec_mid    = {1'b0, cfg_host_base_i[37:12]} + {1'b0, rec_prod};
-    base_hi    = cfg_host_base_i[63:38];
-    base_hi_p1 = base_hi + 26'd1;
+    rec_prod = 26'(q_head) * hb_str_q;
+    rec_mid  = {1'b0, hb_mid_q} + {1'b0, rec_prod};
   end
   always_comb begin
     hdr_bytes = cfg_format_i ? 6'(nt_pkg::ReOutHdrBytesE2sar) : 6'(nt_pkg::ReOutHdrBytes);
@@ -244,8 +278,26 @@ module re_event_buffer
       next_valid_q <= 1'b0;
       cur_q        <= '0;
       next_q       <= '0;
-      beat_q       <= '0;
-      rd_q         <= '0;
+      left_q       <= '0;
+      ptr_q        <= '0;
+      end_q        <= '0;
+      dat_q        <= '0;
+      drem_q       <= '0;
+      delta_q      <= '0;
+      wrow_q       <= '0;
+      wrow1_q      <= '0;
+      eoff_q       <= '0;
+      slot_lo_q    <= '0;
+      slot_hi_q    <= '0;
+      slot_hi1_q   <= '0;
+      hb_str_q     <= '0;
+      hb_mid_q     <= '0;
+      hb_midp_q    <= '0;
+      hb_cp_q      <= 1'b0;
+      hb_hi0_q     <= '0;
+      hb_hi1_q     <= '0;
+      hb_hi2_q     <= '0;
+      hb_lo_q      <= '0;
       qwr_q        <= '0;
       qrd_q        <= '0;
       qcnt_q       <= '0;
@@ -271,7 +323,7 @@ module re_event_buffer
       end
       if (pop) begin
         o_len_q    <= cfg_host_i ? 32'd8 : ev_i.length;
-        rec_addr_q <= {rec_mid[26] ? base_hi_p1 : base_hi, rec_mid[25:0], cfg_host_base_i[11:0]};
+        rec_addr_q <= {rec_mid[26] ? hb_hi1_q : hb_hi0_q, rec_mid[25:0], hb_lo_q};
         o_ctx_q    <= q_head;
         o_active_q <= 1'b1;
         o_beat_q   <= '0;
@@ -279,13 +331,41 @@ module re_event_buffer
       end
       if (push) qwr_q <= qwr_q + 1'b1;
       qcnt_q <= qcnt_q + (QW + 1)'(push) - (QW + 1)'(pop);
-      // write
-      rd_q   <= rd_d;
-      beat_q <= beat_d;
+      // write: the configuration's parts (static during a run; ready one edge after reset)
+      hb_str_q  <= slot_4k;
+      hb_mid_q  <= cfg_host_base_i[37:12];
+      {hb_cp_q, hb_midp_q} <= {1'b0, cfg_host_base_i[37:12]} + 27'(1 << 13);
+      hb_hi0_q  <= cfg_host_base_i[63:38];
+      hb_hi1_q  <= cfg_host_base_i[63:38] + 26'd1;
+      hb_hi2_q  <= cfg_host_base_i[63:38] + 26'd2;
+      hb_lo_q   <= cfg_host_base_i[11:0];
+      // write: the current beat's registers step to the next beat
+      if (finish) begin
+        ptr_q <= end_q;
+      end else if (step) begin
+        ptr_q  <= ptr_q + 1'b1;
+        left_q <= left_q - 1'b1;
+        dat_q  <= dat_q[6] ? {1'b0, dat_q[5:0]} : 7'd0;
+        drem_q <= (drem_q[16:6] != '0) ? drem_q - 17'd64 : 17'd0;
+        wrow_q  <= wrow1_q;
+        wrow1_q <= wrow1_q + 1'b1;
+        eoff_q <= eoff_q + 25'(wstep);
+      end
       if (take) begin
         cur_q        <= next_q;
         cur_valid_q  <= 1'b1;
         next_valid_q <= 1'b0;
+        end_q        <= end_q + re_pkg::FifoW'(next_q.beats);
+        left_q       <= next_q.beats - 1'b1;
+        dat_q        <= next_q.data_at;
+        drem_q       <= 17'(next_q.data_at) + 17'(next_q.len);
+        delta_q      <= n_rel[5:0];
+        wrow_q       <= n_rel[13:6];
+        wrow1_q      <= n_rel1;
+        eoff_q       <= next_q.offset;
+        slot_lo_q    <= {n_mid[12:0], hb_lo_q};
+        slot_hi_q    <= {n_hi, n_mid[25:13]};
+        slot_hi1_q   <= {n_hip, n_midp[25:13]};
       end else if (finish) begin
         cur_valid_q <= 1'b0;
       end
