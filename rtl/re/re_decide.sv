@@ -54,6 +54,9 @@ module re_decide
   logic [N-1:0]  expired, silent, cand;
   logic          any_cand;
   logic [re_pkg::CtxW-1:0] old;
+  logic          best_c;
+  logic [63:0]   best_f;
+  logic [re_pkg::KeyW-1:0] best_k;
   always_comb begin
     flush_mode = flush_q && !desc_valid_i && frame_idle_i;
     for (int i = 0; i < N; i++) begin
@@ -62,11 +65,18 @@ module re_decide
     end
     silent = flush_mode ? '0 : (expired & done_q);
     any_cand = |cand;
+    // the running best (its candidacy, first arrival and key) instead of first_q[old], key_q[old] read anew at
+    // every step (a 64-way multiplexer per step for Yosys); the same choice
     old = '0;
+    best_c = cand[0];
+    best_f = first_q[0];
+    best_k = key_q[0];
     for (int i = 0; i < N; i++) begin
-      if (cand[i] && (!cand[old] || first_q[i] < first_q[old] ||
-                      (first_q[i] == first_q[old] && key_q[i] < key_q[old]))) begin
+      if (cand[i] && (!best_c || first_q[i] < best_f || (first_q[i] == best_f && key_q[i] < best_k))) begin
         old = re_pkg::CtxW'(i);
+        best_c = 1'b1;
+        best_f = first_q[i];
+        best_k = key_q[i];
       end
     end
   end
@@ -196,6 +206,60 @@ module re_decide
   assign rep_now = flush_rep || expire;
   assign freed = old;
 
+  // The next state of the per-context tables, as one-hot write enables (issue 27: each write at a variable
+  // context and range, e.g. `rb_q[slot][free_range] <= off` of a [64][16][25] packed array, made Yosys shift a
+  // mask across the whole array, and opt_dff never finished). The same updates in the same order.
+  logic [N-1:0] slot_oh, freed_oh, evd_oh;
+  logic [N-1:0] valid_d, done_d, outp_d, endk_d;
+  logic [R-1:0] rv_n, rb_we, re_we;
+  logic [re_pkg::OffW-1:0] re_wd, maxe_n;
+  logic [31:0]  segs_n;
+  always_comb begin
+    slot_oh  = N'(1) << slot;
+    freed_oh = N'(1) << freed;
+    evd_oh   = N'(1) << ev_done_ctx_i;
+    valid_d = valid_q;
+    if (act) valid_d = valid_eff;
+    if (expire || flush_rep) valid_d = valid_d & ~freed_oh;
+    if (flush_done) valid_d = '0;
+    if (accept && !found) valid_d = valid_d | slot_oh;
+    outp_d = ev_done_i ? (outp_q & ~evd_oh) : outp_q;
+    done_d = done_q;
+    endk_d = endk_q;
+    if (accept) begin
+      outp_d = completes ? (outp_d | slot_oh) : (outp_d & ~slot_oh);
+      done_d = completes ? (done_d | slot_oh) : (done_d & ~slot_oh);
+      endk_d = endk_n ? (endk_d | slot_oh) : (endk_d & ~slot_oh);
+    end
+    // the accepted frame's context (slot = h when found): its segments, highest end and ranges
+    segs_n = (found ? segs_q[h] : '0) + 1'b1;
+    maxe_n = found ? maxe_q[h] : '0;
+    rv_n   = found ? rv_q[h] : '0;
+    rb_we  = '0;
+    re_we  = '0;
+    re_wd  = seg_end;
+    if (len != '0) begin
+      if (!found || seg_end > maxe_q[h]) maxe_n = seg_end;
+      if (!found) begin
+        rv_n[0] = 1'b1;
+        rb_we[0] = 1'b1;
+        re_we[0] = 1'b1;
+      end else if (has_left && has_right) begin
+        rv_n[right] = 1'b0;
+        re_we[left] = 1'b1;
+        re_wd = re_q[h][right];
+      end else if (has_left) begin
+        re_we[left] = 1'b1;
+      end else if (has_right) begin
+        rb_we[right] = 1'b1;
+      end else begin
+        rv_n[free_range] = 1'b1;
+        rb_we[free_range] = 1'b1;
+        re_we[free_range] = 1'b1;
+      end
+    end
+  end
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       valid_q <= '0;
@@ -234,35 +298,30 @@ module re_decide
         rep_at_end_q    <= flush_mode;
         timed_out_q     <= timed_out_q + 1'b1;
       end
-      if (act) valid_q <= valid_eff;
-      if (expire || flush_rep) valid_q[freed] <= 1'b0;
-      if (flush_done) valid_q <= '0;
-      if (ev_done_i) outp_q[ev_done_ctx_i] <= 1'b0;
-      if (place && code != '0) drops_q[code] <= drops_q[code] + 1'b1;
+      valid_q <= valid_d;
+      outp_q  <= outp_d;
+      done_q  <= done_d;
+      endk_q  <= endk_d;
+      for (int r = 0; r < nt_pkg::ReDropReasons; r++) begin
+        if (place && code != '0 && 32'(code) == r) drops_q[r] <= drops_q[r] + 1'b1;
+      end
       if (accept) begin
         used_cnt_q <= used_cnt_q + 1'b1;
-        if (!found) begin
-          valid_q[slot] <= 1'b1;
-          key_q[slot]   <= key;
-          mdst_q[slot]  <= desc_i.mac_dst;
-          msrc_q[slot]  <= desc_i.mac_src;
-          first_q[slot] <= desc_i.time_ns;
-          rv_q[slot]    <= '0;
-        end
-        segs_q[slot] <= (found ? segs_q[slot] : '0) + 1'b1;
-        recv_q[slot] <= recv_n;
-        endk_q[slot] <= endk_n;
-        len_q[slot]  <= len_n;
-        done_q[slot] <= completes;
-        outp_q[slot] <= completes;
         if (completes) completed_q <= completed_q + 1'b1;
-        if (len != '0) begin
-          if (!found || seg_end > maxe_q[slot]) maxe_q[slot] <= seg_end;
-          if (!found) rv_q[slot][0] <= 1'b1;
-          else if (has_left && has_right) rv_q[slot][right] <= 1'b0;
-          else if (!has_left && !has_right) rv_q[slot][free_range] <= 1'b1;
-        end else if (!found) begin
-          maxe_q[slot] <= '0;
+      end
+      for (int c = 0; c < N; c++) begin
+        if (accept && slot_oh[c]) begin
+          if (!found) begin
+            key_q[c]   <= key;
+            mdst_q[c]  <= desc_i.mac_dst;
+            msrc_q[c]  <= desc_i.mac_src;
+            first_q[c] <= desc_i.time_ns;
+          end
+          segs_q[c] <= segs_n;
+          recv_q[c] <= recv_n;
+          len_q[c]  <= len_n;
+          maxe_q[c] <= maxe_n;
+          rv_q[c]   <= rv_n;
         end
       end
       if (flush_i) flush_q <= 1'b1;
@@ -272,19 +331,12 @@ module re_decide
 
   // Range bounds: only meaningful where rv_q is set, so not reset.
   always_ff @(posedge clk_i) begin
-    if (accept && len != '0) begin
-      if (!found) begin
-        rb_q[slot][0] <= off;
-        re_q[slot][0] <= seg_end;
-      end else if (has_left && has_right) begin
-        re_q[slot][left] <= re_q[slot][right];
-      end else if (has_left) begin
-        re_q[slot][left] <= seg_end;
-      end else if (has_right) begin
-        rb_q[slot][right] <= off;
-      end else begin
-        rb_q[slot][free_range] <= off;
-        re_q[slot][free_range] <= seg_end;
+    for (int c = 0; c < N; c++) begin
+      if (accept && slot_oh[c]) begin
+        for (int k = 0; k < R; k++) begin
+          if (rb_we[k]) rb_q[c][k] <= off;
+          if (re_we[k]) re_q[c][k] <= re_wd;
+        end
       end
     end
   end
