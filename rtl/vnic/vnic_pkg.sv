@@ -35,6 +35,13 @@ package vnic_pkg;
     logic                   valid;
   } mac_entry_t;
 
+  // The two entries' widths, for the tables held as 2-D packed vectors (an entry a word, read whole into a
+  // struct): Yosys 0.55 reads a packed array of a packed struct as ONE element (YosysHQ/yosys#2677;
+  // docs/synthesis.md "One RTL source"), and rejects $bits(type), so the widths are spelled out here.
+  // A width that differs from its struct is a -Wall WIDTH warning of the lint (scripts/lint_rtl.sh).
+  localparam int unsigned PortCfgBits  = 32 + 2 * 8 * 5 + 5 + 1 + 16 + 3 * 24 + 3 + 5 + 16 + 16 + 1;  // port_cfg_t
+  localparam int unsigned MacEntryBits = 24 + 48 + PortIdxBits + 1;                                  // mac_entry_t
+
   // One byte into a reflected CRC-32 register (IEEE polynomial; init and final inversion by the caller).
   function automatic logic [31:0] crc32_byte(logic [31:0] crc_in, logic [7:0] b);
     logic [31:0] c;
