@@ -38,7 +38,13 @@ module naa_kernel
   logic [6:0]    k_q;
   logic [1:0]    out_idx_q;
   logic [31:0]   out_len_q;
+  // The chunk buffer: one write port and one registered read port, no reset - block RAM (issue 27;
+  // docs/naa-microarchitecture.md "Kernel chunk buffer"). Every beat is written (A's read data) before it is
+  // read (B's add, the write-back), so its contents after reset are never seen.
   logic [nt_pkg::StreamBits-1:0] buf_q [nt_pkg::NaaChunkBeats];
+  logic [nt_pkg::StreamBits-1:0] buf_rd_q, buf_wr_q, buf_word, buf_wd, buf_sum;
+  logic                  buf_fwd_q, buf_we, buf_b;
+  logic [5:0]            buf_wa, buf_ra;
 
   logic        is_crc, is_add;
   logic [31:0] at, left, chunk, nb, wr_len, crc_now;
@@ -73,7 +79,7 @@ module naa_kernel
         dma_req_write_o = 1'b1;
         dma_req_addr_o  = addr_q[is_add ? 2 : 1] + {32'd0, done_q} + 64'd64 * {57'd0, k_q};
         dma_req_len_o   = wr_len[15:0];
-        dma_req_data_o  = buf_q[k_q[5:0]];
+        dma_req_data_o  = buf_word;  // buf_q[k_q], read a cycle ahead
         for (int i = 0; i < nt_pkg::StreamBytes; i++) begin
           if (32'(i) >= wr_len) dma_req_data_o[8*i+:8] = 8'd0;
         end
@@ -151,7 +157,6 @@ module naa_kernel
       k_q       <= '0;
       out_idx_q <= '0;
       out_len_q <= '0;
-      for (int i = 0; i < nt_pkg::NaaChunkBeats; i++) buf_q[i] <= '0;
     end else begin
       state_q <= nxt;
       unique case (state_q)
@@ -194,22 +199,42 @@ module naa_kernel
         cycles_q <= cycles_d;
         if (cycles_d >= budget_q) status_q <= naa_pkg::RpcTimeout;
       end
-      // Read data, in the order the reads were issued (the host port's contract).
-      if (dma_rsp_valid_i) begin
-        if (is_crc) begin
-          crc_q <= crc_beat;
-        end else if (got_q < nb) begin
-          buf_q[got_q[5:0]] <= dma_rsp_data_i;
-        end else begin
-          for (int i = 0; i < nt_pkg::StreamBytes / 4; i++) begin
-            buf_q[6'(got_q - nb)][32*i+:32] <= buf_q[6'(got_q - nb)][32*i+:32] + dma_rsp_data_i[32*i+:32];
-          end
-        end
-      end
+      // Read data, in the order the reads were issued (the host port's contract); into the buffer below.
+      if (dma_rsp_valid_i && is_crc) crc_q <= crc_beat;
       // Beats received since the job (crc) or the chunk (add, copy) started.
       if (state_q == naa_pkg::KCheck || chunk_done) got_q <= '0;
       else if (dma_rsp_valid_i) got_q <= got_q + 32'd1;
     end
+  end
+
+  // ---- Chunk buffer ----
+  // Write: A's beat g at g (g < nb), B's beat g added in place at g - nb (32-bit lanes). Read, one cycle
+  // ahead, the word the next cycle uses: in Write the beat sent after this edge (k, or k + 1 on fire); when
+  // Wait is done, beat 0 (Write follows, no read data is due); else the word B's next beat (got after this
+  // edge) adds to. B's beats arrive only in RdB, Wait and Drain, where nb is constant, and no response arrives
+  // while waiting is done or in Write. A word written at the edge it is read (A's last beat when nb = 1, B's
+  // first) comes from buf_wr_q.
+  assign buf_word = buf_fwd_q ? buf_wr_q : buf_rd_q;
+  assign buf_b    = got_q >= nb;
+  assign buf_we   = dma_rsp_valid_i && !is_crc;
+  assign buf_wa   = buf_b ? 6'(got_q - nb) : got_q[5:0];
+  always_comb begin
+    for (int i = 0; i < nt_pkg::StreamBytes / 4; i++) buf_sum[32*i+:32] = buf_word[32*i+:32] + dma_rsp_data_i[32*i+:32];
+    buf_wd = buf_b ? buf_sum : dma_rsp_data_i;
+    if (state_q == naa_pkg::KWrite) buf_ra = k_q[5:0] + 6'(fire);
+    else if (state_q == naa_pkg::KWait && got_q == expect_q) buf_ra = '0;
+    else buf_ra = 6'(got_q + 32'(dma_rsp_valid_i) - nb);
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (buf_we) buf_q[buf_wa] <= buf_wd;
+    buf_rd_q <= buf_q[buf_ra];
+    if (buf_we) buf_wr_q <= buf_wd;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) buf_fwd_q <= 1'b0;
+    else         buf_fwd_q <= buf_we && buf_wa == buf_ra;
   end
 
   assign done_o    = state_q == naa_pkg::KDone;

@@ -68,7 +68,11 @@ module naa_req
 
   // ---- Sender ----
   snd_state_e            sst_q;
+  // The packet's payload, one write port (the fill) and one registered read port: block RAM (issue 27;
+  // docs/naa-microarchitecture.md "Payload buffer").
   logic [nt_pkg::StreamBits-1:0] buf_q [nt_pkg::NaaReqBufBeats];
+  logic [nt_pkg::StreamBits-1:0] buf_rd_q, buf_wr_q, win_hi, win_lo_q;
+  logic                  buf_fwd_q;
   logic [6:0]            fill_q, k_q;
   logic [31:0]           rcrc_q;
   logic [7:0]            p_opcode;
@@ -178,19 +182,15 @@ module naa_req
   logic [31:0]            tx_icrc;
   logic [13:0]            base;
   logic [2*nt_pkg::StreamBits-1:0] win;
-  logic [13:0]            t;
-  logic [6:0]             wj;
   logic [5:0]             wr;
   always_comb begin
     base = 14'(k_q) * 14'(nt_pkg::StreamBytes);
-    // Payload byte p sits at frame byte hdr + p: this beat's payload is a two-beat window of the buffer.
-    t    = base + 14'd128 - 14'(p_hdr_q);
-    wj   = 7'(t >> 6);  // buffer beat index + 2
-    wr   = t[5:0];
-    win  = '0;
-    if (wj >= 7'd2 && int'(wj) - 2 < nt_pkg::NaaReqBufBeats) win[nt_pkg::StreamBits-1:0] = buf_q[6'(wj - 7'd2)];
-    if (wj >= 7'd1 && int'(wj) - 1 < nt_pkg::NaaReqBufBeats) win[2*nt_pkg::StreamBits-1:nt_pkg::StreamBits] = buf_q[6'(wj - 7'd1)];
-    win = win >> (8 * int'(wr));
+    // Payload byte p sits at frame byte hdr + p: this beat's payload is a two-beat window of the buffer,
+    // beats wj - 2 (win_lo_q) and wj - 1 (win_hi), wj = (base + 128 - hdr) / 64. Only bytes of payload
+    // beats 0 .. (plen - 1) / 64 are selected below, so the window's other bytes (beats before 0 or after
+    // the fill, read as whatever the buffer holds) never reach the frame.
+    wr   = 6'(base + 14'd128 - 14'(p_hdr_q));
+    win  = {win_hi, win_lo_q} >> (8 * int'(wr));
     for (int unsigned i = 0; i < nt_pkg::StreamBytes; i++) begin
       if (int'(base) + i < int'(p_hdr_q)) tx_data[8*i+:8] = hdr[8*(int'(base)+i)+:8];
       else if (int'(base) + i < int'(p_hdr_q) + int'(p_plen_q)) tx_data[8*i+:8] = win[8*i+:8];
@@ -272,8 +272,40 @@ module naa_req
   assign s_ready_o = !rx_full_q;
   assign busy_o    = !ring_empty || sst_q != SIdle || rx_full_q || (live_q && hq_wr_q != hq_rd_q);
 
+  // ---- Payload buffer: written by the fill, read one cycle ahead ----
+  // The window of beat k is {buf[wj - 1], buf[wj - 2]}; beat k + 1's is {buf[wj], buf[wj - 1]}: its low half
+  // is beat k's high half. So one read per beat: at each edge the buffer reads the high beat of the beat the
+  // sender is at after the edge (buf_rd_q), and the window's low half moves from the high one as the sender
+  // steps (win_lo_q). Before the first beat (Read, Fill, k = 0) it reads beat 0's high beat; beat 0's low
+  // beat (wj - 2 < 0) is never selected. Nothing is written while sending, so a stalled beat reads the same
+  // beat again; a beat written at the edge it is read (the last fill beat, beat 0) comes from buf_wr_q.
+  logic                  buf_we, snd_step;
+  logic [5:0]            buf_ra;
+  logic [13:0]           t_n;
+  assign buf_we   = sst_q == SFill && dma_rsp_valid_i && int'(fill_q) < nt_pkg::NaaReqBufBeats;
+  assign snd_step = sst_q == SSend && m_ready_i;
+  assign t_n      = (14'(k_q) + 14'(snd_step)) * 14'(nt_pkg::StreamBytes) + 14'd128 - 14'(p_hdr_q);
+  assign buf_ra   = 6'((t_n >> 6) - 14'd1);  // wj - 1 after this edge
+  assign win_hi   = buf_fwd_q ? buf_wr_q : buf_rd_q;
+
   always_ff @(posedge clk_i) begin
-    if (sst_q == SFill && dma_rsp_valid_i && int'(fill_q) < nt_pkg::NaaReqBufBeats) buf_q[fill_q[5:0]] <= dma_rsp_data_i;
+    if (buf_we) buf_q[fill_q[5:0]] <= dma_rsp_data_i;
+    buf_rd_q <= buf_q[buf_ra];
+    if (buf_we) buf_wr_q <= dma_rsp_data_i;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      buf_fwd_q <= 1'b0;
+      win_lo_q  <= '0;
+    end else begin
+      buf_fwd_q <= buf_we && fill_q[5:0] == buf_ra;
+      if (snd_step) win_lo_q <= win_hi;
+      else if (sst_q != SSend) win_lo_q <= '0;
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
     if (s_valid_i && s_ready_o && rx_nb_q == 2'd0) rx_q <= s_data_i;
     if (cfg_valid_i && cfg_table_i == nt_pkg::CfgTableBits'(nt_pkg::NaaTblReq) && cfg_index_i == 11'd1 &&
         (hq_wr_q - hq_rd_q) != (HqBits + 1)'(nt_pkg::NaaReqHostCmds)) begin

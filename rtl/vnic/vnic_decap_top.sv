@@ -19,8 +19,9 @@ module vnic_decap_top
     logic [vnic_pkg::PortIdxBits-1:0] port;
   } desc_t;
 
-  vnic_pkg::port_cfg_t  [nt_pkg::VnicPorts-1:0]      ports;
-  vnic_pkg::mac_entry_t [nt_pkg::VnicMacEntries-1:0] macs;
+  // the tables as entry words (vnic_tables), each read whole into a vnic_pkg::port_cfg_t / mac_entry_t
+  logic [nt_pkg::VnicPorts-1:0][vnic_pkg::PortCfgBits-1:0]       ports;
+  logic [nt_pkg::VnicMacEntries-1:0][vnic_pkg::MacEntryBits-1:0] macs;
 
   vnic_tables u_tables (
     `NT_CLK_RST_CONN,

@@ -24,8 +24,9 @@ module vnic_encap_top
     logic                   linux_p;    // tail byte without the LT bits
   } desc_t;
 
-  vnic_pkg::port_cfg_t  [nt_pkg::VnicPorts-1:0]      ports;
-  vnic_pkg::mac_entry_t [nt_pkg::VnicMacEntries-1:0] macs;
+  // the tables as entry words (vnic_tables), each read whole into a vnic_pkg::port_cfg_t / mac_entry_t
+  logic [nt_pkg::VnicPorts-1:0][vnic_pkg::PortCfgBits-1:0]       ports;
+  logic [nt_pkg::VnicMacEntries-1:0][vnic_pkg::MacEntryBits-1:0] macs;
 
   vnic_tables u_tables (
     `NT_CLK_RST_CONN,
@@ -82,20 +83,40 @@ module vnic_encap_top
 
   // Destination LID from the MAC table (docs/vnic.md "DLID"): the lowest matching index; a DLID 0 entry
   // counts as absent. Each entry is read whole into mac_e first: Yosys 0.55 reads macs[i].valid as an
-  // undeclared wire.
+  // undeclared wire. Every entry is compared at once, then the lowest hit is chosen by a tree of 2:1
+  // choices (the lower half wins; log2(VnicMacEntries) steps), not by a chain of 64 (issue 27: 33 levels).
+  localparam int unsigned MacN = nt_pkg::VnicMacEntries;
   vnic_pkg::mac_entry_t mac_e;
+  logic [MacN-1:0]        mac_hit;
+  logic [MacN-1:0][23:0]  mac_dlid;
   always_comb begin
-    hit_in      = 1'b0;
-    dlid_tbl_in = '0;
-    mac_e       = '0;
-    for (int i = nt_pkg::VnicMacEntries - 1; i >= 0; i--) begin
-      mac_e = macs[i];
-      if (mac_e.valid && mac_e.port == s_port_i && mac_e.mac == dmac_in && mac_e.dlid != '0) begin
-        hit_in      = 1'b1;
-        dlid_tbl_in = mac_e.dlid;
-      end
+    mac_e = '0;
+    for (int i = 0; i < MacN; i++) begin
+      mac_e       = macs[i];
+      mac_hit[i]  = mac_e.valid && mac_e.port == s_port_i && mac_e.mac == dmac_in && mac_e.dlid != '0;
+      mac_dlid[i] = mac_e.dlid;
     end
   end
+
+  // The lowest hit of h (MacN a power of 2): {any hit, its DLID (0 without a hit)}. A heap: leaves MacN + i, node j's
+  // children 2j (lower indices) and 2j + 1.
+  function automatic logic [24:0] first_hit(logic [MacN-1:0] h, logic [MacN-1:0][23:0] d);
+    logic [2*MacN-1:0]       th;
+    logic [2*MacN-1:0][23:0] td;
+    th = '0;
+    td = '0;
+    for (int i = 0; i < MacN; i++) begin
+      th[MacN+i] = h[i];
+      td[MacN+i] = h[i] ? d[i] : 24'd0;  // no hit: DLID 0, as the chain gave
+    end
+    for (int j = MacN - 1; j >= 1; j--) begin
+      th[j] = th[2*j] | th[2*j+1];
+      td[j] = th[2*j] ? td[2*j] : td[2*j+1];
+    end
+    first_hit = {th[1], td[1]};
+  endfunction
+
+  assign {hit_in, dlid_tbl_in} = first_hit(mac_hit, mac_dlid);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin

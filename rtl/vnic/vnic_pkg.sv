@@ -35,6 +35,13 @@ package vnic_pkg;
     logic                   valid;
   } mac_entry_t;
 
+  // The two entries' widths, for the tables held as 2-D packed vectors (an entry a word, read whole into a
+  // struct): Yosys 0.55 reads a packed array of a packed struct as ONE element (YosysHQ/yosys#2677;
+  // docs/synthesis.md "One RTL source"), and rejects $bits(type), so the widths are spelled out here.
+  // A width that differs from its struct is a -Wall WIDTH warning of the lint (scripts/lint_rtl.sh).
+  localparam int unsigned PortCfgBits  = 32 + 2 * 8 * 5 + 5 + 1 + 16 + 3 * 24 + 3 + 5 + 16 + 16 + 1;  // port_cfg_t
+  localparam int unsigned MacEntryBits = 24 + 48 + PortIdxBits + 1;                                  // mac_entry_t
+
   // One byte into a reflected CRC-32 register (IEEE polynomial; init and final inversion by the caller).
   function automatic logic [31:0] crc32_byte(logic [31:0] crc_in, logic [7:0] b);
     logic [31:0] c;
@@ -101,44 +108,64 @@ package vnic_pkg;
     is_vlan_type = t == 16'h8100 || t == 16'h88a8;
   endfunction
 
-  function automatic linux_info_t linux_info(logic [nt_pkg::StreamBits-1:0] d, logic [6:0] n);
-    linux_info_t r;
+  // Profile linux's protocol-class shift (opa_vnic_get_rc): the EtherType after up to 8 VLAN tags, then the
+  // IP protocol. Written as every candidate at once (issue 27: the tag walk, one tag after the other with
+  // each step's length check, was 81 logic levels with the byte count in front): v[j] = the type at 12 + 4j
+  // is a VLAN type; the walk stops after the leading run of L tags (sel[L]), or earlier, at the first tag k
+  // whose 6 bytes pass the beat's n bytes (12 + 4k + 6 > n, k < L; monotone in k, so it happens iff it does
+  // for k = L - 1): then no type. Otherwise the type at 12 + 4L and its protocol byte decide (a 9th tag is
+  // a VLAN type, neither IPv4 nor IPv6: shift 0, as the walk's "deeper than 8 tags").
+  function automatic logic [4:0] linux_rc_shift(logic [nt_pkg::StreamBits-1:0] d, logic [6:0] n);
+    logic [8:0]  v, sel;
     logic [15:0] typ;
-    logic [31:0] crc;
     logic [7:0]  proto;
-    logic        stop;
-    int unsigned off;
-    r.vlan = n >= 7'd16 && is_vlan_type(beat_b16(d, 12));
-    r.pcp  = d[8*14+5+:3];
-    off    = 12;
-    typ    = beat_b16(d, 12);
-    stop   = 1'b0;
-    for (int k = 0; k < 8; k++) begin
-      if (!stop && is_vlan_type(typ)) begin
-        if (off + 6 > int'(n)) begin
-          typ  = '0;
-          stop = 1'b1;
-        end else begin
-          typ = beat_b16(d, off + 4);
-          off = off + 4;
-        end
+    logic [4:0]  rc, rc_l;
+    logic        lead, stop;
+    for (int j = 0; j < 9; j++) v[j] = is_vlan_type(beat_b16(d, 12 + 4 * j));
+    lead = 1'b1;
+    for (int l = 0; l < 9; l++) begin
+      sel[l] = lead && (l == 8 || !v[l]);
+      lead   = lead && v[l];
+    end
+    stop = 1'b0;
+    for (int l = 1; l < 9; l++) stop = stop | (sel[l] && n < 7'(18 + 4 * (l - 1)));
+    rc = 5'd0;
+    for (int l = 0; l < 9; l++) begin
+      typ  = beat_b16(d, 12 + 4 * l);
+      rc_l = 5'd0;
+      if (typ == 16'h86dd) begin
+        proto = 7'(20 + 4 * l) < n ? d[8*(20+4*l)+:8] : 8'd0;
+        rc_l  = proto == 8'd6 ? 5'd20 : proto == 8'd17 ? 5'd24 : 5'd16;
+      end else if (typ == 16'h0800) begin
+        proto = 7'(23 + 4 * l) < n ? d[8*(23+4*l)+:8] : 8'd0;
+        rc_l  = proto == 8'd6 ? 5'd12 : proto == 8'd17 ? 5'd8 : 5'd4;
       end
+      rc = rc | (sel[l] ? rc_l : 5'd0);
     end
-    if (is_vlan_type(typ)) typ = '0;  // deeper than 8 tags
-    r.rc_shift = 5'd0;
-    if (typ == 16'h86dd) begin
-      proto      = off + 2 + 6 < int'(n) ? d[8*(off+8)+:8] : 8'd0;
-      r.rc_shift = proto == 8'd6 ? 5'd20 : proto == 8'd17 ? 5'd24 : 5'd16;
-    end else if (typ == 16'h0800) begin
-      proto      = off + 2 + 9 < int'(n) ? d[8*(off+11)+:8] : 8'd0;
-      r.rc_shift = proto == 8'd6 ? 5'd12 : proto == 8'd17 ? 5'd8 : 5'd4;
-    end
-    crc = '1;
-    for (int i = 0; i < 14; i++) crc = crc32_byte(crc, d[8*i+:8]);
-    crc = ~crc;
+    linux_rc_shift = stop ? 5'd0 : rc;
+  endfunction
+
+  // Profile linux's entropy: CRC-32 over the 14-byte Ethernet header (register from all ones, inverted),
+  // folded to 8 bits. The register is affine in the bytes: the GF(2) data matrix CrcData (vnic_crc_pkg: a
+  // 64-byte block from register 0) over the header placed in the block's last 14 bytes (50 zero bytes leave
+  // register 0 unchanged), XOR the register of 14 zero bytes from all ones (a constant). A byte-serial chain
+  // of 14 CRC steps before (issue 27: 34 levels).
+  function automatic logic [7:0] linux_entropy(logic [8*14-1:0] h);
+    logic [31:0] crc, k;
+    k = '1;
+    for (int i = 0; i < 14; i++) k = crc32_byte(k, 8'd0);
+    crc = ~(crc32_data(vnic_crc_pkg::CrcData, {h, {(nt_pkg::StreamBits - 8 * 14){1'b0}}}) ^ k);
     crc = crc ^ (crc >> 8);
     crc = crc ^ (crc >> 16);
-    r.entropy = crc[7:0];
+    linux_entropy = crc[7:0];
+  endfunction
+
+  function automatic linux_info_t linux_info(logic [nt_pkg::StreamBits-1:0] d, logic [6:0] n);
+    linux_info_t r;
+    r.vlan     = n >= 7'd16 && is_vlan_type(beat_b16(d, 12));
+    r.pcp      = d[8*14+5+:3];
+    r.rc_shift = linux_rc_shift(d, n);
+    r.entropy  = linux_entropy(d[8*14-1:0]);
     linux_info = r;
   endfunction
 
