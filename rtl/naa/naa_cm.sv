@@ -125,7 +125,7 @@ module naa_cm
     rsp_frame = naa_pkg::cm_compose(desc_q, mac_q, ip4_q);
     base      = nt_pkg::StreamBytes * int'(k_q);
     rsp_data  = rsp_frame[nt_pkg::StreamBits*int'(k_q)+:nt_pkg::StreamBits];
-    rsp_icrc  = ~rdma_pkg::icrc_beat(rcrc_q, rsp_data, base, 14, naa_pkg::CmIcrcAt, 1'b0);
+    rsp_icrc  = ~rdma_pkg::icrc_beat(rcrc_q, rsp_data, base, naa_pkg::CmIcrcAt, 1'b0);
     for (int unsigned j = 0; j < 4; j++) begin
       if (naa_pkg::CmIcrcAt + j >= base && naa_pkg::CmIcrcAt + j < base + nt_pkg::StreamBytes) begin
         rsp_data[8*(naa_pkg::CmIcrcAt+j-base)+:8] = rsp_icrc[8*j+:8];
@@ -278,8 +278,8 @@ module naa_cm
             state_q       <= naa_pkg::CmDrain;
           end else if (rx_fire) begin
             if (int'(nb_q) < nt_pkg::NaaCmBufBeats) begin
-              crc_q <= rdma_pkg::icrc_beat((nb_q == '0) ? rdma_pkg::icrc_seed() : crc_q, s_data_i, nt_pkg::StreamBytes * int'(nb_q), 14,
-                                 naa_pkg::CmIcrcAt, 1'b0);
+              crc_q <= rdma_pkg::icrc_beat((nb_q == '0) ? rdma_pkg::icrc_seed() : crc_q, s_data_i, nt_pkg::StreamBytes * int'(nb_q),
+                                         naa_pkg::CmIcrcAt, 1'b0);
               nb_q  <= nb_q + 1;
             end else begin
               overflow_q <= 1'b1;
@@ -394,7 +394,7 @@ module naa_cm
         end
         naa_pkg::CmResp: begin
           if (m_ready_i) begin
-            rcrc_q <= rdma_pkg::icrc_beat(rcrc_q, rsp_data, base, 14, naa_pkg::CmIcrcAt, 1'b0);
+            rcrc_q <= rdma_pkg::icrc_beat(rcrc_q, rsp_data, base, naa_pkg::CmIcrcAt, 1'b0);
             k_q    <= k_q + 1;
             if (rsp_last) begin
               c_resp_q  <= c_resp_q + 1;
