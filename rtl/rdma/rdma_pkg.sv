@@ -198,11 +198,14 @@ package rdma_pkg;
   endfunction
 
   // The data part of a whole beat's register update from state 0 (vnic_crc_pkg::CrcData, row o in bits
-  // StreamBits*o+).
-  function automatic logic [31:0] crc32_data(logic [nt_pkg::StreamBits-1:0] d);
+  // StreamBits*o+), or of any 32 x StreamBits matrix m given so (rdma_crc_pkg::CrcDataPow).
+  function automatic logic [31:0] crc32_data_m(logic [32*nt_pkg::StreamBits-1:0] m, logic [nt_pkg::StreamBits-1:0] d);
     logic [31:0] r;
-    for (int o = 0; o < 32; o++) r[o] = ^(d & vnic_crc_pkg::CrcData[nt_pkg::StreamBits*o+:nt_pkg::StreamBits]);
-    crc32_data = r;
+    for (int o = 0; o < 32; o++) r[o] = ^(d & m[nt_pkg::StreamBits*o+:nt_pkg::StreamBits]);
+    crc32_data_m = r;
+  endfunction
+  function automatic logic [31:0] crc32_data(logic [nt_pkg::StreamBits-1:0] d);
+    crc32_data = crc32_data_m(vnic_crc_pkg::CrcData, d);
   endfunction
 
   // CRC register after the bytes of one beat that lie in [CrcIcrcLo, hi) of the frame (CrcIcrcLo = 14: the
@@ -239,6 +242,31 @@ package rdma_pkg;
     t  = 6'(7'(nt_pkg::StreamBytes) - b);
     icrc_beat = (b <= a) ? crc_in
               : crc32_mat(rdma_crc_pkg::CrcTake[32*32*t+:32*32], crc32_data(z) ^ st);
+  endfunction
+
+  // The register after bytes [CrcIcrcLo, hi) of a whole frame f (byte i in bits 8i+7:8i) from crc_in, in one
+  // step: beats = ceil(hi / 64) <= CrcPows, each beat's data part moved over the beats after it by one
+  // precomputed matrix (CrcDataPow), so every register bit is one XOR tree over the frame, then the zero tail
+  // after hi taken back: Take(64 beats - hi) x (Pow(beats - 1) x Head x crc_in ^ sum over k of DataPow(beats -
+  // 1 - k) x z_k) (crc_tables.py checks the formula against zlib). With hi a constant (naa_cm's CM frames) the
+  // masks and the matrices are constants. Bytes from hi on are not read.
+  function automatic logic [31:0] icrc_frame(logic [31:0] crc_in,
+                                             logic [rdma_crc_pkg::CrcPows*nt_pkg::StreamBits-1:0] f,
+                                             int unsigned hi, logic v6);
+    int unsigned beats, pos;
+    logic [nt_pkg::StreamBits-1:0] z;
+    logic [31:0] acc;
+    beats = (hi + nt_pkg::StreamBytes - 1) / nt_pkg::StreamBytes;
+    acc   = crc32_mat(rdma_crc_pkg::CrcPow[32*32*(beats-1)+:32*32], crc32_mat(rdma_crc_pkg::CrcHead, crc_in));
+    for (int unsigned k = 0; k < rdma_crc_pkg::CrcPows; k++) begin
+      z = '0;
+      for (int unsigned i = 0; i < nt_pkg::StreamBytes; i++) begin
+        pos = nt_pkg::StreamBytes * k + i;
+        if (pos >= rdma_crc_pkg::CrcIcrcLo && pos < hi) z[8*i+:8] = icrc_masked(pos, f[8*pos+:8], v6);
+      end
+      if (k < beats) acc = acc ^ crc32_data_m(rdma_crc_pkg::CrcDataPow[32*nt_pkg::StreamBits*(beats-1-k)+:32*nt_pkg::StreamBits], z);
+    end
+    icrc_frame = crc32_mat(rdma_crc_pkg::CrcTake[32*32*(nt_pkg::StreamBytes*beats-hi)+:32*32], acc);
   endfunction
 
   // CRC register after the 8 bytes of ones that stand in for the LRH.
