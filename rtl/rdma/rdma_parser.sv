@@ -30,11 +30,15 @@ module rdma_parser
   // front of a comparator (issue 27: 29 levels before).
   function automatic logic lt_sum(logic [15:0] a, logic [15:0] b, logic [16:0] c);
     logic [16:0] x, y, s, k;
+    // verilator lint_off UNUSEDSIGNAL
+    logic [16:0] r;  // (its sign bit is read)
+    // verilator lint_on UNUSEDSIGNAL
     x = {1'b0, a};
     y = ~{1'b0, b};
     s = x ^ y ^ c;
     k = ((x & y) | (x & c) | (y & c)) << 1;
-    lt_sum = 17'(s + k) >= 17'h10000;  // the 17-bit sum is negative (a + c - b - 1 < 0)
+    r = s + k;
+    lt_sum = r[16];  // the 17-bit sum is negative (a + c - b - 1 < 0): its sign bit, no compare after the adder
   endfunction
 
   // Every check and field is computed for both IP families at their fixed offsets (l4 = 34 or 54) at once and
