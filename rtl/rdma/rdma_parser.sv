@@ -25,19 +25,6 @@ module rdma_parser
     ext_pad = 7'(ext_len(opcode)) + 7'(pad);
   endfunction
 
-  // base + ext_len(opcode) + pad (the least IP length with data_len >= pad) as a choice among constants: no
-  // adder in front of the compare with the IP length (issue 27: 14 levels with the adder).
-  function automatic logic [6:0] min_ip_len(logic [7:0] opcode, logic [1:0] pad, int unsigned base);
-    logic [6:0] r;
-    r = '0;
-    for (int unsigned e = 0; e <= 28; e += 4) begin
-      for (int unsigned p = 0; p < 4; p++) begin
-        if (ext_len(opcode) == e && pad == 2'(p)) r = 7'(base + e + p);
-      end
-    end
-    min_ip_len = r;
-  endfunction
-
   // Whether a + ~b + c (17 bits, c a constant) is negative, i.e. a - b - 1 + c < 0 (c = 1 - n: a < b + n), for
   // the a, b where that difference fits 17 bits. One carry-save level and one carry chain instead of an adder in
   // front of a comparator (issue 27: 29 levels before).
@@ -108,10 +95,10 @@ module rdma_parser
     xp6   = ext_pad(op6, fl6[5:4]);
     s2_bad4 = nt_pkg::win_b16(hdr_i, 34 + 2) != 16'(nt_pkg::RdmaUdpPort) ||
               17'(nt_pkg::win_b16(hdr_i, 34 + 4)) + 17'd20 != 17'(ip4_len) || fl4[3:0] != 4'd0 || bad_op(op4) ||
-              ip4_len < 16'(min_ip_len(op4, fl4[5:4], 44));
+              ip4_len < 16'd44 + 16'(xp4);
     s2_bad6 = nt_pkg::win_b16(hdr_i, 54 + 2) != 16'(nt_pkg::RdmaUdpPort) ||
               nt_pkg::win_b16(hdr_i, 54 + 4) != ip6_len || fl6[3:0] != 4'd0 || bad_op(op6) ||
-              ip6_len < 16'(min_ip_len(op6, fl6[5:4], 24));
+              ip6_len < 16'd24 + 16'(xp6);
     plen4 = ip4_len - 16'd44 - 16'(xp4);
     plen6 = ip6_len - 16'd24 - 16'(xp6);
     // stage 3
