@@ -66,7 +66,11 @@ module naa_cm
   logic                  cfg_connect_q;
   naa_pkg::cm_desc_t              desc_q;
   logic [2:0]            k_q;
-  logic [31:0]           rcrc_q;
+  // The response's ICRC and IPv4 header checksum, recomputed every cycle from the registers the response is
+  // composed of (desc_q is written in Parse only, and a response starts at least one cycle after it, in Drain or
+  // CfgQp; the ICRC is needed from beat 4 on): issue 27, a whole beat's CRC in one cycle was 417 levels.
+  logic [31:0]           icrc_q;
+  logic [15:0]           csum_q;
   logic [23:0]           mad_psn_q;
   logic [31:0]           c_in_q, c_proc_q, c_resp_q, c_rej_q, c_conn_q, c_disc_q;
   logic [nt_pkg::NaaCmDrops-1:0][31:0] c_drops_q;
@@ -114,26 +118,31 @@ module naa_cm
   assign tpl_mtu_log2      = qp_tpl_q[76:73];
   assign tpl_max_rd_atomic = qp_tpl_q[92:77];
 
-  // ---- Response beat (header from cm_compose, ICRC on the fly as in rdma_top) ----
+  // ---- Response beat (header from cm_compose, the ICRC from icrc_q) ----
+  // The frame's last beat and its keep (constants: a CM frame has NaaCmFrameBytes bytes).
+  localparam int unsigned RspLastBeat = (nt_pkg::NaaCmFrameBytes - 1) / nt_pkg::StreamBytes;
+  localparam int unsigned RspLastBytes = nt_pkg::NaaCmFrameBytes - nt_pkg::StreamBytes * RspLastBeat;
   logic [naa_pkg::CmBits-1:0]      rsp_frame;
   logic [nt_pkg::StreamBits-1:0]  rsp_data;
   logic [nt_pkg::StreamBytes-1:0] rsp_keep;
   logic                   rsp_last;
-  logic [31:0]            rsp_icrc;
+  logic [31:0]            rsp_icrc_d;
   int unsigned            base;
   always_comb begin
-    rsp_frame = naa_pkg::cm_compose(desc_q, mac_q, ip4_q);
+    rsp_frame  = naa_pkg::cm_compose(desc_q, mac_q, ip4_q, csum_q);
+    // The whole frame's ICRC in one step (rdma_pkg::icrc_frame; registered in icrc_q).
+    rsp_icrc_d = ~rdma_pkg::icrc_frame(rdma_pkg::icrc_seed(),
+                                       (rdma_crc_pkg::CrcPows * nt_pkg::StreamBits)'(rsp_frame),
+                                       naa_pkg::CmIcrcAt, 1'b0);
     base      = nt_pkg::StreamBytes * int'(k_q);
     rsp_data  = rsp_frame[nt_pkg::StreamBits*int'(k_q)+:nt_pkg::StreamBits];
-    rsp_icrc  = ~rdma_pkg::icrc_beat(rcrc_q, rsp_data, base, 14, naa_pkg::CmIcrcAt, 1'b0);
     for (int unsigned j = 0; j < 4; j++) begin
       if (naa_pkg::CmIcrcAt + j >= base && naa_pkg::CmIcrcAt + j < base + nt_pkg::StreamBytes) begin
-        rsp_data[8*(naa_pkg::CmIcrcAt+j-base)+:8] = rsp_icrc[8*j+:8];
+        rsp_data[8*(naa_pkg::CmIcrcAt+j-base)+:8] = icrc_q[8*j+:8];
       end
     end
-    rsp_keep = (nt_pkg::NaaCmFrameBytes - base >= nt_pkg::StreamBytes) ? '1
-             : nt_pkg::StreamBytes'((65'd1 << (nt_pkg::NaaCmFrameBytes - base)) - 65'd1);
-    rsp_last = base + nt_pkg::StreamBytes >= nt_pkg::NaaCmFrameBytes;
+    rsp_keep = (int'(k_q) == RspLastBeat) ? nt_pkg::StreamBytes'((65'd1 << RspLastBytes) - 65'd1) : '1;
+    rsp_last = int'(k_q) >= RspLastBeat;
   end
 
   assign s_ready_o = state_q == naa_pkg::CmRx;
@@ -245,7 +254,8 @@ module naa_cm
       cfg_connect_q <= 1'b0;
       desc_q        <= '0;
       k_q           <= '0;
-      rcrc_q        <= '0;
+      icrc_q        <= '0;
+      csum_q        <= '0;
       mad_psn_q     <= '0;
       c_in_q        <= '0;
       c_proc_q      <= '0;
@@ -255,6 +265,8 @@ module naa_cm
       c_disc_q      <= '0;
       c_drops_q     <= '0;
     end else begin
+      csum_q <= naa_pkg::ip4_csum(16'(naa_pkg::CmIpLen), ip4_q, desc_q.dst_ip);
+      icrc_q <= rsp_icrc_d;
       if (cfg_valid_i && cfg_table_i == nt_pkg::CfgTableBits'(nt_pkg::RdmaTblResponder) && cfg_index_i == '0) begin
         has_ip4_q <= cfg_data_i[0];
         mac_q     <= cfg_data_i[50:3];
@@ -278,13 +290,13 @@ module naa_cm
             state_q       <= naa_pkg::CmDrain;
           end else if (rx_fire) begin
             if (int'(nb_q) < nt_pkg::NaaCmBufBeats) begin
-              crc_q <= rdma_pkg::icrc_beat((nb_q == '0) ? rdma_pkg::icrc_seed() : crc_q, s_data_i, nt_pkg::StreamBytes * int'(nb_q), 14,
-                                 naa_pkg::CmIcrcAt, 1'b0);
+              crc_q <= rdma_pkg::icrc_beat((nb_q == '0) ? rdma_pkg::icrc_seed() : crc_q, s_data_i, nt_pkg::StreamBytes * int'(nb_q),
+                                         naa_pkg::CmIcrcAt, 1'b0);
               nb_q  <= nb_q + 1;
             end else begin
               overflow_q <= 1'b1;
             end
-            len_q <= len_q + 16'($countones(s_keep_i));
+            len_q <= len_q + 16'(nt_pkg::keep_count(s_keep_i));  // keep is contiguous (stream rules)
             if (s_last_i) begin
               c_in_q  <= c_in_q + 1;
               state_q <= naa_pkg::CmParse;
@@ -296,7 +308,6 @@ module naa_cm
           len_q      <= '0;
           overflow_q <= 1'b0;
           k_q        <= '0;
-          rcrc_q     <= rdma_pkg::icrc_seed();
           state_q    <= naa_pkg::CmRx;
           desc_q     <= base_d;
           if (malformed) begin
@@ -394,7 +405,6 @@ module naa_cm
         end
         naa_pkg::CmResp: begin
           if (m_ready_i) begin
-            rcrc_q <= rdma_pkg::icrc_beat(rcrc_q, rsp_data, base, 14, naa_pkg::CmIcrcAt, 1'b0);
             k_q    <= k_q + 1;
             if (rsp_last) begin
               c_resp_q  <= c_resp_q + 1;

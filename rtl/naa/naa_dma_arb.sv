@@ -36,20 +36,18 @@ module naa_dma_arb
   always_comb begin
     rr_any   = 1'b0;
     rr_grant = '0;
-    // The first requesting master after last_q, cyclically.
-    for (int unsigned k = 1; k <= nt_pkg::NaaDmaMasters; k++) begin
-      logic [IdBits:0]   s;
-      logic [IdBits-1:0] m;
-      // m = (last_q + k) mod NaaDmaMasters by at most two subtractions (last_q + k < 3 x NaaDmaMasters for every
-      // last_q), the same value for every last_q: a 32-bit `%` by 3 is a 445-level divider in Yosys
-      // (docs/synthesis.md "udplb, rdma and naa per module").
-      s = (IdBits + 1)'(last_q) + (IdBits + 1)'(k);
-      if (s >= (IdBits + 1)'(nt_pkg::NaaDmaMasters)) s = s - (IdBits + 1)'(nt_pkg::NaaDmaMasters);
-      if (s >= (IdBits + 1)'(nt_pkg::NaaDmaMasters)) s = s - (IdBits + 1)'(nt_pkg::NaaDmaMasters);
-      m = IdBits'(s);
-      if (!rr_any && s_req_valid_i[m]) begin
-        rr_any   = 1'b1;
-        rr_grant = IdBits'(m);
+    // The first requesting master after last_q, cyclically: for each value l of last_q the masters to try are
+    // the constants (l + k) mod NaaDmaMasters, k = 1..NaaDmaMasters (the same value for every last_q as the
+    // running `(last_q + k) % NaaDmaMasters` of the model), so the grant is a small function of last_q and the
+    // valids (a LUT or two) instead of an adder and compares in front of every output (14 levels; issue 27).
+    for (int unsigned l = 0; l < (1 << IdBits); l++) begin
+      if (last_q == IdBits'(l)) begin
+        for (int unsigned k = 1; k <= nt_pkg::NaaDmaMasters; k++) begin
+          if (!rr_any && s_req_valid_i[(l + k) % nt_pkg::NaaDmaMasters]) begin
+            rr_any   = 1'b1;
+            rr_grant = IdBits'((l + k) % nt_pkg::NaaDmaMasters);
+          end
+        end
       end
     end
   end

@@ -109,8 +109,9 @@ package naa_pkg;
   `NT_PUT_BE_FN(put_be, CmBits, 64)
 
 
-  // Bytes [0, CmIcrcAt) of a REP, REJ or DREP frame (model/naa/naa_mad.cc ComposeCm).
-  function automatic logic [CmBits-1:0] cm_compose(cm_desc_t d, logic [47:0] mac, logic [31:0] ip4);
+  // Bytes [0, CmIcrcAt) of a REP, REJ or DREP frame (model/naa/naa_mad.cc ComposeCm); csum is its IPv4 header
+  // checksum, ip4_csum(CmIpLen, ip4, d.dst_ip) (naa_cm registers it: an adder tree, issue 27).
+  function automatic logic [CmBits-1:0] cm_compose(cm_desc_t d, logic [47:0] mac, logic [31:0] ip4, logic [15:0] csum);
     logic [CmBits-1:0] f;
     f = '0;
     f = put_be(f, 0, 6, {16'd0, d.dst_mac});
@@ -121,7 +122,7 @@ package naa_pkg;
     f = put_be(f, 20, 2, 64'h4000);
     f = put_be(f, 22, 1, 64'd64);
     f = put_be(f, 23, 1, 64'd17);
-    f = put_be(f, 24, 2, {48'd0, ip4_csum(16'(CmIpLen), ip4, d.dst_ip)});
+    f = put_be(f, 24, 2, {48'd0, csum});
     f = put_be(f, 26, 4, {32'd0, ip4});
     f = put_be(f, 30, 4, {32'd0, d.dst_ip});
     f = put_be(f, 34, 2, {48'd0, d.sport});

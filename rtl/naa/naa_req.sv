@@ -38,7 +38,6 @@ module naa_req
 );
   localparam int unsigned MsgBits = $clog2(nt_pkg::NaaReqMsgs);
   localparam int unsigned HqBits = $clog2(nt_pkg::NaaReqHostCmds);
-  localparam int unsigned IcrcLo = 14;
 
   typedef enum logic [1:0] {SIdle, SRead, SFill, SSend} snd_state_e;
 
@@ -196,7 +195,7 @@ module naa_req
       else if (int'(base) + i < int'(p_hdr_q) + int'(p_plen_q)) tx_data[8*i+:8] = win[8*i+:8];
       else tx_data[8*i+:8] = 8'd0;
     end
-    tx_icrc = ~rdma_pkg::icrc_beat(rcrc_q, tx_data, int'(base), IcrcLo, int'(p_icrc_at), 1'b0);
+    tx_icrc = ~rdma_pkg::icrc_beat(rcrc_q, tx_data, int'(base), int'(p_icrc_at), 1'b0);
     for (int unsigned j = 0; j < 4; j++) begin
       if (int'(p_icrc_at) + j >= int'(base) && int'(p_icrc_at) + j < int'(base) + nt_pkg::StreamBytes) begin
         tx_data[8*(int'(p_icrc_at)+j-int'(base))+:8] = tx_icrc[8*j+:8];
@@ -263,7 +262,7 @@ module naa_req
                     {rx_q[8*30+:8], rx_q[8*31+:8], rx_q[8*32+:8], rx_q[8*33+:8]} != ip4_q ||
                     {rx_q[8*47+:8], rx_q[8*48+:8], rx_q[8*49+:8]} != conn_i.local_qpn;
     rx_icrc     = {rx_q[8*61+:8], rx_q[8*60+:8], rx_q[8*59+:8], rx_q[8*58+:8]};
-    rx_bad_icrc = rx_icrc != ~rdma_pkg::icrc_beat(rdma_pkg::icrc_seed(), rx_q, 0, IcrcLo, 58, 1'b0);
+    rx_bad_icrc = rx_icrc != ~rdma_pkg::icrc_beat(rdma_pkg::icrc_seed(), rx_q, 0, 58, 1'b0);
     rx_psn      = {rx_q[8*51+:8], rx_q[8*52+:8], rx_q[8*53+:8]};
     rx_d        = rx_psn - una_q;
     rx_out      = max_q - una_q;
@@ -561,7 +560,7 @@ module naa_req
         end
         SSend: begin
           if (m_ready_i) begin
-            rcrc_q <= rdma_pkg::icrc_beat(rcrc_q, tx_data, int'(base), IcrcLo, int'(p_icrc_at), 1'b0);
+            rcrc_q <= rdma_pkg::icrc_beat(rcrc_q, tx_data, int'(base), int'(p_icrc_at), 1'b0);
             k_q    <= k_q + 1;
             if (tx_last) begin
               sst_q <= SIdle;

@@ -178,7 +178,7 @@ module rdma_top
         end
       end
     end
-    rsp_icrc = ~rdma_pkg::icrc_beat(rcrc_q, rsp_data, base, 14, data_end, he.desc.v6);
+    rsp_icrc = ~rdma_pkg::icrc_beat(rcrc_q, rsp_data, base, data_end, he.desc.v6);
     for (int unsigned j = 0; j < 4; j++) begin
       if (data_end + j >= base && data_end + j < base + nt_pkg::StreamBytes) begin
         rsp_data[8*(data_end+j-base)+:8] = rsp_icrc[8*j+:8];
@@ -202,7 +202,7 @@ module rdma_top
              : v6_now ? 17'd54 + 17'({s_data_i[8*18+:8], s_data_i[8*19+:8]})
                       : 17'd14 + 17'({s_data_i[8*16+:8], s_data_i[8*17+:8]});
     rx_base  = nt_pkg::StreamBytes * int'(rx_nb_q);
-    crc_now  = rdma_pkg::icrc_beat(rx_first ? rdma_pkg::icrc_seed() : rx_crc_q, s_data_i, rx_base, 14, int'(end_now) - 4, v6_now);
+    crc_now  = rdma_pkg::icrc_beat(rx_first ? rdma_pkg::icrc_seed() : rx_crc_q, s_data_i, rx_base, int'(end_now) - 4, v6_now);
     icrc_now = rx_first ? '0 : rx_icrc_q;
     rx_pos   = 0;
     for (int unsigned j = 0; j < 4; j++) begin
@@ -973,7 +973,7 @@ module rdma_top
         end
         rdma_pkg::BkSend: begin
           if (m_ready_i) begin
-            rcrc_q <= rdma_pkg::icrc_beat(rcrc_q, rsp_data, base, 14, data_end, he.desc.v6);
+            rcrc_q <= rdma_pkg::icrc_beat(rcrc_q, rsp_data, base, data_end, he.desc.v6);
             k_q    <= k_q + 1;
             if (rsp_last) begin
               c_resp_q <= c_resp_q + 1;

@@ -282,8 +282,8 @@ package reorder_pkg;
       {f[8*24+:8], f[8*25+:8]} = ~s;
     end
     crc = rdma_pkg::icrc_seed();
-    crc = rdma_pkg::icrc_beat(crc, f[nt_pkg::StreamBits-1:0], 0, 14, cw_end, v6);
-    crc = rdma_pkg::icrc_beat(crc, f[nt_pkg::WindowBits-1:nt_pkg::StreamBits], nt_pkg::StreamBytes, 14, cw_end, v6);
+    crc = rdma_pkg::icrc_beat(crc, f[nt_pkg::StreamBits-1:0], 0, cw_end, v6);
+    crc = rdma_pkg::icrc_beat(crc, f[nt_pkg::WindowBits-1:nt_pkg::StreamBits], nt_pkg::StreamBytes, cw_end, v6);
     crc = ~crc;
     for (int unsigned j = 0; j < 4; j++) f[8*(cw_end+j)+:8] = crc[8*j+:8];
     build_ctrl = {8'(len), f};

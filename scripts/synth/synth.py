@@ -35,7 +35,8 @@ NS_PER_LEVEL = 0.30
 NS_OVERHEAD = 0.40
 
 C = "rtl/common/nt_pkg.sv"
-RDMA = [C, "rtl/rdma/rdma_pkg.sv", "rtl/rdma/rdma_parser.sv", "rtl/rdma/rdma_compose.sv", "rtl/rdma/rdma_check.sv",
+ICRC = ["rtl/vnic/vnic_crc_pkg.sv", "rtl/rdma/rdma_crc_pkg.sv"]  # rdma_pkg's ICRC matrices (CMake NT_ICRC_RTL)
+RDMA = [C, *ICRC, "rtl/rdma/rdma_pkg.sv", "rtl/rdma/rdma_parser.sv", "rtl/rdma/rdma_compose.sv", "rtl/rdma/rdma_check.sv",
         "rtl/rdma/rdma_top.sv"]
 VNIC = [C, "rtl/vnic/vnic_crc_pkg.sv", "rtl/vnic/vnic_pkg.sv", "rtl/vnic/vnic_tables.sv", "rtl/vnic/vnic_desc_fifo.sv",
         "rtl/vnic/vnic_frame_buffer.sv", "rtl/vnic/vnic_counters.sv", "rtl/vnic/vnic_store_forward.sv",
@@ -49,16 +50,16 @@ BLOCKS = {
                             "rtl/lb/udplb_parser.sv", "rtl/lb/udplb_tables.sv", "rtl/lb/udplb_hdr_calc.sv",
                             "rtl/lb/udplb_beat_former.sv", "rtl/lb/udplb_top.sv"]),
     "rdma": ("rdma_top", RDMA),
-    "reorder": ("reorder_top", [C, "rtl/rdma/rdma_pkg.sv", "rtl/reorder/reorder_pkg.sv",
+    "reorder": ("reorder_top", [C, *ICRC, "rtl/rdma/rdma_pkg.sv", "rtl/reorder/reorder_pkg.sv",
                                 "rtl/reorder/reorder_ctrl_gen.sv", "rtl/reorder/reorder_ingress.sv",
                                 "rtl/reorder/reorder_top.sv"]),
-    "reroute": ("reroute_top", [C, "rtl/rdma/rdma_pkg.sv", "rtl/reorder/reorder_pkg.sv",
+    "reroute": ("reroute_top", [C, *ICRC, "rtl/rdma/rdma_pkg.sv", "rtl/reorder/reorder_pkg.sv",
                                 "rtl/reroute/reroute_pkg.sv", "rtl/reroute/reroute_top.sv"]),
     "vnic_encap": ("vnic_encap_top", VNIC + ["rtl/vnic/vnic_encap_top.sv"]),
     "vnic_decap": ("vnic_decap_top", VNIC + ["rtl/vnic/vnic_decap_top.sv"]),
     "re": ("re_top", [C, "rtl/re/re_pkg.sv", "rtl/re/re_ingress.sv", "rtl/re/re_decide.sv",
                       "rtl/re/re_event_buffer.sv", "rtl/re/re_top.sv"]),
-    "naa_ctl": ("naa_ctl", [C, "rtl/rdma/rdma_pkg.sv", "rtl/naa/naa_pkg.sv", "rtl/naa/naa_kernel.sv",
+    "naa_ctl": ("naa_ctl", [C, *ICRC, "rtl/rdma/rdma_pkg.sv", "rtl/naa/naa_pkg.sv", "rtl/naa/naa_kernel.sv",
                             "rtl/naa/naa_ctl.sv"]),
     "naa": ("naa_top", RDMA + ["rtl/naa/naa_pkg.sv", "rtl/naa/naa_cm.sv", "rtl/naa/naa_dma_arb.sv",
                                "rtl/naa/naa_req.sv", "rtl/naa/naa_kernel.sv", "rtl/naa/naa_ctl.sv",

@@ -2,8 +2,10 @@
 
     /usr/bin/python3 -m nettwin.vnic.crc_tables [--check]     (from scripts/)
 
-Writes rtl/vnic/vnic_crc_pkg.sv (--check: exit 1 unless the file is what this script writes; ctest
-vnic_crc_tables). The CRC register is CRC-32's (zlib: reflected 0xEDB88320), without the initial value and
+Writes rtl/vnic/vnic_crc_pkg.sv and rtl/rdma/rdma_crc_pkg.sv (--check: exit 1 unless both files are what this
+script writes; ctest vnic_crc_tables). rdma_pkg::icrc_beat (RoCEv2's ICRC in rdma, naa, reorder, reroute) uses
+vnic_crc_pkg's CrcData and CrcBeat and rdma_crc_pkg's tables (docs/rdma-microarchitecture.md "ICRC as GF(2)
+matrices"). The CRC register is CRC-32's (zlib: reflected 0xEDB88320), without the initial value and
 final inversion, which the RTL applies. Tables (bit positions as the RTL indexes them):
 
 - CrcData  bit 512 o + b: data bit b of a whole 64-byte beat contributes to register bit o (from state 0);
@@ -15,6 +17,14 @@ final inversion, which the RTL applies. Tables (bit positions as the RTL indexes
   ICRC prefix from k < 32: bit k of the data part (CrcData of the zero-filled beat), k >= 32: bit k - 32 of
   the register before the beat. It is CrcBack(q) x [CrcBeat | I]: the part taken back, and the register moved
   forward by the prefix's 8q + 3 bytes.
+
+rdma_crc_pkg (RoCEv2: the ICRC covers a beat's bytes [a, b), a = 14 in a frame's first beat, else 0):
+
+- CrcTake  bit 1024 t + 32 o + j, t = 0..63: the register moved BACK by t zero bytes (CrcBack of any length);
+- CrcHead  bit 32 o + j: the register moved forward by 64 - 14 = 50 zero bytes (a first beat's state part);
+- CrcPow  bit 1024 p + 32 o + j, p = 0..7: CrcBeat to the power p (the register moved over p whole beats);
+- CrcDataPow  bit 16384 p + 512 o + b, p = 0..7: CrcBeat^p x CrcData (a beat's data part moved over p more beats:
+  rdma_pkg::icrc_frame, a whole frame's ICRC at once).
 
 Before writing, every table is checked against zlib.crc32 on random beats and states: an independent check of
 the matrices (lockstep then checks the RTL that uses them against the C++ model's CRC).
@@ -30,6 +40,9 @@ M32 = 0xFFFFFFFF
 BEAT = 64
 TAILS = 9
 OUT = pathlib.Path(__file__).resolve().parents[3] / "rtl" / "vnic" / "vnic_crc_pkg.sv"
+RDMA_OUT = pathlib.Path(__file__).resolve().parents[3] / "rtl" / "rdma" / "rdma_crc_pkg.sv"
+POWS = 8  # CrcPow / CrcDataPow: frames of up to 8 beats for rdma_pkg::icrc_frame
+ICRC_LO = 14  # RoCEv2: the ICRC starts at the IP header (the 8-byte LRH stand-in is rdma_pkg::icrc_seed)
 
 
 def zeros(s, nbits):
@@ -107,6 +120,87 @@ def self_check(data, beat, fwd, back, last):
                     raise SystemExit(f"crc_tables: last-beat matrix {q} disagrees with zlib")
 
 
+def rdma_tables():
+    """CrcTake, CrcHead, CrcPow, CrcDataPow (the module docstring)."""
+    take = [[0] * 32 for _ in range(BEAT)]
+    head = [0] * 32
+    for j in range(32):
+        ch = zeros(1 << j, 8 * (BEAT - ICRC_LO))
+        for o in range(32):
+            head[o] |= (ch >> o & 1) << j
+        for t in range(BEAT):
+            ct = unzeros(1 << j, 8 * t)
+            for o in range(32):
+                take[t][o] |= (ct >> o & 1) << j
+    # Beat^p by columns: column j of Beat^p = Beat^p x e_j
+    pows = []
+    for p in range(POWS):
+        rows = [0] * 32
+        for j in range(32):
+            c = zeros(1 << j, 8 * BEAT * p)
+            for o in range(32):
+                rows[o] |= (c >> o & 1) << j
+        pows.append(rows)
+    data = tables()[0]
+    dpows = []  # by columns: column b of Beat^p x CrcData
+    for p in range(POWS):
+        rows = [0] * 32
+        for b in range(8 * BEAT):
+            c = apply(pows[p], apply(data, 1 << b))
+            for o in range(32):
+                rows[o] |= (c >> o & 1) << b
+        dpows.append(rows)
+    return take, head, pows, dpows
+
+
+def icrc_serial(s, d, a, b):
+    """rdma_pkg::icrc_beat's byte loop: the register over bytes [a, b) of beat d from register s."""
+    return reg(s, d[a:b]) if b > a else s
+
+
+def icrc_matrix(data, beat, take, head, s, d, a, b):
+    """The same by matrices, as rdma_pkg::icrc_beat computes it: Take(64 - b) x (CrcData x z ^ Fwd(64 - a) x s),
+    z the beat with the bytes outside [a, b) zeroed."""
+    if b <= a:
+        return s
+    z = bytes(d[i] if a <= i < b else 0 for i in range(BEAT))
+    st = apply(head, s) if a == ICRC_LO else apply(beat, s)
+    return apply(take[BEAT - b], apply(data, int.from_bytes(z, "little")) ^ st)
+
+
+def icrc_frame(take, head, pows, dpows, s, f, hi):
+    """rdma_pkg::icrc_frame: the register after bytes [14, hi) of frame f (beats = ceil(hi / 64) whole beats, the
+    bytes from hi on zeroed) from register s: Take(64 beats - hi) x (Pow(beats - 1) x Head x s ^ sum over beats k
+    of DataPow(beats - 1 - k) x z_k)."""
+    beats = -(-hi // BEAT)
+    acc = apply(pows[beats - 1], apply(head, s))
+    for k in range(beats):
+        z = bytes(f[BEAT * k + i] if ICRC_LO <= BEAT * k + i < hi else 0 for i in range(BEAT))
+        acc ^= apply(dpows[beats - 1 - k], int.from_bytes(z, "little"))
+    return apply(take[BEAT * beats - hi], acc)
+
+
+def rdma_self_check(data, beat, take, head, pows, dpows):
+    rng = random.Random(2715)
+    for t in range(BEAT):
+        for _ in range(4):
+            s = rng.getrandbits(32)
+            if apply(take[t], zeros(s, 8 * t)) != s:
+                raise SystemExit(f"crc_tables: take-back matrix {t} disagrees with zlib")
+    for a in (0, ICRC_LO):
+        for b in range(BEAT + 1):
+            for _ in range(3):
+                s = rng.getrandbits(32)
+                d = bytes(rng.getrandbits(8) for _ in range(BEAT))
+                if icrc_matrix(data, beat, take, head, s, d, a, b) != icrc_serial(s, d, a, b):
+                    raise SystemExit(f"crc_tables: rdma ICRC by matrices disagrees with zlib (a={a}, b={b})")
+    for hi in list(range(ICRC_LO + 1, BEAT * POWS + 1, 7)) + [58, 318, BEAT * POWS]:
+        s = rng.getrandbits(32)
+        f = bytes(rng.getrandbits(8) for _ in range(BEAT * POWS))
+        if icrc_frame(take, head, pows, dpows, s, f, hi) != reg(s, f[ICRC_LO:hi]):
+            raise SystemExit(f"crc_tables: rdma whole-frame ICRC by matrices disagrees with zlib (hi={hi})")
+
+
 def rows_literal(rows, width, indent):
     digits = width // 4
     return (",\n" + indent).join(f"{width}'h{r:0{digits}x}" for r in reversed(rows))
@@ -133,23 +227,48 @@ def render(data, beat, fwd, back, last):
     return "\n".join(out) + "\n"
 
 
+def render_rdma(take, head, pows, dpows):
+    ind = "    "
+    out = [
+        "// Generated by scripts/nettwin/vnic/crc_tables.py: do not edit (ctest vnic_crc_tables checks it is current).",
+        "// rdma_pkg::icrc_beat's GF(2) matrices beside vnic_crc_pkg's CrcData and CrcBeat (docs/rdma-microarchitecture.md",
+        "// \"ICRC as GF(2) matrices\"); the bit layout is in the script's docstring. Rows concatenated, the highest first.",
+        "package rdma_crc_pkg;",
+        f"  localparam int unsigned CrcIcrcLo = {ICRC_LO};  // the ICRC's first byte in a frame (CrcHead moves {BEAT - ICRC_LO} bytes)",
+    ]
+    flat = [r for t in range(BEAT) for r in take[t]]
+    out.append(f"  localparam logic [{BEAT}*32*32-1:0] CrcTake = {{\n{ind}{rows_literal(flat, 32, ind)}}};")
+    out.append(f"  localparam logic [32*32-1:0] CrcHead = {{\n{ind}{rows_literal(head, 32, ind)}}};")
+    out.append(f"  localparam int unsigned CrcPows = {POWS};  // CrcPow, CrcDataPow: powers 0..{POWS - 1} of CrcBeat")
+    flat = [r for p in range(POWS) for r in pows[p]]
+    out.append(f"  localparam logic [CrcPows*32*32-1:0] CrcPow = {{\n{ind}{rows_literal(flat, 32, ind)}}};")
+    flat = [r for p in range(POWS) for r in dpows[p]]
+    out.append(f"  localparam logic [CrcPows*32*{8 * BEAT}-1:0] CrcDataPow = {{\n{ind}{rows_literal(flat, 8 * BEAT, ind)}}};")
+    out.append("endpackage")
+    return "\n".join(out) + "\n"
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--check", action="store_true", help="exit 1 unless rtl/vnic/vnic_crc_pkg.sv is current")
     ap.add_argument("--out", default=str(OUT))
+    ap.add_argument("--rdma-out", default=str(RDMA_OUT))
     a = ap.parse_args(argv)
     t = tables()
     self_check(*t)
-    text = render(*t)
-    out = pathlib.Path(a.out)
+    rt = rdma_tables()
+    rdma_self_check(t[0], t[1], *rt)
+    files = [(pathlib.Path(a.out), render(*t)), (pathlib.Path(a.rdma_out), render_rdma(*rt))]
     if a.check:
-        if not out.exists() or out.read_text() != text:
-            print(f"crc_tables: {out} is not current: run python3 -m nettwin.vnic.crc_tables", file=sys.stderr)
-            return 1
+        for out, text in files:
+            if not out.exists() or out.read_text() != text:
+                print(f"crc_tables: {out} is not current: run python3 -m nettwin.vnic.crc_tables", file=sys.stderr)
+                return 1
         print("crc_tables: current (matrices checked against zlib)")
         return 0
-    out.write_text(text)
-    print(f"crc_tables: wrote {out}")
+    for out, text in files:
+        out.write_text(text)
+        print(f"crc_tables: wrote {out}")
     return 0
 
 
