@@ -157,17 +157,12 @@ RunResult Drive(Block* blk, const RerouteCfg& cfg, const std::vector<Packet>& ho
 }
 
 }  // namespace
-}  // namespace nettwin::reroute
 
 int RerouteCommand(int argc, char** argv) {
-  using namespace nettwin;
-  using namespace nettwin::reroute;
   std::string ctrl_in;
-  CommonOptions common(kOptIn | kOptOut | kOptStats | kOptTrace | kOptEngine | kOptBackpressure | kOptSeed |
-                       kOptClockMhz | kOptInjectDivergence);
+  CommonOptions common(kOptBlockRun);
   RerouteCfg cfg;
   std::vector<Packet> host, ctrl;
-  CaptureFormat in_format;
   try {
     const bool run = ForEachOption(argc, argv, kHelp, [&](const std::string& o, const auto& val) {
       if (common.Parse(o, val)) return;
@@ -194,8 +189,8 @@ int RerouteCommand(int argc, char** argv) {
     });
     if (!run) return 0;
     common.Check();
-    if (common.in.empty() || common.out.empty()) throw std::invalid_argument("--in and --out are required");
-    host = ReadPcap(common.in, &in_format);
+    RequireOptions({{"--in", &common.in}, {"--out", &common.out}});
+    host = common.ReadInput();
     if (!ctrl_in.empty()) ctrl = ReadPcap(ctrl_in);
     for (const auto* v : {&host, &ctrl}) {
       for (size_t i = 1; i < v->size(); ++i) {
@@ -249,7 +244,7 @@ int RerouteCommand(int argc, char** argv) {
   const bool conservation_ok = !r.hang && r.mismatches == 0 && c.in == host.size() && c.in == c.out + c.drop_malformed &&
                                r.out.size() == c.out && c.ctrl_in == ctrl.size();
   try {
-    WritePcap(out, r.out, OutputFormat(PcapFormat::kPcap, in_format));
+    common.WriteCapture(out, r.out);
     if (!stats.empty()) {
       nettwin::WriteTextFile<std::runtime_error>(
           stats, RerouteStatsJson(r.cnt, common.engine_name(), cfg.p4_format, r.cycles, r.mismatches, conservation_ok));
@@ -279,3 +274,5 @@ int RerouteCommand(int argc, char** argv) {
   }
   return 0;
 }
+
+}  // namespace nettwin::reroute
