@@ -50,8 +50,8 @@ std::string StatsJson(const ReorderRunReport& r, const char* engine) {
   const size_t n = hs.size();
   return RunStatsJson(engine, r, [&](std::ostream& j) {
     WriteReorderCounterStats(j, c);  // generated from rtl/reorder/data/reorder.json
-    j << "  \"hold_us\": {\"count\": " << n
-      << ", \"min\": " << (n ? hs.front() : 0) << ", \"max\": " << (n ? hs.back() : 0) << ", \"mean\": ";
+    j << "  \"hold_us\": {\"count\": " << n << ", \"min\": " << (n ? hs.front() : 0)
+      << ", \"max\": " << (n ? hs.back() : 0) << ", \"mean\": ";
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.3f", mean);
     j << buf << ", \"p50\": " << (n ? hs[n / 2] : 0) << ", \"p99\": " << (n ? hs[std::min(n - 1, n * 99 / 100)] : 0)

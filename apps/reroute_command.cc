@@ -14,8 +14,8 @@
 #include "model/common/file_io.h"
 #include "model/common/pcap.h"
 #include "model/reroute/reroute_cycle_model.h"
-#include "tb/reroute/reroute_lockstep.h"
 #include "tb/common/run_block.h"
+#include "tb/reroute/reroute_lockstep.h"
 #include "tb/reroute/reroute_rtl.h"
 
 namespace nettwin::reroute {
