@@ -152,9 +152,27 @@ void CommonOptions::Check() const {
   }
 }
 
+std::vector<nettwin::Packet> CommonOptions::ReadInput() { return nettwin::ReadPcap(in, &in_format); }
+
+void CommonOptions::WriteCapture(const std::string& path, const std::vector<nettwin::Packet>& packets) const {
+  nettwin::WritePcap(path, packets, OutputFormat(out_format, in_format));
+}
+
 void CommonOptions::SetTracing(nettwin::tb::RunOptions* o, std::string* mismatch_trace) const {
   o->trace_path = trace;
   *mismatch_trace = trace.empty() ? out + ".mismatch.fst" : "";
+}
+
+void RequireOptions(std::initializer_list<std::pair<const char*, const std::string*>> options) {
+  bool missing = false;
+  std::string names;
+  size_t i = 0;
+  for (const auto& [name, value] : options) {
+    missing = missing || value->empty();
+    names += (i == 0 ? "" : i + 1 == options.size() ? " and " : ", ") + std::string(name);
+    ++i;
+  }
+  if (missing) throw std::invalid_argument(names + " are required");
 }
 
 int InputError(const char* command, const std::exception& e, const std::string& help) {

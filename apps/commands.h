@@ -4,10 +4,14 @@
 
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <optional>
 #include <ostream>
+#include <sstream>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "model/common/pcap.h"
 #include "tb/common/harness.h"
@@ -53,6 +57,13 @@ enum CommonOption : unsigned {
   kOptInjectDivergence = 1u << 10,  // --inject-divergence CYCLE (needs --engine lockstep)
   kOptOutFormat = 1u << 11,        // --out-format pcap|pcapng
 };
+// What every block command that runs a cycle engine on captures has (lb, rdma, reorder, reroute, vnic, naa).
+constexpr unsigned kOptBlockRun = kOptIn | kOptOut | kOptStats | kOptTrace | kOptEngine | kOptBackpressure | kOptSeed |
+                                  kOptClockMhz | kOptInjectDivergence;
+
+// Throws std::invalid_argument "A, B and C are required" (every name, in order) when any of the options'
+// values is empty.
+void RequireOptions(std::initializer_list<std::pair<const char*, const std::string*>> options);
 
 struct CommonOptions {
   explicit CommonOptions(unsigned which_options) : which(which_options) {}
@@ -66,13 +77,27 @@ struct CommonOptions {
   // Before the run: --trace into opt.trace_path, and the divergence waveform's path (OUT.mismatch.fst when
   // there is no --trace; empty with one, which already holds the whole run).
   void SetTracing(nettwin::tb::RunOptions* o, std::string* mismatch_trace) const;
+  // Before the run: the engine, the run options and SetTracing's paths into a block's run configuration
+  // (its engine, opt and mismatch_trace).
+  template <class RunConfig>
+  void Configure(RunConfig* rc) const {
+    rc->engine = engine;
+    rc->opt = opt;
+    SetTracing(&rc->opt, &rc->mismatch_trace);
+  }
   const char* engine_name() const { return nettwin::tb::EngineName(engine); }
+  // Reads --in (pcap or pcapng) and keeps its format in in_format for WriteCapture.
+  std::vector<nettwin::Packet> ReadInput();
+  // Writes `packets` to `path` as --out-format (pcap when the command has no such option) at the input's
+  // timestamp resolution (OutputFormat): every block command's output captures.
+  void WriteCapture(const std::string& path, const std::vector<nettwin::Packet>& packets) const;
 
   unsigned which;
   std::string in, out, stats, trace;
   nettwin::tb::Engine engine = nettwin::tb::Engine::kLockstep;
   nettwin::tb::RunOptions opt;  // gaps, backpressure, seed, clock_mhz, inject_divergence_at
   nettwin::PcapFormat out_format = nettwin::PcapFormat::kPcap;
+  nettwin::CaptureFormat in_format;  // of --in, once ReadInput has read it
 };
 
 // The end of a block command, the same in every one: prints "nettwin COMMAND: what" on stderr for an
@@ -131,14 +156,42 @@ void AppendRunStatsTail(std::ostream& j, const RunOutcome& r) {
     << ",\n  \"conservation_ok\": " << (r.conservation_ok ? "true" : "false") << "\n}\n";
 }
 
+// A block command's whole --stats JSON (naa, reorder, vnic): {"engine": ENGINE, then what body(j) writes (the
+// block's own members, each line ending in ",\n"), then AppendRunStatsTail.
+template <class RunOutcome, class Body>
+std::string RunStatsJson(const char* engine, const RunOutcome& r, const Body& body) {
+  std::ostringstream j;
+  j << "{\n  \"engine\": \"" << engine << "\",\n";
+  body(j);
+  AppendRunStatsTail(j, r);
+  return j.str();
+}
+
+// The subcommands, each in its block's namespace (apps/X_command.cc; apps/nettwin.cc dispatches).
+namespace nettwin::lb {
 int LbCommand(int argc, char** argv);
 int LbPlanCommand(int argc, char** argv);
+namespace udplb {
 int LbPlanUdplbCommand(int argc, char** argv);  // lb-plan --program udplb
+}  // namespace udplb
+}  // namespace nettwin::lb
+namespace nettwin::re {
+int ReCommand(int argc, char** argv);
+}  // namespace nettwin::re
+namespace nettwin::rdma {
 int RdmaCommand(int argc, char** argv);
 int RdmaLatencyCommand(int argc, char** argv);
-int ReorderCommand(int argc, char** argv);
+}  // namespace nettwin::rdma
+namespace nettwin::vnic {
+int VnicCommand(int argc, char** argv);
+}  // namespace nettwin::vnic
+namespace nettwin::reroute {
 int RerouteCommand(int argc, char** argv);
 int CwloopCommand(int argc, char** argv);  // cwloop: the ConWeave closed loop (docs/cwloop.md)
-int ReCommand(int argc, char** argv);
-int VnicCommand(int argc, char** argv);
+}  // namespace nettwin::reroute
+namespace nettwin::naa {
 int NaaCommand(int argc, char** argv);
+}  // namespace nettwin::naa
+namespace nettwin::reorder {
+int ReorderCommand(int argc, char** argv);
+}  // namespace nettwin::reorder

@@ -46,11 +46,8 @@ void Write(const std::string& dir, const char* name, const std::vector<Packet>& 
 }
 
 }  // namespace
-}  // namespace nettwin::reroute
 
 int CwloopCommand(int argc, char** argv) {
-  using namespace nettwin;
-  using namespace nettwin::reroute;
   CwloopConfig c;
   c.dst.queues = 32;
   c.dst.margin_us = 100;  // above the congestion's delay step (docs/cwloop.md "Decision (margin)")
@@ -200,3 +197,5 @@ int CwloopCommand(int argc, char** argv) {
   }
   return 0;
 }
+
+}  // namespace nettwin::reroute

@@ -9,6 +9,7 @@ int main(int argc, char** argv) {
   // `nettwin_cwloop cwloop ...` works too (and the old name, `nettwin_cwloop cw-loop ...`), so the regression
   // can use it as --nettwin.
   const std::string first = argc > 1 ? argv[1] : "";
-  if (first == "cwloop" || first == "cw-loop") return CwloopCommand(argc - 1, argv + 1);  // cw-loop: the old name
-  return CwloopCommand(argc, argv);
+  // cw-loop: the old name of cwloop.
+  if (first == "cwloop" || first == "cw-loop") return nettwin::reroute::CwloopCommand(argc - 1, argv + 1);
+  return nettwin::reroute::CwloopCommand(argc, argv);
 }

@@ -32,15 +32,15 @@ constexpr const char* kHostMemoryHelp =
 // false. A bad value is a std::invalid_argument naming the option.
 inline bool ParseHostMemoryOption(const std::string& o, const std::function<std::string()>& val,
                                   nettwin::rdma::RdmaRunConfig* cfg) {
-  if (o == "--mem-model") cfg->mem_model = nettwin::tb::ParseHostModel(val());
-  else if (o == "--mem-read-cycles") cfg->mem_read_cycles = static_cast<uint32_t>(ParseNumber(o, val(), 1, 1e7));
-  else if (o == "--mem-write-cycles") cfg->mem_write_cycles = static_cast<uint32_t>(ParseNumber(o, val(), 0, 1e7));
-  else if (o == "--mem-outstanding") cfg->mem_outstanding = static_cast<uint32_t>(ParseNumber(o, val(), 1, 1024));
+  if (o == "--mem-model") cfg->mem.model = nettwin::tb::ParseHostModel(val());
+  else if (o == "--mem-read-cycles") cfg->mem.read_latency = static_cast<uint32_t>(ParseNumber(o, val(), 1, 1e7));
+  else if (o == "--mem-write-cycles") cfg->mem.write_latency = static_cast<uint32_t>(ParseNumber(o, val(), 0, 1e7));
+  else if (o == "--mem-outstanding") cfg->mem.max_outstanding = static_cast<uint32_t>(ParseNumber(o, val(), 1, 1024));
   else if (o == "--mem-posted-credits")
-    cfg->mem_posted_data_credits = static_cast<uint32_t>(ParseNumber(o, val(), 4, 1e6));
+    cfg->mem.posted_data_credits = static_cast<uint32_t>(ParseNumber(o, val(), 4, 1e6));
   else if (o == "--mem-posted-headers")
-    cfg->mem_posted_header_credits = static_cast<uint32_t>(ParseNumber(o, val(), 1, 1e6));
-  else if (o == "--mem-link-bytes-per-cycle") cfg->mem_link_bytes_per_cycle = ParseNumber(o, val(), 0.01, 1e6);
+    cfg->mem.posted_header_credits = static_cast<uint32_t>(ParseNumber(o, val(), 1, 1e6));
+  else if (o == "--mem-link-bytes-per-cycle") cfg->mem.link_bytes_per_cycle = ParseNumber(o, val(), 0.01, 1e6);
   else return false;
   return true;
 }

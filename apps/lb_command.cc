@@ -54,8 +54,7 @@ struct Args {
   bool udplb = false;
   udplb::ScriptOptions udplb_opt;
   uint8_t ingress_port = 0;
-  CommonOptions c{kOptIn | kOptOut | kOptStats | kOptTrace | kOptEngine | kOptFastEngine | kOptGaps |
-                  kOptBackpressure | kOptSeed | kOptClockMhz | kOptInjectDivergence | kOptOutFormat};
+  CommonOptions c{kOptBlockRun | kOptFastEngine | kOptGaps | kOptOutFormat};
   LbRunConfig cfg;  // its engine and options from `c`
 };
 
@@ -83,14 +82,10 @@ Args ParseArgs(int argc, char** argv) {
     else if (o == "--timed") a.c.opt.timed = true;
     else throw std::invalid_argument("unknown option '" + o + "'");
   });
-  if (a.tables.empty() || a.c.in.empty() || a.c.out.empty()) {
-    throw std::invalid_argument("--tables, --in and --out are required");
-  }
+  RequireOptions({{"--tables", &a.tables}, {"--in", &a.c.in}, {"--out", &a.c.out}});
   a.c.Check();
   if (!a.udplb && !a.meta_out.empty()) throw std::invalid_argument("--meta-out needs --program udplb");
-  a.cfg.engine = a.c.engine;
-  a.cfg.opt = a.c.opt;
-  a.c.SetTracing(&a.cfg.opt, &a.cfg.mismatch_trace);
+  a.c.Configure(&a.cfg);
   return a;
 }
 
@@ -153,10 +148,9 @@ int LbExit(const std::string& mismatch_text, const std::string& fast_mismatch, c
 int RunUdplbCommand(Args& a, int argc, char** argv) {
   std::vector<Segment> script;
   std::vector<Packet> packets;
-  CaptureFormat in_format;
   try {
     script = udplb::LoadScript(a.tables, a.udplb_opt);
-    packets = ReadPcap(a.c.in, &in_format);
+    packets = a.c.ReadInput();
   } catch (const std::exception& e) {
     return InputError("lb", e, "");
   }
@@ -168,7 +162,7 @@ int RunUdplbCommand(Args& a, int argc, char** argv) {
   udplb::UdplbRunReport r;
   try {
     r = udplb::RunUdplb(script, packets, cfg);
-    WritePcap(a.c.out, r.run.out, OutputFormat(a.c.out_format, in_format));
+    a.c.WriteCapture(a.c.out, r.run.out);
     if (!a.meta_out.empty()) {
       std::string meta;
       for (uint8_t port : r.out_ports) meta += udplb::MetaLine(a.ingress_port, port) + "\n";
@@ -192,11 +186,8 @@ int RunUdplbCommand(Args& a, int argc, char** argv) {
 }
 
 }  // namespace
-}  // namespace nettwin::lb
 
 int LbCommand(int argc, char** argv) {
-  using namespace nettwin;
-  using namespace nettwin::lb;
   for (int i = 1; i < argc; ++i) {
     if (std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h") {
       std::cout << Help();
@@ -206,7 +197,6 @@ int LbCommand(int argc, char** argv) {
   Args a;
   std::vector<Segment> script;
   std::vector<Packet> packets;
-  CaptureFormat in_format;
   std::optional<PcapReader> reader;  // the fast engine streams from it
   try {
     a = ParseArgs(argc, argv);
@@ -229,12 +219,12 @@ int LbCommand(int argc, char** argv) {
       throw;
     }
     if (a.cfg.engine == Engine::kFast) reader.emplace(a.c.in);
-    else packets = ReadPcap(a.c.in, &in_format);
-    if (reader) in_format = reader->format();
+    else packets = a.c.ReadInput();
+    if (reader) a.c.in_format = reader->format();
   } catch (const std::exception& e) {
     return InputError("lb", e, Help());
   }
-  const CaptureFormat out_format = OutputFormat(a.c.out_format, in_format);
+  const CaptureFormat out_format = OutputFormat(a.c.out_format, a.c.in_format);
   LbRunReport r;
   uint64_t offered = packets.size();
   bool streaming = false;
@@ -267,3 +257,5 @@ int LbCommand(int argc, char** argv) {
                     ") != packets_out " + std::to_string(r.counters.packets_out) + " + drops " + std::to_string(dropped),
                 argc, argv);
 }
+
+}  // namespace nettwin::lb

@@ -50,15 +50,13 @@ std::string Json(const Plan& p, const std::vector<PlanMember>& members) {
 }
 
 }  // namespace
-}  // namespace nettwin::lb
 
 int LbPlanCommand(int argc, char** argv) {
-  using namespace nettwin::lb;
   std::string tables, members_path, out, cleanup, json;
   PlanOptions opt;
   for (int i = 1; i + 1 < argc; ++i) {
     if (std::string(argv[i]) == "--program" && std::string(argv[i + 1]) == "udplb")
-      return LbPlanUdplbCommand(argc, argv);
+      return udplb::LbPlanUdplbCommand(argc, argv);
   }
   try {
     const bool run = ForEachOption(argc, argv, kHelp, [&](const std::string& o, const auto& val) {
@@ -87,12 +85,9 @@ int LbPlanCommand(int argc, char** argv) {
         throw std::invalid_argument("unknown option '" + o + "'");
     });
     if (!run) return 0;
-    if (tables.empty() || members_path.empty() || out.empty()) {
-      throw std::invalid_argument("--tables, --members and --out are required");
-    }
+    RequireOptions({{"--tables", &tables}, {"--members", &members_path}, {"--out", &out}});
   } catch (const std::invalid_argument& e) {
-    std::cerr << "nettwin lb-plan: " << e.what() << "\n" << kHelp;
-    return 2;
+    return InputError("lb-plan", e, kHelp);
   }
   try {
     const std::string current_text = Slurp(tables);
@@ -120,8 +115,9 @@ int LbPlanCommand(int argc, char** argv) {
     for (size_t i = 0; i < members.size(); ++i) std::cout << " " << members[i].name << "=" << p.counts[i];
     std::cout << "\n";
   } catch (const std::exception& e) {  // ScriptError, PlanError: bad input or a refusal
-    std::cerr << "nettwin lb-plan: " << e.what() << "\n";
-    return 2;
+    return InputError("lb-plan", e, "");
   }
   return 0;
 }
+
+}  // namespace nettwin::lb

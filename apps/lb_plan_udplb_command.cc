@@ -63,11 +63,8 @@ std::string Json(const PlanU& p, const std::vector<PlanMemberU>& members, const 
 }
 
 }  // namespace
-}  // namespace nettwin::lb::udplb
 
 int LbPlanUdplbCommand(int argc, char** argv) {
-  using namespace nettwin::lb;
-  using namespace nettwin::lb::udplb;
   std::string tables, members_path, out, cleanup, json;
   PlanOptionsU opt;
   bool have_lb_id = false;
@@ -113,8 +110,7 @@ int LbPlanUdplbCommand(int argc, char** argv) {
       throw std::invalid_argument("--lb-id, --tables, --members and --out are required");
     }
   } catch (const std::invalid_argument& e) {
-    std::cerr << "nettwin lb-plan: " << e.what() << "\n" << kHelp;
-    return 2;
+    return InputError("lb-plan", e, kHelp);
   }
   try {
     const std::string current = Slurp(tables);
@@ -139,8 +135,9 @@ int LbPlanUdplbCommand(int argc, char** argv) {
     std::cout << "; checked " << c.states << " table states x " << c.ticks << " ticks, " << c.frames
               << " frames through the packet engine\n";
   } catch (const std::exception& e) {  // ScriptError, PlanError: bad input or a refusal
-    std::cerr << "nettwin lb-plan: " << e.what() << "\n";
-    return 2;
+    return InputError("lb-plan", e, "");
   }
   return 0;
 }
+
+}  // namespace nettwin::lb::udplb

@@ -39,27 +39,20 @@ constexpr const char* kHelp =
     "  --seed N        seed of the gap and backpressure patterns (default 1).\n";
 
 std::string StatsJson(const NaaRunReport& r, const char* engine) {
-  const NaaOut& o = r.last;
-  std::ostringstream j;
-  // The endpoint's accounting (tb/naa/naa_binding.cc): the responder's, the CM's and the requester's frames.
-  j << "{\n  \"engine\": \"" << engine << "\",\n  \"packets_in\": "
-    << o.rdma.packets_in + o.cm.packets_in + o.req.packets_in
-    << ",\n  \"packets_out\": " << o.rdma.responses + o.cm.responses + o.req.cnt[params::kNaaReqCntSent] << ",\n";
-  WriteNaaCounterStats(j, o);  // generated from rtl/naa/data/naa.json: "cm", "rdma", "req", "ctl"
-  AppendRunStatsTail(j, r);
-  return j.str();
+  return RunStatsJson(engine, r, [&r](std::ostream& j) {
+    const NaaOut& o = r.last;
+    // The endpoint's accounting (tb/naa/naa_binding.cc): the responder's, the CM's and the requester's frames.
+    j << "  \"packets_in\": " << o.rdma.packets_in + o.cm.packets_in + o.req.packets_in
+      << ",\n  \"packets_out\": " << o.rdma.responses + o.cm.responses + o.req.cnt[params::kNaaReqCntSent] << ",\n";
+    WriteNaaCounterStats(j, o);  // generated from rtl/naa/data/naa.json: "cm", "rdma", "req", "ctl"
+  });
 }
 
 }  // namespace
-}  // namespace nettwin::naa
 
 int NaaCommand(int argc, char** argv) {
-  using namespace nettwin;
-  using namespace nettwin::naa;
   std::string config_path;
-  CaptureFormat in_format;
-  CommonOptions common(kOptIn | kOptOut | kOptStats | kOptTrace | kOptEngine | kOptGaps | kOptBackpressure |
-                       kOptSeed | kOptClockMhz | kOptInjectDivergence | kOptOutFormat);
+  CommonOptions common(kOptBlockRun | kOptGaps | kOptOutFormat);
   NaaRunConfig rc;
   NaaConfig config;
   std::vector<Packet> packets;
@@ -73,21 +66,17 @@ int NaaCommand(int argc, char** argv) {
     });
     if (!go) return 0;
     common.Check();
-    if (config_path.empty() || common.in.empty() || common.out.empty()) {
-      throw std::invalid_argument("--config, --in and --out are required");
-    }
+    RequireOptions({{"--config", &config_path}, {"--in", &common.in}, {"--out", &common.out}});
     config = LoadNaaConfig(config_path);
-    packets = ReadPcap(common.in, &in_format);
+    packets = common.ReadInput();
     gates = LoadGatesFor(common.in, packets.size());
   } catch (const std::exception& e) {
     return InputError("naa", e, help);
   }
-  rc.engine = common.engine;
-  rc.opt = common.opt;
-  common.SetTracing(&rc.opt, &rc.mismatch_trace);
+  common.Configure(&rc);
   const NaaRunReport r = RunNaa(config, packets, rc, gates);
   try {
-    WritePcap(common.out, r.run.out, OutputFormat(common.out_format, in_format));
+    common.WriteCapture(common.out, r.run.out);
     if (!common.stats.empty()) {
       nettwin::WriteTextFile<std::runtime_error>(common.stats, StatsJson(r, common.engine_name()));
     }
@@ -113,3 +102,5 @@ int NaaCommand(int argc, char** argv) {
       << (CtlBalanced(r.last.ctl) ? "" : " (does not add up)");
   return RunExit("naa", r.mismatch_text, rc.opt, r.run, r.conservation_ok, acc.str(), argc, argv);
 }
+
+}  // namespace nettwin::naa

@@ -48,16 +48,17 @@ int main(int argc, char** argv) {
     std::printf("nettwin %s\n", NT_VERSION);
     return 0;
   }
-  if (cmd == "lb") return LbCommand(argc - 1, argv + 1);
-  if (cmd == "lb-plan") return LbPlanCommand(argc - 1, argv + 1);
-  if (cmd == "rdma") return RdmaCommand(argc - 1, argv + 1);
-  if (cmd == "rdma-latency") return RdmaLatencyCommand(argc - 1, argv + 1);
-  if (cmd == "reorder") return ReorderCommand(argc - 1, argv + 1);
-  if (cmd == "reroute") return RerouteCommand(argc - 1, argv + 1);
-  if (cmd == "cwloop" || cmd == "cw-loop") return CwloopCommand(argc - 1, argv + 1);  // cw-loop: the old name
-  if (cmd == "re") return ReCommand(argc - 1, argv + 1);
-  if (cmd == "vnic") return VnicCommand(argc - 1, argv + 1);
-  if (cmd == "naa") return NaaCommand(argc - 1, argv + 1);
+  if (cmd == "lb") return nettwin::lb::LbCommand(argc - 1, argv + 1);
+  if (cmd == "lb-plan") return nettwin::lb::LbPlanCommand(argc - 1, argv + 1);
+  if (cmd == "rdma") return nettwin::rdma::RdmaCommand(argc - 1, argv + 1);
+  if (cmd == "rdma-latency") return nettwin::rdma::RdmaLatencyCommand(argc - 1, argv + 1);
+  if (cmd == "reorder") return nettwin::reorder::ReorderCommand(argc - 1, argv + 1);
+  if (cmd == "reroute") return nettwin::reroute::RerouteCommand(argc - 1, argv + 1);
+  // cw-loop: the old name of cwloop.
+  if (cmd == "cwloop" || cmd == "cw-loop") return nettwin::reroute::CwloopCommand(argc - 1, argv + 1);
+  if (cmd == "re") return nettwin::re::ReCommand(argc - 1, argv + 1);
+  if (cmd == "vnic") return nettwin::vnic::VnicCommand(argc - 1, argv + 1);
+  if (cmd == "naa") return nettwin::naa::NaaCommand(argc - 1, argv + 1);
   std::fprintf(stderr, "nettwin: unknown command '%s'\n", cmd.c_str());
   Usage();
   return 2;

@@ -80,15 +80,10 @@ std::string StatsJson(const RdmaRunReport& r) {
 }
 
 }  // namespace
-}  // namespace nettwin::rdma
 
 int RdmaCommand(int argc, char** argv) {
-  using namespace nettwin;
-  using namespace nettwin::rdma;
   std::string config_path, mem_out;
-  CaptureFormat in_format;
-  CommonOptions common(kOptIn | kOptOut | kOptStats | kOptTrace | kOptEngine | kOptBackpressure | kOptSeed |
-                       kOptClockMhz | kOptInjectDivergence | kOptOutFormat);
+  CommonOptions common(kOptBlockRun | kOptOutFormat);
   RdmaRunConfig cfg;
   RdmaConfig config;
   std::vector<Packet> packets;
@@ -103,20 +98,16 @@ int RdmaCommand(int argc, char** argv) {
     });
     if (!run) return 0;
     common.Check();
-    if (config_path.empty() || common.in.empty() || common.out.empty()) {
-      throw std::invalid_argument("--config, --in and --out are required");
-    }
+    RequireOptions({{"--config", &config_path}, {"--in", &common.in}, {"--out", &common.out}});
     config = LoadConfig(config_path);
-    packets = ReadPcap(common.in, &in_format);
+    packets = common.ReadInput();
   } catch (const std::exception& e) {
     return InputError("rdma", e, help);
   }
-  cfg.engine = common.engine;
-  cfg.opt = common.opt;
-  common.SetTracing(&cfg.opt, &cfg.mismatch_trace);
+  common.Configure(&cfg);
   const RdmaRunReport r = RunRdma(config, packets, cfg);
   try {
-    WritePcap(common.out, r.run.out, OutputFormat(common.out_format, in_format));
+    common.WriteCapture(common.out, r.run.out);
     if (!mem_out.empty()) WriteMemJson(mem_out, config, *r.memory);
     if (!common.stats.empty()) nettwin::WriteTextFile<std::runtime_error>(common.stats, StatsJson(r));
   } catch (const std::exception& e) {
@@ -131,7 +122,6 @@ int RdmaCommand(int argc, char** argv) {
 }
 
 int RdmaLatencyCommand(int argc, char** argv) {
-  using namespace nettwin::rdma;
   double clock_mhz = 900;
   bool json = false, read_set = false, write_set = false;
   RdmaRunConfig host;
@@ -155,9 +145,9 @@ int RdmaLatencyCommand(int argc, char** argv) {
     return 2;
   }
   // A host read of about 1 us, as in the paper; posted writes complete in a tenth of that.
-  if (!read_set) host.mem_read_cycles = static_cast<uint32_t>(clock_mhz);
-  if (!write_set) host.mem_write_cycles = host.mem_read_cycles / 10;
-  const uint32_t rd = host.mem_read_cycles, wr = host.mem_write_cycles;
+  if (!read_set) host.mem.read_latency = static_cast<uint32_t>(clock_mhz);
+  if (!write_set) host.mem.write_latency = host.mem.read_latency / 10;
+  const uint32_t rd = host.mem.read_latency, wr = host.mem.write_latency;
   const LatencyResult g = MeasureLatency(clock_mhz, host, false);
   const LatencyResult l = MeasureLatency(clock_mhz, host, true);
   if (!g.error.empty() || !l.error.empty()) {
@@ -200,3 +190,5 @@ int RdmaLatencyCommand(int argc, char** argv) {
   }
   return once ? 0 : 1;
 }
+
+}  // namespace nettwin::rdma

@@ -132,11 +132,8 @@ Outcome FromRun(const ReRunReport& r, HeaderFormat format, bool host) {
 }
 
 }  // namespace
-}  // namespace nettwin::re
 
 int ReCommand(int argc, char** argv) {
-  using namespace nettwin;
-  using namespace nettwin::re;
   std::string config, report, host_data;
   CommonOptions common(kOptIn | kOptOut | kOptTrace | kOptEngine | kOptFastEngine | kOptGaps | kOptBackpressure |
                        kOptSeed | kOptInjectDivergence);
@@ -162,7 +159,7 @@ int ReCommand(int argc, char** argv) {
         throw std::invalid_argument("unknown option '" + o + "'");
     });
     if (!run) return 0;
-    if (common.in.empty() || common.out.empty()) throw std::invalid_argument("--in and --out are required");
+    RequireOptions({{"--in", &common.in}, {"--out", &common.out}});
     common.Check();
   } catch (const std::invalid_argument& e) {
     return InputError("re", e, help);
@@ -230,3 +227,5 @@ int ReCommand(int argc, char** argv) {
   const bool ok = c.segments_in == c.segments_used + dropped && (fast || r.conservation_ok);
   return RunExit("re", r.mismatch_text, rc.opt, r.run, ok, "", argc, argv);
 }
+
+}  // namespace nettwin::re

@@ -48,43 +48,36 @@ std::string StatsJson(const ReorderRunReport& r, const char* engine) {
   for (uint32_t h : hs) mean += h;
   if (!hs.empty()) mean /= static_cast<double>(hs.size());
   const size_t n = hs.size();
-  std::ostringstream j;
-  j << "{\n  \"engine\": \"" << engine << "\",\n";
-  WriteReorderCounterStats(j, c);  // generated from rtl/reorder/data/reorder.json
-  j << "  \"hold_us\": {\"count\": " << n
-    << ", \"min\": " << (n ? hs.front() : 0) << ", \"max\": " << (n ? hs.back() : 0) << ", \"mean\": ";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3f", mean);
-  j << buf << ", \"p50\": " << (n ? hs[n / 2] : 0) << ", \"p99\": " << (n ? hs[std::min(n - 1, n * 99 / 100)] : 0)
-    << ", \"histogram\": [";
-  // Power-of-two buckets: [upper bound in us (inclusive), count]; the first bucket is 0..1.
-  uint32_t hi = 1;
-  bool first = true;
-  size_t i = 0;
-  while (i < n) {
-    size_t k = 0;
-    while (i < n && hs[i] <= hi) ++i, ++k;
-    if (k > 0) {
-      j << (first ? "" : ", ") << "[" << hi << ", " << k << "]";
-      first = false;
+  return RunStatsJson(engine, r, [&](std::ostream& j) {
+    WriteReorderCounterStats(j, c);  // generated from rtl/reorder/data/reorder.json
+    j << "  \"hold_us\": {\"count\": " << n << ", \"min\": " << (n ? hs.front() : 0)
+      << ", \"max\": " << (n ? hs.back() : 0) << ", \"mean\": ";
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3f", mean);
+    j << buf << ", \"p50\": " << (n ? hs[n / 2] : 0) << ", \"p99\": " << (n ? hs[std::min(n - 1, n * 99 / 100)] : 0)
+      << ", \"histogram\": [";
+    // Power-of-two buckets: [upper bound in us (inclusive), count]; the first bucket is 0..1.
+    uint32_t hi = 1;
+    bool first = true;
+    size_t i = 0;
+    while (i < n) {
+      size_t k = 0;
+      while (i < n && hs[i] <= hi) ++i, ++k;
+      if (k > 0) {
+        j << (first ? "" : ", ") << "[" << hi << ", " << k << "]";
+        first = false;
+      }
+      hi = hi * 2 + 1;
     }
-    hi = hi * 2 + 1;
-  }
-  j << "]},\n";
-  AppendRunStatsTail(j, r);
-  return j.str();
+    j << "]},\n";
+  });
 }
 
 }  // namespace
-}  // namespace nettwin::reorder
 
 int ReorderCommand(int argc, char** argv) {
-  using namespace nettwin;
-  using namespace nettwin::reorder;
   std::string config_path, ctrl_out;
-  CaptureFormat in_format;
-  CommonOptions common(kOptIn | kOptOut | kOptStats | kOptTrace | kOptEngine | kOptBackpressure | kOptSeed |
-                       kOptClockMhz | kOptInjectDivergence | kOptOutFormat);
+  CommonOptions common(kOptBlockRun | kOptOutFormat);
   ReorderRunConfig rc;
   ReorderCfg cfg;
   std::vector<Packet> packets;
@@ -100,11 +93,10 @@ int ReorderCommand(int argc, char** argv) {
     });
     if (!run) return 0;
     common.Check();
-    if (config_path.empty() || common.in.empty() || common.out.empty() || ctrl_out.empty()) {
-      throw std::invalid_argument("--config, --in, --out and --ctrl-out are required");
-    }
+    RequireOptions(
+        {{"--config", &config_path}, {"--in", &common.in}, {"--out", &common.out}, {"--ctrl-out", &ctrl_out}});
     cfg = LoadConfig(config_path);
-    packets = ReadPcap(common.in, &in_format);
+    packets = common.ReadInput();
     for (size_t i = 1; i < packets.size(); ++i) {
       if (packets[i].time_ns < packets[i - 1].time_ns) {
         throw std::runtime_error(common.in + ": packet " + std::to_string(i + 1) + " arrives before packet " +
@@ -114,13 +106,11 @@ int ReorderCommand(int argc, char** argv) {
   } catch (const std::exception& e) {
     return InputError("reorder", e, help);
   }
-  rc.engine = common.engine;
-  rc.opt = common.opt;
-  common.SetTracing(&rc.opt, &rc.mismatch_trace);
+  common.Configure(&rc);
   const ReorderRunReport r = RunReorder(cfg, packets, rc);
   try {
-    WritePcap(common.out, r.run.out, OutputFormat(common.out_format, in_format));
-    WritePcap(ctrl_out, r.ctrl, OutputFormat(common.out_format, in_format));
+    common.WriteCapture(common.out, r.run.out);
+    common.WriteCapture(ctrl_out, r.ctrl);
     if (!common.stats.empty()) {
       nettwin::WriteTextFile<std::runtime_error>(common.stats, StatsJson(r, common.engine_name()));
     }
@@ -137,3 +127,5 @@ int ReorderCommand(int argc, char** argv) {
                      std::to_string(ReorderDropped(c)) + ", held now " + std::to_string(c.held_now),
                  argc, argv);
 }
+
+}  // namespace nettwin::reorder

@@ -3,6 +3,7 @@
 // the cycle model, the RTL, or both in lockstep.
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <random>
 #include <string>
 #include <type_traits>
@@ -13,6 +14,7 @@
 #include "model/common/file_io.h"
 #include "model/common/pcap.h"
 #include "model/reroute/reroute_cycle_model.h"
+#include "tb/common/run_block.h"
 #include "tb/reroute/reroute_lockstep.h"
 #include "tb/reroute/reroute_rtl.h"
 
@@ -59,7 +61,7 @@ struct RunResult {
   std::vector<Packet> out;
   RerouteCounters cnt;
   uint64_t cycles = 0, mismatches = 0;
-  std::string first_mismatch;
+  std::optional<tb::Mismatch> mismatch;  // the first divergence or RTL assertion (lockstep)
   bool hang = false;
 };
 
@@ -92,9 +94,16 @@ RunResult Drive(Block* blk, const RerouteCfg& cfg, const std::vector<Packet>& ho
   };
   RerouteIn in;
   in.cfg = cfg;
-  size_t hi = 0, ci = 0, hb = 0, cb = 0;
+  size_t hi = 0, ci = 0, hb = 0, cb = 0, ob = 0;  // ob: beats of the output frame being received
   std::vector<Beat> hbeats, cbeats;
   std::vector<uint8_t> part;
+  // Where the frames were when the lockstep first diverged (Mismatch's in_packet, out_packet, out_beat).
+  std::optional<tb::Mismatch> at;
+  auto note_mismatch = [&] {
+    if constexpr (std::is_same_v<Block, RerouteLockstep>) {
+      if (!at && blk->mismatches() > 0) at = tb::Mismatch{0, {}, hi, r.out.size(), ob, {}};
+    }
+  };
   uint64_t part_start = 0, idle_run = 0, last_progress = 0;
   bool injected = false;
   for (uint64_t cyc = 0; cyc < trace.stop_after; ++cyc) {
@@ -108,6 +117,7 @@ RunResult Drive(Block* blk, const RerouteCfg& cfg, const std::vector<Packet>& ho
     if (!cbeats.empty()) in.r = StreamPort{true, cbeats[cb]};
     in.m_ready = bp <= 0 || std::uniform_real_distribution<double>(0, 1)(rng) >= bp;
     RerouteOut o = blk->Eval(in);
+    note_mismatch();
     if (in.s.valid && o.s_ready) {
       last_progress = cyc;
       if (++hb == hbeats.size()) hbeats.clear(), hb = 0, ++hi;
@@ -120,9 +130,11 @@ RunResult Drive(Block* blk, const RerouteCfg& cfg, const std::vector<Packet>& ho
       last_progress = cyc;
       if (part.empty()) part_start = ns;
       AppendBeat(o.m.beat, &part);
+      ++ob;
       if (o.m.beat.last) {
         r.out.push_back(Packet{part, part_start});
         part.clear();
+        ob = 0;
       }
     }
     if (!injected && cyc >= inject_at && o.m.valid) {
@@ -130,6 +142,7 @@ RunResult Drive(Block* blk, const RerouteCfg& cfg, const std::vector<Packet>& ho
       if constexpr (std::is_same_v<Block, RerouteLockstep>) blk->InjectFlip();
     }
     blk->Tick();
+    note_mismatch();
     r.cnt = o.cnt;
     const bool done = hi == host.size() && ci == ctrl.size() && o.idle;
     idle_run = done ? idle_run + 1 : 0;
@@ -151,23 +164,23 @@ RunResult Drive(Block* blk, const RerouteCfg& cfg, const std::vector<Packet>& ho
   }
   if constexpr (std::is_same_v<Block, RerouteLockstep>) {
     r.mismatches = blk->mismatches();
-    r.first_mismatch = blk->first_mismatch();
+    if (at) {
+      r.mismatch = blk->first_mismatch();  // cycle, diff and assertion as of the cycle it stopped in
+      r.mismatch->in_packet = at->in_packet;
+      r.mismatch->out_packet = at->out_packet;
+      r.mismatch->out_beat = at->out_beat;
+    }
   }
   return r;
 }
 
 }  // namespace
-}  // namespace nettwin::reroute
 
 int RerouteCommand(int argc, char** argv) {
-  using namespace nettwin;
-  using namespace nettwin::reroute;
   std::string ctrl_in;
-  CommonOptions common(kOptIn | kOptOut | kOptStats | kOptTrace | kOptEngine | kOptBackpressure | kOptSeed |
-                       kOptClockMhz | kOptInjectDivergence);
+  CommonOptions common(kOptBlockRun);
   RerouteCfg cfg;
   std::vector<Packet> host, ctrl;
-  CaptureFormat in_format;
   try {
     const bool run = ForEachOption(argc, argv, kHelp, [&](const std::string& o, const auto& val) {
       if (common.Parse(o, val)) return;
@@ -194,8 +207,8 @@ int RerouteCommand(int argc, char** argv) {
     });
     if (!run) return 0;
     common.Check();
-    if (common.in.empty() || common.out.empty()) throw std::invalid_argument("--in and --out are required");
-    host = ReadPcap(common.in, &in_format);
+    RequireOptions({{"--in", &common.in}, {"--out", &common.out}});
+    host = common.ReadInput();
     if (!ctrl_in.empty()) ctrl = ReadPcap(ctrl_in);
     for (const auto* v : {&host, &ctrl}) {
       for (size_t i = 1; i < v->size(); ++i) {
@@ -218,7 +231,7 @@ int RerouteCommand(int argc, char** argv) {
   TraceSpec whole;
   whole.path = topt.trace_path;
   RunResult r;
-  std::string waveform;  // the divergence report's waveform line
+  std::string report;  // the divergence report (tb::DivergenceText), as every block's
   if (engine == Engine::kModel) {
     RerouteCycleModel m;
     r = Drive(&m, cfg, host, ctrl, clock_mhz, bp, seed, inject_at);
@@ -230,26 +243,23 @@ int RerouteCommand(int argc, char** argv) {
       RerouteLockstep m;
       r = Drive(&m, cfg, host, ctrl, clock_mhz, bp, seed, inject_at, whole);
     }
-    if (r.mismatches > 0) {
+    if (r.mismatch) {
       // The same seeded run again, traced only around the divergence (tb::ReplayAround's window), so the
       // waveform stays small however long the run was; with --trace the whole run is already in that file.
-      const uint64_t at = r.cycles - 1;
-      if (!whole.path.empty()) {
-        waveform = "  waveform of the whole run up to it: " + whole.path + "\n";
-      } else {
-        TraceSpec around{mismatch_trace, at > 64 ? at - 64 : 0, at + 1, at + 2};
+      const tb::ReplaySpec spec{"host frame", "output frame", mismatch_trace, 64,
+                                " (RTL; model_* signals = the model's outputs)"};
+      report = tb::DivergenceText(*r.mismatch, topt, spec, [&](const tb::RunOptions& o) {
         RerouteLockstep replay;
-        Drive(&replay, cfg, host, ctrl, clock_mhz, bp, seed, inject_at, around);
-        waveform = "  waveform of cycles " + std::to_string(around.from) + ".." + std::to_string(at) +
-                   " (RTL; model_* signals = the model's outputs): " + mismatch_trace + "\n";
-      }
+        Drive(&replay, cfg, host, ctrl, clock_mhz, bp, seed, inject_at,
+              TraceSpec{o.trace_path, o.trace_from, o.trace_to, o.stop_after});
+      });
     }
   }
   const RerouteCounters& c = r.cnt;
   const bool conservation_ok = !r.hang && r.mismatches == 0 && c.in == host.size() && c.in == c.out + c.drop_malformed &&
                                r.out.size() == c.out && c.ctrl_in == ctrl.size();
   try {
-    WritePcap(out, r.out, OutputFormat(PcapFormat::kPcap, in_format));
+    common.WriteCapture(out, r.out);
     if (!stats.empty()) {
       nettwin::WriteTextFile<std::runtime_error>(
           stats, RerouteStatsJson(r.cnt, common.engine_name(), cfg.p4_format, r.cycles, r.mismatches, conservation_ok));
@@ -263,9 +273,8 @@ int RerouteCommand(int argc, char** argv) {
               c.rtt_replies, c.notifies, c.clears, c.stale_replies + c.stale_clears + c.bad_control,
               static_cast<unsigned long long>(r.cycles));
   if (r.mismatches > 0) {
-    // the one-line report (scripts/sva_mutants.sh reads it), the waveform, the replay line
-    return *DivergenceExit("reroute", "nettwin reroute: LOCKSTEP MISMATCH: " + r.first_mismatch + "\n" + waveform,
-                           topt, tb::RunResult{}, argc, argv);
+    // the report in every block's format (tb::MismatchReport), the waveform, the replay line
+    return *DivergenceExit("reroute", report, topt, tb::RunResult{}, argc, argv);
   }
   if (inject_at != ~uint64_t{0}) {
     std::cerr << "nettwin reroute: --inject-divergence: no output beat at or after cycle " << inject_at << "\n";
@@ -279,3 +288,5 @@ int RerouteCommand(int argc, char** argv) {
   }
   return 0;
 }
+
+}  // namespace nettwin::reroute

@@ -7,6 +7,6 @@
 int main(int argc, char** argv) {
   SetProgramPath(argv[0]);
   // `nettwin_reroute reroute ...` works too, so the regression can use it as --nettwin.
-  if (argc > 1 && std::string(argv[1]) == "reroute") return RerouteCommand(argc - 1, argv + 1);
-  return RerouteCommand(argc, argv);
+  if (argc > 1 && std::string(argv[1]) == "reroute") return nettwin::reroute::RerouteCommand(argc - 1, argv + 1);
+  return nettwin::reroute::RerouteCommand(argc, argv);
 }

@@ -56,24 +56,18 @@ std::vector<uint8_t> LoadPorts(const std::string& path, size_t frames) {
 
 std::string StatsJson(const VnicRunReport& r, Direction dir, const char* engine) {
   const Counters& c = r.counters;
-  std::ostringstream j;
-  j << "{\n  \"engine\": \"" << engine << "\",\n  \"direction\": \""
-    << (dir == Direction::kEncap ? "encap" : "decap") << "\",\n";
-  WriteVnicCounterStats(j, c, dir);  // generated from rtl/vnic/data/vnic.json
-  AppendRunStatsTail(j, r);
-  return j.str();
+  return RunStatsJson(engine, r, [&](std::ostream& j) {
+    j << "  \"direction\": \"" << (dir == Direction::kEncap ? "encap" : "decap") << "\",\n";
+    WriteVnicCounterStats(j, c, dir);  // generated from rtl/vnic/data/vnic.json
+  });
 }
 
 }  // namespace
-}  // namespace nettwin::vnic
 
 int VnicCommand(int argc, char** argv) {
-  using namespace nettwin;
-  using namespace nettwin::vnic;
   std::string config_path, ports_in, ports_out, direction;
   int port = -1;
-  CommonOptions common(kOptIn | kOptOut | kOptStats | kOptTrace | kOptEngine | kOptGaps | kOptBackpressure |
-                       kOptSeed | kOptClockMhz | kOptInjectDivergence);
+  CommonOptions common(kOptBlockRun | kOptGaps);
   VnicRunConfig rc;
   Tables tables;
   std::vector<Packet> packets;
@@ -91,9 +85,8 @@ int VnicCommand(int argc, char** argv) {
     });
     if (!run) return 0;
     common.Check();
-    if (config_path.empty() || direction.empty() || common.in.empty() || common.out.empty()) {
-      throw std::invalid_argument("--config, --direction, --in and --out are required");
-    }
+    RequireOptions(
+        {{"--config", &config_path}, {"--direction", &direction}, {"--in", &common.in}, {"--out", &common.out}});
     if (direction == "encap") rc.dir = Direction::kEncap;
     else if (direction == "decap") rc.dir = Direction::kDecap;
     else throw std::invalid_argument("--direction must be encap or decap, got '" + direction + "'");
@@ -108,9 +101,7 @@ int VnicCommand(int argc, char** argv) {
   } catch (const std::exception& e) {
     return InputError("vnic", e, help);
   }
-  rc.engine = common.engine;
-  rc.opt = common.opt;
-  common.SetTracing(&rc.opt, &rc.mismatch_trace);
+  common.Configure(&rc);
   const VnicRunReport r = RunVnic(tables, packets, in_ports, rc);
   try {
     CaptureFormat fmt;
@@ -140,3 +131,5 @@ int VnicCommand(int argc, char** argv) {
                      std::to_string(VnicDropped(c)),
                  argc, argv);
 }
+
+}  // namespace nettwin::vnic

@@ -46,8 +46,8 @@ void Row(uint32_t bytes, uint8_t mtu_code, uint32_t read_cycles) {
     add(Ack(kStart + last - 1));
   }
   NaaRunConfig rc;
-  rc.mem_read_cycles = read_cycles;
-  rc.mem_outstanding = 64;
+  rc.mem.read_latency = read_cycles;
+  rc.mem.max_outstanding = 64;
   const NaaRunReport r = RunNaa(config, ps, rc, g);
   if (!r.mismatch_text.empty() || !r.conservation_ok || r.run.out.size() != 1 + n) {
     std::printf("| %u | %u | FAILED %s |\n", mtu, read_cycles, r.mismatch_text.c_str());

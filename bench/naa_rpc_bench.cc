@@ -48,9 +48,9 @@ void Row(uint32_t fn, uint32_t bytes, uint32_t read_cycles) {
   cl.ExpectEndpointMessage(result);
   const uint64_t last_out = cl.expected_out() - 1;
   NaaRunConfig rc;
-  rc.mem_read_cycles = read_cycles;
-  rc.mem_write_cycles = 8;
-  rc.mem_outstanding = 64;
+  rc.mem.read_latency = read_cycles;
+  rc.mem.write_latency = 8;
+  rc.mem.max_outstanding = 64;
   std::vector<Packet> ps;
   for (const auto& f : cl.frames()) ps.push_back(Packet{f});
   const NaaRunReport r = RunNaa(ParseNaaConfig(RpcConfig(), "bench"), ps, rc, cl.gates());

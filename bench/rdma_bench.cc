@@ -110,12 +110,12 @@ Result Run(Kind kind, uint32_t mtu, const Host& host, size_t n, Engine engine) {
   }
   RdmaRunConfig cfg;  // `nettwin rdma`'s defaults
   cfg.engine = engine;
-  cfg.mem_read_cycles = host.read_cycles;
-  cfg.mem_link_bytes_per_cycle = g_link_bytes_per_cycle;
+  cfg.mem.read_latency = host.read_cycles;
+  cfg.mem.link_bytes_per_cycle = g_link_bytes_per_cycle;
   if (host.legacy) {
-    cfg.mem_model = tb::HostMemoryTiming::Model::kSlots;
-    cfg.mem_write_cycles = 8;
-    cfg.mem_outstanding = 64;
+    cfg.mem.model = tb::HostMemoryTiming::Model::kSlots;
+    cfg.mem.write_latency = 8;
+    cfg.mem.max_outstanding = 64;
   }
   const RdmaRunReport r = RunRdma(c, pkts, cfg);
   Result out;

@@ -108,14 +108,20 @@ check "reroute_check" 0 "reroute_check: PASS" $PY -m nettwin.reroute.check --dir
 # side), the replay line that diverges again at the same cycle; --trace: the whole run ----
 out=$("$N" reroute --in "$H" --ctrl-in "$C" --out "$T/inj.pcap" "${R[@]}" --inject-divergence 300 2>&1)
 rc=$?
-cyc=$(grep -m1 -oE 'LOCKSTEP MISMATCH: cycle [0-9]+' <<<"$out" | grep -oE '[0-9]+$')
+cyc=$(grep -m1 -oE '^LOCKSTEP MISMATCH at cycle [0-9]+' <<<"$out" | grep -oE '[0-9]+$')
 if [ "$rc" -eq 1 ] && [ -n "$cyc" ] && [ "$cyc" -ge 300 ] && grep -qF "waveform of cycles" <<<"$out" &&
    grep -qF "model_* signals" <<<"$out" && [ -s "$T/inj.pcap.mismatch.fst" ]; then ok
 else bad "inject-divergence: exit $rc, report: $(head -3 <<<"$out")"; fi
+# every block's report format (tb::MismatchReport): the signal with the byte window, both values in hex, where
+# the frames were
+if grep -qE '^LOCKSTEP MISMATCH at cycle [0-9]+: signal m_data_o byte 0 \(bytes 0\.\.7 shown\)$' <<<"$out" &&
+   grep -qE '^  rtl   = 0x[0-9a-f]{16}$' <<<"$out" && grep -qE '^  model = 0x[0-9a-f]{16}$' <<<"$out" &&
+   grep -qE '^  host frame #[0-9]+ being offered; output frame #[0-9]+, beat [0-9]+$' <<<"$out"; then ok
+else bad "inject-divergence: not the common report format: $(head -5 <<<"$out")"; fi
 replay=$(grep -m1 '^  replay: ' <<<"$out" | sed 's/^  replay: //')
 if [ -n "$replay" ]; then
   out2=$(eval "$replay" 2>&1)
-  cyc2=$(grep -m1 -oE 'LOCKSTEP MISMATCH: cycle [0-9]+' <<<"$out2" | grep -oE '[0-9]+$')
+  cyc2=$(grep -m1 -oE '^LOCKSTEP MISMATCH at cycle [0-9]+' <<<"$out2" | grep -oE '[0-9]+$')
   if [ "$cyc2" = "$cyc" ]; then ok; else bad "replay diverged at '$cyc2', not $cyc"; fi
 else bad "inject-divergence: no replay line"; fi
 check "trace, whole run" 0 "reroute:" "$N" reroute --in "$H" --ctrl-in "$C" --out "$T/tr.pcap" "${R[@]}" --trace "$T/tr.fst"

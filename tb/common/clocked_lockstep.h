@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "model/common/clocked_block.h"
+#include "tb/common/harness.h"
 
 namespace nettwin::tb {
 
@@ -30,8 +31,8 @@ class ClockedLockstep : public ClockedBlock<In, Out> {
     model_.Reset();
     rtl_.Reset();
     if (!trace_path_.empty()) rtl_.OpenTrace(trace_path_);
-    cycle_ = first_cycle_ = mismatches_ = 0;
-    first_.clear();
+    cycle_ = mismatches_ = 0;
+    first_.reset();
   }
   const Out& Eval(const In& in) override {
     const Out& m = model_.Eval(in);
@@ -41,10 +42,11 @@ class ClockedLockstep : public ClockedBlock<In, Out> {
       rtl_.SetTracing(on);
       if (on) rtl_.ShowModel(m);  // a second RTL evaluation, only while traced
     }
-    if (std::optional<std::string> what = Differ(m, r)) {
+    if (std::optional<SignalDiff> d = Differ(m, r)) {
       if (mismatches_++ == 0) {
-        first_cycle_ = cycle_;
-        first_ = "cycle " + std::to_string(cycle_) + ": " + *what;
+        first_ = Mismatch{};
+        first_->cycle = cycle_;
+        first_->diff = std::move(*d);
       }
     }
     return m;
@@ -53,29 +55,44 @@ class ClockedLockstep : public ClockedBlock<In, Out> {
     model_.Tick();
     rtl_.Tick();
     if (std::optional<std::string> a = rtl_.TakeAssertion()) {
-      if (mismatches_ == 0 || first_cycle_ == cycle_) {
-        const std::string also = mismatches_ == 0 ? "" : " (lockstep diverges in the same cycle: " + first_ + ")";
-        first_ = "cycle " + std::to_string(cycle_) + ": RTL ASSERTION FAILED: " + *a + also;
-        first_cycle_ = cycle_;
+      if (mismatches_ == 0 || first_->cycle == cycle_) {  // a divergence in this same cycle stays as its diff
+        if (!first_) first_ = Mismatch{};
+        first_->cycle = cycle_;
+        first_->assertion = std::move(*a);
       }
       ++mismatches_;
     }
     ++cycle_;
   }
   uint64_t mismatches() const { return mismatches_; }
-  uint64_t first_mismatch_cycle() const { return first_cycle_; }
-  const std::string& first_mismatch() const { return first_; }
+  // The first divergence or RTL assertion (cycle, diff, assertion; the frame positions are the caller's to
+  // fill, it drives the frames), for MismatchReport.
+  const std::optional<Mismatch>& first_mismatch() const { return first_; }
+  // The same on one line for a closed loop's summary: "cycle N: signal S rtl = A, model = B", or "cycle N: RTL
+  // ASSERTION FAILED: NAME" (with the divergence of that cycle in parentheses); "" when there was none.
+  std::string FirstMismatchLine() const {
+    if (!first_) return "";
+    const std::string diff =
+        first_->diff.signal.empty()
+            ? ""
+            : "signal " + first_->diff.signal + " rtl = " + first_->diff.rtl + ", model = " + first_->diff.model;
+    const std::string at = "cycle " + std::to_string(first_->cycle) + ": ";
+    if (first_->assertion.empty()) return at + diff;
+    return at + "RTL ASSERTION FAILED: " + first_->assertion +
+           (diff.empty() ? "" : " (lockstep diverges in the same cycle: " + diff + ")");
+  }
   const Model& model() const { return model_; }
 
  protected:
-  // What differs between the model's and the RTL's outputs this cycle ("signal differs (...)"), or nothing.
-  virtual std::optional<std::string> Differ(const Out& model, const Out& rtl) = 0;
+  // What differs between the model's and the RTL's outputs this cycle (the block's Compare, tb/common/compare.h's
+  // format), or nothing.
+  virtual std::optional<SignalDiff> Differ(const Out& model, const Out& rtl) = 0;
 
  private:
   Model model_;
   Rtl rtl_;
-  uint64_t cycle_ = 0, first_cycle_ = 0, mismatches_ = 0;
-  std::string first_;
+  uint64_t cycle_ = 0, mismatches_ = 0;
+  std::optional<Mismatch> first_;
   std::string trace_path_;
   uint64_t trace_from_ = 0, trace_to_ = 0;
 };

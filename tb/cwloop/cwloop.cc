@@ -206,8 +206,8 @@ CwloopRecord RunCwloop(const CwloopConfig& cfg) {
     dst->Tick();
     rec.cycles = cyc + 1;
     if ((src_ls && src_ls->mismatches()) || (dst_ls && dst_ls->mismatches())) {
-      rec.mismatch = src_ls->mismatches() ? "source ToR (reroute): " + src_ls->first_mismatch()
-                                          : "destination ToR (reorder): " + dst_ls->first_mismatch();
+      rec.mismatch = src_ls->mismatches() ? "source ToR (reroute): " + src_ls->FirstMismatchLine()
+                                          : "destination ToR (reorder): " + dst_ls->FirstMismatchLine();
       break;
     }
     const bool done_all = host_in.Empty() && fab_in.Empty() && ctrl_in.Empty() && forward.m.empty() &&

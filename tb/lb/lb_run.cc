@@ -33,17 +33,9 @@ LbRunReport RunFast(const std::vector<Segment>& script, const std::vector<Packet
 // Compares the cycle engine's frames with the packet model's and fills the latency figures.
 void CrossCheck(const LbRunReport& fast, LbRunReport* rep) {
   rep->out_reason = fast.out_reason;
-  if (fast.run.out.size() != rep->run.out.size()) {
-    rep->fast_mismatch = "packet model forwards " + std::to_string(fast.run.out.size()) + " frames, cycle engine " +
-                         std::to_string(rep->run.out.size());
-    return;
-  }
-  for (size_t k = 0; k < fast.run.out.size(); ++k) {
-    if (fast.run.out[k].bytes != rep->run.out[k].bytes) {
-      rep->fast_mismatch = "output frame #" + std::to_string(k) + " differs between packet model and cycle engine";
-      return;
-    }
-  }
+  rep->fast_mismatch = FrameDifference(fast.run.out, rep->run.out, "packet model", "forwards",
+                                       [&](size_t k) { return fast.run.out[k].bytes == rep->run.out[k].bytes; });
+  if (!rep->fast_mismatch.empty()) return;
   FillLatency(fast.out_reason, rep);
 }
 

@@ -63,6 +63,22 @@ void FillLatency(const std::vector<int>& fate, Report* rep) {
   rep->latency_mean = sent.empty() ? 0 : sum / static_cast<double>(sent.size());
 }
 
+// How the packet engine's output frames (`fast`) differ from the cycle engine's (`cycle`): their number
+// ("NAME SENDS n frames, cycle engine m") or the first frame k for which same(k) is false ("output frame #k
+// differs between NAME and cycle engine"); "" when they agree. lb's and udplb's cross-check.
+template <class Same>
+std::string FrameDifference(const std::vector<Packet>& fast, const std::vector<Packet>& cycle, const std::string& name,
+                            const std::string& sends, const Same& same) {
+  if (fast.size() != cycle.size()) {
+    return name + " " + sends + " " + std::to_string(fast.size()) + " frames, cycle engine " +
+           std::to_string(cycle.size());
+  }
+  for (size_t k = 0; k < fast.size(); ++k) {
+    if (!same(k)) return "output frame #" + std::to_string(k) + " differs between " + name + " and cycle engine";
+  }
+  return "";
+}
+
 LbRunReport RunLb(const std::vector<Segment>& script, const std::vector<Packet>& packets, const LbRunConfig& cfg);
 
 // The fast engine on a capture of any size: reads, decides and writes one frame at a time, so memory does not

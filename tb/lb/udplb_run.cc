@@ -33,17 +33,10 @@ UdplbRunReport RunFast(const std::vector<Segment>& script, const std::vector<Pac
 
 void CrossCheck(const UdplbRunReport& fast, UdplbRunReport* rep) {
   rep->fate = fast.fate;
-  if (fast.run.out.size() != rep->run.out.size()) {
-    rep->fast_mismatch = "packet engine sends " + std::to_string(fast.run.out.size()) + " frames, cycle engine " +
-                         std::to_string(rep->run.out.size());
-    return;
-  }
-  for (size_t k = 0; k < fast.run.out.size(); ++k) {
-    if (fast.run.out[k].bytes != rep->run.out[k].bytes || fast.out_ports[k] != rep->out_ports[k]) {
-      rep->fast_mismatch = "output frame #" + std::to_string(k) + " differs between packet engine and cycle engine";
-      return;
-    }
-  }
+  rep->fast_mismatch = FrameDifference(fast.run.out, rep->run.out, "packet engine", "sends", [&](size_t k) {
+    return fast.run.out[k].bytes == rep->run.out[k].bytes && fast.out_ports[k] == rep->out_ports[k];
+  });
+  if (!rep->fast_mismatch.empty()) return;
   if (!(fast.counters == rep->counters)) {
     rep->fast_mismatch = "counters differ between packet engine and cycle engine";
     return;

@@ -8,7 +8,7 @@ namespace nettwin::naa {
 namespace {
 
 std::unique_ptr<tb::HostMemory> MakeMemory(const NaaConfig& config, const NaaRunConfig& cfg) {
-  auto mem = std::make_unique<tb::HostMemory>(cfg.MemTiming(), cfg.opt.clock_mhz);
+  auto mem = std::make_unique<tb::HostMemory>(cfg.mem, cfg.opt.clock_mhz);
   for (const rdma::MemInit& m : config.rdma.memory) mem->Write(m.pa, m.bytes.data(), m.bytes.size());
   return mem;
 }

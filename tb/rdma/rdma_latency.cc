@@ -13,15 +13,15 @@ constexpr uint32_t kRkey = 0x1234;
 
 LatencyResult MeasureLatency(double clock_mhz, uint32_t read_cycles, uint32_t write_cycles, bool linear) {
   RdmaRunConfig host;
-  host.mem_model = tb::HostMemoryTiming::Model::kSlots;
-  host.mem_outstanding = 16;
-  host.mem_read_cycles = read_cycles;
-  host.mem_write_cycles = write_cycles;
+  host.mem.model = tb::HostMemoryTiming::Model::kSlots;
+  host.mem.max_outstanding = 16;
+  host.mem.read_latency = read_cycles;
+  host.mem.write_latency = write_cycles;
   return MeasureLatency(clock_mhz, host, linear);
 }
 
 LatencyResult MeasureLatency(double clock_mhz, const RdmaRunConfig& host, bool linear) {
-  const uint32_t read_cycles = host.mem_read_cycles;
+  const uint32_t read_cycles = host.mem.read_latency;
   RdmaConfig c = ParseConfig(
       "responder mac 02:00:00:00:00:01 ip 10.0.0.1\n"
       "qp 0x11 dest_qp 0x22 epsn 0 mtu 1024 max_rd_atomic 256 aq 0x200000000\n"

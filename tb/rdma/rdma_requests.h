@@ -75,6 +75,31 @@ inline std::vector<uint8_t> BuildRequest(const RequestSpec& s) {
   return f;
 }
 
+// The rkey of the C++ tests' memory region (their configurations' `mr 0x1234 ...` line).
+constexpr uint32_t kTestRkey = 0x1234;
+
+// A request of `opcode` at `va` in the tests' MR to QP `qpn`; `dmalen`: a READ's or WRITE's DMA length (a
+// WRITE's payload is the caller's).
+inline RequestSpec MrRequest(uint8_t opcode, uint32_t psn, uint64_t va, uint32_t dmalen = 0, uint32_t qpn = 0x11) {
+  RequestSpec s;
+  s.opcode = opcode;
+  s.psn = psn;
+  s.dqpn = qpn;
+  s.va = va;
+  s.rkey = kTestRkey;
+  s.dmalen = dmalen;
+  return s;
+}
+
+// An atomic (FETCH_ADD: `swap` is the addend; CMP_SWAP) on the word at `va` in the tests' MR.
+inline RequestSpec Atomic(uint8_t opcode, uint32_t psn, uint64_t va, uint64_t swap, uint64_t compare = 0,
+                          uint32_t qpn = 0x11) {
+  RequestSpec s = MrRequest(opcode, psn, va, 0, qpn);
+  s.swap = swap;
+  s.compare = compare;
+  return s;
+}
+
 // A SEND packet of `n` bytes of `fill` (AckReq on the packets that end a message).
 inline RequestSpec Send(uint8_t opcode, uint32_t psn, size_t n, uint8_t fill, uint32_t qpn = 0x11) {
   RequestSpec s;

@@ -8,7 +8,7 @@ namespace nettwin::rdma {
 namespace {
 
 std::unique_ptr<tb::HostMemory> MakeMemory(const RdmaConfig& config, const RdmaRunConfig& cfg) {
-  auto mem = std::make_unique<tb::HostMemory>(cfg.MemTiming(), cfg.opt.clock_mhz);
+  auto mem = std::make_unique<tb::HostMemory>(cfg.mem, cfg.opt.clock_mhz);
   for (const MemInit& m : config.memory) mem->Write(m.pa, m.bytes.data(), m.bytes.size());
   return mem;
 }

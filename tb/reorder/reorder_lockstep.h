@@ -14,10 +14,8 @@ namespace nettwin::reorder {
 
 class ReorderLockstep : public tb::ClockedLockstep<ReorderCycleModel, ReorderRtl, ReorderIn, ReorderOut> {
  private:
-  std::optional<std::string> Differ(const ReorderOut& m, const ReorderOut& r) override {
-    auto d = ReorderBinding::Compare(r, m);
-    if (!d) return std::nullopt;
-    return d->signal + " differs (rtl " + d->rtl + " / model " + d->model + ")";
+  std::optional<tb::SignalDiff> Differ(const ReorderOut& m, const ReorderOut& r) override {
+    return ReorderBinding::Compare(r, m);
   }
 };
 

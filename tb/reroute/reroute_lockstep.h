@@ -20,18 +20,14 @@ class RerouteLockstep : public tb::ClockedLockstep<RerouteCycleModel, RerouteRtl
  private:
   // Every output compared by the generated CompareRerouteOut (rtl/reroute/data/reroute.json), in
   // tb/common/compare.h's format, as ReorderLockstep does.
-  std::optional<std::string> Differ(const RerouteOut& m, const RerouteOut& r) override {
-    std::optional<tb::SignalDiff> d;
+  std::optional<tb::SignalDiff> Differ(const RerouteOut& m, const RerouteOut& r) override {
     if (inject_ && m.m.valid) {  // --inject-divergence: the model's beat compared with bit 0 of byte 0 flipped
       inject_ = false;
       RerouteOut flipped = m;
       flipped.m.beat.data[0] ^= 1;
-      d = CompareRerouteOut(r, flipped);
-    } else {
-      d = CompareRerouteOut(r, m);
+      return CompareRerouteOut(r, flipped);
     }
-    if (!d) return std::nullopt;
-    return d->signal + " differs (rtl " + d->rtl + " / model " + d->model + ")";
+    return CompareRerouteOut(r, m);
   }
 
   bool inject_ = false;

@@ -20,6 +20,7 @@
 #include "tb/tests/naa_frames.h"
 #include "tb/tests/naa_mrsp.h"
 #include "tb/tests/naa_rpc_client.h"
+#include "tb/tests/naa_test_run.h"
 
 namespace nettwin::naa {
 namespace {
@@ -39,18 +40,11 @@ std::vector<uint8_t> Rtu() { return SealAt(ClientMad(attr::kRtu, kClientComm, kC
 // The run every test here makes: `config` (a whole configuration), the client's frames and their gates.
 NaaRunReport RunEndpoint(NaaConfig c, const std::vector<std::vector<uint8_t>>& fs, const Gates& g, double bp,
                          uint32_t read_cycles, uint32_t outstanding = 16, uint32_t write_cycles = 5) {
-  NaaRunConfig rc;
-  rc.opt.backpressure = bp;
-  rc.opt.gaps = bp / 2;
-  rc.opt.seed = 9;
+  NaaRunConfig rc = TestRunConfig(bp, bp / 2, 9, read_cycles, write_cycles);
   // The slots model, where `outstanding` and `write_cycles` make the host stall the endpoint.
-  rc.mem_model = tb::HostMemoryTiming::Model::kSlots;
-  rc.mem_read_cycles = read_cycles;
-  rc.mem_write_cycles = write_cycles;
-  rc.mem_outstanding = outstanding;
-  std::vector<Packet> ps;
-  for (const auto& f : fs) ps.push_back(Packet{f});
-  return RunNaa(c, ps, rc, g);
+  rc.mem.model = tb::HostMemoryTiming::Model::kSlots;
+  rc.mem.max_outstanding = outstanding;
+  return RunFrames(c, fs, g, rc);
 }
 
 // The requester's tests: `extra` config lines after the connection's, a payload pattern at kLaddr.

@@ -24,6 +24,7 @@
 #include "tb/tests/naa_frames.h"
 #include "tb/tests/naa_mrsp.h"
 #include "tb/tests/naa_rpc_client.h"
+#include "tb/tests/naa_test_run.h"
 
 namespace nettwin::naa {
 namespace {
@@ -32,15 +33,7 @@ using namespace test;  // NOLINT: the shared client frames, MRSP messages and th
 
 NaaRunReport Go(const std::string& config, const std::vector<std::vector<uint8_t>>& frames, const Gates& gates,
                 double bp) {
-  NaaRunConfig rc;
-  rc.opt.backpressure = bp;
-  rc.opt.gaps = bp / 2;
-  rc.opt.seed = 5;
-  rc.mem_read_cycles = 20;
-  rc.mem_write_cycles = 5;
-  std::vector<Packet> ps;
-  for (const auto& f : frames) ps.push_back(Packet{f});
-  return RunNaa(ParseNaaConfig(config, "naa_iba.txt"), ps, rc, gates);
+  return RunFrames(ParseNaaConfig(config, "naa_iba.txt"), frames, gates, TestRunConfig(bp, bp / 2, 5, 20, 5));
 }
 
 NaaRunReport GoClient(const Client& cl, double bp, const std::string& ctl_extra = "") {

@@ -14,6 +14,7 @@
 #include "tb/naa/naa_run.h"
 #include "tb/rdma/rdma_requests.h"
 #include "tb/tests/naa_frames.h"
+#include "tb/tests/naa_test_run.h"
 
 namespace nettwin::naa {
 namespace {
@@ -50,14 +51,7 @@ TEST(NaaReconnect, RetransmittedAtomicsGetTheNewConnectionsResults) {
   add(Faa(p, 7));
   for (double bp : {0.0, 0.4}) {
     SCOPED_TRACE(bp);
-    NaaRunConfig rc;
-    rc.opt.backpressure = bp;
-    rc.opt.seed = 13;
-    rc.mem_read_cycles = 20;
-    rc.mem_write_cycles = 5;
-    std::vector<Packet> ps;
-    for (const auto& f : fs) ps.push_back(Packet{f});
-    const NaaRunReport r = RunNaa(ParseNaaConfig(cfg, "naa_reconnect.txt"), ps, rc, g);
+    const NaaRunReport r = RunFrames(ParseNaaConfig(cfg, "naa_reconnect.txt"), fs, g, TestRunConfig(bp, 0, 13, 20, 5));
     ASSERT_TRUE(r.mismatch_text.empty()) << r.mismatch_text;
     ASSERT_FALSE(r.run.hang);
     ASSERT_TRUE(r.conservation_ok);

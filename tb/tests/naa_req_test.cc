@@ -15,6 +15,7 @@
 #include "tb/naa/naa_run.h"
 #include "tb/tests/error_message.h"
 #include "tb/tests/naa_frames.h"
+#include "tb/tests/naa_test_run.h"
 
 namespace nettwin::naa {
 namespace {
@@ -54,14 +55,7 @@ ReqRun Go(const std::string& extra, const std::vector<std::vector<uint8_t>>& fs,
   ReqRun run;
   run.mem = Pattern(70000, 3);
   c.rdma.memory.push_back(rdma::MemInit{kLaddr, run.mem});
-  NaaRunConfig rc;
-  rc.opt.backpressure = bp;
-  rc.opt.gaps = bp / 2;
-  rc.opt.seed = 5;
-  rc.mem_read_cycles = read_cycles;
-  std::vector<Packet> ps;
-  for (const auto& f : fs) ps.push_back(Packet{f});
-  run.r = RunNaa(c, ps, rc, g);
+  run.r = RunFrames(c, fs, g, TestRunConfig(bp, bp / 2, 5, read_cycles));
   return run;
 }
 

@@ -20,6 +20,7 @@
 #include "tb/tests/naa_frames.h"
 #include "tb/tests/naa_mrsp.h"
 #include "tb/tests/naa_rpc_client.h"
+#include "tb/tests/naa_test_run.h"
 
 namespace nettwin::naa {
 namespace {
@@ -41,16 +42,8 @@ struct RpcRun {
 
 RpcRun Go(const Client& cl, const std::string& ctl_extra = "", double bp = 0, const std::string& mr_lines = "") {
   NaaConfig c = ParseNaaConfig(RpcConfig(ctl_extra, mr_lines), "naa_rpc.txt");
-  NaaRunConfig rc;
-  rc.opt.backpressure = bp;
-  rc.opt.gaps = bp / 2;
-  rc.opt.seed = 11;
-  rc.mem_read_cycles = 20;
-  rc.mem_write_cycles = 5;
-  std::vector<Packet> ps;
-  for (const auto& f : cl.frames()) ps.push_back(Packet{f});
   RpcRun run;
-  run.r = RunNaa(c, ps, rc, cl.gates());
+  run.r = RunFrames(c, cl.frames(), cl.gates(), TestRunConfig(bp, bp / 2, 11, 20, 5));
   for (const Packet& p : run.r.run.out) run.out.push_back(p.bytes);
   return run;
 }

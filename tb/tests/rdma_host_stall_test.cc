@@ -11,22 +11,12 @@
 #include "model/common/bytes.h"
 #include "tb/rdma/rdma_requests.h"
 #include "tb/rdma/rdma_run.h"
+#include "tb/tests/rdma_lockstep.h"
 
 namespace nettwin::rdma {
 namespace {
 
 constexpr uint64_t kVa = 0x7000000000ull, kPa = 0x1000000ull;
-
-RequestSpec Atomic(uint8_t opcode, uint32_t psn, uint64_t va, uint64_t swap, uint64_t compare = 0) {
-  RequestSpec s;
-  s.opcode = opcode;
-  s.psn = psn;
-  s.va = va;
-  s.swap = swap;
-  s.compare = compare;
-  s.rkey = 0x1234;
-  return s;
-}
 
 RdmaRunReport RunWithHost(const std::vector<RequestSpec>& reqs, uint32_t outstanding, uint32_t write_cycles) {
   const RdmaConfig c = ParseConfig(
@@ -34,20 +24,15 @@ RdmaRunReport RunWithHost(const std::vector<RequestSpec>& reqs, uint32_t outstan
       "qp 0x11 dest_qp 0x22 mtu 1024 aq 0x900000 max_rd_atomic 16 epsn 100\n"
       "mr 0x1234 va 0x7000000000 len 0x10000 pa 0x1000000 access rwa\n",
       "stall");
-  std::vector<Packet> pkts;
-  for (const auto& r : reqs) pkts.push_back(Packet{BuildRequest(r), 0});
   RdmaRunConfig cfg;
   cfg.engine = Engine::kLockstep;
   // The slots model: a write holds one of `outstanding` slots for `write_cycles`, so the host stalls the
   // responder (PCIe's posted writes, the default, would not).
-  cfg.mem_model = tb::HostMemoryTiming::Model::kSlots;
-  cfg.mem_read_cycles = 3;
-  cfg.mem_write_cycles = write_cycles;
-  cfg.mem_outstanding = outstanding;
-  RdmaRunReport r = RunRdma(c, pkts, cfg);
-  EXPECT_TRUE(r.mismatch_text.empty()) << r.mismatch_text;
-  EXPECT_TRUE(r.conservation_ok);
-  return r;
+  cfg.mem.model = tb::HostMemoryTiming::Model::kSlots;
+  cfg.mem.read_latency = 3;
+  cfg.mem.write_latency = write_cycles;
+  cfg.mem.max_outstanding = outstanding;
+  return RunChecked(c, RequestFrames(reqs), cfg);
 }
 
 uint64_t Word(const RdmaRunReport& r, uint64_t pa) {

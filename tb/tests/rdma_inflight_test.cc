@@ -11,6 +11,7 @@
 #include "model/common/bytes.h"
 #include "tb/rdma/rdma_requests.h"
 #include "tb/rdma/rdma_run.h"
+#include "tb/tests/rdma_lockstep.h"
 
 namespace nettwin::rdma {
 namespace {
@@ -27,40 +28,18 @@ RdmaConfig Config(int max_rd_atomic) {
                      "inflight");
 }
 
-RequestSpec Spec(uint8_t opcode, uint32_t psn, uint64_t va) {
-  RequestSpec s;
-  s.opcode = opcode;
-  s.psn = psn;
-  s.va = va;
-  s.rkey = 0x1234;
-  return s;
-}
+RequestSpec Faa(uint32_t psn, uint64_t va, uint64_t add) { return Atomic(op::kFetchAdd, psn, va, add); }
 
-RequestSpec Faa(uint32_t psn, uint64_t va, uint64_t add) {
-  RequestSpec s = Spec(op::kFetchAdd, psn, va);
-  s.swap = add;
-  return s;
-}
-
-RequestSpec Read(uint32_t psn, uint64_t va, uint32_t len) {
-  RequestSpec s = Spec(op::kReadRequest, psn, va);
-  s.dmalen = len;
-  return s;
-}
+RequestSpec Read(uint32_t psn, uint64_t va, uint32_t len) { return MrRequest(op::kReadRequest, psn, va, len); }
 
 RdmaRunReport RunSlowHost(const RdmaConfig& c, const std::vector<RequestSpec>& reqs, double bp = 0) {
-  std::vector<Packet> pkts;
-  for (const auto& r : reqs) pkts.push_back(Packet{BuildRequest(r), 0});
   RdmaRunConfig cfg;
   cfg.engine = Engine::kLockstep;
-  cfg.mem_read_cycles = kR;
-  cfg.mem_write_cycles = 8;
-  cfg.mem_outstanding = 16;
+  cfg.mem.read_latency = kR;
+  cfg.mem.write_latency = 8;
+  cfg.mem.max_outstanding = 16;
   cfg.opt.backpressure = bp;
-  RdmaRunReport r = RunRdma(c, pkts, cfg);
-  EXPECT_TRUE(r.mismatch_text.empty()) << r.mismatch_text;
-  EXPECT_TRUE(r.conservation_ok);
-  return r;
+  return RunChecked(c, RequestFrames(reqs), cfg);
 }
 
 uint32_t Psn(const Packet& p) { return Load32(&p.bytes[50]) & kPsnMask; }
@@ -119,7 +98,7 @@ TEST(RdmaInflight, ReadsOverlapAndAWriteAfterThemDoesNotChangeTheirData) {
   c.memory.push_back(MemInit{kMrPa, init});
   std::vector<RequestSpec> q;
   for (uint32_t i = 0; i < 4; ++i) q.push_back(Read(i, kMrVa + 1000 * i, 1000));
-  RequestSpec w = Spec(op::kWriteOnly, 4, kMrVa + 500);  // over bytes of READs still in flight: they
+  RequestSpec w = MrRequest(op::kWriteOnly, 4, kMrVa + 500);  // over bytes of READs still in flight: they
                                                         // must return the old bytes
   w.dmalen = 1000;  // bytes 500..1499: inside READs 0 and 1
   w.ackreq = true;

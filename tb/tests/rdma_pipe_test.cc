@@ -44,19 +44,6 @@ RdmaConfig Config(int entries, int posted, int max_rd_atomic = 16, const std::st
   return c;
 }
 
-RequestSpec Atomic(uint8_t opcode, uint32_t psn, uint64_t va, uint64_t swap, uint64_t compare = 0,
-                   uint32_t qpn = 0x11) {
-  RequestSpec s;
-  s.opcode = opcode;
-  s.psn = psn;
-  s.dqpn = qpn;
-  s.va = va;
-  s.rkey = 0x1234;
-  s.swap = swap;
-  s.compare = compare;
-  return s;
-}
-
 // Host reads of `read_cycles`, writes accepted after 8 cycles, 64 outstanding (rdma_bench's host).
 RdmaRunReport RunPipe(const RdmaConfig& c, const std::vector<RequestSpec>& reqs, uint32_t read_cycles, double bp = 0) {
   return RunLockstep(c, reqs, bp, false, read_cycles, 8, 64);
@@ -81,12 +68,7 @@ double SteadyInBeatsPerCycle(const RdmaRunReport& r, size_t from, int beats_per_
 // ---- Item 2: receive-WQE prefetch ----
 
 TEST(RdmaWqePrefetch, NothingPostedGivesRnrAndReadsNoWqe) {
-  RequestSpec w;
-  w.opcode = op::kWriteOnlyImm;
-  w.psn = 0;
-  w.va = kMrVa;
-  w.rkey = 0x1234;
-  w.dmalen = 8;
+  RequestSpec w = MrRequest(op::kWriteOnlyImm, 0, kMrVa, 8);
   w.payload.assign(8, 1);
   const RdmaRunReport r = RunPipe(Config(8, 0), {Send(op::kSendOnly, 0, 100, 1), w, Send(op::kSendFirst, 0, 4096, 1)}, 900);
   ASSERT_EQ(r.run.out.size(), 3u) << "each a new PSN 0 (an RNR NAK leaves the ePSN)";
@@ -134,12 +116,7 @@ TEST(RdmaWqePrefetch, RingRefillsAcrossTheRqEndAndEveryWqeIsUsedInOrder) {
       q.push_back(Send(op::kSendFirst, psn++, 4096, fill));
       q.push_back(Send(op::kSendLastImm, psn++, 10, fill));
     } else if (i % 5 == 4) {  // WRITE with immediate: consumes the WQE for its completion
-      RequestSpec w;
-      w.opcode = op::kWriteOnlyImm;
-      w.psn = psn++;
-      w.va = kMrVa + 64 * i;
-      w.rkey = 0x1234;
-      w.dmalen = 16;
+      RequestSpec w = MrRequest(op::kWriteOnlyImm, psn++, kMrVa + 64 * i, 16);
       w.imm = 0xabc00000u + i;
       w.payload.assign(16, fill);
       q.push_back(w);
@@ -229,16 +206,7 @@ TEST(RdmaWqePrefetch, SendStreamRunsAtLineRateWithASlowHost) {
 
 constexpr uint64_t kHot = kMrVa + 0x40, kHotPa = kMrPa + 0x40;
 
-RequestSpec ReadOf(uint32_t psn, uint64_t va, uint32_t len, uint32_t qpn = 0x11) {
-  RequestSpec s;
-  s.opcode = op::kReadRequest;
-  s.psn = psn;
-  s.dqpn = qpn;
-  s.va = va;
-  s.rkey = 0x1234;
-  s.dmalen = len;
-  return s;
-}
+RequestSpec ReadOf(uint32_t psn, uint64_t va, uint32_t len) { return MrRequest(op::kReadRequest, psn, va, len); }
 
 // A chain of FAAs on one word at R = 900: the first reads the host, every later one takes its predecessor's
 // new value on chip (no host read), each still writes its new value and its AQE, in order.
@@ -313,13 +281,7 @@ TEST(RdmaHotWord, ReadAndWriteOfTheHotWordSeeTheAtomicsResults) {
   std::vector<RequestSpec> q;
   for (uint32_t i = 0; i < 4; ++i) q.push_back(Atomic(op::kFetchAdd, i / 2, kHot, 10, 0, i % 2 ? 0x12 : 0x11));
   q.push_back(ReadOf(2, kHot, 8));                    // QP 0x11: sees 40
-  RequestSpec w;
-  w.opcode = op::kWriteOnly;
-  w.psn = 2;
-  w.dqpn = 0x12;
-  w.va = kHot;
-  w.rkey = 0x1234;
-  w.dmalen = 8;
+  RequestSpec w = MrRequest(op::kWriteOnly, 2, kHot, 8, 0x12);
   w.payload = {0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x08};
   q.push_back(w);
   q.push_back(Atomic(op::kFetchAdd, 3, kHot, 1));         // QP 0x11: orig = the written value

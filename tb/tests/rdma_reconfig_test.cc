@@ -67,15 +67,7 @@ class ReconfigSide : public RdmaSide {
   std::vector<CfgWrite> rewrite_;
 };
 
-RequestSpec Faa(uint32_t psn, uint64_t add) {
-  RequestSpec s;
-  s.opcode = op::kFetchAdd;
-  s.psn = psn;
-  s.va = kMrVa + 64;
-  s.swap = add;
-  s.rkey = 0x1234;
-  return s;
-}
+RequestSpec Faa(uint32_t psn, uint64_t add) { return Atomic(op::kFetchAdd, psn, kMrVa + 64, add); }
 
 struct Result {
   tb::RunResult run;

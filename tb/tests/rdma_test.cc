@@ -56,12 +56,8 @@ Rsp Decode(const Packet& p) {
   return r;
 }
 
-RequestSpec Faa(uint32_t psn, uint64_t va, uint64_t add, uint32_t rkey = 0x1234) {
-  RequestSpec s;
-  s.opcode = op::kFetchAdd;
-  s.psn = psn;
-  s.va = va;
-  s.swap = add;
+RequestSpec Faa(uint32_t psn, uint64_t va, uint64_t add, uint32_t rkey = kTestRkey) {
+  RequestSpec s = Atomic(op::kFetchAdd, psn, va, add);
   s.rkey = rkey;
   return s;
 }
@@ -125,12 +121,7 @@ TEST(Rdma, ReadsAndAtomicsOnAQpWithoutMaxRdAtomicAreRefused) {
       "qp 0x11 dest_qp 0x22 mtu 1024 aq 0x900000 epsn 100\n"
       "mr 0x1234 va 0x7000000000 len 0x10000 pa 0x1000000 access rwa\n",
       "no_rd_atomic");
-  RequestSpec read;
-  read.opcode = op::kReadRequest;
-  read.psn = 100;
-  read.va = kMrVa;
-  read.rkey = 0x1234;
-  read.dmalen = 64;
+  const RequestSpec read = MrRequest(op::kReadRequest, 100, kMrVa, 64);
   RequestSpec write = read;
   write.opcode = op::kWriteOnly;
   write.payload.assign(64, 7);
@@ -159,10 +150,8 @@ TEST(Rdma, CongestionNotificationIsCountedAsCnp) {
                               Packet{BuildRequest(Faa(101, kMrVa, 2)), 0}};
   pkts[3].bytes[14 + 20 + 8 + 12 + 16 + 1] ^= 1;  // inside the ICRC
   RdmaRunConfig cfg;
-  cfg.mem_read_cycles = 20;
-  const RdmaRunReport r = RunRdma(c, pkts, cfg);
-  EXPECT_TRUE(r.mismatch_text.empty()) << r.mismatch_text;
-  EXPECT_TRUE(r.conservation_ok);
+  cfg.mem.read_latency = 20;
+  const RdmaRunReport r = RunChecked(c, pkts, cfg);
   ASSERT_EQ(r.run.out.size(), 2u);
   for (const Packet& o : r.run.out) EXPECT_EQ(Decode(o).opcode, op::kAtomicAck);
   EXPECT_EQ(Decode(r.run.out[1]).orig, Decode(r.run.out[0]).orig + 1);  // the CNPs changed nothing
@@ -177,10 +166,8 @@ TEST(Rdma, BadIcrcIsDroppedWithoutEffect) {
   std::vector<Packet> pkts = {Packet{BuildRequest(Faa(100, kMrVa, 9)), 0}};
   pkts[0].bytes[pkts[0].bytes.size() - 2] ^= 1;  // inside the ICRC
   RdmaRunConfig cfg;
-  cfg.mem_read_cycles = 10;
-  const RdmaRunReport r = RunRdma(c, pkts, cfg);
-  EXPECT_TRUE(r.mismatch_text.empty()) << r.mismatch_text;
-  EXPECT_TRUE(r.conservation_ok);
+  cfg.mem.read_latency = 10;
+  const RdmaRunReport r = RunChecked(c, pkts, cfg);
   EXPECT_EQ(r.run.out.size(), 0u);
   EXPECT_EQ(r.counters.drops[static_cast<int>(Drop::kBadIcrc)], 1u);
   EXPECT_EQ(r.counters.dma_reads + r.counters.dma_writes, 0u);
@@ -209,8 +196,8 @@ TEST(Rdma, ReceiveRingOverlapsRequestsAndKeepsTheIcrcRule) {
     }
     pkts[3].bytes[pkts[3].bytes.size() - 1] ^= 0x80;  // inside the ICRC
     RdmaRunConfig cfg;
-    cfg.mem_read_cycles = 20;
-    cfg.mem_write_cycles = 5;
+    cfg.mem.read_latency = 20;
+    cfg.mem.write_latency = 5;
     cfg.opt.backpressure = bp;
     const RdmaRunReport r = RunRdma(c, pkts, cfg);
     ASSERT_TRUE(r.mismatch_text.empty()) << r.mismatch_text;
@@ -237,12 +224,7 @@ TEST(Rdma, WriteThenReadAcrossMtuSplits) {
   for (auto& b : data) b = static_cast<uint8_t>(rng());
   RdmaConfig c = Config();
   std::vector<RequestSpec> q;
-  RequestSpec w;
-  w.opcode = op::kWriteFirst;
-  w.psn = 100;
-  w.va = kMrVa + 3;  // unaligned on purpose
-  w.rkey = 0x1234;
-  w.dmalen = 2500;
+  RequestSpec w = MrRequest(op::kWriteFirst, 100, kMrVa + 3, 2500);  // unaligned on purpose
   w.ackreq = false;
   w.payload.assign(data.begin(), data.begin() + 1024);
   q.push_back(w);
@@ -258,13 +240,7 @@ TEST(Rdma, WriteThenReadAcrossMtuSplits) {
   l.payload.assign(data.begin() + 2048, data.end());
   q.push_back(l);
   q.push_back(l);  // duplicate (its ACK lost): ACKed again, memory untouched
-  RequestSpec rd;
-  rd.opcode = op::kReadRequest;
-  rd.psn = 103;
-  rd.va = kMrVa + 3;
-  rd.rkey = 0x1234;
-  rd.dmalen = 2500;
-  q.push_back(rd);
+  q.push_back(MrRequest(op::kReadRequest, 103, kMrVa + 3, 2500));
   const RdmaRunReport r = RunLockstep(c, q, 0.3);
   ASSERT_EQ(r.run.out.size(), 5u);  // ACK, ACK (dup), READ first, middle, last
   EXPECT_EQ(Decode(r.run.out[0]).psn, 102u);
@@ -419,12 +395,7 @@ TEST(Rdma, SendIntoPostedReceivesWithCompletions) {
 }
 
 TEST(Rdma, WriteWithImmediateConsumesAWqeAndCompletes) {
-  RequestSpec w;
-  w.opcode = op::kWriteOnlyImm;
-  w.psn = 0;
-  w.va = kMrVa;
-  w.rkey = 0x1234;
-  w.dmalen = 40;
+  RequestSpec w = MrRequest(op::kWriteOnlyImm, 0, kMrVa, 40);
   w.imm = 0xdeadbeef;
   w.payload.assign(40, 9);
   const RdmaRunReport r = RunLockstep(SendConfig(), {w});
@@ -467,7 +438,7 @@ TEST(Rdma, MutatedFramesAreCountedNeverHang) {
     pkts.push_back(Packet{f, 0});
   }
   RdmaRunConfig cfg;
-  cfg.mem_read_cycles = 15;
+  cfg.mem.read_latency = 15;
   cfg.opt.backpressure = 0.3;
   const RdmaRunReport r = RunRdma(Config(), pkts, cfg);
   EXPECT_TRUE(r.mismatch_text.empty()) << r.mismatch_text;

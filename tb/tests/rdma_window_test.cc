@@ -24,12 +24,7 @@ RdmaConfig WindowConfig(uint32_t epsn) {
 }
 
 RequestSpec WriteOnly(uint32_t psn, uint8_t fill) {
-  RequestSpec s;
-  s.opcode = op::kWriteOnly;
-  s.psn = psn & kPsnMask;
-  s.va = kVa;
-  s.rkey = 0x1234;
-  s.dmalen = 8;
+  RequestSpec s = MrRequest(op::kWriteOnly, psn & kPsnMask, kVa, 8);
   s.payload.assign(8, fill);
   return s;
 }

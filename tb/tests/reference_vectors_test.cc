@@ -45,7 +45,7 @@ TEST_P(RdmaVector, CycleModelEqualsRdmaRef) {
   const std::string d = kVectors + "rdma/" + GetParam() + "/";
   rdma::RdmaRunConfig cfg;
   cfg.engine = rdma::Engine::kModel;
-  cfg.mem_read_cycles = 37;
+  cfg.mem.read_latency = 37;
   cfg.opt.backpressure = 0.2;
   const rdma::RdmaRunReport r =
       rdma::RunRdma(rdma::LoadConfig(d + "responder.txt"), ReadPcap(d + "requests.pcap"), cfg);
@@ -59,7 +59,7 @@ INSTANTIATE_TEST_SUITE_P(Vectors, RdmaVector,
 TEST(ReferenceVectors, NaaRtlAndModelEqualNaaRefOnTheConnectVector) {
   const std::string d = kVectors + "naa/";
   naa::NaaRunConfig cfg;
-  cfg.mem_read_cycles = 37;
+  cfg.mem.read_latency = 37;
   cfg.opt.backpressure = 0.2;
   const naa::NaaRunReport r = naa::RunNaa(naa::LoadNaaConfig(d + "naa.txt"), ReadPcap(d + "connect.pcap"), cfg);
   EXPECT_TRUE(r.mismatch_text.empty()) << r.mismatch_text;

@@ -105,7 +105,7 @@ RunOut RunEvents(const std::vector<Event>& ev, const RerouteCfg& cfg, double bp 
   r.decisions = ls.model().decisions();
   r.cnt = ls.model().core().counters();
   r.mismatches = ls.mismatches();
-  r.first = ls.first_mismatch();
+  r.first = ls.FirstMismatchLine();
   EXPECT_EQ(r.mismatches, 0u) << r.first;
   EXPECT_EQ(r.cnt.in, host_idx.size());
   EXPECT_EQ(r.cnt.in, r.cnt.out + r.cnt.drop_malformed);
@@ -294,7 +294,7 @@ void ClosedLoopInLockstep(uint64_t seed, bool p4) {
   for (double bp : {0.0, 0.3}) {
     RerouteLockstep src;
     LoopResult r = RunClosedLoop(&src, bp, seed, p4);
-    EXPECT_EQ(src.mismatches(), 0u) << src.first_mismatch();
+    EXPECT_EQ(src.mismatches(), 0u) << src.FirstMismatchLine();
     ExpectLoopOk(r);
   }
 }
