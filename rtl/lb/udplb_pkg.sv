@@ -74,6 +74,10 @@ package udplb_pkg;
     logic [4:0]  bits;
     logic [15:0] sxor;
   } uepoch_hit_t;
+  // Its width: arrays of group winners are 2-D packed vectors of this width, each element read or written
+  // whole as a uepoch_hit_t (Yosys 0.55 reads a packed array of a packed struct as one element, YosysHQ/yosys
+  // #2677; docs/synthesis.md "One RTL source"). udplb_tables asserts it equals $bits(uepoch_hit_t).
+  localparam int unsigned UEpochHitBits = 1 + 7 + 32 + 5 + 16;
 
   typedef struct packed {
     logic         valid;
