@@ -8,7 +8,7 @@
 // previous beat's last 8} and their keep bits are shifted down by d + 8 bytes at once, so output byte i is
 // source byte i + d + 8 and is kept iff that source byte exists (keep is contiguous from byte 0 and every
 // beat but the last is full, the stream rules asserted on the input port: this is the old "i < out_n" for
-// every case); the header bytes are a prefix mask of Lo over the frame's first 128 bytes, and the fold and
+// every case; the successor's keep bits 0..48 travel with the beat, in place of its byte count); the header bytes are a prefix mask of Lo over the frame's first 128 bytes, and the fold and
 // the extra beat are one keep bit each (n <= d is byte d absent, n - d > 64 is byte 64 + d present).
 module udplb_beat_former
 (
@@ -31,7 +31,6 @@ module udplb_beat_former
   logic [7:0]          sh8;        // d + 8: the source byte of output byte 0 (0..56)
   logic [5:0]          sh;
   logic                d_neg;      // d < 0
-  logic [NextB-1:0]    next_keep;  // the successor's first 48 keep bits (a prefix of next_n)
   logic [8*SrcB-1:0]   src;
   logic [SrcB-1:0]     src_keep;
   logic [Bits-1:0]     data_sh;
@@ -44,11 +43,10 @@ module udplb_beat_former
   assign sh8       = 8'(ctx_i.d) + 8'd8;
   assign sh        = sh8[5:0];
   assign d_neg     = ctx_i.d[7];
-  assign next_keep = ~({NextB{1'b1}} << beat_i.next_n);
   assign src       = extra_i ? {{8*(NextB+Bytes){1'b0}}, prev_i[Bits-1-:64]}
                              : {beat_i.next48, beat_i.data, prev_i[Bits-1-:64]};
   assign src_keep  = extra_i ? {{(NextB+Bytes){1'b0}}, beat_i.keep[Bytes-1-:8]}
-                             : {next_keep, beat_i.keep, 8'hff};
+                             : {beat_i.next_keep[NextB-1:0], beat_i.keep, 8'hff};
   assign data_sh   = Bits'(src >> {sh, 3'd0});
   assign keep_sh   = Bytes'(src_keep >> sh);
 
@@ -69,7 +67,7 @@ module udplb_beat_former
   // d in -8..48 (udplb_hdr_calc): keep byte d exists for d >= 0, byte 64 + d = {111, d[2:0]} for d < 0.
   assign fold      = !d_neg && !beat_i.keep[ctx_i.d[5:0]];                   // a last beat: n <= d
   assign over      = d_neg && beat_i.keep[{3'b111, ctx_i.d[2:0]}];          // a last beat: n - d > 64
-  assign next_fold = !d_neg && beat_i.next_n <= ctx_i.d[6:0];                // the successor: next_n <= d
+  assign next_fold = !d_neg && !beat_i.next_keep[ctx_i.d[5:0]];             // the successor: next_n <= d
 
   always_comb begin
     valid_o = beat_i.valid && ctx_i.send && (extra_i || !(beat_i.last && fold));

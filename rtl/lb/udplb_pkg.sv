@@ -26,7 +26,7 @@ package udplb_pkg;
     logic                          sop;
     logic [1:0]                    idx;        // beat number in the frame, saturating at 2
     logic [8*UNextBytes-1:0]       next48;     // first 48 bytes of the successor beat
-    logic [6:0]                    next_n;     // valid bytes of the successor beat
+    logic [UNextBytes:0]           next_keep;  // keep bits 0..48 of the successor beat (a contiguous prefix)
     logic                          next_last;  // the successor is the frame's last beat
     logic [3:0]                    port;       // ingress port (sampled with the first beat)
   } ubeat_t;

@@ -94,7 +94,7 @@ module udplb_top
       s1_d.b.port  = h_port;
       if (!h_last) begin
         s1_d.b.next48    = s_data_i[8*udplb_pkg::UNextBytes-1:0];
-        s1_d.b.next_n    = 7'($countones(s_keep_i));
+        s1_d.b.next_keep = s_keep_i[udplb_pkg::UNextBytes:0];
         s1_d.b.next_last = s_last_i;
       end
       if (s1_d.b.sop) begin
