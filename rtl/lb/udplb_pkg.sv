@@ -26,7 +26,7 @@ package udplb_pkg;
     logic                          sop;
     logic [1:0]                    idx;        // beat number in the frame, saturating at 2
     logic [8*UNextBytes-1:0]       next48;     // first 48 bytes of the successor beat
-    logic [6:0]                    next_n;     // valid bytes of the successor beat
+    logic [UNextBytes:0]           next_keep;  // keep bits 0..48 of the successor beat (a contiguous prefix)
     logic                          next_last;  // the successor is the frame's last beat
     logic [3:0]                    port;       // ingress port (sampled with the first beat)
   } ubeat_t;
@@ -74,6 +74,10 @@ package udplb_pkg;
     logic [4:0]  bits;
     logic [15:0] sxor;
   } uepoch_hit_t;
+  // Its width: arrays of group winners are 2-D packed vectors of this width, each element read or written
+  // whole as a uepoch_hit_t (Yosys 0.55 reads a packed array of a packed struct as one element, YosysHQ/yosys
+  // #2677; docs/synthesis.md "One RTL source"). udplb_tables asserts it equals $bits(uepoch_hit_t).
+  localparam int unsigned UEpochHitBits = 1 + 7 + 32 + 5 + 16;
 
   typedef struct packed {
     logic         valid;

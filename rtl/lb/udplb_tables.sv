@@ -1,15 +1,18 @@
 // The udplb program's tables, their programming port and the settings register (docs/lb-udplb.md
-// "Tables", docs/lb-microarchitecture.md "Programming port of udplb_top"). Lookups are combinational reads
-// of registered state; the pipeline registers their results, so a write is seen from the next cycle on.
+// "Tables", docs/lb-microarchitecture.md "Programming port of udplb_top"). The CAM, TCAM and small RAM
+// lookups are combinational reads of registered state, registered by the pipeline; the calendar and member
+// RAMs are read registered (the address is presented the cycle before the entry is used, as a block RAM
+// reads; rd_en_i holds the read while the pipeline stalls). A write is seen by lookups from the next cycle on.
 //   l2_iface   17 x field_mask CAM on vid, lowest priority wins (ties to the lower index)
 //   mac_dst    64 x CAM: iface field_mask, MAC DA exact; lowest priority wins
 //   ip_dst     64 x CAM: iface field_mask, EtherType, ip_da exact; lowest priority wins; ip_sa RAM beside it
 //   src4/src6  64 x exact CAMs (lb_id, source address)
 //   epoch      128 x (lb_id exact, tick lpm); the first stage gives the longest prefix of each group of 16
 //   epoch map  32 x (lb_id, epoch) -> calendar row, lowest row wins
-//   calendar   16384 x member RAM addressed by {row, slot[8:0]}
-//   member     1024 x rewrite RAM addressed by {lb_id, IPv6, member[5:0]}, member[15:6] as tag
+//   calendar   16384 x member RAM addressed by {row, slot[8:0]}, read registered
+//   member     1024 x rewrite RAM addressed by {lb_id, IPv6, member[5:0]}, member[15:6] as tag, read registered
 `include "nt_ports.svh"
+`include "nt_assert.svh"
 module udplb_tables
 (
   `NT_CLK_RST,
@@ -41,15 +44,18 @@ module udplb_tables
   input  logic [127:0]                 src_ip_i,
   output logic                         src4_hit_o,
   output logic                         src6_hit_o,
-  // Epoch TCAM, first stage.
+  // Epoch TCAM, first stage: one uepoch_hit_t per group.
   input  logic [2:0]                   ep_lb_i,
   input  logic [63:0]                  ep_tick_i,
-  output udplb_pkg::uepoch_hit_t [udplb_pkg::UEpochGroups-1:0] ep_group_o,
+  output logic [udplb_pkg::UEpochGroups-1:0][udplb_pkg::UEpochHitBits-1:0] ep_group_o,
   // Epoch map.
   input  logic [2:0]                   map_lb_i,
   input  logic [31:0]                  map_epoch_i,
   output logic                         map_hit_o,
   output logic [udplb_pkg::URowBits-1:0]          map_row_o,
+  // Calendar and member RAM reads: the address registered while rd_en_i (the pipeline advances), the
+  // entry out the next cycle.
+  input  logic                         rd_en_i,
   // Calendar RAM.
   input  logic [udplb_pkg::URowBits+udplb_pkg::USlotBits-1:0] cal_addr_i,
   output logic                         cal_valid_o,
@@ -67,45 +73,47 @@ module udplb_tables
   localparam int unsigned CalN = nt_pkg::UdplbCalendarEntries;
   localparam int unsigned MemN = nt_pkg::UdplbMemberEntries;
 
-  // One array per field (a simulator reads each as a native word; see lb_tables.sv).
+  // One array per field (a simulator reads each as a native word; see lb_tables.sv). The CAM and TCAM
+  // arrays are read at every index at once: (* mem2reg *) tells Yosys they are registers, not a memory
+  // with one read port per index (docs/synthesis.md "One RTL source"); Verilator ignores the attribute.
   logic [L2N-1:0]  l2_valid_q;
-  logic [11:0]     l2_val_q [L2N];
-  logic [11:0]     l2_mask_q [L2N];
-  logic [15:0]     l2_prio_q [L2N];
-  logic [3:0]      l2_iface_q [L2N];
-  logic [47:0]     l2_mac_q [L2N];
+  (* mem2reg *) logic [11:0]     l2_val_q [L2N];
+  (* mem2reg *) logic [11:0]     l2_mask_q [L2N];
+  (* mem2reg *) logic [15:0]     l2_prio_q [L2N];
+  (* mem2reg *) logic [3:0]      l2_iface_q [L2N];
+  (* mem2reg *) logic [47:0]     l2_mac_q [L2N];
   logic [MdN-1:0]  md_valid_q;
-  logic [3:0]      md_ival_q [MdN];
-  logic [3:0]      md_imask_q [MdN];
-  logic [15:0]     md_prio_q [MdN];
-  logic [47:0]     md_da_q [MdN];
-  logic            md_set_q [MdN];
-  logic [47:0]     md_mac_q [MdN];
+  (* mem2reg *) logic [3:0]      md_ival_q [MdN];
+  (* mem2reg *) logic [3:0]      md_imask_q [MdN];
+  (* mem2reg *) logic [15:0]     md_prio_q [MdN];
+  (* mem2reg *) logic [47:0]     md_da_q [MdN];
+  (* mem2reg *) logic            md_set_q [MdN];
+  (* mem2reg *) logic [47:0]     md_mac_q [MdN];
   logic [IdN-1:0]  id_valid_q;
-  logic [3:0]      id_ival_q [IdN];
-  logic [3:0]      id_imask_q [IdN];
-  logic [15:0]     id_prio_q [IdN];
-  logic [15:0]     id_type_q [IdN];
-  logic [127:0]    id_ip_q [IdN];
-  logic [2:0]      id_lb_q [IdN];
+  (* mem2reg *) logic [3:0]      id_ival_q [IdN];
+  (* mem2reg *) logic [3:0]      id_imask_q [IdN];
+  (* mem2reg *) logic [15:0]     id_prio_q [IdN];
+  (* mem2reg *) logic [15:0]     id_type_q [IdN];
+  (* mem2reg *) logic [127:0]    id_ip_q [IdN];
+  (* mem2reg *) logic [2:0]      id_lb_q [IdN];
   logic [127:0]    sa_q [IdN];
   logic [SrcN-1:0] s4_valid_q;
-  logic [2:0]      s4_lb_q [SrcN];
-  logic [31:0]     s4_ip_q [SrcN];
+  (* mem2reg *) logic [2:0]      s4_lb_q [SrcN];
+  (* mem2reg *) logic [31:0]     s4_ip_q [SrcN];
   logic [SrcN-1:0] s6_valid_q;
-  logic [2:0]      s6_lb_q [SrcN];
-  logic [127:0]    s6_ip_q [SrcN];
+  (* mem2reg *) logic [2:0]      s6_lb_q [SrcN];
+  (* mem2reg *) logic [127:0]    s6_ip_q [SrcN];
   logic [EpN-1:0]  ep_valid_q;
-  logic [2:0]      ep_lb_q [EpN];
-  logic [63:0]     ep_val_q [EpN];
-  logic [6:0]      ep_plen_q [EpN];
-  logic [63:0]     ep_mask_q [EpN];  // the prefix as a mask, derived at the write
-  logic [31:0]     ep_epoch_q [EpN];
-  logic [4:0]      ep_bits_q [EpN];
-  logic [15:0]     ep_xor_q [EpN];
+  (* mem2reg *) logic [2:0]      ep_lb_q [EpN];
+  (* mem2reg *) logic [63:0]     ep_val_q [EpN];
+  (* mem2reg *) logic [6:0]      ep_plen_q [EpN];
+  (* mem2reg *) logic [63:0]     ep_mask_q [EpN];  // the prefix as a mask, derived at the write
+  (* mem2reg *) logic [31:0]     ep_epoch_q [EpN];
+  (* mem2reg *) logic [4:0]      ep_bits_q [EpN];
+  (* mem2reg *) logic [15:0]     ep_xor_q [EpN];
   logic [MapN-1:0] map_valid_q;
-  logic [2:0]      map_lb_q [MapN];
-  logic [31:0]     map_epoch_q [MapN];
+  (* mem2reg *) logic [2:0]      map_lb_q [MapN];
+  (* mem2reg *) logic [31:0]     map_epoch_q [MapN];
   logic [nt_pkg::UdplbCalendarSlots-1:0] cal_valid_q [nt_pkg::UdplbEpochRows];  // row, slot
   logic [15:0]     cal_mem_q [CalN];
   logic [MemN-1:0] mem_valid_q;
@@ -319,20 +327,39 @@ module udplb_tables
     end
   end
 
-  assign cal_valid_o  = cal_valid_q[cal_addr_i[13:9]][cal_addr_i[8:0]];
-  assign cal_member_o = cal_mem_q[cal_addr_i];
-
-  logic [210:1] mem_word;
-  assign mem_word    = mem_mem_q[mem_addr_i];
-  assign mem_entry_o.valid     = mem_valid_q[mem_addr_i];
-  assign mem_entry_o.action    = mem_word[2:1];
-  assign mem_entry_o.tag       = mem_word[12:3];
-  assign mem_entry_o.mac       = mem_word[60:13];
-  assign mem_entry_o.ip        = mem_word[188:61];
-  assign mem_entry_o.udp_base  = mem_word[204:189];
-  assign mem_entry_o.port_bits = mem_word[209:205];
-  assign mem_entry_o.keep      = mem_word[210];
+  // Registered reads (block RAM: the read data register is the RAM's own output register; issue 27 item 3).
+  // The valid bits are flops with reset, read through a register of their own on the same cycle.
+  logic [15:0]  cal_word_q;
+  logic [210:1] mem_word_q;
+  logic         cal_valid_rd_q, mem_valid_rd_q;
+  always_ff @(posedge clk_i) begin
+    if (rd_en_i) begin
+      cal_word_q <= cal_mem_q[cal_addr_i];
+      mem_word_q <= mem_mem_q[mem_addr_i];
+    end
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      cal_valid_rd_q <= 1'b0;
+      mem_valid_rd_q <= 1'b0;
+    end else if (rd_en_i) begin
+      cal_valid_rd_q <= cal_valid_q[cal_addr_i[13:9]][cal_addr_i[8:0]];
+      mem_valid_rd_q <= mem_valid_q[mem_addr_i];
+    end
+  end
+  assign cal_valid_o  = cal_valid_rd_q;
+  assign cal_member_o = cal_word_q;
+  assign mem_entry_o.valid     = mem_valid_rd_q;
+  assign mem_entry_o.action    = mem_word_q[2:1];
+  assign mem_entry_o.tag       = mem_word_q[12:3];
+  assign mem_entry_o.mac       = mem_word_q[60:13];
+  assign mem_entry_o.ip        = mem_word_q[188:61];
+  assign mem_entry_o.udp_base  = mem_word_q[204:189];
+  assign mem_entry_o.port_bits = mem_word_q[209:205];
+  assign mem_entry_o.keep      = mem_word_q[210];
 
   logic unused_cfg;
   assign unused_cfg = ^cfg_data_i[nt_pkg::CfgDataBits-1:211];
+
+  `NT_ASSERT(ep_hit_bits, $bits(udplb_pkg::uepoch_hit_t) == udplb_pkg::UEpochHitBits)
 endmodule

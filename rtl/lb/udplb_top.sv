@@ -94,7 +94,7 @@ module udplb_top
       s1_d.b.port  = h_port;
       if (!h_last) begin
         s1_d.b.next48    = s_data_i[8*udplb_pkg::UNextBytes-1:0];
-        s1_d.b.next_n    = 7'($countones(s_keep_i));
+        s1_d.b.next_keep = s_keep_i[udplb_pkg::UNextBytes:0];
         s1_d.b.next_last = s_last_i;
       end
       if (s1_d.b.sop) begin
@@ -112,7 +112,8 @@ module udplb_top
   logic [udplb_pkg::UIdxBits-1:0]             id_idx;
   logic [2:0]                      id_lb;
   logic [127:0]                    sa_ip;
-  udplb_pkg::uepoch_hit_t [udplb_pkg::UEpochGroups-1:0]  ep_group, s4_group_q;
+  // One uepoch_hit_t per group, each read whole (a packed array of structs is one element to Yosys 0.55).
+  logic [udplb_pkg::UEpochGroups-1:0][udplb_pkg::UEpochHitBits-1:0] ep_group, s4_group_q;
   udplb_pkg::uepoch_hit_t                     ep_best;
   logic [udplb_pkg::URowBits-1:0]             map_row;
   logic [15:0]                     cal_member, slot_mask, slot;
@@ -153,6 +154,7 @@ module udplb_top
     .map_epoch_i  (ep_best.epoch),
     .map_hit_o    (map_hit),
     .map_row_o    (map_row),
+    .rd_en_i      (adv),
     .cal_addr_i   (cal_addr),
     .cal_valid_o  (cal_valid),
     .cal_member_o (cal_member),
@@ -173,8 +175,13 @@ module udplb_top
   end
   assign slot_mask = ep_best.bits >= 5'd16 ? 16'hffff : (16'd1 << ep_best.bits) - 16'd1;
   assign slot      = (s4_q.p.slot_sel ^ ep_best.sxor) & slot_mask;
-  assign cal_addr  = {s5_q.c.row, s5_q.c.slot[udplb_pkg::USlotBits-1:0]};
-  assign mem_addr  = {s6_q.c.lb_id, s6_q.p.ethertype == 16'h86dd, s6_q.c.member[5:0]};
+  // The calendar and member RAMs are read registered (udplb_tables): each address is presented the cycle
+  // before the stage that uses the entry, from what that stage's register is loaded with. The calendar's is
+  // S5's row and slot (what s5_q takes when the frame reaches S6 clean: S5's epoch branch is the only way a
+  // clean forwarded frame leaves S5), the member's the calendar entry with S6's lb_id and IP version (what
+  // s6_q takes when the frame reaches S7 clean). Frames that are not clean never use the entry read.
+  assign cal_addr  = {map_row, slot[udplb_pkg::USlotBits-1:0]};
+  assign mem_addr  = {s5_q.c.lb_id, s5_q.p.ethertype == 16'h86dd, cal_member[5:0]};
 
   // Takes the three fields, not the whole stage: a simulator copies a struct argument per call.
   function automatic logic first_ok(logic valid, logic sop, udplb_pkg::ureason_t reason);
