@@ -71,6 +71,10 @@ module reorder_top
   logic [15:0]            info_t_q [nt_pkg::ReorderCells];
   logic [reorder_pkg::CellW-1:0]       free_mem_q [nt_pkg::ReorderCells];
   logic [reorder_pkg::CellW-1:0]       free_rd_q;
+  // the free list's write index, kept equal to (free_rd_q + free_cnt_q) mod ReorderCells (a wrapping counter
+  // advanced by every push, instead of that sum's remainder: a divider, 441 logic levels; reorder_top_sva
+  // free_wr_index checks the equality every cycle)
+  logic [reorder_pkg::CellW-1:0]       free_wr_q;
   logic [reorder_pkg::CellW:0]         free_cnt_q, fresh_q;
   // Registered reads of the memories over 4 KiB (block RAM; docs/reorder-microarchitecture.md "Registered
   // reads"): each is read one cycle ahead at the address the stage will use (the reader's next cell n_cell,
@@ -427,7 +431,7 @@ module reorder_top
   // the free list's read index after this edge (as free_rd_q's update below) and its write index
   assign free_rd_d = !(i_write && i_from_fifo) ? free_rd_q :
                      free_rd_q == reorder_pkg::CellW'(nt_pkg::ReorderCells - 1) ? '0 : free_rd_q + 1'b1;
-  assign free_wr = reorder_pkg::CellW'((32'(free_rd_q) + 32'(free_cnt_q)) % nt_pkg::ReorderCells);
+  assign free_wr = free_wr_q;
 
   reorder_ingress u_ingress (
     `NT_CLK_RST_CONN,
@@ -498,6 +502,7 @@ module reorder_top
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       free_rd_q <= '0;
+      free_wr_q <= '0;
       free_cnt_q <= '0;
       fresh_q <= '0;
       of_rd_q <= '0;
@@ -537,6 +542,9 @@ module reorder_top
       // free list: reader push, ingress pop
       free_cnt_q <= free_cnt_q + (reorder_pkg::CellW + 1)'(r_free) - (reorder_pkg::CellW + 1)'(i_write && i_from_fifo);
       free_rd_q <= free_rd_d;
+      if (r_free) begin
+        free_wr_q <= free_wr_q == reorder_pkg::CellW'(nt_pkg::ReorderCells - 1) ? '0 : free_wr_q + 1'b1;
+      end
       if (i_write && !i_from_fifo) fresh_q <= fresh_q + 1'b1;
       if (adv) begin
         m_valid_q <= r_emit;
