@@ -74,8 +74,9 @@ module reorder_ingress
     n_cells = ip_cells_q;
     cells_before = '0;
     pm = meta_q;
-    h_n = $countones(h_keep_q);
-    nx_n = $countones(s_keep_i);
+    // bytes of a beat: keep is contiguous from byte 0 (asserted on the input port), a thermometer count
+    h_n = int'(nt_pkg::keep_count(h_keep_q));
+    nx_n = int'(nt_pkg::keep_count(s_keep_i));
     win = {h_last_q ? {nt_pkg::StreamBits{1'b0}} : s_data_i, h_data_q};
     known = h_last_q ? h_n : (s_last_i ? int'(nt_pkg::StreamBytes) + nx_n : -1);
     out_n = nt_pkg::StreamBytes;

@@ -89,10 +89,26 @@ package reorder_pkg;
     wb16 = {w[8*off+:8], w[8*(off+1)+:8]};
   endfunction
 
+  // One's-complement sum: the carry out of bit 15 wrapped to bit 0. Both sums, without and with that carry,
+  // are formed at once and the carry out of the first chooses (one carry chain deep, not two in series).
   function automatic logic [15:0] ones_add(logic [15:0] a, logic [15:0] b);
-    logic [16:0] s;
-    s = {1'b0, a} + {1'b0, b};
-    ones_add = s[15:0] + {15'd0, s[16]};
+    logic [16:0] s0;
+    logic [15:0] s1;
+    s0 = {1'b0, a} + {1'b0, b};
+    s1 = a + b + 16'd1;
+    ones_add = s0[16] ? s1[15:0] : s0[15:0];
+  endfunction
+
+  // The IPv4 header checksum after the total length changes by 4 bytes, RFC 1624 eqn. 3 as model/common/
+  // checksum.h computes it: HC' = ~(~HC + ~m + m') with m' = m + 4 (grow) or m - 4 (shrink), all sums
+  // one's-complement with 16-bit wrapping of m'. ~m + m' is a constant but for the wrap of m': shrink gives
+  // 0xFFFB (0xFFFC when m < 4, m - 4 wrapping), grow gives 4 (3 when m >= 0xFFFC). So one sum, not three in
+  // series (issue 27 depth); the same value for every m.
+  function automatic logic [15:0] csum_len_adjust(logic [15:0] hc, logic [15:0] m, logic grow);
+    logic [15:0] k;
+    if (grow) k = m >= 16'hfffc ? 16'd3 : 16'd4;
+    else k = m < 16'd4 ? 16'hfffc : 16'hfffb;
+    csum_len_adjust = ~ones_add(~hc, k);
   endfunction
 
   // Header parse of a fabric frame's first two beats; known_len < 0: the frame is longer than that.
@@ -102,7 +118,7 @@ package reorder_pkg;
   function automatic meta_t parse_cw(logic [nt_pkg::WindowBits-1:0] w, int known_len, logic p4);
     meta_t m;
     int unsigned len, udp, bth, ipn, src;
-    logic [15:0] et, sum;
+    logic [15:0] et;
     logic [7:0] b8;
     logic go;  // 0 once the frame is known not to be a CW data packet: m as it is then is the answer
     m = '0;
@@ -175,8 +191,7 @@ package reorder_pkg;
         m.ip_len = m.ip_len + 16'd4;
       end else if (!m.v6) begin
         // RFC 1624 eqn. 3, as model/common/checksum.h: HC' = ~(~HC + ~m + m')
-        sum = ones_add(ones_add(16'd0, ~m.ip_len), m.nic_ip_len);
-        m.nic_csum = ~ones_add(~wb16(w, 24), sum);
+        m.nic_csum = csum_len_adjust(wb16(w, 24), m.ip_len, 1'b0);
       end
       m.hdr = w[HdrBits-1:0];
       m.ok = 1'b1;

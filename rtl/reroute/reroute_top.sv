@@ -282,15 +282,24 @@ module reroute_top
   // decided in the one cycle after its last beat (cx_full_q), a host frame while rx_full_q, when A writes
   // no beat and wsel_q does not change.
   logic [6:0]  s_n, r_n;
-  logic        a_wr, k_wr, pf_cx_full, pf_h_v6;
+  logic [5:0]  a_room;
+  logic        a_over, a_wr, k_wr, pf_cx_full, pf_h_v6;
   logic [15:0] pf_cx_len, pf_c_hash, pf_h_hash;
   logic [nt_pkg::StreamBits-1:0]   pf_c0, pf_c1, pf_h0, pf_h1;
   logic [reroute_pkg::WinBits-1:0] pf_cwin, pf_hwin;
   logic [reroute_pkg::KeyBits-1:0] pf_c_key, pf_h_key;
   reorder_pkg::meta_t              pf_cm;
-  assign s_n = 7'($countones(s_keep_i));
-  assign r_n = 7'($countones(r_keep_i));
-  assign a_wr = s_valid_i && !rx_full_q && !(rx_len_q + 16'(s_n) > 16'(nt_pkg::RerouteMaxBytes));
+  // Bytes of a beat: keep is contiguous from byte 0 (asserted on every input port), so the count of a
+  // thermometer code (three LUT levels), not a population count.
+  assign s_n = nt_pkg::keep_count(s_keep_i);
+  assign r_n = nt_pkg::keep_count(r_keep_i);
+  // A's beat would make the frame longer than RerouteMaxBytes: rx_len_q + s_n > Max. rx_len_q <= Max always
+  // (it grows only while the sum fits; reroute_top_sva rx_len_bound), so the room Max - rx_len_q is < 64 only
+  // when rx_len_q > Max - 64, and then s_n exceeds it exactly when keep has that room's byte (contiguous
+  // keep): a 64:1 bit select instead of a byte count, a 16-bit sum and a compare (issue 27 depth).
+  assign a_room = 6'(6'(nt_pkg::RerouteMaxBytes) - rx_len_q[5:0]);
+  assign a_over = rx_len_q > 16'(nt_pkg::RerouteMaxBytes - nt_pkg::StreamBytes) && s_keep_i[a_room];
+  assign a_wr = s_valid_i && !rx_full_q && !a_over;
   assign k_wr = r_valid_i && !cx_full_q && cx_len_q < 16'(nt_pkg::RerouteCtrlBytes);
   always_comb begin
     pf_h0 = a_wr && rx_len_q[12:6] == 7'd0 ? s_data_i : hd_q[wsel_q][0];
@@ -327,8 +336,10 @@ module reroute_top
   end
 
   // ---- A, K, O ----
-  logic [15:0] out_len;
+  logic [15:0] out_len, ob_csum_d;
   assign out_len = rx_len_q + 16'd4;
+  // the seed format's IPv4 checksum for the length grown by the CW header
+  assign ob_csum_d = reorder_pkg::csum_len_adjust(hm.csum, hm.ip_len, 1'b1);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -380,8 +391,7 @@ module reroute_top
           end else begin
             ob_b8_q <= (hm.b8 & 8'h80) | {1'b0, o_op, o_epoch, o_rr, take};
             ob_ip_len_q <= hm.ip_len + 16'd4;
-            ob_csum_q <= ~reorder_pkg::ones_add(~hm.csum,
-                             reorder_pkg::ones_add(reorder_pkg::ones_add(16'd0, ~hm.ip_len), hm.ip_len + 16'd4));
+            ob_csum_q <= ob_csum_d;
             ob_udp_len_q <= hm.udp_len + 16'd4;
           end
           ob_tx_q <= now;
@@ -402,7 +412,7 @@ module reroute_top
       end
       // A
       if (s_valid_i && !rx_full_q) begin
-        if (rx_len_q + 16'(s_n) > 16'(nt_pkg::RerouteMaxBytes)) begin
+        if (a_over) begin
           rx_long_q <= 1'b1;
         end else begin
           rx_len_q <= rx_len_q + 16'(s_n);
