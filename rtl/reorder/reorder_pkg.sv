@@ -115,16 +115,24 @@ package reorder_pkg;
   // p4: conweave-p4's wire format (docs/reorder.md "Two wire formats"): BTH byte 8 = AckReq | opcode(2) |
   // phase | epoch(2) | ask_reply | tail, IP/UDP lengths not grown for the CW header; mapped to the seed's
   // fields (op, epoch = epoch + phase, REROUTED = phase, TAIL), so nothing after the parse changes.
+  // The frame length enters only as "shorter than the CW header's end" (bth + 20 bytes: 62 for IPv4, 82 for
+  // IPv6): parse_cw_short takes those two flags, so a caller that knows them from keep bits (reorder_ingress)
+  // has no length arithmetic on its path; parse_cw computes them from the length.
   function automatic meta_t parse_cw(logic [nt_pkg::WindowBits-1:0] w, int known_len, logic p4);
+    int unsigned len;
+    len = known_len < 0 ? 2 * nt_pkg::StreamBytes + 1 : unsigned'(known_len);
+    parse_cw = parse_cw_short(w, len < 62, len < 82, p4);
+  endfunction
+
+  function automatic meta_t parse_cw_short(logic [nt_pkg::WindowBits-1:0] w, logic short4, logic short6, logic p4);
     meta_t m;
-    int unsigned len, udp, bth, ipn, src;
+    int unsigned udp, bth;
     logic [15:0] et;
     logic [7:0] b8;
     logic go;  // 0 once the frame is known not to be a CW data packet: m as it is then is the answer
     m = '0;
     go = 1'b1;
     udp = 0;
-    len = known_len < 0 ? 2 * nt_pkg::StreamBytes + 1 : unsigned'(known_len);
     et = wb16(w, 12);
     if (et == 16'h0800) begin
       m.v6 = 1'b0;
@@ -148,7 +156,7 @@ package reorder_pkg;
     if (go) begin
       bth = udp + 8;
       m.cw_off = 16'(bth + 12);
-      if (len < bth + 12 + 4 + 4) go = 1'b0;
+      if (m.v6 ? short6 : short4) go = 1'b0;  // length < bth + 12 + 4 + 4
       else if (wb16(w, udp + 2) != 16'(nt_pkg::ReorderUdpPort)) go = 1'b0;
     end
     if (go) begin
@@ -170,16 +178,7 @@ package reorder_pkg;
       if (m.op != CwNormal && m.op != CwRttRequest) go = 1'b0;
     end
     if (go) begin
-      m.key[7:0] = m.v6 ? 8'd1 : 8'd0;
-      ipn = m.v6 ? 16 : 4;
-      src = m.v6 ? 22 : 26;
-      for (int unsigned i = 0; i < 16; i++) begin
-        if (i < ipn) begin
-          m.key[8*(1+i)+:8] = wb(w, src + i);
-          m.key[8*(17+i)+:8] = wb(w, src + ipn + i);
-        end
-      end
-      for (int unsigned i = 0; i < 3; i++) m.key[8*(33+i)+:8] = wb(w, bth + 5 + i);
+      m.key = cw_key(w, m.v6);
       m.nic_ip_len = m.ip_len - 16'd4;
       m.nic_udp_len = wb16(w, udp + 4) - 16'd4;
       m.nic_b8 = b8 & 8'h80;
@@ -196,7 +195,30 @@ package reorder_pkg;
       m.hdr = w[HdrBits-1:0];
       m.ok = 1'b1;
     end
-    parse_cw = m;
+    parse_cw_short = m;
+  endfunction
+
+  // The flow key of a CW data frame (parse_cw's m.key when the frame is good): family, IP source and
+  // destination (4 or 16 bytes each), destination QP (BTH bytes 5..7, the BTH at 42 or 62).
+  function automatic logic [KeyBits-1:0] cw_key(logic [nt_pkg::WindowBits-1:0] w, logic v6);
+    logic [KeyBits-1:0] k4, k6;
+    // both families' keys from fixed window bytes, then the family chooses (no variable byte index)
+    k4 = '0;
+    k6 = '0;
+    k6[7:0] = 8'd1;
+    for (int unsigned i = 0; i < 16; i++) begin
+      if (i < 4) begin
+        k4[8*(1+i)+:8] = w[8*(26+i)+:8];
+        k4[8*(17+i)+:8] = w[8*(30+i)+:8];
+      end
+      k6[8*(1+i)+:8] = w[8*(22+i)+:8];
+      k6[8*(17+i)+:8] = w[8*(38+i)+:8];
+    end
+    for (int unsigned i = 0; i < 3; i++) begin
+      k4[8*(33+i)+:8] = w[8*(47+i)+:8];
+      k6[8*(33+i)+:8] = w[8*(67+i)+:8];
+    end
+    cw_key = v6 ? k6 : k4;
   endfunction
 
   // CRC-16/CCITT-FALSE of the flow key.
@@ -216,19 +238,22 @@ package reorder_pkg;
   function automatic logic [nt_pkg::StreamBits-1:0] strip_beat(logic [nt_pkg::StreamBits-1:0] cur, logic [nt_pkg::StreamBits-1:0] nxt,
                                                       int unsigned k, meta_t m, int unsigned out_n);
     logic [nt_pkg::StreamBits-1:0] d;
-    int unsigned base, p, src, udp, bth, lenpos;
+    int unsigned base, p, udp, bth, lenpos;
+    logic pre;
     d = '0;
     base = k * nt_pkg::StreamBytes;
     for (int unsigned j = 0; j < nt_pkg::StreamBytes; j++) begin
-      p = base + j;
-      src = p < 32'(m.cw_off) ? p : p + 4;
-      if (j < out_n) d[8*j+:8] = src < base + nt_pkg::StreamBytes ? cur[8*(src-base)+:8] : nxt[8*(src-base-nt_pkg::StreamBytes)+:8];
+      // byte p comes from p (before the CW header) or p + 4. cw_off is 0, 54 or 74 (parse_cw), so only
+      // beats 0 and 1 have bytes before it: a choice by k and the family, not a position compare
+      pre = m.cw_off != 16'd0 &&
+               (k == 0 ? j < (m.v6 ? 74 : 54) : k == 1 ? j + nt_pkg::StreamBytes < (m.v6 ? 74 : 54) : 1'b0);
+      if (j < out_n) d[8*j+:8] = pre ? cur[8*j+:8] : j < 60 ? cur[8*(j+4)+:8] : nxt[8*(j-60)+:8];
     end
     udp = m.v6 ? 54 : 34;
     bth = udp + 8;
     lenpos = m.v6 ? 18 : 16;
     for (int unsigned j = 0; j < nt_pkg::StreamBytes; j++) begin
-      p = base + j;
+      p = base | j;  // base is a multiple of 64: no carry
       if (j < out_n) begin
         if (p == lenpos) d[8*j+:8] = m.nic_ip_len[15:8];
         if (p == lenpos + 1) d[8*j+:8] = m.nic_ip_len[7:0];
@@ -244,8 +269,10 @@ package reorder_pkg;
   endfunction
   /* verilator lint_on UNUSEDSIGNAL */
 
+  // The first n bytes (all 64 for n >= 64): bit j is j < n, a compare with a constant per bit, where
+  // (1 << n) - 1 is a 64-bit shift and subtraction (issue 27 depth).
   function automatic logic [63:0] keep_mask(int unsigned n);
-    keep_mask = n >= 64 ? {64{1'b1}} : ((64'd1 << n) - 64'd1);
+    for (int unsigned j = 0; j < 64; j++) keep_mask[j] = j < n;
   endfunction
 
   // A control packet for a mirrored header: bytes in bits 8i+7:8i of two beats, and its length.
