@@ -221,15 +221,39 @@ package reorder_pkg;
     cw_key = v6 ? k6 : k4;
   endfunction
 
-  // CRC-16/CCITT-FALSE of the flow key.
-  function automatic logic [15:0] flow_hash(logic [KeyBits-1:0] key);
+  // CRC-16/CCITT-FALSE of the flow key, bit by bit (the definition; evaluated only on constants here).
+  function automatic logic [15:0] flow_hash_serial(logic [KeyBits-1:0] key);
     logic [15:0] crc;
     crc = 16'hffff;
     for (int unsigned i = 0; i < nt_pkg::ReorderKeyBytes; i++) begin
       crc = crc ^ {key[8*i+:8], 8'd0};
       for (int j = 0; j < 8; j++) crc = crc[15] ? ((crc << 1) ^ 16'h1021) : (crc << 1);
     end
-    flow_hash = crc;
+    flow_hash_serial = crc;
+  endfunction
+
+  // The CRC is affine in the key: CRC(key) = CRC(0) ^ the XOR of the columns of the key's set bits. Row o of
+  // the matrix (bits KeyBits o .. KeyBits o + KeyBits - 1) holds, for every key bit i, whether it flips CRC
+  // bit o: the CRC-16 step applied from state 0 to bit i alone, through the bytes after it. Computed at
+  // elaboration (a constant function), so each CRC bit is one XOR reduction of the key under its row (a
+  // balanced tree of LUTs), where the serial loop is a chain of 288 steps that ABC does not rebalance
+  // (61 levels in reorder_ingress; issue 27 depth).
+  function automatic logic [16*KeyBits-1:0] hash_rows();
+    logic [15:0] c;
+    hash_rows = '0;
+    for (int unsigned i = 0; i < KeyBits; i++) begin
+      c = 16'h0100 << (i % 8);
+      for (int unsigned n = 0; n < 8 * (nt_pkg::ReorderKeyBytes - i / 8); n++) begin
+        c = c[15] ? ((c << 1) ^ 16'h1021) : (c << 1);
+      end
+      for (int unsigned o = 0; o < 16; o++) hash_rows[KeyBits*o+i] = c[o];
+    end
+  endfunction
+  localparam logic [16*KeyBits-1:0] HashRows = hash_rows();
+  localparam logic [15:0] HashOfZero = flow_hash_serial('0);
+
+  function automatic logic [15:0] flow_hash(logic [KeyBits-1:0] key);
+    for (int unsigned o = 0; o < 16; o++) flow_hash[o] = HashOfZero[o] ^ (^(key & HashRows[KeyBits*o+:KeyBits]));
   endfunction
 
   // Beat k of the NIC frame (see StripBeat in model/reorder/reorder_frame.h); reads only the offsets and
