@@ -49,7 +49,10 @@ module reorder_ingress
   logic [15:0]            n_cells, cells_before, i_len;
   logic [nt_pkg::WindowBits-1:0]  win;
   reorder_pkg::meta_t                  pm, n_meta;
-  int                     known, out_n, h_n, nx_n;
+  int                     h_n, nx_n;
+  logic [7:0]             out_n;    // bytes of the NIC beat written (>= 64: all; 8 bits keep every compare)
+  logic                   short4, short6;
+  logic [reorder_pkg::KeyBits-1:0] key_raw;
 
   assign res_ok = cell_avail_i && (!pend_valid_q || pend_take_i);
   assign s_ready_o = !h_valid_q || res_ok;
@@ -74,15 +77,23 @@ module reorder_ingress
     n_cells = ip_cells_q;
     cells_before = '0;
     pm = meta_q;
-    h_n = $countones(h_keep_q);
-    nx_n = $countones(s_keep_i);
+    // bytes of a beat: keep is contiguous from byte 0 (asserted on the input port), a thermometer count
+    h_n = int'(nt_pkg::keep_count(h_keep_q));
+    nx_n = int'(nt_pkg::keep_count(s_keep_i));
     win = {h_last_q ? {nt_pkg::StreamBits{1'b0}} : s_data_i, h_data_q};
-    known = h_last_q ? h_n : (s_last_i ? int'(nt_pkg::StreamBytes) + nx_n : -1);
-    out_n = nt_pkg::StreamBytes;
+    // parse_cw's length checks: the frame (h_n bytes if this beat is its last, 64 + nx_n if the next is,
+    // else more than 128) shorter than 62 (IPv4) or 82 (IPv6) bytes. keep is contiguous, so "fewer than n
+    // bytes" is keep bit n - 1 clear: no byte count on this path
+    short4 = h_last_q && !h_keep_q[61];
+    short6 = h_last_q || (s_last_i && !s_keep_i[17]);
+    // the flow key where parse_cw puts it (its family by the EtherType); parse_cw returns it only for a
+    // good frame (else 0), and the CRC of 0 is a constant, so the hash is chosen after the CRC
+    key_raw = reorder_pkg::cw_key(win, reorder_pkg::wb16(win, 12) == 16'h86dd);
+    out_n = 8'(nt_pkg::StreamBytes);
     if (h_go) begin
       if (first) begin
-        pm = reorder_pkg::parse_cw(win, known, p4_format_i);
-        pm.hash = reorder_pkg::flow_hash(pm.key);
+        pm = reorder_pkg::parse_cw_short(win, short4, short6, p4_format_i);
+        pm.hash = pm.ok ? reorder_pkg::flow_hash(key_raw) : reorder_pkg::flow_hash('0);
         n_meta = pm;
         n_cells = '0;
       end
@@ -92,20 +103,20 @@ module reorder_ingress
         n_skip = 1'b1;
       end else if (!(first ? 1'b0 : skip_q)) begin
         if (h_last_q) begin
-          out_n = h_n - 4;
+          out_n = 8'(h_n - 4);
           i_len = 16'(int'(h_idx_q) * nt_pkg::StreamBytes + h_n);
           i_last = 1'b1;
         end else if (s_last_i && nx_n <= 4) begin
           // the successor holds only bytes the removal pulls in: this beat ends the NIC frame
-          out_n = int'(nt_pkg::StreamBytes) - 4 + nx_n;
+          out_n = 8'(int'(nt_pkg::StreamBytes) - 4 + nx_n);
           i_len = 16'((int'(h_idx_q) + 1) * nt_pkg::StreamBytes + nx_n);
           i_last = 1'b1;
         end
         cells_before = first ? 16'd0 : ip_cells_q;
         i_oversize = !i_last && cells_before == 16'(nt_pkg::ReorderMaxCells - 1);
         wr_o = 1'b1;
-        wr_data_o = reorder_pkg::strip_beat(h_data_q, s_data_i, int'(h_idx_q), pm, unsigned'(out_n));
-        wr_keep_o = reorder_pkg::keep_mask(unsigned'(out_n));
+        wr_data_o = reorder_pkg::strip_beat(h_data_q, s_data_i, int'(h_idx_q), pm, 32'(out_n));
+        wr_keep_o = reorder_pkg::keep_mask(32'(out_n));
         link_o = cells_before != '0;
         n_head = first ? free_cell_i : ip_head_q;
         n_prev = free_cell_i;

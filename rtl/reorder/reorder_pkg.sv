@@ -89,26 +89,50 @@ package reorder_pkg;
     wb16 = {w[8*off+:8], w[8*(off+1)+:8]};
   endfunction
 
+  // One's-complement sum: the carry out of bit 15 wrapped to bit 0. Both sums, without and with that carry,
+  // are formed at once and the carry out of the first chooses (one carry chain deep, not two in series).
   function automatic logic [15:0] ones_add(logic [15:0] a, logic [15:0] b);
-    logic [16:0] s;
-    s = {1'b0, a} + {1'b0, b};
-    ones_add = s[15:0] + {15'd0, s[16]};
+    logic [16:0] s0;
+    logic [15:0] s1;
+    s0 = {1'b0, a} + {1'b0, b};
+    s1 = a + b + 16'd1;
+    ones_add = s0[16] ? s1[15:0] : s0[15:0];
+  endfunction
+
+  // The IPv4 header checksum after the total length changes by 4 bytes, RFC 1624 eqn. 3 as model/common/
+  // checksum.h computes it: HC' = ~(~HC + ~m + m') with m' = m + 4 (grow) or m - 4 (shrink), all sums
+  // one's-complement with 16-bit wrapping of m'. ~m + m' is a constant but for the wrap of m': shrink gives
+  // 0xFFFB (0xFFFC when m < 4, m - 4 wrapping), grow gives 4 (3 when m >= 0xFFFC). So one sum, not three in
+  // series (issue 27 depth); the same value for every m.
+  function automatic logic [15:0] csum_len_adjust(logic [15:0] hc, logic [15:0] m, logic grow);
+    logic [15:0] k;
+    if (grow) k = m >= 16'hfffc ? 16'd3 : 16'd4;
+    else k = m < 16'd4 ? 16'hfffc : 16'hfffb;
+    csum_len_adjust = ~ones_add(~hc, k);
   endfunction
 
   // Header parse of a fabric frame's first two beats; known_len < 0: the frame is longer than that.
   // p4: conweave-p4's wire format (docs/reorder.md "Two wire formats"): BTH byte 8 = AckReq | opcode(2) |
   // phase | epoch(2) | ask_reply | tail, IP/UDP lengths not grown for the CW header; mapped to the seed's
   // fields (op, epoch = epoch + phase, REROUTED = phase, TAIL), so nothing after the parse changes.
+  // The frame length enters only as "shorter than the CW header's end" (bth + 20 bytes: 62 for IPv4, 82 for
+  // IPv6): parse_cw_short takes those two flags, so a caller that knows them from keep bits (reorder_ingress)
+  // has no length arithmetic on its path; parse_cw computes them from the length.
   function automatic meta_t parse_cw(logic [nt_pkg::WindowBits-1:0] w, int known_len, logic p4);
+    int unsigned len;
+    len = known_len < 0 ? 2 * nt_pkg::StreamBytes + 1 : unsigned'(known_len);
+    parse_cw = parse_cw_short(w, len < 62, len < 82, p4);
+  endfunction
+
+  function automatic meta_t parse_cw_short(logic [nt_pkg::WindowBits-1:0] w, logic short4, logic short6, logic p4);
     meta_t m;
-    int unsigned len, udp, bth, ipn, src;
-    logic [15:0] et, sum;
+    int unsigned udp, bth;
+    logic [15:0] et;
     logic [7:0] b8;
     logic go;  // 0 once the frame is known not to be a CW data packet: m as it is then is the answer
     m = '0;
     go = 1'b1;
     udp = 0;
-    len = known_len < 0 ? 2 * nt_pkg::StreamBytes + 1 : unsigned'(known_len);
     et = wb16(w, 12);
     if (et == 16'h0800) begin
       m.v6 = 1'b0;
@@ -132,7 +156,7 @@ package reorder_pkg;
     if (go) begin
       bth = udp + 8;
       m.cw_off = 16'(bth + 12);
-      if (len < bth + 12 + 4 + 4) go = 1'b0;
+      if (m.v6 ? short6 : short4) go = 1'b0;  // length < bth + 12 + 4 + 4
       else if (wb16(w, udp + 2) != 16'(nt_pkg::ReorderUdpPort)) go = 1'b0;
     end
     if (go) begin
@@ -154,16 +178,7 @@ package reorder_pkg;
       if (m.op != CwNormal && m.op != CwRttRequest) go = 1'b0;
     end
     if (go) begin
-      m.key[7:0] = m.v6 ? 8'd1 : 8'd0;
-      ipn = m.v6 ? 16 : 4;
-      src = m.v6 ? 22 : 26;
-      for (int unsigned i = 0; i < 16; i++) begin
-        if (i < ipn) begin
-          m.key[8*(1+i)+:8] = wb(w, src + i);
-          m.key[8*(17+i)+:8] = wb(w, src + ipn + i);
-        end
-      end
-      for (int unsigned i = 0; i < 3; i++) m.key[8*(33+i)+:8] = wb(w, bth + 5 + i);
+      m.key = cw_key(w, m.v6);
       m.nic_ip_len = m.ip_len - 16'd4;
       m.nic_udp_len = wb16(w, udp + 4) - 16'd4;
       m.nic_b8 = b8 & 8'h80;
@@ -175,24 +190,70 @@ package reorder_pkg;
         m.ip_len = m.ip_len + 16'd4;
       end else if (!m.v6) begin
         // RFC 1624 eqn. 3, as model/common/checksum.h: HC' = ~(~HC + ~m + m')
-        sum = ones_add(ones_add(16'd0, ~m.ip_len), m.nic_ip_len);
-        m.nic_csum = ~ones_add(~wb16(w, 24), sum);
+        m.nic_csum = csum_len_adjust(wb16(w, 24), m.ip_len, 1'b0);
       end
       m.hdr = w[HdrBits-1:0];
       m.ok = 1'b1;
     end
-    parse_cw = m;
+    parse_cw_short = m;
   endfunction
 
-  // CRC-16/CCITT-FALSE of the flow key.
-  function automatic logic [15:0] flow_hash(logic [KeyBits-1:0] key);
+  // The flow key of a CW data frame (parse_cw's m.key when the frame is good): family, IP source and
+  // destination (4 or 16 bytes each), destination QP (BTH bytes 5..7, the BTH at 42 or 62).
+  function automatic logic [KeyBits-1:0] cw_key(logic [nt_pkg::WindowBits-1:0] w, logic v6);
+    logic [KeyBits-1:0] k4, k6;
+    // both families' keys from fixed window bytes, then the family chooses (no variable byte index)
+    k4 = '0;
+    k6 = '0;
+    k6[7:0] = 8'd1;
+    for (int unsigned i = 0; i < 16; i++) begin
+      if (i < 4) begin
+        k4[8*(1+i)+:8] = w[8*(26+i)+:8];
+        k4[8*(17+i)+:8] = w[8*(30+i)+:8];
+      end
+      k6[8*(1+i)+:8] = w[8*(22+i)+:8];
+      k6[8*(17+i)+:8] = w[8*(38+i)+:8];
+    end
+    for (int unsigned i = 0; i < 3; i++) begin
+      k4[8*(33+i)+:8] = w[8*(47+i)+:8];
+      k6[8*(33+i)+:8] = w[8*(67+i)+:8];
+    end
+    cw_key = v6 ? k6 : k4;
+  endfunction
+
+  // CRC-16/CCITT-FALSE of the flow key, bit by bit (the definition; evaluated only on constants here).
+  function automatic logic [15:0] flow_hash_serial(logic [KeyBits-1:0] key);
     logic [15:0] crc;
     crc = 16'hffff;
     for (int unsigned i = 0; i < nt_pkg::ReorderKeyBytes; i++) begin
       crc = crc ^ {key[8*i+:8], 8'd0};
       for (int j = 0; j < 8; j++) crc = crc[15] ? ((crc << 1) ^ 16'h1021) : (crc << 1);
     end
-    flow_hash = crc;
+    flow_hash_serial = crc;
+  endfunction
+
+  // The CRC is affine in the key: CRC(key) = CRC(0) ^ the XOR of the columns of the key's set bits. Row o of
+  // the matrix (bits KeyBits o .. KeyBits o + KeyBits - 1) holds, for every key bit i, whether it flips CRC
+  // bit o: the CRC-16 step applied from state 0 to bit i alone, through the bytes after it. Computed at
+  // elaboration (a constant function), so each CRC bit is one XOR reduction of the key under its row (a
+  // balanced tree of LUTs), where the serial loop is a chain of 288 steps that ABC does not rebalance
+  // (61 levels in reorder_ingress; issue 27 depth).
+  function automatic logic [16*KeyBits-1:0] hash_rows();
+    logic [15:0] c;
+    hash_rows = '0;
+    for (int unsigned i = 0; i < KeyBits; i++) begin
+      c = 16'h0100 << (i % 8);
+      for (int unsigned n = 0; n < 8 * (nt_pkg::ReorderKeyBytes - i / 8); n++) begin
+        c = c[15] ? ((c << 1) ^ 16'h1021) : (c << 1);
+      end
+      for (int unsigned o = 0; o < 16; o++) hash_rows[KeyBits*o+i] = c[o];
+    end
+  endfunction
+  localparam logic [16*KeyBits-1:0] HashRows = hash_rows();
+  localparam logic [15:0] HashOfZero = flow_hash_serial('0);
+
+  function automatic logic [15:0] flow_hash(logic [KeyBits-1:0] key);
+    for (int unsigned o = 0; o < 16; o++) flow_hash[o] = HashOfZero[o] ^ (^(key & HashRows[KeyBits*o+:KeyBits]));
   endfunction
 
   // Beat k of the NIC frame (see StripBeat in model/reorder/reorder_frame.h); reads only the offsets and
@@ -201,19 +262,22 @@ package reorder_pkg;
   function automatic logic [nt_pkg::StreamBits-1:0] strip_beat(logic [nt_pkg::StreamBits-1:0] cur, logic [nt_pkg::StreamBits-1:0] nxt,
                                                       int unsigned k, meta_t m, int unsigned out_n);
     logic [nt_pkg::StreamBits-1:0] d;
-    int unsigned base, p, src, udp, bth, lenpos;
+    int unsigned base, p, udp, bth, lenpos;
+    logic pre;
     d = '0;
     base = k * nt_pkg::StreamBytes;
     for (int unsigned j = 0; j < nt_pkg::StreamBytes; j++) begin
-      p = base + j;
-      src = p < 32'(m.cw_off) ? p : p + 4;
-      if (j < out_n) d[8*j+:8] = src < base + nt_pkg::StreamBytes ? cur[8*(src-base)+:8] : nxt[8*(src-base-nt_pkg::StreamBytes)+:8];
+      // byte p comes from p (before the CW header) or p + 4. cw_off is 0, 54 or 74 (parse_cw), so only
+      // beats 0 and 1 have bytes before it: a choice by k and the family, not a position compare
+      pre = m.cw_off != 16'd0 &&
+               (k == 0 ? j < (m.v6 ? 74 : 54) : k == 1 ? j + nt_pkg::StreamBytes < (m.v6 ? 74 : 54) : 1'b0);
+      if (j < out_n) d[8*j+:8] = pre ? cur[8*j+:8] : j < 60 ? cur[8*(j+4)+:8] : nxt[8*(j-60)+:8];
     end
     udp = m.v6 ? 54 : 34;
     bth = udp + 8;
     lenpos = m.v6 ? 18 : 16;
     for (int unsigned j = 0; j < nt_pkg::StreamBytes; j++) begin
-      p = base + j;
+      p = base | j;  // base is a multiple of 64: no carry
       if (j < out_n) begin
         if (p == lenpos) d[8*j+:8] = m.nic_ip_len[15:8];
         if (p == lenpos + 1) d[8*j+:8] = m.nic_ip_len[7:0];
@@ -229,8 +293,10 @@ package reorder_pkg;
   endfunction
   /* verilator lint_on UNUSEDSIGNAL */
 
+  // The first n bytes (all 64 for n >= 64): bit j is j < n, a compare with a constant per bit, where
+  // (1 << n) - 1 is a 64-bit shift and subtraction (issue 27 depth).
   function automatic logic [63:0] keep_mask(int unsigned n);
-    keep_mask = n >= 64 ? {64{1'b1}} : ((64'd1 << n) - 64'd1);
+    for (int unsigned j = 0; j < 64; j++) keep_mask[j] = j < n;
   endfunction
 
   // A control packet for a mirrored header: bytes in bits 8i+7:8i of two beats, and its length.

@@ -71,6 +71,10 @@ module reorder_top
   logic [15:0]            info_t_q [nt_pkg::ReorderCells];
   logic [reorder_pkg::CellW-1:0]       free_mem_q [nt_pkg::ReorderCells];
   logic [reorder_pkg::CellW-1:0]       free_rd_q;
+  // the free list's write index, kept equal to (free_rd_q + free_cnt_q) mod ReorderCells (a wrapping counter
+  // advanced by every push, instead of that sum's remainder: a divider, 441 logic levels; reorder_top_sva
+  // free_wr_index checks the equality every cycle)
+  logic [reorder_pkg::CellW-1:0]       free_wr_q;
   logic [reorder_pkg::CellW:0]         free_cnt_q, fresh_q;
   // Registered reads of the memories over 4 KiB (block RAM; docs/reorder-microarchitecture.md "Registered
   // reads"): each is read one cycle ahead at the address the stage will use (the reader's next cell n_cell,
@@ -88,6 +92,10 @@ module reorder_top
   // the flow table's registered read, prefetched at the index of the packet D decides on next
   reorder_pkg::flow_t                  flow_rd_q, flow_byp_data_q;
   logic                                flow_byp_q;
+  // flow_valid_q's bit for the same entry, read with it (registered; a valid bit is only ever set, so a
+  // write to the entry in that edge, flow_byp_q, makes it 1): D's e_valid from a register instead of a
+  // 1024:1 multiplexer at the decision's index (reorder_top_sva flow_valid_prefetch)
+  logic                                fv_rd_q;
   logic [reorder_pkg::FlowW-1:0]       flow_raddr;
   logic [15:0]                         pend_hash_next;
   // D / T
@@ -150,9 +158,9 @@ module reorder_top
   logic [reorder_pkg::CellW-1:0] pend_head, pend_tail;
   logic [15:0]      pend_cells;
 
-  logic [reorder_pkg::OfW:0] of_free;
+  logic         of_room2;  // the output FIFO has room for 2 entries (of_cnt_q <= ReorderOutFifo: out_fifo_bound)
   logic         cell_avail;
-  assign of_free = (reorder_pkg::OfW + 1)'(nt_pkg::ReorderOutFifo) - of_cnt_q;
+  assign of_room2 = of_cnt_q <= (reorder_pkg::OfW + 1)'(nt_pkg::ReorderOutFifo - 2);
   assign cell_avail = free_cnt_q != '0 || fresh_q < (reorder_pkg::CellW + 1)'(nt_pkg::ReorderCells);
 
   // ---------------- D: decision ----------------
@@ -169,7 +177,7 @@ module reorder_top
   logic [reorder_pkg::QW-1:0]    cand, found_q;
 
   always_comb begin
-    d_fire = pend_valid && of_free >= (reorder_pkg::OfW + 1)'(2) && ca_free >= 4'd1;
+    d_fire = pend_valid && of_room2 && ca_free >= 4'd1;
     d_flow_write = 1'b0;
     d_held = 1'b0;
     d_push = 1'b0;
@@ -183,7 +191,7 @@ module reorder_top
     d_mask = {1'b0, pend_meta.ce, pend_meta.op == reorder_pkg::CwRttRequest};
     d_idx = reorder_pkg::FlowW'(pend_meta.hash & cfg_flows_mask_i);
     e = flow_byp_q ? flow_byp_data_q : flow_rd_q;
-    e_valid = flow_valid_q[d_idx];
+    e_valid = flow_byp_q || fv_rd_q;
     qh = 1'b0;
     qr = 1'b0;
     want_hold = 1'b0;
@@ -330,7 +338,7 @@ module reorder_top
   // ---------------- T: resume timer ----------------
   logic timeout;
   assign timeout = q_state_q[scan_q] == reorder_pkg::QHolding && (now_us_i - q_deadline_q[scan_q]) < 16'h8000 &&
-                   of_free >= (reorder_pkg::OfW + 1)'(2) && !(d_fire && d_qop != OpNone && d_q == scan_q);
+                   of_room2 && !(d_fire && d_qop != OpNone && d_q == scan_q);
 
   // ---------------- R: reader ----------------
   logic             adv, r_emit, r_free, r_pop, r_qpop, r_qdone, r_held, r_app;
@@ -427,7 +435,7 @@ module reorder_top
   // the free list's read index after this edge (as free_rd_q's update below) and its write index
   assign free_rd_d = !(i_write && i_from_fifo) ? free_rd_q :
                      free_rd_q == reorder_pkg::CellW'(nt_pkg::ReorderCells - 1) ? '0 : free_rd_q + 1'b1;
-  assign free_wr = reorder_pkg::CellW'((32'(free_rd_q) + 32'(free_cnt_q)) % nt_pkg::ReorderCells);
+  assign free_wr = free_wr_q;
 
   reorder_ingress u_ingress (
     `NT_CLK_RST_CONN,
@@ -498,6 +506,7 @@ module reorder_top
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       free_rd_q <= '0;
+      free_wr_q <= '0;
       free_cnt_q <= '0;
       fresh_q <= '0;
       of_rd_q <= '0;
@@ -519,11 +528,13 @@ module reorder_top
       m_hold_q <= '0;
       cnt_q <= '0;
       flow_valid_q <= '0;
+      fv_rd_q <= 1'b0;
       q_state_q <= {nt_pkg::ReorderQueues{reorder_pkg::QFree}};
     end else begin
       cnt_q <= cnt_d;
       // D
       if (d_fire && d_flow_write) flow_valid_q[d_idx] <= 1'b1;
+      fv_rd_q <= flow_valid_q[flow_raddr];
       if (d_fire && d_qop == OpAlloc) q_state_q[d_q] <= reorder_pkg::QHolding;
       if (d_fire && d_qop == OpTailRelease) q_state_q[d_q] <= reorder_pkg::QReleased;
       // T
@@ -537,6 +548,9 @@ module reorder_top
       // free list: reader push, ingress pop
       free_cnt_q <= free_cnt_q + (reorder_pkg::CellW + 1)'(r_free) - (reorder_pkg::CellW + 1)'(i_write && i_from_fifo);
       free_rd_q <= free_rd_d;
+      if (r_free) begin
+        free_wr_q <= free_wr_q == reorder_pkg::CellW'(nt_pkg::ReorderCells - 1) ? '0 : free_wr_q + 1'b1;
+      end
       if (i_write && !i_from_fifo) fresh_q <= fresh_q + 1'b1;
       if (adv) begin
         m_valid_q <= r_emit;

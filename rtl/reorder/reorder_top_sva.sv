@@ -10,6 +10,11 @@ module reorder_top_sva (
   input logic                                      idle_o,
   input logic [$clog2(nt_pkg::ReorderOutFifo):0]   of_cnt_q,
   input logic [$clog2(nt_pkg::ReorderCells):0]     free_cnt_q,
+  input logic [$clog2(nt_pkg::ReorderCells)-1:0]   free_rd_q,
+  input logic [$clog2(nt_pkg::ReorderCells)-1:0]   free_wr_q,
+  input logic                                      d_fire,
+  input logic                                      e_valid_pf,
+  input logic                                      e_valid_now,
   input logic [nt_pkg::ReorderQueues-1:0][1:0]     q_state_q,
   input logic                                      r_emit,
   input logic                                      i_write,
@@ -26,6 +31,10 @@ module reorder_top_sva (
   // the output FIFO (packets and released queues) and the free-cell FIFO never hold more than their size
   `NT_ASSERT(out_fifo_bound, 32'(of_cnt_q) <= nt_pkg::ReorderOutFifo)
   `NT_ASSERT(free_cells_bound, 32'(free_cnt_q) <= nt_pkg::ReorderCells)
+  // the free list's write index (a wrapping counter) is its read index plus its count, modulo its size
+  `NT_ASSERT(free_wr_index, 32'(free_wr_q) == (32'(free_rd_q) + 32'(free_cnt_q)) % nt_pkg::ReorderCells)
+  // the prefetched valid bit of the decided flow's entry is the table's bit at the decision
+  `NT_ASSERT(flow_valid_prefetch, d_fire |-> e_valid_pf == e_valid_now)
   // every queue is free, holding or released (qstate_e has 3 values in 2 bits)
   for (genvar q = 0; q < nt_pkg::ReorderQueues; ++q) begin : g_q
     `NT_ASSERT(q_state_legal, q_state_q[q] != 2'd3)
@@ -42,7 +51,8 @@ module reorder_top_sva (
 endmodule
 
 bind reorder_top reorder_top_sva u_sva (
-  .clk_i, .rst_ni, .m_valid_o, .c_valid_o, .idle_o, .of_cnt_q, .free_cnt_q, .q_state_q,
+  .clk_i, .rst_ni, .m_valid_o, .c_valid_o, .idle_o, .of_cnt_q, .free_cnt_q, .free_rd_q, .free_wr_q, .d_fire,
+  .e_valid_pf(flow_byp_q || fv_rd_q), .e_valid_now(flow_valid_q[d_idx]), .q_state_q,
   .r_emit, .i_write, .i_cell, .n_cell, .rd_busy_q, .i_link(i_write && i_link), .i_link_prev_last(cell_last_q[i_link_prev]),
   .nd_we, .nd_addr_last(cell_last_q[nd_addr]));
 // the control packet stream (the second output)

@@ -282,19 +282,30 @@ module reroute_top
   // decided in the one cycle after its last beat (cx_full_q), a host frame while rx_full_q, when A writes
   // no beat and wsel_q does not change.
   logic [6:0]  s_n, r_n;
-  logic        a_wr, k_wr, pf_cx_full, pf_h_v6;
-  logic [15:0] pf_cx_len, pf_c_hash, pf_h_hash;
+  logic [5:0]  a_room;
+  logic        a_over, a_wr, k_wr, pf_cx_full, pf_h_v6, pf_c_v6, a_hd;
+  logic [15:0] pf_c_hash, pf_h_hash;
   logic [nt_pkg::StreamBits-1:0]   pf_c0, pf_c1, pf_h0, pf_h1;
   logic [reroute_pkg::WinBits-1:0] pf_cwin, pf_hwin;
   logic [reroute_pkg::KeyBits-1:0] pf_c_key, pf_h_key;
-  reorder_pkg::meta_t              pf_cm;
-  assign s_n = 7'($countones(s_keep_i));
-  assign r_n = 7'($countones(r_keep_i));
-  assign a_wr = s_valid_i && !rx_full_q && !(rx_len_q + 16'(s_n) > 16'(nt_pkg::RerouteMaxBytes));
+  // Bytes of a beat: keep is contiguous from byte 0 (asserted on every input port), so the count of a
+  // thermometer code (three LUT levels), not a population count.
+  assign s_n = nt_pkg::keep_count(s_keep_i);
+  assign r_n = nt_pkg::keep_count(r_keep_i);
+  // A's beat would make the frame longer than RerouteMaxBytes: rx_len_q + s_n > Max. rx_len_q <= Max always
+  // (it grows only while the sum fits; reroute_top_sva rx_len_bound), so the room Max - rx_len_q is < 64 only
+  // when rx_len_q > Max - 64, and then s_n exceeds it exactly when keep has that room's byte (contiguous
+  // keep): a 64:1 bit select instead of a byte count, a 16-bit sum and a compare (issue 27 depth).
+  assign a_room = 6'(6'(nt_pkg::RerouteMaxBytes) - rx_len_q[5:0]);
+  assign a_over = rx_len_q > 16'(nt_pkg::RerouteMaxBytes - nt_pkg::StreamBytes) && s_keep_i[a_room];
+  assign a_wr = s_valid_i && !rx_full_q && !a_over;
   assign k_wr = r_valid_i && !cx_full_q && cx_len_q < 16'(nt_pkg::RerouteCtrlBytes);
+  // A writes beat 0 or 1 (the beats the key comes from) exactly when s takes a beat then: a_over needs
+  // rx_len_q > RerouteMaxBytes - 64 (a_wr's length check, shortened out of this path)
+  assign a_hd = s_valid_i && !rx_full_q;
   always_comb begin
-    pf_h0 = a_wr && rx_len_q[12:6] == 7'd0 ? s_data_i : hd_q[wsel_q][0];
-    pf_h1 = a_wr && rx_len_q[12:6] == 7'd1 ? s_data_i : hd_q[wsel_q][1];
+    pf_h0 = a_hd && rx_len_q[12:6] == 7'd0 ? s_data_i : hd_q[wsel_q][0];
+    pf_h1 = a_hd && rx_len_q[12:6] == 7'd1 ? s_data_i : hd_q[wsel_q][1];
     pf_hwin = {pf_h1, pf_h0};
     pf_h_v6 = reorder_pkg::wb16(pf_hwin, 12) == 16'h86dd;  // parse_host's family
     pf_h_key = reroute_pkg::key_of(pf_hwin, pf_h_v6, pf_h_v6 ? 62 : 42, 1'b0);
@@ -302,14 +313,13 @@ module reroute_top
     // d_ctrl (= cx_full_q) empties K; otherwise K takes r's beat when valid
     pf_c0 = d_ctrl ? '0 : k_wr && !cx_len_q[6] ? r_data_i : cx_q[0];
     pf_c1 = d_ctrl ? '0 : k_wr && cx_len_q[6] ? r_data_i : cx_q[1];
-    pf_cx_len = d_ctrl ? 16'd0 :
-                !r_valid_i ? cx_len_q :
-                (32'(cx_len_q) + 32'(r_n) > 32'hffff) ? 16'hffff : cx_len_q + 16'(r_n);
     pf_cx_full = !d_ctrl && r_valid_i && r_last_i;
     pf_cwin = {pf_c1, pf_c0};
-    pf_cm = reorder_pkg::parse_cw(pf_cwin,
-                                  pf_cx_len <= 16'(nt_pkg::RerouteCtrlBytes) ? int'(pf_cx_len) : -1, 1'b0);
-    pf_c_key = reroute_pkg::key_of(pf_cwin, pf_cm.v6, 32'(pf_cm.cw_off) - 32'd12, 1'b1);
+    // The key as parse_cw places it: the D stage uses it only for a control packet (c_is_ctrl needs
+    // cm.cw_off != 0), whose BTH is at cw_off - 12 = 42 (IPv4) or 62 (IPv6), parse_cw's family by the
+    // EtherType alone; so neither the control length nor the rest of the parse is on this path
+    pf_c_v6 = reorder_pkg::wb16(pf_cwin, 12) == 16'h86dd;
+    pf_c_key = reroute_pkg::key_of(pf_cwin, pf_c_v6, pf_c_v6 ? 62 : 42, 1'b1);
     pf_c_hash = reorder_pkg::flow_hash(pf_c_key);
     fl_raddr = (pf_cx_full ? pf_c_hash[reroute_pkg::FlowW-1:0] : pf_h_hash[reroute_pkg::FlowW-1:0]) &
                cfg_flows_mask_i[reroute_pkg::FlowW-1:0];
@@ -327,8 +337,16 @@ module reroute_top
   end
 
   // ---- A, K, O ----
-  logic [15:0] out_len;
-  assign out_len = rx_len_q + 16'd4;
+  // the fabric frame is rx_len_q + 4 bytes: its last beat (len - 1) / 64 and that beat's bytes
+  // ((len - 1) mod 64) + 1, from one sum (len - 1 = rx_len_q + 3 < 2^16)
+  logic [15:0] out_m1, ob_csum_d;
+  logic [reroute_pkg::BeatW-1:0] ob_lastb_d;
+  logic [6:0]  ob_lastn_d;
+  assign out_m1 = rx_len_q + 16'd3;
+  assign ob_lastb_d = reroute_pkg::BeatW'(out_m1 >> 6);
+  assign ob_lastn_d = {1'b0, out_m1[5:0]} + 7'd1;
+  // the seed format's IPv4 checksum for the length grown by the CW header
+  assign ob_csum_d = reorder_pkg::csum_len_adjust(hm.csum, hm.ip_len, 1'b1);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -366,8 +384,8 @@ module reroute_top
           ob_bank_q <= wsel_q;
           wsel_q <= !wsel_q;
           ob_idx_q <= '0;
-          ob_lastb_q <= reroute_pkg::BeatW'((out_len - 16'd1) >> 6);
-          ob_lastn_q <= 7'(out_len - (((out_len - 16'd1) >> 6) << 6));
+          ob_lastb_q <= ob_lastb_d;
+          ob_lastn_q <= ob_lastn_d;
           ob_v6_q <= hm.v6;
           ob_path_q <= o_path;
           if (cfg_p4_format_i) begin
@@ -380,8 +398,7 @@ module reroute_top
           end else begin
             ob_b8_q <= (hm.b8 & 8'h80) | {1'b0, o_op, o_epoch, o_rr, take};
             ob_ip_len_q <= hm.ip_len + 16'd4;
-            ob_csum_q <= ~reorder_pkg::ones_add(~hm.csum,
-                             reorder_pkg::ones_add(reorder_pkg::ones_add(16'd0, ~hm.ip_len), hm.ip_len + 16'd4));
+            ob_csum_q <= ob_csum_d;
             ob_udp_len_q <= hm.udp_len + 16'd4;
           end
           ob_tx_q <= now;
@@ -402,7 +419,7 @@ module reroute_top
       end
       // A
       if (s_valid_i && !rx_full_q) begin
-        if (rx_len_q + 16'(s_n) > 16'(nt_pkg::RerouteMaxBytes)) begin
+        if (a_over) begin
           rx_long_q <= 1'b1;
         end else begin
           rx_len_q <= rx_len_q + 16'(s_n);
@@ -444,33 +461,47 @@ module reroute_top
   end
 
   // ---- O: beat ob_idx of the fabric frame ----
-  logic [15:0] cw, bth;
+  // Byte p = 64 ob_idx + j of the fabric frame. Every inserted or patched byte (the CW header at cw..cw+3,
+  // cw = 54 or 74, and the fields before it) lies in beats 0 and 1, so each byte is chosen for the four
+  // cases (beat 0 or 1, IPv4 or IPv6) from positions known at elaboration, and in beats 2 on it is the
+  // shifted payload: a 3-way choice by the beat and the family, not a 16-bit position compare per byte.
+  logic [3:0][7:0] ob_cand;
+  logic [7:0]  ob_rest;
+  logic        ob_lastbeat, ob_b0, ob_b1;
   always_comb begin
-    logic [15:0] p;
+    int unsigned p, bth, cw;
+    logic v6c;
     cur = ob_idx_q < reroute_pkg::BeatW'(reroute_pkg::InBeats) ? ob_rd_q : '0;
     prev = ob_idx_q != '0 ? ob_prev_q : '0;
-    bth = ob_v6_q ? 16'd62 : 16'd42;
-    cw = bth + 16'd12;
+    ob_b0 = ob_idx_q == '0;
+    ob_b1 = ob_idx_q == reroute_pkg::BeatW'(1);
+    ob_lastbeat = ob_idx_q == ob_lastb_q;
     beat = '0;
     for (int unsigned j = 0; j < nt_pkg::StreamBytes; j++) begin
-      p = 16'({ob_idx_q, 6'd0}) + 16'(j);
-      if (p < cw) beat[8*j+:8] = cur[8*j+:8];
-      else if (p == cw) beat[8*j+:8] = ob_tx_q[15:8];
-      else if (p == cw + 16'd1) beat[8*j+:8] = ob_tx_q[7:0];
-      else if (p == cw + 16'd2) beat[8*j+:8] = ob_tail_tx_q[15:8];
-      else if (p == cw + 16'd3) beat[8*j+:8] = ob_tail_tx_q[7:0];
-      else if (j >= 4) beat[8*j+:8] = cur[8*(j-4)+:8];
-      else beat[8*j+:8] = prev[8*(j+60)+:8];
-      // Patched fields (all before the CW header)
-      if (p == (ob_v6_q ? 16'd18 : 16'd16)) beat[8*j+:8] = ob_ip_len_q[15:8];
-      if (p == (ob_v6_q ? 16'd19 : 16'd17)) beat[8*j+:8] = ob_ip_len_q[7:0];
-      if (!ob_v6_q && p == 16'd24) beat[8*j+:8] = ob_csum_q[15:8];
-      if (!ob_v6_q && p == 16'd25) beat[8*j+:8] = ob_csum_q[7:0];
-      if (p == bth - 16'd4) beat[8*j+:8] = ob_udp_len_q[15:8];
-      if (p == bth - 16'd3) beat[8*j+:8] = ob_udp_len_q[7:0];
-      if (p == bth + 16'd4) beat[8*j+:8] = ob_path_q;
-      if (p == bth + 16'd8) beat[8*j+:8] = ob_b8_q;
-      if (ob_idx_q == ob_lastb_q && j >= 32'(ob_lastn_q)) beat[8*j+:8] = 8'd0;
+      ob_rest = j >= 4 ? cur[8*(j-4)+:8] : prev[8*(j+60)+:8];
+      for (int unsigned c = 0; c < 4; c++) begin
+        p = (c >> 1) * nt_pkg::StreamBytes + j;
+        v6c = (c & 1) != 0;
+        bth = v6c ? 62 : 42;
+        cw = bth + 12;
+        if (p < cw) ob_cand[c] = cur[8*j+:8];
+        else if (p == cw) ob_cand[c] = ob_tx_q[15:8];
+        else if (p == cw + 1) ob_cand[c] = ob_tx_q[7:0];
+        else if (p == cw + 2) ob_cand[c] = ob_tail_tx_q[15:8];
+        else if (p == cw + 3) ob_cand[c] = ob_tail_tx_q[7:0];
+        else ob_cand[c] = ob_rest;
+        // Patched fields (all before the CW header)
+        if (p == (v6c ? 18 : 16)) ob_cand[c] = ob_ip_len_q[15:8];
+        if (p == (v6c ? 19 : 17)) ob_cand[c] = ob_ip_len_q[7:0];
+        if (!v6c && p == 24) ob_cand[c] = ob_csum_q[15:8];
+        if (!v6c && p == 25) ob_cand[c] = ob_csum_q[7:0];
+        if (p == bth - 4) ob_cand[c] = ob_udp_len_q[15:8];
+        if (p == bth - 3) ob_cand[c] = ob_udp_len_q[7:0];
+        if (p == bth + 4) ob_cand[c] = ob_path_q;
+        if (p == bth + 8) ob_cand[c] = ob_b8_q;
+      end
+      beat[8*j+:8] = ob_b0 ? ob_cand[{1'b0, ob_v6_q}] : ob_b1 ? ob_cand[{1'b1, ob_v6_q}] : ob_rest;
+      if (ob_lastbeat && j >= 32'(ob_lastn_q)) beat[8*j+:8] = 8'd0;
     end
   end
 
@@ -483,9 +514,12 @@ module reroute_top
   assign m_valid_o = ob_valid_q;
 `endif
   assign m_data_o = ob_valid_q ? beat : '0;
-  assign m_keep_o = !ob_valid_q ? '0 :
-                    ob_idx_q != ob_lastb_q ? '1 :
-                    (ob_lastn_q == 7'd64 ? '1 : (64'd1 << ob_lastn_q) - 64'd1);
+  // the last beat's keep: byte j present when j < ob_lastn_q (1..64), a compare with a constant per byte
+  always_comb begin
+    for (int unsigned j = 0; j < nt_pkg::StreamBytes; j++) begin
+      m_keep_o[j] = ob_valid_q && (!ob_lastbeat || 7'(j) < ob_lastn_q);
+    end
+  end
   assign m_last_o = ob_valid_q && ob_idx_q == ob_lastb_q;
   assign m_path_o = ob_valid_q ? ob_path_q : 8'd0;
   assign idle_o = !rx_full_q && rx_len_q == 16'd0 && !cx_full_q && cx_len_q == 16'd0 && !ob_valid_q;
@@ -493,7 +527,7 @@ module reroute_top
   // The parse result's fields a control decision does not need, and the high hash / mask bits beyond the
   // table's index.
   logic unused;
-  assign unused = ^{cfg_flows_mask_i[15:reroute_pkg::FlowW], c_hash[15:reroute_pkg::FlowW], cm, pf_cm};
+  assign unused = ^{cfg_flows_mask_i[15:reroute_pkg::FlowW], c_hash[15:reroute_pkg::FlowW], cm};
 
   assign cnt_in_o = cnt_q[CIn];
   assign cnt_out_o = cnt_q[COut];

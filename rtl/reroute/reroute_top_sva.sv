@@ -14,7 +14,11 @@ module reroute_top_sva (
   input logic                            ob_valid_q,
   input logic                            a_wr,
   input logic                            wsel_q,
-  input logic                            ob_bank_q
+  input logic                            ob_bank_q,
+  input logic                            s_valid_i,
+  input logic [nt_pkg::StreamBytes-1:0]  s_keep_i,
+  input logic [15:0]                     rx_len_q,
+  input logic                            a_over
 );
 `include "nt_assert.svh"
   `NT_ASSERT_KNOWN(outputs_known, {r_ready_o, idle_o})
@@ -23,13 +27,17 @@ module reroute_top_sva (
   `NT_ASSERT_NO_OVERFLOW(cx_overflow, r_ready_o, cx_full_q)
   // the frame-bank RAM's read needs no bypass: A never writes the bank O is sending
   `NT_ASSERT(bank_apart, ob_valid_q |-> !(a_wr && wsel_q == ob_bank_q))
+  // A's length check by keep bit (reroute_top a_over) is the byte sum's: rx_len_q never exceeds the limit,
+  // and for a valid beat a_over is rx_len_q + popcount(keep) > RerouteMaxBytes
+  `NT_ASSERT(rx_len_bound, 32'(rx_len_q) <= nt_pkg::RerouteMaxBytes)
+  `NT_ASSERT(a_over_sum, s_valid_i |-> a_over == (32'(rx_len_q) + 32'($countones(s_keep_i)) > nt_pkg::RerouteMaxBytes))
   // idle means nothing buffered and nothing offered
   `NT_ASSERT(idle_quiet, idle_o |-> !m_valid_o && !ob_valid_q)
 endmodule
 
 bind reroute_top reroute_top_sva u_sva (
   .clk_i, .rst_ni, .r_ready_o, .s_ready_o, .m_valid_o, .idle_o, .rx_full_q, .cx_full_q, .ob_valid_q,
-  .a_wr, .wsel_q, .ob_bank_q);
+  .a_wr, .wsel_q, .ob_bank_q, .s_valid_i, .s_keep_i, .rx_len_q, .a_over);
 // the control stream from the destination ToR (the second input)
 bind reroute_top nt_stream_checker #(.KeepBits(nt_pkg::StreamBytes)) u_sva_r (
   .clk_i, .rst_ni, .valid_i(r_valid_i), .ready_i(r_ready_o), .data_i(r_data_i), .keep_i(r_keep_i),
