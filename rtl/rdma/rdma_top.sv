@@ -35,11 +35,12 @@ module rdma_top
 
   rdma_pkg::state_e     state_q;
   rdma_pkg::responder_t resp_q;
-  // QP contexts and MRs as packed arrays (rdma_check's ports; Yosys 0.55 rejects unpacked array ports).
-  rdma_pkg::qp_state_t [nt_pkg::RdmaQps-1:0] qps_q;
+  // QP contexts and MRs as 2-D packed vectors of entry words (rdma_check's ports; Yosys 0.55 rejects unpacked
+  // array ports and reads a packed array of a packed struct as one element), each read whole into a struct.
+  logic [nt_pkg::RdmaQps-1:0][rdma_pkg::QpStateBits-1:0] qps_q;
   localparam int unsigned MrIdxBits = $clog2(nt_pkg::RdmaMrs);  // the MR slot of a programming-port write
   localparam int unsigned QpIdxBits = $clog2(nt_pkg::RdmaQps);  // the QP slot of a programming-port write
-  rdma_pkg::mr_t       [nt_pkg::RdmaMrs-1:0] mrs_q;
+  logic [nt_pkg::RdmaMrs-1:0][rdma_pkg::MrBits-1:0]      mrs_q;
   // Receive ring. rx_wr_q / rx_rd_q count frames received / released (8-bit, wrapping); a frame's slot is
   // its count mod RdmaRxFrames. Per slot: the beats, the frame length, the ICRC register and the received
   // ICRC, both final at the last beat.
@@ -233,7 +234,7 @@ module rdma_top
   logic [15:0] pq_head;
   logic [15:0] pf_slot, pf_room, pf_left, pf_tail, pf_k;
   logic [nt_pkg::RdmaQps-1:0] wqe_ready;
-  rdma_pkg::wqe_t      [nt_pkg::RdmaQps-1:0] wqe_head;
+  logic [nt_pkg::RdmaQps-1:0][rdma_pkg::WqeBits-1:0] wqe_head;  // wqe_t words
   logic [15:0] rq_head_i;
   rdma_pkg::qp_queues_t  pqq_i;
   // A QP context's fields these loops read: the context is read whole (Yosys 0.55 reads qps_q[i].field
