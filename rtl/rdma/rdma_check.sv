@@ -6,12 +6,13 @@ module rdma_check
   input  logic [31:0] crc_i,
   input  logic [31:0] icrc_rx_i,
   input  rdma_pkg::responder_t resp_i,
-  // Packed arrays (Yosys 0.55 rejects unpacked array ports: docs/synthesis.md).
-  input  rdma_pkg::qp_state_t [nt_pkg::RdmaQps-1:0] qps_i,
-  input  rdma_pkg::mr_t       [nt_pkg::RdmaMrs-1:0] mrs_i,
+  // Entry words (qp_state_t, mr_t, wqe_t), each read whole into its struct: Yosys 0.55 rejects unpacked
+  // array ports and reads a packed array of a packed struct as one element (docs/synthesis.md).
+  input  logic [nt_pkg::RdmaQps-1:0][rdma_pkg::QpStateBits-1:0] qps_i,
+  input  logic [nt_pkg::RdmaMrs-1:0][rdma_pkg::MrBits-1:0]      mrs_i,
   // Per QP: whether the receive WQE at its RQ head is in its prefetch ring, and that WQE.
   input  logic [nt_pkg::RdmaQps-1:0] wqe_ready_i,
-  input  rdma_pkg::wqe_t      [nt_pkg::RdmaQps-1:0] wqe_i,
+  input  logic [nt_pkg::RdmaQps-1:0][rdma_pkg::WqeBits-1:0]     wqe_i,
   output rdma_pkg::job_t       job_o,
   output rdma_pkg::desc_t      desc_o,
   output rdma_pkg::qp_state_t  qp_o,
@@ -37,7 +38,7 @@ module rdma_check
 
   // 0 if the access is allowed (and *pa set), else the NAK syndrome.
   // (Each MR is read whole into mr_i, then its fields: Yosys 0.55 reads arr[i].field wrongly, docs/synthesis.md.)
-  function automatic logic [7:0] mr_check(rdma_pkg::mr_t [nt_pkg::RdmaMrs-1:0] mrs, logic [31:0] rkey,
+  function automatic logic [7:0] mr_check(logic [nt_pkg::RdmaMrs-1:0][rdma_pkg::MrBits-1:0] mrs, logic [31:0] rkey,
                                           logic [1:0] right, logic [63:0] va, logic [63:0] len,
                                           output logic [63:0] pa_o);
     int m;

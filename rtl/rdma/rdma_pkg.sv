@@ -94,6 +94,16 @@ package rdma_pkg;
     logic        a;
   } mr_t;
 
+  // The widths of the three entries held in tables, for those tables as 2-D packed vectors (an entry a word,
+  // read whole into a struct): Yosys 0.55 reads a packed array of a packed struct as ONE element
+  // (YosysHQ/yosys#2677; docs/synthesis.md "One RTL source") and rejects $bits(type), so the widths are
+  // spelled out here. A width that differs from its struct is a -Wall WIDTH warning of the lint.
+  localparam int unsigned WqeBits     = 64 + 32 + 32;                                          // wqe_t
+  localparam int unsigned MrBits      = 1 + 32 + 64 + 40 + 64 + 3;                             // mr_t
+  localparam int unsigned QpStateBits = (1 + 3 * 24 + 4 + 16 + 64 + 4) + (1 + 64 + 16 + 16 + 64 + 16 + 5) +
+                                        24 + 24 + 1 + 1 + 64 + 32 + 9 + 1 + nt_pkg::RdmaAqMaxGroups * 25 +
+                                        16 + 16 + 1 + 64 + 32 + 32 + 32 + 32;                  // qp_state_t
+
   typedef struct packed {
     logic [3:0]   drop;
     logic         v6;

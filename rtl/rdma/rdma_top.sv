@@ -35,16 +35,24 @@ module rdma_top
 
   rdma_pkg::state_e     state_q;
   rdma_pkg::responder_t resp_q;
-  // QP contexts and MRs as packed arrays (rdma_check's ports; Yosys 0.55 rejects unpacked array ports).
-  rdma_pkg::qp_state_t [nt_pkg::RdmaQps-1:0] qps_q;
+  // QP contexts and MRs as 2-D packed vectors of entry words (rdma_check's ports; Yosys 0.55 rejects unpacked
+  // array ports and reads a packed array of a packed struct as one element), each read whole into a struct.
+  logic [nt_pkg::RdmaQps-1:0][rdma_pkg::QpStateBits-1:0] qps_q;
   localparam int unsigned MrIdxBits = $clog2(nt_pkg::RdmaMrs);  // the MR slot of a programming-port write
   localparam int unsigned QpIdxBits = $clog2(nt_pkg::RdmaQps);  // the QP slot of a programming-port write
-  rdma_pkg::mr_t       [nt_pkg::RdmaMrs-1:0] mrs_q;
+  logic [nt_pkg::RdmaMrs-1:0][rdma_pkg::MrBits-1:0]      mrs_q;
   // Receive ring. rx_wr_q / rx_rd_q count frames received / released (8-bit, wrapping); a frame's slot is
   // its count mod RdmaRxFrames. Per slot: the beats, the frame length, the ICRC register and the received
   // ICRC, both final at the last beat.
   localparam int unsigned SlotBits = $clog2(nt_pkg::RdmaRxFrames);
+  // Block RAM (docs/rdma-microarchitecture.md "Block RAM"): one write port (the beat received) and one
+  // registered read port (the write-DMA beat, its address a cycle ahead: wbeat_n). The parser's two header
+  // beats are copied to hdr0_q / hdr1_q as they arrive.
   logic [nt_pkg::StreamBits-1:0] buf_q [nt_pkg::RdmaRxFrames][nt_pkg::RdmaBufBeats];
+  logic [nt_pkg::StreamBits-1:0] hdr0_q [nt_pkg::RdmaRxFrames];
+  logic [nt_pkg::StreamBits-1:0] hdr1_q [nt_pkg::RdmaRxFrames];
+  logic [nt_pkg::StreamBits-1:0] wdata_q;  // buf_q[rslot][wbeat_q], read a cycle ahead
+  logic [6:0]  wbeat_n;
   logic [15:0] slot_len_q [nt_pkg::RdmaRxFrames];
   logic [31:0] slot_crc_q [nt_pkg::RdmaRxFrames];
   logic [31:0] slot_icrc_q [nt_pkg::RdmaRxFrames];
@@ -75,7 +83,19 @@ module rdma_top
   rdma_pkg::pend_e       pq_kind_q [nt_pkg::RdmaInflight];
   logic [3:0]  pq_qp_q [nt_pkg::RdmaInflight];
   logic [63:0] pq_pa_q [nt_pkg::RdmaInflight];
-  logic [nt_pkg::StreamBits-1:0] rbuf_q [nt_pkg::RdmaInflight][nt_pkg::RdmaRspBeats];
+  // Read-response payload, block RAM (docs/rdma-microarchitecture.md "Block RAM"): two banks by beat parity
+  // (entry e's beat j at {e, j/2} of bank j%2), one write port (the read data arriving) and one registered
+  // read port each, addressed a cycle ahead from the back end's next beat (rb_*); the two beats a response
+  // beat takes its payload from are one even, one odd. An entry's first 8 bytes (an atomic's original value)
+  // are kept apart in rbuf_w0_q, read by the atomic executor.
+  localparam int unsigned RbufWords = nt_pkg::RdmaInflight * nt_pkg::RdmaRspBeats / 2;
+  localparam int unsigned RbufAddrBits = $clog2(RbufWords);
+  localparam int unsigned RbufRowBits = RbufAddrBits - $clog2(nt_pkg::RdmaInflight);  // a beat pair of an entry
+  logic [nt_pkg::StreamBits-1:0] rbuf_even_q [RbufWords];
+  logic [nt_pkg::StreamBits-1:0] rbuf_odd_q [RbufWords];
+  logic [nt_pkg::StreamBits-1:0] rb_even_q, rb_odd_q;  // the two beats read for the next response beat
+  logic        rb_swap_q, rb_lo_ok_q, rb_hi_ok_q;      // jlo odd; beats jlo, jlo+1 inside the buffer
+  logic [63:0] rbuf_w0_q [nt_pkg::RdmaInflight];
   logic [nt_pkg::RdmaInflight-1:0] done_q;
   // Read tags, in issue order: an in-flight entry's read, or a WQE prefetch (QP, WQE count).
   localparam int unsigned TagFifo = 1 << $clog2(nt_pkg::RdmaInflight + nt_pkg::RdmaPfReads);
@@ -90,7 +110,24 @@ module rdma_top
   // Receive-WQE prefetch: per QP the ring (WQE i in slot i mod RdmaWqeRing), the next WQE to read and to
   // arrive, the reads outstanding and how many of them to discard (issued before a QP or RQ rewrite).
   localparam int unsigned RingBits = $clog2(nt_pkg::RdmaWqeRing);
-  rdma_pkg::wqe_t        ring_q [nt_pkg::RdmaQps][nt_pkg::RdmaWqeRing];
+  // The ring in RingBanks banks by slot (slot s of QP i at {i, s / RingBanks} of bank s % RingBanks), one write
+  // port each (a prefetch beat's up to RingBanks consecutive WQEs go to distinct banks) and one registered read
+  // port each; Check reads the WQE at each QP's RQ head from wqe_head_q, kept equal to the ring's slot at the
+  // head: written with a WQE arriving for the head's slot, and refilled from the ring (rf_*) after Check moves
+  // the head (docs/rdma-microarchitecture.md "Block RAM").
+  localparam int unsigned RingBanks = nt_pkg::StreamBits / (8 * nt_pkg::RdmaWqeBytes);  // WQEs per beat
+  localparam int unsigned BankBits  = $clog2(RingBanks);
+  localparam int unsigned RowBits   = RingBits - BankBits;
+  localparam int unsigned BankWords = nt_pkg::RdmaQps * nt_pkg::RdmaWqeRing / RingBanks;
+  logic [nt_pkg::RdmaQps-1:0][rdma_pkg::WqeBits-1:0] wqe_head_q;
+  logic [RingBanks-1:0][rdma_pkg::WqeBits-1:0] ring_rd_q;  // each bank's registered read
+  logic [RingBanks-1:0]                        ring_we;
+  logic [RingBanks-1:0][QpIdxBits+RowBits-1:0] ring_waddr;
+  logic [RingBanks-1:0][rdma_pkg::WqeBits-1:0] ring_wdata;
+  logic [QpIdxBits+RowBits-1:0]                ring_raddr;
+  logic        rf_valid_q;  // a refill: wqe_head_q[rf_qp_q] takes bank rf_bank_q's read this cycle
+  logic [QpIdxBits-1:0] rf_qp_q;
+  logic [BankBits-1:0]  rf_bank_q;
   logic [15:0] pf_iss_q [nt_pkg::RdmaQps];
   logic [15:0] pf_fill_q [nt_pkg::RdmaQps];
   logic [7:0]  pf_out_q [nt_pkg::RdmaQps];
@@ -129,7 +166,7 @@ module rdma_top
 
   // ---- Parse (from the first two buffered beats) ----
   rdma_parser u_parser (
-    .hdr_i       ({buf_q[rslot][1], buf_q[rslot][0]}),
+    .hdr_i       ({hdr1_q[rslot], hdr0_q[rslot]}),
     .frame_len_i (slot_len_q[rslot]),
     .resp_i      (resp_q),
     .req_o       (parsed)
@@ -153,17 +190,36 @@ module rdma_top
   logic [2*nt_pkg::StreamBits-1:0] pwin;
   int unsigned            base, pos, data_end, widx;
 
-  function automatic logic [nt_pkg::StreamBits-1:0] rbeat(int j);
-    if (j < 0 || j >= nt_pkg::RdmaRspBeats) rbeat = '0;
-    else rbeat = rbuf_q[head][j];
-  endfunction
+  // The payload beats jlo and jlo + 1 of the head entry for response beat k: read a cycle ahead, for the
+  // back end's next k (k_q + 1 after a beat taken; in BkIdle k_q = 0 with the head that BkSend will send, so
+  // the first beat's pair is read there); a beat outside the buffer reads as zero, as before.
+  logic [7:0]  rb_k;
+  int          rb_jlo;
+  logic [RbufRowBits-1:0] rb_erow, rb_orow;  // beat / 2 of the even and of the odd beat
+  logic [RbufAddrBits-1:0] rb_eaddr, rb_oaddr;
+  always_comb begin
+    rb_k     = (back_q == rdma_pkg::BkSend && m_ready_i) ? 8'(k_q) + 8'd1 : 8'(k_q);
+    rb_jlo   = (int'(nt_pkg::StreamBytes) * int'(rb_k) - int'(rsp_hdr_len)) >>> 6;
+    rb_erow  = RbufRowBits'((rb_jlo[0] ? rb_jlo + 1 : rb_jlo) >>> 1);
+    rb_orow  = RbufRowBits'((rb_jlo[0] ? rb_jlo : rb_jlo + 1) >>> 1);
+    rb_eaddr = {head, rb_erow};
+    rb_oaddr = {head, rb_orow};
+  end
+  always_ff @(posedge clk_i) begin
+    rb_even_q  <= rbuf_even_q[rb_eaddr];
+    rb_odd_q   <= rbuf_odd_q[rb_oaddr];
+    rb_swap_q  <= rb_jlo[0];
+    rb_lo_ok_q <= rb_jlo >= 0 && rb_jlo < nt_pkg::RdmaRspBeats;
+    rb_hi_ok_q <= rb_jlo + 1 >= 0 && rb_jlo + 1 < nt_pkg::RdmaRspBeats;
+  end
 
   always_comb begin
     base     = nt_pkg::StreamBytes * int'(k_q);
     data_end = int'(rsp_len) - 4;
     p0       = int'(base) - int'(rsp_hdr_len);
     jlo      = p0 >>> 6;
-    pwin     = {rbeat(jlo + 1), rbeat(jlo)};
+    pwin     = {rb_hi_ok_q ? (rb_swap_q ? rb_even_q : rb_odd_q) : '0,
+                rb_lo_ok_q ? (rb_swap_q ? rb_odd_q : rb_even_q) : '0};
     rsp_data = '0;
     pos      = 0;
     widx     = 0;
@@ -233,7 +289,7 @@ module rdma_top
   logic [15:0] pq_head;
   logic [15:0] pf_slot, pf_room, pf_left, pf_tail, pf_k;
   logic [nt_pkg::RdmaQps-1:0] wqe_ready;
-  rdma_pkg::wqe_t      [nt_pkg::RdmaQps-1:0] wqe_head;
+  logic [nt_pkg::RdmaQps-1:0][rdma_pkg::WqeBits-1:0] wqe_head;  // wqe_t words
   logic [15:0] rq_head_i;
   rdma_pkg::qp_queues_t  pqq_i;
   // A QP context's fields these loops read: the context is read whole (Yosys 0.55 reads qps_q[i].field
@@ -261,7 +317,7 @@ module rdma_top
       pqq_i        = qp_queues(QpIdxBits'(i));
       rq_head_i    = qp_rq_head(QpIdxBits'(i));
       wqe_ready[i] = pf_fill_q[i] != rq_head_i;  // the WQE at the RQ head, for Check
-      wqe_head[i]  = ring_q[i][rq_head_i[RingBits-1:0]];
+      wqe_head[i]  = wqe_head_q[i];
       if (pqq_i.valid && pqq_i.rq_entries != 0 && pf_iss_q[i] < pqq_i.rq_posted &&
           16'(pf_iss_q[i] - rq_head_i) < 16'(nt_pkg::RdmaWqeRing)) begin
         pf_any = 1'b1;
@@ -282,6 +338,10 @@ module rdma_top
   end
 
   // ---- DMA request of the current state ----
+  // The write-DMA beat of the next cycle (wbeat_q's next value where it matters): the payload's first beat
+  // from Check, the next beat once one is taken in WrDma.
+  assign wbeat_n = (state_q == rdma_pkg::StCheck) ? 7'(int'(req_q.hdr_len) / nt_pkg::StreamBytes)
+                 : (state_q == rdma_pkg::StWrDma && fire) ? wbeat_q + 7'd1 : wbeat_q;
   rdma_pkg::qp_state_t jq;
   assign jq = qps_q[job_q.qp];
   int unsigned wb_base, wlo, whi;
@@ -322,7 +382,7 @@ module rdma_top
         nx_req_len   = 16'(whi - wlo);
         woff         = 64'(wlo) - 64'(req_q.hdr_len);
         nx_req_addr  = job_q.pa + woff;
-        nx_req_data  = buf_q[rslot][wbeat_q];
+        nx_req_data  = wdata_q;
       end
       rdma_pkg::StRdIssue: begin  // each segment needs an in-flight entry for its data
         nx_req_valid = n_inflight != 8'(nt_pkg::RdmaInflight);
@@ -507,7 +567,7 @@ module rdma_top
       end
     end
     ex_s     = pq_q[ex_sel];
-    at_old   = ex_s.fwd ? last_new_q : rbuf_q[ex_sel][0][63:0];
+    at_old   = ex_s.fwd ? last_new_q : rbuf_w0_q[ex_sel];
     at_write = ex_s.opcode == 8'h14 || at_old == ex_s.compare;
     at_new   = (ex_s.opcode == 8'h14) ? at_old + ex_s.swap : ex_s.swap;
     ex_upd   = ex_s;
@@ -1019,13 +1079,20 @@ module rdma_top
       rec_val_q[xe.qp][rec_wr_q[xe.qp]] <= xe.desc.atomic_value;
     end
     if (rx_fire && int'(rx_nb_q) < nt_pkg::RdmaBufBeats) buf_q[wslot][rx_nb_q[6:0]] <= s_data_i;
+    if (rx_fire && rx_nb_q == 8'd0) hdr0_q[wslot] <= s_data_i;
+    if (rx_fire && rx_nb_q == 8'd1) hdr1_q[wslot] <= s_data_i;
+    // The write-DMA beat of the next cycle (the slot does not change from Check through WrDma; no beat of the
+    // slot being read is written: the receive side writes only a free slot).
+    wdata_q <= buf_q[rslot][wbeat_n];
     if (rx_fire && s_last_i) begin
       slot_len_q[wslot]  <= rx_len_q + 16'($countones(s_keep_i));
       slot_crc_q[wslot]  <= crc_now;
       slot_icrc_q[wslot] <= icrc_now;
     end
     if (dma_rsp_valid_i && rt_wr_q != rt_rd_q && !rt_head.pf && int'(fill_beat_q) < nt_pkg::RdmaRspBeats) begin
-      rbuf_q[fill_idx][fill_beat_q[5:0]] <= dma_rsp_data_i;
+      if (fill_beat_q[0]) rbuf_odd_q[{fill_idx, fill_beat_q[5:1]}] <= dma_rsp_data_i;
+      else rbuf_even_q[{fill_idx, fill_beat_q[5:1]}] <= dma_rsp_data_i;
+      if (fill_beat_q == '0) rbuf_w0_q[fill_idx] <= dma_rsp_data_i[63:0];
     end
   end
 
@@ -1155,15 +1222,65 @@ module rdma_top
       end
     end
   end
-  // The ring (no reset: only read between rq_head and pf_fill).
+  // The ring (no reset: only read between rq_head and pf_fill). A prefetch beat's WQE j goes to slot
+  // pf_fill + j; bank b takes the WQE j with (pf_fill + j) % RingBanks == b, if j < k.
+  logic [RingBits-1:0] ring_s0, ring_sb, rf_slot;
+  logic                ring_fill;
+  assign ring_fill = pf_fill_now && pf_skip_q[pf_fqp] == 0;
+  assign ring_s0   = pf_fill_q[pf_fqp][RingBits-1:0];
+  // The refill's read: after Check writes a QP, the ring slot of its new RQ head.
+  assign rf_slot    = RingBits'(chk_qp.rq_head);
+  assign ring_raddr = {chk_job.qp[QpIdxBits-1:0], rf_slot[RingBits-1:BankBits]};
+  logic [BankBits-1:0] ring_j;
+  always_comb begin
+    ring_sb = '0;
+    ring_j  = '0;
+    for (int b = 0; b < RingBanks; b++) begin
+      ring_j        = BankBits'(b) - ring_s0[BankBits-1:0];  // the WQE of the beat bank b takes
+      ring_sb       = ring_s0 + RingBits'(ring_j);            // its slot
+      ring_we[b]    = ring_fill && 3'(ring_j) < rt_head.k;
+      ring_waddr[b] = {pf_fqp[QpIdxBits-1:0], RowBits'(ring_sb >> BankBits)};
+      ring_wdata[b] = {dma_rsp_data_i[128*int'(ring_j)+:64],      // addr
+                       dma_rsp_data_i[128*int'(ring_j)+64+:32],   // len
+                       dma_rsp_data_i[128*int'(ring_j)+96+:32]};  // wr_id
+    end
+  end
+  for (genvar b = 0; b < RingBanks; b++) begin : g_ring
+    logic [rdma_pkg::WqeBits-1:0] mem_q [BankWords];
+    always_ff @(posedge clk_i) begin
+      if (ring_we[b]) mem_q[ring_waddr[b]] <= ring_wdata[b];
+      ring_rd_q[b] <= mem_q[ring_raddr];
+    end
+  end
+  // The head WQE registers: the refill first, then a WQE written now into the slot of its QP's RQ head
+  // after this cycle (which a refill read in the same cycle would miss: that refill is dropped).
+  logic [RingBits-1:0] fill_head;  // the slot of the filled QP's RQ head after this cycle
+  logic        rf_hit;
+  assign fill_head = RingBits'(rq_head_next(pf_fqp[QpIdxBits-1:0]));
+  always_comb begin
+    rf_hit = 1'b0;
+    for (int b = 0; b < RingBanks; b++) begin
+      if (ring_we[b] && ring_waddr[b] == ring_raddr && BankBits'(b) == rf_slot[BankBits-1:0]) rf_hit = 1'b1;
+    end
+  end
   always_ff @(posedge clk_i) begin
-    if (pf_fill_now && pf_skip_q[pf_fqp] == 0) begin
-      for (int j = 0; j < 4; j++) begin
-        if (3'(j) < rt_head.k) begin
-          ring_q[pf_fqp][RingBits'(pf_fill_q[pf_fqp] + 16'(j))] <=
-              {dma_rsp_data_i[128*j+:64], dma_rsp_data_i[128*j+64+:32], dma_rsp_data_i[128*j+96+:32]};  // addr, len, wr_id
-        end
+    if (rf_valid_q) wqe_head_q[rf_qp_q] <= ring_rd_q[rf_bank_q];
+    for (int b = 0; b < RingBanks; b++) begin
+      if (ring_we[b] && ring_waddr[b][RowBits-1:0] == fill_head[RingBits-1:BankBits] &&
+          BankBits'(b) == fill_head[BankBits-1:0]) begin
+        wqe_head_q[pf_fqp[QpIdxBits-1:0]] <= ring_wdata[b];
       end
+    end
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      rf_valid_q <= 1'b0;
+      rf_qp_q    <= '0;
+      rf_bank_q  <= '0;
+    end else begin
+      rf_valid_q <= chk_wr && !rf_hit;
+      rf_qp_q    <= chk_job.qp[QpIdxBits-1:0];
+      rf_bank_q  <= rf_slot[BankBits-1:0];
     end
   end
 
