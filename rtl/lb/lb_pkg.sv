@@ -31,6 +31,11 @@ package lb_pkg;
     logic [15:0] prio;
     logic [31:0] epoch;
   } epoch_hit_t;
+  // epoch_hit_t's width: arrays of group results are declared as words of it
+  // (logic [EpochGroups-1:0][EpochHitBits-1:0]), since Yosys 0.55 reads a packed array of a packed struct as
+  // one element (YosysHQ/yosys#2677; docs/synthesis.md "One RTL source"). A wrong value is a Verilator -Wall
+  // WIDTH warning where an element is read into an epoch_hit_t.
+  localparam int unsigned EpochHitBits = 1 + 1 + 16 + 32;
 
   typedef struct packed {
     logic        valid;

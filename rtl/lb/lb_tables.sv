@@ -26,7 +26,8 @@ module lb_tables
   output logic                    flt_drop_o,
   // Epoch TCAM, first stage: best entry of each group.
   input  logic [63:0]             ep_tick_i,
-  output lb_pkg::epoch_hit_t [lb_pkg::EpochGroups-1:0] ep_group_o,
+  // One lb_pkg::epoch_hit_t per group, as words (Yosys 0.55 reads a packed array of structs as one element).
+  output logic [lb_pkg::EpochGroups-1:0][lb_pkg::EpochHitBits-1:0] ep_group_o,
   // Calendar epoch map.
   input  logic [31:0]             map_epoch_i,
   output logic                    map_hit_o,

@@ -145,7 +145,7 @@ module lb_top
   // ---- Table lookups ----
   logic          flt_hit, flt_drop, map_hit;
   logic [1:0]    map_row;
-  lb_pkg::epoch_hit_t [lb_pkg::EpochGroups-1:0] ep_group;
+  logic [lb_pkg::EpochGroups-1:0][lb_pkg::EpochHitBits-1:0] ep_group;  // lb_pkg::epoch_hit_t words
   lb_pkg::cal_entry_t    cal_entry;
   lb_pkg::member_entry_t mem_entry;
   logic [nt_pkg::CfgIndexBits-1:0] cal_addr;
@@ -155,7 +155,7 @@ module lb_top
   // register), S5 the member entry (likewise), S6 the rewrite and its checksum pairs, S7 the rewrite.
   cstage_t       s2_q, s3_q, s4_q, s5_q;
   logic          lookup;
-  lb_pkg::epoch_hit_t [lb_pkg::EpochGroups-1:0] s2_group_q;
+  logic [lb_pkg::EpochGroups-1:0][lb_pkg::EpochHitBits-1:0] s2_group_q;  // lb_pkg::epoch_hit_t words
   lb_pkg::epoch_hit_t    ep_best;
   logic          s3_row_hit_q, s4_row_hit_q;
   logic [1:0]    s3_row_q;
