@@ -26,8 +26,11 @@ module lb_tables
   output logic                    flt_drop_o,
   // Epoch TCAM, first stage: best entry of each group.
   input  logic [63:0]             ep_tick_i,
-  // One lb_pkg::epoch_hit_t per group, as words (Yosys 0.55 reads a packed array of structs as one element).
-  output logic [lb_pkg::EpochGroups-1:0][lb_pkg::EpochHitBits-1:0] ep_group_o,
+  // (One vector per field: Yosys 0.55 reads a packed array of structs as one element; lb_pkg.)
+  output logic [lb_pkg::EpochGroups-1:0]        ep_hit_o,
+  output logic [lb_pkg::EpochGroups-1:0]        ep_drop_o,
+  output logic [lb_pkg::EpochGroups-1:0][nt_pkg::LbEpochPrioBits-1:0] ep_prio_o,
+  output logic [lb_pkg::EpochGroups-1:0][31:0]  ep_epoch_o,
   // Calendar epoch map, looked up for every group's epoch at once while map_lookup_i (lb_top keeps the
   // winner's row: the map's compares then run beside the second TCAM stage, not after it).
   input  logic                    map_lookup_i,
@@ -155,8 +158,6 @@ module lb_tables
   // the write path (cfg port -> ep_beat_q). The same answer as a walk in index order keeping the first of the
   // lowest priority (model/lb/lb_tables.cc EpochGroups). A simulator runs the compares once per table write
   // instead of all 960 on every lookup (docs/PERF.md "LB lockstep speed").
-  // The best of each group is built in ep_best and then stored whole: Yosys 0.55 cannot assign single
-  // members of an array element (ep_group_o[g].hit), it infers a latch (docs/synthesis.md).
   localparam int unsigned Grp = nt_pkg::LbEpochGroup;
   localparam int unsigned GrpBits = $clog2(Grp);
   localparam int unsigned PrioBits = nt_pkg::LbEpochPrioBits;
@@ -207,12 +208,13 @@ module lb_tables
     if (wr_ep) ep_beat_q[cfg_index_i[6:GrpBits]] <= ep_beat_nxt;
   end
 
-  lb_pkg::epoch_hit_t ep_best;
   logic [nt_pkg::LbEpochEntries-1:0] ep_match;
   logic [Grp-1:0]     ep_win;
   always_comb begin
-    ep_group_o = '0;
-    ep_best    = '0;
+    ep_hit_o   = '0;
+    ep_drop_o  = '0;
+    ep_prio_o  = '0;
+    ep_epoch_o = '0;
     ep_match   = '0;
     ep_win     = '0;
     if (lookup_i) begin
@@ -223,16 +225,14 @@ module lb_tables
         for (int j = 0; j < Grp; j++) begin
           ep_win[j] = ep_match[g*Grp+j] && (ep_beat_q[g][j] & ep_match[g*Grp+:Grp]) == '0;
         end
-        ep_best = '0;
         for (int j = 0; j < Grp; j++) begin
           if (ep_win[j]) begin
-            ep_best.hit   = 1'b1;
-            ep_best.drop  = ep_best.drop | ep_drop_q[g*Grp+j];
-            ep_best.prio  = ep_best.prio | ep_prio_q[g*Grp+j];
-            ep_best.epoch = ep_best.epoch | ep_epoch_q[g*Grp+j];
+            ep_hit_o[g]   = 1'b1;
+            ep_drop_o[g]  = ep_drop_o[g] | ep_drop_q[g*Grp+j];
+            ep_prio_o[g]  = ep_prio_o[g] | ep_prio_q[g*Grp+j];
+            ep_epoch_o[g] = ep_epoch_o[g] | ep_epoch_q[g*Grp+j];
           end
         end
-        ep_group_o[g] = ep_best;
       end
     end
   end

@@ -149,7 +149,10 @@ module lb_top
   logic          flt_hit, flt_drop;
   logic [lb_pkg::EpochGroups-1:0]       map_hit;  // the calendar row of each group's epoch
   logic [lb_pkg::EpochGroups-1:0][1:0]  map_row;
-  logic [lb_pkg::EpochGroups-1:0][lb_pkg::EpochHitBits-1:0] ep_group;  // lb_pkg::epoch_hit_t words
+  // The epoch TCAM's group winners: lb_tables' answer (ep_*) and S2's registers (s2_*_q), a vector per field.
+  logic [lb_pkg::EpochGroups-1:0]       ep_hit_g, ep_drop_g, s2_hit_q, s2_drop_q;
+  logic [lb_pkg::EpochGroups-1:0][15:0] ep_prio_g, s2_prio_q;
+  logic [lb_pkg::EpochGroups-1:0][31:0] ep_epoch_g, s2_epoch_q;
   lb_pkg::cal_entry_t    cal_entry;
   lb_pkg::member_entry_t mem_entry;
   logic [nt_pkg::CfgIndexBits-1:0] cal_addr;
@@ -159,11 +162,9 @@ module lb_top
   // register), S5 the member entry (likewise), S6 the rewrite and its checksum pairs, S7 the rewrite.
   cstage_t       s2_q, s3_q, s4_q, s5_q;
   logic          lookup;
-  logic [lb_pkg::EpochGroups-1:0][lb_pkg::EpochHitBits-1:0] s2_group_q;  // lb_pkg::epoch_hit_t words
   logic          ep_hit, ep_drop;  // the second TCAM stage's answer
   logic          row_hit;          // the calendar row of its epoch
   logic [1:0]    row;
-  logic [lb_pkg::EpochGroups-1:0][31:0] g_epoch;  // each group's epoch, to the epoch map
   logic          s2_lookup;
   logic          s3_ep_miss_q, s3_ep_drop_q;  // S2's epoch verdict (a clean first beat: no hit, a drop entry)
   logic          s3_row_hit_q, s4_row_hit_q;
@@ -184,9 +185,12 @@ module lb_top
     .flt_hit_o       (flt_hit),
     .flt_drop_o      (flt_drop),
     .ep_tick_i       (s1_q.p.tick),
-    .ep_group_o      (ep_group),
+    .ep_hit_o        (ep_hit_g),
+    .ep_drop_o       (ep_drop_g),
+    .ep_prio_o       (ep_prio_g),
+    .ep_epoch_o      (ep_epoch_g),
     .map_lookup_i    (s2_lookup),
-    .map_epoch_i     (g_epoch),
+    .map_epoch_i     (s2_epoch_q),
     .map_hit_o       (map_hit),
     .map_row_o       (map_row),
     .rd_en_i         (adv),
@@ -202,27 +206,11 @@ module lb_top
   // of the winner's fields. The epoch map is looked up for every group's epoch beside the compares, and the
   // winner's row is ORed likewise: the map's lookup of the winning epoch, without a 16-bit compare chain and
   // the map's 32-bit compares in series (issue 27: <= 12 levels; a chain of 8 compare-and-select steps was
-  // far deeper). Each group is read whole into s2_group first: Yosys 0.55 reads s2_group_q[g].hit as an
-  // undeclared wire.
+  // far deeper). The compares read the registers directly; the enable gates the answer, not their inputs.
   localparam int unsigned Groups = lb_pkg::EpochGroups;
-  lb_pkg::epoch_hit_t         s2_group;
-  logic [Groups-1:0]          g_hit, g_drop, g_win;
-  logic [Groups-1:0][15:0]    g_prio;
+  logic [Groups-1:0]          g_win;
   logic [Groups-1:0][Groups-1:0] g_le;  // g_le[a][b] (a < b): group a's priority <= group b's (a beats b)
   assign s2_lookup = first_ok(s2_q.valid, s2_q.sop, s2_q.c.reason);
-  // Two blocks: the map's lookup reads the first one's g_epoch, the second reads the map's answer. The
-  // fields are taken apart ungated (wires), so that the compares start from the registers; the enable gates
-  // the answer at the end (it was two levels in front of the compares).
-  always_comb begin
-    s2_group = '0;
-    for (int a = 0; a < Groups; a++) begin
-      s2_group   = s2_group_q[a];
-      g_hit[a]   = s2_group.hit;
-      g_drop[a]  = s2_group.drop;
-      g_prio[a]  = s2_group.prio;
-      g_epoch[a] = s2_group.epoch;
-    end
-  end
   always_comb begin
     ep_hit   = 1'b0;
     ep_drop  = 1'b0;
@@ -232,18 +220,18 @@ module lb_top
     g_le     = '0;
     if (s2_lookup) begin
       for (int a = 0; a < Groups; a++) begin
-        for (int b = 0; b < Groups; b++) if (b > a) g_le[a][b] = g_prio[a] <= g_prio[b];
+        for (int b = 0; b < Groups; b++) if (b > a) g_le[a][b] = s2_prio_q[a] <= s2_prio_q[b];
       end
       for (int a = 0; a < Groups; a++) begin
-        g_win[a] = g_hit[a];
+        g_win[a] = s2_hit_q[a];
         for (int b = 0; b < Groups; b++) begin
-          if (b < a && g_hit[b] && g_le[b][a]) g_win[a] = 1'b0;
-          if (b > a && g_hit[b] && !g_le[a][b]) g_win[a] = 1'b0;
+          if (b < a && s2_hit_q[b] && g_le[b][a]) g_win[a] = 1'b0;
+          if (b > a && s2_hit_q[b] && !g_le[a][b]) g_win[a] = 1'b0;
         end
       end
       for (int a = 0; a < Groups; a++) begin
         ep_hit   = ep_hit | g_win[a];
-        ep_drop  = ep_drop | (g_win[a] && g_drop[a]);
+        ep_drop  = ep_drop | (g_win[a] && s2_drop_q[a]);
         row_hit  = row_hit | (g_win[a] && map_hit[a]);
         row      = row | ({2{g_win[a]}} & map_row[a]);
       end
@@ -323,7 +311,10 @@ module lb_top
       s6_sop_q     <= 1'b0;
       s7_valid_q   <= 1'b0;
       s7_sop_q     <= 1'b0;
-      s2_group_q   <= '0;
+      s2_hit_q     <= '0;
+      s2_drop_q    <= '0;
+      s2_prio_q    <= '0;
+      s2_epoch_q   <= '0;
       s3_row_hit_q <= 1'b0;
       s3_ep_miss_q <= 1'b0;
       s3_ep_drop_q <= 1'b0;
@@ -337,7 +328,10 @@ module lb_top
     end else if (adv) begin
       s1_q         <= s1_d;
       s2_q         <= s2_d;
-      s2_group_q   <= ep_group;
+      s2_hit_q     <= ep_hit_g;
+      s2_drop_q    <= ep_drop_g;
+      s2_prio_q    <= ep_prio_g;
+      s2_epoch_q   <= ep_epoch_g;
       s3_q         <= s3_d;
       s3_row_hit_q <= row_hit;
       s3_ep_miss_q <= s2_lookup && !ep_hit;
