@@ -2,7 +2,7 @@
 """Simulation speed of every block and engine, in one run: cycles per second of `nettwin <block>` with
 --engine model, rtl and lockstep on vectors made by the project's own generators.
 
-  /usr/bin/python3 bench/lockstep_bench.py [--build build] [--repeat 3] [--lb-packets 4000]
+  /usr/bin/python3 bench/lockstep_bench.py [--build build] [--repeat 3] [--lb-packets 4000] [--only lb]
 
 Prints a Markdown table for docs/PERF.md. Each run is timed as a whole process (wall) and by its CPU time
 (user + system of the child, less sensitive to other load on a shared machine); the best of --repeat runs is
@@ -46,6 +46,8 @@ def main():
     ap.add_argument("--build", default=os.path.join(HERE, "..", "build"))
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--lb-packets", type=int, default=4000)
+    ap.add_argument("--only", action="append", choices=["lb", "rdma", "reorder"],
+                    help="measure only this block (repeatable; default every block)")
     a = ap.parse_args()
     nettwin = os.path.join(a.build, "nettwin")
     with tempfile.TemporaryDirectory() as d:
@@ -73,6 +75,8 @@ def main():
               "| lockstep Mcycles/s wall (cpu) |")
         print("|---|---|---|---|---|---|")
         for name, what, cmd in blocks:
+            if a.only and name not in a.only:
+                continue
             cells = []
             cycles = 0
             for e in ("model", "rtl", "lockstep"):

@@ -25,12 +25,10 @@ package lb_pkg;
     reason_t      tail;    // the checks after the headers' presence but "UDP length > IP payload"
   } parse_t;
 
-  typedef struct packed {
-    logic        hit;
-    logic        drop;
-    logic [15:0] prio;
-    logic [31:0] epoch;
-  } epoch_hit_t;
+  // The epoch TCAM's group winners (hit, drop, priority, epoch) travel as one packed vector per field, not as
+  // a packed array of structs: Yosys 0.55 reads a packed array of a packed struct as one element
+  // (YosysHQ/yosys#2677; docs/synthesis.md "One RTL source"), and a simulator then reads each field as a
+  // native word.
 
   typedef struct packed {
     logic        valid;

@@ -26,11 +26,17 @@ module lb_tables
   output logic                    flt_drop_o,
   // Epoch TCAM, first stage: best entry of each group.
   input  logic [63:0]             ep_tick_i,
-  output lb_pkg::epoch_hit_t [lb_pkg::EpochGroups-1:0] ep_group_o,
-  // Calendar epoch map.
-  input  logic [31:0]             map_epoch_i,
-  output logic                    map_hit_o,
-  output logic [1:0]              map_row_o,
+  // (One vector per field: Yosys 0.55 reads a packed array of structs as one element; lb_pkg.)
+  output logic [lb_pkg::EpochGroups-1:0]        ep_hit_o,
+  output logic [lb_pkg::EpochGroups-1:0]        ep_drop_o,
+  output logic [lb_pkg::EpochGroups-1:0][nt_pkg::LbEpochPrioBits-1:0] ep_prio_o,
+  output logic [lb_pkg::EpochGroups-1:0][31:0]  ep_epoch_o,
+  // Calendar epoch map, looked up for every group's epoch at once while map_lookup_i (lb_top keeps the
+  // winner's row: the map's compares then run beside the second TCAM stage, not after it).
+  input  logic                    map_lookup_i,
+  input  logic [lb_pkg::EpochGroups-1:0][31:0] map_epoch_i,
+  output logic [lb_pkg::EpochGroups-1:0]       map_hit_o,
+  output logic [lb_pkg::EpochGroups-1:0][1:0]  map_row_o,
   // Calendar and member RAM reads: registered while rd_en_i (the pipeline advances).
   input  logic                    rd_en_i,
   // Calendar RAM.
@@ -139,63 +145,110 @@ module lb_tables
     end
   end
 
-  // Epoch TCAM: per group, the lowest priority among matching entries; ties to the lower index. Each
-  // matching entry j is compared with every other entry k of its group at once: j wins if every other
-  // matching k loses to it (a higher priority value, or the same one and a higher index). At most one entry
-  // of a group wins, and the group's answer is the OR of the winner's fields. Depth: one 16-bit compare of
-  // registered priorities, two LUT levels of AND, two of OR (a priority chain of 16 compare-and-select steps
-  // is far deeper than 12 levels; issue 27). The same answer as a walk in index order keeping the first of
-  // the lowest priority (model/lb/lb_tables.cc EpochGroups).
-  // The best of each group is built in ep_best and then stored whole: Yosys 0.55 cannot assign single
-  // members of an array element (ep_group_o[g].hit), it infers a latch (docs/synthesis.md).
+  // Epoch TCAM: per group, the lowest priority among matching entries; ties to the lower index. Which entry
+  // of a group beats which is a function of the table alone, so it is kept in registers and updated when an
+  // entry is written: ep_beat_q[g][j] has bit k set when entry k of group g beats its entry j (a lower
+  // priority, or the same one and a lower index). A write of entry w (group g, position p, priority P)
+  // compares P with the 16 priorities of group g and rewrites row p and bit p of every other row of g. A
+  // pair's bit is rewritten by every write of either entry, so it always holds the order of the current
+  // priorities (a row is read only for a matching, so valid, so written entry; bit j of row j is 0 from the
+  // entry's write on). A lookup is then AND/OR only: entry j wins if it matches and no matching entry of its
+  // group beats it; the group's answer is the OR of the winner's fields (at most one wins). Depth: the
+  // ternary match, a 16-input AND, a 16-input OR, no compare (issue 27: <= 12 levels); the compares sit on
+  // the write path (cfg port -> ep_beat_q). The same answer as a walk in index order keeping the first of the
+  // lowest priority (model/lb/lb_tables.cc EpochGroups). A simulator runs the compares once per table write
+  // instead of all 960 on every lookup (docs/PERF.md "LB lockstep speed").
   localparam int unsigned Grp = nt_pkg::LbEpochGroup;
-  lb_pkg::epoch_hit_t ep_best;
+  localparam int unsigned GrpBits = $clog2(Grp);
+  localparam int unsigned PrioBits = nt_pkg::LbEpochPrioBits;
+  // No reset: a row is read only behind its entry's valid flop.
+  (* mem2reg *) logic [Grp-1:0][Grp-1:0] ep_beat_q [lb_pkg::EpochGroups];
+  logic [Grp-1:0][Grp-1:0]     ep_beat_old, ep_beat_nxt;  // the written group's rows, before and after
+  logic [Grp-1:0][PrioBits-1:0] wr_gprio;     // the written group's priorities
+  logic [Grp-1:0]              wr_lt, wr_eq;  // entry k of the written group: priority <, == the written one
+  logic [PrioBits-1:0]         wr_prio;
+  logic [GrpBits-1:0]          wr_pos;
+  logic [lb_pkg::EpochGroups-1:0] wr_grp;     // one-hot
+  assign wr_prio = cfg_data_i[145:130];
+  assign wr_pos  = cfg_index_i[GrpBits-1:0];
+  always_comb begin
+    wr_grp      = '0;
+    wr_gprio    = '0;
+    wr_lt       = '0;
+    wr_eq       = '0;
+    ep_beat_old = '0;
+    ep_beat_nxt = '0;
+    if (wr_ep) begin
+      // The written group's state, selected by an OR of one-hot terms (not a chain of multiplexers).
+      for (int g = 0; g < lb_pkg::EpochGroups; g++) begin
+        wr_grp[g] = 32'(cfg_index_i[6:GrpBits]) == g;
+        ep_beat_old = ep_beat_old | ({Grp*Grp{wr_grp[g]}} & ep_beat_q[g]);
+        for (int k = 0; k < Grp; k++) wr_gprio[k] = wr_gprio[k] | ({PrioBits{wr_grp[g]}} & ep_prio_q[g*Grp+k]);
+      end
+      for (int k = 0; k < Grp; k++) begin
+        wr_lt[k] = wr_gprio[k] < wr_prio;
+        wr_eq[k] = wr_gprio[k] == wr_prio;
+      end
+      for (int k = 0; k < Grp; k++) begin
+        for (int c = 0; c < Grp; c++) begin
+          if (32'(wr_pos) == k) begin
+            // Entry c beats the written entry: a lower priority, or the same one and a lower position.
+            ep_beat_nxt[k][c] = 32'(wr_pos) != c && (wr_lt[c] || (wr_eq[c] && c < k));
+          end else if (32'(wr_pos) == c) begin
+            // The written entry beats entry k.
+            ep_beat_nxt[k][c] = !wr_lt[k] && !(wr_eq[k] && c > k);
+          end else begin
+            ep_beat_nxt[k][c] = ep_beat_old[k][c];
+          end
+        end
+      end
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    if (wr_ep) ep_beat_q[cfg_index_i[6:GrpBits]] <= ep_beat_nxt;
+  end
+
   logic [nt_pkg::LbEpochEntries-1:0] ep_match;
   logic [Grp-1:0]     ep_win;
-  logic [Grp-1:0][Grp-1:0] ep_le;  // ep_le[j][k] (j < k): entry j's priority <= entry k's (j beats k)
   always_comb begin
-    ep_group_o = '0;
-    ep_best    = '0;
+    ep_hit_o   = '0;
+    ep_drop_o  = '0;
+    ep_prio_o  = '0;
+    ep_epoch_o = '0;
     ep_match   = '0;
     ep_win     = '0;
-    ep_le      = '0;
     if (lookup_i) begin
       for (int i = 0; i < nt_pkg::LbEpochEntries; i++) begin
         ep_match[i] = ep_valid_q[i] && ((ep_tick_i ^ ep_value_q[i]) & ep_mask_q[i]) == '0;
       end
       for (int g = 0; g < lb_pkg::EpochGroups; g++) begin
         for (int j = 0; j < Grp; j++) begin
-          for (int k = 0; k < Grp; k++) if (k > j) ep_le[j][k] = ep_prio_q[g*Grp+j] <= ep_prio_q[g*Grp+k];
+          ep_win[j] = ep_match[g*Grp+j] && (ep_beat_q[g][j] & ep_match[g*Grp+:Grp]) == '0;
         end
-        for (int j = 0; j < Grp; j++) begin
-          ep_win[j] = ep_match[g*Grp+j];
-          for (int k = 0; k < Grp; k++) begin
-            if (k < j && ep_match[g*Grp+k] && ep_le[k][j]) ep_win[j] = 1'b0;
-            if (k > j && ep_match[g*Grp+k] && !ep_le[j][k]) ep_win[j] = 1'b0;
-          end
-        end
-        ep_best = '0;
         for (int j = 0; j < Grp; j++) begin
           if (ep_win[j]) begin
-            ep_best.hit   = 1'b1;
-            ep_best.drop  = ep_best.drop | ep_drop_q[g*Grp+j];
-            ep_best.prio  = ep_best.prio | ep_prio_q[g*Grp+j];
-            ep_best.epoch = ep_best.epoch | ep_epoch_q[g*Grp+j];
+            ep_hit_o[g]   = 1'b1;
+            ep_drop_o[g]  = ep_drop_o[g] | ep_drop_q[g*Grp+j];
+            ep_prio_o[g]  = ep_prio_o[g] | ep_prio_q[g*Grp+j];
+            ep_epoch_o[g] = ep_epoch_o[g] | ep_epoch_q[g*Grp+j];
           end
         end
-        ep_group_o[g] = ep_best;
       end
     end
   end
 
-  // Calendar epoch map: lowest matching row.
+  // Calendar epoch map: lowest matching row, for each group's epoch.
   always_comb begin
-    map_hit_o = 1'b0;
+    map_hit_o = '0;
     map_row_o = '0;
-    for (int i = nt_pkg::LbCalendarEpochs - 1; i >= 0; i--) begin
-      if (map_valid_q[i] && map_epoch_q[i] == map_epoch_i) begin
-        map_hit_o = 1'b1;
-        map_row_o = 2'(i);
+    if (map_lookup_i) begin
+      for (int g = 0; g < lb_pkg::EpochGroups; g++) begin
+        for (int i = nt_pkg::LbCalendarEpochs - 1; i >= 0; i--) begin
+          if (map_valid_q[i] && map_epoch_q[i] == map_epoch_i[g]) begin
+            map_hit_o[g] = 1'b1;
+            map_row_o[g] = 2'(i);
+          end
+        end
       end
     end
   end

@@ -113,8 +113,11 @@ module lb_top
       end
       s1_d.valid = 1'b1;
       s1_d.sop   = h_beat.sop;
-      if (h_beat.sop) s1_d.p = parsed;
     end
+    // The parse of a first beat, zero for any other: the parser answers zero unless its en_i, which is
+    // exactly h_emit && sop, so no gate here (one logic level off the path from H through the parser to
+    // s1_q; issue 27: 13 -> 12 levels stitched).
+    s1_d.p = parsed;
   end
 
   // The beat delay line: one write and one read per advance (the write replaces the entry just read).
@@ -143,9 +146,13 @@ module lb_top
   end
 
   // ---- Table lookups ----
-  logic          flt_hit, flt_drop, map_hit;
-  logic [1:0]    map_row;
-  lb_pkg::epoch_hit_t [lb_pkg::EpochGroups-1:0] ep_group;
+  logic          flt_hit, flt_drop;
+  logic [lb_pkg::EpochGroups-1:0]       map_hit;  // the calendar row of each group's epoch
+  logic [lb_pkg::EpochGroups-1:0][1:0]  map_row;
+  // The epoch TCAM's group winners: lb_tables' answer (ep_*) and S2's registers (s2_*_q), a vector per field.
+  logic [lb_pkg::EpochGroups-1:0]       ep_hit_g, ep_drop_g, s2_hit_q, s2_drop_q;
+  logic [lb_pkg::EpochGroups-1:0][15:0] ep_prio_g, s2_prio_q;
+  logic [lb_pkg::EpochGroups-1:0][31:0] ep_epoch_g, s2_epoch_q;
   lb_pkg::cal_entry_t    cal_entry;
   lb_pkg::member_entry_t mem_entry;
   logic [nt_pkg::CfgIndexBits-1:0] cal_addr;
@@ -155,8 +162,11 @@ module lb_top
   // register), S5 the member entry (likewise), S6 the rewrite and its checksum pairs, S7 the rewrite.
   cstage_t       s2_q, s3_q, s4_q, s5_q;
   logic          lookup;
-  lb_pkg::epoch_hit_t [lb_pkg::EpochGroups-1:0] s2_group_q;
-  lb_pkg::epoch_hit_t    ep_best;
+  logic          ep_hit, ep_drop;  // the second TCAM stage's answer
+  logic          row_hit;          // the calendar row of its epoch
+  logic [1:0]    row;
+  logic          s2_lookup;
+  logic          s3_ep_miss_q, s3_ep_drop_q;  // S2's epoch verdict (a clean first beat: no hit, a drop entry)
   logic          s3_row_hit_q, s4_row_hit_q;
   logic [1:0]    s3_row_q;
   logic [6:0]    s5_tag_q;  // member id[15:9], checked against the member entry's tag in S5
@@ -175,8 +185,12 @@ module lb_top
     .flt_hit_o       (flt_hit),
     .flt_drop_o      (flt_drop),
     .ep_tick_i       (s1_q.p.tick),
-    .ep_group_o      (ep_group),
-    .map_epoch_i     (ep_best.epoch),
+    .ep_hit_o        (ep_hit_g),
+    .ep_drop_o       (ep_drop_g),
+    .ep_prio_o       (ep_prio_g),
+    .ep_epoch_o      (ep_epoch_g),
+    .map_lookup_i    (s2_lookup),
+    .map_epoch_i     (s2_epoch_q),
     .map_hit_o       (map_hit),
     .map_row_o       (map_row),
     .rd_en_i         (adv),
@@ -187,17 +201,39 @@ module lb_top
   );
 
   // Second TCAM stage: lowest priority wins, ties to the lower group (only for a clean first beat in S2).
-  // Each group is read whole into s2_group first: Yosys 0.55 reads s2_group_q[g].hit as an undeclared wire.
-  lb_pkg::epoch_hit_t    s2_group;
+  // As in each group (lb_tables): all 28 pairs of groups compared at once, group a wins if it hits and no
+  // other hitting group beats it (a lower priority, or the same one and a lower group); the answer is the OR
+  // of the winner's fields. The epoch map is looked up for every group's epoch beside the compares, and the
+  // winner's row is ORed likewise: the map's lookup of the winning epoch, without a 16-bit compare chain and
+  // the map's 32-bit compares in series (issue 27: <= 12 levels; a chain of 8 compare-and-select steps was
+  // far deeper). The compares read the registers directly; the enable gates the answer, not their inputs.
+  localparam int unsigned Groups = lb_pkg::EpochGroups;
+  logic [Groups-1:0]          g_win;
+  logic [Groups-1:0][Groups-1:0] g_le;  // g_le[a][b] (a < b): group a's priority <= group b's (a beats b)
+  assign s2_lookup = first_ok(s2_q.valid, s2_q.sop, s2_q.c.reason);
   always_comb begin
-    ep_best  = '0;
-    s2_group = '0;
-    if (first_ok(s2_q.valid, s2_q.sop, s2_q.c.reason)) begin
-      for (int g = 0; g < lb_pkg::EpochGroups; g++) begin
-        s2_group = s2_group_q[g];
-        if (s2_group.hit && (!ep_best.hit || s2_group.prio < ep_best.prio)) begin
-          ep_best = s2_group;
+    ep_hit   = 1'b0;
+    ep_drop  = 1'b0;
+    row_hit  = 1'b0;
+    row      = '0;
+    g_win    = '0;
+    g_le     = '0;
+    if (s2_lookup) begin
+      for (int a = 0; a < Groups; a++) begin
+        for (int b = 0; b < Groups; b++) if (b > a) g_le[a][b] = s2_prio_q[a] <= s2_prio_q[b];
+      end
+      for (int a = 0; a < Groups; a++) begin
+        g_win[a] = s2_hit_q[a];
+        for (int b = 0; b < Groups; b++) begin
+          if (b < a && s2_hit_q[b] && g_le[b][a]) g_win[a] = 1'b0;
+          if (b > a && s2_hit_q[b] && !g_le[a][b]) g_win[a] = 1'b0;
         end
+      end
+      for (int a = 0; a < Groups; a++) begin
+        ep_hit   = ep_hit | g_win[a];
+        ep_drop  = ep_drop | (g_win[a] && s2_drop_q[a]);
+        row_hit  = row_hit | (g_win[a] && map_hit[a]);
+        row      = row | ({2{g_win[a]}} & map_row[a]);
       end
     end
   end
@@ -228,12 +264,13 @@ module lb_top
       if (!flt_hit) s2_d.c.reason = lb_pkg::reason_t'(nt_pkg::LbDropFilterMiss);
       else if (flt_drop) s2_d.c.reason = lb_pkg::reason_t'(nt_pkg::LbDropFilterDrop);
     end
+    // The epoch verdict is found in S2 and registered on its own (s3_ep_miss_q, s3_ep_drop_q), then written
+    // into the reason as S3 passes the carry on: nothing reads S3's reason, so S4 sees the same reason in the
+    // same cycle as when S2 wrote it, and the reason's multiplexer is off the path from the compares.
     s3_d = s2_q;
-    if (first_ok(s2_q.valid, s2_q.sop, s2_q.c.reason)) begin
-      if (!ep_best.hit) s3_d.c.reason = lb_pkg::reason_t'(nt_pkg::LbDropEpochMiss);
-      else if (ep_best.drop) s3_d.c.reason = lb_pkg::reason_t'(nt_pkg::LbDropEpochDrop);
-    end
     s4_d = s3_q;
+    if (s3_ep_miss_q) s4_d.c.reason = lb_pkg::reason_t'(nt_pkg::LbDropEpochMiss);
+    else if (s3_ep_drop_q) s4_d.c.reason = lb_pkg::reason_t'(nt_pkg::LbDropEpochDrop);
     s5_d = s4_q;
     if (first_ok(s4_q.valid, s4_q.sop, s4_q.c.reason)) begin
       if (!s4_row_hit_q || !cal_entry.valid) s5_d.c.reason = lb_pkg::reason_t'(nt_pkg::LbDropCalendarMiss);
@@ -274,8 +311,13 @@ module lb_top
       s6_sop_q     <= 1'b0;
       s7_valid_q   <= 1'b0;
       s7_sop_q     <= 1'b0;
-      s2_group_q   <= '0;
+      s2_hit_q     <= '0;
+      s2_drop_q    <= '0;
+      s2_prio_q    <= '0;
+      s2_epoch_q   <= '0;
       s3_row_hit_q <= 1'b0;
+      s3_ep_miss_q <= 1'b0;
+      s3_ep_drop_q <= 1'b0;
       s3_row_q     <= '0;
       s4_row_hit_q <= 1'b0;
       s5_tag_q     <= '0;
@@ -286,10 +328,15 @@ module lb_top
     end else if (adv) begin
       s1_q         <= s1_d;
       s2_q         <= s2_d;
-      s2_group_q   <= ep_group;
+      s2_hit_q     <= ep_hit_g;
+      s2_drop_q    <= ep_drop_g;
+      s2_prio_q    <= ep_prio_g;
+      s2_epoch_q   <= ep_epoch_g;
       s3_q         <= s3_d;
-      s3_row_hit_q <= map_hit;
-      s3_row_q     <= map_row;
+      s3_row_hit_q <= row_hit;
+      s3_ep_miss_q <= s2_lookup && !ep_hit;
+      s3_ep_drop_q <= s2_lookup && ep_hit && ep_drop;
+      s3_row_q     <= row;
       s4_q         <= s4_d;
       s4_row_hit_q <= s3_row_hit_q;
       s5_q         <= s5_d;
