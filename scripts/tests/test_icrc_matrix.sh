@@ -27,6 +27,7 @@ nice verilator --binary -O1 -Wno-fatal -Wno-WIDTH -Wno-UNUSED -I"$R/common" --to
   "$ROOT/tb/rdma/icrc_matrix_tb.sv" >"$T/build.log" 2>&1 || { tail -20 "$T/build.log"; echo "FAIL build"; exit 1; }
 out=$(cd "$T" && ./obj/Vicrc_matrix_tb +nf="$nf")
 echo "$out"
-grep -q "real capture: $nf RoCEv2 frames, 0 mismatches" <<<"$out" && grep -q "0 mismatches in all" <<<"$out" || {
-  echo "rdma_icrc_matrix: FAIL"; exit 1; }
+if ! grep -q "real capture: $nf RoCEv2 frames, 0 mismatches" <<<"$out" || ! grep -q "0 mismatches in all" <<<"$out"; then
+  echo "rdma_icrc_matrix: FAIL"; exit 1
+fi
 echo "rdma_icrc_matrix: ok"
