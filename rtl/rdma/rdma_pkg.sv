@@ -207,7 +207,7 @@ package rdma_pkg;
     crc32_mat = r;
   endfunction
 
-  // The data part of a whole beat's register update from state 0 (vnic_crc_pkg::CrcData, row o in bits
+  // The data part of a whole beat's register update from state 0 (nt_crc_pkg::CrcData, row o in bits
   // StreamBits*o+), or of any 32 x StreamBits matrix m given so (rdma_crc_pkg::CrcDataPow).
   function automatic logic [31:0] crc32_data_m(logic [32*nt_pkg::StreamBits-1:0] m, logic [nt_pkg::StreamBits-1:0] d);
     logic [31:0] r;
@@ -215,7 +215,7 @@ package rdma_pkg;
     crc32_data_m = r;
   endfunction
   function automatic logic [31:0] crc32_data(logic [nt_pkg::StreamBits-1:0] d);
-    crc32_data = crc32_data_m(vnic_crc_pkg::CrcData, d);
+    crc32_data = crc32_data_m(nt_crc_pkg::CrcData, d);
   endfunction
 
   // CRC register after the bytes of one beat that lie in [CrcIcrcLo, hi) of the frame (CrcIcrcLo = 14: the
@@ -248,7 +248,7 @@ package rdma_pkg;
         else z[8*i+:8] = data[8*i+:8];
       end
     end
-    st = first ? crc32_mat(rdma_crc_pkg::CrcHead, crc_in) : crc32_mat(vnic_crc_pkg::CrcBeat, crc_in);
+    st = first ? crc32_mat(rdma_crc_pkg::CrcHead, crc_in) : crc32_mat(nt_crc_pkg::CrcBeat, crc_in);
     t  = 6'(7'(nt_pkg::StreamBytes) - b);
     icrc_beat = (b <= a) ? crc_in
               : crc32_mat(rdma_crc_pkg::CrcTake[32*32*t+:32*32], crc32_data(z) ^ st);

@@ -313,7 +313,7 @@ module vnic_encap_top
   always_comb begin
     for (int l = 0; l < 8; l++) begin
       for (int o = 0; o < 32; o++) begin
-        lane_part[l][o] = ^(rawv[64*l+:64] & vnic_crc_pkg::CrcData[nt_pkg::StreamBits*o+64*l+:64]);
+        lane_part[l][o] = ^(rawv[64*l+:64] & nt_crc_pkg::CrcData[nt_pkg::StreamBits*o+64*l+:64]);
       end
     end
   end
@@ -356,8 +356,8 @@ module vnic_encap_top
   // matrix, CrcLast[q] = (part taken back by the 61 - 8q zero bytes) ^ (crc_q moved 8q + 3 bytes on); the
   // matrix is selected before it is applied, so each LUT takes 3 register bits and q (a few levels).
   assign part_q   = part;
-  assign crc_beat = vnic_pkg::crc32_mat(vnic_crc_pkg::CrcBeat, crc_q) ^ part_q;
-  assign crc_back = vnic_pkg::crc32_mat64(vnic_crc_pkg::CrcLast[32*64*iq_q+:32*64], {crc_q, part_q});
+  assign crc_beat = vnic_pkg::crc32_mat(nt_crc_pkg::CrcBeat, crc_q) ^ part_q;
+  assign crc_back = vnic_pkg::crc32_mat64(nt_crc_pkg::CrcLast[32*64*iq_q+:32*64], {crc_q, part_q});
   assign icrc     = ~crc_back;
 
   always_comb begin

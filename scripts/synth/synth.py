@@ -35,10 +35,10 @@ NS_PER_LEVEL = 0.30
 NS_OVERHEAD = 0.40
 
 C = "rtl/common/nt_pkg.sv"
-ICRC = ["rtl/vnic/vnic_crc_pkg.sv", "rtl/rdma/rdma_crc_pkg.sv"]  # rdma_pkg's ICRC matrices (CMake NT_ICRC_RTL)
+ICRC = ["rtl/common/nt_crc_pkg.sv", "rtl/rdma/rdma_crc_pkg.sv"]  # rdma_pkg's ICRC matrices (CMake NT_ICRC_RTL)
 RDMA = [C, *ICRC, "rtl/rdma/rdma_pkg.sv", "rtl/rdma/rdma_parser.sv", "rtl/rdma/rdma_compose.sv", "rtl/rdma/rdma_check.sv",
         "rtl/rdma/rdma_top.sv"]
-VNIC = [C, "rtl/vnic/vnic_crc_pkg.sv", "rtl/vnic/vnic_pkg.sv", "rtl/vnic/vnic_tables.sv", "rtl/vnic/vnic_desc_fifo.sv",
+VNIC = [C, "rtl/common/nt_crc_pkg.sv", "rtl/vnic/vnic_pkg.sv", "rtl/vnic/vnic_tables.sv", "rtl/vnic/vnic_desc_fifo.sv",
         "rtl/vnic/vnic_frame_buffer.sv", "rtl/vnic/vnic_counters.sv", "rtl/vnic/vnic_store_forward.sv",
         "rtl/vnic/vnic_in_reg.sv"]
 # The RTL tops and their sources, in the order of CMakeLists.txt's *_RTL lists (the tb wrappers left out).

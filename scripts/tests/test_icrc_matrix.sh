@@ -23,7 +23,7 @@ PY
 )
 R="$ROOT/rtl"
 nice verilator --binary -O1 -Wno-fatal -Wno-WIDTH -Wno-UNUSED -I"$R/common" --top-module icrc_matrix_tb -Mdir "$T/obj" \
-  "$R/common/nt_pkg.sv" "$R/vnic/vnic_crc_pkg.sv" "$R/rdma/rdma_crc_pkg.sv" "$R/rdma/rdma_pkg.sv" \
+  "$R/common/nt_pkg.sv" "$R/common/nt_crc_pkg.sv" "$R/rdma/rdma_crc_pkg.sv" "$R/rdma/rdma_pkg.sv" \
   "$ROOT/tb/rdma/icrc_matrix_tb.sv" >"$T/build.log" 2>&1 || { tail -20 "$T/build.log"; echo "FAIL build"; exit 1; }
 out=$(cd "$T" && ./obj/Vicrc_matrix_tb +nf="$nf")
 echo "$out"
