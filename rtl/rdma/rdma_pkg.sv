@@ -200,22 +200,9 @@ package rdma_pkg;
     end
   endfunction
 
-  // A 32 x 32 GF(2) matrix (row o in bits 32o+31:32o) applied to a register: r[o] = ^(s & row o).
-  function automatic logic [31:0] crc32_mat(logic [32*32-1:0] m, logic [31:0] s);
-    logic [31:0] r;
-    for (int o = 0; o < 32; o++) r[o] = ^(s & m[32*o+:32]);
-    crc32_mat = r;
-  endfunction
-
-  // The data part of a whole beat's register update from state 0 (nt_crc_pkg::CrcData, row o in bits
-  // StreamBits*o+), or of any 32 x StreamBits matrix m given so (rdma_crc_pkg::CrcDataPow).
-  function automatic logic [31:0] crc32_data_m(logic [32*nt_pkg::StreamBits-1:0] m, logic [nt_pkg::StreamBits-1:0] d);
-    logic [31:0] r;
-    for (int o = 0; o < 32; o++) r[o] = ^(d & m[nt_pkg::StreamBits*o+:nt_pkg::StreamBits]);
-    crc32_data_m = r;
-  endfunction
+  // The data part of a whole beat's register update from state 0 (nt_crc_pkg::CrcData).
   function automatic logic [31:0] crc32_data(logic [nt_pkg::StreamBits-1:0] d);
-    crc32_data = crc32_data_m(nt_crc_pkg::CrcData, d);
+    crc32_data = nt_pkg::crc32_data(nt_crc_pkg::CrcData, d);
   endfunction
 
   // CRC register after the bytes of one beat that lie in [CrcIcrcLo, hi) of the frame (CrcIcrcLo = 14: the
@@ -248,10 +235,10 @@ package rdma_pkg;
         else z[8*i+:8] = data[8*i+:8];
       end
     end
-    st = first ? crc32_mat(rdma_crc_pkg::CrcHead, crc_in) : crc32_mat(nt_crc_pkg::CrcBeat, crc_in);
+    st = first ? nt_pkg::crc32_mat(rdma_crc_pkg::CrcHead, crc_in) : nt_pkg::crc32_mat(nt_crc_pkg::CrcBeat, crc_in);
     t  = 6'(7'(nt_pkg::StreamBytes) - b);
     icrc_beat = (b <= a) ? crc_in
-              : crc32_mat(rdma_crc_pkg::CrcTake[32*32*t+:32*32], crc32_data(z) ^ st);
+              : nt_pkg::crc32_mat(rdma_crc_pkg::CrcTake[32*32*t+:32*32], crc32_data(z) ^ st);
   endfunction
 
   // The register after bytes [CrcIcrcLo, hi) of a whole frame f (byte i in bits 8i+7:8i) from crc_in, in one
@@ -267,16 +254,16 @@ package rdma_pkg;
     logic [nt_pkg::StreamBits-1:0] z;
     logic [31:0] acc;
     beats = (hi + nt_pkg::StreamBytes - 1) / nt_pkg::StreamBytes;
-    acc   = crc32_mat(rdma_crc_pkg::CrcPow[32*32*(beats-1)+:32*32], crc32_mat(rdma_crc_pkg::CrcHead, crc_in));
+    acc   = nt_pkg::crc32_mat(rdma_crc_pkg::CrcPow[32*32*(beats-1)+:32*32], nt_pkg::crc32_mat(rdma_crc_pkg::CrcHead, crc_in));
     for (int unsigned k = 0; k < rdma_crc_pkg::CrcPows; k++) begin
       z = '0;
       for (int unsigned i = 0; i < nt_pkg::StreamBytes; i++) begin
         pos = nt_pkg::StreamBytes * k + i;
         if (pos >= rdma_crc_pkg::CrcIcrcLo && pos < hi) z[8*i+:8] = icrc_masked(pos, f[8*pos+:8], v6);
       end
-      if (k < beats) acc = acc ^ crc32_data_m(rdma_crc_pkg::CrcDataPow[32*nt_pkg::StreamBits*(beats-1-k)+:32*nt_pkg::StreamBits], z);
+      if (k < beats) acc = acc ^ nt_pkg::crc32_data(rdma_crc_pkg::CrcDataPow[32*nt_pkg::StreamBits*(beats-1-k)+:32*nt_pkg::StreamBits], z);
     end
-    icrc_frame = crc32_mat(rdma_crc_pkg::CrcTake[32*32*(nt_pkg::StreamBytes*beats-hi)+:32*32], acc);
+    icrc_frame = nt_pkg::crc32_mat(rdma_crc_pkg::CrcTake[32*32*(nt_pkg::StreamBytes*beats-hi)+:32*32], acc);
   endfunction
 
   // CRC register after the 8 bytes of ones that stand in for the LRH.

@@ -87,10 +87,10 @@ module vnic_decap_top
   // kend (issue 27: the ICRC selected first, then a matrix selected by the byte count: 64 levels on main, 16
   // with the ICRC as ORs under kend).
   always_comb begin
-    want = s_keep_i == '0 ? vnic_pkg::crc32_mat(nt_crc_pkg::CrcFwd[32*32*8+:32*32], '1) : '0;
+    want = s_keep_i == '0 ? nt_pkg::crc32_mat(nt_crc_pkg::CrcFwd[32*32*8+:32*32], '1) : '0;
     for (int q = 0; q < 8; q++) begin
       want = want | ({32{kend[8*q+7]}} &
-                     vnic_pkg::crc32_mat(nt_crc_pkg::CrcFwd[32*32*q+:32*32], ~s_data_i[8*(8*q+3)+:32]));
+                     nt_pkg::crc32_mat(nt_crc_pkg::CrcFwd[32*32*q+:32*32], ~s_data_i[8*(8*q+3)+:32]));
     end
   end
 
@@ -109,7 +109,7 @@ module vnic_decap_top
 
   always_ff @(posedge clk_i) begin
     if (in_load) begin
-      in_part_q <= vnic_pkg::crc32_data(nt_crc_pkg::CrcData, crc_in);
+      in_part_q <= nt_pkg::crc32_data(nt_crc_pkg::CrcData, crc_in);
       in_want_q <= want;
       in_tail_q <= tail_in;
       // the last beat's byte arithmetic that only needs this beat (n = 64 beats + nl, t = tail pad count):
@@ -182,7 +182,7 @@ module vnic_decap_top
   // taken, so the last beat's check is a 32-bit XOR and compare of registers (issue 27: the matrix, the XOR
   // and the compare in front of the drop reason were 15 levels). At a frame's start the CRC is all ones:
   // crc_fresh_q selects CrcBeat x ~0 (a constant) instead.
-  assign crc_ones_fwd = vnic_pkg::crc32_mat(nt_crc_pkg::CrcBeat, '1);
+  assign crc_ones_fwd = nt_pkg::crc32_mat(nt_crc_pkg::CrcBeat, '1);
   assign crc_fwd      = crc_fresh_q ? crc_ones_fwd : crc_fwd_q;
   assign crc_beat     = crc_fwd ^ in_part_q;
   assign icrc_ok      = crc_beat == in_want_q;
@@ -235,7 +235,7 @@ module vnic_decap_top
   end
 
   always_ff @(posedge clk_i) begin
-    if (in_take) crc_fwd_q <= vnic_pkg::crc32_mat(nt_crc_pkg::CrcBeat, crc_beat);
+    if (in_take) crc_fwd_q <= nt_pkg::crc32_mat(nt_crc_pkg::CrcBeat, crc_beat);
   end
 
   // ---------------- read side ----------------

@@ -356,7 +356,7 @@ module vnic_encap_top
   // matrix, CrcLast[q] = (part taken back by the 61 - 8q zero bytes) ^ (crc_q moved 8q + 3 bytes on); the
   // matrix is selected before it is applied, so each LUT takes 3 register bits and q (a few levels).
   assign part_q   = part;
-  assign crc_beat = vnic_pkg::crc32_mat(nt_crc_pkg::CrcBeat, crc_q) ^ part_q;
+  assign crc_beat = nt_pkg::crc32_mat(nt_crc_pkg::CrcBeat, crc_q) ^ part_q;
   assign crc_back = vnic_pkg::crc32_mat64(nt_crc_pkg::CrcLast[32*64*iq_q+:32*64], {crc_q, part_q});
   assign icrc     = ~crc_back;
 
