@@ -161,18 +161,69 @@ RES_KEYS = ("luts", "lutram_cells", "ffs", "bram36", "uram", "dsp", "carry", "mu
 SYNTH = "synth_xilinx -family xcup -noiopad -noclkbuf -top {top} -run {run}"
 
 
-def run_module(block_dir, mod, box_bits, timeout, resume=False):
+def module_fingerprints(elab_il):
+    """{module: text} of an elaborated block (out/elab.il) in a form that is equal for two runs exactly when the
+    module's own logic is: `attribute \\src` lines dropped and Yosys's automatic names (which carry source lines
+    and a counter global to the whole read, so they move when any other module changes) renamed in order of first
+    appearance within the module. A module is synthesized alone with its children as blackboxes (run_module), so
+    its figures depend only on this text: `--reuse` takes them from an earlier run when the texts are equal."""
+    mods, cur, ids = {}, None, {}
+    for ln in pathlib.Path(elab_il).read_text().splitlines():
+        st = ln.strip()
+        if st.startswith("module "):
+            cur, ids = st.split()[1], {}
+            mods[cur] = []
+            continue
+        if cur is None or st.startswith("attribute \\src "):
+            continue
+        if st == "end" and not ln.startswith(" "):
+            cur = None
+            continue
+        toks = []
+        for t in st.split():
+            if t.startswith("$") and not t.startswith("$paramod") and ("$" in t[1:] or "\\" in t):
+                t = ids.setdefault(t, f"$id{len(ids)}")
+            toks.append(t)
+        mods[cur].append(" ".join(toks))
+    return {m: "\n".join(v) for m, v in mods.items()}
+
+
+def reuse_module(block_dir, mod, reuse, fps):
+    """Copies module `mod`'s finished run from the first of the `reuse` output directories whose elaborated text
+    of it equals this run's (module_fingerprints); returns that directory or None."""
+    def texts(block):
+        if block not in fps:
+            fps[block] = module_fingerprints(block / "out" / "elab.il")
+        return fps[block]
+    name = block_dir.name
+    mine = texts(block_dir).get(mod)
+    sub = pathlib.Path("mod") / re.sub(r"[^A-Za-z0-9_.=-]+", "_", mod.lstrip("\\$"))[:120]
+    for r in reuse:
+        src = pathlib.Path(r) / name
+        if not (src / "out" / "elab.il").exists() or not all(
+                (src / sub / "out" / f).exists() for f in ("netlist.json", "stat.json", "ltp.txt", "mem.il")):
+            continue
+        if mine is not None and texts(src).get(mod) == mine:
+            shutil.rmtree(block_dir / sub, ignore_errors=True)
+            shutil.copytree(src / sub, block_dir / sub)
+            return str(r)
+    return None
+
+
+def run_module(block_dir, mod, box_bits, timeout, resume=False, reuse=(), fps=None):
     """One module of a block on its own: its children are blackboxes (their ports cut its paths), memories of
     `box_bits` bits or more that are still memories after the coarse passes become `$__NT_MEMBOX` cells (kept,
     unmapped: a cut, as the block RAM or URAM they must become would be; their size is reported), then the rest
     of synth_xilinx, stat, ltp and the JSON netlist that depth.py reads. Two Yosys runs (the boxing decision
     needs the memories as the coarse passes leave them)."""
     d = block_dir / "mod" / re.sub(r"[^A-Za-z0-9_.=-]+", "_", mod.lstrip("\\$"))[:120]
-    if resume and all((d / "out" / f).exists() for f in ("netlist.json", "stat.json", "ltp.txt", "mem.il")):
+    reused = reuse_module(block_dir, mod, reuse, fps if fps is not None else {}) if reuse else None
+    if (resume or reused) and all((d / "out" / f).exists() for f in ("netlist.json", "stat.json", "ltp.txt", "mem.il")):
         # a previous run finished this module: its figures again from its files (wall time from the file times)
         mems = parse_mem((d / "out" / "mem.il").read_text())
         res = {"module": mod, "dir": str(d.relative_to(block_dir.parent)), "memories": mems,
                "boxed": [m for m in mems if box_bits and m["bits"] >= box_bits], "resumed": True,
+               **({"reused_from": reused} if reused else {}),
                "wall_s": round((d / "out" / "netlist.json").stat().st_mtime -
                                (d / "in" / "elab.il").stat().st_mtime, 1)}
         return module_result(res, d, mod)
@@ -247,14 +298,14 @@ def instance_counts(netlists, top):
     return counts
 
 
-def run_block_per_module(name, out, box_bits, timeout, jobs, only=None, resume=False):
+def run_block_per_module(name, out, box_bits, timeout, jobs, only=None, resume=False, reuse=()):
     top, files = BLOCKS[name]
     d = out / name
     res = {"block": name, "top": top, "mode": "per-module", "box_mem_bits": box_bits}
     t0 = time.time()
     log = out / f"{name}.log"
     if resume and (d / "out" / "modules.txt").exists():
-        return per_module_runs(res, d, out, log, t0, box_bits, timeout, jobs, only, resume)
+        return per_module_runs(res, d, out, log, t0, box_bits, timeout, jobs, only, resume, reuse)
     stage_inputs(d, files)
     (d / "in" / "run.ys").write_text("\n".join([
         f"{READ} {' '.join(files)}", f"hierarchy -check -top {top}", "proc",
@@ -268,7 +319,7 @@ def run_block_per_module(name, out, box_bits, timeout, jobs, only=None, resume=F
             (ln for ln in reversed(log.read_text().splitlines()) if "ERROR" in ln), f"yosys exit {rc}")
         res["wall_s"] = res["elab_s"]
         return res
-    return per_module_runs(res, d, out, log, t0, box_bits, timeout, jobs, only, resume)
+    return per_module_runs(res, d, out, log, t0, box_bits, timeout, jobs, only, resume, reuse)
 
 
 def implicit_nets(log_text):
@@ -289,7 +340,7 @@ def struct_arrays(name):
     return [[str(pathlib.Path(w.split(":")[0]).relative_to(ROOT)) + ":" + w.split(":")[1], typ] for w, typ, _ in hits]
 
 
-def per_module_runs(res, d, out, log, t0, box_bits, timeout, jobs, only, resume):
+def per_module_runs(res, d, out, log, t0, box_bits, timeout, jobs, only, resume, reuse=()):
     name = res["block"]
     res["mem2reg"] = sorted(set(re.findall(r"Replacing memory (\S+) with list of registers. See (\S+)",
                                            log.read_text())))
@@ -299,7 +350,8 @@ def per_module_runs(res, d, out, log, t0, box_bits, timeout, jobs, only, resume)
     selected = [m for m in mods if not only or re.search(only, m)]
     modres = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as ex:
-        futs = {ex.submit(run_module, d, m, box_bits, timeout, resume): m for m in selected}
+        fps = {d: module_fingerprints(d / "out" / "elab.il")} if reuse else {}
+        futs = {ex.submit(run_module, d, m, box_bits, timeout, resume, reuse, fps): m for m in selected}
         for f in concurrent.futures.as_completed(futs):
             r = f.result()
             modres[r["module"]] = r
@@ -517,7 +569,7 @@ def main_per_module(a, names, out):
                 r["struct_arrays"] = struct_arrays(n)
                 summarise_block(r, out)
         else:
-            r = run_block_per_module(n, out, a.box_mem_bits, a.timeout, a.j, a.modules, a.resume)
+            r = run_block_per_module(n, out, a.box_mem_bits, a.timeout, a.j, a.modules, a.resume, a.reuse or ())
         results.append(r)
         (out / f"{n}.json").write_text(json.dumps(r, indent=1) + "\n")
         for f_, pat, k in r.get("implicit", []):
@@ -564,6 +616,11 @@ def main():
                     "paths and block figures from a previous run's files in --out")
     ap.add_argument("--resume", action="store_true", help="per-module mode: keep the modules a previous run in "
                     "--out finished (their figures from their files), run the others")
+    ap.add_argument("--reuse", action="append", metavar="DIR",
+                    help="per-module mode: take a module's figures from an earlier run's --out DIR (repeatable, first "
+                         "match wins) when its elaborated text there is the same as now (module_fingerprints: "
+                         "source lines and Yosys's automatic names aside); the others run. Each reused module says "
+                         "where it came from (reused_from in <block>.json)")
     ap.add_argument("--modules", help="per-module mode: only modules whose name matches this regex (the others "
                                       "stay blackboxes; the block is then incomplete)")
     a = ap.parse_args()
