@@ -112,6 +112,17 @@ module rdma_parser
     bad_op = !lt_c({8'd0, op}, 16'h15) && op != 8'h81;
   endfunction
 
+  // A family's drop reason when its lt term (len < n + ip_len) is set: a runt if the frame is short or the
+  // version right (then the length is what failed), else malformed.
+  function automatic logic [3:0] drop_lt(logic short_len, logic ver_ok);
+    drop_lt = (short_len || ver_ok) ? 4'(rdma_pkg::DropRunt) : 4'(rdma_pkg::DropMalformed);
+  endfunction
+  // ... and when it is clear: stage 1's runt or malformed, stage 2 malformed, stage 3 not for us, else none.
+  function automatic logic [3:0] drop_no_lt(logic short_len, logic bad, logic for_us);
+    drop_no_lt = short_len ? 4'(rdma_pkg::DropRunt) : bad ? 4'(rdma_pkg::DropMalformed) :
+                 !for_us ? 4'(rdma_pkg::DropNotForUs) : 4'(rdma_pkg::DropNone);
+  endfunction
+
   always_comb begin
     len     = frame_len_i;
     et      = nt_pkg::win_b16(hdr_i, 12);
@@ -174,16 +185,14 @@ module rdma_parser
       d6_1 = 4'(rdma_pkg::DropRunt);
       d6_0 = 4'(rdma_pkg::DropRunt);
     end else begin
-      d4_1 = (short4 || ver4) ? 4'(rdma_pkg::DropRunt) : 4'(rdma_pkg::DropMalformed);
-      d4_0 = short4 ? 4'(rdma_pkg::DropRunt) : (oth4 || s2_bad4) ? 4'(rdma_pkg::DropMalformed) :
-             !(mac_ok && ip4_ok) ? 4'(rdma_pkg::DropNotForUs) : 4'(rdma_pkg::DropNone);
+      d4_1 = drop_lt(short4, ver4);
+      d4_0 = drop_no_lt(short4, oth4 || s2_bad4, mac_ok && ip4_ok);
       if (!is6) begin  // and not is4 either where these are read
         d6_1 = 4'(rdma_pkg::DropMalformed);
         d6_0 = 4'(rdma_pkg::DropMalformed);
       end else begin
-        d6_1 = (short6 || ver6) ? 4'(rdma_pkg::DropRunt) : 4'(rdma_pkg::DropMalformed);
-        d6_0 = short6 ? 4'(rdma_pkg::DropRunt) : (oth6 || s2_bad6) ? 4'(rdma_pkg::DropMalformed) :
-               !(mac_ok && ip6_ok) ? 4'(rdma_pkg::DropNotForUs) : 4'(rdma_pkg::DropNone);
+        d6_1 = drop_lt(short6, ver6);
+        d6_0 = drop_no_lt(short6, oth6 || s2_bad6, mac_ok && ip6_ok);
       end
     end
     drop = is4 ? (lt4 ? d4_1 : d4_0) : (lt6 ? d6_1 : d6_0);
