@@ -7,8 +7,9 @@
 // lb_parser: every check is computed at once and the verdict, the flags and the end offset are AND/OR terms of
 // them, never a chain of ifs; no arithmetic on lengths (a check "hl < c" is "byte c - 1 of the untagged frame
 // is absent", one keep bit); the layer-4 bytes at l4 = 14 + 4 * IHL are checked at each of the 16 candidate
-// offsets and the IHL selects the verdicts (IPv6: l4 = 54, candidate 10); the whole parse is formed twice, for
-// an untagged and a VLAN-tagged frame (offsets fixed in each), and the tag's presence chooses last.
+// offsets and the IHL, as a one-hot folded with the protocol, selects the verdicts by AND/OR terms (IPv6: l4 =
+// 54, candidate 10); the whole parse is formed twice, for an untagged and a VLAN-tagged frame (offsets fixed in
+// each), each answering zero unless it is the frame's, and the two are ORed.
 module udplb_parser
 (
   input  logic [8*udplb_pkg::UWindowBytes-1:0] window_i,  // frame bytes 0..127, byte 0 in bits 7:0
@@ -28,7 +29,7 @@ module udplb_parser
   // The parse of the untagged frame hw (the VLAN tag taken out when vl), hk its keep (bit c: hl > c), et the
   // EtherType after the tag. vl is a constant at each call. Not set here: vlan, vid, mac_da, ethertype.
   function automatic udplb_pkg::uparse_t parse_path(logic [WBits-1:0] hw, logic [WBytes-1:0] hk,
-                                                    logic [15:0] et, logic vl);
+                                                    logic [15:0] et, logic vl, logic here);
     udplb_pkg::uparse_t p;
     logic [3:0]  ihl;
     logic        f4, farp, f6, fslow, flldp, eth_bad;
@@ -43,14 +44,15 @@ module udplb_parser
     logic [15:0][15:0]   c_slot, c_port;
     logic [15:0][63:0]   c_tick;
     logic [15:0]         c_ierr, c_iemb, c_iecho;       // ICMPv4: a check fails; destination unreachable; echo
-    logic [15:0][6:0]    c_fin_u, c_fin_i, c_li_u, c_li_i;  // fin (and li) after UDP / ICMPv4 at this l4
+    logic [15:0][6:0]    c_fin_u, c_li_u, c_li_i;  // fin (and li) after UDP / ICMPv4 at this l4
     logic                u_e1, u_lb, u_em, u_v23, i_e1, i_emb, i_echo, i_o32;
     // The chosen IPv4 candidate.
-    logic                s_short, s_uerr, s_ierr;
+    logic [15:0]         oh, su, si, sp;              // IHL one-hot; UDP / ICMPv4 / other protocol at offset h
+    logic [15:0][6:0]    c_lo_i;                      // lo_host after ICMPv4 at this l4
     // ICMPv6 at l4 = 54.
     logic [7:0]          ity6, icode6;
     logic                e6, emb6, echo6, ns6, other6, ns_opt, ns_ll6, emb6_17, icmp6_err;
-    logic [6:0]          fin6i, li6i, fin_v4, li_v4, fin_v6, li_v6;
+    logic [6:0]          li6i, lo6i, lo_v4, li_v4, lo_v6, li_v6;
 
     p   = '0;
     adj = vl ? 4 : 0;
@@ -58,12 +60,12 @@ module udplb_parser
 
     // Ethernet / VLAN: a runt (hl < 14) or an EtherType of no case is an error. A tagged frame (vl) has at
     // least 18 bytes; an untagged 0x8100 frame matches no case.
-    f4      = hk[13] && et == 16'h0800;
-    farp    = hk[13] && et == 16'h0806;
-    f6      = hk[13] && et == 16'h86dd;
-    fslow   = !vl && hk[13] && et == 16'h8809;
-    flldp   = !vl && hk[13] && et == 16'h88cc;
-    eth_bad = !(f4 || farp || f6 || fslow || flldp);
+    f4      = here && hk[13] && et == 16'h0800;
+    farp    = here && hk[13] && et == 16'h0806;
+    f6      = here && hk[13] && et == 16'h86dd;
+    fslow   = here && !vl && hk[13] && et == 16'h8809;
+    flldp   = here && !vl && hk[13] && et == 16'h88cc;
+    eth_bad = here && !(f4 || farp || f6 || fslow || flldp);
 
     slow_err = !hk[14] || (hw[8*14+:8] == 8'd1 && !hk[15]);
     arp_err  = !hk[41] || nt_pkg::win_b16(hw, 14) != 16'd1 || nt_pkg::win_b16(hw, 16) != 16'h0800 ||
@@ -94,9 +96,9 @@ module udplb_parser
     c_iemb  = '0;
     c_iecho = '0;
     c_fin_u = '0;
-    c_fin_i = '0;
     c_li_u  = '0;
     c_li_i  = '0;
+    c_lo_i  = '0;
     for (int unsigned h = 0; h < 16; h++) begin
       s  = hw[8*(14+4*h)+:8*Slice];
       g0  = hk[13+4*h];
@@ -129,16 +131,17 @@ module udplb_parser
       c_fin_u[h] = k7(!g0, 14 + 4 * h) | k7(g0 && !u_lb, 22 + 4 * h) | k7(g0 && u_lb, 38 + 4 * h);
       c_li_u[h]  = k7(!g0, 14 + 4 * h + adj) | k7(g0 && !u_lb, 22 + 4 * h + adj) |
                    k7(g0 && u_lb, 38 + 4 * h + adj);
-      c_fin_i[h] = k7(!g0, 14 + 4 * h) | k7(g0 && !i_emb && !i_echo, 18 + 4 * h) |
-                   k7(g0 && i_emb && !i_o32, 38 + 4 * h) | k7(g0 && i_emb && i_o32, 46 + 4 * h) |
-                   k7(g0 && i_echo, 22 + 4 * h);
       c_li_i[h]  = k7(!g0, 14 + 4 * h + adj) | k7(g0 && !i_emb && !i_echo, 18 + 4 * h + adj) |
                    k7(g0 && i_emb && !i_o32, 38 + 4 * h + adj) | k7(g0 && i_emb && i_o32, 46 + 4 * h + adj) |
                    k7(g0 && i_echo, 22 + 4 * h + adj);
+      c_lo_i[h]  = k7(!g0, 14 + 4 * h) | k7(g0 && !i_emb && !i_echo, 18 + 4 * h) | k7(g0 && i_emb, 18 + 4 * h) |
+                   k7(g0 && i_echo, 22 + 4 * h);
     end
-    s_short = c_short[ihl];
-    s_uerr  = c_uerr[ihl];
-    s_ierr  = c_ierr[ihl];
+    // The IHL as a one-hot, folded with the protocol: the candidate's verdicts are AND/OR terms, not a multiplexer.
+    for (int unsigned h = 0; h < 16; h++) oh[h] = ihl == 4'(h);
+    su = {16{hdr4_ok && p4_17}} & oh;
+    si = {16{hdr4_ok && p4_1}} & oh;
+    sp = {16{hdr4_ok && proto4_bad}} & oh;
 
     // ICMPv6 at l4 = 54: 4 bytes; destination unreachable: 44, 52 with an embedded UDP header; echo request: 8;
     // neighbour solicitation: 24, 26 with an option header when the payload is not 24 bytes, 32 when that
@@ -155,36 +158,40 @@ module udplb_parser
     ns_ll6    = ns_opt && hk[79] && nt_pkg::win_b8(hw, 78) == 8'd1;
     icmp6_err = e6 || other6 || (emb6 && (!hk[97] || (emb6_17 && !hk[105]))) || (echo6 && !hk[61]) ||
                 (ns6 && (!hk[77] || (ns_opt && (!hk[79] || (ns_ll6 && !hk[85])))));
-    fin6i = k7(e6 || other6, 58) | k7(emb6 && !emb6_17, 98) | k7(emb6 && emb6_17, 106) | k7(echo6, 62) |
-            k7(ns6 && !ns_opt, 78) | k7(ns6 && ns_opt && !ns_ll6, 80) | k7(ns6 && ns_ll6, 86);
+    lo6i  = k7(e6 || other6 || emb6 || ns6, 58) | k7(echo6, 62);
     li6i  = k7(e6 || other6, 58 + adj) | k7(emb6 && !emb6_17, 98 + adj) | k7(emb6 && emb6_17, 106 + adj) |
             k7(echo6, 62 + adj) | k7(ns6 && !ns_opt, 78 + adj) | k7(ns6 && ns_opt && !ns_ll6, 80 + adj) |
             k7(ns6 && ns_ll6, 86 + adj);
 
     // The verdict: an error of the Ethernet case or of the one family it chose.
-    err4 = hdr4_bad || proto4_bad || s_short || (p4_1 && s_ierr) || (p4_17 && s_uerr);
+    err4 = hdr4_bad || proto4_bad;
     err6 = hdr6_bad || proto6_bad || (p6_58 && icmp6_err) || (p6_17 && c_uerr[10]);
     p.perr = eth_bad || (fslow && slow_err) || (flldp && !hk[15]) || (farp && arp_err) || (f4 && err4) ||
-             (f6 && err6);
+             |(su & (c_short | c_uerr)) || |(si & (c_short | c_ierr)) || (f6 && err6);
 
     // The flags and fields, each set as the walk would have set it (also on a path that fails later).
     p.arp        = farp;
     p.ipv4       = f4;
     p.ipv6       = f6;
     p.icmp4      = hdr4_ok && p4_1;
-    p.icmp4_emb  = hdr4_ok && p4_1 && !s_short && c_iemb[ihl];
-    p.icmp4_echo = hdr4_ok && p4_1 && !s_short && c_iecho[ihl];
+    p.icmp4_emb  = |(si & ~c_short & c_iemb);
+    p.icmp4_echo = |(si & ~c_short & c_iecho);
     p.icmp6      = hdr6_ok && p6_58;
     p.icmp6_emb  = hdr6_ok && p6_58 && emb6;
     p.icmp6_echo = hdr6_ok && p6_58 && echo6;
     p.ns         = hdr6_ok && p6_58 && ns6;
     p.ns_ll      = hdr6_ok && p6_58 && ns6 && ns_ll6;
     p.udp        = (hdr4_ok && p4_17) || (hdr6_ok && p6_17);
-    p.lb         = (hdr4_ok && p4_17 && !s_short && c_ulb[ihl]) || (hdr6_ok && p6_17 && c_ulb[10]);
-    p.lb_v3      = (hdr4_ok && p4_17 && !s_short && c_uv3[ihl]) || (hdr6_ok && p6_17 && c_uv3[10]);
-    p.slot_sel   = ({16{hdr4_ok && p4_17 && !s_short}} & c_slot[ihl]) | ({16{hdr6_ok && p6_17}} & c_slot[10]);
-    p.port_sel   = ({16{hdr4_ok && p4_17 && !s_short}} & c_port[ihl]) | ({16{hdr6_ok && p6_17}} & c_port[10]);
-    p.tick       = ({64{hdr4_ok && p4_17 && !s_short}} & c_tick[ihl]) | ({64{hdr6_ok && p6_17}} & c_tick[10]);
+    p.lb         = |(su & ~c_short & c_ulb) || (hdr6_ok && p6_17 && c_ulb[10]);
+    p.lb_v3      = |(su & ~c_short & c_uv3) || (hdr6_ok && p6_17 && c_uv3[10]);
+    p.slot_sel   = {16{hdr6_ok && p6_17}} & c_slot[10];
+    p.port_sel   = {16{hdr6_ok && p6_17}} & c_port[10];
+    p.tick       = {64{hdr6_ok && p6_17}} & c_tick[10];
+    for (int unsigned h = 0; h < 16; h++) begin
+      p.slot_sel = p.slot_sel | ({16{su[h] && !c_short[h]}} & c_slot[h]);
+      p.port_sel = p.port_sel | ({16{su[h] && !c_short[h]}} & c_port[h]);
+      p.tick     = p.tick | ({64{su[h] && !c_short[h]}} & c_tick[h]);
+    end
     p.ttl        = ({8{hdr4_ok}} & nt_pkg::win_b8(hw, 22)) | ({8{hdr6_ok}} & nt_pkg::win_b8(hw, 21));
     p.ip_sa      = ({128{hdr4_ok}} & {96'd0, nt_pkg::win_b32(hw, 26)}) |
                    ({128{hdr6_ok}} & {nt_pkg::win_b64(hw, 22), nt_pkg::win_b64(hw, 30)});
@@ -194,23 +201,24 @@ module udplb_parser
     p.nd_target  = {128{hdr6_ok && p6_58 && ns6}} & {nt_pkg::win_b64(hw, 62), nt_pkg::win_b64(hw, 70)};
     p.l4o        = ({7{hdr4_ok}} & (7'd14 + {1'b0, ihl, 2'd0})) | ({7{hdr6_ok}} & 7'd54);
 
-    // The end offset fin (li: fin + the tag) and lo_host, one term per exclusive case. IPv4: the candidate's
-    // end after UDP or ICMPv4, or l4 when the protocol is neither; IPv6 likewise at 54.
-    fin_v4 = p4_1 ? c_fin_i[ihl] : (p4_17 ? c_fin_u[ihl] : 7'd14 + {1'b0, ihl, 2'd0});
-    li_v4  = p4_1 ? c_li_i[ihl] : (p4_17 ? c_li_u[ihl] : 7'd14 + {1'b0, ihl, 2'd0} + 7'(adj));
-    fin_v6 = p6_58 ? fin6i : (p6_17 ? c_fin_u[10] : 7'd54);
-    li_v6  = p6_58 ? li6i : (p6_17 ? c_li_u[10] : 7'(54 + adj));
+    // li (the end offset fin plus the tag) and lo_host, one term per exclusive case. IPv4: the candidate's end
+    // after UDP or ICMPv4, or l4 when the protocol is neither; IPv6 likewise at 54. lo_host: fin, but l4 + 4 after
+    // the ICMP-embedded headers and the ND solicitation (never followed by another header).
+    lo_v4 = '0;
+    li_v4 = '0;
+    for (int unsigned h = 0; h < 16; h++) begin
+      lo_v4 = lo_v4 | ({7{su[h]}} & c_fin_u[h]) | ({7{si[h]}} & c_lo_i[h]) | k7(sp[h], 14 + 4 * h);
+      li_v4 = li_v4 | ({7{su[h]}} & c_li_u[h]) | ({7{si[h]}} & c_li_i[h]) | k7(sp[h], 14 + 4 * h + adj);
+    end
+    lo_v6 = p6_58 ? lo6i : (p6_17 ? c_fin_u[10] : 7'd54);
+    li_v6 = p6_58 ? li6i : (p6_17 ? c_li_u[10] : 7'(54 + adj));
     p.lo_host = k7(eth_bad || (f4 && hdr4_bad) || (f6 && hdr6_bad) || (fslow && !hk[14]), 14) |
                 k7(fslow && hk[14] && hw[8*14+:8] != 8'd1, 15) | k7(fslow && hk[14] && hw[8*14+:8] == 8'd1, 16) |
-                k7(flldp, 16) | k7(farp, 42) | ({7{hdr4_ok}} & fin_v4) | ({7{hdr6_ok}} & fin_v6);
+                k7(flldp, 16) | k7(farp, 42) | lo_v4 | ({7{hdr6_ok}} & lo_v6);
     p.li      = k7(eth_bad || (f4 && hdr4_bad) || (f6 && hdr6_bad) || (fslow && !hk[14]), 14 + adj) |
                 k7(fslow && hk[14] && hw[8*14+:8] != 8'd1, 15 + adj) |
                 k7(fslow && hk[14] && hw[8*14+:8] == 8'd1, 16 + adj) |
-                k7(flldp, 16 + adj) | k7(farp, 42 + adj) | ({7{hdr4_ok}} & li_v4) | ({7{hdr6_ok}} & li_v6);
-    // Emitted as parsed: the extracted bytes but the ICMP-embedded headers and the ND solicitation (never
-    // followed by another header): l4 + 4 for those.
-    if (p.icmp4_emb) p.lo_host = 7'd18 + {1'b0, ihl, 2'd0};
-    if (p.icmp6_emb || p.ns) p.lo_host = 7'd58;
+                k7(flldp, 16 + adj) | k7(farp, 42 + adj) | li_v4 | ({7{hdr6_ok}} & li_v6);
     parse_path = p;
   endfunction
 
@@ -229,11 +237,12 @@ module udplb_parser
     if (en_i) begin
       et0        = nt_pkg::win_b16(window_i, 12);
       vl         = keep_i[17] && et0 == 16'h8100;
-      p_untagged = parse_path(window_i, keep_i, et0, 1'b0);
+      p_untagged = parse_path(window_i, keep_i, et0, 1'b0, !vl);
       // The frame with the tag taken out: every later header sits where the deparser will emit it.
       p_tagged   = parse_path(udplb_pkg::untag(window_i, 1'b1), {4'd0, keep_i[WBytes-1:4]},
-                              nt_pkg::win_b16(window_i, 16), 1'b1);
-      info           = vl ? p_tagged : p_untagged;
+                              nt_pkg::win_b16(window_i, 16), 1'b1, vl);
+      // Each path answers zero unless it is the frame's (`here`): the two are ORed, not multiplexed.
+      info           = p_tagged | p_untagged;
       info.vlan      = vl;
       info.vid       = vl ? {window_i[8*14+:4], window_i[8*15+:8]} : 12'd0;
       info.mac_da    = {nt_pkg::win_b32(window_i, 0), nt_pkg::win_b16(window_i, 4)};
