@@ -1,216 +1,254 @@
 // The udplb parser (udplb.p4 ParserImpl; docs/lb-udplb.md "Parser") over a frame's first two beats.
 // Combinational. Every header it extracts ends by byte 110, inside the window. An extract past the frame's
-// end, a select without a matching case and a failed verify are all one verdict: parse error.
+// end, a select without a matching case and a failed verify are all one verdict: parse error. Parses only
+// while en_i (a frame's first beat leaves the lookahead register); otherwise it answers zero, which the
+// pipeline never reads (it keeps a parse only for first beats).
+// Written for depth (issue 27: <= 12 logic levels; docs/lb-microarchitecture.md "udplb_parser depth"), as
+// lb_parser: every check is computed at once and the verdict, the flags and the end offset are AND/OR terms of
+// them, never a chain of ifs; no arithmetic on lengths (a check "hl < c" is "byte c - 1 of the untagged frame
+// is absent", one keep bit); the layer-4 bytes at l4 = 14 + 4 * IHL are checked at each of the 16 candidate
+// offsets and the IHL, as a one-hot folded with the protocol, selects the verdicts by AND/OR terms (IPv6: l4 =
+// 54, candidate 10); the whole parse is formed twice, for an untagged and a VLAN-tagged frame (offsets fixed in
+// each), each answering zero unless it is the frame's, and the two are ORed.
 module udplb_parser
 (
   input  logic [8*udplb_pkg::UWindowBytes-1:0] window_i,  // frame bytes 0..127, byte 0 in bits 7:0
-  input  logic [7:0]                len_i,     // valid bytes in the window (the frame length if shorter)
+  input  logic [udplb_pkg::UWindowBytes-1:0]   keep_i,    // window bytes present (contiguous from byte 0)
+  input  logic                                 en_i,      // the window holds a frame's first two beats
   output udplb_pkg::uparse_t                   info_o
 );
-  udplb_pkg::uparse_t                   p;
-  logic [8*udplb_pkg::UWindowBytes-1:0] hw;
-  logic                      err, vl, slow, lldp;
-  logic [15:0]               et0, et;
-  logic [3:0]                ihl;
-  logic [7:0]                proto, ity, icode, nh_emb;
-  int unsigned               len, hl, l4, fin, ip_hdr;
+  localparam int unsigned WBits  = 8 * udplb_pkg::UWindowBytes;
+  localparam int unsigned WBytes = udplb_pkg::UWindowBytes;
+  localparam int unsigned Slice  = 24;  // layer-4 bytes read: l4 .. l4 + 23 (UDP + LB header, ICMPv4)
 
+  // 7-bit constant v where c, else 0 (an end offset chosen by one of a set of exclusive conditions).
+  function automatic logic [6:0] k7(logic c, int unsigned v);
+    k7 = 7'({32{c}} & v);
+  endfunction
+
+  // The parse of the untagged frame hw (the VLAN tag taken out when vl), hk its keep (bit c: hl > c), et the
+  // EtherType after the tag. vl is a constant at each call. Not set here: vlan, vid, mac_da, ethertype.
+  function automatic udplb_pkg::uparse_t parse_path(logic [WBits-1:0] hw, logic [WBytes-1:0] hk,
+                                                    logic [15:0] et, logic vl, logic here);
+    udplb_pkg::uparse_t p;
+    logic [3:0]  ihl;
+    logic        f4, farp, f6, fslow, flldp, eth_bad;
+    logic        hdr4_bad, hdr6_bad, hdr4_ok, hdr6_ok, p4_1, p4_17, p6_58, p6_17, proto4_bad, proto6_bad;
+    logic        slow_err, arp_err, err4, err6;
+    int unsigned adj;  // li - fin: the tag's 4 bytes
+    // Per candidate IHL h (l4 = 14 + 4 h): what the layer-4 bytes there decide.
+    logic [Slice*8-1:0]  s;
+    logic                g0, g4, g8, g12, g24, g32;  // "hl >= l4 + c": keep bit l4 - 1 + c
+    logic [15:0]         c_short;                      // hl < l4
+    logic [15:0]         c_uerr, c_ulb, c_uv3;          // UDP: a check fails; LB header; version 3
+    logic [15:0][15:0]   c_slot, c_port;
+    logic [15:0][63:0]   c_tick;
+    logic [15:0]         c_ierr, c_iemb, c_iecho;       // ICMPv4: a check fails; destination unreachable; echo
+    logic [15:0][6:0]    c_fin_u, c_li_u, c_li_i;  // fin (and li) after UDP / ICMPv4 at this l4
+    logic                u_e1, u_lb, u_em, u_v23, i_e1, i_emb, i_echo, i_o32;
+    // The chosen IPv4 candidate.
+    logic [15:0]         oh, su, si, sp;              // IHL one-hot; UDP / ICMPv4 / other protocol at offset h
+    logic [15:0][6:0]    c_lo_i;                      // lo_host after ICMPv4 at this l4
+    // ICMPv6 at l4 = 54.
+    logic [7:0]          ity6, icode6;
+    logic                e6, emb6, echo6, ns6, other6, ns_opt, ns_ll6, emb6_17, icmp6_err;
+    logic [6:0]          li6i, lo6i, lo_v4, li_v4, lo_v6, li_v6;
+
+    p   = '0;
+    adj = vl ? 4 : 0;
+    ihl = hw[8*14+:4];
+
+    // Ethernet / VLAN: a runt (hl < 14) or an EtherType of no case is an error. A tagged frame (vl) has at
+    // least 18 bytes; an untagged 0x8100 frame matches no case.
+    f4      = here && hk[13] && et == 16'h0800;
+    farp    = here && hk[13] && et == 16'h0806;
+    f6      = here && hk[13] && et == 16'h86dd;
+    fslow   = here && !vl && hk[13] && et == 16'h8809;
+    flldp   = here && !vl && hk[13] && et == 16'h88cc;
+    eth_bad = here && !(f4 || farp || f6 || fslow || flldp);
+
+    slow_err = !hk[14] || (hw[8*14+:8] == 8'd1 && !hk[15]);
+    arp_err  = !hk[41] || nt_pkg::win_b16(hw, 14) != 16'd1 || nt_pkg::win_b16(hw, 16) != 16'h0800 ||
+               nt_pkg::win_b8(hw, 18) != 8'd6 || nt_pkg::win_b8(hw, 19) != 8'd4 || nt_pkg::win_b16(hw, 20) != 16'd1;
+
+    // IP headers (fixed offsets).
+    hdr4_bad   = !hk[33] || hw[8*14+4+:4] != 4'd4 || ihl < 4'd5;
+    hdr6_bad   = !hk[53] || hw[8*14+4+:4] != 4'd6;
+    hdr4_ok    = f4 && !hdr4_bad;
+    hdr6_ok    = f6 && !hdr6_bad;
+    p4_1       = nt_pkg::win_b8(hw, 23) == 8'd1;
+    p4_17      = nt_pkg::win_b8(hw, 23) == 8'd17;
+    p6_58      = nt_pkg::win_b8(hw, 20) == 8'd58;
+    p6_17      = nt_pkg::win_b8(hw, 20) == 8'd17;
+    proto4_bad = !p4_1 && !p4_17;
+    proto6_bad = !p6_58 && !p6_17;
+
+    // Layer 4 at each candidate offset l4 = 14 + 4 h: UDP (+ LB header) and ICMPv4, as the parser would walk
+    // them there once the IP header has passed.
+    c_short = '0;
+    c_uerr  = '0;
+    c_ulb   = '0;
+    c_uv3   = '0;
+    c_slot  = '0;
+    c_port  = '0;
+    c_tick  = '0;
+    c_ierr  = '0;
+    c_iemb  = '0;
+    c_iecho = '0;
+    c_fin_u = '0;
+    c_li_u  = '0;
+    c_li_i  = '0;
+    c_lo_i  = '0;
+    for (int unsigned h = 0; h < 16; h++) begin
+      s  = hw[8*(14+4*h)+:8*Slice];
+      g0  = hk[13+4*h];
+      g4  = hk[17+4*h];
+      g8  = hk[21+4*h];
+      g12 = hk[25+4*h];
+      g24 = hk[37+4*h];
+      g32 = hk[45+4*h];
+      c_short[h] = !g0;
+      // UDP: 8 bytes; the LB header if the destination port says so (12 bytes, then 24 for version 2/3).
+      u_e1  = !g8;
+      u_lb  = !u_e1 && ({s[8*2+:8], s[8*3+:8]} & 16'hc000) == 16'h4000;
+      u_em  = !g12 || {s[8*8+:8], s[8*9+:8]} != 16'h4c42;
+      u_v23 = s[8*10+:8] == 8'd2 || s[8*10+:8] == 8'd3;
+      c_uerr[h] = u_e1 || (u_lb && (u_em || !u_v23 || !g24));
+      c_ulb[h]  = u_lb;
+      c_uv3[h]  = u_lb && !u_em && s[8*10+:8] == 8'd3;
+      c_slot[h] = {16{u_lb}} & (c_uv3[h] ? {s[8*12+:8], s[8*13+:8]} : {s[8*22+:8], s[8*23+:8]});
+      c_port[h] = {16{u_lb}} & {s[8*14+:8], s[8*15+:8]};
+      for (int unsigned b = 0; b < 8; b++) c_tick[h][63-8*b-:8] = {8{u_lb}} & s[8*(16+b)+:8];
+      // ICMPv4: 4 bytes; destination unreachable: 24, 32 with an embedded UDP header; echo request: 8.
+      i_e1   = !g4;
+      i_emb  = !i_e1 && s[0+:8] == 8'd3;
+      i_echo = !i_e1 && s[0+:8] == 8'd8 && s[8+:8] == 8'd0;
+      i_o32  = g24 && s[8*13+:8] == 8'd17;
+      c_ierr[h]  = i_e1 || (i_emb && (!g24 || (i_o32 && !g32))) || (i_echo && !g8);
+      c_iemb[h]  = i_emb;
+      c_iecho[h] = i_echo;
+      // The end offset at this l4: l4 itself if the layer-4 parse does not run (hl < l4), else as walked.
+      c_fin_u[h] = k7(!g0, 14 + 4 * h) | k7(g0 && !u_lb, 22 + 4 * h) | k7(g0 && u_lb, 38 + 4 * h);
+      c_li_u[h]  = k7(!g0, 14 + 4 * h + adj) | k7(g0 && !u_lb, 22 + 4 * h + adj) |
+                   k7(g0 && u_lb, 38 + 4 * h + adj);
+      c_li_i[h]  = k7(!g0, 14 + 4 * h + adj) | k7(g0 && !i_emb && !i_echo, 18 + 4 * h + adj) |
+                   k7(g0 && i_emb && !i_o32, 38 + 4 * h + adj) | k7(g0 && i_emb && i_o32, 46 + 4 * h + adj) |
+                   k7(g0 && i_echo, 22 + 4 * h + adj);
+      c_lo_i[h]  = k7(!g0, 14 + 4 * h) | k7(g0 && !i_emb && !i_echo, 18 + 4 * h) | k7(g0 && i_emb, 18 + 4 * h) |
+                   k7(g0 && i_echo, 22 + 4 * h);
+    end
+    // The IHL as a one-hot, folded with the protocol: the candidate's verdicts are AND/OR terms, not a multiplexer.
+    for (int unsigned h = 0; h < 16; h++) oh[h] = ihl == 4'(h);
+    su = {16{hdr4_ok && p4_17}} & oh;
+    si = {16{hdr4_ok && p4_1}} & oh;
+    sp = {16{hdr4_ok && proto4_bad}} & oh;
+
+    // ICMPv6 at l4 = 54: 4 bytes; destination unreachable: 44, 52 with an embedded UDP header; echo request: 8;
+    // neighbour solicitation: 24, 26 with an option header when the payload is not 24 bytes, 32 when that
+    // option is the source link-layer address; any other type is an error.
+    ity6      = nt_pkg::win_b8(hw, 54);
+    icode6    = nt_pkg::win_b8(hw, 55);
+    e6        = !hk[57];
+    emb6      = !e6 && ity6 == 8'd1;
+    echo6     = !e6 && ity6 == 8'd128 && icode6 == 8'd0;
+    ns6       = !e6 && ity6 == 8'd135 && icode6 == 8'd0;
+    other6    = !e6 && !(ity6 == 8'd1) && !(ity6 == 8'd128 && icode6 == 8'd0) && !(ity6 == 8'd135 && icode6 == 8'd0);
+    emb6_17   = hk[97] && nt_pkg::win_b8(hw, 64) == 8'd17;
+    ns_opt    = hk[77] && nt_pkg::win_b16(hw, 18) != 16'd24;
+    ns_ll6    = ns_opt && hk[79] && nt_pkg::win_b8(hw, 78) == 8'd1;
+    icmp6_err = e6 || other6 || (emb6 && (!hk[97] || (emb6_17 && !hk[105]))) || (echo6 && !hk[61]) ||
+                (ns6 && (!hk[77] || (ns_opt && (!hk[79] || (ns_ll6 && !hk[85])))));
+    lo6i  = k7(e6 || other6 || emb6 || ns6, 58) | k7(echo6, 62);
+    li6i  = k7(e6 || other6, 58 + adj) | k7(emb6 && !emb6_17, 98 + adj) | k7(emb6 && emb6_17, 106 + adj) |
+            k7(echo6, 62 + adj) | k7(ns6 && !ns_opt, 78 + adj) | k7(ns6 && ns_opt && !ns_ll6, 80 + adj) |
+            k7(ns6 && ns_ll6, 86 + adj);
+
+    // The verdict: an error of the Ethernet case or of the one family it chose.
+    err4 = hdr4_bad || proto4_bad;
+    err6 = hdr6_bad || proto6_bad || (p6_58 && icmp6_err) || (p6_17 && c_uerr[10]);
+    p.perr = eth_bad || (fslow && slow_err) || (flldp && !hk[15]) || (farp && arp_err) || (f4 && err4) ||
+             |(su & (c_short | c_uerr)) || |(si & (c_short | c_ierr)) || (f6 && err6);
+
+    // The flags and fields, each set as the walk would have set it (also on a path that fails later).
+    p.arp        = farp;
+    p.ipv4       = f4;
+    p.ipv6       = f6;
+    p.icmp4      = hdr4_ok && p4_1;
+    p.icmp4_emb  = |(si & ~c_short & c_iemb);
+    p.icmp4_echo = |(si & ~c_short & c_iecho);
+    p.icmp6      = hdr6_ok && p6_58;
+    p.icmp6_emb  = hdr6_ok && p6_58 && emb6;
+    p.icmp6_echo = hdr6_ok && p6_58 && echo6;
+    p.ns         = hdr6_ok && p6_58 && ns6;
+    p.ns_ll      = hdr6_ok && p6_58 && ns6 && ns_ll6;
+    p.udp        = (hdr4_ok && p4_17) || (hdr6_ok && p6_17);
+    p.lb         = |(su & ~c_short & c_ulb) || (hdr6_ok && p6_17 && c_ulb[10]);
+    p.lb_v3      = |(su & ~c_short & c_uv3) || (hdr6_ok && p6_17 && c_uv3[10]);
+    p.slot_sel   = {16{hdr6_ok && p6_17}} & c_slot[10];
+    p.port_sel   = {16{hdr6_ok && p6_17}} & c_port[10];
+    p.tick       = {64{hdr6_ok && p6_17}} & c_tick[10];
+    for (int unsigned h = 0; h < 16; h++) begin
+      p.slot_sel = p.slot_sel | ({16{su[h] && !c_short[h]}} & c_slot[h]);
+      p.port_sel = p.port_sel | ({16{su[h] && !c_short[h]}} & c_port[h]);
+      p.tick     = p.tick | ({64{su[h] && !c_short[h]}} & c_tick[h]);
+    end
+    p.ttl        = ({8{hdr4_ok}} & nt_pkg::win_b8(hw, 22)) | ({8{hdr6_ok}} & nt_pkg::win_b8(hw, 21));
+    p.ip_sa      = ({128{hdr4_ok}} & {96'd0, nt_pkg::win_b32(hw, 26)}) |
+                   ({128{hdr6_ok}} & {nt_pkg::win_b64(hw, 22), nt_pkg::win_b64(hw, 30)});
+    p.ip_da      = ({128{hdr4_ok}} & {96'd0, nt_pkg::win_b32(hw, 30)}) |
+                   ({128{hdr6_ok}} & {nt_pkg::win_b64(hw, 38), nt_pkg::win_b64(hw, 46)}) |
+                   ({128{farp}} & {96'd0, nt_pkg::win_b32(hw, 38)});  // TPA
+    p.nd_target  = {128{hdr6_ok && p6_58 && ns6}} & {nt_pkg::win_b64(hw, 62), nt_pkg::win_b64(hw, 70)};
+    p.l4o        = ({7{hdr4_ok}} & (7'd14 + {1'b0, ihl, 2'd0})) | ({7{hdr6_ok}} & 7'd54);
+
+    // li (the end offset fin plus the tag) and lo_host, one term per exclusive case. IPv4: the candidate's end
+    // after UDP or ICMPv4, or l4 when the protocol is neither; IPv6 likewise at 54. lo_host: fin, but l4 + 4 after
+    // the ICMP-embedded headers and the ND solicitation (never followed by another header).
+    lo_v4 = '0;
+    li_v4 = '0;
+    for (int unsigned h = 0; h < 16; h++) begin
+      lo_v4 = lo_v4 | ({7{su[h]}} & c_fin_u[h]) | ({7{si[h]}} & c_lo_i[h]) | k7(sp[h], 14 + 4 * h);
+      li_v4 = li_v4 | ({7{su[h]}} & c_li_u[h]) | ({7{si[h]}} & c_li_i[h]) | k7(sp[h], 14 + 4 * h + adj);
+    end
+    lo_v6 = p6_58 ? lo6i : (p6_17 ? c_fin_u[10] : 7'd54);
+    li_v6 = p6_58 ? li6i : (p6_17 ? c_li_u[10] : 7'(54 + adj));
+    p.lo_host = k7(eth_bad || (f4 && hdr4_bad) || (f6 && hdr6_bad) || (fslow && !hk[14]), 14) |
+                k7(fslow && hk[14] && hw[8*14+:8] != 8'd1, 15) | k7(fslow && hk[14] && hw[8*14+:8] == 8'd1, 16) |
+                k7(flldp, 16) | k7(farp, 42) | lo_v4 | ({7{hdr6_ok}} & lo_v6);
+    p.li      = k7(eth_bad || (f4 && hdr4_bad) || (f6 && hdr6_bad) || (fslow && !hk[14]), 14 + adj) |
+                k7(fslow && hk[14] && hw[8*14+:8] != 8'd1, 15 + adj) |
+                k7(fslow && hk[14] && hw[8*14+:8] == 8'd1, 16 + adj) |
+                k7(flldp, 16 + adj) | k7(farp, 42 + adj) | li_v4 | ({7{hdr6_ok}} & li_v6);
+    parse_path = p;
+  endfunction
+
+  udplb_pkg::uparse_t info, p_untagged, p_tagged;
+  logic               vl;
+  logic [15:0]        et0;
+
+  // One block, all of it under en_i: a simulator evaluates it on every change of the window (every cycle)
+  // and skips it but for a frame's first beat; in hardware en_i only gates the result.
   always_comb begin
-    p      = '0;
-    err    = 1'b0;
-    slow   = 1'b0;
-    lldp   = 1'b0;
-    len    = int'(len_i);
-    et0    = nt_pkg::win_b16(window_i, 12);
-    vl     = len >= 18 && et0 == 16'h8100;
-    // The frame with the tag taken out: every later header sits where the deparser will emit it.
-    hw     = udplb_pkg::untag(window_i, vl);
-    hl     = vl ? len - 4 : len;
-    et     = vl ? nt_pkg::win_b16(window_i, 16) : et0;
-    ihl    = hw[8*14+:4];
-    proto  = '0;
-    ity    = '0;
-    icode  = '0;
-    nh_emb = '0;
-    l4     = 0;
-    ip_hdr = 0;
-    fin    = 14;
-
-    p.vlan      = vl;
-    p.vid       = vl ? {window_i[8*14+:4], window_i[8*15+:8]} : 12'd0;
-    p.mac_da    = {nt_pkg::win_b32(window_i, 0), nt_pkg::win_b16(window_i, 4)};
-    p.ethertype = et0;
-
-    // ethernet / vlan
-    if (len < 14 || (et0 == 16'h8100 && len < 18)) begin
-      err = 1'b1;
-    end else if (vl) begin
-      unique case (et)
-        16'h0800: p.ipv4 = 1'b1;
-        16'h0806: p.arp = 1'b1;
-        16'h86dd: p.ipv6 = 1'b1;
-        default:  err = 1'b1;
-      endcase
-    end else begin
-      unique case (et)
-        16'h0800: p.ipv4 = 1'b1;
-        16'h0806: p.arp = 1'b1;
-        16'h86dd: p.ipv6 = 1'b1;
-        16'h8809: slow = 1'b1;
-        16'h88cc: lldp = 1'b1;
-        default:  err = 1'b1;
-      endcase
+    info       = '0;
+    p_untagged = '0;
+    p_tagged   = '0;
+    vl         = 1'b0;
+    et0        = '0;
+    if (en_i) begin
+      et0        = nt_pkg::win_b16(window_i, 12);
+      vl         = keep_i[17] && et0 == 16'h8100;
+      p_untagged = parse_path(window_i, keep_i, et0, 1'b0, !vl);
+      // The frame with the tag taken out: every later header sits where the deparser will emit it.
+      p_tagged   = parse_path(udplb_pkg::untag(window_i, 1'b1), {4'd0, keep_i[WBytes-1:4]},
+                              nt_pkg::win_b16(window_i, 16), 1'b1, vl);
+      // Each path answers zero unless it is the frame's (`here`): the two are ORed, not multiplexed.
+      info           = p_tagged | p_untagged;
+      info.vlan      = vl;
+      info.vid       = vl ? {window_i[8*14+:4], window_i[8*15+:8]} : 12'd0;
+      info.mac_da    = {nt_pkg::win_b32(window_i, 0), nt_pkg::win_b16(window_i, 4)};
+      info.ethertype = et0;
     end
-
-    if (slow) begin
-      if (hl < 15) begin
-        err = 1'b1;
-      end else begin
-        fin = 15;
-        if (nt_pkg::win_b8(hw, 14) == 8'd1) begin
-          if (hl < 16) err = 1'b1;
-          fin = 16;
-        end
-      end
-    end
-    if (lldp) begin
-      if (hl < 16) err = 1'b1;
-      fin = 16;
-    end
-
-    if (p.arp) begin
-      fin = 42;
-      if (hl < 42 || nt_pkg::win_b16(hw, 14) != 16'd1 || nt_pkg::win_b16(hw, 16) != 16'h0800 || nt_pkg::win_b8(hw, 18) != 8'd6 ||
-          nt_pkg::win_b8(hw, 19) != 8'd4 || nt_pkg::win_b16(hw, 20) != 16'd1) begin
-        err = 1'b1;
-      end
-      p.ip_da = {96'd0, nt_pkg::win_b32(hw, 38)};  // TPA
-    end
-
-    if (p.ipv4) begin
-      if (hl < 34 || hw[8*14+4+:4] != 4'd4 || ihl < 4'd5) begin
-        err = 1'b1;
-      end else begin
-        ip_hdr = 4 * int'(ihl);
-        l4     = 14 + ip_hdr;
-        fin    = l4;
-        if (hl < l4) err = 1'b1;
-        proto = nt_pkg::win_b8(hw, 23);
-        p.ttl = nt_pkg::win_b8(hw, 22);
-        p.ip_sa = {96'd0, nt_pkg::win_b32(hw, 26)};
-        p.ip_da = {96'd0, nt_pkg::win_b32(hw, 30)};
-        if (proto == 8'd1) p.icmp4 = 1'b1;
-        else if (proto == 8'd17) p.udp = 1'b1;
-        else err = 1'b1;
-      end
-    end
-
-    if (p.ipv6) begin
-      if (hl < 54 || hw[8*14+4+:4] != 4'd6) begin
-        err = 1'b1;
-      end else begin
-        ip_hdr = 40;
-        l4     = 54;
-        fin    = 54;
-        proto  = nt_pkg::win_b8(hw, 20);
-        p.ttl  = nt_pkg::win_b8(hw, 21);
-        p.ip_sa = {nt_pkg::win_b64(hw, 22), nt_pkg::win_b64(hw, 30)};
-        p.ip_da = {nt_pkg::win_b64(hw, 38), nt_pkg::win_b64(hw, 46)};
-        if (proto == 8'd58) p.icmp6 = 1'b1;
-        else if (proto == 8'd17) p.udp = 1'b1;
-        else err = 1'b1;
-      end
-    end
-
-    if (!err && (p.icmp4 || p.icmp6)) begin
-      ity   = nt_pkg::win_b8(hw, l4);
-      icode = nt_pkg::win_b8(hw, l4 + 1);
-      fin   = l4 + 4;
-      if (hl < l4 + 4) err = 1'b1;
-    end
-
-    if (!err && p.icmp4) begin
-      if (ity == 8'd3) begin
-        p.icmp4_emb = 1'b1;
-        fin = l4 + 24;
-        if (hl < l4 + 24) begin
-          err = 1'b1;
-        end else if (nt_pkg::win_b8(hw, l4 + 13) == 8'd17) begin
-          fin = l4 + 32;
-          if (hl < l4 + 32) err = 1'b1;
-        end
-      end else if (ity == 8'd8 && icode == 8'd0) begin
-        p.icmp4_echo = 1'b1;
-        fin = l4 + 8;
-        if (hl < l4 + 8) err = 1'b1;
-      end
-    end
-
-    if (!err && p.icmp6) begin
-      nh_emb = nt_pkg::win_b8(hw, l4 + 10);
-      if (ity == 8'd1) begin
-        p.icmp6_emb = 1'b1;
-        fin = l4 + 44;
-        if (hl < l4 + 44) begin
-          err = 1'b1;
-        end else if (nh_emb == 8'd17) begin
-          fin = l4 + 52;
-          if (hl < l4 + 52) err = 1'b1;
-        end
-      end else if (ity == 8'd128 && icode == 8'd0) begin
-        p.icmp6_echo = 1'b1;
-        fin = l4 + 8;
-        if (hl < l4 + 8) err = 1'b1;
-      end else if (ity == 8'd135 && icode == 8'd0) begin
-        p.ns = 1'b1;
-        fin = l4 + 24;
-        p.nd_target = {nt_pkg::win_b64(hw, l4 + 8), nt_pkg::win_b64(hw, l4 + 16)};
-        if (hl < l4 + 24) begin
-          err = 1'b1;
-        end else if (nt_pkg::win_b16(hw, 18) != 16'd24) begin
-          fin = l4 + 26;  // option header
-          if (hl < l4 + 26) begin
-            err = 1'b1;
-          end else if (nt_pkg::win_b8(hw, l4 + 24) == 8'd1) begin
-            p.ns_ll = 1'b1;
-            fin = l4 + 32;
-            if (hl < l4 + 32) err = 1'b1;
-          end
-        end
-      end else begin
-        err = 1'b1;
-      end
-    end
-
-    if (!err && p.udp) begin
-      fin = l4 + 8;
-      if (hl < l4 + 8) begin
-        err = 1'b1;
-      end else if ((nt_pkg::win_b16(hw, l4 + 2) & 16'hc000) == 16'h4000) begin
-        p.lb = 1'b1;
-        fin = l4 + 24;
-        if (hl < l4 + 12 || nt_pkg::win_b16(hw, l4 + 8) != 16'h4c42) begin
-          err = 1'b1;
-        end else if (nt_pkg::win_b8(hw, l4 + 10) == 8'd2 || nt_pkg::win_b8(hw, l4 + 10) == 8'd3) begin
-          p.lb_v3 = nt_pkg::win_b8(hw, l4 + 10) == 8'd3;
-          if (hl < l4 + 24) err = 1'b1;
-        end else begin
-          err = 1'b1;
-        end
-        p.slot_sel = p.lb_v3 ? nt_pkg::win_b16(hw, l4 + 12) : nt_pkg::win_b16(hw, l4 + 22);
-        p.port_sel = nt_pkg::win_b16(hw, l4 + 14);
-        p.tick     = nt_pkg::win_b64(hw, l4 + 16);
-      end
-    end
-
-    p.perr = err;
-    p.l4o  = 7'(l4);
-    p.li   = 7'(fin + (vl ? 4 : 0));
-    // Emitted as parsed: everything but the ICMP-embedded headers and the ND solicitation (never followed
-    // by another header), so the extracted bytes minus those.
-    p.lo_host = 7'(fin);
-    if (p.icmp4_emb || p.icmp6_emb || p.ns) p.lo_host = 7'(l4 + 4);
   end
 
-  assign info_o = p;
+  assign info_o = info;
 endmodule

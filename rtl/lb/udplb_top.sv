@@ -76,9 +76,14 @@ module udplb_top
     .window_len_o (window_len)
   );
 
+  // The window's keep (contiguous from byte 0): the parser checks lengths as keep bits (udplb_parser).
+  logic [udplb_pkg::UWindowBytes-1:0] window_keep;
+  assign window_keep = h_last ? {{nt_pkg::StreamBytes{1'b0}}, h_keep} : {s_keep_i, h_keep};
+
   udplb_parser u_parser (
     .window_i (window),
-    .len_i    (window_len),
+    .keep_i   (window_keep),
+    .en_i     (h_emit && h_idx == 2'd0),
     .info_o   (parsed)
   );
 
@@ -476,4 +481,7 @@ module udplb_top
   assign inst_rx_v3_o = rx3_q;
   assign inst_tx_o    = tx_q;
   assign inst_drops_o = idrop_q;
+
+  logic unused_len;
+  assign unused_len = ^window_len;  // the parser reads the window's keep, not its length
 endmodule
