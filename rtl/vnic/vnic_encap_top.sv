@@ -104,19 +104,22 @@ module vnic_encap_top
     end
   end
 
-  // The lowest hit of h (MacG entries): {any hit, its DLID (0 without a hit)}, as a one-hot AND-OR: entry i
-  // is chosen iff it hits and no lower one does (a tree of 2:1 choices mapped to LUT + MUXF stages was 15
-  // levels from the table through the compares to a group's DLID).
+  // The lowest hit of h (MacG entries, a power of 2): {any hit, its DLID (0 without a hit)}. A heap: leaves
+  // MacG + i, node j's children 2j (lower indices) and 2j + 1.
   function automatic logic [24:0] first_hit(logic [MacG-1:0] h, logic [MacG-1:0][23:0] d);
-    logic        below;
-    logic [23:0] r;
-    below = 1'b0;
-    r     = '0;
+    logic [2*MacG-1:0]       th;
+    logic [2*MacG-1:0][23:0] td;
+    th = '0;
+    td = '0;
     for (int i = 0; i < MacG; i++) begin
-      r     = r | ((h[i] && !below) ? d[i] : 24'd0);
-      below = below | h[i];
+      th[MacG+i] = h[i];
+      td[MacG+i] = h[i] ? d[i] : 24'd0;  // no hit: DLID 0, as the chain gave
     end
-    first_hit = {below, r};
+    for (int j = MacG - 1; j >= 1; j--) begin
+      th[j] = th[2*j] | th[2*j+1];
+      td[j] = th[2*j] ? td[2*j] : td[2*j+1];
+    end
+    first_hit = {th[1], td[1]};
   endfunction
 
   logic [MacGroups-1:0]       grp_hit_in, grp_hit_q;
