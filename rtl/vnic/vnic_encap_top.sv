@@ -51,9 +51,7 @@ module vnic_encap_top
   logic [vnic_pkg::PortIdxBits-1:0] port_q;
   logic [47:0]            dmac_q, dmac_in;
   vnic_pkg::port_cfg_t    pc_q, pc_in;
-  logic                   hit_q, hit_in;
-  logic [23:0]            dlid_tbl_q, dlid_tbl_in;
-  vnic_pkg::linux_info_t  lx_q, lx_in;
+  vnic_pkg::linux_pre_t   lx_q, lx_in;
 
   vnic_in_reg u_in (
     `NT_CLK_RST_CONN,
@@ -79,13 +77,21 @@ module vnic_encap_top
     for (int i = 0; i < 6; i++) dmac_in[47-8*i-:8] = s_data_i[8*i+:8];
   end
   assign pc_in = ports[s_port_i];
-  assign lx_in = vnic_pkg::linux_info(s_data_i, nb);
+  assign lx_in = vnic_pkg::linux_pre(s_data_i, nb);
 
   // Destination LID from the MAC table (docs/vnic.md "DLID"): the lowest matching index; a DLID 0 entry
   // counts as absent. Each entry is read whole into mac_e first: Yosys 0.55 reads macs[i].valid as an
   // undeclared wire. Every entry is compared at once, then the lowest hit is chosen by a tree of 2:1
-  // choices (the lower half wins; log2(VnicMacEntries) steps), not by a chain of 64 (issue 27: 33 levels).
+  // choices (the lower half wins), not by a chain of 64 (issue 27: 33 levels). In two halves (issue 27:
+  // 21 levels from the input beat through the compares and the whole tree): with a first beat, each group
+  // of MacG entries' lowest hit is registered (grp_hit_q, grp_dlid_q); the choice among the groups is made
+  // from those registers when the frame's last beat uses it. The table is read at the first beat, as before.
   localparam int unsigned MacN = nt_pkg::VnicMacEntries;
+  localparam int unsigned MacG = 8;                // entries per group, and at most MacG groups
+  localparam int unsigned MacGroups = MacN / MacG;
+  if (MacN % MacG != 0 || MacGroups > MacG) begin : gen_mac_check
+    $error("VnicMacEntries must be a multiple of 8, at most 64");
+  end
   vnic_pkg::mac_entry_t mac_e;
   logic [MacN-1:0]        mac_hit;
   logic [MacN-1:0][23:0]  mac_dlid;
@@ -98,40 +104,55 @@ module vnic_encap_top
     end
   end
 
-  // The lowest hit of h (MacN a power of 2): {any hit, its DLID (0 without a hit)}. A heap: leaves MacN + i, node j's
-  // children 2j (lower indices) and 2j + 1.
-  function automatic logic [24:0] first_hit(logic [MacN-1:0] h, logic [MacN-1:0][23:0] d);
-    logic [2*MacN-1:0]       th;
-    logic [2*MacN-1:0][23:0] td;
+  // The lowest hit of h (MacG entries, a power of 2): {any hit, its DLID (0 without a hit)}. A heap: leaves
+  // MacG + i, node j's children 2j (lower indices) and 2j + 1.
+  function automatic logic [24:0] first_hit(logic [MacG-1:0] h, logic [MacG-1:0][23:0] d);
+    logic [2*MacG-1:0]       th;
+    logic [2*MacG-1:0][23:0] td;
     th = '0;
     td = '0;
-    for (int i = 0; i < MacN; i++) begin
-      th[MacN+i] = h[i];
-      td[MacN+i] = h[i] ? d[i] : 24'd0;  // no hit: DLID 0, as the chain gave
+    for (int i = 0; i < MacG; i++) begin
+      th[MacG+i] = h[i];
+      td[MacG+i] = h[i] ? d[i] : 24'd0;  // no hit: DLID 0, as the chain gave
     end
-    for (int j = MacN - 1; j >= 1; j--) begin
+    for (int j = MacG - 1; j >= 1; j--) begin
       th[j] = th[2*j] | th[2*j+1];
       td[j] = th[2*j] ? td[2*j] : td[2*j+1];
     end
     first_hit = {th[1], td[1]};
   endfunction
 
-  assign {hit_in, dlid_tbl_in} = first_hit(mac_hit, mac_dlid);
+  logic [MacGroups-1:0]       grp_hit_in, grp_hit_q;
+  logic [MacGroups-1:0][23:0] grp_dlid_in, grp_dlid_q;
+  logic                       tbl_hit;
+  logic [23:0]                tbl_dlid;
+  logic [MacG-1:0]            grp_hit_pad;   // the groups padded to MacG (no hit)
+  logic [MacG-1:0][23:0]      grp_dlid_pad;
+  always_comb begin
+    grp_hit_pad  = '0;
+    grp_dlid_pad = '0;
+    for (int g = 0; g < MacGroups; g++) begin
+      {grp_hit_in[g], grp_dlid_in[g]} = first_hit(mac_hit[MacG*g+:MacG], mac_dlid[MacG*g+:MacG]);
+      grp_hit_pad[g]  = grp_hit_q[g];
+      grp_dlid_pad[g] = grp_dlid_q[g];
+    end
+  end
+  assign {tbl_hit, tbl_dlid} = first_hit(grp_hit_pad, grp_dlid_pad);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       port_q     <= '0;
       dmac_q     <= '0;
       pc_q       <= '0;
-      hit_q      <= 1'b0;
-      dlid_tbl_q <= '0;
+      grp_hit_q  <= '0;
+      grp_dlid_q <= '0;
       lx_q       <= '0;
     end else if (in_load && in_sop_q) begin
       port_q     <= s_port_i;
       dmac_q     <= dmac_in;
       pc_q       <= pc_in;
-      hit_q      <= hit_in;
-      dlid_tbl_q <= dlid_tbl_in;
+      grp_hit_q  <= grp_hit_in;
+      grp_dlid_q <= grp_dlid_in;
       lx_q       <= lx_in;
     end
   end
@@ -145,6 +166,7 @@ module vnic_encap_top
   vnic_pkg::port_cfg_t              pc;
   logic [23:0]            dlid;
   vnic_pkg::linux_info_t            lx;
+  logic                   dlid_zero;
   logic [4:0]             sc;
   logic [2:0]             rc;
   logic [15:0]            entropy;
@@ -188,7 +210,7 @@ module vnic_encap_top
   assign port = port_q;
   assign dmac = dmac_q;
   assign pc   = pc_q;
-  assign lx   = lx_q;
+  assign lx   = vnic_pkg::linux_fin(lx_q);
 
   // A port without a virtual switch id or SLID (0) is not enabled; a frame whose DLID comes out 0 is
   // dropped, as Linux counts tx_dlid_zero (docs/vnic.md "Drops").
@@ -197,18 +219,28 @@ module vnic_encap_top
     if (!over_now && len < 16'(14)) reason = nt_pkg::VnicEncDropRunt;
     else if (over_now || len > 16'(nt_pkg::VnicMaxEthBytes)) reason = nt_pkg::VnicEncDropTooLong;
     else if (!pc.valid || pc.veswid == '0 || pc.slid == '0) reason = nt_pkg::VnicEncDropPortDisabled;
-    else if (dlid == '0) reason = nt_pkg::VnicEncDropDlidZero;
+    else if (dlid_zero) reason = nt_pkg::VnicEncDropDlidZero;
   end
   assign drop = reason != 0;
 
   // Default profile: group MACs the port's multicast DLID, then the table, then the port's default. Profile
   // linux (opa_vnic_get_dlid): the table, group MACs, a locally administered MAC's bytes 5, 4, 3, the default.
   always_comb begin
-    if (!pc.linux_p) dlid = dmac[40] ? pc.mcast_dlid : hit_q ? dlid_tbl_q : pc.ucast_dlid;
-    else if (hit_q) dlid = dlid_tbl_q;
+    if (!pc.linux_p) dlid = dmac[40] ? pc.mcast_dlid : tbl_hit ? tbl_dlid : pc.ucast_dlid;
+    else if (tbl_hit) dlid = tbl_dlid;
     else if (dmac[40]) dlid = pc.mcast_dlid;
     else if (dmac[41]) dlid = {dmac[7:0], dmac[15:8], dmac[23:16]};
     else dlid = pc.ucast_dlid;
+  end
+
+  // dlid == 0 without the table's DLID (issue 27: the drop decision no longer waits for the group choice): a
+  // hit's DLID is never 0 (an entry with DLID 0 does not hit), so only the other sources can give 0.
+  always_comb begin
+    if (!pc.linux_p) dlid_zero = dmac[40] ? pc.mcast_dlid == '0 : !tbl_hit && pc.ucast_dlid == '0;
+    else if (tbl_hit) dlid_zero = 1'b0;
+    else if (dmac[40]) dlid_zero = pc.mcast_dlid == '0;
+    else if (dmac[41]) dlid_zero = dmac[23:0] == '0;
+    else dlid_zero = pc.ucast_dlid == '0;
   end
 
   // SC, RC, entropy: the port's in the default profile; profile linux's per-frame rules otherwise.

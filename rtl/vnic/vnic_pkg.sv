@@ -79,12 +79,21 @@ package vnic_pkg;
   // Profile linux's per-frame values from a frame's first beat (n bytes of it valid): the first VLAN tag's
   // PCP, the rc_word shift of the protocol class (opa_vnic_get_rc, behind up to 8 tags) and the entropy
   // (opa_vnic_calc_entropy of CRC-32 over the 14-byte Ethernet header). Mirrors LinuxSc/LinuxRc/LinuxEntropy.
+  // Computed in two halves (linux_pre_t, registered with a frame's first beat; linux_fin when it is used).
   typedef struct packed {
     logic       vlan;
     logic [2:0] pcp;
     logic [4:0] rc_shift;
     logic [7:0] entropy;
   } linux_info_t;
+
+  localparam int unsigned LinuxRcPreBits = 9 + 9 * 5;  // linux_rc_pre: sel, then 9 candidate shifts
+  typedef struct packed {
+    logic                      vlan;
+    logic [2:0]                pcp;
+    logic [LinuxRcPreBits-1:0] rc_pre;
+    logic [7:0]                entropy;
+  } linux_pre_t;
 
   function automatic logic [15:0] beat_b16(logic [nt_pkg::StreamBits-1:0] d, int unsigned at);
     beat_b16 = {d[8*at+:8], d[8*(at+1)+:8]};
@@ -101,21 +110,25 @@ package vnic_pkg;
   // whose 6 bytes pass the beat's n bytes (12 + 4k + 6 > n, k < L; monotone in k, so it happens iff it does
   // for k = L - 1): then no type. Otherwise the type at 12 + 4L and its protocol byte decide (a 9th tag is
   // a VLAN type, neither IPv4 nor IPv6: shift 0, as the walk's "deeper than 8 tags").
-  function automatic logic [4:0] linux_rc_shift(logic [nt_pkg::StreamBits-1:0] d, logic [6:0] n);
+  // In two halves, so a first beat's part can be registered (issue 27: 14 levels from the input
+  // beat to the shift in one cycle). linux_rc_pre: the one-hot sel (exactly one l: the leading run of
+  // tags is L long) and per l the candidate shift with its stop folded in (the stop at l = L is
+  // sel[L] && n < 18 + 4 (L - 1), so a candidate whose tag would pass n bytes is 0). linux_rc_fin: the
+  // selected candidate, an AND-OR of 9 terms.
+  function automatic logic [LinuxRcPreBits-1:0] linux_rc_pre(logic [nt_pkg::StreamBits-1:0] d,
+                                                             logic [6:0] n);
     logic [8:0]  v, sel;
+    logic [8:0][4:0] cand;
     logic [15:0] typ;
     logic [7:0]  proto;
-    logic [4:0]  rc, rc_l;
-    logic        lead, stop;
+    logic [4:0]  rc_l;
+    logic        lead;
     for (int j = 0; j < 9; j++) v[j] = is_vlan_type(beat_b16(d, 12 + 4 * j));
     lead = 1'b1;
     for (int l = 0; l < 9; l++) begin
       sel[l] = lead && (l == 8 || !v[l]);
       lead   = lead && v[l];
     end
-    stop = 1'b0;
-    for (int l = 1; l < 9; l++) stop = stop | (sel[l] && n < 7'(18 + 4 * (l - 1)));
-    rc = 5'd0;
     for (int l = 0; l < 9; l++) begin
       typ  = beat_b16(d, 12 + 4 * l);
       rc_l = 5'd0;
@@ -126,9 +139,20 @@ package vnic_pkg;
         proto = 7'(23 + 4 * l) < n ? d[8*(23+4*l)+:8] : 8'd0;
         rc_l  = proto == 8'd6 ? 5'd12 : proto == 8'd17 ? 5'd8 : 5'd4;
       end
-      rc = rc | (sel[l] ? rc_l : 5'd0);
+      cand[l] = (l >= 1 && n < 7'(18 + 4 * (l - 1))) ? 5'd0 : rc_l;
     end
-    linux_rc_shift = stop ? 5'd0 : rc;
+    linux_rc_pre = {sel, cand};
+  endfunction
+
+  function automatic logic [4:0] linux_rc_fin(logic [LinuxRcPreBits-1:0] p);
+    logic [8:0]      sel;
+    logic [8:0][4:0] cand;
+    logic [4:0]      rc;
+    sel  = p[LinuxRcPreBits-1-:9];
+    cand = p[9*5-1:0];
+    rc = 5'd0;
+    for (int l = 0; l < 9; l++) rc = rc | (sel[l] ? cand[l] : 5'd0);
+    linux_rc_fin = rc;
   endfunction
 
   // Profile linux's entropy: CRC-32 over the 14-byte Ethernet header (register from all ones, inverted),
@@ -146,13 +170,23 @@ package vnic_pkg;
     linux_entropy = crc[7:0];
   endfunction
 
-  function automatic linux_info_t linux_info(logic [nt_pkg::StreamBits-1:0] d, logic [6:0] n);
+  // linux_info_t in two halves: linux_pre from a first beat (registered), linux_fin from that register.
+  function automatic linux_pre_t linux_pre(logic [nt_pkg::StreamBits-1:0] d, logic [6:0] n);
+    linux_pre_t r;
+    r.vlan    = n >= 7'd16 && is_vlan_type(beat_b16(d, 12));
+    r.pcp     = d[8*14+5+:3];
+    r.rc_pre  = linux_rc_pre(d, n);
+    r.entropy = linux_entropy(d[8*14-1:0]);
+    linux_pre = r;
+  endfunction
+
+  function automatic linux_info_t linux_fin(linux_pre_t p);
     linux_info_t r;
-    r.vlan     = n >= 7'd16 && is_vlan_type(beat_b16(d, 12));
-    r.pcp      = d[8*14+5+:3];
-    r.rc_shift = linux_rc_shift(d, n);
-    r.entropy  = linux_entropy(d[8*14-1:0]);
-    linux_info = r;
+    r.vlan     = p.vlan;
+    r.pcp      = p.pcp;
+    r.rc_shift = linux_rc_fin(p.rc_pre);
+    r.entropy  = p.entropy;
+    linux_fin = r;
   endfunction
 
   function automatic logic [nt_pkg::StreamBytes-1:0] keep_mask(logic [6:0] n);
