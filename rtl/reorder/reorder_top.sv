@@ -167,8 +167,8 @@ module reorder_top
   // D is two cycles (branch reorder16, docs/reorder-microarchitecture.md "Decision in two cycles"). D1 takes
   // the pending packet with its flow entry (the prefetched read) into the D2 register, together with every
   // compare that needs only the packet, the entry, the clock and the configuration: the key compare, the idle
-  // time, the epoch difference, the one-way delay and its compares, the three deadline candidates and the
-  // buffer limit's bound. D2 reads the queue state and the counters (registered, as D did) and decides.
+  // time, the epoch difference, the one-way delay and its compares, the three deadline candidates, the
+  // buffer limit's bound and the 4-way allocation's candidate queues. D2 reads the queue state and the counters (registered, as D did) and decides.
   // Hazard: D2 writes the entry of the flow it decides; a packet of the same flow index waits in D1 for one
   // cycle (d1_hazard), so the entry D1 takes is always the table's entry when D2 uses it
   // (reorder_top_sva d2_entry_current).
@@ -176,6 +176,10 @@ module reorder_top
   logic [reorder_pkg::FlowW-1:0] d1_idx;
   reorder_pkg::flow_t            d1_e;
   logic [15:0]                   d1_owd, d1_dl_cur, d1_dl_old;
+  logic [7:0]                    d1_qw;
+  // the 4-way allocation's candidate queue per way, and the queues the first-free allocation may use
+  logic [nt_pkg::ReorderWays-1:0][reorder_pkg::QW-1:0] d1_cand, d2_cand_q;
+  logic [nt_pkg::ReorderQueues-1:0]                    d1_qok, d2_qok_q;
   // D2's register: the packet, its entry and D1's results
   logic                          d2_valid_q, d2_bad_q, d2_ev_q, d2_key_ne_q, d2_idle_t_q, d2_cur_gt_q, d2_old_gt_q;
   logic                          d2_over_all_q;
@@ -195,6 +199,11 @@ module reorder_top
     d1_e = flow_byp_q ? flow_byp_data_q : flow_rd_q;
     d1_dl_cur = pend_meta.tail_tx_ts + d1_e.owd_cur + cfg_margin_us_i;
     d1_dl_old = pend_meta.tail_tx_ts + d1_e.owd_old + cfg_margin_us_i;
+    d1_qw = cfg_queues_i >> 2;
+    for (int unsigned w = 0; w < nt_pkg::ReorderWays; w++) begin
+      d1_cand[w] = reorder_pkg::QW'(w * d1_qw + ((32'(pend_meta.hash) >> (4 + 3 * w)) & (32'(d1_qw) - 1)));
+    end
+    for (int unsigned c = 0; c < nt_pkg::ReorderQueues; c++) d1_qok[c] = c < 32'(cfg_queues_i);
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -232,6 +241,8 @@ module reorder_top
       // the buffer limit: held + cells > buffer_cells is cells > buffer_cells, or held > buffer_cells - cells
       d2_over_all_q <= pend_cells > cfg_buffer_cells_i;
       d2_lim_q      <= cfg_buffer_cells_i - pend_cells;
+      d2_cand_q     <= d1_cand;
+      d2_qok_q      <= d1_qok;
     end
   end
 
@@ -245,8 +256,7 @@ module reorder_top
   logic [15:0]      owd, d_deadline;
   logic [1:0]       dd;
   logic [2:0]       d_mask;
-  logic [7:0]       qw;
-  logic [reorder_pkg::QW-1:0]    cand, found_q;
+  logic [reorder_pkg::QW-1:0]    found_q;
 
   always_comb begin
     d_flow_write = 1'b0;
@@ -272,10 +282,8 @@ module reorder_top
     is_idle = 1'b0;
     found = 1'b0;
     found_q = '0;
-    cand = '0;
     owd = d2_owd_q;
     dd = d2_dd_q;
-    qw = cfg_queues_i >> 2;
     over = d2_over_all_q || cnt_q[CHeldCells] > 32'(d2_lim_q);
     if (d_fire && d2_bad_q) begin
       d_push = d2_cells_q != '0;
@@ -352,17 +360,16 @@ module reorder_top
           end else begin
             if (cfg_any_queue_i) begin
               for (int unsigned c = 0; c < nt_pkg::ReorderQueues; c++) begin
-                if (!found && c < 32'(cfg_queues_i) && q_state_q[c] == reorder_pkg::QFree) begin
+                if (!found && d2_qok_q[c] && q_state_q[c] == reorder_pkg::QFree) begin
                   found = 1'b1;
                   found_q = reorder_pkg::QW'(c);
                 end
               end
             end else begin
               for (int unsigned w = 0; w < nt_pkg::ReorderWays; w++) begin
-                cand = reorder_pkg::QW'(w * qw + ((32'(d2_meta_q.hash) >> (4 + 3 * w)) & (32'(qw) - 1)));
-                if (!found && q_state_q[cand] == reorder_pkg::QFree) begin
+                if (!found && q_state_q[d2_cand_q[w]] == reorder_pkg::QFree) begin
                   found = 1'b1;
-                  found_q = cand;
+                  found_q = d2_cand_q[w];
                 end
               end
             end
@@ -735,7 +742,7 @@ module reorder_top
 
   // Fields of the decided packet's meta that only the ingress stage and D1 need.
   logic unused_meta;
-  assign unused_meta = ^{d2_meta_q.tx_ts, d2_meta_q.tail_tx_ts, d2_meta_q.ok, d2_meta_q.cw_off, d2_meta_q.ip_len, d2_meta_q.path_id,
+  assign unused_meta = ^{d2_meta_q.tx_ts, d2_meta_q.tail_tx_ts, d2_meta_q.hash, d2_meta_q.ok, d2_meta_q.cw_off, d2_meta_q.ip_len, d2_meta_q.path_id,
                          d2_meta_q.nic_ip_len, d2_meta_q.nic_csum, d2_meta_q.nic_udp_len,
                          d2_meta_q.nic_b8};
 
