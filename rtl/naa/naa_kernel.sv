@@ -29,7 +29,8 @@ module naa_kernel
   output logic [31:0]           out_len_o
 );
   naa_pkg::kernel_state_e state_q;
-  logic [31:0]   fn_q, cycles_q, crc_q;
+  logic [31:0]   cycles_q, crc_q;
+  logic          is_add_q, is_crc_q, is_copy_q;  // the function code, decoded at the start
   logic [7:0]    nreg_q, status_q;
   logic [2:0][63:0] addr_q;
   logic [2:0][31:0] size_q;
@@ -66,27 +67,42 @@ module naa_kernel
   logic          crc_dv_q;
   logic [nt_pkg::StreamBytes-1:0] crc_mask_q, crc_low;
   logic [25:0]   crc_part_m1_q;  // size / 64 - 1: got_q equal to it means the next beat is beat size / 64
-  logic [5:0]    crc_tail;
+  logic [5:0]    crc_tail_q;     // -size mod 64: the last beat's zero tail, taken back at the end
   logic [nt_pkg::StreamBits-1:0] crc_z;
 
-  // The chunk from left_q: ge4k (a whole 4 KiB chunk), last (this chunk ends the region: left <= 4 KiB),
-  // its beats nb, the bytes of its last beat, and whether this write beat is its last.
-  logic        is_crc, is_add, ge4k, last_chunk, last_w;
+  // The chunk of left_q, registered with it (chunk_info of its next value): ge4k (a whole 4 KiB chunk), last
+  // (this chunk ends the region: left <= 4 KiB), its beats nb and nb - 1, the bytes of its last beat; then
+  // whether this write beat is the chunk's last.
+  logic        is_crc, is_add, ge4k_q, last_chunk_q, last_w;
   logic [12:0] chunk;
-  logic [6:0]  nb, last_len, wr_len;
-  logic [5:0]  nb_m1;
+  logic [6:0]  nb_q, last_len_q, wr_len;
+  logic [5:0]  nb_m1_q;
   logic [31:0] crc_now;
-  assign is_crc     = fn_q == naa_pkg::KernelCrc;
-  assign is_add     = fn_q == naa_pkg::KernelAdd;
-  assign ge4k       = |left_q[31:12];
-  assign last_chunk = !(|left_q[31:13] || (left_q[12] && |left_q[11:0]));
-  assign chunk      = ge4k ? 13'h1000 : {1'b0, left_q[11:0]};
-  assign nb         = ge4k ? 7'd64 : {1'b0, left_q[11:6]} + {6'd0, |left_q[5:0]};
-  assign nb_m1      = ge4k ? 6'd63 : left_q[11:6] - {5'd0, ~|left_q[5:0]};
-  assign last_len   = (ge4k || left_q[5:0] == 6'd0) ? 7'd64 : {1'b0, left_q[5:0]};
-  assign last_w     = k_q[5:0] == nb_m1;
-  assign wr_len     = last_w ? last_len : 7'd64;
+  assign is_crc     = is_crc_q;
+  assign is_add     = is_add_q;
+  assign chunk      = ge4k_q ? 13'h1000 : {1'b0, left_q[11:0]};
+  assign last_w     = k_q[5:0] == nb_m1_q;
+  assign wr_len     = last_w ? last_len_q : 7'd64;
   assign crc_now    = ~crc_fin_q;
+  // The chunk values of a left whose 4 KiB test (ge4k), last-chunk test and low 12 bits are given.
+  logic        ci_ge4k, ci_last;
+  logic [11:0] ci_low;
+  logic [6:0]  ci_nb, ci_last_len;
+  logic [5:0]  ci_nb_m1;
+  always_comb begin
+    if (state_q == naa_pkg::KCheck) begin
+      ci_ge4k = |size_q[0][31:12];
+      ci_last = !(|size_q[0][31:13] || (size_q[0][12] && |size_q[0][11:0]));
+      ci_low  = size_q[0][11:0];
+    end else begin  // after a step: left - 4 KiB (its low 12 bits unchanged)
+      ci_ge4k = |left_q[31:13];
+      ci_last = !(|left_q[31:14] || (left_q[13] && |left_q[12:0]));
+      ci_low  = left_q[11:0];
+    end
+    ci_nb       = ci_ge4k ? 7'd64 : {1'b0, ci_low[11:6]} + {6'd0, |ci_low[5:0]};
+    ci_nb_m1    = ci_ge4k ? 6'd63 : ci_low[11:6] - {5'd0, ~|ci_low[5:0]};
+    ci_last_len = (ci_ge4k || ci_low[5:0] == 6'd0) ? 7'd64 : {1'b0, ci_low[5:0]};
+  end
 
   always_comb begin
     dma_req_valid_o = 1'b0;
@@ -143,7 +159,6 @@ module naa_kernel
       crc_low[i]     = 6'(i) < size_q[0][5:0];
       crc_z[8*i+:8]  = dma_rsp_data_i[8*i+:8] & {8{crc_mask_q[i]}};
     end
-    crc_tail = 6'd0 - size_q[0][5:0];
     if (state_q == naa_pkg::KCheck) crc_nxt = '1;
     else if (crc_dv_q) crc_nxt = nt_pkg::crc32_mat(nt_crc_pkg::CrcBeat, crc_q) ^ crc_d_q;
     else crc_nxt = crc_q;
@@ -158,7 +173,7 @@ module naa_kernel
       crc_part_m1_q <= '0;
     end else begin
       crc_dv_q  <= state_q != naa_pkg::KCheck && dma_rsp_valid_i && is_crc;
-      crc_fin_q <= nt_pkg::crc32_mat(rdma_crc_pkg::CrcTake[32*32*crc_tail+:32*32], crc_nxt);
+      crc_fin_q <= nt_pkg::crc32_mat(rdma_crc_pkg::CrcTake[32*32*crc_tail_q+:32*32], crc_nxt);
       if (dma_rsp_valid_i) crc_d_q <= nt_pkg::crc32_data(nt_crc_pkg::CrcData, crc_z);
       if (state_q == naa_pkg::KCheck) begin
         crc_part_m1_q <= size_q[0][31:6] - 26'd1;
@@ -180,10 +195,11 @@ module naa_kernel
   assign chunk_done = state_q == naa_pkg::KWrite && fire && last_w;
   always_comb begin
     check_status = naa_pkg::RpcOk;
-    if (fn_q < naa_pkg::KernelAdd || fn_q > naa_pkg::KernelCopy) check_status = naa_pkg::RpcUnknownFn;
-    else if (nreg_q < (is_add ? 8'd3 : 8'd2)) check_status = naa_pkg::RpcRegions;
+    // (nreg < 3 and < 2, size[1] < 4 as bit tests: no carry chains)
+    if (!(is_add_q || is_crc_q || is_copy_q)) check_status = naa_pkg::RpcUnknownFn;
+    else if (nreg_q[7:2] == 6'd0 && (is_add ? nreg_q[1:0] != 2'd3 : !nreg_q[1])) check_status = naa_pkg::RpcRegions;
     else if (is_add ? (size_q[0] != size_q[1] || size_q[0] != size_q[2] || size_q[0][1:0] != 2'd0)
-                    : is_crc ? size_q[1] < 32'd4 : size_lt_q) check_status = naa_pkg::RpcSize;
+                    : is_crc ? size_q[1][31:2] == 30'd0 : size_lt_q) check_status = naa_pkg::RpcSize;
     nxt = state_q;
     unique case (state_q)
       naa_pkg::KIdle: if (start_i) nxt = naa_pkg::KCheck;
@@ -192,10 +208,10 @@ module naa_kernel
         else if (size_q[0] == 32'd0) nxt = is_crc ? naa_pkg::KCrcWrite : naa_pkg::KDone;
         else nxt = naa_pkg::KRdA;
       end
-      naa_pkg::KRdA: if (fire) nxt = is_crc ? (last_chunk ? naa_pkg::KWait : naa_pkg::KRdA) : (is_add ? naa_pkg::KRdB : naa_pkg::KWait);
+      naa_pkg::KRdA: if (fire) nxt = is_crc ? (last_chunk_q ? naa_pkg::KWait : naa_pkg::KRdA) : (is_add ? naa_pkg::KRdB : naa_pkg::KWait);
       naa_pkg::KRdB: if (fire) nxt = naa_pkg::KWait;
       naa_pkg::KWait: if (got_q == expect_q) nxt = is_crc ? naa_pkg::KCrcWrite : naa_pkg::KWrite;
-      naa_pkg::KWrite: if (chunk_done) nxt = last_chunk ? naa_pkg::KDone : naa_pkg::KRdA;
+      naa_pkg::KWrite: if (chunk_done) nxt = last_chunk_q ? naa_pkg::KDone : naa_pkg::KRdA;
       naa_pkg::KCrcWrite: if (fire) nxt = naa_pkg::KDone;
       naa_pkg::KDrain: if (got_q == expect_q) nxt = naa_pkg::KDone;
       naa_pkg::KDone: nxt = naa_pkg::KIdle;
@@ -214,7 +230,15 @@ module naa_kernel
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       state_q     <= naa_pkg::KIdle;
-      fn_q        <= '0;
+      is_add_q    <= 1'b0;
+      is_crc_q    <= 1'b0;
+      is_copy_q   <= 1'b0;
+      crc_tail_q  <= '0;
+      ge4k_q      <= 1'b0;
+      last_chunk_q <= 1'b0;
+      nb_q        <= '0;
+      nb_m1_q     <= '0;
+      last_len_q  <= '0;
       budget_z_q  <= 1'b0;
       budget_m1_q <= '0;
       size_lt_q   <= 1'b0;
@@ -238,7 +262,10 @@ module naa_kernel
       unique case (state_q)
         naa_pkg::KIdle: begin
           if (start_i) begin
-            fn_q        <= fn_i;
+            is_add_q    <= fn_i == naa_pkg::KernelAdd;
+            is_crc_q    <= fn_i == naa_pkg::KernelCrc;
+            is_copy_q   <= fn_i == naa_pkg::KernelCopy;
+            crc_tail_q  <= 6'd0 - size_i[0][5:0];
             nreg_q      <= nreg_i;
             addr_q      <= addr_i;
             size_q      <= size_i;
@@ -257,8 +284,8 @@ module naa_kernel
           expect_q  <= '0;
           status_q  <= check_status;
         end
-        naa_pkg::KRdA: if (fire) expect_q <= expect_q + {20'd0, nb};
-        naa_pkg::KRdB: if (fire) expect_q <= expect_q + {20'd0, nb};
+        naa_pkg::KRdA: if (fire) expect_q <= expect_q + {20'd0, nb_q};
+        naa_pkg::KRdB: if (fire) expect_q <= expect_q + {20'd0, nb_q};
         naa_pkg::KWait: if (got_q == expect_q) k_q <= '0;
         naa_pkg::KWrite: begin
           if (fire) begin
@@ -271,9 +298,17 @@ module naa_kernel
       endcase
       // Every chunk but the last is 4 KiB; after the last, left is 0 and the addresses are not used again.
       if (step) begin
-        left_q   <= last_chunk ? 32'd0 : {left_q[31:12] - 20'd1, left_q[11:0]};
+        left_q   <= last_chunk_q ? 32'd0 : {left_q[31:12] - 20'd1, left_q[11:0]};
         a_addr_q <= naa_pkg::inc64(a_addr_q, 12);
         b_addr_q <= naa_pkg::inc64(b_addr_q, 12);
+      end
+      // The chunk values of left_q's next value (after the last chunk they are not used again).
+      if (state_q == naa_pkg::KCheck || step) begin
+        ge4k_q       <= ci_ge4k;
+        last_chunk_q <= ci_last;
+        nb_q         <= ci_nb;
+        nb_m1_q      <= ci_nb_m1;
+        last_len_q   <= ci_last_len;
       end
       if (working) begin
         cycles_q <= cycles_d;
@@ -295,15 +330,15 @@ module naa_kernel
   // while waiting is done or in Write. A word written at the edge it is read (A's last beat when nb = 1, B's
   // first) comes from buf_wr_q.
   assign buf_word = buf_fwd_q ? buf_wr_q : buf_rd_q;
-  assign buf_b    = got_q[7:0] >= {1'b0, nb};  // add, copy: got_q counts at most 2 x 64 beats a chunk
+  assign buf_b    = got_q[7:0] >= {1'b0, nb_q};  // add, copy: got_q counts at most 2 x 64 beats a chunk
   assign buf_we   = dma_rsp_valid_i && !is_crc;
-  assign buf_wa   = buf_b ? got_q[5:0] - nb[5:0] : got_q[5:0];
+  assign buf_wa   = buf_b ? got_q[5:0] - nb_q[5:0] : got_q[5:0];
   always_comb begin
     for (int i = 0; i < nt_pkg::StreamBytes / 4; i++) buf_sum[32*i+:32] = buf_word[32*i+:32] + dma_rsp_data_i[32*i+:32];
     buf_wd = buf_b ? buf_sum : dma_rsp_data_i;
     if (state_q == naa_pkg::KWrite) buf_ra = k_q[5:0] + 6'(fire);
     else if (state_q == naa_pkg::KWait && got_q == expect_q) buf_ra = '0;
-    else buf_ra = got_q[5:0] + {5'd0, dma_rsp_valid_i} - nb[5:0];
+    else buf_ra = got_q[5:0] + {5'd0, dma_rsp_valid_i} - nb_q[5:0];
   end
 
   always_ff @(posedge clk_i) begin
