@@ -164,6 +164,14 @@ module naa_kernel
     else crc_nxt = crc_q;
   end
 
+  // CrcTake(crc_tail_q) as a 64-way choice of constants (the same matrix as the indexed part-select, which
+  // Yosys expands into a 16-stage shifter of the 65,536-bit table before folding it).
+  logic [32*32-1:0] crc_take;
+  always_comb begin
+    crc_take = '0;
+    for (int unsigned t = 0; t < 64; t++) if (crc_tail_q == 6'(t)) crc_take = rdma_crc_pkg::CrcTake[32*32*t+:32*32];
+  end
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       crc_d_q       <= '0;
@@ -173,7 +181,7 @@ module naa_kernel
       crc_part_m1_q <= '0;
     end else begin
       crc_dv_q  <= state_q != naa_pkg::KCheck && dma_rsp_valid_i && is_crc;
-      crc_fin_q <= nt_pkg::crc32_mat(rdma_crc_pkg::CrcTake[32*32*crc_tail_q+:32*32], crc_nxt);
+      crc_fin_q <= nt_pkg::crc32_mat(crc_take, crc_nxt);
       if (dma_rsp_valid_i) crc_d_q <= nt_pkg::crc32_data(nt_crc_pkg::CrcData, crc_z);
       if (state_q == naa_pkg::KCheck) begin
         crc_part_m1_q <= size_q[0][31:6] - 26'd1;
