@@ -71,6 +71,12 @@ module naa_cm
   // CfgQp; the ICRC is needed from beat 4 on): issue 27, a whole beat's CRC in one cycle was 417 levels.
   logic [31:0]           icrc_q;
   logic [15:0]           csum_q;
+  // The checksum in two registered steps (issue 27: the whole adder tree and its folds in one cycle were the
+  // module's deepest path): csum_sum_q is the header words' sum of the values ip4_q and desc_q.dst_ip take at
+  // this edge (their next values: a configuration write, Parse's descriptor), so csum_q = fold(csum_sum_q) is
+  // one cycle behind them, as it was when computed whole from the registers.
+  logic [18:0]           csum_sum_q;
+  logic [31:0]           ip4_d, dst_ip_d;
   logic [23:0]           mad_psn_q;
   logic [31:0]           c_in_q, c_proc_q, c_resp_q, c_rej_q, c_conn_q, c_disc_q;
   logic [nt_pkg::NaaCmDrops-1:0][31:0] c_drops_q;
@@ -127,18 +133,18 @@ module naa_cm
   logic [nt_pkg::StreamBytes-1:0] rsp_keep;
   logic                   rsp_last;
   logic [31:0]            rsp_icrc_d;
-  int unsigned            base;
   always_comb begin
     rsp_frame  = naa_pkg::cm_compose(desc_q, mac_q, ip4_q, csum_q);
     // The whole frame's ICRC in one step (rdma_pkg::icrc_frame; registered in icrc_q).
     rsp_icrc_d = ~rdma_pkg::icrc_frame(rdma_pkg::icrc_seed(),
                                        (rdma_crc_pkg::CrcPows * nt_pkg::StreamBits)'(rsp_frame),
                                        naa_pkg::CmIcrcAt, 1'b0);
-    base      = nt_pkg::StreamBytes * int'(k_q);
     rsp_data  = rsp_frame[nt_pkg::StreamBits*int'(k_q)+:nt_pkg::StreamBits];
+    // ICRC byte j (frame byte CmIcrcAt + j) in its beat, at its offset there: both constants, so the choice is
+    // a compare of k_q with a constant (as a compare of 32-bit byte offsets it was a carry chain: issue 27).
     for (int unsigned j = 0; j < 4; j++) begin
-      if (naa_pkg::CmIcrcAt + j >= base && naa_pkg::CmIcrcAt + j < base + nt_pkg::StreamBytes) begin
-        rsp_data[8*(naa_pkg::CmIcrcAt+j-base)+:8] = icrc_q[8*j+:8];
+      if (int'(k_q) == (naa_pkg::CmIcrcAt + j) / nt_pkg::StreamBytes) begin
+        rsp_data[8*((naa_pkg::CmIcrcAt+j)%nt_pkg::StreamBytes)+:8] = icrc_q[8*j+:8];
       end
     end
     rsp_keep = (int'(k_q) == RspLastBeat) ? nt_pkg::StreamBytes'((65'd1 << RspLastBytes) - 65'd1) : '1;
@@ -212,12 +218,49 @@ module naa_cm
     rep_d.guid        = cfg_q.ca_guid;
   end
 
+  // The next values of ip4_q and desc_q.dst_ip (every Parse branch writes base_d's destination: rep_d is base_d
+  // with the REP's fields, the others change attr, comm ids and reason only).
+  assign ip4_d    = (cfg_valid_i && cfg_table_i == nt_pkg::CfgTableBits'(nt_pkg::RdmaTblResponder) && cfg_index_i == '0)
+                    ? cfg_data_i[82:51] : ip4_q;
+  assign dst_ip_d = (state_q == naa_pkg::CmParse) ? base_d.dst_ip : desc_q.dst_ip;
+
   // ---- Receive ----
   logic rx_fire;
   assign rx_fire = s_valid_i && s_ready_o;
 
   logic ours;
   assign ours = m_comm1 == local_comm_q && m_comm0 == remote_comm_q;
+
+  // The receive ICRC of beat nb_q: rdma_pkg::icrc_beat(nb_q == 0 ? seed : crc_q, s_data_i, 64 nb_q, CmIcrcAt, 0)
+  // with each beat's constants spelled out (issue 27): the bytes covered, [14, 64) in beat 0, then [0, 64) until
+  // beat (CmIcrcAt - 1) / 64, which ends at CmIcrcAt and so takes its zero tail back (CrcTake), none after; the
+  // masked fields by their frame offsets. As icrc_beat's 32-bit offset arithmetic on a variable base, the
+  // compares were carry chains ahead of the matrices (20 levels); here the data part is one
+  // CrcData product of a beat masked by a function of nb_q, the register part CrcHead x seed (a constant) or
+  // CrcBeat x crc_q, and the tail a constant CrcTake.
+  logic [nt_pkg::StreamBits-1:0] rx_z;
+  logic [31:0]                   rx_x, rx_crc_d;
+  always_comb begin
+    rx_z = '0;
+    for (int unsigned k = 0; k < nt_pkg::NaaCmBufBeats; k++) begin
+      if (int'(nb_q) == k) begin
+        for (int unsigned i = 0; i < nt_pkg::StreamBytes; i++) begin
+          if ((k != 0 || i >= rdma_crc_pkg::CrcIcrcLo) && nt_pkg::StreamBytes * k + i < naa_pkg::CmIcrcAt) begin
+            rx_z[8*i+:8] = rdma_pkg::icrc_masked(nt_pkg::StreamBytes * k + i, s_data_i[8*i+:8], 1'b0);
+          end
+        end
+      end
+    end
+    rx_x     = rdma_pkg::crc32_data(rx_z) ^ ((nb_q == '0) ? nt_pkg::crc32_mat(rdma_crc_pkg::CrcHead, rdma_pkg::icrc_seed())
+                                                          : nt_pkg::crc32_mat(nt_crc_pkg::CrcBeat, crc_q));
+    rx_crc_d = crc_q;
+    for (int unsigned k = 0; k < nt_pkg::NaaCmBufBeats; k++) begin
+      if (int'(nb_q) == k && nt_pkg::StreamBytes * k < naa_pkg::CmIcrcAt) begin
+        if (nt_pkg::StreamBytes * (k + 1) <= naa_pkg::CmIcrcAt) rx_crc_d = rx_x;
+        else rx_crc_d = nt_pkg::crc32_mat(rdma_crc_pkg::CrcTake[32*32*(nt_pkg::StreamBytes*(k+1)-naa_pkg::CmIcrcAt)+:32*32], rx_x);
+      end
+    end
+  end
 
   always_ff @(posedge clk_i) begin
     if (rx_fire && int'(nb_q) < nt_pkg::NaaCmBufBeats) buf_q[nb_q] <= s_data_i;
@@ -256,6 +299,7 @@ module naa_cm
       k_q           <= '0;
       icrc_q        <= '0;
       csum_q        <= '0;
+      csum_sum_q    <= naa_pkg::ip4_csum_sum(16'(naa_pkg::CmIpLen), 32'd0, 32'd0);
       mad_psn_q     <= '0;
       c_in_q        <= '0;
       c_proc_q      <= '0;
@@ -265,7 +309,8 @@ module naa_cm
       c_disc_q      <= '0;
       c_drops_q     <= '0;
     end else begin
-      csum_q <= naa_pkg::ip4_csum(16'(naa_pkg::CmIpLen), ip4_q, desc_q.dst_ip);
+      csum_sum_q <= naa_pkg::ip4_csum_sum(16'(naa_pkg::CmIpLen), ip4_d, dst_ip_d);
+      csum_q     <= naa_pkg::ip4_csum_fold(csum_sum_q);
       icrc_q <= rsp_icrc_d;
       if (cfg_valid_i && cfg_table_i == nt_pkg::CfgTableBits'(nt_pkg::RdmaTblResponder) && cfg_index_i == '0) begin
         has_ip4_q <= cfg_data_i[0];
@@ -290,8 +335,7 @@ module naa_cm
             state_q       <= naa_pkg::CmDrain;
           end else if (rx_fire) begin
             if (int'(nb_q) < nt_pkg::NaaCmBufBeats) begin
-              crc_q <= rdma_pkg::icrc_beat((nb_q == '0) ? rdma_pkg::icrc_seed() : crc_q, s_data_i, nt_pkg::StreamBytes * int'(nb_q),
-                                         naa_pkg::CmIcrcAt, 1'b0);
+              crc_q <= rx_crc_d;
               nb_q  <= nb_q + 1;
             end else begin
               overflow_q <= 1'b1;

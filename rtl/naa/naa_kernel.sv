@@ -28,16 +28,33 @@ module naa_kernel
   output logic [1:0]            out_idx_o,
   output logic [31:0]           out_len_o
 );
-  localparam int unsigned ChunkBytes = nt_pkg::NaaChunkBeats * nt_pkg::StreamBytes;
-
   naa_pkg::kernel_state_e state_q;
-  logic [31:0]   fn_q, budget_q, cycles_q, done_q, issued_q, expect_q, got_q, crc_q;
+  logic [31:0]   cycles_q, crc_q;
+  logic          is_add_q, is_crc_q, is_copy_q;  // the function code, decoded at the start
   logic [7:0]    nreg_q, status_q;
   logic [2:0][63:0] addr_q;
   logic [2:0][31:0] size_q;
   logic [6:0]    k_q;
   logic [1:0]    out_idx_q;
   logic [31:0]   out_len_q;
+  // Depth (issue 27; docs/naa-microarchitecture.md "Kernel depth"): what main computed every cycle from the
+  // bytes done (32-bit subtractions, compares and 64-bit address adders, up to 39 logic levels) is kept in
+  // registers stepped once a chunk. left_q = size[0] - at (at: the bytes of region 0 whose reads are issued
+  // (crc) or whose chunks are written (add, copy)); a chunk is min(left, 4 KiB), so every chunk but the last is
+  // 4 KiB and the addresses step by 4 KiB a chunk (64 bytes a write beat): a_addr_q = addr[0] + at, b_addr_q =
+  // addr[1] + at, w_addr_q = the next write beat's address. A beat count fits 27 bits (size < 2^32).
+  logic [31:0]   left_q;
+  logic [63:0]   a_addr_q, b_addr_q, w_addr_q;
+  logic [26:0]   expect_q, got_q;
+  logic          size_lt_q;     // size[1] < size[0], from the start's ports (the copy's size check)
+  logic          budget_z_q;    // budget 0
+  logic [31:0]   budget_m1_q;   // budget - 1
+`ifndef SYNTHESIS
+  // The chunk arithmetic below is of 4 KiB chunks of 64-byte beats (a 6-bit beat index).
+  if (nt_pkg::NaaChunkBeats != 64 || nt_pkg::StreamBytes != 64) begin : g_chunk_check
+    $error("naa_kernel: chunks of 64 beats of 64 bytes");
+  end
+`endif
   // The chunk buffer: one write port and one registered read port, no reset - block RAM (issue 27;
   // docs/naa-microarchitecture.md "Kernel chunk buffer"). Every beat is written (A's read data) before it is
   // read (B's add, the write-back), so its contents after reset are never seen.
@@ -45,17 +62,47 @@ module naa_kernel
   logic [nt_pkg::StreamBits-1:0] buf_rd_q, buf_wr_q, buf_word, buf_wd, buf_sum;
   logic                  buf_fwd_q, buf_we, buf_b;
   logic [5:0]            buf_wa, buf_ra;
+  // The CRC kernel's pipeline (below, "The CRC kernel as GF(2) matrices").
+  logic [31:0]   crc_d_q, crc_fin_q, crc_nxt;
+  logic          crc_dv_q;
+  logic [nt_pkg::StreamBytes-1:0] crc_mask_q, crc_low;
+  logic [25:0]   crc_part_m1_q;  // size / 64 - 1: got_q equal to it means the next beat is beat size / 64
+  logic [5:0]    crc_tail_q;     // -size mod 64: the last beat's zero tail, taken back at the end
+  logic [nt_pkg::StreamBits-1:0] crc_z;
 
-  logic        is_crc, is_add;
-  logic [31:0] at, left, chunk, nb, wr_len, crc_now;
-  assign is_crc = fn_q == naa_pkg::KernelCrc;
-  assign is_add = fn_q == naa_pkg::KernelAdd;
-  assign at     = is_crc ? issued_q : done_q;
-  assign left   = size_q[0] - at;
-  assign chunk  = (left < 32'(ChunkBytes)) ? left : 32'(ChunkBytes);
-  assign nb     = (chunk + 32'd63) >> 6;
-  assign wr_len = ((chunk - 32'd64 * {25'd0, k_q}) < 32'd64) ? chunk - 32'd64 * {25'd0, k_q} : 32'd64;
-  assign crc_now = ~crc_q;
+  // The chunk of left_q, registered with it (chunk_info of its next value): ge4k (a whole 4 KiB chunk), last
+  // (this chunk ends the region: left <= 4 KiB), its beats nb and nb - 1, the bytes of its last beat; then
+  // whether this write beat is the chunk's last.
+  logic        is_crc, is_add, ge4k_q, last_chunk_q, last_w;
+  logic [12:0] chunk;
+  logic [6:0]  nb_q, last_len_q, wr_len;
+  logic [5:0]  nb_m1_q;
+  logic [31:0] crc_now;
+  assign is_crc     = is_crc_q;
+  assign is_add     = is_add_q;
+  assign chunk      = ge4k_q ? 13'h1000 : {1'b0, left_q[11:0]};
+  assign last_w     = k_q[5:0] == nb_m1_q;
+  assign wr_len     = last_w ? last_len_q : 7'd64;
+  assign crc_now    = ~crc_fin_q;
+  // The chunk values of a left whose 4 KiB test (ge4k), last-chunk test and low 12 bits are given.
+  logic        ci_ge4k, ci_last;
+  logic [11:0] ci_low;
+  logic [6:0]  ci_nb, ci_last_len;
+  logic [5:0]  ci_nb_m1;
+  always_comb begin
+    if (state_q == naa_pkg::KCheck) begin
+      ci_ge4k = |size_q[0][31:12];
+      ci_last = !(|size_q[0][31:13] || (size_q[0][12] && |size_q[0][11:0]));
+      ci_low  = size_q[0][11:0];
+    end else begin  // after a step: left - 4 KiB (its low 12 bits unchanged)
+      ci_ge4k = |left_q[31:13];
+      ci_last = !(|left_q[31:14] || (left_q[13] && |left_q[12:0]));
+      ci_low  = left_q[11:0];
+    end
+    ci_nb       = ci_ge4k ? 7'd64 : {1'b0, ci_low[11:6]} + {6'd0, |ci_low[5:0]};
+    ci_nb_m1    = ci_ge4k ? 6'd63 : ci_low[11:6] - {5'd0, ~|ci_low[5:0]};
+    ci_last_len = (ci_ge4k || ci_low[5:0] == 6'd0) ? 7'd64 : {1'b0, ci_low[5:0]};
+  end
 
   always_comb begin
     dma_req_valid_o = 1'b0;
@@ -66,22 +113,22 @@ module naa_kernel
     unique case (state_q)
       naa_pkg::KRdA: begin
         dma_req_valid_o = 1'b1;
-        dma_req_addr_o  = addr_q[0] + {32'd0, at};
-        dma_req_len_o   = chunk[15:0];
+        dma_req_addr_o  = a_addr_q;
+        dma_req_len_o   = {3'd0, chunk};
       end
       naa_pkg::KRdB: begin
         dma_req_valid_o = 1'b1;
-        dma_req_addr_o  = addr_q[1] + {32'd0, done_q};
-        dma_req_len_o   = chunk[15:0];
+        dma_req_addr_o  = b_addr_q;
+        dma_req_len_o   = {3'd0, chunk};
       end
       naa_pkg::KWrite: begin
         dma_req_valid_o = 1'b1;
         dma_req_write_o = 1'b1;
-        dma_req_addr_o  = addr_q[is_add ? 2 : 1] + {32'd0, done_q} + 64'd64 * {57'd0, k_q};
-        dma_req_len_o   = wr_len[15:0];
+        dma_req_addr_o  = w_addr_q;
+        dma_req_len_o   = {9'd0, wr_len};
         dma_req_data_o  = buf_word;  // buf_q[k_q], read a cycle ahead
         for (int i = 0; i < nt_pkg::StreamBytes; i++) begin
-          if (32'(i) >= wr_len) dma_req_data_o[8*i+:8] = 8'd0;
+          if (7'(i) >= wr_len) dma_req_data_o[8*i+:8] = 8'd0;
         end
       end
       naa_pkg::KCrcWrite: begin
@@ -95,28 +142,72 @@ module naa_kernel
     endcase
   end
 
-  // The CRC over the bytes of a read beat that lie inside region 0.
-  logic [31:0] crc_beat;
+  // The CRC kernel as GF(2) matrices (issue 27; docs/naa-microarchitecture.md "Kernel CRC"): a serial CRC of
+  // the 64 bytes of a beat in one cycle was a chain of 257 logic levels. Beat g of region 0 holds its bytes
+  // [64g, 64g + 64) below size; every beat but the region's last (g = size / 64, when size % 64 != 0) is whole.
+  // 1. Each read beat, its bytes outside the region zeroed (crc_mask_q, the mask of the next beat), is reduced
+  //    to its data part d = CrcData x z (from state 0) into crc_d_q.
+  // 2. The next cycle the register takes it: crc = CrcBeat x crc ^ d (a 64-byte step, the tail as zeros).
+  // 3. The zero tail of the last beat (t = -size mod 64 bytes) is taken back once, after the last beat:
+  //    crc_fin = CrcTake(t) x crc, registered every cycle from the register's next value, so it is the final
+  //    CRC from the cycle after the last beat's step, which is when KWait has seen every beat and KCrcWrite
+  //    follows (as the serial register was): no cycle added, the model unchanged.
+  // The formula is rdma_pkg::icrc_beat's with a = 0 (crc_tables.py checks it against zlib); its serial
+  // equivalent is model/naa/naa_kernel.cc's Crc32Byte loop, which lockstep compares at every CRC write.
   always_comb begin
-    crc_beat = crc_q;
     for (int i = 0; i < nt_pkg::StreamBytes; i++) begin
-      if (32'd64 * got_q + 32'(i) < size_q[0]) crc_beat = rdma_pkg::crc32_byte(crc_beat, dma_rsp_data_i[8*i+:8]);
+      crc_low[i]     = 6'(i) < size_q[0][5:0];
+      crc_z[8*i+:8]  = dma_rsp_data_i[8*i+:8] & {8{crc_mask_q[i]}};
+    end
+    if (state_q == naa_pkg::KCheck) crc_nxt = '1;
+    else if (crc_dv_q) crc_nxt = nt_pkg::crc32_mat(nt_crc_pkg::CrcBeat, crc_q) ^ crc_d_q;
+    else crc_nxt = crc_q;
+  end
+
+  // CrcTake(crc_tail_q) as a 64-way choice of constants (the same matrix as the indexed part-select, which
+  // Yosys expands into a 16-stage shifter of the 65,536-bit table before folding it).
+  logic [32*32-1:0] crc_take;
+  always_comb begin
+    crc_take = '0;
+    for (int unsigned t = 0; t < 64; t++) if (crc_tail_q == 6'(t)) crc_take = rdma_crc_pkg::CrcTake[32*32*t+:32*32];
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      crc_d_q       <= '0;
+      crc_dv_q      <= 1'b0;
+      crc_fin_q     <= '1;
+      crc_mask_q    <= '1;
+      crc_part_m1_q <= '0;
+    end else begin
+      crc_dv_q  <= state_q != naa_pkg::KCheck && dma_rsp_valid_i && is_crc;
+      crc_fin_q <= nt_pkg::crc32_mat(crc_take, crc_nxt);
+      if (dma_rsp_valid_i) crc_d_q <= nt_pkg::crc32_data(nt_crc_pkg::CrcData, crc_z);
+      if (state_q == naa_pkg::KCheck) begin
+        crc_part_m1_q <= size_q[0][31:6] - 26'd1;
+        crc_mask_q    <= (size_q[0][31:6] == 26'd0) ? crc_low : '1;
+      end else if (dma_rsp_valid_i) begin
+        crc_mask_q    <= (got_q == {1'b0, crc_part_m1_q}) ? crc_low : '1;
+      end
     end
   end
 
-  // The next state, the check's verdict and the cycle budget.
-  logic          fire, chunk_done, working;
+  // The next state, the check's verdict and the cycle budget. The budget: cycles_d = cycles + 1 counts the
+  // working cycles from 1 (Check) up, so it reaches budget exactly (budget >= 1) before it could pass it:
+  // cycles_d >= budget is budget == 0 or cycles == budget - 1 (both registered at the start).
+  logic          fire, chunk_done, working, over_budget;
   logic [7:0]    check_status;
   logic [31:0]   cycles_d;
   naa_pkg::kernel_state_e nxt;
   assign fire       = dma_req_valid_o && dma_req_ready_i;
-  assign chunk_done = state_q == naa_pkg::KWrite && fire && 32'd64 * ({25'd0, k_q} + 32'd1) >= chunk;
+  assign chunk_done = state_q == naa_pkg::KWrite && fire && last_w;
   always_comb begin
     check_status = naa_pkg::RpcOk;
-    if (fn_q < naa_pkg::KernelAdd || fn_q > naa_pkg::KernelCopy) check_status = naa_pkg::RpcUnknownFn;
-    else if (nreg_q < (is_add ? 8'd3 : 8'd2)) check_status = naa_pkg::RpcRegions;
+    // (nreg < 3 and < 2, size[1] < 4 as bit tests: no carry chains)
+    if (!(is_add_q || is_crc_q || is_copy_q)) check_status = naa_pkg::RpcUnknownFn;
+    else if (nreg_q[7:2] == 6'd0 && (is_add ? nreg_q[1:0] != 2'd3 : !nreg_q[1])) check_status = naa_pkg::RpcRegions;
     else if (is_add ? (size_q[0] != size_q[1] || size_q[0] != size_q[2] || size_q[0][1:0] != 2'd0)
-                    : is_crc ? size_q[1] < 32'd4 : size_q[1] < size_q[0]) check_status = naa_pkg::RpcSize;
+                    : is_crc ? size_q[1][31:2] == 30'd0 : size_lt_q) check_status = naa_pkg::RpcSize;
     nxt = state_q;
     unique case (state_q)
       naa_pkg::KIdle: if (start_i) nxt = naa_pkg::KCheck;
@@ -125,85 +216,117 @@ module naa_kernel
         else if (size_q[0] == 32'd0) nxt = is_crc ? naa_pkg::KCrcWrite : naa_pkg::KDone;
         else nxt = naa_pkg::KRdA;
       end
-      naa_pkg::KRdA: if (fire) nxt = is_crc ? ((issued_q + chunk == size_q[0]) ? naa_pkg::KWait : naa_pkg::KRdA) : (is_add ? naa_pkg::KRdB : naa_pkg::KWait);
+      naa_pkg::KRdA: if (fire) nxt = is_crc ? (last_chunk_q ? naa_pkg::KWait : naa_pkg::KRdA) : (is_add ? naa_pkg::KRdB : naa_pkg::KWait);
       naa_pkg::KRdB: if (fire) nxt = naa_pkg::KWait;
       naa_pkg::KWait: if (got_q == expect_q) nxt = is_crc ? naa_pkg::KCrcWrite : naa_pkg::KWrite;
-      naa_pkg::KWrite: if (chunk_done) nxt = (done_q + chunk == size_q[0]) ? naa_pkg::KDone : naa_pkg::KRdA;
+      naa_pkg::KWrite: if (chunk_done) nxt = last_chunk_q ? naa_pkg::KDone : naa_pkg::KRdA;
       naa_pkg::KCrcWrite: if (fire) nxt = naa_pkg::KDone;
       naa_pkg::KDrain: if (got_q == expect_q) nxt = naa_pkg::KDone;
       naa_pkg::KDone: nxt = naa_pkg::KIdle;
       default: nxt = naa_pkg::KIdle;
     endcase
-    working  = nxt == naa_pkg::KRdA || nxt == naa_pkg::KRdB || nxt == naa_pkg::KWait || nxt == naa_pkg::KWrite || nxt == naa_pkg::KCrcWrite;
-    cycles_d = (state_q == naa_pkg::KCheck ? 32'd0 : cycles_q) + 32'd1;
-    if (working && cycles_d >= budget_q) nxt = naa_pkg::KDrain;
+    working     = nxt == naa_pkg::KRdA || nxt == naa_pkg::KRdB || nxt == naa_pkg::KWait || nxt == naa_pkg::KWrite || nxt == naa_pkg::KCrcWrite;
+    cycles_d    = (state_q == naa_pkg::KCheck ? 32'd0 : cycles_q) + 32'd1;
+    over_budget = budget_z_q || (state_q == naa_pkg::KCheck ? budget_m1_q == 32'd0 : cycles_q == budget_m1_q);
+    if (working && over_budget) nxt = naa_pkg::KDrain;
   end
+
+  // The chunk's step: a read of A issued (crc) or a chunk written (add, copy).
+  logic step;
+  assign step = (state_q == naa_pkg::KRdA && fire && is_crc) || chunk_done;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      state_q   <= naa_pkg::KIdle;
-      fn_q      <= '0;
-      budget_q  <= '0;
-      cycles_q  <= '0;
-      done_q    <= '0;
-      issued_q  <= '0;
-      expect_q  <= '0;
-      got_q     <= '0;
-      crc_q     <= '1;
-      nreg_q    <= '0;
-      status_q  <= '0;
-      addr_q    <= '0;
-      size_q    <= '0;
-      k_q       <= '0;
-      out_idx_q <= '0;
-      out_len_q <= '0;
+      state_q     <= naa_pkg::KIdle;
+      is_add_q    <= 1'b0;
+      is_crc_q    <= 1'b0;
+      is_copy_q   <= 1'b0;
+      crc_tail_q  <= '0;
+      ge4k_q      <= 1'b0;
+      last_chunk_q <= 1'b0;
+      nb_q        <= '0;
+      nb_m1_q     <= '0;
+      last_len_q  <= '0;
+      budget_z_q  <= 1'b0;
+      budget_m1_q <= '0;
+      size_lt_q   <= 1'b0;
+      cycles_q    <= '0;
+      left_q      <= '0;
+      a_addr_q    <= '0;
+      b_addr_q    <= '0;
+      w_addr_q    <= '0;
+      expect_q    <= '0;
+      got_q       <= '0;
+      crc_q       <= '1;
+      nreg_q      <= '0;
+      status_q    <= '0;
+      addr_q      <= '0;
+      size_q      <= '0;
+      k_q         <= '0;
+      out_idx_q   <= '0;
+      out_len_q   <= '0;
     end else begin
       state_q <= nxt;
       unique case (state_q)
         naa_pkg::KIdle: begin
           if (start_i) begin
-            fn_q     <= fn_i;
-            nreg_q   <= nreg_i;
-            addr_q   <= addr_i;
-            size_q   <= size_i;
-            budget_q <= budget_i;
+            is_add_q    <= fn_i == naa_pkg::KernelAdd;
+            is_crc_q    <= fn_i == naa_pkg::KernelCrc;
+            is_copy_q   <= fn_i == naa_pkg::KernelCopy;
+            crc_tail_q  <= 6'd0 - size_i[0][5:0];
+            nreg_q      <= nreg_i;
+            addr_q      <= addr_i;
+            size_q      <= size_i;
+            budget_z_q  <= budget_i == 32'd0;
+            budget_m1_q <= budget_i - 32'd1;
+            size_lt_q   <= size_i[1] < size_i[0];
           end
         end
         naa_pkg::KCheck: begin
           out_idx_q <= is_add ? 2'd2 : 2'd1;
           out_len_q <= is_crc ? 32'd4 : size_q[0];
-          crc_q     <= '1;
-          done_q    <= '0;
-          issued_q  <= '0;
+          left_q    <= size_q[0];
+          a_addr_q  <= addr_q[0];
+          b_addr_q  <= addr_q[1];
+          w_addr_q  <= addr_q[is_add ? 2 : 1];
           expect_q  <= '0;
           status_q  <= check_status;
         end
-        naa_pkg::KRdA: begin
-          if (fire) begin
-            expect_q <= expect_q + nb;
-            if (is_crc) issued_q <= issued_q + chunk;
-          end
-        end
-        naa_pkg::KRdB: if (fire) expect_q <= expect_q + nb;
+        naa_pkg::KRdA: if (fire) expect_q <= expect_q + {20'd0, nb_q};
+        naa_pkg::KRdB: if (fire) expect_q <= expect_q + {20'd0, nb_q};
         naa_pkg::KWait: if (got_q == expect_q) k_q <= '0;
         naa_pkg::KWrite: begin
-          if (fire) k_q <= k_q + 7'd1;
-          if (chunk_done) begin
-            done_q   <= done_q + chunk;
-            expect_q <= '0;
+          if (fire) begin
+            k_q      <= k_q + 7'd1;
+            w_addr_q <= naa_pkg::inc64(w_addr_q, 6);
           end
+          if (chunk_done) expect_q <= '0;
         end
         default: ;
       endcase
+      // Every chunk but the last is 4 KiB; after the last, left is 0 and the addresses are not used again.
+      if (step) begin
+        left_q   <= last_chunk_q ? 32'd0 : {left_q[31:12] - 20'd1, left_q[11:0]};
+        a_addr_q <= naa_pkg::inc64(a_addr_q, 12);
+        b_addr_q <= naa_pkg::inc64(b_addr_q, 12);
+      end
+      // The chunk values of left_q's next value (after the last chunk they are not used again).
+      if (state_q == naa_pkg::KCheck || step) begin
+        ge4k_q       <= ci_ge4k;
+        last_chunk_q <= ci_last;
+        nb_q         <= ci_nb;
+        nb_m1_q      <= ci_nb_m1;
+        last_len_q   <= ci_last_len;
+      end
       if (working) begin
         cycles_q <= cycles_d;
-        if (cycles_d >= budget_q) status_q <= naa_pkg::RpcTimeout;
+        if (over_budget) status_q <= naa_pkg::RpcTimeout;
       end
       // Read data, in the order the reads were issued (the host port's contract); into the buffer below.
-      if (dma_rsp_valid_i && is_crc) crc_q <= crc_beat;
+      crc_q <= crc_nxt;
       // Beats received since the job (crc) or the chunk (add, copy) started.
       if (state_q == naa_pkg::KCheck || chunk_done) got_q <= '0;
-      else if (dma_rsp_valid_i) got_q <= got_q + 32'd1;
+      else if (dma_rsp_valid_i) got_q <= got_q + 27'd1;
     end
   end
 
@@ -215,15 +338,15 @@ module naa_kernel
   // while waiting is done or in Write. A word written at the edge it is read (A's last beat when nb = 1, B's
   // first) comes from buf_wr_q.
   assign buf_word = buf_fwd_q ? buf_wr_q : buf_rd_q;
-  assign buf_b    = got_q >= nb;
+  assign buf_b    = got_q[7:0] >= {1'b0, nb_q};  // add, copy: got_q counts at most 2 x 64 beats a chunk
   assign buf_we   = dma_rsp_valid_i && !is_crc;
-  assign buf_wa   = buf_b ? 6'(got_q - nb) : got_q[5:0];
+  assign buf_wa   = buf_b ? got_q[5:0] - nb_q[5:0] : got_q[5:0];
   always_comb begin
     for (int i = 0; i < nt_pkg::StreamBytes / 4; i++) buf_sum[32*i+:32] = buf_word[32*i+:32] + dma_rsp_data_i[32*i+:32];
     buf_wd = buf_b ? buf_sum : dma_rsp_data_i;
     if (state_q == naa_pkg::KWrite) buf_ra = k_q[5:0] + 6'(fire);
     else if (state_q == naa_pkg::KWait && got_q == expect_q) buf_ra = '0;
-    else buf_ra = 6'(got_q + 32'(dma_rsp_valid_i) - nb);
+    else buf_ra = got_q[5:0] + {5'd0, dma_rsp_valid_i} - nb_q[5:0];
   end
 
   always_ff @(posedge clk_i) begin

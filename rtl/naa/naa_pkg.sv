@@ -95,13 +95,20 @@ package naa_pkg;
   `NT_PUT_BE_FN(put_hdr, ReqHdrBits, 64)
 
   // IPv4 header checksum of this endpoint's frames (TOS 0, ID 0, DF, TTL 64, UDP).
+  // In two steps, which naa_cm registers apart (issue 27): the sum of the header's 16-bit words (at most
+  // 0x4500 + 0xffff + 0x4000 + 0x4011 + 4 x 0xffff < 2^19), then the end-around folds and the complement.
+  function automatic logic [18:0] ip4_csum_sum(logic [15:0] len, logic [31:0] src, logic [31:0] dst);
+    ip4_csum_sum = 19'h4500 + {3'd0, len} + 19'h4000 + 19'h4011 + {3'd0, src[31:16]} + {3'd0, src[15:0]} +
+                   {3'd0, dst[31:16]} + {3'd0, dst[15:0]};
+  endfunction
+  function automatic logic [15:0] ip4_csum_fold(logic [18:0] sum);
+    logic [16:0] s;
+    s = {1'b0, sum[15:0]} + {14'd0, sum[18:16]};
+    s = {1'b0, s[15:0]} + {16'd0, s[16]};
+    ip4_csum_fold = ~s[15:0];
+  endfunction
   function automatic logic [15:0] ip4_csum(logic [15:0] len, logic [31:0] src, logic [31:0] dst);
-    logic [31:0] s;
-    s = 32'h4500 + {16'd0, len} + 32'h4000 + 32'h4011 + {16'd0, src[31:16]} + {16'd0, src[15:0]} +
-        {16'd0, dst[31:16]} + {16'd0, dst[15:0]};
-    s = {16'd0, s[15:0]} + {16'd0, s[31:16]};
-    s = {16'd0, s[15:0]} + {16'd0, s[31:16]};
-    ip4_csum = ~s[15:0];
+    ip4_csum = ip4_csum_fold(ip4_csum_sum(len, src, dst));
   endfunction
 
   // Big-endian fields of the frame buffer.
@@ -151,6 +158,19 @@ package naa_pkg;
       f = put_be(f, CmDataAt + 10, 2, {48'd0, d.reason});
     end
     cm_compose = f;
+  endfunction
+
+  // x + 2^p (mod 2^64) without a carry chain: bit i >= p flips when bits p..i-1 are all ones, each bit its own
+  // AND tree (a few LUT levels; Yosys maps `x + c` to a 64-bit CARRY chain, which the depth measure counts as
+  // 16 levels: docs/synthesis.md "How each figure is measured"). naa_kernel's addresses step by it.
+  function automatic logic [63:0] inc64(logic [63:0] x, int unsigned p);
+    logic [63:0] m, r;
+    for (int unsigned i = 0; i < 64; i++) begin
+      m = '0;
+      for (int unsigned j = 0; j < 64; j++) m[j] = j >= p && j < i;
+      r[i] = (i < p) ? x[i] : x[i] ^ (&(x | ~m));
+    end
+    inc64 = r;
   endfunction
 
 endpackage
