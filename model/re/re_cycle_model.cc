@@ -30,8 +30,8 @@ const ReOut& ReCycleModel::Eval(const ReIn& in) {
   out_.dma = HostWrite();
   out_.report = report_;
   out_.cnt = cnt_;
-  out_.busy = beat_idx_ != 0 || fifo_used_ != 0 || !desc_.empty() || !ParseIdle() || cur_job_.valid ||
-              next_job_.valid || !done_q_.empty() || o_active_ || flush_pending_ || report_.valid;
+  out_.busy = beat_idx_ != 0 || fifo_used_ != 0 || !desc_.empty() || look_.has_value() || !ParseIdle() ||
+              cur_job_.valid || next_job_.valid || !done_q_.empty() || o_active_ || flush_pending_ || report_.valid;
   return out_;
 }
 
@@ -168,7 +168,7 @@ ReCycleModel::Step ReCycleModel::Decide(bool job_slot_free) {
                          at_end};
     ++cnt_.timed_out;
   };
-  if (flush_pending_ && desc_.empty() && beat_idx_ == 0 && ParseIdle()) {
+  if (flush_pending_ && !look_ && desc_.empty() && beat_idx_ == 0 && ParseIdle()) {
     const int i = Oldest(true, 0);
     if (i >= 0) {
       report(i, true);
@@ -179,8 +179,8 @@ ReCycleModel::Step ReCycleModel::Decide(bool job_slot_free) {
     }
     return st;
   }
-  if (desc_.empty() || !job_slot_free) return st;
-  const Desc& d = desc_.front();
+  if (!look_ || !job_slot_free) return st;
+  const Desc& d = *look_;
   // An expired context whose event is still being sent keeps its buffer until the output is done with it.
   if (std::any_of(ctx_.begin(), ctx_.end(), [&](const Context& c) { return c.out_pending && Expired(c, d.time_ns); }))
     return st;
@@ -220,7 +220,12 @@ void ReCycleModel::Tick() {
   // decide (first: it reads the contexts before the output stage releases one)
   const Step st = Decide(!next_job_.valid || take);
   report_ = st.report;
-  if (st.pop) desc_.pop_front();
+  // the lookup stage takes the FIFO's head when it is empty or its frame was placed
+  if (st.pop) look_.reset();
+  if (!look_ && !desc_.empty()) {
+    look_ = std::move(desc_.front());
+    desc_.pop_front();
+  }
   // output
   const bool o_was_active = o_active_;
   if (o_active_ && in.m_ready) {

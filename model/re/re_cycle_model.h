@@ -6,8 +6,9 @@
 //             at the last beat; the descriptor reaches the decide stage kParseDelay cycles later (the RTL's
 //             header checks run in stages); a frame dropped by its header keeps its beats in the FIFO until
 //             the write stage releases them, as for any dropped frame
-//   decide    one descriptor per cycle: first the contexts its time expires (one per cycle, oldest first),
-//             then the key lookup, the range checks and the context update
+//   decide    one descriptor per cycle, decided the cycle after the lookup stage takes it from the FIFO's
+//             head: first the contexts its time expires (one per cycle, oldest first), then the key lookup,
+//             the range checks and the context update
 //   write     writes an accepted segment's beats into its context's buffer (one beat per cycle) or skips a
 //             dropped one (one cycle); at the end of a completing segment it queues the event
 //   output    sends each completed event as a frame (26-byte header + data; 32 with E2SAR's header), one beat
@@ -128,6 +129,9 @@ class ReCycleModel : public ClockedBlock<ReIn, ReOut> {
   std::vector<uint8_t> cur_;
   std::array<std::optional<Desc>, kParseDelay> parse_{};  // [0] = the frame whose last beat was the last cycle's
   std::deque<Desc> desc_;
+  // the RTL's lookup stage (re_decide's L): the frame the decide stage decides, taken from the FIFO's head one
+  // cycle before at the earliest (docs/re-microarchitecture.md "Decide in two stages")
+  std::optional<Desc> look_;
   // write stage: the job in progress and the next one
   WriteJob cur_job_, next_job_;
   // output

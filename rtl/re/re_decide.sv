@@ -1,4 +1,8 @@
-// Decide stage: one frame per cycle. Before a frame is placed, every context its time expires is freed:
+// Decide stage: one frame per cycle, in two stages (issue 27 item 2): the lookup stage (L) takes the FIFO's
+// head and registers, per context, whether its key matches and whether the frame's time expires it; the
+// decision stage (D) decides the frame L registered the cycle before. A context D opens in the cycle L takes
+// its next frame is compared with that frame through a bypass (D's key and time), so L's vectors are always
+// those of the contexts D sees (re_decide_sva.sv checks it every cycle). Before a frame is placed, every context its time expires is freed:
 // the completed ones all at once in the cycle that places it, the incomplete ones one per cycle before
 // it, oldest (first arrival, key) first, each reported on the report port. Then
 // the frame's key is looked up among the contexts, the drop checks of docs/re.md run against the
@@ -47,6 +51,10 @@ module re_decide
   logic [31:0]          rep_recv_q, rep_segs_q, rep_len_q;
   logic [31:0]          used_cnt_q, completed_q, timed_out_q;
   logic [nt_pkg::ReDropReasons-1:0][31:0] drops_q;
+  // the lookup stage: the frame D decides next, its key match and expiry per context
+  logic                 l_valid_q;
+  re_pkg::desc_t        l_q;
+  logic [N-1:0]         l_hit_q, l_exp_q;
 
   // ---- which contexts to free: every expired completed one at once (nothing to report), the oldest
   // expired incomplete one (reported; one per cycle) ----
@@ -58,9 +66,9 @@ module re_decide
   logic [63:0]   best_f;
   logic [re_pkg::KeyW-1:0] best_k;
   always_comb begin
-    flush_mode = flush_q && !desc_valid_i && frame_idle_i;
+    flush_mode = flush_q && !l_valid_q && !desc_valid_i && frame_idle_i;
     for (int i = 0; i < N; i++) begin
-      expired[i] = valid_q[i] && $signed(desc_i.time_ns - first_q[i]) > $signed(cfg_timeout_ns_i);
+      expired[i] = valid_q[i] && l_exp_q[i];
       cand[i] = flush_mode ? (valid_q[i] && !done_q[i]) : (expired[i] && !done_q[i]);
     end
     silent = flush_mode ? '0 : (expired & done_q);
@@ -86,7 +94,7 @@ module re_decide
   // docs/re.md's order of events gives (only under long output backpressure).
   logic act, blocked, expire, place, flush_rep, flush_done;
   assign blocked    = flush_mode ? (!any_cand && |(valid_q & outp_q)) : |(expired & outp_q);
-  assign act        = !flush_mode && desc_valid_i && job_ready_i && !blocked;
+  assign act        = !flush_mode && l_valid_q && job_ready_i && !blocked;
   assign expire     = act && any_cand;
   assign place      = act && !any_cand;
   assign flush_rep  = flush_mode && any_cand;
@@ -102,19 +110,19 @@ module re_decide
   logic [N-1:0]    valid_eff;  // the contexts as the frame meets them: expired completed ones gone
   assign valid_eff = act ? (valid_q & ~silent) : valid_q;
   always_comb begin
-    key = {desc_i.event_num, desc_i.data_id};
+    key = {l_q.event_num, l_q.data_id};
     // Past the header checks offset + len and the declared end are <= buffer_bytes <= ReBufBytes, so all fit
     // in OffW bits.
-    off = re_pkg::OffW'(desc_i.offset);
-    len = re_pkg::OffW'(desc_i.len);
+    off = re_pkg::OffW'(l_q.offset);
+    len = re_pkg::OffW'(l_q.len);
     seg_end = off + len;
-    ev_end = re_pkg::OffW'(desc_i.ev_end);
+    ev_end = re_pkg::OffW'(l_q.ev_end);
     found = 1'b0;
     h = '0;
     free_ctx = '0;
     nvalid = '0;
     for (int i = N - 1; i >= 0; i--) begin
-      hit[i] = valid_eff[i] && key_q[i] == key;
+      hit[i] = valid_eff[i] && l_hit_q[i];
       if (hit[i]) begin
         found = 1'b1;
         h = re_pkg::CtxW'(i);
@@ -127,11 +135,16 @@ module re_decide
     slot = found ? h : free_ctx;
   end
 
-  logic [re_pkg::OffW-1:0]   covered, lo, hi;
+  // The merge rule keeps a context's valid ranges disjoint and never touching (a segment that touches a range
+  // extends it, one that touches two merges them), so the bytes of [off, seg_end) the ranges cover equal its
+  // length exactly when one range contains it, and are nonzero exactly when one overlaps it: per-range tests
+  // instead of a sum over 16 ranges (the model's `covered`; lockstep holds them equal).
+  logic              contained, overlap;
   logic              has_left, has_right, has_free_range;
   logic [re_pkg::RangeW-1:0] left, right, free_range;
   always_comb begin
-    covered = '0;
+    contained = 1'b0;
+    overlap = 1'b0;
     has_left = 1'b0;
     has_right = 1'b0;
     has_free_range = 1'b0;
@@ -139,13 +152,12 @@ module re_decide
     right = '0;
     free_range = '0;
     for (int k = R - 1; k >= 0; k--) begin
-      lo = rb_q[h][k] > off ? rb_q[h][k] : off;
-      hi = re_q[h][k] < seg_end ? re_q[h][k] : seg_end;
       if (!rv_q[h][k]) begin
         has_free_range = 1'b1;
         free_range = re_pkg::RangeW'(k);
       end else begin
-        if (lo < hi) covered = covered + (hi - lo);
+        if (rb_q[h][k] <= off && re_q[h][k] >= seg_end) contained = 1'b1;
+        if (rb_q[h][k] < seg_end && re_q[h][k] > off) overlap = 1'b1;
         if (re_q[h][k] == off) begin
           has_left = 1'b1;
           left = re_pkg::RangeW'(k);
@@ -160,15 +172,15 @@ module re_decide
 
   logic [re_pkg::CodeW-1:0] code;
   always_comb begin
-    code = desc_i.code;
+    code = l_q.code;
     if (code == '0) begin
       if (found) begin
         if (done_q[h]) code = re_pkg::CodeW'(nt_pkg::ReDropDuplicate);
-        else if ((desc_i.last && ((endk_q[h] && ev_end != len_q[h]) || (!endk_q[h] && maxe_q[h] > ev_end))) ||
+        else if ((l_q.last && ((endk_q[h] && ev_end != len_q[h]) || (!endk_q[h] && maxe_q[h] > ev_end))) ||
                  (endk_q[h] && seg_end > len_q[h]))
           code = re_pkg::CodeW'(nt_pkg::ReDropInconsistent);
-        else if ((len != '0 && covered == len) || (len == '0 && endk_q[h])) code = re_pkg::CodeW'(nt_pkg::ReDropDuplicate);
-        else if (covered != '0) code = re_pkg::CodeW'(nt_pkg::ReDropOverlap);
+        else if ((len != '0 && contained) || (len == '0 && endk_q[h])) code = re_pkg::CodeW'(nt_pkg::ReDropDuplicate);
+        else if (len != '0 && overlap) code = re_pkg::CodeW'(nt_pkg::ReDropOverlap);
         else if (len != '0 && !has_left && !has_right && !has_free_range) code = re_pkg::CodeW'(nt_pkg::ReDropNoRange);
       end else if (nvalid >= cfg_contexts_i) begin
         code = re_pkg::CodeW'(nt_pkg::ReDropNoContext);
@@ -181,24 +193,23 @@ module re_decide
   logic            endk_n, completes;
   always_comb begin
     recv_n    = (found ? recv_q[h] : '0) + len;
-    endk_n    = (found && endk_q[h]) || desc_i.last;
-    len_n     = desc_i.last ? ev_end : (found ? len_q[h] : '0);
+    endk_n    = (found && endk_q[h]) || l_q.last;
+    len_n     = l_q.last ? ev_end : (found ? len_q[h] : '0);
     completes = endk_n && recv_n == len_n;
   end
 
   logic accept;
   assign accept = place && code == '0;
-  assign desc_pop_o  = place;
-  assign job_valid_o = place && desc_i.stored != '0;
+  assign job_valid_o = place && l_q.stored != '0;
   always_comb begin
     job_o = '0;
     job_o.skip      = code != '0;
     job_o.completes = accept && completes;
     job_o.ctx       = slot;
-    job_o.beats     = desc_i.stored;
+    job_o.beats     = l_q.stored;
     job_o.offset    = off;
-    job_o.len       = desc_i.len;
-    job_o.data_at   = desc_i.data_at;
+    job_o.len       = l_q.len;
+    job_o.data_at   = l_q.data_at;
   end
 
   logic rep_now;
@@ -313,9 +324,9 @@ module re_decide
         if (accept && slot_oh[c]) begin
           if (!found) begin
             key_q[c]   <= key;
-            mdst_q[c]  <= desc_i.mac_dst;
-            msrc_q[c]  <= desc_i.mac_src;
-            first_q[c] <= desc_i.time_ns;
+            mdst_q[c]  <= l_q.mac_dst;
+            msrc_q[c]  <= l_q.mac_src;
+            first_q[c] <= l_q.time_ns;
           end
           segs_q[c] <= segs_n;
           recv_q[c] <= recv_n;
@@ -326,6 +337,40 @@ module re_decide
       end
       if (flush_i) flush_q <= 1'b1;
       else if (flush_done) flush_q <= 1'b0;
+    end
+  end
+
+  // ---- the lookup stage: takes the FIFO's head when empty or when D places its frame; its key match and
+  // expiry per context against the contexts as this cycle leaves them (bypass: a context D opens now has
+  // D's key and time) ----
+  logic          l_load;
+  re_pkg::desc_t l_n;
+  logic [N-1:0]  open_oh, l_hit_d, l_exp_d;
+  logic          byp_hit, byp_exp;
+  assign l_load     = desc_valid_i && (!l_valid_q || place);
+  assign desc_pop_o = l_load;
+  always_comb begin
+    l_n     = l_load ? desc_i : l_q;
+    open_oh = (accept && !found) ? slot_oh : '0;
+    byp_hit = key == {l_n.event_num, l_n.data_id};
+    byp_exp = $signed(l_n.time_ns - l_q.time_ns) > $signed(cfg_timeout_ns_i);
+    for (int i = 0; i < N; i++) begin
+      l_hit_d[i] = open_oh[i] ? byp_hit : key_q[i] == {l_n.event_num, l_n.data_id};
+      l_exp_d[i] = open_oh[i] ? byp_exp : $signed(l_n.time_ns - first_q[i]) > $signed(cfg_timeout_ns_i);
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      l_valid_q <= 1'b0;
+      l_q       <= '0;
+      l_hit_q   <= '0;
+      l_exp_q   <= '0;
+    end else begin
+      l_valid_q <= l_load || (l_valid_q && !place);
+      l_q       <= l_n;
+      l_hit_q   <= l_hit_d;
+      l_exp_q   <= l_exp_d;
     end
   end
 
@@ -358,7 +403,7 @@ module re_decide
   assign rep_length_o    = rep_len_q;
   assign rep_end_known_o = rep_end_known_q;
   assign rep_at_end_o    = rep_at_end_q;
-  assign busy_o          = flush_q || rep_valid_q;
+  assign busy_o          = flush_q || rep_valid_q || l_valid_q;
   assign cnt_used_o      = used_cnt_q;
   assign cnt_completed_o = completed_q;
   assign cnt_timed_out_o = timed_out_q;

@@ -1,0 +1,52 @@
+// re_decide's own assertions (docs/assertions.md), bound onto re_decide by the `bind` at the end of this file,
+// so the RTL itself is not edited. Simulation only: empty under SYNTHESIS.
+`ifndef SYNTHESIS  // the whole file: assertions are simulation only
+`include "nt_ports.svh"
+module re_decide_sva (
+  `NT_CLK_RST,
+  input logic [63:0]                                             cfg_timeout_ns_i,
+  input logic                                                    l_valid_q,
+  input logic [re_pkg::KeyW-1:0]                                 key,        // l_q's key
+  input logic [63:0]                                             l_time_ns,  // l_q's time
+  input logic [nt_pkg::ReContexts-1:0]                           l_hit_q,
+  input logic [nt_pkg::ReContexts-1:0]                           l_exp_q,
+  input logic [nt_pkg::ReContexts-1:0][re_pkg::KeyW-1:0]         key_q,
+  input logic [nt_pkg::ReContexts-1:0][63:0]                     first_q,
+  input logic                                                    found,
+  input logic [re_pkg::CtxW-1:0]                                 h,
+  input logic [nt_pkg::ReContexts-1:0][nt_pkg::ReRanges-1:0]     rv_q,
+  input logic [nt_pkg::ReContexts-1:0][nt_pkg::ReRanges-1:0][re_pkg::OffW-1:0] rb_q,
+  input logic [nt_pkg::ReContexts-1:0][nt_pkg::ReRanges-1:0][re_pkg::OffW-1:0] re_q
+);
+`include "nt_assert.svh"
+  localparam int unsigned N = nt_pkg::ReContexts;
+  localparam int unsigned R = nt_pkg::ReRanges;
+  // The bypass invariant of the lookup stage: the key match and expiry vectors it registered (with D's key and
+  // time for a context D opened in that cycle) are those of the contexts as they are now, for every context.
+  logic [N-1:0] hit_now, exp_now;
+  always_comb begin
+    for (int i = 0; i < N; i++) begin
+      hit_now[i] = key_q[i] == key;
+      exp_now[i] = $signed(l_time_ns - first_q[i]) > $signed(cfg_timeout_ns_i);
+    end
+  end
+  `NT_ASSERT(lookup_hit_bypass, l_valid_q |-> l_hit_q == hit_now)
+  `NT_ASSERT(lookup_exp_bypass, l_valid_q |-> l_exp_q == exp_now)
+  // The merge rule's invariant that lets the checks test one range at a time instead of summing the bytes
+  // covered: the valid ranges of the context a frame hits are disjoint and never touch.
+  logic apart;
+  always_comb begin
+    apart = 1'b1;
+    for (int k = 0; k < R; k++) begin
+      for (int j = k + 1; j < R; j++) begin
+        if (rv_q[h][k] && rv_q[h][j] && rb_q[h][k] <= re_q[h][j] && rb_q[h][j] <= re_q[h][k]) apart = 1'b0;
+      end
+    end
+  end
+  `NT_ASSERT(ranges_apart, l_valid_q && found |-> apart)
+endmodule
+
+bind re_decide re_decide_sva u_sva (
+  .clk_i, .rst_ni, .cfg_timeout_ns_i, .l_valid_q, .key, .l_time_ns(l_q.time_ns), .l_hit_q, .l_exp_q, .key_q, .first_q, .found, .h, .rv_q,
+  .rb_q, .re_q);
+`endif  // SYNTHESIS
