@@ -43,6 +43,8 @@ module reorder_ingress
   reorder_pkg::meta_t                  pend_meta_q;
   logic [reorder_pkg::CellW-1:0]       pend_head_q, pend_tail_q;
   logic [15:0]            pend_cells_q;
+  reorder_pkg::cw_pre_t               pre_q;   // cw_pre of the frame's first beat, computed as it entered
+  logic [16:0]            exp_len_q;   // the frame length its IP length implies (pm.v6 ? 54 : 14) + pm.ip_len
 
   logic                   res_ok, in_fire, h_go, first, i_pend, i_last, i_oversize, i_pend_bad, n_skip;
   logic [reorder_pkg::CellW-1:0]       n_head, n_prev;
@@ -53,6 +55,7 @@ module reorder_ingress
   logic [7:0]             out_n;    // bytes of the NIC beat written (>= 64: all; 8 bits keep every compare)
   logic                   short4, short6;
   logic [reorder_pkg::KeyBits-1:0] key_raw;
+  logic [16:0]            exp_len;
 
   assign res_ok = cell_avail_i && (!pend_valid_q || pend_take_i);
   assign s_ready_o = !h_valid_q || res_ok;
@@ -88,11 +91,14 @@ module reorder_ingress
     short6 = h_last_q || (s_last_i && !s_keep_i[17]);
     // the flow key where parse_cw puts it (its family by the EtherType); parse_cw returns it only for a
     // good frame (else 0), and the CRC of 0 is a constant, so the hash is chosen after the CRC
-    key_raw = reorder_pkg::cw_key(win, reorder_pkg::wb16(win, 12) == 16'h86dd);
+    key_raw = reorder_pkg::cw_key(win, pre_q.et6);
+    // the first beat's checks and lengths were computed as it entered the lookahead register (pre_q);
+    // a later beat compares with the expected length registered at the first beat's h_go
+    exp_len = first ? (p4_format_i ? pre_q.exp_len_p4 : pre_q.exp_len) : exp_len_q;
     out_n = 8'(nt_pkg::StreamBytes);
     if (h_go) begin
       if (first) begin
-        pm = reorder_pkg::parse_cw_short(win, short4, short6, p4_format_i);
+        pm = reorder_pkg::parse_cw_pre(win, pre_q, short4, short6, p4_format_i);
         pm.hash = pm.ok ? reorder_pkg::flow_hash(key_raw) : reorder_pkg::flow_hash('0);
         n_meta = pm;
         n_cells = '0;
@@ -123,7 +129,7 @@ module reorder_ingress
         n_cells = cells_before + 16'd1;
         if (i_last || i_oversize) begin
           i_pend = 1'b1;
-          i_pend_bad = i_oversize || (pm.v6 ? 32'd54 : 32'd14) + 32'(pm.ip_len) != 32'(i_len);
+          i_pend_bad = i_oversize || exp_len != 17'(i_len);
           n_skip = 1'b1;
         end else begin
           n_skip = 1'b0;
@@ -162,6 +168,8 @@ module reorder_ingress
       pend_head_q <= '0;
       pend_tail_q <= '0;
       pend_cells_q <= '0;
+      pre_q <= '0;
+      exp_len_q <= '0;
     end else begin
       if (i_pend) begin
         pend_valid_q <= 1'b1;
@@ -178,6 +186,8 @@ module reorder_ingress
       ip_head_q <= n_head;
       ip_prev_q <= n_prev;
       ip_cells_q <= n_cells;
+      if (h_go && first) exp_len_q <= exp_len;
+      if (in_fire && in_idx_q == 8'd0) pre_q <= reorder_pkg::cw_pre({{nt_pkg::StreamBits{1'b0}}, s_data_i});
       if (in_fire) begin
         h_valid_q <= 1'b1;
         h_data_q <= s_data_i;
