@@ -152,24 +152,34 @@ package reorder_pkg;
   function automatic cw_pre_t cw_pre(logic [nt_pkg::WindowBits-1:0] w);
     cw_pre_t p;
     logic et4;
-    logic [16:0] hlen;
+    logic [15:0] ip4, ip6, u4, u6;
+    logic [16:0] e4, e6;
     p = '0;
     et4 = wb16(w, 12) == 16'h0800;
     p.et6 = wb16(w, 12) == 16'h86dd;
     if (et4) p.hdr_ok = wb(w, 14) == 8'h45 && wb(w, 23) == 8'd17 && ((wb(w, 20) & 8'h3f) | wb(w, 21)) == 8'd0;
     else if (p.et6) p.hdr_ok = w[8*14+4+:4] == 4'd6 && wb(w, 20) == 8'd17;
     p.ce = p.et6 ? w[8*15+4+:2] == 2'b11 : w[8*15+:2] == 2'b11;
-    p.ip_len = p.et6 ? wb16(w, 18) : wb16(w, 16);
+    // each family's sums from its own fixed bytes, then the family chooses (no adder after the choice, and
+    // none after another: issue 27 depth)
+    ip4 = wb16(w, 16);
+    ip6 = wb16(w, 18);
+    u4 = wb16(w, 38);
+    u6 = wb16(w, 58);
+    p.ip_len = p.et6 ? ip6 : ip4;
     p.port_ok = (p.et6 ? wb16(w, 56) : wb16(w, 36)) == 16'(nt_pkg::ReorderUdpPort);
-    p.udp_len = p.et6 ? wb16(w, 58) : wb16(w, 38);
-    p.ip_len_p4 = p.ip_len + 16'd4;
-    p.ip_len_m4 = p.ip_len - 16'd4;
-    p.udp_len_m4 = p.udp_len - 16'd4;
+    p.udp_len = p.et6 ? u6 : u4;
+    p.ip_len_p4 = p.et6 ? ip6 + 16'd4 : ip4 + 16'd4;
+    p.ip_len_m4 = p.et6 ? ip6 - 16'd4 : ip4 - 16'd4;
+    p.udp_len_m4 = p.et6 ? u6 - 16'd4 : u4 - 16'd4;
     p.csum = wb16(w, 24);
-    p.csum_adj = csum_len_adjust(p.csum, p.ip_len, 1'b0);
-    hlen = p.et6 ? 17'd54 : 17'd14;
-    p.exp_len = hlen + 17'(p.ip_len);
-    p.exp_len_p4 = hlen + 17'(p.ip_len_p4);
+    p.csum_adj = csum_len_adjust(p.csum, ip4, 1'b0);  // read for IPv4 only
+    p.exp_len = p.et6 ? 17'd54 + 17'(ip6) : 17'd14 + 17'(ip4);
+    // 14 / 54 + (ip_len + 4 wrapped to 16 bits): 18 / 58 + ip_len, less 65536 when ip_len + 4 wraps (then
+    // the sum is 0x10000 .. 0x1003d, so bit 16 is cleared)
+    e4 = 17'd18 + 17'(ip4);
+    e6 = 17'd58 + 17'(ip6);
+    p.exp_len_p4 = p.et6 ? {ip6 < 16'hfffc && e6[16], e6[15:0]} : {ip4 < 16'hfffc && e4[16], e4[15:0]};
     cw_pre = p;
   endfunction
 
@@ -288,11 +298,11 @@ package reorder_pkg;
     for (int unsigned o = 0; o < 16; o++) flow_hash[o] = HashOfZero[o] ^ (^(key & HashRows[KeyBits*o+:KeyBits]));
   endfunction
 
-  // Beat k of the NIC frame (see StripBeat in model/reorder/reorder_frame.h); reads only the offsets and
-  // restored fields of m.
+  // Beat k of the NIC frame (see StripBeat in model/reorder/reorder_frame.h), its bytes j with keep[j] (the
+  // first out_n: a thermometer); reads only the offsets and restored fields of m.
   /* verilator lint_off UNUSEDSIGNAL */
   function automatic logic [nt_pkg::StreamBits-1:0] strip_beat(logic [nt_pkg::StreamBits-1:0] cur, logic [nt_pkg::StreamBits-1:0] nxt,
-                                                      int unsigned k, meta_t m, int unsigned out_n);
+                                                      int unsigned k, meta_t m, logic [nt_pkg::StreamBytes-1:0] keep);
     logic [nt_pkg::StreamBits-1:0] d;
     int unsigned base, p, udp, bth, lenpos;
     logic pre;
@@ -303,14 +313,14 @@ package reorder_pkg;
       // beats 0 and 1 have bytes before it: a choice by k and the family, not a position compare
       pre = m.cw_off != 16'd0 &&
                (k == 0 ? j < (m.v6 ? 74 : 54) : k == 1 ? j + nt_pkg::StreamBytes < (m.v6 ? 74 : 54) : 1'b0);
-      if (j < out_n) d[8*j+:8] = pre ? cur[8*j+:8] : j < 60 ? cur[8*(j+4)+:8] : nxt[8*(j-60)+:8];
+      if (keep[j]) d[8*j+:8] = pre ? cur[8*j+:8] : j < 60 ? cur[8*(j+4)+:8] : nxt[8*(j-60)+:8];
     end
     udp = m.v6 ? 54 : 34;
     bth = udp + 8;
     lenpos = m.v6 ? 18 : 16;
     for (int unsigned j = 0; j < nt_pkg::StreamBytes; j++) begin
       p = base | j;  // base is a multiple of 64: no carry
-      if (j < out_n) begin
+      if (keep[j]) begin
         if (p == lenpos) d[8*j+:8] = m.nic_ip_len[15:8];
         if (p == lenpos + 1) d[8*j+:8] = m.nic_ip_len[7:0];
         if (!m.v6 && p == 24) d[8*j+:8] = m.nic_csum[15:8];
