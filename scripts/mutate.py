@@ -45,16 +45,18 @@ MUTATIONS = [
       ("rtl/lb/lb_pkg.sv", "        if (zero) r.udp_csum = 16'hffff;  // RFC 768", "")]),
     ("reorder-margin-both", "reorder", "release deadline without the margin (model and RTL)",
      [("model/reorder/reorder_cycle_model.cc", "m.tail_tx_ts + e.owd_old + cfg.margin_us", "m.tail_tx_ts + e.owd_old"),
-      ("rtl/reorder/reorder_top.sv", "pend_meta.tail_tx_ts + e.owd_old + cfg_margin_us_i", "pend_meta.tail_tx_ts + e.owd_old")]),
+      ("rtl/reorder/reorder_top.sv", "pend_meta.tail_tx_ts + d1_e.owd_old + cfg_margin_us_i",
+       "pend_meta.tail_tx_ts + d1_e.owd_old")]),
     ("rdma-ahead-rtl", "rdma", "a PSN one ahead taken as a duplicate (RTL)",
      [("rtl/rdma/rdma_check.sv", "ahead  = d != 0 && d < PsnHalf;", "ahead  = d > 1 && d < PsnHalf;")]),
     ("reorder-default-hold-rtl", "reorder", "default hold one microsecond longer (RTL)",
-     [("rtl/reorder/reorder_top.sv", "d_deadline = now_us_i + cfg_default_hold_us_i;",
-       "d_deadline = now_us_i + cfg_default_hold_us_i + 16'd1;")]),
+     [("rtl/reorder/reorder_top.sv", "d2_dl_def_q   <= now_us_i + cfg_default_hold_us_i;",
+       "d2_dl_def_q   <= now_us_i + cfg_default_hold_us_i + 16'd1;")]),
     ("lb-csum-rtl", "lb", "RFC 768 zero sent as fffe (RTL)",
      [("rtl/lb/lb_pkg.sv", "r.udp_csum = 16'hffff;  // RFC 768", "r.udp_csum = 16'hfffe;  // RFC 768")]),
     ("re-rotate-rtl", "re", "segment data written at its offset without subtracting the header length (RTL)",
-     [("rtl/re/re_event_buffer.sv", "delta = 6'(cur_q.offset) - 6'(cur_q.data_at);", "delta = 6'(cur_q.offset);")]),
+     [("rtl/re/re_event_buffer.sv", "n_rel  = 14'(next_q.offset) - 14'(next_q.data_at);",
+       "n_rel  = 14'(next_q.offset);")]),
     ("re-overlap-both", "re", "a partly received segment is merged instead of dropped as overlap (model and RTL)",
      [("model/re/re_cycle_model.cc", "    if (covered > 0) return static_cast<int>(Drop::kOverlap) + 1;\n", ""),
       ("rtl/re/re_decide.sv", "        else if (len != '0 && overlap) code = re_pkg::CodeW'(nt_pkg::ReDropOverlap);\n", "")]),
@@ -67,8 +69,8 @@ MUTATIONS = [
      [("model/naa/naa_ctl.cc", "    counters_.drops[static_cast<int>(CtlDrop::kFlushed)] += queued;\n", "")]),
     ("rdma-recent-kept-both", "rdma", "the recent atomic results not cleared when a QP entry is written (model and RTL)",
      [("model/rdma/rdma_cycle_model.cc", "      recent_[w.index] = RecentAtomics{};\n", ""),
-      ("rtl/rdma/rdma_top.sv", "        rec_valid_q[cfg_index_i[QpIdxBits-1:0]] <= '0;\n"
-       "        rec_wr_q[cfg_index_i[QpIdxBits-1:0]]    <= '0;\n", "")]),
+      ("rtl/rdma/rdma_top.sv", "        if (cfg_qp_wr && cfg_qp == QpIdxBits'(i)) begin\n"
+       "          rec_valid_q[i] <= '0;\n          rec_wr_q[i]    <= '0;\n        end\n", "")]),
     ("vnic-pkey-member-both", "vnic", "two limited-member P_Keys accepted as a match (model and RTL)",
      [("model/vnic/vnic_format.cc", "(a & 0x7FFF) == (b & 0x7FFF) && ((a | b) & 0x8000) != 0", "(a & 0x7FFF) == (b & 0x7FFF)"),
       ("rtl/vnic/vnic_pkg.sv", "a[14:0] == b[14:0] && (a[15] | b[15]);", "a[14:0] == b[14:0];")]),
@@ -77,10 +79,12 @@ MUTATIONS = [
     ("vnic-pad-limit-rtl", "vnic", "a tail byte claiming 8 pad bytes accepted (RTL)",
      [("rtl/vnic/vnic_decap_top.sv", "tail[5:0] > 6'd7 ||", "tail[5:0] > 6'd8 ||")]),
     ("udplb-keep-csum-rtl", "lb", "udplb: a kept LB header's last word left out of the UDP checksum (RTL)",
-     [("rtl/lb/udplb_hdr_calc.sv", "for (int i = 0; i < 8; i++) acc = csum_w(acc, win_b16(hw, l4 + 8 + 2 * i), 1'b0);",
-       "for (int i = 0; i < 7; i++) acc = csum_w(acc, win_b16(hw, l4 + 8 + 2 * i), 1'b0);")]),
+     [("rtl/lb/udplb_hdr_calc.sv",
+       "for (int i = 0; i < 8; i++) acc = udplb_pkg::csum_w(acc, nt_pkg::win_b16(hw, l4 + 8 + 2 * i), 1'b0);",
+       "for (int i = 0; i < 7; i++) acc = udplb_pkg::csum_w(acc, nt_pkg::win_b16(hw, l4 + 8 + 2 * i), 1'b0);")]),
     ("udplb-fold-rtl", "lb", "udplb: a last beat of exactly d bytes not folded into the previous output beat (RTL)",
-     [("rtl/lb/udplb_beat_former.sv", "int'(beat_i.next_n) <= d", "int'(beat_i.next_n) < d")]),
+     [("rtl/lb/udplb_beat_former.sv", "assign next_fold = !d_neg && !beat_i.next_keep[ctx_i.d[5:0]];",
+       "assign next_fold = !d_neg && !beat_i.next_keep[ctx_i.d[5:0]] && !beat_i.next_keep[6'(ctx_i.d[5:0] - 6'd1)];")]),
 ]
 
 # Pure-Python self-tests (they never run the C++ build), the shell lint and the setup check (no C++ or SV
@@ -102,6 +106,9 @@ def main():
     ap.add_argument("--jobs", type=int, default=os.cpu_count())
     ap.add_argument("--report", help="also write the markdown table here")
     ap.add_argument("--list", action="store_true")
+    ap.add_argument("--check", action="store_true", help="only check that every planted edit applies to this "
+                    "source tree exactly once (ctest mutate_patterns: an RTL or model rewrite must carry its "
+                    "mutation along)")
     a = ap.parse_args()
     muts = [m for m in MUTATIONS if not a.only or m[0] in a.only]
     if a.list:
@@ -109,6 +116,12 @@ def main():
             print(f"{m[0]:26} {m[1]:8} {m[2]}")
         return 0
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    if a.check:
+        bad = [f"mutate: {name}: {f}: the text to replace occurs {n} times (want 1)"
+               for name, _, _, edits in muts for f, old, _ in edits
+               for n in [open(os.path.join(root, f)).read().count(old)] if n != 1]
+        print("\n".join(bad) or f"mutate: all {len(muts)} mutations apply exactly once")
+        return 1 if bad else 0
     src, build = os.path.join(a.work, "src"), os.path.join(a.work, "src", "build")
     if not os.path.isdir(src):
         os.makedirs(src)
