@@ -227,12 +227,22 @@ def run_module(block_dir, mod, box_bits, timeout, resume=False, reuse=(), fps=No
                "wall_s": round((d / "out" / "netlist.json").stat().st_mtime -
                                (d / "in" / "elab.il").stat().st_mtime, 1)}
         return module_result(res, d, mod)
-    shutil.rmtree(d, ignore_errors=True)
-    (d / "in").mkdir(parents=True)
-    shutil.copy(block_dir / "out" / "elab.il", d / "in" / "elab.il")
     log = d / "yosys.log"
     res = {"module": mod, "dir": str(d.relative_to(block_dir.parent))}
     t0 = time.time()
+    # --resume after a run whose first Yosys run finished (the coarse netlist and its memories written) but not
+    # the second (a timeout, or the process stopped): only the second runs again
+    coarse = [c for c in (d / "out" / "coarse.il", d / "in2" / "coarse.il") if c.exists()]
+    if resume and coarse and (d / "out" / "mem.il").exists():
+        rc = 0
+        res["resumed_stage"] = 2
+        run_stage2 = True
+    else:
+        run_stage2 = False
+        shutil.rmtree(d, ignore_errors=True)
+        (d / "in").mkdir(parents=True)
+        shutil.copy(block_dir / "out" / "elab.il", d / "in" / "elab.il")
+    (d / "in").mkdir(parents=True, exist_ok=True)
     (d / "in" / "run.ys").write_text("\n".join([
         "read_rtlil elab.il", f"hierarchy -top {mod}", "blackbox A:top %n",
         # synth_xilinx's prepare step without its `check` (which ran for 15+ minutes on re_decide and only
@@ -242,14 +252,16 @@ def run_module(block_dir, mod, box_bits, timeout, resume=False, reuse=(), fps=No
         "wreduce", "peepopt", "opt_clean", "pmux2shiftx", "clean",
         SYNTH.format(top=mod, run="map_dsp:map_memory"),
         "write_rtlil out/coarse.il", "tee -q -o out/mem.il dump t:$mem_v2", ""]))
-    rc = yosys(d / "in", d / "out", log, timeout)
+    if not run_stage2:
+        rc = yosys(d / "in", d / "out", log, timeout)
     mems = parse_mem((d / "out" / "mem.il").read_text()) if rc == 0 else []
     boxed = [m for m in mems if box_bits and m["bits"] >= box_bits]
     res["memories"] = mems
     res["boxed"] = boxed
     if rc == 0:
-        (d / "in2").mkdir()
-        shutil.move(str(d / "out" / "coarse.il"), d / "in2" / "coarse.il")
+        (d / "in2").mkdir(exist_ok=True)
+        if (d / "out" / "coarse.il").exists():
+            shutil.move(str(d / "out" / "coarse.il"), d / "in2" / "coarse.il")
         sel = " ".join(f"t:$mem_v2 r:WIDTH={w} %i r:SIZE={n} %i" + (" %u" if i else "")
                        for i, (w, n) in enumerate(sorted({(m["width"], m["words"]) for m in boxed})))
         (d / "in2" / "run.ys").write_text("\n".join([
@@ -615,7 +627,8 @@ def main():
     ap.add_argument("--reanalyse", action="store_true", help="per-module mode: no Yosys; recompute the levels, "
                     "paths and block figures from a previous run's files in --out")
     ap.add_argument("--resume", action="store_true", help="per-module mode: keep the modules a previous run in "
-                    "--out finished (their figures from their files), run the others")
+                    "--out finished (their figures from their files), run the others (a module whose first Yosys "
+                    "run finished there runs only its second)")
     ap.add_argument("--reuse", action="append", metavar="DIR",
                     help="per-module mode: take a module's figures from an earlier run's --out DIR (repeatable, first "
                          "match wins) when its elaborated text there is the same as now (module_fingerprints: "
