@@ -122,35 +122,28 @@ module lb_tables
     if (wr_mem) mem_mem_q[cfg_index_i[9:0]] <= cfg_data_i[200:1];
   end
 
-  // Filter: lowest-index exact match. Every entry is compared at once; the lowest matching entry is then
-  // found by a balanced tree of pairs (issue 27: <= 12 logic levels; a prefix OR written as a running OR was a
-  // 32-deep chain, 20 levels in lb_tables): the tree is kept in heap order, node k over its children 2k+1
-  // (the lower entries) and 2k+2, the leaves at nodes N-1 .. 2N-2 (entry i at N-1+i), the root at node 0.
-  // A node hits if either child does and takes the lower child's drop bit if that one hits, else the upper
-  // child's: log2(32) = 5 levels of (hit, drop) pairs, the same answer as the lowest matching entry.
-  // LbFilterEntries must be a power of two (the tree is complete).
-  localparam int unsigned FltN = nt_pkg::LbFilterEntries;
-  logic [FltN-1:0]   flt_match;
-  logic [2*FltN-2:0] flt_t_hit, flt_t_drop;  // the tree, heap order
+  // Filter: lowest-index exact match. Every entry is compared at once; the lowest matching one is the one
+  // with no match below it (a prefix OR), so the verdict is an OR of one-hot terms rather than a 32-deep
+  // chain of "not hit yet" multiplexers (issue 27: <= 12 logic levels).
+  logic [nt_pkg::LbFilterEntries-1:0] flt_match;
+  logic                       flt_below;  // an entry below i matches
   always_comb begin
     flt_match  = '0;
-    flt_t_hit  = '0;
-    flt_t_drop = '0;
+    flt_hit_o  = 1'b0;
+    flt_drop_o = 1'b0;
+    flt_below  = 1'b0;
     if (lookup_i) begin
-      for (int i = 0; i < FltN; i++) begin
+      for (int i = 0; i < nt_pkg::LbFilterEntries; i++) begin
         flt_match[i] = flt_valid_q[i] && flt_mac_q[i] == flt_mac_i && flt_type_q[i] == flt_ethertype_i &&
                        flt_ip_q[i] == flt_ip_i && flt_port_q[i] == flt_port_i;
-        flt_t_hit[FltN-1+i]  = flt_match[i];
-        flt_t_drop[FltN-1+i] = flt_drop_q[i];
       end
-      for (int k = FltN - 2; k >= 0; k--) begin
-        flt_t_hit[k]  = flt_t_hit[2*k+1] | flt_t_hit[2*k+2];
-        flt_t_drop[k] = flt_t_hit[2*k+1] ? flt_t_drop[2*k+1] : flt_t_drop[2*k+2];
+      flt_hit_o = |flt_match;
+      for (int i = 0; i < nt_pkg::LbFilterEntries; i++) begin
+        flt_drop_o = flt_drop_o | (flt_match[i] && !flt_below && flt_drop_q[i]);
+        flt_below  = flt_below | flt_match[i];
       end
     end
   end
-  assign flt_hit_o  = flt_t_hit[0];
-  assign flt_drop_o = flt_t_hit[0] & flt_t_drop[0];
 
   // Epoch TCAM: per group, the lowest priority among matching entries; ties to the lower index. Which entry
   // of a group beats which is a function of the table alone, so it is kept in registers and updated when an
@@ -171,41 +164,31 @@ module lb_tables
   // No reset: a row is read only behind its entry's valid flop.
   (* mem2reg *) logic [Grp-1:0][Grp-1:0] ep_beat_q [lb_pkg::EpochGroups];
   logic [Grp-1:0][Grp-1:0]     ep_beat_old, ep_beat_nxt;  // the written group's rows, before and after
+  logic [Grp-1:0][PrioBits-1:0] wr_gprio;     // the written group's priorities
   logic [Grp-1:0]              wr_lt, wr_eq;  // entry k of the written group: priority <, == the written one
   logic [PrioBits-1:0]         wr_prio;
   logic [GrpBits-1:0]          wr_pos;
   logic [lb_pkg::EpochGroups-1:0] wr_grp;     // one-hot
   assign wr_prio = cfg_data_i[145:130];
   assign wr_pos  = cfg_index_i[GrpBits-1:0];
-  // The written priority is compared with all 128 entries' at once and the written group's 16 results are
-  // selected after (by its one-hot group, an OR tree of pairs over the 8 groups): the compare then runs beside
-  // the index decode instead of behind a select of the group's priorities (cfg_index_i -> ep_beat_nxt was 13
-  // levels; issue 27). 128 16-bit compares instead of 16, on the write path only.
-  logic [nt_pkg::LbEpochEntries-1:0] wr_lt_all, wr_eq_all;
-  logic [lb_pkg::EpochGroups-1:0][2*Grp+Grp*Grp-1:0] wr_gsel;  // per group {lt, eq, rows}, reduced in place
   always_comb begin
     wr_grp      = '0;
-    wr_lt_all   = '0;
-    wr_eq_all   = '0;
-    wr_gsel     = '0;
+    wr_gprio    = '0;
     wr_lt       = '0;
     wr_eq       = '0;
     ep_beat_old = '0;
     ep_beat_nxt = '0;
     if (wr_ep) begin
-      for (int i = 0; i < nt_pkg::LbEpochEntries; i++) begin
-        wr_lt_all[i] = ep_prio_q[i] < wr_prio;
-        wr_eq_all[i] = ep_prio_q[i] == wr_prio;
-      end
-      // The written group's state, selected by an OR of one-hot terms reduced as a tree (not a chain).
+      // The written group's state, selected by an OR of one-hot terms (not a chain of multiplexers).
       for (int g = 0; g < lb_pkg::EpochGroups; g++) begin
-        wr_grp[g]  = 32'(cfg_index_i[6:GrpBits]) == g;
-        wr_gsel[g] = {2*Grp+Grp*Grp{wr_grp[g]}} & {wr_lt_all[g*Grp+:Grp], wr_eq_all[g*Grp+:Grp], ep_beat_q[g]};
+        wr_grp[g] = 32'(cfg_index_i[6:GrpBits]) == g;
+        ep_beat_old = ep_beat_old | ({Grp*Grp{wr_grp[g]}} & ep_beat_q[g]);
+        for (int k = 0; k < Grp; k++) wr_gprio[k] = wr_gprio[k] | ({PrioBits{wr_grp[g]}} & ep_prio_q[g*Grp+k]);
       end
-      for (int w = lb_pkg::EpochGroups / 2; w >= 1; w = w / 2) begin
-        for (int g = 0; g < w; g++) wr_gsel[g] = wr_gsel[g] | wr_gsel[g+w];
+      for (int k = 0; k < Grp; k++) begin
+        wr_lt[k] = wr_gprio[k] < wr_prio;
+        wr_eq[k] = wr_gprio[k] == wr_prio;
       end
-      {wr_lt, wr_eq, ep_beat_old} = wr_gsel[0];
       for (int k = 0; k < Grp; k++) begin
         for (int c = 0; c < Grp; c++) begin
           if (32'(wr_pos) == k) begin
@@ -225,14 +208,8 @@ module lb_tables
     if (wr_ep) ep_beat_q[cfg_index_i[6:GrpBits]] <= ep_beat_nxt;
   end
 
-  // The group's answer is the OR of the winner's fields (at most one entry wins): each entry's fields ANDed
-  // with its win bit, then ORed over the group as a balanced tree of pairs (w = 8, 4, 2, 1: entry j takes
-  // j + w), not as 16 "if this one wins" steps, which Yosys builds as a 16-deep chain of multiplexers (15
-  // levels in lb_tables; issue 27).
-  localparam int unsigned EpFieldBits = 1 + PrioBits + 32;  // {drop, prio, epoch}
   logic [nt_pkg::LbEpochEntries-1:0] ep_match;
   logic [Grp-1:0]     ep_win;
-  logic [Grp-1:0][EpFieldBits-1:0] ep_sel;  // the group's win-gated fields, reduced in place
   always_comb begin
     ep_hit_o   = '0;
     ep_drop_o  = '0;
@@ -240,7 +217,6 @@ module lb_tables
     ep_epoch_o = '0;
     ep_match   = '0;
     ep_win     = '0;
-    ep_sel     = '0;
     if (lookup_i) begin
       for (int i = 0; i < nt_pkg::LbEpochEntries; i++) begin
         ep_match[i] = ep_valid_q[i] && ((ep_tick_i ^ ep_value_q[i]) & ep_mask_q[i]) == '0;
@@ -248,15 +224,15 @@ module lb_tables
       for (int g = 0; g < lb_pkg::EpochGroups; g++) begin
         for (int j = 0; j < Grp; j++) begin
           ep_win[j] = ep_match[g*Grp+j] && (ep_beat_q[g][j] & ep_match[g*Grp+:Grp]) == '0;
-          ep_sel[j] = {EpFieldBits{ep_win[j]}} & {ep_drop_q[g*Grp+j], ep_prio_q[g*Grp+j], ep_epoch_q[g*Grp+j]};
         end
-        for (int w = Grp / 2; w >= 1; w = w / 2) begin
-          for (int j = 0; j < w; j++) ep_sel[j] = ep_sel[j] | ep_sel[j+w];
+        for (int j = 0; j < Grp; j++) begin
+          if (ep_win[j]) begin
+            ep_hit_o[g]   = 1'b1;
+            ep_drop_o[g]  = ep_drop_o[g] | ep_drop_q[g*Grp+j];
+            ep_prio_o[g]  = ep_prio_o[g] | ep_prio_q[g*Grp+j];
+            ep_epoch_o[g] = ep_epoch_o[g] | ep_epoch_q[g*Grp+j];
+          end
         end
-        ep_hit_o[g]   = |ep_win;
-        ep_drop_o[g]  = ep_sel[0][EpFieldBits-1];
-        ep_prio_o[g]  = ep_sel[0][32+:PrioBits];
-        ep_epoch_o[g] = ep_sel[0][31:0];
       end
     end
   end
