@@ -36,7 +36,7 @@ holds to its TAIL's arrival or the resume deadline, with an unbounded table and 
             mod `flows`) another flow used while both were live (flow_idle_us). Only those flows
             may be out of order, and only when the stats count such fallbacks.
  timing     (not --b2b) a packet no window holds leaves within the port bound of its arrival (its
-            beats + 6 cycles + every beat the port sent meanwhile, + 1 us); a held packet leaves
+            beats + 5 cycles + every beat the port sent meanwhile, + 1 us); a held packet leaves
             after its window closed: behind its TAIL within the port bound of the TAIL's arrival,
             or at or after the deadline and no later than the documented timer allows (the first cycle
             the block's clock reads the deadline + one round-robin scan of `queues` cycles, one more per

@@ -28,7 +28,7 @@ import bisect
 import math
 
 CYCLE_US = 1 / 250          # the block's clock (250 MHz, `nettwin reorder --clock-mhz` default)
-FIXED_CYCLES = 6            # last beat in -> first beat out (docs/reorder-microarchitecture.md; 5 before branch reorder16)
+FIXED_CYCLES = 5            # last beat in -> first beat out (docs/reorder-microarchitecture.md)
 SLACK_US = 1.0              # the wrongly held packets of issue 13 waited tens of us (not for timer releases)
 TIMER_OUT_CYCLES = 3        # timer release -> first beat out, output idle (docs/reorder-microarchitecture.md)
 BP_TAIL = 1e-9              # a beat may wait longer than bp_tail_cycles(bp) under random backpressure with this chance
