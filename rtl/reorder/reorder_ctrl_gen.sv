@@ -33,7 +33,6 @@ module reorder_ctrl_gen
   logic          beat_q;
   logic [nt_pkg::WindowBits-1:0] frame_q;
   logic [7:0]    len_q;
-  logic [31:0]   cs_q;     // the IPv4 header checksum of frame_q as two one's-complement addends
   logic          c_valid_q;
   logic [nt_pkg::StreamBits-1:0] c_data_q;
   logic [nt_pkg::StreamBytes-1:0] c_keep_q;
@@ -46,9 +45,6 @@ module reorder_ctrl_gen
   reorder_pkg::ctrl_req_t     load_req;
   reorder_pkg::ctrl_req_t     next_req;  // req_q with the request bit just served cleared
   logic [nt_pkg::WindowBits+7:0] built;  // {len, frame} of the packet loaded next (when load or next_pkt)
-  logic [31:0]   built_cs;                // its checksum pair (reorder_pkg::ctrl_csum_pair)
-  logic [31:0]   crc;
-  logic [15:0]   csum;
   int unsigned   base, n;
 
   assign free_a_o = 4'(DepthA) - 4'(a_cnt_q);
@@ -60,11 +56,7 @@ module reorder_ctrl_gen
   assign c_last_o = c_last_q;
   assign sent_o = c_valid_q && c_ready_i && c_last_q;
 
-  // The packet for the lowest request bit, without its check fields: frame_q holds build_ctrl_body, the
-  // checksum's two addends are registered beside it (cs_q, formed in the load cycle) and the checksum and
-  // the ICRC are put in as the beat that holds them is emitted (both from registers: issue 27 depth). The
-  // emitted bytes are build_ctrl's, in the same cycles. Op: the lowest request bit's; the epoch: the header's, or the
-  // flow's for a CLEAR.
+  // The packet for the lowest request bit: op, and the epoch (the header's, or the flow's for a CLEAR).
   function automatic logic [nt_pkg::WindowBits+7:0] build(reorder_pkg::ctrl_req_t r);
     logic [2:0] op;
     logic [1:0] ep;
@@ -80,7 +72,7 @@ module reorder_ctrl_gen
       op = reorder_pkg::CwClear;
       ep = r.clear_epoch;
     end
-    build = reorder_pkg::build_ctrl_body(r.hdr, r.v6, op, ep, p4_format_i);
+    build = reorder_pkg::build_ctrl(r.hdr, r.v6, op, ep, p4_format_i);
   endfunction
 
   always_comb begin
@@ -90,8 +82,6 @@ module reorder_ctrl_gen
     emit = 1'b0;
     emit_last = 1'b0;
     emit_data = '0;
-    crc = '0;
-    csum = '0;
     emit_keep = '0;
     load = 1'b0;
     next_pkt = 1'b0;
@@ -106,16 +96,6 @@ module reorder_ctrl_gen
       if (busy_q) begin
         emit = 1'b1;
         emit_data = beat_q ? frame_q[nt_pkg::WindowBits-1:nt_pkg::StreamBits] : frame_q[nt_pkg::StreamBits-1:0];
-        // the check fields: IPv4's checksum (bytes 24-25) and ICRC (58-61) in beat 0, IPv6's ICRC (78-81) in
-        // beat 1 (computed only here, so that a simulator does not run the CRC's trees every cycle)
-        crc = reorder_pkg::ctrl_icrc(frame_q, req_q.v6);
-        csum = reorder_pkg::ctrl_csum(cs_q);
-        if (!req_q.v6 && !beat_q) begin
-          {emit_data[8*24+:8], emit_data[8*25+:8]} = csum;
-          for (int unsigned j = 0; j < 4; j++) emit_data[8*(58+j)+:8] = crc[8*j+:8];
-        end else if (req_q.v6 && beat_q) begin
-          for (int unsigned j = 0; j < 4; j++) emit_data[8*(78-nt_pkg::StreamBytes+j)+:8] = crc[8*j+:8];
-        end
         emit_keep = reorder_pkg::keep_mask(n);
         emit_last = base + n == 32'(len_q);
         if (emit_last && rem != 3'd0) next_pkt = 1'b1;
@@ -130,11 +110,7 @@ module reorder_ctrl_gen
     // when one of them holds (the only cycles the always_ff uses it), so that a simulator does not build a
     // packet every cycle (that doubled reorder_bench's RTL time).
     built = '0;
-    built_cs = '0;
-    if (load || next_pkt) begin
-      built = build(load ? load_req : next_req);
-      built_cs = reorder_pkg::ctrl_csum_pair(built[nt_pkg::WindowBits-1:0]);
-    end
+    if (load || next_pkt) built = build(load ? load_req : next_req);
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -148,7 +124,6 @@ module reorder_ctrl_gen
       beat_q <= 1'b0;
       frame_q <= '0;
       len_q <= '0;
-      cs_q <= '0;
       c_valid_q <= 1'b0;
       c_data_q <= '0;
       c_keep_q <= '0;
@@ -171,7 +146,6 @@ module reorder_ctrl_gen
         req_q <= load_req;
         beat_q <= 1'b0;
         {len_q, frame_q} <= built;
-        cs_q <= built_cs;
       end else if (emit) begin
         if (!emit_last) begin
           beat_q <= 1'b1;
@@ -179,7 +153,6 @@ module reorder_ctrl_gen
           req_q.mask <= rem;
           beat_q <= 1'b0;
           {len_q, frame_q} <= built;
-          cs_q <= built_cs;
         end else begin
           busy_q <= 1'b0;
         end
