@@ -86,11 +86,15 @@ module vnic_encap_top
   // 21 levels from the input beat through the compares and the whole tree): with a first beat, each group
   // of MacG entries' lowest hit is registered (grp_hit_q, grp_dlid_q); the choice among the groups is made
   // from those registers when the frame's last beat uses it. The table is read at the first beat, as before.
+  // Groups of 4 (branch rv17; 8 before: 15 levels from the input to the group registers, the compares and a
+  // 3-step choice), the 16 groups chosen after the register in two rounds of first_hit over 4 (4 groups of
+  // 4, then the 4 results; the lower index wins in both, so the lowest hit overall, as before).
   localparam int unsigned MacN = nt_pkg::VnicMacEntries;
-  localparam int unsigned MacG = 8;                // entries per group, and at most MacG groups
+  localparam int unsigned MacG = 4;                // entries per group; groups per round of the choice
   localparam int unsigned MacGroups = MacN / MacG;
-  if (MacN % MacG != 0 || MacGroups > MacG) begin : gen_mac_check
-    $error("VnicMacEntries must be a multiple of 8, at most 64");
+  localparam int unsigned MacSup = MacG * MacG;    // the groups padded to 4 x 4 for the two rounds
+  if (MacN % MacG != 0 || MacGroups > MacSup) begin : gen_mac_check
+    $error("VnicMacEntries must be a multiple of 4, at most 64");
   end
   vnic_pkg::mac_entry_t mac_e;
   logic [MacN-1:0]        mac_hit;
@@ -126,8 +130,10 @@ module vnic_encap_top
   logic [MacGroups-1:0][23:0] grp_dlid_in, grp_dlid_q;
   logic                       tbl_hit;
   logic [23:0]                tbl_dlid;
-  logic [MacG-1:0]            grp_hit_pad;   // the groups padded to MacG (no hit)
-  logic [MacG-1:0][23:0]      grp_dlid_pad;
+  logic [MacSup-1:0]          grp_hit_pad;   // the groups padded to MacSup (no hit)
+  logic [MacSup-1:0][23:0]    grp_dlid_pad;
+  logic [MacG-1:0]            sup_hit;       // first round: per 4 groups, the lowest hit
+  logic [MacG-1:0][23:0]      sup_dlid;
   always_comb begin
     grp_hit_pad  = '0;
     grp_dlid_pad = '0;
@@ -136,8 +142,11 @@ module vnic_encap_top
       grp_hit_pad[g]  = grp_hit_q[g];
       grp_dlid_pad[g] = grp_dlid_q[g];
     end
+    for (int s = 0; s < MacG; s++) begin
+      {sup_hit[s], sup_dlid[s]} = first_hit(grp_hit_pad[MacG*s+:MacG], grp_dlid_pad[MacG*s+:MacG]);
+    end
   end
-  assign {tbl_hit, tbl_dlid} = first_hit(grp_hit_pad, grp_dlid_pad);
+  assign {tbl_hit, tbl_dlid} = first_hit(sup_hit, sup_dlid);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
