@@ -127,6 +127,35 @@ package rdma_pkg;
     logic [31:0]  plen;  // signed
   } request_t;
 
+  // What rdma_parse_pre computes from a request's first beat (bytes 0..63) as it is received, registered per
+  // receive slot, so that the parse of the slot starts from registers (docs/rdma-microarchitecture.md "Parser
+  // depth"). Every term of one IP family, chosen by the EtherType: IPv4 if is4, else IPv6 if is6.
+  typedef struct packed {
+    logic         is4;        // EtherType IPv4
+    logic         is6;        // EtherType IPv6 (and not IPv4)
+    logic         ver_ok;     // the version byte is right (a length failure is then a runt)
+    logic         oth;        // stage 1 without the frame length: version, least IP length, fragment, protocol
+    logic         s2_bad;     // stage 2: UDP port and length, BTH flags and opcode, IP length against ext + pad
+    logic [16:0]  frame_end;  // l3 + IP length (14 + IPv4 total length, 54 + IPv6 payload length), 17 bits
+    logic [7:0]   opcode;
+    logic [1:0]   pad;
+    logic [15:0]  hdr_len;    // l4 + BTH (20) + extension headers
+    logic [15:0]  plen;       // the payload length: IP length - l4 part - ext - pad (modulo 2^16)
+  } pre_t;
+  localparam int unsigned PreBits = 5 + 17 + 8 + 2 + 16 + 16;  // pre_t
+
+  // a < k for a constant k, written bit by bit (Yosys keeps it as logic ABC can balance, not a carry chain).
+  function automatic logic lt_c(logic [15:0] a, logic [15:0] k);
+    logic lt, eq;
+    lt = 1'b0;
+    eq = 1'b1;
+    for (int i = 15; i >= 0; i--) begin
+      lt = lt | (eq & k[i] & ~a[i]);
+      eq = eq & ~(a[i] ^ k[i]);
+    end
+    lt_c = lt;
+  endfunction
+
   typedef struct packed {
     logic         v6;
     logic [47:0]  dst_mac;

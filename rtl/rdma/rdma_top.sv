@@ -51,6 +51,10 @@ module rdma_top
   logic [nt_pkg::StreamBits-1:0] buf_q [nt_pkg::RdmaRxFrames][nt_pkg::RdmaBufBeats];
   logic [nt_pkg::StreamBits-1:0] hdr0_q [nt_pkg::RdmaRxFrames];
   logic [nt_pkg::StreamBits-1:0] hdr1_q [nt_pkg::RdmaRxFrames];
+  // The parse's first-beat terms (rdma_parse_pre of the beat written to hdr0_q), with it; the parse of a slot
+  // starts from them (docs/rdma-microarchitecture.md "Parser depth").
+  logic [rdma_pkg::PreBits-1:0]  pre_q [nt_pkg::RdmaRxFrames];
+  rdma_pkg::pre_t                pre_in, pre_rd;
   logic [nt_pkg::StreamBits-1:0] wdata_q;  // buf_q[rslot][wbeat_q], read a cycle ahead
   logic [6:0]  wbeat_n;
   logic [15:0] slot_len_q [nt_pkg::RdmaRxFrames];
@@ -164,11 +168,18 @@ module rdma_top
   rdma_pkg::job_t        cq_job_q;
   rdma_pkg::cqe_t        cqe_q;
 
-  // ---- Parse (from the first two buffered beats) ----
+  // ---- Parse (from the first two buffered beats, and the first beat's terms registered with it) ----
+  rdma_parse_pre u_parse_pre (
+    .beat_i (s_data_i),
+    .pre_o  (pre_in)
+  );
+
+  assign pre_rd = pre_q[rslot];
   rdma_parser u_parser (
     .hdr_i       ({hdr1_q[rslot], hdr0_q[rslot]}),
     .frame_len_i (slot_len_q[rslot]),
     .resp_i      (resp_q),
+    .pre_i       (pre_rd),
     .req_o       (parsed)
   );
 
@@ -1079,7 +1090,10 @@ module rdma_top
       rec_val_q[xe.qp][rec_wr_q[xe.qp]] <= xe.desc.atomic_value;
     end
     if (rx_fire && int'(rx_nb_q) < nt_pkg::RdmaBufBeats) buf_q[wslot][rx_nb_q[6:0]] <= s_data_i;
-    if (rx_fire && rx_nb_q == 8'd0) hdr0_q[wslot] <= s_data_i;
+    if (rx_fire && rx_nb_q == 8'd0) begin
+      hdr0_q[wslot] <= s_data_i;
+      pre_q[wslot]  <= pre_in;
+    end
     if (rx_fire && rx_nb_q == 8'd1) hdr1_q[wslot] <= s_data_i;
     // The write-DMA beat of the next cycle (the slot does not change from Check through WrDma; no beat of the
     // slot being read is written: the receive side writes only a free slot).
