@@ -17,18 +17,25 @@ from nettwin.cwloop import check
 from nettwin.reorder.layers import flow_key, parse
 
 
-class CwloopCheckTest(unittest.TestCase):
+class _LoopRun:
+    """One `nettwin cwloop --engine model` run (LOOP_ARGS) into a temporary directory for the class's tests."""
+    LOOP_ARGS = []
+
     @classmethod
     def setUpClass(cls):
         cls.tmp = tempfile.mkdtemp(prefix="cwloop_test_")
         cls.run_dir = os.path.join(cls.tmp, "run")
         nettwin = os.environ.get("NETTWIN", "build/nettwin_cwloop")
-        subprocess.run([nettwin, "cwloop", "--out-dir", cls.run_dir, "--engine", "model", "--seed", "3",
-                        "--congested", "2", "--loss", "0.02"], check=True, capture_output=True)
+        subprocess.run([nettwin, "cwloop", "--out-dir", cls.run_dir, "--engine", "model"] + cls.LOOP_ARGS,
+                       check=True, capture_output=True)
 
     @classmethod
     def tearDownClass(cls):
         shutil.rmtree(cls.tmp)
+
+
+class CwloopCheckTest(_LoopRun, unittest.TestCase):
+    LOOP_ARGS = ["--seed", "3", "--congested", "2", "--loss", "0.02"]
 
     def verdict(self, mutate=None):
         d = os.path.join(self.tmp, "m")
@@ -83,24 +90,12 @@ class CwloopCheckTest(unittest.TestCase):
         self.assertIn("bound", out)
 
 
-class CwloopEpochJumpTest(unittest.TestCase):
+class CwloopEpochJumpTest(_LoopRun, unittest.TestCase):
     """The hold bound of a reroute window that opened before any frame of the old epoch reached the destination
     (an epoch jump there: docs/cwloop.md "Hold bound after an epoch jump"): the documented default hold, and no
     more. cwloop lossy seed 4 has such a window (flow 533: epoch 1's TAIL lost, epoch 2's frames overtaking
     every epoch-1 frame; the regression run of session 16 that found it)."""
-
-    @classmethod
-    def setUpClass(cls):
-        cls.tmp = tempfile.mkdtemp(prefix="cwloop_jump_")
-        cls.run_dir = os.path.join(cls.tmp, "run")
-        nettwin = os.environ.get("NETTWIN", "build/nettwin_cwloop")
-        subprocess.run([nettwin, "cwloop", "--out-dir", cls.run_dir, "--engine", "model", "--seed", "4",
-                        "--congested", "2", "--loss", "0.02", "--ctrl-loss", "0.01", "--ipv6"],
-                       check=True, capture_output=True)
-
-    @classmethod
-    def tearDownClass(cls):
-        shutil.rmtree(cls.tmp)
+    LOOP_ARGS = ["--seed", "4", "--congested", "2", "--loss", "0.02", "--ctrl-loss", "0.01", "--ipv6"]
 
     def run_check(self, d):
         out = io.StringIO()
