@@ -735,7 +735,7 @@ void HoldTime(Engine engine, bool quick) {
       "10 us + max(-delta, 0) (delta <= 0: the new path is slower or equal, the TAIL comes first); |delta| + 5 "
       "old-path packets, the TAIL, |delta| + 5 rerouted packets. Nominal lower bound for the first held packet: "
       "TAIL arrival - its arrival = delta - g (none when delta <= 0). Exact times from cycles (4 ns). CLEAR: "
-      "its first beat out - the TAIL's last beat in, in cycles (the fixed latency is 5).\n\n",
+      "its first beat out - the TAIL's last beat in, in cycles (the fixed latency is 6: docs/reorder-microarchitecture.md, Latency).\n\n",
       FabricBeats(1024));
   std::printf(
       "| delta (us) | held | first held: hold_us (block) | first held: exact (us) | lower bound delta - g "

@@ -28,6 +28,7 @@ void ReorderCycleModel::Reset() {
   meta_ = CwMeta{};
   ip_head_ = ip_prev_ = ip_cells_ = 0;
   pend_ = Pending{};
+  d2_ = DStage{};
   std::fill(cell_.begin(), cell_.end(), Beat{});
   std::fill(next_.begin(), next_.end(), 0);
   std::fill(info_.begin(), info_.end(), Info{});
@@ -59,26 +60,38 @@ void ReorderCycleModel::Reset() {
 const ReorderOut& ReorderCycleModel::Eval(const ReorderIn& in) {
   in_ = in;
   const bool cell_avail = free_count_ > 0 || fresh_ < kCells;
-  const bool dec_fire = pend_.valid && of_.Free() >= 2 && ca_.Free() >= 1;
-  out_.s_ready = !h_valid_ || (cell_avail && (!pend_.valid || dec_fire));
+  const bool take = D1Take(D2Fire());
+  out_.s_ready = !h_valid_ || (cell_avail && (!pend_.valid || take));
   out_.m = m_;
   out_.m_held = m_held_;
   out_.m_hold_us = m_hold_;
   out_.c = c_;
-  out_.idle = !h_valid_ && !pend_.valid && of_.count == 0 && !rd_busy_ && !m_.valid && ca_.count == 0 &&
+  out_.idle = !h_valid_ && !pend_.valid && !d2_.valid && of_.count == 0 && !rd_busy_ && !m_.valid && ca_.count == 0 &&
               cb_.count == 0 && !cg_busy_ && !c_.valid;
   out_.cnt = cnt_;
   return out_;
 }
 
+bool ReorderCycleModel::D2Fire() const { return d2_.valid && of_.Free() >= 2 && ca_.Free() >= 1; }
+
+// D1 takes the pending packet when D2 is empty or decides this cycle, except a packet of the flow-table
+// index D2 decides on (D2 writes that entry at this edge; the packet waits one cycle and reads it then).
+bool ReorderCycleModel::D1Take(bool d2_fire) const {
+  if (!pend_.valid || (d2_.valid && !d2_fire)) return false;
+  const uint16_t mask = in_.cfg.flows_mask;
+  const bool hazard = d2_.valid && !d2_.p.bad && !pend_.bad &&
+                      (d2_.p.meta.hash & mask) == (pend_.meta.hash & mask);
+  return !hazard;
+}
+
 ReorderCycleModel::Decision ReorderCycleModel::Decide() const {
   Decision d;
-  if (!pend_.valid || of_.Free() < 2 || ca_.Free() < 1) return d;
+  if (!D2Fire()) return d;
   d.fire = true;
-  const Pending& p = pend_;
+  const Pending& p = d2_.p;
   const CwMeta& m = p.meta;
   const ReorderCfg& cfg = in_.cfg;
-  const uint16_t now = in_.now_us;
+  const uint16_t now = d2_.now;  // the clock when D1 took the packet
   if (p.bad) {
     if (p.cells > 0) {
       d.push = true;
@@ -278,7 +291,7 @@ ReorderCycleModel::ReaderStep ReorderCycleModel::Read(const Decision& d) const {
       rs.cell = next_[c];
       cont = true;
     } else if (app) {
-      rs.cell = pend_.head;
+      rs.cell = d2_.p.head;
       cont = true;
     } else {
       rs.qdone = true;
@@ -420,20 +433,21 @@ void ReorderCycleModel::Tick() {
 
   const ReaderStep rs = Read(d);
   const CtrlStep cs = Control();
-  const IngressStep is = Ingest(d.fire);
+  const bool take = D1Take(d.fire);
+  const IngressStep is = Ingest(take);
 
   // ================= apply (all stages read the state above; now it changes) =================
   // D
   if (d.fire) {
     ++cnt.in;
-    const Pending& p = pend_;
+    const Pending& p = d2_.p;
     if (p.bad) ++cnt.drop_malformed;
     if (d.collision) ++cnt.fallback_collision;
     if (d.fallback) ++cnt.fallback_unordered;
     if (d.entry.discard && !p.bad) ++cnt.drop_buffer_full;
     if (d.epoch_jump) ++cnt.epoch_jump;
     if (d.flow_write) flow_[d.flow_idx] = d.flow;
-    if (p.cells > 0) info_[p.head] = Info{d.held, now};
+    if (p.cells > 0) info_[p.head] = Info{d.held, d2_.now};
     Queue* q = d.qop == Decision::QOp::kNone ? nullptr : &q_[d.q];
     switch (d.qop) {
       case Decision::QOp::kAlloc:
@@ -561,7 +575,11 @@ void ReorderCycleModel::Tick() {
     if (is.link) next_[ip_prev_] = is.cell;
     ++cnt.cells_used;
   }
-  if (d.fire) pend_.valid = false;
+  if (d.fire) d2_.valid = false;
+  if (take) {
+    d2_ = DStage{true, pend_, now};
+    pend_.valid = false;
+  }
   if (is.pend) pend_ = is.pend_rec;
   skip_ = is.skip;
   meta_ = is.meta;
@@ -576,10 +594,10 @@ void ReorderCycleModel::Tick() {
   } else if (is.go) {
     h_valid_ = false;
   }
-  // peaks
-  cnt.peak_queues = std::max(cnt.peak_queues, cnt.queues_now);
-  cnt.peak_held_cells = std::max(cnt.peak_held_cells, cnt.held_cells);
-  cnt.peak_cells_used = std::max(cnt.peak_cells_used, cnt.cells_used);
+  // peaks, one cycle late (as the RTL: compared with the counts registered at the last edge)
+  cnt.peak_queues = std::max(cnt_.peak_queues, cnt_.queues_now);
+  cnt.peak_held_cells = std::max(cnt_.peak_held_cells, cnt_.held_cells);
+  cnt.peak_cells_used = std::max(cnt_.peak_cells_used, cnt_.cells_used);
   cnt_ = cnt;
 }
 

@@ -4,8 +4,9 @@
 //   I  ingress: a one-beat lookahead register; a beat leaves it with the 4 bytes of its successor that
 //      the CW-header removal pulls in, and a first beat with the 128-byte window the parser needs; the
 //      NIC frame is written, one 64-byte cell per beat, into the shared buffer (cells linked in a list)
-//   D  decision, once per complete packet: flow table, epoch compare, hold / forward / release, queue
-//      allocation (4-way), buffer limit, control requests
+//   D  decision, once per complete packet, over two cycles: D1 takes the packet (and its flow entry) into
+//      the D2 register; D2: flow table, epoch compare, hold / forward / release, queue allocation (4-way),
+//      buffer limit, control requests
 //   T  resume timer: one queue's deadline compared per cycle, round robin
 //   R  reader: walks the cells of the packet or released queue at the head of the output FIFO
 //   C  control generator: builds RTT_REPLY / NOTIFY / CLEAR from a mirrored header
@@ -135,6 +136,15 @@ class ReorderCycleModel : public ClockedBlock<ReorderIn, ReorderOut> {
     uint16_t head = 0, prev = 0, cells = 0;
   };
 
+  // D is two cycles (docs/reorder-microarchitecture.md "Decision in two cycles"): D1 takes the pending
+  // packet into the D2 register (with the clock of that cycle, which the whole decision uses); D2 decides.
+  struct DStage {
+    bool valid = false;
+    Pending p;
+    uint16_t now = 0;
+  };
+  bool D2Fire() const;
+  bool D1Take(bool d2_fire) const;
   Decision Decide() const;
   ReaderStep Read(const Decision& d) const;
   CtrlStep Control() const;
@@ -150,6 +160,7 @@ class ReorderCycleModel : public ClockedBlock<ReorderIn, ReorderOut> {
   CwMeta meta_;
   uint16_t ip_head_ = 0, ip_prev_ = 0, ip_cells_ = 0;
   Pending pend_;
+  DStage d2_;
   // buffer
   std::vector<Beat> cell_;
   std::vector<uint16_t> next_;

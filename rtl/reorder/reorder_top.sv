@@ -163,21 +163,102 @@ module reorder_top
   assign of_room2 = of_cnt_q <= (reorder_pkg::OfW + 1)'(nt_pkg::ReorderOutFifo - 2);
   assign cell_avail = free_cnt_q != '0 || fresh_q < (reorder_pkg::CellW + 1)'(nt_pkg::ReorderCells);
 
-  // ---------------- D: decision ----------------
-  logic             d_fire, d_flow_write, d_held, d_push, d_collision, d_fallback, d_epoch_jump, d_discard;
+  // ---------------- D1: classify (the pending packet against its prefetched flow entry) ----------------
+  // D is two cycles (branch reorder16, docs/reorder-microarchitecture.md "Decision in two cycles"). D1 takes
+  // the pending packet with its flow entry (the prefetched read) into the D2 register, together with every
+  // compare that needs only the packet, the entry, the clock and the configuration: the key compare, the idle
+  // time, the epoch difference, the one-way delay and its compares, the three deadline candidates, the
+  // buffer limit's bound and the 4-way allocation's candidate queues. D2 reads the queue state and the counters (registered, as D did) and decides.
+  // Hazard: D2 writes the entry of the flow it decides; a packet of the same flow index waits in D1 for one
+  // cycle (d1_hazard), so the entry D1 takes is always the table's entry when D2 uses it
+  // (reorder_top_sva d2_entry_current).
+  logic                          d1_take, d1_hazard, d_fire;
+  logic [reorder_pkg::FlowW-1:0] d1_idx;
+  reorder_pkg::flow_t            d1_e;
+  logic [15:0]                   d1_owd, d1_dl_cur, d1_dl_old;
+  logic [7:0]                    d1_qw;
+  // the 4-way allocation's candidate queue per way, and the queues the first-free allocation may use
+  logic [nt_pkg::ReorderWays-1:0][reorder_pkg::QW-1:0] d1_cand, d2_cand_q;
+  logic [nt_pkg::ReorderQueues-1:0]                    d1_qok, d2_qok_q;
+  // D2's register: the packet, its entry and D1's results
+  logic                          d2_valid_q, d2_bad_q, d2_ev_q, d2_key_ne_q, d2_idle_t_q, d2_cur_gt_q, d2_old_gt_q;
+  logic                          d2_over_all_q;
+  reorder_pkg::meta_t            d2_meta_q;
+  reorder_pkg::flow_t            d2_e_q;
+  logic [reorder_pkg::CellW-1:0] d2_head_q, d2_tail_q;
+  logic [15:0]                   d2_cells_q, d2_now_q, d2_owd_q, d2_dl_cur_q, d2_dl_old_q, d2_dl_def_q, d2_lim_q;
+  logic [reorder_pkg::FlowW-1:0] d2_idx_q;
+  logic [1:0]                    d2_dd_q;
+
+  assign d_fire = d2_valid_q && of_room2 && ca_free >= 4'd1;
+  assign d1_idx = reorder_pkg::FlowW'(pend_meta.hash & cfg_flows_mask_i);
+  assign d1_hazard = d2_valid_q && !d2_bad_q && !pend_bad && d2_idx_q == d1_idx;
+  assign d1_take = pend_valid && (!d2_valid_q || d_fire) && !d1_hazard;
+  assign d1_owd = now_us_i - pend_meta.tx_ts;
+  always_comb begin
+    d1_e = flow_byp_q ? flow_byp_data_q : flow_rd_q;
+    d1_dl_cur = pend_meta.tail_tx_ts + d1_e.owd_cur + cfg_margin_us_i;
+    d1_dl_old = pend_meta.tail_tx_ts + d1_e.owd_old + cfg_margin_us_i;
+    d1_qw = cfg_queues_i >> 2;
+    for (int unsigned w = 0; w < nt_pkg::ReorderWays; w++) begin
+      d1_cand[w] = reorder_pkg::QW'(w * d1_qw + ((32'(pend_meta.hash) >> (4 + 3 * w)) & (32'(d1_qw) - 1)));
+    end
+    for (int unsigned c = 0; c < nt_pkg::ReorderQueues; c++) d1_qok[c] = c < 32'(cfg_queues_i);
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      d2_valid_q <= 1'b0;
+    end else if (d1_take) begin
+      d2_valid_q <= 1'b1;
+    end else if (d_fire) begin
+      d2_valid_q <= 1'b0;
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (d1_take) begin
+      d2_bad_q      <= pend_bad;
+      d2_meta_q     <= pend_meta;
+      d2_head_q     <= pend_head;
+      d2_tail_q     <= pend_tail;
+      d2_cells_q    <= pend_cells;
+      d2_idx_q      <= d1_idx;
+      d2_now_q      <= now_us_i;
+      d2_e_q        <= d1_e;
+      d2_ev_q       <= flow_byp_q || fv_rd_q;
+      d2_key_ne_q   <= d1_e.key != pend_meta.key;
+      d2_idle_t_q   <= (now_us_i - d1_e.last_us) >= cfg_flow_idle_us_i;
+      d2_dd_q       <= pend_meta.epoch - d1_e.epoch;
+      d2_owd_q      <= d1_owd;
+      d2_cur_gt_q   <= d1_e.owd_cur > d1_owd;
+      d2_old_gt_q   <= d1_e.owd_old > d1_owd;
+      // the deadline of an allocation, for each place the entry's old-path delay can come from (after an
+      // epoch step: the current delay; same epoch: the old one), and the default
+      d2_dl_cur_q   <= (now_us_i - d1_dl_cur) < 16'h8000 ? now_us_i : d1_dl_cur;
+      d2_dl_old_q   <= (now_us_i - d1_dl_old) < 16'h8000 ? now_us_i : d1_dl_old;
+      d2_dl_def_q   <= now_us_i + cfg_default_hold_us_i;
+      // the buffer limit: held + cells > buffer_cells is cells > buffer_cells, or held > buffer_cells - cells
+      d2_over_all_q <= pend_cells > cfg_buffer_cells_i;
+      d2_lim_q      <= cfg_buffer_cells_i - pend_cells;
+      d2_cand_q     <= d1_cand;
+      d2_qok_q      <= d1_qok;
+    end
+  end
+
+  // ---------------- D2: decision ----------------
+  logic             d_flow_write, d_held, d_push, d_collision, d_fallback, d_epoch_jump, d_discard;
   qop_e             d_qop;
   logic [reorder_pkg::QW-1:0]    d_q;
   logic [reorder_pkg::FlowW-1:0] d_idx;
   reorder_pkg::flow_t            d_flow, e;
-  logic             e_valid, qh, qr, want_hold, release_tail, tail_first, is_idle, found;
-  logic [15:0]      owd, dl, d_deadline;
+  logic             e_valid, qh, qr, want_hold, release_tail, tail_first, is_idle, found, fresh, over;
+  logic [15:0]      owd, d_deadline;
   logic [1:0]       dd;
   logic [2:0]       d_mask;
-  logic [7:0]       qw;
-  logic [reorder_pkg::QW-1:0]    cand, found_q;
+  logic [reorder_pkg::QW-1:0]    found_q;
 
   always_comb begin
-    d_fire = pend_valid && of_room2 && ca_free >= 4'd1;
     d_flow_write = 1'b0;
     d_held = 1'b0;
     d_push = 1'b0;
@@ -188,10 +269,11 @@ module reorder_top
     d_qop = OpNone;
     d_q = '0;
     d_deadline = '0;
-    d_mask = {1'b0, pend_meta.ce, pend_meta.op == reorder_pkg::CwRttRequest};
-    d_idx = reorder_pkg::FlowW'(pend_meta.hash & cfg_flows_mask_i);
-    e = flow_byp_q ? flow_byp_data_q : flow_rd_q;
-    e_valid = flow_byp_q || fv_rd_q;
+    d_mask = {1'b0, d2_meta_q.ce, d2_meta_q.op == reorder_pkg::CwRttRequest};
+    d_idx = d2_idx_q;
+    e = d2_e_q;
+    e_valid = d2_ev_q;
+    fresh = 1'b0;
     qh = 1'b0;
     qr = 1'b0;
     want_hold = 1'b0;
@@ -200,37 +282,36 @@ module reorder_top
     is_idle = 1'b0;
     found = 1'b0;
     found_q = '0;
-    cand = '0;
-    owd = now_us_i - pend_meta.tx_ts;
-    dd = pend_meta.epoch - e.epoch;
-    dl = '0;
-    qw = cfg_queues_i >> 2;
-    if (d_fire && pend_bad) begin
-      d_push = pend_cells != '0;
+    owd = d2_owd_q;
+    dd = d2_dd_q;
+    over = d2_over_all_q || cnt_q[CHeldCells] > 32'(d2_lim_q);
+    if (d_fire && d2_bad_q) begin
+      d_push = d2_cells_q != '0;
       d_discard = 1'b1;
       d_mask = '0;
     end else if (d_fire) begin
-      if (e_valid && e.key != pend_meta.key) begin
+      if (e_valid && d2_key_ne_q) begin
         is_idle = !(e.hq_valid && q_owner_q[e.hq] == d_idx && q_state_q[e.hq] != reorder_pkg::QFree) &&
-                  (now_us_i - e.last_us) >= cfg_flow_idle_us_i;
+                  d2_idle_t_q;
         if (!is_idle) begin
           d_collision = 1'b1;
           d_push = 1'b1;
           // untracked, so nothing was held: CLEAR at once, for the epoch the reroute went to
-          d_mask[reorder_pkg::MaskClear] = pend_meta.tail;
+          d_mask[reorder_pkg::MaskClear] = d2_meta_q.tail;
         end
         e_valid = 1'b0;
       end
       if (!d_collision) begin
         if (!e_valid) begin
+          fresh = 1'b1;
           e = '0;
-          e.key = pend_meta.key;
-          e.epoch = pend_meta.epoch;
+          e.key = d2_meta_q.key;
+          e.epoch = d2_meta_q.epoch;
           // created by a rerouted packet: old-path packets may still be in flight, so hold
-          e.tail_seen = !pend_meta.rerouted;
+          e.tail_seen = !d2_meta_q.rerouted;
         end
-        e.last_us = now_us_i;
-        dd = pend_meta.epoch - e.epoch;
+        e.last_us = d2_now_q;
+        dd = fresh ? 2'd0 : d2_dd_q;
         qh = e.hq_valid && q_owner_q[e.hq] == d_idx && q_state_q[e.hq] == reorder_pkg::QHolding;
         qr = e.hq_valid && q_owner_q[e.hq] == d_idx && q_state_q[e.hq] == reorder_pkg::QReleased;
         e.tail_seen = e.tail_seen || (e.hq_valid && !qh);
@@ -240,36 +321,36 @@ module reorder_top
           e.owd_old_valid = dd == 2'd1 && e.owd_cur_valid;  // after a jump: the skipped path's, unknown
           e.owd_cur = owd;
           e.owd_cur_valid = 1'b1;
-          e.epoch = pend_meta.epoch;
-          if (pend_meta.rerouted) begin
+          e.epoch = d2_meta_q.epoch;
+          if (d2_meta_q.rerouted) begin
             // a new reroute: its old path is done only if that path's TAIL came first (after a jump the
             // TAIL awaited is the skipped epoch's); a queue no longer holding belongs to the previous one
             e.tail_seen = dd == 2'd1 && e.tail_next;
             if (!qh) e.hq_valid = 1'b0;
           end
           e.tail_next = 1'b0;
-          want_hold = (pend_meta.rerouted && !e.tail_seen) || qh;
+          want_hold = (d2_meta_q.rerouted && !e.tail_seen) || qh;
         end else if (dd == 2'd0) begin
-          e.owd_cur = (e.owd_cur_valid && e.owd_cur > owd) ? e.owd_cur : owd;
+          e.owd_cur = (e.owd_cur_valid && d2_cur_gt_q) ? e.owd_cur : owd;
           e.owd_cur_valid = 1'b1;
-          want_hold = (pend_meta.rerouted && !e.tail_seen) || qh;
+          want_hold = (d2_meta_q.rerouted && !e.tail_seen) || qh;
         end else begin
-          e.owd_old = (e.owd_old_valid && e.owd_old > owd) ? e.owd_old : owd;
+          e.owd_old = (e.owd_old_valid && d2_old_gt_q) ? e.owd_old : owd;
           e.owd_old_valid = 1'b1;
-          if (pend_meta.tail && !e.tail_seen) begin
+          if (d2_meta_q.tail && !e.tail_seen) begin
             e.tail_seen = 1'b1;
             release_tail = 1'b1;
           end
         end
         // the TAIL of the current epoch before any packet of the next: remember it and CLEAR now
-        tail_first = pend_meta.tail && dd != 2'd3 && !e.tail_next;
+        tail_first = d2_meta_q.tail && dd != 2'd3 && !e.tail_next;
         if (tail_first) begin
           e.tail_next = 1'b1;
           d_mask[reorder_pkg::MaskClear] = 1'b1;
         end
         d_flow_write = 1'b1;
         if (want_hold) begin
-          if (cnt_q[CHeldCells] + 32'(pend_cells) > 32'(cfg_buffer_cells_i)) begin
+          if (over) begin
             d_discard = 1'b1;
             d_push = 1'b1;
           end else if (qh) begin
@@ -279,17 +360,16 @@ module reorder_top
           end else begin
             if (cfg_any_queue_i) begin
               for (int unsigned c = 0; c < nt_pkg::ReorderQueues; c++) begin
-                if (!found && c < 32'(cfg_queues_i) && q_state_q[c] == reorder_pkg::QFree) begin
+                if (!found && d2_qok_q[c] && q_state_q[c] == reorder_pkg::QFree) begin
                   found = 1'b1;
                   found_q = reorder_pkg::QW'(c);
                 end
               end
             end else begin
               for (int unsigned w = 0; w < nt_pkg::ReorderWays; w++) begin
-                cand = reorder_pkg::QW'(w * qw + ((32'(pend_meta.hash) >> (4 + 3 * w)) & (32'(qw) - 1)));
-                if (!found && q_state_q[cand] == reorder_pkg::QFree) begin
+                if (!found && q_state_q[d2_cand_q[w]] == reorder_pkg::QFree) begin
                   found = 1'b1;
-                  found_q = cand;
+                  found_q = d2_cand_q[w];
                 end
               end
             end
@@ -303,12 +383,10 @@ module reorder_top
               d_held = 1'b1;
               e.hq = found_q;
               e.hq_valid = 1'b1;
-              if (e.owd_old_valid) begin
-                dl = pend_meta.tail_tx_ts + e.owd_old + cfg_margin_us_i;
-                d_deadline = (now_us_i - dl) < 16'h8000 ? now_us_i : dl;
-              end else begin
-                d_deadline = now_us_i + cfg_default_hold_us_i;
-              end
+              // the entry's old-path delay: after an epoch step the delay that was current, else its own;
+              // a new entry has none (D1 computed each candidate)
+              if (e.owd_old_valid) d_deadline = dd == 2'd0 ? d2_dl_old_q : d2_dl_cur_q;
+              else d_deadline = d2_dl_def_q;
             end
           end
         end else if (release_tail && qh) begin
@@ -330,10 +408,10 @@ module reorder_top
   end
 
   assign ca_push = d_fire && d_mask != 3'd0;
-  assign ca_req.hdr         = pend_meta.hdr;
-  assign ca_req.v6          = pend_meta.v6;
+  assign ca_req.hdr         = d2_meta_q.hdr;
+  assign ca_req.v6          = d2_meta_q.v6;
   assign ca_req.mask        = d_mask;
-  assign ca_req.clear_epoch = (d_collision && pend_meta.tail) || tail_first ? pend_meta.epoch + 2'd1 : e.epoch;
+  assign ca_req.clear_epoch = (d_collision && d2_meta_q.tail) || tail_first ? d2_meta_q.epoch + 2'd1 : e.epoch;
 
   // ---------------- T: resume timer ----------------
   logic timeout;
@@ -384,7 +462,7 @@ module reorder_top
           if (rd_queue_q && q_count_q[rd_q_q] >= 16'd2) begin
             n_cell = next_pkt;
           end else if (rd_queue_q && r_app) begin
-            n_cell = pend_head;
+            n_cell = d2_head_q;
           end else begin
             r_qdone = rd_queue_q;
             if (of_cnt_q != '0) begin
@@ -427,8 +505,8 @@ module reorder_top
   assign i_from_fifo = free_cnt_q != '0;
   assign i_cell = !i_from_fifo ? reorder_pkg::CellW'(fresh_q) : free_byp_q ? free_byp_cell_q : free_rcell_q;
   assign nd_we = d_fire && (d_qop == OpAppend || d_qop == OpTailRelease);
-  assign nd_addr = d_qop == OpAppend ? q_tail_q[d_q] : pend_tail;
-  assign nd_data = d_qop == OpAppend ? pend_head : q_head_q[d_q];
+  assign nd_addr = d_qop == OpAppend ? q_tail_q[d_q] : d2_tail_q;
+  assign nd_data = d_qop == OpAppend ? d2_head_q : q_head_q[d_q];
   assign next_in = next_in_hit_q ? next_in_byp_q : next_in_rd_q;
   assign next_pkt = next_pkt_hit_q ? next_pkt_byp_q : next_pkt_rd_q;
   assign flow_raddr = reorder_pkg::FlowW'(pend_hash_next & cfg_flows_mask_i);
@@ -453,7 +531,7 @@ module reorder_top
     .wr_last_o    (i_last),
     .link_o       (i_link),
     .link_prev_o  (i_link_prev),
-    .pend_take_i  (d_fire),
+    .pend_take_i  (d1_take),
     .pend_valid_o (pend_valid),
     .pend_bad_o   (pend_bad),
     .pend_meta_o  (pend_meta),
@@ -469,10 +547,10 @@ module reorder_top
     cnt_d = cnt_q;
     if (d_fire) begin
       cnt_d[CIn] = cnt_d[CIn] + 1;
-      if (pend_bad) cnt_d[CDropMalformed] = cnt_d[CDropMalformed] + 1;
+      if (d2_bad_q) cnt_d[CDropMalformed] = cnt_d[CDropMalformed] + 1;
       if (d_collision) cnt_d[CFbCollision] = cnt_d[CFbCollision] + 1;
       if (d_fallback) cnt_d[CFbUnordered] = cnt_d[CFbUnordered] + 1;
-      if (d_discard && !pend_bad) cnt_d[CDropBufferFull] = cnt_d[CDropBufferFull] + 1;
+      if (d_discard && !d2_bad_q) cnt_d[CDropBufferFull] = cnt_d[CDropBufferFull] + 1;
       if (d_epoch_jump) cnt_d[CEpochJump] = cnt_d[CEpochJump] + 1;
       if (d_qop == OpAlloc) cnt_d[CQueuesNow] = cnt_d[CQueuesNow] + 1;
       if (d_qop == OpTailRelease) begin
@@ -484,7 +562,7 @@ module reorder_top
       if (d_held) begin
         cnt_d[CHeld] = cnt_d[CHeld] + 1;
         cnt_d[CHeldNow] = cnt_d[CHeldNow] + 1;
-        cnt_d[CHeldCells] = cnt_d[CHeldCells] + 32'(pend_cells);
+        cnt_d[CHeldCells] = cnt_d[CHeldCells] + 32'(d2_cells_q);
       end
     end
     if (timeout) begin
@@ -497,9 +575,10 @@ module reorder_top
     if (m_valid_q && m_ready_i && m_last_q) cnt_d[CDelivered] = cnt_d[CDelivered] + 1;
     if (c_sent) cnt_d[CCtrlOut] = cnt_d[CCtrlOut] + 1;
     if (i_write) cnt_d[CCellsUsed] = cnt_d[CCellsUsed] + 1;
-    if (cnt_d[CQueuesNow] > cnt_d[CPeakQueues]) cnt_d[CPeakQueues] = cnt_d[CQueuesNow];
-    if (cnt_d[CHeldCells] > cnt_d[CPeakHeldCells]) cnt_d[CPeakHeldCells] = cnt_d[CHeldCells];
-    if (cnt_d[CCellsUsed] > cnt_d[CPeakCellsUsed]) cnt_d[CPeakCellsUsed] = cnt_d[CCellsUsed];
+    // the peaks one cycle late: compared with the registered counts (the model does the same)
+    if (cnt_q[CQueuesNow] > cnt_q[CPeakQueues]) cnt_d[CPeakQueues] = cnt_q[CQueuesNow];
+    if (cnt_q[CHeldCells] > cnt_q[CPeakHeldCells]) cnt_d[CPeakHeldCells] = cnt_q[CHeldCells];
+    if (cnt_q[CCellsUsed] > cnt_q[CPeakCellsUsed]) cnt_d[CPeakCellsUsed] = cnt_q[CCellsUsed];
   end
 
   // ---------------- registers with reset ----------------
@@ -580,7 +659,7 @@ module reorder_top
   reorder_pkg::out_entry_t     of_new_d, of_new_t;
   assign of_new_d.is_queue = d_qop == OpTailRelease;
   assign of_new_d.discard  = d_discard;
-  assign of_new_d.ref_idx  = d_qop == OpTailRelease ? reorder_pkg::CellW'(d_q) : pend_head;
+  assign of_new_d.ref_idx  = d_qop == OpTailRelease ? reorder_pkg::CellW'(d_q) : d2_head_q;
   assign of_new_t.is_queue = 1'b1;
   assign of_new_t.discard  = 1'b0;
   assign of_new_t.ref_idx  = reorder_pkg::CellW'(scan_q);
@@ -599,9 +678,9 @@ module reorder_top
     info_rheld_q <= info_held_q[n_cell];
     info_rt_q <= info_t_q[n_cell];
     free_rcell_q <= free_mem_q[free_rd_d];
-    info_byp_q <= d_fire && pend_cells != '0 && pend_head == n_cell;
+    info_byp_q <= d_fire && d2_cells_q != '0 && d2_head_q == n_cell;
     info_byp_held_q <= d_held;
-    info_byp_t_q <= now_us_i;
+    info_byp_t_q <= d2_now_q;
     free_byp_q <= r_free && free_wr == free_rd_d;
     free_byp_cell_q <= rd_cell_q;
     if (r_free) free_mem_q[free_wr] <= rd_cell_q;
@@ -617,9 +696,9 @@ module reorder_top
     next_pkt_byp_q <= nd_data;
     flow_byp_q <= d_fire && d_flow_write && d_idx == flow_raddr;
     flow_byp_data_q <= d_flow;
-    if (d_fire && pend_cells != '0) begin
-      info_held_q[pend_head] <= d_held;
-      info_t_q[pend_head] <= now_us_i;
+    if (d_fire && d2_cells_q != '0) begin
+      info_held_q[d2_head_q] <= d_held;
+      info_t_q[d2_head_q] <= d2_now_q;
     end
     if (d_fire && d_push) begin
       of_mem_q[of_wr0] <= of_new_d;
@@ -632,26 +711,26 @@ module reorder_top
       unique case (d_qop)
         OpAlloc: begin
           q_owner_q[d_q]       <= d_idx;
-          q_head_q[d_q]        <= pend_head;
-          q_tail_q[d_q]        <= pend_tail;
+          q_head_q[d_q]        <= d2_head_q;
+          q_tail_q[d_q]        <= d2_tail_q;
           q_count_q[d_q]       <= 16'd1;
-          q_cells_q[d_q]       <= pend_cells;
+          q_cells_q[d_q]       <= d2_cells_q;
           q_deadline_q[d_q]    <= d_deadline;
-          q_v6_q[d_q]          <= pend_meta.v6;
+          q_v6_q[d_q]          <= d2_meta_q.v6;
           q_clear_epoch_q[d_q] <= d_flow.epoch;
-          q_hdr_q[d_q]         <= pend_meta.hdr;
+          q_hdr_q[d_q]         <= d2_meta_q.hdr;
         end
         OpAppend: begin
-          q_tail_q[d_q] <= pend_tail;
+          q_tail_q[d_q] <= d2_tail_q;
           q_count_q[d_q] <= q_count_q[d_q] + 16'd1 - 16'(r_qpop && rd_q_q == d_q);
-          if (d_held) q_cells_q[d_q] <= q_cells_q[d_q] + pend_cells;
+          if (d_held) q_cells_q[d_q] <= q_cells_q[d_q] + d2_cells_q;
         end
         OpTailRelease: begin
-          q_head_q[d_q] <= pend_head;
+          q_head_q[d_q] <= d2_head_q;
           q_count_q[d_q] <= q_count_q[d_q] + 16'd1;
           q_cells_q[d_q] <= '0;
-          q_hdr_q[d_q] <= pend_meta.hdr;
-          q_v6_q[d_q] <= pend_meta.v6;
+          q_hdr_q[d_q] <= d2_meta_q.hdr;
+          q_v6_q[d_q] <= d2_meta_q.v6;
           q_clear_epoch_q[d_q] <= d_flow.epoch;
         end
         default: ;
@@ -661,11 +740,11 @@ module reorder_top
     if (r_qpop && !(d_fire && d_qop == OpAppend && d_q == rd_q_q)) q_count_q[rd_q_q] <= q_count_q[rd_q_q] - 16'd1;
   end
 
-  // Fields of the pending packet's meta that only the ingress stage needs.
+  // Fields of the decided packet's meta that only the ingress stage and D1 need.
   logic unused_meta;
-  assign unused_meta = ^{pend_meta.ok, pend_meta.cw_off, pend_meta.ip_len, pend_meta.path_id,
-                         pend_meta.nic_ip_len, pend_meta.nic_csum, pend_meta.nic_udp_len,
-                         pend_meta.nic_b8};
+  assign unused_meta = ^{d2_meta_q.tx_ts, d2_meta_q.tail_tx_ts, d2_meta_q.hash, d2_meta_q.ok, d2_meta_q.cw_off, d2_meta_q.ip_len, d2_meta_q.path_id,
+                         d2_meta_q.nic_ip_len, d2_meta_q.nic_csum, d2_meta_q.nic_udp_len,
+                         d2_meta_q.nic_b8};
 
   // ---------------- outputs ----------------
 `ifdef NT_MUTATE_REORDER  // a planted protocol bug (docs/assertions.md)
@@ -679,7 +758,7 @@ module reorder_top
   assign m_last_o = m_last_q;
   assign m_held_o = m_held_q;
   assign m_hold_us_o = m_hold_q;
-  assign idle_o = !ing_busy && !pend_valid && of_cnt_q == '0 && !rd_busy_q && !m_valid_q && !cg_busy;
+  assign idle_o = !ing_busy && !pend_valid && !d2_valid_q && of_cnt_q == '0 && !rd_busy_q && !m_valid_q && !cg_busy;
   assign cnt_in_o = cnt_q[CIn];
   assign cnt_delivered_o = cnt_q[CDelivered];
   assign cnt_ctrl_out_o = cnt_q[CCtrlOut];

@@ -12,9 +12,11 @@ module reorder_top_sva (
   input logic [$clog2(nt_pkg::ReorderCells):0]     free_cnt_q,
   input logic [$clog2(nt_pkg::ReorderCells)-1:0]   free_rd_q,
   input logic [$clog2(nt_pkg::ReorderCells)-1:0]   free_wr_q,
-  input logic                                      d_fire,
+  input logic                                      d1_take,
   input logic                                      e_valid_pf,
   input logic                                      e_valid_now,
+  input logic                                      d2_check,
+  input logic                                      d2_entry_ok,
   input logic [nt_pkg::ReorderQueues-1:0][1:0]     q_state_q,
   input logic                                      r_emit,
   input logic                                      i_write,
@@ -33,8 +35,12 @@ module reorder_top_sva (
   `NT_ASSERT(free_cells_bound, 32'(free_cnt_q) <= nt_pkg::ReorderCells)
   // the free list's write index (a wrapping counter) is its read index plus its count, modulo its size
   `NT_ASSERT(free_wr_index, 32'(free_wr_q) == (32'(free_rd_q) + 32'(free_cnt_q)) % nt_pkg::ReorderCells)
-  // the prefetched valid bit of the decided flow's entry is the table's bit at the decision
-  `NT_ASSERT(flow_valid_prefetch, d_fire |-> e_valid_pf == e_valid_now)
+  // the prefetched valid bit of the flow entry D1 takes is the table's bit at that cycle
+  `NT_ASSERT(flow_valid_prefetch, d1_take |-> e_valid_pf == e_valid_now)
+  // the hazard of the two-cycle decision: the flow entry D2 decides on (taken by D1 a cycle or more before)
+  // is the table's entry now (valid bit, and the whole entry when valid): D2's write of the same flow index
+  // never falls between D1's read and D2's use (D1 waits a cycle for a packet of D2's flow index)
+  `NT_ASSERT(d2_entry_current, d2_check |-> d2_entry_ok)
   // every queue is free, holding or released (qstate_e has 3 values in 2 bits)
   for (genvar q = 0; q < nt_pkg::ReorderQueues; ++q) begin : g_q
     `NT_ASSERT(q_state_legal, q_state_q[q] != 2'd3)
@@ -51,8 +57,12 @@ module reorder_top_sva (
 endmodule
 
 bind reorder_top reorder_top_sva u_sva (
-  .clk_i, .rst_ni, .m_valid_o, .c_valid_o, .idle_o, .of_cnt_q, .free_cnt_q, .free_rd_q, .free_wr_q, .d_fire,
-  .e_valid_pf(flow_byp_q || fv_rd_q), .e_valid_now(flow_valid_q[d_idx]), .q_state_q,
+  .clk_i, .rst_ni, .m_valid_o, .c_valid_o, .idle_o, .of_cnt_q, .free_cnt_q, .free_rd_q, .free_wr_q, .d1_take,
+  .e_valid_pf(flow_byp_q || fv_rd_q), .e_valid_now(flow_valid_q[d1_idx]),
+  .d2_check(d_fire && !d2_bad_q),
+  .d2_entry_ok(d2_ev_q == flow_valid_q[d2_idx_q] &&
+                    (!d2_ev_q || reorder_pkg::FlowEntryBits'(d2_e_q) == flow_q[d2_idx_q])),
+  .q_state_q,
   .r_emit, .i_write, .i_cell, .n_cell, .rd_busy_q, .i_link(i_write && i_link), .i_link_prev_last(cell_last_q[i_link_prev]),
   .nd_we, .nd_addr_last(cell_last_q[nd_addr]));
 // the control packet stream (the second output)

@@ -18,8 +18,12 @@ themselves that it cannot recompute from the captures. Decodes with the reorder 
   bounded by what the checker computes itself: 0 for a frame of a flow not in a reroute; for a REROUTED frame
   of epoch e, the arrival of the TAIL of epoch e-1 (which, as the TAIL left first, is at most the old path's
   delay minus the new path's: d_old - d_new) or, when that TAIL was lost or late, the resume deadline
-  TAIL_TX_TSTAMP + the flow's largest old-path one-way delay + margin_us; plus the time the output port was
-  busy with other frames in between and ALLOW_US for the clock's microsecond and the pipeline;
+  TAIL_TX_TSTAMP + the flow's largest old-path one-way delay + margin_us, except where no frame of epoch e-1
+  had reached the destination when the reroute's hold window opened (its first REROUTED frame's arrival): the
+  destination then saw the epoch jump by two and knows no old-path delay, so the deadline is that opening +
+  default_hold_us (docs/reorder.md "Jump (d = 2)", docs/cwloop.md "Hold bound after an epoch jump"); plus the
+  time the output port was busy with other frames in between and ALLOW_US for the clock's microsecond and the
+  pipeline;
 - the destination's hold-time sideband of every held frame (report.json, -1: not held) against the measured
   wait (within 1 us: the sideband counts whole microseconds).
 Prints nettwin.common.report's report: `cwloop_check: PASS: ...` with per-reroute statistics (d_old - d_new and
@@ -29,6 +33,7 @@ hold; the source ToR's as `source stats|bytes|reroute`) and `cwloop_check: FAIL:
 import argparse
 import bisect
 import json
+import math
 import os
 import sys
 from collections import defaultdict
@@ -184,6 +189,21 @@ def check(d, rep):
     for k, idxs in by_flow_idx.items():
         tails = {}  # epoch of the TAIL -> index (the latest so far)
         owd = defaultdict(float)  # path -> largest one-way delay seen (us, TX_TSTAMP to arrival)
+        # Epoch jumps at the destination (docs/reorder.md "Jump (d = 2)"): the flow's frames in send order fall
+        # into generations, one per epoch the source used (a new one at each epoch change); gen_open[g] is the
+        # first arrival at the destination of a REROUTED frame of generation g (where its hold window opens),
+        # gen_first[g] the first arrival of any frame of g.
+        gen, gen_open, gen_first, g, last_ep = {}, {}, {}, -1, None
+        for i in idxs:
+            if cw_in[i] is None:
+                continue
+            if cw_in[i].epoch != last_ep:
+                g, last_ep = g + 1, cw_in[i].epoch
+            gen[i] = g
+            if out_of[i]:
+                gen_first[g] = min(gen_first.get(g, out_of[i][0]), out_of[i][0])
+                if cw_in[i].rerouted:
+                    gen_open[g] = min(gen_open.get(g, out_of[i][0]), out_of[i][0])
         for i in idxs:
             cw = cw_in[i]
             if cw is None:
@@ -209,6 +229,18 @@ def check(d, rep):
                     old = cw_in[ti].path_id
                     # the resume deadline (absolute), with the clock's whole microseconds on both of its ends
                     dl_abs = fin[ti][1] + (owd[old] + margin + 2 * ALLOW_US) * 1e-6
+                    gi = gen[i]
+                    t_open = gen_open.get(gi)
+                    if t_open is not None and t_open <= arr and \
+                            not (gen_first.get(gi - 1, math.inf) < t_open):
+                        # No frame of the old path's epoch (generation gi - 1) had reached the destination when
+                        # this reroute's window opened: it saw the flow's epoch jump by two, where the old-path
+                        # delay is unknown and the deadline is the window opening + default_hold_us
+                        # (docs/reorder.md "Jump (d = 2)"; the reorder checker's reference does the same).
+                        dl_abs = t_open + (hold_default + ALLOW_US) * 1e-6
+                        why_dl = "TAIL lost or late, epoch jump: window opening + default hold"
+                    else:
+                        why_dl = "TAIL lost or late: resume deadline"
                     if out_of[ti] and out_of[ti][0] <= dl_abs:
                         after = (out_of[ti][0] - arr) * 1e6
                         bound = max(0.0, after)
@@ -220,7 +252,7 @@ def check(d, rep):
                                 % (k, i + 1, after, d_old - d_new))
                         reroute_rows.append((k, ti, d_old - d_new, hold))
                     else:
-                        bound, why = max(0.0, (dl_abs - arr) * 1e6), "TAIL lost or late: resume deadline"
+                        bound, why = max(0.0, (dl_abs - arr) * 1e6), why_dl
                         n_deadline += 1
             # the output port: frames delivered between its arrival and its delivery went first
             port = (beats_before[j] - beats_before[bisect.bisect_left(deliv_t, arr)]) * BEAT_NS / 1000.0

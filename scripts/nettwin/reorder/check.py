@@ -36,7 +36,7 @@ holds to its TAIL's arrival or the resume deadline, with an unbounded table and 
             mod `flows`) another flow used while both were live (flow_idle_us). Only those flows
             may be out of order, and only when the stats count such fallbacks.
  timing     (not --b2b) a packet no window holds leaves within the port bound of its arrival (its
-            beats + 5 cycles + every beat the port sent meanwhile, + 1 us); a held packet leaves
+            beats + 6 cycles + every beat the port sent meanwhile, + 1 us); a held packet leaves
             after its window closed: behind its TAIL within the port bound of the TAIL's arrival,
             or at or after the deadline and no later than the documented timer allows (the first cycle
             the block's clock reads the deadline + one round-robin scan of `queues` cycles, one more per
@@ -69,8 +69,8 @@ from nettwin.reorder.layers import (BTH_LEN, CW_CLEAR, CW_HDR_LEN, CW_NAME, CW_N
 from nettwin.common import blockdesc
 from nettwin.common.pcap import InputError, read_pcap
 from nettwin.common.report import Report, unusable
-from nettwin.reorder.timing import (PortBound, cells, held_bytes_bound, late_after_timeout, live_sharing,
-                       reference, tail_races, timer_release_ready)
+from nettwin.reorder.timing import (CYCLE_US, OPEN_LATE_CYCLES, PortBound, cells, held_bytes_bound,
+                       late_after_timeout, live_sharing, reference, tail_races, timer_release_ready)
 from nettwin.rdma.layers import fix_ipv4_checksum, icrc
 
 # The block's counters, their --stats keys and drop reasons come from its descriptor (docs/blockgen.md).
@@ -561,6 +561,8 @@ class Checker:
             n = sum(1 for t, _, _, _ in self.per_flow[key] if w.close - 1.0 <= t <= ready)
             if n < rounds:
                 break
+        if w.open is not None and w.open > w.close - 1.0:
+            ready += OPEN_LATE_CYCLES * CYCLE_US   # its queue was taken at or after the deadline (timing.py)
         return ready
 
     def why_free(self, key, t):

@@ -28,9 +28,16 @@ import bisect
 import math
 
 CYCLE_US = 1 / 250          # the block's clock (250 MHz, `nettwin reorder --clock-mhz` default)
-FIXED_CYCLES = 5            # last beat in -> first beat out (docs/reorder-microarchitecture.md)
+FIXED_CYCLES = 6            # last beat in -> first beat out (docs/reorder-microarchitecture.md; 5 before branch reorder16)
 SLACK_US = 1.0              # the wrongly held packets of issue 13 waited tens of us (not for timer releases)
 TIMER_OUT_CYCLES = 3        # timer release -> first beat out, output idle (docs/reorder-microarchitecture.md)
+# The decision is two cycles since branch reorder17 (D1, D2; docs/reorder-microarchitecture.md "Decision in two
+# cycles"): a queue is taken one cycle later after its packet's last beat than with the one-cycle D. Where the
+# packet that opens a window is decided after the clock read the deadline (a window opened within 1 us of its
+# deadline or after it: taken with the deadline already passed), the timer can first see the queue that one
+# cycle later, so the timer bound of such a window has this one cycle more (check.py release_ready). Nothing
+# else of the bound changes.
+OPEN_LATE_CYCLES = 1
 BP_TAIL = 1e-9              # a beat may wait longer than bp_tail_cycles(bp) under random backpressure with this chance
 
 
