@@ -44,29 +44,32 @@ void LbCycleModel::FromLookahead(Stage* s) const {
   s->p = Parse(window, len);
 }
 
+// The RTL searches only for a clean parse (its lookup in S1); an unclean one keeps its reason, so what the
+// searches would answer for it is never read.
 void LbCycleModel::Step2(Stage* s) const {
-  if (!s->b.valid || !s->b.sop) return;
-  if (s->p.reason == DropReason::kNone) {
-    bool hit, drop;
-    tables_.LookupFilter(s->p.key, &hit, &drop);
-    if (!hit) s->p.reason = DropReason::kFilterMiss;
-    else if (drop) s->p.reason = DropReason::kFilterDrop;
-  }
-  s->groups = tables_.EpochGroups(s->p.tick);
+  if (!s->b.valid || !s->b.sop || s->p.reason != DropReason::kNone) return;
+  s->flt_matches = tables_.FilterMatches(s->p.key);
+  s->ep_matches = tables_.EpochMatches(s->p.tick);
 }
 
+// The selections read the table as it is a cycle after the matches (RTL: lb_tables' flt_match_q, ep_match_q).
 void LbCycleModel::Step3(Stage* s) const {
-  if (!s->b.valid || !s->b.sop) return;
+  if (!s->b.valid || !s->b.sop || s->p.reason != DropReason::kNone) return;
+  bool hit, drop;
+  tables_.FilterSelect(s->flt_matches, &hit, &drop);
+  if (!hit) s->p.reason = DropReason::kFilterMiss;
+  else if (drop) s->p.reason = DropReason::kFilterDrop;
+  if (s->p.reason == DropReason::kNone) s->groups = tables_.EpochGroupsOf(s->ep_matches);
+}
+
+// The calendar's four rows are read at the slot in the same cycle as the epoch map is looked up (RTL: S3's
+// read address), so the row's entry is the one of this cycle's table.
+void LbCycleModel::Step4(Stage* s) const {
+  if (!s->b.valid || !s->b.sop || s->p.reason != DropReason::kNone) return;
   s->epoch = LbTables::ReduceEpoch(s->groups);
   s->row = tables_.EpochRow(s->epoch.epoch);
-  if (s->p.reason == DropReason::kNone) {
-    if (!s->epoch.hit) s->p.reason = DropReason::kEpochMiss;
-    else if (s->epoch.drop) s->p.reason = DropReason::kEpochDrop;
-  }
-}
-
-void LbCycleModel::Step4(Stage* s) const {
-  if (!s->b.valid || !s->b.sop) return;
+  if (!s->epoch.hit) s->p.reason = DropReason::kEpochMiss;
+  else if (s->epoch.drop) s->p.reason = DropReason::kEpochDrop;
   if (s->p.reason == DropReason::kNone) {
     if (s->row < 0) {
       s->p.reason = DropReason::kCalendarMiss;

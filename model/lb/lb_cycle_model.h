@@ -5,8 +5,9 @@
 //   H  lookahead: holds a beat until the next beat of its packet is offered (or it is the last), so every
 //      beat leaves H together with the 12 bytes of its successor that the LB-header removal pulls in, and a
 //      first beat leaves with the 128-byte window the parser needs
-//   S1 parse   S2 filter CAM + epoch TCAM per group   S3 epoch reduce + calendar epoch row
-//   S4 calendar RAM   S5 member RAM, rewrite fields and checksum terms   S6 checksums folded   S7 rewrite held
+//   S1 parse   S2 filter CAM and epoch TCAM matches (every entry's)   S3 filter verdict + epoch TCAM winner
+//   per group   S4 epoch reduce + calendar epoch row + calendar RAM (all rows at the slot)   S5 member RAM,
+//   rewrite fields and checksum terms   S6 checksums folded   S7 rewrite held
 //   O  output register (beat formed from S7: realigned, fields overwritten) with a skid register behind it
 // All stages advance together while the skid register is empty; s_ready = skid empty (a register).
 #pragma once
@@ -43,6 +44,8 @@ class LbCycleModel : public ClockedBlock<LbIn, LbOut> {
   struct Stage {
     PipeBeat b;
     ParseInfo p;
+    uint32_t flt_matches = 0;  // S2: the filter CAM's and the epoch TCAM's matching entries
+    EpochMatch ep_matches{};
     std::array<EpochHit, kEpochGroups> groups{};
     EpochHit epoch;
     int row = -1;

@@ -52,6 +52,46 @@ void LbTables::LookupFilter(const FilterKey& k, bool* hit, bool* drop) const {
   }
 }
 
+uint32_t LbTables::FilterMatches(const FilterKey& k) const {
+  uint32_t m = 0;
+  for (int i : filter_live_) {
+    const FilterEntry& e = filter_[i];
+    if (e.mac == k.mac && e.ethertype == k.ethertype && e.ip == k.ip && e.port == k.port) m |= 1u << i;
+  }
+  return m;
+}
+
+void LbTables::FilterSelect(uint32_t matches, bool* hit, bool* drop) const {
+  *hit = matches != 0;
+  *drop = false;
+  for (int i = 0; i < kFilterEntries; ++i) {
+    if ((matches >> i) & 1u) {
+      *drop = filter_[i].drop;
+      return;
+    }
+  }
+}
+
+EpochMatch LbTables::EpochMatches(uint64_t tick) const {
+  EpochMatch m{};
+  for (int i : epoch_live_) {
+    const EpochEntry& e = epoch_[i];
+    if (((tick ^ e.value) & e.mask) == 0) m[i / 64] |= uint64_t{1} << (i % 64);
+  }
+  return m;
+}
+
+std::array<EpochHit, kEpochGroups> LbTables::EpochGroupsOf(const EpochMatch& matches) const {
+  std::array<EpochHit, kEpochGroups> out{};
+  for (int i = 0; i < kEpochEntries; ++i) {
+    if (((matches[i / 64] >> (i % 64)) & 1u) == 0) continue;
+    const EpochEntry& e = epoch_[i];
+    EpochHit& best = out[i / kEpochGroup];
+    if (!best.hit || e.prio < best.prio) best = EpochHit{true, e.drop, e.prio, e.epoch};
+  }
+  return out;
+}
+
 std::array<EpochHit, kEpochGroups> LbTables::EpochGroups(uint64_t tick) const {
   std::array<EpochHit, kEpochGroups> out{};
   for (int i : epoch_live_) {

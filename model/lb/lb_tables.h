@@ -29,6 +29,10 @@ struct EpochHit {
   uint32_t epoch = 0;
 };
 
+// Which epoch TCAM entries match a tick: bit i % 64 of word i / 64 for entry i.
+using EpochMatch = std::array<uint64_t, (kEpochEntries + 63) / 64>;
+static_assert(kFilterEntries <= 32, "filter match mask");
+
 struct FilterKey {
   uint64_t mac = 0;
   uint16_t ethertype = 0;
@@ -43,8 +47,16 @@ class LbTables {
 
   // Lowest-index matching entry; `hit` false on a miss.
   void LookupFilter(const FilterKey& key, bool* hit, bool* drop) const;
+  // The same in the RTL's two steps: the valid entries matching the key (bit i for entry i), then, a cycle
+  // later and so from the table of then, the lowest of them and its drop flag.
+  uint32_t FilterMatches(const FilterKey& key) const;
+  void FilterSelect(uint32_t matches, bool* hit, bool* drop) const;
   // First TCAM stage: the winner within each group of kEpochGroup entries.
   std::array<EpochHit, kEpochGroups> EpochGroups(uint64_t tick) const;
+  // The same in the RTL's two steps: the valid entries matching the tick, then, a cycle later and so from
+  // the table of then, each group's winner among them (lowest priority, ties to the lower index).
+  EpochMatch EpochMatches(uint64_t tick) const;
+  std::array<EpochHit, kEpochGroups> EpochGroupsOf(const EpochMatch& matches) const;
   // Second stage: lowest priority wins, ties to the lower group (and so the lower index).
   static EpochHit ReduceEpoch(const std::array<EpochHit, kEpochGroups>& groups);
   // Both stages at once (the same winner: lowest priority, ties to the lowest index), for the packet model.

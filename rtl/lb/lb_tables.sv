@@ -1,13 +1,20 @@
-// The load balancer's tables and their programming port. The CAM, TCAM and epoch map lookups are
-// combinational reads of registered state, registered by the pipeline; the calendar and member RAMs are read
-// registered (the address one cycle, the entry the next, as a block RAM reads; rd_en_i holds the read while
-// the pipeline stalls). A write is seen by lookups from the next cycle on.
+// The load balancer's tables and their programming port. The filter CAM and the epoch TCAM are searched in
+// two steps: every entry's match against the key is registered (flt_match_q, ep_match_q, loaded while
+// rd_en_i, the pipeline advances), and the selection among the matching entries (lowest index; per group
+// lowest priority) is a combinational read of those registers and of the table the next cycle, registered
+// by the pipeline (issue 27: the compares and the selection in one cycle were 18-20 logic levels). The epoch
+// map lookup is a combinational read of registered state; the calendar and member RAMs are read registered
+// (the address one cycle, the entry the next, as a block RAM reads; rd_en_i holds the read while the pipeline
+// stalls). A write is seen by lookups from the next cycle on: a search's matches are those of the table
+// before the write of the cycle it is in S1, its selection reads the table of the next cycle (the cycle
+// model does the same, model/lb/lb_cycle_model.cc).
 // The filter CAM and the epoch TCAM are searched only while lookup_i (a clean first beat is in S1) and
 // answer no hit otherwise: one search per frame, not one per beat (a simulator skips the loops).
 //   filter  32 x exact CAM (MAC DA, EtherType, IP dst, UDP dst port), lowest index wins
 //   epoch   128 x ternary with 16-bit priority; first stage reduces groups of LbEpochGroup entries
 //   map     4 x epoch -> calendar row
-//   cal     2048 x (drop, member id) RAM, read registered; valid bits in flops so reset clears the table
+//   cal     4 rows x 512 x (drop, member id) RAM, each row its own RAM, all four read at one slot registered,
+//           the row chosen after the read register; valid bits in flops so reset clears the table
 //   member  1024 x rewrite RAM, read registered, direct-mapped by {IPv6, member id[8:0]} with id[15:9] as tag
 `include "nt_ports.svh"
 module lb_tables
@@ -39,8 +46,9 @@ module lb_tables
   output logic [lb_pkg::EpochGroups-1:0][1:0]  map_row_o,
   // Calendar and member RAM reads: registered while rd_en_i (the pipeline advances).
   input  logic                    rd_en_i,
-  // Calendar RAM.
-  input  logic [nt_pkg::CfgIndexBits-1:0] cal_addr_i,
+  // Calendar RAM: all four rows read at cal_slot_i (registered), cal_row_i picks one of the read words.
+  input  logic [$clog2(nt_pkg::LbCalendarSlots)-1:0] cal_slot_i,
+  input  logic [1:0]                      cal_row_i,
   output lb_pkg::cal_entry_t              cal_entry_o,
   // Member RAM.
   input  logic [9:0]              mem_addr_i,
@@ -67,8 +75,8 @@ module lb_tables
   (* mem2reg *) logic [31:0]    ep_epoch_q [nt_pkg::LbEpochEntries];
   logic [nt_pkg::LbCalendarEpochs-1:0]  map_valid_q;
   (* mem2reg *) logic [31:0]    map_epoch_q [nt_pkg::LbCalendarEpochs];
+  localparam int unsigned SlotBits = $clog2(nt_pkg::LbCalendarSlots);
   logic [nt_pkg::LbCalendarEntries-1:0] cal_valid_q;
-  logic [16:0]                  cal_mem_q [nt_pkg::LbCalendarEntries];
   logic [nt_pkg::LbMemberEntries-1:0]   mem_valid_q;
   logic [199:0]                 mem_mem_q [nt_pkg::LbMemberEntries];  // cfg_data_i[200:1]
 
@@ -118,29 +126,48 @@ module lb_tables
       ep_epoch_q[cfg_index_i[6:0]] <= cfg_data_i[177:146];
     end
     if (wr_map) map_epoch_q[cfg_index_i[1:0]] <= cfg_data_i[32:1];
-    if (wr_cal) cal_mem_q[cfg_index_i] <= {cfg_data_i[1], cfg_data_i[17:2]};
     if (wr_mem) mem_mem_q[cfg_index_i[9:0]] <= cfg_data_i[200:1];
   end
 
-  // Filter: lowest-index exact match. Every entry is compared at once; the lowest matching one is the one
-  // with no match below it (a prefix OR), so the verdict is an OR of one-hot terms rather than a 32-deep
-  // chain of "not hit yet" multiplexers (issue 27: <= 12 logic levels).
-  logic [nt_pkg::LbFilterEntries-1:0] flt_match;
-  logic                       flt_below;  // an entry below i matches
+  // The searches' registers: each entry's match, and whether a search was made (the selections below are
+  // evaluated only then, so a simulator skips their loops on every other cycle).
+  logic [nt_pkg::LbFilterEntries-1:0] flt_match, flt_match_q;
+  logic [nt_pkg::LbEpochEntries-1:0]  ep_match, ep_match_q;
+  logic                               look_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      flt_match_q <= '0;
+      ep_match_q  <= '0;
+      look_q      <= 1'b0;
+    end else if (rd_en_i) begin
+      flt_match_q <= flt_match;
+      ep_match_q  <= ep_match;
+      look_q      <= lookup_i;
+    end
+  end
+
+  // Filter: lowest-index exact match. Every entry is compared at once and registered (flt_match_q); the next
+  // cycle, the lowest matching one is the one with no match below it (a prefix OR), so the verdict is an OR
+  // of one-hot terms rather than a 32-deep chain of "not hit yet" multiplexers (issue 27: <= 12 levels).
+  logic flt_below;  // an entry below i matches
   always_comb begin
-    flt_match  = '0;
-    flt_hit_o  = 1'b0;
-    flt_drop_o = 1'b0;
-    flt_below  = 1'b0;
+    flt_match = '0;
     if (lookup_i) begin
       for (int i = 0; i < nt_pkg::LbFilterEntries; i++) begin
         flt_match[i] = flt_valid_q[i] && flt_mac_q[i] == flt_mac_i && flt_type_q[i] == flt_ethertype_i &&
                        flt_ip_q[i] == flt_ip_i && flt_port_q[i] == flt_port_i;
       end
-      flt_hit_o = |flt_match;
+    end
+  end
+  always_comb begin
+    flt_hit_o  = 1'b0;
+    flt_drop_o = 1'b0;
+    flt_below  = 1'b0;
+    if (look_q) begin
+      flt_hit_o = |flt_match_q;
       for (int i = 0; i < nt_pkg::LbFilterEntries; i++) begin
-        flt_drop_o = flt_drop_o | (flt_match[i] && !flt_below && flt_drop_q[i]);
-        flt_below  = flt_below | flt_match[i];
+        flt_drop_o = flt_drop_o | (flt_match_q[i] && !flt_below && flt_drop_q[i]);
+        flt_below  = flt_below | flt_match_q[i];
       end
     end
   end
@@ -149,12 +176,13 @@ module lb_tables
   // of a group beats which is a function of the table alone, so it is kept in registers and updated when an
   // entry is written: ep_beat_q[g][j] has bit k set when entry k of group g beats its entry j (a lower
   // priority, or the same one and a lower index). A write of entry w (group g, position p, priority P)
-  // compares P with the 16 priorities of group g and rewrites row p and bit p of every other row of g. A
-  // pair's bit is rewritten by every write of either entry, so it always holds the order of the current
-  // priorities (a row is read only for a matching, so valid, so written entry; bit j of row j is 0 from the
-  // entry's write on). A lookup is then AND/OR only: entry j wins if it matches and no matching entry of its
-  // group beats it; the group's answer is the OR of the winner's fields (at most one wins). Depth: the
-  // ternary match, a 16-input AND, a 16-input OR, no compare (issue 27: <= 12 levels); the compares sit on
+  // compares P with every entry's priority (the 16 of group g are used) and rewrites row p and bit p of
+  // every other row of g. A pair's bit is rewritten by every write of either entry, so it always holds the
+  // order of the current priorities (a row is read only for a matching, so valid, so written entry; bit j
+  // of row j is 0 from the entry's write on). A lookup is then AND/OR only: entry j wins if it matches and no
+  // matching entry of its group beats it; the group's answer is the OR of the winner's fields (at most one
+  // wins). Depth: the ternary match (registered, ep_match_q), then a 16-input AND, a 16-input OR, no compare
+  // (issue 27: <= 12 levels); the compares sit on
   // the write path (cfg port -> ep_beat_q). The same answer as a walk in index order keeping the first of the
   // lowest priority (model/lb/lb_tables.cc EpochGroups). A simulator runs the compares once per table write
   // instead of all 960 on every lookup (docs/PERF.md "LB lockstep speed").
@@ -164,7 +192,7 @@ module lb_tables
   // No reset: a row is read only behind its entry's valid flop.
   (* mem2reg *) logic [Grp-1:0][Grp-1:0] ep_beat_q [lb_pkg::EpochGroups];
   logic [Grp-1:0][Grp-1:0]     ep_beat_old, ep_beat_nxt;  // the written group's rows, before and after
-  logic [Grp-1:0][PrioBits-1:0] wr_gprio;     // the written group's priorities
+  logic [nt_pkg::LbEpochEntries-1:0] wr_lt_all, wr_eq_all;  // entry i: priority <, == the written one
   logic [Grp-1:0]              wr_lt, wr_eq;  // entry k of the written group: priority <, == the written one
   logic [PrioBits-1:0]         wr_prio;
   logic [GrpBits-1:0]          wr_pos;
@@ -173,21 +201,25 @@ module lb_tables
   assign wr_pos  = cfg_index_i[GrpBits-1:0];
   always_comb begin
     wr_grp      = '0;
-    wr_gprio    = '0;
+    wr_lt_all   = '0;
+    wr_eq_all   = '0;
     wr_lt       = '0;
     wr_eq       = '0;
     ep_beat_old = '0;
     ep_beat_nxt = '0;
     if (wr_ep) begin
-      // The written group's state, selected by an OR of one-hot terms (not a chain of multiplexers).
+      // The written priority is compared with every entry's at once, and the written group's answers (and
+      // rows) selected afterwards by an OR of one-hot terms: the group select is then beside the compares,
+      // not in front of them (the select, then the compares, were 13 levels from cfg_index_i; issue 27).
+      for (int i = 0; i < nt_pkg::LbEpochEntries; i++) begin
+        wr_lt_all[i] = ep_prio_q[i] < wr_prio;
+        wr_eq_all[i] = ep_prio_q[i] == wr_prio;
+      end
       for (int g = 0; g < lb_pkg::EpochGroups; g++) begin
         wr_grp[g] = 32'(cfg_index_i[6:GrpBits]) == g;
         ep_beat_old = ep_beat_old | ({Grp*Grp{wr_grp[g]}} & ep_beat_q[g]);
-        for (int k = 0; k < Grp; k++) wr_gprio[k] = wr_gprio[k] | ({PrioBits{wr_grp[g]}} & ep_prio_q[g*Grp+k]);
-      end
-      for (int k = 0; k < Grp; k++) begin
-        wr_lt[k] = wr_gprio[k] < wr_prio;
-        wr_eq[k] = wr_gprio[k] == wr_prio;
+        wr_lt = wr_lt | ({Grp{wr_grp[g]}} & wr_lt_all[g*Grp+:Grp]);
+        wr_eq = wr_eq | ({Grp{wr_grp[g]}} & wr_eq_all[g*Grp+:Grp]);
       end
       for (int k = 0; k < Grp; k++) begin
         for (int c = 0; c < Grp; c++) begin
@@ -208,22 +240,26 @@ module lb_tables
     if (wr_ep) ep_beat_q[cfg_index_i[6:GrpBits]] <= ep_beat_nxt;
   end
 
-  logic [nt_pkg::LbEpochEntries-1:0] ep_match;
+  // Every entry's ternary match is registered (ep_match_q); the winners are chosen from it the next cycle.
   logic [Grp-1:0]     ep_win;
+  always_comb begin
+    ep_match = '0;
+    if (lookup_i) begin
+      for (int i = 0; i < nt_pkg::LbEpochEntries; i++) begin
+        ep_match[i] = ep_valid_q[i] && ((ep_tick_i ^ ep_value_q[i]) & ep_mask_q[i]) == '0;
+      end
+    end
+  end
   always_comb begin
     ep_hit_o   = '0;
     ep_drop_o  = '0;
     ep_prio_o  = '0;
     ep_epoch_o = '0;
-    ep_match   = '0;
     ep_win     = '0;
-    if (lookup_i) begin
-      for (int i = 0; i < nt_pkg::LbEpochEntries; i++) begin
-        ep_match[i] = ep_valid_q[i] && ((ep_tick_i ^ ep_value_q[i]) & ep_mask_q[i]) == '0;
-      end
+    if (look_q) begin
       for (int g = 0; g < lb_pkg::EpochGroups; g++) begin
         for (int j = 0; j < Grp; j++) begin
-          ep_win[j] = ep_match[g*Grp+j] && (ep_beat_q[g][j] & ep_match[g*Grp+:Grp]) == '0;
+          ep_win[j] = ep_match_q[g*Grp+j] && (ep_beat_q[g][j] & ep_match_q[g*Grp+:Grp]) == '0;
         end
         for (int j = 0; j < Grp; j++) begin
           if (ep_win[j]) begin
@@ -258,27 +294,39 @@ module lb_tables
 
   // Registered reads (block RAM: the read data register is the RAM's own output register; issue 27 item 3).
   // The valid bits are flops with reset, read through a register of their own on the same cycle.
-  logic [16:0]  cal_word_q;
+  // The calendar is one RAM per epoch row, all read at the same slot: the row (the epoch TCAM's answer) is
+  // needed only after the read register, to choose among the four words, so the TCAM's selection can take
+  // its own cycle without delaying the calendar read (the row chosen by a 4-input multiplexer in S4).
+  logic [nt_pkg::LbCalendarEpochs-1:0][16:0] cal_word_q;
+  logic [nt_pkg::LbCalendarEpochs-1:0]       cal_valid_rd_q;
   logic [199:0] mem_word_q;
-  logic         cal_valid_rd_q, mem_valid_rd_q;
-  always_ff @(posedge clk_i) begin
-    if (rd_en_i) begin
-      cal_word_q <= cal_mem_q[cal_addr_i];
-      mem_word_q <= mem_mem_q[mem_addr_i];
+  logic         mem_valid_rd_q;
+  for (genvar r = 0; r < nt_pkg::LbCalendarEpochs; r++) begin : g_cal_row
+    logic [16:0] row_mem_q [nt_pkg::LbCalendarSlots];
+    logic        wr_row;
+    assign wr_row = wr_cal && 32'(cfg_index_i[SlotBits+:2]) == r;
+    always_ff @(posedge clk_i) begin
+      if (wr_row) row_mem_q[cfg_index_i[SlotBits-1:0]] <= {cfg_data_i[1], cfg_data_i[17:2]};
+      if (rd_en_i) cal_word_q[r] <= row_mem_q[cal_slot_i];
     end
+  end
+  always_ff @(posedge clk_i) begin
+    if (rd_en_i) mem_word_q <= mem_mem_q[mem_addr_i];
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      cal_valid_rd_q <= 1'b0;
+      cal_valid_rd_q <= '0;
       mem_valid_rd_q <= 1'b0;
     end else if (rd_en_i) begin
-      cal_valid_rd_q <= cal_valid_q[cal_addr_i];
+      for (int r = 0; r < nt_pkg::LbCalendarEpochs; r++) begin
+        cal_valid_rd_q[r] <= cal_valid_q[{2'(r), cal_slot_i}];
+      end
       mem_valid_rd_q <= mem_valid_q[mem_addr_i];
     end
   end
-  assign cal_entry_o.valid  = cal_valid_rd_q;
-  assign cal_entry_o.drop   = cal_word_q[16];
-  assign cal_entry_o.member = cal_word_q[15:0];
+  assign cal_entry_o.valid  = cal_valid_rd_q[cal_row_i];
+  assign cal_entry_o.drop   = cal_word_q[cal_row_i][16];
+  assign cal_entry_o.member = cal_word_q[cal_row_i][15:0];
   assign mem_entry_o.valid = mem_valid_rd_q;
   assign mem_entry_o.drop  = mem_word_q[0];
   assign mem_entry_o.tag   = mem_word_q[7:1];

@@ -149,26 +149,26 @@ module lb_top
   logic          flt_hit, flt_drop;
   logic [lb_pkg::EpochGroups-1:0]       map_hit;  // the calendar row of each group's epoch
   logic [lb_pkg::EpochGroups-1:0][1:0]  map_row;
-  // The epoch TCAM's group winners: lb_tables' answer (ep_*) and S2's registers (s2_*_q), a vector per field.
-  logic [lb_pkg::EpochGroups-1:0]       ep_hit_g, ep_drop_g, s2_hit_q, s2_drop_q;
-  logic [lb_pkg::EpochGroups-1:0][15:0] ep_prio_g, s2_prio_q;
-  logic [lb_pkg::EpochGroups-1:0][31:0] ep_epoch_g, s2_epoch_q;
+  // The epoch TCAM's group winners: lb_tables' answer (ep_*) and S3's registers (s3_*_q), a vector per field.
+  logic [lb_pkg::EpochGroups-1:0]       ep_hit_g, ep_drop_g, s3_hit_q, s3_drop_q;
+  logic [lb_pkg::EpochGroups-1:0][15:0] ep_prio_g, s3_prio_q;
+  logic [lb_pkg::EpochGroups-1:0][31:0] ep_epoch_g, s3_epoch_q;
   lb_pkg::cal_entry_t    cal_entry;
   lb_pkg::member_entry_t mem_entry;
-  logic [nt_pkg::CfgIndexBits-1:0] cal_addr;
   logic [9:0]    mem_addr;
 
-  // S2 holds the group winners, S3 the final epoch and row, S4 the calendar entry (lb_tables' read
-  // register), S5 the member entry (likewise), S6 the rewrite and its checksum pairs, S7 the rewrite.
+  // S2 holds every filter and TCAM entry's match (lb_tables' registers), S3 the filter verdict and the group
+  // winners, S4 the final epoch, its row and the calendar words of every row at the slot (lb_tables' read
+  // registers), S5 the member entry (likewise), S6 the rewrite and its checksum pairs, S7 the rewrite.
   cstage_t       s2_q, s3_q, s4_q, s5_q;
   logic          lookup;
   logic          ep_hit, ep_drop;  // the second TCAM stage's answer
   logic          row_hit;          // the calendar row of its epoch
   logic [1:0]    row;
-  logic          s2_lookup;
-  logic          s3_ep_miss_q, s3_ep_drop_q;  // S2's epoch verdict (a clean first beat: no hit, a drop entry)
-  logic          s3_row_hit_q, s4_row_hit_q;
-  logic [1:0]    s3_row_q;
+  logic          s3_lookup;
+  logic          s4_ep_miss_q, s4_ep_drop_q;  // S3's epoch verdict (a clean first beat: no hit, a drop entry)
+  logic          s4_row_hit_q;
+  logic [1:0]    s4_row_q;
   logic [6:0]    s5_tag_q;  // member id[15:9], checked against the member entry's tag in S5
   lb_pkg::carry_t        s5_c;  // S5's carry with the member verdict
   lb_pkg::rewrite_t      s6_rw_q, rw_calc, rw_fin, s7_rw_q, ctx_q, rw_use;
@@ -189,18 +189,19 @@ module lb_top
     .ep_drop_o       (ep_drop_g),
     .ep_prio_o       (ep_prio_g),
     .ep_epoch_o      (ep_epoch_g),
-    .map_lookup_i    (s2_lookup),
-    .map_epoch_i     (s2_epoch_q),
+    .map_lookup_i    (s3_lookup),
+    .map_epoch_i     (s3_epoch_q),
     .map_hit_o       (map_hit),
     .map_row_o       (map_row),
     .rd_en_i         (adv),
-    .cal_addr_i      (cal_addr),
+    .cal_slot_i      (s3_q.c.slot),
+    .cal_row_i       (s4_row_q),
     .cal_entry_o     (cal_entry),
     .mem_addr_i      (mem_addr),
     .mem_entry_o     (mem_entry)
   );
 
-  // Second TCAM stage: lowest priority wins, ties to the lower group (only for a clean first beat in S2).
+  // Second TCAM stage: lowest priority wins, ties to the lower group (only for a clean first beat in S3).
   // As in each group (lb_tables): all 28 pairs of groups compared at once, group a wins if it hits and no
   // other hitting group beats it (a lower priority, or the same one and a lower group); the answer is the OR
   // of the winner's fields. The epoch map is looked up for every group's epoch beside the compares, and the
@@ -210,7 +211,7 @@ module lb_top
   localparam int unsigned Groups = lb_pkg::EpochGroups;
   logic [Groups-1:0]          g_win;
   logic [Groups-1:0][Groups-1:0] g_le;  // g_le[a][b] (a < b): group a's priority <= group b's (a beats b)
-  assign s2_lookup = first_ok(s2_q.valid, s2_q.sop, s2_q.c.reason);
+  assign s3_lookup = first_ok(s3_q.valid, s3_q.sop, s3_q.c.reason);
   always_comb begin
     ep_hit   = 1'b0;
     ep_drop  = 1'b0;
@@ -218,27 +219,26 @@ module lb_top
     row      = '0;
     g_win    = '0;
     g_le     = '0;
-    if (s2_lookup) begin
+    if (s3_lookup) begin
       for (int a = 0; a < Groups; a++) begin
-        for (int b = 0; b < Groups; b++) if (b > a) g_le[a][b] = s2_prio_q[a] <= s2_prio_q[b];
+        for (int b = 0; b < Groups; b++) if (b > a) g_le[a][b] = s3_prio_q[a] <= s3_prio_q[b];
       end
       for (int a = 0; a < Groups; a++) begin
-        g_win[a] = s2_hit_q[a];
+        g_win[a] = s3_hit_q[a];
         for (int b = 0; b < Groups; b++) begin
-          if (b < a && s2_hit_q[b] && g_le[b][a]) g_win[a] = 1'b0;
-          if (b > a && s2_hit_q[b] && !g_le[a][b]) g_win[a] = 1'b0;
+          if (b < a && s3_hit_q[b] && g_le[b][a]) g_win[a] = 1'b0;
+          if (b > a && s3_hit_q[b] && !g_le[a][b]) g_win[a] = 1'b0;
         end
       end
       for (int a = 0; a < Groups; a++) begin
         ep_hit   = ep_hit | g_win[a];
-        ep_drop  = ep_drop | (g_win[a] && s2_drop_q[a]);
+        ep_drop  = ep_drop | (g_win[a] && s3_drop_q[a]);
         row_hit  = row_hit | (g_win[a] && map_hit[a]);
         row      = row | ({2{g_win[a]}} & map_row[a]);
       end
     end
   end
 
-  assign cal_addr = {s3_row_q, s3_q.c.slot};
   assign mem_addr = {s4_q.c.is_v6, cal_entry.member[8:0]};
 
   // Takes the three fields, not the whole stage: a simulator copies a struct argument per call.
@@ -249,8 +249,9 @@ module lb_top
   // The CAM and the TCAM groups search only for a clean first beat in S1 (one search per frame).
   assign lookup = first_ok(s1_q.valid, s1_q.sop, s1_q.p.reason);
 
-  // Each stage sets the drop reason of its lookup if the packet is still clean. The calendar and member
-  // entries are read registered, so their verdicts are taken in S4 and S5, from the read registers.
+  // Each stage sets the drop reason of its lookup if the packet is still clean. The filter's and the TCAM's
+  // matches are registered in S2 and chosen among there, so the filter's verdict is taken in S2; the calendar
+  // and member entries are read registered, so their verdicts are taken in S4 and S5, from the read registers.
   // S1 narrows a first beat's parse to its carry (non-first beats carry zeros, as their parse is).
   cstage_t s2_d, s3_d, s4_d, s5_d;
   always_comb begin
@@ -258,21 +259,24 @@ module lb_top
     s2_d.sop   = s1_q.sop;
     s2_d.c     = '0;
     if (s1_q.valid && s1_q.sop) s2_d.c = lb_pkg::carry_of(s1_q.p);
-    // lookup follows the parser's own checks; the last of the parse checks (parse_reason in carry_of) is
-    // taken here, so the filter's verdict counts only for a frame that passes all of them.
-    if (lookup && s2_d.c.reason == lb_pkg::reason_t'(nt_pkg::LbDropNone)) begin
-      if (!flt_hit) s2_d.c.reason = lb_pkg::reason_t'(nt_pkg::LbDropFilterMiss);
-      else if (flt_drop) s2_d.c.reason = lb_pkg::reason_t'(nt_pkg::LbDropFilterDrop);
-    end
-    // The epoch verdict is found in S2 and registered on its own (s3_ep_miss_q, s3_ep_drop_q), then written
-    // into the reason as S3 passes the carry on: nothing reads S3's reason, so S4 sees the same reason in the
-    // same cycle as when S2 wrote it, and the reason's multiplexer is off the path from the compares.
+    // S1's lookup follows the parser's own checks; the last of the parse checks (parse_reason in carry_of)
+    // is in S2's reason, so the filter's verdict counts only for a frame that passes all of them (a clean
+    // first beat in S2 was looked up in S1).
     s3_d = s2_q;
+    if (first_ok(s2_q.valid, s2_q.sop, s2_q.c.reason)) begin
+      if (!flt_hit) s3_d.c.reason = lb_pkg::reason_t'(nt_pkg::LbDropFilterMiss);
+      else if (flt_drop) s3_d.c.reason = lb_pkg::reason_t'(nt_pkg::LbDropFilterDrop);
+    end
+    // The epoch verdict is found in S3 and registered on its own (s4_ep_miss_q, s4_ep_drop_q), then written
+    // into the reason with the calendar's verdict as S4 passes the carry on (only a clean frame has either
+    // flag), so the reason's multiplexer is off the path from the compares.
     s4_d = s3_q;
-    if (s3_ep_miss_q) s4_d.c.reason = lb_pkg::reason_t'(nt_pkg::LbDropEpochMiss);
-    else if (s3_ep_drop_q) s4_d.c.reason = lb_pkg::reason_t'(nt_pkg::LbDropEpochDrop);
     s5_d = s4_q;
-    if (first_ok(s4_q.valid, s4_q.sop, s4_q.c.reason)) begin
+    if (s4_ep_miss_q) begin
+      s5_d.c.reason = lb_pkg::reason_t'(nt_pkg::LbDropEpochMiss);
+    end else if (s4_ep_drop_q) begin
+      s5_d.c.reason = lb_pkg::reason_t'(nt_pkg::LbDropEpochDrop);
+    end else if (first_ok(s4_q.valid, s4_q.sop, s4_q.c.reason)) begin
       if (!s4_row_hit_q || !cal_entry.valid) s5_d.c.reason = lb_pkg::reason_t'(nt_pkg::LbDropCalendarMiss);
       else if (cal_entry.drop) s5_d.c.reason = lb_pkg::reason_t'(nt_pkg::LbDropCalendarDrop);
     end
@@ -311,15 +315,14 @@ module lb_top
       s6_sop_q     <= 1'b0;
       s7_valid_q   <= 1'b0;
       s7_sop_q     <= 1'b0;
-      s2_hit_q     <= '0;
-      s2_drop_q    <= '0;
-      s2_prio_q    <= '0;
-      s2_epoch_q   <= '0;
-      s3_row_hit_q <= 1'b0;
-      s3_ep_miss_q <= 1'b0;
-      s3_ep_drop_q <= 1'b0;
-      s3_row_q     <= '0;
+      s3_hit_q     <= '0;
+      s3_drop_q    <= '0;
+      s3_prio_q    <= '0;
+      s3_epoch_q   <= '0;
       s4_row_hit_q <= 1'b0;
+      s4_ep_miss_q <= 1'b0;
+      s4_ep_drop_q <= 1'b0;
+      s4_row_q     <= '0;
       s5_tag_q     <= '0;
       s6_rw_q      <= '0;
       s6_sums_q    <= '0;
@@ -328,17 +331,16 @@ module lb_top
     end else if (adv) begin
       s1_q         <= s1_d;
       s2_q         <= s2_d;
-      s2_hit_q     <= ep_hit_g;
-      s2_drop_q    <= ep_drop_g;
-      s2_prio_q    <= ep_prio_g;
-      s2_epoch_q   <= ep_epoch_g;
       s3_q         <= s3_d;
-      s3_row_hit_q <= row_hit;
-      s3_ep_miss_q <= s2_lookup && !ep_hit;
-      s3_ep_drop_q <= s2_lookup && ep_hit && ep_drop;
-      s3_row_q     <= row;
+      s3_hit_q     <= ep_hit_g;
+      s3_drop_q    <= ep_drop_g;
+      s3_prio_q    <= ep_prio_g;
+      s3_epoch_q   <= ep_epoch_g;
       s4_q         <= s4_d;
-      s4_row_hit_q <= s3_row_hit_q;
+      s4_row_hit_q <= row_hit;
+      s4_ep_miss_q <= s3_lookup && !ep_hit;
+      s4_ep_drop_q <= s3_lookup && ep_hit && ep_drop;
+      s4_row_q     <= row;
       s5_q         <= s5_d;
       s5_tag_q     <= cal_entry.member[15:9];
       s6_valid_q   <= s5_q.valid;

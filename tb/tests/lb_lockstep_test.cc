@@ -8,6 +8,7 @@
 
 #include "model/common/pcap.h"
 #include "model/lb/lb_cycle_model.h"
+#include "tb/common/clocked_lockstep.h"
 #include "tb/lb/lb_binding.h"
 #include "tb/lb/lb_rtl.h"
 #include "tb/lb/lb_run.h"
@@ -205,6 +206,85 @@ TEST(LbLockstep, RtlAssertionStopsTheRunLikeADivergence) {
   EXPECT_NE(report.find(" being offered; output packet #"), std::string::npos) << report;
   tb::testing::ExpectDivergenceWindowTraced(opt, *r.mismatch, "lb_assertion", 2000,
                                             [&](const auto& o) { return run(o, nullptr); });
+}
+
+// RTL and model behind one ClockedBlock, driven cycle by cycle by the test itself (no segment feeder).
+class LbPairLockstep : public tb::ClockedLockstep<LbCycleModel, LbRtl, LbIn, LbOut> {
+ private:
+  std::optional<tb::SignalDiff> Differ(const LbOut& m, const LbOut& r) override { return LbBinding::Compare(r, m); }
+};
+
+// Table writes while frames are in flight, which the driver never does (it writes only when the block has
+// drained, docs/lb.md): the filter CAM's and the epoch TCAM's matches are registered and chosen among a cycle
+// later, from the table of then (docs/lb-microarchitecture.md "Branch lb17"), so a write can land between the
+// two steps of a frame's search. RTL and model must still agree every cycle. One random write about every
+// third cycle, to the entries the traffic hits: filter drop and valid bits, epoch priorities (which reorders
+// the two entries of group 0), drop and valid bits, calendar and member drop and valid bits.
+TEST(LbLockstep, TableWritesWhileFramesAreInFlight) {
+  std::vector<CfgWrite> writes;
+  for (const Segment& seg : ParseScript(testing::FullTables(), "full")) {
+    writes.insert(writes.end(), seg.writes.begin(), seg.writes.end());
+  }
+  std::mt19937_64 rng(17);
+  std::vector<Beat> beats;
+  for (const Packet& p : testing::RandomTraffic(rng, 300)) {
+    const std::vector<Beat> b = ToBeats(p.bytes);
+    beats.insert(beats.end(), b.begin(), b.end());
+  }
+  LbPairLockstep ls;
+  ls.Reset();
+  for (const CfgWrite& w : writes) {
+    LbIn in;
+    in.cfg = w;
+    ls.Eval(in);
+    ls.Tick();
+  }
+  size_t next = 0;
+  uint64_t rewrites = 0;
+  bool offered = false;  // a beat offered is held until taken (stream rules)
+  for (int c = 0; c < 400000 && (next < beats.size() || c < 200000); ++c) {
+    LbIn in;
+    in.m_ready = rng() % 8 != 0;
+    if (next < beats.size() && (offered || rng() % 4 != 0)) {
+      in.s.valid = true;
+      in.s.beat = beats[next];
+      offered = true;
+    }
+    if (rng() % 3 == 0) {
+      // Half of them to the four filter and epoch entries (the script's first writes), half anywhere.
+      CfgWrite w = writes[rng() % (rng() % 2 == 0 ? 4 : writes.size())];
+      if (w.table == params::kLbTblEpoch) w.data.Set(130, 16, rng() % 4);  // priority
+      w.data.SetBit(1, rng() % 4 == 0);                                     // drop
+      w.data.SetBit(0, rng() % 8 != 0);                                     // valid
+      in.cfg = w;
+      ++rewrites;
+    }
+    const LbOut& o = ls.Eval(in);
+    if (in.s.valid && o.s_ready) {
+      ++next;
+      offered = false;
+    }
+    ls.Tick();
+    if (next == beats.size() && c > 1000 && o.counters.packets_in == o.counters.packets_out + LbDropped(o.counters))
+      break;
+  }
+  EXPECT_EQ(ls.mismatches(), 0u) << ls.FirstMismatchLine();
+  EXPECT_EQ(next, beats.size());
+  LbIn idle;
+  const LbOut& o = ls.Eval(idle);
+  EXPECT_EQ(o.counters.packets_in, 300u);
+  EXPECT_EQ(o.counters.packets_in, o.counters.packets_out + LbDropped(o.counters));
+  // The writes changed verdicts: frames forwarded and dropped by the filter, the TCAM and the calendar.
+  EXPECT_GT(o.counters.packets_out, 20u);
+  for (DropReason r : {DropReason::kFilterDrop, DropReason::kEpochDrop, DropReason::kCalendarDrop}) {
+    EXPECT_GT(o.counters.drops[static_cast<int>(r)], 0u) << static_cast<int>(r);
+  }
+  EXPECT_GT(rewrites, 1000u);
+  std::printf("%llu rewrites, %u frames in, %u out, filter drops %u, epoch drops %u, calendar drops %u\n",
+              static_cast<unsigned long long>(rewrites), o.counters.packets_in, o.counters.packets_out,
+              o.counters.drops[static_cast<int>(DropReason::kFilterDrop)],
+              o.counters.drops[static_cast<int>(DropReason::kEpochDrop)],
+              o.counters.drops[static_cast<int>(DropReason::kCalendarDrop)]);
 }
 
 }  // namespace
