@@ -137,25 +137,72 @@ package udplb_pkg;
     untag = vlan ? {32'd0, w[8*UWindowBytes-1:8*18], w[8*14-1:0]} : w;
   endfunction
 
-  // P4 InternetChecksum, summed over many words at once: the end-around-carry sum of any sequence of words
-  // is 0 only if every word is 0 and otherwise their sum modulo 0xFFFF in 1..0xFFFF, whatever the order, so
-  // a wide sum folded once equals the 16-bit state the P4 extern keeps word by word.
-  function automatic logic [15:0] csum_fold(logic [31:0] acc);
-    logic [16:0] s;
-    s = {1'b0, acc[15:0]} + {1'b0, acc[31:16]};
-    csum_fold = s[15:0] + {15'd0, s[16]};
+  // S7 -> S8: the checksums of a frame's output header as end-around-carry pairs (udplb_hdr_sum, one pair per
+  // case, zero unless it is the frame's case), and the new L4 fields, formed a stage ahead of S8 from what S7
+  // already holds (docs/lb-microarchitecture.md "udplb_hdr_calc depth").
+  localparam int unsigned UL4Offsets = 11;  // layer 4 at 34 + 4k, k = 0..10 (IHL 5..15; IPv6's 54 is k = 5)
+  typedef struct packed {
+    logic [UL4Offsets-1:0] l4oh;      // l4o == 34 + 4k (one-hot; 0 when layer 4 is not at one of them)
+    logic [15:0]           dport;     // the member's UDP port
+    logic [15:0]           ulen_new;  // UDP length, less the LB header unless the member keeps it
+    logic [15:0]           iplen;     // IPv4 total length / IPv6 payload length, likewise
+    logic                  udp_ck;    // the received UDP checksum is not 0
+    logic [31:0]           l4;        // the frame's UDP / ICMP / ICMPv6 checksum pair
+    logic [31:0]           ip;        // the IPv4 header checksum pair, without the TTL/protocol word
+  } usum_t;
+
+  // One's-complement carry-save addition of three words: a pair with the same end-around-carry sum (the
+  // carry out of bit 15 goes round to bit 0), one LUT level, no carry chain. {sum, carry}. Both outputs are 0
+  // only if all three inputs are, so a tree of these reduces words to a pair that is (0, 0) only if every
+  // word is 0: the pair's end-around-carry sum is exactly the chain's (0 only for all-zero words).
+  function automatic logic [31:0] ocsa3(logic [15:0] a, logic [15:0] b, logic [15:0] c);
+    logic [15:0] m;
+    m     = (a & b) | (a & c) | (b & c);
+    ocsa3 = {a ^ b ^ c, m[14:0], m[15]};
   endfunction
 
-  // Adds the 16-bit words of a 128-bit value (address) to a wide checksum sum, each complemented if `sub`.
-  function automatic logic [31:0] csum_w128(logic [31:0] acc, logic [127:0] v, logic sub);
-    logic [31:0] a;
-    a = acc;
-    for (int i = 0; i < 8; i++) a = a + {16'd0, sub ? ~v[16*i+:16] : v[16*i+:16]};
-    csum_w128 = a;
+  // 48 words (word k in bits 16k+15:16k; unused words 0, which cost nothing) to an end-around-carry pair
+  // {a, b}: a balanced tree of ocsa3, nine levels (48 32 22 15 10 7 5 4 3 2). A word that is ready late is
+  // best placed last (it passes the first levels untouched when its neighbours are 0).
+  function automatic logic [31:0] csum_tree48(logic [48*16-1:0] w);
+    logic [32*16-1:0] l1;
+    logic [22*16-1:0] l2;
+    logic [15*16-1:0] l3;
+    logic [10*16-1:0] l4;
+    logic [7*16-1:0]  l5;
+    logic [5*16-1:0]  l6;
+    logic [4*16-1:0]  l7;
+    logic [3*16-1:0]  l8;
+    for (int i = 0; i < 16; i++) l1[32*i+:32] = ocsa3(w[48*i+:16], w[48*i+16+:16], w[48*i+32+:16]);
+    for (int i = 0; i < 10; i++) l2[32*i+:32] = ocsa3(l1[48*i+:16], l1[48*i+16+:16], l1[48*i+32+:16]);
+    l2[320+:32] = l1[480+:32];
+    for (int i = 0; i < 7; i++) l3[32*i+:32] = ocsa3(l2[48*i+:16], l2[48*i+16+:16], l2[48*i+32+:16]);
+    l3[224+:16] = l2[336+:16];
+    for (int i = 0; i < 5; i++) l4[32*i+:32] = ocsa3(l3[48*i+:16], l3[48*i+16+:16], l3[48*i+32+:16]);
+    for (int i = 0; i < 3; i++) l5[32*i+:32] = ocsa3(l4[48*i+:16], l4[48*i+16+:16], l4[48*i+32+:16]);
+    l5[96+:16] = l4[144+:16];
+    for (int i = 0; i < 2; i++) l6[32*i+:32] = ocsa3(l5[48*i+:16], l5[48*i+16+:16], l5[48*i+32+:16]);
+    l6[64+:16] = l5[96+:16];
+    l7[0+:32]  = ocsa3(l6[0+:16], l6[16+:16], l6[32+:16]);
+    l7[32+:32] = l6[48+:32];
+    l8[0+:32]  = ocsa3(l7[0+:16], l7[16+:16], l7[32+:16]);
+    l8[32+:16] = l7[48+:16];
+    csum_tree48 = ocsa3(l8[0+:16], l8[16+:16], l8[32+:16]);
   endfunction
 
-  function automatic logic [31:0] csum_w(logic [31:0] acc, logic [15:0] w, logic sub);
-    csum_w = acc + {16'd0, sub ? ~w : w};
+  // The end-around-carry sum of a pair (= csum_fold of the wide sum of the words it was reduced from):
+  // a + b and a + b + 1 side by side, the carry out of the first choosing; one carry chain deep.
+  function automatic logic [15:0] csum_pair(logic [31:0] pr);
+    logic [16:0] t0;
+    logic [15:0] t1;
+    t0        = {1'b0, pr[31:16]} + {1'b0, pr[15:0]};
+    t1        = 16'(({1'b0, pr[31:16], 1'b1} + {1'b0, pr[15:0], 1'b1}) >> 1);
+    csum_pair = t0[16] ? t1 : t0[15:0];
+  endfunction
+
+  // csum_pair(pr) == 16'hffff, on the pair itself (a + b = 0xffff or 0x1fffe), beside the addition.
+  function automatic logic csum_pair_ones(logic [31:0] pr);
+    csum_pair_ones = &(pr[31:16] ^ pr[15:0]) || (&pr[31:16] && &pr[15:0]);
   endfunction
 
 endpackage

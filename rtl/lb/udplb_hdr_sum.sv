@@ -1,0 +1,156 @@
+// Beside stage S7 of udplb_top: what S8 (udplb_hdr_calc) needs of a frame's checksums and new L4 fields,
+// formed a stage ahead from what S7 holds (the parse, the header bytes, the context, the member entry read
+// this cycle) and registered beside s7_q (docs/lb-microarchitecture.md "udplb_hdr_calc depth"). Combinational.
+// Every checksum is the P4 program's chain (docs/lb-udplb.md "Checksum arithmetic") with the words that
+// cancel taken out (a word and its complement: their sum is 0xffff, 0 in one's complement; where the chain
+// would otherwise lose the "not all zero" it had, a 0xffff word stands for them), each length pair ~x, x - 16
+// as one constant word, the rest reduced by a carry-save tree to a pair (udplb_pkg::csum_tree48) that S8 adds
+// with one carry chain. Operands after layer 4 are read from a 24-byte window chosen by a one-hot of the 11
+// offsets layer 4 can have, never by a shift.
+module udplb_hdr_sum
+(
+  input  udplb_pkg::uparse_t                   p_i,
+  input  logic [8*udplb_pkg::UWindowBytes-1:0] hw_i,   // the frame's first bytes, VLAN tag taken out
+  input  udplb_pkg::uctx_t                     c_i,    // the context S7 holds (its member not yet set)
+  input  udplb_pkg::umember_t                  mem_i,  // the member entry S7 reads
+  output udplb_pkg::usum_t                     s_o
+);
+  localparam int unsigned L4Bytes = 8 + nt_pkg::UdplbHeaderBytes;  // UDP and LB headers
+
+  udplb_pkg::usum_t     s;
+  logic [8*L4Bytes-1:0] l4w;
+  logic [udplb_pkg::UL4Offsets-1:0][8*L4Bytes-1:0] l4c;
+  logic [48*16-1:0]     f4, f6, e4, e6, nd, ip;
+  logic [15:0]          ulen, pmask, ulen2;
+  logic [127:0]         src_old, dst_old, nd_ip;
+  logic                 fwd, sol, keep;
+
+  function automatic logic [15:0] b16(logic [8*udplb_pkg::UWindowBytes-1:0] w, int unsigned off);
+    b16 = nt_pkg::win_b16(w, off);
+  endfunction
+  function automatic logic [15:0] l4b16(logic [8*L4Bytes-1:0] w, int unsigned off);
+    l4b16 = {w[8*off+:8], w[8*(off+1)+:8]};
+  endfunction
+  // The pair ~x, (x - 16 mod 2^16) as one word (0xffef, or 0xfff0 when x < 16), times `n` (1 or 2), or the
+  // pair ~x, x (0xffff) when the member keeps the LB header.
+  function automatic logic [15:0] len_term(logic [15:0] x, logic kept, logic twice);
+    len_term = kept ? 16'hffff : x < 16'd16 ? (twice ? 16'hffe1 : 16'hfff0) : (twice ? 16'hffdf : 16'hffef);
+  endfunction
+
+  always_comb begin
+    s       = '0;
+    l4w     = '0;
+    l4c     = '0;
+    f4      = '0;
+    f6      = '0;
+    e4      = '0;
+    e6      = '0;
+    nd      = '0;
+    ip      = '0;
+    keep    = mem_i.keep;
+    src_old = {nt_pkg::win_b64(hw_i, 22), nt_pkg::win_b64(hw_i, 30)};
+    dst_old = {nt_pkg::win_b64(hw_i, 38), nt_pkg::win_b64(hw_i, 46)};
+    fwd     = c_i.kind != udplb_pkg::KindHost && c_i.kind != udplb_pkg::KindReply;
+
+    for (int unsigned k = 0; k < udplb_pkg::UL4Offsets; k++) begin
+      s.l4oh[k] = p_i.l4o == 7'(34 + 4 * k);
+      l4c[k]    = {8*L4Bytes{s.l4oh[k]}} & hw_i[8*(34+4*k)+:8*L4Bytes];
+    end
+    // A balanced OR (a running OR would be a chain the mapper keeps).
+    l4w = ((l4c[0] | l4c[1]) | (l4c[2] | l4c[3])) | ((l4c[4] | l4c[5]) | (l4c[6] | l4c[7])) |
+          ((l4c[8] | l4c[9]) | l4c[10]);
+    ulen       = l4b16(l4w, 4);
+    s.ulen_new = keep ? ulen : ulen - 16'(nt_pkg::UdplbHeaderBytes);
+    s.iplen    = p_i.ipv4 ? b16(hw_i, 16) : b16(hw_i, 18);
+    if (!keep) s.iplen = s.iplen - 16'(nt_pkg::UdplbHeaderBytes);
+    s.udp_ck   = l4b16(l4w, 6) != '0;
+    pmask      = mem_i.port_bits >= 5'd16 ? 16'hffff : (16'd1 << mem_i.port_bits) - 16'd1;
+    s.dport    = mem_i.udp_base + (p_i.port_sel & pmask);
+
+    // Forwarded UDP (only when its received checksum is not 0): the pseudo header's old addresses out and
+    // the new ones in, the UDP and pseudo-header lengths (twice the pair), the old port and checksum out,
+    // the new port in, the LB header's words out unless the member keeps it. Addresses first, the L4 words
+    // after them, the port (ready last) in the last slot.
+    ulen2 = len_term(ulen, keep, 1'b1);
+    for (int i = 0; i < 2; i++) begin
+      f4[16*i+:16]      = ~b16(hw_i, 26 + 2 * i);
+      f4[16*(2+i)+:16]  = ~b16(hw_i, 30 + 2 * i);
+      f4[16*(4+i)+:16]  = c_i.uc_ip[16*(1-i)+:16];
+      f4[16*(6+i)+:16]  = mem_i.ip[16*(1-i)+:16];
+    end
+    for (int i = 0; i < 8; i++) begin
+      f6[16*i+:16]      = ~src_old[16*i+:16];
+      f6[16*(8+i)+:16]  = ~dst_old[16*i+:16];
+      f6[16*(16+i)+:16] = c_i.uc_ip[16*i+:16];
+      f6[16*(24+i)+:16] = mem_i.ip[16*i+:16];
+    end
+    f4[16*32+:16] = ulen2;
+    f4[16*33+:16] = ~l4b16(l4w, 2);
+    f4[16*34+:16] = ~l4b16(l4w, 6);
+    for (int i = 0; i < 8; i++) f4[16*(35+i)+:16] = ~l4b16(l4w, 8 + 2 * i);
+    // A kept LB header: its words go out and back in, a net 0.
+    if (keep) for (int i = 0; i < 8; i++) f4[16*(35+i)+:16] = '0;
+    f4[16*47+:16] = s.dport;
+    f6[16*32+:16*16] = f4[16*32+:16*16];
+
+    // ICMPv4 echo reply: the old destination and the type/code and checksum words out, our address in (the
+    // old source, lengths, protocol, identifier and sequence go out and back in: a 0xffff word for them).
+    e4[0+:16]  = ~b16(hw_i, 30);
+    e4[16+:16] = ~b16(hw_i, 32);
+    e4[32+:16] = c_i.uc_ip[31:16];
+    e4[48+:16] = c_i.uc_ip[15:0];
+    e4[64+:16] = 16'hffff;
+    e4[80+:16] = ~l4b16(l4w, 0);
+    e4[96+:16] = ~l4b16(l4w, 2);
+
+    // ICMPv6 echo reply: the old destination, type/code and checksum out, our address and 0x8100 in.
+    for (int i = 0; i < 8; i++) begin
+      e6[16*i+:16]     = ~dst_old[16*i+:16];
+      e6[16*(8+i)+:16] = c_i.uc_ip[16*i+:16];
+    end
+    e6[16*16+:16] = ~b16(hw_i, 54);
+    e6[16*17+:16] = ~b16(hw_i, 56);
+    e6[16*18+:16] = 16'h8100;
+
+    // Neighbour advertisement, from scratch: pseudo header (ours, the destination, length 32, next header),
+    // type/code 0x8800, flags, target, the target link-layer address option (0x0201 and our MAC).
+    sol   = src_old != '0;
+    nd_ip = sol ? src_old : 128'hff02_0000_0000_0000_0000_0000_0000_0001;
+    for (int i = 0; i < 8; i++) begin
+      nd[16*i+:16]      = c_i.uc_ip[16*i+:16];
+      nd[16*(8+i)+:16]  = nd_ip[16*i+:16];
+      nd[16*(16+i)+:16] = p_i.nd_target[16*i+:16];
+    end
+    for (int i = 0; i < 3; i++) nd[16*(24+i)+:16] = c_i.uc_mac[16*i+:16];
+    nd[16*27+:16] = {8'd0, nt_pkg::win_b8(hw_i, 20)};
+    nd[16*28+:16] = {1'b0, sol, 14'd0};
+    nd[16*29+:16] = 16'd32 + 16'h8800 + 16'h0201;
+
+    // IPv4 header of a forwarded frame, all but the TTL/protocol word (S8 adds it: the TTL rule is read
+    // there): the total length pair, the old checksum, the old addresses out, ours and the member's in.
+    ip[0+:16]  = len_term(b16(hw_i, 16), keep, 1'b0);
+    ip[16+:16] = ~b16(hw_i, 22);
+    ip[32+:16] = ~b16(hw_i, 24);
+    for (int i = 0; i < 2; i++) begin
+      ip[16*(3+i)+:16] = ~b16(hw_i, 26 + 2 * i);
+      ip[16*(5+i)+:16] = ~b16(hw_i, 30 + 2 * i);
+      ip[16*(7+i)+:16] = c_i.uc_ip[16*(1-i)+:16];
+      ip[16*(9+i)+:16] = mem_i.ip[16*(1-i)+:16];
+    end
+
+    // One pair per case, zero unless it is the frame's (the cases as udplb_hdr_calc's).
+    if (fwd) begin
+      s.l4 = p_i.ipv4 ? udplb_pkg::csum_tree48(f4) : udplb_pkg::csum_tree48(f6);
+      if (p_i.ipv4) s.ip = udplb_pkg::csum_tree48(ip);
+    end else if (c_i.kind == udplb_pkg::KindReply && !p_i.arp) begin
+      s.l4 = p_i.icmp4_echo ? udplb_pkg::csum_tree48(e4) :
+             p_i.icmp6_echo ? udplb_pkg::csum_tree48(e6) : udplb_pkg::csum_tree48(nd);
+    end
+  end
+
+  assign s_o = s;
+
+  // The lookups used the rest of the parse, the context and the entry.
+  logic unused_in;
+  assign unused_in = ^{p_i, c_i, mem_i};
+endmodule
