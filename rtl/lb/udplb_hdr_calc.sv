@@ -4,8 +4,9 @@
 // group frame as parsed, a reply or an LB frame with its fields rewritten, an ND advertisement built over
 // the solicitation. hdr holds output bytes 0..lo-1; the rest of the frame is input byte p + d.
 // The checksums arrive as end-around-carry pairs and the new L4 fields ready-made, formed beside S7
-// (udplb_hdr_sum, registered in udplb_top): here one carry chain folds a pair, and the bytes after layer 4
-// are placed by the one-hot of layer 4's offset (docs/lb-microarchitecture.md "udplb_hdr_calc depth").
+// (udplb_hdr_sum, registered in udplb_top): here the TTL word or the new UDP port is added to a pair (one
+// carry-save level), one carry chain folds it, and the bytes after layer 4 are placed by the one-hot of
+// layer 4's offset (docs/lb-microarchitecture.md "udplb_hdr_calc depth").
 module udplb_hdr_calc
 (
   input  udplb_pkg::uparse_t                   p_i,
@@ -21,7 +22,7 @@ module udplb_hdr_calc
   logic [15:0]               ck, ip_ck;
   logic [47:0]               mac_sa_old, nd_mac;
   logic [127:0]              src_old, nd_ip;
-  logic [31:0]               src4_old, ip_pr;
+  logic [31:0]               src4_old, ip_pr, l4_pr;
   logic [63:0]               nl4;      // the new bytes after layer 4, byte r in bits 8r+7:8r
   logic [7:0]                nl4_we;   // which of them are written
   logic                      keep, sol;
@@ -43,7 +44,8 @@ module udplb_hdr_calc
     nl4_we     = '0;
     // The frame's L4 checksum (its case's pair; the others are 0), and the IPv4 header's with the new
     // TTL/protocol word added to its pair.
-    ck         = ~udplb_pkg::csum_pair(s_i.l4);
+    l4_pr      = udplb_pkg::ocsa3(s_i.l4[31:16], s_i.l4[15:0], s_i.dport);  // the new port (0 unless forwarded)
+    ck         = ~udplb_pkg::csum_pair(l4_pr);
     ip_pr      = udplb_pkg::ocsa3(s_i.ip[31:16], s_i.ip[15:0], {ttl_new, nt_pkg::win_b8(hw, 23)});
     ip_ck      = ~udplb_pkg::csum_pair(ip_pr);
     o.send     = c_i.reason == udplb_pkg::ureason_t'(nt_pkg::UdplbDropNone);
@@ -113,7 +115,7 @@ module udplb_hdr_calc
           end
           nl4[16+:16] = nt_pkg::byte_rev16(s_i.dport);
           nl4[32+:16] = nt_pkg::byte_rev16(s_i.ulen_new);
-          nl4[48+:16] = nt_pkg::byte_rev16(udplb_pkg::csum_pair_ones(s_i.l4) ? 16'hffff : ck);  // RFC 768
+          nl4[48+:16] = nt_pkg::byte_rev16(udplb_pkg::csum_pair_ones(l4_pr) ? 16'hffff : ck);  // RFC 768
           nl4_we      = {{2{s_i.udp_ck}}, 6'b111100};
           o.lo = 7'(p_i.l4o + 7'd8 + (keep ? 7'(nt_pkg::UdplbHeaderBytes) : 7'd0));
         end

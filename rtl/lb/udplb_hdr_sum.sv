@@ -1,77 +1,78 @@
 // Beside stage S7 of udplb_top: what S8 (udplb_hdr_calc) needs of a frame's checksums and new L4 fields,
 // formed a stage ahead from what S7 holds (the parse, the header bytes, the context, the member entry read
-// this cycle) and registered beside s7_q (docs/lb-microarchitecture.md "udplb_hdr_calc depth"). Combinational.
+// this cycle, and the bytes after layer 4 that S6 took out, l4_i) and registered beside s7_q
+// (docs/lb-microarchitecture.md "udplb_hdr_calc depth"). Combinational.
 // Every checksum is the P4 program's chain (docs/lb-udplb.md "Checksum arithmetic") with the words that
 // cancel taken out (a word and its complement: their sum is 0xffff, 0 in one's complement; where the chain
 // would otherwise lose the "not all zero" it had, a 0xffff word stands for them), each length pair ~x, x - 16
-// as one constant word, the rest reduced by a carry-save tree to a pair (udplb_pkg::csum_tree48) that S8 adds
-// with one carry chain. Operands after layer 4 are read from a 24-byte window chosen by a one-hot of the 11
-// offsets layer 4 can have, never by a shift.
+// as one constant word, the rest reduced by a carry-save tree to a pair (udplb_csum_tree) that S8 adds with
+// one carry chain. The forwarded frame's new UDP port is not in its pair: S8 adds it.
 module udplb_hdr_sum
 (
   input  udplb_pkg::uparse_t                   p_i,
   input  logic [8*udplb_pkg::UWindowBytes-1:0] hw_i,   // the frame's first bytes, VLAN tag taken out
+  input  udplb_pkg::ul4_t                      l4_i,   // the bytes after layer 4 (S6, udplb_pkg::l4_window)
   input  udplb_pkg::uctx_t                     c_i,    // the context S7 holds (its member not yet set)
   input  udplb_pkg::umember_t                  mem_i,  // the member entry S7 reads
   output udplb_pkg::usum_t                     s_o
 );
-  localparam int unsigned L4Bytes = 8 + nt_pkg::UdplbHeaderBytes;  // UDP and LB headers
-
-  udplb_pkg::usum_t     s;
-  logic [8*L4Bytes-1:0] l4w;
-  logic [udplb_pkg::UL4Offsets-1:0][8*L4Bytes-1:0] l4c;
-  logic [48*16-1:0]     f4, f6, e4, e6, nd, ip;
-  logic [15:0]          ulen, pmask, ulen2;
-  logic [127:0]         src_old, dst_old, nd_ip;
-  logic                 fwd, sol, keep;
+  udplb_pkg::usum_t                   s;
+  logic [8*udplb_pkg::UL4Bytes-1:0]   l4w;
+  logic [48*16-1:0]                   f4, f6, e4, e6, nd, ip;
+  logic [31:0]                        pf4, pf6, pe4, pe6, pnd;
+  logic [15:0]                        ulen, pmask, ulen2, iplen_old;
+  logic [11:0]                        tl4;  // the IPv4 total length's upper 12 bits
+  logic [31:0]                        pip;
+  logic [127:0]                       src_old, dst_old, nd_ip;
+  logic                               fwd, rep, sol, keep, en_f4, en_f6, en_e4, en_e6, en_nd;
 
   function automatic logic [15:0] b16(logic [8*udplb_pkg::UWindowBytes-1:0] w, int unsigned off);
     b16 = nt_pkg::win_b16(w, off);
   endfunction
-  function automatic logic [15:0] l4b16(logic [8*L4Bytes-1:0] w, int unsigned off);
+  function automatic logic [15:0] l4b16(logic [8*udplb_pkg::UL4Bytes-1:0] w, int unsigned off);
     l4b16 = {w[8*off+:8], w[8*(off+1)+:8]};
   endfunction
-  // The pair ~x, (x - 16 mod 2^16) as one word (0xffef, or 0xfff0 when x < 16), times `n` (1 or 2), or the
-  // pair ~x, x (0xffff) when the member keeps the LB header.
-  function automatic logic [15:0] len_term(logic [15:0] x, logic kept, logic twice);
-    len_term = kept ? 16'hffff : x < 16'd16 ? (twice ? 16'hffe1 : 16'hfff0) : (twice ? 16'hffdf : 16'hffef);
+  // The pair ~x, (x - 16 mod 2^16) as one word (0xffef, or 0xfff0 when x < 16), twice if `twice` (0xffdf,
+  // 0xffe1), or the pair ~x, x (0xffff) when the member keeps the LB header.
+  function automatic logic [15:0] len_term(logic short, logic kept, logic twice);
+    len_term = kept ? 16'hffff : short ? (twice ? 16'hffe1 : 16'hfff0) : (twice ? 16'hffdf : 16'hffef);
   endfunction
 
   always_comb begin
     s       = '0;
-    l4w     = '0;
-    l4c     = '0;
     f4      = '0;
     f6      = '0;
     e4      = '0;
     e6      = '0;
     nd      = '0;
     ip      = '0;
+    l4w     = l4_i.w;
     keep    = mem_i.keep;
     src_old = {nt_pkg::win_b64(hw_i, 22), nt_pkg::win_b64(hw_i, 30)};
     dst_old = {nt_pkg::win_b64(hw_i, 38), nt_pkg::win_b64(hw_i, 46)};
-    fwd     = c_i.kind != udplb_pkg::KindHost && c_i.kind != udplb_pkg::KindReply;
+    // The cases as udplb_hdr_calc's: forward (IPv4 / IPv6), or a reply other than ARP (ICMPv4 echo, ICMPv6
+    // echo, ND advertisement).
+    fwd   = c_i.kind != udplb_pkg::KindHost && c_i.kind != udplb_pkg::KindReply;
+    rep   = c_i.kind == udplb_pkg::KindReply && !p_i.arp;
+    en_f4 = fwd && p_i.ipv4;
+    en_f6 = fwd && !p_i.ipv4;
+    en_e4 = rep && p_i.icmp4_echo;
+    en_e6 = rep && !p_i.icmp4_echo && p_i.icmp6_echo;
+    en_nd = rep && !p_i.icmp4_echo && !p_i.icmp6_echo;
 
-    for (int unsigned k = 0; k < udplb_pkg::UL4Offsets; k++) begin
-      s.l4oh[k] = p_i.l4o == 7'(34 + 4 * k);
-      l4c[k]    = {8*L4Bytes{s.l4oh[k]}} & hw_i[8*(34+4*k)+:8*L4Bytes];
-    end
-    // A balanced OR (a running OR would be a chain the mapper keeps).
-    l4w = ((l4c[0] | l4c[1]) | (l4c[2] | l4c[3])) | ((l4c[4] | l4c[5]) | (l4c[6] | l4c[7])) |
-          ((l4c[8] | l4c[9]) | l4c[10]);
+    s.l4oh     = l4_i.oh;
     ulen       = l4b16(l4w, 4);
     s.ulen_new = keep ? ulen : ulen - 16'(nt_pkg::UdplbHeaderBytes);
-    s.iplen    = p_i.ipv4 ? b16(hw_i, 16) : b16(hw_i, 18);
-    if (!keep) s.iplen = s.iplen - 16'(nt_pkg::UdplbHeaderBytes);
+    iplen_old  = p_i.ipv4 ? b16(hw_i, 16) : b16(hw_i, 18);
+    s.iplen    = keep ? iplen_old : iplen_old - 16'(nt_pkg::UdplbHeaderBytes);
     s.udp_ck   = l4b16(l4w, 6) != '0;
     pmask      = mem_i.port_bits >= 5'd16 ? 16'hffff : (16'd1 << mem_i.port_bits) - 16'd1;
-    s.dport    = mem_i.udp_base + (p_i.port_sel & pmask);
+    s.dport    = {16{fwd}} & (mem_i.udp_base + (p_i.port_sel & pmask));
 
     // Forwarded UDP (only when its received checksum is not 0): the pseudo header's old addresses out and
     // the new ones in, the UDP and pseudo-header lengths (twice the pair), the old port and checksum out,
-    // the new port in, the LB header's words out unless the member keeps it. Addresses first, the L4 words
-    // after them, the port (ready last) in the last slot.
-    ulen2 = len_term(ulen, keep, 1'b1);
+    // the LB header's words out unless the member keeps it (S8 adds the new port).
+    ulen2 = len_term(l4_i.ulen_short, keep, 1'b1);
     for (int i = 0; i < 2; i++) begin
       f4[16*i+:16]      = ~b16(hw_i, 26 + 2 * i);
       f4[16*(2+i)+:16]  = ~b16(hw_i, 30 + 2 * i);
@@ -90,7 +91,6 @@ module udplb_hdr_sum
     for (int i = 0; i < 8; i++) f4[16*(35+i)+:16] = ~l4b16(l4w, 8 + 2 * i);
     // A kept LB header: its words go out and back in, a net 0.
     if (keep) for (int i = 0; i < 8; i++) f4[16*(35+i)+:16] = '0;
-    f4[16*47+:16] = s.dport;
     f6[16*32+:16*16] = f4[16*32+:16*16];
 
     // ICMPv4 echo reply: the old destination and the type/code and checksum words out, our address in (the
@@ -128,7 +128,8 @@ module udplb_hdr_sum
 
     // IPv4 header of a forwarded frame, all but the TTL/protocol word (S8 adds it: the TTL rule is read
     // there): the total length pair, the old checksum, the old addresses out, ours and the member's in.
-    ip[0+:16]  = len_term(b16(hw_i, 16), keep, 1'b0);
+    tl4        = 12'(b16(hw_i, 16) >> 4);
+    ip[0+:16]  = len_term(tl4 == '0, keep, 1'b0);
     ip[16+:16] = ~b16(hw_i, 22);
     ip[32+:16] = ~b16(hw_i, 24);
     for (int i = 0; i < 2; i++) begin
@@ -137,18 +138,21 @@ module udplb_hdr_sum
       ip[16*(7+i)+:16] = c_i.uc_ip[16*(1-i)+:16];
       ip[16*(9+i)+:16] = mem_i.ip[16*(1-i)+:16];
     end
-
-    // One pair per case, zero unless it is the frame's (the cases as udplb_hdr_calc's).
-    if (fwd) begin
-      s.l4 = p_i.ipv4 ? udplb_pkg::csum_tree48(f4) : udplb_pkg::csum_tree48(f6);
-      if (p_i.ipv4) s.ip = udplb_pkg::csum_tree48(ip);
-    end else if (c_i.kind == udplb_pkg::KindReply && !p_i.arp) begin
-      s.l4 = p_i.icmp4_echo ? udplb_pkg::csum_tree48(e4) :
-             p_i.icmp6_echo ? udplb_pkg::csum_tree48(e6) : udplb_pkg::csum_tree48(nd);
-    end
   end
 
-  assign s_o = s;
+  udplb_csum_tree u_f4 (.w_i (f4), .en_i (en_f4), .pair_o (pf4));
+  udplb_csum_tree u_f6 (.w_i (f6), .en_i (en_f6), .pair_o (pf6));
+  udplb_csum_tree u_e4 (.w_i (e4), .en_i (en_e4), .pair_o (pe4));
+  udplb_csum_tree u_e6 (.w_i (e6), .en_i (en_e6), .pair_o (pe6));
+  udplb_csum_tree u_nd (.w_i (nd), .en_i (en_nd), .pair_o (pnd));
+  udplb_csum_tree u_ip (.w_i (ip), .en_i (en_f4), .pair_o (pip));
+
+  // One pair per case, zero unless it is the frame's (en_i): their OR is the frame's.
+  always_comb begin
+    s_o    = s;
+    s_o.l4 = pf4 | pf6 | pe4 | pe6 | pnd;
+    s_o.ip = pip;
+  end
 
   // The lookups used the rest of the parse, the context and the entry.
   logic unused_in;

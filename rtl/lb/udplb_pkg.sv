@@ -143,13 +143,35 @@ package udplb_pkg;
   localparam int unsigned UL4Offsets = 11;  // layer 4 at 34 + 4k, k = 0..10 (IHL 5..15; IPv6's 54 is k = 5)
   typedef struct packed {
     logic [UL4Offsets-1:0] l4oh;      // l4o == 34 + 4k (one-hot; 0 when layer 4 is not at one of them)
-    logic [15:0]           dport;     // the member's UDP port
+    logic [15:0]           dport;     // the member's UDP port (0 unless the frame is forwarded)
     logic [15:0]           ulen_new;  // UDP length, less the LB header unless the member keeps it
     logic [15:0]           iplen;     // IPv4 total length / IPv6 payload length, likewise
     logic                  udp_ck;    // the received UDP checksum is not 0
-    logic [31:0]           l4;        // the frame's UDP / ICMP / ICMPv6 checksum pair
+    logic [31:0]           l4;        // the frame's UDP / ICMP / ICMPv6 checksum pair (without dport)
     logic [31:0]           ip;        // the IPv4 header checksum pair, without the TTL/protocol word
   } usum_t;
+
+  // S6 -> S7: the 24 bytes after layer 4 (UDP and LB headers, ICMPv4), taken out of the header bytes a stage
+  // ahead of udplb_hdr_sum by the one-hot of layer 4's offset (l4_window).
+  localparam int unsigned UL4Bytes = 8 + nt_pkg::UdplbHeaderBytes;
+  typedef struct packed {
+    logic [UL4Offsets-1:0] oh;          // l4o == 34 + 4k (one-hot; 0 when layer 4 is not at one of them)
+    logic [8*UL4Bytes-1:0] w;           // bytes l4 .. l4 + 23, byte r in bits 8r+7:8r
+    logic                  ulen_short;  // the UDP length (bytes l4 + 4, l4 + 5) is under 16
+  } ul4_t;
+
+  // The OR of 11 AND-gated fixed slices (a balanced OR: a running OR would be a chain the mapper keeps).
+  function automatic ul4_t l4_window(logic [8*UWindowBytes-1:0] hw, logic [6:0] l4o);
+    ul4_t                                  r;
+    logic [UL4Offsets-1:0][8*UL4Bytes-1:0] c;
+    for (int unsigned k = 0; k < UL4Offsets; k++) begin
+      r.oh[k] = l4o == 7'(34 + 4 * k);
+      c[k]    = {8*UL4Bytes{r.oh[k]}} & hw[8*(34+4*k)+:8*UL4Bytes];
+    end
+    r.w = ((c[0] | c[1]) | (c[2] | c[3])) | ((c[4] | c[5]) | (c[6] | c[7])) | ((c[8] | c[9]) | c[10]);
+    r.ulen_short = r.w[8*4+:8] == '0 && r.w[8*5+4+:4] == '0;
+    l4_window = r;
+  endfunction
 
   // One's-complement carry-save addition of three words: a pair with the same end-around-carry sum (the
   // carry out of bit 15 goes round to bit 0), one LUT level, no carry chain. {sum, carry}. Both outputs are 0
@@ -161,36 +183,7 @@ package udplb_pkg;
     ocsa3 = {a ^ b ^ c, m[14:0], m[15]};
   endfunction
 
-  // 48 words (word k in bits 16k+15:16k; unused words 0, which cost nothing) to an end-around-carry pair
-  // {a, b}: a balanced tree of ocsa3, nine levels (48 32 22 15 10 7 5 4 3 2). A word that is ready late is
-  // best placed last (it passes the first levels untouched when its neighbours are 0).
-  function automatic logic [31:0] csum_tree48(logic [48*16-1:0] w);
-    logic [32*16-1:0] l1;
-    logic [22*16-1:0] l2;
-    logic [15*16-1:0] l3;
-    logic [10*16-1:0] l4;
-    logic [7*16-1:0]  l5;
-    logic [5*16-1:0]  l6;
-    logic [4*16-1:0]  l7;
-    logic [3*16-1:0]  l8;
-    for (int i = 0; i < 16; i++) l1[32*i+:32] = ocsa3(w[48*i+:16], w[48*i+16+:16], w[48*i+32+:16]);
-    for (int i = 0; i < 10; i++) l2[32*i+:32] = ocsa3(l1[48*i+:16], l1[48*i+16+:16], l1[48*i+32+:16]);
-    l2[320+:32] = l1[480+:32];
-    for (int i = 0; i < 7; i++) l3[32*i+:32] = ocsa3(l2[48*i+:16], l2[48*i+16+:16], l2[48*i+32+:16]);
-    l3[224+:16] = l2[336+:16];
-    for (int i = 0; i < 5; i++) l4[32*i+:32] = ocsa3(l3[48*i+:16], l3[48*i+16+:16], l3[48*i+32+:16]);
-    for (int i = 0; i < 3; i++) l5[32*i+:32] = ocsa3(l4[48*i+:16], l4[48*i+16+:16], l4[48*i+32+:16]);
-    l5[96+:16] = l4[144+:16];
-    for (int i = 0; i < 2; i++) l6[32*i+:32] = ocsa3(l5[48*i+:16], l5[48*i+16+:16], l5[48*i+32+:16]);
-    l6[64+:16] = l5[96+:16];
-    l7[0+:32]  = ocsa3(l6[0+:16], l6[16+:16], l6[32+:16]);
-    l7[32+:32] = l6[48+:32];
-    l8[0+:32]  = ocsa3(l7[0+:16], l7[16+:16], l7[32+:16]);
-    l8[32+:16] = l7[48+:16];
-    csum_tree48 = ocsa3(l8[0+:16], l8[16+:16], l8[32+:16]);
-  endfunction
-
-  // The end-around-carry sum of a pair (= csum_fold of the wide sum of the words it was reduced from):
+  // The end-around-carry sum of a pair (= the chain's sum of the words it was reduced from, P4 state):
   // a + b and a + b + 1 side by side, the carry out of the first choosing; one carry chain deep.
   function automatic logic [15:0] csum_pair(logic [31:0] pr);
     logic [16:0] t0;

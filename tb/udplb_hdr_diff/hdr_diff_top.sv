@@ -1,5 +1,5 @@
 // Differential harness (scripts/udplb_hdr_diff.sh): main @ 87d32bf's one-stage udplb_hdr_calc (renamed
-// udplb_hdr_calc_old, taken from git by the script) against udplb_hdr_sum + udplb_hdr_calc, on random inputs
+// udplb_hdr_calc_old, taken from git by the script) against udplb_pkg::l4_window + udplb_hdr_sum + udplb_hdr_calc, on random inputs
 // shaped towards the corner cases. Inputs that the parser cannot produce are excluded in one way only: a
 // frame that uses layer 4 (a forwarded frame, an ICMPv4 echo reply) has it at one of its 11 offsets.
 module hdr_diff_top
@@ -17,6 +17,7 @@ module hdr_diff_top
   udplb_pkg::uctx_t                     c;
   logic [8*udplb_pkg::UWindowBytes-1:0] hw;
   udplb_pkg::usum_t                     s;
+  udplb_pkg::ul4_t                      l4w;
   udplb_pkg::uout_t                     o_old, o_new;
   logic                                 fwd, uses_l4;
   int unsigned                          l4;
@@ -63,9 +64,12 @@ module hdr_diff_top
     .o_o       (o_old)
   );
 
+  assign l4w = udplb_pkg::l4_window(hw, p.l4o);  // S6's, from the same frame
+
   udplb_hdr_sum u_sum (
     .p_i   (p),
     .hw_i  (hw),
+    .l4_i  (l4w),
     .c_i   (c),
     .mem_i (c.mem),
     .s_o   (s)
