@@ -4,9 +4,9 @@
 // group frame as parsed, a reply or an LB frame with its fields rewritten, an ND advertisement built over
 // the solicitation. hdr holds output bytes 0..lo-1; the rest of the frame is input byte p + d.
 // The checksums arrive as end-around-carry pairs and the new L4 fields ready-made, formed beside S7
-// (udplb_hdr_sum, registered in udplb_top): here the TTL word or the new UDP port is added to a pair (one
-// carry-save level), one carry chain folds it, and the bytes after layer 4 are placed by the one-hot of
-// layer 4's offset (docs/lb-microarchitecture.md "udplb_hdr_calc depth").
+// (udplb_hdr_sum, registered in udplb_top): here the TTL rule's correction or the new UDP port is added to a
+// pair (one carry-save level), one carry chain folds it, and the bytes after layer 4 are placed by the
+// one-hot of layer 4's offset (docs/lb-microarchitecture.md "udplb_hdr_calc depth").
 module udplb_hdr_calc
 (
   input  udplb_pkg::uparse_t                   p_i,
@@ -19,7 +19,7 @@ module udplb_hdr_calc
 );
   udplb_pkg::uout_t                     o;
   logic [8*udplb_pkg::UWindowBytes-1:0] hw, h;
-  logic [15:0]               ck, ip_ck;
+  logic [15:0]               ck, ip_ck, ip_corr;
   logic [47:0]               mac_sa_old, nd_mac;
   logic [127:0]              src_old, nd_ip;
   logic [31:0]               src4_old, ip_pr, l4_pr;
@@ -46,7 +46,9 @@ module udplb_hdr_calc
     // TTL/protocol word added to its pair.
     l4_pr      = udplb_pkg::ocsa3(s_i.l4[31:16], s_i.l4[15:0], s_i.dport);  // the new port (0 unless forwarded)
     ck         = ~udplb_pkg::csum_pair(l4_pr);
-    ip_pr      = udplb_pkg::ocsa3(s_i.ip[31:16], s_i.ip[15:0], {ttl_new, nt_pkg::win_b8(hw, 23)});
+    // {ttl - 1, protocol} = {ttl, protocol} + 0xfeff in one's complement, or + 0xff00 when ttl is 0 (wraps).
+    ip_corr    = !ttl_dec_i ? 16'h0000 : s_i.ttl_zero ? 16'hff00 : 16'hfeff;
+    ip_pr      = udplb_pkg::ocsa3(s_i.ip[31:16], s_i.ip[15:0], ip_corr);
     ip_ck      = ~udplb_pkg::csum_pair(ip_pr);
     o.send     = c_i.reason == udplb_pkg::ureason_t'(nt_pkg::UdplbDropNone);
     o.port     = c_i.kind == udplb_pkg::KindHost ? port_i | 4'd2 : port_i;

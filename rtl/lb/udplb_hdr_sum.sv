@@ -23,7 +23,8 @@ module udplb_hdr_sum
   logic [15:0]                        ulen, pmask, ulen2, iplen_old;
   logic [11:0]                        tl4;  // the IPv4 total length's upper 12 bits
   logic [31:0]                        pip;
-  logic [127:0]                       src_old, dst_old, nd_ip;
+  logic [127:0]                       src_old, dst_old;
+  logic [15:0]                        nd_late;
   logic                               fwd, rep, sol, keep, en_f4, en_f6, en_e4, en_e6, en_nd;
 
   function automatic logic [15:0] b16(logic [8*udplb_pkg::UWindowBytes-1:0] w, int unsigned off);
@@ -114,20 +115,26 @@ module udplb_hdr_sum
 
     // Neighbour advertisement, from scratch: pseudo header (ours, the destination, length 32, next header),
     // type/code 0x8800, flags, target, the target link-layer address option (0x0201 and our MAC).
-    sol   = src_old != '0;
-    nd_ip = sol ? src_old : 128'hff02_0000_0000_0000_0000_0000_0000_0001;
+    // The destination is the solicitation's source, or ff02::1 when that is unspecified (all zero): its
+    // words are the source's either way, plus 0xff02 + 0x0001 when unspecified. That word and the flags
+    // word (solicited: 0x4000) depend on the 128-bit zero test, so they join the tree's pair afterwards
+    // (nd_late), not the tree.
+    sol     = src_old != '0;
+    nd_late = sol ? 16'h4000 : 16'hff03;
     for (int i = 0; i < 8; i++) begin
       nd[16*i+:16]      = c_i.uc_ip[16*i+:16];
-      nd[16*(8+i)+:16]  = nd_ip[16*i+:16];
+      nd[16*(8+i)+:16]  = src_old[16*i+:16];
       nd[16*(16+i)+:16] = p_i.nd_target[16*i+:16];
     end
     for (int i = 0; i < 3; i++) nd[16*(24+i)+:16] = c_i.uc_mac[16*i+:16];
     nd[16*27+:16] = {8'd0, nt_pkg::win_b8(hw_i, 20)};
-    nd[16*28+:16] = {1'b0, sol, 14'd0};
-    nd[16*29+:16] = 16'd32 + 16'h8800 + 16'h0201;
+    nd[16*28+:16] = 16'd32 + 16'h8800 + 16'h0201;
 
-    // IPv4 header of a forwarded frame, all but the TTL/protocol word (S8 adds it: the TTL rule is read
-    // there): the total length pair, the old checksum, the old addresses out, ours and the member's in.
+    // IPv4 header of a forwarded frame: the total length pair, the old TTL/protocol and checksum words, the
+    // old addresses out, the TTL/protocol word as parsed, our address and the member's in (S8 adds the
+    // decrement's correction: the TTL rule is read there).
+    s.ttl_zero = p_i.ttl == '0;
+    ip[16*11+:16] = {p_i.ttl, nt_pkg::win_b8(hw_i, 23)};
     tl4        = 12'(b16(hw_i, 16) >> 4);
     ip[0+:16]  = len_term(tl4 == '0, keep, 1'b0);
     ip[16+:16] = ~b16(hw_i, 22);
@@ -150,7 +157,7 @@ module udplb_hdr_sum
   // One pair per case, zero unless it is the frame's (en_i): their OR is the frame's.
   always_comb begin
     s_o    = s;
-    s_o.l4 = pf4 | pf6 | pe4 | pe6 | pnd;
+    s_o.l4 = pf4 | pf6 | pe4 | pe6 | ({32{en_nd}} & udplb_pkg::ocsa3(pnd[31:16], pnd[15:0], nd_late));
     s_o.ip = pip;
   end
 

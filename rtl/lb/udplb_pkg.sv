@@ -148,7 +148,8 @@ package udplb_pkg;
     logic [15:0]           iplen;     // IPv4 total length / IPv6 payload length, likewise
     logic                  udp_ck;    // the received UDP checksum is not 0
     logic [31:0]           l4;        // the frame's UDP / ICMP / ICMPv6 checksum pair (without dport)
-    logic [31:0]           ip;        // the IPv4 header checksum pair, without the TTL/protocol word
+    logic [31:0]           ip;        // the IPv4 header checksum pair, with the TTL as parsed
+    logic                  ttl_zero;  // the parsed TTL is 0 (S8's decrement wraps)
   } usum_t;
 
   // S6 -> S7: the 24 bytes after layer 4 (UDP and LB headers, ICMPv4), taken out of the header bytes a stage
