@@ -4,9 +4,9 @@
 // group frame as parsed, a reply or an LB frame with its fields rewritten, an ND advertisement built over
 // the solicitation. hdr holds output bytes 0..lo-1; the rest of the frame is input byte p + d.
 // The checksums arrive as end-around-carry pairs and the new L4 fields ready-made, formed beside S7
-// (udplb_hdr_sum, registered in udplb_top): here the TTL rule's correction or the new UDP port is added to a
-// pair (one carry-save level), one carry chain folds it, and the bytes after layer 4 are placed by the
-// one-hot of layer 4's offset (docs/lb-microarchitecture.md "udplb_hdr_calc depth").
+// (udplb_hdr_sum, registered in udplb_top): here the TTL rule's correction or the L4 pair's late word is
+// added to a pair (one carry-save level), one carry chain folds it, and the bytes after layer 4 are placed
+// by the one-hot of layer 4's offset (docs/lb-microarchitecture.md "udplb_hdr_calc depth").
 module udplb_hdr_calc
 (
   input  udplb_pkg::uparse_t                   p_i,
@@ -44,7 +44,7 @@ module udplb_hdr_calc
     nl4_we     = '0;
     // The frame's L4 checksum (its case's pair; the others are 0), and the IPv4 header's with the new
     // TTL/protocol word added to its pair.
-    l4_pr      = udplb_pkg::ocsa3(s_i.l4[31:16], s_i.l4[15:0], s_i.dport);  // the new port (0 unless forwarded)
+    l4_pr      = udplb_pkg::ocsa3(s_i.l4[31:16], s_i.l4[15:0], s_i.l4_add);  // the new port / ND word
     ck         = ~udplb_pkg::csum_pair(l4_pr);
     // {ttl - 1, protocol} = {ttl, protocol} + 0xfeff in one's complement, or + 0xff00 when ttl is 0 (wraps).
     ip_corr    = !ttl_dec_i ? 16'h0000 : s_i.ttl_zero ? 16'hff00 : 16'hfeff;

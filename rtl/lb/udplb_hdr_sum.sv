@@ -6,7 +6,8 @@
 // cancel taken out (a word and its complement: their sum is 0xffff, 0 in one's complement; where the chain
 // would otherwise lose the "not all zero" it had, a 0xffff word stands for them), each length pair ~x, x - 16
 // as one constant word, the rest reduced by a carry-save tree to a pair (udplb_csum_tree) that S8 adds with
-// one carry chain. The forwarded frame's new UDP port is not in its pair: S8 adds it.
+// one carry chain. The forwarded frame's new UDP port and the ND advertisement's one late word are not in
+// its pair: S8 adds them (l4_add).
 module udplb_hdr_sum
 (
   input  udplb_pkg::uparse_t                   p_i,
@@ -67,8 +68,8 @@ module udplb_hdr_sum
     iplen_old  = p_i.ipv4 ? b16(hw_i, 16) : b16(hw_i, 18);
     s.iplen    = keep ? iplen_old : iplen_old - 16'(nt_pkg::UdplbHeaderBytes);
     s.udp_ck   = l4b16(l4w, 6) != '0;
-    pmask      = mem_i.port_bits >= 5'd16 ? 16'hffff : (16'd1 << mem_i.port_bits) - 16'd1;
-    s.dport    = {16{fwd}} & (mem_i.udp_base + (p_i.port_sel & pmask));
+    pmask      = mem_i.port_bits[4] ? 16'hffff : ~(16'hffff << mem_i.port_bits[3:0]);  // no carry chain
+    s.dport    = mem_i.udp_base + (p_i.port_sel & pmask);
 
     // Forwarded UDP (only when its received checksum is not 0): the pseudo header's old addresses out and
     // the new ones in, the UDP and pseudo-header lengths (twice the pair), the old port and checksum out,
@@ -118,9 +119,10 @@ module udplb_hdr_sum
     // The destination is the solicitation's source, or ff02::1 when that is unspecified (all zero): its
     // words are the source's either way, plus 0xff02 + 0x0001 when unspecified. That word and the flags
     // word (solicited: 0x4000) depend on the 128-bit zero test, so they join the tree's pair afterwards
-    // (nd_late), not the tree.
+    // (S8 adds it with the pair: l4_add), not the tree.
     sol     = src_old != '0;
     nd_late = sol ? 16'h4000 : 16'hff03;
+    s.l4_add = ({16{fwd}} & s.dport) | ({16{en_nd}} & nd_late);
     for (int i = 0; i < 8; i++) begin
       nd[16*i+:16]      = c_i.uc_ip[16*i+:16];
       nd[16*(8+i)+:16]  = src_old[16*i+:16];
@@ -157,7 +159,7 @@ module udplb_hdr_sum
   // One pair per case, zero unless it is the frame's (en_i): their OR is the frame's.
   always_comb begin
     s_o    = s;
-    s_o.l4 = pf4 | pf6 | pe4 | pe6 | ({32{en_nd}} & udplb_pkg::ocsa3(pnd[31:16], pnd[15:0], nd_late));
+    s_o.l4 = pf4 | pf6 | pe4 | pe6 | pnd;
     s_o.ip = pip;
   end
 

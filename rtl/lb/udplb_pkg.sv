@@ -143,11 +143,13 @@ package udplb_pkg;
   localparam int unsigned UL4Offsets = 11;  // layer 4 at 34 + 4k, k = 0..10 (IHL 5..15; IPv6's 54 is k = 5)
   typedef struct packed {
     logic [UL4Offsets-1:0] l4oh;      // l4o == 34 + 4k (one-hot; 0 when layer 4 is not at one of them)
-    logic [15:0]           dport;     // the member's UDP port (0 unless the frame is forwarded)
+    logic [15:0]           dport;     // the member's UDP port
+    logic [15:0]           l4_add;    // the word S8 adds to the L4 pair: the new UDP port (forwarded), the ND
+                                      // advertisement's flags / ff02::1 word, else 0
     logic [15:0]           ulen_new;  // UDP length, less the LB header unless the member keeps it
     logic [15:0]           iplen;     // IPv4 total length / IPv6 payload length, likewise
     logic                  udp_ck;    // the received UDP checksum is not 0
-    logic [31:0]           l4;        // the frame's UDP / ICMP / ICMPv6 checksum pair (without dport)
+    logic [31:0]           l4;        // the frame's UDP / ICMP / ICMPv6 checksum pair (without l4_add)
     logic [31:0]           ip;        // the IPv4 header checksum pair, with the TTL as parsed
     logic                  ttl_zero;  // the parsed TTL is 0 (S8's decrement wraps)
   } usum_t;
