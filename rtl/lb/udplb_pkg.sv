@@ -137,25 +137,68 @@ package udplb_pkg;
     untag = vlan ? {32'd0, w[8*UWindowBytes-1:8*18], w[8*14-1:0]} : w;
   endfunction
 
-  // P4 InternetChecksum, summed over many words at once: the end-around-carry sum of any sequence of words
-  // is 0 only if every word is 0 and otherwise their sum modulo 0xFFFF in 1..0xFFFF, whatever the order, so
-  // a wide sum folded once equals the 16-bit state the P4 extern keeps word by word.
-  function automatic logic [15:0] csum_fold(logic [31:0] acc);
-    logic [16:0] s;
-    s = {1'b0, acc[15:0]} + {1'b0, acc[31:16]};
-    csum_fold = s[15:0] + {15'd0, s[16]};
+  // S7 -> S8: the checksums of a frame's output header as end-around-carry pairs (udplb_hdr_sum, one pair per
+  // case, zero unless it is the frame's case), and the new L4 fields, formed a stage ahead of S8 from what S7
+  // already holds (docs/lb-microarchitecture.md "udplb_hdr_calc depth").
+  localparam int unsigned UL4Offsets = 11;  // layer 4 at 34 + 4k, k = 0..10 (IHL 5..15; IPv6's 54 is k = 5)
+  typedef struct packed {
+    logic [UL4Offsets-1:0] l4oh;      // l4o == 34 + 4k (one-hot; 0 when layer 4 is not at one of them)
+    logic [15:0]           dport;     // the member's UDP port
+    logic [15:0]           l4_add;    // the word S8 adds to the L4 pair: the new UDP port (forwarded), the ND
+                                      // advertisement's flags / ff02::1 word, else 0
+    logic [15:0]           ulen_new;  // UDP length, less the LB header unless the member keeps it
+    logic [15:0]           iplen;     // IPv4 total length / IPv6 payload length, likewise
+    logic                  udp_ck;    // the received UDP checksum is not 0
+    logic [31:0]           l4;        // the frame's UDP / ICMP / ICMPv6 checksum pair (without l4_add)
+    logic [31:0]           ip;        // the IPv4 header checksum pair, with the TTL as parsed
+    logic                  ttl_zero;  // the parsed TTL is 0 (S8's decrement wraps)
+  } usum_t;
+
+  // S6 -> S7: the 24 bytes after layer 4 (UDP and LB headers, ICMPv4), taken out of the header bytes a stage
+  // ahead of udplb_hdr_sum by the one-hot of layer 4's offset (l4_window).
+  localparam int unsigned UL4Bytes = 8 + nt_pkg::UdplbHeaderBytes;
+  typedef struct packed {
+    logic [UL4Offsets-1:0] oh;          // l4o == 34 + 4k (one-hot; 0 when layer 4 is not at one of them)
+    logic [8*UL4Bytes-1:0] w;           // bytes l4 .. l4 + 23, byte r in bits 8r+7:8r
+    logic                  ulen_short;  // the UDP length (bytes l4 + 4, l4 + 5) is under 16
+  } ul4_t;
+
+  // The OR of 11 AND-gated fixed slices (a balanced OR: a running OR would be a chain the mapper keeps).
+  function automatic ul4_t l4_window(logic [8*UWindowBytes-1:0] hw, logic [6:0] l4o);
+    ul4_t                                  r;
+    logic [UL4Offsets-1:0][8*UL4Bytes-1:0] c;
+    for (int unsigned k = 0; k < UL4Offsets; k++) begin
+      r.oh[k] = l4o == 7'(34 + 4 * k);
+      c[k]    = {8*UL4Bytes{r.oh[k]}} & hw[8*(34+4*k)+:8*UL4Bytes];
+    end
+    r.w = ((c[0] | c[1]) | (c[2] | c[3])) | ((c[4] | c[5]) | (c[6] | c[7])) | ((c[8] | c[9]) | c[10]);
+    r.ulen_short = r.w[8*4+:8] == '0 && r.w[8*5+4+:4] == '0;
+    l4_window = r;
   endfunction
 
-  // Adds the 16-bit words of a 128-bit value (address) to a wide checksum sum, each complemented if `sub`.
-  function automatic logic [31:0] csum_w128(logic [31:0] acc, logic [127:0] v, logic sub);
-    logic [31:0] a;
-    a = acc;
-    for (int i = 0; i < 8; i++) a = a + {16'd0, sub ? ~v[16*i+:16] : v[16*i+:16]};
-    csum_w128 = a;
+  // One's-complement carry-save addition of three words: a pair with the same end-around-carry sum (the
+  // carry out of bit 15 goes round to bit 0), one LUT level, no carry chain. {sum, carry}. Both outputs are 0
+  // only if all three inputs are, so a tree of these reduces words to a pair that is (0, 0) only if every
+  // word is 0: the pair's end-around-carry sum is exactly the chain's (0 only for all-zero words).
+  function automatic logic [31:0] ocsa3(logic [15:0] a, logic [15:0] b, logic [15:0] c);
+    logic [15:0] m;
+    m     = (a & b) | (a & c) | (b & c);
+    ocsa3 = {a ^ b ^ c, m[14:0], m[15]};
   endfunction
 
-  function automatic logic [31:0] csum_w(logic [31:0] acc, logic [15:0] w, logic sub);
-    csum_w = acc + {16'd0, sub ? ~w : w};
+  // The end-around-carry sum of a pair (= the chain's sum of the words it was reduced from, P4 state):
+  // a + b and a + b + 1 side by side, the carry out of the first choosing; one carry chain deep.
+  function automatic logic [15:0] csum_pair(logic [31:0] pr);
+    logic [16:0] t0;
+    logic [15:0] t1;
+    t0        = {1'b0, pr[31:16]} + {1'b0, pr[15:0]};
+    t1        = 16'(({1'b0, pr[31:16], 1'b1} + {1'b0, pr[15:0], 1'b1}) >> 1);
+    csum_pair = t0[16] ? t1 : t0[15:0];
+  endfunction
+
+  // csum_pair(pr) == 16'hffff, on the pair itself (a + b = 0xffff or 0x1fffe), beside the addition.
+  function automatic logic csum_pair_ones(logic [31:0] pr);
+    csum_pair_ones = &(pr[31:16] ^ pr[15:0]) || (&pr[31:16] && &pr[15:0]);
   endfunction
 
 endpackage

@@ -301,19 +301,47 @@ module udplb_top
     end
   end
 
+  // ---- Beside S6 and S7: S8's checksum pairs and new L4 fields (udplb_hdr_sum), registered with s7_q ----
+  // The header bytes of a frame: its first beat and the 48 bytes of its second (every byte S8 reads or
+  // emits as parsed lies before byte 112).
+  function automatic logic [8*udplb_pkg::UWindowBytes-1:0] stage_hw(logic [nt_pkg::StreamBits-1:0] data,
+                                                                   logic [8*udplb_pkg::UNextBytes-1:0] next48,
+                                                                   logic vlan);
+    stage_hw = udplb_pkg::untag({{8*(udplb_pkg::UWindowBytes-nt_pkg::StreamBytes-udplb_pkg::UNextBytes){1'b0}},
+                                 next48, data}, vlan);
+  endfunction
+
+  // Beside S6: the bytes after layer 4, by the one-hot of its offset (udplb_pkg::l4_window).
+  logic [8*udplb_pkg::UWindowBytes-1:0] s6_hw, s7_hw;
+  udplb_pkg::ul4_t                      s6_l4, s6_l4_q;
+  udplb_pkg::usum_t                     s7_sum, s7_sum_q;
+  assign s6_hw = stage_hw(s5_q.b.data, s5_q.b.next48, s5_q.p.vlan);
+  assign s6_l4 = udplb_pkg::l4_window(s6_hw, s5_q.p.l4o);
+  assign s7_hw = stage_hw(s6_q.b.data, s6_q.b.next48, s6_q.p.vlan);
+
+  // The member entry as read (S7 takes it into s7_q.c.mem only for a clean forwarded frame, the only frame
+  // whose S8 uses what depends on it).
+  udplb_hdr_sum u_sum (
+    .p_i   (s6_q.p),
+    .hw_i  (s7_hw),
+    .l4_i  (s6_l4_q),
+    .c_i   (s6_q.c),
+    .mem_i (mem_entry),
+    .s_o   (s7_sum)
+  );
+
   // ---- S8: output header bytes, checksums, verdict ----
   ufinal_t s8_d, s8_q;
   udplb_pkg::uout_t   hdr_out;
 
-  // The header bytes of the frame: its first beat and the 48 bytes of its second (every byte S8 reads or
-  // emits as parsed lies before byte 112).
   logic [8*udplb_pkg::UWindowBytes-1:0] s8_hw;
-  assign s8_hw = udplb_pkg::untag({{8*(udplb_pkg::UWindowBytes-nt_pkg::StreamBytes-udplb_pkg::UNextBytes){1'b0}}, s7_q.b.next48, s7_q.b.data}, s7_q.p.vlan);
+  assign s8_hw = stage_hw(s7_q.b.data, s7_q.b.next48, s7_q.p.vlan);
 
   udplb_hdr_calc u_hdr (
     .p_i       (s7_q.p),
     .hw_i      (s8_hw),
     .c_i       (s7_q.c),
+    .s_i       (s7_sum_q),
     .ttl_dec_i (ttl_dec),
     .port_i    (s7_q.b.port),
     .o_o       (hdr_out)
@@ -343,7 +371,9 @@ module udplb_top
       s4_q       <= '0;
       s5_q       <= '0;
       s6_q       <= '0;
+      s6_l4_q    <= '0;
       s7_q       <= '0;
+      s7_sum_q   <= '0;
       s8_q       <= '0;
       s4_group_q <= '0;
     end else if (adv) begin
@@ -354,7 +384,9 @@ module udplb_top
       s4_group_q <= ep_group;
       s5_q       <= s5_d;
       s6_q       <= s6_d;
+      s6_l4_q    <= s6_l4;
       s7_q       <= s7_d;
+      s7_sum_q   <= s7_sum;
       s8_q       <= s8_d;
 `ifdef NT_MUTATE_UDPLB
     // a planted protocol bug (docs/assertions.md): the S8 beat changes while the pipeline is stalled
