@@ -33,7 +33,7 @@ module naa_kernel
   logic          is_add_q, is_crc_q, is_copy_q;  // the function code, decoded at the start
   logic [7:0]    nreg_q, status_q;
   logic [2:0][63:0] addr_q;
-  logic [2:0][31:0] size_q;
+  logic [31:0]   size0_q;        // size[0] (the other sizes are only tested at the start)
   logic [6:0]    k_q;
   logic [1:0]    out_idx_q;
   logic [31:0]   out_len_q;
@@ -45,8 +45,15 @@ module naa_kernel
   // addr[1] + at, w_addr_q = the next write beat's address. A beat count fits 27 bits (size < 2^32).
   logic [31:0]   left_q;
   logic [63:0]   a_addr_q, b_addr_q, w_addr_q;
+  logic [7:0]    a_ones_q, b_ones_q, w_ones_q;  // naa_pkg::step_ones of each address (its groups all ones)
   logic [26:0]   expect_q, got_q;
   logic          size_lt_q;     // size[1] < size[0], from the start's ports (the copy's size check)
+  // The other size tests of Check, from the start's ports too (registered with size0_q, so Check's verdict and
+  // next state are a few gates of registers: issue 27, they were 14 levels through 32-bit compares)
+  logic          size_add_bad_q;  // the add's sizes differ or size[0] is not a multiple of 4
+  logic          size1_lt4_q;     // size[1] < 4 (the crc's result does not fit)
+  logic          size0_z_q;       // size[0] == 0
+  logic          budget_le1_q;    // budget <= 1: over budget in Check already
   logic          budget_z_q;    // budget 0
   logic [31:0]   budget_m1_q;   // budget - 1
 `ifndef SYNTHESIS
@@ -91,9 +98,9 @@ module naa_kernel
   logic [5:0]  ci_nb_m1;
   always_comb begin
     if (state_q == naa_pkg::KCheck) begin
-      ci_ge4k = |size_q[0][31:12];
-      ci_last = !(|size_q[0][31:13] || (size_q[0][12] && |size_q[0][11:0]));
-      ci_low  = size_q[0][11:0];
+      ci_ge4k = |size0_q[31:12];
+      ci_last = !(|size0_q[31:13] || (size0_q[12] && |size0_q[11:0]));
+      ci_low  = size0_q[11:0];
     end else begin  // after a step: left - 4 KiB (its low 12 bits unchanged)
       ci_ge4k = |left_q[31:13];
       ci_last = !(|left_q[31:14] || (left_q[13] && |left_q[12:0]));
@@ -156,7 +163,7 @@ module naa_kernel
   // equivalent is model/naa/naa_kernel.cc's Crc32Byte loop, which lockstep compares at every CRC write.
   always_comb begin
     for (int i = 0; i < nt_pkg::StreamBytes; i++) begin
-      crc_low[i]     = 6'(i) < size_q[0][5:0];
+      crc_low[i]     = 6'(i) < size0_q[5:0];
       crc_z[8*i+:8]  = dma_rsp_data_i[8*i+:8] & {8{crc_mask_q[i]}};
     end
     if (state_q == naa_pkg::KCheck) crc_nxt = '1;
@@ -184,8 +191,8 @@ module naa_kernel
       crc_fin_q <= nt_pkg::crc32_mat(crc_take, crc_nxt);
       if (dma_rsp_valid_i) crc_d_q <= nt_pkg::crc32_data(nt_crc_pkg::CrcData, crc_z);
       if (state_q == naa_pkg::KCheck) begin
-        crc_part_m1_q <= size_q[0][31:6] - 26'd1;
-        crc_mask_q    <= (size_q[0][31:6] == 26'd0) ? crc_low : '1;
+        crc_part_m1_q <= size0_q[31:6] - 26'd1;
+        crc_mask_q    <= (size0_q[31:6] == 26'd0) ? crc_low : '1;
       end else if (dma_rsp_valid_i) begin
         crc_mask_q    <= (got_q == {1'b0, crc_part_m1_q}) ? crc_low : '1;
       end
@@ -206,14 +213,13 @@ module naa_kernel
     // (nreg < 3 and < 2, size[1] < 4 as bit tests: no carry chains)
     if (!(is_add_q || is_crc_q || is_copy_q)) check_status = naa_pkg::RpcUnknownFn;
     else if (nreg_q[7:2] == 6'd0 && (is_add ? nreg_q[1:0] != 2'd3 : !nreg_q[1])) check_status = naa_pkg::RpcRegions;
-    else if (is_add ? (size_q[0] != size_q[1] || size_q[0] != size_q[2] || size_q[0][1:0] != 2'd0)
-                    : is_crc ? size_q[1][31:2] == 30'd0 : size_lt_q) check_status = naa_pkg::RpcSize;
+    else if (is_add ? size_add_bad_q : is_crc ? size1_lt4_q : size_lt_q) check_status = naa_pkg::RpcSize;
     nxt = state_q;
     unique case (state_q)
       naa_pkg::KIdle: if (start_i) nxt = naa_pkg::KCheck;
       naa_pkg::KCheck: begin
         if (check_status != naa_pkg::RpcOk) nxt = naa_pkg::KDone;
-        else if (size_q[0] == 32'd0) nxt = is_crc ? naa_pkg::KCrcWrite : naa_pkg::KDone;
+        else if (size0_z_q) nxt = is_crc ? naa_pkg::KCrcWrite : naa_pkg::KDone;
         else nxt = naa_pkg::KRdA;
       end
       naa_pkg::KRdA: if (fire) nxt = is_crc ? (last_chunk_q ? naa_pkg::KWait : naa_pkg::KRdA) : (is_add ? naa_pkg::KRdB : naa_pkg::KWait);
@@ -227,7 +233,7 @@ module naa_kernel
     endcase
     working     = nxt == naa_pkg::KRdA || nxt == naa_pkg::KRdB || nxt == naa_pkg::KWait || nxt == naa_pkg::KWrite || nxt == naa_pkg::KCrcWrite;
     cycles_d    = (state_q == naa_pkg::KCheck ? 32'd0 : cycles_q) + 32'd1;
-    over_budget = budget_z_q || (state_q == naa_pkg::KCheck ? budget_m1_q == 32'd0 : cycles_q == budget_m1_q);
+    over_budget = state_q == naa_pkg::KCheck ? budget_le1_q : (budget_z_q || cycles_q == budget_m1_q);
     if (working && over_budget) nxt = naa_pkg::KDrain;
   end
 
@@ -250,18 +256,25 @@ module naa_kernel
       budget_z_q  <= 1'b0;
       budget_m1_q <= '0;
       size_lt_q   <= 1'b0;
+      size_add_bad_q <= 1'b0;
+      size1_lt4_q <= 1'b0;
+      size0_z_q   <= 1'b0;
+      budget_le1_q <= 1'b0;
       cycles_q    <= '0;
       left_q      <= '0;
       a_addr_q    <= '0;
       b_addr_q    <= '0;
       w_addr_q    <= '0;
+      a_ones_q    <= '0;
+      b_ones_q    <= '0;
+      w_ones_q    <= '0;
       expect_q    <= '0;
       got_q       <= '0;
       crc_q       <= '1;
       nreg_q      <= '0;
       status_q    <= '0;
       addr_q      <= '0;
-      size_q      <= '0;
+      size0_q     <= '0;
       k_q         <= '0;
       out_idx_q   <= '0;
       out_len_q   <= '0;
@@ -276,19 +289,26 @@ module naa_kernel
             crc_tail_q  <= 6'd0 - size_i[0][5:0];
             nreg_q      <= nreg_i;
             addr_q      <= addr_i;
-            size_q      <= size_i;
+            size0_q     <= size_i[0];
             budget_z_q  <= budget_i == 32'd0;
             budget_m1_q <= budget_i - 32'd1;
             size_lt_q   <= size_i[1] < size_i[0];
+            size_add_bad_q <= size_i[0] != size_i[1] || size_i[0] != size_i[2] || size_i[0][1:0] != 2'd0;
+            size1_lt4_q <= size_i[1][31:2] == 30'd0;
+            size0_z_q   <= size_i[0] == 32'd0;
+            budget_le1_q <= budget_i[31:1] == 31'd0;
           end
         end
         naa_pkg::KCheck: begin
           out_idx_q <= is_add ? 2'd2 : 2'd1;
-          out_len_q <= is_crc ? 32'd4 : size_q[0];
-          left_q    <= size_q[0];
+          out_len_q <= is_crc ? 32'd4 : size0_q;
+          left_q    <= size0_q;
           a_addr_q  <= addr_q[0];
           b_addr_q  <= addr_q[1];
           w_addr_q  <= addr_q[is_add ? 2 : 1];
+          a_ones_q  <= naa_pkg::step_ones(addr_q[0], 12);
+          b_ones_q  <= naa_pkg::step_ones(addr_q[1], 12);
+          w_ones_q  <= naa_pkg::step_ones(addr_q[is_add ? 2 : 1], 6);
           expect_q  <= '0;
           status_q  <= check_status;
         end
@@ -298,7 +318,8 @@ module naa_kernel
         naa_pkg::KWrite: begin
           if (fire) begin
             k_q      <= k_q + 7'd1;
-            w_addr_q <= naa_pkg::inc64(w_addr_q, 6);
+            w_addr_q <= naa_pkg::step_addr(w_addr_q, w_ones_q, 6);
+            w_ones_q <= naa_pkg::step_ones_next(w_addr_q, w_ones_q, 6);
           end
           if (chunk_done) expect_q <= '0;
         end
@@ -307,8 +328,10 @@ module naa_kernel
       // Every chunk but the last is 4 KiB; after the last, left is 0 and the addresses are not used again.
       if (step) begin
         left_q   <= last_chunk_q ? 32'd0 : {left_q[31:12] - 20'd1, left_q[11:0]};
-        a_addr_q <= naa_pkg::inc64(a_addr_q, 12);
-        b_addr_q <= naa_pkg::inc64(b_addr_q, 12);
+        a_addr_q <= naa_pkg::step_addr(a_addr_q, a_ones_q, 12);
+        b_addr_q <= naa_pkg::step_addr(b_addr_q, b_ones_q, 12);
+        a_ones_q <= naa_pkg::step_ones_next(a_addr_q, a_ones_q, 12);
+        b_ones_q <= naa_pkg::step_ones_next(b_addr_q, b_ones_q, 12);
       end
       // The chunk values of left_q's next value (after the last chunk they are not used again).
       if (state_q == naa_pkg::KCheck || step) begin
