@@ -102,6 +102,18 @@ module naa_cm
   // Parse, and one of another length is malformed by its length alone, whatever these flags say.
   logic        hdr_bad_q, hdr_bad_d, mad_bad_q, mad_bad_d;
   logic        attr_req_q, attr_rtu_q, attr_dreq_q, attr_rej_q;
+  // Likewise the wide compares of those beats' fields with registers, each with the register's value at Parse:
+  // the responder's MAC, IPv4 and its flag, and the service ID, as they are after this edge (their next
+  // values: a programming-port write lands in the same cycle, as the checksum's ip4_d does); the connection's
+  // comm ids and client QPN, which only Parse writes, as they are (unchanged in the cycle before Parse, an Rx
+  // cycle).
+  logic        nfu_q;            // not_for_us
+  logic        svc_bad_q;        // the REQ's service ID is not ours
+  logic        comm0_rem_q, comm1_loc_q, qpn_cli_q;
+  logic        rsp_cfg_wr, cm_cfg_wr;
+  logic [47:0] mac_d;
+  logic        has_ip4_d;
+  logic [63:0] service_id_d;
   logic [31:0] rx_icrc;
   logic [15:0] m_attr;
   logic [31:0] m_comm0, m_comm1;
@@ -116,7 +128,7 @@ module naa_cm
                 naa_pkg::fbe(fr, 36, 2) != 64'(nt_pkg::RdmaUdpPort) || naa_pkg::fbe(fr, 38, 2) != 64'(naa_pkg::CmUdpLen) ||
                 naa_pkg::fbe(fr, 42, 1) != 64'h64 || naa_pkg::fbe(fr, 43, 1) != 64'd0 || naa_pkg::fbe(fr, 47, 3) != 64'd1;
     malformed = overflow_q || len_q != 16'(nt_pkg::NaaCmFrameBytes) || hdr_bad_q;
-    not_for_us = naa_pkg::fbe(fr, 0, 6) != {16'd0, mac_q} || !has_ip4_q || naa_pkg::fbe(fr, 30, 4) != {32'd0, ip4_q};
+    not_for_us = nfu_q;
     rx_icrc    = {fr[8*(naa_pkg::CmIcrcAt+3)+:8], fr[8*(naa_pkg::CmIcrcAt+2)+:8], fr[8*(naa_pkg::CmIcrcAt+1)+:8], fr[8*naa_pkg::CmIcrcAt+:8]};
     bad_icrc   = rx_icrc != ~crc_q;
     mad_bad_d  = naa_pkg::fbe(fr, 54, 4) != {32'd0, naa_pkg::Qp1Qkey} || naa_pkg::fbe(fr, naa_pkg::MadAt, 4) != 64'h0107_0203;
@@ -228,7 +240,7 @@ module naa_cm
   logic     req_dup;
   naa_pkg::cm_desc_t base_d, rep_d;
   always_comb begin
-    req_dup        = conn_q != naa_pkg::ConnIdle && m_comm0 == remote_comm_q && m_qpn == client_qpn_q;
+    req_dup        = conn_q != naa_pkg::ConnIdle && comm0_rem_q && qpn_cli_q;
     base_d         = '0;
     base_d.tid     = naa_pkg::fbe(fr, naa_pkg::MadAt + 8, 8);
     base_d.dst_mac = 48'(naa_pkg::fbe(fr, 6, 6));
@@ -250,8 +262,12 @@ module naa_cm
 
   // The next values of ip4_q and desc_q.dst_ip (every Parse branch writes base_d's destination: rep_d is base_d
   // with the REP's fields, the others change attr, comm ids and reason only).
-  assign ip4_d    = (cfg_valid_i && cfg_table_i == nt_pkg::CfgTableBits'(nt_pkg::RdmaTblResponder) && cfg_index_i == '0)
-                    ? cfg_data_i[82:51] : ip4_q;
+  assign rsp_cfg_wr   = cfg_valid_i && cfg_table_i == nt_pkg::CfgTableBits'(nt_pkg::RdmaTblResponder) && cfg_index_i == '0;
+  assign cm_cfg_wr    = cfg_valid_i && cfg_table_i == nt_pkg::CfgTableBits'(nt_pkg::NaaTblCm) && cfg_index_i == 11'd0;
+  assign ip4_d        = rsp_cfg_wr ? cfg_data_i[82:51] : ip4_q;
+  assign mac_d        = rsp_cfg_wr ? cfg_data_i[50:3] : mac_q;
+  assign has_ip4_d    = rsp_cfg_wr ? cfg_data_i[0] : has_ip4_q;
+  assign service_id_d = cm_cfg_wr ? cfg_d.service_id : cfg_q.service_id;
   assign dst_ip_d = (state_q == naa_pkg::CmParse) ? base_d.dst_ip : desc_q.dst_ip;
 
   // ---- Receive ----
@@ -259,7 +275,7 @@ module naa_cm
   assign rx_fire = s_valid_i && s_ready_o;
 
   logic ours;
-  assign ours = m_comm1 == local_comm_q && m_comm0 == remote_comm_q;
+  assign ours = comm1_loc_q && comm0_rem_q;
 
   // The receive ICRC of beat nb_q: rdma_pkg::icrc_beat(nb_q == 0 ? seed : crc_q, s_data_i, 64 nb_q, CmIcrcAt, 0)
   // with each beat's constants spelled out (issue 27): the bytes covered, [14, 64) in beat 0, then [0, 64) until
@@ -329,6 +345,11 @@ module naa_cm
       attr_rtu_q    <= 1'b0;
       attr_dreq_q   <= 1'b0;
       attr_rej_q    <= 1'b0;
+      nfu_q         <= 1'b0;
+      svc_bad_q     <= 1'b0;
+      comm0_rem_q   <= 1'b0;
+      comm1_loc_q   <= 1'b0;
+      qpn_cli_q     <= 1'b0;
       rx_dz_q       <= '0;
       rx_dk_q       <= '0;
       rx_dv_q       <= 1'b0;
@@ -374,7 +395,12 @@ module naa_cm
       attr_rtu_q  <= m_attr == naa_pkg::AttrRtu;
       attr_dreq_q <= m_attr == naa_pkg::AttrDreq;
       attr_rej_q  <= m_attr == naa_pkg::AttrRej;
-      if (cfg_valid_i && cfg_table_i == nt_pkg::CfgTableBits'(nt_pkg::RdmaTblResponder) && cfg_index_i == '0) begin
+      nfu_q       <= naa_pkg::fbe(fr, 0, 6) != {16'd0, mac_d} || !has_ip4_d || naa_pkg::fbe(fr, 30, 4) != {32'd0, ip4_d};
+      svc_bad_q   <= naa_pkg::fbe(fr, naa_pkg::CmDataAt + 8, 8) != service_id_d;
+      comm0_rem_q <= m_comm0 == remote_comm_q;
+      comm1_loc_q <= m_comm1 == local_comm_q;
+      qpn_cli_q   <= m_qpn == client_qpn_q;
+      if (rsp_cfg_wr) begin
         has_ip4_q <= cfg_data_i[0];
         mac_q     <= cfg_data_i[50:3];
         ip4_q     <= cfg_data_i[82:51];
@@ -438,11 +464,11 @@ module naa_cm
                 end else begin
                   c_drops_q[nt_pkg::NaaCmDropIgnored] <= c_drops_q[nt_pkg::NaaCmDropIgnored] + 1;
                 end
-              end else if (!cfg_q.listen || naa_pkg::fbe(fr, naa_pkg::CmDataAt + 8, 8) != cfg_q.service_id ||
+              end else if (!cfg_q.listen || svc_bad_q ||
                            m_transport != 2'd0 || mtu_bad || conn_q != naa_pkg::ConnIdle) begin
                 desc_q.attr        <= naa_pkg::AttrRej;
                 desc_q.remote_comm <= m_comm0;
-                desc_q.reason      <= (!cfg_q.listen || naa_pkg::fbe(fr, naa_pkg::CmDataAt + 8, 8) != cfg_q.service_id)
+                desc_q.reason      <= (!cfg_q.listen || svc_bad_q)
                                       ? naa_pkg::RejInvalidServiceId
                                     : (m_transport != 2'd0) ? naa_pkg::RejInvalidTransport
                                     : mtu_bad ? naa_pkg::RejInvalidMtu : naa_pkg::RejNoQp;

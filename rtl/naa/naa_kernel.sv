@@ -47,6 +47,13 @@ module naa_kernel
   logic [63:0]   a_addr_q, b_addr_q, w_addr_q;
   logic [7:0]    a_ones_q, b_ones_q, w_ones_q;  // naa_pkg::step_ones of each address (its groups all ones)
   logic [26:0]   expect_q, got_q;
+  // got_q == expect_q (every beat asked for has arrived) and cycles_q == budget_m1_q (the budget's last
+  // working cycle), as flags registered with the counters (issue 27, branch naa17: the two wide compares ahead of
+  // the next state were 15 levels). expect_m1_q = expect_q - 1, budget_m2_q = budget - 2. Both flags equal
+  // their compares whenever the next state reads them (naa_kernel_sva checks it every cycle).
+  logic          got_all_q, budget_hit_q;
+  logic [26:0]   expect_m1_q;
+  logic [31:0]   budget_m2_q;
   logic          size_lt_q;     // size[1] < size[0], from the start's ports (the copy's size check)
   // The other size tests of Check, from the start's ports too (registered with size0_q, so Check's verdict and
   // next state are a few gates of registers: issue 27, they were 14 levels through 32-bit compares)
@@ -224,16 +231,16 @@ module naa_kernel
       end
       naa_pkg::KRdA: if (fire) nxt = is_crc ? (last_chunk_q ? naa_pkg::KWait : naa_pkg::KRdA) : (is_add ? naa_pkg::KRdB : naa_pkg::KWait);
       naa_pkg::KRdB: if (fire) nxt = naa_pkg::KWait;
-      naa_pkg::KWait: if (got_q == expect_q) nxt = is_crc ? naa_pkg::KCrcWrite : naa_pkg::KWrite;
+      naa_pkg::KWait: if (got_all_q) nxt = is_crc ? naa_pkg::KCrcWrite : naa_pkg::KWrite;
       naa_pkg::KWrite: if (chunk_done) nxt = last_chunk_q ? naa_pkg::KDone : naa_pkg::KRdA;
       naa_pkg::KCrcWrite: if (fire) nxt = naa_pkg::KDone;
-      naa_pkg::KDrain: if (got_q == expect_q) nxt = naa_pkg::KDone;
+      naa_pkg::KDrain: if (got_all_q) nxt = naa_pkg::KDone;
       naa_pkg::KDone: nxt = naa_pkg::KIdle;
       default: nxt = naa_pkg::KIdle;
     endcase
     working     = nxt == naa_pkg::KRdA || nxt == naa_pkg::KRdB || nxt == naa_pkg::KWait || nxt == naa_pkg::KWrite || nxt == naa_pkg::KCrcWrite;
     cycles_d    = (state_q == naa_pkg::KCheck ? 32'd0 : cycles_q) + 32'd1;
-    over_budget = state_q == naa_pkg::KCheck ? budget_le1_q : (budget_z_q || cycles_q == budget_m1_q);
+    over_budget = state_q == naa_pkg::KCheck ? budget_le1_q : (budget_z_q || budget_hit_q);
     if (working && over_budget) nxt = naa_pkg::KDrain;
   end
 
@@ -255,6 +262,10 @@ module naa_kernel
       last_len_q  <= '0;
       budget_z_q  <= 1'b0;
       budget_m1_q <= '0;
+      budget_m2_q <= '0;
+      budget_hit_q <= 1'b0;
+      got_all_q   <= 1'b1;
+      expect_m1_q <= '1;
       size_lt_q   <= 1'b0;
       size_add_bad_q <= 1'b0;
       size1_lt4_q <= 1'b0;
@@ -292,6 +303,7 @@ module naa_kernel
             size0_q     <= size_i[0];
             budget_z_q  <= budget_i == 32'd0;
             budget_m1_q <= budget_i - 32'd1;
+            budget_m2_q <= budget_i - 32'd2;
             size_lt_q   <= size_i[1] < size_i[0];
             size_add_bad_q <= size_i[0] != size_i[1] || size_i[0] != size_i[2] || size_i[0][1:0] != 2'd0;
             size1_lt4_q <= size_i[1][31:2] == 30'd0;
@@ -310,18 +322,26 @@ module naa_kernel
           b_ones_q  <= naa_pkg::step_ones(addr_q[1], 12);
           w_ones_q  <= naa_pkg::step_ones(addr_q[is_add ? 2 : 1], 6);
           expect_q  <= '0;
+          expect_m1_q <= '1;
           status_q  <= check_status;
         end
-        naa_pkg::KRdA: if (fire) expect_q <= expect_q + {20'd0, nb_q};
-        naa_pkg::KRdB: if (fire) expect_q <= expect_q + {20'd0, nb_q};
-        naa_pkg::KWait: if (got_q == expect_q) k_q <= '0;
+        naa_pkg::KRdA, naa_pkg::KRdB: begin
+          if (fire) begin
+            expect_q    <= expect_q + {20'd0, nb_q};
+            expect_m1_q <= expect_m1_q + {20'd0, nb_q};
+          end
+        end
+        naa_pkg::KWait: if (got_all_q) k_q <= '0;
         naa_pkg::KWrite: begin
           if (fire) begin
             k_q      <= k_q + 7'd1;
             w_addr_q <= naa_pkg::step_addr(w_addr_q, w_ones_q, 6);
             w_ones_q <= naa_pkg::step_ones_next(w_addr_q, w_ones_q, 6);
           end
-          if (chunk_done) expect_q <= '0;
+          if (chunk_done) begin
+            expect_q    <= '0;
+            expect_m1_q <= '1;
+          end
         end
         default: ;
       endcase
@@ -343,6 +363,8 @@ module naa_kernel
       end
       if (working) begin
         cycles_q <= cycles_d;
+        // cycles_d == budget - 1: in Check cycles_d is 1; else cycles + 1 == budget - 1
+        budget_hit_q <= (state_q == naa_pkg::KCheck) ? budget_m1_q == 32'd1 : cycles_q == budget_m2_q;
         if (over_budget) status_q <= naa_pkg::RpcTimeout;
       end
       // Read data, in the order the reads were issued (the host port's contract); into the buffer below.
@@ -350,6 +372,12 @@ module naa_kernel
       // Beats received since the job (crc) or the chunk (add, copy) started.
       if (state_q == naa_pkg::KCheck || chunk_done) got_q <= '0;
       else if (dma_rsp_valid_i) got_q <= got_q + 27'd1;
+      // got_all_q of the counters' next values: both 0 after Check or a chunk; a read issued leaves at least one
+      // beat outstanding (nb >= 1; a response this cycle needs one outstanding already: responses follow
+      // reads, the host port's contract); else a response makes them equal when got = expect - 1.
+      if (state_q == naa_pkg::KCheck || chunk_done) got_all_q <= 1'b1;
+      else if ((state_q == naa_pkg::KRdA || state_q == naa_pkg::KRdB) && fire) got_all_q <= 1'b0;
+      else if (dma_rsp_valid_i) got_all_q <= got_q == expect_m1_q;
     end
   end
 
@@ -368,7 +396,7 @@ module naa_kernel
     for (int i = 0; i < nt_pkg::StreamBytes / 4; i++) buf_sum[32*i+:32] = buf_word[32*i+:32] + dma_rsp_data_i[32*i+:32];
     buf_wd = buf_b ? buf_sum : dma_rsp_data_i;
     if (state_q == naa_pkg::KWrite) buf_ra = k_q[5:0] + 6'(fire);
-    else if (state_q == naa_pkg::KWait && got_q == expect_q) buf_ra = '0;
+    else if (state_q == naa_pkg::KWait && got_all_q) buf_ra = '0;
     else buf_ra = got_q[5:0] + {5'd0, dma_rsp_valid_i} - nb_q[5:0];
   end
 
@@ -382,6 +410,17 @@ module naa_kernel
     if (!rst_ni) buf_fwd_q <= 1'b0;
     else         buf_fwd_q <= buf_we && buf_wa == buf_ra;
   end
+
+  // The registered flags are their compares wherever they are read (simulation only; docs/assertions.md).
+`include "nt_assert.svh"
+  `NT_ASSERT(got_all_exact, got_all_q == (got_q == expect_q))
+  `NT_ASSERT(expect_m1_exact, expect_m1_q == expect_q - 27'd1)
+  `NT_ASSERT(budget_hit_exact, !(state_q inside {naa_pkg::KRdA, naa_pkg::KRdB, naa_pkg::KWait, naa_pkg::KWrite,
+                                                 naa_pkg::KCrcWrite, naa_pkg::KDrain}) ||
+                               budget_hit_q == (cycles_q == budget_m1_q))
+  `NT_ASSERT(addr_ones_exact, !(state_q inside {naa_pkg::KRdA, naa_pkg::KRdB, naa_pkg::KWait, naa_pkg::KWrite}) ||
+                              (a_ones_q == naa_pkg::step_ones(a_addr_q, 12) && b_ones_q == naa_pkg::step_ones(b_addr_q, 12) &&
+                               w_ones_q == naa_pkg::step_ones(w_addr_q, 6)))
 
   assign done_o    = state_q == naa_pkg::KDone;
   assign status_o  = status_q;
