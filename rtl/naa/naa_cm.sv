@@ -79,11 +79,17 @@ module naa_cm
   logic [RspCrcBeats-1:0][31:0] rsp_part_q, rsp_part_d;
   logic [15:0]           csum_q;
   // The checksum in two registered steps (issue 27: the whole adder tree and its folds in one cycle were the
-  // module's deepest path): csum_sum_q is the header words' sum of the values ip4_q and desc_q.dst_ip take at
-  // this edge (their next values: a configuration write, Parse's descriptor), so csum_q = fold(csum_sum_q) is
-  // one cycle behind them, as it was when computed whole from the registers.
+  // module's deepest path): csum_sum_q is the header words' sum, csum_q = fold(csum_sum_q). Since branch naa17
+  // (the next values' multiplexers ahead of the adder tree were 13 levels) the sum is of registers only: ip4_q
+  // and the destination in the frame buffer (bytes 26..29, which Parse copies into desc_q.dst_ip: every Parse
+  // branch writes base_d's destination). The buffer is written only in Rx, so from Parse to the response's end it
+  // holds the parsed frame and csum_q is final from the cycle after Drain's first, as before (a response always
+  // follows a Parse: Drain is entered from Parse, or on est_i, whose path has no response). A programming
+  // write of ip4_q reaches csum_q one cycle later than before, two cycles after the write: a write in Parse's
+  // cycle is now the old address in the checksum, as in the model (its Parse composes the frame before the
+  // cycle's writes; the RTL puts ip4_q itself into beat 0 whenever it is sent, so such a write was never exact).
   logic [18:0]           csum_sum_q;
-  logic [31:0]           ip4_d, dst_ip_d;
+  logic [31:0]           fr_dst_ip;
   logic [23:0]           mad_psn_q;
   logic [31:0]           c_in_q, c_proc_q, c_resp_q, c_rej_q, c_conn_q, c_disc_q;
   logic [nt_pkg::NaaCmDrops-1:0][31:0] c_drops_q;
@@ -104,7 +110,7 @@ module naa_cm
   logic        attr_req_q, attr_rtu_q, attr_dreq_q, attr_rej_q;
   // Likewise the wide compares of those beats' fields with registers, each with the register's value at Parse:
   // the responder's MAC, IPv4 and its flag, and the service ID, as they are after this edge (their next
-  // values: a programming-port write lands in the same cycle, as the checksum's ip4_d does); the connection's
+  // values, so a programming write in the last beat's cycle is seen, as when Parse read the registers); the connection's
   // comm ids and client QPN, which only Parse writes, as they are (unchanged in the cycle before Parse, an Rx
   // cycle).
   logic        nfu_q;            // not_for_us
@@ -113,6 +119,7 @@ module naa_cm
   logic        rsp_cfg_wr, cm_cfg_wr;
   logic [47:0] mac_d;
   logic        has_ip4_d;
+  logic [31:0] ip4_d;
   logic [63:0] service_id_d;
   logic [31:0] rx_icrc;
   logic [15:0] m_attr;
@@ -260,15 +267,14 @@ module naa_cm
     rep_d.guid        = cfg_q.ca_guid;
   end
 
-  // The next values of ip4_q and desc_q.dst_ip (every Parse branch writes base_d's destination: rep_d is base_d
-  // with the REP's fields, the others change attr, comm ids and reason only).
+  // The programming writes and the next values of the registers they write (Parse's flags above read them).
   assign rsp_cfg_wr   = cfg_valid_i && cfg_table_i == nt_pkg::CfgTableBits'(nt_pkg::RdmaTblResponder) && cfg_index_i == '0;
   assign cm_cfg_wr    = cfg_valid_i && cfg_table_i == nt_pkg::CfgTableBits'(nt_pkg::NaaTblCm) && cfg_index_i == 11'd0;
   assign ip4_d        = rsp_cfg_wr ? cfg_data_i[82:51] : ip4_q;
   assign mac_d        = rsp_cfg_wr ? cfg_data_i[50:3] : mac_q;
   assign has_ip4_d    = rsp_cfg_wr ? cfg_data_i[0] : has_ip4_q;
   assign service_id_d = cm_cfg_wr ? cfg_d.service_id : cfg_q.service_id;
-  assign dst_ip_d = (state_q == naa_pkg::CmParse) ? base_d.dst_ip : desc_q.dst_ip;
+  assign fr_dst_ip    = 32'(naa_pkg::fbe(fr, 26, 4));  // base_d.dst_ip
 
   // ---- Receive ----
   logic rx_fire;
@@ -383,7 +389,7 @@ module naa_cm
       c_disc_q      <= '0;
       c_drops_q     <= '0;
     end else begin
-      csum_sum_q <= naa_pkg::ip4_csum_sum(16'(naa_pkg::CmIpLen), ip4_d, dst_ip_d);
+      csum_sum_q <= naa_pkg::ip4_csum_sum(16'(naa_pkg::CmIpLen), ip4_q, fr_dst_ip);
       csum_q     <= naa_pkg::ip4_csum_fold(csum_sum_q);
       rsp_part_q <= rsp_part_d;
       icrc_q     <= rsp_icrc_d;

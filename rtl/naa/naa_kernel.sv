@@ -30,8 +30,8 @@ module naa_kernel
 );
   naa_pkg::kernel_state_e state_q;
   logic [31:0]   cycles_q, crc_q;
-  logic          is_add_q, is_crc_q, is_copy_q;  // the function code, decoded at the start
-  logic [7:0]    nreg_q, status_q;
+  logic          is_add_q, is_crc_q;  // the function code, decoded at the start
+  logic [7:0]    status_q;
   logic [2:0][63:0] addr_q;
   logic [31:0]   size0_q;        // size[0] (the other sizes are only tested at the start)
   logic [6:0]    k_q;
@@ -54,11 +54,11 @@ module naa_kernel
   logic          got_all_q, budget_hit_q;
   logic [26:0]   expect_m1_q;
   logic [31:0]   budget_m2_q;
-  logic          size_lt_q;     // size[1] < size[0], from the start's ports (the copy's size check)
-  // The other size tests of Check, from the start's ports too (registered with size0_q, so Check's verdict and
-  // next state are a few gates of registers: issue 27, they were 14 levels through 32-bit compares)
-  logic          size_add_bad_q;  // the add's sizes differ or size[0] is not a multiple of 4
-  logic          size1_lt4_q;     // size[1] < 4 (the crc's result does not fit)
+  // Check's verdict (the function code, the region count, the sizes), computed from the start's ports and
+  // registered with them, and size[0] == 0: Check's next state is then a few gates of registers (issue 27:
+  // through 32-bit compares it was 14 levels, through the registered tests 13).
+  logic [7:0]    check_status_q, check_status_d;
+  logic          check_ok_q;      // check_status_q == RpcOk
   logic          size0_z_q;       // size[0] == 0
   logic          budget_le1_q;    // budget <= 1: over budget in Check already
   logic          budget_z_q;    // budget 0
@@ -206,26 +206,33 @@ module naa_kernel
     end
   end
 
+  // Check's verdict of the start's ports (registered at the start; nreg < 3 and < 2, size[1] < 4 as bit tests).
+  logic fn_add, fn_crc, fn_copy;
+  always_comb begin
+    fn_add  = fn_i == naa_pkg::KernelAdd;
+    fn_crc  = fn_i == naa_pkg::KernelCrc;
+    fn_copy = fn_i == naa_pkg::KernelCopy;
+    check_status_d = naa_pkg::RpcOk;
+    if (!(fn_add || fn_crc || fn_copy)) check_status_d = naa_pkg::RpcUnknownFn;
+    else if (nreg_i[7:2] == 6'd0 && (fn_add ? nreg_i[1:0] != 2'd3 : !nreg_i[1])) check_status_d = naa_pkg::RpcRegions;
+    else if (fn_add ? (size_i[0] != size_i[1] || size_i[0] != size_i[2] || size_i[0][1:0] != 2'd0)
+                    : fn_crc ? size_i[1][31:2] == 30'd0 : size_i[1] < size_i[0]) check_status_d = naa_pkg::RpcSize;
+  end
+
   // The next state, the check's verdict and the cycle budget. The budget: cycles_d = cycles + 1 counts the
   // working cycles from 1 (Check) up, so it reaches budget exactly (budget >= 1) before it could pass it:
   // cycles_d >= budget is budget == 0 or cycles == budget - 1 (both registered at the start).
   logic          fire, chunk_done, working, over_budget;
-  logic [7:0]    check_status;
   logic [31:0]   cycles_d;
   naa_pkg::kernel_state_e nxt;
   assign fire       = dma_req_valid_o && dma_req_ready_i;
   assign chunk_done = state_q == naa_pkg::KWrite && fire && last_w;
   always_comb begin
-    check_status = naa_pkg::RpcOk;
-    // (nreg < 3 and < 2, size[1] < 4 as bit tests: no carry chains)
-    if (!(is_add_q || is_crc_q || is_copy_q)) check_status = naa_pkg::RpcUnknownFn;
-    else if (nreg_q[7:2] == 6'd0 && (is_add ? nreg_q[1:0] != 2'd3 : !nreg_q[1])) check_status = naa_pkg::RpcRegions;
-    else if (is_add ? size_add_bad_q : is_crc ? size1_lt4_q : size_lt_q) check_status = naa_pkg::RpcSize;
     nxt = state_q;
     unique case (state_q)
       naa_pkg::KIdle: if (start_i) nxt = naa_pkg::KCheck;
       naa_pkg::KCheck: begin
-        if (check_status != naa_pkg::RpcOk) nxt = naa_pkg::KDone;
+        if (!check_ok_q) nxt = naa_pkg::KDone;
         else if (size0_z_q) nxt = is_crc ? naa_pkg::KCrcWrite : naa_pkg::KDone;
         else nxt = naa_pkg::KRdA;
       end
@@ -253,7 +260,8 @@ module naa_kernel
       state_q     <= naa_pkg::KIdle;
       is_add_q    <= 1'b0;
       is_crc_q    <= 1'b0;
-      is_copy_q   <= 1'b0;
+      check_status_q <= naa_pkg::RpcOk;
+      check_ok_q  <= 1'b1;
       crc_tail_q  <= '0;
       ge4k_q      <= 1'b0;
       last_chunk_q <= 1'b0;
@@ -266,9 +274,6 @@ module naa_kernel
       budget_hit_q <= 1'b0;
       got_all_q   <= 1'b1;
       expect_m1_q <= '1;
-      size_lt_q   <= 1'b0;
-      size_add_bad_q <= 1'b0;
-      size1_lt4_q <= 1'b0;
       size0_z_q   <= 1'b0;
       budget_le1_q <= 1'b0;
       cycles_q    <= '0;
@@ -282,7 +287,6 @@ module naa_kernel
       expect_q    <= '0;
       got_q       <= '0;
       crc_q       <= '1;
-      nreg_q      <= '0;
       status_q    <= '0;
       addr_q      <= '0;
       size0_q     <= '0;
@@ -294,19 +298,16 @@ module naa_kernel
       unique case (state_q)
         naa_pkg::KIdle: begin
           if (start_i) begin
-            is_add_q    <= fn_i == naa_pkg::KernelAdd;
-            is_crc_q    <= fn_i == naa_pkg::KernelCrc;
-            is_copy_q   <= fn_i == naa_pkg::KernelCopy;
+            is_add_q    <= fn_add;
+            is_crc_q    <= fn_crc;
+            check_status_q <= check_status_d;
+            check_ok_q  <= check_status_d == naa_pkg::RpcOk;
             crc_tail_q  <= 6'd0 - size_i[0][5:0];
-            nreg_q      <= nreg_i;
             addr_q      <= addr_i;
             size0_q     <= size_i[0];
             budget_z_q  <= budget_i == 32'd0;
             budget_m1_q <= budget_i - 32'd1;
             budget_m2_q <= budget_i - 32'd2;
-            size_lt_q   <= size_i[1] < size_i[0];
-            size_add_bad_q <= size_i[0] != size_i[1] || size_i[0] != size_i[2] || size_i[0][1:0] != 2'd0;
-            size1_lt4_q <= size_i[1][31:2] == 30'd0;
             size0_z_q   <= size_i[0] == 32'd0;
             budget_le1_q <= budget_i[31:1] == 31'd0;
           end
@@ -323,7 +324,7 @@ module naa_kernel
           w_ones_q  <= naa_pkg::step_ones(addr_q[is_add ? 2 : 1], 6);
           expect_q  <= '0;
           expect_m1_q <= '1;
-          status_q  <= check_status;
+          status_q  <= check_status_q;
         end
         naa_pkg::KRdA, naa_pkg::KRdB: begin
           if (fire) begin
