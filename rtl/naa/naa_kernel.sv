@@ -77,7 +77,7 @@ module naa_kernel
   logic                  buf_fwd_q, buf_we, buf_b;
   logic [5:0]            buf_wa, buf_ra;
   // The CRC kernel's pipeline (below, "The CRC kernel as GF(2) matrices").
-  logic [31:0]   crc_d_q, crc_fin_q, crc_nxt;
+  logic [31:0]   crc_d_q, crc_nxt;
   logic          crc_dv_q;
   logic [nt_pkg::StreamBytes-1:0] crc_mask_q, crc_low;
   logic [25:0]   crc_part_m1_q;  // size / 64 - 1: got_q equal to it means the next beat is beat size / 64
@@ -92,12 +92,13 @@ module naa_kernel
   logic [6:0]  nb_q, last_len_q, wr_len;
   logic [5:0]  nb_m1_q;
   logic [31:0] crc_now;
+  logic [32*32-1:0] crc_take;  // CrcTake(crc_tail_q), below
   assign is_crc     = is_crc_q;
   assign is_add     = is_add_q;
   assign chunk      = ge4k_q ? 13'h1000 : {1'b0, left_q[11:0]};
   assign last_w     = k_q[5:0] == nb_m1_q;
   assign wr_len     = last_w ? last_len_q : 7'd64;
-  assign crc_now    = ~crc_fin_q;
+  assign crc_now    = ~nt_pkg::crc32_mat(crc_take, crc_q);
   // The chunk values of a left whose 4 KiB test (ge4k), last-chunk test and low 12 bits are given.
   logic        ci_ge4k, ci_last;
   logic [11:0] ci_low;
@@ -163,9 +164,10 @@ module naa_kernel
   //    to its data part d = CrcData x z (from state 0) into crc_d_q.
   // 2. The next cycle the register takes it: crc = CrcBeat x crc ^ d (a 64-byte step, the tail as zeros).
   // 3. The zero tail of the last beat (t = -size mod 64 bytes) is taken back once, after the last beat:
-  //    crc_fin = CrcTake(t) x crc, registered every cycle from the register's next value, so it is the final
-  //    CRC from the cycle after the last beat's step, which is when KWait has seen every beat and KCrcWrite
-  //    follows (as the serial register was): no cycle added, the model unchanged.
+  //    crc_now = ~(CrcTake(t) x crc), read by KCrcWrite only, which follows KWait's last beat step (as the
+  //    serial register was): no cycle added, the model unchanged. (Until branch naa17 this product was
+  //    registered, crc_fin_q, from the register's next value: the step and the product in one cycle were 13
+  //    levels; now the product is on the request's data output, a few levels after crc_q.)
   // The formula is rdma_pkg::icrc_beat's with a = 0 (crc_tables.py checks it against zlib); its serial
   // equivalent is model/naa/naa_kernel.cc's Crc32Byte loop, which lockstep compares at every CRC write.
   always_comb begin
@@ -180,7 +182,6 @@ module naa_kernel
 
   // CrcTake(crc_tail_q) as a 64-way choice of constants (the same matrix as the indexed part-select, which
   // Yosys expands into a 16-stage shifter of the 65,536-bit table before folding it).
-  logic [32*32-1:0] crc_take;
   always_comb begin
     crc_take = '0;
     for (int unsigned t = 0; t < 64; t++) if (crc_tail_q == 6'(t)) crc_take = rdma_crc_pkg::CrcTake[32*32*t+:32*32];
@@ -190,12 +191,10 @@ module naa_kernel
     if (!rst_ni) begin
       crc_d_q       <= '0;
       crc_dv_q      <= 1'b0;
-      crc_fin_q     <= '1;
       crc_mask_q    <= '1;
       crc_part_m1_q <= '0;
     end else begin
       crc_dv_q  <= state_q != naa_pkg::KCheck && dma_rsp_valid_i && is_crc;
-      crc_fin_q <= nt_pkg::crc32_mat(crc_take, crc_nxt);
       if (dma_rsp_valid_i) crc_d_q <= nt_pkg::crc32_data(nt_crc_pkg::CrcData, crc_z);
       if (state_q == naa_pkg::KCheck) begin
         crc_part_m1_q <= size0_q[31:6] - 26'd1;
