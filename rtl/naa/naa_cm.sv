@@ -70,13 +70,26 @@ module naa_cm
   // composed of (desc_q is written in Parse only, and a response starts at least one cycle after it, in Drain or
   // CfgQp; the ICRC is needed from beat 4 on): issue 27, a whole beat's CRC in one cycle was 417 levels.
   logic [31:0]           icrc_q;
+  // ... in two registered steps (issue 27: the whole frame's XOR trees and the final matrices in one cycle were
+  // 14 levels): rsp_part_q[k] is beat k's data part moved to the frame's end (rdma_pkg::icrc_frame's terms, one
+  // register each), icrc_q their sum with the seed's constant part, taken back by the zero tail. icrc_q is thus
+  // one cycle later than before: final 3 cycles after Parse writes desc_q (csum_q is 2), and first read at
+  // response beat RspLastBeat - 1, at least 5 cycles after Parse (Drain, then beats 0..3): no cycle added.
+  localparam int unsigned RspCrcBeats = (naa_pkg::CmIcrcAt + nt_pkg::StreamBytes - 1) / nt_pkg::StreamBytes;
+  logic [RspCrcBeats-1:0][31:0] rsp_part_q, rsp_part_d;
   logic [15:0]           csum_q;
   // The checksum in two registered steps (issue 27: the whole adder tree and its folds in one cycle were the
-  // module's deepest path): csum_sum_q is the header words' sum of the values ip4_q and desc_q.dst_ip take at
-  // this edge (their next values: a configuration write, Parse's descriptor), so csum_q = fold(csum_sum_q) is
-  // one cycle behind them, as it was when computed whole from the registers.
+  // module's deepest path): csum_sum_q is the header words' sum, csum_q = fold(csum_sum_q). Since branch naa17
+  // (the next values' multiplexers ahead of the adder tree were 13 levels) the sum is of registers only: ip4_q
+  // and the destination in the frame buffer (bytes 26..29, which Parse copies into desc_q.dst_ip: every Parse
+  // branch writes base_d's destination). The buffer is written only in Rx, so from Parse to the response's end it
+  // holds the parsed frame and csum_q is final from the cycle after Drain's first, as before (a response always
+  // follows a Parse: Drain is entered from Parse, or on est_i, whose path has no response). A programming
+  // write of ip4_q reaches csum_q one cycle later than before, two cycles after the write: a write in Parse's
+  // cycle is now the old address in the checksum, as in the model (its Parse composes the frame before the
+  // cycle's writes; the RTL puts ip4_q itself into beat 0 whenever it is sent, so such a write was never exact).
   logic [18:0]           csum_sum_q;
-  logic [31:0]           ip4_d, dst_ip_d;
+  logic [31:0]           fr_dst_ip;
   logic [23:0]           mad_psn_q;
   logic [31:0]           c_in_q, c_proc_q, c_resp_q, c_rej_q, c_conn_q, c_disc_q;
   logic [nt_pkg::NaaCmDrops-1:0][31:0] c_drops_q;
@@ -88,6 +101,26 @@ module naa_cm
   end
 
   logic        malformed, not_for_us, bad_icrc, bad_mad;
+  // The tests of Parse that read only the frame's beats 0 and 1 (its header, the MAD header, the attribute),
+  // registered from the buffer every cycle (issue 27, branch naa17: Parse's decision through them was 15
+  // levels). In Parse they are one cycle behind the buffer, which is exact for every frame they decide: a frame
+  // of NaaCmFrameBytes bytes has at least 6 beats, so beats 0 and 1 were written at least 4 cycles before
+  // Parse, and one of another length is malformed by its length alone, whatever these flags say.
+  logic        hdr_bad_q, hdr_bad_d, mad_bad_q, mad_bad_d;
+  logic        attr_req_q, attr_rtu_q, attr_dreq_q, attr_rej_q;
+  // Likewise the wide compares of those beats' fields with registers, each with the register's value at Parse:
+  // the responder's MAC, IPv4 and its flag, and the service ID, as they are after this edge (their next
+  // values, so a programming write in the last beat's cycle is seen, as when Parse read the registers); the connection's
+  // comm ids and client QPN, which only Parse writes, as they are (unchanged in the cycle before Parse, an Rx
+  // cycle).
+  logic        nfu_q;            // not_for_us
+  logic        svc_bad_q;        // the REQ's service ID is not ours
+  logic        comm0_rem_q, comm1_loc_q, qpn_cli_q;
+  logic        rsp_cfg_wr, cm_cfg_wr;
+  logic [47:0] mac_d;
+  logic        has_ip4_d;
+  logic [31:0] ip4_d;
+  logic [63:0] service_id_d;
   logic [31:0] rx_icrc;
   logic [15:0] m_attr;
   logic [31:0] m_comm0, m_comm1;
@@ -96,15 +129,17 @@ module naa_cm
   logic [1:0]  m_transport;
   logic [3:0]  m_mtu;
   always_comb begin
-    malformed = overflow_q || len_q != 16'(nt_pkg::NaaCmFrameBytes) || naa_pkg::fbe(fr, 12, 2) != 64'h0800 ||
+    hdr_bad_d = naa_pkg::fbe(fr, 12, 2) != 64'h0800 ||
                 naa_pkg::fbe(fr, 14, 1) != 64'h45 || naa_pkg::fbe(fr, 16, 2) != 64'(naa_pkg::CmIpLen) ||
                 (naa_pkg::fbe(fr, 20, 2) & 64'h3fff) != 64'd0 || naa_pkg::fbe(fr, 23, 1) != 64'd17 ||
                 naa_pkg::fbe(fr, 36, 2) != 64'(nt_pkg::RdmaUdpPort) || naa_pkg::fbe(fr, 38, 2) != 64'(naa_pkg::CmUdpLen) ||
                 naa_pkg::fbe(fr, 42, 1) != 64'h64 || naa_pkg::fbe(fr, 43, 1) != 64'd0 || naa_pkg::fbe(fr, 47, 3) != 64'd1;
-    not_for_us = naa_pkg::fbe(fr, 0, 6) != {16'd0, mac_q} || !has_ip4_q || naa_pkg::fbe(fr, 30, 4) != {32'd0, ip4_q};
+    malformed = overflow_q || len_q != 16'(nt_pkg::NaaCmFrameBytes) || hdr_bad_q;
+    not_for_us = nfu_q;
     rx_icrc    = {fr[8*(naa_pkg::CmIcrcAt+3)+:8], fr[8*(naa_pkg::CmIcrcAt+2)+:8], fr[8*(naa_pkg::CmIcrcAt+1)+:8], fr[8*naa_pkg::CmIcrcAt+:8]};
     bad_icrc   = rx_icrc != ~crc_q;
-    bad_mad    = naa_pkg::fbe(fr, 54, 4) != {32'd0, naa_pkg::Qp1Qkey} || naa_pkg::fbe(fr, naa_pkg::MadAt, 4) != 64'h0107_0203;
+    mad_bad_d  = naa_pkg::fbe(fr, 54, 4) != {32'd0, naa_pkg::Qp1Qkey} || naa_pkg::fbe(fr, naa_pkg::MadAt, 4) != 64'h0107_0203;
+    bad_mad    = mad_bad_q;
     m_attr       = 16'(naa_pkg::fbe(fr, naa_pkg::MadAt + 16, 2));
     m_comm0      = 32'(naa_pkg::fbe(fr, naa_pkg::CmDataAt, 4));
     m_comm1      = 32'(naa_pkg::fbe(fr, naa_pkg::CmDataAt + 4, 4));
@@ -132,13 +167,27 @@ module naa_cm
   logic [nt_pkg::StreamBits-1:0]  rsp_data;
   logic [nt_pkg::StreamBytes-1:0] rsp_keep;
   logic                   rsp_last;
-  logic [31:0]            rsp_icrc_d;
+  logic [31:0]            rsp_icrc_d, rsp_acc;
+  logic [nt_pkg::StreamBits-1:0] rsp_z;
   always_comb begin
     rsp_frame  = naa_pkg::cm_compose(desc_q, mac_q, ip4_q, csum_q);
-    // The whole frame's ICRC in one step (rdma_pkg::icrc_frame; registered in icrc_q).
-    rsp_icrc_d = ~rdma_pkg::icrc_frame(rdma_pkg::icrc_seed(),
-                                       (rdma_crc_pkg::CrcPows * nt_pkg::StreamBits)'(rsp_frame),
-                                       naa_pkg::CmIcrcAt, 1'b0);
+    // The frame's ICRC as rdma_pkg::icrc_frame(icrc_seed(), rsp_frame, CmIcrcAt, 0) computes it, its beat terms
+    // registered in rsp_part_q (above), then summed and taken back into icrc_q.
+    for (int unsigned k = 0; k < RspCrcBeats; k++) begin
+      rsp_z = '0;
+      for (int unsigned i = 0; i < nt_pkg::StreamBytes; i++) begin
+        if (nt_pkg::StreamBytes * k + i >= rdma_crc_pkg::CrcIcrcLo && nt_pkg::StreamBytes * k + i < naa_pkg::CmIcrcAt) begin
+          rsp_z[8*i+:8] = rdma_pkg::icrc_masked(nt_pkg::StreamBytes * k + i, rsp_frame[8*(nt_pkg::StreamBytes*k+i)+:8], 1'b0);
+        end
+      end
+      rsp_part_d[k] = nt_pkg::crc32_data(
+          rdma_crc_pkg::CrcDataPow[32*nt_pkg::StreamBits*(RspCrcBeats-1-k)+:32*nt_pkg::StreamBits], rsp_z);
+    end
+    rsp_acc = nt_pkg::crc32_mat(rdma_crc_pkg::CrcPow[32*32*(RspCrcBeats-1)+:32*32],
+                                nt_pkg::crc32_mat(rdma_crc_pkg::CrcHead, rdma_pkg::icrc_seed()));
+    for (int unsigned k = 0; k < RspCrcBeats; k++) rsp_acc = rsp_acc ^ rsp_part_q[k];
+    rsp_icrc_d = ~nt_pkg::crc32_mat(
+        rdma_crc_pkg::CrcTake[32*32*(nt_pkg::StreamBytes*RspCrcBeats-naa_pkg::CmIcrcAt)+:32*32], rsp_acc);
     rsp_data  = rsp_frame[nt_pkg::StreamBits*int'(k_q)+:nt_pkg::StreamBits];
     // ICRC byte j (frame byte CmIcrcAt + j) in its beat, at its offset there: both constants, so the choice is
     // a compare of k_q with a constant (as a compare of 32-bit byte offsets it was a carry chain: issue 27).
@@ -198,7 +247,7 @@ module naa_cm
   logic     req_dup;
   naa_pkg::cm_desc_t base_d, rep_d;
   always_comb begin
-    req_dup        = conn_q != naa_pkg::ConnIdle && m_comm0 == remote_comm_q && m_qpn == client_qpn_q;
+    req_dup        = conn_q != naa_pkg::ConnIdle && comm0_rem_q && qpn_cli_q;
     base_d         = '0;
     base_d.tid     = naa_pkg::fbe(fr, naa_pkg::MadAt + 8, 8);
     base_d.dst_mac = 48'(naa_pkg::fbe(fr, 6, 6));
@@ -218,18 +267,21 @@ module naa_cm
     rep_d.guid        = cfg_q.ca_guid;
   end
 
-  // The next values of ip4_q and desc_q.dst_ip (every Parse branch writes base_d's destination: rep_d is base_d
-  // with the REP's fields, the others change attr, comm ids and reason only).
-  assign ip4_d    = (cfg_valid_i && cfg_table_i == nt_pkg::CfgTableBits'(nt_pkg::RdmaTblResponder) && cfg_index_i == '0)
-                    ? cfg_data_i[82:51] : ip4_q;
-  assign dst_ip_d = (state_q == naa_pkg::CmParse) ? base_d.dst_ip : desc_q.dst_ip;
+  // The programming writes and the next values of the registers they write (Parse's flags above read them).
+  assign rsp_cfg_wr   = cfg_valid_i && cfg_table_i == nt_pkg::CfgTableBits'(nt_pkg::RdmaTblResponder) && cfg_index_i == '0;
+  assign cm_cfg_wr    = cfg_valid_i && cfg_table_i == nt_pkg::CfgTableBits'(nt_pkg::NaaTblCm) && cfg_index_i == 11'd0;
+  assign ip4_d        = rsp_cfg_wr ? cfg_data_i[82:51] : ip4_q;
+  assign mac_d        = rsp_cfg_wr ? cfg_data_i[50:3] : mac_q;
+  assign has_ip4_d    = rsp_cfg_wr ? cfg_data_i[0] : has_ip4_q;
+  assign service_id_d = cm_cfg_wr ? cfg_d.service_id : cfg_q.service_id;
+  assign fr_dst_ip    = 32'(naa_pkg::fbe(fr, 26, 4));  // base_d.dst_ip
 
   // ---- Receive ----
   logic rx_fire;
   assign rx_fire = s_valid_i && s_ready_o;
 
   logic ours;
-  assign ours = m_comm1 == local_comm_q && m_comm0 == remote_comm_q;
+  assign ours = comm1_loc_q && comm0_rem_q;
 
   // The receive ICRC of beat nb_q: rdma_pkg::icrc_beat(nb_q == 0 ? seed : crc_q, s_data_i, 64 nb_q, CmIcrcAt, 0)
   // with each beat's constants spelled out (issue 27): the bytes covered, [14, 64) in beat 0, then [0, 64) until
@@ -238,8 +290,21 @@ module naa_cm
   // compares were carry chains ahead of the matrices (20 levels); here the data part is one
   // CrcData product of a beat masked by a function of nb_q, the register part CrcHead x seed (a constant) or
   // CrcBeat x crc_q, and the tail a constant CrcTake.
+  // In two registered steps (issue 27, branch naa17: in one cycle 17 levels): the beat's data part (CrcData x
+  // z) into rx_dz_q with its beat index (rx_dk_q) when the beat is taken, the register part, the sum and the
+  // tail the next cycle into crc_q. crc_q is read only by the next beat's second step and by Parse's ICRC
+  // check; the last beat the ICRC covers, (CmIcrcAt - 1) / 64, is not the frame's last (checked below), so a
+  // frame of the right length (NaaCmFrameBytes) has crc_q final by Parse, and one of another length is
+  // malformed, a drop Parse tests before the ICRC. No cycle added.
   logic [nt_pkg::StreamBits-1:0] rx_z;
-  logic [31:0]                   rx_x, rx_crc_d;
+  logic [31:0]                   rx_x, rx_crc_d, rx_dz_q;
+  logic [2:0]                    rx_dk_q;
+  logic                          rx_dv_q;
+`ifndef SYNTHESIS
+  if ((naa_pkg::CmIcrcAt - 1) / nt_pkg::StreamBytes >= (nt_pkg::NaaCmFrameBytes - 1) / nt_pkg::StreamBytes) begin : g_icrc_check
+    $error("naa_cm: the receive ICRC's last beat must come before the frame's last beat");
+  end
+`endif
   always_comb begin
     rx_z = '0;
     for (int unsigned k = 0; k < nt_pkg::NaaCmBufBeats; k++) begin
@@ -251,11 +316,11 @@ module naa_cm
         end
       end
     end
-    rx_x     = rdma_pkg::crc32_data(rx_z) ^ ((nb_q == '0) ? nt_pkg::crc32_mat(rdma_crc_pkg::CrcHead, rdma_pkg::icrc_seed())
-                                                          : nt_pkg::crc32_mat(nt_crc_pkg::CrcBeat, crc_q));
+    rx_x     = rx_dz_q ^ ((rx_dk_q == '0) ? nt_pkg::crc32_mat(rdma_crc_pkg::CrcHead, rdma_pkg::icrc_seed())
+                                          : nt_pkg::crc32_mat(nt_crc_pkg::CrcBeat, crc_q));
     rx_crc_d = crc_q;
     for (int unsigned k = 0; k < nt_pkg::NaaCmBufBeats; k++) begin
-      if (int'(nb_q) == k && nt_pkg::StreamBytes * k < naa_pkg::CmIcrcAt) begin
+      if (int'(rx_dk_q) == k && nt_pkg::StreamBytes * k < naa_pkg::CmIcrcAt) begin
         if (nt_pkg::StreamBytes * (k + 1) <= naa_pkg::CmIcrcAt) rx_crc_d = rx_x;
         else rx_crc_d = nt_pkg::crc32_mat(rdma_crc_pkg::CrcTake[32*32*(nt_pkg::StreamBytes*(k+1)-naa_pkg::CmIcrcAt)+:32*32], rx_x);
       end
@@ -280,6 +345,20 @@ module naa_cm
       len_q         <= '0;
       overflow_q    <= 1'b0;
       crc_q         <= '0;
+      hdr_bad_q     <= 1'b0;
+      mad_bad_q     <= 1'b0;
+      attr_req_q    <= 1'b0;
+      attr_rtu_q    <= 1'b0;
+      attr_dreq_q   <= 1'b0;
+      attr_rej_q    <= 1'b0;
+      nfu_q         <= 1'b0;
+      svc_bad_q     <= 1'b0;
+      comm0_rem_q   <= 1'b0;
+      comm1_loc_q   <= 1'b0;
+      qpn_cli_q     <= 1'b0;
+      rx_dz_q       <= '0;
+      rx_dk_q       <= '0;
+      rx_dv_q       <= 1'b0;
       conn_q        <= naa_pkg::ConnIdle;
       local_comm_q  <= '0;
       remote_comm_q <= '0;
@@ -298,6 +377,7 @@ module naa_cm
       desc_q        <= '0;
       k_q           <= '0;
       icrc_q        <= '0;
+      rsp_part_q    <= '0;
       csum_q        <= '0;
       csum_sum_q    <= naa_pkg::ip4_csum_sum(16'(naa_pkg::CmIpLen), 32'd0, 32'd0);
       mad_psn_q     <= '0;
@@ -309,10 +389,24 @@ module naa_cm
       c_disc_q      <= '0;
       c_drops_q     <= '0;
     end else begin
-      csum_sum_q <= naa_pkg::ip4_csum_sum(16'(naa_pkg::CmIpLen), ip4_d, dst_ip_d);
+      csum_sum_q <= naa_pkg::ip4_csum_sum(16'(naa_pkg::CmIpLen), ip4_q, fr_dst_ip);
       csum_q     <= naa_pkg::ip4_csum_fold(csum_sum_q);
-      icrc_q <= rsp_icrc_d;
-      if (cfg_valid_i && cfg_table_i == nt_pkg::CfgTableBits'(nt_pkg::RdmaTblResponder) && cfg_index_i == '0) begin
+      rsp_part_q <= rsp_part_d;
+      icrc_q     <= rsp_icrc_d;
+      rx_dv_q    <= 1'b0;
+      if (rx_dv_q) crc_q <= rx_crc_d;
+      hdr_bad_q   <= hdr_bad_d;
+      mad_bad_q   <= mad_bad_d;
+      attr_req_q  <= m_attr == naa_pkg::AttrReq;
+      attr_rtu_q  <= m_attr == naa_pkg::AttrRtu;
+      attr_dreq_q <= m_attr == naa_pkg::AttrDreq;
+      attr_rej_q  <= m_attr == naa_pkg::AttrRej;
+      nfu_q       <= naa_pkg::fbe(fr, 0, 6) != {16'd0, mac_d} || !has_ip4_d || naa_pkg::fbe(fr, 30, 4) != {32'd0, ip4_d};
+      svc_bad_q   <= naa_pkg::fbe(fr, naa_pkg::CmDataAt + 8, 8) != service_id_d;
+      comm0_rem_q <= m_comm0 == remote_comm_q;
+      comm1_loc_q <= m_comm1 == local_comm_q;
+      qpn_cli_q   <= m_qpn == client_qpn_q;
+      if (rsp_cfg_wr) begin
         has_ip4_q <= cfg_data_i[0];
         mac_q     <= cfg_data_i[50:3];
         ip4_q     <= cfg_data_i[82:51];
@@ -335,8 +429,10 @@ module naa_cm
             state_q       <= naa_pkg::CmDrain;
           end else if (rx_fire) begin
             if (int'(nb_q) < nt_pkg::NaaCmBufBeats) begin
-              crc_q <= rx_crc_d;
-              nb_q  <= nb_q + 1;
+              rx_dz_q <= rdma_pkg::crc32_data(rx_z);
+              rx_dk_q <= nb_q;
+              rx_dv_q <= 1'b1;
+              nb_q    <= nb_q + 1;
             end else begin
               overflow_q <= 1'b1;
             end
@@ -363,81 +459,78 @@ module naa_cm
           end else if (bad_mad) begin
             c_drops_q[nt_pkg::NaaCmDropBadMad] <= c_drops_q[nt_pkg::NaaCmDropBadMad] + 1;
           end else begin
-            unique case (m_attr)
-              naa_pkg::AttrReq: begin
-                if (req_dup) begin
-                  // A retried REQ: its REP again while the RTU is outstanding, nothing once established.
-                  if (conn_q == naa_pkg::ConnRepSent) begin
-                    desc_q             <= rep_d;
-                    after_q            <= naa_pkg::CmResp;
-                  state_q            <= naa_pkg::CmDrain;
-                  end else begin
-                    c_drops_q[nt_pkg::NaaCmDropIgnored] <= c_drops_q[nt_pkg::NaaCmDropIgnored] + 1;
-                  end
-                end else if (!cfg_q.listen || naa_pkg::fbe(fr, naa_pkg::CmDataAt + 8, 8) != cfg_q.service_id ||
-                             m_transport != 2'd0 || mtu_bad || conn_q != naa_pkg::ConnIdle) begin
-                  desc_q.attr        <= naa_pkg::AttrRej;
-                  desc_q.remote_comm <= m_comm0;
-                  desc_q.reason      <= (!cfg_q.listen || naa_pkg::fbe(fr, naa_pkg::CmDataAt + 8, 8) != cfg_q.service_id)
-                                        ? naa_pkg::RejInvalidServiceId
-                                      : (m_transport != 2'd0) ? naa_pkg::RejInvalidTransport
-                                      : mtu_bad ? naa_pkg::RejInvalidMtu : naa_pkg::RejNoQp;
-                  c_rej_q            <= c_rej_q + 1;
-                  after_q            <= naa_pkg::CmResp;
-                  state_q            <= naa_pkg::CmDrain;
-                end else begin
-                  remote_comm_q      <= m_comm0;
-                  client_qpn_q       <= m_qpn;
-                  client_psn_q       <= m_psn;
-                  client_mac_q       <= base_d.dst_mac;
-                  client_ip_q        <= base_d.dst_ip;
-                  client_sport_q     <= base_d.sport;
-                  start_psn_q        <= cfg_q.start_psn;
-                  local_comm_q       <= cfg_q.comm_id + accepted_q;
-                  accepted_q         <= accepted_q + 1;
-                  resp_res_q         <= resp_res_new;
-                  init_depth_q       <= init_depth_new;
-                  mtu_log2_q         <= mtu_new;
-                  conn_q             <= naa_pkg::ConnRepSent;
+            // (the attribute's four values as flags: at most one set)
+            if (attr_req_q) begin
+              if (req_dup) begin
+                // A retried REQ: its REP again while the RTU is outstanding, nothing once established.
+                if (conn_q == naa_pkg::ConnRepSent) begin
                   desc_q             <= rep_d;
                   after_q            <= naa_pkg::CmResp;
-                  state_q            <= naa_pkg::CmDrain;
-                end
-              end
-              naa_pkg::AttrRtu: begin
-                if (conn_q == naa_pkg::ConnRepSent && ours) begin
-                  conn_q        <= naa_pkg::ConnEstablished;
-                  c_conn_q      <= c_conn_q + 1;
-                  cfg_connect_q <= 1'b1;
-                  after_q       <= naa_pkg::CmCfgQp;
-                  state_q       <= naa_pkg::CmDrain;
+                state_q            <= naa_pkg::CmDrain;
                 end else begin
                   c_drops_q[nt_pkg::NaaCmDropIgnored] <= c_drops_q[nt_pkg::NaaCmDropIgnored] + 1;
                 end
-              end
-              naa_pkg::AttrDreq: begin
-                desc_q.attr        <= naa_pkg::AttrDrep;
-                desc_q.local_comm  <= m_comm1;
+              end else if (!cfg_q.listen || svc_bad_q ||
+                           m_transport != 2'd0 || mtu_bad || conn_q != naa_pkg::ConnIdle) begin
+                desc_q.attr        <= naa_pkg::AttrRej;
                 desc_q.remote_comm <= m_comm0;
+                desc_q.reason      <= (!cfg_q.listen || svc_bad_q)
+                                      ? naa_pkg::RejInvalidServiceId
+                                    : (m_transport != 2'd0) ? naa_pkg::RejInvalidTransport
+                                    : mtu_bad ? naa_pkg::RejInvalidMtu : naa_pkg::RejNoQp;
+                c_rej_q            <= c_rej_q + 1;
                 after_q            <= naa_pkg::CmResp;
                 state_q            <= naa_pkg::CmDrain;
-                if (conn_q != naa_pkg::ConnIdle && ours) begin
-                  conn_q        <= naa_pkg::ConnIdle;
-                  c_disc_q      <= c_disc_q + 1;
-                  cfg_connect_q <= 1'b0;
-                  after_q       <= naa_pkg::CmCfgQp;
-                end
+              end else begin
+                remote_comm_q      <= m_comm0;
+                client_qpn_q       <= m_qpn;
+                client_psn_q       <= m_psn;
+                client_mac_q       <= base_d.dst_mac;
+                client_ip_q        <= base_d.dst_ip;
+                client_sport_q     <= base_d.sport;
+                start_psn_q        <= cfg_q.start_psn;
+                local_comm_q       <= cfg_q.comm_id + accepted_q;
+                accepted_q         <= accepted_q + 1;
+                resp_res_q         <= resp_res_new;
+                init_depth_q       <= init_depth_new;
+                mtu_log2_q         <= mtu_new;
+                conn_q             <= naa_pkg::ConnRepSent;
+                desc_q             <= rep_d;
+                after_q            <= naa_pkg::CmResp;
+                state_q            <= naa_pkg::CmDrain;
               end
-              naa_pkg::AttrRej: begin
-                if (conn_q == naa_pkg::ConnRepSent && ours) begin
-                  conn_q   <= naa_pkg::ConnIdle;
-                  c_proc_q <= c_proc_q + 1;
-                end else begin
-                  c_drops_q[nt_pkg::NaaCmDropIgnored] <= c_drops_q[nt_pkg::NaaCmDropIgnored] + 1;
-                end
+            end else if (attr_rtu_q) begin
+              if (conn_q == naa_pkg::ConnRepSent && ours) begin
+                conn_q        <= naa_pkg::ConnEstablished;
+                c_conn_q      <= c_conn_q + 1;
+                cfg_connect_q <= 1'b1;
+                after_q       <= naa_pkg::CmCfgQp;
+                state_q       <= naa_pkg::CmDrain;
+              end else begin
+                c_drops_q[nt_pkg::NaaCmDropIgnored] <= c_drops_q[nt_pkg::NaaCmDropIgnored] + 1;
               end
-              default: c_drops_q[nt_pkg::NaaCmDropIgnored] <= c_drops_q[nt_pkg::NaaCmDropIgnored] + 1;
-            endcase
+            end else if (attr_dreq_q) begin
+              desc_q.attr        <= naa_pkg::AttrDrep;
+              desc_q.local_comm  <= m_comm1;
+              desc_q.remote_comm <= m_comm0;
+              after_q            <= naa_pkg::CmResp;
+              state_q            <= naa_pkg::CmDrain;
+              if (conn_q != naa_pkg::ConnIdle && ours) begin
+                conn_q        <= naa_pkg::ConnIdle;
+                c_disc_q      <= c_disc_q + 1;
+                cfg_connect_q <= 1'b0;
+                after_q       <= naa_pkg::CmCfgQp;
+              end
+            end else if (attr_rej_q) begin
+              if (conn_q == naa_pkg::ConnRepSent && ours) begin
+                conn_q   <= naa_pkg::ConnIdle;
+                c_proc_q <= c_proc_q + 1;
+              end else begin
+                c_drops_q[nt_pkg::NaaCmDropIgnored] <= c_drops_q[nt_pkg::NaaCmDropIgnored] + 1;
+              end
+            end else begin
+              c_drops_q[nt_pkg::NaaCmDropIgnored] <= c_drops_q[nt_pkg::NaaCmDropIgnored] + 1;
+            end
           end
         end
         naa_pkg::CmDrain: if (rdma_idle_i) state_q <= after_q;

@@ -160,17 +160,50 @@ package naa_pkg;
     cm_compose = f;
   endfunction
 
-  // x + 2^p (mod 2^64) without a carry chain: bit i >= p flips when bits p..i-1 are all ones, each bit its own
-  // AND tree (a few LUT levels; Yosys maps `x + c` to a 64-bit CARRY chain, which the depth measure counts as
-  // 16 levels: docs/synthesis.md "How each figure is measured"). naa_kernel's addresses step by it.
-  function automatic logic [63:0] inc64(logic [63:0] x, int unsigned p);
-    logic [63:0] m, r;
+  // An address stepped by 2^p (mod 2^64) with no long chain (issue 27; docs/naa-microarchitecture.md "Kernel
+  // depth"): bits [63:p] as groups of 8 bits (group g: bits [p + 8g, p + 8g + 8) below 64), and beside the address
+  // a register of flags, flag g = group g is all ones. Group g increments when every group below it is all ones
+  // (the flags: registers, not the address's bits), so a bit's carry is an AND of at most 7 flags and 7 bits of
+  // its own group, whatever form the mapper gives it (an AND chain of 14 inputs is 3 LUT6 levels); the flags
+  // of the stepped address come from the same registers: a group that increments is all ones after the step
+  // exactly when it was all ones but its low bit. (A plain `x + c` is a 64-bit carry chain, 16 CARRY4 levels in
+  // the depth measure; an AND tree per bit, the form before, was mapped by ABC as one shared chain, 25 levels.)
+  function automatic logic [7:0] step_ones(logic [63:0] x, int unsigned p);
+    logic [7:0] f;
+    f = '1;
+    for (int unsigned i = 0; i < 64; i++) if (i >= p) f[(i - p) / 8] = f[(i - p) / 8] & x[i];
+    step_ones = f;
+  endfunction
+  function automatic logic [63:0] step_addr(logic [63:0] x, logic [7:0] ones, int unsigned p);
+    logic [63:0] r;
+    logic        c;
+    r = x;
     for (int unsigned i = 0; i < 64; i++) begin
-      m = '0;
-      for (int unsigned j = 0; j < 64; j++) m[j] = j >= p && j < i;
-      r[i] = (i < p) ? x[i] : x[i] ^ (&(x | ~m));
+      if (i >= p) begin
+        c = 1'b1;
+        for (int unsigned g = 0; g < 8; g++) if (g < (i - p) / 8) c = c & ones[g];
+        for (int unsigned j = 0; j < 64; j++) if (j >= p + 8 * ((i - p) / 8) && j < i) c = c & x[j];
+        r[i] = x[i] ^ c;
+      end
     end
-    inc64 = r;
+    step_addr = r;
+  endfunction
+  function automatic logic [7:0] step_ones_next(logic [63:0] x, logic [7:0] ones, int unsigned p);
+    logic [7:0] f, low;
+    logic       c;
+    low = '1;  // group g all ones but its lowest bit, which is 0
+    for (int unsigned i = 0; i < 64; i++) begin
+      if (i >= p) begin
+        if ((i - p) % 8 == 0) low[(i - p) / 8] = low[(i - p) / 8] & !x[i];
+        else low[(i - p) / 8] = low[(i - p) / 8] & x[i];
+      end
+    end
+    for (int unsigned g = 0; g < 8; g++) begin
+      c = 1'b1;
+      for (int unsigned h = 0; h < 8; h++) if (h < g) c = c & ones[h];
+      f[g] = c ? low[g] : ones[g];
+    end
+    step_ones_next = f;
   endfunction
 
 endpackage
