@@ -100,15 +100,6 @@ package lb_pkg;
     logic [nt_pkg::StreamBits-1:0]      data;
   } pipe_beat_t;
 
-  // One carry-save level modulo 0xffff: three words in, two out ({sum, carry}) with the same end-around-carry
-  // sum. The carry out of bit 15 wraps to bit 0 (2^16 = 1 modulo 0xffff). Both outputs are 0 only if all three
-  // inputs are, so a reduced pair keeps "all words 0" apart from "a nonzero multiple of 0xffff".
-  function automatic logic [31:0] csa3(logic [15:0] a, logic [15:0] b, logic [15:0] c);
-    logic [15:0] m;
-    m    = (a & b) | (a & c) | (b & c);
-    csa3 = {a ^ b ^ c, m[14:0], m[15]};
-  endfunction
-
   // Reduces 18 words (word k in bits 16k+15:16k; unused words 0) to a pair {a, b} with the same end-around-
   // carry sum: six carry-save levels (18 -> 12 -> 8 -> 6 -> 4 -> 3 -> 2), one LUT each, no carry chain.
   function automatic logic [31:0] csa_reduce(logic [18*16-1:0] w);
@@ -117,24 +108,14 @@ package lb_pkg;
     logic [6*16-1:0]  l3;
     logic [4*16-1:0]  l4;
     logic [3*16-1:0]  l5;
-    for (int i = 0; i < 6; i++) l1[32*i+:32] = csa3(w[48*i+:16], w[48*i+16+:16], w[48*i+32+:16]);
-    for (int i = 0; i < 4; i++) l2[32*i+:32] = csa3(l1[48*i+:16], l1[48*i+16+:16], l1[48*i+32+:16]);
-    for (int i = 0; i < 2; i++) l3[32*i+:32] = csa3(l2[48*i+:16], l2[48*i+16+:16], l2[48*i+32+:16]);
+    for (int i = 0; i < 6; i++) l1[32*i+:32] = nt_csum_pkg::csa3(w[48*i+:16], w[48*i+16+:16], w[48*i+32+:16]);
+    for (int i = 0; i < 4; i++) l2[32*i+:32] = nt_csum_pkg::csa3(l1[48*i+:16], l1[48*i+16+:16], l1[48*i+32+:16]);
+    for (int i = 0; i < 2; i++) l3[32*i+:32] = nt_csum_pkg::csa3(l2[48*i+:16], l2[48*i+16+:16], l2[48*i+32+:16]);
     l3[64+:32] = l2[96+:32];
-    for (int i = 0; i < 2; i++) l4[32*i+:32] = csa3(l3[48*i+:16], l3[48*i+16+:16], l3[48*i+32+:16]);
-    l5[0+:32]  = csa3(l4[0+:16], l4[16+:16], l4[32+:16]);
+    for (int i = 0; i < 2; i++) l4[32*i+:32] = nt_csum_pkg::csa3(l3[48*i+:16], l3[48*i+16+:16], l3[48*i+32+:16]);
+    l5[0+:32]  = nt_csum_pkg::csa3(l4[0+:16], l4[16+:16], l4[32+:16]);
     l5[32+:16] = l4[48+:16];
-    csa_reduce = csa3(l5[0+:16], l5[16+:16], l5[32+:16]);
-  endfunction
-
-  // End-around-carry sum of two words, as ones_add, with the two candidate sums (a + b, a + b + 1) formed side
-  // by side and the carry out of the first selecting one: one carry chain deep instead of two in series.
-  function automatic logic [15:0] eac2(logic [15:0] a, logic [15:0] b);
-    logic [16:0] t0;
-    logic [15:0] t1;
-    t0   = {1'b0, a} + {1'b0, b};
-    t1   = 16'(({1'b0, a, 1'b1} + {1'b0, b, 1'b1}) >> 1);  // a + b + 1: the 1 as a carry into bit 0
-    eac2 = t0[16] ? t1 : t0[15:0];
+    csa_reduce = nt_csum_pkg::csa3(l5[0+:16], l5[16+:16], l5[32+:16]);
   endfunction
 
   // A parse's drop reason: lb_parser's reason (the checks up to the headers' presence), else the first of
@@ -204,13 +185,13 @@ package lb_pkg;
     rewrite_t r;
     logic     zero;
     r    = rw;
-    zero = &(s.udp_a ^ s.udp_b) || (&s.udp_a && &s.udp_b);
+    zero = nt_csum_pkg::eac2_ones(s.udp_a, s.udp_b);
     if (rw.forward) begin
-      if (!rw.is_v6) r.ip_csum = ~eac2(s.ip_a, s.ip_b);
+      if (!rw.is_v6) r.ip_csum = ~nt_csum_pkg::eac2(s.ip_a, s.ip_b);
       if (s.udp_none) begin
         r.udp_csum = '0;  // the IPv4 sender sent no checksum
       end else begin
-        r.udp_csum = ~eac2(s.udp_a, s.udp_b);
+        r.udp_csum = ~nt_csum_pkg::eac2(s.udp_a, s.udp_b);
         if (zero) r.udp_csum = 16'hffff;  // RFC 768
       end
     end

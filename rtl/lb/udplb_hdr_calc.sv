@@ -44,12 +44,12 @@ module udplb_hdr_calc
     nl4_we     = '0;
     // The frame's L4 checksum (its case's pair; the others are 0), and the IPv4 header's with the new
     // TTL/protocol word added to its pair.
-    l4_pr      = udplb_pkg::ocsa3(s_i.l4[31:16], s_i.l4[15:0], s_i.l4_add);  // the new port / ND word
-    ck         = ~udplb_pkg::csum_pair(l4_pr);
+    l4_pr      = nt_csum_pkg::csa3(s_i.l4[31:16], s_i.l4[15:0], s_i.l4_add);  // the new port / ND word
+    ck         = ~nt_csum_pkg::eac2(l4_pr[31:16], l4_pr[15:0]);
     // {ttl - 1, protocol} = {ttl, protocol} + 0xfeff in one's complement, or + 0xff00 when ttl is 0 (wraps).
     ip_corr    = !ttl_dec_i ? 16'h0000 : s_i.ttl_zero ? 16'hff00 : 16'hfeff;
-    ip_pr      = udplb_pkg::ocsa3(s_i.ip[31:16], s_i.ip[15:0], ip_corr);
-    ip_ck      = ~udplb_pkg::csum_pair(ip_pr);
+    ip_pr      = nt_csum_pkg::csa3(s_i.ip[31:16], s_i.ip[15:0], ip_corr);
+    ip_ck      = ~nt_csum_pkg::eac2(ip_pr[31:16], ip_pr[15:0]);
     o.send     = c_i.reason == udplb_pkg::ureason_t'(nt_pkg::UdplbDropNone);
     o.port     = c_i.kind == udplb_pkg::KindHost ? port_i | 4'd2 : port_i;
     o.lo       = p_i.lo_host;
@@ -117,7 +117,7 @@ module udplb_hdr_calc
           end
           nl4[16+:16] = nt_pkg::byte_rev16(s_i.dport);
           nl4[32+:16] = nt_pkg::byte_rev16(s_i.ulen_new);
-          nl4[48+:16] = nt_pkg::byte_rev16(udplb_pkg::csum_pair_ones(l4_pr) ? 16'hffff : ck);  // RFC 768
+          nl4[48+:16] = nt_pkg::byte_rev16(nt_csum_pkg::eac2_ones(l4_pr[31:16], l4_pr[15:0]) ? 16'hffff : ck);  // RFC 768
           nl4_we      = {{2{s_i.udp_ck}}, 6'b111100};
           o.lo = 7'(p_i.l4o + 7'd8 + (keep ? 7'(nt_pkg::UdplbHeaderBytes) : 7'd0));
         end

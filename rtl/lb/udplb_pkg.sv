@@ -176,29 +176,4 @@ package udplb_pkg;
     l4_window = r;
   endfunction
 
-  // One's-complement carry-save addition of three words: a pair with the same end-around-carry sum (the
-  // carry out of bit 15 goes round to bit 0), one LUT level, no carry chain. {sum, carry}. Both outputs are 0
-  // only if all three inputs are, so a tree of these reduces words to a pair that is (0, 0) only if every
-  // word is 0: the pair's end-around-carry sum is exactly the chain's (0 only for all-zero words).
-  function automatic logic [31:0] ocsa3(logic [15:0] a, logic [15:0] b, logic [15:0] c);
-    logic [15:0] m;
-    m     = (a & b) | (a & c) | (b & c);
-    ocsa3 = {a ^ b ^ c, m[14:0], m[15]};
-  endfunction
-
-  // The end-around-carry sum of a pair (= the chain's sum of the words it was reduced from, P4 state):
-  // a + b and a + b + 1 side by side, the carry out of the first choosing; one carry chain deep.
-  function automatic logic [15:0] csum_pair(logic [31:0] pr);
-    logic [16:0] t0;
-    logic [15:0] t1;
-    t0        = {1'b0, pr[31:16]} + {1'b0, pr[15:0]};
-    t1        = 16'(({1'b0, pr[31:16], 1'b1} + {1'b0, pr[15:0], 1'b1}) >> 1);
-    csum_pair = t0[16] ? t1 : t0[15:0];
-  endfunction
-
-  // csum_pair(pr) == 16'hffff, on the pair itself (a + b = 0xffff or 0x1fffe), beside the addition.
-  function automatic logic csum_pair_ones(logic [31:0] pr);
-    csum_pair_ones = &(pr[31:16] ^ pr[15:0]) || (&pr[31:16] && &pr[15:0]);
-  endfunction
-
 endpackage

@@ -43,10 +43,10 @@ VNIC = [C, "rtl/common/nt_crc_pkg.sv", "rtl/vnic/vnic_pkg.sv", "rtl/vnic/vnic_ta
         "rtl/vnic/vnic_in_reg.sv"]
 # The RTL tops and their sources, in the order of CMakeLists.txt's *_RTL lists (the tb wrappers left out).
 BLOCKS = {
-    "lb": ("lb_top", [C, "rtl/lb/lb_pkg.sv", "rtl/common/nt_skid_buffer.sv", "rtl/lb/lb_lookahead.sv",
+    "lb": ("lb_top", [C, "rtl/common/nt_csum_pkg.sv", "rtl/lb/lb_pkg.sv", "rtl/common/nt_skid_buffer.sv", "rtl/lb/lb_lookahead.sv",
                       "rtl/lb/lb_parser.sv", "rtl/lb/lb_tables.sv", "rtl/lb/lb_rewrite_calc.sv",
                       "rtl/lb/lb_beat_former.sv", "rtl/lb/lb_top.sv"]),
-    "udplb": ("udplb_top", [C, "rtl/lb/udplb_pkg.sv", "rtl/common/nt_skid_buffer.sv", "rtl/lb/lb_lookahead.sv",
+    "udplb": ("udplb_top", [C, "rtl/common/nt_csum_pkg.sv", "rtl/lb/udplb_pkg.sv", "rtl/common/nt_skid_buffer.sv", "rtl/lb/lb_lookahead.sv",
                             "rtl/lb/udplb_parser.sv", "rtl/lb/udplb_tables.sv", "rtl/lb/udplb_csa_level.sv",
                             "rtl/lb/udplb_csum_tree.sv", "rtl/lb/udplb_hdr_sum.sv",
                             "rtl/lb/udplb_hdr_calc.sv",
