@@ -66,6 +66,29 @@ package udplb_pkg;
     logic [7:0]                    ttl;        // IPv4 TTL / IPv6 hop limit
   } uparse_t;
 
+  // What udplb_parse_pre decides from a frame's first beat alone (bytes 0..63 and their keep), for one of the
+  // parser's two paths (untagged / tag taken out), each zero unless it is the frame's path. udplb_top registers
+  // it as the beat enters H; udplb_parser finishes the parse from it and the window (issue 27: <= 12 levels).
+  typedef struct packed {
+    logic        f4, farp, f6;  // the family: here, byte 13 present, EtherType 0x0800 / 0x0806 / 0x86dd
+    logic        hdr4_ok;       // f4 and the IPv4 header's checks pass (length, version, IHL >= 5)
+    logic        hdr6_ok;       // f6 and the IPv6 header's checks pass (length, version)
+    logic        u4, i4;        // hdr4_ok and protocol 17 / 1
+    logic        u6, i6;        // hdr6_ok and next header 17 / 58
+    logic [15:0] su, si;        // u4 / i4 AND the IHL one-hot
+    logic        emb6, echo6, ns6;  // ICMPv6 at 54: destination unreachable, echo request, neighbour solicitation
+    logic        ns_len;        // the IPv6 payload length is not 24 (an ND option may follow)
+    logic        perr;          // the verdict of every check on the first beat alone
+    logic [6:0]  lo, li;        // lo_host / li of every case the first beat decides, else 0
+    logic [6:0]  l4o;           // layer 4's offset (IPv4 / IPv6), else 0
+  } upre_path_t;
+
+  typedef struct packed {
+    logic       vl;  // the frame is VLAN-tagged (byte 17 present, EtherType 0x8100)
+    upre_path_t u;   // the untagged path (zero when vl)
+    upre_path_t t;   // the tagged path (zero unless vl)
+  } upre_t;
+
   // The best entry of one group of the epoch TCAM (longest prefix).
   typedef struct packed {
     logic        hit;
