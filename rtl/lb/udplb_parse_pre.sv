@@ -23,7 +23,8 @@ module udplb_parse_pre
 
   // One path over hw (the frame with the tag taken out when vl), hk its keep (bit c: hl > c), et the EtherType
   // after the tag; `here`: this path is the frame's. Every byte and keep bit read lies in the first beat for
-  // both paths (tagged: hw byte c is beat byte c + 4; the highest read is byte 55 / keep bit 57 of hw).
+  // both paths (tagged: hw byte c is beat byte c + 4; the highest read is byte 55 / keep bit 57 of hw, beat
+  // byte 59 / keep bit 61 tagged).
   // The expressions are udplb_parser's before this split (main @ 6bbb01d), term for term.
   // hw and hk are the window's width so that offsets read as in udplb_parser; most of their bits are not read.
   // verilator lint_off UNUSEDSIGNAL
@@ -34,7 +35,7 @@ module udplb_parse_pre
     logic        fslow, flldp, eth_bad, slow_err, arp_err, hdr4_bad, hdr6_bad;
     logic        p4_1, p4_17, p6_58, p6_17, proto4_bad, proto6_bad, p6_none, first_cases, e6, other6;
     logic [7:0]  ity6, icode6;
-    logic [15:0] sp;
+    logic [10:0] sp;  // an IPv4 protocol of no case, by IHL (bit h - 5)
     int unsigned adj;
 
     r   = '0;
@@ -67,10 +68,10 @@ module udplb_parse_pre
     r.u6       = r.hdr6_ok && p6_17;
     r.i6       = r.hdr6_ok && p6_58;
     p6_none    = r.hdr6_ok && proto6_bad;
-    for (int unsigned h = 0; h < 16; h++) begin
-      r.su[h] = r.u4 && ihl == 4'(h);
-      r.si[h] = r.i4 && ihl == 4'(h);
-      sp[h]   = r.hdr4_ok && proto4_bad && ihl == 4'(h);
+    for (int unsigned h = 5; h < 16; h++) begin
+      r.su[h-5] = r.u4 && ihl == 4'(h);
+      r.si[h-5] = r.i4 && ihl == 4'(h);
+      sp[h-5]   = r.hdr4_ok && proto4_bad && ihl == 4'(h);
     end
 
     // ICMPv6 at 54: the type and code (bytes 54, 55) and its first 4 bytes (keep bit 57).
@@ -99,9 +100,9 @@ module udplb_parse_pre
     r.li = k7(first_cases, 14 + adj) | k7(fslow && hk[14] && hw[8*14+:8] != 8'd1, 15 + adj) |
            k7(fslow && hk[14] && hw[8*14+:8] == 8'd1, 16 + adj) | k7(flldp, 16 + adj) | k7(r.farp, 42 + adj) |
            k7(p6_none, 54 + adj) | k7(r.i6 && (e6 || other6), 58 + adj) | k7(r.i6 && r.echo6, 62 + adj);
-    for (int unsigned h = 0; h < 16; h++) begin
-      r.lo = r.lo | k7(sp[h], 14 + 4 * h);
-      r.li = r.li | k7(sp[h], 14 + 4 * h + adj);
+    for (int unsigned h = 5; h < 16; h++) begin
+      r.lo = r.lo | k7(sp[h-5], 14 + 4 * h);
+      r.li = r.li | k7(sp[h-5], 14 + 4 * h + adj);
     end
     r.l4o = ({7{r.hdr4_ok}} & (7'd14 + {1'b0, ihl, 2'd0})) | ({7{r.hdr6_ok}} & 7'd54);
     pre_path = r;
