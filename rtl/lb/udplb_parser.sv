@@ -6,15 +6,20 @@
 // Written for depth (issue 27: <= 12 logic levels; docs/lb-microarchitecture.md "udplb_parser depth"), as
 // lb_parser: every check is computed at once and the verdict, the flags and the end offset are AND/OR terms of
 // them, never a chain of ifs; no arithmetic on lengths (a check "hl < c" is "byte c - 1 of the untagged frame
-// is absent", one keep bit); the layer-4 bytes at l4 = 14 + 4 * IHL are checked at each of the 16 candidate
-// offsets and the IHL, as a one-hot folded with the protocol, selects the verdicts by AND/OR terms (IPv6: l4 =
-// 54, candidate 10); the whole parse is formed twice, for an untagged and a VLAN-tagged frame (offsets fixed in
-// each), each answering zero unless it is the frame's, and the two are ORed.
+// is absent", one keep bit); the layer-4 bytes at l4 = 14 + 4 * IHL are checked at each of the 11 candidate
+// offsets (IHL 5..15) and the IHL, as a one-hot folded with the protocol, selects the verdicts by AND/OR terms
+// (IPv6: l4 = 54, IHL 10's candidate); the whole parse is formed twice, for an untagged and a VLAN-tagged frame
+// (offsets fixed in each), each answering zero unless it is the frame's, and the two are ORed. What the first
+// beat decides alone (the EtherTypes and the tag, the IP headers, the protocol with the IHL one-hot, the ICMPv6
+// type, and the end offsets and verdict terms of those cases) comes in registered (pre_i: udplb_parse_pre of
+// the first beat, loaded as the beat entered H); this module adds the layer-4 checks, which read the successor
+// beat too. The layer-4 part of the verdict is a module per path (udplb_l4_verdict).
 module udplb_parser
 (
   input  logic [8*udplb_pkg::UWindowBytes-1:0] window_i,  // frame bytes 0..127, byte 0 in bits 7:0
   input  logic [udplb_pkg::UWindowBytes-1:0]   keep_i,    // window bytes present (contiguous from byte 0)
   input  logic                                 en_i,      // the window holds a frame's first two beats
+  input  udplb_pkg::upre_t                     pre_i,     // udplb_parse_pre of the window's first beat
   output udplb_pkg::uparse_t                   info_o
 );
   localparam int unsigned WBits  = 8 * udplb_pkg::UWindowBytes;
@@ -26,205 +31,173 @@ module udplb_parser
     k7 = 7'({32{c}} & v);
   endfunction
 
-  // The parse of the untagged frame hw (the VLAN tag taken out when vl), hk its keep (bit c: hl > c), et the
-  // EtherType after the tag. vl is a constant at each call. Not set here: vlan, vid, mac_da, ethertype.
+  // The parse of the untagged frame hw (the VLAN tag taken out when vl), hk its keep (bit c: hl > c), pp the
+  // path's first-beat terms (zero unless it is the frame's path). vl is a constant at each call. Not set here:
+  // vlan, vid, mac_da, ethertype.
   function automatic udplb_pkg::uparse_t parse_path(logic [WBits-1:0] hw, logic [WBytes-1:0] hk,
-                                                    logic [15:0] et, logic vl, logic here);
+                                                    udplb_pkg::upre_path_t pp, logic vl, logic l4err);
     udplb_pkg::uparse_t p;
-    logic [3:0]  ihl;
-    logic        f4, farp, f6, fslow, flldp, eth_bad;
-    logic        hdr4_bad, hdr6_bad, hdr4_ok, hdr6_ok, p4_1, p4_17, p6_58, p6_17, proto4_bad, proto6_bad;
-    logic        slow_err, arp_err, err4, err6;
     int unsigned adj;  // li - fin: the tag's 4 bytes
     // Per candidate IHL h (l4 = 14 + 4 h): what the layer-4 bytes there decide.
     logic [Slice*8-1:0]  s;
-    logic                g0, g4, g8, g12, g24, g32;  // "hl >= l4 + c": keep bit l4 - 1 + c
-    logic [15:0]         c_short;                      // hl < l4
-    logic [15:0]         c_uerr, c_ulb, c_uv3;          // UDP: a check fails; LB header; version 3
-    logic [15:0][15:0]   c_slot, c_port;
-    logic [15:0][63:0]   c_tick;
-    logic [15:0]         c_ierr, c_iemb, c_iecho;       // ICMPv4: a check fails; destination unreachable; echo
-    logic [15:0][6:0]    c_fin_u, c_li_u, c_li_i;  // fin (and li) after UDP / ICMPv4 at this l4
-    logic                u_e1, u_lb, u_em, u_v23, i_e1, i_emb, i_echo, i_o32;
-    // The chosen IPv4 candidate.
-    logic [15:0]         oh, su, si, sp;              // IHL one-hot; UDP / ICMPv4 / other protocol at offset h
-    logic [15:0][6:0]    c_lo_i;                      // lo_host after ICMPv4 at this l4
-    // ICMPv6 at l4 = 54.
-    logic [7:0]          ity6, icode6;
-    logic                e6, emb6, echo6, ns6, other6, ns_opt, ns_ll6, emb6_17, icmp6_err;
-    logic [6:0]          li6i, lo6i, lo_v4, li_v4, lo_v6, li_v6;
+    logic                g0, g4, g8, g12, g24;  // "hl >= l4 + c": keep bit l4 - 1 + c
+    // Element h - 5 for IHL h = 5..15 (an IHL under 5 fails the header check: pp's su / si are 0 there).
+    logic [10:0]         c_short;                      // hl < l4
+    logic [10:0]         c_ulb, c_uv3;                  // UDP: LB header; version 3
+    logic [10:0][15:0]   c_slot, c_port;
+    logic [10:0][63:0]   c_tick;
+    logic [10:0]         c_iemb, c_iecho;               // ICMPv4: destination unreachable; echo
+    logic [10:0][6:0]    c_fin_u, c_li_u, c_li_i;  // fin (and li) after UDP / ICMPv4 at this l4
+    logic                u_lb, u_em, i_emb, i_echo, i_o32;
+    logic [10:0][6:0]    c_lo_i;                      // lo_host after ICMPv4 at this l4
+    // ICMPv6 at l4 = 54: what the successor beat decides.
+    logic                emb6, echo6, ns6, ns_opt, ns_ll6, emb6_17, icmp6_err;
+    logic [6:0]          lo_v4, li_v4;
 
     p   = '0;
     adj = vl ? 4 : 0;
-    ihl = hw[8*14+:4];
-
-    // Ethernet / VLAN: a runt (hl < 14) or an EtherType of no case is an error. A tagged frame (vl) has at
-    // least 18 bytes; an untagged 0x8100 frame matches no case.
-    f4      = here && hk[13] && et == 16'h0800;
-    farp    = here && hk[13] && et == 16'h0806;
-    f6      = here && hk[13] && et == 16'h86dd;
-    fslow   = here && !vl && hk[13] && et == 16'h8809;
-    flldp   = here && !vl && hk[13] && et == 16'h88cc;
-    eth_bad = here && !(f4 || farp || f6 || fslow || flldp);
-
-    slow_err = !hk[14] || (hw[8*14+:8] == 8'd1 && !hk[15]);
-    arp_err  = !hk[41] || nt_pkg::win_b16(hw, 14) != 16'd1 || nt_pkg::win_b16(hw, 16) != 16'h0800 ||
-               nt_pkg::win_b8(hw, 18) != 8'd6 || nt_pkg::win_b8(hw, 19) != 8'd4 || nt_pkg::win_b16(hw, 20) != 16'd1;
-
-    // IP headers (fixed offsets).
-    hdr4_bad   = !hk[33] || hw[8*14+4+:4] != 4'd4 || ihl < 4'd5;
-    hdr6_bad   = !hk[53] || hw[8*14+4+:4] != 4'd6;
-    hdr4_ok    = f4 && !hdr4_bad;
-    hdr6_ok    = f6 && !hdr6_bad;
-    p4_1       = nt_pkg::win_b8(hw, 23) == 8'd1;
-    p4_17      = nt_pkg::win_b8(hw, 23) == 8'd17;
-    p6_58      = nt_pkg::win_b8(hw, 20) == 8'd58;
-    p6_17      = nt_pkg::win_b8(hw, 20) == 8'd17;
-    proto4_bad = !p4_1 && !p4_17;
-    proto6_bad = !p6_58 && !p6_17;
 
     // Layer 4 at each candidate offset l4 = 14 + 4 h: UDP (+ LB header) and ICMPv4, as the parser would walk
     // them there once the IP header has passed.
     c_short = '0;
-    c_uerr  = '0;
     c_ulb   = '0;
     c_uv3   = '0;
     c_slot  = '0;
     c_port  = '0;
     c_tick  = '0;
-    c_ierr  = '0;
     c_iemb  = '0;
     c_iecho = '0;
     c_fin_u = '0;
     c_li_u  = '0;
     c_li_i  = '0;
     c_lo_i  = '0;
-    for (int unsigned h = 0; h < 16; h++) begin
+    for (int unsigned h = 5; h < 16; h++) begin
       s  = hw[8*(14+4*h)+:8*Slice];
       g0  = hk[13+4*h];
       g4  = hk[17+4*h];
       g8  = hk[21+4*h];
       g12 = hk[25+4*h];
       g24 = hk[37+4*h];
-      g32 = hk[45+4*h];
-      c_short[h] = !g0;
-      // UDP: 8 bytes; the LB header if the destination port says so (12 bytes, then 24 for version 2/3).
-      u_e1  = !g8;
-      u_lb  = !u_e1 && ({s[8*2+:8], s[8*3+:8]} & 16'hc000) == 16'h4000;
+      c_short[h-5] = !g0;
+      // UDP: the LB header if the destination port says so; its magic and version (the checks themselves:
+      // udplb_l4_verdict, by udplb_pkg::udp_err / icmp4_err).
+      u_lb  = udplb_pkg::udp_lb(s, g8);
       u_em  = !g12 || {s[8*8+:8], s[8*9+:8]} != 16'h4c42;
-      u_v23 = s[8*10+:8] == 8'd2 || s[8*10+:8] == 8'd3;
-      c_uerr[h] = u_e1 || (u_lb && (u_em || !u_v23 || !g24));
-      c_ulb[h]  = u_lb;
-      c_uv3[h]  = u_lb && !u_em && s[8*10+:8] == 8'd3;
-      c_slot[h] = {16{u_lb}} & (c_uv3[h] ? {s[8*12+:8], s[8*13+:8]} : {s[8*22+:8], s[8*23+:8]});
-      c_port[h] = {16{u_lb}} & {s[8*14+:8], s[8*15+:8]};
-      for (int unsigned b = 0; b < 8; b++) c_tick[h][63-8*b-:8] = {8{u_lb}} & s[8*(16+b)+:8];
-      // ICMPv4: 4 bytes; destination unreachable: 24, 32 with an embedded UDP header; echo request: 8.
-      i_e1   = !g4;
-      i_emb  = !i_e1 && s[0+:8] == 8'd3;
-      i_echo = !i_e1 && s[0+:8] == 8'd8 && s[8+:8] == 8'd0;
+      c_ulb[h-5]  = u_lb;
+      c_uv3[h-5]  = u_lb && !u_em && s[8*10+:8] == 8'd3;
+      c_slot[h-5] = {16{u_lb}} & (c_uv3[h-5] ? {s[8*12+:8], s[8*13+:8]} : {s[8*22+:8], s[8*23+:8]});
+      c_port[h-5] = {16{u_lb}} & {s[8*14+:8], s[8*15+:8]};
+      for (int unsigned b = 0; b < 8; b++) c_tick[h-5][63-8*b-:8] = {8{u_lb}} & s[8*(16+b)+:8];
+      // ICMPv4: destination unreachable (32 bytes with an embedded UDP header), echo request.
+      i_emb  = g4 && s[0+:8] == 8'd3;
+      i_echo = g4 && s[0+:8] == 8'd8 && s[8+:8] == 8'd0;
       i_o32  = g24 && s[8*13+:8] == 8'd17;
-      c_ierr[h]  = i_e1 || (i_emb && (!g24 || (i_o32 && !g32))) || (i_echo && !g8);
-      c_iemb[h]  = i_emb;
-      c_iecho[h] = i_echo;
+      c_iemb[h-5]  = i_emb;
+      c_iecho[h-5] = i_echo;
       // The end offset at this l4: l4 itself if the layer-4 parse does not run (hl < l4), else as walked.
-      c_fin_u[h] = k7(!g0, 14 + 4 * h) | k7(g0 && !u_lb, 22 + 4 * h) | k7(g0 && u_lb, 38 + 4 * h);
-      c_li_u[h]  = k7(!g0, 14 + 4 * h + adj) | k7(g0 && !u_lb, 22 + 4 * h + adj) |
-                   k7(g0 && u_lb, 38 + 4 * h + adj);
-      c_li_i[h]  = k7(!g0, 14 + 4 * h + adj) | k7(g0 && !i_emb && !i_echo, 18 + 4 * h + adj) |
-                   k7(g0 && i_emb && !i_o32, 38 + 4 * h + adj) | k7(g0 && i_emb && i_o32, 46 + 4 * h + adj) |
-                   k7(g0 && i_echo, 22 + 4 * h + adj);
-      c_lo_i[h]  = k7(!g0, 14 + 4 * h) | k7(g0 && !i_emb && !i_echo, 18 + 4 * h) | k7(g0 && i_emb, 18 + 4 * h) |
-                   k7(g0 && i_echo, 22 + 4 * h);
+      c_fin_u[h-5] = k7(!g0, 14 + 4 * h) | k7(g0 && !u_lb, 22 + 4 * h) | k7(g0 && u_lb, 38 + 4 * h);
+      c_li_u[h-5]  = k7(!g0, 14 + 4 * h + adj) | k7(g0 && !u_lb, 22 + 4 * h + adj) |
+                     k7(g0 && u_lb, 38 + 4 * h + adj);
+      c_li_i[h-5]  = k7(!g0, 14 + 4 * h + adj) | k7(g0 && !i_emb && !i_echo, 18 + 4 * h + adj) |
+                     k7(g0 && i_emb && !i_o32, 38 + 4 * h + adj) | k7(g0 && i_emb && i_o32, 46 + 4 * h + adj) |
+                     k7(g0 && i_echo, 22 + 4 * h + adj);
+      c_lo_i[h-5]  = k7(!g0, 14 + 4 * h) | k7(g0 && !i_emb && !i_echo, 18 + 4 * h) | k7(g0 && i_emb, 18 + 4 * h) |
+                     k7(g0 && i_echo, 22 + 4 * h);
     end
-    // The IHL as a one-hot, folded with the protocol: the candidate's verdicts are AND/OR terms, not a multiplexer.
-    for (int unsigned h = 0; h < 16; h++) oh[h] = ihl == 4'(h);
-    su = {16{hdr4_ok && p4_17}} & oh;
-    si = {16{hdr4_ok && p4_1}} & oh;
-    sp = {16{hdr4_ok && proto4_bad}} & oh;
 
-    // ICMPv6 at l4 = 54: 4 bytes; destination unreachable: 44, 52 with an embedded UDP header; echo request: 8;
-    // neighbour solicitation: 24, 26 with an option header when the payload is not 24 bytes, 32 when that
-    // option is the source link-layer address; any other type is an error.
-    ity6      = nt_pkg::win_b8(hw, 54);
-    icode6    = nt_pkg::win_b8(hw, 55);
-    e6        = !hk[57];
-    emb6      = !e6 && ity6 == 8'd1;
-    echo6     = !e6 && ity6 == 8'd128 && icode6 == 8'd0;
-    ns6       = !e6 && ity6 == 8'd135 && icode6 == 8'd0;
-    other6    = !e6 && !(ity6 == 8'd1) && !(ity6 == 8'd128 && icode6 == 8'd0) && !(ity6 == 8'd135 && icode6 == 8'd0);
+    // ICMPv6 at l4 = 54 (pp's type flags): destination unreachable: 44, 52 with an embedded UDP header; echo
+    // request: 8; neighbour solicitation: 24, 26 with an option header when the payload is not 24 bytes, 32
+    // when that option is the source link-layer address. Each flag here is ANDed with pp.i6.
+    emb6      = pp.i6 && pp.emb6;
+    echo6     = pp.i6 && pp.echo6;
+    ns6       = pp.i6 && pp.ns6;
     emb6_17   = hk[97] && nt_pkg::win_b8(hw, 64) == 8'd17;
-    ns_opt    = hk[77] && nt_pkg::win_b16(hw, 18) != 16'd24;
+    ns_opt    = hk[77] && pp.ns_len;
     ns_ll6    = ns_opt && hk[79] && nt_pkg::win_b8(hw, 78) == 8'd1;
-    icmp6_err = e6 || other6 || (emb6 && (!hk[97] || (emb6_17 && !hk[105]))) || (echo6 && !hk[61]) ||
+    icmp6_err = (emb6 && (!hk[97] || (emb6_17 && !hk[105]))) || (echo6 && !hk[61]) ||
                 (ns6 && (!hk[77] || (ns_opt && (!hk[79] || (ns_ll6 && !hk[85])))));
-    lo6i  = k7(e6 || other6 || emb6 || ns6, 58) | k7(echo6, 62);
-    li6i  = k7(e6 || other6, 58 + adj) | k7(emb6 && !emb6_17, 98 + adj) | k7(emb6 && emb6_17, 106 + adj) |
-            k7(echo6, 62 + adj) | k7(ns6 && !ns_opt, 78 + adj) | k7(ns6 && ns_opt && !ns_ll6, 80 + adj) |
-            k7(ns6 && ns_ll6, 86 + adj);
 
-    // The verdict: an error of the Ethernet case or of the one family it chose.
-    err4 = hdr4_bad || proto4_bad;
-    err6 = hdr6_bad || proto6_bad || (p6_58 && icmp6_err) || (p6_17 && c_uerr[10]);
-    p.perr = eth_bad || (fslow && slow_err) || (flldp && !hk[15]) || (farp && arp_err) || (f4 && err4) ||
-             |(su & (c_short | c_uerr)) || |(si & (c_short | c_ierr)) || (f6 && err6);
+    // The verdict: the first beat's terms, or a layer-4 check of the chosen candidate fails (l4err:
+    // udplb_l4_verdict), or the ICMPv6 body's.
+    p.perr = pp.perr || l4err || icmp6_err;
 
     // The flags and fields, each set as the walk would have set it (also on a path that fails later).
-    p.arp        = farp;
-    p.ipv4       = f4;
-    p.ipv6       = f6;
-    p.icmp4      = hdr4_ok && p4_1;
-    p.icmp4_emb  = |(si & ~c_short & c_iemb);
-    p.icmp4_echo = |(si & ~c_short & c_iecho);
-    p.icmp6      = hdr6_ok && p6_58;
-    p.icmp6_emb  = hdr6_ok && p6_58 && emb6;
-    p.icmp6_echo = hdr6_ok && p6_58 && echo6;
-    p.ns         = hdr6_ok && p6_58 && ns6;
-    p.ns_ll      = hdr6_ok && p6_58 && ns6 && ns_ll6;
-    p.udp        = (hdr4_ok && p4_17) || (hdr6_ok && p6_17);
-    p.lb         = |(su & ~c_short & c_ulb) || (hdr6_ok && p6_17 && c_ulb[10]);
-    p.lb_v3      = |(su & ~c_short & c_uv3) || (hdr6_ok && p6_17 && c_uv3[10]);
-    p.slot_sel   = {16{hdr6_ok && p6_17}} & c_slot[10];
-    p.port_sel   = {16{hdr6_ok && p6_17}} & c_port[10];
-    p.tick       = {64{hdr6_ok && p6_17}} & c_tick[10];
-    for (int unsigned h = 0; h < 16; h++) begin
-      p.slot_sel = p.slot_sel | ({16{su[h] && !c_short[h]}} & c_slot[h]);
-      p.port_sel = p.port_sel | ({16{su[h] && !c_short[h]}} & c_port[h]);
-      p.tick     = p.tick | ({64{su[h] && !c_short[h]}} & c_tick[h]);
+    p.arp        = pp.farp;
+    p.ipv4       = pp.f4;
+    p.ipv6       = pp.f6;
+    p.icmp4      = pp.i4;
+    p.icmp4_emb  = |(pp.si & ~c_short & c_iemb);
+    p.icmp4_echo = |(pp.si & ~c_short & c_iecho);
+    p.icmp6      = pp.i6;
+    p.icmp6_emb  = emb6;
+    p.icmp6_echo = echo6;
+    p.ns         = ns6;
+    p.ns_ll      = ns6 && ns_ll6;
+    p.udp        = pp.u4 || pp.u6;
+    p.lb         = |(pp.su & ~c_short & c_ulb) || (pp.u6 && c_ulb[5]);
+    p.lb_v3      = |(pp.su & ~c_short & c_uv3) || (pp.u6 && c_uv3[5]);
+    p.slot_sel   = {16{pp.u6}} & c_slot[5];
+    p.port_sel   = {16{pp.u6}} & c_port[5];
+    p.tick       = {64{pp.u6}} & c_tick[5];
+    for (int unsigned h = 0; h < 11; h++) begin
+      p.slot_sel = p.slot_sel | ({16{pp.su[h] && !c_short[h]}} & c_slot[h]);
+      p.port_sel = p.port_sel | ({16{pp.su[h] && !c_short[h]}} & c_port[h]);
+      p.tick     = p.tick | ({64{pp.su[h] && !c_short[h]}} & c_tick[h]);
     end
-    p.ttl        = ({8{hdr4_ok}} & nt_pkg::win_b8(hw, 22)) | ({8{hdr6_ok}} & nt_pkg::win_b8(hw, 21));
-    p.ip_sa      = ({128{hdr4_ok}} & {96'd0, nt_pkg::win_b32(hw, 26)}) |
-                   ({128{hdr6_ok}} & {nt_pkg::win_b64(hw, 22), nt_pkg::win_b64(hw, 30)});
-    p.ip_da      = ({128{hdr4_ok}} & {96'd0, nt_pkg::win_b32(hw, 30)}) |
-                   ({128{hdr6_ok}} & {nt_pkg::win_b64(hw, 38), nt_pkg::win_b64(hw, 46)}) |
-                   ({128{farp}} & {96'd0, nt_pkg::win_b32(hw, 38)});  // TPA
-    p.nd_target  = {128{hdr6_ok && p6_58 && ns6}} & {nt_pkg::win_b64(hw, 62), nt_pkg::win_b64(hw, 70)};
-    p.l4o        = ({7{hdr4_ok}} & (7'd14 + {1'b0, ihl, 2'd0})) | ({7{hdr6_ok}} & 7'd54);
+    p.ttl        = ({8{pp.hdr4_ok}} & nt_pkg::win_b8(hw, 22)) | ({8{pp.hdr6_ok}} & nt_pkg::win_b8(hw, 21));
+    p.ip_sa      = ({128{pp.hdr4_ok}} & {96'd0, nt_pkg::win_b32(hw, 26)}) |
+                   ({128{pp.hdr6_ok}} & {nt_pkg::win_b64(hw, 22), nt_pkg::win_b64(hw, 30)});
+    p.ip_da      = ({128{pp.hdr4_ok}} & {96'd0, nt_pkg::win_b32(hw, 30)}) |
+                   ({128{pp.hdr6_ok}} & {nt_pkg::win_b64(hw, 38), nt_pkg::win_b64(hw, 46)}) |
+                   ({128{pp.farp}} & {96'd0, nt_pkg::win_b32(hw, 38)});  // TPA
+    p.nd_target  = {128{ns6}} & {nt_pkg::win_b64(hw, 62), nt_pkg::win_b64(hw, 70)};
+    p.l4o        = pp.l4o;
 
-    // li (the end offset fin plus the tag) and lo_host, one term per exclusive case. IPv4: the candidate's end
-    // after UDP or ICMPv4, or l4 when the protocol is neither; IPv6 likewise at 54. lo_host: fin, but l4 + 4 after
-    // the ICMP-embedded headers and the ND solicitation (never followed by another header).
+    // li (the end offset fin plus the tag) and lo_host, one term per exclusive case: pp's (every case the
+    // first beat decides), IPv4's candidate end after UDP or ICMPv4, IPv6's after UDP at 54, and the ICMPv6
+    // ends the successor beat decides. lo_host: fin, but l4 + 4 after the ICMP-embedded headers and the ND
+    // solicitation (never followed by another header).
     lo_v4 = '0;
     li_v4 = '0;
-    for (int unsigned h = 0; h < 16; h++) begin
-      lo_v4 = lo_v4 | ({7{su[h]}} & c_fin_u[h]) | ({7{si[h]}} & c_lo_i[h]) | k7(sp[h], 14 + 4 * h);
-      li_v4 = li_v4 | ({7{su[h]}} & c_li_u[h]) | ({7{si[h]}} & c_li_i[h]) | k7(sp[h], 14 + 4 * h + adj);
+    for (int unsigned h = 0; h < 11; h++) begin
+      lo_v4 = lo_v4 | ({7{pp.su[h]}} & c_fin_u[h]) | ({7{pp.si[h]}} & c_lo_i[h]);
+      li_v4 = li_v4 | ({7{pp.su[h]}} & c_li_u[h]) | ({7{pp.si[h]}} & c_li_i[h]);
     end
-    lo_v6 = p6_58 ? lo6i : (p6_17 ? c_fin_u[10] : 7'd54);
-    li_v6 = p6_58 ? li6i : (p6_17 ? c_li_u[10] : 7'(54 + adj));
-    p.lo_host = k7(eth_bad || (f4 && hdr4_bad) || (f6 && hdr6_bad) || (fslow && !hk[14]), 14) |
-                k7(fslow && hk[14] && hw[8*14+:8] != 8'd1, 15) | k7(fslow && hk[14] && hw[8*14+:8] == 8'd1, 16) |
-                k7(flldp, 16) | k7(farp, 42) | lo_v4 | ({7{hdr6_ok}} & lo_v6);
-    p.li      = k7(eth_bad || (f4 && hdr4_bad) || (f6 && hdr6_bad) || (fslow && !hk[14]), 14 + adj) |
-                k7(fslow && hk[14] && hw[8*14+:8] != 8'd1, 15 + adj) |
-                k7(fslow && hk[14] && hw[8*14+:8] == 8'd1, 16 + adj) |
-                k7(flldp, 16 + adj) | k7(farp, 42 + adj) | li_v4 | ({7{hdr6_ok}} & li_v6);
+    p.lo_host = pp.lo | lo_v4 | ({7{pp.u6}} & c_fin_u[5]);
+    p.li      = pp.li | li_v4 | ({7{pp.u6}} & c_li_u[5]) | k7(emb6 && !emb6_17, 98 + adj) |
+                k7(emb6 && emb6_17, 106 + adj) | k7(ns6 && !ns_opt, 78 + adj) |
+                k7(ns6 && ns_opt && !ns_ll6, 80 + adj) | k7(ns6 && ns_ll6, 86 + adj);
     parse_path = p;
   endfunction
 
+  // The two paths' frames (0: untagged, 1: the tag taken out) and keeps, and their layer-4 verdicts.
+  logic [1:0][WBits-1:0]  hw;
+  logic [1:0][WBytes-1:0] hk;
+  logic [1:0]             l4err;
+  assign hw[0] = window_i;
+  assign hw[1] = udplb_pkg::untag(window_i, 1'b1);
+  assign hk[0] = keep_i;
+  assign hk[1] = {4'd0, keep_i[WBytes-1:4]};
+
+  udplb_l4_verdict u_l4_untagged (
+    .hw_i  (hw[0]),
+    .hk_i  (hk[0]),
+    .su_i  (pre_i.u.su),
+    .si_i  (pre_i.u.si),
+    .u6_i  (pre_i.u.u6),
+    .err_o (l4err[0])
+  );
+
+  udplb_l4_verdict u_l4_tagged (
+    .hw_i  (hw[1]),
+    .hk_i  (hk[1]),
+    .su_i  (pre_i.t.su),
+    .si_i  (pre_i.t.si),
+    .u6_i  (pre_i.t.u6),
+    .err_o (l4err[1])
+  );
+
   udplb_pkg::uparse_t info, p_untagged, p_tagged;
-  logic               vl;
-  logic [15:0]        et0;
 
   // One block, all of it under en_i: a simulator evaluates it on every change of the window (every cycle)
   // and skips it but for a frame's first beat; in hardware en_i only gates the result.
@@ -232,21 +205,16 @@ module udplb_parser
     info       = '0;
     p_untagged = '0;
     p_tagged   = '0;
-    vl         = 1'b0;
-    et0        = '0;
     if (en_i) begin
-      et0        = nt_pkg::win_b16(window_i, 12);
-      vl         = keep_i[17] && et0 == 16'h8100;
-      p_untagged = parse_path(window_i, keep_i, et0, 1'b0, !vl);
+      p_untagged = parse_path(hw[0], hk[0], pre_i.u, 1'b0, l4err[0]);
       // The frame with the tag taken out: every later header sits where the deparser will emit it.
-      p_tagged   = parse_path(udplb_pkg::untag(window_i, 1'b1), {4'd0, keep_i[WBytes-1:4]},
-                              nt_pkg::win_b16(window_i, 16), 1'b1, vl);
-      // Each path answers zero unless it is the frame's (`here`): the two are ORed, not multiplexed.
+      p_tagged   = parse_path(hw[1], hk[1], pre_i.t, 1'b1, l4err[1]);
+      // Each path answers zero unless it is the frame's (pre_i's `here`): the two are ORed, not multiplexed.
       info           = p_tagged | p_untagged;
-      info.vlan      = vl;
-      info.vid       = vl ? {window_i[8*14+:4], window_i[8*15+:8]} : 12'd0;
+      info.vlan      = pre_i.vl;
+      info.vid       = {12{pre_i.vl}} & {window_i[8*14+:4], window_i[8*15+:8]};
       info.mac_da    = {nt_pkg::win_b32(window_i, 0), nt_pkg::win_b16(window_i, 4)};
-      info.ethertype = et0;
+      info.ethertype = nt_pkg::win_b16(window_i, 12);
     end
   end
 

@@ -66,6 +66,50 @@ package udplb_pkg;
     logic [7:0]                    ttl;        // IPv4 TTL / IPv6 hop limit
   } uparse_t;
 
+  // What udplb_parse_pre decides from a frame's first beat alone (bytes 0..63 and their keep), for one of the
+  // parser's two paths (untagged / tag taken out), each zero unless it is the frame's path. udplb_top registers
+  // it as the beat enters H; udplb_parser finishes the parse from it and the window (issue 27: <= 12 levels).
+  typedef struct packed {
+    logic        f4, farp, f6;  // the family: here, byte 13 present, EtherType 0x0800 / 0x0806 / 0x86dd
+    logic        hdr4_ok;       // f4 and the IPv4 header's checks pass (length, version, IHL >= 5)
+    logic        hdr6_ok;       // f6 and the IPv6 header's checks pass (length, version)
+    logic        u4, i4;        // hdr4_ok and protocol 17 / 1
+    logic        u6, i6;        // hdr6_ok and next header 17 / 58
+    logic [10:0] su, si;        // u4 / i4 AND the IHL one-hot, bit h - 5 for IHL h (h < 5 fails hdr4_ok)
+    logic        emb6, echo6, ns6;  // ICMPv6 at 54: destination unreachable, echo request, neighbour solicitation
+    logic        ns_len;        // the IPv6 payload length is not 24 (an ND option may follow)
+    logic        perr;          // the verdict of every check on the first beat alone
+    logic [6:0]  lo, li;        // lo_host / li of every case the first beat decides, else 0
+    logic [6:0]  l4o;           // layer 4's offset (IPv4 / IPv6), else 0
+  } upre_path_t;
+
+  typedef struct packed {
+    logic       vl;  // the frame is VLAN-tagged (byte 17 present, EtherType 0x8100)
+    upre_path_t u;   // the untagged path (zero when vl)
+    upre_path_t t;   // the tagged path (zero unless vl)
+  } upre_t;
+
+  // The layer-4 checks at one candidate offset l4 (udplb_parser, udplb_l4_verdict) over s, bytes l4 .. l4 + 23
+  // (byte r in bits 8r+7:8r), and gC = "hl >= l4 + C". UDP: 8 bytes; the LB header if the destination port
+  // says so (12 bytes, then 24 for version 2/3). ICMPv4: 4 bytes; destination unreachable: 24, 32 with an
+  // embedded UDP header; echo request: 8. s is the whole slice so offsets read as l4 + r; not every byte is read.
+  /* verilator lint_off UNUSEDSIGNAL */
+  function automatic logic udp_lb(logic [8*24-1:0] s, logic g8);
+    udp_lb = g8 && ({s[8*2+:8], s[8*3+:8]} & 16'hc000) == 16'h4000;
+  endfunction
+  function automatic logic udp_err(logic [8*24-1:0] s, logic g8, logic g12, logic g24);
+    udp_err = !g8 || (udp_lb(s, g8) && (!g12 || {s[8*8+:8], s[8*9+:8]} != 16'h4c42 ||
+                                        !(s[8*10+:8] == 8'd2 || s[8*10+:8] == 8'd3) || !g24));
+  endfunction
+  function automatic logic icmp4_err(logic [8*24-1:0] s, logic g4, logic g8, logic g24, logic g32);
+    logic emb, echo, o32;
+    emb       = g4 && s[0+:8] == 8'd3;
+    echo      = g4 && s[0+:8] == 8'd8 && s[8+:8] == 8'd0;
+    o32       = g24 && s[8*13+:8] == 8'd17;
+    icmp4_err = !g4 || (emb && (!g24 || (o32 && !g32))) || (echo && !g8);
+  endfunction
+  /* verilator lint_on UNUSEDSIGNAL */
+
   // The best entry of one group of the epoch TCAM (longest prefix).
   typedef struct packed {
     logic        hit;

@@ -80,10 +80,31 @@ module udplb_top
   logic [udplb_pkg::UWindowBytes-1:0] window_keep;
   assign window_keep = h_last ? {{nt_pkg::StreamBytes{1'b0}}, h_keep} : {s_keep_i, h_keep};
 
+  // What a frame's first beat decides of its parse (the EtherTypes and the tag, the IP headers, the protocol
+  // and the IHL, the ICMPv6 type), computed as the beat enters H and loaded as H's beat is, so the parser reads
+  // flops, not the compares, in front of its layer-4 terms (issue 27 <= 12 levels; as lb_top's h_et_q). No
+  // cycle added: a first beat is in H at least a cycle before it is parsed; only a first beat's is read
+  // (the parser's en_i), and only a first beat's is formed (its en_i).
+  udplb_pkg::upre_t h_pre, h_pre_q;
+  udplb_parse_pre u_parse_pre (
+    .beat_i (s_data_i),
+    .keep_i (s_keep_i),
+    .en_i   (s_valid_i && s_first),
+    .pre_o  (h_pre)
+  );
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      h_pre_q <= '0;
+    end else if (adv && s_valid_i) begin
+      h_pre_q <= h_pre;
+    end
+  end
+
   udplb_parser u_parser (
     .window_i (window),
     .keep_i   (window_keep),
     .en_i     (h_emit && h_idx == 2'd0),
+    .pre_i    (h_pre_q),
     .info_o   (parsed)
   );
 

@@ -7,29 +7,15 @@
 #include <memory>
 
 #include "Vhdr_diff_top.h"
+#include "tb/common/diff_harness.h"
 #include "verilated.h"
 
-namespace {
-
-uint64_t g_state = 1;
-
-uint64_t Next() {  // splitmix64
-  uint64_t z = (g_state += 0x9e3779b97f4a7c15ULL);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-
-template <typename W>
-void Fill(W& w) {
-  for (size_t i = 0; i < sizeof(w) / sizeof(w[0]); ++i) w[i] = static_cast<uint32_t>(Next());
-}
-
-}  // namespace
+using nt_diff::Fill;
+using nt_diff::Next;
 
 int main(int argc, char** argv) {
   const uint64_t n = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 1000000;
-  g_state = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 1;
+  nt_diff::State() = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 1;
   auto ctx = std::make_unique<VerilatedContext>();
   auto top = std::make_unique<Vhdr_diff_top>(ctx.get());
   uint64_t differ = 0;
@@ -44,12 +30,7 @@ int main(int argc, char** argv) {
     if (top->differ_o) {
       if (differ < 5) {
         std::printf("vector %llu differs (case 0x%02x)\n", static_cast<unsigned long long>(i), top->case_o);
-        const size_t words = sizeof(top->old_o) / sizeof(top->old_o[0]);
-        for (size_t k = 0; k < words; ++k) {
-          if (top->old_o[k] != top->new_o[k]) {
-            std::printf("  word %zu: old %08x new %08x\n", k, top->old_o[k], top->new_o[k]);
-          }
-        }
+        nt_diff::PrintDiff(top->old_o, top->new_o);
       }
       ++differ;
     }
