@@ -121,7 +121,9 @@ module lb_top
   end
 
   // The beat delay line: one write and one read per advance (the write replaces the entry just read).
-  lb_pkg::pipe_beat_t                 beat_q [BeatDelay];
+  // A word of the struct's width, not the struct: Yosys 0.55 reads an unpacked array of a struct type as ONE
+  // element (docs/synthesis.md "One RTL source"); Verilator reads both.
+  logic [$bits(h_beat)-1:0]           beat_q [BeatDelay];
   logic [$clog2(BeatDelay)-1:0]       beat_wr_q;
   logic                               s6_valid_q, s6_sop_q, s7_valid_q, s7_sop_q;
   lb_pkg::pipe_beat_t                 s7_q;  // the beat in S7

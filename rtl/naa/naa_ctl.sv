@@ -51,7 +51,9 @@ module naa_ctl
   logic [181:0] queues_q;  // the responder's QP-queues layout; [96:81] is rq_posted
 
   naa_pkg::ctl_state_e  state_q;
-  rdma_pkg::cqe_t        ev_q [nt_pkg::NaaCqeFifo];
+  // A word of the struct's width, not the struct: Yosys 0.55 reads an unpacked array of a struct type as ONE
+  // element (docs/synthesis.md "One RTL source"); Verilator reads both.
+  logic [$bits(cqe_i)-1:0] ev_q [nt_pkg::NaaCqeFifo];
   rdma_pkg::cqe_t        ev_head;  // ev_q at the read pointer (Yosys 0.55: no member of a variable-indexed element)
   logic [7:0]  ev_wr_q, ev_rd_q, queued;
   rdma_pkg::cqe_t        cur_q;

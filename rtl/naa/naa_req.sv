@@ -48,9 +48,11 @@ module naa_req
   logic [2:0]  retry_max_q, rnr_max_q;
 
   // ---- Host-posted commands, the message ring ----
-  naa_pkg::naa_req_cmd_t        hq_q [nt_pkg::NaaReqHostCmds];
+  // A word of the struct's width, not the struct: Yosys 0.55 reads an unpacked array of a struct type as ONE
+  // element (docs/synthesis.md "One RTL source"); Verilator reads both.
+  logic [$bits(cmd_i)-1:0]      hq_q [nt_pkg::NaaReqHostCmds];
   logic [HqBits:0]     hq_wr_q, hq_rd_q;
-  naa_pkg::naa_req_cmd_t        msg_q [nt_pkg::NaaReqMsgs];
+  logic [$bits(cmd_i)-1:0]      msg_q [nt_pkg::NaaReqMsgs];
   logic [23:0]         msg_psn_q [nt_pkg::NaaReqMsgs];
   logic [23:0]         msg_n_q [nt_pkg::NaaReqMsgs];
   logic                msg_host_q [nt_pkg::NaaReqMsgs];

@@ -80,7 +80,10 @@ module rdma_top
   // RdmaInflight), per entry its read-data buffer and whether that data is complete, and the order in which
   // entries' host reads were issued (read data comes back in that order).
   localparam int unsigned IfqBits = $clog2(nt_pkg::RdmaInflight);
-  rdma_pkg::pend_t       pq_q [nt_pkg::RdmaInflight];
+  rdma_pkg::pend_t       he;  // the entry at the head
+  // A word of the struct's width, not the struct: Yosys 0.55 reads an unpacked array of a struct type as ONE
+  // element (docs/synthesis.md "One RTL source"); Verilator reads both.
+  logic [$bits(he)-1:0]  pq_q [nt_pkg::RdmaInflight];
   // Each entry's kind, QP and word address again, apart: the CAMs below search every entry each cycle, and
   // reading 832-bit entries whole to get them (Yosys 0.55 reads arr[i].field wrongly) made Verilator copy
   // them (docs/rdma-microarchitecture.md "Simulation speed"). Written with pq_q, never changed after.
@@ -109,8 +112,8 @@ module rdma_top
     logic [6:0] idx;
     logic [2:0] k;
   } rtag_t;
-  rtag_t       rtag_q [TagFifo];
   rtag_t       rt_head;
+  logic [$bits(rt_head)-1:0] rtag_q [TagFifo];  // words, not rtag_t: as pq_q
   // Receive-WQE prefetch: per QP the ring (WQE i in slot i mod RdmaWqeRing), the next WQE to read and to
   // arrive, the reads outstanding and how many of them to discard (issued before a QP or RQ rewrite).
   localparam int unsigned RingBits = $clog2(nt_pkg::RdmaWqeRing);
@@ -145,7 +148,6 @@ module rdma_top
   logic [nt_pkg::RdmaInflight-1:0] executed_q;
   logic [63:0] last_new_q;  // the value the word of the atomic executed last holds after it
   logic [IfqBits-1:0] head, pq_widx, fill_idx;
-  rdma_pkg::pend_t       he;
   assign n_inflight = pq_wr_q - pq_rd_q;
   assign head       = pq_rd_q[IfqBits-1:0];
   assign pq_widx    = pq_wr_q[IfqBits-1:0];
