@@ -341,15 +341,17 @@ package reorder_pkg;
     for (int unsigned j = 0; j < 64; j++) keep_mask[j] = j < n;
   endfunction
 
-  // A control packet for a mirrored header: bytes in bits 8i+7:8i of two beats, and its length.
+  // A control packet for a mirrored header without its two check fields: bytes in bits 8i+7:8i of two beats,
+  // and its length. The IPv4 header checksum (bytes 24-25) and the ICRC (the 4 bytes at the CW header's end,
+  // cw_end = 58 / 78) are 0 here; reorder_ctrl_gen inserts them as each beat leaves (its ctrl_csum_pair,
+  // ctrl_icrc_part0 and the ICRC steps), so that neither the checksum's adders nor the CRC's XOR trees lie
+  // on the path from the request FIFOs to the frame register (issue 27 depth).
   // p4: byte 8 in conweave-p4's format: RTT_REPLY = REPLY phase 0 (epoch as received), NOTIFY = NOTIFY
   // (phase and epoch as received), CLEAR = REPLY phase 1 with epoch - 1 (the TAIL's conweave-p4 epoch).
-  function automatic logic [nt_pkg::WindowBits+7:0] build_ctrl(logic [HdrBits-1:0] hdr, logic v6, logic [2:0] op,
-                                                      logic [1:0] epoch, logic p4);
+  function automatic logic [nt_pkg::WindowBits+7:0] build_ctrl_body(logic [HdrBits-1:0] hdr, logic v6,
+                                                                   logic [2:0] op, logic [1:0] epoch, logic p4);
     logic [nt_pkg::WindowBits-1:0] f;
     int unsigned udp, bth, cw_end, len, ipn, src;
-    logic [15:0] s;
-    logic [31:0] crc;
     f = '0;
     udp = v6 ? 54 : 34;
     bth = udp + 8;
@@ -376,25 +378,16 @@ package reorder_pkg;
     end else begin
       f[8*22+:8] = 8'd64;
       {f[8*16+:8], f[8*17+:8]} = 16'(len - 14);
+      {f[8*24+:8], f[8*25+:8]} = 16'd0;  // the header checksum, inserted at emit
     end
     {f[8*(udp+4)+:8], f[8*(udp+5)+:8]} = 16'(len - udp);
     if (!p4) f[8*(bth+8)+:8] = {hdr[8*(bth+8)+7], op, epoch, 2'b00};
     else if (op == CwNotify) f[8*(bth+8)+:8] = {hdr[8*(bth+8)+7], 2'd3, hdr[8*(bth+8)+4], epoch, 2'b00};
     else if (op == CwClear) f[8*(bth+8)+:8] = {hdr[8*(bth+8)+7], 2'd2, 1'b1, epoch - 2'd1, 2'b00};
     else f[8*(bth+8)+:8] = {hdr[8*(bth+8)+7], 2'd2, 1'b0, epoch, 2'b00};
-    if (!v6) begin
-      s = 16'd0;
-      for (int unsigned i = 0; i < 20; i += 2) begin
-        if (i != 10) s = ones_add(s, {f[8*(14+i)+:8], f[8*(15+i)+:8]});
-      end
-      {f[8*24+:8], f[8*25+:8]} = ~s;
-    end
-    crc = rdma_pkg::icrc_seed();
-    crc = rdma_pkg::icrc_beat(crc, f[nt_pkg::StreamBits-1:0], 0, cw_end, v6);
-    crc = rdma_pkg::icrc_beat(crc, f[nt_pkg::WindowBits-1:nt_pkg::StreamBits], nt_pkg::StreamBytes, cw_end, v6);
-    crc = ~crc;
-    for (int unsigned j = 0; j < 4; j++) f[8*(cw_end+j)+:8] = crc[8*j+:8];
-    build_ctrl = {8'(len), f};
+    // the ICRC's 4 bytes (cw_end .. cw_end + 3: 58..61 or 78..81) and all after them are 0 already: bytes
+    // from cw_end to ReorderHdrBytes - 1 = 79 by the loop above, the rest since f started as 0
+    build_ctrl_body = {8'(len), f};
   endfunction
 
 endpackage
