@@ -81,6 +81,7 @@ package reorder_pkg;
     logic [2:0]         mask;
     logic [1:0]         clear_epoch;
   } ctrl_req_t;
+  localparam int unsigned CtrlReqBits = HdrBits + 1 + 3 + 2;  // ctrl_req_t's width (as OutEntryBits)
 
   function automatic logic [7:0] wb(logic [nt_pkg::WindowBits-1:0] w, int unsigned off);
     wb = w[8*off+:8];
