@@ -43,16 +43,21 @@ module reorder_ingress
   reorder_pkg::meta_t                  pend_meta_q;
   logic [reorder_pkg::CellW-1:0]       pend_head_q, pend_tail_q;
   logic [15:0]            pend_cells_q;
+  reorder_pkg::cw_pre_t               pre_q;   // cw_pre of the frame's first beat, computed as it entered
+  logic [16:0]            exp_len_q;   // the frame length its IP length implies (pm.v6 ? 54 : 14) + pm.ip_len
+  logic [15:0]            h_len_q;     // the frame's length if h ends it: 64 h_idx_q + its byte count
+  logic [8:0]             h_idx_p1_q;  // h_idx_q + 1
 
   logic                   res_ok, in_fire, h_go, first, i_pend, i_last, i_oversize, i_pend_bad, n_skip;
   logic [reorder_pkg::CellW-1:0]       n_head, n_prev;
   logic [15:0]            n_cells, cells_before, i_len;
   logic [nt_pkg::WindowBits-1:0]  win;
   reorder_pkg::meta_t                  pm, n_meta;
-  int                     h_n, nx_n;
-  logic [7:0]             out_n;    // bytes of the NIC beat written (>= 64: all; 8 bits keep every compare)
+  logic [nt_pkg::StreamBytes-1:0] out_keep;  // bytes of the NIC beat written
+  logic [2:0]             nx_n;     // bytes of the successor when it has at most 4
   logic                   short4, short6;
   logic [reorder_pkg::KeyBits-1:0] key_raw;
+  logic [16:0]            exp_len;
 
   assign res_ok = cell_avail_i && (!pend_valid_q || pend_take_i);
   assign s_ready_o = !h_valid_q || res_ok;
@@ -77,9 +82,9 @@ module reorder_ingress
     n_cells = ip_cells_q;
     cells_before = '0;
     pm = meta_q;
-    // bytes of a beat: keep is contiguous from byte 0 (asserted on the input port), a thermometer count
-    h_n = int'(nt_pkg::keep_count(h_keep_q));
-    nx_n = int'(nt_pkg::keep_count(s_keep_i));
+    // keep is contiguous from byte 0 (asserted on the input port): byte counts and "fewer than n bytes" are
+    // keep bits, and the frame length if h ends it was counted as h entered (h_len_q)
+    nx_n = s_keep_i[3] ? 3'd4 : s_keep_i[2] ? 3'd3 : s_keep_i[1] ? 3'd2 : {2'd0, s_keep_i[0]};
     win = {h_last_q ? {nt_pkg::StreamBits{1'b0}} : s_data_i, h_data_q};
     // parse_cw's length checks: the frame (h_n bytes if this beat is its last, 64 + nx_n if the next is,
     // else more than 128) shorter than 62 (IPv4) or 82 (IPv6) bytes. keep is contiguous, so "fewer than n
@@ -88,11 +93,14 @@ module reorder_ingress
     short6 = h_last_q || (s_last_i && !s_keep_i[17]);
     // the flow key where parse_cw puts it (its family by the EtherType); parse_cw returns it only for a
     // good frame (else 0), and the CRC of 0 is a constant, so the hash is chosen after the CRC
-    key_raw = reorder_pkg::cw_key(win, reorder_pkg::wb16(win, 12) == 16'h86dd);
-    out_n = 8'(nt_pkg::StreamBytes);
+    key_raw = reorder_pkg::cw_key(win, pre_q.et6);
+    // the first beat's checks and lengths were computed as it entered the lookahead register (pre_q);
+    // a later beat compares with the expected length registered at the first beat's h_go
+    exp_len = first ? (p4_format_i ? pre_q.exp_len_p4 : pre_q.exp_len) : exp_len_q;
+    out_keep = '1;
     if (h_go) begin
       if (first) begin
-        pm = reorder_pkg::parse_cw_short(win, short4, short6, p4_format_i);
+        pm = reorder_pkg::parse_cw_pre(win, pre_q, short4, short6, p4_format_i);
         pm.hash = pm.ok ? reorder_pkg::flow_hash(key_raw) : reorder_pkg::flow_hash('0);
         n_meta = pm;
         n_cells = '0;
@@ -103,27 +111,33 @@ module reorder_ingress
         n_skip = 1'b1;
       end else if (!(first ? 1'b0 : skip_q)) begin
         if (h_last_q) begin
-          out_n = 8'(h_n - 4);
-          i_len = 16'(int'(h_idx_q) * nt_pkg::StreamBytes + h_n);
+          // its bytes but the 4 the removal takes (h_n - 4; all 64 when h_n < 4, as the 8-bit count wrapped)
+          for (int unsigned j = 0; j < nt_pkg::StreamBytes; j++) begin
+            out_keep[j] = !h_keep_q[3] || (j < nt_pkg::StreamBytes - 4 && h_keep_q[(j + 4) % nt_pkg::StreamBytes]);
+          end
+          i_len = h_len_q;
           i_last = 1'b1;
-        end else if (s_last_i && nx_n <= 4) begin
-          // the successor holds only bytes the removal pulls in: this beat ends the NIC frame
-          out_n = 8'(int'(nt_pkg::StreamBytes) - 4 + nx_n);
-          i_len = 16'((int'(h_idx_q) + 1) * nt_pkg::StreamBytes + nx_n);
+        end else if (s_last_i && !s_keep_i[4]) begin
+          // the successor holds only bytes the removal pulls in (at most 4): this beat ends the NIC frame,
+          // 60 + nx_n bytes
+          for (int unsigned j = 0; j < nt_pkg::StreamBytes; j++) begin
+            out_keep[j] = j < nt_pkg::StreamBytes - 4 || s_keep_i[(j + 4) % nt_pkg::StreamBytes];
+          end
+          i_len = {1'b0, h_idx_p1_q, 3'd0, nx_n};
           i_last = 1'b1;
         end
         cells_before = first ? 16'd0 : ip_cells_q;
         i_oversize = !i_last && cells_before == 16'(nt_pkg::ReorderMaxCells - 1);
         wr_o = 1'b1;
-        wr_data_o = reorder_pkg::strip_beat(h_data_q, s_data_i, int'(h_idx_q), pm, 32'(out_n));
-        wr_keep_o = reorder_pkg::keep_mask(32'(out_n));
+        wr_data_o = reorder_pkg::strip_beat(h_data_q, s_data_i, int'(h_idx_q), pm, out_keep);
+        wr_keep_o = out_keep;
         link_o = cells_before != '0;
         n_head = first ? free_cell_i : ip_head_q;
         n_prev = free_cell_i;
         n_cells = cells_before + 16'd1;
         if (i_last || i_oversize) begin
           i_pend = 1'b1;
-          i_pend_bad = i_oversize || (pm.v6 ? 32'd54 : 32'd14) + 32'(pm.ip_len) != 32'(i_len);
+          i_pend_bad = i_oversize || exp_len != 17'(i_len);
           n_skip = 1'b1;
         end else begin
           n_skip = 1'b0;
@@ -162,6 +176,10 @@ module reorder_ingress
       pend_head_q <= '0;
       pend_tail_q <= '0;
       pend_cells_q <= '0;
+      pre_q <= '0;
+      exp_len_q <= '0;
+      h_len_q <= '0;
+      h_idx_p1_q <= '0;
     end else begin
       if (i_pend) begin
         pend_valid_q <= 1'b1;
@@ -178,12 +196,16 @@ module reorder_ingress
       ip_head_q <= n_head;
       ip_prev_q <= n_prev;
       ip_cells_q <= n_cells;
+      if (h_go && first) exp_len_q <= exp_len;
+      if (in_fire && in_idx_q == 8'd0) pre_q <= reorder_pkg::cw_pre({{nt_pkg::StreamBits{1'b0}}, s_data_i});
       if (in_fire) begin
         h_valid_q <= 1'b1;
         h_data_q <= s_data_i;
         h_keep_q <= s_keep_i;
         h_last_q <= s_last_i;
         h_idx_q <= in_idx_q;
+        h_len_q <= {2'd0, in_idx_q, 6'd0} + 16'(nt_pkg::keep_count(s_keep_i));
+        h_idx_p1_q <= 9'(in_idx_q) + 9'd1;
         in_idx_q <= s_last_i ? 8'd0 : (in_idx_q == 8'd255 ? 8'd255 : in_idx_q + 8'd1);
       end else if (h_go) begin
         h_valid_q <= 1'b0;

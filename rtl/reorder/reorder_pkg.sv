@@ -81,6 +81,7 @@ package reorder_pkg;
     logic [2:0]         mask;
     logic [1:0]         clear_epoch;
   } ctrl_req_t;
+  localparam int unsigned CtrlReqBits = HdrBits + 1 + 3 + 2;  // ctrl_req_t's width (as OutEntryBits)
 
   function automatic logic [7:0] wb(logic [nt_pkg::WindowBits-1:0] w, int unsigned off);
     wb = w[8*off+:8];
@@ -125,43 +126,84 @@ package reorder_pkg;
   endfunction
 
   function automatic meta_t parse_cw_short(logic [nt_pkg::WindowBits-1:0] w, logic short4, logic short6, logic p4);
+    parse_cw_short = parse_cw_pre(w, cw_pre(w), short4, short6, p4);
+  endfunction
+
+  // What parse_cw reads from the frame's first beat (bytes 0..63) alone: the EtherType, the IP header checks,
+  // the UDP port and the lengths and checksum with their arithmetic. A caller that holds the first beat a
+  // cycle before it parses (reorder_ingress's lookahead register) computes it as the beat arrives and
+  // registers it, so only the second beat's bytes and the frame length are left for the parse's own cycle
+  // (issue 27 depth). Fields as parse_cw_pre reads them.
+  typedef struct packed {
+    logic        et6;         // EtherType IPv6 (parse_cw's m.v6)
+    logic        hdr_ok;      // IPv4 or IPv6 and its header checks pass (ip_len and ce are set)
+    logic        port_ok;     // the UDP destination port of the family is ReorderUdpPort
+    logic        ce;
+    logic [15:0] ip_len;      // the family's IP length field
+    logic [15:0] ip_len_p4;   // ip_len + 4 (16-bit wrap, as parse_cw's m.ip_len + 16'd4)
+    logic [15:0] ip_len_m4;   // ip_len - 4
+    logic [15:0] udp_len;     // the UDP length field
+    logic [15:0] udp_len_m4;  // udp_len - 4
+    logic [15:0] csum;        // the IPv4 header checksum field
+    logic [15:0] csum_adj;    // csum after the IP length shrinks by 4 (RFC 1624)
+    logic [16:0] exp_len;     // the frame length the IP length implies: 14 / 54 + ip_len
+    logic [16:0] exp_len_p4;  // the same with ip_len_p4
+  } cw_pre_t;
+
+  function automatic cw_pre_t cw_pre(logic [nt_pkg::WindowBits-1:0] w);
+    cw_pre_t p;
+    logic et4;
+    logic [15:0] ip4, ip6, u4, u6;
+    logic [16:0] e4, e6;
+    p = '0;
+    et4 = wb16(w, 12) == 16'h0800;
+    p.et6 = wb16(w, 12) == 16'h86dd;
+    if (et4) p.hdr_ok = wb(w, 14) == 8'h45 && wb(w, 23) == 8'd17 && ((wb(w, 20) & 8'h3f) | wb(w, 21)) == 8'd0;
+    else if (p.et6) p.hdr_ok = w[8*14+4+:4] == 4'd6 && wb(w, 20) == 8'd17;
+    p.ce = p.et6 ? w[8*15+4+:2] == 2'b11 : w[8*15+:2] == 2'b11;
+    // each family's sums from its own fixed bytes, then the family chooses (no adder after the choice, and
+    // none after another: issue 27 depth)
+    ip4 = wb16(w, 16);
+    ip6 = wb16(w, 18);
+    u4 = wb16(w, 38);
+    u6 = wb16(w, 58);
+    p.ip_len = p.et6 ? ip6 : ip4;
+    p.port_ok = (p.et6 ? wb16(w, 56) : wb16(w, 36)) == 16'(nt_pkg::ReorderUdpPort);
+    p.udp_len = p.et6 ? u6 : u4;
+    p.ip_len_p4 = p.et6 ? ip6 + 16'd4 : ip4 + 16'd4;
+    p.ip_len_m4 = p.et6 ? ip6 - 16'd4 : ip4 - 16'd4;
+    p.udp_len_m4 = p.et6 ? u6 - 16'd4 : u4 - 16'd4;
+    p.csum = wb16(w, 24);
+    p.csum_adj = csum_len_adjust(p.csum, ip4, 1'b0);  // read for IPv4 only
+    p.exp_len = p.et6 ? 17'd54 + 17'(ip6) : 17'd14 + 17'(ip4);
+    // 14 / 54 + (ip_len + 4 wrapped to 16 bits): 18 / 58 + ip_len, less 65536 when ip_len + 4 wraps (then
+    // the sum is 0x10000 .. 0x1003d, so bit 16 is cleared)
+    e4 = 17'd18 + 17'(ip4);
+    e6 = 17'd58 + 17'(ip6);
+    p.exp_len_p4 = p.et6 ? {ip6 < 16'hfffc && e6[16], e6[15:0]} : {ip4 < 16'hfffc && e4[16], e4[15:0]};
+    cw_pre = p;
+  endfunction
+
+  // parse_cw_short with the first beat's part (cw_pre of the same window) given: reads from w only the bytes
+  // after the UDP header (BTH, CW header, key, the header copy). The expected lengths are for the caller.
+  /* verilator lint_off UNUSEDSIGNAL */
+  function automatic meta_t parse_cw_pre(logic [nt_pkg::WindowBits-1:0] w, cw_pre_t p, logic short4, logic short6,
+                                         logic p4);
     meta_t m;
-    int unsigned udp, bth;
-    logic [15:0] et;
+    logic go2, go3;
     logic [7:0] b8;
-    logic go;  // 0 once the frame is known not to be a CW data packet: m as it is then is the answer
     m = '0;
-    go = 1'b1;
-    udp = 0;
-    et = wb16(w, 12);
-    if (et == 16'h0800) begin
-      m.v6 = 1'b0;
-      udp = 34;
-      if (wb(w, 14) != 8'h45 || wb(w, 23) != 8'd17 || ((wb(w, 20) & 8'h3f) | wb(w, 21)) != 8'd0) go = 1'b0;
-      else begin
-        m.ip_len = wb16(w, 16);
-        m.ce = w[8*15+:2] == 2'b11;
-      end
-    end else if (et == 16'h86dd) begin
-      m.v6 = 1'b1;
-      udp = 54;
-      if (w[8*14+4+:4] != 4'd6 || wb(w, 20) != 8'd17) go = 1'b0;
-      else begin
-        m.ip_len = wb16(w, 18);
-        m.ce = w[8*15+4+:2] == 2'b11;
-      end
-    end else begin
-      go = 1'b0;
+    m.v6 = p.et6;
+    if (p.hdr_ok) begin
+      m.ip_len = p.ip_len;
+      m.ce = p.ce;
+      m.cw_off = p.et6 ? 16'd74 : 16'd54;  // BTH (42 / 62) + 12
     end
-    if (go) begin
-      bth = udp + 8;
-      m.cw_off = 16'(bth + 12);
-      if (m.v6 ? short6 : short4) go = 1'b0;  // length < bth + 12 + 4 + 4
-      else if (wb16(w, udp + 2) != 16'(nt_pkg::ReorderUdpPort)) go = 1'b0;
-    end
-    if (go) begin
-      b8 = wb(w, bth + 8);
-      m.path_id = wb(w, bth + 4);
+    go2 = p.hdr_ok && !(p.et6 ? short6 : short4) && p.port_ok;  // length < bth + 12 + 4 + 4, port
+    b8 = p.et6 ? wb(w, 70) : wb(w, 50);  // BTH byte 8
+    go3 = 1'b0;
+    if (go2) begin
+      m.path_id = p.et6 ? wb(w, 66) : wb(w, 46);
       if (p4) begin
         // DATA (1) only: ask_reply without tail asks for an RTT_REPLY; 0 (no CW header), REPLY, NOTIFY: 7
         m.op = b8[6:5] != 2'd1 ? 3'd7 : (b8[1] && !b8[0]) ? CwRttRequest : CwNormal;
@@ -173,30 +215,31 @@ package reorder_pkg;
         m.rerouted = b8[1];
       end
       m.tail = b8[0];
-      m.tx_ts = wb16(w, bth + 12);
-      m.tail_tx_ts = wb16(w, bth + 14);
-      if (m.op != CwNormal && m.op != CwRttRequest) go = 1'b0;
+      m.tx_ts = p.et6 ? wb16(w, 74) : wb16(w, 54);
+      m.tail_tx_ts = p.et6 ? wb16(w, 76) : wb16(w, 56);
+      go3 = m.op == CwNormal || m.op == CwRttRequest;
     end
-    if (go) begin
-      m.key = cw_key(w, m.v6);
-      m.nic_ip_len = m.ip_len - 16'd4;
-      m.nic_udp_len = wb16(w, udp + 4) - 16'd4;
+    if (go3) begin
+      m.key = cw_key(w, p.et6);
+      m.nic_ip_len = p.ip_len_m4;
+      m.nic_udp_len = p.udp_len_m4;
       m.nic_b8 = b8 & 8'h80;
       if (p4) begin
         // the lengths and the IPv4 checksum are the NIC's already; ip_len: the datagram the frame holds
-        m.nic_ip_len = m.ip_len;
-        m.nic_udp_len = wb16(w, udp + 4);
-        m.nic_csum = wb16(w, 24);
-        m.ip_len = m.ip_len + 16'd4;
-      end else if (!m.v6) begin
+        m.nic_ip_len = p.ip_len;
+        m.nic_udp_len = p.udp_len;
+        m.nic_csum = p.csum;
+        m.ip_len = p.ip_len_p4;
+      end else if (!p.et6) begin
         // RFC 1624 eqn. 3, as model/common/checksum.h: HC' = ~(~HC + ~m + m')
-        m.nic_csum = csum_len_adjust(wb16(w, 24), m.ip_len, 1'b0);
+        m.nic_csum = p.csum_adj;
       end
       m.hdr = w[HdrBits-1:0];
       m.ok = 1'b1;
     end
-    parse_cw_short = m;
+    parse_cw_pre = m;
   endfunction
+  /* verilator lint_on UNUSEDSIGNAL */
 
   // The flow key of a CW data frame (parse_cw's m.key when the frame is good): family, IP source and
   // destination (4 or 16 bytes each), destination QP (BTH bytes 5..7, the BTH at 42 or 62).
@@ -256,11 +299,11 @@ package reorder_pkg;
     for (int unsigned o = 0; o < 16; o++) flow_hash[o] = HashOfZero[o] ^ (^(key & HashRows[KeyBits*o+:KeyBits]));
   endfunction
 
-  // Beat k of the NIC frame (see StripBeat in model/reorder/reorder_frame.h); reads only the offsets and
-  // restored fields of m.
+  // Beat k of the NIC frame (see StripBeat in model/reorder/reorder_frame.h), its bytes j with keep[j] (the
+  // first out_n: a thermometer); reads only the offsets and restored fields of m.
   /* verilator lint_off UNUSEDSIGNAL */
   function automatic logic [nt_pkg::StreamBits-1:0] strip_beat(logic [nt_pkg::StreamBits-1:0] cur, logic [nt_pkg::StreamBits-1:0] nxt,
-                                                      int unsigned k, meta_t m, int unsigned out_n);
+                                                      int unsigned k, meta_t m, logic [nt_pkg::StreamBytes-1:0] keep);
     logic [nt_pkg::StreamBits-1:0] d;
     int unsigned base, p, udp, bth, lenpos;
     logic pre;
@@ -271,14 +314,14 @@ package reorder_pkg;
       // beats 0 and 1 have bytes before it: a choice by k and the family, not a position compare
       pre = m.cw_off != 16'd0 &&
                (k == 0 ? j < (m.v6 ? 74 : 54) : k == 1 ? j + nt_pkg::StreamBytes < (m.v6 ? 74 : 54) : 1'b0);
-      if (j < out_n) d[8*j+:8] = pre ? cur[8*j+:8] : j < 60 ? cur[8*(j+4)+:8] : nxt[8*(j-60)+:8];
+      if (keep[j]) d[8*j+:8] = pre ? cur[8*j+:8] : j < 60 ? cur[8*(j+4)+:8] : nxt[8*(j-60)+:8];
     end
     udp = m.v6 ? 54 : 34;
     bth = udp + 8;
     lenpos = m.v6 ? 18 : 16;
     for (int unsigned j = 0; j < nt_pkg::StreamBytes; j++) begin
       p = base | j;  // base is a multiple of 64: no carry
-      if (j < out_n) begin
+      if (keep[j]) begin
         if (p == lenpos) d[8*j+:8] = m.nic_ip_len[15:8];
         if (p == lenpos + 1) d[8*j+:8] = m.nic_ip_len[7:0];
         if (!m.v6 && p == 24) d[8*j+:8] = m.nic_csum[15:8];
@@ -299,15 +342,17 @@ package reorder_pkg;
     for (int unsigned j = 0; j < 64; j++) keep_mask[j] = j < n;
   endfunction
 
-  // A control packet for a mirrored header: bytes in bits 8i+7:8i of two beats, and its length.
+  // A control packet for a mirrored header without its two check fields: bytes in bits 8i+7:8i of two beats,
+  // and its length. The IPv4 header checksum (bytes 24-25) and the ICRC (the 4 bytes at the CW header's end,
+  // cw_end = 58 / 78) are 0 here; reorder_ctrl_gen inserts them as each beat leaves (its ctrl_csum_pair,
+  // ctrl_icrc_part0 and the ICRC steps), so that neither the checksum's adders nor the CRC's XOR trees lie
+  // on the path from the request FIFOs to the frame register (issue 27 depth).
   // p4: byte 8 in conweave-p4's format: RTT_REPLY = REPLY phase 0 (epoch as received), NOTIFY = NOTIFY
   // (phase and epoch as received), CLEAR = REPLY phase 1 with epoch - 1 (the TAIL's conweave-p4 epoch).
-  function automatic logic [nt_pkg::WindowBits+7:0] build_ctrl(logic [HdrBits-1:0] hdr, logic v6, logic [2:0] op,
-                                                      logic [1:0] epoch, logic p4);
+  function automatic logic [nt_pkg::WindowBits+7:0] build_ctrl_body(logic [HdrBits-1:0] hdr, logic v6,
+                                                                   logic [2:0] op, logic [1:0] epoch, logic p4);
     logic [nt_pkg::WindowBits-1:0] f;
     int unsigned udp, bth, cw_end, len, ipn, src;
-    logic [15:0] s;
-    logic [31:0] crc;
     f = '0;
     udp = v6 ? 54 : 34;
     bth = udp + 8;
@@ -334,25 +379,16 @@ package reorder_pkg;
     end else begin
       f[8*22+:8] = 8'd64;
       {f[8*16+:8], f[8*17+:8]} = 16'(len - 14);
+      {f[8*24+:8], f[8*25+:8]} = 16'd0;  // the header checksum, inserted at emit
     end
     {f[8*(udp+4)+:8], f[8*(udp+5)+:8]} = 16'(len - udp);
     if (!p4) f[8*(bth+8)+:8] = {hdr[8*(bth+8)+7], op, epoch, 2'b00};
     else if (op == CwNotify) f[8*(bth+8)+:8] = {hdr[8*(bth+8)+7], 2'd3, hdr[8*(bth+8)+4], epoch, 2'b00};
     else if (op == CwClear) f[8*(bth+8)+:8] = {hdr[8*(bth+8)+7], 2'd2, 1'b1, epoch - 2'd1, 2'b00};
     else f[8*(bth+8)+:8] = {hdr[8*(bth+8)+7], 2'd2, 1'b0, epoch, 2'b00};
-    if (!v6) begin
-      s = 16'd0;
-      for (int unsigned i = 0; i < 20; i += 2) begin
-        if (i != 10) s = ones_add(s, {f[8*(14+i)+:8], f[8*(15+i)+:8]});
-      end
-      {f[8*24+:8], f[8*25+:8]} = ~s;
-    end
-    crc = rdma_pkg::icrc_seed();
-    crc = rdma_pkg::icrc_beat(crc, f[nt_pkg::StreamBits-1:0], 0, cw_end, v6);
-    crc = rdma_pkg::icrc_beat(crc, f[nt_pkg::WindowBits-1:nt_pkg::StreamBits], nt_pkg::StreamBytes, cw_end, v6);
-    crc = ~crc;
-    for (int unsigned j = 0; j < 4; j++) f[8*(cw_end+j)+:8] = crc[8*j+:8];
-    build_ctrl = {8'(len), f};
+    // the ICRC's 4 bytes (cw_end .. cw_end + 3: 58..61 or 78..81) and all after them are 0 already: bytes
+    // from cw_end to ReorderHdrBytes - 1 = 79 by the loop above, the rest since f started as 0
+    build_ctrl_body = {8'(len), f};
   endfunction
 
 endpackage

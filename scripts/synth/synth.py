@@ -52,7 +52,7 @@ BLOCKS = {
                             "rtl/lb/udplb_hdr_calc.sv",
                             "rtl/lb/udplb_beat_former.sv", "rtl/lb/udplb_top.sv"]),
     "rdma": ("rdma_top", RDMA),
-    "reorder": ("reorder_top", [C, *ICRC, "rtl/rdma/rdma_pkg.sv", "rtl/reorder/reorder_pkg.sv",
+    "reorder": ("reorder_top", [C, *ICRC, "rtl/common/nt_csum_pkg.sv", "rtl/rdma/rdma_pkg.sv", "rtl/reorder/reorder_pkg.sv",
                                 "rtl/reorder/reorder_ctrl_gen.sv", "rtl/reorder/reorder_ingress.sv",
                                 "rtl/reorder/reorder_top.sv"]),
     "reroute": ("reroute_top", [C, *ICRC, "rtl/rdma/rdma_pkg.sv", "rtl/reorder/reorder_pkg.sv",
