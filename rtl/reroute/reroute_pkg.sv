@@ -11,11 +11,70 @@ package reroute_pkg;
   localparam int unsigned KeyBits = 8 * nt_pkg::ReorderKeyBytes;
   localparam int unsigned WinBits = 2 * nt_pkg::StreamBits;
 
-  // d = (now - t) mod 2^16, its MSB the wrap bit (docs/reroute.md "Timestamps").
+  // The carries of a + b + cin (bit i: the carry into bit i, i = 0..16) as a parallel prefix (Kogge-Stone: four
+  // rounds of generate / propagate), written in bitwise operators so that synthesis builds LUT trees (about three
+  // levels for 16 bits) instead of a carry chain (a LUT and four CARRY4 cells per operator, in series; issue 27
+  // depth).
+  function automatic logic [16:0] carries16(logic [15:0] a, logic [15:0] b, logic cin);
+    logic [15:0] g, p, gn, pn;
+    g = a & b;
+    p = a | b;
+    g[0] = g[0] | (p[0] & cin);
+    for (int unsigned k = 0; k < 4; k++) begin
+      gn = g;
+      pn = p;
+      for (int unsigned i = 0; i < 16; i++) begin
+        if (i >= (32'd1 << k)) begin
+          gn[i] = g[i] | (p[i] & g[i - (32'd1 << k)]);
+          pn[i] = p[i] & p[i - (32'd1 << k)];
+        end
+      end
+      g = gn;
+      p = pn;
+    end
+    carries16 = {g, cin};
+  endfunction
+
+  // a >= b: the carry out of a + ~b + 1 (a LUT tree; with b constant, a few LUTs)
+  function automatic logic ge16(logic [15:0] a, logic [15:0] b);
+    ge16 = 1'(carries16(a, ~b, 1'b1) >> 16);
+  endfunction
+
+  // (a + b) mod 2^16 == c without the sum: a + b = c exactly when a ^ b ^ c are the carries a + b would make,
+  // i.e. when for every bit a ^ b ^ c equals the carry out of the bit below it computed from a, b and c
+  // ((a & b) | ((a | b) & ~c)); one LUT per bit and an AND tree, no carry chain (issue 27 depth)
+  function automatic logic sum_eq16(logic [15:0] a, logic [15:0] b, logic [15:0] c);
+    logic [14:0] k;  // bit 15's carry out leaves the 16 bits
+    k = 15'((a & b) | ((a | b) & ~c));
+    sum_eq16 = (a ^ b ^ c) == {k, 1'b0};
+  endfunction
+
+  // (a + b) mod 256 by the prefix carries (the path choice's candidate, no carry chain)
+  function automatic logic [7:0] add8(logic [7:0] a, logic [7:0] b);
+    add8 = a ^ b ^ 8'(carries16({8'd0, a}, {8'd0, b}, 1'b0));
+  endfunction
+
+  // d = (now - t) mod 2^16, its MSB the wrap bit (docs/reroute.md "Timestamps"): elapsed = d[15] || d >= thr.
+  // The same value without d: for thr[15] = 1 it is d[15] (d >= thr implies it); for thr[15] = 0 it is !(d < thr),
+  // and with T = now + ~t + ~thr + 2 = now - t - thr + 2^17 (18 bits, three operands reduced to two by one
+  // carry-save level): d < thr exactly when T < 2^17 if now >= t, T < 2^16 if now < t (d = now - t + 2^16 then).
+  // So two prefix carries in parallel (now >= t, and T's top bits) instead of a subtraction and a compare in
+  // series (two carry chains); checked against the definition on every corner and 300,000 random triples
+  // (docs/reroute-microarchitecture.md "Logic depth").
   function automatic logic elapsed(logic [15:0] now, logic [15:0] t, logic [15:0] thr);
-    logic [15:0] d;
-    d = now - t;
-    elapsed = d[15] || d >= thr;
+    logic [1:0] ca;  // the carries into bits 16 and 15 of now + ~t + 1
+    logic [15:0] nt, nthr, s, cv;
+    logic cb, d15, t16, t17;
+    nt = ~t;
+    nthr = ~thr;
+    ca = 2'(carries16(now, nt, 1'b1) >> 15);  // now - t: ca[1] = now >= t
+    d15 = now[15] ^ nt[15] ^ ca[0];
+    s = now ^ nt ^ nthr;  // carry-save: T = s + 2 cv + 2
+    cv = (now & nt) | (now & nthr) | (nt & nthr);
+    cb = 1'(carries16(s, {cv[14:0], 1'b1}, 1'b1) >> 16);
+    t16 = cv[15] ^ cb;
+    t17 = cv[15] & cb;
+    elapsed = thr[15] ? d15 : (t17 || (!ca[1] && t16));
   endfunction
 
   // The flow key of a frame with its BTH at `bth`; swap: a control packet (addresses reversed).
@@ -36,6 +95,21 @@ package reroute_pkg;
     end
     for (int unsigned i = 0; i < 3; i++) k[8*(33+i)+:8] = reorder_pkg::wb(w, bth + 5 + i);
     key_of = k;
+  endfunction
+
+  // The flow hash (reorder_pkg::flow_hash, a CRC: affine in the key) of a key split by beat: the IPv4 key and
+  // the IPv6 key but its BTH bytes lie in beat 0 of the window, the IPv6 key's BTH bytes 5..7 (67..69) in beat
+  // 1, so flow_hash(key_of(w)) = v6 ? hash_b0(b0, 1) ^ hash_b1_lin(b1) : hash_b0(b0, 0). A caller whose beat is
+  // a choice of several hashes each choice and then chooses, so the XOR trees start at registers and inputs
+  // and the choice (and the family) comes last (issue 27 depth).
+  function automatic logic [15:0] hash_b0(logic [nt_pkg::StreamBits-1:0] b0, logic v6, logic swap);
+    hash_b0 = reorder_pkg::flow_hash(key_of({{nt_pkg::StreamBits{1'b0}}, b0}, v6, v6 ? 62 : 42, swap));
+  endfunction
+  function automatic logic [15:0] hash_b1_lin(logic [nt_pkg::StreamBits-1:0] b1, logic swap);
+    logic [KeyBits-1:0] k;
+    k = key_of({b1, {nt_pkg::StreamBits{1'b0}}}, 1'b1, 62, swap);
+    k[7:0] = 8'd0;  // the family byte is hash_b0's
+    hash_b1_lin = reorder_pkg::flow_hash(k) ^ reorder_pkg::HashOfZero;
   endfunction
 
   // One flow-table entry (docs/reroute-microarchitecture.md "Storage"): one word of the flow-table RAM; the
@@ -69,23 +143,24 @@ package reroute_pkg;
     int unsigned udp;
     logic good;
     m = '0;
-    good = !too_long && len >= 16'd34 && len <= 16'(nt_pkg::RerouteMaxBytes);
+    // the length compares LUT trees (ge16, sum_eq16) rather than carry chains: the same values (issue 27 depth)
+    good = !too_long && ge16(len, 16'd34) && !ge16(len, 16'(nt_pkg::RerouteMaxBytes + 1));
     udp = 34;
     if (reorder_pkg::wb16(w, 12) == 16'h0800) begin
       good = good && reorder_pkg::wb(w, 14) == 8'h45 && reorder_pkg::wb(w, 23) == 8'd17 &&
              ((reorder_pkg::wb(w, 20) & 8'h3f) | reorder_pkg::wb(w, 21)) == 8'd0;
       m.ip_len = reorder_pkg::wb16(w, 16);
-      good = good && m.ip_len == len - 16'd14;
+      good = good && sum_eq16(m.ip_len, 16'd14, len);  // ip_len == len - 14
     end else if (reorder_pkg::wb16(w, 12) == 16'h86dd) begin
       m.v6 = 1'b1;
       udp = 54;
-      good = good && len >= 16'd54 && w[8*14+4+:4] == 4'd6 && reorder_pkg::wb(w, 20) == 8'd17;
+      good = good && ge16(len, 16'd54) && w[8*14+4+:4] == 4'd6 && reorder_pkg::wb(w, 20) == 8'd17;
       m.ip_len = reorder_pkg::wb16(w, 18);
-      good = good && m.ip_len == len - 16'd54;
+      good = good && sum_eq16(m.ip_len, 16'd54, len);  // ip_len == len - 54
     end else begin
       good = 1'b0;
     end
-    good = good && len >= 16'(udp + 8 + 12 + 4) && reorder_pkg::wb16(w, udp + 2) == 16'(nt_pkg::ReorderUdpPort);
+    good = good && ge16(len, 16'(udp + 8 + 12 + 4)) && reorder_pkg::wb16(w, udp + 2) == 16'(nt_pkg::ReorderUdpPort);
     m.udp_len = reorder_pkg::wb16(w, udp + 4);
     m.csum = reorder_pkg::wb16(w, 24);
     m.b8 = reorder_pkg::wb(w, udp + 8 + 8);

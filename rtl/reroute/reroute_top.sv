@@ -73,12 +73,14 @@ module reroute_top
   // so no cycle is added; a write in that edge to the same entry is bypassed.
   logic [reroute_pkg::FlowEntryBits-1:0] fl_mem_q [nt_pkg::RerouteFlows];  // reroute_pkg::flow_t words
   reroute_pkg::flow_t    fl_rdata_q, fl_byp_data_q, fl_e, fl_wdata;
-  logic                  fl_byp_q, fl_we;
+  logic                  fl_byp, byp_we_q, byp_eq_q, fl_we;
   logic [reroute_pkg::FlowW-1:0] fl_raddr, fl_waddr;
-  // the prefetch's results, registered: the key and hash of the flow of the control packet / host frame
-  // D decides on in this cycle (valid in a cycle with d_ctrl / d_data)
-  logic [reroute_pkg::KeyBits-1:0]    c_key_q, h_key_q;
-  logic [15:0]           c_hash_q, h_hash_q;
+  // the prefetch's results, registered: the key, hash and table index of the flow D decides on in this cycle
+  // (the control packet's in a cycle with d_ctrl, the host frame's in one with d_data: the read address's
+  // choice, pf_cx_full, is cx_full_q after the edge), so both decisions share one key compare and one valid bit
+  logic [reroute_pkg::KeyBits-1:0]    key_q;
+  logic [15:0]           hash_q;
+  logic [reroute_pkg::FlowW-1:0] idx_q;
   logic [16:0][31:0]     cnt_q;
 
   localparam int unsigned CIn = 0, COut = 1, CMal = 2, CReq = 3, CRer = 4, CBlk = 5, CNoP = 6, CEcmp = 7,
@@ -88,7 +90,7 @@ module reroute_top
   logic [15:0] now;
   logic [7:0]  pmask;
   assign now = now_us_i;
-  assign pmask = cfg_paths_i - 8'd1;
+  assign pmask = reroute_pkg::add8(cfg_paths_i, 8'hff);  // paths - 1
 
   // ---- D: control decision ----
   logic                 d_ctrl, d_data;
@@ -97,16 +99,20 @@ module reroute_top
   logic [2:0]           c_op;
   logic [1:0]           c_epoch;
   logic                 c_is_ctrl, c_notify_ok, c_mine;
-  logic [reroute_pkg::KeyBits-1:0]   c_key;
-  logic [reroute_pkg::FlowW-1:0]     c_idx;
-  logic [15:0]          c_hash;
   logic                 c_reply_ok, c_clear_ok;
+  // the flow entry D reads (the prefetched index's): valid, and its key the prefetched one
+  logic                 e_valid, e_key_eq, e_mine;
+  assign fl_byp = byp_we_q && byp_eq_q;
+  assign e_valid = fl_valid_q[idx_q];
+  assign e_key_eq = fl_e.key == key_q;
+  assign e_mine = e_valid && e_key_eq;
   always_comb begin
     cwin = {cx_q[1], cx_q[0]};
     // Parsed in the seed's format; conweave-p4's (docs/reroute.md "Wire format"): the seed's op field is
     // {opcode, phase} once the headers are good (0 otherwise): 4 REPLY phase 0 = RTT_REPLY, 5 REPLY phase 1
     // = CLEAR, 6 / 7 NOTIFY; the seed's epoch = conweave-p4's epoch + phase (model: MapP4Control).
-    cm = reorder_pkg::parse_cw(cwin, cx_len_q <= 16'(nt_pkg::RerouteCtrlBytes) ? int'(cx_len_q) : -1, 1'b0);
+    cm = reorder_pkg::parse_cw(cwin, !reroute_pkg::ge16(cx_len_q, 16'(nt_pkg::RerouteCtrlBytes + 1)) ? int'(cx_len_q) : -1,
+                               1'b0);
     c_op = cm.op;
     c_epoch = cm.epoch;
     if (cfg_p4_format_i) begin
@@ -116,74 +122,64 @@ module reroute_top
     c_is_ctrl = !cm.ok && cm.cw_off != 16'd0 &&
                 (c_op == CwRttReply || c_op == CwClear || c_op == CwNotify);
     c_notify_ok = cm.path_id < cfg_paths_i;
-    c_key = c_key_q;
-    c_hash = c_hash_q;
-    c_idx = c_hash[reroute_pkg::FlowW-1:0] & cfg_flows_mask_i[reroute_pkg::FlowW-1:0];
-    c_mine = fl_valid_q[c_idx] && fl_e.key == c_key;
+    c_mine = e_mine;
     c_reply_ok = c_mine && fl_e.rw && cm.tx_ts == fl_e.req_ts;
     c_clear_ok = c_mine && fl_e.rr && c_epoch == fl_e.epoch;
   end
 
   // ---- D: data decision ----
+  // Written on the entry's fields directly (fl_e, e_valid, e_key_eq) rather than through the seed's state
+  // (docs/reroute.md "Rerouting"): a frame whose entry is its own flow's (mine) continues it; one whose entry
+  // is free or idle (new) takes it, with the ECMP path, epoch 0 and no flags; else (fallback) it goes ECMP
+  // untracked. Only a flow of its own can reroute (the new entry has no request outstanding), so every
+  // reroute term needs `mine` and the entry's fields as read, and the path and busy checks run beside the
+  // compares that decide mine / new (issue 27 depth; the same values as the chain of muxes it replaces).
   logic [reroute_pkg::WinBits-1:0] hwin;
   reroute_pkg::host_meta_t         hm;
-  logic [reroute_pkg::KeyBits-1:0] h_key;
   logic [15:0]        h_hash;
-  logic [reroute_pkg::FlowW-1:0]   h_idx;
   logic [7:0]         ecmp, c0, c1;
-  logic               h_mine, h_idle, h_new, h_fallback;
-  logic [7:0]         st_path;
-  logic [1:0]         st_epoch;
-  logic               st_rr, st_rw;
-  logic [15:0]        st_tail_ts, st_req_ts;
+  logic               el_idle, el_req, h_mine, h_new, h_fallback, st_rr, st_rw;
   logic               cond_i, blocked, try_rr, ok0, ok1, take, new_req;
+  logic [nt_pkg::ReroutePaths-1:0] p_busy;  // path p busy and its stamp not expired
   logic [7:0]         new_path;
   logic [7:0]         o_path;
   logic [1:0]         o_epoch;
   logic               o_rr;
-  logic [2:0]         o_op;
   logic [15:0]        o_tail_tx;
+  logic [2:0]         o_op;
   always_comb begin
     hwin = {hd_q[wsel_q][1], hd_q[wsel_q][0]};
     hm = reroute_pkg::parse_host(hwin, rx_len_q, rx_long_q);
-    h_key = h_key_q;
-    h_hash = h_hash_q;
-    h_idx = h_hash[reroute_pkg::FlowW-1:0] & cfg_flows_mask_i[reroute_pkg::FlowW-1:0];
+    h_hash = hash_q;
     ecmp = 8'(h_hash >> 4) & pmask;
-    c0 = 8'(h_hash + now) & pmask;
+    c0 = reroute_pkg::add8(h_hash[7:0], now[7:0]) & pmask;
     c1 = c0 ^ ((8'(h_hash >> 6) & pmask) | 8'd1);
-    h_mine = fl_valid_q[h_idx] && fl_e.key == h_key;
-    h_idle = fl_valid_q[h_idx] && reroute_pkg::elapsed(now, fl_e.last, cfg_flow_idle_us_i);
-    h_new = !fl_valid_q[h_idx] || (!h_mine && h_idle);
-    h_fallback = !h_new && !h_mine;
-    if (h_new) begin
-      st_path = ecmp;
-      st_epoch = 2'd0;
-      st_rr = 1'b0;
-      st_rw = 1'b0;
-      st_tail_ts = 16'd0;
-      st_req_ts = 16'd0;
-    end else begin
-      st_path = fl_e.path;
-      st_epoch = fl_e.epoch;
-      st_rr = fl_e.rr && !h_idle;
-      st_rw = fl_e.rw && !h_idle;
-      st_tail_ts = fl_e.tail_ts;
-      st_req_ts = fl_e.req_ts;
+    el_idle = reroute_pkg::elapsed(now, fl_e.last, cfg_flow_idle_us_i);
+    el_req = reroute_pkg::elapsed(now, fl_e.req_ts, cfg_reply_cutoff_us_i);
+    // mine = valid && key; idle = valid && el_idle; new = !valid || (!mine && idle); fallback = !new && !mine
+    h_mine = e_mine;
+    h_new = !e_valid || (!e_key_eq && el_idle);
+    h_fallback = e_valid && !e_key_eq && !el_idle;
+    // the state a frame of its own flow continues from (a new entry's: path ECMP, all else 0)
+    st_rr = fl_e.rr && !el_idle;
+    st_rw = fl_e.rw && !el_idle;
+    cond_i = h_mine && st_rw && el_req;
+    blocked = cond_i && fl_e.rr;
+    try_rr = cond_i && !fl_e.rr;
+    for (int unsigned p = 0; p < nt_pkg::ReroutePaths; p++) begin
+      p_busy[p] = busy_q[p] && !reroute_pkg::elapsed(now, busy_ts_q[p], cfg_path_busy_us_i);
     end
-    cond_i = !h_fallback && st_rw && reroute_pkg::elapsed(now, st_req_ts, cfg_reply_cutoff_us_i);
-    blocked = cond_i && st_rr;
-    try_rr = cond_i && !st_rr;
-    ok0 = c0 != st_path && !(busy_q[c0[reroute_pkg::PathW-1:0]] && !reroute_pkg::elapsed(now, busy_ts_q[c0[reroute_pkg::PathW-1:0]], cfg_path_busy_us_i));
-    ok1 = c1 != st_path && !(busy_q[c1[reroute_pkg::PathW-1:0]] && !reroute_pkg::elapsed(now, busy_ts_q[c1[reroute_pkg::PathW-1:0]], cfg_path_busy_us_i));
+    // the candidates are compared with the flow's own path: only a flow of its own reroutes
+    ok0 = c0 != fl_e.path && !p_busy[c0[reroute_pkg::PathW-1:0]];
+    ok1 = c1 != fl_e.path && !p_busy[c1[reroute_pkg::PathW-1:0]];
     take = try_rr && (ok0 || ok1);
     new_path = ok0 ? c0 : c1;
-    new_req = !h_fallback && !take && !st_rw;
-    o_path = h_fallback ? ecmp : st_path;
-    o_epoch = h_fallback ? 2'd0 : st_epoch;
-    o_rr = h_fallback ? 1'b0 : st_rr;
+    new_req = h_new || (h_mine && !take && !st_rw);
+    o_path = h_mine ? fl_e.path : ecmp;
+    o_epoch = h_mine ? fl_e.epoch : 2'd0;
+    o_rr = h_mine && st_rr;
+    o_tail_tx = !h_mine ? 16'd0 : take ? now : fl_e.tail_ts;
     o_op = new_req ? CwRttRequest : 3'd0;
-    o_tail_tx = h_fallback ? 16'd0 : (take ? now : st_tail_ts);
   end
 
   assign d_ctrl = cx_full_q;
@@ -198,9 +194,12 @@ module reroute_top
       scan_q <= '0;
     end else begin
       // S (a NOTIFY below, later in this block, wins)
-      if (busy_q[scan_q & pmask[reroute_pkg::PathW-1:0]] &&
-          reroute_pkg::elapsed(now, busy_ts_q[scan_q & pmask[reroute_pkg::PathW-1:0]], cfg_path_busy_us_i)) begin
-        busy_q[scan_q & pmask[reroute_pkg::PathW-1:0]] <= 1'b0;
+      // the scanned path's busy bit cleared when expired (busy and not p_busy), per path: a decode of the scan
+      // index beside p_busy, not a select of it
+      for (int unsigned p = 0; p < nt_pkg::ReroutePaths; p++) begin
+        if (reroute_pkg::PathW'(p) == (scan_q & pmask[reroute_pkg::PathW-1:0]) && busy_q[p] && !p_busy[p]) begin
+          busy_q[p] <= 1'b0;
+        end
       end
       scan_q <= (scan_q + 1'b1) & pmask[reroute_pkg::PathW-1:0];
       if (d_ctrl) begin
@@ -234,14 +233,14 @@ module reroute_top
           cnt_q[CMal] <= cnt_q[CMal] + 1;
         end else begin
           cnt_q[COut] <= cnt_q[COut] + 1;
-          if (h_new && fl_valid_q[h_idx]) cnt_q[CEvi] <= cnt_q[CEvi] + 1;
-          if (h_mine && h_idle && (fl_e.rr || fl_e.rw)) cnt_q[CIdl] <= cnt_q[CIdl] + 1;
+          if (h_new && e_valid) cnt_q[CEvi] <= cnt_q[CEvi] + 1;
+          if (h_mine && el_idle && (fl_e.rr || fl_e.rw)) cnt_q[CIdl] <= cnt_q[CIdl] + 1;
           if (h_fallback) cnt_q[CEcmp] <= cnt_q[CEcmp] + 1;
           if (blocked) cnt_q[CBlk] <= cnt_q[CBlk] + 1;
           if (try_rr && !take) cnt_q[CNoP] <= cnt_q[CNoP] + 1;
           if (take) cnt_q[CRer] <= cnt_q[CRer] + 1;
           if (new_req) cnt_q[CReq] <= cnt_q[CReq] + 1;
-          if (!h_fallback) fl_valid_q[h_idx] <= 1'b1;
+          if (!h_fallback) fl_valid_q[idx_q] <= 1'b1;
         end
       end
     end
@@ -250,11 +249,10 @@ module reroute_top
   // ---- the flow-table RAM: its write (D) and its prefetched read ----
   always_comb begin
     fl_we = 1'b0;
-    fl_waddr = h_idx;
+    fl_waddr = idx_q;
     fl_wdata = fl_e;
     if (d_ctrl) begin
       // RTT_REPLY clears req_wait, CLEAR clears rerouted: the entry read, one field changed
-      fl_waddr = c_idx;
       if (c_is_ctrl && c_op == CwRttReply && c_reply_ok) begin
         fl_we = 1'b1;
         fl_wdata.rw = 1'b0;
@@ -264,17 +262,18 @@ module reroute_top
       end
     end else if (d_data && hm.ok && !h_fallback) begin
       fl_we = 1'b1;
-      fl_wdata.key = h_key;
-      fl_wdata.path = take ? new_path : st_path;
-      fl_wdata.epoch = take ? st_epoch + 2'd1 : st_epoch;
-      fl_wdata.rr = take ? 1'b1 : st_rr;
+      // a new entry (!h_mine here): path ECMP, epoch 0, flags and stamps 0 but req_ts (new_req) and last
+      fl_wdata.key = key_q;
+      fl_wdata.path = !h_mine ? ecmp : take ? new_path : fl_e.path;
+      fl_wdata.epoch = !h_mine ? 2'd0 : fl_e.epoch + {1'b0, take};
+      fl_wdata.rr = h_mine && (take || st_rr);
       fl_wdata.rw = !take;
-      fl_wdata.tail_ts = take ? now : st_tail_ts;
-      fl_wdata.req_ts = new_req ? now : st_req_ts;
+      fl_wdata.tail_ts = o_tail_tx;
+      fl_wdata.req_ts = new_req ? now : h_mine ? fl_e.req_ts : 16'd0;
       fl_wdata.last = now;
     end
   end
-  assign fl_e = fl_byp_q ? fl_byp_data_q : fl_rdata_q;
+  assign fl_e = fl_byp ? fl_byp_data_q : fl_rdata_q;
 
   // The prefetch: K's and A's state after this edge, as the always_ff below computes it, restricted to what
   // the next decision reads (the first two beats of the control packet or of the frame in bank wsel_q, and
@@ -283,11 +282,12 @@ module reroute_top
   // no beat and wsel_q does not change.
   logic [6:0]  s_n, r_n;
   logic [5:0]  a_room;
-  logic        a_over, a_wr, k_wr, pf_cx_full, pf_h_v6, pf_c_v6, a_hd;
+  logic        a_over, a_wr, k_wr, pf_cx_full, pf_h_v6, pf_c_v6, a_hd, pf_hs0, pf_hs1, pf_ks0, pf_ks1;
   logic [15:0] pf_c_hash, pf_h_hash;
   logic [nt_pkg::StreamBits-1:0]   pf_c0, pf_c1, pf_h0, pf_h1;
   logic [reroute_pkg::WinBits-1:0] pf_cwin, pf_hwin;
   logic [reroute_pkg::KeyBits-1:0] pf_c_key, pf_h_key;
+  logic [15:0] hb4, hb6, hb6b, cb4, cb6, cb6b;  // the hashes' parts (reroute_pkg::hash_b0, hash_b1_lin)
   // Bytes of a beat: keep is contiguous from byte 0 (asserted on every input port), so the count of a
   // thermometer code (three LUT levels), not a population count.
   assign s_n = nt_pkg::keep_count(s_keep_i);
@@ -296,23 +296,39 @@ module reroute_top
   // (it grows only while the sum fits; reroute_top_sva rx_len_bound), so the room Max - rx_len_q is < 64 only
   // when rx_len_q > Max - 64, and then s_n exceeds it exactly when keep has that room's byte (contiguous
   // keep): a 64:1 bit select instead of a byte count, a 16-bit sum and a compare (issue 27 depth).
-  assign a_room = 6'(6'(nt_pkg::RerouteMaxBytes) - rx_len_q[5:0]);
-  assign a_over = rx_len_q > 16'(nt_pkg::RerouteMaxBytes - nt_pkg::StreamBytes) && s_keep_i[a_room];
+  // (Max - rx_len_q) mod 64 = (Max + 1) + ~rx_len_q[5:0] mod 64, by add8's prefix carries (no carry chain)
+  assign a_room = 6'(reroute_pkg::add8(8'(6'(nt_pkg::RerouteMaxBytes + 1)), {2'b00, ~rx_len_q[5:0]}));
+  assign a_over = reroute_pkg::ge16(rx_len_q, 16'(nt_pkg::RerouteMaxBytes - nt_pkg::StreamBytes + 1)) && s_keep_i[a_room];
   assign a_wr = s_valid_i && !rx_full_q && !a_over;
-  assign k_wr = r_valid_i && !cx_full_q && cx_len_q < 16'(nt_pkg::RerouteCtrlBytes);
+  // K keeps a beat while its length is below RerouteCtrlBytes (ge16: a LUT tree, not a carry chain)
+  logic k_room;
+  assign k_room = !reroute_pkg::ge16(cx_len_q, 16'(nt_pkg::RerouteCtrlBytes));
+  assign k_wr = r_valid_i && !cx_full_q && k_room;
   // A writes beat 0 or 1 (the beats the key comes from) exactly when s takes a beat then: a_over needs
   // rx_len_q > RerouteMaxBytes - 64 (a_wr's length check, shortened out of this path)
   assign a_hd = s_valid_i && !rx_full_q;
   always_comb begin
-    pf_h0 = a_hd && rx_len_q[12:6] == 7'd0 ? s_data_i : hd_q[wsel_q][0];
-    pf_h1 = a_hd && rx_len_q[12:6] == 7'd1 ? s_data_i : hd_q[wsel_q][1];
+    pf_hs0 = a_hd && rx_len_q[12:6] == 7'd0;  // s's beat is the frame's beat 0 / 1
+    pf_hs1 = a_hd && rx_len_q[12:6] == 7'd1;
+    pf_h0 = pf_hs0 ? s_data_i : hd_q[wsel_q][0];
+    pf_h1 = pf_hs1 ? s_data_i : hd_q[wsel_q][1];
     pf_hwin = {pf_h1, pf_h0};
     pf_h_v6 = reorder_pkg::wb16(pf_hwin, 12) == 16'h86dd;  // parse_host's family
     pf_h_key = reroute_pkg::key_of(pf_hwin, pf_h_v6, pf_h_v6 ? 62 : 42, 1'b0);
-    pf_h_hash = reorder_pkg::flow_hash(pf_h_key);
+    // flow_hash(pf_h_key), each part hashed from every beat it may come from, then chosen (reroute_pkg
+    // hash_b0: a function of a choice is the choice of the function's values)
+    hb4 = pf_hs0 ? reroute_pkg::hash_b0(s_data_i, 1'b0, 1'b0) :
+          wsel_q ? reroute_pkg::hash_b0(hd_q[1][0], 1'b0, 1'b0) : reroute_pkg::hash_b0(hd_q[0][0], 1'b0, 1'b0);
+    hb6 = pf_hs0 ? reroute_pkg::hash_b0(s_data_i, 1'b1, 1'b0) :
+          wsel_q ? reroute_pkg::hash_b0(hd_q[1][0], 1'b1, 1'b0) : reroute_pkg::hash_b0(hd_q[0][0], 1'b1, 1'b0);
+    hb6b = pf_hs1 ? reroute_pkg::hash_b1_lin(s_data_i, 1'b0) :
+           wsel_q ? reroute_pkg::hash_b1_lin(hd_q[1][1], 1'b0) : reroute_pkg::hash_b1_lin(hd_q[0][1], 1'b0);
+    pf_h_hash = pf_h_v6 ? hb6 ^ hb6b : hb4;
     // d_ctrl (= cx_full_q) empties K; otherwise K takes r's beat when valid
-    pf_c0 = d_ctrl ? '0 : k_wr && !cx_len_q[6] ? r_data_i : cx_q[0];
-    pf_c1 = d_ctrl ? '0 : k_wr && cx_len_q[6] ? r_data_i : cx_q[1];
+    pf_ks0 = k_wr && !cx_len_q[6];
+    pf_ks1 = k_wr && cx_len_q[6];
+    pf_c0 = d_ctrl ? '0 : pf_ks0 ? r_data_i : cx_q[0];
+    pf_c1 = d_ctrl ? '0 : pf_ks1 ? r_data_i : cx_q[1];
     pf_cx_full = !d_ctrl && r_valid_i && r_last_i;
     pf_cwin = {pf_c1, pf_c0};
     // The key as parse_cw places it: the D stage uses it only for a control packet (c_is_ctrl needs
@@ -320,26 +336,39 @@ module reroute_top
     // EtherType alone; so neither the control length nor the rest of the parse is on this path
     pf_c_v6 = reorder_pkg::wb16(pf_cwin, 12) == 16'h86dd;
     pf_c_key = reroute_pkg::key_of(pf_cwin, pf_c_v6, pf_c_v6 ? 62 : 42, 1'b1);
-    pf_c_hash = reorder_pkg::flow_hash(pf_c_key);
+    cb4 = d_ctrl ? reroute_pkg::hash_b0('0, 1'b0, 1'b1) :
+          pf_ks0 ? reroute_pkg::hash_b0(r_data_i, 1'b0, 1'b1) : reroute_pkg::hash_b0(cx_q[0], 1'b0, 1'b1);
+    cb6 = d_ctrl ? reroute_pkg::hash_b0('0, 1'b1, 1'b1) :
+          pf_ks0 ? reroute_pkg::hash_b0(r_data_i, 1'b1, 1'b1) : reroute_pkg::hash_b0(cx_q[0], 1'b1, 1'b1);
+    cb6b = d_ctrl ? 16'd0 :
+           pf_ks1 ? reroute_pkg::hash_b1_lin(r_data_i, 1'b1) : reroute_pkg::hash_b1_lin(cx_q[1], 1'b1);
+    pf_c_hash = pf_c_v6 ? cb6 ^ cb6b : cb4;
     fl_raddr = (pf_cx_full ? pf_c_hash[reroute_pkg::FlowW-1:0] : pf_h_hash[reroute_pkg::FlowW-1:0]) &
                cfg_flows_mask_i[reroute_pkg::FlowW-1:0];
   end
 
+  // The bypass's two conditions are registered apart (the write's, from D's decision, and the address
+  // compare, from the prefetch) so that neither chain ends in the other; fl_byp is their AND.
   always_ff @(posedge clk_i) begin
     if (fl_we) fl_mem_q[fl_waddr] <= fl_wdata;
     fl_rdata_q <= fl_mem_q[fl_raddr];
-    fl_byp_q <= fl_we && fl_waddr == fl_raddr;
+    byp_we_q <= fl_we;
+    byp_eq_q <= fl_waddr == fl_raddr;
     fl_byp_data_q <= fl_wdata;
-    c_key_q <= pf_c_key;
-    c_hash_q <= pf_c_hash;
-    h_key_q <= pf_h_key;
-    h_hash_q <= pf_h_hash;
+    key_q <= pf_cx_full ? pf_c_key : pf_h_key;
+    hash_q <= pf_cx_full ? pf_c_hash : pf_h_hash;
+    idx_q <= fl_raddr;
   end
 
   // ---- A, K, O ----
   // the fabric frame is rx_len_q + 4 bytes: its last beat (len - 1) / 64 and that beat's bytes
   // ((len - 1) mod 64) + 1, from one sum (len - 1 = rx_len_q + 3 < 2^16)
   logic [15:0] out_m1, ob_csum_d;
+  logic [16:0] cx_len_sum;
+  // K's length + r's bytes, with the carry out (the saturation) by the prefix carries: no carry chain
+  logic [16:0] cx_len_c;
+  assign cx_len_c = reroute_pkg::carries16(cx_len_q, {9'd0, r_n}, 1'b0);
+  assign cx_len_sum = {cx_len_c[16], cx_len_q ^ {9'd0, r_n} ^ cx_len_c[15:0]};
   logic [reroute_pkg::BeatW-1:0] ob_lastb_d;
   logic [6:0]  ob_lastn_d;
   assign out_m1 = rx_len_q + 16'd3;
@@ -391,7 +420,7 @@ module reroute_top
           if (cfg_p4_format_i) begin
             // conweave-p4: DATA | phase = REROUTED | epoch - phase | ask_reply = RTT_REQUEST or TAIL | tail;
             // the lengths and the IPv4 checksum stay the NIC's (model: EncodeByte8)
-            ob_b8_q <= {hm.b8[7], 2'd1, o_rr, o_epoch - {1'b0, o_rr}, o_op == CwRttRequest || take, take};
+            ob_b8_q <= {hm.b8[7], 2'd1, o_rr, o_epoch - {1'b0, o_rr}, new_req || take, take};
             ob_ip_len_q <= hm.ip_len;
             ob_csum_q <= hm.csum;
             ob_udp_len_q <= hm.udp_len;
@@ -428,8 +457,8 @@ module reroute_top
       end
       // K
       if (r_valid_i && !cx_full_q) begin
-        if (cx_len_q < 16'(nt_pkg::RerouteCtrlBytes)) cx_q[cx_len_q[6]] <= r_data_i;
-        cx_len_q <= (32'(cx_len_q) + 32'(r_n) > 32'hffff) ? 16'hffff : cx_len_q + 16'(r_n);
+        if (k_room) cx_q[cx_len_q[6]] <= r_data_i;
+        cx_len_q <= cx_len_sum[16] ? 16'hffff : cx_len_sum[15:0];  // saturating
         if (r_last_i) cx_full_q <= 1'b1;
       end
     end
@@ -527,7 +556,7 @@ module reroute_top
   // The parse result's fields a control decision does not need, and the high hash / mask bits beyond the
   // table's index.
   logic unused;
-  assign unused = ^{cfg_flows_mask_i[15:reroute_pkg::FlowW], c_hash[15:reroute_pkg::FlowW], cm};
+  assign unused = ^{cfg_flows_mask_i[15:reroute_pkg::FlowW], hash_q[15:14], cm};
 
   assign cnt_in_o = cnt_q[CIn];
   assign cnt_out_o = cnt_q[COut];
