@@ -114,7 +114,11 @@ module reorder_top
   logic [1:0]                          q_clear_epoch_q [nt_pkg::ReorderQueues];
   logic [reorder_pkg::HdrBits-1:0]     q_hdr_q [nt_pkg::ReorderQueues];
   logic [reorder_pkg::OutEntryBits-1:0] of_mem_q [nt_pkg::ReorderOutFifo];  // reorder_pkg::out_entry_t
-  logic [reorder_pkg::OfW-1:0]         of_rd_q;
+  logic [reorder_pkg::OfW-1:0]         of_rd_q, of_rd1_q;  // of_rd1_q = of_rd_q + 1 (a second register)
+  // The output FIFO's front entry, registered (branch rtop18): of_mem_q[of_rd_q] whenever the FIFO is not
+  // empty (reorder_top_sva of_front_current). It was a 256:1 multiplexer at of_rd_q in front of R's next cell
+  // (14 levels of R's 21); now the multiplexer is at of_rd1_q, into this register.
+  reorder_pkg::out_entry_t             of_front_q;
   logic [reorder_pkg::OfW:0]           of_cnt_q;
   logic [reorder_pkg::QW-1:0]          scan_q;
   // R
@@ -510,7 +514,7 @@ module reorder_top
     n_first = rd_first_q;
     n_cell = rd_cell_q;
     n_q = rd_q_q;
-    of_front = of_mem_q[of_rd_q];
+    of_front = of_front_q;
     if (rd_busy_q) begin
       if (!cb_full && (rd_discard_q || adv)) begin
         if (!rd_discard_q) begin
@@ -742,6 +746,7 @@ module reorder_top
       free_cnt_q <= '0;
       fresh_q <= '0;
       of_rd_q <= '0;
+      of_rd1_q <= reorder_pkg::OfW'(1);
       of_cnt_q <= '0;
       scan_q <= '0;
       rd_busy_q <= 1'b0;
@@ -778,7 +783,10 @@ module reorder_top
       scan_q <= 32'(scan_q) + 1 >= 32'(cfg_queues_i) ? '0 : scan_q + 1'b1;
       // output FIFO: decision push, then timer push, then reader pop
       of_cnt_q <= of_cnt_d;
-      if (r_pop) of_rd_q <= of_rd_q + 1'b1;
+      if (r_pop) begin
+        of_rd_q <= of_rd_q + 1'b1;
+        of_rd1_q <= of_rd1_q + 1'b1;
+      end
       // free list: reader push, ingress pop
       free_cnt_q <= free_cnt_q + (reorder_pkg::CellW + 1)'(r_free) - (reorder_pkg::CellW + 1)'(i_write && i_from_fifo);
       free_rd_q <= free_rd_d;
@@ -819,6 +827,12 @@ module reorder_top
   assign of_new_t.is_queue = 1'b1;
   assign of_new_t.discard  = 1'b0;
   assign of_new_t.ref_idx  = reorder_pkg::CellW'(scan_q);
+  // the front after this edge: the entry written now if the FIFO is empty (at of_rd_q) or is left with only
+  // the entry written now (a pop of its last, the write at of_rd_q + 1: D's, else T's), the second entry after
+  // a pop, else the same (writes go to of_rd_q + count and + 1, never to the front: of_room2)
+  reorder_pkg::out_entry_t     of_front_new, of_second;
+  assign of_front_new = d_fire && d_push ? of_new_d : of_new_t;
+  assign of_second = of_mem_q[of_rd1_q];
 
   always_ff @(posedge clk_i) begin
     if (i_write) begin
@@ -861,6 +875,8 @@ module reorder_top
     if (d_fire && d_push) begin
       of_mem_q[of_wr0] <= of_new_d;
     end
+    if (of_cnt_q == '0 || (r_pop && of_cnt_q == (reorder_pkg::OfW + 1)'(1))) of_front_q <= of_front_new;
+    else if (r_pop) of_front_q <= of_second;
     if (timeout) begin
       of_mem_q[d_fire && d_push ? of_wr1 : of_wr0] <= of_new_t;
     end

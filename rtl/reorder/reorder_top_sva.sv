@@ -29,7 +29,8 @@ module reorder_top_sva (
   input logic                                      nd_addr_last,
   input logic                                      d2_q_check,
   input logic                                      d2_q_ok,
-  input logic [6:0][31:0]                          narrow_cnt
+  input logic [6:0][31:0]                          narrow_cnt,
+  input logic                                      of_front_ok
 );
 `include "nt_assert.svh"
   `NT_ASSERT_KNOWN(outputs_known, {c_valid_o, idle_o})
@@ -63,6 +64,8 @@ module reorder_top_sva (
   for (genvar i = 0; i < 7; ++i) begin : g_narrow
     `NT_ASSERT(narrow_counts, narrow_cnt[i] <= nt_pkg::ReorderCells)
   end
+  // the output FIFO's registered front is its entry at the read index whenever it holds one (branch rtop18)
+  `NT_ASSERT(of_front_current, of_cnt_q != '0 |-> of_front_ok)
   // idle means nothing is offered
   `NT_ASSERT(idle_quiet, idle_o |-> !m_valid_o)
 endmodule
@@ -82,7 +85,8 @@ bind reorder_top reorder_top_sva u_sva (
                            d2_hq_count_q == q_count_q[d2_hq] && d2_hq_cells_q == q_cells_q[d2_hq] &&
                            d2_hq_head_q == q_head_q[d2_hq] && d2_hq_tail_q == q_tail_q[d2_hq]))),
   .narrow_cnt({cnt_held_now_o, cnt_held_cells_o, cnt_queues_now_o, cnt_cells_used_o, cnt_peak_queues_o,
-               cnt_peak_held_cells_o, cnt_peak_cells_used_o}));
+               cnt_peak_held_cells_o, cnt_peak_cells_used_o}),
+  .of_front_ok(reorder_pkg::OutEntryBits'(of_front_q) == of_mem_q[of_rd_q]));
 // the control packet stream (the second output)
 bind reorder_top nt_stream_checker #(.KeepBits(nt_pkg::StreamBytes)) u_sva_c (
   .clk_i, .rst_ni, .valid_i(c_valid_o), .ready_i(c_ready_i), .data_i(c_data_o), .keep_i(c_keep_o),
