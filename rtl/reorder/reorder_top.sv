@@ -114,7 +114,11 @@ module reorder_top
   logic [1:0]                          q_clear_epoch_q [nt_pkg::ReorderQueues];
   logic [reorder_pkg::HdrBits-1:0]     q_hdr_q [nt_pkg::ReorderQueues];
   logic [reorder_pkg::OutEntryBits-1:0] of_mem_q [nt_pkg::ReorderOutFifo];  // reorder_pkg::out_entry_t
-  logic [reorder_pkg::OfW-1:0]         of_rd_q;
+  logic [reorder_pkg::OfW-1:0]         of_rd_q, of_rd1_q;  // of_rd1_q = of_rd_q + 1 (a second register)
+  // The output FIFO's front entry, registered (branch rtop18): of_mem_q[of_rd_q] whenever the FIFO is not
+  // empty (reorder_top_sva of_front_current). It was a 256:1 multiplexer at of_rd_q in front of R's next cell
+  // (14 levels of R's 21); now the multiplexer is at of_rd1_q, into this register.
+  reorder_pkg::out_entry_t             of_front_q;
   logic [reorder_pkg::OfW:0]           of_cnt_q;
   logic [reorder_pkg::QW-1:0]          scan_q;
   // R
@@ -128,6 +132,9 @@ module reorder_top
   logic [15:0]            m_hold_q;
   // counters
   logic [NCnt-1:0][31:0]  cnt_q, cnt_d;
+  // T's and R's queue events, declared here because D1 reads them (their sections say what they are)
+  logic             timeout, to_pre;
+  logic             adv, r_emit, r_free, r_pop, r_qpop, r_qend, r_qdone, r_held, r_app;
 
   // ---------------- C: control generator ----------------
   logic       ca_push, cb_push, cb_full, cg_busy, c_sent;
@@ -189,6 +196,19 @@ module reorder_top
   logic [15:0]                   d2_cells_q, d2_now_q, d2_owd_q, d2_dl_cur_q, d2_dl_old_q, d2_dl_def_q, d2_lim_q;
   logic [reorder_pkg::FlowW-1:0] d2_idx_q;
   logic [1:0]                    d2_dd_q;
+  // The entry's queue (its hq field, d1_hq / d2_hq) as D2 needs it, read in D1 and kept current while the
+  // packet is in D2 (branch rtop18, docs/reorder-microarchitecture.md "The entry's queue registered in D1"):
+  // d2_mine_q = the queue is this flow's (owner = the flow index) and not free; when it is, d2_hold_q = it is
+  // holding (else released) and its count, cells, head and tail. Only T (timeout: released, cells 0) and R
+  // (a pop: count - 1; the queue's end: free) can change a queue that is this flow's in those cycles: D
+  // changes only its own flow's queue or a free one, and the flow in D2 is never D1's (d1_hazard). So the
+  // registers follow T's and R's events without D's terms (to_pre, r_qend: timeout and r_qdone before D's
+  // exclusions, which never apply to this queue); reorder_top_sva d2_queue_current checks them every cycle.
+  logic [reorder_pkg::QW-1:0]    d1_hq, d2_hq;
+  logic                          d2_mine_q, d2_hold_q;
+  logic [15:0]                   d2_hq_count_q, d2_hq_cells_q;
+  logic [15:0]                   d1_hq_count, d1_hq_count_m1, d2_hq_count_m1, d2_hq_count_p1, d2_hq_count_next;
+  logic [reorder_pkg::CellW-1:0] d2_hq_head_q, d2_hq_tail_q;
 
   assign d_fire = d2_valid_q && of_room2 && ca_free >= 4'd1;
   assign d1_idx = reorder_pkg::FlowW'(pend_meta.hash & cfg_flows_mask_i);
@@ -197,6 +217,7 @@ module reorder_top
   assign d1_owd = now_us_i - pend_meta.tx_ts;
   always_comb begin
     d1_e = flow_byp_q ? flow_byp_data_q : flow_rd_q;
+    d1_hq = d1_e.hq;
     d1_dl_cur = pend_meta.tail_tx_ts + d1_e.owd_cur + cfg_margin_us_i;
     d1_dl_old = pend_meta.tail_tx_ts + d1_e.owd_old + cfg_margin_us_i;
     d1_qw = cfg_queues_i >> 2;
@@ -243,8 +264,33 @@ module reorder_top
       d2_lim_q      <= cfg_buffer_cells_i - pend_cells;
       d2_cand_q     <= d1_cand;
       d2_qok_q      <= d1_qok;
+      // the entry's queue after this edge (T's and R's events at it; D's never touch it, see above)
+      d2_mine_q     <= q_owner_q[d1_hq] == d1_idx && q_state_q[d1_hq] != reorder_pkg::QFree &&
+                       !(r_qend && rd_q_q == d1_hq);
+      d2_hold_q     <= q_state_q[d1_hq] == reorder_pkg::QHolding && !(to_pre && scan_q == d1_hq);
+      d2_hq_count_q <= ({16{r_qpop && rd_q_q == d1_hq}} & d1_hq_count_m1) |
+                       ({16{!(r_qpop && rd_q_q == d1_hq)}} & d1_hq_count);
+      d2_hq_cells_q <= to_pre && scan_q == d1_hq ? 16'd0 : q_cells_q[d1_hq];
+      d2_hq_head_q  <= q_head_q[d1_hq];
+      d2_hq_tail_q  <= q_tail_q[d1_hq];
+    end else begin
+      // the packet waits in D2 (d_fire is 0, so T's and R's events are exactly to_pre's and r_qend's)
+      d2_mine_q     <= d2_mine_q && !(r_qend && rd_q_q == d2_hq);
+      d2_hold_q     <= d2_hold_q && !(to_pre && scan_q == d2_hq);
+      d2_hq_count_q <= ({16{r_qpop && rd_q_q == d2_hq}} & d2_hq_count_m1) |
+                       ({16{!(r_qpop && rd_q_q == d2_hq)}} & d2_hq_count_q);
+      if (to_pre && scan_q == d2_hq) d2_hq_cells_q <= 16'd0;
     end
   end
+  assign d2_hq = d2_e_q.hq;
+  // the counts - 1 and + 1 formed from registers, R's pop choosing after them (AND-OR, see add32_16)
+  assign d1_hq_count = q_count_q[d1_hq];
+  assign d1_hq_count_m1 = d1_hq_count - 16'd1;
+  assign d2_hq_count_m1 = d2_hq_count_q - 16'd1;
+  assign d2_hq_count_p1 = d2_hq_count_q + 16'd1;
+  // an append's new count: + 1, unless R takes a packet off the same queue in that cycle
+  assign d2_hq_count_next = ({16{r_qpop && rd_q_q == d2_hq}} & d2_hq_count_q) |
+                            ({16{!(r_qpop && rd_q_q == d2_hq)}} & d2_hq_count_p1);
 
   // ---------------- D2: decision ----------------
   logic             d_flow_write, d_held, d_push, d_collision, d_fallback, d_epoch_jump, d_discard;
@@ -257,6 +303,43 @@ module reorder_top
   logic [1:0]       dd;
   logic [2:0]       d_mask;
   logic [reorder_pkg::QW-1:0]    found_q;
+  logic [nt_pkg::ReorderQueues-1:0] found_oh, free_ok;  // the found queue one-hot; the free usable queues
+  logic [nt_pkg::ReorderWays-1:0]   way_free, way_first;
+
+  // The allocation's queue search, from registers only (D2 uses it when it allocates): the first free queue
+  // below `queues` (any_queue), or the first free of the 4 candidates. Parallel forms (a prefix OR per queue,
+  // not a chain of 32 ifs), with the result also one-hot so the writes need no decoder.
+  always_comb begin
+    for (int unsigned c = 0; c < nt_pkg::ReorderQueues; c++) begin
+      free_ok[c] = d2_qok_q[c] && q_state_q[c] == reorder_pkg::QFree;
+    end
+    for (int unsigned w = 0; w < nt_pkg::ReorderWays; w++) begin
+      way_free[w] = q_state_q[d2_cand_q[w]] == reorder_pkg::QFree;
+    end
+    way_first[0] = way_free[0];
+    way_first[1] = way_free[1] && !way_free[0];
+    way_first[2] = way_free[2] && way_free[1:0] == 2'b00;
+    way_first[3] = way_free[3] && way_free[2:0] == 3'b000;
+    found_oh = '0;
+    found_q = '0;
+    if (cfg_any_queue_i) begin
+      found = free_ok != '0;
+      for (int unsigned c = 0; c < nt_pkg::ReorderQueues; c++) begin
+        found_oh[c] = free_ok[c] && (c == 0 || (free_ok & ((32'd1 << c) - 32'd1)) == '0);
+        if (found_oh[c]) found_q = found_q | reorder_pkg::QW'(c);
+      end
+    end else begin
+      found = way_free != '0;
+      for (int unsigned w = 0; w < nt_pkg::ReorderWays; w++) begin
+        if (way_first[w]) found_q = found_q | d2_cand_q[w];
+      end
+      for (int unsigned c = 0; c < nt_pkg::ReorderQueues; c++) begin
+        for (int unsigned w = 0; w < nt_pkg::ReorderWays; w++) begin
+          if (way_first[w] && d2_cand_q[w] == reorder_pkg::QW'(c)) found_oh[c] = 1'b1;
+        end
+      end
+    end
+  end
 
   always_comb begin
     d_flow_write = 1'b0;
@@ -280,19 +363,17 @@ module reorder_top
     release_tail = 1'b0;
     tail_first = 1'b0;
     is_idle = 1'b0;
-    found = 1'b0;
-    found_q = '0;
     owd = d2_owd_q;
     dd = d2_dd_q;
-    over = d2_over_all_q || cnt_q[CHeldCells] > 32'(d2_lim_q);
+    // held_cells is at most ReorderCells (the narrow counters below), so its low 16 bits are the count
+    over = d2_over_all_q || cnt_q[CHeldCells][15:0] > d2_lim_q;
     if (d_fire && d2_bad_q) begin
       d_push = d2_cells_q != '0;
       d_discard = 1'b1;
       d_mask = '0;
     end else if (d_fire) begin
       if (e_valid && d2_key_ne_q) begin
-        is_idle = !(e.hq_valid && q_owner_q[e.hq] == d_idx && q_state_q[e.hq] != reorder_pkg::QFree) &&
-                  d2_idle_t_q;
+        is_idle = !(e.hq_valid && d2_mine_q) && d2_idle_t_q;
         if (!is_idle) begin
           d_collision = 1'b1;
           d_push = 1'b1;
@@ -312,8 +393,8 @@ module reorder_top
         end
         e.last_us = d2_now_q;
         dd = fresh ? 2'd0 : d2_dd_q;
-        qh = e.hq_valid && q_owner_q[e.hq] == d_idx && q_state_q[e.hq] == reorder_pkg::QHolding;
-        qr = e.hq_valid && q_owner_q[e.hq] == d_idx && q_state_q[e.hq] == reorder_pkg::QReleased;
+        qh = e.hq_valid && d2_mine_q && d2_hold_q;
+        qr = e.hq_valid && d2_mine_q && !d2_hold_q;
         e.tail_seen = e.tail_seen || (e.hq_valid && !qh);
         if (dd == 2'd1 || dd == 2'd2) begin
           d_epoch_jump = dd == 2'd2;
@@ -358,21 +439,7 @@ module reorder_top
             d_q = e.hq;
             d_held = 1'b1;
           end else begin
-            if (cfg_any_queue_i) begin
-              for (int unsigned c = 0; c < nt_pkg::ReorderQueues; c++) begin
-                if (!found && d2_qok_q[c] && q_state_q[c] == reorder_pkg::QFree) begin
-                  found = 1'b1;
-                  found_q = reorder_pkg::QW'(c);
-                end
-              end
-            end else begin
-              for (int unsigned w = 0; w < nt_pkg::ReorderWays; w++) begin
-                if (!found && q_state_q[d2_cand_q[w]] == reorder_pkg::QFree) begin
-                  found = 1'b1;
-                  found_q = d2_cand_q[w];
-                end
-              end
-            end
+            // the queue search (found, found_q, found_oh) is formed below from registers alone
             if (!found) begin
               d_fallback = 1'b1;
               e.hq_valid = 1'b0;
@@ -414,17 +481,22 @@ module reorder_top
   assign ca_req.clear_epoch = (d_collision && d2_meta_q.tail) || tail_first ? d2_meta_q.epoch + 2'd1 : e.epoch;
 
   // ---------------- T: resume timer ----------------
-  logic timeout;
-  assign timeout = q_state_q[scan_q] == reorder_pkg::QHolding && (now_us_i - q_deadline_q[scan_q]) < 16'h8000 &&
-                   of_room2 && !(d_fire && d_qop != OpNone && d_q == scan_q);
+  // to_pre: the scanned queue is holding and due; D's operation on it wins (an append or a TAIL release: D
+  // appends to or releases only its entry's queue, d2_hq; an allocation takes a free queue, never a holding one)
+  assign to_pre = q_state_q[scan_q] == reorder_pkg::QHolding && (now_us_i - q_deadline_q[scan_q]) < 16'h8000 &&
+                  of_room2;
+  assign timeout = to_pre && !(d_fire && (d_qop == OpAppend || d_qop == OpTailRelease) && d2_hq == scan_q);
 
   // ---------------- R: reader ----------------
-  logic             adv, r_emit, r_free, r_pop, r_qpop, r_qdone, r_held, r_app;
   logic [15:0]      r_hold;
   logic             n_busy, n_queue, n_discard, n_first;
-  logic [reorder_pkg::CellW-1:0] n_cell;
+  logic [reorder_pkg::CellW-1:0] n_cell, n_cell_x;
   logic [reorder_pkg::QW-1:0]    n_q;
   reorder_pkg::out_entry_t       of_front;
+
+  // r_app: D appends to the queue the reader is in (an append is always to D's entry's queue, d2_hq). The
+  // reader's next step is formed first without it (n_cell_x, r_qend: the reader reaches its queue's end) and
+  // r_app then chooses (the append's packet is the queue's next), so D's decision comes in at the end.
 
   always_comb begin
     adv = !m_valid_q || m_ready_i;
@@ -432,17 +504,17 @@ module reorder_top
     r_free = 1'b0;
     r_pop = 1'b0;
     r_qpop = 1'b0;
-    r_qdone = 1'b0;
+    r_qend = 1'b0;
     r_held = rd_held_q;
     r_hold = rd_hold_q;
-    r_app = d_fire && d_qop == OpAppend && d_q == rd_q_q;
+    r_app = d_fire && d_qop == OpAppend && d2_hq == rd_q_q;
     n_busy = rd_busy_q;
     n_queue = rd_queue_q;
     n_discard = rd_discard_q;
     n_first = rd_first_q;
     n_cell = rd_cell_q;
     n_q = rd_q_q;
-    of_front = of_mem_q[of_rd_q];
+    of_front = of_front_q;
     if (rd_busy_q) begin
       if (!cb_full && (rd_discard_q || adv)) begin
         if (!rd_discard_q) begin
@@ -461,10 +533,8 @@ module reorder_top
           if (rd_queue_q) r_qpop = 1'b1;
           if (rd_queue_q && q_count_q[rd_q_q] >= 16'd2) begin
             n_cell = next_pkt;
-          end else if (rd_queue_q && r_app) begin
-            n_cell = d2_head_q;
           end else begin
-            r_qdone = rd_queue_q;
+            r_qend = rd_queue_q;
             if (of_cnt_q != '0) begin
               r_pop = 1'b1;
               n_busy = 1'b1;
@@ -487,6 +557,17 @@ module reorder_top
       n_cell = of_front.is_queue ? q_head_q[reorder_pkg::QW'(of_front.ref_idx)] : of_front.ref_idx;
       n_first = 1'b1;
     end
+    n_cell_x = n_cell;
+    r_qdone = r_qend && !r_app;
+    if (r_qend && r_app) begin
+      // the queue goes on with the appended packet: no pop, the reader stays in the queue
+      r_pop = 1'b0;
+      n_busy = 1'b1;
+      n_queue = rd_queue_q;
+      n_discard = rd_discard_q;
+      n_q = rd_q_q;
+      n_cell = d2_head_q;
+    end
   end
 
   assign cb_push = r_qdone;
@@ -505,8 +586,9 @@ module reorder_top
   assign i_from_fifo = free_cnt_q != '0;
   assign i_cell = !i_from_fifo ? reorder_pkg::CellW'(fresh_q) : free_byp_q ? free_byp_cell_q : free_rcell_q;
   assign nd_we = d_fire && (d_qop == OpAppend || d_qop == OpTailRelease);
-  assign nd_addr = d_qop == OpAppend ? q_tail_q[d_q] : d2_tail_q;
-  assign nd_data = d_qop == OpAppend ? d2_head_q : q_head_q[d_q];
+  // an append (at the entry's queue's tail) or a TAIL release (in front of its head): d_q is d2_hq for both
+  assign nd_addr = d_qop == OpAppend ? d2_hq_tail_q : d2_tail_q;
+  assign nd_data = d_qop == OpAppend ? d2_head_q : d2_hq_head_q;
   assign next_in = next_in_hit_q ? next_in_byp_q : next_in_rd_q;
   assign next_pkt = next_pkt_hit_q ? next_pkt_byp_q : next_pkt_rd_q;
   assign flow_raddr = reorder_pkg::FlowW'(pend_hash_next & cfg_flows_mask_i);
@@ -542,44 +624,119 @@ module reorder_top
     .busy_o       (ing_busy)
   );
 
-  // ---------------- counters (applied in the order the model applies them) ----------------
+  // ---------------- counters (the model's values, every cycle) ----------------
+  // No chain of adds (branch rtop18, docs/reorder-microarchitecture.md "Counters without an add chain"): each
+  // event count is its register plus one, enabled by the event; a 32-bit count's add is 16 bits long (add32_16).
+  // The counts of what is held or in use (held_now, held_cells, cells_used, queues_now and their peaks) are
+  // 16 bits wide: each is at most ReorderCells (a held packet or cell, and a cell in use, is a distinct buffer
+  // cell; queues_now at most ReorderQueues), so its upper 16 bits are always 0 (reorder_top_sva
+  // narrow_counts). Their terms of a cycle (D's, T's, R's) are added in parallel for every combination of the
+  // events and the events choose, so D's decision comes in at the end (add3: three terms in one carry chain).
+  // a + b for a 32-bit count and a 16-bit term: the low half's carry chooses the high half or the high half
+  // plus one, both from the register (a 16-bit carry chain, not 32). The choices here and below are AND-OR
+  // forms, not `?:`: Yosys's opt_share turns a multiplexer of sums into one adder with multiplexed operands,
+  // which puts the late select in front of the carry chain again.
+  function automatic logic [31:0] add32_16(logic [31:0] a, logic [15:0] b);
+    logic [16:0] lo;
+    lo = {1'b0, a[15:0]} + {1'b0, b};
+    add32_16 = {({16{lo[16]}} & (a[31:16] + 16'd1)) | ({16{!lo[16]}} & a[31:16]), lo[15:0]};
+  endfunction
+  // x + y + z + c (mod 2^16, c <= 2): one carry-save step, then one add whose spare low bits take c
+  // (t's bit 0 only carries the second unit; the carries' bit 15 falls out of 16 bits)
+  /* verilator lint_off UNUSEDSIGNAL */
+  function automatic logic [15:0] add3(logic [15:0] x, logic [15:0] y, logic [15:0] z, logic [1:0] c);
+    logic [15:0] sv, kv;
+    logic [16:0] t;
+    sv = x ^ y ^ z;
+    kv = (x & y) | (x & z) | (y & z);
+    t = {sv, 1'b1} + {kv[14:0], c != 2'd0, c == 2'd2};
+    add3 = t[16:1];
+  endfunction
+  /* verilator lint_on UNUSEDSIGNAL */
+
+  logic        ev_held, ev_trel, ev_alloc;  // D holds the packet; releases its queue at a TAIL; allocates
+  logic [15:0] sc_count, sc_cells, hn, hc, qn, cu, qn_p1, qn_m1, cu_p1, cu_m1;
+  logic [15:0] hn_n, hn_h, hn_t, hn_nt, hn_ht, hn_tt, hc_n, hc_h, hc_t, hc_nt, hc_ht, hc_tt;
+  assign ev_held = d_fire && d_held;
+  assign ev_trel = d_fire && d_qop == OpTailRelease;
+  assign ev_alloc = d_fire && d_qop == OpAlloc;
+  assign qn_p1 = qn + 16'd1;
+  assign qn_m1 = qn - 16'd1;
+  assign cu_p1 = cu + 16'd1;
+  assign cu_m1 = cu - 16'd1;
+  assign sc_count = q_count_q[scan_q];
+  assign sc_cells = q_cells_q[scan_q];
+  assign hn = cnt_q[CHeldNow][15:0];
+  assign hc = cnt_q[CHeldCells][15:0];
+  assign qn = cnt_q[CQueuesNow][15:0];
+  assign cu = cnt_q[CCellsUsed][15:0];
+  // held_now: + 1 (held), - the queue's count (TAIL release), - the timed-out queue's count; D's two are
+  // exclusive. _n / _h / _t: D's none / held / TAIL release; a second t: with the timeout
+  assign hn_n  = hn;
+  assign hn_h  = hn + 16'd1;
+  assign hn_t  = hn - d2_hq_count_q;
+  assign hn_nt = hn - sc_count;
+  assign hn_ht = add3(hn, ~sc_count, 16'd0, 2'd2);
+  assign hn_tt = add3(hn, ~d2_hq_count_q, ~sc_count, 2'd2);
+  // held_cells: + the packet's cells (held), - the queue's cells (TAIL release), - the timed-out queue's
+  assign hc_n  = hc;
+  assign hc_h  = hc + d2_cells_q;
+  assign hc_t  = hc - d2_hq_cells_q;
+  assign hc_nt = hc - sc_cells;
+  assign hc_ht = add3(hc, d2_cells_q, ~sc_cells, 2'd1);
+  assign hc_tt = add3(hc, ~d2_hq_cells_q, ~sc_cells, 2'd2);
+
   always_comb begin
     cnt_d = cnt_q;
-    if (d_fire) begin
-      cnt_d[CIn] = cnt_d[CIn] + 1;
-      if (d2_bad_q) cnt_d[CDropMalformed] = cnt_d[CDropMalformed] + 1;
-      if (d_collision) cnt_d[CFbCollision] = cnt_d[CFbCollision] + 1;
-      if (d_fallback) cnt_d[CFbUnordered] = cnt_d[CFbUnordered] + 1;
-      if (d_discard && !d2_bad_q) cnt_d[CDropBufferFull] = cnt_d[CDropBufferFull] + 1;
-      if (d_epoch_jump) cnt_d[CEpochJump] = cnt_d[CEpochJump] + 1;
-      if (d_qop == OpAlloc) cnt_d[CQueuesNow] = cnt_d[CQueuesNow] + 1;
-      if (d_qop == OpTailRelease) begin
-        cnt_d[CRelTail] = cnt_d[CRelTail] + 32'(q_count_q[d_q]);
-        cnt_d[CTailReleases] = cnt_d[CTailReleases] + 1;
-        cnt_d[CHeldNow] = cnt_d[CHeldNow] - 32'(q_count_q[d_q]);
-        cnt_d[CHeldCells] = cnt_d[CHeldCells] - 32'(q_cells_q[d_q]);
-      end
-      if (d_held) begin
-        cnt_d[CHeld] = cnt_d[CHeld] + 1;
-        cnt_d[CHeldNow] = cnt_d[CHeldNow] + 1;
-        cnt_d[CHeldCells] = cnt_d[CHeldCells] + 32'(d2_cells_q);
-      end
+    for (int unsigned i = 0; i < NCnt; i++) begin
+      if (i == CHeldNow || i == CHeldCells || i == CQueuesNow || i == CCellsUsed || i == CPeakQueues ||
+          i == CPeakHeldCells || i == CPeakCellsUsed) cnt_d[i][31:16] = 16'd0;
     end
-    if (timeout) begin
-      cnt_d[CRelTimeout] = cnt_d[CRelTimeout] + 32'(q_count_q[scan_q]);
-      cnt_d[CHeldNow] = cnt_d[CHeldNow] - 32'(q_count_q[scan_q]);
-      cnt_d[CHeldCells] = cnt_d[CHeldCells] - 32'(q_cells_q[scan_q]);
+    if (d_fire) cnt_d[CIn] = add32_16(cnt_q[CIn], 16'd1);
+    if (d_fire && d2_bad_q) cnt_d[CDropMalformed] = add32_16(cnt_q[CDropMalformed], 16'd1);
+    if (d_collision) cnt_d[CFbCollision] = add32_16(cnt_q[CFbCollision], 16'd1);
+    if (d_fallback) cnt_d[CFbUnordered] = add32_16(cnt_q[CFbUnordered], 16'd1);
+    if (d_fire && d_discard && !d2_bad_q) cnt_d[CDropBufferFull] = add32_16(cnt_q[CDropBufferFull], 16'd1);
+    if (d_epoch_jump) cnt_d[CEpochJump] = add32_16(cnt_q[CEpochJump], 16'd1);
+    if (ev_held) cnt_d[CHeld] = add32_16(cnt_q[CHeld], 16'd1);
+    if (ev_trel) begin
+      cnt_d[CRelTail] = add32_16(cnt_q[CRelTail], d2_hq_count_q);
+      cnt_d[CTailReleases] = add32_16(cnt_q[CTailReleases], 16'd1);
     end
-    if (r_qdone) cnt_d[CQueuesNow] = cnt_d[CQueuesNow] - 1;
-    if (r_free) cnt_d[CCellsUsed] = cnt_d[CCellsUsed] - 1;
-    if (m_valid_q && m_ready_i && m_last_q) cnt_d[CDelivered] = cnt_d[CDelivered] + 1;
-    if (c_sent) cnt_d[CCtrlOut] = cnt_d[CCtrlOut] + 1;
-    if (i_write) cnt_d[CCellsUsed] = cnt_d[CCellsUsed] + 1;
+    if (timeout) cnt_d[CRelTimeout] = add32_16(cnt_q[CRelTimeout], sc_count);
+    if (m_valid_q && m_ready_i && m_last_q) cnt_d[CDelivered] = add32_16(cnt_q[CDelivered], 16'd1);
+    if (c_sent) cnt_d[CCtrlOut] = add32_16(cnt_q[CCtrlOut], 16'd1);
+    // the narrow counts (AND-OR choices, see add32_16)
+    cnt_d[CHeldNow][15:0] = ({16{timeout && ev_held}} & hn_ht) | ({16{timeout && ev_trel}} & hn_tt) |
+                            ({16{timeout && !ev_held && !ev_trel}} & hn_nt) | ({16{!timeout && ev_held}} & hn_h) |
+                            ({16{!timeout && ev_trel}} & hn_t) | ({16{!timeout && !ev_held && !ev_trel}} & hn_n);
+    cnt_d[CHeldCells][15:0] = ({16{timeout && ev_held}} & hc_ht) | ({16{timeout && ev_trel}} & hc_tt) |
+                              ({16{timeout && !ev_held && !ev_trel}} & hc_nt) | ({16{!timeout && ev_held}} & hc_h) |
+                              ({16{!timeout && ev_trel}} & hc_t) | ({16{!timeout && !ev_held && !ev_trel}} & hc_n);
+    cnt_d[CQueuesNow][15:0] = ({16{ev_alloc && !r_qdone}} & qn_p1) | ({16{r_qdone && !ev_alloc}} & qn_m1) |
+                              ({16{ev_alloc == r_qdone}} & qn);
+    cnt_d[CCellsUsed][15:0] = ({16{i_write && !r_free}} & cu_p1) | ({16{r_free && !i_write}} & cu_m1) |
+                              ({16{i_write == r_free}} & cu);
     // the peaks one cycle late: compared with the registered counts (the model does the same)
-    if (cnt_q[CQueuesNow] > cnt_q[CPeakQueues]) cnt_d[CPeakQueues] = cnt_q[CQueuesNow];
-    if (cnt_q[CHeldCells] > cnt_q[CPeakHeldCells]) cnt_d[CPeakHeldCells] = cnt_q[CHeldCells];
-    if (cnt_q[CCellsUsed] > cnt_q[CPeakCellsUsed]) cnt_d[CPeakCellsUsed] = cnt_q[CCellsUsed];
+    if (qn > cnt_q[CPeakQueues][15:0]) cnt_d[CPeakQueues] = {16'd0, qn};
+    if (hc > cnt_q[CPeakHeldCells][15:0]) cnt_d[CPeakHeldCells] = {16'd0, hc};
+    if (cu > cnt_q[CPeakCellsUsed][15:0]) cnt_d[CPeakCellsUsed] = {16'd0, cu};
   end
+
+  // the output FIFO's count: decision push, timer push, reader pop, each sum formed before they choose
+  logic [reorder_pkg::OfW:0] of_cnt_d, of_cnt_m1, of_cnt_p1, of_cnt_p2;
+  assign of_cnt_m1 = of_cnt_q - 1'b1;
+  assign of_cnt_p1 = of_cnt_q + 1'b1;
+  assign of_cnt_p2 = of_cnt_q + (reorder_pkg::OfW + 1)'(2);
+  logic of_push_d, of_sel_m1, of_sel_0, of_sel_p1, of_sel_p2;
+  assign of_push_d = d_fire && d_push;
+  assign of_sel_m1 = !of_push_d && !timeout && r_pop;
+  assign of_sel_p2 = of_push_d && timeout && !r_pop;
+  assign of_sel_p1 = (of_push_d != timeout && !r_pop) || (of_push_d && timeout && r_pop);
+  assign of_sel_0  = !of_sel_m1 && !of_sel_p1 && !of_sel_p2;
+  // (AND-OR, see add32_16)
+  assign of_cnt_d = ({(reorder_pkg::OfW + 1){of_sel_m1}} & of_cnt_m1) | ({(reorder_pkg::OfW + 1){of_sel_0}} & of_cnt_q) |
+                    ({(reorder_pkg::OfW + 1){of_sel_p1}} & of_cnt_p1) | ({(reorder_pkg::OfW + 1){of_sel_p2}} & of_cnt_p2);
 
   // ---------------- registers with reset ----------------
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -589,6 +746,7 @@ module reorder_top
       free_cnt_q <= '0;
       fresh_q <= '0;
       of_rd_q <= '0;
+      of_rd1_q <= reorder_pkg::OfW'(1);
       of_cnt_q <= '0;
       scan_q <= '0;
       rd_busy_q <= 1'b0;
@@ -614,16 +772,21 @@ module reorder_top
       // D
       if (d_fire && d_flow_write) flow_valid_q[d_idx] <= 1'b1;
       fv_rd_q <= flow_valid_q[flow_raddr];
-      if (d_fire && d_qop == OpAlloc) q_state_q[d_q] <= reorder_pkg::QHolding;
-      if (d_fire && d_qop == OpTailRelease) q_state_q[d_q] <= reorder_pkg::QReleased;
-      // T
-      if (timeout) q_state_q[scan_q] <= reorder_pkg::QReleased;
+      // the queue states, each queue on its own (a constant index: no shifter): an allocation takes the
+      // found queue, a TAIL release the entry's queue (d_q is one or the other), then T, then R
+      for (int unsigned c = 0; c < nt_pkg::ReorderQueues; c++) begin
+        if (d_fire && d_qop == OpAlloc && found_oh[c]) q_state_q[c] <= reorder_pkg::QHolding;
+        if (d_fire && d_qop == OpTailRelease && d2_hq == reorder_pkg::QW'(c)) q_state_q[c] <= reorder_pkg::QReleased;
+        if (timeout && scan_q == reorder_pkg::QW'(c)) q_state_q[c] <= reorder_pkg::QReleased;
+        if (r_qdone && rd_q_q == reorder_pkg::QW'(c)) q_state_q[c] <= reorder_pkg::QFree;
+      end
       scan_q <= 32'(scan_q) + 1 >= 32'(cfg_queues_i) ? '0 : scan_q + 1'b1;
-      // R
-      if (r_qdone) q_state_q[rd_q_q] <= reorder_pkg::QFree;
       // output FIFO: decision push, then timer push, then reader pop
-      of_cnt_q <= of_cnt_q + (reorder_pkg::OfW + 1)'(d_fire && d_push) + (reorder_pkg::OfW + 1)'(timeout) - (reorder_pkg::OfW + 1)'(r_pop);
-      if (r_pop) of_rd_q <= of_rd_q + 1'b1;
+      of_cnt_q <= of_cnt_d;
+      if (r_pop) begin
+        of_rd_q <= of_rd_q + 1'b1;
+        of_rd1_q <= of_rd1_q + 1'b1;
+      end
       // free list: reader push, ingress pop
       free_cnt_q <= free_cnt_q + (reorder_pkg::CellW + 1)'(r_free) - (reorder_pkg::CellW + 1)'(i_write && i_from_fifo);
       free_rd_q <= free_rd_d;
@@ -653,8 +816,9 @@ module reorder_top
   end
 
   // ---------------- memories (no reset: never read before written) ----------------
-  logic [reorder_pkg::OfW-1:0] of_wr0;
+  logic [reorder_pkg::OfW-1:0] of_wr0, of_wr1;
   assign of_wr0 = of_rd_q + reorder_pkg::OfW'(of_cnt_q);
+  assign of_wr1 = of_wr0 + 1'b1;
   // the output FIFO's two possible new entries: the decided packet or released queue, and a timed-out queue
   reorder_pkg::out_entry_t     of_new_d, of_new_t;
   assign of_new_d.is_queue = d_qop == OpTailRelease;
@@ -663,6 +827,12 @@ module reorder_top
   assign of_new_t.is_queue = 1'b1;
   assign of_new_t.discard  = 1'b0;
   assign of_new_t.ref_idx  = reorder_pkg::CellW'(scan_q);
+  // the front after this edge: the entry written now if the FIFO is empty (at of_rd_q) or is left with only
+  // the entry written now (a pop of its last, the write at of_rd_q + 1: D's, else T's), the second entry after
+  // a pop, else the same (writes go to of_rd_q + count and + 1, never to the front: of_room2)
+  reorder_pkg::out_entry_t     of_front_new, of_second;
+  assign of_front_new = d_fire && d_push ? of_new_d : of_new_t;
+  assign of_second = of_mem_q[of_rd1_q];
 
   always_ff @(posedge clk_i) begin
     if (i_write) begin
@@ -678,7 +848,8 @@ module reorder_top
     info_rheld_q <= info_held_q[n_cell];
     info_rt_q <= info_t_q[n_cell];
     free_rcell_q <= free_mem_q[free_rd_d];
-    info_byp_q <= d_fire && d2_cells_q != '0 && d2_head_q == n_cell;
+    // (with r_app, n_cell is d2_head_q itself; the compares use n_cell_x, r_app chooses after them)
+    info_byp_q <= r_qend && r_app ? d2_cells_q != '0 : d_fire && d2_cells_q != '0 && d2_head_q == n_cell_x;
     info_byp_held_q <= d_held;
     info_byp_t_q <= d2_now_q;
     free_byp_q <= r_free && free_wr == free_rd_d;
@@ -692,7 +863,8 @@ module reorder_top
     next_pkt_rd_q <= next_pkt_q[n_cell];
     next_in_hit_q <= i_write && i_link && i_link_prev == n_cell;
     next_in_byp_q <= i_cell;
-    next_pkt_hit_q <= nd_we && nd_addr == n_cell;
+    next_pkt_hit_q <= r_qend && r_app ? d2_hq_tail_q == d2_head_q :
+                      nd_we && (d_qop == OpAppend ? d2_hq_tail_q == n_cell_x : d2_tail_q == n_cell_x);
     next_pkt_byp_q <= nd_data;
     flow_byp_q <= d_fire && d_flow_write && d_idx == flow_raddr;
     flow_byp_data_q <= d_flow;
@@ -703,8 +875,10 @@ module reorder_top
     if (d_fire && d_push) begin
       of_mem_q[of_wr0] <= of_new_d;
     end
+    if (of_cnt_q == '0 || (r_pop && of_cnt_q == (reorder_pkg::OfW + 1)'(1))) of_front_q <= of_front_new;
+    else if (r_pop) of_front_q <= of_second;
     if (timeout) begin
-      of_mem_q[of_wr0 + reorder_pkg::OfW'(d_fire && d_push)] <= of_new_t;
+      of_mem_q[d_fire && d_push ? of_wr1 : of_wr0] <= of_new_t;
     end
     // queue fields: decision, then timer, then reader (the model's order)
     if (d_fire) begin
@@ -713,8 +887,6 @@ module reorder_top
           q_owner_q[d_q]       <= d_idx;
           q_head_q[d_q]        <= d2_head_q;
           q_tail_q[d_q]        <= d2_tail_q;
-          q_count_q[d_q]       <= 16'd1;
-          q_cells_q[d_q]       <= d2_cells_q;
           q_deadline_q[d_q]    <= d_deadline;
           q_v6_q[d_q]          <= d2_meta_q.v6;
           q_clear_epoch_q[d_q] <= d_flow.epoch;
@@ -722,13 +894,13 @@ module reorder_top
         end
         OpAppend: begin
           q_tail_q[d_q] <= d2_tail_q;
-          q_count_q[d_q] <= q_count_q[d_q] + 16'd1 - 16'(r_qpop && rd_q_q == d_q);
-          if (d_held) q_cells_q[d_q] <= q_cells_q[d_q] + d2_cells_q;
+          q_count_q[d2_hq] <= d2_hq_count_next;
+          if (d_held) q_cells_q[d2_hq] <= d2_hq_cells_q + d2_cells_q;
         end
         OpTailRelease: begin
           q_head_q[d_q] <= d2_head_q;
-          q_count_q[d_q] <= q_count_q[d_q] + 16'd1;
-          q_cells_q[d_q] <= '0;
+          q_count_q[d2_hq] <= d2_hq_count_p1;
+          q_cells_q[d2_hq] <= '0;
           q_hdr_q[d_q] <= d2_meta_q.hdr;
           q_v6_q[d_q] <= d2_meta_q.v6;
           q_clear_epoch_q[d_q] <= d_flow.epoch;
@@ -736,8 +908,15 @@ module reorder_top
         default: ;
       endcase
     end
+    // the allocation's count and cells at the found queue, one-hot (no encoder and decoder on the search)
+    for (int unsigned c = 0; c < nt_pkg::ReorderQueues; c++) begin
+      if (d_fire && d_qop == OpAlloc && found_oh[c]) begin
+        q_count_q[c] <= 16'd1;
+        q_cells_q[c] <= d2_cells_q;
+      end
+    end
     if (timeout) q_cells_q[scan_q] <= '0;
-    if (r_qpop && !(d_fire && d_qop == OpAppend && d_q == rd_q_q)) q_count_q[rd_q_q] <= q_count_q[rd_q_q] - 16'd1;
+    if (r_qpop && !r_app) q_count_q[rd_q_q] <= q_count_q[rd_q_q] - 16'd1;
   end
 
   // Fields of the decided packet's meta that only the ingress stage and D1 need.

@@ -26,7 +26,11 @@ module reorder_top_sva (
   input logic                                      i_link,
   input logic                                      i_link_prev_last,
   input logic                                      nd_we,
-  input logic                                      nd_addr_last
+  input logic                                      nd_addr_last,
+  input logic                                      d2_q_check,
+  input logic                                      d2_q_ok,
+  input logic [6:0][31:0]                          narrow_cnt,
+  input logic                                      of_front_ok
 );
 `include "nt_assert.svh"
   `NT_ASSERT_KNOWN(outputs_known, {c_valid_o, idle_o})
@@ -52,6 +56,16 @@ module reorder_top_sva (
   // only a packet's last cell, so a cell's last flag names the RAM that holds its next pointer
   `NT_ASSERT(next_link_in, i_link |-> !i_link_prev_last)
   `NT_ASSERT(next_link_pkt, nd_we |-> nd_addr_last)
+  // the entry's queue registered in D1 (d2_mine_q, d2_hold_q and its count, cells, head, tail) is the queue
+  // tables' at every cycle the packet is in D2 (branch rtop18)
+  `NT_ASSERT(d2_queue_current, d2_q_check |-> d2_q_ok)
+  // the counts kept 16 bits wide (held_now, held_cells, queues_now, cells_used and the peaks) never exceed
+  // the buffer's cells (so a wrap of the narrow register would show here first)
+  for (genvar i = 0; i < 7; ++i) begin : g_narrow
+    `NT_ASSERT(narrow_counts, narrow_cnt[i] <= nt_pkg::ReorderCells)
+  end
+  // the output FIFO's registered front is its entry at the read index whenever it holds one (branch rtop18)
+  `NT_ASSERT(of_front_current, of_cnt_q != '0 |-> of_front_ok)
   // idle means nothing is offered
   `NT_ASSERT(idle_quiet, idle_o |-> !m_valid_o)
 endmodule
@@ -64,7 +78,15 @@ bind reorder_top reorder_top_sva u_sva (
                     (!d2_ev_q || reorder_pkg::FlowEntryBits'(d2_e_q) == flow_q[d2_idx_q])),
   .q_state_q,
   .r_emit, .i_write, .i_cell, .n_cell, .rd_busy_q, .i_link(i_write && i_link), .i_link_prev_last(cell_last_q[i_link_prev]),
-  .nd_we, .nd_addr_last(cell_last_q[nd_addr]));
+  .nd_we, .nd_addr_last(cell_last_q[nd_addr]),
+  .d2_q_check(d2_valid_q && !d2_bad_q),
+  .d2_q_ok(d2_mine_q == (q_owner_q[d2_hq] == d2_idx_q && q_state_q[d2_hq] != reorder_pkg::QFree) &&
+           (!d2_mine_q || (d2_hold_q == (q_state_q[d2_hq] == reorder_pkg::QHolding) &&
+                           d2_hq_count_q == q_count_q[d2_hq] && d2_hq_cells_q == q_cells_q[d2_hq] &&
+                           d2_hq_head_q == q_head_q[d2_hq] && d2_hq_tail_q == q_tail_q[d2_hq]))),
+  .narrow_cnt({cnt_held_now_o, cnt_held_cells_o, cnt_queues_now_o, cnt_cells_used_o, cnt_peak_queues_o,
+               cnt_peak_held_cells_o, cnt_peak_cells_used_o}),
+  .of_front_ok(reorder_pkg::OutEntryBits'(of_front_q) == of_mem_q[of_rd_q]));
 // the control packet stream (the second output)
 bind reorder_top nt_stream_checker #(.KeepBits(nt_pkg::StreamBytes)) u_sva_c (
   .clk_i, .rst_ni, .valid_i(c_valid_o), .ready_i(c_ready_i), .data_i(c_data_o), .keep_i(c_keep_o),
