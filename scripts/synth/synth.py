@@ -128,15 +128,58 @@ def script(top, files, elab, parse_only=False):
 def yosys(ind, outd, log, timeout):
     """Runs YoWASP Yosys on script run.ys in `ind`; returns its exit code, or None after `timeout` s (the whole
     process group is killed then, so a module that does not finish is reported, never waited for)."""
+    return run_killable(["node", str(RUNNER), str(YOSYS_MOD), str(ind), str(outd), "-s", "run.ys"], log, timeout)
+
+
+def run_killable(cmd, log, timeout, cwd=None, note=None):
+    """`cmd` with its output appended to `log`; its exit code, or None after `timeout` s (its whole process group
+    killed)."""
     with open(log, "a") as lf:
-        p = subprocess.Popen(["node", str(RUNNER), str(YOSYS_MOD), str(ind), str(outd), "-s", "run.ys"],
-                             stdout=lf, stderr=subprocess.STDOUT, start_new_session=True)
+        if note:
+            lf.write(note + "\n")
+            lf.flush()
+        p = subprocess.Popen(cmd, cwd=cwd, stdout=lf, stderr=subprocess.STDOUT, start_new_session=True)
         try:
             return p.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
             os.killpg(p.pid, signal.SIGKILL)
             p.wait()
             return None
+
+
+def drop_specify(il):
+    """RTLIL text without its $specify2/$specify3/$specrule cells (with their attribute lines): the timing
+    checks of the cell library's models, which 0.23 cannot parse (`32'sx`) and depth.py never reads (it needs
+    the cells' port directions only)."""
+    out, skip = [], False
+    for ln in il.splitlines(keepends=True):
+        s = ln.strip()
+        if skip:
+            skip = s != "end"
+            continue
+        if s.startswith("cell $spec"):
+            skip = True
+            while out and out[-1].strip().startswith("attribute "):
+                out.pop()
+            continue
+        out.append(ln)
+    return "".join(out)
+
+
+def json_netlist(d, log, timeout):
+    """The mapped netlist (out/mapped.il, Yosys 0.55's RTLIL) as JSON for depth.py. A format conversion only: by
+    Debian's native yosys where installed (0.23 reads 0.55's RTLIL of a mapped netlist; on lb_top: 1 s against
+    9 s in WebAssembly, and depth.py gives the same figures on both JSON files), else by YoWASP Yosys."""
+    native = shutil.which("yosys") if os.environ.get("NT_SYNTH_NATIVE_JSON", "1") != "0" else None
+    if native:
+        (d / "out" / "mapped_nospec.il").write_text(drop_specify((d / "out" / "mapped.il").read_text()))
+        return run_killable([native, "-q", "-p", "read_rtlil mapped_nospec.il; write_json netlist.json"], log,
+                            timeout, cwd=d / "out",
+                            note=f"json_netlist: {native} read_rtlil out/mapped_nospec.il; write_json out/netlist.json")
+    (d / "in3").mkdir(exist_ok=True)
+    shutil.copy(d / "out" / "mapped.il", d / "in3" / "mapped.il")
+    (d / "in3" / "run.ys").write_text("read_rtlil mapped.il\nwrite_json out/netlist.json\n")
+    return yosys(d / "in3", d / "out", log, timeout)
 
 
 def stage_inputs(d, files):
@@ -235,7 +278,12 @@ def run_module(block_dir, mod, box_bits, timeout, resume=False, reuse=(), fps=No
     # --resume after a run whose first Yosys run finished (the coarse netlist and its memories written) but not
     # the second (a timeout, or the process stopped): only the second runs again
     coarse = [c for c in (d / "out" / "coarse.il", d / "in2" / "coarse.il") if c.exists()]
-    if resume and coarse and (d / "out" / "mem.il").exists():
+    if resume and (d / "out" / "mapped.il").exists() and (d / "out" / "ltp.txt").exists():
+        # mapped and measured: only the JSON netlist is missing
+        rc = 0
+        res["resumed_stage"] = 3
+        run_stage2 = None
+    elif resume and coarse and (d / "out" / "mem.il").exists():
         rc = 0
         res["resumed_stage"] = 2
         run_stage2 = True
@@ -254,13 +302,13 @@ def run_module(block_dir, mod, box_bits, timeout, resume=False, reuse=(), fps=No
         "wreduce", "peepopt", "opt_clean", "pmux2shiftx", "clean",
         SYNTH.format(top=mod, run="map_dsp:map_memory"),
         "write_rtlil out/coarse.il", "tee -q -o out/mem.il dump t:$mem_v2", ""]))
-    if not run_stage2:
+    if run_stage2 is False:
         rc = yosys(d / "in", d / "out", log, timeout)
     mems = parse_mem((d / "out" / "mem.il").read_text()) if rc == 0 else []
     boxed = [m for m in mems if box_bits and m["bits"] >= box_bits]
     res["memories"] = mems
     res["boxed"] = boxed
-    if rc == 0:
+    if rc == 0 and run_stage2 is not None:
         (d / "in2").mkdir(exist_ok=True)
         if (d / "out" / "coarse.il").exists():
             shutil.move(str(d / "out" / "coarse.il"), d / "in2" / "coarse.il")
@@ -271,10 +319,16 @@ def run_module(block_dir, mod, box_bits, timeout, resume=False, reuse=(), fps=No
             SYNTH.format(top=mod, run="map_memory:check"),
             "blackbox =A:whitebox",  # the one step of the check label the JSON backend needs (cell library models)
             "tee -q -o out/stat.json stat -json",
-            "tee -q -o out/ltp.txt ltp w:* t:LUT* t:MUXF* t:CARRY*",
-            "write_json out/netlist.json", ""]))
+            # logged as well: the figure survives in yosys.log if a later step does not finish
+            "tee -o out/ltp.txt ltp w:* t:LUT* t:MUXF* t:CARRY*",
+            # the JSON netlist is written by a third step (json_netlist): 0.55's WebAssembly JSON backend ran for
+            # over an hour on reroute_top and udplb_top, and its files are copied out only when it ends
+            "write_rtlil out/mapped.il", ""]))
         left = timeout - (time.time() - t0)
         rc = yosys(d / "in2", d / "out", log, left) if left > 0 else None
+    if rc == 0 and not (d / "out" / "netlist.json").exists():
+        left = timeout - (time.time() - t0)
+        rc = json_netlist(d, log, left) if left > 0 else None
     res["wall_s"] = round(time.time() - t0, 1)
     if rc is None:
         res["status"] = "timeout"

@@ -51,3 +51,41 @@ class FingerprintTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+SPEC = r'''attribute \blackbox 1
+module \FDRE
+  wire input 1 \C
+  wire output 2 \Q
+  attribute \src "cells_sim.v:10"
+  cell $specify2 $specify$1
+    parameter signed \T_LIMIT_MAX 32'sx
+    connect \DST \Q
+  end
+  cell $specrule $specify$2
+    connect \DST_EN 1'1
+  end
+end
+module \top
+  attribute \keep 1
+  cell \FDRE \q_reg
+    connect \C \clk
+  end
+end
+'''
+
+
+class DropSpecifyTest(unittest.TestCase):
+    """json_netlist's conversion input: the cell library's timing checks go, every other cell and port stays."""
+
+    def test_drops_specify_cells_only(self):
+        out = synth.drop_specify(SPEC)
+        self.assertNotIn("$spec", out)
+        self.assertNotIn("32'sx", out)
+        self.assertNotIn("cells_sim.v:10", out)  # the dropped cell's attribute line
+        self.assertIn("cell \\FDRE \\q_reg", out)
+        self.assertIn("attribute \\keep 1", out)
+        self.assertIn("wire output 2 \\Q", out)
+        lines = out.splitlines()
+        self.assertEqual(lines.count("end"), 2)  # the two modules
+        self.assertEqual(lines.count("  end"), 1)  # top's cell
