@@ -52,7 +52,7 @@ module reorder_ctrl_gen
   reorder_pkg::ctrl_req_t     next_req;  // req_q with the request bit just served cleared
   logic [nt_pkg::WindowBits+7:0] built;  // {len, frame} of the packet loaded next (when load or next_pkt)
   logic [31:0]   built_cs;                // ctrl_csum_pair of built
-  logic [31:0]   part0;                   // ctrl_icrc_part0 of frame_q's beat 0
+  logic [31:0]   part0;                   // ctrl_icrc_part0 of frame_q's beat 0 (IPv6)
   logic [15:0]   csum;                    // the IPv4 header checksum of frame_q
   logic [31:0]   icrc4, icrc6;            // the ICRC of frame_q if IPv4 (bytes 58..61), IPv6 (78..81)
 
@@ -111,29 +111,43 @@ module reorder_ctrl_gen
 
   // The ICRC (rdma_pkg::icrc_beat's formula, docs/rdma-microarchitecture.md "ICRC as GF(2) matrices") of a
   // packet from build_ctrl_body, beat by beat: its bytes 14 .. cw_end - 1 (cw_end 58 or 78), masked fields as
-  // ones. ctrl_icrc_part0 is the register after beat 0's bytes 14..63 from the seed: CrcData x z0 ^ CrcHead x
-  // seed (the second term a constant). Beat 0's bytes from 58 on are 0 in an IPv4 packet (its ICRC field and
-  // the unused rest), and zero bytes add nothing to CrcData x z, so one z0 serves both families; the family
-  // chooses only the masked bytes. IPv4 (bytes 14..57): the ICRC is ~Take(6) x part0 (taken back over the six
-  // zero bytes 58..63). IPv6: part0 (Take(0) is the identity) moves over beat 1 (CrcBeat) and beat 1's bytes
-  // 64..77 join it, then Take(50) takes back the 50 bytes from 78 on (0 in the packet); part0 is registered at
-  // beat 0's emit (part_q) for that. The matrices are nt_crc_pkg's and rdma_crc_pkg's generated tables, two
-  // beat-sized products in all, where rdma_pkg::icrc_frame's per-family calls made Yosys's frontend slow.
-  function automatic logic [31:0] ctrl_icrc_part0(logic [nt_pkg::StreamBits-1:0] d, logic v6);
+  // ones. IPv4 (bytes 14..57, one beat): ctrl_icrc4 below. IPv6: ctrl_icrc_part0 is the register after beat
+  // 0's bytes 14..63 from the seed, CrcData x z0 ^ CrcHead x seed (the second term a constant), registered at
+  // beat 0's emit (part_q); in beat 1 it moves over the beat (CrcBeat), beat 1's bytes 64..77 join it, and
+  // Take(50) takes back the 50 bytes from 78 on (0 in the packet): ctrl_icrc6. The matrices are nt_crc_pkg's
+  // and rdma_crc_pkg's generated tables (products of them where two were applied in series), where
+  // rdma_pkg::icrc_frame's per-family calls made Yosys's frontend slow. part0 is used for IPv6 only (an IPv4
+  // packet has no beat 1), so its masked bytes are IPv6's.
+  function automatic logic [31:0] ctrl_icrc_part0(logic [nt_pkg::StreamBits-1:0] d);
     logic [nt_pkg::StreamBits-1:0] z;
     z = '0;
-    for (int unsigned i = rdma_crc_pkg::CrcIcrcLo; i < nt_pkg::StreamBytes; i++) z[8*i+:8] = rdma_pkg::icrc_masked(i, d[8*i+:8], v6);
+    for (int unsigned i = rdma_crc_pkg::CrcIcrcLo; i < nt_pkg::StreamBytes; i++) z[8*i+:8] = rdma_pkg::icrc_masked(i, d[8*i+:8], 1'b1);
     ctrl_icrc_part0 = nt_pkg::crc32_data(nt_crc_pkg::CrcData, z) ^
                       nt_pkg::crc32_mat(rdma_crc_pkg::CrcHead, rdma_pkg::icrc_seed());
   endfunction
 
-  // Beat 1 of an IPv6 packet (frame bytes 64..77, byte 66 masked) onto the register after beat 0: the ICRC.
+  // The ICRC of an IPv4 packet (one beat) from beat 0 in one product: ~(Take(6) x CrcData x z0 ^ Take(6) x CrcHead x
+  // seed), Take(6) x CrcData generated as one matrix (rdma_crc_pkg::CrcTakeData6), so each bit is one XOR over
+  // the beat (issue 27 depth: Take(6) applied to part0 put a second XOR tree behind the first in the emit
+  // cycle, 15 levels). The masked bytes are IPv4's: the value is used only for an IPv4 packet.
+  function automatic logic [31:0] ctrl_icrc4(logic [nt_pkg::StreamBits-1:0] d);
+    logic [nt_pkg::StreamBits-1:0] z;
+    z = '0;
+    for (int unsigned i = rdma_crc_pkg::CrcIcrcLo; i < nt_pkg::StreamBytes; i++) z[8*i+:8] = rdma_pkg::icrc_masked(i, d[8*i+:8], 1'b0);
+    ctrl_icrc4 = ~(nt_pkg::crc32_data(rdma_crc_pkg::CrcTakeData6, z) ^
+                   nt_pkg::crc32_mat(rdma_crc_pkg::CrcTake[32*32*6+:32*32],
+                                     nt_pkg::crc32_mat(rdma_crc_pkg::CrcHead, rdma_pkg::icrc_seed())));
+  endfunction
+
+  // Beat 1 of an IPv6 packet (frame bytes 64..77, byte 66 masked) onto the register after beat 0: the ICRC,
+  // ~Take(50) x (CrcData x z1 ^ CrcBeat x part), as two generated products (CrcTakeData50, CrcTakeBeat50) so
+  // each bit is one XOR over z1's 112 bits and part's 32.
   function automatic logic [31:0] ctrl_icrc6(logic [nt_pkg::StreamBits-1:0] d, logic [31:0] part);
     logic [nt_pkg::StreamBits-1:0] z;
     z = '0;
     for (int unsigned i = 0; i < 14; i++) z[8*i+:8] = rdma_pkg::icrc_masked(nt_pkg::StreamBytes + i, d[8*i+:8], 1'b1);
-    ctrl_icrc6 = ~nt_pkg::crc32_mat(rdma_crc_pkg::CrcTake[32*32*50+:32*32],
-                                    nt_pkg::crc32_data(nt_crc_pkg::CrcData, z) ^ nt_pkg::crc32_mat(nt_crc_pkg::CrcBeat, part));
+    ctrl_icrc6 = ~(nt_pkg::crc32_data(rdma_crc_pkg::CrcTakeData50, z) ^
+                   nt_pkg::crc32_mat(rdma_crc_pkg::CrcTakeBeat50, part));
   endfunction
 
   always_comb begin
@@ -157,8 +171,8 @@ module reorder_ctrl_gen
     // the check fields of the beat that leaves: the header checksum and the ICRC in beat 0 (IPv4: the packet
     // is 62 bytes, one beat), the ICRC in beat 1 (IPv6, 82 bytes)
     csum = ~reorder_pkg::ones_add(cs_q[31:16], cs_q[15:0]);
-    part0 = ctrl_icrc_part0(frame_q[nt_pkg::StreamBits-1:0], req_q.v6);
-    icrc4 = ~nt_pkg::crc32_mat(rdma_crc_pkg::CrcTake[32*32*6+:32*32], part0);
+    part0 = ctrl_icrc_part0(frame_q[nt_pkg::StreamBits-1:0]);
+    icrc4 = ctrl_icrc4(frame_q[nt_pkg::StreamBits-1:0]);
     icrc6 = ctrl_icrc6(frame_q[nt_pkg::WindowBits-1:nt_pkg::StreamBits], part_q);
     if (adv) begin
       if (busy_q) begin
