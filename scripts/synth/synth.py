@@ -150,8 +150,16 @@ def run_killable(cmd, log, timeout, cwd=None, note=None):
 MAPPED_BEGIN, MAPPED_END = "NT_MAPPED_IL_BEGIN", "NT_MAPPED_IL_END"
 
 
+def rtlil_to_stdout():
+    """Script lines writing the design as RTLIL to stdout (the log) between markers; split_mapped() then moves it
+    to its file. Not `write_rtlil FILE`: a file in YoWASP's virtual file system grows by copying itself on every
+    write, so the time is quadratic in its size (7.4 MB: 17 s against 5 s to stdout; reroute_top's mapped
+    netlist ran for 15+ minutes, and its JSON, and udplb_top's, for over an hour)."""
+    return [f"log {MAPPED_BEGIN}", "write_rtlil", f"log {MAPPED_END}"]
+
+
 def split_mapped(log, dest):
-    """Moves the RTLIL text that stage 2 wrote to stdout between the markers out of `log` into `dest`; False if
+    """Moves the RTLIL text a Yosys run wrote to stdout between the markers out of `log` into `dest`; False if
     the markers or the text are not there."""
     lines = log.read_text().splitlines(keepends=True)
     try:
@@ -164,7 +172,7 @@ def split_mapped(log, dest):
     while body and not body[-1].strip():
         body.pop()
     dest.write_text("".join(body))
-    log.write_text("".join(lines[:g] + [f"(the mapped netlist, {len(body)} lines: {dest.name})\n"] + lines[e:]))
+    log.write_text("".join(lines[:g] + [f"(RTLIL, {len(body)} lines, moved to {dest.name})\n"] + lines[e:]))
     return True
 
 
@@ -322,9 +330,11 @@ def run_module(block_dir, mod, box_bits, timeout, resume=False, reuse=(), fps=No
         "proc", "tribuf -logic", "deminout", "opt_expr", "opt_clean", "opt -nodffe -nosdff", "fsm", "opt",
         "wreduce", "peepopt", "opt_clean", "pmux2shiftx", "clean",
         SYNTH.format(top=mod, run="map_dsp:map_memory"),
-        "write_rtlil out/coarse.il", "tee -q -o out/mem.il dump t:$mem_v2", ""]))
+        *rtlil_to_stdout(), "tee -q -o out/mem.il dump t:$mem_v2", ""]))
     if run_stage2 is False:
         rc = yosys(d / "in", d / "out", log, timeout)
+        if rc == 0 and not split_mapped(log, d / "out" / "coarse.il"):
+            rc = 1
     mems = parse_mem((d / "out" / "mem.il").read_text()) if rc == 0 else []
     boxed = [m for m in mems if box_bits and m["bits"] >= box_bits]
     res["memories"] = mems
@@ -342,11 +352,8 @@ def run_module(block_dir, mod, box_bits, timeout, resume=False, reuse=(), fps=No
             "tee -q -o out/stat.json stat -json",
             # logged as well: the figure survives in yosys.log if a later step does not finish
             "tee -o out/ltp.txt ltp w:* t:LUT* t:MUXF* t:CARRY*",
-            # The mapped netlist goes to stdout (the log), between markers, and split_mapped() moves it to
-            # out/mapped.il: a file in YoWASP's virtual file system grows by copying itself on every write
-            # (7.4 MB: 17 s against 5 s to stdout; reroute_top's and udplb_top's JSON ran for over an hour).
-            # The JSON netlist is written by a third step (json_netlist).
-            f"log {MAPPED_BEGIN}", "write_rtlil", f"log {MAPPED_END}", ""]))
+            # the mapped netlist (rtlil_to_stdout); the JSON netlist is written by a third step (json_netlist)
+            *rtlil_to_stdout(), ""]))
         left = timeout - (time.time() - t0)
         rc = yosys(d / "in2", d / "out", log, left) if left > 0 else None
         if rc == 0:
@@ -402,9 +409,11 @@ def run_block_per_module(name, out, box_bits, timeout, jobs, only=None, resume=F
     stage_inputs(d, files)
     (d / "in" / "run.ys").write_text("\n".join([
         f"{READ} {' '.join(files)}", f"hierarchy -check -top {top}", "proc",
-        "write_rtlil out/elab.il", "tee -q -o out/modules.txt ls", ""]))
+        *rtlil_to_stdout(), "tee -q -o out/modules.txt ls", ""]))
     log.write_text("")
     rc = yosys(d / "in", d / "out", log, timeout)
+    if rc == 0 and not split_mapped(log, d / "out" / "elab.il"):
+        rc = 1
     res["elab_s"] = round(time.time() - t0, 1)
     if rc != 0:
         res["rc"] = 1
