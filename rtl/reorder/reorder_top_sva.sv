@@ -30,7 +30,12 @@ module reorder_top_sva (
   input logic                                      d2_q_check,
   input logic                                      d2_q_ok,
   input logic [6:0][31:0]                          narrow_cnt,
-  input logic                                      of_front_ok
+  input logic                                      of_front_ok,
+  input logic [nt_pkg::ReorderQueues-1:0]          q_ge2_q,
+  input logic [15:0]                               q_count_q [nt_pkg::ReorderQueues],
+  input logic                                      d2_valid_q,
+  input logic [nt_pkg::ReorderWays-1:0]            way_free,
+  input logic [nt_pkg::ReorderWays-1:0][$clog2(nt_pkg::ReorderQueues)-1:0] d2_cand_q
 );
 `include "nt_assert.svh"
   `NT_ASSERT_KNOWN(outputs_known, {c_valid_o, idle_o})
@@ -66,6 +71,15 @@ module reorder_top_sva (
   end
   // the output FIFO's registered front is its entry at the read index whenever it holds one (branch rtop18)
   `NT_ASSERT(of_front_current, of_cnt_q != '0 |-> of_front_ok)
+  // the registered "count >= 2" of every queue in use is its count's (branch rtop19; R reads it for its queue)
+  for (genvar q = 0; q < nt_pkg::ReorderQueues; ++q) begin : g_ge2
+    `NT_ASSERT(q_ge2_current, q_state_q[q] != 2'd0 |-> q_ge2_q[q] == (q_count_q[q] >= 16'd2))
+  end
+  // the 4-way candidates' free bits D2 forms from D1's registers and the last edge's events are the queue
+  // tables' at every cycle a packet is in D2 (branch rtop19)
+  for (genvar w = 0; w < nt_pkg::ReorderWays; ++w) begin : g_way
+    `NT_ASSERT(way_free_current, d2_valid_q |-> way_free[w] == (q_state_q[d2_cand_q[w]] == 2'd0))
+  end
   // idle means nothing is offered
   `NT_ASSERT(idle_quiet, idle_o |-> !m_valid_o)
 endmodule
@@ -86,7 +100,8 @@ bind reorder_top reorder_top_sva u_sva (
                            d2_hq_head_q == q_head_q[d2_hq] && d2_hq_tail_q == q_tail_q[d2_hq]))),
   .narrow_cnt({cnt_held_now_o, cnt_held_cells_o, cnt_queues_now_o, cnt_cells_used_o, cnt_peak_queues_o,
                cnt_peak_held_cells_o, cnt_peak_cells_used_o}),
-  .of_front_ok(reorder_pkg::OutEntryBits'(of_front_q) == of_mem_q[of_rd_q]));
+  .of_front_ok(reorder_pkg::OutEntryBits'(of_front_q) == of_mem_q[of_rd_q]),
+  .q_ge2_q, .q_count_q, .d2_valid_q, .way_free, .d2_cand_q);
 // the control packet stream (the second output)
 bind reorder_top nt_stream_checker #(.KeepBits(nt_pkg::StreamBytes)) u_sva_c (
   .clk_i, .rst_ni, .valid_i(c_valid_o), .ready_i(c_ready_i), .data_i(c_data_o), .keep_i(c_keep_o),
