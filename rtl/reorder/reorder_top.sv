@@ -82,6 +82,10 @@ module reorder_top
   // at the address being prefetched; a bypass register then supplies the written value.
   logic [nt_pkg::StreamBits-1:0]  cell_rdata_q;
   logic [nt_pkg::StreamBytes-1:0] cell_rkeep_q;
+  // the last flag read with the cell (branch rtop19): cell_last_q[rd_cell_q] whenever the reader is busy
+  // (reorder_top_sva cell_last_fresh), read one cycle ahead at n_cell as the cell store is. R read
+  // cell_last_q[rd_cell_q] itself: a 72:1 multiplexer of LUTRAM outputs, 11 levels in front of its choice.
+  logic                   cell_rlast_q;
   logic                   info_rheld_q, info_byp_q, info_byp_held_q;
   logic [15:0]            info_rt_q, info_byp_t_q;
   logic [reorder_pkg::CellW-1:0]       free_rcell_q, free_byp_cell_q, free_rd_d, free_wr;
@@ -97,6 +101,12 @@ module reorder_top
   // 1024:1 multiplexer at the decision's index (reorder_top_sva flow_valid_prefetch)
   logic                                fv_rd_q;
   logic [reorder_pkg::FlowW-1:0]       flow_raddr;
+  // flow_valid_q's read in two 32:1 steps (branch rtop19): the word of 32 bits at flow_raddr's upper bits, then
+  // the bit (ABC mapped the 1024:1 multiplexer 16 levels deep)
+  localparam int unsigned FvLo = 5;
+  localparam int unsigned FvWords = nt_pkg::ReorderFlows >> FvLo;
+  logic [(1 << FvLo)-1:0][FvWords-1:0] fv_col;
+  logic [(1 << FvLo)-1:0]              fv_word;
   logic [15:0]                         pend_hash_next;
   // D / T
   logic [nt_pkg::ReorderFlows-1:0] flow_valid_q;
@@ -196,14 +206,23 @@ module reorder_top
   // the 4-way allocation's candidate queue per way, and the queues the first-free allocation may use
   logic [nt_pkg::ReorderWays-1:0][reorder_pkg::QW-1:0] d1_cand, d2_cand_q;
   logic [nt_pkg::ReorderQueues-1:0]                    d1_qok, d2_qok_q;
+  logic [nt_pkg::ReorderWays-1:0][nt_pkg::ReorderQueues-1:0] d1_cand_oh;  // d1_cand one-hot
   // The 4-way candidates' free bits, registered (branch rtop19): d2_wf_q[w] is the candidate queue's state ==
   // QFree at the cycle before, and the queue events of the edge since (an allocation by D2, the reader's queue
   // end r_qdone: the only changes into or out of QFree) come in registered: d2_ev_al_q / d2_ev_qd_q, and
-  // whether they were at the candidate (d2_wf_al_q / d2_wf_qd_q, compared before the edge). way_free[w] is
+  // whether they were at the candidate (d2_wf_al_q / d2_wf_qd_q, compared before the edge; the allocation's as
+  // found_oh against the candidate one-hot, not the encoded found_q). way_free[w] is
   // then a LUT of registers instead of q_state_q[d2_cand_q[w]] (a 32:1 read, 5 levels in front of D2's
   // decision); reorder_top_sva way_free_current checks it against the tables every cycle a packet is in D2.
   logic [nt_pkg::ReorderWays-1:0]                      d2_wf_q, d2_wf_al_q, d2_wf_qd_q, way_free;
   logic                                                d2_ev_al_q, d2_ev_qd_q;
+  // The first-free allocation's "some usable queue is free" (any_queue), likewise from D1 (branch rtop19): the
+  // number n of free usable queues at the cycle before as two flags (n >= 1: d2_sf1_q, n >= 2: d2_sf2_q) and
+  // whether the reader's queue is usable (d2_qd_ok_q); the edge's allocation takes one of them (a free usable
+  // queue: the first, or a 4-way candidate, each below `queues`), R's queue end adds its queue if usable (it was
+  // released, so not among them). found_any = n - alloc + end >= 1; reorder_top_sva found_any_current.
+  logic                                                d2_sf1_q, d2_sf2_q, d2_qd_ok_q, found_any;
+  logic [nt_pkg::ReorderQueues-1:0]                    q_free, sf_in;
   // D2's register: the packet, its entry and D1's results
   logic                          d2_valid_q, d2_bad_q, d2_ev_q, d2_key_ne_q, d2_idle_t_q, d2_cur_gt_q, d2_old_gt_q;
   logic                          d2_over_all_q;
@@ -228,6 +247,11 @@ module reorder_top
   logic                          d2_hq_ge2_next;
   logic [reorder_pkg::CellW-1:0] d2_hq_head_q, d2_hq_tail_q;
 
+  // two or more of 4 bits set
+  function automatic logic ge2_of4(logic [3:0] x);
+    ge2_of4 = (x[0] && (x[1] || x[2] || x[3])) || (x[1] && (x[2] || x[3])) || (x[2] && x[3]);
+  endfunction
+
   assign d_fire = d2_valid_q && of_room2 && ca_free >= 4'd1;
   assign d1_idx = reorder_pkg::FlowW'(pend_meta.hash & cfg_flows_mask_i);
   assign d1_hazard = d2_valid_q && !d2_bad_q && !pend_bad && d2_idx_q == d1_idx;
@@ -243,6 +267,29 @@ module reorder_top
       d1_cand[w] = reorder_pkg::QW'(w * d1_qw + ((32'(pend_meta.hash) >> (4 + 3 * w)) & (32'(d1_qw) - 1)));
     end
     for (int unsigned c = 0; c < nt_pkg::ReorderQueues; c++) d1_qok[c] = c < 32'(cfg_queues_i);
+    for (int unsigned w = 0; w < nt_pkg::ReorderWays; w++) begin
+      for (int unsigned c = 0; c < nt_pkg::ReorderQueues; c++) d1_cand_oh[w][c] = d1_cand[w] == reorder_pkg::QW'(c);
+    end
+  end
+
+  // the free usable queues (with the qok of the packet D2 holds after this edge) counted as >= 1 and >= 2: groups
+  // of 4, then of 16, then all (a tree: no chain through 32 queues)
+  logic [7:0] sf_any4, sf_two4;
+  logic [1:0] sf_any16, sf_two16;
+  logic       sf_ge1, sf_ge2;
+  always_comb begin
+    for (int unsigned c = 0; c < nt_pkg::ReorderQueues; c++) q_free[c] = q_state_q[c] == reorder_pkg::QFree;
+    sf_in = q_free & (d1_take ? d1_qok : d2_qok_q);
+    for (int unsigned g = 0; g < 8; g++) begin
+      sf_any4[g] = sf_in[4 * g +: 4] != 4'd0;
+      sf_two4[g] = ge2_of4(sf_in[4 * g +: 4]);
+    end
+    for (int unsigned h = 0; h < 2; h++) begin
+      sf_any16[h] = sf_any4[4 * h +: 4] != 4'd0;
+      sf_two16[h] = sf_two4[4 * h +: 4] != 4'd0 || ge2_of4(sf_any4[4 * h +: 4]);
+    end
+    sf_ge1 = sf_any16 != 2'd0;
+    sf_ge2 = sf_two16 != 2'd0 || sf_any16 == 2'b11;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -282,9 +329,12 @@ module reorder_top
       d2_lim_q      <= cfg_buffer_cells_i - pend_cells;
       d2_cand_q     <= d1_cand;
       d2_qok_q      <= d1_qok;
+      d2_sf1_q      <= sf_ge1;
+      d2_sf2_q      <= sf_ge2;
+      d2_qd_ok_q    <= d1_qok[rd_q_q];
       for (int unsigned w = 0; w < nt_pkg::ReorderWays; w++) begin
         d2_wf_q[w]    <= q_state_q[d1_cand[w]] == reorder_pkg::QFree;
-        d2_wf_al_q[w] <= found_q == d1_cand[w];
+        d2_wf_al_q[w] <= (found_oh & d1_cand_oh[w]) != '0;
         d2_wf_qd_q[w] <= rd_q_q == d1_cand[w];
       end
       // the entry's queue after this edge (T's and R's events at it; D's never touch it, see above)
@@ -303,10 +353,13 @@ module reorder_top
       d2_hq_count_q <= ({16{r_qpop && rd_q_q == d2_hq}} & d2_hq_count_m1) |
                        ({16{!(r_qpop && rd_q_q == d2_hq)}} & d2_hq_count_q);
       if (to_pre && scan_q == d2_hq) d2_hq_cells_q <= 16'd0;
+      d2_sf1_q      <= sf_ge1;
+      d2_sf2_q      <= sf_ge2;
+      d2_qd_ok_q    <= d2_qok_q[rd_q_q];
       // the candidates' free bits after this edge: D2 does not fire, so only R can free a queue
       for (int unsigned w = 0; w < nt_pkg::ReorderWays; w++) begin
         d2_wf_q[w]    <= way_free[w];
-        d2_wf_al_q[w] <= found_q == d2_cand_q[w];
+        d2_wf_al_q[w] <= 1'b0;  // (no allocation at an edge D2 does not fire)
         d2_wf_qd_q[w] <= rd_q_q == d2_cand_q[w];
       end
     end
@@ -358,8 +411,9 @@ module reorder_top
     way_first[3] = way_free[3] && way_free[2:0] == 3'b000;
     found_oh = '0;
     found_q = '0;
+    found_any = d2_sf2_q || (d2_sf1_q && !d2_ev_al_q) || (d2_ev_qd_q && d2_qd_ok_q);  // = free_ok != 0
     if (cfg_any_queue_i) begin
-      found = free_ok != '0;
+      found = found_any;
       for (int unsigned c = 0; c < nt_pkg::ReorderQueues; c++) begin
         found_oh[c] = free_ok[c] && (c == 0 || (free_ok & ((32'd1 << c) - 32'd1)) == '0);
         if (found_oh[c]) found_q = found_q | reorder_pkg::QW'(c);
@@ -551,7 +605,7 @@ module reorder_top
   always_comb begin
     adv = !m_valid_q || m_ready_i;
     r_step = rd_busy_q && !cb_full && (rd_discard_q || adv);
-    r_last = cell_last_q[rd_cell_q];
+    r_last = cell_rlast_q;
     r_ge2 = rd_queue_q && q_ge2_q[rd_q_q];  // the queue goes on after this packet (count >= 2)
     r_emit = 1'b0;
     r_free = 1'b0;
@@ -660,6 +714,12 @@ module reorder_top
   assign next_in = next_in_hit_q ? next_in_byp_q : next_in_rd_q;
   assign next_pkt = next_pkt_hit_q ? next_pkt_byp_q : next_pkt_rd_q;
   assign flow_raddr = reorder_pkg::FlowW'(pend_hash_next & cfg_flows_mask_i);
+  always_comb begin
+    for (int unsigned j = 0; j < (1 << FvLo); j++) begin
+      for (int unsigned k = 0; k < FvWords; k++) fv_col[j][k] = flow_valid_q[k * (1 << FvLo) + j];
+      fv_word[j] = fv_col[j][flow_raddr[reorder_pkg::FlowW-1:FvLo]];
+    end
+  end
   // the free list's read index after this edge (as free_rd_q's update below) and its write index
   assign free_rd_d = !(i_write && i_from_fifo) ? free_rd_q :
                      free_rd_q == reorder_pkg::CellW'(nt_pkg::ReorderCells - 1) ? '0 : free_rd_q + 1'b1;
@@ -839,7 +899,7 @@ module reorder_top
       cnt_q <= cnt_d;
       // D
       if (d_fire && d_flow_write) flow_valid_q[d_idx] <= 1'b1;
-      fv_rd_q <= flow_valid_q[flow_raddr];
+      fv_rd_q <= fv_word[flow_raddr[FvLo-1:0]];
       // the queue states, each queue on its own (a constant index: no shifter): an allocation takes the
       // found queue, a TAIL release the entry's queue (d_q is one or the other), then T, then R
       for (int unsigned c = 0; c < nt_pkg::ReorderQueues; c++) begin
@@ -866,7 +926,7 @@ module reorder_top
         m_valid_q <= r_emit;
         m_data_q <= r_emit ? cell_rdata_q : '0;
         m_keep_q <= r_emit ? cell_rkeep_q : '0;
-        m_last_q <= r_emit ? cell_last_q[rd_cell_q] : 1'b0;
+        m_last_q <= r_emit ? cell_rlast_q : 1'b0;
         m_held_q <= r_emit && r_held;
         m_hold_q <= r_emit ? r_hold : '0;
       end
@@ -913,6 +973,7 @@ module reorder_top
     // the cell store is never written at the reader's next cell, reorder_top_sva cell_read_fresh)
     cell_rdata_q <= cell_data_q[n_cell];
     cell_rkeep_q <= cell_keep_q[n_cell];
+    cell_rlast_q <= cell_last_q[n_cell];
     info_rheld_q <= info_held_q[n_cell];
     info_rt_q <= info_t_q[n_cell];
     free_rcell_q <= free_mem_q[free_rd_d];
