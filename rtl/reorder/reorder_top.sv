@@ -206,12 +206,16 @@ module reorder_top
   // the 4-way allocation's candidate queue per way, and the queues the first-free allocation may use
   logic [nt_pkg::ReorderWays-1:0][reorder_pkg::QW-1:0] d1_cand, d2_cand_q;
   logic [nt_pkg::ReorderQueues-1:0]                    d1_qok, d2_qok_q;
-  logic [nt_pkg::ReorderWays-1:0][nt_pkg::ReorderQueues-1:0] d1_cand_oh;  // d1_cand one-hot
+  // cand_eq[w][v]: D1's candidate w is D2's candidate v (the 4-way allocation at this edge takes D2's first free
+  // candidate, way_first)
+  logic [nt_pkg::ReorderWays-1:0][nt_pkg::ReorderWays-1:0] cand_eq;
   // The 4-way candidates' free bits, registered (branch rtop19): d2_wf_q[w] is the candidate queue's state ==
   // QFree at the cycle before, and the queue events of the edge since (an allocation by D2, the reader's queue
   // end r_qdone: the only changes into or out of QFree) come in registered: d2_ev_al_q / d2_ev_qd_q, and
   // whether they were at the candidate (d2_wf_al_q / d2_wf_qd_q, compared before the edge; the allocation's as
-  // found_oh against the candidate one-hot, not the encoded found_q). way_free[w] is
+  // D2's first free way against D1's candidates, cand_eq). way_free is what the 4-way search reads: it follows the
+  // 4-way allocations (any_queue's search reads the state vector and its allocations are not tracked here), so
+  // it is exact whenever cfg_any_queue_i is 0, which is constant during a run as all the configuration. way_free[w] is
   // then a LUT of registers instead of q_state_q[d2_cand_q[w]] (a 32:1 read, 5 levels in front of D2's
   // decision); reorder_top_sva way_free_current checks it against the tables every cycle a packet is in D2.
   logic [nt_pkg::ReorderWays-1:0]                      d2_wf_q, d2_wf_al_q, d2_wf_qd_q, way_free;
@@ -222,7 +226,7 @@ module reorder_top
   // queue: the first, or a 4-way candidate, each below `queues`), R's queue end adds its queue if usable (it was
   // released, so not among them). found_any = n - alloc + end >= 1; reorder_top_sva found_any_current.
   logic                                                d2_sf1_q, d2_sf2_q, d2_qd_ok_q, found_any;
-  logic [nt_pkg::ReorderQueues-1:0]                    q_free, sf_in;
+  logic [nt_pkg::ReorderQueues-1:0]                    q_free;
   // D2's register: the packet, its entry and D1's results
   logic                          d2_valid_q, d2_bad_q, d2_ev_q, d2_key_ne_q, d2_idle_t_q, d2_cur_gt_q, d2_old_gt_q;
   logic                          d2_over_all_q;
@@ -268,28 +272,33 @@ module reorder_top
     end
     for (int unsigned c = 0; c < nt_pkg::ReorderQueues; c++) d1_qok[c] = c < 32'(cfg_queues_i);
     for (int unsigned w = 0; w < nt_pkg::ReorderWays; w++) begin
-      for (int unsigned c = 0; c < nt_pkg::ReorderQueues; c++) d1_cand_oh[w][c] = d1_cand[w] == reorder_pkg::QW'(c);
+      for (int unsigned v = 0; v < nt_pkg::ReorderWays; v++) cand_eq[w][v] = d1_cand[w] == d2_cand_q[v];
     end
   end
 
-  // the free usable queues (with the qok of the packet D2 holds after this edge) counted as >= 1 and >= 2: groups
-  // of 4, then of 16, then all (a tree: no chain through 32 queues)
-  logic [7:0] sf_any4, sf_two4;
-  logic [1:0] sf_any16, sf_two16;
-  logic       sf_ge1, sf_ge2;
+  // the free usable queues counted as >= 1 and >= 2, with the qok of the packet D1 takes (sf_t) and of the one
+  // D2 holds (sf_w): groups of 4, then of 16, then all (a tree, no chain through 32 queues); d1_take chooses at
+  // the register, after both
+  logic [1:0][nt_pkg::ReorderQueues-1:0] sf_in;
+  logic [1:0][7:0] sf_any4, sf_two4;
+  logic [1:0][1:0] sf_any16, sf_two16;
+  logic [1:0]      sf_ge1, sf_ge2;
   always_comb begin
     for (int unsigned c = 0; c < nt_pkg::ReorderQueues; c++) q_free[c] = q_state_q[c] == reorder_pkg::QFree;
-    sf_in = q_free & (d1_take ? d1_qok : d2_qok_q);
-    for (int unsigned g = 0; g < 8; g++) begin
-      sf_any4[g] = sf_in[4 * g +: 4] != 4'd0;
-      sf_two4[g] = ge2_of4(sf_in[4 * g +: 4]);
+    sf_in[0] = q_free & d1_qok;
+    sf_in[1] = q_free & d2_qok_q;
+    for (int unsigned i = 0; i < 2; i++) begin
+      for (int unsigned g = 0; g < 8; g++) begin
+        sf_any4[i][g] = sf_in[i][4 * g +: 4] != 4'd0;
+        sf_two4[i][g] = ge2_of4(sf_in[i][4 * g +: 4]);
+      end
+      for (int unsigned h = 0; h < 2; h++) begin
+        sf_any16[i][h] = sf_any4[i][4 * h +: 4] != 4'd0;
+        sf_two16[i][h] = sf_two4[i][4 * h +: 4] != 4'd0 || ge2_of4(sf_any4[i][4 * h +: 4]);
+      end
+      sf_ge1[i] = sf_any16[i] != 2'd0;
+      sf_ge2[i] = sf_two16[i] != 2'd0 || sf_any16[i] == 2'b11;
     end
-    for (int unsigned h = 0; h < 2; h++) begin
-      sf_any16[h] = sf_any4[4 * h +: 4] != 4'd0;
-      sf_two16[h] = sf_two4[4 * h +: 4] != 4'd0 || ge2_of4(sf_any4[4 * h +: 4]);
-    end
-    sf_ge1 = sf_any16 != 2'd0;
-    sf_ge2 = sf_two16 != 2'd0 || sf_any16 == 2'b11;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -329,12 +338,12 @@ module reorder_top
       d2_lim_q      <= cfg_buffer_cells_i - pend_cells;
       d2_cand_q     <= d1_cand;
       d2_qok_q      <= d1_qok;
-      d2_sf1_q      <= sf_ge1;
-      d2_sf2_q      <= sf_ge2;
+      d2_sf1_q      <= sf_ge1[0];
+      d2_sf2_q      <= sf_ge2[0];
       d2_qd_ok_q    <= d1_qok[rd_q_q];
       for (int unsigned w = 0; w < nt_pkg::ReorderWays; w++) begin
         d2_wf_q[w]    <= q_state_q[d1_cand[w]] == reorder_pkg::QFree;
-        d2_wf_al_q[w] <= (found_oh & d1_cand_oh[w]) != '0;
+        d2_wf_al_q[w] <= (way_first & cand_eq[w]) != '0;
         d2_wf_qd_q[w] <= rd_q_q == d1_cand[w];
       end
       // the entry's queue after this edge (T's and R's events at it; D's never touch it, see above)
@@ -353,8 +362,8 @@ module reorder_top
       d2_hq_count_q <= ({16{r_qpop && rd_q_q == d2_hq}} & d2_hq_count_m1) |
                        ({16{!(r_qpop && rd_q_q == d2_hq)}} & d2_hq_count_q);
       if (to_pre && scan_q == d2_hq) d2_hq_cells_q <= 16'd0;
-      d2_sf1_q      <= sf_ge1;
-      d2_sf2_q      <= sf_ge2;
+      d2_sf1_q      <= sf_ge1[1];
+      d2_sf2_q      <= sf_ge2[1];
       d2_qd_ok_q    <= d2_qok_q[rd_q_q];
       // the candidates' free bits after this edge: D2 does not fire, so only R can free a queue
       for (int unsigned w = 0; w < nt_pkg::ReorderWays; w++) begin

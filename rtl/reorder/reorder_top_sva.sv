@@ -38,7 +38,8 @@ module reorder_top_sva (
   input logic [nt_pkg::ReorderWays-1:0][$clog2(nt_pkg::ReorderQueues)-1:0] d2_cand_q,
   input logic                                      cell_last_ok,
   input logic                                      found_any,
-  input logic [nt_pkg::ReorderQueues-1:0]          free_ok
+  input logic [nt_pkg::ReorderQueues-1:0]          free_ok,
+  input logic                                      any_queue
 );
 `include "nt_assert.svh"
   `NT_ASSERT_KNOWN(outputs_known, {c_valid_o, idle_o})
@@ -83,9 +84,9 @@ module reorder_top_sva (
     `NT_ASSERT(q_ge2_current, q_state_q[q] != 2'd0 |-> q_ge2_q[q] == q_ge2_ref[q])
   end
   // the 4-way candidates' free bits D2 forms from D1's registers and the last edge's events are the queue
-  // tables' at every cycle a packet is in D2 (branch rtop19)
+  // tables' at every cycle a packet is in D2 with the 4-way allocation, the only one that reads them (branch rtop19)
   for (genvar w = 0; w < nt_pkg::ReorderWays; ++w) begin : g_way
-    `NT_ASSERT(way_free_current, d2_valid_q |-> way_free[w] == (q_state_q[d2_cand_q[w]] == 2'd0))
+    `NT_ASSERT(way_free_current, d2_valid_q && !any_queue |-> way_free[w] == (q_state_q[d2_cand_q[w]] == 2'd0))
   end
   // the first-free allocation's "a usable queue is free", formed from D1's counts and the last edge's events,
   // is the tables' (branch rtop19)
@@ -114,7 +115,7 @@ bind reorder_top reorder_top_sva u_sva (
                cnt_peak_held_cells_o, cnt_peak_cells_used_o}),
   .of_front_ok(reorder_pkg::OutEntryBits'(of_front_q) == of_mem_q[of_rd_q]),
   .q_ge2_q, .q_count_q, .d2_valid_q, .way_free, .d2_cand_q,
-  .cell_last_ok(!rd_busy_q || cell_rlast_q == cell_last_q[rd_cell_q]), .found_any, .free_ok);
+  .cell_last_ok(!rd_busy_q || cell_rlast_q == cell_last_q[rd_cell_q]), .found_any, .free_ok, .any_queue(cfg_any_queue_i));
 // the control packet stream (the second output)
 bind reorder_top nt_stream_checker #(.KeepBits(nt_pkg::StreamBytes)) u_sva_c (
   .clk_i, .rst_ni, .valid_i(c_valid_o), .ready_i(c_ready_i), .data_i(c_data_o), .keep_i(c_keep_o),
