@@ -101,12 +101,15 @@ module reorder_top
   // 1024:1 multiplexer at the decision's index (reorder_top_sva flow_valid_prefetch)
   logic                                fv_rd_q;
   logic [reorder_pkg::FlowW-1:0]       flow_raddr;
-  // flow_valid_q's read in two 32:1 steps (branch rtop19): the word of 32 bits at flow_raddr's upper bits, then
-  // the bit (ABC mapped the 1024:1 multiplexer 16 levels deep)
+  // flow_valid_q's read split at the register (branch rtop19): the 32-bit word at flow_raddr's upper bits and the
+  // lower bits are registered (fv_word_q, fv_lo_q) and the bit is chosen after the register, so fv_rd_q is the
+  // same bit (a write in that edge to the entry read is the bypass flow_byp_q as before; a write to another bit
+  // of the word is not read). ABC mapped the 1024:1 multiplexer 16 levels deep.
   localparam int unsigned FvLo = 5;
   localparam int unsigned FvWords = nt_pkg::ReorderFlows >> FvLo;
-  logic [(1 << FvLo)-1:0][FvWords-1:0] fv_col;
-  logic [(1 << FvLo)-1:0]              fv_word;
+  logic [FvWords-1:0][(1 << FvLo)-1:0] fv_row;
+  logic [(1 << FvLo)-1:0]              fv_word_q;
+  logic [FvLo-1:0]                     fv_lo_q;
   logic [15:0]                         pend_hash_next;
   // D / T
   logic [nt_pkg::ReorderFlows-1:0] flow_valid_q;
@@ -134,6 +137,7 @@ module reorder_top
   // (14 levels of R's 21); now the multiplexer is at of_rd1_q, into this register.
   reorder_pkg::out_entry_t             of_front_q;
   logic [reorder_pkg::OfW:0]           of_cnt_q;
+  logic                                of_ne_q;  // of_cnt_q != 0 (branch rtop19; reorder_top_sva of_ne_current)
   logic [reorder_pkg::QW-1:0]          scan_q;
   // R
   logic                   rd_busy_q, rd_queue_q, rd_discard_q, rd_first_q, rd_held_q;
@@ -152,7 +156,7 @@ module reorder_top
   // D2's queue events (declared here because D1 registers them): an append and a TAIL release (d_qop == OpAppend
   // / OpTailRelease, formed on their own so that R's r_app, T's timeout and the next-pointer write do not wait
   // for the queue search, which only an allocation needs), the allocation's queue
-  logic             d_app, d_trel;
+  logic             d_app, d_app_r, d_trel;
   logic [reorder_pkg::QW-1:0]    found_q;
 
   // ---------------- C: control generator ----------------
@@ -450,6 +454,7 @@ module reorder_top
     d_discard = 1'b0;
     d_qop = OpNone;
     d_app = 1'b0;
+    d_app_r = 1'b0;
     d_trel = 1'b0;
     d_q = '0;
     d_deadline = '0;
@@ -568,6 +573,7 @@ module reorder_top
           if (qr && dd != 2'd3) begin
             d_qop = OpAppend;
             d_app = 1'b1;
+            d_app_r = 1'b1;
             d_q = e.hq;
           end else begin
             d_push = 1'b1;
@@ -623,7 +629,10 @@ module reorder_top
     r_qend = 1'b0;
     r_held = rd_held_q;
     r_hold = rd_hold_q;
-    r_app = d_fire && d_app && d2_hq == rd_q_q;
+    // (an append to a released queue, d_app_r: the reader's queue is released, reorder_top_sva
+    // reader_queue_released, so an append to a holding queue, the one that depends on the buffer limit, is never
+    // to it; every use of r_app is under rd_queue_q)
+    r_app = d_fire && d_app_r && d2_hq == rd_q_q;
     n_busy = rd_busy_q;
     n_queue = rd_queue_q;
     n_discard = rd_discard_q;
@@ -647,7 +656,7 @@ module reorder_top
           if (rd_queue_q) r_qpop = 1'b1;
           if (!r_ge2) begin
             r_qend = rd_queue_q;
-            if (of_cnt_q != '0) begin
+            if (of_ne_q) begin
               r_pop = 1'b1;
               n_busy = 1'b1;
               n_queue = of_front.is_queue;
@@ -659,7 +668,7 @@ module reorder_top
           end
         end
       end
-    end else if (of_cnt_q != '0) begin
+    end else if (of_ne_q) begin
       r_pop = 1'b1;
       n_busy = 1'b1;
       n_queue = of_front.is_queue;
@@ -723,12 +732,8 @@ module reorder_top
   assign next_in = next_in_hit_q ? next_in_byp_q : next_in_rd_q;
   assign next_pkt = next_pkt_hit_q ? next_pkt_byp_q : next_pkt_rd_q;
   assign flow_raddr = reorder_pkg::FlowW'(pend_hash_next & cfg_flows_mask_i);
-  always_comb begin
-    for (int unsigned j = 0; j < (1 << FvLo); j++) begin
-      for (int unsigned k = 0; k < FvWords; k++) fv_col[j][k] = flow_valid_q[k * (1 << FvLo) + j];
-      fv_word[j] = fv_col[j][flow_raddr[reorder_pkg::FlowW-1:FvLo]];
-    end
-  end
+  assign fv_row = flow_valid_q;
+  assign fv_rd_q = fv_word_q[fv_lo_q];
   // the free list's read index after this edge (as free_rd_q's update below) and its write index
   assign free_rd_d = !(i_write && i_from_fifo) ? free_rd_q :
                      free_rd_q == reorder_pkg::CellW'(nt_pkg::ReorderCells - 1) ? '0 : free_rd_q + 1'b1;
@@ -885,6 +890,7 @@ module reorder_top
       of_rd_q <= '0;
       of_rd1_q <= reorder_pkg::OfW'(1);
       of_cnt_q <= '0;
+      of_ne_q <= 1'b0;
       scan_q <= '0;
       rd_busy_q <= 1'b0;
       rd_queue_q <= 1'b0;
@@ -902,13 +908,15 @@ module reorder_top
       m_hold_q <= '0;
       cnt_q <= '0;
       flow_valid_q <= '0;
-      fv_rd_q <= 1'b0;
+      fv_word_q <= '0;
+      fv_lo_q <= '0;
       q_state_q <= {nt_pkg::ReorderQueues{reorder_pkg::QFree}};
     end else begin
       cnt_q <= cnt_d;
       // D
       if (d_fire && d_flow_write) flow_valid_q[d_idx] <= 1'b1;
-      fv_rd_q <= fv_word[flow_raddr[FvLo-1:0]];
+      fv_word_q <= fv_row[flow_raddr[reorder_pkg::FlowW-1:FvLo]];
+      fv_lo_q <= flow_raddr[FvLo-1:0];
       // the queue states, each queue on its own (a constant index: no shifter): an allocation takes the
       // found queue, a TAIL release the entry's queue (d_q is one or the other), then T, then R
       for (int unsigned c = 0; c < nt_pkg::ReorderQueues; c++) begin
@@ -920,6 +928,8 @@ module reorder_top
       scan_q <= 32'(scan_q) + 1 >= 32'(cfg_queues_i) ? '0 : scan_q + 1'b1;
       // output FIFO: decision push, then timer push, then reader pop
       of_cnt_q <= of_cnt_d;
+      // of_cnt_d != 0: - 1 leaves 0 only from 1; + 1, + 2 never wrap (of_cnt_q <= ReorderOutFifo)
+      of_ne_q <= (of_sel_m1 && of_cnt_q != (reorder_pkg::OfW + 1)'(1)) || (of_sel_0 && of_ne_q) || of_sel_p1 || of_sel_p2;
       if (r_pop) begin
         of_rd_q <= of_rd_q + 1'b1;
         of_rd1_q <= of_rd1_q + 1'b1;
@@ -1002,8 +1012,10 @@ module reorder_top
     next_pkt_rd_q <= next_pkt_q[n_cell];
     next_in_hit_q <= i_write && i_link && (r_sel & r_eq_link) != '0;
     next_in_byp_q <= i_cell;
-    // nd_addr == n_cell (with r_app: the append's d2_hq_tail_q against d2_head_q), compared per candidate
-    next_pkt_hit_q <= nd_we && (d_app ? (r_sel & r_eq_atail) != '0 : (r_sel & r_eq_ptail) != '0);
+    // nd_addr == n_cell (with r_app: the append's d2_hq_tail_q against d2_head_q), compared per candidate; an
+    // append to a holding queue is left out: the reader never goes to a holding queue's tail
+    // (reorder_top_sva next_not_holding_tail), so its compare is 0 whenever the reader uses the result
+    next_pkt_hit_q <= d_fire && ((d_app_r && (r_sel & r_eq_atail) != '0) || (d_trel && (r_sel & r_eq_ptail) != '0));
     next_pkt_byp_q <= nd_data;
     flow_byp_q <= d_fire && d_flow_write && d_idx == flow_raddr;
     flow_byp_data_q <= d_flow;

@@ -39,7 +39,11 @@ module reorder_top_sva (
   input logic                                      cell_last_ok,
   input logic                                      found_any,
   input logic [nt_pkg::ReorderQueues-1:0]          free_ok,
-  input logic                                      any_queue
+  input logic                                      any_queue,
+  input logic                                      of_ne_q,
+  input logic                                      rd_queue_q,
+  input logic                                      rd_q_released,
+  input logic                                      hold_tail_ok
 );
 `include "nt_assert.svh"
   `NT_ASSERT_KNOWN(outputs_known, {c_valid_o, idle_o})
@@ -91,6 +95,13 @@ module reorder_top_sva (
   // the first-free allocation's "a usable queue is free", formed from D1's counts and the last edge's events,
   // is the tables' (branch rtop19)
   `NT_ASSERT(found_any_current, d2_valid_q |-> found_any == (free_ok != '0))
+  // R's registered "the output FIFO is not empty" (branch rtop19)
+  `NT_ASSERT(of_ne_current, of_ne_q == (of_cnt_q != '0))
+  // the queue the reader walks is a released one (so D's append to it is the released-queue append, branch rtop19)
+  `NT_ASSERT(reader_queue_released, rd_busy_q && rd_queue_q |-> rd_q_released)
+  // the reader never goes next to the tail cell of a holding queue that D appends to (branch rtop19: the
+  // next-pointer bypass leaves that append out)
+  `NT_ASSERT(next_not_holding_tail, hold_tail_ok)
   // the last flag read with the cell at n_cell is the reader's cell's whenever it is busy (branch rtop19)
   `NT_ASSERT(cell_last_fresh, cell_last_ok)
   // idle means nothing is offered
@@ -115,7 +126,9 @@ bind reorder_top reorder_top_sva u_sva (
                cnt_peak_held_cells_o, cnt_peak_cells_used_o}),
   .of_front_ok(reorder_pkg::OutEntryBits'(of_front_q) == of_mem_q[of_rd_q]),
   .q_ge2_q, .q_count_q, .d2_valid_q, .way_free, .d2_cand_q,
-  .cell_last_ok(!rd_busy_q || cell_rlast_q == cell_last_q[rd_cell_q]), .found_any, .free_ok, .any_queue(cfg_any_queue_i));
+  .cell_last_ok(!rd_busy_q || cell_rlast_q == cell_last_q[rd_cell_q]), .found_any, .free_ok, .any_queue(cfg_any_queue_i),
+  .of_ne_q, .rd_queue_q, .rd_q_released(q_state_q[rd_q_q] == reorder_pkg::QReleased),
+  .hold_tail_ok(!(d_fire && d_app && !d_app_r && n_busy && n_cell == d2_hq_tail_q)));
 // the control packet stream (the second output)
 bind reorder_top nt_stream_checker #(.KeepBits(nt_pkg::StreamBytes)) u_sva_c (
   .clk_i, .rst_ni, .valid_i(c_valid_o), .ready_i(c_ready_i), .data_i(c_data_o), .keep_i(c_keep_o),
