@@ -82,6 +82,10 @@ module reorder_top
   // at the address being prefetched; a bypass register then supplies the written value.
   logic [nt_pkg::StreamBits-1:0]  cell_rdata_q;
   logic [nt_pkg::StreamBytes-1:0] cell_rkeep_q;
+  // the last flag read with the cell (branch rtop19): cell_last_q[rd_cell_q] whenever the reader is busy
+  // (reorder_top_sva cell_last_fresh), read one cycle ahead at n_cell as the cell store is. R read
+  // cell_last_q[rd_cell_q] itself: a 72:1 multiplexer of LUTRAM outputs, 11 levels in front of its choice.
+  logic                   cell_rlast_q;
   logic                   info_rheld_q, info_byp_q, info_byp_held_q;
   logic [15:0]            info_rt_q, info_byp_t_q;
   logic [reorder_pkg::CellW-1:0]       free_rcell_q, free_byp_cell_q, free_rd_d, free_wr;
@@ -97,6 +101,15 @@ module reorder_top
   // 1024:1 multiplexer at the decision's index (reorder_top_sva flow_valid_prefetch)
   logic                                fv_rd_q;
   logic [reorder_pkg::FlowW-1:0]       flow_raddr;
+  // flow_valid_q's read split at the register (branch rtop19): the 32-bit word at flow_raddr's upper bits and the
+  // lower bits are registered (fv_word_q, fv_lo_q) and the bit is chosen after the register, so fv_rd_q is the
+  // same bit (a write in that edge to the entry read is the bypass flow_byp_q as before; a write to another bit
+  // of the word is not read). ABC mapped the 1024:1 multiplexer 16 levels deep.
+  localparam int unsigned FvLo = 5;
+  localparam int unsigned FvWords = nt_pkg::ReorderFlows >> FvLo;
+  logic [FvWords-1:0][(1 << FvLo)-1:0] fv_row;
+  logic [(1 << FvLo)-1:0]              fv_word_q;
+  logic [FvLo-1:0]                     fv_lo_q;
   logic [15:0]                         pend_hash_next;
   // D / T
   logic [nt_pkg::ReorderFlows-1:0] flow_valid_q;
@@ -108,6 +121,10 @@ module reorder_top
   logic [reorder_pkg::CellW-1:0]       q_head_q [nt_pkg::ReorderQueues];
   logic [reorder_pkg::CellW-1:0]       q_tail_q [nt_pkg::ReorderQueues];
   logic [15:0]                         q_count_q [nt_pkg::ReorderQueues];
+  // q_ge2_q[c] = q_count_q[c] >= 2 (branch rtop19): written with every write of q_count_q[c], so R's "the
+  // queue goes on after this packet" is a 1-bit 32:1 read instead of a 16-bit one and a compare (19 levels
+  // from rd_q_q to next_in_hit_q in branch rtop18's run); reorder_top_sva q_ge2_current
+  logic [nt_pkg::ReorderQueues-1:0]    q_ge2_q;
   logic [15:0]                         q_cells_q [nt_pkg::ReorderQueues];
   logic [15:0]                         q_deadline_q [nt_pkg::ReorderQueues];
   logic                                q_v6_q [nt_pkg::ReorderQueues];
@@ -120,6 +137,7 @@ module reorder_top
   // (14 levels of R's 21); now the multiplexer is at of_rd1_q, into this register.
   reorder_pkg::out_entry_t             of_front_q;
   logic [reorder_pkg::OfW:0]           of_cnt_q;
+  logic                                of_ne_q;  // of_cnt_q != 0 (branch rtop19; reorder_top_sva of_ne_current)
   logic [reorder_pkg::QW-1:0]          scan_q;
   // R
   logic                   rd_busy_q, rd_queue_q, rd_discard_q, rd_first_q, rd_held_q;
@@ -135,6 +153,11 @@ module reorder_top
   // T's and R's queue events, declared here because D1 reads them (their sections say what they are)
   logic             timeout, to_pre;
   logic             adv, r_emit, r_free, r_pop, r_qpop, r_qend, r_qdone, r_held, r_app;
+  // D2's queue events (declared here because D1 registers them): an append and a TAIL release (d_qop == OpAppend
+  // / OpTailRelease, formed on their own so that R's r_app, T's timeout and the next-pointer write do not wait
+  // for the queue search, which only an allocation needs), the allocation's queue
+  logic             d_app, d_app_r, d_trel;
+  logic [reorder_pkg::QW-1:0]    found_q;
 
   // ---------------- C: control generator ----------------
   logic       ca_push, cb_push, cb_full, cg_busy, c_sent;
@@ -187,6 +210,27 @@ module reorder_top
   // the 4-way allocation's candidate queue per way, and the queues the first-free allocation may use
   logic [nt_pkg::ReorderWays-1:0][reorder_pkg::QW-1:0] d1_cand, d2_cand_q;
   logic [nt_pkg::ReorderQueues-1:0]                    d1_qok, d2_qok_q;
+  // cand_eq[w][v]: D1's candidate w is D2's candidate v (the 4-way allocation at this edge takes D2's first free
+  // candidate, way_first)
+  logic [nt_pkg::ReorderWays-1:0][nt_pkg::ReorderWays-1:0] cand_eq;
+  // The 4-way candidates' free bits, registered (branch rtop19): d2_wf_q[w] is the candidate queue's state ==
+  // QFree at the cycle before, and the queue events of the edge since (an allocation by D2, the reader's queue
+  // end r_qdone: the only changes into or out of QFree) come in registered: d2_ev_al_q / d2_ev_qd_q, and
+  // whether they were at the candidate (d2_wf_al_q / d2_wf_qd_q, compared before the edge; the allocation's as
+  // D2's first free way against D1's candidates, cand_eq). way_free is what the 4-way search reads: it follows the
+  // 4-way allocations (any_queue's search reads the state vector and its allocations are not tracked here), so
+  // it is exact whenever cfg_any_queue_i is 0, which is constant during a run as all the configuration. way_free[w] is
+  // then a LUT of registers instead of q_state_q[d2_cand_q[w]] (a 32:1 read, 5 levels in front of D2's
+  // decision); reorder_top_sva way_free_current checks it against the tables every cycle a packet is in D2.
+  logic [nt_pkg::ReorderWays-1:0]                      d2_wf_q, d2_wf_al_q, d2_wf_qd_q, way_free;
+  logic                                                d2_ev_al_q, d2_ev_qd_q;
+  // The first-free allocation's "some usable queue is free" (any_queue), likewise from D1 (branch rtop19): the
+  // number n of free usable queues at the cycle before as two flags (n >= 1: d2_sf1_q, n >= 2: d2_sf2_q) and
+  // whether the reader's queue is usable (d2_qd_ok_q); the edge's allocation takes one of them (a free usable
+  // queue: the first, or a 4-way candidate, each below `queues`), R's queue end adds its queue if usable (it was
+  // released, so not among them). found_any = n - alloc + end >= 1; reorder_top_sva found_any_current.
+  logic                                                d2_sf1_q, d2_sf2_q, d2_qd_ok_q, found_any;
+  logic [nt_pkg::ReorderQueues-1:0]                    q_free;
   // D2's register: the packet, its entry and D1's results
   logic                          d2_valid_q, d2_bad_q, d2_ev_q, d2_key_ne_q, d2_idle_t_q, d2_cur_gt_q, d2_old_gt_q;
   logic                          d2_over_all_q;
@@ -208,7 +252,13 @@ module reorder_top
   logic                          d2_mine_q, d2_hold_q;
   logic [15:0]                   d2_hq_count_q, d2_hq_cells_q;
   logic [15:0]                   d1_hq_count, d1_hq_count_m1, d2_hq_count_m1, d2_hq_count_p1, d2_hq_count_next;
+  logic                          d2_hq_ge2_next;
   logic [reorder_pkg::CellW-1:0] d2_hq_head_q, d2_hq_tail_q;
+
+  // two or more of 4 bits set
+  function automatic logic ge2_of4(logic [3:0] x);
+    ge2_of4 = (x[0] && (x[1] || x[2] || x[3])) || (x[1] && (x[2] || x[3])) || (x[2] && x[3]);
+  endfunction
 
   assign d_fire = d2_valid_q && of_room2 && ca_free >= 4'd1;
   assign d1_idx = reorder_pkg::FlowW'(pend_meta.hash & cfg_flows_mask_i);
@@ -225,6 +275,34 @@ module reorder_top
       d1_cand[w] = reorder_pkg::QW'(w * d1_qw + ((32'(pend_meta.hash) >> (4 + 3 * w)) & (32'(d1_qw) - 1)));
     end
     for (int unsigned c = 0; c < nt_pkg::ReorderQueues; c++) d1_qok[c] = c < 32'(cfg_queues_i);
+    for (int unsigned w = 0; w < nt_pkg::ReorderWays; w++) begin
+      for (int unsigned v = 0; v < nt_pkg::ReorderWays; v++) cand_eq[w][v] = d1_cand[w] == d2_cand_q[v];
+    end
+  end
+
+  // the free usable queues counted as >= 1 and >= 2, with the qok of the packet D1 takes (sf_t) and of the one
+  // D2 holds (sf_w): groups of 4, then of 16, then all (a tree, no chain through 32 queues); d1_take chooses at
+  // the register, after both
+  logic [1:0][nt_pkg::ReorderQueues-1:0] sf_in;
+  logic [1:0][7:0] sf_any4, sf_two4;
+  logic [1:0][1:0] sf_any16, sf_two16;
+  logic [1:0]      sf_ge1, sf_ge2;
+  always_comb begin
+    for (int unsigned c = 0; c < nt_pkg::ReorderQueues; c++) q_free[c] = q_state_q[c] == reorder_pkg::QFree;
+    sf_in[0] = q_free & d1_qok;
+    sf_in[1] = q_free & d2_qok_q;
+    for (int unsigned i = 0; i < 2; i++) begin
+      for (int unsigned g = 0; g < 8; g++) begin
+        sf_any4[i][g] = sf_in[i][4 * g +: 4] != 4'd0;
+        sf_two4[i][g] = ge2_of4(sf_in[i][4 * g +: 4]);
+      end
+      for (int unsigned h = 0; h < 2; h++) begin
+        sf_any16[i][h] = sf_any4[i][4 * h +: 4] != 4'd0;
+        sf_two16[i][h] = sf_two4[i][4 * h +: 4] != 4'd0 || ge2_of4(sf_any4[i][4 * h +: 4]);
+      end
+      sf_ge1[i] = sf_any16[i] != 2'd0;
+      sf_ge2[i] = sf_two16[i] != 2'd0 || sf_any16[i] == 2'b11;
+    end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -264,6 +342,14 @@ module reorder_top
       d2_lim_q      <= cfg_buffer_cells_i - pend_cells;
       d2_cand_q     <= d1_cand;
       d2_qok_q      <= d1_qok;
+      d2_sf1_q      <= sf_ge1[0];
+      d2_sf2_q      <= sf_ge2[0];
+      d2_qd_ok_q    <= d1_qok[rd_q_q];
+      for (int unsigned w = 0; w < nt_pkg::ReorderWays; w++) begin
+        d2_wf_q[w]    <= q_state_q[d1_cand[w]] == reorder_pkg::QFree;
+        d2_wf_al_q[w] <= (way_first & cand_eq[w]) != '0;
+        d2_wf_qd_q[w] <= rd_q_q == d1_cand[w];
+      end
       // the entry's queue after this edge (T's and R's events at it; D's never touch it, see above)
       d2_mine_q     <= q_owner_q[d1_hq] == d1_idx && q_state_q[d1_hq] != reorder_pkg::QFree &&
                        !(r_qend && rd_q_q == d1_hq);
@@ -280,7 +366,19 @@ module reorder_top
       d2_hq_count_q <= ({16{r_qpop && rd_q_q == d2_hq}} & d2_hq_count_m1) |
                        ({16{!(r_qpop && rd_q_q == d2_hq)}} & d2_hq_count_q);
       if (to_pre && scan_q == d2_hq) d2_hq_cells_q <= 16'd0;
+      d2_sf1_q      <= sf_ge1[1];
+      d2_sf2_q      <= sf_ge2[1];
+      d2_qd_ok_q    <= d2_qok_q[rd_q_q];
+      // the candidates' free bits after this edge: D2 does not fire, so only R can free a queue
+      for (int unsigned w = 0; w < nt_pkg::ReorderWays; w++) begin
+        d2_wf_q[w]    <= way_free[w];
+        d2_wf_al_q[w] <= 1'b0;  // (no allocation at an edge D2 does not fire)
+        d2_wf_qd_q[w] <= rd_q_q == d2_cand_q[w];
+      end
     end
+    // the queue events of this edge that change a queue into or out of QFree (for way_free next cycle)
+    d2_ev_al_q <= d_fire && d_qop == OpAlloc;
+    d2_ev_qd_q <= r_qdone;
   end
   assign d2_hq = d2_e_q.hq;
   // the counts - 1 and + 1 formed from registers, R's pop choosing after them (AND-OR, see add32_16)
@@ -291,6 +389,9 @@ module reorder_top
   // an append's new count: + 1, unless R takes a packet off the same queue in that cycle
   assign d2_hq_count_next = ({16{r_qpop && rd_q_q == d2_hq}} & d2_hq_count_q) |
                             ({16{!(r_qpop && rd_q_q == d2_hq)}} & d2_hq_count_p1);
+  // d2_hq_count_next >= 2, the compares made before R's pop chooses
+  assign d2_hq_ge2_next = (r_qpop && rd_q_q == d2_hq && d2_hq_count_q >= 16'd2) ||
+                          (!(r_qpop && rd_q_q == d2_hq) && d2_hq_count_p1 >= 16'd2);
 
   // ---------------- D2: decision ----------------
   logic             d_flow_write, d_held, d_push, d_collision, d_fallback, d_epoch_jump, d_discard;
@@ -302,9 +403,8 @@ module reorder_top
   logic [15:0]      owd, d_deadline;
   logic [1:0]       dd;
   logic [2:0]       d_mask;
-  logic [reorder_pkg::QW-1:0]    found_q;
   logic [nt_pkg::ReorderQueues-1:0] found_oh, free_ok;  // the found queue one-hot; the free usable queues
-  logic [nt_pkg::ReorderWays-1:0]   way_free, way_first;
+  logic [nt_pkg::ReorderWays-1:0]   way_first;
 
   // The allocation's queue search, from registers only (D2 uses it when it allocates): the first free queue
   // below `queues` (any_queue), or the first free of the 4 candidates. Parallel forms (a prefix OR per queue,
@@ -313,8 +413,10 @@ module reorder_top
     for (int unsigned c = 0; c < nt_pkg::ReorderQueues; c++) begin
       free_ok[c] = d2_qok_q[c] && q_state_q[c] == reorder_pkg::QFree;
     end
+    // (the registered free bit and this cycle's events at the candidate: a queue end frees it, an allocation
+    // takes it; the reader's queue is a released one, so the two never name the same queue)
     for (int unsigned w = 0; w < nt_pkg::ReorderWays; w++) begin
-      way_free[w] = q_state_q[d2_cand_q[w]] == reorder_pkg::QFree;
+      way_free[w] = (d2_ev_qd_q && d2_wf_qd_q[w]) || (d2_wf_q[w] && !(d2_ev_al_q && d2_wf_al_q[w]));
     end
     way_first[0] = way_free[0];
     way_first[1] = way_free[1] && !way_free[0];
@@ -322,8 +424,9 @@ module reorder_top
     way_first[3] = way_free[3] && way_free[2:0] == 3'b000;
     found_oh = '0;
     found_q = '0;
+    found_any = d2_sf2_q || (d2_sf1_q && !d2_ev_al_q) || (d2_ev_qd_q && d2_qd_ok_q);  // = free_ok != 0
     if (cfg_any_queue_i) begin
-      found = free_ok != '0;
+      found = found_any;
       for (int unsigned c = 0; c < nt_pkg::ReorderQueues; c++) begin
         found_oh[c] = free_ok[c] && (c == 0 || (free_ok & ((32'd1 << c) - 32'd1)) == '0);
         if (found_oh[c]) found_q = found_q | reorder_pkg::QW'(c);
@@ -350,6 +453,9 @@ module reorder_top
     d_epoch_jump = 1'b0;
     d_discard = 1'b0;
     d_qop = OpNone;
+    d_app = 1'b0;
+    d_app_r = 1'b0;
+    d_trel = 1'b0;
     d_q = '0;
     d_deadline = '0;
     d_mask = {1'b0, d2_meta_q.ce, d2_meta_q.op == reorder_pkg::CwRttRequest};
@@ -436,6 +542,7 @@ module reorder_top
             d_push = 1'b1;
           end else if (qh) begin
             d_qop = OpAppend;
+            d_app = 1'b1;
             d_q = e.hq;
             d_held = 1'b1;
           end else begin
@@ -458,12 +565,15 @@ module reorder_top
           end
         end else if (release_tail && qh) begin
           d_qop = OpTailRelease;
+          d_trel = 1'b1;
           d_q = e.hq;
           d_push = 1'b1;  // the queue, now led by the TAIL, joins the output FIFO
         end else begin
           if (release_tail) d_mask[reorder_pkg::MaskClear] = 1'b1;
           if (qr && dd != 2'd3) begin
             d_qop = OpAppend;
+            d_app = 1'b1;
+            d_app_r = 1'b1;
             d_q = e.hq;
           end else begin
             d_push = 1'b1;
@@ -485,21 +595,33 @@ module reorder_top
   // appends to or releases only its entry's queue, d2_hq; an allocation takes a free queue, never a holding one)
   assign to_pre = q_state_q[scan_q] == reorder_pkg::QHolding && (now_us_i - q_deadline_q[scan_q]) < 16'h8000 &&
                   of_room2;
-  assign timeout = to_pre && !(d_fire && (d_qop == OpAppend || d_qop == OpTailRelease) && d2_hq == scan_q);
+  assign timeout = to_pre && !(d_fire && (d_app || d_trel) && d2_hq == scan_q);
 
   // ---------------- R: reader ----------------
   logic [15:0]      r_hold;
   logic             n_busy, n_queue, n_discard, n_first;
-  logic [reorder_pkg::CellW-1:0] n_cell, n_cell_x;
+  logic [reorder_pkg::CellW-1:0] n_cell;
   logic [reorder_pkg::QW-1:0]    n_q;
   reorder_pkg::out_entry_t       of_front;
+  logic             r_step, r_last, r_ge2, r_load, r_appq;
 
   // r_app: D appends to the queue the reader is in (an append is always to D's entry's queue, d2_hq). The
-  // reader's next step is formed first without it (n_cell_x, r_qend: the reader reaches its queue's end) and
-  // r_app then chooses (the append's packet is the queue's next), so D's decision comes in at the end.
+  // reader's next step is formed first without it (r_qend: the reader reaches its queue's end) and r_app then
+  // chooses (the append's packet is the queue's next), so D's decision comes in at the end.
+  // R's next cell is one of six candidates, chosen one-hot (r_sel; branch rtop19): the same cell, the packet's
+  // next cell, the queue's next packet, the output FIFO front's queue head or packet, the appended packet. The
+  // bypass compares of the registered reads (next_in_hit_q, next_pkt_hit_q, info_byp_q) are made against each
+  // candidate, from registers, and the same one-hot chooses their results, so the choice is last on those paths.
+  localparam int unsigned NCand = 6;
+  localparam int unsigned NcKeep = 0, NcIn = 1, NcPkt = 2, NcFrontQ = 3, NcFrontP = 4, NcApp = 5;
+  logic [NCand-1:0]                          r_sel, r_eq_link, r_eq_head, r_eq_atail, r_eq_ptail;
+  logic [NCand-1:0][reorder_pkg::CellW-1:0]  r_cand;
 
   always_comb begin
     adv = !m_valid_q || m_ready_i;
+    r_step = rd_busy_q && !cb_full && (rd_discard_q || adv);
+    r_last = cell_rlast_q;
+    r_ge2 = rd_queue_q && q_ge2_q[rd_q_q];  // the queue goes on after this packet (count >= 2)
     r_emit = 1'b0;
     r_free = 1'b0;
     r_pop = 1'b0;
@@ -507,16 +629,18 @@ module reorder_top
     r_qend = 1'b0;
     r_held = rd_held_q;
     r_hold = rd_hold_q;
-    r_app = d_fire && d_qop == OpAppend && d2_hq == rd_q_q;
+    // (an append to a released queue, d_app_r: the reader's queue is released, reorder_top_sva
+    // reader_queue_released, so an append to a holding queue, the one that depends on the buffer limit, is never
+    // to it; every use of r_app is under rd_queue_q)
+    r_app = d_fire && d_app_r && d2_hq == rd_q_q;
     n_busy = rd_busy_q;
     n_queue = rd_queue_q;
     n_discard = rd_discard_q;
     n_first = rd_first_q;
-    n_cell = rd_cell_q;
     n_q = rd_q_q;
     of_front = of_front_q;
     if (rd_busy_q) begin
-      if (!cb_full && (rd_discard_q || adv)) begin
+      if (r_step) begin
         if (!rd_discard_q) begin
           r_emit = 1'b1;
           if (rd_first_q) begin
@@ -525,48 +649,64 @@ module reorder_top
           end
         end
         r_free = 1'b1;
-        if (!cell_last_q[rd_cell_q]) begin
-          n_cell = next_in;
+        if (!r_last) begin
           n_first = 1'b0;
         end else begin
           n_first = 1'b1;
           if (rd_queue_q) r_qpop = 1'b1;
-          if (rd_queue_q && q_count_q[rd_q_q] >= 16'd2) begin
-            n_cell = next_pkt;
-          end else begin
+          if (!r_ge2) begin
             r_qend = rd_queue_q;
-            if (of_cnt_q != '0) begin
+            if (of_ne_q) begin
               r_pop = 1'b1;
               n_busy = 1'b1;
               n_queue = of_front.is_queue;
               n_discard = of_front.discard;
               n_q = of_front.is_queue ? reorder_pkg::QW'(of_front.ref_idx) : rd_q_q;
-              n_cell = of_front.is_queue ? q_head_q[reorder_pkg::QW'(of_front.ref_idx)] : of_front.ref_idx;
             end else begin
               n_busy = 1'b0;
             end
           end
         end
       end
-    end else if (of_cnt_q != '0) begin
+    end else if (of_ne_q) begin
       r_pop = 1'b1;
       n_busy = 1'b1;
       n_queue = of_front.is_queue;
       n_discard = of_front.discard;
       n_q = of_front.is_queue ? reorder_pkg::QW'(of_front.ref_idx) : rd_q_q;
-      n_cell = of_front.is_queue ? q_head_q[reorder_pkg::QW'(of_front.ref_idx)] : of_front.ref_idx;
       n_first = 1'b1;
     end
-    n_cell_x = n_cell;
+    r_load = r_pop;  // (before r_app cancels the pop)
+    r_appq = r_qend && r_app;
     r_qdone = r_qend && !r_app;
-    if (r_qend && r_app) begin
+    if (r_appq) begin
       // the queue goes on with the appended packet: no pop, the reader stays in the queue
       r_pop = 1'b0;
       n_busy = 1'b1;
       n_queue = rd_queue_q;
       n_discard = rd_discard_q;
       n_q = rd_q_q;
-      n_cell = d2_head_q;
+    end
+    // the next cell: the candidates and the one-hot choice (exactly one r_sel bit is set)
+    r_cand[NcKeep]   = rd_cell_q;
+    r_cand[NcIn]     = next_in;
+    r_cand[NcPkt]    = next_pkt;
+    r_cand[NcFrontQ] = q_head_q[reorder_pkg::QW'(of_front_q.ref_idx)];
+    r_cand[NcFrontP] = of_front_q.ref_idx;
+    r_cand[NcApp]    = d2_head_q;
+    r_sel[NcIn]     = r_step && !r_last;
+    r_sel[NcPkt]    = r_step && r_last && r_ge2;
+    r_sel[NcFrontQ] = r_load && of_front_q.is_queue && !r_appq;
+    r_sel[NcFrontP] = r_load && !of_front_q.is_queue && !r_appq;
+    r_sel[NcApp]    = r_appq;
+    r_sel[NcKeep]   = r_sel[NCand-1:1] == '0;
+    n_cell = '0;
+    for (int unsigned k = 0; k < NCand; k++) begin
+      n_cell = n_cell | ({reorder_pkg::CellW{r_sel[k]}} & r_cand[k]);
+      r_eq_link[k]  = i_link_prev == r_cand[k];
+      r_eq_head[k]  = d2_head_q == r_cand[k];
+      r_eq_atail[k] = d2_hq_tail_q == r_cand[k];
+      r_eq_ptail[k] = d2_tail_q == r_cand[k];
     end
   end
 
@@ -585,13 +725,15 @@ module reorder_top
   // The next write takes a cell from the free FIFO, or else one never used since reset.
   assign i_from_fifo = free_cnt_q != '0;
   assign i_cell = !i_from_fifo ? reorder_pkg::CellW'(fresh_q) : free_byp_q ? free_byp_cell_q : free_rcell_q;
-  assign nd_we = d_fire && (d_qop == OpAppend || d_qop == OpTailRelease);
+  assign nd_we = d_fire && (d_app || d_trel);
   // an append (at the entry's queue's tail) or a TAIL release (in front of its head): d_q is d2_hq for both
-  assign nd_addr = d_qop == OpAppend ? d2_hq_tail_q : d2_tail_q;
-  assign nd_data = d_qop == OpAppend ? d2_head_q : d2_hq_head_q;
+  assign nd_addr = d_app ? d2_hq_tail_q : d2_tail_q;
+  assign nd_data = d_app ? d2_head_q : d2_hq_head_q;
   assign next_in = next_in_hit_q ? next_in_byp_q : next_in_rd_q;
   assign next_pkt = next_pkt_hit_q ? next_pkt_byp_q : next_pkt_rd_q;
   assign flow_raddr = reorder_pkg::FlowW'(pend_hash_next & cfg_flows_mask_i);
+  assign fv_row = flow_valid_q;
+  assign fv_rd_q = fv_word_q[fv_lo_q];
   // the free list's read index after this edge (as free_rd_q's update below) and its write index
   assign free_rd_d = !(i_write && i_from_fifo) ? free_rd_q :
                      free_rd_q == reorder_pkg::CellW'(nt_pkg::ReorderCells - 1) ? '0 : free_rd_q + 1'b1;
@@ -658,7 +800,7 @@ module reorder_top
   logic [15:0] sc_count, sc_cells, hn, hc, qn, cu, qn_p1, qn_m1, cu_p1, cu_m1;
   logic [15:0] hn_n, hn_h, hn_t, hn_nt, hn_ht, hn_tt, hc_n, hc_h, hc_t, hc_nt, hc_ht, hc_tt;
   assign ev_held = d_fire && d_held;
-  assign ev_trel = d_fire && d_qop == OpTailRelease;
+  assign ev_trel = d_fire && d_trel;
   assign ev_alloc = d_fire && d_qop == OpAlloc;
   assign qn_p1 = qn + 16'd1;
   assign qn_m1 = qn - 16'd1;
@@ -748,6 +890,7 @@ module reorder_top
       of_rd_q <= '0;
       of_rd1_q <= reorder_pkg::OfW'(1);
       of_cnt_q <= '0;
+      of_ne_q <= 1'b0;
       scan_q <= '0;
       rd_busy_q <= 1'b0;
       rd_queue_q <= 1'b0;
@@ -765,24 +908,28 @@ module reorder_top
       m_hold_q <= '0;
       cnt_q <= '0;
       flow_valid_q <= '0;
-      fv_rd_q <= 1'b0;
+      fv_word_q <= '0;
+      fv_lo_q <= '0;
       q_state_q <= {nt_pkg::ReorderQueues{reorder_pkg::QFree}};
     end else begin
       cnt_q <= cnt_d;
       // D
       if (d_fire && d_flow_write) flow_valid_q[d_idx] <= 1'b1;
-      fv_rd_q <= flow_valid_q[flow_raddr];
+      fv_word_q <= fv_row[flow_raddr[reorder_pkg::FlowW-1:FvLo]];
+      fv_lo_q <= flow_raddr[FvLo-1:0];
       // the queue states, each queue on its own (a constant index: no shifter): an allocation takes the
       // found queue, a TAIL release the entry's queue (d_q is one or the other), then T, then R
       for (int unsigned c = 0; c < nt_pkg::ReorderQueues; c++) begin
         if (d_fire && d_qop == OpAlloc && found_oh[c]) q_state_q[c] <= reorder_pkg::QHolding;
-        if (d_fire && d_qop == OpTailRelease && d2_hq == reorder_pkg::QW'(c)) q_state_q[c] <= reorder_pkg::QReleased;
+        if (d_fire && d_trel && d2_hq == reorder_pkg::QW'(c)) q_state_q[c] <= reorder_pkg::QReleased;
         if (timeout && scan_q == reorder_pkg::QW'(c)) q_state_q[c] <= reorder_pkg::QReleased;
         if (r_qdone && rd_q_q == reorder_pkg::QW'(c)) q_state_q[c] <= reorder_pkg::QFree;
       end
       scan_q <= 32'(scan_q) + 1 >= 32'(cfg_queues_i) ? '0 : scan_q + 1'b1;
       // output FIFO: decision push, then timer push, then reader pop
       of_cnt_q <= of_cnt_d;
+      // of_cnt_d != 0: - 1 leaves 0 only from 1; + 1, + 2 never wrap (of_cnt_q <= ReorderOutFifo)
+      of_ne_q <= (of_sel_m1 && of_cnt_q != (reorder_pkg::OfW + 1)'(1)) || (of_sel_0 && of_ne_q) || of_sel_p1 || of_sel_p2;
       if (r_pop) begin
         of_rd_q <= of_rd_q + 1'b1;
         of_rd1_q <= of_rd1_q + 1'b1;
@@ -798,7 +945,7 @@ module reorder_top
         m_valid_q <= r_emit;
         m_data_q <= r_emit ? cell_rdata_q : '0;
         m_keep_q <= r_emit ? cell_rkeep_q : '0;
-        m_last_q <= r_emit ? cell_last_q[rd_cell_q] : 1'b0;
+        m_last_q <= r_emit ? cell_rlast_q : 1'b0;
         m_held_q <= r_emit && r_held;
         m_hold_q <= r_emit ? r_hold : '0;
       end
@@ -821,9 +968,9 @@ module reorder_top
   assign of_wr1 = of_wr0 + 1'b1;
   // the output FIFO's two possible new entries: the decided packet or released queue, and a timed-out queue
   reorder_pkg::out_entry_t     of_new_d, of_new_t;
-  assign of_new_d.is_queue = d_qop == OpTailRelease;
+  assign of_new_d.is_queue = d_trel;
   assign of_new_d.discard  = d_discard;
-  assign of_new_d.ref_idx  = d_qop == OpTailRelease ? reorder_pkg::CellW'(d_q) : d2_head_q;
+  assign of_new_d.ref_idx  = d_trel ? reorder_pkg::CellW'(d2_hq) : d2_head_q;  // (a TAIL release's d_q is d2_hq)
   assign of_new_t.is_queue = 1'b1;
   assign of_new_t.discard  = 1'b0;
   assign of_new_t.ref_idx  = reorder_pkg::CellW'(scan_q);
@@ -845,11 +992,13 @@ module reorder_top
     // the cell store is never written at the reader's next cell, reorder_top_sva cell_read_fresh)
     cell_rdata_q <= cell_data_q[n_cell];
     cell_rkeep_q <= cell_keep_q[n_cell];
+    cell_rlast_q <= cell_last_q[n_cell];
     info_rheld_q <= info_held_q[n_cell];
     info_rt_q <= info_t_q[n_cell];
     free_rcell_q <= free_mem_q[free_rd_d];
-    // (with r_app, n_cell is d2_head_q itself; the compares use n_cell_x, r_app chooses after them)
-    info_byp_q <= r_qend && r_app ? d2_cells_q != '0 : d_fire && d2_cells_q != '0 && d2_head_q == n_cell_x;
+    // (the compares against each candidate of n_cell, r_sel choosing after them; with r_app n_cell is
+    // d2_head_q itself, whose compare is 1; r_app implies d_fire)
+    info_byp_q <= d_fire && d2_cells_q != '0 && (r_sel & r_eq_head) != '0;
     info_byp_held_q <= d_held;
     info_byp_t_q <= d2_now_q;
     free_byp_q <= r_free && free_wr == free_rd_d;
@@ -861,10 +1010,12 @@ module reorder_top
     if (nd_we) next_pkt_q[nd_addr] <= nd_data;
     next_in_rd_q <= next_in_q[n_cell];
     next_pkt_rd_q <= next_pkt_q[n_cell];
-    next_in_hit_q <= i_write && i_link && i_link_prev == n_cell;
+    next_in_hit_q <= i_write && i_link && (r_sel & r_eq_link) != '0;
     next_in_byp_q <= i_cell;
-    next_pkt_hit_q <= r_qend && r_app ? d2_hq_tail_q == d2_head_q :
-                      nd_we && (d_qop == OpAppend ? d2_hq_tail_q == n_cell_x : d2_tail_q == n_cell_x);
+    // nd_addr == n_cell (with r_app: the append's d2_hq_tail_q against d2_head_q), compared per candidate; an
+    // append to a holding queue is left out: the reader never goes to a holding queue's tail
+    // (reorder_top_sva next_not_holding_tail), so its compare is 0 whenever the reader uses the result
+    next_pkt_hit_q <= d_fire && ((d_app_r && (r_sel & r_eq_atail) != '0) || (d_trel && (r_sel & r_eq_ptail) != '0));
     next_pkt_byp_q <= nd_data;
     flow_byp_q <= d_fire && d_flow_write && d_idx == flow_raddr;
     flow_byp_data_q <= d_flow;
@@ -917,6 +1068,14 @@ module reorder_top
     end
     if (timeout) q_cells_q[scan_q] <= '0;
     if (r_qpop && !r_app) q_count_q[rd_q_q] <= q_count_q[rd_q_q] - 16'd1;
+    // q_ge2_q: each write of q_count_q above again, in the same order, as "the new count >= 2" (per queue,
+    // constant indices; an append's new count is the count, or + 1 unless R pops that queue in this cycle)
+    for (int unsigned c = 0; c < nt_pkg::ReorderQueues; c++) begin
+      if (d_fire && d_app && d2_hq == reorder_pkg::QW'(c)) q_ge2_q[c] <= d2_hq_ge2_next;
+      if (d_fire && d_trel && d2_hq == reorder_pkg::QW'(c)) q_ge2_q[c] <= d2_hq_count_p1 >= 16'd2;
+      if (d_fire && d_qop == OpAlloc && found_oh[c]) q_ge2_q[c] <= 1'b0;
+      if (r_qpop && !r_app && rd_q_q == reorder_pkg::QW'(c)) q_ge2_q[c] <= q_count_q[c] - 16'd1 >= 16'd2;
+    end
   end
 
   // Fields of the decided packet's meta that only the ingress stage and D1 need.

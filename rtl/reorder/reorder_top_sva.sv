@@ -30,7 +30,20 @@ module reorder_top_sva (
   input logic                                      d2_q_check,
   input logic                                      d2_q_ok,
   input logic [6:0][31:0]                          narrow_cnt,
-  input logic                                      of_front_ok
+  input logic                                      of_front_ok,
+  input logic [nt_pkg::ReorderQueues-1:0]          q_ge2_q,
+  input logic [15:0]                               q_count_q [nt_pkg::ReorderQueues],
+  input logic                                      d2_valid_q,
+  input logic [nt_pkg::ReorderWays-1:0]            way_free,
+  input logic [nt_pkg::ReorderWays-1:0][$clog2(nt_pkg::ReorderQueues)-1:0] d2_cand_q,
+  input logic                                      cell_last_ok,
+  input logic                                      found_any,
+  input logic [nt_pkg::ReorderQueues-1:0]          free_ok,
+  input logic                                      any_queue,
+  input logic                                      of_ne_q,
+  input logic                                      rd_queue_q,
+  input logic                                      rd_q_released,
+  input logic                                      hold_tail_ok
 );
 `include "nt_assert.svh"
   `NT_ASSERT_KNOWN(outputs_known, {c_valid_o, idle_o})
@@ -66,6 +79,31 @@ module reorder_top_sva (
   end
   // the output FIFO's registered front is its entry at the read index whenever it holds one (branch rtop18)
   `NT_ASSERT(of_front_current, of_cnt_q != '0 |-> of_front_ok)
+  // the registered "count >= 2" of every queue in use is its count's (branch rtop19; R reads it for its queue)
+  // (the counts copied into a packed vector first: Verilator 5's V3Unknown stops on an unpacked port's element
+  // inside an assertion, "No VarRef or Const under ArraySel")
+  logic [nt_pkg::ReorderQueues-1:0] q_ge2_ref;
+  for (genvar q = 0; q < nt_pkg::ReorderQueues; ++q) begin : g_ge2
+    assign q_ge2_ref[q] = q_count_q[q] >= 16'd2;
+    `NT_ASSERT(q_ge2_current, q_state_q[q] != 2'd0 |-> q_ge2_q[q] == q_ge2_ref[q])
+  end
+  // the 4-way candidates' free bits D2 forms from D1's registers and the last edge's events are the queue
+  // tables' at every cycle a packet is in D2 with the 4-way allocation, the only one that reads them (branch rtop19)
+  for (genvar w = 0; w < nt_pkg::ReorderWays; ++w) begin : g_way
+    `NT_ASSERT(way_free_current, d2_valid_q && !any_queue |-> way_free[w] == (q_state_q[d2_cand_q[w]] == 2'd0))
+  end
+  // the first-free allocation's "a usable queue is free", formed from D1's counts and the last edge's events,
+  // is the tables' (branch rtop19)
+  `NT_ASSERT(found_any_current, d2_valid_q |-> found_any == (free_ok != '0))
+  // R's registered "the output FIFO is not empty" (branch rtop19)
+  `NT_ASSERT(of_ne_current, of_ne_q == (of_cnt_q != '0))
+  // the queue the reader walks is a released one (so D's append to it is the released-queue append, branch rtop19)
+  `NT_ASSERT(reader_queue_released, rd_busy_q && rd_queue_q |-> rd_q_released)
+  // the reader never goes next to the tail cell of a holding queue that D appends to (branch rtop19: the
+  // next-pointer bypass leaves that append out)
+  `NT_ASSERT(next_not_holding_tail, hold_tail_ok)
+  // the last flag read with the cell at n_cell is the reader's cell's whenever it is busy (branch rtop19)
+  `NT_ASSERT(cell_last_fresh, cell_last_ok)
   // idle means nothing is offered
   `NT_ASSERT(idle_quiet, idle_o |-> !m_valid_o)
 endmodule
@@ -86,7 +124,11 @@ bind reorder_top reorder_top_sva u_sva (
                            d2_hq_head_q == q_head_q[d2_hq] && d2_hq_tail_q == q_tail_q[d2_hq]))),
   .narrow_cnt({cnt_held_now_o, cnt_held_cells_o, cnt_queues_now_o, cnt_cells_used_o, cnt_peak_queues_o,
                cnt_peak_held_cells_o, cnt_peak_cells_used_o}),
-  .of_front_ok(reorder_pkg::OutEntryBits'(of_front_q) == of_mem_q[of_rd_q]));
+  .of_front_ok(reorder_pkg::OutEntryBits'(of_front_q) == of_mem_q[of_rd_q]),
+  .q_ge2_q, .q_count_q, .d2_valid_q, .way_free, .d2_cand_q,
+  .cell_last_ok(!rd_busy_q || cell_rlast_q == cell_last_q[rd_cell_q]), .found_any, .free_ok, .any_queue(cfg_any_queue_i),
+  .of_ne_q, .rd_queue_q, .rd_q_released(q_state_q[rd_q_q] == reorder_pkg::QReleased),
+  .hold_tail_ok(!(d_fire && d_app && !d_app_r && n_busy && n_cell == d2_hq_tail_q)));
 // the control packet stream (the second output)
 bind reorder_top nt_stream_checker #(.KeepBits(nt_pkg::StreamBytes)) u_sva_c (
   .clk_i, .rst_ni, .valid_i(c_valid_o), .ready_i(c_ready_i), .data_i(c_data_o), .keep_i(c_keep_o),
