@@ -32,10 +32,15 @@ module udplb_parser
   endfunction
 
   // The parse of the untagged frame hw (the VLAN tag taken out when vl), hk its keep (bit c: hl > c), pp the
-  // path's first-beat terms (zero unless it is the frame's path). vl is a constant at each call. Not set here:
+  // path's first-beat terms (zero unless it is the frame's path), ls and lg0 / lg8 / lg12 the layer-4 bytes and
+  // keep bits of the candidate its IHL selects (udplb_l4_slice). vl is a constant at each call. Not set here:
   // vlan, vid, mac_da, ethertype.
+  // pp.l4h is read by udplb_l4_slice, not here.
+  // verilator lint_off UNUSEDSIGNAL
   function automatic udplb_pkg::uparse_t parse_path(logic [WBits-1:0] hw, logic [WBytes-1:0] hk,
-                                                    udplb_pkg::upre_path_t pp, logic vl, logic l4err);
+                                                    udplb_pkg::upre_path_t pp, logic vl, logic l4err,
+                                                    logic [8*Slice-1:0] ls, logic lg0, logic lg8,
+                                                    logic lg12);
     udplb_pkg::uparse_t p;
     int unsigned adj;  // li - fin: the tag's 4 bytes
     // Per candidate IHL h (l4 = 14 + 4 h): what the layer-4 bytes there decide.
@@ -44,11 +49,12 @@ module udplb_parser
     // Element h - 5 for IHL h = 5..15 (an IHL under 5 fails the header check: pp's su / si are 0 there).
     logic [10:0]         c_short;                      // hl < l4
     logic [10:0]         c_ulb, c_uv3;                  // UDP: LB header; version 3
-    logic [10:0][15:0]   c_slot, c_port;
+    logic [10:0][15:0]   c_port;
     logic [10:0][63:0]   c_tick;
     logic [10:0]         c_iemb, c_iecho;               // ICMPv4: destination unreachable; echo
     logic [10:0][6:0]    c_fin_u, c_li_u, c_li_i;  // fin (and li) after UDP / ICMPv4 at this l4
     logic                u_lb, u_em, i_emb, i_echo, i_o32;
+    logic                s_lb, s_v3;  // the LB header and its version 3 at the selected candidate (ls, lg)
     logic [10:0][6:0]    c_lo_i;                      // lo_host after ICMPv4 at this l4
     // ICMPv6 at l4 = 54: what the successor beat decides.
     logic                emb6, echo6, ns6, ns_opt, ns_ll6, emb6_17, icmp6_err;
@@ -62,7 +68,6 @@ module udplb_parser
     c_short = '0;
     c_ulb   = '0;
     c_uv3   = '0;
-    c_slot  = '0;
     c_port  = '0;
     c_tick  = '0;
     c_iemb  = '0;
@@ -85,7 +90,6 @@ module udplb_parser
       u_em  = !g12 || {s[8*8+:8], s[8*9+:8]} != 16'h4c42;
       c_ulb[h-5]  = u_lb;
       c_uv3[h-5]  = u_lb && !u_em && s[8*10+:8] == 8'd3;
-      c_slot[h-5] = {16{u_lb}} & (c_uv3[h-5] ? {s[8*12+:8], s[8*13+:8]} : {s[8*22+:8], s[8*23+:8]});
       c_port[h-5] = {16{u_lb}} & {s[8*14+:8], s[8*15+:8]};
       for (int unsigned b = 0; b < 8; b++) c_tick[h-5][63-8*b-:8] = {8{u_lb}} & s[8*(16+b)+:8];
       // ICMPv4: destination unreachable (32 bytes with an embedded UDP header), echo request.
@@ -136,11 +140,16 @@ module udplb_parser
     p.udp        = pp.u4 || pp.u6;
     p.lb         = |(pp.su & ~c_short & c_ulb) || (pp.u6 && c_ulb[5]);
     p.lb_v3      = |(pp.su & ~c_short & c_uv3) || (pp.u6 && c_uv3[5]);
-    p.slot_sel   = {16{pp.u6}} & c_slot[5];
+    // The slot: from the selected candidate's bytes (udplb_l4_slice), so the version-3 test is formed once,
+    // after the selection, not at every candidate before it (13 levels so, docs/synthesis.md "udplb_parser
+    // after branch uparse19"). A UDP candidate counts only if layer 4 is in the frame (lg0), as p.lb.
+    s_lb         = udplb_pkg::udp_lb(ls, lg8);
+    s_v3         = s_lb && lg12 && {ls[8*8+:8], ls[8*9+:8]} == 16'h4c42 && ls[8*10+:8] == 8'd3;
+    p.slot_sel   = {16{((pp.u4 && lg0) || pp.u6) && s_lb}} &
+                   (s_v3 ? {ls[8*12+:8], ls[8*13+:8]} : {ls[8*22+:8], ls[8*23+:8]});
     p.port_sel   = {16{pp.u6}} & c_port[5];
     p.tick       = {64{pp.u6}} & c_tick[5];
     for (int unsigned h = 0; h < 11; h++) begin
-      p.slot_sel = p.slot_sel | ({16{pp.su[h] && !c_short[h]}} & c_slot[h]);
       p.port_sel = p.port_sel | ({16{pp.su[h] && !c_short[h]}} & c_port[h]);
       p.tick     = p.tick | ({64{pp.su[h] && !c_short[h]}} & c_tick[h]);
     end
@@ -169,30 +178,49 @@ module udplb_parser
                 k7(ns6 && ns_opt && !ns_ll6, 80 + adj) | k7(ns6 && ns_ll6, 86 + adj);
     parse_path = p;
   endfunction
+  // verilator lint_on UNUSEDSIGNAL
 
   // The two paths' frames (0: untagged, 1: the tag taken out) and keeps, and their layer-4 verdicts.
   logic [1:0][WBits-1:0]  hw;
   logic [1:0][WBytes-1:0] hk;
   logic [1:0]             l4err;
+  logic [1:0][8*Slice-1:0] ls;  // the selected candidate's layer-4 bytes and keep bits (udplb_l4_slice)
+  logic [1:0][5:0]        lg;
   assign hw[0] = window_i;
   assign hw[1] = udplb_pkg::untag(window_i, 1'b1);
   assign hk[0] = keep_i;
   assign hk[1] = {4'd0, keep_i[WBytes-1:4]};
 
-  udplb_l4_verdict u_l4_untagged (
+  udplb_l4_slice u_slice_untagged (
     .hw_i  (hw[0]),
     .hk_i  (hk[0]),
-    .su_i  (pre_i.u.su),
-    .si_i  (pre_i.u.si),
+    .l4h_i (pre_i.u.l4h),
+    .s_o   (ls[0]),
+    .g_o   (lg[0])
+  );
+
+  udplb_l4_slice u_slice_tagged (
+    .hw_i  (hw[1]),
+    .hk_i  (hk[1]),
+    .l4h_i (pre_i.t.l4h),
+    .s_o   (ls[1]),
+    .g_o   (lg[1])
+  );
+
+  udplb_l4_verdict u_l4_untagged (
+    .s_i   (ls[0]),
+    .g_i   (lg[0]),
+    .u4_i  (pre_i.u.u4),
+    .i4_i  (pre_i.u.i4),
     .u6_i  (pre_i.u.u6),
     .err_o (l4err[0])
   );
 
   udplb_l4_verdict u_l4_tagged (
-    .hw_i  (hw[1]),
-    .hk_i  (hk[1]),
-    .su_i  (pre_i.t.su),
-    .si_i  (pre_i.t.si),
+    .s_i   (ls[1]),
+    .g_i   (lg[1]),
+    .u4_i  (pre_i.t.u4),
+    .i4_i  (pre_i.t.i4),
     .u6_i  (pre_i.t.u6),
     .err_o (l4err[1])
   );
@@ -206,9 +234,11 @@ module udplb_parser
     p_untagged = '0;
     p_tagged   = '0;
     if (en_i) begin
-      p_untagged = parse_path(hw[0], hk[0], pre_i.u, 1'b0, l4err[0]);
+      p_untagged = parse_path(hw[0], hk[0], pre_i.u, 1'b0, l4err[0], ls[0], lg[0][0], lg[0][2],
+                              lg[0][3]);
       // The frame with the tag taken out: every later header sits where the deparser will emit it.
-      p_tagged   = parse_path(hw[1], hk[1], pre_i.t, 1'b1, l4err[1]);
+      p_tagged   = parse_path(hw[1], hk[1], pre_i.t, 1'b1, l4err[1], ls[1], lg[1][0], lg[1][2],
+                              lg[1][3]);
       // Each path answers zero unless it is the frame's (pre_i's `here`): the two are ORed, not multiplexed.
       info           = p_tagged | p_untagged;
       info.vlan      = pre_i.vl;
