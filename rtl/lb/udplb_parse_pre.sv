@@ -84,9 +84,9 @@ module udplb_parse_pre
       r.su[h-5] = r.u4 && ihl == 4'(h);
       r.si[h-5] = r.i4 && ihl == 4'(h);
     end
-    // Registered apart so that udplb_l4_slice's selection reads one input a candidate, not su, si and u6.
-    r.l4h    = r.su | r.si;
-    r.l4h[5] = r.l4h[5] | r.u6;
+    // Registered apart so that udplb_l4_slice selects the layer-4 bytes by a 4-bit index (16:1 multiplexers,
+    // two LUT levels), not by the one-hots su | si and u6.
+    r.l4i    = ({4{r.u4 || r.i4}} & ihl) | ({4{r.u6}} & 4'd10);
 
     // ICMPv6 at 54: the type and code (bytes 54, 55) and its first 4 bytes (keep bit 57).
     ity6     = nt_pkg::win_b8(hw, 54);

@@ -31,12 +31,34 @@ module udplb_parser
     k7 = 7'({32{c}} & v);
   endfunction
 
+  // The functions below take the whole window, keep and first-beat terms so that offsets read as in the frame;
+  // each reads a few of their bits (pp.l4i is read by udplb_l4_slice only).
+  // verilator lint_off UNUSEDSIGNAL
+  // ICMPv6 at l4 = 54 (pp's type flags), what the successor beat decides: {emb6, echo6, ns6, emb6_17, ns_opt,
+  // ns_ll6}. Destination unreachable: 44, 52 with an embedded UDP header (emb6_17); echo request: 8; neighbour
+  // solicitation: 24, 26 with an option header when the payload is not 24 bytes (ns_opt), 32 when that option
+  // is the source link-layer address (ns_ll6). Each type flag is ANDed with pp.i6.
+  function automatic logic [5:0] icmp6_flags(logic [WBits-1:0] hw, logic [WBytes-1:0] hk,
+                                             udplb_pkg::upre_path_t pp);
+    logic ns_opt;
+    ns_opt      = hk[77] && pp.ns_len;
+    icmp6_flags = {pp.i6 && pp.emb6, pp.i6 && pp.echo6, pp.i6 && pp.ns6, hk[97] && nt_pkg::win_b8(hw, 64) == 8'd17,
+                   ns_opt, ns_opt && hk[79] && nt_pkg::win_b8(hw, 78) == 8'd1};
+  endfunction
+
+  // The path's verdict but for layer 4's checks (udplb_l4_verdict ORs them in): the first beat's terms, or the
+  // ICMPv6 body's.
+  function automatic logic path_err0(logic [WBits-1:0] hw, logic [WBytes-1:0] hk, udplb_pkg::upre_path_t pp);
+    logic emb6, echo6, ns6, emb6_17, ns_opt, ns_ll6;
+    {emb6, echo6, ns6, emb6_17, ns_opt, ns_ll6} = icmp6_flags(hw, hk, pp);
+    path_err0 = pp.perr || (emb6 && (!hk[97] || (emb6_17 && !hk[105]))) || (echo6 && !hk[61]) ||
+                (ns6 && (!hk[77] || (ns_opt && (!hk[79] || (ns_ll6 && !hk[85])))));
+  endfunction
+
   // The parse of the untagged frame hw (the VLAN tag taken out when vl), hk its keep (bit c: hl > c), pp the
   // path's first-beat terms (zero unless it is the frame's path), ls and lg0 / lg8 / lg12 the layer-4 bytes and
   // keep bits of the candidate its IHL selects (udplb_l4_slice). vl is a constant at each call. Not set here:
   // vlan, vid, mac_da, ethertype.
-  // pp.l4h is read by udplb_l4_slice, not here.
-  // verilator lint_off UNUSEDSIGNAL
   function automatic udplb_pkg::uparse_t parse_path(logic [WBits-1:0] hw, logic [WBytes-1:0] hk,
                                                     udplb_pkg::upre_path_t pp, logic vl, logic l4err,
                                                     logic [8*Slice-1:0] ls, logic lg0, logic lg8,
@@ -57,7 +79,7 @@ module udplb_parser
     logic                s_lb, s_v3;  // the LB header and its version 3 at the selected candidate (ls, lg)
     logic [10:0][6:0]    c_lo_i;                      // lo_host after ICMPv4 at this l4
     // ICMPv6 at l4 = 54: what the successor beat decides.
-    logic                emb6, echo6, ns6, ns_opt, ns_ll6, emb6_17, icmp6_err;
+    logic                emb6, echo6, ns6, ns_opt, ns_ll6, emb6_17;
     logic [6:0]          lo_v4, li_v4;
 
     p   = '0;
@@ -109,21 +131,12 @@ module udplb_parser
                      k7(g0 && i_echo, 22 + 4 * h);
     end
 
-    // ICMPv6 at l4 = 54 (pp's type flags): destination unreachable: 44, 52 with an embedded UDP header; echo
-    // request: 8; neighbour solicitation: 24, 26 with an option header when the payload is not 24 bytes, 32
-    // when that option is the source link-layer address. Each flag here is ANDed with pp.i6.
-    emb6      = pp.i6 && pp.emb6;
-    echo6     = pp.i6 && pp.echo6;
-    ns6       = pp.i6 && pp.ns6;
-    emb6_17   = hk[97] && nt_pkg::win_b8(hw, 64) == 8'd17;
-    ns_opt    = hk[77] && pp.ns_len;
-    ns_ll6    = ns_opt && hk[79] && nt_pkg::win_b8(hw, 78) == 8'd1;
-    icmp6_err = (emb6 && (!hk[97] || (emb6_17 && !hk[105]))) || (echo6 && !hk[61]) ||
-                (ns6 && (!hk[77] || (ns_opt && (!hk[79] || (ns_ll6 && !hk[85])))));
+    // ICMPv6 at l4 = 54: what the successor beat decides (icmp6_flags).
+    {emb6, echo6, ns6, emb6_17, ns_opt, ns_ll6} = icmp6_flags(hw, hk, pp);
 
-    // The verdict: the first beat's terms, or a layer-4 check of the chosen candidate fails (l4err:
-    // udplb_l4_verdict), or the ICMPv6 body's.
-    p.perr = pp.perr || l4err || icmp6_err;
+    // The verdict: udplb_l4_verdict's, which ORs the first beat's terms and the ICMPv6 body's (path_err0) into
+    // layer 4's checks of the chosen candidate, so that the verdict's last gate here is one LUT after it.
+    p.perr = l4err;
 
     // The flags and fields, each set as the walk would have set it (also on a path that fails later).
     p.arp        = pp.farp;
@@ -184,17 +197,20 @@ module udplb_parser
   logic [1:0][WBits-1:0]  hw;
   logic [1:0][WBytes-1:0] hk;
   logic [1:0]             l4err;
+  logic [1:0]             err0;  // the paths' verdicts but for layer 4 (path_err0)
   logic [1:0][8*Slice-1:0] ls;  // the selected candidate's layer-4 bytes and keep bits (udplb_l4_slice)
   logic [1:0][5:0]        lg;
   assign hw[0] = window_i;
   assign hw[1] = udplb_pkg::untag(window_i, 1'b1);
   assign hk[0] = keep_i;
   assign hk[1] = {4'd0, keep_i[WBytes-1:4]};
+  assign err0[0] = path_err0(hw[0], hk[0], pre_i.u);
+  assign err0[1] = path_err0(hw[1], hk[1], pre_i.t);
 
   udplb_l4_slice u_slice_untagged (
     .hw_i  (hw[0]),
     .hk_i  (hk[0]),
-    .l4h_i (pre_i.u.l4h),
+    .l4i_i (pre_i.u.l4i),
     .s_o   (ls[0]),
     .g_o   (lg[0])
   );
@@ -202,7 +218,7 @@ module udplb_parser
   udplb_l4_slice u_slice_tagged (
     .hw_i  (hw[1]),
     .hk_i  (hk[1]),
-    .l4h_i (pre_i.t.l4h),
+    .l4i_i (pre_i.t.l4i),
     .s_o   (ls[1]),
     .g_o   (lg[1])
   );
@@ -210,6 +226,7 @@ module udplb_parser
   udplb_l4_verdict u_l4_untagged (
     .s_i   (ls[0]),
     .g_i   (lg[0]),
+    .e0_i  (err0[0]),
     .u4_i  (pre_i.u.u4),
     .i4_i  (pre_i.u.i4),
     .u6_i  (pre_i.u.u6),
@@ -219,6 +236,7 @@ module udplb_parser
   udplb_l4_verdict u_l4_tagged (
     .s_i   (ls[1]),
     .g_i   (lg[1]),
+    .e0_i  (err0[1]),
     .u4_i  (pre_i.t.u4),
     .i4_i  (pre_i.t.i4),
     .u6_i  (pre_i.t.u6),
