@@ -134,8 +134,9 @@ module udplb_parser
     // ICMPv6 at l4 = 54: what the successor beat decides (icmp6_flags).
     {emb6, echo6, ns6, emb6_17, ns_opt, ns_ll6} = icmp6_flags(hw, hk, pp);
 
-    // The verdict: udplb_l4_verdict's, which ORs the first beat's terms and the ICMPv6 body's (path_err0) into
-    // layer 4's checks of the chosen candidate, so that the verdict's last gate here is one LUT after it.
+    // The verdict: udplb_l4_verdict's two parts ORed (l4err), which take in the first beat's terms and the
+    // ICMPv6 body's (path_err0) with layer 4's checks of the chosen candidate, so that the verdict's last gate
+    // here (both paths, en_i) is one LUT after them.
     p.perr = l4err;
 
     // The flags and fields, each set as the walk would have set it (also on a path that fails later).
@@ -196,7 +197,8 @@ module udplb_parser
   // The two paths' frames (0: untagged, 1: the tag taken out) and keeps, and their layer-4 verdicts.
   logic [1:0][WBits-1:0]  hw;
   logic [1:0][WBytes-1:0] hk;
-  logic [1:0]             l4err;
+  logic [1:0]             l4err;             // the paths' verdicts: udplb_l4_verdict's two parts ORed
+  logic [1:0]             l4err_u, l4err_i;  // its Udp = 1 part (e0 and UDP) and its ICMPv4 part
   logic [1:0]             err0;  // the paths' verdicts but for layer 4 (path_err0)
   logic [1:0][8*Slice-1:0] ls;  // the selected candidate's layer-4 bytes and keep bits (udplb_l4_slice)
   logic [1:0][5:0]        lg;
@@ -206,6 +208,7 @@ module udplb_parser
   assign hk[1] = {4'd0, keep_i[WBytes-1:4]};
   assign err0[0] = path_err0(hw[0], hk[0], pre_i.u);
   assign err0[1] = path_err0(hw[1], hk[1], pre_i.t);
+  assign l4err   = l4err_u | l4err_i;
 
   udplb_l4_slice u_slice_untagged (
     .hw_i  (hw[0]),
@@ -223,24 +226,44 @@ module udplb_parser
     .g_o   (lg[1])
   );
 
-  udplb_l4_verdict u_l4_untagged (
+  udplb_l4_verdict #(.Udp(1'b1)) u_l4u_untagged (
     .s_i   (ls[0]),
     .g_i   (lg[0]),
     .e0_i  (err0[0]),
     .u4_i  (pre_i.u.u4),
     .i4_i  (pre_i.u.i4),
     .u6_i  (pre_i.u.u6),
-    .err_o (l4err[0])
+    .err_o (l4err_u[0])
   );
 
-  udplb_l4_verdict u_l4_tagged (
+  udplb_l4_verdict #(.Udp(1'b0)) u_l4i_untagged (
+    .s_i   (ls[0]),
+    .g_i   (lg[0]),
+    .e0_i  (err0[0]),
+    .u4_i  (pre_i.u.u4),
+    .i4_i  (pre_i.u.i4),
+    .u6_i  (pre_i.u.u6),
+    .err_o (l4err_i[0])
+  );
+
+  udplb_l4_verdict #(.Udp(1'b1)) u_l4u_tagged (
     .s_i   (ls[1]),
     .g_i   (lg[1]),
     .e0_i  (err0[1]),
     .u4_i  (pre_i.t.u4),
     .i4_i  (pre_i.t.i4),
     .u6_i  (pre_i.t.u6),
-    .err_o (l4err[1])
+    .err_o (l4err_u[1])
+  );
+
+  udplb_l4_verdict #(.Udp(1'b0)) u_l4i_tagged (
+    .s_i   (ls[1]),
+    .g_i   (lg[1]),
+    .e0_i  (err0[1]),
+    .u4_i  (pre_i.t.u4),
+    .i4_i  (pre_i.t.i4),
+    .u6_i  (pre_i.t.u6),
+    .err_o (l4err_i[1])
   );
 
   udplb_pkg::uparse_t info, p_untagged, p_tagged;
