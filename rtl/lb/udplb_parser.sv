@@ -13,7 +13,9 @@
 // beat decides alone (the EtherTypes and the tag, the IP headers, the protocol with the IHL one-hot, the ICMPv6
 // type, and the end offsets and verdict terms of those cases) comes in registered (pre_i: udplb_parse_pre of
 // the first beat, loaded as the beat entered H); this module adds the layer-4 checks, which read the successor
-// beat too. The layer-4 part of the verdict is a module per path (udplb_l4_verdict).
+// beat too. The verdict and the slot selector check layer 4 once, on the candidate's bytes selected by pre_i's
+// index l4i (udplb_l4_slice per path); the verdict is two modules per path (udplb_l4_verdict: the UDP part with
+// the path's other terms, and the ICMPv4 part), ORed here.
 module udplb_parser
 (
   input  logic [8*udplb_pkg::UWindowBytes-1:0] window_i,  // frame bytes 0..127, byte 0 in bits 7:0
@@ -194,77 +196,51 @@ module udplb_parser
   endfunction
   // verilator lint_on UNUSEDSIGNAL
 
-  // The two paths' frames (0: untagged, 1: the tag taken out) and keeps, and their layer-4 verdicts.
-  logic [1:0][WBits-1:0]  hw;
-  logic [1:0][WBytes-1:0] hk;
-  logic [1:0]             l4err;             // the paths' verdicts: udplb_l4_verdict's two parts ORed
-  logic [1:0]             l4err_u, l4err_i;  // its Udp = 1 part (e0 and UDP) and its ICMPv4 part
-  logic [1:0]             err0;  // the paths' verdicts but for layer 4 (path_err0)
-  logic [1:0][8*Slice-1:0] ls;  // the selected candidate's layer-4 bytes and keep bits (udplb_l4_slice)
-  logic [1:0][5:0]        lg;
-  assign hw[0] = window_i;
-  assign hw[1] = udplb_pkg::untag(window_i, 1'b1);
-  assign hk[0] = keep_i;
-  assign hk[1] = {4'd0, keep_i[WBytes-1:4]};
+  // The two paths' frames (0: untagged, 1: the tag taken out) and keeps, their first-beat terms that the
+  // layer-4 modules read, and their verdicts.
+  logic [1:0][WBits-1:0]   hw;
+  logic [1:0][WBytes-1:0]  hk;
+  logic [1:0][3:0]         l4i;       // pre_i's slice index
+  logic [1:0]              u4, i4, u6;
+  logic [1:0]              err0;      // the paths' verdicts but for layer 4 (path_err0)
+  logic [1:0][8*Slice-1:0] ls;        // the selected candidate's layer-4 bytes and keep bits (udplb_l4_slice)
+  logic [1:0][5:0]         lg;
+  logic [1:0][1:0]         l4err_p;   // udplb_l4_verdict's parts: [0] Udp = 1 (e0 and UDP), [1] ICMPv4
+  logic [1:0]              l4err;     // the paths' verdicts: the two parts ORed
+  assign hw[0]   = window_i;
+  assign hw[1]   = udplb_pkg::untag(window_i, 1'b1);
+  assign hk[0]   = keep_i;
+  assign hk[1]   = {4'd0, keep_i[WBytes-1:4]};
+  assign l4i     = {pre_i.t.l4i, pre_i.u.l4i};
+  assign u4      = {pre_i.t.u4, pre_i.u.u4};
+  assign i4      = {pre_i.t.i4, pre_i.u.i4};
+  assign u6      = {pre_i.t.u6, pre_i.u.u6};
   assign err0[0] = path_err0(hw[0], hk[0], pre_i.u);
   assign err0[1] = path_err0(hw[1], hk[1], pre_i.t);
-  assign l4err   = l4err_u | l4err_i;
 
-  udplb_l4_slice u_slice_untagged (
-    .hw_i  (hw[0]),
-    .hk_i  (hk[0]),
-    .l4i_i (pre_i.u.l4i),
-    .s_o   (ls[0]),
-    .g_o   (lg[0])
-  );
+  for (genvar i = 0; i < 2; i++) begin : g_path
+    udplb_l4_slice u_slice (
+      .hw_i  (hw[i]),
+      .hk_i  (hk[i]),
+      .l4i_i (l4i[i]),
+      .s_o   (ls[i]),
+      .g_o   (lg[i])
+    );
 
-  udplb_l4_slice u_slice_tagged (
-    .hw_i  (hw[1]),
-    .hk_i  (hk[1]),
-    .l4i_i (pre_i.t.l4i),
-    .s_o   (ls[1]),
-    .g_o   (lg[1])
-  );
+    for (genvar k = 0; k < 2; k++) begin : g_part
+      udplb_l4_verdict #(.Udp(k == 0)) u_l4 (
+        .s_i   (ls[i]),
+        .g_i   (lg[i]),
+        .e0_i  (err0[i]),
+        .u4_i  (u4[i]),
+        .i4_i  (i4[i]),
+        .u6_i  (u6[i]),
+        .err_o (l4err_p[i][k])
+      );
+    end
 
-  udplb_l4_verdict #(.Udp(1'b1)) u_l4u_untagged (
-    .s_i   (ls[0]),
-    .g_i   (lg[0]),
-    .e0_i  (err0[0]),
-    .u4_i  (pre_i.u.u4),
-    .i4_i  (pre_i.u.i4),
-    .u6_i  (pre_i.u.u6),
-    .err_o (l4err_u[0])
-  );
-
-  udplb_l4_verdict #(.Udp(1'b0)) u_l4i_untagged (
-    .s_i   (ls[0]),
-    .g_i   (lg[0]),
-    .e0_i  (err0[0]),
-    .u4_i  (pre_i.u.u4),
-    .i4_i  (pre_i.u.i4),
-    .u6_i  (pre_i.u.u6),
-    .err_o (l4err_i[0])
-  );
-
-  udplb_l4_verdict #(.Udp(1'b1)) u_l4u_tagged (
-    .s_i   (ls[1]),
-    .g_i   (lg[1]),
-    .e0_i  (err0[1]),
-    .u4_i  (pre_i.t.u4),
-    .i4_i  (pre_i.t.i4),
-    .u6_i  (pre_i.t.u6),
-    .err_o (l4err_u[1])
-  );
-
-  udplb_l4_verdict #(.Udp(1'b0)) u_l4i_tagged (
-    .s_i   (ls[1]),
-    .g_i   (lg[1]),
-    .e0_i  (err0[1]),
-    .u4_i  (pre_i.t.u4),
-    .i4_i  (pre_i.t.i4),
-    .u6_i  (pre_i.t.u6),
-    .err_o (l4err_i[1])
-  );
+    assign l4err[i] = |l4err_p[i];
+  end
 
   udplb_pkg::uparse_t info, p_untagged, p_tagged;
 
