@@ -69,15 +69,14 @@ module udplb_parser
     int unsigned adj;  // li - fin: the tag's 4 bytes
     // Per candidate IHL h (l4 = 14 + 4 h): what the layer-4 bytes there decide.
     logic [Slice*8-1:0]  s;
-    logic                g0, g4, g8, g12, g24;  // "hl >= l4 + c": keep bit l4 - 1 + c
+    logic                g0, g4, g8, g24;  // "hl >= l4 + c": keep bit l4 - 1 + c
     // Element h - 5 for IHL h = 5..15 (an IHL under 5 fails the header check: pp's su / si are 0 there).
     logic [10:0]         c_short;                      // hl < l4
-    logic [10:0]         c_ulb, c_uv3;                  // UDP: LB header; version 3
     logic [10:0][15:0]   c_port;
     logic [10:0][63:0]   c_tick;
     logic [10:0]         c_iemb, c_iecho;               // ICMPv4: destination unreachable; echo
     logic [10:0][6:0]    c_fin_u, c_li_u, c_li_i;  // fin (and li) after UDP / ICMPv4 at this l4
-    logic                u_lb, u_em, i_emb, i_echo, i_o32;
+    logic                u_lb, i_emb, i_echo, i_o32;
     logic                s_lb, s_v3;  // the LB header and its version 3 at the selected candidate (ls, lg)
     logic [10:0][6:0]    c_lo_i;                      // lo_host after ICMPv4 at this l4
     // ICMPv6 at l4 = 54: what the successor beat decides.
@@ -90,8 +89,6 @@ module udplb_parser
     // Layer 4 at each candidate offset l4 = 14 + 4 h: UDP (+ LB header) and ICMPv4, as the parser would walk
     // them there once the IP header has passed.
     c_short = '0;
-    c_ulb   = '0;
-    c_uv3   = '0;
     c_port  = '0;
     c_tick  = '0;
     c_iemb  = '0;
@@ -105,15 +102,11 @@ module udplb_parser
       g0  = hk[13+4*h];
       g4  = hk[17+4*h];
       g8  = hk[21+4*h];
-      g12 = hk[25+4*h];
       g24 = hk[37+4*h];
       c_short[h-5] = !g0;
-      // UDP: the LB header if the destination port says so; its magic and version (the checks themselves:
-      // udplb_l4_verdict, by udplb_pkg::udp_err / icmp4_err).
+      // UDP: the LB header if the destination port says so (its magic and version: udplb_l4_verdict and the
+      // lb / lb_v3 / slot_sel terms below, on the selected candidate's bytes).
       u_lb  = udplb_pkg::udp_lb(s, g8);
-      u_em  = !g12 || {s[8*8+:8], s[8*9+:8]} != 16'h4c42;
-      c_ulb[h-5]  = u_lb;
-      c_uv3[h-5]  = u_lb && !u_em && s[8*10+:8] == 8'd3;
       c_port[h-5] = {16{u_lb}} & {s[8*14+:8], s[8*15+:8]};
       for (int unsigned b = 0; b < 8; b++) c_tick[h-5][63-8*b-:8] = {8{u_lb}} & s[8*(16+b)+:8];
       // ICMPv4: destination unreachable (32 bytes with an embedded UDP header), echo request.
@@ -154,13 +147,14 @@ module udplb_parser
     p.ns         = ns6;
     p.ns_ll      = ns6 && ns_ll6;
     p.udp        = pp.u4 || pp.u6;
-    p.lb         = |(pp.su & ~c_short & c_ulb) || (pp.u6 && c_ulb[5]);
-    p.lb_v3      = |(pp.su & ~c_short & c_uv3) || (pp.u6 && c_uv3[5]);
-    // The slot: from the selected candidate's bytes (udplb_l4_slice), so the version-3 test is formed once,
-    // after the selection, not at every candidate before it (13 levels so, docs/synthesis.md "udplb_parser
-    // after branch uparse19"). A UDP candidate counts only if layer 4 is in the frame (lg0), as p.lb.
+    // The LB header, its version 3 and the slot: from the selected candidate's bytes (udplb_l4_slice), so the
+    // magic and version tests are formed once, after the selection, not at every candidate before it (13
+    // levels so, docs/synthesis.md "udplb_parser after branch uparse19"). An IPv4 UDP candidate counts only if
+    // layer 4 is in the frame (lg0); IPv6's UDP at 54 as before, without that test.
     s_lb         = udplb_pkg::udp_lb(ls, lg8);
     s_v3         = s_lb && lg12 && {ls[8*8+:8], ls[8*9+:8]} == 16'h4c42 && ls[8*10+:8] == 8'd3;
+    p.lb         = ((pp.u4 && lg0) || pp.u6) && s_lb;
+    p.lb_v3      = ((pp.u4 && lg0) || pp.u6) && s_v3;
     p.slot_sel   = {16{((pp.u4 && lg0) || pp.u6) && s_lb}} &
                    (s_v3 ? {ls[8*12+:8], ls[8*13+:8]} : {ls[8*22+:8], ls[8*23+:8]});
     p.port_sel   = {16{pp.u6}} & c_port[5];
