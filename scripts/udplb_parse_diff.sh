@@ -13,7 +13,7 @@ git show "$ref:rtl/lb/udplb_parser.sv" | sed -e 's/^module udplb_parser$/module 
   > "$out/udplb_parser_old.sv"
 verilator --cc --exe --build -O3 -Irtl/common -Wno-fatal -Wno-lint -Wno-style -j 1 --top-module parse_diff_top \
   -Mdir "$out/obj" -CFLAGS -O2 -CFLAGS "-I$PWD" rtl/common/nt_pkg.sv rtl/common/nt_csum_pkg.sv rtl/lb/udplb_pkg.sv \
-  "$out/udplb_parser_old.sv" rtl/lb/udplb_parse_pre.sv rtl/lb/udplb_l4_verdict.sv rtl/lb/udplb_parser.sv \
+  "$out/udplb_parser_old.sv" rtl/lb/udplb_parse_pre.sv rtl/lb/udplb_l4_slice.sv rtl/lb/udplb_l4_verdict.sv rtl/lb/udplb_parser.sv \
   tb/udplb_parse_diff/parse_diff_top.sv "$PWD/tb/udplb_parse_diff/parse_diff_main.cc" -o parse_diff \
   > "$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
 "$out/obj/parse_diff" "$n" "$seed"

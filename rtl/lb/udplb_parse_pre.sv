@@ -21,6 +21,17 @@ module udplb_parse_pre
     k7 = 7'({32{c}} & v);
   endfunction
 
+  // l4 = 14 + 4 * IHL (+ 4 when tag: the tag's bytes) = {IHL + 3 (+ 1), 2'b10}, as gates: an adder would map to
+  // a carry cell (a level), and the one-hot of the IHL ORed into lo was the module's deepest path (13 levels).
+  function automatic logic [6:0] l4_end(logic [3:0] i, logic tag);
+    if (tag) begin  // IHL + 4
+      l4_end = {i[3] & i[2], i[3] ^ i[2], !i[2], i[1], i[0], 2'b10};
+    end else begin  // IHL + 3
+      l4_end = {i[3] & i[2] & (i[1] | i[0]), i[3] ^ (i[2] & (i[1] | i[0])), i[2] ^ (i[1] | i[0]), !(i[1] ^ i[0]),
+                !i[0], 2'b10};
+    end
+  endfunction
+
   // One path over hw (the frame with the tag taken out when vl), hk its keep (bit c: hl > c), et the EtherType
   // after the tag; `here`: this path is the frame's. Every byte and keep bit read lies in the first beat for
   // both paths (tagged: hw byte c is beat byte c + 4; the highest read is byte 55 / keep bit 57 of hw, beat
@@ -35,7 +46,7 @@ module udplb_parse_pre
     logic        fslow, flldp, eth_bad, slow_err, arp_err, hdr4_bad, hdr6_bad;
     logic        p4_1, p4_17, p6_58, p6_17, proto4_bad, proto6_bad, p6_none, first_cases, e6, other6;
     logic [7:0]  ity6, icode6;
-    logic [10:0] sp;  // an IPv4 protocol of no case, by IHL (bit h - 5)
+    logic        sp;  // an IPv4 protocol of no case (its end: l4)
     int unsigned adj;
 
     r   = '0;
@@ -68,11 +79,14 @@ module udplb_parse_pre
     r.u6       = r.hdr6_ok && p6_17;
     r.i6       = r.hdr6_ok && p6_58;
     p6_none    = r.hdr6_ok && proto6_bad;
+    sp         = r.hdr4_ok && proto4_bad;
     for (int unsigned h = 5; h < 16; h++) begin
       r.su[h-5] = r.u4 && ihl == 4'(h);
       r.si[h-5] = r.i4 && ihl == 4'(h);
-      sp[h-5]   = r.hdr4_ok && proto4_bad && ihl == 4'(h);
     end
+    // Registered apart so that udplb_l4_slice selects the layer-4 bytes by a 4-bit index (16:1 multiplexers,
+    // two LUT levels), not by the one-hots su | si and u6.
+    r.l4i    = ({4{r.u4 || r.i4}} & ihl) | ({4{r.u6}} & 4'd10);
 
     // ICMPv6 at 54: the type and code (bytes 54, 55) and its first 4 bytes (keep bit 57).
     ity6     = nt_pkg::win_b8(hw, 54);
@@ -100,11 +114,9 @@ module udplb_parse_pre
     r.li = k7(first_cases, 14 + adj) | k7(fslow && hk[14] && hw[8*14+:8] != 8'd1, 15 + adj) |
            k7(fslow && hk[14] && hw[8*14+:8] == 8'd1, 16 + adj) | k7(flldp, 16 + adj) | k7(r.farp, 42 + adj) |
            k7(p6_none, 54 + adj) | k7(r.i6 && (e6 || other6), 58 + adj) | k7(r.i6 && r.echo6, 62 + adj);
-    for (int unsigned h = 5; h < 16; h++) begin
-      r.lo = r.lo | k7(sp[h-5], 14 + 4 * h);
-      r.li = r.li | k7(sp[h-5], 14 + 4 * h + adj);
-    end
-    r.l4o = ({7{r.hdr4_ok}} & (7'd14 + {1'b0, ihl, 2'd0})) | ({7{r.hdr6_ok}} & 7'd54);
+    r.lo  = r.lo | ({7{sp}} & l4_end(ihl, 1'b0));
+    r.li  = r.li | ({7{sp}} & l4_end(ihl, vl));
+    r.l4o = ({7{r.hdr4_ok}} & l4_end(ihl, 1'b0)) | ({7{r.hdr6_ok}} & 7'd54);
     pre_path = r;
   endfunction
   // verilator lint_on UNUSEDSIGNAL

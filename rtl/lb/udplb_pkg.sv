@@ -76,6 +76,7 @@ package udplb_pkg;
     logic        u4, i4;        // hdr4_ok and protocol 17 / 1
     logic        u6, i6;        // hdr6_ok and next header 17 / 58
     logic [10:0] su, si;        // u4 / i4 AND the IHL one-hot, bit h - 5 for IHL h (h < 5 fails hdr4_ok)
+    logic [3:0]  l4i;           // the IHL if u4 or i4, 10 if u6 (l4 = 54), else 0: udplb_l4_slice's index
     logic        emb6, echo6, ns6;  // ICMPv6 at 54: destination unreachable, echo request, neighbour solicitation
     logic        ns_len;        // the IPv6 payload length is not 24 (an ND option may follow)
     logic        perr;          // the verdict of every check on the first beat alone
