@@ -480,7 +480,13 @@ module reroute_top
   always_ff @(posedge clk_i) begin
     if (a_wr) begin
       bank_mem_q[{wsel_q, rx_len_q[12:6]}] <= s_data_i;
-      if (rx_len_q[12:7] == 6'd0) hd_q[wsel_q][rx_len_q[6]] <= s_data_i;
+      // each of the four header registers by a constant-index decode (a write at variable indices of the
+      // packed array was a 2048-bit shifter behind a 33-bit offset sum: 27 levels; issue 27 item 2)
+      for (int unsigned b = 0; b < 2; b++) begin
+        for (int unsigned w = 0; w < 2; w++) begin
+          if (rx_len_q[12:7] == 6'd0 && wsel_q == 1'(b) && rx_len_q[6] == 1'(w)) hd_q[b][w] <= s_data_i;
+        end
+      end
     end
     // A never writes the bank O reads (D hands a bank to O only when O is idle and A moves to the other one;
     // reroute_top_sva bank_apart), so the read needs no bypass
