@@ -104,15 +104,20 @@ module reroute_top
   logic                 e_valid, e_key_eq, e_mine;
   assign fl_byp = byp_we_q && byp_eq_q;
   assign e_valid = fl_valid_q[idx_q];
-  assign e_key_eq = fl_e.key == key_q;
+  // the compare on each of the two words fl_e chooses from, then the choice (the bypass mux off the compare's
+  // path; issue 27 item 2)
+  assign e_key_eq = fl_byp ? fl_byp_data_q.key == key_q : fl_rdata_q.key == key_q;
   assign e_mine = e_valid && e_key_eq;
   always_comb begin
     cwin = {cx_q[1], cx_q[0]};
     // Parsed in the seed's format; conweave-p4's (docs/reroute.md "Wire format"): the seed's op field is
     // {opcode, phase} once the headers are good (0 otherwise): 4 REPLY phase 0 = RTT_REPLY, 5 REPLY phase 1
     // = CLEAR, 6 / 7 NOTIFY; the seed's epoch = conweave-p4's epoch + phase (model: MapP4Control).
-    cm = reorder_pkg::parse_cw(cwin, !reroute_pkg::ge16(cx_len_q, 16'(nt_pkg::RerouteCtrlBytes + 1)) ? int'(cx_len_q) : -1,
-                               1'b0);
+    // parse_cw(cwin, cx_len_q <= RerouteCtrlBytes ? cx_len_q : -1) reads the length only as "shorter than 62 /
+    // 82 bytes", which a length over RerouteCtrlBytes never is: the two flags as LUT-tree compares of cx_len_q
+    // (parse_cw's int compares were carry chains in series with the control decision; issue 27 item 2)
+    cm = reorder_pkg::parse_cw_short(cwin, !reroute_pkg::ge16(cx_len_q, 16'd62), !reroute_pkg::ge16(cx_len_q, 16'd82),
+                                     1'b0);
     c_op = cm.op;
     c_epoch = cm.epoch;
     if (cfg_p4_format_i) begin
@@ -121,7 +126,7 @@ module reroute_top
     end
     c_is_ctrl = !cm.ok && cm.cw_off != 16'd0 &&
                 (c_op == CwRttReply || c_op == CwClear || c_op == CwNotify);
-    c_notify_ok = cm.path_id < cfg_paths_i;
+    c_notify_ok = !reroute_pkg::ge16({8'd0, cm.path_id}, {8'd0, cfg_paths_i});  // path_id < paths, a LUT tree
     c_mine = e_mine;
     c_reply_ok = c_mine && fl_e.rw && cm.tx_ts == fl_e.req_ts;
     c_clear_ok = c_mine && fl_e.rr && c_epoch == fl_e.epoch;
@@ -154,8 +159,11 @@ module reroute_top
     ecmp = 8'(h_hash >> 4) & pmask;
     c0 = reroute_pkg::add8(h_hash[7:0], now[7:0]) & pmask;
     c1 = c0 ^ ((8'(h_hash >> 6) & pmask) | 8'd1);
-    el_idle = reroute_pkg::elapsed(now, fl_e.last, cfg_flow_idle_us_i);
-    el_req = reroute_pkg::elapsed(now, fl_e.req_ts, cfg_reply_cutoff_us_i);
+    // each on both words fl_e chooses from, then the choice (as e_key_eq)
+    el_idle = fl_byp ? reroute_pkg::elapsed(now, fl_byp_data_q.last, cfg_flow_idle_us_i) :
+                       reroute_pkg::elapsed(now, fl_rdata_q.last, cfg_flow_idle_us_i);
+    el_req = fl_byp ? reroute_pkg::elapsed(now, fl_byp_data_q.req_ts, cfg_reply_cutoff_us_i) :
+                      reroute_pkg::elapsed(now, fl_rdata_q.req_ts, cfg_reply_cutoff_us_i);
     // mine = valid && key; idle = valid && el_idle; new = !valid || (!mine && idle); fallback = !new && !mine
     h_mine = e_mine;
     h_new = !e_valid || (!e_key_eq && el_idle);
@@ -174,7 +182,9 @@ module reroute_top
     ok1 = c1 != fl_e.path && !p_busy[c1[reroute_pkg::PathW-1:0]];
     take = try_rr && (ok0 || ok1);
     new_path = ok0 ? c0 : c1;
-    new_req = h_new || (h_mine && !take && !st_rw);
+    // h_mine && !take && !st_rw without take: take needs try_rr, which needs st_rw (issue 27 item 2: take,
+    // the deepest of the decision, no longer feeds new_req)
+    new_req = h_new || (h_mine && !st_rw);
     o_path = h_mine ? fl_e.path : ecmp;
     o_epoch = h_mine ? fl_e.epoch : 2'd0;
     o_rr = h_mine && st_rr;
@@ -314,7 +324,9 @@ module reroute_top
     pf_h1 = pf_hs1 ? s_data_i : hd_q[wsel_q][1];
     pf_hwin = {pf_h1, pf_h0};
     pf_h_v6 = reorder_pkg::wb16(pf_hwin, 12) == 16'h86dd;  // parse_host's family
-    pf_h_key = reroute_pkg::key_of(pf_hwin, pf_h_v6, pf_h_v6 ? 62 : 42, 1'b0);
+    // each family's key at its constant offsets, then the family chooses (key_of at a family-dependent
+    // offset was a shifter behind an offset sum; issue 27 item 2)
+    pf_h_key = pf_h_v6 ? reroute_pkg::key_of(pf_hwin, 1'b1, 62, 1'b0) : reroute_pkg::key_of(pf_hwin, 1'b0, 42, 1'b0);
     // flow_hash(pf_h_key), each part hashed from every beat it may come from, then chosen (reroute_pkg
     // hash_b0: a function of a choice is the choice of the function's values)
     hb4 = pf_hs0 ? reroute_pkg::hash_b0(s_data_i, 1'b0, 1'b0) :
@@ -335,7 +347,7 @@ module reroute_top
     // cm.cw_off != 0), whose BTH is at cw_off - 12 = 42 (IPv4) or 62 (IPv6), parse_cw's family by the
     // EtherType alone; so neither the control length nor the rest of the parse is on this path
     pf_c_v6 = reorder_pkg::wb16(pf_cwin, 12) == 16'h86dd;
-    pf_c_key = reroute_pkg::key_of(pf_cwin, pf_c_v6, pf_c_v6 ? 62 : 42, 1'b1);
+    pf_c_key = pf_c_v6 ? reroute_pkg::key_of(pf_cwin, 1'b1, 62, 1'b1) : reroute_pkg::key_of(pf_cwin, 1'b0, 42, 1'b1);
     cb4 = d_ctrl ? reroute_pkg::hash_b0('0, 1'b0, 1'b1) :
           pf_ks0 ? reroute_pkg::hash_b0(r_data_i, 1'b0, 1'b1) : reroute_pkg::hash_b0(cx_q[0], 1'b0, 1'b1);
     cb6 = d_ctrl ? reroute_pkg::hash_b0('0, 1'b1, 1'b1) :
@@ -353,7 +365,10 @@ module reroute_top
     if (fl_we) fl_mem_q[fl_waddr] <= fl_wdata;
     fl_rdata_q <= fl_mem_q[fl_raddr];
     byp_we_q <= fl_we;
-    byp_eq_q <= fl_waddr == fl_raddr;
+    // fl_waddr == fl_raddr with fl_waddr = idx_q: compared with both hashes, then fl_raddr's choice (so the
+    // choice is not in series before the compare; issue 27 item 2)
+    byp_eq_q <= pf_cx_full ? idx_q == (pf_c_hash[reroute_pkg::FlowW-1:0] & cfg_flows_mask_i[reroute_pkg::FlowW-1:0]) :
+                             idx_q == (pf_h_hash[reroute_pkg::FlowW-1:0] & cfg_flows_mask_i[reroute_pkg::FlowW-1:0]);
     fl_byp_data_q <= fl_wdata;
     key_q <= pf_cx_full ? pf_c_key : pf_h_key;
     hash_q <= pf_cx_full ? pf_c_hash : pf_h_hash;
@@ -369,13 +384,19 @@ module reroute_top
   logic [16:0] cx_len_c;
   assign cx_len_c = reroute_pkg::carries16(cx_len_q, {9'd0, r_n}, 1'b0);
   assign cx_len_sum = {cx_len_c[16], cx_len_q ^ {9'd0, r_n} ^ cx_len_c[15:0]};
+  // A's length + s's bytes the same way (a carry chain after the keep count; issue 27 item 2)
+  logic [16:0] rx_len_c;
+  assign rx_len_c = reroute_pkg::carries16(rx_len_q, {9'd0, s_n}, 1'b0);
   logic [reroute_pkg::BeatW-1:0] ob_lastb_d;
   logic [6:0]  ob_lastn_d;
   assign out_m1 = rx_len_q + 16'd3;
   assign ob_lastb_d = reroute_pkg::BeatW'(out_m1 >> 6);
   assign ob_lastn_d = {1'b0, out_m1[5:0]} + 7'd1;
-  // the seed format's IPv4 checksum for the length grown by the CW header
-  assign ob_csum_d = reorder_pkg::csum_len_adjust(hm.csum, hm.ip_len, 1'b1);
+  // the seed format's IPv4 checksum for the length grown by the CW header; registered only when hm.ok, when
+  // hm.ip_len is the family's length field: each family's from its constant offset, then the family chooses
+  // (not the adders behind parse_host's choice; issue 27 item 2)
+  assign ob_csum_d = hm.v6 ? reorder_pkg::csum_len_adjust(hm.csum, reorder_pkg::wb16(hwin, 18), 1'b1) :
+                             reorder_pkg::csum_len_adjust(hm.csum, reorder_pkg::wb16(hwin, 16), 1'b1);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -451,7 +472,7 @@ module reroute_top
         if (a_over) begin
           rx_long_q <= 1'b1;
         end else begin
-          rx_len_q <= rx_len_q + 16'(s_n);
+          rx_len_q <= rx_len_q ^ {9'd0, s_n} ^ rx_len_c[15:0];  // rx_len_q + s_n (prefix carries, no chain)
         end
         if (s_last_i) rx_full_q <= 1'b1;
       end
@@ -562,7 +583,7 @@ module reroute_top
   // The parse result's fields a control decision does not need, and the high hash / mask bits beyond the
   // table's index.
   logic unused;
-  assign unused = ^{cfg_flows_mask_i[15:reroute_pkg::FlowW], hash_q[15:14], cm};
+  assign unused = ^{cfg_flows_mask_i[15:reroute_pkg::FlowW], hash_q[15:14], cm, rx_len_c[16]};
 
   assign cnt_in_o = cnt_q[CIn];
   assign cnt_out_o = cnt_q[COut];
