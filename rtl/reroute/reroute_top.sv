@@ -96,6 +96,8 @@ module reroute_top
   logic                 d_ctrl, d_data;
   logic [reroute_pkg::WinBits-1:0]   cwin;
   reorder_pkg::meta_t   cm;
+  reorder_pkg::cw_pre_t c_pre, pf_c_pre;
+  logic                 c_et6_q, c_hdr_ok_q, c_port_ok_q;
   logic [2:0]           c_op;
   logic [1:0]           c_epoch;
   logic                 c_is_ctrl, c_notify_ok, c_mine;
@@ -116,8 +118,16 @@ module reroute_top
     // parse_cw(cwin, cx_len_q <= RerouteCtrlBytes ? cx_len_q : -1) reads the length only as "shorter than 62 /
     // 82 bytes", which a length over RerouteCtrlBytes never is: the two flags as LUT-tree compares of cx_len_q
     // (parse_cw's int compares were carry chains in series with the control decision; issue 27 item 2)
-    cm = reorder_pkg::parse_cw_short(cwin, !reroute_pkg::ge16(cx_len_q, 16'd62), !reroute_pkg::ge16(cx_len_q, 16'd82),
-                                     1'b0);
+    // The parse's first-beat part (the EtherType, the IP header checks, the UDP port) is registered from the
+    // prefetch's next K window (c_et6_q, c_hdr_ok_q, c_port_ok_q: always cw_pre(cwin)'s fields, as pf_cwin is
+    // cx_q after the edge), so only the bytes after the UDP header and the length flags are parsed here; the
+    // cw_pre fields left 0 feed only parts of cm this block does not read (in `unused`).
+    c_pre = '0;
+    c_pre.et6 = c_et6_q;
+    c_pre.hdr_ok = c_hdr_ok_q;
+    c_pre.port_ok = c_port_ok_q;
+    cm = reorder_pkg::parse_cw_pre(cwin, c_pre, !reroute_pkg::ge16(cx_len_q, 16'd62),
+                                   !reroute_pkg::ge16(cx_len_q, 16'd82), 1'b0);
     c_op = cm.op;
     c_epoch = cm.epoch;
     if (cfg_p4_format_i) begin
@@ -128,7 +138,9 @@ module reroute_top
                 (c_op == CwRttReply || c_op == CwClear || c_op == CwNotify);
     c_notify_ok = !reroute_pkg::ge16({8'd0, cm.path_id}, {8'd0, cfg_paths_i});  // path_id < paths, a LUT tree
     c_mine = e_mine;
-    c_reply_ok = c_mine && fl_e.rw && cm.tx_ts == fl_e.req_ts;
+    // on both words fl_e chooses from, then the choice (as e_key_eq)
+    c_reply_ok = c_mine && (fl_byp ? fl_byp_data_q.rw && cm.tx_ts == fl_byp_data_q.req_ts :
+                                     fl_rdata_q.rw && cm.tx_ts == fl_rdata_q.req_ts);
     c_clear_ok = c_mine && fl_e.rr && c_epoch == fl_e.epoch;
   end
 
@@ -347,6 +359,7 @@ module reroute_top
     // cm.cw_off != 0), whose BTH is at cw_off - 12 = 42 (IPv4) or 62 (IPv6), parse_cw's family by the
     // EtherType alone; so neither the control length nor the rest of the parse is on this path
     pf_c_v6 = reorder_pkg::wb16(pf_cwin, 12) == 16'h86dd;
+    pf_c_pre = reorder_pkg::cw_pre(pf_cwin);  // D's parse of the next K window: its first-beat part
     pf_c_key = pf_c_v6 ? reroute_pkg::key_of(pf_cwin, 1'b1, 62, 1'b1) : reroute_pkg::key_of(pf_cwin, 1'b0, 42, 1'b1);
     cb4 = d_ctrl ? reroute_pkg::hash_b0('0, 1'b0, 1'b1) :
           pf_ks0 ? reroute_pkg::hash_b0(r_data_i, 1'b0, 1'b1) : reroute_pkg::hash_b0(cx_q[0], 1'b0, 1'b1);
@@ -408,6 +421,9 @@ module reroute_top
       cx_q[1] <= '0;
       cx_len_q <= 16'd0;
       cx_full_q <= 1'b0;
+      c_et6_q <= 1'b0;  // cw_pre of the all-zero window cx_q resets to
+      c_hdr_ok_q <= 1'b0;
+      c_port_ok_q <= 1'b0;
       ob_valid_q <= 1'b0;
       ob_bank_q <= 1'b0;
       ob_idx_q <= '0;
@@ -422,6 +438,9 @@ module reroute_top
       ob_tx_q <= 16'd0;
       ob_tail_tx_q <= 16'd0;
     end else begin
+      c_et6_q <= pf_c_pre.et6;
+      c_hdr_ok_q <= pf_c_pre.hdr_ok;
+      c_port_ok_q <= pf_c_pre.port_ok;
       // D
       if (d_ctrl) begin
         cx_full_q <= 1'b0;
@@ -583,7 +602,7 @@ module reroute_top
   // The parse result's fields a control decision does not need, and the high hash / mask bits beyond the
   // table's index.
   logic unused;
-  assign unused = ^{cfg_flows_mask_i[15:reroute_pkg::FlowW], hash_q[15:14], cm, rx_len_c[16]};
+  assign unused = ^{cfg_flows_mask_i[15:reroute_pkg::FlowW], hash_q[15:14], cm, rx_len_c[16], pf_c_pre};
 
   assign cnt_in_o = cnt_q[CIn];
   assign cnt_out_o = cnt_q[COut];
