@@ -304,7 +304,7 @@ module reroute_top
   // no beat and wsel_q does not change.
   logic [6:0]  s_n, r_n;
   logic [5:0]  a_room;
-  logic        a_over, a_wr, k_wr, pf_cx_full, pf_h_v6, pf_c_v6, a_hd, pf_hs0, pf_hs1, pf_ks0, pf_ks1;
+  logic        a_over, a_wr, pf_cx_full, pf_h_v6, pf_c_v6, a_hd, pf_hs0, pf_hs1, pf_ks0, pf_ks1;
   logic [15:0] pf_c_hash, pf_h_hash;
   logic [nt_pkg::StreamBits-1:0]   pf_c0, pf_c1, pf_h0, pf_h1;
   logic [reroute_pkg::WinBits-1:0] pf_cwin, pf_hwin;
@@ -323,9 +323,13 @@ module reroute_top
   assign a_over = reroute_pkg::ge16(rx_len_q, 16'(nt_pkg::RerouteMaxBytes - nt_pkg::StreamBytes + 1)) && s_keep_i[a_room];
   assign a_wr = s_valid_i && !rx_full_q && !a_over;
   // K keeps a beat while its length is below RerouteCtrlBytes (ge16: a LUT tree, not a carry chain)
-  logic k_room;
-  assign k_room = !reroute_pkg::ge16(cx_len_q, 16'(nt_pkg::RerouteCtrlBytes));
-  assign k_wr = r_valid_i && !cx_full_q && k_room;
+  // Which of K's two beats r's beat would fill, as two flags registered beside cx_len_q (k_lo_q: cx_len_q < 64,
+  // k_hi_q: 64 <= cx_len_q < 128; reroute_top_sva k_slots), so the prefetch's beat choice reads no 16-bit
+  // compare (issue 27 item 2). Their next values need no sum: from cx_len_q < 128 a beat of n bytes (contiguous
+  // keep) reaches the next 64-byte boundary, 64 - cx_len_q[5:0] bytes away, exactly when keep has that byte,
+  // byte 63 - cx_len_q[5:0] (as A's a_over).
+  logic k_lo_q, k_hi_q, k_cross;
+  assign k_cross = r_keep_i[~cx_len_q[5:0]];
   // A writes beat 0 or 1 (the beats the key comes from) exactly when s takes a beat then: a_over needs
   // rx_len_q > RerouteMaxBytes - 64 (a_wr's length check, shortened out of this path)
   assign a_hd = s_valid_i && !rx_full_q;
@@ -349,8 +353,8 @@ module reroute_top
            wsel_q ? reroute_pkg::hash_b1_lin(hd_q[1][1], 1'b0) : reroute_pkg::hash_b1_lin(hd_q[0][1], 1'b0);
     pf_h_hash = pf_h_v6 ? hb6 ^ hb6b : hb4;
     // d_ctrl (= cx_full_q) empties K; otherwise K takes r's beat when valid
-    pf_ks0 = k_wr && !cx_len_q[6];
-    pf_ks1 = k_wr && cx_len_q[6];
+    pf_ks0 = r_valid_i && !cx_full_q && k_lo_q;
+    pf_ks1 = r_valid_i && !cx_full_q && k_hi_q;
     pf_c0 = d_ctrl ? '0 : pf_ks0 ? r_data_i : cx_q[0];
     pf_c1 = d_ctrl ? '0 : pf_ks1 ? r_data_i : cx_q[1];
     pf_cx_full = !d_ctrl && r_valid_i && r_last_i;
@@ -421,6 +425,8 @@ module reroute_top
       cx_q[1] <= '0;
       cx_len_q <= 16'd0;
       cx_full_q <= 1'b0;
+      k_lo_q <= 1'b1;
+      k_hi_q <= 1'b0;
       c_et6_q <= 1'b0;  // cw_pre of the all-zero window cx_q resets to
       c_hdr_ok_q <= 1'b0;
       c_port_ok_q <= 1'b0;
@@ -445,6 +451,8 @@ module reroute_top
       if (d_ctrl) begin
         cx_full_q <= 1'b0;
         cx_len_q <= 16'd0;
+        k_lo_q <= 1'b1;
+        k_hi_q <= 1'b0;
         cx_q[0] <= '0;
         cx_q[1] <= '0;
       end else if (d_data) begin
@@ -497,7 +505,14 @@ module reroute_top
       end
       // K
       if (r_valid_i && !cx_full_q) begin
-        if (k_room) cx_q[cx_len_q[6]] <= r_data_i;
+        if (k_lo_q) cx_q[0] <= r_data_i;
+        if (k_hi_q) cx_q[1] <= r_data_i;
+        if (k_lo_q) begin
+          k_lo_q <= !k_cross;
+          k_hi_q <= k_cross;
+        end else if (k_hi_q) begin
+          k_hi_q <= !k_cross;
+        end
         cx_len_q <= cx_len_sum[16] ? 16'hffff : cx_len_sum[15:0];  // saturating
         if (r_last_i) cx_full_q <= 1'b1;
       end
