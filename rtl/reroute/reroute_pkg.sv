@@ -138,33 +138,30 @@ package reroute_pkg;
     logic [7:0]  b8;
   } host_meta_t;
 
+  // Each family's fields and checks at its own constant offsets (IPv4: UDP at 34, IPv6: UDP at 54), then the
+  // EtherType chooses: the same values as one parse at a family-dependent offset `udp`, which Yosys built as
+  // shifters behind an offset sum in series with the family compare (issue 27 item 2, session 19). The length
+  // compares LUT trees (ge16, sum_eq16) rather than carry chains (issue 27 depth).
   function automatic host_meta_t parse_host(logic [WinBits-1:0] w, logic [15:0] len, logic too_long);
     host_meta_t m;
-    int unsigned udp;
-    logic good;
+    logic good, et4, et6, g4, g6;
     m = '0;
-    // the length compares LUT trees (ge16, sum_eq16) rather than carry chains: the same values (issue 27 depth)
     good = !too_long && ge16(len, 16'd34) && !ge16(len, 16'(nt_pkg::RerouteMaxBytes + 1));
-    udp = 34;
-    if (reorder_pkg::wb16(w, 12) == 16'h0800) begin
-      good = good && reorder_pkg::wb(w, 14) == 8'h45 && reorder_pkg::wb(w, 23) == 8'd17 &&
-             ((reorder_pkg::wb(w, 20) & 8'h3f) | reorder_pkg::wb(w, 21)) == 8'd0;
-      m.ip_len = reorder_pkg::wb16(w, 16);
-      good = good && sum_eq16(m.ip_len, 16'd14, len);  // ip_len == len - 14
-    end else if (reorder_pkg::wb16(w, 12) == 16'h86dd) begin
-      m.v6 = 1'b1;
-      udp = 54;
-      good = good && ge16(len, 16'd54) && w[8*14+4+:4] == 4'd6 && reorder_pkg::wb(w, 20) == 8'd17;
-      m.ip_len = reorder_pkg::wb16(w, 18);
-      good = good && sum_eq16(m.ip_len, 16'd54, len);  // ip_len == len - 54
-    end else begin
-      good = 1'b0;
-    end
-    good = good && ge16(len, 16'(udp + 8 + 12 + 4)) && reorder_pkg::wb16(w, udp + 2) == 16'(nt_pkg::ReorderUdpPort);
-    m.udp_len = reorder_pkg::wb16(w, udp + 4);
+    et4 = reorder_pkg::wb16(w, 12) == 16'h0800;
+    et6 = reorder_pkg::wb16(w, 12) == 16'h86dd;  // exclusive with et4
+    g4 = reorder_pkg::wb(w, 14) == 8'h45 && reorder_pkg::wb(w, 23) == 8'd17 &&
+         ((reorder_pkg::wb(w, 20) & 8'h3f) | reorder_pkg::wb(w, 21)) == 8'd0 &&
+         sum_eq16(reorder_pkg::wb16(w, 16), 16'd14, len) &&  // ip_len == len - 14
+         ge16(len, 16'(34 + 8 + 12 + 4)) && reorder_pkg::wb16(w, 34 + 2) == 16'(nt_pkg::ReorderUdpPort);
+    g6 = ge16(len, 16'd54) && w[8*14+4+:4] == 4'd6 && reorder_pkg::wb(w, 20) == 8'd17 &&
+         sum_eq16(reorder_pkg::wb16(w, 18), 16'd54, len) &&  // ip_len == len - 54
+         ge16(len, 16'(54 + 8 + 12 + 4)) && reorder_pkg::wb16(w, 54 + 2) == 16'(nt_pkg::ReorderUdpPort);
+    m.v6 = et6;
+    m.ip_len = et4 ? reorder_pkg::wb16(w, 16) : et6 ? reorder_pkg::wb16(w, 18) : 16'd0;
+    m.udp_len = et6 ? reorder_pkg::wb16(w, 54 + 4) : reorder_pkg::wb16(w, 34 + 4);
     m.csum = reorder_pkg::wb16(w, 24);
-    m.b8 = reorder_pkg::wb(w, udp + 8 + 8);
-    m.ok = good;
+    m.b8 = et6 ? reorder_pkg::wb(w, 54 + 8 + 8) : reorder_pkg::wb(w, 34 + 8 + 8);
+    m.ok = good && ((et4 && g4) || (et6 && g6));
     parse_host = m;
   endfunction
 endpackage

@@ -96,6 +96,8 @@ module reroute_top
   logic                 d_ctrl, d_data;
   logic [reroute_pkg::WinBits-1:0]   cwin;
   reorder_pkg::meta_t   cm;
+  reorder_pkg::cw_pre_t c_pre, pf_c_pre;
+  logic                 c_et6_q, c_hdr_ok_q, c_port_ok_q;
   logic [2:0]           c_op;
   logic [1:0]           c_epoch;
   logic                 c_is_ctrl, c_notify_ok, c_mine;
@@ -104,15 +106,28 @@ module reroute_top
   logic                 e_valid, e_key_eq, e_mine;
   assign fl_byp = byp_we_q && byp_eq_q;
   assign e_valid = fl_valid_q[idx_q];
-  assign e_key_eq = fl_e.key == key_q;
+  // the compare on each of the two words fl_e chooses from, then the choice (the bypass mux off the compare's
+  // path; issue 27 item 2)
+  assign e_key_eq = fl_byp ? fl_byp_data_q.key == key_q : fl_rdata_q.key == key_q;
   assign e_mine = e_valid && e_key_eq;
   always_comb begin
     cwin = {cx_q[1], cx_q[0]};
     // Parsed in the seed's format; conweave-p4's (docs/reroute.md "Wire format"): the seed's op field is
     // {opcode, phase} once the headers are good (0 otherwise): 4 REPLY phase 0 = RTT_REPLY, 5 REPLY phase 1
     // = CLEAR, 6 / 7 NOTIFY; the seed's epoch = conweave-p4's epoch + phase (model: MapP4Control).
-    cm = reorder_pkg::parse_cw(cwin, !reroute_pkg::ge16(cx_len_q, 16'(nt_pkg::RerouteCtrlBytes + 1)) ? int'(cx_len_q) : -1,
-                               1'b0);
+    // parse_cw(cwin, cx_len_q <= RerouteCtrlBytes ? cx_len_q : -1) reads the length only as "shorter than 62 /
+    // 82 bytes", which a length over RerouteCtrlBytes never is: the two flags as LUT-tree compares of cx_len_q
+    // (parse_cw's int compares were carry chains in series with the control decision; issue 27 item 2)
+    // The parse's first-beat part (the EtherType, the IP header checks, the UDP port) is registered from the
+    // prefetch's next K window (c_et6_q, c_hdr_ok_q, c_port_ok_q: always cw_pre(cwin)'s fields, as pf_cwin is
+    // cx_q after the edge), so only the bytes after the UDP header and the length flags are parsed here; the
+    // cw_pre fields left 0 feed only parts of cm this block does not read (in `unused`).
+    c_pre = '0;
+    c_pre.et6 = c_et6_q;
+    c_pre.hdr_ok = c_hdr_ok_q;
+    c_pre.port_ok = c_port_ok_q;
+    cm = reorder_pkg::parse_cw_pre(cwin, c_pre, !reroute_pkg::ge16(cx_len_q, 16'd62),
+                                   !reroute_pkg::ge16(cx_len_q, 16'd82), 1'b0);
     c_op = cm.op;
     c_epoch = cm.epoch;
     if (cfg_p4_format_i) begin
@@ -121,9 +136,11 @@ module reroute_top
     end
     c_is_ctrl = !cm.ok && cm.cw_off != 16'd0 &&
                 (c_op == CwRttReply || c_op == CwClear || c_op == CwNotify);
-    c_notify_ok = cm.path_id < cfg_paths_i;
+    c_notify_ok = !reroute_pkg::ge16({8'd0, cm.path_id}, {8'd0, cfg_paths_i});  // path_id < paths, a LUT tree
     c_mine = e_mine;
-    c_reply_ok = c_mine && fl_e.rw && cm.tx_ts == fl_e.req_ts;
+    // on both words fl_e chooses from, then the choice (as e_key_eq)
+    c_reply_ok = c_mine && (fl_byp ? fl_byp_data_q.rw && cm.tx_ts == fl_byp_data_q.req_ts :
+                                     fl_rdata_q.rw && cm.tx_ts == fl_rdata_q.req_ts);
     c_clear_ok = c_mine && fl_e.rr && c_epoch == fl_e.epoch;
   end
 
@@ -154,8 +171,11 @@ module reroute_top
     ecmp = 8'(h_hash >> 4) & pmask;
     c0 = reroute_pkg::add8(h_hash[7:0], now[7:0]) & pmask;
     c1 = c0 ^ ((8'(h_hash >> 6) & pmask) | 8'd1);
-    el_idle = reroute_pkg::elapsed(now, fl_e.last, cfg_flow_idle_us_i);
-    el_req = reroute_pkg::elapsed(now, fl_e.req_ts, cfg_reply_cutoff_us_i);
+    // each on both words fl_e chooses from, then the choice (as e_key_eq)
+    el_idle = fl_byp ? reroute_pkg::elapsed(now, fl_byp_data_q.last, cfg_flow_idle_us_i) :
+                       reroute_pkg::elapsed(now, fl_rdata_q.last, cfg_flow_idle_us_i);
+    el_req = fl_byp ? reroute_pkg::elapsed(now, fl_byp_data_q.req_ts, cfg_reply_cutoff_us_i) :
+                      reroute_pkg::elapsed(now, fl_rdata_q.req_ts, cfg_reply_cutoff_us_i);
     // mine = valid && key; idle = valid && el_idle; new = !valid || (!mine && idle); fallback = !new && !mine
     h_mine = e_mine;
     h_new = !e_valid || (!e_key_eq && el_idle);
@@ -174,7 +194,9 @@ module reroute_top
     ok1 = c1 != fl_e.path && !p_busy[c1[reroute_pkg::PathW-1:0]];
     take = try_rr && (ok0 || ok1);
     new_path = ok0 ? c0 : c1;
-    new_req = h_new || (h_mine && !take && !st_rw);
+    // h_mine && !take && !st_rw without take: take needs try_rr, which needs st_rw (issue 27 item 2: take,
+    // the deepest of the decision, no longer feeds new_req)
+    new_req = h_new || (h_mine && !st_rw);
     o_path = h_mine ? fl_e.path : ecmp;
     o_epoch = h_mine ? fl_e.epoch : 2'd0;
     o_rr = h_mine && st_rr;
@@ -282,7 +304,7 @@ module reroute_top
   // no beat and wsel_q does not change.
   logic [6:0]  s_n, r_n;
   logic [5:0]  a_room;
-  logic        a_over, a_wr, k_wr, pf_cx_full, pf_h_v6, pf_c_v6, a_hd, pf_hs0, pf_hs1, pf_ks0, pf_ks1;
+  logic        a_over, a_wr, pf_cx_full, pf_h_v6, pf_c_v6, a_hd, pf_hs0, pf_hs1, pf_ks0, pf_ks1;
   logic [15:0] pf_c_hash, pf_h_hash;
   logic [nt_pkg::StreamBits-1:0]   pf_c0, pf_c1, pf_h0, pf_h1;
   logic [reroute_pkg::WinBits-1:0] pf_cwin, pf_hwin;
@@ -301,9 +323,13 @@ module reroute_top
   assign a_over = reroute_pkg::ge16(rx_len_q, 16'(nt_pkg::RerouteMaxBytes - nt_pkg::StreamBytes + 1)) && s_keep_i[a_room];
   assign a_wr = s_valid_i && !rx_full_q && !a_over;
   // K keeps a beat while its length is below RerouteCtrlBytes (ge16: a LUT tree, not a carry chain)
-  logic k_room;
-  assign k_room = !reroute_pkg::ge16(cx_len_q, 16'(nt_pkg::RerouteCtrlBytes));
-  assign k_wr = r_valid_i && !cx_full_q && k_room;
+  // Which of K's two beats r's beat would fill, as two flags registered beside cx_len_q (k_lo_q: cx_len_q < 64,
+  // k_hi_q: 64 <= cx_len_q < 128; reroute_top_sva k_slots), so the prefetch's beat choice reads no 16-bit
+  // compare (issue 27 item 2). Their next values need no sum: from cx_len_q < 128 a beat of n bytes (contiguous
+  // keep) reaches the next 64-byte boundary, 64 - cx_len_q[5:0] bytes away, exactly when keep has that byte,
+  // byte 63 - cx_len_q[5:0] (as A's a_over).
+  logic k_lo_q, k_hi_q, k_cross;
+  assign k_cross = r_keep_i[~cx_len_q[5:0]];
   // A writes beat 0 or 1 (the beats the key comes from) exactly when s takes a beat then: a_over needs
   // rx_len_q > RerouteMaxBytes - 64 (a_wr's length check, shortened out of this path)
   assign a_hd = s_valid_i && !rx_full_q;
@@ -314,7 +340,9 @@ module reroute_top
     pf_h1 = pf_hs1 ? s_data_i : hd_q[wsel_q][1];
     pf_hwin = {pf_h1, pf_h0};
     pf_h_v6 = reorder_pkg::wb16(pf_hwin, 12) == 16'h86dd;  // parse_host's family
-    pf_h_key = reroute_pkg::key_of(pf_hwin, pf_h_v6, pf_h_v6 ? 62 : 42, 1'b0);
+    // each family's key at its constant offsets, then the family chooses (key_of at a family-dependent
+    // offset was a shifter behind an offset sum; issue 27 item 2)
+    pf_h_key = pf_h_v6 ? reroute_pkg::key_of(pf_hwin, 1'b1, 62, 1'b0) : reroute_pkg::key_of(pf_hwin, 1'b0, 42, 1'b0);
     // flow_hash(pf_h_key), each part hashed from every beat it may come from, then chosen (reroute_pkg
     // hash_b0: a function of a choice is the choice of the function's values)
     hb4 = pf_hs0 ? reroute_pkg::hash_b0(s_data_i, 1'b0, 1'b0) :
@@ -325,8 +353,8 @@ module reroute_top
            wsel_q ? reroute_pkg::hash_b1_lin(hd_q[1][1], 1'b0) : reroute_pkg::hash_b1_lin(hd_q[0][1], 1'b0);
     pf_h_hash = pf_h_v6 ? hb6 ^ hb6b : hb4;
     // d_ctrl (= cx_full_q) empties K; otherwise K takes r's beat when valid
-    pf_ks0 = k_wr && !cx_len_q[6];
-    pf_ks1 = k_wr && cx_len_q[6];
+    pf_ks0 = r_valid_i && !cx_full_q && k_lo_q;
+    pf_ks1 = r_valid_i && !cx_full_q && k_hi_q;
     pf_c0 = d_ctrl ? '0 : pf_ks0 ? r_data_i : cx_q[0];
     pf_c1 = d_ctrl ? '0 : pf_ks1 ? r_data_i : cx_q[1];
     pf_cx_full = !d_ctrl && r_valid_i && r_last_i;
@@ -335,7 +363,8 @@ module reroute_top
     // cm.cw_off != 0), whose BTH is at cw_off - 12 = 42 (IPv4) or 62 (IPv6), parse_cw's family by the
     // EtherType alone; so neither the control length nor the rest of the parse is on this path
     pf_c_v6 = reorder_pkg::wb16(pf_cwin, 12) == 16'h86dd;
-    pf_c_key = reroute_pkg::key_of(pf_cwin, pf_c_v6, pf_c_v6 ? 62 : 42, 1'b1);
+    pf_c_pre = reorder_pkg::cw_pre(pf_cwin);  // D's parse of the next K window: its first-beat part
+    pf_c_key = pf_c_v6 ? reroute_pkg::key_of(pf_cwin, 1'b1, 62, 1'b1) : reroute_pkg::key_of(pf_cwin, 1'b0, 42, 1'b1);
     cb4 = d_ctrl ? reroute_pkg::hash_b0('0, 1'b0, 1'b1) :
           pf_ks0 ? reroute_pkg::hash_b0(r_data_i, 1'b0, 1'b1) : reroute_pkg::hash_b0(cx_q[0], 1'b0, 1'b1);
     cb6 = d_ctrl ? reroute_pkg::hash_b0('0, 1'b1, 1'b1) :
@@ -353,7 +382,10 @@ module reroute_top
     if (fl_we) fl_mem_q[fl_waddr] <= fl_wdata;
     fl_rdata_q <= fl_mem_q[fl_raddr];
     byp_we_q <= fl_we;
-    byp_eq_q <= fl_waddr == fl_raddr;
+    // fl_waddr == fl_raddr with fl_waddr = idx_q: compared with both hashes, then fl_raddr's choice (so the
+    // choice is not in series before the compare; issue 27 item 2)
+    byp_eq_q <= pf_cx_full ? idx_q == (pf_c_hash[reroute_pkg::FlowW-1:0] & cfg_flows_mask_i[reroute_pkg::FlowW-1:0]) :
+                             idx_q == (pf_h_hash[reroute_pkg::FlowW-1:0] & cfg_flows_mask_i[reroute_pkg::FlowW-1:0]);
     fl_byp_data_q <= fl_wdata;
     key_q <= pf_cx_full ? pf_c_key : pf_h_key;
     hash_q <= pf_cx_full ? pf_c_hash : pf_h_hash;
@@ -369,13 +401,19 @@ module reroute_top
   logic [16:0] cx_len_c;
   assign cx_len_c = reroute_pkg::carries16(cx_len_q, {9'd0, r_n}, 1'b0);
   assign cx_len_sum = {cx_len_c[16], cx_len_q ^ {9'd0, r_n} ^ cx_len_c[15:0]};
+  // A's length + s's bytes the same way (a carry chain after the keep count; issue 27 item 2)
+  logic [16:0] rx_len_c;
+  assign rx_len_c = reroute_pkg::carries16(rx_len_q, {9'd0, s_n}, 1'b0);
   logic [reroute_pkg::BeatW-1:0] ob_lastb_d;
   logic [6:0]  ob_lastn_d;
   assign out_m1 = rx_len_q + 16'd3;
   assign ob_lastb_d = reroute_pkg::BeatW'(out_m1 >> 6);
   assign ob_lastn_d = {1'b0, out_m1[5:0]} + 7'd1;
-  // the seed format's IPv4 checksum for the length grown by the CW header
-  assign ob_csum_d = reorder_pkg::csum_len_adjust(hm.csum, hm.ip_len, 1'b1);
+  // the seed format's IPv4 checksum for the length grown by the CW header; registered only when hm.ok, when
+  // hm.ip_len is the family's length field: each family's from its constant offset, then the family chooses
+  // (not the adders behind parse_host's choice; issue 27 item 2)
+  assign ob_csum_d = hm.v6 ? reorder_pkg::csum_len_adjust(hm.csum, reorder_pkg::wb16(hwin, 18), 1'b1) :
+                             reorder_pkg::csum_len_adjust(hm.csum, reorder_pkg::wb16(hwin, 16), 1'b1);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -387,6 +425,11 @@ module reroute_top
       cx_q[1] <= '0;
       cx_len_q <= 16'd0;
       cx_full_q <= 1'b0;
+      k_lo_q <= 1'b1;
+      k_hi_q <= 1'b0;
+      c_et6_q <= 1'b0;  // cw_pre of the all-zero window cx_q resets to
+      c_hdr_ok_q <= 1'b0;
+      c_port_ok_q <= 1'b0;
       ob_valid_q <= 1'b0;
       ob_bank_q <= 1'b0;
       ob_idx_q <= '0;
@@ -401,10 +444,15 @@ module reroute_top
       ob_tx_q <= 16'd0;
       ob_tail_tx_q <= 16'd0;
     end else begin
+      c_et6_q <= pf_c_pre.et6;
+      c_hdr_ok_q <= pf_c_pre.hdr_ok;
+      c_port_ok_q <= pf_c_pre.port_ok;
       // D
       if (d_ctrl) begin
         cx_full_q <= 1'b0;
         cx_len_q <= 16'd0;
+        k_lo_q <= 1'b1;
+        k_hi_q <= 1'b0;
         cx_q[0] <= '0;
         cx_q[1] <= '0;
       end else if (d_data) begin
@@ -451,13 +499,20 @@ module reroute_top
         if (a_over) begin
           rx_long_q <= 1'b1;
         end else begin
-          rx_len_q <= rx_len_q + 16'(s_n);
+          rx_len_q <= rx_len_q ^ {9'd0, s_n} ^ rx_len_c[15:0];  // rx_len_q + s_n (prefix carries, no chain)
         end
         if (s_last_i) rx_full_q <= 1'b1;
       end
       // K
       if (r_valid_i && !cx_full_q) begin
-        if (k_room) cx_q[cx_len_q[6]] <= r_data_i;
+        if (k_lo_q) cx_q[0] <= r_data_i;
+        if (k_hi_q) cx_q[1] <= r_data_i;
+        if (k_lo_q) begin
+          k_lo_q <= !k_cross;
+          k_hi_q <= k_cross;
+        end else if (k_hi_q) begin
+          k_hi_q <= !k_cross;
+        end
         cx_len_q <= cx_len_sum[16] ? 16'hffff : cx_len_sum[15:0];  // saturating
         if (r_last_i) cx_full_q <= 1'b1;
       end
@@ -480,7 +535,13 @@ module reroute_top
   always_ff @(posedge clk_i) begin
     if (a_wr) begin
       bank_mem_q[{wsel_q, rx_len_q[12:6]}] <= s_data_i;
-      if (rx_len_q[12:7] == 6'd0) hd_q[wsel_q][rx_len_q[6]] <= s_data_i;
+      // each of the four header registers by a constant-index decode (a write at variable indices of the
+      // packed array was a 2048-bit shifter behind a 33-bit offset sum: 27 levels; issue 27 item 2)
+      for (int unsigned b = 0; b < 2; b++) begin
+        for (int unsigned w = 0; w < 2; w++) begin
+          if (rx_len_q[12:7] == 6'd0 && wsel_q == 1'(b) && rx_len_q[6] == 1'(w)) hd_q[b][w] <= s_data_i;
+        end
+      end
     end
     // A never writes the bank O reads (D hands a bank to O only when O is idle and A moves to the other one;
     // reroute_top_sva bank_apart), so the read needs no bypass
@@ -556,7 +617,7 @@ module reroute_top
   // The parse result's fields a control decision does not need, and the high hash / mask bits beyond the
   // table's index.
   logic unused;
-  assign unused = ^{cfg_flows_mask_i[15:reroute_pkg::FlowW], hash_q[15:14], cm};
+  assign unused = ^{cfg_flows_mask_i[15:reroute_pkg::FlowW], hash_q[15:14], cm, rx_len_c[16], pf_c_pre};
 
   assign cnt_in_o = cnt_q[CIn];
   assign cnt_out_o = cnt_q[COut];

@@ -18,7 +18,10 @@ module reroute_top_sva (
   input logic                            s_valid_i,
   input logic [nt_pkg::StreamBytes-1:0]  s_keep_i,
   input logic [15:0]                     rx_len_q,
-  input logic                            a_over
+  input logic                            a_over,
+  input logic [15:0]                     cx_len_q,
+  input logic                            k_lo_q,
+  input logic                            k_hi_q
 );
 `include "nt_assert.svh"
   `NT_ASSERT_KNOWN(outputs_known, {r_ready_o, idle_o})
@@ -31,13 +34,16 @@ module reroute_top_sva (
   // and for a valid beat a_over is rx_len_q + popcount(keep) > RerouteMaxBytes
   `NT_ASSERT(rx_len_bound, 32'(rx_len_q) <= nt_pkg::RerouteMaxBytes)
   `NT_ASSERT(a_over_sum, s_valid_i |-> a_over == (32'(rx_len_q) + 32'($countones(s_keep_i)) > nt_pkg::RerouteMaxBytes))
+  // K's beat flags (reroute_top k_lo_q / k_hi_q) are the length compares they stand for
+  `NT_ASSERT(k_slots, k_lo_q == (cx_len_q < 16'd64) &&
+                     k_hi_q == (cx_len_q >= 16'd64 && cx_len_q < 16'(nt_pkg::RerouteCtrlBytes)))
   // idle means nothing buffered and nothing offered
   `NT_ASSERT(idle_quiet, idle_o |-> !m_valid_o && !ob_valid_q)
 endmodule
 
 bind reroute_top reroute_top_sva u_sva (
   .clk_i, .rst_ni, .r_ready_o, .s_ready_o, .m_valid_o, .idle_o, .rx_full_q, .cx_full_q, .ob_valid_q,
-  .a_wr, .wsel_q, .ob_bank_q, .s_valid_i, .s_keep_i, .rx_len_q, .a_over);
+  .a_wr, .wsel_q, .ob_bank_q, .s_valid_i, .s_keep_i, .rx_len_q, .a_over, .cx_len_q, .k_lo_q, .k_hi_q);
 // the control stream from the destination ToR (the second input)
 bind reroute_top nt_stream_checker #(.KeepBits(nt_pkg::StreamBytes)) u_sva_r (
   .clk_i, .rst_ni, .valid_i(r_valid_i), .ready_i(r_ready_o), .data_i(r_data_i), .keep_i(r_keep_i),
