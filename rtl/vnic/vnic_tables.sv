@@ -14,18 +14,38 @@ module vnic_tables
   logic [nt_pkg::VnicPorts-1:0][vnic_pkg::PortCfgBits-1:0]       ports_q;
   logic [nt_pkg::VnicMacEntries-1:0][vnic_pkg::MacEntryBits-1:0] macs_q;
 
+  // One write enable per entry from a decode of the index, and each entry written at a constant position
+  // (issue 27 depth: `ports_q[cfg_index_i[3:0]] <= ...` was a shifter over all 2,240 bits of the table, 17
+  // levels with the bound compare's carry chain in front). The index is in range exactly when its bits above
+  // the table's own index bits are 0 (both sizes are powers of two: the static checks below).
+  localparam int unsigned MacIdxBits = $clog2(nt_pkg::VnicMacEntries);
+  logic port_wr, mac_wr;
+  assign port_wr = cfg_valid_i && cfg_table_i == nt_pkg::CfgTableBits'(nt_pkg::VnicTblPort) &&
+                   cfg_index_i[nt_pkg::CfgIndexBits-1:vnic_pkg::PortIdxBits] == '0;
+  assign mac_wr = cfg_valid_i && cfg_table_i == nt_pkg::CfgTableBits'(nt_pkg::VnicTblMac) &&
+                  cfg_index_i[nt_pkg::CfgIndexBits-1:MacIdxBits] == '0;
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       ports_q <= '0;
       macs_q  <= '0;
-    end else if (cfg_valid_i) begin
-      if (cfg_table_i == nt_pkg::CfgTableBits'(nt_pkg::VnicTblPort) && cfg_index_i < nt_pkg::CfgIndexBits'(nt_pkg::VnicPorts)) begin
-        ports_q[cfg_index_i[vnic_pkg::PortIdxBits-1:0]] <= cfg_data_i[vnic_pkg::PortCfgBits-1:0];
+    end else begin
+      for (int unsigned i = 0; i < nt_pkg::VnicPorts; i++) begin
+        if (port_wr && cfg_index_i[vnic_pkg::PortIdxBits-1:0] == vnic_pkg::PortIdxBits'(i)) begin
+          ports_q[i] <= cfg_data_i[vnic_pkg::PortCfgBits-1:0];
+        end
       end
-      if (cfg_table_i == nt_pkg::CfgTableBits'(nt_pkg::VnicTblMac) && cfg_index_i < nt_pkg::CfgIndexBits'(nt_pkg::VnicMacEntries)) begin
-        macs_q[cfg_index_i[$clog2(nt_pkg::VnicMacEntries)-1:0]] <= cfg_data_i[vnic_pkg::MacEntryBits-1:0];
+      for (int unsigned i = 0; i < nt_pkg::VnicMacEntries; i++) begin
+        if (mac_wr && cfg_index_i[MacIdxBits-1:0] == MacIdxBits'(i)) begin
+          macs_q[i] <= cfg_data_i[vnic_pkg::MacEntryBits-1:0];
+        end
       end
     end
+  end
+
+  // The range checks above need both table sizes to be powers of two.
+  if ((1 << vnic_pkg::PortIdxBits) != nt_pkg::VnicPorts || (1 << MacIdxBits) != nt_pkg::VnicMacEntries) begin : g_pow2
+    $error("vnic_tables: VnicPorts and VnicMacEntries must be powers of two");
   end
 
   assign ports_o = ports_q;
