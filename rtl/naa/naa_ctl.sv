@@ -88,7 +88,19 @@ module naa_ctl
   logic [63:0]  ent_addr, ent_host, ent_end, pool_end;
   logic [31:0]  ent_size, ent_rkey;
   logic [7:0]   hdr_type, hdr_n;
-  assign ent      = msg_q[8 * (4 + 24 * int'(idx_q)) +: 192];
+  // The entry at idx_q as a multiplexer over constant positions (issue 27 depth: `msg_q[8*(4+24*idx_q)+:192]`
+  // was a multiply, 3 DSPs, and a shifter over the whole message, 31 levels with the checks behind it). idx_q
+  // never exceeds NaaRegions (it counts to req_n_q or grant_total, both <= NaaRegions), and entries 0..33 lie
+  // inside msg_q; the message is padded with zeros so that every index has a constant in-range position.
+  localparam int unsigned EntPadBits = 8 * (4 + 24 * 64) - MsgBits;
+  logic [MsgBits+EntPadBits-1:0] msg_pad;
+  assign msg_pad = {{EntPadBits{1'b0}}, msg_q};
+  always_comb begin
+    ent = '0;
+    for (int unsigned i = 0; i < 64; i++) begin
+      if (idx_q == 6'(i)) ent = msg_pad[8*(4+24*i)+:192];
+    end
+  end
   assign ent_addr = msg_be({{(MsgBits-192){1'b0}}, ent}, 1, 7);
   assign ent_host = msg_be({{(MsgBits-192){1'b0}}, ent}, 8, 8);
   assign ent_rkey = 32'(msg_be({{(MsgBits-192){1'b0}}, ent}, 16, 4));
@@ -347,7 +359,10 @@ module naa_ctl
         end
         naa_pkg::CtlReadWait: begin
           if (dma_rsp_valid_i) begin
-            msg_q[nt_pkg::StreamBits * int'(beat_q) +: nt_pkg::StreamBits] <= dma_rsp_data_i;
+            // each beat at its constant position (a variable-offset write was a shifter over the message)
+            for (int unsigned b = 0; b < nt_pkg::NaaMsgBeats; b++) begin
+              if (beat_q == 5'(b)) msg_q[nt_pkg::StreamBits*b+:nt_pkg::StreamBits] <= dma_rsp_data_i;
+            end
             beat_q <= beat_q + 5'd1;
             if (dma_rsp_last_i) state_q <= naa_pkg::CtlHeader;
           end
