@@ -34,6 +34,8 @@ Before writing, every table is checked against zlib.crc32 on random beats and st
 the matrices (lockstep then checks the RTL that uses them against the C++ model's CRC).
 """
 import argparse
+import functools
+import operator
 import pathlib
 import random
 import sys
@@ -160,14 +162,7 @@ def rdma_tables():
 def matmul(a, b, width):
     """a x b, both as row masks (b: 32 rows of `width` bits; a: 32 x 32): row o of the product is the XOR of b's
     rows j where a's row o has bit j."""
-    return [eval_xor(b[j] for j in range(32) if a[o] >> j & 1) for o in range(32)]
-
-
-def eval_xor(rows):
-    acc = 0
-    for r in rows:
-        acc ^= r
-    return acc
+    return [functools.reduce(operator.xor, (b[j] for j in range(32) if a[o] >> j & 1), 0) for o in range(32)]
 
 
 def ctrl_tables(data, beat, take):
