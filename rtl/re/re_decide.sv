@@ -61,10 +61,14 @@ module re_decide
   logic          flush_mode;
   logic [N-1:0]  expired, silent, cand;
   logic          any_cand;
-  logic [re_pkg::CtxW-1:0] old;
-  logic          best_c;
-  logic [63:0]   best_f;
-  logic [re_pkg::KeyW-1:0] best_k;
+  // The order the oldest is chosen in, smallest (first arrival, key) first, kept as a precedence matrix:
+  // prec_q[i][j] = context i precedes context j. Row and column c are written when context c opens, from
+  // the lookup stage's registered compares of the frame against every context (l_prec_q); keys of valid
+  // contexts differ, so the order is strict. The oldest candidate is the one no other candidate precedes: an
+  // AND over 63 bits per context instead of a 64-step chain of 64- and 80-bit compares (issue 27 item 2;
+  // re_decide_sva's oldest_matches checks the choice against that chain every cycle).
+  logic [N-1:0][N-1:0] prec_q;
+  logic [N-1:0]  old_oh;
   always_comb begin
     flush_mode = flush_q && !l_valid_q && !desc_valid_i && frame_idle_i;
     for (int i = 0; i < N; i++) begin
@@ -73,19 +77,8 @@ module re_decide
     end
     silent = flush_mode ? '0 : (expired & done_q);
     any_cand = |cand;
-    // the running best (its candidacy, first arrival and key) instead of first_q[old], key_q[old] read anew at
-    // every step (a 64-way multiplexer per step for Yosys); the same choice
-    old = '0;
-    best_c = cand[0];
-    best_f = first_q[0];
-    best_k = key_q[0];
     for (int i = 0; i < N; i++) begin
-      if (cand[i] && (!best_c || first_q[i] < best_f || (first_q[i] == best_f && key_q[i] < best_k))) begin
-        old = re_pkg::CtxW'(i);
-        best_c = 1'b1;
-        best_f = first_q[i];
-        best_k = key_q[i];
-      end
+      old_oh[i] = cand[i] && &(~cand | prec_q[i] | (N'(1) << i));
     end
   end
 
@@ -135,6 +128,38 @@ module re_decide
     slot = found ? h : free_ctx;
   end
 
+  // The hit context's entries, each read once by an AND-OR over the hit vector (at most one valid context
+  // holds a key: re_decide_sva's hit_onehot0): a read per use, `rb_q[h][k]` at each of its uses, was a
+  // $shiftx over the whole [64][16][25] array each time, and re_decide's module run never finished
+  // (docs/synthesis.md, session 20). Zero when no context is hit; every use is gated by `found`.
+  logic [R-1:0]                    rv_h;
+  logic [R-1:0][re_pkg::OffW-1:0]  rb_h, re_h;
+  logic                            done_h, endk_h;
+  logic [re_pkg::OffW-1:0]         recv_h, len_h, maxe_h;
+  logic [31:0]                     segs_h;
+  always_comb begin
+    rv_h   = '0;
+    rb_h   = '0;
+    re_h   = '0;
+    done_h = 1'b0;
+    endk_h = 1'b0;
+    recv_h = '0;
+    len_h  = '0;
+    maxe_h = '0;
+    segs_h = '0;
+    for (int i = 0; i < N; i++) begin
+      rv_h   = rv_h | (rv_q[i] & {R{hit[i]}});
+      rb_h   = rb_h | (rb_q[i] & {(R * re_pkg::OffW){hit[i]}});
+      re_h   = re_h | (re_q[i] & {(R * re_pkg::OffW){hit[i]}});
+      done_h = done_h | (done_q[i] & hit[i]);
+      endk_h = endk_h | (endk_q[i] & hit[i]);
+      recv_h = recv_h | (recv_q[i] & {re_pkg::OffW{hit[i]}});
+      len_h  = len_h | (len_q[i] & {re_pkg::OffW{hit[i]}});
+      maxe_h = maxe_h | (maxe_q[i] & {re_pkg::OffW{hit[i]}});
+      segs_h = segs_h | (segs_q[i] & {32{hit[i]}});
+    end
+  end
+
   // The merge rule keeps a context's valid ranges disjoint and never touching (a segment that touches a range
   // extends it, one that touches two merges them), so the bytes of [off, seg_end) the ranges cover equal its
   // length exactly when one range contains it, and are nonzero exactly when one overlaps it: per-range tests
@@ -152,17 +177,17 @@ module re_decide
     right = '0;
     free_range = '0;
     for (int k = R - 1; k >= 0; k--) begin
-      if (!rv_q[h][k]) begin
+      if (!rv_h[k]) begin
         has_free_range = 1'b1;
         free_range = re_pkg::RangeW'(k);
       end else begin
-        if (rb_q[h][k] <= off && re_q[h][k] >= seg_end) contained = 1'b1;
-        if (rb_q[h][k] < seg_end && re_q[h][k] > off) overlap = 1'b1;
-        if (re_q[h][k] == off) begin
+        if (rb_h[k] <= off && re_h[k] >= seg_end) contained = 1'b1;
+        if (rb_h[k] < seg_end && re_h[k] > off) overlap = 1'b1;
+        if (re_h[k] == off) begin
           has_left = 1'b1;
           left = re_pkg::RangeW'(k);
         end
-        if (rb_q[h][k] == seg_end) begin
+        if (rb_h[k] == seg_end) begin
           has_right = 1'b1;
           right = re_pkg::RangeW'(k);
         end
@@ -175,11 +200,11 @@ module re_decide
     code = l_q.code;
     if (code == '0) begin
       if (found) begin
-        if (done_q[h]) code = re_pkg::CodeW'(nt_pkg::ReDropDuplicate);
-        else if ((l_q.last && ((endk_q[h] && ev_end != len_q[h]) || (!endk_q[h] && maxe_q[h] > ev_end))) ||
-                 (endk_q[h] && seg_end > len_q[h]))
+        if (done_h) code = re_pkg::CodeW'(nt_pkg::ReDropDuplicate);
+        else if ((l_q.last && ((endk_h && ev_end != len_h) || (!endk_h && maxe_h > ev_end))) ||
+                 (endk_h && seg_end > len_h))
           code = re_pkg::CodeW'(nt_pkg::ReDropInconsistent);
-        else if ((len != '0 && contained) || (len == '0 && endk_q[h])) code = re_pkg::CodeW'(nt_pkg::ReDropDuplicate);
+        else if ((len != '0 && contained) || (len == '0 && endk_h)) code = re_pkg::CodeW'(nt_pkg::ReDropDuplicate);
         else if (len != '0 && overlap) code = re_pkg::CodeW'(nt_pkg::ReDropOverlap);
         else if (len != '0 && !has_left && !has_right && !has_free_range) code = re_pkg::CodeW'(nt_pkg::ReDropNoRange);
       end else if (nvalid >= cfg_contexts_i) begin
@@ -192,9 +217,9 @@ module re_decide
   logic [re_pkg::OffW-1:0] recv_n, len_n;
   logic            endk_n, completes;
   always_comb begin
-    recv_n    = (found ? recv_q[h] : '0) + len;
-    endk_n    = (found && endk_q[h]) || l_q.last;
-    len_n     = l_q.last ? ev_end : (found ? len_q[h] : '0);
+    recv_n    = (found ? recv_h : '0) + len;
+    endk_n    = (found && endk_h) || l_q.last;
+    len_n     = l_q.last ? ev_end : (found ? len_h : '0);
     completes = endk_n && recv_n == len_n;
   end
 
@@ -213,9 +238,26 @@ module re_decide
   end
 
   logic rep_now;
-  logic [re_pkg::CtxW-1:0] freed;
   assign rep_now = flush_rep || expire;
-  assign freed = old;
+  // The freed context's entries for its report, by an AND-OR over the one-hot choice.
+  logic [re_pkg::KeyW-1:0] key_o;
+  logic [re_pkg::OffW-1:0] recv_o, len_o;
+  logic [31:0]             segs_o;
+  logic                    endk_o;
+  always_comb begin
+    key_o  = '0;
+    recv_o = '0;
+    len_o  = '0;
+    segs_o = '0;
+    endk_o = 1'b0;
+    for (int i = 0; i < N; i++) begin
+      key_o  = key_o | (key_q[i] & {re_pkg::KeyW{old_oh[i]}});
+      recv_o = recv_o | (recv_q[i] & {re_pkg::OffW{old_oh[i]}});
+      len_o  = len_o | (len_q[i] & {re_pkg::OffW{old_oh[i]}});
+      segs_o = segs_o | (segs_q[i] & {32{old_oh[i]}});
+      endk_o = endk_o | (endk_q[i] & old_oh[i]);
+    end
+  end
 
   // The next state of the per-context tables, as one-hot write enables (issue 27: each write at a variable
   // context and range, e.g. `rb_q[slot][free_range] <= off` of a [64][16][25] packed array, made Yosys shift a
@@ -227,7 +269,7 @@ module re_decide
   logic [31:0]  segs_n;
   always_comb begin
     slot_oh  = N'(1) << slot;
-    freed_oh = N'(1) << freed;
+    freed_oh = old_oh;  // one-hot whenever it is used (expire or flush_rep: a candidate exists)
     evd_oh   = N'(1) << ev_done_ctx_i;
     valid_d = valid_q;
     if (act) valid_d = valid_eff;
@@ -243,14 +285,14 @@ module re_decide
       endk_d = endk_n ? (endk_d | slot_oh) : (endk_d & ~slot_oh);
     end
     // the accepted frame's context (slot = h when found): its segments, highest end and ranges
-    segs_n = (found ? segs_q[h] : '0) + 1'b1;
-    maxe_n = found ? maxe_q[h] : '0;
-    rv_n   = found ? rv_q[h] : '0;
+    segs_n = (found ? segs_h : '0) + 1'b1;
+    maxe_n = found ? maxe_h : '0;
+    rv_n   = found ? rv_h : '0;
     rb_we  = '0;
     re_we  = '0;
     re_wd  = seg_end;
     if (len != '0) begin
-      if (!found || seg_end > maxe_q[h]) maxe_n = seg_end;
+      if (!found || seg_end > maxe_h) maxe_n = seg_end;
       if (!found) begin
         rv_n[0] = 1'b1;
         rb_we[0] = 1'b1;
@@ -258,7 +300,7 @@ module re_decide
       end else if (has_left && has_right) begin
         rv_n[right] = 1'b0;
         re_we[left] = 1'b1;
-        re_wd = re_q[h][right];
+        re_wd = re_h[right];
       end else if (has_left) begin
         re_we[left] = 1'b1;
       end else if (has_right) begin
@@ -301,11 +343,11 @@ module re_decide
     end else begin
       rep_valid_q <= rep_now;
       if (rep_now) begin
-        rep_key_q       <= key_q[freed];
-        rep_recv_q      <= 32'(recv_q[freed]);
-        rep_segs_q      <= segs_q[freed];
-        rep_len_q       <= 32'(len_q[freed]);
-        rep_end_known_q <= endk_q[freed];
+        rep_key_q       <= key_o;
+        rep_recv_q      <= 32'(recv_o);
+        rep_segs_q      <= segs_o;
+        rep_len_q       <= 32'(len_o);
+        rep_end_known_q <= endk_o;
         rep_at_end_q    <= flush_mode;
         timed_out_q     <= timed_out_q + 1'b1;
       end
@@ -345,18 +387,32 @@ module re_decide
   // D's key and time) ----
   logic          l_load;
   re_pkg::desc_t l_n;
-  logic [N-1:0]  open_oh, l_hit_d, l_exp_d;
-  logic          byp_hit, byp_exp;
+  logic [N-1:0]  open_oh, l_hit_d, l_exp_d, l_prec_d;
+  logic          byp_hit, byp_exp, byp_prec;
+  logic [N-1:0]  l_prec_q;  // the frame L holds precedes context i in (first arrival, key) order
+  // (time, key) < (time_c, key_c): the order the oldest context is chosen in.
+  function automatic logic precedes(logic [63:0] t, logic [re_pkg::KeyW-1:0] k, logic [63:0] t_c,
+                                    logic [re_pkg::KeyW-1:0] k_c);
+    precedes = t < t_c || (t == t_c && k < k_c);
+  endfunction
   assign l_load     = desc_valid_i && (!l_valid_q || place);
   assign desc_pop_o = l_load;
   always_comb begin
     l_n     = l_load ? desc_i : l_q;
     open_oh = (accept && !found) ? slot_oh : '0;
-    byp_hit = key == {l_n.event_num, l_n.data_id};
-    byp_exp = $signed(l_n.time_ns - l_q.time_ns) > $signed(cfg_timeout_ns_i);
+    // Only the head L takes is compared: a frame L keeps meets the same contexts' keys and times next cycle
+    // (they change only when D opens a context, which D does only when it places its frame, and then L
+    // either takes the next head or holds nothing), so its registered vectors stay as they are. The compares
+    // are then beside D's decision, not behind it (`l_load` and `open_oh` choose among them at the end).
+    byp_hit = key == {desc_i.event_num, desc_i.data_id};
+    byp_exp = $signed(desc_i.time_ns - l_q.time_ns) > $signed(cfg_timeout_ns_i);
+    byp_prec = precedes(desc_i.time_ns, {desc_i.event_num, desc_i.data_id}, l_q.time_ns, key);
     for (int i = 0; i < N; i++) begin
-      l_hit_d[i] = open_oh[i] ? byp_hit : key_q[i] == {l_n.event_num, l_n.data_id};
-      l_exp_d[i] = open_oh[i] ? byp_exp : $signed(l_n.time_ns - first_q[i]) > $signed(cfg_timeout_ns_i);
+      l_hit_d[i] = !l_load ? l_hit_q[i] : open_oh[i] ? byp_hit : key_q[i] == {desc_i.event_num, desc_i.data_id};
+      l_exp_d[i] = !l_load ? l_exp_q[i] : open_oh[i] ? byp_exp
+                 : $signed(desc_i.time_ns - first_q[i]) > $signed(cfg_timeout_ns_i);
+      l_prec_d[i] = !l_load ? l_prec_q[i] : open_oh[i] ? byp_prec
+                  : precedes(desc_i.time_ns, {desc_i.event_num, desc_i.data_id}, first_q[i], key_q[i]);
     end
   end
 
@@ -366,11 +422,27 @@ module re_decide
       l_q       <= '0;
       l_hit_q   <= '0;
       l_exp_q   <= '0;
+      l_prec_q  <= '0;
     end else begin
       l_valid_q <= l_load || (l_valid_q && !place);
       l_q       <= l_n;
       l_hit_q   <= l_hit_d;
       l_exp_q   <= l_exp_d;
+      l_prec_q  <= l_prec_d;
+    end
+  end
+
+  // The precedence matrix: context c opened by D's frame precedes j exactly when the frame does (l_prec_q);
+  // j precedes c otherwise (keys of valid contexts differ). Entries of invalid contexts are rewritten when
+  // they open, so they need no reset.
+  always_ff @(posedge clk_i) begin
+    for (int c = 0; c < N; c++) begin
+      if (accept && !found && slot_oh[c]) begin
+        for (int j = 0; j < N; j++) begin
+          prec_q[c][j] <= l_prec_q[j];
+          prec_q[j][c] <= !l_prec_q[j];
+        end
+      end
     end
   end
 

@@ -13,6 +13,9 @@ module re_decide_sva (
   input logic [nt_pkg::ReContexts-1:0][re_pkg::KeyW-1:0]         key_q,
   input logic [nt_pkg::ReContexts-1:0][63:0]                     first_q,
   input logic                                                    found,
+  input logic [nt_pkg::ReContexts-1:0]                           hit,
+  input logic [nt_pkg::ReContexts-1:0]                           cand,
+  input logic [nt_pkg::ReContexts-1:0]                           old_oh,
   input logic [re_pkg::CtxW-1:0]                                 h,
   input logic [nt_pkg::ReContexts-1:0][nt_pkg::ReRanges-1:0]     rv_q,
   input logic [nt_pkg::ReContexts-1:0][nt_pkg::ReRanges-1:0][re_pkg::OffW-1:0] rb_q,
@@ -44,9 +47,33 @@ module re_decide_sva (
     end
   end
   `NT_ASSERT(ranges_apart, l_valid_q && found |-> apart)
+  // At most one valid context holds the frame's key (a context opens only for a key no valid context holds):
+  // re_decide reads the hit context's entries by an AND-OR over `hit`, which needs it.
+  `NT_ASSERT(hit_onehot0, l_valid_q |-> $onehot0(hit))
+  // The precedence matrix's choice is the candidate with the smallest (first arrival, key), the chain it
+  // replaced (and the model's Oldest): one candidate chosen whenever there is one.
+  logic [N-1:0] ref_oh;
+  logic         best_c;
+  logic [63:0]  best_f;
+  logic [re_pkg::KeyW-1:0] best_k;
+  always_comb begin
+    ref_oh = '0;
+    best_c = 1'b0;
+    best_f = '0;
+    best_k = '0;
+    for (int i = 0; i < N; i++) begin
+      if (cand[i] && (!best_c || first_q[i] < best_f || (first_q[i] == best_f && key_q[i] < best_k))) begin
+        ref_oh = N'(1) << i;
+        best_c = 1'b1;
+        best_f = first_q[i];
+        best_k = key_q[i];
+      end
+    end
+  end
+  `NT_ASSERT(oldest_matches, old_oh == ref_oh)
 endmodule
 
 bind re_decide re_decide_sva u_sva (
-  .clk_i, .rst_ni, .cfg_timeout_ns_i, .l_valid_q, .key, .l_time_ns(l_q.time_ns), .l_hit_q, .l_exp_q, .key_q, .first_q, .found, .h, .rv_q,
+  .clk_i, .rst_ni, .cfg_timeout_ns_i, .l_valid_q, .key, .l_time_ns(l_q.time_ns), .l_hit_q, .l_exp_q, .key_q, .first_q, .found, .hit, .cand, .old_oh, .h, .rv_q,
   .rb_q, .re_q);
 `endif  // SYNTHESIS
