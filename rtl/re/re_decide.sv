@@ -137,28 +137,16 @@ module re_decide
   logic                            done_h, endk_h;
   logic [re_pkg::OffW-1:0]         recv_h, len_h, maxe_h;
   logic [31:0]                     segs_h;
+  localparam int unsigned HitW = R + 2 * R * re_pkg::OffW + 2 + 3 * re_pkg::OffW + 32;
+  logic [HitW-1:0] hit_row;
   always_comb begin
-    rv_h   = '0;
-    rb_h   = '0;
-    re_h   = '0;
-    done_h = 1'b0;
-    endk_h = 1'b0;
-    recv_h = '0;
-    len_h  = '0;
-    maxe_h = '0;
-    segs_h = '0;
+    hit_row = '0;
     for (int i = 0; i < N; i++) begin
-      rv_h   = rv_h | (rv_q[i] & {R{hit[i]}});
-      rb_h   = rb_h | (rb_q[i] & {(R * re_pkg::OffW){hit[i]}});
-      re_h   = re_h | (re_q[i] & {(R * re_pkg::OffW){hit[i]}});
-      done_h = done_h | (done_q[i] & hit[i]);
-      endk_h = endk_h | (endk_q[i] & hit[i]);
-      recv_h = recv_h | (recv_q[i] & {re_pkg::OffW{hit[i]}});
-      len_h  = len_h | (len_q[i] & {re_pkg::OffW{hit[i]}});
-      maxe_h = maxe_h | (maxe_q[i] & {re_pkg::OffW{hit[i]}});
-      segs_h = segs_h | (segs_q[i] & {32{hit[i]}});
+      hit_row = hit_row | ({rv_q[i], rb_q[i], re_q[i], done_q[i], endk_q[i], recv_q[i], len_q[i], maxe_q[i],
+                            segs_q[i]} & {HitW{hit[i]}});
     end
   end
+  assign {rv_h, rb_h, re_h, done_h, endk_h, recv_h, len_h, maxe_h, segs_h} = hit_row;
 
   // The merge rule keeps a context's valid ranges disjoint and never touching (a segment that touches a range
   // extends it, one that touches two merges them), so the bytes of [off, seg_end) the ranges cover equal its
@@ -244,20 +232,15 @@ module re_decide
   logic [re_pkg::OffW-1:0] recv_o, len_o;
   logic [31:0]             segs_o;
   logic                    endk_o;
+  localparam int unsigned OldW = re_pkg::KeyW + 2 * re_pkg::OffW + 32 + 1;
+  logic [OldW-1:0] old_row;
   always_comb begin
-    key_o  = '0;
-    recv_o = '0;
-    len_o  = '0;
-    segs_o = '0;
-    endk_o = 1'b0;
+    old_row = '0;
     for (int i = 0; i < N; i++) begin
-      key_o  = key_o | (key_q[i] & {re_pkg::KeyW{old_oh[i]}});
-      recv_o = recv_o | (recv_q[i] & {re_pkg::OffW{old_oh[i]}});
-      len_o  = len_o | (len_q[i] & {re_pkg::OffW{old_oh[i]}});
-      segs_o = segs_o | (segs_q[i] & {32{old_oh[i]}});
-      endk_o = endk_o | (endk_q[i] & old_oh[i]);
+      old_row = old_row | ({key_q[i], recv_q[i], len_q[i], segs_q[i], endk_q[i]} & {OldW{old_oh[i]}});
     end
   end
+  assign {key_o, recv_o, len_o, segs_o, endk_o} = old_row;
 
   // The next state of the per-context tables, as one-hot write enables (issue 27: each write at a variable
   // context and range, e.g. `rb_q[slot][free_range] <= off` of a [64][16][25] packed array, made Yosys shift a
