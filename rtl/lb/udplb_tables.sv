@@ -244,106 +244,63 @@ module udplb_tables
   // the lower index; epoch groups: the longest prefix, ties to the lower index) were walks in index order
   // keeping a running best, a chain of N compares and multiplexers (367 levels for mac_dst). Which entry
   // beats which is a function of the table alone, so it is kept in registers and updated when an entry is
-  // written, as lb_tables' epoch TCAM does since branch lb17: bit c of X_beat_q[k] is set when entry c beats
-  // entry k (a lower priority, or the same one and a lower index; for the epoch, within k's group of 16: a
-  // longer prefix, or the same one and a lower position). A write of entry w compares its priority with every
-  // entry's (udt_lt/udt_eq below), rewrites row w and bit w of every other row. A pair's bit is rewritten by
-  // every write of either entry, so it always holds the order of the current priorities (a row is read only
-  // for a matching, so valid, so written entry; bit w of row w is 0 from the entry's write on). A lookup is
-  // then AND/OR only: entry k wins if it matches and no matching entry beats it (at most one wins: the order
-  // is total); the answer is the OR of the winner's fields. The same answer as the walk (model/lb unchanged;
-  // no cycle added). Depth: the match, a 64-input AND, a 64-input OR; the compares sit on the write path.
-  // A simulator runs the compares once per table write instead of a chain on every lookup.
-  // No reset: a row is read only behind its entry's valid flop.
-  logic [L2N-1:0][L2N-1:0] l2_beat_q;
-  logic [MdN-1:0][MdN-1:0] md_beat_q;
-  logic [IdN-1:0][IdN-1:0] id_beat_q;
-  logic [udplb_pkg::UEpochGroups-1:0][nt_pkg::UdplbEpochGroup-1:0][nt_pkg::UdplbEpochGroup-1:0] ep_beat_q;
-  // Entry i against the written entry: its priority lower (l2, md, id) or its prefix longer (ep), or equal.
-  logic [L2N-1:0] l2_wlt, l2_weq;
-  logic [MdN-1:0] md_wlt, md_weq;
-  logic [IdN-1:0] id_wlt, id_weq;
-  logic [EpN-1:0] ep_wgt, ep_weq;
-  logic [6:0]     ep_wplen;
-  assign ep_wplen = cfg_data_i[74:68] > 7'd64 ? 7'd64 : cfg_data_i[74:68];
+  // written (udplb_beat_matrix; as lb_tables' epoch TCAM does since branch lb17): bit c of X_beat[k] is set
+  // when entry c beats entry k. A lookup is then AND/OR only: entry k wins if it matches and no matching
+  // entry beats it (at most one wins: the order is total); the answer is the OR of the winner's fields. The
+  // same answer as the walk (model/lb unchanged; no cycle added). Depth: the match, an N-input AND, an
+  // N-input OR; the compares sit on the write path. A simulator runs the compares once per table write
+  // instead of a chain on every lookup. The epoch's order is the longest prefix first: each group's matrix
+  // orders the complemented prefix lengths (a longer prefix is a lower complement).
+  logic [L2N-1:0][L2N-1:0] l2_beat;
+  logic [MdN-1:0][MdN-1:0] md_beat;
+  logic [IdN-1:0][IdN-1:0] id_beat;
+  logic [udplb_pkg::UEpochGroups-1:0][nt_pkg::UdplbEpochGroup-1:0][nt_pkg::UdplbEpochGroup-1:0] ep_beat;
+  logic [L2N*16-1:0] l2_prios;
+  logic [MdN*16-1:0] md_prios;
+  logic [IdN*16-1:0] id_prios;
+  logic [EpN*7-1:0]  ep_nplens;  // complemented prefix lengths
+  logic [6:0]        ep_wnplen;  // the written entry's, clamped to 64 as ep_plen_q is
   always_comb begin
-    l2_wlt = '0;
-    l2_weq = '0;
-    md_wlt = '0;
-    md_weq = '0;
-    id_wlt = '0;
-    id_weq = '0;
-    ep_wgt = '0;
-    ep_weq = '0;
-    if (wr_l2) begin
-      for (int i = 0; i < L2N; i++) begin
-        l2_wlt[i] = l2_prio_q[i] < cfg_data_i[40:25];
-        l2_weq[i] = l2_prio_q[i] == cfg_data_i[40:25];
-      end
-    end
-    if (wr_md) begin
-      for (int i = 0; i < MdN; i++) begin
-        md_wlt[i] = md_prio_q[i] < cfg_data_i[24:9];
-        md_weq[i] = md_prio_q[i] == cfg_data_i[24:9];
-      end
-    end
-    if (wr_id) begin
-      for (int i = 0; i < IdN; i++) begin
-        id_wlt[i] = id_prio_q[i] < cfg_data_i[24:9];
-        id_weq[i] = id_prio_q[i] == cfg_data_i[24:9];
-      end
-    end
-    if (wr_ep) begin
-      for (int i = 0; i < EpN; i++) begin
-        ep_wgt[i] = ep_plen_q[i] > ep_wplen;
-        ep_weq[i] = ep_plen_q[i] == ep_wplen;
-      end
-    end
+    for (int i = 0; i < L2N; i++) l2_prios[16*i+:16] = l2_prio_q[i];
+    for (int i = 0; i < MdN; i++) md_prios[16*i+:16] = md_prio_q[i];
+    for (int i = 0; i < IdN; i++) id_prios[16*i+:16] = id_prio_q[i];
+    for (int i = 0; i < EpN; i++) ep_nplens[7*i+:7] = ~ep_plen_q[i];
   end
+  assign ep_wnplen = ~(cfg_data_i[74:68] > 7'd64 ? 7'd64 : cfg_data_i[74:68]);
 
-  // Row k, bit c (constant indices: per-bit write enables from the index compare, no shifter over the matrix).
-  // Written entry w = k: entry c beats it (c != w: lower priority, or equal and c < w). Written entry w = c:
-  // it beats entry k unless entry k's priority is lower, or equal and k < w.
-  always_ff @(posedge clk_i) begin
-    if (wr_l2) begin
-      for (int k = 0; k < L2N; k++) begin
-        for (int c = 0; c < L2N; c++) begin
-          if (32'(i5) == k) l2_beat_q[k][c] <= c != k && (l2_wlt[c] || (l2_weq[c] && c < k));
-          else if (32'(i5) == c) l2_beat_q[k][c] <= !l2_wlt[k] && !(l2_weq[k] && k < c);
-        end
-      end
-    end
-    if (wr_md) begin
-      for (int k = 0; k < MdN; k++) begin
-        for (int c = 0; c < MdN; c++) begin
-          if (32'(i6) == k) md_beat_q[k][c] <= c != k && (md_wlt[c] || (md_weq[c] && c < k));
-          else if (32'(i6) == c) md_beat_q[k][c] <= !md_wlt[k] && !(md_weq[k] && k < c);
-        end
-      end
-    end
-    if (wr_id) begin
-      for (int k = 0; k < IdN; k++) begin
-        for (int c = 0; c < IdN; c++) begin
-          if (32'(i6) == k) id_beat_q[k][c] <= c != k && (id_wlt[c] || (id_weq[c] && c < k));
-          else if (32'(i6) == c) id_beat_q[k][c] <= !id_wlt[k] && !(id_weq[k] && k < c);
-        end
-      end
-    end
-    if (wr_ep) begin
-      for (int g = 0; g < udplb_pkg::UEpochGroups; g++) begin
-        for (int k = 0; k < nt_pkg::UdplbEpochGroup; k++) begin
-          for (int c = 0; c < nt_pkg::UdplbEpochGroup; c++) begin
-            if (32'(i7) == g*nt_pkg::UdplbEpochGroup+k) begin
-              ep_beat_q[g][k][c] <= c != k && (ep_wgt[g*nt_pkg::UdplbEpochGroup+c] ||
-                                               (ep_weq[g*nt_pkg::UdplbEpochGroup+c] && c < k));
-            end else if (32'(i7) == g*nt_pkg::UdplbEpochGroup+c) begin
-              ep_beat_q[g][k][c] <= !ep_wgt[g*nt_pkg::UdplbEpochGroup+k] &&
-                                    !(ep_weq[g*nt_pkg::UdplbEpochGroup+k] && k < c);
-            end
-          end
-        end
-      end
-    end
+  udplb_beat_matrix #(.N(L2N), .W(16)) u_l2_beat (
+    .clk_i,
+    .wr_i    (wr_l2),
+    .idx_i   (i5),
+    .prio_i  (cfg_data_i[40:25]),
+    .prios_i (l2_prios),
+    .beat_o  (l2_beat)
+  );
+  udplb_beat_matrix #(.N(MdN), .W(16)) u_md_beat (
+    .clk_i,
+    .wr_i    (wr_md),
+    .idx_i   (i6),
+    .prio_i  (cfg_data_i[24:9]),
+    .prios_i (md_prios),
+    .beat_o  (md_beat)
+  );
+  udplb_beat_matrix #(.N(IdN), .W(16)) u_id_beat (
+    .clk_i,
+    .wr_i    (wr_id),
+    .idx_i   (i6),
+    .prio_i  (cfg_data_i[24:9]),
+    .prios_i (id_prios),
+    .beat_o  (id_beat)
+  );
+  for (genvar g = 0; g < udplb_pkg::UEpochGroups; g++) begin : g_ep_beat
+    udplb_beat_matrix #(.N(nt_pkg::UdplbEpochGroup), .W(7)) u_ep_beat (
+      .clk_i,
+      .wr_i    (wr_ep && 32'(i7[6:4]) == g),
+      .idx_i   (i7[3:0]),
+      .prio_i  (ep_wnplen),
+      .prios_i (ep_nplens[7*nt_pkg::UdplbEpochGroup*g+:7*nt_pkg::UdplbEpochGroup]),
+      .beat_o  (ep_beat[g])
+    );
   end
 
   // l2_iface_table (a miss gives iface 0, MAC 0).
@@ -355,7 +312,7 @@ module udplb_tables
       l2_match[i] = l2_valid_q[i] && ((l2_vid_i ^ l2_val_q[i]) & l2_mask_q[i]) == '0;
     end
     for (int i = 0; i < L2N; i++) begin
-      l2_win[i]  = l2_match[i] && (l2_beat_q[i] & l2_match) == '0;
+      l2_win[i]  = l2_match[i] && (l2_beat[i] & l2_match) == '0;
       l2_iface_o = l2_iface_o | ({4{l2_win[i]}} & l2_iface_q[i]);
       l2_mac_o   = l2_mac_o | ({48{l2_win[i]}} & l2_mac_q[i]);
     end
@@ -370,7 +327,7 @@ module udplb_tables
       md_match[i] = md_valid_q[i] && ((md_iface_i ^ md_ival_q[i]) & md_imask_q[i]) == '0 && md_da_q[i] == md_mac_i;
     end
     for (int i = 0; i < MdN; i++) begin
-      md_win[i] = md_match[i] && (md_beat_q[i] & md_match) == '0;
+      md_win[i] = md_match[i] && (md_beat[i] & md_match) == '0;
       md_set_o  = md_set_o | (md_win[i] && md_set_q[i]);
       md_mac_o  = md_mac_o | ({48{md_win[i]}} & md_mac_q[i]);
     end
@@ -387,7 +344,7 @@ module udplb_tables
                     id_type_q[i] == id_type_i && id_ip_q[i] == id_ip_i;
     end
     for (int i = 0; i < IdN; i++) begin
-      id_win[i] = id_match[i] && (id_beat_q[i] & id_match) == '0;
+      id_win[i] = id_match[i] && (id_beat[i] & id_match) == '0;
       id_idx_o  = id_idx_o | ({udplb_pkg::UIdxBits{id_win[i]}} & udplb_pkg::UIdxBits'(i));
       id_lb_o   = id_lb_o | ({3{id_win[i]}} & id_lb_q[i]);
     end
@@ -405,7 +362,7 @@ module udplb_tables
     end
   end
 
-  // Epoch TCAM, per group: the longest matching prefix, ties to the lower index (ep_beat_q above).
+  // Epoch TCAM, per group: the longest matching prefix, ties to the lower index (ep_beat above).
   // Each group's answer is built in ep_best and then stored whole: Yosys 0.55 cannot assign single
   // members of an array element (ep_group_o[g].hit), it infers a latch (docs/synthesis.md).
   udplb_pkg::uepoch_hit_t ep_best;
@@ -421,7 +378,7 @@ module udplb_tables
       ep_best = '0;
       for (int j = 0; j < nt_pkg::UdplbEpochGroup; j++) begin
         ep_win[j] = ep_match[g*nt_pkg::UdplbEpochGroup+j] &&
-                    (ep_beat_q[g][j] & ep_match[g*nt_pkg::UdplbEpochGroup+:nt_pkg::UdplbEpochGroup]) == '0;
+                    (ep_beat[g][j] & ep_match[g*nt_pkg::UdplbEpochGroup+:nt_pkg::UdplbEpochGroup]) == '0;
         ep_best.plen  = ep_best.plen | ({7{ep_win[j]}} & ep_plen_q[g*nt_pkg::UdplbEpochGroup+j]);
         ep_best.epoch = ep_best.epoch | ({32{ep_win[j]}} & ep_epoch_q[g*nt_pkg::UdplbEpochGroup+j]);
         ep_best.bits  = ep_best.bits | ({5{ep_win[j]}} & ep_bits_q[g*nt_pkg::UdplbEpochGroup+j]);

@@ -212,10 +212,22 @@ module udplb_top
     s3_ghit    = '0;
     s3_gplen   = '0;
     s4_gbeat_d = '0;
+    ep_best    = '0;
+    s4_group   = '0;
+    s4_gwin    = '0;
+    slot       = '0;
+    g_slot     = '0;
     for (int g = 0; g < Grps; g++) begin
+      // S3: the first stage's answers.
       s3_ga       = ep_group[g];
       s3_ghit[g]  = s3_ga.hit;
       s3_gplen[g] = s3_ga.plen;
+      // S4: the registered ones.
+      s4_group   = s4_group_q[g];
+      s4_gwin[g] = s4_group.hit && s4_gbeat_q[g] == '0;
+      ep_best    = ep_best | ({udplb_pkg::UEpochHitBits{s4_gwin[g]}} & s4_group);
+      for (int b = 0; b < 16; b++) g_slot[b] = (s4_q.p.slot_sel[b] ^ s4_group.sxor[b]) && 32'(s4_group.bits) > b;
+      slot = slot | ({16{s4_gwin[g]}} & g_slot);
     end
     for (int g = 0; g < Grps; g++) begin
       for (int h = 0; h < Grps; h++) begin
@@ -226,20 +238,7 @@ module udplb_top
     end
   end
   assign unused_s3_ga = ^{s3_ga.epoch, s3_ga.bits, s3_ga.sxor};
-  always_comb begin
-    ep_best  = '0;
-    s4_group = '0;
-    s4_gwin  = '0;
-    slot     = '0;
-    g_slot   = '0;
-    for (int g = 0; g < Grps; g++) begin
-      s4_group   = s4_group_q[g];
-      s4_gwin[g] = s4_group.hit && s4_gbeat_q[g] == '0;
-      ep_best    = ep_best | ({udplb_pkg::UEpochHitBits{s4_gwin[g]}} & s4_group);
-      for (int b = 0; b < 16; b++) g_slot[b] = (s4_q.p.slot_sel[b] ^ s4_group.sxor[b]) && 32'(s4_group.bits) > b;
-      slot = slot | ({16{s4_gwin[g]}} & g_slot);
-    end
-  end
+
   // The calendar and member RAMs are read registered (udplb_tables): each address is presented the cycle
   // before the stage that uses the entry, from what that stage's register is loaded with. The calendar's is
   // S5's row and slot (what s5_q takes when the frame reaches S6 clean: S5's epoch branch is the only way a
