@@ -39,15 +39,19 @@ module tb;
       for (int w = 0; w < nt_pkg::CfgDataBits / 32; w++) cfg_data[32*w+:32] = $urandom;
       cfg_data[0] = $urandom_range(9) != 0;
       // Small pools so that matches and priority ties are frequent.
+      // Each table's key and priority fields only (its payload fields stay random, so that which entry wins shows).
       if ($urandom_range(3) != 0) begin
-        cfg_data[4:1] = 4'($urandom_range(3)); cfg_data[8:5] = 4'($urandom_range(15));
-        cfg_data[24:9] = 16'($urandom_range(3));                       // md/id prio
-        cfg_data[72:25] = 48'($urandom_range(3));                      // md da
-        cfg_data[40:25] = $urandom_range(1) ? 16'($urandom_range(1)) : cfg_data[40:25]; // id type / l2 prio
-        cfg_data[168:41] = pick(3);                                     // id ip
         if (cfg_table == 4'(nt_pkg::UdplbTblL2Iface)) begin
           cfg_data[12:1] = 12'($urandom_range(7)); cfg_data[24:13] = 12'($urandom_range(7));
           cfg_data[40:25] = 16'($urandom_range(3));
+        end
+        if (cfg_table == 4'(nt_pkg::UdplbTblMacDst) || cfg_table == 4'(nt_pkg::UdplbTblIpDst)) begin
+          cfg_data[4:1] = 4'($urandom_range(3)); cfg_data[8:5] = 4'($urandom_range(15));
+          cfg_data[24:9] = 16'($urandom_range(3));
+        end
+        if (cfg_table == 4'(nt_pkg::UdplbTblMacDst)) cfg_data[72:25] = 48'($urandom_range(3));
+        if (cfg_table == 4'(nt_pkg::UdplbTblIpDst)) begin
+          cfg_data[40:25] = 16'($urandom_range(1)); cfg_data[168:41] = pick(3);
         end
         if (cfg_table == 4'(nt_pkg::UdplbTblEpoch)) begin
           cfg_data[3:1] = 3'($urandom_range(1)); cfg_data[67:4] = 64'($urandom_range(7));
