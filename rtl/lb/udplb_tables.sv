@@ -148,6 +148,12 @@ module udplb_tables
   // Prefix length 0..64 as a mask of its leading bits (a length above 64 counts as 64).
   assign plen_mask = cfg_data_i[74:68] >= 7'd64 ? '1 : ~({64{1'b1}} >> cfg_data_i[74:68]);
 
+  // The written calendar slot and member entry, one-hot.
+  logic [nt_pkg::UdplbCalendarSlots-1:0] cal_slot_oh;
+  logic [MemN-1:0]                       mem_oh;
+  assign cal_slot_oh = nt_pkg::UdplbCalendarSlots'(1) << cfg_index_i[8:0];
+  assign mem_oh      = MemN'(1) << cfg_index_i[9:0];
+
   // Valid bits and the settings register: flops with reset.
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -169,8 +175,13 @@ module udplb_tables
       if (wr_s6) s6_valid_q[i6] <= cfg_data_i[0];
       if (wr_ep) ep_valid_q[i7] <= cfg_data_i[0];
       if (wr_map) map_valid_q[i5] <= cfg_data_i[0];
-      if (wr_cal) cal_valid_q[cfg_index_i[13:9]][cfg_index_i[8:0]] <= cfg_data_i[0];
-      if (wr_mem) mem_valid_q[cfg_index_i[9:0]] <= cfg_data_i[0];
+      // Per-row enables and a one-hot of the bit (no shifter behind the row select; issue 27 item 2).
+      for (int r = 0; r < nt_pkg::UdplbEpochRows; r++) begin
+        if (wr_cal && 32'(cfg_index_i[13:9]) == r) begin
+          cal_valid_q[r] <= (cal_valid_q[r] & ~cal_slot_oh) | ({nt_pkg::UdplbCalendarSlots{cfg_data_i[0]}} & cal_slot_oh);
+        end
+      end
+      if (wr_mem) mem_valid_q <= (mem_valid_q & ~mem_oh) | ({MemN{cfg_data_i[0]}} & mem_oh);
       if (wr_set) ttl_dec_q <= cfg_data_i[0];
     end
   end
@@ -228,58 +239,117 @@ module udplb_tables
 
   assign ttl_dec_o = ttl_dec_q;
 
-  // l2_iface_table: the lowest priority among matching entries, ties to the lower index.
-  logic        l2_hit;
-  logic [15:0] l2_prio;
+  // ---- Searches (issue 27 item 2: <= 12 logic levels; branch udt20) ----
+  // The priority searches (l2_iface, mac_dst, ip_dst: the lowest priority among matching entries, ties to
+  // the lower index; epoch groups: the longest prefix, ties to the lower index) were walks in index order
+  // keeping a running best, a chain of N compares and multiplexers (367 levels for mac_dst). Which entry
+  // beats which is a function of the table alone, so it is kept in registers and updated when an entry is
+  // written (udplb_beat_matrix; as lb_tables' epoch TCAM does since branch lb17): bit c of X_beat[k] is set
+  // when entry c beats entry k. A lookup is then AND/OR only: entry k wins if it matches and no matching
+  // entry beats it (at most one wins: the order is total); the answer is the OR of the winner's fields. The
+  // same answer as the walk (model/lb unchanged; no cycle added). Depth: the match, an N-input AND, an
+  // N-input OR; the compares sit on the write path. A simulator runs the compares once per table write
+  // instead of a chain on every lookup. The epoch's order is the longest prefix first: each group's matrix
+  // orders the complemented prefix lengths (a longer prefix is a lower complement).
+  logic [L2N-1:0][L2N-1:0] l2_beat;
+  logic [MdN-1:0][MdN-1:0] md_beat;
+  logic [IdN-1:0][IdN-1:0] id_beat;
+  logic [udplb_pkg::UEpochGroups-1:0][nt_pkg::UdplbEpochGroup-1:0][nt_pkg::UdplbEpochGroup-1:0] ep_beat;
+  logic [L2N*16-1:0] l2_prios;
+  logic [MdN*16-1:0] md_prios;
+  logic [IdN*16-1:0] id_prios;
+  logic [EpN*7-1:0]  ep_nplens;  // complemented prefix lengths
+  logic [6:0]        ep_wnplen;  // the written entry's, clamped to 64 as ep_plen_q is
   always_comb begin
-    l2_hit     = 1'b0;
-    l2_prio    = '0;
+    for (int i = 0; i < L2N; i++) l2_prios[16*i+:16] = l2_prio_q[i];
+    for (int i = 0; i < MdN; i++) md_prios[16*i+:16] = md_prio_q[i];
+    for (int i = 0; i < IdN; i++) id_prios[16*i+:16] = id_prio_q[i];
+    for (int i = 0; i < EpN; i++) ep_nplens[7*i+:7] = ~ep_plen_q[i];
+  end
+  assign ep_wnplen = ~(cfg_data_i[74:68] > 7'd64 ? 7'd64 : cfg_data_i[74:68]);
+
+  udplb_beat_matrix #(.N(L2N), .W(16)) u_l2_beat (
+    .clk_i,
+    .wr_i    (wr_l2),
+    .idx_i   (i5),
+    .prio_i  (cfg_data_i[40:25]),
+    .prios_i (l2_prios),
+    .beat_o  (l2_beat)
+  );
+  udplb_beat_matrix #(.N(MdN), .W(16)) u_md_beat (
+    .clk_i,
+    .wr_i    (wr_md),
+    .idx_i   (i6),
+    .prio_i  (cfg_data_i[24:9]),
+    .prios_i (md_prios),
+    .beat_o  (md_beat)
+  );
+  udplb_beat_matrix #(.N(IdN), .W(16)) u_id_beat (
+    .clk_i,
+    .wr_i    (wr_id),
+    .idx_i   (i6),
+    .prio_i  (cfg_data_i[24:9]),
+    .prios_i (id_prios),
+    .beat_o  (id_beat)
+  );
+  for (genvar g = 0; g < udplb_pkg::UEpochGroups; g++) begin : g_ep_beat
+    udplb_beat_matrix #(.N(nt_pkg::UdplbEpochGroup), .W(7)) u_ep_beat (
+      .clk_i,
+      .wr_i    (wr_ep && 32'(i7[6:4]) == g),
+      .idx_i   (i7[3:0]),
+      .prio_i  (ep_wnplen),
+      .prios_i (ep_nplens[7*nt_pkg::UdplbEpochGroup*g+:7*nt_pkg::UdplbEpochGroup]),
+      .beat_o  (ep_beat[g])
+    );
+  end
+
+  // l2_iface_table (a miss gives iface 0, MAC 0).
+  logic [L2N-1:0] l2_match, l2_win;
+  always_comb begin
     l2_iface_o = '0;
     l2_mac_o   = '0;
     for (int i = 0; i < L2N; i++) begin
-      if (l2_valid_q[i] && ((l2_vid_i ^ l2_val_q[i]) & l2_mask_q[i]) == '0 &&
-          (!l2_hit || l2_prio_q[i] < l2_prio)) begin
-        l2_hit     = 1'b1;
-        l2_prio    = l2_prio_q[i];
-        l2_iface_o = l2_iface_q[i];
-        l2_mac_o   = l2_mac_q[i];
-      end
+      l2_match[i] = l2_valid_q[i] && ((l2_vid_i ^ l2_val_q[i]) & l2_mask_q[i]) == '0;
+    end
+    for (int i = 0; i < L2N; i++) begin
+      l2_win[i]  = l2_match[i] && (l2_beat[i] & l2_match) == '0;
+      l2_iface_o = l2_iface_o | ({4{l2_win[i]}} & l2_iface_q[i]);
+      l2_mac_o   = l2_mac_o | ({48{l2_win[i]}} & l2_mac_q[i]);
     end
   end
 
-  logic [15:0] md_prio;
+  // mac_dst_filter_table.
+  logic [MdN-1:0] md_match, md_win;
   always_comb begin
-    md_hit_o = 1'b0;
-    md_prio  = '0;
     md_set_o = 1'b0;
     md_mac_o = '0;
     for (int i = 0; i < MdN; i++) begin
-      if (md_valid_q[i] && ((md_iface_i ^ md_ival_q[i]) & md_imask_q[i]) == '0 && md_da_q[i] == md_mac_i &&
-          (!md_hit_o || md_prio_q[i] < md_prio)) begin
-        md_hit_o = 1'b1;
-        md_prio  = md_prio_q[i];
-        md_set_o = md_set_q[i];
-        md_mac_o = md_mac_q[i];
-      end
+      md_match[i] = md_valid_q[i] && ((md_iface_i ^ md_ival_q[i]) & md_imask_q[i]) == '0 && md_da_q[i] == md_mac_i;
+    end
+    for (int i = 0; i < MdN; i++) begin
+      md_win[i] = md_match[i] && (md_beat[i] & md_match) == '0;
+      md_set_o  = md_set_o | (md_win[i] && md_set_q[i]);
+      md_mac_o  = md_mac_o | ({48{md_win[i]}} & md_mac_q[i]);
     end
   end
+  assign md_hit_o = |md_match;
 
-  logic [15:0] id_prio;
+  // ip_dst_filter_table.
+  logic [IdN-1:0] id_match, id_win;
   always_comb begin
-    id_hit_o = 1'b0;
-    id_prio  = '0;
     id_idx_o = '0;
     id_lb_o  = '0;
     for (int i = 0; i < IdN; i++) begin
-      if (id_valid_q[i] && ((id_iface_i ^ id_ival_q[i]) & id_imask_q[i]) == '0 && id_type_q[i] == id_type_i &&
-          id_ip_q[i] == id_ip_i && (!id_hit_o || id_prio_q[i] < id_prio)) begin
-        id_hit_o = 1'b1;
-        id_prio  = id_prio_q[i];
-        id_idx_o = udplb_pkg::UIdxBits'(i);
-        id_lb_o  = id_lb_q[i];
-      end
+      id_match[i] = id_valid_q[i] && ((id_iface_i ^ id_ival_q[i]) & id_imask_q[i]) == '0 &&
+                    id_type_q[i] == id_type_i && id_ip_q[i] == id_ip_i;
+    end
+    for (int i = 0; i < IdN; i++) begin
+      id_win[i] = id_match[i] && (id_beat[i] & id_match) == '0;
+      id_idx_o  = id_idx_o | ({udplb_pkg::UIdxBits{id_win[i]}} & udplb_pkg::UIdxBits'(i));
+      id_lb_o   = id_lb_o | ({3{id_win[i]}} & id_lb_q[i]);
     end
   end
+  assign id_hit_o = |id_match;
 
   assign sa_ip_o = sa_q[sa_idx_i];
 
@@ -292,40 +362,49 @@ module udplb_tables
     end
   end
 
-  // Epoch TCAM, per group: the longest matching prefix, ties to the lower index.
-  // Each group's best so far is built in ep_best and then stored whole: Yosys 0.55 cannot assign single
+  // Epoch TCAM, per group: the longest matching prefix, ties to the lower index (ep_beat above).
+  // Each group's answer is built in ep_best and then stored whole: Yosys 0.55 cannot assign single
   // members of an array element (ep_group_o[g].hit), it infers a latch (docs/synthesis.md).
   udplb_pkg::uepoch_hit_t ep_best;
+  logic [EpN-1:0]                     ep_match;
+  logic [nt_pkg::UdplbEpochGroup-1:0] ep_win;
   always_comb begin
     ep_best = '0;
+    ep_win  = '0;
+    for (int i = 0; i < EpN; i++) begin
+      ep_match[i] = ep_valid_q[i] && ep_lb_q[i] == ep_lb_i && ((ep_tick_i ^ ep_val_q[i]) & ep_mask_q[i]) == '0;
+    end
     for (int g = 0; g < udplb_pkg::UEpochGroups; g++) begin
       ep_best = '0;
       for (int j = 0; j < nt_pkg::UdplbEpochGroup; j++) begin
-        if (ep_valid_q[g*nt_pkg::UdplbEpochGroup+j] && ep_lb_q[g*nt_pkg::UdplbEpochGroup+j] == ep_lb_i &&
-            ((ep_tick_i ^ ep_val_q[g*nt_pkg::UdplbEpochGroup+j]) & ep_mask_q[g*nt_pkg::UdplbEpochGroup+j]) == '0 &&
-            (!ep_best.hit || ep_plen_q[g*nt_pkg::UdplbEpochGroup+j] > ep_best.plen)) begin
-          ep_best.hit   = 1'b1;
-          ep_best.plen  = ep_plen_q[g*nt_pkg::UdplbEpochGroup+j];
-          ep_best.epoch = ep_epoch_q[g*nt_pkg::UdplbEpochGroup+j];
-          ep_best.bits  = ep_bits_q[g*nt_pkg::UdplbEpochGroup+j];
-          ep_best.sxor  = ep_xor_q[g*nt_pkg::UdplbEpochGroup+j];
-        end
+        ep_win[j] = ep_match[g*nt_pkg::UdplbEpochGroup+j] &&
+                    (ep_beat[g][j] & ep_match[g*nt_pkg::UdplbEpochGroup+:nt_pkg::UdplbEpochGroup]) == '0;
+        ep_best.plen  = ep_best.plen | ({7{ep_win[j]}} & ep_plen_q[g*nt_pkg::UdplbEpochGroup+j]);
+        ep_best.epoch = ep_best.epoch | ({32{ep_win[j]}} & ep_epoch_q[g*nt_pkg::UdplbEpochGroup+j]);
+        ep_best.bits  = ep_best.bits | ({5{ep_win[j]}} & ep_bits_q[g*nt_pkg::UdplbEpochGroup+j]);
+        ep_best.sxor  = ep_best.sxor | ({16{ep_win[j]}} & ep_xor_q[g*nt_pkg::UdplbEpochGroup+j]);
       end
+      ep_best.hit   = |ep_match[g*nt_pkg::UdplbEpochGroup+:nt_pkg::UdplbEpochGroup];
       ep_group_o[g] = ep_best;
     end
   end
 
-  // Epoch map: the lowest matching row.
+  // Epoch map: the lowest matching row, the one with no match below it (a prefix OR; an OR of one-hot
+  // terms rather than a chain of "not hit yet" multiplexers).
+  logic [MapN-1:0] map_match;
+  logic            map_below;  // a row below i matches
   always_comb begin
-    map_hit_o = 1'b0;
     map_row_o = '0;
-    for (int i = MapN - 1; i >= 0; i--) begin
-      if (map_valid_q[i] && map_lb_q[i] == map_lb_i && map_epoch_q[i] == map_epoch_i) begin
-        map_hit_o = 1'b1;
-        map_row_o = udplb_pkg::URowBits'(i);
-      end
+    map_below = 1'b0;
+    for (int i = 0; i < MapN; i++) begin
+      map_match[i] = map_valid_q[i] && map_lb_q[i] == map_lb_i && map_epoch_q[i] == map_epoch_i;
+    end
+    for (int i = 0; i < MapN; i++) begin
+      map_row_o = map_row_o | ({udplb_pkg::URowBits{map_match[i] && !map_below}} & udplb_pkg::URowBits'(i));
+      map_below = map_below | map_match[i];
     end
   end
+  assign map_hit_o = |map_match;
 
   // Registered reads (block RAM: the read data register is the RAM's own output register; issue 27 item 3).
   // The valid bits are flops with reset, read through a register of their own on the same cycle.

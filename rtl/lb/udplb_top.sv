@@ -142,7 +142,7 @@ module udplb_top
   logic [udplb_pkg::UEpochGroups-1:0][udplb_pkg::UEpochHitBits-1:0] ep_group, s4_group_q;
   udplb_pkg::uepoch_hit_t                     ep_best;
   logic [udplb_pkg::URowBits-1:0]             map_row;
-  logic [15:0]                     cal_member, slot_mask, slot;
+  logic [15:0]                     cal_member, slot;
   udplb_pkg::umember_t                        mem_entry;
   logic [udplb_pkg::URowBits+udplb_pkg::USlotBits-1:0]   cal_addr;
   logic [9:0]                      mem_addr;
@@ -188,19 +188,57 @@ module udplb_top
     .mem_entry_o  (mem_entry)
   );
 
-  // Epoch TCAM, second stage: the longest prefix of the group winners, ties to the lower group.
-  // Each group is read whole into s4_group first: Yosys 0.55 reads s4_group_q[g].hit as an undeclared wire.
-  udplb_pkg::uepoch_hit_t s4_group;
+  // Epoch TCAM, second stage: the longest prefix of the group winners, ties to the lower group. Was a walk
+  // over the groups keeping a running best (a chain of 8 compares and multiplexers, then the slot mask as a
+  // shift and a subtract: 40 levels from s4_group_q; issue 27 item 2). Which group beats which is known in S3
+  // from the first stage's answers, so it is registered beside s4_group_q (loaded on the same advance):
+  // bit h of s4_gbeat_q[g] is set when group h hits and beats group g (a longer prefix, or the same one and
+  // h < g). In S4 group g wins if it hits and no group beats it (at most one wins), and ep_best is the OR of
+  // the winner's fields ('0 when none hits, as the walk gave). Each group's slot is formed beside (the slot
+  // mask as a compare of each bit position with the group's bits: all ones from 16 on, as before) and the
+  // winner's chosen the same way. The same answers, no cycle added.
+  // Each group is read whole into a uepoch_hit_t first: Yosys 0.55 reads s4_group_q[g].hit as an undeclared
+  // wire.
+  localparam int unsigned Grps = udplb_pkg::UEpochGroups;
+  udplb_pkg::uepoch_hit_t   s3_ga, s4_group;
+  logic [Grps-1:0]           s3_ghit;
+  logic [Grps-1:0][6:0]      s3_gplen;
+  logic [Grps-1:0][Grps-1:0] s4_gbeat_d, s4_gbeat_q;
+  logic [Grps-1:0]           s4_gwin;
+  logic [15:0]               g_slot;
+  logic                      unused_s3_ga;
   always_comb begin
-    ep_best  = '0;
-    s4_group = '0;
-    for (int g = 0; g < udplb_pkg::UEpochGroups; g++) begin
-      s4_group = s4_group_q[g];
-      if (s4_group.hit && (!ep_best.hit || s4_group.plen > ep_best.plen)) ep_best = s4_group;
+    s3_ga      = '0;
+    s3_ghit    = '0;
+    s3_gplen   = '0;
+    s4_gbeat_d = '0;
+    ep_best    = '0;
+    s4_group   = '0;
+    s4_gwin    = '0;
+    slot       = '0;
+    g_slot     = '0;
+    for (int g = 0; g < Grps; g++) begin
+      // S3: the first stage's answers.
+      s3_ga       = ep_group[g];
+      s3_ghit[g]  = s3_ga.hit;
+      s3_gplen[g] = s3_ga.plen;
+      // S4: the registered ones.
+      s4_group   = s4_group_q[g];
+      s4_gwin[g] = s4_group.hit && s4_gbeat_q[g] == '0;
+      ep_best    = ep_best | ({udplb_pkg::UEpochHitBits{s4_gwin[g]}} & s4_group);
+      for (int b = 0; b < 16; b++) g_slot[b] = (s4_q.p.slot_sel[b] ^ s4_group.sxor[b]) && 32'(s4_group.bits) > b;
+      slot = slot | ({16{s4_gwin[g]}} & g_slot);
+    end
+    for (int g = 0; g < Grps; g++) begin
+      for (int h = 0; h < Grps; h++) begin
+        if (h != g) begin
+          s4_gbeat_d[g][h] = s3_ghit[h] && (s3_gplen[h] > s3_gplen[g] || (s3_gplen[h] == s3_gplen[g] && h < g));
+        end
+      end
     end
   end
-  assign slot_mask = ep_best.bits >= 5'd16 ? 16'hffff : (16'd1 << ep_best.bits) - 16'd1;
-  assign slot      = (s4_q.p.slot_sel ^ ep_best.sxor) & slot_mask;
+  assign unused_s3_ga = ^{s3_ga.epoch, s3_ga.bits, s3_ga.sxor};
+
   // The calendar and member RAMs are read registered (udplb_tables): each address is presented the cycle
   // before the stage that uses the entry, from what that stage's register is loaded with. The calendar's is
   // S5's row and slot (what s5_q takes when the frame reaches S6 clean: S5's epoch branch is the only way a
@@ -397,12 +435,14 @@ module udplb_top
       s7_sum_q   <= '0;
       s8_q       <= '0;
       s4_group_q <= '0;
+      s4_gbeat_q <= '0;
     end else if (adv) begin
       s1_q       <= s1_d;
       s2_q       <= s2_d;
       s3_q       <= s3_d;
       s4_q       <= s4_d;
       s4_group_q <= ep_group;
+      s4_gbeat_q <= s4_gbeat_d;
       s5_q       <= s5_d;
       s6_q       <= s6_d;
       s6_l4_q    <= s6_l4;
@@ -507,19 +547,24 @@ module udplb_top
     end else begin
       if (adv && s_valid_i && s_first) pkts_in_q <= pkts_in_q + 1'b1;
       if (m_valid_o && m_ready_i && m_last_o) pkts_out_q <= pkts_out_q + 1'b1;
+      // Per-counter enables from the reason's and the instance's compares, each counter incremented at a
+      // constant index (an indexed read-increment-write was a select and a shifter around the adder: 24
+      // levels; issue 27 item 2). Reasons beyond the array are not counted, as the indexed write ignored them.
       if (count) begin
-        if (s8_q.n.reason != udplb_pkg::ureason_t'(nt_pkg::UdplbDropNone)) begin
-          drops_q[s8_q.n.reason] <= drops_q[s8_q.n.reason] + 1'b1;
+        for (int r = 0; r < nt_pkg::UdplbDropReasons; r++) begin
+          if (r != nt_pkg::UdplbDropNone && 32'(s8_q.n.reason) == r) drops_q[r] <= drops_q[r] + 1'b1;
         end
-        if (s8_q.n.reason >= udplb_pkg::ureason_t'(nt_pkg::UdplbDropArpMismatch)) begin
-          idrop_q[s8_q.n.lb_id] <= idrop_q[s8_q.n.lb_id] + 1'b1;
+        for (int i = 0; i < nt_pkg::UdplbInstances; i++) begin
+          if (32'(s8_q.n.lb_id) == i) begin
+            if (s8_q.n.reason >= udplb_pkg::ureason_t'(nt_pkg::UdplbDropArpMismatch)) idrop_q[i] <= idrop_q[i] + 1'b1;
+            if (s8_q.n.ejfat) rx_q[i] <= rx_q[i] + 1'b1;
+            if (s8_q.n.rx_v2) rx2_q[i] <= rx2_q[i] + 1'b1;
+            if (s8_q.n.rx_v3) rx3_q[i] <= rx3_q[i] + 1'b1;
+            if (s8_q.n.tx) tx_q[i] <= tx_q[i] + 1'b1;
+          end
         end
         if (s8_q.n.to_host) to_host_q <= to_host_q + 1'b1;
         if (s8_q.n.reply) replies_q <= replies_q + 1'b1;
-        if (s8_q.n.ejfat) rx_q[s8_q.n.lb_id] <= rx_q[s8_q.n.lb_id] + 1'b1;
-        if (s8_q.n.rx_v2) rx2_q[s8_q.n.lb_id] <= rx2_q[s8_q.n.lb_id] + 1'b1;
-        if (s8_q.n.rx_v3) rx3_q[s8_q.n.lb_id] <= rx3_q[s8_q.n.lb_id] + 1'b1;
-        if (s8_q.n.tx) tx_q[s8_q.n.lb_id] <= tx_q[s8_q.n.lb_id] + 1'b1;
       end
     end
   end

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Differential test of udplb_tables' searches (branch udt20): main @ cf75b50's walks in index order against the
+# beat-matrix searches (udplb_beat_matrix), every output compared every cycle over random writes and lookups.
+# The old module is taken from git, never kept in the tree. Usage: scripts/udplb_tables_diff.sh [cycles] [seed] [dir]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+n=${1:-400000}
+seed=${2:-1}
+out=${3:-build/udplb_tables_diff}
+ref=cf75b50
+mkdir -p "$out"
+git show "$ref:rtl/lb/udplb_tables.sv" | sed -e 's/^module udplb_tables$/module udplb_tables_old/' \
+  > "$out/udplb_tables_old.sv"
+verilator --binary --timing -O2 -Irtl/common -Irtl/lb -Wno-fatal -Wno-lint -Wno-style -j 1 --top-module tb \
+  -Mdir "$out/obj" rtl/common/nt_pkg.sv rtl/common/nt_sva_pkg.sv rtl/lb/udplb_pkg.sv "$out/udplb_tables_old.sv" \
+  rtl/lb/udplb_beat_matrix.sv rtl/lb/udplb_tables.sv tb/udplb_tables_diff/tables_diff_tb.sv \
+  > "$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
+"$out/obj/Vtb" "+cycles=$n" "+verilator+seed+$seed"
