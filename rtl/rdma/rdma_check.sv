@@ -27,6 +27,7 @@ module rdma_check
   rdma_pkg::desc_t     desc;
   rdma_pkg::qp_state_t q;
   logic      processed, ack, nak, done, found_qp, ahead, is_new, first, middle, last, only, stop;
+  logic      qp_hit, qp_lower;
   logic      write, read, atomic, send, write_imm, s_first, s_middle, s_last, s_only, s_imm;
   logic [3:0] qi;
   logic [23:0] d;
@@ -36,36 +37,55 @@ module rdma_check
   logic        takes_wqe;
   rdma_pkg::wqe_t        wqe;
 
-  // 0 if the access is allowed (and *pa set), else the NAK syndrome.
-  // (Each MR is read whole into mr_i, then its fields: Yosys 0.55 reads arr[i].field wrongly, docs/synthesis.md.)
-  function automatic logic [7:0] mr_check(logic [nt_pkg::RdmaMrs-1:0][rdma_pkg::MrBits-1:0] mrs, logic [31:0] rkey,
-                                          logic [1:0] right, logic [63:0] va, logic [63:0] len,
-                                          output logic [63:0] pa_o);
-    int m;
-    logic ok;
-    // verilator lint_off UNUSEDSIGNAL
-    rdma_pkg::mr_t mr;  // (its valid and rkey are read from mr_i)
-    // verilator lint_on UNUSEDSIGNAL
-    rdma_pkg::mr_t mr_i;
-    m    = -1;
-    pa_o = '0;
-    mr   = '0;
-    for (int i = nt_pkg::RdmaMrs - 1; i >= 0; i--) begin
-      mr_i = mrs[i];
-      if (mr_i.valid && mr_i.rkey == rkey) begin
-        m  = i;
-        mr = mr_i;
-      end
+  // The MR check (docs/rdma.md "Request processing"), made once for the one request class that uses it: READ
+  // (right r, length dmalen), WRITE first/only (right w, length dmalen) or atomic (right a, length 8); the
+  // classes are exclusive by opcode, so one search serves them all. Every MR's rights and range checks are
+  // computed in parallel with the rkey search, and the first (lowest) matching MR is then selected through
+  // a one-hot: no priority chain of 48 muxes, no 64-bit subtraction after the search.
+  //   range_bad = va < mr.va || len > mr.len || va - mr.va > mr.len - len, where the third term (given the
+  //   first two are false) is va + len > mr.va + mr.len in 65 bits; pa = mr.pa + (va - mr.va) is
+  //   (mr.pa - mr.va) + va modulo 2^64, and the WRITE's next pa + plen is (mr.pa - mr.va) + (va + plen).
+  logic [nt_pkg::RdmaMrs-1:0]        mr_hit, mr_first, mr_ok;
+  logic [nt_pkg::RdmaMrs-1:0][63:0]  mr_delta;
+  logic [63:0] mr_len, mr_delta_sel, mr_pa, mr_pa_plen, va_plen;
+  logic [64:0] va_end;
+  logic        mr_ok_sel, lower;
+  rdma_pkg::mr_t mr;  // (module level: Yosys 0.55 reads no declaration inside an unnamed always_comb)
+  always_comb begin
+    mr_len  = (req_i.opcode == 8'h13 || req_i.opcode == 8'h14) ? 64'd8 : 64'(req_i.dmalen);
+    va_end  = {1'b0, req_i.va} + {1'b0, mr_len};
+    va_plen = req_i.va + 64'(req_i.plen);
+    lower   = 1'b0;
+    for (int i = 0; i < nt_pkg::RdmaMrs; i++) begin
+      mr          = mrs_i[i];
+      mr_hit[i]   = mr.valid && mr.rkey == req_i.rkey;
+      mr_first[i] = mr_hit[i] && !lower;
+      lower       = lower | mr_hit[i];
+      mr_ok[i]    = (req_i.opcode == 8'h0c ? mr.r : (req_i.opcode == 8'h13 || req_i.opcode == 8'h14) ? mr.a : mr.w) &&
+                    !(req_i.va < mr.va || mr_len > 64'(mr.len) || va_end > {1'b0, mr.va} + 65'(mr.len));
+      mr_delta[i] = mr.pa - mr.va;
     end
-    mr_check = SynAcc;
-    if (m >= 0) begin
-      ok = (right == 2'd0 && mr.r) || (right == 2'd1 && mr.w) || (right == 2'd2 && mr.a);
-      if (ok && !(va < mr.va || len > 64'(mr.len) || va - mr.va > 64'(mr.len) - len)) begin
-        pa_o = mr.pa + (va - mr.va);
-        mr_check = 8'h00;
-      end
+    mr_ok_sel    = 1'b0;
+    mr_delta_sel = '0;
+    for (int i = 0; i < nt_pkg::RdmaMrs; i++) begin
+      mr_ok_sel    = mr_ok_sel | (mr_first[i] & mr_ok[i]);
+      mr_delta_sel = mr_delta_sel | (mr_delta[i] & {64{mr_first[i]}});
     end
-  endfunction
+    mr_pa      = mr_ok_sel ? mr_delta_sel + req_i.va : 64'd0;
+    mr_pa_plen = mr_ok_sel ? mr_delta_sel + va_plen : 64'(req_i.plen);
+  end
+
+  // The packet count of a READ, ceil(dmalen / 2^lg) for every lg a QP's mtu_log2 may hold, computed from the
+  // request alone in parallel with the QP search ((dmalen + 2^lg - 1) >> lg without the 64-bit add and the
+  // barrel shift after it); the QP's mtu_log2 then selects one. dmalen < 2^lg likewise.
+  logic [15:0][31:0] npk_lg;
+  logic [15:0]       rd_short_lg;
+  always_comb begin
+    for (int lg = 0; lg < 16; lg++) begin
+      npk_lg[lg]      = (req_i.dmalen >> lg) + 32'((req_i.dmalen & ((32'd1 << lg) - 32'd1)) != 32'd0);
+      rd_short_lg[lg] = (req_i.dmalen >> lg) == 32'd0;
+    end
+  end
 
   // QP i's configuration: its context read whole (Yosys 0.55 reads qps_i[i].field wrongly: docs/synthesis.md)
   // into the function's own local, which Verilator keeps out of the traced state (a module-level copy of
@@ -113,13 +133,16 @@ module rdma_check
     s_imm     = req_i.opcode == 8'h03 || req_i.opcode == 8'h05;
     stop      = 1'b0;
     takes_wqe = s_first || s_only || write_imm;
-    for (int i = nt_pkg::RdmaQps - 1; i >= 0; i--) begin
-      qc = qp_cfg(i);
-      if (qc.valid && qc.qpn == req_i.dqpn) begin
-        qi       = 4'(i);
-        found_qp = 1'b1;
-      end
+    // The first (lowest) QP whose qpn matches: a one-hot of the matches, encoded by OR (log depth),
+    // not a chain of 16 muxes.
+    qp_lower = 1'b0;
+    for (int i = 0; i < nt_pkg::RdmaQps; i++) begin
+      qc        = qp_cfg(i);
+      qp_hit    = qc.valid && qc.qpn == req_i.dqpn;
+      qi        = qi | (4'(i) & {4{qp_hit && !qp_lower}});
+      qp_lower  = qp_lower | qp_hit;
     end
+    found_qp = qp_lower;
     q = qps_i[qi];
     wqe = wqe_i[qi];
     if (~crc_i != icrc_rx_i) begin
@@ -210,11 +233,13 @@ module rdma_check
           if (syn == 8'h00 && read && req_i.dmalen > 32'h80000000) syn = SynInv;
           // IBA C9-88: a failed MR check of a zero-length READ or WRITE is ignored (pa 0 then).
           if (syn == 8'h00 && (read || (write && !(middle || last)))) begin
-            syn = mr_check(mrs_i, req_i.rkey, read ? 2'd0 : 2'd1, req_i.va, 64'(req_i.dmalen), pa);
+            syn = mr_ok_sel ? 8'h00 : SynAcc;
+            pa  = mr_pa;
             if (req_i.dmalen == 32'd0) syn = 8'h00;
           end
           if (syn == 8'h00 && atomic) begin
-            syn = mr_check(mrs_i, req_i.rkey, 2'd2, req_i.va, 64'd8, pa);
+            syn = mr_ok_sel ? 8'h00 : SynAcc;
+            pa  = mr_pa;
             if (syn == 8'h00 && req_i.va[2:0] != 3'd0) syn = SynInv;
           end
           if (syn == 8'h00 && is_new && (read || atomic) && q.cfg.max_rd_atomic == 0) syn = SynInv;
@@ -278,7 +303,7 @@ module rdma_check
             if (first || middle) begin
               q.w_remaining = (first ? req_i.dmalen : q.w_remaining) - plen;
               q.w_open      = 1'b1;
-              q.w_pa        = pa + 64'(plen);
+              q.w_pa        = middle ? q.w_pa + 64'(plen) : mr_pa_plen;
             end else begin
               q.w_open = 1'b0;
               q.msn    = q.msn + 1;
@@ -299,14 +324,14 @@ module rdma_check
             job.kind  = rdma_pkg::JobRead;
             job.pa    = pa;
             job.len   = req_i.dmalen;
-            job.npkts = (req_i.dmalen == 0) ? 32'd1 : 32'((64'(req_i.dmalen) + 64'(mtu) - 1) >> q.cfg.mtu_log2);
+            job.npkts = (req_i.dmalen == 0) ? 32'd1 : npk_lg[q.cfg.mtu_log2];
             if (is_new) begin
               q.epsn = q.epsn + 24'(job.npkts);
               q.msn  = q.msn + 1;
             end
             desc.msn    = q.msn;
             desc.opcode = (job.npkts == 1) ? 8'h10 : 8'h0d;
-            desc.plen   = 16'((req_i.dmalen < mtu) ? req_i.dmalen : mtu);
+            desc.plen   = 16'(rd_short_lg[q.cfg.mtu_log2] ? req_i.dmalen : mtu);
           end else begin
             job.kind    = rdma_pkg::JobAtomic;
             job.pa      = pa;
@@ -323,45 +348,78 @@ module rdma_check
     end
   end
 
+  // a % n for a, n < 16 (n = 0 gives 0; no caller reaches it), as a table of its 8 input bits: a QP's
+  // aq_groups is a config field, and an `int` `%` by it was an array divider (hundreds of levels).
+  function automatic logic [3:0] mod16(logic [3:0] a, logic [3:0] n);
+    mod16 = '0;
+    // (an OR of disjoint terms, which ABC balances, not a chain of 225 muxes)
+    for (int av = 0; av < 16; av++) begin
+      for (int nv = 1; nv < 16; nv++) begin
+        mod16 = mod16 | (4'(av % nv) & {4{a == 4'(av) && n == 4'(nv)}});
+      end
+    end
+  endfunction
+
   // AQ group to read for a duplicate atomic (grouped: the newest group starting at or before psn;
   // linear: the oldest valid group, with the number of valid groups to try).
+  // The best group is the first of the groups with the least ds among those with ds >= dp; each group's
+  // ds is compared with every other's in parallel (group i wins if every candidate before it has a larger
+  // ds and none after it a smaller one), which selects the same group as a scan keeping the first strict
+  // minimum, without 8 comparisons in series. aq_wr / 64 and aq_wr % 64 of the 9-bit aq_wr are bit slices.
   // verilator lint_off UNUSEDSIGNAL
   // (the task takes a whole QP state and reads only the AQ fields)
   task automatic aq_select(input rdma_pkg::qp_state_t qs, input logic [23:0] psn, input logic linear,
                            output logic [2:0] grp, output logic [3:0] left);
-    logic [23:0] dp, ds, best_ds;
-    int best, valid, n, g;
-    dp      = qs.epsn - psn;
-    best    = -1;
-    best_ds = '0;
-    valid   = 0;
-    n       = int'(qs.cfg.aq_groups);
-    grp     = '0;
-    left    = '0;
+    logic [23:0] dp;
+    logic [nt_pkg::RdmaAqMaxGroups-1:0][23:0] ds;
+    logic [nt_pkg::RdmaAqMaxGroups-1:0] vg, cand, win, hit;
+    logic [nt_pkg::RdmaAqMaxGroups-1:0][3:0] idx;
+    logic [2:0] best, w, g;
+    logic       any, seen;
+    logic [3:0] valid;
+    dp    = qs.epsn - psn;
+    valid = '0;
     for (int i = 0; i < nt_pkg::RdmaAqMaxGroups; i++) begin
-      if (i < n && qs.grp_valid[i]) begin
-        valid++;
-        ds = qs.epsn - qs.grp_psn[i];
-        if (ds >= dp && (best < 0 || ds < best_ds)) begin
-          best    = i;
-          best_ds = ds;
-        end
-      end
+      vg[i]   = 4'(i) < qs.cfg.aq_groups && qs.grp_valid[i];
+      ds[i]   = qs.epsn - qs.grp_psn[i];
+      cand[i] = vg[i] && ds[i] >= dp;
+      valid   = valid + 4'(vg[i]);
     end
+    best = '0;
+    for (int i = 0; i < nt_pkg::RdmaAqMaxGroups; i++) begin
+      win[i] = cand[i];
+      for (int j = 0; j < nt_pkg::RdmaAqMaxGroups; j++) begin
+        if (j < i && cand[j] && ds[j] <= ds[i]) win[i] = 1'b0;
+        if (j > i && cand[j] && ds[j] < ds[i]) win[i] = 1'b0;
+      end
+      best = best | (3'(i) & {3{win[i]}});
+    end
+    any = |cand;
     // Older than every group start: after the AQ wrapped, the oldest results still kept are the tail of
     // the group being overwritten now. Before it wrapped (since the QP entry was written) that tail holds
     // nothing of this QP's (an earlier QP's results at the same AQ address): no group.
-    if (best < 0 && qs.aq_lapped && qs.grp_valid[int'(qs.aq_wr) / nt_pkg::RdmaAqGroup]) best = int'(qs.aq_wr) / nt_pkg::RdmaAqGroup;
-    if (linear && valid > 0) begin
-      g = (int'(qs.aq_wr) % nt_pkg::RdmaAqGroup == 0) ? int'(qs.aq_wr) / nt_pkg::RdmaAqGroup
-                                              : (int'(qs.aq_wr) / nt_pkg::RdmaAqGroup + 1) % n;
-      for (int s = nt_pkg::RdmaAqMaxGroups - 1; s >= 0; s--) begin
-        if (s < n && qs.grp_valid[(g + s) % n]) grp = 3'((g + s) % n);
-      end
-      left = 4'(valid);
+    w = qs.aq_wr[8:6];
+    if (!any && qs.aq_lapped && qs.grp_valid[w]) begin
+      best = w;
+      any  = 1'b1;
+    end
+    // Linear: the first valid group at or after g in the order g, g+1, ... (mod n); every step's group
+    // (g + s) % n from the table, the first hit by a one-hot (valid > 0 implies n >= 1). A group number of
+    // 8 or more (only for n > 8, which the configuration never writes) reads grp_valid as 0.
+    g    = (qs.aq_wr[5:0] == 6'd0) ? w : 3'(mod16({1'b0, w} + 4'd1, qs.cfg.aq_groups));
+    seen = 1'b0;
+    grp  = '0;
+    for (int s = 0; s < nt_pkg::RdmaAqMaxGroups; s++) begin
+      idx[s] = mod16({1'b0, g} + 4'(s), qs.cfg.aq_groups);
+      hit[s] = 4'(s) < qs.cfg.aq_groups && !idx[s][3] && qs.grp_valid[idx[s][2:0]];
+      if (linear && valid != 4'd0) grp = grp | (idx[s][2:0] & {3{hit[s] && !seen}});
+      seen = seen | hit[s];
+    end
+    if (linear && valid != 4'd0) begin
+      left = valid;
     end else begin
-      grp  = 3'(best < 0 ? 0 : best);
-      left = best < 0 ? 4'd0 : 4'd1;
+      grp  = any ? best : 3'd0;
+      left = any ? 4'd1 : 4'd0;
     end
   endtask
   // verilator lint_on UNUSEDSIGNAL
