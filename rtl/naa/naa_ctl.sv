@@ -86,16 +86,28 @@ module naa_ctl
   // Big-endian field of the message: n bytes from byte `off`.
   `NT_GET_BE_FN(msg_be, MsgBits)
 
-  // Wide arithmetic in 16-bit chunks (issue 27 item 2): Yosys maps a 64-bit add or compare to one chain of 16
-  // CARRY4 cells (16 logic levels by docs/synthesis.md's measure); four 16-bit chains side by side, joined by
-  // a few LUTs (compare: high chunk first; add: carry select), give the same value in about 7.
-  function automatic logic lt64(logic [63:0] a, logic [63:0] b);  // a < b
-    logic [3:0] lt;
-    logic [3:1] eq;
-    for (int k = 0; k < 4; k++) lt[k] = a[16*k+:16] < b[16*k+:16];
-    for (int k = 1; k < 4; k++) eq[k] = a[16*k+:16] == b[16*k+:16];
-    lt64 = lt[3] || (eq[3] && (lt[2] || (eq[2] && (lt[1] || (eq[1] && lt[0])))));
+  // Wide arithmetic (issue 27 item 2): Yosys maps a 64-bit add or compare to one chain of 16 CARRY4 cells (16
+  // logic levels by docs/synthesis.md's measure), and ABC, which sees a carry chain's outputs as inputs, maps
+  // the logic after it for area, not depth. The entry checks' compares and carry are therefore written as
+  // plain logic, a binary tree of (generate, propagate) pairs that ABC maps to about 4 LUT levels:
+  // (g, p) of bits hi:lo = (g_hi | p_hi & g_lo, p_hi & p_lo); the result is g of all 64 bits.
+  function automatic logic gp_tree(logic [63:0] g_i, logic [63:0] p_i);
+    logic [63:0] g, p;
+    g = g_i;
+    p = p_i;
+    for (int lv = 0; lv < 6; lv++) begin
+      for (int j = 0; j < (32 >> lv); j++) begin
+        g[j << (lv + 1)] = g[(j << (lv + 1)) + (1 << lv)] | (p[(j << (lv + 1)) + (1 << lv)] & g[j << (lv + 1)]);
+        p[j << (lv + 1)] = p[(j << (lv + 1)) + (1 << lv)] & p[j << (lv + 1)];
+      end
+    end
+    gp_tree = g[0];
   endfunction
+  // a < b: from the top, the first bit where they differ has a = 0 (generate ~a & b, propagate a == b).
+  function automatic logic lt64(logic [63:0] a, logic [63:0] b);
+    lt64 = gp_tree(~a & b, ~(a ^ b));
+  endfunction
+  // Elsewhere 64-bit sums are added in 16-bit chunks, four 16-bit chains side by side, joined by a carry select:
   // Per chunk the sum without (s0) and with (s1: {a, 1} + {b, 1} is 2 (a + b + 1)) a carry in; the carry
   // into each chunk selects. (s1's bit 0 is always 0.)
   /* verilator lint_off UNUSEDSIGNAL */
@@ -155,27 +167,29 @@ module naa_ctl
   logic [31:0] chk_size_q;
   logic        chk_bad, chk_nomem;
   logic [63:0] cs_a, cs_b, cs_e, cs_s, cs_c;
-  logic [64:0] cs_sum;
   // ent_addr < pool || ent_addr >= pool + pool_size
   assign chk_bad = lt64({8'd0, chk_addr_q}, pool_q) || !lt64({8'd0, chk_addr_q}, pool_end_q);
   // ent_addr + ent_size > pool_end  <=>  addr + size + ~pool_end >= 2^64 (addr < 2^56 and size < 2^32, so the
   // sum stays below 2^65): the three operands reduced to two per bit (carry save; the carry out of bit 63 is
-  // 0 as addr and size have no bit 63), then only the carry out of their 64-bit sum.
+  // 0 as addr and size have no bit 63), then only the carry out of their 64-bit sum (generate s & c,
+  // propagate s ^ c).
   assign cs_a      = {8'd0, chk_addr_q};
   assign cs_b      = {32'd0, chk_size_q};
   assign cs_e      = ~pool_end_q;
   assign cs_s      = cs_a ^ cs_b ^ cs_e;
   assign cs_c      = {(cs_a[62:0] & cs_b[62:0]) | (cs_a[62:0] & cs_e[62:0]) | (cs_b[62:0] & cs_e[62:0]), 1'b0};
-  assign cs_sum    = add64c(cs_s, cs_c);
-  assign chk_nomem = cs_sum[64];
+  assign chk_nomem = gp_tree(cs_s & cs_c, cs_s ^ cs_c);
   assign hdr_type = msg_q[7:0];
   assign hdr_n    = msg_q[15:8];
-  // cur_q.len < 4 + 24 hdr_n (at most 6,124: 13 bits): 24 n + 4 is {3 n, 3'b100}, one 10-bit add and a 13-bit
-  // compare (a 32-bit multiply, add and compare were 3 DSPs and two carry chains).
-  logic [9:0] hdr_n3;
-  logic       hdr_short;
-  assign hdr_n3    = {1'b0, hdr_n, 1'b0} + {2'd0, hdr_n};
-  assign hdr_short = cur_q.len[31:13] == '0 && cur_q.len[12:0] < {hdr_n3, 3'b100};
+  // Header's length check cur_q.len < 4 + 24 hdr_n (at most 6,124: 13 bits; 24 n + 4 is {3 n, 3'b100}), made
+  // as the message's first beat arrives (hdr_n is its byte 1, and neither it nor cur_q changes until Header)
+  // and registered: a 32-bit multiply, add and compare were 3 DSPs and two carry chains ahead of Header's
+  // decision (14 levels with the chains alone).
+  logic [7:0] rsp_n;
+  logic [9:0] rsp_n3;
+  logic       hdr_short_q;
+  assign rsp_n  = dma_rsp_data_i[15:8];
+  assign rsp_n3 = {1'b0, rsp_n, 1'b0} + {2'd0, rsp_n};
 
   // The answer: 0x02 with the granted regions, or 0x00 with the error code.
   logic [AnsBits-1:0] ans;
@@ -409,6 +423,7 @@ module naa_ctl
       chk_size_q  <= '0;
       rd_off_q    <= '0;
       ans_g_q     <= '0;
+      hdr_short_q <= 1'b0;
       rxbuf_q     <= '0;
       txbuf_q     <= '0;
       mr_first_q  <= '0;
@@ -494,12 +509,15 @@ module naa_ctl
             for (int unsigned b = 0; b < nt_pkg::NaaMsgBeats; b++) begin
               if (beat_q == 5'(b)) msg_q[nt_pkg::StreamBits*b+:nt_pkg::StreamBits] <= dma_rsp_data_i;
             end
+            if (beat_q == 5'd0) begin  // byte 1 is the header's N (hdr_n from Header on)
+              hdr_short_q <= cur_q.len[31:13] == '0 && cur_q.len[12:0] < {rsp_n3, 3'b100};
+            end
             beat_q <= beat_q + 5'd1;
             if (dma_rsp_last_i) state_q <= naa_pkg::CtlHeader;
           end
         end
         naa_pkg::CtlHeader: begin
-          if (hdr_type != naa_pkg::MrspAdvReq || hdr_n == 8'd0 || hdr_short) begin
+          if (hdr_type != naa_pkg::MrspAdvReq || hdr_n == 8'd0 || hdr_short_q) begin
             err_q                     <= naa_pkg::MrspMalformed;
             c_errors_q[naa_pkg::MrspMalformed] <= c_errors_q[naa_pkg::MrspMalformed] + 32'd1;
             beat_q                    <= '0;
@@ -664,5 +682,5 @@ module naa_ctl
   logic unused_bits;
   assign unused_bits = ^{cfg_data_i[nt_pkg::CfgDataBits-1:205], cpl_i.tag, cur_q.qpn, cur_q.psn, cur_q.opcode,
                          reg_host_q[0], reg_rkey_q[0], gk_hi1[0], ak_hi1[0], rd_addr[64], wr_addr[64], cfg_sum[64],
-                         ev_off[64], ent_nx[7:0], ent_nx[191:160], cs_sum[63:0], fl_lo[0], cur_q.wr_id};
+                         ev_off[64], ent_nx[7:0], ent_nx[191:160], fl_lo[0], cur_q.wr_id};
 endmodule
