@@ -139,19 +139,19 @@ module naa_ctl
   // inside msg_q; the message is padded with zeros so that every index has a constant in-range position.
   // An AND-OR of the decoded index (the indices are exclusive), not a chain of 64 priority muxes.
   // ent_nx is the entry the checks read in the next cycle (chk_*_q below): entry 0 in Header, idx_q + 1 in
-  // Entry (other states: not read).
-  localparam int unsigned EntPadBits = 8 * (4 + 24 * 64) - MsgBits;
+  // Entry (other states: not read), the same decode of idx_q selecting the next position (no increment ahead
+  // of the decode; idx_q < 32 in Entry, and position 64 is padding).
+  localparam int unsigned EntPadBits = 8 * (4 + 24 * 65) - MsgBits;
   logic [MsgBits+EntPadBits-1:0] msg_pad;
-  logic [5:0] chk_idx;
   assign msg_pad = {{EntPadBits{1'b0}}, msg_q};
-  assign chk_idx = (state_q == naa_pkg::CtlHeader) ? 6'd0 : idx_q + 6'd1;
   always_comb begin
     ent    = '0;
     ent_nx = '0;
     for (int unsigned i = 0; i < 64; i++) begin
       ent    = ent    | ({192{idx_q == 6'(i)}} & msg_pad[8*(4+24*i)+:192]);
-      ent_nx = ent_nx | ({192{chk_idx == 6'(i)}} & msg_pad[8*(4+24*i)+:192]);
+      ent_nx = ent_nx | ({192{idx_q == 6'(i)}} & msg_pad[8*(4+24*(i+1))+:192]);
     end
+    if (state_q == naa_pkg::CtlHeader) ent_nx = msg_pad[8*4+:192];
   end
   assign ent_addr = msg_be({{(MsgBits-192){1'b0}}, ent}, 1, 7);
   assign ent_host = msg_be({{(MsgBits-192){1'b0}}, ent}, 8, 8);
