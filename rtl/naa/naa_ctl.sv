@@ -86,28 +86,18 @@ module naa_ctl
   // Big-endian field of the message: n bytes from byte `off`.
   `NT_GET_BE_FN(msg_be, MsgBits)
 
-  // Wide arithmetic (issue 27 item 2): Yosys maps a 64-bit add or compare to one chain of 16 CARRY4 cells (16
-  // logic levels by docs/synthesis.md's measure), and ABC, which sees a carry chain's outputs as inputs, maps
-  // the logic after it for area, not depth. The entry checks' compares and carry are therefore written as
-  // plain logic, a binary tree of (generate, propagate) pairs that ABC maps to about 4 LUT levels:
-  // (g, p) of bits hi:lo = (g_hi | p_hi & g_lo, p_hi & p_lo); the result is g of all 64 bits.
-  function automatic logic gp_tree(logic [63:0] g_i, logic [63:0] p_i);
-    logic [63:0] g, p;
-    g = g_i;
-    p = p_i;
-    for (int lv = 0; lv < 6; lv++) begin
-      for (int j = 0; j < (32 >> lv); j++) begin
-        g[j << (lv + 1)] = g[(j << (lv + 1)) + (1 << lv)] | (p[(j << (lv + 1)) + (1 << lv)] & g[j << (lv + 1)]);
-        p[j << (lv + 1)] = p[(j << (lv + 1)) + (1 << lv)] & p[j << (lv + 1)];
-      end
-    end
-    gp_tree = g[0];
+  // Wide arithmetic in 16-bit chunks (issue 27 item 2): Yosys maps a 64-bit add or compare to one chain of 16
+  // CARRY4 cells (16 logic levels by docs/synthesis.md's measure); four 16-bit chains side by side, joined by
+  // a few LUTs (compare: high chunk first; add: carry select), give the same value in about 8. (The compare as
+  // a plain-logic tree of (generate, propagate) pairs was deeper: ABC maps it to wide LUTs, LUT6 + MUXF7/8/9
+  // cascades, 15 levels with Entry's decision.)
+  function automatic logic lt64(logic [63:0] a, logic [63:0] b);  // a < b
+    logic [3:0] lt;
+    logic [3:1] eq;
+    for (int k = 0; k < 4; k++) lt[k] = a[16*k+:16] < b[16*k+:16];
+    for (int k = 1; k < 4; k++) eq[k] = a[16*k+:16] == b[16*k+:16];
+    lt64 = lt[3] || (eq[3] && (lt[2] || (eq[2] && (lt[1] || (eq[1] && lt[0])))));
   endfunction
-  // a < b: from the top, the first bit where they differ has a = 0 (generate ~a & b, propagate a == b).
-  function automatic logic lt64(logic [63:0] a, logic [63:0] b);
-    lt64 = gp_tree(~a & b, ~(a ^ b));
-  endfunction
-  // Elsewhere 64-bit sums are added in 16-bit chunks, four 16-bit chains side by side, joined by a carry select:
   // Per chunk the sum without (s0) and with (s1: {a, 1} + {b, 1} is 2 (a + b + 1)) a carry in; the carry
   // into each chunk selects. (s1's bit 0 is always 0.)
   /* verilator lint_off UNUSEDSIGNAL */
@@ -138,10 +128,10 @@ module naa_ctl
   // never exceeds NaaRegions (it counts to req_n_q or grant_total, both <= NaaRegions), and entries 0..33 lie
   // inside msg_q; the message is padded with zeros so that every index has a constant in-range position.
   // An AND-OR of the decoded index (the indices are exclusive), not a chain of 64 priority muxes.
-  // ent_nx is the entry the checks read in the next cycle (chk_*_q below): entry 0 in Header, idx_q + 1 in
-  // Entry (other states: not read), the same decode of idx_q selecting the next position (no increment ahead
-  // of the decode; idx_q < 32 in Entry, and position 64 is padding).
-  localparam int unsigned EntPadBits = 8 * (4 + 24 * 65) - MsgBits;
+  // ent_nx is the entry the checks' first stage takes (nx_*_q below): entry 1 in Header, idx_q + 2 in Entry
+  // (other states: not read), the same decode of idx_q selecting a later position (no adder ahead of the
+  // decode; idx_q < 32 in Entry, and positions 64 and 65 are padding).
+  localparam int unsigned EntPadBits = 8 * (4 + 24 * 66) - MsgBits;
   logic [MsgBits+EntPadBits-1:0] msg_pad;
   assign msg_pad = {{EntPadBits{1'b0}}, msg_q};
   always_comb begin
@@ -149,9 +139,9 @@ module naa_ctl
     ent_nx = '0;
     for (int unsigned i = 0; i < 64; i++) begin
       ent    = ent    | ({192{idx_q == 6'(i)}} & msg_pad[8*(4+24*i)+:192]);
-      ent_nx = ent_nx | ({192{idx_q == 6'(i)}} & msg_pad[8*(4+24*(i+1))+:192]);
+      ent_nx = ent_nx | ({192{idx_q == 6'(i)}} & msg_pad[8*(4+24*(i+2))+:192]);
     end
-    if (state_q == naa_pkg::CtlHeader) ent_nx = msg_pad[8*4+:192];
+    if (state_q == naa_pkg::CtlHeader) ent_nx = msg_pad[8*(4+24)+:192];
   end
   assign ent_addr = msg_be({{(MsgBits-192){1'b0}}, ent}, 1, 7);
   assign ent_host = msg_be({{(MsgBits-192){1'b0}}, ent}, 8, 8);
@@ -159,26 +149,23 @@ module naa_ctl
   assign ent_size = 32'(msg_be({{(MsgBits-192){1'b0}}, ent}, 20, 4));
 
   // The entry check (Entry) on registers (issue 27 item 2: the entry multiplexer, `ent_addr + ent_size` and
-  // the 64-bit pool compares in one cycle were 33 levels). chk_addr_q / chk_size_q hold entry idx_q in every
-  // Entry cycle: Header loads entry 0, and Entry at k loads k + 1 (msg_q is not written after ReadWait), so no
-  // cycle is added. The checks themselves run in the Entry cycle on the current pool_q / pool_end_q, as
-  // before.
-  logic [55:0] chk_addr_q;
-  logic [31:0] chk_size_q;
+  // the 64-bit pool compares in one cycle were 33 levels), in two stages so that no cycle is added:
+  // nx_addr_q / nx_size_q hold entry idx_q + 1 in every Entry cycle (entry 0 in Header), and chk_addr_q /
+  // chk_end_q hold entry idx_q's address and end (address + size) in every Entry cycle. Entry 0 is taken as
+  // the message's first beat arrives (bytes 4..27 of beat 0; msg_q's beat 0 is that beat), entry 1 in
+  // Header, entry i + 2 in Entry at i; msg_q is not written after ReadWait. The compares themselves run in
+  // the Entry cycle on the current pool_q / pool_end_q, as before (a configuration write still counts from
+  // the next cycle on).
+  logic [55:0] nx_addr_q, chk_addr_q;
+  logic [31:0] nx_size_q;
+  logic [56:0] chk_end_q;  // < 2^56 + 2^32: no carry out of 64 bits, as in the 64-bit original
+  logic [64:0] nx_end;
   logic        chk_bad, chk_nomem;
-  logic [63:0] cs_a, cs_b, cs_e, cs_s, cs_c;
+  assign nx_end    = add64c({8'd0, nx_addr_q}, {32'd0, nx_size_q});
   // ent_addr < pool || ent_addr >= pool + pool_size
-  assign chk_bad = lt64({8'd0, chk_addr_q}, pool_q) || !lt64({8'd0, chk_addr_q}, pool_end_q);
-  // ent_addr + ent_size > pool_end  <=>  addr + size + ~pool_end >= 2^64 (addr < 2^56 and size < 2^32, so the
-  // sum stays below 2^65): the three operands reduced to two per bit (carry save; the carry out of bit 63 is
-  // 0 as addr and size have no bit 63), then only the carry out of their 64-bit sum (generate s & c,
-  // propagate s ^ c).
-  assign cs_a      = {8'd0, chk_addr_q};
-  assign cs_b      = {32'd0, chk_size_q};
-  assign cs_e      = ~pool_end_q;
-  assign cs_s      = cs_a ^ cs_b ^ cs_e;
-  assign cs_c      = {(cs_a[62:0] & cs_b[62:0]) | (cs_a[62:0] & cs_e[62:0]) | (cs_b[62:0] & cs_e[62:0]), 1'b0};
-  assign chk_nomem = gp_tree(cs_s & cs_c, cs_s ^ cs_c);
+  assign chk_bad   = lt64({8'd0, chk_addr_q}, pool_q) || !lt64({8'd0, chk_addr_q}, pool_end_q);
+  // ent_addr + ent_size > pool_end
+  assign chk_nomem = lt64(pool_end_q, {7'd0, chk_end_q});
   assign hdr_type = msg_q[7:0];
   assign hdr_n    = msg_q[15:8];
   // Header's length check cur_q.len < 4 + 24 hdr_n (at most 6,124: 13 bits; 24 n + 4 is {3 n, 3'b100}), made
@@ -419,8 +406,10 @@ module naa_ctl
       enable_q    <= 1'b0;
       pool_q      <= '0;
       pool_end_q  <= '0;
+      nx_addr_q   <= '0;
+      nx_size_q   <= '0;
       chk_addr_q  <= '0;
-      chk_size_q  <= '0;
+      chk_end_q   <= '0;
       rd_off_q    <= '0;
       ans_g_q     <= '0;
       hdr_short_q <= 1'b0;
@@ -461,10 +450,17 @@ module naa_ctl
       c_errors_q <= '0;
       c_drops_q  <= '0;
     end else begin
-      // the entry that Entry checks in the next cycle (read only there; see chk_addr_q)
+      // the entries Entry checks one and two cycles later (read only there; see chk_addr_q)
+      if (state_q == naa_pkg::CtlReadWait && dma_rsp_valid_i && beat_q == 5'd0) begin  // entry 0
+        nx_addr_q <= 56'(msg_be({{(MsgBits-nt_pkg::StreamBits){1'b0}}, dma_rsp_data_i}, 5, 7));
+        nx_size_q <= 32'(msg_be({{(MsgBits-nt_pkg::StreamBits){1'b0}}, dma_rsp_data_i}, 24, 4));
+      end else if (state_q == naa_pkg::CtlHeader || state_q == naa_pkg::CtlEntry) begin
+        nx_addr_q <= 56'(msg_be({{(MsgBits-192){1'b0}}, ent_nx}, 1, 7));
+        nx_size_q <= 32'(msg_be({{(MsgBits-192){1'b0}}, ent_nx}, 20, 4));
+      end
       if (state_q == naa_pkg::CtlHeader || state_q == naa_pkg::CtlEntry) begin
-        chk_addr_q <= 56'(msg_be({{(MsgBits-192){1'b0}}, ent_nx}, 1, 7));
-        chk_size_q <= 32'(msg_be({{(MsgBits-192){1'b0}}, ent_nx}, 20, 4));
+        chk_addr_q <= nx_addr_q;
+        chk_end_q  <= nx_end[56:0];
       end
       unique case (state_q)
         naa_pkg::CtlIdle: begin
@@ -682,5 +678,5 @@ module naa_ctl
   logic unused_bits;
   assign unused_bits = ^{cfg_data_i[nt_pkg::CfgDataBits-1:205], cpl_i.tag, cur_q.qpn, cur_q.psn, cur_q.opcode,
                          reg_host_q[0], reg_rkey_q[0], gk_hi1[0], ak_hi1[0], rd_addr[64], wr_addr[64], cfg_sum[64],
-                         ev_off[64], ent_nx[7:0], ent_nx[191:160], fl_lo[0], cur_q.wr_id};
+                         ev_off[64], ent_nx[7:0], ent_nx[191:160], nx_end[64:57], fl_lo[0], cur_q.wr_id};
 endmodule
