@@ -191,7 +191,7 @@ module naa_ctl
   // ends Grant; the answer lists keys only after a Grant, err_q == 0).
   logic [26:0] ans_g_q;
   logic [26:0] gk_hi0, ak_hi0;
-  logic [27:0] gk_hi1, ak_hi1;  // 2 (x + 1) + 1: the sum in bits 27:1
+  logic [27:0] gk_hi1, ak_hi1;  // {a, 1} + {b, 1} = 2 (a + b + 1): a + b + 1 in bits 27:1
   assign gk_hi0 = rkey_base_q[31:5] + c_grants_q[26:0];
   assign gk_hi1 = {rkey_base_q[31:5], 1'b1} + {c_grants_q[26:0], 1'b1};
   assign ak_hi0 = rkey_base_q[31:5] + ans_g_q;
