@@ -41,7 +41,10 @@ module naa_ctl
 
   // Configuration (model/naa/naa_ctl.cc DecodeCtl).
   logic        enable_q;
-  logic [63:0] pool_q, pool_size_q, rxbuf_q, txbuf_q;
+  logic [63:0] pool_q, rxbuf_q, txbuf_q;
+  // pool + pool_size, summed when the configuration is written (the controller reads only the end): the
+  // entry checks then compare with a register instead of behind a 64-bit adder.
+  logic [63:0] pool_end_q;
   logic [31:0] budget_q;
   logic        imm_naaice_q;  // the library's RPC immediates (model CtlCfg::imm_naaice)
   logic [7:0]  mr_first_q, mrs_q;
@@ -83,32 +86,97 @@ module naa_ctl
   // Big-endian field of the message: n bytes from byte `off`.
   `NT_GET_BE_FN(msg_be, MsgBits)
 
+  // Wide arithmetic in 16-bit chunks (issue 27 item 2): Yosys maps a 64-bit add or compare to one chain of 16
+  // CARRY4 cells (16 logic levels by docs/synthesis.md's measure); four 16-bit chains side by side, joined by
+  // a few LUTs (compare: high chunk first; add: carry select), give the same value in about 8. (The compare as
+  // a plain-logic tree of (generate, propagate) pairs was deeper: ABC maps it to wide LUTs, LUT6 + MUXF7/8/9
+  // cascades, 15 levels with Entry's decision.)
+  function automatic logic lt64(logic [63:0] a, logic [63:0] b);  // a < b
+    logic [3:0] lt;
+    logic [3:1] eq;
+    for (int k = 0; k < 4; k++) lt[k] = a[16*k+:16] < b[16*k+:16];
+    for (int k = 1; k < 4; k++) eq[k] = a[16*k+:16] == b[16*k+:16];
+    lt64 = lt[3] || (eq[3] && (lt[2] || (eq[2] && (lt[1] || (eq[1] && lt[0])))));
+  endfunction
+  // Per chunk the sum without (s0) and with (s1: {a, 1} + {b, 1} is 2 (a + b + 1)) a carry in; the carry
+  // into each chunk selects. (s1's bit 0 is always 0.)
+  /* verilator lint_off UNUSEDSIGNAL */
+  function automatic logic [64:0] add64c(logic [63:0] a, logic [63:0] b);  // {carry out, a + b}
+    logic [16:0] s0;
+    logic [17:0] s1;
+    logic        c;
+    logic [63:0] r;
+    c = 1'b0;
+    r = '0;
+    for (int k = 0; k < 4; k++) begin
+      s0 = {1'b0, a[16*k+:16]} + {1'b0, b[16*k+:16]};
+      s1 = {1'b0, a[16*k+:16], 1'b1} + {1'b0, b[16*k+:16], 1'b1};
+      r[16*k+:16] = c ? s1[16:1] : s0[15:0];
+      c = c ? s1[17] : s0[16];
+    end
+    add64c = {c, r};
+  endfunction
+  /* verilator lint_on UNUSEDSIGNAL */
+
   // The entry being checked or granted.
-  logic [191:0] ent;
-  logic [63:0]  ent_addr, ent_host, ent_end, pool_end;
+  logic [191:0] ent, ent_nx;
+  logic [63:0]  ent_addr, ent_host;
   logic [31:0]  ent_size, ent_rkey;
   logic [7:0]   hdr_type, hdr_n;
   // The entry at idx_q as a multiplexer over constant positions (issue 27 depth: `msg_q[8*(4+24*idx_q)+:192]`
   // was a multiply, 3 DSPs, and a shifter over the whole message, 31 levels with the checks behind it). idx_q
   // never exceeds NaaRegions (it counts to req_n_q or grant_total, both <= NaaRegions), and entries 0..33 lie
   // inside msg_q; the message is padded with zeros so that every index has a constant in-range position.
-  localparam int unsigned EntPadBits = 8 * (4 + 24 * 64) - MsgBits;
+  // An AND-OR of the decoded index (the indices are exclusive), not a chain of 64 priority muxes.
+  // ent_nx is the entry the checks' first stage takes (nx_*_q below): entry 1 in Header, idx_q + 2 in Entry
+  // (other states: not read), the same decode of idx_q selecting a later position (no adder ahead of the
+  // decode; idx_q < 32 in Entry, and positions 64 and 65 are padding).
+  localparam int unsigned EntPadBits = 8 * (4 + 24 * 66) - MsgBits;
   logic [MsgBits+EntPadBits-1:0] msg_pad;
   assign msg_pad = {{EntPadBits{1'b0}}, msg_q};
   always_comb begin
-    ent = '0;
+    ent    = '0;
+    ent_nx = '0;
     for (int unsigned i = 0; i < 64; i++) begin
-      if (idx_q == 6'(i)) ent = msg_pad[8*(4+24*i)+:192];
+      ent    = ent    | ({192{idx_q == 6'(i)}} & msg_pad[8*(4+24*i)+:192]);
+      ent_nx = ent_nx | ({192{idx_q == 6'(i)}} & msg_pad[8*(4+24*(i+2))+:192]);
     end
+    if (state_q == naa_pkg::CtlHeader) ent_nx = msg_pad[8*(4+24)+:192];
   end
   assign ent_addr = msg_be({{(MsgBits-192){1'b0}}, ent}, 1, 7);
   assign ent_host = msg_be({{(MsgBits-192){1'b0}}, ent}, 8, 8);
   assign ent_rkey = 32'(msg_be({{(MsgBits-192){1'b0}}, ent}, 16, 4));
   assign ent_size = 32'(msg_be({{(MsgBits-192){1'b0}}, ent}, 20, 4));
-  assign ent_end  = ent_addr + {32'd0, ent_size};
-  assign pool_end = pool_q + pool_size_q;
+
+  // The entry check (Entry) on registers (issue 27 item 2: the entry multiplexer, `ent_addr + ent_size` and
+  // the 64-bit pool compares in one cycle were 33 levels), in two stages so that no cycle is added:
+  // nx_addr_q / nx_size_q hold entry idx_q + 1 in every Entry cycle (entry 0 in Header), and chk_addr_q /
+  // chk_end_q hold entry idx_q's address and end (address + size) in every Entry cycle. Entry 0 is taken as
+  // the message's first beat arrives (bytes 4..27 of beat 0; msg_q's beat 0 is that beat), entry 1 in
+  // Header, entry i + 2 in Entry at i; msg_q is not written after ReadWait. The compares themselves run in
+  // the Entry cycle on the current pool_q / pool_end_q, as before (a configuration write still counts from
+  // the next cycle on).
+  logic [55:0] nx_addr_q, chk_addr_q;
+  logic [31:0] nx_size_q;
+  logic [56:0] chk_end_q;  // < 2^56 + 2^32: no carry out of 64 bits, as in the 64-bit original
+  logic [64:0] nx_end;
+  logic        chk_bad, chk_nomem;
+  assign nx_end    = add64c({8'd0, nx_addr_q}, {32'd0, nx_size_q});
+  // ent_addr < pool || ent_addr >= pool + pool_size
+  assign chk_bad   = lt64({8'd0, chk_addr_q}, pool_q) || !lt64({8'd0, chk_addr_q}, pool_end_q);
+  // ent_addr + ent_size > pool_end
+  assign chk_nomem = lt64(pool_end_q, {7'd0, chk_end_q});
   assign hdr_type = msg_q[7:0];
   assign hdr_n    = msg_q[15:8];
+  // Header's length check cur_q.len < 4 + 24 hdr_n (at most 6,124: 13 bits; 24 n + 4 is {3 n, 3'b100}), made
+  // as the message's first beat arrives (hdr_n is its byte 1, and neither it nor cur_q changes until Header)
+  // and registered: a 32-bit multiply, add and compare were 3 DSPs and two carry chains ahead of Header's
+  // decision (14 levels with the chains alone).
+  logic [7:0] rsp_n;
+  logic [9:0] rsp_n3;
+  logic       hdr_short_q;
+  assign rsp_n  = dma_rsp_data_i[15:8];
+  assign rsp_n3 = {1'b0, rsp_n, 1'b0} + {2'd0, rsp_n};
 
   // The answer: 0x02 with the granted regions, or 0x00 with the error code.
   logic [AnsBits-1:0] ans;
@@ -116,9 +184,23 @@ module naa_ctl
   // Region i of the g-th grant since reset (g from 0) has rkey rkey_base + 32 g + i (model NaaCtl::GrantKey):
   // a grant never reuses an rkey of an earlier one (for 2^27 grants). c_grants_q counts the earlier grants
   // while granting, and includes this one once the answer is written.
-  logic [31:0] grant_key, ans_key;
-  assign grant_key = rkey_base_q + (c_grants_q << 5);
-  assign ans_key   = rkey_base_q + ((c_grants_q - 32'd1) << 5);
+  // Each key is rkey_base + 32 g + j with j < 32 (issue 27 item 2: a 32-bit adder behind another, per region,
+  // was two carry chains in series): the low five bits are rkey_base[4:0] + j, whose carry selects between
+  // rkey_base[31:5] + g and rkey_base[31:5] + g + 1, two sums shared by every j. While granting g is
+  // c_grants_q; in the answer it is c_grants_q - 1, held in ans_g_q (c_grants_q before the increment that
+  // ends Grant; the answer lists keys only after a Grant, err_q == 0).
+  logic [26:0] ans_g_q;
+  logic [26:0] gk_hi0, ak_hi0;
+  logic [27:0] gk_hi1, ak_hi1;  // {a, 1} + {b, 1} = 2 (a + b + 1): a + b + 1 in bits 27:1
+  assign gk_hi0 = rkey_base_q[31:5] + c_grants_q[26:0];
+  assign gk_hi1 = {rkey_base_q[31:5], 1'b1} + {c_grants_q[26:0], 1'b1};
+  assign ak_hi0 = rkey_base_q[31:5] + ans_g_q;
+  assign ak_hi1 = {rkey_base_q[31:5], 1'b1} + {ans_g_q, 1'b1};
+  function automatic logic [31:0] key_of(logic [26:0] hi0, logic [26:0] hi1, logic [4:0] base_lo, logic [4:0] j);
+    logic [5:0] lo;
+    lo     = {1'b0, base_lo} + {1'b0, j};
+    key_of = {lo[5] ? hi1 : hi0, lo[4:0]};
+  endfunction
   always_comb begin
     ans = '0;
     if (err_q != 8'd0) begin
@@ -129,7 +211,9 @@ module naa_ctl
       ans[15:8] = {2'd0, n_q};
       for (int j = 0; j < nt_pkg::NaaRegions; j++) begin
         for (int k = 0; k < 8; k++) ans[8*(4+16*j+k)+:8] = reg_fpga_q[j][8*(7-k)+:8];
-        for (int k = 0; k < 4; k++) ans[8*(12+16*j+k)+:8] = 8'((ans_key + 32'(j)) >> (8*(3-k)));
+        for (int k = 0; k < 4; k++) begin
+          ans[8*(12+16*j+k)+:8] = 8'(key_of(ak_hi0, ak_hi1[27:1], rkey_base_q[4:0], 5'(j)) >> (8*(3-k)));
+        end
         for (int k = 0; k < 4; k++) ans[8*(16+16*j+k)+:8] = reg_size_q[j][8*(3-k)+:8];
       end
     end
@@ -138,9 +222,35 @@ module naa_ctl
 
   // Outputs of the current state.
   logic [5:0]  grant_total;
-  logic [15:0] ans_left;
+  logic [9:0]  ans_left_hi;
+  logic        ans_full;
   assign grant_total = (req_n_q > n_q) ? req_n_q : n_q;
-  assign ans_left    = ans_len - 16'd64 * {11'd0, beat_q};
+  // ans_left = ans_len - 64 beat_q >= 64 (the beat is full), from ans_left's bits 15:6 alone (64 beat_q has
+  // no low bits): a 10-bit subtraction, not the 16-bit one and a compare after it; a byte i < 64 of the beat
+  // is inside the answer iff the beat is full or i < ans_len[5:0] (= ans_left[5:0]).
+  assign ans_left_hi = ans_len[15:6] - {5'd0, beat_q};
+  assign ans_full    = ans_left_hi != 10'd0;
+  // The answer's beat at beat_q: an AND-OR over the constant beat positions (a part-select at
+  // StreamBits * beat_q is a shifter over the whole answer).
+  logic [nt_pkg::StreamBits-1:0] ans_beat;
+  always_comb begin
+    ans_beat = '0;
+    for (int unsigned b = 0; b < naa_pkg::AnsBeats; b++) begin
+      ans_beat = ans_beat | ({nt_pkg::StreamBits{beat_q == 5'(b)}} & ans[nt_pkg::StreamBits*b+:nt_pkg::StreamBits]);
+    end
+  end
+  // The receive buffer's offset rx buffer j = NaaRxBufBytes * j, multiplied when the event is taken (cur_q
+  // does not change until the next one) and added in 16-bit chunks: one 64-bit adder behind a multiplier was
+  // a DSP cascade and 16 CARRY4 to dma_req_addr_o.
+  logic [63:0] rd_off_q;
+  logic [64:0] rd_addr, wr_addr, cfg_sum, ev_off;
+  if (nt_pkg::NaaRxBufBytes != 6144 || nt_pkg::NaaMsgBytes >= 1024) begin : g_sizes
+    $error("naa_ctl: ev_off needs NaaRxBufBytes = 6144 = 2^12 + 2^11, Read's length compare NaaMsgBytes < 1024");
+  end
+  assign ev_off  = add64c({20'd0, ev_head.wr_id, 12'd0}, {21'd0, ev_head.wr_id, 11'd0});
+  assign rd_addr = add64c(rxbuf_q, rd_off_q);
+  assign wr_addr = add64c(txbuf_q, {53'd0, beat_q, 6'd0});
+  assign cfg_sum = add64c(cfg_data_i[64:1], cfg_data_i[128:65]);
   // The kernels (naa_kernel), started from KStart on the grant's first three regions; they have the DMA port
   // in KWait.
   logic                  k_valid, k_write, k_done;
@@ -208,8 +318,10 @@ module naa_ctl
     unique case (state_q)
       naa_pkg::CtlRead: begin
         dma_req_valid_o = 1'b1;
-        dma_req_addr_o  = rxbuf_q + 64'(nt_pkg::NaaRxBufBytes) * {32'd0, cur_q.wr_id};
-        dma_req_len_o   = (cur_q.len < 32'(nt_pkg::NaaMsgBytes)) ? cur_q.len[15:0] : 16'(nt_pkg::NaaMsgBytes);
+        dma_req_addr_o  = rd_addr[63:0];  // rxbuf + NaaRxBufBytes * cur_q.wr_id
+        // cur_q.len < NaaMsgBytes (< 1024): the high bits zero and a 10-bit compare, not a 32-bit chain
+        dma_req_len_o   = (cur_q.len[31:10] == '0 && cur_q.len[9:0] < 10'(nt_pkg::NaaMsgBytes)) ? cur_q.len[15:0]
+                        : 16'(nt_pkg::NaaMsgBytes);
       end
       naa_pkg::CtlGrant, naa_pkg::CtlRevoke: begin
         rcfg_valid_o = 1'b1;
@@ -217,7 +329,7 @@ module naa_ctl
         rcfg_index_o = nt_pkg::CfgIndexBits'(mr_first_q) + nt_pkg::CfgIndexBits'(idx_q);
         if (state_q == naa_pkg::CtlGrant && idx_q < req_n_q) begin  // the MR layout of docs/rdma-microarchitecture.md
           rcfg_data_o[0]       = 1'b1;
-          rcfg_data_o[32:1]    = grant_key + 32'(idx_q);
+          rcfg_data_o[32:1]    = key_of(gk_hi0, gk_hi1[27:1], rkey_base_q[4:0], idx_q[4:0]);  // idx_q < 32
           rcfg_data_o[96:33]   = ent_addr;
           rcfg_data_o[136:97]  = {8'd0, ent_size};
           rcfg_data_o[200:137] = ent_addr;
@@ -227,11 +339,11 @@ module naa_ctl
       naa_pkg::CtlAnsWrite: begin
         dma_req_valid_o = 1'b1;
         dma_req_write_o = 1'b1;
-        dma_req_addr_o  = txbuf_q + 64'd64 * {59'd0, beat_q};
-        dma_req_len_o   = (ans_left < 16'd64) ? ans_left : 16'd64;
-        dma_req_data_o  = ans[nt_pkg::StreamBits * int'(beat_q) +: nt_pkg::StreamBits];
+        dma_req_addr_o  = wr_addr[63:0];  // txbuf + 64 beat_q
+        dma_req_len_o   = ans_full ? 16'd64 : {10'd0, ans_len[5:0]};  // min(ans_left, 64)
+        dma_req_data_o  = ans_beat;
         for (int i = 0; i < nt_pkg::StreamBytes; i++) begin
-          if (16'(i) >= dma_req_len_o) dma_req_data_o[8*i+:8] = 8'd0;
+          if (!ans_full && 6'(i) >= ans_len[5:0]) dma_req_data_o[8*i+:8] = 8'd0;  // i >= dma_req_len_o
         end
       end
       naa_pkg::CtlCmd: begin
@@ -270,10 +382,20 @@ module naa_ctl
   // Flushed events: those queued when the connection is gone (in any state: none may reach a new connection),
   // and one arriving without a connection.
   logic        ev_ours;
-  logic [31:0] flush_inc;
-  assign ev_ours   = enable_q && cqe_valid_i && cqe_i.qpn == qpn_q;
-  assign flush_inc = (!connected_i ? 32'(queued) : 32'd0) +
-                     ((ev_ours && !connected_i) ? 32'd1 : 32'd0);
+  // c_drops_q[Flushed] + (queued + this event) while disconnected: the increment (at most 256) is added to
+  // the low 9 bits, the event as the carry in ({x, e} + {y, e} is 2 (x + y + e) + ...), and their carry
+  // selects the high 23 bits or their increment (issue 27 item 2: the qpn compare, queued and a 32-bit add
+  // in series were 13 levels).
+  logic [10:0] fl_lo;
+  logic [22:0] fl_hi;
+  logic [31:0] fl_cnt;
+  logic        fl_ev;
+  assign ev_ours = enable_q && cqe_valid_i && cqe_i.qpn == qpn_q;
+  assign fl_ev   = ev_ours && !connected_i;
+  assign fl_lo   = {1'b0, c_drops_q[nt_pkg::NaaCtlDropFlushed][8:0], fl_ev} +
+                   {2'd0, (!connected_i ? queued : 8'd0), fl_ev};
+  assign fl_hi   = c_drops_q[nt_pkg::NaaCtlDropFlushed][31:9] + 23'd1;
+  assign fl_cnt  = {fl_lo[10] ? fl_hi : c_drops_q[nt_pkg::NaaCtlDropFlushed][31:9], fl_lo[9:1]};
 
   logic dma_fire, rcfg_fire;
   assign dma_fire  = dma_req_valid_o && dma_req_ready_i;
@@ -283,7 +405,14 @@ module naa_ctl
     if (!rst_ni) begin
       enable_q    <= 1'b0;
       pool_q      <= '0;
-      pool_size_q <= '0;
+      pool_end_q  <= '0;
+      nx_addr_q   <= '0;
+      nx_size_q   <= '0;
+      chk_addr_q  <= '0;
+      chk_end_q   <= '0;
+      rd_off_q    <= '0;
+      ans_g_q     <= '0;
+      hdr_short_q <= 1'b0;
       rxbuf_q     <= '0;
       txbuf_q     <= '0;
       mr_first_q  <= '0;
@@ -321,6 +450,18 @@ module naa_ctl
       c_errors_q <= '0;
       c_drops_q  <= '0;
     end else begin
+      // the entries Entry checks one and two cycles later (read only there; see chk_addr_q)
+      if (state_q == naa_pkg::CtlReadWait && dma_rsp_valid_i && beat_q == 5'd0) begin  // entry 0
+        nx_addr_q <= 56'(msg_be({{(MsgBits-nt_pkg::StreamBits){1'b0}}, dma_rsp_data_i}, 5, 7));
+        nx_size_q <= 32'(msg_be({{(MsgBits-nt_pkg::StreamBits){1'b0}}, dma_rsp_data_i}, 24, 4));
+      end else if (state_q == naa_pkg::CtlHeader || state_q == naa_pkg::CtlEntry) begin
+        nx_addr_q <= 56'(msg_be({{(MsgBits-192){1'b0}}, ent_nx}, 1, 7));
+        nx_size_q <= 32'(msg_be({{(MsgBits-192){1'b0}}, ent_nx}, 20, 4));
+      end
+      if (state_q == naa_pkg::CtlHeader || state_q == naa_pkg::CtlEntry) begin
+        chk_addr_q <= nx_addr_q;
+        chk_end_q  <= nx_end[56:0];
+      end
       unique case (state_q)
         naa_pkg::CtlIdle: begin
           if (!connected_i || gone_q) begin  // disconnect (now or while busy): revoke the grant
@@ -331,11 +472,12 @@ module naa_ctl
             end
           end else if (queued != 8'd0) begin
             cur_q   <= ev_head;
+            rd_off_q <= ev_off[63:0];  // NaaRxBufBytes * ev_head.wr_id
             ev_rd_q <= ev_rd_q + 8'd1;
             if (ev_head.opcode == 8'd0) begin
               c_requests_q <= c_requests_q + 32'd1;
               rpc_q <= 1'b0;
-              if (ev_head.len < 32'd4) begin
+              if (ev_head.len[31:2] == '0) begin  // len < 4
                 err_q                    <= naa_pkg::MrspMalformed;
                 c_errors_q[naa_pkg::MrspMalformed] <= c_errors_q[naa_pkg::MrspMalformed] + 32'd1;
                 beat_q                   <= '0;
@@ -363,12 +505,15 @@ module naa_ctl
             for (int unsigned b = 0; b < nt_pkg::NaaMsgBeats; b++) begin
               if (beat_q == 5'(b)) msg_q[nt_pkg::StreamBits*b+:nt_pkg::StreamBits] <= dma_rsp_data_i;
             end
+            if (beat_q == 5'd0) begin  // byte 1 is the header's N (hdr_n from Header on)
+              hdr_short_q <= cur_q.len[31:13] == '0 && cur_q.len[12:0] < {rsp_n3, 3'b100};
+            end
             beat_q <= beat_q + 5'd1;
             if (dma_rsp_last_i) state_q <= naa_pkg::CtlHeader;
           end
         end
         naa_pkg::CtlHeader: begin
-          if (hdr_type != naa_pkg::MrspAdvReq || hdr_n == 8'd0 || cur_q.len < 32'd4 + 32'd24 * {24'd0, hdr_n}) begin
+          if (hdr_type != naa_pkg::MrspAdvReq || hdr_n == 8'd0 || hdr_short_q) begin
             err_q                     <= naa_pkg::MrspMalformed;
             c_errors_q[naa_pkg::MrspMalformed] <= c_errors_q[naa_pkg::MrspMalformed] + 32'd1;
             beat_q                    <= '0;
@@ -385,12 +530,12 @@ module naa_ctl
           end
         end
         naa_pkg::CtlEntry: begin
-          if (ent_addr < pool_q || ent_addr >= pool_end) begin
+          if (chk_bad) begin
             err_q                      <= naa_pkg::MrspBadAddress;
             c_errors_q[naa_pkg::MrspBadAddress] <= c_errors_q[naa_pkg::MrspBadAddress] + 32'd1;
             beat_q                     <= '0;
             state_q                    <= naa_pkg::CtlAnsWrite;
-          end else if (ent_end > pool_end) begin
+          end else if (chk_nomem) begin
             err_q                    <= naa_pkg::MrspNoMemory;
             c_errors_q[naa_pkg::MrspNoMemory] <= c_errors_q[naa_pkg::MrspNoMemory] + 32'd1;
             beat_q                   <= '0;
@@ -414,6 +559,7 @@ module naa_ctl
             idx_q <= idx_q + 6'd1;
             if (idx_q + 6'd1 == grant_total) begin
               n_q        <= req_n_q;
+              ans_g_q    <= c_grants_q[26:0];  // the answer's g (see key_of)
               c_grants_q <= c_grants_q + 32'd1;
               beat_q     <= '0;
               state_q    <= naa_pkg::CtlAnsWrite;
@@ -487,7 +633,7 @@ module naa_ctl
           ev_wr_q <= ev_wr_q + 8'd1;
         end
       end
-      c_drops_q[nt_pkg::NaaCtlDropFlushed] <= c_drops_q[nt_pkg::NaaCtlDropFlushed] + flush_inc;
+      c_drops_q[nt_pkg::NaaCtlDropFlushed] <= fl_cnt;  // + queued + the event, while disconnected
       if (!connected_i) begin
         ev_rd_q  <= ev_wr_q;            // Idle takes an event only while connected
         gone_q   <= 1'b1;
@@ -497,7 +643,7 @@ module naa_ctl
         if (cfg_index_i == nt_pkg::CfgIndexBits'(0)) begin
           enable_q    <= cfg_data_i[0];
           pool_q      <= cfg_data_i[64:1];
-          pool_size_q <= cfg_data_i[128:65];
+          pool_end_q  <= cfg_sum[63:0];  // pool + pool_size
           mr_first_q  <= cfg_data_i[136:129];
           mrs_q       <= cfg_data_i[144:137];
           rkey_base_q <= cfg_data_i[176:145];
@@ -531,5 +677,6 @@ module naa_ctl
 
   logic unused_bits;
   assign unused_bits = ^{cfg_data_i[nt_pkg::CfgDataBits-1:205], cpl_i.tag, cur_q.qpn, cur_q.psn, cur_q.opcode,
-                         reg_host_q[0], reg_rkey_q[0], ent_end[63:56]};
+                         reg_host_q[0], reg_rkey_q[0], gk_hi1[0], ak_hi1[0], rd_addr[64], wr_addr[64], cfg_sum[64],
+                         ev_off[64], ent_nx[7:0], ent_nx[191:160], nx_end[64:57], fl_lo[0], cur_q.wr_id};
 endmodule
