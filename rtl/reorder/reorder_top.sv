@@ -218,6 +218,9 @@ module reorder_top
   logic [7:0]                    d1_qw;
   // the 4-way allocation's candidate queue per way, and the queues the first-free allocation may use
   logic [nt_pkg::ReorderWays-1:0][reorder_pkg::QW-1:0] d1_cand, d2_cand_q;
+  // d2_cand_q one-hot (branch cw21; reorder_top_sva cand_oh_current): the allocation's found_oh per queue is
+  // then an AND-OR of way_first and these bits, no compare of d2_cand_q with each queue index after way_free
+  logic [nt_pkg::ReorderWays-1:0][nt_pkg::ReorderQueues-1:0] d2_cand_oh_q;
   logic [nt_pkg::ReorderQueues-1:0]                    d1_qok, d2_qok_q;
   // cand_eq[w][v]: D1's candidate w is D2's candidate v (the 4-way allocation at this edge takes D2's first free
   // candidate, way_first)
@@ -264,6 +267,7 @@ module reorder_top
   logic                          d2_mine_q, d2_hold_q;
   logic [15:0]                   d2_hq_count_q, d2_hq_cells_q;
   logic [15:0]                   d1_hq_count, d1_hq_count_m1, d2_hq_count_m1, d2_hq_count_p1, d2_hq_count_next;
+  logic [15:0]                   rd_count_m1;  // q_count_q[rd_q_q] - 1
   logic                          d2_hq_ge2_next;
   logic [reorder_pkg::CellW-1:0] d2_hq_head_q, d2_hq_tail_q;
 
@@ -338,7 +342,9 @@ module reorder_top
       d2_now_q      <= now_us_i;
       d2_e_q        <= d1_e;
       d2_ev_q       <= flow_byp_q || fv_rd_q;
-      d2_key_ne_q   <= d1_e.key != pend_meta.key;
+      // the key compare on both words d1_e chooses from, then the choice (branch cw21: the bypass mux was in
+      // front of the 288-bit compare, 13 levels)
+      d2_key_ne_q   <= flow_byp_q ? flow_byp_data_q.key != pend_meta.key : flow_rd_q.key != pend_meta.key;
       d2_idle_t_q   <= (now_us_i - d1_e.last_us) >= cfg_flow_idle_us_i;
       d2_dd_q       <= pend_meta.epoch - d1_e.epoch;
       d2_owd_q      <= d1_owd;
@@ -353,6 +359,9 @@ module reorder_top
       d2_over_all_q <= pend_cells > cfg_buffer_cells_i;
       d2_lim_q      <= cfg_buffer_cells_i - pend_cells;
       d2_cand_q     <= d1_cand;
+      for (int unsigned w = 0; w < nt_pkg::ReorderWays; w++) begin
+        d2_cand_oh_q[w] <= nt_pkg::ReorderQueues'(1) << d1_cand[w];
+      end
       d2_qok_q      <= d1_qok;
       d2_qd_ok_q    <= d1_qok[rd_q_q];
       for (int unsigned w = 0; w < nt_pkg::ReorderWays; w++) begin
@@ -394,7 +403,11 @@ module reorder_top
   assign d2_hq = d2_e_q.hq;
   // the counts - 1 and + 1 formed from registers, R's pop choosing after them (AND-OR, see add32_16)
   assign d1_hq_count = q_count_q[d1_hq];
-  assign d1_hq_count_m1 = d1_hq_count - 16'd1;
+  // the count - 1 is used only when R pops the entry's queue (rd_q_q == d1_hq), so it is the reader's queue's
+  // count - 1, read at the register rd_q_q (branch cw21: q_count_q[d1_hq] - 1 was a 32:1 read behind D1's
+  // bypass mux and then a subtraction, 13 levels to d2_hq_count_q); R's pop writes the same value
+  assign rd_count_m1 = q_count_q[rd_q_q] - 16'd1;
+  assign d1_hq_count_m1 = rd_count_m1;
   assign d2_hq_count_m1 = d2_hq_count_q - 16'd1;
   assign d2_hq_count_p1 = d2_hq_count_q + 16'd1;
   // an append's new count: + 1, unless R takes a packet off the same queue in that cycle
@@ -450,7 +463,7 @@ module reorder_top
       end
       for (int unsigned c = 0; c < nt_pkg::ReorderQueues; c++) begin
         for (int unsigned w = 0; w < nt_pkg::ReorderWays; w++) begin
-          if (way_first[w] && d2_cand_q[w] == reorder_pkg::QW'(c)) found_oh[c] = 1'b1;
+          if (way_first[w] && d2_cand_oh_q[w][c]) found_oh[c] = 1'b1;
         end
       end
     end
@@ -732,7 +745,7 @@ module reorder_top
     end else if (r_app) begin
       rd_ge2_d = d2_hq_ge2_next;
     end else if (r_qpop) begin
-      rd_ge2_d = q_count_q[rd_q_q] - 16'd1 >= 16'd2;
+      rd_ge2_d = rd_count_m1 >= 16'd2;
     end else begin
       rd_ge2_d = rd_ge2_q;
     end
@@ -834,8 +847,59 @@ module reorder_top
   assign qn_m1 = qn - 16'd1;
   assign cu_p1 = cu + 16'd1;
   assign cu_m1 = cu - 16'd1;
-  assign sc_count = q_count_q[scan_q];
-  assign sc_cells = q_cells_q[scan_q];
+  // T's terms, the timed-out queue's count and cells (q_count_q / q_cells_q at scan_q), read one cycle ahead at
+  // the next scan index (branch cw21: the 32:1 reads at scan_q were in series with the counters' adders, 13
+  // levels to cnt_q), with this edge's writes at that index registered as a bypass (their order as in the
+  // queue fields' always_ff below: D, the allocation, then R / T). Used only with timeout (reorder_top_sva
+  // sc_terms_current).
+  logic [reorder_pkg::QW-1:0] scan_d;
+  logic [15:0] sc_count_q, sc_cells_q, sc_cv, sc_lv, sc_cbyp_v_q, sc_lbyp_v_q;
+  logic        sc_cw, sc_lw, sc_cbyp_q, sc_lbyp_q;
+  assign scan_d = 32'(scan_q) + 1 >= 32'(cfg_queues_i) ? '0 : scan_q + 1'b1;
+  always_comb begin
+    sc_cw = 1'b0;
+    sc_cv = '0;
+    sc_lw = 1'b0;
+    sc_lv = '0;
+    if (d_fire && d_qop == OpAppend && d2_hq == scan_d) begin
+      sc_cw = 1'b1;
+      sc_cv = d2_hq_count_next;
+      if (d_held) begin
+        sc_lw = 1'b1;
+        sc_lv = d2_hq_cells_q + d2_cells_q;
+      end
+    end
+    if (d_fire && d_qop == OpTailRelease && d2_hq == scan_d) begin
+      sc_cw = 1'b1;
+      sc_cv = d2_hq_count_p1;
+      sc_lw = 1'b1;
+      sc_lv = '0;
+    end
+    if (d_fire && d_qop == OpAlloc && found_oh[scan_d]) begin
+      sc_cw = 1'b1;
+      sc_cv = 16'd1;
+      sc_lw = 1'b1;
+      sc_lv = d2_cells_q;
+    end
+    if (timeout && scan_q == scan_d) begin
+      sc_lw = 1'b1;
+      sc_lv = '0;
+    end
+    if (r_qpop && !r_app && rd_q_q == scan_d) begin
+      sc_cw = 1'b1;
+      sc_cv = rd_count_m1;
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    sc_count_q <= q_count_q[scan_d];
+    sc_cells_q <= q_cells_q[scan_d];
+    sc_cbyp_q <= sc_cw;
+    sc_cbyp_v_q <= sc_cv;
+    sc_lbyp_q <= sc_lw;
+    sc_lbyp_v_q <= sc_lv;
+  end
+  assign sc_count = sc_cbyp_q ? sc_cbyp_v_q : sc_count_q;
+  assign sc_cells = sc_lbyp_q ? sc_lbyp_v_q : sc_cells_q;
   assign hn = cnt_q[CHeldNow][15:0];
   assign hc = cnt_q[CHeldCells][15:0];
   assign qn = cnt_q[CQueuesNow][15:0];
@@ -955,7 +1019,7 @@ module reorder_top
         if (timeout && scan_q == reorder_pkg::QW'(c)) q_state_q[c] <= reorder_pkg::QReleased;
         if (r_qdone && rd_q_q == reorder_pkg::QW'(c)) q_state_q[c] <= reorder_pkg::QFree;
       end
-      scan_q <= 32'(scan_q) + 1 >= 32'(cfg_queues_i) ? '0 : scan_q + 1'b1;
+      scan_q <= scan_d;
       // output FIFO: decision push, then timer push, then reader pop
       of_cnt_q <= of_cnt_d;
       // of_cnt_d != 0: - 1 leaves 0 only from 1; + 1, + 2 never wrap (of_cnt_q <= ReorderOutFifo)
@@ -1108,7 +1172,7 @@ module reorder_top
       end
     end
     if (timeout) q_cells_q[scan_q] <= '0;
-    if (r_qpop && !r_app) q_count_q[rd_q_q] <= q_count_q[rd_q_q] - 16'd1;
+    if (r_qpop && !r_app) q_count_q[rd_q_q] <= rd_count_m1;
     // q_ge2_q: each write of q_count_q above again, in the same order, as "the new count >= 2" (per queue,
     // constant indices; an append's new count is the count, or + 1 unless R pops that queue in this cycle)
     for (int unsigned c = 0; c < nt_pkg::ReorderQueues; c++) begin
