@@ -849,37 +849,37 @@ module reorder_top
   assign cu_m1 = cu - 16'd1;
   // T's terms, the timed-out queue's count and cells (q_count_q / q_cells_q at scan_q), read one cycle ahead at
   // the next scan index (branch cw21: the 32:1 reads at scan_q were in series with the counters' adders, 13
-  // levels to cnt_q), with this edge's writes at that index registered as a bypass (their order as in the
-  // queue fields' always_ff below: D, the allocation, then R / T). Used only with timeout (reorder_top_sva
-  // sc_terms_current).
+  // levels to cnt_q), with this edge's writes at that index registered as a bypass: D's append / TAIL release
+  // and R's pop (sc_cw / sc_lw and their values, in the queue fields' always_ff order), and an allocation
+  // apart: whether the found queue is the next scan index (sc_al_hit_q, from found_oh alone) and D2's
+  // allocation event (d2_ev_al_q) are registered separately and ANDed when read, so the decision and the
+  // search are not in series in front of one register. An allocation takes a free queue, D's append / TAIL
+  // release and R's pop a holding or released one, so the allocation's bypass and the others never meet.
+  // Used only with timeout (reorder_top_sva sc_terms_current).
   logic [reorder_pkg::QW-1:0] scan_d;
-  logic [15:0] sc_count_q, sc_cells_q, sc_cv, sc_lv, sc_cbyp_v_q, sc_lbyp_v_q;
-  logic        sc_cw, sc_lw, sc_cbyp_q, sc_lbyp_q;
+  logic [15:0] sc_count_q, sc_cells_q, sc_cv, sc_lv, sc_cbyp_v_q, sc_lbyp_v_q, sc_al_cells_q;
+  logic        sc_cw, sc_lw, sc_cbyp_q, sc_lbyp_q, sc_al_hit_q, sc_al;
   assign scan_d = 32'(scan_q) + 1 >= 32'(cfg_queues_i) ? '0 : scan_q + 1'b1;
   always_comb begin
     sc_cw = 1'b0;
     sc_cv = '0;
     sc_lw = 1'b0;
     sc_lv = '0;
-    if (d_fire && d_qop == OpAppend && d2_hq == scan_d) begin
+    // (d_app / d_trel are d_qop == OpAppend / OpTailRelease; an append holds the packet, d_held, exactly when
+    // it is not the released-queue append d_app_r)
+    if (d_fire && d_app && d2_hq == scan_d) begin
       sc_cw = 1'b1;
       sc_cv = d2_hq_count_next;
-      if (d_held) begin
+      if (!d_app_r) begin
         sc_lw = 1'b1;
         sc_lv = d2_hq_cells_q + d2_cells_q;
       end
     end
-    if (d_fire && d_qop == OpTailRelease && d2_hq == scan_d) begin
+    if (d_fire && d_trel && d2_hq == scan_d) begin
       sc_cw = 1'b1;
       sc_cv = d2_hq_count_p1;
       sc_lw = 1'b1;
       sc_lv = '0;
-    end
-    if (d_fire && d_qop == OpAlloc && found_oh[scan_d]) begin
-      sc_cw = 1'b1;
-      sc_cv = 16'd1;
-      sc_lw = 1'b1;
-      sc_lv = d2_cells_q;
     end
     if (timeout && scan_q == scan_d) begin
       sc_lw = 1'b1;
@@ -897,9 +897,12 @@ module reorder_top
     sc_cbyp_v_q <= sc_cv;
     sc_lbyp_q <= sc_lw;
     sc_lbyp_v_q <= sc_lv;
+    sc_al_hit_q <= found_oh[scan_d];
+    sc_al_cells_q <= d2_cells_q;
   end
-  assign sc_count = sc_cbyp_q ? sc_cbyp_v_q : sc_count_q;
-  assign sc_cells = sc_lbyp_q ? sc_lbyp_v_q : sc_cells_q;
+  assign sc_al = d2_ev_al_q && sc_al_hit_q;  // the last edge allocated the queue T reads now
+  assign sc_count = sc_al ? 16'd1 : sc_cbyp_q ? sc_cbyp_v_q : sc_count_q;
+  assign sc_cells = sc_al ? sc_al_cells_q : sc_lbyp_q ? sc_lbyp_v_q : sc_cells_q;
   assign hn = cnt_q[CHeldNow][15:0];
   assign hc = cnt_q[CHeldCells][15:0];
   assign qn = cnt_q[CQueuesNow][15:0];
