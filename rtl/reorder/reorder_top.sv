@@ -860,6 +860,15 @@ module reorder_top
   logic [15:0] sc_count_q, sc_cells_q, sc_cv, sc_lv, sc_cbyp_v_q, sc_lbyp_v_q, sc_al_cells_q;
   logic        sc_cw, sc_lw, sc_cbyp_q, sc_lbyp_q, sc_al_hit_q, sc_al;
   assign scan_d = 32'(scan_q) + 1 >= 32'(cfg_queues_i) ? '0 : scan_q + 1'b1;
+  // scan_d one-hot without scan_d's sum and compare: queue c > 0 is next when scan_q is c - 1 and c is below
+  // `queues` (d1_qok[c]); queue 0 when no other is (run 3: scan_q -> scan_d's compare -> found_oh[scan_d] 14)
+  logic [nt_pkg::ReorderQueues-1:0] scan_d_oh;
+  always_comb begin
+    for (int unsigned c = 1; c < nt_pkg::ReorderQueues; c++) begin
+      scan_d_oh[c] = scan_q == reorder_pkg::QW'(c - 1) && d1_qok[c];
+    end
+    scan_d_oh[0] = scan_d_oh[nt_pkg::ReorderQueues-1:1] == '0;
+  end
   always_comb begin
     sc_cw = 1'b0;
     sc_cv = '0;
@@ -897,7 +906,7 @@ module reorder_top
     sc_cbyp_v_q <= sc_cv;
     sc_lbyp_q <= sc_lw;
     sc_lbyp_v_q <= sc_lv;
-    sc_al_hit_q <= found_oh[scan_d];
+    sc_al_hit_q <= (found_oh & scan_d_oh) != '0;
     sc_al_cells_q <= d2_cells_q;
   end
   assign sc_al = d2_ev_al_q && sc_al_hit_q;  // the last edge allocated the queue T reads now
