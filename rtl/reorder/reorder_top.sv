@@ -271,28 +271,6 @@ module reorder_top
   logic                          d2_hq_ge2_next;
   logic [reorder_pkg::CellW-1:0] d2_hq_head_q, d2_hq_tail_q;
 
-  // a >= b: the carry out of a + ~b + 1 by prefix generate / propagate rounds (bitwise operators: a LUT tree,
-  // not a carry chain; as reroute_pkg::carries16)
-  function automatic logic ge16_tree(logic [15:0] a, logic [15:0] b);
-    logic [15:0] g, p, gn, pn;
-    g = a & ~b;
-    p = a | ~b;
-    g[0] = g[0] | p[0];  // the carry in of + 1
-    for (int unsigned k = 0; k < 4; k++) begin
-      gn = g;
-      pn = p;
-      for (int unsigned i = 0; i < 16; i++) begin
-        if (i >= (32'd1 << k)) begin
-          gn[i] = g[i] | (p[i] & g[i - (32'd1 << k)]);
-          pn[i] = p[i] & p[i - (32'd1 << k)];
-        end
-      end
-      g = gn;
-      p = pn;
-    end
-    ge16_tree = g[15];
-  endfunction
-
   // two or more of 4 bits set
   function automatic logic ge2_of4(logic [3:0] x);
     ge2_of4 = (x[0] && (x[1] || x[2] || x[3])) || (x[1] && (x[2] || x[3])) || (x[2] && x[3]);
@@ -519,8 +497,7 @@ module reorder_top
     owd = d2_owd_q;
     dd = d2_dd_q;
     // held_cells is at most ReorderCells (the narrow counters below), so its low 16 bits are the count
-    // (hc > lim is !(lim >= hc), a LUT tree: branch cw21, the carry chain's compare began every path over 12)
-    over = d2_over_all_q || !ge16_tree(d2_lim_q, cnt_q[CHeldCells][15:0]);
+    over = d2_over_all_q || cnt_q[CHeldCells][15:0] > d2_lim_q;
     if (d_fire && d2_bad_q) begin
       d_push = d2_cells_q != '0;
       d_discard = 1'b1;
