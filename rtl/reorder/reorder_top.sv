@@ -138,9 +138,9 @@ module reorder_top
   logic [reorder_pkg::OutEntryBits-1:0] of_mem0_q [nt_pkg::ReorderOutFifo / 2];
   logic [reorder_pkg::OutEntryBits-1:0] of_mem1_q [nt_pkg::ReorderOutFifo / 2];
   logic [reorder_pkg::OfW-1:0]         of_rd_q, of_rd1_q;  // of_rd1_q = of_rd_q + 1 (a second register)
-  // The output FIFO's front entry, registered (branch rtop18): of_mem_q[of_rd_q] whenever the FIFO is not
+  // The output FIFO's front entry, registered (branch rtop18): the entry at of_rd_q whenever the FIFO is not
   // empty (reorder_top_sva of_front_current). It was a 256:1 multiplexer at of_rd_q in front of R's next cell
-  // (14 levels of R's 21); now the multiplexer is at of_rd1_q, into this register.
+  // (14 levels of R's 21); the read is at of_rd1_q, into this register (since branch cw21 two bank reads).
   reorder_pkg::out_entry_t             of_front_q;
   logic [reorder_pkg::OfW:0]           of_cnt_q;
   logic                                of_ne_q;  // of_cnt_q != 0 (branch rtop19; reorder_top_sva of_ne_current)
