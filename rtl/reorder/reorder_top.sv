@@ -268,11 +268,6 @@ module reorder_top
   logic [15:0]                   d2_hq_count_q, d2_hq_cells_q;
   logic [15:0]                   d1_hq_count, d1_hq_count_m1, d2_hq_count_m1, d2_hq_count_p1, d2_hq_count_next;
   logic [15:0]                   rd_count_m1;  // q_count_q[rd_q_q] - 1
-  // The buffer limit's room, registered (branch cw21): room_q = d2_lim_q - held_cells (17 bits, two's
-  // complement) while a packet is in D2 and the buffer limit is not already over for it (d2_over_all_q), so
-  // D2's `over` is room_q's sign instead of a 16-bit compare of two registers (it began every path over 12).
-  // reorder_top_sva room_current.
-  logic [16:0]                   room_q, room_d;
   logic                          d2_hq_ge2_next;
   logic [reorder_pkg::CellW-1:0] d2_hq_head_q, d2_hq_tail_q;
 
@@ -502,7 +497,7 @@ module reorder_top
     owd = d2_owd_q;
     dd = d2_dd_q;
     // held_cells is at most ReorderCells (the narrow counters below), so its low 16 bits are the count
-    over = d2_over_all_q || room_q[16];  // held_cells > d2_lim_q (room_q, below)
+    over = d2_over_all_q || cnt_q[CHeldCells][15:0] > d2_lim_q;
     if (d_fire && d2_bad_q) begin
       d_push = d2_cells_q != '0;
       d_discard = 1'b1;
@@ -917,42 +912,6 @@ module reorder_top
   assign sc_al = d2_ev_al_q && sc_al_hit_q;  // the last edge allocated the queue T reads now
   assign sc_count = sc_al ? 16'd1 : sc_cbyp_q ? sc_cbyp_v_q : sc_count_q;
   assign sc_cells = sc_al ? sc_al_cells_q : sc_lbyp_q ? sc_lbyp_v_q : sc_cells_q;
-  // room_q's next value: at a take, lim - held_cells after this edge, with lim = cfg_buffer_cells_i -
-  // pend_cells (what D1 registers into d2_lim_q; when pend_cells exceeds it, d2_over_all_q decides and room_q
-  // is not read) and held_cells after this edge = held_cells + the packet's cells (D holds) - the queue's cells
-  // (TAIL release) - the timed-out queue's cells (T): six sums, each a carry-save tree of its operands and one
-  // add from registers, the events choosing after them. While the packet waits (no take; D does not fire) only
-  // T changes held_cells. held_cells never wraps (it is the held queues' cells), so the 17-bit room is exact.
-  function automatic logic [16:0] csa_add(logic [16:0] x0, logic [16:0] x1, logic [16:0] x2, logic [16:0] x3,
-                                          logic [16:0] x4, logic [16:0] x5);
-    logic [16:0] s1, k1, s2, k2, s3, k3, s4, k4;
-    s1 = x0 ^ x1 ^ x2;
-    k1 = 17'(((x0 & x1) | (x0 & x2) | (x1 & x2)) << 1);
-    s2 = x3 ^ x4 ^ x5;
-    k2 = 17'(((x3 & x4) | (x3 & x5) | (x4 & x5)) << 1);
-    s3 = s1 ^ k1 ^ s2;
-    k3 = 17'(((s1 & k1) | (s1 & s2) | (k1 & s2)) << 1);
-    s4 = s3 ^ k3 ^ k2;
-    k4 = 17'(((s3 & k3) | (s3 & k2) | (k3 & k2)) << 1);
-    csa_add = s4 + k4;
-  endfunction
-  logic [16:0] rm_b, rm_p, rm_h, rm_c, rm_t, rm_n, rm_h1, rm_tt, rm_ht, rm_nt, rm_w;
-  assign rm_b = {1'b0, cfg_buffer_cells_i};
-  assign rm_p = ~{1'b0, pend_cells};
-  assign rm_h = ~{1'b0, hc};
-  assign rm_c = ~{1'b0, d2_cells_q};
-  assign rm_n  = csa_add(rm_b, rm_p, rm_h, 17'd2, 17'd0, 17'd0);
-  assign rm_h1 = csa_add(rm_b, rm_p, rm_h, rm_c, 17'd3, 17'd0);
-  assign rm_t  = csa_add(rm_b, rm_p, rm_h, {1'b0, d2_hq_cells_q}, 17'd2, 17'd0);
-  assign rm_nt = csa_add(rm_b, rm_p, rm_h, {1'b0, sc_cells}, 17'd2, 17'd0);
-  assign rm_ht = csa_add(rm_b, rm_p, rm_h, rm_c, {1'b0, sc_cells}, 17'd3);
-  assign rm_tt = csa_add(rm_b, rm_p, rm_h, {1'b0, d2_hq_cells_q}, {1'b0, sc_cells}, 17'd2);
-  assign rm_w  = room_q + {1'b0, sc_cells};
-  assign room_d = !d1_take ? (timeout ? rm_w : room_q) :
-                  ({17{timeout && ev_held}} & rm_ht) | ({17{timeout && ev_trel}} & rm_tt) |
-                  ({17{timeout && !ev_held && !ev_trel}} & rm_nt) | ({17{!timeout && ev_held}} & rm_h1) |
-                  ({17{!timeout && ev_trel}} & rm_t) | ({17{!timeout && !ev_held && !ev_trel}} & rm_n);
-  always_ff @(posedge clk_i) room_q <= room_d;
   assign hn = cnt_q[CHeldNow][15:0];
   assign hc = cnt_q[CHeldCells][15:0];
   assign qn = cnt_q[CQueuesNow][15:0];

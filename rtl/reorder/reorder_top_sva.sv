@@ -49,9 +49,7 @@ module reorder_top_sva (
   input logic                                      timeout,
   input logic                                      sc_terms_ok,
   input logic                                      cand_oh_ok,
-  input logic                                      scan_d_oh_ok,
-  input logic                                      room_check,
-  input logic                                      room_ok
+  input logic                                      scan_d_oh_ok
 );
 `include "nt_assert.svh"
   `NT_ASSERT_KNOWN(outputs_known, {c_valid_o, idle_o})
@@ -111,8 +109,6 @@ module reorder_top_sva (
   `NT_ASSERT(sc_terms_current, timeout |-> sc_terms_ok)
   // the next scan index one-hot is the next scan index, for every configuration (branch cw21)
   `NT_ASSERT(scan_d_oh_current, scan_d_oh_ok)
-  // D2's registered buffer-limit room is the limit - held_cells (branch cw21)
-  `NT_ASSERT(room_current, room_check |-> room_ok)
   // the 4-way candidates one-hot are the candidates (branch cw21)
   `NT_ASSERT(cand_oh_current, d2_valid_q |-> cand_oh_ok)
   // the queue the reader walks is a released one (so D's append to it is the released-queue append, branch rtop19)
@@ -151,8 +147,6 @@ bind reorder_top reorder_top_sva u_sva (
   .rd_ge2_ok(!(rd_busy_q && rd_queue_q) || rd_ge2_q == q_ge2_q[rd_q_q]), .timeout,
   .sc_terms_ok(sc_count == q_count_q[scan_q] && sc_cells == q_cells_q[scan_q]),
   .scan_d_oh_ok(scan_d_oh == nt_pkg::ReorderQueues'(1) << scan_d),
-  .room_check(d2_valid_q && !d2_over_all_q),
-  .room_ok(room_q == {1'b0, d2_lim_q} - {1'b0, cnt_held_cells_o[15:0]}),
   .cand_oh_ok(d2_cand_oh_q[0] == nt_pkg::ReorderQueues'(1) << d2_cand_q[0] &&
               d2_cand_oh_q[1] == nt_pkg::ReorderQueues'(1) << d2_cand_q[1] &&
               d2_cand_oh_q[2] == nt_pkg::ReorderQueues'(1) << d2_cand_q[2] &&
