@@ -130,17 +130,26 @@ module reorder_top
   logic                                q_v6_q [nt_pkg::ReorderQueues];
   logic [1:0]                          q_clear_epoch_q [nt_pkg::ReorderQueues];
   logic [reorder_pkg::HdrBits-1:0]     q_hdr_q [nt_pkg::ReorderQueues];
-  logic [reorder_pkg::OutEntryBits-1:0] of_mem_q [nt_pkg::ReorderOutFifo];  // reorder_pkg::out_entry_t
+  // The output FIFO's entries (reorder_pkg::out_entry_t) in two banks by address parity (branch cw21): entry a
+  // is of_mem0_q[a / 2] if a is even, else of_mem1_q[a / 2]. D writes at of_wr0 and T at of_wr0 or of_wr0 + 1,
+  // so in one edge the two writes go to different banks: each bank has one write port and is LUTRAM. As one
+  // array with two write ports it was flip-flops, and the second entry's read (of_rd1_q) a 256:1 multiplexer
+  // of them (15 levels to of_front_q in branch rtop19's run 5); now it is two RAM reads and a 2:1 choice.
+  logic [reorder_pkg::OutEntryBits-1:0] of_mem0_q [nt_pkg::ReorderOutFifo / 2];
+  logic [reorder_pkg::OutEntryBits-1:0] of_mem1_q [nt_pkg::ReorderOutFifo / 2];
   logic [reorder_pkg::OfW-1:0]         of_rd_q, of_rd1_q;  // of_rd1_q = of_rd_q + 1 (a second register)
-  // The output FIFO's front entry, registered (branch rtop18): of_mem_q[of_rd_q] whenever the FIFO is not
+  // The output FIFO's front entry, registered (branch rtop18): the entry at of_rd_q whenever the FIFO is not
   // empty (reorder_top_sva of_front_current). It was a 256:1 multiplexer at of_rd_q in front of R's next cell
-  // (14 levels of R's 21); now the multiplexer is at of_rd1_q, into this register.
+  // (14 levels of R's 21); the read is at of_rd1_q, into this register (since branch cw21 two bank reads).
   reorder_pkg::out_entry_t             of_front_q;
   logic [reorder_pkg::OfW:0]           of_cnt_q;
   logic                                of_ne_q;  // of_cnt_q != 0 (branch rtop19; reorder_top_sva of_ne_current)
+  logic                                of_one_q; // of_cnt_q == 1 (branch rtop19; reorder_top_sva of_ne_current)
   logic [reorder_pkg::QW-1:0]          scan_q;
   // R
   logic                   rd_busy_q, rd_queue_q, rd_discard_q, rd_first_q, rd_held_q;
+  // q_ge2_q[rd_q_q] registered (branch rtop19): whenever the reader is in a queue (reorder_top_sva rd_ge2_current)
+  logic                   rd_ge2_q, rd_ge2_d;
   logic [reorder_pkg::CellW-1:0]       rd_cell_q;
   logic [reorder_pkg::QW-1:0]          rd_q_q;
   logic [15:0]            rd_hold_q;
@@ -209,6 +218,9 @@ module reorder_top
   logic [7:0]                    d1_qw;
   // the 4-way allocation's candidate queue per way, and the queues the first-free allocation may use
   logic [nt_pkg::ReorderWays-1:0][reorder_pkg::QW-1:0] d1_cand, d2_cand_q;
+  // d2_cand_q one-hot (branch cw21; reorder_top_sva cand_oh_current): the allocation's found_oh per queue is
+  // then an AND-OR of way_first and these bits, no compare of d2_cand_q with each queue index after way_free
+  logic [nt_pkg::ReorderWays-1:0][nt_pkg::ReorderQueues-1:0] d2_cand_oh_q;
   logic [nt_pkg::ReorderQueues-1:0]                    d1_qok, d2_qok_q;
   // cand_eq[w][v]: D1's candidate w is D2's candidate v (the 4-way allocation at this edge takes D2's first free
   // candidate, way_first)
@@ -229,7 +241,10 @@ module reorder_top
   // whether the reader's queue is usable (d2_qd_ok_q); the edge's allocation takes one of them (a free usable
   // queue: the first, or a 4-way candidate, each below `queues`), R's queue end adds its queue if usable (it was
   // released, so not among them). found_any = n - alloc + end >= 1; reorder_top_sva found_any_current.
-  logic                                                d2_sf1_q, d2_sf2_q, d2_qd_ok_q, found_any;
+  // (both versions, with D1's qok and with D2's, are registered every cycle and d2_took_q, D1's take at the last
+  // edge, chooses in D2: d1_take is not in front of the counts)
+  logic [1:0]                                          d2_sf1_q, d2_sf2_q;
+  logic                                                d2_took_q, d2_qd_ok_q, found_any;
   logic [nt_pkg::ReorderQueues-1:0]                    q_free;
   // D2's register: the packet, its entry and D1's results
   logic                          d2_valid_q, d2_bad_q, d2_ev_q, d2_key_ne_q, d2_idle_t_q, d2_cur_gt_q, d2_old_gt_q;
@@ -252,6 +267,7 @@ module reorder_top
   logic                          d2_mine_q, d2_hold_q;
   logic [15:0]                   d2_hq_count_q, d2_hq_cells_q;
   logic [15:0]                   d1_hq_count, d1_hq_count_m1, d2_hq_count_m1, d2_hq_count_p1, d2_hq_count_next;
+  logic [15:0]                   rd_count_m1;  // q_count_q[rd_q_q] - 1
   logic                          d2_hq_ge2_next;
   logic [reorder_pkg::CellW-1:0] d2_hq_head_q, d2_hq_tail_q;
 
@@ -326,7 +342,9 @@ module reorder_top
       d2_now_q      <= now_us_i;
       d2_e_q        <= d1_e;
       d2_ev_q       <= flow_byp_q || fv_rd_q;
-      d2_key_ne_q   <= d1_e.key != pend_meta.key;
+      // the key compare on both words d1_e chooses from, then the choice (branch cw21: the bypass mux was in
+      // front of the 288-bit compare, 13 levels)
+      d2_key_ne_q   <= flow_byp_q ? flow_byp_data_q.key != pend_meta.key : flow_rd_q.key != pend_meta.key;
       d2_idle_t_q   <= (now_us_i - d1_e.last_us) >= cfg_flow_idle_us_i;
       d2_dd_q       <= pend_meta.epoch - d1_e.epoch;
       d2_owd_q      <= d1_owd;
@@ -341,9 +359,10 @@ module reorder_top
       d2_over_all_q <= pend_cells > cfg_buffer_cells_i;
       d2_lim_q      <= cfg_buffer_cells_i - pend_cells;
       d2_cand_q     <= d1_cand;
+      for (int unsigned w = 0; w < nt_pkg::ReorderWays; w++) begin
+        d2_cand_oh_q[w] <= nt_pkg::ReorderQueues'(1) << d1_cand[w];
+      end
       d2_qok_q      <= d1_qok;
-      d2_sf1_q      <= sf_ge1[0];
-      d2_sf2_q      <= sf_ge2[0];
       d2_qd_ok_q    <= d1_qok[rd_q_q];
       for (int unsigned w = 0; w < nt_pkg::ReorderWays; w++) begin
         d2_wf_q[w]    <= q_state_q[d1_cand[w]] == reorder_pkg::QFree;
@@ -366,8 +385,6 @@ module reorder_top
       d2_hq_count_q <= ({16{r_qpop && rd_q_q == d2_hq}} & d2_hq_count_m1) |
                        ({16{!(r_qpop && rd_q_q == d2_hq)}} & d2_hq_count_q);
       if (to_pre && scan_q == d2_hq) d2_hq_cells_q <= 16'd0;
-      d2_sf1_q      <= sf_ge1[1];
-      d2_sf2_q      <= sf_ge2[1];
       d2_qd_ok_q    <= d2_qok_q[rd_q_q];
       // the candidates' free bits after this edge: D2 does not fire, so only R can free a queue
       for (int unsigned w = 0; w < nt_pkg::ReorderWays; w++) begin
@@ -379,11 +396,18 @@ module reorder_top
     // the queue events of this edge that change a queue into or out of QFree (for way_free next cycle)
     d2_ev_al_q <= d_fire && d_qop == OpAlloc;
     d2_ev_qd_q <= r_qdone;
+    d2_sf1_q   <= sf_ge1;
+    d2_sf2_q   <= sf_ge2;
+    d2_took_q  <= d1_take;
   end
   assign d2_hq = d2_e_q.hq;
   // the counts - 1 and + 1 formed from registers, R's pop choosing after them (AND-OR, see add32_16)
   assign d1_hq_count = q_count_q[d1_hq];
-  assign d1_hq_count_m1 = d1_hq_count - 16'd1;
+  // the count - 1 is used only when R pops the entry's queue (rd_q_q == d1_hq), so it is the reader's queue's
+  // count - 1, read at the register rd_q_q (branch cw21: q_count_q[d1_hq] - 1 was a 32:1 read behind D1's
+  // bypass mux and then a subtraction, 13 levels to d2_hq_count_q); R's pop writes the same value
+  assign rd_count_m1 = q_count_q[rd_q_q] - 16'd1;
+  assign d1_hq_count_m1 = rd_count_m1;
   assign d2_hq_count_m1 = d2_hq_count_q - 16'd1;
   assign d2_hq_count_p1 = d2_hq_count_q + 16'd1;
   // an append's new count: + 1, unless R takes a packet off the same queue in that cycle
@@ -424,7 +448,8 @@ module reorder_top
     way_first[3] = way_free[3] && way_free[2:0] == 3'b000;
     found_oh = '0;
     found_q = '0;
-    found_any = d2_sf2_q || (d2_sf1_q && !d2_ev_al_q) || (d2_ev_qd_q && d2_qd_ok_q);  // = free_ok != 0
+    found_any = (d2_took_q ? d2_sf2_q[0] || (d2_sf1_q[0] && !d2_ev_al_q) : d2_sf2_q[1] || (d2_sf1_q[1] && !d2_ev_al_q)) ||
+                (d2_ev_qd_q && d2_qd_ok_q);  // = free_ok != 0
     if (cfg_any_queue_i) begin
       found = found_any;
       for (int unsigned c = 0; c < nt_pkg::ReorderQueues; c++) begin
@@ -438,7 +463,7 @@ module reorder_top
       end
       for (int unsigned c = 0; c < nt_pkg::ReorderQueues; c++) begin
         for (int unsigned w = 0; w < nt_pkg::ReorderWays; w++) begin
-          if (way_first[w] && d2_cand_q[w] == reorder_pkg::QW'(c)) found_oh[c] = 1'b1;
+          if (way_first[w] && d2_cand_oh_q[w][c]) found_oh[c] = 1'b1;
         end
       end
     end
@@ -621,7 +646,7 @@ module reorder_top
     adv = !m_valid_q || m_ready_i;
     r_step = rd_busy_q && !cb_full && (rd_discard_q || adv);
     r_last = cell_rlast_q;
-    r_ge2 = rd_queue_q && q_ge2_q[rd_q_q];  // the queue goes on after this packet (count >= 2)
+    r_ge2 = rd_queue_q && rd_ge2_q;  // the queue goes on after this packet (count >= 2)
     r_emit = 1'b0;
     r_free = 1'b0;
     r_pop = 1'b0;
@@ -707,6 +732,22 @@ module reorder_top
       r_eq_head[k]  = d2_head_q == r_cand[k];
       r_eq_atail[k] = d2_hq_tail_q == r_cand[k];
       r_eq_ptail[k] = d2_tail_q == r_cand[k];
+    end
+  end
+
+  always_comb begin
+    // the reader's queue's "count >= 2" after this edge: a queue it loads from the front (released: only D's append
+    // to it can write its count in this edge), or its own (D's append, R's pop), as q_ge2_q's writes below (its
+    // own always_comb: d2_hq_ge2_next reads R's pop)
+    if (r_pop && of_front_q.is_queue) begin
+      rd_ge2_d = d_fire && d_app_r && d2_hq == reorder_pkg::QW'(of_front_q.ref_idx) ? d2_hq_ge2_next :
+                 q_ge2_q[reorder_pkg::QW'(of_front_q.ref_idx)];
+    end else if (r_app) begin
+      rd_ge2_d = d2_hq_ge2_next;
+    end else if (r_qpop) begin
+      rd_ge2_d = rd_count_m1 >= 16'd2;
+    end else begin
+      rd_ge2_d = rd_ge2_q;
     end
   end
 
@@ -806,8 +847,71 @@ module reorder_top
   assign qn_m1 = qn - 16'd1;
   assign cu_p1 = cu + 16'd1;
   assign cu_m1 = cu - 16'd1;
-  assign sc_count = q_count_q[scan_q];
-  assign sc_cells = q_cells_q[scan_q];
+  // T's terms, the timed-out queue's count and cells (q_count_q / q_cells_q at scan_q), read one cycle ahead at
+  // the next scan index (branch cw21: the 32:1 reads at scan_q were in series with the counters' adders, 13
+  // levels to cnt_q), with this edge's writes at that index registered as a bypass: D's append / TAIL release
+  // and R's pop (sc_cw / sc_lw and their values, in the queue fields' always_ff order), and an allocation
+  // apart: whether the found queue is the next scan index (sc_al_hit_q, from found_oh alone) and D2's
+  // allocation event (d2_ev_al_q) are registered separately and ANDed when read, so the decision and the
+  // search are not in series in front of one register. An allocation takes a free queue, D's append / TAIL
+  // release and R's pop a holding or released one, so the allocation's bypass and the others never meet.
+  // Used only with timeout (reorder_top_sva sc_terms_current).
+  logic [reorder_pkg::QW-1:0] scan_d;
+  logic [15:0] sc_count_q, sc_cells_q, sc_cv, sc_lv, sc_cbyp_v_q, sc_lbyp_v_q, sc_al_cells_q;
+  logic        sc_cw, sc_lw, sc_cbyp_q, sc_lbyp_q, sc_al_hit_q, sc_al;
+  assign scan_d = 32'(scan_q) + 1 >= 32'(cfg_queues_i) ? '0 : scan_q + 1'b1;
+  // scan_d one-hot without scan_d's sum and compare: queue c > 0 is next when scan_q is c - 1 and c is below
+  // `queues` (d1_qok[c]); queue 0 when no other is (run 3: scan_q -> scan_d's compare -> found_oh[scan_d] 14)
+  logic [nt_pkg::ReorderQueues-1:0] scan_d_oh;
+  always_comb begin
+    for (int unsigned c = 1; c < nt_pkg::ReorderQueues; c++) begin
+      scan_d_oh[c] = scan_q == reorder_pkg::QW'(c - 1) && d1_qok[c];
+    end
+    scan_d_oh[0] = scan_d_oh[nt_pkg::ReorderQueues-1:1] == '0;
+  end
+  always_comb begin
+    sc_cw = 1'b0;
+    sc_cv = '0;
+    sc_lw = 1'b0;
+    sc_lv = '0;
+    // (d_app / d_trel are d_qop == OpAppend / OpTailRelease; an append holds the packet, d_held, exactly when
+    // it is not the released-queue append d_app_r)
+    if (d_fire && d_app && d2_hq == scan_d) begin
+      sc_cw = 1'b1;
+      sc_cv = d2_hq_count_next;
+      if (!d_app_r) begin
+        sc_lw = 1'b1;
+        sc_lv = d2_hq_cells_q + d2_cells_q;
+      end
+    end
+    if (d_fire && d_trel && d2_hq == scan_d) begin
+      sc_cw = 1'b1;
+      sc_cv = d2_hq_count_p1;
+      sc_lw = 1'b1;
+      sc_lv = '0;
+    end
+    if (timeout && scan_q == scan_d) begin
+      sc_lw = 1'b1;
+      sc_lv = '0;
+    end
+    if (r_qpop && !r_app && rd_q_q == scan_d) begin
+      sc_cw = 1'b1;
+      sc_cv = rd_count_m1;
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    sc_count_q <= q_count_q[scan_d];
+    sc_cells_q <= q_cells_q[scan_d];
+    sc_cbyp_q <= sc_cw;
+    sc_cbyp_v_q <= sc_cv;
+    sc_lbyp_q <= sc_lw;
+    sc_lbyp_v_q <= sc_lv;
+    sc_al_hit_q <= (found_oh & scan_d_oh) != '0;
+    sc_al_cells_q <= d2_cells_q;
+  end
+  assign sc_al = d2_ev_al_q && sc_al_hit_q;  // the last edge allocated the queue T reads now
+  assign sc_count = sc_al ? 16'd1 : sc_cbyp_q ? sc_cbyp_v_q : sc_count_q;
+  assign sc_cells = sc_al ? sc_al_cells_q : sc_lbyp_q ? sc_lbyp_v_q : sc_cells_q;
   assign hn = cnt_q[CHeldNow][15:0];
   assign hc = cnt_q[CHeldCells][15:0];
   assign qn = cnt_q[CQueuesNow][15:0];
@@ -891,6 +995,7 @@ module reorder_top
       of_rd1_q <= reorder_pkg::OfW'(1);
       of_cnt_q <= '0;
       of_ne_q <= 1'b0;
+      of_one_q <= 1'b0;
       scan_q <= '0;
       rd_busy_q <= 1'b0;
       rd_queue_q <= 1'b0;
@@ -900,6 +1005,7 @@ module reorder_top
       rd_hold_q <= '0;
       rd_cell_q <= '0;
       rd_q_q <= '0;
+      rd_ge2_q <= 1'b0;
       m_valid_q <= 1'b0;
       m_data_q <= '0;
       m_keep_q <= '0;
@@ -925,11 +1031,13 @@ module reorder_top
         if (timeout && scan_q == reorder_pkg::QW'(c)) q_state_q[c] <= reorder_pkg::QReleased;
         if (r_qdone && rd_q_q == reorder_pkg::QW'(c)) q_state_q[c] <= reorder_pkg::QFree;
       end
-      scan_q <= 32'(scan_q) + 1 >= 32'(cfg_queues_i) ? '0 : scan_q + 1'b1;
+      scan_q <= scan_d;
       // output FIFO: decision push, then timer push, then reader pop
       of_cnt_q <= of_cnt_d;
       // of_cnt_d != 0: - 1 leaves 0 only from 1; + 1, + 2 never wrap (of_cnt_q <= ReorderOutFifo)
       of_ne_q <= (of_sel_m1 && of_cnt_q != (reorder_pkg::OfW + 1)'(1)) || (of_sel_0 && of_ne_q) || of_sel_p1 || of_sel_p2;
+      of_one_q <= (of_sel_m1 && of_cnt_q == (reorder_pkg::OfW + 1)'(2)) || (of_sel_0 && of_one_q) ||
+                  (of_sel_p1 && !of_ne_q);
       if (r_pop) begin
         of_rd_q <= of_rd_q + 1'b1;
         of_rd1_q <= of_rd1_q + 1'b1;
@@ -959,6 +1067,7 @@ module reorder_top
       rd_first_q <= n_first;
       rd_cell_q <= n_cell;
       rd_q_q <= n_q;
+      rd_ge2_q <= rd_ge2_d;
     end
   end
 
@@ -979,7 +1088,19 @@ module reorder_top
   // a pop, else the same (writes go to of_rd_q + count and + 1, never to the front: of_room2)
   reorder_pkg::out_entry_t     of_front_new, of_second;
   assign of_front_new = d_fire && d_push ? of_new_d : of_new_t;
-  assign of_second = of_mem_q[of_rd1_q];
+  assign of_second = of_rd1_q[0] ? of_mem1_q[of_rd1_q[reorder_pkg::OfW-1:1]] : of_mem0_q[of_rd1_q[reorder_pkg::OfW-1:1]];
+  // each bank's one write: D's entry at of_wr0 if it is in this bank, else T's (at of_wr0 without D's push, at
+  // of_wr1 with it) if it is; both in one edge are at of_wr0 and of_wr1, one in each bank
+  logic [reorder_pkg::OfW-1:0] of_wr_t;
+  logic [1:0]                  of_bwe, of_bd;  // per bank: write enable, D's entry (else T's)
+  assign of_wr_t = d_fire && d_push ? of_wr1 : of_wr0;
+  assign of_bd[0] = d_fire && d_push && !of_wr0[0];
+  assign of_bd[1] = d_fire && d_push && of_wr0[0];
+  assign of_bwe[0] = of_bd[0] || (timeout && !of_wr_t[0]);
+  assign of_bwe[1] = of_bd[1] || (timeout && of_wr_t[0]);
+  logic [reorder_pkg::OfW-2:0] of_ba0, of_ba1;  // each bank's write address
+  assign of_ba0 = of_bd[0] ? of_wr0[reorder_pkg::OfW-1:1] : of_wr_t[reorder_pkg::OfW-1:1];
+  assign of_ba1 = of_bd[1] ? of_wr0[reorder_pkg::OfW-1:1] : of_wr_t[reorder_pkg::OfW-1:1];
 
   always_ff @(posedge clk_i) begin
     if (i_write) begin
@@ -1023,14 +1144,10 @@ module reorder_top
       info_held_q[d2_head_q] <= d_held;
       info_t_q[d2_head_q] <= d2_now_q;
     end
-    if (d_fire && d_push) begin
-      of_mem_q[of_wr0] <= of_new_d;
-    end
-    if (of_cnt_q == '0 || (r_pop && of_cnt_q == (reorder_pkg::OfW + 1)'(1))) of_front_q <= of_front_new;
+    if (of_bwe[0]) of_mem0_q[of_ba0] <= of_bd[0] ? of_new_d : of_new_t;
+    if (of_bwe[1]) of_mem1_q[of_ba1] <= of_bd[1] ? of_new_d : of_new_t;
+    if (!of_ne_q || (r_pop && of_one_q)) of_front_q <= of_front_new;
     else if (r_pop) of_front_q <= of_second;
-    if (timeout) begin
-      of_mem_q[d_fire && d_push ? of_wr1 : of_wr0] <= of_new_t;
-    end
     // queue fields: decision, then timer, then reader (the model's order)
     if (d_fire) begin
       unique case (d_qop)
@@ -1067,7 +1184,7 @@ module reorder_top
       end
     end
     if (timeout) q_cells_q[scan_q] <= '0;
-    if (r_qpop && !r_app) q_count_q[rd_q_q] <= q_count_q[rd_q_q] - 16'd1;
+    if (r_qpop && !r_app) q_count_q[rd_q_q] <= rd_count_m1;
     // q_ge2_q: each write of q_count_q above again, in the same order, as "the new count >= 2" (per queue,
     // constant indices; an append's new count is the count, or + 1 unless R pops that queue in this cycle)
     for (int unsigned c = 0; c < nt_pkg::ReorderQueues; c++) begin

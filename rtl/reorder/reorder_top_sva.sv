@@ -43,7 +43,13 @@ module reorder_top_sva (
   input logic                                      of_ne_q,
   input logic                                      rd_queue_q,
   input logic                                      rd_q_released,
-  input logic                                      hold_tail_ok
+  input logic                                      hold_tail_ok,
+  input logic                                      of_one_q,
+  input logic                                      rd_ge2_ok,
+  input logic                                      timeout,
+  input logic                                      sc_terms_ok,
+  input logic                                      cand_oh_ok,
+  input logic                                      scan_d_oh_ok
 );
 `include "nt_assert.svh"
   `NT_ASSERT_KNOWN(outputs_known, {c_valid_o, idle_o})
@@ -96,7 +102,15 @@ module reorder_top_sva (
   // is the tables' (branch rtop19)
   `NT_ASSERT(found_any_current, d2_valid_q |-> found_any == (free_ok != '0))
   // R's registered "the output FIFO is not empty" (branch rtop19)
-  `NT_ASSERT(of_ne_current, of_ne_q == (of_cnt_q != '0))
+  `NT_ASSERT(of_ne_current, of_ne_q == (of_cnt_q != '0) && of_one_q == (32'(of_cnt_q) == 1))
+  // the reader's registered "its queue holds 2 or more" (branch rtop19)
+  `NT_ASSERT(rd_ge2_current, rd_ge2_ok)
+  // T's terms read a cycle ahead with their bypass are the timed-out queue's count and cells (branch cw21)
+  `NT_ASSERT(sc_terms_current, timeout |-> sc_terms_ok)
+  // the next scan index one-hot is the next scan index, for every configuration (branch cw21)
+  `NT_ASSERT(scan_d_oh_current, scan_d_oh_ok)
+  // the 4-way candidates one-hot are the candidates (branch cw21)
+  `NT_ASSERT(cand_oh_current, d2_valid_q |-> cand_oh_ok)
   // the queue the reader walks is a released one (so D's append to it is the released-queue append, branch rtop19)
   `NT_ASSERT(reader_queue_released, rd_busy_q && rd_queue_q |-> rd_q_released)
   // the reader never goes next to the tail cell of a holding queue that D appends to (branch rtop19: the
@@ -124,11 +138,19 @@ bind reorder_top reorder_top_sva u_sva (
                            d2_hq_head_q == q_head_q[d2_hq] && d2_hq_tail_q == q_tail_q[d2_hq]))),
   .narrow_cnt({cnt_held_now_o, cnt_held_cells_o, cnt_queues_now_o, cnt_cells_used_o, cnt_peak_queues_o,
                cnt_peak_held_cells_o, cnt_peak_cells_used_o}),
-  .of_front_ok(reorder_pkg::OutEntryBits'(of_front_q) == of_mem_q[of_rd_q]),
+  .of_front_ok(reorder_pkg::OutEntryBits'(of_front_q) ==
+                (of_rd_q[0] ? of_mem1_q[of_rd_q[reorder_pkg::OfW-1:1]] : of_mem0_q[of_rd_q[reorder_pkg::OfW-1:1]])),
   .q_ge2_q, .q_count_q, .d2_valid_q, .way_free, .d2_cand_q,
   .cell_last_ok(!rd_busy_q || cell_rlast_q == cell_last_q[rd_cell_q]), .found_any, .free_ok, .any_queue(cfg_any_queue_i),
   .of_ne_q, .rd_queue_q, .rd_q_released(q_state_q[rd_q_q] == reorder_pkg::QReleased),
-  .hold_tail_ok(!(d_fire && d_app && !d_app_r && n_busy && n_cell == d2_hq_tail_q)));
+  .hold_tail_ok(!(d_fire && d_app && !d_app_r && n_busy && n_cell == d2_hq_tail_q)), .of_one_q,
+  .rd_ge2_ok(!(rd_busy_q && rd_queue_q) || rd_ge2_q == q_ge2_q[rd_q_q]), .timeout,
+  .sc_terms_ok(sc_count == q_count_q[scan_q] && sc_cells == q_cells_q[scan_q]),
+  .scan_d_oh_ok(scan_d_oh == nt_pkg::ReorderQueues'(1) << scan_d),
+  .cand_oh_ok(d2_cand_oh_q[0] == nt_pkg::ReorderQueues'(1) << d2_cand_q[0] &&
+              d2_cand_oh_q[1] == nt_pkg::ReorderQueues'(1) << d2_cand_q[1] &&
+              d2_cand_oh_q[2] == nt_pkg::ReorderQueues'(1) << d2_cand_q[2] &&
+              d2_cand_oh_q[3] == nt_pkg::ReorderQueues'(1) << d2_cand_q[3]));
 // the control packet stream (the second output)
 bind reorder_top nt_stream_checker #(.KeepBits(nt_pkg::StreamBytes)) u_sva_c (
   .clk_i, .rst_ni, .valid_i(c_valid_o), .ready_i(c_ready_i), .data_i(c_data_o), .keep_i(c_keep_o),
