@@ -59,7 +59,7 @@ module re_decide
   // ---- which contexts to free: every expired completed one at once (nothing to report), the oldest
   // expired incomplete one (reported; one per cycle) ----
   logic          flush_mode;
-  logic [N-1:0]  expired, silent, cand;
+  logic [N-1:0]  expired, cand;
   logic          any_cand;
   // The order the oldest is chosen in, smallest (first arrival, key) first, kept as a precedence matrix:
   // prec_q[i][j] = context i precedes context j. Row and column c are written when context c opens, from
@@ -75,7 +75,6 @@ module re_decide
       expired[i] = valid_q[i] && l_exp_q[i];
       cand[i] = flush_mode ? (valid_q[i] && !done_q[i]) : (expired[i] && !done_q[i]);
     end
-    silent = flush_mode ? '0 : (expired & done_q);
     any_cand = |cand;
     for (int i = 0; i < N; i++) begin
       old_oh[i] = cand[i] && &(~cand | prec_q[i] | (N'(1) << i));
@@ -98,10 +97,15 @@ module re_decide
   logic [re_pkg::OffW-1:0] off, seg_end, ev_end, len;
   logic [N-1:0]    hit;
   logic            found;
-  logic [re_pkg::CtxW-1:0] h, free_ctx, slot;
-  logic [7:0]      nvalid;
-  logic [N-1:0]    valid_eff;  // the contexts as the frame meets them: expired completed ones gone
-  assign valid_eff = act ? (valid_q & ~silent) : valid_q;
+  logic [re_pkg::CtxW-1:0] h, slot;
+  localparam int unsigned CntW = $clog2(N + 1);
+  logic [CntW-1:0] nvalid;
+  // The contexts as an accepted frame meets them (expired completed ones gone). Only read when D acts (the
+  // frame is placed, or the check's result is unused: job_o is read by the event buffer only with
+  // job_valid_o), where it is `valid_q & ~(expired & done_q)` (not in flush mode); computing it without `act` keeps the output stage's
+  // backpressure (`outp_q` -> `blocked` -> `act`) out of the hit / slot / code chain (issue 27 item 2).
+  logic [N-1:0]    valid_x, free_v, free_below, free_oh, slot_oh;
+  logic [N-1:0][CntW-1:0] pc;
   always_comb begin
     key = {l_q.event_num, l_q.data_id};
     // Past the header checks offset + len and the declared end are <= buffer_bytes <= ReBufBytes, so all fit
@@ -110,22 +114,28 @@ module re_decide
     len = re_pkg::OffW'(l_q.len);
     seg_end = off + len;
     ev_end = re_pkg::OffW'(l_q.ev_end);
-    found = 1'b0;
+    valid_x = valid_q & ~(l_exp_q & done_q);
+    hit = valid_x & l_hit_q;
+    found = |hit;
+    // at most one hit (re_decide_sva's hit_onehot0): its index by an OR of the indices
     h = '0;
-    free_ctx = '0;
-    nvalid = '0;
-    for (int i = N - 1; i >= 0; i--) begin
-      hit[i] = valid_eff[i] && l_hit_q[i];
-      if (hit[i]) begin
-        found = 1'b1;
-        h = re_pkg::CtxW'(i);
-      end
-      if (!valid_eff[i]) begin
-        free_ctx = re_pkg::CtxW'(i);
-      end
-      nvalid = nvalid + 8'(valid_eff[i]);
+    for (int i = 0; i < N; i++) h = h | (hit[i] ? re_pkg::CtxW'(i) : '0);
+    // the lowest free context by a prefix OR (log depth; a walk over 64 contexts was 40 levels of muxes)
+    free_v = ~valid_x;
+    free_below = free_v << 1;
+    for (int s = 1; s < N; s = s * 2) free_below = free_below | (free_below << s);
+    free_oh = free_v & ~free_below;
+    // no free context: context 0, as the walk gave (only reachable with cfg_contexts_i > N, where the frame is
+    // then accepted into context 0 as before)
+    slot_oh = found ? hit : (|free_v ? free_oh : N'(1));
+    slot = '0;
+    for (int i = 0; i < N; i++) slot = slot | (slot_oh[i] ? re_pkg::CtxW'(i) : '0);
+    // the number of contexts in use, by an adder tree (a chain of 64 increments before)
+    for (int i = 0; i < N; i++) pc[i] = CntW'(valid_x[i]);
+    for (int w = N / 2; w >= 1; w = w / 2) begin
+      for (int i = 0; i < w; i++) pc[i] = pc[2 * i] + pc[2 * i + 1];
     end
-    slot = found ? h : free_ctx;
+    nvalid = pc[0];
   end
 
   // The hit context's entries, each read once by an AND-OR over the hit vector (at most one valid context
@@ -195,7 +205,7 @@ module re_decide
         else if ((len != '0 && contained) || (len == '0 && endk_h)) code = re_pkg::CodeW'(nt_pkg::ReDropDuplicate);
         else if (len != '0 && overlap) code = re_pkg::CodeW'(nt_pkg::ReDropOverlap);
         else if (len != '0 && !has_left && !has_right && !has_free_range) code = re_pkg::CodeW'(nt_pkg::ReDropNoRange);
-      end else if (nvalid >= cfg_contexts_i) begin
+      end else if (8'(nvalid) >= cfg_contexts_i) begin
         code = re_pkg::CodeW'(nt_pkg::ReDropNoContext);
       end
     end
@@ -245,17 +255,16 @@ module re_decide
   // The next state of the per-context tables, as one-hot write enables (issue 27: each write at a variable
   // context and range, e.g. `rb_q[slot][free_range] <= off` of a [64][16][25] packed array, made Yosys shift a
   // mask across the whole array, and opt_dff never finished). The same updates in the same order.
-  logic [N-1:0] slot_oh, freed_oh, evd_oh;
+  logic [N-1:0] freed_oh, evd_oh;
   logic [N-1:0] valid_d, done_d, outp_d, endk_d;
   logic [R-1:0] rv_n, rb_we, re_we;
   logic [re_pkg::OffW-1:0] re_wd, maxe_n;
   logic [31:0]  segs_n;
   always_comb begin
-    slot_oh  = N'(1) << slot;
     freed_oh = old_oh;  // one-hot whenever it is used (expire or flush_rep: a candidate exists)
     evd_oh   = N'(1) << ev_done_ctx_i;
     valid_d = valid_q;
-    if (act) valid_d = valid_eff;
+    if (act) valid_d = valid_x;  // expired completed contexts are freed when D acts
     if (expire || flush_rep) valid_d = valid_d & ~freed_oh;
     if (flush_done) valid_d = '0;
     if (accept && !found) valid_d = valid_d | slot_oh;
