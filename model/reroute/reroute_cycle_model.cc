@@ -19,6 +19,7 @@ void RerouteCycleModel::Reset() {
   ob_idx_ = 0;
   ob_path_ = 0;
   scan_ = 0;
+  now_ = 0;
   decisions_.clear();
 }
 
@@ -36,7 +37,8 @@ const RerouteOut& RerouteCycleModel::Eval(const RerouteIn& in) {
 }
 
 void RerouteCycleModel::Tick() {
-  const uint16_t now = in_.now_us;
+  const uint16_t now = now_;
+  now_ = in_.now_us;
   const int paths = in_.cfg.paths;
   // S
   core_.Scan(scan_ & (paths - 1), now);

@@ -7,7 +7,8 @@
 //      buffer is empty (RerouteCore::Control / Data on the state registered at the last edge)
 //   O  output: one beat of the fabric frame per cycle while m_ready; m_path with every beat
 //   S  path-status scan: one path per cycle, round robin, clears expired `busy` bits (before D in a cycle)
-// Eval() only reads registers; Tick() applies S, D, O, A, K in that order.
+// Eval() only reads registers; Tick() applies S, D, O, A, K in that order, with `now` the now_us of the cycle
+// before (sampled at the edge).
 #pragma once
 
 #include <array>
@@ -48,6 +49,9 @@ class RerouteCycleModel : public ClockedBlock<RerouteIn, RerouteOut> {
   bool ob_valid_ = false;
   int ob_idx_ = 0;
   uint8_t ob_path_ = 0;
+  // now_us sampled at the edge: every stage of a cycle reads the microsecond of the cycle before (the RTL's
+  // now_q, which lets it register the path-busy checks a cycle ahead)
+  uint16_t now_ = 0;
   // S
   int scan_ = 0;
   std::vector<DataResult> decisions_;

@@ -87,9 +87,12 @@ module reroute_top
                           CEvi = 8, CIdl = 9, CCin = 10, CRep = 11, CStRep = 12, CNot = 13, CClr = 14,
                           CStClr = 15, CBad = 16;
 
-  logic [15:0] now;
+  // `now_us_i` is sampled at the clock edge (now_q): a decision in cycle n reads the microsecond of cycle n - 1,
+  // so the path-busy checks of all paths can be registered from it a cycle ahead (p_busy_q) and no `elapsed`
+  // of the input is in series with the decision (issue 27 item 2; docs/reroute.md "Cycle behaviour")
+  logic [15:0] now, now_q;
   logic [7:0]  pmask;
-  assign now = now_us_i;
+  assign now = now_q;
   assign pmask = reroute_pkg::add8(cfg_paths_i, 8'hff);  // paths - 1
 
   // ---- D: control decision ----
@@ -157,7 +160,9 @@ module reroute_top
   logic [7:0]         ecmp, c0, c1;
   logic               el_idle, el_req, h_mine, h_new, h_fallback, st_rr, st_rw;
   logic               cond_i, blocked, try_rr, ok0, ok1, take, new_req;
-  logic [nt_pkg::ReroutePaths-1:0] p_busy;  // path p busy and its stamp not expired
+  // path p busy and its stamp not expired at `now` (= now_q), registered: reroute_top_sva p_busy_reg
+  logic [nt_pkg::ReroutePaths-1:0] p_busy_q, p_busy_d, scan_clr;
+  logic                            notify_we, notify_el;
   logic [7:0]         new_path;
   logic [7:0]         o_path;
   logic [1:0]         o_epoch;
@@ -186,12 +191,9 @@ module reroute_top
     cond_i = h_mine && st_rw && el_req;
     blocked = cond_i && fl_e.rr;
     try_rr = cond_i && !fl_e.rr;
-    for (int unsigned p = 0; p < nt_pkg::ReroutePaths; p++) begin
-      p_busy[p] = busy_q[p] && !reroute_pkg::elapsed(now, busy_ts_q[p], cfg_path_busy_us_i);
-    end
     // the candidates are compared with the flow's own path: only a flow of its own reroutes
-    ok0 = c0 != fl_e.path && !p_busy[c0[reroute_pkg::PathW-1:0]];
-    ok1 = c1 != fl_e.path && !p_busy[c1[reroute_pkg::PathW-1:0]];
+    ok0 = c0 != fl_e.path && !p_busy_q[c0[reroute_pkg::PathW-1:0]];
+    ok1 = c1 != fl_e.path && !p_busy_q[c1[reroute_pkg::PathW-1:0]];
     take = try_rr && (ok0 || ok1);
     new_path = ok0 ? c0 : c1;
     // h_mine && !take && !st_rw without take: take needs try_rr, which needs st_rw (issue 27 item 2: take,
@@ -207,21 +209,39 @@ module reroute_top
   assign d_ctrl = cx_full_q;
   assign d_data = !cx_full_q && rx_full_q && !ob_valid_q;
 
+  // The path table after this edge, checked against the next cycle's `now` (now_us_i, which is now_q then):
+  // a NOTIFY stamps its path with now_q (one shared `elapsed` of that stamp); S clears a path whose stamp
+  // expired (busy and not p_busy); any other busy path keeps its stamp. The configuration is quasi-static
+  // (docs/reroute.md), so cfg_path_busy_us_i of this cycle is the next cycle's.
+  assign notify_we = d_ctrl && c_is_ctrl && c_op == CwNotify && c_notify_ok;
+  assign notify_el = reroute_pkg::elapsed(now_us_i, now_q, cfg_path_busy_us_i);
+  always_comb begin
+    for (int unsigned p = 0; p < nt_pkg::ReroutePaths; p++) begin
+      scan_clr[p] = reroute_pkg::PathW'(p) == (scan_q & pmask[reroute_pkg::PathW-1:0]) && busy_q[p] &&
+                    !p_busy_q[p];
+      p_busy_d[p] = notify_we && cm.path_id[reroute_pkg::PathW-1:0] == reroute_pkg::PathW'(p) ? !notify_el :
+                    busy_q[p] && !scan_clr[p] &&
+                    !reroute_pkg::elapsed(now_us_i, busy_ts_q[p], cfg_path_busy_us_i);
+    end
+  end
+
   // ---- registers: flow table, path table, counters ----
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       fl_valid_q <= '0;
       busy_q <= '0;
+      p_busy_q <= '0;
+      now_q <= 16'd0;
       cnt_q <= '0;
       scan_q <= '0;
     end else begin
+      now_q <= now_us_i;
+      p_busy_q <= p_busy_d;
       // S (a NOTIFY below, later in this block, wins)
       // the scanned path's busy bit cleared when expired (busy and not p_busy), per path: a decode of the scan
       // index beside p_busy, not a select of it
       for (int unsigned p = 0; p < nt_pkg::ReroutePaths; p++) begin
-        if (reroute_pkg::PathW'(p) == (scan_q & pmask[reroute_pkg::PathW-1:0]) && busy_q[p] && !p_busy[p]) begin
-          busy_q[p] <= 1'b0;
-        end
+        if (scan_clr[p]) busy_q[p] <= 1'b0;
       end
       scan_q <= (scan_q + 1'b1) & pmask[reroute_pkg::PathW-1:0];
       if (d_ctrl) begin

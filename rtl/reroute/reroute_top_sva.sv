@@ -21,7 +21,12 @@ module reroute_top_sva (
   input logic                            a_over,
   input logic [15:0]                     cx_len_q,
   input logic                            k_lo_q,
-  input logic                            k_hi_q
+  input logic                            k_hi_q,
+  input logic [15:0]                     now_q,
+  input logic [15:0]                     cfg_path_busy_us_i,
+  input logic [nt_pkg::ReroutePaths-1:0] busy_q,
+  input logic [nt_pkg::ReroutePaths-1:0] p_busy_q,
+  input logic [15:0]                     busy_ts_q [nt_pkg::ReroutePaths]
 );
 `include "nt_assert.svh"
   `NT_ASSERT_KNOWN(outputs_known, {r_ready_o, idle_o})
@@ -37,13 +42,24 @@ module reroute_top_sva (
   // K's beat flags (reroute_top k_lo_q / k_hi_q) are the length compares they stand for
   `NT_ASSERT(k_slots, k_lo_q == (cx_len_q < 16'd64) &&
                      k_hi_q == (cx_len_q >= 16'd64 && cx_len_q < 16'(nt_pkg::RerouteCtrlBytes)))
+  // the registered path-busy checks (reroute_top p_busy_q) are the live ones: busy and the stamp not expired
+  // at `now` (now_q), for every path in every cycle (the configuration quasi-static)
+  // (the live value in an always_comb: Verilator 5.006 fails on an unpacked-array read inside the property)
+  logic [nt_pkg::ReroutePaths-1:0] p_busy_live;
+  always_comb begin
+    for (int unsigned p = 0; p < nt_pkg::ReroutePaths; p++) begin
+      p_busy_live[p] = busy_q[p] && !reroute_pkg::elapsed(now_q, busy_ts_q[p], cfg_path_busy_us_i);
+    end
+  end
+  `NT_ASSERT(p_busy_reg, p_busy_q == p_busy_live)
   // idle means nothing buffered and nothing offered
   `NT_ASSERT(idle_quiet, idle_o |-> !m_valid_o && !ob_valid_q)
 endmodule
 
 bind reroute_top reroute_top_sva u_sva (
   .clk_i, .rst_ni, .r_ready_o, .s_ready_o, .m_valid_o, .idle_o, .rx_full_q, .cx_full_q, .ob_valid_q,
-  .a_wr, .wsel_q, .ob_bank_q, .s_valid_i, .s_keep_i, .rx_len_q, .a_over, .cx_len_q, .k_lo_q, .k_hi_q);
+  .a_wr, .wsel_q, .ob_bank_q, .s_valid_i, .s_keep_i, .rx_len_q, .a_over, .cx_len_q, .k_lo_q, .k_hi_q, .now_q,
+  .cfg_path_busy_us_i, .busy_q, .p_busy_q, .busy_ts_q);
 // the control stream from the destination ToR (the second input)
 bind reroute_top nt_stream_checker #(.KeepBits(nt_pkg::StreamBytes)) u_sva_r (
   .clk_i, .rst_ni, .valid_i(r_valid_i), .ready_i(r_ready_o), .data_i(r_data_i), .keep_i(r_keep_i),

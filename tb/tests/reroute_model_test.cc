@@ -536,6 +536,27 @@ TEST(RerouteCycle, LatencyIsTheFrameThenOneDecisionCycle) {
   EXPECT_EQ(first_out, static_cast<int>(beats.size()) + 1);
 }
 
+// `now_us` is sampled at the clock edge (the RTL's now_q): the decision in the first cycle of a new microsecond
+// reads the one before, so TX_TSTAMP is the previous cycle's now_us (docs/reroute.md "Cycle behaviour").
+TEST(RerouteCycle, DecisionReadsNowSampledAtTheEdge) {
+  for (int step_at : {3, 4}) {  // now_us steps from 100 to 101 at the decision cycle (3), or one cycle later
+    Cyc c;
+    const auto f = Nic(kHostA, 0x11, 1, 100);  // 3 beats: in at cycles 0..2, decided at cycle 3
+    const auto beats = ToBeats(f);
+    for (int k = 0; k < 20; ++k) {
+      StreamPort s;
+      if (k < static_cast<int>(beats.size())) {
+        s.valid = true;
+        s.beat = beats[static_cast<size_t>(k)];
+      }
+      c.Step(s, StreamPort{}, true, static_cast<uint16_t>(k < step_at ? 100 : 101));
+    }
+    ASSERT_EQ(c.m.decisions().size(), 1u);
+    ASSERT_TRUE(c.m.decisions()[0].ok);
+    EXPECT_EQ(c.m.decisions()[0].tx_ts, 100) << "now_us steps at cycle " << step_at;
+  }
+}
+
 // ---- the closed loop with the destination ToR's cycle model (tb/reroute/reroute_loop.h) ----
 
 TEST(RerouteClosedLoop, FlowsAvoidTheCongestedPathAndArriveInOrderExactlyOnce) {
