@@ -49,6 +49,12 @@ module reroute_top
   // RAM"); beats 0 and 1 of each bank, which D parses, also in registers (hd_q).
   logic [nt_pkg::StreamBits-1:0] bank_mem_q [256];
   logic [1:0][1:0][nt_pkg::StreamBits-1:0] hd_q;
+  // the flow hash's parts and the family of each bank's header beats (reroute_pkg hash_b0 / hash_b1_lin of
+  // hd_q[b][0] / [1], EtherType IPv6), written with them, so the prefetch hashes only s's live beat
+  logic [1:0][15:0]      hb4_q, hb6_q, hb6b_q;
+  logic [1:0]            hv6_q;
+  // the same of K's window cx_q (written with it; cx_q's clear sets them to the hash parts of zero beats)
+  logic [15:0]           cb4_q, cb6_q, cb6b_q;
   logic [nt_pkg::StreamBits-1:0] ob_rd_q, ob_prev_q;
   logic                  ob_bank_d;
   logic [reroute_pkg::BeatW-1:0] ob_idx_d;
@@ -160,6 +166,11 @@ module reroute_top
   logic [7:0]         ecmp, c0, c1;
   logic               el_idle, el_req, h_mine, h_new, h_fallback, st_rr, st_rw;
   logic               cond_i, blocked, try_rr, ok0, ok1, take, new_req;
+  // the decision for a valid entry (e_valid = 1), before e_valid chooses
+  logic               h_new_v, h_fallback_v, cond_i_v, take_v, new_req_v;
+  logic [7:0]         fl_path_v;
+  logic [1:0]         fl_epoch_v;
+  logic [15:0]        o_tail_tx_v, fl_req_ts_v;
   // path p busy and its stamp not expired at `now` (= now_q), registered: reroute_top_sva p_busy_reg
   logic [nt_pkg::ReroutePaths-1:0] p_busy_q, p_busy_d, scan_clr;
   logic                            notify_we, notify_el;
@@ -182,27 +193,41 @@ module reroute_top
     el_req = fl_byp ? reroute_pkg::elapsed(now, fl_byp_data_q.req_ts, cfg_reply_cutoff_us_i) :
                       reroute_pkg::elapsed(now, fl_rdata_q.req_ts, cfg_reply_cutoff_us_i);
     // mine = valid && key; idle = valid && el_idle; new = !valid || (!mine && idle); fallback = !new && !mine
-    h_mine = e_mine;
-    h_new = !e_valid || (!e_key_eq && el_idle);
-    h_fallback = e_valid && !e_key_eq && !el_idle;
+    // e_valid, a 1,024:1 read of fl_valid_q, is about as deep as the entry's compares: every term is written
+    // first for a valid entry (the _v values: mine = e_key_eq) and e_valid chooses last (an invalid entry is
+    // a new flow: ECMP, epoch 0, no flags, a request), so the read runs beside the compares instead of in
+    // front of them (issue 27 item 2, session 22; the same values: substitute e_valid = 0 / 1)
+    h_new_v = !e_key_eq && el_idle;
+    h_fallback_v = !e_key_eq && !el_idle;
     // the state a frame of its own flow continues from (a new entry's: path ECMP, all else 0)
     st_rr = fl_e.rr && !el_idle;
     st_rw = fl_e.rw && !el_idle;
-    cond_i = h_mine && st_rw && el_req;
-    blocked = cond_i && fl_e.rr;
-    try_rr = cond_i && !fl_e.rr;
+    cond_i_v = e_key_eq && st_rw && el_req;
     // the candidates are compared with the flow's own path: only a flow of its own reroutes
     ok0 = c0 != fl_e.path && !p_busy_q[c0[reroute_pkg::PathW-1:0]];
     ok1 = c1 != fl_e.path && !p_busy_q[c1[reroute_pkg::PathW-1:0]];
-    take = try_rr && (ok0 || ok1);
+    take_v = cond_i_v && !fl_e.rr && (ok0 || ok1);
     new_path = ok0 ? c0 : c1;
     // h_mine && !take && !st_rw without take: take needs try_rr, which needs st_rw (issue 27 item 2: take,
     // the deepest of the decision, no longer feeds new_req)
-    new_req = h_new || (h_mine && !st_rw);
+    new_req_v = h_new_v || (e_key_eq && !st_rw);
+    o_tail_tx_v = !e_key_eq ? 16'd0 : take_v ? now : fl_e.tail_ts;
+    fl_path_v = !e_key_eq ? ecmp : take_v ? new_path : fl_e.path;
+    fl_epoch_v = !e_key_eq ? 2'd0 : fl_e.epoch + {1'b0, take_v};
+    fl_req_ts_v = new_req_v ? now : e_key_eq ? fl_e.req_ts : 16'd0;
+    // e_valid chooses
+    h_mine = e_mine;
+    h_new = !e_valid || h_new_v;
+    h_fallback = e_valid && h_fallback_v;
+    cond_i = e_valid && cond_i_v;
+    blocked = cond_i && fl_e.rr;
+    try_rr = cond_i && !fl_e.rr;
+    take = e_valid && take_v;
+    new_req = !e_valid || new_req_v;
     o_path = h_mine ? fl_e.path : ecmp;
     o_epoch = h_mine ? fl_e.epoch : 2'd0;
     o_rr = h_mine && st_rr;
-    o_tail_tx = !h_mine ? 16'd0 : take ? now : fl_e.tail_ts;
+    o_tail_tx = e_valid ? o_tail_tx_v : 16'd0;
     o_op = new_req ? CwRttRequest : 3'd0;
   end
 
@@ -302,16 +327,18 @@ module reroute_top
         fl_we = 1'b1;
         fl_wdata.rr = 1'b0;
       end
-    end else if (d_data && hm.ok && !h_fallback) begin
-      fl_we = 1'b1;
-      // a new entry (!h_mine here): path ECMP, epoch 0, flags and stamps 0 but req_ts (new_req) and last
+    end else begin
+      fl_we = d_data && hm.ok && !h_fallback;
+      // A host frame's entry, written when fl_we (a word not written is read by nothing: the RAM and the
+      // bypass register take it only with fl_we), so the fields do not wait for fl_we's condition.
+      // A new entry (!h_mine here): path ECMP, epoch 0, flags and stamps 0 but req_ts (new_req) and last.
       fl_wdata.key = key_q;
-      fl_wdata.path = !h_mine ? ecmp : take ? new_path : fl_e.path;
-      fl_wdata.epoch = !h_mine ? 2'd0 : fl_e.epoch + {1'b0, take};
-      fl_wdata.rr = h_mine && (take || st_rr);
+      fl_wdata.path = e_valid ? fl_path_v : ecmp;
+      fl_wdata.epoch = e_valid ? fl_epoch_v : 2'd0;
+      fl_wdata.rr = h_mine && (take_v || st_rr);
       fl_wdata.rw = !take;
       fl_wdata.tail_ts = o_tail_tx;
-      fl_wdata.req_ts = new_req ? now : h_mine ? fl_e.req_ts : 16'd0;
+      fl_wdata.req_ts = e_valid ? fl_req_ts_v : now;
       fl_wdata.last = now;
     end
   end
@@ -359,18 +386,17 @@ module reroute_top
     pf_h0 = pf_hs0 ? s_data_i : hd_q[wsel_q][0];
     pf_h1 = pf_hs1 ? s_data_i : hd_q[wsel_q][1];
     pf_hwin = {pf_h1, pf_h0};
-    pf_h_v6 = reorder_pkg::wb16(pf_hwin, 12) == 16'h86dd;  // parse_host's family
+    // parse_host's family: s's beat 0 read live, else the bank's registered flag
+    pf_h_v6 = pf_hs0 ? reorder_pkg::wb16({{nt_pkg::StreamBits{1'b0}}, s_data_i}, 12) == 16'h86dd : hv6_q[wsel_q];
     // each family's key at its constant offsets, then the family chooses (key_of at a family-dependent
     // offset was a shifter behind an offset sum; issue 27 item 2)
     pf_h_key = pf_h_v6 ? reroute_pkg::key_of(pf_hwin, 1'b1, 62, 1'b0) : reroute_pkg::key_of(pf_hwin, 1'b0, 42, 1'b0);
     // flow_hash(pf_h_key), each part hashed from every beat it may come from, then chosen (reroute_pkg
-    // hash_b0: a function of a choice is the choice of the function's values)
-    hb4 = pf_hs0 ? reroute_pkg::hash_b0(s_data_i, 1'b0, 1'b0) :
-          wsel_q ? reroute_pkg::hash_b0(hd_q[1][0], 1'b0, 1'b0) : reroute_pkg::hash_b0(hd_q[0][0], 1'b0, 1'b0);
-    hb6 = pf_hs0 ? reroute_pkg::hash_b0(s_data_i, 1'b1, 1'b0) :
-          wsel_q ? reroute_pkg::hash_b0(hd_q[1][0], 1'b1, 1'b0) : reroute_pkg::hash_b0(hd_q[0][0], 1'b1, 1'b0);
-    hb6b = pf_hs1 ? reroute_pkg::hash_b1_lin(s_data_i, 1'b0) :
-           wsel_q ? reroute_pkg::hash_b1_lin(hd_q[1][1], 1'b0) : reroute_pkg::hash_b1_lin(hd_q[0][1], 1'b0);
+    // hash_b0: a function of a choice is the choice of the function's values); a bank's parts are registered
+    // as its beats are written (hb4_q, hb6_q, hb6b_q), so only s's live beat is hashed here (issue 27 item 2)
+    hb4 = pf_hs0 ? reroute_pkg::hash_b0(s_data_i, 1'b0, 1'b0) : hb4_q[wsel_q];
+    hb6 = pf_hs0 ? reroute_pkg::hash_b0(s_data_i, 1'b1, 1'b0) : hb6_q[wsel_q];
+    hb6b = pf_hs1 ? reroute_pkg::hash_b1_lin(s_data_i, 1'b0) : hb6b_q[wsel_q];
     pf_h_hash = pf_h_v6 ? hb6 ^ hb6b : hb4;
     // d_ctrl (= cx_full_q) empties K; otherwise K takes r's beat when valid
     pf_ks0 = r_valid_i && !cx_full_q && k_lo_q;
@@ -382,15 +408,16 @@ module reroute_top
     // The key as parse_cw places it: the D stage uses it only for a control packet (c_is_ctrl needs
     // cm.cw_off != 0), whose BTH is at cw_off - 12 = 42 (IPv4) or 62 (IPv6), parse_cw's family by the
     // EtherType alone; so neither the control length nor the rest of the parse is on this path
-    pf_c_v6 = reorder_pkg::wb16(pf_cwin, 12) == 16'h86dd;
+    // (cw_pre's et6: c_et6_q is it of cx_q; a cleared window's is 0)
+    pf_c_v6 = d_ctrl ? 1'b0 :
+              pf_ks0 ? reorder_pkg::wb16({{nt_pkg::StreamBits{1'b0}}, r_data_i}, 12) == 16'h86dd : c_et6_q;
     pf_c_pre = reorder_pkg::cw_pre(pf_cwin);  // D's parse of the next K window: its first-beat part
     pf_c_key = pf_c_v6 ? reroute_pkg::key_of(pf_cwin, 1'b1, 62, 1'b1) : reroute_pkg::key_of(pf_cwin, 1'b0, 42, 1'b1);
     cb4 = d_ctrl ? reroute_pkg::hash_b0('0, 1'b0, 1'b1) :
-          pf_ks0 ? reroute_pkg::hash_b0(r_data_i, 1'b0, 1'b1) : reroute_pkg::hash_b0(cx_q[0], 1'b0, 1'b1);
+          pf_ks0 ? reroute_pkg::hash_b0(r_data_i, 1'b0, 1'b1) : cb4_q;
     cb6 = d_ctrl ? reroute_pkg::hash_b0('0, 1'b1, 1'b1) :
-          pf_ks0 ? reroute_pkg::hash_b0(r_data_i, 1'b1, 1'b1) : reroute_pkg::hash_b0(cx_q[0], 1'b1, 1'b1);
-    cb6b = d_ctrl ? 16'd0 :
-           pf_ks1 ? reroute_pkg::hash_b1_lin(r_data_i, 1'b1) : reroute_pkg::hash_b1_lin(cx_q[1], 1'b1);
+          pf_ks0 ? reroute_pkg::hash_b0(r_data_i, 1'b1, 1'b1) : cb6_q;
+    cb6b = d_ctrl ? 16'd0 : pf_ks1 ? reroute_pkg::hash_b1_lin(r_data_i, 1'b1) : cb6b_q;
     pf_c_hash = pf_c_v6 ? cb6 ^ cb6b : cb4;
     fl_raddr = (pf_cx_full ? pf_c_hash[reroute_pkg::FlowW-1:0] : pf_h_hash[reroute_pkg::FlowW-1:0]) &
                cfg_flows_mask_i[reroute_pkg::FlowW-1:0];
@@ -443,10 +470,18 @@ module reroute_top
       rx_long_q <= 1'b0;
       cx_q[0] <= '0;
       cx_q[1] <= '0;
+      cb4_q <= reroute_pkg::hash_b0('0, 1'b0, 1'b1);  // the parts of the all-zero window
+      cb6_q <= reroute_pkg::hash_b0('0, 1'b1, 1'b1);
+      cb6b_q <= 16'd0;
       cx_len_q <= 16'd0;
       cx_full_q <= 1'b0;
       k_lo_q <= 1'b1;
       k_hi_q <= 1'b0;
+      // the parts of all-zero header beats (hd_q has no reset; in simulation it starts at 0: SVA hash_parts)
+      hb4_q <= {2{reroute_pkg::hash_b0('0, 1'b0, 1'b0)}};
+      hb6_q <= {2{reroute_pkg::hash_b0('0, 1'b1, 1'b0)}};
+      hb6b_q <= '0;
+      hv6_q <= '0;
       c_et6_q <= 1'b0;  // cw_pre of the all-zero window cx_q resets to
       c_hdr_ok_q <= 1'b0;
       c_port_ok_q <= 1'b0;
@@ -475,6 +510,9 @@ module reroute_top
         k_hi_q <= 1'b0;
         cx_q[0] <= '0;
         cx_q[1] <= '0;
+        cb4_q <= reroute_pkg::hash_b0('0, 1'b0, 1'b1);
+        cb6_q <= reroute_pkg::hash_b0('0, 1'b1, 1'b1);
+        cb6b_q <= 16'd0;
       end else if (d_data) begin
         if (hm.ok) begin
           ob_valid_q <= 1'b1;
@@ -514,6 +552,15 @@ module reroute_top
           ob_idx_q <= ob_idx_q + 1'b1;
         end
       end
+      // the bank's hash parts and family, written with its header registers hd_q (a_wr, the same decode)
+      for (int unsigned b = 0; b < 2; b++) begin
+        if (a_wr && rx_len_q[12:6] == 7'd0 && wsel_q == 1'(b)) begin
+          hb4_q[b] <= reroute_pkg::hash_b0(s_data_i, 1'b0, 1'b0);
+          hb6_q[b] <= reroute_pkg::hash_b0(s_data_i, 1'b1, 1'b0);
+          hv6_q[b] <= reorder_pkg::wb16({{nt_pkg::StreamBits{1'b0}}, s_data_i}, 12) == 16'h86dd;
+        end
+        if (a_wr && rx_len_q[12:6] == 7'd1 && wsel_q == 1'(b)) hb6b_q[b] <= reroute_pkg::hash_b1_lin(s_data_i, 1'b0);
+      end
       // A
       if (s_valid_i && !rx_full_q) begin
         if (a_over) begin
@@ -525,8 +572,15 @@ module reroute_top
       end
       // K
       if (r_valid_i && !cx_full_q) begin
-        if (k_lo_q) cx_q[0] <= r_data_i;
-        if (k_hi_q) cx_q[1] <= r_data_i;
+        if (k_lo_q) begin
+          cx_q[0] <= r_data_i;
+          cb4_q <= reroute_pkg::hash_b0(r_data_i, 1'b0, 1'b1);
+          cb6_q <= reroute_pkg::hash_b0(r_data_i, 1'b1, 1'b1);
+        end
+        if (k_hi_q) begin
+          cx_q[1] <= r_data_i;
+          cb6b_q <= reroute_pkg::hash_b1_lin(r_data_i, 1'b1);
+        end
         if (k_lo_q) begin
           k_lo_q <= !k_cross;
           k_hi_q <= k_cross;

@@ -26,7 +26,16 @@ module reroute_top_sva (
   input logic [15:0]                     cfg_path_busy_us_i,
   input logic [nt_pkg::ReroutePaths-1:0] busy_q,
   input logic [nt_pkg::ReroutePaths-1:0] p_busy_q,
-  input logic [15:0]                     busy_ts_q [nt_pkg::ReroutePaths]
+  input logic [15:0]                     busy_ts_q [nt_pkg::ReroutePaths],
+  input logic [1:0][1:0][nt_pkg::StreamBits-1:0] hd_q,
+  input logic [nt_pkg::StreamBits-1:0]   cx_q [2],
+  input logic [1:0][15:0]                hb4_q,
+  input logic [1:0][15:0]                hb6_q,
+  input logic [1:0][15:0]                hb6b_q,
+  input logic [1:0]                      hv6_q,
+  input logic [15:0]                     cb4_q,
+  input logic [15:0]                     cb6_q,
+  input logic [15:0]                     cb6b_q
 );
 `include "nt_assert.svh"
   `NT_ASSERT_KNOWN(outputs_known, {r_ready_o, idle_o})
@@ -52,6 +61,22 @@ module reroute_top_sva (
     end
   end
   `NT_ASSERT(p_busy_reg, p_busy_q == p_busy_live)
+  // the registered hash parts and family flags (reroute_top hb*_q, hv6_q, cb*_q) are those of the beats they
+  // were written with, in every cycle
+  logic [1:0] hash_ok;
+  logic       chash_ok;
+  always_comb begin
+    for (int unsigned b = 0; b < 2; b++) begin
+      hash_ok[b] = hb4_q[b] == reroute_pkg::hash_b0(hd_q[b][0], 1'b0, 1'b0) &&
+                   hb6_q[b] == reroute_pkg::hash_b0(hd_q[b][0], 1'b1, 1'b0) &&
+                   hb6b_q[b] == reroute_pkg::hash_b1_lin(hd_q[b][1], 1'b0) &&
+                   hv6_q[b] == (reorder_pkg::wb16({{nt_pkg::StreamBits{1'b0}}, hd_q[b][0]}, 12) == 16'h86dd);
+    end
+    chash_ok = cb4_q == reroute_pkg::hash_b0(cx_q[0], 1'b0, 1'b1) && cb6_q == reroute_pkg::hash_b0(cx_q[0], 1'b1, 1'b1) &&
+               cb6b_q == reroute_pkg::hash_b1_lin(cx_q[1], 1'b1);
+  end
+  `NT_ASSERT(hash_parts, &hash_ok)
+  `NT_ASSERT(ctrl_hash_parts, chash_ok)
   // idle means nothing buffered and nothing offered
   `NT_ASSERT(idle_quiet, idle_o |-> !m_valid_o && !ob_valid_q)
 endmodule
@@ -59,7 +84,8 @@ endmodule
 bind reroute_top reroute_top_sva u_sva (
   .clk_i, .rst_ni, .r_ready_o, .s_ready_o, .m_valid_o, .idle_o, .rx_full_q, .cx_full_q, .ob_valid_q,
   .a_wr, .wsel_q, .ob_bank_q, .s_valid_i, .s_keep_i, .rx_len_q, .a_over, .cx_len_q, .k_lo_q, .k_hi_q, .now_q,
-  .cfg_path_busy_us_i, .busy_q, .p_busy_q, .busy_ts_q);
+  .cfg_path_busy_us_i, .busy_q, .p_busy_q, .busy_ts_q, .hd_q, .cx_q, .hb4_q, .hb6_q, .hb6b_q, .hv6_q, .cb4_q,
+  .cb6_q, .cb6b_q);
 // the control stream from the destination ToR (the second input)
 bind reroute_top nt_stream_checker #(.KeepBits(nt_pkg::StreamBytes)) u_sva_r (
   .clk_i, .rst_ni, .valid_i(r_valid_i), .ready_i(r_ready_o), .data_i(r_data_i), .keep_i(r_keep_i),
