@@ -73,6 +73,12 @@ void RdmaCycleModel::StartAqLookup(const QpState& q, uint32_t psn) {
   job_.grps_left = best < 0 ? 0 : 1;
 }
 
+// Whether this cycle's configuration write goes to the QP or the MR table (rdma_top's cfg_qp_wr, cfg_mr_wr).
+bool RdmaCycleModel::TableWrite() const {
+  const CfgWrite& w = in_.cfg;
+  return w.valid && ((w.table == params::kRdmaTblQp && w.index < kQps) || (w.table == params::kRdmaTblMr && w.index < kMrs));
+}
+
 void RdmaCycleModel::Check() {
   const Request& r = req_;
   auto drop = [this](Drop d) {
@@ -766,18 +772,27 @@ void RdmaCycleModel::Tick() {
           ++counters_.drops[static_cast<int>(req_.drop)];
           Release();
         } else {
-          state_ = State::kCheck;
+          state_ = State::kLookup;
         }
       }
       break;
+    case State::kLookup:
+      // Check's first cycle: the RTL registers the QP search, the MR check and the request's own sums
+      // (rdma_check's lookup), which depend only on the request and the QP and MR tables' keys; a write to
+      // either table makes them stale, and the lookup is made again. Check() below reads the tables live in
+      // the second cycle, which then hold what the lookup read.
+      if (!TableWrite()) state_ = State::kCheck;
+      break;
     case State::kCheck: {
-      // Check decides on copies; a request that may not go on yet leaves no trace and is checked again.
+      // Check decides on copies; a request that may not go on yet leaves no trace and is checked again
+      // (its lookup made again first if a QP or MR table is written now).
       const std::array<QpState, kQps> qps_before = qps_;
       const RdmaCounters counters_before = counters_;
       Check();
       if (!MayProceed()) {
         qps_ = qps_before;
         counters_ = counters_before;
+        if (TableWrite()) state_ = State::kLookup;
         break;
       }
       switch (job_.kind) {

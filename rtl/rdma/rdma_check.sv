@@ -1,7 +1,15 @@
 // The responder's decision for one buffered request: drop, or the job to run, its response and the QP's
-// new state (docs/rdma.md "Request processing"). Combinational; mirrors RdmaCycleModel::Check().
+// new state (docs/rdma.md "Request processing"), in two cycles (docs/rdma-microarchitecture.md "rdma_check's
+// structure"): with lookup_i (rdma_top's StLookup) it registers what depends on the request and the QP and
+// MR tables' keys only (the QP search, the MR search with its verdict and translation, the request's own
+// sums); the next cycle (StCheck) the outputs decide from those registers, the request and the current QP
+// context, combinationally. rdma_top repeats the lookup when a QP or MR table write makes its registers
+// stale. Mirrors RdmaCycleModel::Check().
 module rdma_check
 (
+  input  logic                 clk_i,
+  input  logic                 rst_ni,
+  input  logic                 lookup_i,
   input  rdma_pkg::request_t   req_i,
   input  logic [31:0] crc_i,
   input  logic [31:0] icrc_rx_i,
@@ -27,7 +35,6 @@ module rdma_check
   rdma_pkg::desc_t     desc;
   rdma_pkg::qp_state_t q;
   logic      processed, ack, nak, done, found_qp, ahead, is_new, first, middle, last, only, stop;
-  logic      qp_hit, qp_lower;
   logic      write, read, atomic, send, write_imm, s_first, s_middle, s_last, s_only, s_imm;
   logic [3:0] qi;
   logic [23:0] d;
@@ -37,24 +44,48 @@ module rdma_check
   logic        takes_wqe;
   rdma_pkg::wqe_t        wqe;
 
+  // 64-bit sum in 16-bit pieces, each piece's carry-select pair (without and with a carry in: {a, 1} +
+  // {b, 1} is 2 (a + b + 1)) chosen by the carry into it: four 16-bit carry chains side by side, not one of
+  // 64 bits (as naa_ctl's add64c).
+  // verilator lint_off UNUSEDSIGNAL
+  function automatic logic [63:0] add64(logic [63:0] a, logic [63:0] b);
+    logic [16:0] s0;
+    logic [17:0] s1;  // (bit 0 is always 0)
+    logic        c;
+    add64 = '0;
+    c     = 1'b0;
+    for (int k = 0; k < 4; k++) begin
+      s0 = {1'b0, a[16*k+:16]} + {1'b0, b[16*k+:16]};
+      s1 = {1'b0, a[16*k+:16], 1'b1} + {1'b0, b[16*k+:16], 1'b1};
+      add64[16*k+:16] = c ? s1[16:1] : s0[15:0];
+      c = c ? s1[17] : s0[16];
+    end
+  endfunction
+  // verilator lint_on UNUSEDSIGNAL
+
+  // ---- Cycle 1 (lookup_i): what depends on the request and the tables' keys only, registered ----
   // The MR check (docs/rdma.md "Request processing"), made once for the one request class that uses it: READ
   // (right r, length dmalen), WRITE first/only (right w, length dmalen) or atomic (right a, length 8); the
   // classes are exclusive by opcode, so one search serves them all. Every MR's rights and range checks are
   // computed in parallel with the rkey search, and the first (lowest) matching MR is then selected through
-  // a one-hot: no priority chain of 48 muxes, no 64-bit subtraction after the search.
+  // a one-hot: no priority chain of 48 muxes. Registered: its verdict and its pa - va.
   //   range_bad = va < mr.va || len > mr.len || va - mr.va > mr.len - len, where the third term (given the
   //   first two are false) is va + len > mr.va + mr.len in 65 bits; pa = mr.pa + (va - mr.va) is
   //   (mr.pa - mr.va) + va modulo 2^64, and the WRITE's next pa + plen is (mr.pa - mr.va) + (va + plen).
   logic [nt_pkg::RdmaMrs-1:0]        mr_hit, mr_first, mr_ok;
   logic [nt_pkg::RdmaMrs-1:0][63:0]  mr_delta;
-  logic [63:0] mr_len, mr_delta_sel, mr_pa, mr_pa_plen, va_plen;
+  logic [63:0] mr_len;
   logic [64:0] va_end;
-  logic        mr_ok_sel, lower;
+  logic        lower;
   rdma_pkg::mr_t mr;  // (module level: Yosys 0.55 reads no declaration inside an unnamed always_comb)
+  logic              lk_found_d, lk_found_q, lk_mr_ok_d, lk_mr_ok_q;
+  logic [3:0]        lk_qi_d, lk_qi_q;
+  logic [63:0]       lk_delta_d, lk_delta_q, lk_va_plen_d, lk_va_plen_q;
+  logic [15:0][31:0] lk_npk_d, lk_npk_q;
+  logic [15:0]       lk_short_d, lk_short_q;
   always_comb begin
     mr_len  = (req_i.opcode == 8'h13 || req_i.opcode == 8'h14) ? 64'd8 : 64'(req_i.dmalen);
     va_end  = {1'b0, req_i.va} + {1'b0, mr_len};
-    va_plen = req_i.va + 64'(req_i.plen);
     lower   = 1'b0;
     for (int i = 0; i < nt_pkg::RdmaMrs; i++) begin
       mr          = mrs_i[i];
@@ -65,25 +96,22 @@ module rdma_check
                     !(req_i.va < mr.va || mr_len > 64'(mr.len) || va_end > {1'b0, mr.va} + 65'(mr.len));
       mr_delta[i] = mr.pa - mr.va;
     end
-    mr_ok_sel    = 1'b0;
-    mr_delta_sel = '0;
+    lk_mr_ok_d = 1'b0;
+    lk_delta_d = '0;
     for (int i = 0; i < nt_pkg::RdmaMrs; i++) begin
-      mr_ok_sel    = mr_ok_sel | (mr_first[i] & mr_ok[i]);
-      mr_delta_sel = mr_delta_sel | (mr_delta[i] & {64{mr_first[i]}});
+      lk_mr_ok_d = lk_mr_ok_d | (mr_first[i] & mr_ok[i]);
+      lk_delta_d = lk_delta_d | (mr_delta[i] & {64{mr_first[i]}});
     end
-    mr_pa      = mr_ok_sel ? mr_delta_sel + req_i.va : 64'd0;
-    mr_pa_plen = mr_ok_sel ? mr_delta_sel + va_plen : 64'(req_i.plen);
+    lk_va_plen_d = add64(req_i.va, 64'(req_i.plen));
   end
 
-  // The packet count of a READ, ceil(dmalen / 2^lg) for every lg a QP's mtu_log2 may hold, computed from the
-  // request alone in parallel with the QP search ((dmalen + 2^lg - 1) >> lg without the 64-bit add and the
-  // barrel shift after it); the QP's mtu_log2 then selects one. dmalen < 2^lg likewise.
-  logic [15:0][31:0] npk_lg;
-  logic [15:0]       rd_short_lg;
+  // The packet count of a READ, ceil(dmalen / 2^lg) for every lg a QP's mtu_log2 may hold, from the request
+  // alone ((dmalen + 2^lg - 1) >> lg without the 64-bit add and the barrel shift after it); the QP's
+  // mtu_log2 selects one in cycle 2. dmalen < 2^lg likewise.
   always_comb begin
     for (int lg = 0; lg < 16; lg++) begin
-      npk_lg[lg]      = (req_i.dmalen >> lg) + 32'((req_i.dmalen & ((32'd1 << lg) - 32'd1)) != 32'd0);
-      rd_short_lg[lg] = (req_i.dmalen >> lg) == 32'd0;
+      lk_npk_d[lg]   = (req_i.dmalen >> lg) + 32'((req_i.dmalen & ((32'd1 << lg) - 32'd1)) != 32'd0);
+      lk_short_d[lg] = (req_i.dmalen >> lg) == 32'd0;
     end
   end
 
@@ -98,7 +126,50 @@ module rdma_check
     qp_cfg = e.cfg;
   endfunction
 
+  // The first (lowest) QP whose qpn matches: a one-hot of the matches, encoded by OR (log depth), not a
+  // chain of 16 muxes.
   rdma_pkg::qp_cfg_t qc;
+  logic              qp_hit, qp_lower;
+  always_comb begin
+    qp_lower = 1'b0;
+    lk_qi_d  = '0;
+    for (int i = 0; i < nt_pkg::RdmaQps; i++) begin
+      qc       = qp_cfg(i);
+      qp_hit   = qc.valid && qc.qpn == req_i.dqpn;
+      lk_qi_d  = lk_qi_d | (4'(i) & {4{qp_hit && !qp_lower}});
+      qp_lower = qp_lower | qp_hit;
+    end
+    lk_found_d = qp_lower;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      lk_found_q   <= 1'b0;
+      lk_qi_q      <= '0;
+      lk_mr_ok_q   <= 1'b0;
+      lk_delta_q   <= '0;
+      lk_va_plen_q <= '0;
+      lk_npk_q     <= '0;
+      lk_short_q   <= '0;
+    end else if (lookup_i) begin
+      lk_found_q   <= lk_found_d;
+      lk_qi_q      <= lk_qi_d;
+      lk_mr_ok_q   <= lk_mr_ok_d;
+      lk_delta_q   <= lk_delta_d;
+      lk_va_plen_q <= lk_va_plen_d;
+      lk_npk_q     <= lk_npk_d;
+      lk_short_q   <= lk_short_d;
+    end
+  end
+
+  // ---- Cycle 2: the decision, from the lookup's registers and the current QP context ----
+  // The MR's translation (pa 0, and the WRITE's next pa plen, when the check failed: the zero-length case).
+  logic [63:0] mr_pa, mr_pa_plen;
+  always_comb begin
+    mr_pa      = lk_mr_ok_q ? add64(lk_delta_q, req_i.va) : 64'd0;
+    mr_pa_plen = lk_mr_ok_q ? add64(lk_delta_q, lk_va_plen_q) : 64'(req_i.plen);
+  end
+
   always_comb begin
     job       = '0;
     job.kind  = rdma_pkg::JobDrop;
@@ -133,16 +204,8 @@ module rdma_check
     s_imm     = req_i.opcode == 8'h03 || req_i.opcode == 8'h05;
     stop      = 1'b0;
     takes_wqe = s_first || s_only || write_imm;
-    // The first (lowest) QP whose qpn matches: a one-hot of the matches, encoded by OR (log depth),
-    // not a chain of 16 muxes.
-    qp_lower = 1'b0;
-    for (int i = 0; i < nt_pkg::RdmaQps; i++) begin
-      qc        = qp_cfg(i);
-      qp_hit    = qc.valid && qc.qpn == req_i.dqpn;
-      qi        = qi | (4'(i) & {4{qp_hit && !qp_lower}});
-      qp_lower  = qp_lower | qp_hit;
-    end
-    found_qp = qp_lower;
+    found_qp = lk_found_q;
+    qi       = lk_qi_q;
     q = qps_i[qi];
     wqe = wqe_i[qi];
     if (~crc_i != icrc_rx_i) begin
@@ -233,12 +296,12 @@ module rdma_check
           if (syn == 8'h00 && read && req_i.dmalen > 32'h80000000) syn = SynInv;
           // IBA C9-88: a failed MR check of a zero-length READ or WRITE is ignored (pa 0 then).
           if (syn == 8'h00 && (read || (write && !(middle || last)))) begin
-            syn = mr_ok_sel ? 8'h00 : SynAcc;
+            syn = lk_mr_ok_q ? 8'h00 : SynAcc;
             pa  = mr_pa;
             if (req_i.dmalen == 32'd0) syn = 8'h00;
           end
           if (syn == 8'h00 && atomic) begin
-            syn = mr_ok_sel ? 8'h00 : SynAcc;
+            syn = lk_mr_ok_q ? 8'h00 : SynAcc;
             pa  = mr_pa;
             if (syn == 8'h00 && req_i.va[2:0] != 3'd0) syn = SynInv;
           end
@@ -267,7 +330,7 @@ module rdma_check
             if (s_first) begin  // the message stays open on this WQE
               job.pa    = wqe.addr;
               q.s_open  = 1'b1;
-              q.s_addr  = wqe.addr + 64'(plen);
+              q.s_addr  = add64(wqe.addr, 64'(plen));
               q.s_room  = wqe.len - plen;
               q.s_total = plen;
               q.s_wr_id = wqe.wr_id;
@@ -280,7 +343,7 @@ module rdma_check
               job.cqe_len   = plen;
             end else begin
               job.pa    = q.s_addr;
-              q.s_addr  = q.s_addr + 64'(plen);
+              q.s_addr  = add64(q.s_addr, 64'(plen));
               q.s_room  = q.s_room - plen;
               q.s_total = q.s_total + plen;
               if (s_last) begin
@@ -303,7 +366,7 @@ module rdma_check
             if (first || middle) begin
               q.w_remaining = (first ? req_i.dmalen : q.w_remaining) - plen;
               q.w_open      = 1'b1;
-              q.w_pa        = middle ? q.w_pa + 64'(plen) : mr_pa_plen;
+              q.w_pa        = middle ? add64(q.w_pa, 64'(plen)) : mr_pa_plen;
             end else begin
               q.w_open = 1'b0;
               q.msn    = q.msn + 1;
@@ -324,14 +387,14 @@ module rdma_check
             job.kind  = rdma_pkg::JobRead;
             job.pa    = pa;
             job.len   = req_i.dmalen;
-            job.npkts = (req_i.dmalen == 0) ? 32'd1 : npk_lg[q.cfg.mtu_log2];
+            job.npkts = (req_i.dmalen == 0) ? 32'd1 : lk_npk_q[q.cfg.mtu_log2];
             if (is_new) begin
               q.epsn = q.epsn + 24'(job.npkts);
               q.msn  = q.msn + 1;
             end
             desc.msn    = q.msn;
             desc.opcode = (job.npkts == 1) ? 8'h10 : 8'h0d;
-            desc.plen   = 16'(rd_short_lg[q.cfg.mtu_log2] ? req_i.dmalen : mtu);
+            desc.plen   = 16'(lk_short_q[q.cfg.mtu_log2] ? req_i.dmalen : mtu);
           end else begin
             job.kind    = rdma_pkg::JobAtomic;
             job.pa      = pa;

@@ -34,6 +34,7 @@ module rdma_top
   end
 
   rdma_pkg::state_e     state_q;
+  logic aqe_fire, chk_wr, cfg_qq_wr, cfg_qp_wr, cfg_mr_wr;  // (assigned with the QP contexts' writes)
   rdma_pkg::responder_t resp_q;
   // QP contexts and MRs as 2-D packed vectors of entry words (rdma_check's ports; Yosys 0.55 rejects unpacked
   // array ports and reads a packed array of a packed struct as one element), each read whole into a struct.
@@ -523,6 +524,9 @@ module rdma_top
 
   // ---- Check: the decision for a buffered, ICRC-checked request ----
   rdma_check u_check (
+    .clk_i       (clk_i),
+    .rst_ni      (rst_ni),
+    .lookup_i    (state_q == rdma_pkg::StLookup),
     .req_i       (req_q),
     .crc_i       (slot_crc_q[rslot]),
     .icrc_rx_i   (slot_icrc_q[rslot]),
@@ -926,11 +930,17 @@ module rdma_top
               c_drops_q[parsed.drop] <= c_drops_q[parsed.drop] + 1;
               rx_rd_q <= rx_rd_q + 1;
             end else begin
-              state_q <= rdma_pkg::StCheck;
+              state_q <= rdma_pkg::StLookup;
             end
           end
         end
+        // Check's first cycle: rdma_check registers the QP and MR lookups. A QP or MR table write now makes
+        // them stale: the lookup is made again (as the model's Check repeats, with no side effect).
+        rdma_pkg::StLookup: begin
+          if (!(cfg_qp_wr || cfg_mr_wr)) state_q <= rdma_pkg::StCheck;
+        end
         rdma_pkg::StCheck: begin
+          if (!go && (cfg_qp_wr || cfg_mr_wr)) state_q <= rdma_pkg::StLookup;  // waits, the lookup made again
           if (go) begin
             job_q    <= chk_job;
             desc_q   <= chk_desc;
@@ -1117,7 +1127,6 @@ module rdma_top
   // wins), read whole and written back whole (Yosys 0.55 reads and writes arr[i].field wrongly:
   // docs/synthesis.md). Building it for every QP in an always_comb made Verilator evaluate 16 contexts of
   // 924 bits on every input change (docs/rdma-microarchitecture.md "Simulation speed").
-  logic aqe_fire, chk_wr, cfg_qq_wr, cfg_qp_wr, cfg_mr_wr;
   logic [QpIdxBits-1:0] cfg_qp;
   assign aqe_fire  = ex_q == rdma_pkg::ExAqWrite && back_fire;
   assign chk_wr    = state_q == rdma_pkg::StCheck && go && chk_processed;
