@@ -1,9 +1,10 @@
 // The responder's decision for one buffered request: drop, or the job to run, its response and the QP's
-// new state (docs/rdma.md "Request processing"), in two cycles (docs/rdma-microarchitecture.md "rdma_check's
-// structure"): with lookup_i (rdma_top's StLookup) it registers what depends on the request and the QP and
-// MR tables' keys only (the QP search, the MR search with its verdict and translation, the request's own
-// sums); the next cycle (StCheck) the outputs decide from those registers, the request and the current QP
-// context, combinationally. rdma_top repeats the lookup when a QP or MR table write makes its registers
+// new state (docs/rdma.md "Request processing"), in two cycles (docs/rdma-microarchitecture.md "rdma_check in
+// two cycles"): with lookup_i (rdma_top's StLookup) it registers what depends only on the request, the MR
+// table and the QP fields nothing but Check and a QP table write changes (the QP search with the found QP's
+// PSN class and length checks, every MR's verdict with the first match and its translation, the request's
+// own sums); the next cycle (StCheck) the outputs decide from those registers, the request and the current
+// QP context, combinationally. rdma_top repeats the lookup when a QP or MR table write makes its registers
 // stale. Mirrors RdmaCycleModel::Check().
 module rdma_check
 (
