@@ -79,6 +79,27 @@ bool RdmaCycleModel::TableWrite() const {
   return w.valid && ((w.table == params::kRdmaTblQp && w.index < kQps) || (w.table == params::kRdmaTblMr && w.index < kMrs));
 }
 
+// The request of the oldest frame in the ring (complete: rx_wr_ != rx_rd_), parsed from its first two beats.
+Request RdmaCycleModel::ParseSlot() const {
+  const RxSlot& slot = ring_[Slot(rx_rd_)];
+  uint8_t hdr[kHdrWindow] = {};
+  std::copy(slot.beats[0].data.begin(), slot.beats[0].data.end(), hdr);
+  std::copy(slot.beats[1].data.begin(), slot.beats[1].data.end(), hdr + kBeatBytes);
+  return ParseRequest(hdr, slot.len, resp_);
+}
+
+// Parse ahead (the RTL's fin_dma / next_ok): in the tick that takes a request's last DMA and frees its slot
+// (WrDma, RdIssue, AtRead; Finish() has run), the next frame, if complete at the cycle's start (Receive()
+// runs after the front end) and not dropped, is parsed now and the front end goes straight to Lookup,
+// saving the Rx cycle; a frame to drop is left to Rx, which parses it again and counts the drop.
+void RdmaCycleModel::ParseAhead() {
+  if (rx_wr_ == rx_rd_) return;
+  const Request next = ParseSlot();
+  if (next.drop != Drop::kNone) return;
+  req_ = next;
+  state_ = State::kLookup;
+}
+
 void RdmaCycleModel::Check() {
   const Request& r = req_;
   auto drop = [this](Drop d) {
@@ -763,11 +784,7 @@ void RdmaCycleModel::Tick() {
   switch (state_) {
     case State::kRx:  // parse the oldest frame in the ring
       if (rx_wr_ != rx_rd_) {
-        const RxSlot& slot = ring_[Slot(rx_rd_)];
-        uint8_t hdr[kHdrWindow] = {};
-        std::copy(slot.beats[0].data.begin(), slot.beats[0].data.end(), hdr);
-        std::copy(slot.beats[1].data.begin(), slot.beats[1].data.end(), hdr + kBeatBytes);
-        req_ = ParseRequest(hdr, slot.len, resp_);
+        req_ = ParseSlot();
         if (req_.drop != Drop::kNone) {
           ++counters_.drops[static_cast<int>(req_.drop)];
           Release();
@@ -831,7 +848,10 @@ void RdmaCycleModel::Tick() {
     case State::kWrDma:
       if (fire) {
         ++wbeat_;
-        if (wbeat_ * kBeatBytes >= req_.hdr_len + req_.plen) AfterPayload();
+        if (wbeat_ * kBeatBytes >= req_.hdr_len + req_.plen) {
+          AfterPayload();
+          ParseAhead();
+        }
       }
       break;
     case State::kRdIssue:  // one read and one in-flight entry per response segment
@@ -846,6 +866,7 @@ void RdmaCycleModel::Tick() {
           desc_.plen = static_cast<uint16_t>(std::min(job_.len, job_.mtu));
         } else {
           Finish();
+          ParseAhead();
         }
       }
       break;
@@ -853,6 +874,7 @@ void RdmaCycleModel::Tick() {
       if (fire) {
         Push(PendKind::kAtomic, job_.pa);
         Finish();
+        ParseAhead();
       }
       break;
     case State::kAqIssue:

@@ -123,6 +123,8 @@ class RdmaCycleModel : public ClockedBlock<RdmaIn, RdmaOut> {
 
  private:
   void Check();
+  Request ParseSlot() const;
+  void ParseAhead();
   bool TableWrite() const;
   bool MayProceed() const;
   void Push(PendKind kind, uint64_t pa);

@@ -177,10 +177,14 @@ module rdma_top
     .pre_o  (pre_in)
   );
 
-  assign pre_rd = pre_q[rslot];
+  // The parser reads the oldest slot in Rx; in every other state the slot after it, for the parse ahead
+  // (a request's last DMA cycle loads the next complete frame's request and goes straight to Lookup).
+  logic [SlotBits-1:0] pslot;
+  assign pslot  = rslot + SlotBits'(state_q != rdma_pkg::StRx);
+  assign pre_rd = pre_q[pslot];
   rdma_parser u_parser (
-    .hdr_i       ({hdr1_q[rslot], hdr0_q[rslot]}),
-    .frame_len_i (slot_len_q[rslot]),
+    .hdr_i       ({hdr1_q[pslot], hdr0_q[pslot]}),
+    .frame_len_i (slot_len_q[pslot]),
     .resp_i      (resp_q),
     .pre_i       (pre_rd),
     .req_o       (parsed)
@@ -832,6 +836,14 @@ module rdma_top
     mr_d.a     = cfg_data_i[203];
   end
 
+  // The front end's last DMA of a request is taken now (WrDma's last beat, RdIssue's last segment, AtRead's
+  // read): the slot is freed (rx_rd_q + 1); next_ok: the frame after it is complete and not dropped.
+  logic fin_dma, next_ok;
+  assign fin_dma = fire && ((state_q == rdma_pkg::StWrDma && wr_done) ||
+                            (state_q == rdma_pkg::StRdIssue && !(job_q.pkt + 1 < job_q.npkts)) ||
+                            state_q == rdma_pkg::StAtRead);
+  assign next_ok = rx_wr_q != rx_rd_q + 8'd1 && parsed.drop == 4'(rdma_pkg::DropNone);
+
   // Acknowledgements counted this cycle: the front end's and the back end's (an atomic's AQE written).
   logic [1:0] ack_inc;
   assign ack_inc = 2'((state_q == rdma_pkg::StCheck && go && (chk_ack || dup_hit)) ||
@@ -1017,6 +1029,13 @@ module rdma_top
         end
         default: state_q <= rdma_pkg::StRx;
       endcase
+      // Parse ahead: the cycle a request's last DMA is taken frees its slot; if the next frame is complete
+      // and not dropped, its request is loaded now and the front end goes straight to Lookup (no Rx cycle;
+      // a dropped one is parsed again and counted in Rx). Same tick in the model (ParseAhead).
+      if (fin_dma && next_ok) begin
+        req_q   <= parsed;
+        state_q <= rdma_pkg::StLookup;
+      end
       // ---- The in-flight queue: the front end's entry, read data arriving in issue order ----
       if (push) begin
         pq_q[pq_widx]      <= pend_entry(state_q);
