@@ -596,14 +596,23 @@ module rdma_top
     ex_upd.swap              = at_new;
   end
 
-  // Next group to try in linear AQ mode.
+  // Next group to try in linear AQ mode: the first valid group after job_q.grp, cyclically over the QP's n =
+  // aq_groups groups. (grp + s) % n as grp + s, less n if that reaches n (no divider by a non-constant, which
+  // YoWASP's techmap could not map): exact because job_q.grp < n whenever grp_valid has a valid group here
+  // (it is aq_select's linear pick or an earlier next_grp, both < n; a QP entry written meanwhile clears
+  // grp_valid, and no AQE is written while the front end is in AqIssue / AqWait: a duplicate atomic's AQ
+  // is read only with the in-flight queue drained), so grp + s < 2n. A group index past the 8 groups (n of
+  // 9..15, which rdma_config never writes) reads as not valid, as in rdma_check's aq_select.
   logic [2:0] next_grp;
+  logic [4:0] ng_idx;
   always_comb begin
     next_grp = job_q.grp;
+    ng_idx   = '0;
     for (int s = nt_pkg::RdmaAqMaxGroups; s >= 1; s--) begin
-      if (s <= int'(jq.cfg.aq_groups) &&
-          jq.grp_valid[(int'(job_q.grp) + s) % int'(jq.cfg.aq_groups)] && s < int'(jq.cfg.aq_groups) + 1) begin
-        next_grp = 3'((int'(job_q.grp) + s) % int'(jq.cfg.aq_groups));
+      ng_idx = 5'(job_q.grp) + 5'(s);
+      if (ng_idx >= 5'(jq.cfg.aq_groups)) ng_idx = ng_idx - 5'(jq.cfg.aq_groups);
+      if (s <= int'(jq.cfg.aq_groups) && ng_idx < 5'(nt_pkg::RdmaAqMaxGroups) && jq.grp_valid[ng_idx[2:0]]) begin
+        next_grp = ng_idx[2:0];
       end
     end
   end
@@ -1153,6 +1162,10 @@ module rdma_top
   assign cfg_qp_wr = cfg_valid_i && cfg_table_i == nt_pkg::CfgTableBits'(nt_pkg::RdmaTblQp) && int'(cfg_index_i) < nt_pkg::RdmaQps;
   assign cfg_mr_wr = cfg_valid_i && cfg_table_i == nt_pkg::CfgTableBits'(nt_pkg::RdmaTblMr) && int'(cfg_index_i) < nt_pkg::RdmaMrs;
 
+  // The AQE written now is the AQ's last (aq_wr + 1 == aq_groups * 64, in 10 bits: both are <= 960).
+  logic aq_wrap;
+  assign aq_wrap = (10'(hq.aq_wr) + 10'd1) == (10'(hq.cfg.aq_groups) << $clog2(nt_pkg::RdmaAqGroup));
+
   // Whether QP i is written this cycle (by any of the writes below).
   function automatic logic qp_written(logic [QpIdxBits-1:0] i);
     qp_written = (chk_wr && chk_job.qp == 4'(i)) || (aqe_fire && xe.qp == 4'(i)) ||
@@ -1170,8 +1183,12 @@ module rdma_top
         q.grp_psn[int'(hq.aq_wr) / nt_pkg::RdmaAqGroup]   = xe.psn;
         q.grp_valid[int'(hq.aq_wr) / nt_pkg::RdmaAqGroup] = 1'b1;
       end
-      q.aq_wr = 9'((int'(hq.aq_wr) + 1) % (int'(hq.cfg.aq_groups) * nt_pkg::RdmaAqGroup));
-      if (int'(hq.aq_wr) + 1 == int'(hq.cfg.aq_groups) * nt_pkg::RdmaAqGroup) q.aq_lapped = 1'b1;
+      // (aq_wr + 1) % (aq_groups * 64) without a divider: aq_wr < aq_groups * 64 holds for every QP with
+      // aq_groups != 0 (a QP entry write sets both, aq_wr to 0), so the sum wraps exactly when it reaches
+      // aq_groups * 64 (9 bits, as before: 512 with aq_groups > 8 is 0 either way); aq_groups = 0 gives 0
+      // (Verilator's x % 0).
+      q.aq_wr = (hq.cfg.aq_groups == '0 || aq_wrap) ? 9'd0 : hq.aq_wr + 9'd1;
+      if (aq_wrap) q.aq_lapped = 1'b1;
     end
     if (cq_fire && cq_job_q.qp == 4'(i)) q.cq_tail = cq_jq.cq_tail + 1;
     if (cfg_qq_wr && cfg_qp == i) q.queues = qpq_d;
