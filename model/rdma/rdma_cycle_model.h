@@ -3,7 +3,8 @@
 // front end takes one request at a time from the ring, checks it and issues its host reads and payload
 // writes; every response goes through an in-flight queue of kInflight entries, which a back end answers in
 // PSN order, each as soon as its read data is back:
-//   front: Rx (parse) -> Lookup -> Check -> { WrDma | RdIssue | AtRead | AqIssue/AqWait } -> Rx
+//   front: Rx (parse) -> Lookup -> Check -> { WrDma | RdIssue | AtRead | AqIssue/AqWait } -> Rx, or from
+//          WrDma / RdIssue / AtRead straight to Lookup with the next frame parsed ahead (ParseAhead)
 //   atomic executor: Idle (computes the oldest queued atomic not yet executed) -> [AtWrite] -> AqWrite -> Idle
 //   back:  Idle -> Send (one beat per cycle) -> Idle
 // Receive WQEs are prefetched per QP into a ring of kWqeRing entries on chip (issue 25 item 2), by reads

@@ -3,8 +3,10 @@
 //            the fly, so the check is known with the last beat;
 //   front end: one request at a time from the ring (nothing touches host memory before its ICRC has been
 //            checked); issues its host reads and payload writes and queues its response(s):
-//            Rx (parse) -> Check -> {WrDma | RdIssue | AtRead | AqIssue/AqWait} -> Rx; a message's CQE
-//            goes into a one-entry buffer, written at the next cycle the host port is free
+//            Rx (parse) -> Lookup -> Check -> {WrDma | RdIssue | AtRead | AqIssue/AqWait} -> Rx, or from
+//            the last DMA cycle of WrDma / RdIssue / AtRead straight to Lookup when the next frame, parsed
+//            ahead, is complete and not dropped; a message's CQE goes into a one-entry buffer, written at the
+//            next cycle the host port is free
 //   back end: answers the in-flight queue (RdmaInflight entries) in PSN order, each entry once its read data
 //            is back (an atomic once executed): Idle -> Send
 //   atomic executor: the oldest queued atomic not executed yet, once its word is in (read, or forwarded on
