@@ -73,6 +73,33 @@ void RdmaCycleModel::StartAqLookup(const QpState& q, uint32_t psn) {
   job_.grps_left = best < 0 ? 0 : 1;
 }
 
+// Whether this cycle's configuration write goes to the QP or the MR table (rdma_top's cfg_qp_wr, cfg_mr_wr).
+bool RdmaCycleModel::TableWrite() const {
+  const CfgWrite& w = in_.cfg;
+  return w.valid && ((w.table == params::kRdmaTblQp && w.index < kQps) || (w.table == params::kRdmaTblMr && w.index < kMrs));
+}
+
+// The request of the oldest frame in the ring (complete: rx_wr_ != rx_rd_), parsed from its first two beats.
+Request RdmaCycleModel::ParseSlot() const {
+  const RxSlot& slot = ring_[Slot(rx_rd_)];
+  uint8_t hdr[kHdrWindow] = {};
+  std::copy(slot.beats[0].data.begin(), slot.beats[0].data.end(), hdr);
+  std::copy(slot.beats[1].data.begin(), slot.beats[1].data.end(), hdr + kBeatBytes);
+  return ParseRequest(hdr, slot.len, resp_);
+}
+
+// Parse ahead (the RTL's fin_dma / next_ok): in the tick that takes a request's last DMA and frees its slot
+// (WrDma, RdIssue, AtRead; Finish() has run), the next frame, if complete at the cycle's start (Receive()
+// runs after the front end) and not dropped, is parsed now and the front end goes straight to Lookup,
+// saving the Rx cycle; a frame to drop is left to Rx, which parses it again and counts the drop.
+void RdmaCycleModel::ParseAhead() {
+  if (rx_wr_ == rx_rd_) return;
+  const Request next = ParseSlot();
+  if (next.drop != Drop::kNone) return;
+  req_ = next;
+  state_ = State::kLookup;
+}
+
 void RdmaCycleModel::Check() {
   const Request& r = req_;
   auto drop = [this](Drop d) {
@@ -757,27 +784,32 @@ void RdmaCycleModel::Tick() {
   switch (state_) {
     case State::kRx:  // parse the oldest frame in the ring
       if (rx_wr_ != rx_rd_) {
-        const RxSlot& slot = ring_[Slot(rx_rd_)];
-        uint8_t hdr[kHdrWindow] = {};
-        std::copy(slot.beats[0].data.begin(), slot.beats[0].data.end(), hdr);
-        std::copy(slot.beats[1].data.begin(), slot.beats[1].data.end(), hdr + kBeatBytes);
-        req_ = ParseRequest(hdr, slot.len, resp_);
+        req_ = ParseSlot();
         if (req_.drop != Drop::kNone) {
           ++counters_.drops[static_cast<int>(req_.drop)];
           Release();
         } else {
-          state_ = State::kCheck;
+          state_ = State::kLookup;
         }
       }
       break;
+    case State::kLookup:
+      // Check's first cycle: the RTL registers the QP search, the MR check and the request's own sums
+      // (rdma_check's lookup), which depend only on the request and the QP and MR tables' keys; a write to
+      // either table makes them stale, and the lookup is made again. Check() below reads the tables live in
+      // the second cycle, which then hold what the lookup read.
+      if (!TableWrite()) state_ = State::kCheck;
+      break;
     case State::kCheck: {
-      // Check decides on copies; a request that may not go on yet leaves no trace and is checked again.
+      // Check decides on copies; a request that may not go on yet leaves no trace and is checked again
+      // (its lookup made again first if a QP or MR table is written now).
       const std::array<QpState, kQps> qps_before = qps_;
       const RdmaCounters counters_before = counters_;
       Check();
       if (!MayProceed()) {
         qps_ = qps_before;
         counters_ = counters_before;
+        if (TableWrite()) state_ = State::kLookup;
         break;
       }
       switch (job_.kind) {
@@ -816,7 +848,10 @@ void RdmaCycleModel::Tick() {
     case State::kWrDma:
       if (fire) {
         ++wbeat_;
-        if (wbeat_ * kBeatBytes >= req_.hdr_len + req_.plen) AfterPayload();
+        if (wbeat_ * kBeatBytes >= req_.hdr_len + req_.plen) {
+          AfterPayload();
+          ParseAhead();
+        }
       }
       break;
     case State::kRdIssue:  // one read and one in-flight entry per response segment
@@ -831,6 +866,7 @@ void RdmaCycleModel::Tick() {
           desc_.plen = static_cast<uint16_t>(std::min(job_.len, job_.mtu));
         } else {
           Finish();
+          ParseAhead();
         }
       }
       break;
@@ -838,6 +874,7 @@ void RdmaCycleModel::Tick() {
       if (fire) {
         Push(PendKind::kAtomic, job_.pa);
         Finish();
+        ParseAhead();
       }
       break;
     case State::kAqIssue:

@@ -3,7 +3,8 @@
 // front end takes one request at a time from the ring, checks it and issues its host reads and payload
 // writes; every response goes through an in-flight queue of kInflight entries, which a back end answers in
 // PSN order, each as soon as its read data is back:
-//   front: Rx (parse) -> Check -> { WrDma | RdIssue | AtRead | AqIssue/AqWait } -> Rx
+//   front: Rx (parse) -> Lookup -> Check -> { WrDma | RdIssue | AtRead | AqIssue/AqWait } -> Rx, or from
+//          WrDma / RdIssue / AtRead straight to Lookup with the next frame parsed ahead (ParseAhead)
 //   atomic executor: Idle (computes the oldest queued atomic not yet executed) -> [AtWrite] -> AqWrite -> Idle
 //   back:  Idle -> Send (one beat per cycle) -> Idle
 // Receive WQEs are prefetched per QP into a ring of kWqeRing entries on chip (issue 25 item 2), by reads
@@ -20,7 +21,8 @@
 
 namespace nettwin::rdma {
 
-enum class State : uint8_t { kRx, kCheck, kWrDma, kRdIssue, kAtRead, kAqIssue, kAqWait };
+// kLookup is Check's first cycle (the RTL registers its QP and MR lookups there), kCheck its second.
+enum class State : uint8_t { kRx, kCheck, kWrDma, kRdIssue, kAtRead, kAqIssue, kAqWait, kLookup };
 enum class BackState : uint8_t { kIdle, kSend };
 enum class ExState : uint8_t { kIdle, kAtWrite, kAqWrite };
 
@@ -122,6 +124,9 @@ class RdmaCycleModel : public ClockedBlock<RdmaIn, RdmaOut> {
 
  private:
   void Check();
+  Request ParseSlot() const;
+  void ParseAhead();
+  bool TableWrite() const;
   bool MayProceed() const;
   void Push(PendKind kind, uint64_t pa);
   int PrefetchQp() const;

@@ -1,7 +1,16 @@
 // The responder's decision for one buffered request: drop, or the job to run, its response and the QP's
-// new state (docs/rdma.md "Request processing"). Combinational; mirrors RdmaCycleModel::Check().
+// new state (docs/rdma.md "Request processing"), in two cycles (docs/rdma-microarchitecture.md "rdma_check in
+// two cycles"): with lookup_i (rdma_top's StLookup) it registers what depends only on the request, the MR
+// table and the QP fields nothing but Check and a QP table write changes (the QP search with the found QP's
+// PSN class and length checks, every MR's verdict with the first match and its translation, the request's
+// own sums); the next cycle (StCheck) the outputs decide from those registers, the request and the current
+// QP context, combinationally. rdma_top repeats the lookup when a QP or MR table write makes its registers
+// stale. Mirrors RdmaCycleModel::Check().
 module rdma_check
 (
+  input  logic                 clk_i,
+  input  logic                 rst_ni,
+  input  logic                 lookup_i,
   input  rdma_pkg::request_t   req_i,
   input  logic [31:0] crc_i,
   input  logic [31:0] icrc_rx_i,
@@ -26,64 +35,141 @@ module rdma_check
   rdma_pkg::job_t      job;
   rdma_pkg::desc_t     desc;
   rdma_pkg::qp_state_t q;
-  logic      processed, ack, nak, done, found_qp, ahead, is_new, first, middle, last, only, stop;
-  logic      qp_hit, qp_lower;
+  logic      processed, ack, nak, done, found_qp, is_ahead, is_new, first, middle, last, only, stop;
   logic      write, read, atomic, send, write_imm, s_first, s_middle, s_last, s_only, s_imm;
   logic [3:0] qi;
-  logic [23:0] d;
   logic [31:0] plen, mtu;
   logic [7:0]  syn;
   logic [63:0] pa;
   logic        takes_wqe;
   rdma_pkg::wqe_t        wqe;
 
+  // 64-bit sum in 16-bit pieces, each piece's carry-select pair (without and with a carry in: {a, 1} +
+  // {b, 1} is 2 (a + b + 1)) chosen by the carry into it: four 16-bit carry chains side by side, not one of
+  // 64 bits (as naa_ctl's add64c).
+  // verilator lint_off UNUSEDSIGNAL
+  function automatic logic [64:0] add64c(logic [63:0] a, logic [63:0] b, logic cin);  // {carry, a + b + cin}
+    logic [16:0] s0;
+    logic [17:0] s1;  // (bit 0 is always 0)
+    logic        c;
+    logic [63:0] r;
+    r = '0;
+    c = cin;
+    for (int k = 0; k < 4; k++) begin
+      s0 = {1'b0, a[16*k+:16]} + {1'b0, b[16*k+:16]};
+      s1 = {1'b0, a[16*k+:16], 1'b1} + {1'b0, b[16*k+:16], 1'b1};
+      r[16*k+:16] = c ? s1[16:1] : s0[15:0];
+      c = c ? s1[17] : s0[16];
+    end
+    add64c = {c, r};
+  endfunction
+  function automatic logic [63:0] add64(logic [63:0] a, logic [63:0] b);
+    add64 = 64'(add64c(a, b, 1'b0));
+  endfunction
+  // a - b (modulo 2^64)
+  function automatic logic [63:0] sub64(logic [63:0] a, logic [63:0] b);
+    sub64 = 64'(add64c(a, ~b, 1'b1));
+  endfunction
+  // verilator lint_on UNUSEDSIGNAL
+  // a < b by 16-bit pieces (as naa_ctl's lt64): four 16-bit compares side by side, then the first
+  // unequal piece from the top decides.
+  function automatic logic lt64(logic [63:0] a, logic [63:0] b);
+    logic [3:0] lt;
+    logic [3:1] eq;
+    for (int k = 0; k < 4; k++) lt[k] = a[16*k+:16] < b[16*k+:16];
+    for (int k = 1; k < 4; k++) eq[k] = a[16*k+:16] == b[16*k+:16];
+    lt64 = lt[3] || (eq[3] && (lt[2] || (eq[2] && (lt[1] || (eq[1] && lt[0])))));
+  endfunction
+  function automatic logic lt32(logic [31:0] a, logic [31:0] b);
+    lt32 = a[31:16] < b[31:16] || (a[31:16] == b[31:16] && a[15:0] < b[15:0]);
+  endfunction
+  // a + 1 (c = 1) or a (c = 0) in two 16-bit pieces.
+  function automatic logic [31:0] inc32(logic [31:0] a, logic c);
+    logic [16:0] lo;
+    lo    = {1'b0, a[15:0]} + 17'(c);
+    inc32 = {lo[16] ? a[31:16] + 16'd1 : a[31:16], lo[15:0]};
+  endfunction
+  // va + len > mva + mlen (va, mva 64 bits, len < 2^33, mlen < 2^40) without a sum before a compare: the
+  // sign of the 67-bit va + len + ~mva + ~mlen + 1 (= va + len - mva - mlen - 1, in (-2^65, 2^65)) is 0
+  // exactly then. Two carry-save levels make the four operands two (the + 1 in the second's carry word),
+  // whose sum's sign needs only the carry into bit 66: five pieces' carries (16-bit chains, each with and
+  // without a carry in), then the carry through them.
+  function automatic logic range_gt(logic [63:0] va, logic [32:0] len, logic [63:0] mva, logic [39:0] mlen);
+    logic [66:0] a, b, c, e, s1, c1, s2, c2;
+    // verilator lint_off UNUSEDSIGNAL
+    logic [16:0] g0, g1;  // (their carries are read)
+    // verilator lint_on UNUSEDSIGNAL
+    logic        cy;
+    a  = {3'b000, va};
+    b  = {34'd0, len};
+    c  = ~{3'b000, mva};
+    e  = ~{27'd0, mlen};
+    s1 = a ^ b ^ c;
+    c1 = {((a[65:0] & b[65:0]) | (a[65:0] & c[65:0]) | (b[65:0] & c[65:0])), 1'b1};  // (+ 1)
+    s2 = s1 ^ c1 ^ e;
+    c2 = {((s1[65:0] & c1[65:0]) | (s1[65:0] & e[65:0]) | (c1[65:0] & e[65:0])), 1'b0};
+    // carry into bit 66 of s2 + c2: pieces of 16 bits (bits 0..63), then bits 64..65
+    cy = 1'b0;
+    for (int k = 0; k < 4; k++) begin
+      g0 = {1'b0, s2[16*k+:16]} + {1'b0, c2[16*k+:16]};
+      g1 = {1'b0, s2[16*k+:16]} + {1'b0, c2[16*k+:16]} + 17'd1;
+      cy = cy ? g1[16] : g0[16];
+    end
+    // bits 64, 65
+    cy = (s2[64] & c2[64]) | ((s2[64] ^ c2[64]) & cy);
+    cy = (s2[65] & c2[65]) | ((s2[65] ^ c2[65]) & cy);
+    range_gt = !(s2[66] ^ c2[66] ^ cy);
+  endfunction
+
+  // ---- Cycle 1 (lookup_i): what depends on the request and the tables' keys only, registered ----
   // The MR check (docs/rdma.md "Request processing"), made once for the one request class that uses it: READ
   // (right r, length dmalen), WRITE first/only (right w, length dmalen) or atomic (right a, length 8); the
   // classes are exclusive by opcode, so one search serves them all. Every MR's rights and range checks are
   // computed in parallel with the rkey search, and the first (lowest) matching MR is then selected through
-  // a one-hot: no priority chain of 48 muxes, no 64-bit subtraction after the search.
+  // a one-hot: no priority chain of 48 muxes. Registered: every MR's verdict and whether it is the first
+  // match (their AND-OR is cycle 2's), and the first match's pa - va.
   //   range_bad = va < mr.va || len > mr.len || va - mr.va > mr.len - len, where the third term (given the
-  //   first two are false) is va + len > mr.va + mr.len in 65 bits; pa = mr.pa + (va - mr.va) is
-  //   (mr.pa - mr.va) + va modulo 2^64, and the WRITE's next pa + plen is (mr.pa - mr.va) + (va + plen).
-  logic [nt_pkg::RdmaMrs-1:0]        mr_hit, mr_first, mr_ok;
+  //   first two are false) is va + len > mr.va + mr.len in 65 bits (range_gt: no sum before the compare);
+  //   pa = mr.pa + (va - mr.va) is (mr.pa - mr.va) + va modulo 2^64, and the WRITE's next pa + plen is
+  //   (mr.pa - mr.va) + (va + plen).
+  logic [nt_pkg::RdmaMrs-1:0]        mr_hit, lk_first_d, lk_first_q, lk_ok_d, lk_ok_q;
   logic [nt_pkg::RdmaMrs-1:0][63:0]  mr_delta;
-  logic [63:0] mr_len, mr_delta_sel, mr_pa, mr_pa_plen, va_plen;
-  logic [64:0] va_end;
-  logic        mr_ok_sel, lower;
+  logic [32:0] mr_len;
+  logic        lower;
   rdma_pkg::mr_t mr;  // (module level: Yosys 0.55 reads no declaration inside an unnamed always_comb)
+  logic              lk_found_d, lk_found_q;
+  logic [3:0]        lk_qi_d, lk_qi_q;
+  logic [63:0]       lk_delta_d, lk_delta_q, lk_va_plen_d, lk_va_plen_q;
   always_comb begin
-    mr_len  = (req_i.opcode == 8'h13 || req_i.opcode == 8'h14) ? 64'd8 : 64'(req_i.dmalen);
-    va_end  = {1'b0, req_i.va} + {1'b0, mr_len};
-    va_plen = req_i.va + 64'(req_i.plen);
+    mr_len  = (req_i.opcode == 8'h13 || req_i.opcode == 8'h14) ? 33'd8 : 33'(req_i.dmalen);
     lower   = 1'b0;
     for (int i = 0; i < nt_pkg::RdmaMrs; i++) begin
-      mr          = mrs_i[i];
-      mr_hit[i]   = mr.valid && mr.rkey == req_i.rkey;
-      mr_first[i] = mr_hit[i] && !lower;
-      lower       = lower | mr_hit[i];
-      mr_ok[i]    = (req_i.opcode == 8'h0c ? mr.r : (req_i.opcode == 8'h13 || req_i.opcode == 8'h14) ? mr.a : mr.w) &&
-                    !(req_i.va < mr.va || mr_len > 64'(mr.len) || va_end > {1'b0, mr.va} + 65'(mr.len));
-      mr_delta[i] = mr.pa - mr.va;
+      mr            = mrs_i[i];
+      mr_hit[i]     = mr.valid && mr.rkey == req_i.rkey;
+      lk_first_d[i] = mr_hit[i] && !lower;
+      lower         = lower | mr_hit[i];
+      lk_ok_d[i]    = (req_i.opcode == 8'h0c ? mr.r : (req_i.opcode == 8'h13 || req_i.opcode == 8'h14) ? mr.a : mr.w) &&
+                      !(lt64(req_i.va, mr.va) || lt64(64'(mr.len), 64'(mr_len)) ||
+                        range_gt(req_i.va, mr_len, mr.va, mr.len));
+      mr_delta[i]   = sub64(mr.pa, mr.va);
     end
-    mr_ok_sel    = 1'b0;
-    mr_delta_sel = '0;
-    for (int i = 0; i < nt_pkg::RdmaMrs; i++) begin
-      mr_ok_sel    = mr_ok_sel | (mr_first[i] & mr_ok[i]);
-      mr_delta_sel = mr_delta_sel | (mr_delta[i] & {64{mr_first[i]}});
-    end
-    mr_pa      = mr_ok_sel ? mr_delta_sel + req_i.va : 64'd0;
-    mr_pa_plen = mr_ok_sel ? mr_delta_sel + va_plen : 64'(req_i.plen);
+    lk_delta_d = '0;
+    for (int i = 0; i < nt_pkg::RdmaMrs; i++) lk_delta_d = lk_delta_d | (mr_delta[i] & {64{lk_first_d[i]}});
+    lk_va_plen_d = add64(req_i.va, 64'(req_i.plen));
   end
 
-  // The packet count of a READ, ceil(dmalen / 2^lg) for every lg a QP's mtu_log2 may hold, computed from the
-  // request alone in parallel with the QP search ((dmalen + 2^lg - 1) >> lg without the 64-bit add and the
-  // barrel shift after it); the QP's mtu_log2 then selects one. dmalen < 2^lg likewise.
+  // The packet count of a READ, ceil(dmalen / 2^lg) for every lg a QP's mtu_log2 may hold, from the request
+  // alone ((dmalen + 2^lg - 1) >> lg without the 64-bit add and the barrel shift after it); the QP's
+  // mtu_log2 selects one in cycle 2. dmalen < 2^lg likewise.
+  // The payload length against 2^lg likewise (constants: shallow compares).
   logic [15:0][31:0] npk_lg;
-  logic [15:0]       rd_short_lg;
+  logic [15:0]       short_lg, mtu_gt_lg, mtu_ne_lg;
   always_comb begin
     for (int lg = 0; lg < 16; lg++) begin
-      npk_lg[lg]      = (req_i.dmalen >> lg) + 32'((req_i.dmalen & ((32'd1 << lg) - 32'd1)) != 32'd0);
-      rd_short_lg[lg] = (req_i.dmalen >> lg) == 32'd0;
+      npk_lg[lg]    = inc32(req_i.dmalen >> lg, (req_i.dmalen & ((32'd1 << lg) - 32'd1)) != 32'd0);
+      short_lg[lg]  = (req_i.dmalen >> lg) == 32'd0;
+      mtu_gt_lg[lg] = req_i.plen > (32'd1 << lg);
+      mtu_ne_lg[lg] = req_i.plen != (32'd1 << lg);
     end
   end
 
@@ -98,7 +184,115 @@ module rdma_check
     qp_cfg = e.cfg;
   endfunction
 
+  // QP i's context fields that only Check and a QP table write change (so the lookup may read them: the
+  // previous request's Check is done, and a QP table write repeats the lookup): ePSN, w_remaining, s_room.
+  function automatic logic [87:0] qp_fix(int i);
+    // verilator lint_off UNUSEDSIGNAL
+    rdma_pkg::qp_state_t e;  // (three fields are read)
+    // verilator lint_on UNUSEDSIGNAL
+    e      = qps_i[i];
+    qp_fix = {e.epsn, e.w_remaining, e.s_room};
+  endfunction
+
+  // The first (lowest) QP whose qpn matches: a one-hot of the matches, encoded by OR (log depth), not a
+  // chain of 16 muxes; every QP's PSN class, length checks against its context and READ packet count are
+  // computed in parallel with the search, the first match's selected through the one-hot.
   rdma_pkg::qp_cfg_t qc;
+  logic              qp_hit, qp_lower, qp_sel, ahead;
+  logic [23:0]       d, qf_epsn;
+  logic [31:0]       qf_wrem, qf_sroom;
+  logic              lk_ahead_d, lk_ahead_q, lk_new_d, lk_new_q, lk_wgt_d, lk_wgt_q, lk_wne_d, lk_wne_q;
+  logic              lk_sgt_d, lk_sgt_q, lk_mgt_d, lk_mgt_q, lk_mne_d, lk_mne_q, lk_short_d, lk_short_q;
+  logic [31:0]       lk_npk_d, lk_npk_q;
+  always_comb begin
+    qp_lower   = 1'b0;
+    lk_qi_d    = '0;
+    lk_ahead_d = 1'b0;
+    lk_new_d   = 1'b0;
+    lk_wgt_d   = 1'b0;
+    lk_wne_d   = 1'b0;
+    lk_sgt_d   = 1'b0;
+    lk_mgt_d   = 1'b0;
+    lk_mne_d   = 1'b0;
+    lk_short_d = 1'b0;
+    lk_npk_d   = '0;
+    for (int i = 0; i < nt_pkg::RdmaQps; i++) begin
+      qc       = qp_cfg(i);
+      {qf_epsn, qf_wrem, qf_sroom} = qp_fix(i);
+      qp_hit   = qc.valid && qc.qpn == req_i.dqpn;
+      qp_sel   = qp_hit && !qp_lower;
+      lk_qi_d  = lk_qi_d | (4'(i) & {4{qp_sel}});
+      qp_lower = qp_lower | qp_hit;
+      d      = req_i.psn - qf_epsn;
+      ahead  = d != 0 && d < PsnHalf;
+      lk_ahead_d = lk_ahead_d | (qp_sel & ahead);
+      lk_new_d   = lk_new_d | (qp_sel & (req_i.psn == qf_epsn));
+      lk_wgt_d   = lk_wgt_d | (qp_sel & lt32(qf_wrem, req_i.plen));
+      lk_wne_d   = lk_wne_d | (qp_sel & (req_i.plen != qf_wrem));
+      lk_sgt_d   = lk_sgt_d | (qp_sel & lt32(qf_sroom, req_i.plen));
+      lk_mgt_d   = lk_mgt_d | (qp_sel & mtu_gt_lg[qc.mtu_log2]);
+      lk_mne_d   = lk_mne_d | (qp_sel & mtu_ne_lg[qc.mtu_log2]);
+      lk_short_d = lk_short_d | (qp_sel & short_lg[qc.mtu_log2]);
+      lk_npk_d   = lk_npk_d | (npk_lg[qc.mtu_log2] & {32{qp_sel}});
+    end
+    lk_found_d = qp_lower;
+  end
+
+  // The request against itself.
+  logic lk_fgt_d, lk_fgt_q, lk_fne_d, lk_fne_q;
+  assign lk_fgt_d = lt32(req_i.dmalen, req_i.plen);
+  assign lk_fne_d = req_i.plen != req_i.dmalen;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      lk_found_q   <= 1'b0;
+      lk_qi_q      <= '0;
+      lk_first_q   <= '0;
+      lk_ok_q      <= '0;
+      lk_delta_q   <= '0;
+      lk_va_plen_q <= '0;
+      lk_ahead_q   <= 1'b0;
+      lk_new_q     <= 1'b0;
+      lk_wgt_q     <= 1'b0;
+      lk_wne_q     <= 1'b0;
+      lk_sgt_q     <= 1'b0;
+      lk_mgt_q     <= 1'b0;
+      lk_mne_q     <= 1'b0;
+      lk_short_q   <= 1'b0;
+      lk_npk_q     <= '0;
+      lk_fgt_q     <= 1'b0;
+      lk_fne_q     <= 1'b0;
+    end else if (lookup_i) begin
+      lk_found_q   <= lk_found_d;
+      lk_qi_q      <= lk_qi_d;
+      lk_first_q   <= lk_first_d;
+      lk_ok_q      <= lk_ok_d;
+      lk_delta_q   <= lk_delta_d;
+      lk_va_plen_q <= lk_va_plen_d;
+      lk_ahead_q   <= lk_ahead_d;
+      lk_new_q     <= lk_new_d;
+      lk_wgt_q     <= lk_wgt_d;
+      lk_wne_q     <= lk_wne_d;
+      lk_sgt_q     <= lk_sgt_d;
+      lk_mgt_q     <= lk_mgt_d;
+      lk_mne_q     <= lk_mne_d;
+      lk_short_q   <= lk_short_d;
+      lk_npk_q     <= lk_npk_d;
+      lk_fgt_q     <= lk_fgt_d;
+      lk_fne_q     <= lk_fne_d;
+    end
+  end
+
+  // ---- Cycle 2: the decision, from the lookup's registers and the current QP context ----
+  // The MR's translation (pa 0, and the WRITE's next pa plen, when the check failed: the zero-length case).
+  logic [63:0] mr_pa, mr_pa_plen;
+  logic        mr_ok_sel;
+  always_comb begin
+    mr_ok_sel  = |(lk_first_q & lk_ok_q);
+    mr_pa      = mr_ok_sel ? add64(lk_delta_q, req_i.va) : 64'd0;
+    mr_pa_plen = mr_ok_sel ? add64(lk_delta_q, lk_va_plen_q) : 64'(req_i.plen);
+  end
+
   always_comb begin
     job       = '0;
     job.kind  = rdma_pkg::JobDrop;
@@ -110,8 +304,7 @@ module rdma_check
     done      = 1'b0;
     found_qp  = 1'b0;
     qi        = '0;
-    d         = '0;
-    ahead     = 1'b0;
+    is_ahead  = 1'b0;
     is_new    = 1'b0;
     plen      = req_i.plen;
     mtu       = '0;
@@ -133,16 +326,8 @@ module rdma_check
     s_imm     = req_i.opcode == 8'h03 || req_i.opcode == 8'h05;
     stop      = 1'b0;
     takes_wqe = s_first || s_only || write_imm;
-    // The first (lowest) QP whose qpn matches: a one-hot of the matches, encoded by OR (log depth),
-    // not a chain of 16 muxes.
-    qp_lower = 1'b0;
-    for (int i = 0; i < nt_pkg::RdmaQps; i++) begin
-      qc        = qp_cfg(i);
-      qp_hit    = qc.valid && qc.qpn == req_i.dqpn;
-      qi        = qi | (4'(i) & {4{qp_hit && !qp_lower}});
-      qp_lower  = qp_lower | qp_hit;
-    end
-    found_qp = qp_lower;
+    found_qp = lk_found_q;
+    qi       = lk_qi_q;
     q = qps_i[qi];
     wqe = wqe_i[qi];
     if (~crc_i != icrc_rx_i) begin
@@ -158,10 +343,9 @@ module rdma_check
       job.drop = 4'(rdma_pkg::DropNotRequest);
       done     = 1'b1;
     end else begin
-      d      = req_i.psn - q.epsn;
-      ahead  = d != 0 && d < PsnHalf;
-      is_new = d == 0;
-      if (ahead && q.nak_sent) begin
+      is_ahead = lk_ahead_q;
+      is_new   = lk_new_q;
+      if (is_ahead && q.nak_sent) begin
         job.drop = 4'(rdma_pkg::DropPsnAhead);
         done     = 1'b1;
       end
@@ -185,7 +369,7 @@ module rdma_check
       desc.opcode  = 8'h11;
       desc.syndrome = SynAck;
       desc.msn     = q.msn;
-      if (ahead) begin
+      if (is_ahead) begin
         // Go-Back-N: one PSN sequence error NAK carrying the ePSN, then silence until it arrives.
         job.kind      = rdma_pkg::JobRespond;
         desc.syndrome = SynSeq;
@@ -223,11 +407,11 @@ module rdma_check
             end
           end
           if (syn == 8'h00 && is_new) begin
-            if (plen > mtu || ((first || middle || s_first || s_middle) && plen != mtu)) syn = SynInv;
-            else if (first && plen > req_i.dmalen) syn = SynInv;
-            else if (only && plen != req_i.dmalen) syn = SynInv;
-            else if (middle && plen > q.w_remaining) syn = SynInv;
-            else if (last && plen != q.w_remaining) syn = SynInv;
+            if (lk_mgt_q || ((first || middle || s_first || s_middle) && lk_mne_q)) syn = SynInv;
+            else if (first && lk_fgt_q) syn = SynInv;
+            else if (only && lk_fne_q) syn = SynInv;
+            else if (middle && lk_wgt_q) syn = SynInv;
+            else if (last && lk_wne_q) syn = SynInv;
             else if ((read || atomic) && plen != 0) syn = SynInv;
           end
           if (syn == 8'h00 && read && req_i.dmalen > 32'h80000000) syn = SynInv;
@@ -247,9 +431,9 @@ module rdma_check
             if (!q.queues.valid) syn = SynInv;
             else if (q.rq_head == q.queues.rq_posted) syn = {3'b001, q.queues.rnr_timer};
           end
-          if (syn == 8'h00 && (s_middle || s_last) && plen > q.s_room) syn = SynInv;
+          if (syn == 8'h00 && (s_middle || s_last) && lk_sgt_q) syn = SynInv;
           // SEND first/only: a payload longer than the WQE's buffer is NAKed, the WQE not consumed.
-          if (syn == 8'h00 && (s_first || s_only) && wqe_ready_i[qi] && plen > wqe.len) syn = SynInv;
+          if (syn == 8'h00 && (s_first || s_only) && wqe_ready_i[qi] && lt32(wqe.len, plen)) syn = SynInv;
           job.imm = req_i.imm;
           if (syn == 8'h00 && takes_wqe && !wqe_ready_i[qi]) begin
             // Posted but not prefetched yet: wait for it (no side effect is applied).
@@ -263,29 +447,29 @@ module rdma_check
             job.cqe_opcode = 8'd0;
             job.cqe_imm    = s_imm;
             job.ack        = req_i.ackreq || !(s_first || s_middle);
-            q.epsn = q.epsn + 1;
+            q.epsn = 24'(add64(64'(q.epsn), 64'd1));
             if (s_first) begin  // the message stays open on this WQE
               job.pa    = wqe.addr;
               q.s_open  = 1'b1;
-              q.s_addr  = wqe.addr + 64'(plen);
-              q.s_room  = wqe.len - plen;
+              q.s_addr  = add64(wqe.addr, 64'(plen));
+              q.s_room  = 32'(sub64(64'(wqe.len), 64'(plen)));
               q.s_total = plen;
               q.s_wr_id = wqe.wr_id;
             end else if (s_only) begin
               job.pa        = wqe.addr;
-              q.msn         = q.msn + 1;
+              q.msn         = 24'(add64(64'(q.msn), 64'd1));
               q.rq_head     = q.rq_head + 1;
               job.cqe       = 1'b1;
               job.cqe_wr_id = wqe.wr_id;
               job.cqe_len   = plen;
             end else begin
               job.pa    = q.s_addr;
-              q.s_addr  = q.s_addr + 64'(plen);
-              q.s_room  = q.s_room - plen;
-              q.s_total = q.s_total + plen;
+              q.s_addr  = add64(q.s_addr, 64'(plen));
+              q.s_room  = 32'(sub64(64'(q.s_room), 64'(plen)));
+              q.s_total = 32'(add64(64'(q.s_total), 64'(plen)));
               if (s_last) begin
                 q.s_open      = 1'b0;
-                q.msn         = q.msn + 1;
+                q.msn         = 24'(add64(64'(q.msn), 64'd1));
                 q.rq_head     = q.rq_head + 1;
                 job.cqe       = 1'b1;
                 job.cqe_wr_id = q.s_wr_id;
@@ -298,15 +482,15 @@ module rdma_check
           end else if (write) begin
             if (middle || last) pa = q.w_pa;
             job.pa = pa;
-            q.epsn = q.epsn + 1;
+            q.epsn = 24'(add64(64'(q.epsn), 64'd1));
             if (first) q.w_dmalen = req_i.dmalen;
             if (first || middle) begin
-              q.w_remaining = (first ? req_i.dmalen : q.w_remaining) - plen;
+              q.w_remaining = 32'(sub64(first ? 64'(req_i.dmalen) : 64'(q.w_remaining), 64'(plen)));
               q.w_open      = 1'b1;
-              q.w_pa        = middle ? q.w_pa + 64'(plen) : mr_pa_plen;
+              q.w_pa        = middle ? add64(q.w_pa, 64'(plen)) : mr_pa_plen;
             end else begin
               q.w_open = 1'b0;
-              q.msn    = q.msn + 1;
+              q.msn    = 24'(add64(64'(q.msn), 64'd1));
             end
             if (write_imm) begin
               q.rq_head       = q.rq_head + 1;
@@ -324,22 +508,22 @@ module rdma_check
             job.kind  = rdma_pkg::JobRead;
             job.pa    = pa;
             job.len   = req_i.dmalen;
-            job.npkts = (req_i.dmalen == 0) ? 32'd1 : npk_lg[q.cfg.mtu_log2];
+            job.npkts = (req_i.dmalen == 0) ? 32'd1 : lk_npk_q;
             if (is_new) begin
-              q.epsn = q.epsn + 24'(job.npkts);
-              q.msn  = q.msn + 1;
+              q.epsn = 24'(add64(64'(q.epsn), 64'(job.npkts)));
+              q.msn  = 24'(add64(64'(q.msn), 64'd1));
             end
             desc.msn    = q.msn;
             desc.opcode = (job.npkts == 1) ? 8'h10 : 8'h0d;
-            desc.plen   = 16'(rd_short_lg[q.cfg.mtu_log2] ? req_i.dmalen : mtu);
+            desc.plen   = 16'(lk_short_q ? req_i.dmalen : mtu);
           end else begin
             job.kind    = rdma_pkg::JobAtomic;
             job.pa      = pa;
             job.opcode  = req_i.opcode;
             job.swap    = req_i.swap;
             job.compare = req_i.compare;
-            q.epsn      = q.epsn + 1;
-            q.msn       = q.msn + 1;
+            q.epsn      = 24'(add64(64'(q.epsn), 64'd1));
+            q.msn       = 24'(add64(64'(q.msn), 64'd1));
             desc.opcode = 8'h12;
             desc.msn    = q.msn;
           end

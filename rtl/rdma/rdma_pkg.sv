@@ -6,7 +6,8 @@ package rdma_pkg;
 
   // Front end (one request at a time from the receive ring) and back end (the in-flight queue's head).
   typedef enum logic [3:0] {
-    StRx, StCheck, StWrDma, StRdIssue, StAtRead, StAqIssue, StAqWait
+    StRx, StCheck, StWrDma, StRdIssue, StAtRead, StAqIssue, StAqWait,
+    StLookup  // Check's first cycle (rdma_check's lookup registers), before StCheck
   } state_e;
   typedef enum logic { BkIdle, BkSend } back_e;
   // The atomic executor (the oldest queued atomic not executed yet): compute, new value, AQE.

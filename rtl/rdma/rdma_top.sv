@@ -3,8 +3,10 @@
 //            the fly, so the check is known with the last beat;
 //   front end: one request at a time from the ring (nothing touches host memory before its ICRC has been
 //            checked); issues its host reads and payload writes and queues its response(s):
-//            Rx (parse) -> Check -> {WrDma | RdIssue | AtRead | AqIssue/AqWait} -> Rx; a message's CQE
-//            goes into a one-entry buffer, written at the next cycle the host port is free
+//            Rx (parse) -> Lookup -> Check -> {WrDma | RdIssue | AtRead | AqIssue/AqWait} -> Rx, or from
+//            the last DMA cycle of WrDma / RdIssue / AtRead straight to Lookup when the next frame, parsed
+//            ahead, is complete and not dropped; a message's CQE goes into a one-entry buffer, written at the
+//            next cycle the host port is free
 //   back end: answers the in-flight queue (RdmaInflight entries) in PSN order, each entry once its read data
 //            is back (an atomic once executed): Idle -> Send
 //   atomic executor: the oldest queued atomic not executed yet, once its word is in (read, or forwarded on
@@ -34,6 +36,7 @@ module rdma_top
   end
 
   rdma_pkg::state_e     state_q;
+  logic aqe_fire, chk_wr, cfg_qq_wr, cfg_qp_wr, cfg_mr_wr;  // (assigned with the QP contexts' writes)
   rdma_pkg::responder_t resp_q;
   // QP contexts and MRs as 2-D packed vectors of entry words (rdma_check's ports; Yosys 0.55 rejects unpacked
   // array ports and reads a packed array of a packed struct as one element), each read whole into a struct.
@@ -176,10 +179,14 @@ module rdma_top
     .pre_o  (pre_in)
   );
 
-  assign pre_rd = pre_q[rslot];
+  // The parser reads the oldest slot in Rx; in every other state the slot after it, for the parse ahead
+  // (a request's last DMA cycle loads the next complete frame's request and goes straight to Lookup).
+  logic [SlotBits-1:0] pslot;
+  assign pslot  = rslot + SlotBits'(state_q != rdma_pkg::StRx);
+  assign pre_rd = pre_q[pslot];
   rdma_parser u_parser (
-    .hdr_i       ({hdr1_q[rslot], hdr0_q[rslot]}),
-    .frame_len_i (slot_len_q[rslot]),
+    .hdr_i       ({hdr1_q[pslot], hdr0_q[pslot]}),
+    .frame_len_i (slot_len_q[pslot]),
     .resp_i      (resp_q),
     .pre_i       (pre_rd),
     .req_o       (parsed)
@@ -523,6 +530,9 @@ module rdma_top
 
   // ---- Check: the decision for a buffered, ICRC-checked request ----
   rdma_check u_check (
+    .clk_i       (clk_i),
+    .rst_ni      (rst_ni),
+    .lookup_i    (state_q == rdma_pkg::StLookup),
     .req_i       (req_q),
     .crc_i       (slot_crc_q[rslot]),
     .icrc_rx_i   (slot_icrc_q[rslot]),
@@ -588,14 +598,23 @@ module rdma_top
     ex_upd.swap              = at_new;
   end
 
-  // Next group to try in linear AQ mode.
+  // Next group to try in linear AQ mode: the first valid group after job_q.grp, cyclically over the QP's n =
+  // aq_groups groups. (grp + s) % n as grp + s, less n if that reaches n (no divider by a non-constant, which
+  // YoWASP's techmap could not map): exact because job_q.grp < n whenever grp_valid has a valid group here
+  // (it is aq_select's linear pick or an earlier next_grp, both < n; a QP entry written meanwhile clears
+  // grp_valid, and no AQE is written while the front end is in AqIssue / AqWait: a duplicate atomic's AQ
+  // is read only with the in-flight queue drained), so grp + s < 2n. A group index past the 8 groups (n of
+  // 9..15, which rdma_config never writes) reads as not valid, as in rdma_check's aq_select.
   logic [2:0] next_grp;
+  logic [4:0] ng_idx;
   always_comb begin
     next_grp = job_q.grp;
+    ng_idx   = '0;
     for (int s = nt_pkg::RdmaAqMaxGroups; s >= 1; s--) begin
-      if (s <= int'(jq.cfg.aq_groups) &&
-          jq.grp_valid[(int'(job_q.grp) + s) % int'(jq.cfg.aq_groups)] && s < int'(jq.cfg.aq_groups) + 1) begin
-        next_grp = 3'((int'(job_q.grp) + s) % int'(jq.cfg.aq_groups));
+      ng_idx = 5'(job_q.grp) + 5'(s);
+      if (ng_idx >= 5'(jq.cfg.aq_groups)) ng_idx = ng_idx - 5'(jq.cfg.aq_groups);
+      if (s <= int'(jq.cfg.aq_groups) && ng_idx < 5'(nt_pkg::RdmaAqMaxGroups) && jq.grp_valid[ng_idx[2:0]]) begin
+        next_grp = ng_idx[2:0];
       end
     end
   end
@@ -828,6 +847,14 @@ module rdma_top
     mr_d.a     = cfg_data_i[203];
   end
 
+  // The front end's last DMA of a request is taken now (WrDma's last beat, RdIssue's last segment, AtRead's
+  // read): the slot is freed (rx_rd_q + 1); next_ok: the frame after it is complete and not dropped.
+  logic fin_dma, next_ok;
+  assign fin_dma = fire && ((state_q == rdma_pkg::StWrDma && wr_done) ||
+                            (state_q == rdma_pkg::StRdIssue && !(job_q.pkt + 1 < job_q.npkts)) ||
+                            state_q == rdma_pkg::StAtRead);
+  assign next_ok = rx_wr_q != rx_rd_q + 8'd1 && parsed.drop == 4'(rdma_pkg::DropNone);
+
   // Acknowledgements counted this cycle: the front end's and the back end's (an atomic's AQE written).
   logic [1:0] ack_inc;
   assign ack_inc = 2'((state_q == rdma_pkg::StCheck && go && (chk_ack || dup_hit)) ||
@@ -926,11 +953,17 @@ module rdma_top
               c_drops_q[parsed.drop] <= c_drops_q[parsed.drop] + 1;
               rx_rd_q <= rx_rd_q + 1;
             end else begin
-              state_q <= rdma_pkg::StCheck;
+              state_q <= rdma_pkg::StLookup;
             end
           end
         end
+        // Check's first cycle: rdma_check registers the QP and MR lookups. A QP or MR table write now makes
+        // them stale: the lookup is made again (as the model's Check repeats, with no side effect).
+        rdma_pkg::StLookup: begin
+          if (!(cfg_qp_wr || cfg_mr_wr)) state_q <= rdma_pkg::StCheck;
+        end
         rdma_pkg::StCheck: begin
+          if (!go && (cfg_qp_wr || cfg_mr_wr)) state_q <= rdma_pkg::StLookup;  // waits, the lookup made again
           if (go) begin
             job_q    <= chk_job;
             desc_q   <= chk_desc;
@@ -1007,6 +1040,13 @@ module rdma_top
         end
         default: state_q <= rdma_pkg::StRx;
       endcase
+      // Parse ahead: the cycle a request's last DMA is taken frees its slot; if the next frame is complete
+      // and not dropped, its request is loaded now and the front end goes straight to Lookup (no Rx cycle;
+      // a dropped one is parsed again and counted in Rx). Same tick in the model (ParseAhead).
+      if (fin_dma && next_ok) begin
+        req_q   <= parsed;
+        state_q <= rdma_pkg::StLookup;
+      end
       // ---- The in-flight queue: the front end's entry, read data arriving in issue order ----
       if (push) begin
         pq_q[pq_widx]      <= pend_entry(state_q);
@@ -1117,13 +1157,16 @@ module rdma_top
   // wins), read whole and written back whole (Yosys 0.55 reads and writes arr[i].field wrongly:
   // docs/synthesis.md). Building it for every QP in an always_comb made Verilator evaluate 16 contexts of
   // 924 bits on every input change (docs/rdma-microarchitecture.md "Simulation speed").
-  logic aqe_fire, chk_wr, cfg_qq_wr, cfg_qp_wr, cfg_mr_wr;
   logic [QpIdxBits-1:0] cfg_qp;
   assign aqe_fire  = ex_q == rdma_pkg::ExAqWrite && back_fire;
   assign chk_wr    = state_q == rdma_pkg::StCheck && go && chk_processed;
   assign cfg_qq_wr = cfg_valid_i && cfg_table_i == nt_pkg::CfgTableBits'(nt_pkg::RdmaTblQpQueues) && int'(cfg_index_i) < nt_pkg::RdmaQps;
   assign cfg_qp_wr = cfg_valid_i && cfg_table_i == nt_pkg::CfgTableBits'(nt_pkg::RdmaTblQp) && int'(cfg_index_i) < nt_pkg::RdmaQps;
   assign cfg_mr_wr = cfg_valid_i && cfg_table_i == nt_pkg::CfgTableBits'(nt_pkg::RdmaTblMr) && int'(cfg_index_i) < nt_pkg::RdmaMrs;
+
+  // The AQE written now is the AQ's last (aq_wr + 1 == aq_groups * 64, in 10 bits: both are <= 960).
+  logic aq_wrap;
+  assign aq_wrap = (10'(hq.aq_wr) + 10'd1) == (10'(hq.cfg.aq_groups) << $clog2(nt_pkg::RdmaAqGroup));
 
   // Whether QP i is written this cycle (by any of the writes below).
   function automatic logic qp_written(logic [QpIdxBits-1:0] i);
@@ -1142,8 +1185,12 @@ module rdma_top
         q.grp_psn[int'(hq.aq_wr) / nt_pkg::RdmaAqGroup]   = xe.psn;
         q.grp_valid[int'(hq.aq_wr) / nt_pkg::RdmaAqGroup] = 1'b1;
       end
-      q.aq_wr = 9'((int'(hq.aq_wr) + 1) % (int'(hq.cfg.aq_groups) * nt_pkg::RdmaAqGroup));
-      if (int'(hq.aq_wr) + 1 == int'(hq.cfg.aq_groups) * nt_pkg::RdmaAqGroup) q.aq_lapped = 1'b1;
+      // (aq_wr + 1) % (aq_groups * 64) without a divider: aq_wr < aq_groups * 64 holds for every QP with
+      // aq_groups != 0 (a QP entry write sets both, aq_wr to 0), so the sum wraps exactly when it reaches
+      // aq_groups * 64 (9 bits, as before: 512 with aq_groups > 8 is 0 either way); aq_groups = 0 gives 0
+      // (Verilator's x % 0).
+      q.aq_wr = (hq.cfg.aq_groups == '0 || aq_wrap) ? 9'd0 : hq.aq_wr + 9'd1;
+      if (aq_wrap) q.aq_lapped = 1'b1;
     end
     if (cq_fire && cq_job_q.qp == 4'(i)) q.cq_tail = cq_jq.cq_tail + 1;
     if (cfg_qq_wr && cfg_qp == i) q.queues = qpq_d;

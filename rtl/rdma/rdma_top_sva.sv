@@ -11,8 +11,8 @@ module rdma_top_sva (
   input logic       rf_valid_q
 );
 `include "nt_assert.svh"
-  // legal FSM states (state_e has 7 values in 4 bits)
-  `NT_ASSERT(state_legal, state_q <= rdma_pkg::StAqWait)
+  // legal FSM states (state_e has 8 values in 4 bits)
+  `NT_ASSERT(state_legal, state_q <= rdma_pkg::StLookup)
   // the back end offers a response exactly in BkSend
   `NT_ASSERT(m_valid_is_send, m_valid_o == (back_q == rdma_pkg::BkSend))
   // the head-WQE register of a QP whose RQ head Check just moved is refilled from the ring in the cycle

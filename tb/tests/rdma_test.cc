@@ -70,12 +70,12 @@ TEST(Rdma, RetransmittedAtomicReadsTheHostOnceAndIsNotReExecuted) {
   EXPECT_EQ(g.orig_first, kMem);
   EXPECT_EQ(g.orig_retransmit, kMem);
   EXPECT_EQ(g.final_value, kMem + kAdd);
-  // ICRC done with the last beat; parse 1 + check 1 + read issue 1 + 900 + the in-flight queue's hand-over
-  // to the back end 1 + write 1 + AQE write 1 + first response beat (docs/rdma-microarchitecture.md).
-  EXPECT_EQ(g.first_cycles, 907u);
-  EXPECT_EQ(g.retransmit_cycles, 920u);  // ... + the 16 beats of the AQ group, hand-over, response
-  // Retransmitted at once: parse 1 + check 1 (found on chip) + hand-over 1 + first response beat.
-  EXPECT_EQ(g.recent_cycles, 4u);
+  // ICRC done with the last beat; parse 1 + lookup 1 + check 1 + read issue 1 + 900 + the in-flight queue's
+  // hand-over to the back end 1 + write 1 + AQE write 1 + first response beat (docs/rdma-microarchitecture.md).
+  EXPECT_EQ(g.first_cycles, 908u);
+  EXPECT_EQ(g.retransmit_cycles, 921u);  // ... + the 16 beats of the AQ group, hand-over, response
+  // Retransmitted at once: parse 1 + lookup 1 + check 1 (found on chip) + hand-over 1 + first response beat.
+  EXPECT_EQ(g.recent_cycles, 5u);
   EXPECT_EQ(g.recent_reads, 0u);
   EXPECT_EQ(g.orig_recent, kMem);
   const LatencyResult l = MeasureLatency(900, 900, 90, true);
