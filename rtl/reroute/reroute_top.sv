@@ -62,7 +62,10 @@ module reroute_top
   logic [15:0]           rx_len_q;
   logic                  rx_full_q, rx_long_q;
   logic [nt_pkg::StreamBits-1:0] cx_q [2];
-  logic [15:0]           cx_len_q;
+  // K's byte count, saturating at 255: everything that reads it (parse_cw's "shorter than 62 / 82 bytes", the
+  // beat slot below RerouteCtrlBytes = 128, idle's 0) has the same value for every length of 255 and more, so
+  // 8 bits serve (the model counts to 65,535; issue 27 item 2: the 16-bit sum was 15-19 levels)
+  logic [7:0]            cx_len_q;
   logic                  cx_full_q;
   logic                  ob_valid_q, ob_bank_q, ob_v6_q;
   logic [reroute_pkg::BeatW-1:0]      ob_idx_q, ob_lastb_q;
@@ -135,8 +138,8 @@ module reroute_top
     c_pre.et6 = c_et6_q;
     c_pre.hdr_ok = c_hdr_ok_q;
     c_pre.port_ok = c_port_ok_q;
-    cm = reorder_pkg::parse_cw_pre(cwin, c_pre, !reroute_pkg::ge16(cx_len_q, 16'd62),
-                                   !reroute_pkg::ge16(cx_len_q, 16'd82), 1'b0);
+    cm = reorder_pkg::parse_cw_pre(cwin, c_pre, !reroute_pkg::ge16({8'd0, cx_len_q}, 16'd62),
+                                   !reroute_pkg::ge16({8'd0, cx_len_q}, 16'd82), 1'b0);
     c_op = cm.op;
     c_epoch = cm.epoch;
     if (cfg_p4_format_i) begin
@@ -443,11 +446,11 @@ module reroute_top
   // the fabric frame is rx_len_q + 4 bytes: its last beat (len - 1) / 64 and that beat's bytes
   // ((len - 1) mod 64) + 1, from one sum (len - 1 = rx_len_q + 3 < 2^16)
   logic [15:0] out_m1, ob_csum_d;
-  logic [16:0] cx_len_sum;
+  logic [8:0]  cx_len_sum;
   // K's length + r's bytes, with the carry out (the saturation) by the prefix carries: no carry chain
-  logic [16:0] cx_len_c;
-  assign cx_len_c = reroute_pkg::carries16(cx_len_q, {9'd0, r_n}, 1'b0);
-  assign cx_len_sum = {cx_len_c[16], cx_len_q ^ {9'd0, r_n} ^ cx_len_c[15:0]};
+  logic [8:0]  cx_len_c;  // the carries into bits 0..8
+  assign cx_len_c = 9'(reroute_pkg::carries16({8'd0, cx_len_q}, {9'd0, r_n}, 1'b0));
+  assign cx_len_sum = {cx_len_c[8], cx_len_q ^ {1'b0, r_n} ^ cx_len_c[7:0]};
   // A's length + s's bytes the same way (a carry chain after the keep count; issue 27 item 2)
   logic [16:0] rx_len_c;
   assign rx_len_c = reroute_pkg::carries16(rx_len_q, {9'd0, s_n}, 1'b0);
@@ -473,7 +476,7 @@ module reroute_top
       cb4_q <= reroute_pkg::hash_b0('0, 1'b0, 1'b1);  // the parts of the all-zero window
       cb6_q <= reroute_pkg::hash_b0('0, 1'b1, 1'b1);
       cb6b_q <= 16'd0;
-      cx_len_q <= 16'd0;
+      cx_len_q <= 8'd0;
       cx_full_q <= 1'b0;
       k_lo_q <= 1'b1;
       k_hi_q <= 1'b0;
@@ -505,7 +508,7 @@ module reroute_top
       // D
       if (d_ctrl) begin
         cx_full_q <= 1'b0;
-        cx_len_q <= 16'd0;
+        cx_len_q <= 8'd0;
         k_lo_q <= 1'b1;
         k_hi_q <= 1'b0;
         cx_q[0] <= '0;
@@ -587,7 +590,7 @@ module reroute_top
         end else if (k_hi_q) begin
           k_hi_q <= !k_cross;
         end
-        cx_len_q <= cx_len_sum[16] ? 16'hffff : cx_len_sum[15:0];  // saturating
+        cx_len_q <= cx_len_sum[8] ? 8'hff : cx_len_sum[7:0];  // saturating
         if (r_last_i) cx_full_q <= 1'b1;
       end
     end
@@ -686,7 +689,7 @@ module reroute_top
   end
   assign m_last_o = ob_valid_q && ob_idx_q == ob_lastb_q;
   assign m_path_o = ob_valid_q ? ob_path_q : 8'd0;
-  assign idle_o = !rx_full_q && rx_len_q == 16'd0 && !cx_full_q && cx_len_q == 16'd0 && !ob_valid_q;
+  assign idle_o = !rx_full_q && rx_len_q == 16'd0 && !cx_full_q && cx_len_q == 8'd0 && !ob_valid_q;
 
   // The parse result's fields a control decision does not need, and the high hash / mask bits beyond the
   // table's index.

@@ -19,7 +19,7 @@ module reroute_top_sva (
   input logic [nt_pkg::StreamBytes-1:0]  s_keep_i,
   input logic [15:0]                     rx_len_q,
   input logic                            a_over,
-  input logic [15:0]                     cx_len_q,
+  input logic [7:0]                      cx_len_q,
   input logic                            k_lo_q,
   input logic                            k_hi_q,
   input logic [15:0]                     now_q,
@@ -49,8 +49,8 @@ module reroute_top_sva (
   `NT_ASSERT(rx_len_bound, 32'(rx_len_q) <= nt_pkg::RerouteMaxBytes)
   `NT_ASSERT(a_over_sum, s_valid_i |-> a_over == (32'(rx_len_q) + 32'($countones(s_keep_i)) > nt_pkg::RerouteMaxBytes))
   // K's beat flags (reroute_top k_lo_q / k_hi_q) are the length compares they stand for
-  `NT_ASSERT(k_slots, k_lo_q == (cx_len_q < 16'd64) &&
-                     k_hi_q == (cx_len_q >= 16'd64 && cx_len_q < 16'(nt_pkg::RerouteCtrlBytes)))
+  `NT_ASSERT(k_slots, k_lo_q == (cx_len_q < 8'd64) &&
+                     k_hi_q == (cx_len_q >= 8'd64 && cx_len_q < 8'(nt_pkg::RerouteCtrlBytes)))
   // the registered path-busy checks (reroute_top p_busy_q) are the live ones: busy and the stamp not expired
   // at `now` (now_q), for every path in every cycle (the configuration quasi-static)
   // (the live value in an always_comb: Verilator 5.006 fails on an unpacked-array read inside the property)
