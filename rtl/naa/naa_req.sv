@@ -85,6 +85,19 @@ module naa_req
   logic [63:0]           p_va_q;
   logic [31:0]           p_rkey_q, p_dmalen_q, p_immv_q;
   logic [63:0]           p_laddr_q;
+  // The packet's shape, registered (issue 27 item 2; docs/naa-microarchitecture.md "Transmit beat"): frame
+  // offsets as (offset / 64, offset % 64) for the payload's end (pe), the ICRC (ia) and the frame's end (t),
+  // the IPv4 / UDP lengths, and pk: 0x4500 + 0x4000 + 0x4011 + ip_len as a ones'-complement sum (the checksum's
+  // per-packet part). Written at the start for an empty payload, then from p_hdr_q / p_plen_q in Read and Fill.
+  logic [6:0]            pe_hi_q, ia_hi_q, t_hi_q;
+  logic [5:0]            pe_lo_q, ia_lo_q, t_lo_q;
+  logic [15:0]           ip_len_q, udp_len_q, pk_q;
+  // The beat being sent, registered: beat 0 / 1, per byte header / payload / ICRC / kept, last beat, and the
+  // ICRC's coverage (full: the beat is all covered; icb: the ICRC starts in it; else: nothing covered).
+  logic                  k0_q, k1_q;
+  logic [nt_pkg::StreamBytes-1:0] hsel_q, psel_q, ien_q, keep_q;
+  logic                  last_q, full_q, icb_q;
+  logic [15:0]           ip4s_q;  // ip4_q's two halves as a ones'-complement sum
 
   // ---- Receive ----
   logic [nt_pkg::StreamBits-1:0] rx_q;
@@ -109,6 +122,63 @@ module naa_req
     logic [23:0] d;
     d = a - b;
     psn_ge = d < 24'h80_0000;
+  endfunction
+
+  // 16-bit ones'-complement sum (RFC 1071): a + b with the carry out added back, both sums formed at once.
+  function automatic logic [15:0] oc_add(logic [15:0] a, logic [15:0] b);
+    logic [16:0] s0;
+    logic [15:0] s1;
+    s0 = {1'b0, a} + {1'b0, b};
+    s1 = a + b + 16'd1;
+    oc_add = s0[16] ? s1 : s0[15:0];
+  endfunction
+
+  // The IPv4 header checksum ~(a + b + c + d) in ones'-complement arithmetic: two carry-save steps (a carry out
+  // of bit 15 is worth 1: the carries rotate left) and one end-around-carry add, not the 19-bit sum and its two
+  // folds (naa_pkg::ip4_csum, 21 levels). Equal to it: both are the sum mod 0xffff, in 1..0xffff as long as one
+  // operand is not 0 (pk, the per-packet part, never is), where 0 and 0xffff differ.
+  function automatic logic [15:0] oc_csum4(logic [15:0] a, logic [15:0] b, logic [15:0] c, logic [15:0] d);
+    logic [15:0] s1, m1, s2, m2;
+    s1 = a ^ b ^ c;
+    m1 = (a & b) | (a & c) | (b & c);
+    s2 = s1 ^ {m1[14:0], m1[15]} ^ d;
+    m2 = (s1 & {m1[14:0], m1[15]}) | (s1 & d) | ({m1[14:0], m1[15]} & d);
+    oc_csum4 = ~oc_add(s2, {m2[14:0], m2[15]});
+  endfunction
+
+  // The packet's shape from its header and payload lengths (the registers pe_*, ia_*, t_*, ip_len, udp_len,
+  // pk, in that order): the payload ends at h + plen, the ICRC at h + plen + pad, the frame 4 bytes later.
+  localparam int unsigned ShapeBits = 3 * 13 + 3 * 16;
+  function automatic logic [ShapeBits-1:0] pkt_shape(logic [6:0] h, logic [12:0] plen);
+    logic [12:0] pe, ia, t;
+    logic [15:0] il;
+    pe = 13'(h) + plen;
+    ia = pe + 13'(2'(3'd4 - 3'(plen[1:0])));
+    t  = ia + 13'd4;
+    il = 16'(t) - 16'd14;
+    pkt_shape = {pe, ia, t, il, 16'(t) - 16'd34, oc_add(16'hc511, il)};
+  endfunction
+
+  // Bytes of the beat at frame offset 64 kn that lie before frame offset 64 hi + lo.
+  function automatic logic [nt_pkg::StreamBytes-1:0] bytes_below(logic [6:0] hi, logic [5:0] lo, logic [6:0] kn);
+    logic [nt_pkg::StreamBytes-1:0] r;
+    for (int unsigned i = 0; i < nt_pkg::StreamBytes; i++) r[i] = hi > kn || (hi == kn && 6'(i) < lo);
+    bytes_below = r;
+  endfunction
+
+  // Beat kn of a packet whose header ends at h, payload at pe, ICRC at ia, frame at t: {hsel, psel, ien,
+  // keep, last, full, icb} (the registers of the same names). ia and t are 2 mod 4 (h is 54, 58, 70 or 74,
+  // plen + pad a multiple of 4), never a multiple of 64: the last beat is the one t lies in, and the ICRC's
+  // coverage ends inside the beat ia lies in.
+  localparam int unsigned BeatBits = 4 * nt_pkg::StreamBytes + 3;
+  function automatic logic [BeatBits-1:0] beat_shape(logic [6:0] kn, logic [6:0] h, logic [12:0] pe,
+                                                     logic [12:0] ia, logic [12:0] t);
+    logic [nt_pkg::StreamBytes-1:0] bh, bpe, bia, bt;
+    bh  = bytes_below({6'd0, h[6]}, h[5:0], kn);
+    bpe = bytes_below(pe[12:6], pe[5:0], kn);
+    bia = bytes_below(ia[12:6], ia[5:0], kn);
+    bt  = bytes_below(t[12:6], t[5:0], kn);
+    beat_shape = {bh, bpe & ~bh, bt & ~bia, bt, t[12:6] <= kn, ia[12:6] > kn, ia[12:6] == kn};
   endfunction
 
   // ---- The message at snd_msg_q: the next packet's shape ----
@@ -138,31 +208,28 @@ module naa_req
   end
 
   // ---- The frame being sent: header (composed from the latched packet), payload, pad, ICRC ----
+  // Every per-beat choice is a register (the shape registers above): byte i of beat k is a header byte if
+  // hsel_q[i] (beat 0 or 1: the header is 54..74 bytes), a payload byte if psel_q[i], an ICRC byte if
+  // ien_q[i], else 0 (pad, or after the frame); the payload window's offset is constant per header length.
   logic [1:0]            p_pad;
-  logic [12:0]           p_total, p_icrc_at;
-  logic [15:0]           ip_len, udp_len;
   logic [8*80-1:0]       hdr;
   always_comb begin
     p_pad     = 2'(3'd4 - 3'(p_plen_q[1:0]));
-    p_icrc_at = 13'(p_hdr_q) + p_plen_q + 13'(p_pad);
-    p_total   = p_icrc_at + 13'd4;
-    ip_len    = 16'(p_total) - 16'd14;
-    udp_len   = 16'(p_total) - 16'd34;
     hdr = '0;
     hdr = naa_pkg::put_hdr(hdr, 0, 6, {16'd0, conn_i.mac});
     hdr = naa_pkg::put_hdr(hdr, 6, 6, {16'd0, mac_q});
     hdr = naa_pkg::put_hdr(hdr, 12, 2, 64'h0800);
     hdr = naa_pkg::put_hdr(hdr, 14, 1, 64'h45);
-    hdr = naa_pkg::put_hdr(hdr, 16, 2, {48'd0, ip_len});
+    hdr = naa_pkg::put_hdr(hdr, 16, 2, {48'd0, ip_len_q});
     hdr = naa_pkg::put_hdr(hdr, 20, 2, 64'h4000);
     hdr = naa_pkg::put_hdr(hdr, 22, 1, 64'd64);
     hdr = naa_pkg::put_hdr(hdr, 23, 1, 64'd17);
-    hdr = naa_pkg::put_hdr(hdr, 24, 2, {48'd0, naa_pkg::ip4_csum(ip_len, ip4_q, conn_i.ip)});
+    hdr = naa_pkg::put_hdr(hdr, 24, 2, {48'd0, oc_csum4(pk_q, ip4s_q, conn_i.ip[31:16], conn_i.ip[15:0])});
     hdr = naa_pkg::put_hdr(hdr, 26, 4, {32'd0, ip4_q});
     hdr = naa_pkg::put_hdr(hdr, 30, 4, {32'd0, conn_i.ip});
     hdr = naa_pkg::put_hdr(hdr, 34, 2, {48'd0, conn_i.sport});
     hdr = naa_pkg::put_hdr(hdr, 36, 2, 64'(nt_pkg::RdmaUdpPort));
-    hdr = naa_pkg::put_hdr(hdr, 38, 2, {48'd0, udp_len});
+    hdr = naa_pkg::put_hdr(hdr, 38, 2, {48'd0, udp_len_q});
     hdr = naa_pkg::put_hdr(hdr, 42, 1, {56'd0, p_opcode_q});
     hdr = naa_pkg::put_hdr(hdr, 43, 1, {58'd0, p_pad, 4'd0});
     hdr = naa_pkg::put_hdr(hdr, 44, 2, 64'hffff);
@@ -174,38 +241,92 @@ module naa_req
       hdr = naa_pkg::put_hdr(hdr, 62, 4, {32'd0, p_rkey_q});
       hdr = naa_pkg::put_hdr(hdr, 66, 4, {32'd0, p_dmalen_q});
     end
-    if (p_imm_q) hdr = naa_pkg::put_hdr(hdr, p_reth_q ? 70 : 54, 4, {32'd0, p_immv_q});
+    // (the immediate at a constant offset per case: a variable one would be a shifter over the header)
+    if (p_imm_q && p_reth_q) hdr = naa_pkg::put_hdr(hdr, 70, 4, {32'd0, p_immv_q});
+    if (p_imm_q && !p_reth_q) hdr = naa_pkg::put_hdr(hdr, 54, 4, {32'd0, p_immv_q});
   end
 
-  logic [nt_pkg::StreamBits-1:0]  tx_data;
+  logic [nt_pkg::StreamBits-1:0]  tx_data, tx_pre, tx_z;
   logic [nt_pkg::StreamBytes-1:0] tx_keep;
   logic                   tx_last;
-  logic [31:0]            tx_icrc;
-  logic [13:0]            base;
-  logic [2*nt_pkg::StreamBits-1:0] win;
-  logic [5:0]             wr;
+  logic [31:0]            tx_icrc, crc_v, crc_take, rcrc_d;
+  logic [2*nt_pkg::StreamBits-1:0] wb;
+  logic [nt_pkg::StreamBits-1:0]   win;
+  logic [32*32-1:0]       take_m;
   always_comb begin
-    base = 14'(k_q) * 14'(nt_pkg::StreamBytes);
     // Payload byte p sits at frame byte hdr + p: this beat's payload is a two-beat window of the buffer,
-    // beats wj - 2 (win_lo_q) and wj - 1 (win_hi), wj = (base + 128 - hdr) / 64. Only bytes of payload
-    // beats 0 .. (plen - 1) / 64 are selected below, so the window's other bytes (beats before 0 or after
-    // the fill, read as whatever the buffer holds) never reach the frame.
-    wr   = 6'(base + 14'd128 - 14'(p_hdr_q));
-    win  = {win_hi, win_lo_q} >> (8 * int'(wr));
+    // beats wj - 2 (win_lo_q) and wj - 1 (win_hi), wj = (base + 128 - hdr) / 64, shifted by (128 - hdr) % 64
+    // bytes: 10, 6, 58 or 54 for a header of 54, 58, 70 or 74 bytes ({p_reth_q, p_imm_q}). Only payload
+    // bytes (psel_q) are selected below, so the window's other bytes never reach the frame.
+    wb = {win_hi, win_lo_q};
+    unique case ({p_reth_q, p_imm_q})
+      2'b00:   win = wb[8*10+:nt_pkg::StreamBits];
+      2'b01:   win = wb[8*6+:nt_pkg::StreamBits];
+      2'b10:   win = wb[8*58+:nt_pkg::StreamBits];
+      default: win = wb[8*54+:nt_pkg::StreamBits];
+    endcase
     for (int unsigned i = 0; i < nt_pkg::StreamBytes; i++) begin
-      if (int'(base) + i < int'(p_hdr_q)) tx_data[8*i+:8] = hdr[8*(int'(base)+i)+:8];
-      else if (int'(base) + i < int'(p_hdr_q) + int'(p_plen_q)) tx_data[8*i+:8] = win[8*i+:8];
-      else tx_data[8*i+:8] = 8'd0;
+      if (hsel_q[i]) tx_pre[8*i+:8] = (i < 16 && k1_q) ? hdr[8*(64+(i%16))+:8] : hdr[8*i+:8];
+      else if (psel_q[i]) tx_pre[8*i+:8] = win[8*i+:8];
+      else tx_pre[8*i+:8] = 8'd0;
     end
-    tx_icrc = ~rdma_pkg::icrc_beat(rcrc_q, tx_data, int'(base), int'(p_icrc_at), 1'b0);
-    for (int unsigned j = 0; j < 4; j++) begin
-      if (int'(p_icrc_at) + j >= int'(base) && int'(p_icrc_at) + j < int'(base) + nt_pkg::StreamBytes) begin
-        tx_data[8*(int'(p_icrc_at)+j-int'(base))+:8] = tx_icrc[8*j+:8];
+    // The ICRC over the beat (rdma_pkg::icrc_beat with its bounds as registers): the bytes from the ICRC
+    // on are 0 in tx_pre, so no byte mask; beat 0 drops bytes 0..13 and reads its masked fields as ones.
+    tx_z = tx_pre;
+    if (k0_q) begin
+      for (int unsigned i = 0; i < rdma_crc_pkg::CrcIcrcLo; i++) tx_z[8*i+:8] = 8'd0;
+      for (int unsigned i = rdma_crc_pkg::CrcIcrcLo; i < nt_pkg::StreamBytes; i++) begin
+        tx_z[8*i+:8] = rdma_pkg::icrc_masked(i, tx_pre[8*i+:8], 1'b0);
       end
     end
-    tx_keep = (int'(p_total) - int'(base) >= nt_pkg::StreamBytes) ? '1
-            : nt_pkg::StreamBytes'((65'd1 << (int'(p_total) - int'(base))) - 65'd1);
-    tx_last = int'(base) + nt_pkg::StreamBytes >= int'(p_total);
+    crc_v = nt_pkg::crc32_data(nt_crc_pkg::CrcData, tx_z) ^
+            (k0_q ? nt_pkg::crc32_mat(rdma_crc_pkg::CrcHead, rcrc_q) : nt_pkg::crc32_mat(nt_crc_pkg::CrcBeat, rcrc_q));
+    // In the ICRC's beat it covers ia_lo_q bytes: the 64 - ia_lo_q zero bytes after them taken back. ia_lo_q
+    // is 2 mod 4, so the matrix is one of 16, a constant AND-OR over ia_lo_q[5:2] (no variable part-select).
+    take_m = '0;
+    for (int unsigned c = 0; c < 16; c++) begin
+      take_m = take_m | ({32*32{ia_lo_q[5:2] == 4'(c)}} & rdma_crc_pkg::CrcTake[32*32*(62-4*c)+:32*32]);
+    end
+    crc_take = nt_pkg::crc32_mat(take_m, crc_v);
+    rcrc_d   = full_q ? nt_pkg::crc32_mat(rdma_crc_pkg::CrcTake[0+:32*32], crc_v) : icb_q ? crc_take : rcrc_q;
+    tx_icrc  = ~(icb_q ? crc_take : rcrc_q);
+    // ICRC byte j at frame offset ia + j, ia = 2 mod 4: byte i of a beat holds ICRC byte (i + 2) % 4.
+    tx_data = tx_pre;
+    for (int unsigned i = 0; i < nt_pkg::StreamBytes; i++) begin
+      if (ien_q[i]) tx_data[8*i+:8] = tx_icrc[8*((i+2)%4)+:8];
+    end
+    tx_keep = keep_q;
+    tx_last = last_q;
+  end
+
+  // ---- The shape registers' next values ----
+  // At the start of a packet: for an empty payload (a constant per header length); a packet with payload
+  // goes through Read (at least one cycle) and Fill (at least one): Read and Fill write the packet's shape
+  // from p_hdr_q / p_plen_q, Fill beat 0's from it, and each sent beat the next beat's.
+  logic [ShapeBits-1:0] shape_d, shape0;
+  logic [BeatBits-1:0]  beat_d, beat0;
+  always_comb begin
+    unique case ({p_reth, p_imm})
+      2'b00: begin
+        shape0 = pkt_shape(7'd54, 13'd0);
+        beat0  = beat_shape(7'd0, 7'd54, 13'd54, 13'd54, 13'd58);
+      end
+      2'b01: begin
+        shape0 = pkt_shape(7'd58, 13'd0);
+        beat0  = beat_shape(7'd0, 7'd58, 13'd58, 13'd58, 13'd62);
+      end
+      2'b10: begin
+        shape0 = pkt_shape(7'd70, 13'd0);
+        beat0  = beat_shape(7'd0, 7'd70, 13'd70, 13'd70, 13'd74);
+      end
+      default: begin
+        shape0 = pkt_shape(7'd74, 13'd0);
+        beat0  = beat_shape(7'd0, 7'd74, 13'd74, 13'd74, 13'd78);
+      end
+    endcase
+    shape_d = pkt_shape(p_hdr_q, p_plen_q);
+    beat_d  = beat_shape(sst_q == SSend ? k_q + 7'd1 : 7'd0, p_hdr_q, {pe_hi_q, pe_lo_q}, {ia_hi_q, ia_lo_q},
+                         {t_hi_q, t_lo_q});
   end
 
   assign m_valid_o = sst_q == SSend;
@@ -363,6 +484,11 @@ module naa_req
       p_dmalen_q <= '0;
       p_immv_q <= '0;
       p_laddr_q <= '0;
+      {pe_hi_q, pe_lo_q, ia_hi_q, ia_lo_q, t_hi_q, t_lo_q, ip_len_q, udp_len_q, pk_q} <= '0;
+      k0_q <= 1'b0;
+      k1_q <= 1'b0;
+      {hsel_q, psel_q, ien_q, keep_q, last_q, full_q, icb_q} <= '0;
+      ip4s_q <= '0;
       rx_len_q <= '0;
       rx_nb_q <= '0;
       rx_full_q <= 1'b0;
@@ -375,6 +501,7 @@ module naa_req
       if (cfg_valid_i && cfg_table_i == nt_pkg::CfgTableBits'(nt_pkg::RdmaTblResponder) && cfg_index_i == '0) begin
         mac_q <= cfg_data_i[50:3];
         ip4_q <= cfg_data_i[82:51];
+        ip4s_q <= oc_add(cfg_data_i[82:67], cfg_data_i[66:51]);
       end
       if (cfg_valid_i && cfg_table_i == nt_pkg::CfgTableBits'(nt_pkg::NaaTblReq)) begin
         if (cfg_index_i == 11'd0) begin
@@ -551,10 +678,19 @@ module naa_req
             k_q        <= '0;
             rcrc_q     <= rdma_pkg::icrc_seed();
             sst_q      <= (p_plen != '0) ? SRead : SSend;
+            {pe_hi_q, pe_lo_q, ia_hi_q, ia_lo_q, t_hi_q, t_lo_q, ip_len_q, udp_len_q, pk_q} <= shape0;
+            k0_q       <= 1'b1;
+            k1_q       <= 1'b0;
+            {hsel_q, psel_q, ien_q, keep_q, last_q, full_q, icb_q} <= beat0;
           end
         end
-        SRead: if (dma_req_ready_i) sst_q <= SFill;
+        SRead: begin
+          {pe_hi_q, pe_lo_q, ia_hi_q, ia_lo_q, t_hi_q, t_lo_q, ip_len_q, udp_len_q, pk_q} <= shape_d;
+          if (dma_req_ready_i) sst_q <= SFill;
+        end
         SFill: begin
+          {pe_hi_q, pe_lo_q, ia_hi_q, ia_lo_q, t_hi_q, t_lo_q, ip_len_q, udp_len_q, pk_q} <= shape_d;
+          {hsel_q, psel_q, ien_q, keep_q, last_q, full_q, icb_q} <= beat_d;
           if (dma_rsp_valid_i) begin
             fill_q <= fill_q + 1;
             if (dma_rsp_last_i) sst_q <= SSend;
@@ -562,8 +698,11 @@ module naa_req
         end
         SSend: begin
           if (m_ready_i) begin
-            rcrc_q <= rdma_pkg::icrc_beat(rcrc_q, tx_data, int'(base), int'(p_icrc_at), 1'b0);
+            rcrc_q <= rcrc_d;
             k_q    <= k_q + 1;
+            k0_q   <= 1'b0;
+            k1_q   <= k0_q;
+            {hsel_q, psel_q, ien_q, keep_q, last_q, full_q, icb_q} <= beat_d;
             if (tx_last) begin
               sst_q <= SIdle;
               c_q[nt_pkg::NaaReqCntSent] <= c_q[nt_pkg::NaaReqCntSent] + 1;
@@ -594,5 +733,5 @@ module naa_req
 
   logic unused;
   assign unused = ^{cfg_data_i[nt_pkg::CfgDataBits-1:$bits(take_cmd)], snd_cmd.tag,
-                  head_cmd};  // (of which cpl_o takes the tag)
+                  head_cmd, wb[8*6-1:0], wb[2*nt_pkg::StreamBits-1:8*(58+nt_pkg::StreamBytes)]};  // (of which cpl_o takes the tag)
 endmodule
