@@ -92,9 +92,9 @@ module naa_req
   logic [6:0]            pe_hi_q, ia_hi_q, t_hi_q;
   logic [5:0]            pe_lo_q, ia_lo_q, t_lo_q;
   logic [15:0]           ip_len_q, udp_len_q, pk_q;
-  // The beat being sent, registered: beat 0 / 1, per byte header / payload / ICRC / kept, last beat, and the
+  // The beat being sent, registered: beat 0, per byte header / payload / ICRC / kept, last beat, and the
   // ICRC's coverage (full: the beat is all covered; icb: the ICRC starts in it; else: nothing covered).
-  logic                  k0_q, k1_q;
+  logic                  k0_q;
   logic [nt_pkg::StreamBytes-1:0] hsel_q, psel_q, ien_q, keep_q;
   logic                  last_q, full_q, icb_q;
   logic [15:0]           ip4s_q;  // ip4_q's two halves as a ones'-complement sum
@@ -109,13 +109,6 @@ module naa_req
   logic [31:0]                  c_in_q, c_proc_q;
   logic [nt_pkg::NaaReqDrops-1:0][31:0] c_drops_q;
   logic [nt_pkg::NaaReqCnts-1:0][31:0]  c_q;
-
-  function automatic logic [23:0] npkts(logic [31:0] len, logic [3:0] mtu_log2);
-    logic [31:0] q, mask;
-    mask = (32'd1 << mtu_log2) - 32'd1;
-    q    = (len >> mtu_log2) + ((len & mask) != '0 ? 32'd1 : 32'd0);
-    npkts = (len == '0) ? 24'd1 : q[23:0] | {23'd0, |q[31:24]};  // (a message has at most 2^23 packets)
-  endfunction
 
   // a is at or after b in PSN order (within half the space).
   function automatic logic psn_ge(logic [23:0] a, logic [23:0] b);
@@ -246,13 +239,14 @@ module naa_req
     if (p_imm_q && !p_reth_q) hdr = naa_pkg::put_hdr(hdr, 54, 4, {32'd0, p_immv_q});
   end
 
-  logic [nt_pkg::StreamBits-1:0]  tx_data, tx_pre, tx_z;
+  logic [nt_pkg::StreamBits-1:0]  tx_data, tx_pre, tx_pay;
+  (* keep *) logic [nt_pkg::StreamBits-1:0] tx_z;  // (kept, as the trees below: ABC still maps across them)
   logic [nt_pkg::StreamBytes-1:0] tx_keep;
   logic                   tx_last;
-  logic [31:0]            tx_icrc, crc_v, crc_take, rcrc_d;
+  logic [31:0]            tx_icrc, crc_take, rcrc_d;
+  (* keep *) logic [31:0] crc_v;
   logic [2*nt_pkg::StreamBits-1:0] wb;
   logic [nt_pkg::StreamBits-1:0]   win;
-  logic [32*32-1:0]       take_m;
   always_comb begin
     // Payload byte p sits at frame byte hdr + p: this beat's payload is a two-beat window of the buffer,
     // beats wj - 2 (win_lo_q) and wj - 1 (win_hi), wj = (base + 128 - hdr) / 64, shifted by (128 - hdr) % 64
@@ -265,31 +259,95 @@ module naa_req
       2'b10:   win = wb[8*58+:nt_pkg::StreamBits];
       default: win = wb[8*54+:nt_pkg::StreamBits];
     endcase
+    // Header bytes lie in beat 0 (all of them up to 64) and beat 1 (bytes 64..73: hsel_q only below 10), so
+    // from byte 16 on a header byte is beat 0's.
     for (int unsigned i = 0; i < nt_pkg::StreamBytes; i++) begin
-      if (hsel_q[i]) tx_pre[8*i+:8] = (i < 16 && k1_q) ? hdr[8*(64+(i%16))+:8] : hdr[8*i+:8];
-      else if (psel_q[i]) tx_pre[8*i+:8] = win[8*i+:8];
-      else tx_pre[8*i+:8] = 8'd0;
+      tx_pay[8*i+:8] = psel_q[i] ? win[8*i+:8] : 8'd0;
+      if (!hsel_q[i]) tx_pre[8*i+:8] = tx_pay[8*i+:8];
+      else if (i < 16 && !k0_q) tx_pre[8*i+:8] = hdr[8*(64+(i%16))+:8];
+      else tx_pre[8*i+:8] = hdr[8*i+:8];
     end
-    // The ICRC over the beat (rdma_pkg::icrc_beat with its bounds as registers): the bytes from the ICRC
-    // on are 0 in tx_pre, so no byte mask; beat 0 drops bytes 0..13 and reads its masked fields as ones.
-    tx_z = tx_pre;
-    if (k0_q) begin
-      for (int unsigned i = 0; i < rdma_crc_pkg::CrcIcrcLo; i++) tx_z[8*i+:8] = 8'd0;
-      for (int unsigned i = rdma_crc_pkg::CrcIcrcLo; i < nt_pkg::StreamBytes; i++) begin
-        tx_z[8*i+:8] = rdma_pkg::icrc_masked(i, tx_pre[8*i+:8], 1'b0);
+    // The bytes the ICRC reads (rdma_pkg::icrc_beat with its bounds as registers): the bytes from the ICRC on
+    // are 0 in tx_pre, so no byte mask; beat 0 drops bytes 0..13 and reads its masked fields (the IPv4
+    // checksum among them) as ones; after beat 0 no header byte lies at 16 or above. So the IPv4 checksum
+    // (an adder) never reaches the ICRC.
+    for (int unsigned i = 0; i < nt_pkg::StreamBytes; i++) begin
+      if (k0_q) begin
+        if (i < rdma_crc_pkg::CrcIcrcLo) tx_z[8*i+:8] = 8'd0;
+        else tx_z[8*i+:8] = rdma_pkg::icrc_masked(i, tx_pre[8*i+:8], 1'b0);
+      end else begin
+        tx_z[8*i+:8] = i < 16 ? tx_pre[8*i+:8] : tx_pay[8*i+:8];
       end
     end
-    crc_v = nt_pkg::crc32_data(nt_crc_pkg::CrcData, tx_z) ^
-            (k0_q ? nt_pkg::crc32_mat(rdma_crc_pkg::CrcHead, rcrc_q) : nt_pkg::crc32_mat(nt_crc_pkg::CrcBeat, rcrc_q));
-    // In the ICRC's beat it covers ia_lo_q bytes: the 64 - ia_lo_q zero bytes after them taken back. ia_lo_q
-    // is 2 mod 4, so the matrix is one of 16, a constant AND-OR over ia_lo_q[5:2] (no variable part-select).
+  end
+
+  // crc_v = CrcData x tx_z ^ (CrcHead or CrcBeat) x rcrc_q as trees of LUT6-sized XORs on kept wires (lb_tables'
+  // form, session 21): per bit of the register, 86 XORs of 6 beat bits and 7 of 5 register bits (with k0_q),
+  // then by sixes (16, 3, 1). Measured (docs/synthesis.md, branch naa22): ABC keeps the wires but still maps
+  // the beat's choices and the first levels together as LUT6 + MUXF7/8/9 cascades (25 levels to m_data_o).
+  localparam int unsigned CrcZc = (nt_pkg::StreamBits + 5) / 6;
+  localparam int unsigned CrcL1 = CrcZc + 7;
+  localparam int unsigned CrcL2 = (CrcL1 + 5) / 6;
+  localparam int unsigned CrcL3 = (CrcL2 + 5) / 6;
+  logic [6*CrcZc-1:0] crc_zp;
+  logic [34:0]        crc_rp;
+  assign crc_zp = (6*CrcZc)'(tx_z);
+  assign crc_rp = 35'(rcrc_q);
+  for (genvar o = 0; o < 32; o++) begin : g_crc
+    (* keep *) logic [CrcL1-1:0] l1;
+    (* keep *) logic [CrcL2-1:0] l2;
+    (* keep *) logic [CrcL3-1:0] l3;
+    logic [6*CrcZc-1:0] row;
+    logic [34:0]        hrow, brow;
+    logic [6*CrcL2-1:0] l1p;
+    logic [6*CrcL3-1:0] l2p;
+    assign row  = (6*CrcZc)'(nt_crc_pkg::CrcData[nt_pkg::StreamBits*o+:nt_pkg::StreamBits]);
+    assign hrow = 35'(rdma_crc_pkg::CrcHead[32*o+:32]);
+    assign brow = 35'(nt_crc_pkg::CrcBeat[32*o+:32]);
+    for (genvar c = 0; c < CrcZc; c++) begin : g_z
+      assign l1[c] = ^(crc_zp[6*c+:6] & row[6*c+:6]);
+    end
+    for (genvar c = 0; c < 7; c++) begin : g_s
+      assign l1[CrcZc+c] = k0_q ? ^(crc_rp[5*c+:5] & hrow[5*c+:5]) : ^(crc_rp[5*c+:5] & brow[5*c+:5]);
+    end
+    assign l1p = (6*CrcL2)'(l1);
+    for (genvar c = 0; c < CrcL2; c++) begin : g_l2
+      assign l2[c] = ^l1p[6*c+:6];
+    end
+    assign l2p = (6*CrcL3)'(l2);
+    for (genvar c = 0; c < CrcL3; c++) begin : g_l3
+      assign l3[c] = ^l2p[6*c+:6];
+    end
+    assign crc_v[o] = ^l3;
+  end
+
+  // In the ICRC's beat it covers ia_lo_q bytes: the 64 - ia_lo_q zero bytes after them taken back. ia_lo_q
+  // is 2 mod 4, so the matrix is one of 16, a constant AND-OR over ia_lo_q[5:2] (no variable part-select);
+  // applied by pairs of columns (one LUT6 each: 4 select bits, 2 bits of crc_v), then by sixes.
+  logic [32*32-1:0] take_m;
+  always_comb begin
     take_m = '0;
     for (int unsigned c = 0; c < 16; c++) begin
       take_m = take_m | ({32*32{ia_lo_q[5:2] == 4'(c)}} & rdma_crc_pkg::CrcTake[32*32*(62-4*c)+:32*32]);
     end
-    crc_take = nt_pkg::crc32_mat(take_m, crc_v);
-    rcrc_d   = full_q ? nt_pkg::crc32_mat(rdma_crc_pkg::CrcTake[0+:32*32], crc_v) : icb_q ? crc_take : rcrc_q;
-    tx_icrc  = ~(icb_q ? crc_take : rcrc_q);
+  end
+  for (genvar o = 0; o < 32; o++) begin : g_take
+    (* keep *) logic [15:0] t1;
+    (* keep *) logic [2:0]  t2;
+    logic [17:0] t1p;
+    for (genvar m = 0; m < 16; m++) begin : g_m
+      assign t1[m] = (take_m[32*o+2*m] & crc_v[2*m]) ^ (take_m[32*o+2*m+1] & crc_v[2*m+1]);
+    end
+    assign t1p = 18'(t1);
+    for (genvar c = 0; c < 3; c++) begin : g_t2
+      assign t2[c] = ^t1p[6*c+:6];
+    end
+    assign crc_take[o] = ^t2;
+  end
+
+  always_comb begin
+    rcrc_d  = full_q ? nt_pkg::crc32_mat(rdma_crc_pkg::CrcTake[0+:32*32], crc_v) : icb_q ? crc_take : rcrc_q;
+    tx_icrc = ~(icb_q ? crc_take : rcrc_q);
     // ICRC byte j at frame offset ia + j, ia = 2 mod 4: byte i of a beat holds ICRC byte (i + 2) % 4.
     tx_data = tx_pre;
     for (int unsigned i = 0; i < nt_pkg::StreamBytes; i++) begin
@@ -347,6 +405,36 @@ module naa_req
   assign host_take   = !cmd_valid_i && live_q && !ring_full && hq_wr_q != hq_rd_q;
   assign take        = ctl_take || host_take;
   assign take_cmd    = ctl_take ? cmd_i : hq_q[hq_rd_q[HqBits-1:0]];
+
+  // The command's packet count n = npkts(len, mtu_log2) and alloc_q + n, without npkts's 32-bit increment in
+  // series with the 24-bit add (issue 27 item 2: conn_i -> alloc_q was 34 levels). With lo = (len >> m)[23:0],
+  // r = a remainder, sat = (len >> m) + r >= 2^24: n = 1 for len = 0, else ((lo + r) mod 2^24) | sat. So
+  // alloc_q + n is one of alloc_q + lo (+ 0, 1 or 2), or alloc_q + 1 (lo + r wraps to 0), formed side by side
+  // (+ 1 as {a, 1} + {b, 1}, + 2 by a carry-save step) and chosen by r, sat, lo[0] and len = 0.
+  logic [31:0] tk_sh;
+  logic [23:0] tk_lo, take_n, take_alloc, tk_a0, tk_a1, tk_a2, tk_ap1, tk_s2, tk_c2;
+  logic [24:0] tk_w1;
+  logic        tk_r, tk_sat, tk_zero;
+  always_comb begin
+    tk_sh   = take_cmd.len >> conn_i.mtu_log2;
+    tk_lo   = tk_sh[23:0];
+    tk_r    = (take_cmd.len & ((32'd1 << conn_i.mtu_log2) - 32'd1)) != '0;
+    tk_zero = take_cmd.len == '0;
+    tk_sat  = tk_sh[31:24] != '0 || (tk_r && tk_lo == '1);
+    take_n  = tk_zero ? 24'd1 : (tk_r ? tk_lo + 24'd1 : tk_lo) | {23'd0, tk_sat};
+    tk_a0   = alloc_q + tk_lo;
+    tk_w1   = {alloc_q, 1'b1} + {tk_lo, 1'b1};
+    tk_a1   = tk_w1[24:1];
+    tk_s2   = alloc_q ^ tk_lo ^ 24'd2;
+    tk_c2   = {(alloc_q[22:0] & tk_lo[22:0]) | ((alloc_q[22:0] | tk_lo[22:0]) & 23'd2), 1'b0};
+    tk_a2   = tk_s2 + tk_c2;
+    tk_ap1  = alloc_q + 24'd1;
+    if (tk_zero) take_alloc = tk_a1;                            // lo = 0: alloc_q + 1
+    else if (!tk_sat) take_alloc = tk_r ? tk_a1 : tk_a0;        // alloc_q + lo + r
+    else if (tk_r && tk_lo == '1) take_alloc = tk_ap1;          // n = 0 | 1
+    else if (!tk_r) take_alloc = tk_lo[0] ? tk_a0 : tk_a1;      // n = lo | 1
+    else take_alloc = tk_lo[0] ? tk_a2 : tk_a1;                 // n = (lo + 1) | 1
+  end
 
   // ---- Completions: one per cycle, the oldest message ----
   logic [23:0]     head_acked;
@@ -436,7 +524,7 @@ module naa_req
     if (take) begin
       msg_q[tail_q[MsgBits-1:0]]      <= take_cmd;
       msg_psn_q[tail_q[MsgBits-1:0]]  <= alloc_q;
-      msg_n_q[tail_q[MsgBits-1:0]]    <= npkts(take_cmd.len, conn_i.mtu_log2);
+      msg_n_q[tail_q[MsgBits-1:0]]    <= take_n;
       msg_host_q[tail_q[MsgBits-1:0]] <= !ctl_take;
     end
   end
@@ -486,7 +574,6 @@ module naa_req
       p_laddr_q <= '0;
       {pe_hi_q, pe_lo_q, ia_hi_q, ia_lo_q, t_hi_q, t_lo_q, ip_len_q, udp_len_q, pk_q} <= '0;
       k0_q <= 1'b0;
-      k1_q <= 1'b0;
       {hsel_q, psel_q, ien_q, keep_q, last_q, full_q, icb_q} <= '0;
       ip4s_q <= '0;
       rx_len_q <= '0;
@@ -535,7 +622,7 @@ module naa_req
       // ---- Commands in ----
       if (take) begin
         tail_q  <= tail_q + 1;
-        alloc_q <= alloc_q + npkts(take_cmd.len, conn_i.mtu_log2);
+        alloc_q <= take_alloc;
         if (host_take) hq_rd_q <= hq_rd_q + 1;
       end
 
@@ -680,7 +767,6 @@ module naa_req
             sst_q      <= (p_plen != '0) ? SRead : SSend;
             {pe_hi_q, pe_lo_q, ia_hi_q, ia_lo_q, t_hi_q, t_lo_q, ip_len_q, udp_len_q, pk_q} <= shape0;
             k0_q       <= 1'b1;
-            k1_q       <= 1'b0;
             {hsel_q, psel_q, ien_q, keep_q, last_q, full_q, icb_q} <= beat0;
           end
         end
@@ -701,7 +787,6 @@ module naa_req
             rcrc_q <= rcrc_d;
             k_q    <= k_q + 1;
             k0_q   <= 1'b0;
-            k1_q   <= k0_q;
             {hsel_q, psel_q, ien_q, keep_q, last_q, full_q, icb_q} <= beat_d;
             if (tx_last) begin
               sst_q <= SIdle;
@@ -733,5 +818,5 @@ module naa_req
 
   logic unused;
   assign unused = ^{cfg_data_i[nt_pkg::CfgDataBits-1:$bits(take_cmd)], snd_cmd.tag,
-                  head_cmd, wb[8*6-1:0], wb[2*nt_pkg::StreamBits-1:8*(58+nt_pkg::StreamBytes)]};  // (of which cpl_o takes the tag)
+                  head_cmd, tk_w1[0], wb[8*6-1:0], wb[2*nt_pkg::StreamBits-1:8*(58+nt_pkg::StreamBytes)]};  // (of which cpl_o takes the tag)
 endmodule

@@ -100,9 +100,9 @@ module tb;
         cfg_data[50:3] = mac; cfg_data[82:51] = ip4;
       end else if (cyc == 2 || $urandom_range(30000) == 0) begin
         cfg_valid = 1; cfg_table = nt_pkg::CfgTableBits'(nt_pkg::NaaTblReq); cfg_index = '0;
-        cfg_data[31:0] = 32'($urandom_range(300, 3000)); cfg_data[34:32] = 3'($urandom_range(7));
+        cfg_data[31:0] = 32'($urandom_range(300, 3000)); cfg_data[34:32] = 3'($urandom_range(2, 7));
         cfg_data[37:35] = 3'($urandom_range(7));
-      end else if ($urandom_range(400) == 0) begin
+      end else if ($urandom_range(60) == 0) begin
         rc = rand_cmd();
         cfg_valid = 1; cfg_table = nt_pkg::CfgTableBits'(nt_pkg::NaaTblReq); cfg_index = 11'd1;
         cfg_data[$bits(rc)-1:0] = rc;
@@ -112,7 +112,7 @@ module tb;
       if ($urandom_range(15000) == 0) new_conn();
       if ($urandom_range(50000) == 0) conn.ip = $urandom;  // at any time, even in a frame
       if (!cmd_valid || o_new[660] || $urandom_range(50) == 0) begin
-        cmd_valid = $urandom_range(300) == 0;
+        cmd_valid = $urandom_range(20) == 0;
         cmd = rand_cmd();
       end
       m_ready = $urandom_range(9) != 0;
@@ -128,8 +128,8 @@ module tb;
       else if ($urandom_range(60) == 0) begin
         int r;
         logic [7:0] syn;
-        r = $urandom_range(99);
-        syn = r < 75 ? 8'h00 : r < 85 ? 8'h60 : r < 92 ? 8'h20 | 8'($urandom_range(3)) : r < 95 ? 8'h61 : 8'($urandom);
+        r = $urandom_range(99);  // mostly ACKs; a fatal NAK rarely (it flushes until the next connection)
+        syn = r < 85 ? 8'h00 : r < 92 ? 8'h60 : r < 98 ? 8'h20 | 8'($urandom_range(3)) : $urandom_range(9) == 0 ? 8'h61 : 8'($urandom);
         s_data = ack_frame(last_psn - 24'($urandom_range(3)), syn);
         if ($urandom_range(30) == 0) s_data[8 * $urandom_range(61) +: 8] ^= 8'($urandom_range(1, 255));
         s_keep = {2'b00, {62{1'b1}}}; s_last = 1; s_valid = 1;
