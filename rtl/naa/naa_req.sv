@@ -85,6 +85,19 @@ module naa_req
   logic [63:0]           p_va_q;
   logic [31:0]           p_rkey_q, p_dmalen_q, p_immv_q;
   logic [63:0]           p_laddr_q;
+  // The packet's shape, registered (issue 27 item 2; docs/naa-microarchitecture.md "Transmit beat"): frame
+  // offsets as (offset / 64, offset % 64) for the payload's end (pe), the ICRC (ia) and the frame's end (t),
+  // the IPv4 / UDP lengths, and pk: 0x4500 + 0x4000 + 0x4011 + ip_len as a ones'-complement sum (the checksum's
+  // per-packet part). Written at the start for an empty payload, then from p_hdr_q / p_plen_q in Read and Fill.
+  logic [6:0]            pe_hi_q, ia_hi_q, t_hi_q;
+  logic [5:0]            pe_lo_q, ia_lo_q, t_lo_q;
+  logic [15:0]           ip_len_q, udp_len_q, pk_q;
+  // The beat being sent, registered: beat 0, per byte header / payload / ICRC / kept, last beat, and the
+  // ICRC's coverage (full: the beat is all covered; icb: the ICRC starts in it; else: nothing covered).
+  logic                  k0_q;
+  logic [nt_pkg::StreamBytes-1:0] hsel_q, psel_q, ien_q, keep_q;
+  logic                  last_q, full_q, icb_q;
+  logic [15:0]           ip4s_q;  // ip4_q's two halves as a ones'-complement sum
 
   // ---- Receive ----
   logic [nt_pkg::StreamBits-1:0] rx_q;
@@ -97,18 +110,68 @@ module naa_req
   logic [nt_pkg::NaaReqDrops-1:0][31:0] c_drops_q;
   logic [nt_pkg::NaaReqCnts-1:0][31:0]  c_q;
 
-  function automatic logic [23:0] npkts(logic [31:0] len, logic [3:0] mtu_log2);
-    logic [31:0] q, mask;
-    mask = (32'd1 << mtu_log2) - 32'd1;
-    q    = (len >> mtu_log2) + ((len & mask) != '0 ? 32'd1 : 32'd0);
-    npkts = (len == '0) ? 24'd1 : q[23:0] | {23'd0, |q[31:24]};  // (a message has at most 2^23 packets)
-  endfunction
-
   // a is at or after b in PSN order (within half the space).
   function automatic logic psn_ge(logic [23:0] a, logic [23:0] b);
     logic [23:0] d;
     d = a - b;
     psn_ge = d < 24'h80_0000;
+  endfunction
+
+  // 16-bit ones'-complement sum (RFC 1071): a + b with the carry out added back, both sums formed at once.
+  function automatic logic [15:0] oc_add(logic [15:0] a, logic [15:0] b);
+    logic [16:0] s0;
+    logic [15:0] s1;
+    s0 = {1'b0, a} + {1'b0, b};
+    s1 = a + b + 16'd1;
+    oc_add = s0[16] ? s1 : s0[15:0];
+  endfunction
+
+  // The IPv4 header checksum ~(a + b + c + d) in ones'-complement arithmetic: two carry-save steps (a carry out
+  // of bit 15 is worth 1: the carries rotate left) and one end-around-carry add, not the 19-bit sum and its two
+  // folds (naa_pkg::ip4_csum, 21 levels). Equal to it: both are the sum mod 0xffff, in 1..0xffff as long as one
+  // operand is not 0 (pk, the per-packet part, never is), where 0 and 0xffff differ.
+  function automatic logic [15:0] oc_csum4(logic [15:0] a, logic [15:0] b, logic [15:0] c, logic [15:0] d);
+    logic [15:0] s1, m1, s2, m2;
+    s1 = a ^ b ^ c;
+    m1 = (a & b) | (a & c) | (b & c);
+    s2 = s1 ^ {m1[14:0], m1[15]} ^ d;
+    m2 = (s1 & {m1[14:0], m1[15]}) | (s1 & d) | ({m1[14:0], m1[15]} & d);
+    oc_csum4 = ~oc_add(s2, {m2[14:0], m2[15]});
+  endfunction
+
+  // The packet's shape from its header and payload lengths (the registers pe_*, ia_*, t_*, ip_len, udp_len,
+  // pk, in that order): the payload ends at h + plen, the ICRC at h + plen + pad, the frame 4 bytes later.
+  localparam int unsigned ShapeBits = 3 * 13 + 3 * 16;
+  function automatic logic [ShapeBits-1:0] pkt_shape(logic [6:0] h, logic [12:0] plen);
+    logic [12:0] pe, ia, t;
+    logic [15:0] il;
+    pe = 13'(h) + plen;
+    ia = pe + 13'(2'(3'd4 - 3'(plen[1:0])));
+    t  = ia + 13'd4;
+    il = 16'(t) - 16'd14;
+    pkt_shape = {pe, ia, t, il, 16'(t) - 16'd34, oc_add(16'hc511, il)};
+  endfunction
+
+  // Bytes of the beat at frame offset 64 kn that lie before frame offset 64 hi + lo.
+  function automatic logic [nt_pkg::StreamBytes-1:0] bytes_below(logic [6:0] hi, logic [5:0] lo, logic [6:0] kn);
+    logic [nt_pkg::StreamBytes-1:0] r;
+    for (int unsigned i = 0; i < nt_pkg::StreamBytes; i++) r[i] = hi > kn || (hi == kn && 6'(i) < lo);
+    bytes_below = r;
+  endfunction
+
+  // Beat kn of a packet whose header ends at h, payload at pe, ICRC at ia, frame at t: {hsel, psel, ien,
+  // keep, last, full, icb} (the registers of the same names). ia and t are 2 mod 4 (h is 54, 58, 70 or 74,
+  // plen + pad a multiple of 4), never a multiple of 64: the last beat is the one t lies in, and the ICRC's
+  // coverage ends inside the beat ia lies in.
+  localparam int unsigned BeatBits = 4 * nt_pkg::StreamBytes + 3;
+  function automatic logic [BeatBits-1:0] beat_shape(logic [6:0] kn, logic [6:0] h, logic [12:0] pe,
+                                                     logic [12:0] ia, logic [12:0] t);
+    logic [nt_pkg::StreamBytes-1:0] bh, bpe, bia, bt;
+    bh  = bytes_below({6'd0, h[6]}, h[5:0], kn);
+    bpe = bytes_below(pe[12:6], pe[5:0], kn);
+    bia = bytes_below(ia[12:6], ia[5:0], kn);
+    bt  = bytes_below(t[12:6], t[5:0], kn);
+    beat_shape = {bh, bpe & ~bh, bt & ~bia, bt, t[12:6] <= kn, ia[12:6] > kn, ia[12:6] == kn};
   endfunction
 
   // ---- The message at snd_msg_q: the next packet's shape ----
@@ -138,31 +201,28 @@ module naa_req
   end
 
   // ---- The frame being sent: header (composed from the latched packet), payload, pad, ICRC ----
+  // Every per-beat choice is a register (the shape registers above): byte i of beat k is a header byte if
+  // hsel_q[i] (beat 0 or 1: the header is 54..74 bytes), a payload byte if psel_q[i], an ICRC byte if
+  // ien_q[i], else 0 (pad, or after the frame); the payload window's offset is constant per header length.
   logic [1:0]            p_pad;
-  logic [12:0]           p_total, p_icrc_at;
-  logic [15:0]           ip_len, udp_len;
   logic [8*80-1:0]       hdr;
   always_comb begin
     p_pad     = 2'(3'd4 - 3'(p_plen_q[1:0]));
-    p_icrc_at = 13'(p_hdr_q) + p_plen_q + 13'(p_pad);
-    p_total   = p_icrc_at + 13'd4;
-    ip_len    = 16'(p_total) - 16'd14;
-    udp_len   = 16'(p_total) - 16'd34;
     hdr = '0;
     hdr = naa_pkg::put_hdr(hdr, 0, 6, {16'd0, conn_i.mac});
     hdr = naa_pkg::put_hdr(hdr, 6, 6, {16'd0, mac_q});
     hdr = naa_pkg::put_hdr(hdr, 12, 2, 64'h0800);
     hdr = naa_pkg::put_hdr(hdr, 14, 1, 64'h45);
-    hdr = naa_pkg::put_hdr(hdr, 16, 2, {48'd0, ip_len});
+    hdr = naa_pkg::put_hdr(hdr, 16, 2, {48'd0, ip_len_q});
     hdr = naa_pkg::put_hdr(hdr, 20, 2, 64'h4000);
     hdr = naa_pkg::put_hdr(hdr, 22, 1, 64'd64);
     hdr = naa_pkg::put_hdr(hdr, 23, 1, 64'd17);
-    hdr = naa_pkg::put_hdr(hdr, 24, 2, {48'd0, naa_pkg::ip4_csum(ip_len, ip4_q, conn_i.ip)});
+    hdr = naa_pkg::put_hdr(hdr, 24, 2, {48'd0, oc_csum4(pk_q, ip4s_q, conn_i.ip[31:16], conn_i.ip[15:0])});
     hdr = naa_pkg::put_hdr(hdr, 26, 4, {32'd0, ip4_q});
     hdr = naa_pkg::put_hdr(hdr, 30, 4, {32'd0, conn_i.ip});
     hdr = naa_pkg::put_hdr(hdr, 34, 2, {48'd0, conn_i.sport});
     hdr = naa_pkg::put_hdr(hdr, 36, 2, 64'(nt_pkg::RdmaUdpPort));
-    hdr = naa_pkg::put_hdr(hdr, 38, 2, {48'd0, udp_len});
+    hdr = naa_pkg::put_hdr(hdr, 38, 2, {48'd0, udp_len_q});
     hdr = naa_pkg::put_hdr(hdr, 42, 1, {56'd0, p_opcode_q});
     hdr = naa_pkg::put_hdr(hdr, 43, 1, {58'd0, p_pad, 4'd0});
     hdr = naa_pkg::put_hdr(hdr, 44, 2, 64'hffff);
@@ -174,38 +234,157 @@ module naa_req
       hdr = naa_pkg::put_hdr(hdr, 62, 4, {32'd0, p_rkey_q});
       hdr = naa_pkg::put_hdr(hdr, 66, 4, {32'd0, p_dmalen_q});
     end
-    if (p_imm_q) hdr = naa_pkg::put_hdr(hdr, p_reth_q ? 70 : 54, 4, {32'd0, p_immv_q});
+    // (the immediate at a constant offset per case: a variable one would be a shifter over the header)
+    if (p_imm_q && p_reth_q) hdr = naa_pkg::put_hdr(hdr, 70, 4, {32'd0, p_immv_q});
+    if (p_imm_q && !p_reth_q) hdr = naa_pkg::put_hdr(hdr, 54, 4, {32'd0, p_immv_q});
   end
 
-  logic [nt_pkg::StreamBits-1:0]  tx_data;
+  logic [nt_pkg::StreamBits-1:0]  tx_data, tx_pre, tx_pay;
+  (* keep *) logic [nt_pkg::StreamBits-1:0] tx_z;  // (kept, as the trees below: ABC still maps across them)
   logic [nt_pkg::StreamBytes-1:0] tx_keep;
   logic                   tx_last;
-  logic [31:0]            tx_icrc;
-  logic [13:0]            base;
-  logic [2*nt_pkg::StreamBits-1:0] win;
-  logic [5:0]             wr;
+  logic [31:0]            tx_icrc, crc_take, rcrc_d;
+  (* keep *) logic [31:0] crc_v;
+  logic [2*nt_pkg::StreamBits-1:0] wb;
+  logic [nt_pkg::StreamBits-1:0]   win;
   always_comb begin
-    base = 14'(k_q) * 14'(nt_pkg::StreamBytes);
     // Payload byte p sits at frame byte hdr + p: this beat's payload is a two-beat window of the buffer,
-    // beats wj - 2 (win_lo_q) and wj - 1 (win_hi), wj = (base + 128 - hdr) / 64. Only bytes of payload
-    // beats 0 .. (plen - 1) / 64 are selected below, so the window's other bytes (beats before 0 or after
-    // the fill, read as whatever the buffer holds) never reach the frame.
-    wr   = 6'(base + 14'd128 - 14'(p_hdr_q));
-    win  = {win_hi, win_lo_q} >> (8 * int'(wr));
+    // beats wj - 2 (win_lo_q) and wj - 1 (win_hi), wj = (base + 128 - hdr) / 64, shifted by (128 - hdr) % 64
+    // bytes: 10, 6, 58 or 54 for a header of 54, 58, 70 or 74 bytes ({p_reth_q, p_imm_q}). Only payload
+    // bytes (psel_q) are selected below, so the window's other bytes never reach the frame.
+    wb = {win_hi, win_lo_q};
+    unique case ({p_reth_q, p_imm_q})
+      2'b00:   win = wb[8*10+:nt_pkg::StreamBits];
+      2'b01:   win = wb[8*6+:nt_pkg::StreamBits];
+      2'b10:   win = wb[8*58+:nt_pkg::StreamBits];
+      default: win = wb[8*54+:nt_pkg::StreamBits];
+    endcase
+    // Header bytes lie in beat 0 (all of them up to 64) and beat 1 (bytes 64..73: hsel_q only below 10), so
+    // from byte 16 on a header byte is beat 0's.
     for (int unsigned i = 0; i < nt_pkg::StreamBytes; i++) begin
-      if (int'(base) + i < int'(p_hdr_q)) tx_data[8*i+:8] = hdr[8*(int'(base)+i)+:8];
-      else if (int'(base) + i < int'(p_hdr_q) + int'(p_plen_q)) tx_data[8*i+:8] = win[8*i+:8];
-      else tx_data[8*i+:8] = 8'd0;
+      tx_pay[8*i+:8] = psel_q[i] ? win[8*i+:8] : 8'd0;
+      if (!hsel_q[i]) tx_pre[8*i+:8] = tx_pay[8*i+:8];
+      else if (i < 16 && !k0_q) tx_pre[8*i+:8] = hdr[8*(64+(i%16))+:8];
+      else tx_pre[8*i+:8] = hdr[8*i+:8];
     end
-    tx_icrc = ~rdma_pkg::icrc_beat(rcrc_q, tx_data, int'(base), int'(p_icrc_at), 1'b0);
-    for (int unsigned j = 0; j < 4; j++) begin
-      if (int'(p_icrc_at) + j >= int'(base) && int'(p_icrc_at) + j < int'(base) + nt_pkg::StreamBytes) begin
-        tx_data[8*(int'(p_icrc_at)+j-int'(base))+:8] = tx_icrc[8*j+:8];
+    // The bytes the ICRC reads (rdma_pkg::icrc_beat with its bounds as registers): the bytes from the ICRC on
+    // are 0 in tx_pre, so no byte mask; beat 0 drops bytes 0..13 and reads its masked fields (the IPv4
+    // checksum among them) as ones; after beat 0 no header byte lies at 16 or above. So the IPv4 checksum
+    // (an adder) never reaches the ICRC.
+    for (int unsigned i = 0; i < nt_pkg::StreamBytes; i++) begin
+      if (k0_q) begin
+        if (i < rdma_crc_pkg::CrcIcrcLo) tx_z[8*i+:8] = 8'd0;
+        else tx_z[8*i+:8] = rdma_pkg::icrc_masked(i, tx_pre[8*i+:8], 1'b0);
+      end else begin
+        tx_z[8*i+:8] = i < 16 ? tx_pre[8*i+:8] : tx_pay[8*i+:8];
       end
     end
-    tx_keep = (int'(p_total) - int'(base) >= nt_pkg::StreamBytes) ? '1
-            : nt_pkg::StreamBytes'((65'd1 << (int'(p_total) - int'(base))) - 65'd1);
-    tx_last = int'(base) + nt_pkg::StreamBytes >= int'(p_total);
+  end
+
+  // crc_v = CrcData x tx_z ^ (CrcHead or CrcBeat) x rcrc_q as trees of LUT6-sized XORs on kept wires (lb_tables'
+  // form, session 21): per bit of the register, 86 XORs of 6 beat bits and 7 of 5 register bits (with k0_q),
+  // then by sixes (16, 3, 1). Measured (docs/synthesis.md, branch naa22): ABC keeps the wires but still maps
+  // the beat's choices and the first levels together as LUT6 + MUXF7/8/9 cascades (25 levels to m_data_o).
+  localparam int unsigned CrcZc = (nt_pkg::StreamBits + 5) / 6;
+  localparam int unsigned CrcL1 = CrcZc + 7;
+  localparam int unsigned CrcL2 = (CrcL1 + 5) / 6;
+  localparam int unsigned CrcL3 = (CrcL2 + 5) / 6;
+  logic [6*CrcZc-1:0] crc_zp;
+  logic [34:0]        crc_rp;
+  assign crc_zp = (6*CrcZc)'(tx_z);
+  assign crc_rp = 35'(rcrc_q);
+  for (genvar o = 0; o < 32; o++) begin : g_crc
+    (* keep *) logic [CrcL1-1:0] l1;
+    (* keep *) logic [CrcL2-1:0] l2;
+    (* keep *) logic [CrcL3-1:0] l3;
+    logic [6*CrcZc-1:0] row;
+    logic [34:0]        hrow, brow;
+    logic [6*CrcL2-1:0] l1p;
+    logic [6*CrcL3-1:0] l2p;
+    assign row  = (6*CrcZc)'(nt_crc_pkg::CrcData[nt_pkg::StreamBits*o+:nt_pkg::StreamBits]);
+    assign hrow = 35'(rdma_crc_pkg::CrcHead[32*o+:32]);
+    assign brow = 35'(nt_crc_pkg::CrcBeat[32*o+:32]);
+    for (genvar c = 0; c < CrcZc; c++) begin : g_z
+      assign l1[c] = ^(crc_zp[6*c+:6] & row[6*c+:6]);
+    end
+    for (genvar c = 0; c < 7; c++) begin : g_s
+      assign l1[CrcZc+c] = k0_q ? ^(crc_rp[5*c+:5] & hrow[5*c+:5]) : ^(crc_rp[5*c+:5] & brow[5*c+:5]);
+    end
+    assign l1p = (6*CrcL2)'(l1);
+    for (genvar c = 0; c < CrcL2; c++) begin : g_l2
+      assign l2[c] = ^l1p[6*c+:6];
+    end
+    assign l2p = (6*CrcL3)'(l2);
+    for (genvar c = 0; c < CrcL3; c++) begin : g_l3
+      assign l3[c] = ^l2p[6*c+:6];
+    end
+    assign crc_v[o] = ^l3;
+  end
+
+  // In the ICRC's beat it covers ia_lo_q bytes: the 64 - ia_lo_q zero bytes after them taken back. ia_lo_q
+  // is 2 mod 4, so the matrix is one of 16, a constant AND-OR over ia_lo_q[5:2] (no variable part-select);
+  // applied by pairs of columns (one LUT6 each: 4 select bits, 2 bits of crc_v), then by sixes.
+  logic [32*32-1:0] take_m;
+  always_comb begin
+    take_m = '0;
+    for (int unsigned c = 0; c < 16; c++) begin
+      take_m = take_m | ({32*32{ia_lo_q[5:2] == 4'(c)}} & rdma_crc_pkg::CrcTake[32*32*(62-4*c)+:32*32]);
+    end
+  end
+  for (genvar o = 0; o < 32; o++) begin : g_take
+    (* keep *) logic [15:0] t1;
+    (* keep *) logic [2:0]  t2;
+    logic [17:0] t1p;
+    for (genvar m = 0; m < 16; m++) begin : g_m
+      assign t1[m] = (take_m[32*o+2*m] & crc_v[2*m]) ^ (take_m[32*o+2*m+1] & crc_v[2*m+1]);
+    end
+    assign t1p = 18'(t1);
+    for (genvar c = 0; c < 3; c++) begin : g_t2
+      assign t2[c] = ^t1p[6*c+:6];
+    end
+    assign crc_take[o] = ^t2;
+  end
+
+  always_comb begin
+    rcrc_d  = full_q ? nt_pkg::crc32_mat(rdma_crc_pkg::CrcTake[0+:32*32], crc_v) : icb_q ? crc_take : rcrc_q;
+    tx_icrc = ~(icb_q ? crc_take : rcrc_q);
+    // ICRC byte j at frame offset ia + j, ia = 2 mod 4: byte i of a beat holds ICRC byte (i + 2) % 4.
+    tx_data = tx_pre;
+    for (int unsigned i = 0; i < nt_pkg::StreamBytes; i++) begin
+      if (ien_q[i]) tx_data[8*i+:8] = tx_icrc[8*((i+2)%4)+:8];
+    end
+    tx_keep = keep_q;
+    tx_last = last_q;
+  end
+
+  // ---- The shape registers' next values ----
+  // At the start of a packet: for an empty payload (a constant per header length); a packet with payload
+  // goes through Read (at least one cycle) and Fill (at least one): Read and Fill write the packet's shape
+  // from p_hdr_q / p_plen_q, Fill beat 0's from it, and each sent beat the next beat's.
+  logic [ShapeBits-1:0] shape_d, shape0;
+  logic [BeatBits-1:0]  beat_d, beat0;
+  always_comb begin
+    unique case ({p_reth, p_imm})
+      2'b00: begin
+        shape0 = pkt_shape(7'd54, 13'd0);
+        beat0  = beat_shape(7'd0, 7'd54, 13'd54, 13'd54, 13'd58);
+      end
+      2'b01: begin
+        shape0 = pkt_shape(7'd58, 13'd0);
+        beat0  = beat_shape(7'd0, 7'd58, 13'd58, 13'd58, 13'd62);
+      end
+      2'b10: begin
+        shape0 = pkt_shape(7'd70, 13'd0);
+        beat0  = beat_shape(7'd0, 7'd70, 13'd70, 13'd70, 13'd74);
+      end
+      default: begin
+        shape0 = pkt_shape(7'd74, 13'd0);
+        beat0  = beat_shape(7'd0, 7'd74, 13'd74, 13'd74, 13'd78);
+      end
+    endcase
+    shape_d = pkt_shape(p_hdr_q, p_plen_q);
+    beat_d  = beat_shape(sst_q == SSend ? k_q + 7'd1 : 7'd0, p_hdr_q, {pe_hi_q, pe_lo_q}, {ia_hi_q, ia_lo_q},
+                         {t_hi_q, t_lo_q});
   end
 
   assign m_valid_o = sst_q == SSend;
@@ -226,6 +405,36 @@ module naa_req
   assign host_take   = !cmd_valid_i && live_q && !ring_full && hq_wr_q != hq_rd_q;
   assign take        = ctl_take || host_take;
   assign take_cmd    = ctl_take ? cmd_i : hq_q[hq_rd_q[HqBits-1:0]];
+
+  // The command's packet count n = npkts(len, mtu_log2) and alloc_q + n, without npkts's 32-bit increment in
+  // series with the 24-bit add (issue 27 item 2: conn_i -> alloc_q was 34 levels). With lo = (len >> m)[23:0],
+  // r = a remainder, sat = (len >> m) + r >= 2^24: n = 1 for len = 0, else ((lo + r) mod 2^24) | sat. So
+  // alloc_q + n is one of alloc_q + lo (+ 0, 1 or 2), or alloc_q + 1 (lo + r wraps to 0), formed side by side
+  // (+ 1 as {a, 1} + {b, 1}, + 2 by a carry-save step) and chosen by r, sat, lo[0] and len = 0.
+  logic [31:0] tk_sh;
+  logic [23:0] tk_lo, take_n, take_alloc, tk_a0, tk_a1, tk_a2, tk_ap1, tk_s2, tk_c2;
+  logic [24:0] tk_w1;
+  logic        tk_r, tk_sat, tk_zero;
+  always_comb begin
+    tk_sh   = take_cmd.len >> conn_i.mtu_log2;
+    tk_lo   = tk_sh[23:0];
+    tk_r    = (take_cmd.len & ((32'd1 << conn_i.mtu_log2) - 32'd1)) != '0;
+    tk_zero = take_cmd.len == '0;
+    tk_sat  = tk_sh[31:24] != '0 || (tk_r && tk_lo == '1);
+    take_n  = tk_zero ? 24'd1 : (tk_r ? tk_lo + 24'd1 : tk_lo) | {23'd0, tk_sat};
+    tk_a0   = alloc_q + tk_lo;
+    tk_w1   = {alloc_q, 1'b1} + {tk_lo, 1'b1};
+    tk_a1   = tk_w1[24:1];
+    tk_s2   = alloc_q ^ tk_lo ^ 24'd2;
+    tk_c2   = {(alloc_q[22:0] & tk_lo[22:0]) | ((alloc_q[22:0] | tk_lo[22:0]) & 23'd2), 1'b0};
+    tk_a2   = tk_s2 + tk_c2;
+    tk_ap1  = alloc_q + 24'd1;
+    if (tk_zero) take_alloc = tk_a1;                            // lo = 0: alloc_q + 1
+    else if (!tk_sat) take_alloc = tk_r ? tk_a1 : tk_a0;        // alloc_q + lo + r
+    else if (tk_r && tk_lo == '1) take_alloc = tk_ap1;          // n = 0 | 1
+    else if (!tk_r) take_alloc = tk_lo[0] ? tk_a0 : tk_a1;      // n = lo | 1
+    else take_alloc = tk_lo[0] ? tk_a2 : tk_a1;                 // n = (lo + 1) | 1
+  end
 
   // ---- Completions: one per cycle, the oldest message ----
   logic [23:0]     head_acked;
@@ -315,7 +524,7 @@ module naa_req
     if (take) begin
       msg_q[tail_q[MsgBits-1:0]]      <= take_cmd;
       msg_psn_q[tail_q[MsgBits-1:0]]  <= alloc_q;
-      msg_n_q[tail_q[MsgBits-1:0]]    <= npkts(take_cmd.len, conn_i.mtu_log2);
+      msg_n_q[tail_q[MsgBits-1:0]]    <= take_n;
       msg_host_q[tail_q[MsgBits-1:0]] <= !ctl_take;
     end
   end
@@ -363,6 +572,10 @@ module naa_req
       p_dmalen_q <= '0;
       p_immv_q <= '0;
       p_laddr_q <= '0;
+      {pe_hi_q, pe_lo_q, ia_hi_q, ia_lo_q, t_hi_q, t_lo_q, ip_len_q, udp_len_q, pk_q} <= '0;
+      k0_q <= 1'b0;
+      {hsel_q, psel_q, ien_q, keep_q, last_q, full_q, icb_q} <= '0;
+      ip4s_q <= '0;
       rx_len_q <= '0;
       rx_nb_q <= '0;
       rx_full_q <= 1'b0;
@@ -375,6 +588,7 @@ module naa_req
       if (cfg_valid_i && cfg_table_i == nt_pkg::CfgTableBits'(nt_pkg::RdmaTblResponder) && cfg_index_i == '0) begin
         mac_q <= cfg_data_i[50:3];
         ip4_q <= cfg_data_i[82:51];
+        ip4s_q <= oc_add(cfg_data_i[82:67], cfg_data_i[66:51]);
       end
       if (cfg_valid_i && cfg_table_i == nt_pkg::CfgTableBits'(nt_pkg::NaaTblReq)) begin
         if (cfg_index_i == 11'd0) begin
@@ -408,7 +622,7 @@ module naa_req
       // ---- Commands in ----
       if (take) begin
         tail_q  <= tail_q + 1;
-        alloc_q <= alloc_q + npkts(take_cmd.len, conn_i.mtu_log2);
+        alloc_q <= take_alloc;
         if (host_take) hq_rd_q <= hq_rd_q + 1;
       end
 
@@ -551,10 +765,18 @@ module naa_req
             k_q        <= '0;
             rcrc_q     <= rdma_pkg::icrc_seed();
             sst_q      <= (p_plen != '0) ? SRead : SSend;
+            {pe_hi_q, pe_lo_q, ia_hi_q, ia_lo_q, t_hi_q, t_lo_q, ip_len_q, udp_len_q, pk_q} <= shape0;
+            k0_q       <= 1'b1;
+            {hsel_q, psel_q, ien_q, keep_q, last_q, full_q, icb_q} <= beat0;
           end
         end
-        SRead: if (dma_req_ready_i) sst_q <= SFill;
+        SRead: begin
+          {pe_hi_q, pe_lo_q, ia_hi_q, ia_lo_q, t_hi_q, t_lo_q, ip_len_q, udp_len_q, pk_q} <= shape_d;
+          if (dma_req_ready_i) sst_q <= SFill;
+        end
         SFill: begin
+          {pe_hi_q, pe_lo_q, ia_hi_q, ia_lo_q, t_hi_q, t_lo_q, ip_len_q, udp_len_q, pk_q} <= shape_d;
+          {hsel_q, psel_q, ien_q, keep_q, last_q, full_q, icb_q} <= beat_d;
           if (dma_rsp_valid_i) begin
             fill_q <= fill_q + 1;
             if (dma_rsp_last_i) sst_q <= SSend;
@@ -562,8 +784,10 @@ module naa_req
         end
         SSend: begin
           if (m_ready_i) begin
-            rcrc_q <= rdma_pkg::icrc_beat(rcrc_q, tx_data, int'(base), int'(p_icrc_at), 1'b0);
+            rcrc_q <= rcrc_d;
             k_q    <= k_q + 1;
+            k0_q   <= 1'b0;
+            {hsel_q, psel_q, ien_q, keep_q, last_q, full_q, icb_q} <= beat_d;
             if (tx_last) begin
               sst_q <= SIdle;
               c_q[nt_pkg::NaaReqCntSent] <= c_q[nt_pkg::NaaReqCntSent] + 1;
@@ -594,5 +818,5 @@ module naa_req
 
   logic unused;
   assign unused = ^{cfg_data_i[nt_pkg::CfgDataBits-1:$bits(take_cmd)], snd_cmd.tag,
-                  head_cmd};  // (of which cpl_o takes the tag)
+                  head_cmd, tk_w1[0], wb[8*6-1:0], wb[2*nt_pkg::StreamBits-1:8*(58+nt_pkg::StreamBytes)]};  // (of which cpl_o takes the tag)
 endmodule
