@@ -23,6 +23,16 @@ module udplb_tables
   input  logic [11:0]                  l2_vid_i,
   output logic [3:0]                   l2_iface_o,
   output logic [47:0]                  l2_mac_o,
+  // The lookup keys' next values (issue 27 item 2): look_en_i is set when the registers that hold the keys
+  // (udplb_top's s2_q, s3_q) advance; each X_nx_i is then what X_i holds from the next cycle on. The key
+  // compares of mac_dst, ip_dst, the source filters and the epoch TCAM are made with them a cycle early and
+  // registered (the X_km_q flops below).
+  input  logic                         look_en_i,
+  input  logic [47:0]                  md_mac_nx_i,
+  input  logic [15:0]                  id_type_nx_i,
+  input  logic [127:0]                 id_ip_nx_i,
+  input  logic [127:0]                 src_ip_nx_i,
+  input  logic [63:0]                  ep_tick_nx_i,
   // mac_dst_filter_table.
   input  logic [3:0]                   md_iface_i,
   input  logic [47:0]                  md_mac_i,
@@ -239,6 +249,73 @@ module udplb_tables
 
   assign ttl_dec_o = ttl_dec_q;
 
+  // ---- Key compares registered a cycle early (issue 27 item 2: <= 12 logic levels; branch udt21) ----
+  // The wide exact compares of the searches (ip_dst's EtherType and address, 144 bits; mac_dst's MAC DA; the
+  // source filters' addresses; the epoch TCAM's masked tick) were in front of the priority choice in the
+  // lookup's cycle (ip_dst: 27 levels, `id_type_q` -> `id_lb_o`). Their keys are in the pipeline's register a
+  // stage earlier (udplb_top: s2_q's are s1_q's fields, s3_q's are s2_q's), so each entry's compare is made
+  // with the key the lookup will see next cycle (X_key: the _nx_ input when the key register advances, the
+  // held key when it does not) and registered with the entry's valid bit: X_km_q[i] = entry i is valid and
+  // its key field(s) equal the lookup's key, for the table as it is in that cycle. Exact in every cycle: a
+  // table write in cycle t takes effect at t+1, when the compare registered at t is read, so for the written
+  // entry the registered compare is made from the written value (cfg_data_i, one shared compare with the
+  // key) and the written valid bit; every other entry's stored value does not change at t. Checked every
+  // cycle of every simulation by the km_* assertions at the end (recomputed from the current table and key).
+  // The fields compared with keys decided in the same stage (the iface masks with md/id_iface_i, the lb_id
+  // with src_lb_i / ep_lb_i: S2's l2_iface and S3's ip_dst answer) stay in the lookup.
+  logic [47:0]     md_key;
+  logic [15:0]     id_tkey;
+  logic [127:0]    id_ikey, src_key;
+  logic [63:0]     ep_key;
+  assign md_key  = look_en_i ? md_mac_nx_i : md_mac_i;
+  assign id_tkey = look_en_i ? id_type_nx_i : id_type_i;
+  assign id_ikey = look_en_i ? id_ip_nx_i : id_ip_i;
+  assign src_key = look_en_i ? src_ip_nx_i : src_ip_i;
+  assign ep_key  = look_en_i ? ep_tick_nx_i : ep_tick_i;
+
+  logic            md_wkm, id_wkm, s4_wkm, s6_wkm, ep_wkm;  // the written entry's compare with the key
+  logic [MdN-1:0]  md_km_d, md_km_q;
+  logic [IdN-1:0]  id_km_d, id_km_q;
+  logic [SrcN-1:0] s4_km_d, s4_km_q, s6_km_d, s6_km_q;
+  logic [EpN-1:0]  ep_km_d, ep_km_q;
+  always_comb begin
+    md_wkm = cfg_data_i[0] && cfg_data_i[72:25] == md_key;
+    id_wkm = cfg_data_i[0] && cfg_data_i[40:25] == id_tkey && cfg_data_i[168:41] == id_ikey;
+    s4_wkm = cfg_data_i[0] && cfg_data_i[35:4] == src_key[31:0];
+    s6_wkm = cfg_data_i[0] && cfg_data_i[131:4] == src_key;
+    ep_wkm = cfg_data_i[0] && ((ep_key ^ cfg_data_i[67:4]) & plen_mask) == '0;
+    for (int i = 0; i < MdN; i++) begin
+      md_km_d[i] = (wr_md && 32'(i6) == i) ? md_wkm : md_valid_q[i] && md_da_q[i] == md_key;
+    end
+    for (int i = 0; i < IdN; i++) begin
+      id_km_d[i] = (wr_id && 32'(i6) == i) ? id_wkm :
+                   id_valid_q[i] && id_type_q[i] == id_tkey && id_ip_q[i] == id_ikey;
+    end
+    for (int i = 0; i < SrcN; i++) begin
+      s4_km_d[i] = (wr_s4 && 32'(i6) == i) ? s4_wkm : s4_valid_q[i] && s4_ip_q[i] == src_key[31:0];
+      s6_km_d[i] = (wr_s6 && 32'(i6) == i) ? s6_wkm : s6_valid_q[i] && s6_ip_q[i] == src_key;
+    end
+    for (int i = 0; i < EpN; i++) begin
+      ep_km_d[i] = (wr_ep && 32'(i7) == i) ? ep_wkm : ep_valid_q[i] && ((ep_key ^ ep_val_q[i]) & ep_mask_q[i]) == '0;
+    end
+  end
+  // Reset with the valid flops (all entries invalid: every compare 0).
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      md_km_q <= '0;
+      id_km_q <= '0;
+      s4_km_q <= '0;
+      s6_km_q <= '0;
+      ep_km_q <= '0;
+    end else begin
+      md_km_q <= md_km_d;
+      id_km_q <= id_km_d;
+      s4_km_q <= s4_km_d;
+      s6_km_q <= s6_km_d;
+      ep_km_q <= ep_km_d;
+    end
+  end
+
   // ---- Searches (issue 27 item 2: <= 12 logic levels; branch udt20) ----
   // The priority searches (l2_iface, mac_dst, ip_dst: the lowest priority among matching entries, ties to
   // the lower index; epoch groups: the longest prefix, ties to the lower index) were walks in index order
@@ -324,7 +401,7 @@ module udplb_tables
     md_set_o = 1'b0;
     md_mac_o = '0;
     for (int i = 0; i < MdN; i++) begin
-      md_match[i] = md_valid_q[i] && ((md_iface_i ^ md_ival_q[i]) & md_imask_q[i]) == '0 && md_da_q[i] == md_mac_i;
+      md_match[i] = md_km_q[i] && ((md_iface_i ^ md_ival_q[i]) & md_imask_q[i]) == '0;
     end
     for (int i = 0; i < MdN; i++) begin
       md_win[i] = md_match[i] && (md_beat[i] & md_match) == '0;
@@ -340,8 +417,7 @@ module udplb_tables
     id_idx_o = '0;
     id_lb_o  = '0;
     for (int i = 0; i < IdN; i++) begin
-      id_match[i] = id_valid_q[i] && ((id_iface_i ^ id_ival_q[i]) & id_imask_q[i]) == '0 &&
-                    id_type_q[i] == id_type_i && id_ip_q[i] == id_ip_i;
+      id_match[i] = id_km_q[i] && ((id_iface_i ^ id_ival_q[i]) & id_imask_q[i]) == '0;
     end
     for (int i = 0; i < IdN; i++) begin
       id_win[i] = id_match[i] && (id_beat[i] & id_match) == '0;
@@ -357,8 +433,8 @@ module udplb_tables
     src4_hit_o = 1'b0;
     src6_hit_o = 1'b0;
     for (int i = 0; i < SrcN; i++) begin
-      if (s4_valid_q[i] && s4_lb_q[i] == src_lb_i && s4_ip_q[i] == src_ip_i[31:0]) src4_hit_o = 1'b1;
-      if (s6_valid_q[i] && s6_lb_q[i] == src_lb_i && s6_ip_q[i] == src_ip_i) src6_hit_o = 1'b1;
+      if (s4_km_q[i] && s4_lb_q[i] == src_lb_i) src4_hit_o = 1'b1;
+      if (s6_km_q[i] && s6_lb_q[i] == src_lb_i) src6_hit_o = 1'b1;
     end
   end
 
@@ -372,7 +448,7 @@ module udplb_tables
     ep_best = '0;
     ep_win  = '0;
     for (int i = 0; i < EpN; i++) begin
-      ep_match[i] = ep_valid_q[i] && ep_lb_q[i] == ep_lb_i && ((ep_tick_i ^ ep_val_q[i]) & ep_mask_q[i]) == '0;
+      ep_match[i] = ep_km_q[i] && ep_lb_q[i] == ep_lb_i;
     end
     for (int g = 0; g < udplb_pkg::UEpochGroups; g++) begin
       ep_best = '0;
@@ -407,10 +483,36 @@ module udplb_tables
   assign map_hit_o = |map_match;
 
   // Registered reads (block RAM: the read data register is the RAM's own output register; issue 27 item 3).
-  // The valid bits are flops with reset, read through a register of their own on the same cycle.
-  logic [15:0]  cal_word_q;
-  logic [210:1] mem_word_q;
-  logic         cal_valid_rd_q, mem_valid_rd_q;
+  // The valid bits are flops with reset, read through registers of their own on the same cycle. A 16,384-way
+  // (calendar) or 1,024-way (member) read in front of one register was a LUT + MUXF7/8 tree of 12+ levels
+  // (lb_tables' 1,024-way read measured 13 in lb17), so only the low address bits are read before the
+  // register: every candidate the high bits can choose (each calendar row's 4 slots of a quarter, 128; the
+  // member's 8) is registered, 128-way each, with the high address bits beside, which choose the candidate
+  // after the register (branch udt21). The same bit as the single register held: both are loaded on rd_en_i
+  // from the same flops and address.
+  localparam int unsigned CalVC = nt_pkg::UdplbEpochRows * 4;  // calendar candidates: {row, slot[8:7]}
+  localparam int unsigned MemVC = 8;                           // member candidates: addr[9:7]
+  logic [15:0]              cal_word_q;
+  logic [210:1]             mem_word_q;
+  logic [CalVC-1:0]         cal_vc_d, cal_vc_q;
+  logic [$clog2(CalVC)-1:0] cal_vsel_q;
+  logic [MemVC-1:0]         mem_vc_d, mem_vc_q;
+  logic [2:0]               mem_vsel_q;
+  logic [127:0] cal_vq, mem_vq;  // a candidate's 128 bits, taken at constant positions (no shifter)
+  always_comb begin
+    cal_vq = '0;
+    mem_vq = '0;
+    for (int r = 0; r < nt_pkg::UdplbEpochRows; r++) begin
+      for (int h = 0; h < 4; h++) begin
+        cal_vq = cal_valid_q[r][128*h+:128];
+        cal_vc_d[4*r+h] = cal_vq[cal_addr_i[6:0]];
+      end
+    end
+    for (int h = 0; h < MemVC; h++) begin
+      mem_vq = mem_valid_q[128*h+:128];
+      mem_vc_d[h] = mem_vq[mem_addr_i[6:0]];
+    end
+  end
   always_ff @(posedge clk_i) begin
     if (rd_en_i) begin
       cal_word_q <= cal_mem_q[cal_addr_i];
@@ -419,16 +521,20 @@ module udplb_tables
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      cal_valid_rd_q <= 1'b0;
-      mem_valid_rd_q <= 1'b0;
+      cal_vc_q   <= '0;
+      cal_vsel_q <= '0;
+      mem_vc_q   <= '0;
+      mem_vsel_q <= '0;
     end else if (rd_en_i) begin
-      cal_valid_rd_q <= cal_valid_q[cal_addr_i[13:9]][cal_addr_i[8:0]];
-      mem_valid_rd_q <= mem_valid_q[mem_addr_i];
+      cal_vc_q   <= cal_vc_d;
+      cal_vsel_q <= cal_addr_i[13:7];
+      mem_vc_q   <= mem_vc_d;
+      mem_vsel_q <= mem_addr_i[9:7];
     end
   end
-  assign cal_valid_o  = cal_valid_rd_q;
+  assign cal_valid_o  = cal_vc_q[cal_vsel_q];
   assign cal_member_o = cal_word_q;
-  assign mem_entry_o.valid     = mem_valid_rd_q;
+  assign mem_entry_o.valid     = mem_vc_q[mem_vsel_q];
   assign mem_entry_o.action    = mem_word_q[2:1];
   assign mem_entry_o.tag       = mem_word_q[12:3];
   assign mem_entry_o.mac       = mem_word_q[60:13];
@@ -441,4 +547,27 @@ module udplb_tables
   assign unused_cfg = ^cfg_data_i[nt_pkg::CfgDataBits-1:211];
 
   `NT_ASSERT(ep_hit_bits, $bits(udplb_pkg::uepoch_hit_t) == udplb_pkg::UEpochHitBits)
+
+`ifndef SYNTHESIS
+  // The registered key compares equal the compares of the current table with the current keys, every cycle
+  // (the write bypass above; a lookup reads X_km_q as the old code read the compare).
+  logic [MdN-1:0]  md_km_now;
+  logic [IdN-1:0]  id_km_now;
+  logic [SrcN-1:0] s4_km_now, s6_km_now;
+  logic [EpN-1:0]  ep_km_now;
+  always_comb begin
+    for (int i = 0; i < MdN; i++) md_km_now[i] = md_valid_q[i] && md_da_q[i] == md_mac_i;
+    for (int i = 0; i < IdN; i++) id_km_now[i] = id_valid_q[i] && id_type_q[i] == id_type_i && id_ip_q[i] == id_ip_i;
+    for (int i = 0; i < SrcN; i++) begin
+      s4_km_now[i] = s4_valid_q[i] && s4_ip_q[i] == src_ip_i[31:0];
+      s6_km_now[i] = s6_valid_q[i] && s6_ip_q[i] == src_ip_i;
+    end
+    for (int i = 0; i < EpN; i++) ep_km_now[i] = ep_valid_q[i] && ((ep_tick_i ^ ep_val_q[i]) & ep_mask_q[i]) == '0;
+  end
+  `NT_ASSERT(km_md, md_km_q == md_km_now)
+  `NT_ASSERT(km_id, id_km_q == id_km_now)
+  `NT_ASSERT(km_s4, s4_km_q == s4_km_now)
+  `NT_ASSERT(km_s6, s6_km_q == s6_km_now)
+  `NT_ASSERT(km_ep, ep_km_q == ep_km_now)
+`endif
 endmodule

@@ -156,6 +156,13 @@ module udplb_top
     .l2_vid_i     (s1_q.p.vid),
     .l2_iface_o   (l2_iface),
     .l2_mac_o     (l2_mac),
+    // The keys' next values: s2_q's p fields are s1_q's and s3_q's are s2_q's (S2 and S3 change only c).
+    .look_en_i    (adv),
+    .md_mac_nx_i  (s1_q.p.mac_da),
+    .id_type_nx_i (s1_q.p.ethertype),
+    .id_ip_nx_i   (s1_q.p.ip_da),
+    .src_ip_nx_i  (s2_q.p.ip_sa),
+    .ep_tick_nx_i (s2_q.p.tick),
     .md_iface_i   (s2_q.c.iface),
     .md_mac_i     (s2_q.p.mac_da),
     .md_hit_o     (md_hit),
