@@ -261,14 +261,14 @@ module lb_tables
         for (int j = 0; j < Grp; j++) begin
           ep_win[j] = ep_match_q[g*Grp+j] && (ep_beat_q[g][j] & ep_match_q[g*Grp+:Grp]) == '0;
         end
+        // The winner's fields as an AND-OR of the one-hot wins (branch udt21: an `if (ep_win[j])` per entry
+        // elaborates as a chain of 16 multiplexers per bit, which ABC mapped as 13 levels from ep_match_q).
         for (int j = 0; j < Grp; j++) begin
-          if (ep_win[j]) begin
-            ep_hit_o[g]   = 1'b1;
-            ep_drop_o[g]  = ep_drop_o[g] | ep_drop_q[g*Grp+j];
-            ep_prio_o[g]  = ep_prio_o[g] | ep_prio_q[g*Grp+j];
-            ep_epoch_o[g] = ep_epoch_o[g] | ep_epoch_q[g*Grp+j];
-          end
+          ep_drop_o[g]  = ep_drop_o[g] | (ep_win[j] & ep_drop_q[g*Grp+j]);
+          ep_prio_o[g]  = ep_prio_o[g] | ({nt_pkg::LbEpochPrioBits{ep_win[j]}} & ep_prio_q[g*Grp+j]);
+          ep_epoch_o[g] = ep_epoch_o[g] | ({32{ep_win[j]}} & ep_epoch_q[g*Grp+j]);
         end
+        ep_hit_o[g] = |ep_win;
       end
     end
   end
@@ -300,7 +300,20 @@ module lb_tables
   logic [nt_pkg::LbCalendarEpochs-1:0][16:0] cal_word_q;
   logic [nt_pkg::LbCalendarEpochs-1:0]       cal_valid_rd_q;
   logic [199:0] mem_word_q;
-  logic         mem_valid_rd_q;
+  // The member valid flops are read in 8 candidates of 128 (the low address bits) into registers, the high
+  // bits registered beside choose one after them (branch udt21: the 1,024-way read in front of one register
+  // was 13 levels, LUT + MUXF7/8; the same bit, both registers loaded on rd_en_i from the same flops).
+  localparam int unsigned MemVC = 8;
+  logic [MemVC-1:0] mem_vc_d, mem_vc_q;
+  logic [2:0]       mem_vsel_q;
+  logic [127:0]     mem_vq;  // a candidate's 128 flops, taken at constant positions (no shifter)
+  always_comb begin
+    mem_vq = '0;
+    for (int h = 0; h < MemVC; h++) begin
+      mem_vq = mem_valid_q[128*h+:128];
+      mem_vc_d[h] = mem_vq[mem_addr_i[6:0]];
+    end
+  end
   for (genvar r = 0; r < nt_pkg::LbCalendarEpochs; r++) begin : g_cal_row
     logic [16:0] row_mem_q [nt_pkg::LbCalendarSlots];
     logic        wr_row;
@@ -316,18 +329,20 @@ module lb_tables
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       cal_valid_rd_q <= '0;
-      mem_valid_rd_q <= 1'b0;
+      mem_vc_q       <= '0;
+      mem_vsel_q     <= '0;
     end else if (rd_en_i) begin
       for (int r = 0; r < nt_pkg::LbCalendarEpochs; r++) begin
         cal_valid_rd_q[r] <= cal_valid_q[{2'(r), cal_slot_i}];
       end
-      mem_valid_rd_q <= mem_valid_q[mem_addr_i];
+      mem_vc_q       <= mem_vc_d;
+      mem_vsel_q     <= mem_addr_i[9:7];
     end
   end
   assign cal_entry_o.valid  = cal_valid_rd_q[cal_row_i];
   assign cal_entry_o.drop   = cal_word_q[cal_row_i][16];
   assign cal_entry_o.member = cal_word_q[cal_row_i][15:0];
-  assign mem_entry_o.valid = mem_valid_rd_q;
+  assign mem_entry_o.valid = mem_vc_q[mem_vsel_q];
   assign mem_entry_o.drop  = mem_word_q[0];
   assign mem_entry_o.tag   = mem_word_q[7:1];
   assign mem_entry_o.mac   = mem_word_q[55:8];
