@@ -395,37 +395,126 @@ module udplb_tables
     end
   end
 
-  // mac_dst_filter_table.
-  logic [MdN-1:0] md_match, md_win;
-  always_comb begin
-    md_set_o = 1'b0;
-    md_mac_o = '0;
-    for (int i = 0; i < MdN; i++) begin
-      md_match[i] = md_km_q[i] && ((md_iface_i ^ md_ival_q[i]) & md_imask_q[i]) == '0;
+  // mac_dst and ip_dst lookups as trees of LUT6-sized steps (branch udt21). Written as plain AND/OR, ABC
+  // maps the 64-input winner AND and field OR to 7- to 9-input LUTs, each a LUT6 + MUXF7/8/9 cascade of up
+  // to 4 cells on the path (udt21's first run: 22 levels `md_km_q` -> `md_mac_o`, 6 such LUTs deep). Every
+  // step below reads at most 6 signals and its result is a (* keep *) wire, which Yosys's abc pass keeps as
+  // a boundary of the network it maps, so each step is one LUT6: the iface compare in two halves (1), the
+  // entry's match (2), the beat row's AND with the matches by threes (3), by sixes (4), the winner (5), the
+  // fields' AND-OR by threes (6), by sixes (7), the output (8); the hit is the matches' OR in two steps (4).
+  // The same functions as before (an OR split into groups); Verilator ignores the attribute.
+  localparam int unsigned T1 = 22;  // ceil(64 / 3)
+  localparam int unsigned T2 = 4;   // ceil(22 / 6)
+  localparam int unsigned H1 = 11;  // ceil(64 / 6)
+  function automatic logic [T1-1:0] ao3(logic [63:0] a, logic [63:0] b);  // OR of a & b by threes
+    ao3 = '0;
+    for (int k = 0; k < T1; k++) begin
+      for (int t = 0; t < 3; t++) begin
+        if (3 * k + t < 64) ao3[k] = ao3[k] | (a[3*k+t] & b[3*k+t]);
+      end
     end
-    for (int i = 0; i < MdN; i++) begin
-      md_win[i] = md_match[i] && (md_beat[i] & md_match) == '0;
-      md_set_o  = md_set_o | (md_win[i] && md_set_q[i]);
-      md_mac_o  = md_mac_o | ({48{md_win[i]}} & md_mac_q[i]);
+  endfunction
+  function automatic logic [T2-1:0] or6(logic [T1-1:0] x);  // OR by sixes
+    or6 = '0;
+    for (int j = 0; j < T2; j++) begin
+      for (int t = 0; t < 6; t++) begin
+        if (6 * j + t < T1) or6[j] = or6[j] | x[6*j+t];
+      end
     end
-  end
-  assign md_hit_o = |md_match;
+  endfunction
+  function automatic logic [H1-1:0] hit6(logic [63:0] x);  // OR by sixes
+    hit6 = '0;
+    for (int j = 0; j < H1; j++) begin
+      for (int t = 0; t < 6; t++) begin
+        if (6 * j + t < 64) hit6[j] = hit6[j] | x[6*j+t];
+      end
+    end
+  endfunction
 
-  // ip_dst_filter_table.
-  logic [IdN-1:0] id_match, id_win;
+  // mac_dst_filter_table (the fields: MAC in columns 0..47, set in 48).
+  (* keep *) logic [MdN-1:0]         md_ifl, md_ifh, md_match, md_win;
+  (* keep *) logic [MdN-1:0][T1-1:0] md_w1;
+  (* keep *) logic [MdN-1:0][T2-1:0] md_w2;
+  (* keep *) logic [48:0][T1-1:0]    md_f1;
+  (* keep *) logic [48:0][T2-1:0]    md_f2;
+  (* keep *) logic [H1-1:0]          md_h1;
+  (* keep *) logic [1:0]             md_h2;
+  logic [3:0]     md_iv, md_im;
+  logic [47:0]    md_mv;
+  logic [MdN-1:0] md_col [49];
   always_comb begin
-    id_idx_o = '0;
-    id_lb_o  = '0;
-    for (int i = 0; i < IdN; i++) begin
-      id_match[i] = id_km_q[i] && ((id_iface_i ^ id_ival_q[i]) & id_imask_q[i]) == '0;
+    md_iv = '0;
+    md_im = '0;
+    md_mv = '0;
+    for (int i = 0; i < MdN; i++) begin
+      md_iv       = md_ival_q[i];
+      md_im       = md_imask_q[i];
+      md_ifl[i]   = ((md_iface_i[1:0] ^ md_iv[1:0]) & md_im[1:0]) == '0;
+      md_ifh[i]   = ((md_iface_i[3:2] ^ md_iv[3:2]) & md_im[3:2]) == '0;
+      md_match[i] = md_km_q[i] && md_ifl[i] && md_ifh[i];
+      md_mv       = md_mac_q[i];
+      for (int b = 0; b < 48; b++) md_col[b][i] = md_mv[b];
+      md_col[48][i] = md_set_q[i];
     end
-    for (int i = 0; i < IdN; i++) begin
-      id_win[i] = id_match[i] && (id_beat[i] & id_match) == '0;
-      id_idx_o  = id_idx_o | ({udplb_pkg::UIdxBits{id_win[i]}} & udplb_pkg::UIdxBits'(i));
-      id_lb_o   = id_lb_o | ({3{id_win[i]}} & id_lb_q[i]);
+    for (int i = 0; i < MdN; i++) begin
+      md_w1[i]  = ao3(md_beat[i], md_match);
+      md_w2[i]  = or6(md_w1[i]);
+      md_win[i] = md_match[i] && md_w2[i] == '0;
     end
+    for (int b = 0; b < 49; b++) begin
+      md_f1[b] = ao3(md_win, md_col[b]);
+      md_f2[b] = or6(md_f1[b]);
+    end
+    for (int b = 0; b < 48; b++) md_mac_o[b] = |md_f2[b];
+    md_set_o = |md_f2[48];
+    md_h1    = hit6(md_match);
+    md_h2[0] = |md_h1[5:0];
+    md_h2[1] = |md_h1[H1-1:6];
   end
-  assign id_hit_o = |id_match;
+  assign md_hit_o = |md_h2;
+
+  // ip_dst_filter_table (the fields: the index in columns 0..5, lb in 6..8).
+  localparam int unsigned IdC = udplb_pkg::UIdxBits + 3;
+  (* keep *) logic [IdN-1:0]         id_ifl, id_ifh, id_match, id_win;
+  (* keep *) logic [IdN-1:0][T1-1:0] id_w1;
+  (* keep *) logic [IdN-1:0][T2-1:0] id_w2;
+  (* keep *) logic [IdC-1:0][T1-1:0] id_f1;
+  (* keep *) logic [IdC-1:0][T2-1:0] id_f2;
+  (* keep *) logic [H1-1:0]          id_h1;
+  (* keep *) logic [1:0]             id_h2;
+  logic [3:0]     id_iv, id_im;
+  logic [2:0]     id_lv;
+  logic [IdN-1:0] id_col [IdC];
+  always_comb begin
+    id_iv = '0;
+    id_im = '0;
+    id_lv = '0;
+    for (int i = 0; i < IdN; i++) begin
+      id_iv       = id_ival_q[i];
+      id_im       = id_imask_q[i];
+      id_ifl[i]   = ((id_iface_i[1:0] ^ id_iv[1:0]) & id_im[1:0]) == '0;
+      id_ifh[i]   = ((id_iface_i[3:2] ^ id_iv[3:2]) & id_im[3:2]) == '0;
+      id_match[i] = id_km_q[i] && id_ifl[i] && id_ifh[i];
+      id_lv       = id_lb_q[i];
+      for (int b = 0; b < udplb_pkg::UIdxBits; b++) id_col[b][i] = ((i >> b) & 1) != 0;
+      for (int b = 0; b < 3; b++) id_col[udplb_pkg::UIdxBits+b][i] = id_lv[b];
+    end
+    for (int i = 0; i < IdN; i++) begin
+      id_w1[i]  = ao3(id_beat[i], id_match);
+      id_w2[i]  = or6(id_w1[i]);
+      id_win[i] = id_match[i] && id_w2[i] == '0;
+    end
+    for (int b = 0; b < IdC; b++) begin
+      id_f1[b] = ao3(id_win, id_col[b]);
+      id_f2[b] = or6(id_f1[b]);
+    end
+    for (int b = 0; b < udplb_pkg::UIdxBits; b++) id_idx_o[b] = |id_f2[b];
+    for (int b = 0; b < 3; b++) id_lb_o[b] = |id_f2[udplb_pkg::UIdxBits+b];
+    id_h1    = hit6(id_match);
+    id_h2[0] = |id_h1[5:0];
+    id_h2[1] = |id_h1[H1-1:6];
+  end
+  assign id_hit_o = |id_h2;
 
   assign sa_ip_o = sa_q[sa_idx_i];
 
