@@ -263,40 +263,146 @@ module udplb_tables
   // cycle of every simulation by the km_* assertions at the end (recomputed from the current table and key).
   // The fields compared with keys decided in the same stage (the iface masks with md/id_iface_i, the lb_id
   // with src_lb_i / ep_lb_i: S2's l2_iface and S3's ip_dst answer) stay in the lookup.
-  logic [47:0]     md_key;
-  logic [15:0]     id_tkey;
-  logic [127:0]    id_ikey, src_key;
-  logic [63:0]     ep_key;
+  // Every step below reads at most 6 signals and drives a (* keep *) wire (the lookups' trees below say
+  // why): the keys (1); a stored entry's compare with the next key by threes of bits (1), by sixes (2), by
+  // twos (3), then the entry's next value (4): the held key's compare is the registered one unless the entry
+  // is written (when the registers hold, neither the key nor the entry changes), the written entry's compare
+  // with the key (5) chosen by the entry's write enable (6).
+  (* keep *) logic [47:0]  md_key;
+  (* keep *) logic [15:0]  id_tkey;
+  (* keep *) logic [127:0] id_ikey, src_key;
+  (* keep *) logic [63:0]  ep_key;
   assign md_key  = look_en_i ? md_mac_nx_i : md_mac_i;
   assign id_tkey = look_en_i ? id_type_nx_i : id_type_i;
   assign id_ikey = look_en_i ? id_ip_nx_i : id_ip_i;
   assign src_key = look_en_i ? src_ip_nx_i : src_ip_i;
   assign ep_key  = look_en_i ? ep_tick_nx_i : ep_tick_i;
 
-  logic            md_wkm, id_wkm, s4_wkm, s6_wkm, ep_wkm;  // the written entry's compare with the key
+  function automatic logic [47:0] eq3(logic [143:0] a, logic [143:0] b);  // equal by threes of bits
+    for (int k = 0; k < 48; k++) eq3[k] = a[3*k+:3] == b[3*k+:3];
+  endfunction
+  function automatic logic [31:0] mq2(logic [63:0] k, logic [63:0] v, logic [63:0] m);  // masked, by twos
+    for (int j = 0; j < 32; j++) mq2[j] = ((k[2*j+:2] ^ v[2*j+:2]) & m[2*j+:2]) == '0;
+  endfunction
+  function automatic logic [7:0] and6(logic [47:0] x);  // AND by sixes
+    for (int j = 0; j < 8; j++) and6[j] = &x[6*j+:6];
+  endfunction
+  function automatic logic [1:0] and2(logic [7:0] x);
+    and2 = {&x[7:6], &x[5:0]};
+  endfunction
+
+  // Write enables per entry: the table and the index's high bits zero (as wr(): index < 64 / 128), then the
+  // one-hot of the low bits.
+  (* keep *) logic        cfg_hz0, cfg_hz1, cfg_hz2, wr6_md, wr6_id, wr6_s4, wr6_s6, wr7_ep;
+  (* keep *) logic [63:0] cfg_dec6;
+  (* keep *) logic [MdN-1:0] md_we;
+  (* keep *) logic [IdN-1:0] id_we;
+  (* keep *) logic [SrcN-1:0] s4_we, s6_we;
+  (* keep *) logic [EpN-1:0]  ep_we;
+  always_comb begin
+    cfg_hz0 = cfg_index_i[13:8] == '0;
+    cfg_hz1 = cfg_valid_i && cfg_index_i[7:6] == '0;
+    cfg_hz2 = cfg_valid_i && !cfg_index_i[7];
+    wr6_md  = cfg_hz0 && cfg_hz1 && cfg_table_i == 4'(nt_pkg::UdplbTblMacDst);
+    wr6_id  = cfg_hz0 && cfg_hz1 && cfg_table_i == 4'(nt_pkg::UdplbTblIpDst);
+    wr6_s4  = cfg_hz0 && cfg_hz1 && cfg_table_i == 4'(nt_pkg::UdplbTblSrc4);
+    wr6_s6  = cfg_hz0 && cfg_hz1 && cfg_table_i == 4'(nt_pkg::UdplbTblSrc6);
+    wr7_ep  = cfg_hz0 && cfg_hz2 && cfg_table_i == 4'(nt_pkg::UdplbTblEpoch);
+    for (int i = 0; i < 64; i++) cfg_dec6[i] = 32'(i6) == i;
+    for (int i = 0; i < MdN; i++) md_we[i] = wr6_md && cfg_dec6[i];
+    for (int i = 0; i < IdN; i++) id_we[i] = wr6_id && cfg_dec6[i];
+    for (int i = 0; i < SrcN; i++) begin
+      s4_we[i] = wr6_s4 && cfg_dec6[i];
+      s6_we[i] = wr6_s6 && cfg_dec6[i];
+    end
+    for (int i = 0; i < EpN; i++) ep_we[i] = wr7_ep && cfg_dec6[i%64] && cfg_index_i[6] == ((i / 64) != 0);
+  end
+
+  // The written entry's compare with the key (cfg_data_i's fields as the write stores them).
+  (* keep *) logic [47:0] md_wc1, id_wc1, s4_wc1, s6_wc1;
+  (* keep *) logic [31:0] ep_wc1;
+  (* keep *) logic [7:0]  md_wc2, id_wc2, s4_wc2, s6_wc2, ep_wc2;
+  (* keep *) logic [1:0]  md_wc3, id_wc3, s4_wc3, s6_wc3, ep_wc3;
+  (* keep *) logic [63:0] wr_plen_mask;
+  (* keep *) logic        md_wkm, id_wkm, s4_wkm, s6_wkm, ep_wkm;  // the written entry's compare with the key
+  always_comb begin
+    wr_plen_mask = plen_mask;
+    md_wc1 = eq3(144'(cfg_data_i[72:25]), 144'(md_key));
+    id_wc1 = eq3({cfg_data_i[40:25], cfg_data_i[168:41]}, {id_tkey, id_ikey});
+    s4_wc1 = eq3(144'(cfg_data_i[35:4]), 144'(src_key[31:0]));
+    s6_wc1 = eq3(144'(cfg_data_i[131:4]), 144'(src_key));
+    ep_wc1 = mq2(ep_key, cfg_data_i[67:4], wr_plen_mask);
+    md_wc2 = and6(md_wc1);
+    id_wc2 = and6(id_wc1);
+    s4_wc2 = and6(s4_wc1);
+    s6_wc2 = and6(s6_wc1);
+    ep_wc2 = and6({16'hffff, ep_wc1});
+    md_wc3 = and2(md_wc2);
+    id_wc3 = and2(id_wc2);
+    s4_wc3 = and2(s4_wc2);
+    s6_wc3 = and2(s6_wc2);
+    ep_wc3 = and2(ep_wc2);
+    md_wkm = cfg_data_i[0] && &md_wc3;
+    id_wkm = cfg_data_i[0] && &id_wc3;
+    s4_wkm = cfg_data_i[0] && &s4_wc3;
+    s6_wkm = cfg_data_i[0] && &s6_wc3;
+    ep_wkm = cfg_data_i[0] && &ep_wc3;
+  end
+
+  // Each stored entry's compare with the next key.
+  (* keep *) logic [MdN-1:0][47:0] md_c1;
+  (* keep *) logic [IdN-1:0][47:0] id_c1;
+  (* keep *) logic [SrcN-1:0][47:0] s4_c1, s6_c1;
+  (* keep *) logic [EpN-1:0][31:0] ep_c1;
+  (* keep *) logic [MdN-1:0][7:0]  md_c2;
+  (* keep *) logic [IdN-1:0][7:0]  id_c2;
+  (* keep *) logic [SrcN-1:0][7:0] s4_c2, s6_c2;
+  (* keep *) logic [EpN-1:0][7:0]  ep_c2;
+  (* keep *) logic [MdN-1:0][1:0]  md_c3;
+  (* keep *) logic [IdN-1:0][1:0]  id_c3;
+  (* keep *) logic [SrcN-1:0][1:0] s4_c3, s6_c3;
+  (* keep *) logic [EpN-1:0][1:0]  ep_c3;
+  (* keep *) logic [MdN-1:0]       md_held;
+  (* keep *) logic [IdN-1:0]       id_held;
+  (* keep *) logic [SrcN-1:0]      s4_held, s6_held;
+  (* keep *) logic [EpN-1:0]       ep_held;
   logic [MdN-1:0]  md_km_d, md_km_q;
   logic [IdN-1:0]  id_km_d, id_km_q;
   logic [SrcN-1:0] s4_km_d, s4_km_q, s6_km_d, s6_km_q;
   logic [EpN-1:0]  ep_km_d, ep_km_q;
   always_comb begin
-    md_wkm = cfg_data_i[0] && cfg_data_i[72:25] == md_key;
-    id_wkm = cfg_data_i[0] && cfg_data_i[40:25] == id_tkey && cfg_data_i[168:41] == id_ikey;
-    s4_wkm = cfg_data_i[0] && cfg_data_i[35:4] == src_key[31:0];
-    s6_wkm = cfg_data_i[0] && cfg_data_i[131:4] == src_key;
-    ep_wkm = cfg_data_i[0] && ((ep_key ^ cfg_data_i[67:4]) & plen_mask) == '0;
     for (int i = 0; i < MdN; i++) begin
-      md_km_d[i] = (wr_md && 32'(i6) == i) ? md_wkm : md_valid_q[i] && md_da_q[i] == md_key;
+      md_c1[i]   = eq3(144'(md_da_q[i]), 144'(md_mac_nx_i));
+      md_c2[i]   = and6(md_c1[i]);
+      md_c3[i]   = and2(md_c2[i]);
+      md_held[i] = look_en_i ? md_valid_q[i] && &md_c3[i] : md_km_q[i];
+      md_km_d[i] = md_we[i] ? md_wkm : md_held[i];
     end
     for (int i = 0; i < IdN; i++) begin
-      id_km_d[i] = (wr_id && 32'(i6) == i) ? id_wkm :
-                   id_valid_q[i] && id_type_q[i] == id_tkey && id_ip_q[i] == id_ikey;
+      id_c1[i]   = eq3({id_type_q[i], id_ip_q[i]}, {id_type_nx_i, id_ip_nx_i});
+      id_c2[i]   = and6(id_c1[i]);
+      id_c3[i]   = and2(id_c2[i]);
+      id_held[i] = look_en_i ? id_valid_q[i] && &id_c3[i] : id_km_q[i];
+      id_km_d[i] = id_we[i] ? id_wkm : id_held[i];
     end
     for (int i = 0; i < SrcN; i++) begin
-      s4_km_d[i] = (wr_s4 && 32'(i6) == i) ? s4_wkm : s4_valid_q[i] && s4_ip_q[i] == src_key[31:0];
-      s6_km_d[i] = (wr_s6 && 32'(i6) == i) ? s6_wkm : s6_valid_q[i] && s6_ip_q[i] == src_key;
+      s4_c1[i]   = eq3(144'(s4_ip_q[i]), 144'(src_ip_nx_i[31:0]));
+      s4_c2[i]   = and6(s4_c1[i]);
+      s4_c3[i]   = and2(s4_c2[i]);
+      s4_held[i] = look_en_i ? s4_valid_q[i] && &s4_c3[i] : s4_km_q[i];
+      s4_km_d[i] = s4_we[i] ? s4_wkm : s4_held[i];
+      s6_c1[i]   = eq3(144'(s6_ip_q[i]), 144'(src_ip_nx_i));
+      s6_c2[i]   = and6(s6_c1[i]);
+      s6_c3[i]   = and2(s6_c2[i]);
+      s6_held[i] = look_en_i ? s6_valid_q[i] && &s6_c3[i] : s6_km_q[i];
+      s6_km_d[i] = s6_we[i] ? s6_wkm : s6_held[i];
     end
     for (int i = 0; i < EpN; i++) begin
-      ep_km_d[i] = (wr_ep && 32'(i7) == i) ? ep_wkm : ep_valid_q[i] && ((ep_key ^ ep_val_q[i]) & ep_mask_q[i]) == '0;
+      ep_c1[i]   = mq2(ep_tick_nx_i, ep_val_q[i], ep_mask_q[i]);
+      ep_c2[i]   = and6({16'hffff, ep_c1[i]});
+      ep_c3[i]   = and2(ep_c2[i]);
+      ep_held[i] = look_en_i ? ep_valid_q[i] && &ep_c3[i] : ep_km_q[i];
+      ep_km_d[i] = ep_we[i] ? ep_wkm : ep_held[i];
     end
   end
   // Reset with the valid flops (all entries invalid: every compare 0).
@@ -380,19 +486,53 @@ module udplb_tables
     );
   end
 
-  // l2_iface_table (a miss gives iface 0, MAC 0).
-  logic [L2N-1:0] l2_match, l2_win;
+  // l2_iface_table (a miss gives iface 0, MAC 0), in LUT6-sized steps on kept wires as mac_dst below: the
+  // masked compare by twos of bits (1), by threes with the valid bit (2), the match (3), the beat row's AND
+  // with the matches by threes (4), their OR (5), the winner (6), the fields' AND-OR by threes (7), the
+  // output (8). (13 levels in udt21's first run.)
+  localparam int unsigned L2G = (L2N + 2) / 3;  // groups of 3 entries
+  (* keep *) logic [L2N-1:0][5:0]     l2_c1;
+  (* keep *) logic [L2N-1:0][1:0]     l2_c2;
+  (* keep *) logic [L2N-1:0]          l2_match, l2_w2, l2_win;
+  (* keep *) logic [L2N-1:0][L2G-1:0] l2_w1;
+  (* keep *) logic [51:0][L2G-1:0]    l2_f1;  // iface in columns 0..3, MAC in 4..51
+  logic [11:0] l2_vv, l2_mv;
+  logic [51:0] l2_fv;
+  logic [L2N-1:0] l2_col [52];
   always_comb begin
-    l2_iface_o = '0;
-    l2_mac_o   = '0;
+    l2_vv = '0;
+    l2_mv = '0;
+    l2_fv = '0;
     for (int i = 0; i < L2N; i++) begin
-      l2_match[i] = l2_valid_q[i] && ((l2_vid_i ^ l2_val_q[i]) & l2_mask_q[i]) == '0;
+      l2_vv = l2_val_q[i];
+      l2_mv = l2_mask_q[i];
+      for (int k = 0; k < 6; k++) l2_c1[i][k] = ((l2_vid_i[2*k+:2] ^ l2_vv[2*k+:2]) & l2_mv[2*k+:2]) == '0;
+      l2_c2[i][0] = l2_valid_q[i] && &l2_c1[i][2:0];
+      l2_c2[i][1] = &l2_c1[i][5:3];
+      l2_match[i] = &l2_c2[i];
+      l2_fv = {l2_mac_q[i], l2_iface_q[i]};
+      for (int b = 0; b < 52; b++) l2_col[b][i] = l2_fv[b];
     end
     for (int i = 0; i < L2N; i++) begin
-      l2_win[i]  = l2_match[i] && (l2_beat[i] & l2_match) == '0;
-      l2_iface_o = l2_iface_o | ({4{l2_win[i]}} & l2_iface_q[i]);
-      l2_mac_o   = l2_mac_o | ({48{l2_win[i]}} & l2_mac_q[i]);
+      l2_w1[i] = '0;
+      for (int k = 0; k < L2G; k++) begin
+        for (int t = 0; t < 3; t++) begin
+          if (3 * k + t < L2N) l2_w1[i][k] = l2_w1[i][k] | (l2_beat[i][3*k+t] & l2_match[3*k+t]);
+        end
+      end
+      l2_w2[i]  = |l2_w1[i];
+      l2_win[i] = l2_match[i] && !l2_w2[i];
     end
+    for (int b = 0; b < 52; b++) begin
+      l2_f1[b] = '0;
+      for (int k = 0; k < L2G; k++) begin
+        for (int t = 0; t < 3; t++) begin
+          if (3 * k + t < L2N) l2_f1[b][k] = l2_f1[b][k] | (l2_win[3*k+t] & l2_col[b][3*k+t]);
+        end
+      end
+    end
+    for (int b = 0; b < 4; b++) l2_iface_o[b] = |l2_f1[b];
+    for (int b = 0; b < 48; b++) l2_mac_o[b] = |l2_f1[4+b];
   end
 
   // mac_dst and ip_dst lookups as trees of LUT6-sized steps (branch udt21). Written as plain AND/OR, ABC
@@ -555,21 +695,52 @@ module udplb_tables
   end
 
   // Epoch map: the lowest matching row, the one with no match below it (a prefix OR; an OR of one-hot
-  // terms rather than a chain of "not hit yet" multiplexers).
-  logic [MapN-1:0] map_match;
-  logic            map_below;  // a row below i matches
+  // terms rather than a chain of "not hit yet" multiplexers), in LUT6-sized steps on kept wires (19 levels
+  // `map_epoch_i` -> `map_row_o` in udt21's first run): the compare of {valid, lb, epoch} by threes of bits
+  // (1), by sixes (2), the match (3); the matches' OR by sixes (4); for row i the groups of six wholly below
+  // it (5) and the rows below it in its own group (4); the first match (6); each row bit's OR of the first
+  // matches by sixes (7), the output (8). The hit is the OR of the groups (5).
+  localparam int unsigned MapG = (MapN + 5) / 6;
+  (* keep *) logic [MapN-1:0][11:0] map_c1;
+  (* keep *) logic [MapN-1:0][1:0]  map_c2;
+  (* keep *) logic [MapN-1:0]       map_match, map_ga, map_gb, map_first;
+  (* keep *) logic [MapG-1:0]       map_grp;
+  (* keep *) logic [udplb_pkg::URowBits-1:0][2:0] map_r1;
+  logic [35:0] map_key, map_ent;
   always_comb begin
-    map_row_o = '0;
-    map_below = 1'b0;
+    map_key = {1'b1, map_lb_i, map_epoch_i};
+    map_ent = '0;
     for (int i = 0; i < MapN; i++) begin
-      map_match[i] = map_valid_q[i] && map_lb_q[i] == map_lb_i && map_epoch_q[i] == map_epoch_i;
+      map_ent = {map_valid_q[i], map_lb_q[i], map_epoch_q[i]};
+      for (int k = 0; k < 12; k++) map_c1[i][k] = map_ent[3*k+:3] == map_key[3*k+:3];
+      map_c2[i][0] = &map_c1[i][5:0];
+      map_c2[i][1] = &map_c1[i][11:6];
+      map_match[i] = &map_c2[i];
+    end
+    for (int j = 0; j < MapG; j++) begin
+      map_grp[j] = 1'b0;
+      for (int t = 0; t < 6; t++) if (6 * j + t < MapN) map_grp[j] = map_grp[j] | map_match[6*j+t];
     end
     for (int i = 0; i < MapN; i++) begin
-      map_row_o = map_row_o | ({udplb_pkg::URowBits{map_match[i] && !map_below}} & udplb_pkg::URowBits'(i));
-      map_below = map_below | map_match[i];
+      map_ga[i] = 1'b0;
+      map_gb[i] = 1'b0;
+      for (int j = 0; j < MapG; j++) if (6 * j + 6 <= i) map_ga[i] = map_ga[i] | map_grp[j];
+      for (int t = 0; t < MapN; t++) if (t < i && t >= 6 * (i / 6)) map_gb[i] = map_gb[i] | map_match[t];
+      map_first[i] = map_match[i] && !map_ga[i] && !map_gb[i];
     end
+    // Row bit b: the 16 rows with bit b set, by sixes (rank r of row i among them: i with bit b removed).
+    map_r1 = '0;
+    for (int b = 0; b < udplb_pkg::URowBits; b++) begin
+      for (int i = 0; i < MapN; i++) begin
+        if (((i >> b) & 1) != 0) begin
+          map_r1[b][(((i >> (b + 1)) << b) | (i & ((1 << b) - 1))) / 6] =
+            map_r1[b][(((i >> (b + 1)) << b) | (i & ((1 << b) - 1))) / 6] | map_first[i];
+        end
+      end
+    end
+    for (int b = 0; b < udplb_pkg::URowBits; b++) map_row_o[b] = |map_r1[b];
   end
-  assign map_hit_o = |map_match;
+  assign map_hit_o = |map_grp;
 
   // Registered reads (block RAM: the read data register is the RAM's own output register; issue 27 item 3).
   // The valid bits are flops with reset, read through registers of their own on the same cycle. A 16,384-way
