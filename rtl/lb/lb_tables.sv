@@ -241,7 +241,6 @@ module lb_tables
   end
 
   // Every entry's ternary match is registered (ep_match_q); the winners are chosen from it the next cycle.
-  logic [Grp-1:0]     ep_win;
   always_comb begin
     ep_match = '0;
     if (lookup_i) begin
@@ -250,26 +249,52 @@ module lb_tables
       end
     end
   end
-  always_comb begin
-    ep_hit_o   = '0;
-    ep_drop_o  = '0;
-    ep_prio_o  = '0;
-    ep_epoch_o = '0;
-    ep_win     = '0;
-    if (look_q) begin
-      for (int g = 0; g < lb_pkg::EpochGroups; g++) begin
-        for (int j = 0; j < Grp; j++) begin
-          ep_win[j] = ep_match_q[g*Grp+j] && (ep_beat_q[g][j] & ep_match_q[g*Grp+:Grp]) == '0;
-        end
-        // The winner's fields as an AND-OR of the one-hot wins (branch udt21: an `if (ep_win[j])` per entry
-        // elaborates as a chain of 16 multiplexers per bit, which ABC mapped as 13 levels from ep_match_q).
-        for (int j = 0; j < Grp; j++) begin
-          ep_drop_o[g]  = ep_drop_o[g] | (ep_win[j] & ep_drop_q[g*Grp+j]);
-          ep_prio_o[g]  = ep_prio_o[g] | ({nt_pkg::LbEpochPrioBits{ep_win[j]}} & ep_prio_q[g*Grp+j]);
-          ep_epoch_o[g] = ep_epoch_o[g] | ({32{ep_win[j]}} & ep_epoch_q[g*Grp+j]);
-        end
-        ep_hit_o[g] = |ep_win;
+  // Each group's winner and its fields in LUT6-sized steps (branch udt21): every step reads at most 6
+  // signals and drives a (* keep *) wire, a boundary Yosys's abc pass keeps, so each step is one LUT6
+  // (written as plain AND/OR, ABC mapped them to 7- to 9-input LUTs, LUT6 + MUXF7/8/9 cascades: 13 levels
+  // `ep_match_q` -> `ep_prio_o` in lb17, 14 with a plain AND-OR). Continuous assignments, so that every
+  // read is of the kept wire: the beat row AND the matches by threes (1), their OR (2), the winner, gated by
+  // look_q (3), the fields' AND-OR by threes (4), the output (5); the hit: the wins by sixes (4), their OR (5).
+  localparam int unsigned EpC = 1 + PrioBits + 32;  // drop, priority, epoch
+  for (genvar g = 0; g < lb_pkg::EpochGroups; g++) begin : g_ep_sel
+    (* keep *) logic [Grp-1:0][5:0] w1;
+    (* keep *) logic [Grp-1:0]      w2, win;
+    (* keep *) logic [EpC-1:0][5:0] f1;
+    (* keep *) logic [2:0]          h1;
+    logic [17:0]          mp, wp;
+    logic [EpC-1:0][17:0] col;
+    assign mp = {2'b0, ep_match_q[g*Grp+:Grp]};
+    assign wp = {2'b0, win};
+    for (genvar j = 0; j < Grp; j++) begin : g_e
+      logic [17:0]    bp;
+      logic [EpC-1:0] fv;
+      assign bp = {2'b0, ep_beat_q[g][j]};
+      for (genvar k = 0; k < 6; k++) begin : g_k
+        assign w1[j][k] = |(bp[3*k+:3] & mp[3*k+:3]);
       end
+      assign w2[j]  = |w1[j];
+      assign win[j] = look_q && mp[j] && !w2[j];
+      assign fv = {ep_epoch_q[g*Grp+j], ep_prio_q[g*Grp+j], ep_drop_q[g*Grp+j]};
+      for (genvar c = 0; c < EpC; c++) begin : g_c
+        assign col[c][j] = fv[c];
+      end
+    end
+    for (genvar c = 0; c < EpC; c++) begin : g_f
+      assign col[c][17:Grp] = '0;
+      for (genvar k = 0; k < 6; k++) begin : g_k
+        assign f1[c][k] = |(wp[3*k+:3] & col[c][3*k+:3]);
+      end
+    end
+    for (genvar k = 0; k < 3; k++) begin : g_h
+      assign h1[k] = |wp[6*k+:6];
+    end
+    assign ep_hit_o[g]  = |h1;
+    assign ep_drop_o[g] = |f1[0];
+    for (genvar b = 0; b < PrioBits; b++) begin : g_p
+      assign ep_prio_o[g][b] = |f1[1+b];
+    end
+    for (genvar b = 0; b < 32; b++) begin : g_ep
+      assign ep_epoch_o[g][b] = |f1[1+PrioBits+b];
     end
   end
 
