@@ -150,14 +150,25 @@ module lb_tables
   // cycle, the lowest matching one is the one with no match below it (a prefix OR), so the verdict is an OR
   // of one-hot terms rather than a 32-deep chain of "not hit yet" multiplexers (issue 27: <= 12 levels).
   logic flt_below;  // an entry below i matches
-  always_comb begin
-    flt_match = '0;
-    if (lookup_i) begin
-      for (int i = 0; i < nt_pkg::LbFilterEntries; i++) begin
-        flt_match[i] = flt_valid_q[i] && flt_mac_q[i] == flt_mac_i && flt_type_q[i] == flt_ethertype_i &&
-                       flt_ip_q[i] == flt_ip_i && flt_port_q[i] == flt_port_i;
-      end
+  // Each entry's 208-bit compare in LUT6-sized steps on kept wires (branch udt21; `flt_ip_i` -> `flt_match` 13
+  // in its first run, ABC's wide LUTs): by threes of bits (1), by sixes (2), by twos (3), the match (4).
+  logic [209:0] flt_key;
+  assign flt_key = {2'b0, flt_mac_i, flt_ethertype_i, flt_ip_i, flt_port_i};
+  for (genvar i = 0; i < nt_pkg::LbFilterEntries; i++) begin : g_flt
+    (* keep *) logic [71:0] c1;
+    (* keep *) logic [11:0] c2;
+    (* keep *) logic [1:0]  c3;
+    logic [209:0] ent;
+    assign ent = {2'b0, flt_mac_q[i], flt_type_q[i], flt_ip_q[i], flt_port_q[i]};
+    for (genvar k = 0; k < 70; k++) begin : g_k
+      assign c1[k] = ent[3*k+:3] == flt_key[3*k+:3];
     end
+    assign c1[71:70] = '1;
+    for (genvar j = 0; j < 12; j++) begin : g_j
+      assign c2[j] = &c1[6*j+:6];
+    end
+    assign c3 = {&c2[11:6], &c2[5:0]};
+    assign flt_match[i] = lookup_i && flt_valid_q[i] && &c3;
   end
   always_comb begin
     flt_hit_o  = 1'b0;
@@ -323,7 +334,11 @@ module lb_tables
   // needed only after the read register, to choose among the four words, so the TCAM's selection can take
   // its own cycle without delaying the calendar read (the row chosen by a 4-input multiplexer in S4).
   logic [nt_pkg::LbCalendarEpochs-1:0][16:0] cal_word_q;
-  logic [nt_pkg::LbCalendarEpochs-1:0]       cal_valid_rd_q;
+  // The calendar valid flops likewise (a 512-way read per row measured 12 in lb17, 14 in udt21's first
+  // run): per row 4 candidates of 128 (slot[8:7]), slot[8:7] registered beside choosing after the register.
+  logic [4*nt_pkg::LbCalendarEpochs-1:0]     cal_vc_d, cal_vc_q;
+  logic [1:0]                                cal_vh_q;
+  logic [127:0]                              cal_vq;
   logic [199:0] mem_word_q;
   // The member valid flops are read in 8 candidates of 128 (the low address bits) into registers, the high
   // bits registered beside choose one after them (branch udt21: the 1,024-way read in front of one register
@@ -353,18 +368,27 @@ module lb_tables
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      cal_valid_rd_q <= '0;
+      cal_vc_q       <= '0;
+      cal_vh_q       <= '0;
       mem_vc_q       <= '0;
       mem_vsel_q     <= '0;
     end else if (rd_en_i) begin
-      for (int r = 0; r < nt_pkg::LbCalendarEpochs; r++) begin
-        cal_valid_rd_q[r] <= cal_valid_q[{2'(r), cal_slot_i}];
-      end
+      cal_vc_q       <= cal_vc_d;
+      cal_vh_q       <= cal_slot_i[8:7];
       mem_vc_q       <= mem_vc_d;
       mem_vsel_q     <= mem_addr_i[9:7];
     end
   end
-  assign cal_entry_o.valid  = cal_valid_rd_q[cal_row_i];
+  always_comb begin
+    cal_vq = '0;
+    for (int r = 0; r < nt_pkg::LbCalendarEpochs; r++) begin
+      for (int h = 0; h < 4; h++) begin
+        cal_vq = cal_valid_q[512*r+128*h+:128];
+        cal_vc_d[4*r+h] = cal_vq[cal_slot_i[6:0]];
+      end
+    end
+  end
+  assign cal_entry_o.valid  = cal_vc_q[{cal_row_i, cal_vh_q}];
   assign cal_entry_o.drop   = cal_word_q[cal_row_i][16];
   assign cal_entry_o.member = cal_word_q[cal_row_i][15:0];
   assign mem_entry_o.valid = mem_vc_q[mem_vsel_q];
