@@ -267,46 +267,49 @@ module lb_tables
   // read is of the kept wire: the beat row AND the matches by threes (1), their OR (2), the winner, gated by
   // look_q (3), the fields' AND-OR by threes (4), the output (5); the hit: the wins by sixes (4), their OR (5).
   localparam int unsigned EpC = 1 + PrioBits + 32;  // drop, priority, epoch
+  // (One-dimensional vectors only: Yosys 0.55 cannot take the width of a 2-D array of a generate scope read
+  // from a nested one.)
   for (genvar g = 0; g < lb_pkg::EpochGroups; g++) begin : g_ep_sel
-    (* keep *) logic [Grp-1:0][5:0] w1;
-    (* keep *) logic [Grp-1:0]      w2, win;
-    (* keep *) logic [EpC-1:0][5:0] f1;
-    (* keep *) logic [2:0]          h1;
+    (* keep *) logic [Grp-1:0] w2, win;
+    (* keep *) logic [2:0]     h1;
     logic [17:0]          mp, wp;
-    logic [EpC-1:0][17:0] col;
+    logic [EpC*Grp-1:0]   colf;  // column c, entry j at c * Grp + j
     assign mp = {2'b0, ep_match_q[g*Grp+:Grp]};
     assign wp = {2'b0, win};
     for (genvar j = 0; j < Grp; j++) begin : g_e
+      (* keep *) logic [5:0] w1;
       logic [17:0]    bp;
       logic [EpC-1:0] fv;
       assign bp = {2'b0, ep_beat_q[g][j]};
       for (genvar k = 0; k < 6; k++) begin : g_k
-        assign w1[j][k] = |(bp[3*k+:3] & mp[3*k+:3]);
+        assign w1[k] = |(bp[3*k+:3] & mp[3*k+:3]);
       end
-      assign w2[j]  = |w1[j];
+      assign w2[j]  = |w1;
       assign win[j] = look_q && mp[j] && !w2[j];
       assign fv = {ep_epoch_q[g*Grp+j], ep_prio_q[g*Grp+j], ep_drop_q[g*Grp+j]};
       for (genvar c = 0; c < EpC; c++) begin : g_c
-        assign col[c][j] = fv[c];
+        assign colf[c*Grp+j] = fv[c];
       end
     end
     for (genvar c = 0; c < EpC; c++) begin : g_f
-      assign col[c][17:Grp] = '0;
+      (* keep *) logic [5:0] f1;
+      logic [17:0] cv;
+      assign cv = {2'b0, colf[c*Grp+:Grp]};
       for (genvar k = 0; k < 6; k++) begin : g_k
-        assign f1[c][k] = |(wp[3*k+:3] & col[c][3*k+:3]);
+        assign f1[k] = |(wp[3*k+:3] & cv[3*k+:3]);
+      end
+      if (c == 0) begin : g_drop
+        assign ep_drop_o[g] = |f1;
+      end else if (c <= PrioBits) begin : g_prio
+        assign ep_prio_o[g][c-1] = |f1;
+      end else begin : g_epoch
+        assign ep_epoch_o[g][c-1-PrioBits] = |f1;
       end
     end
     for (genvar k = 0; k < 3; k++) begin : g_h
       assign h1[k] = |wp[6*k+:6];
     end
-    assign ep_hit_o[g]  = |h1;
-    assign ep_drop_o[g] = |f1[0];
-    for (genvar b = 0; b < PrioBits; b++) begin : g_p
-      assign ep_prio_o[g][b] = |f1[1+b];
-    end
-    for (genvar b = 0; b < 32; b++) begin : g_ep
-      assign ep_epoch_o[g][b] = |f1[1+PrioBits+b];
-    end
+    assign ep_hit_o[g] = |h1;
   end
 
   // Calendar epoch map: lowest matching row, for each group's epoch.
