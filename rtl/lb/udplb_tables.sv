@@ -265,9 +265,14 @@ module udplb_tables
   // with src_lb_i / ep_lb_i: S2's l2_iface and S3's ip_dst answer) stay in the lookup.
   // Every step below reads at most 6 signals and drives a (* keep *) wire (the lookups' trees below say
   // why): the keys (1); a stored entry's compare with the next key by threes of bits (1), by sixes (2), by
-  // twos (3), then the entry's next value (4): the held key's compare is the registered one unless the entry
-  // is written (when the registers hold, neither the key nor the entry changes), the written entry's compare
-  // with the key (5) chosen by the entry's write enable (6).
+  // twos where needed (3), then the entry's next value: the held key's compare is the registered one unless
+  // the entry is written (when the registers hold, neither the key nor the entry changes), the written
+  // entry's compare with the key chosen by the entry's write enable. Written as continuous assignments in
+  // generate loops (branch udt22): udt21 wrote the same steps with functions called in always_comb loops,
+  // which Yosys's read_verilog took about ten times longer to elaborate (its AST inlines and unrolls every
+  // call), and a kept wire written and read in one always_comb is read as the process's internal value, not
+  // through the boundary. One-dimensional kept vectors only (Yosys 0.55 could not size a 2-D array of a
+  // generate scope; see lb_tables.sv).
   (* keep *) logic [47:0]  md_key;
   (* keep *) logic [15:0]  id_tkey;
   (* keep *) logic [127:0] id_ikey, src_key;
@@ -278,19 +283,6 @@ module udplb_tables
   assign src_key = look_en_i ? src_ip_nx_i : src_ip_i;
   assign ep_key  = look_en_i ? ep_tick_nx_i : ep_tick_i;
 
-  function automatic logic [47:0] eq3(logic [143:0] a, logic [143:0] b);  // equal by threes of bits
-    for (int k = 0; k < 48; k++) eq3[k] = a[3*k+:3] == b[3*k+:3];
-  endfunction
-  function automatic logic [31:0] mq2(logic [63:0] k, logic [63:0] v, logic [63:0] m);  // masked, by twos
-    for (int j = 0; j < 32; j++) mq2[j] = ((k[2*j+:2] ^ v[2*j+:2]) & m[2*j+:2]) == '0;
-  endfunction
-  function automatic logic [7:0] and6(logic [47:0] x);  // AND by sixes
-    for (int j = 0; j < 8; j++) and6[j] = &x[6*j+:6];
-  endfunction
-  function automatic logic [1:0] and2(logic [7:0] x);
-    and2 = {&x[7:6], &x[5:0]};
-  endfunction
-
   // Write enables per entry: the table and the index's high bits zero (as wr(): index < 64 / 128), then the
   // one-hot of the low bits.
   (* keep *) logic        cfg_hz0, cfg_hz1, cfg_hz2, wr6_md, wr6_id, wr6_s4, wr6_s6, wr7_ep;
@@ -299,111 +291,196 @@ module udplb_tables
   (* keep *) logic [IdN-1:0] id_we;
   (* keep *) logic [SrcN-1:0] s4_we, s6_we;
   (* keep *) logic [EpN-1:0]  ep_we;
-  always_comb begin
-    cfg_hz0 = cfg_index_i[13:8] == '0;
-    cfg_hz1 = cfg_valid_i && cfg_index_i[7:6] == '0;
-    cfg_hz2 = cfg_valid_i && !cfg_index_i[7];
-    wr6_md  = cfg_hz0 && cfg_hz1 && cfg_table_i == 4'(nt_pkg::UdplbTblMacDst);
-    wr6_id  = cfg_hz0 && cfg_hz1 && cfg_table_i == 4'(nt_pkg::UdplbTblIpDst);
-    wr6_s4  = cfg_hz0 && cfg_hz1 && cfg_table_i == 4'(nt_pkg::UdplbTblSrc4);
-    wr6_s6  = cfg_hz0 && cfg_hz1 && cfg_table_i == 4'(nt_pkg::UdplbTblSrc6);
-    wr7_ep  = cfg_hz0 && cfg_hz2 && cfg_table_i == 4'(nt_pkg::UdplbTblEpoch);
-    for (int i = 0; i < 64; i++) cfg_dec6[i] = 32'(i6) == i;
-    for (int i = 0; i < MdN; i++) md_we[i] = wr6_md && cfg_dec6[i];
-    for (int i = 0; i < IdN; i++) id_we[i] = wr6_id && cfg_dec6[i];
-    for (int i = 0; i < SrcN; i++) begin
-      s4_we[i] = wr6_s4 && cfg_dec6[i];
-      s6_we[i] = wr6_s6 && cfg_dec6[i];
-    end
-    for (int i = 0; i < EpN; i++) ep_we[i] = wr7_ep && cfg_dec6[i%64] && cfg_index_i[6] == ((i / 64) != 0);
+  assign cfg_hz0 = cfg_index_i[13:8] == '0;
+  assign cfg_hz1 = cfg_valid_i && cfg_index_i[7:6] == '0;
+  assign cfg_hz2 = cfg_valid_i && !cfg_index_i[7];
+  assign wr6_md  = cfg_hz0 && cfg_hz1 && cfg_table_i == 4'(nt_pkg::UdplbTblMacDst);
+  assign wr6_id  = cfg_hz0 && cfg_hz1 && cfg_table_i == 4'(nt_pkg::UdplbTblIpDst);
+  assign wr6_s4  = cfg_hz0 && cfg_hz1 && cfg_table_i == 4'(nt_pkg::UdplbTblSrc4);
+  assign wr6_s6  = cfg_hz0 && cfg_hz1 && cfg_table_i == 4'(nt_pkg::UdplbTblSrc6);
+  assign wr7_ep  = cfg_hz0 && cfg_hz2 && cfg_table_i == 4'(nt_pkg::UdplbTblEpoch);
+  // (mac_dst, ip_dst and the source filters have 64 entries each: one decode of cfg_index_i[5:0].)
+  for (genvar i = 0; i < 64; i++) begin : g_we
+    assign cfg_dec6[i] = i6 == 6'(i);
+    assign md_we[i]    = wr6_md && cfg_dec6[i];
+    assign id_we[i]    = wr6_id && cfg_dec6[i];
+    assign s4_we[i]    = wr6_s4 && cfg_dec6[i];
+    assign s6_we[i]    = wr6_s6 && cfg_dec6[i];
+  end
+  for (genvar i = 0; i < EpN; i++) begin : g_ep_we
+    assign ep_we[i] = wr7_ep && cfg_dec6[i%64] && cfg_index_i[6] == (i >= 64);
   end
 
-  // The written entry's compare with the key (cfg_data_i's fields as the write stores them).
-  (* keep *) logic [47:0] md_wc1, id_wc1, s4_wc1, s6_wc1;
-  (* keep *) logic [31:0] ep_wc1;
-  (* keep *) logic [7:0]  md_wc2, id_wc2, s4_wc2, s6_wc2, ep_wc2;
-  (* keep *) logic [1:0]  md_wc3, id_wc3, s4_wc3, s6_wc3, ep_wc3;
+  // The written entry's compare with the key (cfg_data_i's fields as the write stores them): by threes of
+  // bits (wc1), by sixes (wc2), by threes or twos (wc3), with the written valid bit (wkm).
   (* keep *) logic [63:0] wr_plen_mask;
-  (* keep *) logic        md_wkm, id_wkm, s4_wkm, s6_wkm, ep_wkm;  // the written entry's compare with the key
-  always_comb begin
-    wr_plen_mask = plen_mask;
-    md_wc1 = eq3(144'(cfg_data_i[72:25]), 144'(md_key));
-    id_wc1 = eq3({cfg_data_i[40:25], cfg_data_i[168:41]}, {id_tkey, id_ikey});
-    s4_wc1 = eq3(144'(cfg_data_i[35:4]), 144'(src_key[31:0]));
-    s6_wc1 = eq3(144'(cfg_data_i[131:4]), 144'(src_key));
-    ep_wc1 = mq2(ep_key, cfg_data_i[67:4], wr_plen_mask);
-    md_wc2 = and6(md_wc1);
-    id_wc2 = and6(id_wc1);
-    s4_wc2 = and6(s4_wc1);
-    s6_wc2 = and6(s6_wc1);
-    ep_wc2 = and6({16'hffff, ep_wc1});
-    md_wc3 = and2(md_wc2);
-    id_wc3 = and2(id_wc2);
-    s4_wc3 = and2(s4_wc2);
-    s6_wc3 = and2(s6_wc2);
-    ep_wc3 = and2(ep_wc2);
-    md_wkm = cfg_data_i[0] && &md_wc3;
-    id_wkm = cfg_data_i[0] && &id_wc3;
-    s4_wkm = cfg_data_i[0] && &s4_wc3;
-    s6_wkm = cfg_data_i[0] && &s6_wc3;
-    ep_wkm = cfg_data_i[0] && &ep_wc3;
+  (* keep *) logic        md_wkm, id_wkm, s4_wkm, s6_wkm, ep_wkm;
+  assign wr_plen_mask = plen_mask;
+  // mac_dst: 48 bits.
+  (* keep *) logic [15:0] md_wc1;
+  (* keep *) logic [2:0]  md_wc2;
+  logic [47:0] md_wv;
+  logic [17:0] md_wc1p;
+  assign md_wv   = cfg_data_i[72:25];
+  assign md_wc1p = {2'b11, md_wc1};
+  for (genvar k = 0; k < 16; k++) begin : g_md_wc1
+    assign md_wc1[k] = md_wv[3*k+:3] == md_key[3*k+:3];
   end
+  for (genvar j = 0; j < 3; j++) begin : g_md_wc2
+    assign md_wc2[j] = &md_wc1p[6*j+:6];
+  end
+  assign md_wkm = cfg_data_i[0] && &md_wc2;
+  // ip_dst: EtherType and address, 144 bits.
+  (* keep *) logic [47:0] id_wc1;
+  (* keep *) logic [7:0]  id_wc2;
+  (* keep *) logic [1:0]  id_wc3;
+  logic [143:0] id_wv, id_wk;
+  assign id_wv = {cfg_data_i[40:25], cfg_data_i[168:41]};
+  assign id_wk = {id_tkey, id_ikey};
+  for (genvar k = 0; k < 48; k++) begin : g_id_wc1
+    assign id_wc1[k] = id_wv[3*k+:3] == id_wk[3*k+:3];
+  end
+  for (genvar j = 0; j < 8; j++) begin : g_id_wc2
+    assign id_wc2[j] = &id_wc1[6*j+:6];
+  end
+  assign id_wc3 = {&id_wc2[7:4], &id_wc2[3:0]};
+  assign id_wkm = cfg_data_i[0] && &id_wc3;
+  // Source filter IPv4: 32 bits.
+  (* keep *) logic [10:0] s4_wc1;
+  (* keep *) logic [1:0]  s4_wc2;
+  logic [32:0] s4_wv, s4_wk;
+  assign s4_wv = {1'b0, cfg_data_i[35:4]};
+  assign s4_wk = {1'b0, src_key[31:0]};
+  for (genvar k = 0; k < 11; k++) begin : g_s4_wc1
+    assign s4_wc1[k] = s4_wv[3*k+:3] == s4_wk[3*k+:3];
+  end
+  assign s4_wc2 = {&s4_wc1[10:6], &s4_wc1[5:0]};
+  assign s4_wkm = cfg_data_i[0] && &s4_wc2;
+  // Source filter IPv6: 128 bits.
+  (* keep *) logic [42:0] s6_wc1;
+  (* keep *) logic [7:0]  s6_wc2;
+  (* keep *) logic [1:0]  s6_wc3;
+  logic [128:0] s6_wv, s6_wk;
+  logic [47:0]  s6_wc1p;
+  assign s6_wv   = {1'b0, cfg_data_i[131:4]};
+  assign s6_wk   = {1'b0, src_key};
+  assign s6_wc1p = {5'h1f, s6_wc1};
+  for (genvar k = 0; k < 43; k++) begin : g_s6_wc1
+    assign s6_wc1[k] = s6_wv[3*k+:3] == s6_wk[3*k+:3];
+  end
+  for (genvar j = 0; j < 8; j++) begin : g_s6_wc2
+    assign s6_wc2[j] = &s6_wc1p[6*j+:6];
+  end
+  assign s6_wc3 = {&s6_wc2[7:4], &s6_wc2[3:0]};
+  assign s6_wkm = cfg_data_i[0] && &s6_wc3;
+  // Epoch TCAM: the tick under the written prefix mask, 64 bits by twos.
+  (* keep *) logic [31:0] ep_wc1;
+  (* keep *) logic [5:0]  ep_wc2;
+  (* keep *) logic [1:0]  ep_wc3;
+  logic [63:0] ep_wv;
+  logic [35:0] ep_wc1p;
+  assign ep_wv   = cfg_data_i[67:4];
+  assign ep_wc1p = {4'hf, ep_wc1};
+  for (genvar k = 0; k < 32; k++) begin : g_ep_wc1
+    assign ep_wc1[k] = ((ep_key[2*k+:2] ^ ep_wv[2*k+:2]) & wr_plen_mask[2*k+:2]) == '0;
+  end
+  for (genvar j = 0; j < 6; j++) begin : g_ep_wc2
+    assign ep_wc2[j] = &ep_wc1p[6*j+:6];
+  end
+  assign ep_wc3 = {&ep_wc2[5:3], &ep_wc2[2:0]};
+  assign ep_wkm = cfg_data_i[0] && &ep_wc3;
 
-  // Each stored entry's compare with the next key.
-  (* keep *) logic [MdN-1:0][47:0] md_c1;
-  (* keep *) logic [IdN-1:0][47:0] id_c1;
-  (* keep *) logic [SrcN-1:0][47:0] s4_c1, s6_c1;
-  (* keep *) logic [EpN-1:0][31:0] ep_c1;
-  (* keep *) logic [MdN-1:0][7:0]  md_c2;
-  (* keep *) logic [IdN-1:0][7:0]  id_c2;
-  (* keep *) logic [SrcN-1:0][7:0] s4_c2, s6_c2;
-  (* keep *) logic [EpN-1:0][7:0]  ep_c2;
-  (* keep *) logic [MdN-1:0][1:0]  md_c3;
-  (* keep *) logic [IdN-1:0][1:0]  id_c3;
-  (* keep *) logic [SrcN-1:0][1:0] s4_c3, s6_c3;
-  (* keep *) logic [EpN-1:0][1:0]  ep_c3;
-  (* keep *) logic [MdN-1:0]       md_held;
-  (* keep *) logic [IdN-1:0]       id_held;
-  (* keep *) logic [SrcN-1:0]      s4_held, s6_held;
-  (* keep *) logic [EpN-1:0]       ep_held;
+  // Each stored entry's compare with the next key (the same steps; held = the entry's next compare when not
+  // written).
   logic [MdN-1:0]  md_km_d, md_km_q;
   logic [IdN-1:0]  id_km_d, id_km_q;
   logic [SrcN-1:0] s4_km_d, s4_km_q, s6_km_d, s6_km_q;
   logic [EpN-1:0]  ep_km_d, ep_km_q;
-  always_comb begin
-    for (int i = 0; i < MdN; i++) begin
-      md_c1[i]   = eq3(144'(md_da_q[i]), 144'(md_mac_nx_i));
-      md_c2[i]   = and6(md_c1[i]);
-      md_c3[i]   = and2(md_c2[i]);
-      md_held[i] = look_en_i ? md_valid_q[i] && &md_c3[i] : md_km_q[i];
-      md_km_d[i] = md_we[i] ? md_wkm : md_held[i];
+  (* keep *) logic [MdN-1:0]  md_held;
+  (* keep *) logic [IdN-1:0]  id_held;
+  (* keep *) logic [SrcN-1:0] s4_held, s6_held;
+  (* keep *) logic [EpN-1:0]  ep_held;
+  for (genvar i = 0; i < MdN; i++) begin : g_md_km
+    (* keep *) logic [15:0] c1;
+    (* keep *) logic [2:0]  c2;
+    logic [47:0] ev;
+    logic [17:0] c1p;
+    assign ev  = md_da_q[i];
+    assign c1p = {2'b11, c1};
+    for (genvar k = 0; k < 16; k++) begin : g_k
+      assign c1[k] = ev[3*k+:3] == md_mac_nx_i[3*k+:3];
     end
-    for (int i = 0; i < IdN; i++) begin
-      id_c1[i]   = eq3({id_type_q[i], id_ip_q[i]}, {id_type_nx_i, id_ip_nx_i});
-      id_c2[i]   = and6(id_c1[i]);
-      id_c3[i]   = and2(id_c2[i]);
-      id_held[i] = look_en_i ? id_valid_q[i] && &id_c3[i] : id_km_q[i];
-      id_km_d[i] = id_we[i] ? id_wkm : id_held[i];
+    for (genvar j = 0; j < 3; j++) begin : g_j
+      assign c2[j] = &c1p[6*j+:6];
     end
-    for (int i = 0; i < SrcN; i++) begin
-      s4_c1[i]   = eq3(144'(s4_ip_q[i]), 144'(src_ip_nx_i[31:0]));
-      s4_c2[i]   = and6(s4_c1[i]);
-      s4_c3[i]   = and2(s4_c2[i]);
-      s4_held[i] = look_en_i ? s4_valid_q[i] && &s4_c3[i] : s4_km_q[i];
-      s4_km_d[i] = s4_we[i] ? s4_wkm : s4_held[i];
-      s6_c1[i]   = eq3(144'(s6_ip_q[i]), 144'(src_ip_nx_i));
-      s6_c2[i]   = and6(s6_c1[i]);
-      s6_c3[i]   = and2(s6_c2[i]);
-      s6_held[i] = look_en_i ? s6_valid_q[i] && &s6_c3[i] : s6_km_q[i];
-      s6_km_d[i] = s6_we[i] ? s6_wkm : s6_held[i];
+    assign md_held[i] = look_en_i ? md_valid_q[i] && &c2 : md_km_q[i];
+    assign md_km_d[i] = md_we[i] ? md_wkm : md_held[i];
+  end
+  for (genvar i = 0; i < IdN; i++) begin : g_id_km
+    (* keep *) logic [47:0] c1;
+    (* keep *) logic [7:0]  c2;
+    (* keep *) logic [1:0]  c3;
+    logic [143:0] ev, kv;
+    assign ev = {id_type_q[i], id_ip_q[i]};
+    assign kv = {id_type_nx_i, id_ip_nx_i};
+    for (genvar k = 0; k < 48; k++) begin : g_k
+      assign c1[k] = ev[3*k+:3] == kv[3*k+:3];
     end
-    for (int i = 0; i < EpN; i++) begin
-      ep_c1[i]   = mq2(ep_tick_nx_i, ep_val_q[i], ep_mask_q[i]);
-      ep_c2[i]   = and6({16'hffff, ep_c1[i]});
-      ep_c3[i]   = and2(ep_c2[i]);
-      ep_held[i] = look_en_i ? ep_valid_q[i] && &ep_c3[i] : ep_km_q[i];
-      ep_km_d[i] = ep_we[i] ? ep_wkm : ep_held[i];
+    for (genvar j = 0; j < 8; j++) begin : g_j
+      assign c2[j] = &c1[6*j+:6];
     end
+    assign c3 = {&c2[7:4], &c2[3:0]};
+    assign id_held[i] = look_en_i ? id_valid_q[i] && &c3 : id_km_q[i];
+    assign id_km_d[i] = id_we[i] ? id_wkm : id_held[i];
+  end
+  for (genvar i = 0; i < SrcN; i++) begin : g_src_km
+    (* keep *) logic [10:0] c41;
+    (* keep *) logic [1:0]  c42;
+    (* keep *) logic [42:0] c61;
+    (* keep *) logic [7:0]  c62;
+    (* keep *) logic [1:0]  c63;
+    logic [32:0]  e4, k4;
+    logic [128:0] e6, k6;
+    logic [47:0]  c61p;
+    assign e4   = {1'b0, s4_ip_q[i]};
+    assign k4   = {1'b0, src_ip_nx_i[31:0]};
+    assign e6   = {1'b0, s6_ip_q[i]};
+    assign k6   = {1'b0, src_ip_nx_i};
+    assign c61p = {5'h1f, c61};
+    for (genvar k = 0; k < 11; k++) begin : g_k4
+      assign c41[k] = e4[3*k+:3] == k4[3*k+:3];
+    end
+    assign c42 = {&c41[10:6], &c41[5:0]};
+    for (genvar k = 0; k < 43; k++) begin : g_k6
+      assign c61[k] = e6[3*k+:3] == k6[3*k+:3];
+    end
+    for (genvar j = 0; j < 8; j++) begin : g_j6
+      assign c62[j] = &c61p[6*j+:6];
+    end
+    assign c63 = {&c62[7:4], &c62[3:0]};
+    assign s4_held[i] = look_en_i ? s4_valid_q[i] && &c42 : s4_km_q[i];
+    assign s4_km_d[i] = s4_we[i] ? s4_wkm : s4_held[i];
+    assign s6_held[i] = look_en_i ? s6_valid_q[i] && &c63 : s6_km_q[i];
+    assign s6_km_d[i] = s6_we[i] ? s6_wkm : s6_held[i];
+  end
+  for (genvar i = 0; i < EpN; i++) begin : g_ep_km
+    (* keep *) logic [31:0] c1;
+    (* keep *) logic [5:0]  c2;
+    (* keep *) logic [1:0]  c3;
+    logic [63:0] ev, mv;
+    logic [35:0] c1p;
+    assign ev  = ep_val_q[i];
+    assign mv  = ep_mask_q[i];
+    assign c1p = {4'hf, c1};
+    for (genvar k = 0; k < 32; k++) begin : g_k
+      assign c1[k] = ((ep_tick_nx_i[2*k+:2] ^ ev[2*k+:2]) & mv[2*k+:2]) == '0;
+    end
+    for (genvar j = 0; j < 6; j++) begin : g_j
+      assign c2[j] = &c1p[6*j+:6];
+    end
+    assign c3 = {&c2[5:3], &c2[2:0]};
+    assign ep_held[i] = look_en_i ? ep_valid_q[i] && &c3 : ep_km_q[i];
+    assign ep_km_d[i] = ep_we[i] ? ep_wkm : ep_held[i];
   end
   // Reset with the valid flops (all entries invalid: every compare 0).
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -491,48 +568,50 @@ module udplb_tables
   // with the matches by threes (4), their OR (5), the winner (6), the fields' AND-OR by threes (7), the
   // output (8). (13 levels in udt21's first run.)
   localparam int unsigned L2G = (L2N + 2) / 3;  // groups of 3 entries
-  (* keep *) logic [L2N-1:0][5:0]     l2_c1;
-  (* keep *) logic [L2N-1:0][1:0]     l2_c2;
-  (* keep *) logic [L2N-1:0]          l2_match, l2_w2, l2_win;
-  (* keep *) logic [L2N-1:0][L2G-1:0] l2_w1;
-  (* keep *) logic [51:0][L2G-1:0]    l2_f1;  // iface in columns 0..3, MAC in 4..51
-  logic [11:0] l2_vv, l2_mv;
-  logic [51:0] l2_fv;
-  logic [L2N-1:0] l2_col [52];
-  always_comb begin
-    l2_vv = '0;
-    l2_mv = '0;
-    l2_fv = '0;
-    for (int i = 0; i < L2N; i++) begin
-      l2_vv = l2_val_q[i];
-      l2_mv = l2_mask_q[i];
-      for (int k = 0; k < 6; k++) l2_c1[i][k] = ((l2_vid_i[2*k+:2] ^ l2_vv[2*k+:2]) & l2_mv[2*k+:2]) == '0;
-      l2_c2[i][0] = l2_valid_q[i] && &l2_c1[i][2:0];
-      l2_c2[i][1] = &l2_c1[i][5:3];
-      l2_match[i] = &l2_c2[i];
-      l2_fv = {l2_mac_q[i], l2_iface_q[i]};
-      for (int b = 0; b < 52; b++) l2_col[b][i] = l2_fv[b];
+  localparam int unsigned L2C = 52;             // fields: iface in columns 0..3, MAC in 4..51
+  (* keep *) logic [L2N-1:0] l2_match, l2_w2, l2_win;
+  logic [3*L2G-1:0] l2_mp, l2_wp;
+  logic [L2C*L2N-1:0] l2_colf;  // column c, entry i at c * L2N + i
+  assign l2_mp = (3*L2G)'(l2_match);
+  assign l2_wp = (3*L2G)'(l2_win);
+  for (genvar i = 0; i < L2N; i++) begin : g_l2_e
+    (* keep *) logic [5:0]     c1;
+    (* keep *) logic [1:0]     c2;
+    (* keep *) logic [L2G-1:0] w1;
+    logic [11:0]      vv, mv;
+    logic [L2C-1:0]   fv;
+    logic [3*L2G-1:0] bp;
+    assign vv = l2_val_q[i];
+    assign mv = l2_mask_q[i];
+    for (genvar k = 0; k < 6; k++) begin : g_k
+      assign c1[k] = ((l2_vid_i[2*k+:2] ^ vv[2*k+:2]) & mv[2*k+:2]) == '0;
     end
-    for (int i = 0; i < L2N; i++) begin
-      l2_w1[i] = '0;
-      for (int k = 0; k < L2G; k++) begin
-        for (int t = 0; t < 3; t++) begin
-          if (3 * k + t < L2N) l2_w1[i][k] = l2_w1[i][k] | (l2_beat[i][3*k+t] & l2_match[3*k+t]);
-        end
-      end
-      l2_w2[i]  = |l2_w1[i];
-      l2_win[i] = l2_match[i] && !l2_w2[i];
+    assign c2[0]       = l2_valid_q[i] && &c1[2:0];
+    assign c2[1]       = &c1[5:3];
+    assign l2_match[i] = &c2;
+    assign bp = (3*L2G)'(l2_beat[i]);
+    for (genvar k = 0; k < L2G; k++) begin : g_w
+      assign w1[k] = |(bp[3*k+:3] & l2_mp[3*k+:3]);
     end
-    for (int b = 0; b < 52; b++) begin
-      l2_f1[b] = '0;
-      for (int k = 0; k < L2G; k++) begin
-        for (int t = 0; t < 3; t++) begin
-          if (3 * k + t < L2N) l2_f1[b][k] = l2_f1[b][k] | (l2_win[3*k+t] & l2_col[b][3*k+t]);
-        end
-      end
+    assign l2_w2[i]  = |w1;
+    assign l2_win[i] = l2_match[i] && !l2_w2[i];
+    assign fv = {l2_mac_q[i], l2_iface_q[i]};
+    for (genvar c = 0; c < L2C; c++) begin : g_c
+      assign l2_colf[c*L2N+i] = fv[c];
     end
-    for (int b = 0; b < 4; b++) l2_iface_o[b] = |l2_f1[b];
-    for (int b = 0; b < 48; b++) l2_mac_o[b] = |l2_f1[4+b];
+  end
+  for (genvar c = 0; c < L2C; c++) begin : g_l2_f
+    (* keep *) logic [L2G-1:0] f1;
+    logic [3*L2G-1:0] cv;
+    assign cv = (3*L2G)'(l2_colf[c*L2N+:L2N]);
+    for (genvar k = 0; k < L2G; k++) begin : g_k
+      assign f1[k] = |(l2_wp[3*k+:3] & cv[3*k+:3]);
+    end
+    if (c < 4) begin : g_iface
+      assign l2_iface_o[c] = |f1;
+    end else begin : g_mac
+      assign l2_mac_o[c-4] = |f1;
+    end
   end
 
   // mac_dst and ip_dst lookups as trees of LUT6-sized steps (branch udt21). Written as plain AND/OR, ABC
@@ -541,119 +620,133 @@ module udplb_tables
   // step below reads at most 6 signals and its result is a (* keep *) wire, which Yosys's abc pass keeps as
   // a boundary of the network it maps, so each step is one LUT6: the iface compare in two halves (1), the
   // entry's match (2), the beat row's AND with the matches by threes (3), by sixes (4), the winner (5), the
-  // fields' AND-OR by threes (6), by sixes (7), the output (8); the hit is the matches' OR in two steps (4).
-  // The same functions as before (an OR split into groups); Verilator ignores the attribute.
+  // fields' AND-OR by threes (6), by sixes (7), the output (8); the hit is the matches' OR in three steps.
+  // The same functions as before (an OR split into groups); Verilator ignores the attribute. Continuous
+  // assignments in generate loops (branch udt22): udt21's always_comb version let Yosys read some kept wires
+  // as the process's internal values, so ABC merged those steps (17 levels in its run 2).
   localparam int unsigned T1 = 22;  // ceil(64 / 3)
   localparam int unsigned T2 = 4;   // ceil(22 / 6)
   localparam int unsigned H1 = 11;  // ceil(64 / 6)
-  function automatic logic [T1-1:0] ao3(logic [63:0] a, logic [63:0] b);  // OR of a & b by threes
-    ao3 = '0;
-    for (int k = 0; k < T1; k++) begin
-      for (int t = 0; t < 3; t++) begin
-        if (3 * k + t < 64) ao3[k] = ao3[k] | (a[3*k+t] & b[3*k+t]);
-      end
-    end
-  endfunction
-  function automatic logic [T2-1:0] or6(logic [T1-1:0] x);  // OR by sixes
-    or6 = '0;
-    for (int j = 0; j < T2; j++) begin
-      for (int t = 0; t < 6; t++) begin
-        if (6 * j + t < T1) or6[j] = or6[j] | x[6*j+t];
-      end
-    end
-  endfunction
-  function automatic logic [H1-1:0] hit6(logic [63:0] x);  // OR by sixes
-    hit6 = '0;
-    for (int j = 0; j < H1; j++) begin
-      for (int t = 0; t < 6; t++) begin
-        if (6 * j + t < 64) hit6[j] = hit6[j] | x[6*j+t];
-      end
-    end
-  endfunction
 
   // mac_dst_filter_table (the fields: MAC in columns 0..47, set in 48).
-  (* keep *) logic [MdN-1:0]         md_ifl, md_ifh, md_match, md_win;
-  (* keep *) logic [MdN-1:0][T1-1:0] md_w1;
-  (* keep *) logic [MdN-1:0][T2-1:0] md_w2;
-  (* keep *) logic [48:0][T1-1:0]    md_f1;
-  (* keep *) logic [48:0][T2-1:0]    md_f2;
-  (* keep *) logic [H1-1:0]          md_h1;
-  (* keep *) logic [1:0]             md_h2;
-  logic [3:0]     md_iv, md_im;
-  logic [47:0]    md_mv;
-  logic [MdN-1:0] md_col [49];
-  always_comb begin
-    md_iv = '0;
-    md_im = '0;
-    md_mv = '0;
-    for (int i = 0; i < MdN; i++) begin
-      md_iv       = md_ival_q[i];
-      md_im       = md_imask_q[i];
-      md_ifl[i]   = ((md_iface_i[1:0] ^ md_iv[1:0]) & md_im[1:0]) == '0;
-      md_ifh[i]   = ((md_iface_i[3:2] ^ md_iv[3:2]) & md_im[3:2]) == '0;
-      md_match[i] = md_km_q[i] && md_ifl[i] && md_ifh[i];
-      md_mv       = md_mac_q[i];
-      for (int b = 0; b < 48; b++) md_col[b][i] = md_mv[b];
-      md_col[48][i] = md_set_q[i];
+  localparam int unsigned MdC = 49;
+  (* keep *) logic [MdN-1:0] md_ifl, md_ifh, md_match, md_win;
+  (* keep *) logic [H1-1:0]  md_h1;
+  (* keep *) logic [1:0]     md_h2;
+  logic [3*T1-1:0]    md_mp, md_wp;
+  logic [MdC*MdN-1:0] md_colf;  // column c, entry i at c * MdN + i
+  assign md_mp = (3*T1)'(md_match);
+  assign md_wp = (3*T1)'(md_win);
+  for (genvar i = 0; i < MdN; i++) begin : g_md_e
+    (* keep *) logic [T1-1:0] w1;
+    (* keep *) logic [T2-1:0] w2;
+    logic [3:0]      iv, im;
+    logic [3*T1-1:0] bp;
+    logic [6*T2-1:0] w1p;
+    logic [MdC-1:0]  fv;
+    assign iv = md_ival_q[i];
+    assign im = md_imask_q[i];
+    assign md_ifl[i]   = ((md_iface_i[1:0] ^ iv[1:0]) & im[1:0]) == '0;
+    assign md_ifh[i]   = ((md_iface_i[3:2] ^ iv[3:2]) & im[3:2]) == '0;
+    assign md_match[i] = md_km_q[i] && md_ifl[i] && md_ifh[i];
+    assign bp  = (3*T1)'(md_beat[i]);
+    assign w1p = (6*T2)'(w1);
+    for (genvar k = 0; k < T1; k++) begin : g_w1
+      assign w1[k] = |(bp[3*k+:3] & md_mp[3*k+:3]);
     end
-    for (int i = 0; i < MdN; i++) begin
-      md_w1[i]  = ao3(md_beat[i], md_match);
-      md_w2[i]  = or6(md_w1[i]);
-      md_win[i] = md_match[i] && md_w2[i] == '0;
+    for (genvar j = 0; j < T2; j++) begin : g_w2
+      assign w2[j] = |w1p[6*j+:6];
     end
-    for (int b = 0; b < 49; b++) begin
-      md_f1[b] = ao3(md_win, md_col[b]);
-      md_f2[b] = or6(md_f1[b]);
+    assign md_win[i] = md_match[i] && w2 == '0;
+    assign fv = {md_set_q[i], md_mac_q[i]};
+    for (genvar c = 0; c < MdC; c++) begin : g_c
+      assign md_colf[c*MdN+i] = fv[c];
     end
-    for (int b = 0; b < 48; b++) md_mac_o[b] = |md_f2[b];
-    md_set_o = |md_f2[48];
-    md_h1    = hit6(md_match);
-    md_h2[0] = |md_h1[5:0];
-    md_h2[1] = |md_h1[H1-1:6];
   end
+  for (genvar c = 0; c < MdC; c++) begin : g_md_f
+    (* keep *) logic [T1-1:0] f1;
+    (* keep *) logic [T2-1:0] f2;
+    logic [3*T1-1:0] cv;
+    logic [6*T2-1:0] f1p;
+    assign cv  = (3*T1)'(md_colf[c*MdN+:MdN]);
+    assign f1p = (6*T2)'(f1);
+    for (genvar k = 0; k < T1; k++) begin : g_k
+      assign f1[k] = |(md_wp[3*k+:3] & cv[3*k+:3]);
+    end
+    for (genvar j = 0; j < T2; j++) begin : g_j
+      assign f2[j] = |f1p[6*j+:6];
+    end
+    if (c < 48) begin : g_mac
+      assign md_mac_o[c] = |f2;
+    end else begin : g_set
+      assign md_set_o = |f2;
+    end
+  end
+  for (genvar j = 0; j < H1; j++) begin : g_md_h
+    assign md_h1[j] = |md_mp[6*j+:6];
+  end
+  assign md_h2    = {|md_h1[H1-1:6], |md_h1[5:0]};
   assign md_hit_o = |md_h2;
 
   // ip_dst_filter_table (the fields: the index in columns 0..5, lb in 6..8).
-  localparam int unsigned IdC = udplb_pkg::UIdxBits + 3;
-  (* keep *) logic [IdN-1:0]         id_ifl, id_ifh, id_match, id_win;
-  (* keep *) logic [IdN-1:0][T1-1:0] id_w1;
-  (* keep *) logic [IdN-1:0][T2-1:0] id_w2;
-  (* keep *) logic [IdC-1:0][T1-1:0] id_f1;
-  (* keep *) logic [IdC-1:0][T2-1:0] id_f2;
-  (* keep *) logic [H1-1:0]          id_h1;
-  (* keep *) logic [1:0]             id_h2;
-  logic [3:0]     id_iv, id_im;
-  logic [2:0]     id_lv;
-  logic [IdN-1:0] id_col [IdC];
-  always_comb begin
-    id_iv = '0;
-    id_im = '0;
-    id_lv = '0;
-    for (int i = 0; i < IdN; i++) begin
-      id_iv       = id_ival_q[i];
-      id_im       = id_imask_q[i];
-      id_ifl[i]   = ((id_iface_i[1:0] ^ id_iv[1:0]) & id_im[1:0]) == '0;
-      id_ifh[i]   = ((id_iface_i[3:2] ^ id_iv[3:2]) & id_im[3:2]) == '0;
-      id_match[i] = id_km_q[i] && id_ifl[i] && id_ifh[i];
-      id_lv       = id_lb_q[i];
-      for (int b = 0; b < udplb_pkg::UIdxBits; b++) id_col[b][i] = ((i >> b) & 1) != 0;
-      for (int b = 0; b < 3; b++) id_col[udplb_pkg::UIdxBits+b][i] = id_lv[b];
+  localparam int unsigned IdB = udplb_pkg::UIdxBits;
+  localparam int unsigned IdC = IdB + 3;
+  (* keep *) logic [IdN-1:0] id_ifl, id_ifh, id_match, id_win;
+  (* keep *) logic [H1-1:0]  id_h1;
+  (* keep *) logic [1:0]     id_h2;
+  logic [3*T1-1:0]    id_mp, id_wp;
+  logic [IdC*IdN-1:0] id_colf;  // column c, entry i at c * IdN + i
+  assign id_mp = (3*T1)'(id_match);
+  assign id_wp = (3*T1)'(id_win);
+  for (genvar i = 0; i < IdN; i++) begin : g_id_e
+    (* keep *) logic [T1-1:0] w1;
+    (* keep *) logic [T2-1:0] w2;
+    logic [3:0]      iv, im;
+    logic [3*T1-1:0] bp;
+    logic [6*T2-1:0] w1p;
+    logic [IdC-1:0]  fv;
+    assign iv = id_ival_q[i];
+    assign im = id_imask_q[i];
+    assign id_ifl[i]   = ((id_iface_i[1:0] ^ iv[1:0]) & im[1:0]) == '0;
+    assign id_ifh[i]   = ((id_iface_i[3:2] ^ iv[3:2]) & im[3:2]) == '0;
+    assign id_match[i] = id_km_q[i] && id_ifl[i] && id_ifh[i];
+    assign bp  = (3*T1)'(id_beat[i]);
+    assign w1p = (6*T2)'(w1);
+    for (genvar k = 0; k < T1; k++) begin : g_w1
+      assign w1[k] = |(bp[3*k+:3] & id_mp[3*k+:3]);
     end
-    for (int i = 0; i < IdN; i++) begin
-      id_w1[i]  = ao3(id_beat[i], id_match);
-      id_w2[i]  = or6(id_w1[i]);
-      id_win[i] = id_match[i] && id_w2[i] == '0;
+    for (genvar j = 0; j < T2; j++) begin : g_w2
+      assign w2[j] = |w1p[6*j+:6];
     end
-    for (int b = 0; b < IdC; b++) begin
-      id_f1[b] = ao3(id_win, id_col[b]);
-      id_f2[b] = or6(id_f1[b]);
+    assign id_win[i] = id_match[i] && w2 == '0;
+    assign fv = {id_lb_q[i], IdB'(i)};
+    for (genvar c = 0; c < IdC; c++) begin : g_c
+      assign id_colf[c*IdN+i] = fv[c];
     end
-    for (int b = 0; b < udplb_pkg::UIdxBits; b++) id_idx_o[b] = |id_f2[b];
-    for (int b = 0; b < 3; b++) id_lb_o[b] = |id_f2[udplb_pkg::UIdxBits+b];
-    id_h1    = hit6(id_match);
-    id_h2[0] = |id_h1[5:0];
-    id_h2[1] = |id_h1[H1-1:6];
   end
+  for (genvar c = 0; c < IdC; c++) begin : g_id_f
+    (* keep *) logic [T1-1:0] f1;
+    (* keep *) logic [T2-1:0] f2;
+    logic [3*T1-1:0] cv;
+    logic [6*T2-1:0] f1p;
+    assign cv  = (3*T1)'(id_colf[c*IdN+:IdN]);
+    assign f1p = (6*T2)'(f1);
+    for (genvar k = 0; k < T1; k++) begin : g_k
+      assign f1[k] = |(id_wp[3*k+:3] & cv[3*k+:3]);
+    end
+    for (genvar j = 0; j < T2; j++) begin : g_j
+      assign f2[j] = |f1p[6*j+:6];
+    end
+    if (c < udplb_pkg::UIdxBits) begin : g_idx
+      assign id_idx_o[c] = |f2;
+    end else begin : g_lb
+      assign id_lb_o[c-udplb_pkg::UIdxBits] = |f2;
+    end
+  end
+  for (genvar j = 0; j < H1; j++) begin : g_id_h
+    assign id_h1[j] = |id_mp[6*j+:6];
+  end
+  assign id_h2    = {|id_h1[H1-1:6], |id_h1[5:0]};
   assign id_hit_o = |id_h2;
 
   assign sa_ip_o = sa_q[sa_idx_i];
@@ -699,48 +792,58 @@ module udplb_tables
   // `map_epoch_i` -> `map_row_o` in udt21's first run): the compare of {valid, lb, epoch} by threes of bits
   // (1), by sixes (2), the match (3); the matches' OR by sixes (4); for row i the groups of six wholly below
   // it (5) and the rows below it in its own group (4); the first match (6); each row bit's OR of the first
-  // matches by sixes (7), the output (8). The hit is the OR of the groups (5).
+  // matches by sixes (7), the output (8). The hit is the OR of the groups (5). Continuous assignments in
+  // generate loops (branch udt22; 13 levels in udt21's run 2 with the always_comb version).
   localparam int unsigned MapG = (MapN + 5) / 6;
-  (* keep *) logic [MapN-1:0][11:0] map_c1;
-  (* keep *) logic [MapN-1:0][1:0]  map_c2;
-  (* keep *) logic [MapN-1:0]       map_match, map_ga, map_gb, map_first;
-  (* keep *) logic [MapG-1:0]       map_grp;
-  (* keep *) logic [udplb_pkg::URowBits-1:0][2:0] map_r1;
-  logic [35:0] map_key, map_ent;
-  always_comb begin
-    map_key = {1'b1, map_lb_i, map_epoch_i};
-    map_ent = '0;
-    for (int i = 0; i < MapN; i++) begin
-      map_ent = {map_valid_q[i], map_lb_q[i], map_epoch_q[i]};
-      for (int k = 0; k < 12; k++) map_c1[i][k] = map_ent[3*k+:3] == map_key[3*k+:3];
-      map_c2[i][0] = &map_c1[i][5:0];
-      map_c2[i][1] = &map_c1[i][11:6];
-      map_match[i] = &map_c2[i];
+  (* keep *) logic [MapN-1:0] map_match, map_ga, map_gb, map_first;
+  (* keep *) logic [MapG-1:0] map_grp;
+  logic [35:0]       map_key;
+  logic [6*MapG-1:0] map_mp;
+  assign map_key = {1'b1, map_lb_i, map_epoch_i};
+  assign map_mp  = (6*MapG)'(map_match);
+  for (genvar i = 0; i < MapN; i++) begin : g_map_e
+    (* keep *) logic [11:0] c1;
+    (* keep *) logic [1:0]  c2;
+    logic [35:0] ent;
+    assign ent = {map_valid_q[i], map_lb_q[i], map_epoch_q[i]};
+    for (genvar k = 0; k < 12; k++) begin : g_k
+      assign c1[k] = ent[3*k+:3] == map_key[3*k+:3];
     end
-    for (int j = 0; j < MapG; j++) begin
-      map_grp[j] = 1'b0;
-      for (int t = 0; t < 6; t++) if (6 * j + t < MapN) map_grp[j] = map_grp[j] | map_match[6*j+t];
+    assign c2 = {&c1[11:6], &c1[5:0]};
+    assign map_match[i] = &c2;
+    // The groups of six wholly below row i, and the rows below it in its own group (none for the first of a
+    // group: a constant 0).
+    if (i >= 6) begin : g_ga
+      assign map_ga[i] = |map_grp[i/6-1:0];
+    end else begin : g_ga0
+      assign map_ga[i] = 1'b0;
     end
-    for (int i = 0; i < MapN; i++) begin
-      map_ga[i] = 1'b0;
-      map_gb[i] = 1'b0;
-      for (int j = 0; j < MapG; j++) if (6 * j + 6 <= i) map_ga[i] = map_ga[i] | map_grp[j];
-      for (int t = 0; t < MapN; t++) if (t < i && t >= 6 * (i / 6)) map_gb[i] = map_gb[i] | map_match[t];
-      map_first[i] = map_match[i] && !map_ga[i] && !map_gb[i];
+    if (i % 6 != 0) begin : g_gb
+      assign map_gb[i] = |map_match[i-1:6*(i/6)];
+    end else begin : g_gb0
+      assign map_gb[i] = 1'b0;
     end
-    // Row bit b: the 16 rows with bit b set, by sixes (rank r of row i among them: i with bit b removed).
-    map_r1 = '0;
-    for (int b = 0; b < udplb_pkg::URowBits; b++) begin
-      for (int i = 0; i < MapN; i++) begin
-        if (((i >> b) & 1) != 0) begin
-          map_r1[b][(((i >> (b + 1)) << b) | (i & ((1 << b) - 1))) / 6] =
-            map_r1[b][(((i >> (b + 1)) << b) | (i & ((1 << b) - 1))) / 6] | map_first[i];
-        end
-      end
+    assign map_first[i] = map_match[i] && !map_ga[i] && !map_gb[i];
+  end
+  for (genvar j = 0; j < MapG; j++) begin : g_map_grp
+    assign map_grp[j] = |map_mp[6*j+:6];
+  end
+  // Row bit b: the 16 rows with bit b set (row r of them: r with a 1 inserted at bit b), by sixes.
+  for (genvar b = 0; b < udplb_pkg::URowBits; b++) begin : g_map_r
+    (* keep *) logic [2:0] r1;
+    logic [17:0] sel;
+    for (genvar r = 0; r < MapN / 2; r++) begin : g_r
+      assign sel[r] = map_first[((r >> b) << (b + 1)) | (1 << b) | (r & ((1 << b) - 1))];
     end
-    for (int b = 0; b < udplb_pkg::URowBits; b++) map_row_o[b] = |map_r1[b];
+    assign sel[17:MapN/2] = '0;
+    for (genvar k = 0; k < 3; k++) begin : g_k
+      assign r1[k] = |sel[6*k+:6];
+    end
+    assign map_row_o[b] = |r1;
   end
   assign map_hit_o = |map_grp;
+  logic unused_map_first0;
+  assign unused_map_first0 = map_first[0];  // row 0 sets no row bit
 
   // Registered reads (block RAM: the read data register is the RAM's own output register; issue 27 item 3).
   // The valid bits are flops with reset, read through registers of their own on the same cycle. A 16,384-way
@@ -758,20 +861,17 @@ module udplb_tables
   logic [$clog2(CalVC)-1:0] cal_vsel_q;
   logic [MemVC-1:0]         mem_vc_d, mem_vc_q;
   logic [2:0]               mem_vsel_q;
-  logic [127:0] cal_vq, mem_vq;  // a candidate's 128 bits, taken at constant positions (no shifter)
-  always_comb begin
-    cal_vq = '0;
-    mem_vq = '0;
-    for (int r = 0; r < nt_pkg::UdplbEpochRows; r++) begin
-      for (int h = 0; h < 4; h++) begin
-        cal_vq = cal_valid_q[r][128*h+:128];
-        cal_vc_d[4*r+h] = cal_vq[cal_addr_i[6:0]];
-      end
+  for (genvar r = 0; r < nt_pkg::UdplbEpochRows; r++) begin : g_cal_vc
+    for (genvar h = 0; h < 4; h++) begin : g_h
+      logic [127:0] vq;  // a candidate's 128 bits, taken at constant positions (no shifter)
+      assign vq = cal_valid_q[r][128*h+:128];
+      assign cal_vc_d[4*r+h] = vq[cal_addr_i[6:0]];
     end
-    for (int h = 0; h < MemVC; h++) begin
-      mem_vq = mem_valid_q[128*h+:128];
-      mem_vc_d[h] = mem_vq[mem_addr_i[6:0]];
-    end
+  end
+  for (genvar h = 0; h < MemVC; h++) begin : g_mem_vc
+    logic [127:0] vq;
+    assign vq = mem_valid_q[128*h+:128];
+    assign mem_vc_d[h] = vq[mem_addr_i[6:0]];
   end
   always_ff @(posedge clk_i) begin
     if (rd_en_i) begin
