@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# Differential test of udplb_tables' searches (branch udt20): main @ cf75b50's walks in index order against the
-# beat-matrix searches (udplb_beat_matrix), every output compared every cycle over random writes and lookups.
-# The old module is taken from git, never kept in the tree. Usage: scripts/udplb_tables_diff.sh [cycles] [seed] [dir]
+# Differential test of udplb_tables (branch udt20; udt21): a git revision's module (ref below; NT_DIFF_REF
+# overrides) against this tree's, every output compared every cycle over random writes and lookups. udt20 compared
+# main @ cf75b50's walks in index order with the beat-matrix searches; udt21 compares main @ 58eb2f0 (the
+# beat matrices) with the key compares registered a cycle early. The old module is taken from git, never kept
+# in the tree. Usage: scripts/udplb_tables_diff.sh [cycles] [seed] [dir]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n=${1:-400000}
 seed=${2:-1}
 out=${3:-build/udplb_tables_diff}
-ref=cf75b50
+ref=${NT_DIFF_REF:-58eb2f0}
 mkdir -p "$out"
 git show "$ref:rtl/lb/udplb_tables.sv" | sed -e 's/^module udplb_tables$/module udplb_tables_old/' \
   > "$out/udplb_tables_old.sv"

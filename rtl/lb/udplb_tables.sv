@@ -23,6 +23,16 @@ module udplb_tables
   input  logic [11:0]                  l2_vid_i,
   output logic [3:0]                   l2_iface_o,
   output logic [47:0]                  l2_mac_o,
+  // The lookup keys' next values (issue 27 item 2): look_en_i is set when the registers that hold the keys
+  // (udplb_top's s2_q, s3_q) advance; each X_nx_i is then what X_i holds from the next cycle on. The key
+  // compares of mac_dst, ip_dst, the source filters and the epoch TCAM are made with them a cycle early and
+  // registered (the X_km_q flops below).
+  input  logic                         look_en_i,
+  input  logic [47:0]                  md_mac_nx_i,
+  input  logic [15:0]                  id_type_nx_i,
+  input  logic [127:0]                 id_ip_nx_i,
+  input  logic [127:0]                 src_ip_nx_i,
+  input  logic [63:0]                  ep_tick_nx_i,
   // mac_dst_filter_table.
   input  logic [3:0]                   md_iface_i,
   input  logic [47:0]                  md_mac_i,
@@ -239,6 +249,256 @@ module udplb_tables
 
   assign ttl_dec_o = ttl_dec_q;
 
+  // ---- Key compares registered a cycle early (issue 27 item 2: <= 12 logic levels; branch udt21) ----
+  // The wide exact compares of the searches (ip_dst's EtherType and address, 144 bits; mac_dst's MAC DA; the
+  // source filters' addresses; the epoch TCAM's masked tick) were in front of the priority choice in the
+  // lookup's cycle (ip_dst: 27 levels, `id_type_q` -> `id_lb_o`). Their keys are in the pipeline's register a
+  // stage earlier (udplb_top: s2_q's are s1_q's fields, s3_q's are s2_q's), so each entry's compare is made
+  // with the key the lookup will see next cycle (X_key: the _nx_ input when the key register advances, the
+  // held key when it does not) and registered with the entry's valid bit: X_km_q[i] = entry i is valid and
+  // its key field(s) equal the lookup's key, for the table as it is in that cycle. Exact in every cycle: a
+  // table write in cycle t takes effect at t+1, when the compare registered at t is read, so for the written
+  // entry the registered compare is made from the written value (cfg_data_i, one shared compare with the
+  // key) and the written valid bit; every other entry's stored value does not change at t. Checked every
+  // cycle of every simulation by the km_* assertions at the end (recomputed from the current table and key).
+  // The fields compared with keys decided in the same stage (the iface masks with md/id_iface_i, the lb_id
+  // with src_lb_i / ep_lb_i: S2's l2_iface and S3's ip_dst answer) stay in the lookup.
+  // Every step below reads at most 6 signals and drives a (* keep *) wire (the lookups' trees below say
+  // why): the keys (1); a stored entry's compare with the next key by threes of bits (1), by sixes (2), by
+  // twos where needed (3), then the entry's next value: the held key's compare is the registered one unless
+  // the entry is written (when the registers hold, neither the key nor the entry changes), the written
+  // entry's compare with the key chosen by the entry's write enable. Written as continuous assignments in
+  // generate loops (branch udt22): udt21 wrote the same steps with functions called in always_comb loops,
+  // which Yosys's read_verilog took about ten times longer to elaborate (its AST inlines and unrolls every
+  // call), and a kept wire written and read in one always_comb is read as the process's internal value, not
+  // through the boundary. One-dimensional kept vectors only (Yosys 0.55 could not size a 2-D array of a
+  // generate scope; see lb_tables.sv).
+  (* keep *) logic [47:0]  md_key;
+  (* keep *) logic [15:0]  id_tkey;
+  (* keep *) logic [127:0] id_ikey, src_key;
+  (* keep *) logic [63:0]  ep_key;
+  assign md_key  = look_en_i ? md_mac_nx_i : md_mac_i;
+  assign id_tkey = look_en_i ? id_type_nx_i : id_type_i;
+  assign id_ikey = look_en_i ? id_ip_nx_i : id_ip_i;
+  assign src_key = look_en_i ? src_ip_nx_i : src_ip_i;
+  assign ep_key  = look_en_i ? ep_tick_nx_i : ep_tick_i;
+
+  // Write enables per entry: the table and the index's high bits zero (as wr(): index < 64 / 128), then the
+  // one-hot of the low bits.
+  (* keep *) logic        cfg_hz0, cfg_hz1, cfg_hz2, wr6_md, wr6_id, wr6_s4, wr6_s6, wr7_ep;
+  (* keep *) logic [63:0] cfg_dec6;
+  (* keep *) logic [MdN-1:0] md_we;
+  (* keep *) logic [IdN-1:0] id_we;
+  (* keep *) logic [SrcN-1:0] s4_we, s6_we;
+  (* keep *) logic [EpN-1:0]  ep_we;
+  assign cfg_hz0 = cfg_index_i[13:8] == '0;
+  assign cfg_hz1 = cfg_valid_i && cfg_index_i[7:6] == '0;
+  assign cfg_hz2 = cfg_valid_i && !cfg_index_i[7];
+  assign wr6_md  = cfg_hz0 && cfg_hz1 && cfg_table_i == 4'(nt_pkg::UdplbTblMacDst);
+  assign wr6_id  = cfg_hz0 && cfg_hz1 && cfg_table_i == 4'(nt_pkg::UdplbTblIpDst);
+  assign wr6_s4  = cfg_hz0 && cfg_hz1 && cfg_table_i == 4'(nt_pkg::UdplbTblSrc4);
+  assign wr6_s6  = cfg_hz0 && cfg_hz1 && cfg_table_i == 4'(nt_pkg::UdplbTblSrc6);
+  assign wr7_ep  = cfg_hz0 && cfg_hz2 && cfg_table_i == 4'(nt_pkg::UdplbTblEpoch);
+  // (mac_dst, ip_dst and the source filters have 64 entries each: one decode of cfg_index_i[5:0].)
+  for (genvar i = 0; i < 64; i++) begin : g_we
+    assign cfg_dec6[i] = i6 == 6'(i);
+    assign md_we[i]    = wr6_md && cfg_dec6[i];
+    assign id_we[i]    = wr6_id && cfg_dec6[i];
+    assign s4_we[i]    = wr6_s4 && cfg_dec6[i];
+    assign s6_we[i]    = wr6_s6 && cfg_dec6[i];
+  end
+  for (genvar i = 0; i < EpN; i++) begin : g_ep_we
+    assign ep_we[i] = wr7_ep && cfg_dec6[i%64] && cfg_index_i[6] == (i >= 64);
+  end
+
+  // The written entry's compare with the key (cfg_data_i's fields as the write stores them): by threes of
+  // bits (wc1), by sixes (wc2), by threes or twos (wc3), with the written valid bit (wkm).
+  (* keep *) logic [63:0] wr_plen_mask;
+  (* keep *) logic        md_wkm, id_wkm, s4_wkm, s6_wkm, ep_wkm;
+  assign wr_plen_mask = plen_mask;
+  // mac_dst: 48 bits.
+  (* keep *) logic [15:0] md_wc1;
+  (* keep *) logic [2:0]  md_wc2;
+  logic [47:0] md_wv;
+  logic [17:0] md_wc1p;
+  assign md_wv   = cfg_data_i[72:25];
+  assign md_wc1p = {2'b11, md_wc1};
+  for (genvar k = 0; k < 16; k++) begin : g_md_wc1
+    assign md_wc1[k] = md_wv[3*k+:3] == md_key[3*k+:3];
+  end
+  for (genvar j = 0; j < 3; j++) begin : g_md_wc2
+    assign md_wc2[j] = &md_wc1p[6*j+:6];
+  end
+  assign md_wkm = cfg_data_i[0] && &md_wc2;
+  // ip_dst: EtherType and address, 144 bits.
+  (* keep *) logic [47:0] id_wc1;
+  (* keep *) logic [7:0]  id_wc2;
+  (* keep *) logic [1:0]  id_wc3;
+  logic [143:0] id_wv, id_wk;
+  assign id_wv = {cfg_data_i[40:25], cfg_data_i[168:41]};
+  assign id_wk = {id_tkey, id_ikey};
+  for (genvar k = 0; k < 48; k++) begin : g_id_wc1
+    assign id_wc1[k] = id_wv[3*k+:3] == id_wk[3*k+:3];
+  end
+  for (genvar j = 0; j < 8; j++) begin : g_id_wc2
+    assign id_wc2[j] = &id_wc1[6*j+:6];
+  end
+  assign id_wc3 = {&id_wc2[7:4], &id_wc2[3:0]};
+  assign id_wkm = cfg_data_i[0] && &id_wc3;
+  // Source filter IPv4: 32 bits.
+  (* keep *) logic [10:0] s4_wc1;
+  (* keep *) logic [1:0]  s4_wc2;
+  logic [32:0] s4_wv, s4_wk;
+  assign s4_wv = {1'b0, cfg_data_i[35:4]};
+  assign s4_wk = {1'b0, src_key[31:0]};
+  for (genvar k = 0; k < 11; k++) begin : g_s4_wc1
+    assign s4_wc1[k] = s4_wv[3*k+:3] == s4_wk[3*k+:3];
+  end
+  assign s4_wc2 = {&s4_wc1[10:6], &s4_wc1[5:0]};
+  assign s4_wkm = cfg_data_i[0] && &s4_wc2;
+  // Source filter IPv6: 128 bits.
+  (* keep *) logic [42:0] s6_wc1;
+  (* keep *) logic [7:0]  s6_wc2;
+  (* keep *) logic [1:0]  s6_wc3;
+  logic [128:0] s6_wv, s6_wk;
+  logic [47:0]  s6_wc1p;
+  assign s6_wv   = {1'b0, cfg_data_i[131:4]};
+  assign s6_wk   = {1'b0, src_key};
+  assign s6_wc1p = {5'h1f, s6_wc1};
+  for (genvar k = 0; k < 43; k++) begin : g_s6_wc1
+    assign s6_wc1[k] = s6_wv[3*k+:3] == s6_wk[3*k+:3];
+  end
+  for (genvar j = 0; j < 8; j++) begin : g_s6_wc2
+    assign s6_wc2[j] = &s6_wc1p[6*j+:6];
+  end
+  assign s6_wc3 = {&s6_wc2[7:4], &s6_wc2[3:0]};
+  assign s6_wkm = cfg_data_i[0] && &s6_wc3;
+  // Epoch TCAM: the tick under the written prefix mask, 64 bits by twos.
+  (* keep *) logic [31:0] ep_wc1;
+  (* keep *) logic [5:0]  ep_wc2;
+  (* keep *) logic [1:0]  ep_wc3;
+  logic [63:0] ep_wv;
+  logic [35:0] ep_wc1p;
+  assign ep_wv   = cfg_data_i[67:4];
+  assign ep_wc1p = {4'hf, ep_wc1};
+  for (genvar k = 0; k < 32; k++) begin : g_ep_wc1
+    assign ep_wc1[k] = ((ep_key[2*k+:2] ^ ep_wv[2*k+:2]) & wr_plen_mask[2*k+:2]) == '0;
+  end
+  for (genvar j = 0; j < 6; j++) begin : g_ep_wc2
+    assign ep_wc2[j] = &ep_wc1p[6*j+:6];
+  end
+  assign ep_wc3 = {&ep_wc2[5:3], &ep_wc2[2:0]};
+  assign ep_wkm = cfg_data_i[0] && &ep_wc3;
+
+  // Each stored entry's compare with the next key (the same steps; held = the entry's next compare when not
+  // written).
+  logic [MdN-1:0]  md_km_d, md_km_q;
+  logic [IdN-1:0]  id_km_d, id_km_q;
+  logic [SrcN-1:0] s4_km_d, s4_km_q, s6_km_d, s6_km_q;
+  logic [EpN-1:0]  ep_km_d, ep_km_q;
+  (* keep *) logic [MdN-1:0]  md_held;
+  (* keep *) logic [IdN-1:0]  id_held;
+  (* keep *) logic [SrcN-1:0] s4_held, s6_held;
+  (* keep *) logic [EpN-1:0]  ep_held;
+  for (genvar i = 0; i < MdN; i++) begin : g_md_km
+    (* keep *) logic [15:0] c1;
+    (* keep *) logic [2:0]  c2;
+    logic [47:0] ev;
+    logic [17:0] c1p;
+    assign ev  = md_da_q[i];
+    assign c1p = {2'b11, c1};
+    for (genvar k = 0; k < 16; k++) begin : g_k
+      assign c1[k] = ev[3*k+:3] == md_mac_nx_i[3*k+:3];
+    end
+    for (genvar j = 0; j < 3; j++) begin : g_j
+      assign c2[j] = &c1p[6*j+:6];
+    end
+    assign md_held[i] = look_en_i ? md_valid_q[i] && &c2 : md_km_q[i];
+    assign md_km_d[i] = md_we[i] ? md_wkm : md_held[i];
+  end
+  for (genvar i = 0; i < IdN; i++) begin : g_id_km
+    (* keep *) logic [47:0] c1;
+    (* keep *) logic [7:0]  c2;
+    (* keep *) logic [1:0]  c3;
+    logic [143:0] ev, kv;
+    assign ev = {id_type_q[i], id_ip_q[i]};
+    assign kv = {id_type_nx_i, id_ip_nx_i};
+    for (genvar k = 0; k < 48; k++) begin : g_k
+      assign c1[k] = ev[3*k+:3] == kv[3*k+:3];
+    end
+    for (genvar j = 0; j < 8; j++) begin : g_j
+      assign c2[j] = &c1[6*j+:6];
+    end
+    assign c3 = {&c2[7:4], &c2[3:0]};
+    assign id_held[i] = look_en_i ? id_valid_q[i] && &c3 : id_km_q[i];
+    assign id_km_d[i] = id_we[i] ? id_wkm : id_held[i];
+  end
+  for (genvar i = 0; i < SrcN; i++) begin : g_src_km
+    (* keep *) logic [10:0] c41;
+    (* keep *) logic [1:0]  c42;
+    (* keep *) logic [42:0] c61;
+    (* keep *) logic [7:0]  c62;
+    (* keep *) logic [1:0]  c63;
+    logic [32:0]  e4, k4;
+    logic [128:0] e6, k6;
+    logic [47:0]  c61p;
+    assign e4   = {1'b0, s4_ip_q[i]};
+    assign k4   = {1'b0, src_ip_nx_i[31:0]};
+    assign e6   = {1'b0, s6_ip_q[i]};
+    assign k6   = {1'b0, src_ip_nx_i};
+    assign c61p = {5'h1f, c61};
+    for (genvar k = 0; k < 11; k++) begin : g_k4
+      assign c41[k] = e4[3*k+:3] == k4[3*k+:3];
+    end
+    assign c42 = {&c41[10:6], &c41[5:0]};
+    for (genvar k = 0; k < 43; k++) begin : g_k6
+      assign c61[k] = e6[3*k+:3] == k6[3*k+:3];
+    end
+    for (genvar j = 0; j < 8; j++) begin : g_j6
+      assign c62[j] = &c61p[6*j+:6];
+    end
+    assign c63 = {&c62[7:4], &c62[3:0]};
+    assign s4_held[i] = look_en_i ? s4_valid_q[i] && &c42 : s4_km_q[i];
+    assign s4_km_d[i] = s4_we[i] ? s4_wkm : s4_held[i];
+    assign s6_held[i] = look_en_i ? s6_valid_q[i] && &c63 : s6_km_q[i];
+    assign s6_km_d[i] = s6_we[i] ? s6_wkm : s6_held[i];
+  end
+  for (genvar i = 0; i < EpN; i++) begin : g_ep_km
+    (* keep *) logic [31:0] c1;
+    (* keep *) logic [5:0]  c2;
+    (* keep *) logic [1:0]  c3;
+    logic [63:0] ev, mv;
+    logic [35:0] c1p;
+    assign ev  = ep_val_q[i];
+    assign mv  = ep_mask_q[i];
+    assign c1p = {4'hf, c1};
+    for (genvar k = 0; k < 32; k++) begin : g_k
+      assign c1[k] = ((ep_tick_nx_i[2*k+:2] ^ ev[2*k+:2]) & mv[2*k+:2]) == '0;
+    end
+    for (genvar j = 0; j < 6; j++) begin : g_j
+      assign c2[j] = &c1p[6*j+:6];
+    end
+    assign c3 = {&c2[5:3], &c2[2:0]};
+    assign ep_held[i] = look_en_i ? ep_valid_q[i] && &c3 : ep_km_q[i];
+    assign ep_km_d[i] = ep_we[i] ? ep_wkm : ep_held[i];
+  end
+  // Reset with the valid flops (all entries invalid: every compare 0).
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      md_km_q <= '0;
+      id_km_q <= '0;
+      s4_km_q <= '0;
+      s6_km_q <= '0;
+      ep_km_q <= '0;
+    end else begin
+      md_km_q <= md_km_d;
+      id_km_q <= id_km_d;
+      s4_km_q <= s4_km_d;
+      s6_km_q <= s6_km_d;
+      ep_km_q <= ep_km_d;
+    end
+  end
+
   // ---- Searches (issue 27 item 2: <= 12 logic levels; branch udt20) ----
   // The priority searches (l2_iface, mac_dst, ip_dst: the lowest priority among matching entries, ties to
   // the lower index; epoch groups: the longest prefix, ties to the lower index) were walks in index order
@@ -303,53 +563,191 @@ module udplb_tables
     );
   end
 
-  // l2_iface_table (a miss gives iface 0, MAC 0).
-  logic [L2N-1:0] l2_match, l2_win;
-  always_comb begin
-    l2_iface_o = '0;
-    l2_mac_o   = '0;
-    for (int i = 0; i < L2N; i++) begin
-      l2_match[i] = l2_valid_q[i] && ((l2_vid_i ^ l2_val_q[i]) & l2_mask_q[i]) == '0;
+  // l2_iface_table (a miss gives iface 0, MAC 0), in LUT6-sized steps on kept wires as mac_dst below: the
+  // masked compare by twos of bits (1), by threes with the valid bit (2), the match (3), the beat row's AND
+  // with the matches by threes (4), their OR (5), the winner (6), the fields' AND-OR by threes (7), the
+  // output (8). (13 levels in udt21's first run.)
+  localparam int unsigned L2G = (L2N + 2) / 3;  // groups of 3 entries
+  localparam int unsigned L2C = 52;             // fields: iface in columns 0..3, MAC in 4..51
+  (* keep *) logic [L2N-1:0] l2_match, l2_w2, l2_win;
+  logic [3*L2G-1:0] l2_mp, l2_wp;
+  logic [L2C*L2N-1:0] l2_colf;  // column c, entry i at c * L2N + i
+  assign l2_mp = (3*L2G)'(l2_match);
+  assign l2_wp = (3*L2G)'(l2_win);
+  for (genvar i = 0; i < L2N; i++) begin : g_l2_e
+    (* keep *) logic [5:0]     c1;
+    (* keep *) logic [1:0]     c2;
+    (* keep *) logic [L2G-1:0] w1;
+    logic [11:0]      vv, mv;
+    logic [L2C-1:0]   fv;
+    logic [3*L2G-1:0] bp;
+    assign vv = l2_val_q[i];
+    assign mv = l2_mask_q[i];
+    for (genvar k = 0; k < 6; k++) begin : g_k
+      assign c1[k] = ((l2_vid_i[2*k+:2] ^ vv[2*k+:2]) & mv[2*k+:2]) == '0;
     end
-    for (int i = 0; i < L2N; i++) begin
-      l2_win[i]  = l2_match[i] && (l2_beat[i] & l2_match) == '0;
-      l2_iface_o = l2_iface_o | ({4{l2_win[i]}} & l2_iface_q[i]);
-      l2_mac_o   = l2_mac_o | ({48{l2_win[i]}} & l2_mac_q[i]);
+    assign c2[0]       = l2_valid_q[i] && &c1[2:0];
+    assign c2[1]       = &c1[5:3];
+    assign l2_match[i] = &c2;
+    assign bp = (3*L2G)'(l2_beat[i]);
+    for (genvar k = 0; k < L2G; k++) begin : g_w
+      assign w1[k] = |(bp[3*k+:3] & l2_mp[3*k+:3]);
+    end
+    assign l2_w2[i]  = |w1;
+    assign l2_win[i] = l2_match[i] && !l2_w2[i];
+    assign fv = {l2_mac_q[i], l2_iface_q[i]};
+    for (genvar c = 0; c < L2C; c++) begin : g_c
+      assign l2_colf[c*L2N+i] = fv[c];
+    end
+  end
+  for (genvar c = 0; c < L2C; c++) begin : g_l2_f
+    (* keep *) logic [L2G-1:0] f1;
+    logic [3*L2G-1:0] cv;
+    assign cv = (3*L2G)'(l2_colf[c*L2N+:L2N]);
+    for (genvar k = 0; k < L2G; k++) begin : g_k
+      assign f1[k] = |(l2_wp[3*k+:3] & cv[3*k+:3]);
+    end
+    if (c < 4) begin : g_iface
+      assign l2_iface_o[c] = |f1;
+    end else begin : g_mac
+      assign l2_mac_o[c-4] = |f1;
     end
   end
 
-  // mac_dst_filter_table.
-  logic [MdN-1:0] md_match, md_win;
-  always_comb begin
-    md_set_o = 1'b0;
-    md_mac_o = '0;
-    for (int i = 0; i < MdN; i++) begin
-      md_match[i] = md_valid_q[i] && ((md_iface_i ^ md_ival_q[i]) & md_imask_q[i]) == '0 && md_da_q[i] == md_mac_i;
-    end
-    for (int i = 0; i < MdN; i++) begin
-      md_win[i] = md_match[i] && (md_beat[i] & md_match) == '0;
-      md_set_o  = md_set_o | (md_win[i] && md_set_q[i]);
-      md_mac_o  = md_mac_o | ({48{md_win[i]}} & md_mac_q[i]);
-    end
-  end
-  assign md_hit_o = |md_match;
+  // mac_dst and ip_dst lookups as trees of LUT6-sized steps (branch udt21). Written as plain AND/OR, ABC
+  // maps the 64-input winner AND and field OR to 7- to 9-input LUTs, each a LUT6 + MUXF7/8/9 cascade of up
+  // to 4 cells on the path (udt21's first run: 22 levels `md_km_q` -> `md_mac_o`, 6 such LUTs deep). Every
+  // step below reads at most 6 signals and its result is a (* keep *) wire, which Yosys's abc pass keeps as
+  // a boundary of the network it maps, so each step is one LUT6: the iface compare in two halves (1), the
+  // entry's match (2), the beat row's AND with the matches by threes (3), by sixes (4), the winner (5), the
+  // fields' AND-OR by threes (6), by sixes (7), the output (8); the hit is the matches' OR in three steps.
+  // The same functions as before (an OR split into groups); Verilator ignores the attribute. Continuous
+  // assignments in generate loops (branch udt22): udt21's always_comb version let Yosys read some kept wires
+  // as the process's internal values, so ABC merged those steps (17 levels in its run 2).
+  localparam int unsigned T1 = 22;  // ceil(64 / 3)
+  localparam int unsigned T2 = 4;   // ceil(22 / 6)
+  localparam int unsigned H1 = 11;  // ceil(64 / 6)
 
-  // ip_dst_filter_table.
-  logic [IdN-1:0] id_match, id_win;
-  always_comb begin
-    id_idx_o = '0;
-    id_lb_o  = '0;
-    for (int i = 0; i < IdN; i++) begin
-      id_match[i] = id_valid_q[i] && ((id_iface_i ^ id_ival_q[i]) & id_imask_q[i]) == '0 &&
-                    id_type_q[i] == id_type_i && id_ip_q[i] == id_ip_i;
+  // mac_dst_filter_table (the fields: MAC in columns 0..47, set in 48).
+  localparam int unsigned MdC = 49;
+  (* keep *) logic [MdN-1:0] md_ifl, md_ifh, md_match, md_win;
+  (* keep *) logic [H1-1:0]  md_h1;
+  (* keep *) logic [1:0]     md_h2;
+  logic [3*T1-1:0]    md_mp, md_wp;
+  logic [MdC*MdN-1:0] md_colf;  // column c, entry i at c * MdN + i
+  assign md_mp = (3*T1)'(md_match);
+  assign md_wp = (3*T1)'(md_win);
+  for (genvar i = 0; i < MdN; i++) begin : g_md_e
+    (* keep *) logic [T1-1:0] w1;
+    (* keep *) logic [T2-1:0] w2;
+    logic [3:0]      iv, im;
+    logic [3*T1-1:0] bp;
+    logic [6*T2-1:0] w1p;
+    logic [MdC-1:0]  fv;
+    assign iv = md_ival_q[i];
+    assign im = md_imask_q[i];
+    assign md_ifl[i]   = ((md_iface_i[1:0] ^ iv[1:0]) & im[1:0]) == '0;
+    assign md_ifh[i]   = ((md_iface_i[3:2] ^ iv[3:2]) & im[3:2]) == '0;
+    assign md_match[i] = md_km_q[i] && md_ifl[i] && md_ifh[i];
+    assign bp  = (3*T1)'(md_beat[i]);
+    assign w1p = (6*T2)'(w1);
+    for (genvar k = 0; k < T1; k++) begin : g_w1
+      assign w1[k] = |(bp[3*k+:3] & md_mp[3*k+:3]);
     end
-    for (int i = 0; i < IdN; i++) begin
-      id_win[i] = id_match[i] && (id_beat[i] & id_match) == '0;
-      id_idx_o  = id_idx_o | ({udplb_pkg::UIdxBits{id_win[i]}} & udplb_pkg::UIdxBits'(i));
-      id_lb_o   = id_lb_o | ({3{id_win[i]}} & id_lb_q[i]);
+    for (genvar j = 0; j < T2; j++) begin : g_w2
+      assign w2[j] = |w1p[6*j+:6];
+    end
+    assign md_win[i] = md_match[i] && w2 == '0;
+    assign fv = {md_set_q[i], md_mac_q[i]};
+    for (genvar c = 0; c < MdC; c++) begin : g_c
+      assign md_colf[c*MdN+i] = fv[c];
     end
   end
-  assign id_hit_o = |id_match;
+  for (genvar c = 0; c < MdC; c++) begin : g_md_f
+    (* keep *) logic [T1-1:0] f1;
+    (* keep *) logic [T2-1:0] f2;
+    logic [3*T1-1:0] cv;
+    logic [6*T2-1:0] f1p;
+    assign cv  = (3*T1)'(md_colf[c*MdN+:MdN]);
+    assign f1p = (6*T2)'(f1);
+    for (genvar k = 0; k < T1; k++) begin : g_k
+      assign f1[k] = |(md_wp[3*k+:3] & cv[3*k+:3]);
+    end
+    for (genvar j = 0; j < T2; j++) begin : g_j
+      assign f2[j] = |f1p[6*j+:6];
+    end
+    if (c < 48) begin : g_mac
+      assign md_mac_o[c] = |f2;
+    end else begin : g_set
+      assign md_set_o = |f2;
+    end
+  end
+  for (genvar j = 0; j < H1; j++) begin : g_md_h
+    assign md_h1[j] = |md_mp[6*j+:6];
+  end
+  assign md_h2    = {|md_h1[H1-1:6], |md_h1[5:0]};
+  assign md_hit_o = |md_h2;
+
+  // ip_dst_filter_table (the fields: the index in columns 0..5, lb in 6..8).
+  localparam int unsigned IdB = udplb_pkg::UIdxBits;
+  localparam int unsigned IdC = IdB + 3;
+  (* keep *) logic [IdN-1:0] id_ifl, id_ifh, id_match, id_win;
+  (* keep *) logic [H1-1:0]  id_h1;
+  (* keep *) logic [1:0]     id_h2;
+  logic [3*T1-1:0]    id_mp, id_wp;
+  logic [IdC*IdN-1:0] id_colf;  // column c, entry i at c * IdN + i
+  assign id_mp = (3*T1)'(id_match);
+  assign id_wp = (3*T1)'(id_win);
+  for (genvar i = 0; i < IdN; i++) begin : g_id_e
+    (* keep *) logic [T1-1:0] w1;
+    (* keep *) logic [T2-1:0] w2;
+    logic [3:0]      iv, im;
+    logic [3*T1-1:0] bp;
+    logic [6*T2-1:0] w1p;
+    logic [IdC-1:0]  fv;
+    assign iv = id_ival_q[i];
+    assign im = id_imask_q[i];
+    assign id_ifl[i]   = ((id_iface_i[1:0] ^ iv[1:0]) & im[1:0]) == '0;
+    assign id_ifh[i]   = ((id_iface_i[3:2] ^ iv[3:2]) & im[3:2]) == '0;
+    assign id_match[i] = id_km_q[i] && id_ifl[i] && id_ifh[i];
+    assign bp  = (3*T1)'(id_beat[i]);
+    assign w1p = (6*T2)'(w1);
+    for (genvar k = 0; k < T1; k++) begin : g_w1
+      assign w1[k] = |(bp[3*k+:3] & id_mp[3*k+:3]);
+    end
+    for (genvar j = 0; j < T2; j++) begin : g_w2
+      assign w2[j] = |w1p[6*j+:6];
+    end
+    assign id_win[i] = id_match[i] && w2 == '0;
+    assign fv = {id_lb_q[i], IdB'(i)};
+    for (genvar c = 0; c < IdC; c++) begin : g_c
+      assign id_colf[c*IdN+i] = fv[c];
+    end
+  end
+  for (genvar c = 0; c < IdC; c++) begin : g_id_f
+    (* keep *) logic [T1-1:0] f1;
+    (* keep *) logic [T2-1:0] f2;
+    logic [3*T1-1:0] cv;
+    logic [6*T2-1:0] f1p;
+    assign cv  = (3*T1)'(id_colf[c*IdN+:IdN]);
+    assign f1p = (6*T2)'(f1);
+    for (genvar k = 0; k < T1; k++) begin : g_k
+      assign f1[k] = |(id_wp[3*k+:3] & cv[3*k+:3]);
+    end
+    for (genvar j = 0; j < T2; j++) begin : g_j
+      assign f2[j] = |f1p[6*j+:6];
+    end
+    if (c < udplb_pkg::UIdxBits) begin : g_idx
+      assign id_idx_o[c] = |f2;
+    end else begin : g_lb
+      assign id_lb_o[c-udplb_pkg::UIdxBits] = |f2;
+    end
+  end
+  for (genvar j = 0; j < H1; j++) begin : g_id_h
+    assign id_h1[j] = |id_mp[6*j+:6];
+  end
+  assign id_h2    = {|id_h1[H1-1:6], |id_h1[5:0]};
+  assign id_hit_o = |id_h2;
 
   assign sa_ip_o = sa_q[sa_idx_i];
 
@@ -357,8 +755,8 @@ module udplb_tables
     src4_hit_o = 1'b0;
     src6_hit_o = 1'b0;
     for (int i = 0; i < SrcN; i++) begin
-      if (s4_valid_q[i] && s4_lb_q[i] == src_lb_i && s4_ip_q[i] == src_ip_i[31:0]) src4_hit_o = 1'b1;
-      if (s6_valid_q[i] && s6_lb_q[i] == src_lb_i && s6_ip_q[i] == src_ip_i) src6_hit_o = 1'b1;
+      if (s4_km_q[i] && s4_lb_q[i] == src_lb_i) src4_hit_o = 1'b1;
+      if (s6_km_q[i] && s6_lb_q[i] == src_lb_i) src6_hit_o = 1'b1;
     end
   end
 
@@ -372,7 +770,7 @@ module udplb_tables
     ep_best = '0;
     ep_win  = '0;
     for (int i = 0; i < EpN; i++) begin
-      ep_match[i] = ep_valid_q[i] && ep_lb_q[i] == ep_lb_i && ((ep_tick_i ^ ep_val_q[i]) & ep_mask_q[i]) == '0;
+      ep_match[i] = ep_km_q[i] && ep_lb_q[i] == ep_lb_i;
     end
     for (int g = 0; g < udplb_pkg::UEpochGroups; g++) begin
       ep_best = '0;
@@ -390,27 +788,91 @@ module udplb_tables
   end
 
   // Epoch map: the lowest matching row, the one with no match below it (a prefix OR; an OR of one-hot
-  // terms rather than a chain of "not hit yet" multiplexers).
-  logic [MapN-1:0] map_match;
-  logic            map_below;  // a row below i matches
-  always_comb begin
-    map_row_o = '0;
-    map_below = 1'b0;
-    for (int i = 0; i < MapN; i++) begin
-      map_match[i] = map_valid_q[i] && map_lb_q[i] == map_lb_i && map_epoch_q[i] == map_epoch_i;
+  // terms rather than a chain of "not hit yet" multiplexers), in LUT6-sized steps on kept wires (19 levels
+  // `map_epoch_i` -> `map_row_o` in udt21's first run): the compare of {valid, lb, epoch} by threes of bits
+  // (1), by sixes (2), the match (3); the matches' OR by sixes (4); for row i the groups of six wholly below
+  // it (5) and the rows below it in its own group (4); the first match (6); each row bit's OR of the first
+  // matches by sixes (7), the output (8). The hit is the OR of the groups (5). Continuous assignments in
+  // generate loops (branch udt22; 13 levels in udt21's run 2 with the always_comb version).
+  localparam int unsigned MapG = (MapN + 5) / 6;
+  (* keep *) logic [MapN-1:0] map_match, map_ga, map_gb, map_first;
+  (* keep *) logic [MapG-1:0] map_grp;
+  logic [35:0]       map_key;
+  logic [6*MapG-1:0] map_mp;
+  assign map_key = {1'b1, map_lb_i, map_epoch_i};
+  assign map_mp  = (6*MapG)'(map_match);
+  for (genvar i = 0; i < MapN; i++) begin : g_map_e
+    (* keep *) logic [11:0] c1;
+    (* keep *) logic [1:0]  c2;
+    logic [35:0] ent;
+    assign ent = {map_valid_q[i], map_lb_q[i], map_epoch_q[i]};
+    for (genvar k = 0; k < 12; k++) begin : g_k
+      assign c1[k] = ent[3*k+:3] == map_key[3*k+:3];
     end
-    for (int i = 0; i < MapN; i++) begin
-      map_row_o = map_row_o | ({udplb_pkg::URowBits{map_match[i] && !map_below}} & udplb_pkg::URowBits'(i));
-      map_below = map_below | map_match[i];
+    assign c2 = {&c1[11:6], &c1[5:0]};
+    assign map_match[i] = &c2;
+    // The groups of six wholly below row i, and the rows below it in its own group (none for the first of a
+    // group: a constant 0).
+    if (i >= 6) begin : g_ga
+      assign map_ga[i] = |map_grp[i/6-1:0];
+    end else begin : g_ga0
+      assign map_ga[i] = 1'b0;
     end
+    if (i % 6 != 0) begin : g_gb
+      assign map_gb[i] = |map_match[i-1:6*(i/6)];
+    end else begin : g_gb0
+      assign map_gb[i] = 1'b0;
+    end
+    assign map_first[i] = map_match[i] && !map_ga[i] && !map_gb[i];
   end
-  assign map_hit_o = |map_match;
+  for (genvar j = 0; j < MapG; j++) begin : g_map_grp
+    assign map_grp[j] = |map_mp[6*j+:6];
+  end
+  // Row bit b: the 16 rows with bit b set (row r of them: r with a 1 inserted at bit b), by sixes.
+  for (genvar b = 0; b < udplb_pkg::URowBits; b++) begin : g_map_r
+    (* keep *) logic [2:0] r1;
+    logic [17:0] sel;
+    for (genvar r = 0; r < MapN / 2; r++) begin : g_r
+      assign sel[r] = map_first[((r >> b) << (b + 1)) | (1 << b) | (r & ((1 << b) - 1))];
+    end
+    assign sel[17:MapN/2] = '0;
+    for (genvar k = 0; k < 3; k++) begin : g_k
+      assign r1[k] = |sel[6*k+:6];
+    end
+    assign map_row_o[b] = |r1;
+  end
+  assign map_hit_o = |map_grp;
+  logic unused_map_first0;
+  assign unused_map_first0 = map_first[0];  // row 0 sets no row bit
 
   // Registered reads (block RAM: the read data register is the RAM's own output register; issue 27 item 3).
-  // The valid bits are flops with reset, read through a register of their own on the same cycle.
-  logic [15:0]  cal_word_q;
-  logic [210:1] mem_word_q;
-  logic         cal_valid_rd_q, mem_valid_rd_q;
+  // The valid bits are flops with reset, read through registers of their own on the same cycle. A 16,384-way
+  // (calendar) or 1,024-way (member) read in front of one register was a LUT + MUXF7/8 tree of 12+ levels
+  // (lb_tables' 1,024-way read measured 13 in lb17), so only the low address bits are read before the
+  // register: every candidate the high bits can choose (each calendar row's 4 slots of a quarter, 128; the
+  // member's 8) is registered, 128-way each, with the high address bits beside, which choose the candidate
+  // after the register (branch udt21). The same bit as the single register held: both are loaded on rd_en_i
+  // from the same flops and address.
+  localparam int unsigned CalVC = nt_pkg::UdplbEpochRows * 4;  // calendar candidates: {row, slot[8:7]}
+  localparam int unsigned MemVC = 8;                           // member candidates: addr[9:7]
+  logic [15:0]              cal_word_q;
+  logic [210:1]             mem_word_q;
+  logic [CalVC-1:0]         cal_vc_d, cal_vc_q;
+  logic [$clog2(CalVC)-1:0] cal_vsel_q;
+  logic [MemVC-1:0]         mem_vc_d, mem_vc_q;
+  logic [2:0]               mem_vsel_q;
+  for (genvar r = 0; r < nt_pkg::UdplbEpochRows; r++) begin : g_cal_vc
+    for (genvar h = 0; h < 4; h++) begin : g_h
+      logic [127:0] vq;  // a candidate's 128 bits, taken at constant positions (no shifter)
+      assign vq = cal_valid_q[r][128*h+:128];
+      assign cal_vc_d[4*r+h] = vq[cal_addr_i[6:0]];
+    end
+  end
+  for (genvar h = 0; h < MemVC; h++) begin : g_mem_vc
+    logic [127:0] vq;
+    assign vq = mem_valid_q[128*h+:128];
+    assign mem_vc_d[h] = vq[mem_addr_i[6:0]];
+  end
   always_ff @(posedge clk_i) begin
     if (rd_en_i) begin
       cal_word_q <= cal_mem_q[cal_addr_i];
@@ -419,16 +881,20 @@ module udplb_tables
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      cal_valid_rd_q <= 1'b0;
-      mem_valid_rd_q <= 1'b0;
+      cal_vc_q   <= '0;
+      cal_vsel_q <= '0;
+      mem_vc_q   <= '0;
+      mem_vsel_q <= '0;
     end else if (rd_en_i) begin
-      cal_valid_rd_q <= cal_valid_q[cal_addr_i[13:9]][cal_addr_i[8:0]];
-      mem_valid_rd_q <= mem_valid_q[mem_addr_i];
+      cal_vc_q   <= cal_vc_d;
+      cal_vsel_q <= cal_addr_i[13:7];
+      mem_vc_q   <= mem_vc_d;
+      mem_vsel_q <= mem_addr_i[9:7];
     end
   end
-  assign cal_valid_o  = cal_valid_rd_q;
+  assign cal_valid_o  = cal_vc_q[cal_vsel_q];
   assign cal_member_o = cal_word_q;
-  assign mem_entry_o.valid     = mem_valid_rd_q;
+  assign mem_entry_o.valid     = mem_vc_q[mem_vsel_q];
   assign mem_entry_o.action    = mem_word_q[2:1];
   assign mem_entry_o.tag       = mem_word_q[12:3];
   assign mem_entry_o.mac       = mem_word_q[60:13];
@@ -441,4 +907,27 @@ module udplb_tables
   assign unused_cfg = ^cfg_data_i[nt_pkg::CfgDataBits-1:211];
 
   `NT_ASSERT(ep_hit_bits, $bits(udplb_pkg::uepoch_hit_t) == udplb_pkg::UEpochHitBits)
+
+`ifndef SYNTHESIS
+  // The registered key compares equal the compares of the current table with the current keys, every cycle
+  // (the write bypass above; a lookup reads X_km_q as the old code read the compare).
+  logic [MdN-1:0]  md_km_now;
+  logic [IdN-1:0]  id_km_now;
+  logic [SrcN-1:0] s4_km_now, s6_km_now;
+  logic [EpN-1:0]  ep_km_now;
+  always_comb begin
+    for (int i = 0; i < MdN; i++) md_km_now[i] = md_valid_q[i] && md_da_q[i] == md_mac_i;
+    for (int i = 0; i < IdN; i++) id_km_now[i] = id_valid_q[i] && id_type_q[i] == id_type_i && id_ip_q[i] == id_ip_i;
+    for (int i = 0; i < SrcN; i++) begin
+      s4_km_now[i] = s4_valid_q[i] && s4_ip_q[i] == src_ip_i[31:0];
+      s6_km_now[i] = s6_valid_q[i] && s6_ip_q[i] == src_ip_i;
+    end
+    for (int i = 0; i < EpN; i++) ep_km_now[i] = ep_valid_q[i] && ((ep_tick_i ^ ep_val_q[i]) & ep_mask_q[i]) == '0;
+  end
+  `NT_ASSERT(km_md, md_km_q == md_km_now)
+  `NT_ASSERT(km_id, id_km_q == id_km_now)
+  `NT_ASSERT(km_s4, s4_km_q == s4_km_now)
+  `NT_ASSERT(km_s6, s6_km_q == s6_km_now)
+  `NT_ASSERT(km_ep, ep_km_q == ep_km_now)
+`endif
 endmodule

@@ -3,6 +3,7 @@
 // calendar -> member -> output header bytes -> beat former. Stage by stage as model/lb/udplb_cycle_model.h;
 // see docs/lb-microarchitecture.md "udplb_top micro-architecture".
 `include "nt_ports.svh"
+`include "nt_assert.svh"
 module udplb_top
 (
   `NT_CLK_RST,
@@ -156,6 +157,13 @@ module udplb_top
     .l2_vid_i     (s1_q.p.vid),
     .l2_iface_o   (l2_iface),
     .l2_mac_o     (l2_mac),
+    // The keys' next values: s2_q's p fields are s1_q's and s3_q's are s2_q's (S2 and S3 change only c).
+    .look_en_i    (adv),
+    .md_mac_nx_i  (s1_q.p.mac_da),
+    .id_type_nx_i (s1_q.p.ethertype),
+    .id_ip_nx_i   (s1_q.p.ip_da),
+    .src_ip_nx_i  (s2_q.p.ip_sa),
+    .ep_tick_nx_i (s2_q.p.tick),
     .md_iface_i   (s2_q.c.iface),
     .md_mac_i     (s2_q.p.mac_da),
     .md_hit_o     (md_hit),
@@ -239,6 +247,14 @@ module udplb_top
   end
   assign unused_s3_ga = ^{s3_ga.epoch, s3_ga.bits, s3_ga.sxor};
 
+  // S5's compares registered a cycle early (issue 27 item 2, branch udt21: `s4_q` -> `s5_d` 13 levels, the
+  // 128-bit ND target compare and the ARP / ICMP address compare in front of S5's verdict). The unicast
+  // address S4 loads into s4_q.c.uc_ip is sa_ip, the destination and target are s3_q's, so S4 compares them
+  // and registers the answers on the same advance as s4_q. S5 reads them only for a clean non-host frame,
+  // the frames for which S4 loaded uc_ip = sa_ip (S4 changes neither the reason nor the kind). The epoch
+  // hit is the OR of the groups' hits (some group hits iff one wins), registered from S3's. Asserted below.
+  logic s4_ipmis_q, s4_ndmis_q, s4_ephit_q;
+
   // The calendar and member RAMs are read registered (udplb_tables): each address is presented the cycle
   // before the stage that uses the entry, from what that stage's register is loaded with. The calendar's is
   // S5's row and slot (what s5_q takes when the frame reaches S6 clean: S5's epoch branch is the only way a
@@ -291,11 +307,11 @@ module udplb_top
     s5_d = s4_q;
     if (first_ok(s4_q.b.valid, s4_q.b.sop, s4_q.c.reason) && s4_q.c.kind != udplb_pkg::KindHost) begin
       if (s4_q.p.arp) begin
-        if (s4_q.p.ip_da[31:0] != s4_q.c.uc_ip[31:0]) s5_d.c.reason = udplb_pkg::ureason_t'(nt_pkg::UdplbDropArpMismatch);
+        if (s4_ipmis_q) s5_d.c.reason = udplb_pkg::ureason_t'(nt_pkg::UdplbDropArpMismatch);
         else s5_d.c.kind = udplb_pkg::KindReply;
       end else if (s4_q.p.icmp4) begin
         if (s4_q.p.icmp4_echo) begin
-          if (s4_q.p.ip_da[31:0] != s4_q.c.uc_ip[31:0]) s5_d.c.reason = udplb_pkg::ureason_t'(nt_pkg::UdplbDropIcmpMismatch);
+          if (s4_ipmis_q) s5_d.c.reason = udplb_pkg::ureason_t'(nt_pkg::UdplbDropIcmpMismatch);
           else s5_d.c.kind = udplb_pkg::KindReply;
         end else if (s4_q.p.icmp4_emb) begin
           s5_d.c.reason = udplb_pkg::ureason_t'(nt_pkg::UdplbDropIcmpDestUnreach);
@@ -306,7 +322,7 @@ module udplb_top
         if (s4_q.p.icmp6_echo) begin
           s5_d.c.kind = udplb_pkg::KindReply;
         end else if (s4_q.p.ns) begin
-          if (s4_q.p.nd_target != s4_q.c.uc_ip) s5_d.c.reason = udplb_pkg::ureason_t'(nt_pkg::UdplbDropNdMismatch);
+          if (s4_ndmis_q) s5_d.c.reason = udplb_pkg::ureason_t'(nt_pkg::UdplbDropNdMismatch);
           else s5_d.c.kind = udplb_pkg::KindReply;
         end else if (s4_q.p.icmp6_emb) begin
           s5_d.c.reason = udplb_pkg::ureason_t'(nt_pkg::UdplbDropIcmpDestUnreach);
@@ -324,7 +340,7 @@ module udplb_top
           s5_d.c.rx_v3 = s4_q.p.lb_v3;
           if (ttl_dec && s4_q.p.ttl <= 8'd1) begin
             s5_d.c.reason = udplb_pkg::ureason_t'(nt_pkg::UdplbDropTtlExpired);
-          end else if (!ep_best.hit) begin
+          end else if (!s4_ephit_q) begin
             s5_d.c.reason = udplb_pkg::ureason_t'(nt_pkg::UdplbDropEpochMiss);
           end else begin
             s5_d.c.epoch   = ep_best.epoch;
@@ -436,6 +452,9 @@ module udplb_top
       s8_q       <= '0;
       s4_group_q <= '0;
       s4_gbeat_q <= '0;
+      s4_ipmis_q <= 1'b0;
+      s4_ndmis_q <= 1'b0;
+      s4_ephit_q <= 1'b0;
     end else if (adv) begin
       s1_q       <= s1_d;
       s2_q       <= s2_d;
@@ -443,6 +462,9 @@ module udplb_top
       s4_q       <= s4_d;
       s4_group_q <= ep_group;
       s4_gbeat_q <= s4_gbeat_d;
+      s4_ipmis_q <= s3_q.p.ip_da[31:0] != sa_ip[31:0];
+      s4_ndmis_q <= s3_q.p.nd_target != sa_ip;
+      s4_ephit_q <= |s3_ghit;
       s5_q       <= s5_d;
       s6_q       <= s6_d;
       s6_l4_q    <= s6_l4;
@@ -582,4 +604,11 @@ module udplb_top
 
   logic unused_len;
   assign unused_len = ^window_len;  // the parser reads the window's keep, not its length
+
+  // S5's registered compares equal the compares of s4_q's fields wherever S5 reads them (above).
+  `NT_ASSERT(s5_ipmis, !(first_ok(s4_q.b.valid, s4_q.b.sop, s4_q.c.reason) && s4_q.c.kind != udplb_pkg::KindHost) ||
+                       s4_ipmis_q == (s4_q.p.ip_da[31:0] != s4_q.c.uc_ip[31:0]))
+  `NT_ASSERT(s5_ndmis, !(first_ok(s4_q.b.valid, s4_q.b.sop, s4_q.c.reason) && s4_q.c.kind != udplb_pkg::KindHost) ||
+                       s4_ndmis_q == (s4_q.p.nd_target != s4_q.c.uc_ip))
+  `NT_ASSERT(s5_ephit, s4_ephit_q == ep_best.hit)
 endmodule
