@@ -269,10 +269,10 @@ module udplb_tables
   // the entry is written (when the registers hold, neither the key nor the entry changes), the written
   // entry's compare with the key chosen by the entry's write enable. Written as continuous assignments in
   // generate loops (branch udt22): udt21 wrote the same steps with functions called in always_comb loops,
-  // which Yosys's read_verilog took about ten times longer to elaborate (its AST inlines and unrolls every
-  // call), and a kept wire written and read in one always_comb is read as the process's internal value, not
-  // through the boundary. One-dimensional kept vectors only (Yosys 0.55 could not size a 2-D array of a
-  // generate scope; see lb_tables.sv).
+  // which Yosys's read_verilog took about seven times longer to elaborate (its AST inlines and unrolls every
+  // call). One-dimensional kept vectors only (Yosys 0.55 could not size a 2-D array of a generate scope; see
+  // lb_tables.sv). A kept wire is an output of the network Yosys hands to ABC, not a cut: ABC may still
+  // recompute it inside a reader's wide LUT (docs/synthesis.md, branch udt22).
   (* keep *) logic [47:0]  md_key;
   (* keep *) logic [15:0]  id_tkey;
   (* keep *) logic [127:0] id_ikey, src_key;
@@ -622,8 +622,9 @@ module udplb_tables
   // entry's match (2), the beat row's AND with the matches by threes (3), by sixes (4), the winner (5), the
   // fields' AND-OR by threes (6), by sixes (7), the output (8); the hit is the matches' OR in three steps.
   // The same functions as before (an OR split into groups); Verilator ignores the attribute. Continuous
-  // assignments in generate loops (branch udt22): udt21's always_comb version let Yosys read some kept wires
-  // as the process's internal values, so ABC merged those steps (17 levels in its run 2).
+  // assignments in generate loops (branch udt22, for read_verilog's time). ABC still absorbed the match and
+  // the field steps into LUT8 / LUT9 in udt21's run 2 (17 levels) and udt22's run 1 (19): a kept wire is not
+  // a cut (docs/synthesis.md).
   localparam int unsigned T1 = 22;  // ceil(64 / 3)
   localparam int unsigned T2 = 4;   // ceil(22 / 6)
   localparam int unsigned H1 = 11;  // ceil(64 / 6)
@@ -793,7 +794,7 @@ module udplb_tables
   // (1), by sixes (2), the match (3); the matches' OR by sixes (4); for row i the groups of six wholly below
   // it (5) and the rows below it in its own group (4); the first match (6); each row bit's OR of the first
   // matches by sixes (7), the output (8). The hit is the OR of the groups (5). Continuous assignments in
-  // generate loops (branch udt22; 13 levels in udt21's run 2 with the always_comb version).
+  // generate loops (branch udt22; 13 levels in udt21's run 2, <= 12 in udt22's run 1).
   localparam int unsigned MapG = (MapN + 5) / 6;
   (* keep *) logic [MapN-1:0] map_match, map_ga, map_gb, map_first;
   (* keep *) logic [MapG-1:0] map_grp;
