@@ -1,5 +1,5 @@
 // Cycle-accurate model of the ConWeave source-ToR rerouting block (docs/reroute.md "Cycle behaviour"),
-// written as the RTL (rtl/reroute/reroute_top.sv, not yet written) is to be clocked. Stages:
+// clocked as the RTL (rtl/reroute/reroute_top.sv) is. Stages:
 //   A  host ingress: takes one beat per cycle into a one-frame buffer (store-and-forward); s_ready is low
 //      while it holds a complete frame the decision has not taken
 //   K  control ingress: the same for the control input (first kCtrlBytes bytes kept), r_ready low while full
