@@ -115,7 +115,7 @@ def script(top, files, elab, parse_only=False):
         "flatten", "opt_clean", "memory -nomap",
         "tee -q -o out/mem.txt select -list t:$mem_v2",
         "tee -q -o out/mem.il dump t:$mem_v2",
-        f"synth_xilinx -family xcup -top {top}",
+        f"synth_xilinx -family xcup {LUT_MAP[lut_map]} -top {top}",
         "write_rtlil out/netlist.il",
         "tee -q -o out/stat.json stat -json",
         # deepest path: ltp walks the selected cells between the selected wires' bits; with every wire but only
@@ -235,7 +235,19 @@ def cell_counts(cells):
 
 
 RES_KEYS = ("luts", "lutram_cells", "ffs", "bram36", "uram", "dsp", "carry", "muxf")
-SYNTH = "synth_xilinx -family xcup -noiopad -noclkbuf -top {top} -run {run}"
+# LUT mapping (docs/synthesis.md "LUT mapping: LUT6 only"): by default `-nowidelut`, so ABC maps to LUT1..LUT6
+# only. With wide LUTs (synth_xilinx's own default) ABC's LUT library gives a LUT7/LUT8/LUT9, built from a LUT6
+# and MUXF7/MUXF8/MUXF9 cells, the delay of one LUT, and its depth-optimal mapping then builds cascades that the
+# measure (one level a LUT, MUXF or CARRY cell) counts as 2-4 levels each. Without them ABC's unit-delay model and
+# the measure are the same count. `--widelut` restores synth_xilinx's default (the figures before session 23).
+LUT_MAP = {"nowidelut": "-nowidelut", "widelut": ""}
+lut_map = "nowidelut"
+
+
+def synth_cmd(top, run=None):
+    """synth_xilinx for the U280's family with this run's LUT mapping (and `-run run` when given)."""
+    flags = " ".join(f for f in ("-family xcup -noiopad -noclkbuf", LUT_MAP[lut_map]) if f)
+    return f"synth_xilinx {flags} -top {top}" + (f" -run {run}" if run else "")
 
 
 def module_fingerprints(elab_il):
@@ -265,6 +277,13 @@ def module_fingerprints(elab_il):
     return {m: "\n".join(v) for m, v in mods.items()}
 
 
+def mapped_with(d):
+    """The LUT mapping a module run's files in `d` were made with (its out/lut_map.txt; none: the wide-LUT mapping,
+    the only one before the file was written)."""
+    f = d / "out" / "lut_map.txt"
+    return f.read_text().strip() if f.exists() else "widelut"
+
+
 def reuse_module(block_dir, mod, reuse, fps):
     """Copies module `mod`'s finished run from the first of the `reuse` output directories whose elaborated text
     of it equals this run's (module_fingerprints); returns that directory or None."""
@@ -279,6 +298,8 @@ def reuse_module(block_dir, mod, reuse, fps):
         src = pathlib.Path(r) / name
         if not (src / "out" / "elab.il").exists() or not all(
                 (src / sub / "out" / f).exists() for f in ("netlist.json", "stat.json", "ltp.txt", "mem.il")):
+            continue
+        if mapped_with(src / sub) != lut_map:  # figures of another LUT mapping are not this run's
             continue
         if mine is not None and texts(src).get(mod) == mine:
             shutil.rmtree(block_dir / sub, ignore_errors=True)
@@ -295,7 +316,8 @@ def run_module(block_dir, mod, box_bits, timeout, resume=False, reuse=(), fps=No
     needs the memories as the coarse passes leave them)."""
     d = block_dir / "mod" / re.sub(r"[^A-Za-z0-9_.=-]+", "_", mod.lstrip("\\$"))[:120]
     reused = reuse_module(block_dir, mod, reuse, fps if fps is not None else {}) if reuse else None
-    if (resume or reused) and all((d / "out" / f).exists() for f in ("netlist.json", "stat.json", "ltp.txt", "mem.il")):
+    if (resume or reused) and mapped_with(d) == lut_map and all(
+            (d / "out" / f).exists() for f in ("netlist.json", "stat.json", "ltp.txt", "mem.il")):
         # a previous run finished this module: its figures again from its files (wall time from the file times)
         mems = parse_mem((d / "out" / "mem.il").read_text())
         res = {"module": mod, "dir": str(d.relative_to(block_dir.parent)), "memories": mems,
@@ -310,7 +332,7 @@ def run_module(block_dir, mod, box_bits, timeout, resume=False, reuse=(), fps=No
     # --resume after a run whose first Yosys run finished (the coarse netlist and its memories written) but not
     # the second (a timeout, or the process stopped): only the second runs again
     coarse = [c for c in (d / "out" / "coarse.il", d / "in2" / "coarse.il") if c.exists()]
-    if resume and (d / "out" / "mapped.il").exists() and (d / "out" / "ltp.txt").exists():
+    if resume and (d / "out" / "mapped.il").exists() and (d / "out" / "ltp.txt").exists() and mapped_with(d) == lut_map:
         # mapped and measured: only the JSON netlist is missing
         rc = 0
         res["resumed_stage"] = 3
@@ -329,10 +351,10 @@ def run_module(block_dir, mod, box_bits, timeout, resume=False, reuse=(), fps=No
         "read_rtlil elab.il", f"hierarchy -top {mod}", "blackbox A:top %n",
         # synth_xilinx's prepare step without its `check` (which ran for 15+ minutes on re_decide and only
         # reports); the final `check` label is left out below for the same reason
-        SYNTH.format(top=mod, run="begin:prepare"),
+        synth_cmd(mod, "begin:prepare"),
         "proc", "tribuf -logic", "deminout", "opt_expr", "opt_clean", "opt -nodffe -nosdff", "fsm", "opt",
         "wreduce", "peepopt", "opt_clean", "pmux2shiftx", "clean",
-        SYNTH.format(top=mod, run="map_dsp:map_memory"),
+        synth_cmd(mod, "map_dsp:map_memory"),
         *rtlil_to_stdout(), "tee -q -o out/mem.il dump t:$mem_v2", ""]))
     if run_stage2 is False:
         rc = yosys(d / "in", d / "out", log, timeout)
@@ -343,6 +365,8 @@ def run_module(block_dir, mod, box_bits, timeout, resume=False, reuse=(), fps=No
     res["memories"] = mems
     res["boxed"] = boxed
     if rc == 0 and run_stage2 is not None:
+        for f in ("netlist.json", "lut_map.txt"):  # a mapping of an earlier run (another LUT mapping) goes
+            (d / "out" / f).unlink(missing_ok=True)
         (d / "in2").mkdir(exist_ok=True)
         if (d / "out" / "coarse.il").exists():
             shutil.move(str(d / "out" / "coarse.il"), d / "in2" / "coarse.il")
@@ -350,7 +374,7 @@ def run_module(block_dir, mod, box_bits, timeout, resume=False, reuse=(), fps=No
                        for i, (w, n) in enumerate(sorted({(m["width"], m["words"]) for m in boxed})))
         (d / "in2" / "run.ys").write_text("\n".join([
             "read_rtlil coarse.il"] + ([f"chtype -set $__NT_MEMBOX {sel}"] if boxed else []) + [
-            SYNTH.format(top=mod, run="map_memory:check"),
+            synth_cmd(mod, "map_memory:check"),
             "blackbox =A:whitebox",  # the one step of the check label the JSON backend needs (cell library models)
             "tee -q -o out/stat.json stat -json",
             # logged as well: the figure survives in yosys.log if a later step does not finish
@@ -361,6 +385,8 @@ def run_module(block_dir, mod, box_bits, timeout, resume=False, reuse=(), fps=No
         rc = yosys(d / "in2", d / "out", log, left) if left > 0 else None
         if rc == 0:
             rc = 0 if split_rtlil(log, d / "out" / "mapped.il") else 1
+        if rc == 0:
+            (d / "out" / "lut_map.txt").write_text(lut_map + "\n")
     if rc == 0 and not (d / "out" / "netlist.json").exists():
         left = timeout - (time.time() - t0)
         rc = json_netlist(d, log, left) if left > 0 else None
@@ -384,6 +410,7 @@ def module_result(res, d, mod):
     res.update(cell_counts(cells))
     res["cells"] = cells
     res["ltp_levels"] = parse_ltp((d / "out" / "ltp.txt").read_text())[0]
+    res["lut_map"] = mapped_with(d)
     (d / "result.json").write_text(json.dumps(res, indent=1) + "\n")
     return res
 
@@ -659,7 +686,9 @@ def table_per_module(results):
         for p in r.get("stitched_deep", []):
             deep.append(f"| {r['block']} | stitched | {p['levels']} ({p['carry']}) | {p['bits']} | "
                         f"{fmt_path(p['start'])} | {fmt_path(p['end'])} |")
-    return ("\n".join(rows) + "\n\nPer module (children cut at their ports):\n\n" + "\n".join(mods) +
+    maps = sorted({m.get("lut_map", "widelut") for r in results for m in r.get("modules", []) if m["status"] == "ok"})
+    return (f"LUT mapping: {', '.join(maps) or lut_map} (docs/synthesis.md \"LUT mapping: LUT6 only\")\n\n" +
+            "\n".join(rows) + "\n\nPer module (children cut at their ports):\n\n" + "\n".join(mods) +
             "\n\nPath ends deeper than 12 levels (grouped by start and end signal; bits = path ends):\n\n" +
             "\n".join(deep))
 
@@ -729,7 +758,12 @@ def main():
                          "where it came from (reused_from in <block>.json)")
     ap.add_argument("--modules", help="per-module mode: only modules whose name matches this regex (the others "
                                       "stay blackboxes; the block is then incomplete)")
+    ap.add_argument("--widelut", action="store_true",
+                    help="map with LUT7..LUT9 built from MUXF7/8/9 (synth_xilinx's default; the figures before "
+                         "session 23) instead of LUT6 only (docs/synthesis.md \"LUT mapping: LUT6 only\")")
     a = ap.parse_args()
+    global lut_map
+    lut_map = "widelut" if a.widelut else "nowidelut"
     if not (YOSYS_MOD / "gen" / "bundle.js").exists():
         print(f"synth: {YOSYS_MOD} missing: run scripts/setup.sh (make setup) first", file=sys.stderr)
         return 77

@@ -48,6 +48,30 @@ class FingerprintTest(unittest.TestCase):
         self.assertNotEqual(fingerprints(A)["\\a"], fingerprints(A.replace("4'0001", "4'0010"))["\\a"])
         self.assertNotEqual(fingerprints(A)["\\a"], fingerprints(A.replace("cell $add", "cell $sub"))["\\a"])
 
+    def test_reuse_needs_the_same_lut_mapping(self):
+        # figures of a run mapped with the other LUT mapping (docs/synthesis.md "LUT mapping: LUT6 only") are
+        # not reused: a run without the marker file is a wide-LUT run (the mapping before the marker existed)
+        with tempfile.TemporaryDirectory() as t:
+            cur, old = pathlib.Path(t) / "cur" / "blk", pathlib.Path(t) / "old" / "blk"
+            for b in (cur, old):
+                (b / "out").mkdir(parents=True)
+                (b / "out" / "elab.il").write_text(A)
+            src = old / "mod" / "a" / "out"
+            src.mkdir(parents=True)
+            for f in ("netlist.json", "stat.json", "ltp.txt", "mem.il"):
+                (src / f).write_text("")
+            saved = synth.lut_map
+            try:
+                for mapping, marker, reused in (("nowidelut", None, False), ("widelut", None, True),
+                                                ("nowidelut", "nowidelut", True), ("widelut", "nowidelut", False)):
+                    synth.lut_map = mapping
+                    if marker:
+                        (src / "lut_map.txt").write_text(marker + "\n")
+                    got = synth.reuse_module(cur, "\\a", [str(old.parent)], {})
+                    self.assertEqual(got is not None, reused, (mapping, marker))
+            finally:
+                synth.lut_map = saved
+
 
 if __name__ == "__main__":
     unittest.main()
