@@ -286,7 +286,10 @@ def mapped_with(d):
 
 def reuse_module(block_dir, mod, reuse, fps):
     """Copies module `mod`'s finished run from the first of the `reuse` output directories whose elaborated text
-    of it equals this run's (module_fingerprints); returns that directory or None."""
+    of it equals this run's (module_fingerprints) and whose LUT mapping is this run's; returns (that directory,
+    True), or None. Failing that, a run there of the same text mapped with the other LUT mapping lends its coarse
+    netlist (the first Yosys run, which the mapping does not touch): copied, it returns (directory, False) and
+    run_module runs only the second Yosys run (the mapping) again."""
     def texts(block):
         if block not in fps:
             fps[block] = module_fingerprints(block / "out" / "elab.il")
@@ -294,17 +297,22 @@ def reuse_module(block_dir, mod, reuse, fps):
     name = block_dir.name
     mine = texts(block_dir).get(mod)
     sub = pathlib.Path("mod") / re.sub(r"[^A-Za-z0-9_.=-]+", "_", mod.lstrip("\\$"))[:120]
-    for r in reuse:
-        src = pathlib.Path(r) / name
-        if not (src / "out" / "elab.il").exists() or not all(
-                (src / sub / "out" / f).exists() for f in ("netlist.json", "stat.json", "ltp.txt", "mem.il")):
-            continue
-        if mapped_with(src / sub) != lut_map:  # figures of another LUT mapping are not this run's
-            continue
-        if mine is not None and texts(src).get(mod) == mine:
-            shutil.rmtree(block_dir / sub, ignore_errors=True)
-            shutil.copytree(src / sub, block_dir / sub)
-            return str(r)
+    if mine is None:
+        return None
+    for full in (True, False):
+        for r in reuse:
+            src = pathlib.Path(r) / name
+            if not (src / "out" / "elab.il").exists():
+                continue
+            if full and not (mapped_with(src / sub) == lut_map and all(
+                    (src / sub / "out" / f).exists() for f in ("netlist.json", "stat.json", "ltp.txt", "mem.il"))):
+                continue  # figures of another LUT mapping are not this run's
+            if not full and not ((src / sub / "in2" / "coarse.il").exists() and (src / sub / "out" / "mem.il").exists()):
+                continue
+            if texts(src).get(mod) == mine:
+                shutil.rmtree(block_dir / sub, ignore_errors=True)
+                shutil.copytree(src / sub, block_dir / sub)
+                return str(r), full
     return None
 
 
@@ -315,8 +323,9 @@ def run_module(block_dir, mod, box_bits, timeout, resume=False, reuse=(), fps=No
     of synth_xilinx, stat, ltp and the JSON netlist that depth.py reads. Two Yosys runs (the boxing decision
     needs the memories as the coarse passes leave them)."""
     d = block_dir / "mod" / re.sub(r"[^A-Za-z0-9_.=-]+", "_", mod.lstrip("\\$"))[:120]
-    reused = reuse_module(block_dir, mod, reuse, fps if fps is not None else {}) if reuse else None
-    if (resume or reused) and mapped_with(d) == lut_map and all(
+    reused, reused_full = (reuse_module(block_dir, mod, reuse, fps if fps is not None else {}) if reuse else
+                           None) or (None, False)
+    if (resume or reused_full) and mapped_with(d) == lut_map and all(
             (d / "out" / f).exists() for f in ("netlist.json", "stat.json", "ltp.txt", "mem.il")):
         # a previous run finished this module: its figures again from its files (wall time from the file times)
         mems = parse_mem((d / "out" / "mem.il").read_text())
@@ -337,9 +346,11 @@ def run_module(block_dir, mod, box_bits, timeout, resume=False, reuse=(), fps=No
         rc = 0
         res["resumed_stage"] = 3
         run_stage2 = None
-    elif resume and coarse and (d / "out" / "mem.il").exists():
+    elif (resume or reused) and coarse and (d / "out" / "mem.il").exists():
         rc = 0
         res["resumed_stage"] = 2
+        if reused:
+            res["reused_from"] = reused  # its coarse netlist; the mapping runs here
         run_stage2 = True
     else:
         run_stage2 = False
@@ -754,8 +765,9 @@ def main():
     ap.add_argument("--reuse", action="append", metavar="DIR",
                     help="per-module mode: take a module's figures from an earlier run's --out DIR (repeatable, first "
                          "match wins) when its elaborated text there is the same as now (module_fingerprints: "
-                         "source lines and Yosys's automatic names aside); the others run. Each reused module says "
-                         "where it came from (reused_from in <block>.json)")
+                         "source lines and Yosys's automatic names aside) and its LUT mapping this run's; a module of the same "
+                         "text mapped the other way lends its coarse netlist and only the mapping runs again; the "
+                         "others run. Each reused module says where it came from (reused_from in <block>.json)")
     ap.add_argument("--modules", help="per-module mode: only modules whose name matches this regex (the others "
                                       "stay blackboxes; the block is then incomplete)")
     ap.add_argument("--widelut", action="store_true",

@@ -69,6 +69,15 @@ class FingerprintTest(unittest.TestCase):
                         (src / "lut_map.txt").write_text(marker + "\n")
                     got = synth.reuse_module(cur, "\\a", [str(old.parent)], {})
                     self.assertEqual(got is not None, reused, (mapping, marker))
+                    if got:
+                        self.assertEqual(got, (str(old.parent), True))
+                # a run of the other mapping that kept its coarse netlist lends it (only the mapping runs again)
+                (src.parent / "in2").mkdir()
+                (src.parent / "in2" / "coarse.il").write_text("")
+                synth.lut_map = "nowidelut"
+                (src / "lut_map.txt").write_text("widelut\n")
+                self.assertEqual(synth.reuse_module(cur, "\\a", [str(old.parent)], {}), (str(old.parent), False))
+                self.assertTrue((cur / "mod" / "a" / "in2" / "coarse.il").exists())
             finally:
                 synth.lut_map = saved
 
