@@ -54,6 +54,21 @@ package reroute_pkg;
     add8 = a ^ b ^ 8'(carries16({8'd0, a}, {8'd0, b}, 1'b0));
   endfunction
 
+  // reorder_pkg::csum_len_adjust(hc, m, 1) (the IPv4 checksum after the length m grows by 4: ~(~hc +' k), k = 3
+  // if m >= 0xFFFC else 4; m_hi = m[15:2]), +' the one's-complement sum) with both sums of the end-around carry by the prefix
+  // carries and the compare as an AND of m's top 14 bits: LUT trees, no carry chain (issue 27 item 2; equal for
+  // every hc and both k, checked exhaustively: docs/reroute-microarchitecture.md "Logic depth")
+  function automatic logic [15:0] csum_grow4(logic [15:0] hc, logic [13:0] m_hi);
+    logic [15:0] a, k;
+    logic [16:0] c0;
+    logic [15:0] c1;
+    a = ~hc;
+    k = &m_hi ? 16'd3 : 16'd4;
+    c0 = carries16(a, k, 1'b0);
+    c1 = 16'(carries16(a, k, 1'b1));
+    csum_grow4 = ~(a ^ k ^ (c0[16] ? c1 : c0[15:0]));
+  endfunction
+
   // d = (now - t) mod 2^16, its MSB the wrap bit (docs/reroute.md "Timestamps"): elapsed = d[15] || d >= thr.
   // The same value without d: for thr[15] = 1 it is d[15] (d >= thr implies it); for thr[15] = 0 it is !(d < thr),
   // and with T = now + ~t + ~thr + 2 = now - t - thr + 2^17 (18 bits, three operands reduced to two by one

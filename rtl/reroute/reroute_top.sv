@@ -462,8 +462,13 @@ module reroute_top
   // the seed format's IPv4 checksum for the length grown by the CW header; registered only when hm.ok, when
   // hm.ip_len is the family's length field: each family's from its constant offset, then the family chooses
   // (not the adders behind parse_host's choice; issue 27 item 2)
-  assign ob_csum_d = hm.v6 ? reorder_pkg::csum_len_adjust(hm.csum, reorder_pkg::wb16(hwin, 18), 1'b1) :
-                             reorder_pkg::csum_len_adjust(hm.csum, reorder_pkg::wb16(hwin, 16), 1'b1);
+  // (csum_grow4: csum_len_adjust's value by prefix carries; its carry chains were the module's deepest path,
+  // hd_q -> ob_csum_q, 13 levels with 6 CARRY4, session 23)
+  logic [15:0] ob_len4, ob_len6;  // the family's length field (IPv4 total length, IPv6 payload length)
+  assign ob_len4 = reorder_pkg::wb16(hwin, 16);
+  assign ob_len6 = reorder_pkg::wb16(hwin, 18);
+  assign ob_csum_d = hm.v6 ? reroute_pkg::csum_grow4(hm.csum, ob_len6[15:2]) :
+                             reroute_pkg::csum_grow4(hm.csum, ob_len4[15:2]);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -694,7 +699,8 @@ module reroute_top
   // The parse result's fields a control decision does not need, and the high hash / mask bits beyond the
   // table's index.
   logic unused;
-  assign unused = ^{cfg_flows_mask_i[15:reroute_pkg::FlowW], hash_q[15:14], cm, rx_len_c[16], pf_c_pre};
+  assign unused = ^{cfg_flows_mask_i[15:reroute_pkg::FlowW], hash_q[15:14], cm, rx_len_c[16], pf_c_pre,
+                    ob_len4[1:0], ob_len6[1:0]};
 
   assign cnt_in_o = cnt_q[CIn];
   assign cnt_out_o = cnt_q[COut];
