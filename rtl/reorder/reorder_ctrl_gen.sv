@@ -28,6 +28,10 @@ module reorder_ctrl_gen
   logic [reorder_pkg::CtrlReqBits-1:0] b_mem_q [DepthB];
   logic [AW-1:0] a_rd_q;
   logic [AW:0]   a_cnt_q;
+  // FIFO A's free entries as a register of their own (DepthA - a_cnt_q, kept beside the count): free_a_o feeds
+  // reorder_top's decision (d_fire), and the subtraction on the port was in series with it across the module
+  // boundary (stitched 15 levels, session 23); reorder_ctrl_gen_sva free_a_current checks it every cycle
+  logic [3:0]    free_a_q;
   logic [BW-1:0] b_rd_q;
   logic [BW:0]   b_cnt_q;
 
@@ -56,7 +60,7 @@ module reorder_ctrl_gen
   logic [15:0]   csum;                    // the IPv4 header checksum of frame_q
   logic [31:0]   icrc4, icrc6;            // the ICRC of frame_q if IPv4 (bytes 58..61), IPv6 (78..81)
 
-  assign free_a_o = 4'(DepthA) - 4'(a_cnt_q);
+  assign free_a_o = free_a_q;
   assign full_b_o = b_cnt_q == (BW + 1)'(DepthB);
   assign busy_o = busy_q || a_cnt_q != '0 || b_cnt_q != '0 || c_valid_q;
   assign c_valid_o = c_valid_q;
@@ -214,6 +218,7 @@ module reorder_ctrl_gen
     if (!rst_ni) begin
       a_rd_q <= '0;
       a_cnt_q <= '0;
+      free_a_q <= 4'(DepthA);
       b_rd_q <= '0;
       b_cnt_q <= '0;
       busy_q <= 1'b0;
@@ -229,6 +234,7 @@ module reorder_ctrl_gen
       c_last_q <= 1'b0;
     end else begin
       a_cnt_q <= a_cnt_q + (AW + 1)'(push_a_i) - (AW + 1)'(pop_a);
+      free_a_q <= free_a_q - 4'(push_a_i) + 4'(pop_a);
       b_cnt_q <= b_cnt_q + (BW + 1)'(push_b_i) - (BW + 1)'(pop_b);
       if (pop_a) a_rd_q <= a_rd_q + 1'b1;
       if (pop_b) b_rd_q <= b_rd_q + 1'b1;
