@@ -75,7 +75,7 @@ module reorder_top
   // advanced by every push, instead of that sum's remainder: a divider, 441 logic levels; reorder_top_sva
   // free_wr_index checks the equality every cycle)
   logic [reorder_pkg::CellW-1:0]       free_wr_q;
-  logic [reorder_pkg::CellW:0]         free_cnt_q, fresh_q;
+  logic [reorder_pkg::CellW:0]         free_cnt_q, fresh_q, free_cnt_p1, free_cnt_m1;
   // Registered reads of the memories over 4 KiB (block RAM; docs/reorder-microarchitecture.md "Registered
   // reads"): each is read one cycle ahead at the address the stage will use (the reader's next cell n_cell,
   // the free list's next read index free_rd_d), so no cycle is added. info and the free list can be written
@@ -765,6 +765,8 @@ module reorder_top
 
   // The next write takes a cell from the free FIFO, or else one never used since reset.
   assign i_from_fifo = free_cnt_q != '0;
+  assign free_cnt_p1 = free_cnt_q + 1'b1;
+  assign free_cnt_m1 = free_cnt_q - 1'b1;
   assign i_cell = !i_from_fifo ? reorder_pkg::CellW'(fresh_q) : free_byp_q ? free_byp_cell_q : free_rcell_q;
   assign nd_we = d_fire && (d_app || d_trel);
   // an append (at the entry's queue's tail) or a TAIL release (in front of its head): d_q is d2_hq for both
@@ -1043,7 +1045,9 @@ module reorder_top
         of_rd1_q <= of_rd1_q + 1'b1;
       end
       // free list: reader push, ingress pop
-      free_cnt_q <= free_cnt_q + (reorder_pkg::CellW + 1)'(r_free) - (reorder_pkg::CellW + 1)'(i_write && i_from_fifo);
+      // (the +1 / -1 candidates from the register, the events choosing last: i_write comes through the ingress
+      // from d1_take, and the adder after it was the block's deepest stitched path, 15 levels; session 23)
+      free_cnt_q <= r_free == (i_write && i_from_fifo) ? free_cnt_q : r_free ? free_cnt_p1 : free_cnt_m1;
       free_rd_q <= free_rd_d;
       if (r_free) begin
         free_wr_q <= free_wr_q == reorder_pkg::CellW'(nt_pkg::ReorderCells - 1) ? '0 : free_wr_q + 1'b1;
