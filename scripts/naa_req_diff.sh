@@ -3,23 +3,34 @@
 # from variable offsets) against the registered-shape one, every output compared every cycle
 # (tb/naa_req_diff/req_diff_tb.sv). The old module is taken from git, never kept in the tree.
 # Usage: scripts/naa_req_diff.sh [cycles] [seed] [dir]; with PLANT=1 the new module's ICRC byte order is
-# planted wrong (the negative control: the test must report differences).
+# planted wrong, with PLANT=2 its received-ICRC check reads the wrong received bit (negative controls: the test
+# must report differences). REF=<commit> picks the reference (default 7fd7cad; branch naa23 ran it against main
+# 4762ce4 too). The new module's assertions run too (tb/common/sva.cc prints a failure; the script then fails).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n=${1:-200000}
 seed=${2:-1}
 out=${3:-build/naa_req_diff}
-ref=7fd7cad
+ref=${REF:-7fd7cad}
 mkdir -p "$out"
 git show "$ref:rtl/naa/naa_req.sv" | sed -e 's/^module naa_req$/module naa_req_ref/' > "$out/naa_req_ref.sv"
 new=rtl/naa/naa_req.sv
+txo=rtl/naa/naa_req_tx_out.sv
 if [ "${PLANT:-0}" = 1 ]; then
-  sed -e 's/tx_icrc\[8\*((i+2)%4)+:8\]/tx_icrc[8*((i+1)%4)+:8]/' rtl/naa/naa_req.sv > "$out/naa_req_planted.sv"
-  cmp -s rtl/naa/naa_req.sv "$out/naa_req_planted.sv" && { echo "plant did not apply"; exit 1; }
+  sed -e 's/icrc\[8\*((i+2)%4)+:8\]/icrc[8*((i+1)%4)+:8]/' "$txo" > "$out/naa_req_tx_out_planted.sv"
+  cmp -s "$txo" "$out/naa_req_tx_out_planted.sv" && { echo "plant did not apply"; exit 1; }
+  txo="$out/naa_req_tx_out_planted.sv"
+elif [ "${PLANT:-0}" = 2 ]; then
+  sed -e 's/rxc_icrc\[o\], rxc_l1/rxc_icrc[(o+1)%32], rxc_l1/' "$new" > "$out/naa_req_planted.sv"
+  cmp -s "$new" "$out/naa_req_planted.sv" && { echo "plant did not apply"; exit 1; }
   new="$out/naa_req_planted.sv"
 fi
-verilator --binary --timing -O2 -Irtl/common -Irtl/naa -Wno-fatal -Wno-lint -Wno-style -j 1 --top-module tb \
-  -Mdir "$out/obj" rtl/common/nt_pkg.sv rtl/common/nt_crc_pkg.sv rtl/rdma/rdma_crc_pkg.sv rtl/rdma/rdma_pkg.sv \
-  rtl/naa/naa_pkg.sv "$out/naa_req_ref.sv" "$new" tb/naa_req_diff/req_diff_tb.sv \
-  > "$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
-"$out/obj/Vtb" "+cycles=$n" "+verilator+seed+$seed"
+verilator --binary --timing --assert -O2 -Irtl/common -Irtl/naa -Wno-fatal -Wno-lint -Wno-style -j 1 \
+  --top-module tb -Mdir "$out/obj" -CFLAGS "-I$PWD -std=c++17" rtl/common/nt_pkg.sv rtl/common/nt_sva_pkg.sv \
+  rtl/common/nt_crc_pkg.sv rtl/rdma/rdma_crc_pkg.sv rtl/rdma/rdma_pkg.sv rtl/naa/naa_pkg.sv \
+  rtl/naa/naa_xor6_level.sv rtl/naa/naa_or6_level.sv rtl/naa/naa_mux4_level.sv "$txo" "$out/naa_req_ref.sv" "$new" \
+  tb/naa_req_diff/req_diff_tb.sv \
+  "$PWD/tb/common/sva.cc" > "$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
+"$out/obj/Vtb" "+cycles=$n" "+verilator+seed+$seed" 2> >(tee "$out/stderr.log" >&2)
+wait
+if grep -q "RTL assertion failed" "$out/stderr.log"; then echo "naa_req_diff: an RTL assertion failed"; exit 1; fi

@@ -98,25 +98,7 @@ module naa_ctl
     for (int k = 1; k < 4; k++) eq[k] = a[16*k+:16] == b[16*k+:16];
     lt64 = lt[3] || (eq[3] && (lt[2] || (eq[2] && (lt[1] || (eq[1] && lt[0])))));
   endfunction
-  // Per chunk the sum without (s0) and with (s1: {a, 1} + {b, 1} is 2 (a + b + 1)) a carry in; the carry
-  // into each chunk selects. (s1's bit 0 is always 0.)
-  /* verilator lint_off UNUSEDSIGNAL */
-  function automatic logic [64:0] add64c(logic [63:0] a, logic [63:0] b);  // {carry out, a + b}
-    logic [16:0] s0;
-    logic [17:0] s1;
-    logic        c;
-    logic [63:0] r;
-    c = 1'b0;
-    r = '0;
-    for (int k = 0; k < 4; k++) begin
-      s0 = {1'b0, a[16*k+:16]} + {1'b0, b[16*k+:16]};
-      s1 = {1'b0, a[16*k+:16], 1'b1} + {1'b0, b[16*k+:16], 1'b1};
-      r[16*k+:16] = c ? s1[16:1] : s0[15:0];
-      c = c ? s1[17] : s0[16];
-    end
-    add64c = {c, r};
-  endfunction
-  /* verilator lint_on UNUSEDSIGNAL */
+  // (the add: naa_pkg::add64c, shared with naa_req since branch naa23)
 
   // The entry being checked or granted.
   logic [191:0] ent, ent_nx;
@@ -161,7 +143,7 @@ module naa_ctl
   logic [56:0] chk_end_q;  // < 2^56 + 2^32: no carry out of 64 bits, as in the 64-bit original
   logic [64:0] nx_end;
   logic        chk_bad, chk_nomem;
-  assign nx_end    = add64c({8'd0, nx_addr_q}, {32'd0, nx_size_q});
+  assign nx_end    = naa_pkg::add64c({8'd0, nx_addr_q}, {32'd0, nx_size_q});
   // ent_addr < pool || ent_addr >= pool + pool_size
   assign chk_bad   = lt64({8'd0, chk_addr_q}, pool_q) || !lt64({8'd0, chk_addr_q}, pool_end_q);
   // ent_addr + ent_size > pool_end
@@ -247,10 +229,10 @@ module naa_ctl
   if (nt_pkg::NaaRxBufBytes != 6144 || nt_pkg::NaaMsgBytes >= 1024) begin : g_sizes
     $error("naa_ctl: ev_off needs NaaRxBufBytes = 6144 = 2^12 + 2^11, Read's length compare NaaMsgBytes < 1024");
   end
-  assign ev_off  = add64c({20'd0, ev_head.wr_id, 12'd0}, {21'd0, ev_head.wr_id, 11'd0});
-  assign rd_addr = add64c(rxbuf_q, rd_off_q);
-  assign wr_addr = add64c(txbuf_q, {53'd0, beat_q, 6'd0});
-  assign cfg_sum = add64c(cfg_data_i[64:1], cfg_data_i[128:65]);
+  assign ev_off  = naa_pkg::add64c({20'd0, ev_head.wr_id, 12'd0}, {21'd0, ev_head.wr_id, 11'd0});
+  assign rd_addr = naa_pkg::add64c(rxbuf_q, rd_off_q);
+  assign wr_addr = naa_pkg::add64c(txbuf_q, {53'd0, beat_q, 6'd0});
+  assign cfg_sum = naa_pkg::add64c(cfg_data_i[64:1], cfg_data_i[128:65]);
   // The kernels (naa_kernel), started from KStart on the grant's first three regions; they have the DMA port
   // in KWait.
   logic                  k_valid, k_write, k_done;

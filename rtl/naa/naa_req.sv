@@ -36,6 +36,7 @@ module naa_req
   output logic [nt_pkg::NaaReqCnts*32-1:0]      cnt_o,
   output logic                          busy_o
 );
+`include "nt_assert.svh"
   localparam int unsigned MsgBits = $clog2(nt_pkg::NaaReqMsgs);
   localparam int unsigned HqBits = $clog2(nt_pkg::NaaReqHostCmds);
 
@@ -101,6 +102,7 @@ module naa_req
 
   // ---- Receive ----
   logic [nt_pkg::StreamBits-1:0] rx_q;
+  logic                  rx_bad_icrc_q;  // rx_q's ICRC check, written with it (below)
   logic [15:0]           rx_len_q;
   logic [1:0]            rx_nb_q;
   logic                  rx_full_q;
@@ -181,12 +183,17 @@ module naa_req
   logic [12:0]  p_plen;
   logic [6:0]   p_hdr;
   logic         p_first, p_lastp, p_reth, p_imm, p_ack;
+  logic [64:0]  p_va, p_laddr;  // (the carry out unused)
   always_comb begin
     snd_cmd = msg_q[snd_msg_q[MsgBits-1:0]];
     snd_n   = msg_n_q[snd_msg_q[MsgBits-1:0]];
     p_off   = 32'(snd_pkt_q) << conn_i.mtu_log2;
     p_left  = snd_cmd.len - p_off;
     p_plen  = (p_left > (32'd1 << conn_i.mtu_log2)) ? 13'(32'd1 << conn_i.mtu_log2) : p_left[12:0];
+    // The packet's addresses in 16-bit chunks with carry select (naa_pkg::add64c; a 64-bit add is one chain of
+    // 16 CARRY4 cells: conn_i -> p_va_q / p_laddr_q was 20 levels with the shift in front)
+    p_va    = naa_pkg::add64c(snd_cmd.raddr, {32'd0, p_off});
+    p_laddr = naa_pkg::add64c(snd_cmd.laddr, {32'd0, p_off});
     p_first = snd_pkt_q == '0;
     p_lastp = snd_pkt_q + 24'd1 == snd_n;
     p_reth  = snd_cmd.op != naa_pkg::NaaOpSend && p_first;
@@ -239,26 +246,28 @@ module naa_req
     if (p_imm_q && !p_reth_q) hdr = naa_pkg::put_hdr(hdr, 54, 4, {32'd0, p_immv_q});
   end
 
-  logic [nt_pkg::StreamBits-1:0]  tx_data, tx_pre, tx_pay;
-  (* keep *) logic [nt_pkg::StreamBits-1:0] tx_z;  // (kept, as the trees below: ABC still maps across them)
+  logic [nt_pkg::StreamBits-1:0]  tx_pre, tx_pay;
+  logic [nt_pkg::StreamBits-1:0]  tx_z;
   logic [nt_pkg::StreamBytes-1:0] tx_keep;
   logic                   tx_last;
-  logic [31:0]            tx_icrc, crc_take, rcrc_d;
-  (* keep *) logic [31:0] crc_v;
+  logic [31:0]            crc_take, rcrc_d, crc_v;
   logic [2*nt_pkg::StreamBits-1:0] wb;
   logic [nt_pkg::StreamBits-1:0]   win;
+  assign wb = {win_hi, win_lo_q};
+  naa_mux4_level #(.W(nt_pkg::StreamBits)) u_win (
+    .d0_i  (wb[8*10+:nt_pkg::StreamBits]),
+    .d1_i  (wb[8*6+:nt_pkg::StreamBits]),
+    .d2_i  (wb[8*58+:nt_pkg::StreamBits]),
+    .d3_i  (wb[8*54+:nt_pkg::StreamBits]),
+    .sel_i ({p_reth_q, p_imm_q}),
+    .q_o   (win)
+  );
   always_comb begin
     // Payload byte p sits at frame byte hdr + p: this beat's payload is a two-beat window of the buffer,
     // beats wj - 2 (win_lo_q) and wj - 1 (win_hi), wj = (base + 128 - hdr) / 64, shifted by (128 - hdr) % 64
     // bytes: 10, 6, 58 or 54 for a header of 54, 58, 70 or 74 bytes ({p_reth_q, p_imm_q}). Only payload
     // bytes (psel_q) are selected below, so the window's other bytes never reach the frame.
-    wb = {win_hi, win_lo_q};
-    unique case ({p_reth_q, p_imm_q})
-      2'b00:   win = wb[8*10+:nt_pkg::StreamBits];
-      2'b01:   win = wb[8*6+:nt_pkg::StreamBits];
-      2'b10:   win = wb[8*58+:nt_pkg::StreamBits];
-      default: win = wb[8*54+:nt_pkg::StreamBits];
-    endcase
+    // (the 4-way choice is the child naa_mux4_level above: one LUT6 a bit, a level of its own)
     // Header bytes lie in beat 0 (all of them up to 64) and beat 1 (bytes 64..73: hsel_q only below 10), so
     // from byte 16 on a header byte is beat 0's.
     for (int unsigned i = 0; i < nt_pkg::StreamBytes; i++) begin
@@ -281,49 +290,49 @@ module naa_req
     end
   end
 
-  // crc_v = CrcData x tx_z ^ (CrcHead or CrcBeat) x rcrc_q as trees of LUT6-sized XORs on kept wires (lb_tables'
-  // form, session 21): per bit of the register, 86 XORs of 6 beat bits and 7 of 5 register bits (with k0_q),
-  // then by sixes (16, 3, 1). Measured (docs/synthesis.md, branch naa22): ABC keeps the wires but still maps
-  // the beat's choices and the first levels together as LUT6 + MUXF7/8/9 cascades (25 levels to m_data_o).
+  // crc_v = CrcData x tx_z ^ (CrcHead or CrcBeat) x rcrc_q as trees of XOR6 levels, each level a child module
+  // (naa_xor6_level: one LUT6 a level, the module's ports cut the tree; branch naa23). Per bit of the register:
+  // 86 XORs of 6 beat bits (level 1), beside them 7 of 5 register bits (with k0_q: one LUT each, here), then by
+  // sixes (16, 3, 1). Branch naa22 wrote the same trees on (* keep *) wires in this module: ABC kept the wires
+  // but mapped the logic across them as LUT6 + MUXF7/8/9 groups (25 levels to m_data_o).
   localparam int unsigned CrcZc = (nt_pkg::StreamBits + 5) / 6;
   localparam int unsigned CrcL1 = CrcZc + 7;
   localparam int unsigned CrcL2 = (CrcL1 + 5) / 6;
   localparam int unsigned CrcL3 = (CrcL2 + 5) / 6;
-  logic [6*CrcZc-1:0] crc_zp;
-  logic [34:0]        crc_rp;
+  logic [6*CrcZc-1:0]      crc_zp;
+  logic [34:0]             crc_rp;
+  logic [32*6*CrcZc-1:0]   crc_l1_in;
+  logic [32*CrcZc-1:0]     crc_l1;
+  logic [32*7-1:0]         crc_st;
+  logic [32*6*CrcL2-1:0]   crc_l2_in;
+  logic [32*CrcL2-1:0]     crc_l2;
+  logic [32*6*CrcL3-1:0]   crc_l3_in;
+  logic [32*CrcL3-1:0]     crc_l3;
+  logic [32*6-1:0]         crc_l4_in;
   assign crc_zp = (6*CrcZc)'(tx_z);
   assign crc_rp = 35'(rcrc_q);
   for (genvar o = 0; o < 32; o++) begin : g_crc
-    (* keep *) logic [CrcL1-1:0] l1;
-    (* keep *) logic [CrcL2-1:0] l2;
-    (* keep *) logic [CrcL3-1:0] l3;
     logic [6*CrcZc-1:0] row;
     logic [34:0]        hrow, brow;
-    logic [6*CrcL2-1:0] l1p;
-    logic [6*CrcL3-1:0] l2p;
     assign row  = (6*CrcZc)'(nt_crc_pkg::CrcData[nt_pkg::StreamBits*o+:nt_pkg::StreamBits]);
     assign hrow = 35'(rdma_crc_pkg::CrcHead[32*o+:32]);
     assign brow = 35'(nt_crc_pkg::CrcBeat[32*o+:32]);
-    for (genvar c = 0; c < CrcZc; c++) begin : g_z
-      assign l1[c] = ^(crc_zp[6*c+:6] & row[6*c+:6]);
-    end
+    assign crc_l1_in[6*CrcZc*o+:6*CrcZc] = crc_zp & row;
     for (genvar c = 0; c < 7; c++) begin : g_s
-      assign l1[CrcZc+c] = k0_q ? ^(crc_rp[5*c+:5] & hrow[5*c+:5]) : ^(crc_rp[5*c+:5] & brow[5*c+:5]);
+      assign crc_st[7*o+c] = k0_q ? ^(crc_rp[5*c+:5] & hrow[5*c+:5]) : ^(crc_rp[5*c+:5] & brow[5*c+:5]);
     end
-    assign l1p = (6*CrcL2)'(l1);
-    for (genvar c = 0; c < CrcL2; c++) begin : g_l2
-      assign l2[c] = ^l1p[6*c+:6];
-    end
-    assign l2p = (6*CrcL3)'(l2);
-    for (genvar c = 0; c < CrcL3; c++) begin : g_l3
-      assign l3[c] = ^l2p[6*c+:6];
-    end
-    assign crc_v[o] = ^l3;
+    assign crc_l2_in[6*CrcL2*o+:6*CrcL2] = (6*CrcL2)'({crc_st[7*o+:7], crc_l1[CrcZc*o+:CrcZc]});
+    assign crc_l3_in[6*CrcL3*o+:6*CrcL3] = (6*CrcL3)'(crc_l2[CrcL2*o+:CrcL2]);
+    assign crc_l4_in[6*o+:6] = 6'(crc_l3[CrcL3*o+:CrcL3]);
   end
+  naa_xor6_level #(.N(32*CrcZc)) u_crc_l1 (.d_i(crc_l1_in), .q_o(crc_l1));
+  naa_xor6_level #(.N(32*CrcL2)) u_crc_l2 (.d_i(crc_l2_in), .q_o(crc_l2));
+  naa_xor6_level #(.N(32*CrcL3)) u_crc_l3 (.d_i(crc_l3_in), .q_o(crc_l3));
+  naa_xor6_level #(.N(32))       u_crc_l4 (.d_i(crc_l4_in), .q_o(crc_v));
 
   // In the ICRC's beat it covers ia_lo_q bytes: the 64 - ia_lo_q zero bytes after them taken back. ia_lo_q
   // is 2 mod 4, so the matrix is one of 16, a constant AND-OR over ia_lo_q[5:2] (no variable part-select);
-  // applied by pairs of columns (one LUT6 each: 4 select bits, 2 bits of crc_v), then by sixes.
+  // applied by pairs of columns (one LUT6 each: 4 select bits, 2 bits of crc_v), then by sixes (child levels).
   logic [32*32-1:0] take_m;
   always_comb begin
     take_m = '0;
@@ -331,28 +340,22 @@ module naa_req
       take_m = take_m | ({32*32{ia_lo_q[5:2] == 4'(c)}} & rdma_crc_pkg::CrcTake[32*32*(62-4*c)+:32*32]);
     end
   end
+  logic [32*16-1:0] take_t1;
+  logic [32*18-1:0] take_t2_in;
+  logic [32*3-1:0]  take_t2;
+  logic [32*6-1:0]  take_t3_in;
   for (genvar o = 0; o < 32; o++) begin : g_take
-    (* keep *) logic [15:0] t1;
-    (* keep *) logic [2:0]  t2;
-    logic [17:0] t1p;
     for (genvar m = 0; m < 16; m++) begin : g_m
-      assign t1[m] = (take_m[32*o+2*m] & crc_v[2*m]) ^ (take_m[32*o+2*m+1] & crc_v[2*m+1]);
+      assign take_t1[16*o+m] = (take_m[32*o+2*m] & crc_v[2*m]) ^ (take_m[32*o+2*m+1] & crc_v[2*m+1]);
     end
-    assign t1p = 18'(t1);
-    for (genvar c = 0; c < 3; c++) begin : g_t2
-      assign t2[c] = ^t1p[6*c+:6];
-    end
-    assign crc_take[o] = ^t2;
+    assign take_t2_in[18*o+:18] = 18'(take_t1[16*o+:16]);
+    assign take_t3_in[6*o+:6]   = 6'(take_t2[3*o+:3]);
   end
+  naa_xor6_level #(.N(32*3)) u_take_t2 (.d_i(take_t2_in), .q_o(take_t2));
+  naa_xor6_level #(.N(32))   u_take_t3 (.d_i(take_t3_in), .q_o(crc_take));
 
   always_comb begin
     rcrc_d  = full_q ? nt_pkg::crc32_mat(rdma_crc_pkg::CrcTake[0+:32*32], crc_v) : icb_q ? crc_take : rcrc_q;
-    tx_icrc = ~(icb_q ? crc_take : rcrc_q);
-    // ICRC byte j at frame offset ia + j, ia = 2 mod 4: byte i of a beat holds ICRC byte (i + 2) % 4.
-    tx_data = tx_pre;
-    for (int unsigned i = 0; i < nt_pkg::StreamBytes; i++) begin
-      if (ien_q[i]) tx_data[8*i+:8] = tx_icrc[8*((i+2)%4)+:8];
-    end
     tx_keep = keep_q;
     tx_last = last_q;
   end
@@ -388,7 +391,17 @@ module naa_req
   end
 
   assign m_valid_o = sst_q == SSend;
-  assign m_data_o  = m_valid_o ? tx_data : '0;
+  // ICRC byte j at frame offset ia + j, ia = 2 mod 4: byte i of a beat holds ICRC byte (i + 2) % 4 (the ICRC's
+  // bytes, the composed bytes and the valid gate: one LUT6 a bit, in a child module of its own).
+  naa_req_tx_out u_tx_out (
+    .valid_i    (m_valid_o),
+    .icb_i      (icb_q),
+    .ien_i      (ien_q),
+    .crc_take_i (crc_take),
+    .rcrc_i     (rcrc_q),
+    .pre_i      (tx_pre),
+    .data_o     (m_data_o)
+  );
   assign m_keep_o  = m_valid_o ? tx_keep : '0;
   assign m_last_o  = m_valid_o && tx_last;
   assign dma_req_valid_o = sst_q == SRead;
@@ -404,30 +417,46 @@ module naa_req
   assign ctl_take    = cmd_valid_i && cmd_ready_o;
   assign host_take   = !cmd_valid_i && live_q && !ring_full && hq_wr_q != hq_rd_q;
   assign take        = ctl_take || host_take;
-  assign take_cmd    = ctl_take ? cmd_i : hq_q[hq_rd_q[HqBits-1:0]];
+  // (chosen by cmd_valid_i, not ctl_take: take_cmd is read only when a command is taken, and then ctl_take ==
+  // cmd_valid_i since host_take needs !cmd_valid_i; so the ring's head_q -> ring_full -> ctl_take no longer lies
+  // in front of the command's length, npkts and alloc_q's adds (branch naa23))
+  assign take_cmd    = cmd_valid_i ? cmd_i : hq_q[hq_rd_q[HqBits-1:0]];
 
   // The command's packet count n = npkts(len, mtu_log2) and alloc_q + n, without npkts's 32-bit increment in
   // series with the 24-bit add (issue 27 item 2: conn_i -> alloc_q was 34 levels). With lo = (len >> m)[23:0],
   // r = a remainder, sat = (len >> m) + r >= 2^24: n = 1 for len = 0, else ((lo + r) mod 2^24) | sat. So
   // alloc_q + n is one of alloc_q + lo (+ 0, 1 or 2), or alloc_q + 1 (lo + r wraps to 0), formed side by side
   // (+ 1 as {a, 1} + {b, 1}, + 2 by a carry-save step) and chosen by r, sat, lo[0] and len = 0.
+  // a + b + c (mod 2^24) as two 12-bit halves side by side, the high one with and without the low one's carry
+  // ({x, 1} + {y, 1} is 2 (x + y + 1)), chosen by it: 3 CARRY4 and a LUT in series, not 6 CARRY4 (branch naa23).
+  /* verilator lint_off UNUSEDSIGNAL */
+  function automatic logic [23:0] add24cs(logic [23:0] a, logic [23:0] b, logic c);
+    logic [13:0] lo;
+    logic [12:0] h1;
+    logic [11:0] h0;
+    lo = {1'b0, a[11:0], c} + {1'b0, b[11:0], c};
+    h0 = a[23:12] + b[23:12];
+    h1 = {a[23:12], 1'b1} + {b[23:12], 1'b1};
+    add24cs = {lo[13] ? h1[12:1] : h0, lo[12:1]};
+  endfunction
+  /* verilator lint_on UNUSEDSIGNAL */
   logic [31:0] tk_sh;
   logic [23:0] tk_lo, take_n, take_alloc, tk_a0, tk_a1, tk_a2, tk_ap1, tk_s2, tk_c2;
-  logic [24:0] tk_w1;
   logic        tk_r, tk_sat, tk_zero;
   always_comb begin
     tk_sh   = take_cmd.len >> conn_i.mtu_log2;
     tk_lo   = tk_sh[23:0];
-    tk_r    = (take_cmd.len & ((32'd1 << conn_i.mtu_log2) - 32'd1)) != '0;
+    // (the remainder's mask as ~(ones << m), not (1 << m) - 1: that was a 32-bit carry chain, 8 CARRY4, in
+    // front of the choice; branch naa23)
+    tk_r    = (take_cmd.len & ~(32'hffff_ffff << conn_i.mtu_log2)) != '0;
     tk_zero = take_cmd.len == '0;
     tk_sat  = tk_sh[31:24] != '0 || (tk_r && tk_lo == '1);
-    take_n  = tk_zero ? 24'd1 : (tk_r ? tk_lo + 24'd1 : tk_lo) | {23'd0, tk_sat};
-    tk_a0   = alloc_q + tk_lo;
-    tk_w1   = {alloc_q, 1'b1} + {tk_lo, 1'b1};
-    tk_a1   = tk_w1[24:1];
+    take_n  = tk_zero ? 24'd1 : (tk_r ? add24cs(tk_lo, 24'd0, 1'b1) : tk_lo) | {23'd0, tk_sat};
+    tk_a0   = add24cs(alloc_q, tk_lo, 1'b0);
+    tk_a1   = add24cs(alloc_q, tk_lo, 1'b1);
     tk_s2   = alloc_q ^ tk_lo ^ 24'd2;
     tk_c2   = {(alloc_q[22:0] & tk_lo[22:0]) | ((alloc_q[22:0] | tk_lo[22:0]) & 23'd2), 1'b0};
-    tk_a2   = tk_s2 + tk_c2;
+    tk_a2   = add24cs(tk_s2, tk_c2, 1'b0);
     tk_ap1  = alloc_q + 24'd1;
     if (tk_zero) take_alloc = tk_a1;                            // lo = 0: alloc_q + 1
     else if (!tk_sat) take_alloc = tk_r ? tk_a1 : tk_a0;        // alloc_q + lo + r
@@ -460,7 +489,6 @@ module naa_req
   logic        rx_malformed, rx_not_for_us, rx_bad_icrc;
   logic [7:0]  rx_syn;
   logic [23:0] rx_psn, rx_d, rx_out;
-  logic [31:0] rx_icrc;
   always_comb begin
     rx_syn       = rx_q[8*54+:8];
     rx_malformed = rx_nb_q != 2'd1 || rx_len_q != 16'd62 || rx_q[8*12+:16] != 16'h0008 ||
@@ -472,12 +500,67 @@ module naa_req
     rx_not_for_us = {rx_q[8*0+:8], rx_q[8*1+:8], rx_q[8*2+:8], rx_q[8*3+:8], rx_q[8*4+:8], rx_q[8*5+:8]} != mac_q ||
                     {rx_q[8*30+:8], rx_q[8*31+:8], rx_q[8*32+:8], rx_q[8*33+:8]} != ip4_q ||
                     {rx_q[8*47+:8], rx_q[8*48+:8], rx_q[8*49+:8]} != conn_i.local_qpn;
-    rx_icrc     = {rx_q[8*61+:8], rx_q[8*60+:8], rx_q[8*59+:8], rx_q[8*58+:8]};
-    rx_bad_icrc = rx_icrc != ~rdma_pkg::icrc_beat(rdma_pkg::icrc_seed(), rx_q, 0, 58, 1'b0);
+    rx_bad_icrc = rx_bad_icrc_q;
     rx_psn      = {rx_q[8*51+:8], rx_q[8*52+:8], rx_q[8*53+:8]};
     rx_d        = rx_psn - una_q;
     rx_out      = max_q - una_q;
   end
+
+  // ---- The received frame's ICRC check, registered beside rx_q (branch naa23) ----
+  // It reads rx_q only, so it is computed from s_data_i and written at the edge rx_q is written from it: exact
+  // (asserted below). As rdma_pkg::icrc_beat(seed, beat, 0, 58): the register is Take(6) x CrcData x z ^
+  // Take(6) x CrcHead x seed, z the beat's bytes 14..57 (masked fields as ones, other bytes 0), and the frame
+  // is bad iff bytes 58..61 differ from its complement. Per bit one XOR over z (one generated matrix,
+  // rdma_crc_pkg::CrcTakeData6, as reorder_ctrl_gen's ctrl_icrc4), the received bit and a constant, then the OR
+  // of the 32 mismatches: 4 XOR6 and 2 OR6 levels, each a child module (naa_xor6_level / naa_or6_level).
+  logic [nt_pkg::StreamBits-1:0] rxc_z;
+  logic [31:0]                   rxc_icrc, rxc_k, rxc_mis;
+  logic [32*6*CrcZc-1:0]         rxc_l1_in;
+  logic [32*CrcZc-1:0]           rxc_l1;
+  logic [32*6*15-1:0]            rxc_l2_in;
+  logic [32*15-1:0]              rxc_l2;
+  logic [32*18-1:0]              rxc_l3_in;
+  logic [32*3-1:0]               rxc_l3;
+  logic [32*6-1:0]               rxc_l4_in;
+  logic [35:0]                   rxc_o1_in;
+  logic [5:0]                    rxc_o1;
+  logic                          rxc_bad;
+  always_comb begin
+    rxc_z = '0;
+    for (int unsigned i = rdma_crc_pkg::CrcIcrcLo; i < 58; i++) begin
+      rxc_z[8*i+:8] = rdma_pkg::icrc_masked(i, s_data_i[8*i+:8], 1'b0);
+    end
+    rxc_icrc = {s_data_i[8*61+:8], s_data_i[8*60+:8], s_data_i[8*59+:8], s_data_i[8*58+:8]};
+    // (a mismatch is received ^ ~computed: the complement and the seed's part folded into one constant)
+    rxc_k = ~nt_pkg::crc32_mat(rdma_crc_pkg::CrcTake[32*32*6+:32*32],
+                               nt_pkg::crc32_mat(rdma_crc_pkg::CrcHead, rdma_pkg::icrc_seed()));
+  end
+  for (genvar o = 0; o < 32; o++) begin : g_rxc
+    assign rxc_l1_in[6*CrcZc*o+:6*CrcZc] =
+        {(6*CrcZc-nt_pkg::StreamBits)'(0), rxc_z & rdma_crc_pkg::CrcTakeData6[nt_pkg::StreamBits*o+:nt_pkg::StreamBits]};
+    assign rxc_l2_in[90*o+:90] = 90'({rxc_k[o], rxc_icrc[o], rxc_l1[CrcZc*o+:CrcZc]});
+    assign rxc_l3_in[18*o+:18] = 18'(rxc_l2[15*o+:15]);
+    assign rxc_l4_in[6*o+:6]   = 6'(rxc_l3[3*o+:3]);
+  end
+  naa_xor6_level #(.N(32*CrcZc)) u_rxc_l1 (.d_i(rxc_l1_in), .q_o(rxc_l1));
+  naa_xor6_level #(.N(32*15))    u_rxc_l2 (.d_i(rxc_l2_in), .q_o(rxc_l2));
+  naa_xor6_level #(.N(32*3))     u_rxc_l3 (.d_i(rxc_l3_in), .q_o(rxc_l3));
+  naa_xor6_level #(.N(32))       u_rxc_l4 (.d_i(rxc_l4_in), .q_o(rxc_mis));
+  assign rxc_o1_in = 36'(rxc_mis);
+  naa_or6_level #(.N(6)) u_rxc_o1 (.d_i(rxc_o1_in), .q_o(rxc_o1));
+  naa_or6_level #(.N(1)) u_rxc_o2 (.d_i(rxc_o1), .q_o(rxc_bad));
+
+`ifndef SYNTHESIS
+  // The registered check equals the live one on rx_q from rx_q's first write on (both are written together).
+  logic rx_seen_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) rx_seen_q <= 1'b0;
+    else if (s_valid_i && s_ready_o && rx_nb_q == 2'd0) rx_seen_q <= 1'b1;
+  end
+  `NT_ASSERT(rx_icrc_reg, !rx_seen_q || rx_bad_icrc_q ==
+      ({rx_q[8*61+:8], rx_q[8*60+:8], rx_q[8*59+:8], rx_q[8*58+:8]} !=
+       ~rdma_pkg::icrc_beat(rdma_pkg::icrc_seed(), rx_q, 0, 58, 1'b0)))
+`endif
 
   assign s_ready_o = !rx_full_q;
   assign busy_o    = !ring_empty || sst_q != SIdle || rx_full_q || (live_q && hq_wr_q != hq_rd_q);
@@ -516,7 +599,10 @@ module naa_req
   end
 
   always_ff @(posedge clk_i) begin
-    if (s_valid_i && s_ready_o && rx_nb_q == 2'd0) rx_q <= s_data_i;
+    if (s_valid_i && s_ready_o && rx_nb_q == 2'd0) begin
+      rx_q          <= s_data_i;
+      rx_bad_icrc_q <= rxc_bad;
+    end
     if (cfg_valid_i && cfg_table_i == nt_pkg::CfgTableBits'(nt_pkg::NaaTblReq) && cfg_index_i == 11'd1 &&
         (hq_wr_q - hq_rd_q) != (HqBits + 1)'(nt_pkg::NaaReqHostCmds)) begin
       hq_q[hq_wr_q[HqBits-1:0]] <= naa_pkg::naa_req_cmd_t'(cfg_data_i[$bits(take_cmd)-1:0]);
@@ -756,11 +842,11 @@ module naa_req
             p_reth_q   <= p_reth;
             p_imm_q    <= p_imm;
             p_psn_q    <= snd_q;
-            p_va_q     <= snd_cmd.raddr + 64'(p_off);
+            p_va_q     <= p_va[63:0];
             p_rkey_q   <= snd_cmd.rkey;
             p_dmalen_q <= snd_cmd.len - p_off;
             p_immv_q   <= snd_cmd.imm;
-            p_laddr_q  <= snd_cmd.laddr + 64'(p_off);
+            p_laddr_q  <= p_laddr[63:0];
             fill_q     <= '0;
             k_q        <= '0;
             rcrc_q     <= rdma_pkg::icrc_seed();
@@ -818,5 +904,5 @@ module naa_req
 
   logic unused;
   assign unused = ^{cfg_data_i[nt_pkg::CfgDataBits-1:$bits(take_cmd)], snd_cmd.tag,
-                  head_cmd, tk_w1[0], wb[8*6-1:0], wb[2*nt_pkg::StreamBits-1:8*(58+nt_pkg::StreamBytes)]};  // (of which cpl_o takes the tag)
+                  head_cmd, p_va[64], p_laddr[64], wb[8*6-1:0], wb[2*nt_pkg::StreamBits-1:8*(58+nt_pkg::StreamBytes)]};  // (of which cpl_o takes the tag)
 endmodule

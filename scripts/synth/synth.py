@@ -64,8 +64,9 @@ BLOCKS = {
     "naa_ctl": ("naa_ctl", [C, *ICRC, "rtl/rdma/rdma_pkg.sv", "rtl/naa/naa_pkg.sv", "rtl/naa/naa_kernel.sv",
                             "rtl/naa/naa_ctl.sv"]),
     "naa": ("naa_top", RDMA + ["rtl/naa/naa_pkg.sv", "rtl/naa/naa_cm.sv", "rtl/naa/naa_dma_arb.sv",
-                               "rtl/naa/naa_req.sv", "rtl/naa/naa_kernel.sv", "rtl/naa/naa_ctl.sv",
-                               "rtl/naa/naa_top.sv"]),
+                               "rtl/naa/naa_xor6_level.sv", "rtl/naa/naa_or6_level.sv", "rtl/naa/naa_mux4_level.sv",
+                               "rtl/naa/naa_req_tx_out.sv", "rtl/naa/naa_req.sv",
+                               "rtl/naa/naa_kernel.sv", "rtl/naa/naa_ctl.sv", "rtl/naa/naa_top.sv"]),
 }
 
 
