@@ -156,7 +156,24 @@ module rdma_top
   assign pq_widx    = pq_wr_q[IfqBits-1:0];
   assign rt_head    = rtag_q[rt_rd_q[TagBits-1:0]];
   assign fill_idx   = rt_head.idx[IfqBits-1:0];
-  assign he         = pq_q[head];
+  // A QP context / in-flight entry by a variable index, as an AND-OR of per-index enables (the OR over i of
+  // {W{idx == i}} & word i). A plain index (qps_q[idx], pq_q[idx]) became, through Yosys's pmux2shiftx, a
+  // barrel shifter over the whole 16,284- / 16,192-bit vector (15 stages of 16 K muxes each) that the module
+  // run's techmap never got through (docs/synthesis.md "rdma_top after branch rchk23"). Reads at a constant
+  // index (the per-QP loops) keep the plain index.
+  function automatic logic [rdma_pkg::QpStateBits-1:0] qp_word(logic [QpIdxBits-1:0] idx);
+    logic [rdma_pkg::QpStateBits-1:0] w;
+    w = '0;
+    for (int i = 0; i < nt_pkg::RdmaQps; i++) w = w | ({rdma_pkg::QpStateBits{idx == QpIdxBits'(i)}} & qps_q[i]);
+    qp_word = w;
+  endfunction
+  function automatic logic [$bits(rdma_pkg::pend_t)-1:0] pq_word(logic [IfqBits-1:0] idx);
+    logic [$bits(rdma_pkg::pend_t)-1:0] w;
+    w = '0;
+    for (int i = 0; i < nt_pkg::RdmaInflight; i++) w = w | ({$bits(rdma_pkg::pend_t){idx == IfqBits'(i)}} & pq_q[i]);
+    pq_word = w;
+  endfunction
+  assign he         = pq_word(head);
   logic [6:0]  k_q;
   logic [31:0] rcrc_q;
   // The most recent atomic results per QP (issue 10 part A): PSN, original value, valid; written with the
@@ -330,6 +347,9 @@ module rdma_top
     q         = qps_q[i];
     qp_queues = q.queues;
   endfunction
+  // verilator lint_off UNUSEDSIGNAL
+  rdma_pkg::qp_state_t pf_ctx;  // the prefetch QP's context, read whole (its queues and rq_head are read)
+  // verilator lint_on UNUSEDSIGNAL
   always_comb begin
     pf_any = 1'b0;
     pf_qp  = '0;
@@ -345,8 +365,9 @@ module rdma_top
       end
     end
     if (pf_total_q >= 8'(nt_pkg::RdmaPfReads)) pf_any = 1'b0;
-    pqq     = qp_queues(QpIdxBits'(pf_qp));
-    pq_head = qp_rq_head(QpIdxBits'(pf_qp));
+    pf_ctx  = qp_word(QpIdxBits'(pf_qp));
+    pqq     = pf_ctx.queues;
+    pq_head = pf_ctx.rq_head;
     pf_slot = (pqq.rq_entries == 0) ? 16'd0 : pf_iss_q[pf_qp] % pqq.rq_entries;
     pf_room = 16'(nt_pkg::RdmaWqeRing) - 16'(pf_iss_q[pf_qp] - pq_head);
     pf_left = pqq.rq_posted - pf_iss_q[pf_qp];
@@ -363,19 +384,19 @@ module rdma_top
   assign wbeat_n = (state_q == rdma_pkg::StCheck) ? 7'(int'(req_q.hdr_len) / nt_pkg::StreamBytes)
                  : (state_q == rdma_pkg::StWrDma && fire) ? wbeat_q + 7'd1 : wbeat_q;
   rdma_pkg::qp_state_t jq;
-  assign jq = qps_q[job_q.qp];
+  assign jq = qp_word(QpIdxBits'(job_q.qp));
   int unsigned wb_base, wlo, whi;
   logic [15:0] cqe_slot;
   rdma_pkg::qp_state_t   cq_jq;
-  assign cq_jq    = qps_q[cq_job_q.qp];
+  assign cq_jq    = qp_word(QpIdxBits'(cq_job_q.qp));
   assign cqe_slot = cq_jq.cq_tail % cq_jq.queues.cq_entries;
   logic [63:0] woff;
   logic        back_dma;
   assign back_dma = ex_q == rdma_pkg::ExAtWrite || ex_q == rdma_pkg::ExAqWrite;
   rdma_pkg::pend_t       xe;  // the entry the atomic executor works on, and its QP
   rdma_pkg::qp_state_t   hq;
-  assign xe = pq_q[ex_idx_q];
-  assign hq = qps_q[xe.qp];
+  assign xe = pq_word(ex_idx_q);
+  assign hq = qp_word(QpIdxBits'(xe.qp));
   // The request the sources offer this cycle (nx_req_*); the port offers it unless one is held (below).
   logic        nx_req_valid, nx_req_write;
   logic [63:0] nx_req_addr;
@@ -589,7 +610,7 @@ module rdma_top
         ex_sel   = ex_i;
       end
     end
-    ex_s     = pq_q[ex_sel];
+    ex_s     = pq_word(ex_sel);
     at_old   = ex_s.fwd ? last_new_q : rbuf_w0_q[ex_sel];
     at_write = ex_s.opcode == 8'h14 || at_old == ex_s.compare;
     at_new   = (ex_s.opcode == 8'h14) ? at_old + ex_s.swap : ex_s.swap;
@@ -663,7 +684,7 @@ module rdma_top
   logic [7:0]  resources;
   logic [IfqBits-1:0] cam_idx;
   rdma_pkg::qp_state_t chk_qs;  // the checked request's QP context (read whole)
-  assign chk_qs = qps_q[chk_job.qp];
+  assign chk_qs = qp_word(QpIdxBits'(chk_job.qp));
   always_comb begin
     // An atomic not executed now (a duplicate's AQ lookup, or its NAK when the lookup already missed) is
     // decided on the AQC, which the queued atomics have not updated yet: it waits for them too.
@@ -1242,7 +1263,7 @@ module rdma_top
     // verilator lint_off UNUSEDSIGNAL
     rdma_pkg::qp_state_t q;  // (its queues' valid, rq and rq_entries are read)
     // verilator lint_on UNUSEDSIGNAL
-    q       = qps_q[i];
+    q       = qp_word(i);
     rq_kept = cfg_data_i[0] && q.queues.valid && cfg_data_i[64:1] == q.queues.rq &&
               cfg_data_i[80:65] == q.queues.rq_entries;
   endfunction
@@ -1250,7 +1271,7 @@ module rdma_top
     // verilator lint_off UNUSEDSIGNAL
     rdma_pkg::qp_state_t q;  // (its rq_head is read)
     // verilator lint_on UNUSEDSIGNAL
-    q            = (chk_wr && chk_job.qp == 4'(i)) ? chk_qp : qps_q[i];
+    q            = (chk_wr && chk_job.qp == 4'(i)) ? chk_qp : qp_word(i);
     rq_head_next = q.rq_head;
   endfunction
   always_ff @(posedge clk_i or negedge rst_ni) begin
