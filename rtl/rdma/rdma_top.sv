@@ -167,10 +167,10 @@ module rdma_top
     for (int i = 0; i < nt_pkg::RdmaQps; i++) w = w | ({rdma_pkg::QpStateBits{idx == QpIdxBits'(i)}} & qps_q[i]);
     qp_word = w;
   endfunction
-  function automatic logic [$bits(rdma_pkg::pend_t)-1:0] pq_word(logic [IfqBits-1:0] idx);
-    logic [$bits(rdma_pkg::pend_t)-1:0] w;
+  function automatic logic [$bits(he)-1:0] pq_word(logic [IfqBits-1:0] idx);
+    logic [$bits(he)-1:0] w;
     w = '0;
-    for (int i = 0; i < nt_pkg::RdmaInflight; i++) w = w | ({$bits(rdma_pkg::pend_t){idx == IfqBits'(i)}} & pq_q[i]);
+    for (int i = 0; i < nt_pkg::RdmaInflight; i++) w = w | ({$bits(he){idx == IfqBits'(i)}} & pq_q[i]);
     pq_word = w;
   endfunction
   assign he         = pq_word(head);
