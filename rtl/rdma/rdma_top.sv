@@ -141,6 +141,11 @@ module rdma_top
   logic [15:0] pf_iss_q [nt_pkg::RdmaQps];
   logic [15:0] pf_fill_q [nt_pkg::RdmaQps];
   logic [7:0]  pf_out_q [nt_pkg::RdmaQps];
+  // Per QP the RQ slot of pf_iss (pf_iss % rq_entries) and the CQ slot of cq_tail (cq_tail % cq_entries), 0
+  // for 0 entries, kept beside the counters so that the prefetch's and the CQE's addresses need no divider
+  // (docs/rdma-microarchitecture.md "Slot registers"; SVAs pf_slot_mod / cqe_slot_mod in rdma_top_sva.sv).
+  logic [15:0] pf_slot_q [nt_pkg::RdmaQps];
+  logic [15:0] cq_slot_q [nt_pkg::RdmaQps];
   logic [7:0]  pf_skip_q [nt_pkg::RdmaQps];
   logic [7:0]  pf_total_q;
   logic [7:0]  pq_wr_q, pq_rd_q, rt_wr_q, rt_rd_q, n_inflight;
@@ -324,11 +329,12 @@ module rdma_top
   logic [3:0]  pf_qp;
   rdma_pkg::qp_queues_t  pqq;
   logic [15:0] pq_head;
-  logic [15:0] pf_slot, pf_room, pf_left, pf_tail, pf_k;
+  logic [15:0] pf_iss, pf_slot, pf_room, pf_left, pf_tail, pf_k;
   logic [nt_pkg::RdmaQps-1:0] wqe_ready;
   logic [nt_pkg::RdmaQps-1:0][rdma_pkg::WqeBits-1:0] wqe_head;  // wqe_t words
   logic [15:0] rq_head_i;
   rdma_pkg::qp_queues_t  pqq_i;
+  logic [15:0] rq_n [nt_pkg::RdmaQps];  // each QP's rq_entries
   // A QP context's fields these loops read: the context is read whole (Yosys 0.55 reads qps_q[i].field
   // wrongly: docs/synthesis.md) into a function's own local, which Verilator keeps out of the traced design
   // state (a module-level copy of each 924-bit context cost every cycle: docs/rdma-microarchitecture.md
@@ -358,6 +364,7 @@ module rdma_top
       rq_head_i    = qp_rq_head(QpIdxBits'(i));
       wqe_ready[i] = pf_fill_q[i] != rq_head_i;  // the WQE at the RQ head, for Check
       wqe_head[i]  = wqe_head_q[i];
+      rq_n[i]      = pqq_i.rq_entries;
       if (pqq_i.valid && pqq_i.rq_entries != 0 && pf_iss_q[i] < pqq_i.rq_posted &&
           16'(pf_iss_q[i] - rq_head_i) < 16'(nt_pkg::RdmaWqeRing)) begin
         pf_any = 1'b1;
@@ -368,9 +375,10 @@ module rdma_top
     pf_ctx  = qp_word(QpIdxBits'(pf_qp));
     pqq     = pf_ctx.queues;
     pq_head = pf_ctx.rq_head;
-    pf_slot = (pqq.rq_entries == 0) ? 16'd0 : pf_iss_q[pf_qp] % pqq.rq_entries;
-    pf_room = 16'(nt_pkg::RdmaWqeRing) - 16'(pf_iss_q[pf_qp] - pq_head);
-    pf_left = pqq.rq_posted - pf_iss_q[pf_qp];
+    pf_iss  = pf_iss_q[pf_qp];
+    pf_slot = pf_slot_q[pf_qp];  // (pqq.rq_entries == 0) ? 0 : pf_iss % pqq.rq_entries
+    pf_room = 16'(nt_pkg::RdmaWqeRing) - 16'(pf_iss - pq_head);
+    pf_left = pqq.rq_posted - pf_iss;
     pf_tail = pqq.rq_entries - pf_slot;
     pf_k    = 16'd4;
     if (pf_room < pf_k) pf_k = pf_room;
@@ -389,7 +397,7 @@ module rdma_top
   logic [15:0] cqe_slot;
   rdma_pkg::qp_state_t   cq_jq;
   assign cq_jq    = qp_word(QpIdxBits'(cq_job_q.qp));
-  assign cqe_slot = cq_jq.cq_tail % cq_jq.queues.cq_entries;
+  assign cqe_slot = cq_slot_q[cq_job_q.qp];  // cq_jq.cq_tail % cq_jq.queues.cq_entries (0 for 0 entries)
   logic [63:0] woff;
   logic        back_dma;
   assign back_dma = ex_q == rdma_pkg::ExAtWrite || ex_q == rdma_pkg::ExAqWrite;
@@ -1274,6 +1282,89 @@ module rdma_top
     q            = (chk_wr && chk_job.qp == 4'(i)) ? chk_qp : qp_word(i);
     rq_head_next = q.rq_head;
   endfunction
+  // The slot registers' updates, without a divider on the read side. s = x % n before (the invariant):
+  // slot_inc: (x + 1) % n, x 16-bit and wrapping (65535 + 1 is 0); 0 for n = 0.
+  function automatic logic [15:0] slot_inc(logic [15:0] s, logic [15:0] x, logic [15:0] n);
+    slot_inc = (n == '0 || x == 16'hffff || s + 16'd1 == n) ? 16'd0 : s + 16'd1;
+  endfunction
+  // slot_add: (x + k) % n for k <= 4 (a prefetch's WQE count, pf_k), x 16-bit and wrapping; 0 for n = 0.
+  // With no wrap, s + k < n + 4: one subtraction of n for n >= 4, and s + k <= 6 for n <= 3; with a wrap,
+  // x + k - 65536 <= 3 (below n for n >= 4).
+  function automatic logic [15:0] slot_add(logic [15:0] s, logic [15:0] x, logic [2:0] k, logic [15:0] n);
+    // verilator lint_off UNUSEDSIGNAL
+    logic [16:0] sum;  // (its carry and low two bits are read)
+    // verilator lint_on UNUSEDSIGNAL
+    logic [16:0] v;
+    logic [2:0]  w, w3;  // the operand for n <= 3: s + k, or x + k - 65536 after a wrap; w % 3
+    sum = 17'(x) + 17'(k);
+    v   = 17'(s) + 17'(k);
+    w   = sum[16] ? {1'b0, sum[1:0]} : v[2:0];
+    w3  = (w >= 3'd6) ? w - 3'd6 : (w >= 3'd3) ? w - 3'd3 : w;
+    if (n == 16'd0 || n == 16'd1) slot_add = '0;
+    else if (n == 16'd2) slot_add = 16'(w[0]);
+    else if (n == 16'd3) slot_add = 16'(w3);
+    else if (sum[16]) slot_add = 16'(sum[1:0]);
+    else slot_add = (v >= 17'(n)) ? 16'(v - 17'(n)) : 16'(v);
+  endfunction
+  // A queues write to the programmed QP: its new slots from its counters after this cycle, whose % by the
+  // new entry counts is the one divider left (operands: registers and the configuration word). Check moves
+  // the RQ head by at most one (SVA rq_head_step), a CQE write the CQ tail by one.
+  // verilator lint_off UNUSEDSIGNAL
+  rdma_pkg::qp_state_t cfg_ctx;  // the programmed QP's context, read whole (its rq_head and cq_tail are read)
+  // verilator lint_on UNUSEDSIGNAL
+  logic [15:0] cfg_rq_n, cfg_cq_n, rq_mod, cq_mod, rq_slot_new, cq_slot_new;
+  logic        cfg_kept;  // rq_kept(cfg_qp): pf_iss and rq_entries stay
+  always_comb begin
+    cfg_kept    = rq_kept(cfg_qp);
+    cfg_ctx     = qp_word(cfg_qp);
+    cfg_rq_n    = cfg_data_i[80:65];
+    cfg_cq_n    = cfg_data_i[176:161];
+    rq_mod      = (cfg_rq_n == '0) ? 16'd0 : cfg_ctx.rq_head % cfg_rq_n;
+    cq_mod      = (cfg_cq_n == '0) ? 16'd0 : cfg_ctx.cq_tail % cfg_cq_n;
+    rq_slot_new = (rq_head_next(cfg_qp) != cfg_ctx.rq_head) ? slot_inc(rq_mod, cfg_ctx.rq_head, cfg_rq_n) : rq_mod;
+    cq_slot_new = (cq_fire && cq_job_q.qp == 4'(cfg_qp)) ? slot_inc(cq_mod, cfg_ctx.cq_tail, cfg_cq_n) : cq_mod;
+  end
+  logic [15:0] cq_tail_n [nt_pkg::RdmaQps];  // each QP's cq_tail and cq_entries
+  logic [15:0] cq_n [nt_pkg::RdmaQps];
+  function automatic logic [31:0] qp_cq(logic [QpIdxBits-1:0] i);
+    // verilator lint_off UNUSEDSIGNAL
+    rdma_pkg::qp_state_t q;  // (its cq_tail and cq_entries are read)
+    // verilator lint_on UNUSEDSIGNAL
+    q     = qps_q[i];
+    qp_cq = {q.cq_tail, q.queues.cq_entries};
+  endfunction
+  logic [31:0] cq_w;
+  always_comb begin
+    cq_w = '0;
+    for (int i = 0; i < nt_pkg::RdmaQps; i++) begin
+      cq_w         = qp_cq(QpIdxBits'(i));
+      cq_tail_n[i] = cq_w[31:16];
+      cq_n[i]      = cq_w[15:0];
+    end
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      for (int i = 0; i < nt_pkg::RdmaQps; i++) begin
+        pf_slot_q[i] <= '0;
+        cq_slot_q[i] <= '0;
+      end
+    end else begin
+      // In the order of pf_iss_q's and qp_next's writes (a later one wins).
+      for (int i = 0; i < nt_pkg::RdmaQps; i++) begin
+        if (pf_fire && pff_qp == 4'(i)) pf_slot_q[i] <= slot_add(pf_slot_q[i], pf_iss_q[i], 3'(pff_k), rq_n[i]);
+        if (cq_fire && cq_job_q.qp == 4'(i)) cq_slot_q[i] <= slot_inc(cq_slot_q[i], cq_tail_n[i], cq_n[i]);
+        if (cfg_qq_wr && cfg_qp == QpIdxBits'(i)) begin
+          cq_slot_q[i] <= cq_slot_new;
+          if (!cfg_kept) pf_slot_q[i] <= rq_slot_new;
+        end
+        if (cfg_qp_wr && cfg_qp == QpIdxBits'(i)) begin
+          pf_slot_q[i] <= '0;
+          cq_slot_q[i] <= '0;
+        end
+      end
+    end
+  end
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       pf_total_q <= '0;
