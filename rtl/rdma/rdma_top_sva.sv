@@ -11,8 +11,10 @@ module rdma_top_sva (
   input logic       rf_valid_q,
   // the slot registers (docs/rdma-microarchitecture.md "Slot registers"): the prefetch QP's and the CQE's
   input logic [15:0] pf_slot, pf_iss, cqe_slot, pff_k,
-  input rdma_pkg::qp_queues_t pqq,
+  // verilator lint_off UNUSEDSIGNAL
+  input rdma_pkg::qp_queues_t pqq,                  // (whole words: a few fields are read)
   input rdma_pkg::qp_state_t  cq_jq, chk_qp, chk_qs,
+  // verilator lint_on UNUSEDSIGNAL
   input logic        chk_wr
 );
 `include "nt_assert.svh"
