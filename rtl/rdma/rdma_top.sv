@@ -1306,42 +1306,38 @@ module rdma_top
     else if (sum[16]) slot_add = 16'(sum[1:0]);
     else slot_add = (v >= 17'(n)) ? 16'(v - 17'(n)) : 16'(v);
   endfunction
-  // A queues write to the programmed QP: its new slots from its counters after this cycle, whose % by the
-  // new entry counts is the one divider left (operands: registers and the configuration word). Check moves
-  // the RQ head by at most one (SVA rq_head_step), a CQE write the CQ tail by one.
-  // verilator lint_off UNUSEDSIGNAL
-  rdma_pkg::qp_state_t cfg_ctx;  // the programmed QP's context, read whole (its rq_head and cq_tail are read)
-  // verilator lint_on UNUSEDSIGNAL
-  logic [15:0] cfg_rq_n, cfg_cq_n, rq_mod, cq_mod, rq_slot_new, cq_slot_new;
-  logic        cfg_kept;  // rq_kept(cfg_qp): pf_iss and rq_entries stay
-  always_comb begin
-    cfg_kept    = rq_kept(cfg_qp);
-    cfg_ctx     = qp_word(cfg_qp);
-    cfg_rq_n    = cfg_data_i[80:65];
-    cfg_cq_n    = cfg_data_i[176:161];
-    rq_mod      = (cfg_rq_n == '0) ? 16'd0 : cfg_ctx.rq_head % cfg_rq_n;
-    cq_mod      = (cfg_cq_n == '0) ? 16'd0 : cfg_ctx.cq_tail % cfg_cq_n;
-    rq_slot_new = (rq_head_next(cfg_qp) != cfg_ctx.rq_head) ? slot_inc(rq_mod, cfg_ctx.rq_head, cfg_rq_n) : rq_mod;
-    cq_slot_new = (cq_fire && cq_job_q.qp == 4'(cfg_qp)) ? slot_inc(cq_mod, cfg_ctx.cq_tail, cfg_cq_n) : cq_mod;
-  end
-  logic [15:0] cq_tail_n [nt_pkg::RdmaQps];  // each QP's cq_tail and cq_entries
-  logic [15:0] cq_n [nt_pkg::RdmaQps];
-  function automatic logic [31:0] qp_cq(logic [QpIdxBits-1:0] i);
+  // A queues write to QP i (the programmed one): its new slots from its counters after this cycle, whose % by
+  // the new entry counts is the one divider left (operands: registers and the configuration word). Check
+  // moves the RQ head by at most one (SVA rq_head_step), a CQE write the CQ tail by one. Called at the clock
+  // edge for the programmed QP only (docs/rdma-microarchitecture.md "Simulation speed").
+  function automatic logic [15:0] rq_slot_cfg(logic [QpIdxBits-1:0] i);
+    // verilator lint_off UNUSEDSIGNAL
+    rdma_pkg::qp_state_t q;  // (its rq_head is read)
+    // verilator lint_on UNUSEDSIGNAL
+    logic [15:0] n, m;
+    q = qp_word(i);
+    n = cfg_data_i[80:65];
+    m = (n == '0) ? 16'd0 : q.rq_head % n;
+    rq_slot_cfg = (rq_head_next(i) != q.rq_head) ? slot_inc(m, q.rq_head, n) : m;
+  endfunction
+  function automatic logic [15:0] cq_slot_cfg(logic [QpIdxBits-1:0] i);
+    // verilator lint_off UNUSEDSIGNAL
+    rdma_pkg::qp_state_t q;  // (its cq_tail is read)
+    // verilator lint_on UNUSEDSIGNAL
+    logic [15:0] n, m;
+    q = qp_word(i);
+    n = cfg_data_i[176:161];
+    m = (n == '0) ? 16'd0 : q.cq_tail % n;
+    cq_slot_cfg = (cq_fire && cq_job_q.qp == 4'(i)) ? slot_inc(m, q.cq_tail, n) : m;
+  endfunction
+  // QP i's CQ slot after a CQE write (at the clock edge, for the QP written only).
+  function automatic logic [15:0] cq_slot_next(logic [QpIdxBits-1:0] i);
     // verilator lint_off UNUSEDSIGNAL
     rdma_pkg::qp_state_t q;  // (its cq_tail and cq_entries are read)
     // verilator lint_on UNUSEDSIGNAL
-    q     = qps_q[i];
-    qp_cq = {q.cq_tail, q.queues.cq_entries};
+    q            = qps_q[i];
+    cq_slot_next = slot_inc(cq_slot_q[i], q.cq_tail, q.queues.cq_entries);
   endfunction
-  logic [31:0] cq_w;
-  always_comb begin
-    cq_w = '0;
-    for (int i = 0; i < nt_pkg::RdmaQps; i++) begin
-      cq_w         = qp_cq(QpIdxBits'(i));
-      cq_tail_n[i] = cq_w[31:16];
-      cq_n[i]      = cq_w[15:0];
-    end
-  end
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       for (int i = 0; i < nt_pkg::RdmaQps; i++) begin
@@ -1352,15 +1348,15 @@ module rdma_top
       // In the order of pf_iss_q's and qp_next's writes (a later one wins).
       for (int i = 0; i < nt_pkg::RdmaQps; i++) begin
         if (pf_fire && pff_qp == 4'(i)) pf_slot_q[i] <= slot_add(pf_slot_q[i], pf_iss_q[i], 3'(pff_k), rq_n[i]);
-        if (cq_fire && cq_job_q.qp == 4'(i)) cq_slot_q[i] <= slot_inc(cq_slot_q[i], cq_tail_n[i], cq_n[i]);
-        if (cfg_qq_wr && cfg_qp == QpIdxBits'(i)) begin
-          cq_slot_q[i] <= cq_slot_new;
-          if (!cfg_kept) pf_slot_q[i] <= rq_slot_new;
-        end
-        if (cfg_qp_wr && cfg_qp == QpIdxBits'(i)) begin
-          pf_slot_q[i] <= '0;
-          cq_slot_q[i] <= '0;
-        end
+        if (cq_fire && cq_job_q.qp == 4'(i)) cq_slot_q[i] <= cq_slot_next(QpIdxBits'(i));
+      end
+      if (cfg_qq_wr) begin
+        cq_slot_q[cfg_qp] <= cq_slot_cfg(cfg_qp);
+        if (!rq_kept(cfg_qp)) pf_slot_q[cfg_qp] <= rq_slot_cfg(cfg_qp);
+      end
+      if (cfg_qp_wr) begin
+        pf_slot_q[cfg_qp] <= '0;
+        cq_slot_q[cfg_qp] <= '0;
       end
     end
   end
