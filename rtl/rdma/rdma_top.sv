@@ -1310,25 +1310,18 @@ module rdma_top
   // the new entry counts is the one divider left (operands: registers and the configuration word). Check
   // moves the RQ head by at most one (SVA rq_head_step), a CQE write the CQ tail by one. Called at the clock
   // edge for the programmed QP only (docs/rdma-microarchitecture.md "Simulation speed").
-  function automatic logic [15:0] rq_slot_cfg(logic [QpIdxBits-1:0] i);
-    // verilator lint_off UNUSEDSIGNAL
-    rdma_pkg::qp_state_t q;  // (its rq_head is read)
-    // verilator lint_on UNUSEDSIGNAL
-    logic [15:0] n, m;
-    q = qp_word(i);
-    n = cfg_data_i[80:65];
-    m = (n == '0) ? 16'd0 : q.rq_head % n;
-    rq_slot_cfg = (rq_head_next(i) != q.rq_head) ? slot_inc(m, q.rq_head, n) : m;
+  function automatic logic [15:0] slot_cfg(logic [15:0] x, logic inc, logic [15:0] n);  // (x + inc) % n, 0 for n = 0
+    logic [15:0] m;
+    m        = (n == '0) ? 16'd0 : x % n;
+    slot_cfg = inc ? slot_inc(m, x, n) : m;
   endfunction
-  function automatic logic [15:0] cq_slot_cfg(logic [QpIdxBits-1:0] i);
+  function automatic logic [31:0] slots_cfg(logic [QpIdxBits-1:0] i);  // {RQ slot, CQ slot}
     // verilator lint_off UNUSEDSIGNAL
-    rdma_pkg::qp_state_t q;  // (its cq_tail is read)
+    rdma_pkg::qp_state_t q;  // (its rq_head and cq_tail are read)
     // verilator lint_on UNUSEDSIGNAL
-    logic [15:0] n, m;
-    q = qp_word(i);
-    n = cfg_data_i[176:161];
-    m = (n == '0) ? 16'd0 : q.cq_tail % n;
-    cq_slot_cfg = (cq_fire && cq_job_q.qp == 4'(i)) ? slot_inc(m, q.cq_tail, n) : m;
+    q         = qp_word(i);
+    slots_cfg = {slot_cfg(q.rq_head, rq_head_next(i) != q.rq_head, cfg_data_i[80:65]),
+                 slot_cfg(q.cq_tail, cq_fire && cq_job_q.qp == 4'(i), cfg_data_i[176:161])};
   endfunction
   // QP i's CQ slot after a CQE write (at the clock edge, for the QP written only).
   function automatic logic [15:0] cq_slot_next(logic [QpIdxBits-1:0] i);
@@ -1351,8 +1344,8 @@ module rdma_top
         if (cq_fire && cq_job_q.qp == 4'(i)) cq_slot_q[i] <= cq_slot_next(QpIdxBits'(i));
       end
       if (cfg_qq_wr) begin
-        cq_slot_q[cfg_qp] <= cq_slot_cfg(cfg_qp);
-        if (!rq_kept(cfg_qp)) pf_slot_q[cfg_qp] <= rq_slot_cfg(cfg_qp);
+        cq_slot_q[cfg_qp] <= 16'(slots_cfg(cfg_qp));
+        if (!rq_kept(cfg_qp)) pf_slot_q[cfg_qp] <= 16'(slots_cfg(cfg_qp) >> 16);
       end
       if (cfg_qp_wr) begin
         pf_slot_q[cfg_qp] <= '0;
