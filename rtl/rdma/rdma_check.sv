@@ -142,12 +142,17 @@ module rdma_check
   logic [63:0]       lk_delta_d, lk_delta_q, lk_va_plen_d, lk_va_plen_q;
   always_comb begin
     mr_len  = (req_i.opcode == 8'h13 || req_i.opcode == 8'h14) ? 33'd8 : 33'(req_i.dmalen);
-    lower   = 1'b0;
+    for (int i = 0; i < nt_pkg::RdmaMrs; i++) begin
+      mr        = mrs_i[i];
+      mr_hit[i] = mr.valid && mr.rkey == req_i.rkey;
+    end
+    // The first match: no lower MR matches (an OR of the hits below, a tree per MR, not a serial chain).
+    for (int i = 0; i < nt_pkg::RdmaMrs; i++) begin
+      lower         = (mr_hit & ((nt_pkg::RdmaMrs'(1) << i) - nt_pkg::RdmaMrs'(1))) != '0;
+      lk_first_d[i] = mr_hit[i] && !lower;
+    end
     for (int i = 0; i < nt_pkg::RdmaMrs; i++) begin
       mr            = mrs_i[i];
-      mr_hit[i]     = mr.valid && mr.rkey == req_i.rkey;
-      lk_first_d[i] = mr_hit[i] && !lower;
-      lower         = lower | mr_hit[i];
       lk_ok_d[i]    = (req_i.opcode == 8'h0c ? mr.r : (req_i.opcode == 8'h13 || req_i.opcode == 8'h14) ? mr.a : mr.w) &&
                       !(lt64(req_i.va, mr.va) || lt64(64'(mr.len), 64'(mr_len)) ||
                         range_gt(req_i.va, mr_len, mr.va, mr.len));
@@ -198,6 +203,8 @@ module rdma_check
   // chain of 16 muxes; every QP's PSN class, length checks against its context and READ packet count are
   // computed in parallel with the search, the first match's selected through the one-hot.
   rdma_pkg::qp_cfg_t qc;
+  logic [nt_pkg::RdmaQps-1:0] qp_hits, lk_sel_d, lk_sel_q;  // the matches; the found QP's one-hot (QP 0 if none)
+  logic [15:0]       lg_hot;  // the QP's mtu_log2 as a one-hot: the per-lg terms' AND-OR (no 16-way shifter)
   logic              qp_hit, qp_lower, qp_sel, ahead;
   logic [23:0]       d, qf_epsn;
   logic [31:0]       qf_wrem, qf_sroom;
@@ -217,12 +224,18 @@ module rdma_check
     lk_short_d = 1'b0;
     lk_npk_d   = '0;
     for (int i = 0; i < nt_pkg::RdmaQps; i++) begin
+      qc         = qp_cfg(i);
+      qp_hits[i] = qc.valid && qc.qpn == req_i.dqpn;
+    end
+    for (int i = 0; i < nt_pkg::RdmaQps; i++) begin
       qc       = qp_cfg(i);
       {qf_epsn, qf_wrem, qf_sroom} = qp_fix(i);
-      qp_hit   = qc.valid && qc.qpn == req_i.dqpn;
+      qp_hit   = qp_hits[i];
+      qp_lower = (qp_hits & ((nt_pkg::RdmaQps'(1) << i) - nt_pkg::RdmaQps'(1))) != '0;  // a lower QP matches
       qp_sel   = qp_hit && !qp_lower;
+      lk_sel_d[i] = qp_sel;
       lk_qi_d  = lk_qi_d | (4'(i) & {4{qp_sel}});
-      qp_lower = qp_lower | qp_hit;
+      lg_hot   = 16'd1 << qc.mtu_log2;
       d      = req_i.psn - qf_epsn;
       ahead  = d != 0 && d < PsnHalf;
       lk_ahead_d = lk_ahead_d | (qp_sel & ahead);
@@ -230,12 +243,13 @@ module rdma_check
       lk_wgt_d   = lk_wgt_d | (qp_sel & lt32(qf_wrem, req_i.plen));
       lk_wne_d   = lk_wne_d | (qp_sel & (req_i.plen != qf_wrem));
       lk_sgt_d   = lk_sgt_d | (qp_sel & lt32(qf_sroom, req_i.plen));
-      lk_mgt_d   = lk_mgt_d | (qp_sel & mtu_gt_lg[qc.mtu_log2]);
-      lk_mne_d   = lk_mne_d | (qp_sel & mtu_ne_lg[qc.mtu_log2]);
-      lk_short_d = lk_short_d | (qp_sel & short_lg[qc.mtu_log2]);
-      lk_npk_d   = lk_npk_d | (npk_lg[qc.mtu_log2] & {32{qp_sel}});
+      lk_mgt_d   = lk_mgt_d | (qp_sel & |(mtu_gt_lg & lg_hot));
+      lk_mne_d   = lk_mne_d | (qp_sel & |(mtu_ne_lg & lg_hot));
+      lk_short_d = lk_short_d | (qp_sel & |(short_lg & lg_hot));
+      for (int lg = 0; lg < 16; lg++) lk_npk_d = lk_npk_d | (npk_lg[lg] & {32{qp_sel && lg_hot[lg]}});
     end
-    lk_found_d = qp_lower;
+    lk_found_d  = qp_hits != '0;
+    lk_sel_d[0] = lk_sel_d[0] | !lk_found_d;  // qi = 0 when no QP matches, as the encoded lk_qi_d
   end
 
   // The request against itself.
@@ -247,6 +261,7 @@ module rdma_check
     if (!rst_ni) begin
       lk_found_q   <= 1'b0;
       lk_qi_q      <= '0;
+      lk_sel_q     <= nt_pkg::RdmaQps'(1);
       lk_first_q   <= '0;
       lk_ok_q      <= '0;
       lk_delta_q   <= '0;
@@ -265,6 +280,7 @@ module rdma_check
     end else if (lookup_i) begin
       lk_found_q   <= lk_found_d;
       lk_qi_q      <= lk_qi_d;
+      lk_sel_q     <= lk_sel_d;
       lk_first_q   <= lk_first_d;
       lk_ok_q      <= lk_ok_d;
       lk_delta_q   <= lk_delta_d;
@@ -328,8 +344,14 @@ module rdma_check
     takes_wqe = s_first || s_only || write_imm;
     found_qp = lk_found_q;
     qi       = lk_qi_q;
-    q = qps_i[qi];
-    wqe = wqe_i[qi];
+    // The found QP's context and WQE through the registered one-hot (an AND-OR: a plain index by qi became
+    // a barrel shifter over the 16 contexts in Yosys).
+    q   = '0;
+    wqe = '0;
+    for (int i = 0; i < nt_pkg::RdmaQps; i++) begin
+      q   = q | ({rdma_pkg::QpStateBits{lk_sel_q[i]}} & qps_i[i]);
+      wqe = wqe | ({rdma_pkg::WqeBits{lk_sel_q[i]}} & wqe_i[i]);
+    end
     if (~crc_i != icrc_rx_i) begin
       job.drop = 4'(rdma_pkg::DropBadIcrc);
       done     = 1'b1;

@@ -244,6 +244,16 @@ package rdma_pkg;
   // state 0 over the whole beat (leading zeros leave state 0 alone), the state moved over the 64 - a bytes
   // from a on, and both taken back by the 64 - b zero bytes after b. No covered byte: crc_in unchanged.
   // Replaces a chain of up to 64 byte steps (crc32_byte, still the reference: model/rdma IcrcBeat).
+  // Take(t) of rdma_crc_pkg::CrcTake for a variable t, as an AND-OR of the 64 constant matrices: each matrix
+  // bit is then a function of t alone (a LUT6). A part-select by t (CrcTake[32*32*t+:32*32]) became a
+  // 65,536 -> 1,024-bit barrel shifter in Yosys's techmap (docs/synthesis.md "rdma_top after branch rchk23").
+  function automatic logic [32*32-1:0] crc_take_mat(logic [5:0] t);
+    logic [32*32-1:0] m;
+    m = '0;
+    for (int unsigned i = 0; i < 64; i++) m = m | ({32*32{t == 6'(i)}} & rdma_crc_pkg::CrcTake[32*32*i+:32*32]);
+    crc_take_mat = m;
+  endfunction
+
   function automatic logic [31:0] icrc_beat(logic [31:0] crc_in, logic [nt_pkg::StreamBits-1:0] data,
                                             int unsigned base, int unsigned hi, logic v6);
     logic        first;
@@ -268,7 +278,7 @@ package rdma_pkg;
     st = first ? nt_pkg::crc32_mat(rdma_crc_pkg::CrcHead, crc_in) : nt_pkg::crc32_mat(nt_crc_pkg::CrcBeat, crc_in);
     t  = 6'(7'(nt_pkg::StreamBytes) - b);
     icrc_beat = (b <= a) ? crc_in
-              : nt_pkg::crc32_mat(rdma_crc_pkg::CrcTake[32*32*t+:32*32], crc32_data(z) ^ st);
+              : nt_pkg::crc32_mat(crc_take_mat(t), crc32_data(z) ^ st);
   endfunction
 
   // The register after bytes [CrcIcrcLo, hi) of a whole frame f (byte i in bits 8i+7:8i) from crc_in, in one

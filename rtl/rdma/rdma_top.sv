@@ -141,6 +141,11 @@ module rdma_top
   logic [15:0] pf_iss_q [nt_pkg::RdmaQps];
   logic [15:0] pf_fill_q [nt_pkg::RdmaQps];
   logic [7:0]  pf_out_q [nt_pkg::RdmaQps];
+  // Per QP the RQ slot of pf_iss (pf_iss % rq_entries) and the CQ slot of cq_tail (cq_tail % cq_entries), 0
+  // for 0 entries, kept beside the counters so that the prefetch's and the CQE's addresses need no divider
+  // (docs/rdma-microarchitecture.md "Slot registers"; SVAs pf_slot_mod / cqe_slot_mod in rdma_top_sva.sv).
+  logic [15:0] pf_slot_q [nt_pkg::RdmaQps];
+  logic [15:0] cq_slot_q [nt_pkg::RdmaQps];
   logic [7:0]  pf_skip_q [nt_pkg::RdmaQps];
   logic [7:0]  pf_total_q;
   logic [7:0]  pq_wr_q, pq_rd_q, rt_wr_q, rt_rd_q, n_inflight;
@@ -156,7 +161,24 @@ module rdma_top
   assign pq_widx    = pq_wr_q[IfqBits-1:0];
   assign rt_head    = rtag_q[rt_rd_q[TagBits-1:0]];
   assign fill_idx   = rt_head.idx[IfqBits-1:0];
-  assign he         = pq_q[head];
+  // A QP context / in-flight entry by a variable index, as an AND-OR of per-index enables (the OR over i of
+  // {W{idx == i}} & word i). A plain index (qps_q[idx], pq_q[idx]) became, through Yosys's pmux2shiftx, a
+  // barrel shifter over the whole 16,284- / 16,192-bit vector (15 stages of 16 K muxes each) that the module
+  // run's techmap never got through (docs/synthesis.md "rdma_top after branch rchk23"). Reads at a constant
+  // index (the per-QP loops) keep the plain index.
+  function automatic logic [rdma_pkg::QpStateBits-1:0] qp_word(logic [QpIdxBits-1:0] idx);
+    logic [rdma_pkg::QpStateBits-1:0] w;
+    w = '0;
+    for (int i = 0; i < nt_pkg::RdmaQps; i++) w = w | ({rdma_pkg::QpStateBits{idx == QpIdxBits'(i)}} & qps_q[i]);
+    qp_word = w;
+  endfunction
+  function automatic logic [$bits(he)-1:0] pq_word(logic [IfqBits-1:0] idx);
+    logic [$bits(he)-1:0] w;
+    w = '0;
+    for (int i = 0; i < nt_pkg::RdmaInflight; i++) w = w | ({$bits(he){idx == IfqBits'(i)}} & pq_q[i]);
+    pq_word = w;
+  endfunction
+  assign he         = pq_word(head);
   logic [6:0]  k_q;
   logic [31:0] rcrc_q;
   // The most recent atomic results per QP (issue 10 part A): PSN, original value, valid; written with the
@@ -307,11 +329,12 @@ module rdma_top
   logic [3:0]  pf_qp;
   rdma_pkg::qp_queues_t  pqq;
   logic [15:0] pq_head;
-  logic [15:0] pf_slot, pf_room, pf_left, pf_tail, pf_k;
+  logic [15:0] pf_iss, pf_slot, pf_room, pf_left, pf_tail, pf_k;
   logic [nt_pkg::RdmaQps-1:0] wqe_ready;
   logic [nt_pkg::RdmaQps-1:0][rdma_pkg::WqeBits-1:0] wqe_head;  // wqe_t words
   logic [15:0] rq_head_i;
   rdma_pkg::qp_queues_t  pqq_i;
+  logic [15:0] rq_n [nt_pkg::RdmaQps];  // each QP's rq_entries
   // A QP context's fields these loops read: the context is read whole (Yosys 0.55 reads qps_q[i].field
   // wrongly: docs/synthesis.md) into a function's own local, which Verilator keeps out of the traced design
   // state (a module-level copy of each 924-bit context cost every cycle: docs/rdma-microarchitecture.md
@@ -330,6 +353,9 @@ module rdma_top
     q         = qps_q[i];
     qp_queues = q.queues;
   endfunction
+  // verilator lint_off UNUSEDSIGNAL
+  rdma_pkg::qp_state_t pf_ctx;  // the prefetch QP's context, read whole (its queues and rq_head are read)
+  // verilator lint_on UNUSEDSIGNAL
   always_comb begin
     pf_any = 1'b0;
     pf_qp  = '0;
@@ -338,6 +364,7 @@ module rdma_top
       rq_head_i    = qp_rq_head(QpIdxBits'(i));
       wqe_ready[i] = pf_fill_q[i] != rq_head_i;  // the WQE at the RQ head, for Check
       wqe_head[i]  = wqe_head_q[i];
+      rq_n[i]      = pqq_i.rq_entries;
       if (pqq_i.valid && pqq_i.rq_entries != 0 && pf_iss_q[i] < pqq_i.rq_posted &&
           16'(pf_iss_q[i] - rq_head_i) < 16'(nt_pkg::RdmaWqeRing)) begin
         pf_any = 1'b1;
@@ -345,11 +372,13 @@ module rdma_top
       end
     end
     if (pf_total_q >= 8'(nt_pkg::RdmaPfReads)) pf_any = 1'b0;
-    pqq     = qp_queues(QpIdxBits'(pf_qp));
-    pq_head = qp_rq_head(QpIdxBits'(pf_qp));
-    pf_slot = (pqq.rq_entries == 0) ? 16'd0 : pf_iss_q[pf_qp] % pqq.rq_entries;
-    pf_room = 16'(nt_pkg::RdmaWqeRing) - 16'(pf_iss_q[pf_qp] - pq_head);
-    pf_left = pqq.rq_posted - pf_iss_q[pf_qp];
+    pf_ctx  = qp_word(QpIdxBits'(pf_qp));
+    pqq     = pf_ctx.queues;
+    pq_head = pf_ctx.rq_head;
+    pf_iss  = pf_iss_q[pf_qp];
+    pf_slot = pf_slot_q[pf_qp];  // (pqq.rq_entries == 0) ? 0 : pf_iss % pqq.rq_entries
+    pf_room = 16'(nt_pkg::RdmaWqeRing) - 16'(pf_iss - pq_head);
+    pf_left = pqq.rq_posted - pf_iss;
     pf_tail = pqq.rq_entries - pf_slot;
     pf_k    = 16'd4;
     if (pf_room < pf_k) pf_k = pf_room;
@@ -363,19 +392,19 @@ module rdma_top
   assign wbeat_n = (state_q == rdma_pkg::StCheck) ? 7'(int'(req_q.hdr_len) / nt_pkg::StreamBytes)
                  : (state_q == rdma_pkg::StWrDma && fire) ? wbeat_q + 7'd1 : wbeat_q;
   rdma_pkg::qp_state_t jq;
-  assign jq = qps_q[job_q.qp];
+  assign jq = qp_word(QpIdxBits'(job_q.qp));
   int unsigned wb_base, wlo, whi;
   logic [15:0] cqe_slot;
   rdma_pkg::qp_state_t   cq_jq;
-  assign cq_jq    = qps_q[cq_job_q.qp];
-  assign cqe_slot = cq_jq.cq_tail % cq_jq.queues.cq_entries;
+  assign cq_jq    = qp_word(QpIdxBits'(cq_job_q.qp));
+  assign cqe_slot = cq_slot_q[cq_job_q.qp];  // cq_jq.cq_tail % cq_jq.queues.cq_entries (0 for 0 entries)
   logic [63:0] woff;
   logic        back_dma;
   assign back_dma = ex_q == rdma_pkg::ExAtWrite || ex_q == rdma_pkg::ExAqWrite;
   rdma_pkg::pend_t       xe;  // the entry the atomic executor works on, and its QP
   rdma_pkg::qp_state_t   hq;
-  assign xe = pq_q[ex_idx_q];
-  assign hq = qps_q[xe.qp];
+  assign xe = pq_word(ex_idx_q);
+  assign hq = qp_word(QpIdxBits'(xe.qp));
   // The request the sources offer this cycle (nx_req_*); the port offers it unless one is held (below).
   logic        nx_req_valid, nx_req_write;
   logic [63:0] nx_req_addr;
@@ -589,7 +618,7 @@ module rdma_top
         ex_sel   = ex_i;
       end
     end
-    ex_s     = pq_q[ex_sel];
+    ex_s     = pq_word(ex_sel);
     at_old   = ex_s.fwd ? last_new_q : rbuf_w0_q[ex_sel];
     at_write = ex_s.opcode == 8'h14 || at_old == ex_s.compare;
     at_new   = (ex_s.opcode == 8'h14) ? at_old + ex_s.swap : ex_s.swap;
@@ -663,7 +692,7 @@ module rdma_top
   logic [7:0]  resources;
   logic [IfqBits-1:0] cam_idx;
   rdma_pkg::qp_state_t chk_qs;  // the checked request's QP context (read whole)
-  assign chk_qs = qps_q[chk_job.qp];
+  assign chk_qs = qp_word(QpIdxBits'(chk_job.qp));
   always_comb begin
     // An atomic not executed now (a duplicate's AQ lookup, or its NAK when the lookup already missed) is
     // decided on the AQC, which the queued atomics have not updated yet: it waits for them too.
@@ -1242,7 +1271,7 @@ module rdma_top
     // verilator lint_off UNUSEDSIGNAL
     rdma_pkg::qp_state_t q;  // (its queues' valid, rq and rq_entries are read)
     // verilator lint_on UNUSEDSIGNAL
-    q       = qps_q[i];
+    q       = qp_word(i);
     rq_kept = cfg_data_i[0] && q.queues.valid && cfg_data_i[64:1] == q.queues.rq &&
               cfg_data_i[80:65] == q.queues.rq_entries;
   endfunction
@@ -1250,9 +1279,81 @@ module rdma_top
     // verilator lint_off UNUSEDSIGNAL
     rdma_pkg::qp_state_t q;  // (its rq_head is read)
     // verilator lint_on UNUSEDSIGNAL
-    q            = (chk_wr && chk_job.qp == 4'(i)) ? chk_qp : qps_q[i];
+    q            = (chk_wr && chk_job.qp == 4'(i)) ? chk_qp : qp_word(i);
     rq_head_next = q.rq_head;
   endfunction
+  // The slot registers' updates, without a divider on the read side. s = x % n before (the invariant):
+  // slot_inc: (x + 1) % n, x 16-bit and wrapping (65535 + 1 is 0); 0 for n = 0.
+  function automatic logic [15:0] slot_inc(logic [15:0] s, logic [15:0] x, logic [15:0] n);
+    slot_inc = (n == '0 || x == 16'hffff || s + 16'd1 == n) ? 16'd0 : s + 16'd1;
+  endfunction
+  // slot_add: (x + k) % n for k <= 4 (a prefetch's WQE count, pf_k), x 16-bit and wrapping; 0 for n = 0.
+  // With no wrap, s + k < n + 4: one subtraction of n for n >= 4, and s + k <= 6 for n <= 3; with a wrap,
+  // x + k - 65536 <= 3 (below n for n >= 4).
+  function automatic logic [15:0] slot_add(logic [15:0] s, logic [15:0] x, logic [2:0] k, logic [15:0] n);
+    // verilator lint_off UNUSEDSIGNAL
+    logic [16:0] sum;  // (its carry and low two bits are read)
+    // verilator lint_on UNUSEDSIGNAL
+    logic [16:0] v;
+    logic [2:0]  w, w3;  // the operand for n <= 3: s + k, or x + k - 65536 after a wrap; w % 3
+    sum = 17'(x) + 17'(k);
+    v   = 17'(s) + 17'(k);
+    w   = sum[16] ? {1'b0, sum[1:0]} : v[2:0];
+    w3  = (w >= 3'd6) ? w - 3'd6 : (w >= 3'd3) ? w - 3'd3 : w;
+    if (n == 16'd0 || n == 16'd1) slot_add = '0;
+    else if (n == 16'd2) slot_add = 16'(w[0]);
+    else if (n == 16'd3) slot_add = 16'(w3);
+    else if (sum[16]) slot_add = 16'(sum[1:0]);
+    else slot_add = (v >= 17'(n)) ? 16'(v - 17'(n)) : 16'(v);
+  endfunction
+  // A queues write to QP i (the programmed one): its new slots from its counters after this cycle, whose % by
+  // the new entry counts is the one divider left (operands: registers and the configuration word). Check
+  // moves the RQ head by at most one (SVA rq_head_step), a CQE write the CQ tail by one. Called at the clock
+  // edge for the programmed QP only (docs/rdma-microarchitecture.md "Simulation speed").
+  function automatic logic [15:0] slot_cfg(logic [15:0] x, logic inc, logic [15:0] n);  // (x + inc) % n, 0 for n = 0
+    logic [15:0] m;
+    m        = (n == '0) ? 16'd0 : x % n;
+    slot_cfg = inc ? slot_inc(m, x, n) : m;
+  endfunction
+  function automatic logic [31:0] slots_cfg(logic [QpIdxBits-1:0] i);  // {RQ slot, CQ slot}
+    // verilator lint_off UNUSEDSIGNAL
+    rdma_pkg::qp_state_t q;  // (its rq_head and cq_tail are read)
+    // verilator lint_on UNUSEDSIGNAL
+    q         = qp_word(i);
+    slots_cfg = {slot_cfg(q.rq_head, rq_head_next(i) != q.rq_head, cfg_data_i[80:65]),
+                 slot_cfg(q.cq_tail, cq_fire && cq_job_q.qp == 4'(i), cfg_data_i[176:161])};
+  endfunction
+  // QP i's CQ slot after a CQE write (at the clock edge, for the QP written only).
+  function automatic logic [15:0] cq_slot_next(logic [QpIdxBits-1:0] i);
+    // verilator lint_off UNUSEDSIGNAL
+    rdma_pkg::qp_state_t q;  // (its cq_tail and cq_entries are read)
+    // verilator lint_on UNUSEDSIGNAL
+    q            = qps_q[i];
+    cq_slot_next = slot_inc(cq_slot_q[i], q.cq_tail, q.queues.cq_entries);
+  endfunction
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      for (int i = 0; i < nt_pkg::RdmaQps; i++) begin
+        pf_slot_q[i] <= '0;
+        cq_slot_q[i] <= '0;
+      end
+    end else begin
+      // In the order of pf_iss_q's and qp_next's writes (a later one wins).
+      for (int i = 0; i < nt_pkg::RdmaQps; i++) begin
+        if (pf_fire && pff_qp == 4'(i)) pf_slot_q[i] <= slot_add(pf_slot_q[i], pf_iss_q[i], 3'(pff_k), rq_n[i]);
+        if (cq_fire && cq_job_q.qp == 4'(i)) cq_slot_q[i] <= cq_slot_next(QpIdxBits'(i));
+      end
+      if (cfg_qq_wr) begin
+        cq_slot_q[cfg_qp] <= 16'(slots_cfg(cfg_qp));
+        if (!rq_kept(cfg_qp)) pf_slot_q[cfg_qp] <= 16'(slots_cfg(cfg_qp) >> 16);
+      end
+      if (cfg_qp_wr) begin
+        pf_slot_q[cfg_qp] <= '0;
+        cq_slot_q[cfg_qp] <= '0;
+      end
+    end
+  end
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       pf_total_q <= '0;
