@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""`make synth`: every block's top through Yosys (YoWASP 0.55, synth_xilinx -family xcup, the U280's UltraScale+
-family); per block LUTs, FFs, BRAM36 (RAMB18 = 1/2), URAM, DSPs, LUTRAM and the deepest register-to-register path
+"""`make synth`: every block's top through Yosys (YoWASP 0.55, synth_xilinx -family xcup -nowidelut, the U280's
+UltraScale+ family, LUT6 only; --widelut for LUT7-9 from MUXF7/8/9); per block LUTs, FFs, BRAM36 (RAMB18 = 1/2), URAM, DSPs, LUTRAM and the deepest register-to-register path
 in logic levels (docs/synthesis.md says exactly how each figure is measured).
 
     /usr/bin/python3 scripts/synth/synth.py [--elab] [-j N] [--only BLOCK]... [--out build/synth]
