@@ -180,7 +180,8 @@ def split_rtlil(log, dest):
 def drop_specify(il):
     """RTLIL text without its $specify2/$specify3/$specrule cells (with their attribute lines): the timing
     checks of the cell library's models, which 0.23 cannot parse (`32'sx`) and depth.py never reads (it needs
-    the cells' port directions only)."""
+    the cells' port directions only), and with the sign flag of signed parameter values dropped (0.23 cannot
+    parse `32's1...` either)."""
     out, skip = [], False
     for ln in il.splitlines(keepends=True):
         s = ln.strip()
@@ -192,6 +193,10 @@ def drop_specify(il):
             while out and out[-1].strip().startswith("attribute "):
                 out.pop()
             continue
+        if s.startswith("parameter "):
+            # a signed parameter value (`parameter \RdOff 32's111...`, an `int` parameter of a paramod module)
+            # is also 0.55's syntax that 0.23 rejects; its sign does not matter to a netlist's connections
+            ln = re.sub(r"(\d+)'s([01xzm-])", r"\1'\2", ln)
         out.append(ln)
     return "".join(out)
 

@@ -123,6 +123,12 @@ class DropSpecifyTest(unittest.TestCase):
         self.assertEqual(lines.count("end"), 2)  # the two modules
         self.assertEqual(lines.count("  end"), 1)  # top's cell
 
+    def test_signed_parameter_values_lose_their_sign_flag(self):
+        il = "module \\m\n  parameter \\RdOff 32's11111111111111111111111111111111\n  wire \\a\nend\n"
+        out = synth.drop_specify(il)
+        self.assertIn("parameter \\RdOff 32'11111111111111111111111111111111", out)
+        self.assertNotIn("'s", out)
+
 
 class SplitMappedTest(unittest.TestCase):
     """Stage 2's netlist on stdout: the text between the markers leaves the log for mapped.il."""
