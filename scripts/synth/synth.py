@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """`make synth`: every block's top through Yosys (YoWASP 0.55, synth_xilinx -family xcup -nowidelut, the U280's
-UltraScale+ family, LUT6 only; --widelut for LUT7-9 from MUXF7/8/9); per block LUTs, FFs, BRAM36 (RAMB18 = 1/2), URAM, DSPs, LUTRAM and the deepest register-to-register path
-in logic levels (docs/synthesis.md says exactly how each figure is measured).
+UltraScale+ family, LUT6 only; --widelut for LUT7-9 from MUXF7/8/9); per block LUTs, FFs, BRAM36 (RAMB18 = 1/2),
+URAM, DSPs, LUTRAM and the deepest register-to-register path in logic levels (docs/synthesis.md says exactly how
+each figure is measured).
 
     /usr/bin/python3 scripts/synth/synth.py [--elab] [-j N] [--only BLOCK]... [--out build/synth]
 
@@ -240,6 +241,7 @@ def cell_counts(cells):
             "carry": n("CARRY"), "muxf": n("MUXF")}
 
 
+FINISHED = ("netlist.json", "stat.json", "ltp.txt", "mem.il")  # a module run's out/ files once it finished
 RES_KEYS = ("luts", "lutram_cells", "ffs", "bram36", "uram", "dsp", "carry", "muxf")
 # LUT mapping (docs/synthesis.md "LUT mapping: LUT6 only"): by default `-nowidelut`, so ABC maps to LUT1..LUT6
 # only. With wide LUTs (synth_xilinx's own default) ABC's LUT library gives a LUT7/LUT8/LUT9, built from a LUT6
@@ -311,7 +313,7 @@ def reuse_module(block_dir, mod, reuse, fps):
             if not (src / "out" / "elab.il").exists():
                 continue
             if full and not (mapped_with(src / sub) == lut_map and all(
-                    (src / sub / "out" / f).exists() for f in ("netlist.json", "stat.json", "ltp.txt", "mem.il"))):
+                    (src / sub / "out" / f).exists() for f in FINISHED)):
                 continue  # figures of another LUT mapping are not this run's
             if not full and not ((src / sub / "in2" / "coarse.il").exists() and (src / sub / "out" / "mem.il").exists()):
                 continue
@@ -332,7 +334,7 @@ def run_module(block_dir, mod, box_bits, timeout, resume=False, reuse=(), fps=No
     reused, reused_full = (reuse_module(block_dir, mod, reuse, fps if fps is not None else {}) if reuse else
                            None) or (None, False)
     if (resume or reused_full) and mapped_with(d) == lut_map and all(
-            (d / "out" / f).exists() for f in ("netlist.json", "stat.json", "ltp.txt", "mem.il")):
+            (d / "out" / f).exists() for f in FINISHED):
         # a previous run finished this module: its figures again from its files (wall time from the file times)
         mems = parse_mem((d / "out" / "mem.il").read_text())
         res = {"module": mod, "dir": str(d.relative_to(block_dir.parent)), "memories": mems,
