@@ -10,15 +10,17 @@ module vnic_desc_fifo_sva #(
   input logic                    pop_i,
   input logic                    empty_o,
   input logic                    full_o,
-  input logic [$clog2(Depth):0]  count_q
+  input logic [$clog2(Depth):0]  count
 );
 `include "nt_assert.svh"
   // a push into a full FIFO overwrites its head; a pop from an empty one wraps the count
   `NT_ASSERT_NO_OVERFLOW(overflow, push_i, full_o)
   `NT_ASSERT_NO_UNDERFLOW(underflow, pop_i, empty_o)
-  `NT_ASSERT(count_bound, 32'(count_q) <= Depth)
+  `NT_ASSERT(count_bound, 32'(count) <= Depth)
+  // the pointers' wrap bit needs a power of two
+  `NT_ASSERT(depth_pow2, (Depth & (Depth - 1)) == 0)
 endmodule
 
 bind vnic_desc_fifo vnic_desc_fifo_sva #(.Depth(Depth)) u_sva (
-  .clk_i, .rst_ni, .push_i, .pop_i, .empty_o, .full_o, .count_q);
+  .clk_i, .rst_ni, .push_i, .pop_i, .empty_o, .full_o, .count);
 `endif  // SYNTHESIS
