@@ -197,9 +197,13 @@ module reorder_top
   logic [reorder_pkg::CellW-1:0] pend_head, pend_tail;
   logic [15:0]      pend_cells;
 
-  logic         of_room2;  // the output FIFO has room for 2 entries (of_cnt_q <= ReorderOutFifo: out_fifo_bound)
+  // the output FIFO has room for 2 entries (of_cnt_q <= ReorderOutFifo - 2), registered with the count
+  // (of_room2_q below; reorder_top_sva of_room2_current): the compare on of_cnt_q was the first two levels of
+  // the block's deepest stitched path (of_cnt_q -> d_fire -> d1_take -> the ingress's next hash -> the flow
+  // prefetch's bypass, 14; session 24)
+  logic         of_room2, of_room2_q;
   logic         cell_avail;
-  assign of_room2 = of_cnt_q <= (reorder_pkg::OfW + 1)'(nt_pkg::ReorderOutFifo - 2);
+  assign of_room2 = of_room2_q;
   assign cell_avail = free_cnt_q != '0 || fresh_q < (reorder_pkg::CellW + 1)'(nt_pkg::ReorderCells);
 
   // ---------------- D1: classify (the pending packet against its prefetched flow entry) ----------------
@@ -985,6 +989,11 @@ module reorder_top
   // (AND-OR, see add32_16)
   assign of_cnt_d = ({(reorder_pkg::OfW + 1){of_sel_m1}} & of_cnt_m1) | ({(reorder_pkg::OfW + 1){of_sel_0}} & of_cnt_q) |
                     ({(reorder_pkg::OfW + 1){of_sel_p1}} & of_cnt_p1) | ({(reorder_pkg::OfW + 1){of_sel_p2}} & of_cnt_p2);
+  // of_room2's next value: each candidate's compare formed before the events choose, as the count's
+  logic of_room2_d;
+  localparam logic [reorder_pkg::OfW:0] OfRoom2Max = (reorder_pkg::OfW + 1)'(nt_pkg::ReorderOutFifo - 2);
+  assign of_room2_d = (of_sel_m1 && of_cnt_m1 <= OfRoom2Max) || (of_sel_0 && of_room2_q) ||
+                      (of_sel_p1 && of_cnt_p1 <= OfRoom2Max) || (of_sel_p2 && of_cnt_p2 <= OfRoom2Max);
 
   // ---------------- registers with reset ----------------
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -998,6 +1007,7 @@ module reorder_top
       of_cnt_q <= '0;
       of_ne_q <= 1'b0;
       of_one_q <= 1'b0;
+      of_room2_q <= 1'b1;  // of_cnt_q = 0
       scan_q <= '0;
       rd_busy_q <= 1'b0;
       rd_queue_q <= 1'b0;
@@ -1036,6 +1046,7 @@ module reorder_top
       scan_q <= scan_d;
       // output FIFO: decision push, then timer push, then reader pop
       of_cnt_q <= of_cnt_d;
+      of_room2_q <= of_room2_d;
       // of_cnt_d != 0: - 1 leaves 0 only from 1; + 1, + 2 never wrap (of_cnt_q <= ReorderOutFifo)
       of_ne_q <= (of_sel_m1 && of_cnt_q != (reorder_pkg::OfW + 1)'(1)) || (of_sel_0 && of_ne_q) || of_sel_p1 || of_sel_p2;
       of_one_q <= (of_sel_m1 && of_cnt_q == (reorder_pkg::OfW + 1)'(2)) || (of_sel_0 && of_one_q) ||

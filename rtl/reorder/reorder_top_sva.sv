@@ -45,6 +45,7 @@ module reorder_top_sva (
   input logic                                      rd_q_released,
   input logic                                      hold_tail_ok,
   input logic                                      of_one_q,
+  input logic                                      of_room2_q,
   input logic                                      rd_ge2_ok,
   input logic                                      timeout,
   input logic                                      sc_terms_ok,
@@ -103,6 +104,8 @@ module reorder_top_sva (
   `NT_ASSERT(found_any_current, d2_valid_q |-> found_any == (free_ok != '0))
   // R's registered "the output FIFO is not empty" (branch rtop19)
   `NT_ASSERT(of_ne_current, of_ne_q == (of_cnt_q != '0) && of_one_q == (32'(of_cnt_q) == 1))
+  // the output FIFO's room for two entries, registered with the count (session 24)
+  `NT_ASSERT(of_room2_current, of_room2_q == (32'(of_cnt_q) <= nt_pkg::ReorderOutFifo - 2))
   // the reader's registered "its queue holds 2 or more" (branch rtop19)
   `NT_ASSERT(rd_ge2_current, rd_ge2_ok)
   // T's terms read a cycle ahead with their bypass are the timed-out queue's count and cells (branch cw21)
@@ -143,7 +146,7 @@ bind reorder_top reorder_top_sva u_sva (
   .q_ge2_q, .q_count_q, .d2_valid_q, .way_free, .d2_cand_q,
   .cell_last_ok(!rd_busy_q || cell_rlast_q == cell_last_q[rd_cell_q]), .found_any, .free_ok, .any_queue(cfg_any_queue_i),
   .of_ne_q, .rd_queue_q, .rd_q_released(q_state_q[rd_q_q] == reorder_pkg::QReleased),
-  .hold_tail_ok(!(d_fire && d_app && !d_app_r && n_busy && n_cell == d2_hq_tail_q)), .of_one_q,
+  .hold_tail_ok(!(d_fire && d_app && !d_app_r && n_busy && n_cell == d2_hq_tail_q)), .of_one_q, .of_room2_q,
   .rd_ge2_ok(!(rd_busy_q && rd_queue_q) || rd_ge2_q == q_ge2_q[rd_q_q]), .timeout,
   .sc_terms_ok(sc_count == q_count_q[scan_q] && sc_cells == q_cells_q[scan_q]),
   .scan_d_oh_ok(scan_d_oh == nt_pkg::ReorderQueues'(1) << scan_d),
