@@ -58,6 +58,12 @@ module reorder_ingress
   logic                   short4, short6;
   logic [reorder_pkg::KeyBits-1:0] key_raw;
   logic [16:0]            exp_len;
+  // pm and i_pend as they are when h_go (session 24): the next hash for the flow-table prefetch chooses with
+  // h_go last, so pend_take_i (from the decision stage, the end of the block's deepest stitched path: d1_take
+  // -> h_go -> i_pend's conditions -> pend_hash_next_o -> the prefetch's bypass compare, 13) meets it in the
+  // last two LUTs. reorder_ingress_sva go_pend_exact: i_pend == h_go && go_pend, and pm is pm_go then.
+  reorder_pkg::meta_t     pm_go;
+  logic                   go_last, go_over, go_pend;
 
   assign res_ok = cell_avail_i && (!pend_valid_q || pend_take_i);
   assign s_ready_o = !h_valid_q || res_ok;
@@ -97,11 +103,15 @@ module reorder_ingress
     // the first beat's checks and lengths were computed as it entered the lookahead register (pre_q);
     // a later beat compares with the expected length registered at the first beat's h_go
     exp_len = first ? (p4_format_i ? pre_q.exp_len_p4 : pre_q.exp_len) : exp_len_q;
+    pm_go = meta_q;
+    if (first) begin
+      pm_go = reorder_pkg::parse_cw_pre(win, pre_q, short4, short6, p4_format_i);
+      pm_go.hash = pm_go.ok ? reorder_pkg::flow_hash(key_raw) : reorder_pkg::flow_hash('0);
+    end
     out_keep = '1;
     if (h_go) begin
       if (first) begin
-        pm = reorder_pkg::parse_cw_pre(win, pre_q, short4, short6, p4_format_i);
-        pm.hash = pm.ok ? reorder_pkg::flow_hash(key_raw) : reorder_pkg::flow_hash('0);
+        pm = pm_go;
         n_meta = pm;
         n_cells = '0;
       end
@@ -151,7 +161,14 @@ module reorder_ingress
   assign pend_valid_o = pend_valid_q;
   assign pend_bad_o = pend_bad_q;
   assign pend_meta_o = pend_meta_q;
-  assign pend_hash_next_o = i_pend ? pm.hash : pend_meta_q.hash;
+  // i_pend's conditions inside `if (h_go)` above, without h_go: a bad first beat, or a beat that ends the
+  // frame or makes it oversize, unless the frame is being skipped
+  assign go_last = h_last_q || (s_last_i && !s_keep_i[4]);
+  assign go_over = !go_last && (first ? 16'd0 : ip_cells_q) == 16'(nt_pkg::ReorderMaxCells - 1);
+  assign go_pend = (first && !pm_go.ok) || ((first || !skip_q) && (go_last || go_over));
+  // = i_pend ? pm.hash : pend_meta_q.hash, with h_go's factors (pend_take_i among them) chosen last
+  assign pend_hash_next_o = h_valid_q && cell_avail_i && (h_last_q || s_valid_i) && (!pend_valid_q || pend_take_i) &&
+                            go_pend ? pm_go.hash : pend_meta_q.hash;
   assign pend_head_o = pend_head_q;
   assign pend_tail_o = pend_tail_q;
   assign pend_cells_o = pend_cells_q;
