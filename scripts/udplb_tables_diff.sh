@@ -16,6 +16,6 @@ git show "$ref:rtl/lb/udplb_tables.sv" | sed -e 's/^module udplb_tables$/module 
 verilator --binary --timing -O2 -Irtl/common -Irtl/lb -Wno-fatal -Wno-lint -Wno-style -j 1 --top-module tb \
   -Mdir "$out/obj" rtl/common/nt_pkg.sv rtl/common/nt_sva_pkg.sv rtl/lb/udplb_pkg.sv "$out/udplb_tables_old.sv" \
   rtl/lb/udplb_beat_matrix.sv rtl/lb/udplb_step_and3.sv rtl/lb/udplb_step_ao3.sv rtl/lb/udplb_step_or6.sv \
-  rtl/lb/udplb_prio_lookup.sv rtl/lb/udplb_tables.sv tb/udplb_tables_diff/tables_diff_tb.sv \
+  rtl/lb/udplb_ao_rows.sv rtl/lb/udplb_prio_lookup.sv rtl/lb/udplb_tables.sv tb/udplb_tables_diff/tables_diff_tb.sv \
   > "$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
 "$out/obj/Vtb" "+cycles=$n" "+verilator+seed+$seed"
