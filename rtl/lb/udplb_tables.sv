@@ -263,8 +263,8 @@ module udplb_tables
   // cycle of every simulation by the km_* assertions at the end (recomputed from the current table and key).
   // The fields compared with keys decided in the same stage (the iface masks with md/id_iface_i, the lb_id
   // with src_lb_i / ep_lb_i: S2's l2_iface and S3's ip_dst answer) stay in the lookup.
-  // Every step below reads at most 6 signals and drives a (* keep *) wire (the lookups' trees below say
-  // why): the keys (1); a stored entry's compare with the next key by threes of bits (1), by sixes (2), by
+  // Every step below reads at most 6 signals and drives a (* keep *) wire (udt21's 7- to 9-input LUTs; see
+  // udplb_prio_lookup): the keys (1); a stored entry's compare with the next key by threes of bits (1), by sixes (2), by
   // twos where needed (3), then the entry's next value: the held key's compare is the registered one unless
   // the entry is written (when the registers hold, neither the key nor the entry changes), the written
   // entry's compare with the key chosen by the entry's write enable. Written as continuous assignments in
@@ -563,7 +563,7 @@ module udplb_tables
     );
   end
 
-  // l2_iface_table (a miss gives iface 0, MAC 0), in LUT6-sized steps on kept wires as mac_dst below: the
+  // l2_iface_table (a miss gives iface 0, MAC 0), in LUT6-sized steps on kept wires (as udt21 / udt22 wrote mac_dst): the
   // masked compare by twos of bits (1), by threes with the valid bit (2), the match (3), the beat row's AND
   // with the matches by threes (4), their OR (5), the winner (6), the fields' AND-OR by threes (7), the
   // output (8). (13 levels in udt21's first run.)
@@ -614,141 +614,62 @@ module udplb_tables
     end
   end
 
-  // mac_dst and ip_dst lookups as trees of LUT6-sized steps (branch udt21). Written as plain AND/OR, ABC
-  // maps the 64-input winner AND and field OR to 7- to 9-input LUTs, each a LUT6 + MUXF7/8/9 cascade of up
-  // to 4 cells on the path (udt21's first run: 22 levels `md_km_q` -> `md_mac_o`, 6 such LUTs deep). Every
-  // step below reads at most 6 signals and its result is a (* keep *) wire, which Yosys's abc pass keeps as
-  // a boundary of the network it maps, so each step is one LUT6: the iface compare in two halves (1), the
-  // entry's match (2), the beat row's AND with the matches by threes (3), by sixes (4), the winner (5), the
-  // fields' AND-OR by threes (6), by sixes (7), the output (8); the hit is the matches' OR in three steps.
-  // The same functions as before (an OR split into groups); Verilator ignores the attribute. Continuous
-  // assignments in generate loops (branch udt22, for read_verilog's time). ABC still absorbed the match and
-  // the field steps into LUT8 / LUT9 in udt21's run 2 (17 levels) and udt22's run 1 (19): a kept wire is not
-  // a cut (docs/synthesis.md).
-  localparam int unsigned T1 = 22;  // ceil(64 / 3)
-  localparam int unsigned T2 = 4;   // ceil(22 / 6)
-  localparam int unsigned H1 = 11;  // ceil(64 / 6)
-
-  // mac_dst_filter_table (the fields: MAC in columns 0..47, set in 48).
-  localparam int unsigned MdC = 49;
-  (* keep *) logic [MdN-1:0] md_ifl, md_ifh, md_match, md_win;
-  (* keep *) logic [H1-1:0]  md_h1;
-  (* keep *) logic [1:0]     md_h2;
-  logic [3*T1-1:0]    md_mp, md_wp;
-  logic [MdC*MdN-1:0] md_colf;  // column c, entry i at c * MdN + i
-  assign md_mp = (3*T1)'(md_match);
-  assign md_wp = (3*T1)'(md_win);
+  // mac_dst and ip_dst lookups: udplb_prio_lookup, one module for both (the match, the winner over the beat
+  // matrix, the winner's fields by AND-OR, the hit), its tree steps in child modules so that the per-module
+  // synthesis cuts the tree there (branch udt23; udt21 and udt22 wrote the same steps here on (* keep *)
+  // wires, which ABC folded into 7- to 9-input LUTs: 17 and 19 levels). The fields are column-major vectors
+  // (column c, entry i at c * N + i).
+  localparam int unsigned IdB = udplb_pkg::UIdxBits;
+  localparam int unsigned MdC = 49;       // mac_dst fields: MAC in columns 0..47, set in 48
+  localparam int unsigned IdC = IdB + 3;  // ip_dst fields: the index in columns 0..IdB-1, lb above
+  logic [4*MdN-1:0]   md_ivals, md_imasks;
+  logic [MdC*MdN-1:0] md_colf;
+  logic [MdC-1:0]     md_field;
+  logic [4*IdN-1:0]   id_ivals, id_imasks;
+  logic [IdC*IdN-1:0] id_colf;
+  logic [IdC-1:0]     id_field;
   for (genvar i = 0; i < MdN; i++) begin : g_md_e
-    (* keep *) logic [T1-1:0] w1;
-    (* keep *) logic [T2-1:0] w2;
-    logic [3:0]      iv, im;
-    logic [3*T1-1:0] bp;
-    logic [6*T2-1:0] w1p;
-    logic [MdC-1:0]  fv;
-    assign iv = md_ival_q[i];
-    assign im = md_imask_q[i];
-    assign md_ifl[i]   = ((md_iface_i[1:0] ^ iv[1:0]) & im[1:0]) == '0;
-    assign md_ifh[i]   = ((md_iface_i[3:2] ^ iv[3:2]) & im[3:2]) == '0;
-    assign md_match[i] = md_km_q[i] && md_ifl[i] && md_ifh[i];
-    assign bp  = (3*T1)'(md_beat[i]);
-    assign w1p = (6*T2)'(w1);
-    for (genvar k = 0; k < T1; k++) begin : g_w1
-      assign w1[k] = |(bp[3*k+:3] & md_mp[3*k+:3]);
-    end
-    for (genvar j = 0; j < T2; j++) begin : g_w2
-      assign w2[j] = |w1p[6*j+:6];
-    end
-    assign md_win[i] = md_match[i] && w2 == '0;
+    logic [MdC-1:0] fv;
+    assign md_ivals[4*i+:4]  = md_ival_q[i];
+    assign md_imasks[4*i+:4] = md_imask_q[i];
     assign fv = {md_set_q[i], md_mac_q[i]};
     for (genvar c = 0; c < MdC; c++) begin : g_c
       assign md_colf[c*MdN+i] = fv[c];
     end
   end
-  for (genvar c = 0; c < MdC; c++) begin : g_md_f
-    (* keep *) logic [T1-1:0] f1;
-    (* keep *) logic [T2-1:0] f2;
-    logic [3*T1-1:0] cv;
-    logic [6*T2-1:0] f1p;
-    assign cv  = (3*T1)'(md_colf[c*MdN+:MdN]);
-    assign f1p = (6*T2)'(f1);
-    for (genvar k = 0; k < T1; k++) begin : g_k
-      assign f1[k] = |(md_wp[3*k+:3] & cv[3*k+:3]);
-    end
-    for (genvar j = 0; j < T2; j++) begin : g_j
-      assign f2[j] = |f1p[6*j+:6];
-    end
-    if (c < 48) begin : g_mac
-      assign md_mac_o[c] = |f2;
-    end else begin : g_set
-      assign md_set_o = |f2;
-    end
-  end
-  for (genvar j = 0; j < H1; j++) begin : g_md_h
-    assign md_h1[j] = |md_mp[6*j+:6];
-  end
-  assign md_h2    = {|md_h1[H1-1:6], |md_h1[5:0]};
-  assign md_hit_o = |md_h2;
-
-  // ip_dst_filter_table (the fields: the index in columns 0..5, lb in 6..8).
-  localparam int unsigned IdB = udplb_pkg::UIdxBits;
-  localparam int unsigned IdC = IdB + 3;
-  (* keep *) logic [IdN-1:0] id_ifl, id_ifh, id_match, id_win;
-  (* keep *) logic [H1-1:0]  id_h1;
-  (* keep *) logic [1:0]     id_h2;
-  logic [3*T1-1:0]    id_mp, id_wp;
-  logic [IdC*IdN-1:0] id_colf;  // column c, entry i at c * IdN + i
-  assign id_mp = (3*T1)'(id_match);
-  assign id_wp = (3*T1)'(id_win);
   for (genvar i = 0; i < IdN; i++) begin : g_id_e
-    (* keep *) logic [T1-1:0] w1;
-    (* keep *) logic [T2-1:0] w2;
-    logic [3:0]      iv, im;
-    logic [3*T1-1:0] bp;
-    logic [6*T2-1:0] w1p;
-    logic [IdC-1:0]  fv;
-    assign iv = id_ival_q[i];
-    assign im = id_imask_q[i];
-    assign id_ifl[i]   = ((id_iface_i[1:0] ^ iv[1:0]) & im[1:0]) == '0;
-    assign id_ifh[i]   = ((id_iface_i[3:2] ^ iv[3:2]) & im[3:2]) == '0;
-    assign id_match[i] = id_km_q[i] && id_ifl[i] && id_ifh[i];
-    assign bp  = (3*T1)'(id_beat[i]);
-    assign w1p = (6*T2)'(w1);
-    for (genvar k = 0; k < T1; k++) begin : g_w1
-      assign w1[k] = |(bp[3*k+:3] & id_mp[3*k+:3]);
-    end
-    for (genvar j = 0; j < T2; j++) begin : g_w2
-      assign w2[j] = |w1p[6*j+:6];
-    end
-    assign id_win[i] = id_match[i] && w2 == '0;
+    logic [IdC-1:0] fv;
+    assign id_ivals[4*i+:4]  = id_ival_q[i];
+    assign id_imasks[4*i+:4] = id_imask_q[i];
     assign fv = {id_lb_q[i], IdB'(i)};
     for (genvar c = 0; c < IdC; c++) begin : g_c
       assign id_colf[c*IdN+i] = fv[c];
     end
   end
-  for (genvar c = 0; c < IdC; c++) begin : g_id_f
-    (* keep *) logic [T1-1:0] f1;
-    (* keep *) logic [T2-1:0] f2;
-    logic [3*T1-1:0] cv;
-    logic [6*T2-1:0] f1p;
-    assign cv  = (3*T1)'(id_colf[c*IdN+:IdN]);
-    assign f1p = (6*T2)'(f1);
-    for (genvar k = 0; k < T1; k++) begin : g_k
-      assign f1[k] = |(id_wp[3*k+:3] & cv[3*k+:3]);
-    end
-    for (genvar j = 0; j < T2; j++) begin : g_j
-      assign f2[j] = |f1p[6*j+:6];
-    end
-    if (c < udplb_pkg::UIdxBits) begin : g_idx
-      assign id_idx_o[c] = |f2;
-    end else begin : g_lb
-      assign id_lb_o[c-udplb_pkg::UIdxBits] = |f2;
-    end
-  end
-  for (genvar j = 0; j < H1; j++) begin : g_id_h
-    assign id_h1[j] = |id_mp[6*j+:6];
-  end
-  assign id_h2    = {|id_h1[H1-1:6], |id_h1[5:0]};
-  assign id_hit_o = |id_h2;
+  udplb_prio_lookup #(.N(MdN), .C(MdC)) u_md_look (
+    .km_i    (md_km_q),
+    .iface_i (md_iface_i),
+    .ival_i  (md_ivals),
+    .imask_i (md_imasks),
+    .beat_i  (md_beat),
+    .col_i   (md_colf),
+    .hit_o   (md_hit_o),
+    .field_o (md_field)
+  );
+  assign md_mac_o = md_field[47:0];
+  assign md_set_o = md_field[48];
+  udplb_prio_lookup #(.N(IdN), .C(IdC)) u_id_look (
+    .km_i    (id_km_q),
+    .iface_i (id_iface_i),
+    .ival_i  (id_ivals),
+    .imask_i (id_imasks),
+    .beat_i  (id_beat),
+    .col_i   (id_colf),
+    .hit_o   (id_hit_o),
+    .field_o (id_field)
+  );
+  assign id_idx_o = id_field[IdB-1:0];
+  assign id_lb_o  = id_field[IdC-1:IdB];
 
   assign sa_ip_o = sa_q[sa_idx_i];
 
