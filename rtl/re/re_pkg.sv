@@ -6,7 +6,6 @@ package re_pkg;
   localparam int unsigned ReHostBufBytes = 16777216;
 
   localparam int unsigned CtxW = $clog2(nt_pkg::ReContexts);
-  localparam int unsigned RangeW = $clog2(nt_pkg::ReRanges);
   localparam int unsigned OffW = $clog2(ReHostBufBytes + 1);  // an end offset within an event (either buffer)
   localparam int unsigned RowsPerCtx = nt_pkg::ReBufBytes / nt_pkg::StreamBytes;
   localparam int unsigned RowW = $clog2(nt_pkg::ReContexts * RowsPerCtx);
@@ -42,6 +41,87 @@ package re_pkg;
     logic [15:0]       len;
     logic [6:0]        data_at;
   } job_t;
+
+  // a < b of two offsets as a tree of 3-bit steps (9 steps, then 3, then 1): plain logic ABC maps to LUT6s a
+  // few deep, where `<` became a CARRY4 chain seven deep (issue 27 item 2; re_decide_chk).
+  function automatic logic lt_off(logic [OffW-1:0] a, logic [OffW-1:0] b);
+    logic [26:0] x, y, e;
+    logic [8:0]  l1, e1;
+    logic [2:0]  l2;
+    logic [2:1]  e2;  // the lowest group's equality is not needed for a < b
+    x = 27'(a);
+    y = 27'(b);
+    e = ~(x ^ y);
+    for (int g = 0; g < 9; g++) begin
+      e1[g] = e[3 * g + 2] & e[3 * g + 1] & e[3 * g];
+      l1[g] = (~x[3 * g + 2] & y[3 * g + 2]) | (e[3 * g + 2] & ~x[3 * g + 1] & y[3 * g + 1]) |
+              (e[3 * g + 2] & e[3 * g + 1] & ~x[3 * g] & y[3 * g]);
+    end
+    for (int g = 1; g < 3; g++) e2[g] = e1[3 * g + 2] & e1[3 * g + 1] & e1[3 * g];
+    for (int g = 0; g < 3; g++) begin
+      l2[g] = l1[3 * g + 2] | (e1[3 * g + 2] & l1[3 * g + 1]) | (e1[3 * g + 2] & e1[3 * g + 1] & l1[3 * g]);
+    end
+    lt_off = l2[2] | (e2[2] & l2[1]) | (e2[2] & e2[1] & l2[0]);
+  endfunction
+
+  // a < b of two values up to 81 bits wide (zero-extended) as the same tree of 3-bit steps: 27, 9, 3, 1 (the
+  // time and key compares of the lookup stage, where `<` of 64 and 80 bits became CARRY4 chains 16 and 20 deep).
+  function automatic logic lt81(logic [80:0] x, logic [80:0] y);
+    logic [80:0] e;
+    logic [26:0] l1, e1;
+    logic [8:0]  l2, e2;
+    logic [2:0]  l3;
+    logic [2:1]  e3;  // the lowest group's equality is not needed for x < y
+    e = ~(x ^ y);
+    for (int g = 0; g < 27; g++) begin
+      e1[g] = e[3 * g + 2] & e[3 * g + 1] & e[3 * g];
+      l1[g] = (~x[3 * g + 2] & y[3 * g + 2]) | (e[3 * g + 2] & ~x[3 * g + 1] & y[3 * g + 1]) |
+              (e[3 * g + 2] & e[3 * g + 1] & ~x[3 * g] & y[3 * g]);
+    end
+    for (int g = 0; g < 9; g++) begin
+      e2[g] = e1[3 * g + 2] & e1[3 * g + 1] & e1[3 * g];
+      l2[g] = l1[3 * g + 2] | (e1[3 * g + 2] & l1[3 * g + 1]) | (e1[3 * g + 2] & e1[3 * g + 1] & l1[3 * g]);
+    end
+    for (int g = 1; g < 3; g++) e3[g] = e2[3 * g + 2] & e2[3 * g + 1] & e2[3 * g];
+    for (int g = 0; g < 3; g++) begin
+      l3[g] = l2[3 * g + 2] | (e2[3 * g + 2] & l2[3 * g + 1]) | (e2[3 * g + 2] & e2[3 * g + 1] & l2[3 * g]);
+    end
+    lt81 = l3[2] | (e3[2] & l3[1]) | (e3[2] & e3[1] & l3[0]);
+  endfunction
+
+  // $signed(t - f) > $signed(tmo) (64-bit, t - f wrapping) without the subtract in series with the compare
+  // (two CARRY4 chains of 16, issue 27 item 2, session 24). With d = t - f mod 2^64: d > tmo signed exactly when
+  // the 65-bit sum d + ~tmo (both sign-extended) is >= 0, i.e. when d[63] ^ ~tmo[63] ^ c64 is 0, where c64 is the
+  // carry out of d + ~tmo. The 3-operand sum t + ~f + ~tmo + 1 = s + 2k + 1 (carry-save: s the XOR, k the
+  // majority) carries k[63] + cb out of 64 bits, cb = (s + {k[62:0], 0} + 1 >= 2^64) = (s >= ~{k[62:0], 0});
+  // it is also d + ~tmo + 2^64 ca, ca = (t >= f) the carry out of t - f, so c64 = k[63] + cb - ca (0 or 1)
+  // = k[63] ^ cb ^ ca; and d[63] = t[63] ^ ~f[63] ^ (t[62:0] >= f[62:0]). Three compares side by side
+  // (one shared), each a tree (lt81). Checked against the subtract on random and edge values (docs/synthesis.md).
+  function automatic logic expired64(logic [63:0] t, logic [63:0] f, logic [63:0] tmo);
+    logic [63:0] nf, nt, s, k, kk;
+    logic        ge63, ca, cb;
+    nf = ~f;
+    nt = ~tmo;
+    s = t ^ nf ^ nt;
+    k = (t & nf) | (t & nt) | (nf & nt);
+    kk = {k[62:0], 1'b0};
+    ge63 = !lt81(81'(t[62:0]), 81'(f[62:0]));
+    ca = (t[63] && !f[63]) || (t[63] == f[63] && ge63);
+    cb = !lt81(81'(s), {17'd0, ~kk});
+    expired64 = !(t[63] ^ f[63] ^ tmo[63] ^ ge63 ^ k[63] ^ cb ^ ca);
+  endfunction
+
+  // a + b == c (mod 2^OffW) without the sum: bit i of the sum is c[i] exactly when the carry into bit i,
+  // computed from a, b and c of bit i-1 as if the sum were c, is a[i] ^ b[i] ^ c[i]. One LUT6 per bit and an AND
+  // tree instead of an adder (a CARRY4 chain) and then a compare.
+  function automatic logic sum_eq_off(logic [OffW-1:0] a, logic [OffW-1:0] b, logic [OffW-1:0] c);
+    logic [OffW-1:0] ok;
+    ok[0] = !(a[0] ^ b[0] ^ c[0]);
+    for (int i = 1; i < OffW; i++) begin
+      ok[i] = (a[i] ^ b[i] ^ c[i]) == ((a[i - 1] & b[i - 1]) | ((a[i - 1] ^ b[i - 1]) & ~c[i - 1]));
+    end
+    sum_eq_off = &ok;
+  endfunction
 
   // What the output stage needs of a completed context.
   typedef struct packed {
