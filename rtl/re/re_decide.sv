@@ -89,7 +89,11 @@ module re_decide
   assign blocked    = flush_mode ? (!any_cand && |(valid_q & outp_q)) : |(expired & outp_q);
   assign act        = !flush_mode && l_valid_q && job_ready_i && !blocked;
   assign expire     = act && any_cand;
-  assign place      = act && !any_cand;
+  // place = act && !any_cand, in the form D has when L holds a frame (act needs l_valid_q, flush mode
+  // !l_valid_q): the flush inputs (flush_q, desc_valid_i, frame_idle_i) and the flush-mode candidates are then
+  // no part of it, nor of L's `l_load` / `desc_pop_o` (issue 27 item 2, session 24: the ingress's frame_idle_o
+  // reached its own descriptor counters through them). re_decide_sva's place_run checks it every cycle.
+  assign place      = l_valid_q && job_ready_i && !(|(expired & outp_q)) && !(|(expired & ~done_q));
   assign flush_rep  = flush_mode && any_cand;
   assign flush_done = flush_mode && !any_cand && !blocked;
 

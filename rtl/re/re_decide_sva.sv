@@ -18,6 +18,9 @@ module re_decide_sva (
   input logic                                                    no_ctx,
   input logic [re_pkg::CodeW-1:0]                                code,
   input logic                                                    code_ok,
+  input logic                                                    act,
+  input logic                                                    any_cand,
+  input logic                                                    place,
   input logic [nt_pkg::ReContexts-1:0]                           hit,
   input logic [nt_pkg::ReContexts-1:0]                           cand,
   input logic [nt_pkg::ReContexts-1:0]                           old_oh,
@@ -81,6 +84,8 @@ module re_decide_sva (
   end
   // The child's accept signal is its verdict being zero.
   `NT_ASSERT(code_ok_matches, code_ok == (code == '0))
+  // re_decide's `place` without the flush terms is act && !any_cand.
+  `NT_ASSERT(place_run, place == (act && !any_cand))
   `NT_ASSERT(no_ctx_count, l_valid_q |-> no_ctx == (8'(nvalid) >= cfg_contexts_i))
   // The merge rule's invariant that lets the checks test one range at a time instead of summing the bytes
   // covered: the valid ranges of the context a frame hits are disjoint and never touch.
@@ -121,7 +126,7 @@ module re_decide_sva (
 endmodule
 
 bind re_decide re_decide_sva u_sva (
-  .clk_i, .rst_ni, .cfg_contexts_i, .cfg_timeout_ns_i, .l_valid_q, .key, .l_time_ns(l_q.time_ns), .l_hit_q, .l_exp_q, .key_q, .first_q, .found, .valid_x, .no_ctx, .code, .code_ok, .hit, .cand, .old_oh, .h, .rv_q,
+  .clk_i, .rst_ni, .cfg_contexts_i, .cfg_timeout_ns_i, .l_valid_q, .key, .l_time_ns(l_q.time_ns), .l_hit_q, .l_exp_q, .key_q, .first_q, .found, .valid_x, .no_ctx, .code, .code_ok, .act, .any_cand, .place, .hit, .cand, .old_oh, .h, .rv_q,
   .rb_q, .re_q, .done_q, .endk_q, .recv_q, .len_q, .maxe_q, .segs_q, .off, .len, .l_se_q,
   .rv_h, .rb_h, .re_h, .done_h, .endk_h, .recv_h, .len_h, .maxe_h, .segs_h);
 `endif  // SYNTHESIS
