@@ -42,30 +42,10 @@ package re_pkg;
     logic [6:0]        data_at;
   } job_t;
 
-  // a < b of two offsets as a tree of 3-bit steps (9 steps, then 3, then 1): plain logic ABC maps to LUT6s a
-  // few deep, where `<` became a CARRY4 chain seven deep (issue 27 item 2; re_decide_chk).
-  function automatic logic lt_off(logic [OffW-1:0] a, logic [OffW-1:0] b);
-    logic [26:0] x, y, e;
-    logic [8:0]  l1, e1;
-    logic [2:0]  l2;
-    logic [2:1]  e2;  // the lowest group's equality is not needed for a < b
-    x = 27'(a);
-    y = 27'(b);
-    e = ~(x ^ y);
-    for (int g = 0; g < 9; g++) begin
-      e1[g] = e[3 * g + 2] & e[3 * g + 1] & e[3 * g];
-      l1[g] = (~x[3 * g + 2] & y[3 * g + 2]) | (e[3 * g + 2] & ~x[3 * g + 1] & y[3 * g + 1]) |
-              (e[3 * g + 2] & e[3 * g + 1] & ~x[3 * g] & y[3 * g]);
-    end
-    for (int g = 1; g < 3; g++) e2[g] = e1[3 * g + 2] & e1[3 * g + 1] & e1[3 * g];
-    for (int g = 0; g < 3; g++) begin
-      l2[g] = l1[3 * g + 2] | (e1[3 * g + 2] & l1[3 * g + 1]) | (e1[3 * g + 2] & e1[3 * g + 1] & l1[3 * g]);
-    end
-    lt_off = l2[2] | (e2[2] & l2[1]) | (e2[2] & e2[1] & l2[0]);
-  endfunction
 
-  // a < b of two values up to 81 bits wide (zero-extended) as the same tree of 3-bit steps: 27, 9, 3, 1 (the
-  // time and key compares of the lookup stage, where `<` of 64 and 80 bits became CARRY4 chains 16 and 20 deep).
+  // a < b of two values up to 81 bits wide (zero-extended) as a tree of 3-bit steps, 27, 9, 3, 1: plain logic
+  // ABC maps to LUT6s a few deep, where `<` became a CARRY4 chain (issue 27 item 2, session 24: 64 and 80 bits,
+  // the lookup stage's time and key compares, 16 and 20 CARRY4 deep).
   function automatic logic lt81(logic [80:0] x, logic [80:0] y);
     logic [80:0] e;
     logic [26:0] l1, e1;
@@ -87,6 +67,12 @@ package re_pkg;
       l3[g] = l2[3 * g + 2] | (e2[3 * g + 2] & l2[3 * g + 1]) | (e2[3 * g + 2] & e2[3 * g + 1] & l2[3 * g]);
     end
     lt81 = l3[2] | (e3[2] & l3[1]) | (e3[2] & e3[1] & l3[0]);
+  endfunction
+
+  // a < b of two offsets by lt81 (the steps above bit 26 see constant zeros and vanish), where `<` became a
+  // CARRY4 chain seven deep (re_decide_chk's range compares).
+  function automatic logic lt_off(logic [OffW-1:0] a, logic [OffW-1:0] b);
+    lt_off = lt81(81'(a), 81'(b));
   endfunction
 
   // $signed(t - f) > $signed(tmo) (64-bit, t - f wrapping) without the subtract in series with the compare
