@@ -140,9 +140,9 @@ module re_decide
     // every binding drives it) every valid context is below cfg_contexts_i, and the count reaches
     // cfg_contexts_i exactly when all of 0 .. cfg_contexts_i - 1 are in use; above N it never does.
     // re_decide_sva's no_ctx_count checks it against the count every cycle.
-    // (the compares with constants as re_pkg's trees: plain logic, no CARRY4 chain per context)
-    for (int i = 0; i < N; i++) cfg_mask[i] = re_pkg::lt81(81'(i), 81'(cfg_contexts_i));
-    no_ctx = !re_pkg::lt81(81'(N), 81'(cfg_contexts_i)) && &(valid_x | ~cfg_mask);
+    // (cfg_mask: the contexts below cfg_contexts_i)
+    cfg_mask = cfg_contexts_i >= 8'(N) ? '1 : ~({N{1'b1}} << cfg_contexts_i[re_pkg::CtxW-1:0]);
+    no_ctx = cfg_contexts_i <= 8'(N) && &(valid_x | ~cfg_mask);
   end
 
   // The hit context's entries as L registered them (the AND-OR over the key matches moved to L, issue 27 item 2,
@@ -327,11 +327,21 @@ module re_decide
   logic [N-1:0]  open_oh, l_hit_d, l_exp_d, l_prec_d;
   logic          byp_hit, byp_exp, byp_prec;
   logic [N-1:0]  l_prec_q;  // the frame L holds precedes context i in (first arrival, key) order
-  // (time, key) < (time_c, key_c): the order the oldest context is chosen in (the compares as trees, re_pkg::lt81).
-  function automatic logic precedes(logic [63:0] t, logic [re_pkg::KeyW-1:0] k, logic [63:0] t_c,
-                                    logic [re_pkg::KeyW-1:0] k_c);
-    precedes = re_pkg::lt81(81'(t), 81'(t_c)) || (t == t_c && re_pkg::lt81(81'(k), 81'(k_c)));
-  endfunction
+  // The head's compares with every context (key match, expiry, (first arrival, key) order) and, for the
+  // bypass, with D's frame (instance N): child modules (re_lookup_ctx).
+  logic [N:0] lk_hit, lk_exp, lk_prec;
+  for (genvar i = 0; i <= N; i++) begin : g_lookup
+    re_lookup_ctx u_lookup (
+      .time_i  (desc_i.time_ns),
+      .key_i   ({desc_i.event_num, desc_i.data_id}),
+      .first_i (i < N ? first_q[i % N] : l_q.time_ns),
+      .key_c_i (i < N ? key_q[i % N] : key),
+      .tmo_i   (cfg_timeout_ns_i),
+      .hit_o   (lk_hit[i]),
+      .exp_o   (lk_exp[i]),
+      .prec_o  (lk_prec[i])
+    );
+  end
   assign l_load     = desc_valid_i && (!l_valid_q || place);
   // The hit context's row for the head L takes (issue 27 item 2, session 24: D read it by an AND-OR over its
   // hit vector, in series with the checks): an AND-OR over the valid contexts the head's key matches (at most
@@ -344,10 +354,8 @@ module re_decide
   logic [HitW-1:0] sel_row, new_row, l_row_d;
   logic [R-1:0][re_pkg::OffW-1:0] rb_n, re_n;
   logic [re_pkg::OffW-1:0] l_se_d;
-  always_comb begin
-    for (int i = 0; i < N; i++) key_m[i] = key_q[i] == {desc_i.event_num, desc_i.data_id};
-  end
-  assign byp_hit = key == {desc_i.event_num, desc_i.data_id};
+  assign key_m   = lk_hit[N-1:0];
+  assign byp_hit = lk_hit[N];
   always_comb begin
     sel_row = '0;
     for (int i = 0; i < N; i++) begin
@@ -372,14 +380,14 @@ module re_decide
     // (they change only when D opens a context, which D does only when it places its frame, and then L
     // either takes the next head or holds nothing), so its registered vectors stay as they are. The compares
     // are then beside D's decision, not behind it (`l_load` and `open_oh` choose among them at the end).
-    byp_exp = re_pkg::expired64(desc_i.time_ns, l_q.time_ns, cfg_timeout_ns_i);
-    byp_prec = precedes(desc_i.time_ns, {desc_i.event_num, desc_i.data_id}, l_q.time_ns, key);
+    byp_exp = lk_exp[N];
+    byp_prec = lk_prec[N];
     for (int i = 0; i < N; i++) begin
       l_hit_d[i] = !l_load ? l_hit_q[i] : open_oh[i] ? byp_hit : key_m[i];
       l_exp_d[i] = !l_load ? l_exp_q[i] : open_oh[i] ? byp_exp
-                 : re_pkg::expired64(desc_i.time_ns, first_q[i], cfg_timeout_ns_i);
+                 : lk_exp[i];
       l_prec_d[i] = !l_load ? l_prec_q[i] : open_oh[i] ? byp_prec
-                  : precedes(desc_i.time_ns, {desc_i.event_num, desc_i.data_id}, first_q[i], key_q[i]);
+                  : lk_prec[i];
     end
   end
 

@@ -43,36 +43,36 @@ package re_pkg;
   } job_t;
 
 
-  // a < b of two values up to 81 bits wide (zero-extended) as a tree of 3-bit steps, 27, 9, 3, 1: plain logic
-  // ABC maps to LUT6s a few deep, where `<` became a CARRY4 chain (issue 27 item 2, session 24: 64 and 80 bits,
-  // the lookup stage's time and key compares, 16 and 20 CARRY4 deep).
-  function automatic logic lt81(logic [80:0] x, logic [80:0] y);
-    logic [80:0] e;
-    logic [26:0] l1, e1;
-    logic [8:0]  l2, e2;
-    logic [2:0]  l3;
-    logic [2:1]  e3;  // the lowest group's equality is not needed for x < y
+  // a < b of two 27-bit values as a tree of 3-bit steps, 9, 3, 1: plain logic ABC maps to LUT6s three deep, where
+  // `<` became a CARRY4 chain (issue 27 item 2, session 24: 7 CARRY4 for an offset, 16 and 20 for the lookup
+  // stage's 64-bit time and 80-bit key compares).
+  function automatic logic lt27(logic [26:0] x, logic [26:0] y);
+    logic [26:0] e;
+    logic [8:0]  l1, e1;
+    logic [2:0]  l2;
+    logic [2:1]  e2;  // the lowest group's equality is not needed for x < y
     e = ~(x ^ y);
-    for (int g = 0; g < 27; g++) begin
+    for (int g = 0; g < 9; g++) begin
       e1[g] = e[3 * g + 2] & e[3 * g + 1] & e[3 * g];
       l1[g] = (~x[3 * g + 2] & y[3 * g + 2]) | (e[3 * g + 2] & ~x[3 * g + 1] & y[3 * g + 1]) |
               (e[3 * g + 2] & e[3 * g + 1] & ~x[3 * g] & y[3 * g]);
     end
-    for (int g = 0; g < 9; g++) begin
-      e2[g] = e1[3 * g + 2] & e1[3 * g + 1] & e1[3 * g];
+    for (int g = 1; g < 3; g++) e2[g] = e1[3 * g + 2] & e1[3 * g + 1] & e1[3 * g];
+    for (int g = 0; g < 3; g++) begin
       l2[g] = l1[3 * g + 2] | (e1[3 * g + 2] & l1[3 * g + 1]) | (e1[3 * g + 2] & e1[3 * g + 1] & l1[3 * g]);
     end
-    for (int g = 1; g < 3; g++) e3[g] = e2[3 * g + 2] & e2[3 * g + 1] & e2[3 * g];
-    for (int g = 0; g < 3; g++) begin
-      l3[g] = l2[3 * g + 2] | (e2[3 * g + 2] & l2[3 * g + 1]) | (e2[3 * g + 2] & e2[3 * g + 1] & l2[3 * g]);
-    end
-    lt81 = l3[2] | (e3[2] & l3[1]) | (e3[2] & e3[1] & l3[0]);
+    lt27 = l2[2] | (e2[2] & l2[1]) | (e2[2] & e2[1] & l2[0]);
   endfunction
 
-  // a < b of two offsets by lt81 (the steps above bit 26 see constant zeros and vanish), where `<` became a
-  // CARRY4 chain seven deep (re_decide_chk's range compares).
+  // a < b of two offsets (re_decide_chk's range compares).
   function automatic logic lt_off(logic [OffW-1:0] a, logic [OffW-1:0] b);
-    lt_off = lt81(81'(a), 81'(b));
+    lt_off = lt27(27'(a), 27'(b));
+  endfunction
+
+  // a < b of two values up to 81 bits wide (zero-extended): three 27-bit trees and the step above them.
+  function automatic logic lt81(logic [80:0] x, logic [80:0] y);
+    lt81 = lt27(x[80:54], y[80:54]) ||
+           (x[80:54] == y[80:54] && (lt27(x[53:27], y[53:27]) || (x[53:27] == y[53:27] && lt27(x[26:0], y[26:0]))));
   endfunction
 
   // $signed(t - f) > $signed(tmo) (64-bit, t - f wrapping) without the subtract in series with the compare
