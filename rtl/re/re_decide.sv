@@ -103,7 +103,8 @@ module re_decide
   logic [N-1:0]    hit;
   logic            found;
   logic [re_pkg::CtxW-1:0] h, slot;
-  logic [N-1:0]    cfg_mask;
+  logic [N-1:0]    cfg_mask, cfg_mask_q;  // the contexts below cfg_contexts_i
+  logic            cfg_fits, cfg_fits_q;  // cfg_contexts_i <= N
   logic            no_ctx;
   // The contexts as an accepted frame meets them (expired completed ones gone). Only read when D acts (the
   // frame is placed, or the check's result is unused: job_o is read by the event buffer only with
@@ -139,10 +140,10 @@ module re_decide
     // lowest free one and only while fewer than cfg_contexts_i are in use, so with the configuration static (as
     // every binding drives it) every valid context is below cfg_contexts_i, and the count reaches
     // cfg_contexts_i exactly when all of 0 .. cfg_contexts_i - 1 are in use; above N it never does.
-    // re_decide_sva's no_ctx_count checks it against the count every cycle.
-    // (cfg_mask: the contexts below cfg_contexts_i)
-    cfg_mask = cfg_contexts_i >= 8'(N) ? '1 : ~({N{1'b1}} << cfg_contexts_i[re_pkg::CtxW-1:0]);
-    no_ctx = cfg_contexts_i <= 8'(N) && &(valid_x | ~cfg_mask);
+    // re_decide_sva's no_ctx_count checks it against the count every cycle. The mask of the contexts below
+    // cfg_contexts_i is registered (the configuration is static; the shift from the port was 8 levels in front
+    // of the verdict), re_decide_sva's cfg_mask_current checks it every cycle L holds a frame.
+    no_ctx = cfg_fits_q && &(valid_x | ~cfg_mask_q);
   end
 
   // The hit context's entries as L registered them (the AND-OR over the key matches moved to L, issue 27 item 2,
@@ -372,6 +373,18 @@ module re_decide
   end
   // Only meaningful when D has a hit, so not reset.
   always_ff @(posedge clk_i) l_row_q <= l_row_d;
+
+  assign cfg_mask = cfg_contexts_i >= 8'(N) ? '1 : ~({N{1'b1}} << cfg_contexts_i[re_pkg::CtxW-1:0]);
+  assign cfg_fits = cfg_contexts_i <= 8'(N);
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      cfg_mask_q <= '0;
+      cfg_fits_q <= 1'b0;
+    end else begin
+      cfg_mask_q <= cfg_mask;
+      cfg_fits_q <= cfg_fits;
+    end
+  end
   assign desc_pop_o = l_load;
   always_comb begin
     l_n     = l_load ? desc_i : l_q;

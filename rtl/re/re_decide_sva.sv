@@ -21,6 +21,10 @@ module re_decide_sva (
   input logic                                                    act,
   input logic                                                    any_cand,
   input logic                                                    place,
+  input logic [nt_pkg::ReContexts-1:0]                           cfg_mask,
+  input logic [nt_pkg::ReContexts-1:0]                           cfg_mask_q,
+  input logic                                                    cfg_fits,
+  input logic                                                    cfg_fits_q,
   input logic [nt_pkg::ReContexts-1:0]                           hit,
   input logic [nt_pkg::ReContexts-1:0]                           cand,
   input logic [nt_pkg::ReContexts-1:0]                           old_oh,
@@ -86,6 +90,8 @@ module re_decide_sva (
   `NT_ASSERT(code_ok_matches, code_ok == (code == '0))
   // re_decide's `place` without the flush terms is act && !any_cand.
   `NT_ASSERT(place_run, place == (act && !any_cand))
+  // The registered configuration mask is the live one whenever D can decide (the configuration is static).
+  `NT_ASSERT(cfg_mask_current, l_valid_q |-> cfg_mask_q == cfg_mask && cfg_fits_q == cfg_fits)
   `NT_ASSERT(no_ctx_count, l_valid_q |-> no_ctx == (8'(nvalid) >= cfg_contexts_i))
   // The merge rule's invariant that lets the checks test one range at a time instead of summing the bytes
   // covered: the valid ranges of the context a frame hits are disjoint and never touch.
@@ -126,7 +132,7 @@ module re_decide_sva (
 endmodule
 
 bind re_decide re_decide_sva u_sva (
-  .clk_i, .rst_ni, .cfg_contexts_i, .cfg_timeout_ns_i, .l_valid_q, .key, .l_time_ns(l_q.time_ns), .l_hit_q, .l_exp_q, .key_q, .first_q, .found, .valid_x, .no_ctx, .code, .code_ok, .act, .any_cand, .place, .hit, .cand, .old_oh, .h, .rv_q,
+  .clk_i, .rst_ni, .cfg_contexts_i, .cfg_timeout_ns_i, .l_valid_q, .key, .l_time_ns(l_q.time_ns), .l_hit_q, .l_exp_q, .key_q, .first_q, .found, .valid_x, .no_ctx, .code, .code_ok, .act, .any_cand, .place, .cfg_mask, .cfg_mask_q, .cfg_fits, .cfg_fits_q, .hit, .cand, .old_oh, .h, .rv_q,
   .rb_q, .re_q, .done_q, .endk_q, .recv_q, .len_q, .maxe_q, .segs_q, .off, .len, .l_se_q,
   .rv_h, .rb_h, .re_h, .done_h, .endk_h, .recv_h, .len_h, .maxe_h, .segs_h);
 `endif  // SYNTHESIS
