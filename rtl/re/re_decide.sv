@@ -55,6 +55,7 @@ module re_decide
   logic                 l_valid_q;
   re_pkg::desc_t        l_q;
   logic [N-1:0]         l_hit_q, l_exp_q;
+  logic [re_pkg::OffW-1:0] l_se_q;  // the frame's end, offset + len (issue 27 item 2: the adder before D)
 
   // ---- which contexts to free: every expired completed one at once (nothing to report), the oldest
   // expired incomplete one (reported; one per cycle) ----
@@ -88,7 +89,11 @@ module re_decide
   assign blocked    = flush_mode ? (!any_cand && |(valid_q & outp_q)) : |(expired & outp_q);
   assign act        = !flush_mode && l_valid_q && job_ready_i && !blocked;
   assign expire     = act && any_cand;
-  assign place      = act && !any_cand;
+  // place = act && !any_cand, in the form D has when L holds a frame (act needs l_valid_q, flush mode
+  // !l_valid_q): the flush inputs (flush_q, desc_valid_i, frame_idle_i) and the flush-mode candidates are then
+  // no part of it, nor of L's `l_load` / `desc_pop_o` (issue 27 item 2, session 24: the ingress's frame_idle_o
+  // reached its own descriptor counters through them). re_decide_sva's place_run checks it every cycle.
+  assign place      = l_valid_q && job_ready_i && !(|(expired & outp_q)) && !(|(expired & ~done_q));
   assign flush_rep  = flush_mode && any_cand;
   assign flush_done = flush_mode && !any_cand && !blocked;
 
@@ -98,21 +103,21 @@ module re_decide
   logic [N-1:0]    hit;
   logic            found;
   logic [re_pkg::CtxW-1:0] h, slot;
-  localparam int unsigned CntW = $clog2(N + 1);
-  logic [CntW-1:0] nvalid;
+  logic [N-1:0]    cfg_mask, cfg_mask_q;  // the contexts below cfg_contexts_i
+  logic            cfg_fits, cfg_fits_q;  // cfg_contexts_i <= N
+  logic            no_ctx;
   // The contexts as an accepted frame meets them (expired completed ones gone). Only read when D acts (the
   // frame is placed, or the check's result is unused: job_o is read by the event buffer only with
   // job_valid_o), where it is `valid_q & ~(expired & done_q)` (not in flush mode); computing it without `act` keeps the output stage's
   // backpressure (`outp_q` -> `blocked` -> `act`) out of the hit / slot / code chain (issue 27 item 2).
   logic [N-1:0]    valid_x, free_v, free_below, free_oh, slot_oh;
-  logic [N-1:0][CntW-1:0] pc;
   always_comb begin
     key = {l_q.event_num, l_q.data_id};
     // Past the header checks offset + len and the declared end are <= buffer_bytes <= ReBufBytes, so all fit
     // in OffW bits.
     off = re_pkg::OffW'(l_q.offset);
     len = re_pkg::OffW'(l_q.len);
-    seg_end = off + len;
+    seg_end = l_se_q;  // off + len, registered in L (re_decide_sva's lookup_seg_end)
     ev_end = re_pkg::OffW'(l_q.ev_end);
     valid_x = valid_q & ~(l_exp_q & done_q);
     hit = valid_x & l_hit_q;
@@ -130,103 +135,74 @@ module re_decide
     slot_oh = found ? hit : (|free_v ? free_oh : N'(1));
     slot = '0;
     for (int i = 0; i < N; i++) slot = slot | (slot_oh[i] ? re_pkg::CtxW'(i) : '0);
-    // the number of contexts in use, by an adder tree (a chain of 64 increments before)
-    for (int i = 0; i < N; i++) pc[i] = CntW'(valid_x[i]);
-    for (int w = N / 2; w >= 1; w = w / 2) begin
-      for (int i = 0; i < w; i++) pc[i] = pc[2 * i] + pc[2 * i + 1];
-    end
-    nvalid = pc[0];
+    // No context for a new key: the number in use (valid_x) >= cfg_contexts_i, without counting (issue 27 item
+    // 2, session 24: the adder tree and the compare were in series with the verdict). A context opens at the
+    // lowest free one and only while fewer than cfg_contexts_i are in use, so with the configuration static (as
+    // every binding drives it) every valid context is below cfg_contexts_i, and the count reaches
+    // cfg_contexts_i exactly when all of 0 .. cfg_contexts_i - 1 are in use; above N it never does.
+    // re_decide_sva's no_ctx_count checks it against the count every cycle. The mask of the contexts below
+    // cfg_contexts_i is registered (the configuration is static; the shift from the port was 8 levels in front
+    // of the verdict), re_decide_sva's cfg_mask_current checks it every cycle L holds a frame.
+    no_ctx = cfg_fits_q && &(valid_x | ~cfg_mask_q);
   end
 
-  // The hit context's entries, each read once by an AND-OR over the hit vector (at most one valid context
-  // holds a key: re_decide_sva's hit_onehot0): a read per use, `rb_q[h][k]` at each of its uses, was a
-  // $shiftx over the whole [64][16][25] array each time, and re_decide's module run never finished
-  // (docs/synthesis.md, session 20). Zero when no context is hit; every use is gated by `found`.
+  // The hit context's entries as L registered them (the AND-OR over the key matches moved to L, issue 27 item 2,
+  // session 24; re_decide_sva's lookup_row checks them against the tables every cycle D has a hit).
   logic [R-1:0]                    rv_h;
   logic [R-1:0][re_pkg::OffW-1:0]  rb_h, re_h;
   logic                            done_h, endk_h;
   logic [re_pkg::OffW-1:0]         recv_h, len_h, maxe_h;
   logic [31:0]                     segs_h;
   localparam int unsigned HitW = R + 2 * R * re_pkg::OffW + 2 + 3 * re_pkg::OffW + 32;
-  logic [HitW-1:0] hit_row;
-  always_comb begin
-    hit_row = '0;
-    for (int i = 0; i < N; i++) begin
-      hit_row = hit_row | ({rv_q[i], rb_q[i], re_q[i], done_q[i], endk_q[i], recv_q[i], len_q[i], maxe_q[i],
-                            segs_q[i]} & {HitW{hit[i]}});
-    end
-  end
-  assign {rv_h, rb_h, re_h, done_h, endk_h, recv_h, len_h, maxe_h, segs_h} = hit_row;
+  logic [HitW-1:0] l_row_q;
+  assign {rv_h, rb_h, re_h, done_h, endk_h, recv_h, len_h, maxe_h, segs_h} = l_row_q;
 
-  // The merge rule keeps a context's valid ranges disjoint and never touching (a segment that touches a range
-  // extends it, one that touches two merges them), so the bytes of [off, seg_end) the ranges cover equal its
-  // length exactly when one range contains it, and are nonzero exactly when one overlaps it: per-range tests
-  // instead of a sum over 16 ranges (the model's `covered`; lockstep holds them equal).
-  logic              contained, overlap;
-  logic              has_left, has_right, has_free_range;
-  logic [re_pkg::RangeW-1:0] left, right, free_range;
-  always_comb begin
-    contained = 1'b0;
-    overlap = 1'b0;
-    has_left = 1'b0;
-    has_right = 1'b0;
-    has_free_range = 1'b0;
-    left = '0;
-    right = '0;
-    free_range = '0;
-    for (int k = R - 1; k >= 0; k--) begin
-      if (!rv_h[k]) begin
-        has_free_range = 1'b1;
-        free_range = re_pkg::RangeW'(k);
-      end else begin
-        if (rb_h[k] <= off && re_h[k] >= seg_end) contained = 1'b1;
-        if (rb_h[k] < seg_end && re_h[k] > off) overlap = 1'b1;
-        if (re_h[k] == off) begin
-          has_left = 1'b1;
-          left = re_pkg::RangeW'(k);
-        end
-        if (rb_h[k] == seg_end) begin
-          has_right = 1'b1;
-          right = re_pkg::RangeW'(k);
-        end
-      end
-    end
-  end
-
+  // The checks against the hit context and the context as the accepted frame leaves it: a child module whose
+  // inputs are L's registers (and found / no_ctx), so the cut at its ports holds.
   logic [re_pkg::CodeW-1:0] code;
-  always_comb begin
-    code = l_q.code;
-    if (code == '0) begin
-      if (found) begin
-        if (done_h) code = re_pkg::CodeW'(nt_pkg::ReDropDuplicate);
-        else if ((l_q.last && ((endk_h && ev_end != len_h) || (!endk_h && maxe_h > ev_end))) ||
-                 (endk_h && seg_end > len_h))
-          code = re_pkg::CodeW'(nt_pkg::ReDropInconsistent);
-        else if ((len != '0 && contained) || (len == '0 && endk_h)) code = re_pkg::CodeW'(nt_pkg::ReDropDuplicate);
-        else if (len != '0 && overlap) code = re_pkg::CodeW'(nt_pkg::ReDropOverlap);
-        else if (len != '0 && !has_left && !has_right && !has_free_range) code = re_pkg::CodeW'(nt_pkg::ReDropNoRange);
-      end else if (8'(nvalid) >= cfg_contexts_i) begin
-        code = re_pkg::CodeW'(nt_pkg::ReDropNoContext);
-      end
-    end
-  end
-
-  // The context as the accepted frame leaves it.
-  logic [re_pkg::OffW-1:0] recv_n, len_n;
-  logic            endk_n, completes;
-  always_comb begin
-    recv_n    = (found ? recv_h : '0) + len;
-    endk_n    = (found && endk_h) || l_q.last;
-    len_n     = l_q.last ? ev_end : (found ? len_h : '0);
-    completes = endk_n && recv_n == len_n;
-  end
+  logic                     code_ok;  // code == 0
+  logic [re_pkg::OffW-1:0]  recv_n, len_n, re_wd, maxe_n;
+  logic                     endk_n, completes;
+  logic [31:0]              segs_n;
+  logic [R-1:0]             rv_n, rb_we, re_we;
+  re_decide_chk u_chk (
+    .code_i      (l_q.code),
+    .found_i     (found),
+    .no_ctx_i    (no_ctx),
+    .last_i      (l_q.last),
+    .off_i       (off),
+    .len_i       (len),
+    .seg_end_i   (seg_end),
+    .ev_end_i    (ev_end),
+    .rv_i        (rv_h),
+    .rb_i        (rb_h),
+    .re_i        (re_h),
+    .done_i      (done_h),
+    .endk_i      (endk_h),
+    .recv_i      (recv_h),
+    .len_h_i     (len_h),
+    .maxe_i      (maxe_h),
+    .segs_i      (segs_h),
+    .code_o      (code),
+    .ok_o        (code_ok),
+    .completes_o (completes),
+    .endk_n_o    (endk_n),
+    .recv_n_o    (recv_n),
+    .len_n_o     (len_n),
+    .maxe_n_o    (maxe_n),
+    .segs_n_o    (segs_n),
+    .rv_n_o      (rv_n),
+    .rb_we_o     (rb_we),
+    .re_we_o     (re_we),
+    .re_wd_o     (re_wd)
+  );
 
   logic accept;
-  assign accept = place && code == '0;
+  assign accept = place && code_ok;
   assign job_valid_o = place && l_q.stored != '0;
   always_comb begin
     job_o = '0;
-    job_o.skip      = code != '0;
+    job_o.skip      = !code_ok;
     job_o.completes = accept && completes;
     job_o.ctx       = slot;
     job_o.beats     = l_q.stored;
@@ -257,9 +233,6 @@ module re_decide
   // mask across the whole array, and opt_dff never finished). The same updates in the same order.
   logic [N-1:0] freed_oh, evd_oh;
   logic [N-1:0] valid_d, done_d, outp_d, endk_d;
-  logic [R-1:0] rv_n, rb_we, re_we;
-  logic [re_pkg::OffW-1:0] re_wd, maxe_n;
-  logic [31:0]  segs_n;
   always_comb begin
     freed_oh = old_oh;  // one-hot whenever it is used (expire or flush_rep: a candidate exists)
     evd_oh   = N'(1) << ev_done_ctx_i;
@@ -275,33 +248,6 @@ module re_decide
       outp_d = completes ? (outp_d | slot_oh) : (outp_d & ~slot_oh);
       done_d = completes ? (done_d | slot_oh) : (done_d & ~slot_oh);
       endk_d = endk_n ? (endk_d | slot_oh) : (endk_d & ~slot_oh);
-    end
-    // the accepted frame's context (slot = h when found): its segments, highest end and ranges
-    segs_n = (found ? segs_h : '0) + 1'b1;
-    maxe_n = found ? maxe_h : '0;
-    rv_n   = found ? rv_h : '0;
-    rb_we  = '0;
-    re_we  = '0;
-    re_wd  = seg_end;
-    if (len != '0) begin
-      if (!found || seg_end > maxe_h) maxe_n = seg_end;
-      if (!found) begin
-        rv_n[0] = 1'b1;
-        rb_we[0] = 1'b1;
-        re_we[0] = 1'b1;
-      end else if (has_left && has_right) begin
-        rv_n[right] = 1'b0;
-        re_we[left] = 1'b1;
-        re_wd = re_h[right];
-      end else if (has_left) begin
-        re_we[left] = 1'b1;
-      end else if (has_right) begin
-        rb_we[right] = 1'b1;
-      end else begin
-        rv_n[free_range] = 1'b1;
-        rb_we[free_range] = 1'b1;
-        re_we[free_range] = 1'b1;
-      end
     end
   end
 
@@ -382,12 +328,63 @@ module re_decide
   logic [N-1:0]  open_oh, l_hit_d, l_exp_d, l_prec_d;
   logic          byp_hit, byp_exp, byp_prec;
   logic [N-1:0]  l_prec_q;  // the frame L holds precedes context i in (first arrival, key) order
-  // (time, key) < (time_c, key_c): the order the oldest context is chosen in.
-  function automatic logic precedes(logic [63:0] t, logic [re_pkg::KeyW-1:0] k, logic [63:0] t_c,
-                                    logic [re_pkg::KeyW-1:0] k_c);
-    precedes = t < t_c || (t == t_c && k < k_c);
-  endfunction
+  // The head's compares with every context (key match, expiry, (first arrival, key) order) and, for the
+  // bypass, with D's frame (instance N): child modules (re_lookup_ctx).
+  logic [N:0] lk_hit, lk_exp, lk_prec;
+  for (genvar i = 0; i <= N; i++) begin : g_lookup
+    re_lookup_ctx u_lookup (
+      .time_i  (desc_i.time_ns),
+      .key_i   ({desc_i.event_num, desc_i.data_id}),
+      .first_i (i < N ? first_q[i % N] : l_q.time_ns),
+      .key_c_i (i < N ? key_q[i % N] : key),
+      .tmo_i   (cfg_timeout_ns_i),
+      .hit_o   (lk_hit[i]),
+      .exp_o   (lk_exp[i]),
+      .prec_o  (lk_prec[i])
+    );
+  end
   assign l_load     = desc_valid_i && (!l_valid_q || place);
+  // The hit context's row for the head L takes (issue 27 item 2, session 24: D read it by an AND-OR over its
+  // hit vector, in series with the checks): an AND-OR over the valid contexts the head's key matches (at most
+  // one: keys of valid contexts differ), or D's new row for its context when D accepts a frame of the same key
+  // in this cycle. No other change can meet it: D writes a context only when it accepts, and a context that
+  // is freed or reopened for another key in this cycle is no hit of the head in D (l_hit_q, valid_x), where
+  // every use of the row is gated by `found`. A frame L keeps meets the same rows (see below), so the row
+  // is kept. Ranges a new context does not set keep the row's bounds (rv_n says they are not valid).
+  logic [N-1:0]    key_m;
+  logic [HitW-1:0] sel_row, new_row, l_row_d;
+  logic [R-1:0][re_pkg::OffW-1:0] rb_n, re_n;
+  logic [re_pkg::OffW-1:0] l_se_d;
+  assign key_m   = lk_hit[N-1:0];
+  assign byp_hit = lk_hit[N];
+  always_comb begin
+    sel_row = '0;
+    for (int i = 0; i < N; i++) begin
+      sel_row = sel_row | ({rv_q[i], rb_q[i], re_q[i], done_q[i], endk_q[i], recv_q[i], len_q[i], maxe_q[i],
+                            segs_q[i]} & {HitW{valid_q[i] && key_m[i]}});
+    end
+    for (int k = 0; k < R; k++) begin
+      rb_n[k] = rb_we[k] ? off : rb_h[k];
+      re_n[k] = re_we[k] ? re_wd : re_h[k];
+    end
+    new_row = {rv_n, rb_n, re_n, completes, endk_n, recv_n, len_n, maxe_n, segs_n};
+    l_row_d = !l_load ? l_row_q : (accept && byp_hit) ? new_row : sel_row;
+    l_se_d  = !l_load ? l_se_q : re_pkg::OffW'(desc_i.offset) + re_pkg::OffW'(desc_i.len);
+  end
+  // Only meaningful when D has a hit, so not reset.
+  always_ff @(posedge clk_i) l_row_q <= l_row_d;
+
+  assign cfg_mask = cfg_contexts_i >= 8'(N) ? '1 : ~({N{1'b1}} << cfg_contexts_i[re_pkg::CtxW-1:0]);
+  assign cfg_fits = cfg_contexts_i <= 8'(N);
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      cfg_mask_q <= '0;
+      cfg_fits_q <= 1'b0;
+    end else begin
+      cfg_mask_q <= cfg_mask;
+      cfg_fits_q <= cfg_fits;
+    end
+  end
   assign desc_pop_o = l_load;
   always_comb begin
     l_n     = l_load ? desc_i : l_q;
@@ -396,15 +393,14 @@ module re_decide
     // (they change only when D opens a context, which D does only when it places its frame, and then L
     // either takes the next head or holds nothing), so its registered vectors stay as they are. The compares
     // are then beside D's decision, not behind it (`l_load` and `open_oh` choose among them at the end).
-    byp_hit = key == {desc_i.event_num, desc_i.data_id};
-    byp_exp = $signed(desc_i.time_ns - l_q.time_ns) > $signed(cfg_timeout_ns_i);
-    byp_prec = precedes(desc_i.time_ns, {desc_i.event_num, desc_i.data_id}, l_q.time_ns, key);
+    byp_exp = lk_exp[N];
+    byp_prec = lk_prec[N];
     for (int i = 0; i < N; i++) begin
-      l_hit_d[i] = !l_load ? l_hit_q[i] : open_oh[i] ? byp_hit : key_q[i] == {desc_i.event_num, desc_i.data_id};
+      l_hit_d[i] = !l_load ? l_hit_q[i] : open_oh[i] ? byp_hit : key_m[i];
       l_exp_d[i] = !l_load ? l_exp_q[i] : open_oh[i] ? byp_exp
-                 : $signed(desc_i.time_ns - first_q[i]) > $signed(cfg_timeout_ns_i);
+                 : lk_exp[i];
       l_prec_d[i] = !l_load ? l_prec_q[i] : open_oh[i] ? byp_prec
-                  : precedes(desc_i.time_ns, {desc_i.event_num, desc_i.data_id}, first_q[i], key_q[i]);
+                  : lk_prec[i];
     end
   end
 
@@ -415,12 +411,14 @@ module re_decide
       l_hit_q   <= '0;
       l_exp_q   <= '0;
       l_prec_q  <= '0;
+      l_se_q    <= '0;
     end else begin
       l_valid_q <= l_load || (l_valid_q && !place);
       l_q       <= l_n;
       l_hit_q   <= l_hit_d;
       l_exp_q   <= l_exp_d;
       l_prec_q  <= l_prec_d;
+      l_se_q    <= l_se_d;
     end
   end
 
