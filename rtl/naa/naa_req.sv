@@ -190,10 +190,10 @@ module naa_req
     p_off   = 32'(snd_pkt_q) << conn_i.mtu_log2;
     p_left  = snd_cmd.len - p_off;
     p_plen  = (p_left > (32'd1 << conn_i.mtu_log2)) ? 13'(32'd1 << conn_i.mtu_log2) : p_left[12:0];
-    // The packet's addresses in 16-bit chunks with carry select (naa_pkg::add64c; a 64-bit add is one chain of
+    // The packet's addresses in 16-bit chunks with carry select (rdma_pkg::add64c; a 64-bit add is one chain of
     // 16 CARRY4 cells: conn_i -> p_va_q / p_laddr_q was 20 levels with the shift in front)
-    p_va    = naa_pkg::add64c(snd_cmd.raddr, {32'd0, p_off});
-    p_laddr = naa_pkg::add64c(snd_cmd.laddr, {32'd0, p_off});
+    p_va    = rdma_pkg::add64c(snd_cmd.raddr, {32'd0, p_off}, 1'b0);
+    p_laddr = rdma_pkg::add64c(snd_cmd.laddr, {32'd0, p_off}, 1'b0);
     p_first = snd_pkt_q == '0;
     p_lastp = snd_pkt_q + 24'd1 == snd_n;
     p_reth  = snd_cmd.op != naa_pkg::NaaOpSend && p_first;
