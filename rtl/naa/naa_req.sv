@@ -119,6 +119,14 @@ module naa_req
   logic [nt_pkg::NaaReqDrops-1:0][31:0] c_drops_q;
   logic [nt_pkg::NaaReqCnts-1:0][31:0]  c_q;
 
+  // a == b + 1 (mod 2^24) without the increment: a ^ b must be b's trailing ones and the bit above them (bit i
+  // of b flips iff b's bits below i are all 1): a prefix AND and a compare, no carry chain (branch naq24).
+  function automatic logic psn_is_inc(logic [23:0] a, logic [23:0] b);  // a == b + 1 (mod 2^24)
+    logic [23:0] lo;
+    for (int unsigned i = 0; i < 24; i++) lo[i] = (b & ((24'd1 << i) - 24'd1)) == ((24'd1 << i) - 24'd1);
+    psn_is_inc = (a ^ b) == lo;
+  endfunction
+
   // a is at or after b in PSN order (within half the space).
   function automatic logic psn_ge(logic [23:0] a, logic [23:0] b);
     logic [23:0] d;
@@ -207,10 +215,11 @@ module naa_req
     p_va    = rdma_pkg::add64c(snd_cmd.raddr, {32'd0, snd_off_q}, 1'b0);
     p_laddr = rdma_pkg::add64c(snd_cmd.laddr, {32'd0, snd_off_q}, 1'b0);
     p_first = snd_pkt_q == '0;
-    p_lastp = snd_pkt_q + 24'd1 == snd_n;
+    p_lastp = psn_is_inc(snd_n, snd_pkt_q);  // snd_pkt_q + 1 == snd_n
     p_reth  = snd_cmd.op != naa_pkg::NaaOpSend && p_first;
     p_imm   = snd_cmd.op == naa_pkg::NaaOpWriteImm && p_lastp;
-    p_ack   = p_lastp || (snd_pkt_q + 24'd1) % 24'(nt_pkg::NaaReqAckEvery) == 24'd0;
+    // ((snd_pkt_q + 1) % 16 == 0: the low bits all ones)
+    p_ack   = p_lastp || snd_pkt_q[$clog2(nt_pkg::NaaReqAckEvery)-1:0] == '1;
     p_hdr   = 7'd54 + (p_reth ? 7'd16 : 7'd0) + (p_imm ? 7'd4 : 7'd0);
     unique case (snd_cmd.op)
       naa_pkg::NaaOpSend:  p_opcode = (snd_n == 24'd1) ? 8'h04 : p_first ? 8'h00 : p_lastp ? 8'h02 : 8'h01;
@@ -542,8 +551,9 @@ module naa_req
     snd_left_gb  = 32'(rdma_pkg::add64c({32'd0, msg_b_q[head_q[MsgBits-1:0]]}, {32'd0, ~una_sh}, 1'b1));
     snd_off_mtu  = 32'(rdma_pkg::add64c({32'd0, snd_off_q}, {32'd0, p_mtu}, 1'b0));
     snd_off_gb   = 32'(rdma_pkg::add64c({32'd0, una_sh}, {32'd0, ~msg_p_q[head_q[MsgBits-1:0]]}, 1'b1));
-    // (the sender's conditions below, for the slot it is at after this edge)
-    snd_goback   = sst_q == SIdle && rw_q && live_q && !head_done && !rx_full_q && !rnr_waiting_q;
+    // (the sender's conditions below, for the slot it is at after this edge; the go-back's without !head_done:
+    // with rw_q set nothing reads these two until a go-back loads them again, and head_done only delays it)
+    snd_goback   = sst_q == SIdle && rw_q && live_q && !rx_full_q && !rnr_waiting_q;
     snd_next_msg = sst_q == SSend && m_ready_i && tx_last && live_q && p_lastp;
     snd_slot_nx  = snd_goback ? head_q[MsgBits-1:0] :
                    snd_next_msg ? snd_msg_q[MsgBits-1:0] + 1'b1 : snd_msg_q[MsgBits-1:0];
@@ -574,23 +584,30 @@ module naa_req
   end
 
 `ifndef SYNTHESIS
-  `NT_ASSERT(snd_left_reg, !live_q || fatal_q || snd_msg_q == tail_q || snd_left_q == snd_cmd.len - p_off)
-  `NT_ASSERT(snd_off_reg, !live_q || fatal_q || snd_msg_q == tail_q || snd_off_q == p_off)
+  // Wherever a packet starts (the only reader: p_plen, p_dmalen, p_va, p_laddr, the next state). (While rw_q is
+  // set the sender may be behind head_q, and a command taken can land in its slot; the go-back reloads both.)
+  logic snd_can_start;
+  assign snd_can_start = sst_q == SIdle && live_q && !fatal_q && !rw_q && !rnr_waiting_q && snd_msg_q != tail_q;
+  `NT_ASSERT(snd_left_reg, !snd_can_start || snd_left_q == snd_cmd.len - p_off)
+  `NT_ASSERT(snd_off_reg, !snd_can_start || snd_off_q == p_off)
+  always_ff @(posedge clk_i) begin
+    if (snd_can_start && (snd_left_q != snd_cmd.len - p_off || snd_off_q != p_off)) begin
+      $display("%t snd_left/off: left %h off %h, want %h %h; msg %0d tail %0d head %0d pkt %0d una %h m %0d",
+               $time, snd_left_q, snd_off_q, snd_cmd.len - p_off, p_off, snd_msg_q, tail_q, head_q, snd_pkt_q,
+               una_q, conn_i.mtu_log2);
+    end
+  end
+  `NT_ASSERT(p_lastp_eq, p_lastp == (snd_pkt_q + 24'd1 == snd_n))
+  `NT_ASSERT(p_ack_eq, p_ack == (p_lastp || (snd_pkt_q + 24'd1) % 24'(nt_pkg::NaaReqAckEvery) == 24'd0))
   // (the go-back's form needs m >= 8; naa_cm negotiates 8..12 and changes it only while not connected)
   `NT_ASSERT(snd_mtu_range, !live_q || (conn_i.mtu_log2 >= 4'd8 && conn_i.mtu_log2 <= 4'd12))
 `endif
 
   // ---- The send window (branch naq24) ----
   // snd_q - una_q < NaaReqWindow (2^5) without the subtract: its bits 23:5 are 0 iff snd_q[23:5] == una_q[23:5]
-  // + (the borrow of bits 4:0), and a == b + 1 iff a ^ b is b's trailing ones and the bit above them (bit i
-  // flips iff b's bits below i are all 1): compares and a prefix AND, no carry chain (it was 13 levels to the
+  // + (the borrow of bits 4:0) (psn_is_inc: compares and a prefix AND, no carry chain; it was 13 levels to the
   // start's registers).
   localparam int unsigned WinBits = $clog2(nt_pkg::NaaReqWindow);
-  function automatic logic psn_is_inc(logic [23:0] a, logic [23:0] b);  // a == b + 1 (mod 2^24)
-    logic [23:0] lo;
-    for (int unsigned i = 0; i < 24; i++) lo[i] = (b & ((24'd1 << i) - 24'd1)) == ((24'd1 << i) - 24'd1);
-    psn_is_inc = (a ^ b) == lo;
-  endfunction
   logic win_open;
   assign win_open = (snd_q[WinBits-1:0] < una_q[WinBits-1:0]) ?
       psn_is_inc({snd_q[23:WinBits], WinBits'(0)}, {una_q[23:WinBits], {WinBits{1'b1}}}) :
@@ -640,14 +657,15 @@ module naa_req
   // max_q) or (b2 and not b1) (the differences are rx_psn - max_q + 2^24 (b1 - b2)): three compares side by
   // side, not two subtracts and a compare in series. psn_ge(rx_psn + ack, snd_q + 1) is bit 23 of rx_psn +
   // ~snd_q + ack (one add with a carry in) being 0.
-  logic [23:0] rx_d_q, una_nx, s_psn;
+  logic [23:0] rx_d_q, s_psn;
   logic        rx_b1_q, rx_ack, rx_lt, rx_le, rx_b2;
   logic [24:0] rx_d_nx;
   logic [24:0] rx_go_sum;
   always_comb begin
-    una_nx    = (conn_i.connected && !live_q && sst_q == SIdle && ring_empty) ? conn_i.start_psn : una_q;
     s_psn     = {s_data_i[8*51+:8], s_data_i[8*52+:8], s_data_i[8*53+:8]};
-    rx_d_nx   = {1'b0, s_psn} - {1'b0, una_nx};
+    // (both differences side by side, chosen after: una_q after the edge is start_psn at a live start)
+    rx_d_nx   = (conn_i.connected && !live_q && sst_q == SIdle && ring_empty) ? {1'b0, s_psn} - {1'b0, conn_i.start_psn}
+                                                                             : {1'b0, s_psn} - {1'b0, una_q};
     rx_ack    = rx_syn[7:5] == 3'b000;
     rx_b2     = max_q < una_q;
     rx_lt     = rx_psn < max_q;
@@ -663,34 +681,37 @@ module naa_req
   assign rx_d_sim   = rx_psn - una_q;
   assign rx_out_sim = max_q - una_q;
   `NT_ASSERT(rx_d_reg, !rx_full_q || rx_nb_q != 2'd1 || (rx_d_q == rx_d_sim && rx_b1_q == (rx_psn < una_q)))
-  `NT_ASSERT(rx_ghost_eq, rx_ghost == ((rx_syn[7:5] == 3'b011 && rx_syn[4:0] == 5'd0) ? rx_d_sim > rx_out_sim
-                                                                                     : rx_d_sim >= rx_out_sim))
+  // (where the decision reads it: rx_b1_q is rx_d_q's, written with rx_q)
+  `NT_ASSERT(rx_ghost_eq, !rx_full_q || rx_nb_q != 2'd1 ||
+      rx_ghost == ((rx_syn[7:5] == 3'b011 && rx_syn[4:0] == 5'd0) ? rx_d_sim > rx_out_sim : rx_d_sim >= rx_out_sim))
   `NT_ASSERT(rx_behind_eq, rx_behind == psn_ge(rx_ack ? rx_psn + 24'd1 : rx_psn, snd_q + 24'd1))
 `endif
 
   // ---- The received frame's length check, registered beside rx_q (branch naq24) ----
   // A frame is well formed only as one beat (rx_nb_q == 1) of 62 bytes; the byte count was the sum of the
   // beats' $countones (a 64-bit popcount and a 16-bit add, 16-17 levels). With one beat it is that beat's
-  // count, so "62 bytes" is written with rx_q from s_keep_i: exactly two bytes not kept, as 4-byte groups' zero
-  // counts saturated at 3, added pairwise with saturation (5 levels), equal to 2.
-  function automatic logic [1:0] sat3_add(logic [1:0] a, logic [1:0] b);
-    logic [2:0] t;
-    t = 3'(a) + 3'(b);
-    sat3_add = t > 3'd3 ? 2'd3 : t[1:0];
+  // count, so "62 bytes" is written with rx_q from s_keep_i: exactly two bytes not kept, as zero counts of
+  // byte pairs saturated at 3, added pairwise with saturation (as thermometer codes), equal to 2.
+  // (counts as thermometers {>= 3, >= 2, >= 1}: ANDs and ORs only, no adder)
+  function automatic logic [2:0] th_add(logic [2:0] a, logic [2:0] b);
+    th_add = {a[2] | b[2] | (a[1] & b[0]) | (a[0] & b[1]), a[1] | b[1] | (a[0] & b[0]), a[0] | b[0]};
   endfunction
-  logic [2*16-1:0] rxk_z1;
-  logic [2*8-1:0]  rxk_z2;
-  logic [2*4-1:0]  rxk_z3;
-  logic [2*2-1:0]  rxk_z4;
+  logic [3*16-1:0] rxk_z1;
+  logic [3*8-1:0]  rxk_z2;
+  logic [3*4-1:0]  rxk_z3;
+  logic [3*2-1:0]  rxk_z4;
+  logic [2:0]      rxk_z5;
   logic            rx_keep62;
   always_comb begin
     for (int unsigned g = 0; g < 16; g++) begin
-      rxk_z1[2*g+:2] = sat3_add(2'(!s_keep_i[4*g]) + 2'(!s_keep_i[4*g+1]), 2'(!s_keep_i[4*g+2]) + 2'(!s_keep_i[4*g+3]));
+      rxk_z1[3*g+:3] = th_add(th_add({1'b0, &(~s_keep_i[4*g+:2]), |(~s_keep_i[4*g+:2])}, 3'd0),
+                              {1'b0, &(~s_keep_i[4*g+2+:2]), |(~s_keep_i[4*g+2+:2])});
     end
-    for (int unsigned g = 0; g < 8; g++) rxk_z2[2*g+:2] = sat3_add(rxk_z1[4*g+:2], rxk_z1[4*g+2+:2]);
-    for (int unsigned g = 0; g < 4; g++) rxk_z3[2*g+:2] = sat3_add(rxk_z2[4*g+:2], rxk_z2[4*g+2+:2]);
-    for (int unsigned g = 0; g < 2; g++) rxk_z4[2*g+:2] = sat3_add(rxk_z3[4*g+:2], rxk_z3[4*g+2+:2]);
-    rx_keep62 = sat3_add(rxk_z4[1:0], rxk_z4[3:2]) == 2'd2;
+    for (int unsigned g = 0; g < 8; g++) rxk_z2[3*g+:3] = th_add(rxk_z1[6*g+:3], rxk_z1[6*g+3+:3]);
+    for (int unsigned g = 0; g < 4; g++) rxk_z3[3*g+:3] = th_add(rxk_z2[6*g+:3], rxk_z2[6*g+3+:3]);
+    for (int unsigned g = 0; g < 2; g++) rxk_z4[3*g+:3] = th_add(rxk_z3[6*g+:3], rxk_z3[6*g+3+:3]);
+    rxk_z5    = th_add(rxk_z4[2:0], rxk_z4[5:3]);
+    rx_keep62 = rxk_z5[1] && !rxk_z5[2];  // exactly two bytes not kept
   end
 `ifndef SYNTHESIS
   // The old byte count (every beat's $countones), kept for the check: where the decision reads the frame, the
@@ -1035,7 +1056,10 @@ module naa_req
             snd_q     <= una_q;
             snd_pkt_q <= una_q - msg_psn_q[head_q[MsgBits-1:0]];
             if (ring_empty) snd_pkt_q <= '0;
-          end else if (live_q && !fatal_q && !rw_q && !rnr_waiting_q && snd_msg_q != tail_q && win_open) begin
+          end
+          // (not an else of the go-back: the two are exclusive, rw_q against !rw_q, so the start does not wait
+          // for head_done, una_q's 24-bit compare; branch naq24)
+          if (live_q && !fatal_q && !rw_q && !rnr_waiting_q && snd_msg_q != tail_q && win_open) begin
             p_hdr_q    <= p_hdr;
             p_plen_q   <= p_plen;
             p_opcode_q <= p_opcode;
@@ -1083,7 +1107,7 @@ module naa_req
               if (live_q) begin
                 snd_q <= snd_q + 24'd1;
                 timer_q <= '0;
-                if (snd_pkt_q + 24'd1 == snd_n) begin
+                if (p_lastp) begin  // snd_pkt_q + 1 == snd_n
                   snd_msg_q <= snd_msg_q + 1;
                   snd_pkt_q <= '0;
                 end else begin
@@ -1105,5 +1129,5 @@ module naa_req
 
   logic unused;
   assign unused = ^{cfg_data_i[nt_pkg::CfgDataBits-1:$bits(take_cmd)], snd_cmd.tag,
-                  head_cmd, snd_nxt_cmd, rx_go_sum[23:0], p_va[64], p_laddr[64], wb[8*6-1:0], wb[2*nt_pkg::StreamBits-1:8*(58+nt_pkg::StreamBytes)]};  // (of which cpl_o takes the tag)
+                  head_cmd, snd_nxt_cmd, rx_go_sum[23:0], rxk_z5[0], p_va[64], p_laddr[64], wb[8*6-1:0], wb[2*nt_pkg::StreamBits-1:8*(58+nt_pkg::StreamBytes)]};  // (of which cpl_o takes the tag)
 endmodule
