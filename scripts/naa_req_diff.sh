@@ -13,7 +13,9 @@ seed=${2:-1}
 out=${3:-build/naa_req_diff}
 ref=${REF:-7fd7cad}
 mkdir -p "$out"
-git show "$ref:rtl/naa/naa_req.sv" | sed -e 's/^module naa_req$/module naa_req_ref/' > "$out/naa_req_ref.sv"
+# (a reference from before branch naq24 calls naa_pkg::add64c(a, b), now rdma_pkg::add64c(a, b, cin))
+git show "$ref:rtl/naa/naa_req.sv" | sed -e 's/^module naa_req$/module naa_req_ref/' \
+  -e "s/naa_pkg::add64c(\(.*\));/rdma_pkg::add64c(\1, 1'b0);/" > "$out/naa_req_ref.sv"
 new=rtl/naa/naa_req.sv
 txo=rtl/naa/naa_req_tx_out.sv
 if [ "${PLANT:-0}" = 1 ]; then

@@ -86,19 +86,8 @@ module naa_ctl
   // Big-endian field of the message: n bytes from byte `off`.
   `NT_GET_BE_FN(msg_be, MsgBits)
 
-  // Wide arithmetic in 16-bit chunks (issue 27 item 2): Yosys maps a 64-bit add or compare to one chain of 16
-  // CARRY4 cells (16 logic levels by docs/synthesis.md's measure); four 16-bit chains side by side, joined by
-  // a few LUTs (compare: high chunk first; add: carry select), give the same value in about 8. (The compare as
-  // a plain-logic tree of (generate, propagate) pairs was deeper: ABC maps it to wide LUTs, LUT6 + MUXF7/8/9
-  // cascades, 15 levels with Entry's decision.)
-  function automatic logic lt64(logic [63:0] a, logic [63:0] b);  // a < b
-    logic [3:0] lt;
-    logic [3:1] eq;
-    for (int k = 0; k < 4; k++) lt[k] = a[16*k+:16] < b[16*k+:16];
-    for (int k = 1; k < 4; k++) eq[k] = a[16*k+:16] == b[16*k+:16];
-    lt64 = lt[3] || (eq[3] && (lt[2] || (eq[2] && (lt[1] || (eq[1] && lt[0])))));
-  endfunction
-  // (the add: naa_pkg::add64c, shared with naa_req since branch naa23)
+  // Wide arithmetic in 16-bit chunks (issue 27 item 2): rdma_pkg::add64c and rdma_pkg::lt64 (one definition
+  // for naa_ctl, naa_req and rdma_check since branch naq24), about 8 levels instead of a 16-CARRY4 chain.
 
   // The entry being checked or granted.
   logic [191:0] ent, ent_nx;
@@ -143,11 +132,11 @@ module naa_ctl
   logic [56:0] chk_end_q;  // < 2^56 + 2^32: no carry out of 64 bits, as in the 64-bit original
   logic [64:0] nx_end;
   logic        chk_bad, chk_nomem;
-  assign nx_end    = naa_pkg::add64c({8'd0, nx_addr_q}, {32'd0, nx_size_q});
+  assign nx_end    = rdma_pkg::add64c({8'd0, nx_addr_q}, {32'd0, nx_size_q}, 1'b0);
   // ent_addr < pool || ent_addr >= pool + pool_size
-  assign chk_bad   = lt64({8'd0, chk_addr_q}, pool_q) || !lt64({8'd0, chk_addr_q}, pool_end_q);
+  assign chk_bad   = rdma_pkg::lt64({8'd0, chk_addr_q}, pool_q) || !rdma_pkg::lt64({8'd0, chk_addr_q}, pool_end_q);
   // ent_addr + ent_size > pool_end
-  assign chk_nomem = lt64(pool_end_q, {7'd0, chk_end_q});
+  assign chk_nomem = rdma_pkg::lt64(pool_end_q, {7'd0, chk_end_q});
   assign hdr_type = msg_q[7:0];
   assign hdr_n    = msg_q[15:8];
   // Header's length check cur_q.len < 4 + 24 hdr_n (at most 6,124: 13 bits; 24 n + 4 is {3 n, 3'b100}), made
@@ -229,10 +218,10 @@ module naa_ctl
   if (nt_pkg::NaaRxBufBytes != 6144 || nt_pkg::NaaMsgBytes >= 1024) begin : g_sizes
     $error("naa_ctl: ev_off needs NaaRxBufBytes = 6144 = 2^12 + 2^11, Read's length compare NaaMsgBytes < 1024");
   end
-  assign ev_off  = naa_pkg::add64c({20'd0, ev_head.wr_id, 12'd0}, {21'd0, ev_head.wr_id, 11'd0});
-  assign rd_addr = naa_pkg::add64c(rxbuf_q, rd_off_q);
-  assign wr_addr = naa_pkg::add64c(txbuf_q, {53'd0, beat_q, 6'd0});
-  assign cfg_sum = naa_pkg::add64c(cfg_data_i[64:1], cfg_data_i[128:65]);
+  assign ev_off  = rdma_pkg::add64c({20'd0, ev_head.wr_id, 12'd0}, {21'd0, ev_head.wr_id, 11'd0}, 1'b0);
+  assign rd_addr = rdma_pkg::add64c(rxbuf_q, rd_off_q, 1'b0);
+  assign wr_addr = rdma_pkg::add64c(txbuf_q, {53'd0, beat_q, 6'd0}, 1'b0);
+  assign cfg_sum = rdma_pkg::add64c(cfg_data_i[64:1], cfg_data_i[128:65], 1'b0);
   // The kernels (naa_kernel), started from KStart on the grant's first three regions; they have the DMA port
   // in KWait.
   logic                  k_valid, k_write, k_done;

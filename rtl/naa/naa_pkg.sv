@@ -206,26 +206,6 @@ package naa_pkg;
     step_ones_next = f;
   endfunction
 
-  // a + b in 16-bit chunks (issue 27 item 2; naa_ctl, naa_req): Yosys maps a 64-bit add to one chain of 16
-  // CARRY4 cells (16 levels by docs/synthesis.md's measure). Per chunk the sum without (s0) and with (s1:
-  // {a, 1} + {b, 1} is 2 (a + b + 1)) a carry in, side by side; the carry into each chunk selects. {carry out,
-  // a + b}. (s1's bit 0 is always 0.)
-  /* verilator lint_off UNUSEDSIGNAL */
-  function automatic logic [64:0] add64c(logic [63:0] a, logic [63:0] b);
-    logic [16:0] s0;
-    logic [17:0] s1;
-    logic        c;
-    logic [63:0] r;
-    c = 1'b0;
-    r = '0;
-    for (int k = 0; k < 4; k++) begin
-      s0 = {1'b0, a[16*k+:16]} + {1'b0, b[16*k+:16]};
-      s1 = {1'b0, a[16*k+:16], 1'b1} + {1'b0, b[16*k+:16], 1'b1};
-      r[16*k+:16] = c ? s1[16:1] : s0[15:0];
-      c = c ? s1[17] : s0[16];
-    end
-    add64c = {c, r};
-  endfunction
-  /* verilator lint_on UNUSEDSIGNAL */
+  // (add64c, the 64-bit add in 16-bit chunks, and lt64: rdma_pkg, one definition since branch naq24)
 
 endpackage

@@ -46,6 +46,7 @@ module naa_req
   logic [47:0] mac_q;
   logic [31:0] ip4_q;
   logic [31:0] timeout_q;
+  logic [31:0] timeout_m1_q;  // timeout_q - 1, written with it (the timer's compare below)
   logic [2:0]  retry_max_q, rnr_max_q;
 
   // ---- Host-posted commands, the message ring ----
@@ -56,6 +57,10 @@ module naa_req
   logic [$bits(cmd_i)-1:0]      msg_q [nt_pkg::NaaReqMsgs];
   logic [23:0]         msg_psn_q [nt_pkg::NaaReqMsgs];
   logic [23:0]         msg_n_q [nt_pkg::NaaReqMsgs];
+  // Per message len + (psn << mtu_log2) mod 2^32 (psn its first PSN): a go-back's bytes left in one subtract
+  // (below, "The sender's bytes left").
+  logic [31:0]         msg_b_q [nt_pkg::NaaReqMsgs];
+  logic [31:0]         msg_p_q [nt_pkg::NaaReqMsgs];  // psn << mtu_log2 (mod 2^32): a go-back's offset likewise
   logic                msg_host_q [nt_pkg::NaaReqMsgs];
   logic [MsgBits:0]    head_q, tail_q, snd_msg_q;
 
@@ -83,6 +88,8 @@ module naa_req
   logic [7:0]            p_opcode_q;
   logic                  p_ack_q, p_reth_q, p_imm_q;
   logic [23:0]           p_psn_q;
+  logic [31:0]           snd_left_q;  // the sender's message's bytes from snd_pkt_q on (below)
+  logic [31:0]           snd_off_q;   // snd_pkt_q << mtu_log2, the packet's offset in the message (below)
   logic [63:0]           p_va_q;
   logic [31:0]           p_rkey_q, p_dmalen_q, p_immv_q;
   logic [63:0]           p_laddr_q;
@@ -103,7 +110,7 @@ module naa_req
   // ---- Receive ----
   logic [nt_pkg::StreamBits-1:0] rx_q;
   logic                  rx_bad_icrc_q;  // rx_q's ICRC check, written with it (below)
-  logic [15:0]           rx_len_q;
+  logic                  rx_keep62_q;  // the first beat keeps 62 bytes (written with rx_q, below)
   logic [1:0]            rx_nb_q;
   logic                  rx_full_q;
 
@@ -111,6 +118,14 @@ module naa_req
   logic [31:0]                  c_in_q, c_proc_q;
   logic [nt_pkg::NaaReqDrops-1:0][31:0] c_drops_q;
   logic [nt_pkg::NaaReqCnts-1:0][31:0]  c_q;
+
+  // a == b + 1 (mod 2^24) without the increment: a ^ b must be b's trailing ones and the bit above them (bit i
+  // of b flips iff b's bits below i are all 1): a prefix AND and a compare, no carry chain (branch naq24).
+  function automatic logic psn_is_inc(logic [23:0] a, logic [23:0] b);  // a == b + 1 (mod 2^24)
+    logic [23:0] lo;
+    for (int unsigned i = 0; i < 24; i++) lo[i] = (b & ((24'd1 << i) - 24'd1)) == ((24'd1 << i) - 24'd1);
+    psn_is_inc = (a ^ b) == lo;
+  endfunction
 
   // a is at or after b in PSN order (within half the space).
   function automatic logic psn_ge(logic [23:0] a, logic [23:0] b);
@@ -179,7 +194,8 @@ module naa_req
   // ---- The message at snd_msg_q: the next packet's shape ----
   naa_pkg::naa_req_cmd_t snd_cmd;
   logic [23:0]  snd_n;
-  logic [31:0]  p_off, p_left;
+  logic [31:0]  p_off, p_mtu;
+  logic         p_gt;
   logic [12:0]  p_plen;
   logic [6:0]   p_hdr;
   logic         p_first, p_lastp, p_reth, p_imm, p_ack;
@@ -188,17 +204,22 @@ module naa_req
     snd_cmd = msg_q[snd_msg_q[MsgBits-1:0]];
     snd_n   = msg_n_q[snd_msg_q[MsgBits-1:0]];
     p_off   = 32'(snd_pkt_q) << conn_i.mtu_log2;
-    p_left  = snd_cmd.len - p_off;
-    p_plen  = (p_left > (32'd1 << conn_i.mtu_log2)) ? 13'(32'd1 << conn_i.mtu_log2) : p_left[12:0];
-    // The packet's addresses in 16-bit chunks with carry select (naa_pkg::add64c; a 64-bit add is one chain of
+    p_mtu   = 32'd1 << conn_i.mtu_log2;
+    // The bytes left, snd_cmd.len - p_off, are the register snd_left_q (branch naq24: the subtract behind the
+    // shift was the deepest path, 17 levels); left > 2^m as masks: a bit above m, or bit m and one below it.
+    p_gt    = (snd_left_q & (32'hffff_fffe << conn_i.mtu_log2)) != '0 ||
+              ((snd_left_q & p_mtu) != '0 && (snd_left_q & ~(32'hffff_ffff << conn_i.mtu_log2)) != '0);
+    p_plen  = p_gt ? 13'(p_mtu) : snd_left_q[12:0];
+    // The packet's addresses in 16-bit chunks with carry select (rdma_pkg::add64c; a 64-bit add is one chain of
     // 16 CARRY4 cells: conn_i -> p_va_q / p_laddr_q was 20 levels with the shift in front)
-    p_va    = naa_pkg::add64c(snd_cmd.raddr, {32'd0, p_off});
-    p_laddr = naa_pkg::add64c(snd_cmd.laddr, {32'd0, p_off});
+    p_va    = rdma_pkg::add64c(snd_cmd.raddr, {32'd0, snd_off_q}, 1'b0);
+    p_laddr = rdma_pkg::add64c(snd_cmd.laddr, {32'd0, snd_off_q}, 1'b0);
     p_first = snd_pkt_q == '0;
-    p_lastp = snd_pkt_q + 24'd1 == snd_n;
+    p_lastp = psn_is_inc(snd_n, snd_pkt_q);  // snd_pkt_q + 1 == snd_n
     p_reth  = snd_cmd.op != naa_pkg::NaaOpSend && p_first;
     p_imm   = snd_cmd.op == naa_pkg::NaaOpWriteImm && p_lastp;
-    p_ack   = p_lastp || (snd_pkt_q + 24'd1) % 24'(nt_pkg::NaaReqAckEvery) == 24'd0;
+    // ((snd_pkt_q + 1) % 16 == 0: the low bits all ones)
+    p_ack   = p_lastp || snd_pkt_q[$clog2(nt_pkg::NaaReqAckEvery)-1:0] == '1;
     p_hdr   = 7'd54 + (p_reth ? 7'd16 : 7'd0) + (p_imm ? 7'd4 : 7'd0);
     unique case (snd_cmd.op)
       naa_pkg::NaaOpSend:  p_opcode = (snd_n == 24'd1) ? 8'h04 : p_first ? 8'h00 : p_lastp ? 8'h02 : 8'h01;
@@ -365,6 +386,28 @@ module naa_req
   // goes through Read (at least one cycle) and Fill (at least one): Read and Fill write the packet's shape
   // from p_hdr_q / p_plen_q, Fill beat 0's from it, and each sent beat the next beat's.
   logic [ShapeBits-1:0] shape_d, shape0;
+  // The packet's offsets from p_hdr_q / p_plen_q (Read and Fill) and its lengths from t_q (Fill; branch naq24).
+  // il = t - 14 and pk = oc_add(0xc511, il) = t + 0xc503: il < 2^13, so 0xc511 + il has no carry out to add back.
+  // Read writes the lengths too (with t_q's value then, not yet this packet's): they are read only in Send.
+  function automatic logic [12:0] add3(logic [12:0] a, logic [12:0] b, logic [12:0] c);
+    add3 = (a ^ b ^ c) + {(a[11:0] & b[11:0]) | (a[11:0] & c[11:0]) | (b[11:0] & c[11:0]), 1'b0};
+  endfunction
+  logic [12:0] pe_d, ia_d, t_d, t_r;
+  logic [47:0] len_d;
+  logic [2:0]  pad_d;
+  always_comb begin
+    pad_d = 3'(2'(3'd4 - 3'(p_plen_q[1:0])));
+    pe_d  = 13'(p_hdr_q) + p_plen_q;
+    ia_d  = add3(13'(p_hdr_q), p_plen_q, 13'(pad_d));
+    t_d   = add3(13'(p_hdr_q), p_plen_q, 13'(pad_d) + 13'd4);
+    t_r   = {t_hi_q, t_lo_q};
+    len_d = {16'(t_r) - 16'd14, 16'(t_r) - 16'd34, 16'(t_r) + 16'hc503};
+  end
+`ifndef SYNTHESIS
+  // In Send the shape registers are pkt_shape's of the packet (Fill wrote the lengths from Read's t).
+  `NT_ASSERT(shape_reg, sst_q != SSend ||
+      {pe_hi_q, pe_lo_q, ia_hi_q, ia_lo_q, t_hi_q, t_lo_q, ip_len_q, udp_len_q, pk_q} == pkt_shape(p_hdr_q, p_plen_q))
+`endif
   logic [BeatBits-1:0]  beat_d, beat0;
   always_comb begin
     unique case ({p_reth, p_imm})
@@ -385,7 +428,9 @@ module naa_req
         beat0  = beat_shape(7'd0, 7'd74, 13'd74, 13'd74, 13'd78);
       end
     endcase
-    shape_d = pkt_shape(p_hdr_q, p_plen_q);
+    // (pe, ia, t each as one add of three operands, a carry-save step first; the lengths and pk from t_q in
+    // Fill, below: pkt_shape chained four adds, 14 levels to pk_q)
+    shape_d = {pe_d, ia_d, t_d, len_d};
     beat_d  = beat_shape(sst_q == SSend ? k_q + 7'd1 : 7'd0, p_hdr_q, {pe_hi_q, pe_lo_q}, {ia_hi_q, ia_lo_q},
                          {t_hi_q, t_lo_q});
   end
@@ -440,7 +485,8 @@ module naa_req
     add24cs = {lo[13] ? h1[12:1] : h0, lo[12:1]};
   endfunction
   /* verilator lint_on UNUSEDSIGNAL */
-  logic [31:0] tk_sh;
+  logic [31:0] tk_sh, alloc_sh;
+  assign alloc_sh = 32'(alloc_q) << conn_i.mtu_log2;  // the message's first PSN << m (msg_p_q, msg_b_q)
   logic [23:0] tk_lo, take_n, take_alloc, tk_a0, tk_a1, tk_a2, tk_ap1, tk_s2, tk_c2;
   logic        tk_r, tk_sat, tk_zero;
   always_comb begin
@@ -485,13 +531,111 @@ module naa_req
     cpl_o.status = cpl_status;
   end
 
+  // ---- The sender's offset and bytes left (branch naq24) ----
+  // snd_off_q = p_off = snd_pkt_q << m and snd_left_q = snd_cmd.len - p_off (mod 2^32, m = mtu_log2) whenever
+  // a packet can start (live, not fatal, snd_msg_q != tail_q; asserted below), kept where snd_msg_q /
+  // snd_pkt_q / the sender's message change: live start (packet 0 of msg_q[head_q]), the last beat of a packet
+  // (the same message: plus / minus the MTU; the next one: 0 / its length), a go-back to packet una_q - psn of
+  // the head message ((una_q << m) - msg_p_q[head] and msg_b_q[head] - (una_q << m), msg_p = psn << m, msg_b =
+  // len + msg_p: exact for m >= 8, where 2^24 << m is 0 mod 2^32; naa_cm's MTU is 8..12 and fixed while live),
+  // a command taken into the sender's slot (0 / its length: the sender is then at packet 0 of it). Each is a
+  // 16-bit-chunk add or a read: p_left = len - (snd_pkt_q << m) was the deepest path (17-18 levels to sst_q).
+  naa_pkg::naa_req_cmd_t snd_nxt_cmd;
+  logic [31:0]           snd_left_mtu, snd_left_gb, snd_off_mtu, snd_off_gb, una_sh;
+  logic [MsgBits-1:0]    snd_slot_nx;
+  logic                  snd_goback, snd_next_msg;
+  always_comb begin
+    snd_nxt_cmd  = msg_q[snd_msg_q[MsgBits-1:0] + 1'b1];
+    snd_left_mtu = 32'(rdma_pkg::add64c({32'd0, snd_left_q}, {32'd0, ~p_mtu}, 1'b1));
+    una_sh       = 32'(una_q) << conn_i.mtu_log2;
+    snd_left_gb  = 32'(rdma_pkg::add64c({32'd0, msg_b_q[head_q[MsgBits-1:0]]}, {32'd0, ~una_sh}, 1'b1));
+    snd_off_mtu  = 32'(rdma_pkg::add64c({32'd0, snd_off_q}, {32'd0, p_mtu}, 1'b0));
+    snd_off_gb   = 32'(rdma_pkg::add64c({32'd0, una_sh}, {32'd0, ~msg_p_q[head_q[MsgBits-1:0]]}, 1'b1));
+    // (the sender's conditions below, for the slot it is at after this edge; the go-back's without !head_done:
+    // with rw_q set nothing reads these two until a go-back loads them again, and head_done only delays it)
+    snd_goback   = sst_q == SIdle && rw_q && live_q && !rx_full_q && !rnr_waiting_q;
+    snd_next_msg = sst_q == SSend && m_ready_i && tx_last && live_q && p_lastp;
+    snd_slot_nx  = snd_goback ? head_q[MsgBits-1:0] :
+                   snd_next_msg ? snd_msg_q[MsgBits-1:0] + 1'b1 : snd_msg_q[MsgBits-1:0];
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      snd_left_q <= '0;
+      snd_off_q  <= '0;
+    end else begin
+      if (conn_i.connected && !live_q && sst_q == SIdle && ring_empty) begin
+        snd_left_q <= head_cmd.len;
+        snd_off_q  <= '0;
+      end
+      if (snd_goback) begin
+        snd_left_q <= snd_left_gb;
+        snd_off_q  <= snd_off_gb;
+      end
+      if (sst_q == SSend && m_ready_i && tx_last && live_q) begin
+        snd_left_q <= p_lastp ? snd_nxt_cmd.len : snd_left_mtu;
+        snd_off_q  <= p_lastp ? '0 : snd_off_mtu;
+      end
+      if (take && tail_q[MsgBits-1:0] == snd_slot_nx) begin
+        snd_left_q <= take_cmd.len;
+        snd_off_q  <= '0;
+      end
+    end
+  end
+
+`ifndef SYNTHESIS
+  // Wherever a packet starts (the only reader: p_plen, p_dmalen, p_va, p_laddr, the next state). (While rw_q is
+  // set the sender may be behind head_q, and a command taken can land in its slot; the go-back reloads both.)
+  logic snd_can_start;
+  assign snd_can_start = sst_q == SIdle && live_q && !fatal_q && !rw_q && !rnr_waiting_q && snd_msg_q != tail_q;
+  `NT_ASSERT(snd_left_reg, !snd_can_start || snd_left_q == snd_cmd.len - p_off)
+  `NT_ASSERT(snd_off_reg, !snd_can_start || snd_off_q == p_off)
+  always_ff @(posedge clk_i) begin
+    if (snd_can_start && (snd_left_q != snd_cmd.len - p_off || snd_off_q != p_off)) begin
+      $display("%t snd_left/off: left %h off %h, want %h %h; msg %0d tail %0d head %0d pkt %0d una %h m %0d",
+               $time, snd_left_q, snd_off_q, snd_cmd.len - p_off, p_off, snd_msg_q, tail_q, head_q, snd_pkt_q,
+               una_q, conn_i.mtu_log2);
+    end
+  end
+  `NT_ASSERT(p_lastp_eq, p_lastp == (snd_pkt_q + 24'd1 == snd_n))
+  `NT_ASSERT(p_ack_eq, p_ack == (p_lastp || (snd_pkt_q + 24'd1) % 24'(nt_pkg::NaaReqAckEvery) == 24'd0))
+  // (the go-back's form needs m >= 8; naa_cm negotiates 8..12 and changes it only while not connected)
+  `NT_ASSERT(snd_mtu_range, !live_q || (conn_i.mtu_log2 >= 4'd8 && conn_i.mtu_log2 <= 4'd12))
+`endif
+
+  // ---- The send window (branch naq24) ----
+  // snd_q - una_q < NaaReqWindow (2^5) without the subtract: its bits 23:5 are 0 iff snd_q[23:5] == una_q[23:5]
+  // + (the borrow of bits 4:0) (psn_is_inc: compares and a prefix AND, no carry chain; it was 13 levels to the
+  // start's registers).
+  localparam int unsigned WinBits = $clog2(nt_pkg::NaaReqWindow);
+  logic win_open;
+  assign win_open = (snd_q[WinBits-1:0] < una_q[WinBits-1:0]) ?
+      psn_is_inc({snd_q[23:WinBits], WinBits'(0)}, {una_q[23:WinBits], {WinBits{1'b1}}}) :
+      snd_q[23:WinBits] == una_q[23:WinBits];
+`ifndef SYNTHESIS
+  `NT_ASSERT(win_open_eq, win_open == ({8'd0, snd_q - una_q} < 32'(nt_pkg::NaaReqWindow)))
+  `NT_ASSERT(win_pow2, nt_pkg::NaaReqWindow == (1 << WinBits))
+`endif
+
+  // ---- The retransmission timer's compare (branch naq24) ----
+  // timer_q + 1 >= timeout_q, read only where timeout_q != 0, as timer_q >= timeout_q - 1 (a register written
+  // with timeout_q) in 16-bit halves: timer_q + 1 never wraps (timer_q counts up only while timer_q + 1 <
+  // timeout_q, from 0), so the two agree (asserted); not an increment in front of a 32-bit compare.
+  logic timer_hit;
+  assign timer_hit = !(timer_q[31:16] < timeout_m1_q[31:16] ||
+                       (timer_q[31:16] == timeout_m1_q[31:16] && timer_q[15:0] < timeout_m1_q[15:0]));
+`ifndef SYNTHESIS
+  `NT_ASSERT(timer_hit_reg, timeout_q == '0 || timer_hit == (timer_q + 1 >= timeout_q))
+`endif
+
   // ---- ACK frame: checks and fields (one beat, 62 bytes) ----
   logic        rx_malformed, rx_not_for_us, rx_bad_icrc;
   logic [7:0]  rx_syn;
-  logic [23:0] rx_psn, rx_d, rx_out;
+  logic [23:0] rx_psn;
+  logic        rx_ghost, rx_behind;
   always_comb begin
     rx_syn       = rx_q[8*54+:8];
-    rx_malformed = rx_nb_q != 2'd1 || rx_len_q != 16'd62 || rx_q[8*12+:16] != 16'h0008 ||
+    rx_malformed = rx_nb_q != 2'd1 || !rx_keep62_q || rx_q[8*12+:16] != 16'h0008 ||
                    rx_q[8*14+:8] != 8'h45 || {rx_q[8*16+:8], rx_q[8*17+:8]} != 16'd48 ||
                    (({rx_q[8*20+:8], rx_q[8*21+:8]}) & 16'h3fff) != 16'd0 || rx_q[8*23+:8] != 8'd17 ||
                    {rx_q[8*36+:8], rx_q[8*37+:8]} != 16'(nt_pkg::RdmaUdpPort) ||
@@ -502,9 +646,84 @@ module naa_req
                     {rx_q[8*47+:8], rx_q[8*48+:8], rx_q[8*49+:8]} != conn_i.local_qpn;
     rx_bad_icrc = rx_bad_icrc_q;
     rx_psn      = {rx_q[8*51+:8], rx_q[8*52+:8], rx_q[8*53+:8]};
-    rx_d        = rx_psn - una_q;
-    rx_out      = max_q - una_q;
   end
+
+  // ---- The ACK decision's PSN arithmetic (branch naq24: una_q -> the decision's registers was 13 levels) ----
+  // rx_d = rx_psn - una_q is a register written with rx_q (rx_d_q, from s_data_i and una_q as it is after that
+  // edge: only a live start can change una_q there, an ACK's update needs rx_full_q, when nothing is received);
+  // the decision reads it only for a one-beat frame (rx_nb_q == 1, else malformed), in the cycle after that
+  // edge. The ghost check rx_d >(=) max_q - una_q compares two differences from una_q: with b1 = rx_psn <
+  // una_q, b2 = max_q < una_q, (rx_psn - una_q) mod 2^24 < (max_q - una_q) mod 2^24 iff (b1 == b2 and rx_psn <
+  // max_q) or (b2 and not b1) (the differences are rx_psn - max_q + 2^24 (b1 - b2)): three compares side by
+  // side, not two subtracts and a compare in series. psn_ge(rx_psn + ack, snd_q + 1) is bit 23 of rx_psn +
+  // ~snd_q + ack (one add with a carry in) being 0.
+  logic [23:0] rx_d_q, s_psn;
+  logic        rx_b1_q, rx_ack, rx_lt, rx_le, rx_b2;
+  logic [24:0] rx_d_nx;
+  logic [24:0] rx_go_sum;
+  always_comb begin
+    s_psn     = {s_data_i[8*51+:8], s_data_i[8*52+:8], s_data_i[8*53+:8]};
+    // (both differences side by side, chosen after: una_q after the edge is start_psn at a live start)
+    rx_d_nx   = (conn_i.connected && !live_q && sst_q == SIdle && ring_empty) ? {1'b0, s_psn} - {1'b0, conn_i.start_psn}
+                                                                             : {1'b0, s_psn} - {1'b0, una_q};
+    rx_ack    = rx_syn[7:5] == 3'b000;
+    rx_b2     = max_q < una_q;
+    rx_lt     = rx_psn < max_q;
+    rx_le     = rx_psn <= max_q;
+    // rx_d > rx_out for a PSN sequence error NAK (syndrome 011 00000), else rx_d >= rx_out
+    rx_ghost  = (rx_syn[7:5] == 3'b011 && rx_syn[4:0] == 5'd0) ? !((rx_b1_q == rx_b2 && rx_le) || (rx_b2 && !rx_b1_q))
+                                                             : !((rx_b1_q == rx_b2 && rx_lt) || (rx_b2 && !rx_b1_q));
+    rx_go_sum = {rx_psn, rx_ack} + {~snd_q, rx_ack};  // 2 (rx_psn + ~snd_q + ack)
+    rx_behind = !rx_go_sum[24];
+  end
+`ifndef SYNTHESIS
+  logic [23:0] rx_d_sim, rx_out_sim;
+  assign rx_d_sim   = rx_psn - una_q;
+  assign rx_out_sim = max_q - una_q;
+  `NT_ASSERT(rx_d_reg, !rx_full_q || rx_nb_q != 2'd1 || (rx_d_q == rx_d_sim && rx_b1_q == (rx_psn < una_q)))
+  // (where the decision reads it: rx_b1_q is rx_d_q's, written with rx_q)
+  `NT_ASSERT(rx_ghost_eq, !rx_full_q || rx_nb_q != 2'd1 ||
+      rx_ghost == ((rx_syn[7:5] == 3'b011 && rx_syn[4:0] == 5'd0) ? rx_d_sim > rx_out_sim : rx_d_sim >= rx_out_sim))
+  `NT_ASSERT(rx_behind_eq, rx_behind == psn_ge(rx_ack ? rx_psn + 24'd1 : rx_psn, snd_q + 24'd1))
+`endif
+
+  // ---- The received frame's length check, registered beside rx_q (branch naq24) ----
+  // A frame is well formed only as one beat (rx_nb_q == 1) of 62 bytes; the byte count was the sum of the
+  // beats' $countones (a 64-bit popcount and a 16-bit add, 16-17 levels). With one beat it is that beat's
+  // count, so "62 bytes" is written with rx_q from s_keep_i: exactly two bytes not kept, as zero counts of
+  // byte pairs saturated at 3, added pairwise with saturation (as thermometer codes), equal to 2.
+  // (counts as thermometers {>= 3, >= 2, >= 1}: ANDs and ORs only, no adder)
+  function automatic logic [2:0] th_add(logic [2:0] a, logic [2:0] b);
+    th_add = {a[2] | b[2] | (a[1] & b[0]) | (a[0] & b[1]), a[1] | b[1] | (a[0] & b[0]), a[0] | b[0]};
+  endfunction
+  logic [3*16-1:0] rxk_z1;
+  logic [3*8-1:0]  rxk_z2;
+  logic [3*4-1:0]  rxk_z3;
+  logic [3*2-1:0]  rxk_z4;
+  logic [2:0]      rxk_z5;
+  logic            rx_keep62;
+  always_comb begin
+    for (int unsigned g = 0; g < 16; g++) begin
+      rxk_z1[3*g+:3] = th_add(th_add({1'b0, &(~s_keep_i[4*g+:2]), |(~s_keep_i[4*g+:2])}, 3'd0),
+                              {1'b0, &(~s_keep_i[4*g+2+:2]), |(~s_keep_i[4*g+2+:2])});
+    end
+    for (int unsigned g = 0; g < 8; g++) rxk_z2[3*g+:3] = th_add(rxk_z1[6*g+:3], rxk_z1[6*g+3+:3]);
+    for (int unsigned g = 0; g < 4; g++) rxk_z3[3*g+:3] = th_add(rxk_z2[6*g+:3], rxk_z2[6*g+3+:3]);
+    for (int unsigned g = 0; g < 2; g++) rxk_z4[3*g+:3] = th_add(rxk_z3[6*g+:3], rxk_z3[6*g+3+:3]);
+    rxk_z5    = th_add(rxk_z4[2:0], rxk_z4[5:3]);
+    rx_keep62 = rxk_z5[1] && !rxk_z5[2];  // exactly two bytes not kept
+  end
+`ifndef SYNTHESIS
+  // The old byte count (every beat's $countones), kept for the check: where the decision reads the frame, the
+  // register says what rx_len == 62 said.
+  logic [15:0] rx_len_sim_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) rx_len_sim_q <= '0;
+    else if (rx_full_q) rx_len_sim_q <= '0;
+    else if (s_valid_i && s_ready_o) rx_len_sim_q <= rx_len_sim_q + 16'($countones(s_keep_i));
+  end
+  `NT_ASSERT(rx_keep62_reg, !rx_full_q || rx_nb_q != 2'd1 || rx_keep62_q == (rx_len_sim_q == 16'd62))
+`endif
 
   // ---- The received frame's ICRC check, registered beside rx_q (branch naa23) ----
   // It reads rx_q only, so it is computed from s_data_i and written at the edge rx_q is written from it: exact
@@ -602,6 +821,9 @@ module naa_req
     if (s_valid_i && s_ready_o && rx_nb_q == 2'd0) begin
       rx_q          <= s_data_i;
       rx_bad_icrc_q <= rxc_bad;
+      rx_d_q        <= rx_d_nx[23:0];
+      rx_b1_q       <= rx_d_nx[24];
+      rx_keep62_q   <= rx_keep62;
     end
     if (cfg_valid_i && cfg_table_i == nt_pkg::CfgTableBits'(nt_pkg::NaaTblReq) && cfg_index_i == 11'd1 &&
         (hq_wr_q - hq_rd_q) != (HqBits + 1)'(nt_pkg::NaaReqHostCmds)) begin
@@ -611,6 +833,8 @@ module naa_req
       msg_q[tail_q[MsgBits-1:0]]      <= take_cmd;
       msg_psn_q[tail_q[MsgBits-1:0]]  <= alloc_q;
       msg_n_q[tail_q[MsgBits-1:0]]    <= take_n;
+      msg_b_q[tail_q[MsgBits-1:0]]    <= 32'(rdma_pkg::add64c({32'd0, take_cmd.len}, {32'd0, alloc_sh}, 1'b0));
+      msg_p_q[tail_q[MsgBits-1:0]]    <= alloc_sh;
       msg_host_q[tail_q[MsgBits-1:0]] <= !ctl_take;
     end
   end
@@ -620,6 +844,7 @@ module naa_req
       mac_q <= '0;
       ip4_q <= '0;
       timeout_q <= 32'(nt_pkg::NaaReqTimeout);
+      timeout_m1_q <= 32'(nt_pkg::NaaReqTimeout) - 32'd1;
       retry_max_q <= 3'd7;
       rnr_max_q <= 3'd7;
       hq_wr_q <= '0;
@@ -662,7 +887,6 @@ module naa_req
       k0_q <= 1'b0;
       {hsel_q, psel_q, ien_q, keep_q, last_q, full_q, icb_q} <= '0;
       ip4s_q <= '0;
-      rx_len_q <= '0;
       rx_nb_q <= '0;
       rx_full_q <= 1'b0;
       c_in_q <= '0;
@@ -679,6 +903,7 @@ module naa_req
       if (cfg_valid_i && cfg_table_i == nt_pkg::CfgTableBits'(nt_pkg::NaaTblReq)) begin
         if (cfg_index_i == 11'd0) begin
           timeout_q   <= cfg_data_i[31:0];
+          timeout_m1_q <= cfg_data_i[31:0] - 32'd1;
           retry_max_q <= cfg_data_i[34:32];
           rnr_max_q   <= cfg_data_i[37:35];
         end
@@ -726,7 +951,7 @@ module naa_req
 
       // ---- Timers ----
       if (live_q && !fatal_q && una_q != max_q && !rnr_waiting_q && !rw_q && timeout_q != '0) begin
-        if (timer_q + 1 >= timeout_q) begin
+        if (timer_hit) begin
           timer_q <= '0;
           c_q[nt_pkg::NaaReqCntTimeouts] <= c_q[nt_pkg::NaaReqCntTimeouts] + 1;
           if (retry_left_q == '0) begin
@@ -752,7 +977,6 @@ module naa_req
       // ---- Receive an ACK frame (one beat kept, the rest counted) ----
       if (s_valid_i && s_ready_o) begin
         if (rx_nb_q != 2'd3) rx_nb_q <= rx_nb_q + 1;
-        rx_len_q <= rx_len_q + 16'($countones(s_keep_i));
         if (s_last_i) begin
           rx_full_q <= 1'b1;
           c_in_q    <= c_in_q + 1;
@@ -761,7 +985,6 @@ module naa_req
       if (rx_full_q) begin
         rx_full_q <= 1'b0;
         rx_nb_q   <= '0;
-        rx_len_q  <= '0;
         if (rx_malformed) begin
           c_drops_q[nt_pkg::NaaReqDropMalformed] <= c_drops_q[nt_pkg::NaaReqDropMalformed] + 1;
         end else if (rx_not_for_us) begin
@@ -770,33 +993,33 @@ module naa_req
           c_drops_q[nt_pkg::NaaReqDropBadIcrc] <= c_drops_q[nt_pkg::NaaReqDropBadIcrc] + 1;
         end else if (!live_q) begin
           c_drops_q[nt_pkg::NaaReqDropNotConnected] <= c_drops_q[nt_pkg::NaaReqDropNotConnected] + 1;
-        end else if (fatal_q || rx_d[23]) begin
+        end else if (fatal_q || rx_d_q[23]) begin
           // Behind una (a duplicate or stale ACK/NAK), or after a fatal error: seen and ignored.
           c_proc_q <= c_proc_q + 1;
           c_q[nt_pkg::NaaReqCntStale] <= c_q[nt_pkg::NaaReqCntStale] + 1;
-        end else if (rx_syn[7:5] == 3'b011 && rx_syn[4:0] == 5'd0 ? rx_d > rx_out : rx_d >= rx_out) begin
+        end else if (rx_ghost) begin
           c_drops_q[nt_pkg::NaaReqDropGhost] <= c_drops_q[nt_pkg::NaaReqDropGhost] + 1;
         end else begin
           c_proc_q <= c_proc_q + 1;
           // An ACK acknowledges its PSN; a NAK the PSNs before it.
           una_q <= (rx_syn[7:5] == 3'b000) ? rx_psn + 24'd1 : rx_psn;
-          if (rx_syn[7:5] == 3'b000 || rx_d != '0) begin
+          if (rx_syn[7:5] == 3'b000 || rx_d_q != '0) begin
             timer_q      <= '0;
             retry_left_q <= retry_max_q;
             rnr_left_q   <= rnr_max_q;
           end
           // The sender is behind what is now acknowledged: it moves up to una.
-          if (psn_ge((rx_syn[7:5] == 3'b000) ? rx_psn + 24'd1 : rx_psn, snd_q + 24'd1)) rw_q <= 1'b1;  // Go-Back-N from una
+          if (rx_behind) rw_q <= 1'b1;  // Go-Back-N from una (psn_ge(una after it, snd_q + 1))
           unique case (rx_syn[7:5])
             3'b000: c_q[nt_pkg::NaaReqCntAcks] <= c_q[nt_pkg::NaaReqCntAcks] + 1;
             3'b001: begin
               c_q[nt_pkg::NaaReqCntNakRnr] <= c_q[nt_pkg::NaaReqCntNakRnr] + 1;
-              if (rnr_max_q != 3'd7 && (rx_d == '0 ? rnr_left_q : rnr_max_q) == '0) begin
+              if (rnr_max_q != 3'd7 && (rx_d_q == '0 ? rnr_left_q : rnr_max_q) == '0) begin
                 fatal_q       <= 1'b1;
                 fail_first_q  <= 1'b1;
                 fail_status_q <= naa_pkg::NaaCplRetryExceeded;
               end else begin
-                if (rnr_max_q != 3'd7) rnr_left_q <= (rx_d == '0 ? rnr_left_q : rnr_max_q) - 1;
+                if (rnr_max_q != 3'd7) rnr_left_q <= (rx_d_q == '0 ? rnr_left_q : rnr_max_q) - 1;
                 rnr_waiting_q <= 1'b1;
                 rnr_wait_q    <= (32'(rx_syn[4:0]) + 32'd1) * 32'(nt_pkg::NaaReqRnrUnit);
               end
@@ -804,12 +1027,12 @@ module naa_req
             default: begin
               if (rx_syn[4:0] == 5'd0) begin
                 c_q[nt_pkg::NaaReqCntNakSeq] <= c_q[nt_pkg::NaaReqCntNakSeq] + 1;
-                if ((rx_d == '0 ? retry_left_q : retry_max_q) == '0) begin
+                if ((rx_d_q == '0 ? retry_left_q : retry_max_q) == '0) begin
                   fatal_q       <= 1'b1;
                   fail_first_q  <= 1'b1;
                   fail_status_q <= naa_pkg::NaaCplRetryExceeded;
                 end else begin
-                  retry_left_q <= (rx_d == '0 ? retry_left_q : retry_max_q) - 1;
+                  retry_left_q <= (rx_d_q == '0 ? retry_left_q : retry_max_q) - 1;
                   rw_q <= 1'b1;  // Go-Back-N from una
                 end
               end else begin
@@ -833,8 +1056,10 @@ module naa_req
             snd_q     <= una_q;
             snd_pkt_q <= una_q - msg_psn_q[head_q[MsgBits-1:0]];
             if (ring_empty) snd_pkt_q <= '0;
-          end else if (live_q && !fatal_q && !rw_q && !rnr_waiting_q && snd_msg_q != tail_q &&
-                       {8'd0, snd_q - una_q} < 32'(nt_pkg::NaaReqWindow)) begin
+          end
+          // (not an else of the go-back: the two are exclusive, rw_q against !rw_q, so the start does not wait
+          // for head_done, una_q's 24-bit compare; branch naq24)
+          if (live_q && !fatal_q && !rw_q && !rnr_waiting_q && snd_msg_q != tail_q && win_open) begin
             p_hdr_q    <= p_hdr;
             p_plen_q   <= p_plen;
             p_opcode_q <= p_opcode;
@@ -844,7 +1069,7 @@ module naa_req
             p_psn_q    <= snd_q;
             p_va_q     <= p_va[63:0];
             p_rkey_q   <= snd_cmd.rkey;
-            p_dmalen_q <= snd_cmd.len - p_off;
+            p_dmalen_q <= snd_left_q;  // snd_cmd.len - p_off
             p_immv_q   <= snd_cmd.imm;
             p_laddr_q  <= p_laddr[63:0];
             fill_q     <= '0;
@@ -882,7 +1107,7 @@ module naa_req
               if (live_q) begin
                 snd_q <= snd_q + 24'd1;
                 timer_q <= '0;
-                if (snd_pkt_q + 24'd1 == snd_n) begin
+                if (p_lastp) begin  // snd_pkt_q + 1 == snd_n
                   snd_msg_q <= snd_msg_q + 1;
                   snd_pkt_q <= '0;
                 end else begin
@@ -904,5 +1129,5 @@ module naa_req
 
   logic unused;
   assign unused = ^{cfg_data_i[nt_pkg::CfgDataBits-1:$bits(take_cmd)], snd_cmd.tag,
-                  head_cmd, p_va[64], p_laddr[64], wb[8*6-1:0], wb[2*nt_pkg::StreamBits-1:8*(58+nt_pkg::StreamBytes)]};  // (of which cpl_o takes the tag)
+                  head_cmd, snd_nxt_cmd, rx_go_sum[23:0], rxk_z5[0], p_va[64], p_laddr[64], wb[8*6-1:0], wb[2*nt_pkg::StreamBits-1:8*(58+nt_pkg::StreamBytes)]};  // (of which cpl_o takes the tag)
 endmodule

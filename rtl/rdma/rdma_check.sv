@@ -44,42 +44,16 @@ module rdma_check
   logic        takes_wqe;
   rdma_pkg::wqe_t        wqe;
 
-  // 64-bit sum in 16-bit pieces, each piece's carry-select pair (without and with a carry in: {a, 1} +
-  // {b, 1} is 2 (a + b + 1)) chosen by the carry into it: four 16-bit carry chains side by side, not one of
-  // 64 bits (as naa_ctl's add64c).
+  // (the 64-bit sum and compare in 16-bit pieces: rdma_pkg::add64c / lt64, shared with naa_ctl and naa_req)
   // verilator lint_off UNUSEDSIGNAL
-  function automatic logic [64:0] add64c(logic [63:0] a, logic [63:0] b, logic cin);  // {carry, a + b + cin}
-    logic [16:0] s0;
-    logic [17:0] s1;  // (bit 0 is always 0)
-    logic        c;
-    logic [63:0] r;
-    r = '0;
-    c = cin;
-    for (int k = 0; k < 4; k++) begin
-      s0 = {1'b0, a[16*k+:16]} + {1'b0, b[16*k+:16]};
-      s1 = {1'b0, a[16*k+:16], 1'b1} + {1'b0, b[16*k+:16], 1'b1};
-      r[16*k+:16] = c ? s1[16:1] : s0[15:0];
-      c = c ? s1[17] : s0[16];
-    end
-    add64c = {c, r};
-  endfunction
   function automatic logic [63:0] add64(logic [63:0] a, logic [63:0] b);
-    add64 = 64'(add64c(a, b, 1'b0));
+    add64 = 64'(rdma_pkg::add64c(a, b, 1'b0));
   endfunction
   // a - b (modulo 2^64)
   function automatic logic [63:0] sub64(logic [63:0] a, logic [63:0] b);
-    sub64 = 64'(add64c(a, ~b, 1'b1));
+    sub64 = 64'(rdma_pkg::add64c(a, ~b, 1'b1));
   endfunction
   // verilator lint_on UNUSEDSIGNAL
-  // a < b by 16-bit pieces (as naa_ctl's lt64): four 16-bit compares side by side, then the first
-  // unequal piece from the top decides.
-  function automatic logic lt64(logic [63:0] a, logic [63:0] b);
-    logic [3:0] lt;
-    logic [3:1] eq;
-    for (int k = 0; k < 4; k++) lt[k] = a[16*k+:16] < b[16*k+:16];
-    for (int k = 1; k < 4; k++) eq[k] = a[16*k+:16] == b[16*k+:16];
-    lt64 = lt[3] || (eq[3] && (lt[2] || (eq[2] && (lt[1] || (eq[1] && lt[0])))));
-  endfunction
   function automatic logic lt32(logic [31:0] a, logic [31:0] b);
     lt32 = a[31:16] < b[31:16] || (a[31:16] == b[31:16] && a[15:0] < b[15:0]);
   endfunction
@@ -154,7 +128,7 @@ module rdma_check
     for (int i = 0; i < nt_pkg::RdmaMrs; i++) begin
       mr            = mrs_i[i];
       lk_ok_d[i]    = (req_i.opcode == 8'h0c ? mr.r : (req_i.opcode == 8'h13 || req_i.opcode == 8'h14) ? mr.a : mr.w) &&
-                      !(lt64(req_i.va, mr.va) || lt64(64'(mr.len), 64'(mr_len)) ||
+                      !(rdma_pkg::lt64(req_i.va, mr.va) || rdma_pkg::lt64(64'(mr.len), 64'(mr_len)) ||
                         range_gt(req_i.va, mr_len, mr.va, mr.len));
       mr_delta[i]   = sub64(mr.pa, mr.va);
     end

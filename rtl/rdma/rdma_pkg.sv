@@ -157,6 +157,39 @@ package rdma_pkg;
     lt_c = lt;
   endfunction
 
+  // Wide arithmetic in 16-bit chunks (issue 27 item 2; the one definition for rdma_check, naa_ctl and naa_req):
+  // Yosys maps a 64-bit add or compare to one chain of 16 CARRY4 cells (16 levels by docs/synthesis.md's
+  // measure). add64c: {carry out, a + b + cin}; per chunk the sum without (s0) and with (s1: {a, 1} + {b, 1}
+  // is 2 (a + b + 1)) a carry in, side by side, chosen by the carry into the chunk: four 16-bit chains, not
+  // one of 64 bits. (s1's bit 0 is always 0.)
+  /* verilator lint_off UNUSEDSIGNAL */
+  function automatic logic [64:0] add64c(logic [63:0] a, logic [63:0] b, logic cin);
+    logic [16:0] s0;
+    logic [17:0] s1;
+    logic        c;
+    logic [63:0] r;
+    r = '0;
+    c = cin;
+    for (int k = 0; k < 4; k++) begin
+      s0 = {1'b0, a[16*k+:16]} + {1'b0, b[16*k+:16]};
+      s1 = {1'b0, a[16*k+:16], 1'b1} + {1'b0, b[16*k+:16], 1'b1};
+      r[16*k+:16] = c ? s1[16:1] : s0[15:0];
+      c = c ? s1[17] : s0[16];
+    end
+    add64c = {c, r};
+  endfunction
+  /* verilator lint_on UNUSEDSIGNAL */
+  // a < b (unsigned): four 16-bit compares side by side, then the first unequal chunk from the top decides.
+  // (As a plain-logic tree of (generate, propagate) pairs it was deeper: ABC mapped it to LUT6 + MUXF7/8/9
+  // cascades, 15 levels with naa_ctl's Entry decision.)
+  function automatic logic lt64(logic [63:0] a, logic [63:0] b);
+    logic [3:0] lt;
+    logic [3:1] eq;
+    for (int k = 0; k < 4; k++) lt[k] = a[16*k+:16] < b[16*k+:16];
+    for (int k = 1; k < 4; k++) eq[k] = a[16*k+:16] == b[16*k+:16];
+    lt64 = lt[3] || (eq[3] && (lt[2] || (eq[2] && (lt[1] || (eq[1] && lt[0])))));
+  endfunction
+
   typedef struct packed {
     logic         v6;
     logic [47:0]  dst_mac;

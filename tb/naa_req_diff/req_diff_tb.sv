@@ -3,7 +3,9 @@
 // every output compared every cycle. Random commands (controller and programming port; SEND / WRITE /
 // WRITE_WITH_IMM, lengths 0..3 MTU), a DMA slave with gaps, back-pressure on the request stream, ACK / NAK
 // frames built for the last PSNs sent (with their ICRC: they complete messages) and malformed ones, settings
-// writes, and the connection's fields and MTU (8..12) changing at random times. +cycles=N (default 200,000).
+// writes, and the connection's fields changing at random times; the MTU (8..12) only where naa_cm changes it:
+// at an edge before which the connection was down (naa_cm writes mtu_log2_q on a REQ it accepts, only in
+// ConnIdle; naa_req's snd_left_reg / snd_mtu_range assertions rely on it since branch naq24). +cycles=N.
 module tb;
   logic clk = 0, rst_n = 0;
   logic s_valid; logic [nt_pkg::StreamBits-1:0] s_data; logic [nt_pkg::StreamBytes-1:0] s_keep; logic s_last;
@@ -32,6 +34,7 @@ module tb;
   logic [47:0] mac; logic [31:0] ip4;
   logic [23:0] last_psn;
   logic first_beat;
+  logic was_connected;
   int dma_left, dma_gap;
   int ack_wait;
   naa_pkg::naa_req_cmd_t rc;
@@ -75,17 +78,17 @@ module tb;
     return f;
   endfunction
 
-  task automatic new_conn();
+  task automatic new_conn(logic was_connected);
     conn.mac = {$urandom, $urandom}; conn.ip = $urandom; conn.sport = 16'($urandom);
     conn.qpn = 24'($urandom); conn.local_qpn = 24'($urandom); conn.start_psn = 24'($urandom);
-    conn.mtu_log2 = 4'($urandom_range(8, 12));
+    if (!was_connected) conn.mtu_log2 = 4'($urandom_range(8, 12));
   endtask
 
   initial begin
     void'($value$plusargs("cycles=%d", cycles));
     s_valid = 0; s_data = '0; s_keep = '0; s_last = 0; m_ready = 1; dma_req_ready = 0; dma_rsp_valid = 0;
     dma_rsp_last = 0; dma_rsp_data = '0; cmd_valid = 0; cmd = '0; cfg_valid = 0; cfg_table = '0; cfg_index = '0;
-    cfg_data = '0; conn = '0; new_conn(); conn.connected = 0;
+    cfg_data = '0; conn = '0; new_conn(1'b0); conn.connected = 0;
     mac = {$urandom, $urandom}; ip4 = $urandom; last_psn = conn.start_psn; first_beat = 1;
     dma_left = 0; dma_gap = 0; ack_wait = 0;
     repeat (2) begin #1 clk = 1; #1 clk = 0; end
@@ -107,9 +110,11 @@ module tb;
         cfg_valid = 1; cfg_table = nt_pkg::CfgTableBits'(nt_pkg::NaaTblReq); cfg_index = 11'd1;
         cfg_data[$bits(rc)-1:0] = rc;
       end
+      was_connected = conn.connected;  // (the cycle before's)
       if (cyc == 5) conn.connected = 1;
       if ($urandom_range(40000) == 0) conn.connected = !conn.connected;
-      if ($urandom_range(15000) == 0) new_conn();
+      if ($urandom_range(15000) == 0) new_conn(was_connected);
+      if (!was_connected && $urandom_range(2000) == 0) conn.mtu_log2 = 4'($urandom_range(8, 12));
       if ($urandom_range(50000) == 0) conn.ip = $urandom;  // at any time, even in a frame
       if (!cmd_valid || o_new[660] || $urandom_range(50) == 0) begin
         cmd_valid = $urandom_range(20) == 0;
