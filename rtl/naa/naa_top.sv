@@ -167,14 +167,33 @@ module naa_top
     end
   end
 
-
-  // The responder is idle: its back end is free and every frame it took in is processed or dropped.
+  // The responder is idle: its back end is free and every frame it took in is processed or dropped, i.e.
+  // processed + the NumDrops drop counters == packets in (mod 2^32). A chain of eleven 32-bit adds and a
+  // compare was 16 logic levels (docs/synthesis.md "Session 25"); the same equation as a carry-save tree: the
+  // eleven counters and ~packets_in (twelve operands) reduced by 3:2 steps to a pair x, y whose sum is
+  // processed + drops + ~packets_in; that sum is all ones (-1) exactly when processed + drops == packets_in, and
+  // x + y == -1 (mod 2^32) exactly when y == ~x: a bitwise test, no carry chain. naa_top_sva's
+  // `rdma_idle_sum` checks it against the adds every cycle.
+  function automatic logic [63:0] csa3(logic [31:0] a, logic [31:0] b, logic [31:0] c);
+    csa3 = {((a & b) | (a & c) | (b & c)) << 1, a ^ b ^ c};  // {carry, sum}: a + b + c == carry + sum
+  endfunction
   logic        rdma_idle;
-  logic [31:0] rd_done;
+  logic [11:0][31:0] id_op;  // processed, the NumDrops (10) drop counters, ~packets_in
+  logic [3:0][63:0]  id_l1;
+  logic [1:0][63:0]  id_l2, id_l3;
+  logic [63:0]       id_l4, id_l5;
   always_comb begin
-    rd_done = cnt_processed_o;
-    for (int unsigned i = 0; i < rdma_pkg::NumDrops; i++) rd_done = rd_done + cnt_drops_o[32*i+:32];
-    rdma_idle = !busy_o && rd_done == cnt_packets_in_o;
+    id_op[0]  = cnt_processed_o;
+    for (int unsigned i = 0; i < rdma_pkg::NumDrops; i++) id_op[1+i] = cnt_drops_o[32*i+:32];
+    id_op[11] = ~cnt_packets_in_o;
+    for (int unsigned i = 0; i < 4; i++) id_l1[i] = csa3(id_op[3*i], id_op[3*i+1], id_op[3*i+2]);
+    id_l2[0] = csa3(id_l1[0][31:0], id_l1[0][63:32], id_l1[1][31:0]);
+    id_l2[1] = csa3(id_l1[1][63:32], id_l1[2][31:0], id_l1[2][63:32]);
+    id_l3[0] = csa3(id_l2[0][31:0], id_l2[0][63:32], id_l2[1][31:0]);
+    id_l3[1] = csa3(id_l2[1][63:32], id_l1[3][31:0], id_l1[3][63:32]);
+    id_l4    = csa3(id_l3[0][31:0], id_l3[0][63:32], id_l3[1][31:0]);
+    id_l5    = csa3(id_l4[31:0], id_l4[63:32], id_l3[1][63:32]);
+    rdma_idle = !busy_o && (id_l5[31:0] ^ id_l5[63:32]) == '1;
   end
 
   naa_cm u_cm (
