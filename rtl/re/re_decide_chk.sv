@@ -25,9 +25,13 @@ module re_decide_chk
   input  logic [re_pkg::OffW-1:0]                          maxe_i,
   input  logic [31:0]                                      segs_i,
   output logic [re_pkg::CodeW-1:0]                         code_o,
-  output logic                                             ok_o,      // code_o == 0, without the code
-  // the context as the accepted frame leaves it
-  output logic                                             completes_o,
+  // code_o == 0, without the code, for each value of found_i (re_decide chooses by found last: issue 27 item 2,
+  // session 25; found_i is four levels behind L's registers, so it meets these at the end)
+  output logic                                             ok_f_o,    // found_i = 1
+  output logic                                             ok_nf_o,   // found_i = 0
+  // the context as the accepted frame leaves it; completes for each value of found_i (chosen as ok_*)
+  output logic                                             comp_f_o,
+  output logic                                             comp_nf_o,
   output logic                                             endk_n_o,
   output logic [re_pkg::OffW-1:0]                          recv_n_o,
   output logic [re_pkg::OffW-1:0]                          len_n_o,
@@ -81,19 +85,19 @@ module re_decide_chk
   logic [re_pkg::OffW-1:0] zero_off;
   logic                    len_nz;
   logic [NChk-1:0]         chk, chk_below, chk_oh;
+  logic [NChk-2:0]         chk_f;  // checks 0..4 as if found_i (they apply only to a hit)
   logic [NChk-1:0][re_pkg::CodeW-1:0] chk_code;
   always_comb begin
     zero_off  = '0;
     len_nz    = len_i != zero_off;
-    chk = '0;
-    chk[0] = found_i && done_i;
-    chk[1] = found_i && ((last_i && ((endk_i && ev_end_i != len_h_i) ||
-                                    (!endk_i && re_pkg::lt_off(ev_end_i, maxe_i)))) ||
-                         (endk_i && re_pkg::lt_off(len_h_i, seg_end_i)));
-    chk[2] = found_i && ((len_nz && contained) || (!len_nz && endk_i));
-    chk[3] = found_i && len_nz && overlap;
-    chk[4] = found_i && len_nz && !has_left && !has_right && !has_free_range;
-    chk[5] = !found_i && no_ctx_i;
+    chk_f = '0;
+    chk_f[0] = done_i;
+    chk_f[1] = (last_i && ((endk_i && ev_end_i != len_h_i) || (!endk_i && re_pkg::lt_off(ev_end_i, maxe_i)))) ||
+               (endk_i && re_pkg::lt_off(len_h_i, seg_end_i));
+    chk_f[2] = (len_nz && contained) || (!len_nz && endk_i);
+    chk_f[3] = len_nz && overlap;
+    chk_f[4] = len_nz && !has_left && !has_right && !has_free_range;
+    chk = {!found_i && no_ctx_i, {(NChk - 1){found_i}} & chk_f};
     chk_code[0] = re_pkg::CodeW'(nt_pkg::ReDropDuplicate);
     chk_code[1] = re_pkg::CodeW'(nt_pkg::ReDropInconsistent);
     chk_code[2] = re_pkg::CodeW'(nt_pkg::ReDropDuplicate);
@@ -104,7 +108,8 @@ module re_decide_chk
     for (int i = 1; i < NChk; i++) chk_below[i] = chk_below[i - 1] | chk[i - 1];
     chk_oh = chk & ~chk_below;
     // the frame is accepted (if placed) when no check fails: an AND beside the code, not behind it
-    ok_o = code_i == '0 && !(|chk);
+    ok_f_o  = code_i == '0 && !(|chk_f);
+    ok_nf_o = code_i == '0 && !no_ctx_i;
     code_o = code_i;
     if (code_i == '0) begin
       for (int i = 0; i < NChk; i++) code_o = code_o | (chk_oh[i] ? chk_code[i] : '0);
@@ -117,7 +122,10 @@ module re_decide_chk
     recv_n_o    = found_i ? recv_i + len_i : len_i;
     endk_n_o    = (found_i && endk_i) || last_i;
     len_n_o     = last_i ? ev_end_i : (found_i ? len_h_i : '0);
-    completes_o = endk_n_o && re_pkg::sum_eq_off(found_i ? recv_i : '0, len_i, len_n_o);
+    // the event is complete when its end is known and the bytes received reach it: with a hit, recv + len ==
+    // (last ? ev_end : the context's length); a new context, last and len == ev_end
+    comp_f_o    = (endk_i || last_i) && re_pkg::sum_eq_off(recv_i, len_i, last_i ? ev_end_i : len_h_i);
+    comp_nf_o   = last_i && re_pkg::sum_eq_off('0, len_i, ev_end_i);
     segs_n_o    = found_i ? segs_i + 1'b1 : 32'd1;
     maxe_n_o    = found_i ? maxe_i : '0;
     rv_n_o      = found_i ? rv_i : '0;
