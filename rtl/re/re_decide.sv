@@ -164,14 +164,15 @@ module re_decide
   logic [re_pkg::OffW-1:0]  recv_n, len_n, re_wd, maxe_n;
   logic                     endk_n, completes;
   // The verdict and `completes` for both values of `found`, chosen by it here, last (issue 27 item 2, session
-  // 25: `found` is four levels behind L's registers; as an input of the checks it was in front of seven more).
+  // 25: `found` is four levels behind L's registers and `no_ctx` seven; as inputs of the checks they were in
+  // front of three to seven more, to `completes` -> `outp_d` and the verdict -> the drop counters).
+  logic [re_pkg::CodeW-1:0] code_f, code_nf;
   logic                     ok_f, ok_nf, comp_f, comp_nf;
   logic [31:0]              segs_n;
   logic [R-1:0]             rv_n, rb_we, re_we;
   re_decide_chk u_chk (
     .code_i      (l_q.code),
     .found_i     (found),
-    .no_ctx_i    (no_ctx),
     .last_i      (l_q.last),
     .off_i       (off),
     .len_i       (len),
@@ -186,9 +187,8 @@ module re_decide
     .len_h_i     (len_h),
     .maxe_i      (maxe_h),
     .segs_i      (segs_h),
-    .code_o      (code),
+    .code_f_o    (code_f),
     .ok_f_o      (ok_f),
-    .ok_nf_o     (ok_nf),
     .comp_f_o    (comp_f),
     .comp_nf_o   (comp_nf),
     .endk_n_o    (endk_n),
@@ -202,6 +202,10 @@ module re_decide
     .re_wd_o     (re_wd)
   );
 
+  // a miss: the header checks' code, else no_context when no context is free
+  assign code_nf   = (l_q.code != '0) ? l_q.code : (no_ctx ? re_pkg::CodeW'(nt_pkg::ReDropNoContext) : '0);
+  assign ok_nf     = l_q.code == '0 && !no_ctx;
+  assign code      = found ? code_f : code_nf;
   assign code_ok   = found ? ok_f : ok_nf;
   assign completes = found ? comp_f : comp_nf;
   logic accept;
