@@ -59,7 +59,7 @@ MUTATIONS = [
        "n_rel  = 14'(next_q.offset);")]),
     ("re-overlap-both", "re", "a partly received segment is merged instead of dropped as overlap (model and RTL)",
      [("model/re/re_cycle_model.cc", "    if (covered > 0) return static_cast<int>(Drop::kOverlap) + 1;\n", ""),
-      ("rtl/re/re_decide_chk.sv", "    chk[3] = found_i && len_nz && overlap;\n", "")]),
+      ("rtl/re/re_decide_chk.sv", "    chk_f[3] = len_nz && overlap;\n", "")]),
     ("re-expiry-order-model", "re", "contexts that expire together reported newest key first (model)",
      [("model/re/re_cycle_model.cc", "(c.first_ns == b.first_ns && c.key < b.key)", "(c.first_ns == b.first_ns && c.key > b.key)")]),
     ("naa-reconnect-both", "naa", "work of a connection that went survives into the next one (model and RTL)",

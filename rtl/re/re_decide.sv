@@ -163,12 +163,16 @@ module re_decide
   logic                     code_ok;  // code == 0
   logic [re_pkg::OffW-1:0]  recv_n, len_n, re_wd, maxe_n;
   logic                     endk_n, completes;
+  // The verdict and `completes` for both values of `found`, chosen by it here, last (issue 27 item 2, session
+  // 25: `found` is four levels behind L's registers and `no_ctx` seven; as inputs of the checks they were in
+  // front of three to seven more, to `completes` -> `outp_d` and the verdict -> the drop counters).
+  logic [re_pkg::CodeW-1:0] code_f, code_nf;
+  logic                     ok_f, ok_nf, comp_f, comp_nf;
   logic [31:0]              segs_n;
   logic [R-1:0]             rv_n, rb_we, re_we;
   re_decide_chk u_chk (
     .code_i      (l_q.code),
     .found_i     (found),
-    .no_ctx_i    (no_ctx),
     .last_i      (l_q.last),
     .off_i       (off),
     .len_i       (len),
@@ -183,9 +187,10 @@ module re_decide
     .len_h_i     (len_h),
     .maxe_i      (maxe_h),
     .segs_i      (segs_h),
-    .code_o      (code),
-    .ok_o        (code_ok),
-    .completes_o (completes),
+    .code_f_o    (code_f),
+    .ok_f_o      (ok_f),
+    .comp_f_o    (comp_f),
+    .comp_nf_o   (comp_nf),
     .endk_n_o    (endk_n),
     .recv_n_o    (recv_n),
     .len_n_o     (len_n),
@@ -197,6 +202,12 @@ module re_decide
     .re_wd_o     (re_wd)
   );
 
+  // a miss: the header checks' code, else no_context when no context is free
+  assign code_nf   = (l_q.code != '0) ? l_q.code : (no_ctx ? re_pkg::CodeW'(nt_pkg::ReDropNoContext) : '0);
+  assign ok_nf     = l_q.code == '0 && !no_ctx;
+  assign code      = found ? code_f : code_nf;
+  assign code_ok   = found ? ok_f : ok_nf;
+  assign completes = found ? comp_f : comp_nf;
   logic accept;
   assign accept = place && code_ok;
   assign job_valid_o = place && l_q.stored != '0;
@@ -329,16 +340,21 @@ module re_decide
   logic          byp_hit, byp_exp, byp_prec;
   logic [N-1:0]  l_prec_q;  // the frame L holds precedes context i in (first arrival, key) order
   // The head's compares with every context (key match, expiry, (first arrival, key) order) and, for the
-  // bypass, with D's frame (instance N): child modules (re_lookup_ctx).
+  // bypass, with D's frame (instance N): child modules (re_lookup_hit, re_lookup_ctx; the key match alone is
+  // three levels in front of the row's AND-OR below).
   logic [N:0] lk_hit, lk_exp, lk_prec;
   for (genvar i = 0; i <= N; i++) begin : g_lookup
+    re_lookup_hit u_hit (
+      .key_i   ({desc_i.event_num, desc_i.data_id}),
+      .key_c_i (i < N ? key_q[i % N] : key),
+      .hit_o   (lk_hit[i])
+    );
     re_lookup_ctx u_lookup (
       .time_i  (desc_i.time_ns),
       .key_i   ({desc_i.event_num, desc_i.data_id}),
       .first_i (i < N ? first_q[i % N] : l_q.time_ns),
       .key_c_i (i < N ? key_q[i % N] : key),
       .tmo_i   (cfg_timeout_ns_i),
-      .hit_o   (lk_hit[i]),
       .exp_o   (lk_exp[i]),
       .prec_o  (lk_prec[i])
     );

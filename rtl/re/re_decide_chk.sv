@@ -1,6 +1,6 @@
 // re_decide's checks of the frame D decides against the context it hits (issue 27 item 2, session 24): the
 // range relations, the drop verdict and the context as the accepted frame leaves it. Every input but `found_i`
-// and `no_ctx_i` is a register of re_decide's lookup stage (the frame, its end, the hit context's row), so the
+// is a register of re_decide's lookup stage (the frame, its end, the hit context's row), so the
 // checks start at D's cycle edge; the row is read in L and the compares are LUT trees (re_pkg::cmp_off), not
 // carry chains. A child module, so its depth is measured on its own and the cut at its ports holds (docs/synthesis.md,
 // session 22). The rules are docs/re.md's, as re_decide had them before (lockstep holds them equal).
@@ -8,7 +8,6 @@ module re_decide_chk
 (
   input  logic [re_pkg::CodeW-1:0]                         code_i,    // the header checks' verdict (0: passed)
   input  logic                                             found_i,   // a valid context holds the frame's key
-  input  logic                                             no_ctx_i,  // no context free for a new key
   input  logic                                             last_i,
   input  logic [re_pkg::OffW-1:0]                          off_i,
   input  logic [re_pkg::OffW-1:0]                          len_i,
@@ -24,10 +23,14 @@ module re_decide_chk
   input  logic [re_pkg::OffW-1:0]                          len_h_i,
   input  logic [re_pkg::OffW-1:0]                          maxe_i,
   input  logic [31:0]                                      segs_i,
-  output logic [re_pkg::CodeW-1:0]                         code_o,
-  output logic                                             ok_o,      // code_o == 0, without the code
-  // the context as the accepted frame leaves it
-  output logic                                             completes_o,
+  // The verdict as if found_i (a hit): re_decide chooses it by found last and forms the miss's (the header
+  // checks' code, else no_context) itself (issue 27 item 2, session 25: found is four levels behind L's
+  // registers and no_ctx seven; as inputs of the checks they were in front of three to seven more).
+  output logic [re_pkg::CodeW-1:0]                         code_f_o,
+  output logic                                             ok_f_o,    // code_f_o == 0, without the code
+  // the context as the accepted frame leaves it; completes for each value of found_i (chosen as ok_f_o is)
+  output logic                                             comp_f_o,
+  output logic                                             comp_nf_o,
   output logic                                             endk_n_o,
   output logic [re_pkg::OffW-1:0]                          recv_n_o,
   output logic [re_pkg::OffW-1:0]                          len_n_o,
@@ -75,39 +78,37 @@ module re_decide_chk
     free_oh  = has_free_range ? (fr_k & ~fr_below) : R'(1);
   end
 
-  // The verdict: the header checks' code, else the first of docs/re.md's context checks that fails, as a
-  // one-hot of the failing checks in their order and an AND-OR (a cascade of if/else before).
-  localparam int unsigned NChk = 6;
+  // The verdict with a hit: the header checks' code, else the first of docs/re.md's context checks that fails,
+  // as a one-hot of the failing checks in their order and an AND-OR (a cascade of if/else before). The last
+  // check, no_context, applies to a miss only (re_decide).
+  localparam int unsigned NChk = 5;
   logic [re_pkg::OffW-1:0] zero_off;
   logic                    len_nz;
-  logic [NChk-1:0]         chk, chk_below, chk_oh;
+  logic [NChk-1:0]         chk_f, chk_below, chk_oh;
   logic [NChk-1:0][re_pkg::CodeW-1:0] chk_code;
   always_comb begin
     zero_off  = '0;
     len_nz    = len_i != zero_off;
-    chk = '0;
-    chk[0] = found_i && done_i;
-    chk[1] = found_i && ((last_i && ((endk_i && ev_end_i != len_h_i) ||
-                                    (!endk_i && re_pkg::lt_off(ev_end_i, maxe_i)))) ||
-                         (endk_i && re_pkg::lt_off(len_h_i, seg_end_i)));
-    chk[2] = found_i && ((len_nz && contained) || (!len_nz && endk_i));
-    chk[3] = found_i && len_nz && overlap;
-    chk[4] = found_i && len_nz && !has_left && !has_right && !has_free_range;
-    chk[5] = !found_i && no_ctx_i;
+    chk_f = '0;
+    chk_f[0] = done_i;
+    chk_f[1] = (last_i && ((endk_i && ev_end_i != len_h_i) || (!endk_i && re_pkg::lt_off(ev_end_i, maxe_i)))) ||
+               (endk_i && re_pkg::lt_off(len_h_i, seg_end_i));
+    chk_f[2] = (len_nz && contained) || (!len_nz && endk_i);
+    chk_f[3] = len_nz && overlap;
+    chk_f[4] = len_nz && !has_left && !has_right && !has_free_range;
     chk_code[0] = re_pkg::CodeW'(nt_pkg::ReDropDuplicate);
     chk_code[1] = re_pkg::CodeW'(nt_pkg::ReDropInconsistent);
     chk_code[2] = re_pkg::CodeW'(nt_pkg::ReDropDuplicate);
     chk_code[3] = re_pkg::CodeW'(nt_pkg::ReDropOverlap);
     chk_code[4] = re_pkg::CodeW'(nt_pkg::ReDropNoRange);
-    chk_code[5] = re_pkg::CodeW'(nt_pkg::ReDropNoContext);
     chk_below = '0;
-    for (int i = 1; i < NChk; i++) chk_below[i] = chk_below[i - 1] | chk[i - 1];
-    chk_oh = chk & ~chk_below;
+    for (int i = 1; i < NChk; i++) chk_below[i] = chk_below[i - 1] | chk_f[i - 1];
+    chk_oh = chk_f & ~chk_below;
     // the frame is accepted (if placed) when no check fails: an AND beside the code, not behind it
-    ok_o = code_i == '0 && !(|chk);
-    code_o = code_i;
+    ok_f_o = code_i == '0 && !(|chk_f);
+    code_f_o = code_i;
     if (code_i == '0) begin
-      for (int i = 0; i < NChk; i++) code_o = code_o | (chk_oh[i] ? chk_code[i] : '0);
+      for (int i = 0; i < NChk; i++) code_f_o = code_f_o | (chk_oh[i] ? chk_code[i] : '0);
     end
   end
 
@@ -117,7 +118,10 @@ module re_decide_chk
     recv_n_o    = found_i ? recv_i + len_i : len_i;
     endk_n_o    = (found_i && endk_i) || last_i;
     len_n_o     = last_i ? ev_end_i : (found_i ? len_h_i : '0);
-    completes_o = endk_n_o && re_pkg::sum_eq_off(found_i ? recv_i : '0, len_i, len_n_o);
+    // the event is complete when its end is known and the bytes received reach it: with a hit, recv + len ==
+    // (last ? ev_end : the context's length); a new context, last and len == ev_end
+    comp_f_o    = (endk_i || last_i) && re_pkg::sum_eq_off(recv_i, len_i, last_i ? ev_end_i : len_h_i);
+    comp_nf_o   = last_i && re_pkg::sum_eq_off('0, len_i, ev_end_i);
     segs_n_o    = found_i ? segs_i + 1'b1 : 32'd1;
     maxe_n_o    = found_i ? maxe_i : '0;
     rv_n_o      = found_i ? rv_i : '0;

@@ -50,7 +50,11 @@ module re_decide_sva (
   input logic [re_pkg::OffW-1:0]                                 recv_h,
   input logic [re_pkg::OffW-1:0]                                 len_h,
   input logic [re_pkg::OffW-1:0]                                 maxe_h,
-  input logic [31:0]                                             segs_h
+  input logic [31:0]                                             segs_h,
+  // completes, chosen by found from the child's two cases (session 25), and what it stands for
+  input logic                                                    completes,
+  input logic                                                    endk_n,
+  input logic [re_pkg::OffW-1:0]                                 len_n
 );
 `include "nt_assert.svh"
   localparam int unsigned N = nt_pkg::ReContexts;
@@ -86,6 +90,9 @@ module re_decide_sva (
     nvalid = '0;
     for (int i = 0; i < N; i++) nvalid = nvalid + $bits(nvalid)'(valid_x[i]);
   end
+  // `completes` (re_decide_chk's two cases, chosen by found in re_decide) is the event's end known and the bytes
+  // received with this frame reaching it, as the sum it replaces.
+  `NT_ASSERT(completes_sum, completes == (endk_n && (found ? recv_h : '0) + len == len_n))
   // The child's accept signal is its verdict being zero.
   `NT_ASSERT(code_ok_matches, code_ok == (code == '0))
   // re_decide's `place` without the flush terms is act && !any_cand.
@@ -134,5 +141,5 @@ endmodule
 bind re_decide re_decide_sva u_sva (
   .clk_i, .rst_ni, .cfg_contexts_i, .cfg_timeout_ns_i, .l_valid_q, .key, .l_time_ns(l_q.time_ns), .l_hit_q, .l_exp_q, .key_q, .first_q, .found, .valid_x, .no_ctx, .code, .code_ok, .act, .any_cand, .place, .cfg_mask, .cfg_mask_q, .cfg_fits, .cfg_fits_q, .hit, .cand, .old_oh, .h, .rv_q,
   .rb_q, .re_q, .done_q, .endk_q, .recv_q, .len_q, .maxe_q, .segs_q, .off, .len, .l_se_q,
-  .rv_h, .rb_h, .re_h, .done_h, .endk_h, .recv_h, .len_h, .maxe_h, .segs_h);
+  .rv_h, .rb_h, .re_h, .done_h, .endk_h, .recv_h, .len_h, .maxe_h, .segs_h, .completes, .endk_n, .len_n);
 `endif  // SYNTHESIS

@@ -61,8 +61,13 @@ module re_event_buffer
   logic [24:0]               eoff_q;
   logic [24:0]               slot_lo_q;
   logic [38:0]               slot_hi_q, slot_hi1_q;
+  // Registered with the beat (issue 27 item 2, session 25): the beat is the job's last (left_q == 0) and it has
+  // data bytes (wlo < whi), set from the same next values as left_q, dat_q and drem_q, so `finish` and
+  // `job_ready_o` are a LUT or two from registers (the window compare was 8 levels in front of re_decide's
+  // `place` and the ingress's descriptor counters). re_event_buffer_sva checks both every cycle.
+  logic              last_q, wnz_q;
   logic              finish, take, advance, step;
-  assign finish      = cur_valid_q && (cur_q.skip || (left_q == '0 && advance));
+  assign finish      = cur_valid_q && (cur_q.skip || (last_q && advance));
   assign take        = next_valid_q && (!cur_valid_q || finish);
   assign job_ready_o = !next_valid_q || take;
   assign step        = cur_valid_q && advance && !finish;
@@ -98,7 +103,7 @@ module re_event_buffer
   logic [25:0] daddr_lo;
   always_comb begin
     daddr_lo        = {1'b0, slot_lo_q} + {1'b0, eoff_q};
-    dma_req_valid_o = cfg_host_i && cur_valid_q && !cur_q.skip && wlo < whi;
+    dma_req_valid_o = cfg_host_i && cur_valid_q && !cur_q.skip && wnz_q;
     dma_req_write_o = 1'b1;
     dma_req_addr_o  = {daddr_lo[25] ? slot_hi1_q : slot_hi_q, daddr_lo[24:0]};
     dma_req_len_o   = 16'(wlen);
@@ -141,6 +146,28 @@ module re_event_buffer
     endcase
     n_rel  = 14'(next_q.offset) - 14'(next_q.data_at);
     n_rel1 = n_rel[13:6] + 8'd1;
+  end
+
+  // The next values of left_q, dat_q and drem_q (taken from next_q at a take, stepped a beat at a step), and
+  // from them last_q and wnz_q.
+  logic [re_pkg::BeatsW-1:0] left_d;
+  logic [6:0]                dat_d, wlo_d, whi_d;
+  logic [16:0]               drem_d;
+  always_comb begin
+    left_d = left_q;
+    dat_d  = dat_q;
+    drem_d = drem_q;
+    if (take) begin
+      left_d = next_q.beats - 1'b1;
+      dat_d  = next_q.data_at;
+      drem_d = 17'(next_q.data_at) + 17'(next_q.len);
+    end else if (step) begin
+      left_d = left_q - 1'b1;
+      dat_d  = dat_q[6] ? {1'b0, dat_q[5:0]} : 7'd0;
+      drem_d = (drem_q[16:6] != '0) ? drem_q - 17'd64 : 17'd0;
+    end
+    wlo_d = dat_d[6] ? 7'd64 : dat_d;
+    whi_d = (drem_d[16:6] != '0) ? 7'd64 : {1'b0, drem_d[5:0]};
   end
 
   // ---- completed events, in completion order ----
@@ -279,6 +306,8 @@ module re_event_buffer
       cur_q        <= '0;
       next_q       <= '0;
       left_q       <= '0;
+      last_q       <= 1'b1;  // left_q == 0
+      wnz_q        <= 1'b0;  // dat_q = drem_q = 0: no data byte
       ptr_q        <= '0;
       end_q        <= '0;
       dat_q        <= '0;
@@ -340,13 +369,15 @@ module re_event_buffer
       hb_hi2_q  <= cfg_host_base_i[63:38] + 26'd2;
       hb_lo_q   <= cfg_host_base_i[11:0];
       // write: the current beat's registers step to the next beat
+      left_q <= left_d;
+      dat_q  <= dat_d;
+      drem_q <= drem_d;
+      last_q <= left_d == '0;
+      wnz_q  <= wlo_d < whi_d;
       if (finish) begin
         ptr_q <= end_q;
       end else if (step) begin
         ptr_q  <= ptr_q + 1'b1;
-        left_q <= left_q - 1'b1;
-        dat_q  <= dat_q[6] ? {1'b0, dat_q[5:0]} : 7'd0;
-        drem_q <= (drem_q[16:6] != '0) ? drem_q - 17'd64 : 17'd0;
         wrow_q  <= wrow1_q;
         wrow1_q <= wrow1_q + 1'b1;
         eoff_q <= eoff_q + 25'(wstep);
@@ -356,9 +387,6 @@ module re_event_buffer
         cur_valid_q  <= 1'b1;
         next_valid_q <= 1'b0;
         end_q        <= end_q + re_pkg::FifoW'(next_q.beats);
-        left_q       <= next_q.beats - 1'b1;
-        dat_q        <= next_q.data_at;
-        drem_q       <= 17'(next_q.data_at) + 17'(next_q.len);
         delta_q      <= n_rel[5:0];
         wrow_q       <= n_rel[13:6];
         wrow1_q      <= n_rel1;

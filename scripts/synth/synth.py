@@ -61,7 +61,7 @@ BLOCKS = {
     "vnic_encap": ("vnic_encap_top", VNIC + ["rtl/vnic/vnic_encap_top.sv"]),
     "vnic_decap": ("vnic_decap_top", VNIC + ["rtl/vnic/vnic_decap_top.sv"]),
     "re": ("re_top", [C, "rtl/re/re_pkg.sv", "rtl/re/re_ingress.sv", "rtl/re/re_decide_chk.sv",
-                      "rtl/re/re_lookup_ctx.sv",
+                      "rtl/re/re_lookup_ctx.sv", "rtl/re/re_lookup_hit.sv",
                       "rtl/re/re_decide.sv",
                       "rtl/re/re_event_buffer.sv", "rtl/re/re_top.sv"]),
     "naa_ctl": ("naa_ctl", [C, *ICRC, "rtl/rdma/rdma_pkg.sv", "rtl/naa/naa_pkg.sv", "rtl/naa/naa_kernel.sv",
