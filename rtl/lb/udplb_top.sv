@@ -241,7 +241,10 @@ module udplb_top
     for (int g = 0; g < Grps; g++) begin
       for (int h = 0; h < Grps; h++) begin
         if (h != g) begin
-          s4_gbeat_d[g][h] = s3_ghit[h] && (s3_gplen[h] > s3_gplen[g] || (s3_gplen[h] == s3_gplen[g] && h < g));
+          // "A longer prefix, or the same one and h < g" as one compare per pair (h < g is a constant here):
+          // the equality beside the > compare was a level more in front of s4_gwin_d (13 stitched).
+          if (h < g) s4_gbeat_d[g][h] = s3_ghit[h] && s3_gplen[h] >= s3_gplen[g];
+          else       s4_gbeat_d[g][h] = s3_ghit[h] && s3_gplen[h] > s3_gplen[g];
         end
       end
       s4_gwin_d[g] = s3_ghit[g] && s4_gbeat_d[g] == '0;
