@@ -22,7 +22,7 @@ git show "$ref:rtl/lb/udplb_hdr_calc.sv" |
 } > "$out/udplb_old_pkg.sv"
 verilator --cc --exe --build -O3 -Irtl/common -Wno-fatal -Wno-lint -Wno-style -j 2 --top-module hdr_diff_top \
   -Mdir "$out/obj" -CFLAGS -O2 -CFLAGS "-I$PWD" rtl/common/nt_pkg.sv rtl/common/nt_csum_pkg.sv rtl/lb/udplb_pkg.sv "$out/udplb_old_pkg.sv" \
-  "$out/udplb_hdr_calc_old.sv" rtl/lb/udplb_csa_level.sv rtl/lb/udplb_csum_tree.sv rtl/lb/udplb_hdr_sum.sv rtl/lb/udplb_hdr_calc.sv \
+  "$out/udplb_hdr_calc_old.sv" rtl/lb/udplb_csa_level.sv rtl/lb/udplb_csum_tree.sv rtl/lb/udplb_hdr_pre.sv rtl/lb/udplb_hdr_sum.sv rtl/lb/udplb_hdr_calc.sv \
   tb/udplb_hdr_diff/hdr_diff_top.sv "$PWD/tb/udplb_hdr_diff/hdr_diff_main.cc" -o hdr_diff > "$out/build.log" 2>&1 ||
   { tail -30 "$out/build.log"; exit 1; }
 "$out/obj/hdr_diff" "$n" "$seed"

@@ -199,6 +199,18 @@ package udplb_pkg;
     logic                  ttl_zero;  // the parsed TTL is 0 (S8's decrement wraps)
   } usum_t;
 
+  // S6 -> S7: what udplb_hdr_pre forms beside S6 for udplb_hdr_sum (branch udp25, issue 27 item 2): each
+  // checksum case's words that depend neither on the member entry (read in S7) nor on the bytes after layer 4
+  // (l4_window's, registered beside s6_q), reduced to an end-around-carry pair, and "the IPv4 total length is
+  // under 16". Not gated by the case: udplb_hdr_sum's trees are.
+  typedef struct packed {
+    logic [31:0] f4, f6;    // forwarded UDP over IPv4 / IPv6: the pseudo header's old addresses out, ours in
+    logic [31:0] e4, e6;    // ICMPv4 / ICMPv6 echo reply
+    logic [31:0] nd;        // neighbour advertisement (all of it but the late word, l4_add)
+    logic [31:0] ip;        // IPv4 header of a forwarded frame (all of it but the length pair, the member's address)
+    logic        tl4_zero;  // the IPv4 total length's upper 12 bits are 0 (the length is under 16)
+  } uhpre_t;
+
   // S6 -> S7: the 24 bytes after layer 4 (UDP and LB headers, ICMPv4), taken out of the header bytes a stage
   // ahead of udplb_hdr_sum by the one-hot of layer 4's offset (l4_window).
   localparam int unsigned UL4Bytes = 8 + nt_pkg::UdplbHeaderBytes;

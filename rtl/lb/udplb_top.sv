@@ -199,20 +199,22 @@ module udplb_top
   // Epoch TCAM, second stage: the longest prefix of the group winners, ties to the lower group. Was a walk
   // over the groups keeping a running best (a chain of 8 compares and multiplexers, then the slot mask as a
   // shift and a subtract: 40 levels from s4_group_q; issue 27 item 2). Which group beats which is known in S3
-  // from the first stage's answers, so it is registered beside s4_group_q (loaded on the same advance):
-  // bit h of s4_gbeat_q[g] is set when group h hits and beats group g (a longer prefix, or the same one and
-  // h < g). In S4 group g wins if it hits and no group beats it (at most one wins), and ep_best is the OR of
-  // the winner's fields ('0 when none hits, as the walk gave). Each group's slot is formed beside (the slot
-  // mask as a compare of each bit position with the group's bits: all ones from 16 on, as before) and the
-  // winner's chosen the same way. The same answers, no cycle added.
+  // from the first stage's answers: bit h of s4_gbeat_d[g] is set when group h hits and beats group g (a
+  // longer prefix, or the same one and h < g), and group g wins if it hits and no group beats it (at most one
+  // wins). Since branch udp25 the winner one-hot itself is registered beside s4_group_q (s4_gwin_q, loaded on
+  // the same advance; before, the matrix was, and S4 formed the one-hot in front of the epoch map: 13 levels
+  // `s4_gbeat_q` -> `s5_q`, issue 27 item 2). In S4 ep_best is the OR of the winner's fields ('0 when none
+  // hits, as the walk gave). Each group's slot is formed beside (the slot mask as a compare of each bit
+  // position with the group's bits: all ones from 16 on, as before) and the winner's chosen the same way. The
+  // same answers, no cycle added; asserted below (s4_gwin_exact).
   // Each group is read whole into a uepoch_hit_t first: Yosys 0.55 reads s4_group_q[g].hit as an undeclared
   // wire.
   localparam int unsigned Grps = udplb_pkg::UEpochGroups;
   udplb_pkg::uepoch_hit_t   s3_ga, s4_group;
   logic [Grps-1:0]           s3_ghit;
   logic [Grps-1:0][6:0]      s3_gplen;
-  logic [Grps-1:0][Grps-1:0] s4_gbeat_d, s4_gbeat_q;
-  logic [Grps-1:0]           s4_gwin;
+  logic [Grps-1:0][Grps-1:0] s4_gbeat_d;
+  logic [Grps-1:0]           s4_gwin_d, s4_gwin_q;
   logic [15:0]               g_slot;
   logic                      unused_s3_ga;
   always_comb begin
@@ -220,9 +222,9 @@ module udplb_top
     s3_ghit    = '0;
     s3_gplen   = '0;
     s4_gbeat_d = '0;
+    s4_gwin_d  = '0;
     ep_best    = '0;
     s4_group   = '0;
-    s4_gwin    = '0;
     slot       = '0;
     g_slot     = '0;
     for (int g = 0; g < Grps; g++) begin
@@ -232,17 +234,20 @@ module udplb_top
       s3_gplen[g] = s3_ga.plen;
       // S4: the registered ones.
       s4_group   = s4_group_q[g];
-      s4_gwin[g] = s4_group.hit && s4_gbeat_q[g] == '0;
-      ep_best    = ep_best | ({udplb_pkg::UEpochHitBits{s4_gwin[g]}} & s4_group);
+      ep_best    = ep_best | ({udplb_pkg::UEpochHitBits{s4_gwin_q[g]}} & s4_group);
       for (int b = 0; b < 16; b++) g_slot[b] = (s4_q.p.slot_sel[b] ^ s4_group.sxor[b]) && 32'(s4_group.bits) > b;
-      slot = slot | ({16{s4_gwin[g]}} & g_slot);
+      slot = slot | ({16{s4_gwin_q[g]}} & g_slot);
     end
     for (int g = 0; g < Grps; g++) begin
       for (int h = 0; h < Grps; h++) begin
         if (h != g) begin
-          s4_gbeat_d[g][h] = s3_ghit[h] && (s3_gplen[h] > s3_gplen[g] || (s3_gplen[h] == s3_gplen[g] && h < g));
+          // "A longer prefix, or the same one and h < g" as one compare per pair (h < g is a constant here):
+          // the equality beside the > compare was a level more in front of s4_gwin_d (13 stitched).
+          if (h < g) s4_gbeat_d[g][h] = s3_ghit[h] && s3_gplen[h] >= s3_gplen[g];
+          else       s4_gbeat_d[g][h] = s3_ghit[h] && s3_gplen[h] > s3_gplen[g];
         end
       end
+      s4_gwin_d[g] = s3_ghit[g] && s4_gbeat_d[g] == '0;
     end
   end
   assign unused_s3_ga = ^{s3_ga.epoch, s3_ga.bits, s3_ga.sxor};
@@ -389,10 +394,22 @@ module udplb_top
   // Beside S6: the bytes after layer 4, by the one-hot of its offset (udplb_pkg::l4_window).
   logic [8*udplb_pkg::UWindowBytes-1:0] s6_hw, s7_hw;
   udplb_pkg::ul4_t                      s6_l4, s6_l4_q;
+  udplb_pkg::uhpre_t                    s6_pre, s6_pre_q;
   udplb_pkg::usum_t                     s7_sum, s7_sum_q;
   assign s6_hw = stage_hw(s5_q.b.data, s5_q.b.next48, s5_q.p.vlan);
   assign s6_l4 = udplb_pkg::l4_window(s6_hw, s5_q.p.l4o);
   assign s7_hw = stage_hw(s6_q.b.data, s6_q.b.next48, s6_q.p.vlan);
+
+  // Beside S6: each checksum's words that depend neither on the member entry nor on the bytes after layer 4,
+  // as a pair per case (udplb_hdr_pre; branch udp25: S7's trees were 14 levels from s6_q). S6 changes only
+  // the reason and the member, neither of which the checksums read, so s5_q's fields are s6_q's. Asserted
+  // below (s6_pre_exact).
+  udplb_hdr_pre u_pre (
+    .p_i   (s5_q.p),
+    .hw_i  (s6_hw),
+    .c_i   (s5_q.c),
+    .pre_o (s6_pre)
+  );
 
   // The member entry as read (S7 takes it into s7_q.c.mem only for a clean forwarded frame, the only frame
   // whose S8 uses what depends on it).
@@ -402,6 +419,7 @@ module udplb_top
     .l4_i  (s6_l4_q),
     .c_i   (s6_q.c),
     .mem_i (mem_entry),
+    .pre_i (s6_pre_q),
     .s_o   (s7_sum)
   );
 
@@ -447,11 +465,12 @@ module udplb_top
       s5_q       <= '0;
       s6_q       <= '0;
       s6_l4_q    <= '0;
+      s6_pre_q   <= '0;
       s7_q       <= '0;
       s7_sum_q   <= '0;
       s8_q       <= '0;
       s4_group_q <= '0;
-      s4_gbeat_q <= '0;
+      s4_gwin_q  <= '0;
       s4_ipmis_q <= 1'b0;
       s4_ndmis_q <= 1'b0;
       s4_ephit_q <= 1'b0;
@@ -461,13 +480,14 @@ module udplb_top
       s3_q       <= s3_d;
       s4_q       <= s4_d;
       s4_group_q <= ep_group;
-      s4_gbeat_q <= s4_gbeat_d;
+      s4_gwin_q  <= s4_gwin_d;
       s4_ipmis_q <= s3_q.p.ip_da[31:0] != sa_ip[31:0];
       s4_ndmis_q <= s3_q.p.nd_target != sa_ip;
       s4_ephit_q <= |s3_ghit;
       s5_q       <= s5_d;
       s6_q       <= s6_d;
       s6_l4_q    <= s6_l4;
+      s6_pre_q   <= s6_pre;
       s7_q       <= s7_d;
       s7_sum_q   <= s7_sum;
       s8_q       <= s8_d;
@@ -611,4 +631,39 @@ module udplb_top
   `NT_ASSERT(s5_ndmis, !(first_ok(s4_q.b.valid, s4_q.b.sop, s4_q.c.reason) && s4_q.c.kind != udplb_pkg::KindHost) ||
                        s4_ndmis_q == (s4_q.p.nd_target != s4_q.c.uc_ip))
   `NT_ASSERT(s5_ephit, s4_ephit_q == ep_best.hit)
+
+`ifndef SYNTHESIS
+  // The registered winner one-hot equals the winner of s4_group_q's answers (a group wins if it hits and no
+  // hitting group has a longer prefix, or the same one and a lower index), every cycle.
+  logic [Grps-1:0]        s4_gwin_now;
+  udplb_pkg::uepoch_hit_t chk_g, chk_h;
+  always_comb begin
+    s4_gwin_now = '0;
+    chk_g       = '0;
+    chk_h       = '0;
+    for (int g = 0; g < Grps; g++) begin
+      chk_g          = s4_group_q[g];
+      s4_gwin_now[g] = chk_g.hit;
+      for (int h = 0; h < Grps; h++) begin
+        chk_h = s4_group_q[h];
+        if (h != g && chk_h.hit && (chk_h.plen > chk_g.plen || (chk_h.plen == chk_g.plen && h < g))) begin
+          s4_gwin_now[g] = 1'b0;
+        end
+      end
+    end
+  end
+  // The pairs registered beside s6_q equal those of s6_q's own fields for the first beat S7 holds (the only
+  // beat whose sums S8 uses).
+  logic unused_chk;
+  assign unused_chk = ^{chk_g, chk_h};  // only hit and plen are read
+  udplb_pkg::uhpre_t s7_pre_now;
+  udplb_hdr_pre u_pre_chk (
+    .p_i   (s6_q.p),
+    .hw_i  (s7_hw),
+    .c_i   (s6_q.c),
+    .pre_o (s7_pre_now)
+  );
+`endif
+  `NT_ASSERT(s4_gwin_exact, s4_gwin_q == s4_gwin_now)
+  `NT_ASSERT(s6_pre_exact, !(s6_q.b.valid && s6_q.b.sop) || s6_pre_q == s7_pre_now)
 endmodule

@@ -49,7 +49,7 @@ BLOCKS = {
                       "rtl/lb/lb_beat_former.sv", "rtl/lb/lb_top.sv"]),
     "udplb": ("udplb_top", [C, "rtl/common/nt_csum_pkg.sv", "rtl/lb/udplb_pkg.sv", "rtl/common/nt_skid_buffer.sv", "rtl/lb/lb_lookahead.sv",
                             "rtl/lb/udplb_parse_pre.sv", "rtl/lb/udplb_l4_slice.sv", "rtl/lb/udplb_l4_verdict.sv", "rtl/lb/udplb_parser.sv", "rtl/lb/udplb_beat_matrix.sv", "rtl/lb/udplb_step_and3.sv", "rtl/lb/udplb_step_ao3.sv", "rtl/lb/udplb_step_or6.sv", "rtl/lb/udplb_ao_rows.sv", "rtl/lb/udplb_prio_lookup.sv", "rtl/lb/udplb_tables.sv", "rtl/lb/udplb_csa_level.sv",
-                            "rtl/lb/udplb_csum_tree.sv", "rtl/lb/udplb_hdr_sum.sv",
+                            "rtl/lb/udplb_csum_tree.sv", "rtl/lb/udplb_hdr_pre.sv", "rtl/lb/udplb_hdr_sum.sv",
                             "rtl/lb/udplb_hdr_calc.sv",
                             "rtl/lb/udplb_beat_former.sv", "rtl/lb/udplb_top.sv"]),
     "rdma": ("rdma_top", RDMA),

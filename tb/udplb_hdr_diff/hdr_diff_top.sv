@@ -18,6 +18,7 @@ module hdr_diff_top
   logic [8*udplb_pkg::UWindowBytes-1:0] hw;
   udplb_pkg::usum_t                     s;
   udplb_pkg::ul4_t                      l4w;
+  udplb_pkg::uhpre_t                    pre;
   udplb_pkg::uout_t                     o_old, o_new;
   logic                                 fwd, uses_l4;
   int unsigned                          l4;
@@ -66,12 +67,20 @@ module hdr_diff_top
 
   assign l4w = udplb_pkg::l4_window(hw, p.l4o);  // S6's, from the same frame
 
+  udplb_hdr_pre u_pre (  // S6's pairs, from the same frame (udplb_top registers them beside s6_q)
+    .p_i   (p),
+    .hw_i  (hw),
+    .c_i   (c),
+    .pre_o (pre)
+  );
+
   udplb_hdr_sum u_sum (
     .p_i   (p),
     .hw_i  (hw),
     .l4_i  (l4w),
     .c_i   (c),
     .mem_i (c.mem),
+    .pre_i (pre),
     .s_o   (s)
   );
 
