@@ -791,13 +791,22 @@ module naa_req
   // steps (win_lo_q). Before the first beat (Read, Fill, k = 0) it reads beat 0's high beat; beat 0's low
   // beat (wj - 2 < 0) is never selected. Nothing is written while sending, so a stalled beat reads the same
   // beat again; a beat written at the edge it is read (the last fill beat, beat 0) comes from buf_wr_q.
+  // The read address for both values of the sender's step, chosen by it last (m_ready_i comes from the output
+  // arbitration behind the CM's state: stitched 14 when the step fed the adder); one step more is the next beat
+  // (+ 64 bytes: + 1 modulo 64 after the shift). The fill compare reads the step-0 address: a fill (SFill) and a
+  // step (SSend) never share a cycle. SVAs buf_ra_eq, buf_fwd_eq: the address and the compare as before.
   logic                  buf_we, snd_step;
-  logic [5:0]            buf_ra;
-  logic [13:0]           t_n;
+  logic [5:0]            buf_ra, buf_ra0, buf_ra1;
+  logic [13:0]           t_0;
   assign buf_we   = sst_q == SFill && dma_rsp_valid_i && int'(fill_q) < nt_pkg::NaaReqBufBeats;
   assign snd_step = sst_q == SSend && m_ready_i;
-  assign t_n      = (14'(k_q) + 14'(snd_step)) * 14'(nt_pkg::StreamBytes) + 14'd128 - 14'(p_hdr_q);
-  assign buf_ra   = 6'((t_n >> 6) - 14'd1);  // wj - 1 after this edge
+  assign t_0      = 14'(k_q) * 14'(nt_pkg::StreamBytes) + 14'd128 - 14'(p_hdr_q);
+  assign buf_ra0  = 6'((t_0 >> 6) - 14'd1);  // wj - 1 after this edge, no step
+  assign buf_ra1  = 6'(t_0 >> 6);            // wj - 1 after a step
+  assign buf_ra   = snd_step ? buf_ra1 : buf_ra0;
+  `NT_ASSERT(buf_ra_eq, buf_ra == 6'((((14'(k_q) + 14'(snd_step)) * 14'(nt_pkg::StreamBytes) + 14'd128 -
+                                      14'(p_hdr_q)) >> 6) - 14'd1))
+  `NT_ASSERT(buf_fwd_eq, !buf_we || buf_ra0 == buf_ra)
   assign win_hi   = buf_fwd_q ? buf_wr_q : buf_rd_q;
 
   always_ff @(posedge clk_i) begin
@@ -811,7 +820,7 @@ module naa_req
       buf_fwd_q <= 1'b0;
       win_lo_q  <= '0;
     end else begin
-      buf_fwd_q <= buf_we && fill_q[5:0] == buf_ra;
+      buf_fwd_q <= buf_we && fill_q[5:0] == buf_ra0;
       if (snd_step) win_lo_q <= win_hi;
       else if (sst_q != SSend) win_lo_q <= '0;
     end
