@@ -504,7 +504,7 @@ int RdmaCycleModel::PrefetchQp() const {
   if (pf_total_ >= kPfReads) return -1;
   for (int i = 0; i < kQps; ++i) {
     const QpState& q = qps_[i];
-    if (!q.queues.valid || q.queues.rq_entries == 0) continue;
+    if (!q.queues.valid || q.queues.rq_entries == 0 || rq_div_[i] != 0) continue;
     if (q.pf_iss < q.queues.rq_posted && static_cast<uint16_t>(q.pf_iss - q.rq_head) < kWqeRing) return i;
   }
   return -1;
@@ -610,14 +610,15 @@ const RdmaOut& RdmaCycleModel::Eval(const RdmaIn& in) {
   out_.m = back_ == BackState::kSend ? ResponseBeat() : StreamPort{};
   // The back end's writes go first, then a pending CQE, then the front end's request, then a WQE prefetch (not while the front
   // end reads an AQ group: that data must be the next to come back once the tagged reads are in).
+  // A CQE whose QP's CQ slot is being divided waits, and nothing but the back end's writes goes before it.
   const DmaRequest back = BackDma();
-  const DmaRequest cq = CqeDma();
+  const DmaRequest cq = cq_div_[cq_job_.qp] != 0 ? DmaRequest{} : CqeDma();
   const DmaRequest front = CurrentDma();
   const bool aq = state_ == State::kAqIssue || state_ == State::kAqWait;
-  const DmaRequest pf = (back.valid || cq.valid || front.valid || aq) ? DmaRequest{} : PrefetchDma();
-  dma_src_ = back.valid ? DmaSrc::kBack : cq.valid ? DmaSrc::kCqe : front.valid ? DmaSrc::kFront
+  const DmaRequest pf = (back.valid || cq_pend_ || front.valid || aq) ? DmaRequest{} : PrefetchDma();
+  dma_src_ = back.valid ? DmaSrc::kBack : cq_pend_ ? DmaSrc::kCqe : front.valid ? DmaSrc::kFront
            : pf.valid ? DmaSrc::kPrefetch : DmaSrc::kNone;
-  out_.dma_req = back.valid ? back : cq.valid ? cq : front.valid ? front : pf;
+  out_.dma_req = back.valid ? back : cq_pend_ ? cq : front.valid ? front : pf;
   if (held_) {  // a request offered and not taken stays on the port until it is taken
     dma_src_ = held_src_;
     out_.dma_req = held_req_;
@@ -756,6 +757,12 @@ void RdmaCycleModel::Tick() {
   const bool back_dma = dma_src_ == DmaSrc::kBack;  // the atomic executor's write
   const bool fire = dma_fire && dma_src_ == DmaSrc::kFront;  // the front end's request was taken
   const int pf_qp = held_ ? held_pf_qp_ : PrefetchQp();  // the QP of the prefetch on the port
+  // The dividers' step; a restart below sets them again, decided on whether they were busy in this cycle.
+  const std::array<uint8_t, kQps> rq_busy = rq_div_, cq_busy = cq_div_;
+  for (int i = 0; i < kQps; ++i) {
+    if (rq_div_[i] != 0) --rq_div_[i];
+    if (cq_div_[i] != 0) --cq_div_[i];
+  }
   // Not taken: held (the same request, from the same source) for the next cycle.
   held_ = dma.valid && !in_.dma_ready;
   if (held_) {
@@ -768,6 +775,7 @@ void RdmaCycleModel::Tick() {
     const uint8_t k = static_cast<uint8_t>(dma.len / params::kRdmaWqeBytes);
     rtag_[rt_wr_++ % kTagFifo] = ReadTag{true, static_cast<uint8_t>(i), k};
     qps_[i].pf_iss = static_cast<uint16_t>(qps_[i].pf_iss + k);
+    if (rq_busy[i] != 0) rq_div_[i] = kSlotDivCycles;  // a held prefetch moved the divided counter: again
     ++pf_out_[i];
     ++pf_total_;
   }
@@ -922,6 +930,7 @@ void RdmaCycleModel::Tick() {
     cqe_ = CqeEvent{true, cq_job_.cqe_wr_id, cq_job_.cqe_len, cq_job_.cqe_imm ? cq_job_.imm : 0u, cq.cfg.qpn,
                     cq_job_.cqe_opcode, cq_job_.psn};
     ++cq.cq_tail;
+    if (cq_busy[cq_job_.qp] != 0) cq_div_[cq_job_.qp] = kSlotDivCycles;  // a held CQE moved it: again
     ++counters_.cqes;
     cq_pend_ = false;
   }
@@ -936,6 +945,8 @@ void RdmaCycleModel::Tick() {
       qps_[w.index].epsn = qps_[w.index].cfg.epsn;
       recent_[w.index] = RecentAtomics{};
       ResetPrefetch(w.index, 0);
+      rq_div_[w.index] = 0;
+      cq_div_[w.index] = 0;
     }
     if (w.table == params::kRdmaTblMr && w.index < kMrs) mrs_[w.index] = DecodeMr(w.data);
     if (w.table == params::kRdmaTblQpQueues && w.index < kQps) {
@@ -944,6 +955,14 @@ void RdmaCycleModel::Tick() {
       const QpQueuesCfg nq = DecodeQpQueues(w.data);
       if (!(nq.valid && q.queues.valid && nq.rq == q.queues.rq && nq.rq_entries == q.queues.rq_entries)) {
         ResetPrefetch(w.index, q.rq_head);
+        // The RTL's RQ slot: the counter itself below the entry count, else its divider's.
+        rq_div_[w.index] = (nq.rq_entries == 0 || q.pf_iss < nq.rq_entries) ? 0 : kSlotDivCycles;
+      }
+      // The CQ slot likewise; a write that keeps cq_entries with no division running keeps it.
+      if (nq.cq_entries == 0 || q.cq_tail < nq.cq_entries) {
+        cq_div_[w.index] = 0;
+      } else if (nq.cq_entries != q.queues.cq_entries || cq_busy[w.index] != 0) {
+        cq_div_[w.index] = kSlotDivCycles;
       }
       q.queues = nq;
     }

@@ -113,6 +113,8 @@ struct ReadTag {
   uint8_t idx = 0, k = 0;
 };
 constexpr int kTagFifo = (kInflight + kPfReads <= 32) ? 32 : (kInflight + kPfReads <= 64) ? 64 : 128;
+// Cycles the RTL's slot divider (rtl/rdma/rdma_slot_div.sv) takes for x % n, one quotient bit a cycle.
+constexpr int kSlotDivCycles = 16;
 
 class RdmaCycleModel : public ClockedBlock<RdmaIn, RdmaOut> {
  public:
@@ -169,6 +171,10 @@ class RdmaCycleModel : public ClockedBlock<RdmaIn, RdmaOut> {
   // many of those to discard (issued before the QP or its RQ was rewritten); reads outstanding in all.
   std::array<std::array<Wqe, kWqeRing>, kQps> wqe_ring_{};
   std::array<uint8_t, kQps> pf_out_{}, pf_skip_{};
+  // Per QP the cycles left before the RTL knows its RQ slot (pf_iss % rq_entries) or its CQ slot (cq_tail %
+  // cq_entries) after a queues write left them to its divider (docs/rdma-microarchitecture.md "Slot
+  // registers"); meanwhile no prefetch is offered for the QP, and a CQE to it waits with everything behind it.
+  std::array<uint8_t, kQps> rq_div_{}, cq_div_{};
   int pf_total_ = 0;
   enum class DmaSrc : uint8_t { kNone, kBack, kCqe, kFront, kPrefetch };
   // The CQE of the last completed message, written at the next cycle the port is free (before any later

@@ -146,6 +146,10 @@ module rdma_top
   // (docs/rdma-microarchitecture.md "Slot registers"; SVAs pf_slot_mod / cqe_slot_mod in rdma_top_sva.sv).
   logic [15:0] pf_slot_q [nt_pkg::RdmaQps];
   logic [15:0] cq_slot_q [nt_pkg::RdmaQps];
+  // A queues write that moves a slot where an add and a compare cannot follow leaves it to a 16-cycle
+  // divider (rdma_slot_div): meanwhile the QP's prefetch (rq_div_busy) or a CQE to it (cq_wait) waits.
+  logic [nt_pkg::RdmaQps-1:0] rq_div_busy, cq_div_busy;
+  logic        cq_wait;
   logic [7:0]  pf_skip_q [nt_pkg::RdmaQps];
   logic [7:0]  pf_total_q;
   logic [7:0]  pq_wr_q, pq_rd_q, rt_wr_q, rt_rd_q, n_inflight;
@@ -365,7 +369,7 @@ module rdma_top
       wqe_ready[i] = pf_fill_q[i] != rq_head_i;  // the WQE at the RQ head, for Check
       wqe_head[i]  = wqe_head_q[i];
       rq_n[i]      = pqq_i.rq_entries;
-      if (pqq_i.valid && pqq_i.rq_entries != 0 && pf_iss_q[i] < pqq_i.rq_posted &&
+      if (pqq_i.valid && pqq_i.rq_entries != 0 && pf_iss_q[i] < pqq_i.rq_posted && !rq_div_busy[i] &&
           16'(pf_iss_q[i] - rq_head_i) < 16'(nt_pkg::RdmaWqeRing)) begin
         pf_any = 1'b1;
         pf_qp  = 4'(i);
@@ -398,6 +402,9 @@ module rdma_top
   rdma_pkg::qp_state_t   cq_jq;
   assign cq_jq    = qp_word(QpIdxBits'(cq_job_q.qp));
   assign cqe_slot = cq_slot_q[cq_job_q.qp];  // cq_jq.cq_tail % cq_jq.queues.cq_entries (0 for 0 entries)
+  logic [3:0]  cq_qp;  // the pending CQE's QP
+  assign cq_qp    = cq_job_q.qp;
+  assign cq_wait  = cq_pend_q && cq_div_busy[cq_qp];  // its slot is being divided: the CQE waits
   logic [63:0] woff;
   logic        back_dma;
   assign back_dma = ex_q == rdma_pkg::ExAtWrite || ex_q == rdma_pkg::ExAqWrite;
@@ -452,7 +459,7 @@ module rdma_top
     endcase
     // The pending CQE goes before the front end's request (so before any later request's DMA).
     if (cq_pend_q) begin
-      nx_req_valid = 1'b1;
+      nx_req_valid = !cq_wait;
       nx_req_write = 1'b1;
       nx_req_addr  = cq_jq.queues.cq + 64'(nt_pkg::RdmaCqeBytes) * 64'(cqe_slot);
       nx_req_len   = 16'(nt_pkg::RdmaCqeBytes);
@@ -487,7 +494,7 @@ module rdma_top
     end
     // Last, a WQE prefetch: not while the front end reads an AQ group (that data must be the next to come
     // once the tagged reads are in).
-    pf_src = !nx_req_valid && state_q != rdma_pkg::StAqIssue && state_q != rdma_pkg::StAqWait && pf_any;
+    pf_src = !nx_req_valid && !cq_pend_q && state_q != rdma_pkg::StAqIssue && state_q != rdma_pkg::StAqWait && pf_any;
     if (pf_src) begin
       nx_req_valid = 1'b1;
       nx_req_addr  = pqq.rq + 64'(nt_pkg::RdmaWqeBytes) * 64'(pf_slot);
@@ -1306,23 +1313,89 @@ module rdma_top
     else if (sum[16]) slot_add = 16'(sum[1:0]);
     else slot_add = (v >= 17'(n)) ? 16'(v - 17'(n)) : 16'(v);
   endfunction
-  // A queues write to QP i (the programmed one): its new slots from its counters after this cycle, whose % by
-  // the new entry counts is the one divider left (operands: registers and the configuration word). Check
-  // moves the RQ head by at most one (SVA rq_head_step), a CQE write the CQ tail by one. Called at the clock
-  // edge for the programmed QP only (docs/rdma-microarchitecture.md "Simulation speed").
-  function automatic logic [15:0] slot_cfg(logic [15:0] x, logic inc, logic [15:0] n);  // (x + inc) % n, 0 for n = 0
-    logic [15:0] m;
-    m        = (n == '0) ? 16'd0 : x % n;
-    slot_cfg = inc ? slot_inc(m, x, n) : m;
-  endfunction
-  function automatic logic [31:0] slots_cfg(logic [QpIdxBits-1:0] i);  // {RQ slot, CQ slot}
+  // A queues write to QP i (the programmed one): its counters after this cycle (Check moves the RQ head by at
+  // most one, SVA rq_head_step; a CQE write the CQ tail by one) against the new entry counts. Below the count
+  // (every write after a QP entry write, whose counters are 0, or while they are small) the slot is the
+  // counter itself, or 0 for 0 entries; at or past it, x % n is left to the QP's divider (rdma_slot_div).
+  // The CQ slot of a write that keeps cq_entries and finds no division running stays as it is (the CQE
+  // write's own update keeps it current). Called at the clock edge for the programmed QP only.
+  // QP i's CQ tail and entry count (the context read whole, as qp_rq_head), for a constant i only (the
+  // per-QP loops below).
+  function automatic logic [15:0] qp_cq_tail(logic [QpIdxBits-1:0] i);
     // verilator lint_off UNUSEDSIGNAL
-    rdma_pkg::qp_state_t q;  // (its rq_head and cq_tail are read)
+    rdma_pkg::qp_state_t q;  // (its cq_tail is read)
     // verilator lint_on UNUSEDSIGNAL
-    q         = qp_word(i);
-    slots_cfg = {slot_cfg(q.rq_head, rq_head_next(i) != q.rq_head, cfg_data_i[80:65]),
-                 slot_cfg(q.cq_tail, cq_fire && cq_job_q.qp == 4'(i), cfg_data_i[176:161])};
+    q          = qps_q[i];
+    qp_cq_tail = q.cq_tail;
   endfunction
+  function automatic logic [15:0] qp_cq_n(logic [QpIdxBits-1:0] i);
+    // verilator lint_off UNUSEDSIGNAL
+    rdma_pkg::qp_state_t q;  // (its cq_entries are read)
+    // verilator lint_on UNUSEDSIGNAL
+    q       = qps_q[i];
+    qp_cq_n = q.queues.cq_entries;
+  endfunction
+  // (the programmed QP's context by qp_word's AND-OR: qps_q[cfg_qp] would be a 924-bit shifter in Yosys)
+  function automatic logic [31:0] cfg_cq(logic [QpIdxBits-1:0] i);  // {cq_tail, cq_entries} of QP i
+    // verilator lint_off UNUSEDSIGNAL
+    rdma_pkg::qp_state_t q;  // (its cq_tail and cq_entries are read)
+    // verilator lint_on UNUSEDSIGNAL
+    q      = qp_word(i);
+    cfg_cq = {q.cq_tail, q.queues.cq_entries};
+  endfunction
+  logic [15:0] cfg_rq_x, cfg_cq_x, cfg_rq_n, cfg_cq_n;
+  logic        cfg_rq_now, cfg_cq_now, cfg_cq_same;
+  assign cfg_rq_x    = rq_head_next(cfg_qp);
+  assign cfg_cq_x    = 16'(cfg_cq(cfg_qp) >> 16) + 16'(cq_fire && cq_job_q.qp == 4'(cfg_qp));
+  assign cfg_rq_n    = cfg_data_i[80:65];
+  assign cfg_cq_n    = cfg_data_i[176:161];
+  assign cfg_rq_now  = cfg_rq_n == '0 || cfg_rq_x < cfg_rq_n;
+  assign cfg_cq_now  = cfg_cq_n == '0 || cfg_cq_x < cfg_cq_n;
+  assign cfg_cq_same = cfg_cq_n == 16'(cfg_cq(cfg_qp));
+  // The dividers, one per QP and slot: x the counter and n the entry count, both registers, still while
+  // busy except by a held request of that QP taken meanwhile (a prefetch's or a CQE's: then it restarts).
+  logic [15:0] rq_div_rem [nt_pkg::RdmaQps];
+  logic [15:0] cq_div_rem [nt_pkg::RdmaQps];
+  logic [nt_pkg::RdmaQps-1:0] rq_div_done, cq_div_done;
+  logic [nt_pkg::RdmaQps-1:0] rq_div_start, cq_div_start, rq_div_cancel, cq_div_cancel;
+  logic [15:0] cq_tail_i [nt_pkg::RdmaQps];
+  logic [15:0] cq_n_i [nt_pkg::RdmaQps];
+  always_comb begin
+    for (int i = 0; i < nt_pkg::RdmaQps; i++) begin
+      cq_tail_i[i]     = qp_cq_tail(QpIdxBits'(i));
+      cq_n_i[i]        = qp_cq_n(QpIdxBits'(i));
+      rq_div_cancel[i] = cfg_qp == QpIdxBits'(i) && (cfg_qp_wr || (cfg_qq_wr && !rq_kept(cfg_qp) && cfg_rq_now));
+      cq_div_cancel[i] = cfg_qp == QpIdxBits'(i) && (cfg_qp_wr || (cfg_qq_wr && cfg_cq_now));
+      rq_div_start[i]  = (cfg_qq_wr && cfg_qp == QpIdxBits'(i) && !rq_kept(cfg_qp)) ||
+                         (pf_fire && pff_qp == 4'(i) && rq_div_busy[i]);
+      cq_div_start[i]  = (cfg_qq_wr && cfg_qp == QpIdxBits'(i) && (!cfg_cq_same || cq_div_busy[i])) ||
+                         (cq_fire && cq_job_q.qp == 4'(i) && cq_div_busy[i]);
+    end
+  end
+  for (genvar g = 0; g < nt_pkg::RdmaQps; g++) begin : g_slot_div
+    rdma_slot_div u_rq_div (
+      .clk_i    (clk_i),
+      .rst_ni   (rst_ni),
+      .start_i  (rq_div_start[g]),
+      .cancel_i (rq_div_cancel[g]),
+      .x_i      (pf_iss_q[g]),
+      .n_i      (rq_n[g]),
+      .busy_o   (rq_div_busy[g]),
+      .done_o   (rq_div_done[g]),
+      .rem_o    (rq_div_rem[g])
+    );
+    rdma_slot_div u_cq_div (
+      .clk_i    (clk_i),
+      .rst_ni   (rst_ni),
+      .start_i  (cq_div_start[g]),
+      .cancel_i (cq_div_cancel[g]),
+      .x_i      (cq_tail_i[g]),
+      .n_i      (cq_n_i[g]),
+      .busy_o   (cq_div_busy[g]),
+      .done_o   (cq_div_done[g]),
+      .rem_o    (cq_div_rem[g])
+    );
+  end
   // QP i's CQ slot after a CQE write (at the clock edge, for the QP written only).
   function automatic logic [15:0] cq_slot_next(logic [QpIdxBits-1:0] i);
     // verilator lint_off UNUSEDSIGNAL
@@ -1342,10 +1415,12 @@ module rdma_top
       for (int i = 0; i < nt_pkg::RdmaQps; i++) begin
         if (pf_fire && pff_qp == 4'(i)) pf_slot_q[i] <= slot_add(pf_slot_q[i], pf_iss_q[i], 3'(pff_k), rq_n[i]);
         if (cq_fire && cq_job_q.qp == 4'(i)) cq_slot_q[i] <= cq_slot_next(QpIdxBits'(i));
+        if (rq_div_done[i]) pf_slot_q[i] <= rq_div_rem[i];  // (a restart in the same cycle divides again)
+        if (cq_div_done[i]) cq_slot_q[i] <= cq_div_rem[i];
       end
       if (cfg_qq_wr) begin
-        cq_slot_q[cfg_qp] <= 16'(slots_cfg(cfg_qp));
-        if (!rq_kept(cfg_qp)) pf_slot_q[cfg_qp] <= 16'(slots_cfg(cfg_qp) >> 16);
+        if (cfg_cq_now) cq_slot_q[cfg_qp] <= (cfg_cq_n == '0) ? 16'd0 : cfg_cq_x;
+        if (!rq_kept(cfg_qp) && cfg_rq_now) pf_slot_q[cfg_qp] <= (cfg_rq_n == '0) ? 16'd0 : cfg_rq_x;
       end
       if (cfg_qp_wr) begin
         pf_slot_q[cfg_qp] <= '0;

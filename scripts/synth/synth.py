@@ -37,7 +37,7 @@ NS_OVERHEAD = 0.40
 
 C = "rtl/common/nt_pkg.sv"
 ICRC = ["rtl/common/nt_crc_pkg.sv", "rtl/rdma/rdma_crc_pkg.sv"]  # rdma_pkg's ICRC matrices (CMake NT_ICRC_RTL)
-RDMA = [C, *ICRC, "rtl/rdma/rdma_pkg.sv", "rtl/rdma/rdma_parse_pre.sv", "rtl/rdma/rdma_parser.sv", "rtl/rdma/rdma_compose.sv", "rtl/rdma/rdma_check.sv",
+RDMA = [C, *ICRC, "rtl/rdma/rdma_pkg.sv", "rtl/rdma/rdma_parse_pre.sv", "rtl/rdma/rdma_parser.sv", "rtl/rdma/rdma_compose.sv", "rtl/rdma/rdma_check.sv", "rtl/rdma/rdma_slot_div.sv",
         "rtl/rdma/rdma_top.sv"]
 VNIC = [C, "rtl/common/nt_crc_pkg.sv", "rtl/vnic/vnic_pkg.sv", "rtl/vnic/vnic_tables.sv", "rtl/vnic/vnic_desc_fifo.sv",
         "rtl/vnic/vnic_frame_buffer.sv", "rtl/vnic/vnic_counters.sv", "rtl/vnic/vnic_store_forward.sv",
