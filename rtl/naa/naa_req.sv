@@ -57,6 +57,7 @@ module naa_req
   logic [$bits(cmd_i)-1:0]      msg_q [nt_pkg::NaaReqMsgs];
   logic [23:0]         msg_psn_q [nt_pkg::NaaReqMsgs];
   logic [23:0]         msg_n_q [nt_pkg::NaaReqMsgs];
+  logic [23:0]         msg_end_q [nt_pkg::NaaReqMsgs];  // msg_psn + msg_n (mod 2^24): the completion test
   // Per message len + (psn << mtu_log2) mod 2^32 (psn its first PSN): a go-back's bytes left in one subtract
   // (below, "The sender's bytes left").
   logic [31:0]         msg_b_q [nt_pkg::NaaReqMsgs];
@@ -488,7 +489,7 @@ module naa_req
   logic [31:0] tk_sh, alloc_sh;
   assign alloc_sh = 32'(alloc_q) << conn_i.mtu_log2;  // the message's first PSN << m (msg_p_q, msg_b_q)
   logic [23:0] tk_lo, take_n, take_alloc, tk_a0, tk_a1, tk_a2, tk_ap1, tk_s2, tk_c2;
-  logic        tk_r, tk_sat, tk_zero;
+  logic        tk_r, tk_sat, tk_zero, tk_sel_a0, tk_sel_a1, tk_sel_a2, tk_sel_ap1;
   always_comb begin
     tk_sh   = take_cmd.len >> conn_i.mtu_log2;
     tk_lo   = tk_sh[23:0];
@@ -504,20 +505,46 @@ module naa_req
     tk_c2   = {(alloc_q[22:0] & tk_lo[22:0]) | ((alloc_q[22:0] | tk_lo[22:0]) & 23'd2), 1'b0};
     tk_a2   = add24cs(tk_s2, tk_c2, 1'b0);
     tk_ap1  = alloc_q + 24'd1;
-    if (tk_zero) take_alloc = tk_a1;                            // lo = 0: alloc_q + 1
-    else if (!tk_sat) take_alloc = tk_r ? tk_a1 : tk_a0;        // alloc_q + lo + r
-    else if (tk_r && tk_lo == '1) take_alloc = tk_ap1;          // n = 0 | 1
-    else if (!tk_r) take_alloc = tk_lo[0] ? tk_a0 : tk_a1;      // n = lo | 1
-    else take_alloc = tk_lo[0] ? tk_a2 : tk_a1;                 // n = (lo + 1) | 1
+    // The choice below (lo = 0: alloc_q + 1; no saturation: alloc_q + lo + r; n = 0 | 1: alloc_q + 1; n = lo |
+    // 1; n = (lo + 1) | 1) as one-hot selects of the four sums and their AND-OR, not a priority chain of 24-bit
+    // muxes after the adds (cmd_i -> alloc_q was 12-13 levels; SVA take_alloc_eq).
+    tk_sel_ap1 = !tk_zero && tk_sat && tk_r && tk_lo == '1;
+    tk_sel_a0  = !tk_zero && ((!tk_sat && !tk_r) || (tk_sat && !tk_r && tk_lo[0]));
+    tk_sel_a2  = !tk_zero && tk_sat && tk_r && tk_lo != '1 && tk_lo[0];
+    tk_sel_a1  = !(tk_sel_ap1 || tk_sel_a0 || tk_sel_a2);
+    take_alloc = ({24{tk_sel_a0}} & tk_a0) | ({24{tk_sel_a1}} & tk_a1) | ({24{tk_sel_a2}} & tk_a2) |
+                 ({24{tk_sel_ap1}} & tk_ap1);
   end
+`ifndef SYNTHESIS
+  logic [23:0] take_alloc_sim;  // the priority chain it replaces
+  always_comb begin
+    if (tk_zero) take_alloc_sim = tk_a1;
+    else if (!tk_sat) take_alloc_sim = tk_r ? tk_a1 : tk_a0;
+    else if (tk_r && tk_lo == '1) take_alloc_sim = tk_ap1;
+    else if (!tk_r) take_alloc_sim = tk_lo[0] ? tk_a0 : tk_a1;
+    else take_alloc_sim = tk_lo[0] ? tk_a2 : tk_a1;
+  end
+  `NT_ASSERT(take_alloc_eq, take_alloc == take_alloc_sim)
+`endif
 
   // ---- Completions: one per cycle, the oldest message ----
   logic [23:0]     head_acked;
   logic            head_done, flushing;
   naa_pkg::naa_cpl_status_e cpl_status;
+  // head_acked >= n && !head_acked[23] (a = una - psn, mod 2^24) without a compare after the subtract: with
+  // e = una - (psn + n) = a - n (mod 2^24) formed beside a, and a < 2^23, a >= n is !e[23] for n <= 2^23
+  // (a >= n: e = a - n < 2^23; a < n: e = a - n + 2^24 >= 2^24 - n >= 2^23); n > 2^23 is never done (a <
+  // 2^23 < n). The subtract was followed by a 24-bit compare on una_q's path to the sender's go-back
+  // (naa_req's deepest, 13 levels: docs/synthesis.md "Session 26"); SVA head_done_eq.
+  // verilator lint_off UNUSEDSIGNAL
+  logic [23:0] head_end_d;  // (its sign is read)
+  // verilator lint_on UNUSEDSIGNAL
+  logic [23:0] head_n;
   always_comb begin
     head_acked = una_q - msg_psn_q[head_q[MsgBits-1:0]];
-    head_done  = !ring_empty && head_acked >= msg_n_q[head_q[MsgBits-1:0]] && !head_acked[23];
+    head_end_d = una_q - msg_end_q[head_q[MsgBits-1:0]];
+    head_n     = msg_n_q[head_q[MsgBits-1:0]];
+    head_done  = !ring_empty && !head_acked[23] && !head_end_d[23] && !(head_n[23] && head_n[22:0] != '0);
     flushing   = !ring_empty && (fatal_q || !live_q);
     cpl_status = head_done ? naa_pkg::NaaCplOk : fail_first_q ? fail_status_q : naa_pkg::NaaCplFlushed;
   end
@@ -598,6 +625,12 @@ module naa_req
     end
   end
   `NT_ASSERT(p_lastp_eq, p_lastp == (snd_pkt_q + 24'd1 == snd_n))
+  // the completion test's form (above): msg_end = psn + n for the head message, and head_done as before
+  logic [23:0] head_end_sim, head_psn_n_sim;  // (as wires: Verilator 5.006 fails on array reads inside)
+  assign head_end_sim   = msg_end_q[head_q[MsgBits-1:0]];
+  assign head_psn_n_sim = msg_psn_q[head_q[MsgBits-1:0]] + head_n;
+  `NT_ASSERT(msg_end_inv, ring_empty || head_end_sim == head_psn_n_sim)
+  `NT_ASSERT(head_done_eq, head_done == (!ring_empty && head_acked >= head_n && !head_acked[23]))
   `NT_ASSERT(p_ack_eq, p_ack == (p_lastp || (snd_pkt_q + 24'd1) % 24'(nt_pkg::NaaReqAckEvery) == 24'd0))
   // (the go-back's form needs m >= 8; naa_cm negotiates 8..12 and changes it only while not connected)
   `NT_ASSERT(snd_mtu_range, !live_q || (conn_i.mtu_log2 >= 4'd8 && conn_i.mtu_log2 <= 4'd12))
@@ -659,13 +692,18 @@ module naa_req
   // ~snd_q + ack (one add with a carry in) being 0.
   logic [23:0] rx_d_q, s_psn;
   logic        rx_b1_q, rx_ack, rx_lt, rx_le, rx_b2;
-  logic [24:0] rx_d_nx;
+  logic [24:0] rx_d_nx, rx_d_st, rx_d_una;
   logic [24:0] rx_go_sum;
+  logic        rx_live_st;
   always_comb begin
     s_psn     = {s_data_i[8*51+:8], s_data_i[8*52+:8], s_data_i[8*53+:8]};
-    // (both differences side by side, chosen after: una_q after the edge is start_psn at a live start)
-    rx_d_nx   = (conn_i.connected && !live_q && sst_q == SIdle && ring_empty) ? {1'b0, s_psn} - {1'b0, conn_i.start_psn}
-                                                                             : {1'b0, s_psn} - {1'b0, una_q};
+    // (both differences side by side, chosen after: una_q after the edge is start_psn at a live start; an
+    // AND-OR, not a ?: of the two, which Yosys's opt_share folds into one subtract of a chosen operand, the
+    // choice (ring_empty: head_q's compare) then in front of the carry chain: 14 levels in session 26)
+    rx_live_st = conn_i.connected && !live_q && sst_q == SIdle && ring_empty;
+    rx_d_st    = {1'b0, s_psn} - {1'b0, conn_i.start_psn};
+    rx_d_una   = {1'b0, s_psn} - {1'b0, una_q};
+    rx_d_nx    = ({25{rx_live_st}} & rx_d_st) | ({25{!rx_live_st}} & rx_d_una);
     rx_ack    = rx_syn[7:5] == 3'b000;
     rx_b2     = max_q < una_q;
     rx_lt     = rx_psn < max_q;
@@ -842,6 +880,7 @@ module naa_req
       msg_q[tail_q[MsgBits-1:0]]      <= take_cmd;
       msg_psn_q[tail_q[MsgBits-1:0]]  <= alloc_q;
       msg_n_q[tail_q[MsgBits-1:0]]    <= take_n;
+      msg_end_q[tail_q[MsgBits-1:0]]  <= take_alloc;  // alloc_q + take_n (mod 2^24), as alloc_q's next
       msg_b_q[tail_q[MsgBits-1:0]]    <= 32'(rdma_pkg::add64c({32'd0, take_cmd.len}, {32'd0, alloc_sh}, 1'b0));
       msg_p_q[tail_q[MsgBits-1:0]]    <= alloc_sh;
       msg_host_q[tail_q[MsgBits-1:0]] <= !ctl_take;
