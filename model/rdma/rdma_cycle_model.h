@@ -172,8 +172,8 @@ class RdmaCycleModel : public ClockedBlock<RdmaIn, RdmaOut> {
   std::array<std::array<Wqe, kWqeRing>, kQps> wqe_ring_{};
   std::array<uint8_t, kQps> pf_out_{}, pf_skip_{};
   // Per QP the cycles left before the RTL knows its RQ slot (pf_iss % rq_entries) or its CQ slot (cq_tail %
-  // cq_entries) after a queues write left them to its divider (docs/rdma-microarchitecture.md "Slot
-  // registers"); meanwhile no prefetch is offered for the QP, and a CQE to it waits with everything behind it.
+  // cq_entries) after a queues write left them to its divider (docs/rdma-microarchitecture.md "The
+  // slot divider"); meanwhile no prefetch is offered for the QP, and a CQE to it waits with everything behind it.
   std::array<uint8_t, kQps> rq_div_{}, cq_div_{};
   int pf_total_ = 0;
   enum class DmaSrc : uint8_t { kNone, kBack, kCqe, kFront, kPrefetch };

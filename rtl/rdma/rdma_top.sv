@@ -1313,45 +1313,41 @@ module rdma_top
     else if (sum[16]) slot_add = 16'(sum[1:0]);
     else slot_add = (v >= 17'(n)) ? 16'(v - 17'(n)) : 16'(v);
   endfunction
-  // A queues write to QP i (the programmed one): its counters after this cycle (Check moves the RQ head by at
-  // most one, SVA rq_head_step; a CQE write the CQ tail by one) against the new entry counts. Below the count
-  // (every write after a QP entry write, whose counters are 0, or while they are small) the slot is the
-  // counter itself, or 0 for 0 entries; at or past it, x % n is left to the QP's divider (rdma_slot_div).
-  // The CQ slot of a write that keeps cq_entries and finds no division running stays as it is (the CQE
-  // write's own update keeps it current). Called at the clock edge for the programmed QP only.
-  // QP i's CQ tail and entry count (the context read whole, as qp_rq_head), for a constant i only (the
-  // per-QP loops below).
-  function automatic logic [15:0] qp_cq_tail(logic [QpIdxBits-1:0] i);
+  // QP i's {cq_tail, cq_entries}: the context read whole (as qp_rq_head) for a constant i (the per-QP loop
+  // below), through qp_word's AND-OR for the programmed QP (qps_q[cfg_qp] would be a 924-bit shifter in Yosys).
+  function automatic logic [31:0] qp_cq(logic [QpIdxBits-1:0] i);
     // verilator lint_off UNUSEDSIGNAL
-    rdma_pkg::qp_state_t q;  // (its cq_tail is read)
+    rdma_pkg::qp_state_t q;  // (its cq_tail and cq_entries are read)
     // verilator lint_on UNUSEDSIGNAL
-    q          = qps_q[i];
-    qp_cq_tail = q.cq_tail;
+    q     = qps_q[i];
+    qp_cq = {q.cq_tail, q.queues.cq_entries};
   endfunction
-  function automatic logic [15:0] qp_cq_n(logic [QpIdxBits-1:0] i);
-    // verilator lint_off UNUSEDSIGNAL
-    rdma_pkg::qp_state_t q;  // (its cq_entries are read)
-    // verilator lint_on UNUSEDSIGNAL
-    q       = qps_q[i];
-    qp_cq_n = q.queues.cq_entries;
-  endfunction
-  // (the programmed QP's context by qp_word's AND-OR: qps_q[cfg_qp] would be a 924-bit shifter in Yosys)
-  function automatic logic [31:0] cfg_cq(logic [QpIdxBits-1:0] i);  // {cq_tail, cq_entries} of QP i
+  function automatic logic [31:0] cfg_cq(logic [QpIdxBits-1:0] i);
     // verilator lint_off UNUSEDSIGNAL
     rdma_pkg::qp_state_t q;  // (its cq_tail and cq_entries are read)
     // verilator lint_on UNUSEDSIGNAL
     q      = qp_word(i);
     cfg_cq = {q.cq_tail, q.queues.cq_entries};
   endfunction
+  // A queues write to QP i (the programmed one): its counters after this cycle (Check moves the RQ head by at
+  // most one, SVA rq_head_step; a CQE write the CQ tail by one) against the new entry counts. Below the count
+  // (every write after a QP entry write, whose counters are 0, or while they are small) the slot is the
+  // counter itself, or 0 for 0 entries; at or past it, x % n is left to the QP's divider (rdma_slot_div).
+  // The CQ slot of a write that keeps cq_entries and finds no division running stays as it is (the CQE
+  // write's own update keeps it current). The programmed QP's words are read once here (qp_word's AND-OR
+  // over every context), not per QP in the loop below.
+  logic [31:0] cfg_cq_w;
   logic [15:0] cfg_rq_x, cfg_cq_x, cfg_rq_n, cfg_cq_n;
-  logic        cfg_rq_now, cfg_cq_now, cfg_cq_same;
+  logic        cfg_rq_now, cfg_cq_now, cfg_cq_same, cfg_rq_new;
+  assign cfg_cq_w    = cfg_cq(cfg_qp);
+  assign cfg_rq_new  = cfg_qq_wr && !rq_kept(cfg_qp);  // a new RQ (not a doorbell)
   assign cfg_rq_x    = rq_head_next(cfg_qp);
-  assign cfg_cq_x    = 16'(cfg_cq(cfg_qp) >> 16) + 16'(cq_fire && cq_job_q.qp == 4'(cfg_qp));
+  assign cfg_cq_x    = cfg_cq_w[31:16] + 16'(cq_fire && cq_job_q.qp == 4'(cfg_qp));
   assign cfg_rq_n    = cfg_data_i[80:65];
   assign cfg_cq_n    = cfg_data_i[176:161];
   assign cfg_rq_now  = cfg_rq_n == '0 || cfg_rq_x < cfg_rq_n;
   assign cfg_cq_now  = cfg_cq_n == '0 || cfg_cq_x < cfg_cq_n;
-  assign cfg_cq_same = cfg_cq_n == 16'(cfg_cq(cfg_qp));
+  assign cfg_cq_same = cfg_cq_n == cfg_cq_w[15:0];
   // The dividers, one per QP and slot: x the counter and n the entry count, both registers, still while
   // busy except by a held request of that QP taken meanwhile (a prefetch's or a CQE's: then it restarts).
   logic [15:0] rq_div_rem [nt_pkg::RdmaQps];
@@ -1362,11 +1358,10 @@ module rdma_top
   logic [15:0] cq_n_i [nt_pkg::RdmaQps];
   always_comb begin
     for (int i = 0; i < nt_pkg::RdmaQps; i++) begin
-      cq_tail_i[i]     = qp_cq_tail(QpIdxBits'(i));
-      cq_n_i[i]        = qp_cq_n(QpIdxBits'(i));
-      rq_div_cancel[i] = cfg_qp == QpIdxBits'(i) && (cfg_qp_wr || (cfg_qq_wr && !rq_kept(cfg_qp) && cfg_rq_now));
+      {cq_tail_i[i], cq_n_i[i]} = qp_cq(QpIdxBits'(i));
+      rq_div_cancel[i] = cfg_qp == QpIdxBits'(i) && (cfg_qp_wr || (cfg_rq_new && cfg_rq_now));
       cq_div_cancel[i] = cfg_qp == QpIdxBits'(i) && (cfg_qp_wr || (cfg_qq_wr && cfg_cq_now));
-      rq_div_start[i]  = (cfg_qq_wr && cfg_qp == QpIdxBits'(i) && !rq_kept(cfg_qp)) ||
+      rq_div_start[i]  = (cfg_rq_new && cfg_qp == QpIdxBits'(i)) ||
                          (pf_fire && pff_qp == 4'(i) && rq_div_busy[i]);
       cq_div_start[i]  = (cfg_qq_wr && cfg_qp == QpIdxBits'(i) && (!cfg_cq_same || cq_div_busy[i])) ||
                          (cq_fire && cq_job_q.qp == 4'(i) && cq_div_busy[i]);
@@ -1420,7 +1415,7 @@ module rdma_top
       end
       if (cfg_qq_wr) begin
         if (cfg_cq_now) cq_slot_q[cfg_qp] <= (cfg_cq_n == '0) ? 16'd0 : cfg_cq_x;
-        if (!rq_kept(cfg_qp) && cfg_rq_now) pf_slot_q[cfg_qp] <= (cfg_rq_n == '0) ? 16'd0 : cfg_rq_x;
+        if (cfg_rq_new && cfg_rq_now) pf_slot_q[cfg_qp] <= (cfg_rq_n == '0) ? 16'd0 : cfg_rq_x;
       end
       if (cfg_qp_wr) begin
         pf_slot_q[cfg_qp] <= '0;
