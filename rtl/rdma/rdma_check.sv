@@ -283,7 +283,17 @@ module rdma_check
     mr_pa_plen = mr_ok_sel ? add64(lk_delta_q, lk_va_plen_q) : 64'(req_i.plen);
   end
 
+`ifndef SYNTHESIS
+  logic [2:0] aq_ref_grp;   // aq_select_ref's answer on the same QP, where aq_select's is used
+  logic [3:0] aq_ref_left;
+  logic       aq_ref_ok;
+`endif
   always_comb begin
+`ifndef SYNTHESIS
+    aq_ref_grp  = '0;
+    aq_ref_left = '0;
+    aq_ref_ok   = 1'b1;
+`endif
     job       = '0;
     job.kind  = rdma_pkg::JobDrop;
     desc      = '0;
@@ -384,6 +394,10 @@ module rdma_check
             desc.opcode = 8'h12;
             job.kind    = rdma_pkg::JobAtomicDup;
             aq_select(q, req_i.psn, resp_i.aq_linear, job.grp, job.grps_left);
+`ifndef SYNTHESIS
+            aq_select_ref(q, req_i.psn, resp_i.aq_linear, aq_ref_grp, aq_ref_left);
+            aq_ref_ok = aq_ref_grp == job.grp && aq_ref_left == job.grps_left;
+`endif
             if (job.grps_left == 0) begin
               job.kind      = rdma_pkg::JobRespond;
               desc.opcode   = 8'h11;
@@ -542,13 +556,78 @@ module rdma_check
 
   // AQ group to read for a duplicate atomic (grouped: the newest group starting at or before psn;
   // linear: the oldest valid group, with the number of valid groups to try).
-  // The best group is the first of the groups with the least ds among those with ds >= dp; each group's
-  // ds is compared with every other's in parallel (group i wins if every candidate before it has a larger
-  // ds and none after it a smaller one), which selects the same group as a scan keeping the first strict
-  // minimum, without 8 comparisons in series. aq_wr / 64 and aq_wr % 64 of the 9-bit aq_wr are bit slices.
+  // The best group is the first of the groups with the least ds = epsn - grp_psn among those with ds >= dp =
+  // epsn - psn; each group's ds is compared with every other's in parallel (group i wins if every candidate
+  // before it has a larger ds and none after it a smaller one), which selects the same group as a scan keeping
+  // the first strict minimum, without 8 comparisons in series. No ds is formed: with w_i = epsn < grp_psn[i]
+  // (ds_i wrapped), ds_i >= ds_j iff (w_i and not w_j) or (w_i == w_j and grp_psn[j] >= grp_psn[i]), and the
+  // same with psn for dp; so every compare reads the QP's fields directly, in parallel, instead of comparing
+  // the results of 24-bit subtracts (two carry chains in series behind the found QP's AND-OR: lk_sel_q ->
+  // job was 25 levels; issue 27). Checked against the subtracting form (aq_select_ref, SVA aq_select_eq;
+  // docs/rdma-microarchitecture.md "aq_select without subtracts"). aq_wr / 64 and aq_wr % 64 of the 9-bit
+  // aq_wr are bit slices.
   // verilator lint_off UNUSEDSIGNAL
   // (the task takes a whole QP state and reads only the AQ fields)
   task automatic aq_select(input rdma_pkg::qp_state_t qs, input logic [23:0] psn, input logic linear,
+                           output logic [2:0] grp, output logic [3:0] left);
+    logic [nt_pkg::RdmaAqMaxGroups-1:0] vg, cand, win, hit, wr;
+    logic [nt_pkg::RdmaAqMaxGroups-1:0][nt_pkg::RdmaAqMaxGroups-1:0] ge;  // ge[j][i]: grp_psn[j] >= grp_psn[i]
+    logic [nt_pkg::RdmaAqMaxGroups-1:0][3:0] idx;
+    logic [2:0] best, w, g;
+    logic       any, seen, wp;
+    logic [3:0] valid;
+    wp    = qs.epsn < psn;
+    valid = '0;
+    for (int i = 0; i < nt_pkg::RdmaAqMaxGroups; i++) begin
+      vg[i]   = 4'(i) < qs.cfg.aq_groups && qs.grp_valid[i];
+      wr[i]   = qs.epsn < qs.grp_psn[i];
+      cand[i] = vg[i] && ((wr[i] && !wp) || (wr[i] == wp && psn >= qs.grp_psn[i]));
+      valid   = valid + 4'(vg[i]);
+      for (int j = 0; j < nt_pkg::RdmaAqMaxGroups; j++) ge[j][i] = qs.grp_psn[j] >= qs.grp_psn[i];
+    end
+    best = '0;
+    for (int i = 0; i < nt_pkg::RdmaAqMaxGroups; i++) begin
+      win[i] = cand[i];
+      for (int j = 0; j < nt_pkg::RdmaAqMaxGroups; j++) begin
+        // j before i: ds_j <= ds_i; j after i: ds_j < ds_i (not ds_j >= ds_i)
+        if (j < i && cand[j] && ((wr[i] && !wr[j]) || (wr[i] == wr[j] && ge[j][i]))) win[i] = 1'b0;
+        if (j > i && cand[j] && ((wr[i] && !wr[j]) || (wr[i] == wr[j] && !ge[i][j]))) win[i] = 1'b0;
+      end
+      best = best | (3'(i) & {3{win[i]}});
+    end
+    any = |cand;
+    // Older than every group start: after the AQ wrapped, the oldest results still kept are the tail of
+    // the group being overwritten now. Before it wrapped (since the QP entry was written) that tail holds
+    // nothing of this QP's (an earlier QP's results at the same AQ address): no group.
+    w = qs.aq_wr[8:6];
+    if (!any && qs.aq_lapped && qs.grp_valid[w]) begin
+      best = w;
+      any  = 1'b1;
+    end
+    // Linear: the first valid group at or after g in the order g, g+1, ... (mod n); every step's group
+    // (g + s) % n from the table, the first hit by a one-hot (valid > 0 implies n >= 1). A group number of
+    // 8 or more (only for n > 8, which the configuration never writes) reads grp_valid as 0.
+    g    = (qs.aq_wr[5:0] == 6'd0) ? w : 3'(mod16({1'b0, w} + 4'd1, qs.cfg.aq_groups));
+    seen = 1'b0;
+    grp  = '0;
+    for (int s = 0; s < nt_pkg::RdmaAqMaxGroups; s++) begin
+      idx[s] = mod16({1'b0, g} + 4'(s), qs.cfg.aq_groups);
+      hit[s] = 4'(s) < qs.cfg.aq_groups && !idx[s][3] && qs.grp_valid[idx[s][2:0]];
+      if (linear && valid != 4'd0) grp = grp | (idx[s][2:0] & {3{hit[s] && !seen}});
+      seen = seen | hit[s];
+    end
+    if (linear && valid != 4'd0) begin
+      left = valid;
+    end else begin
+      grp  = any ? best : 3'd0;
+      left = any ? 4'd1 : 4'd0;
+    end
+  endtask
+  // verilator lint_on UNUSEDSIGNAL
+`ifndef SYNTHESIS
+  // verilator lint_off UNUSEDSIGNAL
+  // The form aq_select replaces (simulation only: SVA aq_select_eq).
+  task automatic aq_select_ref(input rdma_pkg::qp_state_t qs, input logic [23:0] psn, input logic linear,
                            output logic [2:0] grp, output logic [3:0] left);
     logic [23:0] dp;
     logic [nt_pkg::RdmaAqMaxGroups-1:0][23:0] ds;
@@ -603,6 +682,7 @@ module rdma_check
     end
   endtask
   // verilator lint_on UNUSEDSIGNAL
+`endif
 
   // Used by the parser or the execution stages instead.
   logic unused_in;
@@ -610,6 +690,8 @@ module rdma_check
                        resp_i.has_ip6, req_i.hdr_len,
                        qc};  // the QP search reads only its valid and qpn
 
+`include "nt_assert.svh"
+  `NT_ASSERT(aq_select_eq, aq_ref_ok)
   assign job_o       = job;
   assign desc_o      = desc;
   assign qp_o        = q;

@@ -234,7 +234,7 @@ module rdma_top
   logic [31:0]            rsp_icrc;
   int                     p0, jlo;
   logic [2*nt_pkg::StreamBits-1:0] pwin;
-  int unsigned            base, pos, data_end, widx;
+  int unsigned            base, pos, data_end, widx, icrc_off;
 
   // The payload beats jlo and jlo + 1 of the head entry for response beat k: read a cycle ahead, for the
   // back end's next k (k_q + 1 after a beat taken; in BkIdle k_q = 0 with the head that BkSend will send, so
@@ -281,9 +281,13 @@ module rdma_top
       end
     end
     rsp_icrc = ~rdma_pkg::icrc_beat(rcrc_q, rsp_data, base, data_end, he.desc.v6);
-    for (int unsigned j = 0; j < 4; j++) begin
-      if (data_end + j >= base && data_end + j < base + nt_pkg::StreamBytes) begin
-        rsp_data[8*(data_end+j-base)+:8] = rsp_icrc[8*j+:8];
+    // ICRC byte j goes to beat byte i where data_end + j == base + i (mod 2^32, as the sums are): written per
+    // byte at constant offsets, not as a part-select at a variable offset (which Yosys makes a 33-bit barrel
+    // shifter over the whole beat, docs/synthesis.md "Session 27").
+    icrc_off = data_end - base;
+    for (int unsigned i = 0; i < nt_pkg::StreamBytes; i++) begin
+      for (int unsigned j = 0; j < 4; j++) begin
+        if (icrc_off == 32'(i) - 32'(j)) rsp_data[8*i+:8] = rsp_icrc[8*j+:8];
       end
     end
     rsp_keep = (int'(rsp_len) - int'(base) >= nt_pkg::StreamBytes) ? '1
@@ -986,7 +990,9 @@ module rdma_top
           if (rx_wr_q != rx_rd_q) begin
             req_q <= parsed;
             if (parsed.drop != 4'(rdma_pkg::DropNone)) begin
-              c_drops_q[parsed.drop] <= c_drops_q[parsed.drop] + 1;
+              for (int d = 0; d < rdma_pkg::NumDrops; d++) begin
+                if (parsed.drop == 4'(d)) c_drops_q[d] <= c_drops_q[d] + 1;
+              end
               rx_rd_q <= rx_rd_q + 1;
             end else begin
               state_q <= rdma_pkg::StLookup;
@@ -1004,7 +1010,9 @@ module rdma_top
             job_q    <= chk_job;
             desc_q   <= chk_desc;
             wbeat_q  <= 7'(int'(req_q.hdr_len) / nt_pkg::StreamBytes);
-            if (chk_job.kind == rdma_pkg::JobDrop) c_drops_q[chk_job.drop] <= c_drops_q[chk_job.drop] + 1;
+            for (int d = 0; d < rdma_pkg::NumDrops; d++) begin
+              if (chk_job.kind == rdma_pkg::JobDrop && chk_job.drop == 4'(d)) c_drops_q[d] <= c_drops_q[d] + 1;
+            end
             if (chk_processed) c_proc_q <= c_proc_q + 1;
             if (chk_nak) c_naks_q <= c_naks_q + 1;
             if (dup_hit) c_repl_q <= c_repl_q + 1;
@@ -1217,9 +1225,11 @@ module rdma_top
     if (chk_wr && chk_job.qp == 4'(i)) q = chk_qp;
     // The back end's AQC update (after Check's: Check never changes the AQC fields of a QP).
     if (aqe_fire && xe.qp == 4'(i)) begin
-      if (int'(hq.aq_wr) % nt_pkg::RdmaAqGroup == 0) begin
-        q.grp_psn[int'(hq.aq_wr) / nt_pkg::RdmaAqGroup]   = xe.psn;
-        q.grp_valid[int'(hq.aq_wr) / nt_pkg::RdmaAqGroup] = 1'b1;
+      for (int g = 0; g < nt_pkg::RdmaAqMaxGroups; g++) begin
+        if (int'(hq.aq_wr) % nt_pkg::RdmaAqGroup == 0 && int'(hq.aq_wr) / nt_pkg::RdmaAqGroup == g) begin
+          q.grp_psn[g]   = xe.psn;
+          q.grp_valid[g] = 1'b1;
+        end
       end
       // (aq_wr + 1) % (aq_groups * 64) without a divider: aq_wr < aq_groups * 64 holds for every QP with
       // aq_groups != 0 (a QP entry write sets both, aq_wr to 0), so the sum wraps exactly when it reaches
@@ -1255,7 +1265,9 @@ module rdma_top
           rec_wr_q[i]    <= '0;
         end
       end
-      if (cfg_mr_wr) mrs_q[cfg_index_i[MrIdxBits-1:0]] <= mr_d;
+      for (int m = 0; m < nt_pkg::RdmaMrs; m++) begin
+        if (cfg_mr_wr && cfg_index_i[MrIdxBits-1:0] == MrIdxBits'(m)) mrs_q[m] <= mr_d;
+      end
     end
   end
 
@@ -1498,11 +1510,13 @@ module rdma_top
     end
   end
   always_ff @(posedge clk_i) begin
-    if (rf_valid_q) wqe_head_q[rf_qp_q] <= ring_rd_q[rf_bank_q];
-    for (int b = 0; b < RingBanks; b++) begin
-      if (ring_we[b] && ring_waddr[b][RowBits-1:0] == fill_head[RingBits-1:BankBits] &&
-          BankBits'(b) == fill_head[BankBits-1:0]) begin
-        wqe_head_q[pf_fqp[QpIdxBits-1:0]] <= ring_wdata[b];
+    for (int q = 0; q < nt_pkg::RdmaQps; q++) begin
+      if (rf_valid_q && rf_qp_q == QpIdxBits'(q)) wqe_head_q[q] <= ring_rd_q[rf_bank_q];
+      for (int b = 0; b < RingBanks; b++) begin
+        if (ring_we[b] && ring_waddr[b][RowBits-1:0] == fill_head[RingBits-1:BankBits] &&
+            BankBits'(b) == fill_head[BankBits-1:0] && pf_fqp[QpIdxBits-1:0] == QpIdxBits'(q)) begin
+          wqe_head_q[q] <= ring_wdata[b];
+        end
       end
     end
   end
