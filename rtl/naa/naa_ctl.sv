@@ -78,6 +78,10 @@ module naa_ctl
   logic [7:0]  rpc_status_q;
   logic [1:0]  out_idx_q;
   logic [31:0] out_len_q;
+  // The command's length, registered as Cmd is entered (SVA cmd_len_eq) and given in every state: naa_req
+  // reads cmd_o only with cmd_valid_o, and its take (a shift and adds to alloc_q) behind the state decode and
+  // this choice was naa_ctl's state -> naa_req's alloc_q 16 levels across naa_top (issue 27).
+  logic [31:0] cmd_len_q, cmd_len_now;
   logic [4:0][31:0] c_errors_q;
   logic [nt_pkg::NaaCtlDrops-1:0][31:0] c_drops_q;
   assign queued = ev_wr_q - ev_rd_q;
@@ -167,6 +171,24 @@ module naa_ctl
   assign gk_hi1 = {rkey_base_q[31:5], 1'b1} + {c_grants_q[26:0], 1'b1};
   assign ak_hi0 = rkey_base_q[31:5] + ans_g_q;
   assign ak_hi1 = {rkey_base_q[31:5], 1'b1} + {ans_g_q, 1'b1};
+  // The answer's two sums as registers, loaded from the next values of rkey_base_q and ans_g_q (SVA ak_eq): the
+  // answer beat read them through the adders' carry chains, then the beat and state selects and naa_top's DMA
+  // arbiter to the host port (naa_ctl's rkey_base_q -> dma_req_data_o 13 across naa_top; issue 27).
+  // The sums for the next values of both operands (each written now or kept) side by side, chosen by an
+  // AND-OR (a `?:` of sums would be folded by Yosys into one adder behind a mux of its operands, behind the
+  // end-of-Grant compare and the programming port's decode: 13-14 levels).
+  logic [26:0] ak_hi0_q;
+  logic [27:0] ak_hi1_q;
+  logic [3:0][26:0] ak0_c;  // [{rkey_base written, ans_g written}]
+  logic [3:0][27:0] ak1_c;
+  logic        ans_g_wr, rk_wr;
+  always_comb begin
+    for (int c = 0; c < 4; c++) begin
+      ak0_c[c] = (c >= 2 ? cfg_data_i[176:150] : rkey_base_q[31:5]) + (c % 2 == 1 ? c_grants_q[26:0] : ans_g_q);
+      ak1_c[c] = {c >= 2 ? cfg_data_i[176:150] : rkey_base_q[31:5], 1'b1} +
+                 {c % 2 == 1 ? c_grants_q[26:0] : ans_g_q, 1'b1};
+    end
+  end
   function automatic logic [31:0] key_of(logic [26:0] hi0, logic [26:0] hi1, logic [4:0] base_lo, logic [4:0] j);
     logic [5:0] lo;
     lo     = {1'b0, base_lo} + {1'b0, j};
@@ -183,7 +205,7 @@ module naa_ctl
       for (int j = 0; j < nt_pkg::NaaRegions; j++) begin
         for (int k = 0; k < 8; k++) ans[8*(4+16*j+k)+:8] = reg_fpga_q[j][8*(7-k)+:8];
         for (int k = 0; k < 4; k++) begin
-          ans[8*(12+16*j+k)+:8] = 8'(key_of(ak_hi0, ak_hi1[27:1], rkey_base_q[4:0], 5'(j)) >> (8*(3-k)));
+          ans[8*(12+16*j+k)+:8] = 8'(key_of(ak_hi0_q, ak_hi1_q[27:1], rkey_base_q[4:0], 5'(j)) >> (8*(3-k)));
         end
         for (int k = 0; k < 4; k++) ans[8*(16+16*j+k)+:8] = reg_size_q[j][8*(3-k)+:8];
       end
@@ -260,7 +282,7 @@ module naa_ctl
     .size_i          (k_sizes),
     .budget_i        (budget_q),
     .dma_req_valid_o (k_valid),
-    .dma_req_ready_i (dma_req_ready_i && state_q == naa_pkg::CtlKWait),
+    .dma_req_ready_i (dma_req_ready_i),  // its request is offered only in KWait (SVA k_valid_in_kwait)
     .dma_req_write_o (k_write),
     .dma_req_addr_o  (k_addr),
     .dma_req_len_o   (k_len),
@@ -322,11 +344,9 @@ module naa_ctl
         if (!rpc_q) begin
           cmd_o.op    = naa_pkg::NaaOpSend;
           cmd_o.laddr = txbuf_q;
-          cmd_o.len   = {16'd0, ans_len};
         end else begin  // the result region to the client's region of the same index, or the error to region 0
           cmd_o.op    = naa_pkg::NaaOpWriteImm;
           cmd_o.laddr = (rpc_status_q == naa_pkg::RpcOk) ? reg_fpga_q[{3'd0, out_idx_q}] : 64'd0;
-          cmd_o.len   = (rpc_status_q == naa_pkg::RpcOk) ? out_len_q : 32'd0;
           cmd_o.raddr = reg_host_q[(rpc_status_q == naa_pkg::RpcOk) ? {3'd0, out_idx_q} : 5'd0];
           cmd_o.rkey  = reg_rkey_q[(rpc_status_q == naa_pkg::RpcOk) ? {3'd0, out_idx_q} : 5'd0];
           cmd_o.imm   = ret_imm;
@@ -348,7 +368,16 @@ module naa_ctl
       end
       default: ;
     endcase
+    cmd_o.len = cmd_len_q;
   end
+  assign cmd_len_now = !rpc_q ? {16'd0, ans_len} : (rpc_status_q == naa_pkg::RpcOk) ? out_len_q : 32'd0;
+`include "nt_assert.svh"
+  `NT_ASSERT(cmd_len_eq, state_q != naa_pkg::CtlCmd || cmd_len_q == cmd_len_now)
+  // The kernel runs only while the controller waits for it (KStart starts it, KWait lasts until it is done), so
+  // the arbiter's ready reaches it ungated by the controller's state: a LUT less on naa_ctl's state -> the
+  // kernel's state across naa_top (issue 27).
+  `NT_ASSERT(k_valid_in_kwait, !k_valid || state_q == naa_pkg::CtlKWait)
+  `NT_ASSERT(ak_eq, ak_hi0_q == ak_hi0 && ak_hi1_q == ak_hi1)
 
   // Flushed events: those queued when the connection is gone (in any state: none may reach a new connection),
   // and one arriving without a connection.
@@ -371,6 +400,21 @@ module naa_ctl
   logic dma_fire, rcfg_fire;
   assign dma_fire  = dma_req_valid_o && dma_req_ready_i;
   assign rcfg_fire = rcfg_valid_o && rcfg_ready_i;
+  // ans_g_q and rkey_base_q are written (the end of Grant; the programming port's entry 0), as below
+  assign ans_g_wr  = state_q == naa_pkg::CtlGrant && rcfg_fire && idx_q + 6'd1 == grant_total;
+  assign rk_wr     = cfg_valid_i && cfg_table_i == nt_pkg::CfgTableBits'(nt_pkg::NaaTblCtl) &&
+                     cfg_index_i == nt_pkg::CfgIndexBits'(0);
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      ak_hi0_q <= '0;
+      ak_hi1_q <= 28'd2;
+    end else begin
+      ak_hi0_q <= ({27{rk_wr && ans_g_wr}} & ak0_c[3]) | ({27{rk_wr && !ans_g_wr}} & ak0_c[2]) |
+                  ({27{!rk_wr && ans_g_wr}} & ak0_c[1]) | ({27{!rk_wr && !ans_g_wr}} & ak0_c[0]);
+      ak_hi1_q <= ({28{rk_wr && ans_g_wr}} & ak1_c[3]) | ({28{rk_wr && !ans_g_wr}} & ak1_c[2]) |
+                  ({28{!rk_wr && ans_g_wr}} & ak1_c[1]) | ({28{!rk_wr && !ans_g_wr}} & ak1_c[0]);
+    end
+  end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -410,6 +454,7 @@ module naa_ctl
       rpc_status_q <= '0;
       out_idx_q   <= '0;
       out_len_q   <= '0;
+      cmd_len_q   <= '0;
       for (int i = 0; i < nt_pkg::NaaCqeFifo; i++) ev_q[i] <= '0;
       for (int i = 0; i < nt_pkg::NaaRegions; i++) begin
         reg_fpga_q[i] <= '0;
@@ -540,7 +585,10 @@ module naa_ctl
         naa_pkg::CtlAnsWrite: begin
           if (dma_fire) begin
             beat_q <= beat_q + 5'd1;
-            if (16'd64 * ({11'd0, beat_q} + 16'd1) >= ans_len) state_q <= naa_pkg::CtlCmd;
+            if (16'd64 * ({11'd0, beat_q} + 16'd1) >= ans_len) begin
+              state_q   <= naa_pkg::CtlCmd;
+              cmd_len_q <= cmd_len_now;
+            end
           end
         end
         naa_pkg::CtlCmd: begin
@@ -577,6 +625,7 @@ module naa_ctl
             rpc_status_q <= k_status;
             out_idx_q    <= k_out_idx;
             out_len_q    <= k_out_len;
+            cmd_len_q    <= (k_status == naa_pkg::RpcOk) ? k_out_len : 32'd0;
             if (k_status != naa_pkg::RpcOk) c_rpc_err_q <= c_rpc_err_q + 32'd1;
             state_q      <= naa_pkg::CtlCmd;
           end

@@ -33,6 +33,18 @@ module naa_dma_arb
   logic [PtrBits:0]   wr_q, rd_q;
   logic               full;
 
+  // Whether master k is the round robin's pick when last_q is l, if it requests: none of the masters tried
+  // before it after l does (l + 1 .. k - 1, cyclically). Its own valid is ANDed in last, in s_req_ready_o.
+  function automatic logic rr_none_before(int unsigned l, int unsigned k);
+    logic pick, past;
+    pick = 1'b1;
+    past = 1'b0;
+    for (int unsigned d = 1; d < nt_pkg::NaaDmaMasters; d++) begin
+      if ((l + d) % nt_pkg::NaaDmaMasters == k) past = 1'b1;
+      if (!past && s_req_valid_i[(l + d) % nt_pkg::NaaDmaMasters]) pick = 1'b0;
+    end
+    rr_none_before = pick;
+  endfunction
   always_comb begin
     rr_any   = 1'b0;
     rr_grant = '0;
@@ -62,10 +74,35 @@ module naa_dma_arb
   assign m_req_len_o   = s_req_len_i[grant];
   assign m_req_off_o   = s_req_off_i[grant];
   assign m_req_data_o  = s_req_data_i[grant];
+  // Master k's ready, formed from the valids directly rather than through grant and m_req_valid_o: the
+  // masters' requests come from their state registers and their next state reads ready, so the grant's
+  // mux and the offered request's own terms in front of it were levels on every master's state path
+  // (naa_kernel's state -> its buf_fwd_q was 17 across naa_top; issue 27). k is the first requesting master
+  // after last_q (rr_first: no master before it requests), or holds the grant (lock_q); its own valid and write
+  // enter last, so that a master's request reaches its ready through one LUT; the same value as before (SVA
+  // ready_eq).
+  logic [nt_pkg::NaaDmaMasters-1:0] rr_first;
   always_comb begin
-    s_req_ready_o = '0;
-    s_req_ready_o[grant] = m_req_valid_o && m_req_ready_i;
+    rr_first = '0;
+    for (int unsigned l = 0; l < (1 << IdBits); l++) begin
+      for (int unsigned k = 0; k < nt_pkg::NaaDmaMasters; k++) begin
+        if (last_q == IdBits'(l) && rr_none_before(l, k)) rr_first[k] = 1'b1;
+      end
+    end
+    for (int unsigned k = 0; k < nt_pkg::NaaDmaMasters; k++) begin
+      s_req_ready_o[k] = m_req_ready_i && s_req_valid_i[k] && (s_req_write_i[k] || !full) &&
+                         (lock_q ? grant_q == IdBits'(k) : rr_first[k]);
+    end
   end
+`ifndef SYNTHESIS
+  logic [nt_pkg::NaaDmaMasters-1:0] ready_ref;  // the ready it replaces: the grant's, when offered and taken
+  always_comb begin
+    ready_ref = '0;
+    ready_ref[grant] = m_req_valid_o && m_req_ready_i;
+  end
+`include "nt_assert.svh"
+  `NT_ASSERT(ready_eq, s_req_ready_o == ready_ref)
+`endif
 
   logic [IdBits-1:0] head;
   assign head = ids_q[rd_q[PtrBits-1:0]];

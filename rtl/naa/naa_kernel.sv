@@ -29,6 +29,9 @@ module naa_kernel
   output logic [31:0]           out_len_o
 );
   naa_pkg::kernel_state_e state_q;
+  // The DMA request's valid and write, registered with the state they decode (SVA dma_flags_eq): they go
+  // through naa_ctl to naa_top's arbiter and come back as ready, a LUT less on that loop.
+  logic          kvalid_q, kwrite_q;
   logic [31:0]   cycles_q, crc_q;
   logic          is_add_q, is_crc_q;  // the function code, decoded at the start
   logic [7:0]    status_q;
@@ -75,7 +78,7 @@ module naa_kernel
   logic [nt_pkg::StreamBits-1:0] buf_q [nt_pkg::NaaChunkBeats];
   logic [nt_pkg::StreamBits-1:0] buf_rd_q, buf_wr_q, buf_word, buf_wd, buf_sum;
   logic                  buf_fwd_q, buf_we, buf_b;
-  logic [5:0]            buf_wa, buf_ra;
+  logic [5:0]            buf_wa, buf_ra, buf_ra0;
   // The CRC kernel's pipeline (below, "The CRC kernel as GF(2) matrices").
   logic [31:0]   crc_d_q, crc_nxt;
   logic          crc_dv_q;
@@ -120,25 +123,21 @@ module naa_kernel
   end
 
   always_comb begin
-    dma_req_valid_o = 1'b0;
-    dma_req_write_o = 1'b0;
+    dma_req_valid_o = kvalid_q;  // RdA, RdB, Write, CrcWrite, registered
+    dma_req_write_o = kwrite_q;  // Write, CrcWrite
     dma_req_addr_o  = '0;
     dma_req_len_o   = '0;
     dma_req_data_o  = '0;
     unique case (state_q)
       naa_pkg::KRdA: begin
-        dma_req_valid_o = 1'b1;
         dma_req_addr_o  = a_addr_q;
         dma_req_len_o   = {3'd0, chunk};
       end
       naa_pkg::KRdB: begin
-        dma_req_valid_o = 1'b1;
         dma_req_addr_o  = b_addr_q;
         dma_req_len_o   = {3'd0, chunk};
       end
       naa_pkg::KWrite: begin
-        dma_req_valid_o = 1'b1;
-        dma_req_write_o = 1'b1;
         dma_req_addr_o  = w_addr_q;
         dma_req_len_o   = {9'd0, wr_len};
         dma_req_data_o  = buf_word;  // buf_q[k_q], read a cycle ahead
@@ -147,8 +146,6 @@ module naa_kernel
         end
       end
       naa_pkg::KCrcWrite: begin
-        dma_req_valid_o      = 1'b1;
-        dma_req_write_o      = 1'b1;
         dma_req_addr_o       = addr_q[1];
         dma_req_len_o        = 16'd4;
         dma_req_data_o[31:0] = crc_now;
@@ -224,6 +221,9 @@ module naa_kernel
   logic          fire, chunk_done, working, over_budget;
   logic [31:0]   cycles_d;
   naa_pkg::kernel_state_e nxt;
+`ifndef SYNTHESIS
+  logic          working_ref;  // working as nxt's compare
+`endif
   assign fire       = dma_req_valid_o && dma_req_ready_i;
   assign chunk_done = state_q == naa_pkg::KWrite && fire && last_w;
   always_comb begin
@@ -244,7 +244,19 @@ module naa_kernel
       naa_pkg::KDone: nxt = naa_pkg::KIdle;
       default: nxt = naa_pkg::KIdle;
     endcase
-    working     = nxt == naa_pkg::KRdA || nxt == naa_pkg::KRdB || nxt == naa_pkg::KWait || nxt == naa_pkg::KWrite || nxt == naa_pkg::KCrcWrite;
+    // Whether nxt is a working state (RdA, RdB, Wait, Write, CrcWrite), per state from the terms nxt is chosen
+    // by rather than from nxt: the DMA port's ready reaches it once (Write, CrcWrite), not through nxt and a
+    // compare (the kernel's state -> its state was 13 across naa_top's arbiter; issue 27). SVA working_eq.
+    unique case (state_q)
+      naa_pkg::KCheck: working = check_ok_q && (!size0_z_q || is_crc);
+      naa_pkg::KRdA, naa_pkg::KRdB, naa_pkg::KWait: working = 1'b1;
+      naa_pkg::KWrite: working = !(chunk_done && last_chunk_q);
+      naa_pkg::KCrcWrite: working = !fire;
+      default: working = 1'b0;
+    endcase
+`ifndef SYNTHESIS
+    working_ref = nxt inside {naa_pkg::KRdA, naa_pkg::KRdB, naa_pkg::KWait, naa_pkg::KWrite, naa_pkg::KCrcWrite};
+`endif
     cycles_d    = (state_q == naa_pkg::KCheck ? 32'd0 : cycles_q) + 32'd1;
     over_budget = state_q == naa_pkg::KCheck ? budget_le1_q : (budget_z_q || budget_hit_q);
     if (working && over_budget) nxt = naa_pkg::KDrain;
@@ -257,6 +269,8 @@ module naa_kernel
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       state_q     <= naa_pkg::KIdle;
+      kvalid_q    <= 1'b0;
+      kwrite_q    <= 1'b0;
       is_add_q    <= 1'b0;
       is_crc_q    <= 1'b0;
       check_status_q <= naa_pkg::RpcOk;
@@ -294,6 +308,8 @@ module naa_kernel
       out_len_q   <= '0;
     end else begin
       state_q <= nxt;
+      kvalid_q <= nxt == naa_pkg::KRdA || nxt == naa_pkg::KRdB || nxt == naa_pkg::KWrite || nxt == naa_pkg::KCrcWrite;
+      kwrite_q <= nxt == naa_pkg::KWrite || nxt == naa_pkg::KCrcWrite;
       unique case (state_q)
         naa_pkg::KIdle: begin
           if (start_i) begin
@@ -387,7 +403,9 @@ module naa_kernel
   // Wait is done, beat 0 (Write follows, no read data is due); else the word B's next beat (got after this
   // edge) adds to. B's beats arrive only in RdB, Wait and Drain, where nb is constant, and no response arrives
   // while waiting is done or in Write. A word written at the edge it is read (A's last beat when nb = 1, B's
-  // first) comes from buf_wr_q.
+  // first) comes from buf_wr_q. The forward compare reads buf_ra0, the address outside Write: nothing is
+  // written in Write, and fire (the DMA port's ready, through naa_top's arbiter) stays out of its path
+  // (naa_kernel's state -> buf_fwd_q was 17 across naa_top; issue 27). SVA buf_fwd_eq.
   assign buf_word = buf_fwd_q ? buf_wr_q : buf_rd_q;
   assign buf_b    = got_q[7:0] >= {1'b0, nb_q};  // add, copy: got_q counts at most 2 x 64 beats a chunk
   assign buf_we   = dma_rsp_valid_i && !is_crc;
@@ -395,9 +413,9 @@ module naa_kernel
   always_comb begin
     for (int i = 0; i < nt_pkg::StreamBytes / 4; i++) buf_sum[32*i+:32] = buf_word[32*i+:32] + dma_rsp_data_i[32*i+:32];
     buf_wd = buf_b ? buf_sum : dma_rsp_data_i;
-    if (state_q == naa_pkg::KWrite) buf_ra = k_q[5:0] + 6'(fire);
-    else if (state_q == naa_pkg::KWait && got_all_q) buf_ra = '0;
-    else buf_ra = got_q[5:0] + {5'd0, dma_rsp_valid_i} - nb_q[5:0];
+    if (state_q == naa_pkg::KWait && got_all_q) buf_ra0 = '0;
+    else buf_ra0 = got_q[5:0] + {5'd0, dma_rsp_valid_i} - nb_q[5:0];
+    buf_ra = (state_q == naa_pkg::KWrite) ? k_q[5:0] + 6'(fire) : buf_ra0;
   end
 
   always_ff @(posedge clk_i) begin
@@ -408,11 +426,15 @@ module naa_kernel
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) buf_fwd_q <= 1'b0;
-    else         buf_fwd_q <= buf_we && buf_wa == buf_ra;
+    else         buf_fwd_q <= buf_we && buf_wa == buf_ra0;
   end
 
   // The registered flags are their compares wherever they are read (simulation only; docs/assertions.md).
 `include "nt_assert.svh"
+  `NT_ASSERT(buf_fwd_eq, !buf_we || buf_ra0 == buf_ra)
+  `NT_ASSERT(working_eq, working == working_ref)
+  `NT_ASSERT(dma_flags_eq, {kvalid_q, kwrite_q} == {state_q inside {naa_pkg::KRdA, naa_pkg::KRdB, naa_pkg::KWrite,
+      naa_pkg::KCrcWrite}, state_q inside {naa_pkg::KWrite, naa_pkg::KCrcWrite}})
   `NT_ASSERT(got_all_exact, got_all_q == (got_q == expect_q))
   `NT_ASSERT(expect_m1_exact, expect_m1_q == expect_q - 27'd1)
   `NT_ASSERT(budget_hit_exact, !(state_q inside {naa_pkg::KRdA, naa_pkg::KRdB, naa_pkg::KWait, naa_pkg::KWrite,

@@ -456,7 +456,8 @@ module naa_req
 
   // ---- Commands in ----
   logic ring_full, ring_empty, host_take, ctl_take, take;
-  naa_pkg::naa_req_cmd_t take_cmd;
+  naa_pkg::naa_req_cmd_t take_cmd, hq_cmd;
+  assign hq_cmd      = hq_q[hq_rd_q[HqBits-1:0]];
   assign ring_full   = (tail_q - head_q) == (MsgBits + 1)'(nt_pkg::NaaReqMsgs);
   assign ring_empty  = tail_q == head_q;
   assign cmd_ready_o = live_q && !ring_full;
@@ -466,7 +467,7 @@ module naa_req
   // (chosen by cmd_valid_i, not ctl_take: take_cmd is read only when a command is taken, and then ctl_take ==
   // cmd_valid_i since host_take needs !cmd_valid_i; so the ring's head_q -> ring_full -> ctl_take no longer lies
   // in front of the command's length, npkts and alloc_q's adds (branch naa23))
-  assign take_cmd    = cmd_valid_i ? cmd_i : hq_q[hq_rd_q[HqBits-1:0]];
+  assign take_cmd    = cmd_valid_i ? cmd_i : hq_cmd;
 
   // The command's packet count n = npkts(len, mtu_log2) and alloc_q + n, without npkts's 32-bit increment in
   // series with the 24-bit add (issue 27 item 2: conn_i -> alloc_q was 34 levels). With lo = (len >> m)[23:0],
@@ -486,45 +487,86 @@ module naa_req
     add24cs = {lo[13] ? h1[12:1] : h0, lo[12:1]};
   endfunction
   /* verilator lint_on UNUSEDSIGNAL */
-  logic [31:0] tk_sh, alloc_sh;
+  logic [31:0] alloc_sh;
   assign alloc_sh = 32'(alloc_q) << conn_i.mtu_log2;  // the message's first PSN << m (msg_p_q, msg_b_q)
-  logic [23:0] tk_lo, take_n, take_alloc, tk_a0, tk_a1, tk_a2, tk_ap1, tk_s2, tk_c2;
-  logic        tk_r, tk_sat, tk_zero, tk_sel_a0, tk_sel_a1, tk_sel_a2, tk_sel_ap1;
-  always_comb begin
-    tk_sh   = take_cmd.len >> conn_i.mtu_log2;
-    tk_lo   = tk_sh[23:0];
+  // {n, alloc_q + n} of a command of length len. The choice (lo = 0: alloc_q + 1; no saturation: alloc_q + lo +
+  // r; n = 0 | 1: alloc_q + 1; n = lo | 1; n = (lo + 1) | 1) as one-hot selects of the four sums and their
+  // AND-OR, not a priority chain of 24-bit muxes after the adds (cmd_i -> alloc_q was 12-13 levels; SVA
+  // take_alloc_eq).
+  // x >> conn_i.mtu_log2 as two levels of 4:1 selects, by 4 * m[3:2] then by m[1:0], each an AND-OR of
+  // decoded selects (a LUT6 a bit each): Yosys's $shr became a 4-stage shifter that ABC mapped as 5 LUTs in
+  // series in front of the take's adds (conn_i -> alloc_q 13; issue 27).
+  function automatic logic [31:0] shr_mtu(logic [31:0] x);
+    logic [63:0] xx, tt;
+    logic [3:0]  m;
+    xx = {32'd0, x};
+    m  = conn_i.mtu_log2;
+    tt = '0;
+    for (int i = 0; i < 32; i++) begin
+      tt[i] = (m[3:2] == 2'd0 && xx[i]) || (m[3:2] == 2'd1 && xx[i+4]) || (m[3:2] == 2'd2 && xx[i+8]) ||
+              (m[3:2] == 2'd3 && xx[i+12]);
+    end
+    for (int i = 0; i < 32; i++) begin
+      shr_mtu[i] = (m[1:0] == 2'd0 && tt[i]) || (m[1:0] == 2'd1 && tt[i+1]) || (m[1:0] == 2'd2 && tt[i+2]) ||
+                   (m[1:0] == 2'd3 && tt[i+3]);
+    end
+  endfunction
+  function automatic logic [47:0] take_calc(logic [31:0] len, logic en);
+    logic [31:0] sh;
+    logic [23:0] lo, n, a0, a1, a2, ap1, s2, c2;
+    logic        r, sat, zero, sel_a0, sel_a1, sel_a2, sel_ap1;
+    sh   = shr_mtu(len);
+    lo   = sh[23:0];
     // (the remainder's mask as ~(ones << m), not (1 << m) - 1: that was a 32-bit carry chain, 8 CARRY4, in
     // front of the choice; branch naa23)
-    tk_r    = (take_cmd.len & ~(32'hffff_ffff << conn_i.mtu_log2)) != '0;
-    tk_zero = take_cmd.len == '0;
-    tk_sat  = tk_sh[31:24] != '0 || (tk_r && tk_lo == '1);
-    take_n  = tk_zero ? 24'd1 : (tk_r ? add24cs(tk_lo, 24'd0, 1'b1) : tk_lo) | {23'd0, tk_sat};
-    tk_a0   = add24cs(alloc_q, tk_lo, 1'b0);
-    tk_a1   = add24cs(alloc_q, tk_lo, 1'b1);
-    tk_s2   = alloc_q ^ tk_lo ^ 24'd2;
-    tk_c2   = {(alloc_q[22:0] & tk_lo[22:0]) | ((alloc_q[22:0] | tk_lo[22:0]) & 23'd2), 1'b0};
-    tk_a2   = add24cs(tk_s2, tk_c2, 1'b0);
-    tk_ap1  = alloc_q + 24'd1;
-    // The choice below (lo = 0: alloc_q + 1; no saturation: alloc_q + lo + r; n = 0 | 1: alloc_q + 1; n = lo |
-    // 1; n = (lo + 1) | 1) as one-hot selects of the four sums and their AND-OR, not a priority chain of 24-bit
-    // muxes after the adds (cmd_i -> alloc_q was 12-13 levels; SVA take_alloc_eq).
-    tk_sel_ap1 = !tk_zero && tk_sat && tk_r && tk_lo == '1;
-    tk_sel_a0  = !tk_zero && ((!tk_sat && !tk_r) || (tk_sat && !tk_r && tk_lo[0]));
-    tk_sel_a2  = !tk_zero && tk_sat && tk_r && tk_lo != '1 && tk_lo[0];
-    tk_sel_a1  = !(tk_sel_ap1 || tk_sel_a0 || tk_sel_a2);
-    take_alloc = ({24{tk_sel_a0}} & tk_a0) | ({24{tk_sel_a1}} & tk_a1) | ({24{tk_sel_a2}} & tk_a2) |
-                 ({24{tk_sel_ap1}} & tk_ap1);
-  end
+    r    = (len & ~(32'hffff_ffff << conn_i.mtu_log2)) != '0;
+    zero = len == '0;
+    sat  = sh[31:24] != '0 || (r && lo == '1);
+    n    = zero ? 24'd1 : (r ? add24cs(lo, 24'd0, 1'b1) : lo) | {23'd0, sat};
+    a0   = add24cs(alloc_q, lo, 1'b0);
+    a1   = add24cs(alloc_q, lo, 1'b1);
+    s2   = alloc_q ^ lo ^ 24'd2;
+    c2   = {(alloc_q[22:0] & lo[22:0]) | ((alloc_q[22:0] | lo[22:0]) & 23'd2), 1'b0};
+    a2   = add24cs(s2, c2, 1'b0);
+    ap1  = alloc_q + 24'd1;
+    sel_ap1 = !zero && sat && r && lo == '1;
+    sel_a0  = !zero && ((!sat && !r) || (sat && !r && lo[0]));
+    sel_a2  = !zero && sat && r && lo != '1 && lo[0];
+    sel_a1  = en && !(sel_ap1 || sel_a0 || sel_a2);
+    take_calc = {{24{en}} & n, ({24{en && sel_a0}} & a0) | ({24{sel_a1}} & a1) | ({24{en && sel_a2}} & a2) |
+                 ({24{en && sel_ap1}} & ap1)};
+  endfunction
+  // Both sources' {n, alloc_q + n} side by side (0 for the one not taken), the command taken (cmd_valid_i:
+  // the controller's command first) entering only the selects of the last AND-OR: cmd_valid_i comes from
+  // naa_ctl's state, and as take_cmd's select in front of the shift and the adds it made naa_ctl's state ->
+  // alloc_q 16 levels across naa_top (issue 27).
+  logic [47:0] tk_ctl, tk_host;
+  logic [23:0] take_n, take_alloc;
+  assign tk_ctl     = take_calc(cmd_i.len, cmd_valid_i);
+  assign tk_host    = take_calc(hq_cmd.len, !cmd_valid_i);
+  assign take_n     = tk_ctl[47:24] | tk_host[47:24];
+  assign take_alloc = tk_ctl[23:0] | tk_host[23:0];
 `ifndef SYNTHESIS
-  logic [23:0] take_alloc_sim;  // the priority chain it replaces
-  always_comb begin
-    if (tk_zero) take_alloc_sim = tk_a1;
-    else if (!tk_sat) take_alloc_sim = tk_r ? tk_a1 : tk_a0;
-    else if (tk_r && tk_lo == '1) take_alloc_sim = tk_ap1;
-    else if (!tk_r) take_alloc_sim = tk_lo[0] ? tk_a0 : tk_a1;
-    else take_alloc_sim = tk_lo[0] ? tk_a2 : tk_a1;
-  end
-  `NT_ASSERT(take_alloc_eq, take_alloc == take_alloc_sim)
+  // The priority chain the one-hot selects replace, on the command taken.
+  function automatic logic [23:0] take_alloc_ref(logic [31:0] len);
+    logic [31:0] sh;
+    logic [23:0] lo, a0, a1, a2;
+    logic        r, sat;
+    sh  = len >> conn_i.mtu_log2;
+    lo  = sh[23:0];
+    r   = (len & ~(32'hffff_ffff << conn_i.mtu_log2)) != '0;
+    sat = sh[31:24] != '0 || (r && lo == '1);
+    a0  = alloc_q + lo;
+    a1  = alloc_q + lo + 24'd1;
+    a2  = alloc_q + lo + 24'd2;
+    if (len == '0) take_alloc_ref = a1;
+    else if (!sat) take_alloc_ref = r ? a1 : a0;
+    else if (r && lo == '1) take_alloc_ref = alloc_q + 24'd1;
+    else if (!r) take_alloc_ref = lo[0] ? a0 : a1;
+    else take_alloc_ref = lo[0] ? a2 : a1;
+  endfunction
+  `NT_ASSERT(take_alloc_eq, take_alloc == take_alloc_ref(take_cmd.len))
+  `NT_ASSERT(take_n_eq, take_n == (take_cmd.len == '0 ? 24'd1 : take_alloc_ref(take_cmd.len) - alloc_q))
 `endif
 
   // ---- Completions: one per cycle, the oldest message ----
