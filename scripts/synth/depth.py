@@ -29,7 +29,8 @@ class _Graph:
         self.names = collections.defaultdict(list)  # bit key -> [(name, src)]
         self.ltp_compatible = False
         self.out_ports = set()                 # the top's output port bits (path ends, as cuts are)
-        self.sinks = collections.defaultdict(list)  # bit key -> [(cell type, [output bit keys])] of non-logic cells
+        # bit key -> [(cell type, cell, [output bit keys], pin)] of non-logic cells
+        self.sinks = collections.defaultdict(list)
         self.sources = {}                      # bit key -> (cell type, RTL line) of the non-logic cell driving it
 
     def find(self, b):
@@ -75,10 +76,13 @@ class _Graph:
                 csrc = cell.get("attributes", {}).get("src", "")
                 for b in outs:
                     self.sources[b] = (ctype, csrc)
+                # A flip-flop's clock enable and synchronous set / reset end timing paths as its D input does
+                # (a path into the CE pin of a state register was counted by `longest` and missing from the
+                # deep-path list: session 27); the clock and the asynchronous clear / preset do not.
                 for p, bs in cell["connections"].items():
-                    if dirs.get(p) == "input" and p not in ("C", "CLK", "CE", "R", "S", "CLR", "PRE"):
+                    if dirs.get(p) == "input" and p not in ("C", "CLK", "CLR", "PRE"):
                         for b in bs:
-                            self.sinks[key(b)].append((ctype, "/".join(path + (cname,)), outs))
+                            self.sinks[key(b)].append((ctype, "/".join(path + (cname,)), outs, p))
             if _is_logic(ctype):
                 pass
             elif ctype in modules and modules[ctype].get("cells") is not None and depth < 32 \
@@ -207,12 +211,13 @@ class _Graph:
                     return {"signal": f"(unnamed {ctype} output)", "src": csrc}
         if sink and d["signal"] == "(internal)":
             for b in self._members(bit):
-                for ctype, cname, outs in self.sinks.get(b, []):
+                for ctype, cname, outs, pin in self.sinks.get(b, []):
+                    what = f"{ctype} {pin}" if pin in ("CE", "R", "S") else f"{ctype} input"
                     if outs:
                         q = self._describe(self.find(outs[0]))
                         if q["signal"] != "(internal)":
-                            return dict(q, signal=f"{q['signal']} ({ctype} input)")
-                    return {"signal": f"{cname} ({ctype} input)", "src": ""}
+                            return dict(q, signal=f"{q['signal']} ({what})")
+                    return {"signal": f"{cname} ({what})", "src": ""}
         return d
 
     def _describe(self, bit):

@@ -59,6 +59,18 @@ class DepthTest(unittest.TestCase):
         a = depth.analyse({"parent": PARENT, "child": box}, "parent", stitched=True)
         self.assertEqual(a["levels"], 2)
 
+    def test_a_clock_enable_ends_a_path_in_the_deep_list(self):
+        # en_q -> 3 LUTs -> the CE of state_q: 3 levels, listed as state_q's CE (it was counted by the levels but
+        # missing from the deep list before session 27)
+        ce = {"C": "input", "CE": "input", "D": "input", "Q": "output"}
+        mod = {"ports": {}, "cells": {"r0": ff(30, 10), "l1": lut(10, 11), "l2": lut(11, 12), "l3": lut(12, 13),
+                                      "r1": {"type": "FDCE", "port_directions": ce,
+                                             "connections": {"C": [1], "CE": [13], "D": [30], "Q": [31]}}},
+               "netnames": {"en_q": net([10]), "state_q": net([31], "m.sv:2")}}
+        a = depth.analyse({"m": mod}, "m", stitched=False, threshold=2)
+        self.assertEqual(a["levels"], 3)
+        self.assertEqual([(p["levels"], p["end"]["signal"]) for p in a["deep"]], [(3, "state_q (FDCE CE)")])
+
 
 if __name__ == "__main__":
     unittest.main()
