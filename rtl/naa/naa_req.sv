@@ -577,16 +577,38 @@ module naa_req
   // e = una - (psn + n) = a - n (mod 2^24) formed beside a, and a < 2^23, a >= n is !e[23] for n <= 2^23
   // (a >= n: e = a - n < 2^23; a < n: e = a - n + 2^24 >= 2^24 - n >= 2^23); n > 2^23 is never done (a <
   // 2^23 < n). The subtract was followed by a 24-bit compare on una_q's path to the sender's go-back
-  // (naa_req's deepest, 13 levels: docs/synthesis.md "Session 26"); SVA head_done_eq.
-  // verilator lint_off UNUSEDSIGNAL
-  logic [23:0] head_end_d;  // (its sign is read)
-  // verilator lint_on UNUSEDSIGNAL
+  // (naa_req's deepest, 13 levels: docs/synthesis.md "Session 26"); SVA head_done_eq. Only the signs of a and e
+  // are read (sub_msb24, below).
   logic [23:0] head_n;
+  // Bit 23 of a - b (mod 2^24) from four 6-bit pieces side by side, each piece's carry out for both carries in,
+  // and the carry into bit 23 as one sum of products of them (a carry-select lookahead; a piece's carry with
+  // carry in 1 is at least its carry with 0, so c23 = h0 + h1 (n0 + n1 (m0 + m1 l))): 2 CARRY4 and two LUTs
+  // instead of a 6-CARRY4 chain (written as three chained selects, ABC kept them as three LUTs in series). una_q -> head_done -> cpl_valid_o -> naa_ctl's state enable was 13
+  // across naa_top (issue 27). SVA head_done_eq checks the result.
+  /* verilator lint_off UNUSEDSIGNAL */  // (each piece's carry out is read, not its sum)
+  function automatic logic sub_msb24(logic [23:0] a, logic [23:0] b);
+    logic [7:0] l;
+    logic [6:0] m0, n0;
+    logic [7:0] m1, n1;
+    logic [5:0] h0;
+    logic [6:0] h1;
+    logic       c23;
+    l   = {1'b0, a[5:0], 1'b1} + {1'b0, ~b[5:0], 1'b1};       // a + ~b + 1, bits 5:0; carry out l[7]
+    m0  = {1'b0, a[11:6]} + {1'b0, ~b[11:6]};
+    m1  = {1'b0, a[11:6], 1'b1} + {1'b0, ~b[11:6], 1'b1};
+    n0  = {1'b0, a[17:12]} + {1'b0, ~b[17:12]};
+    n1  = {1'b0, a[17:12], 1'b1} + {1'b0, ~b[17:12], 1'b1};
+    h0  = {1'b0, a[22:18]} + {1'b0, ~b[22:18]};
+    h1  = {1'b0, a[22:18], 1'b1} + {1'b0, ~b[22:18], 1'b1};
+    c23 = h0[5] || (h1[6] && n0[6]) || (h1[6] && n1[7] && m0[6]) || (h1[6] && n1[7] && m1[7] && l[7]);
+    sub_msb24 = a[23] ^ ~b[23] ^ c23;
+  endfunction
+  /* verilator lint_on UNUSEDSIGNAL */
   always_comb begin
     head_acked = una_q - msg_psn_q[head_q[MsgBits-1:0]];
-    head_end_d = una_q - msg_end_q[head_q[MsgBits-1:0]];
     head_n     = msg_n_q[head_q[MsgBits-1:0]];
-    head_done  = !ring_empty && !head_acked[23] && !head_end_d[23] && !(head_n[23] && head_n[22:0] != '0);
+    head_done  = !ring_empty && !sub_msb24(una_q, msg_psn_q[head_q[MsgBits-1:0]]) &&
+                 !sub_msb24(una_q, msg_end_q[head_q[MsgBits-1:0]]) && !(head_n[23] && head_n[22:0] != '0);
     flushing   = !ring_empty && (fatal_q || !live_q);
     cpl_status = head_done ? naa_pkg::NaaCplOk : fail_first_q ? fail_status_q : naa_pkg::NaaCplFlushed;
   end

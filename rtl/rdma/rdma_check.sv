@@ -284,15 +284,11 @@ module rdma_check
   end
 
 `ifndef SYNTHESIS
-  logic [2:0] aq_ref_grp;   // aq_select_ref's answer on the same QP, where aq_select's is used
-  logic [3:0] aq_ref_left;
-  logic       aq_ref_ok;
+  logic       aq_ref_ok;  // aq_best equals aq_best_ref on the QP aq_select reads, where its answer is used
 `endif
   always_comb begin
 `ifndef SYNTHESIS
-    aq_ref_grp  = '0;
-    aq_ref_left = '0;
-    aq_ref_ok   = 1'b1;
+    aq_ref_ok = 1'b1;
 `endif
     job       = '0;
     job.kind  = rdma_pkg::JobDrop;
@@ -395,8 +391,7 @@ module rdma_check
             job.kind    = rdma_pkg::JobAtomicDup;
             aq_select(q, req_i.psn, resp_i.aq_linear, job.grp, job.grps_left);
 `ifndef SYNTHESIS
-            aq_select_ref(q, req_i.psn, resp_i.aq_linear, aq_ref_grp, aq_ref_left);
-            aq_ref_ok = aq_ref_grp == job.grp && aq_ref_left == job.grps_left;
+            aq_ref_ok = aq_best(q, req_i.psn) == aq_best_ref(q, req_i.psn);
 `endif
             if (job.grps_left == 0) begin
               job.kind      = rdma_pkg::JobRespond;
@@ -562,27 +557,21 @@ module rdma_check
   // the first strict minimum, without 8 comparisons in series. No ds is formed: with w_i = epsn < grp_psn[i]
   // (ds_i wrapped), ds_i >= ds_j iff (w_i and not w_j) or (w_i == w_j and grp_psn[j] >= grp_psn[i]), and the
   // same with psn for dp; so every compare reads the QP's fields directly, in parallel, instead of comparing
-  // the results of 24-bit subtracts (two carry chains in series behind the found QP's AND-OR: lk_sel_q ->
-  // job was 25 levels; issue 27). Checked against the subtracting form (aq_select_ref, SVA aq_select_eq;
-  // docs/rdma-microarchitecture.md "aq_select without subtracts"). aq_wr / 64 and aq_wr % 64 of the 9-bit
-  // aq_wr are bit slices.
+  // the results of 24-bit subtracts (two carry chains in series behind the found QP's AND-OR; issue 27).
+  // {any, best}; checked against the subtracting form (aq_best_ref, SVA aq_select_eq;
+  // docs/rdma-microarchitecture.md "aq_select without subtracts").
   // verilator lint_off UNUSEDSIGNAL
-  // (the task takes a whole QP state and reads only the AQ fields)
-  task automatic aq_select(input rdma_pkg::qp_state_t qs, input logic [23:0] psn, input logic linear,
-                           output logic [2:0] grp, output logic [3:0] left);
-    logic [nt_pkg::RdmaAqMaxGroups-1:0] vg, cand, win, hit, wr;
+  // (the functions take a whole QP state and read only the AQ fields)
+  function automatic logic [3:0] aq_best(rdma_pkg::qp_state_t qs, logic [23:0] psn);
+    logic [nt_pkg::RdmaAqMaxGroups-1:0] vg, cand, win, wr;
     logic [nt_pkg::RdmaAqMaxGroups-1:0][nt_pkg::RdmaAqMaxGroups-1:0] ge;  // ge[j][i]: grp_psn[j] >= grp_psn[i]
-    logic [nt_pkg::RdmaAqMaxGroups-1:0][3:0] idx;
-    logic [2:0] best, w, g;
-    logic       any, seen, wp;
-    logic [3:0] valid;
-    wp    = qs.epsn < psn;
-    valid = '0;
+    logic [2:0] best;
+    logic       wp;
+    wp = qs.epsn < psn;
     for (int i = 0; i < nt_pkg::RdmaAqMaxGroups; i++) begin
       vg[i]   = 4'(i) < qs.cfg.aq_groups && qs.grp_valid[i];
       wr[i]   = qs.epsn < qs.grp_psn[i];
       cand[i] = vg[i] && ((wr[i] && !wp) || (wr[i] == wp && psn >= qs.grp_psn[i]));
-      valid   = valid + 4'(vg[i]);
       for (int j = 0; j < nt_pkg::RdmaAqMaxGroups; j++) ge[j][i] = qs.grp_psn[j] >= qs.grp_psn[i];
     end
     best = '0;
@@ -595,7 +584,22 @@ module rdma_check
       end
       best = best | (3'(i) & {3{win[i]}});
     end
-    any = |cand;
+    aq_best = {|cand, best};
+  endfunction
+  // The rest of the choice: the lapped AQ's fallback, and linear mode. aq_wr / 64 and aq_wr % 64 of the 9-bit
+  // aq_wr are bit slices.
+  task automatic aq_select(input rdma_pkg::qp_state_t qs, input logic [23:0] psn, input logic linear,
+                           output logic [2:0] grp, output logic [3:0] left);
+    logic [nt_pkg::RdmaAqMaxGroups-1:0] hit;
+    logic [nt_pkg::RdmaAqMaxGroups-1:0][3:0] idx;
+    logic [2:0] best, w, g;
+    logic       any, seen;
+    logic [3:0] valid;
+    {any, best} = aq_best(qs, psn);
+    valid = '0;
+    for (int i = 0; i < nt_pkg::RdmaAqMaxGroups; i++) begin
+      valid = valid + 4'(4'(i) < qs.cfg.aq_groups && qs.grp_valid[i]);
+    end
     // Older than every group start: after the AQ wrapped, the oldest results still kept are the tail of
     // the group being overwritten now. Before it wrapped (since the QP entry was written) that tail holds
     // nothing of this QP's (an earlier QP's results at the same AQ address): no group.
@@ -623,26 +627,18 @@ module rdma_check
       left = any ? 4'd1 : 4'd0;
     end
   endtask
-  // verilator lint_on UNUSEDSIGNAL
 `ifndef SYNTHESIS
-  // verilator lint_off UNUSEDSIGNAL
-  // The form aq_select replaces (simulation only: SVA aq_select_eq).
-  task automatic aq_select_ref(input rdma_pkg::qp_state_t qs, input logic [23:0] psn, input logic linear,
-                           output logic [2:0] grp, output logic [3:0] left);
+  // The form aq_best replaces (simulation only: SVA aq_select_eq).
+  function automatic logic [3:0] aq_best_ref(rdma_pkg::qp_state_t qs, logic [23:0] psn);
     logic [23:0] dp;
     logic [nt_pkg::RdmaAqMaxGroups-1:0][23:0] ds;
-    logic [nt_pkg::RdmaAqMaxGroups-1:0] vg, cand, win, hit;
-    logic [nt_pkg::RdmaAqMaxGroups-1:0][3:0] idx;
-    logic [2:0] best, w, g;
-    logic       any, seen;
-    logic [3:0] valid;
-    dp    = qs.epsn - psn;
-    valid = '0;
+    logic [nt_pkg::RdmaAqMaxGroups-1:0] vg, cand, win;
+    logic [2:0] best;
+    dp = qs.epsn - psn;
     for (int i = 0; i < nt_pkg::RdmaAqMaxGroups; i++) begin
       vg[i]   = 4'(i) < qs.cfg.aq_groups && qs.grp_valid[i];
       ds[i]   = qs.epsn - qs.grp_psn[i];
       cand[i] = vg[i] && ds[i] >= dp;
-      valid   = valid + 4'(vg[i]);
     end
     best = '0;
     for (int i = 0; i < nt_pkg::RdmaAqMaxGroups; i++) begin
@@ -653,36 +649,10 @@ module rdma_check
       end
       best = best | (3'(i) & {3{win[i]}});
     end
-    any = |cand;
-    // Older than every group start: after the AQ wrapped, the oldest results still kept are the tail of
-    // the group being overwritten now. Before it wrapped (since the QP entry was written) that tail holds
-    // nothing of this QP's (an earlier QP's results at the same AQ address): no group.
-    w = qs.aq_wr[8:6];
-    if (!any && qs.aq_lapped && qs.grp_valid[w]) begin
-      best = w;
-      any  = 1'b1;
-    end
-    // Linear: the first valid group at or after g in the order g, g+1, ... (mod n); every step's group
-    // (g + s) % n from the table, the first hit by a one-hot (valid > 0 implies n >= 1). A group number of
-    // 8 or more (only for n > 8, which the configuration never writes) reads grp_valid as 0.
-    g    = (qs.aq_wr[5:0] == 6'd0) ? w : 3'(mod16({1'b0, w} + 4'd1, qs.cfg.aq_groups));
-    seen = 1'b0;
-    grp  = '0;
-    for (int s = 0; s < nt_pkg::RdmaAqMaxGroups; s++) begin
-      idx[s] = mod16({1'b0, g} + 4'(s), qs.cfg.aq_groups);
-      hit[s] = 4'(s) < qs.cfg.aq_groups && !idx[s][3] && qs.grp_valid[idx[s][2:0]];
-      if (linear && valid != 4'd0) grp = grp | (idx[s][2:0] & {3{hit[s] && !seen}});
-      seen = seen | hit[s];
-    end
-    if (linear && valid != 4'd0) begin
-      left = valid;
-    end else begin
-      grp  = any ? best : 3'd0;
-      left = any ? 4'd1 : 4'd0;
-    end
-  endtask
-  // verilator lint_on UNUSEDSIGNAL
+    aq_best_ref = {|cand, best};
+  endfunction
 `endif
+  // verilator lint_on UNUSEDSIGNAL
 
   // Used by the parser or the execution stages instead.
   logic unused_in;
