@@ -766,7 +766,7 @@ def main():
     ap.add_argument("--box-mem-bits", type=int, default=32768,
                     help="per-module mode: memories of this many bits or more are boxed (a cut, not mapped; "
                          "reported); 0 maps every memory as Yosys would (default 32768 = 4 KiB)")
-    ap.add_argument("--timeout", type=float, default=1800, help="per-module mode: seconds per Yosys module run")
+    ap.add_argument("--timeout", type=float, default=3600, help="per-module mode: seconds per Yosys module run (rdma_top takes about 2,200 s)")
     ap.add_argument("--reanalyse", action="store_true", help="per-module mode: no Yosys; recompute the levels, "
                     "paths and block figures from a previous run's files in --out")
     ap.add_argument("--resume", action="store_true", help="per-module mode: keep the modules a previous run in "
